@@ -1,0 +1,77 @@
+import { z } from 'zod';
+import { newId } from '@vaultline/core';
+
+/** W3C trace context carried with every event so spans continue across the bus. */
+export const traceContextSchema = z.object({
+  traceparent: z.string().optional(),
+  tracestate: z.string().optional(),
+});
+
+export const envelopeSchema = z.object({
+  id: z.string().min(1),
+  type: z.string().min(1),
+  version: z.number().int().positive(),
+  occurred_at: z.string().datetime({ offset: false }),
+  merchant_id: z.string().min(1),
+  trace: traceContextSchema.optional(),
+  data: z.unknown(),
+});
+
+export type TraceContext = z.infer<typeof traceContextSchema>;
+
+export interface EventEnvelope<TData = unknown, TType extends string = string> {
+  id: string;
+  type: TType;
+  version: number;
+  occurred_at: string;
+  merchant_id: string;
+  trace?: TraceContext;
+  data: TData;
+}
+
+/**
+ * One event contract: declared once, used by the publisher and validated by every consumer.
+ * Within a version only fields are added; a breaking change is a new version.
+ */
+export interface EventDefinition<TType extends string, TSchema extends z.ZodType> {
+  type: TType;
+  version: number;
+  topic: string;
+  schema: TSchema;
+  /** The aggregate id: the message key, so one aggregate's events stay in order. */
+  keyOf: (data: z.infer<TSchema>) => string;
+  description: string;
+}
+
+export function defineEvent<TType extends string, TSchema extends z.ZodType>(
+  definition: EventDefinition<TType, TSchema>,
+): EventDefinition<TType, TSchema> {
+  return definition;
+}
+
+export type EventData<D> = D extends EventDefinition<string, infer S> ? z.infer<S> : never;
+
+export interface EnvelopeInput<D extends EventDefinition<string, z.ZodType>> {
+  merchantId: string;
+  data: EventData<D>;
+  occurredAt?: Date;
+  trace?: TraceContext;
+  id?: string;
+}
+
+/** Builds a validated envelope; throws when data does not match the contract. */
+export function createEnvelope<D extends EventDefinition<string, z.ZodType>>(
+  definition: D,
+  input: EnvelopeInput<D>,
+): EventEnvelope<EventData<D>, D['type']> {
+  const data = definition.schema.parse(input.data) as EventData<D>;
+  return {
+    id: input.id ?? newId(),
+    type: definition.type,
+    version: definition.version,
+    occurred_at: (input.occurredAt ?? new Date()).toISOString(),
+    merchant_id: input.merchantId,
+    ...(input.trace ? { trace: input.trace } : {}),
+    data,
+  };
+}

@@ -1,0 +1,183 @@
+import { z } from 'zod';
+import { defineEvent, type EventDefinition } from '../envelope';
+
+/** Topic names: one per aggregate type, owned by one service. */
+export const topics = {
+  tokens: 'vault.tokens',
+  checkoutSessionsCompleted: 'vault.checkout-sessions',
+  detokenizations: 'vault.detokenizations',
+  forwards: 'forwarder.forwards',
+  imports: 'importer.imports',
+  payments: 'payments.payments',
+  checkoutSessionsOpened: 'payments.checkout-sessions',
+} as const;
+
+const id = z.string().min(1);
+const isoTime = z.string().datetime({ offset: false });
+
+export const tokenCreatedV1 = defineEvent({
+  type: 'token.created',
+  version: 1,
+  topic: topics.tokens,
+  description: 'A token was created, or its card data replaced (updated: true) by an import with a known business_key.',
+  schema: z.object({
+    token_id: id,
+    business_key: z.string().nullable(),
+    scheme: z.string(),
+    fingerprint: z.string(),
+    source: z.enum(['api', 'cde_import', 'checkout']),
+    updated: z.boolean(),
+    /** Carried from /cde-import (an import job id, for example). */
+    correlation_id: z.string().nullable(),
+  }),
+  keyOf: (data) => data.token_id,
+});
+
+export const tokenDeletedV1 = defineEvent({
+  type: 'token.deleted',
+  version: 1,
+  topic: topics.tokens,
+  description: 'A token and its card data were destroyed.',
+  schema: z.object({ token_id: id }),
+  keyOf: (data) => data.token_id,
+});
+
+export const tokenDetokenizedV1 = defineEvent({
+  type: 'token.detokenized',
+  version: 1,
+  topic: topics.detokenizations,
+  description: 'An internal caller received a token\'s card data (ids and purpose only).',
+  schema: z.object({ token_id: id, caller: z.string(), purpose: z.string(), audit_id: id }),
+  keyOf: (data) => data.token_id,
+});
+
+export const checkoutSessionOpenedV1 = defineEvent({
+  type: 'checkout.session.opened',
+  version: 1,
+  topic: topics.checkoutSessionsOpened,
+  description: 'The orchestrator opened a consumer-present session for a payment.',
+  schema: z.object({
+    session_id: id,
+    payment_id: id,
+    amount: z.number().int().nonnegative(),
+    currency: z.string().length(3),
+    expires_at: isoTime,
+    return_url: z.string().url().nullable(),
+  }),
+  keyOf: (data) => data.session_id,
+});
+
+export const checkoutSessionCompletedV1 = defineEvent({
+  type: 'checkout.session.completed',
+  version: 1,
+  topic: topics.checkoutSessionsCompleted,
+  description: 'The consumer entered a card in a checkout session; the vault tokenized it.',
+  schema: z.object({ session_id: id, payment_id: id, token_id: id }),
+  keyOf: (data) => data.session_id,
+});
+
+export const forwardCompletedV1 = defineEvent({
+  type: 'forward.completed',
+  version: 1,
+  topic: topics.forwards,
+  description: 'A forward was sent (or refused before sending); no card data, no credentials.',
+  schema: z.object({
+    forward_id: id,
+    token_id: id,
+    destination_host: z.string(),
+    destination_path: z.string(),
+    /** The destination's HTTP status, or null when it was not reached. */
+    status: z.number().int().nullable(),
+    outcome: z.enum(['delivered', 'unreachable', 'timeout', 'rejected']),
+    duration_ms: z.number().nonnegative(),
+    added_ms: z.number().nonnegative(),
+  }),
+  keyOf: (data) => data.forward_id,
+});
+
+const importCounts = z.object({
+  total: z.number().int().nonnegative(),
+  imported: z.number().int().nonnegative(),
+  updated: z.number().int().nonnegative(),
+  failed: z.number().int().nonnegative(),
+});
+
+export const importStartedV1 = defineEvent({
+  type: 'import.started',
+  version: 1,
+  topic: topics.imports,
+  description: 'An automatic import job began reading the platform account.',
+  schema: z.object({ import_id: id, provider: z.string() }),
+  keyOf: (data) => data.import_id,
+});
+
+export const importCompletedV1 = defineEvent({
+  type: 'import.completed',
+  version: 1,
+  topic: topics.imports,
+  description: 'An automatic import job finished; counts tell how many tokens it produced.',
+  schema: z.object({ import_id: id, provider: z.string(), state: z.literal('finished'), counts: importCounts, finished_at: isoTime }),
+  keyOf: (data) => data.import_id,
+});
+
+export const importFailedV1 = defineEvent({
+  type: 'import.failed',
+  version: 1,
+  topic: topics.imports,
+  description: 'An automatic import job stopped without finishing (reason says why).',
+  schema: z.object({ import_id: id, provider: z.string(), state: z.literal('failed'), reason: z.string(), counts: importCounts, finished_at: isoTime }),
+  keyOf: (data) => data.import_id,
+});
+
+const paymentData = z.object({
+  payment_id: id,
+  status: z.enum(['processing', 'authorized', 'capturing', 'captured', 'failed']),
+  amount: z.object({
+    requested: z.number().int().nonnegative(),
+    authorized: z.number().int().nonnegative().optional(),
+    captured: z.number().int().nonnegative().optional(),
+  }),
+  currency_code: z.string().length(3),
+  use_case: z.string(),
+  reference: z.string().nullable(),
+  credential_id: z.string().nullable(),
+  initial_payment_id: z.string().nullable(),
+  flow: z.string().nullable(),
+  failure_reason: z.string().nullable(),
+  masked_account_number: z.string().nullable(),
+});
+
+const paymentEvent = <T extends string>(type: T, description: string) =>
+  defineEvent({ type, version: 1, topic: topics.payments, description, schema: paymentData, keyOf: (data) => data.payment_id });
+
+export const paymentProcessingV1 = paymentEvent('payment.processing', 'A payment was accepted and is being processed.');
+export const paymentAuthorizedV1 = paymentEvent('payment.authorized', 'A manual-capture payment was authorized and awaits capture.');
+export const paymentCapturingV1 = paymentEvent('payment.capturing', 'A capture was requested.');
+export const paymentCapturedV1 = paymentEvent('payment.captured', 'The payment was captured; amount.captured is set.');
+export const paymentFailedV1 = paymentEvent('payment.failed', 'The payment failed; failure_reason says why.');
+
+/** Every event contract, by type. Consumers validate against it. */
+export const eventCatalog = {
+  'token.created': tokenCreatedV1,
+  'token.deleted': tokenDeletedV1,
+  'token.detokenized': tokenDetokenizedV1,
+  'checkout.session.opened': checkoutSessionOpenedV1,
+  'checkout.session.completed': checkoutSessionCompletedV1,
+  'forward.completed': forwardCompletedV1,
+  'import.started': importStartedV1,
+  'import.completed': importCompletedV1,
+  'import.failed': importFailedV1,
+  'payment.processing': paymentProcessingV1,
+  'payment.authorized': paymentAuthorizedV1,
+  'payment.capturing': paymentCapturingV1,
+  'payment.captured': paymentCapturedV1,
+  'payment.failed': paymentFailedV1,
+} satisfies Record<string, EventDefinition<string, z.ZodType>>;
+
+export type EventType = keyof typeof eventCatalog;
+export type AnyEventDefinition = (typeof eventCatalog)[EventType];
+
+export const allTopics = (): string[] => [...new Set(Object.values(eventCatalog).map((d) => d.topic))];
+
+/** The event types a merchant can subscribe webhooks to. */
+export const merchantEventTypes = Object.keys(eventCatalog).filter((t) => t !== 'token.detokenized') as EventType[];

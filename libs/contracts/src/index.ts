@@ -1,0 +1,3 @@
+export * from './envelope';
+export * from './events/catalog';
+export * from './parse-envelope';

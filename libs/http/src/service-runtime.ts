@@ -1,0 +1,41 @@
+import type { Express } from 'express';
+import type { Clock } from '@vaultline/core';
+import type { DocumentStore } from '@vaultline/store';
+import type { Bus } from '@vaultline/bus';
+import type { TtlStore } from '@vaultline/ttl';
+import type { Logger } from '@vaultline/logger';
+import type { InternalTokenSigner, InternalTokenVerifier } from '@vaultline/auth';
+
+export const SERVICE_NAMES = ['gateway', 'vault', 'forwarder', 'importer', 'payment-orchestrator', 'notifier'] as const;
+export type ServiceName = (typeof SERVICE_NAMES)[number];
+
+/**
+ * What the launcher hands every service's composition root, whatever the profile:
+ * adapters already opened from configuration, and this service's identity for internal calls.
+ */
+export interface ServiceRuntime {
+  /** This service's own store; no other service opens it. */
+  store: DocumentStore;
+  bus: Bus;
+  ttl: TtlStore;
+  logger: Logger;
+  clock: Clock;
+  /** Signs internal JWTs with this service as issuer. */
+  signer: InternalTokenSigner;
+  /** Verifies internal JWTs addressed to this service. */
+  verifier: InternalTokenVerifier;
+  /** Base URLs of the other services, for internal HTTP calls. */
+  serviceUrls: Record<ServiceName, string>;
+  /** The gateway's externally visible base URL (PUBLIC_BASE_URL). */
+  publicBaseUrl: string;
+}
+
+/** What every service's createApp returns. */
+export interface ServiceApp {
+  name: ServiceName;
+  http: Express;
+  /** Registers collections, starts the outbox relay, consumers and background workers. */
+  start(): Promise<void>;
+  /** Stops consumers and workers; does not close the adapters (the launcher owns them). */
+  stop(): Promise<void>;
+}

@@ -1,0 +1,146 @@
+import { AppError } from '@vaultline/core';
+
+/**
+ * The document-store port. Every service keeps its aggregates as documents in named
+ * collections; adapters: memory, SQLite (better-sqlite3), MongoDB (mongoose).
+ *
+ * What must stay true in every adapter (the contract suite in libs/testing checks it):
+ * - Tenant scope: every read takes the merchant id; there is no read without one, except
+ *   `listAcrossMerchants`, which exists for background workers only.
+ * - Ids are UUIDv7, so ordering by id is ordering by creation; pages are cursors on id.
+ * - Writes happen in a unit of work that is buffered and committed atomically together with
+ *   the outbox messages and processed-event marks it holds (transactional outbox).
+ * - Updates are optimistic: the document's `version` must still be the stored one, else the
+ *   commit fails with ConcurrentModificationError and nothing of the unit of work is applied.
+ * - A unique index violation fails the commit with DuplicateKeyError, nothing applied.
+ * - Reads inside a unit of work see committed state only (writes are buffered until commit).
+ */
+
+export type Scalar = string | number | boolean | null;
+export interface Range {
+  eq?: Scalar;
+  ne?: Scalar;
+  lt?: string | number;
+  lte?: string | number;
+  gt?: string | number;
+  gte?: string | number;
+  in?: Scalar[];
+}
+export type FieldCondition = Scalar | Range;
+/** Conditions on top-level fields of the document, all of which must hold. */
+export type Where = Record<string, FieldCondition>;
+
+export interface StoredDocument {
+  id: string;
+  merchant_id: string;
+  /** Managed by the store: 1 after insert, +1 on each update. */
+  version: number;
+}
+
+/** Merchant id for documents that belong to the system rather than to a merchant. */
+export const SYSTEM_SCOPE = '__system__';
+
+export interface IndexSpec {
+  /** Top-level fields; the merchant id is always the implicit first field. */
+  fields: string[];
+  unique?: boolean;
+}
+
+export interface CollectionSpec {
+  name: string;
+  indexes?: IndexSpec[];
+}
+
+export interface PageRequest {
+  limit: number;
+  /** Cursor: the id of the last item of the previous page. */
+  after?: string;
+  /** asc = oldest first (default), desc = newest first. */
+  order?: 'asc' | 'desc';
+}
+
+export interface Page<T> {
+  items: T[];
+  has_more: boolean;
+  /** Pass as `after` to get the next page; absent when there is none. */
+  next_cursor?: string;
+}
+
+export interface Collection<T extends StoredDocument> {
+  readonly name: string;
+  get(merchantId: string, id: string): Promise<T | null>;
+  findOne(merchantId: string, where: Where): Promise<T | null>;
+  list(merchantId: string, where: Where, page: PageRequest): Promise<Page<T>>;
+  count(merchantId: string, where: Where): Promise<number>;
+  /** Background workers only (schedulers, resumable jobs): reads across every merchant. */
+  listAcrossMerchants(where: Where, page: PageRequest): Promise<Page<T>>;
+}
+
+/** A message for the bus, written to the outbox in the same commit as the state change. */
+export interface OutboxMessage {
+  topic: string;
+  key: string;
+  value: string;
+  headers: Record<string, string>;
+}
+
+export interface PendingOutboxMessage {
+  /** Adapter-specific position, used to remove it once published. */
+  position: string;
+  message: OutboxMessage;
+}
+
+export interface UnitOfWork {
+  /** Inserts a new document with version 1; returns it as stored. */
+  insert<T extends StoredDocument>(collection: string, doc: Omit<T, 'version'>): T;
+  /** Replaces the document whose stored version equals doc.version; returns it with version + 1. */
+  update<T extends StoredDocument>(collection: string, doc: T): T;
+  /** Deletes the document; when expectedVersion is given it must still match. */
+  delete(collection: string, merchantId: string, id: string, expectedVersion?: number): void;
+  /** Adds a message to the outbox, committed with the state change. */
+  publish(message: OutboxMessage): void;
+  /** Records that a consumer group applied an event, committed with its effect. */
+  markProcessed(consumerGroup: string, eventId: string): void;
+}
+
+export interface Outbox {
+  /** The oldest unpublished messages, in commit order. */
+  pending(limit: number): Promise<PendingOutboxMessage[]>;
+  remove(positions: string[]): Promise<void>;
+  /** Called after every commit that added outbox messages (relays use it to wake up). */
+  onCommit(listener: () => void): () => void;
+}
+
+export interface DocumentStore {
+  /** Creates the collection's table/indexes when missing; idempotent. */
+  register(spec: CollectionSpec): Promise<void>;
+  collection<T extends StoredDocument>(name: string): Collection<T>;
+  /**
+   * Runs `work`, then commits everything it buffered atomically. Returns work's result.
+   * Nothing is written when work throws.
+   */
+  transaction<R>(work: (uow: UnitOfWork) => R | Promise<R>): Promise<R>;
+  isProcessed(consumerGroup: string, eventId: string): Promise<boolean>;
+  readonly outbox: Outbox;
+  /** Throws when the store cannot be reached. */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export class ConcurrentModificationError extends AppError {
+  constructor(collection: string, id: string) {
+    super('concurrent_modification', 409, `The ${collection} record ${id} was changed by another request; retry.`, {}, true);
+  }
+}
+
+export class DuplicateKeyError extends AppError {
+  constructor(collection: string, fields: string[]) {
+    super('duplicate_key', 409, `A ${collection} record with the same ${fields.join(', ')} already exists.`, { fields });
+  }
+}
+
+export class UnknownCollectionError extends Error {
+  constructor(name: string) {
+    super(`collection ${name} is not registered with this store`);
+  }
+}
