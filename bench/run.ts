@@ -1,0 +1,21 @@
+// Runs every bench/*.bench.ts (or the ones named: pnpm bench tokens forward) one after another, each
+// in its own process so one benchmark's heap and sockets do not disturb the next.
+import { readdirSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { resolve } from 'node:path';
+
+const wanted = process.argv.slice(2);
+const files = readdirSync(__dirname)
+  .filter((f) => f.endsWith('.bench.ts'))
+  .filter((f) => wanted.length === 0 || wanted.some((w) => f.startsWith(w)))
+  .sort();
+let failed = 0;
+for (const file of files) {
+  console.log(`\n=== ${file} ===`);
+  const result = spawnSync(process.execPath, ['--import', 'tsx', '--expose-gc', resolve(__dirname, file)], { stdio: 'inherit', env: { ...process.env, LOG_LEVEL: 'silent' } });
+  if (result.status !== 0) failed++;
+}
+if (failed > 0) {
+  console.error(`${failed} benchmark(s) failed`);
+  process.exit(1);
+}

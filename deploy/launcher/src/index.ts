@@ -1,0 +1,3 @@
+export * from './embedded';
+export * from './local';
+export * from './service-registry';

@@ -1,0 +1,153 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import { connect } from 'node:net';
+import { resolve } from 'node:path';
+import { generateApiKey } from '@vaultline/auth';
+import { generateServiceKeys, serviceUrlVariable } from '@vaultline/runtime';
+import type { ServiceName } from '@vaultline/http';
+import { startOrder } from './service-registry';
+
+export interface LocalOptions {
+  dataDir?: string;
+  /** The gateway's port; the other services take the next five. */
+  port?: number;
+  /** An existing Redis; when absent a redis-server is started on redisPort for the run. */
+  redisUrl?: string;
+  redisPort?: number;
+  env?: Record<string, string>;
+  /** Where the children's output goes (default: this process's). */
+  stdio?: 'inherit' | 'ignore';
+}
+
+export interface LocalSystem {
+  baseUrl: string;
+  bootstrapApiKey: string;
+  adminApiKey: string;
+  /** Kills one service process and starts it again (tests of restarts). */
+  restart(service: ServiceName): Promise<void>;
+  stop(): Promise<void>;
+}
+
+const repoRoot = resolve(__dirname, '../../..');
+
+/**
+ * The local profile: a process per service on this machine, Redis Streams as the bus, an SQLite
+ * file per service under DATA_DIR, Redis for TTL data. One command starts it all; stop() (or
+ * Ctrl-C on main-local) stops every process cleanly.
+ */
+export async function startLocal(options: LocalOptions = {}): Promise<LocalSystem> {
+  const dataDir = resolve(options.dataDir ?? process.env.DATA_DIR ?? './data/local');
+  mkdirSync(dataDir, { recursive: true });
+  const port = options.port ?? Number(process.env.PORT ?? 8080);
+  let redis: ChildProcess | undefined;
+  let redisUrl = options.redisUrl ?? process.env.REDIS_URL;
+  if (!redisUrl) {
+    const redisPort = options.redisPort ?? port + 99;
+    redis = spawn('redis-server', ['--port', String(redisPort), '--bind', '127.0.0.1', '--dir', dataDir, '--appendonly', 'yes', '--save', ''], {
+      stdio: 'ignore',
+    });
+    redis.once('error', (error) => {
+      throw new Error(`cannot start redis-server (apt-get install redis-server, or set REDIS_URL): ${error.message}`);
+    });
+    await waitForPort(redisPort);
+    redisUrl = `redis://127.0.0.1:${redisPort}`;
+  }
+
+  const keys = generateServiceKeys();
+  const ports = Object.fromEntries(startOrder.map((s, i) => [s, s === 'gateway' ? port : port + 1 + i])) as Record<ServiceName, number>;
+  const urls = Object.fromEntries(startOrder.map((s) => [serviceUrlVariable(s), `http://127.0.0.1:${ports[s]}`]));
+  const bootstrapApiKey = options.env?.BOOTSTRAP_API_KEY ?? process.env.BOOTSTRAP_API_KEY ?? generateApiKey('test');
+  const adminApiKey = options.env?.ADMIN_API_KEY ?? process.env.ADMIN_API_KEY ?? generateApiKey('test').replace('sk_test_', 'admin_');
+  const baseEnv: NodeJS.ProcessEnv = {
+    ...process.env,
+    ...urls,
+    DATA_DIR: dataDir,
+    BUS_URL: redisUrl,
+    TTL_URL: redisUrl,
+    STORE_URL: `sqlite:${dataDir}/{service}.db`,
+    PUBLIC_BASE_URL: process.env.PUBLIC_BASE_URL ?? `http://localhost:${port}`,
+    INTERNAL_JWT_PUBLIC_KEYS: JSON.stringify(keys.publicKeys),
+    BOOTSTRAP_API_KEY: bootstrapApiKey,
+    ADMIN_API_KEY: adminApiKey,
+    ...options.env,
+  };
+  const children = new Map<ServiceName, ChildProcess>();
+
+  const startService = async (service: ServiceName) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', resolve(repoRoot, `services/${service}/src/main.ts`)], {
+      cwd: repoRoot,
+      env: {
+        ...baseEnv,
+        PORT: String(ports[service]),
+        HOST: service === 'gateway' ? (baseEnv.HOST ?? '0.0.0.0') : '127.0.0.1',
+        INTERNAL_JWT_PRIVATE_KEY: keys.privateKeys[service],
+      },
+      stdio: options.stdio ?? 'inherit',
+    });
+    children.set(service, child);
+    await waitForHealth(`http://127.0.0.1:${ports[service]}/health`, child, service);
+  };
+  const stopService = (service: ServiceName) =>
+    new Promise<void>((done) => {
+      const child = children.get(service);
+      if (!child || child.exitCode !== null) return done();
+      child.once('exit', () => done());
+      child.kill('SIGTERM');
+    });
+
+  const stop = async () => {
+    for (const service of [...startOrder].reverse()) await stopService(service);
+    if (redis && redis.exitCode === null) {
+      await new Promise<void>((done) => {
+        redis!.once('exit', () => done());
+        redis!.kill('SIGTERM');
+      });
+    }
+  };
+
+  try {
+    await Promise.all(startOrder.map(startService));
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  return {
+    baseUrl: `http://127.0.0.1:${port}`,
+    bootstrapApiKey,
+    adminApiKey,
+    restart: async (service) => {
+      await stopService(service);
+      await startService(service);
+    },
+    stop,
+  };
+}
+
+async function waitForPort(port: number, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const open = await new Promise<boolean>((done) => {
+      const socket = connect(port, '127.0.0.1');
+      socket.once('connect', () => (socket.destroy(), done(true)));
+      socket.once('error', () => done(false));
+    });
+    if (open) return;
+    if (Date.now() > deadline) throw new Error(`nothing listens on port ${port} after ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+async function waitForHealth(url: string, child: ChildProcess, service: string, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`${service} exited with code ${child.exitCode} during start`);
+    try {
+      const response = await fetch(url);
+      if (response.ok) return;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) throw new Error(`${service} not healthy after ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}

@@ -1,0 +1,35 @@
+// Telemetry first, so the http and express instrumentations patch the modules before they load.
+import { startTelemetry } from '@vaultline/telemetry';
+
+const telemetry = startTelemetry({
+  serviceName: 'vaultline-embedded',
+  exporter: (process.env.OTEL_TRACES_EXPORTER as 'none' | 'console' | 'otlp' | undefined) ?? 'none',
+  otlpEndpoint: process.env.OTEL_EXPORTER_OTLP_ENDPOINT,
+});
+
+async function main(): Promise<void> {
+  const startedAt = performance.now();
+  const { startEmbedded } = await import('./embedded');
+  const system = await startEmbedded();
+  const ms = Math.round(performance.now() - startedAt);
+  console.log(`Vaultline (embedded profile) listening on ${system.baseUrl} — started in ${ms} ms`);
+  if (!process.env.BOOTSTRAP_API_KEY) console.log(`  generated BOOTSTRAP_API_KEY=${system.bootstrapApiKey}`);
+  if (!process.env.ADMIN_API_KEY) console.log(`  generated ADMIN_API_KEY=${system.adminApiKey}`);
+  console.log(`  try: curl -H "X-API-Key: ${process.env.BOOTSTRAP_API_KEY ? '$BOOTSTRAP_API_KEY' : system.bootstrapApiKey}" ${system.baseUrl}/tokens`);
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    console.log(`${signal}: stopping`);
+    await system.stop();
+    await telemetry.shutdown();
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? error.message : error);
+  process.exit(1);
+});

@@ -1,0 +1,22 @@
+import { startLocal } from './local';
+
+async function main(): Promise<void> {
+  const system = await startLocal();
+  console.log(`Vaultline (local profile: a process per service, Redis Streams, SQLite) on ${system.baseUrl}`);
+  if (!process.env.BOOTSTRAP_API_KEY) console.log(`  generated BOOTSTRAP_API_KEY=${system.bootstrapApiKey}`);
+  if (!process.env.ADMIN_API_KEY) console.log(`  generated ADMIN_API_KEY=${system.adminApiKey}`);
+  let stopping = false;
+  const shutdown = async () => {
+    if (stopping) return;
+    stopping = true;
+    await system.stop();
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void shutdown());
+  process.on('SIGTERM', () => void shutdown());
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? error.message : error);
+  process.exit(1);
+});

@@ -1,0 +1,3 @@
+export * from './scopes';
+export * from './internal-token';
+export * from './api-key';

@@ -1,0 +1,17 @@
+/** Scopes carried by internal JWTs. A service checks them with requireScope (libs/http). */
+export const SCOPES = {
+  merchant: 'merchant',
+  cardData: 'card_data',
+  admin: 'admin',
+  detokenize: 'tokens:detokenize',
+  cdeImport: 'cde_import',
+  mintImportKeys: 'api_keys:mint',
+  public: 'public',
+} as const;
+
+export type Scope = (typeof SCOPES)[keyof typeof SCOPES];
+
+/** Merchant id used on public (no API key) routes such as checkout pages. */
+export const PUBLIC_MERCHANT_ID = '__public__';
+/** Merchant id used for system and admin calls (same value as the store's SYSTEM_SCOPE). */
+export const SYSTEM_MERCHANT_ID = '__system__';

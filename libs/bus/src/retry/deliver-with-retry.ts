@@ -1,0 +1,109 @@
+import { isAppError, maskPans } from '@vaultline/core';
+import type { Logger } from '@vaultline/logger';
+import { DEAD_LETTER_HEADERS, deadLetterTopic, type BusMessage, type MessageHandler, type SubscribeOptions } from '../bus.port';
+import { abortableSleep } from './abortable-sleep';
+
+export const DEFAULT_MAX_ATTEMPTS = 5;
+const MAX_ERROR_HEADER_LENGTH = 500;
+
+/** 50 ms before attempt 2, then doubling, never more than 5 s. */
+export const defaultRetryDelayMs = (attempt: number): number => Math.min(50 * 2 ** (attempt - 1), 5_000);
+
+export interface RetryPolicy {
+  maxAttempts: number;
+  retryDelayMs: (attempt: number) => number;
+}
+
+export function retryPolicyOf(options: Pick<SubscribeOptions, 'maxAttempts' | 'retryDelayMs'>): RetryPolicy {
+  return {
+    maxAttempts: Math.max(1, options.maxAttempts ?? DEFAULT_MAX_ATTEMPTS),
+    retryDelayMs: options.retryDelayMs ?? defaultRetryDelayMs,
+  };
+}
+
+/**
+ * handled: the handler resolved; dead-lettered: published to `<topic>.dead-letter`;
+ * both mean "acknowledge". aborted: the subscription is stopping; do NOT acknowledge, so the
+ * message is delivered again later (after a restart, or to another member).
+ */
+export type DeliveryOutcome = 'handled' | 'dead-lettered' | 'aborted';
+
+export interface DeliverWithRetryInput {
+  message: BusMessage;
+  group: string;
+  handler: MessageHandler;
+  policy: RetryPolicy;
+  /** Publishes the dead-letter message (the adapter's own publish). */
+  publishDeadLetter: (message: BusMessage) => Promise<void>;
+  /** Aborts a pending backoff when the subscription stops. */
+  signal: AbortSignal;
+  logger: Logger;
+}
+
+/**
+ * The one retry/dead-letter loop every adapter runs around a handler: attempts counted from 1,
+ * a non-retryable AppError goes to the dead-letter topic at once, anything else is retried with
+ * backoff until maxAttempts. Error text is masked (maskPans) and truncated before it leaves
+ * the process, in headers and in logs.
+ */
+export async function deliverWithRetry(input: DeliverWithRetryInput): Promise<DeliveryOutcome> {
+  const { message, group, handler, policy, signal, logger } = input;
+  for (let attempt = 1; ; attempt++) {
+    if (signal.aborted) return 'aborted';
+    try {
+      await handler({ ...message, headers: { ...message.headers }, attempt });
+      return 'handled';
+    } catch (error) {
+      const description = describeError(error);
+      const retryable = !(isAppError(error) && !error.retryable);
+      const context = { topic: message.topic, key: message.key, group, attempt, error: description };
+      if (!retryable || attempt >= policy.maxAttempts) {
+        const deadLetter = deadLetterOf(message, { error: description, attempts: attempt, group });
+        if (!(await publishUntilAccepted(input, deadLetter))) return 'aborted';
+        logger.error(context, retryable ? 'bus handler kept failing; message dead-lettered' : 'bus handler rejected message; dead-lettered');
+        return 'dead-lettered';
+      }
+      logger.warn(context, 'bus handler failed; retrying');
+      await abortableSleep(policy.retryDelayMs(attempt), signal);
+    }
+  }
+}
+
+/** The message is acknowledged only once its dead letter is stored, so keep trying until then. */
+async function publishUntilAccepted(input: DeliverWithRetryInput, deadLetter: BusMessage): Promise<boolean> {
+  for (let failures = 1; !input.signal.aborted; failures++) {
+    try {
+      await input.publishDeadLetter(deadLetter);
+      return true;
+    } catch (error) {
+      input.logger.warn({ topic: deadLetter.topic, error: describeError(error) }, 'dead-letter publish failed; retrying');
+      await abortableSleep(defaultRetryDelayMs(failures), input.signal);
+    }
+  }
+  return false;
+}
+
+export function describeError(error: unknown): string {
+  const text = isAppError(error)
+    ? `${error.code}: ${error.message}`
+    : error instanceof Error
+      ? `${error.name}: ${error.message}`
+      : String(error);
+  const masked = maskPans(text);
+  return masked.length > MAX_ERROR_HEADER_LENGTH ? `${masked.slice(0, MAX_ERROR_HEADER_LENGTH - 1)}…` : masked;
+}
+
+export function deadLetterOf(message: BusMessage, failure: { error: string; attempts: number; group: string; failedAt?: Date }): BusMessage {
+  return {
+    topic: deadLetterTopic(message.topic),
+    key: message.key,
+    value: message.value,
+    headers: {
+      ...message.headers,
+      [DEAD_LETTER_HEADERS.error]: failure.error,
+      [DEAD_LETTER_HEADERS.attempts]: String(failure.attempts),
+      [DEAD_LETTER_HEADERS.group]: failure.group,
+      [DEAD_LETTER_HEADERS.failedAt]: (failure.failedAt ?? new Date()).toISOString(),
+    },
+  };
+}

@@ -1,0 +1,2 @@
+export { loadConfig, ConfigError } from './load-config';
+export { envBoolean, envInteger, envPort, envList, envUrl, envDurationMs } from './env-helpers';

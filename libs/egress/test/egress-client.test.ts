@@ -1,0 +1,182 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import {
+  createEgressClient,
+  EgressBlockedError,
+  EgressInvalidHeaderError,
+  EgressResponseTooLargeError,
+  EgressTimeoutError,
+  EgressUnreachableError,
+  type EgressClient,
+  type EgressClientOptions,
+} from '../src';
+
+interface StandIn {
+  port: number;
+  connections: number;
+  requests: Array<{ method: string; url: string; headers: IncomingMessage['headers']; body: string }>;
+  close(): Promise<void>;
+}
+
+async function startStandIn(handler: (req: IncomingMessage, res: ServerResponse, body: string) => void): Promise<StandIn> {
+  const sockets = new Set<Socket>();
+  const state: StandIn = { port: 0, connections: 0, requests: [], close: async () => undefined };
+  const server: Server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const body = Buffer.concat(chunks).toString('utf8');
+      state.requests.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, body });
+      handler(req, res, body);
+    });
+  });
+  server.on('connection', (socket: Socket) => {
+    state.connections += 1;
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  state.port = (server.address() as AddressInfo).port;
+  state.close = () =>
+    new Promise<void>((resolve) => {
+      sockets.forEach((s) => s.destroy());
+      server.close(() => resolve());
+    });
+  return state;
+}
+
+const base: EgressClientOptions = { allowPrivate: false, httpsOnly: false, connectTimeoutMs: 500, totalTimeoutMs: 1_000, maxResponseBytes: 1024 };
+
+describe('createEgressClient', () => {
+  let standIn: StandIn;
+  let client: EgressClient;
+  afterEach(async () => {
+    await client?.close();
+    await standIn?.close();
+  });
+
+  it('when the destination is a loopback address not listed as allowed, then it is blocked and no connection is made', async () => {
+    standIn = await startStandIn((_req, res) => res.end('ok'));
+    client = createEgressClient(base);
+    const error = await client.request({ url: `http://127.0.0.1:${standIn.port}/pay`, method: 'POST', headers: {}, body: '{}' }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(EgressBlockedError);
+    expect((error as EgressBlockedError).reason).toBe('private_address');
+    expect(standIn.connections).toBe(0);
+  });
+
+  it('when a host name resolves to a private address, then it is blocked at connect time and no connection is made', async () => {
+    standIn = await startStandIn((_req, res) => res.end('ok'));
+    client = createEgressClient({ ...base, resolve: async () => ['127.0.0.1'] });
+    await expect(client.request({ url: `http://rebind.test:${standIn.port}/`, method: 'GET', headers: {} })).rejects.toMatchObject({ reason: 'private_address' });
+    expect(standIn.connections).toBe(0);
+  });
+
+  it('when a host:port is listed as allowed although private, then the request goes to the checked address with the original Host header', async () => {
+    standIn = await startStandIn((_req, res) => {
+      res.setHeader('content-type', 'application/json');
+      res.statusCode = 201;
+      res.end('{"ok":true}');
+    });
+    let lookups = 0;
+    client = createEgressClient({
+      ...base,
+      allowPrivateHosts: [`stand-in.test:${standIn.port}`],
+      resolve: async () => {
+        lookups += 1;
+        return ['127.0.0.1'];
+      },
+    });
+    const response = await client.request({
+      url: `http://stand-in.test:${standIn.port}/v69/payments?x=1`,
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Host: 'evil.internal', Connection: 'close', 'X-API-Key': 'k' },
+      body: '{"a":1}',
+    });
+    expect(response.status).toBe(201);
+    expect(response.headers['content-type']).toBe('application/json');
+    expect(response.body.toString()).toBe('{"ok":true}');
+    expect(response.timings.totalMs).toBeGreaterThan(0);
+    const received = standIn.requests[0]!;
+    expect(received.url).toBe('/v69/payments?x=1');
+    expect(received.headers.host).toBe(`stand-in.test:${standIn.port}`);
+    expect(received.headers['x-api-key']).toBe('k');
+    expect(received.headers.connection).not.toBe('close');
+    expect(received.body).toBe('{"a":1}');
+    expect(lookups).toBe(1);
+  });
+
+  it('when the destination answers with a redirect, then it is returned as is and not followed', async () => {
+    standIn = await startStandIn((req, res) => {
+      res.statusCode = req.url === '/start' ? 302 : 200;
+      if (req.url === '/start') res.setHeader('location', '/elsewhere');
+      res.end();
+    });
+    client = createEgressClient({ ...base, allowPrivateHosts: [`127.0.0.1:${standIn.port}`] });
+    const response = await client.request({ url: `http://127.0.0.1:${standIn.port}/start`, method: 'GET', headers: {} });
+    expect(response.status).toBe(302);
+    expect(response.headers.location).toBe('/elsewhere');
+    expect(standIn.requests.map((r) => r.url)).toEqual(['/start']);
+  });
+
+  it('when https is required, then an http URL is blocked before any connection', async () => {
+    standIn = await startStandIn((_req, res) => res.end());
+    client = createEgressClient({ ...base, httpsOnly: true, allowPrivate: true });
+    await expect(client.request({ url: `http://127.0.0.1:${standIn.port}/`, method: 'GET', headers: {} })).rejects.toMatchObject({ reason: 'scheme_not_allowed' });
+    expect(standIn.connections).toBe(0);
+  });
+
+  it('when a header value holds CR/LF, then the request is rejected and nothing is sent', async () => {
+    standIn = await startStandIn((_req, res) => res.end());
+    client = createEgressClient({ ...base, allowPrivate: true });
+    await expect(
+      client.request({ url: `http://127.0.0.1:${standIn.port}/`, method: 'GET', headers: { 'X-Key': 'a\r\nX-Injected: yes' } }),
+    ).rejects.toBeInstanceOf(EgressInvalidHeaderError);
+    expect(standIn.connections).toBe(0);
+  });
+
+  it('when the streamed response exceeds the size limit, then it fails with response too large', async () => {
+    standIn = await startStandIn((_req, res) => {
+      res.write('x'.repeat(800));
+      res.write('x'.repeat(800));
+      res.end();
+    });
+    client = createEgressClient({ ...base, allowPrivate: true });
+    await expect(client.request({ url: `http://127.0.0.1:${standIn.port}/`, method: 'GET', headers: {} })).rejects.toBeInstanceOf(EgressResponseTooLargeError);
+  });
+
+  it('when the declared content length exceeds the size limit, then it fails with response too large', async () => {
+    standIn = await startStandIn((_req, res) => {
+      res.setHeader('content-length', '5000');
+      res.end('x'.repeat(5000));
+    });
+    client = createEgressClient({ ...base, allowPrivate: true });
+    await expect(client.request({ url: `http://127.0.0.1:${standIn.port}/`, method: 'GET', headers: {} })).rejects.toBeInstanceOf(EgressResponseTooLargeError);
+  });
+
+  it('when the destination does not answer within the total timeout, then it fails with a response timeout', async () => {
+    standIn = await startStandIn(() => undefined);
+    client = createEgressClient({ ...base, allowPrivate: true, totalTimeoutMs: 200 });
+    const error = await client.request({ url: `http://127.0.0.1:${standIn.port}/`, method: 'GET', headers: {} }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(EgressTimeoutError);
+    expect((error as EgressTimeoutError).phase).toBe('response');
+    expect((error as EgressTimeoutError).status).toBe(504);
+  });
+
+  it('when resolving and connecting take longer than the connect timeout, then it fails with a connect timeout', async () => {
+    standIn = await startStandIn((_req, res) => res.end());
+    client = createEgressClient({ ...base, connectTimeoutMs: 100, resolve: () => new Promise<string[]>(() => undefined) });
+    const error = await client.request({ url: `http://slow-dns.test:${standIn.port}/`, method: 'GET', headers: {} }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(EgressTimeoutError);
+    expect((error as EgressTimeoutError).phase).toBe('connect');
+  });
+
+  it('when nothing listens on the port, then it fails as unreachable', async () => {
+    standIn = await startStandIn((_req, res) => res.end());
+    const port = standIn.port;
+    await standIn.close();
+    client = createEgressClient({ ...base, allowPrivate: true });
+    const error = await client.request({ url: `http://127.0.0.1:${port}/`, method: 'GET', headers: {} }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(EgressUnreachableError);
+    expect((error as EgressUnreachableError).status).toBe(502);
+  });
+});

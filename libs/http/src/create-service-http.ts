@@ -1,0 +1,88 @@
+import express from 'express';
+import type { NextFunction, Request, Response } from 'express';
+import { AppError, UnavailableError } from '@vaultline/core';
+import type { InternalTokenVerifier } from '@vaultline/auth';
+import type { Logger } from '@vaultline/logger';
+import type { ServiceName } from './service-runtime';
+import { problemResponse } from './problem';
+import { internalAuthMiddleware, requestIdMiddleware } from './request-context';
+import { bodyParsers, contentTypeGuard, translateBodyError } from './body-parsing';
+
+export interface ServiceHttpOptions {
+  service: ServiceName;
+  verifier: InternalTokenVerifier;
+  logger: Logger;
+  /** Throws when the service cannot serve (store down…); /ready then answers 503. */
+  readiness?: () => Promise<void>;
+  /** Default '256kb'. */
+  bodyLimit?: string;
+  routes: (router: express.Router) => void;
+}
+
+/**
+ * The express app every internal service serves: request ids, health and readiness,
+ * internal JWT on every other route, body parsing with a limit, problem+json errors.
+ */
+export function createServiceHttp(options: ServiceHttpOptions): express.Express {
+  const limit = options.bodyLimit ?? '256kb';
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  app.use(requestIdMiddleware());
+  app.use(accessLog(options.logger));
+  app.get('/health', (_req, res) => {
+    res.json({ status: 'ok' });
+  });
+  app.get('/ready', async (_req, res) => {
+    try {
+      await options.readiness?.();
+    } catch (error) {
+      options.logger.warn({ err: error }, 'readiness check failed');
+      throw error instanceof AppError && error.status === 503 ? error : new UnavailableError(`The ${options.service} service is not ready.`, 'not_ready');
+    }
+    res.json({ status: 'ready' });
+  });
+  app.use(internalAuthMiddleware(options.verifier));
+  app.use(contentTypeGuard());
+  app.use(...bodyParsers(limit));
+  const router = express.Router();
+  options.routes(router);
+  app.use(router);
+  app.use(notFoundHandler());
+  app.use(errorHandler(options.logger, limit));
+  return app;
+}
+
+export function notFoundHandler() {
+  return (req: Request) => {
+    throw new RouteNotFoundError(req.method, req.path);
+  };
+}
+
+export class RouteNotFoundError extends AppError {
+  constructor(method: string, path: string) {
+    super('route_not_found', 404, `No route for ${method} ${path.length > 200 ? `${path.slice(0, 200)}…` : path}.`);
+  }
+}
+
+/** Last middleware: AppError → its problem; body-parser errors → 400/413/415; the rest → logged 500. */
+export function errorHandler(logger: Logger, limit = '256kb') {
+  return (error: unknown, req: Request, res: Response, _next: NextFunction) => {
+    const translated = translateBodyError(error, limit);
+    if (!(translated instanceof AppError) || translated.status >= 500) {
+      logger.error({ err: translated, request_id: res.locals.requestId, method: req.method, path: req.path }, 'request failed');
+    }
+    problemResponse(res, translated);
+  };
+}
+
+function accessLog(logger: Logger) {
+  return (req: Request, res: Response, next: NextFunction) => {
+    const started = process.hrtime.bigint();
+    res.on('finish', () => {
+      const ms = Number(process.hrtime.bigint() - started) / 1e6;
+      logger.debug({ request_id: res.locals.requestId, method: req.method, path: req.path, status: res.statusCode, ms: Math.round(ms * 10) / 10 }, 'request');
+    });
+    next();
+  };
+}

@@ -1,0 +1,15 @@
+export * from './service-runtime';
+export { createServiceHttp, errorHandler, notFoundHandler, RouteNotFoundError } from './create-service-http';
+export type { ServiceHttpOptions } from './create-service-http';
+export { problemResponse, problemBody, PROBLEM_CONTENT_TYPE, PROBLEM_TYPE_BASE } from './problem';
+export type { ProblemBody } from './problem';
+export { authOf, requireScope, requireIssuer, requestIdOf, requestIdMiddleware, internalAuthMiddleware, REQUEST_ID_ATTRIBUTE } from './request-context';
+export type { RequestAuth } from './request-context';
+export { rawBodyOf, contentTypeGuard, bodyParsers, translateBodyError, hasBody, UnsupportedMediaTypeError, PayloadTooLargeError } from './body-parsing';
+export { parseInput } from './parse-input';
+export { parsePageQuery, listResponse } from './pagination';
+export type { PageQuery, ListResponse } from './pagination';
+export { InternalClient } from './internal-client';
+export type { InternalRequest } from './internal-client';
+export { startHttpServer } from './http-server';
+export type { RunningServer } from './http-server';

@@ -1,0 +1,76 @@
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import { trace } from '@opentelemetry/api';
+import { ForbiddenError, UnauthorizedError, newId } from '@vaultline/core';
+import type { InternalTokenVerifier } from '@vaultline/auth';
+
+/** Who is calling, from the verified internal JWT. */
+export interface RequestAuth {
+  issuer: string;
+  merchantId: string;
+  scopes: string[];
+  requestId: string;
+}
+
+const auths = new WeakMap<Request, RequestAuth>();
+const REQUEST_ID_PATTERN = /^[A-Za-z0-9._:-]{1,128}$/;
+export const REQUEST_ID_HEADER = 'x-request-id';
+export const REQUEST_ID_ATTRIBUTE = 'vaultline.request_id';
+
+/** Takes the caller's X-Request-Id when it is well-formed, else mints one; echoes it; tags the span. */
+export function requestIdMiddleware(): RequestHandler {
+  return (req: Request, res: Response, next: NextFunction) => {
+    const given = req.get(REQUEST_ID_HEADER);
+    const requestId = given && REQUEST_ID_PATTERN.test(given) ? given : newId();
+    res.locals.requestId = requestId;
+    res.setHeader('X-Request-Id', requestId);
+    trace.getActiveSpan()?.setAttribute(REQUEST_ID_ATTRIBUTE, requestId);
+    next();
+  };
+}
+
+export function requestIdOf(req: Request): string {
+  const id = req.res?.locals.requestId;
+  return typeof id === 'string' ? id : '';
+}
+
+/** Requires `Authorization: Bearer <internal JWT>` addressed to this service. */
+export function internalAuthMiddleware(verifier: InternalTokenVerifier): RequestHandler {
+  return (req: Request, _res: Response, next: NextFunction) => {
+    const header = req.get('authorization');
+    const match = header ? /^Bearer\s+(\S+)$/i.exec(header) : null;
+    if (!match?.[1]) throw new UnauthorizedError('An internal bearer token is required.', 'invalid_internal_token');
+    const claims = verifier.verify(match[1]);
+    auths.set(req, { issuer: claims.issuer, merchantId: claims.merchantId, scopes: claims.scopes, requestId: claims.requestId });
+    trace.getActiveSpan()?.setAttribute('vaultline.merchant_id', claims.merchantId);
+    next();
+  };
+}
+
+/** The verified caller of an authenticated route. Throws when the route was not authenticated. */
+export function authOf(req: Request): RequestAuth {
+  const auth = auths.get(req);
+  if (!auth) throw new UnauthorizedError('An internal bearer token is required.', 'invalid_internal_token');
+  return auth;
+}
+
+/** Lets the request through when the token carries at least one of `scopes`. */
+export function requireScope(...scopes: string[]): RequestHandler {
+  return (req: Request, _res: Response, next: NextFunction) => {
+    const auth = authOf(req);
+    if (!scopes.some((scope) => auth.scopes.includes(scope))) {
+      throw new ForbiddenError(`This operation requires the scope ${scopes.join(' or ')}.`, 'insufficient_scope');
+    }
+    next();
+  };
+}
+
+/** Lets the request through only when the token was issued by one of `issuers`. */
+export function requireIssuer(...issuers: string[]): RequestHandler {
+  return (req: Request, _res: Response, next: NextFunction) => {
+    const auth = authOf(req);
+    if (!issuers.includes(auth.issuer)) {
+      throw new ForbiddenError(`This operation is reserved for the ${issuers.join(' or ')} service.`, 'forbidden_issuer');
+    }
+    next();
+  };
+}

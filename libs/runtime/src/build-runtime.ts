@@ -1,0 +1,35 @@
+import { systemClock } from '@vaultline/core';
+import { openStore, type DocumentStore } from '@vaultline/store';
+import type { Bus } from '@vaultline/bus';
+import type { TtlStore } from '@vaultline/ttl';
+import { createLogger } from '@vaultline/logger';
+import { InternalTokenSigner, InternalTokenVerifier } from '@vaultline/auth';
+import type { ServiceName, ServiceRuntime } from '@vaultline/http';
+
+export interface RuntimeParts {
+  service: ServiceName;
+  storeUrl: string;
+  bus: Bus;
+  ttl: TtlStore;
+  logLevel: string;
+  privateKeyPem: string;
+  trustedPublicKeys: Record<string, string>;
+  serviceUrls: Record<ServiceName, string>;
+  publicBaseUrl: string;
+}
+
+/** Opens this service's own store and assembles its runtime around the shared bus and TTL store. */
+export async function buildRuntime(parts: RuntimeParts): Promise<ServiceRuntime> {
+  const store: DocumentStore = await openStore(parts.storeUrl);
+  return {
+    store,
+    bus: parts.bus,
+    ttl: parts.ttl,
+    logger: createLogger({ service: parts.service, level: parts.logLevel }),
+    clock: systemClock,
+    signer: new InternalTokenSigner(parts.service, parts.privateKeyPem),
+    verifier: new InternalTokenVerifier(parts.service, parts.trustedPublicKeys),
+    serviceUrls: parts.serviceUrls,
+    publicBaseUrl: parts.publicBaseUrl,
+  };
+}

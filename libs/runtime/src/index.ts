@@ -1,0 +1,5 @@
+export * from './runtime-config';
+export * from './internal-keys';
+export * from './build-runtime';
+export * from './serve';
+export * from './standalone';

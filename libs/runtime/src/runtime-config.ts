@@ -1,0 +1,49 @@
+import { z } from 'zod';
+import { loadConfig } from '@vaultline/config';
+import { SERVICE_NAMES, type ServiceName } from '@vaultline/http';
+
+/**
+ * The configuration every process reads to open its adapters. Which adapters it names decides the
+ * profile: production (kafka://, mongodb://, redis://), local (redis:// bus, sqlite: stores),
+ * embedded (sqlite: bus and stores in one process, memory:// TTL store).
+ */
+export const runtimeConfigSchema = z.object({
+  DATA_DIR: z.string().min(1).default('./data'),
+  /** memory:// | sqlite:<file> | redis://host:port | kafka://broker:9092,broker2:9092 */
+  BUS_URL: z.string().min(1).optional(),
+  /** A store URL for every service; `{service}` is replaced by the service name (a database or file each). */
+  STORE_URL: z.string().min(1).optional(),
+  /** memory:// | redis://host:port */
+  TTL_URL: z.string().min(1).optional(),
+  PUBLIC_BASE_URL: z.string().url().optional(),
+  PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+  HOST: z.string().min(1).default('0.0.0.0'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  OTEL_TRACES_EXPORTER: z.enum(['none', 'console', 'otlp']).default('none'),
+  OTEL_EXPORTER_OTLP_ENDPOINT: z.string().url().optional(),
+});
+
+export type RuntimeConfig = z.infer<typeof runtimeConfigSchema>;
+
+export function loadRuntimeConfig(env: NodeJS.ProcessEnv): RuntimeConfig {
+  return loadConfig(runtimeConfigSchema, env);
+}
+
+export function storeUrlFor(config: RuntimeConfig, service: ServiceName, defaultTemplate: string): string {
+  return (config.STORE_URL ?? defaultTemplate).replaceAll('{service}', service);
+}
+
+/** Env names of the other services' base URLs in the standalone processes: VAULT_URL, PAYMENT_ORCHESTRATOR_URL … */
+export const serviceUrlVariable = (service: ServiceName): string => `${service.toUpperCase().replace(/-/g, '_')}_URL`;
+
+export function serviceUrlsFromEnv(env: NodeJS.ProcessEnv): Record<ServiceName, string> {
+  const urls = {} as Record<ServiceName, string>;
+  const missing: string[] = [];
+  for (const service of SERVICE_NAMES) {
+    const value = env[serviceUrlVariable(service)];
+    if (value) urls[service] = value.replace(/\/$/, '');
+    else missing.push(serviceUrlVariable(service));
+  }
+  if (missing.length > 0) throw new Error(`missing configuration: ${missing.join(', ')} (base URLs of the other services)`);
+  return urls;
+}

@@ -1,0 +1,39 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { RequestListener } from 'node:http';
+
+export interface Listening {
+  server: Server;
+  url: string;
+  /** Replaces the request handler (servers listen before the apps exist, so ports are known). */
+  handle(listener: RequestListener): void;
+  close(): Promise<void>;
+}
+
+/** Listens on host:port (0 = any free port) with a handler that answers 503 until one is attached. */
+export async function listen(host: string, port: number): Promise<Listening> {
+  let current: RequestListener = (_req, res) => {
+    res.writeHead(503, { 'content-type': 'application/problem+json' });
+    res.end(JSON.stringify({ type: 'about:blank', title: 'Starting', status: 503, code: 'starting', detail: 'The service is starting.' }));
+  };
+  const server = createServer((req, res) => current(req, res));
+  server.keepAliveTimeout = 65_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => resolve());
+  });
+  const address = server.address() as AddressInfo;
+  const urlHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
+  return {
+    server,
+    url: `http://${urlHost}:${address.port}`,
+    handle: (listener) => {
+      current = listener;
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}

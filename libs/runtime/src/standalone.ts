@@ -1,0 +1,78 @@
+import { readFileSync } from 'node:fs';
+import { openBus } from '@vaultline/bus';
+import { openTtlStore } from '@vaultline/ttl';
+import { createLogger } from '@vaultline/logger';
+import type { ServiceApp, ServiceName, ServiceRuntime } from '@vaultline/http';
+import { loadRuntimeConfig, serviceUrlsFromEnv, storeUrlFor } from './runtime-config';
+import { buildRuntime } from './build-runtime';
+import { listen } from './serve';
+
+export type StandaloneFactory = (runtime: ServiceRuntime, env: NodeJS.ProcessEnv) => ServiceApp | Promise<ServiceApp>;
+
+/** Reads a secret from NAME or from the file named by NAME_FILE (Docker/Kubernetes secrets). */
+function secretFromEnv(env: NodeJS.ProcessEnv, name: string): string | undefined {
+  const file = env[`${name}_FILE`];
+  if (file) return readFileSync(file, 'utf8').trim();
+  return env[name];
+}
+
+/**
+ * One service as its own process (local and production profiles). Configuration:
+ * BUS_URL, STORE_URL (`{service}` replaced), TTL_URL, PORT, the other services' base URLs
+ * (VAULT_URL, GATEWAY_URL …), INTERNAL_JWT_PRIVATE_KEY (this service's ES256 PEM) and
+ * INTERNAL_JWT_PUBLIC_KEYS (JSON object: issuer service → public key PEM), each also as *_FILE.
+ */
+export async function runStandalone(
+  service: ServiceName,
+  factory: StandaloneFactory,
+  env: NodeJS.ProcessEnv = process.env,
+  onShutdown: () => Promise<void> = async () => {},
+): Promise<void> {
+  const log = createLogger({ service, level: env.LOG_LEVEL ?? 'info' });
+  try {
+    const config = loadRuntimeConfig(env);
+    const privateKeyPem = secretFromEnv(env, 'INTERNAL_JWT_PRIVATE_KEY');
+    const publicKeysJson = secretFromEnv(env, 'INTERNAL_JWT_PUBLIC_KEYS');
+    if (!privateKeyPem || !publicKeysJson) {
+      throw new Error('missing configuration: INTERNAL_JWT_PRIVATE_KEY and INTERNAL_JWT_PUBLIC_KEYS (or their _FILE variants)');
+    }
+    if (!config.BUS_URL) throw new Error('missing configuration: BUS_URL');
+    const serviceUrls = serviceUrlsFromEnv(env);
+    const bus = await openBus(config.BUS_URL, { logger: log, consumerName: `${service}-${env.HOSTNAME ?? '1'}` });
+    const ttl = await openTtlStore(config.TTL_URL ?? 'memory://', { keyPrefix: `vaultline:${service}:` });
+    const runtime = await buildRuntime({
+      service,
+      storeUrl: storeUrlFor(config, service, `sqlite:${config.DATA_DIR}/{service}.db`),
+      bus,
+      ttl,
+      logLevel: config.LOG_LEVEL,
+      privateKeyPem,
+      trustedPublicKeys: JSON.parse(publicKeysJson) as Record<string, string>,
+      serviceUrls,
+      publicBaseUrl: config.PUBLIC_BASE_URL ?? serviceUrls.gateway,
+    });
+    const app = await factory(runtime, env);
+    const server = await listen(config.HOST, config.PORT);
+    await app.start();
+    server.handle(app.http);
+    log.info({ url: server.url }, `${service} listening`);
+    let stopping = false;
+    const shutdown = async (signal: string) => {
+      if (stopping) return;
+      stopping = true;
+      log.info({ signal }, `${service} stopping`);
+      await server.close();
+      await app.stop();
+      await runtime.store.close();
+      await bus.close();
+      await ttl.close();
+      await onShutdown();
+      process.exit(0);
+    };
+    process.on('SIGINT', () => void shutdown('SIGINT'));
+    process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  } catch (error) {
+    log.fatal({ err: error }, `${service} failed to start: ${error instanceof Error ? error.message : String(error)}`);
+    process.exit(1);
+  }
+}

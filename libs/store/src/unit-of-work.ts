@@ -1,0 +1,89 @@
+import type { OutboxMessage, StoredDocument, UnitOfWork } from './store.port';
+import { InvalidQueryError, assertName } from './where';
+
+/** Inserts and updates carry the document as JSON (with its new version): serialised once, when buffered. */
+export type WriteOp =
+  | { kind: 'insert'; collection: string; id: string; merchantId: string; json: string }
+  | { kind: 'update'; collection: string; id: string; merchantId: string; json: string; version: number; expectedVersion: number }
+  | { kind: 'delete'; collection: string; merchantId: string; id: string; expectedVersion?: number };
+
+export interface ProcessedMark {
+  group: string;
+  eventId: string;
+}
+
+function assertNonEmpty(name: string, value: unknown): asserts value is string {
+  if (typeof value !== 'string' || value.length === 0) throw new InvalidQueryError(`${name} must be a non-empty string`);
+}
+
+/**
+ * Buffers a unit of work's writes in call order; each adapter applies them atomically at commit.
+ * Documents are serialised when buffered, so later changes to the caller's objects do not leak in.
+ */
+export class BufferedUnitOfWork implements UnitOfWork {
+  readonly ops: WriteOp[] = [];
+  readonly messages: OutboxMessage[] = [];
+  readonly marks: ProcessedMark[] = [];
+  private closed = false;
+
+  constructor(private readonly isRegistered: (collection: string) => void) {}
+
+  insert<T extends StoredDocument>(collection: string, doc: Omit<T, 'version'>): T {
+    this.assertOpen(collection);
+    assertNonEmpty('id', doc.id);
+    assertNonEmpty('merchant_id', doc.merchant_id);
+    const json = JSON.stringify({ ...doc, version: 1 });
+    this.ops.push({ kind: 'insert', collection, id: doc.id, merchantId: doc.merchant_id, json });
+    return JSON.parse(json) as T;
+  }
+
+  update<T extends StoredDocument>(collection: string, doc: T): T {
+    this.assertOpen(collection);
+    assertNonEmpty('id', doc.id);
+    assertNonEmpty('merchant_id', doc.merchant_id);
+    if (!Number.isInteger(doc.version) || doc.version < 1) throw new InvalidQueryError(`update of ${collection} ${doc.id} needs the version it read`);
+    const version = doc.version + 1;
+    const json = JSON.stringify({ ...doc, version });
+    this.ops.push({ kind: 'update', collection, id: doc.id, merchantId: doc.merchant_id, json, version, expectedVersion: doc.version });
+    return JSON.parse(json) as T;
+  }
+
+  delete(collection: string, merchantId: string, id: string, expectedVersion?: number): void {
+    this.assertOpen(collection);
+    assertNonEmpty('merchant_id', merchantId);
+    assertNonEmpty('id', id);
+    this.ops.push({ kind: 'delete', collection, merchantId, id, expectedVersion });
+  }
+
+  publish(message: OutboxMessage): void {
+    this.assertOpen();
+    assertNonEmpty('topic', message.topic);
+    assertNonEmpty('key', message.key);
+    if (typeof message.value !== 'string') throw new InvalidQueryError('outbox message value must be a string');
+    this.messages.push({ topic: message.topic, key: message.key, value: message.value, headers: { ...message.headers } });
+  }
+
+  markProcessed(consumerGroup: string, eventId: string): void {
+    this.assertOpen();
+    assertNonEmpty('consumer group', consumerGroup);
+    assertNonEmpty('event id', eventId);
+    this.marks.push({ group: consumerGroup, eventId });
+  }
+
+  get isEmpty(): boolean {
+    return this.ops.length === 0 && this.messages.length === 0 && this.marks.length === 0;
+  }
+
+  /** After commit (or failure) the unit of work refuses further writes: they would silently be lost. */
+  close(): void {
+    this.closed = true;
+  }
+
+  private assertOpen(collection?: string): void {
+    if (this.closed) throw new InvalidQueryError('this unit of work has already ended');
+    if (collection !== undefined) {
+      assertName('collection', collection);
+      this.isRegistered(collection);
+    }
+  }
+}

@@ -1,0 +1,104 @@
+import type { EventData, EventEnvelope, EventType, eventCatalog } from '@vaultline/contracts';
+
+type Catalog = typeof eventCatalog;
+type DataOf<T extends EventType> = EventData<Catalog[T]>;
+/** The types the merchant event log and webhooks carry (token.detokenized is internal). */
+export type MerchantEventType = Exclude<EventType, 'token.detokenized'>;
+
+type Mapper<T extends EventType> = (data: DataOf<T>) => Record<string, unknown>;
+
+/**
+ * Each merchant-facing field is picked by name: a field added to an event contract later does not
+ * reach merchants until someone adds it here on purpose. Card data is never in the contracts; the
+ * masked account number is the most a payload carries. The token fingerprint (a keyed hash of the
+ * PAN) stays internal: a hash next to a truncation could be correlated (PCI DSS 3.5.1).
+ */
+const paymentData: Mapper<'payment.processing'> = (d) => ({
+  payment_id: d.payment_id,
+  status: d.status,
+  amount: {
+    requested: d.amount.requested,
+    ...(d.amount.authorized !== undefined ? { authorized: d.amount.authorized } : {}),
+    ...(d.amount.captured !== undefined ? { captured: d.amount.captured } : {}),
+  },
+  currency_code: d.currency_code,
+  use_case: d.use_case,
+  reference: d.reference,
+  credential_id: d.credential_id,
+  initial_payment_id: d.initial_payment_id,
+  flow: d.flow,
+  failure_reason: d.failure_reason,
+  masked_account_number: d.masked_account_number,
+});
+
+const importCounts = (c: DataOf<'import.completed'>['counts']) => ({
+  total: c.total,
+  imported: c.imported,
+  updated: c.updated,
+  failed: c.failed,
+});
+
+export const webhookDataMappers: { [T in MerchantEventType]: Mapper<T> } = {
+  'token.created': (d) => ({
+    token_id: d.token_id,
+    business_key: d.business_key,
+    scheme: d.scheme,
+    source: d.source,
+    updated: d.updated,
+    correlation_id: d.correlation_id,
+  }),
+  'token.deleted': (d) => ({ token_id: d.token_id }),
+  'checkout.session.opened': (d) => ({
+    session_id: d.session_id,
+    payment_id: d.payment_id,
+    amount: d.amount,
+    currency: d.currency,
+    expires_at: d.expires_at,
+    return_url: d.return_url,
+  }),
+  'checkout.session.completed': (d) => ({ session_id: d.session_id, payment_id: d.payment_id, token_id: d.token_id }),
+  'forward.completed': (d) => ({
+    forward_id: d.forward_id,
+    token_id: d.token_id,
+    destination_host: d.destination_host,
+    destination_path: d.destination_path,
+    status: d.status,
+    outcome: d.outcome,
+    duration_ms: d.duration_ms,
+    added_ms: d.added_ms,
+  }),
+  'import.started': (d) => ({ import_id: d.import_id, provider: d.provider }),
+  'import.completed': (d) => ({
+    import_id: d.import_id,
+    provider: d.provider,
+    state: d.state,
+    counts: importCounts(d.counts),
+    finished_at: d.finished_at,
+  }),
+  'import.failed': (d) => ({
+    import_id: d.import_id,
+    provider: d.provider,
+    state: d.state,
+    reason: d.reason,
+    counts: importCounts(d.counts),
+    finished_at: d.finished_at,
+  }),
+  'payment.processing': paymentData,
+  'payment.authorized': paymentData,
+  'payment.capturing': paymentData,
+  'payment.captured': paymentData,
+  'payment.failed': paymentData,
+};
+
+export function isMerchantEventType(type: string): type is MerchantEventType {
+  return Object.prototype.hasOwnProperty.call(webhookDataMappers, type);
+}
+
+export function mapEventData<T extends MerchantEventType>(type: T, data: DataOf<T>): Record<string, unknown> {
+  return (webhookDataMappers[type] as Mapper<T>)(data);
+}
+
+/** The Standard Webhooks body: {type, timestamp, data}, serialised once and sent as is on every attempt. */
+export function webhookBody(event: Pick<EventEnvelope, 'type' | 'occurred_at'>, data: Record<string, unknown>): string {
+  return JSON.stringify({ type: event.type, timestamp: event.occurred_at, data });
+}

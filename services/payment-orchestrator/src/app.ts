@@ -1,0 +1,20 @@
+import type { ServiceApp, ServiceRuntime } from '@vaultline/http';
+import { createServiceHttp } from '@vaultline/http';
+import type { PaymentOrchestratorConfig } from './config';
+import { paymentsNotAvailableRoutes } from './http/payments-not-available';
+
+export function createApp(runtime: ServiceRuntime, _config: PaymentOrchestratorConfig): ServiceApp {
+  const http = createServiceHttp({
+    service: 'payment-orchestrator',
+    verifier: runtime.verifier,
+    logger: runtime.logger,
+    readiness: () => runtime.store.ping(),
+    routes: paymentsNotAvailableRoutes,
+  });
+  return {
+    name: 'payment-orchestrator',
+    http,
+    start: async () => {},
+    stop: async () => {},
+  };
+}
