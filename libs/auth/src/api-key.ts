@@ -5,7 +5,8 @@ export type ApiKeyMode = 'test' | 'live';
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 const SECRET_LENGTH = 32;
-export const API_KEY_PATTERN = /^sk_(test|live)_[0-9A-Za-z]+$/;
+/** Generated keys are base62; configured ones (BOOTSTRAP_API_KEY) may also contain underscores. */
+export const API_KEY_PATTERN = /^sk_(test|live)_[0-9A-Za-z_]+$/;
 
 /** `sk_test_` / `sk_live_` + 32 base62 characters from the CSPRNG (≈190 bits). */
 export function generateApiKey(mode: ApiKeyMode): string {

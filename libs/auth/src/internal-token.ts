@@ -1,4 +1,4 @@
-import { generateKeyPairSync, randomUUID } from 'node:crypto';
+import { createPrivateKey, createPublicKey, generateKeyPairSync, randomUUID, type KeyObject } from 'node:crypto';
 import jwt from 'jsonwebtoken';
 import { UnauthorizedError } from '@vaultline/core';
 
@@ -30,15 +30,20 @@ export function generateInternalKeyPair(): { privateKeyPem: string; publicKeyPem
  * carries its request id (and a jti), so one token belongs to exactly one request.
  */
 export class InternalTokenSigner {
+  // Parsed once: handing jsonwebtoken the PEM string would re-parse it on every call.
+  private readonly privateKey: KeyObject;
+
   constructor(
     readonly issuer: string,
-    private readonly privateKeyPem: string,
-  ) {}
+    privateKeyPem: string,
+  ) {
+    this.privateKey = createPrivateKey(privateKeyPem);
+  }
 
   sign(audience: string, claims: { merchantId: string; scopes: string[]; requestId: string }): string {
     return jwt.sign(
       { merchant_id: claims.merchantId, scopes: claims.scopes, request_id: claims.requestId },
-      this.privateKeyPem,
+      this.privateKey,
       { algorithm: ALGORITHM, issuer: this.issuer, audience, expiresIn: LIFETIME_SECONDS, jwtid: randomUUID() },
     );
   }
@@ -50,10 +55,14 @@ export class InternalTokenSigner {
  * read from the unverified payload only to pick its public key, then verified with it.
  */
 export class InternalTokenVerifier {
+  private readonly publicKeys = new Map<string, KeyObject>();
+
   constructor(
     readonly audience: string,
-    private readonly trustedIssuers: Record<string, string>,
-  ) {}
+    trustedIssuers: Record<string, string>,
+  ) {
+    for (const [issuer, pem] of Object.entries(trustedIssuers)) this.publicKeys.set(issuer, createPublicKey(pem));
+  }
 
   verify(token: string): InternalClaims {
     const decoded = jwt.decode(token, { complete: true });
@@ -61,7 +70,7 @@ export class InternalTokenVerifier {
       throw invalid('The internal token is malformed.');
     }
     const issuer = decoded.payload.iss;
-    const publicKey = typeof issuer === 'string' && Object.hasOwn(this.trustedIssuers, issuer) ? this.trustedIssuers[issuer] : undefined;
+    const publicKey = typeof issuer === 'string' ? this.publicKeys.get(issuer) : undefined;
     if (!issuer || !publicKey) throw invalid('The internal token comes from an issuer this service does not trust.');
 
     let payload: jwt.JwtPayload;

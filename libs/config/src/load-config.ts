@@ -24,12 +24,13 @@ export function loadConfig<T extends z.ZodType>(schema: T, env: NodeJS.ProcessEn
   if (result.success) return result.data;
   const problems = result.error.issues.map((issue) => ({
     variable: issue.path.length > 0 ? issue.path.map(String).join('.') : '(environment)',
-    reason: describeIssue(issue),
+    reason: describeIssue(issue, cleaned),
   }));
   throw new ConfigError(problems);
 }
 
-function describeIssue(issue: z.core.$ZodIssue): string {
-  if (issue.code === 'invalid_type' && issue.input === undefined) return 'is required';
+function describeIssue(issue: z.core.$ZodIssue, env: Record<string, string>): string {
+  const variable = issue.path[0];
+  if (issue.code === 'invalid_type' && typeof variable === 'string' && !(variable in env)) return 'is required';
   return issue.message;
 }

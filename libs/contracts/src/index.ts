@@ -1,3 +1,4 @@
 export * from './envelope';
 export * from './events/catalog';
 export * from './parse-envelope';
+export * from './openapi';

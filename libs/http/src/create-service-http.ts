@@ -16,6 +16,8 @@ export interface ServiceHttpOptions {
   readiness?: () => Promise<void>;
   /** Default '256kb'. */
   bodyLimit?: string;
+  /** Paths whose body arrives unparsed as a Buffer in req.body (e.g. /forward, which must keep the exact bytes). */
+  rawBodyPaths?: string[];
   routes: (router: express.Router) => void;
 }
 
@@ -44,6 +46,7 @@ export function createServiceHttp(options: ServiceHttpOptions): express.Express 
   });
   app.use(internalAuthMiddleware(options.verifier));
   app.use(contentTypeGuard());
+  for (const path of options.rawBodyPaths ?? []) app.use(path, express.raw({ limit, type: () => true }));
   app.use(...bodyParsers(limit));
   const router = express.Router();
   options.routes(router);

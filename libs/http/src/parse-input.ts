@@ -15,7 +15,7 @@ export function parseInput<S extends z.ZodType>(schema: S, value: unknown): z.in
   const path = issue.path.map(String);
   if (issue.code === 'unrecognized_keys' && issue.keys[0]) path.push(issue.keys[0]);
   const field = path.length > 0 ? path.join('.') : 'body';
-  throw new ValidationError(field, describe(issue, field), customCode(issue));
+  throw new ValidationError(field, describe(issue, field, valueAt(value, issue.path)), customCode(issue));
 }
 
 function customCode(issue: z.core.$ZodIssue): string | undefined {
@@ -24,10 +24,10 @@ function customCode(issue: z.core.$ZodIssue): string | undefined {
   return typeof code === 'string' ? code : undefined;
 }
 
-function describe(issue: z.core.$ZodIssue, field: string): string {
+function describe(issue: z.core.$ZodIssue, field: string, received: unknown): string {
   switch (issue.code) {
     case 'invalid_type':
-      if (issue.input === undefined) return `${field} is required.`;
+      if (received === undefined) return `${field} is required.`;
       return `${field} must be ${article(issue.expected)}.`;
     case 'unrecognized_keys':
       return `${field} is not a known field.`;
@@ -57,4 +57,14 @@ function bound(origin: string, op: '>=' | '<=', limit: number | bigint, inclusiv
   const unit = origin === 'string' ? ' characters' : origin === 'array' || origin === 'set' ? ' items' : '';
   const subject = origin === 'string' ? 'length' : origin === 'array' || origin === 'set' ? 'size' : 'value';
   return `${subject} must be ${strictOp} ${String(limit)}${unit}`;
+}
+
+/** zod does not report the input by default; the value is only used to tell "missing" apart. */
+function valueAt(root: unknown, path: readonly PropertyKey[]): unknown {
+  let current = root;
+  for (const key of path) {
+    if (current === null || typeof current !== 'object') return undefined;
+    current = (current as Record<PropertyKey, unknown>)[key];
+  }
+  return current;
 }

@@ -1,5 +1,6 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import { trace } from '@opentelemetry/api';
+import { context, trace } from '@opentelemetry/api';
+import { getRPCMetadata } from '@opentelemetry/core';
 import { ForbiddenError, UnauthorizedError, newId } from '@vaultline/core';
 import type { InternalTokenVerifier } from '@vaultline/auth';
 
@@ -23,7 +24,7 @@ export function requestIdMiddleware(): RequestHandler {
     const requestId = given && REQUEST_ID_PATTERN.test(given) ? given : newId();
     res.locals.requestId = requestId;
     res.setHeader('X-Request-Id', requestId);
-    trace.getActiveSpan()?.setAttribute(REQUEST_ID_ATTRIBUTE, requestId);
+    tagServerSpan(REQUEST_ID_ATTRIBUTE, requestId);
     next();
   };
 }
@@ -41,7 +42,7 @@ export function internalAuthMiddleware(verifier: InternalTokenVerifier): Request
     if (!match?.[1]) throw new UnauthorizedError('An internal bearer token is required.', 'invalid_internal_token');
     const claims = verifier.verify(match[1]);
     auths.set(req, { issuer: claims.issuer, merchantId: claims.merchantId, scopes: claims.scopes, requestId: claims.requestId });
-    trace.getActiveSpan()?.setAttribute('vaultline.merchant_id', claims.merchantId);
+    tagServerSpan('vaultline.merchant_id', claims.merchantId);
     next();
   };
 }
@@ -73,4 +74,13 @@ export function requireIssuer(...issuers: string[]): RequestHandler {
     }
     next();
   };
+}
+
+/**
+ * Sets an attribute on the HTTP server span (found through the RPC metadata the http
+ * instrumentation stores) and on the active span, which may be an express middleware span.
+ */
+export function tagServerSpan(key: string, value: string): void {
+  getRPCMetadata(context.active())?.span?.setAttribute(key, value);
+  trace.getActiveSpan()?.setAttribute(key, value);
 }

@@ -2,3 +2,4 @@ export * from './store.port';
 export * from './open-store';
 export { MemoryDocumentStore } from './memory/memory-store';
 export { SqliteDocumentStore } from './sqlite/sqlite-store';
+export { InvalidQueryError } from './where';

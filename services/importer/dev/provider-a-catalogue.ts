@@ -22,16 +22,17 @@ const SCHEMES: { brand: SimulatedCard['brand']; prefix: string; length: number; 
 
 const pad = (n: number, width = 6): string => String(n).padStart(width, '0');
 
-export const customerId = (index: number): string => `cus_sim${pad(index)}`;
-export const paymentMethodId = (customer: number, card: number): string => `pm_sim${pad(customer)}x${pad(card, 3)}`;
+/** `tag` (lower-case letters) keeps the ids of two simulated accounts apart. */
+export const customerId = (index: number, tag = ''): string => `cus_sim${tag}${pad(index)}`;
+export const paymentMethodId = (customer: number, card: number, tag = ''): string => `pm_sim${tag}${pad(customer)}x${pad(card, 3)}`;
 
 export function customerIndexOf(id: string): number | null {
-  const match = /^cus_sim(\d{6})$/.exec(id);
+  const match = /^cus_sim[a-z]*(\d{6})$/.exec(id);
   return match ? Number(match[1]) : null;
 }
 
 export function paymentMethodIndexOf(id: string): { customer: number; card: number } | null {
-  const match = /^pm_sim(\d{6})x(\d{3})$/.exec(id);
+  const match = /^pm_sim[a-z]*(\d{6})x(\d{3})$/.exec(id);
   return match ? { customer: Number(match[1]), card: Number(match[2]) } : null;
 }
 

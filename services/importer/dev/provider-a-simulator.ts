@@ -23,6 +23,8 @@ export interface ProviderASimulatorOptions {
   cardsPerCustomer: number;
   /** Payment methods whose card number fails the Luhn check (the vault must refuse them). */
   invalidPaymentMethods?: string[];
+  /** Lower-case letters put into every id, so that two simulated accounts never share ids. */
+  accountTag?: string;
   port?: number;
 }
 
@@ -69,6 +71,7 @@ export async function startProviderASimulator(options: ProviderASimulatorOptions
   let release: () => void = () => {};
   const destinationAgent = new Agent({ connections: 64, keepAliveTimeout: 4_000 });
   const created = Math.floor(Date.now() / 1000);
+  const tag = options.accountTag ?? '';
 
   const cardFor = (id: string): SimulatedCard | null => {
     const index = paymentMethodIndexOf(id);
@@ -77,14 +80,14 @@ export async function startProviderASimulator(options: ProviderASimulatorOptions
   };
 
   const paymentMethodObject = (customer: number, card: number) => {
-    const id = paymentMethodId(customer, card);
+    const id = paymentMethodId(customer, card, tag);
     const data = cardOf(customer, card, invalid.has(id));
     return {
       id,
       object: 'payment_method',
       type: 'card',
       created,
-      customer: customerId(customer),
+      customer: customerId(customer, tag),
       livemode: false,
       metadata: {},
       billing_details: { name: data.name, email: null, phone: null, address: null },
@@ -123,7 +126,7 @@ export async function startProviderASimulator(options: ProviderASimulatorOptions
         object: 'list',
         url: '/v1/customers',
         has_more: page.hasMore,
-        data: page.indexes.map((i) => ({ id: customerId(i), object: 'customer', created, livemode: false, name: `Customer ${i}`, email: null, metadata: {} })),
+        data: page.indexes.map((i) => ({ id: customerId(i, tag), object: 'customer', created, livemode: false, name: `Customer ${i}`, email: null, metadata: {} })),
       });
     }
 

@@ -1,2 +1,4 @@
-export { createApp } from './app';
+export { createApp, type ImporterApp } from './app';
 export * from './config';
+export { importProviders, type ImportProviderId } from './providers/registry';
+export type { ImportJobView } from './http/import-job.view';

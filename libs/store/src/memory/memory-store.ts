@@ -18,7 +18,8 @@ import {
 import { CommitListeners } from '../commit-listeners';
 import { toPage, validatePage } from '../page';
 import { BufferedUnitOfWork } from '../unit-of-work';
-import { assertName, parseWhere, type Condition } from '../where';
+import { assertCollectionName, assertIndexes } from '../collection-naming';
+import { parseWhere, type Condition } from '../where';
 import { compareStrings, matches } from './match-where';
 
 type Doc = StoredDocument & Record<string, unknown>;
@@ -62,8 +63,8 @@ export class MemoryDocumentStore implements DocumentStore {
   };
 
   async register(spec: CollectionSpec): Promise<void> {
-    assertName('collection', spec.name);
-    for (const index of spec.indexes ?? []) index.fields.forEach((field) => assertName('field', field));
+    assertCollectionName(spec.name);
+    assertIndexes(spec.name, spec.indexes ?? []);
     const existing = this.collections.get(spec.name);
     const uniqueIndexes = (spec.indexes ?? []).filter((index) => index.unique);
     if (existing) {
@@ -75,7 +76,7 @@ export class MemoryDocumentStore implements DocumentStore {
   }
 
   collection<T extends StoredDocument>(name: string): Collection<T> {
-    assertName('collection', name);
+    assertCollectionName(name);
     return new MemoryCollection<T>(name, () => this.state(name));
   }
 

@@ -1,13 +1,11 @@
 import type { StoredDocument } from '@vaultline/store';
 
 /**
- * pending:   waiting for next_attempt_at.
- * sending:   claimed by a worker; next_attempt_at is the lease expiry, after which any worker may
- *            claim it again (the process died mid-attempt: at-least-once).
+ * pending:   an attempt is ahead (due at next_attempt_at, or in flight); the message has a queue entry.
  * succeeded: a 2xx was received.
  * failed:    the schedule is exhausted, the receiver answered 410, or the endpoint is gone/disabled.
  */
-export type MessageStatus = 'pending' | 'sending' | 'succeeded' | 'failed';
+export type MessageStatus = 'pending' | 'succeeded' | 'failed';
 
 export interface DeliveryAttempt {
   attempted_at: string;
@@ -30,7 +28,7 @@ export interface WebhookMessage extends StoredDocument {
   /** The exact JSON body sent on every attempt: {type, timestamp, data}. */
   payload: string;
   status: MessageStatus;
-  /** Epoch ms; due time when pending, lease expiry when sending, null when final. */
+  /** Epoch ms of the next scheduled attempt while pending; null when final. */
   next_attempt_at: number | null;
   /** Attempts of the current run (a replay starts a new run); indexes the retry schedule. */
   run_attempts: number;

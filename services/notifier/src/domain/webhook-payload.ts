@@ -5,7 +5,7 @@ type DataOf<T extends EventType> = EventData<Catalog[T]>;
 /** The types the merchant event log and webhooks carry (token.detokenized is internal). */
 export type MerchantEventType = Exclude<EventType, 'token.detokenized'>;
 
-type Mapper<T extends EventType> = (data: DataOf<T>) => Record<string, unknown>;
+type Mapper<D> = (data: D) => Record<string, unknown>;
 
 /**
  * Each merchant-facing field is picked by name: a field added to an event contract later does not
@@ -13,7 +13,7 @@ type Mapper<T extends EventType> = (data: DataOf<T>) => Record<string, unknown>;
  * masked account number is the most a payload carries. The token fingerprint (a keyed hash of the
  * PAN) stays internal: a hash next to a truncation could be correlated (PCI DSS 3.5.1).
  */
-const paymentData: Mapper<'payment.processing'> = (d) => ({
+const paymentData: Mapper<DataOf<'payment.processing'>> = (d) => ({
   payment_id: d.payment_id,
   status: d.status,
   amount: {
@@ -38,7 +38,7 @@ const importCounts = (c: DataOf<'import.completed'>['counts']) => ({
   failed: c.failed,
 });
 
-export const webhookDataMappers: { [T in MerchantEventType]: Mapper<T> } = {
+export const webhookDataMappers: { [T in MerchantEventType]: Mapper<DataOf<T>> } = {
   'token.created': (d) => ({
     token_id: d.token_id,
     business_key: d.business_key,
@@ -95,7 +95,7 @@ export function isMerchantEventType(type: string): type is MerchantEventType {
 }
 
 export function mapEventData<T extends MerchantEventType>(type: T, data: DataOf<T>): Record<string, unknown> {
-  return (webhookDataMappers[type] as Mapper<T>)(data);
+  return (webhookDataMappers[type] as Mapper<DataOf<T>>)(data);
 }
 
 /** The Standard Webhooks body: {type, timestamp, data}, serialised once and sent as is on every attempt. */

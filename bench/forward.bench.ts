@@ -1,0 +1,104 @@
+// Forwarding throughput and added latency: the same stand-in destination called directly and through
+// POST /forward (gateway → forwarder → vault detokenize → destination), in the same run.
+// Targets: added p50 ≤ 2 ms; forward throughput ≥ 50 % of the direct calls.
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createRequire } from 'node:module';
+import { startEmbedded } from '../deploy/launcher/src/embedded';
+
+interface CannonResult {
+  requests: { average: number };
+  latency: { p50: number; p99: number };
+  non2xx: number;
+  errors: number;
+}
+type Cannon = (options: { url: string; method: string; headers: Record<string, string>; body: string; connections: number; duration: number }) => Promise<CannonResult>;
+// autocannon ships no type declarations.
+const autocannon = createRequire(__filename)('autocannon') as Cannon;
+
+const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 8);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
+
+async function main(): Promise<void> {
+  const destination = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      res.setHeader('content-type', 'application/json');
+      res.end('{"resultCode":"Authorised","pspReference":"PSP1"}');
+    });
+  });
+  await new Promise<void>((resolve) => destination.listen(0, '127.0.0.1', resolve));
+  const destinationUrl = `http://127.0.0.1:${(destination.address() as AddressInfo).port}/v69/payments`;
+
+  const dataDir = mkdtempSync(join(tmpdir(), 'vaultline-bench-forward-'));
+  const system = await startEmbedded({ dataDir, port: 0, env: { FORWARD_EXTRA_DESTINATIONS: destinationUrl, FORWARD_HTTPS_ONLY: 'false', LOG_LEVEL: 'silent' } });
+  try {
+    const created = await fetch(`${system.baseUrl}/tokens`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-key': system.bootstrapApiKey },
+      body: JSON.stringify({ card: { number: '4111111111111111', exp_month: 3, exp_year: 2030, cvc: '737', name: 'Bench' } }),
+    });
+    const token = (await created.json()) as { id: string };
+    if (created.status !== 200 && created.status !== 201) throw new Error(`token creation answered ${created.status}`);
+
+    const body = JSON.stringify({
+      amount: { currency: 'EUR', value: 1000 },
+      reference: 'bench',
+      paymentMethod: { type: 'scheme', number: '{{ account_number }}', expiryMonth: '{{ expiration_month }}', expiryYear: '{{ expiration_year }}', cvc: '{{ security_code }}' },
+      merchantAccount: 'Bench',
+    });
+    const check = await fetch(`${system.baseUrl}/forward`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-api-key': system.bootstrapApiKey, 'x-service-token': token.id, 'x-destination-url': destinationUrl, 'x-api-key-name': 'X-API-Key', 'x-api-key-value': 'k' },
+      body,
+    });
+    if (check.status !== 200) throw new Error(`forward answered ${check.status}: ${await check.text()}`);
+
+    const run = (url: string, headers: Record<string, string>) =>
+      autocannon({ url, method: 'POST', headers, body, connections: CONNECTIONS, duration: DURATION_S });
+    await run(destinationUrl, { 'content-type': 'application/json' }); // warm-up of the baseline
+    const direct = await run(destinationUrl, { 'content-type': 'application/json' });
+    const forwarded = await run(`${system.baseUrl}/forward`, {
+      'content-type': 'application/json',
+      'x-api-key': system.bootstrapApiKey,
+      'x-service-token': token.id,
+      'x-destination-url': destinationUrl,
+      'x-api-key-name': 'X-API-Key',
+      'x-api-key-value': 'k',
+    });
+    if (forwarded.non2xx > 0 || forwarded.errors > 0) console.log(`warning: ${forwarded.non2xx} non-2xx and ${forwarded.errors} errors during the forward run`);
+
+    const addedP50 = forwarded.latency.p50 - direct.latency.p50;
+    const ratio = forwarded.requests.average / direct.requests.average;
+    console.log(`connections ${CONNECTIONS}, ${DURATION_S} s each`);
+    console.log(`direct    : ${direct.requests.average.toFixed(0)} req/s, p50 ${direct.latency.p50} ms, p99 ${direct.latency.p99} ms`);
+    console.log(`forwarded : ${forwarded.requests.average.toFixed(0)} req/s, p50 ${forwarded.latency.p50} ms, p99 ${forwarded.latency.p99} ms`);
+    console.log(`added p50 : ${addedP50.toFixed(2)} ms (target ≤ 2 ms)`);
+    console.log(`throughput ratio forwarded/direct: ${(ratio * 100).toFixed(1)} % (target ≥ 50 %)`);
+    // Single-request view without queueing: sequential calls, added time as the forwarder reports it.
+    const samples: number[] = [];
+    for (let i = 0; i < 200; i++) {
+      const r = await fetch(`${system.baseUrl}/forward`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-api-key': system.bootstrapApiKey, 'x-service-token': token.id, 'x-destination-url': destinationUrl, 'x-api-key-name': 'X-API-Key', 'x-api-key-value': 'k' },
+        body,
+      });
+      await r.arrayBuffer();
+      samples.push(Number(r.headers.get('x-vaultline-added-ms')));
+    }
+    samples.sort((a, b) => a - b);
+    console.log(`forwarder's own added time (sequential, header X-Vaultline-Added-Ms): p50 ${samples[100]?.toFixed(2)} ms, p99 ${samples[197]?.toFixed(2)} ms`);
+  } finally {
+    await system.stop();
+    destination.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

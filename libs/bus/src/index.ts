@@ -1,0 +1,24 @@
+export * from './bus.port';
+export { openBus, type OpenBusOptions } from './open-bus';
+export { LogBus, type LogBusOptions } from './log/log-bus';
+export type { LogStorage, LogRecord, LogAppend } from './log/log-storage.port';
+export { MemoryLogStorage } from './log/memory-log-storage';
+export { partitionOf } from './log/partition-of';
+export {
+  deliverWithRetry,
+  deadLetterOf,
+  describeError,
+  defaultRetryDelayMs,
+  retryPolicyOf,
+  DEFAULT_MAX_ATTEMPTS,
+  type DeliveryOutcome,
+  type DeliverWithRetryInput,
+  type RetryPolicy,
+} from './retry/deliver-with-retry';
+export { eventMessage, EVENT_HEADERS, type EventMessageInput } from './messaging/event-message';
+export { startOutboxRelay, type OutboxRelay, type OutboxRelayOptions } from './messaging/outbox-relay';
+export { createEventConsumer, type EventConsumerOptions, type EventHandler, type EventHandlers, type EventOf } from './messaging/event-consumer';
+// Types only: the adapters themselves load their clients lazily through openBus.
+export type { SqliteLogStorage } from './log/sqlite-log-storage';
+export type { RedisStreamsBus, RedisStreamsBusOptions } from './redis/redis-streams-bus';
+export type { KafkaBus, KafkaBusOptions } from './kafka/kafka-bus';

@@ -1,0 +1,123 @@
+import type { Logger } from '@vaultline/logger';
+import type { BusMessage, MessageHandler } from '../bus.port';
+import { deliverWithRetry, type DeliveryOutcome, type RetryPolicy } from '../retry/deliver-with-retry';
+import type { LogStorage } from './log-storage.port';
+import { WakeSignal } from '../wake-signal';
+
+export interface GroupMember {
+  handler: MessageHandler;
+  policy: RetryPolicy;
+  abort: AbortController;
+  inFlight: Set<Promise<DeliveryOutcome>>;
+}
+
+export interface GroupRunnerDeps {
+  storage: LogStorage;
+  topic: string;
+  group: string;
+  partitions: number;
+  batchSize: number;
+  pollIntervalMs: number;
+  publishDeadLetter: (message: BusMessage) => Promise<void>;
+  logger: Logger;
+}
+
+/**
+ * Delivers one topic to one consumer group: a loop per partition, each strictly sequential
+ * (per-key order, and a message being retried holds back only its own partition). Members of
+ * the group share the partitions (partition p goes to member p mod n); a partition's offset is
+ * committed only after its message was handled or dead-lettered.
+ */
+export class GroupRunner {
+  private readonly members: GroupMember[] = [];
+  private readonly signals: WakeSignal[];
+  private loops: Promise<void>[] = [];
+  private stopped = false;
+
+  constructor(private readonly deps: GroupRunnerDeps) {
+    this.signals = Array.from({ length: deps.partitions }, () => new WakeSignal());
+  }
+
+  get memberCount(): number {
+    return this.members.length;
+  }
+
+  addMember(member: GroupMember): void {
+    this.members.push(member);
+    if (this.loops.length === 0) {
+      this.loops = this.signals.map((_, partition) => this.runPartition(partition));
+    }
+    this.notifyAll();
+  }
+
+  /** Stops one member: its pending backoffs end, its running handlers finish, its partitions move on. */
+  async removeMember(member: GroupMember): Promise<void> {
+    const index = this.members.indexOf(member);
+    if (index === -1) return;
+    this.members.splice(index, 1);
+    member.abort.abort();
+    if (this.members.length === 0) await this.stop();
+    await Promise.allSettled([...member.inFlight]);
+    this.notifyAll();
+  }
+
+  notify(partition: number): void {
+    this.signals[partition]?.notify();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    for (const member of this.members.splice(0)) member.abort.abort();
+    this.notifyAll();
+    await Promise.allSettled(this.loops);
+  }
+
+  private notifyAll(): void {
+    for (const signal of this.signals) signal.notify();
+  }
+
+  private async runPartition(partition: number): Promise<void> {
+    const { storage, topic, group, batchSize, pollIntervalMs, logger } = this.deps;
+    const signal = this.signals[partition] as WakeSignal;
+    while (!this.stopped) {
+      try {
+        const next = storage.committedOffset(group, topic, partition);
+        const batch = storage.read(topic, partition, next, batchSize);
+        if (batch.length === 0) {
+          await signal.wait(pollIntervalMs);
+          continue;
+        }
+        for (const record of batch) {
+          const member = this.members[partition % Math.max(1, this.members.length)];
+          if (!member || this.stopped) break;
+          const outcome = await this.deliver(member, record.message);
+          // Aborted: the member is stopping; leave the offset so the message is delivered again.
+          if (outcome === 'aborted') break;
+          storage.commit(group, topic, partition, record.offset + 1);
+        }
+      } catch (error) {
+        if (this.stopped) return;
+        logger.error({ topic, group, partition, error: error instanceof Error ? error.message : String(error) }, 'bus partition loop failed; retrying');
+        await signal.wait(pollIntervalMs);
+      }
+    }
+  }
+
+  private async deliver(member: GroupMember, message: BusMessage): Promise<DeliveryOutcome> {
+    const delivery = deliverWithRetry({
+      message,
+      group: this.deps.group,
+      handler: member.handler,
+      policy: member.policy,
+      publishDeadLetter: this.deps.publishDeadLetter,
+      signal: member.abort.signal,
+      logger: this.deps.logger,
+    });
+    member.inFlight.add(delivery);
+    try {
+      return await delivery;
+    } finally {
+      member.inFlight.delete(delivery);
+    }
+  }
+}

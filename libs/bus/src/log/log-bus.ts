@@ -1,0 +1,139 @@
+import type { Logger } from '@vaultline/logger';
+import type { Bus, BusMessage, SubscribeOptions, Subscription } from '../bus.port';
+import { retryPolicyOf } from '../retry/deliver-with-retry';
+import { silentLogger } from '../silent-logger';
+import { validateMessages } from '../validate-messages';
+import { GroupRunner, type GroupMember } from './group-runner';
+import type { LogStorage } from './log-storage.port';
+import { partitionOf } from './partition-of';
+
+export interface LogBusOptions {
+  /** Partitions per topic (default 8); the key's hash picks one. Keep it stable for a given storage. */
+  partitions?: number;
+  /** Messages read per partition at a time (default 100). */
+  batchSize?: number;
+  /** Fallback poll when no publish woke a partition (default 1 s): catches other processes' writes. */
+  pollIntervalMs?: number;
+  /** Messages older than this are pruned, handled or not (default 7 days, like Kafka's retention). */
+  retentionMs?: number;
+  logger?: Logger;
+}
+
+const HOUR_MS = 3_600_000;
+
+/**
+ * The in-process bus of the memory:// and sqlite: profiles, on a partitioned log.
+ *
+ * - A group that subscribes for the first time starts from the beginning of the topic (what is
+ *   still retained), like Kafka's fromBeginning; later it resumes from its committed offsets.
+ * - Per-key order: a key always maps to the same partition, and a group handles a partition
+ *   strictly sequentially; partitions progress independently.
+ * - Consumers are woken by publish in this process; other processes' writes to the same SQLite
+ *   file are seen by the fallback poll. Members of a group must live in one process (offsets are
+ *   not leased), so run one consuming process per SQLite file.
+ */
+export class LogBus implements Bus {
+  private readonly partitions: number;
+  private readonly logger: Logger;
+  private readonly runners = new Map<string, GroupRunner>();
+  private readonly stopping = new Map<string, Promise<void>>();
+  private readonly pruneTimer: NodeJS.Timeout;
+  private closed = false;
+
+  constructor(
+    private readonly storage: LogStorage,
+    private readonly options: LogBusOptions = {},
+  ) {
+    this.partitions = options.partitions ?? 8;
+    this.logger = options.logger ?? silentLogger();
+    this.prune();
+    this.pruneTimer = setInterval(() => this.prune(), HOUR_MS);
+    this.pruneTimer.unref();
+  }
+
+  async ensureTopics(_topics: string[]): Promise<void> {
+    // A log topic exists as soon as something is appended to it.
+    this.assertOpen();
+  }
+
+  async publish(messages: BusMessage[]): Promise<void> {
+    this.assertOpen();
+    validateMessages(messages);
+    if (messages.length === 0) return;
+    const entries = messages.map((message) => ({ partition: partitionOf(message.key, this.partitions), message }));
+    this.storage.append(entries);
+    for (const { partition, message } of entries) {
+      for (const runner of this.runnersOf(message.topic)) runner.notify(partition);
+    }
+  }
+
+  async subscribe(options: SubscribeOptions): Promise<Subscription> {
+    this.assertOpen();
+    const slot = `${options.topic}\u0000${options.group}`;
+    await this.stopping.get(slot);
+    let runner = this.runners.get(slot);
+    if (!runner) {
+      runner = new GroupRunner({
+        storage: this.storage,
+        topic: options.topic,
+        group: options.group,
+        partitions: this.partitions,
+        batchSize: this.options.batchSize ?? 100,
+        pollIntervalMs: this.options.pollIntervalMs ?? 1_000,
+        publishDeadLetter: (message) => this.publish([message]),
+        logger: this.logger,
+      });
+      this.runners.set(slot, runner);
+    }
+    const member: GroupMember = { handler: options.handler, policy: retryPolicyOf(options), abort: new AbortController(), inFlight: new Set() };
+    runner.addMember(member);
+    const owner = runner;
+    return {
+      stop: async () => {
+        const removed = owner.removeMember(member);
+        if (owner.memberCount === 0 && this.runners.get(slot) === owner) {
+          this.runners.delete(slot);
+          this.stopping.set(slot, removed);
+          void removed.finally(() => {
+            if (this.stopping.get(slot) === removed) this.stopping.delete(slot);
+          });
+        }
+        await removed;
+      },
+    };
+  }
+
+  async ping(): Promise<void> {
+    this.assertOpen();
+    this.storage.ping();
+  }
+
+  /** Stops every subscription (pending retries are abandoned unacknowledged), then closes the storage. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    clearInterval(this.pruneTimer);
+    const runners = [...this.runners.values()];
+    this.runners.clear();
+    await Promise.all([...runners.map((runner) => runner.stop()), ...this.stopping.values()]);
+    this.storage.close();
+  }
+
+  private *runnersOf(topic: string): Iterable<GroupRunner> {
+    const prefix = `${topic}\u0000`;
+    for (const [slot, runner] of this.runners) if (slot.startsWith(prefix)) yield runner;
+  }
+
+  private prune(): void {
+    try {
+      const pruned = this.storage.pruneBefore(new Date(Date.now() - (this.options.retentionMs ?? 7 * 24 * HOUR_MS)));
+      if (pruned > 0) this.logger.info({ pruned }, 'bus log pruned');
+    } catch (error) {
+      this.logger.warn({ error: error instanceof Error ? error.message : String(error) }, 'bus log prune failed');
+    }
+  }
+
+  private assertOpen(): void {
+    if (this.closed) throw new Error('bus is closed');
+  }
+}

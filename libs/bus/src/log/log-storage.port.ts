@@ -1,0 +1,31 @@
+import type { BusMessage } from '../bus.port';
+
+export interface LogRecord {
+  /** Position in its topic partition: 0, 1, 2, … never reused, even after pruning. */
+  offset: number;
+  message: BusMessage;
+}
+
+export interface LogAppend {
+  partition: number;
+  message: BusMessage;
+}
+
+/**
+ * Where the LogBus keeps its partitioned message log and the offsets of each consumer group.
+ * Synchronous on purpose: both storages (memory, better-sqlite3) are in-process.
+ */
+export interface LogStorage {
+  /** Appends every message atomically, each at the end of its topic partition. */
+  append(entries: LogAppend[]): void;
+  /** Records of one topic partition from `fromOffset` on (or from the oldest kept, if pruned), in order. */
+  read(topic: string, partition: number, fromOffset: number, limit: number): LogRecord[];
+  /** The next offset the group has to handle; 0 for a group that never committed (from the beginning). */
+  committedOffset(group: string, topic: string, partition: number): number;
+  commit(group: string, topic: string, partition: number, nextOffset: number): void;
+  /** Deletes records published before `time`; returns how many. */
+  pruneBefore(time: Date): number;
+  /** Throws when the storage cannot be used. */
+  ping(): void;
+  close(): void;
+}

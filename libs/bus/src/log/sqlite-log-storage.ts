@@ -1,0 +1,109 @@
+import Database from 'better-sqlite3';
+import type { BusMessage } from '../bus.port';
+import type { LogAppend, LogRecord, LogStorage } from './log-storage.port';
+
+interface MessageRow {
+  seq: number;
+  topic: string;
+  key: string;
+  value: string;
+  headers: string;
+}
+
+const SCHEMA = `
+  CREATE TABLE IF NOT EXISTS bus_partitions (
+    topic TEXT NOT NULL, part INTEGER NOT NULL, next_seq INTEGER NOT NULL,
+    PRIMARY KEY (topic, part)
+  ) WITHOUT ROWID;
+  CREATE TABLE IF NOT EXISTS bus_messages (
+    topic TEXT NOT NULL, part INTEGER NOT NULL, seq INTEGER NOT NULL,
+    key TEXT NOT NULL, value TEXT NOT NULL, headers TEXT NOT NULL, published_at INTEGER NOT NULL,
+    PRIMARY KEY (topic, part, seq)
+  ) WITHOUT ROWID;
+  CREATE INDEX IF NOT EXISTS bus_messages_published_at ON bus_messages (published_at);
+  CREATE TABLE IF NOT EXISTS bus_group_offsets (
+    group_name TEXT NOT NULL, topic TEXT NOT NULL, part INTEGER NOT NULL, next_seq INTEGER NOT NULL,
+    PRIMARY KEY (group_name, topic, part)
+  ) WITHOUT ROWID;
+`;
+
+/**
+ * The embedded profile's durable log: one better-sqlite3 file in WAL mode. A message is durable
+ * once publish returned; a group's offset once its handler resolved. `bus_partitions` keeps the
+ * next sequence per partition so pruning never makes offsets go back.
+ */
+export class SqliteLogStorage implements LogStorage {
+  private readonly db: Database.Database;
+  private readonly statements;
+  private readonly appendAll: (entries: LogAppend[]) => void;
+
+  constructor(file: string) {
+    this.db = new Database(file);
+    this.db.pragma('journal_mode = WAL');
+    // NORMAL in WAL mode: a commit survives a process crash (not necessarily a power loss).
+    this.db.pragma('synchronous = NORMAL');
+    this.db.pragma('busy_timeout = 5000');
+    this.db.exec(SCHEMA);
+    this.statements = {
+      nextSeq: this.db.prepare<[string, number], { seq: number }>(
+        `INSERT INTO bus_partitions (topic, part, next_seq) VALUES (?, ?, 1)
+         ON CONFLICT (topic, part) DO UPDATE SET next_seq = next_seq + 1
+         RETURNING next_seq - 1 AS seq`,
+      ),
+      insert: this.db.prepare<[string, number, number, string, string, string, number]>(
+        'INSERT INTO bus_messages (topic, part, seq, key, value, headers, published_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
+      ),
+      read: this.db.prepare<[string, number, number, number], MessageRow>(
+        'SELECT seq, topic, key, value, headers FROM bus_messages WHERE topic = ? AND part = ? AND seq >= ? ORDER BY seq LIMIT ?',
+      ),
+      committed: this.db.prepare<[string, string, number], { next_seq: number }>(
+        'SELECT next_seq FROM bus_group_offsets WHERE group_name = ? AND topic = ? AND part = ?',
+      ),
+      commit: this.db.prepare<[string, string, number, number]>(
+        `INSERT INTO bus_group_offsets (group_name, topic, part, next_seq) VALUES (?, ?, ?, ?)
+         ON CONFLICT (group_name, topic, part) DO UPDATE SET next_seq = excluded.next_seq`,
+      ),
+      prune: this.db.prepare<[number]>('DELETE FROM bus_messages WHERE published_at < ?'),
+    };
+    this.appendAll = this.db.transaction((entries: LogAppend[]) => {
+      const now = Date.now();
+      for (const { partition, message } of entries) {
+        const row = this.statements.nextSeq.get(message.topic, partition);
+        if (!row) throw new Error('sqlite bus: no sequence returned');
+        this.statements.insert.run(message.topic, partition, row.seq, message.key, message.value, JSON.stringify(message.headers), now);
+      }
+    });
+  }
+
+  append(entries: LogAppend[]): void {
+    this.appendAll(entries);
+  }
+
+  read(topic: string, partition: number, fromOffset: number, limit: number): LogRecord[] {
+    return this.statements.read.all(topic, partition, fromOffset, limit).map((row) => ({ offset: row.seq, message: toMessage(row) }));
+  }
+
+  committedOffset(group: string, topic: string, partition: number): number {
+    return this.statements.committed.get(group, topic, partition)?.next_seq ?? 0;
+  }
+
+  commit(group: string, topic: string, partition: number, nextOffset: number): void {
+    this.statements.commit.run(group, topic, partition, nextOffset);
+  }
+
+  pruneBefore(time: Date): number {
+    return this.statements.prune.run(time.getTime()).changes;
+  }
+
+  ping(): void {
+    this.db.prepare('SELECT 1').get();
+  }
+
+  close(): void {
+    if (this.db.open) this.db.close();
+  }
+}
+
+function toMessage(row: MessageRow): BusMessage {
+  return { topic: row.topic, key: row.key, value: row.value, headers: JSON.parse(row.headers) as Record<string, string> };
+}

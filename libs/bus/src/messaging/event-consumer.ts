@@ -1,0 +1,136 @@
+import { context, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Context } from '@opentelemetry/api';
+import { eventCatalog, parseEnvelope, type EventData, type EventEnvelope, type EventType } from '@vaultline/contracts';
+import type { Logger } from '@vaultline/logger';
+import { DuplicateKeyError, type DocumentStore, type UnitOfWork } from '@vaultline/store';
+import type { Bus, Delivery, SubscribeOptions, Subscription } from '../bus.port';
+import { describeError } from '../retry/deliver-with-retry';
+
+export type EventOf<T extends EventType> = EventEnvelope<EventData<(typeof eventCatalog)[T]>, T>;
+
+export type EventHandler<T extends EventType> = (event: EventOf<T>, uow: UnitOfWork) => void | Promise<void>;
+
+/** Handlers by event type, each typed with its own event's data. */
+export type EventHandlers = { [T in EventType]?: EventHandler<T> };
+
+export interface EventConsumerOptions {
+  bus: Bus;
+  store: DocumentStore;
+  /** The consumer group; also the dedupe scope of processed-event marks. */
+  group: string;
+  logger: Logger;
+  handlers: EventHandlers;
+  maxAttempts?: number;
+  retryDelayMs?: SubscribeOptions['retryDelayMs'];
+}
+
+const tracer = trace.getTracer('@vaultline/bus');
+
+/**
+ * Subscribes `group` to the topics of the handled event types. For each delivery: the envelope
+ * is validated (an invalid one is not retryable and goes to the dead-letter topic); types this
+ * consumer does not handle are acknowledged and skipped; an event already processed by the group
+ * is skipped; otherwise the handler runs in one unit of work with the processed mark, so its
+ * effect and the mark commit together (effectively once). The handler runs in a span
+ * `consume <type>` that continues the publisher's trace.
+ */
+export async function createEventConsumer(options: EventConsumerOptions): Promise<Subscription> {
+  const { bus, group, handlers } = options;
+  const handled = Object.keys(handlers).filter((type): type is EventType => Object.prototype.hasOwnProperty.call(eventCatalog, type));
+  const unknown = Object.keys(handlers).filter((type) => !handled.includes(type as EventType));
+  if (unknown.length > 0) throw new Error(`createEventConsumer(${group}): unknown event types ${unknown.join(', ')}`);
+  const topicsToSubscribe = [...new Set(handled.map((type) => eventCatalog[type].topic))];
+  await bus.ensureTopics(topicsToSubscribe);
+  const subscriptions: Subscription[] = [];
+  try {
+    for (const topic of topicsToSubscribe) {
+      subscriptions.push(
+        await bus.subscribe({
+          topic,
+          group,
+          handler: (delivery) => consume(options, delivery),
+          ...(options.maxAttempts !== undefined ? { maxAttempts: options.maxAttempts } : {}),
+          ...(options.retryDelayMs ? { retryDelayMs: options.retryDelayMs } : {}),
+        }),
+      );
+    }
+  } catch (error) {
+    await Promise.all(subscriptions.map((subscription) => subscription.stop()));
+    throw error;
+  }
+  return { stop: async () => void (await Promise.all(subscriptions.map((subscription) => subscription.stop()))) };
+}
+
+async function consume(options: EventConsumerOptions, delivery: Delivery): Promise<void> {
+  const { store, group, logger, handlers } = options;
+  const peeked = peekType(delivery.value);
+  // Another type on a shared topic: not this consumer's business (and not an error).
+  if (peeked !== undefined && !Object.prototype.hasOwnProperty.call(handlers, peeked)) return;
+  const event = parseEnvelope(delivery.value);
+  const handler = handlers[event.type as EventType] as EventHandler<EventType> | undefined;
+  if (!handler) return;
+
+  await context.with(parentContextOf(delivery, event), () =>
+    tracer.startActiveSpan(
+      `consume ${event.type}`,
+      {
+        kind: SpanKind.CONSUMER,
+        attributes: {
+          'messaging.system': 'vaultline-bus',
+          'messaging.destination.name': delivery.topic,
+          'messaging.consumer.group.name': group,
+          'messaging.message.id': event.id,
+          'vaultline.delivery.attempt': delivery.attempt,
+        },
+      },
+      async (span) => {
+        try {
+          if (await store.isProcessed(group, event.id)) {
+            span.setAttribute('vaultline.event.duplicate', true);
+            return;
+          }
+          await applyOnce(store, group, event, handler);
+        } catch (error) {
+          span.recordException(describeError(error));
+          span.setStatus({ code: SpanStatusCode.ERROR, message: describeError(error) });
+          throw error;
+        } finally {
+          span.end();
+        }
+      },
+    ),
+  );
+  logger.debug({ group, event_id: event.id, type: event.type, attempt: delivery.attempt }, 'event consumed');
+}
+
+async function applyOnce(store: DocumentStore, group: string, event: EventEnvelope, handler: EventHandler<EventType>): Promise<void> {
+  try {
+    await store.transaction(async (uow) => {
+      await handler(event as EventOf<EventType>, uow);
+      uow.markProcessed(group, event.id);
+    });
+  } catch (error) {
+    // A concurrent delivery of the same event committed first: its effect is in, ours is not needed.
+    if (error instanceof DuplicateKeyError && (await store.isProcessed(group, event.id))) return;
+    throw error;
+  }
+}
+
+function parentContextOf(delivery: Delivery, event: EventEnvelope): Context {
+  const carrier: Record<string, string> = { ...(event.trace?.traceparent ? { traceparent: event.trace.traceparent } : {}), ...(event.trace?.tracestate ? { tracestate: event.trace.tracestate } : {}) };
+  // Headers win over the envelope copy (a transport may rewrite them, e.g. a tracing proxy).
+  if (delivery.headers.traceparent) {
+    carrier.traceparent = delivery.headers.traceparent;
+    if (delivery.headers.tracestate) carrier.tracestate = delivery.headers.tracestate;
+  }
+  return propagation.extract(ROOT_CONTEXT, carrier);
+}
+
+function peekType(value: string): string | undefined {
+  try {
+    const parsed: unknown = JSON.parse(value);
+    if (parsed && typeof parsed === 'object' && 'type' in parsed && typeof parsed.type === 'string') return parsed.type;
+  } catch {
+    // Not JSON: parseEnvelope reports it.
+  }
+  return undefined;
+}

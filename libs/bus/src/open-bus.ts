@@ -1,0 +1,37 @@
+import type { Logger } from '@vaultline/logger';
+import type { Bus } from './bus.port';
+import { LogBus } from './log/log-bus';
+import { MemoryLogStorage } from './log/memory-log-storage';
+
+export interface OpenBusOptions {
+  /** Redis: stable consumer name of this process (default `<group>-1`). */
+  consumerName?: string;
+  logger?: Logger;
+}
+
+/**
+ * Picks the adapter from a bus URL:
+ *   memory://                       in-process log, lost on exit (tests)
+ *   sqlite:/path/bus.db             in-process log in a SQLite file, survives restarts (embedded)
+ *   redis://host:6379               Redis Streams (local profile)
+ *   kafka://b1:9092,b2:9092         Kafka (production); ?partitions=N for topics it creates
+ * Redis and Kafka clients are loaded only when their scheme is used.
+ */
+export async function openBus(url: string, options: OpenBusOptions = {}): Promise<Bus> {
+  const { logger } = options;
+  if (url.startsWith('memory:')) return new LogBus(new MemoryLogStorage(), { logger });
+  if (url.startsWith('sqlite:')) {
+    const { SqliteLogStorage } = await import('./log/sqlite-log-storage');
+    return new LogBus(new SqliteLogStorage(url.slice('sqlite:'.length)), { logger });
+  }
+  if (url.startsWith('redis://') || url.startsWith('rediss://')) {
+    const { RedisStreamsBus } = await import('./redis/redis-streams-bus');
+    return RedisStreamsBus.connect(url, { consumerName: options.consumerName, logger });
+  }
+  if (url.startsWith('kafka://')) {
+    const { KafkaBus, parseKafkaUrl } = await import('./kafka/kafka-bus');
+    const { brokers, partitions } = parseKafkaUrl(url);
+    return KafkaBus.connect({ brokers, logger, ...(partitions !== undefined ? { partitions } : {}) });
+  }
+  throw new Error(`unsupported bus URL scheme: ${url.split(':')[0]}: (use memory://, sqlite:<file>, redis://, kafka://)`);
+}

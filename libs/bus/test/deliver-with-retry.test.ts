@@ -1,0 +1,85 @@
+import { AppError, UnavailableError } from '@vaultline/core';
+import { createLogger } from '@vaultline/logger';
+import { DEAD_LETTER_HEADERS, defaultRetryDelayMs, deliverWithRetry, describeError, retryPolicyOf, type BusMessage } from '../src';
+
+const logger = createLogger({ service: 'bus-test', level: 'silent' });
+const message: BusMessage = { topic: 'payments', key: 'pay_1', value: '{}', headers: { 'event-id': 'e1' } };
+
+describe('the shared retry and dead-letter loop', () => {
+  it('when no delay is configured, then the backoff starts at 50 ms, doubles and stops growing at 5 s', () => {
+    expect([1, 2, 3, 4, 5, 6, 7, 8, 10].map(defaultRetryDelayMs)).toEqual([50, 100, 200, 400, 800, 1_600, 3_200, 5_000, 5_000]);
+    expect(retryPolicyOf({}).maxAttempts).toBe(5);
+  });
+
+  it('when a retryable AppError keeps failing, then it is retried up to maxAttempts before dead-lettering', async () => {
+    const attempts: number[] = [];
+    const dead: BusMessage[] = [];
+
+    const outcome = await deliverWithRetry({
+      message,
+      group: 'g',
+      handler: async (delivery) => {
+        attempts.push(delivery.attempt);
+        throw new UnavailableError('store down');
+      },
+      policy: { maxAttempts: 4, retryDelayMs: () => 1 },
+      publishDeadLetter: async (letter) => void dead.push(letter),
+      signal: new AbortController().signal,
+      logger,
+    });
+
+    expect(outcome).toBe('dead-lettered');
+    expect(attempts).toEqual([1, 2, 3, 4]);
+    expect(dead[0]).toMatchObject({ topic: 'payments.dead-letter', key: 'pay_1', headers: { 'event-id': 'e1', [DEAD_LETTER_HEADERS.attempts]: '4', [DEAD_LETTER_HEADERS.group]: 'g' } });
+  });
+
+  it('when the subscription stops during a backoff, then the delivery ends at once without acknowledging', async () => {
+    const abort = new AbortController();
+    const started = Date.now();
+
+    const outcome = await deliverWithRetry({
+      message,
+      group: 'g',
+      handler: async () => {
+        setTimeout(() => abort.abort(), 5);
+        throw new Error('failing');
+      },
+      policy: { maxAttempts: 5, retryDelayMs: () => 60_000 },
+      publishDeadLetter: async () => undefined,
+      signal: abort.signal,
+      logger,
+    });
+
+    expect(outcome).toBe('aborted');
+    expect(Date.now() - started).toBeLessThan(1_000);
+  });
+
+  it('when the dead-letter publish fails at first, then it is retried until accepted before acknowledging', async () => {
+    let publishCalls = 0;
+    const outcome = await deliverWithRetry({
+      message,
+      group: 'g',
+      handler: async () => {
+        throw new AppError('invalid_event', 422, 'bad');
+      },
+      policy: { maxAttempts: 5, retryDelayMs: () => 1 },
+      publishDeadLetter: async () => {
+        publishCalls++;
+        if (publishCalls < 3) throw new Error('bus down');
+      },
+      signal: new AbortController().signal,
+      logger,
+    });
+
+    expect(outcome).toBe('dead-lettered');
+    expect(publishCalls).toBe(3);
+  });
+
+  it('when an error message carries a card number or is very long, then the text leaving the process is masked and truncated', () => {
+    const text = describeError(new Error(`declined 4111-1111-1111-1111 ${'x'.repeat(1_000)}`));
+
+    expect(text).not.toContain('4111-1111-1111-1111');
+    expect(text).toContain('411111******1111');
+    expect(text.length).toBeLessThanOrEqual(500);
+  });
+});

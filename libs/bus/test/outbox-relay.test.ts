@@ -1,0 +1,114 @@
+import { waitFor } from '@vaultline/core';
+import { paymentProcessingV1, parseEnvelope } from '@vaultline/contracts';
+import { createLogger } from '@vaultline/logger';
+import type { DocumentStore, StoredDocument } from '@vaultline/store';
+import { eventMessage, openBus, startOutboxRelay, type Bus, type BusMessage, type Delivery, type OutboxRelay } from '../src';
+import { aPayment, MERCHANT, storeAdapters } from './fixtures';
+
+interface Payment extends StoredDocument {
+  status: string;
+}
+
+const logger = createLogger({ service: 'bus-test', level: 'silent' });
+
+/** A bus whose publish fails the first `failures` times, as a broker outage would. */
+function flakyBus(inner: Bus, failures: number): Bus & { calls: number } {
+  const flaky = {
+    calls: 0,
+    ensureTopics: (topics: string[]) => inner.ensureTopics(topics),
+    publish: async (messages: BusMessage[]) => {
+      flaky.calls++;
+      if (flaky.calls <= failures) throw new Error('broker unavailable');
+      await inner.publish(messages);
+    },
+    subscribe: inner.subscribe.bind(inner),
+    ping: () => inner.ping(),
+    close: () => inner.close(),
+  };
+  return flaky;
+}
+
+describe.each(storeAdapters)('outbox relay on the %s', (_name, openStore) => {
+  let store: DocumentStore;
+  let bus: Bus;
+  let relay: OutboxRelay | undefined;
+  let received: Delivery[];
+
+  beforeEach(async () => {
+    store = await openStore();
+    await store.register({ name: 'payments' });
+    bus = await openBus('memory://');
+    received = [];
+    await bus.subscribe({ topic: paymentProcessingV1.topic, group: 'observer', handler: async (d) => void received.push(d) });
+  });
+
+  afterEach(async () => {
+    await relay?.stop();
+    relay = undefined;
+    await bus.close();
+    await store.close();
+  });
+
+  const createPayment = (id: string) =>
+    store.transaction((uow) => {
+      uow.insert<Payment>('payments', { id, merchant_id: MERCHANT, status: 'processing' });
+      uow.publish(eventMessage(paymentProcessingV1, { merchantId: MERCHANT, data: aPayment({ payment_id: id }) }));
+    });
+
+  it('when a unit of work commits a state change with its event, then the relay publishes the event and empties the outbox', async () => {
+    relay = startOutboxRelay({ store, bus, logger, pollIntervalMs: 10_000 });
+
+    await createPayment('pay_1');
+
+    await waitFor(() => received.length === 1);
+    const event = parseEnvelope((received[0] as Delivery).value);
+    expect(event).toMatchObject({ type: 'payment.processing', merchant_id: MERCHANT, data: { payment_id: 'pay_1' } });
+    expect(received[0]?.key).toBe('pay_1');
+    await relay.flush();
+    expect(await store.outbox.pending(10)).toEqual([]);
+  });
+
+  it('when a unit of work fails after adding its event, then neither the state change nor the event is published', async () => {
+    relay = startOutboxRelay({ store, bus, logger });
+
+    await expect(
+      store.transaction((uow) => {
+        uow.insert<Payment>('payments', { id: 'pay_failed', merchant_id: MERCHANT, status: 'processing' });
+        uow.publish(eventMessage(paymentProcessingV1, { merchantId: MERCHANT, data: aPayment({ payment_id: 'pay_failed' }) }));
+        throw new Error('validation failed later in the use case');
+      }),
+    ).rejects.toThrow('validation failed');
+    await createPayment('pay_ok');
+
+    await waitFor(() => received.length === 1);
+    await relay.flush();
+    expect(received.map((d) => d.key)).toEqual(['pay_ok']);
+    expect(await store.collection<Payment>('payments').get(MERCHANT, 'pay_failed')).toBeNull();
+  });
+
+  it('when the bus refuses to publish for a while, then the relay retries and every message arrives in commit order', async () => {
+    const flaky = flakyBus(bus, 2);
+    for (let n = 1; n <= 5; n++) await createPayment(`pay_${n}`);
+
+    relay = startOutboxRelay({ store, bus: flaky, logger, batchSize: 2 });
+    await relay.flush();
+
+    await waitFor(() => received.length === 5);
+    expect(received.map((d) => d.key)).toEqual(['pay_1', 'pay_2', 'pay_3', 'pay_4', 'pay_5']);
+    expect(flaky.calls).toBe(2 + 3);
+    expect(await store.outbox.pending(10)).toEqual([]);
+  });
+
+  it('when the relay is stopped, then messages committed afterwards stay in the outbox for the next relay', async () => {
+    relay = startOutboxRelay({ store, bus, logger });
+    await relay.stop();
+    relay = undefined;
+
+    await createPayment('pay_later');
+
+    expect((await store.outbox.pending(10)).map((p) => p.message.key)).toEqual(['pay_later']);
+    relay = startOutboxRelay({ store, bus, logger });
+    await relay.flush();
+    await waitFor(() => received.length === 1);
+  });
+});

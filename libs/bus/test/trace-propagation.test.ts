@@ -1,0 +1,80 @@
+import { context, propagation, trace } from '@opentelemetry/api';
+import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
+import { W3CTraceContextPropagator } from '@opentelemetry/core';
+import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { waitFor } from '@vaultline/core';
+import { parseEnvelope, paymentAuthorizedV1 } from '@vaultline/contracts';
+import { createLogger } from '@vaultline/logger';
+import { MemoryDocumentStore } from '@vaultline/store';
+import { createEventConsumer, eventMessage, openBus, startOutboxRelay } from '../src';
+import { aPayment, MERCHANT } from './fixtures';
+
+const exporter = new InMemorySpanExporter();
+const contextManager = new AsyncLocalStorageContextManager().enable();
+
+beforeAll(() => {
+  context.setGlobalContextManager(contextManager);
+  propagation.setGlobalPropagator(new W3CTraceContextPropagator());
+  trace.setGlobalTracerProvider(new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] }));
+});
+
+afterAll(() => {
+  trace.disable();
+  propagation.disable();
+  context.disable();
+});
+
+describe('trace context across the bus', () => {
+  it('when an event is published inside a span, then the consumer handles it in a "consume <type>" span of the same trace', async () => {
+    const store = new MemoryDocumentStore();
+    const bus = await openBus('memory://');
+    const logger = createLogger({ service: 'bus-test', level: 'silent' });
+    const relay = startOutboxRelay({ store, bus, logger });
+    const seenInHandler: Array<{ traceId?: string; spanId?: string }> = [];
+    const consumer = await createEventConsumer({
+      bus,
+      store,
+      group: 'notifier',
+      logger,
+      handlers: {
+        'payment.authorized': () => {
+          const active = trace.getActiveSpan()?.spanContext();
+          seenInHandler.push({ traceId: active?.traceId, spanId: active?.spanId });
+        },
+      },
+    });
+
+    const requestSpan = await trace.getTracer('test').startActiveSpan('POST /payments', async (span) => {
+      await store.transaction((uow) => uow.publish(eventMessage(paymentAuthorizedV1, { merchantId: MERCHANT, data: aPayment({ status: 'authorized' }) })));
+      span.end();
+      return span.spanContext();
+    });
+
+    await waitFor(() => seenInHandler.length === 1);
+    const consumeSpan = await waitFor(() => exporter.getFinishedSpans().find((span) => span.name === 'consume payment.authorized'));
+    expect(seenInHandler[0]?.traceId).toBe(requestSpan.traceId);
+    expect(consumeSpan.spanContext().traceId).toBe(requestSpan.traceId);
+    expect(consumeSpan.parentSpanContext?.spanId).toBe(requestSpan.spanId);
+    expect(seenInHandler[0]?.spanId).toBe(consumeSpan.spanContext().spanId);
+
+    await consumer.stop();
+    await relay.stop();
+    await bus.close();
+    await store.close();
+  });
+
+  it('when an event message is built inside a span, then its headers and envelope carry the W3C traceparent', async () => {
+    const { message, spanContext } = trace.getTracer('test').startActiveSpan('work', (span) => {
+      const built = eventMessage(paymentAuthorizedV1, { merchantId: MERCHANT, data: aPayment({ payment_id: 'pay_9', status: 'authorized' }) });
+      span.end();
+      return { message: built, spanContext: span.spanContext() };
+    });
+
+    const traceparent = `00-${spanContext.traceId}-${spanContext.spanId}-01`;
+    expect(message.headers).toMatchObject({ traceparent, 'event-type': 'payment.authorized' });
+    expect(message.key).toBe('pay_9');
+    const envelope = parseEnvelope(message.value);
+    expect(envelope.trace).toEqual({ traceparent });
+    expect(message.headers['event-id']).toBe(envelope.id);
+  });
+});

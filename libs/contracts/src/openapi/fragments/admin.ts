@@ -1,0 +1,129 @@
+import { jsonResponse, listOf, pageParameters, problemResponse, schemaRef, type JsonObject, type OpenApiFragment } from '../openapi-fragment';
+
+const security = [{ AdminKey: [] }];
+const errors: Record<string, JsonObject> = {
+  '401': { $ref: '#/components/responses/Unauthorized' },
+  '404': { $ref: '#/components/responses/NotFound' },
+  '422': { $ref: '#/components/responses/ValidationFailed' },
+};
+const merchantId = { name: 'merchant_id', in: 'path', required: true, schema: schemaRef('ObjectId') };
+
+const apiKeyProperties: Record<string, JsonObject> = {
+  id: schemaRef('ObjectId'),
+  merchant_id: schemaRef('ObjectId'),
+  prefix: { type: 'string', description: 'The first 12 characters, for recognising a key. The key itself is shown once.' },
+  mode: { type: 'string', enum: ['test', 'live'] },
+  scopes: { type: 'array', items: { type: 'string' } },
+  label: { type: ['string', 'null'] },
+  created_at: schemaRef('Timestamp'),
+  revoked_at: { type: ['string', 'null'], format: 'date-time' },
+  expires_at: { type: ['string', 'null'], format: 'date-time' },
+};
+const apiKeyRequired = ['id', 'merchant_id', 'prefix', 'mode', 'scopes', 'label', 'created_at', 'revoked_at', 'expires_at'];
+
+/** The operator API of the gateway: merchants and their API keys. */
+export const adminFragment: OpenApiFragment = {
+  tags: [{ name: 'Admin', description: 'Operator API (X-Admin-Key): merchants and API keys. Disabled (404) when ADMIN_API_KEY is unset.' }],
+  paths: {
+    '/admin/merchants': {
+      post: {
+        tags: ['Admin'],
+        operationId: 'createMerchant',
+        summary: 'Create a merchant with a first API key (shown once)',
+        security,
+        requestBody: { required: true, content: { 'application/json': { schema: schemaRef('CreateMerchantRequest') } } },
+        responses: { '201': jsonResponse('The merchant and its first API key, in clear this one time.', 'MerchantWithApiKey'), ...errors },
+      },
+      get: {
+        tags: ['Admin'],
+        operationId: 'listMerchants',
+        summary: 'List merchants, newest first',
+        security,
+        parameters: pageParameters,
+        responses: { '200': jsonResponse('A page of merchants.', listOf('Merchant')), ...errors },
+      },
+    },
+    '/admin/merchants/{merchant_id}': {
+      get: {
+        tags: ['Admin'],
+        operationId: 'getMerchant',
+        summary: 'Retrieve a merchant',
+        security,
+        parameters: [merchantId],
+        responses: { '200': jsonResponse('The merchant.', 'Merchant'), ...errors },
+      },
+    },
+    '/admin/merchants/{merchant_id}/api-keys': {
+      post: {
+        tags: ['Admin'],
+        operationId: 'createApiKey',
+        summary: 'Issue another API key for a merchant (shown once)',
+        security,
+        parameters: [merchantId],
+        requestBody: { required: false, content: { 'application/json': { schema: schemaRef('CreateApiKeyRequest') } } },
+        responses: { '201': jsonResponse('The key, in clear this one time.', 'ApiKeyWithSecret'), ...errors },
+      },
+      get: {
+        tags: ['Admin'],
+        operationId: 'listApiKeys',
+        summary: "List a merchant's API keys (prefixes only, never the keys)",
+        security,
+        parameters: [merchantId, ...pageParameters],
+        responses: { '200': jsonResponse('A page of API keys.', listOf('ApiKey')), ...errors },
+      },
+    },
+    '/admin/merchants/{merchant_id}/api-keys/{key_id}': {
+      delete: {
+        tags: ['Admin'],
+        operationId: 'revokeApiKey',
+        summary: 'Revoke an API key; it stops working at once',
+        security,
+        parameters: [merchantId, { name: 'key_id', in: 'path', required: true, schema: schemaRef('ObjectId') }],
+        responses: { '200': jsonResponse('The revoked key.', 'ApiKey'), ...errors, '409': problemResponse('Already revoked.') },
+      },
+    },
+  },
+  components: {
+    schemas: {
+      CreateMerchantRequest: {
+        type: 'object',
+        required: ['name'],
+        additionalProperties: false,
+        properties: {
+          name: { type: 'string', minLength: 1, maxLength: 200 },
+          card_data_access: { type: 'boolean', default: false, description: 'Whether the merchant may send raw card data to the API (card_data scope).' },
+        },
+      },
+      Merchant: {
+        type: 'object',
+        required: ['id', 'name', 'card_data_access', 'created_at'],
+        additionalProperties: false,
+        properties: { id: schemaRef('ObjectId'), name: { type: 'string' }, card_data_access: { type: 'boolean' }, created_at: schemaRef('Timestamp') },
+      },
+      MerchantWithApiKey: {
+        type: 'object',
+        required: ['id', 'name', 'card_data_access', 'created_at', 'api_key'],
+        additionalProperties: false,
+        properties: {
+          id: schemaRef('ObjectId'),
+          name: { type: 'string' },
+          card_data_access: { type: 'boolean' },
+          created_at: schemaRef('Timestamp'),
+          api_key: { type: 'string', pattern: '^sk_(test|live)_[0-9A-Za-z]{32}$' },
+        },
+      },
+      CreateApiKeyRequest: {
+        type: 'object',
+        additionalProperties: false,
+        properties: { mode: { type: 'string', enum: ['test', 'live'], default: 'test' }, label: { type: 'string', maxLength: 200 } },
+      },
+      ApiKey: { type: 'object', required: apiKeyRequired, additionalProperties: false, properties: apiKeyProperties },
+      ApiKeyWithSecret: {
+        type: 'object',
+        required: [...apiKeyRequired, 'api_key'],
+        additionalProperties: false,
+        properties: { ...apiKeyProperties, api_key: { type: 'string', pattern: '^sk_(test|live)_[0-9A-Za-z]{32}$' } },
+      },
+    },
+  },
+};

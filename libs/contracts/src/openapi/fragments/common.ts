@@ -1,0 +1,63 @@
+import { problemResponse, type OpenApiFragment } from '../openapi-fragment';
+
+/** What every area uses: the Problem schema, error responses, page parameters, security schemes. */
+export const commonFragment: OpenApiFragment = {
+  components: {
+    securitySchemes: {
+      ApiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'The merchant API key (sk_test_… or sk_live_…).' },
+      AdminKey: {
+        type: 'apiKey',
+        in: 'header',
+        name: 'X-Admin-Key',
+        description: 'The operator key (ADMIN_API_KEY). The admin API answers 404 when ADMIN_API_KEY is not configured.',
+      },
+    },
+    schemas: {
+      Problem: {
+        type: 'object',
+        description: 'RFC 9457 problem details, as application/problem+json.',
+        required: ['type', 'title', 'status', 'detail', 'code', 'request_id'],
+        properties: {
+          type: { type: 'string', format: 'uri', examples: ['https://docs.vaultline.dev/errors/validation_failed'] },
+          title: { type: 'string' },
+          status: { type: 'integer', minimum: 400, maximum: 599 },
+          detail: { type: 'string' },
+          code: { type: 'string', pattern: '^[a-z0-9_]+$' },
+          request_id: { type: 'string' },
+          field: { type: 'string', description: 'For input errors: the dotted path of the offending field.' },
+        },
+      },
+      ObjectId: { type: 'string', format: 'uuid', description: 'A UUIDv7: ids sort by creation time.' },
+      Timestamp: { type: 'string', format: 'date-time' },
+    },
+    parameters: {
+      Limit: { name: 'limit', in: 'query', required: false, schema: { type: 'integer', minimum: 1, maximum: 100, default: 10 } },
+      StartingAfter: {
+        name: 'starting_after',
+        in: 'query',
+        required: false,
+        description: 'Cursor: the next_cursor of the previous page.',
+        schema: { type: 'string' },
+      },
+      Order: { name: 'order', in: 'query', required: false, schema: { type: 'string', enum: ['asc', 'desc'], default: 'desc' } },
+      IdempotencyKey: {
+        name: 'Idempotency-Key',
+        in: 'header',
+        required: false,
+        description: 'Makes a POST safe to retry: the first response is replayed for the same key.',
+        schema: { type: 'string', maxLength: 255 },
+      },
+    },
+    responses: {
+      BadRequest: problemResponse('Malformed request (e.g. malformed_json).'),
+      Unauthorized: problemResponse('Missing or invalid credentials (missing_api_key, invalid_api_key).'),
+      Forbidden: problemResponse('The key lacks the scope for this operation (insufficient_scope).'),
+      NotFound: problemResponse('No such resource or route.'),
+      Conflict: problemResponse('The request conflicts with the current state.'),
+      PayloadTooLarge: problemResponse('The body exceeds 1 MB (payload_too_large).'),
+      UnsupportedMediaType: problemResponse('The body is not application/json or application/x-www-form-urlencoded.'),
+      ValidationFailed: problemResponse('A field is invalid; `field` names it.'),
+      ServiceUnavailable: problemResponse('A service behind the gateway is unavailable; safe to retry.'),
+    },
+  },
+};

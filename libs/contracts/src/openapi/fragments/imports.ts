@@ -1,0 +1,109 @@
+import { commonErrorResponses, jsonResponse, listOf, pageParameters, problemResponse, schemaRef, type JsonObject, type OpenApiFragment } from '../openapi-fragment';
+
+const counts: JsonObject = {
+  type: 'object',
+  required: ['total', 'imported', 'updated', 'failed'],
+  additionalProperties: false,
+  properties: {
+    total: { type: 'integer', minimum: 0, description: 'Payment methods found on the platform so far; final once the job ends.' },
+    imported: { type: 'integer', minimum: 0, description: 'New tokens.' },
+    updated: { type: 'integer', minimum: 0, description: 'Existing tokens (same business_key) whose card data was replaced.' },
+    failed: { type: 'integer', minimum: 0, description: 'Payment methods not imported; see failures.' },
+  },
+};
+
+/** Automatic import jobs (importer service). */
+export const importsFragment: OpenApiFragment = {
+  tags: [{ name: 'Imports', description: 'Import every card payment method of a third-party platform account as tokens.' }],
+  paths: {
+    '/tokens/imports': {
+      post: {
+        tags: ['Imports'],
+        operationId: 'createTokenImport',
+        summary: 'Start an automatic import job',
+        description: [
+          'The platform key is used only for this job: stored encrypted while it runs, erased when it ends, never returned.',
+          'The job lists the account\'s customers and their card payment methods and has the platform forward each card to /cde-import;',
+          'each token keeps the payment-method id as business_key (a second import updates those tokens instead of duplicating them).',
+          'import.completed (or import.failed) is sent as a webhook when the job ends.',
+        ].join(' '),
+        security: [{ ApiKey: [] }],
+        requestBody: { required: true, content: { 'application/json': { schema: schemaRef('CreateTokenImportRequest') } } },
+        responses: {
+          '201': jsonResponse('The job, in state preparing.', 'TokenImport'),
+          ...commonErrorResponses,
+          '422': problemResponse('unknown_provider (field provider), provider_credentials_required or provider_credentials_invalid (field provider_a or provider_a.api_key).'),
+        },
+      },
+      get: {
+        tags: ['Imports'],
+        operationId: 'listTokenImports',
+        summary: 'List the merchant\'s import jobs, newest first',
+        security: [{ ApiKey: [] }],
+        parameters: pageParameters,
+        responses: { '200': jsonResponse('A page of import jobs.', listOf('TokenImport')), ...commonErrorResponses },
+      },
+    },
+    '/tokens/imports/{import_id}': {
+      get: {
+        tags: ['Imports'],
+        operationId: 'getTokenImport',
+        summary: 'Read an import job and its progress',
+        security: [{ ApiKey: [] }],
+        parameters: [{ name: 'import_id', in: 'path', required: true, schema: schemaRef('ObjectId') }],
+        responses: {
+          '200': jsonResponse('The job.', 'TokenImport'),
+          ...commonErrorResponses,
+          '404': problemResponse('import_not_found: unknown id or another merchant\'s job.'),
+        },
+      },
+    },
+  },
+  components: {
+    schemas: {
+      CreateTokenImportRequest: {
+        type: 'object',
+        required: ['provider'],
+        properties: {
+          provider: { type: 'string', enum: ['provider_a'], description: 'The source platform.' },
+          provider_a: {
+            type: 'object',
+            required: ['api_key'],
+            additionalProperties: false,
+            description: 'Credentials for provider_a, required when provider is provider_a.',
+            properties: { api_key: { type: 'string', minLength: 1, maxLength: 512, description: 'The platform secret key, used only for this import.', writeOnly: true } },
+          },
+        },
+      },
+      TokenImport: {
+        type: 'object',
+        required: ['id', 'object', 'provider', 'state', 'created_at', 'started_at', 'finished_at', 'counts', 'failure_reason', 'failures'],
+        additionalProperties: false,
+        properties: {
+          id: schemaRef('ObjectId'),
+          object: { const: 'token_import' },
+          provider: { type: 'string' },
+          state: { type: 'string', enum: ['preparing', 'running', 'finished', 'failed'], description: 'preparing → running → finished; failed when the platform rejects the key or stays unreachable after retries.' },
+          created_at: schemaRef('Timestamp'),
+          started_at: { oneOf: [schemaRef('Timestamp'), { type: 'null' }] },
+          finished_at: { oneOf: [schemaRef('Timestamp'), { type: 'null' }] },
+          counts,
+          failure_reason: {
+            type: ['string', 'null'],
+            description: 'Why the job failed: provider_authentication_failed, provider_unreachable, import_credential_unavailable, import_credential_rejected or credentials_unreadable.',
+          },
+          failures: {
+            type: 'array',
+            description: 'Why single payment methods were not imported (the vault\'s problem code, payment_method_unavailable, import_endpoint_unavailable, not_confirmed), with counts. Never card data.',
+            items: {
+              type: 'object',
+              required: ['reason', 'count'],
+              additionalProperties: false,
+              properties: { reason: { type: 'string' }, count: { type: 'integer', minimum: 1 } },
+            },
+          },
+        },
+      },
+    },
+  },
+};

@@ -1,0 +1,261 @@
+import { merchantEventTypes } from '../../events/catalog';
+import { commonErrorResponses, jsonResponse, listOf, pageParameters, problemResponse, schemaRef, type JsonObject, type OpenApiFragment } from '../openapi-fragment';
+
+const endpointId: JsonObject = { name: 'endpoint_id', in: 'path', required: true, schema: schemaRef('ObjectId') };
+const deliveryId: JsonObject = { name: 'delivery_id', in: 'path', required: true, schema: schemaRef('ObjectId') };
+const security = [{ ApiKey: [] }];
+const notFound = problemResponse('webhook_endpoint_not_found: unknown id or another merchant\'s endpoint.');
+const eventTypes: JsonObject = { type: 'string', enum: merchantEventTypes };
+const nullableTimestamp: JsonObject = { oneOf: [schemaRef('Timestamp'), { type: 'null' }] };
+
+const endpointProperties: Record<string, JsonObject> = {
+  id: schemaRef('ObjectId'),
+  object: { const: 'webhook_endpoint' },
+  url: { type: 'string', format: 'uri' },
+  events: { type: 'array', items: eventTypes, description: 'Subscribed event types; empty means all of them.' },
+  description: { type: ['string', 'null'] },
+  enabled: { type: 'boolean' },
+  disabled_reason: { type: ['string', 'null'], enum: ['gone', 'manual', null], description: 'gone: the receiver answered 410; manual: PATCH enabled=false.' },
+  created_at: schemaRef('Timestamp'),
+  updated_at: schemaRef('Timestamp'),
+};
+const endpointRequired = Object.keys(endpointProperties);
+
+const WEBHOOKS_DESCRIPTION = [
+  'Signed webhooks per Standard Webhooks 1.0. Each request is a POST with a JSON body {type, timestamp, data} and the headers',
+  'webhook-id (the delivery id: stable across retries and replays of the same event to the same endpoint — dedupe on it),',
+  'webhook-timestamp (Unix seconds of this attempt) and webhook-signature: space-separated "v1,<base64 HMAC-SHA256 of id.timestamp.body>"',
+  'entries, one per active secret (two during a rotation grace period). Verify with any Standard Webhooks library and the whsec_ secret.',
+  'Delivery is at least once: 2xx is success; 3xx is a failure (redirects are never followed); 410 disables the endpoint; anything else,',
+  'a timeout (15 s) or a connection error is retried immediately, then after 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h (with jitter),',
+  'later when a 429 or 503 carries Retry-After. After the last attempt the delivery is failed and stays visible. A replay sends the same',
+  'message again (same webhook-id, same body, fresh timestamp and signature) and starts a new run of the retry schedule.',
+  'Endpoint URLs must be https and resolve to public addresses. data never carries card data (a masked account number at most).',
+].join(' ');
+
+/** Webhook endpoints, their deliveries, and the merchant event log (notifier service). */
+export const webhooksFragment: OpenApiFragment = {
+  tags: [
+    { name: 'Webhooks', description: WEBHOOKS_DESCRIPTION },
+    { name: 'Events', description: 'Every merchant-facing event, newest first, like Stripe\'s /v1/events. Webhooks are created from these events.' },
+  ],
+  paths: {
+    '/webhook-endpoints': {
+      post: {
+        tags: ['Webhooks'],
+        operationId: 'createWebhookEndpoint',
+        summary: 'Register a webhook endpoint; the signing secret is shown only in this response',
+        security,
+        requestBody: { required: true, content: { 'application/json': { schema: schemaRef('CreateWebhookEndpointRequest') } } },
+        responses: {
+          '201': jsonResponse('The endpoint, with its secret.', 'WebhookEndpointWithSecret'),
+          ...commonErrorResponses,
+          '409': problemResponse('too_many_webhook_endpoints.'),
+          '422': problemResponse('url_not_allowed (field url): not https, or a private/loopback address; unknown_event_type (field events).'),
+        },
+      },
+      get: {
+        tags: ['Webhooks'],
+        operationId: 'listWebhookEndpoints',
+        summary: 'List webhook endpoints, newest first',
+        security,
+        parameters: pageParameters,
+        responses: { '200': jsonResponse('A page of endpoints.', listOf('WebhookEndpoint')), ...commonErrorResponses },
+      },
+    },
+    '/webhook-endpoints/{endpoint_id}': {
+      get: {
+        tags: ['Webhooks'],
+        operationId: 'getWebhookEndpoint',
+        summary: 'Read a webhook endpoint (without its secret)',
+        security,
+        parameters: [endpointId],
+        responses: { '200': jsonResponse('The endpoint.', 'WebhookEndpoint'), ...commonErrorResponses, '404': notFound },
+      },
+      patch: {
+        tags: ['Webhooks'],
+        operationId: 'updateWebhookEndpoint',
+        summary: 'Change the URL, the subscribed events, the description, or enable/disable the endpoint',
+        security,
+        parameters: [endpointId],
+        requestBody: { required: true, content: { 'application/json': { schema: schemaRef('UpdateWebhookEndpointRequest') } } },
+        responses: {
+          '200': jsonResponse('The updated endpoint.', 'WebhookEndpoint'),
+          ...commonErrorResponses,
+          '404': notFound,
+          '409': problemResponse('concurrent_modification: changed meanwhile; retry.'),
+        },
+      },
+      delete: {
+        tags: ['Webhooks'],
+        operationId: 'deleteWebhookEndpoint',
+        summary: 'Delete a webhook endpoint; its pending deliveries fail',
+        security,
+        parameters: [endpointId],
+        responses: { '200': jsonResponse('Deleted.', 'DeletedWebhookEndpoint'), ...commonErrorResponses, '404': notFound },
+      },
+    },
+    '/webhook-endpoints/{endpoint_id}/rotate-secret': {
+      post: {
+        tags: ['Webhooks'],
+        operationId: 'rotateWebhookEndpointSecret',
+        summary: 'Replace the signing secret; the old one keeps signing during a grace period (default 24 h)',
+        security,
+        parameters: [endpointId],
+        requestBody: { required: false, content: { 'application/json': { schema: schemaRef('RotateWebhookSecretRequest') } } },
+        responses: { '200': jsonResponse('The endpoint with its new secret.', 'RotatedWebhookSecret'), ...commonErrorResponses, '404': notFound },
+      },
+    },
+    '/webhook-endpoints/{endpoint_id}/deliveries': {
+      get: {
+        tags: ['Webhooks'],
+        operationId: 'listWebhookDeliveries',
+        summary: 'The delivery log of an endpoint, newest first, each with its attempts',
+        security,
+        parameters: [endpointId, ...pageParameters, { name: 'status', in: 'query', required: false, schema: { type: 'string', enum: ['pending', 'succeeded', 'failed'] } }],
+        responses: { '200': jsonResponse('A page of deliveries.', listOf('WebhookDelivery')), ...commonErrorResponses, '404': notFound },
+      },
+    },
+    '/webhook-endpoints/{endpoint_id}/deliveries/{delivery_id}': {
+      get: {
+        tags: ['Webhooks'],
+        operationId: 'getWebhookDelivery',
+        summary: 'Read one delivery and its attempts',
+        security,
+        parameters: [endpointId, deliveryId],
+        responses: { '200': jsonResponse('The delivery.', 'WebhookDelivery'), ...commonErrorResponses, '404': problemResponse('webhook_endpoint_not_found or delivery_not_found.') },
+      },
+    },
+    '/webhook-endpoints/{endpoint_id}/deliveries/{delivery_id}/replay': {
+      post: {
+        tags: ['Webhooks'],
+        operationId: 'replayWebhookDelivery',
+        summary: 'Send the event again now, with the same webhook-id and body',
+        security,
+        parameters: [endpointId, deliveryId],
+        responses: {
+          '202': jsonResponse('The delivery, pending again.', 'WebhookDelivery'),
+          ...commonErrorResponses,
+          '404': problemResponse('webhook_endpoint_not_found or delivery_not_found.'),
+          '409': problemResponse('delivery_in_progress (an attempt is running) or webhook_endpoint_disabled.'),
+        },
+      },
+    },
+    '/events': {
+      get: {
+        tags: ['Events'],
+        operationId: 'listEvents',
+        summary: 'List the merchant\'s events, newest first',
+        security,
+        parameters: [...pageParameters, { name: 'type', in: 'query', required: false, schema: eventTypes }],
+        responses: { '200': jsonResponse('A page of events.', listOf('Event')), ...commonErrorResponses },
+      },
+    },
+    '/events/{event_id}': {
+      get: {
+        tags: ['Events'],
+        operationId: 'getEvent',
+        summary: 'Read one event',
+        security,
+        parameters: [{ name: 'event_id', in: 'path', required: true, schema: schemaRef('ObjectId') }],
+        responses: { '200': jsonResponse('The event.', 'Event'), ...commonErrorResponses, '404': problemResponse('event_not_found.') },
+      },
+    },
+  },
+  components: {
+    schemas: {
+      CreateWebhookEndpointRequest: {
+        type: 'object',
+        required: ['url'],
+        additionalProperties: false,
+        properties: {
+          url: { type: 'string', maxLength: 2048, description: 'https URL on a public address.' },
+          events: { type: 'array', items: eventTypes, maxItems: 100, description: 'Absent or empty: every event type.' },
+          description: { type: ['string', 'null'], maxLength: 500 },
+        },
+      },
+      UpdateWebhookEndpointRequest: {
+        type: 'object',
+        minProperties: 1,
+        additionalProperties: false,
+        properties: {
+          url: { type: 'string', maxLength: 2048 },
+          events: { type: 'array', items: eventTypes, maxItems: 100 },
+          description: { type: ['string', 'null'], maxLength: 500 },
+          enabled: { type: 'boolean' },
+        },
+      },
+      RotateWebhookSecretRequest: {
+        type: 'object',
+        additionalProperties: false,
+        properties: { grace_period_seconds: { type: 'integer', minimum: 0, maximum: 604800, description: 'How long the replaced secret keeps signing; 0 stops it at once.' } },
+      },
+      WebhookEndpoint: { type: 'object', required: endpointRequired, additionalProperties: false, properties: endpointProperties },
+      WebhookEndpointWithSecret: {
+        type: 'object',
+        required: [...endpointRequired, 'secret'],
+        additionalProperties: false,
+        properties: { ...endpointProperties, secret: { type: 'string', pattern: '^whsec_', description: 'Shown once. Standard Webhooks secret: whsec_ + base64 of 32 random bytes.' } },
+      },
+      RotatedWebhookSecret: {
+        type: 'object',
+        required: [...endpointRequired, 'secret', 'previous_secret_expires_at'],
+        additionalProperties: false,
+        properties: {
+          ...endpointProperties,
+          secret: { type: 'string', pattern: '^whsec_' },
+          previous_secret_expires_at: { ...nullableTimestamp, description: 'Until then the previous secret signs too; null when none does.' },
+        },
+      },
+      DeletedWebhookEndpoint: {
+        type: 'object',
+        required: ['id', 'object', 'deleted'],
+        additionalProperties: false,
+        properties: { id: schemaRef('ObjectId'), object: { const: 'webhook_endpoint' }, deleted: { const: true } },
+      },
+      WebhookDeliveryAttempt: {
+        type: 'object',
+        required: ['attempted_at', 'status_code', 'duration_ms', 'error', 'trigger'],
+        additionalProperties: false,
+        properties: {
+          attempted_at: schemaRef('Timestamp'),
+          status_code: { type: ['integer', 'null'], description: 'null when no response came back.' },
+          duration_ms: { type: 'integer', minimum: 0 },
+          error: { type: ['string', 'null'], description: 'e.g. http_500, http_302_redirect_not_followed, http_410_gone, timeout, unreachable, blocked.' },
+          trigger: { type: 'string', enum: ['scheduled', 'replay'] },
+        },
+      },
+      WebhookDelivery: {
+        type: 'object',
+        required: ['id', 'object', 'endpoint_id', 'event_id', 'event_type', 'status', 'attempt_count', 'next_attempt_at', 'last_attempt_at', 'failure_reason', 'created_at', 'attempts'],
+        additionalProperties: false,
+        properties: {
+          id: { ...schemaRef('ObjectId'), description: 'Also the webhook-id header.' },
+          object: { const: 'webhook_delivery' },
+          endpoint_id: schemaRef('ObjectId'),
+          event_id: { type: 'string' },
+          event_type: eventTypes,
+          status: { type: 'string', enum: ['pending', 'succeeded', 'failed'] },
+          attempt_count: { type: 'integer', minimum: 0 },
+          next_attempt_at: nullableTimestamp,
+          last_attempt_at: nullableTimestamp,
+          failure_reason: { type: ['string', 'null'], description: 'retries_exhausted, endpoint_gone, endpoint_disabled or endpoint_deleted.' },
+          created_at: schemaRef('Timestamp'),
+          attempts: { type: 'array', items: schemaRef('WebhookDeliveryAttempt'), description: 'The latest 50 attempts, oldest first.' },
+        },
+      },
+      Event: {
+        type: 'object',
+        required: ['id', 'object', 'type', 'created_at', 'data'],
+        additionalProperties: false,
+        properties: {
+          id: { type: 'string' },
+          object: { const: 'event' },
+          type: eventTypes,
+          created_at: schemaRef('Timestamp'),
+          data: { type: 'object', description: 'The same data as the webhook body\'s data. Never card data.' },
+        },
+      },
+    },
+  },
+};

@@ -1,0 +1,64 @@
+/** A JSON object of an OpenAPI document (kept loose: fragments are data, checked by tests). */
+export type JsonObject = { [key: string]: unknown };
+
+/**
+ * One area's share of the merchant API document: its paths, the component schemas they use and
+ * optionally tags. Fragments are merged by buildOpenApiDocument; a path+method or a component
+ * name defined twice is an error at build time.
+ */
+export interface OpenApiFragment {
+  tags?: { name: string; description?: string }[];
+  paths?: Record<string, Record<string, JsonObject>>;
+  components?: {
+    schemas?: Record<string, JsonObject>;
+    parameters?: Record<string, JsonObject>;
+    responses?: Record<string, JsonObject>;
+    securitySchemes?: Record<string, JsonObject>;
+  };
+}
+
+/** `{ $ref: '#/components/schemas/<name>' }` */
+export const schemaRef = (name: string): JsonObject => ({ $ref: `#/components/schemas/${name}` });
+
+/** A JSON response whose body is the named component schema (or an inline schema). */
+export function jsonResponse(description: string, schema: JsonObject | string): JsonObject {
+  return { description, content: { 'application/json': { schema: typeof schema === 'string' ? schemaRef(schema) : schema } } };
+}
+
+/** An error response: application/problem+json with the Problem schema. */
+export function problemResponse(description: string): JsonObject {
+  return { description, content: { 'application/problem+json': { schema: schemaRef('Problem') } } };
+}
+
+/** The list envelope around items of the named schema. */
+export function listOf(itemSchema: string): JsonObject {
+  return {
+    type: 'object',
+    required: ['object', 'data', 'has_more', 'next_cursor'],
+    additionalProperties: false,
+    properties: {
+      object: { const: 'list' },
+      data: { type: 'array', items: schemaRef(itemSchema) },
+      has_more: { type: 'boolean' },
+      next_cursor: { type: ['string', 'null'], description: 'Pass as starting_after to get the next page.' },
+    },
+  };
+}
+
+/** The usual error responses of a merchant endpoint, to spread into `responses`. */
+export const commonErrorResponses: Record<string, JsonObject> = {
+  '400': { $ref: '#/components/responses/BadRequest' },
+  '401': { $ref: '#/components/responses/Unauthorized' },
+  '403': { $ref: '#/components/responses/Forbidden' },
+  '413': { $ref: '#/components/responses/PayloadTooLarge' },
+  '415': { $ref: '#/components/responses/UnsupportedMediaType' },
+  '422': { $ref: '#/components/responses/ValidationFailed' },
+  '503': { $ref: '#/components/responses/ServiceUnavailable' },
+};
+
+/** Query parameters of every list endpoint. */
+export const pageParameters: JsonObject[] = [
+  { $ref: '#/components/parameters/Limit' },
+  { $ref: '#/components/parameters/StartingAfter' },
+  { $ref: '#/components/parameters/Order' },
+];

@@ -1,0 +1,72 @@
+import Ajv2020 from 'ajv/dist/2020';
+import type { ValidateFunction } from 'ajv';
+import addFormats from 'ajv-formats';
+import type { JsonObject } from './openapi-fragment';
+import { buildOpenApiDocument } from './document';
+
+const DOCUMENT_ID = 'https://docs.vaultline.dev/openapi.json';
+
+interface Validator {
+  document: JsonObject;
+  ajv: Ajv2020;
+  compiled: Map<string, ValidateFunction | null>;
+}
+
+let cached: Validator | undefined;
+
+function validator(): Validator {
+  if (cached) return cached;
+  const document = buildOpenApiDocument();
+  const ajv = new Ajv2020({ allErrors: true, strict: false });
+  addFormats(ajv);
+  // The document's components under one id, so `#/components/...` refs resolve inside it.
+  ajv.addSchema({ $id: DOCUMENT_ID, components: document.components }, DOCUMENT_ID);
+  cached = { document, ajv, compiled: new Map() };
+  return cached;
+}
+
+/** Rewrites local refs to point into the document registered with ajv. */
+function anchorRefs(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(anchorRefs);
+  if (value === null || typeof value !== 'object') return value;
+  const out: JsonObject = {};
+  for (const [key, item] of Object.entries(value)) {
+    out[key] = key === '$ref' && typeof item === 'string' && item.startsWith('#/') ? `${DOCUMENT_ID}${item}` : anchorRefs(item);
+  }
+  return out;
+}
+
+function resolveResponse(document: JsonObject, response: JsonObject | undefined): JsonObject | undefined {
+  const ref = response?.$ref;
+  if (typeof ref !== 'string') return response;
+  const name = ref.replace('#/components/responses/', '');
+  return ((document.components as JsonObject).responses as Record<string, JsonObject>)[name];
+}
+
+/**
+ * Checks a real response against the documented one for (method, path template, status),
+ * falling back to the operation's `default` response. A status that is not documented is invalid.
+ */
+export function validateAgainstOpenApi(method: string, pathTemplate: string, status: number, body: unknown): { valid: boolean; errors: string[] } {
+  const { document, ajv, compiled } = validator();
+  const key = `${method.toLowerCase()} ${pathTemplate} ${status}`;
+  let validate = compiled.get(key);
+  if (validate === undefined) {
+    const paths = document.paths as Record<string, Record<string, JsonObject>>;
+    const operation = paths[pathTemplate]?.[method.toLowerCase()];
+    if (!operation) return { valid: false, errors: [`${method.toUpperCase()} ${pathTemplate} is not documented`] };
+    const responses = operation.responses as Record<string, JsonObject>;
+    const response = resolveResponse(document, responses[String(status)] ?? responses.default);
+    if (!response) return { valid: false, errors: [`${method.toUpperCase()} ${pathTemplate} does not document status ${status}`] };
+    const content = response.content as Record<string, { schema?: JsonObject }> | undefined;
+    const schema = content?.['application/json']?.schema ?? content?.['application/problem+json']?.schema;
+    validate = schema ? ajv.compile(anchorRefs(schema) as JsonObject) : null;
+    compiled.set(key, validate);
+  }
+  if (validate === null) {
+    const empty = body === undefined || body === null || body === '';
+    return empty ? { valid: true, errors: [] } : { valid: false, errors: ['a body was sent where none is documented'] };
+  }
+  if (validate(body)) return { valid: true, errors: [] };
+  return { valid: false, errors: (validate.errors ?? []).map((e) => `${e.instancePath || '(body)'} ${e.message ?? 'is invalid'}`) };
+}

@@ -1,0 +1,283 @@
+import { mkdirSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import Database from 'better-sqlite3';
+import {
+  ConcurrentModificationError,
+  DuplicateKeyError,
+  UnknownCollectionError,
+  type Collection,
+  type CollectionSpec,
+  type DocumentStore,
+  type Outbox,
+  type Page,
+  type PageRequest,
+  type PendingOutboxMessage,
+  type StoredDocument,
+  type UnitOfWork,
+  type Where,
+} from '../store.port';
+import { CommitListeners } from '../commit-listeners';
+import { toPage, validatePage } from '../page';
+import { BufferedUnitOfWork, type WriteOp } from '../unit-of-work';
+import { parseWhere } from '../where';
+import {
+  COLLECTIONS_TABLE,
+  INTERNAL_SCHEMA,
+  OUTBOX_TABLE,
+  PROCESSED_TABLE,
+  collectionDdl,
+} from './sqlite-schema';
+import { assertCollectionName, indexName } from '../collection-naming';
+import { whereSql, type SqlParam } from './sqlite-where';
+
+type Statement = Database.Statement<SqlParam[]>;
+
+interface OutboxRow {
+  position: number;
+  topic: string;
+  key: string;
+  value: string;
+  headers: string;
+}
+
+const STATEMENT_CACHE_LIMIT = 500;
+
+/**
+ * better-sqlite3 adapter: one table per collection (id, merchant_id, version, data JSON), expression
+ * indexes on JSON fields, outbox and processed-event tables in the same file.
+ * A commit is one synchronous IMMEDIATE transaction, so it is atomic even with other processes on
+ * the same file (WAL; busy_timeout makes writers wait for each other instead of failing).
+ */
+export class SqliteDocumentStore implements DocumentStore {
+  private readonly statements = new Map<string, Statement>();
+  private readonly specs = new Map<string, CollectionSpec>();
+  private readonly listeners = new CommitListeners();
+  private readonly applyCommit: Database.Transaction<(uow: BufferedUnitOfWork) => void>;
+
+  readonly outbox: Outbox = {
+    pending: async (limit: number): Promise<PendingOutboxMessage[]> => {
+      const { limit: max } = validatePage({ limit });
+      const rows = this.statement(`SELECT position, topic, key, value, headers FROM ${OUTBOX_TABLE} ORDER BY position LIMIT ?`).all(max) as OutboxRow[];
+      return rows.map((row) => ({
+        position: String(row.position),
+        message: { topic: row.topic, key: row.key, value: row.value, headers: JSON.parse(row.headers) as Record<string, string> },
+      }));
+    },
+    remove: async (positions: string[]): Promise<void> => {
+      if (positions.length > 0) this.removeOutbox(positions);
+    },
+    onCommit: (listener: () => void): (() => void) => this.listeners.add(listener),
+  };
+
+  private readonly removeOutbox: (positions: string[]) => void;
+
+  private constructor(private readonly db: Database.Database) {
+    this.applyCommit = db.transaction((uow: BufferedUnitOfWork) => this.apply(uow));
+    this.removeOutbox = db.transaction((positions: string[]) => {
+      const remove = this.statement(`DELETE FROM ${OUTBOX_TABLE} WHERE position = ?`);
+      for (const position of positions) remove.run(Number(position));
+    });
+    const rows = db.prepare(`SELECT spec FROM ${COLLECTIONS_TABLE}`).pluck().all() as string[];
+    for (const row of rows) {
+      const spec = JSON.parse(row) as CollectionSpec;
+      this.specs.set(spec.name, spec);
+    }
+  }
+
+  /** Opens (creating when missing) a database file; ':memory:' gives a private in-memory database. */
+  static async open(file: string): Promise<SqliteDocumentStore> {
+    if (file !== ':memory:' && file !== '') mkdirSync(dirname(resolve(file)), { recursive: true });
+    const db = new Database(file);
+    try {
+      db.pragma('journal_mode = WAL');
+      db.pragma('synchronous = NORMAL');
+      db.pragma('busy_timeout = 5000');
+      db.exec(INTERNAL_SCHEMA);
+      return new SqliteDocumentStore(db);
+    } catch (error) {
+      db.close();
+      throw error;
+    }
+  }
+
+  async register(spec: CollectionSpec): Promise<void> {
+    assertCollectionName(spec.name);
+    const ddl = collectionDdl(spec);
+    const saved = { name: spec.name, indexes: (spec.indexes ?? []).map((index) => ({ fields: [...index.fields], unique: Boolean(index.unique) })) };
+    this.db.transaction(() => {
+      for (const statement of ddl) this.db.exec(statement);
+      this.db.prepare(`INSERT INTO ${COLLECTIONS_TABLE} (name, spec) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET spec = excluded.spec`).run(spec.name, JSON.stringify(saved));
+    })();
+    this.specs.set(spec.name, saved);
+  }
+
+  collection<T extends StoredDocument>(name: string): Collection<T> {
+    assertCollectionName(name);
+    return new SqliteCollection<T>(name, this);
+  }
+
+  async transaction<R>(work: (uow: UnitOfWork) => R | Promise<R>): Promise<R> {
+    const uow = new BufferedUnitOfWork((name) => this.assertRegistered(name));
+    try {
+      const result = await work(uow);
+      if (!uow.isEmpty) {
+        this.applyCommit.immediate(uow);
+        if (uow.messages.length > 0) this.listeners.notify();
+      }
+      return result;
+    } finally {
+      uow.close();
+    }
+  }
+
+  async isProcessed(consumerGroup: string, eventId: string): Promise<boolean> {
+    const found = this.statement(`SELECT 1 FROM ${PROCESSED_TABLE} WHERE consumer_group = ? AND event_id = ?`).pluck().get(consumerGroup, eventId);
+    return found !== undefined;
+  }
+
+  async ping(): Promise<void> {
+    this.statement('SELECT 1').get();
+  }
+
+  async close(): Promise<void> {
+    if (!this.db.open) return;
+    // Keeps planner statistics current for the expression indexes (cheap; SQLite's recommendation).
+    this.db.pragma('optimize');
+    this.db.close();
+    this.statements.clear();
+  }
+
+  /** @internal Prepared statements are cached by SQL text (queries are built from validated names only). */
+  statement(sql: string): Statement {
+    let statement = this.statements.get(sql);
+    if (!statement) {
+      if (this.statements.size >= STATEMENT_CACHE_LIMIT) this.statements.clear();
+      statement = this.db.prepare<SqlParam[]>(sql);
+      this.statements.set(sql, statement);
+    }
+    return statement;
+  }
+
+  /** @internal */
+  assertRegistered(name: string): void {
+    if (!this.specs.has(name)) throw new UnknownCollectionError(name);
+  }
+
+  /** Runs inside the IMMEDIATE transaction: any throw rolls everything back. */
+  private apply(uow: BufferedUnitOfWork): void {
+    let current: WriteOp | undefined;
+    try {
+      for (const op of uow.ops) {
+        current = op;
+        this.applyOp(op);
+      }
+      current = undefined;
+      if (uow.marks.length > 0) {
+        const mark = this.statement(`INSERT INTO ${PROCESSED_TABLE} (consumer_group, event_id, processed_at) VALUES (?, ?, ?)`);
+        const now = Date.now();
+        for (const { group, eventId } of uow.marks) mark.run(group, eventId, now);
+      }
+      if (uow.messages.length > 0) {
+        const add = this.statement(`INSERT INTO ${OUTBOX_TABLE} (topic, key, value, headers) VALUES (?, ?, ?, ?)`);
+        for (const message of uow.messages) add.run(message.topic, message.key, message.value, JSON.stringify(message.headers));
+      }
+    } catch (error) {
+      throw this.translate(error, current);
+    }
+  }
+
+  private applyOp(op: WriteOp): void {
+    const table = `"${op.collection}"`;
+    if (op.kind === 'insert') {
+      this.statement(`INSERT INTO ${table} (id, merchant_id, version, data) VALUES (?, ?, 1, ?)`).run(op.id, op.merchantId, op.json);
+      return;
+    }
+    if (op.kind === 'update') {
+      const changed = this.statement(`UPDATE ${table} SET version = ?, data = ? WHERE id = ? AND merchant_id = ? AND version = ?`).run(
+        op.version,
+        op.json,
+        op.id,
+        op.merchantId,
+        op.expectedVersion,
+      ).changes;
+      if (changed === 0) throw new ConcurrentModificationError(op.collection, op.id);
+      return;
+    }
+    if (op.expectedVersion === undefined) {
+      this.statement(`DELETE FROM ${table} WHERE id = ? AND merchant_id = ?`).run(op.id, op.merchantId);
+      return;
+    }
+    const changed = this.statement(`DELETE FROM ${table} WHERE id = ? AND merchant_id = ? AND version = ?`).run(op.id, op.merchantId, op.expectedVersion).changes;
+    if (changed === 0) throw new ConcurrentModificationError(op.collection, op.id);
+  }
+
+  private translate(error: unknown, op: WriteOp | undefined): unknown {
+    const code = (error as { code?: unknown }).code;
+    if (code !== 'SQLITE_CONSTRAINT_UNIQUE' && code !== 'SQLITE_CONSTRAINT_PRIMARYKEY') return error;
+    if (!op) return new DuplicateKeyError('processed_events', ['consumer_group', 'event_id']);
+    const message = (error as Error).message;
+    const index = (this.specs.get(op.collection)?.indexes ?? []).find((candidate) => message.includes(`'${indexName(op.collection, candidate)}'`));
+    return new DuplicateKeyError(op.collection, index ? index.fields : ['id']);
+  }
+}
+
+class SqliteCollection<T extends StoredDocument> implements Collection<T> {
+  private readonly table: string;
+
+  constructor(
+    readonly name: string,
+    private readonly store: SqliteDocumentStore,
+  ) {
+    this.table = `"${name}"`;
+  }
+
+  async get(merchantId: string, id: string): Promise<T | null> {
+    this.store.assertRegistered(this.name);
+    const data = this.store.statement(`SELECT data FROM ${this.table} WHERE id = ? AND merchant_id = ?`).pluck().get(id, merchantId) as string | undefined;
+    return data === undefined ? null : (JSON.parse(data) as T);
+  }
+
+  async findOne(merchantId: string, where: Where): Promise<T | null> {
+    const page = await this.list(merchantId, where, { limit: 1 });
+    return page.items[0] ?? null;
+  }
+
+  async list(merchantId: string, where: Where, page: PageRequest): Promise<Page<T>> {
+    return this.select(merchantId, where, page);
+  }
+
+  async count(merchantId: string, where: Where): Promise<number> {
+    this.store.assertRegistered(this.name);
+    const params: SqlParam[] = [merchantId];
+    const clauses = ['merchant_id = ?', ...whereSql(parseWhere(where), params)];
+    return this.store.statement(`SELECT count(*) FROM ${this.table} WHERE ${clauses.join(' AND ')}`).pluck().get(...params) as number;
+  }
+
+  async listAcrossMerchants(where: Where, page: PageRequest): Promise<Page<T>> {
+    return this.select(undefined, where, page);
+  }
+
+  private select(merchantId: string | undefined, where: Where, request: PageRequest): Page<T> {
+    this.store.assertRegistered(this.name);
+    const { limit, after, order } = validatePage(request);
+    const params: SqlParam[] = [];
+    const clauses: string[] = [];
+    if (merchantId !== undefined) {
+      clauses.push('merchant_id = ?');
+      params.push(merchantId);
+    }
+    clauses.push(...whereSql(parseWhere(where), params));
+    if (after !== undefined) {
+      clauses.push(order === 'asc' ? 'id > ?' : 'id < ?');
+      params.push(after);
+    }
+    params.push(limit + 1);
+    const filter = clauses.length > 0 ? ` WHERE ${clauses.join(' AND ')}` : '';
+    const sql = `SELECT data FROM ${this.table}${filter} ORDER BY id ${order === 'asc' ? 'ASC' : 'DESC'} LIMIT ?`;
+    const rows = this.store.statement(sql).pluck().all(...params) as string[];
+    return toPage(
+      rows.map((data) => JSON.parse(data) as T),
+      limit,
+    );
+  }
+}

@@ -1,0 +1,92 @@
+import { systemClock, type Clock } from '@vaultline/core';
+import type { TtlStore } from './ttl.port';
+import { InvalidTtlArgumentError, validKey, validTtlMs } from './ttl-arguments';
+
+interface Entry {
+  value: string;
+  expiresAt: number;
+}
+
+export interface MemoryTtlStoreOptions {
+  /** Tests pass a ManualClock to move time. */
+  clock?: Clock;
+  /** How often expired entries are dropped (default 30 s). Reads never return them either way. */
+  sweepIntervalMs?: number;
+}
+
+/**
+ * In-process TTL store (embedded profile, tests). Expiry is checked on every read against the
+ * clock; a periodic sweep, on an unref'd timer, frees what nobody reads again.
+ */
+export class MemoryTtlStore implements TtlStore {
+  private readonly entries = new Map<string, Entry>();
+  private readonly clock: Clock;
+  private readonly sweeper: NodeJS.Timeout;
+
+  constructor(options: MemoryTtlStoreOptions = {}) {
+    this.clock = options.clock ?? systemClock;
+    this.sweeper = setInterval(() => this.sweep(), options.sweepIntervalMs ?? 30_000);
+    this.sweeper.unref();
+  }
+
+  async set(key: string, value: string, ttlMs: number): Promise<void> {
+    if (typeof value !== 'string') throw new InvalidTtlArgumentError('TTL store values must be strings');
+    this.entries.set(validKey(key), { value, expiresAt: this.now() + validTtlMs('ttlMs', ttlMs) });
+  }
+
+  async get(key: string): Promise<string | null> {
+    return this.live(key)?.value ?? null;
+  }
+
+  async remainingMs(key: string): Promise<number | null> {
+    const entry = this.live(key);
+    return entry ? entry.expiresAt - this.now() : null;
+  }
+
+  async delete(key: string): Promise<void> {
+    this.entries.delete(key);
+  }
+
+  async increment(key: string, windowMs: number): Promise<number> {
+    const window = validTtlMs('windowMs', windowMs);
+    const entry = this.live(validKey(key));
+    if (!entry) {
+      this.entries.set(key, { value: '1', expiresAt: this.now() + window });
+      return 1;
+    }
+    if (!/^-?\d+$/.test(entry.value)) throw new InvalidTtlArgumentError(`the value at ${key} is not a counter`);
+    const count = Number(entry.value) + 1;
+    entry.value = String(count);
+    return count;
+  }
+
+  async ping(): Promise<void> {}
+
+  async close(): Promise<void> {
+    clearInterval(this.sweeper);
+    this.entries.clear();
+  }
+
+  /** Number of entries held, expired or not (tests use it to check the sweep). */
+  get size(): number {
+    return this.entries.size;
+  }
+
+  /** Drops every expired entry. */
+  sweep(): void {
+    const now = this.now();
+    for (const [key, entry] of this.entries) if (entry.expiresAt <= now) this.entries.delete(key);
+  }
+
+  private live(key: string): Entry | undefined {
+    const entry = this.entries.get(key);
+    if (!entry) return undefined;
+    if (entry.expiresAt > this.now()) return entry;
+    this.entries.delete(key);
+    return undefined;
+  }
+
+  private now(): number {
+    return this.clock.now().getTime();
+  }
+}

@@ -1,0 +1,101 @@
+import Redis from 'ioredis';
+import { UnavailableError } from '@vaultline/core';
+import type { TtlStore } from './ttl.port';
+import { InvalidTtlArgumentError, validKey, validTtlMs } from './ttl-arguments';
+
+export interface RedisTtlStoreOptions {
+  /** Prepended to every key (ioredis keyPrefix), so several stores can share one Redis. */
+  keyPrefix?: string;
+  /** Connection errors (reconnects are automatic); commands fail with UnavailableError meanwhile. */
+  onError?: (error: Error) => void;
+}
+
+/**
+ * INCR, and PEXPIRE only when the key has no expiry yet: the window starts at the first increment
+ * and later increments never extend it. One script, so a crash between the two cannot leave an
+ * immortal counter.
+ */
+const INCREMENT_IN_WINDOW = `
+local count = redis.call('INCR', KEYS[1])
+if redis.call('PTTL', KEYS[1]) < 0 then
+  redis.call('PEXPIRE', KEYS[1], ARGV[1])
+end
+return count
+`;
+
+interface WithIncrementScript {
+  vaultlineIncrementInWindow(key: string, windowMs: string): Promise<number>;
+}
+
+/** Redis adapter: SET PX / GET / PTTL / DEL, and a Lua counter for rate windows. Nothing is persisted by us beyond Redis's own settings. */
+export class RedisTtlStore implements TtlStore {
+  private readonly client: Redis;
+
+  constructor(url: string, options: RedisTtlStoreOptions = {}) {
+    this.client = new Redis(url, {
+      keyPrefix: options.keyPrefix,
+      maxRetriesPerRequest: 2,
+      enableAutoPipelining: true,
+      // ioredis arms this timer even when the socket is already closed (disconnect while reconnecting),
+      // which keeps the process alive for its whole length; a short one is plenty for a TTL store.
+      disconnectTimeout: 200,
+    });
+    this.client.on('error', (error: Error) => options.onError?.(error));
+    this.client.defineCommand('vaultlineIncrementInWindow', { numberOfKeys: 1, lua: INCREMENT_IN_WINDOW });
+  }
+
+  async set(key: string, value: string, ttlMs: number): Promise<void> {
+    if (typeof value !== 'string') throw new InvalidTtlArgumentError('TTL store values must be strings');
+    const ttl = validTtlMs('ttlMs', ttlMs);
+    await this.call(() => this.client.set(validKey(key), value, 'PX', ttl));
+  }
+
+  async get(key: string): Promise<string | null> {
+    return this.call(() => this.client.get(validKey(key)));
+  }
+
+  async remainingMs(key: string): Promise<number | null> {
+    const ttl = await this.call(() => this.client.pttl(validKey(key)));
+    // -2: no such key; -1: a key without expiry, which this store never writes.
+    return ttl < 0 ? null : ttl;
+  }
+
+  async delete(key: string): Promise<void> {
+    await this.call(() => this.client.del(validKey(key)));
+  }
+
+  async increment(key: string, windowMs: number): Promise<number> {
+    const window = validTtlMs('windowMs', windowMs);
+    const scripted = this.client as unknown as WithIncrementScript;
+    return this.call(() => scripted.vaultlineIncrementInWindow(validKey(key), String(window)));
+  }
+
+  async ping(): Promise<void> {
+    await this.call(() => this.client.ping());
+  }
+
+  async close(): Promise<void> {
+    if (this.client.status === 'end') return;
+    if (this.client.status !== 'ready') {
+      // Not connected (yet, or any more): QUIT would wait for a connection that may never come.
+      this.client.disconnect();
+      return;
+    }
+    try {
+      await this.client.quit();
+    } catch {
+      this.client.disconnect();
+    }
+  }
+
+  /** Connection failures become UnavailableError (503, retryable); Redis replies (wrong type…) pass as they are. */
+  private async call<T>(command: () => Promise<T>): Promise<T> {
+    try {
+      return await command();
+    } catch (error) {
+      if (error instanceof Error && error.name === 'ReplyError') throw error;
+      if (error instanceof InvalidTtlArgumentError) throw error;
+      throw new UnavailableError(`TTL store unavailable: ${error instanceof Error ? error.message : String(error)}`, 'ttl_store_unavailable');
+    }
+  }
+}

@@ -1,0 +1,124 @@
+import { isIP } from 'node:net';
+import type { WholeValueTyping } from './fill-json-body';
+import { DestinationNotAllowedError } from './forward-errors';
+
+/**
+ * One allowed destination: scheme, host, port and path compared exactly. A host may start with
+ * `*-` or `*.` to stand for one merchant-specific DNS label prefix (Adyen live URLs, Checkout.com
+ * account prefixes); nothing else is a wildcard and paths are never prefixes.
+ */
+export interface DestinationRule {
+  name: string;
+  protocol: 'https:' | 'http:';
+  host: string;
+  /** '' for the scheme's default port. */
+  port: string;
+  path: string;
+  typing: WholeValueTyping;
+  /** From FORWARD_EXTRA_DESTINATIONS: private addresses may be reached for this host. */
+  operatorListed: boolean;
+}
+
+/** The spec's three destination kinds, test and live. */
+export const BUILT_IN_DESTINATIONS: readonly DestinationRule[] = [
+  rule('adyen-v69-test', 'https://checkout-test.adyen.com/v69/payments'),
+  rule('adyen-v69-live', 'https://*-checkout-live.adyenpayments.com/checkout/v69/payments'),
+  rule('checkout-sandbox', 'https://api.sandbox.checkout.com/payments', 'integer-expiry'),
+  rule('checkout-sandbox-prefixed', 'https://*.api.sandbox.checkout.com/payments', 'integer-expiry'),
+  rule('checkout-live', 'https://api.checkout.com/payments', 'integer-expiry'),
+  rule('checkout-live-prefixed', 'https://*.api.checkout.com/payments', 'integer-expiry'),
+  rule('stripe-payment-methods', 'https://api.stripe.com/v1/payment_methods'),
+];
+
+function rule(name: string, url: string, typing: WholeValueTyping = 'string', operatorListed = false): DestinationRule {
+  const match = /^(https?:)\/\/([^/:]+)(?::(\d+))?(\/[^?#]*)$/.exec(url);
+  if (!match) throw new Error(`invalid destination rule ${url}`);
+  const [, protocol, host, port, path] = match;
+  const defaultPort = protocol === 'https:' ? '443' : '80';
+  return {
+    name,
+    protocol: protocol as 'https:' | 'http:',
+    host: host!.toLowerCase(),
+    port: port === undefined || port === defaultPort ? '' : port,
+    path: path!,
+    typing,
+    operatorListed,
+  };
+}
+
+/**
+ * Parses a destination URL strictly. The URL must already be in canonical form: WHATWG parsing
+ * quietly rewrites `127.1`, `0x7f.1`, `%2e%2e`, `/./`, backslashes, upper case and default ports, so
+ * any difference between the raw text and its parsed form is refused rather than normalised.
+ */
+export function parseDestination(raw: string): URL {
+  if (raw.length > 2048 || /[\s\\]/.test(raw) || hasControlCharacter(raw)) throw new DestinationNotAllowedError('The destination URL contains characters that are not allowed.');
+  const syntax = /^(https?):\/\/([^/?#]*)(\/[^?#]*)(\?[^#]*)?$/.exec(raw);
+  if (!syntax) throw new DestinationNotAllowedError('The destination URL must be an absolute http(s) URL with a path and no fragment.');
+  const [, , authority, rawPath] = syntax;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new DestinationNotAllowedError('The destination URL is not a valid URL.');
+  }
+  if (url.username !== '' || url.password !== '' || authority!.includes('@')) throw new DestinationNotAllowedError('Credentials in the destination URL are not allowed.');
+  if (authority !== url.host) throw new DestinationNotAllowedError('The destination host must be written in canonical form (lower case, no default port, no numeric tricks).');
+  if (url.pathname !== rawPath || /\/\/|\/\.{1,2}(\/|$)|%2e|%2f|%5c/i.test(rawPath!)) {
+    throw new DestinationNotAllowedError('The destination path must not contain encoded, doubled or dot segments.');
+  }
+  if (url.hostname.endsWith('.')) throw new DestinationNotAllowedError('The destination host must not end with a dot.');
+  return url;
+}
+
+function hasControlCharacter(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code < 0x20 || code === 0x7f) return true;
+  }
+  return false;
+}
+
+function isIpHost(hostname: string): boolean {
+  return isIP(hostname.replace(/^\[|\]$/g, '')) !== 0;
+}
+
+function hostMatches(pattern: string, hostname: string): boolean {
+  if (pattern.startsWith('*')) {
+    const suffix = pattern.slice(1); // "-checkout-live.adyenpayments.com" or ".api.checkout.com"
+    if (!hostname.endsWith(suffix)) return false;
+    const label = hostname.slice(0, hostname.length - suffix.length);
+    return /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/.test(label);
+  }
+  return pattern === hostname;
+}
+
+function matches(ruleToCheck: DestinationRule, url: URL): boolean {
+  return (
+    ruleToCheck.protocol === url.protocol &&
+    hostMatches(ruleToCheck.host, url.hostname) &&
+    ruleToCheck.port === url.port &&
+    ruleToCheck.path === url.pathname
+  );
+}
+
+/** Builds a rule from an operator- or admin-given URL, refusing anything parseDestination would refuse. */
+export function ruleFromUrl(name: string, raw: string, operatorListed: boolean): DestinationRule {
+  const url = parseDestination(raw.trim());
+  if (url.search !== '') throw new DestinationNotAllowedError('An allowed destination is a URL without a query string.');
+  if (!operatorListed && isIpHost(url.hostname)) throw new DestinationNotAllowedError('Destinations are host names, not IP addresses.');
+  return rule(name, `${url.protocol}//${url.host}${url.pathname}`, 'string', operatorListed);
+}
+
+/**
+ * Decides whether a merchant may forward to `raw`, against the built-in catalog, the operator's
+ * FORWARD_EXTRA_DESTINATIONS and the merchant's own destinations. IP literals are refused unless
+ * the operator listed exactly that literal.
+ */
+export function resolveDestination(raw: string, rules: readonly DestinationRule[]): { url: URL; rule: DestinationRule } {
+  const url = parseDestination(raw);
+  const found = rules.find((candidate) => matches(candidate, url));
+  if (!found) throw new DestinationNotAllowedError();
+  if (isIpHost(url.hostname) && !found.operatorListed) throw new DestinationNotAllowedError('Destinations are host names, not IP addresses.');
+  return { url, rule: found };
+}

@@ -1,0 +1,51 @@
+import { z } from 'zod';
+import { envDurationMs, envPort, envUrl, loadConfig } from '@vaultline/config';
+
+/**
+ * The gateway's configuration (the only file reading the environment).
+ *
+ * - ADMIN_API_KEY: enables the operator API (/admin/*) with header X-Admin-Key. Unset → /admin answers 404.
+ * - BOOTSTRAP_API_KEY: development convenience — after start a merchant "Bootstrap merchant"
+ *   (card_data_access true) owns exactly this key; idempotent across restarts. Do not set it in production.
+ * - API_KEY_PEPPER: HMAC key for stored API-key hashes. When unset, one is generated on first start and kept
+ *   in the gateway's own store — acceptable for development only: production must set it (from a secret
+ *   store) so that a copy of the database alone does not allow offline guessing, and must never change it
+ *   (every existing key would stop working).
+ * - PUBLIC_BASE_URL: the externally visible base URL (servers[0] of /openapi.json).
+ */
+const BOOTSTRAP_KEY = /^sk_(test|live)_[A-Za-z0-9_]+$/;
+
+export const gatewayConfigSchema = z.object({
+  PORT: envPort().default(8080),
+  ADMIN_API_KEY: z.string().min(16, { message: 'must be at least 16 characters' }).optional(),
+  BOOTSTRAP_API_KEY: z
+    .string()
+    .regex(BOOTSTRAP_KEY, { message: 'must start with sk_test_ or sk_live_ followed by letters, digits or underscores' })
+    .min(24, { message: 'must be at least 24 characters' })
+    .optional(),
+  PUBLIC_BASE_URL: envUrl(['http:', 'https:']).optional(),
+  API_KEY_PEPPER: z.string().min(16, { message: 'must be at least 16 characters' }).optional(),
+  /** How long the gateway waits for an upstream's response headers (the forwarder waits on destinations). */
+  GATEWAY_UPSTREAM_TIMEOUT: envDurationMs().default(60_000),
+});
+
+export interface GatewayConfig {
+  port: number;
+  adminApiKey?: string;
+  bootstrapApiKey?: string;
+  publicBaseUrl?: string;
+  apiKeyPepper?: string;
+  upstreamTimeoutMs: number;
+  /** Largest request body accepted at the edge, in bytes (1 MB). */
+  bodyLimitBytes: number;
+}
+
+export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig {
+  const parsed = loadConfig(gatewayConfigSchema, env);
+  const config: GatewayConfig = { port: parsed.PORT, upstreamTimeoutMs: parsed.GATEWAY_UPSTREAM_TIMEOUT, bodyLimitBytes: 1024 * 1024 };
+  if (parsed.ADMIN_API_KEY) config.adminApiKey = parsed.ADMIN_API_KEY;
+  if (parsed.BOOTSTRAP_API_KEY) config.bootstrapApiKey = parsed.BOOTSTRAP_API_KEY;
+  if (parsed.PUBLIC_BASE_URL) config.publicBaseUrl = parsed.PUBLIC_BASE_URL;
+  if (parsed.API_KEY_PEPPER) config.apiKeyPepper = parsed.API_KEY_PEPPER;
+  return config;
+}

@@ -1,0 +1,32 @@
+import type { ApiKeyRecord, Merchant } from './merchant';
+
+export interface PageRequest {
+  limit: number;
+  after?: string;
+  order: 'asc' | 'desc';
+}
+
+export interface PageOf<T> {
+  items: T[];
+  has_more: boolean;
+  next_cursor?: string;
+}
+
+/** Merchants are system-level records (the operator lists them all). */
+export interface MerchantRepository {
+  get(id: string): Promise<Merchant | null>;
+  list(page: PageRequest): Promise<PageOf<Merchant>>;
+  /** Creates the merchant and its first key in one commit. */
+  createWithKey(merchant: Merchant, key: ApiKeyRecord): Promise<void>;
+}
+
+export interface ApiKeyRepository {
+  insert(key: ApiKeyRecord): Promise<void>;
+  /** Tenant-scoped. */
+  get(merchantId: string, id: string): Promise<ApiKeyRecord | null>;
+  list(merchantId: string, page: PageRequest): Promise<PageOf<ApiKeyRecord>>;
+  /** The key whose hash this is, whatever its state; null when none. */
+  findByHash(keyHash: string): Promise<ApiKeyRecord | null>;
+  /** Marks the key revoked; returns it as stored. */
+  revoke(merchantId: string, id: string, at: string): Promise<ApiKeyRecord>;
+}

@@ -1,0 +1,42 @@
+/** The services behind the gateway. */
+export const UPSTREAM_SERVICES = ['vault', 'forwarder', 'importer', 'payment-orchestrator', 'notifier'] as const;
+export type UpstreamService = (typeof UPSTREAM_SERVICES)[number];
+
+export interface RouteTarget {
+  service: UpstreamService;
+  /** public routes need no API key (checkout pages, the browser SDK, sessions). */
+  access: 'merchant' | 'public';
+  prefix: string;
+}
+
+/** Longest prefix first: /tokens/imports must win over /tokens. Paths are forwarded unchanged. */
+const ROUTES: RouteTarget[] = [
+  { prefix: '/tokens/imports', service: 'importer', access: 'merchant' },
+  { prefix: '/tokens', service: 'vault', access: 'merchant' },
+  { prefix: '/cde-import', service: 'vault', access: 'merchant' },
+  { prefix: '/forward', service: 'forwarder', access: 'merchant' },
+  { prefix: '/payments', service: 'payment-orchestrator', access: 'merchant' },
+  { prefix: '/webhook-endpoints', service: 'notifier', access: 'merchant' },
+  { prefix: '/events', service: 'notifier', access: 'merchant' },
+  { prefix: '/checkout', service: 'vault', access: 'public' },
+  { prefix: '/sdk', service: 'vault', access: 'public' },
+  { prefix: '/sessions', service: 'vault', access: 'public' },
+];
+
+/** The route for a request path, matching whole segments only (/tokensx is not /tokens). */
+export function resolveRoute(path: string): RouteTarget | undefined {
+  return ROUTES.find((route) => path === route.prefix || path.startsWith(`${route.prefix}/`));
+}
+
+export function isUpstreamService(name: string): name is UpstreamService {
+  return (UPSTREAM_SERVICES as readonly string[]).includes(name);
+}
+
+/**
+ * Paths the gateway refuses to forward: dot segments and encoded slashes or dots could make an
+ * upstream resolve a different route than the one the gateway authorised.
+ */
+export function isSafePath(path: string): boolean {
+  if (/%2f|%5c|%2e|\\/i.test(path)) return false;
+  return !path.split('/').some((segment) => segment === '.' || segment === '..');
+}

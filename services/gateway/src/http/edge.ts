@@ -1,0 +1,95 @@
+import express from 'express';
+import type { NextFunction, Request, Response } from 'express';
+import { ForbiddenError } from '@vaultline/core';
+import { PUBLIC_MERCHANT_ID, SCOPES } from '@vaultline/auth';
+import type { Logger } from '@vaultline/logger';
+import { RouteNotFoundError, errorHandler, requestIdMiddleware, tagServerSpan } from '@vaultline/http';
+import type { ApiKeys } from '../domain/api-keys';
+import { isSafePath, resolveRoute } from '../domain/routing';
+import type { UpstreamProxy } from './upstream-proxy';
+import { assertDeclaredLength, assertSupportedContentType, readRawBody } from './read-body';
+
+export interface EdgeDeps {
+  logger: Logger;
+  apiKeys: ApiKeys;
+  proxy: UpstreamProxy;
+  bodyLimitBytes: number;
+  /** Mounted before anything else: the gateway's own internal API (internal JWT). */
+  internalApp: express.Express;
+  admin: express.Router;
+  readiness: () => Promise<void>;
+  openApiJson: () => string;
+  docsHtml: () => string;
+}
+
+/**
+ * The merchant edge. Every request gets a request id; public routes go to the vault as
+ * merchant __public__; every other route needs X-API-Key, which resolves the merchant and
+ * scopes signed into the internal JWT. Bodies are forwarded as raw bytes, never parsed here.
+ */
+export function createEdgeApp(deps: EdgeDeps): express.Express {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  app.set('query parser', 'simple');
+
+  app.use('/internal', deps.internalApp);
+  app.use(requestIdMiddleware());
+  app.use(accessLog(deps.logger));
+
+  app.get('/health', (_req, res) => {
+    res.json({ status: 'ok' });
+  });
+  app.get('/ready', async (_req, res) => {
+    await deps.readiness();
+    res.json({ status: 'ready' });
+  });
+  app.get('/openapi.json', (_req, res) => {
+    res.type('application/json').send(deps.openApiJson());
+  });
+  app.get('/docs', (_req, res) => {
+    res.setHeader('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'");
+    res.type('html').send(deps.docsHtml());
+  });
+
+  app.use('/admin', deps.admin);
+  app.use(merchantEdge(deps));
+  app.use(errorHandler(deps.logger, `${deps.bodyLimitBytes} bytes`));
+  return app;
+}
+
+function merchantEdge(deps: EdgeDeps) {
+  return async (req: Request, res: Response, _next: NextFunction) => {
+    assertDeclaredLength(req, deps.bodyLimitBytes);
+    const route = resolveRoute(req.path);
+    const notFound = () => new RouteNotFoundError(req.method, req.path);
+
+    let merchantId = PUBLIC_MERCHANT_ID;
+    let scopes: string[] = [SCOPES.public];
+    if (route?.access !== 'public') {
+      const key = await deps.apiKeys.authenticate(req.get('x-api-key'));
+      merchantId = key.merchantId;
+      scopes = key.scopes;
+      tagServerSpan('vaultline.merchant_id', merchantId);
+      if (!route) throw notFound();
+      if (!scopes.includes(SCOPES.merchant) && !(route.prefix === '/cde-import' && req.method === 'POST' && scopes.includes(SCOPES.cdeImport))) {
+        throw new ForbiddenError('This API key may only call POST /cde-import.', 'insufficient_scope');
+      }
+    }
+    if (!route || !isSafePath(req.path)) throw notFound();
+    assertSupportedContentType(req);
+    const body = await readRawBody(req, deps.bodyLimitBytes);
+    await deps.proxy.forward(req, res, { service: route.service, path: req.originalUrl, merchantId, scopes, body });
+  };
+}
+
+function accessLog(logger: Logger) {
+  return (req: Request, res: Response, next: NextFunction) => {
+    const started = process.hrtime.bigint();
+    res.on('finish', () => {
+      const ms = Number(process.hrtime.bigint() - started) / 1e6;
+      logger.info({ request_id: res.locals.requestId, method: req.method, path: req.path, status: res.statusCode, ms: Math.round(ms * 10) / 10 }, 'request');
+    });
+    next();
+  };
+}

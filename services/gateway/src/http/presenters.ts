@@ -1,0 +1,17 @@
+import type { ApiKeyRecord, Merchant } from '../domain/merchant';
+
+/** What the API shows of a merchant. */
+export const presentMerchant = (m: Merchant) => ({ id: m.id, name: m.name, card_data_access: m.card_data_access, created_at: m.created_at });
+
+/** What the API shows of a key: never its hash, never the key (except once, at creation). */
+export const presentApiKey = (k: ApiKeyRecord) => ({
+  id: k.id,
+  merchant_id: k.merchant_id,
+  prefix: k.prefix,
+  mode: k.mode,
+  scopes: k.scopes,
+  label: k.label,
+  created_at: k.created_at,
+  revoked_at: k.revoked_at,
+  expires_at: k.expires_at,
+});

@@ -1,0 +1,39 @@
+import type { Request } from 'express';
+import { PayloadTooLargeError, UnsupportedMediaTypeError, hasBody } from '@vaultline/http';
+
+const SUPPORTED = ['application/json', 'application/*+json', 'application/x-www-form-urlencoded'];
+
+/** 413 as early as possible: a declared length over the limit is refused before reading anything. */
+export function assertDeclaredLength(req: Request, limitBytes: number): void {
+  const declared = Number(req.headers['content-length'] ?? 0);
+  if (declared > limitBytes) {
+    // The unread body would poison a kept-alive connection.
+    req.res?.setHeader('Connection', 'close');
+    throw new PayloadTooLargeError(describeLimit(limitBytes));
+  }
+}
+
+/** 415 for a body in a format no service parses. */
+export function assertSupportedContentType(req: Request): void {
+  if (hasBody(req) && !req.is(SUPPORTED)) throw new UnsupportedMediaTypeError();
+}
+
+/** The raw body bytes (the gateway never parses merchant bodies), at most `limitBytes`. */
+export async function readRawBody(req: Request, limitBytes: number): Promise<Buffer | null> {
+  if (!hasBody(req)) return null;
+  const chunks: Buffer[] = [];
+  let total = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    total += chunk.length;
+    if (total > limitBytes) {
+      req.res?.setHeader('Connection', 'close');
+      throw new PayloadTooLargeError(describeLimit(limitBytes));
+    }
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks, total);
+}
+
+function describeLimit(bytes: number): string {
+  return bytes % (1024 * 1024) === 0 ? `${bytes / (1024 * 1024)} MB` : `${bytes} bytes`;
+}

@@ -1,0 +1,75 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { SqliteDocumentStore, type DocumentStore } from '@vaultline/store';
+import type { EchoBody } from './support/echo-upstream';
+import { ADMIN_KEY, startGateway, startUpstreams, type Upstreams } from './support/gateway-harness';
+import { call, expectProblem } from './support/http-call';
+import { loadGatewayConfig } from '../src/config';
+
+const BOOTSTRAP = 'sk_test_bootstrap_0123456789abcdef';
+
+let upstreams: Upstreams;
+let dir: string;
+
+beforeAll(async () => {
+  upstreams = await startUpstreams();
+  dir = mkdtempSync(join(tmpdir(), 'gateway-bootstrap-'));
+});
+
+afterAll(async () => {
+  await upstreams.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+async function withGateway<T>(store: DocumentStore, run: (url: string) => Promise<T>): Promise<T> {
+  const gateway = await startGateway(upstreams, store, { BOOTSTRAP_API_KEY: BOOTSTRAP });
+  try {
+    return await run(gateway.url);
+  } finally {
+    await gateway.close();
+  }
+}
+
+describe('BOOTSTRAP_API_KEY', () => {
+  it('when the gateway restarts on the same store, then the bootstrap key keeps working and exactly one bootstrap merchant exists', async () => {
+    const file = join(dir, 'gateway.db');
+    const merchantIds: string[] = [];
+    for (let run = 0; run < 2; run++) {
+      const store = await SqliteDocumentStore.open(file);
+      try {
+        await withGateway(store, async (url) => {
+          const echo = (await call(url, '/tokens', { headers: { 'x-api-key': BOOTSTRAP } })).json as unknown as EchoBody;
+          expect(echo.auth.scopes).toEqual(['merchant', 'card_data']);
+          merchantIds.push(echo.auth.merchantId);
+          const list = await call(url, '/admin/merchants', { headers: { 'x-admin-key': ADMIN_KEY } });
+          expect((list.json.data as Array<{ name: string }>).filter((m) => m.name === 'Bootstrap merchant')).toHaveLength(1);
+        });
+      } finally {
+        await store.close();
+      }
+    }
+    // Same merchant across the restart; the pepper generated on first start was kept in the store.
+    expect(merchantIds[1]).toBe(merchantIds[0]);
+  });
+
+  it('when the bootstrap key is malformed, then configuration fails naming the variable', () => {
+    expect(() => loadGatewayConfig({ BOOTSTRAP_API_KEY: 'pk_test_0123456789abcdefghij' })).toThrow(/BOOTSTRAP_API_KEY/);
+    expect(() => loadGatewayConfig({ BOOTSTRAP_API_KEY: 'sk_test_short' })).toThrow(/BOOTSTRAP_API_KEY: must be at least 24 characters/);
+    expect(loadGatewayConfig({ BOOTSTRAP_API_KEY: BOOTSTRAP }).bootstrapApiKey).toBe(BOOTSTRAP);
+  });
+});
+
+describe('failures inside the gateway', () => {
+  it('when the store throws an unexpected error, then the answer is a 500 with the request id and no internals', async () => {
+    const store = await SqliteDocumentStore.open(':memory:');
+    await withGateway(store, async (url) => {
+      // Break the store under the running gateway: the next key lookup throws a raw driver error.
+      await store.close();
+      const result = await call(url, '/tokens', { headers: { 'x-api-key': BOOTSTRAP, 'x-request-id': 'req-500' } });
+      expectProblem(result, 500, 'internal_error');
+      expect(result.json.request_id).toBe('req-500');
+      expect(result.text).not.toMatch(/sqlite|database|Error:/i);
+    });
+  });
+});

@@ -1,0 +1,45 @@
+import { InternalTokenVerifier } from '@vaultline/auth';
+import { createLogger } from '@vaultline/logger';
+import { authOf, createServiceHttp, rawBodyOf, startHttpServer, type RunningServer, type ServiceName } from '@vaultline/http';
+
+export interface EchoBody {
+  service: string;
+  auth: { issuer: string; merchantId: string; scopes: string[]; requestId: string };
+  method: string;
+  url: string;
+  headers: Record<string, string | string[] | undefined>;
+  raw: string | null;
+}
+
+/**
+ * A real service built with createServiceHttp that answers with what it received: the verified
+ * internal identity, the path, the headers and the raw body. Some paths behave specially.
+ */
+export async function startEchoUpstream(service: ServiceName, gatewayPublicKeyPem: string): Promise<RunningServer> {
+  const app = createServiceHttp({
+    service,
+    verifier: new InternalTokenVerifier(service, { gateway: gatewayPublicKeyPem }),
+    logger: createLogger({ service, level: 'silent' }),
+    bodyLimit: '2mb',
+    routes: (router) => {
+      router.get('/checkout/page', (_req, res) => {
+        res.type('html').send('<html><body>checkout</body></html>');
+      });
+      router.get('/tokens/crash', () => {
+        throw new Error('upstream exploded');
+      });
+      router.all('/{*rest}', (req, res) => {
+        const body: EchoBody = {
+          service,
+          auth: authOf(req),
+          method: req.method,
+          url: req.originalUrl,
+          headers: req.headers,
+          raw: rawBodyOf(req)?.toString('utf8') ?? null,
+        };
+        res.status(req.method === 'POST' ? 201 : 200).setHeader('Idempotent-Replayed', 'false').json(body);
+      });
+    },
+  });
+  return startHttpServer(app);
+}

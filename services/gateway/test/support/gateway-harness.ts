@@ -1,0 +1,82 @@
+import { InternalTokenSigner, InternalTokenVerifier, generateInternalKeyPair } from '@vaultline/auth';
+import { systemClock } from '@vaultline/core';
+import { openBus } from '@vaultline/bus';
+import { MemoryTtlStore } from '@vaultline/ttl';
+import { createLogger } from '@vaultline/logger';
+import { startHttpServer, type RunningServer, type ServiceApp, type ServiceName, type ServiceRuntime } from '@vaultline/http';
+import type { DocumentStore } from '@vaultline/store';
+import { createApp } from '../../src/app';
+import { loadGatewayConfig } from '../../src/config';
+import { startEchoUpstream } from './echo-upstream';
+
+export const ADMIN_KEY = 'admin_test_key_0123456789';
+
+export interface Upstreams {
+  gatewayKeys: { privateKeyPem: string; publicKeyPem: string };
+  importerKeys: { privateKeyPem: string; publicKeyPem: string };
+  servers: Partial<Record<ServiceName, RunningServer>>;
+  urls: Record<ServiceName, string>;
+  close(): Promise<void>;
+}
+
+/** Echo upstreams for vault, forwarder, importer and notifier; the payment orchestrator is down. */
+export async function startUpstreams(): Promise<Upstreams> {
+  const gatewayKeys = generateInternalKeyPair();
+  const importerKeys = generateInternalKeyPair();
+  const servers: Upstreams['servers'] = {};
+  for (const service of ['vault', 'forwarder', 'importer', 'notifier'] as const) {
+    servers[service] = await startEchoUpstream(service, gatewayKeys.publicKeyPem);
+  }
+  // A port that was open a moment ago and is closed now: connection refused.
+  const down = await startEchoUpstream('payment-orchestrator', gatewayKeys.publicKeyPem);
+  await down.close();
+  const urls = {
+    gateway: 'http://127.0.0.1:1',
+    vault: servers.vault!.url,
+    forwarder: servers.forwarder!.url,
+    importer: servers.importer!.url,
+    notifier: servers.notifier!.url,
+    'payment-orchestrator': down.url,
+  };
+  return {
+    gatewayKeys,
+    importerKeys,
+    servers,
+    urls,
+    close: async () => {
+      for (const server of Object.values(servers)) await server?.close();
+    },
+  };
+}
+
+export interface RunningGateway {
+  url: string;
+  app: ServiceApp;
+  close(): Promise<void>;
+}
+
+export async function startGateway(upstreams: Upstreams, store: DocumentStore, env: Record<string, string> = {}): Promise<RunningGateway> {
+  const runtime: ServiceRuntime = {
+    store,
+    bus: await openBus('memory://'),
+    ttl: new MemoryTtlStore(),
+    logger: createLogger({ service: 'gateway', level: 'silent' }),
+    clock: systemClock,
+    signer: new InternalTokenSigner('gateway', upstreams.gatewayKeys.privateKeyPem),
+    verifier: new InternalTokenVerifier('gateway', { importer: upstreams.importerKeys.publicKeyPem, gateway: upstreams.gatewayKeys.publicKeyPem }),
+    serviceUrls: upstreams.urls,
+    publicBaseUrl: 'https://api.vaultline.test',
+  };
+  const app = createApp(runtime, loadGatewayConfig({ ADMIN_API_KEY: ADMIN_KEY, ...env }));
+  await app.start();
+  const server = await startHttpServer(app.http);
+  return {
+    url: server.url,
+    app,
+    close: async () => {
+      await server.close();
+      await app.stop();
+      await runtime.bus.close();
+    },
+  };
+}

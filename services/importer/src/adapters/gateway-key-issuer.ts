@@ -1,0 +1,40 @@
+import { newId } from '@vaultline/core';
+import { SCOPES } from '@vaultline/auth';
+import type { InternalClient } from '@vaultline/http';
+import { ImportCredentialError } from '../domain/import-errors';
+import type { ImportCredentialIssuer } from '../domain/ports';
+
+/** Mints and revokes job-scoped keys (scope cde_import only) at the gateway's internal API. */
+export class GatewayImportKeyIssuer implements ImportCredentialIssuer {
+  constructor(private readonly gateway: InternalClient) {}
+
+  async mint(merchantId: string, jobId: string, expiresAt: Date): Promise<{ id: string; apiKey: string }> {
+    const response = await this.gateway.request<{ id?: unknown; api_key?: unknown }>({
+      method: 'POST',
+      path: '/internal/api-keys',
+      merchantId,
+      scopes: [SCOPES.mintImportKeys],
+      requestId: newId(),
+      body: { merchant_id: merchantId, scopes: [SCOPES.cdeImport], label: `import ${jobId}`, expires_at: expiresAt.toISOString() },
+    });
+    const { id, api_key: apiKey } = response.body ?? {};
+    if (response.status !== 201 || typeof id !== 'string' || typeof apiKey !== 'string') {
+      throw new ImportCredentialError(`The gateway did not mint an import key (HTTP ${response.status}).`);
+    }
+    return { id, apiKey };
+  }
+
+  async revoke(merchantId: string, keyId: string): Promise<void> {
+    const response = await this.gateway.request({
+      method: 'DELETE',
+      path: `/internal/api-keys/${encodeURIComponent(keyId)}`,
+      merchantId,
+      scopes: [SCOPES.mintImportKeys],
+      requestId: newId(),
+    });
+    // 404: already gone (revoked earlier or expired), which is what we want.
+    if (response.status !== 204 && response.status !== 200 && response.status !== 404) {
+      throw new ImportCredentialError(`The gateway did not revoke the import key (HTTP ${response.status}).`);
+    }
+  }
+}

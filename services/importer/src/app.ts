@@ -1,0 +1,117 @@
+import { createEventConsumer, startOutboxRelay, type OutboxRelay, type Subscription } from '@vaultline/bus';
+import { createEgressClient } from '@vaultline/egress';
+import { createServiceHttp, InternalClient, type ServiceApp, type ServiceRuntime } from '@vaultline/http';
+import { CryptoSecretSealer } from './adapters/crypto-secret-sealer';
+import { GatewayImportKeyIssuer } from './adapters/gateway-key-issuer';
+import type { ImporterConfig } from './config';
+import { registerImportCollections, StoreImportJobRepository } from './data/import-job.repository';
+import { abortableSleep } from './domain/abortable-sleep';
+import { UnknownProviderError } from './domain/import-errors';
+import type { ProviderContext } from './domain/import-provider';
+import { ImportRunner } from './domain/import-runner';
+import { ImportScheduler } from './domain/import-scheduler';
+import { importRoutes } from './http/imports.routes';
+import { onTokenCreated, TOKEN_CREATED_GROUP } from './messaging/token-created.consumer';
+import { importProviderOf, type ImportProviderId } from './providers/registry';
+
+export interface ImporterApp extends ServiceApp {
+  /** Jobs this process is running now (for tests and diagnostics). */
+  activeJobs(): number;
+}
+
+/** Composition root of the importer. */
+export function createApp(runtime: ServiceRuntime, config: ImporterConfig): ImporterApp {
+  const { store, bus, logger, clock } = runtime;
+  const log = logger.child({ component: 'importer' });
+  const providerBaseUrls: Record<ImportProviderId, string> = { provider_a: config.PROVIDER_A_BASE_URL.replace(/\/$/, '') };
+  const egress = createEgressClient({
+    allowPrivate: false,
+    httpsOnly: !config.IMPORTER_ALLOW_PRIVATE_PROVIDER,
+    connectTimeoutMs: 5_000,
+    totalTimeoutMs: config.IMPORTER_PROVIDER_TIMEOUT_MS,
+    maxResponseBytes: 1024 * 1024,
+    allowPrivateHosts: config.IMPORTER_ALLOW_PRIVATE_PROVIDER ? Object.values(providerBaseUrls) : [],
+    connectionsPerOrigin: config.IMPORTER_CONCURRENCY + config.IMPORTER_LOOKAHEAD + 4,
+  });
+  const gateway = new InternalClient({ signer: runtime.signer, audience: 'gateway', baseUrl: runtime.serviceUrls.gateway });
+
+  const jobs = new StoreImportJobRepository(store, clock);
+  const secrets = new CryptoSecretSealer(config.secretKey);
+  const issuer = new GatewayImportKeyIssuer(gateway);
+  const lifecycle = { jobs, issuer, clock, log };
+
+  const providerContext = (provider: ImportProviderId): ProviderContext => ({
+    http: egress,
+    baseUrl: providerBaseUrls[provider],
+    retry: {
+      maxAttempts: config.IMPORTER_RETRY_ATTEMPTS,
+      baseDelayMs: config.IMPORTER_RETRY_BASE_MS,
+      maxRetryAfterMs: config.IMPORTER_MAX_RETRY_AFTER_MS,
+      maxRateLimitedAttempts: config.IMPORTER_MAX_RATE_LIMITED,
+    },
+    sleep: abortableSleep,
+    pageSize: config.IMPORTER_PAGE_SIZE,
+    lookahead: config.IMPORTER_LOOKAHEAD,
+  });
+
+  const runner = new ImportRunner({
+    ...lifecycle,
+    secrets,
+    openSource: (provider, credentials) => {
+      const plugin = importProviderOf(provider);
+      if (!plugin) throw new UnknownProviderError(provider);
+      return plugin.open(plugin.credentialsSchema.parse(credentials), providerContext(plugin.id as ImportProviderId));
+    },
+    settings: {
+      cdeImportUrl: `${runtime.publicBaseUrl.replace(/\/$/, '')}/cde-import`,
+      workerId: config.IMPORTER_WORKER_ID,
+      concurrency: config.IMPORTER_CONCURRENCY,
+      checkpointEvery: config.IMPORTER_CHECKPOINT_EVERY,
+      leaseMs: config.IMPORTER_LEASE_MS,
+      importKeyTtlMs: config.IMPORTER_IMPORT_KEY_TTL_MS,
+      endpointAttempts: config.IMPORTER_RETRY_ATTEMPTS,
+      retryBaseDelayMs: config.IMPORTER_RETRY_BASE_MS,
+      settleTimeoutMs: config.IMPORTER_SETTLE_TIMEOUT_MS,
+      settlePollMs: 100,
+    },
+  });
+  const scheduler = new ImportScheduler(runner, lifecycle, { workerId: config.IMPORTER_WORKER_ID, scanIntervalMs: config.IMPORTER_SCAN_INTERVAL_MS });
+
+  const http = createServiceHttp({
+    service: 'importer',
+    verifier: runtime.verifier,
+    logger,
+    readiness: () => store.ping(),
+    routes: (router) =>
+      importRoutes(router, {
+        jobs,
+        secrets,
+        clock,
+        pluginOf: importProviderOf,
+        wake: (merchantId, jobId) => scheduler.wake(merchantId, jobId),
+      }),
+  });
+
+  let relay: OutboxRelay | null = null;
+  let consumer: Subscription | null = null;
+
+  return {
+    name: 'importer',
+    http,
+    activeJobs: () => scheduler.activeJobs,
+    async start() {
+      await registerImportCollections(store);
+      relay = startOutboxRelay({ store, bus, logger });
+      consumer = await createEventConsumer({ bus, store, group: TOKEN_CREATED_GROUP, logger, handlers: { 'token.created': onTokenCreated(lifecycle) } });
+      scheduler.start();
+    },
+    async stop() {
+      await scheduler.stop();
+      await consumer?.stop();
+      consumer = null;
+      await relay?.stop();
+      relay = null;
+      await Promise.allSettled([egress.close(), gateway.close()]);
+    },
+  };
+}

@@ -1,0 +1,73 @@
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
+import { dirname, join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { z } from 'zod';
+import { ConfigError, envBoolean, envDurationMs, envInteger, envUrl, loadConfig } from '@vaultline/config';
+
+/**
+ * The importer's configuration; the only file that reads the environment.
+ *
+ * IMPORTER_SECRET_KEY (base64, 32 bytes) encrypts the platform key and the job-scoped import key
+ * while a job runs. When it is not set, the key is read from IMPORTER_SECRET_KEY_FILE (default
+ * {DATA_DIR}/importer-secret.key), which is created once with a random key if missing: this is
+ * how the embedded profile gets one. Production sets IMPORTER_SECRET_KEY (or mounts the file).
+ *
+ * PROVIDER_A_BASE_URL (fixed name) points provider_a at another base URL than the platform's.
+ * Outgoing calls refuse private addresses and plain http, unless IMPORTER_ALLOW_PRIVATE_PROVIDER
+ * is true: then the configured provider base URLs (and only they) may be private and http —
+ * for the simulator on loopback. An explicit switch rather than a guess from the URL, so that a
+ * misconfigured URL never opens private egress by itself.
+ */
+export const importerConfigSchema = z.object({
+  DATA_DIR: z.string().min(1).default('./data'),
+  IMPORTER_SECRET_KEY: z.string().min(1).optional(),
+  IMPORTER_SECRET_KEY_FILE: z.string().min(1).optional(),
+  PROVIDER_A_BASE_URL: envUrl(['https:', 'http:']).default('https://api.stripe.com'),
+  IMPORTER_ALLOW_PRIVATE_PROVIDER: envBoolean().default(false),
+  /** Forwarding requests in flight per job. */
+  IMPORTER_CONCURRENCY: envInteger({ min: 1, max: 128 }).default(8),
+  /** limit of the platform's list requests (1–100). */
+  IMPORTER_PAGE_SIZE: envInteger({ min: 1, max: 100 }).default(100),
+  /** Customers whose payment methods are listed ahead, in parallel. */
+  IMPORTER_LOOKAHEAD: envInteger({ min: 1, max: 64 }).default(8),
+  IMPORTER_CHECKPOINT_EVERY: envInteger({ min: 1, max: 10_000 }).default(100),
+  IMPORTER_LEASE_MS: envDurationMs().default(30_000),
+  IMPORTER_SCAN_INTERVAL_MS: envDurationMs().default(10_000),
+  /** Lease owner name; a restarted process with the same name resumes its jobs without waiting for the lease. */
+  IMPORTER_WORKER_ID: z.string().min(1).max(128).default(hostname()),
+  IMPORTER_PROVIDER_TIMEOUT_MS: envDurationMs().default(30_000),
+  IMPORTER_RETRY_ATTEMPTS: envInteger({ min: 1, max: 20 }).default(5),
+  IMPORTER_RETRY_BASE_MS: envDurationMs().default(250),
+  IMPORTER_MAX_RETRY_AFTER_MS: envDurationMs().default(60_000),
+  IMPORTER_MAX_RATE_LIMITED: envInteger({ min: 1, max: 1000 }).default(50),
+  IMPORTER_SETTLE_TIMEOUT_MS: envDurationMs().default(300_000),
+  IMPORTER_IMPORT_KEY_TTL_MS: envDurationMs().default(86_400_000),
+});
+
+export type ImporterConfig = z.infer<typeof importerConfigSchema> & {
+  /** The 32-byte key sealing secrets of running jobs. */
+  secretKey: Buffer;
+};
+
+export function loadImporterConfig(env: NodeJS.ProcessEnv): ImporterConfig {
+  const parsed = loadConfig(importerConfigSchema, env);
+  return { ...parsed, secretKey: secretKeyOf(parsed) };
+}
+
+function secretKeyOf(config: z.infer<typeof importerConfigSchema>): Buffer {
+  if (config.IMPORTER_SECRET_KEY) return decodeKey(config.IMPORTER_SECRET_KEY, 'IMPORTER_SECRET_KEY');
+  const file = config.IMPORTER_SECRET_KEY_FILE ?? join(config.DATA_DIR, 'importer-secret.key');
+  if (!existsSync(file)) {
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileSync(file, randomBytes(32).toString('base64'), { mode: 0o600, flag: 'wx' });
+    chmodSync(file, 0o600);
+  }
+  return decodeKey(readFileSync(file, 'utf8').trim(), 'IMPORTER_SECRET_KEY_FILE');
+}
+
+function decodeKey(value: string, variable: string): Buffer {
+  const key = Buffer.from(value, 'base64');
+  if (key.length !== 32) throw new ConfigError([{ variable, reason: 'must be 32 bytes, base64-encoded' }]);
+  return key;
+}

@@ -1,0 +1,42 @@
+import { newId, ValidationError, type Clock } from '@vaultline/core';
+import { newImportJob, type ImportJob } from './import-job';
+import { UnknownProviderError } from './import-errors';
+import type { ImportProviderPlugin } from './import-provider';
+import type { ImportJobRepository, SecretSealer } from './ports';
+import { credentialsContext } from './import-runner';
+
+export interface CreateImportInput {
+  merchantId: string;
+  provider: string;
+  /** The object posted under the provider's name (provider_a: { api_key }). */
+  credentials: unknown;
+}
+
+export interface CreateImportDeps {
+  jobs: ImportJobRepository;
+  secrets: SecretSealer;
+  clock: Clock;
+  pluginOf(provider: string): ImportProviderPlugin | null;
+  /** Starts the job in the background once it is stored. */
+  wake(merchantId: string, jobId: string): void;
+}
+
+/** POST /tokens/imports: validates the provider and its credentials, stores the job sealed, starts it. */
+export async function createImport(deps: CreateImportDeps, input: CreateImportInput): Promise<ImportJob> {
+  const plugin = deps.pluginOf(input.provider);
+  if (!plugin) throw new UnknownProviderError(input.provider);
+  if (input.credentials === undefined || input.credentials === null) {
+    throw new ValidationError(input.provider, `${input.provider} is required: the platform credentials for the import.`, 'provider_credentials_required');
+  }
+  const parsed = plugin.credentialsSchema.safeParse(input.credentials);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const path = [input.provider, ...(issue?.path ?? []).map(String)].join('.');
+    throw new ValidationError(path, `${path} is missing or invalid.`, 'provider_credentials_invalid');
+  }
+  const id = newId();
+  const sealedCredentials = deps.secrets.seal(JSON.stringify(parsed.data), credentialsContext(id));
+  const job = await deps.jobs.create(newImportJob({ id, merchantId: input.merchantId, provider: plugin.id, sealedCredentials, now: deps.clock.now() }));
+  deps.wake(input.merchantId, job.id);
+  return job;
+}

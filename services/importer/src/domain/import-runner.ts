@@ -1,0 +1,333 @@
+import { abortableSleep } from './abortable-sleep';
+import {
+  ImportCredentialError,
+  ImportInterruptedError,
+  ProviderAuthenticationError,
+  ProviderRequestError,
+  ProviderUnreachableError,
+} from './import-errors';
+import { judgeImportAnswer } from './import-endpoint-answer';
+import { JOB_FAILURE_REASONS, holdsLease, isEnded, leaseIsFree, type ImportJob } from './import-job';
+import { accountFor, completeIfAccountedFor, failImport, revokeImportKey, type LifecycleDeps } from './import-lifecycle';
+import type { ImportSource } from './import-provider';
+import type { SecretSealer } from './ports';
+import { Semaphore } from './semaphore';
+
+export interface ImportRunnerSettings {
+  /** {PUBLIC_BASE_URL}/cde-import: where the platform sends each card. */
+  cdeImportUrl: string;
+  /** This process's lease owner name; a restarted process with the same name resumes at once. */
+  workerId: string;
+  /** Forwarding requests in flight at once. */
+  concurrency: number;
+  /** Payment methods done between two persisted checkpoints. */
+  checkpointEvery: number;
+  leaseMs: number;
+  /** Lifetime of the job-scoped import key (it is revoked earlier, when the job ends). */
+  importKeyTtlMs: number;
+  /** Attempts at /cde-import (through the platform) when it answers 409/429/5xx. */
+  endpointAttempts: number;
+  retryBaseDelayMs: number;
+  /** After the listing ends, how long to wait for the last token.created events before giving up on them. */
+  settleTimeoutMs: number;
+  settlePollMs: number;
+}
+
+export interface ImportRunnerDeps extends LifecycleDeps {
+  secrets: SecretSealer;
+  /** Opens the job's platform account with its decrypted credentials (providers/registry.ts). */
+  openSource(provider: string, credentials: unknown): ImportSource;
+  settings: ImportRunnerSettings;
+}
+
+export const credentialsContext = (jobId: string): string => `import:${jobId}:credentials`;
+export const importKeyContext = (jobId: string): string => `import:${jobId}:import-key`;
+
+class ImportCredentialRejectedError extends Error {}
+class CredentialsUnreadableError extends Error {}
+
+/**
+ * Runs one import job from wherever it stands: preparing (mint the job-scoped key), running
+ * (stream the platform's payment methods from the checkpoint and have each forwarded to
+ * /cde-import, at most `concurrency` at once), then settling (wait until token.created events
+ * account for every payment method). Safe to call again after a crash: checkpoints, the
+ * per-job uniqueness of business keys and the vault's business_key upsert make a repeated
+ * forward harmless.
+ */
+export class ImportRunner {
+  constructor(private readonly deps: ImportRunnerDeps) {}
+
+  async run(merchantId: string, jobId: string, signal: AbortSignal): Promise<void> {
+    let job = await this.claim(merchantId, jobId);
+    if (!job) return;
+    const heartbeat = setInterval(() => void this.renewLease(merchantId, jobId).catch(() => undefined), Math.max(50, this.deps.settings.leaseMs / 3));
+    heartbeat.unref();
+    try {
+      if (job.state === 'preparing') job = await this.prepare(job, signal);
+      if (job.state === 'running' && !job.checkpoint.listing_complete) job = await this.enumerate(job, signal);
+      if (job.state === 'running') await this.settle(job, signal);
+    } catch (error) {
+      await this.handleFailure(merchantId, jobId, error, signal);
+    } finally {
+      clearInterval(heartbeat);
+    }
+  }
+
+  private async handleFailure(merchantId: string, jobId: string, error: unknown, signal: AbortSignal): Promise<void> {
+    const reason = jobFailureReasonOf(error);
+    if (reason) {
+      await failImport(this.deps, merchantId, jobId, reason);
+      return;
+    }
+    if (error instanceof ImportInterruptedError || signal.aborted) {
+      await this.releaseLease(merchantId, jobId);
+      return;
+    }
+    // Anything else (store unavailable…) leaves the job as it is; the scheduler's next scan retries it.
+    this.deps.log.error({ import_id: jobId, err: error }, 'import run stopped by an unexpected error; it will be retried');
+  }
+
+  private async claim(merchantId: string, jobId: string): Promise<ImportJob | null> {
+    const { workerId, leaseMs } = this.deps.settings;
+    let claimed = false;
+    const job = await this.deps.jobs.mutate(merchantId, jobId, (current) => {
+      claimed = false;
+      const now = this.deps.clock.now();
+      if (isEnded(current) || !leaseIsFree(current, workerId, now)) return null;
+      claimed = true;
+      return { job: { ...current, lease_owner: workerId, lease_expires_at: new Date(now.getTime() + leaseMs).toISOString() } };
+    });
+    return claimed ? job : null;
+  }
+
+  private async renewLease(merchantId: string, jobId: string): Promise<ImportJob | null> {
+    const { workerId, leaseMs } = this.deps.settings;
+    return this.deps.jobs.mutate(merchantId, jobId, (current) => {
+      const now = this.deps.clock.now();
+      if (isEnded(current) || !holdsLease(current, workerId, now)) return null;
+      return { job: { ...current, lease_expires_at: new Date(now.getTime() + leaseMs).toISOString() } };
+    });
+  }
+
+  private async releaseLease(merchantId: string, jobId: string): Promise<void> {
+    await this.deps.jobs.mutate(merchantId, jobId, (current) =>
+      current.lease_owner === this.deps.settings.workerId ? { job: { ...current, lease_owner: null, lease_expires_at: null } } : null,
+    );
+  }
+
+  /** preparing → running: mints the job-scoped key /cde-import accepts and seals it with the job. */
+  private async prepare(job: ImportJob, signal: AbortSignal): Promise<ImportJob> {
+    const { settings } = this.deps;
+    let minted: { id: string; apiKey: string } | undefined;
+    for (let attempt = 1; !minted; attempt++) {
+      try {
+        minted = await this.deps.issuer.mint(job.merchant_id, job.id, new Date(this.deps.clock.now().getTime() + settings.importKeyTtlMs));
+      } catch (error) {
+        if (attempt >= settings.endpointAttempts) throw new ImportCredentialError(error instanceof Error ? error.message : 'mint failed');
+        await abortableSleep(settings.retryBaseDelayMs * 2 ** (attempt - 1), signal);
+      }
+    }
+    const sealedKey = this.deps.secrets.seal(minted.apiKey, importKeyContext(job.id));
+    let started = false;
+    const updated = await this.deps.jobs.mutate(job.merchant_id, job.id, (current) => {
+      started = false;
+      if (current.state !== 'preparing') return null;
+      started = true;
+      return {
+        job: { ...current, state: 'running', started_at: this.deps.clock.now().toISOString(), sealed_import_key: sealedKey, import_key_id: minted.id },
+        event: 'started',
+      };
+    });
+    if (!updated || !started) {
+      // Someone else moved the job on meanwhile: this key is not needed.
+      await this.deps.issuer.revoke(job.merchant_id, minted.id).catch(() => undefined);
+      if (!updated) throw new ImportInterruptedError();
+      return updated;
+    }
+    this.deps.log.info({ import_id: job.id, merchant_id: job.merchant_id, provider: job.provider }, 'import started');
+    return updated;
+  }
+
+  /** Streams the payment methods after the checkpoint and has each one forwarded; checkpoints a low-water mark. */
+  private async enumerate(job: ImportJob, signal: AbortSignal): Promise<ImportJob> {
+    const { settings } = this.deps;
+    const { source, importKey } = this.open(job);
+    const slots = new Semaphore(settings.concurrency);
+    const inFlight = new Set<Promise<void>>();
+    const positions = new Map<number, Record<string, unknown>>();
+    const done = new Set<number>();
+    let next = job.checkpoint.enumerated;
+    let watermark = next - 1;
+    let position = job.checkpoint.position;
+    let sinceCheckpoint = 0;
+    let fatal: unknown = null;
+    let current = job;
+
+    const complete = (n: number) => {
+      done.add(n);
+      while (done.has(watermark + 1)) {
+        watermark += 1;
+        done.delete(watermark);
+        position = positions.get(watermark) ?? position;
+        positions.delete(watermark);
+        sinceCheckpoint += 1;
+      }
+    };
+
+    try {
+      for await (const method of source.paymentMethods(job.checkpoint.position, signal)) {
+        await slots.acquire();
+        if (fatal !== null || signal.aborted) {
+          slots.release();
+          break;
+        }
+        const n = next++;
+        positions.set(n, method.position);
+        const work = this.importOne(job, method.id, importKey, source, signal)
+          .then(() => complete(n))
+          .catch((error: unknown) => {
+            fatal ??= error;
+          })
+          .finally(() => {
+            slots.release();
+            inFlight.delete(work);
+          });
+        inFlight.add(work);
+        if (sinceCheckpoint >= settings.checkpointEvery) {
+          sinceCheckpoint = 0;
+          current = await this.checkpoint(job, position, watermark + 1, false);
+        }
+      }
+    } finally {
+      await Promise.allSettled([...inFlight]);
+    }
+    if (fatal !== null) {
+      await this.checkpoint(job, position, watermark + 1, false).catch(() => undefined);
+      throw fatal;
+    }
+    if (signal.aborted) {
+      await this.checkpoint(job, position, watermark + 1, false);
+      throw new ImportInterruptedError();
+    }
+    current = await this.checkpoint(job, position, next, true);
+    return current;
+  }
+
+  private open(job: ImportJob): { source: ImportSource; importKey: string } {
+    if (!job.sealed_credentials || !job.sealed_import_key) throw new CredentialsUnreadableError();
+    let credentials: unknown;
+    let importKey: string;
+    try {
+      credentials = JSON.parse(this.deps.secrets.open(job.sealed_credentials, credentialsContext(job.id)));
+      importKey = this.deps.secrets.open(job.sealed_import_key, importKeyContext(job.id));
+    } catch {
+      throw new CredentialsUnreadableError();
+    }
+    return { source: this.deps.openSource(job.provider, credentials), importKey };
+  }
+
+  private async checkpoint(job: ImportJob, position: Record<string, unknown> | null, enumerated: number, listingComplete: boolean): Promise<ImportJob> {
+    const { workerId, leaseMs } = this.deps.settings;
+    let kept = false;
+    const updated = await this.deps.jobs.mutate(job.merchant_id, job.id, (current) => {
+      kept = false;
+      const now = this.deps.clock.now();
+      if (current.state !== 'running' || current.lease_owner !== workerId) return null;
+      kept = true;
+      return {
+        job: {
+          ...current,
+          checkpoint: { position, enumerated, listing_complete: listingComplete },
+          counts: { ...current.counts, total: enumerated },
+          lease_expires_at: new Date(now.getTime() + leaseMs).toISOString(),
+        },
+      };
+    });
+    // The job ended meanwhile (failed elsewhere) or another worker took it over: stop here.
+    if (!updated || !kept) throw new ImportInterruptedError();
+    return updated;
+  }
+
+  /** One payment method: the platform sends its card to /cde-import; a refusal is counted here. */
+  private async importOne(job: ImportJob, paymentMethodId: string, importKey: string, source: ImportSource, signal: AbortSignal): Promise<void> {
+    const { settings } = this.deps;
+    const body = JSON.stringify({
+      metadata: { business_key: paymentMethodId, correlation_id: job.id },
+      card: { number: '', exp_month: '', exp_year: '', cvc: '', name: '' },
+    });
+    for (let attempt = 1; ; attempt++) {
+      let verdict;
+      try {
+        verdict = judgeImportAnswer(await source.forward({ paymentMethodId, url: settings.cdeImportUrl, apiKey: importKey, body }, signal));
+      } catch (error) {
+        if (!(error instanceof ProviderRequestError)) throw error;
+        const reason = error.httpStatus === 404 || error.providerCode === 'resource_missing' ? 'payment_method_unavailable' : 'provider_refused_forwarding';
+        await accountFor(this.deps, job.merchant_id, job.id, paymentMethodId, 'failed', reason);
+        return;
+      }
+      switch (verdict.kind) {
+        case 'accepted':
+          return; // token.created counts it
+        case 'rejected':
+          await accountFor(this.deps, job.merchant_id, job.id, paymentMethodId, 'failed', verdict.reason);
+          return;
+        case 'credential_rejected':
+          throw new ImportCredentialRejectedError();
+        case 'retry':
+          if (attempt >= settings.endpointAttempts) {
+            await accountFor(this.deps, job.merchant_id, job.id, paymentMethodId, 'failed', 'import_endpoint_unavailable');
+            return;
+          }
+          await abortableSleep(settings.retryBaseDelayMs * 2 ** (attempt - 1), signal);
+      }
+    }
+  }
+
+  /**
+   * Waits for the last token.created events. Normally the consumer finishes the job; if some never
+   * arrive within settleTimeoutMs of this run starting to wait, they are
+   * counted as failed 'not_confirmed' so that the job still ends.
+   */
+  private async settle(job: ImportJob, signal: AbortSignal): Promise<void> {
+    const { settings } = this.deps;
+    let current: ImportJob | null = await completeIfAccountedFor(this.deps, job.merchant_id, job.id);
+    const deadline = this.deps.clock.now().getTime() + settings.settleTimeoutMs;
+    while (current && current.state === 'running') {
+      if (this.deps.clock.now().getTime() >= deadline) {
+        current = await this.giveUpOnUnconfirmed(current);
+        break;
+      }
+      await abortableSleep(settings.settlePollMs, signal);
+      current = await this.deps.jobs.get(job.merchant_id, job.id);
+      if (current && current.state === 'running') current = await completeIfAccountedFor(this.deps, job.merchant_id, job.id);
+    }
+    if (current && isEnded(current)) await revokeImportKey(this.deps, current);
+  }
+
+  private async giveUpOnUnconfirmed(job: ImportJob): Promise<ImportJob | null> {
+    const missing = job.counts.total - (job.counts.imported + job.counts.updated + job.counts.failed);
+    this.deps.log.warn({ import_id: job.id, missing }, 'import ends with payment methods whose token.created never arrived');
+    await this.deps.jobs.mutate(job.merchant_id, job.id, (current) => {
+      if (current.state !== 'running') return null;
+      const gap = current.counts.total - (current.counts.imported + current.counts.updated + current.counts.failed);
+      if (gap <= 0) return null;
+      return {
+        job: {
+          ...current,
+          counts: { ...current.counts, failed: current.counts.failed + gap },
+          failure_reasons: { ...current.failure_reasons, not_confirmed: (current.failure_reasons.not_confirmed ?? 0) + gap },
+        },
+      };
+    });
+    return completeIfAccountedFor(this.deps, job.merchant_id, job.id);
+  }
+}
+
+function jobFailureReasonOf(error: unknown): string | null {
+  if (error instanceof ProviderAuthenticationError) return JOB_FAILURE_REASONS.providerAuthenticationFailed;
+  if (error instanceof ProviderUnreachableError) return JOB_FAILURE_REASONS.providerUnreachable;
+  if (error instanceof ImportCredentialError) return JOB_FAILURE_REASONS.importCredentialUnavailable;
+  if (error instanceof ImportCredentialRejectedError) return JOB_FAILURE_REASONS.importCredentialRejected;
+  if (error instanceof CredentialsUnreadableError) return JOB_FAILURE_REASONS.credentialsUnreadable;
+  return null;
+}

@@ -1,0 +1,34 @@
+import type { ImportJob } from '../domain/import-job';
+
+/** The import job as the API shows it: progress and reasons, never a credential. */
+export interface ImportJobView {
+  id: string;
+  object: 'token_import';
+  provider: string;
+  state: ImportJob['state'];
+  created_at: string;
+  started_at: string | null;
+  finished_at: string | null;
+  counts: ImportJob['counts'];
+  /** Why the job failed (state failed): provider_authentication_failed, provider_unreachable … */
+  failure_reason: string | null;
+  /** Why single payment methods were not imported, with how many each. */
+  failures: { reason: string; count: number }[];
+}
+
+export function importJobView(job: ImportJob): ImportJobView {
+  return {
+    id: job.id,
+    object: 'token_import',
+    provider: job.provider,
+    state: job.state,
+    created_at: job.created_at,
+    started_at: job.started_at,
+    finished_at: job.finished_at,
+    counts: { ...job.counts },
+    failure_reason: job.failure_reason,
+    failures: Object.entries(job.failure_reasons)
+      .map(([reason, count]) => ({ reason, count }))
+      .sort((a, b) => b.count - a.count || a.reason.localeCompare(b.reason)),
+  };
+}

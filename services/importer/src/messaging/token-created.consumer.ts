@@ -1,0 +1,18 @@
+import { isUuid } from '@vaultline/core';
+import type { EventHandler } from '@vaultline/bus';
+import { accountFor, type LifecycleDeps } from '../domain/import-lifecycle';
+
+export const TOKEN_CREATED_GROUP = 'importer.token-created';
+
+/**
+ * token.created from /cde-import carrying one of our job ids as correlation_id counts that
+ * payment method as imported (or updated). It commits in its own unit of work: the per-job
+ * uniqueness of business keys makes a redelivered or repeated event count once.
+ */
+export function onTokenCreated(deps: LifecycleDeps): EventHandler<'token.created'> {
+  return async (event) => {
+    const { source, correlation_id: correlationId, business_key: businessKey, updated } = event.data;
+    if (source !== 'cde_import' || !correlationId || !businessKey || !isUuid(correlationId)) return;
+    await accountFor(deps, event.merchant_id, correlationId, businessKey, updated ? 'updated' : 'imported', null);
+  };
+}

@@ -1,0 +1,111 @@
+import { randomBytes } from 'node:crypto';
+import express from 'express';
+import { InternalTokenVerifier, type InternalTokenSigner } from '@vaultline/auth';
+import { newId } from '@vaultline/core';
+import { startHttpServer, type RunningServer } from '@vaultline/http';
+
+export interface MintedKey {
+  id: string;
+  apiKey: string;
+  merchantId: string;
+  scopes: string[];
+  label: string;
+  expiresAt: string | null;
+  revoked: boolean;
+}
+
+export interface FakeGateway {
+  url: string;
+  keys: Map<string, MintedKey>;
+  /** Bodies that reached /cde-import, for checks that they carried what the platform was asked to send. */
+  cdeImports: number;
+  stop(): Promise<void>;
+}
+
+/**
+ * The two gateway functions the importer relies on, in small: the internal api-keys API (mint and
+ * revoke job-scoped keys, internal JWT from the importer with api_keys:mint) and the public
+ * /cde-import route, which accepts only such a key and passes the body to the real vault with a
+ * gateway JWT (merchant id and the key's scopes), relaying the vault's answer.
+ */
+export async function startFakeGateway(options: { importerPublicKey: string; vaultUrl: string; signer: InternalTokenSigner }): Promise<FakeGateway> {
+  const keys = new Map<string, MintedKey>();
+  const verifier = new InternalTokenVerifier('gateway', { importer: options.importerPublicKey });
+  const state = { cdeImports: 0 };
+  const app = express();
+  app.use(express.json());
+
+  const internal = (req: express.Request) => {
+    const token = /^Bearer (\S+)$/.exec(req.get('authorization') ?? '')?.[1];
+    if (!token) throw new Error('no token');
+    const claims = verifier.verify(token);
+    if (!claims.scopes.includes('api_keys:mint')) throw new Error('scope');
+    return claims;
+  };
+
+  app.post('/internal/api-keys', (req, res) => {
+    try {
+      internal(req);
+    } catch {
+      res.status(401).json({ code: 'unauthorized' });
+      return;
+    }
+    const body = req.body as { merchant_id: string; scopes: string[]; label: string; expires_at?: string };
+    const key: MintedKey = {
+      id: newId(),
+      apiKey: `vk_test_${randomBytes(16).toString('hex')}`,
+      merchantId: body.merchant_id,
+      scopes: body.scopes,
+      label: body.label,
+      expiresAt: body.expires_at ?? null,
+      revoked: false,
+    };
+    keys.set(key.id, key);
+    res.status(201).json({ id: key.id, api_key: key.apiKey });
+  });
+
+  app.delete('/internal/api-keys/:id', (req, res) => {
+    try {
+      internal(req);
+    } catch {
+      res.status(401).json({ code: 'unauthorized' });
+      return;
+    }
+    const key = keys.get(String(req.params.id));
+    if (!key) {
+      res.status(404).json({ code: 'api_key_not_found' });
+      return;
+    }
+    key.revoked = true;
+    res.status(204).end();
+  });
+
+  app.post('/cde-import', async (req, res) => {
+    const presented = req.get('x-api-key');
+    const key = [...keys.values()].find((k) => k.apiKey === presented && !k.revoked);
+    if (!key) {
+      res.status(401).type('application/problem+json').json({ code: 'unauthorized', status: 401 });
+      return;
+    }
+    state.cdeImports += 1;
+    const answer = await fetch(`${options.vaultUrl}/cde-import`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        authorization: `Bearer ${options.signer.sign('vault', { merchantId: key.merchantId, scopes: key.scopes, requestId: newId() })}`,
+      },
+      body: JSON.stringify(req.body),
+    });
+    res.status(answer.status).type(answer.headers.get('content-type') ?? 'application/json').send(await answer.text());
+  });
+
+  const server: RunningServer = await startHttpServer(app);
+  return {
+    url: server.url,
+    keys,
+    get cdeImports() {
+      return state.cdeImports;
+    },
+    stop: () => server.close(),
+  };
+}

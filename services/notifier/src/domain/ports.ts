@@ -1,0 +1,67 @@
+import type { Page, PageRequest, UnitOfWork } from '@vaultline/store';
+import type { MerchantEvent } from './merchant-event';
+import type { MessageStatus, WebhookMessage } from './webhook-message';
+import type { WebhookEndpoint } from './webhook-endpoint';
+import type { TransportResult } from './delivery-outcome';
+import type { QueueEntry } from './delivery-queue';
+
+/** Runs work in one unit of work and commits it atomically (DocumentStore.transaction). */
+export type TransactionRunner = <R>(work: (uow: UnitOfWork) => R | Promise<R>) => Promise<R>;
+
+export interface EndpointRepositoryPort {
+  get(merchantId: string, id: string): Promise<WebhookEndpoint | null>;
+  list(merchantId: string, page: PageRequest): Promise<Page<WebhookEndpoint>>;
+  count(merchantId: string): Promise<number>;
+  listEnabled(merchantId: string, limit: number): Promise<WebhookEndpoint[]>;
+  insert(uow: UnitOfWork, endpoint: Omit<WebhookEndpoint, 'version'>): WebhookEndpoint;
+  update(uow: UnitOfWork, endpoint: WebhookEndpoint): WebhookEndpoint;
+  delete(uow: UnitOfWork, endpoint: WebhookEndpoint): void;
+}
+
+export interface MessageRepositoryPort {
+  get(merchantId: string, id: string): Promise<WebhookMessage | null>;
+  listForEndpoint(merchantId: string, endpointId: string, status: MessageStatus | undefined, page: PageRequest): Promise<Page<WebhookMessage>>;
+  insert(uow: UnitOfWork, message: Omit<WebhookMessage, 'version'>): WebhookMessage;
+  update(uow: UnitOfWork, message: WebhookMessage): WebhookMessage;
+}
+
+export interface QueueRepositoryPort {
+  get(messageId: string): Promise<QueueEntry | null>;
+  /** Entries due at nowMs (including lapsed claims), across merchants, oldest message first. */
+  listDue(nowMs: number, page: PageRequest): Promise<Page<QueueEntry>>;
+  insert(uow: UnitOfWork, entry: Omit<QueueEntry, 'version' | 'merchant_id'>): QueueEntry;
+  update(uow: UnitOfWork, entry: QueueEntry): QueueEntry;
+  delete(uow: UnitOfWork, entry: QueueEntry): void;
+}
+
+export interface EventRepositoryPort {
+  get(merchantId: string, id: string): Promise<MerchantEvent | null>;
+  list(merchantId: string, type: string | undefined, page: PageRequest): Promise<Page<MerchantEvent>>;
+  insert(uow: UnitOfWork, event: Omit<MerchantEvent, 'version'>): MerchantEvent;
+}
+
+export interface SecretCipherPort {
+  seal(endpointId: string, secret: string): string;
+  open(endpointId: string, sealed: string): string;
+}
+
+export interface OutgoingWebhook {
+  url: string;
+  headers: Record<string, string>;
+  body: string;
+}
+
+/** Sends one webhook; never throws for a failed delivery — it reports what happened. */
+export interface WebhookTransport {
+  send(request: OutgoingWebhook): Promise<TransportResult>;
+}
+
+/** Throws EndpointUrlNotAllowedError when the URL may not receive webhooks. */
+export type EndpointUrlCheck = (url: string) => Promise<void>;
+
+/** The few logger calls domain code makes (pino satisfies it). */
+export interface DomainLogger {
+  info(object: object, message: string): void;
+  warn(object: object, message: string): void;
+  error(object: object, message: string): void;
+}

@@ -1,0 +1,48 @@
+import { createEnvelope, merchantEventTypes, paymentCapturedV1 } from '@vaultline/contracts';
+import { isMerchantEventType, mapEventData, webhookBody } from './webhook-payload';
+
+describe('webhook payloads', () => {
+  it('when the catalog lists merchant-facing events, then every one of them has an explicit mapper', () => {
+    for (const type of merchantEventTypes) expect(isMerchantEventType(type)).toBe(true);
+    expect(isMerchantEventType('token.detokenized')).toBe(false);
+  });
+
+  it('when a payment event is mapped, then the merchant can act on it without a second call and sees at most the masked number', () => {
+    const event = createEnvelope(paymentCapturedV1, {
+      merchantId: 'm1',
+      data: {
+        payment_id: 'pay_1',
+        status: 'captured',
+        amount: { requested: 1000, authorized: 1000, captured: 900 },
+        currency_code: 'EUR',
+        use_case: 'RECURRING',
+        reference: 'order-7',
+        credential_id: 'cred_1',
+        initial_payment_id: null,
+        flow: 'simulator',
+        failure_reason: null,
+        masked_account_number: '424242******4242',
+      },
+    });
+    const body = JSON.parse(webhookBody(event, mapEventData('payment.captured', event.data)));
+    expect(body).toEqual({
+      type: 'payment.captured',
+      timestamp: event.occurred_at,
+      data: expect.objectContaining({ payment_id: 'pay_1', status: 'captured', amount: { requested: 1000, authorized: 1000, captured: 900 }, use_case: 'RECURRING', reference: 'order-7', credential_id: 'cred_1' }),
+    });
+    expect(JSON.stringify(body)).not.toMatch(/4242424242424242/);
+  });
+
+  it('when a token event carries the PAN fingerprint, then the webhook data leaves it out', () => {
+    const data = mapEventData('token.created', {
+      token_id: 't1',
+      business_key: 'pm_1',
+      scheme: 'VISA',
+      fingerprint: 'fp-secret-hash',
+      source: 'cde_import' as const,
+      updated: false,
+      correlation_id: 'imp_1',
+    });
+    expect(data).toEqual({ token_id: 't1', business_key: 'pm_1', scheme: 'VISA', source: 'cde_import', updated: false, correlation_id: 'imp_1' });
+  });
+});

@@ -1,0 +1,43 @@
+import type { StoredDocument } from '@vaultline/store';
+
+export type DetokenizeOutcome = 'granted' | 'token_not_found' | 'token_deleted' | 'insufficient_scope';
+
+/**
+ * One access (or attempt) to card data (PCI DSS 10.2): who, which token, why, when, the outcome.
+ * Never card data. Kept in the system scope so that the admin API can list every merchant's entries.
+ */
+export interface DetokenizeAuditRecord extends StoredDocument {
+  token_id: string;
+  /** The merchant the caller acted for (from its internal token). */
+  token_merchant_id: string;
+  caller: string;
+  purpose: string;
+  outcome: DetokenizeOutcome;
+  security_code_status: 'available' | 'expired' | 'not_collected' | null;
+  request_id: string;
+  occurred_at: string;
+}
+
+export interface DetokenizeAuditView {
+  id: string;
+  token_id: string;
+  merchant_id: string;
+  caller: string;
+  purpose: string;
+  outcome: DetokenizeOutcome;
+  security_code_status: DetokenizeAuditRecord['security_code_status'];
+  request_id: string;
+  occurred_at: string;
+}
+
+export const toAuditView = (r: DetokenizeAuditRecord): DetokenizeAuditView => ({
+  id: r.id,
+  token_id: r.token_id,
+  merchant_id: r.token_merchant_id,
+  caller: r.caller,
+  purpose: r.purpose,
+  outcome: r.outcome,
+  security_code_status: r.security_code_status,
+  request_id: r.request_id,
+  occurred_at: r.occurred_at,
+});

@@ -1,0 +1,83 @@
+import { AppError, NotFoundError } from '@vaultline/core';
+import type { StoredDocument } from '@vaultline/store';
+
+export type PaymentProgress = 'processing' | 'authorized' | 'capturing' | 'captured' | 'failed';
+
+/**
+ * What the vault knows of a consumer-present session: learnt from checkout.session.opened, then
+ * completed by the consumer's card entry, then followed through payment.* events. Kept in the
+ * system scope because the public page knows only the session id; `owner_merchant_id` is the
+ * merchant whose token the card becomes.
+ */
+export interface CheckoutSessionRecord extends StoredDocument {
+  owner_merchant_id: string;
+  payment_id: string;
+  amount: number;
+  currency: string;
+  expires_at: string;
+  return_url: string | null;
+  state: 'open' | 'completed';
+  token_id: string | null;
+  masked_account_number: string | null;
+  scheme: string | null;
+  payment_status: PaymentProgress;
+  failure_reason: string | null;
+  opened_at: string;
+  completed_at: string | null;
+}
+
+export class CheckoutSessionNotFound extends NotFoundError {
+  constructor() {
+    super('checkout_session');
+  }
+}
+
+export class CheckoutSessionExpired extends AppError {
+  constructor() {
+    super('checkout_session_expired', 410, 'The checkout session has expired; ask the merchant to start the payment again.');
+  }
+}
+
+export class CheckoutSessionUsed extends AppError {
+  constructor() {
+    super('checkout_session_already_used', 409, 'Card details were already submitted in this checkout session.');
+  }
+}
+
+export class TooManyAttempts extends AppError {
+  constructor(retryAfterSeconds: number) {
+    super('too_many_attempts', 429, 'Too many attempts; wait a moment and try again.', { retry_after: retryAfterSeconds });
+  }
+}
+
+/** What the hosted page polls. */
+export interface CheckoutStatusView {
+  session_id: string;
+  state: 'open' | 'completed' | 'expired';
+  amount: number;
+  currency: string;
+  payment_id: string;
+  payment_status: PaymentProgress;
+  failure_reason: string | null;
+  masked_account_number: string | null;
+  scheme: string | null;
+  return_url: string | null;
+  expires_at: string;
+}
+
+export function toStatusView(record: CheckoutSessionRecord, now: Date): CheckoutStatusView {
+  const expired = record.state === 'open' && Date.parse(record.expires_at) <= now.getTime();
+  return {
+    session_id: record.id,
+    state: expired ? 'expired' : record.state,
+    amount: record.amount,
+    currency: record.currency,
+    payment_id: record.payment_id,
+    payment_status: record.payment_status,
+    failure_reason: record.failure_reason,
+    masked_account_number: record.masked_account_number,
+    scheme: record.scheme,
+    return_url: record.return_url,
+    expires_at: record.expires_at,
+  };
+}

@@ -1,0 +1,46 @@
+import type { StoredDocument } from '@vaultline/store';
+import type { Scheme } from '../card/card-scheme';
+
+export type TokenSource = 'api' | 'cde_import' | 'checkout';
+
+/**
+ * A token as stored. Card data is only in the *_ciphertext fields (AES-256-GCM under the record's
+ * data key, which is wrapped by KEK version `kek_version`). After deletion the ciphertexts and the
+ * wrapped key are erased (crypto-shredding); the record stays as a tombstone so later use answers
+ * token_deleted instead of token_not_found.
+ */
+export interface TokenRecord extends StoredDocument {
+  status: 'active' | 'deleted';
+  business_key: string | null;
+  /** Keyed HMAC of the PAN, scoped to the merchant. */
+  fingerprint: string;
+  scheme: Scheme;
+  masked_account_number: string;
+  expiry_month: number;
+  expiry_year: number;
+  source: TokenSource;
+  kek_version: number;
+  wrapped_key: string | null;
+  pan_ciphertext: string | null;
+  name_ciphertext: string | null;
+  /** When the security code was stored in the TTL store (never the code itself). */
+  security_code_stored_at: string | null;
+  created_at: string;
+  updated_at: string;
+  deleted_at: string | null;
+}
+
+/** The Token resource of the merchant API. */
+export interface TokenView {
+  id: string;
+  business_key: string | null;
+  cardholder_name: string | null;
+  created_at: string;
+  expiry_month: number;
+  expiry_year: number;
+  masked_account_number: string;
+  scheme: Scheme;
+  fingerprint: string;
+  /** Until when the security code can be used (15 minutes after it was stored); null when none was given. */
+  security_code_expires_at: string | null;
+}

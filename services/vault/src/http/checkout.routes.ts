@@ -1,0 +1,99 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Request, Response, Router } from 'express';
+import { z } from 'zod';
+import { NotFoundError } from '@vaultline/core';
+import { parseInput } from '@vaultline/http';
+import { checkoutStatus, submitCheckoutCard, type CheckoutLimits } from '../domain/checkout/checkout-flow';
+import type { VaultDeps } from '../domain/ports';
+
+const PUBLIC_DIR = join(__dirname, 'public');
+const sessionId = z.string().regex(/^[0-9a-fA-F-]{36}$/, { message: 'The session id must be a UUID.' });
+const cardBody = z.object({
+  card: z.object({ number: z.unknown(), exp_month: z.unknown(), exp_year: z.unknown().optional(), cvc: z.unknown(), name: z.unknown().optional() }),
+});
+
+interface Asset {
+  body: Buffer;
+  type: string;
+}
+
+function asset(file: string, type: string): Asset {
+  return { body: readFileSync(join(PUBLIC_DIR, file)), type };
+}
+
+/** Loaded once; the page and the SDK are static (no templating: the page reads its session id from the URL). */
+function loadAssets() {
+  return {
+    page: asset('checkout.html', 'text/html; charset=utf-8'),
+    files: {
+      'checkout.css': asset('checkout.css', 'text/css; charset=utf-8'),
+      'checkout-page.js': asset('checkout-page.js', 'text/javascript; charset=utf-8'),
+      'card-brand.js': asset('card-brand.js', 'text/javascript; charset=utf-8'),
+    } as Record<string, Asset>,
+    sdk: asset('sdk/checkout.js', 'text/javascript; charset=utf-8'),
+  };
+}
+
+/** The page may be framed by any merchant site (the SDK's iframe); it runs only our own scripts. */
+const PAGE_POLICY = [
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "connect-src 'self'",
+  "img-src 'self' data:",
+  "form-action 'self'",
+  "base-uri 'none'",
+  'frame-ancestors *',
+].join('; ');
+
+function send(res: Response, item: Asset, cache: string): void {
+  res.setHeader('Content-Type', item.type);
+  res.setHeader('X-Content-Type-Options', 'nosniff');
+  res.setHeader('Cache-Control', cache);
+  res.send(item.body);
+}
+
+/** The client's address as the gateway saw it (first X-Forwarded-For entry), for per-address limits. */
+export function clientAddressOf(req: Request): string {
+  const forwarded = req.get('x-forwarded-for')?.split(',')[0]?.trim();
+  return forwarded || req.socket.remoteAddress || 'unknown';
+}
+
+/** Public routes (scope public): hosted page, SDK, card submission and status, keyed by session id. */
+export function checkoutRoutes(router: Router, deps: VaultDeps, limits: CheckoutLimits): void {
+  const assets = loadAssets();
+
+  router.get('/checkout/assets/:name', (req, res) => {
+    const item = assets.files[String(req.params.name)];
+    if (!item) throw new NotFoundError('asset');
+    send(res, item, 'public, max-age=300');
+  });
+
+  router.get('/checkout/:sessionId', (req, res) => {
+    parseInput(sessionId, req.params.sessionId);
+    res.setHeader('Content-Security-Policy', PAGE_POLICY);
+    res.setHeader('Referrer-Policy', 'no-referrer');
+    send(res, assets.page, 'no-store');
+  });
+
+  router.get('/sdk/v1/checkout.js', (_req, res) => {
+    res.setHeader('Access-Control-Allow-Origin', '*');
+    res.setHeader('Cross-Origin-Resource-Policy', 'cross-origin');
+    send(res, assets.sdk, 'public, max-age=300');
+  });
+
+  router.post('/sessions/:sessionId/card', async (req, res) => {
+    const id = parseInput(sessionId, req.params.sessionId);
+    const body = parseInput(cardBody, req.body);
+    const status = await submitCheckoutCard(deps, limits, { sessionId: id, clientAddress: clientAddressOf(req), card: body.card });
+    res.setHeader('Cache-Control', 'no-store');
+    res.status(201).json(status);
+  });
+
+  router.get('/sessions/:sessionId/status', async (req, res) => {
+    const status = await checkoutStatus(deps, parseInput(sessionId, req.params.sessionId));
+    res.setHeader('Cache-Control', 'no-store');
+    res.json(status);
+  });
+}

@@ -1,0 +1,179 @@
+/* The hosted card form. Card data goes only to this origin's /sessions/{id}/card. */
+(function () {
+  'use strict';
+  var parts = location.pathname.split('/');
+  var sessionId = decodeURIComponent(parts[parts.length - 1] || '');
+  var query = new URLSearchParams(location.search);
+  var embedded = query.get('embedded') === '1';
+  var parentOrigin = query.get('origin') || '*';
+  var FINAL = { captured: true, authorized: true, failed: true };
+
+  var $ = function (id) { return document.getElementById(id); };
+  var form = $('card-form'), notice = $('notice'), pay = $('pay');
+  var inputs = { number: $('number'), expiry: $('expiry'), cvc: $('cvc'), name: $('name') };
+  var session = null;
+
+  function formatAmount(minor, currency) {
+    try {
+      var fmt = new Intl.NumberFormat(undefined, { style: 'currency', currency: currency });
+      var digits = fmt.resolvedOptions().maximumFractionDigits;
+      return fmt.format(minor / Math.pow(10, digits));
+    } catch (e) { return minor + ' ' + currency; }
+  }
+
+  function digitsOf(value) { return value.replace(/\D/g, ''); }
+
+  function setError(field, message) {
+    var input = inputs[field];
+    var out = $(field + '-error');
+    if (out) out.textContent = message || '';
+    if (input) input.setAttribute('aria-invalid', message ? 'true' : 'false');
+  }
+
+  function parseExpiry(value) {
+    var m = /^\s*(\d{1,2})\s*\/?\s*(\d{2}|\d{4})\s*$/.exec(value);
+    if (!m) return null;
+    var month = Number(m[1]), year = m[2].length === 2 ? 2000 + Number(m[2]) : Number(m[2]);
+    return { month: month, year: year };
+  }
+
+  function validate(field) {
+    var digits = digitsOf(inputs.number.value);
+    var brand = CardBrand.detect(digits);
+    if (field === 'number') {
+      if (!digits) return 'Enter the card number.';
+      if (brand.lengths.indexOf(digits.length) < 0 || !CardBrand.luhn(digits)) return 'This card number is not valid.';
+    }
+    if (field === 'expiry') {
+      var e = parseExpiry(inputs.expiry.value);
+      if (!e || e.month < 1 || e.month > 12) return 'Enter the expiry as MM/YY.';
+      var now = new Date();
+      if (e.year < now.getFullYear() || (e.year === now.getFullYear() && e.month < now.getMonth() + 1)) return 'This card has expired.';
+    }
+    if (field === 'cvc') {
+      var cvc = inputs.cvc.value.trim();
+      if (!/^\d+$/.test(cvc) || brand.cvcLengths.indexOf(cvc.length) < 0) {
+        return 'Enter the ' + brand.cvcLengths.join(' or ') + '-digit security code.';
+      }
+    }
+    if (field === 'name' && inputs.name.value.trim().length > 100) return 'The name is too long.';
+    return '';
+  }
+
+  function showBrand() {
+    var digits = digitsOf(inputs.number.value);
+    var brand = CardBrand.detect(digits);
+    var el = $('brand');
+    el.textContent = digits.length >= 1 ? brand.label : '';
+    el.setAttribute('data-brand', brand.scheme);
+    // Group digits as typed: 4-6-5 for American Express, groups of four otherwise.
+    var groups = brand.scheme === 'AMEX' ? [4, 6, 5] : [4, 4, 4, 4, 3];
+    var out = [], i = 0;
+    for (var g = 0; g < groups.length && i < digits.length; g++) { out.push(digits.slice(i, i + groups[g])); i += groups[g]; }
+    var formatted = out.join(' ');
+    if (formatted !== inputs.number.value) inputs.number.value = formatted;
+    inputs.cvc.maxLength = brand.scheme === 'AMEX' || brand.scheme === 'UNKNOWN' ? 4 : 3;
+  }
+
+  Object.keys(inputs).forEach(function (field) {
+    inputs[field].addEventListener('blur', function () { if (inputs[field].value) setError(field, validate(field)); });
+    inputs[field].addEventListener('input', function () {
+      if (field === 'number') showBrand();
+      if (inputs[field].getAttribute('aria-invalid') === 'true') setError(field, validate(field));
+    });
+  });
+
+  function post(message) {
+    if (embedded && window.parent !== window) window.parent.postMessage(message, parentOrigin);
+  }
+
+  function showResult(outcome, title, detail) {
+    form.hidden = true;
+    notice.textContent = '';
+    var result = $('result');
+    result.hidden = false;
+    result.setAttribute('data-outcome', outcome);
+    $('result-title').textContent = title;
+    $('result-detail').textContent = detail || '';
+    $('result-title').focus();
+    post({ type: 'vaultline.checkout.resize', height: document.body.scrollHeight });
+  }
+
+  function finish(status) {
+    var ok = status.payment_status === 'captured' || status.payment_status === 'authorized';
+    showResult(ok ? 'success' : 'failure',
+      ok ? 'Payment successful' : 'Payment failed',
+      ok ? (status.scheme ? status.scheme + ' ' : '') + (status.masked_account_number || '') : (status.failure_reason || 'The payment was declined.'));
+    post({ type: 'vaultline.checkout.complete', sessionId: sessionId, paymentId: status.payment_id, status: status.payment_status });
+    if (status.return_url) {
+      var target = new URL(status.return_url);
+      target.searchParams.set('session_id', sessionId);
+      target.searchParams.set('payment_status', status.payment_status);
+      var link = $('return-link');
+      link.href = target.toString();
+      link.hidden = false;
+      if (!embedded) setTimeout(function () { location.assign(target.toString()); }, 3000);
+    }
+  }
+
+  function poll(attempt) {
+    fetch('/sessions/' + encodeURIComponent(sessionId) + '/status', { headers: { Accept: 'application/json' } })
+      .then(function (r) { return r.json(); })
+      .then(function (status) {
+        if (FINAL[status.payment_status]) return finish(status);
+        showResult('pending', 'Processing your payment…', 'Please keep this page open.');
+        if (attempt < 120) setTimeout(function () { poll(attempt + 1); }, attempt < 10 ? 500 : 1500);
+      })
+      .catch(function () { if (attempt < 120) setTimeout(function () { poll(attempt + 1); }, 2000); });
+  }
+
+  form.addEventListener('submit', function (event) {
+    event.preventDefault();
+    $('form-error').textContent = '';
+    var firstBad = null;
+    ['number', 'expiry', 'cvc', 'name'].forEach(function (field) {
+      var message = validate(field);
+      setError(field, message);
+      if (message && !firstBad) firstBad = inputs[field];
+    });
+    if (firstBad) { firstBad.focus(); return; }
+    var expiry = parseExpiry(inputs.expiry.value);
+    var body = { card: { number: digitsOf(inputs.number.value), exp_month: String(expiry.month), exp_year: String(expiry.year),
+      cvc: inputs.cvc.value.trim(), name: inputs.name.value.trim() || undefined } };
+    pay.disabled = true;
+    pay.textContent = 'Paying…';
+    fetch('/sessions/' + encodeURIComponent(sessionId) + '/card', {
+      method: 'POST', headers: { 'Content-Type': 'application/json', Accept: 'application/json' }, body: JSON.stringify(body)
+    }).then(function (r) {
+      return r.json().then(function (json) { return { status: r.status, json: json }; });
+    }).then(function (answer) {
+      inputs.cvc.value = '';
+      if (answer.status === 201 || answer.json.code === 'checkout_session_already_used') return poll(0);
+      pay.disabled = false;
+      pay.textContent = 'Pay ' + formatAmount(session.amount, session.currency);
+      var field = (answer.json.field || '').replace(/^card\./, '');
+      var map = { exp_month: 'expiry', exp_year: 'expiry', number: 'number', cvc: 'cvc', name: 'name' };
+      if (map[field]) { setError(map[field], answer.json.detail); inputs[map[field]].focus(); }
+      else $('form-error').textContent = answer.json.detail || 'The payment could not be started.';
+    }).catch(function () {
+      pay.disabled = false;
+      $('form-error').textContent = 'Network problem; please try again.';
+    });
+  });
+
+  fetch('/sessions/' + encodeURIComponent(sessionId) + '/status', { headers: { Accept: 'application/json' } })
+    .then(function (r) { return r.json().then(function (json) { return { status: r.status, json: json }; }); })
+    .then(function (answer) {
+      if (answer.status !== 200) { notice.textContent = 'This payment link is not valid.'; return; }
+      session = answer.json;
+      $('amount').textContent = formatAmount(session.amount, session.currency);
+      if (session.state === 'expired') { notice.textContent = 'This payment session has expired.'; return; }
+      if (session.state === 'completed') return poll(0);
+      notice.textContent = 'Enter your card details. They are sent securely and never shared with the shop.';
+      pay.textContent = 'Pay ' + formatAmount(session.amount, session.currency);
+      form.hidden = false;
+      inputs.number.focus();
+      post({ type: 'vaultline.checkout.resize', height: document.body.scrollHeight });
+    })
+    .catch(function () { notice.textContent = 'The payment page could not load; please reload.'; });
+})();

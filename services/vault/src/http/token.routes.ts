@@ -1,0 +1,91 @@
+import type { Request, Router } from 'express';
+import { z } from 'zod';
+import { ForbiddenError } from '@vaultline/core';
+import { SCOPES } from '@vaultline/auth';
+import { authOf, listResponse, parseInput, parsePageQuery, requireScope } from '@vaultline/http';
+import { validateCard } from '../domain/card/validate-card';
+import { createToken, importToken } from '../domain/tokens/create-token';
+import { deleteToken, getToken, listTokens } from '../domain/tokens/manage-tokens';
+import type { VaultDeps } from '../domain/ports';
+
+const cardFields = z.object({
+  number: z.unknown(),
+  exp_month: z.unknown().optional(),
+  exp_year: z.unknown().optional(),
+  cvc: z.unknown().optional(),
+  name: z.unknown().optional(),
+});
+
+const createTokenBody = z.object({
+  card: cardFields,
+  business_key: z.string().trim().min(1).max(255).optional(),
+});
+
+const cdeImportBody = z.object({
+  metadata: z.object({
+    business_key: z.string().trim().min(1).max(255),
+    correlation_id: z.string().trim().min(1).max(255).optional(),
+  }),
+  card: cardFields,
+});
+
+const tokenId = z.string().regex(/^[0-9a-fA-F-]{36}$/, { message: 'The token id must be a UUID.' });
+const listQuery = z.object({ business_key: z.string().min(1).max(255).optional(), fingerprint: z.string().min(1).max(64).optional() });
+const correlationHeader = z.string().trim().min(1).max(255).optional();
+
+/** Merchant-facing token API (reached through the gateway). */
+export function tokenRoutes(router: Router, deps: VaultDeps): void {
+  router.post('/tokens', requireCardDataScope, async (req, res) => {
+    const { merchantId } = authOf(req);
+    const body = parseInput(createTokenBody, req.body);
+    const card = validateCard(body.card, deps.clock);
+    const result = await createToken(deps, { merchantId, card, businessKey: body.business_key ?? null, source: 'api', correlationId: null });
+    res.status(201).json(result.token);
+  });
+
+  router.get('/tokens', requireScope(SCOPES.merchant), async (req, res) => {
+    const { merchantId } = authOf(req);
+    const page = parsePageQuery(req.query);
+    const filter = parseInput(listQuery, { business_key: req.query.business_key, fingerprint: req.query.fingerprint });
+    const result = await listTokens(deps, merchantId, { businessKey: filter.business_key, fingerprint: filter.fingerprint }, page);
+    res.json(listResponse(result, (token) => token));
+  });
+
+  router.get('/tokens/:id', requireScope(SCOPES.merchant), async (req, res) => {
+    res.json(await getToken(deps, authOf(req).merchantId, idOf(req)));
+  });
+
+  router.delete('/tokens/:id', requireScope(SCOPES.merchant), async (req, res) => {
+    res.json(await deleteToken(deps, authOf(req).merchantId, idOf(req)));
+  });
+
+  /**
+   * Called by a third-party platform's forwarding function with the merchant's API key (or a
+   * job-scoped import key). A known business_key updates its token: 200 instead of 201.
+   */
+  router.post('/cde-import', requireScope(SCOPES.merchant, SCOPES.cdeImport), async (req, res) => {
+    const { merchantId } = authOf(req);
+    const body = parseInput(cdeImportBody, req.body);
+    const header = parseInput(correlationHeader, req.get('x-correlation-id'));
+    const card = validateCard(body.card, deps.clock);
+    const result = await importToken(deps, {
+      merchantId,
+      card,
+      businessKey: body.metadata.business_key,
+      source: 'cde_import',
+      correlationId: body.metadata.correlation_id ?? header ?? null,
+    });
+    res.status(result.updated ? 200 : 201).json(result.token);
+  });
+}
+
+function idOf(req: Request): string {
+  return parseInput(tokenId, req.params.id);
+}
+
+function requireCardDataScope(req: Request, _res: unknown, next: () => void): void {
+  if (!authOf(req).scopes.includes(SCOPES.cardData)) {
+    throw new ForbiddenError('This API key may not send card data; use the hosted checkout or ask for card-data access.', 'card_data_access_not_enabled');
+  }
+  next();
+}

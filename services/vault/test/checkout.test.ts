@@ -1,0 +1,118 @@
+import { eventMessage } from '@vaultline/bus';
+import { checkoutSessionOpenedV1, paymentCapturedV1, topics } from '@vaultline/contracts';
+import { newId, waitFor } from '@vaultline/core';
+import { aCard, captureTopics, FORWARDER, MERCHANT, PUBLIC, startVault, type VaultHarness } from './vault-harness';
+
+/** Plays the orchestrator: publishes checkout.session.opened on the bus. */
+export async function openSession(vault: VaultHarness, overrides: { expiresInMs?: number; returnUrl?: string | null } = {}) {
+  const sessionId = newId();
+  const paymentId = newId();
+  const message = eventMessage(checkoutSessionOpenedV1, {
+    merchantId: MERCHANT.merchantId,
+    data: {
+      session_id: sessionId,
+      payment_id: paymentId,
+      amount: 1999,
+      currency: 'EUR',
+      expires_at: new Date(vault.clock.now().getTime() + (overrides.expiresInMs ?? 30 * 60_000)).toISOString(),
+      return_url: overrides.returnUrl === undefined ? 'https://shop.example/return' : overrides.returnUrl,
+    },
+  });
+  await vault.runtime.bus.publish([message]);
+  await waitFor(async () => (await vault.call(PUBLIC, 'GET', `/sessions/${sessionId}/status`)).status === 200);
+  return { sessionId, paymentId };
+}
+
+export async function publishPaymentStatus(vault: VaultHarness, paymentId: string, status: 'captured' | 'failed') {
+  const data = {
+    payment_id: paymentId,
+    status,
+    amount: { requested: 1999, ...(status === 'captured' ? { authorized: 1999, captured: 1999 } : {}) },
+    currency_code: 'EUR',
+    use_case: 'ONE_OFF',
+    reference: null,
+    credential_id: null,
+    initial_payment_id: null,
+    flow: null,
+    failure_reason: status === 'failed' ? 'declined' : null,
+    masked_account_number: null,
+  };
+  await vault.runtime.bus.publish([eventMessage(paymentCapturedV1, { merchantId: MERCHANT.merchantId, data })]);
+}
+
+describe('checkout sessions (card entry in the browser)', () => {
+  let vault: VaultHarness;
+  beforeAll(async () => {
+    vault = await startVault({ env: { VAULT_CHECKOUT_ATTEMPTS_PER_SESSION: '3' } });
+  });
+  afterAll(() => vault.stop());
+
+  it('when the consumer submits a card to an open session, then the merchant gets a token and checkout.session.completed is published', async () => {
+    const capture = await captureTopics(vault.runtime.bus, [topics.checkoutSessionsCompleted]);
+    const { sessionId, paymentId } = await openSession(vault);
+    const answer = await vault.call(PUBLIC, 'POST', `/sessions/${sessionId}/card`, { card: aCard() });
+    expect(answer.status).toBe(201);
+    expect(answer.body).toMatchObject({ session_id: sessionId, state: 'completed', payment_status: 'processing', masked_account_number: '424242******4242', scheme: 'VISA' });
+    const event = await waitFor(() => capture.events().find((e) => (e.data as { session_id: string }).session_id === sessionId));
+    const { token_id } = event.data as { token_id: string; payment_id: string };
+    expect(event).toMatchObject({ merchant_id: MERCHANT.merchantId, data: { payment_id: paymentId } });
+    const card = await vault.call(FORWARDER(), 'POST', `/internal/tokens/${token_id}/detokenize`, { purpose: 'authorize' });
+    expect(card.body).toMatchObject({ number: '4242424242424242', cvc: '123', cvc_status: 'available' });
+    await capture.stop();
+  });
+
+  it('when a card was already submitted, then a second submission answers 409 checkout_session_already_used', async () => {
+    const { sessionId } = await openSession(vault);
+    await vault.call(PUBLIC, 'POST', `/sessions/${sessionId}/card`, { card: aCard() });
+    const again = await vault.call(PUBLIC, 'POST', `/sessions/${sessionId}/card`, { card: aCard() });
+    expect([again.status, again.body.code]).toEqual([409, 'checkout_session_already_used']);
+  });
+
+  it('when the session has expired, then the submission answers 410 checkout_session_expired and the status says expired', async () => {
+    const { sessionId } = await openSession(vault, { expiresInMs: 1_000 });
+    vault.clock.advance(2_000);
+    const answer = await vault.call(PUBLIC, 'POST', `/sessions/${sessionId}/card`, { card: aCard() });
+    expect([answer.status, answer.body.code]).toEqual([410, 'checkout_session_expired']);
+    expect((await vault.call(PUBLIC, 'GET', `/sessions/${sessionId}/status`)).body.state).toBe('expired');
+  });
+
+  it('when the session id is unknown, then it answers 404 checkout_session_not_found', async () => {
+    const answer = await vault.call(PUBLIC, 'POST', `/sessions/${newId()}/card`, { card: aCard() });
+    expect([answer.status, answer.body.code]).toEqual([404, 'checkout_session_not_found']);
+  });
+
+  it('when one session gets too many attempts, then it answers 429 too_many_attempts', async () => {
+    const { sessionId } = await openSession(vault);
+    const bad = { card: aCard({ number: '4242424242424241' }) };
+    const statuses: number[] = [];
+    for (let i = 0; i < 4; i++) statuses.push((await vault.call(PUBLIC, 'POST', `/sessions/${sessionId}/card`, bad)).status);
+    expect(statuses).toEqual([422, 422, 422, 429]);
+  });
+
+  it('when payment events arrive, then the status endpoint shows the payment progress and the return URL', async () => {
+    const { sessionId, paymentId } = await openSession(vault);
+    await vault.call(PUBLIC, 'POST', `/sessions/${sessionId}/card`, { card: aCard() });
+    await publishPaymentStatus(vault, paymentId, 'captured');
+    const status = await waitFor(async () => {
+      const answer = await vault.call(PUBLIC, 'GET', `/sessions/${sessionId}/status`);
+      return answer.body.payment_status === 'captured' ? answer.body : null;
+    });
+    expect(status).toMatchObject({ state: 'completed', amount: 1999, currency: 'EUR', return_url: 'https://shop.example/return' });
+  });
+
+  it('when the hosted page and the SDK are requested, then they are served with a restrictive content policy', async () => {
+    const { sessionId } = await openSession(vault);
+    const page = await fetchRaw(vault, `/checkout/${sessionId}`);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-security-policy')).toContain("script-src 'self'");
+    expect(page.text).toContain('<label for="number">Card number</label>');
+    const sdk = await fetchRaw(vault, '/sdk/v1/checkout.js');
+    expect(sdk.text).toContain('Checkout = { mount');
+  });
+});
+
+async function fetchRaw(vault: VaultHarness, path: string) {
+  const token = vault.signerFor('gateway').sign('vault', { merchantId: '__public__', scopes: ['public'], requestId: newId() });
+  const response = await fetch(`${vault.baseUrl}${path}`, { headers: { authorization: `Bearer ${token}` } });
+  return { status: response.status, headers: response.headers, text: await response.text() };
+}

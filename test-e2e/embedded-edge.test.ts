@@ -1,0 +1,71 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startEmbedded, type EmbeddedSystem } from '@vaultline/launcher';
+
+/** The merchant edge of the whole embedded system, as a newcomer meets it. */
+describe('embedded profile: the merchant edge', () => {
+  const apiKey = 'sk_test_embedded_edge_0123456789abcdef';
+  let dataDir: string;
+  let system: EmbeddedSystem;
+  beforeAll(async () => {
+    dataDir = mkdtempSync(join(tmpdir(), 'vaultline-edge-'));
+    system = await startEmbedded({ dataDir, port: 0, env: { BOOTSTRAP_API_KEY: apiKey, LOG_LEVEL: 'silent' } });
+  });
+  afterAll(async () => {
+    await system.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  const call = (path: string, init: RequestInit = {}) => fetch(`${system.baseUrl}${path}`, init);
+
+  it('when the bootstrap key is used, then the merchant API answers at once', async () => {
+    const response = await call('/tokens', { headers: { 'X-API-Key': apiKey } });
+    expect(response.status).toBe(200);
+    expect(await response.json()).toMatchObject({ object: 'list', data: [] });
+  });
+
+  it('when no API key is sent, then the answer is 401 problem+json with a request id', async () => {
+    const response = await call('/tokens');
+    expect(response.status).toBe(401);
+    expect(response.headers.get('content-type')).toContain('application/problem+json');
+    const problem = (await response.json()) as Record<string, unknown>;
+    expect(problem).toMatchObject({ status: 401, code: 'missing_api_key' });
+    expect(typeof problem.request_id).toBe('string');
+  });
+
+  it('when the route is unknown, then the answer is 404 problem+json', async () => {
+    const response = await call('/no-such-thing', { headers: { 'X-API-Key': apiKey } });
+    expect(response.status).toBe(404);
+    expect(response.headers.get('content-type')).toContain('application/problem+json');
+  });
+
+  it('when a payment is requested, then the orchestrator says plainly that payments are not available yet', async () => {
+    const response = await call('/payments/one-off', {
+      method: 'POST',
+      headers: { 'X-API-Key': apiKey, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ amount: 1000, currency_code: 'EUR' }),
+    });
+    expect(response.status).toBe(501);
+    expect(await response.json()).toMatchObject({ code: 'payments_not_available' });
+  });
+
+  it('serves the OpenAPI document and a readable page of it', async () => {
+    const document = (await (await call('/openapi.json')).json()) as { openapi: string; paths: Record<string, unknown> };
+    expect(document.openapi).toMatch(/^3\.1/);
+    for (const path of ['/tokens', '/forward', '/tokens/imports', '/webhook-endpoints', '/cde-import']) expect(Object.keys(document.paths)).toContain(path);
+    const page = await call('/docs');
+    expect(page.headers.get('content-type')).toContain('text/html');
+  });
+
+  it('answers health and readiness on the gateway', async () => {
+    expect((await call('/health')).status).toBe(200);
+    expect((await call('/ready')).status).toBe(200);
+  });
+
+  it('when the body is not JSON, then the answer is 400 malformed_json', async () => {
+    const response = await call('/tokens', { method: 'POST', headers: { 'X-API-Key': apiKey, 'Content-Type': 'application/json' }, body: '{"card":' });
+    expect(response.status).toBe(400);
+    expect(await response.json()).toMatchObject({ code: 'malformed_json' });
+  });
+});
