@@ -1,44 +1,7 @@
-import { eventMessage } from '@vaultline/bus';
-import { checkoutSessionOpenedV1, paymentCapturedV1, topics } from '@vaultline/contracts';
+import { topics } from '@vaultline/contracts';
 import { newId, waitFor } from '@vaultline/core';
 import { aCard, captureTopics, FORWARDER, MERCHANT, PUBLIC, startVault, type VaultHarness } from './vault-harness';
-
-/** Plays the orchestrator: publishes checkout.session.opened on the bus. */
-export async function openSession(vault: VaultHarness, overrides: { expiresInMs?: number; returnUrl?: string | null } = {}) {
-  const sessionId = newId();
-  const paymentId = newId();
-  const message = eventMessage(checkoutSessionOpenedV1, {
-    merchantId: MERCHANT.merchantId,
-    data: {
-      session_id: sessionId,
-      payment_id: paymentId,
-      amount: 1999,
-      currency: 'EUR',
-      expires_at: new Date(vault.clock.now().getTime() + (overrides.expiresInMs ?? 30 * 60_000)).toISOString(),
-      return_url: overrides.returnUrl === undefined ? 'https://shop.example/return' : overrides.returnUrl,
-    },
-  });
-  await vault.runtime.bus.publish([message]);
-  await waitFor(async () => (await vault.call(PUBLIC, 'GET', `/sessions/${sessionId}/status`)).status === 200);
-  return { sessionId, paymentId };
-}
-
-export async function publishPaymentStatus(vault: VaultHarness, paymentId: string, status: 'captured' | 'failed') {
-  const data = {
-    payment_id: paymentId,
-    status,
-    amount: { requested: 1999, ...(status === 'captured' ? { authorized: 1999, captured: 1999 } : {}) },
-    currency_code: 'EUR',
-    use_case: 'ONE_OFF',
-    reference: null,
-    credential_id: null,
-    initial_payment_id: null,
-    flow: null,
-    failure_reason: status === 'failed' ? 'declined' : null,
-    masked_account_number: null,
-  };
-  await vault.runtime.bus.publish([eventMessage(paymentCapturedV1, { merchantId: MERCHANT.merchantId, data })]);
-}
+import { openSession, publishPaymentStatus } from './checkout-helpers';
 
 describe('checkout sessions (card entry in the browser)', () => {
   let vault: VaultHarness;

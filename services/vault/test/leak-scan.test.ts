@@ -9,7 +9,7 @@ import { SqliteDocumentStore } from '@vaultline/store';
 import { RedisTtlStore } from '@vaultline/ttl';
 import { startRedisServer, type RunningRedis } from '@vaultline/testing';
 import { ADMIN, aCard, captureTopics, FORWARDER, MERCHANT, PUBLIC, startVault, type VaultHarness } from './vault-harness';
-import { openSession } from './checkout.test';
+import { openSession } from './checkout-helpers';
 
 const CARDS = [
   { number: '4111111111111111', cvc: '846' },
@@ -50,7 +50,7 @@ describe('no card data outside the encrypted fields (leak scan)', () => {
     redis = await startRedisServer();
     bus = await openBus(`sqlite:${join(dir, 'bus.db')}`);
     vault = await startVault({
-      store: SqliteDocumentStore.open(join(dir, 'vault.db')),
+      store: await SqliteDocumentStore.open(join(dir, 'vault.db')),
       ttl: new RedisTtlStore(redis.url, { keyPrefix: 'vaultline:vault:' }),
       bus,
       clock: new ManualClock(new Date()),
@@ -59,11 +59,11 @@ describe('no card data outside the encrypted fields (leak scan)', () => {
   });
 
   afterAll(async () => {
-    await vault.stop();
-    await vault.runtime.store.close();
-    await vault.runtime.ttl.close();
-    await bus.close();
-    await redis.stop();
+    await vault?.stop();
+    await vault?.runtime.store.close();
+    await vault?.runtime.ttl.close();
+    await bus?.close();
+    await redis?.stop();
     rmSync(dir, { recursive: true, force: true });
   });
 

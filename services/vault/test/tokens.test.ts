@@ -1,5 +1,5 @@
 import { waitFor } from '@vaultline/core';
-import { topics } from '@vaultline/contracts';
+import { topics, validateAgainstOpenApi } from '@vaultline/contracts';
 import { aCard, captureTopics, MERCHANT, OTHER_MERCHANT, startVault, type VaultHarness } from './vault-harness';
 
 describe('vault merchant token API', () => {
@@ -24,6 +24,9 @@ describe('vault merchant token API', () => {
     expect(answer.body.created_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
     expect(answer.body.fingerprint).toMatch(/^fp_/);
     expect(JSON.stringify(answer.body)).not.toContain('4242424242424242');
+    expect(validateAgainstOpenApi('POST', '/tokens', 201, answer.body)).toEqual({ valid: true, errors: [] });
+    const list = await vault.call(MERCHANT, 'GET', '/tokens?business_key=cus_1');
+    expect(validateAgainstOpenApi('GET', '/tokens', 200, list.body)).toEqual({ valid: true, errors: [] });
   });
 
   it('when the API key lacks card-data access, then POST /tokens answers 403 card_data_access_not_enabled', async () => {

@@ -4,6 +4,7 @@ import { adminFragment } from './admin';
 import { forwardFragment } from './forward';
 import { importsFragment } from './imports';
 import { webhooksFragment } from './webhooks';
+import { tokensFragment } from './tokens';
 
 /**
  * Every area of the merchant API document. To add an area (tokens, forward, webhooks, imports…):
@@ -13,4 +14,4 @@ import { webhooksFragment } from './webhooks';
  *   2. import it here and append it to this array. Nothing else: a duplicate path+method or component
  *      name fails the build of the document (and its test).
  */
-export const fragments: OpenApiFragment[] = [commonFragment, adminFragment, forwardFragment, importsFragment, webhooksFragment];
+export const fragments: OpenApiFragment[] = [commonFragment, adminFragment, forwardFragment, importsFragment, webhooksFragment, tokensFragment];

@@ -1,0 +1,70 @@
+// POST /tokens through the gateway in the embedded profile, beside a bare express endpoint that only
+// parses the same JSON, measured in the same run. Targets: ≥ 1,500 tokens/s; p99 < 20 ms at 200 req/s.
+import type { AddressInfo } from 'node:net';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createRequire } from 'node:module';
+import express from 'express';
+import { startEmbedded } from '../deploy/launcher/src/embedded';
+
+interface CannonResult {
+  requests: { average: number };
+  latency: { p50: number; p99: number };
+  non2xx: number;
+  errors: number;
+}
+type Cannon = (options: { url: string; method: string; headers: Record<string, string>; body: string; connections: number; duration: number; overallRate?: number }) => Promise<CannonResult>;
+// autocannon ships no type declarations.
+const autocannon = createRequire(__filename)('autocannon') as Cannon;
+
+const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 8);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
+const FIXED_RATE = 200;
+
+const body = JSON.stringify({ card: { number: '4111 1111 1111 1111', exp_month: '03', exp_year: '2030', cvc: '737', name: 'Bench Mark' } });
+
+async function main(): Promise<void> {
+  const bare = express();
+  bare.post('/tokens', express.json(), (req, res) => {
+    res.status(201).json({ id: 'bare', received: typeof req.body === 'object' });
+  });
+  const bareServer = bare.listen(0, '127.0.0.1');
+  await new Promise<void>((resolve) => bareServer.once('listening', () => resolve()));
+  const bareUrl = `http://127.0.0.1:${(bareServer.address() as AddressInfo).port}/tokens`;
+
+  const dataDir = mkdtempSync(join(tmpdir(), 'vaultline-bench-tokens-'));
+  const system = await startEmbedded({ dataDir, port: 0, env: { LOG_LEVEL: 'silent' } });
+  try {
+    const headers = { 'content-type': 'application/json', 'x-api-key': system.bootstrapApiKey };
+    const check = await fetch(`${system.baseUrl}/tokens`, { method: 'POST', headers, body });
+    if (check.status !== 201) throw new Error(`POST /tokens answered ${check.status}: ${await check.text()}`);
+    const url = `${system.baseUrl}/tokens`;
+
+    const run = (target: string, h: Record<string, string>, overallRate?: number) =>
+      autocannon({ url: target, method: 'POST', headers: h, body, connections: CONNECTIONS, duration: DURATION_S, ...(overallRate ? { overallRate } : {}) });
+    await run(bareUrl, { 'content-type': 'application/json' }); // warm-up
+    const baseline = await run(bareUrl, { 'content-type': 'application/json' });
+    await autocannon({ url, method: 'POST', headers, body, connections: CONNECTIONS, duration: 2 }); // warm-up
+    const tokens = await run(url, headers);
+    const paced = await run(url, headers, FIXED_RATE);
+    for (const [name, r] of [['max', tokens], ['paced', paced]] as const) {
+      if (r.non2xx > 0 || r.errors > 0) console.log(`warning: ${r.non2xx} non-2xx and ${r.errors} errors during the ${name} run`);
+    }
+
+    console.log(`connections ${CONNECTIONS}, ${DURATION_S} s each`);
+    console.log(`bare express JSON parse : ${baseline.requests.average.toFixed(0)} req/s, p50 ${baseline.latency.p50} ms, p99 ${baseline.latency.p99} ms`);
+    console.log(`POST /tokens via gateway: ${tokens.requests.average.toFixed(0)} tokens/s, p50 ${tokens.latency.p50} ms, p99 ${tokens.latency.p99} ms (target ≥ 1500/s)`);
+    console.log(`ratio tokens/bare       : ${((tokens.requests.average / baseline.requests.average) * 100).toFixed(1)} %`);
+    console.log(`at ${FIXED_RATE} req/s        : p50 ${paced.latency.p50} ms, p99 ${paced.latency.p99} ms (target p99 < 20 ms)`);
+  } finally {
+    await system.stop();
+    bareServer.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -1,0 +1,159 @@
+import { commonErrorResponses, jsonResponse, listOf, pageParameters, problemResponse, schemaRef, type JsonObject, type OpenApiFragment } from '../openapi-fragment';
+
+const uuid: JsonObject = { type: 'string', format: 'uuid' };
+const tokenIdParameter: JsonObject = { name: 'token_id', in: 'path', required: true, schema: uuid };
+const sessionIdParameter: JsonObject = { name: 'session_id', in: 'path', required: true, schema: uuid };
+const stringOrNumber: JsonObject = { type: ['string', 'integer'] };
+
+const cardInput: JsonObject = {
+  type: 'object',
+  required: ['number'],
+  properties: {
+    number: { ...stringOrNumber, description: 'Card number; spaces and dashes allowed. Luhn and length per scheme are checked; never echoed in errors.' },
+    exp_month: { ...stringOrNumber, description: '1–12 ("4", "04" or 4). "MM/YY" is accepted here when exp_year is empty.' },
+    exp_year: { ...stringOrNumber, description: 'Four digits; two digits are read as 20YY. Expired cards are rejected.' },
+    cvc: { ...stringOrNumber, description: 'Security code: 3 digits, 4 for AMEX. Kept encrypted for 15 minutes only, never stored in a database.' },
+    name: { type: 'string', description: 'Cardholder name; trimmed, at most 100 characters.' },
+  },
+};
+
+const tokenErrors = { ...commonErrorResponses, '404': problemResponse('token_not_found (also for another merchant\'s token).'), '410': problemResponse('token_deleted: the card data was destroyed.') };
+
+/** The vault's merchant API: tokens, /cde-import and the checkout session endpoints used by the hosted page. */
+export const tokensFragment: OpenApiFragment = {
+  tags: [
+    { name: 'Tokens', description: 'Card data exchanged for tokens; card data is encrypted at rest and the security code lives 15 minutes.' },
+    { name: 'Checkout', description: 'The hosted card form ({base_url}/checkout/{session_id}, SDK at {base_url}/sdk/v1/checkout.js) and its endpoints.' },
+  ],
+  paths: {
+    '/tokens': {
+      post: {
+        tags: ['Tokens'],
+        operationId: 'createToken',
+        summary: 'Tokenize a card (API keys with card-data access only)',
+        description: 'Every call makes a new token, even for a card the merchant tokenized before; the fingerprint (keyed HMAC of the number, per merchant) recognises the same card.',
+        security: [{ ApiKey: [] }],
+        requestBody: { required: true, content: { 'application/json': { schema: schemaRef('CreateTokenRequest') } } },
+        responses: { '201': jsonResponse('The token.', 'Token'), ...commonErrorResponses, '403': problemResponse('card_data_access_not_enabled.') },
+      },
+      get: {
+        tags: ['Tokens'],
+        operationId: 'listTokens',
+        summary: 'List tokens, optionally by business_key or fingerprint',
+        security: [{ ApiKey: [] }],
+        parameters: [
+          { name: 'business_key', in: 'query', required: false, schema: { type: 'string' } },
+          { name: 'fingerprint', in: 'query', required: false, schema: { type: 'string' } },
+          ...pageParameters,
+        ],
+        responses: { '200': jsonResponse('A page of tokens (deleted ones left out).', listOf('Token')), ...commonErrorResponses },
+      },
+    },
+    '/tokens/{token_id}': {
+      get: {
+        tags: ['Tokens'],
+        operationId: 'getToken',
+        summary: 'Retrieve a token',
+        security: [{ ApiKey: [] }],
+        parameters: [tokenIdParameter],
+        responses: { '200': jsonResponse('The token.', 'Token'), ...tokenErrors },
+      },
+      delete: {
+        tags: ['Tokens'],
+        operationId: 'deleteToken',
+        summary: 'Delete a token: its card data and security code are destroyed',
+        security: [{ ApiKey: [] }],
+        parameters: [tokenIdParameter],
+        responses: {
+          '200': jsonResponse('Deleted (repeating the call answers the same).', { type: 'object', required: ['id', 'deleted'], properties: { id: uuid, deleted: { const: true } } }),
+          ...commonErrorResponses,
+          '404': problemResponse('token_not_found.'),
+        },
+      },
+    },
+    '/cde-import': {
+      post: {
+        tags: ['Tokens'],
+        operationId: 'cdeImport',
+        summary: 'Import one card from a third-party platform\'s forwarding function',
+        description: 'The same metadata.business_key for the same merchant updates that token (200) instead of creating another (201). The correlation id (metadata.correlation_id or X-Correlation-Id) is carried into token.created.',
+        security: [{ ApiKey: [] }],
+        parameters: [{ name: 'X-Correlation-Id', in: 'header', required: false, schema: { type: 'string' } }],
+        requestBody: { required: true, content: { 'application/json': { schema: schemaRef('CdeImportRequest') } } },
+        responses: { '200': jsonResponse('The updated token.', 'Token'), '201': jsonResponse('The new token.', 'Token'), ...commonErrorResponses },
+      },
+    },
+    '/sessions/{session_id}/card': {
+      post: {
+        tags: ['Checkout'],
+        operationId: 'submitCheckoutCard',
+        summary: 'Submit the consumer\'s card for a checkout session (no API key: the session id is the capability; single use)',
+        parameters: [sessionIdParameter],
+        requestBody: { required: true, content: { 'application/json': { schema: { type: 'object', required: ['card'], properties: { card: cardInput } } } } },
+        responses: {
+          '201': jsonResponse('The session, now completed.', 'CheckoutSessionStatus'),
+          '404': problemResponse('checkout_session_not_found.'),
+          '409': problemResponse('checkout_session_already_used.'),
+          '410': problemResponse('checkout_session_expired.'),
+          '422': { $ref: '#/components/responses/ValidationFailed' },
+          '429': problemResponse('too_many_attempts (per session and per address).'),
+        },
+      },
+    },
+    '/sessions/{session_id}/status': {
+      get: {
+        tags: ['Checkout'],
+        operationId: 'getCheckoutSessionStatus',
+        summary: 'The session and its payment\'s progress (polled by the hosted page)',
+        parameters: [sessionIdParameter],
+        responses: { '200': jsonResponse('The session status.', 'CheckoutSessionStatus'), '404': problemResponse('checkout_session_not_found.') },
+      },
+    },
+  },
+  components: {
+    schemas: {
+      Token: {
+        type: 'object',
+        required: ['id', 'business_key', 'cardholder_name', 'created_at', 'expiry_month', 'expiry_year', 'masked_account_number', 'scheme', 'fingerprint', 'security_code_expires_at'],
+        properties: {
+          id: uuid,
+          business_key: { type: ['string', 'null'] },
+          cardholder_name: { type: ['string', 'null'] },
+          created_at: { type: 'string', format: 'date-time' },
+          expiry_month: { type: 'integer', minimum: 1, maximum: 12 },
+          expiry_year: { type: 'integer', minimum: 2000, maximum: 9999 },
+          masked_account_number: { type: 'string', description: 'At most the first 6 and last 4 digits, e.g. 424242******4242.' },
+          scheme: { type: 'string', enum: ['VISA', 'MASTERCARD', 'AMEX', 'DISCOVER', 'JCB', 'DINERS', 'UNIONPAY', 'MAESTRO', 'UNKNOWN'] },
+          fingerprint: { type: 'string', description: 'Keyed HMAC of the card number, the same for the same card within one merchant.' },
+          security_code_expires_at: { type: ['string', 'null'], format: 'date-time', description: 'Until when the security code can be used; null when none was given.' },
+        },
+      },
+      CreateTokenRequest: { type: 'object', required: ['card'], properties: { card: cardInput, business_key: { type: 'string', maxLength: 255 } } },
+      CdeImportRequest: {
+        type: 'object',
+        required: ['metadata', 'card'],
+        properties: {
+          metadata: { type: 'object', required: ['business_key'], properties: { business_key: { type: 'string', maxLength: 255 }, correlation_id: { type: 'string', maxLength: 255 } } },
+          card: cardInput,
+        },
+      },
+      CheckoutSessionStatus: {
+        type: 'object',
+        required: ['session_id', 'state', 'amount', 'currency', 'payment_id', 'payment_status', 'expires_at'],
+        properties: {
+          session_id: uuid,
+          state: { type: 'string', enum: ['open', 'completed', 'expired'] },
+          amount: { type: 'integer' },
+          currency: { type: 'string' },
+          payment_id: uuid,
+          payment_status: { type: 'string', enum: ['processing', 'authorized', 'capturing', 'captured', 'failed'] },
+          failure_reason: { type: ['string', 'null'] },
+          masked_account_number: { type: ['string', 'null'] },
+          scheme: { type: ['string', 'null'] },
+          return_url: { type: ['string', 'null'] },
+          expires_at: { type: 'string', format: 'date-time' },
+        },
+      },
+    },
+  },
+};

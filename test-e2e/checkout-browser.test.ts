@@ -1,0 +1,116 @@
+import { createServer, request, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { chromium, type Browser } from 'playwright-core';
+import { newId, waitFor } from '@vaultline/core';
+import { startVault, PUBLIC, type VaultHarness } from '../services/vault/test/vault-harness';
+import { openSession, publishPaymentStatus } from '../services/vault/test/checkout-helpers';
+
+const OUTPUT = join(__dirname, '..', 'test-output');
+
+/**
+ * A gateway-like front for the vault alone: public paths are proxied with an internal JWT
+ * (scope public, merchant __public__) and X-Forwarded-For; /shop/* plays the merchant's site.
+ */
+async function startFront(vault: VaultHarness, shopPage: (vaultOrigin: string, sessionId: string) => string): Promise<{ url: string; close(): Promise<void> }> {
+  const server: Server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    const url = new URL(req.url ?? '/', 'http://front');
+    if (url.pathname.startsWith('/shop/')) {
+      res.setHeader('content-type', 'text/html; charset=utf-8');
+      res.end(url.pathname === '/shop/pay' ? shopPage(String(url.searchParams.get('vault')), String(url.searchParams.get('session'))) : '<h1>Thank you</h1>');
+      return;
+    }
+    const token = vault.signerFor('gateway').sign('vault', { merchantId: PUBLIC.merchantId, scopes: PUBLIC.scopes, requestId: newId() });
+    const target = new URL(vault.baseUrl);
+    const upstream = request(
+      { host: target.hostname, port: target.port, method: req.method, path: req.url,
+        headers: { ...req.headers, host: target.host, authorization: `Bearer ${token}`, 'x-forwarded-for': req.socket.remoteAddress ?? '' } },
+      (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      },
+    );
+    req.pipe(upstream);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return { url: `http://127.0.0.1:${port}`, close: () => new Promise((resolve) => server.close(() => resolve())) };
+}
+
+describe('card entry in a real browser (headless Chromium)', () => {
+  let vault: VaultHarness;
+  let front: { url: string; close(): Promise<void> };
+  let browser: Browser;
+
+  beforeAll(async () => {
+    mkdirSync(OUTPUT, { recursive: true });
+    vault = await startVault();
+    front = await startFront(
+      vault,
+      (vaultOrigin, sessionId) => `<!doctype html><title>Shop</title><h1>Shop checkout</h1><div id="pay"></div>
+        <script src="${vaultOrigin}/sdk/v1/checkout.js"></script>
+        <script>Checkout.mount('#pay', { sessionId: '${sessionId}', onComplete: function (r) { document.title = 'done:' + r.status; } });</script>`,
+    );
+    browser = await chromium.launch({
+      executablePath: '/usr/bin/chromium',
+      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    });
+  }, 60_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await front?.close();
+    await vault?.stop();
+  });
+
+  /** Plays the orchestrator once the vault has tokenized the card. */
+  async function captureWhenCompleted(sessionId: string, paymentId: string): Promise<void> {
+    await waitFor(async () => (await vault.call(PUBLIC, 'GET', `/sessions/${sessionId}/status`)).body.state === 'completed', 15_000, 50);
+    await publishPaymentStatus(vault, paymentId, 'captured');
+  }
+
+  it('when the consumer types a card on the hosted page and pays, then the page shows the brand, the success and returns to the shop', async () => {
+    const { sessionId, paymentId } = await openSession(vault, { returnUrl: `${front.url}/shop/return` });
+    const page = await browser.newPage({ viewport: { width: 420, height: 760 } });
+    await page.goto(`${front.url}/checkout/${sessionId}`);
+    await page.getByLabel('Card number').waitFor();
+    await page.getByLabel('Card number').pressSequentially('4242424242424241');
+    await page.getByLabel('Expiry (MM/YY)').fill('12/34');
+    await page.getByLabel('Card number').focus();
+    await page.getByLabel('Expiry (MM/YY)').focus();
+    expect(await page.locator('#number-error').textContent()).toContain('not valid');
+    await page.getByLabel('Card number').fill('');
+    await page.getByLabel('Card number').pressSequentially('4242424242424242');
+    expect(await page.getByLabel('Card number').inputValue()).toBe('4242 4242 4242 4242');
+    expect(await page.locator('#brand').textContent()).toBe('Visa');
+    await page.getByLabel('Security code').fill('123');
+    await page.getByLabel('Name on card').fill('Ada Lovelace');
+    await page.screenshot({ path: join(OUTPUT, 'checkout-hosted-filled.png') });
+    await page.keyboard.press('Enter');
+    await captureWhenCompleted(sessionId, paymentId);
+    await page.getByRole('heading', { name: 'Payment successful' }).waitFor({ timeout: 15_000 });
+    await page.screenshot({ path: join(OUTPUT, 'checkout-hosted-result.png') });
+    await page.waitForURL(/\/shop\/return\?session_id=.*payment_status=captured/, { timeout: 10_000 });
+    await page.close();
+  });
+
+  it('when a merchant page mounts the SDK, then the form runs in an iframe of the vault origin and onComplete receives the result', async () => {
+    const { sessionId, paymentId } = await openSession(vault, { returnUrl: null });
+    const page = await browser.newPage({ viewport: { width: 800, height: 900 } });
+    // The shop is on "localhost", the vault front on 127.0.0.1: two origins, as in production.
+    const shopOrigin = front.url.replace('127.0.0.1', 'localhost');
+    await page.goto(`${shopOrigin}/shop/pay?session=${sessionId}&vault=${encodeURIComponent(front.url)}`);
+    const frame = page.frameLocator('iframe[title="Secure card payment"]');
+    await frame.getByLabel('Card number').pressSequentially('378282246310005');
+    expect(await frame.locator('#brand').textContent()).toBe('American Express');
+    await frame.getByLabel('Expiry (MM/YY)').fill('03/31');
+    await frame.getByLabel('Security code').fill('1234');
+    await frame.getByRole('button', { name: /Pay/ }).click();
+    await captureWhenCompleted(sessionId, paymentId);
+    await page.waitForFunction('document.title === "done:captured"', undefined, { timeout: 15_000 });
+    expect(await page.locator('#number').count()).toBe(0);
+    await page.screenshot({ path: join(OUTPUT, 'checkout-sdk-result.png') });
+    await page.close();
+  });
+});
