@@ -13,7 +13,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['**/*.test.ts', 'test-e2e/**', 'bench/**', '**/test/**', '**/dev/**', 'deploy/launcher/**'],
+    files: ['**/*.test.ts', 'test-e2e/**', 'bench/**', '**/test/**', '**/dev/**', 'deploy/**'],
     rules: { 'no-console': 'off' },
   },
 );

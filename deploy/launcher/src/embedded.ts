@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { openBus, type Bus } from '@vaultline/bus';
-import { openTtlStore, type TtlStore } from '@vaultline/ttl';
+import { openTtlStore } from '@vaultline/ttl';
 import { createLogger } from '@vaultline/logger';
 import { generateApiKey } from '@vaultline/auth';
 import type { ServiceApp, ServiceName, ServiceRuntime } from '@vaultline/http';

@@ -1,5 +1,5 @@
 // Writes one ES256 key pair per service into deploy/secrets/ for the production compose file:
-//   pnpm exec tsx deploy/generate-keys.ts
+//   pnpm exec tsx deploy/launcher/src/generate-keys.ts
 // Each service gets its own private key (INTERNAL_JWT_PRIVATE_KEY_FILE) and every public key
 // (INTERNAL_JWT_PUBLIC_KEYS_FILE). Also writes random KEKs and peppers. Keep deploy/secrets/ out of git.
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -7,10 +7,10 @@ import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
 import { generateServiceKeys } from '@vaultline/runtime';
 
-const dir = resolve(__dirname, 'secrets');
+const dir = resolve(__dirname, '../../secrets');
 mkdirSync(dir, { recursive: true, mode: 0o700 });
 const keys = generateServiceKeys();
-for (const [service, pem] of Object.entries(keys.privateKeys)) writeFileSync(resolve(dir, `${service}.key.pem`), pem, { mode: 0o600 });
+for (const [service, pem] of Object.entries(keys.privateKeys) as Array<[string, string]>) writeFileSync(resolve(dir, `${service}.key.pem`), pem, { mode: 0o600 });
 writeFileSync(resolve(dir, 'public-keys.json'), JSON.stringify(keys.publicKeys, null, 2), { mode: 0o644 });
 const b64 = () => randomBytes(32).toString('base64');
 writeFileSync(
