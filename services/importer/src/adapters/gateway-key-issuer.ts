@@ -32,8 +32,10 @@ export class GatewayImportKeyIssuer implements ImportCredentialIssuer {
       scopes: [SCOPES.mintImportKeys],
       requestId: newId(),
     });
-    // 404: already gone (revoked earlier or expired), which is what we want.
-    if (response.status !== 204 && response.status !== 200 && response.status !== 404) {
+    // 404 (gone or expired) and 409 api_key_revoked (revoked by a concurrent settle of the same job)
+    // are the state we want: revoking is idempotent from the importer's point of view.
+    const alreadyRevoked = response.status === 409 && (response.body as { code?: string } | null)?.code === 'api_key_revoked';
+    if (response.status !== 204 && response.status !== 200 && response.status !== 404 && !alreadyRevoked) {
       throw new ImportCredentialError(`The gateway did not revoke the import key (HTTP ${response.status}).`);
     }
   }

@@ -1,0 +1,22 @@
+import type { CollectionSpec } from '@vaultline/store';
+
+export const ENDPOINTS = 'webhook_endpoints';
+export const MESSAGES = 'webhook_messages';
+export const EVENTS = 'merchant_events';
+export const QUEUE = 'webhook_queue';
+
+export const notifierCollections: CollectionSpec[] = [
+  { name: ENDPOINTS, indexes: [{ fields: ['enabled'] }] },
+  {
+    name: MESSAGES,
+    indexes: [
+      { fields: ['endpoint_id'] },
+      { fields: ['endpoint_id', 'status'] },
+      // One message per event and endpoint, whatever the consumer's redeliveries.
+      { fields: ['endpoint_id', 'event_id'], unique: true },
+    ],
+  },
+  { name: EVENTS, indexes: [{ fields: ['type'] }] },
+  // The delivery worker's scan: live entries only, by due time (under the system scope).
+  { name: QUEUE, indexes: [{ fields: ['due_at'] }] },
+];

@@ -1,0 +1,25 @@
+import type { DocumentStore, Page, PageRequest, UnitOfWork, Where } from '@vaultline/store';
+import type { MerchantEvent } from '../domain/merchant-event';
+import { EVENTS } from './collections';
+
+export class EventRepository {
+  constructor(private readonly store: DocumentStore) {}
+
+  private get collection() {
+    return this.store.collection<MerchantEvent>(EVENTS);
+  }
+
+  get(merchantId: string, id: string): Promise<MerchantEvent | null> {
+    return this.collection.get(merchantId, id);
+  }
+
+  /** Newest first, like Stripe's /v1/events. */
+  list(merchantId: string, type: string | undefined, page: PageRequest): Promise<Page<MerchantEvent>> {
+    const where: Where = type ? { type } : {};
+    return this.collection.list(merchantId, where, { ...page, order: page.order ?? 'desc' });
+  }
+
+  insert(uow: UnitOfWork, event: Omit<MerchantEvent, 'version'>): MerchantEvent {
+    return uow.insert<MerchantEvent>(EVENTS, event);
+  }
+}

@@ -1,0 +1,29 @@
+import type { DocumentStore, Page, PageRequest, UnitOfWork, Where } from '@vaultline/store';
+import type { MessageStatus, WebhookMessage } from '../domain/webhook-message';
+import { MESSAGES } from './collections';
+
+export class MessageRepository {
+  constructor(private readonly store: DocumentStore) {}
+
+  private get collection() {
+    return this.store.collection<WebhookMessage>(MESSAGES);
+  }
+
+  get(merchantId: string, id: string): Promise<WebhookMessage | null> {
+    return this.collection.get(merchantId, id);
+  }
+
+  listForEndpoint(merchantId: string, endpointId: string, status: MessageStatus | undefined, page: PageRequest): Promise<Page<WebhookMessage>> {
+    const where: Where = { endpoint_id: endpointId };
+    if (status) where.status = status;
+    return this.collection.list(merchantId, where, { ...page, order: page.order ?? 'desc' });
+  }
+
+  insert(uow: UnitOfWork, message: Omit<WebhookMessage, 'version'>): WebhookMessage {
+    return uow.insert<WebhookMessage>(MESSAGES, message);
+  }
+
+  update(uow: UnitOfWork, message: WebhookMessage): WebhookMessage {
+    return uow.update<WebhookMessage>(MESSAGES, message);
+  }
+}
