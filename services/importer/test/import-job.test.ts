@@ -56,7 +56,11 @@ describe('automatic import from provider_a', () => {
     expect(minted).toHaveLength(1);
     expect(minted[0]).toMatchObject({ merchantId: MERCHANT, scopes: ['cde_import'] });
     await waitFor(() => minted[0]!.revoked);
-    const stored = await storedJob(fixture, created.id);
+    // The job notes the revocation once the gateway has answered, a moment after the key is revoked.
+    const stored = await waitFor(async () => {
+      const job = await storedJob(fixture, created.id);
+      return job?.import_key_revoked ? job : null;
+    });
     expect(stored).not.toHaveProperty('sealed_credentials');
     expect(stored).not.toHaveProperty('sealed_import_key');
     expect(stored?.import_key_revoked).toBe(true);
