@@ -24,6 +24,11 @@ export function parseEnvelope(value: string): EventEnvelope {
   } catch {
     throw new InvalidEventError('event is not JSON');
   }
+  return validateEnvelope(json);
+}
+
+/** parseEnvelope for a value already parsed from JSON (a consumer that peeked at it parses only once). */
+export function validateEnvelope(json: unknown): EventEnvelope {
   const envelope = envelopeSchema.safeParse(json);
   if (!envelope.success) {
     throw new InvalidEventError(`event envelope invalid at ${envelope.error.issues[0]?.path.join('.') ?? '?'}`);

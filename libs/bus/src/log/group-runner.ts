@@ -79,23 +79,40 @@ export class GroupRunner {
   private async runPartition(partition: number): Promise<void> {
     const { storage, topic, group, batchSize, pollIntervalMs, logger } = this.deps;
     const signal = this.signals[partition] as WakeSignal;
+    // This loop is the only writer of the partition's offset (members of a group live in one
+    // process), so it is read from storage once and then tracked here; re-read after a failure.
+    let next: number | undefined;
     while (!this.stopped) {
       try {
-        const next = storage.committedOffset(group, topic, partition);
+        next ??= storage.committedOffset(group, topic, partition);
         const batch = storage.read(topic, partition, next, batchSize);
         if (batch.length === 0) {
           await signal.wait(pollIntervalMs);
           continue;
         }
-        for (const record of batch) {
-          const member = this.members[partition % Math.max(1, this.members.length)];
-          if (!member || this.stopped) break;
-          const outcome = await this.deliver(member, record.message);
-          // Aborted: the member is stopping; leave the offset so the message is delivered again.
-          if (outcome === 'aborted') break;
-          storage.commit(group, topic, partition, record.offset + 1);
+        let handled = next;
+        try {
+          for (const record of batch) {
+            const member = this.members[partition % Math.max(1, this.members.length)];
+            if (!member || this.stopped) break;
+            const outcome = await this.deliver(member, record.message);
+            // Aborted: the member is stopping; leave the offset so the message is delivered again.
+            if (outcome === 'aborted') break;
+            handled = record.offset + 1;
+          }
+        } finally {
+          // One offset commit for everything handled from this batch (a group commit): after a
+          // crash the uncommitted rest is delivered again, which consumers dedupe (at-least-once).
+          if (handled !== next) {
+            storage.commit(group, topic, partition, handled);
+            next = handled;
+          }
         }
+        // A short batch was the end of the partition when it was read: anything appended since
+        // notified the signal, so wait for it instead of reading once more only to find nothing.
+        if (batch.length < batchSize) await signal.wait(pollIntervalMs);
       } catch (error) {
+        next = undefined;
         if (this.stopped) return;
         logger.error({ topic, group, partition, error: error instanceof Error ? error.message : String(error) }, 'bus partition loop failed; retrying');
         await signal.wait(pollIntervalMs);

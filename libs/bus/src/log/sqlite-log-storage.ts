@@ -29,7 +29,7 @@ const SCHEMA = `
 
 /**
  * The embedded profile's durable log: one better-sqlite3 file in WAL mode. A message is durable
- * once publish returned; a group's offset once its handler resolved. `bus_partitions` keeps the
+ * once publish returned; a group's offset once the handlers of its batch resolved. `bus_partitions` keeps the
  * next sequence per partition so pruning never makes offsets go back.
  */
 export class SqliteLogStorage implements LogStorage {

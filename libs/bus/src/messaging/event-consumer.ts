@@ -1,5 +1,5 @@
 import { context, propagation, ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Context } from '@opentelemetry/api';
-import { eventCatalog, parseEnvelope, type EventData, type EventEnvelope, type EventType } from '@vaultline/contracts';
+import { eventCatalog, parseEnvelope, validateEnvelope, type EventData, type EventEnvelope, type EventType } from '@vaultline/contracts';
 import type { Logger } from '@vaultline/logger';
 import { DuplicateKeyError, type DocumentStore, type UnitOfWork } from '@vaultline/store';
 import type { Bus, Delivery, SubscribeOptions, Subscription } from '../bus.port';
@@ -62,10 +62,12 @@ export async function createEventConsumer(options: EventConsumerOptions): Promis
 
 async function consume(options: EventConsumerOptions, delivery: Delivery): Promise<void> {
   const { store, group, logger, handlers } = options;
-  const peeked = peekType(delivery.value);
+  // Parsed once: the type decides whether to validate at all, the same value is then validated.
+  const json = parseJson(delivery.value);
+  const peeked = typeOf(json);
   // Another type on a shared topic: not this consumer's business (and not an error).
   if (peeked !== undefined && !Object.prototype.hasOwnProperty.call(handlers, peeked)) return;
-  const event = parseEnvelope(delivery.value);
+  const event = json === NOT_JSON ? parseEnvelope(delivery.value) : validateEnvelope(json);
   const handler = handlers[event.type as EventType] as EventHandler<EventType> | undefined;
   if (!handler) return;
 
@@ -125,12 +127,18 @@ function parentContextOf(delivery: Delivery, event: EventEnvelope): Context {
   return propagation.extract(ROOT_CONTEXT, carrier);
 }
 
-function peekType(value: string): string | undefined {
+const NOT_JSON = Symbol('not JSON');
+
+function parseJson(value: string): unknown {
   try {
-    const parsed: unknown = JSON.parse(value);
-    if (parsed && typeof parsed === 'object' && 'type' in parsed && typeof parsed.type === 'string') return parsed.type;
+    return JSON.parse(value) as unknown;
   } catch {
     // Not JSON: parseEnvelope reports it.
+    return NOT_JSON;
   }
+}
+
+function typeOf(parsed: unknown): string | undefined {
+  if (parsed && typeof parsed === 'object' && 'type' in parsed && typeof parsed.type === 'string') return parsed.type;
   return undefined;
 }

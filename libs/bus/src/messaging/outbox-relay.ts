@@ -54,6 +54,9 @@ export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
         await bus.publish(pending.map((item) => item.message));
         await store.outbox.remove(pending.map((item) => item.position));
         failures = 0;
+        // A short batch emptied the outbox as it was when read; a later commit (or flush) notified
+        // the signal, so wait for that instead of reading again only to find nothing.
+        if (pending.length < batchSize) await wake.wait(pollIntervalMs);
       } catch (error) {
         failures++;
         logger.warn({ failures, error: describeError(error) }, 'outbox relay could not publish; retrying');

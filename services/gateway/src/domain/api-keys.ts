@@ -13,11 +13,36 @@ export interface IssueKeyOptions {
   expiresAt?: string | null;
 }
 
-/** Issuing, checking, listing and revoking API keys. Keys leave this module in clear only when issued. */
+/** How long a resolved key may be reused without reading the store (other gateway instances' revocations). */
+export const DEFAULT_KEY_CACHE_TTL_MS = 2_000;
+const KEY_CACHE_MAX_ENTRIES = 10_000;
+
+interface CachedKey {
+  record: ApiKeyRecord;
+  merchantId: string;
+  cardDataAccess: boolean;
+  cachedAt: number;
+}
+
+/**
+ * Issuing, checking, listing and revoking API keys. Keys leave this module in clear only when issued.
+ *
+ * Valid keys are remembered by hash for a short time (`keyCacheTtlMs`), so a request costs no store
+ * read. A revocation through this instance empties the cache, and a lookup that raced with it is
+ * not cached, so revocation stays immediate here; another gateway instance sees it within the TTL.
+ * Expiry is checked on every request against the cached record. Invalid keys are never cached.
+ */
 export class ApiKeys {
+  private readonly cache = new Map<string, CachedKey>();
+  /** Bumped by every revocation; a lookup started before one must not fill the cache. */
+  private generation = 0;
+  private readonly cacheTtlMs: number;
+
   constructor(
-    private readonly deps: { merchants: MerchantRepository; keys: ApiKeyRepository; clock: Clock; pepper: PepperSource },
-  ) {}
+    private readonly deps: { merchants: MerchantRepository; keys: ApiKeyRepository; clock: Clock; pepper: PepperSource; keyCacheTtlMs?: number },
+  ) {
+    this.cacheTtlMs = deps.keyCacheTtlMs ?? DEFAULT_KEY_CACHE_TTL_MS;
+  }
 
   /** A new key record and the key itself (not stored). `key` lets the bootstrap choose it. */
   mint(merchantId: string, options: IssueKeyOptions = {}, key?: string): { record: ApiKeyRecord; apiKey: string } {
@@ -55,17 +80,32 @@ export class ApiKeys {
     const invalid = (detail: string) => new UnauthorizedError(detail, 'invalid_api_key');
     if (!apiKeyMode(apiKey) || apiKey.length > 200) throw invalid('The API key is not valid.');
     const hash = hashApiKey(apiKey, this.deps.pepper());
-    const record = await this.deps.keys.findByHash(hash);
-    if (!record || !constantTimeEquals(record.key_hash, hash)) throw invalid('The API key is not valid.');
-    if (record.revoked_at) throw invalid('The API key has been revoked.');
+    const nowMs = Date.now();
+    let cached = this.cache.get(hash);
+    if (cached && nowMs - cached.cachedAt >= this.cacheTtlMs) {
+      this.cache.delete(hash);
+      cached = undefined;
+    }
+    if (!cached) {
+      const generation = this.generation;
+      const record = await this.deps.keys.findByHash(hash);
+      if (!record || !constantTimeEquals(record.key_hash, hash)) throw invalid('The API key is not valid.');
+      if (record.revoked_at) throw invalid('The API key has been revoked.');
+      const merchant = await this.deps.merchants.get(record.merchant_id);
+      if (!merchant) throw invalid('The API key is not valid.');
+      cached = { record, merchantId: merchant.id, cardDataAccess: merchant.card_data_access, cachedAt: nowMs };
+      if (this.cacheTtlMs > 0 && generation === this.generation) {
+        if (this.cache.size >= KEY_CACHE_MAX_ENTRIES) this.cache.clear();
+        this.cache.set(hash, cached);
+      }
+    }
+    const { record } = cached;
     const now = this.deps.clock.now().toISOString();
     if (record.expires_at && record.expires_at <= now) throw invalid('The API key has expired.');
-    const merchant = await this.deps.merchants.get(record.merchant_id);
-    if (!merchant) throw invalid('The API key is not valid.');
     const scopes = record.scopes.includes(SCOPES.merchant)
-      ? [SCOPES.merchant, ...(merchant.card_data_access ? [SCOPES.cardData] : [])]
+      ? [SCOPES.merchant, ...(cached.cardDataAccess ? [SCOPES.cardData] : [])]
       : [...record.scopes];
-    return { merchantId: merchant.id, keyId: record.id, scopes };
+    return { merchantId: cached.merchantId, keyId: record.id, scopes };
   }
 
   async list(merchantId: string, page: PageRequest): Promise<PageOf<ApiKeyRecord>> {
@@ -81,6 +121,17 @@ export class ApiKeys {
       throw new ForbiddenError(`Only keys with the single scope ${onlyScope} can be revoked here.`, 'insufficient_scope');
     }
     if (record.revoked_at) throw new ConflictError('api_key_revoked', 'The API key is already revoked.');
-    return this.deps.keys.revoke(merchantId, keyId, this.deps.clock.now().toISOString());
+    this.forgetResolvedKeys();
+    try {
+      return await this.deps.keys.revoke(merchantId, keyId, this.deps.clock.now().toISOString());
+    } finally {
+      // Again after the write: a lookup that read the key meanwhile must not keep it.
+      this.forgetResolvedKeys();
+    }
+  }
+
+  private forgetResolvedKeys(): void {
+    this.generation++;
+    this.cache.clear();
   }
 }
