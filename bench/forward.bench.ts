@@ -58,7 +58,7 @@ async function main(): Promise<void> {
     if (check.status !== 200) throw new Error(`forward answered ${check.status}: ${await check.text()}`);
 
     const run = (url: string, headers: Record<string, string>) =>
-      autocannon({ url, method: 'POST', headers, body, connections: CONNECTIONS, duration: DURATION_S });
+      autocannon({ url, method: 'POST', headers, body, connections: CONNECTIONS, duration: DURATION_S, workers: 1 });
     await run(destinationUrl, { 'content-type': 'application/json' }); // warm-up of the baseline
     const direct = await run(destinationUrl, { 'content-type': 'application/json' });
     const forwarded = await run(`${system.baseUrl}/forward`, {

@@ -42,7 +42,7 @@ async function main(): Promise<void> {
     const url = `${system.baseUrl}/tokens`;
 
     const run = (target: string, h: Record<string, string>, overallRate?: number) =>
-      autocannon({ url: target, method: 'POST', headers: h, body, connections: CONNECTIONS, duration: DURATION_S, ...(overallRate ? { overallRate } : {}) });
+      autocannon({ url: target, method: 'POST', headers: h, body, connections: CONNECTIONS, duration: DURATION_S, workers: 1, ...(overallRate ? { overallRate } : {}) });
     await run(bareUrl, { 'content-type': 'application/json' }); // warm-up
     const baseline = await run(bareUrl, { 'content-type': 'application/json' });
     await autocannon({ url, method: 'POST', headers, body, connections: CONNECTIONS, duration: 2 }); // warm-up
