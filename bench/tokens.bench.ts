@@ -14,7 +14,7 @@ interface CannonResult {
   non2xx: number;
   errors: number;
 }
-type Cannon = (options: { url: string; method: string; headers: Record<string, string>; body: string; connections: number; duration: number; overallRate?: number }) => Promise<CannonResult>;
+type Cannon = (options: { url: string; method: string; headers: Record<string, string>; body: string; connections: number; duration: number; overallRate?: number; workers?: number }) => Promise<CannonResult>;
 // autocannon ships no type declarations.
 const autocannon = createRequire(__filename)('autocannon') as Cannon;
 
