@@ -2,7 +2,6 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { waitFor } from '@vaultline/core';
-import { freePort } from '@vaultline/testing';
 import { startEmbedded, startLocal } from '@vaultline/launcher';
 
 /**
@@ -73,13 +72,11 @@ describe('vertical slice: token created through the gateway reaches the notifier
   });
 
   it('in the local profile (a process per service, Redis Streams), across service restarts, every event arrives exactly once', async () => {
-    const port = await freePort();
     const system = await startLocal({
       dataDir,
-      port,
-      redisPort: await freePort(),
-      stdio: 'ignore',
-      env: { BOOTSTRAP_API_KEY: apiKey, LOG_LEVEL: 'silent', ADMIN_API_KEY: 'admin_local_slice_key' },
+      port: 0,
+      stdio: 'files',
+      env: { BOOTSTRAP_API_KEY: apiKey, LOG_LEVEL: 'warn', ADMIN_API_KEY: 'admin_local_slice_key' },
     });
     try {
       const tokenIds: string[] = [];

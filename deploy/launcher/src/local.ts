@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
-import { connect } from 'node:net';
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync } from 'node:fs';
+import { connect, createServer, type AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
 import { generateApiKey } from '@vaultline/auth';
 import { generateServiceKeys, serviceUrlVariable } from '@vaultline/runtime';
@@ -9,14 +9,14 @@ import { startOrder } from './service-registry';
 
 export interface LocalOptions {
   dataDir?: string;
-  /** The gateway's port; the other services take the next five. */
+  /** The gateway's port; the other services take the next five. 0: every port (Redis's too) is a free one. */
   port?: number;
   /** An existing Redis; when absent a redis-server is started on redisPort for the run. */
   redisUrl?: string;
   redisPort?: number;
   env?: Record<string, string>;
-  /** Where the children's output goes (default: this process's). */
-  stdio?: 'inherit' | 'ignore';
+  /** Where the children's output goes: this process's (default), nowhere, or `$DATA_DIR/logs/<service>.log`. */
+  stdio?: 'inherit' | 'ignore' | 'files';
 }
 
 export interface LocalSystem {
@@ -38,11 +38,13 @@ const repoRoot = resolve(__dirname, '../../..');
 export async function startLocal(options: LocalOptions = {}): Promise<LocalSystem> {
   const dataDir = resolve(options.dataDir ?? process.env.DATA_DIR ?? './data/local');
   mkdirSync(dataDir, { recursive: true });
-  const port = options.port ?? Number(process.env.PORT ?? 8080);
+  const requestedPort = options.port ?? Number(process.env.PORT ?? 8080);
+  const autoPorts = requestedPort === 0;
+  const port = autoPorts ? await freePort() : requestedPort;
   let redis: ChildProcess | undefined;
   let redisUrl = options.redisUrl ?? process.env.REDIS_URL;
   if (!redisUrl) {
-    const redisPort = options.redisPort ?? port + 99;
+    const redisPort = options.redisPort ?? (autoPorts ? await freePort() : port + 99);
     redis = spawn('redis-server', ['--port', String(redisPort), '--bind', '127.0.0.1', '--dir', dataDir, '--appendonly', 'yes', '--save', ''], {
       stdio: 'ignore',
     });
@@ -54,7 +56,10 @@ export async function startLocal(options: LocalOptions = {}): Promise<LocalSyste
   }
 
   const keys = generateServiceKeys();
-  const ports = Object.fromEntries(startOrder.map((s, i) => [s, s === 'gateway' ? port : port + 1 + i])) as Record<ServiceName, number>;
+  const ports = {} as Record<ServiceName, number>;
+  for (const [i, service] of startOrder.entries()) {
+    ports[service] = service === 'gateway' ? port : autoPorts ? await freePort() : port + 1 + i;
+  }
   const urls = Object.fromEntries(startOrder.map((s) => [serviceUrlVariable(s), `http://127.0.0.1:${ports[s]}`]));
   const bootstrapApiKey = options.env?.BOOTSTRAP_API_KEY ?? process.env.BOOTSTRAP_API_KEY ?? generateApiKey('test');
   const adminApiKey = options.env?.ADMIN_API_KEY ?? process.env.ADMIN_API_KEY ?? generateApiKey('test').replace('sk_test_', 'admin_');
@@ -73,7 +78,17 @@ export async function startLocal(options: LocalOptions = {}): Promise<LocalSyste
   };
   const children = new Map<ServiceName, ChildProcess>();
 
+  const logFile = (service: ServiceName) => resolve(dataDir, 'logs', `${service}.log`);
+  const logTail = (service: ServiceName) => {
+    if (options.stdio !== 'files' || !existsSync(logFile(service))) return '';
+    return `; last lines of ${logFile(service)}:\n${readFileSync(logFile(service), 'utf8').trim().split('\n').slice(-15).join('\n')}`;
+  };
   const startService = async (service: ServiceName) => {
+    let output: 'inherit' | 'ignore' | number = options.stdio === 'ignore' ? 'ignore' : 'inherit';
+    if (options.stdio === 'files') {
+      mkdirSync(resolve(dataDir, 'logs'), { recursive: true });
+      output = openSync(logFile(service), 'a');
+    }
     const child = spawn(process.execPath, ['--import', 'tsx', resolve(repoRoot, `services/${service}/src/main.ts`)], {
       cwd: repoRoot,
       env: {
@@ -82,10 +97,15 @@ export async function startLocal(options: LocalOptions = {}): Promise<LocalSyste
         HOST: service === 'gateway' ? (baseEnv.HOST ?? '0.0.0.0') : '127.0.0.1',
         INTERNAL_JWT_PRIVATE_KEY: keys.privateKeys[service],
       },
-      stdio: options.stdio ?? 'inherit',
+      stdio: ['ignore', output, output],
     });
+    if (typeof output === 'number') closeSync(output);
     children.set(service, child);
-    await waitForHealth(`http://127.0.0.1:${ports[service]}/health`, child, service);
+    try {
+      await waitForHealth(`http://127.0.0.1:${ports[service]}/health`, child, service);
+    } catch (error) {
+      throw new Error(`${(error as Error).message}${logTail(service)}`);
+    }
   };
   const stopService = (service: ServiceName) =>
     new Promise<void>((done) => {
@@ -150,4 +170,16 @@ async function waitForHealth(url: string, child: ChildProcess, service: string, 
     if (Date.now() > deadline) throw new Error(`${service} not healthy after ${timeoutMs} ms`);
     await new Promise((r) => setTimeout(r, 100));
   }
+}
+
+/** A port nothing listens on right now (the kernel's choice). */
+function freePort(): Promise<number> {
+  return new Promise((done, fail) => {
+    const server = createServer();
+    server.once('error', fail);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo;
+      server.close(() => done(port));
+    });
+  });
 }
