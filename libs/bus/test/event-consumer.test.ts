@@ -58,6 +58,39 @@ describe.each(storeAdapters)('createEventConsumer on the %s', (_name, openStore)
     expect(await notices()).toBe(2);
   });
 
+  it('when a handler changes nothing, then nothing is committed and a redelivery is judged afresh', async () => {
+    const seen: string[] = [];
+    let interested = false;
+    consumer = await createEventConsumer({
+      bus,
+      store,
+      group: GROUP,
+      logger,
+      handlers: {
+        'payment.processing': (event, uow) => {
+          seen.push(event.id);
+          if (interested) uow.insert<Notice>('notices', { id: `notice_${event.id}`, merchant_id: event.merchant_id, event_id: event.id, payment_id: event.data.payment_id });
+        },
+      },
+    });
+    const message = eventMessage(paymentProcessingV1, { merchantId: MERCHANT, data: aPayment() });
+    const eventId = (JSON.parse(message.value) as { id: string }).id;
+
+    await bus.publish([message]);
+    await waitFor(() => seen.length === 1);
+    await sleep(20);
+    expect(await store.isProcessed(GROUP, eventId)).toBe(false);
+    expect(await notices()).toBe(0);
+
+    interested = true;
+    await bus.publish([message, message]);
+    await waitFor(async () => (await notices()) === 1);
+    await sleep(30);
+    expect(seen).toHaveLength(2);
+    expect(await store.isProcessed(GROUP, eventId)).toBe(true);
+    expect(await notices()).toBe(1);
+  });
+
   it('when two deliveries of one event race, then the one that commits second counts as already processed', async () => {
     const secondBus = await openBus('memory://');
     let arrived = 0;

@@ -101,6 +101,8 @@ export interface UnitOfWork {
   publish(message: OutboxMessage): void;
   /** Records that a consumer group applied an event, committed with its effect. */
   markProcessed(consumerGroup: string, eventId: string): void;
+  /** True once a document write or an outbox message is buffered (processed marks do not count). */
+  readonly hasChanges: boolean;
 }
 
 export interface Outbox {

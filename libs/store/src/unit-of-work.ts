@@ -70,6 +70,10 @@ export class BufferedUnitOfWork implements UnitOfWork {
     this.marks.push({ group: consumerGroup, eventId });
   }
 
+  get hasChanges(): boolean {
+    return this.ops.length > 0 || this.messages.length > 0;
+  }
+
   get isEmpty(): boolean {
     return this.ops.length === 0 && this.messages.length === 0 && this.marks.length === 0;
   }

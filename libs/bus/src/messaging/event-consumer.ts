@@ -30,7 +30,8 @@ const tracer = trace.getTracer('@vaultline/bus');
  * is validated (an invalid one is not retryable and goes to the dead-letter topic); types this
  * consumer does not handle are acknowledged and skipped; an event already processed by the group
  * is skipped; otherwise the handler runs in one unit of work with the processed mark, so its
- * effect and the mark commit together (effectively once). The handler runs in a span
+ * effect and the mark commit together (effectively once). A handler that writes nothing commits
+ * nothing (most consumers ignore most events of a shared topic: that costs no write). The handler runs in a span
  * `consume <type>` that continues the publisher's trace.
  */
 export async function createEventConsumer(options: EventConsumerOptions): Promise<Subscription> {
@@ -108,7 +109,9 @@ async function applyOnce(store: DocumentStore, group: string, event: EventEnvelo
   try {
     await store.transaction(async (uow) => {
       await handler(event as EventOf<EventType>, uow);
-      uow.markProcessed(group, event.id);
+      // A handler that changed nothing had no effect to protect: no mark, and so no commit at all.
+      // A redelivery then decides afresh; an effect, if it ever has one, still commits with its mark.
+      if (uow.hasChanges) uow.markProcessed(group, event.id);
     });
   } catch (error) {
     // A concurrent delivery of the same event committed first: its effect is in, ours is not needed.
