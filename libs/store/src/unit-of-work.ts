@@ -91,3 +91,23 @@ export class BufferedUnitOfWork implements UnitOfWork {
     }
   }
 }
+
+/**
+ * The transaction skeleton every adapter shares: run `work` against a fresh buffered unit of work,
+ * then hand what it buffered to the adapter's atomic `commit` (skipped when nothing was buffered).
+ * The unit of work is closed afterwards, whatever happened, so late writes fail loudly.
+ */
+export async function runUnitOfWork<R>(
+  isRegistered: (collection: string) => void,
+  work: (uow: UnitOfWork) => R | Promise<R>,
+  commit: (uow: BufferedUnitOfWork) => void | Promise<void>,
+): Promise<R> {
+  const uow = new BufferedUnitOfWork(isRegistered);
+  try {
+    const result = await work(uow);
+    if (!uow.isEmpty) await commit(uow);
+    return result;
+  } finally {
+    uow.close();
+  }
+}

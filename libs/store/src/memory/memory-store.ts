@@ -17,7 +17,7 @@ import {
 } from '../store.port';
 import { CommitListeners } from '../commit-listeners';
 import { toPage, validatePage } from '../page';
-import { BufferedUnitOfWork } from '../unit-of-work';
+import { runUnitOfWork, type BufferedUnitOfWork } from '../unit-of-work';
 import { assertCollectionName, assertIndexes } from '../collection-naming';
 import { parseWhere, type Condition } from '../where';
 import { compareStrings, matches } from './match-where';
@@ -81,14 +81,7 @@ export class MemoryDocumentStore implements DocumentStore {
   }
 
   async transaction<R>(work: (uow: UnitOfWork) => R | Promise<R>): Promise<R> {
-    const uow = new BufferedUnitOfWork((name) => this.state(name));
-    try {
-      const result = await work(uow);
-      if (!uow.isEmpty) this.commit(uow);
-      return result;
-    } finally {
-      uow.close();
-    }
+    return runUnitOfWork((name) => void this.state(name), work, (uow) => this.commit(uow));
   }
 
   async isProcessed(consumerGroup: string, eventId: string): Promise<boolean> {

@@ -17,7 +17,7 @@ import {
 import { CommitListeners } from '../commit-listeners';
 import { assertCollectionName, assertIndexes, indexName } from '../collection-naming';
 import { toPage, validatePage } from '../page';
-import { BufferedUnitOfWork, type WriteOp } from '../unit-of-work';
+import { runUnitOfWork, type BufferedUnitOfWork, type WriteOp } from '../unit-of-work';
 import { parseWhere } from '../where';
 import { mongoFilter, type MongoFilter } from './mongo-where';
 
@@ -140,17 +140,10 @@ export class MongoDocumentStore implements DocumentStore {
   }
 
   async transaction<R>(work: (uow: UnitOfWork) => R | Promise<R>): Promise<R> {
-    const uow = new BufferedUnitOfWork((name) => this.assertRegistered(name));
-    try {
-      const result = await work(uow);
-      if (!uow.isEmpty) {
-        await this.commit(uow);
-        if (uow.messages.length > 0) this.listeners.notify();
-      }
-      return result;
-    } finally {
-      uow.close();
-    }
+    return runUnitOfWork((name) => this.assertRegistered(name), work, async (uow) => {
+      await this.commit(uow);
+      if (uow.messages.length > 0) this.listeners.notify();
+    });
   }
 
   async isProcessed(consumerGroup: string, eventId: string): Promise<boolean> {

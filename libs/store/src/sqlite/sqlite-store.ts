@@ -18,7 +18,7 @@ import {
 } from '../store.port';
 import { CommitListeners } from '../commit-listeners';
 import { toPage, validatePage } from '../page';
-import { BufferedUnitOfWork, type WriteOp } from '../unit-of-work';
+import { runUnitOfWork, type BufferedUnitOfWork, type WriteOp } from '../unit-of-work';
 import { parseWhere } from '../where';
 import {
   COLLECTIONS_TABLE,
@@ -117,17 +117,10 @@ export class SqliteDocumentStore implements DocumentStore {
   }
 
   async transaction<R>(work: (uow: UnitOfWork) => R | Promise<R>): Promise<R> {
-    const uow = new BufferedUnitOfWork((name) => this.assertRegistered(name));
-    try {
-      const result = await work(uow);
-      if (!uow.isEmpty) {
-        this.applyCommit.immediate(uow);
-        if (uow.messages.length > 0) this.listeners.notify();
-      }
-      return result;
-    } finally {
-      uow.close();
-    }
+    return runUnitOfWork((name) => this.assertRegistered(name), work, (uow) => {
+      this.applyCommit.immediate(uow);
+      if (uow.messages.length > 0) this.listeners.notify();
+    });
   }
 
   async isProcessed(consumerGroup: string, eventId: string): Promise<boolean> {
