@@ -13,3 +13,4 @@ export {
 } from './envelope-encryption';
 export { fingerprint } from './fingerprint';
 export { encryptSecret, decryptSecret } from './secret-box';
+export { keyFromConfigOrFile } from './key-file';

@@ -1,8 +1,7 @@
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
-import { dirname, join } from 'node:path';
-import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
 import { z } from 'zod';
+import { InvalidKeyError, keyFromConfigOrFile } from '@vaultline/crypto';
 import { ConfigError, envBoolean, envDurationMs, envInteger, envUrl, loadConfig } from '@vaultline/config';
 
 /**
@@ -56,18 +55,15 @@ export function loadImporterConfig(env: NodeJS.ProcessEnv): ImporterConfig {
 }
 
 function secretKeyOf(config: z.infer<typeof importerConfigSchema>): Buffer {
-  if (config.IMPORTER_SECRET_KEY) return decodeKey(config.IMPORTER_SECRET_KEY, 'IMPORTER_SECRET_KEY');
-  const file = config.IMPORTER_SECRET_KEY_FILE ?? join(config.DATA_DIR, 'importer-secret.key');
-  if (!existsSync(file)) {
-    mkdirSync(dirname(file), { recursive: true });
-    writeFileSync(file, randomBytes(32).toString('base64'), { mode: 0o600, flag: 'wx' });
-    chmodSync(file, 0o600);
+  try {
+    return keyFromConfigOrFile({
+      value: config.IMPORTER_SECRET_KEY,
+      variable: 'IMPORTER_SECRET_KEY',
+      file: config.IMPORTER_SECRET_KEY_FILE ?? join(config.DATA_DIR, 'importer-secret.key'),
+    });
+  } catch (error) {
+    if (!(error instanceof InvalidKeyError)) throw error;
+    const variable = config.IMPORTER_SECRET_KEY ? 'IMPORTER_SECRET_KEY' : 'IMPORTER_SECRET_KEY_FILE';
+    throw new ConfigError([{ variable, reason: 'must be 32 bytes, base64-encoded' }]);
   }
-  return decodeKey(readFileSync(file, 'utf8').trim(), 'IMPORTER_SECRET_KEY_FILE');
-}
-
-function decodeKey(value: string, variable: string): Buffer {
-  const key = Buffer.from(value, 'base64');
-  if (key.length !== 32) throw new ConfigError([{ variable, reason: 'must be 32 bytes, base64-encoded' }]);
-  return key;
 }

@@ -1,6 +1,5 @@
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { generateKey, keyFromBase64 } from '@vaultline/crypto';
+import { keyFromConfigOrFile } from '@vaultline/crypto';
 
 export const NOTIFIER_KEY_FILE = 'notifier-secret.key';
 
@@ -11,18 +10,5 @@ export const NOTIFIER_KEY_FILE = 'notifier-secret.key';
  * that file means endpoint secrets must be rotated.
  */
 export function resolveNotifierKey(options: { secretKey?: string; dataDir: string }): Buffer {
-  if (options.secretKey) return keyFromBase64(options.secretKey, 'NOTIFIER_SECRET_KEY');
-  const file = join(options.dataDir, NOTIFIER_KEY_FILE);
-  if (existsSync(file)) return keyFromBase64(readFileSync(file, 'utf8'), file);
-  mkdirSync(options.dataDir, { recursive: true });
-  const key = generateKey();
-  try {
-    writeFileSync(file, key.toString('base64'), { mode: 0o600, flag: 'wx' });
-  } catch (error) {
-    // Another process created it first: use theirs.
-    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return keyFromBase64(readFileSync(file, 'utf8'), file);
-    throw error;
-  }
-  chmodSync(file, 0o600);
-  return key;
+  return keyFromConfigOrFile({ value: options.secretKey, variable: 'NOTIFIER_SECRET_KEY', file: join(options.dataDir, NOTIFIER_KEY_FILE) });
 }
