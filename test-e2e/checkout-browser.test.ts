@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
-import { newId, waitFor } from '@vaultline/core';
+import { waitFor } from '@vaultline/core';
 import { startVault, PUBLIC, type VaultHarness } from '../services/vault/test/vault-harness';
 import { openSession, publishPaymentStatus } from '../services/vault/test/checkout-helpers';
 
@@ -21,7 +21,7 @@ async function startFront(vault: VaultHarness, shopPage: (vaultOrigin: string, s
       res.end(url.pathname === '/shop/pay' ? shopPage(String(url.searchParams.get('vault')), String(url.searchParams.get('session'))) : '<h1>Thank you</h1>');
       return;
     }
-    const token = vault.signerFor('gateway').sign('vault', { merchantId: PUBLIC.merchantId, scopes: PUBLIC.scopes, requestId: newId() });
+    const token = vault.signerFor('gateway').sign('vault', { merchantId: PUBLIC.merchantId, scopes: PUBLIC.scopes });
     const target = new URL(vault.baseUrl);
     const upstream = request(
       { host: target.hostname, port: target.port, method: req.method, path: req.url,

@@ -30,7 +30,7 @@ export interface EmbeddedSystem {
 
 /**
  * The embedded profile: all six services in this process, each on its own loopback port behind the
- * gateway, an SQLite-backed in-process bus, an SQLite file per service under DATA_DIR and an
+ * gateway (which hands merchant requests to them in-process; service-to-service calls use the ports), an SQLite-backed in-process bus, an SQLite file per service under DATA_DIR and an
  * in-process TTL store. Nothing to install; data survives a restart.
  */
 export async function startEmbedded(options: EmbeddedOptions = {}): Promise<EmbeddedSystem> {
@@ -60,6 +60,8 @@ export async function startEmbedded(options: EmbeddedOptions = {}): Promise<Embe
   env.PUBLIC_BASE_URL ??= publicBaseUrl;
 
   const services = {} as EmbeddedSystem['services'];
+  // The gateway (started last) hands merchant requests to these apps directly, not over loopback.
+  const inProcessApps: NonNullable<ServiceRuntime['inProcessApps']> = {};
   const started: ServiceApp[] = [];
   try {
     for (const service of startOrder) {
@@ -73,11 +75,13 @@ export async function startEmbedded(options: EmbeddedOptions = {}): Promise<Embe
         trustedPublicKeys: keys.publicKeys,
         serviceUrls,
         publicBaseUrl,
+        inProcessApps,
       });
       const app = serviceFactories[service](runtime, env);
       await app.start();
       started.push(app);
       servers[service].handle(app.http);
+      inProcessApps[service] = app.http;
       services[service] = { app, runtime, url: servers[service].url };
     }
   } catch (error) {

@@ -6,7 +6,7 @@ const gatewayKeys = generateInternalKeyPair();
 const otherKeys = generateInternalKeyPair();
 const signer = new InternalTokenSigner('gateway', gatewayKeys.privateKeyPem);
 const verifier = new InternalTokenVerifier('vault', { gateway: gatewayKeys.publicKeyPem });
-const claims = { merchantId: 'm_1', scopes: ['merchant'], requestId: 'req-1' };
+const claims = { merchantId: 'm_1', scopes: ['merchant'] };
 
 function expectRejected(token: string, detail?: RegExp): void {
   try {
@@ -29,8 +29,46 @@ describe('internal tokens', () => {
     expect(typeof payload.jti).toBe('string');
   });
 
-  it('when two tokens are signed for the same claims, then they differ (no cache, unique jti)', () => {
-    expect(signer.sign('vault', claims)).not.toBe(signer.sign('vault', claims));
+  describe('reuse', () => {
+    let nowMs = Date.parse('2026-11-22T10:00:00.000Z');
+    const clock = () => nowMs;
+    const reusing = new InternalTokenSigner('gateway', gatewayKeys.privateKeyPem, clock);
+    const checking = new InternalTokenVerifier('vault', { gateway: gatewayKeys.publicKeyPem }, clock);
+
+    it('when the same claims are signed within 30 s, then the same token comes back; after, a new one', () => {
+      const first = reusing.sign('vault', claims);
+      nowMs += 29_000;
+      expect(reusing.sign('vault', claims)).toBe(first);
+      nowMs += 1_000;
+      const second = reusing.sign('vault', claims);
+      expect(second).not.toBe(first);
+      expect((jwt.decode(second) as jwt.JwtPayload).jti).not.toBe((jwt.decode(first) as jwt.JwtPayload).jti);
+    });
+
+    it('when the audience, merchant or scopes differ, then the tokens differ', () => {
+      const base = reusing.sign('vault', claims);
+      expect(reusing.sign('forwarder', claims)).not.toBe(base);
+      expect(reusing.sign('vault', { ...claims, merchantId: 'm_2' })).not.toBe(base);
+      expect(reusing.sign('vault', { ...claims, scopes: ['merchant', 'tokens:detokenize'] })).not.toBe(base);
+      expect(checking.verify(reusing.sign('vault', { ...claims, merchantId: 'm_2' })).merchantId).toBe('m_2');
+    });
+
+    it('when a verified token is presented again, then it is accepted until it expires (plus tolerance), then rejected', () => {
+      const token = reusing.sign('vault', claims);
+      const exp = (jwt.decode(token) as jwt.JwtPayload).exp!;
+      expect(checking.verify(token)).toEqual({ issuer: 'gateway', audience: 'vault', ...claims });
+      nowMs = exp * 1000 + 4_000;
+      expect(checking.verify(token).merchantId).toBe('m_1');
+      nowMs = exp * 1000 + 6_000;
+      expect(() => checking.verify(token)).toThrow(/expired/);
+    });
+
+    it('when a verified token is altered by one character, then the cache does not vouch for it', () => {
+      const token = reusing.sign('vault', claims);
+      checking.verify(token);
+      const tampered = `${token.slice(0, -2)}${token.at(-2) === 'A' ? 'B' : 'A'}${token.at(-1)}`;
+      expect(() => checking.verify(tampered)).toThrow(UnauthorizedError);
+    });
   });
 
   it('when the token is addressed to another audience, then it is rejected', () => {

@@ -67,4 +67,45 @@ describe('LogBus on SQLite', () => {
     storage.close();
     remove();
   });
+
+  it('when two writers interleave appends to one partition, then reads from either see every record in offset order', async () => {
+    const { file, remove } = tempDir();
+    const { SqliteLogStorage } = await import('../src/log/sqlite-log-storage');
+    const a = new SqliteLogStorage(file);
+    const b = new SqliteLogStorage(file);
+    const message = (value: string) => ({ partition: 0, message: { topic: 't', key: 'k', value, headers: { v: value } } });
+    a.append([message('a0'), message('a1')]);
+    b.append([message('b2')]);
+    a.append([message('a3')]);
+    a.append([message('a4')]);
+
+    const values = (records: Array<{ offset: number; message: { value: string } }>) => records.map((r) => `${r.offset}:${r.message.value}`);
+    const all = ['0:a0', '1:a1', '2:b2', '3:a3', '4:a4'];
+    for (const reader of [a, b]) {
+      expect(values(reader.read('t', 0, 0, 10))).toEqual(all);
+      expect(values(reader.read('t', 0, 1, 10))).toEqual(all.slice(1));
+      expect(values(reader.read('t', 0, 3, 1))).toEqual(['3:a3']);
+      expect(values(reader.read('t', 0, 4, 10))).toEqual(['4:a4']);
+      expect(reader.read('t', 0, 5, 10)).toEqual([]);
+    }
+    // What the in-memory tail serves is what the file holds, headers included.
+    expect(a.read('t', 0, 3, 10)).toEqual(new SqliteLogStorage(file).read('t', 0, 3, 10));
+    a.close();
+    b.close();
+    remove();
+  });
+
+  it('when more records are appended than the in-memory tail keeps, then old offsets still read from the file', async () => {
+    const { file, remove } = tempDir();
+    const { SqliteLogStorage } = await import('../src/log/sqlite-log-storage');
+    const storage = new SqliteLogStorage(file);
+    for (let i = 0; i < 1_500; i++) storage.append([{ partition: 1, message: { topic: 't', key: 'k', value: String(i), headers: {} } }]);
+    for (const from of [0, 700, 1_000, 1_499]) {
+      const page = storage.read('t', 1, from, 3);
+      expect(page.map((r) => r.offset)).toEqual([from, from + 1, from + 2].filter((o) => o < 1_500));
+      expect(page.map((r) => r.message.value)).toEqual(page.map((r) => String(r.offset)));
+    }
+    storage.close();
+    remove();
+  });
 });

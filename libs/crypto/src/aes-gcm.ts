@@ -1,5 +1,6 @@
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv } from 'node:crypto';
 import { AppError } from '@vaultline/core';
+import { randomPool } from './random-pool';
 
 /** AES-256-GCM with a random 96-bit IV and a 128-bit tag. */
 export const KEY_BYTES = 32;
@@ -28,11 +29,17 @@ export function assertKey(key: Buffer, name = 'key'): void {
 /** Output layout: iv (12) | ciphertext | tag (16). */
 export function seal(key: Buffer, plaintext: Buffer, aad: Buffer): Buffer {
   assertKey(key);
-  const iv = randomBytes(IV_BYTES);
+  // GCM is a stream mode: the ciphertext is as long as the plaintext, so the output is laid out at once.
+  const out = Buffer.allocUnsafe(IV_BYTES + plaintext.length + TAG_BYTES);
+  const iv = randomPool.fill(out, 0, IV_BYTES).subarray(0, IV_BYTES);
   const cipher = createCipheriv('aes-256-gcm', key, iv, { authTagLength: TAG_BYTES });
   cipher.setAAD(aad);
-  const body = Buffer.concat([cipher.update(plaintext), cipher.final()]);
-  return Buffer.concat([iv, body, cipher.getAuthTag()]);
+  const body = cipher.update(plaintext);
+  const rest = cipher.final();
+  body.copy(out, IV_BYTES);
+  rest.copy(out, IV_BYTES + body.length);
+  cipher.getAuthTag().copy(out, IV_BYTES + body.length + rest.length);
+  return out;
 }
 
 export function open(key: Buffer, sealed: Buffer, aad: Buffer): Buffer {
@@ -52,7 +59,7 @@ export function open(key: Buffer, sealed: Buffer, aad: Buffer): Buffer {
 }
 
 export function generateKey(): Buffer {
-  return randomBytes(KEY_BYTES);
+  return randomPool.bytes(KEY_BYTES);
 }
 
 /** Decodes a base64 (or base64url) 32-byte key; names the setting when it is wrong. */

@@ -63,7 +63,7 @@ afterAll(async () => {
   await server.close();
 });
 
-const token = (scopes = ['merchant'], signer = gateway, audience = 'vault') => signer.sign(audience, { merchantId: 'm_1', scopes, requestId: 'r_1' });
+const token = (scopes = ['merchant'], signer = gateway, audience = 'vault') => signer.sign(audience, { merchantId: 'm_1', scopes });
 
 async function call(path: string, init: RequestInit & { auth?: string | null } = {}) {
   const headers = new Headers(init.headers);
@@ -101,8 +101,8 @@ describe('createServiceHttp', () => {
     expectProblem(await call('/whoami', { auth: token(['merchant'], stranger) }), 401, 'invalid_internal_token');
   });
 
-  it('when a valid token is given, then the handler sees the merchant and scopes', async () => {
-    const result = await call('/whoami');
+  it('when a valid token is given, then the handler sees the merchant, the scopes and the X-Request-Id', async () => {
+    const result = await call('/whoami', { headers: { 'x-request-id': 'r_1' } });
     expect(result.status).toBe(200);
     expect(result.body).toEqual({ issuer: 'gateway', merchantId: 'm_1', scopes: ['merchant'], requestId: 'r_1' });
   });

@@ -81,6 +81,11 @@ export function errorHandler(logger: Logger, limit = '256kb') {
 
 function accessLog(logger: Logger) {
   return (req: Request, res: Response, next: NextFunction) => {
+    // A listener per request costs even when the line is dropped: only when the level is on.
+    if (!logger.isLevelEnabled('debug')) {
+      next();
+      return;
+    }
     const started = process.hrtime.bigint();
     res.on('finish', () => {
       const ms = Number(process.hrtime.bigint() - started) / 1e6;

@@ -19,7 +19,8 @@ export interface InternalRequest {
 const tracer = trace.getTracer('@vaultline/http');
 
 /**
- * Calls another service with a fresh internal JWT per request, over a keep-alive pool.
+ * Calls another service with an internal JWT (reused while fresh) and the request id in
+ * X-Request-Id, over a keep-alive pool.
  * Network failures and timeouts become UnavailableError (503, retryable); HTTP errors are
  * returned as they are so that the caller decides.
  */
@@ -35,7 +36,7 @@ export class InternalClient {
   }
 
   async request<T>(options: InternalRequest): Promise<{ status: number; body: T }> {
-    const token = this.signer.sign(this.audience, { merchantId: options.merchantId, scopes: options.scopes, requestId: options.requestId });
+    const token = this.signer.sign(this.audience, { merchantId: options.merchantId, scopes: options.scopes });
     const headers: Record<string, string> = {
       ...options.headers,
       authorization: `Bearer ${token}`,

@@ -41,7 +41,9 @@ export function internalAuthMiddleware(verifier: InternalTokenVerifier): Request
     const match = header ? /^Bearer\s+(\S+)$/i.exec(header) : null;
     if (!match?.[1]) throw new UnauthorizedError('An internal bearer token is required.', 'invalid_internal_token');
     const claims = verifier.verify(match[1]);
-    auths.set(req, { issuer: claims.issuer, merchantId: claims.merchantId, scopes: claims.scopes, requestId: claims.requestId });
+    // The request id is the caller's X-Request-Id (set by requestIdMiddleware), not a claim: one
+    // internal token serves many requests (see InternalTokenSigner).
+    auths.set(req, { issuer: claims.issuer, merchantId: claims.merchantId, scopes: claims.scopes, requestId: requestIdOf(req) });
     tagServerSpan('vaultline.merchant_id', claims.merchantId);
     next();
   };

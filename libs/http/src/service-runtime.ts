@@ -28,6 +28,11 @@ export interface ServiceRuntime {
   serviceUrls: Record<ServiceName, string>;
   /** The gateway's externally visible base URL (PUBLIC_BASE_URL). */
   publicBaseUrl: string;
+  /**
+   * Embedded profile only: the HTTP apps of the services running in this process, for the gateway
+   * to hand merchant requests to directly (filled as services are created; the gateway starts last).
+   */
+  inProcessApps?: Partial<Record<ServiceName, Express>>;
 }
 
 /** What every service's createApp returns. */

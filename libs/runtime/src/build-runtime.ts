@@ -16,6 +16,7 @@ export interface RuntimeParts {
   trustedPublicKeys: Record<string, string>;
   serviceUrls: Record<ServiceName, string>;
   publicBaseUrl: string;
+  inProcessApps?: ServiceRuntime['inProcessApps'];
 }
 
 /** Opens this service's own store and assembles its runtime around the shared bus and TTL store. */
@@ -31,5 +32,6 @@ export async function buildRuntime(parts: RuntimeParts): Promise<ServiceRuntime>
     verifier: new InternalTokenVerifier(parts.service, parts.trustedPublicKeys),
     serviceUrls: parts.serviceUrls,
     publicBaseUrl: parts.publicBaseUrl,
+    ...(parts.inProcessApps ? { inProcessApps: parts.inProcessApps } : {}),
   };
 }

@@ -1,7 +1,8 @@
 /**
  * Commits per second of the hot-path unit of work: one insert plus one outbox message,
- * on a SqliteDocumentStore file in the temp directory.
- *   npx tsx libs/store/bench/sqlite-commit.bench.ts [commits]
+ * on a SqliteDocumentStore file in the temp directory. With several callers, their commits are
+ * grouped into shared transactions (group commit); with one, each commit is its own transaction.
+ *   npx tsx libs/store/bench/sqlite-commit.bench.ts [commits] [concurrent callers]
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -11,6 +12,7 @@ import { SqliteDocumentStore } from '../src';
 
 async function main(): Promise<void> {
   const commits = Number(process.argv[2] ?? 20_000);
+  const callers = Number(process.argv[3] ?? 1);
   const dir = mkdtempSync(join(tmpdir(), 'vaultline-bench-'));
   const store = await SqliteDocumentStore.open(join(dir, 'bench.db'));
   await store.register({ name: 'payments', indexes: [{ fields: ['reference'] }, { fields: ['idempotency_key'], unique: true }] });
@@ -23,12 +25,26 @@ async function main(): Promise<void> {
       uow.publish({ topic: 'payments.v1', key: id, value: JSON.stringify({ id, type: 'payment.authorized', data: payload }), headers: { 'content-type': 'application/json' } });
     });
 
-  for (let n = 0; n < 1_000; n++) await commit(n); // warm-up: statements prepared, JIT settled
-  const started = process.hrtime.bigint();
-  for (let n = 0; n < commits; n++) await commit(n);
-  const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+  let next = 0;
+  const run = async (count: number): Promise<void> => {
+    const end = next + count;
+    const caller = async (): Promise<void> => {
+      while (next < end) await commit(next++);
+    };
+    await Promise.all(Array.from({ length: callers }, caller));
+  };
 
-  process.stdout.write(`${commits} commits in ${seconds.toFixed(2)} s: ${Math.round(commits / seconds)} commits/s (1 insert + 1 outbox message each, WAL, synchronous=NORMAL)\n`);
+  await run(1_000); // warm-up: statements prepared, JIT settled
+  const cpu = process.cpuUsage();
+  const started = process.hrtime.bigint();
+  await run(commits);
+  const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+  const used = process.cpuUsage(cpu);
+
+  process.stdout.write(
+    `${commits} commits by ${callers} caller(s) in ${seconds.toFixed(2)} s: ${Math.round(commits / seconds)} commits/s, ` +
+      `${((used.user + used.system) / commits).toFixed(0)} µs CPU per commit (1 insert + 1 outbox message each, WAL, synchronous=NORMAL)\n`,
+  );
   await store.close();
   rmSync(dir, { recursive: true, force: true });
 }

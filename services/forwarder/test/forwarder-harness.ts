@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { systemClock } from '@vaultline/core';
 import { MemoryDocumentStore } from '@vaultline/store';
 import { openBus } from '@vaultline/bus';
@@ -33,7 +32,7 @@ export async function startForwarder(env: Record<string, string>) {
   const gateway = new InternalTokenSigner('gateway', gatewayKeys.privateKeyPem);
 
   async function call(merchantId: string, scopes: string[], method: string, path: string, headers: Record<string, string> = {}, body?: string) {
-    const token = gateway.sign('forwarder', { merchantId, scopes, requestId: randomUUID() });
+    const token = gateway.sign('forwarder', { merchantId, scopes });
     const response = await fetch(`${server.url}${path}`, { method, headers: { ...headers, authorization: `Bearer ${token}` }, body });
     const text = await response.text();
     return { status: response.status, headers: response.headers, text, json: () => JSON.parse(text) as Record<string, unknown> };

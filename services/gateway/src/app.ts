@@ -10,6 +10,7 @@ import { StoreApiKeyRepository } from './data/api-key.repository';
 import { StoreMerchantRepository } from './data/merchant.repository';
 import { loadOrCreatePepper } from './data/settings.repository';
 import { UpstreamProxy } from './http/upstream-proxy';
+import { InProcessHandoff, inProcessAppOf, type InProcessApp } from './http/in-process-handoff';
 import { adminRouter } from './http/admin.router';
 import { internalRoutes } from './http/internal.router';
 import { createEdgeApp } from './http/edge';
@@ -31,6 +32,12 @@ export function createApp(runtime: ServiceRuntime, config: GatewayConfig): Servi
 
   const serviceUrls = Object.fromEntries(UPSTREAM_SERVICES.map((s) => [s, runtime.serviceUrls[s]])) as Record<UpstreamService, string>;
   const proxy = new UpstreamProxy({ signer: runtime.signer, serviceUrls, logger, timeoutMs: config.upstreamTimeoutMs });
+  const inProcessApps: Partial<Record<UpstreamService, InProcessApp>> = {};
+  for (const service of UPSTREAM_SERVICES) {
+    const app = runtime.inProcessApps?.[service];
+    if (app) inProcessApps[service] = inProcessAppOf(app);
+  }
+  const inProcess = Object.keys(inProcessApps).length > 0 ? new InProcessHandoff({ apps: inProcessApps, signer: runtime.signer, logger }) : undefined;
 
   const readiness = async () => {
     const failures: string[] = [];
@@ -55,6 +62,7 @@ export function createApp(runtime: ServiceRuntime, config: GatewayConfig): Servi
     logger,
     apiKeys,
     proxy,
+    inProcess,
     bodyLimitBytes: config.bodyLimitBytes,
     internalApp,
     admin: adminRouter({ adminApiKey: config.adminApiKey, merchants, apiKeys, proxy, bodyLimitBytes: config.bodyLimitBytes }),

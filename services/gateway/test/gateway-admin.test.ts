@@ -125,7 +125,7 @@ describe('the internal key API for import jobs', () => {
   const mint = (merchantId: string, body: Record<string, unknown>, signer = importer(), scopes = ['api_keys:mint']) =>
     call(gateway.url, '/internal/api-keys', {
       method: 'POST',
-      headers: { authorization: `Bearer ${signer.sign('gateway', { merchantId, scopes, requestId: 'r' })}`, 'content-type': 'application/json' },
+      headers: { authorization: `Bearer ${signer.sign('gateway', { merchantId, scopes })}`, 'content-type': 'application/json' },
       body: JSON.stringify({ merchant_id: merchantId, scopes: ['cde_import'], label: 'import job 1', ...body }),
     });
 
@@ -142,7 +142,7 @@ describe('the internal key API for import jobs', () => {
 
     const deleted = await call(gateway.url, `/internal/api-keys/${minted.json.id as string}`, {
       method: 'DELETE',
-      headers: { authorization: `Bearer ${importer().sign('gateway', { merchantId, scopes: ['api_keys:mint'], requestId: 'r' })}` },
+      headers: { authorization: `Bearer ${importer().sign('gateway', { merchantId, scopes: ['api_keys:mint'] })}` },
     });
     expect(deleted.status).toBe(204);
     expectProblem(await call(gateway.url, '/cde-import', { method: 'POST', headers: { 'x-api-key': importKey, 'content-type': 'application/json' }, body: '{}' }), 401, 'invalid_api_key');

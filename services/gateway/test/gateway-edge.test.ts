@@ -4,160 +4,169 @@ import type { EchoBody } from './support/echo-upstream';
 import { ADMIN_KEY, startGateway, startUpstreams, type RunningGateway, type Upstreams } from './support/gateway-harness';
 import { call, expectProblem, rawPathCall } from './support/http-call';
 
-let upstreams: Upstreams;
-let gateway: RunningGateway;
-let apiKey: string;
-let merchantId: string;
+// The same contract twice: proxied to upstreams over HTTP (local and production profiles), and handed
+// to the upstream apps in-process (embedded profile).
+describe.each([
+  ['proxied over HTTP', false],
+  ['handed over in-process', true],
+])('the merchant edge, %s', (_mode, inProcess) => {
+  let upstreams: Upstreams;
+  let gateway: RunningGateway;
+  let apiKey: string;
+  let merchantId: string;
 
-beforeAll(async () => {
-  upstreams = await startUpstreams();
-  gateway = await startGateway(upstreams, new MemoryDocumentStore());
-  const created = await call(gateway.url, '/admin/merchants', {
-    method: 'POST',
-    headers: { 'x-admin-key': ADMIN_KEY, 'content-type': 'application/json' },
-    body: JSON.stringify({ name: 'Edge shop' }),
-  });
-  apiKey = created.json.api_key as string;
-  merchantId = created.json.id as string;
-});
-
-afterAll(async () => {
-  await gateway.close();
-  await upstreams.close();
-});
-
-const withKey = (headers: Record<string, string> = {}) => ({ 'x-api-key': apiKey, ...headers });
-
-describe('the merchant edge', () => {
-  it('when no API key is sent, then it answers 401 missing_api_key', async () => {
-    expectProblem(await call(gateway.url, '/tokens'), 401, 'missing_api_key');
-  });
-
-  it('when an unknown or malformed key is sent, then it answers 401 invalid_api_key', async () => {
-    expectProblem(await call(gateway.url, '/tokens', { headers: { 'x-api-key': 'sk_test_0000000000000000000000000000000' } }), 401, 'invalid_api_key');
-    expectProblem(await call(gateway.url, '/tokens', { headers: { 'x-api-key': 'hello' } }), 401, 'invalid_api_key');
-  });
-
-  it('when a valid key is sent, then the vault receives a valid internal JWT for the merchant with the path, query and raw body unchanged', async () => {
-    const rawBody = '{ "card":{"number":"4242424242424242"} ,  "z": 1 }';
-    const result = await call(gateway.url, '/tokens?expand=card&x=1', {
+  beforeAll(async () => {
+    upstreams = await startUpstreams();
+    gateway = await startGateway(upstreams, new MemoryDocumentStore(), {}, { inProcess });
+    const created = await call(gateway.url, '/admin/merchants', {
       method: 'POST',
-      headers: withKey({ 'content-type': 'application/json', 'idempotency-key': 'idem-1', 'x-request-id': 'req-edge-1', 'x-admin-key': 'nope' }),
-      body: rawBody,
+      headers: { 'x-admin-key': ADMIN_KEY, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'Edge shop' }),
     });
-    expect(result.status).toBe(201);
-    expect(result.headers.get('x-request-id')).toBe('req-edge-1');
-    expect(result.headers.get('idempotent-replayed')).toBe('false');
-    const echo = result.json as unknown as EchoBody;
-    expect(echo.service).toBe('vault');
-    expect(echo.auth).toEqual({ issuer: 'gateway', merchantId, scopes: ['merchant'], requestId: 'req-edge-1' });
-    expect(echo.url).toBe('/tokens?expand=card&x=1');
-    expect(echo.raw).toBe(rawBody);
-    expect(echo.headers['idempotency-key']).toBe('idem-1');
-    expect(echo.headers['x-request-id']).toBe('req-edge-1');
-    expect(echo.headers['x-api-key']).toBeUndefined();
-    expect(echo.headers['x-admin-key']).toBeUndefined();
+    apiKey = created.json.api_key as string;
+    merchantId = created.json.id as string;
   });
 
-  it('when paths are routed, then each prefix reaches its service and /tokens/imports goes to the importer', async () => {
-    const cases: Array<[string, string]> = [
-      ['/tokens/imports/abc', 'importer'],
-      ['/tokens/abc', 'vault'],
-      ['/events?type=token.created', 'notifier'],
-      ['/webhook-endpoints', 'notifier'],
-    ];
-    for (const [path, service] of cases) {
-      const result = await call(gateway.url, path, { headers: withKey() });
-      expect({ path, service: result.json.service }).toEqual({ path, service });
-    }
-    expectProblem(await call(gateway.url, '/tokensx', { headers: withKey() }), 404, 'route_not_found');
+  afterAll(async () => {
+    await gateway.close();
+    await upstreams.close();
   });
 
-  it("when forwarding, then the merchant's Authorization arrives as X-Forward-Authorization and the destination key headers pass through", async () => {
-    const result = await call(gateway.url, '/forward', {
-      method: 'POST',
-      headers: withKey({
-        'content-type': 'application/x-www-form-urlencoded',
-        authorization: 'Bearer destination-secret',
-        'x-service-token': '0190a6b2-aaaa-7bbb-8ccc-123456789abc',
-        'x-destination-url': 'https://acquirer.example/v69/payments',
-        'x-api-key-name': 'X-Acquirer-Key',
-        'x-api-key-value': 'acq-secret',
-        'x-api-key-acquirer-name': 'Authorization',
-        'x-api-key-acquirer-value': 'Basic abc',
-      }),
-      body: 'card[number]={{ account_number }}',
+  const withKey = (headers: Record<string, string> = {}) => ({ 'x-api-key': apiKey, ...headers });
+
+  describe('the merchant edge', () => {
+    it('when no API key is sent, then it answers 401 missing_api_key', async () => {
+      expectProblem(await call(gateway.url, '/tokens'), 401, 'missing_api_key');
     });
-    const echo = result.json as unknown as EchoBody;
-    expect(echo.service).toBe('forwarder');
-    expect(echo.headers['x-forward-authorization']).toBe('Bearer destination-secret');
-    expect(String(echo.headers.authorization)).toMatch(/^Bearer ey/);
-    expect(echo.headers['x-service-token']).toBe('0190a6b2-aaaa-7bbb-8ccc-123456789abc');
-    expect(echo.headers['x-destination-url']).toBe('https://acquirer.example/v69/payments');
-    expect(echo.headers['x-api-key-name']).toBe('X-Acquirer-Key');
-    expect(echo.headers['x-api-key-value']).toBe('acq-secret');
-    expect(echo.headers['x-api-key-acquirer-value']).toBe('Basic abc');
-    expect(echo.raw).toBe('card[number]={{ account_number }}');
-  });
 
-  it('when a merchant sends its own X-Forward-Authorization to another service, then it is dropped', async () => {
-    const echo = (await call(gateway.url, '/tokens', { headers: withKey({ 'x-forward-authorization': 'spoofed', authorization: 'Bearer merchant' }) })).json as unknown as EchoBody;
-    expect(echo.headers['x-forward-authorization']).toBeUndefined();
-    expect(echo.auth.merchantId).toBe(merchantId);
-  });
+    it('when an unknown or malformed key is sent, then it answers 401 invalid_api_key', async () => {
+      expectProblem(await call(gateway.url, '/tokens', { headers: { 'x-api-key': 'sk_test_0000000000000000000000000000000' } }), 401, 'invalid_api_key');
+      expectProblem(await call(gateway.url, '/tokens', { headers: { 'x-api-key': 'hello' } }), 401, 'invalid_api_key');
+    });
 
-  it('when a service is called directly without a JWT or with a JWT for another audience, then it answers 401', async () => {
-    expectProblem(await call(upstreams.urls.vault, '/tokens'), 401, 'invalid_internal_token');
-    const signer = new InternalTokenSigner('gateway', upstreams.gatewayKeys.privateKeyPem);
-    const forForwarder = signer.sign('forwarder', { merchantId, scopes: ['merchant'], requestId: 'r' });
-    expectProblem(await call(upstreams.urls.vault, '/tokens', { headers: { authorization: `Bearer ${forForwarder}` } }), 401, 'invalid_internal_token');
-  });
+    it('when a valid key is sent, then the vault receives a valid internal JWT for the merchant with the path, query and raw body unchanged', async () => {
+      const rawBody = '{ "card":{"number":"4242424242424242"} ,  "z": 1 }';
+      const result = await call(gateway.url, '/tokens?expand=card&x=1', {
+        method: 'POST',
+        headers: withKey({ 'content-type': 'application/json', 'idempotency-key': 'idem-1', 'x-request-id': 'req-edge-1', 'x-admin-key': 'nope' }),
+        body: rawBody,
+      });
+      expect(result.status).toBe(201);
+      expect(result.headers.get('x-request-id')).toBe('req-edge-1');
+      expect(result.headers.get('idempotent-replayed')).toBe('false');
+      const echo = result.json as unknown as EchoBody;
+      expect(echo.service).toBe('vault');
+      expect(echo.auth).toEqual({ issuer: 'gateway', merchantId, scopes: ['merchant'], requestId: 'req-edge-1' });
+      expect(echo.url).toBe('/tokens?expand=card&x=1');
+      expect(echo.raw).toBe(rawBody);
+      expect(echo.headers['idempotency-key']).toBe('idem-1');
+      expect(echo.headers['x-request-id']).toBe('req-edge-1');
+      expect(echo.headers['x-api-key']).toBeUndefined();
+      expect(echo.headers['x-admin-key']).toBeUndefined();
+      expect(echo.rawHeaderNames).not.toContain('x-api-key');
+      expect(echo.rawHeaderNames).not.toContain('x-admin-key');
+    });
 
-  it('when the public checkout, SDK or session routes are called without a key, then they reach the vault as the public merchant', async () => {
-    const page = await call(gateway.url, '/checkout/page');
-    expect(page.status).toBe(200);
-    expect(page.headers.get('content-type')).toContain('text/html');
-    expect(page.text).toContain('checkout');
-    const session = (await call(gateway.url, '/sessions/s1/card', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })).json as unknown as EchoBody;
-    expect(session.auth).toMatchObject({ merchantId: '__public__', scopes: ['public'] });
-    expect(((await call(gateway.url, '/sdk/v1.js')).json as unknown as EchoBody).service).toBe('vault');
-  });
+    it('when paths are routed, then each prefix reaches its service and /tokens/imports goes to the importer', async () => {
+      const cases: Array<[string, string]> = [
+        ['/tokens/imports/abc', 'importer'],
+        ['/tokens/abc', 'vault'],
+        ['/events?type=token.created', 'notifier'],
+        ['/webhook-endpoints', 'notifier'],
+      ];
+      for (const [path, service] of cases) {
+        const result = await call(gateway.url, path, { headers: withKey() });
+        expect({ path, service: result.json.service }).toEqual({ path, service });
+      }
+      expectProblem(await call(gateway.url, '/tokensx', { headers: withKey() }), 404, 'route_not_found');
+    });
 
-  it('when the body is over 1 MB, of an unsupported type or malformed JSON, then 413 and 415 come from the edge and 400 from the service', async () => {
-    const big = JSON.stringify({ pad: 'x'.repeat(1024 * 1024) });
-    expectProblem(await call(gateway.url, '/tokens', { method: 'POST', headers: withKey({ 'content-type': 'application/json' }), body: big }), 413, 'payload_too_large');
-    expectProblem(await call(gateway.url, '/tokens', { method: 'POST', headers: withKey({ 'content-type': 'text/plain' }), body: 'hi' }), 415, 'unsupported_media_type');
-    expectProblem(await call(gateway.url, '/tokens', { method: 'POST', headers: withKey({ 'content-type': 'application/json' }), body: '{"a":' }), 400, 'malformed_json');
-  });
+    it("when forwarding, then the merchant's Authorization arrives as X-Forward-Authorization and the destination key headers pass through", async () => {
+      const result = await call(gateway.url, '/forward', {
+        method: 'POST',
+        headers: withKey({
+          'content-type': 'application/x-www-form-urlencoded',
+          authorization: 'Bearer destination-secret',
+          'x-service-token': '0190a6b2-aaaa-7bbb-8ccc-123456789abc',
+          'x-destination-url': 'https://acquirer.example/v69/payments',
+          'x-api-key-name': 'X-Acquirer-Key',
+          'x-api-key-value': 'acq-secret',
+          'x-api-key-acquirer-name': 'Authorization',
+          'x-api-key-acquirer-value': 'Basic abc',
+        }),
+        body: 'card[number]={{ account_number }}',
+      });
+      const echo = result.json as unknown as EchoBody;
+      expect(echo.service).toBe('forwarder');
+      expect(echo.headers['x-forward-authorization']).toBe('Bearer destination-secret');
+      expect(String(echo.headers.authorization)).toMatch(/^Bearer ey/);
+      expect(echo.headers['x-service-token']).toBe('0190a6b2-aaaa-7bbb-8ccc-123456789abc');
+      expect(echo.headers['x-destination-url']).toBe('https://acquirer.example/v69/payments');
+      expect(echo.headers['x-api-key-name']).toBe('X-Acquirer-Key');
+      expect(echo.headers['x-api-key-value']).toBe('acq-secret');
+      expect(echo.headers['x-api-key-acquirer-value']).toBe('Basic abc');
+      expect(echo.raw).toBe('card[number]={{ account_number }}');
+    });
 
-  it('when the route is unknown or uses dot segments, then it answers 404 route_not_found', async () => {
-    expectProblem(await call(gateway.url, '/nothing-here', { headers: withKey() }), 404, 'route_not_found');
-    for (const path of ['/tokens/../admin/x', '/tokens/%2e%2e/admin', '/tokens/a%2Fb', '/checkout/../tokens']) {
-      expect({ path, ...(await rawPathCall(gateway.url, path, withKey())) }).toEqual({ path, status: 404, code: 'route_not_found' });
-    }
-  });
+    it('when a merchant sends its own X-Forward-Authorization to another service, then it is dropped', async () => {
+      const echo = (await call(gateway.url, '/tokens', { headers: withKey({ 'x-forward-authorization': 'spoofed', authorization: 'Bearer merchant' }) })).json as unknown as EchoBody;
+      expect(echo.headers['x-forward-authorization']).toBeUndefined();
+      expect(echo.auth.merchantId).toBe(merchantId);
+    });
 
-  it('when the upstream is down, then it answers 503 service_unavailable', async () => {
-    expectProblem(await call(gateway.url, '/payments/one-off', { method: 'POST', headers: withKey({ 'content-type': 'application/json' }), body: '{}' }), 503, 'service_unavailable');
-  });
+    it('when a service is called directly without a JWT or with a JWT for another audience, then it answers 401', async () => {
+      expectProblem(await call(upstreams.urls.vault, '/tokens'), 401, 'invalid_internal_token');
+      const signer = new InternalTokenSigner('gateway', upstreams.gatewayKeys.privateKeyPem);
+      const forForwarder = signer.sign('forwarder', { merchantId, scopes: ['merchant'] });
+      expectProblem(await call(upstreams.urls.vault, '/tokens', { headers: { authorization: `Bearer ${forForwarder}` } }), 401, 'invalid_internal_token');
+    });
 
-  it('when an upstream fails with a 500, then the problem passes through without a stack trace', async () => {
-    const result = await call(gateway.url, '/tokens/crash', { headers: withKey() });
-    expectProblem(result, 500, 'internal_error');
-    expect(result.text).not.toContain('exploded');
-  });
+    it('when the public checkout, SDK or session routes are called without a key, then they reach the vault as the public merchant', async () => {
+      const page = await call(gateway.url, '/checkout/page');
+      expect(page.status).toBe(200);
+      expect(page.headers.get('content-type')).toContain('text/html');
+      expect(page.text).toContain('checkout');
+      const session = (await call(gateway.url, '/sessions/s1/card', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })).json as unknown as EchoBody;
+      expect(session.auth).toMatchObject({ merchantId: '__public__', scopes: ['public'] });
+      expect(((await call(gateway.url, '/sdk/v1.js')).json as unknown as EchoBody).service).toBe('vault');
+    });
 
-  it('when /health, /ready, /openapi.json and /docs are called, then they answer without a key', async () => {
-    expect((await call(gateway.url, '/health')).json).toEqual({ status: 'ok' });
-    const ready = await call(gateway.url, '/ready');
-    expectProblem(ready, 503, 'not_ready');
-    expect(ready.json.detail).toContain('payment-orchestrator');
-    const doc = await call(gateway.url, '/openapi.json');
-    expect(doc.json.openapi).toBe('3.1.0');
-    expect(doc.json.servers).toEqual([{ url: 'https://api.vaultline.test' }]);
-    const docs = await call(gateway.url, '/docs');
-    expect(docs.headers.get('content-type')).toContain('text/html');
-    expect(docs.text).toContain('/admin/merchants');
-    expect(docs.text).not.toMatch(/<script|<link|https:\/\/cdn/i);
+    it('when the body is over 1 MB, of an unsupported type or malformed JSON, then 413 and 415 come from the edge and 400 from the service', async () => {
+      const big = JSON.stringify({ pad: 'x'.repeat(1024 * 1024) });
+      expectProblem(await call(gateway.url, '/tokens', { method: 'POST', headers: withKey({ 'content-type': 'application/json' }), body: big }), 413, 'payload_too_large');
+      expectProblem(await call(gateway.url, '/tokens', { method: 'POST', headers: withKey({ 'content-type': 'text/plain' }), body: 'hi' }), 415, 'unsupported_media_type');
+      expectProblem(await call(gateway.url, '/tokens', { method: 'POST', headers: withKey({ 'content-type': 'application/json' }), body: '{"a":' }), 400, 'malformed_json');
+    });
+
+    it('when the route is unknown or uses dot segments, then it answers 404 route_not_found', async () => {
+      expectProblem(await call(gateway.url, '/nothing-here', { headers: withKey() }), 404, 'route_not_found');
+      for (const path of ['/tokens/../admin/x', '/tokens/%2e%2e/admin', '/tokens/a%2Fb', '/checkout/../tokens']) {
+        expect({ path, ...(await rawPathCall(gateway.url, path, withKey())) }).toEqual({ path, status: 404, code: 'route_not_found' });
+      }
+    });
+
+    it('when the upstream is down, then it answers 503 service_unavailable', async () => {
+      expectProblem(await call(gateway.url, '/payments/one-off', { method: 'POST', headers: withKey({ 'content-type': 'application/json' }), body: '{}' }), 503, 'service_unavailable');
+    });
+
+    it('when an upstream fails with a 500, then the problem passes through without a stack trace', async () => {
+      const result = await call(gateway.url, '/tokens/crash', { headers: withKey() });
+      expectProblem(result, 500, 'internal_error');
+      expect(result.text).not.toContain('exploded');
+    });
+
+    it('when /health, /ready, /openapi.json and /docs are called, then they answer without a key', async () => {
+      expect((await call(gateway.url, '/health')).json).toEqual({ status: 'ok' });
+      const ready = await call(gateway.url, '/ready');
+      expectProblem(ready, 503, 'not_ready');
+      expect(ready.json.detail).toContain('payment-orchestrator');
+      const doc = await call(gateway.url, '/openapi.json');
+      expect(doc.json.openapi).toBe('3.1.0');
+      expect(doc.json.servers).toEqual([{ url: 'https://api.vaultline.test' }]);
+      const docs = await call(gateway.url, '/docs');
+      expect(docs.headers.get('content-type')).toContain('text/html');
+      expect(docs.text).toContain('/admin/merchants');
+      expect(docs.text).not.toMatch(/<script|<link|https:\/\/cdn/i);
+    });
   });
 });

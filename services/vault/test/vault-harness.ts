@@ -92,7 +92,7 @@ export async function startVault(options: VaultHarnessOptions = {}): Promise<Vau
     clock,
     signerFor: (issuer) => signers[issuer]!,
     async call(caller, method, path, body, headers = {}) {
-      const token = signers[caller.issuer ?? 'gateway']!.sign('vault', { merchantId: caller.merchantId, scopes: caller.scopes, requestId: newId() });
+      const token = signers[caller.issuer ?? 'gateway']!.sign('vault', { merchantId: caller.merchantId, scopes: caller.scopes });
       const response = await fetch(`${server.url}${path}`, {
         method,
         headers: { authorization: `Bearer ${token}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...headers },

@@ -27,15 +27,24 @@ const SCHEMA = `
   ) WITHOUT ROWID;
 `;
 
+/** Records kept in memory per partition: what consumers that keep up read next. */
+const TAIL_RECORDS = 512;
+
 /**
  * The embedded profile's durable log: one better-sqlite3 file in WAL mode. A message is durable
  * once publish returned; a group's offset once the handlers of its batch resolved. `bus_partitions` keeps the
  * next sequence per partition so pruning never makes offsets go back.
+ *
+ * The last records this process appended to each partition are also kept in memory, so consumers
+ * that keep up read them without a query. Only a contiguous run of offsets is kept (another process
+ * appending to the same file breaks the run, and the tail starts again), and a read is served from
+ * it only when it starts inside the run: anything before or after comes from the file.
  */
 export class SqliteLogStorage implements LogStorage {
   private readonly db: Database.Database;
   private readonly statements;
-  private readonly appendAll: (entries: LogAppend[]) => void;
+  private readonly appendAll: (entries: LogAppend[]) => LogRecord[];
+  private readonly tails = new Map<string, LogRecord[]>();
 
   constructor(file: string) {
     this.db = new Database(file);
@@ -67,20 +76,43 @@ export class SqliteLogStorage implements LogStorage {
     };
     this.appendAll = this.db.transaction((entries: LogAppend[]) => {
       const now = Date.now();
+      const appended: LogRecord[] = [];
       for (const { partition, message } of entries) {
         const row = this.statements.nextSeq.get(message.topic, partition);
         if (!row) throw new Error('sqlite bus: no sequence returned');
         this.statements.insert.run(message.topic, partition, row.seq, message.key, message.value, JSON.stringify(message.headers), now);
+        appended.push({ offset: row.seq, message: { ...message, headers: { ...message.headers } } });
       }
+      return appended;
     });
   }
 
   append(entries: LogAppend[]): void {
-    this.appendAll(entries);
+    const appended = this.appendAll(entries);
+    // Only after the commit: a rolled-back append must not be readable.
+    appended.forEach((record, index) => this.remember(record.message.topic, entries[index]!.partition, record));
   }
 
   read(topic: string, partition: number, fromOffset: number, limit: number): LogRecord[] {
+    const tail = this.tails.get(tailKey(topic, partition));
+    const first = tail?.[0]?.offset;
+    if (tail && first !== undefined && fromOffset >= first && fromOffset - first < tail.length) {
+      return tail.slice(fromOffset - first, fromOffset - first + limit);
+    }
     return this.statements.read.all(topic, partition, fromOffset, limit).map((row) => ({ offset: row.seq, message: toMessage(row) }));
+  }
+
+  private remember(topic: string, partition: number, record: LogRecord): void {
+    const key = tailKey(topic, partition);
+    const tail = this.tails.get(key);
+    const last = tail?.[tail.length - 1];
+    if (!tail || !last || record.offset !== last.offset + 1) {
+      this.tails.set(key, [record]);
+      return;
+    }
+    tail.push(record);
+    // Trimmed in chunks: one splice per TAIL_RECORDS appends, not one per append.
+    if (tail.length >= 2 * TAIL_RECORDS) tail.splice(0, tail.length - TAIL_RECORDS);
   }
 
   committedOffset(group: string, topic: string, partition: number): number {
@@ -102,6 +134,10 @@ export class SqliteLogStorage implements LogStorage {
   close(): void {
     if (this.db.open) this.db.close();
   }
+}
+
+function tailKey(topic: string, partition: number): string {
+  return `${topic}\u0000${partition}`;
 }
 
 function toMessage(row: MessageRow): BusMessage {

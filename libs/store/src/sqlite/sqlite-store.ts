@@ -29,6 +29,7 @@ import {
 } from './sqlite-schema';
 import { assertCollectionName, indexName } from '../collection-naming';
 import { whereSql, type SqlParam } from './sqlite-where';
+import { GroupCommitter, type UnitOutcome } from './group-committer';
 
 type Statement = Database.Statement<SqlParam[]>;
 
@@ -45,14 +46,16 @@ const STATEMENT_CACHE_LIMIT = 500;
 /**
  * better-sqlite3 adapter: one table per collection (id, merchant_id, version, data JSON), expression
  * indexes on JSON fields, outbox and processed-event tables in the same file.
- * A commit is one synchronous IMMEDIATE transaction, so it is atomic even with other processes on
- * the same file (WAL; busy_timeout makes writers wait for each other instead of failing).
+ * Commits are grouped (GroupCommitter): the units of work queued within one event-loop turn share one
+ * synchronous IMMEDIATE transaction, each inside its own SAVEPOINT, so a unit that fails is rolled back
+ * alone. The transaction keeps commits atomic even with other processes on the same file (WAL;
+ * busy_timeout makes writers wait for each other instead of failing).
  */
 export class SqliteDocumentStore implements DocumentStore {
   private readonly statements = new Map<string, Statement>();
   private readonly specs = new Map<string, CollectionSpec>();
   private readonly listeners = new CommitListeners();
-  private readonly applyCommit: Database.Transaction<(uow: BufferedUnitOfWork) => void>;
+  private readonly committer: GroupCommitter<BufferedUnitOfWork>;
 
   readonly outbox: Outbox = {
     pending: async (limit: number): Promise<PendingOutboxMessage[]> => {
@@ -72,7 +75,27 @@ export class SqliteDocumentStore implements DocumentStore {
   private readonly removeOutbox: (positions: string[]) => void;
 
   private constructor(private readonly db: Database.Database) {
-    this.applyCommit = db.transaction((uow: BufferedUnitOfWork) => this.apply(uow));
+    // better-sqlite3 runs a transaction function called inside a transaction as a SAVEPOINT: a unit
+    // that throws is rolled back to it and the group's transaction goes on with the next unit.
+    const applyUnit = db.transaction((uow: BufferedUnitOfWork) => this.apply(uow));
+    const applyGroup = db.transaction((units: readonly BufferedUnitOfWork[]): UnitOutcome[] =>
+      units.map((uow) => {
+        try {
+          applyUnit(uow);
+          return { ok: true };
+        } catch (error) {
+          // Constraint and version failures leave the transaction open; an error after which SQLite
+          // rolled the whole transaction back (I/O, disk full) fails every unit of the group.
+          if (!db.inTransaction) throw error;
+          return { ok: false, error };
+        }
+      }),
+    );
+    this.committer = new GroupCommitter((units) => {
+      const outcomes = applyGroup.immediate(units);
+      if (outcomes.some((outcome, index) => outcome.ok && units[index]!.messages.length > 0)) this.listeners.notify();
+      return outcomes;
+    });
     this.removeOutbox = db.transaction((positions: string[]) => {
       const remove = this.statement(`DELETE FROM ${OUTBOX_TABLE} WHERE position = ?`);
       for (const position of positions) remove.run(Number(position));
@@ -117,10 +140,7 @@ export class SqliteDocumentStore implements DocumentStore {
   }
 
   async transaction<R>(work: (uow: UnitOfWork) => R | Promise<R>): Promise<R> {
-    return runUnitOfWork((name) => this.assertRegistered(name), work, (uow) => {
-      this.applyCommit.immediate(uow);
-      if (uow.messages.length > 0) this.listeners.notify();
-    });
+    return runUnitOfWork((name) => this.assertRegistered(name), work, (uow) => this.committer.commit(uow));
   }
 
   async isProcessed(consumerGroup: string, eventId: string): Promise<boolean> {
@@ -134,6 +154,8 @@ export class SqliteDocumentStore implements DocumentStore {
 
   async close(): Promise<void> {
     if (!this.db.open) return;
+    // Units already queued commit now; a unit that reaches the queue later fails (connection closed).
+    this.committer.flush();
     // Keeps planner statistics current for the expression indexes (cheap; SQLite's recommendation).
     this.db.pragma('optimize');
     this.db.close();
@@ -156,7 +178,7 @@ export class SqliteDocumentStore implements DocumentStore {
     if (!this.specs.has(name)) throw new UnknownCollectionError(name);
   }
 
-  /** Runs inside the IMMEDIATE transaction: any throw rolls everything back. */
+  /** Runs inside the unit's SAVEPOINT: any throw rolls back this unit only. */
   private apply(uow: BufferedUnitOfWork): void {
     let current: WriteOp | undefined;
     try {

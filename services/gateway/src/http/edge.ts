@@ -7,12 +7,15 @@ import { RouteNotFoundError, errorHandler, requestIdMiddleware, tagServerSpan } 
 import type { ApiKeys } from '../domain/api-keys';
 import { isSafePath, resolveRoute } from '../domain/routing';
 import type { UpstreamProxy } from './upstream-proxy';
+import type { InProcessHandoff } from './in-process-handoff';
 import { assertDeclaredLength, assertSupportedContentType, readRawBody } from './read-body';
 
 export interface EdgeDeps {
   logger: Logger;
   apiKeys: ApiKeys;
   proxy: UpstreamProxy;
+  /** Services running in this process (embedded profile) get requests handed over, not proxied. */
+  inProcess?: InProcessHandoff;
   bodyLimitBytes: number;
   /** Mounted before anything else: the gateway's own internal API (internal JWT). */
   internalApp: express.Express;
@@ -25,7 +28,8 @@ export interface EdgeDeps {
 /**
  * The merchant edge. Every request gets a request id; public routes go to the vault as
  * merchant __public__; every other route needs X-API-Key, which resolves the merchant and
- * scopes signed into the internal JWT. Bodies are forwarded as raw bytes, never parsed here.
+ * scopes signed into the internal JWT. Bodies are forwarded as raw bytes, never parsed here; a
+ * service running in this process gets the request handed over with its body unread.
  */
 export function createEdgeApp(deps: EdgeDeps): express.Express {
   const app = express();
@@ -78,13 +82,23 @@ function merchantEdge(deps: EdgeDeps) {
     }
     if (!route || !isSafePath(req.path)) throw notFound();
     assertSupportedContentType(req);
+    const call = { service: route.service, path: req.originalUrl, merchantId, scopes };
+    if (deps.inProcess?.has(route.service)) {
+      deps.inProcess.handOff(req, res, call);
+      return;
+    }
     const body = await readRawBody(req, deps.bodyLimitBytes);
-    await deps.proxy.forward(req, res, { service: route.service, path: req.originalUrl, merchantId, scopes, body });
+    await deps.proxy.forward(req, res, { ...call, body });
   };
 }
 
 function accessLog(logger: Logger) {
   return (req: Request, res: Response, next: NextFunction) => {
+    // A listener per request costs even when the line is dropped: only when the level is on.
+    if (!logger.isLevelEnabled('info')) {
+      next();
+      return;
+    }
     const started = process.hrtime.bigint();
     res.on('finish', () => {
       const ms = Number(process.hrtime.bigint() - started) / 1e6;

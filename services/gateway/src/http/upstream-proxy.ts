@@ -69,15 +69,8 @@ export class UpstreamProxy {
   /** Sends the call and streams the upstream's status, headers and body back to `res`. */
   async forward(req: Request, res: Response, call: ProxyCall): Promise<void> {
     const requestId = requestIdOf(req);
-    const headers = forwardedHeaders(req.headers);
-    const merchantAuthorization = req.get('authorization');
-    // The forwarder passes a merchant's own Authorization on to the destination.
-    if (call.service === 'forwarder' && merchantAuthorization) headers['x-forward-authorization'] = merchantAuthorization;
-    headers.authorization = `Bearer ${this.deps.signer.sign(call.service, { merchantId: call.merchantId, scopes: call.scopes, requestId })}`;
-    headers['x-request-id'] = requestId;
-    if (req.socket.remoteAddress) headers['x-forwarded-for'] = req.socket.remoteAddress;
+    const headers = upstreamRequestHeaders(req, call, this.deps.signer);
     if (call.body) headers['content-length'] = String(call.body.length);
-    propagation.inject(context.active(), headers);
 
     let upstream: Dispatcher.ResponseData;
     try {
@@ -119,6 +112,23 @@ export class UpstreamProxy {
     await Promise.all([...this.pools.values()].map((pool) => pool.close()));
     this.pools.clear();
   }
+}
+
+/**
+ * The headers a service receives for a merchant's request: the merchant's own minus the stripped
+ * ones, the internal JWT for the call's merchant and scopes, the request id, the client address
+ * and the trace context. Without content-length: the caller sets it for the body it sends.
+ */
+export function upstreamRequestHeaders(req: Request, call: Pick<ProxyCall, 'service' | 'merchantId' | 'scopes'>, signer: InternalTokenSigner): Record<string, string> {
+  const headers = forwardedHeaders(req.headers);
+  const merchantAuthorization = req.get('authorization');
+  // The forwarder passes a merchant's own Authorization on to the destination.
+  if (call.service === 'forwarder' && merchantAuthorization) headers['x-forward-authorization'] = merchantAuthorization;
+  headers.authorization = `Bearer ${signer.sign(call.service, { merchantId: call.merchantId, scopes: call.scopes })}`;
+  headers['x-request-id'] = requestIdOf(req);
+  if (req.socket.remoteAddress) headers['x-forwarded-for'] = req.socket.remoteAddress;
+  propagation.inject(context.active(), headers);
+  return headers;
 }
 
 /** Copies the merchant's headers minus the stripped ones and any named in its Connection header. */

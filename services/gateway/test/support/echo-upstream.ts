@@ -1,5 +1,6 @@
 import { InternalTokenVerifier } from '@vaultline/auth';
 import { createLogger } from '@vaultline/logger';
+import type { Express } from 'express';
 import { authOf, createServiceHttp, rawBodyOf, startHttpServer, type RunningServer, type ServiceName } from '@vaultline/http';
 
 export interface EchoBody {
@@ -8,14 +9,18 @@ export interface EchoBody {
   method: string;
   url: string;
   headers: Record<string, string | string[] | undefined>;
+  /** Lower-cased names from req.rawHeaders: nothing stripped may hide there either. */
+  rawHeaderNames: string[];
   raw: string | null;
 }
+
+export type EchoUpstream = RunningServer & { app: Express };
 
 /**
  * A real service built with createServiceHttp that answers with what it received: the verified
  * internal identity, the path, the headers and the raw body. Some paths behave specially.
  */
-export async function startEchoUpstream(service: ServiceName, gatewayPublicKeyPem: string): Promise<RunningServer> {
+export async function startEchoUpstream(service: ServiceName, gatewayPublicKeyPem: string): Promise<EchoUpstream> {
   const app = createServiceHttp({
     service,
     verifier: new InternalTokenVerifier(service, { gateway: gatewayPublicKeyPem }),
@@ -35,11 +40,12 @@ export async function startEchoUpstream(service: ServiceName, gatewayPublicKeyPe
           method: req.method,
           url: req.originalUrl,
           headers: req.headers,
+          rawHeaderNames: req.rawHeaders.filter((_, index) => index % 2 === 0).map((name) => name.toLowerCase()),
           raw: rawBodyOf(req)?.toString('utf8') ?? null,
         };
         res.status(req.method === 'POST' ? 201 : 200).setHeader('Idempotent-Replayed', 'false').json(body);
       });
     },
   });
-  return startHttpServer(app);
+  return { ...(await startHttpServer(app)), app };
 }

@@ -3,18 +3,18 @@ import { systemClock } from '@vaultline/core';
 import { openBus } from '@vaultline/bus';
 import { MemoryTtlStore } from '@vaultline/ttl';
 import { createLogger } from '@vaultline/logger';
-import { startHttpServer, type RunningServer, type ServiceApp, type ServiceName, type ServiceRuntime } from '@vaultline/http';
+import { startHttpServer, type ServiceApp, type ServiceName, type ServiceRuntime } from '@vaultline/http';
 import type { DocumentStore } from '@vaultline/store';
 import { createApp } from '../../src/app';
 import { loadGatewayConfig } from '../../src/config';
-import { startEchoUpstream } from './echo-upstream';
+import { startEchoUpstream, type EchoUpstream } from './echo-upstream';
 
 export const ADMIN_KEY = 'admin_test_key_0123456789';
 
 export interface Upstreams {
   gatewayKeys: { privateKeyPem: string; publicKeyPem: string };
   importerKeys: { privateKeyPem: string; publicKeyPem: string };
-  servers: Partial<Record<ServiceName, RunningServer>>;
+  servers: Partial<Record<ServiceName, EchoUpstream>>;
   urls: Record<ServiceName, string>;
   close(): Promise<void>;
 }
@@ -55,7 +55,8 @@ export interface RunningGateway {
   close(): Promise<void>;
 }
 
-export async function startGateway(upstreams: Upstreams, store: DocumentStore, env: Record<string, string> = {}): Promise<RunningGateway> {
+/** With `inProcess`, the running upstreams' apps are also handed to the gateway, as the embedded profile does. */
+export async function startGateway(upstreams: Upstreams, store: DocumentStore, env: Record<string, string> = {}, options: { inProcess?: boolean } = {}): Promise<RunningGateway> {
   const runtime: ServiceRuntime = {
     store,
     bus: await openBus('memory://'),
@@ -66,6 +67,7 @@ export async function startGateway(upstreams: Upstreams, store: DocumentStore, e
     verifier: new InternalTokenVerifier('gateway', { importer: upstreams.importerKeys.publicKeyPem, gateway: upstreams.gatewayKeys.publicKeyPem }),
     serviceUrls: upstreams.urls,
     publicBaseUrl: 'https://api.vaultline.test',
+    ...(options.inProcess ? { inProcessApps: Object.fromEntries(Object.entries(upstreams.servers).map(([name, server]) => [name, server.app])) } : {}),
   };
   const app = createApp(runtime, loadGatewayConfig({ ADMIN_API_KEY: ADMIN_KEY, ...env }));
   await app.start();

@@ -92,7 +92,7 @@ export async function startFakeGateway(options: { importerPublicKey: string; vau
       method: 'POST',
       headers: {
         'content-type': 'application/json',
-        authorization: `Bearer ${options.signer.sign('vault', { merchantId: key.merchantId, scopes: key.scopes, requestId: newId() })}`,
+        authorization: `Bearer ${options.signer.sign('vault', { merchantId: key.merchantId, scopes: key.scopes })}`,
       },
       body: JSON.stringify(req.body),
     });

@@ -2,7 +2,7 @@ import { Writable } from 'node:stream';
 import { randomBytes } from 'node:crypto';
 import { generateInternalKeyPair, InternalTokenSigner, InternalTokenVerifier } from '@vaultline/auth';
 import { openBus, type Bus } from '@vaultline/bus';
-import { newId, systemClock } from '@vaultline/core';
+import { systemClock } from '@vaultline/core';
 import { SERVICE_NAMES, startHttpServer, type RunningServer, type ServiceName, type ServiceRuntime } from '@vaultline/http';
 import { createLogger } from '@vaultline/logger';
 import { MemoryDocumentStore, type DocumentStore } from '@vaultline/store';
@@ -121,7 +121,7 @@ export async function startImportFixture(options: ImportFixtureOptions = {}): Pr
     },
     async call(method, path, body, merchantId = MERCHANT) {
       if (!server) throw new Error('the importer is stopped');
-      const token = gatewaySigner.sign('importer', { merchantId, scopes: ['merchant'], requestId: newId() });
+      const token = gatewaySigner.sign('importer', { merchantId, scopes: ['merchant'] });
       const response = await fetch(`${server.url}${path}`, {
         method,
         headers: { authorization: `Bearer ${token}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },

@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { randomBytes } from 'node:crypto';
-import { systemClock, newId } from '@vaultline/core';
+import { systemClock } from '@vaultline/core';
 import { InternalTokenSigner, InternalTokenVerifier, SCOPES, generateInternalKeyPair } from '@vaultline/auth';
 import { eventMessage, openBus, type Bus } from '@vaultline/bus';
 import type { AnyEventDefinition, EventData } from '@vaultline/contracts';
@@ -84,7 +84,7 @@ export async function startNotifier(options: HarnessOptions = {}): Promise<Harne
     store,
     bus,
     async call(merchantId, method, path, body, scopes = [SCOPES.merchant]) {
-      const token = gatewaySigner.sign('notifier', { merchantId, scopes, requestId: newId() });
+      const token = gatewaySigner.sign('notifier', { merchantId, scopes });
       const response = await fetch(`${baseUrl}${path}`, {
         method,
         headers: { authorization: `Bearer ${token}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
