@@ -1,0 +1,100 @@
+import { newId, systemClock } from '@vaultline/core';
+import { MemoryDocumentStore, openStore, type DocumentStore } from '@vaultline/store';
+import { newImportJob, type ImportItem, type ImportJob } from '../domain/import-job';
+import { IMPORT_ITEMS, registerImportCollections, StoreImportJobRepository } from './import-job.repository';
+
+const MERCHANT = 'merchant_repo';
+
+/** Counts the store's commits, to see how many units of work the outcomes took. */
+function countingCommits(store: DocumentStore): { store: DocumentStore; commits: () => number } {
+  let commits = 0;
+  const transaction = store.transaction.bind(store);
+  store.transaction = (work) => {
+    commits += 1;
+    return transaction(work);
+  };
+  return { store, commits: () => commits };
+}
+
+describe.each([
+  ['memory', async () => new MemoryDocumentStore() as DocumentStore],
+  ['sqlite', () => openStore('sqlite::memory:')],
+])('the import job repository (%s store)', (_adapter, openTestStore) => {
+  let store: DocumentStore;
+  let repository: StoreImportJobRepository;
+  let job: ImportJob;
+
+  beforeEach(async () => {
+    store = await openTestStore();
+    await registerImportCollections(store);
+    repository = new StoreImportJobRepository(store, systemClock);
+    job = await repository.create(newImportJob({ id: newId(), merchantId: MERCHANT, provider: 'provider_a', sealedCredentials: 'sealed', now: new Date() }));
+  });
+  afterEach(async () => store.close());
+
+  const items = async () => (await store.collection<ImportItem>(IMPORT_ITEMS).list(MERCHANT, { job_id: job.id }, { limit: 1000 })).items;
+
+  it('when many outcomes of one job arrive at once, then they are committed together in a few units of work and every one is counted exactly', async () => {
+    const { commits } = countingCommits(store);
+
+    const answers = await Promise.all(
+      Array.from({ length: 40 }, (_, i) => repository.recordOutcome(MERCHANT, job.id, `pm_${i}`, i % 10 === 0 ? 'failed' : 'imported', i % 10 === 0 ? 'card_declined' : null)),
+    );
+
+    expect(answers.every((answer) => answer !== null)).toBe(true);
+    const stored = await repository.get(MERCHANT, job.id);
+    expect(stored?.counts).toEqual({ total: 0, imported: 36, updated: 0, failed: 4 });
+    expect(stored?.failure_reasons).toEqual({ card_declined: 4 });
+    expect(await items()).toHaveLength(40);
+    // The first outcome commits alone; all that arrived while it was committing share the next commit.
+    expect(commits()).toBeLessThanOrEqual(3);
+  });
+
+  it('when a batch repeats a business key, or names one already accounted for, then it is counted once and the repeat answers null', async () => {
+    await repository.recordOutcome(MERCHANT, job.id, 'pm_done', 'imported', null);
+
+    const answers = await Promise.all([
+      repository.recordOutcome(MERCHANT, job.id, 'pm_done', 'updated', null),
+      repository.recordOutcome(MERCHANT, job.id, 'pm_new', 'imported', null),
+      repository.recordOutcome(MERCHANT, job.id, 'pm_new', 'updated', null),
+      repository.recordOutcome(MERCHANT, job.id, 'pm_other', 'updated', null),
+    ]);
+
+    expect(answers.map((answer) => answer !== null)).toEqual([false, true, false, true]);
+    expect((await repository.get(MERCHANT, job.id))?.counts).toEqual({ total: 0, imported: 2, updated: 1, failed: 0 });
+    expect((await items()).map((item) => item.business_key).sort()).toEqual(['pm_done', 'pm_new', 'pm_other']);
+  });
+
+  it('when another process recorded a business key after it was looked up, then the batch is recorded one by one and that key counts once', async () => {
+    // Simulates the other process: its item commits between this batch's lookup and its commit.
+    const findOne = store.collection<ImportItem>(IMPORT_ITEMS).findOne;
+    const collection = store.collection.bind(store);
+    let raced = false;
+    store.collection = ((name: string) => {
+      const real = collection(name);
+      if (name !== IMPORT_ITEMS || raced) return real;
+      return {
+        ...real,
+        findOne: async (merchantId: string, where: Record<string, unknown>) => {
+          const answer = await findOne.call(real, merchantId, where as never);
+          if (!raced && where.business_key === 'pm_raced') {
+            raced = true;
+            await store.transaction((uow) =>
+              uow.insert<ImportItem>(IMPORT_ITEMS, { id: newId(), merchant_id: MERCHANT, job_id: job.id, business_key: 'pm_raced', outcome: 'imported', reason: null, recorded_at: new Date().toISOString() }),
+            );
+          }
+          return answer;
+        },
+      };
+    }) as typeof store.collection;
+
+    const answers = await Promise.all([
+      repository.recordOutcome(MERCHANT, job.id, 'pm_raced', 'imported', null),
+      repository.recordOutcome(MERCHANT, job.id, 'pm_fine', 'imported', null),
+    ]);
+
+    expect(answers.map((answer) => answer !== null)).toEqual([false, true]);
+    expect((await repository.get(MERCHANT, job.id))?.counts.imported).toBe(1);
+    expect((await items()).map((item) => item.business_key).sort()).toEqual(['pm_fine', 'pm_raced']);
+  });
+});
