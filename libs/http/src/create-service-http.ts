@@ -7,6 +7,7 @@ import type { ServiceName } from './service-runtime';
 import { problemResponse } from './problem';
 import { internalAuthMiddleware, requestIdMiddleware } from './request-context';
 import { bodyParsers, contentTypeGuard, translateBodyError } from './body-parsing';
+import { accessLog } from './access-log';
 
 export interface ServiceHttpOptions {
   service: ServiceName;
@@ -31,7 +32,7 @@ export function createServiceHttp(options: ServiceHttpOptions): express.Express 
   app.disable('x-powered-by');
   app.set('etag', false);
   app.use(requestIdMiddleware());
-  app.use(accessLog(options.logger));
+  app.use(accessLog(options.logger, 'debug'));
   app.get('/health', (_req, res) => {
     res.json({ status: 'ok' });
   });
@@ -76,21 +77,5 @@ export function errorHandler(logger: Logger, limit = '256kb') {
       logger.error({ err: translated, request_id: res.locals.requestId, method: req.method, path: req.path }, 'request failed');
     }
     problemResponse(res, translated);
-  };
-}
-
-function accessLog(logger: Logger) {
-  return (req: Request, res: Response, next: NextFunction) => {
-    // A listener per request costs even when the line is dropped: only when the level is on.
-    if (!logger.isLevelEnabled('debug')) {
-      next();
-      return;
-    }
-    const started = process.hrtime.bigint();
-    res.on('finish', () => {
-      const ms = Number(process.hrtime.bigint() - started) / 1e6;
-      logger.debug({ request_id: res.locals.requestId, method: req.method, path: req.path, status: res.statusCode, ms: Math.round(ms * 10) / 10 }, 'request');
-    });
-    next();
   };
 }

@@ -1,6 +1,7 @@
 export * from './service-runtime';
 export { createServiceHttp, errorHandler, notFoundHandler, RouteNotFoundError } from './create-service-http';
 export type { ServiceHttpOptions } from './create-service-http';
+export { accessLog } from './access-log';
 export { problemResponse, problemBody, PROBLEM_CONTENT_TYPE, PROBLEM_TYPE_BASE } from './problem';
 export type { ProblemBody } from './problem';
 export { authOf, requireScope, requireIssuer, requestIdOf, requestIdMiddleware, internalAuthMiddleware, tagServerSpan, REQUEST_ID_ATTRIBUTE } from './request-context';

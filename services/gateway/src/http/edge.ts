@@ -3,7 +3,7 @@ import type { NextFunction, Request, Response } from 'express';
 import { ForbiddenError } from '@vaultline/core';
 import { PUBLIC_MERCHANT_ID, SCOPES } from '@vaultline/auth';
 import type { Logger } from '@vaultline/logger';
-import { RouteNotFoundError, errorHandler, requestIdMiddleware, tagServerSpan } from '@vaultline/http';
+import { RouteNotFoundError, accessLog, errorHandler, requestIdMiddleware, tagServerSpan } from '@vaultline/http';
 import type { ApiKeys } from '../domain/api-keys';
 import { isSafePath, resolveRoute } from '../domain/routing';
 import type { UpstreamProxy } from './upstream-proxy';
@@ -39,7 +39,7 @@ export function createEdgeApp(deps: EdgeDeps): express.Express {
 
   app.use('/internal', deps.internalApp);
   app.use(requestIdMiddleware());
-  app.use(accessLog(deps.logger));
+  app.use(accessLog(deps.logger, 'info'));
 
   app.get('/health', (_req, res) => {
     res.json({ status: 'ok' });
@@ -89,21 +89,5 @@ function merchantEdge(deps: EdgeDeps) {
     }
     const body = await readRawBody(req, deps.bodyLimitBytes);
     await deps.proxy.forward(req, res, { ...call, body });
-  };
-}
-
-function accessLog(logger: Logger) {
-  return (req: Request, res: Response, next: NextFunction) => {
-    // A listener per request costs even when the line is dropped: only when the level is on.
-    if (!logger.isLevelEnabled('info')) {
-      next();
-      return;
-    }
-    const started = process.hrtime.bigint();
-    res.on('finish', () => {
-      const ms = Number(process.hrtime.bigint() - started) / 1e6;
-      logger.info({ request_id: res.locals.requestId, method: req.method, path: req.path, status: res.statusCode, ms: Math.round(ms * 10) / 10 }, 'request');
-    });
-    next();
   };
 }
