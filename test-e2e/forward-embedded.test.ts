@@ -1,3 +1,5 @@
+import { subscribe, unsubscribe } from 'node:diagnostics_channel';
+import type { IncomingMessage } from 'node:http';
 import { waitFor } from '@vaultline/core';
 import { startDestinationStandIns, STAND_IN_CREDENTIALS, type DestinationStandIns, type ReceivedRequest } from './support/destination-stand-ins';
 import { ADYEN_BODY, FORWARD_CARDS, IDEMPOTENCY_KEY, forwardToAdyen, forwardToCheckout, forwardToStripe } from './support/forward-scenario';
@@ -155,6 +157,29 @@ describe('forwarding in the embedded profile: a token filled into requests to Ad
     expect(answer.status).toBe(410);
     expect(answer.json()).toMatchObject({ status: 410, code: 'token_deleted' });
     expect(standIns.adyen.received).toHaveLength(adyenBefore);
+  });
+
+  it('when a token is forwarded, then the forwarder asks the vault in-process (no internal HTTP request is served) and the vault audits the detokenization with caller forwarder and the merchant’s request id', async () => {
+    const token = await merchant.createToken(visa);
+    const served: string[] = [];
+    const onRequest = (message: unknown) => void served.push(String((message as { request: IncomingMessage }).request.url));
+    subscribe('http.server.request.start', onRequest);
+    let answer;
+    try {
+      answer = await forwardToAdyen(merchant, token.id, standIns.adyen.url);
+    } finally {
+      unsubscribe('http.server.request.start', onRequest);
+    }
+
+    expect(answer.status).toBe(200);
+    expect(JSON.parse(lastRequest(standIns.adyen.received).body)).toMatchObject({ paymentMethod: { number: visa.number, cvc: visa.cvc } });
+    expect(served).toContain('/forward'); // the merchant's request, at the gateway: the observation works
+    expect(served.filter((url) => url.startsWith('/internal/'))).toEqual([]);
+    const audit = await fetch(`${running.system.baseUrl}/admin/vault/detokenize-audit?token_id=${token.id}`, { headers: { 'X-Admin-Key': running.system.adminApiKey } });
+    expect(audit.status).toBe(200);
+    expect(((await audit.json()) as { data: unknown[] }).data).toEqual([
+      expect.objectContaining({ token_id: token.id, caller: 'forwarder', purpose: 'forward', outcome: 'granted', security_code_status: 'available', request_id: answer.headers.get('x-request-id') }),
+    ]);
   });
 
   it('when a forward is delivered, then it appears as a forward.completed event in GET /events without card data or credentials', async () => {

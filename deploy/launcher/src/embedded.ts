@@ -30,8 +30,11 @@ export interface EmbeddedSystem {
 
 /**
  * The embedded profile: all six services in this process, each on its own loopback port behind the
- * gateway (which hands merchant requests to them in-process; service-to-service calls use the ports), an SQLite-backed in-process bus, an SQLite file per service under DATA_DIR and an
- * in-process TTL store. Nothing to install; data survives a restart.
+ * gateway (which hands merchant requests to them in-process), an SQLite-backed in-process bus, an
+ * SQLite file per service under DATA_DIR and an in-process TTL store. A service that offers an
+ * internal API as an object (the vault's detokenization) is called directly by the services started
+ * after it; other service-to-service calls use the loopback ports. Nothing to install; data survives
+ * a restart.
  */
 export async function startEmbedded(options: EmbeddedOptions = {}): Promise<EmbeddedSystem> {
   const env: NodeJS.ProcessEnv = { ...process.env, ...options.env };
@@ -62,6 +65,8 @@ export async function startEmbedded(options: EmbeddedOptions = {}): Promise<Embe
   const services = {} as EmbeddedSystem['services'];
   // The gateway (started last) hands merchant requests to these apps directly, not over loopback.
   const inProcessApps: NonNullable<ServiceRuntime['inProcessApps']> = {};
+  // Services call the internal APIs of those started before them directly (forwarder → vault detokenize).
+  const inProcessApis: NonNullable<ServiceRuntime['inProcessApis']> = {};
   const started: ServiceApp[] = [];
   try {
     for (const service of startOrder) {
@@ -76,12 +81,14 @@ export async function startEmbedded(options: EmbeddedOptions = {}): Promise<Embe
         serviceUrls,
         publicBaseUrl,
         inProcessApps,
+        inProcessApis,
       });
       const app = serviceFactories[service](runtime, env);
       await app.start();
       started.push(app);
       servers[service].handle(app.http);
       inProcessApps[service] = app.http;
+      Object.assign(inProcessApis, app.exposedApis);
       services[service] = { app, runtime, url: servers[service].url };
     }
   } catch (error) {

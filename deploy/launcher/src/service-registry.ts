@@ -9,7 +9,10 @@ import * as notifier from '@vaultline/notifier';
 /** Builds a service from the shared runtime and the environment (each service parses its own config). */
 export type ServiceFactory = (runtime: ServiceRuntime, env: NodeJS.ProcessEnv) => ServiceApp;
 
-/** Every service of the system, in start order (the gateway last, once its upstreams exist). */
+/**
+ * Every service of the system, in start order: the vault before the forwarder (which takes the
+ * vault's in-process API in the embedded profile), the gateway last, once its upstreams exist.
+ */
 export const serviceFactories = {
   vault: (runtime, env) => vault.createApp(runtime, vault.loadVaultConfig(env)),
   forwarder: (runtime, env) => forwarder.createApp(runtime, forwarder.loadForwarderConfig(env)),

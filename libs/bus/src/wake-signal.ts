@@ -34,3 +34,12 @@ export class WakeSignal {
     });
   }
 }
+
+/**
+ * Resolves in the event loop's check phase: a background loop (relay, consumer) woken by a commit
+ * lets the I/O callbacks already due (requests waiting on that commit) run first, and finds the
+ * commits made meanwhile in the same batch.
+ */
+export function afterPendingIo(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}

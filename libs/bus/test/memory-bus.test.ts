@@ -8,6 +8,22 @@ busContract('memory', async () => {
 });
 
 describe('LogBus on memory', () => {
+  it('when a publish wakes a consumer, then the publisher finishes its turn before the handler runs', async () => {
+    const bus = new LogBus(new MemoryLogStorage(), { partitions: 1 });
+    const order: string[] = [];
+    const subscription = await bus.subscribe({ topic: 't', group: 'g', handler: async () => void order.push('handler') });
+    await sleep(5);
+
+    await bus.publish([{ topic: 't', key: 'k', value: '1', headers: {} }]);
+    for (let turn = 0; turn < 5; turn++) await Promise.resolve();
+    order.push('publisher finished its turn');
+
+    await waitFor(() => order.length === 2);
+    expect(order).toEqual(['publisher finished its turn', 'handler']);
+    await subscription.stop();
+    await bus.close();
+  });
+
   it('when a message of one key is being retried, then keys of other partitions keep flowing', async () => {
     const bus = new LogBus(new MemoryLogStorage(), { partitions: 8 });
     const stuckKey = 'stuck';

@@ -68,6 +68,26 @@ describe.each(storeAdapters)('outbox relay on the %s', (_name, openStore) => {
     expect(await store.outbox.pending(10)).toEqual([]);
   });
 
+  it('when a commit wakes the relay, then the caller waiting on that commit runs before the relay reads the outbox', async () => {
+    relay = startOutboxRelay({ store, bus, logger, pollIntervalMs: 10_000 });
+    await relay.flush();
+    const order: string[] = [];
+    const pending = store.outbox.pending.bind(store.outbox);
+    store.outbox.pending = (limit: number) => {
+      order.push('relay reads the outbox');
+      return pending(limit);
+    };
+
+    await createPayment('pay_1');
+    order.push('caller continues after its commit');
+    // Continuations of the caller (the rest of a request) get the microtasks after the commit too.
+    for (let turn = 0; turn < 5; turn++) await Promise.resolve();
+    order.push('caller finished its turn');
+
+    await waitFor(() => received.length === 1);
+    expect(order).toEqual(['caller continues after its commit', 'caller finished its turn', 'relay reads the outbox']);
+  });
+
   it('when a unit of work fails after adding its event, then neither the state change nor the event is published', async () => {
     relay = startOutboxRelay({ store, bus, logger });
 

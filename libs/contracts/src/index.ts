@@ -2,3 +2,4 @@ export * from './envelope';
 export * from './events/catalog';
 export * from './parse-envelope';
 export * from './openapi';
+export * from './internal/vault-detokenize';

@@ -17,11 +17,15 @@ const REQUEST_ID_PATTERN = /^[A-Za-z0-9._:-]{1,128}$/;
 export const REQUEST_ID_HEADER = 'x-request-id';
 export const REQUEST_ID_ATTRIBUTE = 'vaultline.request_id';
 
+/** The caller's request id when it is well-formed, else a fresh one (whatever the transport). */
+export function acceptRequestId(given: string | undefined): string {
+  return given && REQUEST_ID_PATTERN.test(given) ? given : newId();
+}
+
 /** Takes the caller's X-Request-Id when it is well-formed, else mints one; echoes it; tags the span. */
 export function requestIdMiddleware(): RequestHandler {
   return (req: Request, res: Response, next: NextFunction) => {
-    const given = req.get(REQUEST_ID_HEADER);
-    const requestId = given && REQUEST_ID_PATTERN.test(given) ? given : newId();
+    const requestId = acceptRequestId(req.get(REQUEST_ID_HEADER));
     res.locals.requestId = requestId;
     res.setHeader('X-Request-Id', requestId);
     tagServerSpan(REQUEST_ID_ATTRIBUTE, requestId);
@@ -34,13 +38,18 @@ export function requestIdOf(req: Request): string {
   return typeof id === 'string' ? id : '';
 }
 
+/** The internal JWT from `Authorization: Bearer <token>`, unverified. Throws 401 when there is none. */
+export function bearerTokenOf(req: Request): string {
+  const header = req.get('authorization');
+  const match = header ? /^Bearer\s+(\S+)$/i.exec(header) : null;
+  if (!match?.[1]) throw new UnauthorizedError('An internal bearer token is required.', 'invalid_internal_token');
+  return match[1];
+}
+
 /** Requires `Authorization: Bearer <internal JWT>` addressed to this service. */
 export function internalAuthMiddleware(verifier: InternalTokenVerifier): RequestHandler {
   return (req: Request, _res: Response, next: NextFunction) => {
-    const header = req.get('authorization');
-    const match = header ? /^Bearer\s+(\S+)$/i.exec(header) : null;
-    if (!match?.[1]) throw new UnauthorizedError('An internal bearer token is required.', 'invalid_internal_token');
-    const claims = verifier.verify(match[1]);
+    const claims = verifier.verify(bearerTokenOf(req));
     // The request id is the caller's X-Request-Id (set by requestIdMiddleware), not a claim: one
     // internal token serves many requests (see InternalTokenSigner).
     auths.set(req, { issuer: claims.issuer, merchantId: claims.merchantId, scopes: claims.scopes, requestId: requestIdOf(req) });

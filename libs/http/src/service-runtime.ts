@@ -5,9 +5,19 @@ import type { Bus } from '@vaultline/bus';
 import type { TtlStore } from '@vaultline/ttl';
 import type { Logger } from '@vaultline/logger';
 import type { InternalTokenSigner, InternalTokenVerifier } from '@vaultline/auth';
+import type { VaultInternalApi } from '@vaultline/contracts';
 
 export const SERVICE_NAMES = ['gateway', 'vault', 'forwarder', 'importer', 'payment-orchestrator', 'notifier'] as const;
 export type ServiceName = (typeof SERVICE_NAMES)[number];
+
+/**
+ * Internal APIs a service offers as plain objects to the services running in the same process
+ * (embedded profile), keyed by the offering service. Each one applies the same checks as the
+ * service's internal HTTP route (the caller's internal JWT included); only the transport differs.
+ */
+export interface InProcessApis {
+  vault?: VaultInternalApi;
+}
 
 /**
  * What the launcher hands every service's composition root, whatever the profile:
@@ -33,12 +43,19 @@ export interface ServiceRuntime {
    * to hand merchant requests to directly (filled as services are created; the gateway starts last).
    */
   inProcessApps?: Partial<Record<ServiceName, Express>>;
+  /**
+   * Embedded profile only: the internal APIs of the services running in this process, for a caller
+   * to use instead of internal HTTP (filled as services start; a service sees those started before it).
+   */
+  inProcessApis?: InProcessApis;
 }
 
 /** What every service's createApp returns. */
 export interface ServiceApp {
   name: ServiceName;
   http: Express;
+  /** The internal APIs this service offers to the others in the same process (see InProcessApis). */
+  exposedApis?: InProcessApis;
   /** Registers collections, starts the outbox relay, consumers and background workers. */
   start(): Promise<void>;
   /** Stops consumers and workers; does not close the adapters (the launcher owns them). */

@@ -17,6 +17,7 @@ export interface RuntimeParts {
   serviceUrls: Record<ServiceName, string>;
   publicBaseUrl: string;
   inProcessApps?: ServiceRuntime['inProcessApps'];
+  inProcessApis?: ServiceRuntime['inProcessApis'];
 }
 
 /** Opens this service's own store and assembles its runtime around the shared bus and TTL store. */
@@ -33,5 +34,6 @@ export async function buildRuntime(parts: RuntimeParts): Promise<ServiceRuntime>
     serviceUrls: parts.serviceUrls,
     publicBaseUrl: parts.publicBaseUrl,
     ...(parts.inProcessApps ? { inProcessApps: parts.inProcessApps } : {}),
+    ...(parts.inProcessApis ? { inProcessApis: parts.inProcessApis } : {}),
   };
 }

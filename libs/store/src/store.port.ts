@@ -103,6 +103,12 @@ export interface UnitOfWork {
   markProcessed(consumerGroup: string, eventId: string): void;
   /** True once a document write or an outbox message is buffered (processed marks do not count). */
   readonly hasChanges: boolean;
+  /**
+   * Runs `callback` once this unit of work has committed (never when it failed or rolled back), before
+   * the transaction's promise settles. For in-memory follow-ups such as dropping a cache entry; it must
+   * not throw (an exception is rethrown on its own, it does not fail the committed transaction).
+   */
+  afterCommit(callback: () => void): void;
 }
 
 export interface Outbox {

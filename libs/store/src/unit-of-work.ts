@@ -24,6 +24,7 @@ export class BufferedUnitOfWork implements UnitOfWork {
   readonly ops: WriteOp[] = [];
   readonly messages: OutboxMessage[] = [];
   readonly marks: ProcessedMark[] = [];
+  readonly committedCallbacks: Array<() => void> = [];
   private closed = false;
 
   constructor(private readonly isRegistered: (collection: string) => void) {}
@@ -70,6 +71,11 @@ export class BufferedUnitOfWork implements UnitOfWork {
     this.marks.push({ group: consumerGroup, eventId });
   }
 
+  afterCommit(callback: () => void): void {
+    this.assertOpen();
+    this.committedCallbacks.push(callback);
+  }
+
   get hasChanges(): boolean {
     return this.ops.length > 0 || this.messages.length > 0;
   }
@@ -106,8 +112,20 @@ export async function runUnitOfWork<R>(
   try {
     const result = await work(uow);
     if (!uow.isEmpty) await commit(uow);
+    for (const callback of uow.committedCallbacks) runCommittedCallback(callback);
     return result;
   } finally {
     uow.close();
+  }
+}
+
+function runCommittedCallback(callback: () => void): void {
+  try {
+    callback();
+  } catch (error) {
+    // The transaction committed: its caller must not be told otherwise. The error surfaces on its own.
+    queueMicrotask(() => {
+      throw error;
+    });
   }
 }

@@ -6,6 +6,8 @@ import { forwarderCollections } from './data/collections';
 import { createDestinationRepository } from './data/destination.repository';
 import { createForwardRecorder } from './data/forward-record.repository';
 import { createVaultCardDataSource } from './data/vault-card-data.client';
+import { createInProcessCardDataSource } from './data/vault-card-data.in-process';
+import type { CardDataSource } from './domain/card-data';
 import { createDestinationDirectory } from './domain/destination-directory';
 import { ruleFromUrl } from './domain/destination-policy';
 import { createForwardUseCase } from './domain/forward';
@@ -29,10 +31,10 @@ export function createApp(runtime: ServiceRuntime, config: ForwarderConfig, over
       maxResponseBytes: config.maxResponseBytes,
       allowPrivateHosts: operatorRules.map((rule) => `${rule.protocol}//${rule.host}${rule.port ? `:${rule.port}` : ''}`),
     });
-  const vault = new InternalClient({ signer: runtime.signer, audience: 'vault', baseUrl: runtime.serviceUrls.vault });
+  const { cards, closeCards } = cardDataSource(runtime);
   const destinations = createDestinationRepository(runtime.store, runtime.clock);
   const forward = createForwardUseCase({
-    cards: createVaultCardDataSource(vault),
+    cards,
     destinations: createDestinationDirectory(operatorRules, destinations),
     egress,
     recorder: createForwardRecorder(runtime.store),
@@ -63,10 +65,20 @@ export function createApp(runtime: ServiceRuntime, config: ForwarderConfig, over
       relay = startOutboxRelay({ store: runtime.store, bus: runtime.bus, logger: runtime.logger });
     },
     async stop() {
+      // Records of forwards that already answered are still being written: let them reach the outbox.
+      await forward.recordsWritten();
       await relay?.stop();
       relay = undefined;
-      await vault.close();
+      await closeCards();
       if (!overrides.egress) await egress.close();
     },
   };
+}
+
+/** The vault's in-process API when it runs in this process (embedded profile), else its internal HTTP route. */
+function cardDataSource(runtime: ServiceRuntime): { cards: CardDataSource; closeCards: () => Promise<void> } {
+  const inProcess = runtime.inProcessApis?.vault;
+  if (inProcess) return { cards: createInProcessCardDataSource(inProcess, runtime.signer), closeCards: async () => {} };
+  const vault = new InternalClient({ signer: runtime.signer, audience: 'vault', baseUrl: runtime.serviceUrls.vault });
+  return { cards: createVaultCardDataSource(vault), closeCards: () => vault.close() };
 }

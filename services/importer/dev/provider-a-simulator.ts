@@ -7,8 +7,8 @@
  * request[body] and really POSTs it to `url`, then answers with a ForwardingRequest object whose
  * request_details are redacted and whose response_details carry the destination's answer.
  *
- * Run alone for a local demo:  PORT=12111 CUSTOMERS=100 CARDS_PER_CUSTOMER=3 API_KEY=sk_test_demo \
- *   npx tsx services/importer/dev/provider-a-simulator.ts
+ * Tests start it in their own process with startProviderASimulator (stats, injected failures,
+ * pauses). Run alone, in a process of its own (local demo, benchmarks): provider-a-simulator.main.ts.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -320,14 +320,4 @@ function send(res: ServerResponse, status: number, body: unknown, headers: Recor
   const text = JSON.stringify(body);
   res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), 'request-id': `req_${randomBytes(8).toString('hex')}`, ...headers });
   res.end(text);
-}
-
-if (require.main === module) {
-  const env = process.env;
-  void startProviderASimulator({
-    apiKey: env.API_KEY ?? 'sk_test_demo',
-    customers: Number(env.CUSTOMERS ?? 100),
-    cardsPerCustomer: Number(env.CARDS_PER_CUSTOMER ?? 3),
-    port: Number(env.PORT ?? 12111),
-  }).then((sim) => console.log(`provider_a simulator on ${sim.baseUrl} with ${sim.totalPaymentMethods} card payment methods`));
 }

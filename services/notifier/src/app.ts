@@ -32,7 +32,7 @@ export function createApp(runtime: ServiceRuntime, config: NotifierConfig): Noti
   const { store, bus, logger, clock } = runtime;
   const transaction: <R>(work: Parameters<typeof store.transaction<R>>[0]) => Promise<R> = (work) => store.transaction(work);
   const cipher = createSecretCipher(resolveNotifierKey({ secretKey: config.secretKey, dataDir: config.dataDir }));
-  const endpointRepository = new EndpointRepository(store);
+  const endpointRepository = new EndpointRepository(store, { enabledCacheMs: config.endpointCacheMs });
   const messageRepository = new MessageRepository(store);
   const eventRepository = new EventRepository(store);
   const queueRepository = new QueueRepository(store);

@@ -30,6 +30,8 @@ export const notifierConfigSchema = z
     WEBHOOK_POLL_INTERVAL_MS: envDurationMs().default(1_000),
     WEBHOOK_SECRET_ROTATION_GRACE_MS: envDurationMs().default(24 * 3_600_000),
     WEBHOOK_MAX_ENDPOINTS_PER_MERCHANT: envInteger({ min: 1, max: 10_000 }).default(200),
+    /** How long a merchant's enabled endpoints are reused for consumed events; writes in this process drop them at once. 0: off. */
+    WEBHOOK_ENDPOINT_CACHE_MS: envDurationMs().default(1_000),
     /** Seals endpoint secrets at rest (base64, 32 bytes). Unset: generated once under DATA_DIR. */
     NOTIFIER_SECRET_KEY: base64Key().optional(),
     DATA_DIR: z.string().min(1).default('./data'),
@@ -44,6 +46,7 @@ export const notifierConfigSchema = z
     pollIntervalMs: env.WEBHOOK_POLL_INTERVAL_MS,
     secretRotationGraceMs: env.WEBHOOK_SECRET_ROTATION_GRACE_MS,
     maxEndpointsPerMerchant: env.WEBHOOK_MAX_ENDPOINTS_PER_MERCHANT,
+    endpointCacheMs: env.WEBHOOK_ENDPOINT_CACHE_MS,
     secretKey: env.NOTIFIER_SECRET_KEY,
     dataDir: env.DATA_DIR,
   }));

@@ -1,5 +1,6 @@
 import type { Subscription } from '@vaultline/bus';
 import { startOutboxRelay, type OutboxRelay } from '@vaultline/bus';
+import type { VaultInternalApi } from '@vaultline/contracts';
 import { createServiceHttp, type ServiceApp, type ServiceRuntime } from '@vaultline/http';
 import type { VaultConfig } from './config';
 import { collectionSpecs } from './data/collections';
@@ -14,12 +15,15 @@ import { adminRoutes } from './http/admin.routes';
 import { checkoutRoutes } from './http/checkout.routes';
 import { internalRoutes } from './http/internal.routes';
 import { tokenRoutes } from './http/token.routes';
+import { createVaultInternalApi } from './internal-api/vault-internal-api';
 import { loadKeyMaterial } from './keys/load-key-material';
 import { startVaultConsumers } from './messaging/vault-consumers';
 
 export interface VaultApp extends ServiceApp {
   /** For tests and the leak scan: the use-case dependencies (keys included). */
   deps: VaultDeps;
+  /** The internal API (detokenization) for callers in the same process; the HTTP route uses it too. */
+  exposedApis: { vault: VaultInternalApi };
 }
 
 /** Composition root of the vault. `keys` may be injected (tests); otherwise they come from configuration. */
@@ -41,6 +45,8 @@ export function createApp(runtime: ServiceRuntime, config: VaultConfig, keys?: V
     onError: (error) => logger.error({ err: error }, 'key rotation batch failed; retrying'),
   });
 
+  const internalApi = createVaultInternalApi(deps, runtime.verifier);
+
   const http = createServiceHttp({
     service: 'vault',
     verifier: runtime.verifier,
@@ -51,7 +57,7 @@ export function createApp(runtime: ServiceRuntime, config: VaultConfig, keys?: V
     },
     routes: (router) => {
       tokenRoutes(router, deps);
-      internalRoutes(router, deps);
+      internalRoutes(router, internalApi);
       adminRoutes(router, deps, () => worker.poke());
       checkoutRoutes(router, deps, config.checkout);
     },
@@ -64,6 +70,7 @@ export function createApp(runtime: ServiceRuntime, config: VaultConfig, keys?: V
     name: 'vault',
     http,
     deps,
+    exposedApis: { vault: internalApi },
     async start() {
       for (const spec of collectionSpecs) await store.register(spec);
       await restoreActiveVersion(deps);

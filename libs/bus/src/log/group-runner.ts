@@ -2,7 +2,7 @@ import type { Logger } from '@vaultline/logger';
 import type { BusMessage, MessageHandler } from '../bus.port';
 import { deliverWithRetry, type DeliveryOutcome, type RetryPolicy } from '../retry/deliver-with-retry';
 import type { LogStorage } from './log-storage.port';
-import { WakeSignal } from '../wake-signal';
+import { WakeSignal, afterPendingIo } from '../wake-signal';
 
 export interface GroupMember {
   handler: MessageHandler;
@@ -88,6 +88,7 @@ export class GroupRunner {
         const batch = storage.read(topic, partition, next, batchSize);
         if (batch.length === 0) {
           await signal.wait(pollIntervalMs);
+          await afterPendingIo();
           continue;
         }
         let handled = next;
@@ -110,7 +111,10 @@ export class GroupRunner {
         }
         // A short batch was the end of the partition when it was read: anything appended since
         // notified the signal, so wait for it instead of reading once more only to find nothing.
-        if (batch.length < batchSize) await signal.wait(pollIntervalMs);
+        if (batch.length < batchSize) {
+          await signal.wait(pollIntervalMs);
+          await afterPendingIo();
+        }
       } catch (error) {
         next = undefined;
         if (this.stopped) return;

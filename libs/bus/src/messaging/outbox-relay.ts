@@ -1,7 +1,7 @@
 import type { Logger } from '@vaultline/logger';
 import type { DocumentStore } from '@vaultline/store';
 import type { Bus } from '../bus.port';
-import { WakeSignal } from '../wake-signal';
+import { WakeSignal, afterPendingIo } from '../wake-signal';
 import { abortableSleep } from '../retry/abortable-sleep';
 import { defaultRetryDelayMs, describeError } from '../retry/deliver-with-retry';
 
@@ -49,6 +49,7 @@ export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
           satisfied = true;
           for (const waiter of waiters) waiter.resolve();
           await wake.wait(pollIntervalMs);
+          await afterPendingIo();
           continue;
         }
         await bus.publish(pending.map((item) => item.message));
@@ -56,7 +57,10 @@ export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
         failures = 0;
         // A short batch emptied the outbox as it was when read; a later commit (or flush) notified
         // the signal, so wait for that instead of reading again only to find nothing.
-        if (pending.length < batchSize) await wake.wait(pollIntervalMs);
+        if (pending.length < batchSize) {
+          await wake.wait(pollIntervalMs);
+          await afterPendingIo();
+        }
       } catch (error) {
         failures++;
         logger.warn({ failures, error: describeError(error) }, 'outbox relay could not publish; retrying');

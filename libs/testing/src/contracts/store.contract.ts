@@ -471,6 +471,44 @@ export function storeContract(adapterName: string, open: () => Promise<OpenedSto
         expect(await items.get(MERCHANT, id)).not.toBeNull();
       });
 
+      it('when a unit of work commits, then its afterCommit callbacks run once the write is readable, before the transaction settles', async () => {
+        const id = newId();
+        const seen: Array<Item | null> = [];
+        let callbacks = 0;
+
+        await store.transaction((uow) => {
+          uow.insert<Item>(ITEMS, { id, merchant_id: MERCHANT, name: 'committed', amount: 1 });
+          uow.afterCommit(() => {
+            callbacks++;
+            void items.get(MERCHANT, id).then((item) => seen.push(item));
+          });
+          expect(callbacks).toBe(0);
+        });
+
+        expect(callbacks).toBe(1);
+        await new Promise((resolve) => setImmediate(resolve));
+        expect(seen).toEqual([expect.objectContaining({ id, name: 'committed' })]);
+      });
+
+      it('when a unit of work fails or is rolled back, then its afterCommit callbacks never run', async () => {
+        const read = await insert({ name: 'v1' });
+        await store.transaction((uow) => uow.update<Item>(ITEMS, { ...read, name: 'first writer' }));
+        let callbacks = 0;
+
+        const thrown = store.transaction((uow) => {
+          uow.afterCommit(() => callbacks++);
+          throw new Error('use case failed');
+        });
+        const conflicting = store.transaction((uow) => {
+          uow.afterCommit(() => callbacks++);
+          uow.update<Item>(ITEMS, { ...read, name: 'stale writer' });
+        });
+
+        await expect(thrown).rejects.toThrow('use case failed');
+        await expect(conflicting).rejects.toBeInstanceOf(ConcurrentModificationError);
+        expect(callbacks).toBe(0);
+      });
+
       it('when a unit of work has ended, then it refuses further writes', async () => {
         let leaked: UnitOfWork | undefined;
         await store.transaction((uow) => {

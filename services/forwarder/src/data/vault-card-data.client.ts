@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { UnavailableError, sensitive } from '@vaultline/core';
+import { UnavailableError } from '@vaultline/core';
 import { SCOPES } from '@vaultline/auth';
 import type { InternalClient } from '@vaultline/http';
 import type { CardData, CardDataSource } from '../domain/card-data';
-import { TokenDeletedError, TokenNotFoundError } from '../domain/forward-errors';
+import { cardDataOf, detokenizeRefusal, DETOKENIZE_PURPOSE } from './vault-card-data.mapping';
 
 const detokenizedSchema = z.object({
   token_id: z.string(),
@@ -14,7 +14,10 @@ const detokenizedSchema = z.object({
   cvc_status: z.enum(['available', 'expired', 'not_collected']),
 });
 
-/** CardDataSource over the vault's internal detokenize endpoint. The card data is wrapped on arrival. */
+/**
+ * CardDataSource over the vault's internal detokenize endpoint (local and production profiles, and
+ * the embedded one when the vault's in-process API is not offered). The card data is wrapped on arrival.
+ */
 export function createVaultCardDataSource(vault: Pick<InternalClient, 'request'>): CardDataSource {
   return {
     async reveal(merchantId: string, tokenId: string, requestId: string): Promise<CardData> {
@@ -24,23 +27,13 @@ export function createVaultCardDataSource(vault: Pick<InternalClient, 'request'>
         merchantId,
         scopes: [SCOPES.detokenize],
         requestId,
-        body: { purpose: 'forward' },
+        body: { purpose: DETOKENIZE_PURPOSE },
       });
-      if (response.status === 404) throw new TokenNotFoundError();
-      if (response.status === 410) throw new TokenDeletedError();
-      if (response.status !== 200) throw new UnavailableError(`The vault answered ${response.status} to detokenize.`, 'vault_unavailable');
+      if (response.status !== 200) throw detokenizeRefusal(response.status);
       const parsed = detokenizedSchema.safeParse(response.body);
       // Never include the zod issues: they would quote the card data.
       if (!parsed.success) throw new UnavailableError('The vault answered detokenize with an unexpected body.', 'vault_unavailable');
-      const data = parsed.data;
-      return {
-        tokenId: data.token_id,
-        number: sensitive(data.number),
-        expMonth: sensitive(data.exp_month),
-        expYear: sensitive(data.exp_year),
-        securityCode: data.cvc === null ? null : sensitive(data.cvc),
-        securityCodeStatus: data.cvc_status,
-      };
+      return cardDataOf(parsed.data);
     },
   };
 }

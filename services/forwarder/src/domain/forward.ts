@@ -38,7 +38,7 @@ export interface ForwardDeps {
   egress: Pick<EgressClient, 'request'>;
   recorder: ForwardRecorder;
   clock: Clock;
-  /** Called when the audit write fails after the destination answered: the merchant still gets the answer. */
+  /** Called when the audit write fails: the merchant still gets the answer (or the error). */
   onRecordFailure: (error: unknown, record: ForwardRecord) => void;
 }
 
@@ -59,9 +59,24 @@ function outcomeOf(error: unknown): ForwardRecord['outcome'] {
  * POST /forward: checks the destination, fills the placeholders with the token's card data and
  * sends the request through the egress client. Nothing is sent when the destination is not allowed
  * or a placeholder cannot be filled. Every attempt is recorded and published as forward.completed.
+ *
+ * The record is written while the answer goes back, not before: its commit (and the outbox relay and
+ * consumers it wakes) would otherwise sit in the merchant's latency. That loses nothing: the answer
+ * never depended on the write (a failed write is reported through onRecordFailure and the answer
+ * still goes out), and a crash before the commit loses the record whether or not the answer was
+ * awaited. `recordsWritten()` lets the composition root wait for writes in flight before it stops.
  */
 export function createForwardUseCase(deps: ForwardDeps) {
-  return async function forward(command: ForwardCommand): Promise<ForwardResult> {
+  const writing = new Set<Promise<void>>();
+  const writeRecord = (record: ForwardRecord): void => {
+    const written: Promise<void> = deps.recorder
+      .record(record)
+      .catch((error: unknown) => deps.onRecordFailure(error, record))
+      .finally(() => writing.delete(written));
+    writing.add(written);
+  };
+
+  async function forward(command: ForwardCommand): Promise<ForwardResult> {
     const started = performance.now();
     let destinationHost = '';
     let destinationPath = '';
@@ -117,7 +132,7 @@ export function createForwardUseCase(deps: ForwardDeps) {
         durationMs: destinationMs,
         addedMs,
       };
-      await deps.recorder.record(record).catch((error: unknown) => deps.onRecordFailure(error, record));
+      writeRecord(record);
       return { status: response.status, contentType: response.headers['content-type'], body: masked, addedMs, destinationMs };
     } catch (error) {
       const translated = error instanceof EgressBlockedError ? new DestinationNotAllowedError(error.message) : error;
@@ -129,10 +144,17 @@ export function createForwardUseCase(deps: ForwardDeps) {
         durationMs: destinationMs,
         addedMs: Math.max(0, performance.now() - started - destinationMs),
       };
-      await deps.recorder.record(record).catch((recordError: unknown) => deps.onRecordFailure(recordError, record));
+      writeRecord(record);
       throw translated;
     }
-  };
+  }
+
+  return Object.assign(forward, {
+    /** Resolves once every record started so far is written (or its failure reported). */
+    async recordsWritten(): Promise<void> {
+      await Promise.all(writing);
+    },
+  });
 }
 
 export type ForwardUseCase = ReturnType<typeof createForwardUseCase>;

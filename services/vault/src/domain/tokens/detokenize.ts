@@ -1,6 +1,6 @@
 import { newId, NotFoundError, type AppError } from '@vaultline/core';
 import { eventMessage } from '@vaultline/bus';
-import { tokenDetokenizedV1 } from '@vaultline/contracts';
+import { tokenDetokenizedV1, type DetokenizedCardDto } from '@vaultline/contracts';
 import { SYSTEM_SCOPE } from '@vaultline/store';
 import type { DetokenizeOutcome } from '../audit/detokenize-audit';
 import type { VaultDeps } from '../ports';
@@ -17,14 +17,7 @@ export interface DetokenizeCommand {
 }
 
 /** What the forwarder receives (internal only; never routed by the gateway). */
-export interface DetokenizedCard {
-  token_id: string;
-  number: string;
-  exp_month: number;
-  exp_year: number;
-  cvc: string | null;
-  cvc_status: SecurityCodeStatus;
-  cardholder_name: string | null;
+export interface DetokenizedCard extends DetokenizedCardDto {
   scheme: Scheme;
 }
 

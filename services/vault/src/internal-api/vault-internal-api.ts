@@ -1,0 +1,38 @@
+import { z } from 'zod';
+import { ForbiddenError } from '@vaultline/core';
+import { SCOPES, type InternalTokenVerifier } from '@vaultline/auth';
+import type { VaultInternalApi } from '@vaultline/contracts';
+import { acceptRequestId, parseInput } from '@vaultline/http';
+import { auditRefusedDetokenize, detokenize } from '../domain/tokens/detokenize';
+import type { VaultDeps } from '../domain/ports';
+
+const tokenIdSchema = z.string().regex(/^[0-9a-fA-F-]{36}$/, { message: 'The token id must be a UUID.' });
+const detokenizeInput = z.object({ purpose: z.string().trim().min(1).max(200) });
+
+/** The only caller allowed to receive card data is the forwarder, holding tokens:detokenize. */
+export const DETOKENIZE_ISSUER = 'forwarder';
+
+/**
+ * The vault's internal API, whatever carries the call: the HTTP route hands it the bearer token of
+ * the request, a caller in the same process (embedded profile) the token it signed. The rule lives
+ * here once: the internal JWT is verified (the verifier remembers tokens it already checked), the
+ * input validated, a caller other than the forwarder with tokens:detokenize is refused and audited,
+ * and card data is released only after its audit record committed (see detokenize).
+ * An invalid token is refused before anything else and, as at the HTTP edge, not audited: nothing
+ * in it can be trusted to say who called.
+ */
+export function createVaultInternalApi(deps: VaultDeps, verifier: Pick<InternalTokenVerifier, 'verify'>): VaultInternalApi {
+  return {
+    async detokenize(request) {
+      const caller = verifier.verify(request.bearerToken);
+      const tokenId = parseInput(tokenIdSchema, request.tokenId);
+      const { purpose } = parseInput(detokenizeInput, { purpose: request.purpose });
+      const command = { merchantId: caller.merchantId, tokenId, caller: caller.issuer, purpose, requestId: acceptRequestId(request.requestId) };
+      if (caller.issuer !== DETOKENIZE_ISSUER || !caller.scopes.includes(SCOPES.detokenize)) {
+        await auditRefusedDetokenize(deps, command);
+        throw new ForbiddenError('Detokenization requires the forwarder with the tokens:detokenize scope.', 'insufficient_scope');
+      }
+      return detokenize(deps, command);
+    },
+  };
+}
