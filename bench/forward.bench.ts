@@ -25,20 +25,37 @@ const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 8);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
 /** Added latency is a per-request figure: measured at a steady rate well below capacity, not in a queue. */
 const PACED_RATE = Number(process.env.BENCH_FORWARD_PACED_RATE ?? 100);
+/**
+ * A second stand-in answers after about this long (uniformly 0.5–1.5×), as a PSP does: Adyen and
+ * Checkout.com take 100s of ms. The spread keeps the closed-loop connections from moving in lockstep.
+ */
+const PSP_LATENCY_MS = Number(process.env.BENCH_FORWARD_PSP_LATENCY_MS ?? 50);
+const PSP_CONNECTIONS = Number(process.env.BENCH_FORWARD_PSP_CONNECTIONS ?? 10);
 
-async function main(): Promise<void> {
-  const destination = createServer((req, res) => {
+/** A stand-in destination shaped like an Adyen /payments answer, after about `delayMs`. */
+async function startDestination(delayMs: number): Promise<{ url: string; close: () => void }> {
+  const server = createServer((req, res) => {
     req.resume();
     req.on('end', () => {
-      res.setHeader('content-type', 'application/json');
-      res.end('{"resultCode":"Authorised","pspReference":"PSP1"}');
+      const answer = () => {
+        res.setHeader('content-type', 'application/json');
+        res.end('{"resultCode":"Authorised","pspReference":"PSP1"}');
+      };
+      if (delayMs > 0) setTimeout(answer, delayMs * (0.5 + Math.random()));
+      else answer();
     });
   });
-  await new Promise<void>((resolve) => destination.listen(0, '127.0.0.1', resolve));
-  const destinationUrl = `http://127.0.0.1:${(destination.address() as AddressInfo).port}/v69/payments`;
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v69/payments`, close: () => server.close() };
+}
+
+async function main(): Promise<void> {
+  const destination = await startDestination(0);
+  const destinationUrl = destination.url;
+  const psp = await startDestination(PSP_LATENCY_MS);
 
   const dataDir = mkdtempSync(join(tmpdir(), 'vaultline-bench-forward-'));
-  const system = await startEmbedded({ dataDir, port: 0, env: { FORWARD_EXTRA_DESTINATIONS: destinationUrl, FORWARD_HTTPS_ONLY: 'false', LOG_LEVEL: 'silent' } });
+  const system = await startEmbedded({ dataDir, port: 0, env: { FORWARD_EXTRA_DESTINATIONS: `${destinationUrl},${psp.url}`, FORWARD_HTTPS_ONLY: 'false', LOG_LEVEL: 'silent' } });
   try {
     const created = await fetch(`${system.baseUrl}/tokens`, {
       method: 'POST',
@@ -69,8 +86,8 @@ async function main(): Promise<void> {
       'x-api-key-name': 'X-API-Key',
       'x-api-key-value': 'k',
     };
-    const run = (url: string, headers: Record<string, string>) =>
-      autocannon({ url, method: 'POST', headers, body, connections: CONNECTIONS, duration: DURATION_S, workers: 1 });
+    const run = (url: string, headers: Record<string, string>, connections = CONNECTIONS) =>
+      autocannon({ url, method: 'POST', headers, body, connections, duration: DURATION_S, workers: 1 });
     await run(destinationUrl, { 'content-type': 'application/json' }); // warm-up of the baseline
     const direct = await run(destinationUrl, { 'content-type': 'application/json' });
     const forwarded = await run(`${system.baseUrl}/forward`, forwardHeaders);
@@ -100,9 +117,19 @@ async function main(): Promise<void> {
     }
     samples.sort((a, b) => a - b);
     console.log(`forwarder's own added time (sequential, header X-Vaultline-Added-Ms): p50 ${samples[100]?.toFixed(2)} ms, p99 ${samples[197]?.toFixed(2)} ms`);
+
+    // The same comparison against a destination that takes as long as a PSP: what a merchant sees.
+    const pspDirect = await run(psp.url, { 'content-type': 'application/json' }, PSP_CONNECTIONS);
+    const pspForwarded = await run(`${system.baseUrl}/forward`, { ...forwardHeaders, 'x-destination-url': psp.url }, PSP_CONNECTIONS);
+    if (pspForwarded.non2xx > 0 || pspForwarded.errors > 0) console.log(`warning: ${pspForwarded.non2xx} non-2xx and ${pspForwarded.errors} errors during the PSP-latency forward run`);
+    console.log(
+      `stand-in answering after ${PSP_LATENCY_MS / 2}–${PSP_LATENCY_MS * 1.5} ms, ${PSP_CONNECTIONS} connections: direct ${pspDirect.requests.average.toFixed(0)} req/s p50 ${pspDirect.latency.p50} ms; ` +
+        `forwarded ${pspForwarded.requests.average.toFixed(0)} req/s p50 ${pspForwarded.latency.p50} ms; ratio ${((pspForwarded.requests.average / pspDirect.requests.average) * 100).toFixed(1)} %`,
+    );
   } finally {
     await system.stop();
     destination.close();
+    psp.close();
     rmSync(dataDir, { recursive: true, force: true });
   }
 }

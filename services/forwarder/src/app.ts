@@ -29,6 +29,7 @@ export function createApp(runtime: ServiceRuntime, config: ForwarderConfig, over
       connectTimeoutMs: config.connectTimeoutMs,
       totalTimeoutMs: config.totalTimeoutMs,
       maxResponseBytes: config.maxResponseBytes,
+      connectionsPerOrigin: config.connectionsPerDestination,
       allowPrivateHosts: operatorRules.map((rule) => `${rule.protocol}//${rule.host}${rule.port ? `:${rule.port}` : ''}`),
     });
   const { cards, closeCards } = cardDataSource(runtime);

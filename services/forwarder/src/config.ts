@@ -6,6 +6,8 @@ import { envBoolean, envDurationMs, envInteger, envList, loadConfig } from '@vau
  *   the only way to reach loopback or private addresses (local stand-ins, demos).
  * FORWARD_HTTPS_ONLY: default true. Set false only where listed destinations are plain-http loopback
  *   stand-ins (tests, the embedded demo); production keeps https only.
+ * FORWARD_MAX_CONNECTIONS_PER_DESTINATION: default 256. Connections open at once to one destination origin;
+ *   a PSP answers in 100s of ms, so this bounds forwards in flight to it (more wait for a free connection).
  */
 export const forwarderConfigSchema = z
   .object({
@@ -15,6 +17,7 @@ export const forwarderConfigSchema = z
     FORWARD_TIMEOUT: envDurationMs().default(30_000),
     FORWARD_MAX_RESPONSE_BYTES: envInteger({ min: 1024 }).default(1024 * 1024),
     FORWARD_MAX_BODY: z.string().regex(/^\d+(b|kb|mb)$/i).default('256kb'),
+    FORWARD_MAX_CONNECTIONS_PER_DESTINATION: envInteger({ min: 1, max: 10_000 }).default(256),
   })
   .transform((env) => ({
     extraDestinations: env.FORWARD_EXTRA_DESTINATIONS,
@@ -23,6 +26,7 @@ export const forwarderConfigSchema = z
     totalTimeoutMs: env.FORWARD_TIMEOUT,
     maxResponseBytes: env.FORWARD_MAX_RESPONSE_BYTES,
     maxBody: env.FORWARD_MAX_BODY,
+    connectionsPerDestination: env.FORWARD_MAX_CONNECTIONS_PER_DESTINATION,
   }));
 
 export type ForwarderConfig = z.infer<typeof forwarderConfigSchema>;
