@@ -7,7 +7,7 @@ const MERCHANT = 'mer_a';
 
 /** A PSP stand-in that holds every answer until `release()`, counting how many requests it holds at once. */
 async function startHoldingDestination() {
-  let held: Array<() => void> = [];
+  const held: Array<() => void> = [];
   let mostAtOnce = 0;
   const server: Server = createServer((req, res) => {
     req.resume();
