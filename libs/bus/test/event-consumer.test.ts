@@ -203,6 +203,43 @@ describe.each(storeAdapters)('createEventConsumer on the %s', (_name, openStore)
     expect(dead).toEqual([]);
   });
 
+  it('when the consumer says an event is none of its business, then it is acknowledged unvalidated and unrecorded, and the others are handled', async () => {
+    const dead: Delivery[] = [];
+    const handled: string[] = [];
+    const looked: string[] = [];
+    await bus.subscribe({ topic: deadLetterTopic(tokenCreatedV1.topic), group: 'dlq', handler: async (d) => void dead.push(d) });
+    const isProcessed = store.isProcessed.bind(store);
+    store.isProcessed = (group: string, eventId: string) => {
+      looked.push(eventId);
+      return isProcessed(group, eventId);
+    };
+    consumer = await createEventConsumer({
+      bus,
+      store,
+      group: GROUP,
+      logger,
+      interested: (event) => typeof event.data === 'object' && event.data !== null && (event.data as { source?: unknown }).source === 'cde_import',
+      handlers: {
+        'token.created': (event, uow) => {
+          handled.push(event.data.token_id);
+          uow.insert<Notice>('notices', { id: `notice_${event.data.token_id}`, merchant_id: event.merchant_id, event_id: event.id, payment_id: '' });
+        },
+      },
+    });
+    const created = (tokenId: string, source: 'api' | 'cde_import') => ({ token_id: tokenId, business_key: null, scheme: 'visa', fingerprint: 'fp', source, updated: false, correlation_id: null });
+    const ignored = eventMessage(tokenCreatedV1, { merchantId: MERCHANT, data: created('tok_api', 'api') });
+    const imported = eventMessage(tokenCreatedV1, { merchantId: MERCHANT, data: created('tok_import', 'cde_import') });
+    const invalidIgnored = { ...ignored, value: ignored.value.replace('"fingerprint":"fp"', '"fingerprint":42') };
+
+    await bus.publish([ignored, invalidIgnored, imported]);
+
+    await waitFor(() => handled.length === 1);
+    await sleep(30);
+    expect(handled).toEqual(['tok_import']);
+    expect(looked).toEqual([JSON.parse(imported.value).id]);
+    expect(dead).toEqual([]);
+  });
+
   it('when a handler is registered for an unknown event type, then creating the consumer fails', async () => {
     await expect(
       createEventConsumer({ bus, store, group: GROUP, logger, handlers: { 'payment.exploded': () => undefined } as never }),

@@ -11,7 +11,7 @@ import type { ProviderContext } from './domain/import-provider';
 import { ImportRunner } from './domain/import-runner';
 import { ImportScheduler } from './domain/import-scheduler';
 import { importRoutes } from './http/imports.routes';
-import { onTokenCreated, TOKEN_CREATED_GROUP } from './messaging/token-created.consumer';
+import { isImportTokenCreated, onTokenCreated, TOKEN_CREATED_GROUP } from './messaging/token-created.consumer';
 import { importProviderOf, type ImportProviderId } from './providers/registry';
 
 export interface ImporterApp extends ServiceApp {
@@ -102,7 +102,7 @@ export function createApp(runtime: ServiceRuntime, config: ImporterConfig): Impo
     async start() {
       await registerImportCollections(store);
       relay = startOutboxRelay({ store, bus, logger });
-      consumer = await createEventConsumer({ bus, store, group: TOKEN_CREATED_GROUP, logger, handlers: { 'token.created': onTokenCreated(lifecycle) } });
+      consumer = await createEventConsumer({ bus, store, group: TOKEN_CREATED_GROUP, logger, interested: isImportTokenCreated, handlers: { 'token.created': onTokenCreated(lifecycle) } });
       scheduler.start();
     },
     async stop() {

@@ -21,6 +21,19 @@ export interface EventConsumerOptions {
   handlers: EventHandlers;
   maxAttempts?: number;
   retryDelayMs?: SubscribeOptions['retryDelayMs'];
+  /**
+   * A cheap test on the event as parsed, before it is validated or looked up among the processed
+   * ones: false means the event is none of this consumer's business and it is acknowledged at once.
+   * For consumers that act on a small part of a busy type (the importer on token.created events that
+   * belong to an import job). An invalid event that fails this test is left to the groups it concerns.
+   */
+  interested?: (event: RawEvent) => boolean;
+}
+
+/** An event as parsed from the bus, not yet validated: every field may be missing or of another type. */
+export interface RawEvent {
+  type: string;
+  data?: unknown;
 }
 
 const tracer = trace.getTracer('@vaultline/bus');
@@ -68,6 +81,7 @@ async function consume(options: EventConsumerOptions, delivery: Delivery): Promi
   const peeked = typeOf(json);
   // Another type on a shared topic: not this consumer's business (and not an error).
   if (peeked !== undefined && !Object.prototype.hasOwnProperty.call(handlers, peeked)) return;
+  if (peeked !== undefined && options.interested && !options.interested(json as RawEvent)) return;
   const event = json === NOT_JSON ? parseEnvelope(delivery.value) : validateEnvelope(json);
   const handler = handlers[event.type as EventType] as EventHandler<EventType> | undefined;
   if (!handler) return;

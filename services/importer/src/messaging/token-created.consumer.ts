@@ -1,5 +1,5 @@
 import { isUuid } from '@vaultline/core';
-import type { EventHandler } from '@vaultline/bus';
+import type { EventHandler, RawEvent } from '@vaultline/bus';
 import { accountFor, type LifecycleDeps } from '../domain/import-lifecycle';
 
 export const TOKEN_CREATED_GROUP = 'importer.token-created';
@@ -15,4 +15,13 @@ export function onTokenCreated(deps: LifecycleDeps): EventHandler<'token.created
     if (source !== 'cde_import' || !correlationId || !businessKey || !isUuid(correlationId)) return;
     await accountFor(deps, event.merchant_id, correlationId, businessKey, updated ? 'updated' : 'imported', null);
   };
+}
+
+/**
+ * Most token.created events are not an import's (POST /tokens, checkout): those are passed over
+ * before validation and the processed-event lookup. The handler checks the same fields again.
+ */
+export function isImportTokenCreated(event: RawEvent): boolean {
+  const data = event.data as { source?: unknown; correlation_id?: unknown } | null | undefined;
+  return typeof data === 'object' && data !== null && data.source === 'cde_import' && typeof data.correlation_id === 'string';
 }
