@@ -52,6 +52,39 @@ describe('LogBus on SQLite', () => {
     remove();
   });
 
+  it('when offsets are committed, then this storage reads them at once and another connection once the event-loop turn ended', async () => {
+    const { file, remove } = tempDir();
+    const { SqliteLogStorage } = await import('../src/log/sqlite-log-storage');
+    const writer = new SqliteLogStorage(file);
+    const reader = new SqliteLogStorage(file);
+
+    writer.commit('g1', 't', 0, 3);
+    writer.commit('g2', 't', 1, 5);
+    writer.commit('g1', 't', 0, 4);
+
+    expect([writer.committedOffset('g1', 't', 0), writer.committedOffset('g2', 't', 1)]).toEqual([4, 5]);
+    expect([reader.committedOffset('g1', 't', 0), reader.committedOffset('g2', 't', 1)]).toEqual([0, 0]);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect([reader.committedOffset('g1', 't', 0), reader.committedOffset('g2', 't', 1)]).toEqual([4, 5]);
+    writer.close();
+    reader.close();
+    remove();
+  });
+
+  it('when the storage is closed with offsets not yet written, then closing writes them', async () => {
+    const { file, remove } = tempDir();
+    const { SqliteLogStorage } = await import('../src/log/sqlite-log-storage');
+    const storage = new SqliteLogStorage(file);
+
+    storage.commit('g', 't', 0, 7);
+    storage.close();
+
+    const reopened = new SqliteLogStorage(file);
+    expect(reopened.committedOffset('g', 't', 0)).toBe(7);
+    reopened.close();
+    remove();
+  });
+
   it('when old messages are pruned, then new messages of the partition still get fresh offsets', async () => {
     const { file, remove } = tempDir();
     const { SqliteLogStorage } = await import('../src/log/sqlite-log-storage');

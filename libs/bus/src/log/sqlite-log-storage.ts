@@ -44,7 +44,12 @@ export class SqliteLogStorage implements LogStorage {
   private readonly db: Database.Database;
   private readonly statements;
   private readonly appendAll: (entries: LogAppend[]) => LogRecord[];
+  private readonly writeOffsets: (offsets: PendingOffset[]) => void;
   private readonly tails = new Map<string, LogRecord[]>();
+  /** Offsets committed since the last write, by group/topic/partition (see commit). */
+  private readonly pendingOffsets = new Map<string, PendingOffset>();
+  private offsetWrite: NodeJS.Immediate | undefined;
+  private offsetRetry: NodeJS.Timeout | undefined;
 
   constructor(file: string) {
     this.db = new Database(file);
@@ -85,6 +90,9 @@ export class SqliteLogStorage implements LogStorage {
       }
       return appended;
     });
+    this.writeOffsets = this.db.transaction((offsets: PendingOffset[]) => {
+      for (const { group, topic, partition, nextOffset } of offsets) this.statements.commit.run(group, topic, partition, nextOffset);
+    });
   }
 
   append(entries: LogAppend[]): void {
@@ -116,11 +124,39 @@ export class SqliteLogStorage implements LogStorage {
   }
 
   committedOffset(group: string, topic: string, partition: number): number {
+    const pending = this.pendingOffsets.get(offsetKey(group, topic, partition));
+    if (pending) return pending.nextOffset;
     return this.statements.committed.get(group, topic, partition)?.next_seq ?? 0;
   }
 
+  /**
+   * Offsets committed in one event-loop turn (every group, every partition) are written in one
+   * transaction when the turn ends, instead of one commit each. A crash in between delivers those
+   * messages again, which at-least-once consumers already handle; this process reads its own
+   * pending offsets, and close() writes them.
+   */
   commit(group: string, topic: string, partition: number, nextOffset: number): void {
-    this.statements.commit.run(group, topic, partition, nextOffset);
+    this.pendingOffsets.set(offsetKey(group, topic, partition), { group, topic, partition, nextOffset });
+    if (!this.offsetWrite && !this.offsetRetry) this.offsetWrite = setImmediate(() => this.flushOffsets());
+  }
+
+  /** Writes the pending offsets now; a failed write keeps them and tries again shortly. */
+  flushOffsets(): void {
+    clearImmediate(this.offsetWrite);
+    clearTimeout(this.offsetRetry);
+    this.offsetWrite = undefined;
+    this.offsetRetry = undefined;
+    if (this.pendingOffsets.size === 0 || !this.db.open) return;
+    const offsets = [...this.pendingOffsets.values()];
+    try {
+      this.writeOffsets(offsets);
+    } catch {
+      // SQLITE_BUSY from another process, say: the offsets stay pending (and readable here).
+      this.offsetRetry = setTimeout(() => this.flushOffsets(), OFFSET_RETRY_MS);
+      this.offsetRetry.unref();
+      return;
+    }
+    this.pendingOffsets.clear();
   }
 
   pruneBefore(time: Date): number {
@@ -132,8 +168,24 @@ export class SqliteLogStorage implements LogStorage {
   }
 
   close(): void {
-    if (this.db.open) this.db.close();
+    if (!this.db.open) return;
+    this.flushOffsets();
+    clearTimeout(this.offsetRetry);
+    this.db.close();
   }
+}
+
+interface PendingOffset {
+  group: string;
+  topic: string;
+  partition: number;
+  nextOffset: number;
+}
+
+const OFFSET_RETRY_MS = 100;
+
+function offsetKey(group: string, topic: string, partition: number): string {
+  return `${group}\u0000${topic}\u0000${partition}`;
 }
 
 function tailKey(topic: string, partition: number): string {
