@@ -14,7 +14,8 @@
 // helper threads; a run where it is much lower than in the others waited for a core) and per card
 // (steadier than the rate on a shared machine), with the machine's load, steal and idle time.
 //
-// Memory is this process's only. Peak heapUsed and rss are sampled every 50 ms, as before; the peak
+// Memory is this process's only: the main thread's heap plus the heaps of the service threads (the
+// importer runs on one by default, EMBEDDED_SERVICE_THREADS). Peak heap and rss are sampled every 50 ms; the peak
 // heap mostly says when V8 chose to collect, not what the import keeps. "Retained" is heapUsed right
 // after a forced full gc (every BENCH_IMPORT_GC_SAMPLE_MS, default 5 s, and at the end of the job):
 // what stays live. Memory flatness is judged on the retained heap (its largest sample, 10k against
@@ -43,36 +44,46 @@ interface Memory {
   forcedGcMs: number;
 }
 
-function forcedGc(): { heapUsed: number; ms: number } | null {
+/** Used heap of the threads the embedded system runs services on (the importer's, by default). */
+type ThreadHeap = (options: { gc: boolean }) => Promise<number>;
+
+/** heapUsed of this thread plus the service threads', after a forced full gc in each; null without --expose-gc. */
+async function forcedGc(threadHeap: ThreadHeap): Promise<{ heapUsed: number; ms: number } | null> {
   if (!global.gc) return null;
   const started = performance.now();
   global.gc();
-  return { heapUsed: process.memoryUsage().heapUsed, ms: performance.now() - started };
+  const threads = await threadHeap({ gc: true });
+  return { heapUsed: process.memoryUsage().heapUsed + threads, ms: performance.now() - started };
 }
 
-function memorySampler(): { stop(): Memory } {
-  const start = forcedGc();
+async function memorySampler(threadHeap: ThreadHeap): Promise<{ stop(): Promise<Memory> }> {
+  const start = await forcedGc(threadHeap);
   const memory: Memory = { peakHeapUsed: 0, peakRss: 0, retainedAtStart: start?.heapUsed ?? null, retainedMax: start?.heapUsed ?? null, forcedGcs: 0, forcedGcMs: 0 };
+  // The threads' heap is asked for asynchronously; peaks add the last answer to this thread's heap.
+  let threadsUsed = await threadHeap({ gc: false });
   const take = () => {
     const m = process.memoryUsage();
-    memory.peakHeapUsed = Math.max(memory.peakHeapUsed, m.heapUsed);
+    memory.peakHeapUsed = Math.max(memory.peakHeapUsed, m.heapUsed + threadsUsed);
     memory.peakRss = Math.max(memory.peakRss, m.rss);
   };
-  const retained = () => {
+  const askThreads = () => void threadHeap({ gc: false }).then((used) => (threadsUsed = used), () => undefined);
+  const retained = async () => {
     take(); // the peak before the collection
-    const after = forcedGc();
+    const after = await forcedGc(threadHeap);
     if (!after) return;
     memory.forcedGcs += 1;
     memory.forcedGcMs += after.ms;
     memory.retainedMax = Math.max(memory.retainedMax ?? 0, after.heapUsed);
   };
   const peaks = setInterval(take, 50);
-  const collections = global.gc && GC_SAMPLE_MS > 0 ? setInterval(retained, GC_SAMPLE_MS) : null;
+  const threadPeaks = setInterval(askThreads, 250);
+  const collections = global.gc && GC_SAMPLE_MS > 0 ? setInterval(() => void retained(), GC_SAMPLE_MS) : null;
   return {
-    stop: () => {
+    stop: async () => {
       clearInterval(peaks);
+      clearInterval(threadPeaks);
       if (collections) clearInterval(collections);
-      retained();
+      await retained();
       return memory;
     },
   };
@@ -154,7 +165,7 @@ async function importOnce(cards: number, measureBaseline: boolean): Promise<Impo
     });
     const headers = { 'content-type': 'application/json', 'x-api-key': system.bootstrapApiKey };
     try {
-      const sampler = memorySampler();
+      const sampler = await memorySampler((options) => system.threadHeapUsed(options));
       const cpuAtStart = process.cpuUsage();
       const machineAtStart = machineTicks();
       const started = performance.now();
@@ -171,7 +182,7 @@ async function importOnce(cards: number, measureBaseline: boolean): Promise<Impo
         if (job.state === 'finished') {
           const seconds = (performance.now() - started) / 1000;
           const cpu = process.cpuUsage(cpuAtStart);
-          result = { seconds, imported: job.counts.imported + job.counts.updated, failed: job.counts.failed, memory: sampler.stop(), ourCpuSeconds: (cpu.user + cpu.system) / 1e6 };
+          result = { seconds, imported: job.counts.imported + job.counts.updated, failed: job.counts.failed, memory: await sampler.stop(), ourCpuSeconds: (cpu.user + cpu.system) / 1e6 };
         } else {
           await new Promise((resolve) => setTimeout(resolve, 100));
         }
@@ -208,12 +219,14 @@ function line(label: string, r: ImportFigures): string {
   );
 }
 
+const threadsNote = process.env.EMBEDDED_SERVICE_THREADS ? `on their own threads: ${process.env.EMBEDDED_SERVICE_THREADS}` : 'the importer on a thread of its own (EMBEDDED_SERVICE_THREADS default)';
+
 async function main(): Promise<void> {
   const a = await importOnce(1_000, false);
   const b = await importOnce(10_000, true);
   console.log(
     `concurrency ${CONCURRENCY} forwarding requests; ${CARDS_PER_CUSTOMER} cards per customer; provider_a simulator in its own process (pid ${a.simulatorPid}, then ${b.simulatorPid}); ` +
-      `gateway, vault, importer, notifier, forwarder and payment orchestrator in this process (pid ${process.pid}); baseline load from a worker thread`,
+      `gateway, vault, importer, notifier, forwarder and payment orchestrator in this process (pid ${process.pid}), ${threadsNote}; baseline load from a worker thread`,
   );
   console.log(line('import  1,000 ', a));
   console.log(line('import 10,000 ', b));

@@ -2,11 +2,13 @@ import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { openBus, type Bus } from '@vaultline/bus';
 import { openTtlStore } from '@vaultline/ttl';
-import { createLogger } from '@vaultline/logger';
+import { createLogger, lineWriterOf } from '@vaultline/logger';
 import { generateApiKey } from '@vaultline/auth';
 import type { ServiceApp, ServiceName, ServiceRuntime } from '@vaultline/http';
 import { buildRuntime, generateServiceKeys, listen, loadRuntimeConfig, storeUrlFor, type Listening } from '@vaultline/runtime';
 import { serviceFactories, startOrder } from './service-registry';
+import { openServiceThread, type ServiceThread } from './service-thread/service-thread';
+import { loadThreadedServices } from './service-thread/thread-config';
 
 export interface EmbeddedOptions {
   /** Where the SQLite files live (DATA_DIR); default ./data. */
@@ -16,6 +18,12 @@ export interface EmbeddedOptions {
   host?: string;
   /** Extra environment for the services, over process.env. */
   env?: Record<string, string>;
+  /**
+   * A service thread died on its own (an uncaught error in its service). Logged at fatal level in any
+   * case; main-embedded then stops the system and exits non-zero, as an uncaught error on the main
+   * thread would end the process.
+   */
+  onServiceThreadFailure?: (error: Error) => void;
 }
 
 export interface EmbeddedSystem {
@@ -23,7 +31,12 @@ export interface EmbeddedSystem {
   baseUrl: string;
   bootstrapApiKey: string;
   adminApiKey: string;
-  services: Record<ServiceName, { app: ServiceApp; runtime: ServiceRuntime; url: string }>;
+  /** The services on the main thread (the others are in `threads`). */
+  services: Partial<Record<ServiceName, { app: ServiceApp; runtime: ServiceRuntime; url: string }>>;
+  /** The services running on a worker thread of their own (EMBEDDED_SERVICE_THREADS), with their URLs. */
+  threads: Partial<Record<ServiceName, { url: string }>>;
+  /** The used heap of those threads together (each has its own V8 heap); after a full gc when asked. */
+  threadHeapUsed(options?: { gc?: boolean }): Promise<number>;
   bus: Bus;
   stop(): Promise<void>;
 }
@@ -33,8 +46,10 @@ export interface EmbeddedSystem {
  * gateway (which hands merchant requests to them in-process), an SQLite-backed in-process bus, an
  * SQLite file per service under DATA_DIR and an in-process TTL store. A service that offers an
  * internal API as an object (the vault's detokenization) is called directly by the services started
- * after it; other service-to-service calls use the loopback ports. Nothing to install; data survives
- * a restart.
+ * after it; other service-to-service calls use the loopback ports. Services named in
+ * EMBEDDED_SERVICE_THREADS (default the importer) run on a worker thread of their own, reached over
+ * loopback HTTP, with their own connections to their SQLite file and to the bus file: their background
+ * work uses the second core. Nothing to install; data survives a restart.
  */
 export async function startEmbedded(options: EmbeddedOptions = {}): Promise<EmbeddedSystem> {
   const env: NodeJS.ProcessEnv = { ...process.env, ...options.env };
@@ -50,15 +65,55 @@ export async function startEmbedded(options: EmbeddedOptions = {}): Promise<Embe
   env.ADMIN_API_KEY ??= generateApiKey('test').replace('sk_test_', 'admin_');
 
   const log = createLogger({ service: 'launcher', level: config.LOG_LEVEL });
-  const bus = await openBus(config.BUS_URL ?? `sqlite:${dataDir}/bus.db`, { logger: log });
+  const busUrl = config.BUS_URL ?? `sqlite:${dataDir}/bus.db`;
+  const bus = await openBus(busUrl, { logger: log });
   const ttl = await openTtlStore(config.TTL_URL ?? 'memory://');
   const keys = generateServiceKeys();
+  // Threads share the bus through its file: with another bus every service stays on the main thread.
+  const threaded = busUrl.startsWith('sqlite:') ? loadThreadedServices(env) : [];
 
   const servers = {} as Record<ServiceName, Listening>;
-  for (const service of startOrder) {
-    servers[service] = service === 'gateway' ? await listen(config.HOST, config.PORT) : await listen('127.0.0.1', 0);
+  const threads = {} as Partial<Record<ServiceName, ServiceThread>>;
+  const serviceUrls = {} as Record<ServiceName, string>;
+  // Threads load their service's modules on the second core while this thread starts the others.
+  const openings = threaded.map((service) =>
+    openServiceThread(
+      {
+        service,
+        env: Object.fromEntries(Object.entries(env).filter((entry): entry is [string, string] => entry[1] !== undefined)),
+        storeUrl: storeUrlFor(config, service, `sqlite:${dataDir}/{service}.db`),
+        busUrl,
+        logLevel: config.LOG_LEVEL,
+        privateKeyPem: keys.privateKeys[service],
+        trustedPublicKeys: keys.publicKeys,
+      },
+      {
+        writeLogLine: lineWriterOf(log),
+        onFailure: (error) => {
+          log.fatal({ err: error, service }, 'service thread failed');
+          options.onServiceThreadFailure?.(error);
+        },
+      },
+    ).then((thread) => {
+      threads[service] = thread;
+      serviceUrls[service] = thread.url;
+    }),
+  );
+  try {
+    for (const service of startOrder) {
+      if (threaded.includes(service)) continue;
+      servers[service] = service === 'gateway' ? await listen(config.HOST, config.PORT) : await listen('127.0.0.1', 0);
+      serviceUrls[service] = servers[service].url;
+    }
+    const opened = await Promise.allSettled(openings);
+    const failed = opened.find((outcome): outcome is PromiseRejectedResult => outcome.status === 'rejected');
+    if (failed) throw failed.reason;
+  } catch (error) {
+    await Promise.allSettled(openings);
+    for (const thread of Object.values(threads)) await thread.stop().catch(() => undefined);
+    for (const server of Object.values(servers)) await server.close();
+    throw error;
   }
-  const serviceUrls = Object.fromEntries(startOrder.map((s) => [s, servers[s].url])) as Record<ServiceName, string>;
   const publicBaseUrl = config.PUBLIC_BASE_URL ?? `http://localhost:${new URL(servers.gateway.url).port}`;
   env.PUBLIC_BASE_URL ??= publicBaseUrl;
 
@@ -70,6 +125,11 @@ export async function startEmbedded(options: EmbeddedOptions = {}): Promise<Embe
   const started: ServiceApp[] = [];
   try {
     for (const service of startOrder) {
+      const thread = threads[service];
+      if (thread) {
+        await thread.start(serviceUrls, publicBaseUrl);
+        continue;
+      }
       const runtime = await buildRuntime({
         service,
         storeUrl: storeUrlFor(config, service, `sqlite:${dataDir}/{service}.db`),
@@ -98,6 +158,7 @@ export async function startEmbedded(options: EmbeddedOptions = {}): Promise<Embe
 
   async function stopAll(): Promise<void> {
     await servers.gateway?.close();
+    for (const thread of Object.values(threads)) await thread.stop().catch((e: unknown) => log.error({ err: e, service: thread.service }, 'stop failed'));
     for (const app of [...started].reverse()) await app.stop().catch((e) => log.error({ err: e }, 'stop failed'));
     for (const service of startOrder) if (service !== 'gateway') await servers[service]?.close();
     for (const { runtime } of Object.values(services)) await runtime.store.close();
@@ -110,6 +171,8 @@ export async function startEmbedded(options: EmbeddedOptions = {}): Promise<Embe
     bootstrapApiKey: env.BOOTSTRAP_API_KEY,
     adminApiKey: env.ADMIN_API_KEY,
     services,
+    threads: Object.fromEntries(Object.entries(threads).map(([service, thread]) => [service, { url: thread.url }])),
+    threadHeapUsed: async (options) => (await Promise.all(Object.values(threads).map((thread) => thread.heapUsed(options)))).reduce((sum, used) => sum + used, 0),
     bus,
     stop: stopAll,
   };

@@ -10,7 +10,17 @@ const telemetry = startTelemetry({
 async function main(): Promise<void> {
   const startedAt = performance.now();
   const { startEmbedded } = await import('./embedded');
-  const system = await startEmbedded();
+  let failed = false;
+  const started: { system?: Awaited<ReturnType<typeof startEmbedded>> } = {};
+  const system = await startEmbedded({
+    // A service thread that dies takes the process down, as an uncaught error on this thread would.
+    onServiceThreadFailure: () => {
+      if (failed) return;
+      failed = true;
+      void (started.system?.stop() ?? Promise.resolve()).finally(() => process.exit(1));
+    },
+  });
+  started.system = system;
   const ms = Math.round(performance.now() - startedAt);
   console.log(`Vaultline (embedded profile) listening on ${system.baseUrl} — started in ${ms} ms`);
   if (!process.env.BOOTSTRAP_API_KEY) console.log(`  generated BOOTSTRAP_API_KEY=${system.bootstrapApiKey}`);

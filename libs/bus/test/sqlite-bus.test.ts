@@ -1,9 +1,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { waitFor } from '@vaultline/core';
+import { sleep, waitFor } from '@vaultline/core';
 import { busContract } from '@vaultline/testing';
-import { openBus } from '../src';
+import { LogBus, openBus } from '../src';
 
 function tempDir(): { file: string; remove: () => void } {
   const dir = mkdtempSync(join(tmpdir(), 'vaultline-bus-'));
@@ -47,6 +47,26 @@ describe('LogBus on SQLite', () => {
 
     await waitFor(() => received.length === 1);
     expect(received).toEqual(['from elsewhere']);
+    await consumerSide.close();
+    await publisherSide.close();
+    remove();
+  });
+
+  it('when another connection to the file appends, then a consumer here wakes at once rather than at its next poll', async () => {
+    const { file, remove } = tempDir();
+    const { SqliteLogStorage } = await import('../src/log/sqlite-log-storage');
+    // As a service on its own thread would: its own storage of the same file, a poll far away.
+    const consumerSide = new LogBus(new SqliteLogStorage(file), { pollIntervalMs: 60_000 });
+    const publisherSide = new LogBus(new SqliteLogStorage(file), { pollIntervalMs: 60_000 });
+    const received: string[] = [];
+    await consumerSide.subscribe({ topic: 't', group: 'g', handler: async (d) => void received.push(d.value) });
+    await sleep(20);
+
+    const published = Date.now();
+    await publisherSide.publish([{ topic: 't', key: 'k', value: 'woken', headers: {} }]);
+
+    await waitFor(() => received.length === 1, 2_000);
+    expect(Date.now() - published).toBeLessThan(1_000);
     await consumerSide.close();
     await publisherSide.close();
     remove();

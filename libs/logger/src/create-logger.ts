@@ -34,3 +34,13 @@ export function createLogger(options: CreateLoggerOptions): Logger {
   };
   return options.destination ? pino(pinoOptions, options.destination) : pino(pinoOptions);
 }
+
+/**
+ * Writes a finished log line (already redacted and masked by the logger that made it, such as a
+ * service thread's) to where `logger` writes its own lines: stdout, or the destination a test gave.
+ */
+export function lineWriterOf(logger: Logger): (line: string) => void {
+  const destination = (logger as unknown as Record<symbol, pino.DestinationStream>)[pino.symbols.streamSym];
+  if (!destination) throw new Error('this logger has no destination stream');
+  return (line) => void destination.write(line);
+}

@@ -18,6 +18,8 @@ export interface RuntimeParts {
   publicBaseUrl: string;
   inProcessApps?: ServiceRuntime['inProcessApps'];
   inProcessApis?: ServiceRuntime['inProcessApis'];
+  /** Where the service's log lines go (a service thread hands them to the main thread); stdout by default. */
+  logDestination?: { write(line: string): void };
 }
 
 /** Opens this service's own store and assembles its runtime around the shared bus and TTL store. */
@@ -27,7 +29,7 @@ export async function buildRuntime(parts: RuntimeParts): Promise<ServiceRuntime>
     store,
     bus: parts.bus,
     ttl: parts.ttl,
-    logger: createLogger({ service: parts.service, level: parts.logLevel }),
+    logger: createLogger({ service: parts.service, level: parts.logLevel, ...(parts.logDestination ? { destination: parts.logDestination } : {}) }),
     clock: systemClock,
     signer: new InternalTokenSigner(parts.service, parts.privateKeyPem),
     verifier: new InternalTokenVerifier(parts.service, parts.trustedPublicKeys),

@@ -38,6 +38,7 @@ export class LogBus implements Bus {
   private readonly runners = new Map<string, GroupRunner>();
   private readonly stopping = new Map<string, Promise<void>>();
   private readonly pruneTimer: NodeJS.Timeout;
+  private readonly stopHearingAppends: (() => void) | undefined;
   private closed = false;
 
   constructor(
@@ -49,6 +50,10 @@ export class LogBus implements Bus {
     this.prune();
     this.pruneTimer = setInterval(() => this.prune(), HOUR_MS);
     this.pruneTimer.unref();
+    // Another thread appending to the same file (a service on its own thread, embedded profile).
+    this.stopHearingAppends = storage.onAppendElsewhere?.((appended) => {
+      for (const { topic, partition } of appended) for (const runner of this.runnersOf(topic)) runner.notify(partition);
+    });
   }
 
   async ensureTopics(_topics: string[]): Promise<void> {
@@ -113,6 +118,7 @@ export class LogBus implements Bus {
     if (this.closed) return;
     this.closed = true;
     clearInterval(this.pruneTimer);
+    this.stopHearingAppends?.();
     const runners = [...this.runners.values()];
     this.runners.clear();
     await Promise.all([...runners.map((runner) => runner.stop()), ...this.stopping.values()]);

@@ -6,6 +6,11 @@ export interface LogRecord {
   message: BusMessage;
 }
 
+export interface AppendedPartition {
+  topic: string;
+  partition: number;
+}
+
 export interface LogAppend {
   partition: number;
   message: BusMessage;
@@ -27,5 +32,10 @@ export interface LogStorage {
   pruneBefore(time: Date): number;
   /** Throws when the storage cannot be used. */
   ping(): void;
+  /**
+   * Storages another thread of this process can append to (SQLite files) report those appends, so
+   * consumers here wake at once instead of at their next poll. Returns the unsubscribe function.
+   */
+  onAppendElsewhere?(listener: (appended: AppendedPartition[]) => void): () => void;
   close(): void;
 }

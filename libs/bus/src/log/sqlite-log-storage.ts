@@ -1,6 +1,8 @@
+import { resolve } from 'node:path';
+import { BroadcastChannel } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 import type { BusMessage } from '../bus.port';
-import type { LogAppend, LogRecord, LogStorage } from './log-storage.port';
+import type { AppendedPartition, LogAppend, LogRecord, LogStorage } from './log-storage.port';
 
 interface MessageRow {
   seq: number;
@@ -48,11 +50,15 @@ export class SqliteLogStorage implements LogStorage {
   private readonly tails = new Map<string, LogRecord[]>();
   /** Offsets committed since the last write, by group/topic/partition (see commit). */
   private readonly pendingOffsets = new Map<string, PendingOffset>();
+  /** Every storage of this file in the process (other threads included) hears of the others' appends. */
+  private readonly appends: BroadcastChannel;
   private offsetWrite: NodeJS.Immediate | undefined;
   private offsetRetry: NodeJS.Timeout | undefined;
 
   constructor(file: string) {
     this.db = new Database(file);
+    this.appends = new BroadcastChannel(`vaultline-bus:${file === ':memory:' ? `memory:${Math.random()}` : resolve(file)}`);
+    this.appends.unref();
     this.db.pragma('journal_mode = WAL');
     // NORMAL in WAL mode: a commit survives a process crash (not necessarily a power loss).
     this.db.pragma('synchronous = NORMAL');
@@ -99,6 +105,15 @@ export class SqliteLogStorage implements LogStorage {
     const appended = this.appendAll(entries);
     // Only after the commit: a rolled-back append must not be readable.
     appended.forEach((record, index) => this.remember(record.message.topic, entries[index]!.partition, record));
+    const partitions = new Map<string, AppendedPartition>();
+    for (const { partition, message } of entries) partitions.set(tailKey(message.topic, partition), { topic: message.topic, partition });
+    this.appends.postMessage([...partitions.values()]);
+  }
+
+  onAppendElsewhere(listener: (appended: AppendedPartition[]) => void): () => void {
+    const onMessage = (event: unknown): void => listener((event as { data: AppendedPartition[] }).data);
+    this.appends.addEventListener('message', onMessage);
+    return () => this.appends.removeEventListener('message', onMessage);
   }
 
   read(topic: string, partition: number, fromOffset: number, limit: number): LogRecord[] {
@@ -171,6 +186,7 @@ export class SqliteLogStorage implements LogStorage {
     if (!this.db.open) return;
     this.flushOffsets();
     clearTimeout(this.offsetRetry);
+    this.appends.close();
     this.db.close();
   }
 }

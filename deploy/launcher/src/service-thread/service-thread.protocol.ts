@@ -1,0 +1,31 @@
+import type { ServiceName } from '@vaultline/http';
+
+/** What a service thread is started with (structured-cloned into the worker). */
+export interface ServiceThreadData {
+  /** The module the bootstrap loads (service-thread.worker.ts). */
+  entry: string;
+  service: ServiceName;
+  /** The services' environment, as the launcher resolved it (DATA_DIR, PUBLIC_BASE_URL…). */
+  env: Record<string, string>;
+  storeUrl: string;
+  /** An SQLite bus file: the only bus both threads can share. */
+  busUrl: string;
+  logLevel: string;
+  privateKeyPem: string;
+  trustedPublicKeys: Record<string, string>;
+}
+
+export type ToServiceThread =
+  | { type: 'start'; serviceUrls: Record<ServiceName, string>; publicBaseUrl: string }
+  | { type: 'stop' }
+  /** Asks for the thread's used heap, after a full collection when `gc` (and --expose-gc). */
+  | { type: 'heap'; gc: boolean };
+
+export type FromServiceThread =
+  | { type: 'listening'; url: string }
+  | { type: 'started' }
+  | { type: 'stopped' }
+  | { type: 'heap'; used: number }
+  /** A finished log line of the thread's service, for the main thread to write where its own go. */
+  | { type: 'log'; line: string }
+  | { type: 'failed'; message: string; stack?: string };

@@ -1,0 +1,110 @@
+import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
+import type { ServiceName } from '@vaultline/http';
+import type { FromServiceThread, ServiceThreadData, ToServiceThread } from './service-thread.protocol';
+
+export interface ServiceThread {
+  service: ServiceName;
+  /** Where the thread's service listens (loopback), known before it starts. */
+  url: string;
+  /** Builds and starts the service; resolves once it serves. */
+  start(serviceUrls: Record<ServiceName, string>, publicBaseUrl: string): Promise<void>;
+  /** Stops the service and closes its adapters; the thread then ends. */
+  stop(): Promise<void>;
+  /** The thread's used heap in bytes (its own V8 heap, not in the main thread's figures); after a full gc when asked and --expose-gc is on. */
+  heapUsed(options?: { gc?: boolean }): Promise<number>;
+}
+
+const BOOTSTRAP = join(__dirname, 'thread-bootstrap.mjs');
+const WORKER = join(__dirname, 'service-thread.worker.ts');
+const START_TIMEOUT_MS = 30_000;
+const STOP_TIMEOUT_MS = 15_000;
+
+/**
+ * Runs one service on a worker thread of this process (embedded profile): its background work
+ * (consumers, job runners, outgoing HTTP) then uses the second core instead of the main thread that
+ * serves the gateway and the in-process services. The thread has its own connections to the service's
+ * SQLite file and to the bus file (appends wake consumers across threads); the gateway reaches it over
+ * loopback HTTP with the internal JWT, as in the local profile.
+ */
+export interface ServiceThreadHooks {
+  /** Writes a finished log line of the thread's service where the main thread's lines go. */
+  writeLogLine: (line: string) => void;
+  /** The thread died (an uncaught error, or it ended) while nobody asked it to stop. */
+  onFailure: (error: Error) => void;
+}
+
+export async function openServiceThread(data: Omit<ServiceThreadData, 'entry'>, hooks: ServiceThreadHooks, entry = WORKER): Promise<ServiceThread> {
+  const worker = new Worker(BOOTSTRAP, { workerData: { ...data, entry } satisfies ServiceThreadData, name: `vaultline-${data.service}` });
+  let exited = false;
+  let stopping = false;
+  let lastError: Error | undefined;
+  worker.on('message', (message: FromServiceThread) => {
+    if (message.type === 'log') hooks.writeLogLine(message.line);
+  });
+  worker.on('error', (error) => (lastError = error));
+  worker.once('exit', (code) => {
+    exited = true;
+    if (!stopping) hooks.onFailure(new Error(`the ${data.service} thread ended (code ${code})${lastError ? `: ${lastError.message}` : ''}`));
+  });
+
+  const next = (expected: FromServiceThread['type'], timeoutMs: number): Promise<FromServiceThread> =>
+    new Promise((resolve, reject) => {
+      const timer = setTimeout(() => settle(new Error(`the ${data.service} thread did not answer '${expected}' within ${timeoutMs} ms`)), timeoutMs);
+      const onMessage = (message: FromServiceThread): void => {
+        if (message.type === 'failed') settle(Object.assign(new Error(`the ${data.service} thread failed: ${message.message}`), { stack: message.stack }));
+        else if (message.type === expected) settle(undefined, message);
+      };
+      const onError = (error: Error): void => settle(error);
+      const onExit = (code: number): void => settle(new Error(`the ${data.service} thread exited (code ${code}) before '${expected}'`));
+      function settle(error: Error | undefined, message?: FromServiceThread): void {
+        clearTimeout(timer);
+        worker.off('message', onMessage).off('error', onError).off('exit', onExit);
+        if (error) reject(error);
+        else resolve(message as FromServiceThread);
+      }
+      worker.on('message', onMessage).on('error', onError).on('exit', onExit);
+    });
+  const post = (message: ToServiceThread): void => worker.postMessage(message);
+  // One heap question at a time: answers carry no id, so two in flight could take each other's.
+  let heapAsked: Promise<unknown> = Promise.resolve();
+
+  let listening: FromServiceThread;
+  try {
+    listening = await next('listening', START_TIMEOUT_MS);
+  } catch (error) {
+    stopping = true;
+    await worker.terminate();
+    throw error;
+  }
+  return {
+    service: data.service,
+    url: (listening as { url: string }).url,
+    async start(serviceUrls, publicBaseUrl) {
+      const started = next('started', START_TIMEOUT_MS);
+      post({ type: 'start', serviceUrls, publicBaseUrl });
+      await started;
+    },
+    heapUsed(options = {}) {
+      const ask = async (): Promise<number> => {
+        const answer = next('heap', STOP_TIMEOUT_MS);
+        post({ type: 'heap', gc: options.gc ?? false });
+        return ((await answer) as { used: number }).used;
+      };
+      const asked = heapAsked.then(ask, ask);
+      heapAsked = asked.catch(() => undefined);
+      return asked;
+    },
+    async stop() {
+      stopping = true;
+      if (exited) return;
+      const stopped = next('stopped', STOP_TIMEOUT_MS);
+      post({ type: 'stop' });
+      try {
+        await stopped;
+      } finally {
+        await worker.terminate();
+      }
+    },
+  };
+}
