@@ -2,10 +2,10 @@ import { loadThreadedServices } from '../deploy/launcher/src/service-thread/thre
 import { startSystem, type RunningSystem } from './support/merchant-api';
 
 describe('embedded profile: services on threads of their own', () => {
-  describe('by default', () => {
+  describe('with EMBEDDED_SERVICE_THREADS=importer', () => {
     let running: RunningSystem;
     beforeAll(async () => {
-      running = await startSystem({}, 'vaultline-threads-');
+      running = await startSystem({ EMBEDDED_SERVICE_THREADS: 'importer' }, 'vaultline-threads-');
     });
     afterAll(() => running?.stop());
 
@@ -26,8 +26,8 @@ describe('embedded profile: services on threads of their own', () => {
     });
   });
 
-  it('when EMBEDDED_SERVICE_THREADS is none, then every service runs on the main thread', async () => {
-    const running = await startSystem({ EMBEDDED_SERVICE_THREADS: 'none' }, 'vaultline-threads-none-');
+  it.each([['none'], ['unset']])('when EMBEDDED_SERVICE_THREADS is %s, then every service runs on the main thread', async (value) => {
+    const running = await startSystem(value === 'unset' ? {} : { EMBEDDED_SERVICE_THREADS: value }, 'vaultline-threads-none-');
     try {
       expect(running.system.threads).toEqual({});
       expect(running.system.services.importer).toBeDefined();
@@ -43,7 +43,7 @@ describe('embedded profile: services on threads of their own', () => {
   });
 
   it('when EMBEDDED_SERVICE_THREADS lists services, then those are the threaded ones', () => {
-    expect(loadThreadedServices({})).toEqual(['importer']);
+    expect(loadThreadedServices({})).toEqual([]);
     expect(loadThreadedServices({ EMBEDDED_SERVICE_THREADS: 'importer, notifier' })).toEqual(['importer', 'notifier']);
     expect(loadThreadedServices({ EMBEDDED_SERVICE_THREADS: 'none' })).toEqual([]);
   });

@@ -72,7 +72,7 @@ describe('LogBus on SQLite', () => {
     remove();
   });
 
-  it('when offsets are committed, then this storage reads them at once and another connection once the event-loop turn ended', async () => {
+  it('when offsets are committed, then this storage reads them at once and another connection once they were written together', async () => {
     const { file, remove } = tempDir();
     const { SqliteLogStorage } = await import('../src/log/sqlite-log-storage');
     const writer = new SqliteLogStorage(file);
@@ -84,7 +84,7 @@ describe('LogBus on SQLite', () => {
 
     expect([writer.committedOffset('g1', 't', 0), writer.committedOffset('g2', 't', 1)]).toEqual([4, 5]);
     expect([reader.committedOffset('g1', 't', 0), reader.committedOffset('g2', 't', 1)]).toEqual([0, 0]);
-    await new Promise((resolve) => setImmediate(resolve));
+    await waitFor(() => reader.committedOffset('g1', 't', 0) === 4, 1_000);
     expect([reader.committedOffset('g1', 't', 0), reader.committedOffset('g2', 't', 1)]).toEqual([4, 5]);
     writer.close();
     reader.close();

@@ -11,12 +11,12 @@ export const THREADABLE_SERVICES = ['importer', 'notifier', 'payment-orchestrato
 
 /**
  * EMBEDDED_SERVICE_THREADS: comma-separated services to run on their own worker thread in the embedded
- * profile (default importer: an import's platform calls and counting then use the second core);
- * "none" runs every service on the main thread.
+ * profile, or "none" (the default): every service on the main thread. `importer` suits an embedded
+ * deployment that imports large accounts: the import's platform calls and counting use the second core.
  */
 const threadConfigSchema = z.object({
   EMBEDDED_SERVICE_THREADS: envList()
-    .default(['importer'])
+    .default(['none'])
     .transform((names, ctx) => {
       if (names.length === 1 && names[0] === 'none') return [];
       const unknown = names.filter((name) => !(THREADABLE_SERVICES as readonly string[]).includes(name));
