@@ -76,11 +76,12 @@ export async function startEmbedded(options: EmbeddedOptions = {}): Promise<Embe
   const threads = {} as Partial<Record<ServiceName, ServiceThread>>;
   const serviceUrls = {} as Record<ServiceName, string>;
   // Threads load their service's modules on the second core while this thread starts the others.
+  const threadEnv = Object.fromEntries(Object.entries(env).filter((entry): entry is [string, string] => entry[1] !== undefined));
   const openings = threaded.map((service) =>
     openServiceThread(
       {
         service,
-        env: Object.fromEntries(Object.entries(env).filter((entry): entry is [string, string] => entry[1] !== undefined)),
+        env: threadEnv,
         storeUrl: storeUrlFor(config, service, `sqlite:${dataDir}/{service}.db`),
         busUrl,
         logLevel: config.LOG_LEVEL,

@@ -52,7 +52,7 @@ export class LogBus implements Bus {
     this.pruneTimer.unref();
     // Another thread appending to the same file (a service on its own thread, embedded profile).
     this.stopHearingAppends = storage.onAppendElsewhere?.((appended) => {
-      for (const { topic, partition } of appended) for (const runner of this.runnersOf(topic)) runner.notify(partition);
+      for (const { topic, partition } of appended) this.wake(topic, partition);
     });
   }
 
@@ -67,9 +67,7 @@ export class LogBus implements Bus {
     if (messages.length === 0) return;
     const entries = messages.map((message) => ({ partition: partitionOf(message.key, this.partitions), message }));
     this.storage.append(entries);
-    for (const { partition, message } of entries) {
-      for (const runner of this.runnersOf(message.topic)) runner.notify(partition);
-    }
+    for (const { partition, message } of entries) this.wake(message.topic, partition);
   }
 
   async subscribe(options: SubscribeOptions): Promise<Subscription> {
@@ -123,6 +121,11 @@ export class LogBus implements Bus {
     this.runners.clear();
     await Promise.all([...runners.map((runner) => runner.stop()), ...this.stopping.values()]);
     this.storage.close();
+  }
+
+  /** Wakes every group reading the topic's partition. */
+  private wake(topic: string, partition: number): void {
+    for (const runner of this.runnersOf(topic)) runner.notify(partition);
   }
 
   private *runnersOf(topic: string): Iterable<GroupRunner> {
