@@ -84,6 +84,7 @@ export async function startEmbedded(options: EmbeddedOptions = {}): Promise<Embe
         env: threadEnv,
         storeUrl: storeUrlFor(config, service, `sqlite:${dataDir}/{service}.db`),
         busUrl,
+        ttlUrl: config.TTL_URL ?? 'memory://',
         logLevel: config.LOG_LEVEL,
         privateKeyPem: keys.privateKeys[service],
         trustedPublicKeys: keys.publicKeys,
@@ -123,12 +124,16 @@ export async function startEmbedded(options: EmbeddedOptions = {}): Promise<Embe
   const inProcessApps: NonNullable<ServiceRuntime['inProcessApps']> = {};
   // Services call the internal APIs of those started before them directly (forwarder → vault detokenize).
   const inProcessApis: NonNullable<ServiceRuntime['inProcessApis']> = {};
+  // The services on a thread of their own: the gateway relays merchant requests to them by message.
+  const threadedApps: NonNullable<ServiceRuntime['threadedApps']> = {};
   const started: ServiceApp[] = [];
   try {
     for (const service of startOrder) {
       const thread = threads[service];
       if (thread) {
-        await thread.start(serviceUrls, publicBaseUrl);
+        const { channel, apis } = await thread.start(serviceUrls, publicBaseUrl);
+        threadedApps[service] = channel;
+        Object.assign(inProcessApis, apis);
         continue;
       }
       const runtime = await buildRuntime({
@@ -143,6 +148,7 @@ export async function startEmbedded(options: EmbeddedOptions = {}): Promise<Embe
         publicBaseUrl,
         inProcessApps,
         inProcessApis,
+        threadedApps,
       });
       const app = serviceFactories[service](runtime, env);
       await app.start();

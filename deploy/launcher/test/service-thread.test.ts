@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { waitFor } from '@vaultline/core';
 import { openServiceThread } from '../src/service-thread/service-thread';
 
-const data = { service: 'importer' as const, env: {}, storeUrl: 'sqlite::memory:', busUrl: 'sqlite::memory:', logLevel: 'silent', privateKeyPem: '', trustedPublicKeys: {} };
+const data = { service: 'importer' as const, env: {}, storeUrl: 'sqlite::memory:', busUrl: 'sqlite::memory:', ttlUrl: 'memory://', logLevel: 'silent', privateKeyPem: '', trustedPublicKeys: {} };
 
 describe('a service thread', () => {
   it('when its service throws an uncaught error after starting, then the launcher hears of it with the error, and its log lines reached the main thread', async () => {

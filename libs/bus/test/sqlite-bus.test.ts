@@ -72,6 +72,78 @@ describe('LogBus on SQLite', () => {
     remove();
   });
 
+  it('when another connection to the file appends, then this storage keeps the committed records in memory and reads them without a query', async () => {
+    const { file, remove } = tempDir();
+    const { SqliteLogStorage } = await import('../src/log/sqlite-log-storage');
+    const Database = (await import('better-sqlite3')).default;
+    const here = new SqliteLogStorage(file);
+    const elsewhere = new SqliteLogStorage(file);
+    const message = (value: string) => ({ topic: 't', key: 'k', value, headers: { h: '1' } });
+
+    elsewhere.append([{ partition: 3, message: message('a') }, { partition: 3, message: message('b') }]);
+    elsewhere.append([{ partition: 3, message: message('c') }]);
+    await sleep(20); // the announcement crosses as a message
+    // Proof that the reads below come from memory: the rows are gone from the file.
+    const raw = new Database(file);
+    raw.prepare('DELETE FROM bus_messages').run();
+    raw.close();
+
+    expect(here.read('t', 3, 0, 10).map((record) => [record.offset, record.message.value])).toEqual([
+      [0, 'a'],
+      [1, 'b'],
+      [2, 'c'],
+    ]);
+    expect(here.read('t', 3, 1, 1)).toEqual([{ offset: 1, message: message('b') }]);
+    // Past the records kept, the file answers (and has nothing now).
+    expect(here.read('t', 3, 3, 10)).toEqual([]);
+    here.close();
+    elsewhere.close();
+    remove();
+  });
+
+  it('when this storage appended after another connection did, then an older announcement arriving late leaves the kept records whole', async () => {
+    const { file, remove } = tempDir();
+    const { SqliteLogStorage } = await import('../src/log/sqlite-log-storage');
+    const here = new SqliteLogStorage(file);
+    const elsewhere = new SqliteLogStorage(file);
+    const message = (value: string) => ({ topic: 't', key: 'k', value, headers: {} });
+
+    here.append([{ partition: 0, message: message('0') }]);
+    elsewhere.append([{ partition: 0, message: message('1') }]);
+    here.append([{ partition: 0, message: message('2') }]); // before offset 1 is announced here
+    await sleep(20);
+
+    expect(here.read('t', 0, 0, 10).map((record) => record.message.value)).toEqual(['0', '1', '2']);
+    here.close();
+    elsewhere.close();
+    remove();
+  });
+
+  it('when another connection appends in many small commits, then a consumer here is woken once for several of them', async () => {
+    const { file, remove } = tempDir();
+    const { SqliteLogStorage } = await import('../src/log/sqlite-log-storage');
+    const consumerStorage = new SqliteLogStorage(file);
+    const consumerSide = new LogBus(consumerStorage, { pollIntervalMs: 60_000, crossThreadWakeDelayMs: 50 });
+    const publisherSide = new LogBus(new SqliteLogStorage(file), { pollIntervalMs: 60_000 });
+    const received: string[] = [];
+    await consumerSide.subscribe({ topic: 't', group: 'g', handler: async (d) => void received.push(d.value) });
+    await sleep(20);
+    const reads = jest.spyOn(consumerStorage, 'read');
+
+    for (let i = 0; i < 10; i++) {
+      await publisherSide.publish([{ topic: 't', key: 'same-partition', value: String(i), headers: {} }]);
+      await sleep(2); // each append announced on its own
+    }
+
+    await waitFor(() => received.length === 10, 2_000);
+    expect(received).toEqual(['0', '1', '2', '3', '4', '5', '6', '7', '8', '9']);
+    // One read for the ten appends (a second if the gathering window closed in between), not ten.
+    expect(reads.mock.calls.filter(([topic]) => topic === 't').length).toBeLessThanOrEqual(4);
+    await consumerSide.close();
+    await publisherSide.close();
+    remove();
+  });
+
   it('when offsets are committed, then this storage reads them at once and another connection once they were written together', async () => {
     const { file, remove } = tempDir();
     const { SqliteLogStorage } = await import('../src/log/sqlite-log-storage');

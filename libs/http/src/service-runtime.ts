@@ -19,6 +19,32 @@ export interface InProcessApis {
   vault?: VaultInternalApi;
 }
 
+/** A merchant request the gateway relays to a service running on another thread of this process. */
+export interface RelayedRequest {
+  method: string;
+  /** Path and query. */
+  url: string;
+  /** The headers the service would receive over HTTP (the internal JWT included), content-length set for the body. */
+  headers: Record<string, string>;
+  body: Uint8Array | null;
+}
+
+/** The service's whole answer: status, headers as its HTTP layer set them, and the body's bytes. */
+export interface RelayedResponse {
+  status: number;
+  headers: Record<string, string | string[] | number | undefined>;
+  body: Uint8Array;
+}
+
+/**
+ * Embedded profile: a service running on a worker thread of this process, reached by message
+ * instead of a loopback HTTP connection. The service's own HTTP app answers, with every check it
+ * applies over HTTP (the internal JWT included); only the transport differs.
+ */
+export interface ServiceRequestChannel {
+  relay(request: RelayedRequest): Promise<RelayedResponse>;
+}
+
 /**
  * What the launcher hands every service's composition root, whatever the profile:
  * adapters already opened from configuration, and this service's identity for internal calls.
@@ -43,6 +69,11 @@ export interface ServiceRuntime {
    * to hand merchant requests to directly (filled as services are created; the gateway starts last).
    */
   inProcessApps?: Partial<Record<ServiceName, Express>>;
+  /**
+   * Embedded profile only: the services running on a worker thread of their own, for the gateway to
+   * relay merchant requests to by message (filled as services start; the gateway starts last).
+   */
+  threadedApps?: Partial<Record<ServiceName, ServiceRequestChannel>>;
   /**
    * Embedded profile only: the internal APIs of the services running in this process, for a caller
    * to use instead of internal HTTP (filled as services start; a service sees those started before it).

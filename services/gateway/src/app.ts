@@ -37,7 +37,11 @@ export function createApp(runtime: ServiceRuntime, config: GatewayConfig): Servi
     const app = runtime.inProcessApps?.[service];
     if (app) inProcessApps[service] = inProcessAppOf(app);
   }
-  const inProcess = Object.keys(inProcessApps).length > 0 ? new InProcessHandoff({ apps: inProcessApps, signer: runtime.signer, logger }) : undefined;
+  const channels = runtime.threadedApps ?? {};
+  const inProcess =
+    Object.keys(inProcessApps).length + Object.keys(channels).length > 0
+      ? new InProcessHandoff({ apps: inProcessApps, channels, signer: runtime.signer, logger, bodyLimitBytes: config.bodyLimitBytes, timeoutMs: config.upstreamTimeoutMs })
+      : undefined;
 
   const readiness = async () => {
     const failures: string[] = [];

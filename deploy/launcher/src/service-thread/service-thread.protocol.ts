@@ -1,4 +1,6 @@
+import type { MessagePort } from 'node:worker_threads';
 import type { ServiceName } from '@vaultline/http';
+import type { ExposedApiMethods } from './request-port.protocol';
 
 /** What a service thread is started with (structured-cloned into the worker). */
 export interface ServiceThreadData {
@@ -10,20 +12,24 @@ export interface ServiceThreadData {
   storeUrl: string;
   /** An SQLite bus file: the only bus both threads can share. */
   busUrl: string;
+  /** The TTL store (security codes, when the vault runs on the thread); `memory://` keeps it in the thread. */
+  ttlUrl: string;
   logLevel: string;
   privateKeyPem: string;
   trustedPublicKeys: Record<string, string>;
 }
 
 export type ToServiceThread =
-  | { type: 'start'; serviceUrls: Record<ServiceName, string>; publicBaseUrl: string }
+  /** `requests` carries merchant requests and in-process API calls to the service (see request-port.ts). */
+  | { type: 'start'; serviceUrls: Record<ServiceName, string>; publicBaseUrl: string; requests: MessagePort }
   | { type: 'stop' }
   /** Asks for the thread's used heap, after a full collection when `gc` (and --expose-gc). */
   | { type: 'heap'; gc: boolean };
 
 export type FromServiceThread =
   | { type: 'listening'; url: string }
-  | { type: 'started' }
+  /** The service serves; `apis` names the in-process APIs it offers and their methods. */
+  | { type: 'started'; apis: ExposedApiMethods }
   | { type: 'stopped' }
   | { type: 'heap'; used: number }
   /** A finished log line of the thread's service, for the main thread to write where its own go. */

@@ -1,14 +1,15 @@
 import { join } from 'node:path';
-import { Worker } from 'node:worker_threads';
-import type { ServiceName } from '@vaultline/http';
+import { MessageChannel, Worker } from 'node:worker_threads';
+import type { InProcessApis, ServiceName, ServiceRequestChannel } from '@vaultline/http';
+import { ServiceRequestPort } from './request-port.client';
 import type { FromServiceThread, ServiceThreadData, ToServiceThread } from './service-thread.protocol';
 
 export interface ServiceThread {
   service: ServiceName;
   /** Where the thread's service listens (loopback), known before it starts. */
   url: string;
-  /** Builds and starts the service; resolves once it serves. */
-  start(serviceUrls: Record<ServiceName, string>, publicBaseUrl: string): Promise<void>;
+  /** Builds and starts the service; resolves once it serves, with what the main thread reaches it by. */
+  start(serviceUrls: Record<ServiceName, string>, publicBaseUrl: string): Promise<{ channel: ServiceRequestChannel; apis: InProcessApis }>;
   /** Stops the service and closes its adapters; the thread then ends. */
   stop(): Promise<void>;
   /** The thread's used heap in bytes (its own V8 heap, not in the main thread's figures); after a full gc when asked and --expose-gc is on. */
@@ -22,10 +23,12 @@ const STOP_TIMEOUT_MS = 15_000;
 
 /**
  * Runs one service on a worker thread of this process (embedded profile): its background work
- * (consumers, job runners, outgoing HTTP) then uses the second core instead of the main thread that
- * serves the gateway and the in-process services. The thread has its own connections to the service's
- * SQLite file and to the bus file (appends wake consumers across threads); the gateway reaches it over
- * loopback HTTP with the internal JWT, as in the local profile.
+ * (consumers, job runners, outgoing HTTP) and the handling of its requests then use the second core
+ * instead of the main thread that serves the gateway and the in-process services. The thread has its
+ * own connections to the service's SQLite file and to the bus file (appends wake consumers across
+ * threads). The gateway relays merchant requests to it by message, the internal JWT included; callers
+ * on the main thread reach its in-process APIs the same way; the other services reach it over loopback
+ * HTTP, as in the local profile.
  */
 export interface ServiceThreadHooks {
   /** Writes a finished log line of the thread's service where the main thread's lines go. */
@@ -39,12 +42,14 @@ export async function openServiceThread(data: Omit<ServiceThreadData, 'entry'>, 
   let exited = false;
   let stopping = false;
   let lastError: Error | undefined;
+  let requests: ServiceRequestPort | undefined;
   worker.on('message', (message: FromServiceThread) => {
     if (message.type === 'log') hooks.writeLogLine(message.line);
   });
   worker.on('error', (error) => (lastError = error));
   worker.once('exit', (code) => {
     exited = true;
+    requests?.close(new Error(stopping ? `the ${data.service} thread has stopped` : `the ${data.service} thread ended (code ${code})`));
     if (!stopping) hooks.onFailure(new Error(`the ${data.service} thread ended (code ${code})${lastError ? `: ${lastError.message}` : ''}`));
   });
 
@@ -82,8 +87,11 @@ export async function openServiceThread(data: Omit<ServiceThreadData, 'entry'>, 
     url: (listening as { url: string }).url,
     async start(serviceUrls, publicBaseUrl) {
       const started = next('started', START_TIMEOUT_MS);
-      post({ type: 'start', serviceUrls, publicBaseUrl });
-      await started;
+      const { port1, port2 } = new MessageChannel();
+      requests = new ServiceRequestPort(port1);
+      worker.postMessage({ type: 'start', serviceUrls, publicBaseUrl, requests: port2 } satisfies ToServiceThread, [port2]);
+      const { apis } = (await started) as { apis: Record<string, string[]> };
+      return { channel: requests.channel, apis: requests.apiProxies(apis) };
     },
     heapUsed(options = {}) {
       const ask = async (): Promise<number> => {
@@ -104,6 +112,7 @@ export async function openServiceThread(data: Omit<ServiceThreadData, 'entry'>, 
         await stopped;
       } finally {
         await worker.terminate();
+        requests?.close(new Error(`the ${data.service} thread has stopped`));
       }
     },
   };

@@ -6,6 +6,7 @@ import { openTtlStore } from '@vaultline/ttl';
 import type { ServiceApp, ServiceRuntime } from '@vaultline/http';
 import { buildRuntime, listen } from '@vaultline/runtime';
 import { threadFactories } from './thread-factories';
+import { exposedApiMethods, serveRequestPort } from './request-port.server';
 import type { FromServiceThread, ServiceThreadData, ToServiceThread } from './service-thread.protocol';
 
 const data = workerData as ServiceThreadData;
@@ -29,10 +30,10 @@ async function main(): Promise<void> {
     }
     if (message.type === 'start') {
       void (async () => {
-        // Its own connections to the service's store and to the bus file, and a TTL store of its own
-        // (only the vault keeps anything in the TTL store, and the vault stays on the main thread).
+        // Its own connections to the service's store and to the bus file, and its own connection to the
+        // TTL store (in-process, the TTL store lives in this thread: only the vault keeps anything there).
         const bus = await openBus(data.busUrl);
-        const ttl = await openTtlStore('memory://');
+        const ttl = await openTtlStore(data.ttlUrl);
         runtime = await buildRuntime({
           service: data.service,
           storeUrl: data.storeUrl,
@@ -50,7 +51,9 @@ async function main(): Promise<void> {
         app = factory(runtime, { ...data.env });
         await app.start();
         server.handle(app.http);
-        send({ type: 'started' });
+        const apis = app.exposedApis ?? {};
+        serveRequestPort(message.requests, app.http, apis);
+        send({ type: 'started', apis: exposedApiMethods(apis) });
       })().catch(fail);
       return;
     }

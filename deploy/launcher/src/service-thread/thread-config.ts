@@ -3,16 +3,17 @@ import { envList, loadConfig } from '@vaultline/config';
 import type { ServiceName } from '@vaultline/http';
 
 /**
- * Services that may run on a thread of their own: those that reach the others only through the bus
- * and HTTP. Not the gateway (it hands requests to the services of the main thread), the vault (its
- * in-process API and the TTL store holding security codes) or the forwarder (it calls that API).
+ * Services that may run on a thread of their own. The gateway relays merchant requests to them by
+ * message, the vault's in-process API is called across the same port, and the vault's thread holds the
+ * in-process TTL store. Not the gateway (it owns the merchant edge) or the forwarder.
  */
-export const THREADABLE_SERVICES = ['importer', 'notifier', 'payment-orchestrator'] as const satisfies readonly ServiceName[];
+export const THREADABLE_SERVICES = ['vault', 'importer', 'notifier', 'payment-orchestrator'] as const satisfies readonly ServiceName[];
 
 /**
  * EMBEDDED_SERVICE_THREADS: comma-separated services to run on their own worker thread in the embedded
  * profile, or "none" (the default): every service on the main thread. `importer` suits an embedded
  * deployment that imports large accounts: the import's platform calls and counting use the second core.
+ * `vault` moves tokenization off the main thread, which pays only with cores to spare (see README).
  */
 const threadConfigSchema = z.object({
   EMBEDDED_SERVICE_THREADS: envList()

@@ -6,6 +6,10 @@ import type { THREADABLE_SERVICES } from './thread-config';
  * compiles and loads only its own service's modules, not the whole system's (start-up time).
  */
 export const threadFactories: Record<(typeof THREADABLE_SERVICES)[number], () => Promise<ServiceFactory>> = {
+  vault: async () => {
+    const { createApp, loadVaultConfig } = await import('@vaultline/vault');
+    return (runtime, env) => createApp(runtime, loadVaultConfig(env));
+  },
   importer: async () => {
     const { createApp, loadImporterConfig } = await import('@vaultline/importer');
     return (runtime, env) => createApp(runtime, loadImporterConfig(env));

@@ -37,10 +37,12 @@ const TAIL_RECORDS = 512;
  * once publish returned; a group's offset once the handlers of its batch resolved. `bus_partitions` keeps the
  * next sequence per partition so pruning never makes offsets go back.
  *
- * The last records this process appended to each partition are also kept in memory, so consumers
- * that keep up read them without a query. Only a contiguous run of offsets is kept (another process
- * appending to the same file breaks the run, and the tail starts again), and a read is served from
- * it only when it starts inside the run: anything before or after comes from the file.
+ * The last records appended to each partition by this process's threads are also kept in memory, so
+ * consumers that keep up read them without a query: a storage keeps its own appends and those another
+ * thread's storage of the same file announces once committed. Only a contiguous run of offsets is kept
+ * (another process appending to the same file, or two threads' announcements crossing, breaks the run,
+ * and the tail starts again), and a read is served from it only when it starts inside the run:
+ * anything before or after comes from the file.
  */
 export class SqliteLogStorage implements LogStorage {
   private readonly db: Database.Database;
@@ -59,6 +61,7 @@ export class SqliteLogStorage implements LogStorage {
     this.db = new Database(file);
     this.appends = new BroadcastChannel(`vaultline-bus:${file === ':memory:' ? `memory:${Math.random()}` : resolve(file)}`);
     this.appends.unref();
+    this.appends.addEventListener('message', this.rememberElsewhere);
     this.db.pragma('journal_mode = WAL');
     // NORMAL in WAL mode: a commit survives a process crash (not necessarily a power loss).
     this.db.pragma('synchronous = NORMAL');
@@ -104,17 +107,28 @@ export class SqliteLogStorage implements LogStorage {
   append(entries: LogAppend[]): void {
     const appended = this.appendAll(entries);
     // Only after the commit: a rolled-back append must not be readable.
-    appended.forEach((record, index) => this.remember(record.message.topic, entries[index]!.partition, record));
-    const partitions = new Map<string, AppendedPartition>();
-    for (const { partition, message } of entries) partitions.set(tailKey(message.topic, partition), { topic: message.topic, partition });
-    this.appends.postMessage([...partitions.values()]);
+    const broadcast: AppendedRecord[] = appended.map((record, index) => ({ partition: entries[index]!.partition, record }));
+    for (const { partition, record } of broadcast) this.remember(record.message.topic, partition, record);
+    // The other threads' storages keep the committed records in their tails too, so their consumers
+    // read them without a query (which would also reload pages this append changed).
+    this.appends.postMessage(broadcast);
   }
 
   onAppendElsewhere(listener: (appended: AppendedPartition[]) => void): () => void {
-    const onMessage = (event: unknown): void => listener((event as { data: AppendedPartition[] }).data);
+    const onMessage = (event: unknown): void => {
+      const appended = (event as { data: AppendedRecord[] }).data;
+      const partitions = new Map<string, AppendedPartition>();
+      for (const { partition, record } of appended) partitions.set(tailKey(record.message.topic, partition), { topic: record.message.topic, partition });
+      listener([...partitions.values()]);
+    };
     this.appends.addEventListener('message', onMessage);
     return () => this.appends.removeEventListener('message', onMessage);
   }
+
+  /** Keeps records another thread appended (and committed) in this storage's tails. */
+  private readonly rememberElsewhere = (event: unknown): void => {
+    for (const { partition, record } of (event as { data: AppendedRecord[] }).data) this.remember(record.message.topic, partition, record);
+  };
 
   read(topic: string, partition: number, fromOffset: number, limit: number): LogRecord[] {
     const tail = this.tails.get(tailKey(topic, partition));
@@ -129,6 +143,8 @@ export class SqliteLogStorage implements LogStorage {
     const key = tailKey(topic, partition);
     const tail = this.tails.get(key);
     const last = tail?.[tail.length - 1];
+    // Already kept, or older than the run (another thread's announcement arriving after this thread's own append).
+    if (last && record.offset <= last.offset) return;
     if (!tail || !last || record.offset !== last.offset + 1) {
       this.tails.set(key, [record]);
       return;
@@ -193,6 +209,12 @@ export class SqliteLogStorage implements LogStorage {
     this.appends.close();
     this.db.close();
   }
+}
+
+/** What an append tells the other threads' storages of the same file: each committed record and its partition. */
+interface AppendedRecord {
+  partition: number;
+  record: LogRecord;
 }
 
 interface PendingOffset {

@@ -84,7 +84,7 @@ function merchantEdge(deps: EdgeDeps) {
     assertSupportedContentType(req);
     const call = { service: route.service, path: req.originalUrl, merchantId, scopes };
     if (deps.inProcess?.has(route.service)) {
-      deps.inProcess.handOff(req, res, call);
+      await deps.inProcess.handOff(req, res, call);
       return;
     }
     const body = await readRawBody(req, deps.bodyLimitBytes);

@@ -1,36 +1,53 @@
 import type { Request, RequestHandler, Response } from 'express';
 import type { InternalTokenSigner } from '@vaultline/auth';
 import type { Logger } from '@vaultline/logger';
-import { problemResponse } from '@vaultline/http';
-import { AppError } from '@vaultline/core';
+import { problemResponse, requestIdOf, type RelayedResponse, type ServiceRequestChannel } from '@vaultline/http';
+import { AppError, UnavailableError } from '@vaultline/core';
 import type { UpstreamService } from '../domain/routing';
-import { upstreamRequestHeaders, type ProxyCall } from './upstream-proxy';
+import { UpstreamTimeoutError, copyResponseHeaders, upstreamRequestHeaders, type ProxyCall } from './upstream-proxy';
+import { readRawBody } from './read-body';
 
 /** A service's express app, callable with a request it did not accept itself. */
 export interface InProcessApp {
   handle(req: Request, res: Response, done: (error?: unknown) => void): void;
 }
 
+export interface InProcessHandoffDeps {
+  /** Services on the gateway's own thread: their express app takes the merchant's request itself. */
+  apps: Partial<Record<UpstreamService, InProcessApp>>;
+  /** Services on a worker thread of this process: the request is relayed to them by message. */
+  channels?: Partial<Record<UpstreamService, ServiceRequestChannel>>;
+  signer: InternalTokenSigner;
+  logger: Logger;
+  /** Read limit for bodies relayed to a thread (the service applies its own limit as well). */
+  bodyLimitBytes: number;
+  /** How long a relayed request may take, as for a proxied one. */
+  timeoutMs: number;
+}
+
 /**
- * The embedded profile's shortcut to the services behind the gateway: when a service runs in this
- * process, the merchant's request is handed to its express app directly instead of being copied
- * onto a loopback connection — no second HTTP parse, no socket writes, no proxy client.
+ * The embedded profile's shortcut to the services behind the gateway. Whether a service runs on this
+ * thread or on a worker thread of this process, the merchant's request reaches it without a loopback
+ * connection — no second HTTP parse, no socket writes, no proxy client:
+ * - a service on this thread gets the request handed to its express app directly, the body unread, so
+ *   its own parser reads it with its own limit;
+ * - a service on a worker thread gets the request relayed by message (the body read here, at most the
+ *   gateway's limit), and its express app answers there.
  *
  * The service sees exactly what it would over HTTP: the same path, the headers `UpstreamProxy`
  * would send (API key and client-set identity headers stripped, the internal JWT added, which the
- * service still verifies), and the body unread, so the service's own parser reads it with its own
- * limit. The gateway never reads the body on this path.
+ * service still verifies).
  */
 export class InProcessHandoff {
-  constructor(
-    private readonly deps: { apps: Partial<Record<UpstreamService, InProcessApp>>; signer: InternalTokenSigner; logger: Logger },
-  ) {}
+  constructor(private readonly deps: InProcessHandoffDeps) {}
 
   has(service: UpstreamService): boolean {
-    return this.deps.apps[service] !== undefined;
+    return this.deps.apps[service] !== undefined || this.deps.channels?.[service] !== undefined;
   }
 
-  handOff(req: Request, res: Response, call: Omit<ProxyCall, 'body'>): void {
+  async handOff(req: Request, res: Response, call: Omit<ProxyCall, 'body'>): Promise<void> {
+    const channel = this.deps.channels?.[call.service];
+    if (channel) return this.relay(channel, req, res, call);
     const app = this.deps.apps[call.service];
     if (!app) throw new Error(`${call.service} does not run in this process`);
     const headers: Record<string, string> = upstreamRequestHeaders(req, call, this.deps.signer);
@@ -47,6 +64,23 @@ export class InProcessHandoff {
     app.handle(req, res, (error?: unknown) => this.unhandled(req, res, call.service, error));
   }
 
+  private async relay(channel: ServiceRequestChannel, req: Request, res: Response, call: Omit<ProxyCall, 'body'>): Promise<void> {
+    const body = await readRawBody(req, this.deps.bodyLimitBytes);
+    const headers = upstreamRequestHeaders(req, call, this.deps.signer);
+    if (body) headers['content-length'] = String(body.length);
+    let answer: RelayedResponse;
+    try {
+      answer = await withTimeout(channel.relay({ method: req.method, url: call.path, headers, body }), this.deps.timeoutMs, () => new UpstreamTimeoutError(call.service));
+    } catch (error) {
+      if (error instanceof UpstreamTimeoutError) throw error;
+      this.deps.logger.warn({ err: error, service: call.service, request_id: requestIdOf(req) }, 'relayed request failed');
+      throw new UnavailableError(`The ${call.service} service is unavailable; retry later.`);
+    }
+    res.status(answer.status);
+    copyResponseHeaders(answer.headers, res);
+    res.end(answer.body);
+  }
+
   /** The service's own error handler answers every error; this runs only if a request falls through it. */
   private unhandled(req: Request, res: Response, service: UpstreamService, error: unknown): void {
     this.deps.logger.error({ err: error, service, path: req.path }, 'request fell through the in-process service');
@@ -56,6 +90,14 @@ export class InProcessHandoff {
     }
     problemResponse(res, new AppError('internal_error', 500, 'The request could not be handled.'));
   }
+}
+
+function withTimeout<T>(promise: Promise<T>, ms: number, timeoutError: () => Error): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => reject(timeoutError()), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
 
 /** Adapts an express app (whose `handle` is not in its public typings) to InProcessApp. */

@@ -89,9 +89,7 @@ export class UpstreamProxy {
     }
 
     res.status(upstream.statusCode);
-    for (const [name, value] of Object.entries(upstream.headers)) {
-      if (value !== undefined && !STRIPPED_RESPONSE_HEADERS.has(name.toLowerCase())) res.setHeader(name, value);
-    }
+    copyResponseHeaders(upstream.headers, res);
     try {
       await pipeline(upstream.body, res);
     } catch (error) {
@@ -111,6 +109,13 @@ export class UpstreamProxy {
   async close(): Promise<void> {
     await Promise.all([...this.pools.values()].map((pool) => pool.close()));
     this.pools.clear();
+  }
+}
+
+/** Sets a service's response headers on the merchant's response, minus hop-by-hop and those the gateway sets itself. */
+export function copyResponseHeaders(headers: Record<string, string | string[] | number | undefined>, res: Response): void {
+  for (const [name, value] of Object.entries(headers)) {
+    if (value !== undefined && !STRIPPED_RESPONSE_HEADERS.has(name.toLowerCase())) res.setHeader(name, value);
   }
 }
 

@@ -1,0 +1,68 @@
+import type { MessagePort } from 'node:worker_threads';
+import type { InProcessApis, RelayedResponse, ServiceRequestChannel } from '@vaultline/http';
+import { deserializeError, type Ask, type ExposedApiMethods, type FromService, type ToService } from './request-port.protocol';
+
+/** Main thread side: the gateway's channel to the service and proxies of the service's APIs. */
+export class ServiceRequestPort {
+  private nextId = 1;
+  private readonly pending = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void }>();
+  private closedBecause: Error | undefined;
+
+  constructor(private readonly port: MessagePort) {
+    port.on('message', (message: FromService) => {
+      const waiting = this.pending.get(message.id);
+      if (!waiting) return;
+      this.pending.delete(message.id);
+      if (message.ok) waiting.resolve(message.value);
+      else waiting.reject(deserializeError(message.error));
+    });
+    // Only pending calls keep the port referenced: an idle port never holds the process open.
+    port.unref();
+  }
+
+  readonly channel: ServiceRequestChannel = {
+    relay: (request) => this.send({ kind: 'relay', request }) as Promise<RelayedResponse>,
+  };
+
+  /** Objects with the service's API methods, each call answered by the service thread. */
+  apiProxies(methods: ExposedApiMethods): InProcessApis {
+    const apis: Record<string, Record<string, (...args: unknown[]) => Promise<unknown>>> = {};
+    for (const [api, names] of Object.entries(methods)) {
+      apis[api] = Object.fromEntries(names.map((method) => [method, (...args: unknown[]) => this.send({ kind: 'call', api, method, args })]));
+    }
+    return apis as InProcessApis;
+  }
+
+  /** Every call still waiting fails with `reason` (the thread ended); later calls fail at once. */
+  close(reason: Error): void {
+    if (this.closedBecause) return;
+    this.closedBecause = reason;
+    for (const waiting of this.pending.values()) waiting.reject(reason);
+    this.pending.clear();
+    this.port.close();
+  }
+
+  private send(message: Ask): Promise<unknown> {
+    if (this.closedBecause) return Promise.reject(this.closedBecause);
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      if (this.pending.size === 0) this.port.ref();
+      this.pending.set(id, {
+        resolve: (value) => {
+          this.settled();
+          resolve(value);
+        },
+        reject: (error) => {
+          this.settled();
+          reject(error);
+        },
+      });
+      this.port.postMessage({ ...message, id } satisfies ToService);
+    });
+  }
+
+  private settled(): void {
+    if (this.pending.size === 0 && !this.closedBecause) this.port.unref();
+  }
+}
+
