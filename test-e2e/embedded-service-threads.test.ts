@@ -4,10 +4,10 @@ import { FORWARD_CARDS, forwardToAdyen } from './support/forward-scenario';
 import { startSystem, type RunningSystem } from './support/merchant-api';
 
 describe('embedded profile: services on threads of their own', () => {
-  describe('with EMBEDDED_SERVICE_THREADS=importer', () => {
+  describe('by default (EMBEDDED_SERVICE_THREADS unset: the importer on its own thread)', () => {
     let running: RunningSystem;
     beforeAll(async () => {
-      running = await startSystem({ EMBEDDED_SERVICE_THREADS: 'importer' }, 'vaultline-threads-');
+      running = await startSystem({}, 'vaultline-threads-');
     });
     afterAll(() => running?.stop());
 
@@ -80,8 +80,8 @@ describe('embedded profile: services on threads of their own', () => {
     });
   });
 
-  it.each([['none'], ['unset']])('when EMBEDDED_SERVICE_THREADS is %s, then every service runs on the main thread', async (value) => {
-    const running = await startSystem(value === 'unset' ? {} : { EMBEDDED_SERVICE_THREADS: value }, 'vaultline-threads-none-');
+  it('when EMBEDDED_SERVICE_THREADS is none, then every service runs on the main thread', async () => {
+    const running = await startSystem({ EMBEDDED_SERVICE_THREADS: 'none' }, 'vaultline-threads-none-');
     try {
       expect(running.system.threads).toEqual({});
       expect(running.system.services.importer).toBeDefined();
@@ -96,8 +96,8 @@ describe('embedded profile: services on threads of their own', () => {
     expect(() => loadThreadedServices({ EMBEDDED_SERVICE_THREADS: value })).toThrow(/vault, importer, notifier, payment-orchestrator or none/);
   });
 
-  it('when EMBEDDED_SERVICE_THREADS lists services, then those are the threaded ones', () => {
-    expect(loadThreadedServices({})).toEqual([]);
+  it('when EMBEDDED_SERVICE_THREADS lists services, then those are the threaded ones; unset, the importer has a thread of its own', () => {
+    expect(loadThreadedServices({})).toEqual(['importer']);
     expect(loadThreadedServices({ EMBEDDED_SERVICE_THREADS: 'importer, notifier' })).toEqual(['importer', 'notifier']);
     expect(loadThreadedServices({ EMBEDDED_SERVICE_THREADS: 'none' })).toEqual([]);
   });

@@ -47,9 +47,10 @@ export interface EmbeddedSystem {
  * SQLite file per service under DATA_DIR and an in-process TTL store. A service that offers an
  * internal API as an object (the vault's detokenization) is called directly by the services started
  * after it; other service-to-service calls use the loopback ports. Services named in
- * EMBEDDED_SERVICE_THREADS (none by default) run on a worker thread of their own, reached over
- * loopback HTTP, with their own connections to their SQLite file and to the bus file: their background
- * work uses the second core. Nothing to install; data survives a restart.
+ * EMBEDDED_SERVICE_THREADS (the importer by default) run on a worker thread of their own, with their
+ * own connections to their SQLite file and to the bus file; the gateway relays merchant requests to
+ * them by message and their in-process APIs are called across the same port: their work uses the
+ * second core. Nothing to install; data survives a restart.
  */
 export async function startEmbedded(options: EmbeddedOptions = {}): Promise<EmbeddedSystem> {
   const env: NodeJS.ProcessEnv = { ...process.env, ...options.env };

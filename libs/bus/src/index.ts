@@ -1,7 +1,7 @@
 export * from './bus.port';
 export { openBus, type OpenBusOptions } from './open-bus';
 export { LogBus, type LogBusOptions } from './log/log-bus';
-export type { LogStorage, LogRecord, LogAppend, AppendedPartition } from './log/log-storage.port';
+export type { LogStorage, LogRecord, LogAppend, AppendedRecord } from './log/log-storage.port';
 export { MemoryLogStorage } from './log/memory-log-storage';
 export { partitionOf } from './log/partition-of';
 export {

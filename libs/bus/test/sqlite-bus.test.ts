@@ -72,11 +72,12 @@ describe('LogBus on SQLite', () => {
     remove();
   });
 
-  it('when another connection to the file appends, then this storage keeps the committed records in memory and reads them without a query', async () => {
+  it('when another connection to the file appends, then this storage hears of the committed records, keeps them in memory and reads them without a query', async () => {
     const { file, remove } = tempDir();
     const { SqliteLogStorage } = await import('../src/log/sqlite-log-storage');
     const Database = (await import('better-sqlite3')).default;
     const here = new SqliteLogStorage(file);
+    here.onAppendElsewhere((appended) => here.keepAppendedElsewhere(appended));
     const elsewhere = new SqliteLogStorage(file);
     const message = (value: string) => ({ topic: 't', key: 'k', value, headers: { h: '1' } });
 
@@ -105,6 +106,7 @@ describe('LogBus on SQLite', () => {
     const { file, remove } = tempDir();
     const { SqliteLogStorage } = await import('../src/log/sqlite-log-storage');
     const here = new SqliteLogStorage(file);
+    here.onAppendElsewhere((appended) => here.keepAppendedElsewhere(appended));
     const elsewhere = new SqliteLogStorage(file);
     const message = (value: string) => ({ topic: 't', key: 'k', value, headers: {} });
 
@@ -116,6 +118,26 @@ describe('LogBus on SQLite', () => {
     expect(here.read('t', 0, 0, 10).map((record) => record.message.value)).toEqual(['0', '1', '2']);
     here.close();
     elsewhere.close();
+    remove();
+  });
+
+  it('when another connection appends to a topic nobody here consumes, then this bus keeps none of it in memory', async () => {
+    const { file, remove } = tempDir();
+    const { SqliteLogStorage } = await import('../src/log/sqlite-log-storage');
+    const storageHere = new SqliteLogStorage(file);
+    const here = new LogBus(storageHere, { pollIntervalMs: 60_000, crossThreadWakeDelayMs: 1 });
+    const elsewhere = new LogBus(new SqliteLogStorage(file), { pollIntervalMs: 60_000 });
+    const received: string[] = [];
+    await here.subscribe({ topic: 'consumed', group: 'g', handler: async (d) => void received.push(d.value) });
+    const kept = jest.spyOn(storageHere, 'keepAppendedElsewhere');
+
+    await elsewhere.publish([{ topic: 'ignored', key: 'k', value: 'not for us', headers: {} }]);
+    await elsewhere.publish([{ topic: 'consumed', key: 'k', value: 'for us', headers: {} }]);
+
+    await waitFor(() => received.length === 1, 2_000);
+    expect(kept.mock.calls.flatMap(([appended]) => appended.map(({ record }) => record.message.topic))).toEqual(['consumed']);
+    await here.close();
+    await elsewhere.close();
     remove();
   });
 

@@ -11,13 +11,15 @@ export const THREADABLE_SERVICES = ['vault', 'importer', 'notifier', 'payment-or
 
 /**
  * EMBEDDED_SERVICE_THREADS: comma-separated services to run on their own worker thread in the embedded
- * profile, or "none" (the default): every service on the main thread. `importer` suits an embedded
- * deployment that imports large accounts: the import's platform calls and counting use the second core.
+ * profile, or "none": every service on the main thread. The default is `importer`: an account import's
+ * platform calls, job bookkeeping and counting use the second core instead of competing with merchant
+ * requests on the main thread (about 1.6× the import rate in our bench), for about 1 s of start-up
+ * and 85 MB of memory.
  * `vault` moves tokenization off the main thread, which pays only with cores to spare (see README).
  */
 const threadConfigSchema = z.object({
   EMBEDDED_SERVICE_THREADS: envList()
-    .default(['none'])
+    .default(['importer'])
     .transform((names, ctx) => {
       if (names.length === 1 && names[0] === 'none') return [];
       const unknown = names.filter((name) => !(THREADABLE_SERVICES as readonly string[]).includes(name));

@@ -59,7 +59,11 @@ export class LogBus implements Bus {
     // Those wake-ups are gathered for a few milliseconds: a consumer then reads the appends of several
     // of the other thread's commits at once, instead of one task and one read per commit.
     this.stopHearingAppends = storage.onAppendElsewhere?.((appended) => {
-      for (const { topic, partition } of appended) this.appendedElsewhere.set(`${topic}\u0000${partition}`, { topic, partition });
+      // Only the topics consumed here are worth keeping in memory (each thread holds its own tails).
+      const consumed = appended.filter(({ record }) => this.hasRunnersOf(record.message.topic));
+      if (consumed.length === 0) return;
+      storage.keepAppendedElsewhere?.(consumed);
+      for (const { partition, record } of consumed) this.appendedElsewhere.set(`${record.message.topic}\u0000${partition}`, { topic: record.message.topic, partition });
       if (!this.elsewhereWake) {
         this.elsewhereWake = setTimeout(() => this.wakeForElsewhere(), options.crossThreadWakeDelayMs ?? CROSS_THREAD_WAKE_DELAY_MS);
         this.elsewhereWake.unref();
@@ -145,6 +149,11 @@ export class LogBus implements Bus {
   /** Wakes every group reading the topic's partition. */
   private wake(topic: string, partition: number): void {
     for (const runner of this.runnersOf(topic)) runner.notify(partition);
+  }
+
+  private hasRunnersOf(topic: string): boolean {
+    for (const _runner of this.runnersOf(topic)) return true;
+    return false;
   }
 
   private *runnersOf(topic: string): Iterable<GroupRunner> {

@@ -6,9 +6,10 @@ export interface LogRecord {
   message: BusMessage;
 }
 
-export interface AppendedPartition {
-  topic: string;
+/** A record another thread appended to the same storage and committed, with its partition. */
+export interface AppendedRecord {
   partition: number;
+  record: LogRecord;
 }
 
 export interface LogAppend {
@@ -33,9 +34,15 @@ export interface LogStorage {
   /** Throws when the storage cannot be used. */
   ping(): void;
   /**
-   * Storages another thread of this process can append to (SQLite files) report those appends, so
-   * consumers here wake at once instead of at their next poll. Returns the unsubscribe function.
+   * Storages another thread of this process can append to (SQLite files) report those appends once
+   * committed, records included, so consumers here wake at once instead of at their next poll.
+   * Returns the unsubscribe function.
    */
-  onAppendElsewhere?(listener: (appended: AppendedPartition[]) => void): () => void;
+  onAppendElsewhere?(listener: (appended: AppendedRecord[]) => void): () => void;
+  /**
+   * Keeps records reported by onAppendElsewhere with this storage's own recent records, so that
+   * consumers here read them without a query. The bus calls it for the topics it has consumers of.
+   */
+  keepAppendedElsewhere?(appended: AppendedRecord[]): void;
   close(): void;
 }

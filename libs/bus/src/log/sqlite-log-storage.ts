@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import { BroadcastChannel } from 'node:worker_threads';
 import Database from 'better-sqlite3';
 import type { BusMessage } from '../bus.port';
-import type { AppendedPartition, LogAppend, LogRecord, LogStorage } from './log-storage.port';
+import type { AppendedRecord, LogAppend, LogRecord, LogStorage } from './log-storage.port';
 
 interface MessageRow {
   seq: number;
@@ -38,8 +38,8 @@ const TAIL_RECORDS = 512;
  * next sequence per partition so pruning never makes offsets go back.
  *
  * The last records appended to each partition by this process's threads are also kept in memory, so
- * consumers that keep up read them without a query: a storage keeps its own appends and those another
- * thread's storage of the same file announces once committed. Only a contiguous run of offsets is kept
+ * consumers that keep up read them without a query: a storage keeps its own appends and, for the topics
+ * its bus consumes, those another thread's storage of the same file announces once committed. Only a contiguous run of offsets is kept
  * (another process appending to the same file, or two threads' announcements crossing, breaks the run,
  * and the tail starts again), and a read is served from it only when it starts inside the run:
  * anything before or after comes from the file.
@@ -61,7 +61,6 @@ export class SqliteLogStorage implements LogStorage {
     this.db = new Database(file);
     this.appends = new BroadcastChannel(`vaultline-bus:${file === ':memory:' ? `memory:${Math.random()}` : resolve(file)}`);
     this.appends.unref();
-    this.appends.addEventListener('message', this.rememberElsewhere);
     this.db.pragma('journal_mode = WAL');
     // NORMAL in WAL mode: a commit survives a process crash (not necessarily a power loss).
     this.db.pragma('synchronous = NORMAL');
@@ -114,21 +113,15 @@ export class SqliteLogStorage implements LogStorage {
     this.appends.postMessage(broadcast);
   }
 
-  onAppendElsewhere(listener: (appended: AppendedPartition[]) => void): () => void {
-    const onMessage = (event: unknown): void => {
-      const appended = (event as { data: AppendedRecord[] }).data;
-      const partitions = new Map<string, AppendedPartition>();
-      for (const { partition, record } of appended) partitions.set(tailKey(record.message.topic, partition), { topic: record.message.topic, partition });
-      listener([...partitions.values()]);
-    };
+  onAppendElsewhere(listener: (appended: AppendedRecord[]) => void): () => void {
+    const onMessage = (event: unknown): void => listener((event as { data: AppendedRecord[] }).data);
     this.appends.addEventListener('message', onMessage);
     return () => this.appends.removeEventListener('message', onMessage);
   }
 
-  /** Keeps records another thread appended (and committed) in this storage's tails. */
-  private readonly rememberElsewhere = (event: unknown): void => {
-    for (const { partition, record } of (event as { data: AppendedRecord[] }).data) this.remember(record.message.topic, partition, record);
-  };
+  keepAppendedElsewhere(appended: AppendedRecord[]): void {
+    for (const { partition, record } of appended) this.remember(record.message.topic, partition, record);
+  }
 
   read(topic: string, partition: number, fromOffset: number, limit: number): LogRecord[] {
     const tail = this.tails.get(tailKey(topic, partition));
@@ -209,12 +202,6 @@ export class SqliteLogStorage implements LogStorage {
     this.appends.close();
     this.db.close();
   }
-}
-
-/** What an append tells the other threads' storages of the same file: each committed record and its partition. */
-interface AppendedRecord {
-  partition: number;
-  record: LogRecord;
 }
 
 interface PendingOffset {
