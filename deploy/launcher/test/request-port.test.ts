@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { AppError } from '@vaultline/core';
+import { RelayTimeoutError } from '@vaultline/http';
 import { openServiceThread, type ServiceThread } from '../src/service-thread/service-thread';
 
 const data = { service: 'vault' as const, env: {}, storeUrl: 'sqlite::memory:', busUrl: 'sqlite::memory:', ttlUrl: 'memory://', logLevel: 'silent', privateKeyPem: '', trustedPublicKeys: {} };
@@ -18,7 +19,7 @@ describe('the request port between the main thread and a service thread', () => 
   it('when a request is relayed, then the service’s express app gets its method, path, headers and body, and its status, headers and body come back', async () => {
     const body = Buffer.from(JSON.stringify({ amount: 1999 }));
 
-    const answer = await reached.channel.relay({ method: 'POST', url: '/echo/tok_1?x=1', headers: { 'content-type': 'application/json', 'content-length': String(body.length), authorization: 'Bearer internal' }, body });
+    const answer = await reached.channel.relay({ method: 'POST', url: '/echo/tok_1?x=1', headers: { 'content-type': 'application/json', 'content-length': String(body.length), authorization: 'Bearer internal' }, body }, 5_000);
 
     expect(answer.status).toBe(201);
     expect(answer.headers['x-echo']).toBe('yes');
@@ -29,15 +30,22 @@ describe('the request port between the main thread and a service thread', () => 
     const answers = await Promise.all(
       Array.from({ length: 25 }, (_, i) => {
         const body = Buffer.from(JSON.stringify({ i }));
-        return reached.channel.relay({ method: 'POST', url: `/echo/${i}`, headers: { 'content-type': 'application/json', 'content-length': String(body.length) }, body });
+        return reached.channel.relay({ method: 'POST', url: `/echo/${i}`, headers: { 'content-type': 'application/json', 'content-length': String(body.length) }, body }, 5_000);
       }),
     );
     expect(answers.map((answer) => (JSON.parse(text(answer.body)) as { id: string }).id)).toEqual(Array.from({ length: 25 }, (_, i) => String(i)));
   });
 
   it('when a path has no route, then the service’s own 404 comes back', async () => {
-    const answer = await reached.channel.relay({ method: 'GET', url: '/nowhere', headers: {}, body: null });
+    const answer = await reached.channel.relay({ method: 'GET', url: '/nowhere', headers: {}, body: null }, 5_000);
     expect(answer.status).toBe(404);
+  });
+
+  it('when the thread does not answer in time, then the relay fails with RelayTimeoutError', async () => {
+    const started = Date.now();
+    const late = await reached.channel.relay({ method: 'GET', url: '/slow', headers: {}, body: null }, 100).catch((error: unknown) => error);
+    expect(late).toBeInstanceOf(RelayTimeoutError);
+    expect(Date.now() - started).toBeLessThan(2_000);
   });
 
   it('when an exposed API is called, then the thread’s object answers, and its typed errors arrive as AppError with their code and status', async () => {
@@ -58,11 +66,11 @@ describe('a service thread that stops', () => {
   it('when calls are still waiting, then they fail, and later calls fail at once', async () => {
     const thread = await openServiceThread(data, hooks, join(__dirname, 'fixtures/relaying-service-thread.ts'));
     const { channel } = await thread.start({} as never, 'http://localhost');
-    const waiting = channel.relay({ method: 'GET', url: '/slow', headers: {}, body: null });
+    const waiting = channel.relay({ method: 'GET', url: '/slow', headers: {}, body: null }, 5_000);
 
     await thread.stop();
 
     await expect(waiting).rejects.toThrow(/vault thread has stopped/);
-    await expect(channel.relay({ method: 'GET', url: '/slow', headers: {}, body: null })).rejects.toThrow(/vault thread has stopped/);
+    await expect(channel.relay({ method: 'GET', url: '/slow', headers: {}, body: null }, 5_000)).rejects.toThrow(/vault thread has stopped/);
   });
 });

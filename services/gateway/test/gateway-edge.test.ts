@@ -1,15 +1,17 @@
 import { MemoryDocumentStore } from '@vaultline/store';
 import { InternalTokenSigner } from '@vaultline/auth';
+import { RelayTimeoutError, type ServiceRequestChannel } from '@vaultline/http';
 import type { EchoBody } from './support/echo-upstream';
 import { ADMIN_KEY, startGateway, startUpstreams, type RunningGateway, type Upstreams } from './support/gateway-harness';
 import { call, expectProblem, rawPathCall } from './support/http-call';
 
-// The same contract twice: proxied to upstreams over HTTP (local and production profiles), and handed
-// to the upstream apps in-process (embedded profile).
+// The same contract three times: proxied to upstreams over HTTP (local and production profiles), handed
+// to the upstream apps in-process and relayed by message to a service thread (embedded profile).
 describe.each([
-  ['proxied over HTTP', false],
-  ['handed over in-process', true],
-])('the merchant edge, %s', (_mode, inProcess) => {
+  ['proxied over HTTP', { inProcess: false }],
+  ['handed over in-process', { inProcess: true }],
+  ['relayed to a service thread', { relayed: true }],
+])('the merchant edge, %s', (_mode, transport) => {
   let upstreams: Upstreams;
   let gateway: RunningGateway;
   let apiKey: string;
@@ -17,7 +19,7 @@ describe.each([
 
   beforeAll(async () => {
     upstreams = await startUpstreams();
-    gateway = await startGateway(upstreams, new MemoryDocumentStore(), {}, { inProcess });
+    gateway = await startGateway(upstreams, new MemoryDocumentStore(), {}, transport);
     const created = await call(gateway.url, '/admin/merchants', {
       method: 'POST',
       headers: { 'x-admin-key': ADMIN_KEY, 'content-type': 'application/json' },
@@ -168,5 +170,30 @@ describe.each([
       expect(docs.text).toContain('/admin/merchants');
       expect(docs.text).not.toMatch(/<script|<link|https:\/\/cdn/i);
     });
+  });
+});
+
+describe('the merchant edge, relaying to a service thread that does not answer', () => {
+  it('when the thread gives no answer within GATEWAY_UPSTREAM_TIMEOUT, then the merchant gets 504 upstream_timeout', async () => {
+    const upstreams = await startUpstreams();
+    const timeouts: number[] = [];
+    const silent: ServiceRequestChannel = {
+      relay: (_request, timeoutMs) => {
+        timeouts.push(timeoutMs);
+        return Promise.reject(new RelayTimeoutError(timeoutMs));
+      },
+    };
+    const gateway = await startGateway(upstreams, new MemoryDocumentStore(), { GATEWAY_UPSTREAM_TIMEOUT: '250ms' }, { channels: { vault: silent } });
+    try {
+      const created = await call(gateway.url, '/admin/merchants', { method: 'POST', headers: { 'x-admin-key': ADMIN_KEY, 'content-type': 'application/json' }, body: JSON.stringify({ name: 'Slow shop' }) });
+
+      const answer = await call(gateway.url, '/tokens', { headers: { 'x-api-key': created.json.api_key as string } });
+
+      expectProblem(answer, 504, 'upstream_timeout');
+      expect(timeouts).toEqual([250]);
+    } finally {
+      await gateway.close();
+      await upstreams.close();
+    }
   });
 });

@@ -1,6 +1,9 @@
 import type { MessagePort } from 'node:worker_threads';
-import type { InProcessApis, RelayedResponse, ServiceRequestChannel } from '@vaultline/http';
+import { RelayTimeoutError, type InProcessApis, type RelayedResponse, type ServiceRequestChannel } from '@vaultline/http';
 import { deserializeError, type Ask, type ExposedApiMethods, type FromService, type ToService } from './request-port.protocol';
+
+/** How long a call of an in-process API may take on the service's thread (as an internal HTTP call would). */
+const API_CALL_TIMEOUT_MS = 30_000;
 
 /** Main thread side: the gateway's channel to the service and proxies of the service's APIs. */
 export class ServiceRequestPort {
@@ -21,14 +24,14 @@ export class ServiceRequestPort {
   }
 
   readonly channel: ServiceRequestChannel = {
-    relay: (request) => this.send({ kind: 'relay', request }) as Promise<RelayedResponse>,
+    relay: (request, timeoutMs) => this.send({ kind: 'relay', request }, timeoutMs) as Promise<RelayedResponse>,
   };
 
   /** Objects with the service's API methods, each call answered by the service thread. */
   apiProxies(methods: ExposedApiMethods): InProcessApis {
     const apis: Record<string, Record<string, (...args: unknown[]) => Promise<unknown>>> = {};
     for (const [api, names] of Object.entries(methods)) {
-      apis[api] = Object.fromEntries(names.map((method) => [method, (...args: unknown[]) => this.send({ kind: 'call', api, method, args })]));
+      apis[api] = Object.fromEntries(names.map((method) => [method, (...args: unknown[]) => this.send({ kind: 'call', api, method, args }, API_CALL_TIMEOUT_MS)]));
     }
     return apis as InProcessApis;
   }
@@ -42,17 +45,25 @@ export class ServiceRequestPort {
     this.port.close();
   }
 
-  private send(message: Ask): Promise<unknown> {
+  private send(message: Ask, timeoutMs: number): Promise<unknown> {
     if (this.closedBecause) return Promise.reject(this.closedBecause);
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
       if (this.pending.size === 0) this.port.ref();
+      // The caller gives up after timeoutMs; the entry goes with it, and a late answer finds nothing.
+      const timer = setTimeout(() => {
+        this.pending.delete(id);
+        this.settled();
+        reject(new RelayTimeoutError(timeoutMs));
+      }, timeoutMs);
       this.pending.set(id, {
         resolve: (value) => {
+          clearTimeout(timer);
           this.settled();
           resolve(value);
         },
         reject: (error) => {
+          clearTimeout(timer);
           this.settled();
           reject(error);
         },

@@ -1,7 +1,7 @@
 import type { Request, RequestHandler, Response } from 'express';
 import type { InternalTokenSigner } from '@vaultline/auth';
 import type { Logger } from '@vaultline/logger';
-import { problemResponse, requestIdOf, type RelayedResponse, type ServiceRequestChannel } from '@vaultline/http';
+import { RelayTimeoutError, problemResponse, requestIdOf, type RelayedResponse, type ServiceRequestChannel } from '@vaultline/http';
 import { AppError, UnavailableError } from '@vaultline/core';
 import type { UpstreamService } from '../domain/routing';
 import { UpstreamTimeoutError, copyResponseHeaders, upstreamRequestHeaders, type ProxyCall } from './upstream-proxy';
@@ -70,9 +70,9 @@ export class InProcessHandoff {
     if (body) headers['content-length'] = String(body.length);
     let answer: RelayedResponse;
     try {
-      answer = await withTimeout(channel.relay({ method: req.method, url: call.path, headers, body }), this.deps.timeoutMs, () => new UpstreamTimeoutError(call.service));
+      answer = await channel.relay({ method: req.method, url: call.path, headers, body }, this.deps.timeoutMs);
     } catch (error) {
-      if (error instanceof UpstreamTimeoutError) throw error;
+      if (error instanceof RelayTimeoutError) throw new UpstreamTimeoutError(call.service);
       this.deps.logger.warn({ err: error, service: call.service, request_id: requestIdOf(req) }, 'relayed request failed');
       throw new UnavailableError(`The ${call.service} service is unavailable; retry later.`);
     }
@@ -90,14 +90,6 @@ export class InProcessHandoff {
     }
     problemResponse(res, new AppError('internal_error', 500, 'The request could not be handled.'));
   }
-}
-
-function withTimeout<T>(promise: Promise<T>, ms: number, timeoutError: () => Error): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_resolve, reject) => {
-    timer = setTimeout(() => reject(timeoutError()), ms);
-  });
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
 
 /** Adapts an express app (whose `handle` is not in its public typings) to InProcessApp. */
