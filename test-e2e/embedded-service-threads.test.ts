@@ -1,3 +1,8 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startEmbedded } from '../deploy/launcher/src/embedded';
+import { openServiceThreadsEarly } from '../deploy/launcher/src/service-thread/early-threads';
 import { loadThreadedServices } from '../deploy/launcher/src/service-thread/thread-config';
 import { startDestinationStandIns, type DestinationStandIns } from './support/destination-stand-ins';
 import { FORWARD_CARDS, forwardToAdyen } from './support/forward-scenario';
@@ -78,6 +83,23 @@ describe('embedded profile: services on threads of their own', () => {
       const ready = await fetch(`${running.system.baseUrl}/ready`);
       expect(ready.status).toBe(200);
     });
+  });
+
+  it('when threads were opened early (as main-embedded does), then the system takes those it runs and stops the others', async () => {
+    const early = openServiceThreadsEarly({ EMBEDDED_SERVICE_THREADS: 'importer,notifier' });
+    const earlyImporter = await early.take('importer');
+    const dataDir = mkdtempSync(join(tmpdir(), 'vaultline-early-threads-'));
+    const system = await startEmbedded({ dataDir, port: 0, earlyThreads: early, env: { LOG_LEVEL: 'silent', EMBEDDED_SERVICE_THREADS: 'importer' } });
+    try {
+      expect(Object.keys(system.threads)).toEqual(['importer']);
+      expect(system.threads.importer?.url).toBe(earlyImporter?.url);
+      expect(system.services.notifier).toBeDefined();
+      const jobs = await fetch(`${system.baseUrl}/tokens/imports`, { headers: { 'x-api-key': system.bootstrapApiKey } });
+      expect(jobs.status).toBe(200);
+    } finally {
+      await system.stop();
+      rmSync(dataDir, { recursive: true, force: true });
+    }
   });
 
   it('when EMBEDDED_SERVICE_THREADS is none, then every service runs on the main thread', async () => {

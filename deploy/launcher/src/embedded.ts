@@ -7,8 +7,9 @@ import { generateApiKey } from '@vaultline/auth';
 import type { ServiceApp, ServiceName, ServiceRuntime } from '@vaultline/http';
 import { buildRuntime, generateServiceKeys, listen, loadRuntimeConfig, storeUrlFor, type Listening } from '@vaultline/runtime';
 import { serviceFactories, startOrder } from './service-registry';
-import { openServiceThread, type ServiceThread } from './service-thread/service-thread';
-import { loadThreadedServices } from './service-thread/thread-config';
+import { openServiceThread, type ServiceThread, type ServiceThreadHooks } from './service-thread/service-thread';
+import type { ServiceThreadConfig } from './service-thread/service-thread.protocol';
+import { threadedServicesOf, type EarlyServiceThreads } from './service-thread/early-threads';
 
 export interface EmbeddedOptions {
   /** Where the SQLite files live (DATA_DIR); default ./data. */
@@ -24,6 +25,8 @@ export interface EmbeddedOptions {
    * thread would end the process.
    */
   onServiceThreadFailure?: (error: Error) => void;
+  /** Service threads main-embedded opened before loading the system (see early-threads.ts); those named in EMBEDDED_SERVICE_THREADS are used. */
+  earlyThreads?: EarlyServiceThreads;
 }
 
 export interface EmbeddedSystem {
@@ -71,37 +74,38 @@ export async function startEmbedded(options: EmbeddedOptions = {}): Promise<Embe
   const ttl = await openTtlStore(config.TTL_URL ?? 'memory://');
   const keys = generateServiceKeys();
   // Threads share the bus through its file: with another bus every service stays on the main thread.
-  const threaded = busUrl.startsWith('sqlite:') ? loadThreadedServices(env) : [];
+  const threaded = threadedServicesOf(env);
 
   const servers = {} as Record<ServiceName, Listening>;
   const threads = {} as Partial<Record<ServiceName, ServiceThread>>;
   const serviceUrls = {} as Record<ServiceName, string>;
-  // Threads load their service's modules on the second core while this thread starts the others.
   const threadEnv = Object.fromEntries(Object.entries(env).filter((entry): entry is [string, string] => entry[1] !== undefined));
+  const threadConfigOf = (service: ServiceName): ServiceThreadConfig => ({
+    env: threadEnv,
+    storeUrl: storeUrlFor(config, service, `sqlite:${dataDir}/{service}.db`),
+    busUrl,
+    ttlUrl: config.TTL_URL ?? 'memory://',
+    logLevel: config.LOG_LEVEL,
+    privateKeyPem: keys.privateKeys[service],
+    trustedPublicKeys: keys.publicKeys,
+  });
+  const threadHooks: ServiceThreadHooks = {
+    writeLogLine: lineWriterOf(log),
+    onFailure: (error) => {
+      log.fatal({ err: error }, 'service thread failed');
+      options.onServiceThreadFailure?.(error);
+    },
+  };
+  // Threads load their service's modules on the second core while this thread starts the others
+  // (main-embedded opens them even earlier, before this module is loaded).
+  options.earlyThreads?.attach(threadHooks);
   const openings = threaded.map((service) =>
-    openServiceThread(
-      {
-        service,
-        env: threadEnv,
-        storeUrl: storeUrlFor(config, service, `sqlite:${dataDir}/{service}.db`),
-        busUrl,
-        ttlUrl: config.TTL_URL ?? 'memory://',
-        logLevel: config.LOG_LEVEL,
-        privateKeyPem: keys.privateKeys[service],
-        trustedPublicKeys: keys.publicKeys,
-      },
-      {
-        writeLogLine: lineWriterOf(log),
-        onFailure: (error) => {
-          log.fatal({ err: error, service }, 'service thread failed');
-          options.onServiceThreadFailure?.(error);
-        },
-      },
-    ).then((thread) => {
+    (options.earlyThreads?.take(service) ?? openServiceThread(service, threadHooks)).then((thread) => {
       threads[service] = thread;
       serviceUrls[service] = thread.url;
     }),
   );
+  await options.earlyThreads?.stopUntaken();
   try {
     for (const service of startOrder) {
       if (threaded.includes(service)) continue;
@@ -132,7 +136,7 @@ export async function startEmbedded(options: EmbeddedOptions = {}): Promise<Embe
     for (const service of startOrder) {
       const thread = threads[service];
       if (thread) {
-        const { channel, apis } = await thread.start(serviceUrls, publicBaseUrl);
+        const { channel, apis } = await thread.start(threadConfigOf(service), serviceUrls, publicBaseUrl);
         threadedApps[service] = channel;
         Object.assign(inProcessApis, apis);
         continue;

@@ -1,9 +1,8 @@
 import { join } from 'node:path';
-import { AppError } from '@vaultline/core';
-import { RelayTimeoutError } from '@vaultline/http';
+import { AppError, RelayTimeoutError } from '@vaultline/core';
 import { openServiceThread, type ServiceThread } from '../src/service-thread/service-thread';
 
-const data = { service: 'vault' as const, env: {}, storeUrl: 'sqlite::memory:', busUrl: 'sqlite::memory:', ttlUrl: 'memory://', logLevel: 'silent', privateKeyPem: '', trustedPublicKeys: {} };
+const config = { env: {}, storeUrl: 'sqlite::memory:', busUrl: 'sqlite::memory:', ttlUrl: 'memory://', logLevel: 'silent', privateKeyPem: '', trustedPublicKeys: {} };
 const hooks = { writeLogLine: () => undefined, onFailure: () => undefined };
 const text = (bytes: Uint8Array) => Buffer.from(bytes).toString('utf8');
 
@@ -11,8 +10,8 @@ describe('the request port between the main thread and a service thread', () => 
   let thread: ServiceThread;
   let reached: Awaited<ReturnType<ServiceThread['start']>>;
   beforeAll(async () => {
-    thread = await openServiceThread(data, hooks, join(__dirname, 'fixtures/relaying-service-thread.ts'));
-    reached = await thread.start({} as never, 'http://localhost');
+    thread = await openServiceThread('vault', hooks, join(__dirname, 'fixtures/relaying-service-thread.ts'));
+    reached = await thread.start(config, {} as never, 'http://localhost');
   });
   afterAll(() => thread?.stop());
 
@@ -64,8 +63,8 @@ describe('the request port between the main thread and a service thread', () => 
 
 describe('a service thread that stops', () => {
   it('when calls are still waiting, then they fail, and later calls fail at once', async () => {
-    const thread = await openServiceThread(data, hooks, join(__dirname, 'fixtures/relaying-service-thread.ts'));
-    const { channel } = await thread.start({} as never, 'http://localhost');
+    const thread = await openServiceThread('vault', hooks, join(__dirname, 'fixtures/relaying-service-thread.ts'));
+    const { channel } = await thread.start(config, {} as never, 'http://localhost');
     const waiting = channel.relay({ method: 'GET', url: '/slow', headers: {}, body: null }, 5_000);
 
     await thread.stop();

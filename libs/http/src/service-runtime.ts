@@ -42,15 +42,8 @@ export interface RelayedResponse {
  * applies over HTTP (the internal JWT included); only the transport differs.
  */
 export interface ServiceRequestChannel {
-  /** Rejects with RelayTimeoutError when no answer came within `timeoutMs` (the late answer is dropped). */
+  /** Rejects with RelayTimeoutError (libs/core) when no answer came within `timeoutMs` (the late answer is dropped). */
   relay(request: RelayedRequest, timeoutMs: number): Promise<RelayedResponse>;
-}
-
-export class RelayTimeoutError extends Error {
-  constructor(timeoutMs: number) {
-    super(`no answer within ${timeoutMs} ms`);
-    this.name = 'RelayTimeoutError';
-  }
 }
 
 /**

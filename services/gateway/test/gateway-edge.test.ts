@@ -1,6 +1,7 @@
 import { MemoryDocumentStore } from '@vaultline/store';
 import { InternalTokenSigner } from '@vaultline/auth';
-import { RelayTimeoutError, type ServiceRequestChannel } from '@vaultline/http';
+import { RelayTimeoutError } from '@vaultline/core';
+import type { ServiceRequestChannel } from '@vaultline/http';
 import type { EchoBody } from './support/echo-upstream';
 import { ADMIN_KEY, startGateway, startUpstreams, type RunningGateway, type Upstreams } from './support/gateway-harness';
 import { call, expectProblem, rawPathCall } from './support/http-call';

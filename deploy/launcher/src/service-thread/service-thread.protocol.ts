@@ -2,11 +2,15 @@ import type { MessagePort } from 'node:worker_threads';
 import type { ServiceName } from '@vaultline/http';
 import type { ExposedApiMethods } from './request-port.protocol';
 
-/** What a service thread is started with (structured-cloned into the worker). */
+/** What a service thread is created with (structured-cloned into the worker): enough to load its modules. */
 export interface ServiceThreadData {
   /** The module the bootstrap loads (service-thread.worker.ts). */
   entry: string;
   service: ServiceName;
+}
+
+/** What the thread's service is built from, sent once the launcher knows it (see 'start'). */
+export interface ServiceThreadConfig {
   /** The services' environment, as the launcher resolved it (DATA_DIR, PUBLIC_BASE_URL…). */
   env: Record<string, string>;
   storeUrl: string;
@@ -21,7 +25,7 @@ export interface ServiceThreadData {
 
 export type ToServiceThread =
   /** `requests` carries merchant requests and in-process API calls to the service (see request-port.ts). */
-  | { type: 'start'; serviceUrls: Record<ServiceName, string>; publicBaseUrl: string; requests: MessagePort }
+  | { type: 'start'; config: ServiceThreadConfig; serviceUrls: Record<ServiceName, string>; publicBaseUrl: string; requests: MessagePort }
   | { type: 'stop' }
   /** Asks for the thread's used heap, after a full collection when `gc` (and --expose-gc). */
   | { type: 'heap'; gc: boolean };

@@ -2,14 +2,14 @@ import { join } from 'node:path';
 import { MessageChannel, Worker } from 'node:worker_threads';
 import type { InProcessApis, ServiceName, ServiceRequestChannel } from '@vaultline/http';
 import { ServiceRequestPort } from './request-port.client';
-import type { FromServiceThread, ServiceThreadData, ToServiceThread } from './service-thread.protocol';
+import type { FromServiceThread, ServiceThreadConfig, ServiceThreadData, ToServiceThread } from './service-thread.protocol';
 
 export interface ServiceThread {
   service: ServiceName;
   /** Where the thread's service listens (loopback), known before it starts. */
   url: string;
   /** Builds and starts the service; resolves once it serves, with what the main thread reaches it by. */
-  start(serviceUrls: Record<ServiceName, string>, publicBaseUrl: string): Promise<{ channel: ServiceRequestChannel; apis: InProcessApis }>;
+  start(config: ServiceThreadConfig, serviceUrls: Record<ServiceName, string>, publicBaseUrl: string): Promise<{ channel: ServiceRequestChannel; apis: InProcessApis }>;
   /** Stops the service and closes its adapters; the thread then ends. */
   stop(): Promise<void>;
   /** The thread's used heap in bytes (its own V8 heap, not in the main thread's figures); after a full gc when asked and --expose-gc is on. */
@@ -37,8 +37,9 @@ export interface ServiceThreadHooks {
   onFailure: (error: Error) => void;
 }
 
-export async function openServiceThread(data: Omit<ServiceThreadData, 'entry'>, hooks: ServiceThreadHooks, entry = WORKER): Promise<ServiceThread> {
-  const worker = new Worker(BOOTSTRAP, { workerData: { ...data, entry } satisfies ServiceThreadData, name: `vaultline-${data.service}` });
+export async function openServiceThread(service: ServiceName, hooks: ServiceThreadHooks, entry = WORKER): Promise<ServiceThread> {
+  const data: ServiceThreadData = { service, entry };
+  const worker = new Worker(BOOTSTRAP, { workerData: data, name: `vaultline-${service}` });
   let exited = false;
   let stopping = false;
   let lastError: Error | undefined;
@@ -85,11 +86,11 @@ export async function openServiceThread(data: Omit<ServiceThreadData, 'entry'>, 
   return {
     service: data.service,
     url: (listening as { url: string }).url,
-    async start(serviceUrls, publicBaseUrl) {
+    async start(config, serviceUrls, publicBaseUrl) {
       const started = next('started', START_TIMEOUT_MS);
       const { port1, port2 } = new MessageChannel();
       requests = new ServiceRequestPort(port1);
-      worker.postMessage({ type: 'start', serviceUrls, publicBaseUrl, requests: port2 } satisfies ToServiceThread, [port2]);
+      worker.postMessage({ type: 'start', config, serviceUrls, publicBaseUrl, requests: port2 } satisfies ToServiceThread, [port2]);
       const { apis } = (await started) as { apis: Record<string, string[]> };
       return { channel: requests.channel, apis: requests.apiProxies(apis) };
     },

@@ -32,23 +32,24 @@ async function main(): Promise<void> {
       void (async () => {
         // Its own connections to the service's store and to the bus file, and its own connection to the
         // TTL store (in-process, the TTL store lives in this thread: only the vault keeps anything there).
-        const bus = await openBus(data.busUrl);
-        const ttl = await openTtlStore(data.ttlUrl);
+        const { config } = message;
+        const bus = await openBus(config.busUrl);
+        const ttl = await openTtlStore(config.ttlUrl);
         runtime = await buildRuntime({
           service: data.service,
-          storeUrl: data.storeUrl,
+          storeUrl: config.storeUrl,
           bus,
           ttl,
-          logLevel: data.logLevel,
-          privateKeyPem: data.privateKeyPem,
-          trustedPublicKeys: data.trustedPublicKeys,
+          logLevel: config.logLevel,
+          privateKeyPem: config.privateKeyPem,
+          trustedPublicKeys: config.trustedPublicKeys,
           serviceUrls: message.serviceUrls,
           publicBaseUrl: message.publicBaseUrl,
           // Lines (redacted and masked here, by the same logger code) are written by the main thread.
           logDestination: { write: (line: string) => send({ type: 'log', line }) },
         });
         const factory = await factoryLoading;
-        app = factory(runtime, { ...data.env });
+        app = factory(runtime, { ...config.env });
         await app.start();
         server.handle(app.http);
         const apis = app.exposedApis ?? {};

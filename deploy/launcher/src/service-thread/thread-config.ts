@@ -13,7 +13,7 @@ export const THREADABLE_SERVICES = ['vault', 'importer', 'notifier', 'payment-or
  * EMBEDDED_SERVICE_THREADS: comma-separated services to run on their own worker thread in the embedded
  * profile, or "none": every service on the main thread. The default is `importer`: an account import's
  * platform calls, job bookkeeping and counting use the second core instead of competing with merchant
- * requests on the main thread (about 1.6× the import rate in our bench), for about 1 s of start-up
+ * requests on the main thread (about 1.4× the import rate in our bench), for about 0.4 s of start-up
  * and 85 MB of memory.
  * `vault` moves tokenization off the main thread, which pays only with cores to spare (see README).
  */

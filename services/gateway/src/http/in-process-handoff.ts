@@ -1,8 +1,8 @@
 import type { Request, RequestHandler, Response } from 'express';
 import type { InternalTokenSigner } from '@vaultline/auth';
 import type { Logger } from '@vaultline/logger';
-import { RelayTimeoutError, problemResponse, requestIdOf, type RelayedResponse, type ServiceRequestChannel } from '@vaultline/http';
-import { AppError, UnavailableError } from '@vaultline/core';
+import { problemResponse, requestIdOf, type RelayedResponse, type ServiceRequestChannel } from '@vaultline/http';
+import { AppError, RelayTimeoutError, UnavailableError } from '@vaultline/core';
 import type { UpstreamService } from '../domain/routing';
 import { UpstreamTimeoutError, copyResponseHeaders, upstreamRequestHeaders, type ProxyCall } from './upstream-proxy';
 import { readRawBody } from './read-body';
