@@ -1,6 +1,6 @@
 import type { MessagePort } from 'node:worker_threads';
 import type { RequestListener } from 'node:http';
-import type { InProcessApis, RelayedRequest, RelayedResponse } from '@vaultline/http';
+import type { InProcessApis } from '@vaultline/http';
 import { exchangeInMemory } from './in-memory-exchange';
 import { serializeError, type ExposedApiMethods, type FromService, type ToService } from './request-port.protocol';
 
@@ -17,16 +17,12 @@ export function serveRequestPort(port: MessagePort, http: RequestListener, apis:
   });
 
   async function answer(message: ToService): Promise<unknown> {
-    if (message.kind === 'relay') return relayToApp(http, message.request);
+    if (message.kind === 'relay') return exchangeInMemory(http, message.request, GATEWAY_ADDRESS);
     const api = (apis as Record<string, Record<string, unknown> | undefined>)[message.api];
     const method = api?.[message.method];
     if (typeof method !== 'function') throw new Error(`no in-process API ${message.api}.${message.method}`);
     return (method as (...args: unknown[]) => Promise<unknown>).apply(api, message.args);
   }
-}
-
-function relayToApp(http: RequestListener, request: RelayedRequest): Promise<RelayedResponse> {
-  return exchangeInMemory(http, request, GATEWAY_ADDRESS);
 }
 
 /** Lists the function members of each exposed API object (own and inherited, Object's excepted). */

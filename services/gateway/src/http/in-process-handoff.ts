@@ -2,9 +2,9 @@ import type { Request, RequestHandler, Response } from 'express';
 import type { InternalTokenSigner } from '@vaultline/auth';
 import type { Logger } from '@vaultline/logger';
 import { problemResponse, requestIdOf, type RelayedResponse, type ServiceRequestChannel } from '@vaultline/http';
-import { AppError, RelayTimeoutError, UnavailableError } from '@vaultline/core';
+import { AppError, RelayTimeoutError } from '@vaultline/core';
 import type { UpstreamService } from '../domain/routing';
-import { UpstreamTimeoutError, copyResponseHeaders, upstreamRequestHeaders, type ProxyCall } from './upstream-proxy';
+import { UpstreamTimeoutError, copyResponseHeaders, serviceUnavailable, upstreamRequestHeaders, upstreamRequestHeadersWithBody, type ProxyCall } from './upstream-proxy';
 import { readRawBody } from './read-body';
 
 /** A service's express app, callable with a request it did not accept itself. */
@@ -66,15 +66,14 @@ export class InProcessHandoff {
 
   private async relay(channel: ServiceRequestChannel, req: Request, res: Response, call: Omit<ProxyCall, 'body'>): Promise<void> {
     const body = await readRawBody(req, this.deps.bodyLimitBytes);
-    const headers = upstreamRequestHeaders(req, call, this.deps.signer);
-    if (body) headers['content-length'] = String(body.length);
+    const headers = upstreamRequestHeadersWithBody(req, call, this.deps.signer, body);
     let answer: RelayedResponse;
     try {
       answer = await channel.relay({ method: req.method, url: call.path, headers, body }, this.deps.timeoutMs);
     } catch (error) {
       if (error instanceof RelayTimeoutError) throw new UpstreamTimeoutError(call.service);
       this.deps.logger.warn({ err: error, service: call.service, request_id: requestIdOf(req) }, 'relayed request failed');
-      throw new UnavailableError(`The ${call.service} service is unavailable; retry later.`);
+      throw serviceUnavailable(call.service);
     }
     res.status(answer.status);
     copyResponseHeaders(answer.headers, res);

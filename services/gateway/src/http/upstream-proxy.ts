@@ -49,6 +49,11 @@ export class UpstreamTimeoutError extends AppError {
   }
 }
 
+/** The answer when a service cannot be reached (down, or its thread ended). */
+export function serviceUnavailable(service: string): UnavailableError {
+  return new UnavailableError(`The ${service} service is unavailable; retry later.`);
+}
+
 /** Forwards merchant requests to the services with an internal JWT, over a keep-alive pool each. */
 export class UpstreamProxy {
   private readonly pools = new Map<UpstreamService, Pool>();
@@ -69,8 +74,7 @@ export class UpstreamProxy {
   /** Sends the call and streams the upstream's status, headers and body back to `res`. */
   async forward(req: Request, res: Response, call: ProxyCall): Promise<void> {
     const requestId = requestIdOf(req);
-    const headers = upstreamRequestHeaders(req, call, this.deps.signer);
-    if (call.body) headers['content-length'] = String(call.body.length);
+    const headers = upstreamRequestHeadersWithBody(req, call, this.deps.signer, call.body);
 
     let upstream: Dispatcher.ResponseData;
     try {
@@ -85,7 +89,7 @@ export class UpstreamProxy {
     } catch (error) {
       this.deps.logger.warn({ err: error, service: call.service, request_id: requestId }, 'upstream request failed');
       if (error instanceof undiciErrors.HeadersTimeoutError) throw new UpstreamTimeoutError(call.service);
-      throw new UnavailableError(`The ${call.service} service is unavailable; retry later.`);
+      throw serviceUnavailable(call.service);
     }
 
     res.status(upstream.statusCode);
@@ -133,6 +137,18 @@ export function upstreamRequestHeaders(req: Request, call: Pick<ProxyCall, 'serv
   headers['x-request-id'] = requestIdOf(req);
   if (req.socket.remoteAddress) headers['x-forwarded-for'] = req.socket.remoteAddress;
   propagation.inject(context.active(), headers);
+  return headers;
+}
+
+/** upstreamRequestHeaders with the length of the body that is sent along (already read). */
+export function upstreamRequestHeadersWithBody(
+  req: Request,
+  call: Pick<ProxyCall, 'service' | 'merchantId' | 'scopes'>,
+  signer: InternalTokenSigner,
+  body: Buffer | null,
+): Record<string, string> {
+  const headers = upstreamRequestHeaders(req, call, signer);
+  if (body) headers['content-length'] = String(body.length);
   return headers;
 }
 
