@@ -21,6 +21,25 @@ function expectRejected(token: string, detail?: RegExp): void {
 }
 
 describe('internal tokens', () => {
+  it("when the merchant key's mode is signed in, then it comes back, and tokens of the two modes differ", () => {
+    const live = signer.sign('vault', { ...claims, mode: 'live' });
+    const test = signer.sign('vault', { ...claims, mode: 'test' });
+    expect(live).not.toBe(test);
+    expect(verifier.verify(live).mode).toBe('live');
+    expect(verifier.verify(test).mode).toBe('test');
+    expect(verifier.verify(signer.sign('vault', claims)).mode).toBeUndefined();
+  });
+
+  it('when a token carries an unknown mode, then it is rejected', () => {
+    const token = jwt.sign({ merchant_id: 'm_1', scopes: [], mode: 'sandbox' }, gatewayKeys.privateKeyPem, {
+      algorithm: 'ES256',
+      issuer: 'gateway',
+      audience: 'vault',
+      expiresIn: 60,
+    });
+    expectRejected(token, /unknown mode/);
+  });
+
   it('when a trusted issuer signs for this audience, then the claims come back', () => {
     const token = signer.sign('vault', claims);
     expect(verifier.verify(token)).toEqual({ issuer: 'gateway', audience: 'vault', ...claims });

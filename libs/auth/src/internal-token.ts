@@ -1,6 +1,7 @@
 import { createPrivateKey, createPublicKey, generateKeyPairSync, randomUUID, type KeyObject } from 'node:crypto';
 import jwt from 'jsonwebtoken';
 import { UnauthorizedError } from '@vaultline/core';
+import type { ApiKeyMode } from './api-key';
 
 /** What a verified internal JWT says: who called, for which merchant, with which rights. */
 export interface InternalClaims {
@@ -8,6 +9,8 @@ export interface InternalClaims {
   audience: string;
   merchantId: string;
   scopes: string[];
+  /** The mode of the merchant's API key (test or live) when the call carries a merchant request; absent otherwise. */
+  mode?: ApiKeyMode;
 }
 
 const ALGORITHM = 'ES256';
@@ -50,13 +53,13 @@ export class InternalTokenSigner {
     this.privateKey = createPrivateKey(privateKeyPem);
   }
 
-  sign(audience: string, claims: { merchantId: string; scopes: string[] }): string {
-    const key = `${audience}\u0000${claims.merchantId}\u0000${claims.scopes.join(' ')}`;
+  sign(audience: string, claims: { merchantId: string; scopes: string[]; mode?: ApiKeyMode }): string {
+    const key = `${audience}\u0000${claims.merchantId}\u0000${claims.scopes.join(' ')}\u0000${claims.mode ?? ''}`;
     const now = this.nowMs();
     const cached = this.issued.get(key);
     if (cached && cached.reuseUntilMs > now) return cached.token;
     const issuedAt = Math.floor(now / 1000);
-    const token = jwt.sign({ merchant_id: claims.merchantId, scopes: [...claims.scopes], iat: issuedAt, exp: issuedAt + LIFETIME_SECONDS }, this.privateKey, {
+    const token = jwt.sign({ merchant_id: claims.merchantId, scopes: [...claims.scopes], ...(claims.mode ? { mode: claims.mode } : {}), iat: issuedAt, exp: issuedAt + LIFETIME_SECONDS }, this.privateKey, {
       algorithm: ALGORITHM,
       issuer: this.issuer,
       audience,
@@ -120,11 +123,18 @@ export class InternalTokenVerifier {
       throw invalid(`The internal token ${reason}.`);
     }
 
-    const { merchant_id: merchantId, scopes, exp } = payload as Record<string, unknown>;
+    const { merchant_id: merchantId, scopes, exp, mode } = payload as Record<string, unknown>;
     if (typeof merchantId !== 'string' || merchantId.length === 0) throw invalid('The internal token has no merchant id.');
     if (!Array.isArray(scopes) || !scopes.every((s): s is string => typeof s === 'string')) throw invalid('The internal token has no scopes.');
     if (typeof exp !== 'number') throw invalid('The internal token has no expiry.');
-    const claims: InternalClaims = Object.freeze({ issuer, audience: this.audience, merchantId, scopes: Object.freeze([...scopes]) as string[] });
+    if (mode !== undefined && mode !== 'test' && mode !== 'live') throw invalid('The internal token has an unknown mode.');
+    const claims: InternalClaims = Object.freeze({
+      issuer,
+      audience: this.audience,
+      merchantId,
+      scopes: Object.freeze([...scopes]) as string[],
+      ...(mode ? { mode } : {}),
+    });
     if (this.verified.size >= CACHE_LIMIT) this.verified.clear();
     this.verified.set(token, { claims, validUntilMs: (exp + CLOCK_TOLERANCE_SECONDS) * 1000 });
     return claims;

@@ -34,7 +34,7 @@ describe('InternalClient', () => {
       });
       expect(result.status).toBe(200);
       expect(result.body).toEqual({
-        auth: { issuer: 'forwarder', merchantId: 'm_9', scopes: ['tokens:detokenize'], requestId: 'req-9' },
+        auth: { issuer: 'forwarder', merchantId: 'm_9', scopes: ['tokens:detokenize'], requestId: 'req-9', mode: null },
         id: 't1',
         body: { purpose: 'forward' },
         requestIdHeader: 'req-9',

@@ -1,7 +1,7 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { context, trace } from '@opentelemetry/api';
 import { getRPCMetadata } from '@opentelemetry/core';
-import { ForbiddenError, UnauthorizedError, newId } from '@vaultline/core';
+import { ForbiddenError, UnauthorizedError, ValidationError, newId } from '@vaultline/core';
 import type { InternalTokenVerifier } from '@vaultline/auth';
 
 /** Who is calling, from the verified internal JWT. */
@@ -10,6 +10,8 @@ export interface RequestAuth {
   merchantId: string;
   scopes: string[];
   requestId: string;
+  /** The mode of the merchant's API key (test or live); null for calls that carry no merchant request. */
+  mode: 'test' | 'live' | null;
 }
 
 const auths = new WeakMap<Request, RequestAuth>();
@@ -52,7 +54,7 @@ export function internalAuthMiddleware(verifier: InternalTokenVerifier): Request
     const claims = verifier.verify(bearerTokenOf(req));
     // The request id is the caller's X-Request-Id (set by requestIdMiddleware), not a claim: one
     // internal token serves many requests (see InternalTokenSigner).
-    auths.set(req, { issuer: claims.issuer, merchantId: claims.merchantId, scopes: claims.scopes, requestId: requestIdOf(req) });
+    auths.set(req, { issuer: claims.issuer, merchantId: claims.merchantId, scopes: claims.scopes, requestId: requestIdOf(req), mode: claims.mode ?? null });
     tagServerSpan('vaultline.merchant_id', claims.merchantId);
     next();
   };
@@ -63,6 +65,24 @@ export function authOf(req: Request): RequestAuth {
   const auth = auths.get(req);
   if (!auth) throw new UnauthorizedError('An internal bearer token is required.', 'invalid_internal_token');
   return auth;
+}
+
+export const TEST_CLOCK_HEADER = 'x-test-now';
+
+/**
+ * The test clock of a merchant request: `X-Test-Now` (ISO 8601 time) sent with a test-mode key makes
+ * that time the request's effective time. The gateway refuses the header with a live key before
+ * anything else (422 test_clock_not_allowed), so a service sees it only in test mode; it is ignored
+ * here for any other caller all the same. Null when absent.
+ */
+export function testClockOf(req: Request): Date | null {
+  const given = req.get(TEST_CLOCK_HEADER);
+  if (given === undefined || authOf(req).mode !== 'test') return null;
+  const at = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2})$/.test(given) ? new Date(given) : null;
+  if (!at || Number.isNaN(at.getTime())) {
+    throw new ValidationError('X-Test-Now', 'X-Test-Now must be an ISO 8601 time with a zone, such as 2026-12-23T10:00:00Z.', 'invalid_test_clock');
+  }
+  return at;
 }
 
 /** Lets the request through when the token carries at least one of `scopes`. */

@@ -59,7 +59,7 @@ describe.each([
       expect(result.headers.get('idempotent-replayed')).toBe('false');
       const echo = result.json as unknown as EchoBody;
       expect(echo.service).toBe('vault');
-      expect(echo.auth).toEqual({ issuer: 'gateway', merchantId, scopes: ['merchant'], requestId: 'req-edge-1' });
+      expect(echo.auth).toEqual({ issuer: 'gateway', merchantId, scopes: ['merchant'], requestId: 'req-edge-1', mode: 'test' });
       expect(echo.url).toBe('/tokens?expand=card&x=1');
       expect(echo.raw).toBe(rawBody);
       expect(echo.headers['idempotency-key']).toBe('idem-1');
@@ -68,6 +68,37 @@ describe.each([
       expect(echo.headers['x-admin-key']).toBeUndefined();
       expect(echo.rawHeaderNames).not.toContain('x-api-key');
       expect(echo.rawHeaderNames).not.toContain('x-admin-key');
+    });
+
+    it('when a test-mode key sends X-Test-Now, then the service receives the header and the test mode', async () => {
+      const result = await call(gateway.url, '/tokens', {
+        method: 'POST',
+        headers: withKey({ 'content-type': 'application/json', 'x-test-now': '2027-01-15T10:00:00Z' }),
+        body: '{}',
+      });
+      const echo = result.json as unknown as EchoBody;
+      expect(echo.auth.mode).toBe('test');
+      expect(echo.headers['x-test-now']).toBe('2027-01-15T10:00:00Z');
+    });
+
+    it('when a live-mode key sends X-Test-Now, then every route answers 422 test_clock_not_allowed before anything else', async () => {
+      const issued = await call(gateway.url, `/admin/merchants/${merchantId}/api-keys`, {
+        method: 'POST',
+        headers: { 'x-admin-key': ADMIN_KEY, 'content-type': 'application/json' },
+        body: JSON.stringify({ mode: 'live' }),
+      });
+      const liveKey = issued.json.api_key as string;
+      expect(liveKey).toMatch(/^sk_live_/);
+      for (const path of ['/payments/one-off', '/tokens', '/no-such-route']) {
+        const refused = await call(gateway.url, path, {
+          method: 'POST',
+          headers: { 'x-api-key': liveKey, 'content-type': 'application/json', 'x-test-now': '2027-01-15T10:00:00Z' },
+          body: '{}',
+        });
+        expectProblem(refused, 422, 'test_clock_not_allowed');
+      }
+      const withoutClock = await call(gateway.url, '/tokens', { headers: { 'x-api-key': liveKey } });
+      expect((withoutClock.json as unknown as EchoBody).auth.mode).toBe('live');
     });
 
     it('when paths are routed, then each prefix reaches its service and /tokens/imports goes to the importer', async () => {

@@ -105,7 +105,7 @@ export class ApiKeys {
     const scopes = record.scopes.includes(SCOPES.merchant)
       ? [SCOPES.merchant, ...(cached.cardDataAccess ? [SCOPES.cardData] : [])]
       : [...record.scopes];
-    return { merchantId: cached.merchantId, keyId: record.id, scopes };
+    return { merchantId: cached.merchantId, keyId: record.id, scopes, mode: record.mode };
   }
 
   async list(merchantId: string, page: PageRequest): Promise<PageOf<ApiKeyRecord>> {

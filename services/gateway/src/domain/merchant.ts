@@ -28,4 +28,5 @@ export interface ResolvedKey {
   merchantId: string;
   keyId: string;
   scopes: string[];
+  mode: ApiKeyMode;
 }

@@ -1,9 +1,9 @@
 import express from 'express';
 import type { NextFunction, Request, Response } from 'express';
-import { ForbiddenError } from '@vaultline/core';
-import { PUBLIC_MERCHANT_ID, SCOPES } from '@vaultline/auth';
+import { AppError, ForbiddenError } from '@vaultline/core';
+import { PUBLIC_MERCHANT_ID, SCOPES, type ApiKeyMode } from '@vaultline/auth';
 import type { Logger } from '@vaultline/logger';
-import { RouteNotFoundError, accessLog, errorHandler, requestIdMiddleware, tagServerSpan } from '@vaultline/http';
+import { RouteNotFoundError, TEST_CLOCK_HEADER, accessLog, errorHandler, requestIdMiddleware, tagServerSpan } from '@vaultline/http';
 import type { ApiKeys } from '../domain/api-keys';
 import { isSafePath, resolveRoute } from '../domain/routing';
 import type { UpstreamProxy } from './upstream-proxy';
@@ -70,10 +70,13 @@ function merchantEdge(deps: EdgeDeps) {
 
     let merchantId = PUBLIC_MERCHANT_ID;
     let scopes: string[] = [SCOPES.public];
+    let mode: ApiKeyMode | undefined;
     if (route?.access !== 'public') {
       const key = await deps.apiKeys.authenticate(req.get('x-api-key'));
+      if (key.mode === 'live' && req.get(TEST_CLOCK_HEADER) !== undefined) throw new TestClockNotAllowed();
       merchantId = key.merchantId;
       scopes = key.scopes;
+      mode = key.mode;
       tagServerSpan('vaultline.merchant_id', merchantId);
       if (!route) throw notFound();
       if (!scopes.includes(SCOPES.merchant) && !(route.prefix === '/cde-import' && req.method === 'POST' && scopes.includes(SCOPES.cdeImport))) {
@@ -82,7 +85,7 @@ function merchantEdge(deps: EdgeDeps) {
     }
     if (!route || !isSafePath(req.path)) throw notFound();
     assertSupportedContentType(req);
-    const call = { service: route.service, path: req.originalUrl, merchantId, scopes };
+    const call = { service: route.service, path: req.originalUrl, merchantId, scopes, mode };
     if (deps.inProcess?.has(route.service)) {
       await deps.inProcess.handOff(req, res, call);
       return;
@@ -90,4 +93,11 @@ function merchantEdge(deps: EdgeDeps) {
     const body = await readRawBody(req, deps.bodyLimitBytes);
     await deps.proxy.forward(req, res, { ...call, body });
   };
+}
+
+/** X-Test-Now (the test clock) is for test-mode keys only; a live key with it is refused on every route. */
+export class TestClockNotAllowed extends AppError {
+  constructor() {
+    super('test_clock_not_allowed', 422, 'X-Test-Now is accepted with test-mode API keys only (sk_test_…).', { field: 'X-Test-Now' });
+  }
 }

@@ -4,7 +4,7 @@ import type { Request, Response } from 'express';
 import { Pool, errors as undiciErrors, type Dispatcher } from 'undici';
 import { context, propagation } from '@opentelemetry/api';
 import { AppError, UnavailableError } from '@vaultline/core';
-import type { InternalTokenSigner } from '@vaultline/auth';
+import type { ApiKeyMode, InternalTokenSigner } from '@vaultline/auth';
 import type { Logger } from '@vaultline/logger';
 import { requestIdOf } from '@vaultline/http';
 import type { UpstreamService } from '../domain/routing';
@@ -40,6 +40,8 @@ export interface ProxyCall {
   path: string;
   merchantId: string;
   scopes: string[];
+  /** The merchant key's mode; absent for public routes and the admin API. */
+  mode?: ApiKeyMode;
   body: Buffer | null;
 }
 
@@ -128,12 +130,12 @@ export function copyResponseHeaders(headers: Record<string, string | string[] | 
  * ones, the internal JWT for the call's merchant and scopes, the request id, the client address
  * and the trace context. Without content-length: the caller sets it for the body it sends.
  */
-export function upstreamRequestHeaders(req: Request, call: Pick<ProxyCall, 'service' | 'merchantId' | 'scopes'>, signer: InternalTokenSigner): Record<string, string> {
+export function upstreamRequestHeaders(req: Request, call: Pick<ProxyCall, 'service' | 'merchantId' | 'scopes' | 'mode'>, signer: InternalTokenSigner): Record<string, string> {
   const headers = forwardedHeaders(req.headers);
   const merchantAuthorization = req.get('authorization');
   // The forwarder passes a merchant's own Authorization on to the destination.
   if (call.service === 'forwarder' && merchantAuthorization) headers['x-forward-authorization'] = merchantAuthorization;
-  headers.authorization = `Bearer ${signer.sign(call.service, { merchantId: call.merchantId, scopes: call.scopes })}`;
+  headers.authorization = `Bearer ${signer.sign(call.service, { merchantId: call.merchantId, scopes: call.scopes, mode: call.mode })}`;
   headers['x-request-id'] = requestIdOf(req);
   if (req.socket.remoteAddress) headers['x-forwarded-for'] = req.socket.remoteAddress;
   propagation.inject(context.active(), headers);
@@ -143,7 +145,7 @@ export function upstreamRequestHeaders(req: Request, call: Pick<ProxyCall, 'serv
 /** upstreamRequestHeaders with the length of the body that is sent along (already read). */
 export function upstreamRequestHeadersWithBody(
   req: Request,
-  call: Pick<ProxyCall, 'service' | 'merchantId' | 'scopes'>,
+  call: Pick<ProxyCall, 'service' | 'merchantId' | 'scopes' | 'mode'>,
   signer: InternalTokenSigner,
   body: Buffer | null,
 ): Record<string, string> {

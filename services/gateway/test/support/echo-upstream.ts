@@ -5,7 +5,7 @@ import { authOf, createServiceHttp, rawBodyOf, startHttpServer, type RunningServ
 
 export interface EchoBody {
   service: string;
-  auth: { issuer: string; merchantId: string; scopes: string[]; requestId: string };
+  auth: { issuer: string; merchantId: string; scopes: string[]; requestId: string; mode: 'test' | 'live' | null };
   method: string;
   url: string;
   headers: Record<string, string | string[] | undefined>;
