@@ -32,7 +32,12 @@ describe('merchant event log', () => {
     await waitFor(async () => (await notifier.call(m, 'GET', '/events')).body.data.length === 1);
     const paymentEvent = await notifier.publish(paymentCapturedV1, m, aPayment());
     await waitFor(async () => (await notifier.call(m, 'GET', '/events')).body.data.length === 2);
-    await notifier.publish(checkoutSessionCompletedV1, m, { session_id: 'cs_1', payment_id: 'pay_0001', token_id: 'tok_1' });
+    await notifier.publish(checkoutSessionCompletedV1, m, {
+      session_id: 'cs_1',
+      payment_id: 'pay_0001',
+      token_id: 'tok_1',
+      card: { masked_account_number: '424242******4242', scheme: 'VISA', expiry_month: 12, expiry_year: 2030, cardholder_name: null, submitted_at: '2026-11-23T10:00:00.000Z' },
+    });
     await waitFor(async () => (await notifier.call(m, 'GET', '/events')).body.data.length === 3);
 
     const all = await notifier.call(m, 'GET', '/events');

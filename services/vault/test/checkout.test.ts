@@ -18,7 +18,11 @@ describe('checkout sessions (card entry in the browser)', () => {
     expect(answer.body).toMatchObject({ session_id: sessionId, state: 'completed', payment_status: 'processing', masked_account_number: '424242******4242', scheme: 'VISA' });
     const event = await waitFor(() => capture.events().find((e) => (e.data as { session_id: string }).session_id === sessionId));
     const { token_id } = event.data as { token_id: string; payment_id: string };
-    expect(event).toMatchObject({ merchant_id: MERCHANT.merchantId, data: { payment_id: paymentId } });
+    expect(event).toMatchObject({
+      merchant_id: MERCHANT.merchantId,
+      data: { payment_id: paymentId, card: { masked_account_number: '424242******4242', scheme: 'VISA', expiry_month: expect.any(Number) } },
+    });
+    expect(JSON.stringify(event)).not.toContain('4242424242424242');
     const card = await vault.call(FORWARDER(), 'POST', `/internal/tokens/${token_id}/detokenize`, { purpose: 'authorize' });
     expect(card.body).toMatchObject({ number: '4242424242424242', cvc: '123', cvc_status: 'available' });
     await capture.stop();

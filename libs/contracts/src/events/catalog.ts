@@ -71,8 +71,22 @@ export const checkoutSessionCompletedV1 = defineEvent({
   type: 'checkout.session.completed',
   version: 1,
   topic: topics.checkoutSessionsCompleted,
-  description: 'The consumer entered a card in a checkout session; the vault tokenized it.',
-  schema: z.object({ session_id: id, payment_id: id, token_id: id }),
+  description:
+    'The consumer entered a card in a checkout session; the vault tokenized it. `card` carries what a payment may show and route on: never the account number or the security code.',
+  schema: z.object({
+    session_id: id,
+    payment_id: id,
+    token_id: id,
+    card: z.object({
+      masked_account_number: z.string(),
+      scheme: z.string(),
+      expiry_month: z.number().int().min(1).max(12),
+      expiry_year: z.number().int(),
+      cardholder_name: z.string().nullable(),
+      /** The time the consumer submitted the card (consent time for stored credentials and mandates). */
+      submitted_at: isoTime,
+    }),
+  }),
   keyOf: (data) => data.session_id,
 });
 

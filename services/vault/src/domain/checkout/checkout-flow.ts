@@ -106,7 +106,19 @@ export async function submitCheckoutCard(
         uow.publish(
           eventMessage(checkoutSessionCompletedV1, {
             merchantId: session.owner_merchant_id,
-            data: { session_id: session.id, payment_id: session.payment_id, token_id: token.id },
+            data: {
+              session_id: session.id,
+              payment_id: session.payment_id,
+              token_id: token.id,
+              card: {
+                masked_account_number: card.maskedAccountNumber,
+                scheme: card.scheme,
+                expiry_month: card.expiryMonth,
+                expiry_year: card.expiryYear,
+                cardholder_name: card.cardholderName,
+                submitted_at: token.created_at,
+              },
+            },
           }),
         );
       },
