@@ -16,7 +16,7 @@ export interface ImportJobView {
   failures: { reason: string; count: number }[];
 }
 
-export function importJobView(job: ImportJob): ImportJobView {
+export function toImportJobView(job: ImportJob): ImportJobView {
   return {
     id: job.id,
     object: 'token_import',
