@@ -8,7 +8,7 @@ import { registerImportCollections, StoreImportJobRepository } from './data/impo
 import { createImport } from './domain/create-import';
 import { getImport, listImports } from './domain/find-imports';
 import { pauseImport, UnknownProviderError } from './domain/import-errors';
-import { importJobWriter } from './domain/import-job-writer';
+import { importJobWriter } from './domain/import-job/import-job-writer';
 import { accountForOutcome, completeIfAccountedFor, failImport, revokeImportKey } from './domain/import-lifecycle';
 import type { ProviderContext } from './domain/import-provider';
 import type { TransactionRunner } from './domain/ports';

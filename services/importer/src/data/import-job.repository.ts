@@ -1,5 +1,5 @@
 import type { DocumentStore, Page, PageRequest, UnitOfWork, Where } from '@vaultline/store';
-import type { ImportItem, ImportJob } from '../domain/import-job';
+import type { ImportItem, ImportJob } from '../domain/import-job/import-job';
 import type { ImportJobRepository } from '../domain/ports';
 
 export const IMPORT_JOBS = 'import_jobs';

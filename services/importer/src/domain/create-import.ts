@@ -1,5 +1,5 @@
 import { newId, ValidationError, type Clock } from '@vaultline/core';
-import { newImportJob, type ImportJob } from './import-job';
+import { newImportJob, type ImportJob } from './import-job/import-job';
 import { UnknownProviderError } from './import-errors';
 import type { ImportProviderPlugin } from './import-provider';
 import type { ImportJobRepository, SecretSealer, TransactionRunner } from './ports';

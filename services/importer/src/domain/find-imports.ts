@@ -1,6 +1,6 @@
 import { isUuid, NotFoundError } from '@vaultline/core';
 import type { Page, PageRequest } from '@vaultline/store';
-import type { ImportJob } from './import-job';
+import type { ImportJob } from './import-job/import-job';
 import type { ImportJobRepository } from './ports';
 
 /** GET /tokens/imports: the merchant's import jobs. */

@@ -1,6 +1,6 @@
 import type { Clock } from '@vaultline/core';
-import { ended, isAccountedFor, isEnded, type ImportJob, type ImportOutcome } from './import-job';
-import type { ImportJobWriter } from './import-job-writer';
+import { ended, isAccountedFor, isEnded, type ImportJob, type ImportOutcome } from './import-job/import-job';
+import type { ImportJobWriter } from './import-job/import-job-writer';
 import type { ImportCredentialIssuer, ImporterLog } from './ports';
 
 /**

@@ -1,5 +1,5 @@
 import type { Clock } from '@vaultline/core';
-import { leaseIsFree } from './import-job';
+import { leaseIsFree } from './import-job/import-job';
 import type { RevokeImportKey } from './import-lifecycle';
 import type { ImportJobRepository, ImporterLog } from './ports';
 import type { RunImport } from './run-import';

@@ -1,5 +1,5 @@
 import type { Page, PageRequest, UnitOfWork } from '@vaultline/store';
-import type { ImportItem, ImportJob } from './import-job';
+import type { ImportItem, ImportJob } from './import-job/import-job';
 
 export type { SecretSealer } from '@vaultline/crypto';
 

@@ -8,9 +8,9 @@ import {
   pauseImport,
 } from './import-errors';
 import { judgeImportAnswer } from './import-endpoint-answer';
-import { JOB_FAILURE_REASONS, holdsLease, isEnded, leaseIsFree, type ImportJob } from './import-job';
+import { JOB_FAILURE_REASONS, holdsLease, isEnded, leaseIsFree, type ImportJob } from './import-job/import-job';
 import type { AccountForOutcome, CompleteIfAccountedFor, FailImport, RevokeImportKey } from './import-lifecycle';
-import type { ImportJobWriter } from './import-job-writer';
+import type { ImportJobWriter } from './import-job/import-job-writer';
 import type { ImportSource } from './import-provider';
 import type { ImportCredentialIssuer, ImportJobRepository, ImporterLog, SecretSealer } from './ports';
 import { Semaphore } from './semaphore';

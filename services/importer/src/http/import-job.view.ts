@@ -1,4 +1,4 @@
-import type { ImportJob } from '../domain/import-job';
+import type { ImportJob } from '../domain/import-job/import-job';
 
 /** The import job as the API shows it: progress and reasons, never a credential. */
 export interface ImportJobView {

@@ -3,7 +3,7 @@ import { ConcurrentModificationError, DuplicateKeyError } from '@vaultline/store
 import { importJobEvent, type ImportEventKind } from './import-job-events';
 import { withOutcome, type ImportJob, type ImportOutcome } from './import-job';
 import { KeyedMutex } from './keyed-mutex';
-import type { ImportJobRepository, TransactionRunner } from './ports';
+import type { ImportJobRepository, TransactionRunner } from '../ports';
 
 /** A change to one job; `event` is published in the same commit. null = nothing to change. */
 export type JobChange = { job: ImportJob; event?: ImportEventKind } | null;

@@ -1,6 +1,6 @@
 import { newId, systemClock } from '@vaultline/core';
 import { MemoryDocumentStore, openStore, type DocumentStore } from '@vaultline/store';
-import { IMPORT_ITEMS, registerImportCollections, StoreImportJobRepository } from '../data/import-job.repository';
+import { IMPORT_ITEMS, registerImportCollections, StoreImportJobRepository } from '../../data/import-job.repository';
 import { newImportJob, type ImportItem, type ImportJob } from './import-job';
 import { importJobWriter, type ImportJobWriter } from './import-job-writer';
 
