@@ -18,18 +18,35 @@ export async function waitFor<T>(check: () => T | Promise<T>, timeoutMs = 5_000,
   }
 }
 
-/** Serialises async critical sections. */
-export class Mutex {
-  private tail: Promise<void> = Promise.resolve();
-  async run<T>(work: () => Promise<T>): Promise<T> {
-    const previous = this.tail;
-    let release!: () => void;
-    this.tail = new Promise((resolve) => (release = resolve));
-    await previous;
-    try {
-      return await work();
-    } finally {
-      release();
+/**
+ * Waits `ms`; when `signal` aborts, the wait ends at once and normally. For loops that back off
+ * between attempts and check their own stop flag afterwards: a stopping loop must not wait out its
+ * backoff, and it has nothing to unwind.
+ */
+export function sleepEndingOnAbort(ms: number, signal: AbortSignal): Promise<void> {
+  return abortableWait(ms, signal, null);
+}
+
+/**
+ * Waits `ms`; when `signal` aborts, rejects at once with `interrupted()`. For work that must stop
+ * where it stands (unwinding to a checkpoint) rather than carry on as if the time had passed.
+ */
+export function sleepFailingOnAbort(ms: number, signal: AbortSignal, interrupted: () => Error): Promise<void> {
+  return abortableWait(ms, signal, interrupted);
+}
+
+function abortableWait(ms: number, signal: AbortSignal, interrupted: (() => Error) | null): Promise<void> {
+  const onAborted = (resolve: () => void, reject: (error: Error) => void) => (interrupted ? reject(interrupted()) : resolve());
+  if (signal.aborted) return new Promise(onAborted);
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', abort);
+      resolve();
+    }, ms);
+    function abort(): void {
+      clearTimeout(timer);
+      onAborted(resolve, reject);
     }
-  }
+    signal.addEventListener('abort', abort, { once: true });
+  });
 }

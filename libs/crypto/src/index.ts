@@ -12,5 +12,4 @@ export {
   type EncryptedRecord,
 } from './envelope-encryption';
 export { fingerprint } from './fingerprint';
-export { encryptSecret, decryptSecret } from './secret-box';
-export { keyFromConfigOrFile } from './key-file';
+export { AesGcmSecretSealer, type SecretSealer } from './secret-sealer';

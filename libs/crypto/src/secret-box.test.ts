@@ -1,4 +1,5 @@
-import { DecryptionError, decryptSecret, encryptSecret, fingerprint, generateKey } from './index';
+import { DecryptionError, fingerprint, generateKey } from './index';
+import { decryptSecret, encryptSecret } from './secret-box';
 
 describe('encryptSecret / decryptSecret', () => {
   it('when a secret is sealed, then it opens with the same key and context and does not contain the plaintext', () => {

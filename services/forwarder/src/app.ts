@@ -1,18 +1,21 @@
 import { createServiceHttp, InternalClient, type ServiceApp, type ServiceRuntime } from '@vaultline/http';
 import { startOutboxRelay } from '@vaultline/bus';
 import { createEgressClient, type EgressClient } from '@vaultline/egress';
+import { createVaultCardDataSource } from './clients/vault-card-data.client';
+import { createInProcessCardDataSource } from './clients/vault-card-data.in-process';
 import type { ForwarderConfig } from './config';
 import { forwarderCollections } from './data/collections';
-import { createDestinationRepository } from './data/destination.repository';
-import { createForwardRecorder } from './data/forward-record.repository';
-import { createVaultCardDataSource } from './data/vault-card-data.client';
-import { createInProcessCardDataSource } from './data/vault-card-data.in-process';
+import { StoreDestinationRepository } from './data/destination.repository';
+import { StoreForwardRecordRepository } from './data/forward-record.repository';
 import type { CardDataSource } from './domain/card-data';
-import { createDestinationDirectory } from './domain/destination-directory';
+import { destinationDirectory } from './domain/destination-directory';
 import { ruleFromUrl } from './domain/destination-policy';
-import { createForwardUseCase } from './domain/forward';
-import { adminDestinationRoutes } from './http/admin-destinations.router';
-import { forwardRoutes } from './http/forward.router';
+import { forwardRequest } from './domain/forward';
+import { forwardAudit, recordForward } from './domain/forward-record';
+import { addDestination, listDestinations, removeDestination } from './domain/merchant-destination';
+import type { TransactionRunner } from './domain/ports';
+import { adminDestinationRoutes } from './http/admin-destinations.routes';
+import { forwardRoutes } from './http/forward.routes';
 
 export interface ForwarderOverrides {
   /** A test may hand in its own egress client (e.g. with a fake DNS resolver). */
@@ -20,6 +23,7 @@ export interface ForwarderOverrides {
 }
 
 export function createApp(runtime: ServiceRuntime, config: ForwarderConfig, overrides: ForwarderOverrides = {}): ServiceApp {
+  const { store, bus, clock, logger } = runtime;
   const operatorRules = config.extraDestinations.map((url, index) => ruleFromUrl(`extra:${index}`, url, true));
   const egress =
     overrides.egress ??
@@ -33,27 +37,29 @@ export function createApp(runtime: ServiceRuntime, config: ForwarderConfig, over
       allowPrivateHosts: operatorRules.map((rule) => `${rule.protocol}//${rule.host}${rule.port ? `:${rule.port}` : ''}`),
     });
   const { cards, closeCards } = cardDataSource(runtime);
-  const destinations = createDestinationRepository(runtime.store, runtime.clock);
-  const forward = createForwardUseCase({
-    cards,
-    destinations: createDestinationDirectory(operatorRules, destinations),
-    egress,
-    recorder: createForwardRecorder(runtime.store),
-    clock: runtime.clock,
-    onRecordFailure: (error, record) =>
-      runtime.logger.error({ err: error, forward_id: record.id, merchant_id: record.merchantId }, 'forward audit record could not be written'),
+  const transaction: TransactionRunner = (work) => store.transaction(work);
+  const destinations = new StoreDestinationRepository(store);
+  const audit = forwardAudit({
+    recordForward: recordForward({ records: new StoreForwardRecordRepository(), transaction }),
+    onRecordFailure: (error, record) => logger.error({ err: error, forward_id: record.id, merchant_id: record.merchantId }, 'forward audit record could not be written'),
   });
 
   const http = createServiceHttp({
     service: 'forwarder',
     verifier: runtime.verifier,
-    logger: runtime.logger,
+    logger,
     bodyLimit: config.maxBody,
     rawBodyPaths: ['/forward'],
-    readiness: () => runtime.store.ping(),
+    readiness: () => store.ping(),
     routes: (router) => {
-      forwardRoutes(router, forward);
-      adminDestinationRoutes(router, destinations, config.httpsOnly);
+      forwardRoutes(router, {
+        forwardRequest: forwardRequest({ cards, destinations: destinationDirectory({ operatorRules, destinations }), egress, audit, clock }),
+      });
+      adminDestinationRoutes(router, {
+        addDestination: addDestination({ destinations, transaction, clock, httpsOnly: config.httpsOnly }),
+        listDestinations: listDestinations({ destinations }),
+        removeDestination: removeDestination({ destinations, transaction }),
+      });
     },
   });
 
@@ -62,12 +68,12 @@ export function createApp(runtime: ServiceRuntime, config: ForwarderConfig, over
     name: 'forwarder',
     http,
     async start() {
-      for (const spec of forwarderCollections) await runtime.store.register(spec);
-      relay = startOutboxRelay({ store: runtime.store, bus: runtime.bus, logger: runtime.logger });
+      for (const spec of forwarderCollections) await store.register(spec);
+      relay = startOutboxRelay({ store, bus, logger });
     },
     async stop() {
       // Records of forwards that already answered are still being written: let them reach the outbox.
-      await forward.recordsWritten();
+      await audit.recordsWritten();
       await relay?.stop();
       relay = undefined;
       await closeCards();

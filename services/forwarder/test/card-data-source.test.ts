@@ -4,8 +4,8 @@ import { generateInternalKeyPair, InternalTokenSigner } from '@vaultline/auth';
 import { InternalClient } from '@vaultline/http';
 import type { CardDataSource } from '../src/domain/card-data';
 import { TokenDeletedError, TokenNotFoundError } from '../src/domain/forward-errors';
-import { createVaultCardDataSource } from '../src/data/vault-card-data.client';
-import { createInProcessCardDataSource } from '../src/data/vault-card-data.in-process';
+import { createVaultCardDataSource } from '../src/clients/vault-card-data.client';
+import { createInProcessCardDataSource } from '../src/clients/vault-card-data.in-process';
 // A real vault, started exactly as the vault's own tests start it.
 import { ADMIN, aCard, MERCHANT, OTHER_MERCHANT, startVault, type VaultHarness } from '../../vault/test/vault-harness';
 

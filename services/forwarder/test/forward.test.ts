@@ -4,7 +4,7 @@ import { createServer } from 'node:net';
 import { waitFor } from '@vaultline/core';
 import { startStandIns } from './stand-in-destinations';
 import { startForwarder } from './forwarder-harness';
-import { ADDED_MS_HEADER } from '../src/http/forward.router';
+import { ADDED_MS_HEADER } from '../src/http/forward.routes';
 
 const PAN = '4111111111111111';
 const MERCHANT = 'mer_a';

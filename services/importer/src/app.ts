@@ -1,26 +1,25 @@
 import { createEventConsumer, startOutboxRelay, type OutboxRelay, type Subscription } from '@vaultline/bus';
 import { createEgressClient } from '@vaultline/egress';
 import { createServiceHttp, InternalClient, type ServiceApp, type ServiceRuntime } from '@vaultline/http';
-import { CryptoSecretSealer } from './adapters/crypto-secret-sealer';
-import { GatewayImportKeyIssuer } from './adapters/gateway-key-issuer';
+import { AesGcmSecretSealer } from '@vaultline/crypto';
+import { GatewayKeyIssuerClient } from './clients/gateway-key-issuer.client';
 import type { ImporterConfig } from './config';
 import { registerImportCollections, StoreImportJobRepository } from './data/import-job.repository';
-import { abortableSleep } from './domain/abortable-sleep';
-import { UnknownProviderError } from './domain/import-errors';
+import { createImport } from './domain/create-import';
+import { getImport, listImports } from './domain/find-imports';
+import { pauseImport, UnknownProviderError } from './domain/import-errors';
+import { importJobWriter } from './domain/import-job/import-job-writer';
+import { accountForOutcome, completeIfAccountedFor, failImport, revokeImportKey } from './domain/import-lifecycle';
 import type { ProviderContext } from './domain/import-provider';
-import { ImportRunner } from './domain/import-runner';
+import type { TransactionRunner } from './domain/ports';
 import { ImportScheduler } from './domain/import-scheduler';
+import { runImport } from './domain/run-import';
 import { importRoutes } from './http/imports.routes';
-import { isImportTokenCreated, onTokenCreated, TOKEN_CREATED_GROUP } from './messaging/token-created.consumer';
+import { isImportTokenCreated, TOKEN_CREATED_GROUP, tokenCreatedConsumer } from './messaging/token-created.consumer';
 import { importProviderOf, type ImportProviderId } from './providers/registry';
 
-export interface ImporterApp extends ServiceApp {
-  /** Jobs this process is running now (for tests and diagnostics). */
-  activeJobs(): number;
-}
-
 /** Composition root of the importer. */
-export function createApp(runtime: ServiceRuntime, config: ImporterConfig): ImporterApp {
+export function createApp(runtime: ServiceRuntime, config: ImporterConfig): ServiceApp {
   const { store, bus, logger, clock } = runtime;
   const log = logger.child({ component: 'importer' });
   const providerBaseUrls: Record<ImportProviderId, string> = { provider_a: config.PROVIDER_A_BASE_URL.replace(/\/$/, '') };
@@ -35,10 +34,15 @@ export function createApp(runtime: ServiceRuntime, config: ImporterConfig): Impo
   });
   const gateway = new InternalClient({ signer: runtime.signer, audience: 'gateway', baseUrl: runtime.serviceUrls.gateway });
 
-  const jobs = new StoreImportJobRepository(store, clock);
-  const secrets = new CryptoSecretSealer(config.secretKey);
-  const issuer = new GatewayImportKeyIssuer(gateway);
-  const lifecycle = { jobs, issuer, clock, log };
+  const jobs = new StoreImportJobRepository(store);
+  const transaction: TransactionRunner = (work) => store.transaction(work);
+  const sealer = new AesGcmSecretSealer(config.secretKey);
+  const issuer = new GatewayKeyIssuerClient(gateway);
+  const writer = importJobWriter({ jobs, transaction, clock });
+  const revokeKey = revokeImportKey({ issuer, writer, log });
+  const complete = completeIfAccountedFor({ writer, clock, log, revokeImportKey: revokeKey });
+  const fail = failImport({ writer, clock, log, revokeImportKey: revokeKey });
+  const accountFor = accountForOutcome({ writer, completeIfAccountedFor: complete });
 
   const providerContext = (provider: ImportProviderId): ProviderContext => ({
     http: egress,
@@ -49,14 +53,22 @@ export function createApp(runtime: ServiceRuntime, config: ImporterConfig): Impo
       maxRetryAfterMs: config.IMPORTER_MAX_RETRY_AFTER_MS,
       maxRateLimitedAttempts: config.IMPORTER_MAX_RATE_LIMITED,
     },
-    sleep: abortableSleep,
+    sleep: pauseImport,
     pageSize: config.IMPORTER_PAGE_SIZE,
     lookahead: config.IMPORTER_LOOKAHEAD,
   });
 
-  const runner = new ImportRunner({
-    ...lifecycle,
-    secrets,
+  const run = runImport({
+    jobs,
+    writer,
+    issuer,
+    sealer,
+    clock,
+    log,
+    accountForOutcome: accountFor,
+    completeIfAccountedFor: complete,
+    failImport: fail,
+    revokeImportKey: revokeKey,
     openSource: (provider, credentials) => {
       const plugin = importProviderOf(provider);
       if (!plugin) throw new UnknownProviderError(provider);
@@ -75,7 +87,7 @@ export function createApp(runtime: ServiceRuntime, config: ImporterConfig): Impo
       settlePollMs: 100,
     },
   });
-  const scheduler = new ImportScheduler(runner, lifecycle, { workerId: config.IMPORTER_WORKER_ID, scanIntervalMs: config.IMPORTER_SCAN_INTERVAL_MS });
+  const scheduler = new ImportScheduler({ jobs, runImport: run, revokeImportKey: revokeKey, clock, log }, { workerId: config.IMPORTER_WORKER_ID, scanIntervalMs: config.IMPORTER_SCAN_INTERVAL_MS });
 
   const http = createServiceHttp({
     service: 'importer',
@@ -84,11 +96,9 @@ export function createApp(runtime: ServiceRuntime, config: ImporterConfig): Impo
     readiness: () => store.ping(),
     routes: (router) =>
       importRoutes(router, {
-        jobs,
-        secrets,
-        clock,
-        pluginOf: importProviderOf,
-        wake: (merchantId, jobId) => scheduler.wake(merchantId, jobId),
+        createImport: createImport({ jobs, transaction, sealer, clock, pluginOf: importProviderOf, wake: (merchantId, jobId) => scheduler.wake(merchantId, jobId) }),
+        listImports: listImports({ jobs }),
+        getImport: getImport({ jobs }),
       }),
   });
 
@@ -98,11 +108,10 @@ export function createApp(runtime: ServiceRuntime, config: ImporterConfig): Impo
   return {
     name: 'importer',
     http,
-    activeJobs: () => scheduler.activeJobs,
     async start() {
       await registerImportCollections(store);
       relay = startOutboxRelay({ store, bus, logger });
-      consumer = await createEventConsumer({ bus, store, group: TOKEN_CREATED_GROUP, logger, interested: isImportTokenCreated, handlers: { 'token.created': onTokenCreated(lifecycle) } });
+      consumer = await createEventConsumer({ bus, store, group: TOKEN_CREATED_GROUP, logger, interested: isImportTokenCreated, handlers: { 'token.created': tokenCreatedConsumer(accountFor) } });
       scheduler.start();
     },
     async stop() {

@@ -1,8 +1,7 @@
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { InvalidKeyError, keyFromConfigOrFile } from '@vaultline/crypto';
-import { ConfigError, envBoolean, envDurationMs, envInteger, envUrl, loadConfig } from '@vaultline/config';
+import { envBoolean, envDurationMs, envInteger, envUrl, loadConfig, loadKey } from '@vaultline/config';
 
 /**
  * The importer's configuration; the only file that reads the environment.
@@ -51,19 +50,11 @@ export type ImporterConfig = z.infer<typeof importerConfigSchema> & {
 
 export function loadImporterConfig(env: NodeJS.ProcessEnv): ImporterConfig {
   const parsed = loadConfig(importerConfigSchema, env);
-  return { ...parsed, secretKey: secretKeyOf(parsed) };
-}
-
-function secretKeyOf(config: z.infer<typeof importerConfigSchema>): Buffer {
-  try {
-    return keyFromConfigOrFile({
-      value: config.IMPORTER_SECRET_KEY,
-      variable: 'IMPORTER_SECRET_KEY',
-      file: config.IMPORTER_SECRET_KEY_FILE ?? join(config.DATA_DIR, 'importer-secret.key'),
-    });
-  } catch (error) {
-    if (!(error instanceof InvalidKeyError)) throw error;
-    const variable = config.IMPORTER_SECRET_KEY ? 'IMPORTER_SECRET_KEY' : 'IMPORTER_SECRET_KEY_FILE';
-    throw new ConfigError([{ variable, reason: 'must be 32 bytes, base64-encoded' }]);
-  }
+  const secretKey = loadKey({
+    variable: 'IMPORTER_SECRET_KEY',
+    value: parsed.IMPORTER_SECRET_KEY,
+    file: parsed.IMPORTER_SECRET_KEY_FILE ?? join(parsed.DATA_DIR, 'importer-secret.key'),
+    fileVariable: 'IMPORTER_SECRET_KEY_FILE',
+  });
+  return { ...parsed, secretKey };
 }

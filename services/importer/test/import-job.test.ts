@@ -1,6 +1,6 @@
 import { isLuhnValid, waitFor } from '@vaultline/core';
 import { validateAgainstOpenApi } from '@vaultline/contracts';
-import type { ImportJob } from '../src/domain/import-job';
+import type { ImportJob } from '../src/domain/import-job/import-job';
 import { IMPORT_JOBS } from '../src/data/import-job.repository';
 import { paymentMethodId } from '../dev/provider-a-catalogue';
 import { captureTopics } from '../../vault/test/vault-harness';

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { waitFor } from '@vaultline/core';
 import { SqliteDocumentStore } from '@vaultline/store';
-import type { ImportJob } from '../src/domain/import-job';
+import type { ImportJob } from '../src/domain/import-job/import-job';
 import { IMPORT_JOBS } from '../src/data/import-job.repository';
 import { MERCHANT, PLATFORM_KEY, startImportFixture, vaultTokens, type ImportFixture } from './support/import-fixture';
 

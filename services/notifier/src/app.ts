@@ -1,42 +1,40 @@
-import { startOutboxRelay } from '@vaultline/bus';
+import { createEventConsumer, startOutboxRelay } from '@vaultline/bus';
 import type { Subscription } from '@vaultline/bus';
+import { AesGcmSecretSealer } from '@vaultline/crypto';
 import { createServiceHttp, type ServiceApp, type ServiceRuntime } from '@vaultline/http';
+import { createWebhookReceiverClient, egressUrlCheck } from './clients/webhook-receiver.client';
 import type { NotifierConfig } from './config';
 import { notifierCollections } from './data/collections';
-import { EndpointRepository } from './data/endpoint.repository';
-import { EventRepository } from './data/event.repository';
-import { MessageRepository } from './data/message.repository';
+import { CachedEndpointRepository } from './data/enabled-endpoints-cache';
+import { StoreEndpointRepository } from './data/endpoint.repository';
+import { StoreEventRepository } from './data/event.repository';
+import { StoreMessageRepository } from './data/message.repository';
+import { OpenedSecretsCache } from './data/opened-secrets-cache';
 import { QueueRepository } from './data/queue.repository';
-import { resolveNotifierKey } from './data/notifier-key';
-import { createSecretCipher } from './data/secret-cipher';
-import { createEgressTransport, egressUrlCheck } from './delivery/egress-transport';
-import { DeliveryLog } from './domain/delivery-log';
+import { getDelivery, listDeliveries, replayDelivery } from './domain/delivery-log';
 import { DeliveryScheduler } from './domain/delivery-scheduler';
-import { EventLog } from './domain/event-log';
-import { EndpointManagement } from './domain/manage-endpoints';
+import { getEvent, listEvents } from './domain/event-log';
+import { createEndpoint, deleteEndpoint, getEndpoint, listEndpoints, rotateEndpointSecret, updateEndpoint } from './domain/manage-endpoints';
+import type { TransactionRunner } from './domain/ports';
+import { recordMerchantEvent } from './domain/record-merchant-event';
 import type { RetryPolicy } from './domain/retry-policy';
-import { WebhookDelivery } from './domain/webhook-delivery';
-import { eventRoutes } from './http/events.router';
-import { webhookEndpointRoutes } from './http/webhook-endpoints.router';
-import { startMerchantEventConsumer } from './messaging/merchant-event.consumer';
+import { attemptDelivery, claimDeliveries } from './domain/webhook-delivery';
+import { eventRoutes } from './http/events.routes';
+import { webhookEndpointRoutes } from './http/webhook-endpoints.routes';
+import { MERCHANT_EVENTS_GROUP, merchantEventConsumer } from './messaging/merchant-event.consumer';
 
 /** A claimed message belongs to its worker this much longer than the request timeout. */
 const LEASE_MARGIN_MS = 30_000;
 
-export interface NotifierApp extends ServiceApp {
-  /** The delivery worker (tests and benchmarks look at it). */
-  readonly scheduler: DeliveryScheduler;
-}
-
-export function createApp(runtime: ServiceRuntime, config: NotifierConfig): NotifierApp {
+export function createApp(runtime: ServiceRuntime, config: NotifierConfig): ServiceApp {
   const { store, bus, logger, clock } = runtime;
-  const transaction: <R>(work: Parameters<typeof store.transaction<R>>[0]) => Promise<R> = (work) => store.transaction(work);
-  const cipher = createSecretCipher(resolveNotifierKey({ secretKey: config.secretKey, dataDir: config.dataDir }));
-  const endpointRepository = new EndpointRepository(store, { enabledCacheMs: config.endpointCacheMs });
-  const messageRepository = new MessageRepository(store);
-  const eventRepository = new EventRepository(store);
-  const queueRepository = new QueueRepository(store);
-  const transport = createEgressTransport({
+  const transaction: TransactionRunner = (work) => store.transaction(work);
+  const sealer = new AesGcmSecretSealer(config.secretKey);
+  const endpoints = new CachedEndpointRepository(new StoreEndpointRepository(store), { ttlMs: config.endpointCacheMs, clock });
+  const messages = new StoreMessageRepository(store);
+  const events = new StoreEventRepository(store);
+  const queue = new QueueRepository(store);
+  const transport = createWebhookReceiverClient({
     allowPrivate: config.allowPrivateUrls,
     timeoutMs: config.timeoutMs,
     connectTimeoutMs: config.connectTimeoutMs,
@@ -46,39 +44,20 @@ export function createApp(runtime: ServiceRuntime, config: NotifierConfig): Noti
     connectionsPerOrigin: config.maxInFlight,
   });
   const policy: RetryPolicy = { scheduleMs: config.retryScheduleMs, jitter: 0.1 };
+  const checkUrl = egressUrlCheck(config.allowPrivateUrls);
 
-  const delivery = new WebhookDelivery({
-    endpoints: endpointRepository,
-    messages: messageRepository,
-    queue: queueRepository,
-    transaction,
-    cipher,
-    transport,
-    clock,
-    policy,
-    leaseMs: config.timeoutMs + LEASE_MARGIN_MS,
-    logger,
-  });
   const scheduler = new DeliveryScheduler({
-    listDue: (nowMs, page) => queueRepository.listDue(nowMs, page),
-    delivery,
+    listDue: (nowMs, page) => queue.listDue(nowMs, page),
+    delivery: {
+      claim: claimDeliveries({ queue, transaction, clock, leaseMs: config.timeoutMs + LEASE_MARGIN_MS }),
+      attempt: attemptDelivery({ endpoints, messages, queue, transaction, sealer: new OpenedSecretsCache(sealer), transport, clock, policy, logger }),
+    },
     clock,
     logger,
     maxInFlight: config.maxInFlight,
     maxInFlightPerEndpoint: config.maxInFlightPerEndpoint,
     pollIntervalMs: config.pollIntervalMs,
   });
-  const endpoints = new EndpointManagement({
-    endpoints: endpointRepository,
-    transaction,
-    cipher,
-    clock,
-    checkUrl: egressUrlCheck(config.allowPrivateUrls),
-    rotationGraceMs: config.secretRotationGraceMs,
-    maxEndpointsPerMerchant: config.maxEndpointsPerMerchant,
-  });
-  const deliveries = new DeliveryLog({ endpoints: endpointRepository, messages: messageRepository, queue: queueRepository, transaction, clock, onReplay: () => scheduler.wake() });
-  const events = new EventLog(eventRepository);
 
   const http = createServiceHttp({
     service: 'notifier',
@@ -86,9 +65,29 @@ export function createApp(runtime: ServiceRuntime, config: NotifierConfig): Noti
     logger,
     readiness: () => store.ping(),
     routes: (router) => {
-      webhookEndpointRoutes(router, endpoints, deliveries);
-      eventRoutes(router, events);
+      webhookEndpointRoutes(router, {
+        createEndpoint: createEndpoint({ endpoints, transaction, sealer, clock, checkUrl, maxEndpointsPerMerchant: config.maxEndpointsPerMerchant }),
+        listEndpoints: listEndpoints({ endpoints }),
+        getEndpoint: getEndpoint({ endpoints }),
+        updateEndpoint: updateEndpoint({ endpoints, transaction, clock, checkUrl }),
+        deleteEndpoint: deleteEndpoint({ endpoints, transaction }),
+        rotateEndpointSecret: rotateEndpointSecret({ endpoints, transaction, sealer, clock, rotationGraceMs: config.secretRotationGraceMs }),
+        listDeliveries: listDeliveries({ endpoints, messages }),
+        getDelivery: getDelivery({ endpoints, messages }),
+        replayDelivery: replayDelivery({ endpoints, messages, queue, transaction, clock, onReplay: () => scheduler.wake() }),
+      });
+      eventRoutes(router, { listEvents: listEvents({ events }), getEvent: getEvent({ events }) });
     },
+  });
+
+  const record = recordMerchantEvent({
+    endpoints,
+    events,
+    messages,
+    queue,
+    clock,
+    firstAttemptDelayMs: config.retryScheduleMs[0] ?? 0,
+    maxEndpointsPerMerchant: config.maxEndpointsPerMerchant,
   });
 
   let relay: { stop(): Promise<void> } | undefined;
@@ -97,25 +96,16 @@ export function createApp(runtime: ServiceRuntime, config: NotifierConfig): Noti
   return {
     name: 'notifier',
     http,
-    scheduler,
     async start() {
       for (const spec of notifierCollections) await store.register(spec);
       // The notifier publishes no events today; the relay keeps the house contract (and future ones) working.
       relay = startOutboxRelay({ store, bus, logger });
-      consumer = await startMerchantEventConsumer({
+      consumer = await createEventConsumer({
         bus,
         store,
+        group: MERCHANT_EVENTS_GROUP,
         logger,
-        record: {
-          endpoints: endpointRepository,
-          events: eventRepository,
-          messages: messageRepository,
-          queue: queueRepository,
-          clock,
-          firstAttemptDelayMs: config.retryScheduleMs[0] ?? 0,
-          maxEndpointsPerMerchant: config.maxEndpointsPerMerchant,
-        },
-        onMessagesCreated: (entries) => scheduler.offer(entries),
+        handlers: merchantEventConsumer(record, (entries) => scheduler.offer(entries)),
       });
       scheduler.start();
     },

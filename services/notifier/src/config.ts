@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { envBoolean, envDurationMs, envInteger, loadConfig } from '@vaultline/config';
+import { join } from 'node:path';
+import { envBoolean, envDurationMs, envInteger, loadConfig, loadKey } from '@vaultline/config';
 import { DEFAULT_RETRY_SCHEDULE_MS } from './domain/retry-policy';
 
 /** WEBHOOK_RETRY_SCHEDULE_MS: comma-separated delays in ms before attempts 1…n (the first normally 0). */
@@ -13,10 +14,7 @@ const retrySchedule = () =>
     return items.map(Number);
   });
 
-const base64Key = () =>
-  z.string().refine((value) => Buffer.from(value.trim(), /[-_]/.test(value) ? 'base64url' : 'base64').length === 32, {
-    message: 'must be 32 bytes encoded as base64',
-  });
+export const NOTIFIER_KEY_FILE = 'notifier-secret.key';
 
 export const notifierConfigSchema = z
   .object({
@@ -32,8 +30,12 @@ export const notifierConfigSchema = z
     WEBHOOK_MAX_ENDPOINTS_PER_MERCHANT: envInteger({ min: 1, max: 10_000 }).default(200),
     /** How long a merchant's enabled endpoints are reused for consumed events; writes in this process drop them at once. 0: off. */
     WEBHOOK_ENDPOINT_CACHE_MS: envDurationMs().default(1_000),
-    /** Seals endpoint secrets at rest (base64, 32 bytes). Unset: generated once under DATA_DIR. */
-    NOTIFIER_SECRET_KEY: base64Key().optional(),
+    /**
+     * Seals endpoint secrets at rest (base64, 32 bytes); the production profile must set it. Unset
+     * (embedded and local profiles): generated once into DATA_DIR/notifier-secret.key (mode 0600) and
+     * read back on every later start; losing that file means endpoint secrets must be rotated.
+     */
+    NOTIFIER_SECRET_KEY: z.string().min(1).optional(),
     DATA_DIR: z.string().min(1).default('./data'),
   })
   .transform((env) => ({
@@ -47,8 +49,7 @@ export const notifierConfigSchema = z
     secretRotationGraceMs: env.WEBHOOK_SECRET_ROTATION_GRACE_MS,
     maxEndpointsPerMerchant: env.WEBHOOK_MAX_ENDPOINTS_PER_MERCHANT,
     endpointCacheMs: env.WEBHOOK_ENDPOINT_CACHE_MS,
-    secretKey: env.NOTIFIER_SECRET_KEY,
-    dataDir: env.DATA_DIR,
+    secretKey: loadKey({ variable: 'NOTIFIER_SECRET_KEY', value: env.NOTIFIER_SECRET_KEY, file: join(env.DATA_DIR, NOTIFIER_KEY_FILE) }),
   }));
 
 export type NotifierConfig = z.infer<typeof notifierConfigSchema>;

@@ -1,2 +1,2 @@
-export { createApp, type NotifierApp } from './app';
+export { createApp } from './app';
 export * from './config';

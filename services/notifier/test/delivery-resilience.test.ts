@@ -25,7 +25,9 @@ describe('delivery resilience', () => {
     receiver.on('/restart', () => ({ status: healthy ? 200 : 500 }));
     const bus: Bus = await openBus('memory://');
     const storeFile = join(dir, 'notifier.db');
-    const env = { WEBHOOK_RETRY_SCHEDULE_MS: '0,400,400' };
+    // The retry waits long enough that the first notifier stops before it, even on a busy machine
+    // (with 400 ms a loaded full run once saw the first notifier make the second attempt itself).
+    const env = { WEBHOOK_RETRY_SCHEDULE_MS: '0,1500,400' };
     const first: Harness = await startNotifier({ storeFile, bus, env });
     const endpoint = (await first.call('m_restart', 'POST', '/webhook-endpoints', { url: `${receiver.url}/restart` })).body;
     await first.publish(paymentCapturedV1, 'm_restart', aPayment());

@@ -2,7 +2,7 @@ import type { Logger } from '@vaultline/logger';
 import type { DocumentStore } from '@vaultline/store';
 import type { Bus } from '../bus.port';
 import { WakeSignal, afterPendingIo } from '../wake-signal';
-import { abortableSleep } from '../retry/abortable-sleep';
+import { sleepEndingOnAbort } from '@vaultline/core';
 import { defaultRetryDelayMs, describeError } from '../retry/deliver-with-retry';
 
 export interface OutboxRelayOptions {
@@ -64,7 +64,7 @@ export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
       } catch (error) {
         failures++;
         logger.warn({ failures, error: describeError(error) }, 'outbox relay could not publish; retrying');
-        await abortableSleep(defaultRetryDelayMs(failures), stopping.signal);
+        await sleepEndingOnAbort(defaultRetryDelayMs(failures), stopping.signal);
       } finally {
         if (!satisfied) flushWaiters.unshift(...waiters);
       }

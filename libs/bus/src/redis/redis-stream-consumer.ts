@@ -1,7 +1,7 @@
 import type Redis from 'ioredis';
 import type { Logger } from '@vaultline/logger';
 import type { BusMessage, MessageHandler } from '../bus.port';
-import { abortableSleep } from '../retry/abortable-sleep';
+import { sleepEndingOnAbort } from '@vaultline/core';
 import { defaultRetryDelayMs, deliverWithRetry, describeError, type RetryPolicy } from '../retry/deliver-with-retry';
 import { parseAutoClaimReply, parseReadReply, type StreamEntry } from './stream-entries';
 
@@ -79,7 +79,7 @@ export class RedisStreamConsumer {
         if (this.stopping) return;
         failures++;
         this.deps.logger.warn({ topic: this.deps.topic, group: this.deps.group, error: describeError(error) }, 'redis bus read failed; retrying');
-        await abortableSleep(defaultRetryDelayMs(failures), this.abort.signal);
+        await sleepEndingOnAbort(defaultRetryDelayMs(failures), this.abort.signal);
       }
     }
   }

@@ -1,7 +1,6 @@
-import { isAppError, maskPans } from '@vaultline/core';
+import { isAppError, maskPans, sleepEndingOnAbort } from '@vaultline/core';
 import type { Logger } from '@vaultline/logger';
 import { DEAD_LETTER_HEADERS, deadLetterTopic, type BusMessage, type MessageHandler, type SubscribeOptions } from '../bus.port';
-import { abortableSleep } from './abortable-sleep';
 
 export const DEFAULT_MAX_ATTEMPTS = 5;
 const MAX_ERROR_HEADER_LENGTH = 500;
@@ -64,7 +63,7 @@ export async function deliverWithRetry(input: DeliverWithRetryInput): Promise<De
         return 'dead-lettered';
       }
       logger.warn(context, 'bus handler failed; retrying');
-      await abortableSleep(policy.retryDelayMs(attempt), signal);
+      await sleepEndingOnAbort(policy.retryDelayMs(attempt), signal);
     }
   }
 }
@@ -77,7 +76,7 @@ async function publishUntilAccepted(input: DeliverWithRetryInput, deadLetter: Bu
       return true;
     } catch (error) {
       input.logger.warn({ topic: deadLetter.topic, error: describeError(error) }, 'dead-letter publish failed; retrying');
-      await abortableSleep(defaultRetryDelayMs(failures), input.signal);
+      await sleepEndingOnAbort(defaultRetryDelayMs(failures), input.signal);
     }
   }
   return false;

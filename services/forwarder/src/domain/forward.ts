@@ -6,7 +6,7 @@ import { resolveDestination } from './destination-policy';
 import { fillFormBody, parseFormBody } from './fill-form-body';
 import { fillJsonBody, parseJsonBody } from './fill-json-body';
 import { DestinationNotAllowedError, InvalidForwardBodyError } from './forward-errors';
-import type { ForwardRecord, ForwardRecorder } from './forward-record';
+import type { ForwardAudit, ForwardRecord } from './forward-record';
 import { assertFillable } from './placeholders';
 
 export type ForwardBodyFormat = 'json' | 'form';
@@ -32,14 +32,13 @@ export interface ForwardResult {
   destinationMs: number;
 }
 
-export interface ForwardDeps {
+export interface ForwardRequestPorts {
   cards: CardDataSource;
   destinations: DestinationDirectory;
   egress: Pick<EgressClient, 'request'>;
-  recorder: ForwardRecorder;
+  /** Every attempt is recorded, off the merchant's path (see ForwardAudit). */
+  audit: Pick<ForwardAudit, 'write'>;
   clock: Clock;
-  /** Called when the audit write fails: the merchant still gets the answer (or the error). */
-  onRecordFailure: (error: unknown, record: ForwardRecord) => void;
 }
 
 /** Masks PANs byte-exactly: latin1 maps bytes 1:1, and UTF-8 multi-byte sequences never contain ASCII digits. */
@@ -58,24 +57,12 @@ function outcomeOf(error: unknown): ForwardRecord['outcome'] {
 /**
  * POST /forward: checks the destination, fills the placeholders with the token's card data and
  * sends the request through the egress client. Nothing is sent when the destination is not allowed
- * or a placeholder cannot be filled. Every attempt is recorded and published as forward.completed.
- *
- * The record is written while the answer goes back, not before: its commit (and the outbox relay and
- * consumers it wakes) would otherwise sit in the merchant's latency. That loses nothing: the answer
- * never depended on the write (a failed write is reported through onRecordFailure and the answer
- * still goes out), and a crash before the commit loses the record whether or not the answer was
- * awaited. `recordsWritten()` lets the composition root wait for writes in flight before it stops.
+ * or a placeholder cannot be filled. Every attempt is recorded and published as forward.completed,
+ * while the answer goes back.
  */
-export function createForwardUseCase(deps: ForwardDeps) {
-  const writing = new Set<Promise<void>>();
-  const writeRecord = (record: ForwardRecord): void => {
-    const written: Promise<void> = deps.recorder
-      .record(record)
-      .catch((error: unknown) => deps.onRecordFailure(error, record))
-      .finally(() => writing.delete(written));
-    writing.add(written);
-  };
+export type ForwardRequest = (command: ForwardCommand) => Promise<ForwardResult>;
 
+export function forwardRequest({ cards, destinations, egress, audit, clock }: ForwardRequestPorts): ForwardRequest {
   async function forward(command: ForwardCommand): Promise<ForwardResult> {
     const started = performance.now();
     let destinationHost = '';
@@ -87,10 +74,10 @@ export function createForwardUseCase(deps: ForwardDeps) {
       tokenId: command.tokenId,
       destinationHost,
       destinationPath,
-      createdAt: deps.clock.now().toISOString(),
+      createdAt: clock.now().toISOString(),
     });
     try {
-      const { url, rule } = resolveDestination(command.destinationUrl, await deps.destinations.rulesFor(command.merchantId));
+      const { url, rule } = resolveDestination(command.destinationUrl, await destinations.rulesFor(command.merchantId));
       destinationHost = url.host;
       destinationPath = url.pathname;
 
@@ -99,14 +86,14 @@ export function createForwardUseCase(deps: ForwardDeps) {
       const form = command.format === 'form' ? parseFormBody(raw) : undefined;
       if (!json && !form) throw new InvalidForwardBodyError('Unsupported body format.');
 
-      const card = await deps.cards.reveal(command.merchantId, command.tokenId, command.requestId);
+      const card = await cards.reveal(command.merchantId, command.tokenId, command.requestId);
       assertFillable(json?.placeholders ?? form?.placeholders ?? [], card);
       const body = json ? fillJsonBody(json, card, rule.typing) : fillFormBody(form!, card);
 
       const sendStarted = performance.now();
       let response;
       try {
-        response = await deps.egress.request({
+        response = await egress.request({
           url: url.href,
           method: 'POST',
           headers: {
@@ -132,7 +119,7 @@ export function createForwardUseCase(deps: ForwardDeps) {
         durationMs: destinationMs,
         addedMs,
       };
-      writeRecord(record);
+      audit.write(record);
       return { status: response.status, contentType: response.headers['content-type'], body: masked, addedMs, destinationMs };
     } catch (error) {
       const translated = error instanceof EgressBlockedError ? new DestinationNotAllowedError(error.message) : error;
@@ -144,17 +131,10 @@ export function createForwardUseCase(deps: ForwardDeps) {
         durationMs: destinationMs,
         addedMs: Math.max(0, performance.now() - started - destinationMs),
       };
-      writeRecord(record);
+      audit.write(record);
       throw translated;
     }
   }
 
-  return Object.assign(forward, {
-    /** Resolves once every record started so far is written (or its failure reported). */
-    async recordsWritten(): Promise<void> {
-      await Promise.all(writing);
-    },
-  });
+  return forward;
 }
-
-export type ForwardUseCase = ReturnType<typeof createForwardUseCase>;

@@ -1,9 +1,9 @@
 import { newId, ValidationError, type Clock } from '@vaultline/core';
-import { newImportJob, type ImportJob } from './import-job';
+import { newImportJob, type ImportJob } from './import-job/import-job';
 import { UnknownProviderError } from './import-errors';
 import type { ImportProviderPlugin } from './import-provider';
-import type { ImportJobRepository, SecretSealer } from './ports';
-import { credentialsContext } from './import-runner';
+import type { ImportJobRepository, SecretSealer, TransactionRunner } from './ports';
+import { credentialsContext } from './run-import';
 
 export interface CreateImportInput {
   merchantId: string;
@@ -12,9 +12,10 @@ export interface CreateImportInput {
   credentials: unknown;
 }
 
-export interface CreateImportDeps {
-  jobs: ImportJobRepository;
-  secrets: SecretSealer;
+export interface CreateImportPorts {
+  jobs: Pick<ImportJobRepository, 'insert'>;
+  transaction: TransactionRunner;
+  sealer: SecretSealer;
   clock: Clock;
   pluginOf(provider: string): ImportProviderPlugin | null;
   /** Starts the job in the background once it is stored. */
@@ -22,21 +23,25 @@ export interface CreateImportDeps {
 }
 
 /** POST /tokens/imports: validates the provider and its credentials, stores the job sealed, starts it. */
-export async function createImport(deps: CreateImportDeps, input: CreateImportInput): Promise<ImportJob> {
-  const plugin = deps.pluginOf(input.provider);
-  if (!plugin) throw new UnknownProviderError(input.provider);
-  if (input.credentials === undefined || input.credentials === null) {
-    throw new ValidationError(input.provider, `${input.provider} is required: the platform credentials for the import.`, 'provider_credentials_required');
-  }
-  const parsed = plugin.credentialsSchema.safeParse(input.credentials);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    const path = [input.provider, ...(issue?.path ?? []).map(String)].join('.');
-    throw new ValidationError(path, `${path} is missing or invalid.`, 'provider_credentials_invalid');
-  }
-  const id = newId();
-  const sealedCredentials = deps.secrets.seal(JSON.stringify(parsed.data), credentialsContext(id));
-  const job = await deps.jobs.create(newImportJob({ id, merchantId: input.merchantId, provider: plugin.id, sealedCredentials, now: deps.clock.now() }));
-  deps.wake(input.merchantId, job.id);
-  return job;
+export type CreateImport = (input: CreateImportInput) => Promise<ImportJob>;
+
+export function createImport({ jobs, transaction, sealer, clock, pluginOf, wake }: CreateImportPorts): CreateImport {
+  return async (input) => {
+    const plugin = pluginOf(input.provider);
+    if (!plugin) throw new UnknownProviderError(input.provider);
+    if (input.credentials === undefined || input.credentials === null) {
+      throw new ValidationError(input.provider, `${input.provider} is required: the platform credentials for the import.`, 'provider_credentials_required');
+    }
+    const parsed = plugin.credentialsSchema.safeParse(input.credentials);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      const path = [input.provider, ...(issue?.path ?? []).map(String)].join('.');
+      throw new ValidationError(path, `${path} is missing or invalid.`, 'provider_credentials_invalid');
+    }
+    const id = newId();
+    const sealedCredentials = sealer.seal(JSON.stringify(parsed.data), credentialsContext(id));
+    const job = await transaction((uow) => jobs.insert(uow, newImportJob({ id, merchantId: input.merchantId, provider: plugin.id, sealedCredentials, now: clock.now() })));
+    wake(input.merchantId, job.id);
+    return job;
+  };
 }

@@ -1,4 +1,4 @@
-import { AppError, ValidationError } from '@vaultline/core';
+import { AppError, sleepFailingOnAbort, ValidationError } from '@vaultline/core';
 
 export class UnknownProviderError extends ValidationError {
   constructor(provider: string) {
@@ -44,3 +44,6 @@ export class ImportInterruptedError extends Error {
     this.name = 'ImportInterruptedError';
   }
 }
+
+/** Waits ms, or rejects with ImportInterruptedError as soon as the signal aborts: the job stops where it stands. */
+export const pauseImport = (ms: number, signal: AbortSignal): Promise<void> => sleepFailingOnAbort(ms, signal, () => new ImportInterruptedError());

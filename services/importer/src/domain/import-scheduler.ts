@@ -1,7 +1,16 @@
 import type { Clock } from '@vaultline/core';
-import { leaseIsFree } from './import-job';
-import { revokeImportKey, type LifecycleDeps } from './import-lifecycle';
-import type { ImportRunner } from './import-runner';
+import { leaseIsFree } from './import-job/import-job';
+import type { RevokeImportKey } from './import-lifecycle';
+import type { ImportJobRepository, ImporterLog } from './ports';
+import type { RunImport } from './run-import';
+
+export interface ImportSchedulerPorts {
+  jobs: Pick<ImportJobRepository, 'listAcrossMerchants'>;
+  runImport: RunImport;
+  revokeImportKey: RevokeImportKey;
+  clock: Clock;
+  log: ImporterLog;
+}
 
 export interface ImportSchedulerSettings {
   workerId: string;
@@ -21,8 +30,7 @@ export class ImportScheduler {
   private scanning: Promise<void> | null = null;
 
   constructor(
-    private readonly runner: ImportRunner,
-    private readonly deps: LifecycleDeps & { clock: Clock },
+    private readonly ports: ImportSchedulerPorts,
     private readonly settings: ImportSchedulerSettings,
   ) {}
 
@@ -36,9 +44,9 @@ export class ImportScheduler {
   wake(merchantId: string, jobId: string): void {
     if (!this.running || this.active.has(jobId)) return;
     const controller = new AbortController();
-    const done = this.runner
-      .run(merchantId, jobId, controller.signal)
-      .catch((error: unknown) => this.deps.log.error({ import_id: jobId, err: error }, 'import run failed'))
+    const done = this.ports
+      .runImport(merchantId, jobId, controller.signal)
+      .catch((error: unknown) => this.ports.log.error({ import_id: jobId, err: error }, 'import run failed'))
       .finally(() => this.active.delete(jobId));
     this.active.set(jobId, { controller, done });
   }
@@ -53,23 +61,18 @@ export class ImportScheduler {
     await this.scanning?.catch(() => undefined);
   }
 
-  /** Jobs currently run by this process. */
-  get activeJobs(): number {
-    return this.active.size;
-  }
-
   private scanSoon(): void {
     if (this.scanning || !this.running) return;
     this.scanning = this.scan()
-      .catch((error: unknown) => this.deps.log.error({ err: error }, 'import scan failed'))
+      .catch((error: unknown) => this.ports.log.error({ err: error }, 'import scan failed'))
       .finally(() => (this.scanning = null));
   }
 
   private async scan(): Promise<void> {
     let after: string | undefined;
     for (;;) {
-      const page = await this.deps.jobs.listAcrossMerchants({ states: ['preparing', 'running'] }, { limit: 100, ...(after ? { after } : {}) });
-      const now = this.deps.clock.now();
+      const page = await this.ports.jobs.listAcrossMerchants({ states: ['preparing', 'running'] }, { limit: 100, ...(after ? { after } : {}) });
+      const now = this.ports.clock.now();
       for (const job of page.items) {
         if (leaseIsFree(job, this.settings.workerId, now)) this.wake(job.merchant_id, job.id);
       }
@@ -80,7 +83,7 @@ export class ImportScheduler {
   }
 
   private async sweepUnrevokedKeys(): Promise<void> {
-    const page = await this.deps.jobs.listAcrossMerchants({ states: ['finished', 'failed'], keyNotRevoked: true }, { limit: 100 });
-    for (const job of page.items) await revokeImportKey(this.deps, job);
+    const page = await this.ports.jobs.listAcrossMerchants({ states: ['finished', 'failed'], keyNotRevoked: true }, { limit: 100 });
+    for (const job of page.items) await this.ports.revokeImportKey(job);
   }
 }

@@ -1,4 +1,4 @@
-import type { ImportJob } from '../domain/import-job';
+import type { ImportJob } from '../domain/import-job/import-job';
 
 /** The import job as the API shows it: progress and reasons, never a credential. */
 export interface ImportJobView {
@@ -16,7 +16,7 @@ export interface ImportJobView {
   failures: { reason: string; count: number }[];
 }
 
-export function importJobView(job: ImportJob): ImportJobView {
+export function toImportJobView(job: ImportJob): ImportJobView {
   return {
     id: job.id,
     object: 'token_import',

@@ -1,6 +1,6 @@
 import { isUuid } from '@vaultline/core';
 import type { EventHandler, RawEvent } from '@vaultline/bus';
-import { accountFor, type LifecycleDeps } from '../domain/import-lifecycle';
+import type { AccountForOutcome } from '../domain/import-lifecycle';
 
 export const TOKEN_CREATED_GROUP = 'importer.token-created';
 
@@ -9,11 +9,11 @@ export const TOKEN_CREATED_GROUP = 'importer.token-created';
  * payment method as imported (or updated). It commits in its own unit of work: the per-job
  * uniqueness of business keys makes a redelivered or repeated event count once.
  */
-export function onTokenCreated(deps: LifecycleDeps): EventHandler<'token.created'> {
+export function tokenCreatedConsumer(accountForOutcome: AccountForOutcome): EventHandler<'token.created'> {
   return async (event) => {
     const { source, correlation_id: correlationId, business_key: businessKey, updated } = event.data;
     if (source !== 'cde_import' || !correlationId || !businessKey || !isUuid(correlationId)) return;
-    await accountFor(deps, event.merchant_id, correlationId, businessKey, updated ? 'updated' : 'imported', null);
+    await accountForOutcome(event.merchant_id, correlationId, businessKey, updated ? 'updated' : 'imported', null);
   };
 }
 

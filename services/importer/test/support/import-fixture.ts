@@ -8,7 +8,8 @@ import { createLogger } from '@vaultline/logger';
 import { MemoryDocumentStore, type DocumentStore } from '@vaultline/store';
 import { MemoryTtlStore } from '@vaultline/ttl';
 import { startVault, type VaultHarness } from '../../../vault/test/vault-harness';
-import { createApp, loadImporterConfig, type ImporterApp } from '../../src';
+import type { ServiceApp } from '@vaultline/http';
+import { createApp, loadImporterConfig } from '../../src';
 import { startProviderASimulator, type ProviderASimulator, type ProviderASimulatorOptions } from '../../dev/provider-a-simulator';
 import { startFakeGateway, type FakeGateway } from './fake-gateway';
 
@@ -26,7 +27,7 @@ export interface ImportFixture {
   gateway: FakeGateway;
   bus: Bus;
   importerStore: DocumentStore;
-  importer(): ImporterApp;
+  importer(): ServiceApp;
   /** Every line the importer logged (level debug), for leak checks. */
   logLines: string[];
   call(method: string, path: string, body?: unknown, merchantId?: string): Promise<Answer>;
@@ -80,7 +81,7 @@ export async function startImportFixture(options: ImportFixtureOptions = {}): Pr
     publicBaseUrl: gateway.url,
   };
 
-  let app: ImporterApp | null = null;
+  let app: ServiceApp | null = null;
   let server: RunningServer | null = null;
 
   const startImporter = async (env: Record<string, string> = {}) => {

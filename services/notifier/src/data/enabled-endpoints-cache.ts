@@ -1,3 +1,6 @@
+import type { Clock } from '@vaultline/core';
+import type { Page, PageRequest, UnitOfWork } from '@vaultline/store';
+import type { EndpointRepository } from '../domain/ports';
 import type { WebhookEndpoint } from '../domain/webhook-endpoint';
 
 export interface EnabledEndpointsCacheOptions {
@@ -57,5 +60,60 @@ export class EnabledEndpointsCache {
     this.entries.delete(merchantId);
     this.entries.set(merchantId, entry);
     if (this.entries.size > this.maxMerchants) this.entries.delete(this.entries.keys().next().value as string);
+  }
+}
+
+/**
+ * The endpoint repository with the enabled-endpoints cache in front of listEnabled. Every write
+ * drops the merchant's cached list when it is buffered and again once it committed, so no read
+ * that overlapped the commit is kept.
+ */
+export class CachedEndpointRepository implements EndpointRepository {
+  private readonly enabled: EnabledEndpointsCache;
+
+  constructor(
+    private readonly endpoints: EndpointRepository,
+    options: { ttlMs: number; clock: Clock },
+  ) {
+    this.enabled = new EnabledEndpointsCache((merchantId, limit) => endpoints.listEnabled(merchantId, limit), {
+      ttlMs: options.ttlMs,
+      nowMs: () => options.clock.now().getTime(),
+    });
+  }
+
+  get(merchantId: string, id: string): Promise<WebhookEndpoint | null> {
+    return this.endpoints.get(merchantId, id);
+  }
+
+  list(merchantId: string, page: PageRequest): Promise<Page<WebhookEndpoint>> {
+    return this.endpoints.list(merchantId, page);
+  }
+
+  count(merchantId: string): Promise<number> {
+    return this.endpoints.count(merchantId);
+  }
+
+  listEnabled(merchantId: string, limit: number): Promise<WebhookEndpoint[]> {
+    return this.enabled.get(merchantId, limit);
+  }
+
+  insert(uow: UnitOfWork, endpoint: Omit<WebhookEndpoint, 'version'>): WebhookEndpoint {
+    this.invalidateAround(uow, endpoint.merchant_id);
+    return this.endpoints.insert(uow, endpoint);
+  }
+
+  update(uow: UnitOfWork, endpoint: WebhookEndpoint): WebhookEndpoint {
+    this.invalidateAround(uow, endpoint.merchant_id);
+    return this.endpoints.update(uow, endpoint);
+  }
+
+  delete(uow: UnitOfWork, endpoint: WebhookEndpoint): void {
+    this.invalidateAround(uow, endpoint.merchant_id);
+    this.endpoints.delete(uow, endpoint);
+  }
+
+  private invalidateAround(uow: UnitOfWork, merchantId: string): void {
+    this.enabled.invalidate(merchantId);
+    uow.afterCommit(() => this.enabled.invalidate(merchantId));
   }
 }

@@ -1,5 +1,7 @@
+import { systemClock } from '@vaultline/core';
 import { SqliteDocumentStore } from '@vaultline/store';
-import { EndpointRepository } from './endpoint.repository';
+import { CachedEndpointRepository } from './enabled-endpoints-cache';
+import { StoreEndpointRepository } from './endpoint.repository';
 import { ENDPOINTS, notifierCollections } from './collections';
 import type { WebhookEndpoint } from '../domain/webhook-endpoint';
 
@@ -11,12 +13,12 @@ function endpoint(id: string, enabled = true): Omit<WebhookEndpoint, 'version'> 
 
 describe('EndpointRepository with the enabled-endpoints cache', () => {
   let store: SqliteDocumentStore;
-  let repository: EndpointRepository;
+  let repository: CachedEndpointRepository;
 
   beforeEach(async () => {
     store = await SqliteDocumentStore.open(':memory:');
     for (const spec of notifierCollections) await store.register(spec);
-    repository = new EndpointRepository(store, { enabledCacheMs: 60_000 });
+    repository = new CachedEndpointRepository(new StoreEndpointRepository(store), { ttlMs: 60_000, clock: systemClock });
   });
 
   afterEach(() => store.close());
@@ -54,6 +56,6 @@ describe('EndpointRepository with the enabled-endpoints cache', () => {
     await store.transaction((uow) => uow.insert<WebhookEndpoint>(ENDPOINTS, endpoint('we_elsewhere')));
 
     expect(await enabledIds()).toEqual([]);
-    expect((await new EndpointRepository(store).listEnabled(MERCHANT, 200)).map((e) => e.id)).toEqual(['we_elsewhere']);
+    expect((await new StoreEndpointRepository(store).listEnabled(MERCHANT, 200)).map((e) => e.id)).toEqual(['we_elsewhere']);
   });
 });

@@ -1,26 +1,10 @@
 import type { DocumentStore, Page, PageRequest, UnitOfWork } from '@vaultline/store';
+import type { EndpointRepository } from '../domain/ports';
 import type { WebhookEndpoint } from '../domain/webhook-endpoint';
 import { ENDPOINTS } from './collections';
-import { EnabledEndpointsCache } from './enabled-endpoints-cache';
 
-export interface EndpointRepositoryOptions {
-  /** How long a merchant's enabled endpoints are served from memory (0: always read). */
-  enabledCacheMs?: number;
-  nowMs?: () => number;
-}
-
-export class EndpointRepository {
-  private readonly enabled: EnabledEndpointsCache;
-
-  constructor(
-    private readonly store: DocumentStore,
-    options: EndpointRepositoryOptions = {},
-  ) {
-    this.enabled = new EnabledEndpointsCache((merchantId, limit) => this.readEnabled(merchantId, limit), {
-      ttlMs: options.enabledCacheMs ?? 0,
-      ...(options.nowMs ? { nowMs: options.nowMs } : {}),
-    });
-  }
+export class StoreEndpointRepository implements EndpointRepository {
+  constructor(private readonly store: DocumentStore) {}
 
   private get collection() {
     return this.store.collection<WebhookEndpoint>(ENDPOINTS);
@@ -38,35 +22,20 @@ export class EndpointRepository {
     return this.collection.count(merchantId, {});
   }
 
-  /** Every enabled endpoint of the merchant (bounded by the per-merchant endpoint limit); see EnabledEndpointsCache. */
-  listEnabled(merchantId: string, limit: number): Promise<WebhookEndpoint[]> {
-    return this.enabled.get(merchantId, limit);
+  /** Every enabled endpoint of the merchant, at most `limit` (the per-merchant endpoint limit). */
+  async listEnabled(merchantId: string, limit: number): Promise<WebhookEndpoint[]> {
+    return (await this.collection.list(merchantId, { enabled: true }, { limit })).items;
   }
 
-  // Every write drops the merchant's cached list when it is buffered and again once it committed,
-  // so no read that overlapped the commit is kept.
   insert(uow: UnitOfWork, endpoint: Omit<WebhookEndpoint, 'version'>): WebhookEndpoint {
-    this.invalidateAround(uow, endpoint.merchant_id);
     return uow.insert<WebhookEndpoint>(ENDPOINTS, endpoint);
   }
 
   update(uow: UnitOfWork, endpoint: WebhookEndpoint): WebhookEndpoint {
-    this.invalidateAround(uow, endpoint.merchant_id);
     return uow.update<WebhookEndpoint>(ENDPOINTS, endpoint);
   }
 
   delete(uow: UnitOfWork, endpoint: WebhookEndpoint): void {
-    this.invalidateAround(uow, endpoint.merchant_id);
     uow.delete(ENDPOINTS, endpoint.merchant_id, endpoint.id, endpoint.version);
-  }
-
-  private async readEnabled(merchantId: string, limit: number): Promise<WebhookEndpoint[]> {
-    const page = await this.collection.list(merchantId, { enabled: true }, { limit });
-    return page.items;
-  }
-
-  private invalidateAround(uow: UnitOfWork, merchantId: string): void {
-    this.enabled.invalidate(merchantId);
-    uow.afterCommit(() => this.enabled.invalidate(merchantId));
   }
 }

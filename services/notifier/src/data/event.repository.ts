@@ -1,8 +1,9 @@
 import type { DocumentStore, Page, PageRequest, UnitOfWork, Where } from '@vaultline/store';
 import type { MerchantEvent } from '../domain/merchant-event';
+import type { EventRepository } from '../domain/ports';
 import { EVENTS } from './collections';
 
-export class EventRepository {
+export class StoreEventRepository implements EventRepository {
   constructor(private readonly store: DocumentStore) {}
 
   private get collection() {

@@ -1,8 +1,9 @@
 import type { DocumentStore, Page, PageRequest, UnitOfWork, Where } from '@vaultline/store';
 import type { MessageStatus, WebhookMessage } from '../domain/webhook-message';
+import type { MessageRepository } from '../domain/ports';
 import { MESSAGES } from './collections';
 
-export class MessageRepository {
+export class StoreMessageRepository implements MessageRepository {
   constructor(private readonly store: DocumentStore) {}
 
   private get collection() {

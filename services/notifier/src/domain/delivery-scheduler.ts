@@ -114,11 +114,6 @@ export class DeliveryScheduler {
     this.armTimer();
   }
 
-  /** Attempts in flight (for tests and metrics). */
-  get activeAttempts(): number {
-    return this.inFlight.size;
-  }
-
   private kick(): void {
     if (this.stopped || this.wakeQueued) return;
     this.wakeQueued = true;

@@ -1,21 +1,10 @@
 import { newId, type Clock } from '@vaultline/core';
 import type { Page, PageRequest } from '@vaultline/store';
-import { EndpointDisabledError, TooManyEndpointsError, UnknownEventTypeError, WebhookEndpointNotFoundError } from './errors';
-import { activeSecrets, type WebhookEndpoint } from './webhook-endpoint';
+import { TooManyEndpointsError, UnknownEventTypeError, WebhookEndpointNotFoundError } from './errors';
+import { activeSecrets, endpointSecretContext, type WebhookEndpoint } from './webhook-endpoint';
 import { generateWebhookSecret } from './webhook-signature';
 import { isMerchantEventType } from './webhook-payload';
-import type { EndpointRepositoryPort, EndpointUrlCheck, SecretCipherPort, TransactionRunner } from './ports';
-
-export interface EndpointManagementDeps {
-  endpoints: EndpointRepositoryPort;
-  transaction: TransactionRunner;
-  cipher: SecretCipherPort;
-  clock: Clock;
-  checkUrl: EndpointUrlCheck;
-  /** How long a replaced secret keeps signing after a rotation. */
-  rotationGraceMs: number;
-  maxEndpointsPerMerchant: number;
-}
+import type { EndpointRepository, EndpointUrlCheck, SecretSealer, TransactionRunner } from './ports';
 
 export interface CreateEndpointInput {
   url: string;
@@ -30,7 +19,7 @@ export interface UpdateEndpointInput {
   enabled?: boolean;
 }
 
-/** The secret in clear text is returned only here and by rotateSecret; it is stored sealed. */
+/** The secret in clear text is returned only here and by rotateEndpointSecret; it is stored sealed. */
 export interface EndpointWithSecret {
   endpoint: WebhookEndpoint;
   secret: string;
@@ -43,20 +32,28 @@ export interface RotatedSecret extends EndpointWithSecret {
 /** Secrets kept per endpoint: the current one plus replaced ones still in their grace period. */
 const MAX_SECRETS = 5;
 
-export class EndpointManagement {
-  constructor(private readonly deps: EndpointManagementDeps) {}
+/** POST /webhook-endpoints. */
+export type CreateEndpoint = (merchantId: string, input: CreateEndpointInput) => Promise<EndpointWithSecret>;
 
-  async create(merchantId: string, input: CreateEndpointInput): Promise<EndpointWithSecret> {
+export interface CreateEndpointPorts {
+  endpoints: Pick<EndpointRepository, 'count' | 'insert'>;
+  transaction: TransactionRunner;
+  sealer: SecretSealer;
+  clock: Clock;
+  checkUrl: EndpointUrlCheck;
+  maxEndpointsPerMerchant: number;
+}
+
+export function createEndpoint({ endpoints, transaction, sealer, clock, checkUrl, maxEndpointsPerMerchant }: CreateEndpointPorts): CreateEndpoint {
+  return async (merchantId, input) => {
     const events = normaliseEvents(input.events);
-    await this.deps.checkUrl(input.url);
-    if ((await this.deps.endpoints.count(merchantId)) >= this.deps.maxEndpointsPerMerchant) {
-      throw new TooManyEndpointsError(this.deps.maxEndpointsPerMerchant);
-    }
+    await checkUrl(input.url);
+    if ((await endpoints.count(merchantId)) >= maxEndpointsPerMerchant) throw new TooManyEndpointsError(maxEndpointsPerMerchant);
     const id = newId();
-    const now = this.deps.clock.now().toISOString();
+    const now = clock.now().toISOString();
     const secret = generateWebhookSecret();
-    const endpoint = await this.deps.transaction((uow) =>
-      this.deps.endpoints.insert(uow, {
+    const endpoint = await transaction((uow) =>
+      endpoints.insert(uow, {
         id,
         merchant_id: merchantId,
         url: input.url,
@@ -64,28 +61,44 @@ export class EndpointManagement {
         description: input.description ?? null,
         enabled: true,
         disabled_reason: null,
-        secrets: [{ sealed: this.deps.cipher.seal(id, secret), created_at: now, expires_at: null }],
+        secrets: [{ sealed: sealer.seal(secret, endpointSecretContext(id)), created_at: now, expires_at: null }],
         created_at: now,
         updated_at: now,
       }),
     );
     return { endpoint, secret };
-  }
+  };
+}
 
-  list(merchantId: string, page: PageRequest): Promise<Page<WebhookEndpoint>> {
-    return this.deps.endpoints.list(merchantId, page);
-  }
+/** GET /webhook-endpoints. */
+export type ListEndpoints = (merchantId: string, page: PageRequest) => Promise<Page<WebhookEndpoint>>;
 
-  async get(merchantId: string, id: string): Promise<WebhookEndpoint> {
-    const endpoint = await this.deps.endpoints.get(merchantId, id);
-    if (!endpoint) throw new WebhookEndpointNotFoundError();
-    return endpoint;
-  }
+export function listEndpoints({ endpoints }: { endpoints: Pick<EndpointRepository, 'list'> }): ListEndpoints {
+  return (merchantId, page) => endpoints.list(merchantId, page);
+}
 
-  async update(merchantId: string, id: string, input: UpdateEndpointInput): Promise<WebhookEndpoint> {
-    const current = await this.get(merchantId, id);
-    if (input.url !== undefined && input.url !== current.url) await this.deps.checkUrl(input.url);
-    const next: WebhookEndpoint = { ...current, updated_at: this.deps.clock.now().toISOString() };
+/** GET /webhook-endpoints/{id}. */
+export type GetEndpoint = (merchantId: string, id: string) => Promise<WebhookEndpoint>;
+
+export function getEndpoint({ endpoints }: { endpoints: Pick<EndpointRepository, 'get'> }): GetEndpoint {
+  return (merchantId, id) => requireEndpoint(endpoints, merchantId, id);
+}
+
+/** PATCH /webhook-endpoints/{id}. */
+export type UpdateEndpoint = (merchantId: string, id: string, input: UpdateEndpointInput) => Promise<WebhookEndpoint>;
+
+export interface UpdateEndpointPorts {
+  endpoints: Pick<EndpointRepository, 'get' | 'update'>;
+  transaction: TransactionRunner;
+  clock: Clock;
+  checkUrl: EndpointUrlCheck;
+}
+
+export function updateEndpoint({ endpoints, transaction, clock, checkUrl }: UpdateEndpointPorts): UpdateEndpoint {
+  return async (merchantId, id, input) => {
+    const current = await requireEndpoint(endpoints, merchantId, id);
+    if (input.url !== undefined && input.url !== current.url) await checkUrl(input.url);
+    const next: WebhookEndpoint = { ...current, updated_at: clock.now().toISOString() };
     if (input.url !== undefined) next.url = input.url;
     if (input.events !== undefined) next.events = normaliseEvents(input.events);
     if (input.description !== undefined) next.description = input.description;
@@ -93,21 +106,40 @@ export class EndpointManagement {
       next.enabled = input.enabled;
       next.disabled_reason = input.enabled ? null : (current.disabled_reason ?? 'manual');
     }
-    return this.deps.transaction((uow) => this.deps.endpoints.update(uow, next));
-  }
+    return transaction((uow) => endpoints.update(uow, next));
+  };
+}
 
-  async delete(merchantId: string, id: string): Promise<void> {
-    const current = await this.get(merchantId, id);
-    await this.deps.transaction((uow) => this.deps.endpoints.delete(uow, current));
-  }
+/** DELETE /webhook-endpoints/{id}. */
+export type DeleteEndpoint = (merchantId: string, id: string) => Promise<void>;
 
-  /**
-   * A new secret signs from now on; the ones it replaces keep signing (a second v1 entry in
-   * webhook-signature) until the grace period ends, so receivers can switch without losing events.
-   */
-  async rotateSecret(merchantId: string, id: string, graceMs = this.deps.rotationGraceMs): Promise<RotatedSecret> {
-    const current = await this.get(merchantId, id);
-    const now = this.deps.clock.now();
+export function deleteEndpoint({ endpoints, transaction }: { endpoints: Pick<EndpointRepository, 'get' | 'delete'>; transaction: TransactionRunner }): DeleteEndpoint {
+  return async (merchantId, id) => {
+    const current = await requireEndpoint(endpoints, merchantId, id);
+    await transaction((uow) => endpoints.delete(uow, current));
+  };
+}
+
+/**
+ * A new secret signs from now on; the ones it replaces keep signing (a second v1 entry in
+ * webhook-signature) until the grace period ends, so receivers can switch without losing events.
+ * `graceMs` defaults to the configured rotation grace.
+ */
+export type RotateEndpointSecret = (merchantId: string, id: string, graceMs?: number) => Promise<RotatedSecret>;
+
+export interface RotateEndpointSecretPorts {
+  endpoints: Pick<EndpointRepository, 'get' | 'update'>;
+  transaction: TransactionRunner;
+  sealer: SecretSealer;
+  clock: Clock;
+  /** How long a replaced secret keeps signing after a rotation. */
+  rotationGraceMs: number;
+}
+
+export function rotateEndpointSecret({ endpoints, transaction, sealer, clock, rotationGraceMs }: RotateEndpointSecretPorts): RotateEndpointSecret {
+  return async (merchantId, id, graceMs = rotationGraceMs) => {
+    const current = await requireEndpoint(endpoints, merchantId, id);
+    const now = clock.now();
     const expiresAt = new Date(now.getTime() + graceMs).toISOString();
     const secret = generateWebhookSecret();
     const previous =
@@ -116,22 +148,22 @@ export class EndpointManagement {
             .map((s) => ({ ...s, expires_at: s.expires_at === null || s.expires_at > expiresAt ? expiresAt : s.expires_at }))
             .slice(0, MAX_SECRETS - 1)
         : [];
-    const endpoint = await this.deps.transaction((uow) =>
-      this.deps.endpoints.update(uow, {
+    const endpoint = await transaction((uow) =>
+      endpoints.update(uow, {
         ...current,
-        secrets: [{ sealed: this.deps.cipher.seal(id, secret), created_at: now.toISOString(), expires_at: null }, ...previous],
+        secrets: [{ sealed: sealer.seal(secret, endpointSecretContext(id)), created_at: now.toISOString(), expires_at: null }, ...previous],
         updated_at: now.toISOString(),
       }),
     );
     return { endpoint, secret, previousSecretExpiresAt: previous.length > 0 ? expiresAt : null };
-  }
+  };
+}
 
-  /** For replays: the endpoint must exist and be enabled. */
-  async requireEnabled(merchantId: string, id: string): Promise<WebhookEndpoint> {
-    const endpoint = await this.get(merchantId, id);
-    if (!endpoint.enabled) throw new EndpointDisabledError();
-    return endpoint;
-  }
+/** The merchant's endpoint, or WebhookEndpointNotFoundError (another merchant's is not found either). */
+export async function requireEndpoint(endpoints: Pick<EndpointRepository, 'get'>, merchantId: string, id: string): Promise<WebhookEndpoint> {
+  const endpoint = await endpoints.get(merchantId, id);
+  if (!endpoint) throw new WebhookEndpointNotFoundError();
+  return endpoint;
 }
 
 function normaliseEvents(events: string[] | undefined): string[] {

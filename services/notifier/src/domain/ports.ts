@@ -8,7 +8,7 @@ import type { QueueEntry } from './delivery-queue';
 /** Runs work in one unit of work and commits it atomically (DocumentStore.transaction). */
 export type TransactionRunner = <R>(work: (uow: UnitOfWork) => R | Promise<R>) => Promise<R>;
 
-export interface EndpointRepositoryPort {
+export interface EndpointRepository {
   get(merchantId: string, id: string): Promise<WebhookEndpoint | null>;
   list(merchantId: string, page: PageRequest): Promise<Page<WebhookEndpoint>>;
   count(merchantId: string): Promise<number>;
@@ -18,14 +18,14 @@ export interface EndpointRepositoryPort {
   delete(uow: UnitOfWork, endpoint: WebhookEndpoint): void;
 }
 
-export interface MessageRepositoryPort {
+export interface MessageRepository {
   get(merchantId: string, id: string): Promise<WebhookMessage | null>;
   listForEndpoint(merchantId: string, endpointId: string, status: MessageStatus | undefined, page: PageRequest): Promise<Page<WebhookMessage>>;
   insert(uow: UnitOfWork, message: Omit<WebhookMessage, 'version'>): WebhookMessage;
   update(uow: UnitOfWork, message: WebhookMessage): WebhookMessage;
 }
 
-export interface QueueRepositoryPort {
+export interface QueueRepository {
   get(messageId: string): Promise<QueueEntry | null>;
   /** Entries due at nowMs (including lapsed claims), across merchants, oldest message first. */
   listDue(nowMs: number, page: PageRequest): Promise<Page<QueueEntry>>;
@@ -34,16 +34,13 @@ export interface QueueRepositoryPort {
   delete(uow: UnitOfWork, entry: QueueEntry): void;
 }
 
-export interface EventRepositoryPort {
+export interface EventRepository {
   get(merchantId: string, id: string): Promise<MerchantEvent | null>;
   list(merchantId: string, type: string | undefined, page: PageRequest): Promise<Page<MerchantEvent>>;
   insert(uow: UnitOfWork, event: Omit<MerchantEvent, 'version'>): MerchantEvent;
 }
 
-export interface SecretCipherPort {
-  seal(endpointId: string, secret: string): string;
-  open(endpointId: string, sealed: string): string;
-}
+export type { SecretSealer } from '@vaultline/crypto';
 
 export interface OutgoingWebhook {
   url: string;

@@ -4,13 +4,13 @@ import type { UnitOfWork } from '@vaultline/store';
 import type { QueueEntry } from './delivery-queue';
 import { isSubscribedTo } from './webhook-endpoint';
 import { mapEventData, webhookBody, type MerchantEventType } from './webhook-payload';
-import type { EndpointRepositoryPort, EventRepositoryPort, MessageRepositoryPort, QueueRepositoryPort } from './ports';
+import type { EndpointRepository, EventRepository, MessageRepository, QueueRepository } from './ports';
 
-export interface RecordEventDeps {
-  endpoints: Pick<EndpointRepositoryPort, 'listEnabled'>;
-  events: Pick<EventRepositoryPort, 'insert'>;
-  messages: Pick<MessageRepositoryPort, 'insert'>;
-  queue: Pick<QueueRepositoryPort, 'insert'>;
+export interface RecordMerchantEventPorts {
+  endpoints: Pick<EndpointRepository, 'listEnabled'>;
+  events: Pick<EventRepository, 'insert'>;
+  messages: Pick<MessageRepository, 'insert'>;
+  queue: Pick<QueueRepository, 'insert'>;
   clock: Clock;
   /** Delay before the first attempt (the first entry of the retry schedule, normally 0). */
   firstAttemptDelayMs: number;
@@ -23,41 +23,41 @@ export interface RecordEventDeps {
  * the consumer's processed mark commit together, so a redelivered event creates nothing twice.
  * Returns the queue entries of the new messages (due once the unit of work has committed).
  */
-export async function recordMerchantEvent(
-  deps: RecordEventDeps,
-  uow: UnitOfWork,
-  event: EventEnvelope & { type: MerchantEventType },
-): Promise<QueueEntry[]> {
-  const data = mapEventData(event.type, event.data as never);
-  deps.events.insert(uow, { id: event.id, merchant_id: event.merchant_id, type: event.type, created_at: event.occurred_at, data });
+export type RecordMerchantEvent = (uow: UnitOfWork, event: EventEnvelope & { type: MerchantEventType }) => Promise<QueueEntry[]>;
 
-  const endpoints = (await deps.endpoints.listEnabled(event.merchant_id, deps.maxEndpointsPerMerchant)).filter((e) => isSubscribedTo(e, event.type));
-  if (endpoints.length === 0) return [];
-  const payload = webhookBody(event, data);
-  const now = deps.clock.now();
-  const dueAt = now.getTime() + deps.firstAttemptDelayMs;
-  const entries: QueueEntry[] = [];
-  for (const endpoint of endpoints) {
-    const id = newId();
-    entries.push(deps.queue.insert(uow, { id, message_merchant_id: event.merchant_id, endpoint_id: endpoint.id, due_at: dueAt, claimed: false }));
-    deps.messages.insert(uow, {
-      id,
-      merchant_id: event.merchant_id,
-      endpoint_id: endpoint.id,
-      event_id: event.id,
-      event_type: event.type,
-      payload,
-      status: 'pending',
-      next_attempt_at: dueAt,
-      run_attempts: 0,
-      attempt_count: 0,
-      replayed: false,
-      last_attempt_at: null,
-      failure_reason: null,
-      attempts: [],
-      created_at: now.toISOString(),
-      updated_at: now.toISOString(),
-    });
-  }
-  return entries;
+export function recordMerchantEvent({ endpoints, events, messages, queue, clock, firstAttemptDelayMs, maxEndpointsPerMerchant }: RecordMerchantEventPorts): RecordMerchantEvent {
+  return async (uow, event) => {
+    const data = mapEventData(event.type, event.data as never);
+    events.insert(uow, { id: event.id, merchant_id: event.merchant_id, type: event.type, created_at: event.occurred_at, data });
+
+    const subscribed = (await endpoints.listEnabled(event.merchant_id, maxEndpointsPerMerchant)).filter((e) => isSubscribedTo(e, event.type));
+    if (subscribed.length === 0) return [];
+    const payload = webhookBody(event, data);
+    const now = clock.now();
+    const dueAt = now.getTime() + firstAttemptDelayMs;
+    const entries: QueueEntry[] = [];
+    for (const endpoint of subscribed) {
+      const id = newId();
+      entries.push(queue.insert(uow, { id, message_merchant_id: event.merchant_id, endpoint_id: endpoint.id, due_at: dueAt, claimed: false }));
+      messages.insert(uow, {
+        id,
+        merchant_id: event.merchant_id,
+        endpoint_id: endpoint.id,
+        event_id: event.id,
+        event_type: event.type,
+        payload,
+        status: 'pending',
+        next_attempt_at: dueAt,
+        run_attempts: 0,
+        attempt_count: 0,
+        replayed: false,
+        last_attempt_at: null,
+        failure_reason: null,
+        attempts: [],
+        created_at: now.toISOString(),
+        updated_at: now.toISOString(),
+      });
+    }
+    return entries;
+  };
 }

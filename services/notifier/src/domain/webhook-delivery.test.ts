@@ -1,15 +1,16 @@
 import { ManualClock } from '@vaultline/core';
 import { MemoryDocumentStore, type UnitOfWork } from '@vaultline/store';
 import { notifierCollections } from '../data/collections';
-import { EndpointRepository } from '../data/endpoint.repository';
-import { EventRepository } from '../data/event.repository';
-import { MessageRepository } from '../data/message.repository';
+import { AesGcmSecretSealer } from '@vaultline/crypto';
+import { StoreEndpointRepository } from '../data/endpoint.repository';
+import { StoreEventRepository } from '../data/event.repository';
+import { StoreMessageRepository } from '../data/message.repository';
 import { QueueRepository } from '../data/queue.repository';
-import { createSecretCipher } from '../data/secret-cipher';
 import type { TransportResult } from './delivery-outcome';
-import type { OutgoingWebhook } from './ports';
+import type { OutgoingWebhook, TransactionRunner } from './ports';
 import { recordMerchantEvent } from './record-merchant-event';
-import { WebhookDelivery } from './webhook-delivery';
+import { attemptDelivery, claimDeliveries } from './webhook-delivery';
+import { endpointSecretContext } from './webhook-endpoint';
 import { generateWebhookSecret } from './webhook-signature';
 
 const silent = { info: () => {}, warn: () => {}, error: () => {} };
@@ -18,9 +19,9 @@ async function setup() {
   const store = new MemoryDocumentStore();
   for (const spec of notifierCollections) await store.register(spec);
   const clock = new ManualClock('2026-01-01T00:00:00.000Z');
-  const cipher = createSecretCipher(Buffer.alloc(32, 1));
-  const endpoints = new EndpointRepository(store);
-  const messages = new MessageRepository(store);
+  const sealer = new AesGcmSecretSealer(Buffer.alloc(32, 1));
+  const endpoints = new StoreEndpointRepository(store);
+  const messages = new StoreMessageRepository(store);
   const queue = new QueueRepository(store);
   const sent: OutgoingWebhook[] = [];
   const transport = { send: async (request: OutgoingWebhook): Promise<TransportResult> => (sent.push(request), { kind: 'response', status: 200, headers: {} }) };
@@ -34,20 +35,22 @@ async function setup() {
       description: null,
       enabled: true,
       disabled_reason: null,
-      secrets: [{ sealed: cipher.seal('ep_1', generateWebhookSecret()), created_at: now, expires_at: null }],
+      secrets: [{ sealed: sealer.seal(generateWebhookSecret(), endpointSecretContext('ep_1')), created_at: now, expires_at: null }],
       created_at: now,
       updated_at: now,
     }),
   );
   await store.transaction((uow: UnitOfWork) =>
-    recordMerchantEvent(
-      { endpoints, events: new EventRepository(store), messages, queue, clock, firstAttemptDelayMs: 0, maxEndpointsPerMerchant: 10 },
+    recordMerchantEvent({ endpoints, events: new StoreEventRepository(store), messages, queue, clock, firstAttemptDelayMs: 0, maxEndpointsPerMerchant: 10 })(
       uow,
       { id: 'evt_1', type: 'token.deleted', version: 1, occurred_at: now, merchant_id: 'm1', data: { token_id: 't1' } },
     ),
   );
-  const worker = () =>
-    new WebhookDelivery({ endpoints, messages, queue, transaction: (work) => store.transaction(work), cipher, transport, clock, policy: { scheduleMs: [0, 1_000], jitter: 0 }, leaseMs: 60_000, logger: silent });
+  const transaction: TransactionRunner = (work) => store.transaction(work);
+  const worker = () => ({
+    claim: claimDeliveries({ queue, transaction, clock, leaseMs: 60_000 }),
+    attempt: attemptDelivery({ endpoints, messages, queue, transaction, sealer, transport, clock, policy: { scheduleMs: [0, 1_000], jitter: 0 }, logger: silent }),
+  });
   return { clock, queue, messages, sent, worker };
 }
 

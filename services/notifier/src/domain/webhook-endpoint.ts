@@ -2,7 +2,7 @@ import type { StoredDocument } from '@vaultline/store';
 
 /** A signing secret as stored: sealed under the notifier key, never in clear text. */
 export interface StoredEndpointSecret {
-  /** encryptSecret(notifierKey, "whsec_…", context = endpoint id). */
+  /** "whsec_…" sealed under the notifier key with endpointSecretContext(endpoint id). */
   sealed: string;
   created_at: string;
   /** Set when a newer secret replaced it; both sign until then (rotation grace period). */
@@ -33,3 +33,6 @@ export function isSubscribedTo(endpoint: Pick<WebhookEndpoint, 'events'>, eventT
 export function activeSecrets(endpoint: Pick<WebhookEndpoint, 'secrets'>, now: Date): StoredEndpointSecret[] {
   return endpoint.secrets.filter((s) => s.expires_at === null || new Date(s.expires_at).getTime() > now.getTime());
 }
+
+/** What a sealed signing secret is bound to: it opens only for its own endpoint. */
+export const endpointSecretContext = (endpointId: string): string => `webhook-endpoint:${endpointId}`;

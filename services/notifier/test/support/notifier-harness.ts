@@ -5,11 +5,11 @@ import { systemClock } from '@vaultline/core';
 import { InternalTokenSigner, InternalTokenVerifier, SCOPES, generateInternalKeyPair } from '@vaultline/auth';
 import { eventMessage, openBus, type Bus } from '@vaultline/bus';
 import type { AnyEventDefinition, EventData } from '@vaultline/contracts';
-import { SERVICE_NAMES, type ServiceName, type ServiceRuntime } from '@vaultline/http';
+import { SERVICE_NAMES, type ServiceApp, type ServiceName, type ServiceRuntime } from '@vaultline/http';
 import { createLogger } from '@vaultline/logger';
 import { MemoryDocumentStore, SqliteDocumentStore, type DocumentStore } from '@vaultline/store';
 import type { TtlStore } from '@vaultline/ttl';
-import { createApp, type NotifierApp } from '../../src/app';
+import { createApp } from '../../src/app';
 import { loadNotifierConfig } from '../../src/config';
 
 export const TEST_NOTIFIER_KEY = randomBytes(32).toString('base64');
@@ -23,7 +23,7 @@ export interface HarnessOptions {
 
 export interface Harness {
   baseUrl: string;
-  app: NotifierApp;
+  app: ServiceApp;
   store: DocumentStore;
   bus: Bus;
   // Responses are arbitrary JSON that each test reads by path.

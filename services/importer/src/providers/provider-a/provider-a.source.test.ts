@@ -1,7 +1,6 @@
 import { createEgressClient, type EgressClient } from '@vaultline/egress';
 import { startProviderASimulator, type ProviderASimulator } from '../../../dev/provider-a-simulator';
-import { abortableSleep } from '../../domain/abortable-sleep';
-import { ProviderAuthenticationError } from '../../domain/import-errors';
+import { pauseImport, ProviderAuthenticationError } from '../../domain/import-errors';
 import type { ProviderContext, ProviderPaymentMethod } from '../../domain/import-provider';
 import { ProviderASource } from './provider-a.source';
 
@@ -12,7 +11,7 @@ describe('provider_a source against the simulator', () => {
     http: egress,
     baseUrl: simulator.baseUrl,
     retry: { maxAttempts: 3, baseDelayMs: 5, maxRetryAfterMs: 1_000, maxRateLimitedAttempts: 5 },
-    sleep: abortableSleep,
+    sleep: pauseImport,
     pageSize: 3,
     lookahead: 2,
   });

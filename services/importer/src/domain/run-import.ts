@@ -1,19 +1,21 @@
-import { abortableSleep } from './abortable-sleep';
+import type { Clock } from '@vaultline/core';
 import {
   ImportCredentialError,
   ImportInterruptedError,
   ProviderAuthenticationError,
   ProviderRequestError,
   ProviderUnreachableError,
+  pauseImport,
 } from './import-errors';
 import { judgeImportAnswer } from './import-endpoint-answer';
-import { JOB_FAILURE_REASONS, holdsLease, isEnded, leaseIsFree, type ImportJob } from './import-job';
-import { accountFor, completeIfAccountedFor, failImport, revokeImportKey, type LifecycleDeps } from './import-lifecycle';
+import { JOB_FAILURE_REASONS, holdsLease, isEnded, leaseIsFree, type ImportJob } from './import-job/import-job';
+import type { AccountForOutcome, CompleteIfAccountedFor, FailImport, RevokeImportKey } from './import-lifecycle';
+import type { ImportJobWriter } from './import-job/import-job-writer';
 import type { ImportSource } from './import-provider';
-import type { SecretSealer } from './ports';
+import type { ImportCredentialIssuer, ImportJobRepository, ImporterLog, SecretSealer } from './ports';
 import { Semaphore } from './semaphore';
 
-export interface ImportRunnerSettings {
+export interface RunImportSettings {
   /** {PUBLIC_BASE_URL}/cde-import: where the platform sends each card. */
   cdeImportUrl: string;
   /** This process's lease owner name; a restarted process with the same name resumes at once. */
@@ -33,11 +35,20 @@ export interface ImportRunnerSettings {
   settlePollMs: number;
 }
 
-export interface ImportRunnerDeps extends LifecycleDeps {
-  secrets: SecretSealer;
+export interface RunImportPorts {
+  jobs: Pick<ImportJobRepository, 'get'>;
+  writer: ImportJobWriter;
+  issuer: ImportCredentialIssuer;
+  sealer: SecretSealer;
+  clock: Clock;
+  log: ImporterLog;
   /** Opens the job's platform account with its decrypted credentials (providers/registry.ts). */
   openSource(provider: string, credentials: unknown): ImportSource;
-  settings: ImportRunnerSettings;
+  accountForOutcome: AccountForOutcome;
+  completeIfAccountedFor: CompleteIfAccountedFor;
+  failImport: FailImport;
+  revokeImportKey: RevokeImportKey;
+  settings: RunImportSettings;
 }
 
 export const credentialsContext = (jobId: string): string => `import:${jobId}:credentials`;
@@ -45,6 +56,8 @@ export const importKeyContext = (jobId: string): string => `import:${jobId}:impo
 
 class ImportCredentialRejectedError extends Error {}
 class CredentialsUnreadableError extends Error {}
+
+export type RunImport = (merchantId: string, jobId: string, signal: AbortSignal) => Promise<void>;
 
 /**
  * Runs one import job from wherever it stands: preparing (mint the job-scoped key), running
@@ -54,45 +67,46 @@ class CredentialsUnreadableError extends Error {}
  * per-job uniqueness of business keys and the vault's business_key upsert make a repeated
  * forward harmless.
  */
-export class ImportRunner {
-  constructor(private readonly deps: ImportRunnerDeps) {}
+export function runImport(ports: RunImportPorts): RunImport {
+  const { jobs, writer, issuer, sealer, clock, log, openSource, settings } = ports;
+  const { accountForOutcome, completeIfAccountedFor, failImport, revokeImportKey } = ports;
 
-  async run(merchantId: string, jobId: string, signal: AbortSignal): Promise<void> {
-    let job = await this.claim(merchantId, jobId);
+  async function run(merchantId: string, jobId: string, signal: AbortSignal): Promise<void> {
+    let job = await claim(merchantId, jobId);
     if (!job) return;
-    const heartbeat = setInterval(() => void this.renewLease(merchantId, jobId).catch(() => undefined), Math.max(50, this.deps.settings.leaseMs / 3));
+    const heartbeat = setInterval(() => void renewLease(merchantId, jobId).catch(() => undefined), Math.max(50, settings.leaseMs / 3));
     heartbeat.unref();
     try {
-      if (job.state === 'preparing') job = await this.prepare(job, signal);
-      if (job.state === 'running' && !job.checkpoint.listing_complete) job = await this.enumerate(job, signal);
-      if (job.state === 'running') await this.settle(job, signal);
+      if (job.state === 'preparing') job = await prepare(job, signal);
+      if (job.state === 'running' && !job.checkpoint.listing_complete) job = await enumerate(job, signal);
+      if (job.state === 'running') await settle(job, signal);
     } catch (error) {
-      await this.handleFailure(merchantId, jobId, error, signal);
+      await handleFailure(merchantId, jobId, error, signal);
     } finally {
       clearInterval(heartbeat);
     }
   }
 
-  private async handleFailure(merchantId: string, jobId: string, error: unknown, signal: AbortSignal): Promise<void> {
+  async function handleFailure(merchantId: string, jobId: string, error: unknown, signal: AbortSignal): Promise<void> {
     const reason = jobFailureReasonOf(error);
     if (reason) {
-      await failImport(this.deps, merchantId, jobId, reason);
+      await failImport(merchantId, jobId, reason);
       return;
     }
     if (error instanceof ImportInterruptedError || signal.aborted) {
-      await this.releaseLease(merchantId, jobId);
+      await releaseLease(merchantId, jobId);
       return;
     }
     // Anything else (store unavailable…) leaves the job as it is; the scheduler's next scan retries it.
-    this.deps.log.error({ import_id: jobId, err: error }, 'import run stopped by an unexpected error; it will be retried');
+    log.error({ import_id: jobId, err: error }, 'import run stopped by an unexpected error; it will be retried');
   }
 
-  private async claim(merchantId: string, jobId: string): Promise<ImportJob | null> {
-    const { workerId, leaseMs } = this.deps.settings;
+  async function claim(merchantId: string, jobId: string): Promise<ImportJob | null> {
+    const { workerId, leaseMs } = settings;
     let claimed = false;
-    const job = await this.deps.jobs.mutate(merchantId, jobId, (current) => {
+    const job = await writer.change(merchantId, jobId, (current) => {
       claimed = false;
-      const now = this.deps.clock.now();
+      const now = clock.now();
       if (isEnded(current) || !leaseIsFree(current, workerId, now)) return null;
       claimed = true;
       return { job: { ...current, lease_owner: workerId, lease_expires_at: new Date(now.getTime() + leaseMs).toISOString() } };
@@ -100,58 +114,56 @@ export class ImportRunner {
     return claimed ? job : null;
   }
 
-  private async renewLease(merchantId: string, jobId: string): Promise<ImportJob | null> {
-    const { workerId, leaseMs } = this.deps.settings;
-    return this.deps.jobs.mutate(merchantId, jobId, (current) => {
-      const now = this.deps.clock.now();
+  async function renewLease(merchantId: string, jobId: string): Promise<ImportJob | null> {
+    const { workerId, leaseMs } = settings;
+    return writer.change(merchantId, jobId, (current) => {
+      const now = clock.now();
       if (isEnded(current) || !holdsLease(current, workerId, now)) return null;
       return { job: { ...current, lease_expires_at: new Date(now.getTime() + leaseMs).toISOString() } };
     });
   }
 
-  private async releaseLease(merchantId: string, jobId: string): Promise<void> {
-    await this.deps.jobs.mutate(merchantId, jobId, (current) =>
-      current.lease_owner === this.deps.settings.workerId ? { job: { ...current, lease_owner: null, lease_expires_at: null } } : null,
+  async function releaseLease(merchantId: string, jobId: string): Promise<void> {
+    await writer.change(merchantId, jobId, (current) =>
+      current.lease_owner === settings.workerId ? { job: { ...current, lease_owner: null, lease_expires_at: null } } : null,
     );
   }
 
   /** preparing → running: mints the job-scoped key /cde-import accepts and seals it with the job. */
-  private async prepare(job: ImportJob, signal: AbortSignal): Promise<ImportJob> {
-    const { settings } = this.deps;
+  async function prepare(job: ImportJob, signal: AbortSignal): Promise<ImportJob> {
     let minted: { id: string; apiKey: string } | undefined;
     for (let attempt = 1; !minted; attempt++) {
       try {
-        minted = await this.deps.issuer.mint(job.merchant_id, job.id, new Date(this.deps.clock.now().getTime() + settings.importKeyTtlMs));
+        minted = await issuer.mint(job.merchant_id, job.id, new Date(clock.now().getTime() + settings.importKeyTtlMs));
       } catch (error) {
         if (attempt >= settings.endpointAttempts) throw new ImportCredentialError(error instanceof Error ? error.message : 'mint failed');
-        await abortableSleep(settings.retryBaseDelayMs * 2 ** (attempt - 1), signal);
+        await pauseImport(settings.retryBaseDelayMs * 2 ** (attempt - 1), signal);
       }
     }
-    const sealedKey = this.deps.secrets.seal(minted.apiKey, importKeyContext(job.id));
+    const sealedKey = sealer.seal(minted.apiKey, importKeyContext(job.id));
     let started = false;
-    const updated = await this.deps.jobs.mutate(job.merchant_id, job.id, (current) => {
+    const updated = await writer.change(job.merchant_id, job.id, (current) => {
       started = false;
       if (current.state !== 'preparing') return null;
       started = true;
       return {
-        job: { ...current, state: 'running', started_at: this.deps.clock.now().toISOString(), sealed_import_key: sealedKey, import_key_id: minted.id },
+        job: { ...current, state: 'running', started_at: clock.now().toISOString(), sealed_import_key: sealedKey, import_key_id: minted.id },
         event: 'started',
       };
     });
     if (!updated || !started) {
       // Someone else moved the job on meanwhile: this key is not needed.
-      await this.deps.issuer.revoke(job.merchant_id, minted.id).catch(() => undefined);
+      await issuer.revoke(job.merchant_id, minted.id).catch(() => undefined);
       if (!updated) throw new ImportInterruptedError();
       return updated;
     }
-    this.deps.log.info({ import_id: job.id, merchant_id: job.merchant_id, provider: job.provider }, 'import started');
+    log.info({ import_id: job.id, merchant_id: job.merchant_id, provider: job.provider }, 'import started');
     return updated;
   }
 
   /** Streams the payment methods after the checkpoint and has each one forwarded; checkpoints a low-water mark. */
-  private async enumerate(job: ImportJob, signal: AbortSignal): Promise<ImportJob> {
-    const { settings } = this.deps;
-    const { source, importKey } = this.open(job);
+  async function enumerate(job: ImportJob, signal: AbortSignal): Promise<ImportJob> {
+    const { source, importKey } = open(job);
     const slots = new Semaphore(settings.concurrency);
     const inFlight = new Set<Promise<void>>();
     const positions = new Map<number, Record<string, unknown>>();
@@ -183,7 +195,7 @@ export class ImportRunner {
         }
         const n = next++;
         positions.set(n, method.position);
-        const work = this.importOne(job, method.id, importKey, source, signal)
+        const work = importOne(job, method.id, importKey, source, signal)
           .then(() => complete(n))
           .catch((error: unknown) => {
             fatal ??= error;
@@ -195,43 +207,43 @@ export class ImportRunner {
         inFlight.add(work);
         if (sinceCheckpoint >= settings.checkpointEvery) {
           sinceCheckpoint = 0;
-          current = await this.checkpoint(job, position, watermark + 1, false);
+          current = await checkpoint(job, position, watermark + 1, false);
         }
       }
     } finally {
       await Promise.allSettled([...inFlight]);
     }
     if (fatal !== null) {
-      await this.checkpoint(job, position, watermark + 1, false).catch(() => undefined);
+      await checkpoint(job, position, watermark + 1, false).catch(() => undefined);
       throw fatal;
     }
     if (signal.aborted) {
-      await this.checkpoint(job, position, watermark + 1, false);
+      await checkpoint(job, position, watermark + 1, false);
       throw new ImportInterruptedError();
     }
-    current = await this.checkpoint(job, position, next, true);
+    current = await checkpoint(job, position, next, true);
     return current;
   }
 
-  private open(job: ImportJob): { source: ImportSource; importKey: string } {
+  function open(job: ImportJob): { source: ImportSource; importKey: string } {
     if (!job.sealed_credentials || !job.sealed_import_key) throw new CredentialsUnreadableError();
     let credentials: unknown;
     let importKey: string;
     try {
-      credentials = JSON.parse(this.deps.secrets.open(job.sealed_credentials, credentialsContext(job.id)));
-      importKey = this.deps.secrets.open(job.sealed_import_key, importKeyContext(job.id));
+      credentials = JSON.parse(sealer.open(job.sealed_credentials, credentialsContext(job.id)));
+      importKey = sealer.open(job.sealed_import_key, importKeyContext(job.id));
     } catch {
       throw new CredentialsUnreadableError();
     }
-    return { source: this.deps.openSource(job.provider, credentials), importKey };
+    return { source: openSource(job.provider, credentials), importKey };
   }
 
-  private async checkpoint(job: ImportJob, position: Record<string, unknown> | null, enumerated: number, listingComplete: boolean): Promise<ImportJob> {
-    const { workerId, leaseMs } = this.deps.settings;
+  async function checkpoint(job: ImportJob, position: Record<string, unknown> | null, enumerated: number, listingComplete: boolean): Promise<ImportJob> {
+    const { workerId, leaseMs } = settings;
     let kept = false;
-    const updated = await this.deps.jobs.mutate(job.merchant_id, job.id, (current) => {
+    const updated = await writer.change(job.merchant_id, job.id, (current) => {
       kept = false;
-      const now = this.deps.clock.now();
+      const now = clock.now();
       if (current.state !== 'running' || current.lease_owner !== workerId) return null;
       kept = true;
       return {
@@ -249,8 +261,7 @@ export class ImportRunner {
   }
 
   /** One payment method: the platform sends its card to /cde-import; a refusal is counted here. */
-  private async importOne(job: ImportJob, paymentMethodId: string, importKey: string, source: ImportSource, signal: AbortSignal): Promise<void> {
-    const { settings } = this.deps;
+  async function importOne(job: ImportJob, paymentMethodId: string, importKey: string, source: ImportSource, signal: AbortSignal): Promise<void> {
     const body = JSON.stringify({
       metadata: { business_key: paymentMethodId, correlation_id: job.id },
       card: { number: '', exp_month: '', exp_year: '', cvc: '', name: '' },
@@ -262,23 +273,23 @@ export class ImportRunner {
       } catch (error) {
         if (!(error instanceof ProviderRequestError)) throw error;
         const reason = error.httpStatus === 404 || error.providerCode === 'resource_missing' ? 'payment_method_unavailable' : 'provider_refused_forwarding';
-        await accountFor(this.deps, job.merchant_id, job.id, paymentMethodId, 'failed', reason);
+        await accountForOutcome(job.merchant_id, job.id, paymentMethodId, 'failed', reason);
         return;
       }
       switch (verdict.kind) {
         case 'accepted':
           return; // token.created counts it
         case 'rejected':
-          await accountFor(this.deps, job.merchant_id, job.id, paymentMethodId, 'failed', verdict.reason);
+          await accountForOutcome(job.merchant_id, job.id, paymentMethodId, 'failed', verdict.reason);
           return;
         case 'credential_rejected':
           throw new ImportCredentialRejectedError();
         case 'retry':
           if (attempt >= settings.endpointAttempts) {
-            await accountFor(this.deps, job.merchant_id, job.id, paymentMethodId, 'failed', 'import_endpoint_unavailable');
+            await accountForOutcome(job.merchant_id, job.id, paymentMethodId, 'failed', 'import_endpoint_unavailable');
             return;
           }
-          await abortableSleep(settings.retryBaseDelayMs * 2 ** (attempt - 1), signal);
+          await pauseImport(settings.retryBaseDelayMs * 2 ** (attempt - 1), signal);
       }
     }
   }
@@ -288,26 +299,25 @@ export class ImportRunner {
    * arrive within settleTimeoutMs of this run starting to wait, they are
    * counted as failed 'not_confirmed' so that the job still ends.
    */
-  private async settle(job: ImportJob, signal: AbortSignal): Promise<void> {
-    const { settings } = this.deps;
-    let current: ImportJob | null = await completeIfAccountedFor(this.deps, job.merchant_id, job.id);
-    const deadline = this.deps.clock.now().getTime() + settings.settleTimeoutMs;
+  async function settle(job: ImportJob, signal: AbortSignal): Promise<void> {
+    let current: ImportJob | null = await completeIfAccountedFor(job.merchant_id, job.id);
+    const deadline = clock.now().getTime() + settings.settleTimeoutMs;
     while (current && current.state === 'running') {
-      if (this.deps.clock.now().getTime() >= deadline) {
-        current = await this.giveUpOnUnconfirmed(current);
+      if (clock.now().getTime() >= deadline) {
+        current = await giveUpOnUnconfirmed(current);
         break;
       }
-      await abortableSleep(settings.settlePollMs, signal);
-      current = await this.deps.jobs.get(job.merchant_id, job.id);
-      if (current && current.state === 'running') current = await completeIfAccountedFor(this.deps, job.merchant_id, job.id);
+      await pauseImport(settings.settlePollMs, signal);
+      current = await jobs.get(job.merchant_id, job.id);
+      if (current && current.state === 'running') current = await completeIfAccountedFor(job.merchant_id, job.id);
     }
-    if (current && isEnded(current)) await revokeImportKey(this.deps, current);
+    if (current && isEnded(current)) await revokeImportKey(current);
   }
 
-  private async giveUpOnUnconfirmed(job: ImportJob): Promise<ImportJob | null> {
+  async function giveUpOnUnconfirmed(job: ImportJob): Promise<ImportJob | null> {
     const missing = job.counts.total - (job.counts.imported + job.counts.updated + job.counts.failed);
-    this.deps.log.warn({ import_id: job.id, missing }, 'import ends with payment methods whose token.created never arrived');
-    await this.deps.jobs.mutate(job.merchant_id, job.id, (current) => {
+    log.warn({ import_id: job.id, missing }, 'import ends with payment methods whose token.created never arrived');
+    await writer.change(job.merchant_id, job.id, (current) => {
       if (current.state !== 'running') return null;
       const gap = current.counts.total - (current.counts.imported + current.counts.updated + current.counts.failed);
       if (gap <= 0) return null;
@@ -319,8 +329,10 @@ export class ImportRunner {
         },
       };
     });
-    return completeIfAccountedFor(this.deps, job.merchant_id, job.id);
+    return completeIfAccountedFor(job.merchant_id, job.id);
   }
+
+  return run;
 }
 
 function jobFailureReasonOf(error: unknown): string | null {

@@ -5,7 +5,7 @@ import { ImportCredentialError } from '../domain/import-errors';
 import type { ImportCredentialIssuer } from '../domain/ports';
 
 /** Mints and revokes job-scoped keys (scope cde_import only) at the gateway's internal API. */
-export class GatewayImportKeyIssuer implements ImportCredentialIssuer {
+export class GatewayKeyIssuerClient implements ImportCredentialIssuer {
   constructor(private readonly gateway: InternalClient) {}
 
   async mint(merchantId: string, jobId: string, expiresAt: Date): Promise<{ id: string; apiKey: string }> {

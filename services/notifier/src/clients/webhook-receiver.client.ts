@@ -11,7 +11,7 @@ import { EndpointUrlNotAllowedError } from '../domain/errors';
 import type { TransportResult } from '../domain/delivery-outcome';
 import type { EndpointUrlCheck, OutgoingWebhook, WebhookTransport } from '../domain/ports';
 
-export interface EgressTransportOptions {
+export interface WebhookReceiverClientOptions {
   /** WEBHOOK_ALLOW_PRIVATE_URLS: http and loopback/private receivers (tests, local demos). */
   allowPrivate: boolean;
   timeoutMs: number;
@@ -24,7 +24,7 @@ export interface EgressTransportOptions {
 const MAX_RESPONSE_BYTES = 1024 * 1024;
 
 /** Webhooks leave through the shared egress client: address checks at connect time, no redirects, timeouts. */
-export function createEgressTransport(options: EgressTransportOptions): WebhookTransport & { close(): Promise<void> } {
+export function createWebhookReceiverClient(options: WebhookReceiverClientOptions): WebhookTransport & { close(): Promise<void> } {
   const client: EgressClient = createEgressClient({
     allowPrivate: options.allowPrivate,
     httpsOnly: !options.allowPrivate,

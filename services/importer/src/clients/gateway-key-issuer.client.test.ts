@@ -1,5 +1,5 @@
 import type { InternalClient } from '@vaultline/http';
-import { GatewayImportKeyIssuer } from './gateway-key-issuer';
+import { GatewayKeyIssuerClient } from './gateway-key-issuer.client';
 
 /** A gateway answering DELETE /internal/api-keys/:id with a fixed status and body. */
 function gatewayAnswering(status: number, body: unknown): InternalClient {
@@ -12,7 +12,7 @@ describe('revoking a job-scoped import key at the gateway', () => {
     [404, { code: 'api_key_not_found' }],
     [409, { code: 'api_key_revoked' }],
   ])('when the gateway answers %s, then the key counts as revoked', async (status, body) => {
-    await expect(new GatewayImportKeyIssuer(gatewayAnswering(status, body)).revoke('m_1', 'key_1')).resolves.toBeUndefined();
+    await expect(new GatewayKeyIssuerClient(gatewayAnswering(status, body)).revoke('m_1', 'key_1')).resolves.toBeUndefined();
   });
 
   it.each([
@@ -20,6 +20,6 @@ describe('revoking a job-scoped import key at the gateway', () => {
     [500, { code: 'internal_error' }],
     [503, { code: 'service_unavailable' }],
   ])('when the gateway answers %s, then revoking fails so that it is retried', async (status, body) => {
-    await expect(new GatewayImportKeyIssuer(gatewayAnswering(status, body)).revoke('m_1', 'key_1')).rejects.toThrow(/did not revoke/);
+    await expect(new GatewayKeyIssuerClient(gatewayAnswering(status, body)).revoke('m_1', 'key_1')).rejects.toThrow(/did not revoke/);
   });
 });

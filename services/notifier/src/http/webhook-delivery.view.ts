@@ -1,23 +1,7 @@
-import type { MerchantEvent } from '../domain/merchant-event';
-import type { WebhookEndpoint } from '../domain/webhook-endpoint';
 import type { WebhookMessage } from '../domain/webhook-message';
 
-export function presentEndpoint(endpoint: WebhookEndpoint) {
-  return {
-    id: endpoint.id,
-    object: 'webhook_endpoint' as const,
-    url: endpoint.url,
-    events: endpoint.events,
-    description: endpoint.description,
-    enabled: endpoint.enabled,
-    disabled_reason: endpoint.disabled_reason,
-    created_at: endpoint.created_at,
-    updated_at: endpoint.updated_at,
-  };
-}
-
 /** A delivery is one event for one endpoint; its id is the webhook-id header the receiver saw. */
-export function presentDelivery(message: WebhookMessage) {
+export function toWebhookDeliveryView(message: WebhookMessage) {
   return {
     id: message.id,
     object: 'webhook_delivery' as const,
@@ -38,8 +22,4 @@ export function presentDelivery(message: WebhookMessage) {
       trigger: a.trigger,
     })),
   };
-}
-
-export function presentEvent(event: MerchantEvent) {
-  return { id: event.id, object: 'event' as const, type: event.type, created_at: event.created_at, data: event.data };
 }

@@ -2,9 +2,10 @@ import type { Router } from 'express';
 import { z } from 'zod';
 import { SCOPES } from '@vaultline/auth';
 import { authOf, listResponse, parseInput, parsePageQuery, requireScope } from '@vaultline/http';
-import type { EndpointManagement } from '../domain/manage-endpoints';
-import type { DeliveryLog } from '../domain/delivery-log';
-import { presentDelivery, presentEndpoint } from './presenters';
+import type { GetDelivery, ListDeliveries, ReplayDelivery } from '../domain/delivery-log';
+import type { CreateEndpoint, DeleteEndpoint, GetEndpoint, ListEndpoints, RotateEndpointSecret, UpdateEndpoint } from '../domain/manage-endpoints';
+import { toWebhookDeliveryView } from './webhook-delivery.view';
+import { toWebhookEndpointView } from './webhook-endpoint.view';
 
 const url = z.string().min(1).max(2048);
 const events = z.array(z.string().min(1).max(100)).max(100);
@@ -20,54 +21,68 @@ const rotateSecretBody = z.strictObject({
 });
 const deliveriesQuery = z.object({ status: z.enum(['pending', 'succeeded', 'failed']).optional() });
 
-export function webhookEndpointRoutes(router: Router, endpoints: EndpointManagement, deliveries: DeliveryLog): void {
+export interface WebhookEndpointUseCases {
+  createEndpoint: CreateEndpoint;
+  listEndpoints: ListEndpoints;
+  getEndpoint: GetEndpoint;
+  updateEndpoint: UpdateEndpoint;
+  deleteEndpoint: DeleteEndpoint;
+  rotateEndpointSecret: RotateEndpointSecret;
+  listDeliveries: ListDeliveries;
+  getDelivery: GetDelivery;
+  replayDelivery: ReplayDelivery;
+}
+
+export function webhookEndpointRoutes(router: Router, useCases: WebhookEndpointUseCases): void {
+  const { createEndpoint, listEndpoints, getEndpoint, updateEndpoint, deleteEndpoint, rotateEndpointSecret } = useCases;
+  const { listDeliveries, getDelivery, replayDelivery } = useCases;
   const merchantOnly = requireScope(SCOPES.merchant);
 
   router.post('/webhook-endpoints', merchantOnly, async (req, res) => {
     const input = parseInput(createEndpointBody, req.body);
-    const { endpoint, secret } = await endpoints.create(authOf(req).merchantId, input);
-    res.status(201).json({ ...presentEndpoint(endpoint), secret });
+    const { endpoint, secret } = await createEndpoint(authOf(req).merchantId, input);
+    res.status(201).json({ ...toWebhookEndpointView(endpoint), secret });
   });
 
   router.get('/webhook-endpoints', merchantOnly, async (req, res) => {
-    const page = await endpoints.list(authOf(req).merchantId, parsePageQuery(req.query));
-    res.json(listResponse(page, presentEndpoint));
+    const page = await listEndpoints(authOf(req).merchantId, parsePageQuery(req.query));
+    res.json(listResponse(page, toWebhookEndpointView));
   });
 
   router.get('/webhook-endpoints/:id', merchantOnly, async (req, res) => {
-    res.json(presentEndpoint(await endpoints.get(authOf(req).merchantId, req.params.id as string)));
+    res.json(toWebhookEndpointView(await getEndpoint(authOf(req).merchantId, req.params.id as string)));
   });
 
   router.patch('/webhook-endpoints/:id', merchantOnly, async (req, res) => {
     const input = parseInput(updateEndpointBody, req.body);
-    res.json(presentEndpoint(await endpoints.update(authOf(req).merchantId, req.params.id as string, input)));
+    res.json(toWebhookEndpointView(await updateEndpoint(authOf(req).merchantId, req.params.id as string, input)));
   });
 
   router.delete('/webhook-endpoints/:id', merchantOnly, async (req, res) => {
     const id = req.params.id as string;
-    await endpoints.delete(authOf(req).merchantId, id);
+    await deleteEndpoint(authOf(req).merchantId, id);
     res.json({ id, object: 'webhook_endpoint', deleted: true });
   });
 
   router.post('/webhook-endpoints/:id/rotate-secret', merchantOnly, async (req, res) => {
     const input = parseInput(rotateSecretBody, req.body ?? {});
     const graceMs = input.grace_period_seconds === undefined ? undefined : input.grace_period_seconds * 1_000;
-    const rotated = await endpoints.rotateSecret(authOf(req).merchantId, req.params.id as string, graceMs);
-    res.json({ ...presentEndpoint(rotated.endpoint), secret: rotated.secret, previous_secret_expires_at: rotated.previousSecretExpiresAt });
+    const rotated = await rotateEndpointSecret(authOf(req).merchantId, req.params.id as string, graceMs);
+    res.json({ ...toWebhookEndpointView(rotated.endpoint), secret: rotated.secret, previous_secret_expires_at: rotated.previousSecretExpiresAt });
   });
 
   router.get('/webhook-endpoints/:id/deliveries', merchantOnly, async (req, res) => {
     const { status } = parseInput(deliveriesQuery, { status: (req.query as Record<string, unknown>).status });
-    const page = await deliveries.list(authOf(req).merchantId, req.params.id as string, status, parsePageQuery(req.query));
-    res.json(listResponse(page, presentDelivery));
+    const page = await listDeliveries(authOf(req).merchantId, req.params.id as string, status, parsePageQuery(req.query));
+    res.json(listResponse(page, toWebhookDeliveryView));
   });
 
   router.get('/webhook-endpoints/:id/deliveries/:deliveryId', merchantOnly, async (req, res) => {
-    res.json(presentDelivery(await deliveries.get(authOf(req).merchantId, req.params.id as string, req.params.deliveryId as string)));
+    res.json(toWebhookDeliveryView(await getDelivery(authOf(req).merchantId, req.params.id as string, req.params.deliveryId as string)));
   });
 
   router.post('/webhook-endpoints/:id/deliveries/:deliveryId/replay', merchantOnly, async (req, res) => {
-    const message = await deliveries.replay(authOf(req).merchantId, req.params.id as string, req.params.deliveryId as string);
-    res.status(202).json(presentDelivery(message));
+    const message = await replayDelivery(authOf(req).merchantId, req.params.id as string, req.params.deliveryId as string);
+    res.status(202).json(toWebhookDeliveryView(message));
   });
 }

@@ -1,7 +1,8 @@
 import { newId, systemClock } from '@vaultline/core';
 import { MemoryDocumentStore, openStore, type DocumentStore } from '@vaultline/store';
-import { newImportJob, type ImportItem, type ImportJob } from '../domain/import-job';
-import { IMPORT_ITEMS, registerImportCollections, StoreImportJobRepository } from './import-job.repository';
+import { IMPORT_ITEMS, registerImportCollections, StoreImportJobRepository } from '../../data/import-job.repository';
+import { newImportJob, type ImportItem, type ImportJob } from './import-job';
+import { importJobWriter, type ImportJobWriter } from './import-job-writer';
 
 const MERCHANT = 'merchant_repo';
 
@@ -19,16 +20,21 @@ function countingCommits(store: DocumentStore): { store: DocumentStore; commits:
 describe.each([
   ['memory', async () => new MemoryDocumentStore() as DocumentStore],
   ['sqlite', () => openStore('sqlite::memory:')],
-])('the import job repository (%s store)', (_adapter, openTestStore) => {
+])('counting the outcomes of an import job (%s store)', (_adapter, openTestStore) => {
   let store: DocumentStore;
   let repository: StoreImportJobRepository;
+  let writer: ImportJobWriter;
   let job: ImportJob;
 
   beforeEach(async () => {
     store = await openTestStore();
     await registerImportCollections(store);
-    repository = new StoreImportJobRepository(store, systemClock);
-    job = await repository.create(newImportJob({ id: newId(), merchantId: MERCHANT, provider: 'provider_a', sealedCredentials: 'sealed', now: new Date() }));
+    repository = new StoreImportJobRepository(store);
+    // Looked up at each call, so that countingCommits sees the writer's commits.
+    writer = importJobWriter({ jobs: repository, transaction: (work) => store.transaction(work), clock: systemClock });
+    job = await store.transaction((uow) =>
+      repository.insert(uow, newImportJob({ id: newId(), merchantId: MERCHANT, provider: 'provider_a', sealedCredentials: 'sealed', now: new Date() })),
+    );
   });
   afterEach(async () => store.close());
 
@@ -38,7 +44,7 @@ describe.each([
     const { commits } = countingCommits(store);
 
     const answers = await Promise.all(
-      Array.from({ length: 40 }, (_, i) => repository.recordOutcome(MERCHANT, job.id, `pm_${i}`, i % 10 === 0 ? 'failed' : 'imported', i % 10 === 0 ? 'card_declined' : null)),
+      Array.from({ length: 40 }, (_, i) => writer.recordOutcome(MERCHANT, job.id, `pm_${i}`, i % 10 === 0 ? 'failed' : 'imported', i % 10 === 0 ? 'card_declined' : null)),
     );
 
     expect(answers.every((answer) => answer !== null)).toBe(true);
@@ -51,13 +57,13 @@ describe.each([
   });
 
   it('when a batch repeats a business key, or names one already accounted for, then it is counted once and the repeat answers null', async () => {
-    await repository.recordOutcome(MERCHANT, job.id, 'pm_done', 'imported', null);
+    await writer.recordOutcome(MERCHANT, job.id, 'pm_done', 'imported', null);
 
     const answers = await Promise.all([
-      repository.recordOutcome(MERCHANT, job.id, 'pm_done', 'updated', null),
-      repository.recordOutcome(MERCHANT, job.id, 'pm_new', 'imported', null),
-      repository.recordOutcome(MERCHANT, job.id, 'pm_new', 'updated', null),
-      repository.recordOutcome(MERCHANT, job.id, 'pm_other', 'updated', null),
+      writer.recordOutcome(MERCHANT, job.id, 'pm_done', 'updated', null),
+      writer.recordOutcome(MERCHANT, job.id, 'pm_new', 'imported', null),
+      writer.recordOutcome(MERCHANT, job.id, 'pm_new', 'updated', null),
+      writer.recordOutcome(MERCHANT, job.id, 'pm_other', 'updated', null),
     ]);
 
     expect(answers.map((answer) => answer !== null)).toEqual([false, true, false, true]);
@@ -89,8 +95,8 @@ describe.each([
     }) as typeof store.collection;
 
     const answers = await Promise.all([
-      repository.recordOutcome(MERCHANT, job.id, 'pm_raced', 'imported', null),
-      repository.recordOutcome(MERCHANT, job.id, 'pm_fine', 'imported', null),
+      writer.recordOutcome(MERCHANT, job.id, 'pm_raced', 'imported', null),
+      writer.recordOutcome(MERCHANT, job.id, 'pm_fine', 'imported', null),
     ]);
 
     expect(answers.map((answer) => answer !== null)).toEqual([false, true]);

@@ -2,22 +2,27 @@ import type { Router } from 'express';
 import { z } from 'zod';
 import { SCOPES } from '@vaultline/auth';
 import { authOf, listResponse, parseInput, parsePageQuery, requireScope } from '@vaultline/http';
-import type { EventLog } from '../domain/event-log';
-import { presentEvent } from './presenters';
+import type { GetEvent, ListEvents } from '../domain/event-log';
+import { toMerchantEventView } from './merchant-event.view';
 
 const eventsQuery = z.object({ type: z.string().min(1).max(100).optional() });
 
+export interface EventUseCases {
+  listEvents: ListEvents;
+  getEvent: GetEvent;
+}
+
 /** The merchant event log, like Stripe's /v1/events: newest first, filter by type. */
-export function eventRoutes(router: Router, events: EventLog): void {
+export function eventRoutes(router: Router, { listEvents, getEvent }: EventUseCases): void {
   const merchantOnly = requireScope(SCOPES.merchant);
 
   router.get('/events', merchantOnly, async (req, res) => {
     const { type } = parseInput(eventsQuery, { type: (req.query as Record<string, unknown>).type });
-    const page = await events.list(authOf(req).merchantId, type, parsePageQuery(req.query));
-    res.json(listResponse(page, presentEvent));
+    const page = await listEvents(authOf(req).merchantId, type, parsePageQuery(req.query));
+    res.json(listResponse(page, toMerchantEventView));
   });
 
   router.get('/events/:id', merchantOnly, async (req, res) => {
-    res.json(presentEvent(await events.get(authOf(req).merchantId, req.params.id as string)));
+    res.json(toMerchantEventView(await getEvent(authOf(req).merchantId, req.params.id as string)));
   });
 }

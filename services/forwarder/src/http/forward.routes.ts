@@ -1,20 +1,20 @@
 import type { Request, Response, Router } from 'express';
 import { SCOPES } from '@vaultline/auth';
 import { authOf, requireScope } from '@vaultline/http';
-import type { ForwardUseCase } from '../domain/forward';
+import type { ForwardRequest } from '../domain/forward';
 import { InvalidForwardBodyError } from '../domain/forward-errors';
 import { readForwardHeaders } from './forward-headers';
 
 /** Header telling the merchant how many milliseconds the forwarder added on top of the destination's time. */
 export const ADDED_MS_HEADER = 'X-Vaultline-Added-Ms';
 
-export function forwardRoutes(router: Router, forward: ForwardUseCase): void {
+export function forwardRoutes(router: Router, { forwardRequest }: { forwardRequest: ForwardRequest }): void {
   router.post('/forward', requireScope(SCOPES.merchant), async (req: Request, res: Response) => {
     const auth = authOf(req);
     const headers = readForwardHeaders(req.headers);
     const body: unknown = req.body;
     if (!Buffer.isBuffer(body) || body.length === 0) throw new InvalidForwardBodyError('The request body of the destination is required.');
-    const result = await forward({ merchantId: auth.merchantId, requestId: auth.requestId, body, ...headers });
+    const result = await forwardRequest({ merchantId: auth.merchantId, requestId: auth.requestId, body, ...headers });
     res.status(result.status);
     if (result.contentType) res.setHeader('Content-Type', result.contentType);
     res.setHeader(ADDED_MS_HEADER, result.addedMs.toFixed(2));

@@ -1,0 +1,41 @@
+import { importCompletedV1, importFailedV1, importStartedV1 } from '@vaultline/contracts';
+import { eventMessage } from '@vaultline/bus';
+import type { OutboxMessage } from '@vaultline/store';
+import type { ImportJob } from './import-job';
+
+// import.started / completed / failed built from the job: ids, provider, counts, reason. Never a secret.
+
+export function importStartedEvent(job: ImportJob): OutboxMessage {
+  return eventMessage(importStartedV1, { merchantId: job.merchant_id, data: { import_id: job.id, provider: job.provider } });
+}
+
+export function importCompletedEvent(job: ImportJob): OutboxMessage {
+  return eventMessage(importCompletedV1, {
+    merchantId: job.merchant_id,
+    data: { import_id: job.id, provider: job.provider, state: 'finished', counts: { ...job.counts }, finished_at: job.finished_at ?? new Date().toISOString() },
+  });
+}
+
+export function importFailedEvent(job: ImportJob): OutboxMessage {
+  return eventMessage(importFailedV1, {
+    merchantId: job.merchant_id,
+    data: {
+      import_id: job.id,
+      provider: job.provider,
+      state: 'failed',
+      reason: job.failure_reason ?? 'unknown',
+      counts: { ...job.counts },
+      finished_at: job.finished_at ?? new Date().toISOString(),
+    },
+  });
+}
+
+export type ImportEventKind = 'started' | 'completed' | 'failed';
+
+const importEvents: Record<ImportEventKind, (job: ImportJob) => OutboxMessage> = {
+  started: importStartedEvent,
+  completed: importCompletedEvent,
+  failed: importFailedEvent,
+};
+
+export const importJobEvent = (kind: ImportEventKind, job: ImportJob): OutboxMessage => importEvents[kind](job);

@@ -1,0 +1,42 @@
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ConfigError } from '@vaultline/config';
+import { AesGcmSecretSealer } from '@vaultline/crypto';
+import { loadNotifierConfig, NOTIFIER_KEY_FILE } from './config';
+import { endpointSecretContext } from './domain/webhook-endpoint';
+
+describe('the notifier key that seals endpoint secrets', () => {
+  let dir: string;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'notifier-key-'));
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('when NOTIFIER_SECRET_KEY is unset, then a key is generated once under DATA_DIR (mode 0600) and read back on the next start', () => {
+    const first = loadNotifierConfig({ DATA_DIR: dir }).secretKey;
+    const second = loadNotifierConfig({ DATA_DIR: dir }).secretKey;
+    expect(first.equals(second)).toBe(true);
+    expect(first).toHaveLength(32);
+    expect(statSync(join(dir, NOTIFIER_KEY_FILE)).mode & 0o777).toBe(0o600);
+  });
+
+  it('when NOTIFIER_SECRET_KEY is set, then it is used and no file is written', () => {
+    const key = Buffer.alloc(32, 7);
+    expect(loadNotifierConfig({ NOTIFIER_SECRET_KEY: key.toString('base64'), DATA_DIR: dir }).secretKey.equals(key)).toBe(true);
+    expect(() => readFileSync(join(dir, NOTIFIER_KEY_FILE))).toThrow();
+  });
+
+  it('when a sealed secret is opened for another endpoint, then decryption fails (the endpoint id is bound)', () => {
+    const sealer = new AesGcmSecretSealer(loadNotifierConfig({ DATA_DIR: dir }).secretKey);
+    const sealed = sealer.seal('whsec_abc', endpointSecretContext('ep_1'));
+    expect(sealed).not.toContain('whsec_abc');
+    expect(sealer.open(sealed, endpointSecretContext('ep_1'))).toBe('whsec_abc');
+    expect(() => sealer.open(sealed, endpointSecretContext('ep_2'))).toThrow();
+  });
+
+  it('when NOTIFIER_SECRET_KEY is not 32 bytes of base64, then the configuration is refused naming it', () => {
+    expect(() => loadNotifierConfig({ NOTIFIER_SECRET_KEY: 'dG9vLXNob3J0', DATA_DIR: dir })).toThrow(ConfigError);
+    expect(() => loadNotifierConfig({ NOTIFIER_SECRET_KEY: 'dG9vLXNob3J0', DATA_DIR: dir })).toThrow(/NOTIFIER_SECRET_KEY/);
+  });
+});
