@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 // Each workspace package lists exactly what its code imports: `dependencies` for what src/ imports
 // (minus tests and src/testing/, the contract suites other packages' tests load), `devDependencies`
-// for what its tests, dev/ and bench/ code import. The lists are derived from the import statements,
-// so they cannot drift from the code:
+// for what its tests, dev/ and bench/ code import. A package built into bundles (build.config.mjs)
+// also lists the npm packages of the workspace libraries it inlines: its bundles require them from its
+// own node_modules. The lists are derived from the import statements, so they cannot drift from the code:
 //
 //   node scripts/package-deps.mjs          checks (pnpm lint runs this); exits 1 and names each difference
 //   node scripts/package-deps.mjs --write  rewrites the package.json files; then run `pnpm install`
@@ -13,6 +14,7 @@
 import { readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { join, relative } from 'node:path';
+import { BUILDS } from '../build.config.mjs';
 
 const root = join(import.meta.dirname, '..');
 const write = process.argv.includes('--write');
@@ -97,6 +99,7 @@ const sorted = (names, manifest) => Object.fromEntries([...names].sort().map((na
 
 const problems = [];
 const graph = new Map();
+const imports = new Map(); // package name -> { runtime, dev }
 for (const pkg of packages) {
   const runtime = new Set();
   const dev = new Set();
@@ -108,13 +111,46 @@ for (const pkg of packages) {
     }
   }
   for (const name of runtime) dev.delete(name);
-  const wanted = { dependencies: sorted(runtime, pkg.manifest), devDependencies: sorted(dev, pkg.manifest) };
+  imports.set(pkg.manifest.name, { runtime, dev });
   graph.set(pkg.manifest.name, [...runtime, ...dev].filter((name) => workspaceNames.has(name)));
+}
+
+/**
+ * A built package ships as bundles with the workspace libraries inlined (build.config.mjs), so the npm
+ * packages those libraries import are required from the built package's own node_modules: they are its
+ * dependencies too. Each comes with the range of the library that imports it.
+ */
+function bundledNpmPackages(name) {
+  const found = new Map();
+  const seen = new Set();
+  const walk = (current) => {
+    if (seen.has(current)) return;
+    seen.add(current);
+    const manifest = packages.find((p) => p.manifest.name === current).manifest;
+    for (const dep of imports.get(current).runtime) {
+      if (workspaceNames.has(dep)) walk(dep);
+      else if (current !== name && !found.has(dep)) found.set(dep, rangeFor(manifest, dep));
+    }
+  };
+  walk(name);
+  return found;
+}
+
+for (const pkg of packages) {
+  const { runtime, dev } = imports.get(pkg.manifest.name);
+  const wanted = { dependencies: sorted(runtime, pkg.manifest), devDependencies: sorted(dev, pkg.manifest) };
+  if (pkg.dir in BUILDS) {
+    for (const [name, range] of bundledNpmPackages(pkg.manifest.name)) {
+      if (!(name in wanted.dependencies)) wanted.dependencies[name] = pkg.manifest.dependencies?.[name] ?? range;
+      delete wanted.devDependencies[name];
+    }
+    wanted.dependencies = Object.fromEntries(Object.entries(wanted.dependencies).sort(([a], [b]) => a.localeCompare(b)));
+  }
 
   for (const field of ['dependencies', 'devDependencies']) {
     const have = pkg.manifest[field] ?? {};
     const want = wanted[field];
-    for (const name of Object.keys(want)) if (!(name in have)) problems.push(`${pkg.dir}: ${name} is imported but not in ${field}`);
+    for (const name of Object.keys(want)) if (!(name in have)) problems.push(`${pkg.dir}: ${name} is imported (or required by its bundle) but not in ${field}`);
     for (const name of Object.keys(have)) if (!(name in want)) problems.push(`${pkg.dir}: ${name} is in ${field} but not imported there`);
   }
   if (write) {
