@@ -1,8 +1,41 @@
+import { readdirSync } from 'node:fs';
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
+// The dependency rules (docs/architecture.md, "The one service shape"): domain code imports no
+// framework, driver or client, and none of its own service's adapters; a service never imports
+// another service (deploy/launcher, test-e2e and bench compose services; they may).
+const SERVICES = readdirSync(new URL('./services', import.meta.url), { withFileTypes: true })
+  .filter((entry) => entry.isDirectory())
+  .map((entry) => entry.name);
+const FRAMEWORKS = ['express', 'mongoose', 'kafkajs', 'ioredis', 'better-sqlite3', 'undici'];
+
+const otherServices = (service) => {
+  const others = SERVICES.filter((name) => name !== service);
+  return [
+    {
+      group: others.map((name) => `@vaultline/${name}`).flatMap((name) => [name, `${name}/*`]),
+      message: 'A service does not import another service; share through libs/ (contracts, clients) or compose in deploy/launcher.',
+    },
+    {
+      regex: `^(\\.\\./){2,}(${others.join('|')})/`,
+      message: 'A service does not import another service, by package name or by path.',
+    },
+  ];
+};
+const domainPatterns = [
+  {
+    group: FRAMEWORKS.flatMap((name) => [name, `${name}/*`]),
+    message: 'Domain code imports no framework, driver or client: take a port (domain/ports.ts) and implement it in http/, data/, clients/ or messaging/.',
+  },
+  {
+    regex: '^\\.\\.?/(.+/)?(http|data|clients|messaging)(/|$)',
+    message: "Domain code does not import its service's adapters (http/, data/, clients/, messaging/): they depend on the domain, not the reverse.",
+  },
+];
+
 export default tseslint.config(
-  { ignores: ['**/node_modules/**', 'data/**', 'test-output/**', '**/*.js', '**/*.mjs', 'services/vault/src/http/public/**'] },
+  { ignores: ['**/node_modules/**', '**/dist/**', 'data/**', 'test-output/**', '**/*.js', '**/*.mjs', 'services/vault/src/http/public/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -16,4 +49,18 @@ export default tseslint.config(
     files: ['**/*.test.ts', 'test-e2e/**', 'bench/**', '**/test/**', '**/dev/**', 'deploy/**'],
     rules: { 'no-console': 'off' },
   },
+  // One block per service and one per service's domain: a later block replaces an earlier block's
+  // options for the same rule, so the domain block repeats the service-to-service patterns.
+  ...SERVICES.flatMap((service) => [
+    {
+      files: [`services/${service}/**/*.ts`],
+      rules: { 'no-restricted-imports': ['error', { patterns: otherServices(service) }] },
+    },
+    {
+      // A unit test beside a use case may wire it to real adapters, as app.ts does.
+      files: [`services/${service}/src/domain/**/*.ts`],
+      ignores: ['**/*.test.ts'],
+      rules: { 'no-restricted-imports': ['error', { patterns: [...otherServices(service), ...domainPatterns] }] },
+    },
+  ]),
 );

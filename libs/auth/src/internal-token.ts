@@ -36,8 +36,8 @@ export function generateInternalKeyPair(): { privateKeyPem: string; publicKeyPem
  *
  * A token names only who may do what (issuer, audience, merchant, scopes) — the request id travels
  * in X-Request-Id — so one token serves every call with the same claims during the first half of
- * its 60 s life. An ES256 signature costs ~0.2 ms and its verification ~0.4 ms, more than the rest
- * of a typical internal call; reuse makes both once per claim set every 30 s. A stolen token is
+ * its 60 s life. An ES256 signature and its verification cost more than the rest of a typical
+ * internal call (docs/benchmarks.md); reuse makes both once per claim set every 30 s. A stolen token is
  * no more useful than before: it was replayable for its lifetime anyway (jti is not tracked).
  */
 export class InternalTokenSigner {

@@ -1,4 +1,5 @@
-import { busContract, kafkaAvailability, reportSkipped, resolveKafka, type KafkaResolution } from '@vaultline/testing';
+import { busContract } from '@vaultline/bus/testing';
+import { kafkaAvailability, reportSkipped, resolveKafka, type KafkaResolution } from '@vaultline/testing';
 import { openBus, type Bus } from '../src';
 
 /**

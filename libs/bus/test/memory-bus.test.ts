@@ -1,5 +1,5 @@
 import { sleep, waitFor } from '@vaultline/core';
-import { busContract } from '@vaultline/testing';
+import { busContract } from '@vaultline/bus/testing';
 import { LogBus, MemoryLogStorage, openBus, partitionOf, type Delivery } from '../src';
 
 busContract('memory', async () => {

@@ -1,6 +1,7 @@
 import Redis from 'ioredis';
 import { waitFor } from '@vaultline/core';
-import { busContract, startRedisServer, type RunningRedis } from '@vaultline/testing';
+import { busContract } from '@vaultline/bus/testing';
+import { startRedisServer, type RunningRedis } from '@vaultline/testing';
 import { openBus, type Bus } from '../src';
 import { RedisStreamsBus } from '../src/redis/redis-streams-bus';
 

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sleep, waitFor } from '@vaultline/core';
-import { busContract } from '@vaultline/testing';
+import { busContract } from '@vaultline/bus/testing';
 import { LogBus, openBus } from '../src';
 
 function tempDir(): { file: string; remove: () => void } {

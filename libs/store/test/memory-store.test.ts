@@ -1,5 +1,5 @@
 import { MemoryDocumentStore } from '../src';
-import { storeContract } from '@vaultline/testing';
+import { storeContract } from '@vaultline/store/testing';
 
 storeContract('memory', async () => {
   const store = new MemoryDocumentStore();

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { describeWithMongo, storeContract, withMongoDatabase } from '@vaultline/testing';
+import { storeContract } from '@vaultline/store/testing';
+import { describeWithMongo, withMongoDatabase } from '@vaultline/testing';
 import { MongoDocumentStore, dropMongoDatabase } from '../src/mongo/mongo-store';
 import type { DocumentStore } from '../src';
 

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SqliteDocumentStore, type DocumentStore } from '../src';
-import { storeContract } from '@vaultline/testing';
+import { storeContract } from '@vaultline/store/testing';
 
 storeContract(
   'sqlite (file)',

@@ -1,5 +1,5 @@
 import { newId } from '@vaultline/core';
-import { forEachStoreAdapter } from '@vaultline/testing';
+import { forEachStoreAdapter } from '@vaultline/store/testing';
 import type { DocumentStore, StoredDocument } from '../src';
 
 interface Note extends StoredDocument {

@@ -28,8 +28,8 @@ let running: Telemetry | undefined;
  * Must run before express/http are loaded (main.ts calls it first).
  *
  * With exporter 'none' (and no extra processors) nothing would ever record a span, so the http and
- * express instrumentations are not installed: they cost 15–20 % of the CPU of a request in the
- * embedded profile for spans nobody sees. The propagator and context manager are still installed.
+ * express instrumentations are not installed: they cost a sizeable share of a request's CPU in the
+ * embedded profile (docs/benchmarks.md) for spans nobody sees. The propagator and context manager are still installed.
  * Choose 'console' or 'otlp' to get spans that continue across services and bus messages.
  * One SDK per process: a second call returns a handle whose shutdown does nothing.
  */

@@ -1,6 +1,4 @@
+// Test infrastructure shared by every package: throwaway servers and containers. Each port's
+// contract suite lives with its port (@vaultline/bus/testing, @vaultline/store/testing, @vaultline/ttl/testing).
 export * from './redis-server';
-export * from './contracts/store.contract';
-export * from './contracts/bus.contract';
-export * from './contracts/ttl.contract';
 export * from './containers';
-export * from './store-adapters';

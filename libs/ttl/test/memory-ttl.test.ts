@@ -1,5 +1,5 @@
 import { ManualClock, waitFor } from '@vaultline/core';
-import { ttlContract } from '@vaultline/testing';
+import { ttlContract } from '@vaultline/ttl/testing';
 import { MemoryTtlStore, openTtlStore } from '../src';
 
 ttlContract('memory (manual clock)', async () => {

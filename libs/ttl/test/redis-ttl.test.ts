@@ -1,4 +1,5 @@
-import { freePort, startRedisServer, ttlContract, type RunningRedis } from '@vaultline/testing';
+import { ttlContract } from '@vaultline/ttl/testing';
+import { freePort, startRedisServer, type RunningRedis } from '@vaultline/testing';
 import { RedisTtlStore, openTtlStore, type TtlStore } from '../src';
 
 let redis: RunningRedis;

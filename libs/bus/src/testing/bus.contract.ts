@@ -1,5 +1,5 @@
 import { AppError, newId, sleep, waitFor } from '@vaultline/core';
-import { DEAD_LETTER_HEADERS, deadLetterTopic, type Bus, type BusMessage, type Delivery, type Subscription } from '@vaultline/bus';
+import { DEAD_LETTER_HEADERS, deadLetterTopic, type Bus, type BusMessage, type Delivery, type Subscription } from '../index';
 
 export interface OpenedBus {
   bus: Bus;

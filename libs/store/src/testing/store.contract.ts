@@ -8,7 +8,7 @@ import {
   type OutboxMessage,
   type StoredDocument,
   type UnitOfWork,
-} from '@vaultline/store';
+} from '../index';
 
 export interface OpenedStore {
   store: DocumentStore;

@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { MemoryDocumentStore, SqliteDocumentStore, type DocumentStore } from '@vaultline/store';
-import { describeWithMongo, withMongoDatabase } from './containers';
+import { MemoryDocumentStore, SqliteDocumentStore, type DocumentStore } from '../index';
+import { describeWithMongo, withMongoDatabase } from '@vaultline/testing';
 
 type OpenStore = () => Promise<DocumentStore>;
 
@@ -60,12 +60,12 @@ export function forEachStoreAdapter(describeName: string, body: (open: OpenStore
       const stores = tracked(async () => {
         const url = withMongoDatabase(mongoUrl(), `vaultline_test_${randomUUID().replace(/-/g, '')}`);
         urls.push(url);
-        const { MongoDocumentStore } = await import('@vaultline/store/src/mongo/mongo-store');
+        const { MongoDocumentStore } = await import('../mongo/mongo-store');
         return MongoDocumentStore.connect(url);
       });
       afterAll(async () => {
         await stores.closeAll();
-        const { dropMongoDatabase } = await import('@vaultline/store/src/mongo/mongo-store');
+        const { dropMongoDatabase } = await import('../mongo/mongo-store');
         for (const url of urls.splice(0)) await dropMongoDatabase(url);
       });
       body(stores.open);

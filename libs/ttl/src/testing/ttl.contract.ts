@@ -1,5 +1,5 @@
 import { waitFor } from '@vaultline/core';
-import type { TtlStore } from '@vaultline/ttl';
+import type { TtlStore } from '../index';
 
 export interface OpenedTtlStore {
   store: TtlStore;

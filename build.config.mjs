@@ -1,0 +1,22 @@
+// What `pnpm build` compiles (scripts/build.mjs): the one list of production entry points.
+// Each package below gets <package>/dist/<entry>.js, one esbuild bundle per entry, with the workspace
+// libraries (@vaultline/*) inlined and npm packages required from node_modules at run time.
+//
+// Add a service's entry, or a worker thread's (a thread entry is a bundle of its own in the same dist/
+// folder as the code that starts it, so `join(__dirname, '<name>.js')` finds it), here.
+// `assets` are folders the code reads next to itself at run time (__dirname); they are copied into dist/.
+import { existsSync, readdirSync } from 'node:fs';
+
+const VAULT_PUBLIC = { from: 'services/vault/src/http/public', to: 'public' }; // checkout page and SDK (checkout.routes.ts)
+
+/** @type {Record<string, { entries: string[], assets?: Array<{ from: string, to: string }> }>} */
+export const BUILDS = {
+  // Every service: src/main.ts -> dist/main.js (what its image runs).
+  ...Object.fromEntries(
+    readdirSync(new URL('./services', import.meta.url))
+      .filter((name) => existsSync(new URL(`./services/${name}/src/main.ts`, import.meta.url)))
+      .map((name) => [`services/${name}`, { entries: ['src/main.ts'], assets: name === 'vault' ? [VAULT_PUBLIC] : [] }]),
+  ),
+  // The embedded and local profiles. The launcher inlines every service, the vault's public files included.
+  'deploy/launcher': { entries: ['src/main-embedded.ts', 'src/main-local.ts'], assets: [VAULT_PUBLIC] },
+};

@@ -1,0 +1,80 @@
+#!/usr/bin/env node
+// Compiles what production runs into plain JavaScript, one bundle per entry, so images and `node` need
+// neither tsx nor TypeScript (`pnpm start` keeps tsx for development).
+//
+//   node scripts/build.mjs               builds every package below (pnpm build)
+//   node scripts/build.mjs <package dir>  builds one (each package's `pnpm build` passes its own folder)
+//
+// esbuild bundles each entry with the workspace libraries (@vaultline/*) inlined, as they are TypeScript
+// source, and every npm package left external: it is required from node_modules at run time, so native
+// modules (better-sqlite3) keep working and OpenTelemetry can still patch express and http as they load.
+//
+// A bundle's npm packages must resolve from <package>/dist/, so a built package lists in its
+// dependencies the npm packages of the workspace libraries it inlines (scripts/package-deps.mjs derives
+// them); `pnpm deploy --prod` then gives an image exactly what its bundle requires.
+//
+// Output: <package>/dist/<entry>.js with a source map (node runs it with --enable-source-maps).
+// What is built (entries, and files copied next to them) is listed in build.config.mjs.
+import { cpSync, rmSync } from 'node:fs';
+import { builtinModules, createRequire } from 'node:module';
+import { join, relative, resolve } from 'node:path';
+import { build } from 'esbuild';
+import { BUILDS } from '../build.config.mjs';
+
+const root = join(import.meta.dirname, '..');
+
+const npmPackagesExternal = {
+  name: 'npm-packages-external',
+  setup(b) {
+    b.onResolve({ filter: /^[^./]/ }, (args) => (args.path.startsWith('@vaultline/') ? undefined : { path: args.path, external: true }));
+  },
+};
+
+/** Fails the build when a bundle requires an npm package its package's node_modules does not hold. */
+function assertExternalsResolve(dir, metafile) {
+  for (const [output, { imports }] of Object.entries(metafile.outputs)) {
+    const requireFromBundle = createRequire(join(root, dir, output));
+    for (const { path, external } of imports) {
+      if (!external || path.startsWith('node:') || builtinModules.includes(path)) continue;
+      try {
+        requireFromBundle.resolve(path);
+      } catch {
+        throw new Error(`${output} requires ${path}, which ${dir}/node_modules lacks: node scripts/package-deps.mjs --write, then pnpm install`);
+      }
+    }
+  }
+}
+
+async function buildPackage(dir) {
+  const spec = BUILDS[dir];
+  if (!spec) {
+    console.log(`${dir}: nothing to build (bundled into the packages that import it)`);
+    return;
+  }
+  const outdir = join(root, dir, 'dist');
+  rmSync(outdir, { recursive: true, force: true });
+  const started = performance.now();
+  const result = await build({
+    absWorkingDir: join(root, dir),
+    entryPoints: spec.entries,
+    outdir,
+    outbase: 'src',
+    bundle: true,
+    platform: 'node',
+    target: 'node20',
+    format: 'cjs',
+    sourcemap: true,
+    // Error names and class names stay readable in logs and problem details.
+    keepNames: true,
+    plugins: [npmPackagesExternal],
+    logLevel: 'warning',
+    metafile: true,
+  });
+  assertExternalsResolve(dir, result.metafile);
+  for (const asset of spec.assets ?? []) cpSync(join(root, asset.from), join(outdir, asset.to), { recursive: true });
+  console.log(`${dir}: ${spec.entries.map((e) => `dist/${e.replace(/^src\//, '').replace(/\.ts$/, '.js')}`).join(', ')} (${Math.round(performance.now() - started)} ms)`);
+}
+
+const requested = process.argv[2];
+const dirs = requested ? [relative(root, resolve(requested)).split('\\').join('/')] : Object.keys(BUILDS);
+for (const dir of dirs) await buildPackage(dir);
