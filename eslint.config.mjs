@@ -3,8 +3,9 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 // The dependency rules (docs/architecture.md, "The one service shape"): domain code imports no
-// framework, driver or client, and none of its own service's adapters; a service never imports
-// another service (deploy/launcher, test-e2e and bench compose services; they may).
+// framework, driver or client, and none of its own service's adapters; a service's code (src/, dev/)
+// never imports another service (deploy/launcher, test-e2e and bench compose services, and so may a
+// service's integration tests under test/, which run it against a real neighbour such as the vault).
 const SERVICES = readdirSync(new URL('./services', import.meta.url), { withFileTypes: true })
   .filter((entry) => entry.isDirectory())
   .map((entry) => entry.name);
@@ -53,7 +54,7 @@ export default tseslint.config(
   // options for the same rule, so the domain block repeats the service-to-service patterns.
   ...SERVICES.flatMap((service) => [
     {
-      files: [`services/${service}/**/*.ts`],
+      files: [`services/${service}/src/**/*.ts`, `services/${service}/dev/**/*.ts`],
       rules: { 'no-restricted-imports': ['error', { patterns: otherServices(service) }] },
     },
     {
