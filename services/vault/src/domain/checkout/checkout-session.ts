@@ -5,12 +5,11 @@ export type PaymentProgress = 'processing' | 'authorized' | 'capturing' | 'captu
 
 /**
  * What the vault knows of a consumer-present session: learnt from checkout.session.opened, then
- * completed by the consumer's card entry, then followed through payment.* events. Kept in the
- * system scope because the public page knows only the session id; `owner_merchant_id` is the
- * merchant whose token the card becomes.
+ * completed by the consumer's card entry, then followed through payment.* events. merchant_id is
+ * the merchant whose payment opened it and whose token the card becomes; the public page knows
+ * only the session id, so the session is read with a global lookup.
  */
 export interface CheckoutSessionRecord extends StoredDocument {
-  owner_merchant_id: string;
   payment_id: string;
   amount: number;
   currency: string;
