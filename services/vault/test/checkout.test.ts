@@ -102,7 +102,7 @@ describe('whose a checkout session is', () => {
     const sessionId = newId();
     const paymentId = newId();
     await store.transaction((uow) =>
-      uow.insert('checkout_sessions', {
+      uow.insert<StoredDocument & Record<string, unknown>>('checkout_sessions', {
         id: sessionId,
         merchant_id: SYSTEM_SCOPE,
         owner_merchant_id: MERCHANT.merchantId,

@@ -4,7 +4,7 @@ import { SCOPES, SYSTEM_MERCHANT_ID } from '@vaultline/auth';
 import { ForbiddenError } from '@vaultline/core';
 import { authOf, parseInput, requireIssuer, requireScope } from '@vaultline/http';
 import type { ApiKeys } from '../domain/api-keys';
-import { presentApiKey } from './presenters';
+import { toApiKeyView } from './api-key.view';
 
 const mintSchema = z.strictObject({
   merchant_id: z.string().min(1),
@@ -17,7 +17,7 @@ const mintSchema = z.strictObject({
  * Internal endpoints (internal JWT, never routed from outside): the importer mints and revokes
  * job-scoped keys that can call POST /cde-import and nothing else.
  */
-export function internalRoutes(apiKeys: ApiKeys): (router: express.Router) => void {
+export function internalRoutes(apiKeys: Pick<ApiKeys, 'issue' | 'revoke'>): (router: express.Router) => void {
   return (router) => {
     const guard = [requireIssuer('importer'), requireScope(SCOPES.mintImportKeys)];
 
@@ -26,7 +26,7 @@ export function internalRoutes(apiKeys: ApiKeys): (router: express.Router) => vo
       assertSameMerchant(authOf(req).merchantId, input.merchant_id);
       const expiresAt = input.expires_at ? new Date(input.expires_at).toISOString() : null;
       const { record, apiKey } = await apiKeys.issue(input.merchant_id, { scopes: [SCOPES.cdeImport], label: input.label, expiresAt });
-      res.status(201).json({ ...presentApiKey(record), api_key: apiKey });
+      res.status(201).json({ ...toApiKeyView(record), api_key: apiKey });
     });
 
     router.delete('/api-keys/:id', ...guard, async (req, res) => {
