@@ -6,7 +6,7 @@ import { notifierCollections } from './data/collections';
 import { EndpointRepository } from './data/endpoint.repository';
 import { EventRepository } from './data/event.repository';
 import { MessageRepository } from './data/message.repository';
-import { QueueRepository } from './data/queue.repository';
+import { moveSystemScopedQueueEntries, QueueRepository } from './data/queue.repository';
 import { resolveNotifierKey } from './data/notifier-key';
 import { createSecretCipher } from './data/secret-cipher';
 import { createEgressTransport, egressUrlCheck } from './delivery/egress-transport';
@@ -100,6 +100,7 @@ export function createApp(runtime: ServiceRuntime, config: NotifierConfig): Noti
     scheduler,
     async start() {
       for (const spec of notifierCollections) await store.register(spec);
+      await moveSystemScopedQueueEntries(store);
       // The notifier publishes no events today; the relay keeps the house contract (and future ones) working.
       relay = startOutboxRelay({ store, bus, logger });
       consumer = await startMerchantEventConsumer({
