@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { NotFoundError } from '@vaultline/core';
 import { parseInput } from '@vaultline/http';
 import type { CheckoutStatus, SubmitCheckoutCard } from '../domain/checkout/checkout-flow';
+import { toCheckoutStatusView } from './checkout-status.view';
 
 const PUBLIC_DIR = join(__dirname, 'public');
 const sessionId = z.string().regex(/^[0-9a-fA-F-]{36}$/, { message: 'The session id must be a UUID.' });
@@ -87,12 +88,12 @@ export function checkoutRoutes(router: Router, useCases: { submitCheckoutCard: S
     const body = parseInput(cardBody, req.body);
     const status = await useCases.submitCheckoutCard({ sessionId: id, clientAddress: clientAddressOf(req), card: body.card });
     res.setHeader('Cache-Control', 'no-store');
-    res.status(201).json(status);
+    res.status(201).json(toCheckoutStatusView(status));
   });
 
   router.get('/sessions/:sessionId/status', async (req, res) => {
     const status = await useCases.checkoutStatus(parseInput(sessionId, req.params.sessionId));
     res.setHeader('Cache-Control', 'no-store');
-    res.json(status);
+    res.json(toCheckoutStatusView(status));
   });
 }

@@ -5,6 +5,7 @@ import { SCOPES } from '@vaultline/auth';
 import { authOf, listResponse, parseInput, parsePageQuery, requireScope } from '@vaultline/http';
 import type { CreateToken, ImportToken } from '../domain/tokens/create-token';
 import type { DeleteToken, GetToken, ListTokens } from '../domain/tokens/manage-tokens';
+import { toTokenView } from './token.view';
 
 const cardFields = z.object({
   number: z.unknown(),
@@ -45,7 +46,7 @@ export function tokenRoutes(router: Router, useCases: TokenUseCases): void {
     const { merchantId } = authOf(req);
     const body = parseInput(createTokenBody, req.body);
     const result = await useCases.createToken({ merchantId, card: body.card, businessKey: body.business_key ?? null, source: 'api', correlationId: null });
-    res.status(201).json(result.token);
+    res.status(201).json(toTokenView(result.token));
   });
 
   router.get('/tokens', requireScope(SCOPES.merchant), async (req, res) => {
@@ -53,11 +54,11 @@ export function tokenRoutes(router: Router, useCases: TokenUseCases): void {
     const page = parsePageQuery(req.query);
     const filter = parseInput(listQuery, { business_key: req.query.business_key, fingerprint: req.query.fingerprint });
     const result = await useCases.listTokens(merchantId, { businessKey: filter.business_key, fingerprint: filter.fingerprint }, page);
-    res.json(listResponse(result, (token) => token));
+    res.json(listResponse(result, toTokenView));
   });
 
   router.get('/tokens/:id', requireScope(SCOPES.merchant), async (req, res) => {
-    res.json(await useCases.getToken(authOf(req).merchantId, idOf(req)));
+    res.json(toTokenView(await useCases.getToken(authOf(req).merchantId, idOf(req))));
   });
 
   router.delete('/tokens/:id', requireScope(SCOPES.merchant), async (req, res) => {
@@ -79,7 +80,7 @@ export function tokenRoutes(router: Router, useCases: TokenUseCases): void {
       source: 'cde_import',
       correlationId: body.metadata.correlation_id ?? header ?? null,
     });
-    res.status(result.updated ? 200 : 201).json(result.token);
+    res.status(result.updated ? 200 : 201).json(toTokenView(result.token));
   });
 }
 

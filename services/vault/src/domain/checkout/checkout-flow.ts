@@ -11,9 +11,9 @@ import {
   CheckoutSessionNotFound,
   CheckoutSessionUsed,
   TooManyAttempts,
-  toStatusView,
+  stateAt,
   type CheckoutSessionRecord,
-  type CheckoutStatusView,
+  type CheckoutSessionState,
   type PaymentProgress,
 } from './checkout-session';
 
@@ -62,13 +62,13 @@ export function recordPaymentProgress({ sessions }: { sessions: CheckoutSessionR
   };
 }
 
-export type CheckoutStatus = (sessionId: string) => Promise<CheckoutStatusView>;
+export type CheckoutStatus = (sessionId: string) => Promise<CheckoutSessionState>;
 
 export function checkoutStatus({ sessions, clock }: { sessions: CheckoutSessionRepository; clock: Clock }): CheckoutStatus {
   return async (sessionId) => {
     const session = await sessions.get(sessionId);
     if (!session) throw new CheckoutSessionNotFound();
-    return toStatusView(session, clock.now());
+    return stateAt(session, clock.now());
   };
 }
 
@@ -79,7 +79,7 @@ export interface SubmitCheckoutCardPorts {
   clock: Clock;
   limits: CheckoutLimits;
 }
-export type SubmitCheckoutCard = (command: { sessionId: string; clientAddress: string; card: CardInput }) => Promise<CheckoutStatusView>;
+export type SubmitCheckoutCard = (command: { sessionId: string; clientAddress: string; card: CardInput }) => Promise<CheckoutSessionState>;
 
 /**
  * The consumer's card entry. The session id is the capability: single use (the session's optimistic
@@ -136,6 +136,6 @@ export function submitCheckoutCard({ sessions, createToken, ttl, clock, limits }
       if (error instanceof Error && 'code' in error && error.code === 'concurrent_modification') throw new CheckoutSessionUsed();
       throw error;
     }
-    return toStatusView(completed, clock.now());
+    return stateAt(completed, clock.now());
   };
 }

@@ -8,8 +8,8 @@ import { validateCard, type CardInput, type ValidateOptions, type ValidCard } fr
 import type { VaultKeys } from '../keys/vault-keys';
 import type { TokenRepository, TransactionRunner } from '../ports';
 import { destroySecurityCode, storeSecurityCode } from './security-code';
-import type { TokenRecord, TokenSource, TokenView } from './token';
-import { NAME_FIELD, PAN_FIELD, toTokenView } from './token-view';
+import type { ReadableToken, TokenRecord, TokenSource } from './token';
+import { NAME_FIELD, PAN_FIELD } from './token-cipher';
 
 export interface TokenizeCommand {
   merchantId: string;
@@ -22,8 +22,7 @@ export interface TokenizeCommand {
 }
 
 export interface TokenizeResult {
-  token: TokenView;
-  record: TokenRecord;
+  token: ReadableToken;
   /** True when an import replaced the card data of the token holding the same business_key. */
   updated: boolean;
 }
@@ -112,7 +111,7 @@ async function insertToken(
       beforeCommit?.(uow, stored);
       return stored;
     });
-    return { token: toTokenView(record, card.cardholderName), record, updated: false };
+    return { token: { record, cardholderName: card.cardholderName }, updated: false };
   } catch (error) {
     if (card.securityCode !== null) await destroySecurityCode(ports.ttl, id).catch(() => undefined);
     throw error;
@@ -132,7 +131,7 @@ async function replaceCardData(ports: ImportTokenPorts, existing: TokenRecord, c
     uow.publish(tokenCreatedEvent(stored, command, true));
     return stored;
   });
-  return { token: toTokenView(record, card.cardholderName), record, updated: true };
+  return { token: { record, cardholderName: card.cardholderName }, updated: true };
 }
 
 type SealedCardFields = Pick<

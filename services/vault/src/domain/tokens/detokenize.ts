@@ -7,7 +7,8 @@ import type { DetokenizeOutcome } from '../audit/detokenize-audit';
 import type { VaultKeys } from '../keys/vault-keys';
 import type { AuditRepository, TokenRepository, TransactionRunner } from '../ports';
 import { readSecurityCode, type SecurityCodeStatus } from './security-code';
-import { cipherOf, NAME_FIELD, PAN_FIELD, TokenDeleted } from './token-view';
+import { TokenDeleted } from './token';
+import { cipherOf, NAME_FIELD, PAN_FIELD } from './token-cipher';
 import type { Scheme } from '../card/card-scheme';
 
 export interface DetokenizeCommand {

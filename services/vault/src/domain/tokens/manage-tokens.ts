@@ -6,32 +6,32 @@ import type { TtlStore } from '@vaultline/ttl';
 import type { VaultKeys } from '../keys/vault-keys';
 import type { TokenRepository, TransactionRunner } from '../ports';
 import { destroySecurityCode } from './security-code';
-import type { TokenView } from './token';
-import { TokenDeleted, viewOf } from './token-view';
+import { TokenDeleted, type ReadableToken } from './token';
+import { readable } from './token-cipher';
 
 interface ReadTokenPorts {
   tokens: Pick<TokenRepository, 'get' | 'list'>;
   keys: VaultKeys;
 }
 
-export type GetToken = (merchantId: string, tokenId: string) => Promise<TokenView>;
+export type GetToken = (merchantId: string, tokenId: string) => Promise<ReadableToken>;
 
 export function getToken({ tokens, keys }: ReadTokenPorts): GetToken {
   return async (merchantId, tokenId) => {
     const record = await tokens.get(merchantId, tokenId);
     if (!record) throw new NotFoundError('token');
     if (record.status === 'deleted') throw new TokenDeleted();
-    return viewOf(keys, record);
+    return readable(keys, record);
   };
 }
 
-export type ListTokens = (merchantId: string, filter: { businessKey?: string; fingerprint?: string }, page: PageRequest) => Promise<Page<TokenView>>;
+export type ListTokens = (merchantId: string, filter: { businessKey?: string; fingerprint?: string }, page: PageRequest) => Promise<Page<ReadableToken>>;
 
 /** Deleted tokens are left out of lists. */
 export function listTokens({ tokens, keys }: ReadTokenPorts): ListTokens {
   return async (merchantId, filter, page) => {
     const result = await tokens.list(merchantId, filter, page);
-    return { ...result, items: result.items.map((record) => viewOf(keys, record)) };
+    return { ...result, items: result.items.map((record) => readable(keys, record)) };
   };
 }
 
