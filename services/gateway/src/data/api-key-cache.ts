@@ -1,26 +1,23 @@
-import type { Clock } from '@vaultline/core';
 import type { ApiKeyRecord } from '../domain/merchant';
 import type { ApiKeyRepository, PageOf, PageRequest } from '../domain/ports';
-import { ExpiringEntries } from './expiring-entries';
-
-/** How long a key found by hash is reused without reading the store (how late another instance's revocation is seen). */
-export const DEFAULT_KEY_CACHE_TTL_MS = 2_000;
+import { ExpiringEntries, type ExpiringEntriesOptions } from './expiring-entries';
 
 /**
  * Keys found by hash, kept in memory for a short time: every merchant request looks its key up, so
  * a request costs no store read. A revocation through this repository empties the cache before and
  * after its write, and a lookup that raced with it is not kept, so revocation is immediate on this
- * instance; another gateway instance sees it at the latest `ttlMs` later. Unknown hashes are never
- * kept (a guessed key costs a store read every time, and a key issued later resolves at once).
+ * instance; another gateway instance sees it at the latest `ttlMs` (2 s by default) later. Unknown
+ * hashes are never kept (a guessed key costs a store read every time; a key issued later resolves
+ * at once).
  */
 export class CachedApiKeyRepository implements ApiKeyRepository {
   private readonly byHash: ExpiringEntries<ApiKeyRecord>;
 
   constructor(
     private readonly inner: ApiKeyRepository,
-    options: { clock: Clock; ttlMs?: number; maxEntries?: number },
+    options: ExpiringEntriesOptions,
   ) {
-    this.byHash = new ExpiringEntries({ clock: options.clock, ttlMs: options.ttlMs ?? DEFAULT_KEY_CACHE_TTL_MS, maxEntries: options.maxEntries ?? 10_000 });
+    this.byHash = new ExpiringEntries(options);
   }
 
   findByHash(keyHash: string): Promise<ApiKeyRecord | null> {

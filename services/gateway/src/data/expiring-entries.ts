@@ -1,11 +1,14 @@
 import type { Clock } from '@vaultline/core';
 
+/** How long a key or merchant is reused without reading the store (how late another instance's revocation is seen). */
+export const DEFAULT_CACHE_TTL_MS = 2_000;
+
 export interface ExpiringEntriesOptions {
-  /** How long a loaded value is served from memory; 0 turns keeping off. */
-  ttlMs: number;
-  /** Most entries kept; the least recently loaded one goes first. */
-  maxEntries: number;
   clock: Clock;
+  /** How long a loaded value is served from memory (default DEFAULT_CACHE_TTL_MS); 0 turns keeping off. */
+  ttlMs?: number;
+  /** Most entries kept (default 10 000); the least recently loaded one goes first. */
+  maxEntries?: number;
 }
 
 /**
@@ -18,11 +21,16 @@ export class ExpiringEntries<V> {
   private readonly entries = new Map<string, { value: V; expiresAt: number }>();
   /** Counts invalidations: a load during which it moved is not kept. */
   private invalidations = 0;
+  private readonly ttlMs: number;
+  private readonly maxEntries: number;
 
-  constructor(private readonly options: ExpiringEntriesOptions) {}
+  constructor(private readonly options: ExpiringEntriesOptions) {
+    this.ttlMs = options.ttlMs ?? DEFAULT_CACHE_TTL_MS;
+    this.maxEntries = options.maxEntries ?? 10_000;
+  }
 
   async through(key: string, load: () => Promise<V | null>): Promise<V | null> {
-    if (this.options.ttlMs <= 0) return load();
+    if (this.ttlMs <= 0) return load();
     const kept = this.entries.get(key);
     if (kept && kept.expiresAt > this.nowMs()) return kept.value;
     const seen = this.invalidations;
@@ -38,8 +46,8 @@ export class ExpiringEntries<V> {
 
   private keep(key: string, value: V): void {
     this.entries.delete(key);
-    this.entries.set(key, { value, expiresAt: this.nowMs() + this.options.ttlMs });
-    if (this.entries.size > this.options.maxEntries) this.entries.delete(this.entries.keys().next().value as string);
+    this.entries.set(key, { value, expiresAt: this.nowMs() + this.ttlMs });
+    if (this.entries.size > this.maxEntries) this.entries.delete(this.entries.keys().next().value as string);
   }
 
   private nowMs(): number {

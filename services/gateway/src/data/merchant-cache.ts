@@ -1,8 +1,6 @@
-import type { Clock } from '@vaultline/core';
 import type { ApiKeyRecord, Merchant } from '../domain/merchant';
 import type { MerchantRepository, PageOf, PageRequest } from '../domain/ports';
-import { DEFAULT_KEY_CACHE_TTL_MS } from './api-key-cache';
-import { ExpiringEntries } from './expiring-entries';
+import { ExpiringEntries, type ExpiringEntriesOptions } from './expiring-entries';
 
 /**
  * Merchants by id, kept in memory for a short time beside the API-key cache: every merchant request
@@ -14,9 +12,9 @@ export class CachedMerchantRepository implements MerchantRepository {
 
   constructor(
     private readonly inner: MerchantRepository,
-    options: { clock: Clock; ttlMs?: number; maxEntries?: number },
+    options: ExpiringEntriesOptions,
   ) {
-    this.byId = new ExpiringEntries({ clock: options.clock, ttlMs: options.ttlMs ?? DEFAULT_KEY_CACHE_TTL_MS, maxEntries: options.maxEntries ?? 10_000 });
+    this.byId = new ExpiringEntries(options);
   }
 
   get(id: string): Promise<Merchant | null> {
