@@ -70,7 +70,7 @@ export function createApp(runtime: ServiceRuntime, config: GatewayConfig): Servi
     verifier: runtime.verifier,
     logger,
     readiness: () => store.ping(),
-    routes: internalRoutes(apiKeys),
+    routes: (router) => internalRoutes(router, apiKeys),
   });
 
   const http = createEdgeApp({
