@@ -10,7 +10,8 @@ import { StoreApiKeyRepository } from './data/api-key.repository';
 import { CachedApiKeyRepository } from './data/api-key-cache';
 import { StoreMerchantRepository } from './data/merchant.repository';
 import { CachedMerchantRepository } from './data/merchant-cache';
-import { loadOrCreatePepper } from './data/settings.repository';
+import { StoreSettingRepository } from './data/setting.repository';
+import { loadOrCreatePepper } from './domain/pepper';
 import { UpstreamProxy } from './http/upstream-proxy';
 import { InProcessHandoff, inProcessAppOf, type InProcessApp } from './http/in-process-handoff';
 import { adminRouter } from './http/admin.router';
@@ -92,7 +93,7 @@ export function createApp(runtime: ServiceRuntime, config: GatewayConfig): Servi
     async start() {
       for (const spec of gatewayCollections) await store.register(spec);
       if (!pepper) {
-        pepper = await loadOrCreatePepper(store);
+        pepper = await loadOrCreatePepper({ settings: new StoreSettingRepository(store) })();
         logger.warn('API_KEY_PEPPER is not set: using a pepper generated and kept in the gateway store (set it in production)');
       }
       if (config.bootstrapApiKey) {

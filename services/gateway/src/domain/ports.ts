@@ -34,3 +34,10 @@ export interface ApiKeyRepository {
 
 /** Supplies the API-key pepper once start() has loaded it. */
 export type PepperSource = () => string;
+
+/** The gateway's own settings (the generated pepper). */
+export interface SettingRepository {
+  find(name: string): Promise<string | null>;
+  /** Fails with duplicate_key when the name is taken. */
+  insert(name: string, value: string): Promise<void>;
+}
