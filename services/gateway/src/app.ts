@@ -41,6 +41,7 @@ export function createApp(runtime: ServiceRuntime, config: GatewayConfig): Servi
   const create = createMerchant({ merchants: merchantRepository, mint, clock });
   const merchants: Merchants = { create, get: getMerchant({ merchants: merchantRepository }), list: listMerchants({ merchants: merchantRepository }) };
   const ensureBootstrap = ensureBootstrapMerchant({ keys: keyRepository, createMerchant: create, pepper: pepperSource });
+  const loadPepper = loadOrCreatePepper({ settings: new StoreSettingRepository(store) });
 
   const serviceUrls = Object.fromEntries(UPSTREAM_SERVICES.map((s) => [s, runtime.serviceUrls[s]])) as Record<UpstreamService, string>;
   const proxy = new UpstreamProxy({ signer: runtime.signer, serviceUrls, logger, timeoutMs: config.upstreamTimeoutMs });
@@ -93,7 +94,7 @@ export function createApp(runtime: ServiceRuntime, config: GatewayConfig): Servi
     async start() {
       for (const spec of gatewayCollections) await store.register(spec);
       if (!pepper) {
-        pepper = await loadOrCreatePepper({ settings: new StoreSettingRepository(store) })();
+        pepper = await loadPepper();
         logger.warn('API_KEY_PEPPER is not set: using a pepper generated and kept in the gateway store (set it in production)');
       }
       if (config.bootstrapApiKey) {
