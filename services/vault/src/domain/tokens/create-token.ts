@@ -43,7 +43,7 @@ export type CreateToken = (command: TokenizeCommand, beforeCommit?: (uow: UnitOf
  * deleting one token must not affect another); merchants recognise the card by `fingerprint`.
  */
 export function createToken(ports: CreateTokenPorts): CreateToken {
-  return (command, beforeCommit) => insertToken(ports, validCommand(command, ports.clock), false, beforeCommit);
+  return async (command, beforeCommit) => insertToken(ports, validCommand(command, ports.clock), false, beforeCommit);
 }
 
 export interface ImportTokenPorts extends CreateTokenPorts {
