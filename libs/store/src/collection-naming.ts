@@ -10,8 +10,15 @@ export function assertCollectionName(name: string): void {
 
 /** Index names are derived from the definition, so registering the same spec again is a no-op. */
 export function indexName(collection: string, index: IndexSpec): string {
-  const digest = createHash('sha256').update(JSON.stringify([index.fields, Boolean(index.unique)])).digest('hex').slice(0, 8);
+  // acrossMerchants joins the digest only when set, so the names of existing indexes do not change.
+  const definition = index.acrossMerchants ? [index.fields, Boolean(index.unique), 'across_merchants'] : [index.fields, Boolean(index.unique)];
+  const digest = createHash('sha256').update(JSON.stringify(definition)).digest('hex').slice(0, 8);
   return `${index.unique ? 'ux' : 'ix'}_${collection}_${index.fields.join('_')}_${digest}`;
+}
+
+/** The definition adapters keep (and compare on restart): booleans made explicit, nothing else. */
+export function savedIndex(index: IndexSpec): IndexSpec {
+  return { fields: [...index.fields], unique: Boolean(index.unique), ...(index.acrossMerchants ? { acrossMerchants: true } : {}) };
 }
 
 export function assertIndexes(collection: string, indexes: IndexSpec[]): void {

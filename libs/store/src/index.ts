@@ -3,3 +3,4 @@ export * from './open-store';
 export { MemoryDocumentStore } from './memory/memory-store';
 export { SqliteDocumentStore } from './sqlite/sqlite-store';
 export { InvalidQueryError } from './where';
+export { moveOutOfSystemScope } from './system-scope-migration';

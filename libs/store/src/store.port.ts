@@ -5,8 +5,9 @@ import { AppError } from '@vaultline/core';
  * collections; adapters: memory, SQLite (better-sqlite3), MongoDB (mongoose).
  *
  * What must stay true in every adapter (the contract suite in libs/testing checks it):
- * - Tenant scope: every read takes the merchant id; there is no read without one, except
- *   `listAcrossMerchants`, which exists for background workers only.
+ * - Tenant scope: every document's merchant_id is the merchant whose record it is, and every read
+ *   takes the merchant id, except the explicit global lookups (`getGlobal`, `findGlobal`,
+ *   `listAcrossMerchants`) for callers that do not know the merchant yet.
  * - Ids are UUIDv7, so ordering by id is ordering by creation; pages are cursors on id.
  * - Writes happen in a unit of work that is buffered and committed atomically together with
  *   the outbox messages and processed-event marks it holds (transactional outbox).
@@ -41,9 +42,15 @@ export interface StoredDocument {
 export const SYSTEM_SCOPE = '__system__';
 
 export interface IndexSpec {
-  /** Top-level fields; the merchant id is always the implicit first field. */
+  /** Top-level fields; the merchant id is the implicit first field unless `acrossMerchants`. */
   fields: string[];
+  /** Unique per merchant; with `acrossMerchants`, unique over every merchant's documents. */
   unique?: boolean;
+  /**
+   * The index does not start with the merchant id: it serves the global lookups (`findGlobal`,
+   * `listAcrossMerchants`), and a unique one holds across merchants (an API key hash).
+   */
+  acrossMerchants?: boolean;
 }
 
 export interface CollectionSpec {
@@ -72,7 +79,14 @@ export interface Collection<T extends StoredDocument> {
   findOne(merchantId: string, where: Where): Promise<T | null>;
   list(merchantId: string, where: Where, page: PageRequest): Promise<Page<T>>;
   count(merchantId: string, where: Where): Promise<number>;
-  /** Background workers only (schedulers, resumable jobs): reads across every merchant. */
+  /**
+   * Global lookups, for callers that do not know the merchant: a public session id, an API key hash,
+   * a queue entry by its message id. The document comes back with its own merchant_id, which the
+   * caller then uses for everything else. Give `findGlobal` an `acrossMerchants` index.
+   */
+  getGlobal(id: string): Promise<T | null>;
+  findGlobal(where: Where): Promise<T | null>;
+  /** Background workers (schedulers, resumable jobs, due deliveries): reads across every merchant. */
   listAcrossMerchants(where: Where, page: PageRequest): Promise<Page<T>>;
 }
 

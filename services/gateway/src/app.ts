@@ -2,17 +2,20 @@ import { UnavailableError } from '@vaultline/core';
 import { buildOpenApiDocument } from '@vaultline/contracts';
 import { createServiceHttp, type ServiceApp, type ServiceRuntime } from '@vaultline/http';
 import type { GatewayConfig } from './config';
-import { ApiKeys } from './domain/api-keys';
-import { Merchants } from './domain/merchants';
+import { authenticateApiKey, issueApiKey, listApiKeys, mintApiKey, revokeApiKey, type ApiKeys } from './domain/api-keys';
+import { createMerchant, ensureBootstrapMerchant, getMerchant, listMerchants, type Merchants } from './domain/merchants';
 import { UPSTREAM_SERVICES, type UpstreamService } from './domain/routing';
 import { gatewayCollections } from './data/collections';
 import { StoreApiKeyRepository } from './data/api-key.repository';
+import { CachedApiKeyRepository } from './data/api-key-cache';
 import { StoreMerchantRepository } from './data/merchant.repository';
-import { loadOrCreatePepper } from './data/settings.repository';
+import { CachedMerchantRepository } from './data/merchant-cache';
+import { StoreSettingRepository } from './data/setting.repository';
+import { loadOrCreatePepper } from './domain/pepper';
 import { UpstreamProxy } from './http/upstream-proxy';
 import { InProcessHandoff, inProcessAppOf, type InProcessApp } from './http/in-process-handoff';
 import { adminRouter } from './http/admin.router';
-import { internalRoutes } from './http/internal.router';
+import { internalRoutes } from './http/internal.routes';
 import { createEdgeApp } from './http/edge';
 import { renderDocsPage } from './http/docs-page';
 
@@ -25,10 +28,20 @@ export function createApp(runtime: ServiceRuntime, config: GatewayConfig): Servi
     return pepper;
   };
 
-  const merchantRepository = new StoreMerchantRepository(store);
-  const keyRepository = new StoreApiKeyRepository(store);
-  const apiKeys = new ApiKeys({ merchants: merchantRepository, keys: keyRepository, clock, pepper: pepperSource });
-  const merchants = new Merchants({ merchants: merchantRepository, keys: keyRepository, apiKeys, clock, pepper: pepperSource });
+  // Every merchant request reads its key and merchant: both come from short-lived caches (data/).
+  const merchantRepository = new CachedMerchantRepository(new StoreMerchantRepository(store), { clock });
+  const keyRepository = new CachedApiKeyRepository(new StoreApiKeyRepository(store), { clock });
+  const mint = mintApiKey({ clock, pepper: pepperSource });
+  const apiKeys: ApiKeys = {
+    issue: issueApiKey({ merchants: merchantRepository, keys: keyRepository, mint }),
+    authenticate: authenticateApiKey({ merchants: merchantRepository, keys: keyRepository, clock, pepper: pepperSource }),
+    list: listApiKeys({ merchants: merchantRepository, keys: keyRepository }),
+    revoke: revokeApiKey({ keys: keyRepository, clock }),
+  };
+  const create = createMerchant({ merchants: merchantRepository, mint, clock });
+  const merchants: Merchants = { create, get: getMerchant({ merchants: merchantRepository }), list: listMerchants({ merchants: merchantRepository }) };
+  const ensureBootstrap = ensureBootstrapMerchant({ keys: keyRepository, createMerchant: create, pepper: pepperSource });
+  const loadPepper = loadOrCreatePepper({ settings: new StoreSettingRepository(store) });
 
   const serviceUrls = Object.fromEntries(UPSTREAM_SERVICES.map((s) => [s, runtime.serviceUrls[s]])) as Record<UpstreamService, string>;
   const proxy = new UpstreamProxy({ signer: runtime.signer, serviceUrls, logger, timeoutMs: config.upstreamTimeoutMs });
@@ -59,7 +72,7 @@ export function createApp(runtime: ServiceRuntime, config: GatewayConfig): Servi
     verifier: runtime.verifier,
     logger,
     readiness: () => store.ping(),
-    routes: internalRoutes(apiKeys),
+    routes: (router) => internalRoutes(router, apiKeys),
   });
 
   const http = createEdgeApp({
@@ -81,11 +94,11 @@ export function createApp(runtime: ServiceRuntime, config: GatewayConfig): Servi
     async start() {
       for (const spec of gatewayCollections) await store.register(spec);
       if (!pepper) {
-        pepper = await loadOrCreatePepper(store);
+        pepper = await loadPepper();
         logger.warn('API_KEY_PEPPER is not set: using a pepper generated and kept in the gateway store (set it in production)');
       }
       if (config.bootstrapApiKey) {
-        const merchantId = await merchants.ensureBootstrap(config.bootstrapApiKey);
+        const merchantId = await ensureBootstrap(config.bootstrapApiKey);
         logger.info({ merchant_id: merchantId }, 'bootstrap merchant ready');
       }
       if (!config.adminApiKey) logger.info('ADMIN_API_KEY is not set: the admin API is disabled');

@@ -10,7 +10,7 @@ import { StoreEndpointRepository } from './data/endpoint.repository';
 import { StoreEventRepository } from './data/event.repository';
 import { StoreMessageRepository } from './data/message.repository';
 import { OpenedSecretsCache } from './data/opened-secrets-cache';
-import { QueueRepository } from './data/queue.repository';
+import { moveSystemScopedQueueEntries, QueueRepository } from './data/queue.repository';
 import { getDelivery, listDeliveries, replayDelivery } from './domain/delivery-log';
 import { DeliveryScheduler } from './domain/delivery-scheduler';
 import { getEvent, listEvents } from './domain/event-log';
@@ -98,6 +98,7 @@ export function createApp(runtime: ServiceRuntime, config: NotifierConfig): Serv
     http,
     async start() {
       for (const spec of notifierCollections) await store.register(spec);
+      await moveSystemScopedQueueEntries(store);
       // The notifier publishes no events today; the relay keeps the house contract (and future ones) working.
       relay = startOutboxRelay({ store, bus, logger });
       consumer = await createEventConsumer({

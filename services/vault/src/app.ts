@@ -3,49 +3,58 @@ import { startOutboxRelay, type OutboxRelay } from '@vaultline/bus';
 import type { VaultInternalApi } from '@vaultline/contracts';
 import { createServiceHttp, type ServiceApp, type ServiceRuntime } from '@vaultline/http';
 import type { VaultConfig } from './config';
-import { collectionSpecs } from './data/collections';
+import { registerCollections } from './data/collections';
 import { StoreAuditRepository } from './data/audit.repository';
 import { StoreCheckoutSessionRepository } from './data/checkout-session.repository';
 import { StoreKeyRotationRepository } from './data/key-rotation.repository';
 import { StoreTokenRepository } from './data/token.repository';
-import { KeyRotationWorker, restoreActiveVersion } from './domain/keys/key-rotation';
-import type { VaultKeys } from './domain/keys/vault-keys';
-import type { VaultDeps } from './domain/ports';
+import { listDetokenizeAudit } from './domain/audit/list-detokenize-audit';
+import { checkoutStatus, openCheckoutSession, recordPaymentProgress, submitCheckoutCard } from './domain/checkout/checkout-flow';
+import { getKeyRotation, KeyRotationWorker, restoreActiveVersion, rewrapBatch, startKeyRotation } from './domain/keys/key-rotation';
+import type { TransactionRunner } from './domain/ports';
+import { createToken, importToken } from './domain/tokens/create-token';
+import { auditRefusedDetokenize, detokenize } from './domain/tokens/detokenize';
+import { deleteToken, getToken, listTokens } from './domain/tokens/manage-tokens';
 import { adminRoutes } from './http/admin.routes';
 import { checkoutRoutes } from './http/checkout.routes';
 import { internalRoutes } from './http/internal.routes';
 import { tokenRoutes } from './http/token.routes';
-import { createVaultInternalApi } from './internal-api/vault-internal-api';
-import { loadKeyMaterial } from './keys/load-key-material';
-import { startVaultConsumers } from './messaging/vault-consumers';
+import { createVaultInternalApi } from './http/vault-internal-api';
+import { checkoutEventsConsumer } from './messaging/checkout-events.consumer';
 
 export interface VaultApp extends ServiceApp {
-  /** For tests and the leak scan: the use-case dependencies (keys included). */
-  deps: VaultDeps;
   /** The internal API (detokenization) for callers in the same process; the HTTP route uses it too. */
   exposedApis: { vault: VaultInternalApi };
 }
 
-/** Composition root of the vault. `keys` may be injected (tests); otherwise they come from configuration. */
-export function createApp(runtime: ServiceRuntime, config: VaultConfig, keys?: VaultKeys): VaultApp {
-  const { store, bus, logger } = runtime;
-  const deps: VaultDeps = {
-    store,
-    tokens: new StoreTokenRepository(store),
-    audit: new StoreAuditRepository(store),
-    rotations: new StoreKeyRotationRepository(store),
-    sessions: new StoreCheckoutSessionRepository(store),
-    keys: keys ?? loadKeyMaterial(config.keks, logger),
-    ttl: runtime.ttl,
-    clock: runtime.clock,
-  };
-  const worker = new KeyRotationWorker(deps, {
-    batchSize: config.rotation.batchSize,
-    pauseMs: config.rotation.pauseMs,
-    onError: (error) => logger.error({ err: error }, 'key rotation batch failed; retrying'),
-  });
+/** Composition root of the vault: repositories, then every use case with the ports it uses, then routes and consumers. */
+export function createApp(runtime: ServiceRuntime, config: VaultConfig): VaultApp {
+  const { store, bus, logger, ttl, clock } = runtime;
+  const { keys } = config;
+  const transaction: TransactionRunner = (work) => store.transaction(work);
+  const tokens = new StoreTokenRepository(store);
+  const audit = new StoreAuditRepository(store);
+  const rotations = new StoreKeyRotationRepository(store);
+  const sessions = new StoreCheckoutSessionRepository(store);
 
-  const internalApi = createVaultInternalApi(deps, runtime.verifier);
+  const create = createToken({ tokens, transaction, keys, ttl, clock });
+  const worker = new KeyRotationWorker(
+    { rotations, rewrapBatch: rewrapBatch({ rotations, tokens, keys, transaction, clock }) },
+    {
+      batchSize: config.rotation.batchSize,
+      pauseMs: config.rotation.pauseMs,
+      onError: (error) => logger.error({ err: error }, 'key rotation batch failed; retrying'),
+    },
+  );
+  const internalApi = createVaultInternalApi(
+    { detokenize: detokenize({ tokens, audit, transaction, keys, ttl, clock }), auditRefusedDetokenize: auditRefusedDetokenize({ audit, transaction, clock }) },
+    runtime.verifier,
+  );
+  const restoreRotatedVersion = restoreActiveVersion({ rotations, keys });
+  const checkoutUseCases = {
+    openCheckoutSession: openCheckoutSession({ sessions, clock }),
+    recordPaymentProgress: recordPaymentProgress({ sessions }),
+  };
 
   const http = createServiceHttp({
     service: 'vault',
@@ -53,13 +62,27 @@ export function createApp(runtime: ServiceRuntime, config: VaultConfig, keys?: V
     logger,
     readiness: async () => {
       await store.ping();
-      await runtime.ttl.ping();
+      await ttl.ping();
     },
     routes: (router) => {
-      tokenRoutes(router, deps);
+      tokenRoutes(router, {
+        createToken: create,
+        importToken: importToken({ tokens, transaction, keys, ttl, clock }),
+        getToken: getToken({ tokens, keys }),
+        listTokens: listTokens({ tokens, keys }),
+        deleteToken: deleteToken({ tokens, transaction, ttl, clock }),
+      });
       internalRoutes(router, internalApi);
-      adminRoutes(router, deps, () => worker.poke());
-      checkoutRoutes(router, deps, config.checkout);
+      adminRoutes(router, {
+        startKeyRotation: startKeyRotation({ rotations, tokens, keys, transaction, clock }),
+        getKeyRotation: getKeyRotation({ rotations, tokens }),
+        listDetokenizeAudit: listDetokenizeAudit({ audit }),
+        onRotationStarted: () => worker.poke(),
+      });
+      checkoutRoutes(router, {
+        submitCheckoutCard: submitCheckoutCard({ sessions, createToken: create, ttl, clock, limits: config.checkout }),
+        checkoutStatus: checkoutStatus({ sessions, clock }),
+      });
     },
   });
 
@@ -69,13 +92,15 @@ export function createApp(runtime: ServiceRuntime, config: VaultConfig, keys?: V
   return {
     name: 'vault',
     http,
-    deps,
     exposedApis: { vault: internalApi },
     async start() {
-      for (const spec of collectionSpecs) await store.register(spec);
-      await restoreActiveVersion(deps);
+      if (config.generatedKeyFile) {
+        logger.warn({ path: config.generatedKeyFile }, 'using vault keys generated into a local key file; production must configure VAULT_KEK_KEYS or VAULT_KEK_FILE and VAULT_FINGERPRINT_KEY');
+      }
+      await registerCollections(store);
+      await restoreRotatedVersion();
       relay = startOutboxRelay({ store, bus, logger });
-      consumers = await startVaultConsumers({ bus, store, logger, deps });
+      consumers = await checkoutEventsConsumer({ bus, store, logger }, checkoutUseCases);
       worker.start();
     },
     async stop() {

@@ -1,5 +1,9 @@
+import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import { z } from 'zod';
-import { envBoolean, envDurationMs, envInteger, loadConfig } from '@vaultline/config';
+import { ConfigError, envBoolean, envDurationMs, envInteger, loadConfig } from '@vaultline/config';
+import { generateKey, InvalidKeyError, KeyRing, keyFromBase64 } from '@vaultline/crypto';
+import { VaultKeys, type KeyProvisioner } from './domain/keys/vault-keys';
 
 /**
  * Key material (see services/vault/README.md):
@@ -29,24 +33,111 @@ export const vaultConfigSchema = z.object({
 export type VaultEnv = z.infer<typeof vaultConfigSchema>;
 
 export interface VaultConfig {
-  keks: { list?: string; activeVersion?: number; file?: string; fingerprintKey?: string; autogenerate: boolean; dataDir: string };
+  /** The KEK ring and the fingerprint key, loaded (or generated) while the configuration is read. */
+  keys: VaultKeys;
+  /** Set when the keys come from the key file the vault generated (embedded and local profiles): start warns. */
+  generatedKeyFile?: string;
   checkout: { perSession: number; perAddress: number; windowMs: number };
   rotation: { batchSize: number; pauseMs: number };
 }
 
 export function loadVaultConfig(env: NodeJS.ProcessEnv): VaultConfig {
   const e = loadConfig(vaultConfigSchema, env);
-  const production = (e.STORE_URL ?? '').startsWith('mongodb');
   return {
-    keks: {
-      list: e.VAULT_KEK_KEYS,
-      activeVersion: e.VAULT_KEK_ACTIVE_VERSION,
-      file: e.VAULT_KEK_FILE,
-      fingerprintKey: e.VAULT_FINGERPRINT_KEY,
-      autogenerate: e.VAULT_KEK_AUTOGENERATE ?? !production,
-      dataDir: e.DATA_DIR,
-    },
+    ...loadKeys(e),
     checkout: { perSession: e.VAULT_CHECKOUT_ATTEMPTS_PER_SESSION, perAddress: e.VAULT_CHECKOUT_ATTEMPTS_PER_ADDRESS, windowMs: e.VAULT_CHECKOUT_ATTEMPT_WINDOW },
     rotation: { batchSize: e.VAULT_ROTATION_BATCH_SIZE, pauseMs: e.VAULT_ROTATION_PAUSE },
   };
+}
+
+interface KeyFile {
+  keys: Record<string, string>;
+  active_version?: number;
+  fingerprint_key?: string;
+}
+
+export const GENERATED_KEY_FILE = 'vault-keys.json';
+
+/**
+ * The vault's keys: VAULT_KEK_KEYS (+ VAULT_KEK_ACTIVE_VERSION) or VAULT_KEK_FILE, plus
+ * VAULT_FINGERPRINT_KEY; else, where allowed, a key file generated once under DATA_DIR. Every
+ * problem is a ConfigError naming the variable, never showing a key.
+ */
+function loadKeys(e: VaultEnv): Pick<VaultConfig, 'keys' | 'generatedKeyFile'> {
+  if (e.VAULT_KEK_KEYS) {
+    const ring = asConfig('VAULT_KEK_KEYS', () => KeyRing.parse(e.VAULT_KEK_KEYS!, e.VAULT_KEK_ACTIVE_VERSION));
+    if (!e.VAULT_FINGERPRINT_KEY) throw new ConfigError([{ variable: 'VAULT_FINGERPRINT_KEY', reason: 'is required with VAULT_KEK_KEYS' }]);
+    return { keys: new VaultKeys(ring, fingerprintKeyOf('VAULT_FINGERPRINT_KEY', e.VAULT_FINGERPRINT_KEY)) };
+  }
+  if (e.VAULT_KEK_FILE) {
+    const file = readKeyFile('VAULT_KEK_FILE', e.VAULT_KEK_FILE);
+    const fingerprintKey = e.VAULT_FINGERPRINT_KEY ?? file.fingerprint_key;
+    if (!fingerprintKey) throw new ConfigError([{ variable: 'VAULT_FINGERPRINT_KEY', reason: 'is required (or fingerprint_key in VAULT_KEK_FILE)' }]);
+    const ring = asConfig('VAULT_KEK_FILE', () => ringOf(file, e.VAULT_KEK_ACTIVE_VERSION));
+    return { keys: new VaultKeys(ring, fingerprintKeyOf(e.VAULT_FINGERPRINT_KEY ? 'VAULT_FINGERPRINT_KEY' : 'VAULT_KEK_FILE', fingerprintKey)) };
+  }
+  const production = (e.STORE_URL ?? '').startsWith('mongodb');
+  if (!(e.VAULT_KEK_AUTOGENERATE ?? !production)) {
+    throw new ConfigError([{ variable: 'VAULT_KEK_KEYS', reason: 'is required (or VAULT_KEK_FILE), with VAULT_FINGERPRINT_KEY' }]);
+  }
+  const path = resolve(join(e.DATA_DIR, GENERATED_KEY_FILE));
+  if (!existsSync(path)) writeKeyFile(path, { keys: { '1': generateKey().toString('base64') }, active_version: 1, fingerprint_key: generateKey().toString('base64') });
+  const file = readKeyFile('DATA_DIR', path);
+  if (!file.fingerprint_key) throw new ConfigError([{ variable: 'DATA_DIR', reason: `the key file ${path} has no fingerprint_key` }]);
+  const ring = asConfig('DATA_DIR', () => ringOf(file, e.VAULT_KEK_ACTIVE_VERSION));
+  return { keys: new VaultKeys(ring, fingerprintKeyOf('DATA_DIR', file.fingerprint_key), keyFileProvisioner(path)), generatedKeyFile: path };
+}
+
+/** A key that does not decode (or is not 32 bytes) is a configuration error of the variable that gave it. */
+function asConfig<T>(variable: string, read: () => T): T {
+  try {
+    return read();
+  } catch (error) {
+    if (error instanceof InvalidKeyError) throw new ConfigError([{ variable, reason: error.message }]);
+    throw error;
+  }
+}
+
+function fingerprintKeyOf(variable: string, base64: string): Buffer {
+  return asConfig(variable, () => keyFromBase64(base64, variable));
+}
+
+/** Where the vault owns its key file, a rotation to a new version generates that version into the file. */
+function keyFileProvisioner(path: string): KeyProvisioner {
+  return {
+    addVersion(version, ring) {
+      const file = readKeyFile('DATA_DIR', path);
+      const key = generateKey();
+      file.keys[String(version)] = key.toString('base64');
+      file.active_version = version;
+      writeKeyFile(path, file);
+      return ring.with(version, key);
+    },
+  };
+}
+
+function ringOf(file: KeyFile, activeVersion?: number): KeyRing {
+  const list = Object.entries(file.keys ?? {})
+    .map(([version, key]) => `${version}:${key}`)
+    .join(',');
+  return KeyRing.parse(list, activeVersion ?? file.active_version);
+}
+
+function readKeyFile(variable: string, path: string): KeyFile {
+  let parsed: KeyFile;
+  try {
+    parsed = JSON.parse(readFileSync(path, 'utf8')) as KeyFile;
+  } catch (error) {
+    throw new ConfigError([{ variable, reason: `the key file ${path} cannot be read as JSON (${(error as NodeJS.ErrnoException).code ?? 'invalid JSON'})` }]);
+  }
+  if (typeof parsed !== 'object' || parsed === null || typeof parsed.keys !== 'object') throw new ConfigError([{ variable, reason: `the key file ${path} has no "keys" object` }]);
+  return parsed;
+}
+
+function writeKeyFile(path: string, content: KeyFile): void {
+  mkdirSync(dirname(path), { recursive: true });
+  const temporary = `${path}.${process.pid}.tmp`;
+  writeFileSync(temporary, JSON.stringify(content, null, 2), { mode: 0o600 });
+  chmodSync(temporary, 0o600);
+  renameSync(temporary, path);
 }

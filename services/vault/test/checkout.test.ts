@@ -1,5 +1,6 @@
 import { topics } from '@vaultline/contracts';
 import { newId, waitFor } from '@vaultline/core';
+import { MemoryDocumentStore, SYSTEM_SCOPE, type StoredDocument } from '@vaultline/store';
 import { aCard, captureTopics, FORWARDER, MERCHANT, PUBLIC, startVault, type VaultHarness } from './vault-harness';
 import { openSession, publishPaymentStatus } from './checkout-helpers';
 
@@ -83,3 +84,60 @@ async function fetchRaw(vault: VaultHarness, path: string) {
   const response = await fetch(`${vault.baseUrl}${path}`, { headers: { authorization: `Bearer ${token}` } });
   return { status: response.status, headers: response.headers, text: await response.text() };
 }
+
+describe('whose a checkout session is', () => {
+  it('when a session is opened, then it is stored under the merchant whose payment opened it', async () => {
+    const vault = await startVault();
+    try {
+      const { sessionId } = await openSession(vault);
+
+      const stored = await vault.runtime.store.collection('checkout_sessions').getGlobal(sessionId);
+
+      expect(stored).toMatchObject({ id: sessionId, merchant_id: MERCHANT.merchantId });
+      expect(stored).not.toHaveProperty('owner_merchant_id');
+    } finally {
+      await vault.stop();
+    }
+  });
+
+  it('when the store holds a session as earlier versions wrote it (system scope, owner_merchant_id), then after start it belongs to its merchant and the card entry works', async () => {
+    const store = new MemoryDocumentStore();
+    await store.register({ name: 'checkout_sessions', indexes: [{ fields: ['payment_id'] }] });
+    const sessionId = newId();
+    const paymentId = newId();
+    await store.transaction((uow) =>
+      uow.insert<StoredDocument & Record<string, unknown>>('checkout_sessions', {
+        id: sessionId,
+        merchant_id: SYSTEM_SCOPE,
+        owner_merchant_id: MERCHANT.merchantId,
+        payment_id: paymentId,
+        amount: 500,
+        currency: 'EUR',
+        expires_at: new Date(Date.now() + 3_600_000).toISOString(),
+        return_url: null,
+        state: 'open',
+        token_id: null,
+        masked_account_number: null,
+        scheme: null,
+        payment_status: 'processing',
+        failure_reason: null,
+        opened_at: new Date().toISOString(),
+        completed_at: null,
+      }),
+    );
+    const vault = await startVault({ store });
+    try {
+      expect(await store.collection('checkout_sessions').get(MERCHANT.merchantId, sessionId)).toMatchObject({ payment_id: paymentId });
+      expect(await store.collection('checkout_sessions').count(SYSTEM_SCOPE, {})).toBe(0);
+
+      const answer = await vault.call(PUBLIC, 'POST', `/sessions/${sessionId}/card`, { card: aCard() });
+
+      expect([answer.status, answer.body.state]).toEqual([201, 'completed']);
+      const { token_id } = (await store.collection<{ token_id: string } & StoredDocument>('checkout_sessions').get(MERCHANT.merchantId, sessionId))!;
+      expect((await vault.call(MERCHANT, 'GET', `/tokens/${token_id}`)).status).toBe(200);
+    } finally {
+      await vault.stop();
+      await store.close();
+    }
+  });
+});

@@ -1,6 +1,8 @@
 import { waitFor } from '@vaultline/core';
+import { StoreKeyRotationRepository } from '../src/data/key-rotation.repository';
+import { StoreTokenRepository } from '../src/data/token.repository';
 import { KeyRotationWorker, rewrapBatch, startKeyRotation } from '../src/domain/keys/key-rotation';
-import { ADMIN, aCard, FORWARDER, MERCHANT, OTHER_MERCHANT, startVault, testKeys, type VaultHarness } from './vault-harness';
+import { ADMIN, aCard, FORWARDER, MERCHANT, OTHER_MERCHANT, startVault, testKeyEnv, type VaultHarness } from './vault-harness';
 
 describe('key-encryption key rotation', () => {
   let vault: VaultHarness;
@@ -16,7 +18,7 @@ describe('key-encryption key rotation', () => {
   }
 
   it('when a rotation to a new version is started from the admin API, then every data key is re-wrapped and old tokens keep decrypting', async () => {
-    vault = await startVault({ keys: testKeys([1, 2], 1), env: { VAULT_ROTATION_BATCH_SIZE: '3' } });
+    vault = await startVault({ env: { ...testKeyEnv([1, 2], 1), VAULT_ROTATION_BATCH_SIZE: '3' } });
     const ids = await tokenizeMany(8);
     const started = await vault.call(ADMIN, 'POST', '/admin/key-rotations', { to_version: 2 });
     expect(started.status).toBe(202);
@@ -27,17 +29,18 @@ describe('key-encryption key rotation', () => {
       return progress.body.state === 'completed' ? progress.body : null;
     });
     expect(done).toMatchObject({ total: 8, rewrapped: 8, remaining: 0 });
-    const newest = await vault.app.deps.tokens.get(MERCHANT.merchantId, String(created.body.id));
+    const tokens = new StoreTokenRepository(vault.runtime.store);
+    const newest = await tokens.get(MERCHANT.merchantId, String(created.body.id));
     expect(newest?.kek_version).toBe(2);
     for (const [i, id] of ids.entries()) {
       const merchantId = i % 2 === 0 ? MERCHANT.merchantId : OTHER_MERCHANT.merchantId;
-      expect((await vault.app.deps.tokens.get(merchantId, id))?.kek_version).toBe(2);
+      expect((await tokens.get(merchantId, id))?.kek_version).toBe(2);
       expect((await vault.call(FORWARDER(merchantId), 'POST', `/internal/tokens/${id}/detokenize`, { purpose: 't' })).body.number).toBe('4242424242424242');
     }
   });
 
   it('when the version is not configured, then it answers 422 unknown_key_version; while one runs, a second answers 409', async () => {
-    vault = await startVault({ keys: testKeys([1, 2], 1) });
+    vault = await startVault({ env: testKeyEnv([1, 2], 1) });
     const unknown = await vault.call(ADMIN, 'POST', '/admin/key-rotations', { to_version: 7 });
     expect([unknown.status, unknown.body.code]).toEqual([422, 'unknown_key_version']);
     await vault.app.stop(); // no worker: the first rotation stays running
@@ -47,19 +50,21 @@ describe('key-encryption key rotation', () => {
   });
 
   it('when the service stops mid-rotation, then a new worker resumes after the saved cursor and finishes without redoing work', async () => {
-    vault = await startVault({ keys: testKeys([1, 2], 1) });
+    vault = await startVault({ env: testKeyEnv([1, 2], 1) });
     await tokenizeMany(7);
     await vault.app.stop();
-    const deps = vault.app.deps;
-    const rotation = await startKeyRotation(deps, 2);
-    const afterOneBatch = await rewrapBatch(deps, rotation, 3);
+    // The use cases built as the composition root builds them, over the store and keys the vault ran with.
+    const { store, clock } = vault.runtime;
+    const ports = { rotations: new StoreKeyRotationRepository(store), tokens: new StoreTokenRepository(store), keys: vault.config.keys, transaction: store.transaction.bind(store), clock };
+    const rotation = await startKeyRotation(ports)(2);
+    const afterOneBatch = await rewrapBatch(ports)(rotation, 3);
     expect(afterOneBatch).toMatchObject({ rewrapped: 3, state: 'running' });
     expect(afterOneBatch.cursor).not.toBeNull();
 
-    const worker = new KeyRotationWorker(deps, { batchSize: 3, pauseMs: 0, onError: (e) => { throw e; } });
+    const worker = new KeyRotationWorker({ rotations: ports.rotations, rewrapBatch: rewrapBatch(ports) }, { batchSize: 3, pauseMs: 0, onError: (e) => { throw e; } });
     worker.start();
     const finished = await waitFor(async () => {
-      const current = await deps.rotations.get(rotation.id);
+      const current = await ports.rotations.get(rotation.id);
       return current?.state === 'completed' ? current : null;
     });
     await worker.stop();

@@ -1,5 +1,6 @@
 import { waitFor } from '@vaultline/core';
 import { topics, validateAgainstOpenApi } from '@vaultline/contracts';
+import { StoreTokenRepository } from '../src/data/token.repository';
 import { aCard, captureTopics, MERCHANT, OTHER_MERCHANT, startVault, type VaultHarness } from './vault-harness';
 
 describe('vault merchant token API', () => {
@@ -87,7 +88,7 @@ describe('vault merchant token API', () => {
     const read = await vault.call(MERCHANT, 'GET', `/tokens/${id}`);
     expect(read.status).toBe(410);
     expect(read.body.code).toBe('token_deleted');
-    const record = await vault.app.deps.tokens.get(MERCHANT.merchantId, id);
+    const record = await new StoreTokenRepository(vault.runtime.store).get(MERCHANT.merchantId, id);
     expect(record).toMatchObject({ status: 'deleted', pan_ciphertext: null, name_ciphertext: null, wrapped_key: null });
     await waitFor(() => capture.events().some((e) => e.type === 'token.deleted' && (e.data as { token_id: string }).token_id === id));
     await capture.stop();

@@ -2,12 +2,12 @@ import { Writable } from 'node:stream';
 import { generateInternalKeyPair, InternalTokenSigner, InternalTokenVerifier } from '@vaultline/auth';
 import { openBus, type Bus } from '@vaultline/bus';
 import { ManualClock, newId } from '@vaultline/core';
-import { generateKey, KeyRing } from '@vaultline/crypto';
+import { generateKey } from '@vaultline/crypto';
 import { startHttpServer, SERVICE_NAMES, type ServiceName, type ServiceRuntime } from '@vaultline/http';
 import { createLogger } from '@vaultline/logger';
 import { MemoryDocumentStore, type DocumentStore } from '@vaultline/store';
 import { MemoryTtlStore, type TtlStore } from '@vaultline/ttl';
-import { createApp, loadVaultConfig, VaultKeys, type VaultApp } from '../src';
+import { createApp, loadVaultConfig, type VaultApp, type VaultConfig } from '../src';
 
 export interface Caller {
   issuer?: string;
@@ -26,7 +26,7 @@ export interface VaultHarnessOptions {
   ttl?: TtlStore;
   bus?: Bus;
   clock?: ManualClock;
-  keys?: VaultKeys;
+  /** Configuration as the environment gives it; keys from testKeyEnv() unless it names its own. */
   env?: Record<string, string>;
   /** Receives every log line (at LOG level debug). */
   logLines?: string[];
@@ -35,6 +35,8 @@ export interface VaultHarnessOptions {
 export interface VaultHarness {
   baseUrl: string;
   app: VaultApp;
+  /** What the app was built from, as the composition root gets it (keys included). */
+  config: VaultConfig;
   runtime: ServiceRuntime;
   clock: ManualClock;
   call(caller: Caller, method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<Answer>;
@@ -48,8 +50,13 @@ export const FORWARDER = (merchantId = MERCHANT.merchantId): Caller => ({ issuer
 export const ADMIN: Caller = { merchantId: '__system__', scopes: ['admin'] };
 export const PUBLIC: Caller = { merchantId: '__public__', scopes: ['public'] };
 
-export function testKeys(versions: number[] = [1], active = versions[0]!): VaultKeys {
-  return new VaultKeys(new KeyRing(new Map(versions.map((v) => [v, generateKey()])), active), generateKey());
+/** Fresh key material as the environment gives it: KEK `versions` (the `active` one wraps new keys) and a fingerprint key. */
+export function testKeyEnv(versions: number[] = [1], active = versions[0]!): Record<string, string> {
+  return {
+    VAULT_KEK_KEYS: versions.map((v) => `${v}:${generateKey().toString('base64')}`).join(','),
+    VAULT_KEK_ACTIVE_VERSION: String(active),
+    VAULT_FINGERPRINT_KEY: generateKey().toString('base64'),
+  };
 }
 
 /** Starts the vault alone on loopback with real adapters (memory by default) and signs calls as the gateway. */
@@ -80,14 +87,15 @@ export async function startVault(options: VaultHarnessOptions = {}): Promise<Vau
     serviceUrls: Object.fromEntries(SERVICE_NAMES.map((s) => [s, 'http://127.0.0.1:9'])) as Record<ServiceName, string>,
     publicBaseUrl: 'http://127.0.0.1:9',
   };
-  const config = loadVaultConfig({ VAULT_ROTATION_PAUSE: '0', ...options.env });
-  const app = createApp(runtime, config, options.keys ?? testKeys());
+  const config = loadVaultConfig({ VAULT_ROTATION_PAUSE: '0', ...testKeyEnv(), ...options.env });
+  const app = createApp(runtime, config);
   await app.start();
   const server = await startHttpServer(app.http);
 
   return {
     baseUrl: server.url,
     app,
+    config,
     runtime,
     clock,
     signerFor: (issuer) => signers[issuer]!,

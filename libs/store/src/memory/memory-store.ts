@@ -153,7 +153,7 @@ export class MemoryDocumentStore implements DocumentStore {
     if (uow.messages.length > 0) this.listeners.notify();
   }
 
-  /** Unique indexes are per merchant and ignore documents where an indexed field is null or missing. */
+  /** Unique indexes are per merchant (unless acrossMerchants) and ignore documents where an indexed field is null or missing. */
   private checkUnique(collection: string, touched: Map<string, Doc | null>): void {
     const state = this.state(collection);
     for (const index of state.uniqueIndexes) {
@@ -175,7 +175,7 @@ export class MemoryDocumentStore implements DocumentStore {
 }
 
 function uniqueKey(doc: Doc, index: IndexSpec): string | null {
-  const values: unknown[] = [doc.merchant_id];
+  const values: unknown[] = index.acrossMerchants ? [] : [doc.merchant_id];
   for (const field of index.fields) {
     const value = doc[field];
     if (value === null || value === undefined) return null;
@@ -202,6 +202,15 @@ class MemoryCollection<T extends StoredDocument> implements Collection<T> {
   async findOne(merchantId: string, where: Where): Promise<T | null> {
     const page = await this.list(merchantId, where, { limit: 1 });
     return page.items[0] ?? null;
+  }
+
+  async getGlobal(id: string): Promise<T | null> {
+    const doc = this.state().docs.get(id);
+    return doc ? copy<T>(doc) : null;
+  }
+
+  async findGlobal(where: Where): Promise<T | null> {
+    return this.select(undefined, parseWhere(where), { limit: 1 }).items[0] ?? null;
   }
 
   async list(merchantId: string, where: Where, page: PageRequest): Promise<Page<T>> {

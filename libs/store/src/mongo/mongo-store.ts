@@ -15,7 +15,7 @@ import {
   type Where,
 } from '../store.port';
 import { CommitListeners } from '../commit-listeners';
-import { assertCollectionName, assertIndexes, indexName } from '../collection-naming';
+import { assertCollectionName, assertIndexes, indexName, savedIndex } from '../collection-naming';
 import { toPage, validatePage } from '../page';
 import { runUnitOfWork, type BufferedUnitOfWork, type WriteOp } from '../unit-of-work';
 import { parseWhere } from '../where';
@@ -114,13 +114,14 @@ export class MongoDocumentStore implements DocumentStore {
 
   async register(spec: CollectionSpec): Promise<void> {
     assertCollectionName(spec.name);
-    const indexes = (spec.indexes ?? []).map((index) => ({ fields: [...index.fields], unique: Boolean(index.unique) }));
+    const indexes = (spec.indexes ?? []).map(savedIndex);
     assertIndexes(spec.name, indexes);
     await ensureCollection(this.db, spec.name);
     const collection = this.db.collection(spec.name);
     await collection.createIndex({ merchant_id: 1, _id: 1 }, { name: `ix_${spec.name}_merchant` });
     for (const index of indexes) {
-      const keys: Record<string, 1> = { merchant_id: 1 };
+      // An acrossMerchants index leaves merchant_id out: unique over every merchant, usable by global lookups.
+      const keys: Record<string, 1> = index.acrossMerchants ? {} : { merchant_id: 1 };
       for (const field of index.fields) keys[field] = 1;
       await collection.createIndex(keys, {
         name: indexName(spec.name, index),
@@ -227,6 +228,16 @@ class MongoCollection<T extends StoredDocument> implements Collection<T> {
 
   async findOne(merchantId: string, where: Where): Promise<T | null> {
     const page = await this.list(merchantId, where, { limit: 1 });
+    return page.items[0] ?? null;
+  }
+
+  async getGlobal(id: string): Promise<T | null> {
+    const row = await this.native().findOne({ _id: id });
+    return row ? fromMongo<T>(row) : null;
+  }
+
+  async findGlobal(where: Where): Promise<T | null> {
+    const page = await this.select({}, where, { limit: 1 });
     return page.items[0] ?? null;
   }
 

@@ -28,8 +28,9 @@ export const INTERNAL_SCHEMA = `
 
 /**
  * DDL for a collection: the whole document as JSON plus the columns the store itself needs.
- * Every index starts with merchant_id, so unique indexes are unique per merchant; SQLite treats
- * NULLs as distinct, so documents lacking an indexed field never collide.
+ * Every index starts with merchant_id, so unique indexes are unique per merchant, except an
+ * `acrossMerchants` one (global lookups; unique over every merchant). SQLite treats NULLs as
+ * distinct, so documents lacking an indexed field never collide.
  */
 export function collectionDdl(spec: CollectionSpec): string[] {
   const table = `"${spec.name}"`;
@@ -40,7 +41,7 @@ export function collectionDdl(spec: CollectionSpec): string[] {
   assertIndexes(spec.name, spec.indexes ?? []);
   for (const index of spec.indexes ?? []) {
     // A trailing id lets equality lookups come back in page order without a sort (not for unique ones: id would make every key unique).
-    const columns = ['merchant_id', ...index.fields.map(fieldExpr), ...(index.unique ? [] : ['id'])].join(', ');
+    const columns = [...(index.acrossMerchants ? [] : ['merchant_id']), ...index.fields.map(fieldExpr), ...(index.unique ? [] : ['id'])].join(', ');
     statements.push(`CREATE ${index.unique ? 'UNIQUE ' : ''}INDEX IF NOT EXISTS "${indexName(spec.name, index)}" ON ${table} (${columns})`);
   }
   return statements;

@@ -27,7 +27,7 @@ import {
   PROCESSED_TABLE,
   collectionDdl,
 } from './sqlite-schema';
-import { assertCollectionName, indexName } from '../collection-naming';
+import { assertCollectionName, indexName, savedIndex } from '../collection-naming';
 import { whereSql, type SqlParam } from './sqlite-where';
 import { GroupCommitter, type UnitOutcome } from './group-committer';
 
@@ -126,7 +126,7 @@ export class SqliteDocumentStore implements DocumentStore {
   async register(spec: CollectionSpec): Promise<void> {
     assertCollectionName(spec.name);
     const ddl = collectionDdl(spec);
-    const saved = { name: spec.name, indexes: (spec.indexes ?? []).map((index) => ({ fields: [...index.fields], unique: Boolean(index.unique) })) };
+    const saved = { name: spec.name, indexes: (spec.indexes ?? []).map(savedIndex) };
     this.db.transaction(() => {
       for (const statement of ddl) this.db.exec(statement);
       this.db.prepare(`INSERT INTO ${COLLECTIONS_TABLE} (name, spec) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET spec = excluded.spec`).run(spec.name, JSON.stringify(saved));
@@ -255,6 +255,16 @@ class SqliteCollection<T extends StoredDocument> implements Collection<T> {
   async findOne(merchantId: string, where: Where): Promise<T | null> {
     const page = await this.list(merchantId, where, { limit: 1 });
     return page.items[0] ?? null;
+  }
+
+  async getGlobal(id: string): Promise<T | null> {
+    this.store.assertRegistered(this.name);
+    const data = this.store.statement(`SELECT data FROM ${this.table} WHERE id = ?`).pluck().get(id) as string | undefined;
+    return data === undefined ? null : (JSON.parse(data) as T);
+  }
+
+  async findGlobal(where: Where): Promise<T | null> {
+    return this.select(undefined, where, { limit: 1 }).items[0] ?? null;
   }
 
   async list(merchantId: string, where: Where, page: PageRequest): Promise<Page<T>> {

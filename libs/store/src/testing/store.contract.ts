@@ -616,5 +616,61 @@ export function storeContract(adapterName: string, open: () => Promise<OpenedSto
         }
       });
     });
+
+    describe('global lookups', () => {
+      const GLOBAL = 'global_items';
+      let globalItems: Collection<Item>;
+
+      beforeEach(async () => {
+        await store.register({ name: GLOBAL, indexes: [{ fields: ['ref'], unique: true, acrossMerchants: true }, { fields: ['status'], acrossMerchants: true }] });
+        globalItems = store.collection<Item>(GLOBAL);
+      });
+
+      const insertGlobal = (doc: Partial<Item> & { merchant_id?: string } = {}): Promise<Item> =>
+        store.transaction((uow) => uow.insert<Item>(GLOBAL, { id: newId(), merchant_id: MERCHANT, name: 'item', amount: 1, ...doc }));
+
+      it('when a document is read by id without its merchant, then it comes back with its own merchant_id', async () => {
+        const theirs = await insertGlobal({ merchant_id: OTHER, name: 'theirs' });
+
+        expect(await globalItems.getGlobal(theirs.id)).toEqual(theirs);
+        expect(await globalItems.getGlobal(newId())).toBeNull();
+      });
+
+      it('when a document is found by a field without its merchant, then the one of whichever merchant holds it comes back', async () => {
+        await insertGlobal({ merchant_id: MERCHANT, ref: 'hash-a' });
+        const theirs = await insertGlobal({ merchant_id: OTHER, ref: 'hash-b', status: 'open' });
+
+        expect(await globalItems.findGlobal({ ref: 'hash-b' })).toEqual(theirs);
+        expect(await globalItems.findGlobal({ ref: 'hash-b', status: 'closed' })).toBeNull();
+        expect(await globalItems.findGlobal({ ref: 'hash-c' })).toBeNull();
+      });
+
+      it('when two merchants use the same value of a unique index across merchants, then the second commit fails with DuplicateKeyError', async () => {
+        await insertGlobal({ merchant_id: MERCHANT, ref: 'shared' });
+
+        const failure = insertGlobal({ merchant_id: OTHER, ref: 'shared' });
+
+        await expect(failure).rejects.toBeInstanceOf(DuplicateKeyError);
+        await expect(failure).rejects.toMatchObject({ extensions: { fields: ['ref'] } });
+        expect(await globalItems.count(OTHER, {})).toBe(0);
+      });
+
+      it('when documents of several merchants lack the value of a unique index across merchants, then they never collide', async () => {
+        await insertGlobal({ merchant_id: MERCHANT });
+        await insertGlobal({ merchant_id: OTHER, ref: null });
+        await insertGlobal({ merchant_id: OTHER });
+
+        expect((await globalItems.listAcrossMerchants({}, { limit: 10 })).items).toHaveLength(3);
+      });
+
+      it('when a collection is registered again with the same indexes across merchants, then nothing changes', async () => {
+        const kept = await insertGlobal({ ref: 'kept' });
+
+        await store.register({ name: GLOBAL, indexes: [{ fields: ['ref'], unique: true, acrossMerchants: true }, { fields: ['status'], acrossMerchants: true }] });
+
+        expect(await globalItems.findGlobal({ ref: 'kept' })).toEqual(kept);
+        await expect(insertGlobal({ merchant_id: OTHER, ref: 'kept' })).rejects.toBeInstanceOf(DuplicateKeyError);
+      });
+    });
   });
 }

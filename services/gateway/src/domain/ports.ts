@@ -20,13 +20,24 @@ export interface MerchantRepository {
   createWithKey(merchant: Merchant, key: ApiKeyRecord): Promise<void>;
 }
 
+/** API keys belong to their merchant; only the lookup by hash does not know the merchant yet. */
 export interface ApiKeyRepository {
+  /** Fails with duplicate_key when the hash is taken, by whichever merchant. */
   insert(key: ApiKeyRecord): Promise<void>;
-  /** Tenant-scoped. */
   get(merchantId: string, id: string): Promise<ApiKeyRecord | null>;
   list(merchantId: string, page: PageRequest): Promise<PageOf<ApiKeyRecord>>;
-  /** The key whose hash this is, whatever its state; null when none. */
+  /** The key whose hash this is, whatever its state and merchant; null when none. */
   findByHash(keyHash: string): Promise<ApiKeyRecord | null>;
   /** Marks the key revoked; returns it as stored. */
   revoke(merchantId: string, id: string, at: string): Promise<ApiKeyRecord>;
+}
+
+/** Supplies the API-key pepper once start() has loaded it. */
+export type PepperSource = () => string;
+
+/** The gateway's own settings (the generated pepper). */
+export interface SettingRepository {
+  find(name: string): Promise<string | null>;
+  /** Fails with duplicate_key when the name is taken. */
+  insert(name: string, value: string): Promise<void>;
 }

@@ -9,7 +9,8 @@ import type { Merchants } from '../domain/merchants';
 import { isSafePath, isUpstreamService } from '../domain/routing';
 import type { UpstreamProxy } from './upstream-proxy';
 import { assertDeclaredLength, assertSupportedContentType, readRawBody } from './read-body';
-import { presentApiKey, presentMerchant } from './presenters';
+import { toApiKeyView } from './api-key.view';
+import { toMerchantView } from './merchant.view';
 
 const createMerchantSchema = z.strictObject({ name: z.string().trim().min(1).max(200), card_data_access: z.boolean().optional() });
 const createKeySchema = z.strictObject({ mode: z.enum(['test', 'live']).optional(), label: z.string().max(200).optional() });
@@ -45,36 +46,36 @@ export function adminRouter(deps: AdminDeps): express.Router {
   merchants.post('/', async (req, res) => {
     const input = parseInput(createMerchantSchema, req.body ?? {});
     const { merchant, apiKey } = await deps.merchants.create({ name: input.name, cardDataAccess: input.card_data_access ?? false });
-    res.status(201).json({ ...presentMerchant(merchant), api_key: apiKey });
+    res.status(201).json({ ...toMerchantView(merchant), api_key: apiKey });
   });
 
   merchants.get('/', async (req, res) => {
     const page = await deps.merchants.list(parsePageQuery(req.query));
-    res.json(listResponse(page, presentMerchant));
+    res.json(listResponse(page, toMerchantView));
   });
 
   merchants.get('/:merchantId', async (req, res) => {
     const merchantId = parseInput(idParam, req.params.merchantId);
-    res.json(presentMerchant(await deps.merchants.get(merchantId)));
+    res.json(toMerchantView(await deps.merchants.get(merchantId)));
   });
 
   merchants.post('/:merchantId/api-keys', async (req, res) => {
     const merchantId = parseInput(idParam, req.params.merchantId);
     const input = parseInput(createKeySchema, req.body ?? {});
     const { record, apiKey } = await deps.apiKeys.issue(merchantId, { mode: input.mode ?? 'test', label: input.label ?? null });
-    res.status(201).json({ ...presentApiKey(record), api_key: apiKey });
+    res.status(201).json({ ...toApiKeyView(record), api_key: apiKey });
   });
 
   merchants.get('/:merchantId/api-keys', async (req, res) => {
     const merchantId = parseInput(idParam, req.params.merchantId);
     const page = await deps.apiKeys.list(merchantId, parsePageQuery(req.query));
-    res.json(listResponse(page, presentApiKey));
+    res.json(listResponse(page, toApiKeyView));
   });
 
   merchants.delete('/:merchantId/api-keys/:keyId', async (req, res) => {
     const merchantId = parseInput(idParam, req.params.merchantId);
     const keyId = parseInput(idParam, req.params.keyId);
-    res.json(presentApiKey(await deps.apiKeys.revoke(merchantId, keyId)));
+    res.json(toApiKeyView(await deps.apiKeys.revoke(merchantId, keyId)));
   });
 
   router.use('/merchants', merchants);

@@ -17,6 +17,6 @@ export const notifierCollections: CollectionSpec[] = [
     ],
   },
   { name: EVENTS, indexes: [{ fields: ['type'] }] },
-  // The delivery worker's scan: live entries only, by due time (under the system scope).
-  { name: QUEUE, indexes: [{ fields: ['due_at'] }] },
+  // The delivery worker's scan: live entries of every merchant, by due time.
+  { name: QUEUE, indexes: [{ fields: ['due_at'], acrossMerchants: true }] },
 ];

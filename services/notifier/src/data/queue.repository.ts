@@ -1,8 +1,12 @@
-import { SYSTEM_SCOPE, type DocumentStore, type Page, type PageRequest, type UnitOfWork } from '@vaultline/store';
+import { moveOutOfSystemScope, type DocumentStore, type Page, type PageRequest, type UnitOfWork } from '@vaultline/store';
 import type { QueueEntry } from '../domain/delivery-queue';
 import { QUEUE } from './collections';
 
-/** The delivery queue; background work, so its entries belong to the system scope. */
+/**
+ * The delivery queue. Each entry belongs to the merchant of its message (merchant_id =
+ * message_merchant_id); the worker reads it without knowing the merchant, through the store's
+ * global lookups over an index across merchants.
+ */
 export class QueueRepository {
   constructor(private readonly store: DocumentStore) {}
 
@@ -11,15 +15,15 @@ export class QueueRepository {
   }
 
   get(messageId: string): Promise<QueueEntry | null> {
-    return this.collection.get(SYSTEM_SCOPE, messageId);
+    return this.collection.getGlobal(messageId);
   }
 
   listDue(nowMs: number, page: PageRequest): Promise<Page<QueueEntry>> {
-    return this.collection.list(SYSTEM_SCOPE, { due_at: { lte: nowMs } }, { ...page, order: 'asc' });
+    return this.collection.listAcrossMerchants({ due_at: { lte: nowMs } }, { ...page, order: 'asc' });
   }
 
   insert(uow: UnitOfWork, entry: Omit<QueueEntry, 'version' | 'merchant_id'>): QueueEntry {
-    return uow.insert<QueueEntry>(QUEUE, { ...entry, merchant_id: SYSTEM_SCOPE });
+    return uow.insert<QueueEntry>(QUEUE, { ...entry, merchant_id: entry.message_merchant_id });
   }
 
   update(uow: UnitOfWork, entry: QueueEntry): QueueEntry {
@@ -27,6 +31,11 @@ export class QueueRepository {
   }
 
   delete(uow: UnitOfWork, entry: QueueEntry): void {
-    uow.delete(QUEUE, SYSTEM_SCOPE, entry.id, entry.version);
+    uow.delete(QUEUE, entry.merchant_id, entry.id, entry.version);
   }
+}
+
+/** Start-up migration (idempotent): entries earlier versions kept under the system scope move to their message's merchant. */
+export function moveSystemScopedQueueEntries(store: DocumentStore): Promise<number> {
+  return moveOutOfSystemScope<QueueEntry>(store, QUEUE, ({ version: _version, ...entry }) => ({ ...entry, merchant_id: entry.message_merchant_id }));
 }

@@ -2,13 +2,13 @@ import type { StoredDocument } from '@vaultline/store';
 
 /**
  * The live part of the delivery work: one entry per message that still has an attempt ahead of it,
- * removed when the message succeeds or fails for good. Entries live under the system scope so the
- * worker's scan reads this small set instead of the whole (merchant-scoped) delivery history.
+ * removed when the message succeeds or fails for good. The worker's scan reads this small set, across
+ * merchants, instead of the whole delivery history.
  */
 export interface QueueEntry extends StoredDocument {
   /** The message id. */
   id: string;
-  /** The merchant the message belongs to (merchant_id is the system scope). */
+  /** The merchant the message belongs to (the entry's merchant_id too). */
   message_merchant_id: string;
   endpoint_id: string;
   /** Epoch ms: when the next attempt is due, or, when claimed, when the claim lapses. */

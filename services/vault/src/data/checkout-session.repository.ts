@@ -1,4 +1,4 @@
-import { SYSTEM_SCOPE, type DocumentStore, type UnitOfWork } from '@vaultline/store';
+import type { DocumentStore, UnitOfWork } from '@vaultline/store';
 import type { CheckoutSessionRecord } from '../domain/checkout/checkout-session';
 import type { CheckoutSessionRepository } from '../domain/ports';
 import { COLLECTIONS } from './collections';
@@ -11,11 +11,11 @@ export class StoreCheckoutSessionRepository implements CheckoutSessionRepository
   }
 
   get(sessionId: string): Promise<CheckoutSessionRecord | null> {
-    return this.sessions.get(SYSTEM_SCOPE, sessionId);
+    return this.sessions.getGlobal(sessionId);
   }
 
   findByPaymentId(paymentId: string): Promise<CheckoutSessionRecord | null> {
-    return this.sessions.findOne(SYSTEM_SCOPE, { payment_id: paymentId });
+    return this.sessions.findGlobal({ payment_id: paymentId });
   }
 
   insert(uow: UnitOfWork, record: Omit<CheckoutSessionRecord, 'version'>): CheckoutSessionRecord {

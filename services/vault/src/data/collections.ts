@@ -1,4 +1,5 @@
-import type { CollectionSpec } from '@vaultline/store';
+import { moveOutOfSystemScope, type CollectionSpec, type DocumentStore } from '@vaultline/store';
+import type { CheckoutSessionRecord } from '../domain/checkout/checkout-session';
 
 export const COLLECTIONS = {
   tokens: 'tokens',
@@ -14,5 +15,18 @@ export const collectionSpecs: CollectionSpec[] = [
   { name: COLLECTIONS.businessKeys, indexes: [{ fields: ['business_key'], unique: true }] },
   { name: COLLECTIONS.detokenizeAudit, indexes: [{ fields: ['token_id'] }, { fields: ['caller'] }] },
   { name: COLLECTIONS.keyRotations, indexes: [{ fields: ['state'] }] },
-  { name: COLLECTIONS.checkoutSessions, indexes: [{ fields: ['payment_id'] }] },
+  // Sessions belong to their merchant; the public page and payment events find them without it.
+  { name: COLLECTIONS.checkoutSessions, indexes: [{ fields: ['payment_id'], acrossMerchants: true }] },
 ];
+
+/**
+ * Registers the collections. Earlier versions kept checkout sessions under the system scope with
+ * their merchant in owner_merchant_id: they move to their merchant here (idempotent).
+ */
+export async function registerCollections(store: DocumentStore): Promise<void> {
+  for (const spec of collectionSpecs) await store.register(spec);
+  await moveOutOfSystemScope<CheckoutSessionRecord & { owner_merchant_id?: string }>(store, COLLECTIONS.checkoutSessions, (stored) => {
+    const { owner_merchant_id: owner, version: _version, ...session } = stored;
+    return owner ? { ...session, merchant_id: owner } : null;
+  });
+}

@@ -1,5 +1,5 @@
 import { SYSTEM_SCOPE, type DocumentStore, type UnitOfWork } from '@vaultline/store';
-import type { KeyRotationRecord } from '../domain/keys/key-rotation';
+import type { KeyRotationRecord } from '../domain/keys/key-rotation-record';
 import type { KeyRotationRepository } from '../domain/ports';
 import { COLLECTIONS } from './collections';
 

@@ -1,11 +1,11 @@
-import type { Clock } from '@vaultline/core';
-import type { DocumentStore, Page, PageRequest, UnitOfWork } from '@vaultline/store';
-import type { TtlStore } from '@vaultline/ttl';
+import type { Page, PageRequest, UnitOfWork } from '@vaultline/store';
 import type { TokenRecord } from './tokens/token';
 import type { DetokenizeAuditRecord } from './audit/detokenize-audit';
-import type { KeyRotationRecord } from './keys/key-rotation';
+import type { KeyRotationRecord } from './keys/key-rotation-record';
 import type { CheckoutSessionRecord } from './checkout/checkout-session';
-import type { VaultKeys } from './keys/vault-keys';
+
+/** Runs work in one unit of work and commits it atomically (DocumentStore.transaction). */
+export type TransactionRunner = <R>(work: (uow: UnitOfWork) => R | Promise<R>) => Promise<R>;
 
 /** Repositories the use cases need; data/ implements them over the DocumentStore port. */
 export interface TokenRepository {
@@ -34,21 +34,13 @@ export interface KeyRotationRepository {
   update(uow: UnitOfWork, record: KeyRotationRecord): KeyRotationRecord;
 }
 
+/**
+ * Sessions belong to the merchant whose payment opened them; the public page and payment events
+ * know only the session id or the payment id, so those reads are global lookups.
+ */
 export interface CheckoutSessionRepository {
   get(sessionId: string): Promise<CheckoutSessionRecord | null>;
   findByPaymentId(paymentId: string): Promise<CheckoutSessionRecord | null>;
   insert(uow: UnitOfWork, record: Omit<CheckoutSessionRecord, 'version'>): CheckoutSessionRecord;
   update(uow: UnitOfWork, record: CheckoutSessionRecord): CheckoutSessionRecord;
-}
-
-/** Everything the vault's use cases are given by the composition root. */
-export interface VaultDeps {
-  store: Pick<DocumentStore, 'transaction'>;
-  tokens: TokenRepository;
-  audit: AuditRepository;
-  rotations: KeyRotationRepository;
-  sessions: CheckoutSessionRepository;
-  keys: VaultKeys;
-  ttl: TtlStore;
-  clock: Clock;
 }

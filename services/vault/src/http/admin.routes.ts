@@ -2,31 +2,41 @@ import type { Router } from 'express';
 import { z } from 'zod';
 import { SCOPES } from '@vaultline/auth';
 import { listResponse, parseInput, parsePageQuery, requireScope } from '@vaultline/http';
-import { toAuditView } from '../domain/audit/detokenize-audit';
-import { getKeyRotation, startKeyRotation, toRotationView } from '../domain/keys/key-rotation';
-import type { VaultDeps } from '../domain/ports';
+import type { ListDetokenizeAudit } from '../domain/audit/list-detokenize-audit';
+import type { GetKeyRotation, StartKeyRotation } from '../domain/keys/key-rotation';
+import { toDetokenizeAuditView } from './detokenize-audit.view';
+import { toKeyRotationView } from './key-rotation.view';
 
 const rotationBody = z.object({ to_version: z.number().int().min(1).max(1_000_000) });
 const rotationId = z.string().regex(/^[0-9a-fA-F-]{36}$/, { message: 'The rotation id must be a UUID.' });
 const auditQuery = z.object({ token_id: z.string().min(1).max(64).optional(), caller: z.string().min(1).max(64).optional() });
 
+export interface AdminUseCases {
+  startKeyRotation: StartKeyRotation;
+  getKeyRotation: GetKeyRotation;
+  listDetokenizeAudit: ListDetokenizeAudit;
+  /** Wakes the rotation worker once a rotation was started. */
+  onRotationStarted: () => void;
+}
+
 /** Admin routes: /admin/vault/<rest> at the gateway arrives here as /admin/<rest>. */
-export function adminRoutes(router: Router, deps: VaultDeps, onRotationStarted: () => void): void {
+export function adminRoutes(router: Router, useCases: AdminUseCases): void {
   router.post('/admin/key-rotations', requireScope(SCOPES.admin), async (req, res) => {
     const { to_version } = parseInput(rotationBody, req.body);
-    const rotation = await startKeyRotation(deps, to_version);
-    onRotationStarted();
-    res.status(202).json(toRotationView(rotation, rotation.total));
+    const rotation = await useCases.startKeyRotation(to_version);
+    useCases.onRotationStarted();
+    res.status(202).json(toKeyRotationView(rotation, rotation.total));
   });
 
   router.get('/admin/key-rotations/:id', requireScope(SCOPES.admin), async (req, res) => {
-    res.json(await getKeyRotation(deps, parseInput(rotationId, req.params.id)));
+    const { rotation, remaining } = await useCases.getKeyRotation(parseInput(rotationId, req.params.id));
+    res.json(toKeyRotationView(rotation, remaining));
   });
 
   router.get('/admin/detokenize-audit', requireScope(SCOPES.admin), async (req, res) => {
     const page = parsePageQuery(req.query);
     const filter = parseInput(auditQuery, { token_id: req.query.token_id, caller: req.query.caller });
-    const result = await deps.audit.list({ tokenId: filter.token_id, caller: filter.caller }, page);
-    res.json(listResponse(result, toAuditView));
+    const result = await useCases.listDetokenizeAudit({ tokenId: filter.token_id, caller: filter.caller }, page);
+    res.json(listResponse(result, toDetokenizeAuditView));
   });
 }

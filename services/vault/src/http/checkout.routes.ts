@@ -4,8 +4,8 @@ import type { Request, Response, Router } from 'express';
 import { z } from 'zod';
 import { NotFoundError } from '@vaultline/core';
 import { parseInput } from '@vaultline/http';
-import { checkoutStatus, submitCheckoutCard, type CheckoutLimits } from '../domain/checkout/checkout-flow';
-import type { VaultDeps } from '../domain/ports';
+import type { CheckoutStatus, SubmitCheckoutCard } from '../domain/checkout/checkout-flow';
+import { toCheckoutStatusView } from './checkout-status.view';
 
 const PUBLIC_DIR = join(__dirname, 'public');
 const sessionId = z.string().regex(/^[0-9a-fA-F-]{36}$/, { message: 'The session id must be a UUID.' });
@@ -61,7 +61,7 @@ export function clientAddressOf(req: Request): string {
 }
 
 /** Public routes (scope public): hosted page, SDK, card submission and status, keyed by session id. */
-export function checkoutRoutes(router: Router, deps: VaultDeps, limits: CheckoutLimits): void {
+export function checkoutRoutes(router: Router, useCases: { submitCheckoutCard: SubmitCheckoutCard; checkoutStatus: CheckoutStatus }): void {
   const assets = loadAssets();
 
   router.get('/checkout/assets/:name', (req, res) => {
@@ -86,14 +86,14 @@ export function checkoutRoutes(router: Router, deps: VaultDeps, limits: Checkout
   router.post('/sessions/:sessionId/card', async (req, res) => {
     const id = parseInput(sessionId, req.params.sessionId);
     const body = parseInput(cardBody, req.body);
-    const status = await submitCheckoutCard(deps, limits, { sessionId: id, clientAddress: clientAddressOf(req), card: body.card });
+    const status = await useCases.submitCheckoutCard({ sessionId: id, clientAddress: clientAddressOf(req), card: body.card });
     res.setHeader('Cache-Control', 'no-store');
-    res.status(201).json(status);
+    res.status(201).json(toCheckoutStatusView(status));
   });
 
   router.get('/sessions/:sessionId/status', async (req, res) => {
-    const status = await checkoutStatus(deps, parseInput(sessionId, req.params.sessionId));
+    const status = await useCases.checkoutStatus(parseInput(sessionId, req.params.sessionId));
     res.setHeader('Cache-Control', 'no-store');
-    res.json(status);
+    res.json(toCheckoutStatusView(status));
   });
 }

@@ -3,10 +3,9 @@ import { z } from 'zod';
 import { ForbiddenError } from '@vaultline/core';
 import { SCOPES } from '@vaultline/auth';
 import { authOf, listResponse, parseInput, parsePageQuery, requireScope } from '@vaultline/http';
-import { validateCard } from '../domain/card/validate-card';
-import { createToken, importToken } from '../domain/tokens/create-token';
-import { deleteToken, getToken, listTokens } from '../domain/tokens/manage-tokens';
-import type { VaultDeps } from '../domain/ports';
+import type { CreateToken, ImportToken } from '../domain/tokens/create-token';
+import type { DeleteToken, GetToken, ListTokens } from '../domain/tokens/manage-tokens';
+import { toTokenView } from './token.view';
 
 const cardFields = z.object({
   number: z.unknown(),
@@ -33,30 +32,37 @@ const tokenId = z.string().regex(/^[0-9a-fA-F-]{36}$/, { message: 'The token id 
 const listQuery = z.object({ business_key: z.string().min(1).max(255).optional(), fingerprint: z.string().min(1).max(64).optional() });
 const correlationHeader = z.string().trim().min(1).max(255).optional();
 
+export interface TokenUseCases {
+  createToken: CreateToken;
+  importToken: ImportToken;
+  getToken: GetToken;
+  listTokens: ListTokens;
+  deleteToken: DeleteToken;
+}
+
 /** Merchant-facing token API (reached through the gateway). */
-export function tokenRoutes(router: Router, deps: VaultDeps): void {
+export function tokenRoutes(router: Router, useCases: TokenUseCases): void {
   router.post('/tokens', requireCardDataScope, async (req, res) => {
     const { merchantId } = authOf(req);
     const body = parseInput(createTokenBody, req.body);
-    const card = validateCard(body.card, deps.clock);
-    const result = await createToken(deps, { merchantId, card, businessKey: body.business_key ?? null, source: 'api', correlationId: null });
-    res.status(201).json(result.token);
+    const result = await useCases.createToken({ merchantId, card: body.card, businessKey: body.business_key ?? null, source: 'api', correlationId: null });
+    res.status(201).json(toTokenView(result.token));
   });
 
   router.get('/tokens', requireScope(SCOPES.merchant), async (req, res) => {
     const { merchantId } = authOf(req);
     const page = parsePageQuery(req.query);
     const filter = parseInput(listQuery, { business_key: req.query.business_key, fingerprint: req.query.fingerprint });
-    const result = await listTokens(deps, merchantId, { businessKey: filter.business_key, fingerprint: filter.fingerprint }, page);
-    res.json(listResponse(result, (token) => token));
+    const result = await useCases.listTokens(merchantId, { businessKey: filter.business_key, fingerprint: filter.fingerprint }, page);
+    res.json(listResponse(result, toTokenView));
   });
 
   router.get('/tokens/:id', requireScope(SCOPES.merchant), async (req, res) => {
-    res.json(await getToken(deps, authOf(req).merchantId, idOf(req)));
+    res.json(toTokenView(await useCases.getToken(authOf(req).merchantId, idOf(req))));
   });
 
   router.delete('/tokens/:id', requireScope(SCOPES.merchant), async (req, res) => {
-    res.json(await deleteToken(deps, authOf(req).merchantId, idOf(req)));
+    res.json(await useCases.deleteToken(authOf(req).merchantId, idOf(req)));
   });
 
   /**
@@ -67,15 +73,14 @@ export function tokenRoutes(router: Router, deps: VaultDeps): void {
     const { merchantId } = authOf(req);
     const body = parseInput(cdeImportBody, req.body);
     const header = parseInput(correlationHeader, req.get('x-correlation-id'));
-    const card = validateCard(body.card, deps.clock);
-    const result = await importToken(deps, {
+    const result = await useCases.importToken({
       merchantId,
-      card,
+      card: body.card,
       businessKey: body.metadata.business_key,
       source: 'cde_import',
       correlationId: body.metadata.correlation_id ?? header ?? null,
     });
-    res.status(result.updated ? 200 : 201).json(result.token);
+    res.status(result.updated ? 200 : 201).json(toTokenView(result.token));
   });
 }
 

@@ -17,27 +17,3 @@ export interface DetokenizeAuditRecord extends StoredDocument {
   request_id: string;
   occurred_at: string;
 }
-
-export interface DetokenizeAuditView {
-  id: string;
-  token_id: string;
-  merchant_id: string;
-  caller: string;
-  purpose: string;
-  outcome: DetokenizeOutcome;
-  security_code_status: DetokenizeAuditRecord['security_code_status'];
-  request_id: string;
-  occurred_at: string;
-}
-
-export const toAuditView = (r: DetokenizeAuditRecord): DetokenizeAuditView => ({
-  id: r.id,
-  token_id: r.token_id,
-  merchant_id: r.token_merchant_id,
-  caller: r.caller,
-  purpose: r.purpose,
-  outcome: r.outcome,
-  security_code_status: r.security_code_status,
-  request_id: r.request_id,
-  occurred_at: r.occurred_at,
-});

@@ -1,17 +1,19 @@
 import { eventMessage } from '@vaultline/bus';
+import type { Clock } from '@vaultline/core';
 import { checkoutSessionCompletedV1, type EventData, type checkoutSessionOpenedV1 } from '@vaultline/contracts';
-import { SYSTEM_SCOPE, type UnitOfWork } from '@vaultline/store';
-import type { VaultDeps } from '../ports';
-import { validateCard, type CardInput } from '../card/validate-card';
-import { createToken } from '../tokens/create-token';
+import type { UnitOfWork } from '@vaultline/store';
+import type { TtlStore } from '@vaultline/ttl';
+import type { CheckoutSessionRepository } from '../ports';
+import type { CardInput } from '../card/validate-card';
+import type { CreateToken } from '../tokens/create-token';
 import {
   CheckoutSessionExpired,
   CheckoutSessionNotFound,
   CheckoutSessionUsed,
   TooManyAttempts,
-  toStatusView,
+  stateAt,
   type CheckoutSessionRecord,
-  type CheckoutStatusView,
+  type CheckoutSessionState,
   type PaymentProgress,
 } from './checkout-session';
 
@@ -23,117 +25,129 @@ export interface CheckoutLimits {
   windowMs: number;
 }
 
+export type OpenCheckoutSession = (uow: UnitOfWork, merchantId: string, data: EventData<typeof checkoutSessionOpenedV1>) => Promise<void>;
+
 /** checkout.session.opened: remember the session (idempotent: a redelivery changes nothing). */
-export async function openCheckoutSession(
-  deps: VaultDeps,
-  uow: UnitOfWork,
-  merchantId: string,
-  data: EventData<typeof checkoutSessionOpenedV1>,
-): Promise<void> {
-  if (await deps.sessions.get(data.session_id)) return;
-  deps.sessions.insert(uow, {
-    id: data.session_id,
-    merchant_id: SYSTEM_SCOPE,
-    owner_merchant_id: merchantId,
-    payment_id: data.payment_id,
-    amount: data.amount,
-    currency: data.currency,
-    expires_at: data.expires_at,
-    return_url: data.return_url,
-    state: 'open',
-    token_id: null,
-    masked_account_number: null,
-    scheme: null,
-    payment_status: 'processing',
-    failure_reason: null,
-    opened_at: deps.clock.now().toISOString(),
-    completed_at: null,
-  });
+export function openCheckoutSession({ sessions, clock }: { sessions: CheckoutSessionRepository; clock: Clock }): OpenCheckoutSession {
+  return async (uow, merchantId, data) => {
+    if (await sessions.get(data.session_id)) return;
+    sessions.insert(uow, {
+      id: data.session_id,
+      merchant_id: merchantId,
+      payment_id: data.payment_id,
+      amount: data.amount,
+      currency: data.currency,
+      expires_at: data.expires_at,
+      return_url: data.return_url,
+      state: 'open',
+      token_id: null,
+      masked_account_number: null,
+      scheme: null,
+      payment_status: 'processing',
+      failure_reason: null,
+      opened_at: clock.now().toISOString(),
+      completed_at: null,
+    });
+  };
 }
+
+export type RecordPaymentProgress = (uow: UnitOfWork, paymentId: string, status: PaymentProgress, failureReason: string | null) => Promise<void>;
 
 /** payment.*: keep the progress the hosted page shows. Payments without a session here are not ours to show. */
-export async function recordPaymentProgress(
-  deps: VaultDeps,
-  uow: UnitOfWork,
-  paymentId: string,
-  status: PaymentProgress,
-  failureReason: string | null,
-): Promise<void> {
-  const session = await deps.sessions.findByPaymentId(paymentId);
-  if (!session) return;
-  deps.sessions.update(uow, { ...session, payment_status: status, failure_reason: failureReason });
+export function recordPaymentProgress({ sessions }: { sessions: CheckoutSessionRepository }): RecordPaymentProgress {
+  return async (uow, paymentId, status, failureReason) => {
+    const session = await sessions.findByPaymentId(paymentId);
+    if (!session) return;
+    sessions.update(uow, { ...session, payment_status: status, failure_reason: failureReason });
+  };
 }
 
-export async function checkoutStatus(deps: VaultDeps, sessionId: string): Promise<CheckoutStatusView> {
-  const session = await deps.sessions.get(sessionId);
-  if (!session) throw new CheckoutSessionNotFound();
-  return toStatusView(session, deps.clock.now());
+export type CheckoutStatus = (sessionId: string) => Promise<CheckoutSessionState>;
+
+export function checkoutStatus({ sessions, clock }: { sessions: CheckoutSessionRepository; clock: Clock }): CheckoutStatus {
+  return async (sessionId) => {
+    const session = await sessions.get(sessionId);
+    if (!session) throw new CheckoutSessionNotFound();
+    return stateAt(session, clock.now());
+  };
 }
+
+export interface SubmitCheckoutCardPorts {
+  sessions: CheckoutSessionRepository;
+  createToken: CreateToken;
+  ttl: TtlStore;
+  clock: Clock;
+  limits: CheckoutLimits;
+}
+export type SubmitCheckoutCard = (command: { sessionId: string; clientAddress: string; card: CardInput }) => Promise<CheckoutSessionState>;
 
 /**
  * The consumer's card entry. The session id is the capability: single use (the session's optimistic
  * version makes a second submission fail even when two arrive at once), it expires, and attempts are
  * limited per session and per client address. Token, session completion and both events commit together.
  */
-export async function submitCheckoutCard(
-  deps: VaultDeps,
-  limits: CheckoutLimits,
-  command: { sessionId: string; clientAddress: string; card: CardInput },
-): Promise<CheckoutStatusView> {
-  await enforceLimit(deps, limits, `vault:checkout-attempts:session:${command.sessionId}`, limits.perSession);
-  await enforceLimit(deps, limits, `vault:checkout-attempts:address:${command.clientAddress}`, limits.perAddress);
+export function submitCheckoutCard({ sessions, createToken, ttl, clock, limits }: SubmitCheckoutCardPorts): SubmitCheckoutCard {
+  const enforceLimit = async (key: string, max: number): Promise<void> => {
+    const count = await ttl.increment(key, limits.windowMs);
+    if (count > max) {
+      const remaining = (await ttl.remainingMs(key)) ?? limits.windowMs;
+      throw new TooManyAttempts(Math.ceil(remaining / 1000));
+    }
+  };
 
-  const session = await deps.sessions.get(command.sessionId);
-  if (!session) throw new CheckoutSessionNotFound();
-  if (session.state !== 'open') throw new CheckoutSessionUsed();
-  if (Date.parse(session.expires_at) <= deps.clock.now().getTime()) throw new CheckoutSessionExpired();
+  return async (command) => {
+    await enforceLimit(`vault:checkout-attempts:session:${command.sessionId}`, limits.perSession);
+    await enforceLimit(`vault:checkout-attempts:address:${command.clientAddress}`, limits.perAddress);
 
-  const card = validateCard(command.card, deps.clock, { fieldPrefix: 'card.', requireSecurityCode: true });
-  let completed: CheckoutSessionRecord = session;
-  try {
-    await createToken(
-      deps,
-      { merchantId: session.owner_merchant_id, card, businessKey: null, source: 'checkout', correlationId: session.payment_id },
-      (uow, token) => {
-        completed = deps.sessions.update(uow, {
-          ...session,
-          state: 'completed',
-          token_id: token.id,
-          masked_account_number: token.masked_account_number,
-          scheme: token.scheme,
-          completed_at: token.created_at,
-        });
-        uow.publish(
-          eventMessage(checkoutSessionCompletedV1, {
-            merchantId: session.owner_merchant_id,
-            data: {
-              session_id: session.id,
-              payment_id: session.payment_id,
-              token_id: token.id,
-              card: {
-                masked_account_number: card.maskedAccountNumber,
-                scheme: card.scheme,
-                expiry_month: card.expiryMonth,
-                expiry_year: card.expiryYear,
-                cardholder_name: card.cardholderName,
-                submitted_at: token.created_at,
+    const session = await sessions.get(command.sessionId);
+    if (!session) throw new CheckoutSessionNotFound();
+    if (session.state !== 'open') throw new CheckoutSessionUsed();
+    if (Date.parse(session.expires_at) <= clock.now().getTime()) throw new CheckoutSessionExpired();
+
+    let completed: CheckoutSessionRecord = session;
+    try {
+      await createToken(
+        {
+          merchantId: session.merchant_id,
+          card: command.card,
+          cardRules: { fieldPrefix: 'card.', requireSecurityCode: true },
+          businessKey: null,
+          source: 'checkout',
+          correlationId: session.payment_id,
+        },
+        (uow, token, cardholderName) => {
+          completed = sessions.update(uow, {
+            ...session,
+            state: 'completed',
+            token_id: token.id,
+            masked_account_number: token.masked_account_number,
+            scheme: token.scheme,
+            completed_at: token.created_at,
+          });
+          uow.publish(
+            eventMessage(checkoutSessionCompletedV1, {
+              merchantId: session.merchant_id,
+              data: {
+                session_id: session.id,
+                payment_id: session.payment_id,
+                token_id: token.id,
+                card: {
+                  masked_account_number: token.masked_account_number,
+                  scheme: token.scheme,
+                  expiry_month: token.expiry_month,
+                  expiry_year: token.expiry_year,
+                  cardholder_name: cardholderName,
+                  submitted_at: token.created_at,
+                },
               },
-            },
-          }),
-        );
-      },
-    );
-  } catch (error) {
-    if (error instanceof Error && 'code' in error && error.code === 'concurrent_modification') throw new CheckoutSessionUsed();
-    throw error;
-  }
-  return toStatusView(completed, deps.clock.now());
-}
-
-async function enforceLimit(deps: VaultDeps, limits: CheckoutLimits, key: string, max: number): Promise<void> {
-  const count = await deps.ttl.increment(key, limits.windowMs);
-  if (count > max) {
-    const remaining = (await deps.ttl.remainingMs(key)) ?? limits.windowMs;
-    throw new TooManyAttempts(Math.ceil(remaining / 1000));
-  }
+            }),
+          );
+        },
+      );
+    } catch (error) {
+      if (error instanceof Error && 'code' in error && error.code === 'concurrent_modification') throw new CheckoutSessionUsed();
+      throw error;
+    }
+    return stateAt(completed, clock.now());
+  };
 }

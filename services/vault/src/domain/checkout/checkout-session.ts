@@ -5,12 +5,11 @@ export type PaymentProgress = 'processing' | 'authorized' | 'capturing' | 'captu
 
 /**
  * What the vault knows of a consumer-present session: learnt from checkout.session.opened, then
- * completed by the consumer's card entry, then followed through payment.* events. Kept in the
- * system scope because the public page knows only the session id; `owner_merchant_id` is the
- * merchant whose token the card becomes.
+ * completed by the consumer's card entry, then followed through payment.* events. merchant_id is
+ * the merchant whose payment opened it and whose token the card becomes; the public page knows
+ * only the session id, so the session is read with a global lookup.
  */
 export interface CheckoutSessionRecord extends StoredDocument {
-  owner_merchant_id: string;
   payment_id: string;
   amount: number;
   currency: string;
@@ -50,34 +49,13 @@ export class TooManyAttempts extends AppError {
   }
 }
 
-/** What the hosted page polls. */
-export interface CheckoutStatusView {
-  session_id: string;
+/** A session as the hosted page sees it now: an open session past its expiry is expired (see http/checkout-status.view.ts). */
+export interface CheckoutSessionState {
+  session: CheckoutSessionRecord;
   state: 'open' | 'completed' | 'expired';
-  amount: number;
-  currency: string;
-  payment_id: string;
-  payment_status: PaymentProgress;
-  failure_reason: string | null;
-  masked_account_number: string | null;
-  scheme: string | null;
-  return_url: string | null;
-  expires_at: string;
 }
 
-export function toStatusView(record: CheckoutSessionRecord, now: Date): CheckoutStatusView {
-  const expired = record.state === 'open' && Date.parse(record.expires_at) <= now.getTime();
-  return {
-    session_id: record.id,
-    state: expired ? 'expired' : record.state,
-    amount: record.amount,
-    currency: record.currency,
-    payment_id: record.payment_id,
-    payment_status: record.payment_status,
-    failure_reason: record.failure_reason,
-    masked_account_number: record.masked_account_number,
-    scheme: record.scheme,
-    return_url: record.return_url,
-    expires_at: record.expires_at,
-  };
+export function stateAt(session: CheckoutSessionRecord, now: Date): CheckoutSessionState {
+  const expired = session.state === 'open' && Date.parse(session.expires_at) <= now.getTime();
+  return { session, state: expired ? 'expired' : session.state };
 }

@@ -1,114 +1,110 @@
-import { ConflictError, NotFoundError, newId } from '@vaultline/core';
+import { ConflictError, NotFoundError, newId, type Clock } from '@vaultline/core';
 import { rewrapRecordKey } from '@vaultline/crypto';
-import { ConcurrentModificationError, SYSTEM_SCOPE, type StoredDocument } from '@vaultline/store';
-import type { VaultDeps } from '../ports';
+import { ConcurrentModificationError, SYSTEM_SCOPE } from '@vaultline/store';
+import type { KeyRotationRepository, TokenRepository, TransactionRunner } from '../ports';
+import type { KeyRotationRecord } from './key-rotation-record';
+import type { VaultKeys } from './vault-keys';
 
-export interface KeyRotationRecord extends StoredDocument {
-  to_version: number;
-  state: 'running' | 'completed';
-  /** Active tokens not yet wrapped by to_version when the rotation started. */
-  total: number;
-  rewrapped: number;
-  /** Last token id handled in the current pass; the job resumes after it after a restart. */
-  cursor: string | null;
-  passes: number;
-  started_at: string;
-  completed_at: string | null;
+export interface StartKeyRotationPorts {
+  rotations: KeyRotationRepository;
+  tokens: Pick<TokenRepository, 'countNotWrappedBy'>;
+  keys: VaultKeys;
+  transaction: TransactionRunner;
+  clock: Clock;
 }
-
-export interface KeyRotationView {
-  id: string;
-  to_version: number;
-  state: KeyRotationRecord['state'];
-  total: number;
-  rewrapped: number;
-  remaining: number;
-  started_at: string;
-  completed_at: string | null;
-}
-
-export const toRotationView = (r: KeyRotationRecord, remaining: number): KeyRotationView => ({
-  id: r.id,
-  to_version: r.to_version,
-  state: r.state,
-  total: r.total,
-  rewrapped: r.rewrapped,
-  remaining,
-  started_at: r.started_at,
-  completed_at: r.completed_at,
-});
+export type StartKeyRotation = (toVersion: number) => Promise<KeyRotationRecord>;
 
 /**
  * Starts a rotation: `toVersion` becomes the active KEK at once (new tokens use it), and the
  * background job re-wraps every existing data key. Field ciphertexts are untouched, so tokens
  * keep decrypting throughout: the ring keeps every configured version.
  */
-export async function startKeyRotation(deps: VaultDeps, toVersion: number): Promise<KeyRotationRecord> {
-  const running = await deps.rotations.running();
-  if (running.length > 0) throw new ConflictError('key_rotation_in_progress', `Rotation ${running[0]!.id} is still running.`);
-  deps.keys.activate(toVersion);
-  const total = await deps.tokens.countNotWrappedBy(toVersion);
-  const now = deps.clock.now().toISOString();
-  return deps.store.transaction((uow) =>
-    deps.rotations.insert(uow, {
-      id: newId(),
-      merchant_id: SYSTEM_SCOPE,
-      to_version: toVersion,
-      state: 'running',
-      total,
-      rewrapped: 0,
-      cursor: null,
-      passes: 0,
-      started_at: now,
-      completed_at: null,
-    }),
-  );
+export function startKeyRotation({ rotations, tokens, keys, transaction, clock }: StartKeyRotationPorts): StartKeyRotation {
+  return async (toVersion) => {
+    const running = await rotations.running();
+    if (running.length > 0) throw new ConflictError('key_rotation_in_progress', `Rotation ${running[0]!.id} is still running.`);
+    keys.activate(toVersion);
+    const total = await tokens.countNotWrappedBy(toVersion);
+    const now = clock.now().toISOString();
+    return transaction((uow) =>
+      rotations.insert(uow, {
+        id: newId(),
+        merchant_id: SYSTEM_SCOPE,
+        to_version: toVersion,
+        state: 'running',
+        total,
+        rewrapped: 0,
+        cursor: null,
+        passes: 0,
+        started_at: now,
+        completed_at: null,
+      }),
+    );
+  };
 }
 
-export async function getKeyRotation(deps: VaultDeps, id: string): Promise<KeyRotationView> {
-  const record = await deps.rotations.get(id);
-  if (!record) throw new NotFoundError('key_rotation');
-  const remaining = record.state === 'completed' ? 0 : await deps.tokens.countNotWrappedBy(record.to_version);
-  return toRotationView(record, remaining);
+/** The rotation and how many tokens it still has to re-wrap. */
+export type GetKeyRotation = (id: string) => Promise<{ rotation: KeyRotationRecord; remaining: number }>;
+
+export function getKeyRotation({ rotations, tokens }: { rotations: KeyRotationRepository; tokens: Pick<TokenRepository, 'countNotWrappedBy'> }): GetKeyRotation {
+  return async (id) => {
+    const record = await rotations.get(id);
+    if (!record) throw new NotFoundError('key_rotation');
+    const remaining = record.state === 'completed' ? 0 : await tokens.countNotWrappedBy(record.to_version);
+    return { rotation: record, remaining };
+  };
 }
+
+export type RestoreActiveVersion = () => Promise<void>;
 
 /** After a restart: the version of the latest rotation stays active even if configuration still names an older one. */
-export async function restoreActiveVersion(deps: VaultDeps): Promise<void> {
-  const latest = await deps.rotations.latest();
-  if (latest && deps.keys.ring.activeVersion !== latest.to_version && deps.keys.canActivate(latest.to_version)) {
-    deps.keys.activate(latest.to_version);
-  }
+export function restoreActiveVersion({ rotations, keys }: { rotations: KeyRotationRepository; keys: VaultKeys }): RestoreActiveVersion {
+  return async () => {
+    const latest = await rotations.latest();
+    if (latest && keys.ring.activeVersion !== latest.to_version && keys.canActivate(latest.to_version)) keys.activate(latest.to_version);
+  };
 }
 
+export interface RewrapBatchPorts {
+  rotations: KeyRotationRepository;
+  tokens: TokenRepository;
+  keys: VaultKeys;
+  transaction: TransactionRunner;
+  clock: Clock;
+}
+export type RewrapBatch = (rotation: KeyRotationRecord, batchSize: number) => Promise<KeyRotationRecord>;
+
 /**
- * Re-wraps one batch of the rotation; returns true when the rotation is complete.
+ * Re-wraps one batch of the rotation; returns the rotation as saved (state completed at the end).
  * Each token is updated in its own unit of work with its optimistic version, so a token changed
  * meanwhile (an import replacing its card data) is simply picked up again in the next pass.
  */
-export async function rewrapBatch(deps: VaultDeps, rotation: KeyRotationRecord, batchSize: number): Promise<KeyRotationRecord> {
-  const page = await deps.tokens.listNotWrappedBy(rotation.to_version, { limit: batchSize, after: rotation.cursor ?? undefined });
-  let rewrapped = 0;
-  for (const token of page.items) {
-    if (token.status !== 'active' || !token.wrapped_key) continue;
-    const context = { merchantId: token.merchant_id, recordId: token.id };
-    const key = rewrapRecordKey(deps.keys.ring, context, { kek_version: token.kek_version, wrapped: token.wrapped_key }, rotation.to_version);
-    try {
-      await deps.store.transaction((uow) => deps.tokens.update(uow, { ...token, kek_version: key.kek_version, wrapped_key: key.wrapped }));
-      rewrapped++;
-    } catch (error) {
-      if (!(error instanceof ConcurrentModificationError)) throw error;
+export function rewrapBatch({ rotations, tokens, keys, transaction, clock }: RewrapBatchPorts): RewrapBatch {
+  return async (rotation, batchSize) => {
+    const page = await tokens.listNotWrappedBy(rotation.to_version, { limit: batchSize, after: rotation.cursor ?? undefined });
+    let rewrapped = 0;
+    for (const token of page.items) {
+      if (token.status !== 'active' || !token.wrapped_key) continue;
+      const context = { merchantId: token.merchant_id, recordId: token.id };
+      const key = rewrapRecordKey(keys.ring, context, { kek_version: token.kek_version, wrapped: token.wrapped_key }, rotation.to_version);
+      try {
+        await transaction((uow) => tokens.update(uow, { ...token, kek_version: key.kek_version, wrapped_key: key.wrapped }));
+        rewrapped++;
+      } catch (error) {
+        if (!(error instanceof ConcurrentModificationError)) throw error;
+      }
     }
-  }
-  const last = page.items.at(-1);
-  let next: KeyRotationRecord = { ...rotation, rewrapped: rotation.rewrapped + rewrapped, cursor: last ? last.id : rotation.cursor };
-  if (!page.has_more) {
-    const remaining = await deps.tokens.countNotWrappedBy(rotation.to_version);
-    next =
-      remaining === 0
-        ? { ...next, state: 'completed', completed_at: deps.clock.now().toISOString(), cursor: null }
-        : { ...next, cursor: null, passes: next.passes + 1 };
-  }
-  return deps.store.transaction((uow) => deps.rotations.update(uow, next));
+    const last = page.items.at(-1);
+    let next: KeyRotationRecord = { ...rotation, rewrapped: rotation.rewrapped + rewrapped, cursor: last ? last.id : rotation.cursor };
+    if (!page.has_more) {
+      const remaining = await tokens.countNotWrappedBy(rotation.to_version);
+      next =
+        remaining === 0
+          ? { ...next, state: 'completed', completed_at: clock.now().toISOString(), cursor: null }
+          : { ...next, cursor: null, passes: next.passes + 1 };
+    }
+    return transaction((uow) => rotations.update(uow, next));
+  };
 }
 
 export interface RotationWorkerOptions {
@@ -118,14 +114,17 @@ export interface RotationWorkerOptions {
   onError: (error: unknown) => void;
 }
 
-/** Runs rotations in the background until stopped; resumes running ones at start. */
+/**
+ * Runs rotations in the background until stopped; resumes running ones at start. Not a use case
+ * but the loop that calls one (rewrapBatch), with a lifecycle the composition root drives.
+ */
 export class KeyRotationWorker {
   #stopped = false;
   #wake: (() => void) | null = null;
   #loop: Promise<void> | null = null;
 
   constructor(
-    private readonly deps: VaultDeps,
+    private readonly ports: { rotations: Pick<KeyRotationRepository, 'running'>; rewrapBatch: RewrapBatch },
     private readonly options: RotationWorkerOptions,
   ) {}
 
@@ -148,9 +147,9 @@ export class KeyRotationWorker {
   private async run(): Promise<void> {
     while (!this.#stopped) {
       try {
-        const [rotation] = await this.deps.rotations.running();
+        const [rotation] = await this.ports.rotations.running();
         if (rotation) {
-          await rewrapBatch(this.deps, rotation, this.options.batchSize);
+          await this.ports.rewrapBatch(rotation, this.options.batchSize);
           await this.pause(this.options.pauseMs);
           continue;
         }

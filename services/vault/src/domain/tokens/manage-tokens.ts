@@ -1,58 +1,74 @@
-import { NotFoundError } from '@vaultline/core';
+import { NotFoundError, type Clock } from '@vaultline/core';
 import { eventMessage } from '@vaultline/bus';
 import { tokenDeletedV1 } from '@vaultline/contracts';
 import type { Page, PageRequest } from '@vaultline/store';
-import type { VaultDeps } from '../ports';
+import type { TtlStore } from '@vaultline/ttl';
+import type { VaultKeys } from '../keys/vault-keys';
+import type { TokenRepository, TransactionRunner } from '../ports';
 import { destroySecurityCode } from './security-code';
-import type { TokenRecord, TokenView } from './token';
-import { TokenDeleted, viewOf } from './token-view';
+import { TokenDeleted, type ReadableToken } from './token';
+import { readable } from './token-cipher';
 
-async function activeToken(deps: VaultDeps, merchantId: string, tokenId: string): Promise<TokenRecord> {
-  const record = await deps.tokens.get(merchantId, tokenId);
-  if (!record) throw new NotFoundError('token');
-  if (record.status === 'deleted') throw new TokenDeleted();
-  return record;
+interface ReadTokenPorts {
+  tokens: Pick<TokenRepository, 'get' | 'list'>;
+  keys: VaultKeys;
 }
 
-export async function getToken(deps: VaultDeps, merchantId: string, tokenId: string): Promise<TokenView> {
-  return viewOf(deps.keys, await activeToken(deps, merchantId, tokenId));
+export type GetToken = (merchantId: string, tokenId: string) => Promise<ReadableToken>;
+
+export function getToken({ tokens, keys }: ReadTokenPorts): GetToken {
+  return async (merchantId, tokenId) => {
+    const record = await tokens.get(merchantId, tokenId);
+    if (!record) throw new NotFoundError('token');
+    if (record.status === 'deleted') throw new TokenDeleted();
+    return readable(keys, record);
+  };
 }
+
+export type ListTokens = (merchantId: string, filter: { businessKey?: string; fingerprint?: string }, page: PageRequest) => Promise<Page<ReadableToken>>;
 
 /** Deleted tokens are left out of lists. */
-export async function listTokens(
-  deps: VaultDeps,
-  merchantId: string,
-  filter: { businessKey?: string; fingerprint?: string },
-  page: PageRequest,
-): Promise<Page<TokenView>> {
-  const result = await deps.tokens.list(merchantId, filter, page);
-  return { ...result, items: result.items.map((record) => viewOf(deps.keys, record)) };
+export function listTokens({ tokens, keys }: ReadTokenPorts): ListTokens {
+  return async (merchantId, filter, page) => {
+    const result = await tokens.list(merchantId, filter, page);
+    return { ...result, items: result.items.map((record) => readable(keys, record)) };
+  };
 }
+
+export interface DeleteTokenPorts {
+  tokens: Pick<TokenRepository, 'get' | 'update'>;
+  transaction: TransactionRunner;
+  ttl: TtlStore;
+  clock: Clock;
+}
+export type DeleteToken = (merchantId: string, tokenId: string) => Promise<{ id: string; deleted: true }>;
 
 /**
  * Destroys the card data: ciphertexts and the wrapped data key are erased from the record (so no
  * copy of the data key exists any more, even in backups taken later) and the security code is
  * removed from the TTL store. The record remains as a tombstone answering token_deleted.
  */
-export async function deleteToken(deps: VaultDeps, merchantId: string, tokenId: string): Promise<{ id: string; deleted: true }> {
-  const record = await deps.tokens.get(merchantId, tokenId);
-  if (!record) throw new NotFoundError('token');
-  if (record.status !== 'deleted') {
-    const now = deps.clock.now().toISOString();
-    await deps.store.transaction((uow) => {
-      deps.tokens.update(uow, {
-        ...record,
-        status: 'deleted',
-        wrapped_key: null,
-        pan_ciphertext: null,
-        name_ciphertext: null,
-        security_code_stored_at: null,
-        updated_at: now,
-        deleted_at: now,
+export function deleteToken({ tokens, transaction, ttl, clock }: DeleteTokenPorts): DeleteToken {
+  return async (merchantId, tokenId) => {
+    const record = await tokens.get(merchantId, tokenId);
+    if (!record) throw new NotFoundError('token');
+    if (record.status !== 'deleted') {
+      const now = clock.now().toISOString();
+      await transaction((uow) => {
+        tokens.update(uow, {
+          ...record,
+          status: 'deleted',
+          wrapped_key: null,
+          pan_ciphertext: null,
+          name_ciphertext: null,
+          security_code_stored_at: null,
+          updated_at: now,
+          deleted_at: now,
+        });
+        uow.publish(eventMessage(tokenDeletedV1, { merchantId, data: { token_id: tokenId } }));
       });
-      uow.publish(eventMessage(tokenDeletedV1, { merchantId, data: { token_id: tokenId } }));
-    });
-  }
-  await destroySecurityCode(deps.ttl, tokenId);
-  return { id: tokenId, deleted: true };
+    }
+    await destroySecurityCode(ttl, tokenId);
+    return { id: tokenId, deleted: true };
+  };
 }

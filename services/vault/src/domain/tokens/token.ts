@@ -1,3 +1,4 @@
+import { AppError } from '@vaultline/core';
 import type { StoredDocument } from '@vaultline/store';
 import type { Scheme } from '../card/card-scheme';
 
@@ -30,17 +31,14 @@ export interface TokenRecord extends StoredDocument {
   deleted_at: string | null;
 }
 
-/** The Token resource of the merchant API. */
-export interface TokenView {
-  id: string;
-  business_key: string | null;
-  cardholder_name: string | null;
-  created_at: string;
-  expiry_month: number;
-  expiry_year: number;
-  masked_account_number: string;
-  scheme: Scheme;
-  fingerprint: string;
-  /** Until when the security code can be used (15 minutes after it was stored); null when none was given. */
-  security_code_expires_at: string | null;
+/** A token with its cardholder name decrypted: what the merchant API shows of it (see http/token.view.ts). */
+export interface ReadableToken {
+  record: TokenRecord;
+  cardholderName: string | null;
+}
+
+export class TokenDeleted extends AppError {
+  constructor() {
+    super('token_deleted', 410, 'The token was deleted; its card data no longer exists.');
+  }
 }

@@ -3,8 +3,7 @@ import { ForbiddenError } from '@vaultline/core';
 import { SCOPES, type InternalTokenVerifier } from '@vaultline/auth';
 import type { VaultInternalApi } from '@vaultline/contracts';
 import { acceptRequestId, parseInput } from '@vaultline/http';
-import { auditRefusedDetokenize, detokenize } from '../domain/tokens/detokenize';
-import type { VaultDeps } from '../domain/ports';
+import type { AuditRefusedDetokenize, Detokenize } from '../domain/tokens/detokenize';
 
 const tokenIdSchema = z.string().regex(/^[0-9a-fA-F-]{36}$/, { message: 'The token id must be a UUID.' });
 const detokenizeInput = z.object({ purpose: z.string().trim().min(1).max(200) });
@@ -13,15 +12,19 @@ const detokenizeInput = z.object({ purpose: z.string().trim().min(1).max(200) })
 export const DETOKENIZE_ISSUER = 'forwarder';
 
 /**
- * The vault's internal API, whatever carries the call: the HTTP route hands it the bearer token of
- * the request, a caller in the same process (embedded profile) the token it signed. The rule lives
+ * The vault's internal API (an inbound adapter, like the routes), whatever carries the call: the HTTP
+ * route hands it the bearer token of the request, a caller in the same process (embedded profile) the
+ * token it signed. The rule lives
  * here once: the internal JWT is verified (the verifier remembers tokens it already checked), the
  * input validated, a caller other than the forwarder with tokens:detokenize is refused and audited,
  * and card data is released only after its audit record committed (see detokenize).
  * An invalid token is refused before anything else and, as at the HTTP edge, not audited: nothing
  * in it can be trusted to say who called.
  */
-export function createVaultInternalApi(deps: VaultDeps, verifier: Pick<InternalTokenVerifier, 'verify'>): VaultInternalApi {
+export function createVaultInternalApi(
+  useCases: { detokenize: Detokenize; auditRefusedDetokenize: AuditRefusedDetokenize },
+  verifier: Pick<InternalTokenVerifier, 'verify'>,
+): VaultInternalApi {
   return {
     async detokenize(request) {
       const caller = verifier.verify(request.bearerToken);
@@ -29,10 +32,10 @@ export function createVaultInternalApi(deps: VaultDeps, verifier: Pick<InternalT
       const { purpose } = parseInput(detokenizeInput, { purpose: request.purpose });
       const command = { merchantId: caller.merchantId, tokenId, caller: caller.issuer, purpose, requestId: acceptRequestId(request.requestId) };
       if (caller.issuer !== DETOKENIZE_ISSUER || !caller.scopes.includes(SCOPES.detokenize)) {
-        await auditRefusedDetokenize(deps, command);
+        await useCases.auditRefusedDetokenize(command);
         throw new ForbiddenError('Detokenization requires the forwarder with the tokens:detokenize scope.', 'insufficient_scope');
       }
-      return detokenize(deps, command);
+      return useCases.detokenize(command);
     },
   };
 }

@@ -1,9 +1,7 @@
-import { createEventConsumer, type EventHandler, type Subscription } from '@vaultline/bus';
-import type { Bus } from '@vaultline/bus';
+import { createEventConsumer, type Bus, type EventHandler, type Subscription } from '@vaultline/bus';
 import type { Logger } from '@vaultline/logger';
 import type { DocumentStore } from '@vaultline/store';
-import { openCheckoutSession, recordPaymentProgress } from '../domain/checkout/checkout-flow';
-import type { VaultDeps } from '../domain/ports';
+import type { OpenCheckoutSession, RecordPaymentProgress } from '../domain/checkout/checkout-flow';
 
 export const VAULT_CONSUMER_GROUP = 'vault';
 
@@ -13,17 +11,19 @@ type PaymentEventType = 'payment.processing' | 'payment.authorized' | 'payment.c
  * checkout.session.opened (from the orchestrator) tells the vault which sessions exist;
  * payment.* events feed the progress the hosted page shows.
  */
-export function startVaultConsumers(options: { bus: Bus; store: DocumentStore; logger: Logger; deps: VaultDeps }): Promise<Subscription> {
-  const { deps } = options;
+export function checkoutEventsConsumer(
+  runtime: { bus: Bus; store: DocumentStore; logger: Logger },
+  useCases: { openCheckoutSession: OpenCheckoutSession; recordPaymentProgress: RecordPaymentProgress },
+): Promise<Subscription> {
   const progress: EventHandler<PaymentEventType> = (event, uow) =>
-    recordPaymentProgress(deps, uow, event.data.payment_id, event.data.status, event.data.failure_reason);
+    useCases.recordPaymentProgress(uow, event.data.payment_id, event.data.status, event.data.failure_reason);
   return createEventConsumer({
-    bus: options.bus,
-    store: options.store,
-    logger: options.logger,
+    bus: runtime.bus,
+    store: runtime.store,
+    logger: runtime.logger,
     group: VAULT_CONSUMER_GROUP,
     handlers: {
-      'checkout.session.opened': (event, uow) => openCheckoutSession(deps, uow, event.merchant_id, event.data),
+      'checkout.session.opened': (event, uow) => useCases.openCheckoutSession(uow, event.merchant_id, event.data),
       'payment.processing': progress,
       'payment.authorized': progress,
       'payment.capturing': progress,

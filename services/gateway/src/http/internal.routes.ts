@@ -4,7 +4,7 @@ import { SCOPES, SYSTEM_MERCHANT_ID } from '@vaultline/auth';
 import { ForbiddenError } from '@vaultline/core';
 import { authOf, parseInput, requireIssuer, requireScope } from '@vaultline/http';
 import type { ApiKeys } from '../domain/api-keys';
-import { presentApiKey } from './presenters';
+import { toApiKeyView } from './api-key.view';
 
 const mintSchema = z.strictObject({
   merchant_id: z.string().min(1),
@@ -17,24 +17,22 @@ const mintSchema = z.strictObject({
  * Internal endpoints (internal JWT, never routed from outside): the importer mints and revokes
  * job-scoped keys that can call POST /cde-import and nothing else.
  */
-export function internalRoutes(apiKeys: ApiKeys): (router: express.Router) => void {
-  return (router) => {
-    const guard = [requireIssuer('importer'), requireScope(SCOPES.mintImportKeys)];
+export function internalRoutes(router: express.Router, apiKeys: Pick<ApiKeys, 'issue' | 'revoke'>): void {
+  const guard = [requireIssuer('importer'), requireScope(SCOPES.mintImportKeys)];
 
-    router.post('/api-keys', ...guard, async (req, res) => {
-      const input = parseInput(mintSchema, req.body);
-      assertSameMerchant(authOf(req).merchantId, input.merchant_id);
-      const expiresAt = input.expires_at ? new Date(input.expires_at).toISOString() : null;
-      const { record, apiKey } = await apiKeys.issue(input.merchant_id, { scopes: [SCOPES.cdeImport], label: input.label, expiresAt });
-      res.status(201).json({ ...presentApiKey(record), api_key: apiKey });
-    });
+  router.post('/api-keys', ...guard, async (req, res) => {
+    const input = parseInput(mintSchema, req.body);
+    assertSameMerchant(authOf(req).merchantId, input.merchant_id);
+    const expiresAt = input.expires_at ? new Date(input.expires_at).toISOString() : null;
+    const { record, apiKey } = await apiKeys.issue(input.merchant_id, { scopes: [SCOPES.cdeImport], label: input.label, expiresAt });
+    res.status(201).json({ ...toApiKeyView(record), api_key: apiKey });
+  });
 
-    router.delete('/api-keys/:id', ...guard, async (req, res) => {
-      const merchantId = authOf(req).merchantId;
-      await apiKeys.revoke(merchantId, String(req.params.id), SCOPES.cdeImport);
-      res.status(204).end();
-    });
-  };
+  router.delete('/api-keys/:id', ...guard, async (req, res) => {
+    const merchantId = authOf(req).merchantId;
+    await apiKeys.revoke(merchantId, String(req.params.id), SCOPES.cdeImport);
+    res.status(204).end();
+  });
 }
 
 /** A token for one merchant cannot mint keys for another (a system token may). */

@@ -1,0 +1,32 @@
+import type { CheckoutSessionState, PaymentProgress } from '../domain/checkout/checkout-session';
+
+/** What the hosted page polls. */
+export interface CheckoutStatusView {
+  session_id: string;
+  state: CheckoutSessionState['state'];
+  amount: number;
+  currency: string;
+  payment_id: string;
+  payment_status: PaymentProgress;
+  failure_reason: string | null;
+  masked_account_number: string | null;
+  scheme: string | null;
+  return_url: string | null;
+  expires_at: string;
+}
+
+export function toCheckoutStatusView({ session, state }: CheckoutSessionState): CheckoutStatusView {
+  return {
+    session_id: session.id,
+    state,
+    amount: session.amount,
+    currency: session.currency,
+    payment_id: session.payment_id,
+    payment_status: session.payment_status,
+    failure_reason: session.failure_reason,
+    masked_account_number: session.masked_account_number,
+    scheme: session.scheme,
+    return_url: session.return_url,
+    expires_at: session.expires_at,
+  };
+}
