@@ -4,6 +4,7 @@ import { createServiceHttp, type ServiceApp, type ServiceRuntime } from '@vaultl
 import type { GatewayConfig } from './config';
 import { ApiKeys } from './domain/api-keys';
 import { Merchants } from './domain/merchants';
+import { idempotentRequests } from './domain/idempotency';
 import { UPSTREAM_SERVICES, type UpstreamService } from './domain/routing';
 import { gatewayCollections } from './data/collections';
 import { StoreApiKeyRepository } from './data/api-key.repository';
@@ -14,6 +15,7 @@ import { InProcessHandoff, inProcessAppOf, type InProcessApp } from './http/in-p
 import { adminRouter } from './http/admin.router';
 import { internalRoutes } from './http/internal.router';
 import { createEdgeApp } from './http/edge';
+import { idempotencyGuard } from './http/idempotency.middleware';
 import { renderDocsPage } from './http/docs-page';
 
 /** Composition root of the gateway: the merchant edge, the admin API and the internal key API. */
@@ -43,6 +45,10 @@ export function createApp(runtime: ServiceRuntime, config: GatewayConfig): Servi
       ? new InProcessHandoff({ apps: inProcessApps, channels, signer: runtime.signer, logger, bodyLimitBytes: config.bodyLimitBytes, timeoutMs: config.upstreamTimeoutMs })
       : undefined;
 
+  // The claim outlives the upstream timeout, so it cannot lapse under a request that is still running.
+  const requests = idempotentRequests({ ttl: runtime.ttl, retentionMs: config.idempotencyKeyTtlMs, leaseMs: config.upstreamTimeoutMs + 10_000 });
+  const idempotency = idempotencyGuard({ requests, logger, bodyLimitBytes: config.bodyLimitBytes, keptResponseLimitBytes: 1024 * 1024 });
+
   const readiness = async () => {
     const failures: string[] = [];
     await store.ping().catch(() => failures.push('store'));
@@ -67,6 +73,7 @@ export function createApp(runtime: ServiceRuntime, config: GatewayConfig): Servi
     apiKeys,
     proxy,
     inProcess,
+    idempotency,
     bodyLimitBytes: config.bodyLimitBytes,
     internalApp,
     admin: adminRouter({ adminApiKey: config.adminApiKey, merchants, apiKeys, proxy, bodyLimitBytes: config.bodyLimitBytes }),
