@@ -176,6 +176,22 @@ describe.each([
     expect(await repeat.text()).toBe(firstText);
   });
 
+  it('when the first answer is larger than 1 MB, then it reaches the client whole but is not kept: a repeat answers 409 idempotent_response_not_kept and does not run', async () => {
+    const key = freshKey();
+    // Each "a" comes back escaped inside the echo's JSON string: 800 kB in, about 1.2 MB out.
+    const body = JSON.stringify(Array.from({ length: 200_000 }, () => 'a'));
+
+    const first = await post('/tokens', key, body);
+    const repeat = await post('/tokens', key, body);
+
+    expect(first.status).toBe(201);
+    expect(first.text.length).toBeGreaterThan(1024 * 1024);
+    expect(echoOf(first).raw).toBe(body);
+    expectProblem(repeat, 409, 'idempotent_response_not_kept');
+    expect(repeat.json.original_status).toBe(201);
+    expect(echoOf(await post('/tokens', undefined, '{}')).served).toBe(echoOf(first).served + 1);
+  });
+
   it('when the key is empty, longer than 255 characters or not visible ASCII, then it answers 400 invalid_idempotency_key naming the header', async () => {
     for (const key of ['', 'k'.repeat(256), 'two words', 'caf\u00e9']) {
       const refused = await post('/tokens', key, '{}');

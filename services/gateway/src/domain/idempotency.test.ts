@@ -100,9 +100,14 @@ describe('the rules for responses', () => {
     expect(keptResponseOf(answer({ status: 422, headers: { 'content-type': 'application/problem+json' } })).body).not.toBeNull();
   });
 
+  it('when the answer has no body, then there is nothing that could hold card data: it is kept whatever its type', () => {
+    expect(keptResponseOf(answer({ status: 204, headers: {}, body: Buffer.alloc(0) }))).toEqual({ status: 204, headers: {}, body: '' });
+  });
+
   it('when the answer is not JSON or was cut off or over the limit, then its body is not kept', () => {
     expect(keptResponseOf(answer({ headers: { 'content-type': 'text/html' } })).body).toBeNull();
     expect(keptResponseOf(answer({ headers: {} })).body).toBeNull();
+    expect(keptResponseOf(answer({ headers: { 'content-type': 'application/jsonp' } })).body).toBeNull();
     expect(keptResponseOf(answer({ complete: false })).body).toBeNull();
   });
 });

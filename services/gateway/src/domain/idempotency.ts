@@ -15,7 +15,7 @@ export const REPLAYED_HEADER = 'Idempotent-Replayed';
 const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
 /** Response headers a replay carries besides status and body; the rest describe one delivery (date, request id, timing). */
 const REPLAYED_RESPONSE_HEADERS = ['content-type', 'location'];
-/** Bodies are kept only when they are JSON: the merchant API's answers, problems included. */
+/** Bodies are kept only when they are JSON (the merchant API's answers, problems included) or empty. */
 const KEPT_CONTENT_TYPE = /^application\/(?:[\w.-]+\+)?json\s*(?:;|$)/i;
 /**
  * Request headers that choose what a request does, besides its path and body: a /forward names its
@@ -129,7 +129,7 @@ export function releasesKeyAfterTransportFailure(status: number): boolean {
 }
 
 /**
- * The kept form of a response: its body only when it is JSON (problems included) and complete. The
+ * The kept form of a response: its body only when it is complete and JSON (problems included) or empty. The
  * merchant API never answers a card number (tokens show the masked number; the forwarder masks every
  * Luhn-valid run in a destination's answer), so a kept body holds none either.
  */
@@ -139,7 +139,7 @@ export function keptResponseOf(response: CapturedResponse): KeptResponse {
     const value = response.headers[name];
     if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : String(value);
   }
-  const keepBody = response.complete && KEPT_CONTENT_TYPE.test(headers['content-type'] ?? '');
+  const keepBody = response.complete && (response.body.length === 0 || KEPT_CONTENT_TYPE.test(headers['content-type'] ?? ''));
   return { status: response.status, headers, body: keepBody ? response.body.toString('base64') : null };
 }
 
