@@ -63,7 +63,9 @@ export function idempotencyGuard(deps: IdempotencyGuardDeps): IdempotencyGuard {
     } catch (error) {
       // No answer from the service: the gateway's own 503/504 is not the request's answer.
       capture.stop();
-      await deps.requests.abandon(scope, isAppError(error) ? error.status : 500).catch(() => undefined);
+      await deps.requests.abandon(scope, isAppError(error) ? error.status : 500).catch((failure: unknown) => {
+        deps.logger.warn({ err: failure, request_id: requestIdOf(req) }, 'idempotency claim could not be released: it lapses with its lease');
+      });
       throw error;
     }
   };
