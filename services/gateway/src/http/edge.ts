@@ -89,10 +89,9 @@ function merchantEdge(deps: EdgeDeps) {
     if (!route || !isSafePath(req.path)) throw notFound();
     assertSupportedContentType(req);
     const call = { service: route.service, path: req.originalUrl, merchantId, scopes, mode };
-    await deps.idempotency(req, res, route.access === 'merchant' ? merchantId : null, async (request, read) => {
+    await deps.idempotency(req, res, route.access === 'merchant' ? merchantId : null, async (request) => {
       if (deps.inProcess?.has(route.service)) return deps.inProcess.handOff(request, res, call);
-      const body = read === undefined ? await readRawBody(request, deps.bodyLimitBytes) : read;
-      await deps.proxy.forward(request, res, { ...call, body });
+      await deps.proxy.forward(request, res, { ...call, body: await readRawBody(request, deps.bodyLimitBytes) });
     });
   };
 }

@@ -16,10 +16,10 @@ import {
 import { readRawBody } from './read-body';
 
 /**
- * Sends the request on to its service. `body` is the raw body when the gateway has read it already;
- * undefined when it is still unread in `req`.
+ * Sends the request on to its service. Its body is unread, as any upstream expects: when the guard
+ * has read it (to hash it), `req` is a copy whose body reads the same bytes again.
  */
-export type Dispatch = (req: Request, body: Buffer | null | undefined) => Promise<void>;
+export type Dispatch = (req: Request) => Promise<void>;
 
 /** Runs `dispatch` at most once per merchant, route and Idempotency-Key; `merchantId` null: no idempotency (public routes). */
 export type IdempotencyGuard = (req: Request, res: Response, merchantId: string | null, dispatch: Dispatch) => Promise<void>;
@@ -43,7 +43,7 @@ export interface IdempotencyGuardDeps {
 export function idempotencyGuard(deps: IdempotencyGuardDeps): IdempotencyGuard {
   return async (req, res, merchantId, dispatch) => {
     const key = merchantId !== null && req.method === 'POST' ? parseIdempotencyKey(req.get(IDEMPOTENCY_KEY_HEADER)) : null;
-    if (merchantId === null || key === null) return dispatch(req, undefined);
+    if (merchantId === null || key === null) return dispatch(req);
 
     const body = await readRawBody(req, deps.bodyLimitBytes);
     const request = { merchantId, method: req.method, path: req.path, url: req.originalUrl, headers: req.headers, body };
@@ -59,7 +59,7 @@ export function idempotencyGuard(deps: IdempotencyGuardDeps): IdempotencyGuard {
       });
     const capture = captureResponse(res, deps.keptResponseLimitBytes, keepResponse);
     try {
-      await dispatch(body ? requestWithBody(req, body) : req, body);
+      await dispatch(body ? requestWithBody(req, body) : req);
     } catch (error) {
       // No answer from the service: the gateway's own 503/504 is not the request's answer.
       capture.stop();
@@ -144,9 +144,9 @@ function captureResponse(res: Response, limitBytes: number, onEnd: (response: Ca
 }
 
 /**
- * The request again, its body readable once more with the bytes read here: a service in this process
- * reads the body from the request itself, with its own parser. Same socket, head and express
- * prototype; the length is the body's (it may have come chunked).
+ * The request again, its body readable once more with the bytes read here: whatever serves the route
+ * reads the body from the request itself (a service in this process with its own parser). Same
+ * socket, head and express prototype; the length is the body's (it may have come chunked).
  */
 function requestWithBody(req: Request, body: Buffer): Request {
   const copy = new IncomingMessage(req.socket) as Request;
