@@ -129,9 +129,9 @@ export function releasesKeyAfterTransportFailure(status: number): boolean {
 }
 
 /**
- * The kept form of a response: its body only when it is complete and JSON (problems included) or empty. The
- * merchant API never answers a card number (tokens show the masked number; the forwarder masks every
- * Luhn-valid run in a destination's answer), so a kept body holds none either.
+ * The kept form of a response: its body only when complete and JSON (problems included) or empty.
+ * The merchant API never answers a card number (tokens show the masked number; the forwarder masks
+ * every Luhn-valid run in a destination's answer), so a kept body holds none either.
  */
 export function keptResponseOf(response: CapturedResponse): KeptResponse {
   const headers: Record<string, string> = {};
