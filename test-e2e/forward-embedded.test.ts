@@ -37,7 +37,7 @@ describe('forwarding in the embedded profile: a token filled into requests to Ad
   it('when a token is forwarded to Adyen, then Adyen receives the real card data with its X-API-Key and the merchant gets Adyen’s answer with the echoed card number masked', async () => {
     const before = standIns.adyen.received.length;
 
-    const answer = await forwardToAdyen(merchant, visaToken.id, standIns.adyen.url);
+    const answer = await forwardToAdyen(merchant, visaToken.id, standIns.adyen.url, IDEMPOTENCY_KEY);
 
     expect(answer.status).toBe(200);
     expect(standIns.adyen.received).toHaveLength(before + 1);

@@ -44,8 +44,14 @@ export const STRIPE_BODY = new URLSearchParams([
 
 export const IDEMPOTENCY_KEY = 'idem-e2e-0001';
 
+let keys = 0;
+/** A key of its own per call: the gateway replays a repeated key instead of forwarding again. */
+export function freshIdempotencyKey(): string {
+  return `idem-e2e-${process.pid}-${++keys}`;
+}
+
 /** Adyen: the credential travels in the provider-word pair X-API-KEY-ADYEN-NAME / -VALUE. */
-export function forwardToAdyen(merchant: MerchantApi, tokenId: string, destinationUrl: string): Promise<HttpAnswer> {
+export function forwardToAdyen(merchant: MerchantApi, tokenId: string, destinationUrl: string, idempotencyKey = freshIdempotencyKey()): Promise<HttpAnswer> {
   return merchant.call('POST', '/forward', {
     json: ADYEN_BODY,
     headers: {
@@ -53,7 +59,7 @@ export function forwardToAdyen(merchant: MerchantApi, tokenId: string, destinati
       'X-DESTINATION-URL': destinationUrl,
       'X-API-KEY-ADYEN-NAME': 'X-API-Key',
       'X-API-KEY-ADYEN-VALUE': STAND_IN_CREDENTIALS.adyenApiKey,
-      'Idempotency-Key': IDEMPOTENCY_KEY,
+      'Idempotency-Key': idempotencyKey,
     },
   });
 }

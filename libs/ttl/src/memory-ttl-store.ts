@@ -34,6 +34,15 @@ export class MemoryTtlStore implements TtlStore {
     this.entries.set(validKey(key), { value, expiresAt: this.now() + validTtlMs('ttlMs', ttlMs) });
   }
 
+  async setIfAbsent(key: string, value: string, ttlMs: number): Promise<boolean> {
+    if (typeof value !== 'string') throw new InvalidTtlArgumentError('TTL store values must be strings');
+    const ttl = validTtlMs('ttlMs', ttlMs);
+    // No await between the check and the write: one turn of the event loop, so atomic in-process.
+    if (this.live(validKey(key))) return false;
+    this.entries.set(key, { value, expiresAt: this.now() + ttl });
+    return true;
+  }
+
   async get(key: string): Promise<string | null> {
     return this.live(key)?.value ?? null;
   }

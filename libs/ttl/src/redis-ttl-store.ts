@@ -27,7 +27,7 @@ interface WithIncrementScript {
   vaultlineIncrementInWindow(key: string, windowMs: string): Promise<number>;
 }
 
-/** Redis adapter: SET PX / GET / PTTL / DEL, and a Lua counter for rate windows. Nothing is persisted by us beyond Redis's own settings. */
+/** Redis adapter: SET PX (NX for claims) / GET / PTTL / DEL, and a Lua counter for rate windows. Nothing is persisted by us beyond Redis's own settings. */
 export class RedisTtlStore implements TtlStore {
   private readonly client: Redis;
 
@@ -48,6 +48,13 @@ export class RedisTtlStore implements TtlStore {
     if (typeof value !== 'string') throw new InvalidTtlArgumentError('TTL store values must be strings');
     const ttl = validTtlMs('ttlMs', ttlMs);
     await this.call(() => this.client.set(validKey(key), value, 'PX', ttl));
+  }
+
+  async setIfAbsent(key: string, value: string, ttlMs: number): Promise<boolean> {
+    if (typeof value !== 'string') throw new InvalidTtlArgumentError('TTL store values must be strings');
+    const ttl = validTtlMs('ttlMs', ttlMs);
+    // SET NX PX: one command, so Redis decides the race; it answers OK or null.
+    return (await this.call(() => this.client.set(validKey(key), value, 'PX', ttl, 'NX'))) === 'OK';
   }
 
   async get(key: string): Promise<string | null> {

@@ -6,6 +6,11 @@
  */
 export interface TtlStore {
   set(key: string, value: string, ttlMs: number): Promise<void>;
+  /**
+   * Sets the value only when the key is absent (or expired): true when this call set it. Atomic —
+   * of concurrent calls for one key exactly one gets true (a claim, e.g. an Idempotency-Key).
+   */
+  setIfAbsent(key: string, value: string, ttlMs: number): Promise<boolean>;
   get(key: string): Promise<string | null>;
   /** Remaining lifetime in ms, or null when the key is absent or expired. */
   remainingMs(key: string): Promise<number | null>;

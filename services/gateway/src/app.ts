@@ -4,6 +4,7 @@ import { createServiceHttp, type ServiceApp, type ServiceRuntime } from '@vaultl
 import type { GatewayConfig } from './config';
 import { authenticateApiKey, issueApiKey, listApiKeys, mintApiKey, revokeApiKey, type ApiKeys } from './domain/api-keys';
 import { createMerchant, ensureBootstrapMerchant, getMerchant, listMerchants, type Merchants } from './domain/merchants';
+import { idempotentRequests } from './domain/idempotency';
 import { UPSTREAM_SERVICES, type UpstreamService } from './domain/routing';
 import { gatewayCollections } from './data/collections';
 import { StoreApiKeyRepository } from './data/api-key.repository';
@@ -17,6 +18,7 @@ import { InProcessHandoff, inProcessAppOf, type InProcessApp } from './http/in-p
 import { adminRouter } from './http/admin.router';
 import { internalRoutes } from './http/internal.routes';
 import { createEdgeApp } from './http/edge';
+import { idempotencyGuard } from './http/idempotency.middleware';
 import { renderDocsPage } from './http/docs-page';
 
 /** Composition root of the gateway: the merchant edge, the admin API and the internal key API. */
@@ -56,6 +58,10 @@ export function createApp(runtime: ServiceRuntime, config: GatewayConfig): Servi
       ? new InProcessHandoff({ apps: inProcessApps, channels, signer: runtime.signer, logger, bodyLimitBytes: config.bodyLimitBytes, timeoutMs: config.upstreamTimeoutMs })
       : undefined;
 
+  // The claim outlives the upstream timeout, so it cannot lapse under a request that is still running.
+  const requests = idempotentRequests({ ttl: runtime.ttl, retentionMs: config.idempotencyKeyTtlMs, leaseMs: config.upstreamTimeoutMs + 10_000 });
+  const idempotency = idempotencyGuard({ requests, logger, bodyLimitBytes: config.bodyLimitBytes, keptResponseLimitBytes: 1024 * 1024 });
+
   const readiness = async () => {
     const failures: string[] = [];
     await store.ping().catch(() => failures.push('store'));
@@ -80,6 +86,7 @@ export function createApp(runtime: ServiceRuntime, config: GatewayConfig): Servi
     apiKeys,
     proxy,
     inProcess,
+    idempotency,
     bodyLimitBytes: config.bodyLimitBytes,
     internalApp,
     admin: adminRouter({ adminApiKey: config.adminApiKey, merchants, apiKeys, proxy, bodyLimitBytes: config.bodyLimitBytes }),

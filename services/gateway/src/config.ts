@@ -12,6 +12,7 @@ import { envDurationMs, envPort, envUrl, loadConfig } from '@vaultline/config';
  *   store) so that a copy of the database alone does not allow offline guessing, and must never change it
  *   (every existing key would stop working).
  * - PUBLIC_BASE_URL: the externally visible base URL (servers[0] of /openapi.json).
+ * - IDEMPOTENCY_KEY_TTL: how long the response to a POST with an Idempotency-Key is kept and replayed (24h).
  */
 const BOOTSTRAP_KEY = /^sk_(test|live)_[A-Za-z0-9_]+$/;
 
@@ -27,6 +28,9 @@ export const gatewayConfigSchema = z.object({
   API_KEY_PEPPER: z.string().min(16, { message: 'must be at least 16 characters' }).optional(),
   /** How long the gateway waits for an upstream's response headers (the forwarder waits on destinations). */
   GATEWAY_UPSTREAM_TIMEOUT: envDurationMs().default(60_000),
+  IDEMPOTENCY_KEY_TTL: envDurationMs()
+    .refine((ms) => ms > 0, { message: 'must be longer than 0' })
+    .default(24 * 60 * 60 * 1000),
 });
 
 export interface GatewayConfig {
@@ -36,13 +40,17 @@ export interface GatewayConfig {
   publicBaseUrl?: string;
   apiKeyPepper?: string;
   upstreamTimeoutMs: number;
+  /** How long an Idempotency-Key's response is kept (IDEMPOTENCY_KEY_TTL). */
+  idempotencyKeyTtlMs: number;
   /** Largest request body accepted at the edge, in bytes (1 MB). */
   bodyLimitBytes: number;
 }
 
 export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig {
   const parsed = loadConfig(gatewayConfigSchema, env);
-  const config: GatewayConfig = { port: parsed.PORT, upstreamTimeoutMs: parsed.GATEWAY_UPSTREAM_TIMEOUT, bodyLimitBytes: 1024 * 1024 };
+  const config: GatewayConfig = { port: parsed.PORT, upstreamTimeoutMs: parsed.GATEWAY_UPSTREAM_TIMEOUT,
+    idempotencyKeyTtlMs: parsed.IDEMPOTENCY_KEY_TTL,
+    bodyLimitBytes: 1024 * 1024 };
   if (parsed.ADMIN_API_KEY) config.adminApiKey = parsed.ADMIN_API_KEY;
   if (parsed.BOOTSTRAP_API_KEY) config.bootstrapApiKey = parsed.BOOTSTRAP_API_KEY;
   if (parsed.PUBLIC_BASE_URL) config.publicBaseUrl = parsed.PUBLIC_BASE_URL;

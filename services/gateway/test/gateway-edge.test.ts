@@ -56,7 +56,7 @@ describe.each([
       });
       expect(result.status).toBe(201);
       expect(result.headers.get('x-request-id')).toBe('req-edge-1');
-      expect(result.headers.get('idempotent-replayed')).toBe('false');
+      expect(result.headers.get('idempotent-replayed')).toBeNull();
       const echo = result.json as unknown as EchoBody;
       expect(echo.service).toBe('vault');
       expect(echo.auth).toEqual({ issuer: 'gateway', merchantId, scopes: ['merchant'], requestId: 'req-edge-1', mode: 'test' });

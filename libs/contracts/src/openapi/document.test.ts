@@ -23,6 +23,23 @@ describe('the OpenAPI document', () => {
     expect(checked).toBeGreaterThan(10);
   });
 
+  it('when built, then every merchant POST takes Idempotency-Key and documents its problem codes and Idempotent-Replayed; admin and public POSTs do not', () => {
+    const paths = buildOpenApiDocument().paths as Record<string, Record<string, { parameters?: Array<{ $ref?: string }>; responses: Record<string, JsonObject> }>>;
+    const takesKey = (path: string) => (paths[path]!.post!.parameters ?? []).some((parameter) => parameter.$ref === '#/components/parameters/IdempotencyKey');
+    for (const path of ['/tokens', '/cde-import', '/forward', '/tokens/imports', '/webhook-endpoints']) {
+      expect({ path, takesKey: takesKey(path) }).toEqual({ path, takesKey: true });
+      const responses = paths[path]!.post!.responses;
+      expect(responses['409']!.description).toContain('idempotency_key_in_use');
+      expect(responses['422']!.description).toContain('idempotency_key_reused');
+      expect(responses['400']!.description).toContain('invalid_idempotency_key');
+    }
+    expect(JSON.stringify(paths['/tokens']!.post!.responses['201'])).toContain('Idempotent-Replayed');
+    expect(paths['/forward']!.post!.responses['422']!.description).toContain('security_code_expired');
+    for (const path of ['/admin/merchants', '/sessions/{session_id}/card']) expect({ path, takesKey: takesKey(path) }).toEqual({ path, takesKey: false });
+    // Built twice from the same fragments: the header is declared once, not once per build.
+    expect((buildOpenApiDocument().paths as typeof paths)['/tokens']!.post!.parameters!.filter((p) => p.$ref?.endsWith('/IdempotencyKey'))).toHaveLength(1);
+  });
+
   it('when two fragments define the same operation or component, then building fails', () => {
     const a: OpenApiFragment = { paths: { '/x': { get: { responses: {} } } } };
     expect(() => buildOpenApiDocument({ fragments: [a, a] })).toThrow('GET /x is defined by two fragments');

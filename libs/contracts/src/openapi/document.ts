@@ -1,5 +1,6 @@
 import type { JsonObject, OpenApiFragment } from './openapi-fragment';
 import { fragments as registeredFragments } from './fragments';
+import { declareIdempotencyKey } from './idempotency';
 
 const COMPONENT_KINDS = ['schemas', 'parameters', 'responses', 'securitySchemes'] as const;
 
@@ -25,6 +26,7 @@ export function buildOpenApiDocument(options: { serverUrl?: string; fragments?: 
     }
     for (const tag of fragment.tags ?? []) if (!tags.some((t) => t.name === tag.name)) tags.push(tag);
   }
+  declareIdempotencyKey(paths, components.responses);
 
   return {
     openapi: '3.1.0',

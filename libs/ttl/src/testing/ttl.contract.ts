@@ -117,5 +117,46 @@ export function ttlContract(adapterName: string, open: () => Promise<OpenedTtlSt
     it('when the store is reachable, then ping resolves', async () => {
       await expect(store.ping()).resolves.toBeUndefined();
     });
+
+    it('when setIfAbsent finds the key absent, then it sets the value with its TTL and answers true', async () => {
+      expect(await store.setIfAbsent('claim:1', 'first', 60_000)).toBe(true);
+
+      expect(await store.get('claim:1')).toBe('first');
+      expect(await store.remainingMs('claim:1')).toBeGreaterThan(55_000);
+    });
+
+    it('when setIfAbsent finds the key present, then it answers false and leaves the value and its TTL alone', async () => {
+      await store.set('claim:1', 'first', 60_000);
+
+      expect(await store.setIfAbsent('claim:1', 'second', 300)).toBe(false);
+
+      expect(await store.get('claim:1')).toBe('first');
+      expect(await store.remainingMs('claim:1')).toBeGreaterThan(55_000);
+    });
+
+    it('when the earlier value has expired or was deleted, then setIfAbsent claims the key again', async () => {
+      await store.setIfAbsent('claim:expiring', 'first', 300);
+      await store.setIfAbsent('claim:deleted', 'first', 60_000);
+
+      await expire('claim:expiring', 300);
+      await store.delete('claim:deleted');
+
+      expect(await store.setIfAbsent('claim:expiring', 'again', 60_000)).toBe(true);
+      expect(await store.setIfAbsent('claim:deleted', 'again', 60_000)).toBe(true);
+      expect(await store.get('claim:expiring')).toBe('again');
+    });
+
+    it('when 50 callers race setIfAbsent for one key, then exactly one of them wins', async () => {
+      const outcomes = await Promise.all(Array.from({ length: 50 }, (_, n) => store.setIfAbsent('claim:race', `caller-${n}`, 60_000)));
+
+      const winners = outcomes.flatMap((won, n) => (won ? [n] : []));
+      expect(winners).toHaveLength(1);
+      expect(await store.get('claim:race')).toBe(`caller-${winners[0]}`);
+    });
+
+    it('when setIfAbsent is given a TTL of zero, then the call is refused and nothing is set', async () => {
+      await expect(store.setIfAbsent('claim:zero', 'v', 0)).rejects.toThrow();
+      expect(await store.get('claim:zero')).toBeNull();
+    });
   });
 }

@@ -9,6 +9,7 @@ import { isSafePath, resolveRoute } from '../domain/routing';
 import type { UpstreamProxy } from './upstream-proxy';
 import type { InProcessHandoff } from './in-process-handoff';
 import { assertDeclaredLength, assertSupportedContentType, readRawBody } from './read-body';
+import type { IdempotencyGuard } from './idempotency.middleware';
 
 export interface EdgeDeps {
   logger: Logger;
@@ -16,6 +17,8 @@ export interface EdgeDeps {
   proxy: UpstreamProxy;
   /** Services running in this process (embedded profile) get requests handed over, not proxied. */
   inProcess?: InProcessHandoff;
+  /** Idempotency-Key on merchant POSTs, around whichever transport serves the route. */
+  idempotency: IdempotencyGuard;
   bodyLimitBytes: number;
   /** Mounted before anything else: the gateway's own internal API (internal JWT). */
   internalApp: express.Express;
@@ -86,12 +89,10 @@ function merchantEdge(deps: EdgeDeps) {
     if (!route || !isSafePath(req.path)) throw notFound();
     assertSupportedContentType(req);
     const call = { service: route.service, path: req.originalUrl, merchantId, scopes, mode };
-    if (deps.inProcess?.has(route.service)) {
-      await deps.inProcess.handOff(req, res, call);
-      return;
-    }
-    const body = await readRawBody(req, deps.bodyLimitBytes);
-    await deps.proxy.forward(req, res, { ...call, body });
+    await deps.idempotency(req, res, route.access === 'merchant' ? merchantId : null, async (request) => {
+      if (deps.inProcess?.has(route.service)) return deps.inProcess.handOff(request, res, call);
+      await deps.proxy.forward(request, res, { ...call, body: await readRawBody(request, deps.bodyLimitBytes) });
+    });
   };
 }
 

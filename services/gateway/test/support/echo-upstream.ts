@@ -12,15 +12,19 @@ export interface EchoBody {
   /** Lower-cased names from req.rawHeaders: nothing stripped may hide there either. */
   rawHeaderNames: string[];
   raw: string | null;
+  /** Counts the requests this upstream has served: a replayed answer repeats it, a second run does not. */
+  served: number;
 }
 
 export type EchoUpstream = RunningServer & { app: Express };
 
 /**
  * A real service built with createServiceHttp that answers with what it received: the verified
- * internal identity, the path, the headers and the raw body. Some paths behave specially.
+ * internal identity, the path, the headers and the raw body. Some paths behave specially; the test
+ * headers X-Echo-Delay-Ms and X-Echo-Status make it slow or answer another status.
  */
 export async function startEchoUpstream(service: ServiceName, gatewayPublicKeyPem: string): Promise<EchoUpstream> {
+  let served = 0;
   const app = createServiceHttp({
     service,
     verifier: new InternalTokenVerifier(service, { gateway: gatewayPublicKeyPem }),
@@ -33,7 +37,9 @@ export async function startEchoUpstream(service: ServiceName, gatewayPublicKeyPe
       router.get('/tokens/crash', () => {
         throw new Error('upstream exploded');
       });
-      router.all('/{*rest}', (req, res) => {
+      router.all('/{*rest}', async (req, res) => {
+        const delayMs = Number(req.get('x-echo-delay-ms') ?? 0);
+        if (delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs));
         const body: EchoBody = {
           service,
           auth: authOf(req),
@@ -42,8 +48,9 @@ export async function startEchoUpstream(service: ServiceName, gatewayPublicKeyPe
           headers: req.headers,
           rawHeaderNames: req.rawHeaders.filter((_, index) => index % 2 === 0).map((name) => name.toLowerCase()),
           raw: rawBodyOf(req)?.toString('utf8') ?? null,
+          served: ++served,
         };
-        res.status(req.method === 'POST' ? 201 : 200).setHeader('Idempotent-Replayed', 'false').json(body);
+        res.status(Number(req.get('x-echo-status') ?? (req.method === 'POST' ? 201 : 200))).json(body);
       });
     },
   });

@@ -36,6 +36,7 @@ export interface Harness {
 /** The notifier is not given a TTL store use; a stub satisfies the runtime type. */
 const unusedTtl: TtlStore = {
   set: async () => {},
+  setIfAbsent: async () => true,
   get: async () => null,
   remainingMs: async () => null,
   delete: async () => {},

@@ -44,8 +44,15 @@ export const commonFragment: OpenApiFragment = {
         name: 'Idempotency-Key',
         in: 'header',
         required: false,
-        description: 'Makes a POST safe to retry: the first response is replayed for the same key.',
-        schema: { type: 'string', maxLength: 255 },
+        description:
+          'Makes a POST safe to retry: 1 to 255 visible ASCII characters, scoped to the merchant and the route, kept 24 hours ' +
+          '(IDEMPOTENCY_KEY_TTL). A repeat with the same request (method, path and query, content type, X-Service-Token, ' +
+          'X-Destination-URL and body) gets the first response again — status and body, errors included — with ' +
+          '`Idempotent-Replayed: true`, and nothing runs twice; the same key with another request answers 422 ' +
+          'idempotency_key_reused; a repeat while the first still runs answers 409 idempotency_key_in_use. A 503 answer ' +
+          'releases the key (nothing was done: retry with it). A first response that is not JSON or is larger than 1 MB is ' +
+          'not kept: a repeat answers 409 idempotent_response_not_kept and does not run. Ignored on GET and DELETE.',
+        schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7e]+$' },
       },
     },
     responses: {

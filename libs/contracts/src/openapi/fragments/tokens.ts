@@ -88,6 +88,7 @@ export const tokensFragment: OpenApiFragment = {
         tags: ['Checkout'],
         operationId: 'submitCheckoutCard',
         summary: 'Submit the consumer\'s card for a checkout session (no API key: the session id is the capability; single use)',
+        security: [],
         parameters: [sessionIdParameter],
         requestBody: { required: true, content: { 'application/json': { schema: { type: 'object', required: ['card'], properties: { card: cardInput } } } } },
         responses: {
