@@ -4,7 +4,7 @@ import { openBus, type Bus } from '@vaultline/bus';
 import { openTtlStore } from '@vaultline/ttl';
 import { createLogger, lineWriterOf } from '@vaultline/logger';
 import { generateApiKey } from '@vaultline/auth';
-import type { ServiceApp, ServiceName, ServiceRuntime } from '@vaultline/http';
+import type { ServiceApp, ServiceName, ServiceRuntime } from '@vaultline/runtime';
 import { buildRuntime, generateServiceKeys, listen, loadRuntimeConfig, storeUrlFor, type Listening } from '@vaultline/runtime';
 import { serviceFactories, startOrder } from './service-registry';
 import { openServiceThread, type ServiceThread, type ServiceThreadHooks } from './service-thread/service-thread';

@@ -4,7 +4,7 @@ import { connect, createServer, type AddressInfo } from 'node:net';
 import { resolve } from 'node:path';
 import { generateApiKey } from '@vaultline/auth';
 import { generateServiceKeys, serviceUrlVariable } from '@vaultline/runtime';
-import type { ServiceName } from '@vaultline/http';
+import type { ServiceName } from '@vaultline/runtime';
 import { startOrder } from './service-registry';
 
 export interface LocalOptions {

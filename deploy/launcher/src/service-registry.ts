@@ -1,4 +1,4 @@
-import type { ServiceApp, ServiceName, ServiceRuntime } from '@vaultline/http';
+import type { ServiceApp, ServiceName, ServiceRuntime } from '@vaultline/runtime';
 import * as gateway from '@vaultline/gateway';
 import * as vault from '@vaultline/vault';
 import * as forwarder from '@vaultline/forwarder';

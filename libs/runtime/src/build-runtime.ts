@@ -4,7 +4,7 @@ import type { Bus } from '@vaultline/bus';
 import type { TtlStore } from '@vaultline/ttl';
 import { createLogger } from '@vaultline/logger';
 import { InternalTokenSigner, InternalTokenVerifier } from '@vaultline/auth';
-import type { ServiceName, ServiceRuntime } from '@vaultline/http';
+import type { ServiceName, ServiceRuntime } from './service-runtime';
 
 export interface RuntimeParts {
   service: ServiceName;

@@ -1,6 +1,7 @@
 import { UnavailableError } from '@vaultline/core';
 import { buildOpenApiDocument } from '@vaultline/contracts';
-import { createServiceHttp, type ServiceApp, type ServiceRuntime } from '@vaultline/http';
+import { createServiceHttp } from '@vaultline/http';
+import type { ServiceApp, ServiceRuntime } from '@vaultline/runtime';
 import type { GatewayConfig } from './config';
 import { ApiKeys } from './domain/api-keys';
 import { Merchants } from './domain/merchants';

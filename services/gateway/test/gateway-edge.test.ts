@@ -1,7 +1,7 @@
 import { MemoryDocumentStore } from '@vaultline/store';
 import { InternalTokenSigner } from '@vaultline/auth';
 import { RelayTimeoutError } from '@vaultline/core';
-import type { ServiceRequestChannel } from '@vaultline/http';
+import type { ServiceRequestChannel } from '@vaultline/runtime';
 import type { EchoBody } from './support/echo-upstream';
 import { ADMIN_KEY, startGateway, startUpstreams, type RunningGateway, type Upstreams } from './support/gateway-harness';
 import { call, expectProblem, rawPathCall } from './support/http-call';

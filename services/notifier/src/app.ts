@@ -1,6 +1,7 @@
 import { startOutboxRelay } from '@vaultline/bus';
 import type { Subscription } from '@vaultline/bus';
-import { createServiceHttp, type ServiceApp, type ServiceRuntime } from '@vaultline/http';
+import { createServiceHttp } from '@vaultline/http';
+import type { ServiceApp, ServiceRuntime } from '@vaultline/runtime';
 import type { NotifierConfig } from './config';
 import { notifierCollections } from './data/collections';
 import { EndpointRepository } from './data/endpoint.repository';

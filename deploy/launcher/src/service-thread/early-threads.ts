@@ -1,4 +1,4 @@
-import type { ServiceName } from '@vaultline/http';
+import type { ServiceName } from '@vaultline/runtime';
 import { openServiceThread, type ServiceThread, type ServiceThreadHooks } from './service-thread';
 import { loadThreadedServices } from './thread-config';
 

@@ -1,6 +1,6 @@
 import { IncomingMessage, ServerResponse, type OutgoingHttpHeaders, type RequestListener } from 'node:http';
 import type { Socket } from 'node:net';
-import type { RelayedRequest, RelayedResponse } from '@vaultline/http';
+import type { RelayedRequest, RelayedResponse } from '@vaultline/runtime';
 
 /**
  * Runs one relayed request through a service's HTTP handler (its express app) in memory: a real

@@ -1,6 +1,7 @@
 import type { MessagePort } from 'node:worker_threads';
 import { RelayTimeoutError } from '@vaultline/core';
-import type { InProcessApis, RelayedResponse, ServiceRequestChannel } from '@vaultline/http';
+import type { RelayedResponse, ServiceRequestChannel } from '@vaultline/runtime';
+import type { InProcessApis } from '@vaultline/runtime';
 import { deserializeError, type Ask, type ExposedApiMethods, type FromService, type ToService } from './request-port.protocol';
 
 /** How long a call of an in-process API may take on the service's thread (as an internal HTTP call would). */

@@ -1,5 +1,5 @@
 import { AppError } from '@vaultline/core';
-import type { RelayedRequest } from '@vaultline/http';
+import type { RelayedRequest } from '@vaultline/runtime';
 
 /**
  * The port between the main thread and a service thread that carries merchant requests (relayed by

@@ -1,6 +1,6 @@
 import type { MessagePort } from 'node:worker_threads';
 import type { RequestListener } from 'node:http';
-import type { InProcessApis } from '@vaultline/http';
+import type { InProcessApis } from '@vaultline/runtime';
 import { exchangeInMemory } from './in-memory-exchange';
 import { serializeError, type ExposedApiMethods, type FromService, type ToService } from './request-port.protocol';
 

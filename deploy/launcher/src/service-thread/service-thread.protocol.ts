@@ -1,5 +1,5 @@
 import type { MessagePort } from 'node:worker_threads';
-import type { ServiceName } from '@vaultline/http';
+import type { ServiceName } from '@vaultline/runtime';
 import type { ExposedApiMethods } from './request-port.protocol';
 
 /** What a service thread is created with (structured-cloned into the worker): enough to load its modules. */

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { MessageChannel, Worker } from 'node:worker_threads';
-import type { InProcessApis, ServiceName, ServiceRequestChannel } from '@vaultline/http';
+import type { ServiceRequestChannel } from '@vaultline/runtime';
+import type { InProcessApis, ServiceName } from '@vaultline/runtime';
 import { ServiceRequestPort } from './request-port.client';
 import type { FromServiceThread, ServiceThreadConfig, ServiceThreadData, ToServiceThread } from './service-thread.protocol';
 

@@ -3,7 +3,7 @@ import { getHeapStatistics } from 'node:v8';
 import { parentPort, workerData } from 'node:worker_threads';
 import { openBus } from '@vaultline/bus';
 import { openTtlStore } from '@vaultline/ttl';
-import type { ServiceApp, ServiceRuntime } from '@vaultline/http';
+import type { ServiceApp, ServiceRuntime } from '@vaultline/runtime';
 import { buildRuntime, listen } from '@vaultline/runtime';
 import { threadFactories } from './thread-factories';
 import { exposedApiMethods, serveRequestPort } from './request-port.server';

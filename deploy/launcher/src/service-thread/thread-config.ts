@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { envList, loadConfig } from '@vaultline/config';
-import type { ServiceName } from '@vaultline/http';
+import type { ServiceName } from '@vaultline/runtime';
 
 /**
  * Services that may run on a thread of their own. The gateway relays merchant requests to them by

@@ -1,7 +1,8 @@
 import type { Request, RequestHandler, Response } from 'express';
 import type { InternalTokenSigner } from '@vaultline/auth';
 import type { Logger } from '@vaultline/logger';
-import { problemResponse, requestIdOf, type RelayedResponse, type ServiceRequestChannel } from '@vaultline/http';
+import { problemResponse, requestIdOf } from '@vaultline/http';
+import { type RelayedResponse, type ServiceRequestChannel } from '@vaultline/runtime';
 import { AppError, RelayTimeoutError } from '@vaultline/core';
 import type { UpstreamService } from '../domain/routing';
 import { UpstreamTimeoutError, copyResponseHeaders, serviceUnavailable, upstreamRequestHeaders, upstreamRequestHeadersWithBody, type ProxyCall } from './upstream-proxy';
