@@ -19,29 +19,6 @@ export interface InProcessApis {
   vault?: VaultInternalApi;
 }
 
-/** A merchant request the gateway relays to a service running on another thread of this process. */
-export interface RelayedRequest {
-  method: string;
-  /** Path and query. */
-  url: string;
-  /** The headers the service would receive over HTTP (the internal JWT included), content-length set for the body. */
-  headers: Record<string, string>;
-  body: Uint8Array | null;
-}
-
-/** The service's whole answer: status, headers as its HTTP layer set them, and the body's bytes. */
-export interface RelayedResponse {
-  status: number;
-  headers: Record<string, string | string[] | number | undefined>;
-  body: Uint8Array;
-}
-
-/** Embedded profile: a service running on a worker thread of this process, reached by message. */
-export interface ServiceRequestChannel {
-  /** Rejects with RelayTimeoutError (libs/core) when no answer came within `timeoutMs` (the late answer is dropped). */
-  relay(request: RelayedRequest, timeoutMs: number): Promise<RelayedResponse>;
-}
-
 /**
  * What the launcher hands every service's composition root, whatever the profile:
  * adapters already opened from configuration, and this service's identity for internal calls.
@@ -66,7 +43,6 @@ export interface ServiceRuntime {
    * merchant requests to directly (filled as services are created; the gateway starts last).
    */
   inProcessApps?: Partial<Record<ServiceName, Express>>;
-  threadedApps?: Partial<Record<ServiceName, ServiceRequestChannel>>;
   /**
    * Embedded profile only: the internal APIs of the services on this thread, for a caller to use
    * instead of internal HTTP (filled as services start; a service sees those started before it).

@@ -6,16 +6,15 @@ import type { Logger } from '@vaultline/logger';
 import { RouteNotFoundError, TEST_CLOCK_HEADER, accessLog, errorHandler, requestIdMiddleware, tagServerSpan } from '@vaultline/http';
 import type { ApiKeys } from '../domain/api-keys';
 import { isSafePath, resolveRoute } from '../domain/routing';
-import type { UpstreamProxy } from './upstream-proxy';
-import type { InProcessHandoff } from './in-process-handoff';
-import { assertDeclaredLength, assertSupportedContentType, readRawBody } from './read-body';
+import type { UpstreamService } from '../domain/routing';
+import type { Upstream } from './upstream';
+import { assertDeclaredLength, assertSupportedContentType } from './read-body';
 
 export interface EdgeDeps {
   logger: Logger;
   apiKeys: ApiKeys;
-  proxy: UpstreamProxy;
-  /** Services running in this process (embedded profile) get requests handed over, not proxied. */
-  inProcess?: InProcessHandoff;
+  /** How each service is reached: over HTTP, or handed over in-process (embedded profile). */
+  upstreams: Record<UpstreamService, Upstream>;
   bodyLimitBytes: number;
   /** Mounted before anything else: the gateway's own internal API (internal JWT). */
   internalApp: express.Express;
@@ -28,8 +27,8 @@ export interface EdgeDeps {
 /**
  * The merchant edge. Every request gets a request id; public routes go to the vault as
  * merchant __public__; every other route needs X-API-Key, which resolves the merchant and
- * scopes signed into the internal JWT. Bodies are forwarded as raw bytes, never parsed here; a
- * service running in this process gets the request handed over with its body unread.
+ * scopes signed into the internal JWT. Bodies are never parsed here: the upstream sends them on as
+ * raw bytes, or hands the request over with its body unread.
  */
 export function createEdgeApp(deps: EdgeDeps): express.Express {
   const app = express();
@@ -86,12 +85,7 @@ function merchantEdge(deps: EdgeDeps) {
     if (!route || !isSafePath(req.path)) throw notFound();
     assertSupportedContentType(req);
     const call = { service: route.service, path: req.originalUrl, merchantId, scopes, mode };
-    if (deps.inProcess?.has(route.service)) {
-      await deps.inProcess.handOff(req, res, call);
-      return;
-    }
-    const body = await readRawBody(req, deps.bodyLimitBytes);
-    await deps.proxy.forward(req, res, { ...call, body });
+    await deps.upstreams[route.service].send(req, res, call);
   };
 }
 
