@@ -104,23 +104,21 @@ export async function startEmbedded(options: EmbeddedOptions = {}): Promise<Embe
     const publicBaseUrl = config.PUBLIC_BASE_URL ?? `http://localhost:${new URL(serviceUrls.gateway).port}`;
     env.PUBLIC_BASE_URL ??= publicBaseUrl;
     const threadEnv = Object.fromEntries(Object.entries(env).filter((entry): entry is [string, string] => entry[1] !== undefined));
+    // What every service is built from, on whichever thread it runs.
+    const partsOf = (service: ServiceName) => ({
+      service,
+      storeUrl: storeUrlOf(service),
+      logLevel: config.LOG_LEVEL,
+      privateKeyPem: keys.privateKeys[service],
+      trustedPublicKeys: keys.publicKeys,
+      serviceUrls,
+      publicBaseUrl,
+    });
 
     // The threads build their services while this thread builds the others.
     for (const service of threaded) {
       const thread = startServiceThread(
-        {
-          service,
-          port: Number(new URL(serviceUrls[service]).port),
-          env: threadEnv,
-          storeUrl: storeUrlOf(service),
-          busUrl,
-          ttlUrl,
-          logLevel: config.LOG_LEVEL,
-          privateKeyPem: keys.privateKeys[service],
-          trustedPublicKeys: keys.publicKeys,
-          serviceUrls,
-          publicBaseUrl,
-        },
+        { ...partsOf(service), port: Number(new URL(serviceUrls[service]).port), env: threadEnv, busUrl, ttlUrl },
         {
           writeLogLine: lineWriterOf(log),
           onFailure: (error) => {
@@ -140,19 +138,7 @@ export async function startEmbedded(options: EmbeddedOptions = {}): Promise<Embe
       if (!server) continue;
       // The gateway starts last, once every service behind it serves.
       if (service === 'gateway') await Promise.all(threads.map((thread) => thread.started));
-      const runtime = await buildRuntime({
-        service,
-        storeUrl: storeUrlOf(service),
-        bus,
-        ttl,
-        logLevel: config.LOG_LEVEL,
-        privateKeyPem: keys.privateKeys[service],
-        trustedPublicKeys: keys.publicKeys,
-        serviceUrls,
-        publicBaseUrl,
-        inProcessApps,
-        inProcessApis,
-      });
+      const runtime = await buildRuntime({ ...partsOf(service), bus, ttl, inProcessApps, inProcessApis });
       const app = (await serviceFactories[service]())(runtime, env);
       services[service] = { app, runtime, url: server.url };
       await app.start();

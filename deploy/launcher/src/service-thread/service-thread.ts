@@ -1,24 +1,18 @@
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
-import type { ServiceName } from '@vaultline/runtime';
+import type { RuntimeParts, ServiceName } from '@vaultline/runtime';
 
 /** Everything a service thread builds its service from (structured-cloned into the worker). */
-export interface ServiceThreadConfig {
-  service: ServiceName;
+export interface ServiceThreadConfig
+  extends Pick<RuntimeParts, 'service' | 'storeUrl' | 'logLevel' | 'privateKeyPem' | 'trustedPublicKeys' | 'serviceUrls' | 'publicBaseUrl'> {
   /** The loopback port its HTTP server listens on (chosen by the launcher, so every URL is known up front). */
   port: number;
   /** The services' environment, as the launcher resolved it (DATA_DIR, PUBLIC_BASE_URL…). */
   env: Record<string, string>;
-  storeUrl: string;
   /** An SQLite bus file: the only bus the threads can share. */
   busUrl: string;
   /** The TTL store; `memory://` keeps it in this thread (only the vault keeps anything there). */
   ttlUrl: string;
-  logLevel: string;
-  privateKeyPem: string;
-  trustedPublicKeys: Record<string, string>;
-  serviceUrls: Record<ServiceName, string>;
-  publicBaseUrl: string;
 }
 
 export type ToServiceThread = { type: 'stop' } | { type: 'heap'; gc: boolean };

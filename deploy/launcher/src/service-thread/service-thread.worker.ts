@@ -16,15 +16,9 @@ async function main(): Promise<void> {
   const bus = await openBus(config.busUrl, { wakeSource: new BroadcastWakeSource(config.busUrl) });
   const ttl = await openTtlStore(config.ttlUrl);
   const runtime = await buildRuntime({
-    service: config.service,
-    storeUrl: config.storeUrl,
+    ...config,
     bus,
     ttl,
-    logLevel: config.logLevel,
-    privateKeyPem: config.privateKeyPem,
-    trustedPublicKeys: config.trustedPublicKeys,
-    serviceUrls: config.serviceUrls,
-    publicBaseUrl: config.publicBaseUrl,
     // Lines (redacted and masked here, by the same logger code) are written by the main thread.
     logDestination: { write: (line: string) => send({ type: 'log', line }) },
   });
