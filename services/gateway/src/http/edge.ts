@@ -5,8 +5,7 @@ import { PUBLIC_MERCHANT_ID, SCOPES, type ApiKeyMode } from '@vaultline/auth';
 import type { Logger } from '@vaultline/logger';
 import { RouteNotFoundError, TEST_CLOCK_HEADER, accessLog, errorHandler, requestIdMiddleware, tagServerSpan } from '@vaultline/http';
 import type { ApiKeys } from '../domain/api-keys';
-import { isSafePath, resolveRoute } from '../domain/routing';
-import type { UpstreamService } from '../domain/routing';
+import { isSafePath, resolveRoute, type UpstreamService } from '../domain/routing';
 import type { Upstream } from './upstream';
 import { assertDeclaredLength, assertSupportedContentType } from './read-body';
 
