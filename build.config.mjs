@@ -18,5 +18,9 @@ export const BUILDS = {
       .map((name) => [`services/${name}`, { entries: ['src/main.ts'], assets: name === 'vault' ? [VAULT_PUBLIC] : [] }]),
   ),
   // The embedded and local profiles. The launcher inlines every service, the vault's public files included.
-  'deploy/launcher': { entries: ['src/main-embedded.ts', 'src/main-local.ts'], assets: [VAULT_PUBLIC] },
+  // The service-thread worker is a bundle of its own: dist/service-thread/service-thread.worker.js.
+  'deploy/launcher': {
+    entries: ['src/main-embedded.ts', 'src/main-local.ts', 'src/service-thread/service-thread.worker.ts'],
+    assets: [VAULT_PUBLIC],
+  },
 };

@@ -1,8 +1,7 @@
+import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { startEmbedded } from '../deploy/launcher/src/embedded';
-import { openServiceThreadsEarly } from '../deploy/launcher/src/service-thread/early-threads';
+import { join, resolve } from 'node:path';
 import { loadThreadedServices } from '../deploy/launcher/src/service-thread/thread-config';
 import { startDestinationStandIns, type DestinationStandIns } from './support/destination-stand-ins';
 import { FORWARD_CARDS, forwardToAdyen } from './support/forward-scenario';
@@ -27,6 +26,15 @@ describe('embedded profile: services on threads of their own', () => {
       expect(unknownProvider.status).toBe(422);
     });
 
+    it('when the importer’s own port is called, then its HTTP server on the thread answers and asks for the internal JWT, as in the local profile', async () => {
+      const url = running.system.threads.importer?.url;
+      expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+
+      expect((await fetch(`${url}/health`)).status).toBe(200);
+      const withoutJwt = await fetch(`${url}/tokens/imports`);
+      expect(withoutJwt.status).toBe(401);
+    });
+
     it('when the heap of the service threads is asked for, then it is their own V8 heap, measured apart from this one', async () => {
       const used = await running.system.threadHeapUsed({ gc: false });
       expect(used).toBeGreaterThan(1_000_000);
@@ -45,7 +53,7 @@ describe('embedded profile: services on threads of their own', () => {
       await standIns?.stop();
     });
 
-    it('when a merchant tokenizes a card, then the gateway relays the request to the vault’s thread by message and the merchant gets the token', async () => {
+    it('when a merchant tokenizes a card, then the gateway proxies the request to the vault’s thread over HTTP and the merchant gets the token', async () => {
       expect(Object.keys(running.system.threads)).toEqual(['vault']);
       expect(running.system.services.vault).toBeUndefined();
 
@@ -68,7 +76,7 @@ describe('embedded profile: services on threads of their own', () => {
       expect(invalid.text).not.toContain('4111111111111112');
     });
 
-    it('when a token is forwarded, then the forwarder on the main thread gets the card data from the vault’s thread and the destination receives it', async () => {
+    it('when a token is forwarded, then the forwarder on the main thread gets the card data from the vault’s thread over internal HTTP and the destination receives it', async () => {
       const token = await running.merchant.createToken(FORWARD_CARDS.visa);
 
       const answer = await forwardToAdyen(running.merchant, token.id, standIns.adyen.url);
@@ -85,22 +93,28 @@ describe('embedded profile: services on threads of their own', () => {
     });
   });
 
-  it('when threads were opened early (as main-embedded does), then the system takes those it runs and stops the others', async () => {
-    const early = openServiceThreadsEarly({ EMBEDDED_SERVICE_THREADS: 'importer,notifier' });
-    const earlyImporter = await early.take('importer');
-    const dataDir = mkdtempSync(join(tmpdir(), 'vaultline-early-threads-'));
-    const system = await startEmbedded({ dataDir, port: 0, earlyThreads: early, env: { LOG_LEVEL: 'silent', EMBEDDED_SERVICE_THREADS: 'importer' } });
+  it('when a service thread fails, then the embedded process stops with a non-zero code naming the failure', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'vaultline-thread-fails-'));
     try {
-      expect(Object.keys(system.threads)).toEqual(['importer']);
-      expect(system.threads.importer?.url).toBe(earlyImporter?.url);
-      expect(system.services.notifier).toBeDefined();
-      const jobs = await fetch(`${system.baseUrl}/tokens/imports`, { headers: { 'x-api-key': system.bootstrapApiKey } });
-      expect(jobs.status).toBe(200);
+      // The importer's configuration is parsed on its thread: a bad value there makes the thread fail.
+      const child = spawn(process.execPath, ['--import', 'tsx', resolve(__dirname, '../deploy/launcher/src/main-embedded.ts')], {
+        env: { ...process.env, DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'silent', IMPORTER_CONCURRENCY: 'many' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let output = '';
+      child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+      child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+
+      const code = await new Promise<number | null>((exited) => child.once('exit', exited));
+
+      expect(code).toBe(1);
+      expect(output).toContain('the importer thread ended');
+      expect(output).toContain('IMPORTER_CONCURRENCY');
+      expect(output).not.toContain('listening on');
     } finally {
-      await system.stop();
       rmSync(dataDir, { recursive: true, force: true });
     }
-  });
+  }, 60_000);
 
   it('when EMBEDDED_SERVICE_THREADS is none, then every service runs on the main thread', async () => {
     const running = await startSystem({ EMBEDDED_SERVICE_THREADS: 'none' }, 'vaultline-threads-none-');

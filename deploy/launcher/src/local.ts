@@ -1,10 +1,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync } from 'node:fs';
-import { connect, createServer, type AddressInfo } from 'node:net';
+import { connect } from 'node:net';
 import { resolve } from 'node:path';
 import { generateApiKey } from '@vaultline/auth';
+import { freePort } from '@vaultline/core';
 import { generateServiceKeys, serviceUrlVariable } from '@vaultline/runtime';
-import type { ServiceName } from '@vaultline/http';
+import type { ServiceName } from '@vaultline/runtime';
 import { startOrder } from './service-registry';
 
 export interface LocalOptions {
@@ -170,16 +171,4 @@ async function waitForHealth(url: string, child: ChildProcess, service: string, 
     if (Date.now() > deadline) throw new Error(`${service} not healthy after ${timeoutMs} ms`);
     await new Promise((r) => setTimeout(r, 100));
   }
-}
-
-/** A port nothing listens on right now (the kernel's choice). */
-function freePort(): Promise<number> {
-  return new Promise((done, fail) => {
-    const server = createServer();
-    server.once('error', fail);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as AddressInfo;
-      server.close(() => done(port));
-    });
-  });
 }

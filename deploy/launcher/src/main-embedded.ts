@@ -1,7 +1,5 @@
 // Telemetry first, so the http and express instrumentations patch the modules before they load.
 import { startTelemetry } from '@vaultline/telemetry';
-// Then the service threads, which load their own modules while this thread loads the system.
-import { openServiceThreadsEarly } from './service-thread/early-threads';
 
 const telemetry = startTelemetry({
   serviceName: 'vaultline-embedded',
@@ -11,12 +9,10 @@ const telemetry = startTelemetry({
 
 async function main(): Promise<void> {
   const startedAt = performance.now();
-  const earlyThreads = openServiceThreadsEarly(process.env);
   const { startEmbedded } = await import('./embedded');
   let failed = false;
   const started: { system?: Awaited<ReturnType<typeof startEmbedded>> } = {};
   const system = await startEmbedded({
-    earlyThreads,
     // A service thread that dies takes the process down, as an uncaught error on this thread would.
     onServiceThreadFailure: () => {
       if (failed) return;

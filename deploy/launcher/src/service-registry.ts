@@ -1,26 +1,38 @@
-import type { ServiceApp, ServiceName, ServiceRuntime } from '@vaultline/http';
-import * as gateway from '@vaultline/gateway';
-import * as vault from '@vaultline/vault';
-import * as forwarder from '@vaultline/forwarder';
-import * as importer from '@vaultline/importer';
-import * as paymentOrchestrator from '@vaultline/payment-orchestrator';
-import * as notifier from '@vaultline/notifier';
+import type { ServiceApp, ServiceName, ServiceRuntime } from '@vaultline/runtime';
 
 /** Builds a service from the shared runtime and the environment (each service parses its own config). */
 export type ServiceFactory = (runtime: ServiceRuntime, env: NodeJS.ProcessEnv) => ServiceApp;
 
 /**
  * Every service of the system, in start order: the vault before the forwarder (which takes the
- * vault's in-process API in the embedded profile), the gateway last, once its upstreams exist.
+ * vault's in-process API in the embedded profile), the gateway last, once its upstreams exist. Each
+ * factory is loaded when asked for, so that a service thread loads only its own service's modules.
  */
 export const serviceFactories = {
-  vault: (runtime, env) => vault.createApp(runtime, vault.loadVaultConfig(env)),
-  forwarder: (runtime, env) => forwarder.createApp(runtime, forwarder.loadForwarderConfig(env)),
-  importer: (runtime, env) => importer.createApp(runtime, importer.loadImporterConfig(env)),
-  'payment-orchestrator': (runtime, env) =>
-    paymentOrchestrator.createApp(runtime, paymentOrchestrator.loadPaymentOrchestratorConfig(env)),
-  notifier: (runtime, env) => notifier.createApp(runtime, notifier.loadNotifierConfig(env)),
-  gateway: (runtime, env) => gateway.createApp(runtime, gateway.loadGatewayConfig(env)),
-} satisfies Record<ServiceName, ServiceFactory>;
+  vault: async () => {
+    const { createApp, loadVaultConfig } = await import('@vaultline/vault');
+    return (runtime, env) => createApp(runtime, loadVaultConfig(env));
+  },
+  forwarder: async () => {
+    const { createApp, loadForwarderConfig } = await import('@vaultline/forwarder');
+    return (runtime, env) => createApp(runtime, loadForwarderConfig(env));
+  },
+  importer: async () => {
+    const { createApp, loadImporterConfig } = await import('@vaultline/importer');
+    return (runtime, env) => createApp(runtime, loadImporterConfig(env));
+  },
+  'payment-orchestrator': async () => {
+    const { createApp, loadPaymentOrchestratorConfig } = await import('@vaultline/payment-orchestrator');
+    return (runtime, env) => createApp(runtime, loadPaymentOrchestratorConfig(env));
+  },
+  notifier: async () => {
+    const { createApp, loadNotifierConfig } = await import('@vaultline/notifier');
+    return (runtime, env) => createApp(runtime, loadNotifierConfig(env));
+  },
+  gateway: async () => {
+    const { createApp, loadGatewayConfig } = await import('@vaultline/gateway');
+    return (runtime, env) => createApp(runtime, loadGatewayConfig(env));
+  },
+} satisfies Record<ServiceName, () => Promise<ServiceFactory>>;
 
 export const startOrder = Object.keys(serviceFactories) as ServiceName[];

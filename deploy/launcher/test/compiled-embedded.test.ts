@@ -52,8 +52,7 @@ describe('the compiled embedded profile', () => {
         PORT: '0',
         LOG_LEVEL: 'warn',
         BOOTSTRAP_API_KEY: apiKey,
-        // The service threads' entry joins the build once the thread code settles (build.config.mjs).
-        EMBEDDED_SERVICE_THREADS: 'none',
+        // The default: the importer on a worker thread of its own, run from its own compiled bundle.
       },
     });
     baseUrl = await listeningUrl(child);
@@ -67,9 +66,12 @@ describe('the compiled embedded profile', () => {
     rmSync(dataDir, { recursive: true, force: true });
   });
 
-  it('when started with node from dist/, then it answers /health, tokenizes a card, serves the checkout SDK and stops cleanly on SIGTERM', async () => {
+  it('when started with node from dist/, then it answers /health, lists imports from the importer's thread, tokenizes a card, serves the checkout SDK and stops cleanly on SIGTERM', async () => {
     const health = await fetch(`${baseUrl}/health`);
     expect(health.status).toBe(200);
+    // The importer answers from its thread (no tsx there either).
+    const imports = await fetch(`${baseUrl}/tokens/imports`, { headers: { 'x-api-key': apiKey } });
+    expect(imports.status).toBe(200);
 
     const created = await fetch(`${baseUrl}/tokens`, {
       method: 'POST',

@@ -1,7 +1,8 @@
 export * from './bus.port';
 export { openBus, type OpenBusOptions } from './open-bus';
 export { LogBus, type LogBusOptions } from './log/log-bus';
-export type { LogStorage, LogRecord, LogAppend, AppendedRecord } from './log/log-storage.port';
+export type { LogStorage, LogRecord, LogAppend, GroupOffset } from './log/log-storage.port';
+export { BroadcastWakeSource, type WakeSource, type AppendedRecord } from './log/wake-source';
 export { MemoryLogStorage } from './log/memory-log-storage';
 export { partitionOf } from './log/partition-of';
 export {
@@ -20,5 +21,6 @@ export { startOutboxRelay, type OutboxRelay, type OutboxRelayOptions } from './m
 export { createEventConsumer, type EventConsumerOptions, type EventHandler, type EventHandlers, type EventOf, type RawEvent } from './messaging/event-consumer';
 // Types only: the adapters themselves load their clients lazily through openBus.
 export type { SqliteLogStorage } from './log/sqlite-log-storage';
+export type { CachedLogStorage } from './log/cached-log-storage';
 export type { RedisStreamsBus, RedisStreamsBusOptions } from './redis/redis-streams-bus';
 export type { KafkaBus, KafkaBusOptions } from './kafka/kafka-bus';

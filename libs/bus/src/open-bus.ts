@@ -2,11 +2,14 @@ import type { Logger } from '@vaultline/logger';
 import type { Bus } from './bus.port';
 import { LogBus } from './log/log-bus';
 import { MemoryLogStorage } from './log/memory-log-storage';
+import type { WakeSource } from './log/wake-source';
 
 export interface OpenBusOptions {
   /** Redis: stable consumer name of this process (default `<group>-1`). */
   consumerName?: string;
   logger?: Logger;
+  /** sqlite: only — the other buses of this file in the process (embedded profile's service threads); the bus closes it. */
+  wakeSource?: WakeSource;
 }
 
 /**
@@ -22,7 +25,10 @@ export async function openBus(url: string, options: OpenBusOptions = {}): Promis
   if (url.startsWith('memory:')) return new LogBus(new MemoryLogStorage(), { logger });
   if (url.startsWith('sqlite:')) {
     const { SqliteLogStorage } = await import('./log/sqlite-log-storage');
-    return new LogBus(new SqliteLogStorage(url.slice('sqlite:'.length)), { logger });
+    const { CachedLogStorage } = await import('./log/cached-log-storage');
+    const { wakeSource } = options;
+    const storage = new CachedLogStorage(new SqliteLogStorage(url.slice('sqlite:'.length)), { wakeSource });
+    return new LogBus(storage, { logger, wakeSource });
   }
   if (url.startsWith('redis://') || url.startsWith('rediss://')) {
     const { RedisStreamsBus } = await import('./redis/redis-streams-bus');

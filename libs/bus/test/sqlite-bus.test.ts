@@ -3,7 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sleep, waitFor } from '@vaultline/core';
 import { busContract } from '@vaultline/bus/testing';
-import { LogBus, openBus } from '../src';
+import Database from 'better-sqlite3';
+import { BroadcastWakeSource, LogBus, openBus, partitionOf, type LogRecord, type WakeSource } from '../src';
+import { SqliteLogStorage } from '../src/log/sqlite-log-storage';
+import { CachedLogStorage } from '../src/log/cached-log-storage';
 
 function tempDir(): { file: string; remove: () => void } {
   const dir = mkdtempSync(join(tmpdir(), 'vaultline-bus-'));
@@ -33,11 +36,26 @@ busContract(
   { durable: true },
 );
 
+/** A bus as each thread of the embedded profile opens it: its own connection to the file, the tail cache, the wake source. */
+function threadBus(file: string, options: { pollIntervalMs?: number; crossThreadWakeDelayMs?: number } = {}): { bus: LogBus; storage: CachedLogStorage } {
+  const wakeSource = new BroadcastWakeSource(file);
+  const storage = new CachedLogStorage(new SqliteLogStorage(file), { wakeSource });
+  return { bus: new LogBus(storage, { ...options, wakeSource }), storage };
+}
+
+/** Deletes every message from the file behind the storages' backs: what they still read came from memory. */
+function emptyTheFile(file: string): void {
+  const raw = new Database(file);
+  raw.prepare('DELETE FROM bus_messages').run();
+  raw.close();
+}
+
+const message = (value: string, topic = 't') => ({ topic, key: 'k', value, headers: { h: '1' } });
+const values = (records: LogRecord[]) => records.map((record) => `${record.offset}:${record.message.value}`);
+
 describe('LogBus on SQLite', () => {
   it('when another process appends to the file, then the fallback poll delivers it', async () => {
     const { file, remove } = tempDir();
-    const { LogBus } = await import('../src');
-    const { SqliteLogStorage } = await import('../src/log/sqlite-log-storage');
     const consumerSide = new LogBus(new SqliteLogStorage(file), { pollIntervalMs: 50 });
     const publisherSide = new LogBus(new SqliteLogStorage(file));
     const received: string[] = [];
@@ -52,12 +70,10 @@ describe('LogBus on SQLite', () => {
     remove();
   });
 
-  it('when another connection to the file appends, then a consumer here wakes at once rather than at its next poll', async () => {
+  it('when another thread’s bus of the file appends, then a consumer here wakes at once rather than at its next poll', async () => {
     const { file, remove } = tempDir();
-    const { SqliteLogStorage } = await import('../src/log/sqlite-log-storage');
-    // As a service on its own thread would: its own storage of the same file, a poll far away.
-    const consumerSide = new LogBus(new SqliteLogStorage(file), { pollIntervalMs: 60_000 });
-    const publisherSide = new LogBus(new SqliteLogStorage(file), { pollIntervalMs: 60_000 });
+    const consumerSide = threadBus(file, { pollIntervalMs: 60_000 }).bus;
+    const publisherSide = threadBus(file, { pollIntervalMs: 60_000 }).bus;
     const received: string[] = [];
     await consumerSide.subscribe({ topic: 't', group: 'g', handler: async (d) => void received.push(d.value) });
     await sleep(20);
@@ -72,85 +88,80 @@ describe('LogBus on SQLite', () => {
     remove();
   });
 
-  it('when another connection to the file appends, then this storage hears of the committed records, keeps them in memory and reads them without a query', async () => {
+  it('when the wake source announces records of a partition read here, then the storage keeps them in memory and reads them without a query', async () => {
     const { file, remove } = tempDir();
-    const { SqliteLogStorage } = await import('../src/log/sqlite-log-storage');
-    const Database = (await import('better-sqlite3')).default;
-    const here = new SqliteLogStorage(file);
-    here.onAppendElsewhere((appended) => here.keepAppendedElsewhere(appended));
+    const wakeSource = new BroadcastWakeSource(file);
+    const here = new CachedLogStorage(new SqliteLogStorage(file), { wakeSource });
     const elsewhere = new SqliteLogStorage(file);
-    const message = (value: string) => ({ topic: 't', key: 'k', value, headers: { h: '1' } });
+    const announcer = new BroadcastWakeSource(file);
+    expect(here.read('t', 3, 0, 10)).toEqual([]); // a consumer here reads partition 3
 
-    elsewhere.append([{ partition: 3, message: message('a') }, { partition: 3, message: message('b') }]);
-    elsewhere.append([{ partition: 3, message: message('c') }]);
+    const announce = (records: LogRecord[]) => announcer.announce(records.map((record) => ({ partition: 3, record })));
+    announce(elsewhere.append([{ partition: 3, message: message('a') }, { partition: 3, message: message('b') }]));
+    announce(elsewhere.append([{ partition: 3, message: message('c') }]));
     await sleep(20); // the announcement crosses as a message
-    // Proof that the reads below come from memory: the rows are gone from the file.
-    const raw = new Database(file);
-    raw.prepare('DELETE FROM bus_messages').run();
-    raw.close();
+    emptyTheFile(file);
 
-    expect(here.read('t', 3, 0, 10).map((record) => [record.offset, record.message.value])).toEqual([
-      [0, 'a'],
-      [1, 'b'],
-      [2, 'c'],
-    ]);
+    expect(values(here.read('t', 3, 0, 10))).toEqual(['0:a', '1:b', '2:c']);
     expect(here.read('t', 3, 1, 1)).toEqual([{ offset: 1, message: message('b') }]);
     // Past the records kept, the file answers (and has nothing now).
     expect(here.read('t', 3, 3, 10)).toEqual([]);
     here.close();
     elsewhere.close();
+    for (const source of [wakeSource, announcer]) source.close();
     remove();
   });
 
-  it('when this storage appended after another connection did, then an older announcement arriving late leaves the kept records whole', async () => {
+  it('when this storage appended after another thread did, then an older announcement arriving late leaves the kept records whole', async () => {
     const { file, remove } = tempDir();
-    const { SqliteLogStorage } = await import('../src/log/sqlite-log-storage');
-    const here = new SqliteLogStorage(file);
-    here.onAppendElsewhere((appended) => here.keepAppendedElsewhere(appended));
+    const wakeSource = new BroadcastWakeSource(file);
+    const here = new CachedLogStorage(new SqliteLogStorage(file), { wakeSource });
     const elsewhere = new SqliteLogStorage(file);
-    const message = (value: string) => ({ topic: 't', key: 'k', value, headers: {} });
+    const announcer = new BroadcastWakeSource(file);
+    here.read('t', 0, 0, 10);
 
     here.append([{ partition: 0, message: message('0') }]);
-    elsewhere.append([{ partition: 0, message: message('1') }]);
+    const late = elsewhere.append([{ partition: 0, message: message('1') }]);
     here.append([{ partition: 0, message: message('2') }]); // before offset 1 is announced here
+    announcer.announce(late.map((record) => ({ partition: 0, record })));
     await sleep(20);
 
     expect(here.read('t', 0, 0, 10).map((record) => record.message.value)).toEqual(['0', '1', '2']);
     here.close();
     elsewhere.close();
+    for (const source of [wakeSource, announcer]) source.close();
     remove();
   });
 
-  it('when another connection appends to a topic nobody here consumes, then this bus keeps none of it in memory', async () => {
+  it('when another thread’s bus appends to a topic nobody here consumes, then this storage keeps none of it in memory', async () => {
     const { file, remove } = tempDir();
-    const { SqliteLogStorage } = await import('../src/log/sqlite-log-storage');
-    const storageHere = new SqliteLogStorage(file);
-    const here = new LogBus(storageHere, { pollIntervalMs: 60_000, crossThreadWakeDelayMs: 1 });
-    const elsewhere = new LogBus(new SqliteLogStorage(file), { pollIntervalMs: 60_000 });
+    const here = threadBus(file, { pollIntervalMs: 60_000, crossThreadWakeDelayMs: 1 });
+    const elsewhere = threadBus(file, { pollIntervalMs: 60_000 }).bus;
     const received: string[] = [];
-    await here.subscribe({ topic: 'consumed', group: 'g', handler: async (d) => void received.push(d.value) });
-    const kept = jest.spyOn(storageHere, 'keepAppendedElsewhere');
+    await here.bus.subscribe({ topic: 'consumed', group: 'g', handler: async (d) => void received.push(d.value) });
+    await sleep(20);
 
     await elsewhere.publish([{ topic: 'ignored', key: 'k', value: 'not for us', headers: {} }]);
     await elsewhere.publish([{ topic: 'consumed', key: 'k', value: 'for us', headers: {} }]);
-
     await waitFor(() => received.length === 1, 2_000);
-    expect(kept.mock.calls.flatMap(([appended]) => appended.map(({ record }) => record.message.topic))).toEqual(['consumed']);
-    await here.close();
+    emptyTheFile(file);
+
+    const partition = partitionOf('k', 8);
+    expect(values(here.storage.read('consumed', partition, 0, 10))).toEqual(['0:for us']);
+    expect(here.storage.read('ignored', partition, 0, 10)).toEqual([]);
+    await here.bus.close();
     await elsewhere.close();
     remove();
   });
 
-  it('when another connection appends in many small commits, then a consumer here is woken once for several of them', async () => {
+  it('when another thread’s bus appends in many small commits, then a consumer here is woken once for several of them', async () => {
     const { file, remove } = tempDir();
-    const { SqliteLogStorage } = await import('../src/log/sqlite-log-storage');
-    const consumerStorage = new SqliteLogStorage(file);
-    const consumerSide = new LogBus(consumerStorage, { pollIntervalMs: 60_000, crossThreadWakeDelayMs: 50 });
-    const publisherSide = new LogBus(new SqliteLogStorage(file), { pollIntervalMs: 60_000 });
+    const consumerSide = threadBus(file, { pollIntervalMs: 60_000, crossThreadWakeDelayMs: 50 });
+    const publisherSide = threadBus(file, { pollIntervalMs: 60_000 }).bus;
     const received: string[] = [];
-    await consumerSide.subscribe({ topic: 't', group: 'g', handler: async (d) => void received.push(d.value) });
+    await consumerSide.bus.subscribe({ topic: 't', group: 'g', handler: async (d) => void received.push(d.value) });
     await sleep(20);
-    const reads = jest.spyOn(consumerStorage, 'read');
+    const reads = jest.spyOn(consumerSide.storage, 'read');
 
     for (let i = 0; i < 10; i++) {
       await publisherSide.publish([{ topic: 't', key: 'same-partition', value: String(i), headers: {} }]);
@@ -161,25 +172,43 @@ describe('LogBus on SQLite', () => {
     expect(received).toEqual(['0', '1', '2', '3', '4', '5', '6', '7', '8', '9']);
     // One read for the ten appends (a second if the gathering window closed in between), not ten.
     expect(reads.mock.calls.filter(([topic]) => topic === 't').length).toBeLessThanOrEqual(4);
-    await consumerSide.close();
+    await consumerSide.bus.close();
     await publisherSide.close();
+    remove();
+  });
+
+  it('when no wake source is given, then a bus of the file announces nothing and hears nothing', async () => {
+    const { file, remove } = tempDir();
+    const listening: WakeSource = new BroadcastWakeSource(file);
+    const heard: unknown[] = [];
+    listening.onAppend((appended) => heard.push(appended));
+    const bus = await openBus(`sqlite:${file}`);
+
+    await bus.publish([{ topic: 't', key: 'k', value: 'quiet', headers: {} }]);
+    await sleep(20);
+
+    expect(heard).toEqual([]);
+    await bus.close();
+    listening.close();
     remove();
   });
 
   it('when offsets are committed, then this storage reads them at once and another connection once they were written together', async () => {
     const { file, remove } = tempDir();
-    const { SqliteLogStorage } = await import('../src/log/sqlite-log-storage');
-    const writer = new SqliteLogStorage(file);
+    const writer = new CachedLogStorage(new SqliteLogStorage(file));
     const reader = new SqliteLogStorage(file);
+    const written = jest.spyOn(SqliteLogStorage.prototype, 'commit');
 
-    writer.commit('g1', 't', 0, 3);
-    writer.commit('g2', 't', 1, 5);
-    writer.commit('g1', 't', 0, 4);
+    writer.commit([{ group: 'g1', topic: 't', partition: 0, nextOffset: 3 }]);
+    writer.commit([{ group: 'g2', topic: 't', partition: 1, nextOffset: 5 }]);
+    writer.commit([{ group: 'g1', topic: 't', partition: 0, nextOffset: 4 }]);
 
     expect([writer.committedOffset('g1', 't', 0), writer.committedOffset('g2', 't', 1)]).toEqual([4, 5]);
     expect([reader.committedOffset('g1', 't', 0), reader.committedOffset('g2', 't', 1)]).toEqual([0, 0]);
     await waitFor(() => reader.committedOffset('g1', 't', 0) === 4, 1_000);
     expect([reader.committedOffset('g1', 't', 0), reader.committedOffset('g2', 't', 1)]).toEqual([4, 5]);
+    expect(written).toHaveBeenCalledTimes(1);
+    written.mockRestore();
     writer.close();
     reader.close();
     remove();
@@ -187,10 +216,9 @@ describe('LogBus on SQLite', () => {
 
   it('when the storage is closed with offsets not yet written, then closing writes them', async () => {
     const { file, remove } = tempDir();
-    const { SqliteLogStorage } = await import('../src/log/sqlite-log-storage');
-    const storage = new SqliteLogStorage(file);
+    const storage = new CachedLogStorage(new SqliteLogStorage(file));
 
-    storage.commit('g', 't', 0, 7);
+    storage.commit([{ group: 'g', topic: 't', partition: 0, nextOffset: 7 }]);
     storage.close();
 
     const reopened = new SqliteLogStorage(file);
@@ -201,11 +229,10 @@ describe('LogBus on SQLite', () => {
 
   it('when old messages are pruned, then new messages of the partition still get fresh offsets', async () => {
     const { file, remove } = tempDir();
-    const { SqliteLogStorage } = await import('../src/log/sqlite-log-storage');
     const storage = new SqliteLogStorage(file);
     const message = { topic: 't', key: 'k', value: 'v', headers: {} };
     storage.append([{ partition: 0, message }, { partition: 0, message }]);
-    storage.commit('g', 't', 0, 2);
+    storage.commit([{ group: 'g', topic: 't', partition: 0, nextOffset: 2 }]);
 
     expect(storage.pruneBefore(new Date(Date.now() + 1_000))).toBe(2);
     storage.append([{ partition: 0, message: { ...message, value: 'after prune' } }]);
@@ -217,16 +244,14 @@ describe('LogBus on SQLite', () => {
 
   it('when two writers interleave appends to one partition, then reads from either see every record in offset order', async () => {
     const { file, remove } = tempDir();
-    const { SqliteLogStorage } = await import('../src/log/sqlite-log-storage');
-    const a = new SqliteLogStorage(file);
-    const b = new SqliteLogStorage(file);
-    const message = (value: string) => ({ partition: 0, message: { topic: 't', key: 'k', value, headers: { v: value } } });
-    a.append([message('a0'), message('a1')]);
-    b.append([message('b2')]);
-    a.append([message('a3')]);
-    a.append([message('a4')]);
+    const a = new CachedLogStorage(new SqliteLogStorage(file));
+    const b = new CachedLogStorage(new SqliteLogStorage(file));
+    const entry = (value: string) => ({ partition: 0, message: { topic: 't', key: 'k', value, headers: { v: value } } });
+    a.append([entry('a0'), entry('a1')]);
+    b.append([entry('b2')]);
+    a.append([entry('a3')]);
+    a.append([entry('a4')]);
 
-    const values = (records: Array<{ offset: number; message: { value: string } }>) => records.map((r) => `${r.offset}:${r.message.value}`);
     const all = ['0:a0', '1:a1', '2:b2', '3:a3', '4:a4'];
     for (const reader of [a, b]) {
       expect(values(reader.read('t', 0, 0, 10))).toEqual(all);
@@ -236,16 +261,15 @@ describe('LogBus on SQLite', () => {
       expect(reader.read('t', 0, 5, 10)).toEqual([]);
     }
     // What the in-memory tail serves is what the file holds, headers included.
-    expect(a.read('t', 0, 3, 10)).toEqual(new SqliteLogStorage(file).read('t', 0, 3, 10));
-    a.close();
-    b.close();
+    const plain = new SqliteLogStorage(file);
+    expect(a.read('t', 0, 3, 10)).toEqual(plain.read('t', 0, 3, 10));
+    for (const storage of [a, b, plain]) storage.close();
     remove();
   });
 
   it('when more records are appended than the in-memory tail keeps, then old offsets still read from the file', async () => {
     const { file, remove } = tempDir();
-    const { SqliteLogStorage } = await import('../src/log/sqlite-log-storage');
-    const storage = new SqliteLogStorage(file);
+    const storage = new CachedLogStorage(new SqliteLogStorage(file));
     for (let i = 0; i < 1_500; i++) storage.append([{ partition: 1, message: { topic: 't', key: 'k', value: String(i), headers: {} } }]);
     for (const from of [0, 700, 1_000, 1_499]) {
       const page = storage.read('t', 1, from, 3);

@@ -75,11 +75,3 @@ export class UnavailableError extends AppError {
 export function isAppError(error: unknown): error is AppError {
   return error instanceof AppError;
 }
-
-/** A request relayed to another thread of the process got no answer in time (the caller maps it, e.g. to 504). */
-export class RelayTimeoutError extends Error {
-  constructor(timeoutMs: number) {
-    super(`no answer within ${timeoutMs} ms`);
-    this.name = 'RelayTimeoutError';
-  }
-}

@@ -5,3 +5,4 @@ export * from './sensitive';
 export * from './luhn';
 export * from './timing-safe';
 export * from './async';
+export * from './free-port';

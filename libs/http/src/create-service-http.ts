@@ -3,14 +3,14 @@ import type { NextFunction, Request, Response } from 'express';
 import { AppError, UnavailableError } from '@vaultline/core';
 import type { InternalTokenVerifier } from '@vaultline/auth';
 import type { Logger } from '@vaultline/logger';
-import type { ServiceName } from './service-runtime';
 import { problemResponse } from './problem';
 import { internalAuthMiddleware, requestIdMiddleware } from './request-context';
 import { bodyParsers, contentTypeGuard, translateBodyError } from './body-parsing';
 import { accessLog } from './access-log';
 
 export interface ServiceHttpOptions {
-  service: ServiceName;
+  /** The service's name, as in logs and in the audience of its internal JWTs. */
+  service: string;
   verifier: InternalTokenVerifier;
   logger: Logger;
   /** Throws when the service cannot serve (store down…); /ready then answers 503. */

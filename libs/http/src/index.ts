@@ -1,4 +1,3 @@
-export * from './service-runtime';
 export { createServiceHttp, errorHandler, notFoundHandler, RouteNotFoundError } from './create-service-http';
 export type { ServiceHttpOptions } from './create-service-http';
 export { accessLog } from './access-log';

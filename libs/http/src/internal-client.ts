@@ -2,7 +2,6 @@ import { Pool } from 'undici';
 import { SpanKind, SpanStatusCode, context, propagation, trace } from '@opentelemetry/api';
 import { UnavailableError } from '@vaultline/core';
 import type { InternalTokenSigner } from '@vaultline/auth';
-import type { ServiceName } from './service-runtime';
 
 export interface InternalRequest {
   method: string;
@@ -27,9 +26,10 @@ const tracer = trace.getTracer('@vaultline/http');
 export class InternalClient {
   private readonly pool: Pool;
   private readonly signer: InternalTokenSigner;
-  readonly audience: ServiceName;
+  /** The service called: the audience of the internal JWTs sent. */
+  readonly audience: string;
 
-  constructor(options: { signer: InternalTokenSigner; audience: ServiceName; baseUrl: string; connections?: number }) {
+  constructor(options: { signer: InternalTokenSigner; audience: string; baseUrl: string; connections?: number }) {
     this.signer = options.signer;
     this.audience = options.audience;
     this.pool = new Pool(new URL(options.baseUrl).origin, { connections: options.connections ?? 32, keepAliveTimeout: 30_000 });

@@ -4,7 +4,7 @@ import type { Bus } from '@vaultline/bus';
 import type { TtlStore } from '@vaultline/ttl';
 import { createLogger } from '@vaultline/logger';
 import { InternalTokenSigner, InternalTokenVerifier } from '@vaultline/auth';
-import type { ServiceName, ServiceRuntime } from '@vaultline/http';
+import type { ServiceName, ServiceRuntime } from './service-runtime';
 
 export interface RuntimeParts {
   service: ServiceName;
@@ -18,7 +18,6 @@ export interface RuntimeParts {
   publicBaseUrl: string;
   inProcessApps?: ServiceRuntime['inProcessApps'];
   inProcessApis?: ServiceRuntime['inProcessApis'];
-  threadedApps?: ServiceRuntime['threadedApps'];
   /** Where the service's log lines go (a service thread hands them to the main thread); stdout by default. */
   logDestination?: { write(line: string): void };
 }
@@ -38,6 +37,5 @@ export async function buildRuntime(parts: RuntimeParts): Promise<ServiceRuntime>
     publicBaseUrl: parts.publicBaseUrl,
     ...(parts.inProcessApps ? { inProcessApps: parts.inProcessApps } : {}),
     ...(parts.inProcessApis ? { inProcessApis: parts.inProcessApis } : {}),
-    ...(parts.threadedApps ? { threadedApps: parts.threadedApps } : {}),
   };
 }

@@ -1,3 +1,4 @@
+export * from './service-runtime';
 export * from './runtime-config';
 export * from './internal-keys';
 export * from './build-runtime';

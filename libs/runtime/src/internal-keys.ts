@@ -1,5 +1,5 @@
 import { generateInternalKeyPair } from '@vaultline/auth';
-import { SERVICE_NAMES, type ServiceName } from '@vaultline/http';
+import { SERVICE_NAMES, type ServiceName } from './service-runtime';
 
 export interface ServiceKeys {
   privateKeys: Record<ServiceName, string>;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { loadConfig } from '@vaultline/config';
-import { SERVICE_NAMES, type ServiceName } from '@vaultline/http';
+import { SERVICE_NAMES, type ServiceName } from './service-runtime';
 
 /**
  * The configuration every process reads to open its adapters. Which adapters it names decides the

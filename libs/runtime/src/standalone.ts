@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { openBus } from '@vaultline/bus';
 import { openTtlStore } from '@vaultline/ttl';
 import { createLogger } from '@vaultline/logger';
-import type { ServiceApp, ServiceName, ServiceRuntime } from '@vaultline/http';
+import type { ServiceApp, ServiceName, ServiceRuntime } from './service-runtime';
 import { loadRuntimeConfig, serviceUrlsFromEnv, storeUrlFor } from './runtime-config';
 import { buildRuntime } from './build-runtime';
 import { listen } from './serve';

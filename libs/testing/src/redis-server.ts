@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
 import { connect } from 'node:net';
+import { freePort } from '@vaultline/core';
 
 export interface RunningRedis {
   url: string;
@@ -8,18 +8,8 @@ export interface RunningRedis {
   stop(): Promise<void>;
 }
 
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.unref();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
+// One freePort for the whole tree (libs/core); still offered here, where the tests import it from.
+export { freePort };
 
 /**
  * Starts a throwaway redis-server on a free loopback port (no persistence).

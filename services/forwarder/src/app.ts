@@ -1,4 +1,5 @@
-import { createServiceHttp, InternalClient, type ServiceApp, type ServiceRuntime } from '@vaultline/http';
+import { createServiceHttp, InternalClient } from '@vaultline/http';
+import type { ServiceApp, ServiceRuntime } from '@vaultline/runtime';
 import { startOutboxRelay } from '@vaultline/bus';
 import { createEgressClient, type EgressClient } from '@vaultline/egress';
 import { createVaultCardDataSource } from './clients/vault-card-data.client';

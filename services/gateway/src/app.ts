@@ -1,6 +1,7 @@
 import { UnavailableError } from '@vaultline/core';
 import { buildOpenApiDocument } from '@vaultline/contracts';
-import { createServiceHttp, type ServiceApp, type ServiceRuntime } from '@vaultline/http';
+import { createServiceHttp } from '@vaultline/http';
+import type { ServiceApp, ServiceRuntime } from '@vaultline/runtime';
 import type { GatewayConfig } from './config';
 import { authenticateApiKey, issueApiKey, listApiKeys, mintApiKey, revokeApiKey, type ApiKeys } from './domain/api-keys';
 import { createMerchant, ensureBootstrapMerchant, getMerchant, listMerchants, type Merchants } from './domain/merchants';
@@ -13,8 +14,9 @@ import { StoreMerchantRepository } from './data/merchant.repository';
 import { CachedMerchantRepository } from './data/merchant-cache';
 import { StoreSettingRepository } from './data/setting.repository';
 import { loadOrCreatePepper } from './domain/pepper';
-import { UpstreamProxy } from './http/upstream-proxy';
-import { InProcessHandoff, inProcessAppOf, type InProcessApp } from './http/in-process-handoff';
+import type { Upstream } from './http/upstream';
+import { HttpUpstream, checkHealth } from './http/http-upstream';
+import { InProcessUpstream } from './http/in-process-upstream';
 import { adminRouter } from './http/admin.router';
 import { internalRoutes } from './http/internal.routes';
 import { createEdgeApp } from './http/edge';
@@ -45,18 +47,14 @@ export function createApp(runtime: ServiceRuntime, config: GatewayConfig): Servi
   const ensureBootstrap = ensureBootstrapMerchant({ keys: keyRepository, createMerchant: create, pepper: pepperSource });
   const loadPepper = loadOrCreatePepper({ settings: new StoreSettingRepository(store) });
 
-  const serviceUrls = Object.fromEntries(UPSTREAM_SERVICES.map((s) => [s, runtime.serviceUrls[s]])) as Record<UpstreamService, string>;
-  const proxy = new UpstreamProxy({ signer: runtime.signer, serviceUrls, logger, timeoutMs: config.upstreamTimeoutMs });
-  const inProcessApps: Partial<Record<UpstreamService, InProcessApp>> = {};
-  for (const service of UPSTREAM_SERVICES) {
-    const app = runtime.inProcessApps?.[service];
-    if (app) inProcessApps[service] = inProcessAppOf(app);
-  }
-  const channels = runtime.threadedApps ?? {};
-  const inProcess =
-    Object.keys(inProcessApps).length + Object.keys(channels).length > 0
-      ? new InProcessHandoff({ apps: inProcessApps, channels, signer: runtime.signer, logger, bodyLimitBytes: config.bodyLimitBytes, timeoutMs: config.upstreamTimeoutMs })
-      : undefined;
+  // A service on the gateway's thread (embedded profile) gets requests handed over; any other, over HTTP.
+  const upstreams = Object.fromEntries(
+    UPSTREAM_SERVICES.map((service): [UpstreamService, Upstream] => {
+      const app = runtime.inProcessApps?.[service];
+      if (app) return [service, new InProcessUpstream({ app, signer: runtime.signer, logger })];
+      return [service, new HttpUpstream({ url: runtime.serviceUrls[service], signer: runtime.signer, logger, timeoutMs: config.upstreamTimeoutMs, bodyLimitBytes: config.bodyLimitBytes })];
+    }),
+  ) as Record<UpstreamService, Upstream>;
 
   // The claim outlives the upstream timeout, so it cannot lapse under a request that is still running.
   const requests = idempotentRequests({ ttl: runtime.ttl, retentionMs: config.idempotencyKeyTtlMs, leaseMs: config.upstreamTimeoutMs + 10_000 });
@@ -65,7 +63,7 @@ export function createApp(runtime: ServiceRuntime, config: GatewayConfig): Servi
   const readiness = async () => {
     const failures: string[] = [];
     await store.ping().catch(() => failures.push('store'));
-    await Promise.all(UPSTREAM_SERVICES.map((s) => proxy.checkHealth(s).catch(() => failures.push(s))));
+    await Promise.all(UPSTREAM_SERVICES.map((s) => checkHealth(runtime.serviceUrls[s]).catch(() => failures.push(s))));
     if (!pepper) failures.push('starting');
     if (failures.length > 0) throw new UnavailableError(`Not ready: ${failures.sort().join(', ')} unavailable.`, 'not_ready');
   };
@@ -84,12 +82,11 @@ export function createApp(runtime: ServiceRuntime, config: GatewayConfig): Servi
   const http = createEdgeApp({
     logger,
     apiKeys,
-    proxy,
-    inProcess,
+    upstreams,
     idempotency,
     bodyLimitBytes: config.bodyLimitBytes,
     internalApp,
-    admin: adminRouter({ adminApiKey: config.adminApiKey, merchants, apiKeys, proxy, bodyLimitBytes: config.bodyLimitBytes }),
+    admin: adminRouter({ adminApiKey: config.adminApiKey, merchants, apiKeys, upstreams, bodyLimitBytes: config.bodyLimitBytes }),
     readiness,
     openApiJson,
     docsHtml,
@@ -111,7 +108,7 @@ export function createApp(runtime: ServiceRuntime, config: GatewayConfig): Servi
       if (!config.adminApiKey) logger.info('ADMIN_API_KEY is not set: the admin API is disabled');
     },
     async stop() {
-      await proxy.close();
+      await Promise.all(Object.values(upstreams).map((upstream) => upstream.close()));
     },
   };
 }

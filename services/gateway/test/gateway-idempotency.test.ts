@@ -17,11 +17,10 @@ let keys = 0;
 const freshKey = () => `idem-${Date.now()}-${++keys}`;
 
 // The same contract for every transport: proxied over HTTP (local and production profiles), handed to a
-// service's app in this process, and relayed by message to a service thread (embedded profile).
+// service's app in this process (embedded profile).
 describe.each([
   ['proxied over HTTP', { inProcess: false }],
   ['handed over in-process', { inProcess: true }],
-  ['relayed to a service thread', { relayed: true }],
 ])('Idempotency-Key at the merchant edge, %s', (_mode, transport) => {
   let upstreams: Upstreams;
   let gateway: RunningGateway;

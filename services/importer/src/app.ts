@@ -1,6 +1,7 @@
 import { createEventConsumer, startOutboxRelay, type OutboxRelay, type Subscription } from '@vaultline/bus';
 import { createEgressClient } from '@vaultline/egress';
-import { createServiceHttp, InternalClient, type ServiceApp, type ServiceRuntime } from '@vaultline/http';
+import { createServiceHttp, InternalClient } from '@vaultline/http';
+import type { ServiceApp, ServiceRuntime } from '@vaultline/runtime';
 import { AesGcmSecretSealer } from '@vaultline/crypto';
 import { GatewayKeyIssuerClient } from './clients/gateway-key-issuer.client';
 import type { ImporterConfig } from './config';

@@ -1,7 +1,8 @@
 import { createEventConsumer, startOutboxRelay } from '@vaultline/bus';
 import type { Subscription } from '@vaultline/bus';
 import { AesGcmSecretSealer } from '@vaultline/crypto';
-import { createServiceHttp, type ServiceApp, type ServiceRuntime } from '@vaultline/http';
+import { createServiceHttp } from '@vaultline/http';
+import type { ServiceApp, ServiceRuntime } from '@vaultline/runtime';
 import { createWebhookReceiverClient, egressUrlCheck } from './clients/webhook-receiver.client';
 import type { NotifierConfig } from './config';
 import { notifierCollections } from './data/collections';

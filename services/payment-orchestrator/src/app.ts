@@ -1,4 +1,4 @@
-import type { ServiceApp, ServiceRuntime } from '@vaultline/http';
+import type { ServiceApp, ServiceRuntime } from '@vaultline/runtime';
 import { createServiceHttp } from '@vaultline/http';
 import type { PaymentOrchestratorConfig } from './config';
 import { paymentsNotAvailableRoutes } from './http/payments-not-available';

@@ -1,7 +1,8 @@
 import type { Subscription } from '@vaultline/bus';
 import { startOutboxRelay, type OutboxRelay } from '@vaultline/bus';
 import type { VaultInternalApi } from '@vaultline/contracts';
-import { createServiceHttp, type ServiceApp, type ServiceRuntime } from '@vaultline/http';
+import { createServiceHttp } from '@vaultline/http';
+import type { ServiceApp, ServiceRuntime } from '@vaultline/runtime';
 import type { VaultConfig } from './config';
 import { registerCollections } from './data/collections';
 import { StoreAuditRepository } from './data/audit.repository';

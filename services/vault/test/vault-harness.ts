@@ -3,7 +3,8 @@ import { generateInternalKeyPair, InternalTokenSigner, InternalTokenVerifier } f
 import { openBus, type Bus } from '@vaultline/bus';
 import { ManualClock, newId } from '@vaultline/core';
 import { generateKey } from '@vaultline/crypto';
-import { startHttpServer, SERVICE_NAMES, type ServiceName, type ServiceRuntime } from '@vaultline/http';
+import { startHttpServer } from '@vaultline/http';
+import { SERVICE_NAMES, type ServiceName, type ServiceRuntime } from '@vaultline/runtime';
 import { createLogger } from '@vaultline/logger';
 import { MemoryDocumentStore, type DocumentStore } from '@vaultline/store';
 import { MemoryTtlStore, type TtlStore } from '@vaultline/ttl';

@@ -1,120 +1,113 @@
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { MessageChannel, Worker } from 'node:worker_threads';
-import type { InProcessApis, ServiceName, ServiceRequestChannel } from '@vaultline/http';
-import { ServiceRequestPort } from './request-port.client';
-import type { FromServiceThread, ServiceThreadConfig, ServiceThreadData, ToServiceThread } from './service-thread.protocol';
+import { Worker } from 'node:worker_threads';
+import type { RuntimeParts, ServiceName } from '@vaultline/runtime';
+
+/** Everything a service thread builds its service from (structured-cloned into the worker). */
+export interface ServiceThreadConfig
+  extends Pick<RuntimeParts, 'service' | 'storeUrl' | 'logLevel' | 'privateKeyPem' | 'trustedPublicKeys' | 'serviceUrls' | 'publicBaseUrl'> {
+  /** The loopback port its HTTP server listens on (chosen by the launcher, so every URL is known up front). */
+  port: number;
+  /** The services' environment, as the launcher resolved it (DATA_DIR, PUBLIC_BASE_URL…). */
+  env: Record<string, string>;
+  /** An SQLite bus file: the only bus the threads can share. */
+  busUrl: string;
+  /** The TTL store; `memory://` keeps it in this thread (only the vault keeps anything there). */
+  ttlUrl: string;
+}
+
+export type ToServiceThread = { type: 'stop' } | { type: 'heap'; gc: boolean };
+export type FromServiceThread =
+  | { type: 'started' }
+  | { type: 'stopped' }
+  | { type: 'heap'; used: number }
+  /** A finished log line (redacted and masked by the thread's logger), for the main thread to write where its own go. */
+  | { type: 'log'; line: string };
+
+export interface ServiceThreadHooks {
+  /** Writes a log line of the thread's service where the main thread's lines go. */
+  writeLogLine: (line: string) => void;
+  /** The thread died after it started (an uncaught error in its service). */
+  onFailure: (error: Error) => void;
+}
 
 export interface ServiceThread {
   service: ServiceName;
-  /** Where the thread's service listens (loopback), known before it starts. */
-  url: string;
-  /** Builds and starts the service; resolves once it serves, with what the main thread reaches it by. */
-  start(config: ServiceThreadConfig, serviceUrls: Record<ServiceName, string>, publicBaseUrl: string): Promise<{ channel: ServiceRequestChannel; apis: InProcessApis }>;
+  /** Resolves once the service serves on its port; rejects if the thread failed before. */
+  started: Promise<void>;
+  /** The thread's used heap in bytes (its own V8 heap); after a full gc when asked and --expose-gc is on. */
+  heapUsed(options?: { gc?: boolean }): Promise<number>;
   /** Stops the service and closes its adapters; the thread then ends. */
   stop(): Promise<void>;
-  /** The thread's used heap in bytes (its own V8 heap, not in the main thread's figures); after a full gc when asked and --expose-gc is on. */
-  heapUsed(options?: { gc?: boolean }): Promise<number>;
 }
 
 const BOOTSTRAP = join(__dirname, 'thread-bootstrap.mjs');
 const WORKER = join(__dirname, 'service-thread.worker.ts');
-const START_TIMEOUT_MS = 30_000;
+// In the compiled launcher (dist/, see build.config.mjs) the worker is a bundle of its own beside the
+// launcher's, run by node as it is; from source, the bootstrap registers tsx and loads WORKER.
+const COMPILED_WORKER = join(__dirname, 'service-thread', 'service-thread.worker.js');
 const STOP_TIMEOUT_MS = 15_000;
 
 /**
- * Runs one service on a worker thread of this process (embedded profile): its background work
- * (consumers, job runners, outgoing HTTP) and the handling of its requests then use the second core
- * instead of the main thread that serves the gateway and the in-process services. The thread has its
- * own connections to the service's SQLite file and to the bus file (appends wake consumers across
- * threads). The gateway relays merchant requests to it by message, the internal JWT included; callers
- * on the main thread reach its in-process APIs the same way; the other services reach it over loopback
- * HTTP, as in the local profile.
+ * Runs one service on a worker thread of this process (embedded profile), so that its work uses the
+ * second core. The thread is a small process of its own: it builds the service from `config` with its
+ * own connections to its SQLite file, the bus file and the TTL store, serves its HTTP app on its
+ * loopback port (the gateway and the other services reach it there, as in the local profile) and
+ * sends its log lines here, to be written where the main thread's go. A thread that fails after it
+ * started is reported to `onFailure`; before, `started` rejects.
  */
-export interface ServiceThreadHooks {
-  /** Writes a finished log line of the thread's service where the main thread's lines go. */
-  writeLogLine: (line: string) => void;
-  /** The thread died (an uncaught error, or it ended) while nobody asked it to stop. */
-  onFailure: (error: Error) => void;
-}
-
-export async function openServiceThread(service: ServiceName, hooks: ServiceThreadHooks, entry = WORKER): Promise<ServiceThread> {
-  const data: ServiceThreadData = { service, entry };
-  const worker = new Worker(BOOTSTRAP, { workerData: data, name: `vaultline-${service}` });
-  let exited = false;
+export function startServiceThread(config: ServiceThreadConfig, hooks: ServiceThreadHooks, entry = WORKER): ServiceThread {
+  const compiled = entry === WORKER && existsSync(COMPILED_WORKER);
+  const worker = new Worker(compiled ? COMPILED_WORKER : BOOTSTRAP, { workerData: { entry, config }, name: `vaultline-${config.service}` });
+  let hasStarted = false;
   let stopping = false;
-  let lastError: Error | undefined;
-  let requests: ServiceRequestPort | undefined;
-  worker.on('message', (message: FromServiceThread) => {
-    if (message.type === 'log') hooks.writeLogLine(message.line);
-  });
-  worker.on('error', (error) => (lastError = error));
-  worker.once('exit', (code) => {
-    exited = true;
-    requests?.close(new Error(stopping ? `the ${data.service} thread has stopped` : `the ${data.service} thread ended (code ${code})`));
-    if (!stopping) hooks.onFailure(new Error(`the ${data.service} thread ended (code ${code})${lastError ? `: ${lastError.message}` : ''}`));
-  });
+  let exited = false;
+  let failure: Error | undefined;
+  // Heap answers come in the order asked.
+  const heapAnswers: Array<(used: number) => void> = [];
+  let onStopped: (() => void) | undefined;
 
-  const next = (expected: FromServiceThread['type'], timeoutMs: number): Promise<FromServiceThread> =>
-    new Promise((resolve, reject) => {
-      const timer = setTimeout(() => settle(new Error(`the ${data.service} thread did not answer '${expected}' within ${timeoutMs} ms`)), timeoutMs);
-      const onMessage = (message: FromServiceThread): void => {
-        if (message.type === 'failed') settle(Object.assign(new Error(`the ${data.service} thread failed: ${message.message}`), { stack: message.stack }));
-        else if (message.type === expected) settle(undefined, message);
-      };
-      const onError = (error: Error): void => settle(error);
-      const onExit = (code: number): void => settle(new Error(`the ${data.service} thread exited (code ${code}) before '${expected}'`));
-      function settle(error: Error | undefined, message?: FromServiceThread): void {
-        clearTimeout(timer);
-        worker.off('message', onMessage).off('error', onError).off('exit', onExit);
-        if (error) reject(error);
-        else resolve(message as FromServiceThread);
-      }
-      worker.on('message', onMessage).on('error', onError).on('exit', onExit);
+  const started = new Promise<void>((resolve, reject) => {
+    worker.on('message', (message: FromServiceThread) => {
+      if (message.type === 'log') hooks.writeLogLine(message.line);
+      else if (message.type === 'started') {
+        hasStarted = true;
+        resolve();
+      } else if (message.type === 'heap') heapAnswers.shift()?.(message.used);
+      else onStopped?.();
     });
-  const post = (message: ToServiceThread): void => worker.postMessage(message);
-  // One heap question at a time: answers carry no id, so two in flight could take each other's.
-  let heapAsked: Promise<unknown> = Promise.resolve();
+    worker.on('error', (error) => (failure = error));
+    worker.once('exit', (code) => {
+      exited = true;
+      for (const answer of heapAnswers.splice(0)) answer(0);
+      onStopped?.();
+      const error = new Error(`the ${config.service} thread ended (code ${code})${failure ? `: ${failure.message}` : ''}`, { cause: failure });
+      if (!hasStarted) reject(error);
+      else if (!stopping) hooks.onFailure(error);
+    });
+  });
+  // A failure to start is reported to whoever awaits `started`; none is left unhandled meanwhile.
+  started.catch(() => undefined);
 
-  let listening: FromServiceThread;
-  try {
-    listening = await next('listening', START_TIMEOUT_MS);
-  } catch (error) {
-    stopping = true;
-    await worker.terminate();
-    throw error;
-  }
   return {
-    service: data.service,
-    url: (listening as { url: string }).url,
-    async start(config, serviceUrls, publicBaseUrl) {
-      const started = next('started', START_TIMEOUT_MS);
-      const { port1, port2 } = new MessageChannel();
-      requests = new ServiceRequestPort(port1);
-      worker.postMessage({ type: 'start', config, serviceUrls, publicBaseUrl, requests: port2 } satisfies ToServiceThread, [port2]);
-      const { apis } = (await started) as { apis: Record<string, string[]> };
-      return { channel: requests.channel, apis: requests.apiProxies(apis) };
-    },
-    heapUsed(options = {}) {
-      const ask = async (): Promise<number> => {
-        const answer = next('heap', STOP_TIMEOUT_MS);
-        post({ type: 'heap', gc: options.gc ?? false });
-        return ((await answer) as { used: number }).used;
-      };
-      const asked = heapAsked.then(ask, ask);
-      heapAsked = asked.catch(() => undefined);
-      return asked;
-    },
+    service: config.service,
+    started,
+    heapUsed: (options = {}) =>
+      new Promise((resolve) => {
+        if (exited) return resolve(0);
+        heapAnswers.push(resolve);
+        worker.postMessage({ type: 'heap', gc: options.gc ?? false } satisfies ToServiceThread);
+      }),
     async stop() {
+      if (stopping || exited) return;
       stopping = true;
-      if (exited) return;
-      const stopped = next('stopped', STOP_TIMEOUT_MS);
-      post({ type: 'stop' });
-      try {
-        await stopped;
-      } finally {
-        await worker.terminate();
-        requests?.close(new Error(`the ${data.service} thread has stopped`));
-      }
+      const stopped = new Promise<void>((resolve) => {
+        onStopped = resolve;
+        setTimeout(resolve, STOP_TIMEOUT_MS).unref();
+      });
+      worker.postMessage({ type: 'stop' } satisfies ToServiceThread);
+      await stopped;
+      await worker.terminate();
     },
   };
 }

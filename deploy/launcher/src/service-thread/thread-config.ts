@@ -1,21 +1,18 @@
 import { z } from 'zod';
 import { envList, loadConfig } from '@vaultline/config';
-import type { ServiceName } from '@vaultline/http';
+import type { ServiceName } from '@vaultline/runtime';
 
 /**
- * Services that may run on a thread of their own. The gateway relays merchant requests to them by
- * message, the vault's in-process API is called across the same port, and the vault's thread holds the
- * in-process TTL store. Not the gateway (it owns the merchant edge) or the forwarder.
+ * Services that may run on a thread of their own. Not the gateway (it owns the merchant edge) or the
+ * forwarder (its egress pool, and the detokenization it calls in-process when the vault is beside it).
  */
 export const THREADABLE_SERVICES = ['vault', 'importer', 'notifier', 'payment-orchestrator'] as const satisfies readonly ServiceName[];
 
 /**
- * EMBEDDED_SERVICE_THREADS: comma-separated services to run on their own worker thread in the embedded
- * profile, or "none": every service on the main thread. The default is `importer`: an account import's
- * platform calls, job bookkeeping and counting use the second core instead of competing with merchant
- * requests on the main thread (about 1.4× the import rate in our bench), for about 0.4 s of start-up
- * and 85 MB of memory.
- * `vault` moves tokenization off the main thread, which pays only with cores to spare (see README).
+ * EMBEDDED_SERVICE_THREADS: comma-separated services to run on a worker thread of their own in the
+ * embedded profile, or "none": every service on the main thread. The default is `importer`: an account
+ * import's platform calls, job bookkeeping and counting then use the second core instead of competing
+ * with merchant requests on the main thread.
  */
 const threadConfigSchema = z.object({
   EMBEDDED_SERVICE_THREADS: envList()
@@ -33,4 +30,10 @@ const threadConfigSchema = z.object({
 
 export function loadThreadedServices(env: NodeJS.ProcessEnv): ServiceName[] {
   return loadConfig(threadConfigSchema, env).EMBEDDED_SERVICE_THREADS;
+}
+
+/** The services EMBEDDED_SERVICE_THREADS names, if the bus lets threads share it (an SQLite file, the default); else none. */
+export function threadedServicesOf(env: NodeJS.ProcessEnv): ServiceName[] {
+  const busUrl = env.BUS_URL;
+  return busUrl === undefined || busUrl.startsWith('sqlite:') ? loadThreadedServices(env) : [];
 }

@@ -105,7 +105,7 @@ export class GroupRunner {
           // One offset commit for everything handled from this batch (a group commit): after a
           // crash the uncommitted rest is delivered again, which consumers dedupe (at-least-once).
           if (handled !== next) {
-            storage.commit(group, topic, partition, handled);
+            storage.commit([{ group, topic, partition, nextOffset: handled }]);
             next = handled;
           }
         }

@@ -6,6 +6,7 @@ import { validateMessages } from '../validate-messages';
 import { GroupRunner, type GroupMember } from './group-runner';
 import type { LogStorage } from './log-storage.port';
 import { partitionOf } from './partition-of';
+import type { WakeSource } from './wake-source';
 
 export interface LogBusOptions {
   /** Partitions per topic (default 8); the key's hash picks one. Keep it stable for a given storage. */
@@ -17,7 +18,12 @@ export interface LogBusOptions {
   /** Messages older than this are pruned, handled or not (default 7 days, like Kafka's retention). */
   retentionMs?: number;
   logger?: Logger;
-  /** How long wake-ups for another thread's appends to the same file are gathered (default 5 ms). */
+  /**
+   * Other buses appending to the same storage (a service on a thread of its own, embedded profile):
+   * this bus announces its appends there and wakes its consumers on theirs. The bus closes it.
+   */
+  wakeSource?: WakeSource;
+  /** How long wake-ups for the other buses' appends are gathered (default 5 ms). */
   crossThreadWakeDelayMs?: number;
 }
 
@@ -31,9 +37,9 @@ const CROSS_THREAD_WAKE_DELAY_MS = 5;
  *   still retained), like Kafka's fromBeginning; later it resumes from its committed offsets.
  * - Per-key order: a key always maps to the same partition, and a group handles a partition
  *   strictly sequentially; partitions progress independently.
- * - Consumers are woken by publish in this process; other processes' writes to the same SQLite
- *   file are seen by the fallback poll. Members of a group must live in one process (offsets are
- *   not leased), so run one consuming process per SQLite file.
+ * - Consumers are woken by publish on this bus and by the appends a wake source announces; other
+ *   processes' writes to the same SQLite file are seen by the fallback poll. Members of a group must
+ *   live in one process (offsets are not leased), so run one consuming process per SQLite file.
  */
 export class LogBus implements Bus {
   private readonly partitions: number;
@@ -55,14 +61,11 @@ export class LogBus implements Bus {
     this.prune();
     this.pruneTimer = setInterval(() => this.prune(), HOUR_MS);
     this.pruneTimer.unref();
-    // Another thread appending to the same file (a service on its own thread, embedded profile).
-    // Those wake-ups are gathered for a few milliseconds: a consumer then reads the appends of several
-    // of the other thread's commits at once, instead of one task and one read per commit.
-    this.stopHearingAppends = storage.onAppendElsewhere?.((appended) => {
-      // Only the topics consumed here are worth keeping in memory (each thread holds its own tails).
+    // Other buses' appends wake the consumers of their topics, gathered for a few milliseconds: a consumer
+    // then reads the appends of several of the other bus's commits at once, not one task and read per commit.
+    this.stopHearingAppends = options.wakeSource?.onAppend((appended) => {
       const consumed = appended.filter(({ record }) => this.hasRunnersOf(record.message.topic));
       if (consumed.length === 0) return;
-      storage.keepAppendedElsewhere?.(consumed);
       for (const { partition, record } of consumed) this.appendedElsewhere.set(`${record.message.topic}\u0000${partition}`, { topic: record.message.topic, partition });
       if (!this.elsewhereWake) {
         this.elsewhereWake = setTimeout(() => this.wakeForElsewhere(), options.crossThreadWakeDelayMs ?? CROSS_THREAD_WAKE_DELAY_MS);
@@ -81,8 +84,9 @@ export class LogBus implements Bus {
     validateMessages(messages);
     if (messages.length === 0) return;
     const entries = messages.map((message) => ({ partition: partitionOf(message.key, this.partitions), message }));
-    this.storage.append(entries);
+    const appended = this.storage.append(entries);
     for (const { partition, message } of entries) this.wake(message.topic, partition);
+    this.options.wakeSource?.announce(appended.map((record, index) => ({ partition: entries[index]!.partition, record })));
   }
 
   async subscribe(options: SubscribeOptions): Promise<Subscription> {
@@ -137,6 +141,7 @@ export class LogBus implements Bus {
     this.runners.clear();
     await Promise.all([...runners.map((runner) => runner.stop()), ...this.stopping.values()]);
     this.storage.close();
+    this.options.wakeSource?.close();
   }
 
   private wakeForElsewhere(): void {

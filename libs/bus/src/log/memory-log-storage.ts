@@ -1,4 +1,4 @@
-import type { LogAppend, LogRecord, LogStorage } from './log-storage.port';
+import type { GroupOffset, LogAppend, LogRecord, LogStorage } from './log-storage.port';
 
 interface Partition {
   /** Offset of records[0]; moves forward when old records are pruned. */
@@ -12,13 +12,15 @@ export class MemoryLogStorage implements LogStorage {
   private readonly offsets = new Map<string, number>();
   private closed = false;
 
-  append(entries: LogAppend[]): void {
+  append(entries: LogAppend[]): LogRecord[] {
     this.ping();
     const now = Date.now();
-    for (const { partition, message } of entries) {
+    return entries.map(({ partition, message }) => {
       const log = this.partitionOf(message.topic, partition);
-      log.records.push({ offset: log.base + log.records.length, message: { ...message, headers: { ...message.headers } }, publishedAt: now });
-    }
+      const offset = log.base + log.records.length;
+      log.records.push({ offset, message: { ...message, headers: { ...message.headers } }, publishedAt: now });
+      return { offset, message: { ...message, headers: { ...message.headers } } };
+    });
   }
 
   read(topic: string, partition: number, fromOffset: number, limit: number): LogRecord[] {
@@ -33,9 +35,9 @@ export class MemoryLogStorage implements LogStorage {
     return this.offsets.get(`${group}\u0000${slot(topic, partition)}`) ?? 0;
   }
 
-  commit(group: string, topic: string, partition: number, nextOffset: number): void {
+  commit(offsets: GroupOffset[]): void {
     this.ping();
-    this.offsets.set(`${group}\u0000${slot(topic, partition)}`, nextOffset);
+    for (const { group, topic, partition, nextOffset } of offsets) this.offsets.set(`${group}\u0000${slot(topic, partition)}`, nextOffset);
   }
 
   pruneBefore(time: Date): number {

@@ -6,9 +6,9 @@ import { UnauthorizedError, constantTimeEquals } from '@vaultline/core';
 import { RouteNotFoundError, bodyParsers, contentTypeGuard, listResponse, parseInput, parsePageQuery } from '@vaultline/http';
 import type { ApiKeys } from '../domain/api-keys';
 import type { Merchants } from '../domain/merchants';
-import { isSafePath, isUpstreamService } from '../domain/routing';
-import type { UpstreamProxy } from './upstream-proxy';
-import { assertDeclaredLength, assertSupportedContentType, readRawBody } from './read-body';
+import { isSafePath, isUpstreamService, type UpstreamService } from '../domain/routing';
+import type { Upstream } from './upstream';
+import { assertDeclaredLength, assertSupportedContentType } from './read-body';
 import { toApiKeyView } from './api-key.view';
 import { toMerchantView } from './merchant.view';
 
@@ -20,7 +20,7 @@ export interface AdminDeps {
   adminApiKey: string | undefined;
   merchants: Merchants;
   apiKeys: ApiKeys;
-  proxy: UpstreamProxy;
+  upstreams: Record<UpstreamService, Upstream>;
   bodyLimitBytes: number;
 }
 
@@ -88,9 +88,8 @@ export function adminRouter(deps: AdminDeps): express.Router {
     if (!isSafePath(path)) throw new RouteNotFoundError(req.method, req.originalUrl.split('?')[0] ?? '');
     assertDeclaredLength(req, deps.bodyLimitBytes);
     assertSupportedContentType(req);
-    const body = await readRawBody(req, deps.bodyLimitBytes);
     const target = `/admin${path === '/' ? '' : path}${query ? `?${query}` : ''}`;
-    await deps.proxy.forward(req, res, { service, path: target || '/admin', merchantId: SYSTEM_MERCHANT_ID, scopes: [SCOPES.admin], body });
+    await deps.upstreams[service].send(req, res, { service, path: target, merchantId: SYSTEM_MERCHANT_ID, scopes: [SCOPES.admin] });
   });
 
   router.use((req: Request) => {

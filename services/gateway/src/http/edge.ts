@@ -5,18 +5,16 @@ import { PUBLIC_MERCHANT_ID, SCOPES, type ApiKeyMode } from '@vaultline/auth';
 import type { Logger } from '@vaultline/logger';
 import { RouteNotFoundError, TEST_CLOCK_HEADER, accessLog, errorHandler, requestIdMiddleware, tagServerSpan } from '@vaultline/http';
 import type { ApiKeys } from '../domain/api-keys';
-import { isSafePath, resolveRoute } from '../domain/routing';
-import type { UpstreamProxy } from './upstream-proxy';
-import type { InProcessHandoff } from './in-process-handoff';
-import { assertDeclaredLength, assertSupportedContentType, readRawBody } from './read-body';
+import { isSafePath, resolveRoute, type UpstreamService } from '../domain/routing';
+import type { Upstream } from './upstream';
+import { assertDeclaredLength, assertSupportedContentType } from './read-body';
 import type { IdempotencyGuard } from './idempotency.middleware';
 
 export interface EdgeDeps {
   logger: Logger;
   apiKeys: ApiKeys;
-  proxy: UpstreamProxy;
-  /** Services running in this process (embedded profile) get requests handed over, not proxied. */
-  inProcess?: InProcessHandoff;
+  /** How each service is reached: over HTTP, or handed over in-process (embedded profile). */
+  upstreams: Record<UpstreamService, Upstream>;
   /** Idempotency-Key on merchant POSTs, around whichever transport serves the route. */
   idempotency: IdempotencyGuard;
   bodyLimitBytes: number;
@@ -31,8 +29,8 @@ export interface EdgeDeps {
 /**
  * The merchant edge. Every request gets a request id; public routes go to the vault as
  * merchant __public__; every other route needs X-API-Key, which resolves the merchant and
- * scopes signed into the internal JWT. Bodies are forwarded as raw bytes, never parsed here; a
- * service running in this process gets the request handed over with its body unread.
+ * scopes signed into the internal JWT. Bodies are never parsed here: the upstream sends them on as
+ * raw bytes, or hands the request over with its body unread.
  */
 export function createEdgeApp(deps: EdgeDeps): express.Express {
   const app = express();
@@ -89,10 +87,7 @@ function merchantEdge(deps: EdgeDeps) {
     if (!route || !isSafePath(req.path)) throw notFound();
     assertSupportedContentType(req);
     const call = { service: route.service, path: req.originalUrl, merchantId, scopes, mode };
-    await deps.idempotency(req, res, route.access === 'merchant' ? merchantId : null, async (request) => {
-      if (deps.inProcess?.has(route.service)) return deps.inProcess.handOff(request, res, call);
-      await deps.proxy.forward(request, res, { ...call, body: await readRawBody(request, deps.bodyLimitBytes) });
-    });
+    await deps.idempotency(req, res, route.access === 'merchant' ? merchantId : null, (request) => deps.upstreams[route.service].send(request, res, call));
   };
 }
 

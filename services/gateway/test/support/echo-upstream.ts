@@ -1,7 +1,8 @@
 import { InternalTokenVerifier } from '@vaultline/auth';
 import { createLogger } from '@vaultline/logger';
 import type { Express } from 'express';
-import { authOf, createServiceHttp, rawBodyOf, startHttpServer, type RunningServer, type ServiceName } from '@vaultline/http';
+import { authOf, createServiceHttp, rawBodyOf, startHttpServer, type RunningServer } from '@vaultline/http';
+import type { ServiceName } from '@vaultline/runtime';
 
 export interface EchoBody {
   service: string;

@@ -3,7 +3,8 @@ import { systemClock } from '@vaultline/core';
 import { openBus } from '@vaultline/bus';
 import { MemoryTtlStore } from '@vaultline/ttl';
 import { createLogger } from '@vaultline/logger';
-import { startHttpServer, type ServiceApp, type ServiceName, type ServiceRequestChannel, type ServiceRuntime } from '@vaultline/http';
+import { startHttpServer } from '@vaultline/http';
+import type { ServiceApp, ServiceName, ServiceRuntime } from '@vaultline/runtime';
 import type { DocumentStore } from '@vaultline/store';
 import { createApp } from '../../src/app';
 import { loadGatewayConfig } from '../../src/config';
@@ -56,37 +57,15 @@ export interface RunningGateway {
 }
 
 /**
- * A channel to an upstream as the embedded profile's service threads offer one: the request as data,
- * the answer as data. Here it reaches the running upstream over HTTP, standing in for the thread.
- */
-export function channelTo(upstreamUrl: string): ServiceRequestChannel {
-  return {
-    async relay(request, timeoutMs) {
-      const response = await fetch(`${upstreamUrl}${request.url}`, {
-        method: request.method,
-        headers: request.headers,
-        ...(request.body ? { body: request.body } : {}),
-        signal: AbortSignal.timeout(timeoutMs),
-      });
-      const headers: Record<string, string> = {};
-      response.headers.forEach((value, name) => (headers[name] = value));
-      return { status: response.status, headers, body: new Uint8Array(await response.arrayBuffer()) };
-    },
-  };
-}
-
-/**
  * With `inProcess`, the running upstreams' apps are also handed to the gateway, as the embedded profile
- * does for services on its own thread; with `relayed`, the gateway reaches them through channels, as it
- * does for services on a thread of their own (or through the given channels).
+ * does for the services on the gateway's own thread: it then hands requests to them instead of proxying.
  */
 export async function startGateway(
   upstreams: Upstreams,
   store: DocumentStore,
   env: Record<string, string> = {},
-  options: { inProcess?: boolean; relayed?: boolean; channels?: Partial<Record<ServiceName, ServiceRequestChannel>> } = {},
+  options: { inProcess?: boolean } = {},
 ): Promise<RunningGateway> {
-  const channels = options.channels ?? (options.relayed ? Object.fromEntries(Object.entries(upstreams.urls).map(([name, url]) => [name, channelTo(url)])) : undefined);
   const runtime: ServiceRuntime = {
     store,
     bus: await openBus('memory://'),
@@ -98,7 +77,6 @@ export async function startGateway(
     serviceUrls: upstreams.urls,
     publicBaseUrl: 'https://api.vaultline.test',
     ...(options.inProcess ? { inProcessApps: Object.fromEntries(Object.entries(upstreams.servers).map(([name, server]) => [name, server.app])) } : {}),
-    ...(channels ? { threadedApps: channels } : {}),
   };
   const app = createApp(runtime, loadGatewayConfig({ ADMIN_API_KEY: ADMIN_KEY, ...env }));
   await app.start();

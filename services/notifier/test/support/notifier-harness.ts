@@ -5,7 +5,7 @@ import { systemClock } from '@vaultline/core';
 import { InternalTokenSigner, InternalTokenVerifier, SCOPES, generateInternalKeyPair } from '@vaultline/auth';
 import { eventMessage, openBus, type Bus } from '@vaultline/bus';
 import type { AnyEventDefinition, EventData } from '@vaultline/contracts';
-import { SERVICE_NAMES, type ServiceApp, type ServiceName, type ServiceRuntime } from '@vaultline/http';
+import { SERVICE_NAMES, type ServiceApp, type ServiceName, type ServiceRuntime } from '@vaultline/runtime';
 import { createLogger } from '@vaultline/logger';
 import { MemoryDocumentStore, SqliteDocumentStore, type DocumentStore } from '@vaultline/store';
 import type { TtlStore } from '@vaultline/ttl';

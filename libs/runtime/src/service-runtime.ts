@@ -11,39 +11,12 @@ export const SERVICE_NAMES = ['gateway', 'vault', 'forwarder', 'importer', 'paym
 export type ServiceName = (typeof SERVICE_NAMES)[number];
 
 /**
- * Internal APIs a service offers as plain objects to the services running in the same process
+ * Internal APIs a service offers as plain objects to the services running on the same thread
  * (embedded profile), keyed by the offering service. Each one applies the same checks as the
  * service's internal HTTP route (the caller's internal JWT included); only the transport differs.
  */
 export interface InProcessApis {
   vault?: VaultInternalApi;
-}
-
-/** A merchant request the gateway relays to a service running on another thread of this process. */
-export interface RelayedRequest {
-  method: string;
-  /** Path and query. */
-  url: string;
-  /** The headers the service would receive over HTTP (the internal JWT included), content-length set for the body. */
-  headers: Record<string, string>;
-  body: Uint8Array | null;
-}
-
-/** The service's whole answer: status, headers as its HTTP layer set them, and the body's bytes. */
-export interface RelayedResponse {
-  status: number;
-  headers: Record<string, string | string[] | number | undefined>;
-  body: Uint8Array;
-}
-
-/**
- * Embedded profile: a service running on a worker thread of this process, reached by message
- * instead of a loopback HTTP connection. The service's own HTTP app answers, with every check it
- * applies over HTTP (the internal JWT included); only the transport differs.
- */
-export interface ServiceRequestChannel {
-  /** Rejects with RelayTimeoutError (libs/core) when no answer came within `timeoutMs` (the late answer is dropped). */
-  relay(request: RelayedRequest, timeoutMs: number): Promise<RelayedResponse>;
 }
 
 /**
@@ -66,18 +39,13 @@ export interface ServiceRuntime {
   /** The gateway's externally visible base URL (PUBLIC_BASE_URL). */
   publicBaseUrl: string;
   /**
-   * Embedded profile only: the HTTP apps of the services running in this process, for the gateway
-   * to hand merchant requests to directly (filled as services are created; the gateway starts last).
+   * Embedded profile only: the HTTP apps of the services on this thread, for the gateway to hand
+   * merchant requests to directly (filled as services are created; the gateway starts last).
    */
   inProcessApps?: Partial<Record<ServiceName, Express>>;
   /**
-   * Embedded profile only: the services running on a worker thread of their own, for the gateway to
-   * relay merchant requests to by message (filled as services start; the gateway starts last).
-   */
-  threadedApps?: Partial<Record<ServiceName, ServiceRequestChannel>>;
-  /**
-   * Embedded profile only: the internal APIs of the services running in this process, for a caller
-   * to use instead of internal HTTP (filled as services start; a service sees those started before it).
+   * Embedded profile only: the internal APIs of the services on this thread, for a caller to use
+   * instead of internal HTTP (filled as services start; a service sees those started before it).
    */
   inProcessApis?: InProcessApis;
 }
@@ -86,7 +54,7 @@ export interface ServiceRuntime {
 export interface ServiceApp {
   name: ServiceName;
   http: Express;
-  /** The internal APIs this service offers to the others in the same process (see InProcessApis). */
+  /** The internal APIs this service offers to the others on the same thread (see InProcessApis). */
   exposedApis?: InProcessApis;
   /** Registers collections, starts the outbox relay, consumers and background workers. */
   start(): Promise<void>;
