@@ -66,7 +66,7 @@ describe('the compiled embedded profile', () => {
     rmSync(dataDir, { recursive: true, force: true });
   });
 
-  it('when started with node from dist/, then it answers /health, lists imports from the importer's thread, tokenizes a card, serves the checkout SDK and stops cleanly on SIGTERM', async () => {
+  it('when started with node from dist/, then it answers /health, lists imports from the importer thread, tokenizes a card, serves the checkout SDK and stops cleanly on SIGTERM', async () => {
     const health = await fetch(`${baseUrl}/health`);
     expect(health.status).toBe(200);
     // The importer answers from its thread (no tsx there either).
