@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { BroadcastChannel } from 'node:worker_threads';
 import Database from 'better-sqlite3';
+import { preparePrivateDatabaseFile } from '@vaultline/store';
 import type { BusMessage } from '../bus.port';
 import type { AppendedRecord, LogAppend, LogRecord, LogStorage } from './log-storage.port';
 
@@ -58,6 +59,7 @@ export class SqliteLogStorage implements LogStorage {
   private offsetRetry: NodeJS.Timeout | undefined;
 
   constructor(file: string) {
+    preparePrivateDatabaseFile(file);
     this.db = new Database(file);
     this.appends = new BroadcastChannel(`vaultline-bus:${file === ':memory:' ? `memory:${Math.random()}` : resolve(file)}`);
     this.appends.unref();
