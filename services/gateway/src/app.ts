@@ -88,6 +88,7 @@ export function createApp(runtime: ServiceRuntime, config: GatewayConfig): Servi
     inProcess,
     idempotency,
     bodyLimitBytes: config.bodyLimitBytes,
+    trustProxy: config.trustProxy,
     internalApp,
     admin: adminRouter({ adminApiKey: config.adminApiKey, merchants, apiKeys, proxy, bodyLimitBytes: config.bodyLimitBytes }),
     readiness,

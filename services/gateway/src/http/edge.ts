@@ -10,6 +10,7 @@ import type { UpstreamProxy } from './upstream-proxy';
 import type { InProcessHandoff } from './in-process-handoff';
 import { assertDeclaredLength, assertSupportedContentType, readRawBody } from './read-body';
 import type { IdempotencyGuard } from './idempotency.middleware';
+import { rememberClientAddress, type TrustProxy } from './client-address';
 
 export interface EdgeDeps {
   logger: Logger;
@@ -20,6 +21,8 @@ export interface EdgeDeps {
   /** Idempotency-Key on merchant POSTs, around whichever transport serves the route. */
   idempotency: IdempotencyGuard;
   bodyLimitBytes: number;
+  /** Who may name the client in X-Forwarded-For (TRUST_PROXY); the services get the client's address. */
+  trustProxy: TrustProxy;
   /** Mounted before anything else: the gateway's own internal API (internal JWT). */
   internalApp: express.Express;
   admin: express.Router;
@@ -42,6 +45,7 @@ export function createEdgeApp(deps: EdgeDeps): express.Express {
 
   app.use('/internal', deps.internalApp);
   app.use(requestIdMiddleware());
+  app.use(rememberClientAddress(deps.trustProxy));
   app.use(accessLog(deps.logger, 'info'));
 
   app.get('/health', (_req, res) => {

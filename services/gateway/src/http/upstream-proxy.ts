@@ -8,6 +8,7 @@ import type { ApiKeyMode, InternalTokenSigner } from '@vaultline/auth';
 import type { Logger } from '@vaultline/logger';
 import { requestIdOf } from '@vaultline/http';
 import type { UpstreamService } from '../domain/routing';
+import { clientAddressOf } from './client-address';
 
 const HOP_BY_HOP = ['connection', 'keep-alive', 'proxy-authenticate', 'proxy-authorization', 'proxy-connection', 'te', 'trailer', 'trailers', 'transfer-encoding', 'upgrade'];
 
@@ -137,7 +138,7 @@ export function upstreamRequestHeaders(req: Request, call: Pick<ProxyCall, 'serv
   if (call.service === 'forwarder' && merchantAuthorization) headers['x-forward-authorization'] = merchantAuthorization;
   headers.authorization = `Bearer ${signer.sign(call.service, { merchantId: call.merchantId, scopes: call.scopes, mode: call.mode })}`;
   headers['x-request-id'] = requestIdOf(req);
-  if (req.socket.remoteAddress) headers['x-forwarded-for'] = req.socket.remoteAddress;
+  headers['x-forwarded-for'] = clientAddressOf(req);
   propagation.inject(context.active(), headers);
   return headers;
 }
