@@ -52,7 +52,7 @@ describe('vertical slice: token created through the gateway reaches the notifier
   beforeEach(() => {
     dataDir = mkdtempSync(join(tmpdir(), 'vaultline-slice-'));
   });
-  afterEach(() => rmSync(dataDir, { recursive: true, force: true }));
+  afterEach(() => [dataDir, `${dataDir}-keys`].forEach((dir) => rmSync(dir, { recursive: true, force: true })));
 
   it('in the embedded profile, across a restart in the middle, every event arrives exactly once', async () => {
     const env = { BOOTSTRAP_API_KEY: apiKey, LOG_LEVEL: 'silent' };

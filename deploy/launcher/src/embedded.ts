@@ -59,11 +59,12 @@ export async function startEmbedded(options: EmbeddedOptions = {}): Promise<Embe
   if (options.host) env.HOST = options.host;
   const config = loadRuntimeConfig(env);
   const dataDir = resolve(config.DATA_DIR);
-  mkdirSync(dataDir, { recursive: true });
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   env.DATA_DIR = dataDir;
   // A newcomer needs a key and an admin key at once; generated ones are printed by main-embedded.
   env.BOOTSTRAP_API_KEY ??= generateApiKey('test');
   env.ADMIN_API_KEY ??= generateApiKey('test').replace('sk_test_', 'admin_');
+  env.DEV_KEYS_IN_DATA_DIR ??= 'true'; // development profile: generated keys stay in DATA_DIR (the vault warns); 'false' puts them in KEYS_DIR
 
   const log = createLogger({ service: 'launcher', level: config.LOG_LEVEL });
   const busUrl = config.BUS_URL ?? `sqlite:${dataDir}/bus.db`;

@@ -1,30 +1,16 @@
-// Writes one ES256 key pair per service into deploy/secrets/ for the production compose file:
+// Writes the production compose profile's secrets into deploy/secrets/ (keep it out of git):
 //   pnpm exec tsx deploy/launcher/src/generate-keys.ts
-// Each service gets its own private key (INTERNAL_JWT_PRIVATE_KEY_FILE) and every public key
-// (INTERNAL_JWT_PUBLIC_KEYS_FILE). Also writes random KEKs and peppers. Keep deploy/secrets/ out of git.
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { randomBytes } from 'node:crypto';
-import { resolve } from 'node:path';
-import { generateServiceKeys } from '@vaultline/runtime';
+// One ES256 key pair per service (each private key is mounted only in its service, the public keys
+// in all) and one env file per service with its own symmetric secrets (see deploy-secrets.ts).
+// New KEKs make existing card data unreadable: an existing set is kept unless --force is given.
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { writeDeploySecrets } from './deploy-secrets';
 
 const dir = resolve(__dirname, '../../secrets');
-mkdirSync(dir, { recursive: true, mode: 0o700 });
-const keys = generateServiceKeys();
-for (const [service, pem] of Object.entries(keys.privateKeys) as Array<[string, string]>) writeFileSync(resolve(dir, `${service}.key.pem`), pem, { mode: 0o600 });
-writeFileSync(resolve(dir, 'public-keys.json'), JSON.stringify(keys.publicKeys, null, 2), { mode: 0o644 });
-const b64 = () => randomBytes(32).toString('base64');
-writeFileSync(
-  resolve(dir, 'secrets.env'),
-  [
-    `API_KEY_PEPPER=${b64()}`,
-    `VAULT_KEK_KEYS=1:${b64()}`,
-    'VAULT_KEK_ACTIVE_VERSION=1',
-    `VAULT_FINGERPRINT_KEY=${b64()}`,
-    `NOTIFIER_SECRET_KEY=${b64()}`,
-    `IMPORTER_SECRET_KEY=${b64()}`,
-    `ADMIN_API_KEY=admin_${randomBytes(24).toString('hex')}`,
-    '',
-  ].join('\n'),
-  { mode: 0o600 },
-);
+if (existsSync(join(dir, 'vault.env')) && !process.argv.includes('--force')) {
+  console.error(`${dir} already holds secrets (vault.env); new ones would make the stored card data unreadable. Add --force to replace them.`);
+  process.exit(1);
+}
+writeDeploySecrets(dir);
 console.log(`wrote keys and secrets to ${dir}`);

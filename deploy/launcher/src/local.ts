@@ -38,7 +38,7 @@ const repoRoot = resolve(__dirname, '../../..');
  */
 export async function startLocal(options: LocalOptions = {}): Promise<LocalSystem> {
   const dataDir = resolve(options.dataDir ?? process.env.DATA_DIR ?? './data/local');
-  mkdirSync(dataDir, { recursive: true });
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const requestedPort = options.port ?? Number(process.env.PORT ?? 8080);
   const autoPorts = requestedPort === 0;
   const port = autoPorts ? await freePort() : requestedPort;

@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { ConfigError } from './load-config';
+import { ensurePrivateDirectory } from './private-files';
 
 const KEY_BYTES = 32;
 
@@ -18,7 +19,7 @@ export interface KeySource {
 
 /**
  * A service's 32-byte key: the variable when set (production sets it or mounts the file);
- * otherwise the file, generated once with a random key and mode 0600 and read back on every later
+ * otherwise the file, generated once with a random key and mode 0600 (in a 0700 directory) and read back on every later
  * start (embedded and local profiles; losing it means what it sealed cannot be opened). If two
  * processes create the file at once, both use the first one. A key that is not 32 bytes of
  * base64 stops the start with a ConfigError naming the variable (never quoting the value).
@@ -28,7 +29,7 @@ export function loadKey(source: KeySource): Buffer {
   const fileVariable = source.fileVariable ?? source.variable;
   const { file } = source;
   if (existsSync(file)) return decodeKey(readFileSync(file, 'utf8'), fileVariable, file);
-  mkdirSync(dirname(file), { recursive: true });
+  ensurePrivateDirectory(dirname(file));
   const key = randomBytes(KEY_BYTES);
   try {
     writeFileSync(file, key.toString('base64'), { mode: 0o600, flag: 'wx' });

@@ -4,3 +4,4 @@ export { MemoryDocumentStore } from './memory/memory-store';
 export { SqliteDocumentStore } from './sqlite/sqlite-store';
 export { InvalidQueryError } from './where';
 export { moveOutOfSystemScope } from './system-scope-migration';
+export { preparePrivateDatabaseFile } from './sqlite/private-database-file';

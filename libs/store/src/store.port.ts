@@ -115,6 +115,15 @@ export interface UnitOfWork {
   publish(message: OutboxMessage): void;
   /** Records that a consumer group applied an event, committed with its effect. */
   markProcessed(consumerGroup: string, eventId: string): void;
+  /**
+   * Declares that this unit erases sensitive content (crypto-shredding: the ciphertexts and wrapped
+   * key of a deleted token). Once it has committed, and before the transaction's promise settles, the
+   * store leaves no readable copy of what the unit overwrote or deleted in its own files, as far as its
+   * engine allows: SQLite zeroes freed space (secure_delete, always on) and checkpoints and truncates
+   * the WAL; the memory store has nothing on disk; MongoDB keeps copies only the key destruction
+   * covers (libs/store/README.md). Costs a checkpoint: for deletions, not for every write.
+   */
+  shredOnCommit(): void;
   /** True once a document write or an outbox message is buffered (processed marks do not count). */
   readonly hasChanges: boolean;
   /**

@@ -25,6 +25,8 @@ export class BufferedUnitOfWork implements UnitOfWork {
   readonly messages: OutboxMessage[] = [];
   readonly marks: ProcessedMark[] = [];
   readonly committedCallbacks: Array<() => void> = [];
+  /** shredOnCommit() was called: the adapter erases what remains of overwritten content after the commit. */
+  shredding = false;
   private closed = false;
 
   constructor(private readonly isRegistered: (collection: string) => void) {}
@@ -74,6 +76,11 @@ export class BufferedUnitOfWork implements UnitOfWork {
   afterCommit(callback: () => void): void {
     this.assertOpen();
     this.committedCallbacks.push(callback);
+  }
+
+  shredOnCommit(): void {
+    this.assertOpen();
+    this.shredding = true;
   }
 
   get hasChanges(): boolean {

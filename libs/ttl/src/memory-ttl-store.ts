@@ -12,26 +12,38 @@ export interface MemoryTtlStoreOptions {
   clock?: Clock;
   /** How often expired entries are dropped (default 30 s). Reads never return them either way. */
   sweepIntervalMs?: number;
+  /**
+   * Most entries held (default 100 000, about 20–50 MB with small values): a new key beyond it evicts
+   * the oldest entry. Keys come from requests (one rate-limit counter per client address or session
+   * id), so without a cap a flood of distinct keys grows the process until it dies.
+   */
+  maxEntries?: number;
 }
+
+export const DEFAULT_MAX_ENTRIES = 100_000;
 
 /**
  * In-process TTL store (embedded profile, tests). Expiry is checked on every read against the
- * clock; a periodic sweep, on an unref'd timer, frees what nobody reads again.
+ * clock; a periodic sweep, on an unref'd timer, frees what nobody reads again; at most `maxEntries`
+ * are held, the oldest evicted first.
  */
 export class MemoryTtlStore implements TtlStore {
   private readonly entries = new Map<string, Entry>();
   private readonly clock: Clock;
   private readonly sweeper: NodeJS.Timeout;
+  private readonly maxEntries: number;
 
   constructor(options: MemoryTtlStoreOptions = {}) {
     this.clock = options.clock ?? systemClock;
+    this.maxEntries = options.maxEntries ?? DEFAULT_MAX_ENTRIES;
+    if (!Number.isInteger(this.maxEntries) || this.maxEntries < 1) throw new InvalidTtlArgumentError('maxEntries must be a whole number of at least 1');
     this.sweeper = setInterval(() => this.sweep(), options.sweepIntervalMs ?? 30_000);
     this.sweeper.unref();
   }
 
   async set(key: string, value: string, ttlMs: number): Promise<void> {
     if (typeof value !== 'string') throw new InvalidTtlArgumentError('TTL store values must be strings');
-    this.entries.set(validKey(key), { value, expiresAt: this.now() + validTtlMs('ttlMs', ttlMs) });
+    this.put(validKey(key), { value, expiresAt: this.now() + validTtlMs('ttlMs', ttlMs) });
   }
 
   async setIfAbsent(key: string, value: string, ttlMs: number): Promise<boolean> {
@@ -39,7 +51,7 @@ export class MemoryTtlStore implements TtlStore {
     const ttl = validTtlMs('ttlMs', ttlMs);
     // No await between the check and the write: one turn of the event loop, so atomic in-process.
     if (this.live(validKey(key))) return false;
-    this.entries.set(key, { value, expiresAt: this.now() + ttl });
+    this.put(key, { value, expiresAt: this.now() + ttl });
     return true;
   }
 
@@ -60,7 +72,7 @@ export class MemoryTtlStore implements TtlStore {
     const window = validTtlMs('windowMs', windowMs);
     const entry = this.live(validKey(key));
     if (!entry) {
-      this.entries.set(key, { value: '1', expiresAt: this.now() + window });
+      this.put(key, { value: '1', expiresAt: this.now() + window });
       return 1;
     }
     if (!/^-?\d+$/.test(entry.value)) throw new InvalidTtlArgumentError(`the value at ${key} is not a counter`);
@@ -85,6 +97,18 @@ export class MemoryTtlStore implements TtlStore {
   sweep(): void {
     const now = this.now();
     for (const [key, entry] of this.entries) if (entry.expiresAt <= now) this.entries.delete(key);
+  }
+
+  /**
+   * Map order is insertion order, so the first key is the oldest: evicting it is O(1). Rewriting a key
+   * keeps its place (an entry's age is its first write), which also keeps a counter's window honest.
+   */
+  private put(key: string, entry: Entry): void {
+    if (!this.entries.has(key) && this.entries.size >= this.maxEntries) {
+      const oldest = this.entries.keys().next();
+      if (!oldest.done) this.entries.delete(oldest.value);
+    }
+    this.entries.set(key, entry);
   }
 
   private live(key: string): Entry | undefined {

@@ -14,6 +14,39 @@ ttlContract('memory (system clock)', async () => {
 });
 
 describe('MemoryTtlStore', () => {
+  it('when it holds maxEntries and a new key arrives, then the oldest entry is evicted and the size stays at the cap', async () => {
+    const store = new MemoryTtlStore({ clock: new ManualClock(), maxEntries: 3 });
+    await store.set('a', '1', 60_000);
+    await store.increment('b', 60_000);
+    await store.setIfAbsent('c', '1', 60_000);
+
+    await store.increment('d', 60_000);
+    await store.set('b', '2', 60_000); // an existing key: nothing evicted
+
+    expect(store.size).toBe(3);
+    expect(await store.get('a')).toBeNull();
+    expect([await store.get('b'), await store.get('c'), await store.get('d')]).toEqual(['2', '1', '1']);
+    await store.close();
+  });
+
+  it('when a flood of distinct keys arrives, then memory stays bounded by the default cap of 100000 entries', async () => {
+    const store = new MemoryTtlStore({ clock: new ManualClock() });
+    for (let i = 0; i < 100_010; i++) await store.increment(`flood:${i}`, 60_000);
+
+    expect(store.size).toBe(100_000);
+    expect(await store.get('flood:100009')).toBe('1');
+    await store.close();
+  });
+
+  it('when openTtlStore gets memory://?max_entries=N, then the store is capped at N; a bad N is refused', async () => {
+    const store = (await openTtlStore('memory://?max_entries=2')) as MemoryTtlStore;
+    for (const key of ['a', 'b', 'c']) await store.set(key, 'v', 60_000);
+
+    expect(store.size).toBe(2);
+    await store.close();
+    await expect(openTtlStore('memory://?max_entries=lots')).rejects.toThrow(/max_entries/);
+  });
+
   it('when time passes on its clock, then remainingMs shrinks by exactly that much and the value goes at the TTL', async () => {
     const clock = new ManualClock();
     const store = new MemoryTtlStore({ clock });

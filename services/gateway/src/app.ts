@@ -85,6 +85,7 @@ export function createApp(runtime: ServiceRuntime, config: GatewayConfig): Servi
     upstreams,
     idempotency,
     bodyLimitBytes: config.bodyLimitBytes,
+    trustProxy: config.trustProxy,
     internalApp,
     admin: adminRouter({ adminApiKey: config.adminApiKey, merchants, apiKeys, upstreams, bodyLimitBytes: config.bodyLimitBytes }),
     readiness,

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { envDurationMs, envPort, envUrl, loadConfig } from '@vaultline/config';
+import { parseTrustProxy, type TrustProxy } from './http/client-address';
 
 /**
  * The gateway's configuration (the only file reading the environment).
@@ -13,6 +14,10 @@ import { envDurationMs, envPort, envUrl, loadConfig } from '@vaultline/config';
  *   (every existing key would stop working).
  * - PUBLIC_BASE_URL: the externally visible base URL (servers[0] of /openapi.json).
  * - IDEMPOTENCY_KEY_TTL: how long the response to a POST with an Idempotency-Key is kept and replayed (24h).
+ * - TRUST_PROXY: the proxies in front of the gateway trusted to name the client in X-Forwarded-For: a
+ *   number of hops or their addresses/CIDRs (http/client-address.ts). Unset: none, the socket's peer is
+ *   the client. Behind a load balancer it must be set, or every client shares the balancer's address
+ *   (and its per-address limits).
  */
 const BOOTSTRAP_KEY = /^sk_(test|live)_[A-Za-z0-9_]+$/;
 
@@ -31,6 +36,17 @@ export const gatewayConfigSchema = z.object({
   IDEMPOTENCY_KEY_TTL: envDurationMs()
     .refine((ms) => ms > 0, { message: 'must be longer than 0' })
     .default(24 * 60 * 60 * 1000),
+  TRUST_PROXY: z
+    .string()
+    .optional()
+    .transform((value, ctx) => {
+      try {
+        return parseTrustProxy(value);
+      } catch (error) {
+        ctx.addIssue({ code: 'custom', message: (error as Error).message });
+        return z.NEVER;
+      }
+    }),
 });
 
 export interface GatewayConfig {
@@ -44,13 +60,15 @@ export interface GatewayConfig {
   idempotencyKeyTtlMs: number;
   /** Largest request body accepted at the edge, in bytes (1 MB). */
   bodyLimitBytes: number;
+  /** Who may name the client in X-Forwarded-For (TRUST_PROXY). */
+  trustProxy: TrustProxy;
 }
 
 export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig {
   const parsed = loadConfig(gatewayConfigSchema, env);
   const config: GatewayConfig = { port: parsed.PORT, upstreamTimeoutMs: parsed.GATEWAY_UPSTREAM_TIMEOUT,
     idempotencyKeyTtlMs: parsed.IDEMPOTENCY_KEY_TTL,
-    bodyLimitBytes: 1024 * 1024 };
+    bodyLimitBytes: 1024 * 1024, trustProxy: parsed.TRUST_PROXY };
   if (parsed.ADMIN_API_KEY) config.adminApiKey = parsed.ADMIN_API_KEY;
   if (parsed.BOOTSTRAP_API_KEY) config.bootstrapApiKey = parsed.BOOTSTRAP_API_KEY;
   if (parsed.PUBLIC_BASE_URL) config.publicBaseUrl = parsed.PUBLIC_BASE_URL;

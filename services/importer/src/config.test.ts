@@ -21,10 +21,10 @@ describe('the importer key that seals secrets of running jobs', () => {
     return [];
   };
 
-  it('when IMPORTER_SECRET_KEY is unset, then a key is generated once as DATA_DIR/importer-secret.key (mode 0600) and read back on the next start', () => {
-    const first = loadImporterConfig({ DATA_DIR: dir }).secretKey;
+  it('when IMPORTER_SECRET_KEY is unset, then a key is generated once as KEYS_DIR/importer-secret.key (mode 0600) and read back on the next start', () => {
+    const first = loadImporterConfig({ KEYS_DIR: dir }).secretKey;
 
-    expect(loadImporterConfig({ DATA_DIR: dir }).secretKey.equals(first)).toBe(true);
+    expect(loadImporterConfig({ KEYS_DIR: dir }).secretKey.equals(first)).toBe(true);
     expect(first).toHaveLength(32);
     expect(statSync(join(dir, 'importer-secret.key')).mode & 0o777).toBe(0o600);
   });
@@ -32,7 +32,7 @@ describe('the importer key that seals secrets of running jobs', () => {
   it('when IMPORTER_SECRET_KEY_FILE names a file, then the key is kept there', () => {
     const file = join(dir, 'elsewhere', 'sealing.key');
 
-    const key = loadImporterConfig({ DATA_DIR: dir, IMPORTER_SECRET_KEY_FILE: file }).secretKey;
+    const key = loadImporterConfig({ KEYS_DIR: dir, IMPORTER_SECRET_KEY_FILE: file }).secretKey;
 
     expect(loadImporterConfig({ IMPORTER_SECRET_KEY_FILE: file }).secretKey.equals(key)).toBe(true);
   });
@@ -41,7 +41,7 @@ describe('the importer key that seals secrets of running jobs', () => {
     const file = join(dir, 'broken.key');
     writeFileSync(file, 'not a key');
 
-    expect(problemsOf({ DATA_DIR: dir, IMPORTER_SECRET_KEY: Buffer.alloc(16).toString('base64') })).toEqual(['IMPORTER_SECRET_KEY']);
-    expect(problemsOf({ DATA_DIR: dir, IMPORTER_SECRET_KEY_FILE: file })).toEqual(['IMPORTER_SECRET_KEY_FILE']);
+    expect(problemsOf({ KEYS_DIR: dir, IMPORTER_SECRET_KEY: Buffer.alloc(16).toString('base64') })).toEqual(['IMPORTER_SECRET_KEY']);
+    expect(problemsOf({ KEYS_DIR: dir, IMPORTER_SECRET_KEY_FILE: file })).toEqual(['IMPORTER_SECRET_KEY_FILE']);
   });
 });

@@ -1,14 +1,13 @@
 import { hostname } from 'node:os';
-import { join } from 'node:path';
 import { z } from 'zod';
-import { envBoolean, envDurationMs, envInteger, envUrl, loadConfig, loadKey } from '@vaultline/config';
+import { envBoolean, envDurationMs, envInteger, envUrl, generatedKeyFile, generatedKeysEnv, loadConfig, loadKey } from '@vaultline/config';
 
 /**
  * The importer's configuration; the only file that reads the environment.
  *
  * IMPORTER_SECRET_KEY (base64, 32 bytes) encrypts the platform key and the job-scoped import key
  * while a job runs. When it is not set, the key is read from IMPORTER_SECRET_KEY_FILE (default
- * {DATA_DIR}/importer-secret.key), which is created once with a random key if missing: this is
+ * {KEYS_DIR}/importer-secret.key, see libs/config's generatedKeyFile), which is created once with a random key if missing: this is
  * how the embedded profile gets one. Production sets IMPORTER_SECRET_KEY (or mounts the file).
  *
  * PROVIDER_A_BASE_URL (fixed name) points provider_a at another base URL than the platform's.
@@ -18,7 +17,7 @@ import { envBoolean, envDurationMs, envInteger, envUrl, loadConfig, loadKey } fr
  * misconfigured URL never opens private egress by itself.
  */
 export const importerConfigSchema = z.object({
-  DATA_DIR: z.string().min(1).default('./data'),
+  ...generatedKeysEnv,
   IMPORTER_SECRET_KEY: z.string().min(1).optional(),
   IMPORTER_SECRET_KEY_FILE: z.string().min(1).optional(),
   PROVIDER_A_BASE_URL: envUrl(['https:', 'http:']).default('https://api.stripe.com'),
@@ -53,7 +52,7 @@ export function loadImporterConfig(env: NodeJS.ProcessEnv): ImporterConfig {
   const secretKey = loadKey({
     variable: 'IMPORTER_SECRET_KEY',
     value: parsed.IMPORTER_SECRET_KEY,
-    file: parsed.IMPORTER_SECRET_KEY_FILE ?? join(parsed.DATA_DIR, 'importer-secret.key'),
+    file: parsed.IMPORTER_SECRET_KEY_FILE ?? generatedKeyFile(parsed, 'importer-secret.key').path,
     fileVariable: 'IMPORTER_SECRET_KEY_FILE',
   });
   return { ...parsed, secretKey };

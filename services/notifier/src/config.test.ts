@@ -13,9 +13,9 @@ describe('the notifier key that seals endpoint secrets', () => {
   });
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-  it('when NOTIFIER_SECRET_KEY is unset, then a key is generated once under DATA_DIR (mode 0600) and read back on the next start', () => {
-    const first = loadNotifierConfig({ DATA_DIR: dir }).secretKey;
-    const second = loadNotifierConfig({ DATA_DIR: dir }).secretKey;
+  it('when NOTIFIER_SECRET_KEY is unset, then a key is generated once under KEYS_DIR (mode 0600) and read back on the next start', () => {
+    const first = loadNotifierConfig({ KEYS_DIR: dir }).secretKey;
+    const second = loadNotifierConfig({ KEYS_DIR: dir }).secretKey;
     expect(first.equals(second)).toBe(true);
     expect(first).toHaveLength(32);
     expect(statSync(join(dir, NOTIFIER_KEY_FILE)).mode & 0o777).toBe(0o600);
@@ -23,12 +23,12 @@ describe('the notifier key that seals endpoint secrets', () => {
 
   it('when NOTIFIER_SECRET_KEY is set, then it is used and no file is written', () => {
     const key = Buffer.alloc(32, 7);
-    expect(loadNotifierConfig({ NOTIFIER_SECRET_KEY: key.toString('base64'), DATA_DIR: dir }).secretKey.equals(key)).toBe(true);
+    expect(loadNotifierConfig({ NOTIFIER_SECRET_KEY: key.toString('base64'), KEYS_DIR: dir }).secretKey.equals(key)).toBe(true);
     expect(() => readFileSync(join(dir, NOTIFIER_KEY_FILE))).toThrow();
   });
 
   it('when a sealed secret is opened for another endpoint, then decryption fails (the endpoint id is bound)', () => {
-    const sealer = new AesGcmSecretSealer(loadNotifierConfig({ DATA_DIR: dir }).secretKey);
+    const sealer = new AesGcmSecretSealer(loadNotifierConfig({ KEYS_DIR: dir }).secretKey);
     const sealed = sealer.seal('whsec_abc', endpointSecretContext('ep_1'));
     expect(sealed).not.toContain('whsec_abc');
     expect(sealer.open(sealed, endpointSecretContext('ep_1'))).toBe('whsec_abc');
@@ -36,7 +36,7 @@ describe('the notifier key that seals endpoint secrets', () => {
   });
 
   it('when NOTIFIER_SECRET_KEY is not 32 bytes of base64, then the configuration is refused naming it', () => {
-    expect(() => loadNotifierConfig({ NOTIFIER_SECRET_KEY: 'dG9vLXNob3J0', DATA_DIR: dir })).toThrow(ConfigError);
-    expect(() => loadNotifierConfig({ NOTIFIER_SECRET_KEY: 'dG9vLXNob3J0', DATA_DIR: dir })).toThrow(/NOTIFIER_SECRET_KEY/);
+    expect(() => loadNotifierConfig({ NOTIFIER_SECRET_KEY: 'dG9vLXNob3J0', KEYS_DIR: dir })).toThrow(ConfigError);
+    expect(() => loadNotifierConfig({ NOTIFIER_SECRET_KEY: 'dG9vLXNob3J0', KEYS_DIR: dir })).toThrow(/NOTIFIER_SECRET_KEY/);
   });
 });

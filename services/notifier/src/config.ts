@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { join } from 'node:path';
-import { envBoolean, envDurationMs, envInteger, loadConfig, loadKey } from '@vaultline/config';
+import { envBoolean, envDurationMs, envInteger, generatedKeyFile, generatedKeysEnv, loadConfig, loadKey } from '@vaultline/config';
 import { DEFAULT_RETRY_SCHEDULE_MS } from './domain/retry-policy';
 
 /** WEBHOOK_RETRY_SCHEDULE_MS: comma-separated delays in ms before attempts 1…n (the first normally 0). */
@@ -32,11 +31,11 @@ export const notifierConfigSchema = z
     WEBHOOK_ENDPOINT_CACHE_MS: envDurationMs().default(1_000),
     /**
      * Seals endpoint secrets at rest (base64, 32 bytes); the production profile must set it. Unset
-     * (embedded and local profiles): generated once into DATA_DIR/notifier-secret.key (mode 0600) and
+     * (embedded and local profiles): generated once into KEYS_DIR/notifier-secret.key (mode 0600) and
      * read back on every later start; losing that file means endpoint secrets must be rotated.
      */
     NOTIFIER_SECRET_KEY: z.string().min(1).optional(),
-    DATA_DIR: z.string().min(1).default('./data'),
+    ...generatedKeysEnv,
   })
   .transform((env) => ({
     allowPrivateUrls: env.WEBHOOK_ALLOW_PRIVATE_URLS,
@@ -49,7 +48,7 @@ export const notifierConfigSchema = z
     secretRotationGraceMs: env.WEBHOOK_SECRET_ROTATION_GRACE_MS,
     maxEndpointsPerMerchant: env.WEBHOOK_MAX_ENDPOINTS_PER_MERCHANT,
     endpointCacheMs: env.WEBHOOK_ENDPOINT_CACHE_MS,
-    secretKey: loadKey({ variable: 'NOTIFIER_SECRET_KEY', value: env.NOTIFIER_SECRET_KEY, file: join(env.DATA_DIR, NOTIFIER_KEY_FILE) }),
+    secretKey: loadKey({ variable: 'NOTIFIER_SECRET_KEY', value: env.NOTIFIER_SECRET_KEY, file: generatedKeyFile(env, NOTIFIER_KEY_FILE).path }),
   }));
 
 export type NotifierConfig = z.infer<typeof notifierConfigSchema>;

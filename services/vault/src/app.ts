@@ -98,6 +98,9 @@ export function createApp(runtime: ServiceRuntime, config: VaultConfig): VaultAp
       if (config.generatedKeyFile) {
         logger.warn({ path: config.generatedKeyFile }, 'using vault keys generated into a local key file; production must configure VAULT_KEK_KEYS or VAULT_KEK_FILE and VAULT_FINGERPRINT_KEY');
       }
+      if (config.generatedKeyFileInDataDir) {
+        logger.warn({ path: config.generatedKeyFile }, 'DEV_KEYS_IN_DATA_DIR: the generated keys are kept in DATA_DIR beside the data they decrypt (development only): a copy of DATA_DIR is a copy of the card data');
+      }
       await registerCollections(store);
       await restoreRotatedVersion();
       relay = startOutboxRelay({ store, bus, logger });

@@ -54,16 +54,31 @@ describe('the vault keys, read with the configuration', () => {
     expect(configError({ VAULT_KEK_FILE: file, DATA_DIR: dir }).problems.map((p) => p.variable)).toEqual(['VAULT_KEK_FILE']);
   });
 
-  it('when no keys are configured in the embedded profile, then a key file is generated once (mode 0600) and read again on the next start', () => {
-    const first = loadVaultConfig({ DATA_DIR: dir });
+  it('when no keys are configured in the embedded profile, then a key file is generated once into KEYS_DIR (mode 0600) and read again on the next start', () => {
+    const first = loadVaultConfig({ DATA_DIR: join(dir, 'data'), KEYS_DIR: dir });
     const path = join(dir, GENERATED_KEY_FILE);
     const written = readFileSync(path, 'utf8');
 
-    const second = loadVaultConfig({ DATA_DIR: dir });
+    const second = loadVaultConfig({ DATA_DIR: join(dir, 'data'), KEYS_DIR: dir });
 
     expect(first.generatedKeyFile).toBe(path);
     expect(statSync(path).mode & 0o777).toBe(0o600);
     expect(readFileSync(path, 'utf8')).toBe(written);
     expect(second.keys.fingerprintOf('m', '4242424242424242')).toBe(first.keys.fingerprintOf('m', '4242424242424242'));
+  });
+
+  it('when neither KEYS_DIR nor the development flag is set, then the key file is generated beside DATA_DIR (<DATA_DIR>-keys), not in it', () => {
+    const config = loadVaultConfig({ DATA_DIR: join(dir, 'data') });
+
+    expect(config.generatedKeyFile).toBe(join(dir, 'data-keys', GENERATED_KEY_FILE));
+    expect(config.generatedKeyFileInDataDir).toBe(false);
+    expect(statSync(join(dir, 'data-keys')).mode & 0o777).toBe(0o700);
+  });
+
+  it('when DEV_KEYS_IN_DATA_DIR is true, then the key file is generated in DATA_DIR and the configuration says so (start warns)', () => {
+    const config = loadVaultConfig({ DATA_DIR: dir, DEV_KEYS_IN_DATA_DIR: 'true' });
+
+    expect(config.generatedKeyFile).toBe(join(dir, GENERATED_KEY_FILE));
+    expect(config.generatedKeyFileInDataDir).toBe(true);
   });
 });

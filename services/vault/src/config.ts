@@ -1,7 +1,7 @@
-import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { chmodSync, existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { z } from 'zod';
-import { ConfigError, envBoolean, envDurationMs, envInteger, loadConfig } from '@vaultline/config';
+import { ConfigError, ensurePrivateDirectory, envBoolean, envDurationMs, envInteger, generatedKeyFile, generatedKeysEnv, loadConfig } from '@vaultline/config';
 import { generateKey, InvalidKeyError, KeyRing, keyFromBase64 } from '@vaultline/crypto';
 import { VaultKeys, type KeyProvisioner } from './domain/keys/vault-keys';
 
@@ -12,7 +12,8 @@ import { VaultKeys, type KeyProvisioner } from './domain/keys/vault-keys';
  * - or VAULT_KEK_FILE: a JSON file `{ "keys": { "1": "base64…" }, "active_version": 1, "fingerprint_key": "base64…" }`.
  * - VAULT_FINGERPRINT_KEY: base64 32-byte HMAC key for card fingerprints (or fingerprint_key in the file).
  * - With none of them set and VAULT_KEK_AUTOGENERATE true (default unless STORE_URL is MongoDB, i.e. the
- *   embedded and local profiles), keys are generated once into DATA_DIR/vault-keys.json (mode 0600).
+ *   embedded and local profiles), keys are generated once into KEYS_DIR/vault-keys.json (mode 0600; KEYS_DIR
+ *   defaults to `<DATA_DIR>-keys`, beside the data, not in it), or into DATA_DIR with DEV_KEYS_IN_DATA_DIR=true.
  */
 export const vaultConfigSchema = z.object({
   VAULT_KEK_KEYS: z.string().min(1).optional(),
@@ -21,7 +22,7 @@ export const vaultConfigSchema = z.object({
   VAULT_FINGERPRINT_KEY: z.string().min(1).optional(),
   VAULT_KEK_AUTOGENERATE: envBoolean().optional(),
   STORE_URL: z.string().optional(),
-  DATA_DIR: z.string().min(1).default('./data'),
+  ...generatedKeysEnv,
   /** Card submissions allowed per checkout session / per client address within the window. */
   VAULT_CHECKOUT_ATTEMPTS_PER_SESSION: envInteger({ min: 1 }).default(5),
   VAULT_CHECKOUT_ATTEMPTS_PER_ADDRESS: envInteger({ min: 1 }).default(30),
@@ -37,6 +38,8 @@ export interface VaultConfig {
   keys: VaultKeys;
   /** Set when the keys come from the key file the vault generated (embedded and local profiles): start warns. */
   generatedKeyFile?: string;
+  /** The generated key file sits in DATA_DIR (DEV_KEYS_IN_DATA_DIR): start warns louder. */
+  generatedKeyFileInDataDir?: boolean;
   checkout: { perSession: number; perAddress: number; windowMs: number };
   rotation: { batchSize: number; pauseMs: number };
 }
@@ -60,10 +63,10 @@ export const GENERATED_KEY_FILE = 'vault-keys.json';
 
 /**
  * The vault's keys: VAULT_KEK_KEYS (+ VAULT_KEK_ACTIVE_VERSION) or VAULT_KEK_FILE, plus
- * VAULT_FINGERPRINT_KEY; else, where allowed, a key file generated once under DATA_DIR. Every
+ * VAULT_FINGERPRINT_KEY; else, where allowed, a key file generated once under KEYS_DIR. Every
  * problem is a ConfigError naming the variable, never showing a key.
  */
-function loadKeys(e: VaultEnv): Pick<VaultConfig, 'keys' | 'generatedKeyFile'> {
+function loadKeys(e: VaultEnv): Pick<VaultConfig, 'keys' | 'generatedKeyFile' | 'generatedKeyFileInDataDir'> {
   if (e.VAULT_KEK_KEYS) {
     const ring = asConfig('VAULT_KEK_KEYS', () => KeyRing.parse(e.VAULT_KEK_KEYS!, e.VAULT_KEK_ACTIVE_VERSION));
     if (!e.VAULT_FINGERPRINT_KEY) throw new ConfigError([{ variable: 'VAULT_FINGERPRINT_KEY', reason: 'is required with VAULT_KEK_KEYS' }]);
@@ -80,12 +83,16 @@ function loadKeys(e: VaultEnv): Pick<VaultConfig, 'keys' | 'generatedKeyFile'> {
   if (!(e.VAULT_KEK_AUTOGENERATE ?? !production)) {
     throw new ConfigError([{ variable: 'VAULT_KEK_KEYS', reason: 'is required (or VAULT_KEK_FILE), with VAULT_FINGERPRINT_KEY' }]);
   }
-  const path = resolve(join(e.DATA_DIR, GENERATED_KEY_FILE));
+  const { path, variable } = generatedKeyFile(e, GENERATED_KEY_FILE);
   if (!existsSync(path)) writeKeyFile(path, { keys: { '1': generateKey().toString('base64') }, active_version: 1, fingerprint_key: generateKey().toString('base64') });
-  const file = readKeyFile('DATA_DIR', path);
-  if (!file.fingerprint_key) throw new ConfigError([{ variable: 'DATA_DIR', reason: `the key file ${path} has no fingerprint_key` }]);
-  const ring = asConfig('DATA_DIR', () => ringOf(file, e.VAULT_KEK_ACTIVE_VERSION));
-  return { keys: new VaultKeys(ring, fingerprintKeyOf('DATA_DIR', file.fingerprint_key), keyFileProvisioner(path)), generatedKeyFile: path };
+  const file = readKeyFile(variable, path);
+  if (!file.fingerprint_key) throw new ConfigError([{ variable, reason: `the key file ${path} has no fingerprint_key` }]);
+  const ring = asConfig(variable, () => ringOf(file, e.VAULT_KEK_ACTIVE_VERSION));
+  return {
+    keys: new VaultKeys(ring, fingerprintKeyOf(variable, file.fingerprint_key), keyFileProvisioner(path, variable)),
+    generatedKeyFile: path,
+    generatedKeyFileInDataDir: e.DEV_KEYS_IN_DATA_DIR,
+  };
 }
 
 /** A key that does not decode (or is not 32 bytes) is a configuration error of the variable that gave it. */
@@ -103,10 +110,10 @@ function fingerprintKeyOf(variable: string, base64: string): Buffer {
 }
 
 /** Where the vault owns its key file, a rotation to a new version generates that version into the file. */
-function keyFileProvisioner(path: string): KeyProvisioner {
+function keyFileProvisioner(path: string, variable: string): KeyProvisioner {
   return {
     addVersion(version, ring) {
-      const file = readKeyFile('DATA_DIR', path);
+      const file = readKeyFile(variable, path);
       const key = generateKey();
       file.keys[String(version)] = key.toString('base64');
       file.active_version = version;
@@ -135,7 +142,7 @@ function readKeyFile(variable: string, path: string): KeyFile {
 }
 
 function writeKeyFile(path: string, content: KeyFile): void {
-  mkdirSync(dirname(path), { recursive: true });
+  ensurePrivateDirectory(dirname(path));
   const temporary = `${path}.${process.pid}.tmp`;
   writeFileSync(temporary, JSON.stringify(content, null, 2), { mode: 0o600 });
   chmodSync(temporary, 0o600);

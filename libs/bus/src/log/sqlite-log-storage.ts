@@ -1,4 +1,5 @@
 import Database from 'better-sqlite3';
+import { preparePrivateDatabaseFile } from '@vaultline/store';
 import type { BusMessage } from '../bus.port';
 import type { GroupOffset, LogAppend, LogRecord, LogStorage } from './log-storage.port';
 
@@ -40,6 +41,7 @@ export class SqliteLogStorage implements LogStorage {
   private readonly commitAll: (offsets: GroupOffset[]) => void;
 
   constructor(file: string) {
+    preparePrivateDatabaseFile(file);
     this.db = new Database(file);
     this.db.pragma('journal_mode = WAL');
     // NORMAL in WAL mode: a commit survives a process crash (not necessarily a power loss).

@@ -1,5 +1,3 @@
-import { mkdirSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import {
   ConcurrentModificationError,
@@ -30,6 +28,7 @@ import {
 import { assertCollectionName, indexName, savedIndex } from '../collection-naming';
 import { whereSql, type SqlParam } from './sqlite-where';
 import { GroupCommitter, type UnitOutcome } from './group-committer';
+import { preparePrivateDatabaseFile } from './private-database-file';
 
 type Statement = Database.Statement<SqlParam[]>;
 
@@ -93,6 +92,7 @@ export class SqliteDocumentStore implements DocumentStore {
     );
     this.committer = new GroupCommitter((units) => {
       const outcomes = applyGroup.immediate(units);
+      if (outcomes.some((outcome, index) => outcome.ok && units[index]!.shredding)) this.eraseWal();
       if (outcomes.some((outcome, index) => outcome.ok && units[index]!.messages.length > 0)) this.listeners.notify();
       return outcomes;
     });
@@ -109,9 +109,12 @@ export class SqliteDocumentStore implements DocumentStore {
 
   /** Opens (creating when missing) a database file; ':memory:' gives a private in-memory database. */
   static async open(file: string): Promise<SqliteDocumentStore> {
-    if (file !== ':memory:' && file !== '') mkdirSync(dirname(resolve(file)), { recursive: true });
+    preparePrivateDatabaseFile(file);
     const db = new Database(file);
     try {
+      // Deleted and overwritten content is zeroed in the pages (not left in free space or on the
+      // freelist), so what the WAL checkpoint writes back holds no remnant of it (see shredOnCommit).
+      db.pragma('secure_delete = ON');
       db.pragma('journal_mode = WAL');
       db.pragma('synchronous = NORMAL');
       db.pragma('busy_timeout = 5000');
@@ -176,6 +179,18 @@ export class SqliteDocumentStore implements DocumentStore {
   /** @internal */
   assertRegistered(name: string): void {
     if (!this.specs.has(name)) throw new UnknownCollectionError(name);
+  }
+
+  /**
+   * After a shredding commit: the WAL still holds the pages as they were before it (the old row, in
+   * clear JSON with its ciphertexts and wrapped key). A TRUNCATE checkpoint copies the current pages
+   * (zeroed where content was freed, secure_delete) into the database file and cuts the WAL to zero
+   * bytes. It waits (busy_timeout) for readers of older snapshots; one still reading after that keeps
+   * the WAL, which the next shredding commit or automatic checkpoint then truncates or overwrites.
+   */
+  private eraseWal(): void {
+    if (this.db.memory) return;
+    this.db.pragma('wal_checkpoint(TRUNCATE)');
   }
 
   /** Runs inside the unit's SAVEPOINT: any throw rolls back this unit only. */

@@ -9,6 +9,7 @@ import { isSafePath, resolveRoute, type UpstreamService } from '../domain/routin
 import type { Upstream } from './upstream';
 import { assertDeclaredLength, assertSupportedContentType } from './read-body';
 import type { IdempotencyGuard } from './idempotency.middleware';
+import { rememberClientAddress, type TrustProxy } from './client-address';
 
 export interface EdgeDeps {
   logger: Logger;
@@ -18,6 +19,8 @@ export interface EdgeDeps {
   /** Idempotency-Key on merchant POSTs, around whichever transport serves the route. */
   idempotency: IdempotencyGuard;
   bodyLimitBytes: number;
+  /** Who may name the client in X-Forwarded-For (TRUST_PROXY); the services get the client's address. */
+  trustProxy: TrustProxy;
   /** Mounted before anything else: the gateway's own internal API (internal JWT). */
   internalApp: express.Express;
   admin: express.Router;
@@ -40,6 +43,7 @@ export function createEdgeApp(deps: EdgeDeps): express.Express {
 
   app.use('/internal', deps.internalApp);
   app.use(requestIdMiddleware());
+  app.use(rememberClientAddress(deps.trustProxy));
   app.use(accessLog(deps.logger, 'info'));
 
   app.get('/health', (_req, res) => {

@@ -5,6 +5,7 @@ import { AppError, UnavailableError } from '@vaultline/core';
 import type { ApiKeyMode, InternalTokenSigner } from '@vaultline/auth';
 import { requestIdOf } from '@vaultline/http';
 import type { UpstreamService } from '../domain/routing';
+import { clientAddressOf } from './client-address';
 
 /**
  * How the gateway reaches one service behind it: over HTTP (HttpUpstream: every profile, and a
@@ -76,7 +77,7 @@ export function upstreamRequestHeaders(req: Request, call: UpstreamCall, signer:
   if (call.service === 'forwarder' && merchantAuthorization) headers['x-forward-authorization'] = merchantAuthorization;
   headers.authorization = `Bearer ${signer.sign(call.service, { merchantId: call.merchantId, scopes: call.scopes, mode: call.mode })}`;
   headers['x-request-id'] = requestIdOf(req);
-  if (req.socket.remoteAddress) headers['x-forwarded-for'] = req.socket.remoteAddress;
+  headers['x-forwarded-for'] = clientAddressOf(req);
   propagation.inject(context.active(), headers);
   return headers;
 }

@@ -54,7 +54,12 @@ function send(res: Response, item: Asset, cache: string): void {
   res.send(item.body);
 }
 
-/** The client's address as the gateway saw it (first X-Forwarded-For entry), for per-address limits. */
+/**
+ * The client's address for per-address limits. Contract with the gateway: it replaces any
+ * X-Forwarded-For with one entry, the client's address under its TRUST_PROXY rule
+ * (services/gateway/src/http/client-address.ts); the first entry is read so that a proxy between
+ * gateway and vault appending its own does not change the answer.
+ */
 export function clientAddressOf(req: Request): string {
   const forwarded = req.get('x-forwarded-for')?.split(',')[0]?.trim();
   return forwarded || req.socket.remoteAddress || 'unknown';

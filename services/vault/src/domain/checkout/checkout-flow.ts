@@ -84,7 +84,8 @@ export type SubmitCheckoutCard = (command: { sessionId: string; clientAddress: s
 /**
  * The consumer's card entry. The session id is the capability: single use (the session's optimistic
  * version makes a second submission fail even when two arrive at once), it expires, and attempts are
- * limited per session and per client address. Token, session completion and both events commit together.
+ * limited per client address (checked first) and per session. Token, session completion and both events
+ * commit together.
  */
 export function submitCheckoutCard({ sessions, createToken, ttl, clock, limits }: SubmitCheckoutCardPorts): SubmitCheckoutCard {
   const enforceLimit = async (key: string, max: number): Promise<void> => {
@@ -96,8 +97,9 @@ export function submitCheckoutCard({ sessions, createToken, ttl, clock, limits }
   };
 
   return async (command) => {
-    await enforceLimit(`vault:checkout-attempts:session:${command.sessionId}`, limits.perSession);
+    // The address first: a blocked address must not create a counter per session id it makes up.
     await enforceLimit(`vault:checkout-attempts:address:${command.clientAddress}`, limits.perAddress);
+    await enforceLimit(`vault:checkout-attempts:session:${command.sessionId}`, limits.perSession);
 
     const session = await sessions.get(command.sessionId);
     if (!session) throw new CheckoutSessionNotFound();

@@ -45,8 +45,8 @@ export type DeleteToken = (merchantId: string, tokenId: string) => Promise<{ id:
 
 /**
  * Destroys the card data: ciphertexts and the wrapped data key are erased from the record (so no
- * copy of the data key exists any more, even in backups taken later) and the security code is
- * removed from the TTL store. The record remains as a tombstone answering token_deleted.
+ * copy of the data key exists any more, even in backups taken later), from what the store's files
+ * keep of the old record (shredOnCommit), and the security code is removed from the TTL store. The record remains as a tombstone answering token_deleted.
  */
 export function deleteToken({ tokens, transaction, ttl, clock }: DeleteTokenPorts): DeleteToken {
   return async (merchantId, tokenId) => {
@@ -66,6 +66,8 @@ export function deleteToken({ tokens, transaction, ttl, clock }: DeleteTokenPort
           deleted_at: now,
         });
         uow.publish(eventMessage(tokenDeletedV1, { merchantId, data: { token_id: tokenId } }));
+        // The store's files must not keep the erased fields either (old row versions in the WAL, freed page space).
+        uow.shredOnCommit();
       });
     }
     await destroySecurityCode(ttl, tokenId);
