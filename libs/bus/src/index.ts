@@ -23,4 +23,4 @@ export { createEventConsumer, type EventConsumerOptions, type EventHandler, type
 export type { SqliteLogStorage } from './log/sqlite-log-storage';
 export type { CachedLogStorage } from './log/cached-log-storage';
 export type { RedisStreamsBus, RedisStreamsBusOptions } from './redis/redis-streams-bus';
-export type { KafkaBus, KafkaBusOptions } from './kafka/kafka-bus';
+export type { KafkaBus, KafkaBusOptions, KafkaClient, KafkaConsumer, KafkaProducer, KafkaAdmin } from './kafka/kafka-bus';

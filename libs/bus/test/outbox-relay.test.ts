@@ -23,6 +23,7 @@ function flakyBus(inner: Bus, failures: number): Bus & { calls: number } {
     },
     subscribe: inner.subscribe.bind(inner),
     ping: () => inner.ping(),
+    health: () => inner.health(),
     close: () => inner.close(),
   };
   return flaky;
@@ -39,7 +40,7 @@ describe.each(storeAdapters)('outbox relay on the %s', (_name, openStore) => {
     await store.register({ name: 'payments' });
     bus = await openBus('memory://');
     received = [];
-    await bus.subscribe({ topic: paymentProcessingV1.topic, group: 'observer', handler: async (d) => void received.push(d) });
+    await bus.subscribe({ topics: [paymentProcessingV1.topic], group: 'observer', handler: async (d) => void received.push(d) });
   });
 
   afterEach(async () => {
