@@ -17,7 +17,7 @@ export {
   type RetryPolicy,
 } from './retry/deliver-with-retry';
 export { eventMessage, EVENT_HEADERS, type EventMessageInput } from './messaging/event-message';
-export { startOutboxRelay, type OutboxRelay, type OutboxRelayOptions } from './messaging/outbox-relay';
+export { startOutboxRelay, PARKED_OUTBOX_COLLECTION, type OutboxRelay, type OutboxRelayOptions, type ParkedOutboxMessage } from './messaging/outbox-relay';
 export { createEventConsumer, type EventConsumerOptions, type EventHandler, type EventHandlers, type EventOf, type RawEvent } from './messaging/event-consumer';
 // Types only: the adapters themselves load their clients lazily through openBus.
 export type { SqliteLogStorage } from './log/sqlite-log-storage';
