@@ -1,4 +1,4 @@
-import type { BusHealth, FailingSubscription, SubscribeOptions } from './bus.port';
+import type { Bus, BusHealth, FailingSubscription, SubscribeOptions } from './bus.port';
 
 /** The subscription's topics without repeats; a subscription needs at least one. */
 export function topicsOf(options: Pick<SubscribeOptions, 'topics' | 'group'>): string[] {
@@ -57,4 +57,14 @@ export class SubscriptionHealth {
   report(): BusHealth {
     return { failing: [...this.failing.values()].map((entry) => ({ ...entry, topics: [...entry.topics] })) };
   }
+}
+
+/**
+ * For a service's readiness check: throws when a subscription of this bus has stopped consuming.
+ * A plain Error, so /ready logs the failures and answers its generic 503 not_ready.
+ */
+export function assertSubscriptionsConsuming(bus: Pick<Bus, 'health'>): void {
+  const { failing } = bus.health();
+  if (failing.length === 0) return;
+  throw new Error(`bus subscriptions not consuming: ${failing.map((f) => `${f.group} (${f.topics.join(', ')}) since ${f.since}: ${f.error}`).join('; ')}`);
 }

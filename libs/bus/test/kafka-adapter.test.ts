@@ -6,7 +6,7 @@ import { AssignerProtocol, KafkaJSError, logLevel, Partitioners, PartitionAssign
 import { waitFor } from '@vaultline/core';
 import { createLogger } from '@vaultline/logger';
 import { MemoryDocumentStore } from '@vaultline/store';
-import { createEventConsumer, type Delivery, type Subscription } from '../src';
+import { assertSubscriptionsConsuming, createEventConsumer, type Delivery, type Subscription } from '../src';
 import { KafkaBus } from '../src/kafka/kafka-bus';
 import { FakeKafka } from './kafka-double';
 
@@ -174,6 +174,7 @@ describe('KafkaBus on kafkajs 2.2.4', () => {
     crashed.emit(crashed.events.CRASH, { error: new TypeError("Cannot read properties of null (reading 'toString')"), groupId: 'importer', restart: false });
 
     expect(bus.health().failing).toEqual([expect.objectContaining({ group: 'importer', topics: ['vault.tokens', 'vault.detokenizations'], error: expect.stringContaining('TypeError') })]);
+    expect(() => assertSubscriptionsConsuming(bus)).toThrow(/importer \(vault.tokens, vault.detokenizations\)/);
     await waitFor(() => kafka.consumersOf('importer').length === 2 && kafka.consumersOf('importer')[1]!.runConfig !== undefined, 1_000);
     const restarted = kafka.consumersOf('importer')[1]!;
     expect(restarted.subscribed).toEqual(['vault.tokens', 'vault.detokenizations']);
@@ -182,6 +183,7 @@ describe('KafkaBus on kafkajs 2.2.4', () => {
     restarted.emit(restarted.events.GROUP_JOIN, { groupId: 'importer' });
 
     expect(bus.health().failing).toEqual([]);
+    expect(() => assertSubscriptionsConsuming(bus)).not.toThrow();
   });
 
   it('when kafkajs restarts a crashed consumer itself, then the bus starts no second one and health recovers once the group is joined', async () => {
