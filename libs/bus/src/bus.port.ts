@@ -3,6 +3,11 @@
  *
  * Semantics every adapter keeps (the contract suite in libs/testing checks them):
  * - Topics; consumer groups: each group gets every message once, members of a group share it.
+ * - A group is one subscription over a list of topics: every member of a group subscribes to the
+ *   same topics in one call (Kafka's group leader assigns only the topics it subscribed itself, so
+ *   members of one group with different topics would leave partitions unconsumed). A second
+ *   subscription of a group in the same bus with other topics is refused.
+ * - publish creates a topic that does not exist yet (with its dead-letter topic).
  * - At-least-once: a message is acknowledged only after its handler resolved.
  * - A handler that throws gets the message again (in-process retry with backoff, and again after
  *   a restart when the process died before acknowledging); after maxAttempts it is published to
@@ -27,7 +32,8 @@ export interface Delivery extends BusMessage {
 export type MessageHandler = (delivery: Delivery) => Promise<void>;
 
 export interface SubscribeOptions {
-  topic: string;
+  /** Every topic this group consumes (at least one); deliveries say which one they came from. */
+  topics: string[];
   group: string;
   handler: MessageHandler;
   /** Attempts before dead-lettering (default 5). */
@@ -40,12 +46,32 @@ export interface Subscription {
   stop(): Promise<void>;
 }
 
+/** A subscription that stopped consuming and has not (yet) come back, with the last error. */
+export interface FailingSubscription {
+  group: string;
+  topics: string[];
+  error: string;
+  /** ISO time of the failure. */
+  since: string;
+}
+
+export interface BusHealth {
+  /** Empty while every subscription of this bus consumes (or is starting). */
+  failing: FailingSubscription[];
+}
+
 export interface Bus {
   /** Creates topics where the transport needs it (Kafka, Redis groups); idempotent. */
   ensureTopics(topics: string[]): Promise<void>;
   publish(messages: BusMessage[]): Promise<void>;
   subscribe(options: SubscribeOptions): Promise<Subscription>;
   ping(): Promise<void>;
+  /**
+   * Whether this bus's subscriptions are consuming: a subscription whose consuming loop is in an
+   * error state (a Kafka consumer that crashed, a Redis or log read that keeps failing) is listed
+   * until it consumes again. For /ready: a service whose consumers died is not ready.
+   */
+  health(): BusHealth;
   close(): Promise<void>;
 }
 

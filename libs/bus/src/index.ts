@@ -1,5 +1,6 @@
 export * from './bus.port';
 export { openBus, type OpenBusOptions } from './open-bus';
+export { assertSubscriptionsConsuming } from './subscriptions';
 export { LogBus, type LogBusOptions } from './log/log-bus';
 export type { LogStorage, LogRecord, LogAppend, GroupOffset } from './log/log-storage.port';
 export { BroadcastWakeSource, type WakeSource, type AppendedRecord } from './log/wake-source';
@@ -17,10 +18,10 @@ export {
   type RetryPolicy,
 } from './retry/deliver-with-retry';
 export { eventMessage, EVENT_HEADERS, type EventMessageInput } from './messaging/event-message';
-export { startOutboxRelay, type OutboxRelay, type OutboxRelayOptions } from './messaging/outbox-relay';
+export { startOutboxRelay, PARKED_OUTBOX_COLLECTION, type OutboxRelay, type OutboxRelayOptions, type ParkedOutboxMessage } from './messaging/outbox-relay';
 export { createEventConsumer, type EventConsumerOptions, type EventHandler, type EventHandlers, type EventOf, type RawEvent } from './messaging/event-consumer';
 // Types only: the adapters themselves load their clients lazily through openBus.
 export type { SqliteLogStorage } from './log/sqlite-log-storage';
 export type { CachedLogStorage } from './log/cached-log-storage';
 export type { RedisStreamsBus, RedisStreamsBusOptions } from './redis/redis-streams-bus';
-export type { KafkaBus, KafkaBusOptions } from './kafka/kafka-bus';
+export type { KafkaBus, KafkaBusOptions, KafkaClient, KafkaConsumer, KafkaProducer, KafkaAdmin } from './kafka/kafka-bus';

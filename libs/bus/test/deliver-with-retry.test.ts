@@ -54,8 +54,9 @@ describe('the shared retry and dead-letter loop', () => {
     expect(Date.now() - started).toBeLessThan(1_000);
   });
 
-  it('when the dead-letter publish fails at first, then it is retried until accepted before acknowledging', async () => {
+  it('when the dead-letter publish fails at first, then it is retried until accepted before acknowledging, heartbeating in between', async () => {
     let publishCalls = 0;
+    let beats = 0;
     const outcome = await deliverWithRetry({
       message,
       group: 'g',
@@ -69,10 +70,63 @@ describe('the shared retry and dead-letter loop', () => {
       },
       signal: new AbortController().signal,
       logger,
+      heartbeat: async () => void beats++,
     });
 
     expect(outcome).toBe('dead-lettered');
     expect(publishCalls).toBe(3);
+    expect(beats).toBeGreaterThanOrEqual(2);
+  });
+
+  it('when a message is retried with a long backoff, then the transport heartbeat is called all through the backoff', async () => {
+    const beats: number[] = [];
+    const attempts: number[] = [];
+    const started = Date.now();
+
+    const outcome = await deliverWithRetry({
+      message,
+      group: 'g',
+      handler: async (delivery) => {
+        attempts.push(delivery.attempt);
+        if (delivery.attempt < 3) throw new UnavailableError('store down');
+      },
+      policy: { maxAttempts: 5, retryDelayMs: () => 100 },
+      publishDeadLetter: async () => undefined,
+      signal: new AbortController().signal,
+      logger,
+      heartbeat: async () => void beats.push(Date.now() - started),
+      heartbeatEveryMs: 20,
+    });
+
+    expect(outcome).toBe('handled');
+    expect(attempts).toEqual([1, 2, 3]);
+    // Two backoffs of 100 ms in slices of 20 ms: a heartbeat before each slice.
+    expect(beats.length).toBeGreaterThanOrEqual(10);
+    expect(Math.max(...beats.slice(1).map((at, i) => at - (beats[i] as number)))).toBeLessThan(100);
+  });
+
+  it('when the heartbeat fails (the group is rebalancing), then the delivery ends with that error and is not acknowledged', async () => {
+    const rebalancing = Object.assign(new Error('The group is rebalancing, so a rejoin is needed'), { type: 'REBALANCE_IN_PROGRESS' });
+    const attempts: number[] = [];
+
+    const delivery = deliverWithRetry({
+      message,
+      group: 'g',
+      handler: async (d) => {
+        attempts.push(d.attempt);
+        throw new UnavailableError('store down');
+      },
+      policy: { maxAttempts: 5, retryDelayMs: () => 10 },
+      publishDeadLetter: async () => undefined,
+      signal: new AbortController().signal,
+      logger,
+      heartbeat: async () => {
+        throw rebalancing;
+      },
+    });
+
+    await expect(delivery).rejects.toBe(rebalancing);
+    expect(attempts).toEqual([1]);
   });
 
   it('when an error message carries a card number or is very long, then the text leaving the process is masked and truncated', () => {

@@ -106,8 +106,8 @@ describe.each(storeAdapters)('createEventConsumer on the %s', (_name, openStore)
     };
     consumer = await createEventConsumer({ bus, store, group: GROUP, logger, handlers, maxAttempts: 1 });
     const other = await createEventConsumer({ bus: secondBus, store, group: GROUP, logger, handlers, maxAttempts: 1 });
-    await secondBus.subscribe({ topic: deadLetterTopic(paymentProcessingV1.topic), group: 'dlq', handler: async (d) => void dead.push(d) });
-    await bus.subscribe({ topic: deadLetterTopic(paymentProcessingV1.topic), group: 'dlq', handler: async (d) => void dead.push(d) });
+    await secondBus.subscribe({ topics: [deadLetterTopic(paymentProcessingV1.topic)], group: 'dlq', handler: async (d) => void dead.push(d) });
+    await bus.subscribe({ topics: [deadLetterTopic(paymentProcessingV1.topic)], group: 'dlq', handler: async (d) => void dead.push(d) });
     const message = eventMessage(paymentProcessingV1, { merchantId: MERCHANT, data: aPayment() });
 
     await bus.publish([message]);
@@ -150,7 +150,7 @@ describe.each(storeAdapters)('createEventConsumer on the %s', (_name, openStore)
   it('when an event is invalid, then it lands in the dead-letter topic after one attempt and later events flow', async () => {
     const dead: Delivery[] = [];
     const handled: string[] = [];
-    await bus.subscribe({ topic: deadLetterTopic(paymentProcessingV1.topic), group: 'dlq', handler: async (d) => void dead.push(d) });
+    await bus.subscribe({ topics: [deadLetterTopic(paymentProcessingV1.topic)], group: 'dlq', handler: async (d) => void dead.push(d) });
     consumer = await createEventConsumer({
       bus,
       store,
@@ -175,7 +175,7 @@ describe.each(storeAdapters)('createEventConsumer on the %s', (_name, openStore)
   it('when the topic carries a type this consumer does not handle, then it is acknowledged and skipped', async () => {
     const dead: Delivery[] = [];
     const created: string[] = [];
-    await bus.subscribe({ topic: deadLetterTopic(tokenCreatedV1.topic), group: 'dlq', handler: async (d) => void dead.push(d) });
+    await bus.subscribe({ topics: [deadLetterTopic(tokenCreatedV1.topic)], group: 'dlq', handler: async (d) => void dead.push(d) });
     consumer = await createEventConsumer({
       bus,
       store,
@@ -207,7 +207,7 @@ describe.each(storeAdapters)('createEventConsumer on the %s', (_name, openStore)
     const dead: Delivery[] = [];
     const handled: string[] = [];
     const looked: string[] = [];
-    await bus.subscribe({ topic: deadLetterTopic(tokenCreatedV1.topic), group: 'dlq', handler: async (d) => void dead.push(d) });
+    await bus.subscribe({ topics: [deadLetterTopic(tokenCreatedV1.topic)], group: 'dlq', handler: async (d) => void dead.push(d) });
     const isProcessed = store.isProcessed.bind(store);
     store.isProcessed = (group: string, eventId: string) => {
       looked.push(eventId);

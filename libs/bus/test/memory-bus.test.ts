@@ -11,7 +11,7 @@ describe('LogBus on memory', () => {
   it('when a publish wakes a consumer, then the publisher finishes its turn before the handler runs', async () => {
     const bus = new LogBus(new MemoryLogStorage(), { partitions: 1 });
     const order: string[] = [];
-    const subscription = await bus.subscribe({ topic: 't', group: 'g', handler: async () => void order.push('handler') });
+    const subscription = await bus.subscribe({ topics: ['t'], group: 'g', handler: async () => void order.push('handler') });
     await sleep(5);
 
     await bus.publish([{ topic: 't', key: 'k', value: '1', headers: {} }]);
@@ -30,7 +30,7 @@ describe('LogBus on memory', () => {
     const otherKeys = ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'i', 'j'].filter((key) => partitionOf(key, 8) !== partitionOf(stuckKey, 8));
     const handled: string[] = [];
     const subscription = await bus.subscribe({
-      topic: 't',
+      topics: ['t'],
       group: 'g',
       retryDelayMs: () => 60_000,
       handler: async (delivery: Delivery) => {
@@ -50,14 +50,14 @@ describe('LogBus on memory', () => {
   it('when the same group subscribes again after stopping, then it resumes after the last handled message', async () => {
     const bus = await openBus('memory://');
     const first: string[] = [];
-    const subscription = await bus.subscribe({ topic: 't', group: 'g', handler: async (d) => void first.push(d.value) });
+    const subscription = await bus.subscribe({ topics: ['t'], group: 'g', handler: async (d) => void first.push(d.value) });
     await bus.publish([{ topic: 't', key: 'k', value: '1', headers: {} }]);
     await waitFor(() => first.length === 1);
     await subscription.stop();
 
     await bus.publish([{ topic: 't', key: 'k', value: '2', headers: {} }]);
     const second: string[] = [];
-    await bus.subscribe({ topic: 't', group: 'g', handler: async (d) => void second.push(d.value) });
+    await bus.subscribe({ topics: ['t'], group: 'g', handler: async (d) => void second.push(d.value) });
 
     await waitFor(() => second.length === 1);
     await sleep(20);
@@ -72,7 +72,7 @@ describe('LogBus on memory', () => {
     const bus = new LogBus(storage, { partitions: 1, retentionMs: 1 });
     const received: string[] = [];
     await bus.publish([{ topic: 't', key: 'k', value: 'new', headers: {} }]);
-    await bus.subscribe({ topic: 't', group: 'g', handler: async (d) => void received.push(d.value) });
+    await bus.subscribe({ topics: ['t'], group: 'g', handler: async (d) => void received.push(d.value) });
 
     await waitFor(() => received.length === 1);
     expect(received).toEqual(['new']);

@@ -6,7 +6,7 @@ describe('openBus', () => {
   it('when the URL is memory://, then it opens a working in-process bus', async () => {
     const bus = await openBus('memory://');
     const received: string[] = [];
-    await bus.subscribe({ topic: 't', group: 'g', handler: async (d) => void received.push(d.value) });
+    await bus.subscribe({ topics: ['t'], group: 'g', handler: async (d) => void received.push(d.value) });
 
     await bus.publish([{ topic: 't', key: 'k', value: 'hello', headers: {} }]);
 

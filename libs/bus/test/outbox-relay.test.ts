@@ -2,7 +2,8 @@ import { waitFor } from '@vaultline/core';
 import { paymentProcessingV1, parseEnvelope } from '@vaultline/contracts';
 import { createLogger } from '@vaultline/logger';
 import type { DocumentStore, StoredDocument } from '@vaultline/store';
-import { eventMessage, openBus, startOutboxRelay, type Bus, type BusMessage, type Delivery, type OutboxRelay } from '../src';
+import { SYSTEM_SCOPE } from '@vaultline/store';
+import { eventMessage, openBus, PARKED_OUTBOX_COLLECTION, startOutboxRelay, type Bus, type BusMessage, type Delivery, type OutboxRelay, type ParkedOutboxMessage } from '../src';
 import { aPayment, MERCHANT, storeAdapters } from './fixtures';
 
 interface Payment extends StoredDocument {
@@ -23,9 +24,33 @@ function flakyBus(inner: Bus, failures: number): Bus & { calls: number } {
     },
     subscribe: inner.subscribe.bind(inner),
     ping: () => inner.ping(),
+    health: () => inner.health(),
     close: () => inner.close(),
   };
   return flaky;
+}
+
+/** A bus that works, but refuses every message of one topic (a topic it cannot create, a message too large…). */
+function refusingBus(inner: Bus, refusedTopic: string, down = false): Bus & { refused: number } {
+  const refusing = {
+    refused: 0,
+    ensureTopics: (topics: string[]) => inner.ensureTopics(topics),
+    publish: async (messages: BusMessage[]) => {
+      if (down || messages.some((message) => message.topic === refusedTopic)) {
+        refusing.refused++;
+        throw new Error(down ? 'broker unavailable' : 'This server does not host this topic-partition');
+      }
+      await inner.publish(messages);
+    },
+    subscribe: inner.subscribe.bind(inner),
+    ping: async () => {
+      if (down) throw new Error('broker unavailable');
+      await inner.ping();
+    },
+    health: () => inner.health(),
+    close: () => inner.close(),
+  };
+  return refusing;
 }
 
 describe.each(storeAdapters)('outbox relay on the %s', (_name, openStore) => {
@@ -39,7 +64,7 @@ describe.each(storeAdapters)('outbox relay on the %s', (_name, openStore) => {
     await store.register({ name: 'payments' });
     bus = await openBus('memory://');
     received = [];
-    await bus.subscribe({ topic: paymentProcessingV1.topic, group: 'observer', handler: async (d) => void received.push(d) });
+    await bus.subscribe({ topics: [paymentProcessingV1.topic], group: 'observer', handler: async (d) => void received.push(d) });
   });
 
   afterEach(async () => {
@@ -117,6 +142,35 @@ describe.each(storeAdapters)('outbox relay on the %s', (_name, openStore) => {
     expect(received.map((d) => d.key)).toEqual(['pay_1', 'pay_2', 'pay_3', 'pay_4', 'pay_5']);
     expect(flaky.calls).toBe(2 + 3);
     expect(await store.outbox.pending(10)).toEqual([]);
+  });
+
+  it('when the bus keeps refusing one message while it works, then that message is parked with its error and the messages behind it are published', async () => {
+    const refusing = refusingBus(bus, 'vault.detokenizations');
+    await store.transaction((uow) => uow.publish({ topic: 'vault.detokenizations', key: 'tok_1', value: '{"type":"token.detokenized"}', headers: {} }));
+    for (let n = 1; n <= 3; n++) await createPayment(`pay_${n}`);
+
+    relay = startOutboxRelay({ store, bus: refusing, logger, parkAfterAttempts: 3 });
+
+    await waitFor(() => received.length === 3, 5_000);
+    expect(received.map((d) => d.key)).toEqual(['pay_1', 'pay_2', 'pay_3']);
+    expect(relay.parkedCount()).toBe(1);
+    const parked = await store.collection<ParkedOutboxMessage>(PARKED_OUTBOX_COLLECTION).list(SYSTEM_SCOPE, {}, { limit: 10 });
+    expect(parked.items).toEqual([
+      expect.objectContaining({ topic: 'vault.detokenizations', key: 'tok_1', value: '{"type":"token.detokenized"}', attempts: 3, error: expect.stringContaining('does not host') }),
+    ]);
+    await relay.flush();
+    expect(await store.outbox.pending(10)).toEqual([]);
+  });
+
+  it('when the bus is down for every message, then nothing is parked and the outbox keeps its messages', async () => {
+    const down = refusingBus(bus, 'none', true);
+    await createPayment('pay_1');
+
+    relay = startOutboxRelay({ store, bus: down, logger, parkAfterAttempts: 2 });
+
+    await waitFor(() => down.refused >= 4, 5_000);
+    expect(relay.parkedCount()).toBe(0);
+    expect((await store.outbox.pending(10)).map((p) => p.message.key)).toEqual(['pay_1']);
   });
 
   it('when the relay is stopped, then messages committed afterwards stay in the outbox for the next relay', async () => {

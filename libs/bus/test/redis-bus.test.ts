@@ -41,7 +41,7 @@ describe('RedisStreamsBus', () => {
     const crashed = await RedisStreamsBus.connect(redis.url, { consumerName: 'worker-a' });
     const attempts: number[] = [];
     await crashed.subscribe({
-      topic: 'claims',
+      topics: ['claims'],
       group: 'g',
       retryDelayMs: () => 60_000,
       handler: async (delivery) => {
@@ -55,7 +55,7 @@ describe('RedisStreamsBus', () => {
 
     const survivor = await RedisStreamsBus.connect(redis.url, { consumerName: 'worker-b', claimIdleMs: 100, blockMs: 50 });
     const received: string[] = [];
-    await survivor.subscribe({ topic: 'claims', group: 'g', handler: async (d) => void received.push(d.value) });
+    await survivor.subscribe({ topics: ['claims'], group: 'g', handler: async (d) => void received.push(d.value) });
 
     await waitFor(() => received.length === 1);
     expect(received).toEqual(['orphan']);
@@ -67,7 +67,7 @@ describe('RedisStreamsBus', () => {
 
   it('when a subscription is stopped while blocked on a read, then stop returns promptly', async () => {
     const bus = await RedisStreamsBus.connect(redis.url, { blockMs: 10_000 });
-    const subscription = await bus.subscribe({ topic: 'idle', group: 'g', handler: async () => undefined });
+    const subscription = await bus.subscribe({ topics: ['idle'], group: 'g', handler: async () => undefined });
     await new Promise((resolve) => setTimeout(resolve, 50));
 
     const started = Date.now();

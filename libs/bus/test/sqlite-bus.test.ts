@@ -59,7 +59,7 @@ describe('LogBus on SQLite', () => {
     const consumerSide = new LogBus(new SqliteLogStorage(file), { pollIntervalMs: 50 });
     const publisherSide = new LogBus(new SqliteLogStorage(file));
     const received: string[] = [];
-    await consumerSide.subscribe({ topic: 't', group: 'g', handler: async (d) => void received.push(d.value) });
+    await consumerSide.subscribe({ topics: ['t'], group: 'g', handler: async (d) => void received.push(d.value) });
 
     await publisherSide.publish([{ topic: 't', key: 'k', value: 'from elsewhere', headers: { a: 'b' } }]);
 
@@ -75,7 +75,7 @@ describe('LogBus on SQLite', () => {
     const consumerSide = threadBus(file, { pollIntervalMs: 60_000 }).bus;
     const publisherSide = threadBus(file, { pollIntervalMs: 60_000 }).bus;
     const received: string[] = [];
-    await consumerSide.subscribe({ topic: 't', group: 'g', handler: async (d) => void received.push(d.value) });
+    await consumerSide.subscribe({ topics: ['t'], group: 'g', handler: async (d) => void received.push(d.value) });
     await sleep(20);
 
     const published = Date.now();
@@ -138,7 +138,7 @@ describe('LogBus on SQLite', () => {
     const here = threadBus(file, { pollIntervalMs: 60_000, crossThreadWakeDelayMs: 1 });
     const elsewhere = threadBus(file, { pollIntervalMs: 60_000 }).bus;
     const received: string[] = [];
-    await here.bus.subscribe({ topic: 'consumed', group: 'g', handler: async (d) => void received.push(d.value) });
+    await here.bus.subscribe({ topics: ['consumed'], group: 'g', handler: async (d) => void received.push(d.value) });
     await sleep(20);
 
     await elsewhere.publish([{ topic: 'ignored', key: 'k', value: 'not for us', headers: {} }]);
@@ -159,7 +159,7 @@ describe('LogBus on SQLite', () => {
     const consumerSide = threadBus(file, { pollIntervalMs: 60_000, crossThreadWakeDelayMs: 50 });
     const publisherSide = threadBus(file, { pollIntervalMs: 60_000 }).bus;
     const received: string[] = [];
-    await consumerSide.bus.subscribe({ topic: 't', group: 'g', handler: async (d) => void received.push(d.value) });
+    await consumerSide.bus.subscribe({ topics: ['t'], group: 'g', handler: async (d) => void received.push(d.value) });
     await sleep(20);
     const reads = jest.spyOn(consumerSide.storage, 'read');
 

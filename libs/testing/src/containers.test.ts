@@ -1,6 +1,16 @@
-import { mongoAvailability, probeContainerRuntimeSync, resolveKafka, resolveMongo, withMongoDatabase } from './containers';
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { KAFKA_IMAGE, MONGO_IMAGE, mongoAvailability, probeContainerRuntimeSync, resolveKafka, resolveMongo, withMongoDatabase } from './containers';
 
 describe('container resolution', () => {
+  it('when the production compose file runs Kafka and MongoDB, then it runs the images the contract suites were run against', () => {
+    const compose = readFileSync(resolve(__dirname, '../../../docker-compose.yml'), 'utf8');
+    const images = [...compose.matchAll(/^\s+image:\s*(\S+)\s*$/gm)].map((match) => match[1]);
+
+    expect(images).toContain(KAFKA_IMAGE);
+    expect(images).toContain(MONGO_IMAGE);
+  });
+
   const saved = { MONGO_URL: process.env.MONGO_URL, KAFKA_BROKERS: process.env.KAFKA_BROKERS };
   afterEach(() => {
     for (const [name, value] of Object.entries(saved)) {

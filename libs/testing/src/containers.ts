@@ -13,8 +13,9 @@ export type Unavailable = { available: false; reason: string };
 export type MongoResolution = { available: true; url: string; stop(): Promise<void> } | Unavailable;
 export type KafkaResolution = { available: true; brokers: string; stop(): Promise<void> } | Unavailable;
 
-const MONGO_IMAGE = 'mongo:7';
-const KAFKA_IMAGE = 'apache/kafka:3.9.1';
+/** The images the contract suites start; docker-compose.yml runs the same ones (a test compares them). */
+export const MONGO_IMAGE = 'mongo:7';
+export const KAFKA_IMAGE = 'apache/kafka:3.9.1';
 const STARTUP_TIMEOUT_MS = 120_000;
 
 const oneLine = (error: unknown): string => (error instanceof Error ? error.message : String(error)).split('\n')[0]!.trim();

@@ -50,7 +50,7 @@ describe('POST /forward', () => {
     forwarder.vault.tokens.set(noCvc, { ...card, cvc: null, cvcStatus: 'not_collected' });
     forwarder.vault.tokens.set(deleted, { ...card, deleted: true });
     forwarder.vault.tokens.set(otherMerchants, { ...card, merchantId: 'mer_b' });
-    await forwarder.runtime.bus.subscribe({ topic: 'forwarder.forwards', group: 'test', handler: async (delivery) => void events.push(delivery.value) });
+    await forwarder.runtime.bus.subscribe({ topics: ['forwarder.forwards'], group: 'test', handler: async (delivery) => void events.push(delivery.value) });
   });
   afterAll(async () => {
     await forwarder?.stop();

@@ -1,4 +1,4 @@
-import { createEventConsumer, startOutboxRelay, type OutboxRelay, type Subscription } from '@vaultline/bus';
+import { assertSubscriptionsConsuming, createEventConsumer, startOutboxRelay, type OutboxRelay, type Subscription } from '@vaultline/bus';
 import { createEgressClient } from '@vaultline/egress';
 import { createServiceHttp, InternalClient } from '@vaultline/http';
 import type { ServiceApp, ServiceRuntime } from '@vaultline/runtime';
@@ -94,7 +94,10 @@ export function createApp(runtime: ServiceRuntime, config: ImporterConfig): Serv
     service: 'importer',
     verifier: runtime.verifier,
     logger,
-    readiness: () => store.ping(),
+    readiness: async () => {
+      await store.ping();
+      assertSubscriptionsConsuming(bus);
+    },
     routes: (router) =>
       importRoutes(router, {
         createImport: createImport({ jobs, transaction, sealer, clock, pluginOf: importProviderOf, wake: (merchantId, jobId) => scheduler.wake(merchantId, jobId) }),

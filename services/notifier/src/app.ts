@@ -1,4 +1,4 @@
-import { createEventConsumer, startOutboxRelay } from '@vaultline/bus';
+import { assertSubscriptionsConsuming, createEventConsumer, startOutboxRelay } from '@vaultline/bus';
 import type { Subscription } from '@vaultline/bus';
 import { AesGcmSecretSealer } from '@vaultline/crypto';
 import { createServiceHttp } from '@vaultline/http';
@@ -64,7 +64,10 @@ export function createApp(runtime: ServiceRuntime, config: NotifierConfig): Serv
     service: 'notifier',
     verifier: runtime.verifier,
     logger,
-    readiness: () => store.ping(),
+    readiness: async () => {
+      await store.ping();
+      assertSubscriptionsConsuming(bus);
+    },
     routes: (router) => {
       webhookEndpointRoutes(router, {
         createEndpoint: createEndpoint({ endpoints, transaction, sealer, clock, checkUrl, maxEndpointsPerMerchant: config.maxEndpointsPerMerchant }),

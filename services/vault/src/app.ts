@@ -1,5 +1,5 @@
 import type { Subscription } from '@vaultline/bus';
-import { startOutboxRelay, type OutboxRelay } from '@vaultline/bus';
+import { assertSubscriptionsConsuming, startOutboxRelay, type OutboxRelay } from '@vaultline/bus';
 import type { VaultInternalApi } from '@vaultline/contracts';
 import { createServiceHttp } from '@vaultline/http';
 import type { ServiceApp, ServiceRuntime } from '@vaultline/runtime';
@@ -64,6 +64,7 @@ export function createApp(runtime: ServiceRuntime, config: VaultConfig): VaultAp
     readiness: async () => {
       await store.ping();
       await ttl.ping();
+      assertSubscriptionsConsuming(bus);
     },
     routes: (router) => {
       tokenRoutes(router, {

@@ -88,7 +88,7 @@ describe('POST /cde-import (a third-party platform forwarding card data)', () =>
 async function captureTokenEvents(vault: VaultHarness) {
   const values: string[] = [];
   const subscription = await vault.runtime.bus.subscribe({
-    topic: topics.tokens,
+    topics: [topics.tokens],
     group: `t-${Math.random()}`,
     handler: async (d) => void values.push(d.value),
   });

@@ -130,21 +130,17 @@ export async function startVault(options: VaultHarnessOptions = {}): Promise<Vau
 export async function captureTopics(bus: Bus, topics: string[], group = `capture-${newId()}`): Promise<{ values: string[]; events: () => Record<string, unknown>[]; stop: () => Promise<void> }> {
   const values: string[] = [];
   await bus.ensureTopics(topics);
-  const subscriptions = await Promise.all(
-    topics.map((topic) =>
-      bus.subscribe({
-        topic,
-        group,
-        handler: async (delivery) => {
-          values.push(delivery.value);
-        },
-      }),
-    ),
-  );
+  const subscription = await bus.subscribe({
+    topics,
+    group,
+    handler: async (delivery) => {
+      values.push(delivery.value);
+    },
+  });
   return {
     values,
     events: () => values.map((v) => JSON.parse(v) as Record<string, unknown>),
-    stop: async () => void (await Promise.all(subscriptions.map((s) => s.stop()))),
+    stop: () => subscription.stop(),
   };
 }
 

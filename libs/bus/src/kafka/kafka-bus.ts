@@ -1,42 +1,110 @@
-import { Kafka, logLevel, type Admin, type Consumer, type IHeaders, type LogEntry, type Producer } from 'kafkajs';
+import {
+  Kafka,
+  KafkaJSError,
+  Partitioners,
+  logLevel,
+  type Admin,
+  type Consumer,
+  type ConsumerConfig,
+  type EachMessagePayload,
+  type IHeaders,
+  type LogEntry,
+  type Producer,
+  type ProducerConfig,
+} from 'kafkajs';
 import type { Logger } from '@vaultline/logger';
-import { deadLetterTopic, type Bus, type BusMessage, type SubscribeOptions, type Subscription } from '../bus.port';
-import { deliverWithRetry, retryPolicyOf } from '../retry/deliver-with-retry';
+import { deadLetterTopic, type Bus, type BusHealth, type BusMessage, type SubscribeOptions, type Subscription } from '../bus.port';
+import { deliverWithRetry, describeError, retryPolicyOf, type RetryPolicy } from '../retry/deliver-with-retry';
 import { silentLogger } from '../silent-logger';
+import { GroupTopics, SubscriptionHealth, topicsOf } from '../subscriptions';
 import { validateMessages } from '../validate-messages';
+
+export type KafkaProducer = Pick<Producer, 'connect' | 'sendBatch' | 'disconnect'>;
+export type KafkaConsumer = Pick<Consumer, 'connect' | 'subscribe' | 'run' | 'disconnect' | 'on' | 'events'>;
+export type KafkaAdmin = Pick<Admin, 'connect' | 'listTopics' | 'createTopics' | 'describeCluster' | 'disconnect'>;
+
+/** The part of kafkajs's `Kafka` client the bus uses (tests hand in a double shaped after it). */
+export interface KafkaClient {
+  producer(config: ProducerConfig): KafkaProducer;
+  consumer(config: ConsumerConfig): KafkaConsumer;
+  admin(): KafkaAdmin;
+}
 
 export interface KafkaBusOptions {
   /** Broker addresses, host:port. */
   brokers: string[];
   clientId?: string;
-  /** Partitions of topics created by ensureTopics (default 3). */
+  /** Partitions of topics the bus creates (default 3). */
   partitions?: number;
   replicationFactor?: number;
   logger?: Logger;
-}
-
-/** Thrown out of eachMessage so kafkajs does not resolve (commit) the offset of an interrupted delivery. */
-class DeliveryInterrupted extends Error {
-  constructor() {
-    super('subscription stopping; offset left uncommitted');
-  }
+  /** The kafkajs client; built from `brokers` when absent. */
+  client?: KafkaClient;
+  /** Delay before restarting a consumer that crashed for good (default 1 s doubling, at most 60 s). */
+  restartDelayMs?: (crashes: number) => number;
 }
 
 /**
- * The production bus, thin over kafkajs 2.2.4. Producer: acks -1, idempotent (experimental in
- * kafkajs, hence maxInFlightRequests 1), message key = BusMessage.key so a key stays in one
- * partition. One kafkajs consumer per subscription (groupId = group, fromBeginning); kafkajs
- * commits an offset only after eachMessage resolved, and eachMessage resolves only after the
- * handler did or the message was dead-lettered.
+ * Thrown out of eachMessage so kafkajs does not resolve (commit) the offset of an interrupted
+ * delivery. A KafkaJSError, because kafkajs's runner logs every other error of eachMessage at
+ * ERROR (runner.js processEachMessage: `if (!isKafkaJSError(e)) logger.error(...)`), and a stop is
+ * not an error.
+ */
+class DeliveryInterrupted extends KafkaJSError {
+  constructor() {
+    super('subscription stopping; offset left uncommitted', { retriable: true });
+  }
+}
+
+const defaultRestartDelayMs = (crashes: number): number => Math.min(1_000 * 2 ** (crashes - 1), 60_000);
+
+/** One subscription: a kafkajs consumer of `group` over all of its topics (replaced after a crash kafkajs does not recover from). */
+interface Member {
+  group: string;
+  topics: string[];
+  handler: SubscribeOptions['handler'];
+  policy: RetryPolicy;
+  abort: AbortController;
+  consumer?: KafkaConsumer;
+  crashes: number;
+  restartTimer?: NodeJS.Timeout;
+  stopped: boolean;
+}
+
+/**
+ * The production bus, thin over kafkajs 2.2.4.
+ *
+ * - Producer: acks -1, idempotent (experimental in kafkajs, hence maxInFlightRequests 1), the
+ *   Java-compatible partitioner named explicitly (murmur2 of BusMessage.key, so a key stays in one
+ *   partition, as with Java clients). Topics are created by the bus (ensureTopics, and before the
+ *   first publish to a topic), never by the broker's auto-creation.
+ * - One kafkajs consumer per subscription, subscribed to all of the group's topics (groupId =
+ *   group, fromBeginning): kafkajs's group leader assigns only the topics it subscribed itself
+ *   (consumerGroup.js: `assigner.assign({ members, topics: topicsSubscribed })`).
+ * - An offset is committed only after eachMessage resolved, and eachMessage resolves only after the
+ *   handler did or the message was dead-lettered; while it retries it heartbeats through the
+ *   payload's heartbeat (kafkajs heartbeats by itself only between messages).
+ * - Order and progress: one partition is handled sequentially. Partitions are not independent:
+ *   kafkajs fetches per broker and fetches again only after every batch of the previous fetch was
+ *   handled (fetcher.js, workerQueue.js), so a message in retry holds back the partitions led by the
+ *   same broker (with one broker: all of them) for at most its retry budget. The batches of one
+ *   fetch are handled concurrently, up to partitionsConsumedConcurrently.
+ * - A consumer that crashes with an error kafkajs will not retry (consumer/index.js onCrash:
+ *   restart only when the error is retriable) is started again by the bus after a backoff; until
+ *   it has joined its group again, health() lists it.
  */
 export class KafkaBus implements Bus {
-  private readonly consumers = new Set<{ consumer: Consumer; abort: AbortController }>();
+  private readonly members = new Set<Member>();
+  private readonly groupTopics = new GroupTopics();
+  private readonly subscriptionHealth = new SubscriptionHealth();
+  /** Topics known to exist, so publish asks the broker only about new ones. */
+  private readonly knownTopics = new Set<string>();
   private readonly logger: Logger;
   private closed = false;
 
   private constructor(
-    private readonly kafka: Kafka,
-    private readonly producer: Producer,
+    private readonly client: KafkaClient,
+    private readonly producer: KafkaProducer,
     private readonly options: KafkaBusOptions,
     logger: Logger,
   ) {
@@ -45,46 +113,61 @@ export class KafkaBus implements Bus {
 
   static async connect(options: KafkaBusOptions): Promise<KafkaBus> {
     const logger = options.logger ?? silentLogger();
-    const kafka = new Kafka({
-      clientId: options.clientId ?? 'vaultline',
-      brokers: options.brokers,
-      logLevel: logLevel.WARN,
-      logCreator: () => (entry: LogEntry) => forwardLog(logger, entry),
+    const client =
+      options.client ??
+      new Kafka({
+        clientId: options.clientId ?? 'vaultline',
+        brokers: options.brokers,
+        logLevel: logLevel.WARN,
+        logCreator: () => (entry: LogEntry) => forwardLog(logger, entry),
+      });
+    const producer = client.producer({
+      idempotent: true,
+      maxInFlightRequests: 1,
+      allowAutoTopicCreation: false,
+      // Named, rather than left to the default, which is the same partitioner but logs a warning once per process.
+      createPartitioner: Partitioners.DefaultPartitioner,
     });
-    const producer = kafka.producer({ idempotent: true, maxInFlightRequests: 1, allowAutoTopicCreation: false });
     await producer.connect();
-    return new KafkaBus(kafka, producer, options, logger);
+    return new KafkaBus(client, producer, options, logger);
   }
 
   /** Creates missing topics and their dead-letter topics. */
   async ensureTopics(topics: string[]): Promise<void> {
     this.assertOpen();
-    const wanted = [...new Set(topics.flatMap((topic) => [topic, deadLetterTopic(topic)]))];
-    const admin: Admin = this.kafka.admin();
+    const wanted = [...new Set(topics.flatMap((topic) => (topic.endsWith('.dead-letter') ? [topic] : [topic, deadLetterTopic(topic)])))];
+    if (wanted.every((topic) => this.knownTopics.has(topic))) return;
+    const admin = this.client.admin();
     await admin.connect();
     try {
       const existing = new Set(await admin.listTopics());
       const missing = wanted.filter((topic) => !existing.has(topic));
-      if (missing.length === 0) return;
-      await admin.createTopics({
-        waitForLeaders: true,
-        topics: missing.map((topic) => ({
-          topic,
-          numPartitions: this.options.partitions ?? 3,
-          replicationFactor: this.options.replicationFactor ?? -1,
-        })),
-      });
+      if (missing.length > 0) {
+        // Another process creating the same topic meanwhile is fine: kafkajs answers false when all already exist.
+        await admin.createTopics({
+          waitForLeaders: true,
+          topics: missing.map((topic) => ({
+            topic,
+            numPartitions: this.options.partitions ?? 3,
+            replicationFactor: this.options.replicationFactor ?? -1,
+          })),
+        });
+      }
+      for (const topic of wanted) this.knownTopics.add(topic);
     } finally {
       await admin.disconnect();
     }
   }
 
+  /** Creates a topic it has not seen before sending to it: broker auto-creation is off, and nothing else would. */
   async publish(messages: BusMessage[]): Promise<void> {
     this.assertOpen();
     validateMessages(messages);
     if (messages.length === 0) return;
     const byTopic = new Map<string, BusMessage[]>();
     for (const message of messages) byTopic.set(message.topic, [...(byTopic.get(message.topic) ?? []), message]);
+    const unknown = [...byTopic.keys()].filter((topic) => !this.knownTopics.has(topic));
+    if (unknown.length > 0) await this.ensureTopics(unknown);
     await this.producer.sendBatch({
       acks: -1,
       topicMessages: [...byTopic].map(([topic, list]) => ({
@@ -96,44 +179,42 @@ export class KafkaBus implements Bus {
 
   async subscribe(options: SubscribeOptions): Promise<Subscription> {
     this.assertOpen();
-    const policy = retryPolicyOf(options);
-    const abort = new AbortController();
-    const consumer = this.kafka.consumer({ groupId: options.group, allowAutoTopicCreation: false });
-    await consumer.connect();
-    await consumer.subscribe({ topics: [options.topic], fromBeginning: true });
-    await consumer.run({
-      autoCommit: true,
-      // Partitions progress independently; within one partition kafkajs stays sequential.
-      partitionsConsumedConcurrently: this.options.partitions ?? 3,
-      eachMessage: async ({ topic, message }) => {
-        const outcome = await deliverWithRetry({
-          message: { topic, key: message.key?.toString('utf8') ?? '', value: message.value?.toString('utf8') ?? '', headers: headersToStrings(message.headers) },
-          group: options.group,
-          handler: options.handler,
-          policy,
-          publishDeadLetter: (deadLetter) => this.publish([deadLetter]),
-          signal: abort.signal,
-          logger: this.logger,
-        });
-        if (outcome === 'aborted') throw new DeliveryInterrupted();
-      },
-    });
-    const entry = { consumer, abort };
-    this.consumers.add(entry);
+    const topics = topicsOf(options);
+    const release = this.groupTopics.claim(options.group, topics);
+    const member: Member = {
+      group: options.group,
+      topics,
+      handler: options.handler,
+      policy: retryPolicyOf(options),
+      abort: new AbortController(),
+      crashes: 0,
+      stopped: false,
+    };
+    this.members.add(member);
+    try {
+      await this.startConsumer(member);
+    } catch (error) {
+      await this.stopMember(member).catch(() => undefined);
+      release();
+      throw error;
+    }
     let stopped: Promise<void> | undefined;
     return {
       stop: () =>
         (stopped ??= (async () => {
-          this.consumers.delete(entry);
-          abort.abort();
-          await consumer.disconnect();
+          await this.stopMember(member);
+          release();
         })()),
     };
   }
 
+  health(): BusHealth {
+    return this.subscriptionHealth.report();
+  }
+
   async ping(): Promise<void> {
     this.assertOpen();
-    const admin = this.kafka.admin();
+    const admin = this.client.admin();
     await admin.connect();
     try {
       await admin.describeCluster();
@@ -145,14 +226,79 @@ export class KafkaBus implements Bus {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    await Promise.all(
-      [...this.consumers].map(async ({ consumer, abort }) => {
-        abort.abort();
-        await consumer.disconnect();
-      }),
-    );
-    this.consumers.clear();
+    await Promise.all([...this.members].map((member) => this.stopMember(member)));
     await this.producer.disconnect();
+  }
+
+  private async startConsumer(member: Member): Promise<void> {
+    const consumer = this.client.consumer({ groupId: member.group, allowAutoTopicCreation: false });
+    member.consumer = consumer;
+    consumer.on(consumer.events.GROUP_JOIN, () => {
+      if (member.consumer !== consumer) return;
+      member.crashes = 0;
+      this.subscriptionHealth.recover(member);
+    });
+    consumer.on(consumer.events.CRASH, (event) => this.onCrash(member, consumer, event.payload.error, event.payload.restart));
+    await consumer.connect();
+    await consumer.subscribe({ topics: member.topics, fromBeginning: true });
+    await consumer.run({
+      autoCommit: true,
+      // The group's partitions of all its topics can be in one fetch; handle as many at once as one topic had before.
+      partitionsConsumedConcurrently: (this.options.partitions ?? 3) * member.topics.length,
+      eachMessage: (payload) => this.eachMessage(member, payload),
+    });
+  }
+
+  private async eachMessage(member: Member, { topic, message, heartbeat }: EachMessagePayload): Promise<void> {
+    const outcome = await deliverWithRetry({
+      message: { topic, key: message.key?.toString('utf8') ?? '', value: message.value?.toString('utf8') ?? '', headers: headersToStrings(message.headers) },
+      group: member.group,
+      handler: member.handler,
+      policy: member.policy,
+      publishDeadLetter: (deadLetter) => this.publish([deadLetter]),
+      signal: member.abort.signal,
+      logger: this.logger,
+      heartbeat,
+    });
+    if (outcome === 'aborted') throw new DeliveryInterrupted();
+  }
+
+  /**
+   * kafkajs emits CRASH before it restarts a consumer itself (retriable errors) and when it gives
+   * up (any other error: the consumer is then disconnected for good). Either way the subscription
+   * consumes nothing until its consumer joins the group again; in the second case the bus starts a
+   * new consumer after a backoff.
+   */
+  private onCrash(member: Member, consumer: KafkaConsumer, error: Error, kafkajsRestarts: boolean): void {
+    if (member.stopped || member.consumer !== consumer) return;
+    this.subscriptionHealth.fail(member, member, describeError(error));
+    if (kafkajsRestarts) return;
+    member.crashes++;
+    const delay = (this.options.restartDelayMs ?? defaultRestartDelayMs)(member.crashes);
+    this.logger.error({ group: member.group, topics: member.topics, error: describeError(error), restart_in_ms: delay }, 'kafka consumer crashed and kafkajs will not restart it; the bus restarts it');
+    member.restartTimer = setTimeout(() => void this.restart(member), delay);
+    member.restartTimer.unref();
+  }
+
+  private async restart(member: Member): Promise<void> {
+    if (member.stopped) return;
+    const crashed = member.consumer;
+    await crashed?.disconnect().catch(() => undefined);
+    try {
+      await this.startConsumer(member);
+    } catch (error) {
+      // connect or subscribe failed: no CRASH event for that, so count it as one.
+      if (member.consumer) this.onCrash(member, member.consumer, error instanceof Error ? error : new Error(String(error)), false);
+    }
+  }
+
+  private async stopMember(member: Member): Promise<void> {
+    member.stopped = true;
+    clearTimeout(member.restartTimer);
+    this.members.delete(member);
+    member.abort.abort();
+    this.subscriptionHealth.recover(member);
+    await member.consumer?.disconnect();
   }
 
   private assertOpen(): void {
@@ -175,11 +321,16 @@ export function parseKafkaUrl(url: string): { brokers: string[]; partitions?: nu
   return { brokers, partitions };
 }
 
-function headersToStrings(headers: IHeaders | undefined): Record<string, string> {
+/**
+ * Header values as strings. kafkajs decodes a header sent without a value as null
+ * (protocol/decoder.js readVarIntBytes: length -1 → null) and a repeated header as an array;
+ * a header without a value is skipped, a repeated one keeps its last value.
+ */
+export function headersToStrings(headers: IHeaders | undefined): Record<string, string> {
   const result: Record<string, string> = {};
   for (const [name, value] of Object.entries(headers ?? {})) {
-    if (value === undefined) continue;
-    const last = Array.isArray(value) ? value[value.length - 1] : value;
+    const values = (Array.isArray(value) ? value : [value]) as Array<Buffer | string | null | undefined>;
+    const last = values.filter((entry): entry is Buffer | string => entry !== null && entry !== undefined).pop();
     if (last !== undefined) result[name] = last.toString();
   }
   return result;

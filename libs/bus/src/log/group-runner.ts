@@ -3,6 +3,7 @@ import type { BusMessage, MessageHandler } from '../bus.port';
 import { deliverWithRetry, type DeliveryOutcome, type RetryPolicy } from '../retry/deliver-with-retry';
 import type { LogStorage } from './log-storage.port';
 import { WakeSignal, afterPendingIo } from '../wake-signal';
+import type { SubscriptionHealth } from '../subscriptions';
 
 export interface GroupMember {
   handler: MessageHandler;
@@ -20,6 +21,8 @@ export interface GroupRunnerDeps {
   pollIntervalMs: number;
   publishDeadLetter: (message: BusMessage) => Promise<void>;
   logger: Logger;
+  /** Where a partition loop that keeps failing is reported (Bus.health). */
+  health: SubscriptionHealth;
 }
 
 /**
@@ -67,6 +70,7 @@ export class GroupRunner {
 
   async stop(): Promise<void> {
     this.stopped = true;
+    for (const signal of this.signals) this.deps.health.recover(signal);
     for (const member of this.members.splice(0)) member.abort.abort();
     this.notifyAll();
     await Promise.allSettled(this.loops);
@@ -86,6 +90,7 @@ export class GroupRunner {
       try {
         next ??= storage.committedOffset(group, topic, partition);
         const batch = storage.read(topic, partition, next, batchSize);
+        this.deps.health.recover(signal);
         if (batch.length === 0) {
           await signal.wait(pollIntervalMs);
           await afterPendingIo();
@@ -118,6 +123,7 @@ export class GroupRunner {
       } catch (error) {
         next = undefined;
         if (this.stopped) return;
+        this.deps.health.fail(signal, { group, topics: [topic] }, error instanceof Error ? error.message : String(error));
         logger.error({ topic, group, partition, error: error instanceof Error ? error.message : String(error) }, 'bus partition loop failed; retrying');
         await signal.wait(pollIntervalMs);
       }

@@ -1,8 +1,9 @@
 import type { Logger } from '@vaultline/logger';
-import type { Bus, BusMessage, SubscribeOptions, Subscription } from '../bus.port';
+import type { Bus, BusHealth, BusMessage, SubscribeOptions, Subscription } from '../bus.port';
 import { retryPolicyOf } from '../retry/deliver-with-retry';
 import { silentLogger } from '../silent-logger';
 import { validateMessages } from '../validate-messages';
+import { GroupTopics, SubscriptionHealth, topicsOf } from '../subscriptions';
 import { GroupRunner, type GroupMember } from './group-runner';
 import type { LogStorage } from './log-storage.port';
 import { partitionOf } from './partition-of';
@@ -45,6 +46,8 @@ export class LogBus implements Bus {
   private readonly partitions: number;
   private readonly logger: Logger;
   private readonly runners = new Map<string, GroupRunner>();
+  private readonly groupTopics = new GroupTopics();
+  private readonly subscriptionHealth = new SubscriptionHealth();
   private readonly stopping = new Map<string, Promise<void>>();
   private readonly pruneTimer: NodeJS.Timeout;
   private readonly stopHearingAppends: (() => void) | undefined;
@@ -91,38 +94,59 @@ export class LogBus implements Bus {
 
   async subscribe(options: SubscribeOptions): Promise<Subscription> {
     this.assertOpen();
-    const slot = `${options.topic}\u0000${options.group}`;
-    await this.stopping.get(slot);
-    let runner = this.runners.get(slot);
-    if (!runner) {
-      runner = new GroupRunner({
-        storage: this.storage,
-        topic: options.topic,
-        group: options.group,
-        partitions: this.partitions,
-        batchSize: this.options.batchSize ?? 100,
-        pollIntervalMs: this.options.pollIntervalMs ?? 1_000,
-        publishDeadLetter: (message) => this.publish([message]),
-        logger: this.logger,
-      });
-      this.runners.set(slot, runner);
+    const topics = topicsOf(options);
+    const release = this.groupTopics.claim(options.group, topics);
+    // One member per topic's runner, sharing the handler and the abort: the group's topics are
+    // separate logs, each with its own partition loops and offsets.
+    const abort = new AbortController();
+    const policy = retryPolicyOf(options);
+    const joined: Array<{ slot: string; runner: GroupRunner; member: GroupMember }> = [];
+    for (const topic of topics) {
+      const slot = `${topic}\u0000${options.group}`;
+      await this.stopping.get(slot);
+      let runner = this.runners.get(slot);
+      if (!runner) {
+        runner = new GroupRunner({
+          storage: this.storage,
+          topic,
+          group: options.group,
+          partitions: this.partitions,
+          batchSize: this.options.batchSize ?? 100,
+          pollIntervalMs: this.options.pollIntervalMs ?? 1_000,
+          publishDeadLetter: (message) => this.publish([message]),
+          logger: this.logger,
+          health: this.subscriptionHealth,
+        });
+        this.runners.set(slot, runner);
+      }
+      const member: GroupMember = { handler: options.handler, policy, abort, inFlight: new Set() };
+      runner.addMember(member);
+      joined.push({ slot, runner, member });
     }
-    const member: GroupMember = { handler: options.handler, policy: retryPolicyOf(options), abort: new AbortController(), inFlight: new Set() };
-    runner.addMember(member);
-    const owner = runner;
+    let stopped: Promise<void> | undefined;
     return {
-      stop: async () => {
-        const removed = owner.removeMember(member);
-        if (owner.memberCount === 0 && this.runners.get(slot) === owner) {
-          this.runners.delete(slot);
-          this.stopping.set(slot, removed);
-          void removed.finally(() => {
-            if (this.stopping.get(slot) === removed) this.stopping.delete(slot);
-          });
-        }
-        await removed;
-      },
+      stop: () =>
+        (stopped ??= (async () => {
+          release();
+          await Promise.all(joined.map(({ slot, runner, member }) => this.leave(slot, runner, member)));
+        })()),
     };
+  }
+
+  health(): BusHealth {
+    return this.subscriptionHealth.report();
+  }
+
+  private async leave(slot: string, owner: GroupRunner, member: GroupMember): Promise<void> {
+    const removed = owner.removeMember(member);
+    if (owner.memberCount === 0 && this.runners.get(slot) === owner) {
+      this.runners.delete(slot);
+      this.stopping.set(slot, removed);
+      void removed.finally(() => {
+        if (this.stopping.get(slot) === removed) this.stopping.delete(slot);
+      });
+    }
+    await removed;
   }
 
   async ping(): Promise<void> {

@@ -39,7 +39,7 @@ export interface RawEvent {
 const tracer = trace.getTracer('@vaultline/bus');
 
 /**
- * Subscribes `group` to the topics of the handled event types. For each delivery: the envelope
+ * Subscribes `group` to the topics of the handled event types, in one subscription. For each delivery: the envelope
  * is validated (an invalid one is not retryable and goes to the dead-letter topic); types this
  * consumer does not handle are acknowledged and skipped; an event already processed by the group
  * is skipped; otherwise the handler runs in one unit of work with the processed mark, so its
@@ -54,24 +54,14 @@ export async function createEventConsumer(options: EventConsumerOptions): Promis
   if (unknown.length > 0) throw new Error(`createEventConsumer(${group}): unknown event types ${unknown.join(', ')}`);
   const topicsToSubscribe = [...new Set(handled.map((type) => eventCatalog[type].topic))];
   await bus.ensureTopics(topicsToSubscribe);
-  const subscriptions: Subscription[] = [];
-  try {
-    for (const topic of topicsToSubscribe) {
-      subscriptions.push(
-        await bus.subscribe({
-          topic,
-          group,
-          handler: (delivery) => consume(options, delivery),
-          ...(options.maxAttempts !== undefined ? { maxAttempts: options.maxAttempts } : {}),
-          ...(options.retryDelayMs ? { retryDelayMs: options.retryDelayMs } : {}),
-        }),
-      );
-    }
-  } catch (error) {
-    await Promise.all(subscriptions.map((subscription) => subscription.stop()));
-    throw error;
-  }
-  return { stop: async () => void (await Promise.all(subscriptions.map((subscription) => subscription.stop()))) };
+  // One subscription over all the topics: on Kafka a group's members must subscribe to the same topics.
+  return bus.subscribe({
+    topics: topicsToSubscribe,
+    group,
+    handler: (delivery) => consume(options, delivery),
+    ...(options.maxAttempts !== undefined ? { maxAttempts: options.maxAttempts } : {}),
+    ...(options.retryDelayMs ? { retryDelayMs: options.retryDelayMs } : {}),
+  });
 }
 
 async function consume(options: EventConsumerOptions, delivery: Delivery): Promise<void> {

@@ -1,8 +1,8 @@
 import type { Logger } from '@vaultline/logger';
-import type { DocumentStore } from '@vaultline/store';
+import { SYSTEM_SCOPE, type DocumentStore, type PendingOutboxMessage, type StoredDocument } from '@vaultline/store';
 import type { Bus } from '../bus.port';
 import { WakeSignal, afterPendingIo } from '../wake-signal';
-import { sleepEndingOnAbort } from '@vaultline/core';
+import { newId, sleepEndingOnAbort } from '@vaultline/core';
 import { defaultRetryDelayMs, describeError } from '../retry/deliver-with-retry';
 
 export interface OutboxRelayOptions {
@@ -12,19 +12,47 @@ export interface OutboxRelayOptions {
   /** Fallback poll when no commit woke the relay (default 250 ms). */
   pollIntervalMs?: number;
   batchSize?: number;
+  /**
+   * Failed publishes of the oldest message, while the bus answers ping, before that message is
+   * parked in PARKED_OUTBOX_COLLECTION and the relay goes on (default 20: with the backoff, minutes).
+   */
+  parkAfterAttempts?: number;
+}
+
+/** Where the relay parks a message the bus keeps refusing, in the service's own store (SYSTEM_SCOPE). */
+export const PARKED_OUTBOX_COLLECTION = 'outbox_parked';
+
+export interface ParkedOutboxMessage extends StoredDocument {
+  topic: string;
+  key: string;
+  value: string;
+  headers: Record<string, string>;
+  /** The last publish error (masked, truncated). */
+  error: string;
+  attempts: number;
+  parked_at: string;
 }
 
 export interface OutboxRelay {
   /** Stops after the batch in progress; unpublished messages stay in the outbox. */
   stop(): Promise<void>;
-  /** Resolves once the outbox was seen empty after this call (everything committed before it is published). */
+  /** Resolves once the outbox was seen empty after this call (everything committed before it is published or parked). */
   flush(): Promise<void>;
+  /** Messages this relay parked since it started (all of them stay in PARKED_OUTBOX_COLLECTION). */
+  parkedCount(): number;
 }
 
 /**
  * Moves committed outbox messages to the bus, in commit order. A message is removed only after
  * the bus accepted it, so a crash in between publishes it again (at-least-once; consumers
  * dedupe by event id). A failing bus is retried with backoff, never skipped.
+ *
+ * One message the bus keeps refusing must not hold back every later one: after a failed batch the
+ * oldest message is sent alone until it goes through; once it failed `parkAfterAttempts` times and
+ * the bus still answers ping (so the bus works, this message does not), it is parked in
+ * PARKED_OUTBOX_COLLECTION with its error, logged, counted, and the relay goes on. Its key's later
+ * messages then overtake it; an operator re-publishes it from the parked record. While the bus is
+ * down nothing is parked.
  */
 export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
   const { store, bus, logger } = options;
@@ -37,24 +65,69 @@ export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
 
   const stopping = new AbortController();
 
+  let parked = 0;
+  const parkAfterAttempts = Math.max(1, options.parkAfterAttempts ?? 20);
+
+  async function park(item: PendingOutboxMessage, error: unknown, attempts: number): Promise<void> {
+    const description = describeError(error);
+    await store.transaction((uow) =>
+      uow.insert<ParkedOutboxMessage>(PARKED_OUTBOX_COLLECTION, {
+        id: newId(),
+        merchant_id: SYSTEM_SCOPE,
+        ...item.message,
+        error: description,
+        attempts,
+        parked_at: new Date().toISOString(),
+      }),
+    );
+    await store.outbox.remove([item.position]);
+    parked++;
+    logger.error({ topic: item.message.topic, key: item.message.key, attempts, error: description, parked_total: parked }, `outbox message parked in ${PARKED_OUTBOX_COLLECTION}: the bus keeps refusing it`);
+  }
+
   async function run(): Promise<void> {
     let failures = 0;
+    // After a failed batch: the oldest message alone, so one refused message is told from a bus outage.
+    let isolating = false;
+    let oldest: { position: string; failures: number } | undefined;
+    let registered = false;
     while (!stopped) {
       // Flushes requested before this read are satisfied if it finds the outbox empty.
       const waiters = flushWaiters.splice(0);
       let satisfied = false;
       try {
-        const pending = await store.outbox.pending(batchSize);
+        if (!registered) {
+          await store.register({ name: PARKED_OUTBOX_COLLECTION });
+          registered = true;
+        }
+        const pending = await store.outbox.pending(isolating ? 1 : batchSize);
         if (pending.length === 0) {
           satisfied = true;
+          isolating = false;
           for (const waiter of waiters) waiter.resolve();
           await wake.wait(pollIntervalMs);
           await afterPendingIo();
           continue;
         }
-        await bus.publish(pending.map((item) => item.message));
+        try {
+          await bus.publish(pending.map((item) => item.message));
+        } catch (error) {
+          const head = pending[0] as PendingOutboxMessage;
+          oldest = oldest?.position === head.position ? { position: head.position, failures: oldest.failures + 1 } : { position: head.position, failures: 1 };
+          if (pending.length === 1 && oldest.failures >= parkAfterAttempts && (await answers(bus))) {
+            await park(head, error, oldest.failures);
+            oldest = undefined;
+            isolating = false;
+            failures = 0;
+            continue;
+          }
+          isolating = true;
+          throw error;
+        }
         await store.outbox.remove(pending.map((item) => item.position));
         failures = 0;
+        isolating = false;
+        oldest = undefined;
         // A short batch emptied the outbox as it was when read; a later commit (or flush) notified
         // the signal, so wait for that instead of reading again only to find nothing.
         if (pending.length < batchSize) {
@@ -81,6 +154,7 @@ export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
       await loop;
       for (const waiter of flushWaiters.splice(0)) waiter.reject(new Error('outbox relay stopped'));
     },
+    parkedCount: () => parked,
     flush() {
       if (stopped) return Promise.reject(new Error('outbox relay stopped'));
       return new Promise<void>((resolve, reject) => {
@@ -89,4 +163,13 @@ export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
       });
     },
   };
+}
+
+async function answers(bus: Bus): Promise<boolean> {
+  try {
+    await bus.ping();
+    return true;
+  } catch {
+    return false;
+  }
 }

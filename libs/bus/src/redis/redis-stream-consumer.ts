@@ -4,6 +4,7 @@ import type { BusMessage, MessageHandler } from '../bus.port';
 import { sleepEndingOnAbort } from '@vaultline/core';
 import { defaultRetryDelayMs, deliverWithRetry, describeError, type RetryPolicy } from '../retry/deliver-with-retry';
 import { parseAutoClaimReply, parseReadReply, type StreamEntry } from './stream-entries';
+import type { SubscriptionHealth } from '../subscriptions';
 
 export interface RedisStreamConsumerDeps {
   /** A connection of its own: XREADGROUP BLOCK holds it. */
@@ -19,6 +20,8 @@ export interface RedisStreamConsumerDeps {
   readCount: number;
   /** Entries pending this long at another consumer are taken over (XAUTOCLAIM). */
   claimIdleMs: number;
+  /** Where a read loop that keeps failing is reported (Bus.health). */
+  health: SubscriptionHealth;
 }
 
 /**
@@ -54,6 +57,7 @@ export class RedisStreamConsumer {
     const interrupted = this.blockedInRead;
     if (interrupted) this.deps.connection.disconnect();
     await this.loop;
+    this.deps.health.recover(this);
     // Disconnecting twice would leave ioredis' 2 s socket-destroy timer running.
     if (!interrupted) await this.deps.connection.quit().catch(() => this.deps.connection.disconnect());
   }
@@ -73,11 +77,13 @@ export class RedisStreamConsumer {
           await this.claimIdle();
         }
         const entries = await this.read('>', true);
+        this.deps.health.recover(this);
         if (!(await this.handleAll(entries))) return;
         failures = 0;
       } catch (error) {
         if (this.stopping) return;
         failures++;
+        this.deps.health.fail(this, { group: this.deps.group, topics: [this.deps.topic] }, describeError(error));
         this.deps.logger.warn({ topic: this.deps.topic, group: this.deps.group, error: describeError(error) }, 'redis bus read failed; retrying');
         await sleepEndingOnAbort(defaultRetryDelayMs(failures), this.abort.signal);
       }

@@ -1,11 +1,12 @@
 import Redis from 'ioredis';
 import type { Logger } from '@vaultline/logger';
-import type { Bus, BusMessage, SubscribeOptions, Subscription } from '../bus.port';
+import type { Bus, BusHealth, BusMessage, SubscribeOptions, Subscription } from '../bus.port';
 import { describeError, retryPolicyOf } from '../retry/deliver-with-retry';
 import { silentLogger } from '../silent-logger';
 import { validateMessages } from '../validate-messages';
 import { RedisStreamConsumer } from './redis-stream-consumer';
 import { toStreamFields } from './stream-entries';
+import { GroupTopics, SubscriptionHealth, topicsOf } from '../subscriptions';
 
 export interface RedisStreamsBusOptions {
   /**
@@ -35,6 +36,8 @@ export interface RedisStreamsBusOptions {
 export class RedisStreamsBus implements Bus {
   private readonly consumers = new Set<RedisStreamConsumer>();
   private readonly namesInUse = new Set<string>();
+  private readonly groupTopics = new GroupTopics();
+  private readonly subscriptionHealth = new SubscriptionHealth();
   private readonly logger: Logger;
   private closed = false;
 
@@ -71,14 +74,30 @@ export class RedisStreamsBus implements Bus {
     if (failed?.[0]) throw failed[0];
   }
 
+  /** A Redis consumer group is per stream: one stream consumer (and connection) per topic of the subscription. */
   async subscribe(options: SubscribeOptions): Promise<Subscription> {
     this.assertOpen();
-    const name = this.claimConsumerName(options.topic, options.group);
+    const topics = topicsOf(options);
+    const release = this.groupTopics.claim(options.group, topics);
+    const started: Array<() => Promise<void>> = [];
+    const stopAll = () => Promise.all(started.map((stop) => stop())).then(() => release());
+    try {
+      for (const topic of topics) started.push(await this.consume(topic, options));
+    } catch (error) {
+      await stopAll();
+      throw error;
+    }
+    let stopped: Promise<void> | undefined;
+    return { stop: () => (stopped ??= stopAll()) };
+  }
+
+  private async consume(topic: string, options: SubscribeOptions): Promise<() => Promise<void>> {
+    const name = this.claimConsumerName(topic, options.group);
     const connection = this.redis.duplicate({ lazyConnect: false, maxRetriesPerRequest: null });
     this.watchErrors(connection);
     const consumer = new RedisStreamConsumer({
       connection,
-      topic: options.topic,
+      topic,
       group: options.group,
       consumer: name,
       handler: options.handler,
@@ -88,24 +107,25 @@ export class RedisStreamsBus implements Bus {
       blockMs: this.options.blockMs ?? 2_000,
       readCount: this.options.readCount ?? 20,
       claimIdleMs: this.options.claimIdleMs ?? 60_000,
+      health: this.subscriptionHealth,
     });
     try {
       await consumer.start();
     } catch (error) {
       connection.disconnect();
-      this.namesInUse.delete(`${options.topic}\u0000${options.group}\u0000${name}`);
+      this.namesInUse.delete(`${topic}\u0000${options.group}\u0000${name}`);
       throw error;
     }
     this.consumers.add(consumer);
-    let stopped: Promise<void> | undefined;
-    return {
-      stop: () =>
-        (stopped ??= (async () => {
-          this.consumers.delete(consumer);
-          await consumer.stop();
-          this.namesInUse.delete(`${options.topic}\u0000${options.group}\u0000${name}`);
-        })()),
+    return async () => {
+      this.consumers.delete(consumer);
+      await consumer.stop();
+      this.namesInUse.delete(`${topic}\u0000${options.group}\u0000${name}`);
     };
+  }
+
+  health(): BusHealth {
+    return this.subscriptionHealth.report();
   }
 
   async ping(): Promise<void> {

@@ -37,7 +37,19 @@ export interface DeliverWithRetryInput {
   /** Aborts a pending backoff when the subscription stops. */
   signal: AbortSignal;
   logger: Logger;
+  /**
+   * Tells the transport this consumer is alive while a message is retried (Kafka: the eachMessage
+   * payload's heartbeat; kafkajs heartbeats by itself only after eachMessage returns, and a member
+   * silent for the session timeout is evicted and its partition handed to another member). Called
+   * at least every `heartbeatEveryMs` of backoff. When it throws (the group is rebalancing), the
+   * error ends the delivery unacknowledged, so the partition's next owner gets the message.
+   */
+  heartbeat?: () => Promise<void>;
+  /** Default 1 s; kafkajs sends a heartbeat only once its own interval (3 s) has passed, so calling more often is free. */
+  heartbeatEveryMs?: number;
 }
+
+const DEFAULT_HEARTBEAT_EVERY_MS = 1_000;
 
 /**
  * The one retry/dead-letter loop every adapter runs around a handler: attempts counted from 1,
@@ -63,7 +75,7 @@ export async function deliverWithRetry(input: DeliverWithRetryInput): Promise<De
         return 'dead-lettered';
       }
       logger.warn(context, 'bus handler failed; retrying');
-      await sleepEndingOnAbort(policy.retryDelayMs(attempt), signal);
+      await backOff(policy.retryDelayMs(attempt), input);
     }
   }
 }
@@ -76,10 +88,21 @@ async function publishUntilAccepted(input: DeliverWithRetryInput, deadLetter: Bu
       return true;
     } catch (error) {
       input.logger.warn({ topic: deadLetter.topic, error: describeError(error) }, 'dead-letter publish failed; retrying');
-      await sleepEndingOnAbort(defaultRetryDelayMs(failures), input.signal);
+      await backOff(defaultRetryDelayMs(failures), input);
     }
   }
   return false;
+}
+
+/** Sleeps `ms` (ended early by the signal), heartbeating before each slice when the transport asks for it. */
+async function backOff(ms: number, input: DeliverWithRetryInput): Promise<void> {
+  const { heartbeat, signal } = input;
+  if (!heartbeat) return sleepEndingOnAbort(ms, signal);
+  const every = Math.max(1, input.heartbeatEveryMs ?? DEFAULT_HEARTBEAT_EVERY_MS);
+  for (let left = ms; left > 0 && !signal.aborted; left -= every) {
+    await heartbeat();
+    await sleepEndingOnAbort(Math.min(every, left), signal);
+  }
 }
 
 export function describeError(error: unknown): string {

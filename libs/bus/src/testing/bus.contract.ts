@@ -66,7 +66,7 @@ export function busContract(adapterName: string, open: () => Promise<OpenedBus>,
 
     it('when a message is published, then a subscriber of its topic receives its key, value and headers on attempt 1', async () => {
       const received: Delivery[] = [];
-      await subscribe({ topic, group, handler: async (delivery) => void received.push(delivery) });
+      await subscribe({ topics: [topic], group, handler: async (delivery) => void received.push(delivery) });
 
       await bus.publish([messageOf(topic, 'order-1', 1, { 'event-type': 'test.happened' })]);
 
@@ -83,8 +83,8 @@ export function busContract(adapterName: string, open: () => Promise<OpenedBus>,
 
     it('when two groups subscribe to a topic, then each group receives every message', async () => {
       const byGroup: Record<string, number[]> = { a: [], b: [] };
-      await subscribe({ topic, group: `${group}-a`, handler: async (d) => void byGroup.a?.push(numberOf(d)) });
-      await subscribe({ topic, group: `${group}-b`, handler: async (d) => void byGroup.b?.push(numberOf(d)) });
+      await subscribe({ topics: [topic], group: `${group}-a`, handler: async (d) => void byGroup.a?.push(numberOf(d)) });
+      await subscribe({ topics: [topic], group: `${group}-b`, handler: async (d) => void byGroup.b?.push(numberOf(d)) });
 
       await bus.publish([1, 2, 3, 4, 5].map((n) => messageOf(topic, `key-${n}`, n)));
 
@@ -99,8 +99,8 @@ export function busContract(adapterName: string, open: () => Promise<OpenedBus>,
         handledBy.set(numberOf(delivery), [...(handledBy.get(numberOf(delivery)) ?? []), name]);
         await sleep(2);
       };
-      await subscribe({ topic, group, handler: member('first') });
-      await subscribe({ topic, group, handler: member('second') });
+      await subscribe({ topics: [topic], group, handler: member('first') });
+      await subscribe({ topics: [topic], group, handler: member('second') });
 
       for (let n = 0; n < 40; n++) await bus.publish([messageOf(topic, `key-${n}`, n)]);
 
@@ -111,10 +111,36 @@ export function busContract(adapterName: string, open: () => Promise<OpenedBus>,
       expect(members).toEqual(new Set(['first', 'second']));
     });
 
+    it('when two members of one group subscribe to two topics, then every message of both topics is handled once', async () => {
+      const second = `${topic}.second`;
+      await bus.ensureTopics([second]);
+      const handledBy = new Map<string, string[]>();
+      const member = (name: string) => async (delivery: Delivery) => {
+        const id = `${delivery.topic}#${numberOf(delivery)}`;
+        handledBy.set(id, [...(handledBy.get(id) ?? []), name]);
+      };
+      await subscribe({ topics: [topic, second], group, handler: member('first') });
+      await subscribe({ topics: [topic, second], group, handler: member('second') });
+
+      for (let n = 0; n < 20; n++) await bus.publish([messageOf(topic, `key-${n}`, n), messageOf(second, `key-${n}`, n)]);
+
+      await waitFor(() => handledBy.size === 40, DELIVERY_TIMEOUT_MS);
+      await sleep(50);
+      expect([...handledBy.values()].every((members) => members.length === 1)).toBe(true);
+      expect([...handledBy.keys()].filter((id) => id.startsWith(`${second}#`))).toHaveLength(20);
+      expect(bus.health().failing).toEqual([]);
+    });
+
+    it('when a group consumes some topics, then subscribing the same group to other topics is refused', async () => {
+      await subscribe({ topics: [topic], group, handler: async () => undefined });
+
+      await expect(bus.subscribe({ topics: [topic, `${topic}.other`], group, handler: async () => undefined })).rejects.toThrow(/same topics/);
+    });
+
     it('when 200 messages over 10 keys are published while the handler is slow for some keys, then each key arrives in publish order', async () => {
       const seen = new Map<string, number[]>();
       await subscribe({
-        topic,
+        topics: [topic],
         group,
         handler: async (delivery) => {
           if (delivery.key === 'key-0' || delivery.key === 'key-3') await sleep(3);
@@ -134,7 +160,7 @@ export function busContract(adapterName: string, open: () => Promise<OpenedBus>,
     it('when a handler throws, then it gets the same message again with attempt 2, 3…', async () => {
       const attempts: number[] = [];
       await subscribe({
-        topic,
+        topics: [topic],
         group,
         ...fast,
         handler: async (delivery) => {
@@ -153,9 +179,9 @@ export function busContract(adapterName: string, open: () => Promise<OpenedBus>,
     it('when a handler keeps throwing, then the message goes to <topic>.dead-letter with error and attempts headers, and later messages flow', async () => {
       const dead: Delivery[] = [];
       const handled: number[] = [];
-      await subscribe({ topic: deadLetterTopic(topic), group: `${group}-dlq`, handler: async (d) => void dead.push(d) });
+      await subscribe({ topics: [deadLetterTopic(topic)], group: `${group}-dlq`, handler: async (d) => void dead.push(d) });
       await subscribe({
-        topic,
+        topics: [topic],
         group,
         maxAttempts: 3,
         ...fast,
@@ -185,9 +211,9 @@ export function busContract(adapterName: string, open: () => Promise<OpenedBus>,
     it('when a handler throws a non-retryable AppError, then the message is dead-lettered after the first attempt', async () => {
       const dead: Delivery[] = [];
       const attempts: number[] = [];
-      await subscribe({ topic: deadLetterTopic(topic), group: `${group}-dlq`, handler: async (d) => void dead.push(d) });
+      await subscribe({ topics: [deadLetterTopic(topic)], group: `${group}-dlq`, handler: async (d) => void dead.push(d) });
       await subscribe({
-        topic,
+        topics: [topic],
         group,
         ...fast,
         handler: async (delivery) => {
@@ -206,7 +232,7 @@ export function busContract(adapterName: string, open: () => Promise<OpenedBus>,
 
     it('when a subscription stops, then it receives nothing more', async () => {
       const received: number[] = [];
-      const subscription = await subscribe({ topic, group, handler: async (d) => void received.push(numberOf(d)) });
+      const subscription = await subscribe({ topics: [topic], group, handler: async (d) => void received.push(numberOf(d)) });
       await bus.publish([messageOf(topic, 'key-1', 1)]);
       await waitFor(() => received.length === 1, DELIVERY_TIMEOUT_MS);
 
@@ -221,7 +247,7 @@ export function busContract(adapterName: string, open: () => Promise<OpenedBus>,
       await bus.publish([1, 2, 3].map((n) => messageOf(topic, 'key-1', n)));
 
       const received: number[] = [];
-      await subscribe({ topic, group, handler: async (d) => void received.push(numberOf(d)) });
+      await subscribe({ topics: [topic], group, handler: async (d) => void received.push(numberOf(d)) });
 
       await waitFor(() => received.length === 3, DELIVERY_TIMEOUT_MS);
       expect(received).toEqual([1, 2, 3]);
@@ -237,7 +263,7 @@ export function busContract(adapterName: string, open: () => Promise<OpenedBus>,
       durable('when a message was not acknowledged when the bus closed, then it is delivered again after reopening', async () => {
         const firstAttempts: number[] = [];
         await bus.subscribe({
-          topic,
+          topics: [topic],
           group,
           retryDelayMs: () => 60_000,
           handler: async (delivery) => {
@@ -251,7 +277,7 @@ export function busContract(adapterName: string, open: () => Promise<OpenedBus>,
         await bus.close();
         bus = await (opened.reopen as () => Promise<Bus>)();
         const received: number[] = [];
-        await subscribe({ topic, group, handler: async (d) => void received.push(numberOf(d)) });
+        await subscribe({ topics: [topic], group, handler: async (d) => void received.push(numberOf(d)) });
 
         await waitFor(() => received.length === 1, DELIVERY_TIMEOUT_MS);
         expect(received).toEqual([1]);
@@ -263,7 +289,7 @@ export function busContract(adapterName: string, open: () => Promise<OpenedBus>,
         bus = await (opened.reopen as () => Promise<Bus>)();
 
         const received: number[] = [];
-        await subscribe({ topic, group: `${group}-late`, handler: async (d) => void received.push(numberOf(d)) });
+        await subscribe({ topics: [topic], group: `${group}-late`, handler: async (d) => void received.push(numberOf(d)) });
 
         await waitFor(() => received.length === 3, DELIVERY_TIMEOUT_MS);
         expect(received).toEqual([1, 2, 3]);

@@ -19,7 +19,7 @@ import { assertCollectionName, assertIndexes, indexName, savedIndex } from '../c
 import { toPage, validatePage } from '../page';
 import { runUnitOfWork, type BufferedUnitOfWork, type WriteOp } from '../unit-of-work';
 import { parseWhere } from '../where';
-import { mongoFilter, type MongoFilter } from './mongo-where';
+import { mongoFilter, uniqueIndexFilter, type MongoFilter } from './mongo-where';
 
 const OUTBOX = '_vl_outbox';
 const PROCESSED = '_vl_processed_events';
@@ -126,8 +126,8 @@ export class MongoDocumentStore implements DocumentStore {
       await collection.createIndex(keys, {
         name: indexName(spec.name, index),
         unique: index.unique,
-        // As in SQLite, documents whose indexed field is missing or null never collide.
-        ...(index.unique ? { partialFilterExpression: Object.fromEntries(index.fields.map((field) => [field, { $type: ['string', 'number', 'bool'] }])) } : {}),
+        // As in SQLite, documents whose indexed field is missing or null never collide (mongoFilter repeats this filter so lookups can use the index).
+        ...(index.unique ? { partialFilterExpression: uniqueIndexFilter(index.fields) } : {}),
       });
     }
     const saved = { name: spec.name, indexes };

@@ -1,0 +1,202 @@
+import Encoder from 'kafkajs/src/protocol/encoder';
+import encodeHeader from 'kafkajs/src/protocol/recordBatch/header/v0';
+import decodeRecord from 'kafkajs/src/protocol/recordBatch/record/v0/decoder';
+import Decoder from 'kafkajs/src/protocol/decoder';
+import { AssignerProtocol, KafkaJSError, logLevel, Partitioners, PartitionAssigners, type Cluster, type KafkaMessage, type Logger as KafkajsLogger } from 'kafkajs';
+import { waitFor } from '@vaultline/core';
+import { createLogger } from '@vaultline/logger';
+import { MemoryDocumentStore } from '@vaultline/store';
+import { assertSubscriptionsConsuming, createEventConsumer, type Delivery, type Subscription } from '../src';
+import { KafkaBus } from '../src/kafka/kafka-bus';
+import { FakeKafka } from './kafka-double';
+
+/**
+ * The Kafka adapter against kafkajs's own code where it runs without a broker (the round-robin
+ * assigner, the record decoder, the consumer Runner) and a client double for the rest. The real
+ * broker runs the bus contract in kafka-bus.test.ts wherever KAFKA_BROKERS is set.
+ */
+const logger = createLogger({ service: 'bus-test', level: 'silent' });
+const PARTITIONS = 3;
+
+async function openBus(kafka: FakeKafka, options: { restartDelayMs?: () => number } = {}): Promise<KafkaBus> {
+  return KafkaBus.connect({ brokers: ['fake:9092'], client: kafka, partitions: PARTITIONS, logger, ...options });
+}
+
+/**
+ * A record as the broker sends it (a header may have no value: other clients send that, kafkajs's
+ * own record encoder cannot), decoded by kafkajs's decoder (protocol/recordBatch/record/v0/decoder.js).
+ */
+function recordFromBroker(offset: string, value: string, headers: Record<string, string | null>): KafkaMessage {
+  const body = new Encoder()
+    .writeInt8(0) // attributes
+    .writeVarLong(0) // timestamp delta
+    .writeVarInt(0) // offset delta
+    .writeVarIntBytes('pay_1')
+    .writeVarIntBytes(value)
+    .writeVarIntArray(Object.entries(headers).map(([key, headerValue]) => encodeHeader({ key, value: headerValue }))).buffer;
+  return { ...decodeRecord(new Decoder(body), { firstOffset: offset, firstTimestamp: '0' }) };
+}
+
+describe('KafkaBus on kafkajs 2.2.4', () => {
+  const subscriptions: Subscription[] = [];
+  const buses: KafkaBus[] = [];
+
+  afterEach(async () => {
+    await Promise.all(subscriptions.splice(0).map((subscription) => subscription.stop()));
+    await Promise.all(buses.splice(0).map((bus) => bus.close()));
+  });
+
+  async function aBus(kafka = new FakeKafka(), options: { restartDelayMs?: () => number } = {}): Promise<{ bus: KafkaBus; kafka: FakeKafka }> {
+    const bus = await openBus(kafka, options);
+    buses.push(bus);
+    return { bus, kafka };
+  }
+
+  it('when two replicas run an event consumer over two topics, then kafkajs’s round-robin assigner gives every partition of both topics to a member that subscribed it, whoever leads', async () => {
+    const replicas = [await aBus(), await aBus()];
+    for (const { bus } of replicas) {
+      subscriptions.push(
+        await createEventConsumer({
+          bus,
+          store: new MemoryDocumentStore(),
+          group: 'vault',
+          logger,
+          handlers: { 'token.created': async () => undefined, 'token.detokenized': async () => undefined },
+        }),
+      );
+    }
+    const consumers = replicas.flatMap(({ kafka }) => kafka.consumersOf('vault'));
+    const members = consumers.map((consumer, index) => ({
+      memberId: `member-${index}`,
+      memberMetadata: AssignerProtocol.MemberMetadata.encode({ version: 0, topics: consumer.subscribed, userData: Buffer.alloc(0) }),
+    }));
+    const cluster = { findTopicPartitionMetadata: () => Array.from({ length: PARTITIONS }, (_, partitionId) => ({ partitionId })) } as unknown as Cluster;
+    const assigner = PartitionAssigners.roundRobin({ cluster, groupId: 'vault', logger: {} as KafkajsLogger });
+    const everyPartition = ['vault.detokenizations', 'vault.tokens'].flatMap((topic) => Array.from({ length: PARTITIONS }, (_, p) => `${topic}/${p}`));
+
+    for (const leader of members) {
+      // consumerGroup.js: the leader assigns the topics it subscribed itself; each member drops
+      // assigned topics it did not subscribe (topicsNotSubscribed).
+      const leaderTopics = AssignerProtocol.MemberMetadata.decode(leader.memberMetadata)?.topics ?? [];
+      const assignment = await assigner.assign({ members, topics: leaderTopics });
+      const consumed = assignment.flatMap(({ memberId, memberAssignment }) => {
+        const subscribed = consumers[Number(memberId.split('-')[1])]?.subscribed ?? [];
+        const assigned = AssignerProtocol.MemberAssignment.decode(memberAssignment)?.assignment ?? {};
+        return Object.entries(assigned)
+          .filter(([topic]) => subscribed.includes(topic))
+          .flatMap(([topic, partitions]) => partitions.map((p) => `${topic}/${p}`));
+      });
+
+      expect(consumed.sort()).toEqual(everyPartition);
+    }
+    expect(consumers).toHaveLength(2);
+  });
+
+  it('when a message goes to a topic nobody created, then the bus creates it and its dead-letter topic before sending', async () => {
+    const { bus, kafka } = await aBus();
+
+    await bus.publish([{ topic: 'vault.detokenizations', key: 'tok_1', value: '{}', headers: {} }]);
+    await bus.publish([{ topic: 'vault.detokenizations', key: 'tok_2', value: '{}', headers: {} }]);
+
+    expect(kafka.created).toEqual(['vault.detokenizations', 'vault.detokenizations.dead-letter']);
+    expect(kafka.sent.map((batch) => batch.topic)).toEqual(['vault.detokenizations', 'vault.detokenizations']);
+  });
+
+  it('when the producer is created, then it names the Java-compatible partitioner (no partitioner warning) and leaves topic creation to the bus', async () => {
+    const { kafka } = await aBus();
+
+    expect(kafka.producerConfig).toMatchObject({ createPartitioner: Partitioners.DefaultPartitioner, allowAutoTopicCreation: false, idempotent: true });
+  });
+
+  it('when a record carries a header without a value, then the header is skipped and the message is handled and its offset resolved', async () => {
+    const { bus, kafka } = await aBus();
+    const received: Delivery[] = [];
+    subscriptions.push(await bus.subscribe({ topics: ['payments.payments'], group: 'notifier', handler: async (d) => void received.push(d) }));
+    const record = recordFromBroker('7', '{"n":1}', { 'event-type': 'payment.processing', 'x-empty': null });
+    expect(record.headers?.['x-empty']).toBeNull(); // what kafkajs's decoder makes of it
+
+    const trace = await kafka.consumersOf('notifier')[0]!.deliver('payments.payments', 0, [record]);
+
+    expect(received[0]?.headers).toEqual({ 'event-type': 'payment.processing' });
+    expect(trace.steps).toContain('resolve 7');
+  });
+
+  it('when a handler keeps failing for a while, then kafkajs’s consumer group gets heartbeats before the message is resolved', async () => {
+    const { bus, kafka } = await aBus();
+    let attempts = 0;
+    subscriptions.push(
+      await bus.subscribe({
+        topics: ['payments.payments'],
+        group: 'notifier',
+        retryDelayMs: () => 20,
+        handler: async () => {
+          attempts++;
+          if (attempts < 3) throw new Error('store down');
+        },
+      }),
+    );
+
+    const trace = await kafka.consumersOf('notifier')[0]!.deliver('payments.payments', 0, [recordFromBroker('3', '{}', {})]);
+
+    const resolvedAt = trace.steps.indexOf('resolve 3');
+    expect(resolvedAt).toBeGreaterThan(0);
+    expect(trace.steps.slice(0, resolvedAt).filter((step) => step === 'heartbeat').length).toBeGreaterThanOrEqual(2);
+  });
+
+  it('when a subscription stops while a message is retried, then the offset stays unresolved and kafkajs logs no error', async () => {
+    const { bus, kafka } = await aBus();
+    let attempts = 0;
+    const subscription = await bus.subscribe({
+      topics: ['payments.payments'],
+      group: 'notifier',
+      retryDelayMs: () => 60_000,
+      handler: async () => {
+        attempts++;
+        throw new Error('store down');
+      },
+    });
+    const trace = { steps: [] as string[], logs: [] as Array<{ level: number; message: string }> };
+
+    const delivering = kafka.consumersOf('notifier')[0]!.deliver('payments.payments', 0, [recordFromBroker('5', '{}', {})], trace);
+    await waitFor(() => attempts === 1, 1_000);
+    await subscription.stop();
+
+    await expect(delivering).rejects.toBeInstanceOf(KafkaJSError);
+    expect(trace.steps).not.toContain('resolve 5');
+    expect(trace.logs.filter((log) => log.level === logLevel.ERROR)).toEqual([]);
+  });
+
+  it('when a consumer crashes with an error kafkajs does not retry, then health lists it until the bus has started a new consumer that joined the group', async () => {
+    const { bus, kafka } = await aBus(new FakeKafka(), { restartDelayMs: () => 10 });
+    subscriptions.push(await bus.subscribe({ topics: ['vault.tokens', 'vault.detokenizations'], group: 'importer', handler: async () => undefined }));
+    const crashed = kafka.consumersOf('importer')[0]!;
+
+    crashed.emit(crashed.events.CRASH, { error: new TypeError("Cannot read properties of null (reading 'toString')"), groupId: 'importer', restart: false });
+
+    expect(bus.health().failing).toEqual([expect.objectContaining({ group: 'importer', topics: ['vault.tokens', 'vault.detokenizations'], error: expect.stringContaining('TypeError') })]);
+    expect(() => assertSubscriptionsConsuming(bus)).toThrow(/importer \(vault.tokens, vault.detokenizations\)/);
+    await waitFor(() => kafka.consumersOf('importer').length === 2 && kafka.consumersOf('importer')[1]!.runConfig !== undefined, 1_000);
+    const restarted = kafka.consumersOf('importer')[1]!;
+    expect(restarted.subscribed).toEqual(['vault.tokens', 'vault.detokenizations']);
+    expect(bus.health().failing).toHaveLength(1);
+
+    restarted.emit(restarted.events.GROUP_JOIN, { groupId: 'importer' });
+
+    expect(bus.health().failing).toEqual([]);
+    expect(() => assertSubscriptionsConsuming(bus)).not.toThrow();
+  });
+
+  it('when kafkajs restarts a crashed consumer itself, then the bus starts no second one and health recovers once the group is joined', async () => {
+    const { bus, kafka } = await aBus(new FakeKafka(), { restartDelayMs: () => 10 });
+    subscriptions.push(await bus.subscribe({ topics: ['vault.tokens'], group: 'importer', handler: async () => undefined }));
+    const consumer = kafka.consumersOf('importer')[0]!;
+
+    consumer.emit(consumer.events.CRASH, { error: new Error('Connection error: ECONNREFUSED'), groupId: 'importer', restart: true });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+
+    expect(bus.health().failing).toHaveLength(1);
+    expect(kafka.consumersOf('importer')).toHaveLength(1);
+    consumer.emit(consumer.events.GROUP_JOIN, { groupId: 'importer' });
+    expect(bus.health().failing).toEqual([]);
+  });
+});

@@ -1,0 +1,156 @@
+import Runner from 'kafkajs/src/consumer/runner';
+import { createLogger as createKafkajsLogger } from 'kafkajs/src/loggers';
+import { logLevel, type ConsumerConfig, type ConsumerEvents, type ConsumerRunConfig, type LogEntry, type ProducerBatch, type ProducerConfig, type KafkaMessage } from 'kafkajs';
+import type { KafkaAdmin, KafkaClient, KafkaConsumer, KafkaProducer } from '../src';
+
+/**
+ * A stand-in for kafkajs's `Kafka` client, shaped after its API (consumer({ groupId }).subscribe/
+ * run/on/events, producer.sendBatch, admin.listTopics/createTopics): no broker exists here. It
+ * records what the bus asks of kafkajs; `deliver` hands a batch to the captured eachMessage through
+ * kafkajs's own Runner (runner.js), so offsets, heartbeats and error logging are kafkajs's.
+ */
+export class FakeKafka implements KafkaClient {
+  /** Topics that exist on the "broker". */
+  readonly topics = new Set<string>();
+  readonly consumers: FakeConsumer[] = [];
+  readonly sent: Array<{ topic: string; messages: unknown[] }> = [];
+  readonly created: string[] = [];
+  producerConfig: ProducerConfig | undefined;
+
+  producer(config: ProducerConfig): KafkaProducer {
+    this.producerConfig = config;
+    return {
+      connect: async () => undefined,
+      disconnect: async () => undefined,
+      sendBatch: async (batch: ProducerBatch) => {
+        for (const { topic, messages } of batch.topicMessages ?? []) {
+          // What the broker answers when auto-creation is off and the topic does not exist.
+          if (!this.topics.has(topic)) throw Object.assign(new Error('This server does not host this topic-partition'), { type: 'UNKNOWN_TOPIC_OR_PARTITION' });
+          this.sent.push({ topic, messages });
+        }
+        return [];
+      },
+    };
+  }
+
+  consumer(config: ConsumerConfig): KafkaConsumer {
+    const consumer = new FakeConsumer(config.groupId);
+    this.consumers.push(consumer);
+    return consumer as unknown as KafkaConsumer;
+  }
+
+  admin(): KafkaAdmin {
+    return {
+      connect: async () => undefined,
+      disconnect: async () => undefined,
+      listTopics: async () => [...this.topics],
+      createTopics: async ({ topics }) => {
+        for (const { topic } of topics) {
+          this.topics.add(topic);
+          this.created.push(topic);
+        }
+        return true;
+      },
+      describeCluster: async () => ({ brokers: [{ nodeId: 1, host: 'fake', port: 9092 }], controller: 1, clusterId: 'fake' }),
+    };
+  }
+
+  consumersOf(groupId: string): FakeConsumer[] {
+    return this.consumers.filter((consumer) => consumer.groupId === groupId);
+  }
+}
+
+const CONSUMER_EVENTS: ConsumerEvents = {
+  HEARTBEAT: 'consumer.heartbeat',
+  COMMIT_OFFSETS: 'consumer.commit_offsets',
+  GROUP_JOIN: 'consumer.group_join',
+  FETCH_START: 'consumer.fetch_start',
+  FETCH: 'consumer.fetch',
+  START_BATCH_PROCESS: 'consumer.start_batch_process',
+  END_BATCH_PROCESS: 'consumer.end_batch_process',
+  CONNECT: 'consumer.connect',
+  DISCONNECT: 'consumer.disconnect',
+  STOP: 'consumer.stop',
+  CRASH: 'consumer.crash',
+  REBALANCING: 'consumer.rebalancing',
+  RECEIVED_UNSUBSCRIBED_TOPICS: 'consumer.received_unsubscribed_topics',
+  REQUEST: 'consumer.network.request',
+  REQUEST_TIMEOUT: 'consumer.network.request_timeout',
+  REQUEST_QUEUE_SIZE: 'consumer.network.request_queue_size',
+};
+
+/** What kafkajs's consumer group did while a batch went through its runner. */
+export interface GroupTrace {
+  /** In order: `heartbeat`, `resolve <offset>`. */
+  steps: string[];
+  /** kafkajs's own log lines (level, message). */
+  logs: Array<{ level: number; message: string }>;
+}
+
+export class FakeConsumer {
+  readonly events = CONSUMER_EVENTS;
+  readonly subscribed: string[] = [];
+  runConfig: ConsumerRunConfig | undefined;
+  disconnected = 0;
+  private readonly listeners = new Map<string, Array<(event: unknown) => void>>();
+
+  constructor(readonly groupId: string) {}
+
+  async connect(): Promise<void> {}
+
+  async subscribe({ topics }: { topics: Array<string | RegExp> }): Promise<void> {
+    this.subscribed.push(...topics.map(String));
+  }
+
+  async run(config: ConsumerRunConfig): Promise<void> {
+    this.runConfig = config;
+  }
+
+  async disconnect(): Promise<void> {
+    this.disconnected++;
+  }
+
+  on(eventName: string, listener: (event: unknown) => void): () => void {
+    this.listeners.set(eventName, [...(this.listeners.get(eventName) ?? []), listener]);
+    return () => undefined;
+  }
+
+  /** Emits an instrumentation event the way kafkajs does ({ id, type, timestamp, payload }). */
+  emit(eventName: string, payload: unknown): void {
+    for (const listener of this.listeners.get(eventName) ?? []) listener({ id: 1, type: eventName, timestamp: Date.now(), payload });
+  }
+
+  /** Hands one batch to eachMessage through kafkajs's Runner.processEachMessage; resolves or rejects as it does. */
+  async deliver(topic: string, partition: number, messages: KafkaMessage[], trace: GroupTrace = { steps: [], logs: [] }): Promise<GroupTrace> {
+    const eachMessage = this.runConfig?.eachMessage;
+    if (!eachMessage) throw new Error('consumer.run was not called with eachMessage');
+    const logger = createKafkajsLogger({
+      level: logLevel.INFO,
+      logCreator: () => (entry: LogEntry) => void trace.logs.push({ level: entry.level, message: entry.log.message }),
+    });
+    const consumerGroup = {
+      groupId: this.groupId,
+      memberId: 'member-1',
+      hasSeekOffset: () => false,
+      isPaused: () => false,
+      pause: () => undefined,
+      resume: () => undefined,
+      resolveOffset: ({ offset }: { offset: string }) => void trace.steps.push(`resolve ${offset}`),
+      heartbeat: async () => void trace.steps.push('heartbeat'),
+      commitOffsets: async () => undefined,
+      commitOffsetsIfNecessary: async () => undefined,
+    };
+    const runner = new Runner({
+      logger,
+      consumerGroup,
+      instrumentationEmitter: { emit: () => undefined },
+      eachMessage,
+      heartbeatInterval: 3_000,
+      onCrash: () => undefined,
+      concurrency: 1,
+    });
+    runner.running = true;
+    await runner.processEachMessage({ topic, partition, messages });
+    return trace;
+  }
+}
