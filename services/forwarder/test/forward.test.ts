@@ -39,8 +39,8 @@ describe('POST /forward', () => {
         `${base}/adyen/v69/payments`,
         `${base}/checkout/payments`,
         `${base}/stripe/v1/payment_methods`,
-        `${base}/slow`,
-        `${base}/redirect`,
+        `${base}/slow/v69/payments`,
+        `${base}/redirect/v69/payments`,
         `http://127.0.0.1:${deadPort}/adyen/v69/payments`,
       ].join(','),
     });
@@ -183,7 +183,7 @@ describe('POST /forward', () => {
   });
 
   it('when the destination does not answer in time, then forwarding answers 504 destination_timeout', async () => {
-    const response = await forward(adyenHeaders(fresh, `${standIns.url}/slow`), adyenBody);
+    const response = await forward(adyenHeaders(fresh, `${standIns.url}/slow/v69/payments`), adyenBody);
     expect(response.status).toBe(504);
     expect(response.json()).toMatchObject({ code: 'destination_timeout', phase: 'response' });
   });
@@ -196,7 +196,7 @@ describe('POST /forward', () => {
 
   it('when the destination redirects, then the redirect goes back to the merchant and is not followed', async () => {
     const before = standIns.received.length;
-    const response = await forward(adyenHeaders(fresh, `${standIns.url}/redirect`), adyenBody);
+    const response = await forward(adyenHeaders(fresh, `${standIns.url}/redirect/v69/payments`), adyenBody);
     expect(response.status).toBe(307);
     expect(standIns.received.length).toBe(before + 1);
   });

@@ -43,7 +43,7 @@ const command = (tokenId = 'tok_1'): ForwardCommand => ({
   tokenId,
   destinationUrl: DESTINATION,
   format: 'json',
-  body: Buffer.from('{"number":"{{ account_number }}"}'),
+  body: Buffer.from('{"source":{"number":"{{ account_number }}"}}'),
   credentialHeaders: {},
   passThroughHeaders: {},
 });

@@ -3,6 +3,7 @@ import { EgressBlockedError, EgressResponseTooLargeError, EgressTimeoutError, Eg
 import type { CardDataSource } from './card-data';
 import type { DestinationDirectory } from './destination-directory';
 import { resolveDestination } from './destination-policy';
+import { checkPlacement } from './card-fields';
 import { fillFormBody, parseFormBody } from './fill-form-body';
 import { fillJsonBody, parseJsonBody } from './fill-json-body';
 import { DestinationNotAllowedError, InvalidForwardBodyError } from './forward-errors';
@@ -86,9 +87,12 @@ export function forwardRequest({ cards, destinations, egress, audit, clock }: Fo
       const form = command.format === 'form' ? parseFormBody(raw) : undefined;
       if (!json && !form) throw new InvalidForwardBodyError('Unsupported body format.');
 
+      // Before anything is revealed or sent: placeholders stand only as whole values of the destination's card fields.
+      const placeholders = checkPlacement(json?.uses ?? form!.uses, rule.card.fields, command.format);
+
       const card = await cards.reveal(command.merchantId, command.tokenId, command.requestId);
-      assertFillable(json?.placeholders ?? form?.placeholders ?? [], card);
-      const body = json ? fillJsonBody(json, card, rule.typing) : fillFormBody(form!, card);
+      assertFillable(placeholders, card);
+      const body = json ? fillJsonBody(json, card, rule.card.typing) : fillFormBody(form!, card);
 
       const sendStarted = performance.now();
       let response;
