@@ -2,7 +2,8 @@ import fc from 'fast-check';
 import { ADYEN_V69_PAYMENTS, CHECKOUT_PAYMENTS, checkPlacement } from './card-fields';
 import { fillJsonBody, MAX_JSON_DEPTH, parseJsonBody } from './fill-json-body';
 import { assertFillable } from './placeholders';
-import { BodyTooDeepError, InvalidForwardBodyError, PlaceholderNotAllowedError, SecurityCodeExpiredError, SecurityCodeUnavailableError } from './forward-errors';
+import { BodyTooDeepError } from '@vaultline/core';
+import { InvalidForwardBodyError, PlaceholderNotAllowedError, SecurityCodeExpiredError, SecurityCodeUnavailableError } from './forward-errors';
 import { aCard } from './test-card';
 
 const card = aCard();

@@ -1,6 +1,7 @@
 import type { CardData } from './card-data';
 import type { PlaceholderUse, WholeValueTyping } from './card-fields';
-import { BodyTooDeepError, InvalidForwardBodyError } from './forward-errors';
+import { BodyTooDeepError } from '@vaultline/core';
+import { InvalidForwardBodyError } from './forward-errors';
 import { PLACEHOLDER_PATTERN, hasPlaceholder, placeholderText, placeholderValue, wholePlaceholderOf, type PlaceholderName } from './placeholders';
 
 /** Deepest nesting of objects and arrays a forwarded JSON body may have (PSP bodies use a handful). */

@@ -60,12 +60,6 @@ export class PlaceholderNotAllowedError extends AppError {
   }
 }
 
-export class BodyTooDeepError extends AppError {
-  constructor(limit: number) {
-    super('body_too_deep', 422, `The body nests objects and arrays more than ${limit} levels deep.`, { field: 'body' });
-  }
-}
-
 /** A catalog destination of the other mode than the merchant's API key (a test key reaching a live PSP endpoint, or the reverse). */
 export class DestinationModeNotAllowedError extends AppError {
   constructor(keyMode: 'test' | 'live') {
