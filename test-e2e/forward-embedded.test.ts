@@ -159,7 +159,7 @@ describe('forwarding in the embedded profile: a token filled into requests to Ad
     expect(standIns.adyen.received).toHaveLength(adyenBefore);
   });
 
-  it('when a token is forwarded, then the forwarder asks the vault in-process (no internal HTTP request is served) and the vault audits the detokenization with caller forwarder and the merchant’s request id', async () => {
+  it('when a token is forwarded, then the forwarder asks the vault in-process (no internal HTTP request is served) and the vault audits the detokenization with caller forwarder, the forward’s own request id and the merchant’s apart', async () => {
     const token = await merchant.createToken(visa);
     const served: string[] = [];
     const onRequest = (message: unknown) => void served.push(String((message as { request: IncomingMessage }).request.url));
@@ -177,9 +177,11 @@ describe('forwarding in the embedded profile: a token filled into requests to Ad
     expect(served.filter((url) => url.startsWith('/internal/'))).toEqual([]);
     const audit = await fetch(`${running.system.baseUrl}/admin/vault/detokenize-audit?token_id=${token.id}`, { headers: { 'X-Admin-Key': running.system.adminApiKey } });
     expect(audit.status).toBe(200);
-    expect(((await audit.json()) as { data: unknown[] }).data).toEqual([
-      expect.objectContaining({ token_id: token.id, caller: 'forwarder', purpose: 'forward', outcome: 'granted', security_code_status: 'available', request_id: answer.headers.get('x-request-id') }),
+    const entries = ((await audit.json()) as { data: Array<{ request_id: string }> }).data;
+    expect(entries).toEqual([
+      expect.objectContaining({ token_id: token.id, caller: 'forwarder', purpose: 'forward', outcome: 'granted', security_code_status: 'available', client_request_id: answer.headers.get('x-request-id') }),
     ]);
+    expect(entries[0]!.request_id).not.toBe(answer.headers.get('x-request-id'));
   });
 
   it('when a forward is delivered, then it appears as a forward.completed event in GET /events without card data or credentials', async () => {

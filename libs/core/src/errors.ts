@@ -41,6 +41,13 @@ export class BadRequestError extends AppError {
   }
 }
 
+/** A body nesting objects and arrays (or form keys) deeper than the service reads: refused before any recursion can overflow. */
+export class BodyTooDeepError extends AppError {
+  constructor(limit: number) {
+    super('body_too_deep', 422, `The body nests objects and arrays more than ${limit} levels deep.`, { field: 'body' });
+  }
+}
+
 export class NotFoundError extends AppError {
   constructor(resource: string, code = `${resource}_not_found`) {
     super(code, 404, `No such ${resource.replace(/_/g, ' ')}.`);

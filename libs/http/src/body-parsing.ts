@@ -1,6 +1,6 @@
 import express from 'express';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import { AppError, BadRequestError } from '@vaultline/core';
+import { AppError, BadRequestError, BodyTooDeepError } from '@vaultline/core';
 
 const rawBodies = new WeakMap<Request, Buffer>();
 
@@ -33,6 +33,21 @@ export class UnsupportedMediaTypeError extends AppError {
   }
 }
 
+export class UnsupportedContentEncodingError extends AppError {
+  constructor() {
+    super('unsupported_content_encoding', 415, 'Send the body uncompressed, or with Content-Encoding gzip, deflate or br.', { field: 'Content-Encoding' });
+  }
+}
+
+export class InvalidContentEncodingError extends BadRequestError {
+  constructor() {
+    super('The request body does not decode as its Content-Encoding says.', 'invalid_content_encoding', { field: 'Content-Encoding' });
+  }
+}
+
+/** Deepest nesting of form keys (`a[b][c]`) the form parser reads (body-parser's default, strict: deeper is refused, body_too_deep). */
+export const FORM_KEY_DEPTH = 32;
+
 export class PayloadTooLargeError extends AppError {
   constructor(limit: string) {
     super('payload_too_large', 413, `The request body exceeds the limit of ${limit}.`);
@@ -49,23 +64,46 @@ export function bodyParsers(limit: string): RequestHandler[] {
   ];
 }
 
-/** Maps body-parser failures to our errors (they carry `type` and `status`). */
+/** A zlib or brotli decoding failure, as body-parser passes it on (the zlib error itself, given status 400). */
+function isDecodingError(error: object): boolean {
+  const { code, errno } = error as { code?: unknown; errno?: unknown };
+  return typeof errno === 'number' && typeof code === 'string' && (code.startsWith('Z_') || code.startsWith('ERR__ERROR_'));
+}
+
+/**
+ * Maps body-parser failures to our errors (they carry `type` and `status`), so that no body a
+ * client sends can turn into a 500: a body that does not decode as its Content-Encoding says is a
+ * 400, an encoding we do not decode a 415, form keys nested too deep a 422, and any other client
+ * error the parser reports a 400.
+ */
 export function translateBodyError(error: unknown, limit: string): unknown {
-  if (typeof error !== 'object' || error === null || !('type' in error)) return error;
+  if (typeof error !== 'object' || error === null || error instanceof AppError) return error;
+  if (isDecodingError(error)) return new InvalidContentEncodingError();
+  if (!('type' in error)) return clientErrorOf(error) ?? error;
   switch ((error as { type: unknown }).type) {
     case 'entity.parse.failed':
       return new BadRequestError('The request body is not valid JSON.', 'malformed_json');
     case 'entity.too.large':
       return new PayloadTooLargeError(limit);
     case 'encoding.unsupported':
+      return new UnsupportedContentEncodingError();
     case 'charset.unsupported':
       return new UnsupportedMediaTypeError();
+    case 'querystring.parse.rangeError':
+      return new BodyTooDeepError(FORM_KEY_DEPTH);
     case 'request.aborted':
     case 'request.size.invalid':
       return new BadRequestError('The request body was incomplete.', 'incomplete_body');
     case 'parameters.too.many':
       return new BadRequestError('The form body has too many parameters.', 'too_many_parameters');
     default:
-      return error;
+      return clientErrorOf(error) ?? error;
   }
+}
+
+/** Any other error body-parser marks as the client's (http-errors: a 4xx status, exposed). */
+function clientErrorOf(error: object): AppError | undefined {
+  const { status, expose } = error as { status?: unknown; expose?: unknown };
+  if (typeof status === 'number' && status >= 400 && status < 500 && expose === true) return new BadRequestError('The request body could not be read.', 'malformed_body');
+  return undefined;
 }

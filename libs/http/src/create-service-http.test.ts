@@ -1,4 +1,5 @@
 import { Writable } from 'node:stream';
+import { gzipSync } from 'node:zlib';
 import { z } from 'zod';
 import { ConflictError } from '@vaultline/core';
 import { InternalTokenSigner, InternalTokenVerifier, generateInternalKeyPair } from '@vaultline/auth';
@@ -139,6 +140,33 @@ describe('createServiceHttp', () => {
     expectProblem(await call('/echo', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"name":' }), 400, 'malformed_json');
     expectProblem(await call('/echo', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 'x'.repeat(2000) }) }), 413, 'payload_too_large');
     expectProblem(await call('/echo', { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'name' }), 415, 'unsupported_media_type');
+  });
+
+  it('when a gzip body is well-formed, then it is inflated and parsed', async () => {
+    const result = await call('/echo', { method: 'POST', headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' }, body: new Uint8Array(gzipSync('{"name":"ada"}')) });
+    expect(result.status).toBe(201);
+    expect(result.body.name).toBe('ada');
+  });
+
+  it.each([
+    ['gzip', Buffer.from('{"name":"not gzip"}')],
+    ['deflate', Buffer.from('{"name":"not deflate"}')],
+    ['br', Buffer.from('{"name":"not brotli"}')],
+    ['gzip', gzipSync('{"name":"' + 'x'.repeat(500) + '"}').subarray(0, 30)],
+  ])('when Content-Encoding says %s but the body does not decode, then it answers 400 invalid_content_encoding', async (encoding, body) => {
+    const result = await call('/echo', { method: 'POST', headers: { 'content-type': 'application/json', 'content-encoding': encoding }, body: new Uint8Array(body) });
+    expectProblem(result, 400, 'invalid_content_encoding');
+    expect(result.body.field).toBe('Content-Encoding');
+  });
+
+  it('when Content-Encoding names an encoding we do not decode, then it answers 415 unsupported_content_encoding', async () => {
+    expectProblem(await call('/echo', { method: 'POST', headers: { 'content-type': 'application/json', 'content-encoding': 'zstd' }, body: '{"name":"ada"}' }), 415, 'unsupported_content_encoding');
+  });
+
+  it('when a form body nests its keys deeper than the parser allows, then it answers 422 body_too_deep', async () => {
+    const result = await call('/echo', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: `name${'[a]'.repeat(40)}=1` });
+    expectProblem(result, 422, 'body_too_deep');
+    expect(result.body.field).toBe('body');
   });
 
   it('when the route is unknown, then it answers 404 route_not_found', async () => {

@@ -37,6 +37,22 @@ describe('createLogger', () => {
     expect(text).toContain('424242******4242');
   });
 
+  it('when a PAN is glued to other digits or runs across separators with them in a log line, then no line contains it', () => {
+    const out = capture();
+    const logger = createLogger({ service: 'test', level: 'info', destination: out.destination });
+    const visa = '4000056655665556';
+
+    logger.info(`exp 12 ${visa}`);
+    logger.info({ note: '4000-0566-5566-5556 123' }, 'dashed with a code after it');
+    logger.warn({ reference: `12${visa}` }, 'glued');
+
+    const digits = out.text().replace(/[ -]/g, '');
+    expect(digits).not.toContain(visa);
+    // Only the first six and last four of the card number may remain.
+    expect(digits).not.toContain(visa.slice(6, 12));
+    expect(digits.match(/400005\*+5556/g)).toHaveLength(2);
+  });
+
   it('when secrets are logged under header and credential keys at any depth, then they are censored and expiry stays visible', () => {
     const out = capture();
     const logger = createLogger({ service: 'test', level: 'info', destination: out.destination });

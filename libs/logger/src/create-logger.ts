@@ -15,7 +15,8 @@ export interface CreateLoggerOptions {
 /**
  * The one way to make a logger. Two layers keep card data and secrets out:
  * 1. by key: sensitive keys are censored at any depth (pino redact + a deep formatter);
- * 2. by pattern: every Luhn-valid 13–19 digit run in the final line is masked, so even an
+ * 2. by pattern: every Luhn-valid 13–19 digit window in the final line (inside longer digit runs
+ *    and across spaces and dashes) is masked (maskPans), so even an
  *    unexpected error message or a value under an innocent key cannot carry a PAN.
  */
 export function createLogger(options: CreateLoggerOptions): Logger {

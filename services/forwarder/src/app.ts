@@ -25,7 +25,7 @@ export interface ForwarderOverrides {
 
 export function createApp(runtime: ServiceRuntime, config: ForwarderConfig, overrides: ForwarderOverrides = {}): ServiceApp {
   const { store, bus, clock, logger } = runtime;
-  const operatorRules = config.extraDestinations.map((url, index) => ruleFromUrl(`extra:${index}`, url, true));
+  const operatorRules = config.extraDestinations.map((entry, index) => ruleFromUrl(`extra:${index}`, entry.url, true, { cardFields: entry.card_fields, mode: entry.mode }));
   const egress =
     overrides.egress ??
     createEgressClient({

@@ -1,9 +1,40 @@
 import { z } from 'zod';
 import { envBoolean, envDurationMs, envInteger, envList, loadConfig } from '@vaultline/config';
+import { PLACEHOLDER_NAMES } from './domain/placeholders';
+
+/** One operator-listed destination: its URL, and optionally its card fields and the one key mode it serves. */
+export const extraDestinationSchema = z
+  .object({
+    url: z.string().min(1).max(2048),
+    card_fields: z.record(z.string().min(1).max(200), z.enum(PLACEHOLDER_NAMES)).optional(),
+    mode: z.enum(['test', 'live']).optional(),
+  })
+  .strict();
+
+export type ExtraDestination = z.infer<typeof extraDestinationSchema>;
+
+/** A comma-separated list of URLs, or (starting with '[') a JSON array of {url, card_fields?, mode?}. */
+const extraDestinations = z.string().transform((value, ctx): ExtraDestination[] => {
+  if (!value.trim().startsWith('[')) return envList().parse(value).map((url) => ({ url }));
+  let entries: unknown;
+  try {
+    entries = JSON.parse(value);
+  } catch {
+    ctx.addIssue({ code: 'custom', message: 'not valid JSON' });
+    return z.NEVER;
+  }
+  const parsed = z.array(extraDestinationSchema).safeParse(entries);
+  if (!parsed.success) {
+    for (const issue of parsed.error.issues) ctx.addIssue({ code: 'custom', message: issue.message, path: issue.path });
+    return z.NEVER;
+  }
+  return parsed.data;
+});
 
 /**
- * FORWARD_EXTRA_DESTINATIONS: comma-separated destination URLs allowed besides the built-in catalog;
- *   the only way to reach loopback or private addresses (local stand-ins, demos).
+ * FORWARD_EXTRA_DESTINATIONS: destination URLs allowed besides the built-in catalog, comma-separated,
+ *   or a JSON array of {url, card_fields?, mode?} (see the README); the only way to reach loopback or
+ *   private addresses (local stand-ins, demos).
  * FORWARD_HTTPS_ONLY: default true. Set false only where listed destinations are plain-http loopback
  *   stand-ins (tests, the embedded demo); production keeps https only.
  * FORWARD_MAX_CONNECTIONS_PER_DESTINATION: default 256. Connections open at once to one destination origin;
@@ -11,7 +42,7 @@ import { envBoolean, envDurationMs, envInteger, envList, loadConfig } from '@vau
  */
 export const forwarderConfigSchema = z
   .object({
-    FORWARD_EXTRA_DESTINATIONS: envList().default([]),
+    FORWARD_EXTRA_DESTINATIONS: extraDestinations.default([]),
     FORWARD_HTTPS_ONLY: envBoolean().default(true),
     FORWARD_CONNECT_TIMEOUT: envDurationMs().default(5_000),
     FORWARD_TIMEOUT: envDurationMs().default(30_000),

@@ -26,6 +26,19 @@ describe('/admin/destinations', () => {
     expect((await admin('GET', `/admin/destinations?merchant_id=${merchant}`)).json().data).toEqual([]);
   });
 
+  it('when an operator adds a destination with its own card fields and a mode, then both are kept and shown, matching the OpenAPI document', async () => {
+    const created = await admin('POST', '/admin/destinations', { merchant_id: merchant, url: 'https://psp.example.com/v3/charge', card_fields: { 'card.pan': 'account_number' }, mode: 'live' });
+    expect(created.status).toBe(201);
+    expect(created.json()).toMatchObject({ card_fields: { 'card.pan': 'account_number' }, mode: 'live' });
+    expect(validateAgainstOpenApi('post', '/admin/forwarder/destinations', 201, created.json())).toEqual({ valid: true, errors: [] });
+  });
+
+  it('when a card field names something other than a placeholder, then adding answers 422 naming card_fields', async () => {
+    const response = await admin('POST', '/admin/destinations', { merchant_id: merchant, url: 'https://psp.example.com/v4/charge', card_fields: { 'card.holder': 'cardholder_name' } });
+    expect(response.status).toBe(422);
+    expect(String(response.json().field)).toMatch(/^card_fields/);
+  });
+
   it.each([
     ['an IP literal', 'https://52.1.2.3/pay'],
     ['plain http while https is required', 'http://psp.example.com/pay'],

@@ -9,6 +9,9 @@ import { createInProcessCardDataSource } from '../src/clients/vault-card-data.in
 // A real vault, started exactly as the vault's own tests start it.
 import { ADMIN, aCard, MERCHANT, OTHER_MERCHANT, startVault, type VaultHarness } from '../../vault/test/vault-harness';
 
+/** Our request id for the call and the merchant client's X-Request-Id, as the forward use case passes them. */
+const ids = (requestId: string) => ({ requestId, clientRequestId: `client-${requestId}` });
+
 interface Adapter {
   cards: CardDataSource;
   close(): Promise<void>;
@@ -45,10 +48,10 @@ describe.each(adapters)('the vault card data source %s', (_name, adapterFor) => 
   const tokenize = async (card = aCard()) => String((await vault.call(MERCHANT, 'POST', '/tokens', { card })).body.id);
   const auditOf = async (tokenId: string) => (await vault.call(ADMIN, 'GET', `/admin/detokenize-audit?token_id=${tokenId}`)).body.data ?? [];
 
-  it('when the forwarder reveals a token of its merchant, then every card field arrives wrapped, and the vault audits the grant with caller forwarder, purpose forward and the request id', async () => {
+  it("when the forwarder reveals a token of its merchant, then every card field arrives wrapped, and the vault audits the grant with caller forwarder, purpose forward, our request id and the client's apart", async () => {
     const id = await tokenize();
 
-    const card = await forwarder.cards.reveal(MERCHANT.merchantId, id, 'req-cards-1');
+    const card = await forwarder.cards.reveal(MERCHANT.merchantId, id, ids('req-cards-1'));
 
     expect([card.tokenId, card.number.reveal(), card.expMonth.reveal(), card.expYear.reveal(), card.securityCode?.reveal(), card.securityCodeStatus]).toEqual([
       id,
@@ -59,14 +62,14 @@ describe.each(adapters)('the vault card data source %s', (_name, adapterFor) => 
       'available',
     ]);
     expect(JSON.stringify(card)).not.toMatch(/4242424242424242|"123"|2034/);
-    expect(await auditOf(id)).toEqual([expect.objectContaining({ caller: 'forwarder', purpose: 'forward', outcome: 'granted', request_id: 'req-cards-1', merchant_id: MERCHANT.merchantId })]);
+    expect(await auditOf(id)).toEqual([expect.objectContaining({ caller: 'forwarder', purpose: 'forward', outcome: 'granted', request_id: 'req-cards-1', client_request_id: 'client-req-cards-1', merchant_id: MERCHANT.merchantId })]);
   });
 
   it('when the security code is older than 15 minutes, then the card data comes without it and says expired', async () => {
     const id = await tokenize();
     vault.clock.advance(15 * 60_000 + 1);
 
-    const card = await forwarder.cards.reveal(MERCHANT.merchantId, id, 'req-cards-2');
+    const card = await forwarder.cards.reveal(MERCHANT.merchantId, id, ids('req-cards-2'));
 
     expect([card.securityCode, card.securityCodeStatus]).toEqual([null, 'expired']);
   });
@@ -74,22 +77,22 @@ describe.each(adapters)('the vault card data source %s', (_name, adapterFor) => 
   it('when the token belongs to another merchant or does not exist, then TokenNotFoundError', async () => {
     const id = await tokenize();
 
-    await expect(forwarder.cards.reveal(OTHER_MERCHANT.merchantId, id, 'req-cards-3')).rejects.toBeInstanceOf(TokenNotFoundError);
-    await expect(forwarder.cards.reveal(MERCHANT.merchantId, randomUUID(), 'req-cards-3')).rejects.toBeInstanceOf(TokenNotFoundError);
+    await expect(forwarder.cards.reveal(OTHER_MERCHANT.merchantId, id, ids('req-cards-3'))).rejects.toBeInstanceOf(TokenNotFoundError);
+    await expect(forwarder.cards.reveal(MERCHANT.merchantId, randomUUID(), ids('req-cards-3'))).rejects.toBeInstanceOf(TokenNotFoundError);
   });
 
   it('when the token was deleted, then TokenDeletedError', async () => {
     const id = await tokenize();
     await vault.call(MERCHANT, 'DELETE', `/tokens/${id}`);
 
-    await expect(forwarder.cards.reveal(MERCHANT.merchantId, id, 'req-cards-4')).rejects.toBeInstanceOf(TokenDeletedError);
+    await expect(forwarder.cards.reveal(MERCHANT.merchantId, id, ids('req-cards-4'))).rejects.toBeInstanceOf(TokenDeletedError);
   });
 
   it('when a service other than the forwarder signs the call, then the vault refuses and audits it, and the forward would answer 503 vault_unavailable', async () => {
     const id = await tokenize();
     const impostor = adapterFor(vault, 'gateway');
 
-    const refused = impostor.cards.reveal(MERCHANT.merchantId, id, 'req-cards-5');
+    const refused = impostor.cards.reveal(MERCHANT.merchantId, id, ids('req-cards-5'));
 
     await expect(refused).rejects.toBeInstanceOf(AppError);
     await expect(refused).rejects.toMatchObject({ status: 503, code: 'vault_unavailable' });
@@ -104,7 +107,7 @@ describe('the in-process vault card data source, when the vault fails unexpected
     const failingVault = { detokenize: () => Promise.reject(failure) };
     const cards = createInProcessCardDataSource(failingVault, new InternalTokenSigner('forwarder', generateInternalKeyPair().privateKeyPem));
 
-    const revealed = cards.reveal(MERCHANT.merchantId, randomUUID(), 'req-cards-6');
+    const revealed = cards.reveal(MERCHANT.merchantId, randomUUID(), ids('req-cards-6'));
 
     await expect(revealed).rejects.toMatchObject({ status: 503, code: 'vault_unavailable', cause: failure });
   });

@@ -39,8 +39,9 @@ describe('POST /forward', () => {
         `${base}/adyen/v69/payments`,
         `${base}/checkout/payments`,
         `${base}/stripe/v1/payment_methods`,
-        `${base}/slow`,
-        `${base}/redirect`,
+        `${base}/slow/v69/payments`,
+        `${base}/redirect/v69/payments`,
+        `${base}/echo`,
         `http://127.0.0.1:${deadPort}/adyen/v69/payments`,
       ].join(','),
     });
@@ -182,8 +183,27 @@ describe('POST /forward', () => {
     expect(forwarder.vault.calls.length).toBe(vaultCalls);
   });
 
+  it('when a test-mode key forwards to the live Checkout.com endpoint, then forwarding answers 403 destination_not_allowed_in_test_mode and neither the vault nor the destination is called', async () => {
+    const vaultCalls = forwarder.vault.calls.length;
+    const body = '{"source":{"type":"card","number":"{{ account_number }}"},"amount":100}';
+    const response = await forwarder.call(MERCHANT, ['merchant'], 'POST', '/forward', { 'content-type': 'application/json', 'x-service-token': fresh, 'x-destination-url': 'https://api.checkout.com/payments' }, body, 'test');
+    expect(response.status).toBe(403);
+    expect(response.json()).toMatchObject({ code: 'destination_not_allowed_in_test_mode', field: 'X-DESTINATION-URL' });
+    expect(forwarder.vault.calls.length).toBe(vaultCalls);
+  });
+
+  it('when the body holds no placeholder, then it is sent as it came and the vault is not asked for card data', async () => {
+    const vaultCalls = forwarder.vault.calls.length;
+    const before = standIns.received.length;
+    const body = '{"amount":{"currency":"EUR","value":1},"paymentMethod":{"type":"scheme","storedPaymentMethodId":"8315"}}';
+    const response = await forward(adyenHeaders(fresh, `${standIns.url}/echo`), body);
+    expect(response.status).toBe(200);
+    expect(standIns.received[before]!.rawBody).toBe(body);
+    expect(forwarder.vault.calls.length).toBe(vaultCalls);
+  });
+
   it('when the destination does not answer in time, then forwarding answers 504 destination_timeout', async () => {
-    const response = await forward(adyenHeaders(fresh, `${standIns.url}/slow`), adyenBody);
+    const response = await forward(adyenHeaders(fresh, `${standIns.url}/slow/v69/payments`), adyenBody);
     expect(response.status).toBe(504);
     expect(response.json()).toMatchObject({ code: 'destination_timeout', phase: 'response' });
   });
@@ -196,7 +216,7 @@ describe('POST /forward', () => {
 
   it('when the destination redirects, then the redirect goes back to the merchant and is not followed', async () => {
     const before = standIns.received.length;
-    const response = await forward(adyenHeaders(fresh, `${standIns.url}/redirect`), adyenBody);
+    const response = await forward(adyenHeaders(fresh, `${standIns.url}/redirect/v69/payments`), adyenBody);
     expect(response.status).toBe(307);
     expect(standIns.received.length).toBe(before + 1);
   });

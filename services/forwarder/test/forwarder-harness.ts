@@ -32,8 +32,9 @@ export async function startForwarder(env: Record<string, string>) {
   const server = await startHttpServer(app.http);
   const gateway = new InternalTokenSigner('gateway', gatewayKeys.privateKeyPem);
 
-  async function call(merchantId: string, scopes: string[], method: string, path: string, headers: Record<string, string> = {}, body?: string) {
-    const token = gateway.sign('forwarder', { merchantId, scopes });
+  /** `mode`: the merchant key's mode the gateway signs in (none by default, as for a call without a merchant key). */
+  async function call(merchantId: string, scopes: string[], method: string, path: string, headers: Record<string, string> = {}, body?: string, mode?: 'test' | 'live') {
+    const token = gateway.sign('forwarder', { merchantId, scopes, mode });
     const response = await fetch(`${server.url}${path}`, { method, headers: { ...headers, authorization: `Bearer ${token}` }, body });
     const text = await response.text();
     return { status: response.status, headers: response.headers, text, json: () => JSON.parse(text) as Record<string, unknown> };

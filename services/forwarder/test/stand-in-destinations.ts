@@ -41,8 +41,11 @@ export async function startStandIns(): Promise<RunningServer & { received: Recei
     const valid = req.get('authorization') === 'Bearer sk_test_123' && req.get('content-type') === 'application/x-www-form-urlencoded' && params.get('type') === 'card';
     res.status(valid ? 200 : 400).json(valid ? { id: 'pm_1', object: 'payment_method', card: { last4: params.get('card[number]')?.slice(-4), exp_month: Number(params.get('card[exp_month]')), exp_year: Number(params.get('card[exp_year]')) } } : { error: { type: 'invalid_request_error' } });
   });
-  app.post('/slow', () => undefined);
-  app.post('/redirect', (_req, res) => {
+  app.post('/echo', (req, res) => {
+    res.type(req.get('content-type') ?? 'application/octet-stream').send(req.body);
+  });
+  app.post('/slow/v69/payments', () => undefined);
+  app.post('/redirect/v69/payments', (_req, res) => {
     res.redirect(307, '/adyen/v69/payments');
   });
   const server = await startHttpServer(app);

@@ -26,8 +26,16 @@ export interface DetokenizeRequest {
   bearerToken: string;
   tokenId: string;
   purpose: string;
-  /** The caller's request id, kept in the audit record (as X-Request-Id over HTTP). */
+  /**
+   * The caller's own request id for this detokenization (the forwarder mints one per forward), kept
+   * in the audit record as request_id (as X-Request-Id over HTTP). Never an id a client chose.
+   */
   requestId: string;
+  /**
+   * The X-Request-Id the merchant's client sent, kept in the audit record apart, as
+   * client_request_id (in the body over HTTP); a malformed one is kept as null.
+   */
+  clientRequestId?: string | null;
 }
 
 /**

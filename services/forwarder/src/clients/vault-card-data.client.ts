@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { UnavailableError } from '@vaultline/core';
 import { SCOPES } from '@vaultline/auth';
 import type { InternalClient } from '@vaultline/http';
-import type { CardData, CardDataSource } from '../domain/card-data';
+import type { CardData, CardDataSource, DetokenizeRequestIds } from '../domain/card-data';
 import { cardDataOf, detokenizeRefusal, DETOKENIZE_PURPOSE } from './vault-card-data.mapping';
 
 const detokenizedSchema = z.object({
@@ -20,14 +20,14 @@ const detokenizedSchema = z.object({
  */
 export function createVaultCardDataSource(vault: Pick<InternalClient, 'request'>): CardDataSource {
   return {
-    async reveal(merchantId: string, tokenId: string, requestId: string): Promise<CardData> {
+    async reveal(merchantId: string, tokenId: string, { requestId, clientRequestId }: DetokenizeRequestIds): Promise<CardData> {
       const response = await vault.request<unknown>({
         method: 'POST',
         path: `/internal/tokens/${encodeURIComponent(tokenId)}/detokenize`,
         merchantId,
         scopes: [SCOPES.detokenize],
         requestId,
-        body: { purpose: DETOKENIZE_PURPOSE },
+        body: { purpose: DETOKENIZE_PURPOSE, client_request_id: clientRequestId },
       });
       if (response.status !== 200) throw detokenizeRefusal(response.status);
       const parsed = detokenizedSchema.safeParse(response.body);

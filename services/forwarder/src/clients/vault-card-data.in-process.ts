@@ -1,7 +1,7 @@
 import { AppError, UnavailableError } from '@vaultline/core';
 import { SCOPES, type InternalTokenSigner } from '@vaultline/auth';
 import type { VaultInternalApi } from '@vaultline/contracts';
-import type { CardData, CardDataSource } from '../domain/card-data';
+import type { CardData, CardDataSource, DetokenizeRequestIds } from '../domain/card-data';
 import { cardDataOf, detokenizeRefusal, DETOKENIZE_PURPOSE } from './vault-card-data.mapping';
 
 /**
@@ -13,10 +13,10 @@ import { cardDataOf, detokenizeRefusal, DETOKENIZE_PURPOSE } from './vault-card-
  */
 export function createInProcessCardDataSource(vault: VaultInternalApi, signer: Pick<InternalTokenSigner, 'sign'>): CardDataSource {
   return {
-    async reveal(merchantId: string, tokenId: string, requestId: string): Promise<CardData> {
+    async reveal(merchantId: string, tokenId: string, { requestId, clientRequestId }: DetokenizeRequestIds): Promise<CardData> {
       const bearerToken = signer.sign('vault', { merchantId, scopes: [SCOPES.detokenize] });
       try {
-        return cardDataOf(await vault.detokenize({ bearerToken, tokenId, purpose: DETOKENIZE_PURPOSE, requestId }));
+        return cardDataOf(await vault.detokenize({ bearerToken, tokenId, purpose: DETOKENIZE_PURPOSE, requestId, clientRequestId }));
       } catch (error) {
         if (error instanceof AppError) throw detokenizeRefusal(error.status);
         // Over HTTP the vault would have answered 500 and the forward 503: the same here, cause kept for the log.

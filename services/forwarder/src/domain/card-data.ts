@@ -12,7 +12,17 @@ export interface CardData {
   securityCodeStatus: SecurityCodeStatus;
 }
 
+/**
+ * The request ids the vault's detokenize audit keeps: ours (the forward's id, minted here, so the
+ * audit entry joins the forward record and no client can choose it) and the client's X-Request-Id,
+ * kept apart so a merchant can still find its call.
+ */
+export interface DetokenizeRequestIds {
+  requestId: string;
+  clientRequestId: string;
+}
+
 /** Port: the vault's internal detokenization. Throws TokenNotFoundError / TokenDeletedError. */
 export interface CardDataSource {
-  reveal(merchantId: string, tokenId: string, requestId: string): Promise<CardData>;
+  reveal(merchantId: string, tokenId: string, requestIds: DetokenizeRequestIds): Promise<CardData>;
 }

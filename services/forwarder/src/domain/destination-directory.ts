@@ -1,4 +1,5 @@
-import { BUILT_IN_DESTINATIONS, ruleFromUrl, type DestinationRule } from './destination-policy';
+import { BUILT_IN_DESTINATIONS, type DestinationRule } from './destination-policy';
+import { merchantDestinationRule } from './merchant-destination';
 import type { DestinationRepository } from './ports';
 
 /** The destinations one merchant may forward to. */
@@ -14,7 +15,7 @@ export function destinationDirectory({ operatorRules, destinations }: { operator
   return {
     async rulesFor(merchantId) {
       const own = await destinations.list(merchantId, { limit: MERCHANT_DESTINATIONS_READ });
-      return [...BUILT_IN_DESTINATIONS, ...operatorRules, ...own.items.map((destination) => ruleFromUrl(`merchant:${destination.id}`, destination.url, false))];
+      return [...BUILT_IN_DESTINATIONS, ...operatorRules, ...own.items.map(merchantDestinationRule)];
     },
   };
 }

@@ -1,6 +1,9 @@
 import { isIP } from 'node:net';
-import type { WholeValueTyping } from './fill-json-body';
-import { DestinationNotAllowedError } from './forward-errors';
+import { ADYEN_V69_PAYMENTS, CHECKOUT_PAYMENTS, STRIPE_PAYMENT_METHODS, profileForPath, type CardFieldProfile, type CardFields } from './card-fields';
+import { DestinationModeNotAllowedError, DestinationNotAllowedError } from './forward-errors';
+
+/** Which API keys may forward to a destination: a PSP's test endpoint, its live one, or either. */
+export type DestinationMode = 'test' | 'live' | 'any';
 
 /**
  * One allowed destination: scheme, host, port and path compared exactly. A host may start with
@@ -14,23 +17,28 @@ export interface DestinationRule {
   /** '' for the scheme's default port. */
   port: string;
   path: string;
-  typing: WholeValueTyping;
+  /** The fields that may hold a placeholder, and how quoted expiry placeholders are typed. */
+  card: CardFieldProfile;
+  mode: DestinationMode;
   /** From FORWARD_EXTRA_DESTINATIONS: private addresses may be reached for this host. */
   operatorListed: boolean;
 }
 
-/** The spec's three destination kinds, test and live. */
+/**
+ * The spec's three destination kinds, test and live. Stripe serves test and live mode on one host
+ * and path (the secret key the merchant sends decides), so its entry is open to both modes.
+ */
 export const BUILT_IN_DESTINATIONS: readonly DestinationRule[] = [
-  rule('adyen-v69-test', 'https://checkout-test.adyen.com/v69/payments'),
-  rule('adyen-v69-live', 'https://*-checkout-live.adyenpayments.com/checkout/v69/payments'),
-  rule('checkout-sandbox', 'https://api.sandbox.checkout.com/payments', 'integer-expiry'),
-  rule('checkout-sandbox-prefixed', 'https://*.api.sandbox.checkout.com/payments', 'integer-expiry'),
-  rule('checkout-live', 'https://api.checkout.com/payments', 'integer-expiry'),
-  rule('checkout-live-prefixed', 'https://*.api.checkout.com/payments', 'integer-expiry'),
-  rule('stripe-payment-methods', 'https://api.stripe.com/v1/payment_methods'),
+  rule('adyen-v69-test', 'https://checkout-test.adyen.com/v69/payments', ADYEN_V69_PAYMENTS, 'test'),
+  rule('adyen-v69-live', 'https://*-checkout-live.adyenpayments.com/checkout/v69/payments', ADYEN_V69_PAYMENTS, 'live'),
+  rule('checkout-sandbox', 'https://api.sandbox.checkout.com/payments', CHECKOUT_PAYMENTS, 'test'),
+  rule('checkout-sandbox-prefixed', 'https://*.api.sandbox.checkout.com/payments', CHECKOUT_PAYMENTS, 'test'),
+  rule('checkout-live', 'https://api.checkout.com/payments', CHECKOUT_PAYMENTS, 'live'),
+  rule('checkout-live-prefixed', 'https://*.api.checkout.com/payments', CHECKOUT_PAYMENTS, 'live'),
+  rule('stripe-payment-methods', 'https://api.stripe.com/v1/payment_methods', STRIPE_PAYMENT_METHODS, 'any'),
 ];
 
-function rule(name: string, url: string, typing: WholeValueTyping = 'string', operatorListed = false): DestinationRule {
+function rule(name: string, url: string, card: CardFieldProfile, mode: DestinationMode, operatorListed = false): DestinationRule {
   const match = /^(https?:)\/\/([^/:]+)(?::(\d+))?(\/[^?#]*)$/.exec(url);
   if (!match) throw new Error(`invalid destination rule ${url}`);
   const [, protocol, host, port, path] = match;
@@ -41,7 +49,8 @@ function rule(name: string, url: string, typing: WholeValueTyping = 'string', op
     host: host!.toLowerCase(),
     port: port === undefined || port === defaultPort ? '' : port,
     path: path!,
-    typing,
+    card,
+    mode,
     operatorListed,
   };
 }
@@ -102,12 +111,21 @@ function matches(ruleToCheck: DestinationRule, url: URL): boolean {
   );
 }
 
+/** What an operator may say about a destination it adds (configuration or admin API). */
+export interface DestinationOptions {
+  /** Its card fields; without them, those of the catalog entry whose path ends its path (none if no path matches). */
+  cardFields?: CardFields;
+  /** Only API keys of this mode may forward to it; without it, both modes may. */
+  mode?: 'test' | 'live';
+}
+
 /** Builds a rule from an operator- or admin-given URL, refusing anything parseDestination would refuse. */
-export function ruleFromUrl(name: string, raw: string, operatorListed: boolean): DestinationRule {
+export function ruleFromUrl(name: string, raw: string, operatorListed: boolean, options: DestinationOptions = {}): DestinationRule {
   const url = parseDestination(raw.trim());
   if (url.search !== '') throw new DestinationNotAllowedError('An allowed destination is a URL without a query string.');
   if (!operatorListed && isIpHost(url.hostname)) throw new DestinationNotAllowedError('Destinations are host names, not IP addresses.');
-  return rule(name, `${url.protocol}//${url.host}${url.pathname}`, 'string', operatorListed);
+  const card = options.cardFields ? { fields: options.cardFields, typing: 'string' as const } : profileForPath(url.pathname);
+  return rule(name, `${url.protocol}//${url.host}${url.pathname}`, card, options.mode ?? 'any', operatorListed);
 }
 
 /**
@@ -121,4 +139,14 @@ export function resolveDestination(raw: string, rules: readonly DestinationRule[
   if (!found) throw new DestinationNotAllowedError();
   if (isIpHost(url.hostname) && !found.operatorListed) throw new DestinationNotAllowedError('Destinations are host names, not IP addresses.');
   return { url, rule: found };
+}
+
+/**
+ * Refuses a destination of the other mode than the API key: a test key never reaches a live PSP
+ * endpoint, a live key never a test one. A request without a key mode (no merchant key behind it)
+ * counts as test mode.
+ */
+export function assertModeAllowed(destination: DestinationRule, keyMode: 'test' | 'live' | null): void {
+  const mode = keyMode ?? 'test';
+  if (destination.mode !== 'any' && destination.mode !== mode) throw new DestinationModeNotAllowedError(mode);
 }

@@ -1,16 +1,20 @@
 import type { CardData } from './card-data';
-import { placeholdersIn, replaceInText, type PlaceholderName } from './placeholders';
+import type { PlaceholderUse } from './card-fields';
+import { hasPlaceholder, placeholderText, wholePlaceholderOf } from './placeholders';
 
 interface FormPair {
   /** The pair exactly as received, kept when it holds no placeholder. */
   raw: string;
+  /** The key as received (URL-encoded) and decoded. */
   key: string;
+  name: string;
   value: string;
 }
 
 export interface ParsedFormBody {
   pairs: FormPair[];
-  placeholders: PlaceholderName[];
+  /** Every place placeholder text appears, for checkPlacement. */
+  uses: PlaceholderUse[];
 }
 
 function decodeComponent(text: string): string {
@@ -36,14 +40,22 @@ export function parseFormBody(raw: string): ParsedFormBody {
       const eq = part.indexOf('=');
       const key = eq === -1 ? part : part.slice(0, eq);
       const value = eq === -1 ? '' : part.slice(eq + 1);
-      return { raw: part, key, value: decodeComponent(value) };
+      return { raw: part, key, name: decodeComponent(key), value: decodeComponent(value) };
     });
-  return { pairs, placeholders: pairs.flatMap((pair) => placeholdersIn(pair.value)) };
+  const uses: PlaceholderUse[] = [];
+  for (const pair of pairs) {
+    if (hasPlaceholder(pair.name)) uses.push({ field: pair.name, path: [pair.name], whole: null });
+    else if (hasPlaceholder(pair.value)) uses.push({ field: pair.name, path: [pair.name], whole: wholePlaceholderOf(pair.value) });
+  }
+  return { pairs, uses };
 }
 
-/** Substitutes placeholders in values (never in keys) and URL-encodes the filled values. */
+/** Fills the whole-value placeholders (once checkPlacement accepted them), URL-encoded; other pairs keep their bytes. */
 export function fillFormBody(parsed: ParsedFormBody, card: CardData): string {
   return parsed.pairs
-    .map((pair) => (placeholdersIn(pair.value).length === 0 ? pair.raw : `${pair.key}=${encodeFormComponent(replaceInText(pair.value, card))}`))
+    .map((pair) => {
+      const name = wholePlaceholderOf(pair.value);
+      return name === null ? pair.raw : `${pair.key}=${encodeFormComponent(placeholderText(name, card))}`;
+    })
     .join('&');
 }

@@ -49,3 +49,25 @@ export class InvalidForwardBodyError extends BadRequestError {
     super(detail, 'invalid_forward_body', { field: 'body' });
   }
 }
+
+/** Field names quoted in a problem are the merchant's own keys: kept short. */
+const quoted = (field: string): string => (field.length > 200 ? `${field.slice(0, 200)}…` : field);
+
+export class PlaceholderNotAllowedError extends AppError {
+  constructor(field: string, cardFields: readonly string[]) {
+    const where = cardFields.length === 0 ? 'This destination declares no card fields, so its body may hold no placeholder.' : `A placeholder may only be the whole value of one of this destination's card fields (${cardFields.join(', ')}), each with its own placeholder.`;
+    super('placeholder_not_allowed', 422, `${where} The field ${quoted(field)} holds one. Nothing was sent.`, { field: quoted(field) });
+  }
+}
+
+/** A catalog destination of the other mode than the merchant's API key (a test key reaching a live PSP endpoint, or the reverse). */
+export class DestinationModeNotAllowedError extends AppError {
+  constructor(keyMode: 'test' | 'live') {
+    super(
+      `destination_not_allowed_in_${keyMode}_mode`,
+      403,
+      keyMode === 'live' ? 'This destination is a test endpoint; a live API key forwards only to live endpoints.' : 'This destination is a live endpoint; a test API key forwards only to test endpoints.',
+      { field: 'X-DESTINATION-URL' },
+    );
+  }
+}

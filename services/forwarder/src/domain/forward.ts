@@ -2,7 +2,8 @@ import { AppError, maskPans, newId, type Clock } from '@vaultline/core';
 import { EgressBlockedError, EgressResponseTooLargeError, EgressTimeoutError, EgressUnreachableError, type EgressClient } from '@vaultline/egress';
 import type { CardDataSource } from './card-data';
 import type { DestinationDirectory } from './destination-directory';
-import { resolveDestination } from './destination-policy';
+import { assertModeAllowed, resolveDestination } from './destination-policy';
+import { checkPlacement } from './card-fields';
 import { fillFormBody, parseFormBody } from './fill-form-body';
 import { fillJsonBody, parseJsonBody } from './fill-json-body';
 import { DestinationNotAllowedError, InvalidForwardBodyError } from './forward-errors';
@@ -13,7 +14,10 @@ export type ForwardBodyFormat = 'json' | 'form';
 
 export interface ForwardCommand {
   merchantId: string;
+  /** The request id the call came with (the client's X-Request-Id when it sent a well-formed one). */
   requestId: string;
+  /** The mode of the merchant's API key; null when no merchant key is behind the call (counts as test). */
+  mode: 'test' | 'live' | null;
   tokenId: string;
   destinationUrl: string;
   format: ForwardBodyFormat;
@@ -65,11 +69,12 @@ export type ForwardRequest = (command: ForwardCommand) => Promise<ForwardResult>
 export function forwardRequest({ cards, destinations, egress, audit, clock }: ForwardRequestPorts): ForwardRequest {
   async function forward(command: ForwardCommand): Promise<ForwardResult> {
     const started = performance.now();
+    const forwardId = newId();
     let destinationHost = '';
     let destinationPath = '';
     let destinationMs = 0;
     const baseRecord = () => ({
-      id: newId(),
+      id: forwardId,
       merchantId: command.merchantId,
       tokenId: command.tokenId,
       destinationHost,
@@ -80,15 +85,23 @@ export function forwardRequest({ cards, destinations, egress, audit, clock }: Fo
       const { url, rule } = resolveDestination(command.destinationUrl, await destinations.rulesFor(command.merchantId));
       destinationHost = url.host;
       destinationPath = url.pathname;
+      assertModeAllowed(rule, command.mode);
 
       const raw = command.body.toString('utf8');
       const json = command.format === 'json' ? parseJsonBody(raw) : undefined;
       const form = command.format === 'form' ? parseFormBody(raw) : undefined;
       if (!json && !form) throw new InvalidForwardBodyError('Unsupported body format.');
 
-      const card = await cards.reveal(command.merchantId, command.tokenId, command.requestId);
-      assertFillable(json?.placeholders ?? form?.placeholders ?? [], card);
-      const body = json ? fillJsonBody(json, card, rule.typing) : fillFormBody(form!, card);
+      // Before anything is revealed or sent: placeholders stand only as whole values of the destination's card fields.
+      const placeholders = checkPlacement(json?.uses ?? form!.uses, rule.card.fields, command.format);
+
+      let body: string | Buffer = command.body;
+      // Card data is read only when the body asks for it: no placeholder, no detokenization (nor its audit entry).
+      if (placeholders.length > 0) {
+        const card = await cards.reveal(command.merchantId, command.tokenId, { requestId: forwardId, clientRequestId: command.requestId });
+        assertFillable(placeholders, card);
+        body = json ? fillJsonBody(json, card, rule.card.typing) : fillFormBody(form!, card);
+      }
 
       const sendStarted = performance.now();
       let response;

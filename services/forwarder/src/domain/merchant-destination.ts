@@ -1,16 +1,32 @@
 import { AppError, newId, NotFoundError, ValidationError, type Clock } from '@vaultline/core';
 import type { Page, PageRequest, StoredDocument } from '@vaultline/store';
-import { ruleFromUrl } from './destination-policy';
+import type { CardFields } from './card-fields';
+import { ruleFromUrl, type DestinationRule } from './destination-policy';
 import type { DestinationRepository, TransactionRunner } from './ports';
 
 /** A destination an operator allowed for one merchant, besides the catalog and the operator list. */
 export interface MerchantDestination extends StoredDocument {
   url: string;
+  /** Its own card fields; null: those of the catalog entry whose path ends its path. Absent on records written before. */
+  card_fields?: CardFields | null;
+  /** The one API key mode it serves; null: both. */
+  mode?: 'test' | 'live' | null;
   created_at: string;
 }
 
+export interface NewDestination {
+  url: string;
+  cardFields: CardFields | null;
+  mode: 'test' | 'live' | null;
+}
+
+/** The forward-time rule of a merchant destination. */
+export function merchantDestinationRule(destination: MerchantDestination): DestinationRule {
+  return ruleFromUrl(`merchant:${destination.id}`, destination.url, false, { cardFields: destination.card_fields ?? undefined, mode: destination.mode ?? undefined });
+}
+
 /** POST /admin/destinations: refuses what the forward-time policy would refuse. */
-export type AddDestination = (merchantId: string, url: string) => Promise<MerchantDestination>;
+export type AddDestination = (merchantId: string, destination: NewDestination) => Promise<MerchantDestination>;
 
 export interface AddDestinationPorts {
   destinations: Pick<DestinationRepository, 'insert'>;
@@ -21,9 +37,11 @@ export interface AddDestinationPorts {
 }
 
 export function addDestination({ destinations, transaction, clock, httpsOnly }: AddDestinationPorts): AddDestination {
-  return async (merchantId, url) => {
+  return async (merchantId, { url, cardFields, mode }) => {
     validateDestinationUrl(url, httpsOnly);
-    return transaction((uow) => destinations.insert(uow, { id: newId(), merchant_id: merchantId, url: url.trim(), created_at: clock.now().toISOString() }));
+    return transaction((uow) =>
+      destinations.insert(uow, { id: newId(), merchant_id: merchantId, url: url.trim(), card_fields: cardFields, mode, created_at: clock.now().toISOString() }),
+    );
   };
 }
 

@@ -7,8 +7,17 @@ export type PlaceholderName = (typeof PLACEHOLDER_NAMES)[number];
 /** `{{ name }}` with optional spaces inside the braces. */
 export const PLACEHOLDER_PATTERN = /\{\{\s*(account_number|expiration_month|expiration_year|security_code)\s*\}\}/g;
 
-export function placeholdersIn(text: string): PlaceholderName[] {
-  return [...text.matchAll(PLACEHOLDER_PATTERN)].map((m) => m[1] as PlaceholderName);
+const ANY_PLACEHOLDER = new RegExp(PLACEHOLDER_PATTERN.source);
+const WHOLE_PLACEHOLDER = new RegExp(`^${PLACEHOLDER_PATTERN.source}$`);
+
+/** True when `text` holds placeholder text anywhere. */
+export function hasPlaceholder(text: string): boolean {
+  return text.includes('{{') && ANY_PLACEHOLDER.test(text);
+}
+
+/** The placeholder that `text` is, whole (`{{ account_number }}`); null for anything else. */
+export function wholePlaceholderOf(text: string): PlaceholderName | null {
+  return (WHOLE_PLACEHOLDER.exec(text)?.[1] as PlaceholderName | undefined) ?? null;
 }
 
 /**
@@ -51,8 +60,4 @@ export function assertFillable(names: Iterable<PlaceholderName>, card: CardData)
   for (const name of new Set(names)) {
     if (name === 'security_code') securityCodeOf(card);
   }
-}
-
-export function replaceInText(text: string, card: CardData): string {
-  return text.replace(PLACEHOLDER_PATTERN, (_match, name: PlaceholderName) => placeholderText(name, card));
 }

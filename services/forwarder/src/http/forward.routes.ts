@@ -14,7 +14,7 @@ export function forwardRoutes(router: Router, { forwardRequest }: { forwardReque
     const headers = readForwardHeaders(req.headers);
     const body: unknown = req.body;
     if (!Buffer.isBuffer(body) || body.length === 0) throw new InvalidForwardBodyError('The request body of the destination is required.');
-    const result = await forwardRequest({ merchantId: auth.merchantId, requestId: auth.requestId, body, ...headers });
+    const result = await forwardRequest({ merchantId: auth.merchantId, requestId: auth.requestId, mode: auth.mode, body, ...headers });
     res.status(result.status);
     if (result.contentType) res.setHeader('Content-Type', result.contentType);
     res.setHeader(ADDED_MS_HEADER, result.addedMs.toFixed(2));

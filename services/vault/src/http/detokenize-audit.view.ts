@@ -9,6 +9,7 @@ export interface DetokenizeAuditView {
   outcome: DetokenizeAuditRecord['outcome'];
   security_code_status: DetokenizeAuditRecord['security_code_status'];
   request_id: string;
+  client_request_id: string | null;
   occurred_at: string;
 }
 
@@ -21,5 +22,6 @@ export const toDetokenizeAuditView = (r: DetokenizeAuditRecord): DetokenizeAudit
   outcome: r.outcome,
   security_code_status: r.security_code_status,
   request_id: r.request_id,
+  client_request_id: r.client_request_id ?? null,
   occurred_at: r.occurred_at,
 });

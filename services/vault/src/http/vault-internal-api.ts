@@ -8,6 +8,11 @@ import type { AuditRefusedDetokenize, Detokenize } from '../domain/tokens/detoke
 const tokenIdSchema = z.string().regex(/^[0-9a-fA-F-]{36}$/, { message: 'The token id must be a UUID.' });
 const detokenizeInput = z.object({ purpose: z.string().trim().min(1).max(200) });
 
+/** The client's request id as given when it is well-formed (the X-Request-Id rule), else null: nothing is minted for it. */
+function wellFormedOrNull(given: string | null | undefined): string | null {
+  return given && acceptRequestId(given) === given ? given : null;
+}
+
 /** The only caller allowed to receive card data is the forwarder, holding tokens:detokenize. */
 export const DETOKENIZE_ISSUER = 'forwarder';
 
@@ -30,7 +35,7 @@ export function createVaultInternalApi(
       const caller = verifier.verify(request.bearerToken);
       const tokenId = parseInput(tokenIdSchema, request.tokenId);
       const { purpose } = parseInput(detokenizeInput, { purpose: request.purpose });
-      const command = { merchantId: caller.merchantId, tokenId, caller: caller.issuer, purpose, requestId: acceptRequestId(request.requestId) };
+      const command = { merchantId: caller.merchantId, tokenId, caller: caller.issuer, purpose, requestId: acceptRequestId(request.requestId), clientRequestId: wellFormedOrNull(request.clientRequestId) };
       if (caller.issuer !== DETOKENIZE_ISSUER || !caller.scopes.includes(SCOPES.detokenize)) {
         await useCases.auditRefusedDetokenize(command);
         throw new ForbiddenError('Detokenization requires the forwarder with the tokens:detokenize scope.', 'insufficient_scope');

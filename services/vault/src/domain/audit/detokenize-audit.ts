@@ -14,6 +14,9 @@ export interface DetokenizeAuditRecord extends StoredDocument {
   purpose: string;
   outcome: DetokenizeOutcome;
   security_code_status: 'available' | 'expired' | 'not_collected' | null;
+  /** The caller's own request id: the forwarder mints one per forward (the forward record's id). */
   request_id: string;
+  /** The X-Request-Id the merchant's client sent, as the caller passed it on; null when none (absent on older records). */
+  client_request_id?: string | null;
   occurred_at: string;
 }

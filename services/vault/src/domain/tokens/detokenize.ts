@@ -16,7 +16,10 @@ export interface DetokenizeCommand {
   tokenId: string;
   caller: string;
   purpose: string;
+  /** The caller's own request id (the forwarder's, per forward). */
   requestId: string;
+  /** The merchant client's X-Request-Id, when the caller passed on a well-formed one. */
+  clientRequestId: string | null;
 }
 
 /** What the forwarder receives (internal only; never routed by the gateway). */
@@ -95,6 +98,7 @@ function auditDraft(clock: Clock, command: DetokenizeCommand, id: string, outcom
     outcome,
     security_code_status: codeStatus,
     request_id: command.requestId,
+    client_request_id: command.clientRequestId,
     occurred_at: clock.now().toISOString(),
   };
 }
