@@ -82,8 +82,12 @@ export async function startEmbedded(options: EmbeddedOptions = {}): Promise<Embe
   const services = {} as EmbeddedSystem['services'];
   const started: ServiceApp[] = [];
 
+  // The gateway's internal API (import keys): loopback, and the address the other services know it by.
+  let gatewayInternal: Listening | undefined;
+
   async function stopAll(): Promise<void> {
     await servers.gateway?.close();
+    await gatewayInternal?.close();
     for (const thread of threads) await thread.stop().catch((e: unknown) => log.error({ err: e, service: thread.service }, 'stop failed'));
     for (const app of [...started].reverse()) await app.stop().catch((e: unknown) => log.error({ err: e, service: app.name }, 'stop failed'));
     for (const server of Object.values(servers)) await server.close();
@@ -101,7 +105,10 @@ export async function startEmbedded(options: EmbeddedOptions = {}): Promise<Embe
         serviceUrls[service] = server.url;
       }
     }
-    const publicBaseUrl = config.PUBLIC_BASE_URL ?? `http://localhost:${new URL(serviceUrls.gateway).port}`;
+    gatewayInternal = await listen('127.0.0.1', 0);
+    const gatewayUrl = serviceUrls.gateway;
+    serviceUrls.gateway = gatewayInternal.url;
+    const publicBaseUrl = config.PUBLIC_BASE_URL ?? `http://localhost:${new URL(gatewayUrl).port}`;
     env.PUBLIC_BASE_URL ??= publicBaseUrl;
     const threadEnv = Object.fromEntries(Object.entries(env).filter((entry): entry is [string, string] => entry[1] !== undefined));
     // What every service is built from, on whichever thread it runs.
@@ -144,6 +151,7 @@ export async function startEmbedded(options: EmbeddedOptions = {}): Promise<Embe
       await app.start();
       started.push(app);
       server.handle(app.http);
+      if (app.internalHttp) gatewayInternal?.handle(app.internalHttp);
       inProcessApps[service] = app.http;
       Object.assign(inProcessApis, app.exposedApis);
     }
@@ -153,7 +161,7 @@ export async function startEmbedded(options: EmbeddedOptions = {}): Promise<Embe
   }
 
   return {
-    baseUrl: serviceUrls.gateway,
+    baseUrl: servers.gateway!.url,
     bootstrapApiKey: env.BOOTSTRAP_API_KEY,
     adminApiKey: env.ADMIN_API_KEY,
     services,

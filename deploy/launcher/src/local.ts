@@ -61,7 +61,10 @@ export async function startLocal(options: LocalOptions = {}): Promise<LocalSyste
   for (const [i, service] of startOrder.entries()) {
     ports[service] = service === 'gateway' ? port : autoPorts ? await freePort() : port + 1 + i;
   }
-  const urls = Object.fromEntries(startOrder.map((s) => [serviceUrlVariable(s), `http://127.0.0.1:${ports[s]}`]));
+  // The gateway's internal API listens apart from its public port; the other services know it by that one.
+  const gatewayInternalPort = autoPorts ? await freePort() : port + 1 + startOrder.length;
+  const urlOf = (s: ServiceName) => `http://127.0.0.1:${s === 'gateway' ? gatewayInternalPort : ports[s]}`;
+  const urls = Object.fromEntries(startOrder.map((s) => [serviceUrlVariable(s), urlOf(s)]));
   const bootstrapApiKey = options.env?.BOOTSTRAP_API_KEY ?? process.env.BOOTSTRAP_API_KEY ?? generateApiKey('test');
   const adminApiKey = options.env?.ADMIN_API_KEY ?? process.env.ADMIN_API_KEY ?? generateApiKey('test').replace('sk_test_', 'admin_');
   const baseEnv: NodeJS.ProcessEnv = {
@@ -95,7 +98,8 @@ export async function startLocal(options: LocalOptions = {}): Promise<LocalSyste
       env: {
         ...baseEnv,
         PORT: String(ports[service]),
-        HOST: service === 'gateway' ? (baseEnv.HOST ?? '0.0.0.0') : '127.0.0.1',
+        HOST: service === 'gateway' ? (baseEnv.HOST ?? '127.0.0.1') : '127.0.0.1',
+        ...(service === 'gateway' ? { GATEWAY_INTERNAL_HOST: '127.0.0.1', GATEWAY_INTERNAL_PORT: String(gatewayInternalPort) } : {}),
         INTERNAL_JWT_PRIVATE_KEY: keys.privateKeys[service],
       },
       stdio: ['ignore', output, output],

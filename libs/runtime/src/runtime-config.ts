@@ -17,7 +17,11 @@ export const runtimeConfigSchema = z.object({
   TTL_URL: z.string().min(1).optional(),
   PUBLIC_BASE_URL: z.string().url().optional(),
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
-  HOST: z.string().min(1).default('0.0.0.0'),
+  /** Loopback unless asked: a container sets HOST=0.0.0.0 (deploy/Dockerfile, docker-compose.yml). */
+  HOST: z.string().min(1).default('127.0.0.1'),
+  /** The gateway's internal API (the importer mints import keys there): a listener of its own, never published. */
+  GATEWAY_INTERNAL_HOST: z.string().min(1).default('127.0.0.1'),
+  GATEWAY_INTERNAL_PORT: z.coerce.number().int().min(0).max(65535).default(8081),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   OTEL_TRACES_EXPORTER: z.enum(['none', 'console', 'otlp']).default('none'),
   OTEL_EXPORTER_OTLP_ENDPOINT: z.string().url().optional(),

@@ -54,6 +54,12 @@ export interface ServiceRuntime {
 export interface ServiceApp {
   name: ServiceName;
   http: Express;
+  /**
+   * The service's internal API when `http` is public (the gateway's merchant edge): served on a second
+   * listener that is never published (GATEWAY_INTERNAL_HOST/GATEWAY_INTERNAL_PORT), and the address the
+   * other services know the service by (serviceUrls).
+   */
+  internalHttp?: Express;
   /** The internal APIs this service offers to the others on the same thread (see InProcessApis). */
   exposedApis?: InProcessApis;
   /** Registers collections, starts the outbox relay, consumers and background workers. */

@@ -53,15 +53,18 @@ export async function runStandalone(
     });
     const app = await factory(runtime, env);
     const server = await listen(config.HOST, config.PORT);
+    const internal = app.internalHttp ? await listen(config.GATEWAY_INTERNAL_HOST, config.GATEWAY_INTERNAL_PORT) : undefined;
     await app.start();
     server.handle(app.http);
-    log.info({ url: server.url }, `${service} listening`);
+    if (internal && app.internalHttp) internal.handle(app.internalHttp);
+    log.info({ url: server.url, ...(internal ? { internal_url: internal.url } : {}) }, `${service} listening`);
     let stopping = false;
     const shutdown = async (signal: string) => {
       if (stopping) return;
       stopping = true;
       log.info({ signal }, `${service} stopping`);
       await server.close();
+      await internal?.close();
       await app.stop();
       await runtime.store.close();
       await bus.close();

@@ -85,7 +85,6 @@ export function createApp(runtime: ServiceRuntime, config: GatewayConfig): Servi
     upstreams,
     idempotency,
     bodyLimitBytes: config.bodyLimitBytes,
-    internalApp,
     admin: adminRouter({ adminApiKey: config.adminApiKey, merchants, apiKeys, upstreams, bodyLimitBytes: config.bodyLimitBytes }),
     readiness,
     openApiJson,
@@ -95,6 +94,7 @@ export function createApp(runtime: ServiceRuntime, config: GatewayConfig): Servi
   return {
     name: 'gateway',
     http,
+    internalHttp: internalApp,
     async start() {
       for (const spec of gatewayCollections) await store.register(spec);
       if (!pepper) {
