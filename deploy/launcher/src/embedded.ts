@@ -4,9 +4,9 @@ import { BroadcastWakeSource, openBus, type Bus } from '@vaultline/bus';
 import { freePort } from '@vaultline/core';
 import { openTtlStore } from '@vaultline/ttl';
 import { createLogger, lineWriterOf } from '@vaultline/logger';
-import { generateApiKey } from '@vaultline/auth';
 import { buildRuntime, generateServiceKeys, listen, loadRuntimeConfig, storeUrlFor, type Listening, type ServiceApp, type ServiceName, type ServiceRuntime } from '@vaultline/runtime';
 import { serviceFactories, startOrder } from './service-registry';
+import { provideDevelopmentCredentials } from './generated-credentials';
 import { startServiceThread, type ServiceThread } from './service-thread/service-thread';
 import { threadedServicesOf } from './service-thread/thread-config';
 
@@ -31,6 +31,8 @@ export interface EmbeddedSystem {
   baseUrl: string;
   bootstrapApiKey: string;
   adminApiKey: string;
+  /** The file holding the keys generated because BOOTSTRAP_API_KEY or ADMIN_API_KEY was not set. */
+  generatedCredentialsFile?: string;
   /** The services on the main thread (the others are in `threads`). */
   services: Partial<Record<ServiceName, { app: ServiceApp; runtime: ServiceRuntime; url: string }>>;
   /** The services running on a worker thread of their own (EMBEDDED_SERVICE_THREADS), with their URLs. */
@@ -61,9 +63,7 @@ export async function startEmbedded(options: EmbeddedOptions = {}): Promise<Embe
   const dataDir = resolve(config.DATA_DIR);
   mkdirSync(dataDir, { recursive: true });
   env.DATA_DIR = dataDir;
-  // A newcomer needs a key and an admin key at once; generated ones are printed by main-embedded.
-  env.BOOTSTRAP_API_KEY ??= generateApiKey('test');
-  env.ADMIN_API_KEY ??= generateApiKey('test').replace('sk_test_', 'admin_');
+  const generatedCredentialsFile = provideDevelopmentCredentials(env, dataDir);
 
   const log = createLogger({ service: 'launcher', level: config.LOG_LEVEL });
   const busUrl = config.BUS_URL ?? `sqlite:${dataDir}/bus.db`;
@@ -162,8 +162,9 @@ export async function startEmbedded(options: EmbeddedOptions = {}): Promise<Embe
 
   return {
     baseUrl: servers.gateway!.url,
-    bootstrapApiKey: env.BOOTSTRAP_API_KEY,
-    adminApiKey: env.ADMIN_API_KEY,
+    bootstrapApiKey: env.BOOTSTRAP_API_KEY!,
+    adminApiKey: env.ADMIN_API_KEY!,
+    ...(generatedCredentialsFile ? { generatedCredentialsFile } : {}),
     services,
     threads: Object.fromEntries(threads.map((thread) => [thread.service, { url: serviceUrls[thread.service] }])),
     threadHeapUsed: async (heapOptions) => (await Promise.all(threads.map((thread) => thread.heapUsed(heapOptions)))).reduce((sum, used) => sum + used, 0),

@@ -2,11 +2,11 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { resolve } from 'node:path';
-import { generateApiKey } from '@vaultline/auth';
 import { freePort } from '@vaultline/core';
 import { generateServiceKeys, serviceUrlVariable } from '@vaultline/runtime';
 import type { ServiceName } from '@vaultline/runtime';
 import { startOrder } from './service-registry';
+import { provideDevelopmentCredentials } from './generated-credentials';
 
 export interface LocalOptions {
   dataDir?: string;
@@ -24,6 +24,8 @@ export interface LocalSystem {
   baseUrl: string;
   bootstrapApiKey: string;
   adminApiKey: string;
+  /** The file holding the keys generated because BOOTSTRAP_API_KEY or ADMIN_API_KEY was not set. */
+  generatedCredentialsFile?: string;
   /** Kills one service process and starts it again (tests of restarts). */
   restart(service: ServiceName): Promise<void>;
   stop(): Promise<void>;
@@ -65,8 +67,10 @@ export async function startLocal(options: LocalOptions = {}): Promise<LocalSyste
   const gatewayInternalPort = autoPorts ? await freePort() : port + 1 + startOrder.length;
   const urlOf = (s: ServiceName) => `http://127.0.0.1:${s === 'gateway' ? gatewayInternalPort : ports[s]}`;
   const urls = Object.fromEntries(startOrder.map((s) => [serviceUrlVariable(s), urlOf(s)]));
-  const bootstrapApiKey = options.env?.BOOTSTRAP_API_KEY ?? process.env.BOOTSTRAP_API_KEY ?? generateApiKey('test');
-  const adminApiKey = options.env?.ADMIN_API_KEY ?? process.env.ADMIN_API_KEY ?? generateApiKey('test').replace('sk_test_', 'admin_');
+  const keyEnv: NodeJS.ProcessEnv = { BOOTSTRAP_API_KEY: options.env?.BOOTSTRAP_API_KEY ?? process.env.BOOTSTRAP_API_KEY, ADMIN_API_KEY: options.env?.ADMIN_API_KEY ?? process.env.ADMIN_API_KEY };
+  const generatedCredentialsFile = provideDevelopmentCredentials(keyEnv, dataDir);
+  const bootstrapApiKey = keyEnv.BOOTSTRAP_API_KEY!;
+  const adminApiKey = keyEnv.ADMIN_API_KEY!;
   const baseEnv: NodeJS.ProcessEnv = {
     ...process.env,
     ...urls,
@@ -140,6 +144,7 @@ export async function startLocal(options: LocalOptions = {}): Promise<LocalSyste
     baseUrl: `http://127.0.0.1:${port}`,
     bootstrapApiKey,
     adminApiKey,
+    ...(generatedCredentialsFile ? { generatedCredentialsFile } : {}),
     restart: async (service) => {
       await stopService(service);
       await startService(service);

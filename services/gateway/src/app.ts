@@ -6,6 +6,8 @@ import type { GatewayConfig } from './config';
 import { authenticateApiKey, issueApiKey, listApiKeys, mintApiKey, revokeApiKey, type ApiKeys } from './domain/api-keys';
 import { createMerchant, ensureBootstrapMerchant, getMerchant, listMerchants, type Merchants } from './domain/merchants';
 import { idempotentRequests } from './domain/idempotency';
+import { authenticateOperator, createOperator, ensureBootstrapOperator, listOperators, revokeOperator, type Operators } from './domain/operators';
+import { listAdminAudit, recordAdminAction, type AdminAudit } from './domain/admin-audit';
 import { UPSTREAM_SERVICES, type UpstreamService } from './domain/routing';
 import { gatewayCollections } from './data/collections';
 import { StoreApiKeyRepository } from './data/api-key.repository';
@@ -13,6 +15,8 @@ import { CachedApiKeyRepository } from './data/api-key-cache';
 import { StoreMerchantRepository } from './data/merchant.repository';
 import { CachedMerchantRepository } from './data/merchant-cache';
 import { StoreSettingRepository } from './data/setting.repository';
+import { StoreOperatorRepository } from './data/operator.repository';
+import { StoreAdminAuditRepository } from './data/admin-audit.repository';
 import { loadOrCreatePepper } from './domain/pepper';
 import type { Upstream } from './http/upstream';
 import { HttpUpstream, checkHealth } from './http/http-upstream';
@@ -46,6 +50,18 @@ export function createApp(runtime: ServiceRuntime, config: GatewayConfig): Servi
   const merchants: Merchants = { create, get: getMerchant({ merchants: merchantRepository }), list: listMerchants({ merchants: merchantRepository }) };
   const ensureBootstrap = ensureBootstrapMerchant({ keys: keyRepository, createMerchant: create, pepper: pepperSource });
   const loadPepper = loadOrCreatePepper({ settings: new StoreSettingRepository(store) });
+
+  // Operators are read from the store on every admin request (no cache): a revocation holds at once.
+  const operatorRepository = new StoreOperatorRepository(store);
+  const operators: Operators = {
+    create: createOperator({ operators: operatorRepository, clock, pepper: pepperSource }),
+    list: listOperators({ operators: operatorRepository }),
+    revoke: revokeOperator({ operators: operatorRepository, clock }),
+    authenticate: authenticateOperator({ operators: operatorRepository, pepper: pepperSource }),
+  };
+  const ensureBootstrapOperatorKey = ensureBootstrapOperator({ operators: operatorRepository, clock, pepper: pepperSource });
+  const auditRepository = new StoreAdminAuditRepository(store);
+  const audit: AdminAudit = { record: recordAdminAction({ audit: auditRepository, clock }), list: listAdminAudit({ audit: auditRepository }) };
 
   // A service on the gateway's thread (embedded profile) gets requests handed over; any other, over HTTP.
   const upstreams = Object.fromEntries(
@@ -85,7 +101,7 @@ export function createApp(runtime: ServiceRuntime, config: GatewayConfig): Servi
     upstreams,
     idempotency,
     bodyLimitBytes: config.bodyLimitBytes,
-    admin: adminRouter({ adminApiKey: config.adminApiKey, merchants, apiKeys, upstreams, bodyLimitBytes: config.bodyLimitBytes }),
+    admin: adminRouter({ enabled: config.adminApiKey !== undefined, operators, audit, merchants, apiKeys, upstreams, bodyLimitBytes: config.bodyLimitBytes, logger }),
     readiness,
     openApiJson,
     docsHtml,
@@ -105,7 +121,8 @@ export function createApp(runtime: ServiceRuntime, config: GatewayConfig): Servi
         const merchantId = await ensureBootstrap(config.bootstrapApiKey);
         logger.info({ merchant_id: merchantId }, 'bootstrap merchant ready');
       }
-      if (!config.adminApiKey) logger.info('ADMIN_API_KEY is not set: the admin API is disabled');
+      if (config.adminApiKey) await ensureBootstrapOperatorKey(config.adminApiKey);
+      else logger.info('ADMIN_API_KEY is not set: the admin API is disabled');
     },
     async stop() {
       await Promise.all(Object.values(upstreams).map((upstream) => upstream.close()));
