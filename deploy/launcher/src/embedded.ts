@@ -4,7 +4,7 @@ import { BroadcastWakeSource, openBus, type Bus } from '@vaultline/bus';
 import { freePort } from '@vaultline/core';
 import { openTtlStore } from '@vaultline/ttl';
 import { createLogger, lineWriterOf } from '@vaultline/logger';
-import { buildRuntime, generateServiceKeys, listen, loadRuntimeConfig, storeUrlFor, type Listening, type ServiceApp, type ServiceName, type ServiceRuntime } from '@vaultline/runtime';
+import { buildRuntime, generateServiceKeys, listen, loadRuntimeConfig, storeUrlFor, tlsOf, type Listening, type ServiceApp, type ServiceName, type ServiceRuntime } from '@vaultline/runtime';
 import { serviceFactories, startOrder } from './service-registry';
 import { provideDevelopmentCredentials } from './generated-credentials';
 import { startServiceThread, type ServiceThread } from './service-thread/service-thread';
@@ -100,7 +100,7 @@ export async function startEmbedded(options: EmbeddedOptions = {}): Promise<Embe
     for (const service of startOrder) {
       if (threaded.includes(service)) serviceUrls[service] = `http://127.0.0.1:${await freePort()}`;
       else {
-        const server = service === 'gateway' ? await listen(config.HOST, config.PORT) : await listen('127.0.0.1', 0);
+        const server = service === 'gateway' ? await listen(config.HOST, config.PORT, tlsOf(config)) : await listen('127.0.0.1', 0);
         servers[service] = server;
         serviceUrls[service] = server.url;
       }
@@ -108,7 +108,8 @@ export async function startEmbedded(options: EmbeddedOptions = {}): Promise<Embe
     gatewayInternal = await listen('127.0.0.1', 0);
     const gatewayUrl = serviceUrls.gateway;
     serviceUrls.gateway = gatewayInternal.url;
-    const publicBaseUrl = config.PUBLIC_BASE_URL ?? `http://localhost:${new URL(gatewayUrl).port}`;
+    const gatewayAddress = new URL(gatewayUrl);
+    const publicBaseUrl = config.PUBLIC_BASE_URL ?? `${gatewayAddress.protocol}//localhost:${gatewayAddress.port}`;
     env.PUBLIC_BASE_URL ??= publicBaseUrl;
     const threadEnv = Object.fromEntries(Object.entries(env).filter((entry): entry is [string, string] => entry[1] !== undefined));
     // What every service is built from, on whichever thread it runs.

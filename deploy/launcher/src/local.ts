@@ -78,7 +78,7 @@ export async function startLocal(options: LocalOptions = {}): Promise<LocalSyste
     BUS_URL: redisUrl,
     TTL_URL: redisUrl,
     STORE_URL: `sqlite:${dataDir}/{service}.db`,
-    PUBLIC_BASE_URL: process.env.PUBLIC_BASE_URL ?? `http://localhost:${port}`,
+    PUBLIC_BASE_URL: process.env.PUBLIC_BASE_URL ?? `${process.env.TLS_CERT_FILE ? 'https' : 'http'}://localhost:${port}`,
     INTERNAL_JWT_PUBLIC_KEYS: JSON.stringify(keys.publicKeys),
     BOOTSTRAP_API_KEY: bootstrapApiKey,
     ADMIN_API_KEY: adminApiKey,
@@ -97,10 +97,13 @@ export async function startLocal(options: LocalOptions = {}): Promise<LocalSyste
       mkdirSync(resolve(dataDir, 'logs'), { recursive: true });
       output = openSync(logFile(service), 'a');
     }
+    // TLS_CERT_FILE/TLS_KEY_FILE are the gateway's edge certificate: the others serve plain HTTP on loopback.
+    const { TLS_CERT_FILE, TLS_KEY_FILE, ...withoutTls } = baseEnv;
     const child = spawn(process.execPath, ['--import', 'tsx', resolve(repoRoot, `services/${service}/src/main.ts`)], {
       cwd: repoRoot,
       env: {
-        ...baseEnv,
+        ...withoutTls,
+        ...(service === 'gateway' && TLS_CERT_FILE && TLS_KEY_FILE ? { TLS_CERT_FILE, TLS_KEY_FILE } : {}),
         PORT: String(ports[service]),
         HOST: service === 'gateway' ? (baseEnv.HOST ?? '127.0.0.1') : '127.0.0.1',
         ...(service === 'gateway' ? { GATEWAY_INTERNAL_HOST: '127.0.0.1', GATEWAY_INTERNAL_PORT: String(gatewayInternalPort) } : {}),
@@ -111,7 +114,8 @@ export async function startLocal(options: LocalOptions = {}): Promise<LocalSyste
     if (typeof output === 'number') closeSync(output);
     children.set(service, child);
     try {
-      await waitForHealth(`http://127.0.0.1:${ports[service]}/health`, child, service);
+      // The gateway's internal listener answers /health too, in plain HTTP whether or not the edge has TLS.
+      await waitForHealth(`${urlOf(service)}/health`, child, service);
     } catch (error) {
       throw new Error(`${(error as Error).message}${logTail(service)}`);
     }
@@ -141,7 +145,7 @@ export async function startLocal(options: LocalOptions = {}): Promise<LocalSyste
     throw error;
   }
   return {
-    baseUrl: `http://127.0.0.1:${port}`,
+    baseUrl: `${baseEnv.TLS_CERT_FILE && baseEnv.TLS_KEY_FILE ? 'https' : 'http'}://127.0.0.1:${port}`,
     bootstrapApiKey,
     adminApiKey,
     ...(generatedCredentialsFile ? { generatedCredentialsFile } : {}),

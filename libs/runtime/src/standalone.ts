@@ -3,7 +3,7 @@ import { openBus } from '@vaultline/bus';
 import { openTtlStore } from '@vaultline/ttl';
 import { createLogger } from '@vaultline/logger';
 import type { ServiceApp, ServiceName, ServiceRuntime } from './service-runtime';
-import { loadRuntimeConfig, serviceUrlsFromEnv, storeUrlFor } from './runtime-config';
+import { loadRuntimeConfig, serviceUrlsFromEnv, storeUrlFor, tlsOf } from './runtime-config';
 import { buildRuntime } from './build-runtime';
 import { listen } from './serve';
 
@@ -52,7 +52,7 @@ export async function runStandalone(
       publicBaseUrl: config.PUBLIC_BASE_URL ?? serviceUrls.gateway,
     });
     const app = await factory(runtime, env);
-    const server = await listen(config.HOST, config.PORT);
+    const server = await listen(config.HOST, config.PORT, tlsOf(config));
     const internal = app.internalHttp ? await listen(config.GATEWAY_INTERNAL_HOST, config.GATEWAY_INTERNAL_PORT) : undefined;
     await app.start();
     server.handle(app.http);

@@ -84,8 +84,6 @@ export function createApp(runtime: ServiceRuntime, config: GatewayConfig): Servi
     if (failures.length > 0) throw new UnavailableError(`Not ready: ${failures.sort().join(', ')} unavailable.`, 'not_ready');
   };
 
-  const openApiJson = memo(() => JSON.stringify(buildOpenApiDocument({ serverUrl: config.publicBaseUrl ?? runtime.publicBaseUrl })));
-  const docsHtml = memo(() => renderDocsPage(buildOpenApiDocument({ serverUrl: config.publicBaseUrl ?? runtime.publicBaseUrl })));
 
   const internalApp = createServiceHttp({
     service: 'gateway',
@@ -95,16 +93,19 @@ export function createApp(runtime: ServiceRuntime, config: GatewayConfig): Servi
     routes: (router) => internalRoutes(router, apiKeys),
   });
 
+  const publicBaseUrl = config.publicBaseUrl ?? runtime.publicBaseUrl;
   const http = createEdgeApp({
     logger,
+    // A browser that saw this once refuses plain http to the host for a year: only when https is how it is reached.
+    hsts: config.tls || publicBaseUrl.startsWith('https:'),
     apiKeys,
     upstreams,
     idempotency,
     bodyLimitBytes: config.bodyLimitBytes,
     admin: adminRouter({ enabled: config.adminApiKey !== undefined, operators, audit, merchants, apiKeys, upstreams, bodyLimitBytes: config.bodyLimitBytes, logger }),
     readiness,
-    openApiJson,
-    docsHtml,
+    openApiJson: memo(() => JSON.stringify(buildOpenApiDocument({ serverUrl: publicBaseUrl }))),
+    docsHtml: memo(() => renderDocsPage(buildOpenApiDocument({ serverUrl: publicBaseUrl }))),
   });
 
   return {

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { envDurationMs, envPort, envUrl, loadConfig } from '@vaultline/config';
+import { requireTlsPair } from '@vaultline/runtime';
 
 /**
  * The gateway's configuration (the only file reading the environment).
@@ -13,6 +14,8 @@ import { envDurationMs, envPort, envUrl, loadConfig } from '@vaultline/config';
  *   (every existing key would stop working).
  * - PUBLIC_BASE_URL: the externally visible base URL (servers[0] of /openapi.json).
  * - IDEMPOTENCY_KEY_TTL: how long the response to a POST with an Idempotency-Key is kept and replayed (24h).
+ * - TLS_CERT_FILE, TLS_KEY_FILE: PEM files; with both the gateway serves HTTPS only (the listener is made by
+ *   libs/runtime). With TLS on, or a PUBLIC_BASE_URL in https, every answer carries Strict-Transport-Security.
  */
 const BOOTSTRAP_KEY = /^sk_(test|live)_[A-Za-z0-9_]+$/;
 
@@ -31,6 +34,8 @@ export const gatewayConfigSchema = z.object({
   IDEMPOTENCY_KEY_TTL: envDurationMs()
     .refine((ms) => ms > 0, { message: 'must be longer than 0' })
     .default(24 * 60 * 60 * 1000),
+  TLS_CERT_FILE: z.string().min(1).optional(),
+  TLS_KEY_FILE: z.string().min(1).optional(),
 });
 
 export interface GatewayConfig {
@@ -44,13 +49,16 @@ export interface GatewayConfig {
   idempotencyKeyTtlMs: number;
   /** Largest request body accepted at the edge, in bytes (1 MB). */
   bodyLimitBytes: number;
+  /** TLS_CERT_FILE and TLS_KEY_FILE are set: the edge is served over HTTPS. */
+  tls: boolean;
 }
 
 export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig {
-  const parsed = loadConfig(gatewayConfigSchema, env);
+  const parsed = loadConfig(gatewayConfigSchema.superRefine(requireTlsPair), env);
   const config: GatewayConfig = { port: parsed.PORT, upstreamTimeoutMs: parsed.GATEWAY_UPSTREAM_TIMEOUT,
     idempotencyKeyTtlMs: parsed.IDEMPOTENCY_KEY_TTL,
-    bodyLimitBytes: 1024 * 1024 };
+    bodyLimitBytes: 1024 * 1024,
+    tls: Boolean(parsed.TLS_CERT_FILE && parsed.TLS_KEY_FILE) };
   if (parsed.ADMIN_API_KEY) config.adminApiKey = parsed.ADMIN_API_KEY;
   if (parsed.BOOTSTRAP_API_KEY) config.bootstrapApiKey = parsed.BOOTSTRAP_API_KEY;
   if (parsed.PUBLIC_BASE_URL) config.publicBaseUrl = parsed.PUBLIC_BASE_URL;

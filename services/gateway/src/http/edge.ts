@@ -12,6 +12,8 @@ import type { IdempotencyGuard } from './idempotency.middleware';
 
 export interface EdgeDeps {
   logger: Logger;
+  /** Send Strict-Transport-Security (the edge is reached over https). */
+  hsts: boolean;
   apiKeys: ApiKeys;
   /** How each service is reached: over HTTP, or handed over in-process (embedded profile). */
   upstreams: Record<UpstreamService, Upstream>;
@@ -35,6 +37,13 @@ export function createEdgeApp(deps: EdgeDeps): express.Express {
   app.disable('x-powered-by');
   app.set('etag', false);
   app.set('query parser', 'simple');
+
+  if (deps.hsts) {
+    app.use((_req: Request, res: Response, next: NextFunction) => {
+      res.setHeader('Strict-Transport-Security', 'max-age=31536000; includeSubDomains');
+      next();
+    });
+  }
 
   app.use(requestIdMiddleware());
   app.use(accessLog(deps.logger, 'info'));
