@@ -5,7 +5,8 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
-import { generateServiceKeys } from '@vaultline/runtime';
+import { SERVICE_NAMES, generateServiceKeys } from '@vaultline/runtime';
+import { generateDevCertificates } from './dev-ca';
 
 const dir = resolve(__dirname, '../../secrets');
 mkdirSync(dir, { recursive: true, mode: 0o700 });
@@ -27,4 +28,7 @@ writeFileSync(
   ].join('\n'),
   { mode: 0o600 },
 );
+// Mutual TLS between the containers: a CA and a certificate per service (DNS name = compose service name).
+// Each service takes INTERNAL_TLS_CA_FILE, INTERNAL_TLS_CERT_FILE and INTERNAL_TLS_KEY_FILE (its own pair).
+generateDevCertificates(resolve(dir, 'internal-tls'), SERVICE_NAMES, 365);
 console.log(`wrote keys and secrets to ${dir}`);

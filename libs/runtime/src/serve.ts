@@ -4,6 +4,9 @@ import type { AddressInfo } from 'node:net';
 import type { RequestListener } from 'node:http';
 import type { TlsFiles } from './runtime-config';
 
+/** TLS for a listener; with `ca` and `requestCert`, mutual TLS (see mutualTlsServerOptions). */
+export type ListenTls = TlsFiles & { ca?: Buffer; requestCert?: boolean; rejectUnauthorized?: boolean };
+
 export interface Listening {
   server: Server;
   url: string;
@@ -16,13 +19,13 @@ export interface Listening {
  * Listens on host:port (0 = any free port) with a handler that answers 503 until one is attached.
  * With `tls`, HTTPS only: a plain HTTP request on the port gets no HTTP answer.
  */
-export async function listen(host: string, port: number, tls?: TlsFiles): Promise<Listening> {
+export async function listen(host: string, port: number, tls?: ListenTls): Promise<Listening> {
   let current: RequestListener = (_req, res) => {
     res.writeHead(503, { 'content-type': 'application/problem+json' });
     res.end(JSON.stringify({ type: 'about:blank', title: 'Starting', status: 503, code: 'starting', detail: 'The service is starting.' }));
   };
   const handler: RequestListener = (req, res) => current(req, res);
-  const server: Server = tls ? createHttpsServer({ cert: tls.cert, key: tls.key }, handler) : createServer(handler);
+  const server: Server = tls ? createHttpsServer(tls, handler) : createServer(handler);
   server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

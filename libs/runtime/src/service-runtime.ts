@@ -6,6 +6,7 @@ import type { TtlStore } from '@vaultline/ttl';
 import type { Logger } from '@vaultline/logger';
 import type { InternalTokenSigner, InternalTokenVerifier } from '@vaultline/auth';
 import type { VaultInternalApi } from '@vaultline/contracts';
+import type { InternalTls } from './internal-tls';
 
 export const SERVICE_NAMES = ['gateway', 'vault', 'forwarder', 'importer', 'payment-orchestrator', 'notifier'] as const;
 export type ServiceName = (typeof SERVICE_NAMES)[number];
@@ -38,6 +39,8 @@ export interface ServiceRuntime {
   serviceUrls: Record<ServiceName, string>;
   /** The gateway's externally visible base URL (PUBLIC_BASE_URL). */
   publicBaseUrl: string;
+  /** Mutual TLS for internal HTTP calls (serviceUrls are https://): the client certificate and the CA to trust. */
+  internalTls?: InternalTls;
   /**
    * Embedded profile only: the HTTP apps of the services on this thread, for the gateway to hand
    * merchant requests to directly (filled as services are created; the gateway starts last).

@@ -6,6 +6,7 @@ import type { ServiceApp, ServiceName, ServiceRuntime } from './service-runtime'
 import { loadRuntimeConfig, serviceUrlsFromEnv, storeUrlFor, tlsOf } from './runtime-config';
 import { buildRuntime } from './build-runtime';
 import { listen } from './serve';
+import { internalTlsFromEnv, mutualTlsServerOptions } from './internal-tls';
 
 export type StandaloneFactory = (runtime: ServiceRuntime, env: NodeJS.ProcessEnv) => ServiceApp | Promise<ServiceApp>;
 
@@ -38,6 +39,7 @@ export async function runStandalone(
     }
     if (!config.BUS_URL) throw new Error('missing configuration: BUS_URL');
     const serviceUrls = serviceUrlsFromEnv(env);
+    const internalTls = internalTlsFromEnv(env);
     const bus = await openBus(config.BUS_URL, { logger: log, consumerName: `${service}-${env.HOSTNAME ?? '1'}` });
     const ttl = await openTtlStore(config.TTL_URL ?? 'memory://', { keyPrefix: `vaultline:${service}:` });
     const runtime = await buildRuntime({
@@ -50,10 +52,14 @@ export async function runStandalone(
       trustedPublicKeys: JSON.parse(publicKeysJson) as Record<string, string>,
       serviceUrls,
       publicBaseUrl: config.PUBLIC_BASE_URL ?? serviceUrls.gateway,
+      ...(internalTls ? { internalTls } : {}),
     });
     const app = await factory(runtime, env);
-    const server = await listen(config.HOST, config.PORT, tlsOf(config));
-    const internal = app.internalHttp ? await listen(config.GATEWAY_INTERNAL_HOST, config.GATEWAY_INTERNAL_PORT) : undefined;
+    // Internal ports take only callers with a certificate from the internal CA; the gateway's edge (PORT of
+    // a service with a separate internal listener) is public and uses TLS_CERT_FILE/TLS_KEY_FILE.
+    const internalListenerTls = internalTls ? mutualTlsServerOptions(internalTls) : undefined;
+    const server = await listen(config.HOST, config.PORT, app.internalHttp ? tlsOf(config) : (internalListenerTls ?? tlsOf(config)));
+    const internal = app.internalHttp ? await listen(config.GATEWAY_INTERNAL_HOST, config.GATEWAY_INTERNAL_PORT, internalListenerTls) : undefined;
     await app.start();
     server.handle(app.http);
     if (internal && app.internalHttp) internal.handle(app.internalHttp);

@@ -19,7 +19,7 @@ import { StoreOperatorRepository } from './data/operator.repository';
 import { StoreAdminAuditRepository } from './data/admin-audit.repository';
 import { loadOrCreatePepper } from './domain/pepper';
 import type { Upstream } from './http/upstream';
-import { HttpUpstream, checkHealth } from './http/http-upstream';
+import { HttpUpstream, checkHealth, healthCheckAgent } from './http/http-upstream';
 import { InProcessUpstream } from './http/in-process-upstream';
 import { adminRouter } from './http/admin.router';
 import { internalRoutes } from './http/internal.routes';
@@ -68,7 +68,7 @@ export function createApp(runtime: ServiceRuntime, config: GatewayConfig): Servi
     UPSTREAM_SERVICES.map((service): [UpstreamService, Upstream] => {
       const app = runtime.inProcessApps?.[service];
       if (app) return [service, new InProcessUpstream({ app, signer: runtime.signer, logger })];
-      return [service, new HttpUpstream({ url: runtime.serviceUrls[service], signer: runtime.signer, logger, timeoutMs: config.upstreamTimeoutMs, bodyLimitBytes: config.bodyLimitBytes })];
+      return [service, new HttpUpstream({ url: runtime.serviceUrls[service], signer: runtime.signer, logger, timeoutMs: config.upstreamTimeoutMs, bodyLimitBytes: config.bodyLimitBytes, tls: runtime.internalTls })];
     }),
   ) as Record<UpstreamService, Upstream>;
 
@@ -76,10 +76,11 @@ export function createApp(runtime: ServiceRuntime, config: GatewayConfig): Servi
   const requests = idempotentRequests({ ttl: runtime.ttl, retentionMs: config.idempotencyKeyTtlMs, leaseMs: config.upstreamTimeoutMs + 10_000 });
   const idempotency = idempotencyGuard({ requests, logger, bodyLimitBytes: config.bodyLimitBytes, keptResponseLimitBytes: 1024 * 1024 });
 
+  const healthAgent = runtime.internalTls ? healthCheckAgent(runtime.internalTls) : undefined;
   const readiness = async () => {
     const failures: string[] = [];
     await store.ping().catch(() => failures.push('store'));
-    await Promise.all(UPSTREAM_SERVICES.map((s) => checkHealth(runtime.serviceUrls[s]).catch(() => failures.push(s))));
+    await Promise.all(UPSTREAM_SERVICES.map((s) => checkHealth(runtime.serviceUrls[s], healthAgent).catch(() => failures.push(s))));
     if (!pepper) failures.push('starting');
     if (failures.length > 0) throw new UnavailableError(`Not ready: ${failures.sort().join(', ')} unavailable.`, 'not_ready');
   };
@@ -127,6 +128,7 @@ export function createApp(runtime: ServiceRuntime, config: GatewayConfig): Servi
     },
     async stop() {
       await Promise.all(Object.values(upstreams).map((upstream) => upstream.close()));
+      await healthAgent?.close();
     },
   };
 }
