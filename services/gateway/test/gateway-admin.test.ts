@@ -1,9 +1,8 @@
 import { MemoryDocumentStore } from '@vaultline/store';
 import { InternalTokenSigner } from '@vaultline/auth';
-import { validateAgainstOpenApi } from '@vaultline/contracts';
 import type { EchoBody } from './support/echo-upstream';
 import { ADMIN_KEY, startGateway, startUpstreams, type RunningGateway, type Upstreams } from './support/gateway-harness';
-import { call, expectProblem, type CallResult } from './support/http-call';
+import { adminCall, call, expectDocumented, expectProblem } from './support/http-call';
 
 let upstreams: Upstreams;
 let gateway: RunningGateway;
@@ -18,17 +17,7 @@ afterAll(async () => {
   await upstreams.close();
 });
 
-const admin = (path: string, method = 'GET', body?: unknown) =>
-  call(gateway.url, path, {
-    method,
-    headers: { 'x-admin-key': ADMIN_KEY, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-
-function expectDocumented(method: string, template: string, result: CallResult): void {
-  const verdict = validateAgainstOpenApi(method, template, result.status, result.json);
-  expect({ template, status: result.status, errors: verdict.errors }).toEqual({ template, status: result.status, errors: [] });
-}
+const admin = (path: string, method = 'GET', body?: unknown) => adminCall(gateway.url, ADMIN_KEY, path, method, body);
 
 describe('the admin API', () => {
   it('when a merchant is created, then its key is shown once, works, is listed by prefix only and stops working once revoked', async () => {

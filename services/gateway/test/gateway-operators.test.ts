@@ -3,21 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { waitFor } from '@vaultline/core';
 import { SqliteDocumentStore } from '@vaultline/store';
-import { validateAgainstOpenApi } from '@vaultline/contracts';
+import type { AdminAuditEntry as AuditEntry } from '../src/domain/admin-audit';
 import { ADMIN_KEY, startGateway, startUpstreams, type RunningGateway, type Upstreams } from './support/gateway-harness';
-import { call, expectProblem, type CallResult } from './support/http-call';
-
-interface AuditEntry {
-  id: string;
-  at: string;
-  operator_id: string | null;
-  operator_name: string | null;
-  method: string;
-  path: string;
-  target_ids: string[];
-  status: number;
-  request_id: string;
-}
+import { adminCall, expectDocumented, expectProblem } from './support/http-call';
 
 let upstreams: Upstreams;
 let gateway: RunningGateway;
@@ -37,17 +25,7 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const as = (adminKey: string, path: string, method = 'GET', body?: unknown) =>
-  call(gateway.url, path, {
-    method,
-    headers: { 'x-admin-key': adminKey, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-
-function expectDocumented(method: string, template: string, result: CallResult): void {
-  const verdict = validateAgainstOpenApi(method, template, result.status, result.json);
-  expect({ template, status: result.status, errors: verdict.errors }).toEqual({ template, status: result.status, errors: [] });
-}
+const as = (adminKey: string, path: string, method = 'GET', body?: unknown) => adminCall(gateway.url, adminKey, path, method, body);
 
 /** The audit entries the bootstrap operator reads, once `count` entries match `which`. */
 async function auditWhere(which: (entry: AuditEntry) => boolean, count = 1): Promise<AuditEntry[]> {
