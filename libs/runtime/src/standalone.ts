@@ -40,6 +40,7 @@ export async function runStandalone(
     if (!config.BUS_URL) throw new Error('missing configuration: BUS_URL');
     const serviceUrls = serviceUrlsFromEnv(env);
     const internalTls = internalTlsFromEnv(env);
+    const edgeTls = tlsOf(config);
     const bus = await openBus(config.BUS_URL, { logger: log, consumerName: `${service}-${env.HOSTNAME ?? '1'}` });
     const ttl = await openTtlStore(config.TTL_URL ?? 'memory://', { keyPrefix: `vaultline:${service}:` });
     const runtime = await buildRuntime({
@@ -51,14 +52,15 @@ export async function runStandalone(
       privateKeyPem,
       trustedPublicKeys: JSON.parse(publicKeysJson) as Record<string, string>,
       serviceUrls,
-      publicBaseUrl: config.PUBLIC_BASE_URL ?? serviceUrls.gateway,
+      // GATEWAY_URL is the gateway's internal listener: the gateway itself falls back to its own edge.
+      publicBaseUrl: config.PUBLIC_BASE_URL ?? (service === 'gateway' ? `${edgeTls ? 'https' : 'http'}://localhost:${config.PORT}` : serviceUrls.gateway),
       ...(internalTls ? { internalTls } : {}),
     });
     const app = await factory(runtime, env);
     // Internal ports take only callers with a certificate from the internal CA; the gateway's edge (PORT of
     // a service with a separate internal listener) is public and uses TLS_CERT_FILE/TLS_KEY_FILE.
     const internalListenerTls = internalTls ? mutualTlsServerOptions(internalTls) : undefined;
-    const server = await listen(config.HOST, config.PORT, app.internalHttp ? tlsOf(config) : (internalListenerTls ?? tlsOf(config)));
+    const server = await listen(config.HOST, config.PORT, app.internalHttp ? edgeTls : (internalListenerTls ?? edgeTls));
     const internal = app.internalHttp ? await listen(config.GATEWAY_INTERNAL_HOST, config.GATEWAY_INTERNAL_PORT, internalListenerTls) : undefined;
     await app.start();
     server.handle(app.http);

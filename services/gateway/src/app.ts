@@ -98,7 +98,7 @@ export function createApp(runtime: ServiceRuntime, config: GatewayConfig): Servi
   const http = createEdgeApp({
     logger,
     // A browser that saw this once refuses plain http to the host for a year: only when https is how it is reached.
-    hsts: config.tls || publicBaseUrl.startsWith('https:'),
+    hsts: config.tls || (config.publicBaseUrl?.startsWith('https:') ?? false),
     apiKeys,
     upstreams,
     idempotency,
