@@ -52,6 +52,8 @@ const UNSET_ON_PURPOSE: Record<string, string> = {
   OTEL_EXPORTER_OTLP_ENDPOINT: 'traces are off (OTEL_TRACES_EXPORTER=none)',
   BOOTSTRAP_API_KEY: 'development only: production creates merchants through the admin API',
   TRUST_PROXY: 'set when a load balancer stands in front of the gateway',
+  TLS_CERT_FILE: 'TLS is terminated by the proxy in front of the gateway; set both TLS files to serve HTTPS from the gateway itself',
+  TLS_KEY_FILE: 'TLS is terminated by the proxy in front of the gateway; set both TLS files to serve HTTPS from the gateway itself',
   VAULT_KEK_FILE: 'VAULT_KEK_KEYS is used',
   VAULT_KEK_AUTOGENERATE: 'off anyway with a MongoDB store',
   IMPORTER_SECRET_KEY_FILE: 'IMPORTER_SECRET_KEY is set',

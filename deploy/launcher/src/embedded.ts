@@ -4,9 +4,9 @@ import { BroadcastWakeSource, openBus, type Bus } from '@vaultline/bus';
 import { freePort } from '@vaultline/core';
 import { openTtlStore } from '@vaultline/ttl';
 import { createLogger, lineWriterOf } from '@vaultline/logger';
-import { generateApiKey } from '@vaultline/auth';
-import { buildRuntime, generateServiceKeys, listen, loadRuntimeConfig, storeUrlFor, type Listening, type ServiceApp, type ServiceName, type ServiceRuntime } from '@vaultline/runtime';
+import { buildRuntime, generateServiceKeys, listen, loadRuntimeConfig, storeUrlFor, tlsOf, type Listening, type ServiceApp, type ServiceName, type ServiceRuntime } from '@vaultline/runtime';
 import { serviceFactories, startOrder } from './service-registry';
+import { provideDevelopmentCredentials } from './generated-credentials';
 import { startServiceThread, type ServiceThread } from './service-thread/service-thread';
 import { threadedServicesOf } from './service-thread/thread-config';
 
@@ -31,6 +31,8 @@ export interface EmbeddedSystem {
   baseUrl: string;
   bootstrapApiKey: string;
   adminApiKey: string;
+  /** The file holding the keys generated because BOOTSTRAP_API_KEY or ADMIN_API_KEY was not set. */
+  generatedCredentialsFile?: string;
   /** The services on the main thread (the others are in `threads`). */
   services: Partial<Record<ServiceName, { app: ServiceApp; runtime: ServiceRuntime; url: string }>>;
   /** The services running on a worker thread of their own (EMBEDDED_SERVICE_THREADS), with their URLs. */
@@ -61,9 +63,7 @@ export async function startEmbedded(options: EmbeddedOptions = {}): Promise<Embe
   const dataDir = resolve(config.DATA_DIR);
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   env.DATA_DIR = dataDir;
-  // A newcomer needs a key and an admin key at once; generated ones are printed by main-embedded.
-  env.BOOTSTRAP_API_KEY ??= generateApiKey('test');
-  env.ADMIN_API_KEY ??= generateApiKey('test').replace('sk_test_', 'admin_');
+  const generatedCredentialsFile = provideDevelopmentCredentials(env, dataDir);
   env.DEV_KEYS_IN_DATA_DIR ??= 'true'; // development profile: generated keys stay in DATA_DIR (the vault warns); 'false' puts them in KEYS_DIR
 
   const log = createLogger({ service: 'launcher', level: config.LOG_LEVEL });
@@ -83,8 +83,12 @@ export async function startEmbedded(options: EmbeddedOptions = {}): Promise<Embe
   const services = {} as EmbeddedSystem['services'];
   const started: ServiceApp[] = [];
 
+  // The gateway's internal API (import keys): loopback, and the address the other services know it by.
+  let gatewayInternal: Listening | undefined;
+
   async function stopAll(): Promise<void> {
     await servers.gateway?.close();
+    await gatewayInternal?.close();
     for (const thread of threads) await thread.stop().catch((e: unknown) => log.error({ err: e, service: thread.service }, 'stop failed'));
     for (const app of [...started].reverse()) await app.stop().catch((e: unknown) => log.error({ err: e, service: app.name }, 'stop failed'));
     for (const server of Object.values(servers)) await server.close();
@@ -97,12 +101,16 @@ export async function startEmbedded(options: EmbeddedOptions = {}): Promise<Embe
     for (const service of startOrder) {
       if (threaded.includes(service)) serviceUrls[service] = `http://127.0.0.1:${await freePort()}`;
       else {
-        const server = service === 'gateway' ? await listen(config.HOST, config.PORT) : await listen('127.0.0.1', 0);
+        const server = service === 'gateway' ? await listen(config.HOST, config.PORT, tlsOf(config)) : await listen('127.0.0.1', 0);
         servers[service] = server;
         serviceUrls[service] = server.url;
       }
     }
-    const publicBaseUrl = config.PUBLIC_BASE_URL ?? `http://localhost:${new URL(serviceUrls.gateway).port}`;
+    gatewayInternal = await listen('127.0.0.1', 0);
+    const gatewayUrl = serviceUrls.gateway;
+    serviceUrls.gateway = gatewayInternal.url;
+    const gatewayAddress = new URL(gatewayUrl);
+    const publicBaseUrl = config.PUBLIC_BASE_URL ?? `${gatewayAddress.protocol}//localhost:${gatewayAddress.port}`;
     env.PUBLIC_BASE_URL ??= publicBaseUrl;
     const threadEnv = Object.fromEntries(Object.entries(env).filter((entry): entry is [string, string] => entry[1] !== undefined));
     // What every service is built from, on whichever thread it runs.
@@ -145,6 +153,7 @@ export async function startEmbedded(options: EmbeddedOptions = {}): Promise<Embe
       await app.start();
       started.push(app);
       server.handle(app.http);
+      if (app.internalHttp) gatewayInternal?.handle(app.internalHttp);
       inProcessApps[service] = app.http;
       Object.assign(inProcessApis, app.exposedApis);
     }
@@ -154,9 +163,10 @@ export async function startEmbedded(options: EmbeddedOptions = {}): Promise<Embe
   }
 
   return {
-    baseUrl: serviceUrls.gateway,
-    bootstrapApiKey: env.BOOTSTRAP_API_KEY,
-    adminApiKey: env.ADMIN_API_KEY,
+    baseUrl: servers.gateway!.url,
+    bootstrapApiKey: env.BOOTSTRAP_API_KEY!,
+    adminApiKey: env.ADMIN_API_KEY!,
+    ...(generatedCredentialsFile ? { generatedCredentialsFile } : {}),
     services,
     threads: Object.fromEntries(threads.map((thread) => [thread.service, { url: serviceUrls[thread.service] }])),
     threadHeapUsed: async (heapOptions) => (await Promise.all(threads.map((thread) => thread.heapUsed(heapOptions)))).reduce((sum, used) => sum + used, 0),

@@ -6,6 +6,8 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { writeDeploySecrets } from './deploy-secrets';
+import { generateDevCertificates } from './dev-ca';
+import { SERVICE_NAMES } from '@vaultline/runtime';
 
 const dir = resolve(__dirname, '../../secrets');
 if (existsSync(join(dir, 'vault.env')) && !process.argv.includes('--force')) {
@@ -13,4 +15,7 @@ if (existsSync(join(dir, 'vault.env')) && !process.argv.includes('--force')) {
   process.exit(1);
 }
 writeDeploySecrets(dir);
+// Mutual TLS between the containers: a CA and a certificate per service (DNS name = compose service name).
+// Each service takes INTERNAL_TLS_CA_FILE, INTERNAL_TLS_CERT_FILE and INTERNAL_TLS_KEY_FILE (its own pair).
+generateDevCertificates(join(dir, 'internal-tls'), SERVICE_NAMES, 365);
 console.log(`wrote keys and secrets to ${dir}`);

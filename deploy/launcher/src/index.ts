@@ -1,3 +1,4 @@
 export * from './embedded';
 export * from './local';
 export * from './service-registry';
+export * from './dev-ca';

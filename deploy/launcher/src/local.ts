@@ -1,12 +1,15 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync } from 'node:fs';
+import { get as httpGet } from 'node:http';
+import { get as httpsGet } from 'node:https';
 import { connect } from 'node:net';
 import { resolve } from 'node:path';
-import { generateApiKey } from '@vaultline/auth';
 import { freePort } from '@vaultline/core';
 import { generateServiceKeys, serviceUrlVariable } from '@vaultline/runtime';
 import type { ServiceName } from '@vaultline/runtime';
 import { startOrder } from './service-registry';
+import { provideDevelopmentCredentials } from './generated-credentials';
+import { generateDevCertificates } from './dev-ca';
 
 export interface LocalOptions {
   dataDir?: string;
@@ -18,12 +21,24 @@ export interface LocalOptions {
   env?: Record<string, string>;
   /** Where the children's output goes: this process's (default), nowhere, or `$DATA_DIR/logs/<service>.log`. */
   stdio?: 'inherit' | 'ignore' | 'files';
+  /**
+   * Mutual TLS between the services (default true): a development CA and a certificate per service are
+   * generated under `$DATA_DIR/internal-tls` (needs the openssl command), and every internal port takes
+   * only callers with one of them. false: plain HTTP on loopback.
+   */
+  internalMtls?: boolean;
 }
 
 export interface LocalSystem {
   baseUrl: string;
   bootstrapApiKey: string;
   adminApiKey: string;
+  /** The file holding the keys generated because BOOTSTRAP_API_KEY or ADMIN_API_KEY was not set. */
+  generatedCredentialsFile?: string;
+  /** Where each service is reached by the others (the gateway: its internal listener); https with mutual TLS. */
+  serviceUrls: Record<ServiceName, string>;
+  /** The development CA and the launcher's own client certificate, when the services use mutual TLS. */
+  internalTls?: { caFile: string; certFile: string; keyFile: string };
   /** Kills one service process and starts it again (tests of restarts). */
   restart(service: ServiceName): Promise<void>;
   stop(): Promise<void>;
@@ -61,9 +76,17 @@ export async function startLocal(options: LocalOptions = {}): Promise<LocalSyste
   for (const [i, service] of startOrder.entries()) {
     ports[service] = service === 'gateway' ? port : autoPorts ? await freePort() : port + 1 + i;
   }
-  const urls = Object.fromEntries(startOrder.map((s) => [serviceUrlVariable(s), `http://127.0.0.1:${ports[s]}`]));
-  const bootstrapApiKey = options.env?.BOOTSTRAP_API_KEY ?? process.env.BOOTSTRAP_API_KEY ?? generateApiKey('test');
-  const adminApiKey = options.env?.ADMIN_API_KEY ?? process.env.ADMIN_API_KEY ?? generateApiKey('test').replace('sk_test_', 'admin_');
+  // The gateway's internal API listens apart from its public port; the other services know it by that one.
+  const gatewayInternalPort = autoPorts ? await freePort() : port + 1 + startOrder.length;
+  const mtls = options.internalMtls ?? true;
+  const certificates = mtls ? generateDevCertificates(resolve(dataDir, 'internal-tls'), [...startOrder, 'launcher']) : undefined;
+  const launcherTls = certificates ? { caFile: certificates.caFile, ...certificates.services.launcher! } : undefined;
+  const urlOf = (s: ServiceName) => `${mtls ? 'https' : 'http'}://127.0.0.1:${s === 'gateway' ? gatewayInternalPort : ports[s]}`;
+  const urls = Object.fromEntries(startOrder.map((s) => [serviceUrlVariable(s), urlOf(s)]));
+  const keyEnv: NodeJS.ProcessEnv = { BOOTSTRAP_API_KEY: options.env?.BOOTSTRAP_API_KEY ?? process.env.BOOTSTRAP_API_KEY, ADMIN_API_KEY: options.env?.ADMIN_API_KEY ?? process.env.ADMIN_API_KEY };
+  const generatedCredentialsFile = provideDevelopmentCredentials(keyEnv, dataDir);
+  const bootstrapApiKey = keyEnv.BOOTSTRAP_API_KEY!;
+  const adminApiKey = keyEnv.ADMIN_API_KEY!;
   const baseEnv: NodeJS.ProcessEnv = {
     ...process.env,
     ...urls,
@@ -71,7 +94,7 @@ export async function startLocal(options: LocalOptions = {}): Promise<LocalSyste
     BUS_URL: redisUrl,
     TTL_URL: redisUrl,
     STORE_URL: `sqlite:${dataDir}/{service}.db`,
-    PUBLIC_BASE_URL: process.env.PUBLIC_BASE_URL ?? `http://localhost:${port}`,
+    PUBLIC_BASE_URL: process.env.PUBLIC_BASE_URL ?? `${process.env.TLS_CERT_FILE ? 'https' : 'http'}://localhost:${port}`,
     INTERNAL_JWT_PUBLIC_KEYS: JSON.stringify(keys.publicKeys),
     BOOTSTRAP_API_KEY: bootstrapApiKey,
     ADMIN_API_KEY: adminApiKey,
@@ -90,12 +113,19 @@ export async function startLocal(options: LocalOptions = {}): Promise<LocalSyste
       mkdirSync(resolve(dataDir, 'logs'), { recursive: true });
       output = openSync(logFile(service), 'a');
     }
+    // TLS_CERT_FILE/TLS_KEY_FILE are the gateway's edge certificate: the others serve plain HTTP on loopback.
+    const { TLS_CERT_FILE, TLS_KEY_FILE, ...withoutTls } = baseEnv;
     const child = spawn(process.execPath, ['--import', 'tsx', resolve(repoRoot, `services/${service}/src/main.ts`)], {
       cwd: repoRoot,
       env: {
-        ...baseEnv,
+        ...withoutTls,
+        ...(service === 'gateway' && TLS_CERT_FILE && TLS_KEY_FILE ? { TLS_CERT_FILE, TLS_KEY_FILE } : {}),
+        ...(certificates
+          ? { INTERNAL_TLS_CA_FILE: certificates.caFile, INTERNAL_TLS_CERT_FILE: certificates.services[service]!.certFile, INTERNAL_TLS_KEY_FILE: certificates.services[service]!.keyFile }
+          : {}),
         PORT: String(ports[service]),
-        HOST: service === 'gateway' ? (baseEnv.HOST ?? '0.0.0.0') : '127.0.0.1',
+        HOST: service === 'gateway' ? (baseEnv.HOST ?? '127.0.0.1') : '127.0.0.1',
+        ...(service === 'gateway' ? { GATEWAY_INTERNAL_HOST: '127.0.0.1', GATEWAY_INTERNAL_PORT: String(gatewayInternalPort) } : {}),
         INTERNAL_JWT_PRIVATE_KEY: keys.privateKeys[service],
       },
       stdio: ['ignore', output, output],
@@ -103,7 +133,8 @@ export async function startLocal(options: LocalOptions = {}): Promise<LocalSyste
     if (typeof output === 'number') closeSync(output);
     children.set(service, child);
     try {
-      await waitForHealth(`http://127.0.0.1:${ports[service]}/health`, child, service);
+      // The gateway's internal listener answers /health too, in plain HTTP whether or not the edge has TLS.
+      await waitForHealth(`${urlOf(service)}/health`, child, service, launcherTls);
     } catch (error) {
       throw new Error(`${(error as Error).message}${logTail(service)}`);
     }
@@ -133,15 +164,30 @@ export async function startLocal(options: LocalOptions = {}): Promise<LocalSyste
     throw error;
   }
   return {
-    baseUrl: `http://127.0.0.1:${port}`,
+    baseUrl: `${baseEnv.TLS_CERT_FILE && baseEnv.TLS_KEY_FILE ? 'https' : 'http'}://127.0.0.1:${port}`,
     bootstrapApiKey,
     adminApiKey,
+    ...(generatedCredentialsFile ? { generatedCredentialsFile } : {}),
+    serviceUrls: Object.fromEntries(startOrder.map((s) => [s, urlOf(s)])) as Record<ServiceName, string>,
+    ...(launcherTls ? { internalTls: launcherTls } : {}),
     restart: async (service) => {
       await stopService(service);
       await startService(service);
     },
     stop,
   };
+}
+
+/** One GET, true on a 2xx; over mutual TLS with the launcher's certificate when given. */
+function answersOk(url: string, tls?: { ca: Buffer; cert: Buffer; key: Buffer }): Promise<boolean> {
+  return new Promise((done) => {
+    const request = (tls ? httpsGet : httpGet)(url, tls ? { ...tls } : {}, (response) => {
+      response.resume();
+      done((response.statusCode ?? 0) >= 200 && (response.statusCode ?? 0) < 300);
+    });
+    request.once('error', () => done(false));
+    request.setTimeout(2_000, () => request.destroy());
+  });
 }
 
 async function waitForPort(port: number, timeoutMs = 10_000): Promise<void> {
@@ -158,16 +204,12 @@ async function waitForPort(port: number, timeoutMs = 10_000): Promise<void> {
   }
 }
 
-async function waitForHealth(url: string, child: ChildProcess, service: string, timeoutMs = 60_000): Promise<void> {
+async function waitForHealth(url: string, child: ChildProcess, service: string, tls?: { caFile: string; certFile: string; keyFile: string }, timeoutMs = 60_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
+  const clientTls = tls ? { ca: readFileSync(tls.caFile), cert: readFileSync(tls.certFile), key: readFileSync(tls.keyFile) } : undefined;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`${service} exited with code ${child.exitCode} during start`);
-    try {
-      const response = await fetch(url);
-      if (response.ok) return;
-    } catch {
-      // not listening yet
-    }
+    if (await answersOk(url, clientTls)) return;
     if (Date.now() > deadline) throw new Error(`${service} not healthy after ${timeoutMs} ms`);
     await new Promise((r) => setTimeout(r, 100));
   }

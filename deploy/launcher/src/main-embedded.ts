@@ -23,9 +23,9 @@ async function main(): Promise<void> {
   started.system = system;
   const ms = Math.round(performance.now() - startedAt);
   console.log(`Vaultline (embedded profile) listening on ${system.baseUrl} — started in ${ms} ms`);
-  if (!process.env.BOOTSTRAP_API_KEY) console.log(`  generated BOOTSTRAP_API_KEY=${system.bootstrapApiKey}`);
-  if (!process.env.ADMIN_API_KEY) console.log(`  generated ADMIN_API_KEY=${system.adminApiKey}`);
-  console.log(`  try: curl -H "X-API-Key: ${process.env.BOOTSTRAP_API_KEY ? '$BOOTSTRAP_API_KEY' : system.bootstrapApiKey}" ${system.baseUrl}/tokens`);
+  if (system.generatedCredentialsFile) console.log(`  generated BOOTSTRAP_API_KEY and ADMIN_API_KEY are in ${system.generatedCredentialsFile} (mode 0600)`);
+  const source = system.generatedCredentialsFile ? `. ${system.generatedCredentialsFile} && ` : '';
+  console.log(`  try: ${source}curl -H "X-API-Key: $BOOTSTRAP_API_KEY" ${system.baseUrl}/tokens`);
   let stopping = false;
   const shutdown = async (signal: string) => {
     if (stopping) return;

@@ -3,8 +3,7 @@ import { startLocal } from './local';
 async function main(): Promise<void> {
   const system = await startLocal();
   console.log(`Vaultline (local profile: a process per service, Redis Streams, SQLite) on ${system.baseUrl}`);
-  if (!process.env.BOOTSTRAP_API_KEY) console.log(`  generated BOOTSTRAP_API_KEY=${system.bootstrapApiKey}`);
-  if (!process.env.ADMIN_API_KEY) console.log(`  generated ADMIN_API_KEY=${system.adminApiKey}`);
+  if (system.generatedCredentialsFile) console.log(`  generated BOOTSTRAP_API_KEY and ADMIN_API_KEY are in ${system.generatedCredentialsFile} (mode 0600)`);
   let stopping = false;
   const shutdown = async () => {
     if (stopping) return;

@@ -20,6 +20,11 @@ export function generateApiKey(mode: ApiKeyMode): string {
   return `sk_${mode}_${secret}`;
 }
 
+/** An operator's admin key (X-Admin-Key): `admin_` + 32 base62 characters from the CSPRNG. */
+export function generateAdminKey(): string {
+  return `admin_${generateApiKey('live').slice('sk_live_'.length)}`;
+}
+
 /** The stored form of a key: HMAC-SHA256 with the pepper, hex. Keys are never stored in clear. */
 export function hashApiKey(apiKey: string, pepper: string): string {
   return createHmac('sha256', pepper).update(apiKey, 'utf8').digest('hex');

@@ -1,6 +1,6 @@
 import jwt from 'jsonwebtoken';
 import { UnauthorizedError } from '@vaultline/core';
-import { InternalTokenSigner, InternalTokenVerifier, generateInternalKeyPair } from './internal-token';
+import { InternalTokenSigner, InternalTokenVerifier, InvalidInternalToken, generateInternalKeyPair } from './internal-token';
 
 const gatewayKeys = generateInternalKeyPair();
 const otherKeys = generateInternalKeyPair();
@@ -14,7 +14,8 @@ function expectRejected(token: string, detail?: RegExp): void {
   } catch (error) {
     expect(error).toBeInstanceOf(UnauthorizedError);
     expect((error as UnauthorizedError).code).toBe('invalid_internal_token');
-    if (detail) expect((error as UnauthorizedError).message).toMatch(detail);
+    expect((error as UnauthorizedError).message).toBe('The internal token is not valid.');
+    if (detail) expect((error as InvalidInternalToken).reason).toMatch(detail);
     return;
   }
   throw new Error('token was accepted');
@@ -79,7 +80,7 @@ describe('internal tokens', () => {
       nowMs = exp * 1000 + 4_000;
       expect(checking.verify(token).merchantId).toBe('m_1');
       nowMs = exp * 1000 + 6_000;
-      expect(() => checking.verify(token)).toThrow(/expired/);
+      expect(() => checking.verify(token)).toThrow(expect.objectContaining({ reason: expect.stringMatching(/expired/) }));
     });
 
     it('when a verified token is altered by one character, then the cache does not vouch for it', () => {

@@ -141,6 +141,16 @@ export class InternalTokenVerifier {
   }
 }
 
-function invalid(detail: string): UnauthorizedError {
-  return new UnauthorizedError(detail, 'invalid_internal_token');
+/**
+ * A refused internal token. The answer says only that it is not valid: why (a bad signature, an
+ * untrusted issuer, an expiry) would tell a prober which part to forge next. `reason` is for the log.
+ */
+export class InvalidInternalToken extends UnauthorizedError {
+  constructor(readonly reason: string) {
+    super('The internal token is not valid.', 'invalid_internal_token');
+  }
+}
+
+function invalid(reason: string): InvalidInternalToken {
+  return new InvalidInternalToken(reason);
 }

@@ -30,7 +30,7 @@ beforeAll(async () => {
   const app = createServiceHttp({
     service: 'vault',
     verifier,
-    logger: createLogger({ service: 'vault', level: 'error', destination }),
+    logger: createLogger({ service: 'vault', level: 'warn', destination }),
     bodyLimit: '1kb',
     readiness: async () => {
       if (!ready) throw new Error('store down');
@@ -100,6 +100,15 @@ describe('createServiceHttp', () => {
     expectProblem(await call('/whoami', { auth: token(['merchant'], gateway, 'forwarder') }), 401, 'invalid_internal_token');
     const stranger = new InternalTokenSigner('stranger', generateInternalKeyPair().privateKeyPem);
     expectProblem(await call('/whoami', { auth: token(['merchant'], stranger) }), 401, 'invalid_internal_token');
+  });
+
+  it('when a token is signed with a key the service does not trust, then the answer is generic and the precise reason is logged at warn with the request id', async () => {
+    const stranger = new InternalTokenSigner('gateway', generateInternalKeyPair().privateKeyPem);
+    const response = await fetch(`${server.url}/whoami`, { headers: { authorization: `Bearer ${stranger.sign('vault', { merchantId: 'm1', scopes: ['merchant'] })}`, 'x-request-id': 'req-bad-signature' } });
+    const body = (await response.json()) as { code: string; detail: string };
+    expect({ status: response.status, code: body.code, detail: body.detail }).toEqual({ status: 401, code: 'invalid_internal_token', detail: 'The internal token is not valid.' });
+    const line = logLines.map((l) => JSON.parse(l) as Record<string, unknown>).find((l) => l.request_id === 'req-bad-signature');
+    expect(line).toMatchObject({ level: 40, reason: expect.stringContaining('invalid signature') });
   });
 
   it('when a valid token is given, then the handler sees the merchant, the scopes and the X-Request-Id', async () => {

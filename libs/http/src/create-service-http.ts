@@ -45,7 +45,7 @@ export function createServiceHttp(options: ServiceHttpOptions): express.Express 
     }
     res.json({ status: 'ready' });
   });
-  app.use(internalAuthMiddleware(options.verifier));
+  app.use(internalAuthMiddleware(options.verifier, options.logger));
   app.use(contentTypeGuard());
   for (const path of options.rawBodyPaths ?? []) app.use(path, express.raw({ limit, type: () => true }));
   app.use(...bodyParsers(limit));

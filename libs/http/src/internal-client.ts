@@ -29,10 +29,15 @@ export class InternalClient {
   /** The service called: the audience of the internal JWTs sent. */
   readonly audience: string;
 
-  constructor(options: { signer: InternalTokenSigner; audience: string; baseUrl: string; connections?: number }) {
+  /** `tls`: mutual TLS (an https baseUrl) — this service's certificate and key, and the internal CA, the only one trusted. */
+  constructor(options: { signer: InternalTokenSigner; audience: string; baseUrl: string; connections?: number; tls?: { ca: Buffer; cert: Buffer; key: Buffer } | undefined }) {
     this.signer = options.signer;
     this.audience = options.audience;
-    this.pool = new Pool(new URL(options.baseUrl).origin, { connections: options.connections ?? 32, keepAliveTimeout: 30_000 });
+    this.pool = new Pool(new URL(options.baseUrl).origin, {
+      connections: options.connections ?? 32,
+      keepAliveTimeout: 30_000,
+      ...(options.tls ? { connect: { ca: options.tls.ca, cert: options.tls.cert, key: options.tls.key } } : {}),
+    });
   }
 
   async request<T>(options: InternalRequest): Promise<{ status: number; body: T }> {

@@ -2,7 +2,8 @@ import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { context, trace } from '@opentelemetry/api';
 import { getRPCMetadata } from '@opentelemetry/core';
 import { ForbiddenError, UnauthorizedError, ValidationError, newId } from '@vaultline/core';
-import type { InternalTokenVerifier } from '@vaultline/auth';
+import { InvalidInternalToken, type InternalTokenVerifier } from '@vaultline/auth';
+import type { Logger } from '@vaultline/logger';
 
 /** Who is calling, from the verified internal JWT. */
 export interface RequestAuth {
@@ -48,10 +49,19 @@ export function bearerTokenOf(req: Request): string {
   return match[1];
 }
 
-/** Requires `Authorization: Bearer <internal JWT>` addressed to this service. */
-export function internalAuthMiddleware(verifier: InternalTokenVerifier): RequestHandler {
+/**
+ * Requires `Authorization: Bearer <internal JWT>` addressed to this service. A refused token is
+ * answered generically; why it was refused goes to the log (warn) with the request id.
+ */
+export function internalAuthMiddleware(verifier: InternalTokenVerifier, logger?: Logger): RequestHandler {
   return (req: Request, _res: Response, next: NextFunction) => {
-    const claims = verifier.verify(bearerTokenOf(req));
+    let claims;
+    try {
+      claims = verifier.verify(bearerTokenOf(req));
+    } catch (error) {
+      if (error instanceof InvalidInternalToken) logger?.warn({ request_id: requestIdOf(req), reason: error.reason, path: req.path }, 'internal token refused');
+      throw error;
+    }
     // The request id is the caller's X-Request-Id (set by requestIdMiddleware), not a claim: one
     // internal token serves many requests (see InternalTokenSigner).
     auths.set(req, { issuer: claims.issuer, merchantId: claims.merchantId, scopes: claims.scopes, requestId: requestIdOf(req), mode: claims.mode ?? null });

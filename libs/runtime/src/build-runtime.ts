@@ -18,6 +18,7 @@ export interface RuntimeParts {
   publicBaseUrl: string;
   inProcessApps?: ServiceRuntime['inProcessApps'];
   inProcessApis?: ServiceRuntime['inProcessApis'];
+  internalTls?: ServiceRuntime['internalTls'];
   /** Where the service's log lines go (a service thread hands them to the main thread); stdout by default. */
   logDestination?: { write(line: string): void };
 }
@@ -37,5 +38,6 @@ export async function buildRuntime(parts: RuntimeParts): Promise<ServiceRuntime>
     publicBaseUrl: parts.publicBaseUrl,
     ...(parts.inProcessApps ? { inProcessApps: parts.inProcessApps } : {}),
     ...(parts.inProcessApis ? { inProcessApis: parts.inProcessApis } : {}),
+    ...(parts.internalTls ? { internalTls: parts.internalTls } : {}),
   };
 }

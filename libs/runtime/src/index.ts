@@ -4,3 +4,4 @@ export * from './internal-keys';
 export * from './build-runtime';
 export * from './serve';
 export * from './standalone';
+export * from './internal-tls';

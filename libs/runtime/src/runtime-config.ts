@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { loadConfig } from '@vaultline/config';
 import { SERVICE_NAMES, type ServiceName } from './service-runtime';
@@ -7,6 +8,16 @@ import { SERVICE_NAMES, type ServiceName } from './service-runtime';
  * profile: production (kafka://, mongodb://, redis://), local (redis:// bus, sqlite: stores),
  * embedded (sqlite: bus and stores in one process, memory:// TTL store).
  */
+/**
+ * TLS_CERT_FILE and TLS_KEY_FILE (PEM): with both, the listener on PORT serves HTTPS only. One without
+ * the other is a mistake that would otherwise fall back to plain HTTP, so it stops the start.
+ */
+export function requireTlsPair(config: { TLS_CERT_FILE?: string | undefined; TLS_KEY_FILE?: string | undefined }, ctx: z.RefinementCtx): void {
+  if (Boolean(config.TLS_CERT_FILE) === Boolean(config.TLS_KEY_FILE)) return;
+  const [missing, given] = config.TLS_CERT_FILE ? ['TLS_KEY_FILE', 'TLS_CERT_FILE'] : ['TLS_CERT_FILE', 'TLS_KEY_FILE'];
+  ctx.addIssue({ code: 'custom', path: [missing], message: `is required when ${given} is set (both, or neither)` });
+}
+
 export const runtimeConfigSchema = z.object({
   DATA_DIR: z.string().min(1).default('./data'),
   /** memory:// | sqlite:<file> | redis://host:port | kafka://broker:9092,broker2:9092 */
@@ -17,7 +28,13 @@ export const runtimeConfigSchema = z.object({
   TTL_URL: z.string().min(1).optional(),
   PUBLIC_BASE_URL: z.string().url().optional(),
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
-  HOST: z.string().min(1).default('0.0.0.0'),
+  /** Loopback unless asked: a container sets HOST=0.0.0.0 (deploy/Dockerfile, docker-compose.yml). */
+  HOST: z.string().min(1).default('127.0.0.1'),
+  /** The gateway's internal API (the importer mints import keys there): a listener of its own, never published. */
+  GATEWAY_INTERNAL_HOST: z.string().min(1).default('127.0.0.1'),
+  GATEWAY_INTERNAL_PORT: z.coerce.number().int().min(0).max(65535).default(8081),
+  TLS_CERT_FILE: z.string().min(1).optional(),
+  TLS_KEY_FILE: z.string().min(1).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   OTEL_TRACES_EXPORTER: z.enum(['none', 'console', 'otlp']).default('none'),
   OTEL_EXPORTER_OTLP_ENDPOINT: z.string().url().optional(),
@@ -26,7 +43,18 @@ export const runtimeConfigSchema = z.object({
 export type RuntimeConfig = z.infer<typeof runtimeConfigSchema>;
 
 export function loadRuntimeConfig(env: NodeJS.ProcessEnv): RuntimeConfig {
-  return loadConfig(runtimeConfigSchema, env);
+  return loadConfig(runtimeConfigSchema.superRefine(requireTlsPair), env);
+}
+
+export interface TlsFiles {
+  cert: Buffer;
+  key: Buffer;
+}
+
+/** The certificate and key to serve PORT with, when TLS_CERT_FILE and TLS_KEY_FILE are set. */
+export function tlsOf(config: RuntimeConfig): TlsFiles | undefined {
+  if (!config.TLS_CERT_FILE || !config.TLS_KEY_FILE) return undefined;
+  return { cert: readFileSync(config.TLS_CERT_FILE), key: readFileSync(config.TLS_KEY_FILE) };
 }
 
 export function storeUrlFor(config: RuntimeConfig, service: ServiceName, defaultTemplate: string): string {

@@ -1,6 +1,11 @@
 import { createServer, type Server } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import type { RequestListener } from 'node:http';
+import type { TlsFiles } from './runtime-config';
+
+/** TLS for a listener; with `ca` and `requestCert`, mutual TLS (see mutualTlsServerOptions). */
+export type ListenTls = TlsFiles & { ca?: Buffer; requestCert?: boolean; rejectUnauthorized?: boolean };
 
 export interface Listening {
   server: Server;
@@ -10,13 +15,17 @@ export interface Listening {
   close(): Promise<void>;
 }
 
-/** Listens on host:port (0 = any free port) with a handler that answers 503 until one is attached. */
-export async function listen(host: string, port: number): Promise<Listening> {
+/**
+ * Listens on host:port (0 = any free port) with a handler that answers 503 until one is attached.
+ * With `tls`, HTTPS only: a plain HTTP request on the port gets no HTTP answer.
+ */
+export async function listen(host: string, port: number, tls?: ListenTls): Promise<Listening> {
   let current: RequestListener = (_req, res) => {
     res.writeHead(503, { 'content-type': 'application/problem+json' });
     res.end(JSON.stringify({ type: 'about:blank', title: 'Starting', status: 503, code: 'starting', detail: 'The service is starting.' }));
   };
-  const server = createServer((req, res) => current(req, res));
+  const handler: RequestListener = (req, res) => current(req, res);
+  const server: Server = tls ? createHttpsServer(tls, handler) : createServer(handler);
   server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -26,7 +35,7 @@ export async function listen(host: string, port: number): Promise<Listening> {
   const urlHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
   return {
     server,
-    url: `http://${urlHost}:${address.port}`,
+    url: `${tls ? 'https' : 'http'}://${urlHost}:${address.port}`,
     handle: (listener) => {
       current = listener;
     },

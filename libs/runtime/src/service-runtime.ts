@@ -6,6 +6,7 @@ import type { TtlStore } from '@vaultline/ttl';
 import type { Logger } from '@vaultline/logger';
 import type { InternalTokenSigner, InternalTokenVerifier } from '@vaultline/auth';
 import type { VaultInternalApi } from '@vaultline/contracts';
+import type { InternalTls } from './internal-tls';
 
 export const SERVICE_NAMES = ['gateway', 'vault', 'forwarder', 'importer', 'payment-orchestrator', 'notifier'] as const;
 export type ServiceName = (typeof SERVICE_NAMES)[number];
@@ -38,6 +39,8 @@ export interface ServiceRuntime {
   serviceUrls: Record<ServiceName, string>;
   /** The gateway's externally visible base URL (PUBLIC_BASE_URL). */
   publicBaseUrl: string;
+  /** Mutual TLS for internal HTTP calls (serviceUrls are https://): the client certificate and the CA to trust. */
+  internalTls?: InternalTls;
   /**
    * Embedded profile only: the HTTP apps of the services on this thread, for the gateway to hand
    * merchant requests to directly (filled as services are created; the gateway starts last).
@@ -54,6 +57,12 @@ export interface ServiceRuntime {
 export interface ServiceApp {
   name: ServiceName;
   http: Express;
+  /**
+   * The service's internal API when `http` is public (the gateway's merchant edge): served on a second
+   * listener that is never published (GATEWAY_INTERNAL_HOST/GATEWAY_INTERNAL_PORT), and the address the
+   * other services know the service by (serviceUrls).
+   */
+  internalHttp?: Express;
   /** The internal APIs this service offers to the others on the same thread (see InProcessApis). */
   exposedApis?: InProcessApis;
   /** Registers collections, starts the outbox relay, consumers and background workers. */

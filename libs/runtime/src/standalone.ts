@@ -3,9 +3,10 @@ import { openBus } from '@vaultline/bus';
 import { openTtlStore } from '@vaultline/ttl';
 import { createLogger } from '@vaultline/logger';
 import type { ServiceApp, ServiceName, ServiceRuntime } from './service-runtime';
-import { loadRuntimeConfig, serviceUrlsFromEnv, storeUrlFor } from './runtime-config';
+import { loadRuntimeConfig, serviceUrlsFromEnv, storeUrlFor, tlsOf } from './runtime-config';
 import { buildRuntime } from './build-runtime';
 import { listen } from './serve';
+import { internalTlsFromEnv, mutualTlsServerOptions } from './internal-tls';
 
 export type StandaloneFactory = (runtime: ServiceRuntime, env: NodeJS.ProcessEnv) => ServiceApp | Promise<ServiceApp>;
 
@@ -38,6 +39,8 @@ export async function runStandalone(
     }
     if (!config.BUS_URL) throw new Error('missing configuration: BUS_URL');
     const serviceUrls = serviceUrlsFromEnv(env);
+    const internalTls = internalTlsFromEnv(env);
+    const edgeTls = tlsOf(config);
     const bus = await openBus(config.BUS_URL, { logger: log, consumerName: `${service}-${env.HOSTNAME ?? '1'}` });
     const ttl = await openTtlStore(config.TTL_URL ?? 'memory://', { keyPrefix: `vaultline:${service}:` });
     const runtime = await buildRuntime({
@@ -49,19 +52,27 @@ export async function runStandalone(
       privateKeyPem,
       trustedPublicKeys: JSON.parse(publicKeysJson) as Record<string, string>,
       serviceUrls,
-      publicBaseUrl: config.PUBLIC_BASE_URL ?? serviceUrls.gateway,
+      // GATEWAY_URL is the gateway's internal listener: the gateway itself falls back to its own edge.
+      publicBaseUrl: config.PUBLIC_BASE_URL ?? (service === 'gateway' ? `${edgeTls ? 'https' : 'http'}://localhost:${config.PORT}` : serviceUrls.gateway),
+      ...(internalTls ? { internalTls } : {}),
     });
     const app = await factory(runtime, env);
-    const server = await listen(config.HOST, config.PORT);
+    // Internal ports take only callers with a certificate from the internal CA; the gateway's edge (PORT of
+    // a service with a separate internal listener) is public and uses TLS_CERT_FILE/TLS_KEY_FILE.
+    const internalListenerTls = internalTls ? mutualTlsServerOptions(internalTls) : undefined;
+    const server = await listen(config.HOST, config.PORT, app.internalHttp ? edgeTls : (internalListenerTls ?? edgeTls));
+    const internal = app.internalHttp ? await listen(config.GATEWAY_INTERNAL_HOST, config.GATEWAY_INTERNAL_PORT, internalListenerTls) : undefined;
     await app.start();
     server.handle(app.http);
-    log.info({ url: server.url }, `${service} listening`);
+    if (internal && app.internalHttp) internal.handle(app.internalHttp);
+    log.info({ url: server.url, ...(internal ? { internal_url: internal.url } : {}) }, `${service} listening`);
     let stopping = false;
     const shutdown = async (signal: string) => {
       if (stopping) return;
       stopping = true;
       log.info({ signal }, `${service} stopping`);
       await server.close();
+      await internal?.close();
       await app.stop();
       await runtime.store.close();
       await bus.close();

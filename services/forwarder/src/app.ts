@@ -87,6 +87,6 @@ export function createApp(runtime: ServiceRuntime, config: ForwarderConfig, over
 function cardDataSource(runtime: ServiceRuntime): { cards: CardDataSource; closeCards: () => Promise<void> } {
   const inProcess = runtime.inProcessApis?.vault;
   if (inProcess) return { cards: createInProcessCardDataSource(inProcess, runtime.signer), closeCards: async () => {} };
-  const vault = new InternalClient({ signer: runtime.signer, audience: 'vault', baseUrl: runtime.serviceUrls.vault });
+  const vault = new InternalClient({ signer: runtime.signer, audience: 'vault', baseUrl: runtime.serviceUrls.vault, tls: runtime.internalTls });
   return { cards: createVaultCardDataSource(vault), closeCards: () => vault.close() };
 }

@@ -6,6 +6,8 @@ import type { GatewayConfig } from './config';
 import { authenticateApiKey, issueApiKey, listApiKeys, mintApiKey, revokeApiKey, type ApiKeys } from './domain/api-keys';
 import { createMerchant, ensureBootstrapMerchant, getMerchant, listMerchants, type Merchants } from './domain/merchants';
 import { idempotentRequests } from './domain/idempotency';
+import { authenticateOperator, createOperator, ensureBootstrapOperator, listOperators, revokeOperator, type Operators } from './domain/operators';
+import { listAdminAudit, recordAdminAction, type AdminAudit } from './domain/admin-audit';
 import { UPSTREAM_SERVICES, type UpstreamService } from './domain/routing';
 import { gatewayCollections } from './data/collections';
 import { StoreApiKeyRepository } from './data/api-key.repository';
@@ -13,9 +15,11 @@ import { CachedApiKeyRepository } from './data/api-key-cache';
 import { StoreMerchantRepository } from './data/merchant.repository';
 import { CachedMerchantRepository } from './data/merchant-cache';
 import { StoreSettingRepository } from './data/setting.repository';
+import { StoreOperatorRepository } from './data/operator.repository';
+import { StoreAdminAuditRepository } from './data/admin-audit.repository';
 import { loadOrCreatePepper } from './domain/pepper';
 import type { Upstream } from './http/upstream';
-import { HttpUpstream, checkHealth } from './http/http-upstream';
+import { HttpUpstream, checkHealth, healthCheckAgent } from './http/http-upstream';
 import { InProcessUpstream } from './http/in-process-upstream';
 import { adminRouter } from './http/admin.router';
 import { internalRoutes } from './http/internal.routes';
@@ -47,12 +51,24 @@ export function createApp(runtime: ServiceRuntime, config: GatewayConfig): Servi
   const ensureBootstrap = ensureBootstrapMerchant({ keys: keyRepository, createMerchant: create, pepper: pepperSource });
   const loadPepper = loadOrCreatePepper({ settings: new StoreSettingRepository(store) });
 
+  // Operators are read from the store on every admin request (no cache): a revocation holds at once.
+  const operatorRepository = new StoreOperatorRepository(store);
+  const operators: Operators = {
+    create: createOperator({ operators: operatorRepository, clock, pepper: pepperSource }),
+    list: listOperators({ operators: operatorRepository }),
+    revoke: revokeOperator({ operators: operatorRepository, clock }),
+    authenticate: authenticateOperator({ operators: operatorRepository, pepper: pepperSource }),
+  };
+  const ensureBootstrapOperatorKey = ensureBootstrapOperator({ operators: operatorRepository, clock, pepper: pepperSource });
+  const auditRepository = new StoreAdminAuditRepository(store);
+  const audit: AdminAudit = { record: recordAdminAction({ audit: auditRepository, clock }), list: listAdminAudit({ audit: auditRepository }) };
+
   // A service on the gateway's thread (embedded profile) gets requests handed over; any other, over HTTP.
   const upstreams = Object.fromEntries(
     UPSTREAM_SERVICES.map((service): [UpstreamService, Upstream] => {
       const app = runtime.inProcessApps?.[service];
       if (app) return [service, new InProcessUpstream({ app, signer: runtime.signer, logger })];
-      return [service, new HttpUpstream({ url: runtime.serviceUrls[service], signer: runtime.signer, logger, timeoutMs: config.upstreamTimeoutMs, bodyLimitBytes: config.bodyLimitBytes })];
+      return [service, new HttpUpstream({ url: runtime.serviceUrls[service], signer: runtime.signer, logger, timeoutMs: config.upstreamTimeoutMs, bodyLimitBytes: config.bodyLimitBytes, tls: runtime.internalTls })];
     }),
   ) as Record<UpstreamService, Upstream>;
 
@@ -60,16 +76,15 @@ export function createApp(runtime: ServiceRuntime, config: GatewayConfig): Servi
   const requests = idempotentRequests({ ttl: runtime.ttl, retentionMs: config.idempotencyKeyTtlMs, leaseMs: config.upstreamTimeoutMs + 10_000 });
   const idempotency = idempotencyGuard({ requests, logger, bodyLimitBytes: config.bodyLimitBytes, keptResponseLimitBytes: 1024 * 1024 });
 
+  const healthAgent = runtime.internalTls ? healthCheckAgent(runtime.internalTls) : undefined;
   const readiness = async () => {
     const failures: string[] = [];
     await store.ping().catch(() => failures.push('store'));
-    await Promise.all(UPSTREAM_SERVICES.map((s) => checkHealth(runtime.serviceUrls[s]).catch(() => failures.push(s))));
+    await Promise.all(UPSTREAM_SERVICES.map((s) => checkHealth(runtime.serviceUrls[s], healthAgent).catch(() => failures.push(s))));
     if (!pepper) failures.push('starting');
     if (failures.length > 0) throw new UnavailableError(`Not ready: ${failures.sort().join(', ')} unavailable.`, 'not_ready');
   };
 
-  const openApiJson = memo(() => JSON.stringify(buildOpenApiDocument({ serverUrl: config.publicBaseUrl ?? runtime.publicBaseUrl })));
-  const docsHtml = memo(() => renderDocsPage(buildOpenApiDocument({ serverUrl: config.publicBaseUrl ?? runtime.publicBaseUrl })));
 
   const internalApp = createServiceHttp({
     service: 'gateway',
@@ -79,23 +94,26 @@ export function createApp(runtime: ServiceRuntime, config: GatewayConfig): Servi
     routes: (router) => internalRoutes(router, apiKeys),
   });
 
+  const publicBaseUrl = config.publicBaseUrl ?? runtime.publicBaseUrl;
   const http = createEdgeApp({
     logger,
+    // A browser that saw this once refuses plain http to the host for a year: only when https is how it is reached.
+    hsts: config.tls || (config.publicBaseUrl?.startsWith('https:') ?? false),
     apiKeys,
     upstreams,
     idempotency,
     bodyLimitBytes: config.bodyLimitBytes,
     trustProxy: config.trustProxy,
-    internalApp,
-    admin: adminRouter({ adminApiKey: config.adminApiKey, merchants, apiKeys, upstreams, bodyLimitBytes: config.bodyLimitBytes }),
+    admin: adminRouter({ enabled: config.adminApiKey !== undefined, operators, audit, merchants, apiKeys, upstreams, bodyLimitBytes: config.bodyLimitBytes, logger }),
     readiness,
-    openApiJson,
-    docsHtml,
+    openApiJson: memo(() => JSON.stringify(buildOpenApiDocument({ serverUrl: publicBaseUrl }))),
+    docsHtml: memo(() => renderDocsPage(buildOpenApiDocument({ serverUrl: publicBaseUrl }))),
   });
 
   return {
     name: 'gateway',
     http,
+    internalHttp: internalApp,
     async start() {
       for (const spec of gatewayCollections) await store.register(spec);
       if (!pepper) {
@@ -106,10 +124,12 @@ export function createApp(runtime: ServiceRuntime, config: GatewayConfig): Servi
         const merchantId = await ensureBootstrap(config.bootstrapApiKey);
         logger.info({ merchant_id: merchantId }, 'bootstrap merchant ready');
       }
-      if (!config.adminApiKey) logger.info('ADMIN_API_KEY is not set: the admin API is disabled');
+      if (config.adminApiKey) await ensureBootstrapOperatorKey(config.adminApiKey);
+      else logger.info('ADMIN_API_KEY is not set: the admin API is disabled');
     },
     async stop() {
       await Promise.all(Object.values(upstreams).map((upstream) => upstream.close()));
+      await healthAgent?.close();
     },
   };
 }

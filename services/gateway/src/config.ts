@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { envDurationMs, envPort, envUrl, loadConfig } from '@vaultline/config';
 import { parseTrustProxy, type TrustProxy } from './http/client-address';
+import { requireTlsPair } from '@vaultline/runtime';
 
 /**
  * The gateway's configuration (the only file reading the environment).
@@ -18,6 +19,8 @@ import { parseTrustProxy, type TrustProxy } from './http/client-address';
  *   number of hops or their addresses/CIDRs (http/client-address.ts). Unset: none, the socket's peer is
  *   the client. Behind a load balancer it must be set, or every client shares the balancer's address
  *   (and its per-address limits).
+ * - TLS_CERT_FILE, TLS_KEY_FILE: PEM files; with both the gateway serves HTTPS only (the listener is made by
+ *   libs/runtime). With TLS on, or a PUBLIC_BASE_URL in https, every answer carries Strict-Transport-Security.
  */
 const BOOTSTRAP_KEY = /^sk_(test|live)_[A-Za-z0-9_]+$/;
 
@@ -47,6 +50,8 @@ export const gatewayConfigSchema = z.object({
         return z.NEVER;
       }
     }),
+  TLS_CERT_FILE: z.string().min(1).optional(),
+  TLS_KEY_FILE: z.string().min(1).optional(),
 });
 
 export interface GatewayConfig {
@@ -62,13 +67,20 @@ export interface GatewayConfig {
   bodyLimitBytes: number;
   /** Who may name the client in X-Forwarded-For (TRUST_PROXY). */
   trustProxy: TrustProxy;
+  /** TLS_CERT_FILE and TLS_KEY_FILE are set: the edge is served over HTTPS. */
+  tls: boolean;
 }
 
 export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig {
-  const parsed = loadConfig(gatewayConfigSchema, env);
-  const config: GatewayConfig = { port: parsed.PORT, upstreamTimeoutMs: parsed.GATEWAY_UPSTREAM_TIMEOUT,
+  const parsed = loadConfig(gatewayConfigSchema.superRefine(requireTlsPair), env);
+  const config: GatewayConfig = {
+    port: parsed.PORT,
+    upstreamTimeoutMs: parsed.GATEWAY_UPSTREAM_TIMEOUT,
     idempotencyKeyTtlMs: parsed.IDEMPOTENCY_KEY_TTL,
-    bodyLimitBytes: 1024 * 1024, trustProxy: parsed.TRUST_PROXY };
+    bodyLimitBytes: 1024 * 1024,
+    trustProxy: parsed.TRUST_PROXY,
+    tls: Boolean(parsed.TLS_CERT_FILE && parsed.TLS_KEY_FILE),
+  };
   if (parsed.ADMIN_API_KEY) config.adminApiKey = parsed.ADMIN_API_KEY;
   if (parsed.BOOTSTRAP_API_KEY) config.bootstrapApiKey = parsed.BOOTSTRAP_API_KEY;
   if (parsed.PUBLIC_BASE_URL) config.publicBaseUrl = parsed.PUBLIC_BASE_URL;

@@ -1,9 +1,8 @@
 import { MemoryDocumentStore } from '@vaultline/store';
 import { InternalTokenSigner } from '@vaultline/auth';
-import { validateAgainstOpenApi } from '@vaultline/contracts';
 import type { EchoBody } from './support/echo-upstream';
 import { ADMIN_KEY, startGateway, startUpstreams, type RunningGateway, type Upstreams } from './support/gateway-harness';
-import { call, expectProblem, type CallResult } from './support/http-call';
+import { adminCall, call, expectDocumented, expectProblem } from './support/http-call';
 
 let upstreams: Upstreams;
 let gateway: RunningGateway;
@@ -18,17 +17,7 @@ afterAll(async () => {
   await upstreams.close();
 });
 
-const admin = (path: string, method = 'GET', body?: unknown) =>
-  call(gateway.url, path, {
-    method,
-    headers: { 'x-admin-key': ADMIN_KEY, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-
-function expectDocumented(method: string, template: string, result: CallResult): void {
-  const verdict = validateAgainstOpenApi(method, template, result.status, result.json);
-  expect({ template, status: result.status, errors: verdict.errors }).toEqual({ template, status: result.status, errors: [] });
-}
+const admin = (path: string, method = 'GET', body?: unknown) => adminCall(gateway.url, ADMIN_KEY, path, method, body);
 
 describe('the admin API', () => {
   it('when a merchant is created, then its key is shown once, works, is listed by prefix only and stops working once revoked', async () => {
@@ -56,7 +45,9 @@ describe('the admin API', () => {
     const revoked = await admin(`/admin/merchants/${merchantId}/api-keys/${key?.id}`, 'DELETE');
     expectDocumented('delete', '/admin/merchants/{merchant_id}/api-keys/{key_id}', revoked);
     expect(revoked.json.revoked_at).toEqual(expect.any(String));
-    expectProblem(await call(gateway.url, '/tokens', { headers: { 'x-api-key': apiKey } }), 401, 'invalid_api_key');
+    const refused = await call(gateway.url, '/tokens', { headers: { 'x-api-key': apiKey } });
+    expectProblem(refused, 401, 'invalid_api_key');
+    expect(refused.json.detail).toBe('The API key is not valid.');
     expectProblem(await admin(`/admin/merchants/${merchantId}/api-keys/${key?.id}`, 'DELETE'), 409, 'api_key_revoked');
   });
 
@@ -140,7 +131,7 @@ describe('the admin API', () => {
 describe('the internal key API for import jobs', () => {
   const importer = () => new InternalTokenSigner('importer', upstreams.importerKeys.privateKeyPem);
   const mint = (merchantId: string, body: Record<string, unknown>, signer = importer(), scopes = ['api_keys:mint']) =>
-    call(gateway.url, '/internal/api-keys', {
+    call(gateway.internalUrl, '/internal/api-keys', {
       method: 'POST',
       headers: { authorization: `Bearer ${signer.sign('gateway', { merchantId, scopes })}`, 'content-type': 'application/json' },
       body: JSON.stringify({ merchant_id: merchantId, scopes: ['cde_import'], label: 'import job 1', ...body }),
@@ -157,7 +148,7 @@ describe('the internal key API for import jobs', () => {
     expectProblem(await call(gateway.url, '/tokens', { headers: { 'x-api-key': importKey } }), 403, 'insufficient_scope');
     expectProblem(await call(gateway.url, '/cde-import', { headers: { 'x-api-key': importKey } }), 403, 'insufficient_scope');
 
-    const deleted = await call(gateway.url, `/internal/api-keys/${minted.json.id as string}`, {
+    const deleted = await call(gateway.internalUrl, `/internal/api-keys/${minted.json.id as string}`, {
       method: 'DELETE',
       headers: { authorization: `Bearer ${importer().sign('gateway', { merchantId, scopes: ['api_keys:mint'] })}` },
     });
@@ -168,7 +159,9 @@ describe('the internal key API for import jobs', () => {
   it('when an import key has expired, then it is refused', async () => {
     const merchantId = (await admin('/admin/merchants', 'POST', { name: 'Expired shop' })).json.id as string;
     const minted = await mint(merchantId, { expires_at: new Date(Date.now() - 1000).toISOString() });
-    expectProblem(await call(gateway.url, '/cde-import', { method: 'POST', headers: { 'x-api-key': minted.json.api_key as string, 'content-type': 'application/json' }, body: '{}' }), 401, 'invalid_api_key');
+    const refused = await call(gateway.url, '/cde-import', { method: 'POST', headers: { 'x-api-key': minted.json.api_key as string, 'content-type': 'application/json' }, body: '{}' });
+    expectProblem(refused, 401, 'invalid_api_key');
+    expect(refused.json.detail).toBe('The API key is not valid.');
   });
 
   it('when the caller is not the importer, lacks the scope, sends no token or asks for other scopes, then minting is refused', async () => {
@@ -177,7 +170,7 @@ describe('the internal key API for import jobs', () => {
     expectProblem(await mint(merchantId, {}, gatewaySigner), 403, 'forbidden_issuer');
     expectProblem(await mint(merchantId, {}, importer(), ['merchant']), 403, 'insufficient_scope');
     expectProblem(await mint(merchantId, { scopes: ['merchant'] }), 422, 'validation_failed');
-    const anonymous = await call(gateway.url, '/internal/api-keys', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    const anonymous = await call(gateway.internalUrl, '/internal/api-keys', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
     expectProblem(anonymous, 401, 'invalid_internal_token');
   });
 });

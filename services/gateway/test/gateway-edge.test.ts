@@ -148,6 +148,11 @@ describe.each([
       expect(echo.auth.merchantId).toBe(merchantId);
     });
 
+    it('when the internal health, readiness or key routes are asked on the public port, then they answer 404 as unknown routes', async () => {
+      for (const path of ['/internal/health', '/internal/ready']) expectProblem(await call(gateway.url, path), 404, 'route_not_found');
+      expectProblem(await call(gateway.url, '/internal/api-keys', { method: 'POST', headers: withKey({ 'content-type': 'application/json' }), body: '{}' }), 404, 'route_not_found');
+    });
+
     it('when a service is called directly without a JWT or with a JWT for another audience, then it answers 401', async () => {
       expectProblem(await call(upstreams.urls.vault, '/tokens'), 401, 'invalid_internal_token');
       const signer = new InternalTokenSigner('gateway', upstreams.gatewayKeys.privateKeyPem);

@@ -33,7 +33,7 @@ export function createApp(runtime: ServiceRuntime, config: ImporterConfig): Serv
     allowPrivateHosts: config.IMPORTER_ALLOW_PRIVATE_PROVIDER ? Object.values(providerBaseUrls) : [],
     connectionsPerOrigin: config.IMPORTER_CONCURRENCY + config.IMPORTER_LOOKAHEAD + 4,
   });
-  const gateway = new InternalClient({ signer: runtime.signer, audience: 'gateway', baseUrl: runtime.serviceUrls.gateway });
+  const gateway = new InternalClient({ signer: runtime.signer, audience: 'gateway', baseUrl: runtime.serviceUrls.gateway, tls: runtime.internalTls });
 
   const jobs = new StoreImportJobRepository(store);
   const transaction: TransactionRunner = (work) => store.transaction(work);

@@ -71,6 +71,20 @@ describe('POST /cde-import (a third-party platform forwarding card data)', () =>
     await capture.stop();
   });
 
+  it('when an ordinary merchant key without card-data access imports, then it answers 403 card_data_access_not_enabled as POST /tokens does', async () => {
+    const withoutCardData = { merchantId: MERCHANT.merchantId, scopes: ['merchant'] };
+    const answer = await vault.call(withoutCardData, 'POST', '/cde-import', platformBody('pm_no_access', {}));
+    expect({ status: answer.status, code: answer.body.code }).toEqual({ status: 403, code: 'card_data_access_not_enabled' });
+    const tokens = await vault.call(MERCHANT, 'GET', '/tokens?business_key=pm_no_access');
+    expect(tokens.body.data).toEqual([]);
+  });
+
+  it('when an import job key (cde_import only) imports, then it is accepted without card_data', async () => {
+    const importKey = { merchantId: MERCHANT.merchantId, scopes: ['cde_import'] };
+    const answer = await vault.call(importKey, 'POST', '/cde-import', platformBody('pm_job_key', {}));
+    expect(answer.status).toBe(201);
+  });
+
   it('when metadata.business_key is missing, then it answers 422 naming metadata.business_key', async () => {
     const answer = await vault.call(MERCHANT, 'POST', '/cde-import', { metadata: {}, card: platformBody('x', {}).card });
     expect(answer.status).toBe(422);

@@ -9,9 +9,14 @@ export const MERCHANTS = 'merchants';
  */
 export const API_KEYS = 'api_keys';
 export const SETTINGS = 'gateway_settings';
+/** Operators (named admin keys, hashed) and the append-only log of their actions: system records. */
+export const OPERATORS = 'operators';
+export const ADMIN_AUDIT = 'admin_audit';
 
 export const gatewayCollections: CollectionSpec[] = [
   { name: MERCHANTS },
   { name: API_KEYS, indexes: [{ fields: ['key_hash'], unique: true, acrossMerchants: true }] },
   { name: SETTINGS, indexes: [{ fields: ['name'], unique: true }] },
+  { name: OPERATORS, indexes: [{ fields: ['name'], unique: true }, { fields: ['key_hash'], unique: true }] },
+  { name: ADMIN_AUDIT, indexes: [{ fields: ['operator_id'] }] },
 ];

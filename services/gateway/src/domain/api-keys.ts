@@ -45,6 +45,19 @@ export function issueApiKey({ merchants, keys, mint }: { merchants: Pick<Merchan
   };
 }
 
+/**
+ * A refused API key. Every refusal reads the same, so that a holder of a leaked or guessed key cannot
+ * tell a revoked or expired key (one that existed) from one that never did; `reason` is for the log.
+ */
+export class InvalidApiKey extends UnauthorizedError {
+  constructor(
+    readonly reason: 'malformed' | 'unknown' | 'revoked' | 'expired' | 'merchant_unknown',
+    readonly keyId: string | null = null,
+  ) {
+    super('The API key is not valid.', 'invalid_api_key');
+  }
+}
+
 export type AuthenticateApiKey = (apiKey: string | undefined) => Promise<ResolvedKey>;
 
 export interface AuthenticateApiKeyPorts {
@@ -63,15 +76,14 @@ export interface AuthenticateApiKeyPorts {
 export function authenticateApiKey({ merchants, keys, clock, pepper }: AuthenticateApiKeyPorts): AuthenticateApiKey {
   return async (apiKey) => {
     if (!apiKey) throw new UnauthorizedError('A valid API key is required in the X-API-Key header.', 'missing_api_key');
-    const invalid = (detail: string) => new UnauthorizedError(detail, 'invalid_api_key');
-    if (!apiKeyMode(apiKey) || apiKey.length > 200) throw invalid('The API key is not valid.');
+    if (!apiKeyMode(apiKey) || apiKey.length > 200) throw new InvalidApiKey('malformed');
     const hash = hashApiKey(apiKey, pepper());
     const record = await keys.findByHash(hash);
-    if (!record || !constantTimeEquals(record.key_hash, hash)) throw invalid('The API key is not valid.');
-    if (record.revoked_at) throw invalid('The API key has been revoked.');
+    if (!record || !constantTimeEquals(record.key_hash, hash)) throw new InvalidApiKey('unknown');
+    if (record.revoked_at) throw new InvalidApiKey('revoked', record.id);
     const merchant = await merchants.get(record.merchant_id);
-    if (!merchant) throw invalid('The API key is not valid.');
-    if (record.expires_at && record.expires_at <= clock.now().toISOString()) throw invalid('The API key has expired.');
+    if (!merchant) throw new InvalidApiKey('merchant_unknown', record.id);
+    if (record.expires_at && record.expires_at <= clock.now().toISOString()) throw new InvalidApiKey('expired', record.id);
     const scopes = record.scopes.includes(SCOPES.merchant)
       ? [SCOPES.merchant, ...(merchant.card_data_access ? [SCOPES.cardData] : [])]
       : [...record.scopes];

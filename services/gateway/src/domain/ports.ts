@@ -1,4 +1,6 @@
 import type { ApiKeyRecord, Merchant } from './merchant';
+import type { Operator } from './operators';
+import type { AdminAuditEntry, AdminAuditFilter } from './admin-audit';
 
 export interface PageRequest {
   limit: number;
@@ -30,6 +32,24 @@ export interface ApiKeyRepository {
   findByHash(keyHash: string): Promise<ApiKeyRecord | null>;
   /** Marks the key revoked; returns it as stored. */
   revoke(merchantId: string, id: string, at: string): Promise<ApiKeyRecord>;
+}
+
+/** Operators are system records; a request is resolved by its key's hash. */
+export interface OperatorRepository {
+  /** Fails with a conflict when the name or the hash is taken. */
+  insert(operator: Operator): Promise<void>;
+  get(id: string): Promise<Operator | null>;
+  findByName(name: string): Promise<Operator | null>;
+  findByHash(keyHash: string): Promise<Operator | null>;
+  list(page: PageRequest): Promise<PageOf<Operator>>;
+  /** Replaces the operator as stored (revocation, a new bootstrap key); returns it. */
+  update(operator: Operator): Promise<Operator>;
+}
+
+/** Append-only: no update, no delete. */
+export interface AdminAuditRepository {
+  append(entry: AdminAuditEntry): Promise<void>;
+  list(filter: AdminAuditFilter, page: PageRequest): Promise<PageOf<AdminAuditEntry>>;
 }
 
 /** Supplies the API-key pepper once start() has loaded it. */

@@ -2,42 +2,97 @@ import express from 'express';
 import type { NextFunction, Request, Response } from 'express';
 import { z } from 'zod';
 import { SCOPES, SYSTEM_MERCHANT_ID } from '@vaultline/auth';
-import { UnauthorizedError, constantTimeEquals } from '@vaultline/core';
-import { RouteNotFoundError, bodyParsers, contentTypeGuard, listResponse, parseInput, parsePageQuery } from '@vaultline/http';
+import type { Logger } from '@vaultline/logger';
+import { RouteNotFoundError, bodyParsers, contentTypeGuard, listResponse, parseInput, parsePageQuery, requestIdOf } from '@vaultline/http';
 import type { ApiKeys } from '../domain/api-keys';
 import type { Merchants } from '../domain/merchants';
+import type { Operator, Operators } from '../domain/operators';
+import { idsInPath, type AdminAudit } from '../domain/admin-audit';
 import { isSafePath, isUpstreamService, type UpstreamService } from '../domain/routing';
 import type { Upstream } from './upstream';
 import { assertDeclaredLength, assertSupportedContentType } from './read-body';
 import { toApiKeyView } from './api-key.view';
 import { toMerchantView } from './merchant.view';
+import { toOperatorView } from './operator.view';
 
 const createMerchantSchema = z.strictObject({ name: z.string().trim().min(1).max(200), card_data_access: z.boolean().optional() });
 const createKeySchema = z.strictObject({ mode: z.enum(['test', 'live']).optional(), label: z.string().max(200).optional() });
+const createOperatorSchema = z.strictObject({ name: z.string().trim().min(1).max(100) });
+const auditQuery = z.object({ operator_id: z.uuid().optional() });
 const idParam = z.uuid();
 
 export interface AdminDeps {
-  adminApiKey: string | undefined;
+  /** ADMIN_API_KEY is set: without the bootstrap operator nobody could create the others. */
+  enabled: boolean;
+  operators: Operators;
+  audit: AdminAudit;
   merchants: Merchants;
   apiKeys: ApiKeys;
   upstreams: Record<UpstreamService, Upstream>;
   bodyLimitBytes: number;
+  logger: Logger;
 }
 
 /**
- * The operator API under /admin (header X-Admin-Key = ADMIN_API_KEY, compared in constant time).
- * /admin/merchants* is served here; /admin/<service>/<rest> goes to that service's /admin/<rest>
- * with scope admin. Without ADMIN_API_KEY every /admin path answers 404, as if it did not exist.
+ * The operator API under /admin (header X-Admin-Key: an operator's key, ADMIN_API_KEY being the
+ * operator "bootstrap"). /admin/operators, /admin/audit and /admin/merchants* are served here;
+ * /admin/<service>/<rest> goes to that service's /admin/<rest> with scope admin. Every request, refused
+ * ones included, is appended to the audit log once answered. Without ADMIN_API_KEY every /admin path
+ * answers 404, as if it did not exist.
  */
 export function adminRouter(deps: AdminDeps): express.Router {
   const router = express.Router();
 
-  router.use((req: Request, _res: Response, next: NextFunction) => {
-    if (!deps.adminApiKey) throw new RouteNotFoundError(req.method, req.originalUrl.split('?')[0] ?? '');
-    const given = req.get('x-admin-key');
-    if (!given) throw new UnauthorizedError('The X-Admin-Key header is required.', 'missing_admin_key');
-    if (!constantTimeEquals(given, deps.adminApiKey)) throw new UnauthorizedError('The admin key is not valid.', 'invalid_admin_key');
+  router.use((req: Request, res: Response, next: NextFunction) => {
+    if (!deps.enabled) throw new RouteNotFoundError(req.method, req.originalUrl.split('?')[0] ?? '');
+    const path = req.originalUrl.split('?')[0] ?? '';
+    // 'close' also fires when the client went away before the answer: recorded as 499.
+    res.once('close', () => {
+      const operator = res.locals.operator as Operator | undefined;
+      const created = typeof res.locals.createdId === 'string' ? [res.locals.createdId] : [];
+      const action = {
+        operator_id: operator?.id ?? null,
+        operator_name: operator?.name ?? null,
+        method: req.method,
+        path: path.length > 500 ? `${path.slice(0, 500)}…` : path,
+        target_ids: [...idsInPath(path), ...created],
+        status: res.writableFinished ? res.statusCode : 499,
+        request_id: requestIdOf(req),
+      };
+      deps.audit.record(action).catch((error: unknown) => deps.logger.error({ err: error, ...action }, 'admin audit entry not written'));
+    });
     next();
+  });
+
+  router.use(async (req: Request, res: Response, next: NextFunction) => {
+    res.locals.operator = await deps.operators.authenticate(req.get('x-admin-key'));
+    next();
+  });
+
+  const operators = express.Router();
+  operators.use(contentTypeGuard(), ...bodyParsers('16kb'));
+
+  operators.post('/', async (req, res) => {
+    const input = parseInput(createOperatorSchema, req.body ?? {});
+    const { operator, adminKey } = await deps.operators.create(input.name);
+    res.locals.createdId = operator.id;
+    res.status(201).json({ ...toOperatorView(operator), admin_key: adminKey });
+  });
+
+  operators.get('/', async (req, res) => {
+    res.json(listResponse(await deps.operators.list(parsePageQuery(req.query)), toOperatorView));
+  });
+
+  operators.delete('/:operatorId', async (req, res) => {
+    res.json(toOperatorView(await deps.operators.revoke(parseInput(idParam, req.params.operatorId))));
+  });
+
+  router.use('/operators', operators);
+
+  router.get('/audit', async (req, res) => {
+    const filter = parseInput(auditQuery, { operator_id: req.query.operator_id });
+    const page = await deps.audit.list(filter.operator_id ? { operatorId: filter.operator_id } : {}, { ...parsePageQuery(req.query), order: 'desc' });
+    res.json(listResponse(page, (entry) => entry));
   });
 
   const merchants = express.Router();
@@ -46,6 +101,7 @@ export function adminRouter(deps: AdminDeps): express.Router {
   merchants.post('/', async (req, res) => {
     const input = parseInput(createMerchantSchema, req.body ?? {});
     const { merchant, apiKey } = await deps.merchants.create({ name: input.name, cardDataAccess: input.card_data_access ?? false });
+    res.locals.createdId = merchant.id;
     res.status(201).json({ ...toMerchantView(merchant), api_key: apiKey });
   });
 
@@ -63,6 +119,7 @@ export function adminRouter(deps: AdminDeps): express.Router {
     const merchantId = parseInput(idParam, req.params.merchantId);
     const input = parseInput(createKeySchema, req.body ?? {});
     const { record, apiKey } = await deps.apiKeys.issue(merchantId, { mode: input.mode ?? 'test', label: input.label ?? null });
+    res.locals.createdId = record.id;
     res.status(201).json({ ...toApiKeyView(record), api_key: apiKey });
   });
 

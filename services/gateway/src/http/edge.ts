@@ -3,8 +3,8 @@ import type { NextFunction, Request, Response } from 'express';
 import { AppError, ForbiddenError } from '@vaultline/core';
 import { PUBLIC_MERCHANT_ID, SCOPES, type ApiKeyMode } from '@vaultline/auth';
 import type { Logger } from '@vaultline/logger';
-import { RouteNotFoundError, TEST_CLOCK_HEADER, accessLog, errorHandler, requestIdMiddleware, tagServerSpan } from '@vaultline/http';
-import type { ApiKeys } from '../domain/api-keys';
+import { RouteNotFoundError, TEST_CLOCK_HEADER, accessLog, errorHandler, requestIdMiddleware, requestIdOf, tagServerSpan } from '@vaultline/http';
+import { InvalidApiKey, type ApiKeys } from '../domain/api-keys';
 import { isSafePath, resolveRoute, type UpstreamService } from '../domain/routing';
 import type { Upstream } from './upstream';
 import { assertDeclaredLength, assertSupportedContentType } from './read-body';
@@ -13,6 +13,8 @@ import { rememberClientAddress, type TrustProxy } from './client-address';
 
 export interface EdgeDeps {
   logger: Logger;
+  /** Send Strict-Transport-Security (the edge is reached over https). */
+  hsts: boolean;
   apiKeys: ApiKeys;
   /** How each service is reached: over HTTP, or handed over in-process (embedded profile). */
   upstreams: Record<UpstreamService, Upstream>;
@@ -21,8 +23,6 @@ export interface EdgeDeps {
   bodyLimitBytes: number;
   /** Who may name the client in X-Forwarded-For (TRUST_PROXY); the services get the client's address. */
   trustProxy: TrustProxy;
-  /** Mounted before anything else: the gateway's own internal API (internal JWT). */
-  internalApp: express.Express;
   admin: express.Router;
   readiness: () => Promise<void>;
   openApiJson: () => string;
@@ -41,10 +41,20 @@ export function createEdgeApp(deps: EdgeDeps): express.Express {
   app.set('etag', false);
   app.set('query parser', 'simple');
 
-  app.use('/internal', deps.internalApp);
+  if (deps.hsts) {
+    app.use((_req: Request, res: Response, next: NextFunction) => {
+      res.setHeader('Strict-Transport-Security', 'max-age=31536000; includeSubDomains');
+      next();
+    });
+  }
+
   app.use(requestIdMiddleware());
   app.use(rememberClientAddress(deps.trustProxy));
   app.use(accessLog(deps.logger, 'info'));
+  // The gateway's internal API has a listener of its own that is never public (ServiceApp.internalHttp).
+  app.use('/internal', (req: Request) => {
+    throw new RouteNotFoundError(req.method, req.originalUrl.split('?')[0] ?? '');
+  });
 
   app.get('/health', (_req, res) => {
     res.json({ status: 'ok' });
@@ -77,7 +87,10 @@ function merchantEdge(deps: EdgeDeps) {
     let scopes: string[] = [SCOPES.public];
     let mode: ApiKeyMode | undefined;
     if (route?.access !== 'public') {
-      const key = await deps.apiKeys.authenticate(req.get('x-api-key'));
+      const key = await deps.apiKeys.authenticate(req.get('x-api-key')).catch((error: unknown) => {
+        if (error instanceof InvalidApiKey) deps.logger.warn({ request_id: requestIdOf(req), reason: error.reason, key_id: error.keyId }, 'API key refused');
+        throw error;
+      });
       if (key.mode === 'live' && req.get(TEST_CLOCK_HEADER) !== undefined) throw new TestClockNotAllowed();
       merchantId = key.merchantId;
       scopes = key.scopes;

@@ -1,6 +1,6 @@
 import { pipeline } from 'node:stream/promises';
 import type { Request, Response } from 'express';
-import { Pool, errors as undiciErrors, request, type Dispatcher } from 'undici';
+import { Agent, Pool, errors as undiciErrors, request, type Dispatcher } from 'undici';
 import type { InternalTokenSigner } from '@vaultline/auth';
 import type { Logger } from '@vaultline/logger';
 import { requestIdOf } from '@vaultline/http';
@@ -16,6 +16,14 @@ export interface HttpUpstreamOptions {
   timeoutMs: number;
   /** Largest body read from the merchant (413 beyond). */
   bodyLimitBytes: number;
+  /** Mutual TLS to the service (an https url): the gateway's certificate and key, the internal CA. */
+  tls?: InternalTlsOptions | undefined;
+}
+
+export interface InternalTlsOptions {
+  ca: Buffer;
+  cert: Buffer;
+  key: Buffer;
 }
 
 /** Proxies merchant requests to a service over HTTP with an internal JWT, on a keep-alive pool. */
@@ -23,7 +31,7 @@ export class HttpUpstream implements Upstream {
   private readonly pool: Pool;
 
   constructor(private readonly options: HttpUpstreamOptions) {
-    this.pool = new Pool(new URL(options.url).origin, { connections: 64, keepAliveTimeout: 30_000, pipelining: 1 });
+    this.pool = new Pool(new URL(options.url).origin, { connections: 64, keepAliveTimeout: 30_000, pipelining: 1, ...(options.tls ? { connect: { ...options.tls } } : {}) });
   }
 
   async send(req: Request, res: Response, call: UpstreamCall): Promise<void> {
@@ -63,9 +71,14 @@ export class HttpUpstream implements Upstream {
   }
 }
 
+/** The dispatcher of the readiness checks when the services are reached over mutual TLS. */
+export function healthCheckAgent(tls: InternalTlsOptions): Agent {
+  return new Agent({ connect: { ...tls } });
+}
+
 /** Resolves when the service at `url` answers 200 on /health within `timeoutMs` (the gateway's readiness). */
-export async function checkHealth(url: string, timeoutMs = 2_000): Promise<void> {
-  const response = await request(new URL('/health', url), { headersTimeout: timeoutMs, bodyTimeout: timeoutMs });
+export async function checkHealth(url: string, dispatcher?: Dispatcher, timeoutMs = 2_000): Promise<void> {
+  const response = await request(new URL('/health', url), { headersTimeout: timeoutMs, bodyTimeout: timeoutMs, ...(dispatcher ? { dispatcher } : {}) });
   await response.body.dump();
   if (response.statusCode !== 200) throw new Error(`${url}/health answered ${response.statusCode}`);
 }

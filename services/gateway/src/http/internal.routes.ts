@@ -14,13 +14,14 @@ const mintSchema = z.strictObject({
 });
 
 /**
- * Internal endpoints (internal JWT, never routed from outside): the importer mints and revokes
- * job-scoped keys that can call POST /cde-import and nothing else.
+ * Internal endpoints (internal JWT), served on the gateway's internal listener only, never on the
+ * merchant edge: the importer mints and revokes job-scoped keys that can call POST /cde-import and
+ * nothing else.
  */
 export function internalRoutes(router: express.Router, apiKeys: Pick<ApiKeys, 'issue' | 'revoke'>): void {
   const guard = [requireIssuer('importer'), requireScope(SCOPES.mintImportKeys)];
 
-  router.post('/api-keys', ...guard, async (req, res) => {
+  router.post('/internal/api-keys', ...guard, async (req, res) => {
     const input = parseInput(mintSchema, req.body);
     assertSameMerchant(authOf(req).merchantId, input.merchant_id);
     const expiresAt = input.expires_at ? new Date(input.expires_at).toISOString() : null;
@@ -28,7 +29,7 @@ export function internalRoutes(router: express.Router, apiKeys: Pick<ApiKeys, 'i
     res.status(201).json({ ...toApiKeyView(record), api_key: apiKey });
   });
 
-  router.delete('/api-keys/:id', ...guard, async (req, res) => {
+  router.delete('/internal/api-keys/:id', ...guard, async (req, res) => {
     const merchantId = authOf(req).merchantId;
     await apiKeys.revoke(merchantId, String(req.params.id), SCOPES.cdeImport);
     res.status(204).end();

@@ -51,7 +51,10 @@ export async function startUpstreams(): Promise<Upstreams> {
 }
 
 export interface RunningGateway {
+  /** The merchant edge (public). */
   url: string;
+  /** The gateway's internal API (loopback only; the importer mints import keys there). */
+  internalUrl: string;
   app: ServiceApp;
   close(): Promise<void>;
 }
@@ -81,11 +84,14 @@ export async function startGateway(
   const app = createApp(runtime, loadGatewayConfig({ ADMIN_API_KEY: ADMIN_KEY, ...env }));
   await app.start();
   const server = await startHttpServer(app.http);
+  const internal = await startHttpServer(app.internalHttp!);
   return {
     url: server.url,
+    internalUrl: internal.url,
     app,
     close: async () => {
       await server.close();
+      await internal.close();
       await app.stop();
       await runtime.bus.close();
     },

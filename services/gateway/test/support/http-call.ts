@@ -1,3 +1,5 @@
+import { validateAgainstOpenApi } from '@vaultline/contracts';
+
 export interface CallResult {
   status: number;
   headers: Headers;
@@ -12,6 +14,21 @@ export async function call(baseUrl: string, path: string, init: { method?: strin
   let json: Record<string, unknown> = {};
   if ((response.headers.get('content-type') ?? '').includes('json') && text) json = JSON.parse(text) as Record<string, unknown>;
   return { status: response.status, headers: response.headers, text, json };
+}
+
+/** A call to the admin API with `adminKey` as X-Admin-Key; a body is sent as JSON. */
+export function adminCall(baseUrl: string, adminKey: string, path: string, method = 'GET', body?: unknown): Promise<CallResult> {
+  return call(baseUrl, path, {
+    method,
+    headers: { 'x-admin-key': adminKey, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+}
+
+/** The answer matches the route's documented response (the OpenAPI document of libs/contracts). */
+export function expectDocumented(method: string, template: string, result: CallResult): void {
+  const verdict = validateAgainstOpenApi(method, template, result.status, result.json);
+  expect({ template, status: result.status, errors: verdict.errors }).toEqual({ template, status: result.status, errors: [] });
 }
 
 export function expectProblem(result: CallResult, status: number, code: string): void {

@@ -67,9 +67,11 @@ export function tokenRoutes(router: Router, useCases: TokenUseCases): void {
 
   /**
    * Called by a third-party platform's forwarding function with the merchant's API key (or a
-   * job-scoped import key). A known business_key updates its token: 200 instead of 201.
+   * job-scoped import key). A known business_key updates its token: 200 instead of 201. It stores card
+   * data (and the CVC a later forward sends) as POST /tokens does, so an ordinary key needs card_data too;
+   * a job key's cde_import scope is the card-data grant the importer gave it for this one job.
    */
-  router.post('/cde-import', requireScope(SCOPES.merchant, SCOPES.cdeImport), async (req, res) => {
+  router.post('/cde-import', requireImportScope, async (req, res) => {
     const { merchantId } = authOf(req);
     const body = parseInput(cdeImportBody, req.body);
     const header = parseInput(correlationHeader, req.get('x-correlation-id'));
@@ -93,4 +95,9 @@ function requireCardDataScope(req: Request, _res: unknown, next: () => void): vo
     throw new ForbiddenError('This API key may not send card data; use the hosted checkout or ask for card-data access.', 'card_data_access_not_enabled');
   }
   next();
+}
+
+function requireImportScope(req: Request, res: unknown, next: () => void): void {
+  if (authOf(req).scopes.includes(SCOPES.cdeImport)) return next();
+  requireCardDataScope(req, res, next);
 }

@@ -19,12 +19,66 @@ const apiKeyProperties: Record<string, JsonObject> = {
   revoked_at: { type: ['string', 'null'], format: 'date-time' },
   expires_at: { type: ['string', 'null'], format: 'date-time' },
 };
+const operatorId = { name: 'operator_id', in: 'path', required: true, schema: schemaRef('ObjectId') };
+const operatorProperties: Record<string, JsonObject> = {
+  id: schemaRef('ObjectId'),
+  name: { type: 'string', description: 'Who the operator is: the name every audit entry of this key carries.' },
+  prefix: { type: 'string', description: 'The first 12 characters of the admin key. The key itself is shown once.' },
+  created_at: schemaRef('Timestamp'),
+  revoked_at: { type: ['string', 'null'], format: 'date-time' },
+};
+const operatorRequired = ['id', 'name', 'prefix', 'created_at', 'revoked_at'];
+
 const apiKeyRequired = ['id', 'merchant_id', 'prefix', 'mode', 'scopes', 'label', 'created_at', 'revoked_at', 'expires_at'];
 
 /** The operator API of the gateway: merchants and their API keys. */
 export const adminFragment: OpenApiFragment = {
-  tags: [{ name: 'Admin', description: 'Operator API (X-Admin-Key): merchants and API keys. Disabled (404) when ADMIN_API_KEY is unset.' }],
+  tags: [
+    {
+      name: 'Admin',
+      description:
+        'Operator API (X-Admin-Key: a named operator\'s key; ADMIN_API_KEY is the operator "bootstrap"): operators, the audit of admin actions, merchants and API keys. Disabled (404) when ADMIN_API_KEY is unset.',
+    },
+  ],
   paths: {
+    '/admin/operators': {
+      post: {
+        tags: ['Admin'],
+        operationId: 'createOperator',
+        summary: 'Create a named operator with its own admin key (shown once)',
+        security,
+        requestBody: { required: true, content: { 'application/json': { schema: schemaRef('CreateOperatorRequest') } } },
+        responses: { '201': jsonResponse('The operator and its admin key, in clear this one time.', 'OperatorWithAdminKey'), ...errors, '409': problemResponse('The name is taken (operator_name_taken).') },
+      },
+      get: {
+        tags: ['Admin'],
+        operationId: 'listOperators',
+        summary: 'List operators (prefixes only, never the keys)',
+        security,
+        parameters: pageParameters,
+        responses: { '200': jsonResponse('A page of operators.', listOf('Operator')), ...errors },
+      },
+    },
+    '/admin/operators/{operator_id}': {
+      delete: {
+        tags: ['Admin'],
+        operationId: 'revokeOperator',
+        summary: "Revoke an operator's admin key; it stops working at once",
+        security,
+        parameters: [operatorId],
+        responses: { '200': jsonResponse('The revoked operator.', 'Operator'), ...errors, '409': problemResponse('Already revoked (operator_revoked).') },
+      },
+    },
+    '/admin/audit': {
+      get: {
+        tags: ['Admin'],
+        operationId: 'listAdminAudit',
+        summary: 'The append-only log of admin requests, newest first: who, what, when, outcome (never request bodies)',
+        security,
+        parameters: [...pageParameters.filter((p) => p.name !== 'order'), { name: 'operator_id', in: 'query', required: false, schema: schemaRef('ObjectId') }],
+        responses: { '200': jsonResponse('A page of audit entries.', listOf('AdminAuditEntry')), ...errors },
+      },
+    },
     '/admin/merchants': {
       post: {
         tags: ['Admin'],
@@ -85,6 +139,35 @@ export const adminFragment: OpenApiFragment = {
   },
   components: {
     schemas: {
+      CreateOperatorRequest: {
+        type: 'object',
+        required: ['name'],
+        additionalProperties: false,
+        properties: { name: { type: 'string', minLength: 1, maxLength: 100 } },
+      },
+      Operator: { type: 'object', required: operatorRequired, additionalProperties: false, properties: operatorProperties },
+      OperatorWithAdminKey: {
+        type: 'object',
+        required: [...operatorRequired, 'admin_key'],
+        additionalProperties: false,
+        properties: { ...operatorProperties, admin_key: { type: 'string', pattern: '^admin_[0-9A-Za-z]{32}$' } },
+      },
+      AdminAuditEntry: {
+        type: 'object',
+        required: ['id', 'at', 'operator_id', 'operator_name', 'method', 'path', 'target_ids', 'status', 'request_id'],
+        additionalProperties: false,
+        properties: {
+          id: schemaRef('ObjectId'),
+          at: schemaRef('Timestamp'),
+          operator_id: { type: ['string', 'null'], description: 'Null when the admin key was missing or refused.' },
+          operator_name: { type: ['string', 'null'] },
+          method: { type: 'string' },
+          path: { type: 'string', description: 'Without the query string.' },
+          target_ids: { type: 'array', items: { type: 'string' }, description: 'Ids named in the path, then the id of what the request created.' },
+          status: { type: 'integer', description: 'The HTTP status answered; 499 when the client went away first.' },
+          request_id: { type: 'string' },
+        },
+      },
       CreateMerchantRequest: {
         type: 'object',
         required: ['name'],
