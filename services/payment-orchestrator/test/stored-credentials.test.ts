@@ -94,9 +94,9 @@ describe('subsequent payments', () => {
 
   it('when fewer than recurring_frequency days passed since the last successful payment, then it answers 422 recurring_frequency_not_respected', async () => {
     const initial = await paidInitial('/payments/recurring');
-    const early = await h.call(MERCHANT, 'POST', `/payments/recurring/${initial.id}/subsequent`, subsequent(), at('2026-06-30T09:59:59Z'));
+    const early = await h.call(MERCHANT, 'POST', `/payments/recurring/${initial.id}/subsequent`, subsequent(), at('2026-06-30T23:59:59Z'));
     expect(early).toMatchObject({ status: 422, body: { code: 'recurring_frequency_not_respected' } });
-    const due = await h.call(MERCHANT, 'POST', `/payments/recurring/${initial.id}/subsequent`, subsequent(), at('2026-07-01T10:00:00Z'));
+    const due = await h.call(MERCHANT, 'POST', `/payments/recurring/${initial.id}/subsequent`, subsequent(), at('2026-07-01T00:00:00Z'));
     expect(due.status).toBe(200);
     await h.settle();
     const again = await h.call(MERCHANT, 'POST', `/payments/recurring/${initial.id}/subsequent`, subsequent(), at('2026-07-15T10:00:00Z'));
