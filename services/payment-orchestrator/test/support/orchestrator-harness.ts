@@ -78,10 +78,18 @@ export interface HarnessOptions {
   start?: string;
   /** An SQLite file, so a second harness can reopen the same data (restart tests). */
   storeFile?: string;
+  /** The system's time instead of a clock the test moves: the worker's own timers do the waiting. */
+  realTime?: boolean;
+}
+
+class SystemTimeClock extends ManualClock {
+  override now(): Date {
+    return new Date();
+  }
 }
 
 export async function startOrchestrator(options: HarnessOptions = {}): Promise<Harness> {
-  const clock = new ManualClock(options.start ?? '2026-06-01T10:00:00.000Z');
+  const clock = options.realTime ? new SystemTimeClock() : new ManualClock(options.start ?? '2026-06-01T10:00:00.000Z');
   const store = options.storeFile ? await SqliteDocumentStore.open(options.storeFile) : new MemoryDocumentStore();
   const bus = await openBus('memory://');
   const runtime: ServiceRuntime = {
