@@ -127,12 +127,17 @@ describe('subsequent payments', () => {
     expect(answer).toMatchObject({ status: 409, body: { code: 'initial_payment_not_successful' } });
   });
 
-  it('when the path\'s use case is not the initial payment\'s, then it answers 422 use_case_mismatch', async () => {
+  it('when the path\'s use case is not the initial payment\'s (another initial kind, a one-off, a subsequent payment), then it answers 422 use_case_mismatch', async () => {
     const initial = await paidInitial('/payments/unscheduled');
     const answer = await h.call(MERCHANT, 'POST', `/payments/recurring/${initial.id}/subsequent`, subsequent());
     expect(answer).toMatchObject({ status: 422, body: { code: 'use_case_mismatch' } });
     const oneOffPayment = await h.payOneOff(MERCHANT, CARDS.approved);
-    expect((await h.call(MERCHANT, 'POST', `/payments/unscheduled/${oneOffPayment.id}/subsequent`, subsequent())).status).toBe(404);
+    for (const path of ['recurring', 'unscheduled']) {
+      expect(await h.call(MERCHANT, 'POST', `/payments/${path}/${oneOffPayment.id}/subsequent`, subsequent())).toMatchObject({ status: 422, body: { code: 'use_case_mismatch' } });
+    }
+    const second = await h.call(MERCHANT, 'POST', `/payments/unscheduled/${initial.id}/subsequent`, subsequent());
+    await h.settle();
+    expect(await h.call(MERCHANT, 'POST', `/payments/unscheduled/${second.body.id}/subsequent`, subsequent())).toMatchObject({ status: 422, body: { code: 'use_case_mismatch' } });
   });
 
   it('when another merchant names the initial payment, then it answers 404', async () => {
