@@ -64,6 +64,45 @@ describe('flows', () => {
   });
 });
 
+describe('per-step failure policy and fallback', () => {
+  async function run(flow: Json, masked: string): Promise<{ payment: Json; attempts: string[][] }> {
+    expect((await h.call(MERCHANT, 'POST', '/flows', flow)).status).toBe(201);
+    await h.call(MERCHANT, 'PUT', '/flow-matrix', { default_flow: flow.name, rules: [] });
+    const payment = await h.payOneOff(MERCHANT, masked);
+    const attempts = (await h.call(MERCHANT, 'GET', `/payments/${payment.id}/transactions`)).body.data.map((t: Json) => [t.kind, t.status]);
+    return { payment, attempts };
+  }
+  const flowWith = (name: string, risk: Json, authorization: Json = {}) => ({
+    name,
+    capture_mode: 'automatic',
+    steps: [{ kind: 'risk', processor: 'simulator', ...risk }, { kind: 'authorization', processor: 'simulator', ...authorization }, { kind: 'capture', processor: 'simulator' }],
+  });
+
+  it('when a step with on_failure stop ends in a processor error, then the payment fails there and no later step runs', async () => {
+    const { payment, attempts } = await run(flowWith('risk-stop', { on_failure: 'stop' }), CARDS.processorError);
+    expect(payment).toMatchObject({ status: 'failed', failure_reason: 'processor_error' });
+    expect(attempts).toEqual([['risk', 'error']]);
+  });
+
+  it('when a step with on_failure continue ends in a processor error, then the flow goes on to the next step', async () => {
+    const { payment, attempts } = await run(flowWith('risk-continue', { on_failure: 'continue' }), CARDS.processorError);
+    expect(payment).toMatchObject({ status: 'failed', failure_reason: 'processor_error' });
+    expect(attempts).toEqual([['risk', 'error'], ['authorization', 'error']]);
+  });
+
+  it('when an authorization ends in a retryable processor error, then each fallback processor is tried in order and every attempt is recorded', async () => {
+    const { payment, attempts } = await run(flowWith('with-fallback', { on_failure: 'continue' }, { fallback: ['simulator', 'simulator'] }), CARDS.processorError);
+    expect(payment).toMatchObject({ status: 'failed', failure_reason: 'processor_error' });
+    expect(attempts).toEqual([['risk', 'error'], ['authorization', 'error'], ['authorization', 'error'], ['authorization', 'error']]);
+  });
+
+  it('when an authorization is declined, then no fallback is tried (a decline is not retryable)', async () => {
+    const { payment, attempts } = await run(flowWith('decline-no-fallback', {}, { fallback: ['simulator'] }), CARDS.declined);
+    expect(payment).toMatchObject({ status: 'failed', failure_reason: 'card_declined' });
+    expect(attempts).toEqual([['risk', 'succeeded'], ['authorization', 'failed']]);
+  });
+});
+
 describe('the flow matrix', () => {
   it('when a merchant set nothing, then GET /flow-matrix shows version 0 with simulator_auto_capture as default', async () => {
     expect((await h.call(MERCHANT, 'GET', '/flow-matrix')).body).toEqual({ version: 0, default_flow: 'simulator_auto_capture', rules: [], updated_at: null });
