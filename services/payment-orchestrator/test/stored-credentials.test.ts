@@ -103,6 +103,17 @@ describe('subsequent payments', () => {
     expect(again).toMatchObject({ status: 422, body: { code: 'recurring_frequency_not_respected' } });
   });
 
+  it('when several subsequent recurring payments are requested at once, then exactly one passes the frequency rule', async () => {
+    const initial = await paidInitial('/payments/recurring');
+    const answers = await Promise.all(
+      [1, 2, 3, 4, 5].map(() => h.call(MERCHANT, 'POST', `/payments/recurring/${initial.id}/subsequent`, subsequent(), at('2026-07-01T10:00:00Z'))),
+    );
+    expect(answers.filter((a) => a.status === 200)).toHaveLength(1);
+    for (const refused of answers.filter((a) => a.status !== 200)) {
+      expect(['recurring_frequency_not_respected', 'concurrent_modification']).toContain(refused.body.code);
+    }
+  });
+
   it('when a subsequent payment fails, then it does not count for the frequency rule', async () => {
     const initial = await paidInitial('/payments/recurring', CARDS.threeRiFails);
     const failing = await h.call(MERCHANT, 'POST', `/payments/recurring/${initial.id}/subsequent`, subsequent({ authentication_preference: 'REQUIRE_3RI' }), at('2026-07-01T10:00:00Z'));
