@@ -2,7 +2,7 @@ import { newId } from '@vaultline/core';
 import { ConcurrentModificationError, type UnitOfWork } from '@vaultline/store';
 import type { Credential } from './credentials/credential';
 import { stepOf, type FlowStep } from './flows/flow';
-import { isConsumerPresent, isFinal, type Payment, type PaymentStatus, type ProcessorTransaction } from './payment/payment';
+import { isConsumerPresent, isFinal, type Payment, type ProcessorTransaction } from './payment/payment';
 import { paymentMovedEvent } from './payment/payment-events';
 import { movePayment } from './payment/payment-status';
 import type { CaptureOutcome, Clock, CredentialRepository, PaymentRepository, ProcessorConnection, ProcessorPayment, Processors, StepOutcome, TransactionRepository, TransactionRunner } from './ports';
@@ -264,7 +264,6 @@ async function captureStep(ports: AdvancePaymentPorts, payment: Payment, now: Da
     outcome = errorOutcome(error);
   }
   const attempt = (o: StepOutcome) => [{ processor: processorId, outcome: o, kind: 'capture' as const, amount: capture.amount }];
-  const to: PaymentStatus = 'captured';
   switch (outcome.status) {
     case 'pending':
       return {
@@ -278,7 +277,7 @@ async function captureStep(ports: AdvancePaymentPorts, payment: Payment, now: Da
       };
     case 'succeeded':
       return {
-        payment: movePayment(payment, to, { amount: { ...payment.amount, captured: capture.amount }, progress: { ...payment.progress, capture: { ...capture, processor_reference: outcome.processor_reference ?? capture.processor_reference } }, next_run_at: null }, now),
+        payment: movePayment(payment, 'captured', { amount: { ...payment.amount, captured: capture.amount }, progress: { ...payment.progress, capture: { ...capture, processor_reference: outcome.processor_reference ?? capture.processor_reference } }, next_run_at: null }, now),
         attempts: attempt(outcome),
       };
     case 'failed':
