@@ -4,8 +4,8 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
 import { eventMessage } from '@vaultline/bus';
-import { paymentAuthorizedV1, paymentFailedV1 } from '@vaultline/contracts';
-import { waitFor } from '@vaultline/core';
+import { checkoutSessionOpenedV1, paymentAuthorizedV1, paymentFailedV1 } from '@vaultline/contracts';
+import { newId, waitFor } from '@vaultline/core';
 import { startVault, MERCHANT, PUBLIC, type VaultHarness } from '../services/vault/test/vault-harness';
 import { openSession, publishPaymentStatus } from '../services/vault/test/checkout-helpers';
 
@@ -165,6 +165,21 @@ describe('card entry in a real browser (headless Chromium)', () => {
     expect(await page.locator('#result-detail').textContent()).toBe('Your card has insufficient funds.');
     expect(await page.getByRole('link', { name: 'Return to the shop' }).isHidden()).toBe(true);
     expect(await page.title()).not.toBe('pwned');
+    await page.close();
+  });
+
+  it('when the consumer arrives before the session reached the vault, then the page waits for it and shows the form', async () => {
+    const sessionId = newId();
+    const page = await browser.newPage();
+    await page.goto(`${front.url}/checkout/${sessionId}`);
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    const opened = eventMessage(checkoutSessionOpenedV1, {
+      merchantId: MERCHANT.merchantId,
+      data: { session_id: sessionId, payment_id: newId(), amount: 1999, currency: 'EUR', expires_at: new Date(vault.clock.now().getTime() + 60_000).toISOString(), return_url: null },
+    });
+    await vault.runtime.bus.publish([opened]);
+    await page.getByLabel('Card number').waitFor({ timeout: 10_000 });
+    expect(await page.locator('#notice').textContent()).toContain('Enter your card details');
     await page.close();
   });
 

@@ -403,7 +403,7 @@ export const paymentsFragment: OpenApiFragment = {
       },
       OneOffPaymentRequest: {
         type: 'object',
-        required: ['amount', 'currency_code'],
+        required: ['amount', 'currency_code', 'source'],
         properties: {
           amount: amountValue,
           currency_code: currencyCode,
@@ -488,6 +488,13 @@ export const paymentsFragment: OpenApiFragment = {
           recurring_frequency: { type: 'integer', minimum: 1 },
           recurring_expiry: { type: 'string', pattern: '^[0-9]{8}$' },
           flow: { type: 'string', description: 'The name of the processing flow chosen by the flow matrix.' },
+          flow_decision: {
+            type: 'object',
+            required: ['matrix_version', 'rule'],
+            additionalProperties: false,
+            description: 'The flow matrix version and the rule (null: the default flow) that chose the flow.',
+            properties: { matrix_version: { type: 'integer', minimum: 0 }, rule: { type: ['string', 'null'] } },
+          },
           source: schemaRef('PaymentSource'),
           status: { type: 'string', enum: STATUSES },
           use_case: { type: 'string', enum: USE_CASES },
@@ -519,10 +526,12 @@ export const paymentsFragment: OpenApiFragment = {
         type: 'object',
         required: ['processor', 'kind', 'status', 'failure_reason', 'created_at'],
         properties: {
+          id: uuid,
           processor: { type: 'string' },
           kind: { type: 'string', enum: ['risk', 'authentication_3ri', 'authorization', 'capture'] },
           status: { type: 'string', enum: ['succeeded', 'failed', 'error'] },
           failure_reason: { type: ['string', 'null'] },
+          amount: { type: ['integer', 'null'], description: 'Minor units, for authorizations and captures.' },
           created_at: { type: 'string', format: 'date-time' },
         },
       },

@@ -190,19 +190,25 @@
     });
   });
 
-  fetch('/sessions/' + encodeURIComponent(sessionId) + '/status', { headers: { Accept: 'application/json' } })
-    .then(function (r) { return r.json().then(function (json) { return { status: r.status, json: json }; }); })
-    .then(function (answer) {
-      if (answer.status !== 200) { notice.textContent = 'This payment link is not valid.'; return; }
-      session = answer.json;
-      $('amount').textContent = formatAmount(session.amount, session.currency);
-      if (session.state === 'expired') return finishExpired();
-      if (session.state === 'completed') return poll(0);
-      notice.textContent = 'Enter your card details. They are sent securely and never shared with the shop.';
-      pay.textContent = 'Pay ' + formatAmount(session.amount, session.currency);
-      form.hidden = false;
-      inputs.number.focus();
-      post({ type: 'vaultline.checkout.resize', height: document.body.scrollHeight });
-    })
-    .catch(function () { notice.textContent = 'The payment page could not load; please reload.'; });
+  // The merchant sends the consumer here as soon as the payment is created; the session reaches the
+  // vault by event a moment later, so an unknown session is asked for again for a few seconds.
+  function load(attempt) {
+    fetch('/sessions/' + encodeURIComponent(sessionId) + '/status', { headers: { Accept: 'application/json' } })
+      .then(function (r) { return r.json().then(function (json) { return { status: r.status, json: json }; }); })
+      .then(function (answer) {
+        if (answer.status === 404 && attempt < 20) return setTimeout(function () { load(attempt + 1); }, 250);
+        if (answer.status !== 200) { notice.textContent = 'This payment link is not valid.'; return; }
+        session = answer.json;
+        $('amount').textContent = formatAmount(session.amount, session.currency);
+        if (session.state === 'expired') return finishExpired();
+        if (session.state === 'completed') return poll(0);
+        notice.textContent = 'Enter your card details. They are sent securely and never shared with the shop.';
+        pay.textContent = 'Pay ' + formatAmount(session.amount, session.currency);
+        form.hidden = false;
+        inputs.number.focus();
+        post({ type: 'vaultline.checkout.resize', height: document.body.scrollHeight });
+      })
+      .catch(function () { notice.textContent = 'The payment page could not load; please reload.'; });
+  }
+  load(0);
 })();
