@@ -1,0 +1,91 @@
+import type { Logger } from '@vaultline/logger';
+import type { AdvancePayment } from './advance-payment';
+import type { Clock, PaymentRepository } from './ports';
+
+export interface PaymentRunnerOptions {
+  payments: PaymentRepository;
+  advance: AdvancePayment;
+  clock: Clock;
+  logger: Logger;
+  /** How often the store is asked for due payments when nothing woke the runner. */
+  pollIntervalMs: number;
+  batchSize?: number;
+}
+
+/**
+ * Runs payments whose next_run_at is due: the store is the only record of what is due, so a restart
+ * loses nothing (a capture settling, a session expiring, a card that arrived just before a crash).
+ * Requests and the session consumer start a payment at once (`run`) instead of waiting for the poll;
+ * one payment runs at most once at a time in this process (two processes race safely: the loser's
+ * compare-and-set fails).
+ */
+export class PaymentRunner {
+  private readonly running = new Map<string, Promise<void>>();
+  private timer: NodeJS.Timeout | undefined;
+  private stopped = true;
+  private sweeping: Promise<void> | undefined;
+
+  constructor(private readonly options: PaymentRunnerOptions) {}
+
+  start(): void {
+    this.stopped = false;
+    this.schedule(0);
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    await this.sweeping;
+    await Promise.all(this.running.values());
+  }
+
+  /** Runs the payment now (and again when its next step falls due in less than a poll). */
+  run(merchantId: string, paymentId: string): Promise<void> {
+    const current = this.running.get(paymentId);
+    if (current) return current;
+    const work = this.options
+      .advance(merchantId, paymentId)
+      .then((payment) => {
+        const dueIn = payment?.next_run_at ? Date.parse(payment.next_run_at) - this.options.clock.now().getTime() : Infinity;
+        if (dueIn < this.options.pollIntervalMs && !this.stopped) this.schedule(Math.max(0, dueIn));
+      })
+      .catch((error: unknown) => this.options.logger.warn({ err: error, payment_id: paymentId }, 'payment step failed; the worker retries it'))
+      .finally(() => this.running.delete(paymentId));
+    this.running.set(paymentId, work);
+    return work;
+  }
+
+  /** Resolves once no payment is running in this process. */
+  async idle(): Promise<void> {
+    while (this.running.size > 0) await Promise.all(this.running.values());
+  }
+
+  /** Every payment due now, until none is left (tests and the poll). */
+  async runDue(): Promise<void> {
+    const limit = this.options.batchSize ?? 100;
+    for (;;) {
+      const due = (await this.options.payments.listDue(this.options.clock.now(), limit)).filter((p) => !this.running.has(p.id));
+      if (due.length === 0) return;
+      await Promise.all(due.map((payment) => this.run(payment.merchant_id, payment.id)));
+      if (due.length < limit) return;
+    }
+  }
+
+  private schedule(delayMs: number): void {
+    if (this.stopped) return;
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => void this.sweep(), Math.min(delayMs, this.options.pollIntervalMs));
+    this.timer.unref?.();
+  }
+
+  private async sweep(): Promise<void> {
+    if (this.sweeping) return;
+    this.sweeping = this.runDue()
+      .catch((error: unknown) => this.options.logger.warn({ err: error }, 'due payments scan failed; retrying'))
+      .finally(() => {
+        this.sweeping = undefined;
+      });
+    await this.sweeping;
+    this.schedule(this.options.pollIntervalMs);
+  }
+}
