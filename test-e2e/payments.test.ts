@@ -65,39 +65,44 @@ const profiles: Array<[string, () => Promise<Profile>]> = [
  */
 describe('payments through the gateway, from create to the outcome', () => {
   let browser: Browser;
-  let receiver: WebhookReceiver;
   let shop: { url: string; stop(): Promise<void> };
+  // Both profiles start together: the local one's processes load while the embedded one runs its tests.
+  const started = new Map<string, Promise<Profile>>();
 
   beforeAll(async () => {
-    [browser, receiver, shop] = await Promise.all([launchChromium(), startWebhookReceiver(), startShop()]);
+    for (const [name, start] of profiles) started.set(name, start());
+    // A profile that fails to start fails its own tests; the rejection is handled there.
+    for (const profile of started.values()) profile.catch(() => undefined);
+    [browser, shop] = await Promise.all([launchChromium(), startShop()]);
   }, 30_000);
   afterAll(async () => {
     await browser?.close();
-    await receiver?.stop();
     await shop?.stop();
   });
 
-  /** The verified payloads of the webhooks about one payment, in the order they arrived. */
-  function webhooksOf(secret: string, paymentId: string): Array<{ type: string; data: Record<string, unknown> }> {
-    return receiver.received
-      .map((webhook) => new Webhook(secret).verify(webhook.body, signatureHeaders(webhook)) as { type: string; data: Record<string, unknown> })
-      .filter((payload) => payload.data.payment_id === paymentId);
-  }
-
-  describe.each(profiles)('in the %s', (_name, start) => {
+  describe.each(profiles.map(([name]) => name))('in the %s', (name) => {
     let profile: Profile;
     let api: PaymentsApi;
+    let receiver: WebhookReceiver;
     let secret: string;
 
     beforeAll(async () => {
-      profile = await start();
+      [profile, receiver] = await Promise.all([started.get(name)!, startWebhookReceiver()]);
       const merchant = new MerchantApi(profile.baseUrl, MERCHANT_API_KEY);
       api = new PaymentsApi(merchant);
       secret = (await registerWebhookEndpoint(merchant, receiver.url, [])).secret;
     }, 90_000);
     afterAll(async () => {
       await profile?.stop();
+      await receiver?.stop();
     });
+
+    /** The payloads of the webhooks about one payment, each verified with the endpoint's secret, in the order they arrived. */
+    function webhooksOf(secret: string, paymentId: string): Array<{ type: string; data: Record<string, unknown> }> {
+      return receiver.received
+        .map((webhook) => new Webhook(secret).verify(webhook.body, signatureHeaders(webhook)) as { type: string; data: Record<string, unknown> })
+        .filter((payload) => payload.data.payment_id === paymentId);
+    }
 
     const initial = (path: string, body: Record<string, unknown>) =>
       api.ok('POST', path, { json: { amount: 1999, currency_code: 'EUR', source: { type: 'vaultline' }, ...body } });

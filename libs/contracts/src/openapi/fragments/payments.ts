@@ -27,6 +27,16 @@ const metadata: JsonObject = {
   description: 'Merchant key/value pairs; the flow matrix can route on them (condition metadata).',
 };
 
+/** A list given whole (a payment's transactions, the flows): no pages, so no cursor. */
+function wholeListOf(itemSchema: string): JsonObject {
+  return {
+    type: 'object',
+    required: ['object', 'data'],
+    additionalProperties: false,
+    properties: { object: { const: 'list' }, data: { type: 'array', items: schemaRef(itemSchema) } },
+  };
+}
+
 /** A JSON media type with its schema and the one example of the endpoint. */
 function json(schema: JsonObject | string, example: unknown): JsonObject {
   return { 'application/json': { schema: typeof schema === 'string' ? schemaRef(schema) : schema, example } };
@@ -317,14 +327,12 @@ export const paymentsFragment: OpenApiFragment = {
         security,
         parameters: [paymentIdParameter],
         responses: {
-          '200': answer('The transactions, oldest first.', listOf('ProcessorTransaction'), {
+          '200': answer('The transactions, oldest first.', wholeListOf('ProcessorTransaction'), {
             object: 'list',
             data: [
               { processor: 'simulator', kind: 'authorization', status: 'succeeded', failure_reason: null, created_at: CREATED_AT },
               { processor: 'simulator', kind: 'capture', status: 'succeeded', failure_reason: null, created_at: '2026-11-23T10:15:01.000Z' },
             ],
-            has_more: false,
-            next_cursor: null,
           }),
           ...paymentErrors,
         },
@@ -379,7 +387,7 @@ export const paymentsFragment: OpenApiFragment = {
         operationId: 'listFlows',
         summary: 'The built-in flows and the merchant\'s own',
         security,
-        responses: { '200': answer('Every flow.', listOf('Flow'), { object: 'list', data: [BUILT_IN_FLOW, FLOW], has_more: false, next_cursor: null }), ...commonErrorResponses },
+        responses: { '200': answer('Every flow.', wholeListOf('Flow'), { object: 'list', data: [BUILT_IN_FLOW, FLOW] }), ...commonErrorResponses },
       },
     },
     '/flows/{flow_name}': {
