@@ -18,7 +18,7 @@ export const SIMULATOR_CARDS = {
   insufficientFunds: '4000000000009995',
   threeRiFails: '4000000000003220',
 } as const;
-export const PAYMENT_CVC = '847';
+export const PAYMENT_CVC = '538';
 
 /** Settings that keep payments quick in tests: the worker and the simulator's capture delay short, webhooks to loopback. */
 export const PAYMENT_ENV: Record<string, string> = {
@@ -132,12 +132,12 @@ export const timeFromNow = (days: number): string => new Date(Date.now() + days 
  * The consumer's card entry without a browser, as checkout.js posts it (public route, no key). The
  * session reaches the vault by event just after the payment was created: wait until it is known.
  */
-export async function submitCard(baseUrl: string, sessionId: string, number: string): Promise<void> {
+export async function submitCard(baseUrl: string, sessionId: string, number: string, cvc: string = PAYMENT_CVC): Promise<void> {
   await waitFor(async () => (await fetch(`${baseUrl}/sessions/${sessionId}/status`)).status === 200, 5_000, 20);
   const response = await fetch(`${baseUrl}/sessions/${sessionId}/card`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ card: { number, exp_month: 12, exp_year: 2034, cvc: PAYMENT_CVC, name: 'Ada Lovelace' } }),
+    body: JSON.stringify({ card: { number, exp_month: 12, exp_year: 2034, cvc, name: 'Ada Lovelace' } }),
   });
   if (response.status !== 201) throw new Error(`POST /sessions/${sessionId}/card answered ${response.status}: ${await response.text()}`);
 }
@@ -187,4 +187,48 @@ export async function issueLiveKey(baseUrl: string, adminApiKey: string): Promis
   const issued = await admin(`/admin/merchants/${merchant.id}/api-keys`, { mode: 'live' });
   if (issued.status !== 201) throw new Error(`issuing a live key answered ${issued.status}: ${await issued.text()}`);
   return ((await issued.json()) as { api_key: string }).api_key;
+}
+
+/** The cards of the payment path of the leak scan: a captured one-off, a declined one, stored credentials charged again. */
+export const LEAK_SCAN_PAYMENT_CARDS = {
+  oneOff: { number: '5555555555554444', cvc: '538' },
+  declined: { number: SIMULATOR_CARDS.declined, cvc: '538' },
+  stored: { number: '5105105105105100', cvc: '538' },
+} as const;
+
+export interface PaymentScenarioOutcome {
+  oneOff: PaymentView;
+  declined: PaymentView;
+  subsequent: PaymentView;
+}
+
+/**
+ * A payment's whole path for the leak scan: cards entered through POST /sessions/{id}/card, a one-off
+ * captured, a declined one failed, an initial unscheduled payment whose stored credentials pay again.
+ */
+export async function runPaymentScenario(baseUrl: string, merchant: MerchantApi): Promise<PaymentScenarioOutcome> {
+  const api = new PaymentsApi(merchant);
+  const create = (path: string, reference: string) =>
+    api.ok('POST', path, { json: { amount: 1999, currency_code: 'EUR', reference, source: { type: 'vaultline' } } });
+  const paid = async (path: string, reference: string, card: { number: string; cvc: string }) => {
+    const payment = await create(path, reference);
+    await submitCard(baseUrl, sessionOf(payment), card.number, card.cvc);
+    return payment;
+  };
+  const cards = LEAK_SCAN_PAYMENT_CARDS;
+  const [oneOff, declined, initial] = await Promise.all([
+    paid('/payments/one-off', 'leak-one-off', cards.oneOff),
+    paid('/payments/one-off', 'leak-declined', cards.declined),
+    paid('/payments/unscheduled', 'leak-initial', cards.stored),
+  ]);
+  await api.until(initial.id, 'captured');
+  const next = await api.ok('POST', '/payments/unscheduled/{payment_id}/subsequent', {
+    params: { payment_id: initial.id },
+    json: { amount: 999, currency_code: 'EUR', reference: 'leak-subsequent' },
+  });
+  return {
+    oneOff: await api.until(oneOff.id, 'captured'),
+    declined: await api.until(declined.id, 'failed'),
+    subsequent: await api.until(next.id, 'captured'),
+  };
 }
