@@ -188,6 +188,7 @@ const subsequentErrors = {
     'amount_exceeds_initial (amount above the initial amount); recurring_frequency_not_respected (fewer than recurring_frequency days since the last ' +
       'successful payment on these credentials); credentials_expired (after recurring_expiry); use_case_mismatch (the initial payment is of the other ' +
       'kind); currency_mismatch; authentication_not_configured (REQUIRE_3RI on a flow without a 3RI step); test_clock_not_allowed; ' +
+      'invalid_test_clock (X-Test-Now is not an ISO 8601 time with a zone); ' +
       'simulator_not_allowed_in_live_mode; validation_failed naming the field.',
   ),
 };
@@ -609,9 +610,9 @@ export const paymentsFragment: OpenApiFragment = {
       },
       FlowMatrixExplainRequest: {
         type: 'object',
-        required: ['use_case', 'amount', 'currency_code'],
+        required: ['amount', 'currency_code'],
         properties: {
-          use_case: { type: 'string', enum: USE_CASES },
+          use_case: { type: 'string', enum: USE_CASES, default: 'ONE_OFF' },
           amount: amountValue,
           currency_code: currencyCode,
           reference: { type: 'string' },
