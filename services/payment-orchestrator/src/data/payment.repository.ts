@@ -1,7 +1,17 @@
-import type { DocumentStore, Page, PageRequest, UnitOfWork } from '@vaultline/store';
-import type { PaymentRepository } from '../domain/ports';
-import type { Payment } from '../domain/payment/payment';
-import { PAYMENTS } from './collections';
+import { SYSTEM_SCOPE, type DocumentStore, type Page, type PageRequest, type StoredDocument, type UnitOfWork } from '@vaultline/store';
+import type { DuePayment, PaymentRepository } from '../domain/ports';
+import { isFinal, type Payment } from '../domain/payment/payment';
+import { PAYMENTS, PAYMENT_SCHEDULE } from './collections';
+
+/**
+ * The payment's next_run_at, mirrored under the system scope so the worker finds due payments of every
+ * merchant through an index. Written in lockstep with the payment (same id, same version), removed with
+ * the payment's final write.
+ */
+interface ScheduleEntry extends StoredDocument {
+  owner_merchant_id: string;
+  due_at: string | null;
+}
 
 export class StorePaymentRepository implements PaymentRepository {
   constructor(private readonly store: DocumentStore) {}
@@ -18,15 +28,21 @@ export class StorePaymentRepository implements PaymentRepository {
     return this.collection.list(merchantId, {}, page);
   }
 
-  async listDue(now: Date, limit: number): Promise<Payment[]> {
-    return (await this.collection.listAcrossMerchants({ next_run_at: { lte: now.toISOString() } }, { limit })).items;
+  async listDue(now: Date, limit: number): Promise<DuePayment[]> {
+    const page = await this.store.collection<ScheduleEntry>(PAYMENT_SCHEDULE).list(SYSTEM_SCOPE, { due_at: { lte: now.toISOString() } }, { limit });
+    return page.items.map((entry) => ({ merchantId: entry.owner_merchant_id, paymentId: entry.id }));
   }
 
   insert(uow: UnitOfWork, payment: Omit<Payment, 'version'>): Payment {
-    return uow.insert<Payment>(PAYMENTS, payment);
+    const inserted = uow.insert<Payment>(PAYMENTS, payment);
+    if (!isFinal(payment.status)) uow.insert<ScheduleEntry>(PAYMENT_SCHEDULE, { id: payment.id, merchant_id: SYSTEM_SCOPE, owner_merchant_id: payment.merchant_id, due_at: payment.next_run_at });
+    return inserted;
   }
 
   update(uow: UnitOfWork, payment: Payment): Payment {
-    return uow.update<Payment>(PAYMENTS, payment);
+    const updated = uow.update<Payment>(PAYMENTS, payment);
+    if (isFinal(payment.status)) uow.delete(PAYMENT_SCHEDULE, SYSTEM_SCOPE, payment.id, payment.version);
+    else uow.update<ScheduleEntry>(PAYMENT_SCHEDULE, { id: payment.id, merchant_id: SYSTEM_SCOPE, version: payment.version, owner_merchant_id: payment.merchant_id, due_at: payment.next_run_at });
+    return updated;
   }
 }

@@ -51,8 +51,9 @@ export function createSubsequentPayment(ports: CreateSubsequentPaymentPorts): Cr
   return async (merchantId, command) => {
     const now = command.effectiveAt ?? clock.now();
     const initial = await payments.get(merchantId, command.initialPaymentId);
-    if (!initial || initial.credential_id === null) throw new PaymentNotFound();
-    if (initial.use_case !== command.kind) throw new UseCaseMismatch(command.kind, initial.use_case);
+    if (!initial) throw new PaymentNotFound();
+    // A one-off or a subsequent payment named as the initial one is the wrong use case, not a missing payment.
+    if (initial.use_case !== command.kind || initial.credential_id === null) throw new UseCaseMismatch(command.kind, initial.use_case);
     const credential = await credentials.get(merchantId, initial.credential_id);
     if (!credential || credential.status !== 'active' || !SUCCESSFUL.has(initial.status)) throw new InitialPaymentNotSuccessful();
     if (command.currencyCode !== initial.currency_code) throw new CurrencyMismatch(initial.currency_code);

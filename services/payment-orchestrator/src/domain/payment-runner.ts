@@ -22,6 +22,7 @@ export interface PaymentRunnerOptions {
 export class PaymentRunner {
   private readonly running = new Map<string, Promise<void>>();
   private timer: NodeJS.Timeout | undefined;
+  private sweepAt = 0;
   private stopped = true;
   private sweeping: Promise<void> | undefined;
 
@@ -60,26 +61,38 @@ export class PaymentRunner {
     while (this.running.size > 0) await Promise.all(this.running.values());
   }
 
-  /** Every payment due now, until none is left (tests and the poll). */
+  /** Every payment due now, until none is left (tests and the poll); bounded, so payments that keep failing cannot spin it. */
   async runDue(): Promise<void> {
     const limit = this.options.batchSize ?? 100;
-    for (;;) {
-      const due = (await this.options.payments.listDue(this.options.clock.now(), limit)).filter((p) => !this.running.has(p.id));
+    for (let batch = 0; batch < 20; batch++) {
+      const due = (await this.options.payments.listDue(this.options.clock.now(), limit)).filter((p) => !this.running.has(p.paymentId));
       if (due.length === 0) return;
-      await Promise.all(due.map((payment) => this.run(payment.merchant_id, payment.id)));
+      await Promise.all(due.map((payment) => this.run(payment.merchantId, payment.paymentId)));
       if (due.length < limit) return;
     }
   }
 
+  /** Keeps the earliest wake-up: a later request never postpones a sweep already due sooner. */
   private schedule(delayMs: number): void {
     if (this.stopped) return;
+    const at = Date.now() + Math.min(delayMs, this.options.pollIntervalMs);
+    if (this.timer && this.sweepAt <= at) return;
     clearTimeout(this.timer);
-    this.timer = setTimeout(() => void this.sweep(), Math.min(delayMs, this.options.pollIntervalMs));
+    this.sweepAt = at;
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      void this.sweep();
+    }, at - Date.now());
     this.timer.unref?.();
   }
 
   private async sweep(): Promise<void> {
-    if (this.sweeping) return;
+    if (this.sweeping) {
+      // A sweep is under way; look again right after it, for what fell due meanwhile.
+      await this.sweeping;
+      this.schedule(0);
+      return;
+    }
     this.sweeping = this.runDue()
       .catch((error: unknown) => this.options.logger.warn({ err: error }, 'due payments scan failed; retrying'))
       .finally(() => {

@@ -9,11 +9,16 @@ export type { Clock };
 
 export type TransactionRunner = <R>(work: (uow: UnitOfWork) => R | Promise<R>) => Promise<R>;
 
+export interface DuePayment {
+  merchantId: string;
+  paymentId: string;
+}
+
 export interface PaymentRepository {
   get(merchantId: string, id: string): Promise<Payment | null>;
   list(merchantId: string, page: PageRequest): Promise<Page<Payment>>;
   /** Background worker: payments of every merchant whose next_run_at is due. */
-  listDue(now: Date, limit: number): Promise<Payment[]>;
+  listDue(now: Date, limit: number): Promise<DuePayment[]>;
   insert(uow: UnitOfWork, payment: Omit<Payment, 'version'>): Payment;
   /** Compare-and-set on the version the payment was read with: two concurrent moves cannot both commit. */
   update(uow: UnitOfWork, payment: Payment): Payment;

@@ -4,7 +4,7 @@ import { checkoutSessionCompletedV1, topics, type EventData } from '@vaultline/c
 import { ManualClock, newId } from '@vaultline/core';
 import { startHttpServer, SERVICE_NAMES, type ServiceName, type ServiceRuntime } from '@vaultline/http';
 import { createLogger } from '@vaultline/logger';
-import { MemoryDocumentStore, type DocumentStore } from '@vaultline/store';
+import { MemoryDocumentStore, SqliteDocumentStore, type DocumentStore } from '@vaultline/store';
 import { MemoryTtlStore } from '@vaultline/ttl';
 import { createApp, loadPaymentOrchestratorConfig, type PaymentOrchestratorApp } from '../../src';
 
@@ -73,9 +73,24 @@ const orchestratorKeys = generateInternalKeyPair();
 const gatewaySigner = new InternalTokenSigner('gateway', gatewayKeys.privateKeyPem);
 
 /** The orchestrator alone on loopback with the memory store and bus and a clock the test moves. */
-export async function startOrchestrator(options: { env?: Record<string, string>; start?: string } = {}): Promise<Harness> {
-  const clock = new ManualClock(options.start ?? '2026-06-01T10:00:00.000Z');
-  const store = new MemoryDocumentStore();
+export interface HarnessOptions {
+  env?: Record<string, string>;
+  start?: string;
+  /** An SQLite file, so a second harness can reopen the same data (restart tests). */
+  storeFile?: string;
+  /** The system's time instead of a clock the test moves: the worker's own timers do the waiting. */
+  realTime?: boolean;
+}
+
+class SystemTimeClock extends ManualClock {
+  override now(): Date {
+    return new Date();
+  }
+}
+
+export async function startOrchestrator(options: HarnessOptions = {}): Promise<Harness> {
+  const clock = options.realTime ? new SystemTimeClock() : new ManualClock(options.start ?? '2026-06-01T10:00:00.000Z');
+  const store = options.storeFile ? await SqliteDocumentStore.open(options.storeFile) : new MemoryDocumentStore();
   const bus = await openBus('memory://');
   const runtime: ServiceRuntime = {
     store,

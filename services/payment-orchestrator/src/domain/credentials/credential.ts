@@ -43,7 +43,13 @@ export function isCalendarDate(value: string): boolean {
   return !Number.isNaN(date.getTime()) && calendarDay(date) === value;
 }
 
-/** The first moment a next payment respects the frequency. */
+/**
+ * The first moment a next payment respects the frequency. Days are UTC calendar days: a monthly charge
+ * made at 09:00 may follow one made at 10:00 thirty days before (a merchant's billing run is not timed
+ * to the millisecond).
+ */
 export function nextChargeAllowedAt(credential: Pick<Credential, 'last_charge_at' | 'recurring_frequency'>): Date {
-  return new Date(Date.parse(credential.last_charge_at) + (credential.recurring_frequency ?? 0) * DAY_MS);
+  const last = new Date(credential.last_charge_at);
+  const lastDay = Date.UTC(last.getUTCFullYear(), last.getUTCMonth(), last.getUTCDate());
+  return new Date(lastDay + (credential.recurring_frequency ?? 0) * DAY_MS);
 }

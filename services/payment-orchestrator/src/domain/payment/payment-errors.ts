@@ -63,7 +63,7 @@ export class AmountExceedsInitial extends ValidationError {
 
 export class RecurringFrequencyNotRespected extends ValidationError {
   constructor(days: number, nextAllowedAt: string) {
-    super('recurring_frequency', `A subsequent payment on these credentials needs ${days} day(s) since the last one; the next is allowed from ${nextAllowedAt}.`, 'recurring_frequency_not_respected');
+    super('recurring_frequency', `A subsequent payment on these credentials needs ${days} day(s) since the last one; the next is allowed from ${nextAllowedAt} (UTC days).`, 'recurring_frequency_not_respected');
   }
 }
 

@@ -1,0 +1,35 @@
+import { CARDS, MERCHANT, oneOff, startOrchestrator, type Harness } from './support/orchestrator-harness';
+
+let h: Harness;
+afterEach(async () => {
+  await h.stop();
+});
+
+async function eventually<T>(read: () => Promise<T>, accept: (value: T) => boolean, timeoutMs = 5_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await read();
+    if (accept(value) || Date.now() > deadline) return value;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+describe('the background worker on the system clock', () => {
+  it('when only time passes, then the worker settles the capture by itself (processing, then captured)', async () => {
+    h = await startOrchestrator({ realTime: true, env: { PAYMENT_WORKER_POLL_MS: '1000', PROCESSOR_SIMULATOR_CAPTURE_DELAY_MS: '150' } });
+    const created = await h.call(MERCHANT, 'POST', '/payments/one-off', oneOff());
+    await h.submitCard(created.body, CARDS.approved);
+    const read = () => h.call(MERCHANT, 'GET', `/payments/${created.body.id}`).then((a) => a.body);
+    const authorized = await eventually(read, (p) => p.amount.authorized !== undefined);
+    expect(authorized.status).toBe('processing');
+    const captured = await eventually(read, (p) => p.status === 'captured');
+    expect(captured.amount.captured).toBe(1250);
+  });
+
+  it('when the session lifetime passes, then the worker fails the payment with session_expired by itself', async () => {
+    h = await startOrchestrator({ realTime: true, env: { PAYMENT_WORKER_POLL_MS: '50', PAYMENT_SESSION_LIFETIME_MS: '200' } });
+    const created = await h.call(MERCHANT, 'POST', '/payments/one-off', oneOff());
+    const failed = await eventually(() => h.call(MERCHANT, 'GET', `/payments/${created.body.id}`).then((a) => a.body), (p) => p.status === 'failed');
+    expect(failed.failure_reason).toBe('session_expired');
+  });
+});
