@@ -194,6 +194,16 @@ describe('payments through the gateway, from create to the outcome', () => {
       expect({ status: tooMuch.status, code: tooMuch.json().code }).toEqual({ status: 422, code: 'amount_exceeds_initial' });
     });
 
+    it('when a one-off payment is named as the initial payment of a subsequent payment, then it is refused 422 use_case_mismatch', async () => {
+      const oneOff = await initial('/payments/one-off', { reference: 'not-an-initial' });
+      await submitCard(profile.baseUrl, sessionOf(oneOff), SIMULATOR_CARDS.approved);
+      await api.until(oneOff.id, 'captured');
+      for (const kind of ['recurring', 'unscheduled'] as const) {
+        const refused = await subsequent(kind, oneOff.id, { amount: 100 });
+        expect({ kind, status: refused.status, code: refused.json().code }).toEqual({ kind, status: 422, code: 'use_case_mismatch' });
+      }
+    });
+
     it('when the flow matrix sends manual- references to simulator_manual_capture, then such a payment stops at authorized and a partial capture completes to captured with amount.captured', async () => {
       const matrix = { default_flow: 'simulator_auto_capture', rules: [{ name: 'manual-for-orders', when: { reference_prefix: 'manual-' }, flow: 'simulator_manual_capture' }] };
       const stored = await api.ok<{ version: number }>('PUT', '/flow-matrix', { json: matrix });

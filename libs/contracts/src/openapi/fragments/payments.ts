@@ -155,7 +155,8 @@ const PAYMENTS_DESCRIPTION = [
   'GET /payments/{payment_id}. Consumer-present payments (one-off, initial recurring, initial unscheduled) carry action_requirement',
   '{type: use_sdk, session_id}: open {base_url}/checkout/{session_id} (or mount {base_url}/sdk/v1/checkout.js with the session id); the',
   'consumer enters the card there, the page shows the outcome and returns the consumer to return_url with session_id, payment_id and',
-  'payment_status added. A session that expires before the card is entered fails its payment with failure_reason session_expired.',
+  'payment_status added. A session that expires before the card is entered (30 minutes by default, PAYMENT_SESSION_LIFETIME_MS) fails its',
+  'payment with failure_reason session_expired.',
   'States: processing → authorized (manual-capture flows) → capturing → captured | failed; automatic-capture flows go processing → captured.',
   'In test mode the built-in simulator decides by card number: 4000000000000002 declined (card_declined), 4000000000009995 declined',
   '(insufficient_funds), 4000000000003220 3RI authentication fails, 4000000000000259 capture fails, 4000000000000119 processor error',
@@ -183,7 +184,9 @@ const createErrors = {
 const subsequentErrors = {
   ...commonErrorResponses,
   '404': problemResponse('payment_not_found: no such initial payment for this merchant.'),
-  '409': problemResponse('initial_payment_not_successful: the initial payment is neither authorized nor captured.'),
+  '409': problemResponse(
+    'initial_payment_not_successful: the initial payment is neither authorized nor captured; concurrent_modification: two subsequent payments on the same credentials at the same instant (retry).',
+  ),
   '422': problemResponse(
     'amount_exceeds_initial (amount above the initial amount); recurring_frequency_not_respected (fewer than recurring_frequency days since the last ' +
       'successful payment on these credentials); credentials_expired (after recurring_expiry); use_case_mismatch (the initial payment is of the other ' +
@@ -346,7 +349,11 @@ export const paymentsFragment: OpenApiFragment = {
         summary: 'Replace the flow matrix (a new version)',
         security,
         requestBody: body('FlowMatrixInput', MATRIX_INPUT),
-        responses: { '200': answer('The new version of the matrix.', 'FlowMatrix', MATRIX), ...matrixErrors },
+        responses: {
+          '200': answer('The new version of the matrix.', 'FlowMatrix', MATRIX),
+          ...matrixErrors,
+          '409': problemResponse('flow_matrix_changed: another PUT committed the same version first; read and send again.'),
+        },
       },
       get: {
         tags: ['Flows'],
@@ -509,7 +516,9 @@ export const paymentsFragment: OpenApiFragment = {
           use_case: { type: 'string', enum: USE_CASES },
           failure_reason: {
             type: ['string', 'null'],
-            description: 'Once failed: card_declined, insufficient_funds, authentication_failed, session_expired, processor_error, capture_failed.',
+            description:
+              'Once failed: card_declined, insufficient_funds, authentication_failed, capture_failed, processor_error, risk_declined, session_expired, ' +
+              'simulator_not_allowed_in_live_mode (a live payment whose card\'s scheme chose a simulator flow).',
           },
           return_url: { type: ['string', 'null'] },
           metadata: { ...metadata, type: ['object', 'null'] },

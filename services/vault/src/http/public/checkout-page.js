@@ -106,6 +106,7 @@
     session_expired: 'This payment session has expired; nothing was charged.',
     authentication_failed: 'Your card could not be authenticated.',
     processor_error: 'The payment provider could not be reached; nothing was charged.',
+    risk_declined: 'The payment was declined.',
     capture_failed: 'The payment could not be completed.'
   };
   var TITLES = { captured: 'Payment successful', authorized: 'Payment authorized', failed: 'Payment failed' };
