@@ -228,7 +228,7 @@ describe('payments through the gateway, from create to the outcome', () => {
       await waitFor(() => webhooksOf(secret, created.id).some((payload) => payload.type === 'payment.authorized'), 10_000, 50);
     });
 
-    it('when a subsequent payment asks REQUIRE_3RI and the card fails 3RI (4000000000003220), then it fails authentication_failed with no authorization transaction', async () => {
+    it('when a subsequent payment asks REQUIRE_3RI and the card fails 3RI (4000000000003220), then it fails authentication_failed with no authorization transaction; with TRY_3RI it goes on to authorization and is captured', async () => {
       const first = await initial('/payments/unscheduled', { reference: 'mit-3ri' });
       await submitCard(profile.baseUrl, sessionOf(first), SIMULATOR_CARDS.threeRiFails);
       await api.until(first.id, 'captured'); // the consumer was present: no 3RI step ran
@@ -241,6 +241,10 @@ describe('payments through the gateway, from create to the outcome', () => {
       const transactions = await api.transactions(failed.id);
       expect(transactions).toEqual([expect.objectContaining({ kind: 'authentication_3ri', status: 'failed' })]);
       expect(transactions.map((t) => t.kind)).not.toContain('authorization');
+
+      const tried = await subsequent('unscheduled', first.id, { amount: 1000, reference: 'mit-3ri-3', authentication_preference: 'TRY_3RI' });
+      const captured = await api.until(tried.json<PaymentView>().id, 'captured');
+      expect((await api.transactions(captured.id)).map((t) => `${t.kind}:${t.status}`)).toEqual(['authentication_3ri:failed', 'authorization:succeeded', 'capture:succeeded']);
     });
 
     it('when a live key sends X-Test-Now, then the gateway refuses it with 422 test_clock_not_allowed; without it, a live payment on the simulator is refused simulator_not_allowed_in_live_mode', async () => {

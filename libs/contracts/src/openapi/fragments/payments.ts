@@ -209,7 +209,6 @@ function paymentCreation(operationId: string, summary: string, requestSchema: st
     operationId,
     summary,
     security,
-    parameters: [{ $ref: '#/components/parameters/IdempotencyKey' }],
     requestBody: body(requestSchema, requestExample),
     responses: { '200': answer('The payment, processing.', 'ConsumerPresentPayment', responseExample), ...createErrors },
     ...extra,
@@ -226,7 +225,7 @@ function subsequentCreation(operationId: string, summary: string, requestExample
       'authentication_preference echoed (default NO_3RI). 3RI runs on merchant-initiated payments only: NO_3RI skips it, TRY_3RI goes on to ' +
       'authorization whatever its outcome, REQUIRE_3RI fails the payment (failure_reason authentication_failed) without an authorization when it fails.',
     security,
-    parameters: [initialPaymentIdParameter, testClockParameter, { $ref: '#/components/parameters/IdempotencyKey' }],
+    parameters: [initialPaymentIdParameter, testClockParameter],
     requestBody: body('SubsequentPaymentRequest', requestExample),
     responses: { '200': answer('The subsequent payment, processing.', 'SubsequentPayment', responseExample), ...subsequentErrors },
   };
@@ -289,7 +288,7 @@ export const paymentsFragment: OpenApiFragment = {
         summary: 'Capture an authorized payment of a manual-capture flow: full (reference only) or partial (amount and currency_code)',
         description: 'One capture per payment. Answers status capturing; the payment then completes to captured (amount.captured set) or failed.',
         security,
-        parameters: [paymentIdParameter, { $ref: '#/components/parameters/IdempotencyKey' }],
+        parameters: [paymentIdParameter],
         requestBody: body('CaptureRequest', { reference: 'manual-order-77-shipment-1', amount: 3000, currency_code: 'EUR' }),
         responses: {
           '200': answer('The payment, capturing.', 'CapturingPayment', CAPTURING),
