@@ -57,6 +57,8 @@ const ONE_OFF = {
   action_requirement: { type: 'use_sdk', session_id: '019ab2c4-4d1e-7a10-9c3b-5f2e8d7a6b02' },
   created_at: CREATED_AT,
   currency_code: 'EUR',
+  flow: 'simulator_auto_capture',
+  flow_decision: { matrix_version: 0, rule: null },
   reference: 'order-1001',
   status: 'processing',
   use_case: 'ONE_OFF',
@@ -86,6 +88,8 @@ const SUBSEQUENT_RECURRING = {
   created_at: '2026-12-23T10:15:00.000Z',
   currency_code: 'EUR',
   credential_id: RECURRING.credential_id,
+  flow: 'simulator_auto_capture',
+  flow_decision: { matrix_version: 0, rule: null },
   initial_payment_id: RECURRING.id,
   reference: 'subscription-42-december',
   source: SOURCE,
@@ -109,11 +113,12 @@ const MANUAL_AUTHORIZED = {
   reference: 'manual-order-77',
   source: SOURCE,
   flow: 'simulator_manual_capture',
+  flow_decision: { matrix_version: 3, rule: 'manual-for-orders' },
   status: 'authorized',
 };
 const CAPTURING = { ...MANUAL_AUTHORIZED, reference: 'manual-order-77-shipment-1', status: 'capturing' };
-const CAPTURED = { ...ONE_OFF, amount: { requested: 1999, authorized: 1999, captured: 1999 }, source: SOURCE, flow: 'simulator_auto_capture', status: 'captured' };
-const FAILED = { ...ONE_OFF, id: '019ab2c4-4d1e-7a10-9c3b-5f2e8d7a6b61', status: 'failed', failure_reason: 'card_declined', source: SOURCE, flow: 'simulator_auto_capture' };
+const CAPTURED = { ...ONE_OFF, amount: { requested: 1999, authorized: 1999, captured: 1999 }, source: SOURCE, status: 'captured' };
+const FAILED = { ...ONE_OFF, id: '019ab2c4-4d1e-7a10-9c3b-5f2e8d7a6b61', status: 'failed', failure_reason: 'card_declined', source: SOURCE };
 const MATRIX_INPUT = {
   default_flow: 'simulator_auto_capture',
   rules: [{ name: 'manual-for-orders', when: { reference_prefix: 'manual-' }, flow: 'simulator_manual_capture' }],
