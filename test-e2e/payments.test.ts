@@ -133,6 +133,8 @@ describe('payments through the gateway, from create to the outcome', () => {
       const capturedHook = webhooksOf(secret, created.id).find((payload) => payload.type === 'payment.captured')!;
       expect(capturedHook.data).toMatchObject({ payment_id: created.id, status: 'captured', amount: { requested: 1999, captured: 1999 }, currency_code: 'EUR' });
       expect((await api.transactions(created.id)).map((t) => `${t.kind}:${t.status}`)).toEqual(['authorization:succeeded', 'capture:succeeded']);
+      const newest = await api.ok<{ data: PaymentView[]; has_more: boolean }>('GET', '/payments', { query: 'limit=1' });
+      expect(newest.data.map((payment) => payment.id)).toEqual([created.id]);
     });
 
     it('when the consumer enters a declined card (4000000000000002) in Chromium, then the payment fails with card_declined and the page says so in words', async () => {
@@ -206,6 +208,8 @@ describe('payments through the gateway, from create to the outcome', () => {
 
     it('when the flow matrix sends manual- references to simulator_manual_capture, then such a payment stops at authorized and a partial capture completes to captured with amount.captured', async () => {
       const matrix = { default_flow: 'simulator_auto_capture', rules: [{ name: 'manual-for-orders', when: { reference_prefix: 'manual-' }, flow: 'simulator_manual_capture' }] };
+      const flows = await api.ok<{ data: Array<{ name: string; capture_mode: string }> }>('GET', '/flows');
+      expect(flows.data).toEqual(expect.arrayContaining([expect.objectContaining({ name: 'simulator_manual_capture', capture_mode: 'manual' })]));
       const stored = await api.ok<{ version: number }>('PUT', '/flow-matrix', { json: matrix });
       expect(await api.ok('GET', '/flow-matrix')).toMatchObject({ ...matrix, version: stored.version });
       expect(await api.ok('POST', '/flow-matrix/explain', { json: { use_case: 'ONE_OFF', amount: 5000, currency_code: 'EUR', reference: 'manual-order-7' } })).toEqual({

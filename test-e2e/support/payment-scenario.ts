@@ -55,6 +55,7 @@ export interface TransactionView {
 
 interface CallOptions {
   params?: Record<string, string>;
+  query?: string;
   json?: unknown;
   headers?: Record<string, string>;
 }
@@ -64,7 +65,7 @@ export class PaymentsApi {
 
   /** Calls `template` (an OpenAPI path) with its parameters filled in; fails on an answer the document does not describe. */
   async call(method: string, template: string, options: CallOptions = {}): Promise<HttpAnswer> {
-    const path = template.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(options.params?.[name] ?? ''));
+    const path = template.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(options.params?.[name] ?? '')) + (options.query ? `?${options.query}` : '');
     const answer = await this.merchant.call(method, path, { json: options.json, headers: options.headers });
     const body: unknown = answer.text ? JSON.parse(answer.text) : undefined;
     const response = validateAgainstOpenApi(method, template, answer.status, body);
