@@ -232,6 +232,22 @@ describe('payments through the gateway, from create to the outcome', () => {
       await waitFor(() => webhooksOf(secret, created.id).some((payload) => payload.type === 'payment.authorized'), 10_000, 50);
     });
 
+    it('when a merchant defines its own flow, then it is read back by name and listed after the built-in ones', async () => {
+      const flow = {
+        name: 'risk-then-manual',
+        capture_mode: 'manual',
+        steps: [
+          { kind: 'risk', processor: 'simulator', on_failure: 'stop', fallback: [] },
+          { kind: 'authorization', processor: 'simulator', on_failure: 'stop', fallback: [] },
+          { kind: 'capture', processor: 'simulator', on_failure: 'stop', fallback: [] },
+        ],
+      };
+      expect(await api.ok('POST', '/flows', { json: flow })).toMatchObject({ ...flow, built_in: false });
+      expect(await api.ok('GET', '/flows/{flow_name}', { params: { flow_name: flow.name } })).toMatchObject(flow);
+      const names = (await api.ok<{ data: Array<{ name: string }> }>('GET', '/flows')).data.map((f) => f.name);
+      expect(names).toEqual(['simulator_auto_capture', 'simulator_manual_capture', flow.name]);
+    });
+
     it('when a subsequent payment asks REQUIRE_3RI and the card fails 3RI (4000000000003220), then it fails authentication_failed with no authorization transaction; with TRY_3RI it goes on to authorization and is captured', async () => {
       const first = await initial('/payments/unscheduled', { reference: 'mit-3ri' });
       await submitCard(profile.baseUrl, sessionOf(first), SIMULATOR_CARDS.threeRiFails);
