@@ -11,19 +11,10 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import { startEmbedded } from '../deploy/launcher/src/embedded';
+import { autocannon } from './support/autocannon';
 
-interface CannonResult {
-  requests: { average: number };
-  latency: { p50: number; p99: number };
-  non2xx: number;
-  errors: number;
-}
-type Cannon = (options: { url: string; method: string; headers: Record<string, string>; body: string; connections: number; duration: number; workers?: number }) => Promise<CannonResult>;
-// autocannon ships no type declarations.
-const autocannon = createRequire(__filename)('autocannon') as Cannon;
 
 interface PaymentLoadResult {
   captured: number;
