@@ -4,7 +4,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
 import { eventMessage } from '@vaultline/bus';
-import { checkoutSessionOpenedV1, paymentAuthorizedV1, paymentFailedV1 } from '@vaultline/contracts';
+import { checkoutSessionOpenedV1 } from '@vaultline/contracts';
 import { newId, waitFor } from '@vaultline/core';
 import { startVault, MERCHANT, PUBLIC, type VaultHarness } from '../services/vault/test/vault-harness';
 import { openSession, publishPaymentStatus } from '../services/vault/test/checkout-helpers';
@@ -97,24 +97,6 @@ describe('card entry in a real browser (headless Chromium)', () => {
     await page.close();
   });
 
-  /** Plays the orchestrator's outcome of a payment: authorized (manual capture) or failed with a reason. */
-  async function publishOutcome(paymentId: string, outcome: { status: 'authorized' } | { status: 'failed'; failureReason: string }): Promise<void> {
-    const data = {
-      payment_id: paymentId,
-      status: outcome.status,
-      amount: { requested: 1999, ...(outcome.status === 'authorized' ? { authorized: 1999 } : {}) },
-      currency_code: 'EUR',
-      use_case: 'ONE_OFF',
-      reference: null,
-      credential_id: null,
-      initial_payment_id: null,
-      flow: null,
-      failure_reason: outcome.status === 'failed' ? outcome.failureReason : null,
-      masked_account_number: null,
-    };
-    await vault.runtime.bus.publish([eventMessage(outcome.status === 'failed' ? paymentFailedV1 : paymentAuthorizedV1, { merchantId: MERCHANT.merchantId, data })]);
-  }
-
   async function payOnHostedPage(sessionId: string) {
     const page = await browser.newPage({ viewport: { width: 420, height: 760 } });
     await page.goto(`${front.url}/checkout/${sessionId}`);
@@ -129,7 +111,7 @@ describe('card entry in a real browser (headless Chromium)', () => {
     const { sessionId, paymentId } = await openSession(vault, { returnUrl: `${front.url}/shop/return?order=7` });
     const page = await payOnHostedPage(sessionId);
     await page.getByRole('heading', { name: 'Processing your payment…' }).waitFor({ timeout: 15_000 });
-    await publishOutcome(paymentId, { status: 'failed', failureReason: 'card_declined' });
+    await publishPaymentStatus(vault, paymentId, 'failed', 'card_declined');
     await page.getByRole('heading', { name: 'Payment failed' }).waitFor({ timeout: 15_000 });
     expect(await page.locator('#result-detail').textContent()).toBe('Your card was declined. Try another card or contact your bank.');
     const back = new URL(String(await page.getByRole('link', { name: 'Return to the shop' }).getAttribute('href')));
@@ -140,7 +122,7 @@ describe('card entry in a real browser (headless Chromium)', () => {
   it('when a manual-capture payment is authorized, then the page says Payment authorized', async () => {
     const { sessionId, paymentId } = await openSession(vault, { returnUrl: null });
     const page = await payOnHostedPage(sessionId);
-    await publishOutcome(paymentId, { status: 'authorized' });
+    await publishPaymentStatus(vault, paymentId, 'authorized');
     await page.getByRole('heading', { name: 'Payment authorized' }).waitFor({ timeout: 15_000 });
     expect(await page.getByRole('link', { name: 'Return to the shop' }).isHidden()).toBe(true);
     await page.close();
@@ -160,7 +142,7 @@ describe('card entry in a real browser (headless Chromium)', () => {
   it('when the return URL is not a web address, then the page never offers or follows it', async () => {
     const { sessionId, paymentId } = await openSession(vault, { returnUrl: 'javascript:document.title="pwned"' });
     const page = await payOnHostedPage(sessionId);
-    await publishOutcome(paymentId, { status: 'failed', failureReason: 'insufficient_funds' });
+    await publishPaymentStatus(vault, paymentId, 'failed', 'insufficient_funds');
     await page.getByRole('heading', { name: 'Payment failed' }).waitFor({ timeout: 15_000 });
     expect(await page.locator('#result-detail').textContent()).toBe('Your card has insufficient funds.');
     expect(await page.getByRole('link', { name: 'Return to the shop' }).isHidden()).toBe(true);
