@@ -20,7 +20,7 @@ interface PaymentLoadResult {
   captured: number;
   failed: number;
   errors: number;
-  sessionRetries: number;
+  sessionWaits: number;
   firstError: string | null;
   perSecond: number;
   p50: number;
@@ -84,7 +84,7 @@ async function main(): Promise<void> {
     console.log(`embedded profile; payments: ${CONCURRENCY} in flight, ${WARMUP_S} s warm-up, ${DURATION_S} s measured; tokens: ${TOKEN_CONNECTIONS} connections, ${DURATION_S} s`);
     console.log(
       `payments create→captured : ${payments.perSecond.toFixed(0)} payments/s, p50 ${payments.p50} ms, p99 ${payments.p99} ms, max ${payments.max} ms ` +
-        `(${payments.captured} captured, ${payments.failed} failed, ${payments.errors} errors, ${payments.sessionRetries} card retries before the session reached the vault) (target ≥ 300/s: ${payments.perSecond >= 300 ? 'met' : 'NOT met'})`,
+        `(${payments.captured} captured, ${payments.failed} failed, ${payments.errors} errors, ${payments.sessionWaits} status reads of a session not yet at the vault) (target ≥ 300/s: ${payments.perSecond >= 300 ? 'met' : 'NOT met'})`,
     );
     if (payments.firstError) console.log(`  first error: ${payments.firstError}`);
     console.log(`POST /tokens via gateway  : ${tokens.requests.average.toFixed(0)} tokens/s, p50 ${tokens.latency.p50} ms, p99 ${tokens.latency.p99} ms${tokens.non2xx || tokens.errors ? ` (${tokens.non2xx} non-2xx, ${tokens.errors} errors)` : ''}`);

@@ -1,5 +1,5 @@
 import { eventMessage } from '@vaultline/bus';
-import { checkoutSessionOpenedV1, paymentAuthorizedV1, paymentCapturedV1, paymentFailedV1 } from '@vaultline/contracts';
+import { checkoutSessionOpenedV1, paymentAuthorizedV1, paymentCapturedV1, paymentFailedV1, paymentProcessingV1 } from '@vaultline/contracts';
 import { newId, waitFor } from '@vaultline/core';
 import { MERCHANT, PUBLIC, type VaultHarness } from './vault-harness';
 
@@ -23,12 +23,12 @@ export async function openSession(vault: VaultHarness, overrides: { expiresInMs?
   return { sessionId, paymentId };
 }
 
-/** Plays the orchestrator's outcome of a payment: captured, authorized (manual capture) or failed with a reason. */
-export async function publishPaymentStatus(vault: VaultHarness, paymentId: string, status: 'captured' | 'authorized' | 'failed', failureReason = 'declined') {
+/** Plays the orchestrator's payment events: processing, captured, authorized (manual capture) or failed with a reason. */
+export async function publishPaymentStatus(vault: VaultHarness, paymentId: string, status: 'processing' | 'captured' | 'authorized' | 'failed', failureReason = 'declined') {
   const data = {
     payment_id: paymentId,
     status,
-    amount: { requested: 1999, ...(status === 'failed' ? {} : { authorized: 1999 }), ...(status === 'captured' ? { captured: 1999 } : {}) },
+    amount: { requested: 1999, ...(status === 'authorized' || status === 'captured' ? { authorized: 1999 } : {}), ...(status === 'captured' ? { captured: 1999 } : {}) },
     currency_code: 'EUR',
     use_case: 'ONE_OFF',
     reference: null,
@@ -38,6 +38,6 @@ export async function publishPaymentStatus(vault: VaultHarness, paymentId: strin
     failure_reason: status === 'failed' ? failureReason : null,
     masked_account_number: null,
   };
-  const definition = { captured: paymentCapturedV1, authorized: paymentAuthorizedV1, failed: paymentFailedV1 }[status];
+  const definition = { processing: paymentProcessingV1, captured: paymentCapturedV1, authorized: paymentAuthorizedV1, failed: paymentFailedV1 }[status];
   await vault.runtime.bus.publish([eventMessage(definition, { merchantId: MERCHANT.merchantId, data })]);
 }
