@@ -156,6 +156,9 @@ describe('the flow matrix', () => {
     expect(await explain({ amount: 5, currency_code: 'USD', scheme: 'AMEX' })).toEqual({ flow: 'simulator_manual_capture', rule: 'amex', matrix_version: 1 });
     expect(await explain({ amount: 5, currency_code: 'USD', metadata: { tier: 'vip' } })).toMatchObject({ rule: 'vip' });
     expect(await explain({ amount: 5, currency_code: 'USD', metadata: { tier: 'vip' }, use_case: 'SUBSEQUENT_RECURRING' })).toMatchObject({ rule: null });
+    // Payment-shaped: a create body as sent (source and all), or a payment as answered.
+    expect(await explain({ ...oneOff({ amount: 100000 }), return_url: 'https://shop.example/' })).toMatchObject({ rule: 'big-eur' });
+    expect(await explain({ amount: { requested: 100000 }, currency_code: 'EUR', use_case: 'RECURRING', status: 'processing' })).toMatchObject({ rule: 'big-eur' });
   });
 
   it('when a rule on the scheme holds once the card is known, then the payment runs the flow it names', async () => {

@@ -49,8 +49,12 @@ export function advancePayment(ports: AdvancePaymentPorts): AdvancePayment {
       try {
         payment = await commit(ports, payment, result, now);
       } catch (error) {
-        if (error instanceof ConcurrentModificationError) return payments.get(merchantId, paymentId);
-        throw error;
+        if (!(error instanceof ConcurrentModificationError)) throw error;
+        // Another writer won. If it moved the payment, its effect is in and this pass is moot; if only the
+        // credentials changed under us (a concurrent subsequent payment), the next pass runs the step again.
+        const current = await payments.get(merchantId, paymentId);
+        if (!current || current.version !== payment.version) return current;
+        payment = current;
       }
     }
     return payment;

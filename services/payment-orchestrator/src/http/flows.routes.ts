@@ -42,11 +42,15 @@ const matrixBody = z.strictObject({
     .default([]),
 });
 
-const explainBody = z.strictObject({
+/**
+ * Payment-shaped: a create request's body (its other fields, such as source or return_url, are
+ * ignored) or a payment as answered (amount as {requested}, source.scheme not needed: give scheme).
+ */
+const explainBody = z.object({
   use_case: z.enum(['ONE_OFF', 'RECURRING', 'UNSCHEDULED', 'SUBSEQUENT_RECURRING', 'SUBSEQUENT_UNSCHEDULED']).default('ONE_OFF'),
-  amount,
+  amount: z.union([amount, z.object({ requested: amount }).transform((value) => value.requested)]),
   currency_code: currencyCode,
-  reference: z.string().max(255).optional(),
+  reference: z.string().max(255).nullish(),
   scheme: z.string().min(1).max(32).optional(),
   metadata: metadata.optional(),
 });
