@@ -104,5 +104,7 @@ describe('the payments part of the OpenAPI document', () => {
     expect(validateRequestAgainstOpenApi('post', '/payments/one-off', { amount: 100, currency_code: 'EUR', source: { type: 'card' } }).valid).toBe(false);
     expect(validateRequestAgainstOpenApi('post', '/payments/recurring', { amount: 100, currency_code: 'EUR', recurring_frequency: 30, recurring_expiry: '2027-12-31' }).valid).toBe(false);
     expect(validateRequestAgainstOpenApi('post', '/payments/{payment_id}/capture', { amount: 100 }).valid).toBe(false); // partial capture without currency
+    expect(validateRequestAgainstOpenApi('post', '/flow-matrix/explain', { amount: { requested: 100 }, currency_code: 'EUR', status: 'captured' }).valid).toBe(true); // a payment as answered
+    expect(validateRequestAgainstOpenApi('post', '/flow-matrix/explain', { amount: 0, currency_code: 'EUR' }).valid).toBe(false);
   });
 });

@@ -623,13 +623,17 @@ export const paymentsFragment: OpenApiFragment = {
       },
       FlowMatrixExplainRequest: {
         type: 'object',
+        description: 'Payment-shaped: a create request as it would be sent, or a payment as answered (other fields are ignored).',
         required: ['amount', 'currency_code'],
         properties: {
           use_case: { type: 'string', enum: USE_CASES, default: 'ONE_OFF' },
-          amount: amountValue,
+          amount: {
+            oneOf: [amountValue, { type: 'object', required: ['requested'], properties: { requested: amountValue } }],
+            description: 'Minor units, or a payment\'s amount object (amount.requested is used).',
+          },
           currency_code: currencyCode,
-          reference: { type: 'string' },
-          scheme: { type: 'string' },
+          reference: { type: ['string', 'null'] },
+          scheme: { type: 'string', description: 'The card scheme (VISA…), for scheme rules.' },
           metadata,
         },
       },
