@@ -100,7 +100,7 @@ describe('the payments part of the OpenAPI document', () => {
     expect(created({ ...payment, action_requirement: { type: 'use_sdk', session_id: '019ab2c4-4d1e-7a10-9c3b-5f2e8d7a6b02' } })).toBe(true);
   });
 
-  it('when a request names another source type or a malformed recurring expiry, then the documented request schema refuses it', () => {
+  it('when a request names another source type, a malformed recurring expiry or a zero amount, then the documented request schemas refuse it; explain also takes a payment as answered', () => {
     expect(validateRequestAgainstOpenApi('post', '/payments/one-off', { amount: 100, currency_code: 'EUR', source: { type: 'card' } }).valid).toBe(false);
     expect(validateRequestAgainstOpenApi('post', '/payments/recurring', { amount: 100, currency_code: 'EUR', recurring_frequency: 30, recurring_expiry: '2027-12-31' }).valid).toBe(false);
     expect(validateRequestAgainstOpenApi('post', '/payments/{payment_id}/capture', { amount: 100 }).valid).toBe(false); // partial capture without currency
