@@ -3,6 +3,7 @@ import { createServiceHttp, type ServiceApp, type ServiceRuntime } from '@vaultl
 import type { PaymentOrchestratorConfig } from './config';
 import { orchestratorCollections } from './data/collections';
 import { StoreCredentialRepository } from './data/credential.repository';
+import { CachedFlowMatrixRepository } from './data/flow-matrix-cache';
 import { StoreFlowMatrixRepository, StoreFlowRepository } from './data/flow.repository';
 import { StorePaymentRepository } from './data/payment.repository';
 import { StoreTransactionRepository } from './data/transaction.repository';
@@ -33,7 +34,7 @@ export function createApp(runtime: ServiceRuntime, config: PaymentOrchestratorCo
   const transactions = new StoreTransactionRepository(store);
   const credentials = new StoreCredentialRepository(store);
   const flows = new StoreFlowRepository(store);
-  const matrices = new StoreFlowMatrixRepository(store);
+  const matrices = new CachedFlowMatrixRepository(new StoreFlowMatrixRepository(store), clock, { ttlMs: config.flowMatrixCacheMs });
 
   const advance = advancePayment({ payments, transactions, credentials, processors, transaction, clock });
   const runner = new PaymentRunner({ payments, advance, clock, logger, pollIntervalMs: config.workerPollMs });

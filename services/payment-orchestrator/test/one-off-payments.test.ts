@@ -47,6 +47,22 @@ describe('one-off payments (consumer present)', () => {
     const after = await h.call(MERCHANT, 'GET', `/payments/${created.body.id}`);
     expect(after.body).toMatchObject({ status: 'captured', amount: { requested: 1250, authorized: 1250, captured: 1250 } });
     expect(eventsOf(h, created.body.id)).toEqual(['payment.processing', 'payment.captured']);
+    const captured = h.events.find((e) => e.type === 'payment.captured' && e.data.payment_id === created.body.id);
+    expect(captured).toMatchObject({
+      merchant_id: MERCHANT.merchantId,
+      data: {
+        status: 'captured',
+        amount: { requested: 1250, authorized: 1250, captured: 1250 },
+        currency_code: 'EUR',
+        use_case: 'ONE_OFF',
+        reference: 'order-1',
+        credential_id: null,
+        initial_payment_id: null,
+        flow: 'simulator_auto_capture',
+        failure_reason: null,
+        masked_account_number: CARDS.approved,
+      },
+    });
   });
 
   it('when the consumer pays a one-off payment, then its transactions are authorization then capture on the simulator, 3RI never run', async () => {

@@ -92,6 +92,22 @@ describe('subsequent payments', () => {
     expect(answer).toMatchObject({ status: 422, body: { code: 'amount_exceeds_initial', field: 'amount' } });
   });
 
+  it('when the currency is not the initial payment\'s, then it answers 422 currency_mismatch', async () => {
+    const initial = await paidInitial('/payments/unscheduled');
+    expect(await h.call(MERCHANT, 'POST', `/payments/unscheduled/${initial.id}/subsequent`, subsequent({ currency_code: 'USD' }))).toMatchObject({ status: 422, body: { code: 'currency_mismatch', field: 'currency_code' } });
+  });
+
+  it('when REQUIRE_3RI is asked and the chosen flow has no 3RI step, then it answers 422 authentication_not_configured', async () => {
+    const initial = await paidInitial('/payments/unscheduled');
+    const flow = { name: 'no-3ri', capture_mode: 'automatic', steps: [{ kind: 'authorization', processor: 'simulator' }, { kind: 'capture', processor: 'simulator' }] };
+    expect((await h.call(MERCHANT, 'POST', '/flows', flow)).status).toBe(201);
+    await h.call(MERCHANT, 'PUT', '/flow-matrix', { rules: [{ name: 'mit-without-3ri', when: { use_case: ['SUBSEQUENT_UNSCHEDULED'] }, flow: 'no-3ri' }] });
+    const required = await h.call(MERCHANT, 'POST', `/payments/unscheduled/${initial.id}/subsequent`, subsequent({ authentication_preference: 'REQUIRE_3RI' }));
+    expect(required).toMatchObject({ status: 422, body: { code: 'authentication_not_configured', field: 'authentication_preference' } });
+    const tried = await h.call(MERCHANT, 'POST', `/payments/unscheduled/${initial.id}/subsequent`, subsequent({ authentication_preference: 'TRY_3RI' }));
+    expect(tried.body).toMatchObject({ status: 'processing', flow: 'no-3ri', authentication_preference: 'TRY_3RI' });
+  });
+
   it('when fewer than recurring_frequency days passed since the last successful payment, then it answers 422 recurring_frequency_not_respected', async () => {
     const initial = await paidInitial('/payments/recurring');
     const early = await h.call(MERCHANT, 'POST', `/payments/recurring/${initial.id}/subsequent`, subsequent(), at('2026-06-30T23:59:59Z'));
@@ -101,6 +117,17 @@ describe('subsequent payments', () => {
     await h.settle();
     const again = await h.call(MERCHANT, 'POST', `/payments/recurring/${initial.id}/subsequent`, subsequent(), at('2026-07-15T10:00:00Z'));
     expect(again).toMatchObject({ status: 422, body: { code: 'recurring_frequency_not_respected' } });
+  });
+
+  it('when several subsequent recurring payments are requested at once, then exactly one passes the frequency rule', async () => {
+    const initial = await paidInitial('/payments/recurring');
+    const answers = await Promise.all(
+      [1, 2, 3, 4, 5].map(() => h.call(MERCHANT, 'POST', `/payments/recurring/${initial.id}/subsequent`, subsequent(), at('2026-07-01T10:00:00Z'))),
+    );
+    expect(answers.filter((a) => a.status === 200)).toHaveLength(1);
+    for (const refused of answers.filter((a) => a.status !== 200)) {
+      expect(['recurring_frequency_not_respected', 'concurrent_modification']).toContain(refused.body.code);
+    }
   });
 
   it('when a subsequent payment fails, then it does not count for the frequency rule', async () => {

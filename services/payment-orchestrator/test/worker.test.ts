@@ -5,7 +5,7 @@ afterEach(async () => {
   await h.stop();
 });
 
-async function eventually<T>(read: () => Promise<T>, accept: (value: T) => boolean, timeoutMs = 5_000): Promise<T> {
+async function eventually<T>(read: () => Promise<T>, accept: (value: T) => boolean, timeoutMs = 10_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await read();
@@ -15,8 +15,9 @@ async function eventually<T>(read: () => Promise<T>, accept: (value: T) => boole
 }
 
 describe('the background worker on the system clock', () => {
-  it('when only time passes, then the worker settles the capture by itself (processing, then captured)', async () => {
-    h = await startOrchestrator({ realTime: true, env: { PAYMENT_WORKER_POLL_MS: '1000', PROCESSOR_SIMULATOR_CAPTURE_DELAY_MS: '150' } });
+  it('when only time passes, then the worker settles the capture by itself at its due time, not at the next poll (processing, then captured)', async () => {
+    // A poll far longer than the test may wait: only the runner's own wake-up at the due time can settle it.
+    h = await startOrchestrator({ realTime: true, env: { PAYMENT_WORKER_POLL_MS: '30000', PROCESSOR_SIMULATOR_CAPTURE_DELAY_MS: '1000' } });
     const created = await h.call(MERCHANT, 'POST', '/payments/one-off', oneOff());
     await h.submitCard(created.body, CARDS.approved);
     const read = () => h.call(MERCHANT, 'GET', `/payments/${created.body.id}`).then((a) => a.body);

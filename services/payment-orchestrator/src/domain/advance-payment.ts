@@ -2,7 +2,7 @@ import { newId } from '@vaultline/core';
 import { ConcurrentModificationError, type UnitOfWork } from '@vaultline/store';
 import type { Credential } from './credentials/credential';
 import { stepOf, type FlowStep } from './flows/flow';
-import { isConsumerPresent, isFinal, type Payment, type PaymentStatus, type ProcessorTransaction } from './payment/payment';
+import { isConsumerPresent, isFinal, type Payment, type ProcessorTransaction } from './payment/payment';
 import { paymentMovedEvent } from './payment/payment-events';
 import { movePayment } from './payment/payment-status';
 import type { CaptureOutcome, Clock, CredentialRepository, PaymentRepository, ProcessorConnection, ProcessorPayment, Processors, StepOutcome, TransactionRepository, TransactionRunner } from './ports';
@@ -44,8 +44,8 @@ export function advancePayment(ports: AdvancePaymentPorts): AdvancePayment {
     let payment = await payments.get(merchantId, paymentId);
     for (let pass = 0; payment && pass < MAX_STEPS_PER_CALL; pass++) {
       const now = clock.now();
-      if (payment.next_run_at === null || Date.parse(payment.next_run_at) > now.getTime()) return payment;
-      const result = await nextStep(ports, payment, now);
+      if (!isDue(payment, now)) return payment;
+      const result = await chainedSteps(ports, payment, now);
       try {
         payment = await commit(ports, payment, result, now);
       } catch (error) {
@@ -58,6 +58,31 @@ export function advancePayment(ports: AdvancePaymentPorts): AdvancePayment {
       }
     }
     return payment;
+  };
+}
+
+const isDue = (payment: Payment, now: Date) => payment.next_run_at !== null && Date.parse(payment.next_run_at) <= now.getTime();
+
+/**
+ * Runs steps one after another while the payment stays in its status and the next step is due at once
+ * (risk → 3RI → authorization → sending the capture), and returns them as one result: one commit
+ * instead of one per step. After a crash the uncommitted steps are sent again with the same idempotency
+ * keys, as a single step would be.
+ */
+async function chainedSteps(ports: AdvancePaymentPorts, payment: Payment, now: Date): Promise<StepResult> {
+  let result = await nextStep(ports, payment, now);
+  for (let chained = 1; chained < MAX_STEPS_PER_CALL && result.payment.status === payment.status && isDue(result.payment, now); chained++) {
+    const next = await nextStep(ports, result.payment, now);
+    result = { payment: next.payment, attempts: [...result.attempts, ...next.attempts], credential: both(result.credential, next.credential) };
+  }
+  return result;
+}
+
+function both(first: StepResult['credential'], second: StepResult['credential']): StepResult['credential'] {
+  if (!first || !second) return first ?? second;
+  return (credential) => {
+    const afterFirst = first(credential) ?? credential;
+    return second(afterFirst) ?? (afterFirst === credential ? null : afterFirst);
   };
 }
 
@@ -239,7 +264,6 @@ async function captureStep(ports: AdvancePaymentPorts, payment: Payment, now: Da
     outcome = errorOutcome(error);
   }
   const attempt = (o: StepOutcome) => [{ processor: processorId, outcome: o, kind: 'capture' as const, amount: capture.amount }];
-  const to: PaymentStatus = 'captured';
   switch (outcome.status) {
     case 'pending':
       return {
@@ -253,7 +277,7 @@ async function captureStep(ports: AdvancePaymentPorts, payment: Payment, now: Da
       };
     case 'succeeded':
       return {
-        payment: movePayment(payment, to, { amount: { ...payment.amount, captured: capture.amount }, progress: { ...payment.progress, capture: { ...capture, processor_reference: outcome.processor_reference ?? capture.processor_reference } }, next_run_at: null }, now),
+        payment: movePayment(payment, 'captured', { amount: { ...payment.amount, captured: capture.amount }, progress: { ...payment.progress, capture: { ...capture, processor_reference: outcome.processor_reference ?? capture.processor_reference } }, next_run_at: null }, now),
         attempts: attempt(outcome),
       };
     case 'failed':

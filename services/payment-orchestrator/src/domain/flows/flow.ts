@@ -98,7 +98,8 @@ export function validateFlow(flow: Flow, processors: Processors): void {
   });
   const authorization = steps[authorizationAt]!;
   const capture = captures[0]!;
-  if (capture.processor !== authorization.processor || authorization.fallback.length > 0 && authorization.fallback.some((id) => !processors.get(id)?.capabilities.capture)) {
+  const fallbackCannotCapture = authorization.fallback.some((id) => !processors.get(id)?.capabilities.capture);
+  if (capture.processor !== authorization.processor || fallbackCannotCapture) {
     throw new ValidationError('steps', 'The capture step names the authorization\'s processor, and every fallback of the authorization can capture.', 'invalid_flow');
   }
 }
