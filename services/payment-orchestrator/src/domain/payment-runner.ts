@@ -21,6 +21,8 @@ export interface PaymentRunnerOptions {
  */
 export class PaymentRunner {
   private readonly running = new Map<string, Promise<void>>();
+  /** Payments whose next step falls due before the next poll: each is run again at its own time. */
+  private readonly wakeUps = new Map<string, NodeJS.Timeout>();
   private timer: NodeJS.Timeout | undefined;
   private sweepAt = 0;
   private stopped = true;
@@ -36,6 +38,8 @@ export class PaymentRunner {
   async stop(): Promise<void> {
     this.stopped = true;
     clearTimeout(this.timer);
+    for (const wakeUp of this.wakeUps.values()) clearTimeout(wakeUp);
+    this.wakeUps.clear();
     await this.sweeping;
     await Promise.all(this.running.values());
   }
@@ -48,7 +52,7 @@ export class PaymentRunner {
       .advance(merchantId, paymentId)
       .then((payment) => {
         const dueIn = payment?.next_run_at ? Date.parse(payment.next_run_at) - this.options.clock.now().getTime() : Infinity;
-        if (dueIn < this.options.pollIntervalMs && !this.stopped) this.schedule(Math.max(0, dueIn));
+        if (dueIn < this.options.pollIntervalMs && !this.stopped) this.wakeUp(merchantId, paymentId, dueIn);
       })
       .catch((error: unknown) => this.options.logger.warn({ err: error, payment_id: paymentId }, 'payment step failed; the worker retries it'))
       .finally(() => this.running.delete(paymentId));
@@ -70,6 +74,17 @@ export class PaymentRunner {
       await Promise.all(due.map((payment) => this.run(payment.merchantId, payment.paymentId)));
       if (due.length < limit) return;
     }
+  }
+
+  /** A timer is only a wake-up: the store still says what is due, so a lost timer costs a poll, nothing more. */
+  private wakeUp(merchantId: string, paymentId: string, dueInMs: number): void {
+    clearTimeout(this.wakeUps.get(paymentId));
+    const timer = setTimeout(() => {
+      this.wakeUps.delete(paymentId);
+      void this.run(merchantId, paymentId);
+    }, Math.max(0, dueInMs));
+    timer.unref?.();
+    this.wakeUps.set(paymentId, timer);
   }
 
   /** Keeps the earliest wake-up: a later request never postpones a sweep already due sooner. */
