@@ -114,7 +114,7 @@ describe('payments through the gateway, from create to the outcome', () => {
       expect(created).toMatchObject({ status: 'processing', use_case: 'ONE_OFF', amount: { requested: 1999 }, action_requirement: { type: 'use_sdk' } });
 
       const page = await payOnHostedPage(browser, profile.baseUrl, sessionOf(created), SIMULATOR_CARDS.approved);
-      await page.getByRole('heading', { name: 'Payment successful' }).waitFor({ timeout: 15_000 });
+      await page.getByRole('heading', { name: 'Payment successful' }).waitFor({ timeout: 30_000 });
       const captured = await api.until(created.id, 'captured');
       expect(captured).toMatchObject({
         amount: { requested: 1999, authorized: 1999, captured: 1999 },
@@ -128,24 +128,24 @@ describe('payments through the gateway, from create to the outcome', () => {
       const types = await waitFor(() => {
         const seen = webhooksOf(secret, created.id).map((payload) => payload.type);
         return seen.includes('payment.captured') && seen.includes('payment.processing') ? seen : null;
-      }, 10_000, 50);
+      }, 20_000, 50);
       expect(types).not.toContain('payment.authorized'); // automatic capture skips authorized
       const capturedHook = webhooksOf(secret, created.id).find((payload) => payload.type === 'payment.captured')!;
       expect(capturedHook.data).toMatchObject({ payment_id: created.id, status: 'captured', amount: { requested: 1999, captured: 1999 }, currency_code: 'EUR' });
       expect((await api.transactions(created.id)).map((t) => `${t.kind}:${t.status}`)).toEqual(['authorization:succeeded', 'capture:succeeded']);
       const newest = await api.ok<{ data: PaymentView[]; has_more: boolean }>('GET', '/payments', { query: 'limit=1' });
       expect(newest.data.map((payment) => payment.id)).toEqual([created.id]);
-    });
+    }, 60_000);
 
     it('when the consumer enters a declined card (4000000000000002) in Chromium, then the payment fails with card_declined and the page says so in words', async () => {
       const created = await initial('/payments/one-off', { reference: 'order-1002' });
       const page = await payOnHostedPage(browser, profile.baseUrl, sessionOf(created), SIMULATOR_CARDS.declined);
-      await page.getByRole('heading', { name: 'Payment failed' }).waitFor({ timeout: 15_000 });
+      await page.getByRole('heading', { name: 'Payment failed' }).waitFor({ timeout: 30_000 });
       expect(await page.locator('#result-detail').textContent()).toBe('Your card was declined. Try another card or contact your bank.');
       await page.close();
       expect(await api.until(created.id, 'failed')).toMatchObject({ failure_reason: 'card_declined' });
       expect(await api.transactions(created.id)).toEqual([expect.objectContaining({ kind: 'authorization', status: 'failed', failure_reason: 'card_declined' })]);
-    });
+    }, 60_000);
 
     it('when an initial recurring payment is captured, then a subsequent one the same day is refused recurring_frequency_not_respected, one a month later (X-Test-Now) is captured, and one after recurring_expiry is refused credentials_expired', async () => {
       const first = await initial('/payments/recurring', { reference: 'subscription-1', recurring_frequency: 30, recurring_expiry: dayFromNow(60) });

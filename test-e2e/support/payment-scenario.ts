@@ -97,7 +97,7 @@ export class PaymentsApi {
   }
 
   /** Polls GET /payments/{id} until the payment is in `status` (fails early on another final status). */
-  async until(paymentId: string, status: PaymentView['status'], timeoutMs = 10_000): Promise<PaymentView> {
+  async until(paymentId: string, status: PaymentView['status'], timeoutMs = 20_000): Promise<PaymentView> {
     const finals = ['captured', 'failed'];
     return waitFor(
       async () => {
