@@ -101,7 +101,7 @@ async function main(): Promise<void> {
     );
     console.log(
       `  below capacity (${LATENCY_CONCURRENCY} in flight): ${steady.perSecond.toFixed(0)} payments/s, p50 ${steady.p50} ms, p99 ${steady.p99} ms, max ${steady.max} ms ` +
-        `(${steady.captured} captured, ${steady.failed} failed, ${steady.errors} errors; the simulator's capture settles after 200 ms, the orchestrator's worker looks every 250 ms)`,
+        `(${steady.captured} captured, ${steady.failed} failed, ${steady.errors} errors; 200 ms of it is the simulator's capture delay, PROCESSOR_SIMULATOR_CAPTURE_DELAY_MS)`,
     );
     for (const error of [payments.firstError, steady.firstError].filter(Boolean)) console.log(`  first error: ${error}`);
     console.log(`POST /tokens via gateway  : ${tokens.requests.average.toFixed(0)} tokens/s, p50 ${tokens.latency.p50} ms, p99 ${tokens.latency.p99} ms${tokens.non2xx || tokens.errors ? ` (${tokens.non2xx} non-2xx, ${tokens.errors} errors)` : ''}`);
