@@ -6,8 +6,8 @@
 //
 // Why a webhook and not polling GET /payments/{id}: the notifier sends the one payment.captured
 // delivery a merchant with an endpoint gets anyway (one outbound POST per payment), while polling
-// costs a gateway hop and an orchestrator read per poll — about ten per payment at a 50 ms interval
-// over a ~0.5 s path, several times the create and card requests being measured.
+// costs a gateway hop and an orchestrator read per poll — about five per payment at a 50 ms interval
+// over a ~0.25 s path (many more at capacity, where the path takes seconds), more than the create and card requests measured.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -30,7 +30,7 @@ interface PaymentLoadResult {
 
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 8);
 const WARMUP_S = 2;
-/** Payments in flight at once: the path waits ~0.3–0.5 s on the simulator's capture delay and the worker's poll. */
+/** Payments in flight at once: each waits ≈ 0.25 s, most of it the simulator's capture delay, so capacity needs many. */
 const CONCURRENCY = Number(process.env.BENCH_PAYMENTS_CONCURRENCY ?? 256);
 /** A load well below capacity, for the path's own latency (at capacity p50/p99 are mostly queueing). */
 const LATENCY_CONCURRENCY = Number(process.env.BENCH_PAYMENTS_LATENCY_CONCURRENCY ?? 16);
