@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { SimulatorRequest, SimulatorResponse } from './simulator.mapper';
 
 /**
@@ -19,10 +20,18 @@ export function behaviourOf(card: SimulatorRequest['card']): Behaviour {
   return (TEST_CARDS as Record<string, Behaviour>)[`${card.bin}/${card.last4}`] ?? 'approved';
 }
 
+/**
+ * A reference of letters only, derived from the idempotency key: a reference made of hex digits can hold a
+ * 13–19-digit Luhn-valid run, which every card-data scan (and the log masking) rightly takes for a PAN.
+ */
+function lettersOf(key: string): string {
+  return Array.from(createHash('sha256').update(key).digest().subarray(0, 24), (byte) => String.fromCharCode(97 + (byte % 26))).join('');
+}
+
 /** Deterministic: the same request gets the same answer, references derived from the idempotency key. */
 export function simulate(request: SimulatorRequest, captureDelayMs: number): SimulatorResponse {
   const behaviour = behaviourOf(request.card);
-  const psp_reference = `sim_${request.idempotency_key.replace(/[^A-Za-z0-9]/g, '').slice(0, 40)}`;
+  const psp_reference = `sim_${lettersOf(request.idempotency_key)}`;
   if (behaviour === 'processor_error') return { result: 'error', error_code: 'processor_unavailable' };
   switch (request.operation) {
     case 'risk':

@@ -73,3 +73,23 @@ describe('simulator mapping', () => {
     expect(fromSimulatorResponse({ result: 'pending', psp_reference: 'r', check_after_ms: 5 })).toEqual({ status: 'pending', processor_reference: 'r', poll_after_ms: 5 });
   });
 });
+
+describe('simulator references', () => {
+  it('when references are made for many payments, then none holds a digit, so no scan can take one for a card number', () => {
+    for (let i = 0; i < 2_000; i++) {
+      const answer = simulate(
+        {
+          operation: 'authorization',
+          amount: { value: 100, currency: 'EUR' },
+          reference: null,
+          idempotency_key: `${i}-2092748647059-${i}`,
+          card: { bin: '424242', last4: '4242' },
+          network_transaction_reference: null,
+        },
+        0,
+      );
+      const reference = 'psp_reference' in answer ? answer.psp_reference : '';
+      expect(reference).toMatch(/^sim_[a-z]+$/);
+    }
+  });
+});
