@@ -1,17 +1,30 @@
-import { createServer, type AddressInfo } from 'node:net';
+import { createServer } from 'node:net';
+import { randomInt } from 'node:crypto';
 
 /**
- * A loopback port nothing listens on right now (the kernel's choice), for a server that starts later
- * or in another thread or process. Another program may take it in between; callers start soon after.
+ * Ports handed to processes that bind them later (the local launcher, a Redis server for tests) are
+ * taken below Linux's default ephemeral range (32768–60999). A port picked with `listen(0)` comes from
+ * that range, and between the pick and the later bind every outgoing connection on the machine may be
+ * given it as its source port (seen as EADDRINUSE under load). Picking at random from 20000–32767 leaves
+ * only a collision with another picker, which is rare and caught by the check below.
  */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
+const LOW = 20_000;
+const HIGH = 32_767;
+
+/** A TCP port on 127.0.0.1 that was free a moment ago, outside the ephemeral range. */
+export async function freePort(): Promise<number> {
+  for (let attempt = 0; attempt < 50; attempt++) {
+    const port = randomInt(LOW, HIGH + 1);
+    if (await canListen(port)) return port;
+  }
+  throw new Error(`no free port found between ${LOW} and ${HIGH}`);
+}
+
+function canListen(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
     const server = createServer();
     server.unref();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as AddressInfo;
-      server.close(() => resolve(port));
-    });
+    server.once('error', () => resolve(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
   });
 }
