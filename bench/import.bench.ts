@@ -153,7 +153,7 @@ interface ImportFigures {
 }
 
 async function importOnce(cards: number, measureBaseline: boolean, serviceThreads?: string): Promise<ImportFigures> {
-  const simulator = await spawnProviderASimulator({ apiKey: PLATFORM_KEY, customers: cards / CARDS_PER_CUSTOMER, cardsPerCustomer: CARDS_PER_CUSTOMER });
+  const simulator = await spawnProviderASimulator({ apiKey: PLATFORM_KEY, customers: cards / CARDS_PER_CUSTOMER, cardsPerCustomer: CARDS_PER_CUSTOMER, allowHttpLoopbackDestinations: true });
   let simulatorUsage: SimulatorProcessUsage | null = null;
   const dataDir = mkdtempSync(join(tmpdir(), 'vaultline-bench-import-'));
   try {
@@ -171,6 +171,9 @@ async function importOnce(cards: number, measureBaseline: boolean, serviceThread
     });
     const headers = { 'content-type': 'application/json', 'x-api-key': system.bootstrapApiKey };
     try {
+      // The platform's onboarding: forwarding enabled to the system's /cde-import (the embedded profile's
+      // public base URL is http://localhost:<gateway port>), as the real platform requires.
+      await simulator.enableForwardingTo(`http://localhost:${new URL(system.baseUrl).port}/cde-import`);
       const sampler = await memorySampler((options) => system.threadHeapUsed(options));
       const cpuAtStart = process.cpuUsage();
       const machineAtStart = machineTicks();

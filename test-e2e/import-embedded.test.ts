@@ -1,6 +1,6 @@
 import { waitFor } from '@vaultline/core';
 import { Webhook } from 'standardwebhooks';
-import { importEnv, importWhenStopped, registerWebhookEndpoint, startImport, startImportPlatform, type ImportJobView, type ImportPlatform } from './support/import-scenario';
+import { enableForwardingTo, importEnv, importWhenStopped, registerWebhookEndpoint, startImport, startImportPlatform, type ImportJobView, type ImportPlatform } from './support/import-scenario';
 import { startSystem, type RunningSystem, type TokenView } from './support/merchant-api';
 import { signatureHeaders, startWebhookReceiver, type ReceivedWebhook, type WebhookReceiver } from './support/webhook-receiver';
 
@@ -25,6 +25,7 @@ describe('automatic import in the embedded profile: a provider_a account becomes
     platform = await startImportPlatform(CUSTOMERS, CARDS_PER_CUSTOMER);
     receiver = await startWebhookReceiver();
     running = await startSystem(importEnv(platform), 'vaultline-import-');
+    enableForwardingTo(platform, running);
     endpoint = await registerWebhookEndpoint(running.merchant, receiver.url, ['import.completed', 'import.failed']);
     const created = await startImport(running.merchant);
     firstJob = await importWhenStopped(running.merchant, created.id);
