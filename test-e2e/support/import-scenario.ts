@@ -15,8 +15,9 @@ export interface ImportJobView {
   object: 'token_import';
   provider: string;
   state: 'preparing' | 'running' | 'finished' | 'failed';
-  counts: { total: number; imported: number; updated: number; failed: number };
+  counts: { total: number; imported: number; updated: number; failed: number; imported_without_security_code: number };
   failure_reason: string | null;
+  failure_detail: string | null;
   failures: Array<{ reason: string; count: number }>;
   finished_at: string | null;
 }
