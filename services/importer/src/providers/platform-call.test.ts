@@ -77,6 +77,14 @@ describe('calling the platform with its retry rules', () => {
     expect(platform.requests.map((r) => r.headers['idempotency-key'])).toEqual(['job:pm', 'job:pm']);
   });
 
+  it('when the same forward is still running at the platform (409 idempotency_key_in_use, no header), then it is retried with the same key', async () => {
+    const platform = scripted([{ status: 409, body: { error: { type: 'invalid_request_error', code: 'idempotency_key_in_use' } } }]);
+
+    await platform.call({ method: 'POST', headers: { 'idempotency-key': 'job:pm' } });
+
+    expect(platform.requests).toHaveLength(2);
+  });
+
   it('when a 4xx refusal comes, then it is not retried and carries the platform\'s code and param', async () => {
     const platform = scripted([{ status: 400, body: { error: { type: 'invalid_request_error', param: 'url', message: 'not enabled' } } }]);
 

@@ -16,8 +16,8 @@ export interface PlatformErrorDetail {
 
 export interface PlatformCallOptions {
   errorOf(body: unknown): PlatformErrorDetail;
-  /** The platform's own verdict on retrying (provider_a: Stripe-Should-Retry), null when it gives none. */
-  shouldRetryOf?(headers: Record<string, string>): boolean | null;
+  /** The platform's own verdict on retrying an answer (provider_a: Stripe-Should-Retry), null when it gives none. */
+  shouldRetryOf?(headers: Record<string, string>, body: unknown): boolean | null;
 }
 
 /**
@@ -52,7 +52,8 @@ export async function callPlatform(context: ProviderContext, request: ProviderHt
       continue;
     }
     if (status === 401) throw new ProviderAuthenticationError();
-    const verdict = options.shouldRetryOf?.(headers) ?? null;
+    const body = parseJson(text);
+    const verdict = status >= 400 ? (options.shouldRetryOf?.(headers, body) ?? null) : null;
     if (status === 429 && verdict !== false) {
       rateLimited += 1;
       if (rateLimited > retry.maxRateLimitedAttempts) throw new ProviderUnreachableError('The platform kept answering 429 Too Many Requests.');
@@ -67,7 +68,6 @@ export async function callPlatform(context: ProviderContext, request: ProviderHt
       continue;
     }
     if (status === 429 || status >= 500) throw new ProviderUnreachableError(`The platform answered HTTP ${status} and said not to retry.`);
-    const body = parseJson(text);
     if (status >= 400) {
       const error = options.errorOf(body);
       throw new ProviderRequestError(status, error.code ?? error.type, error.param, error.type);

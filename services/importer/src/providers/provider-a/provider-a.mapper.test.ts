@@ -48,5 +48,7 @@ describe('provider_a wire mapping', () => {
     expect(shouldRetryOf({ 'stripe-should-retry': 'false' })).toBe(false);
     expect(shouldRetryOf({ 'stripe-should-retry': 'maybe' })).toBeNull();
     expect(shouldRetryOf({})).toBeNull();
+    expect(shouldRetryOf({}, { error: { type: 'invalid_request_error', code: 'idempotency_key_in_use' } })).toBe(true);
+    expect(shouldRetryOf({ 'stripe-should-retry': 'false' }, { error: { code: 'idempotency_key_in_use' } })).toBe(false);
   });
 });

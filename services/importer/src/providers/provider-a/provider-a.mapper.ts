@@ -117,8 +117,14 @@ export function platformErrorOf(body: unknown): PlatformErrorDetail {
   return { type: text(error?.type), code: text(error?.code), param: text(error?.param) };
 }
 
-/** Stripe-Should-Retry: the platform's own word on whether a retry can succeed; null when absent. */
-export function shouldRetryOf(headers: Record<string, string>): boolean | null {
+/**
+ * Stripe-Should-Retry: the platform's own word on whether a retry can succeed. Without it, a 409
+ * idempotency_key_in_use (the same forward still running, e.g. after our timeout) is worth retrying
+ * with the same key: the retry then gets the saved answer. null: no verdict, the status decides.
+ */
+export function shouldRetryOf(headers: Record<string, string>, body: unknown = null): boolean | null {
   const value = headers['stripe-should-retry'];
-  return value === 'true' ? true : value === 'false' ? false : null;
+  if (value === 'true') return true;
+  if (value === 'false') return false;
+  return platformErrorOf(body).code === 'idempotency_key_in_use' ? true : null;
 }
