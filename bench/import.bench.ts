@@ -219,7 +219,10 @@ const mb = (bytes: number | null) => (bytes === null ? 'n/a' : `${(bytes / 1024 
 const rate = (r: { seconds: number; imported: number }) => r.imported / r.seconds;
 
 function line(label: string, r: ImportFigures): string {
-  const sim = r.simulator ? `${((r.simulator.user_ms + r.simulator.system_ms) / 1000).toFixed(1)} s` : 'n/a';
+  // Outbound forwards beside the cards imported: each card went out once (no retries hidden in the rate).
+  const sim = r.simulator
+    ? `${((r.simulator.user_ms + r.simulator.system_ms) / 1000).toFixed(1)} s (${r.simulator.outbound_forwards} forwards sent out, ${r.simulator.idempotent_replays} replayed)`
+    : 'n/a';
   return (
     `${label}: ${r.seconds.toFixed(1)} s, ${rate(r).toFixed(0)} tokens/s, failed ${r.failed}; ` +
     `retained heap after gc ${mb(r.memory.retainedAtStart)} at start, max ${mb(r.memory.retainedMax)}; peak heap ${mb(r.memory.peakHeapUsed)}, peak rss ${mb(r.memory.peakRss)}; ` +

@@ -46,7 +46,7 @@ async function main(): Promise<void> {
     stopping = true;
     void simulator.stop().finally(() => {
       const cpu = process.cpuUsage(cpuAtListening);
-      console.log(`${CPU_PREFIX}${JSON.stringify({ user_ms: Math.round(cpu.user / 1000), system_ms: Math.round(cpu.system / 1000), forward_requests: simulator.stats.forwardRequests, list_requests: simulator.stats.listRequests })}`);
+      console.log(`${CPU_PREFIX}${JSON.stringify({ user_ms: Math.round(cpu.user / 1000), system_ms: Math.round(cpu.system / 1000), forward_requests: simulator.stats.forwardRequests, outbound_forwards: simulator.stats.outboundForwards, idempotent_replays: simulator.stats.idempotentReplays, list_requests: simulator.stats.listRequests })}`);
       process.exit(0);
     });
   };

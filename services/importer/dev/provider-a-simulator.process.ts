@@ -32,6 +32,9 @@ export interface SimulatorProcessUsage {
   user_ms: number;
   system_ms: number;
   forward_requests: number;
+  /** Forwards that really went out (the others were answered from a saved Idempotency-Key, or refused). */
+  outbound_forwards: number;
+  idempotent_replays: number;
   list_requests: number;
 }
 
