@@ -4,7 +4,7 @@ import { allTopics } from '../libs/contracts/src';
 import { deadLetterTopic, type Delivery } from '../libs/bus/src';
 import { startDestinationStandIns, type DestinationStandIns } from './support/destination-stand-ins';
 import { FORWARD_CARDS, runForwardScenario, type ForwardScenarioAnswers } from './support/forward-scenario';
-import { importEnv, importWhenStopped, registerWebhookEndpoint, startImport, startImportPlatform, type ImportJobView, type ImportPlatform } from './support/import-scenario';
+import { enableForwardingTo, importEnv, importWhenStopped, registerWebhookEndpoint, startImport, startImportPlatform, type ImportJobView, type ImportPlatform } from './support/import-scenario';
 import { accountNumberNeedles, distinctiveCodeNeedles, isSqliteFile, keyedCodeNeedles, scanDirectory, scanText, type Hit, type Needle } from './support/leak-scan';
 import { capturedLogLines } from './support/log-capture';
 import { createMerchant, startSystem, type RunningSystem } from './support/merchant-api';
@@ -61,6 +61,7 @@ describe('card data never leaks: not into SQLite files, bus messages, logs or we
     ];
     try {
       running = await startSystem({ ...PAYMENT_ENV, ...standIns.forwarderEnv, ...importEnv(platform), LOG_LEVEL: 'debug' }, 'vaultline-leak-');
+      enableForwardingTo(platform, running);
       const { system, merchant } = running;
       await registerWebhookEndpoint(merchant, receiver.url, []);
       const other = await createMerchant(system, 'Second merchant', true);

@@ -1,6 +1,6 @@
 import { waitFor } from '@vaultline/core';
 import { Webhook } from 'standardwebhooks';
-import { importEnv, importWhenStopped, registerWebhookEndpoint, startImport, startImportPlatform, type ImportJobView, type ImportPlatform } from './support/import-scenario';
+import { enableForwardingTo, importEnv, importWhenStopped, registerWebhookEndpoint, startImport, startImportPlatform, type ImportJobView, type ImportPlatform } from './support/import-scenario';
 import { startSystem, type RunningSystem, type TokenView } from './support/merchant-api';
 import { signatureHeaders, startWebhookReceiver, type ReceivedWebhook, type WebhookReceiver } from './support/webhook-receiver';
 
@@ -25,6 +25,7 @@ describe('automatic import in the embedded profile: a provider_a account becomes
     platform = await startImportPlatform(CUSTOMERS, CARDS_PER_CUSTOMER);
     receiver = await startWebhookReceiver();
     running = await startSystem(importEnv(platform), 'vaultline-import-');
+    enableForwardingTo(platform, running);
     endpoint = await registerWebhookEndpoint(running.merchant, receiver.url, ['import.completed', 'import.failed']);
     const created = await startImport(running.merchant);
     firstJob = await importWhenStopped(running.merchant, created.id);
@@ -54,8 +55,9 @@ describe('automatic import in the embedded profile: a provider_a account becomes
       object: 'token_import',
       provider: 'provider_a',
       state: 'finished',
-      counts: { total: TOTAL, imported: TOTAL, updated: 0, failed: 0 },
+      counts: { total: TOTAL, imported: TOTAL, updated: 0, failed: 0, imported_without_security_code: 0 },
       failure_reason: null,
+      failure_detail: null,
       failures: [],
     });
     expect(firstJob.finished_at).not.toBeNull();
@@ -101,7 +103,8 @@ describe('automatic import in the embedded profile: a provider_a account becomes
     const second = await importWhenStopped(running.merchant, created.id);
 
     expect(second.id).not.toBe(firstJob.id);
-    expect(second).toMatchObject({ state: 'finished', counts: { total: TOTAL, imported: 0, updated: TOTAL, failed: 0 } });
+    // The platform sent each security code with the first import's forward: this time none comes along.
+    expect(second).toMatchObject({ state: 'finished', counts: { total: TOTAL, imported: 0, updated: TOTAL, failed: 0, imported_without_security_code: TOTAL } });
     for (const paymentMethod of platform.paymentMethods) {
       const tokens = await running.merchant.tokensByBusinessKey(paymentMethod);
       expect(tokens).toHaveLength(1);

@@ -1,7 +1,7 @@
 import { waitFor } from '@vaultline/core';
 import { startProviderASimulator, type ProviderASimulator } from '../../services/importer/dev/provider-a-simulator';
 import { paymentMethodId } from '../../services/importer/dev/provider-a-catalogue';
-import type { MerchantApi } from './merchant-api';
+import type { MerchantApi, RunningSystem } from './merchant-api';
 
 /**
  * The merchant's side of an automatic import from provider_a: the platform account is the
@@ -15,8 +15,9 @@ export interface ImportJobView {
   object: 'token_import';
   provider: string;
   state: 'preparing' | 'running' | 'finished' | 'failed';
-  counts: { total: number; imported: number; updated: number; failed: number };
+  counts: { total: number; imported: number; updated: number; failed: number; imported_without_security_code: number };
   failure_reason: string | null;
+  failure_detail: string | null;
   failures: Array<{ reason: string; count: number }>;
   finished_at: string | null;
 }
@@ -27,12 +28,20 @@ export interface ImportPlatform {
 }
 
 export async function startImportPlatform(customers: number, cardsPerCustomer: number): Promise<ImportPlatform> {
-  const simulator = await startProviderASimulator({ apiKey: PLATFORM_API_KEY, customers, cardsPerCustomer });
+  const simulator = await startProviderASimulator({ apiKey: PLATFORM_API_KEY, customers, cardsPerCustomer, allowHttpLoopbackDestinations: true });
   const paymentMethods: string[] = [];
   for (let customer = 0; customer < customers; customer++) {
     for (let card = 0; card < cardsPerCustomer; card++) paymentMethods.push(paymentMethodId(customer, card));
   }
   return { simulator, paymentMethods };
+}
+
+/**
+ * The platform's onboarding: it enables forwarding to the system's /cde-import for the account. The
+ * embedded profile's public base URL is http://localhost:<gateway port> when PUBLIC_BASE_URL is not set.
+ */
+export function enableForwardingTo(platform: ImportPlatform, running: RunningSystem): void {
+  platform.simulator.enableForwardingTo(`http://localhost:${new URL(running.system.baseUrl).port}/cde-import`);
 }
 
 /** Settings of the importer and the notifier for a loopback platform and a loopback webhook receiver. */

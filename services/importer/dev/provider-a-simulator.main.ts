@@ -4,7 +4,11 @@
  * its HTTP server, its calls to /cde-import and its data off our event loop and out of our heap.
  *
  *   PORT=12111 CUSTOMERS=100 CARDS_PER_CUSTOMER=3 API_KEY=sk_test_demo \
+ *     FORWARDING_DESTINATIONS=http://127.0.0.1:8080/cde-import ALLOW_HTTP_LOOPBACK_DESTINATIONS=true \
  *     node --import tsx services/importer/dev/provider-a-simulator.main.ts
+ *
+ * FORWARDING_DESTINATIONS (comma-separated) are the destinations the platform enabled for the account;
+ * more can be enabled while it runs (POST /_simulator/forwarding_destinations, see the process helper).
  *
  * Once listening it prints one line on stdout, `provider_a simulator listening on <base URL> …`
  * (provider-a-simulator.process.ts reads it). On SIGTERM or SIGINT it stops and, last, prints the
@@ -28,6 +32,8 @@ async function main(): Promise<void> {
     customers: nonNegativeInteger('CUSTOMERS', 100),
     cardsPerCustomer: nonNegativeInteger('CARDS_PER_CUSTOMER', 3),
     accountTag: env.ACCOUNT_TAG || undefined,
+    forwardingDestinations: (env.FORWARDING_DESTINATIONS ?? '').split(',').map((url) => url.trim()).filter(Boolean),
+    allowHttpLoopbackDestinations: env.ALLOW_HTTP_LOOPBACK_DESTINATIONS === 'true',
     port: nonNegativeInteger('PORT', 12111),
   });
   // From here on: the CPU reported at the end leaves out start-up (tsx compiling this file and its imports).
@@ -40,7 +46,7 @@ async function main(): Promise<void> {
     stopping = true;
     void simulator.stop().finally(() => {
       const cpu = process.cpuUsage(cpuAtListening);
-      console.log(`${CPU_PREFIX}${JSON.stringify({ user_ms: Math.round(cpu.user / 1000), system_ms: Math.round(cpu.system / 1000), forward_requests: simulator.stats.forwardRequests, list_requests: simulator.stats.listRequests })}`);
+      console.log(`${CPU_PREFIX}${JSON.stringify({ user_ms: Math.round(cpu.user / 1000), system_ms: Math.round(cpu.system / 1000), forward_requests: simulator.stats.forwardRequests, outbound_forwards: simulator.stats.outboundForwards, idempotent_replays: simulator.stats.idempotentReplays, list_requests: simulator.stats.listRequests })}`);
       process.exit(0);
     });
   };

@@ -30,6 +30,22 @@ describe('the provider_a simulator in a process of its own', () => {
     expect(isRunning(simulator.pid)).toBe(false);
   });
 
+  it('when forwarding and failures are configured through its control routes, then the process applies them', async () => {
+    const simulator = await spawnProviderASimulator({ apiKey: API_KEY, customers: 1, cardsPerCustomer: 1, allowHttpLoopbackDestinations: true });
+    try {
+      await expect(simulator.enableForwardingTo('http://vault.example/cde-import')).rejects.toThrow('400');
+      await simulator.enableForwardingTo('http://127.0.0.1:9/cde-import');
+      await simulator.inject({ status: 429, count: 1 });
+
+      const limited = await fetch(`${simulator.baseUrl}/v1/customers`, { headers: { authorization: `Bearer ${API_KEY}` } });
+
+      expect(limited.status).toBe(429);
+      expect(limited.headers.get('retry-after')).toBeNull();
+    } finally {
+      await simulator.stop();
+    }
+  });
+
   it('when stopped twice, then the second stop answers the same report', async () => {
     const simulator = await spawnProviderASimulator({ apiKey: API_KEY, customers: 1, cardsPerCustomer: 1 });
 

@@ -7,6 +7,7 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+import { CONTROL_PREFIX, type InjectedFailure } from './provider-a-simulator';
 
 /** stdout protocol of provider-a-simulator.main.ts: one line each, in this order. */
 export const LISTENING_PREFIX = 'provider_a simulator listening on ';
@@ -17,6 +18,10 @@ export interface SimulatorProcessOptions {
   customers: number;
   cardsPerCustomer: number;
   accountTag?: string;
+  /** Destinations enabled for the account from the start (more with enableForwardingTo). */
+  forwardingDestinations?: string[];
+  /** Lets destinations be plain http on a loopback host. */
+  allowHttpLoopbackDestinations?: boolean;
   /** 0 (the default) picks a free port. */
   port?: number;
   startTimeoutMs?: number;
@@ -27,12 +32,19 @@ export interface SimulatorProcessUsage {
   user_ms: number;
   system_ms: number;
   forward_requests: number;
+  /** Forwards that really went out (the others were answered from a saved Idempotency-Key, or refused). */
+  outbound_forwards: number;
+  idempotent_replays: number;
   list_requests: number;
 }
 
 export interface SimulatorProcess {
   baseUrl: string;
   pid: number;
+  /** Enables forwarding to this destination for the account (the platform's onboarding). */
+  enableForwardingTo(url: string): Promise<void>;
+  /** The next matching requests answer with an injected error (429 on demand, with or without Retry-After). */
+  inject(failure: InjectedFailure): Promise<void>;
   /** Stops the process (SIGTERM, then SIGKILL after 5 s); its CPU time when it could report it. */
   stop(): Promise<SimulatorProcessUsage | null>;
 }
@@ -49,6 +61,8 @@ export function spawnProviderASimulator(options: SimulatorProcessOptions): Promi
       CUSTOMERS: String(options.customers),
       CARDS_PER_CUSTOMER: String(options.cardsPerCustomer),
       ACCOUNT_TAG: options.accountTag ?? '',
+      FORWARDING_DESTINATIONS: (options.forwardingDestinations ?? []).join(','),
+      ALLOW_HTTP_LOOPBACK_DESTINATIONS: String(options.allowHttpLoopbackDestinations ?? false),
       PORT: String(options.port ?? 0),
     },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -88,9 +102,19 @@ export function spawnProviderASimulator(options: SimulatorProcessOptions): Promi
       listening = true;
       clearTimeout(timeout);
       const baseUrl = line.slice(LISTENING_PREFIX.length).split(' ')[0]!;
+      const configure = async (path: string, body: unknown) => {
+        const answer = await fetch(`${baseUrl}${CONTROL_PREFIX}${path}`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${options.apiKey}`, 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+        });
+        if (answer.status !== 200) throw new Error(`provider_a simulator refused ${path}: ${answer.status} ${await answer.text()}`);
+      };
       resolve({
         baseUrl,
         pid: child.pid!,
+        enableForwardingTo: (url) => configure('/forwarding_destinations', { url }),
+        inject: (failure) => configure('/failures', failure),
         stop: async () => {
           if (child.exitCode === null && child.signalCode === null) {
             child.kill('SIGTERM');

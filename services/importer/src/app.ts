@@ -17,6 +17,7 @@ import { ImportScheduler } from './domain/import-scheduler';
 import { runImport } from './domain/run-import';
 import { importRoutes } from './http/imports.routes';
 import { isImportTokenCreated, TOKEN_CREATED_GROUP, tokenCreatedConsumer } from './messaging/token-created.consumer';
+import { REPLACEMENTS } from './providers/provider-a/provider-a.mapper';
 import { importProviderOf, type ImportProviderId } from './providers/registry';
 
 /** Composition root of the importer. */
@@ -51,10 +52,12 @@ export function createApp(runtime: ServiceRuntime, config: ImporterConfig): Serv
     retry: {
       maxAttempts: config.IMPORTER_RETRY_ATTEMPTS,
       baseDelayMs: config.IMPORTER_RETRY_BASE_MS,
+      maxBackoffMs: config.IMPORTER_MAX_BACKOFF_MS,
       maxRetryAfterMs: config.IMPORTER_MAX_RETRY_AFTER_MS,
       maxRateLimitedAttempts: config.IMPORTER_MAX_RATE_LIMITED,
     },
     sleep: pauseImport,
+    random: Math.random,
     pageSize: config.IMPORTER_PAGE_SIZE,
     lookahead: config.IMPORTER_LOOKAHEAD,
   });
@@ -77,6 +80,7 @@ export function createApp(runtime: ServiceRuntime, config: ImporterConfig): Serv
     },
     settings: {
       cdeImportUrl: `${runtime.publicBaseUrl.replace(/\/$/, '')}/cde-import`,
+      replacements: REPLACEMENTS,
       workerId: config.IMPORTER_WORKER_ID,
       concurrency: config.IMPORTER_CONCURRENCY,
       checkpointEvery: config.IMPORTER_CHECKPOINT_EVERY,
@@ -84,6 +88,7 @@ export function createApp(runtime: ServiceRuntime, config: ImporterConfig): Serv
       importKeyTtlMs: config.IMPORTER_IMPORT_KEY_TTL_MS,
       endpointAttempts: config.IMPORTER_RETRY_ATTEMPTS,
       retryBaseDelayMs: config.IMPORTER_RETRY_BASE_MS,
+      reforwardGraceMs: config.IMPORTER_REFORWARD_GRACE_MS,
       settleTimeoutMs: config.IMPORTER_SETTLE_TIMEOUT_MS,
       settlePollMs: 100,
     },

@@ -36,9 +36,13 @@ export const importerConfigSchema = z.object({
   IMPORTER_PROVIDER_TIMEOUT_MS: envDurationMs().default(30_000),
   IMPORTER_RETRY_ATTEMPTS: envInteger({ min: 1, max: 20 }).default(5),
   IMPORTER_RETRY_BASE_MS: envDurationMs().default(250),
+  /** Longest backoff delay before jitter (the delay doubles from IMPORTER_RETRY_BASE_MS up to it). */
+  IMPORTER_MAX_BACKOFF_MS: envDurationMs().default(30_000),
   IMPORTER_MAX_RETRY_AFTER_MS: envDurationMs().default(60_000),
   IMPORTER_MAX_RATE_LIMITED: envInteger({ min: 1, max: 1000 }).default(50),
   IMPORTER_SETTLE_TIMEOUT_MS: envDurationMs().default(300_000),
+  /** After /cde-import answered 5xx, how long to wait for the card's token.created before forwarding it again. */
+  IMPORTER_REFORWARD_GRACE_MS: envDurationMs().default(2_000),
   IMPORTER_IMPORT_KEY_TTL_MS: envDurationMs().default(86_400_000),
 });
 

@@ -50,6 +50,20 @@ describe('POST /cde-import (a third-party platform forwarding card data)', () =>
     await capture.stop();
   });
 
+  it('when the platform has no security code left to send, then the card is imported without one and token.created says so', async () => {
+    const capture = await captureTokenEvents(vault);
+    const withCode = await vault.call(MERCHANT, 'POST', '/cde-import', platformBody('pm_code', {}));
+    const without = await vault.call(MERCHANT, 'POST', '/cde-import', platformBody('pm_no_code', { cvc: '' }));
+
+    expect(without.status).toBe(201);
+    expect(without.body.security_code_expires_at).toBeNull();
+    expect(withCode.body.security_code_expires_at).not.toBeNull();
+    const stored = (id: unknown) => (capture.events().find((e) => (e.data as { token_id: string }).token_id === id)?.data as { security_code_stored?: boolean } | undefined)?.security_code_stored;
+    await waitFor(() => stored(without.body.id) !== undefined && stored(withCode.body.id) !== undefined);
+    expect([stored(withCode.body.id), stored(without.body.id)]).toEqual([true, false]);
+    await capture.stop();
+  });
+
   it('when another merchant imports the same business_key, then it gets its own token', async () => {
     const mine = await vault.call(MERCHANT, 'POST', '/cde-import', platformBody('pm_shared', {}));
     const theirs = await vault.call(OTHER_MERCHANT, 'POST', '/cde-import', platformBody('pm_shared', {}));

@@ -29,6 +29,8 @@ export const tokenCreatedV1 = defineEvent({
     updated: z.boolean(),
     /** Carried from /cde-import (an import job id, for example). */
     correlation_id: z.string().nullable(),
+    /** Whether the token holds a security code (added within v1: absent in earlier events). */
+    security_code_stored: z.boolean().optional(),
   }),
   keyOf: (data) => data.token_id,
 });
@@ -114,6 +116,8 @@ const importCounts = z.object({
   imported: z.number().int().nonnegative(),
   updated: z.number().int().nonnegative(),
   failed: z.number().int().nonnegative(),
+  /** Of imported + updated, the tokens without a security code (added within v1: absent in earlier events). */
+  imported_without_security_code: z.number().int().nonnegative().optional(),
 });
 
 export const importStartedV1 = defineEvent({
@@ -139,7 +143,16 @@ export const importFailedV1 = defineEvent({
   version: 1,
   topic: topics.imports,
   description: 'An automatic import job stopped without finishing (reason says why).',
-  schema: z.object({ import_id: id, provider: z.string(), state: z.literal('failed'), reason: z.string(), counts: importCounts, finished_at: isoTime }),
+  schema: z.object({
+    import_id: id,
+    provider: z.string(),
+    state: z.literal('failed'),
+    reason: z.string(),
+    /** What the merchant can do about it, e.g. what to ask the platform for (added within v1). */
+    failure_detail: z.string().optional(),
+    counts: importCounts,
+    finished_at: isoTime,
+  }),
   keyOf: (data) => data.import_id,
 });
 

@@ -14,6 +14,8 @@ describe('judging /cde-import answers relayed by the platform', () => {
   it('when the job key is refused, then the whole job must stop; when the vault is busy, then retry', () => {
     expect(judgeImportAnswer({ status: 401, code: 'unauthorized' })).toEqual({ kind: 'credential_rejected' });
     expect(judgeImportAnswer({ status: 403, code: null })).toEqual({ kind: 'credential_rejected' });
-    for (const status of [409, 429, 500, 503]) expect(judgeImportAnswer({ status, code: null })).toEqual({ kind: 'retry' });
+    for (const status of [409, 429]) expect(judgeImportAnswer({ status, code: null })).toEqual({ kind: 'retry', uncertain: false });
+    // After a 5xx the card may have been stored all the same: the importer looks before forwarding again.
+    for (const status of [500, 503]) expect(judgeImportAnswer({ status, code: null })).toEqual({ kind: 'retry', uncertain: true });
   });
 });

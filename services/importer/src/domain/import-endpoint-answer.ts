@@ -3,7 +3,8 @@ import type { ImportEndpointAnswer } from './import-provider';
 export type ImportVerdict =
   | { kind: 'accepted' }
   | { kind: 'rejected'; reason: string }
-  | { kind: 'retry' }
+  /** uncertain: a 5xx, after which the card may have been stored all the same. */
+  | { kind: 'retry'; uncertain: boolean }
   | { kind: 'credential_rejected' };
 
 const REASON_CODE = /^[a-z][a-z0-9_]{0,63}$/;
@@ -18,7 +19,7 @@ export function judgeImportAnswer(answer: ImportEndpointAnswer): ImportVerdict {
   const { status } = answer;
   if (status >= 200 && status < 300) return { kind: 'accepted' };
   if (status === 401 || status === 403) return { kind: 'credential_rejected' };
-  if (status === 409 || status === 429 || status >= 500) return { kind: 'retry' };
+  if (status === 409 || status === 429 || status >= 500) return { kind: 'retry', uncertain: status >= 500 };
   const reason = answer.code && REASON_CODE.test(answer.code) ? answer.code : `import_rejected_${status}`;
   return { kind: 'rejected', reason };
 }

@@ -24,9 +24,25 @@ export class ProviderUnreachableError extends AppError {
 export class ProviderRequestError extends AppError {
   constructor(
     readonly httpStatus: number,
+    /** The platform's error code, else its error type. */
     readonly providerCode: string | null,
+    /** The parameter the platform named, if any. */
+    readonly param: string | null = null,
+    /** The platform's error type (provider_a: invalid_request_error, idempotency_error …). */
+    readonly errorType: string | null = null,
   ) {
     super('provider_request_failed', 502, `The platform refused the request (HTTP ${httpStatus}).`);
+  }
+}
+
+/**
+ * The platform refuses to forward to our /cde-import: its forwarding function or this destination is
+ * not enabled for the account. Every card would be refused alike, so the job fails; `detail` says
+ * what the merchant must ask the platform for.
+ */
+export class ForwardingNotEnabledError extends AppError {
+  constructor(detail: string) {
+    super('forwarding_not_enabled', 502, detail);
   }
 }
 

@@ -49,17 +49,17 @@ export function completeIfAccountedFor({ writer, clock, log, revokeImportKey }: 
   };
 }
 
-/** Ends the job as failed with a reason (unless it already ended) and revokes its key. */
-export type FailImport = (merchantId: string, jobId: string, reason: string) => Promise<ImportJob | null>;
+/** Ends the job as failed with a reason, and what the merchant can do about it (unless it already ended); revokes its key. */
+export type FailImport = (merchantId: string, jobId: string, reason: string, detail?: string | null) => Promise<ImportJob | null>;
 
 export function failImport({ writer, clock, log, revokeImportKey }: EndImportPorts): FailImport {
-  return async (merchantId, jobId, reason) => {
+  return async (merchantId, jobId, reason, detail = null) => {
     let failedHere = false;
     const job = await writer.change(merchantId, jobId, (current) => {
       failedHere = false;
       if (isEnded(current)) return null;
       failedHere = true;
-      return { job: ended(current, 'failed', clock.now(), reason), event: 'failed' };
+      return { job: ended(current, 'failed', clock.now(), reason, detail), event: 'failed' };
     });
     if (failedHere && job) {
       log.warn({ import_id: job.id, merchant_id: merchantId, reason }, 'import failed');
@@ -73,11 +73,11 @@ export function failImport({ writer, clock, log, revokeImportKey }: EndImportPor
  * Counts one payment method (once per job and business key) and finishes the job when it was the
  * last one. Called by the token.created consumer and by the import run for refused cards.
  */
-export type AccountForOutcome = (merchantId: string, jobId: string, businessKey: string, outcome: ImportOutcome, reason: string | null) => Promise<void>;
+export type AccountForOutcome = (merchantId: string, jobId: string, businessKey: string, outcome: ImportOutcome, reason: string | null, withoutSecurityCode?: boolean) => Promise<void>;
 
 export function accountForOutcome({ writer, completeIfAccountedFor }: { writer: ImportJobWriter; completeIfAccountedFor: CompleteIfAccountedFor }): AccountForOutcome {
-  return async (merchantId, jobId, businessKey, outcome, reason) => {
-    const job = await writer.recordOutcome(merchantId, jobId, businessKey, outcome, reason);
+  return async (merchantId, jobId, businessKey, outcome, reason, withoutSecurityCode = false) => {
+    const job = await writer.recordOutcome(merchantId, jobId, businessKey, outcome, reason, withoutSecurityCode);
     if (job && job.state === 'running' && isAccountedFor(job)) await completeIfAccountedFor(merchantId, jobId);
   };
 }

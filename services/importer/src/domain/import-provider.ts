@@ -14,6 +14,12 @@ export interface ForwardToImport {
   apiKey: string;
   /** JSON body with metadata.business_key and correlation_id; card fields are left for the platform. */
   body: string;
+  /**
+   * Sent as the platform's Idempotency-Key: derived from the job, the payment method and the attempt,
+   * so that a retried or resumed forward is answered from the platform's saved result instead of
+   * sending the card (and using up its security code) a second time.
+   */
+  idempotencyKey: string;
 }
 
 /** What /cde-import answered, as relayed by the platform: the status and the problem code, nothing else. */
@@ -44,8 +50,10 @@ export interface ProviderHttp {
 export interface ProviderRetryPolicy {
   /** Attempts for a request that fails with 5xx, timeout or connection error. */
   maxAttempts: number;
-  /** First backoff delay; doubles per attempt. */
+  /** First backoff delay; doubles per attempt (with jitter), up to maxBackoffMs. */
   baseDelayMs: number;
+  /** Longest backoff delay, before jitter. */
+  maxBackoffMs: number;
   /** Longest Retry-After honoured for a 429; longer ones are capped. */
   maxRetryAfterMs: number;
   /** 429 answers tolerated per request before the platform counts as unreachable. */
@@ -59,6 +67,8 @@ export interface ProviderContext {
   retry: ProviderRetryPolicy;
   /** Resolves after ms, or rejects with ImportInterruptedError when the signal aborts. */
   sleep(ms: number, signal: AbortSignal): Promise<void>;
+  /** A number in [0, 1) for backoff jitter (Math.random; fixed in tests). */
+  random(): number;
   pageSize: number;
   /** Payment-method lists fetched ahead, in parallel, while forwards are in flight. */
   lookahead: number;

@@ -1,5 +1,7 @@
 import type { Clock } from '@vaultline/core';
+import { createHash } from 'node:crypto';
 import {
+  ForwardingNotEnabledError,
   ImportCredentialError,
   ImportInterruptedError,
   ProviderAuthenticationError,
@@ -18,6 +20,8 @@ import { Semaphore } from './semaphore';
 export interface RunImportSettings {
   /** {PUBLIC_BASE_URL}/cde-import: where the platform sends each card. */
   cdeImportUrl: string;
+  /** The card fields the platform fills (for what to ask the platform for when forwarding is refused). */
+  replacements: readonly string[];
   /** This process's lease owner name; a restarted process with the same name resumes at once. */
   workerId: string;
   /** Forwarding requests in flight at once. */
@@ -27,8 +31,14 @@ export interface RunImportSettings {
   leaseMs: number;
   /** Lifetime of the job-scoped import key (it is revoked earlier, when the job ends). */
   importKeyTtlMs: number;
-  /** Attempts at /cde-import (through the platform) when it answers 409/429/5xx. */
+  /** Forwards of one card when /cde-import answers 409/429/5xx (each later one carries no security code). */
   endpointAttempts: number;
+  /**
+   * After /cde-import answered 5xx, how long to wait for the card's token.created before forwarding it
+   * again: the vault may have stored it although the answer said otherwise, and a second forward would
+   * replace its card data without the security code the first one carried.
+   */
+  reforwardGraceMs: number;
   retryBaseDelayMs: number;
   /** After the listing ends, how long to wait for the last token.created events before giving up on them. */
   settleTimeoutMs: number;
@@ -36,7 +46,7 @@ export interface RunImportSettings {
 }
 
 export interface RunImportPorts {
-  jobs: Pick<ImportJobRepository, 'get'>;
+  jobs: Pick<ImportJobRepository, 'get' | 'accountedKeys'>;
   writer: ImportJobWriter;
   issuer: ImportCredentialIssuer;
   sealer: SecretSealer;
@@ -52,6 +62,28 @@ export interface RunImportPorts {
 }
 
 export const credentialsContext = (jobId: string): string => `import:${jobId}:credentials`;
+
+/**
+ * The platform Idempotency-Key of a card's n-th forward in a job: the same after a retry or a resume
+ * (the platform answers from its saved result, the card is not sent again), another for a deliberate
+ * second forward. At most 255 characters, as the platform requires.
+ */
+export function forwardIdempotencyKey(jobId: string, paymentMethodId: string, attempt: number): string {
+  const key = `import_${jobId}_${paymentMethodId}${attempt > 1 ? `_${attempt}` : ''}`;
+  return key.length <= 255 ? key : `import_${jobId}_${createHash('sha256').update(`${paymentMethodId}_${attempt}`).digest('hex')}`;
+}
+
+/**
+ * What the merchant must ask the platform for when it refuses to forward to /cde-import. `param` is
+ * the parameter the platform named (never its message, which the platform words).
+ */
+export function forwardingNotEnabledDetail(cdeImportUrl: string, replacements: readonly string[], param: string | null): string {
+  return (
+    `The platform refused to forward cards to ${cdeImportUrl}${param ? ` (it named ${param})` : ''}. ` +
+    `Ask the platform to enable its Vault and Forward function for this account with the destination ${cdeImportUrl} ` +
+    `and the replacements ${replacements.join(', ')}, then start the import again.`
+  );
+}
 export const importKeyContext = (jobId: string): string => `import:${jobId}:import-key`;
 
 class ImportCredentialRejectedError extends Error {}
@@ -70,6 +102,7 @@ export type RunImport = (merchantId: string, jobId: string, signal: AbortSignal)
 export function runImport(ports: RunImportPorts): RunImport {
   const { jobs, writer, issuer, sealer, clock, log, openSource, settings } = ports;
   const { accountForOutcome, completeIfAccountedFor, failImport, revokeImportKey } = ports;
+  const forwardingDetail = (param: string | null) => forwardingNotEnabledDetail(settings.cdeImportUrl, settings.replacements, param);
 
   async function run(merchantId: string, jobId: string, signal: AbortSignal): Promise<void> {
     let job = await claim(merchantId, jobId);
@@ -90,7 +123,7 @@ export function runImport(ports: RunImportPorts): RunImport {
   async function handleFailure(merchantId: string, jobId: string, error: unknown, signal: AbortSignal): Promise<void> {
     const reason = jobFailureReasonOf(error);
     if (reason) {
-      await failImport(merchantId, jobId, reason);
+      await failImport(merchantId, jobId, reason, error instanceof ForwardingNotEnabledError ? error.message : null);
       return;
     }
     if (error instanceof ImportInterruptedError || signal.aborted) {
@@ -269,10 +302,12 @@ export function runImport(ports: RunImportPorts): RunImport {
     for (let attempt = 1; ; attempt++) {
       let verdict;
       try {
-        verdict = judgeImportAnswer(await source.forward({ paymentMethodId, url: settings.cdeImportUrl, apiKey: importKey, body }, signal));
+        const idempotencyKey = forwardIdempotencyKey(job.id, paymentMethodId, attempt);
+        verdict = judgeImportAnswer(await source.forward({ paymentMethodId, url: settings.cdeImportUrl, apiKey: importKey, body, idempotencyKey }, signal));
       } catch (error) {
         if (!(error instanceof ProviderRequestError)) throw error;
-        const reason = error.httpStatus === 404 || error.providerCode === 'resource_missing' ? 'payment_method_unavailable' : 'provider_refused_forwarding';
+        const reason = forwardRefusalOf(error);
+        if (reason === JOB_FAILURE_REASONS.forwardingNotEnabled) throw new ForwardingNotEnabledError(forwardingDetail(error.param));
         await accountForOutcome(job.merchant_id, job.id, paymentMethodId, 'failed', reason);
         return;
       }
@@ -290,7 +325,18 @@ export function runImport(ports: RunImportPorts): RunImport {
             return;
           }
           await pauseImport(settings.retryBaseDelayMs * 2 ** (attempt - 1), signal);
+          if (verdict.uncertain && (await storedMeanwhile(job, paymentMethodId, signal))) return;
       }
+    }
+  }
+
+  /** Whether token.created has accounted for the card within reforwardGraceMs (a 5xx whose card was stored after all). */
+  async function storedMeanwhile(job: ImportJob, paymentMethodId: string, signal: AbortSignal): Promise<boolean> {
+    const deadline = clock.now().getTime() + settings.reforwardGraceMs;
+    for (;;) {
+      if ((await jobs.accountedKeys(job.merchant_id, job.id, [paymentMethodId])).has(paymentMethodId)) return true;
+      if (clock.now().getTime() >= deadline) return false;
+      await pauseImport(Math.min(settings.settlePollMs, settings.reforwardGraceMs), signal);
     }
   }
 
@@ -335,7 +381,23 @@ export function runImport(ports: RunImportPorts): RunImport {
   return run;
 }
 
+/**
+ * Why the platform refused one forward. The forwarding request of every card names the same url,
+ * replacements and request; only the payment method differs. So a refusal naming the payment method
+ * is that card's; one naming the url, the replacements or the request, or the endpoint itself (403,
+ * 404 without resource_missing), is the account's: forwarding to /cde-import is not enabled.
+ */
+function forwardRefusalOf(error: ProviderRequestError): string {
+  if (error.providerCode === 'resource_missing' || error.param === 'payment_method') return 'payment_method_unavailable';
+  if (error.errorType === 'idempotency_error') return 'provider_refused_forwarding';
+  if (error.httpStatus === 403 || error.httpStatus === 404 || (error.param !== null && /^(url|replacements|request)\b/.test(error.param))) {
+    return JOB_FAILURE_REASONS.forwardingNotEnabled;
+  }
+  return 'provider_refused_forwarding';
+}
+
 function jobFailureReasonOf(error: unknown): string | null {
+  if (error instanceof ForwardingNotEnabledError) return JOB_FAILURE_REASONS.forwardingNotEnabled;
   if (error instanceof ProviderAuthenticationError) return JOB_FAILURE_REASONS.providerAuthenticationFailed;
   if (error instanceof ProviderUnreachableError) return JOB_FAILURE_REASONS.providerUnreachable;
   if (error instanceof ImportCredentialError) return JOB_FAILURE_REASONS.importCredentialUnavailable;

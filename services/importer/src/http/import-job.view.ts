@@ -9,9 +9,11 @@ export interface ImportJobView {
   created_at: string;
   started_at: string | null;
   finished_at: string | null;
-  counts: ImportJob['counts'];
-  /** Why the job failed (state failed): provider_authentication_failed, provider_unreachable … */
+  counts: Required<ImportJob['counts']>;
+  /** Why the job failed (state failed): provider_authentication_failed, provider_unreachable, forwarding_not_enabled … */
   failure_reason: string | null;
+  /** What the merchant can do about the failure (e.g. what to ask the platform for); null otherwise. */
+  failure_detail: string | null;
   /** Why single payment methods were not imported, with how many each. */
   failures: { reason: string; count: number }[];
 }
@@ -25,8 +27,9 @@ export function toImportJobView(job: ImportJob): ImportJobView {
     created_at: job.created_at,
     started_at: job.started_at,
     finished_at: job.finished_at,
-    counts: { ...job.counts },
+    counts: { ...job.counts, imported_without_security_code: job.counts.imported_without_security_code ?? 0 },
     failure_reason: job.failure_reason,
+    failure_detail: job.failure_detail ?? null,
     failures: Object.entries(job.failure_reasons)
       .map(([reason, count]) => ({ reason, count }))
       .sort((a, b) => b.count - a.count || a.reason.localeCompare(b.reason)),

@@ -6,14 +6,15 @@ export const TOKEN_CREATED_GROUP = 'importer.token-created';
 
 /**
  * token.created from /cde-import carrying one of our job ids as correlation_id counts that
- * payment method as imported (or updated). It commits in its own unit of work: the per-job
+ * payment method as imported (or updated), and as without security code when the vault stored none. It commits in its own unit of work: the per-job
  * uniqueness of business keys makes a redelivered or repeated event count once.
  */
 export function tokenCreatedConsumer(accountForOutcome: AccountForOutcome): EventHandler<'token.created'> {
   return async (event) => {
-    const { source, correlation_id: correlationId, business_key: businessKey, updated } = event.data;
+    const { source, correlation_id: correlationId, business_key: businessKey, updated, security_code_stored: securityCodeStored } = event.data;
     if (source !== 'cde_import' || !correlationId || !businessKey || !isUuid(correlationId)) return;
-    await accountForOutcome(event.merchant_id, correlationId, businessKey, updated ? 'updated' : 'imported', null);
+    // Only an explicit false counts: events from before the field existed say nothing either way.
+    await accountForOutcome(event.merchant_id, correlationId, businessKey, updated ? 'updated' : 'imported', null, securityCodeStored === false);
   };
 }
 

@@ -19,6 +19,12 @@ export interface FakeGateway {
   keys: Map<string, MintedKey>;
   /** Bodies that reached /cde-import, for checks that they carried what the platform was asked to send. */
   cdeImports: number;
+  /**
+   * The next `count` calls of /cde-import go wrong: 'unavailable' answers 503 without reaching the
+   * vault; 'answer_lost' reaches the vault (the card is stored) and then answers 502, as a
+   * proxy whose upstream answer was lost would.
+   */
+  disturbCdeImports(kind: 'unavailable' | 'answer_lost', count: number): void;
   stop(): Promise<void>;
 }
 
@@ -32,6 +38,7 @@ export async function startFakeGateway(options: { importerPublicKey: string; vau
   const keys = new Map<string, MintedKey>();
   const verifier = new InternalTokenVerifier('gateway', { importer: options.importerPublicKey });
   const state = { cdeImports: 0 };
+  const disturbances: ('unavailable' | 'answer_lost')[] = [];
   const app = express();
   app.use(express.json());
 
@@ -88,6 +95,11 @@ export async function startFakeGateway(options: { importerPublicKey: string; vau
       return;
     }
     state.cdeImports += 1;
+    const disturbance = disturbances.shift();
+    if (disturbance === 'unavailable') {
+      res.status(503).type('application/problem+json').json({ code: 'service_unavailable', status: 503 });
+      return;
+    }
     const answer = await fetch(`${options.vaultUrl}/cde-import`, {
       method: 'POST',
       headers: {
@@ -96,7 +108,12 @@ export async function startFakeGateway(options: { importerPublicKey: string; vau
       },
       body: JSON.stringify(req.body),
     });
-    res.status(answer.status).type(answer.headers.get('content-type') ?? 'application/json').send(await answer.text());
+    const text = await answer.text();
+    if (disturbance === 'answer_lost') {
+      res.status(502).type('application/problem+json').json({ code: 'upstream_unavailable', status: 502 });
+      return;
+    }
+    res.status(answer.status).type(answer.headers.get('content-type') ?? 'application/json').send(text);
   });
 
   const server: RunningServer = await startHttpServer(app);
@@ -106,6 +123,7 @@ export async function startFakeGateway(options: { importerPublicKey: string; vau
     get cdeImports() {
       return state.cdeImports;
     },
+    disturbCdeImports: (kind, count) => disturbances.push(...Array<typeof kind>(count).fill(kind)),
     stop: () => server.close(),
   };
 }

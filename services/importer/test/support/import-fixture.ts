@@ -56,7 +56,15 @@ export async function startImportFixture(options: ImportFixtureOptions = {}): Pr
   const gatewayPair = generateInternalKeyPair();
   const gatewaySigner = new InternalTokenSigner('gateway', gatewayPair.privateKeyPem);
   const gateway = await startFakeGateway({ importerPublicKey: importerPair.publicKeyPem, vaultUrl: vault.baseUrl, signer: vault.signerFor('gateway') });
-  const simulator = await startProviderASimulator({ apiKey: PLATFORM_KEY, customers: 5, cardsPerCustomer: 4, ...options.simulator });
+  // The platform enables forwarding to our /cde-import for the account, as its onboarding would.
+  const simulator = await startProviderASimulator({
+    apiKey: PLATFORM_KEY,
+    customers: 5,
+    cardsPerCustomer: 4,
+    forwardingDestinations: [`${gateway.url}/cde-import`],
+    allowHttpLoopbackDestinations: true,
+    ...options.simulator,
+  });
   const importerStore = options.importerStore ?? new MemoryDocumentStore();
   const secretKey = randomBytes(32).toString('base64');
   const logLines: string[] = [];

@@ -9,6 +9,12 @@ const counts: JsonObject = {
     imported: { type: 'integer', minimum: 0, description: 'New tokens.' },
     updated: { type: 'integer', minimum: 0, description: 'Existing tokens (same business_key) whose card data was replaced.' },
     failed: { type: 'integer', minimum: 0, description: 'Payment methods not imported; see failures.' },
+    imported_without_security_code: {
+      type: 'integer',
+      minimum: 0,
+      description:
+        'Of imported + updated, the tokens without a security code: the platform had none left to send (used up by an earlier forward, or stored longer than its lifetime). The card is imported; a payment that needs the security code must collect it again.',
+    },
   },
 };
 
@@ -77,7 +83,7 @@ export const importsFragment: OpenApiFragment = {
       },
       TokenImport: {
         type: 'object',
-        required: ['id', 'object', 'provider', 'state', 'created_at', 'started_at', 'finished_at', 'counts', 'failure_reason', 'failures'],
+        required: ['id', 'object', 'provider', 'state', 'created_at', 'started_at', 'finished_at', 'counts', 'failure_reason', 'failure_detail', 'failures'],
         additionalProperties: false,
         properties: {
           id: schemaRef('ObjectId'),
@@ -90,8 +96,10 @@ export const importsFragment: OpenApiFragment = {
           counts,
           failure_reason: {
             type: ['string', 'null'],
-            description: 'Why the job failed: provider_authentication_failed, provider_unreachable, import_credential_unavailable, import_credential_rejected or credentials_unreadable.',
+            description:
+              'Why the job failed: provider_authentication_failed, provider_unreachable, forwarding_not_enabled (the platform has not enabled forwarding to this service\'s /cde-import for the account), import_credential_unavailable, import_credential_rejected or credentials_unreadable.',
           },
+          failure_detail: { type: ['string', 'null'], description: 'What to do about the failure, e.g. what to ask the platform for; null otherwise. Never a secret.' },
           failures: {
             type: 'array',
             description: 'Why single payment methods were not imported (the vault\'s problem code, payment_method_unavailable, import_endpoint_unavailable, not_confirmed), with counts. Never card data.',

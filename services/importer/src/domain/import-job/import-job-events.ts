@@ -5,6 +5,9 @@ import type { ImportJob } from './import-job';
 
 // import.started / completed / failed built from the job: ids, provider, counts, reason. Never a secret.
 
+/** The counts as the events carry them: jobs stored before imported_without_security_code was counted read 0. */
+const countsOf = (job: ImportJob) => ({ ...job.counts, imported_without_security_code: job.counts.imported_without_security_code ?? 0 });
+
 export function importStartedEvent(job: ImportJob): OutboxMessage {
   return eventMessage(importStartedV1, { merchantId: job.merchant_id, data: { import_id: job.id, provider: job.provider } });
 }
@@ -12,7 +15,7 @@ export function importStartedEvent(job: ImportJob): OutboxMessage {
 export function importCompletedEvent(job: ImportJob): OutboxMessage {
   return eventMessage(importCompletedV1, {
     merchantId: job.merchant_id,
-    data: { import_id: job.id, provider: job.provider, state: 'finished', counts: { ...job.counts }, finished_at: job.finished_at ?? new Date().toISOString() },
+    data: { import_id: job.id, provider: job.provider, state: 'finished', counts: countsOf(job), finished_at: job.finished_at ?? new Date().toISOString() },
   });
 }
 
@@ -24,7 +27,8 @@ export function importFailedEvent(job: ImportJob): OutboxMessage {
       provider: job.provider,
       state: 'failed',
       reason: job.failure_reason ?? 'unknown',
-      counts: { ...job.counts },
+      ...(job.failure_detail ? { failure_detail: job.failure_detail } : {}),
+      counts: countsOf(job),
       finished_at: job.finished_at ?? new Date().toISOString(),
     },
   });

@@ -49,7 +49,7 @@ describe.each([
 
     expect(answers.every((answer) => answer !== null)).toBe(true);
     const stored = await repository.get(MERCHANT, job.id);
-    expect(stored?.counts).toEqual({ total: 0, imported: 36, updated: 0, failed: 4 });
+    expect(stored?.counts).toEqual({ total: 0, imported: 36, updated: 0, failed: 4, imported_without_security_code: 0 });
     expect(stored?.failure_reasons).toEqual({ card_declined: 4 });
     expect(await items()).toHaveLength(40);
     // The first outcome commits alone; all that arrived while it was committing share the next commit.
@@ -67,8 +67,20 @@ describe.each([
     ]);
 
     expect(answers.map((answer) => answer !== null)).toEqual([false, true, false, true]);
-    expect((await repository.get(MERCHANT, job.id))?.counts).toEqual({ total: 0, imported: 2, updated: 1, failed: 0 });
+    expect((await repository.get(MERCHANT, job.id))?.counts).toEqual({ total: 0, imported: 2, updated: 1, failed: 0, imported_without_security_code: 0 });
     expect((await items()).map((item) => item.business_key).sort()).toEqual(['pm_done', 'pm_new', 'pm_other']);
+  });
+
+  it('when outcomes say the token holds no security code, then they are counted apart from the others, failures never', async () => {
+    await Promise.all([
+      writer.recordOutcome(MERCHANT, job.id, 'pm_with', 'imported', null, false),
+      writer.recordOutcome(MERCHANT, job.id, 'pm_without', 'imported', null, true),
+      writer.recordOutcome(MERCHANT, job.id, 'pm_updated_without', 'updated', null, true),
+      writer.recordOutcome(MERCHANT, job.id, 'pm_failed', 'failed', 'invalid_card_number', true),
+    ]);
+
+    expect((await repository.get(MERCHANT, job.id))?.counts).toEqual({ total: 0, imported: 2, updated: 1, failed: 1, imported_without_security_code: 2 });
+    expect((await items()).filter((item) => item.without_security_code).map((item) => item.business_key).sort()).toEqual(['pm_updated_without', 'pm_without']);
   });
 
   it('when another process recorded a business key after it was looked up, then the batch is recorded one by one and that key counts once', async () => {

@@ -19,7 +19,7 @@ export interface ImportJobWriter {
    * the redeliveries and the processes. Returns the updated job, or null when this business key was
    * already accounted for in this job (or the job is unknown).
    */
-  recordOutcome(merchantId: string, jobId: string, businessKey: string, outcome: ImportOutcome, reason: string | null): Promise<ImportJob | null>;
+  recordOutcome(merchantId: string, jobId: string, businessKey: string, outcome: ImportOutcome, reason: string | null, withoutSecurityCode?: boolean): Promise<ImportJob | null>;
 }
 
 export interface ImportJobWriterPorts {
@@ -32,6 +32,7 @@ interface PendingOutcome {
   businessKey: string;
   outcome: ImportOutcome;
   reason: string | null;
+  withoutSecurityCode: boolean;
   resolve(job: ImportJob | null): void;
   reject(error: unknown): void;
 }
@@ -66,9 +67,10 @@ export function importJobWriter({ jobs, transaction, clock }: ImportJobWriterPor
       }),
     );
 
-  const recordOutcome: ImportJobWriter['recordOutcome'] = (merchantId, jobId, businessKey, outcome, reason) =>
+  const recordOutcome: ImportJobWriter['recordOutcome'] = (merchantId, jobId, businessKey, outcome, reason, withoutSecurityCode = false) =>
     new Promise((resolve, reject) => {
-      const entry: PendingOutcome = { businessKey, outcome, reason, resolve, reject };
+      // A card that was not imported has no token, with or without a security code.
+      const entry: PendingOutcome = { businessKey, outcome, reason, withoutSecurityCode: withoutSecurityCode && outcome !== 'failed', resolve, reject };
       const key = `${merchantId}/${jobId}`;
       const open = openBatches.get(key);
       if (open) {
@@ -115,8 +117,17 @@ export function importJobWriter({ jobs, transaction, clock }: ImportJobWriterPor
       let next = job;
       batch.forEach((entry, i) => {
         if (!recorded[i]) return;
-        jobs.insertItem(uow, { id: newId(), merchant_id: merchantId, job_id: jobId, business_key: entry.businessKey, outcome: entry.outcome, reason: entry.reason, recorded_at: now });
-        next = withOutcome(next, entry.outcome, entry.reason);
+        jobs.insertItem(uow, {
+          id: newId(),
+          merchant_id: merchantId,
+          job_id: jobId,
+          business_key: entry.businessKey,
+          outcome: entry.outcome,
+          reason: entry.reason,
+          ...(entry.withoutSecurityCode ? { without_security_code: true } : {}),
+          recorded_at: now,
+        });
+        next = withOutcome(next, entry.outcome, entry.reason, entry.withoutSecurityCode);
       });
       return jobs.update(uow, next);
     });

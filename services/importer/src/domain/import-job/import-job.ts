@@ -10,6 +10,13 @@ export interface ImportCounts {
   imported: number;
   updated: number;
   failed: number;
+  /**
+   * Of imported + updated, the tokens that hold no security code: the platform had none left to
+   * send (used up by an earlier forward, or older than its lifetime). A normal outcome: the card is
+   * in the vault; only a payment that needs the security code must collect it again. Absent in
+   * jobs stored before it was counted (read as 0).
+   */
+  imported_without_security_code?: number;
 }
 
 /** Where the platform listing stands: the provider's own cursor after the last payment method done. */
@@ -36,6 +43,8 @@ export interface ImportJob extends StoredDocument {
   failure_reasons: Record<string, number>;
   /** Why the whole job failed (state failed). */
   failure_reason: string | null;
+  /** What the merchant can do about it (e.g. what to ask the platform for); null when there is nothing to add. */
+  failure_detail?: string | null;
   checkpoint: ImportCheckpoint;
   sealed_credentials?: string;
   sealed_import_key?: string;
@@ -54,6 +63,8 @@ export interface ImportItem extends StoredDocument {
   business_key: string;
   outcome: ImportOutcome;
   reason: string | null;
+  /** The token holds no security code (imported and updated only). */
+  without_security_code?: boolean;
   recorded_at: string;
 }
 
@@ -63,6 +74,7 @@ export const JOB_FAILURE_REASONS = {
   importCredentialUnavailable: 'import_credential_unavailable',
   importCredentialRejected: 'import_credential_rejected',
   credentialsUnreadable: 'credentials_unreadable',
+  forwardingNotEnabled: 'forwarding_not_enabled',
 } as const;
 
 export function newImportJob(input: { id: string; merchantId: string; provider: string; sealedCredentials: string; now: Date }): Omit<ImportJob, 'version'> {
@@ -74,9 +86,10 @@ export function newImportJob(input: { id: string; merchantId: string; provider: 
     created_at: input.now.toISOString(),
     started_at: null,
     finished_at: null,
-    counts: { total: 0, imported: 0, updated: 0, failed: 0 },
+    counts: { total: 0, imported: 0, updated: 0, failed: 0, imported_without_security_code: 0 },
     failure_reasons: {},
     failure_reason: null,
+    failure_detail: null,
     checkpoint: { position: null, enumerated: 0, listing_complete: false },
     sealed_credentials: input.sealedCredentials,
     import_key_id: null,
@@ -94,16 +107,17 @@ export const accountedFor = (counts: ImportCounts): number => counts.imported + 
 export const isAccountedFor = (job: ImportJob): boolean =>
   job.checkpoint.listing_complete && accountedFor(job.counts) >= job.counts.total;
 
-export function withOutcome(job: ImportJob, outcome: ImportOutcome, reason: string | null): ImportJob {
+export function withOutcome(job: ImportJob, outcome: ImportOutcome, reason: string | null, withoutSecurityCode = false): ImportJob {
   const counts = { ...job.counts, [outcome]: job.counts[outcome] + 1 };
+  if (withoutSecurityCode && outcome !== 'failed') counts.imported_without_security_code = (job.counts.imported_without_security_code ?? 0) + 1;
   const failure_reasons = outcome === 'failed' && reason ? { ...job.failure_reasons, [reason]: (job.failure_reasons[reason] ?? 0) + 1 } : job.failure_reasons;
   return { ...job, counts, failure_reasons };
 }
 
 /** The job as it ends: state, end time, and the secrets erased (fields removed, not blanked). */
-export function ended(job: ImportJob, state: 'finished' | 'failed', now: Date, reason: string | null = null): ImportJob {
+export function ended(job: ImportJob, state: 'finished' | 'failed', now: Date, reason: string | null = null, detail: string | null = null): ImportJob {
   const { sealed_credentials: _credentials, sealed_import_key: _key, ...rest } = job;
-  return { ...rest, state, finished_at: now.toISOString(), failure_reason: reason, lease_owner: null, lease_expires_at: null };
+  return { ...rest, state, finished_at: now.toISOString(), failure_reason: reason, failure_detail: detail, lease_owner: null, lease_expires_at: null };
 }
 
 export function holdsLease(job: ImportJob, workerId: string, now: Date): boolean {

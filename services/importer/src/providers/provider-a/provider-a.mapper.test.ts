@@ -1,9 +1,9 @@
-import { forwardingForm, importAnswerOf, parseListPage, parsePosition, platformErrorCodeOf } from './provider-a.mapper';
+import { forwardingForm, importAnswerOf, parseListPage, parsePosition, platformErrorOf, shouldRetryOf } from './provider-a.mapper';
 
 describe('provider_a wire mapping', () => {
   it('when a forwarding request is built, then it is form-encoded with the payment method, url, X-API-Key header, body and the four replacements', () => {
     const form = new URLSearchParams(
-      forwardingForm({ paymentMethodId: 'pm_1', url: 'https://vault.example/cde-import', apiKey: 'vk_job', body: '{"metadata":{"business_key":"pm_1"}}' }),
+      forwardingForm({ paymentMethodId: 'pm_1', url: 'https://vault.example/cde-import', apiKey: 'vk_job', body: '{"metadata":{"business_key":"pm_1"}}', idempotencyKey: 'job:pm_1' }),
     );
     expect(form.get('payment_method')).toBe('pm_1');
     expect(form.get('url')).toBe('https://vault.example/cde-import');
@@ -33,9 +33,22 @@ describe('provider_a wire mapping', () => {
     expect(parsePosition(null)).toBeNull();
   });
 
-  it('when the platform sends an error object, then its code (or type) is read', () => {
-    expect(platformErrorCodeOf({ error: { type: 'invalid_request_error', code: 'resource_missing' } })).toBe('resource_missing');
-    expect(platformErrorCodeOf({ error: { type: 'api_error' } })).toBe('api_error');
-    expect(platformErrorCodeOf('nope')).toBeNull();
+  it('when the platform sends an error object, then its type, code and param are read, never its message', () => {
+    expect(platformErrorOf({ error: { type: 'invalid_request_error', code: 'resource_missing', param: 'payment_method', message: 'No such…' } })).toEqual({
+      type: 'invalid_request_error',
+      code: 'resource_missing',
+      param: 'payment_method',
+    });
+    expect(platformErrorOf({ error: { type: 'api_error' } })).toEqual({ type: 'api_error', code: null, param: null });
+    expect(platformErrorOf('nope')).toEqual({ type: null, code: null, param: null });
+  });
+
+  it('when Stripe-Should-Retry is present, then it is the platform\'s verdict; absent or unreadable, there is none', () => {
+    expect(shouldRetryOf({ 'stripe-should-retry': 'true' })).toBe(true);
+    expect(shouldRetryOf({ 'stripe-should-retry': 'false' })).toBe(false);
+    expect(shouldRetryOf({ 'stripe-should-retry': 'maybe' })).toBeNull();
+    expect(shouldRetryOf({})).toBeNull();
+    expect(shouldRetryOf({}, { error: { type: 'invalid_request_error', code: 'idempotency_key_in_use' } })).toBe(true);
+    expect(shouldRetryOf({ 'stripe-should-retry': 'false' }, { error: { code: 'idempotency_key_in_use' } })).toBe(false);
   });
 });

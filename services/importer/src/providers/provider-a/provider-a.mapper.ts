@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { ForwardToImport, ImportEndpointAnswer } from '../../domain/import-provider';
+import type { PlatformErrorDetail } from '../platform-call';
 
 /**
  * provider_a's wire format (shaped after Stripe's public API): list objects, payment methods,
@@ -7,6 +8,13 @@ import type { ForwardToImport, ImportEndpointAnswer } from '../../domain/import-
  */
 
 export const REPLACEMENTS = ['card_number', 'card_expiry', 'card_cvc', 'cardholder_name'] as const;
+
+/**
+ * The API version every request pins (Stripe-Version), so that field shapes do not move under us
+ * when the account's default version changes. The version the official SDK the contract test runs
+ * (stripe 23.1.0) is built for; change both together, after reading the platform's changelog.
+ */
+export const PROVIDER_A_API_VERSION = '2026-10-28.endive';
 
 const listSchema = z.object({
   object: z.literal('list'),
@@ -102,11 +110,21 @@ function problemCodeOf(text: string | null): string | null {
   return null;
 }
 
-/** The platform's own error code ({ error: { code, type } }), for ProviderRequestError. */
-export function platformErrorCodeOf(body: unknown): string | null {
-  if (typeof body !== 'object' || body === null) return null;
-  const error = (body as { error?: { code?: unknown; type?: unknown } }).error;
-  if (typeof error?.code === 'string') return error.code;
-  if (typeof error?.type === 'string') return error.type;
-  return null;
+/** The platform's error object ({ error: { type, code, param, message } }): type, code and param, never the message. */
+export function platformErrorOf(body: unknown): PlatformErrorDetail {
+  const error = typeof body === 'object' && body !== null ? (body as { error?: { code?: unknown; type?: unknown; param?: unknown } }).error : undefined;
+  const text = (value: unknown) => (typeof value === 'string' ? value : null);
+  return { type: text(error?.type), code: text(error?.code), param: text(error?.param) };
+}
+
+/**
+ * Stripe-Should-Retry: the platform's own word on whether a retry can succeed. Without it, a 409
+ * idempotency_key_in_use (the same forward still running, e.g. after our timeout) is worth retrying
+ * with the same key: the retry then gets the saved answer. null: no verdict, the status decides.
+ */
+export function shouldRetryOf(headers: Record<string, string>, body: unknown = null): boolean | null {
+  const value = headers['stripe-should-retry'];
+  if (value === 'true') return true;
+  if (value === 'false') return false;
+  return platformErrorOf(body).code === 'idempotency_key_in_use' ? true : null;
 }

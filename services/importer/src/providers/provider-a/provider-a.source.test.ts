@@ -2,6 +2,7 @@ import { createEgressClient, type EgressClient } from '@vaultline/egress';
 import { startProviderASimulator, type ProviderASimulator } from '../../../dev/provider-a-simulator';
 import { pauseImport, ProviderAuthenticationError } from '../../domain/import-errors';
 import type { ProviderContext, ProviderPaymentMethod } from '../../domain/import-provider';
+import { PROVIDER_A_API_VERSION } from './provider-a.mapper';
 import { ProviderASource } from './provider-a.source';
 
 describe('provider_a source against the simulator', () => {
@@ -10,8 +11,9 @@ describe('provider_a source against the simulator', () => {
   const context = (): ProviderContext => ({
     http: egress,
     baseUrl: simulator.baseUrl,
-    retry: { maxAttempts: 3, baseDelayMs: 5, maxRetryAfterMs: 1_000, maxRateLimitedAttempts: 5 },
+    retry: { maxAttempts: 3, baseDelayMs: 5, maxBackoffMs: 50, maxRetryAfterMs: 1_000, maxRateLimitedAttempts: 5 },
     sleep: pauseImport,
+    random: () => 0.5,
     pageSize: 3,
     lookahead: 2,
   });
@@ -45,6 +47,21 @@ describe('provider_a source against the simulator', () => {
       const rest = await collect(source, all[k]!.position);
       expect(rest.map((i) => i.id)).toEqual(all.slice(k + 1).map((i) => i.id));
     }
+  });
+
+  it('when it lists and forwards, then every request pins the Stripe-Version and the forward carries the Idempotency-Key it was given', async () => {
+    const source = new ProviderASource('sk_test_a', context());
+    await collect(source, null);
+    const answer = await source.forward(
+      { paymentMethodId: 'pm_sim000000x000', url: 'https://vault.example/cde-import', apiKey: 'vk', body: '{}', idempotencyKey: 'import_job_pm_sim000000x000' },
+      new AbortController().signal,
+    ).catch((error: unknown) => error);
+
+    // The simulator's account has no forwarding destination: refused before anything is sent, naming url.
+    expect(answer).toMatchObject({ httpStatus: 400, param: 'url' });
+    expect([...simulator.stats.stripeVersions.keys()]).toEqual([PROVIDER_A_API_VERSION]);
+    expect(simulator.stats.postsWithoutIdempotencyKey).toBe(0);
+    expect(simulator.stats.forwardRequests).toBe(1);
   });
 
   it('when the key is wrong, then listing throws ProviderAuthenticationError', async () => {

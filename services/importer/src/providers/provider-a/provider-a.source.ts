@@ -1,7 +1,9 @@
 import type { ForwardToImport, ImportEndpointAnswer, ImportSource, ProviderContext, ProviderPaymentMethod } from '../../domain/import-provider';
 import { ProviderUnreachableError } from '../../domain/import-errors';
 import { callPlatform } from '../platform-call';
-import { forwardingForm, importAnswerOf, listQuery, parseListPage, parsePosition, platformErrorCodeOf, type ListPage } from './provider-a.mapper';
+import { forwardingForm, importAnswerOf, listQuery, parseListPage, parsePosition, platformErrorOf, PROVIDER_A_API_VERSION, shouldRetryOf, type ListPage } from './provider-a.mapper';
+
+const CALL_OPTIONS = { errorOf: platformErrorOf, shouldRetryOf };
 
 /**
  * A provider_a account opened with the merchant's secret key. Payment methods are streamed: one
@@ -9,13 +11,14 @@ import { forwardingForm, importAnswerOf, listQuery, parseListPage, parsePosition
  * fetched in parallel, so memory holds a bounded number of pages whatever the account size.
  */
 export class ProviderASource implements ImportSource {
-  private readonly authorization: string;
+  /** On every request: the key, and the pinned API version. */
+  private readonly headers: Record<string, string>;
 
   constructor(
     apiKey: string,
     private readonly context: ProviderContext,
   ) {
-    this.authorization = `Bearer ${apiKey}`;
+    this.headers = { authorization: `Bearer ${apiKey}`, 'stripe-version': PROVIDER_A_API_VERSION };
   }
 
   async *paymentMethods(position: Record<string, unknown> | null, signal: AbortSignal): AsyncGenerator<ProviderPaymentMethod> {
@@ -71,11 +74,11 @@ export class ProviderASource implements ImportSource {
       {
         url: `${this.context.baseUrl}/v1/forwarding/requests`,
         method: 'POST',
-        headers: { authorization: this.authorization, 'content-type': 'application/x-www-form-urlencoded' },
+        headers: { ...this.headers, 'content-type': 'application/x-www-form-urlencoded', 'idempotency-key': request.idempotencyKey },
         body: forwardingForm(request),
       },
       signal,
-      platformErrorCodeOf,
+      CALL_OPTIONS,
     );
     return importAnswerOf(answer.body);
   }
@@ -87,9 +90,9 @@ export class ProviderASource implements ImportSource {
   private async list(path: string, startingAfter: string | null, extra: Record<string, string>, signal: AbortSignal): Promise<ListPage> {
     const answer = await callPlatform(
       this.context,
-      { url: `${this.context.baseUrl}${path}?${listQuery(this.context.pageSize, startingAfter, extra)}`, method: 'GET', headers: { authorization: this.authorization } },
+      { url: `${this.context.baseUrl}${path}?${listQuery(this.context.pageSize, startingAfter, extra)}`, method: 'GET', headers: this.headers },
       signal,
-      platformErrorCodeOf,
+      CALL_OPTIONS,
     );
     try {
       return parseListPage(answer.body);

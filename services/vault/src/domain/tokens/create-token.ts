@@ -182,6 +182,7 @@ function tokenCreatedEvent(record: TokenRecord, command: ValidCommand, updated: 
       source: command.source,
       updated,
       correlation_id: command.correlationId,
+      security_code_stored: record.security_code_stored_at !== null,
     },
   });
 }
