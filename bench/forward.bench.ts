@@ -11,6 +11,7 @@ import { createRequire } from 'node:module';
 import { Agent, request as undiciRequest } from 'undici';
 import { startEmbedded } from '../deploy/launcher/src/embedded';
 import { runPacedLoad } from './support/paced-load';
+import { BENCH_RATE_LIMIT_ENV, announceBenchRateLimit } from './support/rate-limit';
 
 interface CannonResult {
   requests: { average: number };
@@ -89,7 +90,8 @@ async function main(): Promise<void> {
   const psp = await startDestination(PSP_LATENCY_MS);
 
   const dataDir = mkdtempSync(join(tmpdir(), 'vaultline-bench-forward-'));
-  const system = await startEmbedded({ dataDir, port: 0, env: { FORWARD_EXTRA_DESTINATIONS: `${destinationUrl},${psp.url}`, FORWARD_HTTPS_ONLY: 'false', LOG_LEVEL: 'silent' } });
+  const system = await startEmbedded({ dataDir, port: 0, env: { FORWARD_EXTRA_DESTINATIONS: `${destinationUrl},${psp.url}`, FORWARD_HTTPS_ONLY: 'false', LOG_LEVEL: 'silent', ...BENCH_RATE_LIMIT_ENV } });
+  announceBenchRateLimit();
   try {
     const created = await fetch(`${system.baseUrl}/tokens`, {
       method: 'POST',

@@ -10,6 +10,8 @@ import type { Upstream } from './upstream';
 import { assertDeclaredLength, assertSupportedContentType } from './read-body';
 import type { IdempotencyGuard } from './idempotency.middleware';
 import { rememberClientAddress, type TrustProxy } from './client-address';
+import { RateLimited, type TakeRequestToken } from '../domain/rate-limit';
+import type { ResolvedKey } from '../domain/merchant';
 
 export interface EdgeDeps {
   logger: Logger;
@@ -20,6 +22,8 @@ export interface EdgeDeps {
   upstreams: Record<UpstreamService, Upstream>;
   /** Idempotency-Key on merchant POSTs, around whichever transport serves the route. */
   idempotency: IdempotencyGuard;
+  /** Takes a request from the API key's token bucket. */
+  rateLimit: TakeRequestToken;
   bodyLimitBytes: number;
   /** Who may name the client in X-Forwarded-For (TRUST_PROXY); the services get the client's address. */
   trustProxy: TrustProxy;
@@ -92,6 +96,7 @@ function merchantEdge(deps: EdgeDeps) {
         throw error;
       });
       if (key.mode === 'live' && req.get(TEST_CLOCK_HEADER) !== undefined) throw new TestClockNotAllowed();
+      await limitRate(deps.rateLimit, key, res);
       merchantId = key.merchantId;
       scopes = key.scopes;
       mode = key.mode;
@@ -106,6 +111,21 @@ function merchantEdge(deps: EdgeDeps) {
     const call = { service: route.service, path: req.originalUrl, merchantId, scopes, mode };
     await deps.idempotency(req, res, route.access === 'merchant' ? merchantId : null, (request) => deps.upstreams[route.service].send(request, res, call));
   };
+}
+
+/**
+ * Every authenticated answer tells the client where its bucket stands, in the header fields of the IETF
+ * draft "RateLimit header fields for HTTP" (draft-ietf-httpapi-ratelimit-headers-06: RateLimit-Limit,
+ * RateLimit-Remaining, RateLimit-Reset in seconds); a refusal adds Retry-After (RFC 9110).
+ */
+async function limitRate(take: TakeRequestToken, key: ResolvedKey, res: Response): Promise<void> {
+  const state = await take(key);
+  res.setHeader('RateLimit-Limit', String(state.limit));
+  res.setHeader('RateLimit-Remaining', String(state.remaining));
+  res.setHeader('RateLimit-Reset', String(state.resetSeconds));
+  if (state.allowed) return;
+  res.setHeader('Retry-After', String(state.retryAfterSeconds));
+  throw new RateLimited(state.retryAfterSeconds);
 }
 
 /** X-Test-Now (the test clock) is for test-mode keys only; a live key with it is refused on every route. */
