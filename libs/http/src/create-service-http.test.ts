@@ -49,6 +49,9 @@ beforeAll(async () => {
       router.post('/importer-only', requireIssuer('importer'), (_req, res) => {
         res.json({ ok: true });
       });
+      router.get('/things/:thingId', (req, res) => {
+        res.json({ id: req.params.thingId });
+      });
       router.get('/conflict', () => {
         throw new ConflictError('already_done', 'It was already done.', { field: 'state', current: 'captured' });
       });
@@ -180,6 +183,13 @@ describe('createServiceHttp', () => {
 
   it('when the route is unknown, then it answers 404 route_not_found', async () => {
     expectProblem(await call('/nope'), 404, 'route_not_found');
+  });
+
+  it.each(['%C0%AF', '%zz', '%', '%FF'])('when a path parameter is not valid percent-encoding (%s), then it answers 400 malformed_path, not 500', async (segment) => {
+    const result = await call(`/things/${segment}`);
+
+    expectProblem(result, 400, 'malformed_path');
+    expect(result.body.detail).not.toContain(segment);
   });
 
   it('when a handler throws an AppError, then its code, status and extensions become the problem', async () => {

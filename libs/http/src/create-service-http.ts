@@ -1,6 +1,6 @@
 import express from 'express';
 import type { NextFunction, Request, Response } from 'express';
-import { AppError, UnavailableError } from '@vaultline/core';
+import { AppError, BadRequestError, UnavailableError } from '@vaultline/core';
 import type { InternalTokenVerifier } from '@vaultline/auth';
 import type { Logger } from '@vaultline/logger';
 import { problemResponse } from './problem';
@@ -72,10 +72,22 @@ export class RouteNotFoundError extends AppError {
 /** Last middleware: AppError → its problem; body-parser errors → 400/413/415; the rest → logged 500. */
 export function errorHandler(logger: Logger, limit = '256kb') {
   return (error: unknown, req: Request, res: Response, _next: NextFunction) => {
-    const translated = translateBodyError(error, limit);
+    const translated = translateRoutingError(translateBodyError(error, limit));
     if (!(translated instanceof AppError) || translated.status >= 500) {
       logger.error({ err: translated, request_id: res.locals.requestId, method: req.method, path: req.path }, 'request failed');
     }
     problemResponse(res, translated);
   };
+}
+
+/**
+ * The router decodes path parameters with decodeURIComponent: a segment that is not valid
+ * percent-encoding (%C0%AF, %zz, a lone %) throws a URIError it marks 400 but does not expose. It is
+ * the client's mistake, never a 500.
+ */
+function translateRoutingError(error: unknown): unknown {
+  if (error instanceof URIError && (error as URIError & { status?: unknown }).status === 400) {
+    return new BadRequestError('A path segment is not valid percent-encoding.', 'malformed_path');
+  }
+  return error;
 }
