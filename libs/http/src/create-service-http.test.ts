@@ -114,6 +114,30 @@ describe('createServiceHttp', () => {
     expect(line).toMatchObject({ level: 40, reason: expect.stringContaining('invalid signature') });
   });
 
+  describe('every internal-token refusal is answered generically and audited', () => {
+    const stranger = new InternalTokenSigner('gateway', generateInternalKeyPair().privateKeyPem);
+    const anHourAgo = new InternalTokenSigner('gateway', keys.privateKeyPem, () => Date.now() - 3_600_000);
+    const cases: Array<[string, string, Record<string, string>, number, string]> = [
+      ['no token', '/whoami', {}, 401, 'invalid_internal_token'],
+      ['a malformed token', '/whoami', { authorization: 'Bearer not.a.jwt' }, 401, 'invalid_internal_token'],
+      ['a token forged with a key nobody trusts', '/whoami', { authorization: `Bearer ${stranger.sign('vault', { merchantId: 'm_1', scopes: ['merchant'] })}` }, 401, 'invalid_internal_token'],
+      ['an expired token', '/whoami', { authorization: `Bearer ${anHourAgo.sign('vault', { merchantId: 'm_1', scopes: ['merchant'] })}` }, 401, 'invalid_internal_token'],
+      ['a token for another audience, replayed here', '/whoami', { authorization: `Bearer ${gateway.sign('notifier', { merchantId: 'm_1', scopes: ['merchant'] })}` }, 401, 'invalid_internal_token'],
+      ['a token without the route\'s scope', '/merchant-only', { authorization: `Bearer ${gateway.sign('vault', { merchantId: 'm_1', scopes: ['public'] })}` }, 403, 'insufficient_scope'],
+      ['a token from an issuer the route does not accept', '/importer-only', { authorization: `Bearer ${gateway.sign('vault', { merchantId: 'm_1', scopes: ['merchant'] })}` }, 403, 'forbidden_issuer'],
+    ];
+
+    it.each(cases)('when the caller sends %s, then it is refused and a warn line "access refused" names the request id', async (what, path, headers, status, code) => {
+      const requestId = `req-refused-${what.replace(/\W+/g, '-')}`;
+      const method = path === '/whoami' ? 'GET' : 'POST';
+      const response = await fetch(`${server.url}${path}`, { method, headers: { ...headers, 'x-request-id': requestId } });
+
+      expect({ status: response.status, code: ((await response.json()) as { code: string }).code }).toEqual({ status, code });
+      const line = logLines.map((l) => JSON.parse(l) as Record<string, unknown>).find((l) => l.request_id === requestId);
+      expect(line).toMatchObject({ level: 40, msg: 'access refused', status, code, path });
+    });
+  });
+
   it('when a valid token is given, then the handler sees the merchant, the scopes and the X-Request-Id', async () => {
     const result = await call('/whoami', { headers: { 'x-request-id': 'r_1' } });
     expect(result.status).toBe(200);

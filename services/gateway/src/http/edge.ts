@@ -3,8 +3,8 @@ import type { NextFunction, Request, Response } from 'express';
 import { AppError, ForbiddenError } from '@vaultline/core';
 import { PUBLIC_MERCHANT_ID, SCOPES, type ApiKeyMode } from '@vaultline/auth';
 import type { Logger } from '@vaultline/logger';
-import { RouteNotFoundError, TEST_CLOCK_HEADER, accessLog, errorHandler, requestIdMiddleware, requestIdOf, tagServerSpan } from '@vaultline/http';
-import { InvalidApiKey, type ApiKeys } from '../domain/api-keys';
+import { RouteNotFoundError, TEST_CLOCK_HEADER, accessLog, errorHandler, requestIdMiddleware, tagServerSpan } from '@vaultline/http';
+import type { ApiKeys } from '../domain/api-keys';
 import { isSafePath, resolveRoute, type UpstreamService } from '../domain/routing';
 import type { Upstream } from './upstream';
 import { assertDeclaredLength, assertSupportedContentType } from './read-body';
@@ -77,7 +77,8 @@ export function createEdgeApp(deps: EdgeDeps): express.Express {
 
   app.use('/admin', deps.admin);
   app.use(merchantEdge(deps));
-  app.use(errorHandler(deps.logger, `${deps.bodyLimitBytes} bytes`));
+  // A live key with the test clock is a refusal too: audited like a 401/403.
+  app.use(errorHandler(deps.logger, `${deps.bodyLimitBytes} bytes`, ['test_clock_not_allowed']));
   return app;
 }
 
@@ -91,10 +92,8 @@ function merchantEdge(deps: EdgeDeps) {
     let scopes: string[] = [SCOPES.public];
     let mode: ApiKeyMode | undefined;
     if (route?.access !== 'public') {
-      const key = await deps.apiKeys.authenticate(req.get('x-api-key')).catch((error: unknown) => {
-        if (error instanceof InvalidApiKey) deps.logger.warn({ request_id: requestIdOf(req), reason: error.reason, key_id: error.keyId }, 'API key refused');
-        throw error;
-      });
+      // A refusal (InvalidApiKey with its reason and key id) is logged at warn by the error handler.
+      const key = await deps.apiKeys.authenticate(req.get('x-api-key'));
       if (key.mode === 'live' && req.get(TEST_CLOCK_HEADER) !== undefined) throw new TestClockNotAllowed();
       await limitRate(deps.rateLimit, key, res);
       merchantId = key.merchantId;
