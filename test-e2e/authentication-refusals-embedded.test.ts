@@ -4,14 +4,7 @@ import { capturedLogLines } from './support/log-capture';
 import { ADMIN_API_KEY, startSystem, type RunningSystem } from './support/merchant-api';
 
 // Every service's logger writes into the capture: the audit of refusals is read from the real log lines.
-jest.mock('../libs/logger/src/create-logger', () => {
-  const actual = jest.requireActual<typeof import('../libs/logger/src/create-logger')>('../libs/logger/src/create-logger');
-  const capture = jest.requireActual<typeof import('./support/log-capture')>('./support/log-capture');
-  return {
-    ...actual,
-    createLogger: (options: Parameters<typeof actual.createLogger>[0]) => actual.createLogger({ ...options, destination: capture.logCaptureStream }),
-  };
-});
+jest.mock('../libs/logger/src/create-logger', () => jest.requireActual<typeof import('./support/log-capture')>('./support/log-capture').capturingLoggerModule());
 
 /**
  * Authentication (issue 17, "Hostile input"): missing, malformed, unknown, revoked and other-mode API

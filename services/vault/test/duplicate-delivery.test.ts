@@ -1,9 +1,10 @@
 import { eventMessage } from '@vaultline/bus';
 import { endStateOf, expectSameEndStateUnderRedelivery } from '@vaultline/bus/testing';
-import { checkoutSessionOpenedV1, paymentAuthorizedV1, paymentCapturedV1, paymentCapturingV1, paymentFailedV1, paymentProcessingV1 } from '@vaultline/contracts';
+import { checkoutSessionOpenedV1 } from '@vaultline/contracts';
 import { ManualClock, newId } from '@vaultline/core';
 import { MemoryDocumentStore } from '@vaultline/store';
 import { COLLECTIONS } from '../src/data/collections';
+import { paymentStatusMessage } from './checkout-helpers';
 import { MERCHANT, startVault } from './vault-harness';
 
 const START = new Date('2026-03-01T10:00:00.000Z');
@@ -15,33 +16,13 @@ function sessionOpened(sessionId: string, paymentId: string) {
   });
 }
 
-type Status = 'processing' | 'authorized' | 'capturing' | 'captured' | 'failed';
-const definitions = { processing: paymentProcessingV1, authorized: paymentAuthorizedV1, capturing: paymentCapturingV1, captured: paymentCapturedV1, failed: paymentFailedV1 };
-
-function paymentStatus(paymentId: string, status: Status) {
-  const data = {
-    payment_id: paymentId,
-    status,
-    amount: { requested: 1999, ...(status === 'authorized' || status === 'capturing' ? { authorized: 1999 } : {}), ...(status === 'captured' ? { authorized: 1999, captured: 1999 } : {}) },
-    currency_code: 'EUR',
-    use_case: 'ONE_OFF',
-    reference: null,
-    credential_id: null,
-    initial_payment_id: null,
-    flow: null,
-    failure_reason: status === 'failed' ? 'declined' : null,
-    masked_account_number: null,
-  };
-  return eventMessage(definitions[status], { merchantId: MERCHANT.merchantId, data, occurredAt: START });
-}
-
 describe("the vault's checkout-events consumer under duplicate and reordered delivery", () => {
   it('when every checkout.session.opened and payment.* event arrives two or three times, some after later ones, then the sessions end as with single delivery', async () => {
     const [captured, failed, untouched] = [0, 1, 2].map(() => ({ session: newId(), payment: newId() }));
     const messages = [
       ...[captured!, failed!, untouched!].map((s) => sessionOpened(s.session, s.payment)),
-      ...(['processing', 'authorized', 'capturing', 'captured'] as const).map((status) => paymentStatus(captured!.payment, status)),
-      ...(['processing', 'failed'] as const).map((status) => paymentStatus(failed!.payment, status)),
+      ...(['processing', 'authorized', 'capturing', 'captured'] as const).map((status) => paymentStatusMessage(captured!.payment, status, START)),
+      ...(['processing', 'failed'] as const).map((status) => paymentStatusMessage(failed!.payment, status, START)),
     ];
 
     const report = await expectSameEndStateUnderRedelivery({
