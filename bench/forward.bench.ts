@@ -11,6 +11,7 @@ import { Agent, request as undiciRequest } from 'undici';
 import { startEmbedded } from '../deploy/launcher/src/embedded';
 import { runPacedLoad } from './support/paced-load';
 import { autocannon } from './support/autocannon';
+import { BENCH_RATE_LIMIT_ENV, announceBenchRateLimit } from './support/rate-limit';
 
 
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 8);
@@ -80,7 +81,8 @@ async function main(): Promise<void> {
   const psp = await startDestination(PSP_LATENCY_MS);
 
   const dataDir = mkdtempSync(join(tmpdir(), 'vaultline-bench-forward-'));
-  const system = await startEmbedded({ dataDir, port: 0, env: { FORWARD_EXTRA_DESTINATIONS: `${destinationUrl},${psp.url}`, FORWARD_HTTPS_ONLY: 'false', LOG_LEVEL: 'silent' } });
+  const system = await startEmbedded({ dataDir, port: 0, env: { FORWARD_EXTRA_DESTINATIONS: `${destinationUrl},${psp.url}`, FORWARD_HTTPS_ONLY: 'false', LOG_LEVEL: 'silent', ...BENCH_RATE_LIMIT_ENV } });
+  announceBenchRateLimit();
   try {
     const created = await fetch(`${system.baseUrl}/tokens`, {
       method: 'POST',

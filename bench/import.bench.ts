@@ -27,6 +27,7 @@ import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import { startEmbedded } from '../deploy/launcher/src/embedded';
 import { spawnProviderASimulator, type SimulatorProcessUsage } from '../services/importer/dev/provider-a-simulator.process';
+import { BENCH_RATE_LIMIT_ENV, announceBenchRateLimit } from './support/rate-limit';
 
 const CONCURRENCY = Number(process.env.BENCH_IMPORT_CONCURRENCY ?? 16);
 const GC_SAMPLE_MS = Number(process.env.BENCH_IMPORT_GC_SAMPLE_MS ?? 5_000);
@@ -163,6 +164,7 @@ async function importOnce(cards: number, measureBaseline: boolean, serviceThread
       port: 0,
       env: {
         LOG_LEVEL: 'silent',
+        ...BENCH_RATE_LIMIT_ENV,
         IMPORTER_ALLOW_PRIVATE_PROVIDER: 'true',
         IMPORTER_CONCURRENCY: String(CONCURRENCY),
         PROVIDER_A_BASE_URL: simulator.baseUrl,
@@ -234,6 +236,7 @@ function line(label: string, r: ImportFigures): string {
 const threadsNote = process.env.EMBEDDED_SERVICE_THREADS ? `EMBEDDED_SERVICE_THREADS=${process.env.EMBEDDED_SERVICE_THREADS}` : 'the importer on a worker thread of its own (the default)';
 
 async function main(): Promise<void> {
+  announceBenchRateLimit();
   const a = await importOnce(1_000, false);
   const b = await importOnce(10_000, true);
   console.log(

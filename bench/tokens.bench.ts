@@ -8,6 +8,7 @@ import express from 'express';
 import { startEmbedded } from '../deploy/launcher/src/embedded';
 import { runPacedLoad } from './support/paced-load';
 import { autocannon, type CannonResult } from './support/autocannon';
+import { BENCH_RATE_LIMIT_ENV, announceBenchRateLimit } from './support/rate-limit';
 
 
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 8);
@@ -29,7 +30,8 @@ async function main(): Promise<void> {
   const bareUrl = `http://127.0.0.1:${(bareServer.address() as AddressInfo).port}/tokens`;
 
   const dataDir = mkdtempSync(join(tmpdir(), 'vaultline-bench-tokens-'));
-  const system = await startEmbedded({ dataDir, port: 0, env: { LOG_LEVEL: 'silent' } });
+  const system = await startEmbedded({ dataDir, port: 0, env: { LOG_LEVEL: 'silent', ...BENCH_RATE_LIMIT_ENV } });
+  announceBenchRateLimit();
   try {
     const headers = { 'content-type': 'application/json', 'x-api-key': system.bootstrapApiKey };
     const check = await fetch(`${system.baseUrl}/tokens`, { method: 'POST', headers, body });

@@ -13,6 +13,7 @@ import { eventMessage } from '../libs/bus/src';
 import { paymentAuthorizedV1, paymentCapturedV1 } from '../libs/contracts/src';
 import type { DocumentStore } from '../libs/store/src';
 import { startEmbedded } from '../deploy/launcher/src/embedded';
+import { BENCH_RATE_LIMIT_ENV, announceBenchRateLimit } from './support/rate-limit';
 
 const ENDPOINTS = 100;
 const BURST_EVENTS = Number(process.env.BENCH_WEBHOOK_EVENTS ?? 50);
@@ -62,7 +63,8 @@ async function main(): Promise<void> {
   const receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
 
   const dataDir = mkdtempSync(join(tmpdir(), 'vaultline-bench-webhooks-'));
-  const system = await startEmbedded({ dataDir, port: 0, env: { WEBHOOK_ALLOW_PRIVATE_URLS: 'true', LOG_LEVEL: 'silent' } });
+  const system = await startEmbedded({ dataDir, port: 0, env: { WEBHOOK_ALLOW_PRIVATE_URLS: 'true', LOG_LEVEL: 'silent', ...BENCH_RATE_LIMIT_ENV } });
+  announceBenchRateLimit();
   try {
     const api = async (method: string, path: string, body?: unknown) => {
       const response = await fetch(`${system.baseUrl}${path}`, {

@@ -13,14 +13,7 @@ import { startWebhookReceiver, type WebhookReceiver } from './support/webhook-re
 
 // Every logger of every service (and of the launcher and the bus) writes its final, redacted lines
 // into the capture instead of stdout; level, redaction and formatting stay the real ones.
-jest.mock('../libs/logger/src/create-logger', () => {
-  const actual = jest.requireActual<typeof import('../libs/logger/src/create-logger')>('../libs/logger/src/create-logger');
-  const capture = jest.requireActual<typeof import('./support/log-capture')>('./support/log-capture');
-  return {
-    ...actual,
-    createLogger: (options: Parameters<typeof actual.createLogger>[0]) => actual.createLogger({ ...options, destination: capture.logCaptureStream }),
-  };
-});
+jest.mock('../libs/logger/src/create-logger', () => jest.requireActual<typeof import('./support/log-capture')>('./support/log-capture').capturingLoggerModule());
 
 /**
  * The forwarding scenario, a small automatic import and a payment's path (cards entered in checkout

@@ -11,3 +11,16 @@ export const logCaptureStream = {
     capturedLogLines.push(line);
   },
 };
+
+/**
+ * The module jest.mock puts in place of libs/logger's create-logger: the real createLogger writing to
+ * the capture. Each test file still calls jest.mock itself (it is hoisted per file):
+ *   jest.mock('../libs/logger/src/create-logger', () => jest.requireActual<typeof import('./support/log-capture')>('./support/log-capture').capturingLoggerModule());
+ */
+export function capturingLoggerModule(): typeof import('../../libs/logger/src/create-logger') {
+  const actual = jest.requireActual<typeof import('../../libs/logger/src/create-logger')>('../../libs/logger/src/create-logger');
+  return {
+    ...actual,
+    createLogger: (options: Parameters<typeof actual.createLogger>[0]) => actual.createLogger({ ...options, destination: logCaptureStream }),
+  };
+}

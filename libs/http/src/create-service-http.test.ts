@@ -49,6 +49,9 @@ beforeAll(async () => {
       router.post('/importer-only', requireIssuer('importer'), (_req, res) => {
         res.json({ ok: true });
       });
+      router.get('/things/:thingId', (req, res) => {
+        res.json({ id: req.params.thingId });
+      });
       router.get('/conflict', () => {
         throw new ConflictError('already_done', 'It was already done.', { field: 'state', current: 'captured' });
       });
@@ -109,6 +112,30 @@ describe('createServiceHttp', () => {
     expect({ status: response.status, code: body.code, detail: body.detail }).toEqual({ status: 401, code: 'invalid_internal_token', detail: 'The internal token is not valid.' });
     const line = logLines.map((l) => JSON.parse(l) as Record<string, unknown>).find((l) => l.request_id === 'req-bad-signature');
     expect(line).toMatchObject({ level: 40, reason: expect.stringContaining('invalid signature') });
+  });
+
+  describe('every internal-token refusal is answered generically and audited', () => {
+    const stranger = new InternalTokenSigner('gateway', generateInternalKeyPair().privateKeyPem);
+    const anHourAgo = new InternalTokenSigner('gateway', keys.privateKeyPem, () => Date.now() - 3_600_000);
+    const cases: Array<[string, string, Record<string, string>, number, string]> = [
+      ['no token', '/whoami', {}, 401, 'invalid_internal_token'],
+      ['a malformed token', '/whoami', { authorization: 'Bearer not.a.jwt' }, 401, 'invalid_internal_token'],
+      ['a token forged with a key nobody trusts', '/whoami', { authorization: `Bearer ${stranger.sign('vault', { merchantId: 'm_1', scopes: ['merchant'] })}` }, 401, 'invalid_internal_token'],
+      ['an expired token', '/whoami', { authorization: `Bearer ${anHourAgo.sign('vault', { merchantId: 'm_1', scopes: ['merchant'] })}` }, 401, 'invalid_internal_token'],
+      ['a token for another audience, replayed here', '/whoami', { authorization: `Bearer ${gateway.sign('notifier', { merchantId: 'm_1', scopes: ['merchant'] })}` }, 401, 'invalid_internal_token'],
+      ['a token without the route\'s scope', '/merchant-only', { authorization: `Bearer ${gateway.sign('vault', { merchantId: 'm_1', scopes: ['public'] })}` }, 403, 'insufficient_scope'],
+      ['a token from an issuer the route does not accept', '/importer-only', { authorization: `Bearer ${gateway.sign('vault', { merchantId: 'm_1', scopes: ['merchant'] })}` }, 403, 'forbidden_issuer'],
+    ];
+
+    it.each(cases)('when the caller sends %s, then it is refused and a warn line "access refused" names the request id', async (what, path, headers, status, code) => {
+      const requestId = `req-refused-${what.replace(/\W+/g, '-')}`;
+      const method = path === '/whoami' ? 'GET' : 'POST';
+      const response = await fetch(`${server.url}${path}`, { method, headers: { ...headers, 'x-request-id': requestId } });
+
+      expect({ status: response.status, code: ((await response.json()) as { code: string }).code }).toEqual({ status, code });
+      const line = logLines.map((l) => JSON.parse(l) as Record<string, unknown>).find((l) => l.request_id === requestId);
+      expect(line).toMatchObject({ level: 40, msg: 'access refused', status, code, path });
+    });
   });
 
   it('when a valid token is given, then the handler sees the merchant, the scopes and the X-Request-Id', async () => {
@@ -180,6 +207,13 @@ describe('createServiceHttp', () => {
 
   it('when the route is unknown, then it answers 404 route_not_found', async () => {
     expectProblem(await call('/nope'), 404, 'route_not_found');
+  });
+
+  it.each(['%C0%AF', '%zz', '%', '%FF'])('when a path parameter is not valid percent-encoding (%s), then it answers 400 malformed_path, not 500', async (segment) => {
+    const result = await call(`/things/${segment}`);
+
+    expectProblem(result, 400, 'malformed_path');
+    expect(result.body.detail).not.toContain(segment);
   });
 
   it('when a handler throws an AppError, then its code, status and extensions become the problem', async () => {

@@ -1,6 +1,6 @@
 import express from 'express';
 import type { NextFunction, Request, Response } from 'express';
-import { AppError, UnavailableError } from '@vaultline/core';
+import { AppError, BadRequestError, UnavailableError } from '@vaultline/core';
 import type { InternalTokenVerifier } from '@vaultline/auth';
 import type { Logger } from '@vaultline/logger';
 import { problemResponse } from './problem';
@@ -45,7 +45,7 @@ export function createServiceHttp(options: ServiceHttpOptions): express.Express 
     }
     res.json({ status: 'ready' });
   });
-  app.use(internalAuthMiddleware(options.verifier, options.logger));
+  app.use(internalAuthMiddleware(options.verifier));
   app.use(contentTypeGuard());
   for (const path of options.rawBodyPaths ?? []) app.use(path, express.raw({ limit, type: () => true }));
   app.use(...bodyParsers(limit));
@@ -69,13 +69,42 @@ export class RouteNotFoundError extends AppError {
   }
 }
 
-/** Last middleware: AppError → its problem; body-parser errors → 400/413/415; the rest → logged 500. */
-export function errorHandler(logger: Logger, limit = '256kb') {
+/**
+ * Last middleware: AppError → its problem; body-parser errors → 400/413/415; the rest → logged 500.
+ *
+ * Every refused access is audited: a 401 or 403 (and the codes in `auditedCodes`) is logged at warn as
+ * "access refused" with the request id, route, code and — when the error carries them — the precise
+ * reason and key id the answer does not show. This log line is the audit trail of failed access
+ * attempts (PCI DSS 10.2.1.4): it goes wherever the logs are shipped. It is not written to a database:
+ * a refusal comes from a caller nobody has authenticated, and a store write per refused request would
+ * let anyone fill the disk.
+ */
+export function errorHandler(logger: Logger, limit = '256kb', auditedCodes: readonly string[] = []) {
   return (error: unknown, req: Request, res: Response, _next: NextFunction) => {
-    const translated = translateBodyError(error, limit);
+    const translated = translateRoutingError(translateBodyError(error, limit));
     if (!(translated instanceof AppError) || translated.status >= 500) {
       logger.error({ err: translated, request_id: res.locals.requestId, method: req.method, path: req.path }, 'request failed');
+    } else if (translated.status === 401 || translated.status === 403 || auditedCodes.includes(translated.code)) {
+      logger.warn({ request_id: res.locals.requestId, method: req.method, path: req.path.slice(0, 300), status: translated.status, code: translated.code, ...detailsOf(translated) }, 'access refused');
     }
     problemResponse(res, translated);
   };
+}
+
+/** What a refusal knows and does not answer: why (InvalidInternalToken, InvalidApiKey) and which key. */
+function detailsOf(error: AppError): { reason?: string; key_id?: string } {
+  const { reason, keyId } = error as AppError & { reason?: unknown; keyId?: unknown };
+  return { ...(typeof reason === 'string' ? { reason } : {}), ...(typeof keyId === 'string' ? { key_id: keyId } : {}) };
+}
+
+/**
+ * The router decodes path parameters with decodeURIComponent: a segment that is not valid
+ * percent-encoding (%C0%AF, %zz, a lone %) throws a URIError it marks 400 but does not expose. It is
+ * the client's mistake, never a 500.
+ */
+function translateRoutingError(error: unknown): unknown {
+  if (error instanceof URIError && (error as URIError & { status?: unknown }).status === 400) {
+    return new BadRequestError('A path segment is not valid percent-encoding.', 'malformed_path');
+  }
+  return error;
 }

@@ -1,4 +1,5 @@
-import { createServer, type Server } from 'node:http';
+import { STATUS_CODES, createServer, type Server } from 'node:http';
+import type { Duplex } from 'node:stream';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import type { RequestListener } from 'node:http';
@@ -27,6 +28,7 @@ export async function listen(host: string, port: number, tls?: ListenTls): Promi
   const handler: RequestListener = (req, res) => current(req, res);
   const server: Server = tls ? createHttpsServer(tls, handler) : createServer(handler);
   server.keepAliveTimeout = 65_000;
+  server.on('clientError', answerClientError);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => resolve());
@@ -45,4 +47,24 @@ export async function listen(host: string, port: number, tls?: ListenTls): Promi
         server.closeAllConnections();
       }),
   };
+}
+
+/**
+ * Requests Node refuses before any handler sees them (headers over its 16 KB limit, a malformed request
+ * line, a header timeout) get Node's bare status line by default; here they get the same
+ * application/problem+json as every other refusal. A socket that cannot be written to is only closed.
+ */
+function answerClientError(error: Error & { code?: string }, socket: Duplex): void {
+  if (error.code === 'ECONNRESET' || !socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const [status, code, detail] =
+    error.code === 'HPE_HEADER_OVERFLOW'
+      ? [431, 'headers_too_large', 'The request headers (with the URL) are larger than the server accepts.']
+      : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? [408, 'request_timeout', 'The request was not received in time.']
+        : [400, 'malformed_request', 'The request is not valid HTTP.'];
+  const body = JSON.stringify({ type: `https://docs.vaultline.dev/errors/${code}`, title: STATUS_CODES[status], status, detail, code, request_id: '' });
+  socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/problem+json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
 }

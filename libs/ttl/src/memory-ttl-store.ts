@@ -1,6 +1,6 @@
 import { systemClock, type Clock } from '@vaultline/core';
-import type { TtlStore } from './ttl.port';
-import { InvalidTtlArgumentError, validKey, validTtlMs } from './ttl-arguments';
+import type { TokenBucket, TokenTaken, TtlStore } from './ttl.port';
+import { InvalidTtlArgumentError, takeFromBucket, validBucket, validKey, validTtlMs } from './ttl-arguments';
 
 interface Entry {
   value: string;
@@ -79,6 +79,19 @@ export class MemoryTtlStore implements TtlStore {
     const count = Number(entry.value) + 1;
     entry.value = String(count);
     return count;
+  }
+
+  async takeToken(key: string, bucket: TokenBucket): Promise<TokenTaken> {
+    const shape = validBucket(bucket);
+    const entry = this.live(validKey(key));
+    const now = this.now();
+    const [tokens, atMs] = entry ? entry.value.split(':').map(Number) : [];
+    const previous = tokens !== undefined && atMs !== undefined && Number.isFinite(tokens) && Number.isFinite(atMs) ? { tokens, atMs } : null;
+    if (entry && !previous) throw new InvalidTtlArgumentError(`the value at ${key} is not a token bucket`);
+    // No await in between: one turn of the event loop, so atomic in-process.
+    const { state, taken } = takeFromBucket(previous, now, shape);
+    this.put(key, { value: `${state.tokens}:${state.atMs}`, expiresAt: now + Math.max(1, taken.resetMs) });
+    return taken;
   }
 
   async ping(): Promise<void> {}

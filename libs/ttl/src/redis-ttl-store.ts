@@ -1,7 +1,7 @@
 import Redis from 'ioredis';
 import { UnavailableError } from '@vaultline/core';
-import type { TtlStore } from './ttl.port';
-import { InvalidTtlArgumentError, validKey, validTtlMs } from './ttl-arguments';
+import type { TokenBucket, TokenTaken, TtlStore } from './ttl.port';
+import { InvalidTtlArgumentError, validBucket, validKey, validTtlMs } from './ttl-arguments';
 
 export interface RedisTtlStoreOptions {
   /** Prepended to every key (ioredis keyPrefix), so several stores can share one Redis. */
@@ -23,8 +23,43 @@ end
 return count
 `;
 
-interface WithIncrementScript {
+/**
+ * The token bucket of ttl-arguments.ts takeFromBucket, in one script so concurrent gateways never share a
+ * token. Time is Redis's own (TIME), so gateways with skewed clocks agree. The state is "tokens:atMs";
+ * the key expires when the bucket would be full again, which forgets idle clients.
+ * Returns {allowed 0|1, remaining, retryAfterMs, resetMs}.
+ */
+const TAKE_TOKEN = `
+local rate = tonumber(ARGV[1])
+local burst = tonumber(ARGV[2])
+local time = redis.call('TIME')
+local now = tonumber(time[1]) * 1000 + math.floor(tonumber(time[2]) / 1000)
+local tokens = burst
+local state = redis.call('GET', KEYS[1])
+if state then
+  local sep = string.find(state, ':', 1, true)
+  if not sep then return redis.error_reply('the value at the key is not a token bucket') end
+  local previous = tonumber(string.sub(state, 1, sep - 1))
+  local at = tonumber(string.sub(state, sep + 1))
+  if previous == nil or at == nil then return redis.error_reply('the value at the key is not a token bucket') end
+  tokens = math.min(burst, previous + math.max(0, now - at) * rate / 1000)
+end
+local allowed = 0
+local retry = 0
+if tokens >= 1 then
+  tokens = tokens - 1
+  allowed = 1
+else
+  retry = math.ceil((1 - tokens) * 1000 / rate)
+end
+local reset = math.ceil((burst - tokens) * 1000 / rate)
+redis.call('SET', KEYS[1], string.format('%.6f', tokens) .. ':' .. now, 'PX', math.max(1, reset))
+return {allowed, math.floor(tokens), retry, reset}
+`;
+
+interface WithScripts {
   vaultlineIncrementInWindow(key: string, windowMs: string): Promise<number>;
+  vaultlineTakeToken(key: string, ratePerSecond: string, burst: string): Promise<[number, number, number, number]>;
 }
 
 /** Redis adapter: SET PX (NX for claims) / GET / PTTL / DEL, and a Lua counter for rate windows. Nothing is persisted by us beyond Redis's own settings. */
@@ -42,6 +77,7 @@ export class RedisTtlStore implements TtlStore {
     });
     this.client.on('error', (error: Error) => options.onError?.(error));
     this.client.defineCommand('vaultlineIncrementInWindow', { numberOfKeys: 1, lua: INCREMENT_IN_WINDOW });
+    this.client.defineCommand('vaultlineTakeToken', { numberOfKeys: 1, lua: TAKE_TOKEN });
   }
 
   async set(key: string, value: string, ttlMs: number): Promise<void> {
@@ -73,8 +109,15 @@ export class RedisTtlStore implements TtlStore {
 
   async increment(key: string, windowMs: number): Promise<number> {
     const window = validTtlMs('windowMs', windowMs);
-    const scripted = this.client as unknown as WithIncrementScript;
+    const scripted = this.client as unknown as WithScripts;
     return this.call(() => scripted.vaultlineIncrementInWindow(validKey(key), String(window)));
+  }
+
+  async takeToken(key: string, bucket: TokenBucket): Promise<TokenTaken> {
+    const { ratePerSecond, burst } = validBucket(bucket);
+    const scripted = this.client as unknown as WithScripts;
+    const [allowed, remaining, retryAfterMs, resetMs] = await this.call(() => scripted.vaultlineTakeToken(validKey(key), String(ratePerSecond), String(burst)));
+    return { allowed: allowed === 1, remaining, retryAfterMs, resetMs };
   }
 
   async ping(): Promise<void> {

@@ -17,6 +17,28 @@ export interface TtlStore {
   delete(key: string): Promise<void>;
   /** Increments a counter that expires windowMs after its first increment; returns the new count. */
   increment(key: string, windowMs: number): Promise<number>;
+  /**
+   * Takes one token from the bucket at `key` (created full): atomic, so concurrent takers never share a
+   * token. The bucket refills at `ratePerSecond` up to `burst` and is forgotten once it would be full.
+   */
+  takeToken(key: string, bucket: TokenBucket): Promise<TokenTaken>;
   ping(): Promise<void>;
   close(): Promise<void>;
+}
+
+/** A token bucket's shape: it holds at most `burst` tokens and gains `ratePerSecond` of them each second. */
+export interface TokenBucket {
+  ratePerSecond: number;
+  burst: number;
+}
+
+export interface TokenTaken {
+  /** A token was taken: the request may go on. */
+  allowed: boolean;
+  /** Whole tokens left after this call. */
+  remaining: number;
+  /** When refused, ms until one token is there again; 0 when allowed. */
+  retryAfterMs: number;
+  /** Ms until the bucket is full again. */
+  resetMs: number;
 }

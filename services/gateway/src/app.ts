@@ -4,7 +4,8 @@ import { createServiceHttp } from '@vaultline/http';
 import type { ServiceApp, ServiceRuntime } from '@vaultline/runtime';
 import type { GatewayConfig } from './config';
 import { authenticateApiKey, issueApiKey, listApiKeys, mintApiKey, revokeApiKey, type ApiKeys } from './domain/api-keys';
-import { createMerchant, ensureBootstrapMerchant, getMerchant, listMerchants, type Merchants } from './domain/merchants';
+import { createMerchant, ensureBootstrapMerchant, getMerchant, listMerchants, updateMerchant, type Merchants } from './domain/merchants';
+import { takeRequestToken } from './domain/rate-limit';
 import { idempotentRequests } from './domain/idempotency';
 import { authenticateOperator, createOperator, ensureBootstrapOperator, listOperators, revokeOperator, type Operators } from './domain/operators';
 import { listAdminAudit, recordAdminAction, type AdminAudit } from './domain/admin-audit';
@@ -47,7 +48,12 @@ export function createApp(runtime: ServiceRuntime, config: GatewayConfig): Servi
     revoke: revokeApiKey({ keys: keyRepository, clock }),
   };
   const create = createMerchant({ merchants: merchantRepository, mint, clock });
-  const merchants: Merchants = { create, get: getMerchant({ merchants: merchantRepository }), list: listMerchants({ merchants: merchantRepository }) };
+  const merchants: Merchants = {
+    create,
+    get: getMerchant({ merchants: merchantRepository }),
+    list: listMerchants({ merchants: merchantRepository }),
+    update: updateMerchant({ merchants: merchantRepository }),
+  };
   const ensureBootstrap = ensureBootstrapMerchant({ keys: keyRepository, createMerchant: create, pepper: pepperSource });
   const loadPepper = loadOrCreatePepper({ settings: new StoreSettingRepository(store) });
 
@@ -102,6 +108,7 @@ export function createApp(runtime: ServiceRuntime, config: GatewayConfig): Servi
     apiKeys,
     upstreams,
     idempotency,
+    rateLimit: takeRequestToken({ buckets: runtime.ttl, defaults: config.rateLimit }),
     bodyLimitBytes: config.bodyLimitBytes,
     trustProxy: config.trustProxy,
     admin: adminRouter({ enabled: config.adminApiKey !== undefined, operators, audit, merchants, apiKeys, upstreams, bodyLimitBytes: config.bodyLimitBytes, logger }),

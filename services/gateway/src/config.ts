@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { envDurationMs, envPort, envUrl, loadConfig } from '@vaultline/config';
 import { parseTrustProxy, type TrustProxy } from './http/client-address';
 import { requireTlsPair } from '@vaultline/runtime';
+import type { RateLimit } from './domain/rate-limit';
 
 /**
  * The gateway's configuration (the only file reading the environment).
@@ -19,6 +20,8 @@ import { requireTlsPair } from '@vaultline/runtime';
  *   number of hops or their addresses/CIDRs (http/client-address.ts). Unset: none, the socket's peer is
  *   the client. Behind a load balancer it must be set, or every client shares the balancer's address
  *   (and its per-address limits).
+ * - RATE_LIMIT_PER_SECOND, RATE_LIMIT_BURST: the token bucket per API key at the edge (100 per second,
+ *   bursts of 200); an operator overrides both per merchant (PATCH /admin/merchants/{id} rate_limit).
  * - TLS_CERT_FILE, TLS_KEY_FILE: PEM files; with both the gateway serves HTTPS only (the listener is made by
  *   libs/runtime). With TLS on, or a PUBLIC_BASE_URL in https, every answer carries Strict-Transport-Security.
  */
@@ -50,6 +53,8 @@ export const gatewayConfigSchema = z.object({
         return z.NEVER;
       }
     }),
+  RATE_LIMIT_PER_SECOND: z.coerce.number().positive().max(1_000_000).default(100),
+  RATE_LIMIT_BURST: z.coerce.number().int().min(1).max(1_000_000).default(200),
   TLS_CERT_FILE: z.string().min(1).optional(),
   TLS_KEY_FILE: z.string().min(1).optional(),
 });
@@ -67,6 +72,8 @@ export interface GatewayConfig {
   bodyLimitBytes: number;
   /** Who may name the client in X-Forwarded-For (TRUST_PROXY). */
   trustProxy: TrustProxy;
+  /** Requests per API key (RATE_LIMIT_PER_SECOND, RATE_LIMIT_BURST), unless the merchant has its own. */
+  rateLimit: RateLimit;
   /** TLS_CERT_FILE and TLS_KEY_FILE are set: the edge is served over HTTPS. */
   tls: boolean;
 }
@@ -80,6 +87,7 @@ export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env): Gateway
     bodyLimitBytes: 1024 * 1024,
     trustProxy: parsed.TRUST_PROXY,
     tls: Boolean(parsed.TLS_CERT_FILE && parsed.TLS_KEY_FILE),
+    rateLimit: { per_second: parsed.RATE_LIMIT_PER_SECOND, burst: parsed.RATE_LIMIT_BURST },
   };
   if (parsed.ADMIN_API_KEY) config.adminApiKey = parsed.ADMIN_API_KEY;
   if (parsed.BOOTSTRAP_API_KEY) config.bootstrapApiKey = parsed.BOOTSTRAP_API_KEY;

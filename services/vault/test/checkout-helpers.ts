@@ -1,5 +1,5 @@
 import { eventMessage } from '@vaultline/bus';
-import { checkoutSessionOpenedV1, paymentAuthorizedV1, paymentCapturedV1, paymentFailedV1, paymentProcessingV1 } from '@vaultline/contracts';
+import { checkoutSessionOpenedV1, paymentAuthorizedV1, paymentCapturedV1, paymentCapturingV1, paymentFailedV1, paymentProcessingV1 } from '@vaultline/contracts';
 import { newId, waitFor } from '@vaultline/core';
 import { MERCHANT, PUBLIC, type VaultHarness } from './vault-harness';
 
@@ -23,12 +23,16 @@ export async function openSession(vault: VaultHarness, overrides: { expiresInMs?
   return { sessionId, paymentId };
 }
 
-/** Plays the orchestrator's payment events: processing, captured, authorized (manual capture) or failed with a reason. */
-export async function publishPaymentStatus(vault: VaultHarness, paymentId: string, status: 'processing' | 'captured' | 'authorized' | 'failed', failureReason = 'declined') {
+type PaymentStatus = 'processing' | 'authorized' | 'capturing' | 'captured' | 'failed';
+const paymentDefinitions = { processing: paymentProcessingV1, authorized: paymentAuthorizedV1, capturing: paymentCapturingV1, captured: paymentCapturedV1, failed: paymentFailedV1 };
+
+/** The orchestrator's payment.<status> event for a one-off payment of 19.99 EUR (failed with `failureReason`). */
+export function paymentStatusMessage(paymentId: string, status: PaymentStatus, occurredAt?: Date, failureReason = 'declined') {
+  const authorized = status === 'authorized' || status === 'capturing' || status === 'captured';
   const data = {
     payment_id: paymentId,
     status,
-    amount: { requested: 1999, ...(status === 'authorized' || status === 'captured' ? { authorized: 1999 } : {}), ...(status === 'captured' ? { captured: 1999 } : {}) },
+    amount: { requested: 1999, ...(authorized ? { authorized: 1999 } : {}), ...(status === 'captured' ? { captured: 1999 } : {}) },
     currency_code: 'EUR',
     use_case: 'ONE_OFF',
     reference: null,
@@ -38,6 +42,10 @@ export async function publishPaymentStatus(vault: VaultHarness, paymentId: strin
     failure_reason: status === 'failed' ? failureReason : null,
     masked_account_number: null,
   };
-  const definition = { processing: paymentProcessingV1, captured: paymentCapturedV1, authorized: paymentAuthorizedV1, failed: paymentFailedV1 }[status];
-  await vault.runtime.bus.publish([eventMessage(definition, { merchantId: MERCHANT.merchantId, data })]);
+  return eventMessage(paymentDefinitions[status], { merchantId: MERCHANT.merchantId, data, ...(occurredAt ? { occurredAt } : {}) });
+}
+
+/** Plays the orchestrator's payment events: processing, captured, authorized (manual capture) or failed with a reason. */
+export async function publishPaymentStatus(vault: VaultHarness, paymentId: string, status: PaymentStatus, failureReason = 'declined') {
+  await vault.runtime.bus.publish([paymentStatusMessage(paymentId, status, undefined, failureReason)]);
 }

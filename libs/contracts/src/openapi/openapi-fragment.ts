@@ -53,6 +53,7 @@ export const commonErrorResponses: Record<string, JsonObject> = {
   '413': { $ref: '#/components/responses/PayloadTooLarge' },
   '415': { $ref: '#/components/responses/UnsupportedMediaType' },
   '422': { $ref: '#/components/responses/ValidationFailed' },
+  '429': { $ref: '#/components/responses/TooManyRequests' },
   '503': { $ref: '#/components/responses/ServiceUnavailable' },
 };
 

@@ -154,6 +154,43 @@ export function ttlContract(adapterName: string, open: () => Promise<OpenedTtlSt
       expect(await store.get('claim:race')).toBe(`caller-${winners[0]}`);
     });
 
+    it('when a token bucket is taken from, then it allows burst requests, then refuses with the time until the next token', async () => {
+      const bucket = { ratePerSecond: 1, burst: 3 };
+      const takes = [];
+      for (let n = 0; n < 4; n++) takes.push(await store.takeToken('bucket:k1', bucket));
+
+      expect(takes.map((t) => t.allowed)).toEqual([true, true, true, false]);
+      expect(takes.map((t) => t.remaining)).toEqual([2, 1, 0, 0]);
+      expect(takes[3]!.retryAfterMs).toBeGreaterThan(0);
+      expect(takes[3]!.retryAfterMs).toBeLessThanOrEqual(1_000);
+      expect(takes[2]!.resetMs).toBeGreaterThan(2_000);
+      expect(takes[2]!.resetMs).toBeLessThanOrEqual(3_000);
+      expect((await store.takeToken('bucket:k2', bucket)).remaining).toBe(2);
+    });
+
+    it('when a refused bucket waits for its refill, then it allows again', async () => {
+      const bucket = { ratePerSecond: 10, burst: 1 };
+      expect((await store.takeToken('bucket:refill', bucket)).allowed).toBe(true);
+      const refused = await store.takeToken('bucket:refill', bucket);
+      expect(refused.allowed).toBe(false);
+
+      if (opened.advance) opened.advance(refused.retryAfterMs);
+      else await new Promise((resolve) => setTimeout(resolve, refused.retryAfterMs + 20));
+
+      expect((await store.takeToken('bucket:refill', bucket)).allowed).toBe(true);
+    });
+
+    it('when 50 callers race for a bucket of 20, then exactly 20 of them get a token', async () => {
+      const takes = await Promise.all(Array.from({ length: 50 }, () => store.takeToken('bucket:race', { ratePerSecond: 0.001, burst: 20 })));
+
+      expect(takes.filter((t) => t.allowed)).toHaveLength(20);
+    });
+
+    it('when a bucket shape is impossible, then the call is refused', async () => {
+      await expect(store.takeToken('bucket:bad', { ratePerSecond: 0, burst: 5 })).rejects.toThrow();
+      await expect(store.takeToken('bucket:bad', { ratePerSecond: 5, burst: 0 })).rejects.toThrow();
+    });
+
     it('when setIfAbsent is given a TTL of zero, then the call is refused and nothing is set', async () => {
       await expect(store.setIfAbsent('claim:zero', 'v', 0)).rejects.toThrow();
       expect(await store.get('claim:zero')).toBeNull();

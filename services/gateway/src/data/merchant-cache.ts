@@ -1,11 +1,13 @@
 import type { ApiKeyRecord, Merchant } from '../domain/merchant';
 import type { MerchantRepository, PageOf, PageRequest } from '../domain/ports';
+import type { RateLimit } from '../domain/rate-limit';
 import { ExpiringEntries, type ExpiringEntriesOptions } from './expiring-entries';
 
 /**
  * Merchants by id, kept in memory for a short time beside the API-key cache: every merchant request
- * reads its merchant (for card_data_access). Merchants are never changed or deleted once created, so
- * nothing invalidates; unknown ids are never kept.
+ * reads its merchant (for card_data_access and its rate limit). A change through this instance
+ * invalidates at once; another instance's change is seen within the cache's lifetime. Unknown ids are
+ * never kept.
  */
 export class CachedMerchantRepository implements MerchantRepository {
   private readonly byId: ExpiringEntries<Merchant>;
@@ -23,6 +25,13 @@ export class CachedMerchantRepository implements MerchantRepository {
 
   list(page: PageRequest): Promise<PageOf<Merchant>> {
     return this.inner.list(page);
+  }
+
+  async setRateLimit(id: string, rateLimit: RateLimit | undefined): Promise<Merchant | null> {
+    this.byId.invalidateAll();
+    const updated = await this.inner.setRateLimit(id, rateLimit);
+    this.byId.invalidateAll();
+    return updated;
   }
 
   createWithKey(merchant: Merchant, key: ApiKeyRecord): Promise<void> {

@@ -87,7 +87,7 @@ export function authenticateApiKey({ merchants, keys, clock, pepper }: Authentic
     const scopes = record.scopes.includes(SCOPES.merchant)
       ? [SCOPES.merchant, ...(merchant.card_data_access ? [SCOPES.cardData] : [])]
       : [...record.scopes];
-    return { merchantId: merchant.id, keyId: record.id, scopes, mode: record.mode };
+    return { merchantId: merchant.id, keyId: record.id, scopes, mode: record.mode, ...(merchant.rate_limit ? { rateLimit: merchant.rate_limit } : {}) };
   };
 }
 

@@ -1,4 +1,5 @@
 import type { ApiKeyMode } from '@vaultline/auth';
+import type { RateLimit } from './rate-limit';
 
 export interface Merchant {
   id: string;
@@ -6,6 +7,8 @@ export interface Merchant {
   /** May send raw card data (card_data scope on its ordinary keys). */
   card_data_access: boolean;
   created_at: string;
+  /** This merchant's request rate per API key, over RATE_LIMIT_PER_SECOND/RATE_LIMIT_BURST; absent: the defaults. */
+  rate_limit?: RateLimit;
 }
 
 export interface ApiKeyRecord {
@@ -29,4 +32,6 @@ export interface ResolvedKey {
   keyId: string;
   scopes: string[];
   mode: ApiKeyMode;
+  /** The merchant's own rate limit, when an operator set one. */
+  rateLimit?: RateLimit;
 }

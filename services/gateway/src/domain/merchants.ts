@@ -1,6 +1,7 @@
 import { hashApiKey } from '@vaultline/auth';
 import { AppError, NotFoundError, newId, type Clock } from '@vaultline/core';
 import type { Merchant } from './merchant';
+import type { RateLimit } from './rate-limit';
 import type { MintApiKey } from './api-keys';
 import type { ApiKeyRepository, MerchantRepository, PageOf, PageRequest, PepperSource } from './ports';
 
@@ -71,9 +72,26 @@ export function ensureBootstrapMerchant({
   };
 }
 
+export type UpdateMerchant = (id: string, changes: { rateLimit?: RateLimit | null }) => Promise<Merchant>;
+
+/** An operator's change to a merchant: today its rate limit (null puts it back to the defaults). */
+export function updateMerchant({ merchants }: { merchants: Pick<MerchantRepository, 'get' | 'setRateLimit'> }): UpdateMerchant {
+  return async (id, changes) => {
+    if (changes.rateLimit === undefined) {
+      const merchant = await merchants.get(id);
+      if (!merchant) throw new NotFoundError('merchant');
+      return merchant;
+    }
+    const updated = await merchants.setRateLimit(id, changes.rateLimit ?? undefined);
+    if (!updated) throw new NotFoundError('merchant');
+    return updated;
+  };
+}
+
 /** The merchant use cases as the admin router takes them (built in app.ts). */
 export interface Merchants {
   create: CreateMerchant;
   get: GetMerchant;
   list: ListMerchants;
+  update: UpdateMerchant;
 }

@@ -1,6 +1,7 @@
 import type { ApiKeyRecord, Merchant } from './merchant';
 import type { Operator } from './operators';
 import type { AdminAuditEntry, AdminAuditFilter } from './admin-audit';
+import type { RateLimit } from './rate-limit';
 
 export interface PageRequest {
   limit: number;
@@ -18,6 +19,8 @@ export interface PageOf<T> {
 export interface MerchantRepository {
   get(id: string): Promise<Merchant | null>;
   list(page: PageRequest): Promise<PageOf<Merchant>>;
+  /** Replaces the merchant's rate limit (undefined: back to the defaults); null when there is no such merchant. */
+  setRateLimit(id: string, rateLimit: RateLimit | undefined): Promise<Merchant | null>;
   /** Creates the merchant and its first key in one commit. */
   createWithKey(merchant: Merchant, key: ApiKeyRecord): Promise<void>;
 }

@@ -17,6 +17,11 @@ import { toOperatorView } from './operator.view';
 
 const createMerchantSchema = z.strictObject({ name: z.string().trim().min(1).max(200), card_data_access: z.boolean().optional() });
 const createKeySchema = z.strictObject({ mode: z.enum(['test', 'live']).optional(), label: z.string().max(200).optional() });
+const rateLimitSchema = z.strictObject({
+  per_second: z.number().positive().max(1_000_000),
+  burst: z.number().int().min(1).max(1_000_000),
+});
+const updateMerchantSchema = z.strictObject({ rate_limit: rateLimitSchema.nullable().optional() });
 const createOperatorSchema = z.strictObject({ name: z.string().trim().min(1).max(100) });
 const auditQuery = z.object({ operator_id: z.uuid().optional() });
 const idParam = z.uuid();
@@ -113,6 +118,12 @@ export function adminRouter(deps: AdminDeps): express.Router {
   merchants.get('/:merchantId', async (req, res) => {
     const merchantId = parseInput(idParam, req.params.merchantId);
     res.json(toMerchantView(await deps.merchants.get(merchantId)));
+  });
+
+  merchants.patch('/:merchantId', async (req, res) => {
+    const merchantId = parseInput(idParam, req.params.merchantId);
+    const input = parseInput(updateMerchantSchema, req.body ?? {});
+    res.json(toMerchantView(await deps.merchants.update(merchantId, input.rate_limit === undefined ? {} : { rateLimit: input.rate_limit })));
   });
 
   merchants.post('/:merchantId/api-keys', async (req, res) => {

@@ -3,13 +3,15 @@ import type { NextFunction, Request, Response } from 'express';
 import { AppError, ForbiddenError } from '@vaultline/core';
 import { PUBLIC_MERCHANT_ID, SCOPES, type ApiKeyMode } from '@vaultline/auth';
 import type { Logger } from '@vaultline/logger';
-import { RouteNotFoundError, TEST_CLOCK_HEADER, accessLog, errorHandler, requestIdMiddleware, requestIdOf, tagServerSpan } from '@vaultline/http';
-import { InvalidApiKey, type ApiKeys } from '../domain/api-keys';
+import { RouteNotFoundError, TEST_CLOCK_HEADER, accessLog, errorHandler, requestIdMiddleware, tagServerSpan } from '@vaultline/http';
+import type { ApiKeys } from '../domain/api-keys';
 import { isSafePath, resolveRoute, type UpstreamService } from '../domain/routing';
 import type { Upstream } from './upstream';
 import { assertDeclaredLength, assertSupportedContentType } from './read-body';
 import type { IdempotencyGuard } from './idempotency.middleware';
 import { rememberClientAddress, type TrustProxy } from './client-address';
+import { RateLimited, type TakeRequestToken } from '../domain/rate-limit';
+import type { ResolvedKey } from '../domain/merchant';
 
 export interface EdgeDeps {
   logger: Logger;
@@ -20,6 +22,8 @@ export interface EdgeDeps {
   upstreams: Record<UpstreamService, Upstream>;
   /** Idempotency-Key on merchant POSTs, around whichever transport serves the route. */
   idempotency: IdempotencyGuard;
+  /** Takes a request from the API key's token bucket. */
+  rateLimit: TakeRequestToken;
   bodyLimitBytes: number;
   /** Who may name the client in X-Forwarded-For (TRUST_PROXY); the services get the client's address. */
   trustProxy: TrustProxy;
@@ -73,7 +77,8 @@ export function createEdgeApp(deps: EdgeDeps): express.Express {
 
   app.use('/admin', deps.admin);
   app.use(merchantEdge(deps));
-  app.use(errorHandler(deps.logger, `${deps.bodyLimitBytes} bytes`));
+  // A live key with the test clock is a refusal too: audited like a 401/403.
+  app.use(errorHandler(deps.logger, `${deps.bodyLimitBytes} bytes`, ['test_clock_not_allowed']));
   return app;
 }
 
@@ -87,11 +92,10 @@ function merchantEdge(deps: EdgeDeps) {
     let scopes: string[] = [SCOPES.public];
     let mode: ApiKeyMode | undefined;
     if (route?.access !== 'public') {
-      const key = await deps.apiKeys.authenticate(req.get('x-api-key')).catch((error: unknown) => {
-        if (error instanceof InvalidApiKey) deps.logger.warn({ request_id: requestIdOf(req), reason: error.reason, key_id: error.keyId }, 'API key refused');
-        throw error;
-      });
+      // A refusal (InvalidApiKey with its reason and key id) is logged at warn by the error handler.
+      const key = await deps.apiKeys.authenticate(req.get('x-api-key'));
       if (key.mode === 'live' && req.get(TEST_CLOCK_HEADER) !== undefined) throw new TestClockNotAllowed();
+      await limitRate(deps.rateLimit, key, res);
       merchantId = key.merchantId;
       scopes = key.scopes;
       mode = key.mode;
@@ -106,6 +110,21 @@ function merchantEdge(deps: EdgeDeps) {
     const call = { service: route.service, path: req.originalUrl, merchantId, scopes, mode };
     await deps.idempotency(req, res, route.access === 'merchant' ? merchantId : null, (request) => deps.upstreams[route.service].send(request, res, call));
   };
+}
+
+/**
+ * Every authenticated answer tells the client where its bucket stands, in the header fields of the IETF
+ * draft "RateLimit header fields for HTTP" (draft-ietf-httpapi-ratelimit-headers-06: RateLimit-Limit,
+ * RateLimit-Remaining, RateLimit-Reset in seconds); a refusal adds Retry-After (RFC 9110).
+ */
+async function limitRate(take: TakeRequestToken, key: ResolvedKey, res: Response): Promise<void> {
+  const state = await take(key);
+  res.setHeader('RateLimit-Limit', String(state.limit));
+  res.setHeader('RateLimit-Remaining', String(state.remaining));
+  res.setHeader('RateLimit-Reset', String(state.resetSeconds));
+  if (state.allowed) return;
+  res.setHeader('Retry-After', String(state.retryAfterSeconds));
+  throw new RateLimited(state.retryAfterSeconds);
 }
 
 /** X-Test-Now (the test clock) is for test-mode keys only; a live key with it is refused on every route. */

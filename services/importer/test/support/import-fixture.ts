@@ -43,6 +43,8 @@ export interface ImportFixtureOptions {
   simulator?: Partial<ProviderASimulatorOptions>;
   importerStore?: DocumentStore;
   env?: Record<string, string>;
+  /** The bus every service of the fixture uses (a RedeliveringBus in the duplicate-delivery test); closed by its owner. */
+  bus?: Bus;
 }
 
 /**
@@ -50,7 +52,7 @@ export interface ImportFixtureOptions {
  * /cde-import with key checks), the real vault, and the importer service, all on one memory bus.
  */
 export async function startImportFixture(options: ImportFixtureOptions = {}): Promise<ImportFixture> {
-  const bus = await openBus('memory://');
+  const bus = options.bus ?? (await openBus('memory://'));
   const vault = await startVault({ bus });
   const importerPair = generateInternalKeyPair();
   const gatewayPair = generateInternalKeyPair();
@@ -151,7 +153,7 @@ export async function startImportFixture(options: ImportFixtureOptions = {}): Pr
       await simulator.stop();
       await gateway.stop();
       await vault.stop();
-      await bus.close();
+      if (!options.bus) await bus.close();
       if (!options.importerStore) await importerStore.close();
     },
   };

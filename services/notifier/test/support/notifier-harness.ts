@@ -41,6 +41,7 @@ const unusedTtl: TtlStore = {
   remainingMs: async () => null,
   delete: async () => {},
   increment: async () => 1,
+  takeToken: async () => ({ allowed: true, remaining: 0, retryAfterMs: 0, resetMs: 0 }),
   ping: async () => {},
   close: async () => {},
 };

@@ -106,6 +106,15 @@ export const adminFragment: OpenApiFragment = {
         parameters: [merchantId],
         responses: { '200': jsonResponse('The merchant.', 'Merchant'), ...errors },
       },
+      patch: {
+        tags: ['Admin'],
+        operationId: 'updateMerchant',
+        summary: "Change a merchant: its request rate per API key (rate_limit; null goes back to RATE_LIMIT_PER_SECOND and RATE_LIMIT_BURST)",
+        security,
+        parameters: [merchantId],
+        requestBody: { required: true, content: { 'application/json': { schema: schemaRef('UpdateMerchantRequest') } } },
+        responses: { '200': jsonResponse('The merchant.', 'Merchant'), ...errors },
+      },
     },
     '/admin/merchants/{merchant_id}/api-keys': {
       post: {
@@ -177,11 +186,29 @@ export const adminFragment: OpenApiFragment = {
           card_data_access: { type: 'boolean', default: false, description: 'Whether the merchant may send raw card data to the API (card_data scope).' },
         },
       },
+      RateLimit: {
+        type: 'object',
+        required: ['per_second', 'burst'],
+        additionalProperties: false,
+        description: 'A token bucket per API key: burst requests at once, refilled at per_second.',
+        properties: { per_second: { type: 'number', exclusiveMinimum: 0, maximum: 1000000 }, burst: { type: 'integer', minimum: 1, maximum: 1000000 } },
+      },
+      UpdateMerchantRequest: {
+        type: 'object',
+        additionalProperties: false,
+        properties: { rate_limit: { oneOf: [schemaRef('RateLimit'), { type: 'null' }] } },
+      },
       Merchant: {
         type: 'object',
         required: ['id', 'name', 'card_data_access', 'created_at'],
         additionalProperties: false,
-        properties: { id: schemaRef('ObjectId'), name: { type: 'string' }, card_data_access: { type: 'boolean' }, created_at: schemaRef('Timestamp') },
+        properties: {
+          id: schemaRef('ObjectId'),
+          name: { type: 'string' },
+          card_data_access: { type: 'boolean' },
+          created_at: schemaRef('Timestamp'),
+          rate_limit: { oneOf: [schemaRef('RateLimit'), { type: 'null' }], description: 'Null: the defaults (RATE_LIMIT_PER_SECOND, RATE_LIMIT_BURST).' },
+        },
       },
       MerchantWithApiKey: {
         type: 'object',
@@ -192,6 +219,7 @@ export const adminFragment: OpenApiFragment = {
           name: { type: 'string' },
           card_data_access: { type: 'boolean' },
           created_at: schemaRef('Timestamp'),
+          rate_limit: { oneOf: [schemaRef('RateLimit'), { type: 'null' }] },
           api_key: { type: 'string', pattern: '^sk_(test|live)_[0-9A-Za-z]{32}$' },
         },
       },

@@ -64,6 +64,9 @@ export const commonFragment: OpenApiFragment = {
       PayloadTooLarge: problemResponse('The body exceeds 1 MB (payload_too_large).'),
       UnsupportedMediaType: problemResponse('The body is not application/json or application/x-www-form-urlencoded.'),
       ValidationFailed: problemResponse('A field is invalid; `field` names it.'),
+      TooManyRequests: problemResponse(
+        'rate_limited: the API key used up its token bucket (RATE_LIMIT_PER_SECOND, RATE_LIMIT_BURST, or the merchant\'s own rate_limit). Retry-After says when to try again; every authenticated answer carries RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset.',
+      ),
       ServiceUnavailable: problemResponse('A service behind the gateway is unavailable; safe to retry.'),
     },
   },
