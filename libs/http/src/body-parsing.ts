@@ -54,11 +54,25 @@ export class PayloadTooLargeError extends AppError {
   }
 }
 
+/** The Content-Encodings a body may come in; the answer must not depend on what this Node version can decode (24 adds zstd). */
+const ACCEPTED_CONTENT_ENCODINGS = new Set(['identity', 'gzip', 'x-gzip', 'deflate', 'br']);
+
+/** Refuses (415) a body in any encoding outside ACCEPTED_CONTENT_ENCODINGS before a parser reads it. */
+function contentEncodingGuard(): RequestHandler {
+  return (req, _res, next) => {
+    const header = req.headers['content-encoding'];
+    if (header === undefined || !hasBody(req)) return next();
+    const encodings = header.split(',').map((value) => value.trim().toLowerCase()).filter(Boolean);
+    next(encodings.every((encoding) => ACCEPTED_CONTENT_ENCODINGS.has(encoding)) ? undefined : new UnsupportedContentEncodingError());
+  };
+}
+
 export function bodyParsers(limit: string): RequestHandler[] {
   const verify = (req: Request, _res: Response, buf: Buffer) => {
     rawBodies.set(req, buf);
   };
   return [
+    contentEncodingGuard(),
     express.json({ limit, type: ['application/json', 'application/*+json'], verify }),
     express.urlencoded({ limit, extended: true, parameterLimit: 1000, verify }),
   ];
