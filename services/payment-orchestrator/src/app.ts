@@ -1,4 +1,4 @@
-import type { ServiceApp, ServiceRuntime } from '@vaultline/runtime';
+import { metricsOf, type ServiceApp, type ServiceRuntime } from '@vaultline/runtime';
 import { createServiceHttp } from '@vaultline/http';
 import type { PaymentOrchestratorConfig } from './config';
 import { paymentsNotAvailableRoutes } from './http/payments-not-available';
@@ -7,6 +7,7 @@ export function createApp(runtime: ServiceRuntime, _config: PaymentOrchestratorC
   const http = createServiceHttp({
     service: 'payment-orchestrator',
     verifier: runtime.verifier,
+    metrics: metricsOf(runtime, 'payment-orchestrator'),
     logger: runtime.logger,
     readiness: () => runtime.store.ping(),
     routes: paymentsNotAvailableRoutes,

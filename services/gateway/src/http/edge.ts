@@ -3,7 +3,8 @@ import type { NextFunction, Request, Response } from 'express';
 import { AppError, ForbiddenError } from '@vaultline/core';
 import { PUBLIC_MERCHANT_ID, SCOPES, type ApiKeyMode } from '@vaultline/auth';
 import type { Logger } from '@vaultline/logger';
-import { RouteNotFoundError, TEST_CLOCK_HEADER, accessLog, errorHandler, requestIdMiddleware, requestIdOf, tagServerSpan } from '@vaultline/http';
+import { RouteNotFoundError, TEST_CLOCK_HEADER, accessLog, errorHandler, httpMetrics, requestIdMiddleware, requestIdOf, setMetricsRoute, tagServerSpan } from '@vaultline/http';
+import type { ServiceMetrics } from '@vaultline/metrics';
 import { InvalidApiKey, type ApiKeys } from '../domain/api-keys';
 import { isSafePath, resolveRoute, type UpstreamService } from '../domain/routing';
 import type { Upstream } from './upstream';
@@ -27,6 +28,8 @@ export interface EdgeDeps {
   readiness: () => Promise<void>;
   openApiJson: () => string;
   docsHtml: () => string;
+  /** RED per route: merchant routes by their prefix (/tokens, /payments…), the admin API by its express patterns. */
+  metrics: ServiceMetrics;
 }
 
 /**
@@ -48,6 +51,7 @@ export function createEdgeApp(deps: EdgeDeps): express.Express {
     });
   }
 
+  app.use(httpMetrics(deps.metrics));
   app.use(requestIdMiddleware());
   app.use(rememberClientAddress(deps.trustProxy));
   app.use(accessLog(deps.logger, 'info'));
@@ -81,6 +85,7 @@ function merchantEdge(deps: EdgeDeps) {
   return async (req: Request, res: Response, _next: NextFunction) => {
     assertDeclaredLength(req, deps.bodyLimitBytes);
     const route = resolveRoute(req.path);
+    if (route) setMetricsRoute(res, `${route.prefix}*`);
     const notFound = () => new RouteNotFoundError(req.method, req.path);
 
     let merchantId = PUBLIC_MERCHANT_ID;
