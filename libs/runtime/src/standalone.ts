@@ -63,11 +63,14 @@ export async function runStandalone(
     // Internal ports take only callers with a certificate from the internal CA; the gateway's edge (PORT of
     // a service with a separate internal listener) is public and uses TLS_CERT_FILE/TLS_KEY_FILE.
     const internalListenerTls = internalTls ? mutualTlsServerOptions(internalTls) : undefined;
-    const server = await listen(config.HOST, config.PORT, app.internalHttp ? edgeTls : (internalListenerTls ?? edgeTls));
-    const internal = app.internalHttp ? await listen(config.GATEWAY_INTERNAL_HOST, config.GATEWAY_INTERNAL_PORT, internalListenerTls) : undefined;
     const metricsPort = metricsPortOf(config, DEFAULT_METRICS_PORT);
     const metricsServer = metricsPort === null ? undefined : await startMetricsServer(config.METRICS_HOST ?? config.HOST, metricsPort, { registry: metrics });
+    // Started before it listens: while a restarted service starts, callers find nothing listening (the
+    // gateway answers its own 503 and the merchant retries) rather than a 503 from a service that
+    // accepted the request. Its port is configured, so nothing needs it listening earlier.
     await app.start();
+    const server = await listen(config.HOST, config.PORT, app.internalHttp ? edgeTls : (internalListenerTls ?? edgeTls));
+    const internal = app.internalHttp ? await listen(config.GATEWAY_INTERNAL_HOST, config.GATEWAY_INTERNAL_PORT, internalListenerTls) : undefined;
     server.handle(app.http);
     if (internal && app.internalHttp) internal.handle(app.internalHttp);
     log.info({ url: server.url, ...(internal ? { internal_url: internal.url } : {}), ...(metricsServer ? { metrics_url: metricsServer.url } : {}) }, `${service} listening`);
