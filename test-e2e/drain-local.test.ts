@@ -105,6 +105,10 @@ describe('SIGTERM drain under load, local profile', () => {
     expect({ vault: vault.exitCode, notifier: notifier.exitCode }).toEqual({ vault: 0, notifier: 0 });
     expect(Math.max(vault.ms, notifier.ms)).toBeLessThan(SHUTDOWN_GRACE_MS);
     expect(lost).toEqual([]);
+    // Each process serves its own /metrics on METRICS_PORT: the restarted vault counts from its restart.
+    const vaultMetrics = await (await fetch(system.metricsUrls.vault)).text();
+    expect(vaultMetrics).toMatch(/vaultline_http_requests_total\{service="vault",method="POST",route="\/tokens",status="201"\} \d+/);
+    expect(await (await fetch(system.metricsUrls.notifier)).text()).toMatch(/vaultline_webhook_deliveries_total\{service="notifier",endpoint="[^"]+",outcome="delivered"\} \d+/);
   }, 180_000);
 });
 

@@ -2,7 +2,7 @@ import type { Express, Request, Response } from 'express';
 import { context, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import type { InternalTokenSigner } from '@vaultline/auth';
 import type { Logger } from '@vaultline/logger';
-import { problemResponse } from '@vaultline/http';
+import { freezeMetricsRoute, problemResponse } from '@vaultline/http';
 import { AppError } from '@vaultline/core';
 import { upstreamRequestHeaders, type Upstream, type UpstreamCall } from './upstream';
 
@@ -31,6 +31,8 @@ export class InProcessUpstream implements Upstream {
   }
 
   async send(req: Request, res: Response, call: UpstreamCall): Promise<void> {
+    // The service's app routes this request again: the gateway's route is the one it has now.
+    freezeMetricsRoute(req, res);
     const headers = upstreamRequestHeaders(req, call, this.options.signer);
     // The body is still unread: the service's parser needs its framing headers.
     for (const framing of ['content-length', 'transfer-encoding'] as const) {
