@@ -7,20 +7,11 @@ import type { AddressInfo } from 'node:net';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createRequire } from 'node:module';
 import { Agent, request as undiciRequest } from 'undici';
 import { startEmbedded } from '../deploy/launcher/src/embedded';
 import { runPacedLoad } from './support/paced-load';
+import { autocannon } from './support/autocannon';
 
-interface CannonResult {
-  requests: { average: number };
-  latency: { p50: number; p99: number };
-  non2xx: number;
-  errors: number;
-}
-type Cannon = (options: { url: string; method: string; headers: Record<string, string>; body: string; connections: number; duration: number; workers?: number }) => Promise<CannonResult>;
-// autocannon ships no type declarations.
-const autocannon = createRequire(__filename)('autocannon') as Cannon;
 
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 8);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);

@@ -4,7 +4,9 @@ import { readdirSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { resolve } from 'node:path';
 
-const wanted = process.argv.slice(2);
+/** Names that run more than their own prefix: a payment's figures come with the flow matrix's decisions/s. */
+const GROUPS: Record<string, string[]> = { payments: ['payments', 'flow-matrix'] };
+const wanted = process.argv.slice(2).flatMap((name) => GROUPS[name] ?? [name]);
 const files = readdirSync(__dirname)
   .filter((f) => f.endsWith('.bench.ts'))
   .filter((f) => wanted.length === 0 || wanted.some((w) => f.startsWith(w)))

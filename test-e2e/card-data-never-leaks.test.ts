@@ -8,6 +8,7 @@ import { importEnv, importWhenStopped, registerWebhookEndpoint, startImport, sta
 import { accountNumberNeedles, distinctiveCodeNeedles, isSqliteFile, keyedCodeNeedles, scanDirectory, scanText, type Hit, type Needle } from './support/leak-scan';
 import { capturedLogLines } from './support/log-capture';
 import { createMerchant, startSystem, type RunningSystem } from './support/merchant-api';
+import { LEAK_SCAN_PAYMENT_CARDS, PAYMENT_ENV, runPaymentScenario, type PaymentScenarioOutcome } from './support/payment-scenario';
 import { startWebhookReceiver, type WebhookReceiver } from './support/webhook-receiver';
 
 // Every logger of every service (and of the launcher and the bus) writes its final, redacted lines
@@ -22,17 +23,19 @@ jest.mock('../libs/logger/src/create-logger', () => {
 });
 
 /**
- * The forwarding scenario and a small automatic import, run with debug logs, then a search for
+ * The forwarding scenario, a small automatic import and a payment's path (cards entered in checkout
+ * sessions, captured, declined, stored credentials charged again), run with debug logs, then a search for
  * every account number and security code used: in the raw bytes of every SQLite file of DATA_DIR
  * (databases, WAL and shared-memory files), in every message on the bus, and in every log line.
  */
-describe('card data never leaks: not into SQLite files, bus messages or logs', () => {
+describe('card data never leaks: not into SQLite files, bus messages, logs or webhooks', () => {
   let standIns: DestinationStandIns;
   let platform: ImportPlatform;
   let receiver: WebhookReceiver;
   let running: RunningSystem;
   let forwardAnswers: ForwardScenarioAnswers;
   let importJob: ImportJobView;
+  let payments: PaymentScenarioOutcome;
   let needles: Needle[];
   const busMessages: Delivery[] = [];
   const otherOutput: string[] = [];
@@ -44,9 +47,10 @@ describe('card data never leaks: not into SQLite files, bus messages or logs', (
     platform = await startImportPlatform(2, 3);
     receiver = await startWebhookReceiver();
     const importCards = platform.paymentMethods.map((pm) => platform.simulator.cardFor(pm)!);
+    const paymentCards = Object.values(LEAK_SCAN_PAYMENT_CARDS);
     needles = [
-      ...accountNumberNeedles([FORWARD_CARDS.visa.number, FORWARD_CARDS.amex.number, ...importCards.map((card) => card.number)]),
-      ...distinctiveCodeNeedles([FORWARD_CARDS.visa.cvc, FORWARD_CARDS.amex.cvc]),
+      ...accountNumberNeedles([FORWARD_CARDS.visa.number, FORWARD_CARDS.amex.number, ...importCards.map((card) => card.number), ...paymentCards.map((card) => card.number)]),
+      ...distinctiveCodeNeedles([FORWARD_CARDS.visa.cvc, FORWARD_CARDS.amex.cvc, ...new Set(paymentCards.map((card) => card.cvc))]),
       ...keyedCodeNeedles(importCards.map((card) => card.cvc)),
     ];
 
@@ -56,22 +60,25 @@ describe('card data never leaks: not into SQLite files, bus messages or logs', (
       jest.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => (otherOutput.push(String(chunk)), true)),
     ];
     try {
-      running = await startSystem({ ...standIns.forwarderEnv, ...importEnv(platform), LOG_LEVEL: 'debug' }, 'vaultline-leak-');
+      running = await startSystem({ ...PAYMENT_ENV, ...standIns.forwarderEnv, ...importEnv(platform), LOG_LEVEL: 'debug' }, 'vaultline-leak-');
       const { system, merchant } = running;
       await registerWebhookEndpoint(merchant, receiver.url, []);
       const other = await createMerchant(system, 'Second merchant', true);
 
       forwardAnswers = await runForwardScenario(merchant, other, standIns);
       importJob = await importWhenStopped(merchant, (await startImport(merchant)).id);
+      payments = await runPaymentScenario(system.baseUrl, merchant);
 
       // Let every consequence settle: events in the notifier's log, webhooks delivered.
       await waitFor(async () => (await merchant.events('forward.completed')).length >= 5, 10_000, 50);
       await waitFor(() => receiver.received.some((w) => (JSON.parse(w.body) as { type: string }).type === 'import.completed'), 10_000, 50);
+      const capturedWebhooks = () => receiver.received.filter((w) => (JSON.parse(w.body) as { type: string }).type === 'payment.captured').length;
+      await waitFor(() => capturedWebhooks() >= 3, 10_000, 50);
 
       // A capturing consumer group on every topic starts at the beginning of each: it sees every message.
       const topics = allTopics().flatMap((topic) => [topic, deadLetterTopic(topic)]);
       const subscription = await system.bus.subscribe({ topics, group: 'e2e-leak-scan', handler: async (delivery) => void busMessages.push(delivery) });
-      const expectedAtLeast = importJob.counts.total + 2 /* tokens */ + 5 /* forwards */;
+      const expectedAtLeast = importJob.counts.total + 2 /* tokens */ + 5 /* forwards */ + 3 * 2 /* payments: processing, then captured or failed */;
       await waitFor(() => busMessages.length >= expectedAtLeast, 10_000, 50);
       await new Promise((resolve) => setTimeout(resolve, 300));
       await subscription.stop();
@@ -90,7 +97,7 @@ describe('card data never leaks: not into SQLite files, bus messages or logs', (
     await standIns?.stop();
   });
 
-  it('the scenarios really ran: forwards delivered and refused as expected, the import finished', () => {
+  it('the scenarios really ran: forwards delivered and refused as expected, the import finished, the payments captured or declined', () => {
     expect(forwardAnswers.adyen.status).toBe(200);
     expect(forwardAnswers.checkout.status).toBe(201);
     expect(forwardAnswers.stripe.status).toBe(200);
@@ -99,6 +106,9 @@ describe('card data never leaks: not into SQLite files, bus messages or logs', (
     expect(forwardAnswers.otherMerchant.status).toBe(404);
     expect(forwardAnswers.deleted.status).toBe(410);
     expect(importJob).toMatchObject({ state: 'finished', counts: { total: 6, imported: 6, failed: 0 } });
+    expect(payments.oneOff).toMatchObject({ status: 'captured', source: { masked_account_number: '555555******4444' } });
+    expect(payments.declined).toMatchObject({ status: 'failed', failure_reason: 'card_declined' });
+    expect(payments.subsequent).toMatchObject({ status: 'captured', source: { masked_account_number: '510510******5100' } });
     // The card data really travelled: the stand-ins got it, so its absence elsewhere means something.
     // The needles find it where it legitimately is: in what the destinations received.
     const atDestinations = [...standIns.adyen.received, ...standIns.checkout.received, ...standIns.stripe.received].flatMap((r, i) => scanText(`destination request ${i}`, r.body, needles));
@@ -109,15 +119,17 @@ describe('card data never leaks: not into SQLite files, bus messages or logs', (
 
   it('no merchant answer and no webhook delivered to the merchant carries an account number or a security code', () => {
     expect(receiver.received.length).toBeGreaterThan(importJob.counts.total);
+    expect(receiver.received.some((webhook) => webhook.body.includes(payments.subsequent.id))).toBe(true);
     const hits = [
       ...Object.entries(forwardAnswers).flatMap(([name, answer]) => scanText(`answer ${name}`, answer.text, needles)),
+      ...Object.entries(payments).flatMap(([name, payment]) => scanText(`payment ${name}`, JSON.stringify(payment), needles)),
       ...receiver.received.flatMap((webhook, i) => scanText(`webhook ${i}`, `${JSON.stringify(webhook.headers)}\n${webhook.body}`, needles)),
     ];
     expect(hits).toEqual([]);
   });
 
   it('no SQLite file of DATA_DIR (database, WAL, shared memory) holds an account number or a security code, while running or after stop', () => {
-    for (const service of ['gateway', 'vault', 'forwarder', 'importer', 'notifier', 'bus']) expect(sqliteAfterStop.files).toContain(`${service}.db`);
+    for (const service of ['gateway', 'vault', 'forwarder', 'importer', 'notifier', 'payment-orchestrator', 'bus']) expect(sqliteAfterStop.files).toContain(`${service}.db`);
     expect(sqliteWhileRunning.files.some((file) => file.endsWith('-wal'))).toBe(true);
 
     expect(sqliteWhileRunning.hits).toEqual([]);
@@ -127,6 +139,7 @@ describe('card data never leaks: not into SQLite files, bus messages or logs', (
   it('no bus message (key, headers, value) holds an account number or a security code', () => {
     const types = new Set(busMessages.map((m) => (JSON.parse(m.value) as { type: string }).type));
     for (const type of ['token.created', 'token.deleted', 'token.detokenized', 'forward.completed', 'import.started', 'import.completed']) expect(types).toContain(type);
+    for (const type of ['checkout.session.opened', 'checkout.session.completed', 'payment.processing', 'payment.captured', 'payment.failed']) expect(types).toContain(type);
 
     const hits = busMessages.flatMap((m, i) => scanText(`bus ${m.topic} #${i}`, `${m.key}\n${JSON.stringify(m.headers)}\n${m.value}`, needles));
     expect(hits).toEqual([]);
@@ -134,7 +147,7 @@ describe('card data never leaks: not into SQLite files, bus messages or logs', (
 
   it('no log line at debug level, nor anything else written to stdout or stderr, holds an account number or a security code', () => {
     const services = new Set(capturedLogLines.map((line) => (JSON.parse(line) as { service?: string }).service));
-    for (const service of ['gateway', 'vault', 'forwarder', 'importer', 'notifier']) expect(services).toContain(service);
+    for (const service of ['gateway', 'vault', 'forwarder', 'importer', 'notifier', 'payment-orchestrator']) expect(services).toContain(service);
     expect(capturedLogLines.length).toBeGreaterThan(50);
 
     const hits = [...capturedLogLines.flatMap((line, i) => scanText(`log line ${i}`, line, needles)), ...scanText('stdout/stderr', otherOutput.join(''), needles)];

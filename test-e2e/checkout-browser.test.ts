@@ -3,8 +3,10 @@ import type { AddressInfo } from 'node:net';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
-import { waitFor } from '@vaultline/core';
-import { startVault, PUBLIC, type VaultHarness } from '../services/vault/test/vault-harness';
+import { eventMessage } from '@vaultline/bus';
+import { checkoutSessionOpenedV1 } from '@vaultline/contracts';
+import { newId, waitFor } from '@vaultline/core';
+import { startVault, MERCHANT, PUBLIC, type VaultHarness } from '../services/vault/test/vault-harness';
 import { openSession, publishPaymentStatus } from '../services/vault/test/checkout-helpers';
 
 const OUTPUT = join(__dirname, '..', 'test-output');
@@ -92,6 +94,74 @@ describe('card entry in a real browser (headless Chromium)', () => {
     await page.getByRole('heading', { name: 'Payment successful' }).waitFor({ timeout: 15_000 });
     await page.screenshot({ path: join(OUTPUT, 'checkout-hosted-result.png') });
     await page.waitForURL(/\/shop\/return\?session_id=.*payment_status=captured/, { timeout: 10_000 });
+    await page.close();
+  });
+
+  async function payOnHostedPage(sessionId: string) {
+    const page = await browser.newPage({ viewport: { width: 420, height: 760 } });
+    await page.goto(`${front.url}/checkout/${sessionId}`);
+    await page.getByLabel('Card number').pressSequentially('4000000000000002');
+    await page.getByLabel('Expiry (MM/YY)').fill('12/34');
+    await page.getByLabel('Security code').fill('123');
+    await page.getByRole('button', { name: /Pay/ }).click();
+    return page;
+  }
+
+  it('when the payment is declined, then the page reads the reason in words and offers the way back with the failed status', async () => {
+    const { sessionId, paymentId } = await openSession(vault, { returnUrl: `${front.url}/shop/return?order=7` });
+    const page = await payOnHostedPage(sessionId);
+    await page.getByRole('heading', { name: 'Processing your payment…' }).waitFor({ timeout: 15_000 });
+    await publishPaymentStatus(vault, paymentId, 'failed', 'card_declined');
+    await page.getByRole('heading', { name: 'Payment failed' }).waitFor({ timeout: 15_000 });
+    expect(await page.locator('#result-detail').textContent()).toBe('Your card was declined. Try another card or contact your bank.');
+    const back = new URL(String(await page.getByRole('link', { name: 'Return to the shop' }).getAttribute('href')));
+    expect(Object.fromEntries(back.searchParams)).toEqual({ order: '7', session_id: sessionId, payment_id: paymentId, payment_status: 'failed' });
+    await page.close();
+  });
+
+  it('when a manual-capture payment is authorized, then the page says Payment authorized', async () => {
+    const { sessionId, paymentId } = await openSession(vault, { returnUrl: null });
+    const page = await payOnHostedPage(sessionId);
+    await publishPaymentStatus(vault, paymentId, 'authorized');
+    await page.getByRole('heading', { name: 'Payment authorized' }).waitFor({ timeout: 15_000 });
+    expect(await page.getByRole('link', { name: 'Return to the shop' }).isHidden()).toBe(true);
+    await page.close();
+  });
+
+  it('when the session has expired, then the page shows the failed outcome and returns the consumer to the shop', async () => {
+    const { sessionId, paymentId } = await openSession(vault, { expiresInMs: -1_000, returnUrl: `${front.url}/shop/return` });
+    const page = await browser.newPage();
+    await page.goto(`${front.url}/checkout/${sessionId}`);
+    await page.getByRole('heading', { name: 'Payment failed' }).waitFor({ timeout: 15_000 });
+    expect(await page.locator('#result-detail').textContent()).toBe('This payment session has expired; nothing was charged.');
+    expect(await page.locator('#card-form').isHidden()).toBe(true);
+    await page.waitForURL(new RegExp(`/shop/return\\?session_id=${sessionId}&payment_id=${paymentId}&payment_status=failed`), { timeout: 10_000 });
+    await page.close();
+  });
+
+  it('when the return URL is not a web address, then the page never offers or follows it', async () => {
+    const { sessionId, paymentId } = await openSession(vault, { returnUrl: 'javascript:document.title="pwned"' });
+    const page = await payOnHostedPage(sessionId);
+    await publishPaymentStatus(vault, paymentId, 'failed', 'insufficient_funds');
+    await page.getByRole('heading', { name: 'Payment failed' }).waitFor({ timeout: 15_000 });
+    expect(await page.locator('#result-detail').textContent()).toBe('Your card has insufficient funds.');
+    expect(await page.getByRole('link', { name: 'Return to the shop' }).isHidden()).toBe(true);
+    expect(await page.title()).not.toBe('pwned');
+    await page.close();
+  });
+
+  it('when the consumer arrives before the session reached the vault, then the page waits for it and shows the form', async () => {
+    const sessionId = newId();
+    const page = await browser.newPage();
+    await page.goto(`${front.url}/checkout/${sessionId}`);
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    const opened = eventMessage(checkoutSessionOpenedV1, {
+      merchantId: MERCHANT.merchantId,
+      data: { session_id: sessionId, payment_id: newId(), amount: 1999, currency: 'EUR', expires_at: new Date(vault.clock.now().getTime() + 60_000).toISOString(), return_url: null },
+    });
+    await vault.runtime.bus.publish([opened]);
+    await page.getByLabel('Card number').waitFor({ timeout: 10_000 });
+    expect(await page.locator('#notice').textContent()).toContain('Enter your card details');
     await page.close();
   });
 

@@ -40,14 +40,15 @@ describe('embedded profile: the merchant edge', () => {
     expect(response.headers.get('content-type')).toContain('application/problem+json');
   });
 
-  it('when a payment is requested, then the orchestrator says plainly that payments are not available yet', async () => {
+  it('when a payment is requested without its source, then the orchestrator answers 422 problem+json naming the field', async () => {
     const response = await call('/payments/one-off', {
       method: 'POST',
       headers: { 'X-API-Key': apiKey, 'Content-Type': 'application/json' },
       body: JSON.stringify({ amount: 1000, currency_code: 'EUR' }),
     });
-    expect(response.status).toBe(501);
-    expect(await response.json()).toMatchObject({ code: 'payments_not_available' });
+    expect(response.status).toBe(422);
+    expect(response.headers.get('content-type')).toContain('application/problem+json');
+    expect(await response.json()).toMatchObject({ code: 'validation_failed', field: 'source' });
   });
 
   it('serves the OpenAPI document and a readable page of it', async () => {

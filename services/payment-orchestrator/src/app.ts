@@ -1,21 +1,102 @@
-import { metricsOf, type ServiceApp, type ServiceRuntime } from '@vaultline/runtime';
+import { assertSubscriptionsConsuming, startOutboxRelay, type OutboxRelay, type Subscription } from '@vaultline/bus';
 import { createServiceHttp } from '@vaultline/http';
+import { metricsOf, type ServiceApp, type ServiceRuntime } from '@vaultline/runtime';
 import type { PaymentOrchestratorConfig } from './config';
-import { paymentsNotAvailableRoutes } from './http/payments-not-available';
+import { orchestratorCollections } from './data/collections';
+import { StoreCredentialRepository } from './data/credential.repository';
+import { CachedFlowMatrixRepository } from './data/flow-matrix-cache';
+import { StoreFlowMatrixRepository, StoreFlowRepository } from './data/flow.repository';
+import { StorePaymentRepository } from './data/payment.repository';
+import { StoreTransactionRepository } from './data/transaction.repository';
+import { advancePayment } from './domain/advance-payment';
+import { capturePayment } from './domain/capture-payment';
+import { completeCheckoutSession } from './domain/complete-checkout-session';
+import { createPayment } from './domain/create-payment';
+import { createSubsequentPayment } from './domain/create-subsequent-payment';
+import { createFlow, explainFlow, getFlow, getFlowMatrix, listFlows, putFlowMatrix } from './domain/manage-flows';
+import { PaymentRunner } from './domain/payment-runner';
+import type { TransactionRunner } from './domain/ports';
+import { getPayment, listPayments, listTransactions } from './domain/query-payments';
+import { flowRoutes } from './http/flows.routes';
+import { paymentRoutes } from './http/payments.routes';
+import { checkoutSessionCompletedConsumer } from './messaging/checkout-session-completed.consumer';
+import { countPaymentStatuses } from './messaging/payment-status-metrics';
+import { openProcessors } from './processors/registry';
 
-export function createApp(runtime: ServiceRuntime, _config: PaymentOrchestratorConfig): ServiceApp {
+export interface PaymentOrchestratorApp extends ServiceApp {
+  /** The background worker (tests move their clock, then run what is due). */
+  readonly runner: PaymentRunner;
+}
+
+export function createApp(runtime: ServiceRuntime, config: PaymentOrchestratorConfig): PaymentOrchestratorApp {
+  const { store, bus, logger, clock } = runtime;
+  const metrics = metricsOf(runtime, 'payment-orchestrator');
+  const transaction: TransactionRunner = (work) => store.transaction(work);
+  const processors = openProcessors(config.processors, { clock });
+  const payments = new StorePaymentRepository(store);
+  const transactions = new StoreTransactionRepository(store);
+  const credentials = new StoreCredentialRepository(store);
+  const flows = new StoreFlowRepository(store);
+  const matrices = new CachedFlowMatrixRepository(new StoreFlowMatrixRepository(store), clock, { ttlMs: config.flowMatrixCacheMs });
+
+  const advance = advancePayment({ payments, transactions, credentials, processors, transaction, clock });
+  const runner = new PaymentRunner({ payments, advance, clock, logger, pollIntervalMs: config.workerPollMs });
+  const runPayment = (merchantId: string, paymentId: string): void => void runner.run(merchantId, paymentId);
+  const flowPorts = { flows, matrices, processors, transaction, clock };
+
   const http = createServiceHttp({
     service: 'payment-orchestrator',
     verifier: runtime.verifier,
-    metrics: metricsOf(runtime, 'payment-orchestrator'),
-    logger: runtime.logger,
-    readiness: () => runtime.store.ping(),
-    routes: paymentsNotAvailableRoutes,
+    metrics,
+    logger,
+    readiness: async () => {
+      await store.ping();
+      assertSubscriptionsConsuming(bus);
+    },
+    routes: (router) => {
+      paymentRoutes(router, {
+        createPayment: createPayment({ payments, credentials, flows, matrices, transaction, clock, sessionLifetimeMs: config.sessionLifetimeMs }),
+        createSubsequentPayment: createSubsequentPayment({ payments, credentials, flows, matrices, transaction, clock }),
+        capturePayment: capturePayment({ payments, processors, transaction, clock }),
+        getPayment: getPayment({ payments }),
+        listPayments: listPayments({ payments }),
+        listTransactions: listTransactions({ payments, transactions }),
+        runPayment,
+      });
+      flowRoutes(router, {
+        createFlow: createFlow(flowPorts),
+        getFlow: getFlow(flowPorts),
+        listFlows: listFlows(flowPorts),
+        putFlowMatrix: putFlowMatrix(flowPorts),
+        getFlowMatrix: getFlowMatrix(flowPorts),
+        explainFlow: explainFlow(flowPorts),
+      });
+    },
   });
+
+  let relay: OutboxRelay | undefined;
+  let consumer: Subscription | undefined;
+
   return {
     name: 'payment-orchestrator',
     http,
-    start: async () => {},
-    stop: async () => {},
+    runner,
+    async start() {
+      for (const spec of orchestratorCollections) await store.register(spec);
+      relay = startOutboxRelay({ store, bus, logger, metrics, onPublished: countPaymentStatuses(metrics) });
+      consumer = await checkoutSessionCompletedConsumer({
+        bus,
+        store,
+        logger,
+        completeCheckoutSession: completeCheckoutSession({ payments, flows, matrices, clock }),
+        runPayment,
+      });
+      runner.start();
+    },
+    async stop() {
+      await consumer?.stop();
+      await runner.stop();
+      await relay?.stop();
+    },
   };
 }

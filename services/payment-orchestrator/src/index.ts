@@ -1,2 +1,2 @@
-export { createApp } from './app';
+export { createApp, type PaymentOrchestratorApp } from './app';
 export * from './config';

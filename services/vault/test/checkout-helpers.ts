@@ -1,5 +1,5 @@
 import { eventMessage } from '@vaultline/bus';
-import { checkoutSessionOpenedV1, paymentCapturedV1, paymentFailedV1 } from '@vaultline/contracts';
+import { checkoutSessionOpenedV1, paymentAuthorizedV1, paymentCapturedV1, paymentFailedV1, paymentProcessingV1 } from '@vaultline/contracts';
 import { newId, waitFor } from '@vaultline/core';
 import { MERCHANT, PUBLIC, type VaultHarness } from './vault-harness';
 
@@ -23,20 +23,21 @@ export async function openSession(vault: VaultHarness, overrides: { expiresInMs?
   return { sessionId, paymentId };
 }
 
-export async function publishPaymentStatus(vault: VaultHarness, paymentId: string, status: 'captured' | 'failed') {
+/** Plays the orchestrator's payment events: processing, captured, authorized (manual capture) or failed with a reason. */
+export async function publishPaymentStatus(vault: VaultHarness, paymentId: string, status: 'processing' | 'captured' | 'authorized' | 'failed', failureReason = 'declined') {
   const data = {
     payment_id: paymentId,
     status,
-    amount: { requested: 1999, ...(status === 'captured' ? { authorized: 1999, captured: 1999 } : {}) },
+    amount: { requested: 1999, ...(status === 'authorized' || status === 'captured' ? { authorized: 1999 } : {}), ...(status === 'captured' ? { captured: 1999 } : {}) },
     currency_code: 'EUR',
     use_case: 'ONE_OFF',
     reference: null,
     credential_id: null,
     initial_payment_id: null,
     flow: null,
-    failure_reason: status === 'failed' ? 'declined' : null,
+    failure_reason: status === 'failed' ? failureReason : null,
     masked_account_number: null,
   };
-  await vault.runtime.bus.publish([eventMessage(status === 'captured' ? paymentCapturedV1 : paymentFailedV1, { merchantId: MERCHANT.merchantId, data })]);
+  const definition = { processing: paymentProcessingV1, captured: paymentCapturedV1, authorized: paymentAuthorizedV1, failed: paymentFailedV1 }[status];
+  await vault.runtime.bus.publish([eventMessage(definition, { merchantId: MERCHANT.merchantId, data })]);
 }
-

@@ -68,6 +68,17 @@ describe('checkout sessions (card entry in the browser)', () => {
     expect(status).toMatchObject({ state: 'completed', amount: 1999, currency: 'EUR', return_url: 'https://shop.example/return' });
   });
 
+  it('when payment.processing arrives for a session that is already processing, then the session is not rewritten (a card submitted meanwhile would lose the race with it)', async () => {
+    const { sessionId, paymentId } = await openSession(vault);
+    const stored = async () => (await vault.runtime.store.collection<{ id: string; merchant_id: string; version: number }>('checkout_sessions').get(MERCHANT.merchantId, sessionId))!;
+    const before = (await stored()).version;
+    // One payment's events keep their order: once authorized is seen, processing was handled before it.
+    await publishPaymentStatus(vault, paymentId, 'processing');
+    await publishPaymentStatus(vault, paymentId, 'authorized');
+    await waitFor(async () => (await vault.call(PUBLIC, 'GET', `/sessions/${sessionId}/status`)).body.payment_status === 'authorized');
+    expect((await stored()).version).toBe(before + 1);
+  });
+
   it('when the hosted page and the SDK are requested, then they are served with a restrictive content policy', async () => {
     const { sessionId } = await openSession(vault);
     const page = await fetchRaw(vault, `/checkout/${sessionId}`);

@@ -1,5 +1,5 @@
 import type { Logger } from '@vaultline/logger';
-import { SYSTEM_SCOPE, type DocumentStore, type PendingOutboxMessage, type StoredDocument } from '@vaultline/store';
+import { SYSTEM_SCOPE, type DocumentStore, type OutboxMessage, type PendingOutboxMessage, type StoredDocument } from '@vaultline/store';
 import type { Bus } from '../bus.port';
 import { WakeSignal, afterPendingIo } from '../wake-signal';
 import { newId, sleepEndingOnAbort } from '@vaultline/core';
@@ -23,6 +23,11 @@ export interface OutboxRelayOptions {
   flushOnStopMs?: number;
   /** vaultline_outbox_backlog (read at scrape time, counted up to OUTBOX_BACKLOG_CAP) and parked messages as dead letters of group "outbox". */
   metrics?: ServiceMetrics;
+  /**
+   * Called with each batch the bus accepted, once it left the outbox: the state changes they announce
+   * are committed (the payment orchestrator counts its payments by status here). Must not throw.
+   */
+  onPublished?: (messages: OutboxMessage[]) => void;
 }
 
 /** The backlog gauge reads at most this many pending messages per scrape: the value means "at least" once reached. */
@@ -143,6 +148,7 @@ export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
           throw error;
         }
         await store.outbox.remove(pending.map((item) => item.position));
+        options.onPublished?.(pending.map((item) => item.message));
         publishing = true;
         failures = 0;
         isolating = false;

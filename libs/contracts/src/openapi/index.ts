@@ -1,3 +1,3 @@
 export { buildOpenApiDocument } from './document';
-export { validateAgainstOpenApi } from './validate-response';
+export { validateAgainstOpenApi, validateRequestAgainstOpenApi } from './validate-response';
 export type { OpenApiFragment, JsonObject } from './openapi-fragment';

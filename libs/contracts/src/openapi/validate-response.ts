@@ -43,6 +43,11 @@ function resolveResponse(document: JsonObject, response: JsonObject | undefined)
   return ((document.components as JsonObject).responses as Record<string, JsonObject>)[name];
 }
 
+function outcomeOf(validate: ValidateFunction, body: unknown): { valid: boolean; errors: string[] } {
+  if (validate(body)) return { valid: true, errors: [] };
+  return { valid: false, errors: (validate.errors ?? []).map((e) => `${e.instancePath || '(body)'} ${e.message ?? 'is invalid'}`) };
+}
+
 /**
  * Checks a real response against the documented one for (method, path template, status),
  * falling back to the operation's `default` response. A status that is not documented is invalid.
@@ -67,6 +72,22 @@ export function validateAgainstOpenApi(method: string, pathTemplate: string, sta
     const empty = body === undefined || body === null || body === '';
     return empty ? { valid: true, errors: [] } : { valid: false, errors: ['a body was sent where none is documented'] };
   }
-  if (validate(body)) return { valid: true, errors: [] };
-  return { valid: false, errors: (validate.errors ?? []).map((e) => `${e.instancePath || '(body)'} ${e.message ?? 'is invalid'}`) };
+  return outcomeOf(validate, body);
+}
+
+/** Checks a request body against the documented JSON request body of (method, path template). */
+export function validateRequestAgainstOpenApi(method: string, pathTemplate: string, body: unknown): { valid: boolean; errors: string[] } {
+  const { document, ajv, compiled } = validator();
+  const key = `${method.toLowerCase()} ${pathTemplate} request`;
+  let validate = compiled.get(key);
+  if (validate === undefined) {
+    const operation = (document.paths as Record<string, Record<string, JsonObject>>)[pathTemplate]?.[method.toLowerCase()];
+    if (!operation) return { valid: false, errors: [`${method.toUpperCase()} ${pathTemplate} is not documented`] };
+    const content = (operation.requestBody as JsonObject | undefined)?.content as Record<string, { schema?: JsonObject }> | undefined;
+    const schema = content?.['application/json']?.schema;
+    validate = schema ? ajv.compile(anchorRefs(schema) as JsonObject) : null;
+    compiled.set(key, validate);
+  }
+  if (validate === null) return { valid: false, errors: [`${method.toUpperCase()} ${pathTemplate} documents no JSON request body`] };
+  return outcomeOf(validate, body);
 }

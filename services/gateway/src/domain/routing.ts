@@ -16,6 +16,8 @@ const ROUTES: RouteTarget[] = [
   { prefix: '/cde-import', service: 'vault', access: 'merchant' },
   { prefix: '/forward', service: 'forwarder', access: 'merchant' },
   { prefix: '/payments', service: 'payment-orchestrator', access: 'merchant' },
+  { prefix: '/flow-matrix', service: 'payment-orchestrator', access: 'merchant' },
+  { prefix: '/flows', service: 'payment-orchestrator', access: 'merchant' },
   { prefix: '/webhook-endpoints', service: 'notifier', access: 'merchant' },
   { prefix: '/events', service: 'notifier', access: 'merchant' },
   { prefix: '/checkout', service: 'vault', access: 'public' },

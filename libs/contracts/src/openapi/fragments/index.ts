@@ -5,6 +5,7 @@ import { forwardFragment } from './forward';
 import { importsFragment } from './imports';
 import { webhooksFragment } from './webhooks';
 import { tokensFragment } from './tokens';
+import { paymentsFragment } from './payments';
 
 /**
  * Every area of the merchant API document. To add an area (tokens, forward, webhooks, imports…):
@@ -14,4 +15,4 @@ import { tokensFragment } from './tokens';
  *   2. import it here and append it to this array. Nothing else: a duplicate path+method or component
  *      name fails the build of the document (and its test).
  */
-export const fragments: OpenApiFragment[] = [commonFragment, adminFragment, forwardFragment, importsFragment, webhooksFragment, tokensFragment];
+export const fragments: OpenApiFragment[] = [commonFragment, adminFragment, forwardFragment, importsFragment, webhooksFragment, tokensFragment, paymentsFragment];

@@ -58,6 +58,9 @@ export function recordPaymentProgress({ sessions }: { sessions: CheckoutSessionR
   return async (uow, paymentId, status, failureReason) => {
     const session = await sessions.findByPaymentId(paymentId);
     if (!session) return;
+    // A session starts as processing: rewriting it for payment.processing would bump its version under
+    // a card submission in flight, which then fails as if the card had been submitted twice.
+    if (session.payment_status === status && session.failure_reason === failureReason) return;
     sessions.update(uow, { ...session, payment_status: status, failure_reason: failureReason });
   };
 }

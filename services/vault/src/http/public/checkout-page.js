@@ -99,21 +99,50 @@
     post({ type: 'vaultline.checkout.resize', height: document.body.scrollHeight });
   }
 
+  // What the consumer reads for the failure reasons the orchestrator reports; an unknown code reads as the fallback.
+  var FAILURE_TEXT = {
+    card_declined: 'Your card was declined. Try another card or contact your bank.',
+    insufficient_funds: 'Your card has insufficient funds.',
+    session_expired: 'This payment session has expired; nothing was charged.',
+    authentication_failed: 'Your card could not be authenticated.',
+    processor_error: 'The payment provider could not be reached; nothing was charged.',
+    risk_declined: 'The payment was declined.',
+    capture_failed: 'The payment could not be completed.'
+  };
+  var TITLES = { captured: 'Payment successful', authorized: 'Payment authorized', failed: 'Payment failed' };
+
+  // Only web addresses: a return_url of another scheme (javascript:, data:) is never followed.
+  function returnTarget(status) {
+    if (!status.return_url) return null;
+    try {
+      var target = new URL(status.return_url);
+      if (target.protocol !== 'https:' && target.protocol !== 'http:') return null;
+      target.searchParams.set('session_id', sessionId);
+      target.searchParams.set('payment_id', status.payment_id);
+      target.searchParams.set('payment_status', status.payment_status);
+      return target.toString();
+    } catch (e) { return null; }
+  }
+
   function finish(status) {
     var ok = status.payment_status === 'captured' || status.payment_status === 'authorized';
-    showResult(ok ? 'success' : 'failure',
-      ok ? 'Payment successful' : 'Payment failed',
-      ok ? (status.scheme ? status.scheme + ' ' : '') + (status.masked_account_number || '') : (status.failure_reason || 'The payment was declined.'));
-    post({ type: 'vaultline.checkout.complete', sessionId: sessionId, paymentId: status.payment_id, status: status.payment_status });
-    if (status.return_url) {
-      var target = new URL(status.return_url);
-      target.searchParams.set('session_id', sessionId);
-      target.searchParams.set('payment_status', status.payment_status);
+    showResult(ok ? 'success' : 'failure', TITLES[status.payment_status],
+      ok ? (status.scheme ? status.scheme + ' ' : '') + (status.masked_account_number || '')
+        : FAILURE_TEXT[status.failure_reason] || 'The payment could not be completed.');
+    post({ type: 'vaultline.checkout.complete', sessionId: sessionId, paymentId: status.payment_id, status: status.payment_status,
+      failureReason: status.failure_reason || null });
+    var target = returnTarget(status);
+    if (target) {
       var link = $('return-link');
-      link.href = target.toString();
+      link.href = target;
       link.hidden = false;
-      if (!embedded) setTimeout(function () { location.assign(target.toString()); }, 3000);
+      if (!embedded) setTimeout(function () { location.assign(target); }, 3000);
     }
+  }
+
+  // An expired session is a known outcome: the orchestrator fails its payment with session_expired.
+  function finishExpired() {
+    finish(Object.assign({}, session, { payment_status: 'failed', failure_reason: 'session_expired' }));
   }
 
   function poll(attempt) {
@@ -149,6 +178,7 @@
     }).then(function (answer) {
       inputs.cvc.value = '';
       if (answer.status === 201 || answer.json.code === 'checkout_session_already_used') return poll(0);
+      if (answer.json.code === 'checkout_session_expired') return finishExpired();
       pay.disabled = false;
       pay.textContent = 'Pay ' + formatAmount(session.amount, session.currency);
       var field = (answer.json.field || '').replace(/^card\./, '');
@@ -161,19 +191,25 @@
     });
   });
 
-  fetch('/sessions/' + encodeURIComponent(sessionId) + '/status', { headers: { Accept: 'application/json' } })
-    .then(function (r) { return r.json().then(function (json) { return { status: r.status, json: json }; }); })
-    .then(function (answer) {
-      if (answer.status !== 200) { notice.textContent = 'This payment link is not valid.'; return; }
-      session = answer.json;
-      $('amount').textContent = formatAmount(session.amount, session.currency);
-      if (session.state === 'expired') { notice.textContent = 'This payment session has expired.'; return; }
-      if (session.state === 'completed') return poll(0);
-      notice.textContent = 'Enter your card details. They are sent securely and never shared with the shop.';
-      pay.textContent = 'Pay ' + formatAmount(session.amount, session.currency);
-      form.hidden = false;
-      inputs.number.focus();
-      post({ type: 'vaultline.checkout.resize', height: document.body.scrollHeight });
-    })
-    .catch(function () { notice.textContent = 'The payment page could not load; please reload.'; });
+  // The merchant sends the consumer here as soon as the payment is created; the session reaches the
+  // vault by event a moment later, so an unknown session is asked for again for a few seconds.
+  function load(attempt) {
+    fetch('/sessions/' + encodeURIComponent(sessionId) + '/status', { headers: { Accept: 'application/json' } })
+      .then(function (r) { return r.json().then(function (json) { return { status: r.status, json: json }; }); })
+      .then(function (answer) {
+        if (answer.status === 404 && attempt < 20) return setTimeout(function () { load(attempt + 1); }, 250);
+        if (answer.status !== 200) { notice.textContent = 'This payment link is not valid.'; return; }
+        session = answer.json;
+        $('amount').textContent = formatAmount(session.amount, session.currency);
+        if (session.state === 'expired') return finishExpired();
+        if (session.state === 'completed') return poll(0);
+        notice.textContent = 'Enter your card details. They are sent securely and never shared with the shop.';
+        pay.textContent = 'Pay ' + formatAmount(session.amount, session.currency);
+        form.hidden = false;
+        inputs.number.focus();
+        post({ type: 'vaultline.checkout.resize', height: document.body.scrollHeight });
+      })
+      .catch(function () { notice.textContent = 'The payment page could not load; please reload.'; });
+  }
+  load(0);
 })();

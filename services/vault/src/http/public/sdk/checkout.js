@@ -25,7 +25,7 @@
       var data = event.data || {};
       if (data.type === 'vaultline.checkout.resize' && data.height > 0) iframe.style.height = Math.ceil(data.height) + 'px';
       if (data.type === 'vaultline.checkout.complete' && typeof options.onComplete === 'function') {
-        options.onComplete({ sessionId: data.sessionId, paymentId: data.paymentId, status: data.status });
+        options.onComplete({ sessionId: data.sessionId, paymentId: data.paymentId, status: data.status, failureReason: data.failureReason || null });
       }
     }
     global.addEventListener('message', onMessage);

@@ -1,0 +1,118 @@
+// Payments from create to captured through the gateway in the embedded profile: one-off, simulator,
+// the card submitted through POST /sessions/{id}/card, completion observed by the merchant's webhook
+// (payment.captured). Payments/s and p50/p99 of that path, beside POST /tokens in the same run: a
+// payment is one tokenization plus orchestration, so the ratio shows the orchestration's cost.
+// Targets: ≥ 300 payments/s; ratio ≥ 40 %.
+//
+// Why a webhook and not polling GET /payments/{id}: the notifier sends the one payment.captured
+// delivery a merchant with an endpoint gets anyway (one outbound POST per payment), while polling
+// costs a gateway hop and an orchestrator read per poll — about five per payment at a 50 ms interval
+// over a ~0.25 s path (many more at capacity, where the path takes seconds), more than the create and card requests measured.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
+import { startEmbedded } from '../deploy/launcher/src/embedded';
+import { autocannon } from './support/autocannon';
+
+
+interface PaymentLoadResult {
+  captured: number;
+  failed: number;
+  errors: number;
+  sessionWaits: number;
+  firstError: string | null;
+  perSecond: number;
+  p50: number;
+  p99: number;
+  max: number;
+}
+
+const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 8);
+const WARMUP_S = 2;
+/** Payments in flight at once: each waits ≈ 0.25 s, most of it the simulator's capture delay, so capacity needs many. */
+const CONCURRENCY = Number(process.env.BENCH_PAYMENTS_CONCURRENCY ?? 256);
+/** A load well below capacity, for the path's own latency (at capacity p50/p99 are mostly queueing). */
+const LATENCY_CONCURRENCY = Number(process.env.BENCH_PAYMENTS_LATENCY_CONCURRENCY ?? 16);
+const TOKEN_CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
+const tokenBody = JSON.stringify({ card: { number: '4111 1111 1111 1111', exp_month: '03', exp_year: '2030', cvc: '737', name: 'Bench Mark' } });
+
+function runPaymentLoad(baseUrl: string, apiKey: string, concurrency: number, register: (receiverUrl: string) => Promise<void>): Promise<PaymentLoadResult> {
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(join(__dirname, 'support', 'payment-load-worker.mjs'), {
+      workerData: { baseUrl, apiKey, concurrency, warmupSeconds: WARMUP_S, durationSeconds: DURATION_S },
+    });
+    worker.on('message', (message: { type: 'receiver'; url: string } | ({ type: 'result' } & PaymentLoadResult)) => {
+      if (message.type === 'receiver') register(message.url).then(() => worker.postMessage('go'), reject);
+      else resolve(message);
+    });
+    worker.once('error', reject);
+    worker.once('exit', (code) => {
+      if (code !== 0) reject(new Error(`payment load worker exited with ${code}`));
+    });
+  });
+}
+
+async function main(): Promise<void> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'vaultline-bench-payments-'));
+  const system = await startEmbedded({
+    dataDir,
+    port: 0,
+    env: {
+      LOG_LEVEL: 'silent',
+      WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
+      // Every card comes from 127.0.0.1 here: the per-address limit on card entry (30 per 10 min) would refuse the load.
+      VAULT_CHECKOUT_ATTEMPTS_PER_ADDRESS: '100000000',
+    },
+  });
+  try {
+    const headers = { 'content-type': 'application/json', 'x-api-key': system.bootstrapApiKey };
+    // Each run has its own receiver: its endpoint is disabled afterwards, so no delivery to a closed receiver is retried during the next run.
+    const endpoints: string[] = [];
+    const register = async (receiverUrl: string) => {
+      const response = await fetch(`${system.baseUrl}/webhook-endpoints`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ url: receiverUrl, events: ['payment.captured', 'payment.failed'], description: 'bench receiver' }),
+      });
+      if (response.status !== 201) throw new Error(`POST /webhook-endpoints answered ${response.status}: ${await response.text()}`);
+      endpoints.push(((await response.json()) as { id: string }).id);
+    };
+    const disableEndpoints = async () => {
+      for (const id of endpoints.splice(0)) {
+        await fetch(`${system.baseUrl}/webhook-endpoints/${id}`, { method: 'PATCH', headers, body: JSON.stringify({ enabled: false }) });
+      }
+    };
+    const steady = await runPaymentLoad(system.baseUrl, system.bootstrapApiKey, LATENCY_CONCURRENCY, register);
+    await disableEndpoints();
+    const payments = await runPaymentLoad(system.baseUrl, system.bootstrapApiKey, CONCURRENCY, register);
+    await disableEndpoints();
+
+    const tokenRun = (duration: number) =>
+      autocannon({ url: `${system.baseUrl}/tokens`, method: 'POST', headers, body: tokenBody, connections: TOKEN_CONNECTIONS, duration, workers: 1 });
+    await tokenRun(WARMUP_S);
+    const tokens = await tokenRun(DURATION_S);
+
+    const ratio = (payments.perSecond / tokens.requests.average) * 100;
+    console.log(`embedded profile; payments: ${CONCURRENCY} in flight (capacity) and ${LATENCY_CONCURRENCY} in flight (latency), ${WARMUP_S} s warm-up, ${DURATION_S} s measured each; tokens: ${TOKEN_CONNECTIONS} connections, ${DURATION_S} s`);
+    console.log(
+      `payments create→captured : ${payments.perSecond.toFixed(0)} payments/s, p50 ${payments.p50} ms, p99 ${payments.p99} ms, max ${payments.max} ms ` +
+        `(${payments.captured} captured, ${payments.failed} failed, ${payments.errors} errors, ${payments.sessionWaits} status reads of a session not yet at the vault) (target ≥ 300/s: ${payments.perSecond >= 300 ? 'met' : 'NOT met'})`,
+    );
+    console.log(
+      `  below capacity (${LATENCY_CONCURRENCY} in flight): ${steady.perSecond.toFixed(0)} payments/s, p50 ${steady.p50} ms, p99 ${steady.p99} ms, max ${steady.max} ms ` +
+        `(${steady.captured} captured, ${steady.failed} failed, ${steady.errors} errors; 200 ms of it is the simulator's capture delay, PROCESSOR_SIMULATOR_CAPTURE_DELAY_MS)`,
+    );
+    for (const error of [payments.firstError, steady.firstError].filter(Boolean)) console.log(`  first error: ${error}`);
+    console.log(`POST /tokens via gateway  : ${tokens.requests.average.toFixed(0)} tokens/s, p50 ${tokens.latency.p50} ms, p99 ${tokens.latency.p99} ms${tokens.non2xx || tokens.errors ? ` (${tokens.non2xx} non-2xx, ${tokens.errors} errors)` : ''}`);
+    console.log(`ratio payments/tokens     : ${ratio.toFixed(1)} % (target ≥ 40 %: ${ratio >= 40 ? 'met' : 'NOT met'})`);
+  } finally {
+    await system.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -1,0 +1,647 @@
+import { commonErrorResponses, listOf, pageParameters, problemResponse, schemaRef, type JsonObject, type OpenApiFragment } from '../openapi-fragment';
+
+const security = [{ ApiKey: [] }];
+const uuid: JsonObject = { type: 'string', format: 'uuid' };
+const paymentIdParameter: JsonObject = { name: 'payment_id', in: 'path', required: true, schema: uuid };
+const initialPaymentIdParameter: JsonObject = { ...paymentIdParameter, description: 'The id of the initial payment.' };
+const flowNameParameter: JsonObject = { name: 'flow_name', in: 'path', required: true, schema: { type: 'string' } };
+const testClockParameter: JsonObject = {
+  name: 'X-Test-Now',
+  in: 'header',
+  required: false,
+  description:
+    'Test keys (sk_test_) only: the payment\'s effective time (its created_at and every frequency and expiry rule) as an ISO 8601 time, ' +
+    'so next month\'s charge can be tested today. With a live key the header is refused on every route before anything else (422 test_clock_not_allowed).',
+  schema: { type: 'string', format: 'date-time' },
+  example: '2027-02-15T10:00:00Z',
+};
+
+const USE_CASES = ['ONE_OFF', 'RECURRING', 'UNSCHEDULED', 'SUBSEQUENT_RECURRING', 'SUBSEQUENT_UNSCHEDULED'];
+const STATUSES = ['processing', 'authorized', 'capturing', 'captured', 'failed'];
+const AUTHENTICATION_PREFERENCES = ['NO_3RI', 'TRY_3RI', 'REQUIRE_3RI'];
+const amountValue: JsonObject = { type: 'integer', minimum: 1, description: 'Minor units of the currency (cents for EUR).' };
+const currencyCode: JsonObject = { type: 'string', pattern: '^[A-Z]{3}$', description: 'ISO 4217 (validated; the minor-unit exponent is known).' };
+const metadata: JsonObject = {
+  type: 'object',
+  additionalProperties: { type: 'string' },
+  description: 'Merchant key/value pairs; the flow matrix can route on them (condition metadata).',
+};
+
+/** A list given whole (a payment's transactions, the flows): no pages, so no cursor. */
+function wholeListOf(itemSchema: string): JsonObject {
+  return {
+    type: 'object',
+    required: ['object', 'data'],
+    additionalProperties: false,
+    properties: { object: { const: 'list' }, data: { type: 'array', items: schemaRef(itemSchema) } },
+  };
+}
+
+/** A JSON media type with its schema and the one example of the endpoint. */
+function json(schema: JsonObject | string, example: unknown): JsonObject {
+  return { 'application/json': { schema: typeof schema === 'string' ? schemaRef(schema) : schema, example } };
+}
+function answer(description: string, schema: JsonObject | string, example: unknown): JsonObject {
+  return { description, content: json(schema, example) };
+}
+function body(schema: string, example: unknown): JsonObject {
+  return { required: true, content: json(schema, example) };
+}
+
+// One payment per use case as a merchant sees it; the examples below are built from them.
+const CREATED_AT = '2026-11-23T10:15:00.000Z';
+const SOURCE = { type: 'card', cardholder_name: 'Ada Lovelace', expiry_month: 12, expiry_year: 2030, masked_account_number: '424242******4242', pan_type: 'FPAN' };
+const ONE_OFF = {
+  id: '019ab2c4-4d1e-7a10-9c3b-5f2e8d7a6b01',
+  amount: { requested: 1999 },
+  action_requirement: { type: 'use_sdk', session_id: '019ab2c4-4d1e-7a10-9c3b-5f2e8d7a6b02' },
+  created_at: CREATED_AT,
+  currency_code: 'EUR',
+  flow: 'simulator_auto_capture',
+  flow_decision: { matrix_version: 0, rule: null },
+  reference: 'order-1001',
+  status: 'processing',
+  use_case: 'ONE_OFF',
+};
+const RECURRING = {
+  ...ONE_OFF,
+  id: '019ab2c4-4d1e-7a10-9c3b-5f2e8d7a6b11',
+  action_requirement: { type: 'use_sdk', session_id: '019ab2c4-4d1e-7a10-9c3b-5f2e8d7a6b12' },
+  credential_id: '019ab2c4-4d1e-7a10-9c3b-5f2e8d7a6b13',
+  reference: 'subscription-42',
+  recurring_frequency: 30,
+  recurring_expiry: '20271231',
+  use_case: 'RECURRING',
+};
+const UNSCHEDULED = {
+  ...ONE_OFF,
+  id: '019ab2c4-4d1e-7a10-9c3b-5f2e8d7a6b21',
+  action_requirement: { type: 'use_sdk', session_id: '019ab2c4-4d1e-7a10-9c3b-5f2e8d7a6b22' },
+  credential_id: '019ab2c4-4d1e-7a10-9c3b-5f2e8d7a6b23',
+  reference: 'top-up-7',
+  use_case: 'UNSCHEDULED',
+};
+const SUBSEQUENT_RECURRING = {
+  id: '019ab2c4-4d1e-7a10-9c3b-5f2e8d7a6b31',
+  amount: { requested: 1999 },
+  authentication_preference: 'NO_3RI',
+  created_at: '2026-12-23T10:15:00.000Z',
+  currency_code: 'EUR',
+  credential_id: RECURRING.credential_id,
+  flow: 'simulator_auto_capture',
+  flow_decision: { matrix_version: 0, rule: null },
+  initial_payment_id: RECURRING.id,
+  reference: 'subscription-42-december',
+  source: SOURCE,
+  status: 'processing',
+  use_case: 'SUBSEQUENT_RECURRING',
+};
+const SUBSEQUENT_UNSCHEDULED = {
+  ...SUBSEQUENT_RECURRING,
+  id: '019ab2c4-4d1e-7a10-9c3b-5f2e8d7a6b41',
+  amount: { requested: 500 },
+  credential_id: UNSCHEDULED.credential_id,
+  initial_payment_id: UNSCHEDULED.id,
+  reference: 'top-up-8',
+  use_case: 'SUBSEQUENT_UNSCHEDULED',
+};
+const MANUAL_AUTHORIZED = {
+  ...ONE_OFF,
+  id: '019ab2c4-4d1e-7a10-9c3b-5f2e8d7a6b51',
+  action_requirement: { type: 'use_sdk', session_id: '019ab2c4-4d1e-7a10-9c3b-5f2e8d7a6b52' },
+  amount: { requested: 5000, authorized: 5000 },
+  reference: 'manual-order-77',
+  source: SOURCE,
+  flow: 'simulator_manual_capture',
+  flow_decision: { matrix_version: 3, rule: 'manual-for-orders' },
+  status: 'authorized',
+};
+const CAPTURING = { ...MANUAL_AUTHORIZED, reference: 'manual-order-77-shipment-1', status: 'capturing' };
+const CAPTURED = { ...ONE_OFF, amount: { requested: 1999, authorized: 1999, captured: 1999 }, source: SOURCE, status: 'captured' };
+const FAILED = { ...ONE_OFF, id: '019ab2c4-4d1e-7a10-9c3b-5f2e8d7a6b61', status: 'failed', failure_reason: 'card_declined', source: SOURCE };
+const MATRIX_INPUT = {
+  default_flow: 'simulator_auto_capture',
+  rules: [{ name: 'manual-for-orders', when: { reference_prefix: 'manual-' }, flow: 'simulator_manual_capture' }],
+};
+const MATRIX = { ...MATRIX_INPUT, version: 3, updated_at: CREATED_AT };
+const FLOW_INPUT = {
+  name: 'risk_then_simulator',
+  capture_mode: 'manual',
+  steps: [
+    { kind: 'authentication_3ri', processor: 'simulator', on_failure: 'continue', fallback: [] },
+    { kind: 'authorization', processor: 'simulator', on_failure: 'stop', fallback: [] },
+    { kind: 'capture', processor: 'simulator', on_failure: 'stop', fallback: [] },
+  ],
+};
+const FLOW = { ...FLOW_INPUT, built_in: false, created_at: CREATED_AT };
+const BUILT_IN_FLOW = { ...FLOW_INPUT, name: 'simulator_auto_capture', capture_mode: 'automatic', built_in: true, created_at: null };
+
+/** `status` and `use_case` decide which fields a payment carries (the spec's "Appears" column). */
+const paymentRules: JsonObject[] = [
+  {
+    if: { properties: { use_case: { enum: ['ONE_OFF', 'RECURRING', 'UNSCHEDULED'] } } },
+    then: { not: { anyOf: [{ required: ['authentication_preference'] }, { required: ['initial_payment_id'] }] } },
+  },
+  {
+    if: { properties: { use_case: { enum: ['SUBSEQUENT_RECURRING', 'SUBSEQUENT_UNSCHEDULED'] } } },
+    then: { required: ['authentication_preference', 'credential_id', 'initial_payment_id', 'source'], not: { required: ['action_requirement'] } },
+  },
+  { if: { properties: { use_case: { const: 'ONE_OFF' } } }, then: { not: { required: ['credential_id'] } } },
+  { if: { properties: { use_case: { const: 'RECURRING' } } }, then: { required: ['credential_id', 'recurring_frequency', 'recurring_expiry'] } },
+  { if: { properties: { use_case: { const: 'UNSCHEDULED' } } }, then: { required: ['credential_id'] } },
+  { if: { properties: { status: { enum: ['authorized', 'capturing', 'captured'] } } }, then: { properties: { amount: { required: ['authorized'] } }, required: ['source'] } },
+  { if: { properties: { status: { const: 'captured' } } }, then: { properties: { amount: { required: ['captured'] } } } },
+  { if: { properties: { status: { const: 'failed' } } }, then: { required: ['failure_reason'], properties: { failure_reason: { type: 'string' } } } },
+];
+
+const PAYMENTS_DESCRIPTION = [
+  'The newer payment interface (beta). Every creating call answers 200 with the payment in status processing; what happens next arrives as',
+  'webhooks (payment.processing, payment.authorized, payment.capturing, payment.captured, payment.failed; see Webhooks) and on',
+  'GET /payments/{payment_id}. Consumer-present payments (one-off, initial recurring, initial unscheduled) carry action_requirement',
+  '{type: use_sdk, session_id}: open {base_url}/checkout/{session_id} (or mount {base_url}/sdk/v1/checkout.js with the session id); the',
+  'consumer enters the card there, the page shows the outcome and returns the consumer to return_url with session_id, payment_id and',
+  'payment_status added. A session that expires before the card is entered (30 minutes by default, PAYMENT_SESSION_LIFETIME_MS) fails its',
+  'payment with failure_reason session_expired.',
+  'States: processing → authorized (manual-capture flows) → capturing → captured | failed; automatic-capture flows go processing → captured.',
+  'In test mode the built-in simulator decides by card number: 4000000000000002 declined (card_declined), 4000000000009995 declined',
+  '(insufficient_funds), 4000000000003220 3RI authentication fails, 4000000000000259 capture fails, 4000000000000119 processor error',
+  '(retryable, for fallback); any other valid card is approved. Live keys never get a simulated outcome (simulator_not_allowed_in_live_mode).',
+].join(' ');
+
+const FLOWS_DESCRIPTION = [
+  'A flow is a named sequence of processor steps (risk, authentication_3ri, authorization, capture), each with a failure policy',
+  '(on_failure stop | continue; fallback: processors tried in order on a retryable processor error) and a capture mode (automatic |',
+  'manual). Built in for every merchant: simulator_auto_capture and simulator_manual_capture (3RI, authorization, capture on the simulator).',
+  'The flow matrix chooses the flow of each payment: rules in order, the first whose every condition holds wins, else default_flow;',
+  'conditions: use_case (list), currency_code (list), amount_gte, amount_lte, reference_prefix, scheme (list, once the card is known),',
+  'metadata (equality). Each PUT is a new version; a payment records the version and the rule that chose its flow.',
+].join(' ');
+
+const paymentErrors = { ...commonErrorResponses, '404': problemResponse('payment_not_found (also for another merchant\'s payment).') };
+const createErrors = {
+  ...commonErrorResponses,
+  '422': problemResponse(
+    'validation_failed naming the field (amount a positive integer, currency_code ISO 4217, source.type "vaultline", recurring_frequency an integer ≥ 1, ' +
+      'recurring_expiry a real YYYYMMDD date not in the past, return_url an http(s) URL); test_clock_not_allowed (X-Test-Now with a live key); ' +
+      'simulator_not_allowed_in_live_mode (a live payment whose chosen flow uses the simulator).',
+  ),
+};
+const subsequentErrors = {
+  ...commonErrorResponses,
+  '404': problemResponse('payment_not_found: no such initial payment for this merchant.'),
+  '409': problemResponse(
+    'initial_payment_not_successful: the initial payment is neither authorized nor captured; concurrent_modification: two subsequent payments on the same credentials at the same instant (retry).',
+  ),
+  '422': problemResponse(
+    'amount_exceeds_initial (amount above the initial amount); recurring_frequency_not_respected (fewer than recurring_frequency days since the last ' +
+      'successful payment on these credentials); credentials_expired (after recurring_expiry); use_case_mismatch (the initial payment is of the other ' +
+      'kind); currency_mismatch; authentication_not_configured (REQUIRE_3RI on a flow without a 3RI step); test_clock_not_allowed; ' +
+      'invalid_test_clock (X-Test-Now is not an ISO 8601 time with a zone); ' +
+      'simulator_not_allowed_in_live_mode; validation_failed naming the field.',
+  ),
+};
+const matrixErrors = {
+  ...commonErrorResponses,
+  '422': problemResponse(
+    'The problem names the rule (field rules[i].…, extension rule): unknown_flow, unknown_processor, unknown_condition, invalid_condition, ' +
+      'duplicate_rule_name; validation_failed for the shape.',
+  ),
+};
+
+function paymentCreation(operationId: string, summary: string, requestSchema: string, requestExample: unknown, responseExample: unknown, extra: JsonObject = {}): JsonObject {
+  return {
+    tags: ['Payments'],
+    operationId,
+    summary,
+    security,
+    requestBody: body(requestSchema, requestExample),
+    responses: { '200': answer('The payment, processing.', 'ConsumerPresentPayment', responseExample), ...createErrors },
+    ...extra,
+  };
+}
+
+function subsequentCreation(operationId: string, summary: string, requestExample: unknown, responseExample: unknown): JsonObject {
+  return {
+    tags: ['Payments'],
+    operationId,
+    summary,
+    description:
+      'Merchant initiated, consumer absent: no action_requirement; source copied from the initial payment; credential_id and initial_payment_id set; ' +
+      'authentication_preference echoed (default NO_3RI). 3RI runs on merchant-initiated payments only: NO_3RI skips it, TRY_3RI goes on to ' +
+      'authorization whatever its outcome, REQUIRE_3RI fails the payment (failure_reason authentication_failed) without an authorization when it fails.',
+    security,
+    parameters: [initialPaymentIdParameter, testClockParameter],
+    requestBody: body('SubsequentPaymentRequest', requestExample),
+    responses: { '200': answer('The subsequent payment, processing.', 'SubsequentPayment', responseExample), ...subsequentErrors },
+  };
+}
+
+/** The payment orchestrator's merchant API: payments of the newer interface, flows and the flow matrix. */
+export const paymentsFragment: OpenApiFragment = {
+  tags: [
+    { name: 'Payments', description: PAYMENTS_DESCRIPTION },
+    { name: 'Flows', description: FLOWS_DESCRIPTION },
+  ],
+  paths: {
+    '/payments/one-off': {
+      post: paymentCreation(
+        'createOneOffPayment',
+        'Create a one-off (guest) payment; the consumer pays on the hosted page',
+        'OneOffPaymentRequest',
+        { amount: 1999, currency_code: 'EUR', reference: 'order-1001', source: { type: 'vaultline' }, return_url: 'https://shop.example/orders/1001' },
+        ONE_OFF,
+      ),
+    },
+    '/payments/recurring': {
+      post: paymentCreation(
+        'createRecurringPayment',
+        'Create an initial recurring payment (consumer present); stored credentials are created',
+        'RecurringPaymentRequest',
+        { amount: 1999, currency_code: 'EUR', reference: 'subscription-42', source: { type: 'vaultline' }, recurring_frequency: 30, recurring_expiry: '20271231' },
+        RECURRING,
+      ),
+    },
+    '/payments/unscheduled': {
+      post: paymentCreation(
+        'createUnscheduledPayment',
+        'Create an initial unscheduled payment (consumer present); stored credentials are created',
+        'UnscheduledPaymentRequest',
+        { amount: 1999, currency_code: 'EUR', reference: 'top-up-7', source: { type: 'vaultline' } },
+        UNSCHEDULED,
+      ),
+    },
+    '/payments/recurring/{payment_id}/subsequent': {
+      post: subsequentCreation(
+        'createSubsequentRecurringPayment',
+        'Charge stored recurring credentials (merchant initiated)',
+        { amount: 1999, currency_code: 'EUR', reference: 'subscription-42-december', authentication_preference: 'NO_3RI' },
+        SUBSEQUENT_RECURRING,
+      ),
+    },
+    '/payments/unscheduled/{payment_id}/subsequent': {
+      post: subsequentCreation(
+        'createSubsequentUnscheduledPayment',
+        'Charge stored unscheduled credentials (merchant initiated); the body is the subsequent recurring one',
+        { amount: 500, currency_code: 'EUR', reference: 'top-up-8' },
+        SUBSEQUENT_UNSCHEDULED,
+      ),
+    },
+    '/payments/{payment_id}/capture': {
+      post: {
+        tags: ['Payments'],
+        operationId: 'capturePayment',
+        summary: 'Capture an authorized payment of a manual-capture flow: full (reference only) or partial (amount and currency_code)',
+        description: 'One capture per payment. Answers status capturing; the payment then completes to captured (amount.captured set) or failed.',
+        security,
+        parameters: [paymentIdParameter],
+        requestBody: body('CaptureRequest', { reference: 'manual-order-77-shipment-1', amount: 3000, currency_code: 'EUR' }),
+        responses: {
+          '200': answer('The payment, capturing.', 'CapturingPayment', CAPTURING),
+          ...paymentErrors,
+          '409': problemResponse('capture_not_allowed (automatic-capture flow, or the payment is not authorized); already_captured (a second capture).'),
+          '422': problemResponse('amount_exceeds_authorized; currency_mismatch; partial_capture_not_supported; validation_failed naming the field.'),
+        },
+      },
+    },
+    '/payments/{payment_id}': {
+      get: {
+        tags: ['Payments'],
+        operationId: 'getPayment',
+        summary: 'Retrieve a payment',
+        security,
+        parameters: [paymentIdParameter],
+        responses: { '200': answer('The payment.', 'Payment', CAPTURED), ...paymentErrors },
+      },
+    },
+    '/payments': {
+      get: {
+        tags: ['Payments'],
+        operationId: 'listPayments',
+        summary: 'List payments, newest first (cursor pagination)',
+        security,
+        parameters: pageParameters,
+        responses: {
+          '200': answer('A page of payments.', listOf('Payment'), { object: 'list', data: [FAILED, CAPTURED], has_more: true, next_cursor: CAPTURED.id }),
+          ...commonErrorResponses,
+        },
+      },
+    },
+    '/payments/{payment_id}/transactions': {
+      get: {
+        tags: ['Payments'],
+        operationId: 'listPaymentTransactions',
+        summary: 'The processor transactions of a payment, in the order they ran',
+        description: 'Shows what the flow did: e.g. a REQUIRE_3RI payment whose 3RI failed has an authentication_3ri transaction and no authorization.',
+        security,
+        parameters: [paymentIdParameter],
+        responses: {
+          '200': answer('The transactions, oldest first.', wholeListOf('ProcessorTransaction'), {
+            object: 'list',
+            data: [
+              { processor: 'simulator', kind: 'authorization', status: 'succeeded', failure_reason: null, created_at: CREATED_AT },
+              { processor: 'simulator', kind: 'capture', status: 'succeeded', failure_reason: null, created_at: '2026-11-23T10:15:01.000Z' },
+            ],
+          }),
+          ...paymentErrors,
+        },
+      },
+    },
+    '/flow-matrix': {
+      put: {
+        tags: ['Flows'],
+        operationId: 'putFlowMatrix',
+        summary: 'Replace the flow matrix (a new version)',
+        security,
+        requestBody: body('FlowMatrixInput', MATRIX_INPUT),
+        responses: {
+          '200': answer('The new version of the matrix.', 'FlowMatrix', MATRIX),
+          ...matrixErrors,
+          '409': problemResponse('flow_matrix_changed: another PUT committed the same version first; read and send again.'),
+        },
+      },
+      get: {
+        tags: ['Flows'],
+        operationId: 'getFlowMatrix',
+        summary: 'The current flow matrix (version 0 with default_flow simulator_auto_capture and no rules when none was set)',
+        security,
+        responses: { '200': answer('The current matrix.', 'FlowMatrix', MATRIX), ...commonErrorResponses },
+      },
+    },
+    '/flow-matrix/explain': {
+      post: {
+        tags: ['Flows'],
+        operationId: 'explainFlowMatrix',
+        summary: 'Which flow the current matrix chooses for a payment-shaped body, and by which rule',
+        security,
+        requestBody: body('FlowMatrixExplainRequest', { use_case: 'ONE_OFF', amount: 5000, currency_code: 'EUR', reference: 'manual-order-77' }),
+        responses: {
+          '200': answer('The decision.', 'FlowDecision', { flow: 'simulator_manual_capture', rule: 'manual-for-orders', matrix_version: 3 }),
+          ...commonErrorResponses,
+        },
+      },
+    },
+    '/flows': {
+      post: {
+        tags: ['Flows'],
+        operationId: 'createFlow',
+        summary: 'Define a flow of the merchant (immutable once created: define a new name to change it)',
+        security,
+        requestBody: body('FlowInput', FLOW_INPUT),
+        responses: {
+          '201': answer('The flow.', 'Flow', FLOW),
+          ...commonErrorResponses,
+          '409': problemResponse('flow_exists: a built-in or own flow has that name.'),
+          '422': problemResponse('invalid_flow, unknown_processor, processor_capability_missing, validation_failed: the field names the step.'),
+        },
+      },
+      get: {
+        tags: ['Flows'],
+        operationId: 'listFlows',
+        summary: 'The built-in flows and the merchant\'s own',
+        security,
+        responses: { '200': answer('Every flow.', wholeListOf('Flow'), { object: 'list', data: [BUILT_IN_FLOW, FLOW] }), ...commonErrorResponses },
+      },
+    },
+    '/flows/{flow_name}': {
+      get: {
+        tags: ['Flows'],
+        operationId: 'getFlow',
+        summary: 'Retrieve a flow by name',
+        security,
+        parameters: [flowNameParameter],
+        responses: { '200': answer('The flow.', 'Flow', FLOW), ...commonErrorResponses, '404': problemResponse('flow_not_found.') },
+      },
+    },
+  },
+  components: {
+    schemas: {
+      PaymentSourceRequest: {
+        type: 'object',
+        required: ['type'],
+        additionalProperties: false,
+        properties: { type: { const: 'vaultline', description: 'The card is entered on the service\'s hosted page; anything else is refused (422, field source.type).' } },
+      },
+      OneOffPaymentRequest: {
+        type: 'object',
+        required: ['amount', 'currency_code', 'source'],
+        properties: {
+          amount: amountValue,
+          currency_code: currencyCode,
+          reference: { type: 'string', description: 'Merchant reference text; the flow matrix can route on its prefix.' },
+          source: schemaRef('PaymentSourceRequest'),
+          return_url: { type: 'string', format: 'uri', description: 'Where the hosted page sends the consumer once the outcome is known (session_id, payment_id, payment_status added).' },
+          metadata,
+        },
+      },
+      UnscheduledPaymentRequest: { $ref: '#/components/schemas/OneOffPaymentRequest' },
+      RecurringPaymentRequest: {
+        allOf: [
+          schemaRef('OneOffPaymentRequest'),
+          {
+            type: 'object',
+            required: ['recurring_frequency', 'recurring_expiry'],
+            properties: {
+              recurring_frequency: { type: 'integer', minimum: 1, description: 'Minimum distance in days between two payments.' },
+              recurring_expiry: { type: 'string', pattern: '^[0-9]{8}$', description: 'YYYYMMDD: a real calendar date, not in the past; the last day of validity.' },
+            },
+          },
+        ],
+      },
+      SubsequentPaymentRequest: {
+        type: 'object',
+        required: ['amount', 'currency_code'],
+        properties: {
+          amount: { ...amountValue, description: 'At most the initial payment\'s amount (minor units).' },
+          currency_code: currencyCode,
+          reference: { type: 'string' },
+          authentication_preference: { type: 'string', enum: AUTHENTICATION_PREFERENCES, default: 'NO_3RI' },
+          metadata,
+        },
+      },
+      CaptureRequest: {
+        type: 'object',
+        properties: {
+          reference: { type: 'string' },
+          amount: { ...amountValue, description: 'Partial capture: at most amount.authorized. Without it the full authorized amount is captured.' },
+          currency_code: { ...currencyCode, description: 'With amount: the payment\'s currency.' },
+        },
+        dependentRequired: { amount: ['currency_code'] },
+      },
+      PaymentSource: {
+        type: 'object',
+        required: ['type', 'cardholder_name', 'expiry_month', 'expiry_year', 'masked_account_number', 'pan_type'],
+        additionalProperties: false,
+        properties: {
+          type: { const: 'card' },
+          cardholder_name: { type: ['string', 'null'] },
+          expiry_month: { type: 'integer', minimum: 1, maximum: 12 },
+          expiry_year: { type: 'integer' },
+          masked_account_number: { type: 'string', description: 'At most the first 6 and the last 4 digits.' },
+          pan_type: { const: 'FPAN' },
+        },
+      },
+      Payment: {
+        type: 'object',
+        required: ['id', 'amount', 'created_at', 'currency_code', 'reference', 'status', 'use_case'],
+        additionalProperties: false,
+        properties: {
+          id: uuid,
+          amount: {
+            type: 'object',
+            required: ['requested'],
+            additionalProperties: false,
+            properties: { requested: amountValue, authorized: { type: 'integer', minimum: 0 }, captured: { type: 'integer', minimum: 0 } },
+          },
+          action_requirement: {
+            type: 'object',
+            required: ['type', 'session_id'],
+            additionalProperties: false,
+            properties: { type: { const: 'use_sdk' }, session_id: uuid },
+            description: 'Consumer-present initial payments: start the hosted page or the SDK with the session id.',
+          },
+          authentication_preference: { type: 'string', enum: AUTHENTICATION_PREFERENCES },
+          created_at: { type: 'string', format: 'date-time' },
+          currency_code: currencyCode,
+          credential_id: uuid,
+          initial_payment_id: uuid,
+          reference: { type: ['string', 'null'] },
+          recurring_frequency: { type: 'integer', minimum: 1 },
+          recurring_expiry: { type: 'string', pattern: '^[0-9]{8}$' },
+          flow: { type: 'string', description: 'The name of the processing flow chosen by the flow matrix.' },
+          flow_decision: {
+            type: 'object',
+            required: ['matrix_version', 'rule'],
+            additionalProperties: false,
+            description: 'The flow matrix version and the rule (null: the default flow) that chose the flow.',
+            properties: { matrix_version: { type: 'integer', minimum: 0 }, rule: { type: ['string', 'null'] } },
+          },
+          source: schemaRef('PaymentSource'),
+          status: { type: 'string', enum: STATUSES },
+          use_case: { type: 'string', enum: USE_CASES },
+          failure_reason: {
+            type: ['string', 'null'],
+            description:
+              'Once failed: card_declined, insufficient_funds, authentication_failed, capture_failed, processor_error, risk_declined, session_expired, ' +
+              'simulator_not_allowed_in_live_mode (a live payment whose card\'s scheme chose a simulator flow).',
+          },
+          return_url: { type: ['string', 'null'] },
+          metadata: { ...metadata, type: ['object', 'null'] },
+        },
+        allOf: paymentRules,
+      },
+      ConsumerPresentPayment: {
+        description: 'A consumer-present payment as created: processing, with the session to start the hosted page.',
+        allOf: [schemaRef('Payment'), { required: ['action_requirement'], properties: { status: { const: 'processing' } } }],
+      },
+      SubsequentPayment: {
+        description: 'A merchant-initiated payment as created: processing, no action requirement.',
+        allOf: [schemaRef('Payment'), { properties: { status: { const: 'processing' }, use_case: { enum: ['SUBSEQUENT_RECURRING', 'SUBSEQUENT_UNSCHEDULED'] } } }],
+      },
+      CapturingPayment: {
+        description: 'The answer to a capture: status capturing with amount.requested, amount.authorized, flow, reference, source, use_case, created_at, currency_code.',
+        allOf: [
+          schemaRef('Payment'),
+          { required: ['flow', 'source'], properties: { status: { const: 'capturing' }, amount: { required: ['requested', 'authorized'] } } },
+        ],
+      },
+      ProcessorTransaction: {
+        type: 'object',
+        required: ['processor', 'kind', 'status', 'failure_reason', 'created_at'],
+        properties: {
+          id: uuid,
+          processor: { type: 'string' },
+          kind: { type: 'string', enum: ['risk', 'authentication_3ri', 'authorization', 'capture'] },
+          status: { type: 'string', enum: ['succeeded', 'failed', 'error'] },
+          failure_reason: { type: ['string', 'null'] },
+          amount: { type: ['integer', 'null'], description: 'Minor units, for authorizations and captures.' },
+          created_at: { type: 'string', format: 'date-time' },
+        },
+      },
+      FlowStep: {
+        type: 'object',
+        required: ['kind', 'processor'],
+        properties: {
+          kind: { type: 'string', enum: ['risk', 'authentication_3ri', 'authorization', 'capture'] },
+          processor: { type: 'string', description: 'A processor id of the registry (simulator; real processors come as plugins).' },
+          on_failure: { type: 'string', enum: ['stop', 'continue'], default: 'stop', description: 'What a declined step does.' },
+          fallback: { type: 'array', items: { type: 'string' }, default: [], description: 'Processors tried in order on a retryable processor error.' },
+        },
+      },
+      FlowInput: {
+        type: 'object',
+        required: ['name', 'capture_mode', 'steps'],
+        properties: {
+          name: { type: 'string' },
+          capture_mode: { type: 'string', enum: ['automatic', 'manual'] },
+          steps: { type: 'array', items: schemaRef('FlowStep'), minItems: 1 },
+        },
+      },
+      Flow: {
+        type: 'object',
+        required: ['name', 'capture_mode', 'steps', 'built_in', 'created_at'],
+        properties: {
+          name: { type: 'string' },
+          capture_mode: { type: 'string', enum: ['automatic', 'manual'] },
+          steps: { type: 'array', items: schemaRef('FlowStep') },
+          built_in: { type: 'boolean' },
+          created_at: { type: ['string', 'null'], format: 'date-time' },
+        },
+      },
+      FlowRuleConditions: {
+        type: 'object',
+        additionalProperties: false,
+        description: 'Every listed condition must hold. Other keys are refused (unknown_condition).',
+        properties: {
+          use_case: { type: 'array', items: { type: 'string', enum: USE_CASES }, minItems: 1 },
+          currency_code: { type: 'array', items: currencyCode, minItems: 1 },
+          amount_gte: { type: 'integer', minimum: 0 },
+          amount_lte: { type: 'integer', minimum: 0 },
+          reference_prefix: { type: 'string', minLength: 1 },
+          scheme: { type: 'array', items: { type: 'string' }, minItems: 1, description: 'Card schemes (VISA…); holds only once the card is known.' },
+          metadata: { type: 'object', additionalProperties: { type: 'string' } },
+        },
+      },
+      FlowRule: {
+        type: 'object',
+        required: ['name', 'when', 'flow'],
+        properties: { name: { type: 'string' }, when: schemaRef('FlowRuleConditions'), flow: { type: 'string' } },
+      },
+      FlowMatrixInput: {
+        type: 'object',
+        required: ['default_flow', 'rules'],
+        properties: { default_flow: { type: 'string' }, rules: { type: 'array', items: schemaRef('FlowRule') } },
+      },
+      FlowMatrix: {
+        type: 'object',
+        required: ['version', 'default_flow', 'rules', 'updated_at'],
+        properties: {
+          version: { type: 'integer', minimum: 0 },
+          default_flow: { type: 'string' },
+          rules: { type: 'array', items: schemaRef('FlowRule') },
+          updated_at: { type: ['string', 'null'], format: 'date-time' },
+        },
+      },
+      FlowMatrixExplainRequest: {
+        type: 'object',
+        description: 'Payment-shaped: a create request as it would be sent, or a payment as answered (other fields are ignored).',
+        required: ['amount', 'currency_code'],
+        properties: {
+          use_case: { type: 'string', enum: USE_CASES, default: 'ONE_OFF' },
+          amount: {
+            oneOf: [amountValue, { type: 'object', required: ['requested'], properties: { requested: amountValue } }],
+            description: 'Minor units, or a payment\'s amount object (amount.requested is used).',
+          },
+          currency_code: currencyCode,
+          reference: { type: ['string', 'null'] },
+          scheme: { type: 'string', description: 'The card scheme (VISA…), for scheme rules.' },
+          metadata,
+        },
+      },
+      FlowDecision: {
+        type: 'object',
+        required: ['flow', 'rule', 'matrix_version'],
+        properties: { flow: { type: 'string' }, rule: { type: ['string', 'null'] }, matrix_version: { type: 'integer', minimum: 0 } },
+      },
+    },
+  },
+};

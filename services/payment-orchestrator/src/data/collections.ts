@@ -1,0 +1,21 @@
+import type { CollectionSpec } from '@vaultline/store';
+
+export const PAYMENTS = 'payments';
+export const PAYMENT_SCHEDULE = 'payment_schedule';
+export const TRANSACTIONS = 'processor_transactions';
+export const CREDENTIALS = 'stored_credentials';
+export const FLOWS = 'flows';
+export const FLOW_MATRICES = 'flow_matrices';
+
+export const orchestratorCollections: CollectionSpec[] = [
+  { name: PAYMENTS },
+  // The worker's scan across merchants (under the system scope, so the index serves it): one entry per
+  // unfinished payment, written with it.
+  { name: PAYMENT_SCHEDULE, indexes: [{ fields: ['due_at'] }] },
+  // One sequence number per payment: a step recorded twice cannot commit.
+  { name: TRANSACTIONS, indexes: [{ fields: ['payment_id', 'sequence'], unique: true }] },
+  { name: CREDENTIALS },
+  { name: FLOWS, indexes: [{ fields: ['name'], unique: true }] },
+  // Two concurrent PUTs computing the same next version: one commits, the other fails.
+  { name: FLOW_MATRICES, indexes: [{ fields: ['matrix_version'], unique: true }] },
+];

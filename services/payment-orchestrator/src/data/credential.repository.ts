@@ -1,0 +1,20 @@
+import type { DocumentStore, UnitOfWork } from '@vaultline/store';
+import type { CredentialRepository } from '../domain/ports';
+import type { Credential } from '../domain/credentials/credential';
+import { CREDENTIALS } from './collections';
+
+export class StoreCredentialRepository implements CredentialRepository {
+  constructor(private readonly store: DocumentStore) {}
+
+  get(merchantId: string, id: string): Promise<Credential | null> {
+    return this.store.collection<Credential>(CREDENTIALS).get(merchantId, id);
+  }
+
+  insert(uow: UnitOfWork, credential: Omit<Credential, 'version'>): Credential {
+    return uow.insert<Credential>(CREDENTIALS, credential);
+  }
+
+  update(uow: UnitOfWork, credential: Credential): Credential {
+    return uow.update<Credential>(CREDENTIALS, credential);
+  }
+}

@@ -1,0 +1,49 @@
+import { newId } from '@vaultline/core';
+import type { DocumentStore, StoredDocument, UnitOfWork } from '@vaultline/store';
+import type { FlowMatrixRepository, FlowRepository } from '../domain/ports';
+import type { Flow } from '../domain/flows/flow';
+import type { FlowMatrix } from '../domain/flows/flow-matrix';
+import { FLOWS, FLOW_MATRICES } from './collections';
+
+interface FlowDocument extends StoredDocument {
+  name: string;
+  flow: Flow;
+}
+
+interface FlowMatrixDocument extends StoredDocument {
+  /** The store owns `version` (optimistic locking); the matrix's own version is this. */
+  matrix_version: number;
+  matrix: FlowMatrix;
+}
+
+/** A merchant defines a few flows; more than this is refused by listing only this many. */
+const MAX_FLOWS = 500;
+
+export class StoreFlowRepository implements FlowRepository {
+  constructor(private readonly store: DocumentStore) {}
+
+  async get(merchantId: string, name: string): Promise<Flow | null> {
+    return (await this.store.collection<FlowDocument>(FLOWS).findOne(merchantId, { name }))?.flow ?? null;
+  }
+
+  async list(merchantId: string): Promise<Flow[]> {
+    return (await this.store.collection<FlowDocument>(FLOWS).list(merchantId, {}, { limit: MAX_FLOWS })).items.map((doc) => doc.flow);
+  }
+
+  insert(uow: UnitOfWork, merchantId: string, flow: Flow): void {
+    uow.insert<FlowDocument>(FLOWS, { id: newId(), merchant_id: merchantId, name: flow.name, flow });
+  }
+}
+
+export class StoreFlowMatrixRepository implements FlowMatrixRepository {
+  constructor(private readonly store: DocumentStore) {}
+
+  async current(merchantId: string): Promise<FlowMatrix | null> {
+    const page = await this.store.collection<FlowMatrixDocument>(FLOW_MATRICES).list(merchantId, {}, { limit: 1, order: 'desc' });
+    return page.items[0]?.matrix ?? null;
+  }
+
+  insert(uow: UnitOfWork, merchantId: string, matrix: FlowMatrix): void {
+    uow.insert<FlowMatrixDocument>(FLOW_MATRICES, { id: newId(), merchant_id: merchantId, matrix_version: matrix.version, matrix });
+  }
+}

@@ -1,0 +1,48 @@
+import { SYSTEM_SCOPE, type DocumentStore, type Page, type PageRequest, type StoredDocument, type UnitOfWork } from '@vaultline/store';
+import type { DuePayment, PaymentRepository } from '../domain/ports';
+import { isFinal, type Payment } from '../domain/payment/payment';
+import { PAYMENTS, PAYMENT_SCHEDULE } from './collections';
+
+/**
+ * The payment's next_run_at, mirrored under the system scope so the worker finds due payments of every
+ * merchant through an index. Written in lockstep with the payment (same id, same version), removed with
+ * the payment's final write.
+ */
+interface ScheduleEntry extends StoredDocument {
+  owner_merchant_id: string;
+  due_at: string | null;
+}
+
+export class StorePaymentRepository implements PaymentRepository {
+  constructor(private readonly store: DocumentStore) {}
+
+  private get collection() {
+    return this.store.collection<Payment>(PAYMENTS);
+  }
+
+  get(merchantId: string, id: string): Promise<Payment | null> {
+    return this.collection.get(merchantId, id);
+  }
+
+  list(merchantId: string, page: PageRequest): Promise<Page<Payment>> {
+    return this.collection.list(merchantId, {}, page);
+  }
+
+  async listDue(now: Date, limit: number): Promise<DuePayment[]> {
+    const page = await this.store.collection<ScheduleEntry>(PAYMENT_SCHEDULE).list(SYSTEM_SCOPE, { due_at: { lte: now.toISOString() } }, { limit });
+    return page.items.map((entry) => ({ merchantId: entry.owner_merchant_id, paymentId: entry.id }));
+  }
+
+  insert(uow: UnitOfWork, payment: Omit<Payment, 'version'>): Payment {
+    const inserted = uow.insert<Payment>(PAYMENTS, payment);
+    if (!isFinal(payment.status)) uow.insert<ScheduleEntry>(PAYMENT_SCHEDULE, { id: payment.id, merchant_id: SYSTEM_SCOPE, owner_merchant_id: payment.merchant_id, due_at: payment.next_run_at });
+    return inserted;
+  }
+
+  update(uow: UnitOfWork, payment: Payment): Payment {
+    const updated = uow.update<Payment>(PAYMENTS, payment);
+    if (isFinal(payment.status)) uow.delete(PAYMENT_SCHEDULE, SYSTEM_SCOPE, payment.id, payment.version);
+    else uow.update<ScheduleEntry>(PAYMENT_SCHEDULE, { id: payment.id, merchant_id: SYSTEM_SCOPE, version: payment.version, owner_merchant_id: payment.merchant_id, due_at: payment.next_run_at });
+    return updated;
+  }
+}

@@ -1,0 +1,20 @@
+import type { DocumentStore, UnitOfWork } from '@vaultline/store';
+import type { TransactionRepository } from '../domain/ports';
+import type { ProcessorTransaction } from '../domain/payment/payment';
+import { TRANSACTIONS } from './collections';
+
+/** A payment records a handful of transactions: one page holds them all. */
+const MAX_PER_PAYMENT = 100;
+
+export class StoreTransactionRepository implements TransactionRepository {
+  constructor(private readonly store: DocumentStore) {}
+
+  async listForPayment(merchantId: string, paymentId: string): Promise<ProcessorTransaction[]> {
+    const page = await this.store.collection<ProcessorTransaction>(TRANSACTIONS).list(merchantId, { payment_id: paymentId }, { limit: MAX_PER_PAYMENT });
+    return page.items.sort((a, b) => a.sequence - b.sequence);
+  }
+
+  insert(uow: UnitOfWork, transaction: Omit<ProcessorTransaction, 'version'>): ProcessorTransaction {
+    return uow.insert<ProcessorTransaction>(TRANSACTIONS, transaction);
+  }
+}

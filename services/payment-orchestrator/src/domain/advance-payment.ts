@@ -1,0 +1,288 @@
+import { newId } from '@vaultline/core';
+import { ConcurrentModificationError, type UnitOfWork } from '@vaultline/store';
+import type { Credential } from './credentials/credential';
+import { stepOf, type FlowStep } from './flows/flow';
+import { isConsumerPresent, isFinal, type Payment, type ProcessorTransaction } from './payment/payment';
+import { paymentMovedEvent } from './payment/payment-events';
+import { movePayment } from './payment/payment-status';
+import type { CaptureOutcome, Clock, CredentialRepository, PaymentRepository, ProcessorConnection, ProcessorPayment, Processors, StepOutcome, TransactionRepository, TransactionRunner } from './ports';
+
+export interface AdvancePaymentPorts {
+  payments: PaymentRepository;
+  transactions: TransactionRepository;
+  credentials: CredentialRepository;
+  processors: Processors;
+  transaction: TransactionRunner;
+  clock: Clock;
+}
+
+/** Runs a payment's flow as far as it can go now; resolves with the payment as stored afterwards. */
+export type AdvancePayment = (merchantId: string, paymentId: string) => Promise<Payment | null>;
+
+type Attempt = { processor: string; outcome: StepOutcome };
+
+/** What one step decided: the payment after it, the transactions it recorded, and credential changes. */
+interface StepResult {
+  payment: Payment;
+  attempts: Array<Attempt & { kind: FlowStep['kind']; amount: number | null }>;
+  credential?: (credential: Credential) => Credential | null;
+}
+
+const MAX_STEPS_PER_CALL = 16;
+
+/**
+ * The flow runner. Each pass looks at what the payment waits for (an expired session, the next step, a
+ * capture to send or to settle), calls the processor outside any unit of work, then commits the
+ * transactions, the payment (compare-and-set on its version) and the event of a move together. A
+ * runner that lost the race (another worker, a capture call) stops: the winner's effect is in. After a
+ * crash the payment is picked up again by next_run_at and the step in flight is sent again with the
+ * same idempotency key.
+ */
+export function advancePayment(ports: AdvancePaymentPorts): AdvancePayment {
+  const { payments, clock } = ports;
+  return async (merchantId, paymentId) => {
+    let payment = await payments.get(merchantId, paymentId);
+    for (let pass = 0; payment && pass < MAX_STEPS_PER_CALL; pass++) {
+      const now = clock.now();
+      if (!isDue(payment, now)) return payment;
+      const result = await chainedSteps(ports, payment, now);
+      try {
+        payment = await commit(ports, payment, result, now);
+      } catch (error) {
+        if (!(error instanceof ConcurrentModificationError)) throw error;
+        // Another writer won. If it moved the payment, its effect is in and this pass is moot; if only the
+        // credentials changed under us (a concurrent subsequent payment), the next pass runs the step again.
+        const current = await payments.get(merchantId, paymentId);
+        if (!current || current.version !== payment.version) return current;
+        payment = current;
+      }
+    }
+    return payment;
+  };
+}
+
+const isDue = (payment: Payment, now: Date) => payment.next_run_at !== null && Date.parse(payment.next_run_at) <= now.getTime();
+
+/**
+ * Runs steps one after another while the payment stays in its status and the next step is due at once
+ * (risk → 3RI → authorization → sending the capture), and returns them as one result: one commit
+ * instead of one per step. After a crash the uncommitted steps are sent again with the same idempotency
+ * keys, as a single step would be.
+ */
+async function chainedSteps(ports: AdvancePaymentPorts, payment: Payment, now: Date): Promise<StepResult> {
+  let result = await nextStep(ports, payment, now);
+  for (let chained = 1; chained < MAX_STEPS_PER_CALL && result.payment.status === payment.status && isDue(result.payment, now); chained++) {
+    const next = await nextStep(ports, result.payment, now);
+    result = { payment: next.payment, attempts: [...result.attempts, ...next.attempts], credential: both(result.credential, next.credential) };
+  }
+  return result;
+}
+
+function both(first: StepResult['credential'], second: StepResult['credential']): StepResult['credential'] {
+  if (!first || !second) return first ?? second;
+  return (credential) => {
+    const afterFirst = first(credential) ?? credential;
+    return second(afterFirst) ?? (afterFirst === credential ? null : afterFirst);
+  };
+}
+
+async function commit(ports: AdvancePaymentPorts, before: Payment, result: StepResult, now: Date): Promise<Payment> {
+  const credential = result.credential && before.credential_id ? await ports.credentials.get(before.merchant_id, before.credential_id) : null;
+  return ports.transaction((uow: UnitOfWork) => {
+    let sequence = before.progress.transactions;
+    for (const attempt of result.attempts) {
+      ports.transactions.insert(uow, transactionOf(before, attempt, sequence++, now));
+    }
+    const next: Payment = { ...result.payment, progress: { ...result.payment.progress, transactions: sequence } };
+    if (next.status !== before.status) uow.publish(paymentMovedEvent(next, now));
+    if (credential && result.credential) {
+      const changed = result.credential(credential);
+      if (changed) ports.credentials.update(uow, changed);
+    }
+    return ports.payments.update(uow, next);
+  });
+}
+
+function transactionOf(payment: Payment, attempt: StepResult['attempts'][number], sequence: number, now: Date): Omit<ProcessorTransaction, 'version'> {
+  const { outcome } = attempt;
+  return {
+    id: newId(),
+    merchant_id: payment.merchant_id,
+    payment_id: payment.id,
+    sequence,
+    processor: attempt.processor,
+    kind: attempt.kind,
+    status: outcome.status,
+    failure_reason: outcome.status === 'succeeded' ? null : outcome.failure_reason,
+    amount: attempt.amount,
+    processor_reference: outcome.status === 'error' ? null : outcome.processor_reference,
+    created_at: now.toISOString(),
+  };
+}
+
+function fail(payment: Payment, reason: string, now: Date, changes: Partial<Payment> = {}): Payment {
+  return movePayment(payment, 'failed', { ...changes, failure_reason: reason, next_run_at: null }, now);
+}
+
+/** A failed subsequent payment gives its place in the frequency rule back. */
+const releaseCharge = (payment: Payment) => (credential: Credential): Credential | null =>
+  credential.last_charge_payment_id === payment.id && credential.previous_charge_at
+    ? { ...credential, last_charge_at: credential.previous_charge_at, previous_charge_at: null }
+    : null;
+
+function processorPayment(payment: Payment, stepKind: string, amount: number): ProcessorPayment {
+  return {
+    payment_id: payment.id,
+    merchant_id: payment.merchant_id,
+    use_case: payment.use_case,
+    amount,
+    currency_code: payment.currency_code,
+    reference: payment.reference,
+    token_id: payment.token_id ?? '',
+    masked_account_number: payment.source?.masked_account_number ?? '',
+    scheme: payment.card_scheme,
+    network_transaction_reference: payment.network_transaction_reference,
+    authentication_preference: payment.authentication_preference,
+    idempotency_key: `${payment.id}:${stepKind}`,
+  };
+}
+
+/** The step's processor, then its fallbacks while the answer is a retryable error. */
+async function withFallback(
+  ports: AdvancePaymentPorts,
+  step: FlowStep,
+  call: (processor: ProcessorConnection) => Promise<StepOutcome>,
+): Promise<Attempt[]> {
+  const attempts: Attempt[] = [];
+  for (const id of [step.processor, ...step.fallback]) {
+    const processor = ports.processors.get(id);
+    const outcome: StepOutcome = processor ? await call(processor).catch((error: unknown) => errorOutcome(error)) : { status: 'error', failure_reason: 'processor_unavailable' };
+    attempts.push({ processor: id, outcome });
+    if (outcome.status !== 'error') break;
+  }
+  return attempts;
+}
+
+function errorOutcome(error: unknown): StepOutcome {
+  return { status: 'error', failure_reason: error instanceof Error && 'code' in error && typeof error.code === 'string' ? error.code : 'processor_error' };
+}
+
+async function nextStep(ports: AdvancePaymentPorts, payment: Payment, now: Date): Promise<StepResult> {
+  const unchanged = (changes: Partial<Payment>): StepResult => ({ payment: { ...payment, ...changes, updated_at: now.toISOString() }, attempts: [] });
+  if (isFinal(payment.status) || payment.status === 'authorized') return unchanged({ next_run_at: null });
+  if (payment.token_id === null) {
+    // Consumer present and no card yet: the only thing that can be due is the session's expiry.
+    if (payment.session && Date.parse(payment.session.expires_at) <= now.getTime()) return { payment: fail(payment, 'session_expired', now), attempts: [], credential: releaseCharge(payment) };
+    return unchanged({ next_run_at: payment.session?.expires_at ?? null });
+  }
+  if (payment.progress.capture) return captureStep(ports, payment, now);
+  const flow = payment.decision!.flow;
+  const step = flow.steps[payment.progress.next_step];
+  if (!step) return unchanged({ next_run_at: null });
+  const advance = (changes: Partial<Payment> = {}): Payment => ({
+    ...payment,
+    ...changes,
+    progress: { ...payment.progress, ...changes.progress, next_step: payment.progress.next_step + 1 },
+    updated_at: now.toISOString(),
+  });
+  const record = (attempts: Attempt[], amount: number | null) => attempts.map((a) => ({ ...a, kind: step.kind, amount }));
+  const amount = payment.amount.requested;
+
+  switch (step.kind) {
+    case 'risk': {
+      const attempts = await withFallback(ports, step, (p) => (p.assessRisk ? p.assessRisk(processorPayment(payment, step.kind, amount)) : Promise.resolve(noCapability)));
+      const last = attempts[attempts.length - 1]!.outcome;
+      if (last.status !== 'succeeded' && step.on_failure === 'stop') {
+        return { payment: fail(payment, last.status === 'failed' ? 'risk_declined' : 'processor_error', now), attempts: record(attempts, null), credential: releaseCharge(payment) };
+      }
+      return { payment: advance(), attempts: record(attempts, null) };
+    }
+    case 'authentication_3ri': {
+      const preference = payment.authentication_preference ?? 'NO_3RI';
+      // 3RI is for merchant-initiated payments only: a consumer-present payment never runs it.
+      if (isConsumerPresent(payment.use_case) || preference === 'NO_3RI') return { payment: advance(), attempts: [] };
+      const attempts = await withFallback(ports, step, (p) => (p.authenticate3ri ? p.authenticate3ri(processorPayment(payment, step.kind, amount)) : Promise.resolve(noCapability)));
+      const last = attempts[attempts.length - 1]!.outcome;
+      if (last.status !== 'succeeded' && preference === 'REQUIRE_3RI') {
+        return { payment: fail(payment, 'authentication_failed', now), attempts: record(attempts, null), credential: releaseCharge(payment) };
+      }
+      return { payment: advance(), attempts: record(attempts, null) };
+    }
+    case 'authorization': {
+      const attempts = await withFallback(ports, step, (p) => p.authorize(processorPayment(payment, step.kind, amount)));
+      const lastAttempt = attempts[attempts.length - 1]!;
+      const last = lastAttempt.outcome;
+      if (last.status === 'failed') return { payment: fail(payment, last.failure_reason, now), attempts: record(attempts, amount), credential: releaseCharge(payment) };
+      if (last.status === 'error') return { payment: fail(payment, 'processor_error', now), attempts: record(attempts, amount), credential: releaseCharge(payment) };
+      const authorized: Partial<Payment> = {
+        amount: { ...payment.amount, authorized: amount },
+        network_transaction_reference: last.network_transaction_reference ?? payment.network_transaction_reference,
+        progress: { ...payment.progress, authorized_by: lastAttempt.processor, authorization_reference: last.processor_reference },
+      };
+      const credential = activateCredential({ ...payment, ...authorized });
+      if (flow.capture_mode === 'manual') {
+        const next = advance(authorized);
+        // The capture step waits for POST /payments/{id}/capture.
+        return { payment: movePayment(next, 'authorized', { next_run_at: null }, now), attempts: record(attempts, amount), credential };
+      }
+      return { payment: advance(authorized), attempts: record(attempts, amount), credential };
+    }
+    case 'capture': {
+      const captureAmount = payment.amount.authorized ?? amount;
+      return captureStep(ports, { ...payment, progress: { ...payment.progress, capture: { amount: captureAmount, reference: null, processor_reference: null } } }, now);
+    }
+  }
+}
+
+const noCapability: StepOutcome = { status: 'error', failure_reason: 'capability_missing' };
+
+/** Initial recurring and unscheduled payments: the credentials become usable with the authorization's references. */
+function activateCredential(payment: Payment): StepResult['credential'] {
+  if (payment.use_case !== 'RECURRING' && payment.use_case !== 'UNSCHEDULED') return undefined;
+  return (credential) => ({
+    ...credential,
+    status: 'active',
+    token_id: payment.token_id,
+    source: payment.source,
+    card_scheme: payment.card_scheme,
+    network_transaction_reference: payment.network_transaction_reference,
+  });
+}
+
+/** Sends the capture, or asks how a sent one settled. */
+async function captureStep(ports: AdvancePaymentPorts, payment: Payment, now: Date): Promise<StepResult> {
+  const capture = payment.progress.capture!;
+  const processorId = payment.progress.authorized_by ?? stepOf(payment.decision!.flow, 'capture')!.processor;
+  const processor = ports.processors.get(processorId);
+  const request = processorPayment(payment, 'capture', capture.amount);
+  let outcome: CaptureOutcome;
+  try {
+    if (!processor) outcome = { status: 'error', failure_reason: 'processor_unavailable' };
+    else if (capture.processor_reference === null) outcome = await processor.capture(request, payment.progress.authorization_reference);
+    else outcome = await processor.captureStatus(request, capture.processor_reference);
+  } catch (error) {
+    outcome = errorOutcome(error);
+  }
+  const attempt = (o: StepOutcome) => [{ processor: processorId, outcome: o, kind: 'capture' as const, amount: capture.amount }];
+  switch (outcome.status) {
+    case 'pending':
+      return {
+        payment: {
+          ...payment,
+          progress: { ...payment.progress, capture: { ...capture, processor_reference: outcome.processor_reference } },
+          next_run_at: new Date(now.getTime() + outcome.poll_after_ms).toISOString(),
+          updated_at: now.toISOString(),
+        },
+        attempts: [],
+      };
+    case 'succeeded':
+      return {
+        payment: movePayment(payment, 'captured', { amount: { ...payment.amount, captured: capture.amount }, progress: { ...payment.progress, capture: { ...capture, processor_reference: outcome.processor_reference ?? capture.processor_reference } }, next_run_at: null }, now),
+        attempts: attempt(outcome),
+      };
+    case 'failed':
+      return { payment: fail(payment, outcome.failure_reason, now), attempts: attempt(outcome), credential: releaseCharge(payment) };
+    case 'error':
+      return { payment: fail(payment, 'processor_error', now), attempts: attempt(outcome), credential: releaseCharge(payment) };
+  }
+}

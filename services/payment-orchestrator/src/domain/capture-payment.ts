@@ -1,0 +1,65 @@
+import { ConcurrentModificationError } from '@vaultline/store';
+import { stepOf } from './flows/flow';
+import type { Payment } from './payment/payment';
+import { paymentMovedEvent } from './payment/payment-events';
+import { AlreadyCaptured, AmountExceedsAuthorized, CaptureNotAllowed, CurrencyMismatch, PartialCaptureNotSupported, PaymentNotFound } from './payment/payment-errors';
+import { movePayment } from './payment/payment-status';
+import type { Clock, PaymentRepository, Processors, TransactionRunner } from './ports';
+
+export interface CapturePaymentPorts {
+  payments: PaymentRepository;
+  processors: Processors;
+  transaction: TransactionRunner;
+  clock: Clock;
+}
+
+export interface CaptureCommand {
+  paymentId: string;
+  reference: string | null;
+  /** Partial capture: amount and currency_code together; a full capture gives neither. */
+  amount: number | null;
+  currencyCode: string | null;
+}
+
+export type CapturePayment = (merchantId: string, command: CaptureCommand) => Promise<Payment>;
+
+/** Pure: the capture's checks and the authorized → capturing move. */
+export function startCapture(payment: Payment, command: CaptureCommand, processors: Processors, at: Date): Payment {
+  if (payment.decision?.flow.capture_mode !== 'manual') throw new CaptureNotAllowed('This payment\'s flow captures automatically; a manual capture is not possible.');
+  if (payment.progress.capture) throw new AlreadyCaptured();
+  if (payment.status !== 'authorized') throw new CaptureNotAllowed(`Only an authorized payment can be captured; this one is ${payment.status}.`);
+  const authorized = payment.amount.authorized ?? payment.amount.requested;
+  if (command.currencyCode !== null && command.currencyCode !== payment.currency_code) throw new CurrencyMismatch(payment.currency_code);
+  const amount = command.amount ?? authorized;
+  if (amount > authorized) throw new AmountExceedsAuthorized();
+  const processorId = payment.progress.authorized_by ?? stepOf(payment.decision.flow, 'capture')!.processor;
+  if (amount < authorized && !processors.get(processorId)?.capabilities.partialCapture) throw new PartialCaptureNotSupported(processorId);
+  return movePayment(
+    payment,
+    'capturing',
+    { progress: { ...payment.progress, capture: { amount, reference: command.reference, processor_reference: null } }, next_run_at: at.toISOString() },
+    at,
+  );
+}
+
+/** authorized → capturing (compare-and-set with payment.capturing); the runner then sends the capture. A concurrent second capture loses: already_captured. */
+export function capturePayment({ payments, processors, transaction, clock }: CapturePaymentPorts): CapturePayment {
+  return async (merchantId, command) => {
+    const payment = await payments.get(merchantId, command.paymentId);
+    if (!payment) throw new PaymentNotFound();
+    const now = clock.now();
+    const capturing = startCapture(payment, command, processors, now);
+    try {
+      return await transaction((uow) => {
+        uow.publish(paymentMovedEvent(capturing, now));
+        return payments.update(uow, capturing);
+      });
+    } catch (error) {
+      if (error instanceof ConcurrentModificationError) {
+        const current = await payments.get(merchantId, command.paymentId);
+        if (current?.progress.capture) throw new AlreadyCaptured();
+      }
+      throw error;
+    }
+  };
+}

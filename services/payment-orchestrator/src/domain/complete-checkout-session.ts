@@ -1,0 +1,76 @@
+import type { UnitOfWork } from '@vaultline/store';
+import { decideFlow, type FlowCatalogPorts } from './flows/flow-catalog';
+import { usesSimulator } from './flows/flow';
+import type { Payment } from './payment/payment';
+import { paymentMovedEvent } from './payment/payment-events';
+import { movePayment } from './payment/payment-status';
+import type { Clock, PaymentRepository } from './ports';
+
+export interface CompleteCheckoutSessionPorts extends FlowCatalogPorts {
+  payments: PaymentRepository;
+  clock: Clock;
+}
+
+/** What checkout.session.completed carries: the token and the card's display data, never the number. */
+export interface CompletedSession {
+  session_id: string;
+  payment_id: string;
+  token_id: string;
+  card: {
+    masked_account_number: string;
+    scheme: string;
+    expiry_month: number;
+    expiry_year: number;
+    cardholder_name: string | null;
+    submitted_at: string;
+  };
+}
+
+/** Resolves with the payment to run now, or null when the event changed nothing (unknown, already completed, expired). */
+export type CompleteCheckoutSession = (uow: UnitOfWork, merchantId: string, session: CompletedSession) => Promise<Payment | null>;
+
+/**
+ * The consumer entered the card: the payment gets its source and token, the flow is chosen again with
+ * the card's scheme, and the payment is due at once. Idempotent: a payment that already has its card
+ * (a redelivery, or a second event for the session) or is no longer processing is left alone.
+ */
+export function completeCheckoutSession(ports: CompleteCheckoutSessionPorts): CompleteCheckoutSession {
+  const { payments, clock } = ports;
+  return async (uow, merchantId, session) => {
+    const payment = await payments.get(merchantId, session.payment_id);
+    if (!payment || payment.session?.id !== session.session_id) return null;
+    if (payment.status !== 'processing' || payment.token_id !== null) return null;
+    const now = clock.now();
+    const { card } = session;
+    const withCard: Payment = {
+      ...payment,
+      token_id: session.token_id,
+      card_scheme: card.scheme.toUpperCase(),
+      source: {
+        type: 'card',
+        cardholder_name: card.cardholder_name,
+        expiry_month: card.expiry_month,
+        expiry_year: card.expiry_year,
+        masked_account_number: card.masked_account_number,
+        pan_type: 'FPAN',
+      },
+      updated_at: now.toISOString(),
+    };
+    const decision = await decideFlow(ports, merchantId, {
+      use_case: payment.use_case,
+      currency_code: payment.currency_code,
+      amount: payment.amount.requested,
+      reference: payment.reference,
+      scheme: withCard.card_scheme,
+      metadata: payment.metadata,
+    });
+    if (payment.mode === 'live' && usesSimulator(decision.flow)) {
+      // A rule on the scheme chose a simulator flow: refused as at creation, never a simulated success.
+      const failed = movePayment(withCard, 'failed', { decision, failure_reason: 'simulator_not_allowed_in_live_mode', next_run_at: null }, now);
+      uow.publish(paymentMovedEvent(failed, now));
+      payments.update(uow, failed);
+      return null;
+    }
+    return payments.update(uow, { ...withCard, decision, next_run_at: now.toISOString() });
+  };
+}

@@ -1,0 +1,123 @@
+import { ValidationError, newId } from '@vaultline/core';
+import { calendarDay, type Credential } from './credentials/credential';
+import { decideFlow, type FlowCatalogPorts } from './flows/flow-catalog';
+import { usesSimulator } from './flows/flow';
+import type { FlowDecision, Mode, Payment, UseCase } from './payment/payment';
+import { checkoutSessionOpenedEvent, paymentMovedEvent } from './payment/payment-events';
+import { SimulatorNotAllowedInLiveMode } from './payment/payment-errors';
+import type { Clock, CredentialRepository, PaymentRepository, TransactionRunner } from './ports';
+
+export interface CreatePaymentPorts extends FlowCatalogPorts {
+  payments: PaymentRepository;
+  credentials: CredentialRepository;
+  transaction: TransactionRunner;
+  clock: Clock;
+  /** How long the consumer has to enter the card (PAYMENT_SESSION_LIFETIME). */
+  sessionLifetimeMs: number;
+}
+
+export interface CreatePaymentCommand {
+  mode: Mode;
+  useCase: 'ONE_OFF' | 'RECURRING' | 'UNSCHEDULED';
+  amount: number;
+  currencyCode: string;
+  reference: string | null;
+  metadata: Record<string, string> | null;
+  returnUrl: string | null;
+  recurringFrequency: number | null;
+  recurringExpiry: string | null;
+}
+
+export type CreatePayment = (merchantId: string, command: CreatePaymentCommand) => Promise<Payment>;
+
+/** The simulator serves test mode only: a live payment never gets a simulated outcome. */
+export function assertModeAllowed(mode: Mode, decision: FlowDecision): void {
+  if (mode === 'live' && usesSimulator(decision.flow)) throw new SimulatorNotAllowedInLiveMode(decision.flow.name);
+}
+
+export function newProgress(): Payment['progress'] {
+  return { next_step: 0, authorized_by: null, authorization_reference: null, capture: null, transactions: 0 };
+}
+
+/**
+ * A consumer-present payment (one-off, initial recurring, initial unscheduled): processing, with a
+ * checkout session the vault hosts. The payment, its stored credentials, payment.processing and
+ * checkout.session.opened commit together. The flow is chosen now without the card (rules on
+ * `scheme` wait for it) and again when the card is known.
+ */
+export function createPayment(ports: CreatePaymentPorts): CreatePayment {
+  const { payments, credentials, transaction, clock, sessionLifetimeMs } = ports;
+  return async (merchantId, command) => {
+    const now = clock.now();
+    if (command.recurringExpiry !== null && command.recurringExpiry < calendarDay(now)) {
+      throw new ValidationError('recurring_expiry', 'recurring_expiry must not be in the past.');
+    }
+    const decision = await decideFlow(ports, merchantId, {
+      use_case: command.useCase,
+      currency_code: command.currencyCode,
+      amount: command.amount,
+      reference: command.reference,
+      scheme: null,
+      metadata: command.metadata,
+    });
+    assertModeAllowed(command.mode, decision);
+    const id = newId();
+    const expiresAt = new Date(now.getTime() + sessionLifetimeMs).toISOString();
+    const stored = command.useCase === 'ONE_OFF' ? null : newCredential(merchantId, id, command.useCase, command, now);
+    const payment: Omit<Payment, 'version'> = {
+      id,
+      merchant_id: merchantId,
+      mode: command.mode,
+      use_case: command.useCase,
+      status: 'processing',
+      amount: { requested: command.amount },
+      currency_code: command.currencyCode,
+      reference: command.reference,
+      metadata: command.metadata,
+      created_at: now.toISOString(),
+      updated_at: now.toISOString(),
+      session: { id: newId(), expires_at: expiresAt, return_url: command.returnUrl },
+      credential_id: stored?.id ?? null,
+      initial_payment_id: null,
+      authentication_preference: null,
+      recurring_frequency: command.useCase === 'RECURRING' ? command.recurringFrequency : null,
+      recurring_expiry: command.useCase === 'RECURRING' ? command.recurringExpiry : null,
+      source: null,
+      card_scheme: null,
+      token_id: null,
+      network_transaction_reference: null,
+      decision,
+      progress: newProgress(),
+      // Nothing runs before the card arrives; the worker looks again when the session expires.
+      next_run_at: expiresAt,
+      failure_reason: null,
+    };
+    return transaction((uow) => {
+      const inserted = payments.insert(uow, payment);
+      if (stored) credentials.insert(uow, stored);
+      uow.publish(paymentMovedEvent(inserted, now));
+      uow.publish(checkoutSessionOpenedEvent(inserted, now));
+      return inserted;
+    });
+  };
+}
+
+function newCredential(merchantId: string, paymentId: string, kind: UseCase & ('RECURRING' | 'UNSCHEDULED'), command: CreatePaymentCommand, now: Date): Omit<Credential, 'version'> {
+  return {
+    id: newId(),
+    merchant_id: merchantId,
+    kind,
+    initial_payment_id: paymentId,
+    status: 'pending',
+    token_id: null,
+    source: null,
+    card_scheme: null,
+    network_transaction_reference: null,
+    recurring_frequency: kind === 'RECURRING' ? command.recurringFrequency : null,
+    recurring_expiry: kind === 'RECURRING' ? command.recurringExpiry : null,
+    last_charge_at: now.toISOString(),
+    last_charge_payment_id: paymentId,
+    previous_charge_at: null,
+    created_at: now.toISOString(),
+  };
+}

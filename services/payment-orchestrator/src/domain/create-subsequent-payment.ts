@@ -1,0 +1,113 @@
+import { newId } from '@vaultline/core';
+import { calendarDay, nextChargeAllowedAt } from './credentials/credential';
+import { decideFlow, type FlowCatalogPorts } from './flows/flow-catalog';
+import { stepOf } from './flows/flow';
+import { assertModeAllowed, newProgress } from './create-payment';
+import type { AuthenticationPreference, Mode, Payment } from './payment/payment';
+import { paymentMovedEvent } from './payment/payment-events';
+import {
+  AmountExceedsInitial,
+  AuthenticationNotConfigured,
+  CredentialsExpired,
+  CurrencyMismatch,
+  InitialPaymentNotSuccessful,
+  PaymentNotFound,
+  RecurringFrequencyNotRespected,
+  UseCaseMismatch,
+} from './payment/payment-errors';
+import type { Clock, CredentialRepository, PaymentRepository, TransactionRunner } from './ports';
+
+export interface CreateSubsequentPaymentPorts extends FlowCatalogPorts {
+  payments: PaymentRepository;
+  credentials: CredentialRepository;
+  transaction: TransactionRunner;
+  clock: Clock;
+}
+
+export interface SubsequentPaymentCommand {
+  mode: Mode;
+  kind: 'RECURRING' | 'UNSCHEDULED';
+  initialPaymentId: string;
+  amount: number;
+  currencyCode: string;
+  reference: string | null;
+  metadata: Record<string, string> | null;
+  authenticationPreference: AuthenticationPreference;
+  /** The test clock (X-Test-Now, test keys only), else null: the request's effective time. */
+  effectiveAt: Date | null;
+}
+
+export type CreateSubsequentPayment = (merchantId: string, command: SubsequentPaymentCommand) => Promise<Payment>;
+
+const SUCCESSFUL = new Set(['authorized', 'capturing', 'captured']);
+
+/**
+ * A merchant-initiated payment on the stored credentials of an initial payment: consumer absent, the
+ * source copied, runs at once. The credentials' last charge moves to this payment in the same commit
+ * (compare-and-set), so two concurrent requests cannot both pass the frequency rule.
+ */
+export function createSubsequentPayment(ports: CreateSubsequentPaymentPorts): CreateSubsequentPayment {
+  const { payments, credentials, transaction, clock } = ports;
+  return async (merchantId, command) => {
+    const now = command.effectiveAt ?? clock.now();
+    const initial = await payments.get(merchantId, command.initialPaymentId);
+    if (!initial) throw new PaymentNotFound();
+    // A one-off or a subsequent payment named as the initial one is the wrong use case, not a missing payment.
+    if (initial.use_case !== command.kind || initial.credential_id === null) throw new UseCaseMismatch(command.kind, initial.use_case);
+    const credential = await credentials.get(merchantId, initial.credential_id);
+    if (!credential || credential.status !== 'active' || !SUCCESSFUL.has(initial.status)) throw new InitialPaymentNotSuccessful();
+    if (command.currencyCode !== initial.currency_code) throw new CurrencyMismatch(initial.currency_code);
+    if (command.amount > initial.amount.requested) throw new AmountExceedsInitial();
+    if (credential.recurring_expiry !== null && calendarDay(now) > credential.recurring_expiry) throw new CredentialsExpired(credential.recurring_expiry);
+    if (command.kind === 'RECURRING' && now.getTime() < nextChargeAllowedAt(credential).getTime()) {
+      throw new RecurringFrequencyNotRespected(credential.recurring_frequency ?? 0, nextChargeAllowedAt(credential).toISOString());
+    }
+    const useCase = command.kind === 'RECURRING' ? 'SUBSEQUENT_RECURRING' : 'SUBSEQUENT_UNSCHEDULED';
+    const decision = await decideFlow(ports, merchantId, {
+      use_case: useCase,
+      currency_code: command.currencyCode,
+      amount: command.amount,
+      reference: command.reference,
+      scheme: credential.card_scheme,
+      metadata: command.metadata,
+    });
+    assertModeAllowed(command.mode, decision);
+    if (command.authenticationPreference === 'REQUIRE_3RI' && !stepOf(decision.flow, 'authentication_3ri')) throw new AuthenticationNotConfigured(decision.flow.name);
+    const id = newId();
+    const at = now.toISOString();
+    const payment: Omit<Payment, 'version'> = {
+      id,
+      merchant_id: merchantId,
+      mode: command.mode,
+      use_case: useCase,
+      status: 'processing',
+      amount: { requested: command.amount },
+      currency_code: command.currencyCode,
+      reference: command.reference,
+      metadata: command.metadata,
+      created_at: at,
+      updated_at: at,
+      session: null,
+      credential_id: credential.id,
+      initial_payment_id: initial.id,
+      authentication_preference: command.authenticationPreference,
+      recurring_frequency: null,
+      recurring_expiry: null,
+      source: credential.source,
+      card_scheme: credential.card_scheme,
+      token_id: credential.token_id,
+      network_transaction_reference: credential.network_transaction_reference,
+      decision,
+      progress: newProgress(),
+      // Due at once: the runner is also started right after the commit (the worker catches a crash in between).
+      next_run_at: clock.now().toISOString(),
+      failure_reason: null,
+    };
+    return transaction((uow) => {
+      credentials.update(uow, { ...credential, previous_charge_at: credential.last_charge_at, last_charge_at: at, last_charge_payment_id: id });
+      const inserted = payments.insert(uow, payment);
+      uow.publish(paymentMovedEvent(inserted, clock.now()));
+      return inserted;
+    });
+  };
+}

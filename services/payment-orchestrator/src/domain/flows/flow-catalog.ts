@@ -1,0 +1,27 @@
+import type { FlowMatrixRepository, FlowRepository } from '../ports';
+import type { FlowDecision } from '../payment/payment';
+import { BUILT_IN_FLOWS, FlowNotFound, type Flow } from './flow';
+import { EMPTY_MATRIX, chooseFlow, type FlowMatrix, type PaymentFacts } from './flow-matrix';
+
+export interface FlowCatalogPorts {
+  flows: FlowRepository;
+  matrices: FlowMatrixRepository;
+}
+
+/** A merchant's flows: the built-in ones, then the merchant's own. */
+export async function findFlow(flows: FlowRepository, merchantId: string, name: string): Promise<Flow | undefined> {
+  return BUILT_IN_FLOWS[name] ?? (await flows.get(merchantId, name)) ?? undefined;
+}
+
+export async function currentMatrix(matrices: FlowMatrixRepository, merchantId: string): Promise<FlowMatrix> {
+  return (await matrices.current(merchantId)) ?? EMPTY_MATRIX;
+}
+
+/** The merchant's matrix decides; the flow is copied into the decision so a payment keeps running the flow it was given. */
+export async function decideFlow({ flows, matrices }: FlowCatalogPorts, merchantId: string, facts: PaymentFacts): Promise<FlowDecision> {
+  const choice = chooseFlow(await currentMatrix(matrices, merchantId), facts);
+  const flow = await findFlow(flows, merchantId, choice.flow);
+  // Flows are immutable and never deleted, and the matrix is validated against them: a miss is a bug.
+  if (!flow) throw new FlowNotFound(choice.flow);
+  return { flow, matrix_version: choice.matrix_version, rule: choice.rule };
+}

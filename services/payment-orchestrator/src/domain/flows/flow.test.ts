@@ -1,0 +1,61 @@
+import type { ValidationError } from '@vaultline/core';
+import type { ProcessorCapabilities, Processors } from '../ports';
+import { BUILT_IN_FLOWS, processorsOf, usesSimulator, validateFlow, type Flow, type FlowStep } from './flow';
+
+const all: ProcessorCapabilities = { authorize: true, capture: true, partialCapture: true, authentication3ri: true, risk: true, explicitUnscheduledMit: true, modes: ['test'] };
+const processors: Processors = {
+  get: (id) => (id === 'simulator' ? ({ id, capabilities: all } as never) : id === 'no-risk' ? ({ id, capabilities: { ...all, risk: false } } as never) : undefined),
+  ids: () => ['simulator', 'no-risk'],
+};
+const step = (kind: FlowStep['kind'], processor = 'simulator', extra: Partial<FlowStep> = {}): FlowStep => ({ kind, processor, on_failure: 'stop', fallback: [], ...extra });
+const flow = (steps: FlowStep[]): Flow => ({ name: 'f', capture_mode: 'automatic', steps, built_in: false, created_at: null });
+const refusal = (f: Flow) => {
+  try {
+    validateFlow(f, processors);
+  } catch (error) {
+    return error as ValidationError;
+  }
+  return null;
+};
+
+describe('validateFlow', () => {
+  it('when the built-in flows are checked, then they are valid and use the simulator', () => {
+    for (const builtIn of Object.values(BUILT_IN_FLOWS)) {
+      expect(refusal(builtIn)).toBeNull();
+      expect(usesSimulator(builtIn)).toBe(true);
+    }
+  });
+
+  it('when a flow has risk, 3RI, authorization and capture in that order, then it is valid', () => {
+    expect(refusal(flow([step('risk'), step('authentication_3ri'), step('authorization'), step('capture')]))).toBeNull();
+  });
+
+  it.each([
+    ['no authorization', [step('capture')], 'steps'],
+    ['two authorizations', [step('authorization'), step('authorization'), step('capture')], 'steps'],
+    ['no capture', [step('authorization')], 'steps'],
+    ['3RI after the authorization', [step('authorization'), step('authentication_3ri'), step('capture')], 'steps[1].kind'],
+    ['capture before the authorization', [step('capture'), step('authorization')], 'steps[0].kind'],
+    ['two risk steps', [step('risk'), step('risk'), step('authorization'), step('capture')], 'steps[1].kind'],
+    ['a capture with a fallback', [step('authorization'), step('capture', 'simulator', { fallback: ['simulator'] })], 'steps[1].fallback'],
+  ])('when a flow has %s, then it is refused as invalid_flow on %s', (_what, steps, field) => {
+    expect(refusal(flow(steps))).toMatchObject({ code: 'invalid_flow', extensions: { field } });
+  });
+
+  it('when a step names an unknown processor or fallback, then it is refused as unknown_processor on that name', () => {
+    expect(refusal(flow([step('authorization', 'acme'), step('capture')]))).toMatchObject({ code: 'unknown_processor', extensions: { field: 'steps[0].processor' } });
+    expect(refusal(flow([step('authorization', 'simulator', { fallback: ['acme'] }), step('capture')]))).toMatchObject({ code: 'unknown_processor', extensions: { field: 'steps[0].fallback[0]' } });
+  });
+
+  it('when a processor lacks the step\'s capability, then it is refused as processor_capability_missing', () => {
+    expect(refusal(flow([step('risk', 'no-risk'), step('authorization'), step('capture')]))).toMatchObject({ code: 'processor_capability_missing', extensions: { field: 'steps[0].processor' } });
+  });
+
+  it('when the capture names another processor than the authorization, then it is refused', () => {
+    expect(refusal(flow([step('authorization', 'no-risk'), step('capture', 'simulator')]))).toMatchObject({ code: 'invalid_flow', extensions: { field: 'steps' } });
+  });
+
+  it('when a flow\'s processors are listed, then fallbacks count and each appears once', () => {
+    expect(processorsOf(flow([step('authorization', 'simulator', { fallback: ['no-risk', 'simulator'] }), step('capture')]))).toEqual(['simulator', 'no-risk']);
+  });
+});

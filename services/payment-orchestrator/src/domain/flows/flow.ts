@@ -1,0 +1,105 @@
+import { AppError, ValidationError } from '@vaultline/core';
+import type { Processors } from '../ports';
+
+export type StepKind = 'risk' | 'authentication_3ri' | 'authorization' | 'capture';
+export type CaptureMode = 'automatic' | 'manual';
+/** What a failed (declined) step does: stop the payment, or continue with the next step. */
+export type FailurePolicy = 'stop' | 'continue';
+
+export interface FlowStep {
+  kind: StepKind;
+  processor: string;
+  on_failure: FailurePolicy;
+  /** Processors tried in order when this step ends in a retryable processor error (never on a decline). */
+  fallback: string[];
+}
+
+export interface Flow {
+  name: string;
+  capture_mode: CaptureMode;
+  steps: FlowStep[];
+  built_in: boolean;
+  created_at: string | null;
+}
+
+const simulatorSteps: FlowStep[] = [
+  { kind: 'authentication_3ri', processor: 'simulator', on_failure: 'continue', fallback: [] },
+  { kind: 'authorization', processor: 'simulator', on_failure: 'stop', fallback: [] },
+  { kind: 'capture', processor: 'simulator', on_failure: 'stop', fallback: [] },
+];
+
+/** Every merchant has these, under these exact names. */
+export const BUILT_IN_FLOWS: Readonly<Record<string, Flow>> = {
+  simulator_auto_capture: { name: 'simulator_auto_capture', capture_mode: 'automatic', steps: simulatorSteps, built_in: true, created_at: null },
+  simulator_manual_capture: { name: 'simulator_manual_capture', capture_mode: 'manual', steps: simulatorSteps, built_in: true, created_at: null },
+};
+
+export const DEFAULT_FLOW = 'simulator_auto_capture';
+
+export function processorsOf(flow: Flow): string[] {
+  return [...new Set(flow.steps.flatMap((step) => [step.processor, ...step.fallback]))];
+}
+
+export function usesSimulator(flow: Flow): boolean {
+  return processorsOf(flow).includes('simulator');
+}
+
+export function stepOf(flow: Flow, kind: StepKind): FlowStep | undefined {
+  return flow.steps.find((step) => step.kind === kind);
+}
+
+export class FlowExists extends AppError {
+  constructor(name: string) {
+    super('flow_exists', 409, `A flow named ${name} already exists; flows are immutable, create one under a new name.`, { field: 'name' });
+  }
+}
+
+export class FlowNotFound extends AppError {
+  constructor(name: string) {
+    super('flow_not_found', 404, `No flow named ${name}.`);
+  }
+}
+
+const CAPABILITY_OF: Record<StepKind, 'risk' | 'authentication3ri' | 'authorize' | 'capture'> = {
+  risk: 'risk',
+  authentication_3ri: 'authentication3ri',
+  authorization: 'authorize',
+  capture: 'capture',
+};
+
+/**
+ * The rules every flow keeps (pure): risk and 3RI come before the one authorization, the one capture
+ * comes after it, each step's processors exist and can do the step, and a capture goes to the
+ * processor that authorized (so the capture step names the authorization's processor).
+ */
+export function validateFlow(flow: Flow, processors: Processors): void {
+  const steps = flow.steps;
+  const authorizations = steps.filter((s) => s.kind === 'authorization').length;
+  if (authorizations !== 1) throw new ValidationError('steps', 'A flow has exactly one authorization step.', 'invalid_flow');
+  const authorizationAt = steps.findIndex((s) => s.kind === 'authorization');
+  const captures = steps.filter((s) => s.kind === 'capture');
+  if (captures.length !== 1) throw new ValidationError('steps', 'A flow has exactly one capture step (run automatically or by the capture call, by capture_mode).', 'invalid_flow');
+  steps.forEach((step, index) => {
+    const field = `steps[${index}]`;
+    if (steps.findIndex((s) => s.kind === step.kind) !== index) throw new ValidationError(`${field}.kind`, `A flow has at most one ${step.kind} step.`, 'invalid_flow');
+    if ((step.kind === 'risk' || step.kind === 'authentication_3ri') && index > authorizationAt) {
+      throw new ValidationError(`${field}.kind`, `The ${step.kind} step comes before the authorization.`, 'invalid_flow');
+    }
+    if (step.kind === 'capture' && index < authorizationAt) throw new ValidationError(`${field}.kind`, 'The capture step comes after the authorization.', 'invalid_flow');
+    for (const [at, id] of [step.processor, ...step.fallback].entries()) {
+      const processorField = at === 0 ? `${field}.processor` : `${field}.fallback[${at - 1}]`;
+      const processor = processors.get(id);
+      if (!processor) throw new ValidationError(processorField, `No processor named ${id}; known: ${processors.ids().join(', ')}.`, 'unknown_processor');
+      if (!processor.capabilities[CAPABILITY_OF[step.kind]]) {
+        throw new ValidationError(processorField, `The processor ${id} cannot do ${step.kind}.`, 'processor_capability_missing');
+      }
+    }
+    if (step.kind === 'capture' && step.fallback.length > 0) throw new ValidationError(`${field}.fallback`, 'A capture goes to the processor that authorized: it has no fallback.', 'invalid_flow');
+  });
+  const authorization = steps[authorizationAt]!;
+  const capture = captures[0]!;
+  const fallbackCannotCapture = authorization.fallback.some((id) => !processors.get(id)?.capabilities.capture);
+  if (capture.processor !== authorization.processor || fallbackCannotCapture) {
+    throw new ValidationError('steps', 'The capture step names the authorization\'s processor, and every fallback of the authorization can capture.', 'invalid_flow');
+  }
+}

@@ -1,0 +1,80 @@
+import { DuplicateKeyError } from '@vaultline/store';
+import { BUILT_IN_FLOWS, FlowExists, FlowNotFound, validateFlow, type Flow, type FlowStep } from './flows/flow';
+import { currentMatrix, findFlow } from './flows/flow-catalog';
+import { chooseFlow, validateFlowMatrix, type FlowChoice, type FlowMatrix, type PaymentFacts } from './flows/flow-matrix';
+import type { Clock, FlowMatrixRepository, FlowRepository, Processors, TransactionRunner } from './ports';
+import { ConflictError } from '@vaultline/core';
+
+export interface ManageFlowsPorts {
+  flows: FlowRepository;
+  matrices: FlowMatrixRepository;
+  processors: Processors;
+  transaction: TransactionRunner;
+  clock: Clock;
+}
+
+export interface NewFlow {
+  name: string;
+  capture_mode: Flow['capture_mode'];
+  steps: FlowStep[];
+}
+
+export type CreateFlow = (merchantId: string, input: NewFlow) => Promise<Flow>;
+export type GetFlow = (merchantId: string, name: string) => Promise<Flow>;
+export type ListFlows = (merchantId: string) => Promise<Flow[]>;
+export type PutFlowMatrix = (merchantId: string, input: Parameters<typeof validateFlowMatrix>[0]) => Promise<FlowMatrix>;
+export type GetFlowMatrix = (merchantId: string) => Promise<FlowMatrix>;
+export type ExplainFlow = (merchantId: string, facts: PaymentFacts) => Promise<FlowChoice>;
+
+/** Merchant flows are immutable once created (payments copy the flow they run; the matrix names them). */
+export function createFlow({ flows, processors, transaction, clock }: ManageFlowsPorts): CreateFlow {
+  return async (merchantId, input) => {
+    if (BUILT_IN_FLOWS[input.name] || (await flows.get(merchantId, input.name))) throw new FlowExists(input.name);
+    const flow: Flow = { ...input, built_in: false, created_at: clock.now().toISOString() };
+    validateFlow(flow, processors);
+    try {
+      await transaction((uow) => flows.insert(uow, merchantId, flow));
+    } catch (error) {
+      if (error instanceof DuplicateKeyError) throw new FlowExists(input.name);
+      throw error;
+    }
+    return flow;
+  };
+}
+
+export function getFlow({ flows }: Pick<ManageFlowsPorts, 'flows'>): GetFlow {
+  return async (merchantId, name) => {
+    const flow = await findFlow(flows, merchantId, name);
+    if (!flow) throw new FlowNotFound(name);
+    return flow;
+  };
+}
+
+export function listFlows({ flows }: Pick<ManageFlowsPorts, 'flows'>): ListFlows {
+  return async (merchantId) => [...Object.values(BUILT_IN_FLOWS), ...(await flows.list(merchantId))];
+}
+
+/** Each PUT is a new version (the previous ones stay: payments name the version that chose their flow). */
+export function putFlowMatrix({ flows, matrices, processors, transaction, clock }: ManageFlowsPorts): PutFlowMatrix {
+  return async (merchantId, input) => {
+    const own = new Map((await flows.list(merchantId)).map((flow) => [flow.name, flow]));
+    const valid = validateFlowMatrix(input, (name) => BUILT_IN_FLOWS[name] ?? own.get(name), processors);
+    const previous = await currentMatrix(matrices, merchantId);
+    const matrix: FlowMatrix = { ...valid, version: previous.version + 1, updated_at: clock.now().toISOString() };
+    try {
+      await transaction((uow) => matrices.insert(uow, merchantId, matrix));
+    } catch (error) {
+      if (error instanceof DuplicateKeyError) throw new ConflictError('flow_matrix_changed', 'Another update of the flow matrix committed first; read it again and retry.');
+      throw error;
+    }
+    return matrix;
+  };
+}
+
+export function getFlowMatrix({ matrices }: Pick<ManageFlowsPorts, 'matrices'>): GetFlowMatrix {
+  return (merchantId) => currentMatrix(matrices, merchantId);
+}
+
+export function explainFlow({ matrices }: Pick<ManageFlowsPorts, 'matrices'>): ExplainFlow {
+  return async (merchantId, facts) => chooseFlow(await currentMatrix(matrices, merchantId), facts);
+}

@@ -1,0 +1,58 @@
+import { eventMessage } from '@vaultline/bus';
+import {
+  checkoutSessionOpenedV1,
+  paymentAuthorizedV1,
+  paymentCapturedV1,
+  paymentCapturingV1,
+  paymentFailedV1,
+  paymentProcessingV1,
+  type EventData,
+} from '@vaultline/contracts';
+import type { OutboxMessage } from '@vaultline/store';
+import type { Payment, PaymentStatus } from './payment';
+
+const definitions = {
+  processing: paymentProcessingV1,
+  authorized: paymentAuthorizedV1,
+  capturing: paymentCapturingV1,
+  captured: paymentCapturedV1,
+  failed: paymentFailedV1,
+} as const;
+
+function paymentData(payment: Payment): EventData<typeof paymentProcessingV1> {
+  return {
+    payment_id: payment.id,
+    status: payment.status,
+    amount: { ...payment.amount },
+    currency_code: payment.currency_code,
+    use_case: payment.use_case,
+    reference: payment.reference,
+    credential_id: payment.credential_id,
+    initial_payment_id: payment.initial_payment_id,
+    flow: payment.decision?.flow.name ?? null,
+    failure_reason: payment.failure_reason,
+    masked_account_number: payment.source?.masked_account_number ?? null,
+  };
+}
+
+/** The event of the move that put the payment in its current status (payment.<status>). */
+export function paymentMovedEvent(payment: Payment, at: Date): OutboxMessage {
+  const definition = definitions[payment.status satisfies PaymentStatus];
+  return eventMessage(definition, { merchantId: payment.merchant_id, data: paymentData(payment), occurredAt: at });
+}
+
+export function checkoutSessionOpenedEvent(payment: Payment, at: Date): OutboxMessage {
+  const session = payment.session!;
+  return eventMessage(checkoutSessionOpenedV1, {
+    merchantId: payment.merchant_id,
+    occurredAt: at,
+    data: {
+      session_id: session.id,
+      payment_id: payment.id,
+      amount: payment.amount.requested,
+      currency: payment.currency_code,
+      expires_at: session.expires_at,
+      return_url: session.return_url,
+    },
+  });
+}

@@ -1,0 +1,33 @@
+import { IllegalPaymentMove } from './payment-errors';
+import type { Payment, PaymentStatus } from './payment';
+import { TRANSITIONS, canMove, movePayment } from './payment-status';
+
+const STATUSES: PaymentStatus[] = ['processing', 'authorized', 'capturing', 'captured', 'failed'];
+const LEGAL: Array<[PaymentStatus, PaymentStatus]> = [
+  ['processing', 'authorized'],
+  ['processing', 'captured'],
+  ['processing', 'failed'],
+  ['authorized', 'capturing'],
+  ['capturing', 'captured'],
+  ['capturing', 'failed'],
+];
+
+const payment = (status: PaymentStatus) => ({ status, updated_at: 'before' }) as Payment;
+
+describe('the transition table', () => {
+  it.each(LEGAL)('when a payment is %s, then it may move to %s', (from, to) => {
+    expect(canMove(from, to)).toBe(true);
+    expect(movePayment(payment(from), to, {}, new Date('2026-01-01T00:00:00Z'))).toMatchObject({ status: to, updated_at: '2026-01-01T00:00:00.000Z' });
+  });
+
+  const illegal = STATUSES.flatMap((from) => STATUSES.map((to) => [from, to] as [PaymentStatus, PaymentStatus])).filter(([from, to]) => !LEGAL.some(([f, t]) => f === from && t === to));
+  it.each(illegal)('when a payment is %s, then it cannot move to %s', (from, to) => {
+    expect(canMove(from, to)).toBe(false);
+    expect(() => movePayment(payment(from), to, {}, new Date())).toThrow(IllegalPaymentMove);
+  });
+
+  it('when the table is read, then captured and failed are final', () => {
+    expect(TRANSITIONS.captured).toEqual([]);
+    expect(TRANSITIONS.failed).toEqual([]);
+  });
+});

@@ -1,0 +1,24 @@
+import type { Payment, PaymentStatus } from './payment';
+import { IllegalPaymentMove } from './payment-errors';
+
+/**
+ * The one place that says which move is legal (the spec's table, plus processing → failed for
+ * declines, errors and expired sessions). Every state change goes through movePayment.
+ */
+export const TRANSITIONS: Readonly<Record<PaymentStatus, readonly PaymentStatus[]>> = {
+  processing: ['authorized', 'captured', 'failed'],
+  authorized: ['capturing'],
+  capturing: ['captured', 'failed'],
+  captured: [],
+  failed: [],
+};
+
+export function canMove(from: PaymentStatus, to: PaymentStatus): boolean {
+  return TRANSITIONS[from].includes(to);
+}
+
+/** The payment after a legal move (pure); throws IllegalPaymentMove for any other. */
+export function movePayment(payment: Payment, to: PaymentStatus, changes: Partial<Payment>, at: Date): Payment {
+  if (!canMove(payment.status, to)) throw new IllegalPaymentMove(payment.status, to);
+  return { ...payment, ...changes, status: to, updated_at: at.toISOString() };
+}

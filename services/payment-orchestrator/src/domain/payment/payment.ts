@@ -1,0 +1,107 @@
+import type { Flow, StepKind } from '../flows/flow';
+
+export type PaymentStatus = 'processing' | 'authorized' | 'capturing' | 'captured' | 'failed';
+export type UseCase = 'ONE_OFF' | 'RECURRING' | 'UNSCHEDULED' | 'SUBSEQUENT_RECURRING' | 'SUBSEQUENT_UNSCHEDULED';
+export type AuthenticationPreference = 'NO_3RI' | 'TRY_3RI' | 'REQUIRE_3RI';
+export type Mode = 'test' | 'live';
+
+export const CONSUMER_PRESENT_USE_CASES: readonly UseCase[] = ['ONE_OFF', 'RECURRING', 'UNSCHEDULED'];
+
+export function isConsumerPresent(useCase: UseCase): boolean {
+  return CONSUMER_PRESENT_USE_CASES.includes(useCase);
+}
+
+/** What a payment shows of the card: display data only, never the number or the security code. */
+export interface CardSource {
+  type: 'card';
+  cardholder_name: string | null;
+  expiry_month: number;
+  expiry_year: number;
+  masked_account_number: string;
+  pan_type: 'FPAN';
+}
+
+export interface CheckoutSessionRef {
+  id: string;
+  expires_at: string;
+  return_url: string | null;
+}
+
+/** The flow decision, recorded with the payment (the matrix version and rule that chose it). */
+export interface FlowDecision {
+  flow: Flow;
+  matrix_version: number;
+  rule: string | null;
+}
+
+export interface PendingCapture {
+  amount: number;
+  reference: string | null;
+  processor_reference: string | null;
+}
+
+/**
+ * Where the flow runner stands. `next_step` indexes flow.steps; a payment is resumed from here after
+ * a crash (the step in flight is sent again, with the same idempotency key).
+ */
+export interface FlowProgress {
+  next_step: number;
+  /** The processor that authorized: the capture goes to it whatever the capture step names. */
+  authorized_by: string | null;
+  authorization_reference: string | null;
+  capture: PendingCapture | null;
+  /** Processor transactions recorded so far (the next one's sequence). */
+  transactions: number;
+}
+
+export interface Payment {
+  id: string;
+  merchant_id: string;
+  version: number;
+  mode: Mode;
+  use_case: UseCase;
+  status: PaymentStatus;
+  amount: { requested: number; authorized?: number; captured?: number };
+  currency_code: string;
+  reference: string | null;
+  metadata: Record<string, string> | null;
+  created_at: string;
+  updated_at: string;
+  session: CheckoutSessionRef | null;
+  credential_id: string | null;
+  initial_payment_id: string | null;
+  authentication_preference: AuthenticationPreference | null;
+  recurring_frequency: number | null;
+  recurring_expiry: string | null;
+  source: CardSource | null;
+  /** Routing data of the card (matrix `scheme` condition); not part of the merchant's source view. */
+  card_scheme: string | null;
+  /** The vault token of the card: processors reach the card through the forwarder with it. */
+  token_id: string | null;
+  network_transaction_reference: string | null;
+  decision: FlowDecision | null;
+  progress: FlowProgress;
+  /** When the background worker must look at the payment next (session expiry, a step, a capture's settlement); null when nothing is due. */
+  next_run_at: string | null;
+  failure_reason: string | null;
+}
+
+export interface ProcessorTransaction {
+  id: string;
+  merchant_id: string;
+  version: number;
+  payment_id: string;
+  /** Order within the payment (0, 1, …). */
+  sequence: number;
+  processor: string;
+  kind: StepKind;
+  status: 'succeeded' | 'failed' | 'error';
+  failure_reason: string | null;
+  amount: number | null;
+  processor_reference: string | null;
+  created_at: string;
+}
+
+export function isFinal(status: PaymentStatus): boolean {
+  return status === 'captured' || status === 'failed';
+}

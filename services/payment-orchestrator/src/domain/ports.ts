@@ -1,0 +1,108 @@
+import type { Clock } from '@vaultline/core';
+import type { Page, PageRequest, UnitOfWork } from '@vaultline/store';
+import type { Credential } from './credentials/credential';
+import type { Flow } from './flows/flow';
+import type { FlowMatrix } from './flows/flow-matrix';
+import type { AuthenticationPreference, Mode, Payment, ProcessorTransaction, UseCase } from './payment/payment';
+
+export type { Clock };
+
+export type TransactionRunner = <R>(work: (uow: UnitOfWork) => R | Promise<R>) => Promise<R>;
+
+export interface DuePayment {
+  merchantId: string;
+  paymentId: string;
+}
+
+export interface PaymentRepository {
+  get(merchantId: string, id: string): Promise<Payment | null>;
+  list(merchantId: string, page: PageRequest): Promise<Page<Payment>>;
+  /** Background worker: payments of every merchant whose next_run_at is due. */
+  listDue(now: Date, limit: number): Promise<DuePayment[]>;
+  insert(uow: UnitOfWork, payment: Omit<Payment, 'version'>): Payment;
+  /** Compare-and-set on the version the payment was read with: two concurrent moves cannot both commit. */
+  update(uow: UnitOfWork, payment: Payment): Payment;
+}
+
+export interface TransactionRepository {
+  listForPayment(merchantId: string, paymentId: string): Promise<ProcessorTransaction[]>;
+  insert(uow: UnitOfWork, transaction: Omit<ProcessorTransaction, 'version'>): ProcessorTransaction;
+}
+
+export interface CredentialRepository {
+  get(merchantId: string, id: string): Promise<Credential | null>;
+  insert(uow: UnitOfWork, credential: Omit<Credential, 'version'>): Credential;
+  update(uow: UnitOfWork, credential: Credential): Credential;
+}
+
+export interface FlowRepository {
+  /** Merchant-defined flows only (the built-in ones live in code). */
+  get(merchantId: string, name: string): Promise<Flow | null>;
+  list(merchantId: string): Promise<Flow[]>;
+  insert(uow: UnitOfWork, merchantId: string, flow: Flow): void;
+}
+
+export interface FlowMatrixRepository {
+  /** The newest version, or null when the merchant never set one. */
+  current(merchantId: string): Promise<FlowMatrix | null>;
+  /** Inserts a new version; a concurrent insert of the same version fails the commit (DuplicateKeyError). */
+  insert(uow: UnitOfWork, merchantId: string, matrix: FlowMatrix): void;
+}
+
+// --- Processors, as the engine sees them (the plugins in processors/ implement this) ---
+
+export type ProcessorId = 'simulator';
+
+export interface ProcessorCapabilities {
+  authorize: boolean;
+  capture: boolean;
+  partialCapture: boolean;
+  authentication3ri: boolean;
+  risk: boolean;
+  /** Merchant-initiated unscheduled payments as such (else they are sent as recurring). */
+  explicitUnscheduledMit: boolean;
+  /** The key modes the processor may serve: the simulator serves test only. */
+  modes: readonly Mode[];
+}
+
+/** What a processor is told about a payment: no card data, only the token and display data. */
+export interface ProcessorPayment {
+  payment_id: string;
+  merchant_id: string;
+  use_case: UseCase;
+  amount: number;
+  currency_code: string;
+  reference: string | null;
+  token_id: string;
+  masked_account_number: string;
+  scheme: string | null;
+  /** Subsequent payments: the reference the initial authorization returned. */
+  network_transaction_reference: string | null;
+  authentication_preference: AuthenticationPreference | null;
+  /** The same for every attempt of one step of one payment, so a repeated call cannot charge twice. */
+  idempotency_key: string;
+}
+
+export type StepOutcome =
+  | { status: 'succeeded'; processor_reference: string | null; network_transaction_reference?: string | null }
+  | { status: 'failed'; failure_reason: string; processor_reference: string | null }
+  /** Retryable: the processor could not answer (5xx, timeout); a flow may fall back to another processor. */
+  | { status: 'error'; failure_reason: string };
+
+/** A capture may settle later: the engine asks again after `poll_after_ms` (or a notification settles it, part 2). */
+export type CaptureOutcome = StepOutcome | { status: 'pending'; processor_reference: string; poll_after_ms: number };
+
+export interface ProcessorConnection {
+  readonly id: ProcessorId;
+  readonly capabilities: ProcessorCapabilities;
+  assessRisk?(payment: ProcessorPayment): Promise<StepOutcome>;
+  authenticate3ri?(payment: ProcessorPayment): Promise<StepOutcome>;
+  authorize(payment: ProcessorPayment): Promise<StepOutcome>;
+  capture(payment: ProcessorPayment, authorizationReference: string | null): Promise<CaptureOutcome>;
+  captureStatus(payment: ProcessorPayment, captureReference: string): Promise<CaptureOutcome>;
+}
+
+export interface Processors {
+  get(id: string): ProcessorConnection | undefined;
+  ids(): readonly string[];
+}

@@ -1,0 +1,99 @@
+import type { Router } from 'express';
+import { z } from 'zod';
+import { SCOPES } from '@vaultline/auth';
+import { authOf, parseInput, requireScope } from '@vaultline/http';
+import { DEFAULT_FLOW, type Flow } from '../domain/flows/flow';
+import type { FlowMatrix } from '../domain/flows/flow-matrix';
+import type { CreateFlow, ExplainFlow, GetFlow, GetFlowMatrix, ListFlows, PutFlowMatrix } from '../domain/manage-flows';
+import { amount, currencyCode, metadata } from './payment.schemas';
+
+export interface FlowUseCases {
+  createFlow: CreateFlow;
+  getFlow: GetFlow;
+  listFlows: ListFlows;
+  putFlowMatrix: PutFlowMatrix;
+  getFlowMatrix: GetFlowMatrix;
+  explainFlow: ExplainFlow;
+}
+
+const flowName = z.string().regex(/^[a-z0-9][a-z0-9_-]{0,63}$/, { message: 'name must be 1–64 lower-case letters, digits, _ or -.' });
+
+const flowBody = z.strictObject({
+  name: flowName,
+  capture_mode: z.enum(['automatic', 'manual']),
+  steps: z
+    .array(
+      z.strictObject({
+        kind: z.enum(['risk', 'authentication_3ri', 'authorization', 'capture']),
+        processor: z.string().min(1).max(64),
+        on_failure: z.enum(['stop', 'continue']).default('stop'),
+        fallback: z.array(z.string().min(1).max(64)).max(5).default([]),
+      }),
+    )
+    .min(2)
+    .max(8),
+});
+
+const matrixBody = z.strictObject({
+  default_flow: z.string().min(1).max(64).default(DEFAULT_FLOW),
+  rules: z
+    .array(z.strictObject({ name: z.string().min(1).max(64), when: z.record(z.string(), z.unknown()).default({}), flow: z.string().min(1).max(64) }))
+    .max(200)
+    .default([]),
+});
+
+/**
+ * Payment-shaped: a create request's body (its other fields, such as source or return_url, are
+ * ignored) or a payment as answered (amount as {requested}, source.scheme not needed: give scheme).
+ */
+const explainBody = z.object({
+  use_case: z.enum(['ONE_OFF', 'RECURRING', 'UNSCHEDULED', 'SUBSEQUENT_RECURRING', 'SUBSEQUENT_UNSCHEDULED']).default('ONE_OFF'),
+  amount: z.union([amount, z.object({ requested: amount }).transform((value) => value.requested)]),
+  currency_code: currencyCode,
+  reference: z.string().max(255).nullish(),
+  scheme: z.string().min(1).max(32).optional(),
+  metadata: metadata.optional(),
+});
+
+export const toFlowView = (flow: Flow) => ({ name: flow.name, capture_mode: flow.capture_mode, steps: flow.steps, built_in: flow.built_in, created_at: flow.created_at });
+const toMatrixView = (matrix: FlowMatrix) => ({ version: matrix.version, default_flow: matrix.default_flow, rules: matrix.rules, updated_at: matrix.updated_at });
+
+/** Merchant flows and the flow matrix (the rules that choose a payment's flow). */
+export function flowRoutes(router: Router, useCases: FlowUseCases): void {
+  const merchant = requireScope(SCOPES.merchant);
+
+  router.post('/flows', merchant, async (req, res) => {
+    const body = parseInput(flowBody, req.body);
+    res.status(201).json(toFlowView(await useCases.createFlow(authOf(req).merchantId, body)));
+  });
+
+  router.get('/flows', merchant, async (req, res) => {
+    res.json({ object: 'list', data: (await useCases.listFlows(authOf(req).merchantId)).map(toFlowView) });
+  });
+
+  router.get('/flows/:name', merchant, async (req, res) => {
+    res.json(toFlowView(await useCases.getFlow(authOf(req).merchantId, String(req.params.name))));
+  });
+
+  router.put('/flow-matrix', merchant, async (req, res) => {
+    const body = parseInput(matrixBody, req.body);
+    res.json(toMatrixView(await useCases.putFlowMatrix(authOf(req).merchantId, body)));
+  });
+
+  router.get('/flow-matrix', merchant, async (req, res) => {
+    res.json(toMatrixView(await useCases.getFlowMatrix(authOf(req).merchantId)));
+  });
+
+  router.post('/flow-matrix/explain', merchant, async (req, res) => {
+    const body = parseInput(explainBody, req.body);
+    const choice = await useCases.explainFlow(authOf(req).merchantId, {
+      use_case: body.use_case,
+      amount: body.amount,
+      currency_code: body.currency_code,
+      reference: body.reference ?? null,
+      scheme: body.scheme ?? null,
+      metadata: body.metadata ?? null,
+    });
+    res.json({ flow: choice.flow, rule: choice.rule, matrix_version: choice.matrix_version });
+  });
+}

@@ -1,0 +1,37 @@
+import type { Payment, ProcessorTransaction } from '../domain/payment/payment';
+import { isConsumerPresent } from '../domain/payment/payment';
+
+/** What a merchant sees of a payment: the spec's fields for its use case, nothing internal (token, progress, decision). */
+export function toPaymentView(payment: Payment): Record<string, unknown> {
+  const subsequent = payment.initial_payment_id !== null;
+  return {
+    id: payment.id,
+    amount: { ...payment.amount },
+    ...(isConsumerPresent(payment.use_case) && payment.session ? { action_requirement: { type: 'use_sdk', session_id: payment.session.id } } : {}),
+    ...(subsequent ? { authentication_preference: payment.authentication_preference } : {}),
+    created_at: payment.created_at,
+    ...(payment.credential_id !== null ? { credential_id: payment.credential_id } : {}),
+    currency_code: payment.currency_code,
+    ...(payment.decision ? { flow: payment.decision.flow.name, flow_decision: { matrix_version: payment.decision.matrix_version, rule: payment.decision.rule } } : {}),
+    ...(subsequent ? { initial_payment_id: payment.initial_payment_id } : {}),
+    ...(payment.use_case === 'RECURRING' ? { recurring_expiry: payment.recurring_expiry, recurring_frequency: payment.recurring_frequency } : {}),
+    reference: payment.reference,
+    ...(payment.source ? { source: { ...payment.source } } : {}),
+    status: payment.status,
+    use_case: payment.use_case,
+    ...(payment.status === 'failed' ? { failure_reason: payment.failure_reason } : {}),
+    ...(payment.metadata ? { metadata: { ...payment.metadata } } : {}),
+  };
+}
+
+export function toTransactionView(transaction: ProcessorTransaction): Record<string, unknown> {
+  return {
+    id: transaction.id,
+    processor: transaction.processor,
+    kind: transaction.kind,
+    status: transaction.status,
+    failure_reason: transaction.failure_reason,
+    amount: transaction.amount,
+    created_at: transaction.created_at,
+  };
+}

@@ -1,0 +1,112 @@
+import type { Request, Router } from 'express';
+import { isUuid } from '@vaultline/core';
+import { SCOPES } from '@vaultline/auth';
+import { authOf, listResponse, parseInput, parsePageQuery, requireScope, testClockOf } from '@vaultline/http';
+import type { CapturePayment } from '../domain/capture-payment';
+import type { CreatePayment } from '../domain/create-payment';
+import type { CreateSubsequentPayment } from '../domain/create-subsequent-payment';
+import type { Mode } from '../domain/payment/payment';
+import { PaymentNotFound } from '../domain/payment/payment-errors';
+import type { GetPayment, ListPayments, ListTransactions } from '../domain/query-payments';
+import { captureBody, oneOffBody, recurringBody, subsequentBody, unscheduledBody } from './payment.schemas';
+import { toPaymentView, toTransactionView } from './payment.view';
+
+export interface PaymentUseCases {
+  createPayment: CreatePayment;
+  createSubsequentPayment: CreateSubsequentPayment;
+  capturePayment: CapturePayment;
+  getPayment: GetPayment;
+  listPayments: ListPayments;
+  listTransactions: ListTransactions;
+  /** Starts a payment's flow at once after the request committed. */
+  runPayment: (merchantId: string, paymentId: string) => void;
+}
+
+/** A request without a key mode is not a merchant's test request: the simulator is not offered to it. */
+const modeOf = (req: Request): Mode => authOf(req).mode ?? 'live';
+
+function paymentIdOf(req: Request): string {
+  const id = req.params.payment_id;
+  if (!isUuid(id)) throw new PaymentNotFound();
+  return id;
+}
+
+/** The newer payment interface (beta). Every answer is the JSON payment, HTTP 200. */
+export function paymentRoutes(router: Router, useCases: PaymentUseCases): void {
+  const merchant = requireScope(SCOPES.merchant);
+
+  router.post('/payments/one-off', merchant, async (req, res) => {
+    const body = parseInput(oneOffBody, req.body);
+    res.json(toPaymentView(await useCases.createPayment(authOf(req).merchantId, { ...initialCommand(req, body), useCase: 'ONE_OFF' })));
+  });
+
+  router.post('/payments/recurring', merchant, async (req, res) => {
+    const body = parseInput(recurringBody, req.body);
+    const command = { ...initialCommand(req, body), useCase: 'RECURRING' as const, recurringFrequency: body.recurring_frequency, recurringExpiry: body.recurring_expiry };
+    res.json(toPaymentView(await useCases.createPayment(authOf(req).merchantId, command)));
+  });
+
+  router.post('/payments/unscheduled', merchant, async (req, res) => {
+    const body = parseInput(unscheduledBody, req.body);
+    res.json(toPaymentView(await useCases.createPayment(authOf(req).merchantId, { ...initialCommand(req, body), useCase: 'UNSCHEDULED' })));
+  });
+
+  for (const kind of ['RECURRING', 'UNSCHEDULED'] as const) {
+    router.post(`/payments/${kind.toLowerCase()}/:payment_id/subsequent`, merchant, async (req, res) => {
+      // The test clock first: a malformed X-Test-Now is refused before the body is looked at.
+      const effectiveAt = testClockOf(req);
+      const initialPaymentId = paymentIdOf(req);
+      const body = parseInput(subsequentBody, req.body);
+      const { merchantId } = authOf(req);
+      const payment = await useCases.createSubsequentPayment(merchantId, {
+        mode: modeOf(req),
+        kind,
+        initialPaymentId,
+        amount: body.amount,
+        currencyCode: body.currency_code,
+        reference: body.reference ?? null,
+        metadata: body.metadata ?? null,
+        authenticationPreference: body.authentication_preference,
+        effectiveAt,
+      });
+      useCases.runPayment(merchantId, payment.id);
+      res.json(toPaymentView(payment));
+    });
+  }
+
+  router.post('/payments/:payment_id/capture', merchant, async (req, res) => {
+    const paymentId = paymentIdOf(req);
+    const body = parseInput(captureBody, req.body ?? {});
+    const { merchantId } = authOf(req);
+    const payment = await useCases.capturePayment(merchantId, { paymentId, reference: body.reference ?? null, amount: body.amount ?? null, currencyCode: body.currency_code ?? null });
+    useCases.runPayment(merchantId, payment.id);
+    res.json(toPaymentView(payment));
+  });
+
+  router.get('/payments/:payment_id/transactions', merchant, async (req, res) => {
+    const transactions = await useCases.listTransactions(authOf(req).merchantId, paymentIdOf(req));
+    res.json({ object: 'list', data: transactions.map(toTransactionView) });
+  });
+
+  router.get('/payments/:payment_id', merchant, async (req, res) => {
+    res.json(toPaymentView(await useCases.getPayment(authOf(req).merchantId, paymentIdOf(req))));
+  });
+
+  router.get('/payments', merchant, async (req, res) => {
+    const page = parsePageQuery(req.query);
+    res.json(listResponse(await useCases.listPayments(authOf(req).merchantId, page), toPaymentView));
+  });
+}
+
+function initialCommand(req: Request, body: { amount: number; currency_code: string; reference?: string; return_url?: string; metadata?: Record<string, string> }) {
+  return {
+    mode: modeOf(req),
+    amount: body.amount,
+    currencyCode: body.currency_code,
+    reference: body.reference ?? null,
+    metadata: body.metadata ?? null,
+    returnUrl: body.return_url ?? null,
+    recurringFrequency: null,
+    recurringExpiry: null,
+  };
+}

@@ -1,0 +1,31 @@
+import { createEventConsumer, type Bus, type Subscription } from '@vaultline/bus';
+import type { Logger } from '@vaultline/logger';
+import type { DocumentStore } from '@vaultline/store';
+import type { CompleteCheckoutSession } from '../domain/complete-checkout-session';
+
+export const CHECKOUT_SESSIONS_GROUP = 'payment-orchestrator.checkout-sessions';
+
+export interface CheckoutSessionCompletedConsumerOptions {
+  bus: Bus;
+  store: DocumentStore;
+  logger: Logger;
+  completeCheckoutSession: CompleteCheckoutSession;
+  /** Starts the payment's flow once the card is committed on it. */
+  runPayment: (merchantId: string, paymentId: string) => void;
+}
+
+/** checkout.session.completed (from the vault): the card is on the payment; the flow runs. */
+export function checkoutSessionCompletedConsumer(options: CheckoutSessionCompletedConsumerOptions): Promise<Subscription> {
+  return createEventConsumer({
+    bus: options.bus,
+    store: options.store,
+    logger: options.logger,
+    group: CHECKOUT_SESSIONS_GROUP,
+    handlers: {
+      'checkout.session.completed': async (event, uow) => {
+        const payment = await options.completeCheckoutSession(uow, event.merchant_id, event.data);
+        if (payment) uow.afterCommit(() => options.runPayment(payment.merchant_id, payment.id));
+      },
+    },
+  });
+}

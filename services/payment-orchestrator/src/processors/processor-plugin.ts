@@ -1,0 +1,19 @@
+import type { z } from 'zod';
+import type { Clock } from '@vaultline/core';
+import type { ProcessorCapabilities, ProcessorConnection, ProcessorId } from '../domain/ports';
+
+export interface ProcessorContext {
+  clock: Clock;
+}
+
+/**
+ * A processor attached through a plugin: its capabilities, the options it needs (validated at start,
+ * each plugin its own slice), and `open`, which gives the engine a connection. A connection holds no
+ * per-request state: one serves every payment.
+ */
+export interface ProcessorPlugin<O = unknown> {
+  id: ProcessorId;
+  capabilities: ProcessorCapabilities;
+  optionsSchema: z.ZodType<O>;
+  open(options: O, context: ProcessorContext): ProcessorConnection;
+}

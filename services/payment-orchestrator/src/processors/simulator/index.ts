@@ -1,0 +1,42 @@
+import { z } from 'zod';
+import type { ProcessorConnection } from '../../domain/ports';
+import type { ProcessorPlugin } from '../processor-plugin';
+import { simulate } from './simulator-bank';
+import { fromSimulatorResponse, fromSimulatorStepResponse, toSimulatorRequest } from './simulator.mapper';
+
+const optionsSchema = z.object({
+  /** How long a capture stays pending, so `capturing` (or processing with a capture under way) is observable. */
+  capture_delay_ms: z.number().int().min(0).max(600_000).default(200),
+});
+
+export type SimulatorOptions = z.infer<typeof optionsSchema>;
+
+const capabilities = {
+  authorize: true,
+  capture: true,
+  partialCapture: true,
+  authentication3ri: true,
+  risk: true,
+  explicitUnscheduledMit: true,
+  modes: ['test'],
+} as const;
+
+/** Built in and deterministic, so every path runs without a network. */
+export const simulator: ProcessorPlugin<SimulatorOptions> = {
+  id: 'simulator',
+  capabilities,
+  optionsSchema,
+  open(options): ProcessorConnection {
+    const step = (operation: Parameters<typeof toSimulatorRequest>[1]) => async (payment: Parameters<typeof toSimulatorRequest>[0]) =>
+      fromSimulatorStepResponse(simulate(toSimulatorRequest(payment, operation), options.capture_delay_ms));
+    return {
+      id: 'simulator',
+      capabilities,
+      assessRisk: step('risk'),
+      authenticate3ri: step('authentication_3ri'),
+      authorize: step('authorization'),
+      capture: async (payment) => fromSimulatorResponse(simulate(toSimulatorRequest(payment, 'capture'), options.capture_delay_ms)),
+      captureStatus: async (payment) => fromSimulatorResponse(simulate(toSimulatorRequest(payment, 'capture_status'), options.capture_delay_ms)),
+    };
+  },
+};

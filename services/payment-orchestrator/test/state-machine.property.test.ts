@@ -1,0 +1,146 @@
+import fc from 'fast-check';
+import { newId } from '@vaultline/core';
+import { CARDS, MERCHANT, startOrchestrator, type Harness, type Json } from './support/orchestrator-harness';
+
+/**
+ * Random interleavings of creates, session completions (with duplicate deliveries), processor outcomes
+ * (by card), captures and the passing of time, run concurrently, checked against a model of the state
+ * machine written here independently of the service's own table.
+ */
+const MODEL_MOVES: Record<string, string[]> = {
+  none: ['processing'],
+  processing: ['authorized', 'captured', 'failed'],
+  authorized: ['capturing'],
+  capturing: ['captured', 'failed'],
+  captured: [],
+  failed: [],
+};
+
+type Command =
+  | { kind: 'create'; path: '/payments/one-off' | '/payments/unscheduled' | '/payments/recurring'; manual: boolean; amount: number }
+  | { kind: 'complete'; target: number; card: keyof typeof CARDS; deliveries: number; distinctEvents: boolean }
+  | { kind: 'capture'; target: number; amount: 'full' | 'partial' | 'over' | 'other-currency' }
+  | { kind: 'time'; ms: number };
+
+const command: fc.Arbitrary<Command> = fc.oneof(
+  fc.record({
+    kind: fc.constant('create' as const),
+    path: fc.constantFrom('/payments/one-off' as const, '/payments/unscheduled' as const, '/payments/recurring' as const),
+    manual: fc.boolean(),
+    amount: fc.integer({ min: 1, max: 100_000 }),
+  }),
+  fc.record({
+    kind: fc.constant('complete' as const),
+    target: fc.nat(),
+    card: fc.constantFrom(...(Object.keys(CARDS) as Array<keyof typeof CARDS>)),
+    deliveries: fc.integer({ min: 1, max: 3 }),
+    distinctEvents: fc.boolean(),
+  }),
+  fc.record({ kind: fc.constant('capture' as const), target: fc.nat(), amount: fc.constantFrom('full' as const, 'partial' as const, 'over' as const, 'other-currency' as const) }),
+  fc.record({ kind: fc.constant('time' as const), ms: fc.constantFrom(0, 100, 200, 1_000, 31 * 60_000) }),
+);
+
+interface Tracked {
+  id: string;
+  body: Json;
+  requested: number;
+  captureAccepted: number;
+}
+
+async function execute(h: Harness, payments: Tracked[], cmd: Command): Promise<void> {
+  switch (cmd.kind) {
+    case 'create': {
+      const body: Record<string, unknown> = { amount: cmd.amount, currency_code: 'EUR', reference: cmd.manual ? `manual-${cmd.amount}` : `auto-${cmd.amount}`, source: { type: 'vaultline' } };
+      if (cmd.path === '/payments/recurring') Object.assign(body, { recurring_frequency: 30, recurring_expiry: '20301231' });
+      const answer = await h.call(MERCHANT, 'POST', cmd.path, body);
+      expect(answer.status).toBe(200);
+      expect(answer.body.status).toBe('processing');
+      payments.push({ id: answer.body.id, body: answer.body, requested: cmd.amount, captureAccepted: 0 });
+      return;
+    }
+    case 'complete': {
+      const target = payments[cmd.target % Math.max(1, payments.length)];
+      if (!target) return;
+      const eventId = newId();
+      const data = await h.submitCard(target.body, CARDS[cmd.card], { eventId });
+      for (let i = 1; i < cmd.deliveries; i++) await h.redeliver(data, MERCHANT.merchantId, cmd.distinctEvents ? newId() : eventId);
+      return;
+    }
+    case 'capture': {
+      const target = payments[cmd.target % Math.max(1, payments.length)];
+      if (!target) return;
+      const body =
+        cmd.amount === 'full'
+          ? { reference: 'c' }
+          : cmd.amount === 'partial'
+            ? { amount: Math.max(1, Math.floor(target.requested / 2)), currency_code: 'EUR' }
+            : cmd.amount === 'over'
+              ? { amount: target.requested + 1, currency_code: 'EUR' }
+              : { amount: 1, currency_code: 'USD' };
+      const answer = await h.call(MERCHANT, 'POST', `/payments/${target.id}/capture`, body);
+      if (answer.status === 200) {
+        expect(answer.body.status).toBe('capturing');
+        target.captureAccepted++;
+      } else {
+        expect([404, 409, 422]).toContain(answer.status);
+        expect(['capture_not_allowed', 'already_captured', 'amount_exceeds_authorized', 'currency_mismatch']).toContain(answer.body.code);
+        if (cmd.amount === 'over') expect(['capture_not_allowed', 'already_captured', 'amount_exceeds_authorized']).toContain(answer.body.code);
+      }
+      return;
+    }
+    case 'time':
+      await h.advance(cmd.ms);
+      return;
+  }
+}
+
+describe('the payment state machine under random concurrent interleavings', () => {
+  it('when commands run in concurrent batches, then no move is illegal, captured ≤ authorized ≤ requested, at most one capture, and every committed move has exactly one event', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.array(command, { minLength: 1, maxLength: 4 }), { minLength: 1, maxLength: 8 }), async (batches) => {
+        const h = await startOrchestrator();
+        try {
+          await h.call(MERCHANT, 'PUT', '/flow-matrix', { rules: [{ name: 'manual', when: { reference_prefix: 'manual-' }, flow: 'simulator_manual_capture' }] });
+          const payments: Tracked[] = [];
+          for (const batch of batches) {
+            await Promise.all(batch.map((cmd) => execute(h, payments, cmd)));
+            await h.settle();
+          }
+          await h.advance(60 * 60_000);
+          await h.advance(1_000);
+
+          for (const tracked of payments) {
+            const payment = (await h.call(MERCHANT, 'GET', `/payments/${tracked.id}`)).body;
+            const moves = h.events.filter((e) => e.type.startsWith('payment.') && e.data.payment_id === tracked.id);
+            // Every committed move exactly one event: the events replay a legal path that ends in the stored status.
+            let state = 'none';
+            for (const event of moves) {
+              expect(MODEL_MOVES[state]).toContain(event.data.status);
+              expect(event.type).toBe(`payment.${event.data.status}`);
+              state = event.data.status;
+            }
+            expect(state).toBe(payment.status);
+            expect(new Set(moves.map((e) => e.id)).size).toBe(moves.length);
+
+            const { requested, authorized, captured } = payment.amount;
+            expect(requested).toBe(tracked.requested);
+            if (authorized !== undefined) expect(authorized).toBeLessThanOrEqual(requested);
+            if (captured !== undefined) expect(captured).toBeLessThanOrEqual(authorized);
+
+            const transactions = (await h.call(MERCHANT, 'GET', `/payments/${tracked.id}/transactions`)).body.data as Json[];
+            expect(transactions.filter((t) => t.kind === 'capture').length).toBeLessThanOrEqual(1);
+            expect(transactions.filter((t) => t.kind === 'authorization').length).toBeLessThanOrEqual(1);
+            expect(tracked.captureAccepted).toBeLessThanOrEqual(1);
+            if (tracked.captureAccepted === 1) expect(['captured', 'failed']).toContain(payment.status);
+            // Nothing is left half-way once time has passed: only manual payments wait (authorized).
+            expect(['authorized', 'captured', 'failed']).toContain(payment.status);
+            if (payment.status === 'authorized') expect(payment.flow).toBe('simulator_manual_capture');
+          }
+        } finally {
+          await h.stop();
+        }
+      }),
+      { numRuns: 25 },
+    );
+  });
+});

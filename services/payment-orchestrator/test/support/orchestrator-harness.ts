@@ -1,0 +1,199 @@
+import { generateInternalKeyPair, InternalTokenSigner, InternalTokenVerifier, SCOPES } from '@vaultline/auth';
+import { eventMessage, openBus, type Bus } from '@vaultline/bus';
+import { checkoutSessionCompletedV1, topics, type EventData } from '@vaultline/contracts';
+import { ManualClock, newId } from '@vaultline/core';
+import { startHttpServer } from '@vaultline/http';
+import { SERVICE_NAMES, type ServiceName, type ServiceRuntime } from '@vaultline/runtime';
+import { createLogger } from '@vaultline/logger';
+import { MemoryDocumentStore, SqliteDocumentStore, type DocumentStore } from '@vaultline/store';
+import { MemoryTtlStore } from '@vaultline/ttl';
+import { createApp, loadPaymentOrchestratorConfig, type PaymentOrchestratorApp } from '../../src';
+
+export interface Caller {
+  merchantId: string;
+  mode?: 'test' | 'live';
+}
+
+// Responses are arbitrary JSON that each test reads by path.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type Json = any;
+
+export interface Answer {
+  status: number;
+  body: Json;
+  headers: Headers;
+}
+
+export const MERCHANT: Caller = { merchantId: 'merchant_a', mode: 'test' };
+export const OTHER_MERCHANT: Caller = { merchantId: 'merchant_b', mode: 'test' };
+export const LIVE_MERCHANT: Caller = { merchantId: 'merchant_live', mode: 'live' };
+
+/** Cards by their masked number, as checkout.session.completed carries them. */
+export const CARDS = {
+  approved: '424242******4242',
+  declined: '400000******0002',
+  insufficientFunds: '400000******9995',
+  threeRiFails: '400000******3220',
+  captureFails: '400000******0259',
+  processorError: '400000******0119',
+} as const;
+
+export interface PublishedEvent {
+  id: string;
+  type: string;
+  merchant_id: string;
+  data: Json;
+}
+
+export interface Harness {
+  app: PaymentOrchestratorApp;
+  clock: ManualClock;
+  bus: Bus;
+  store: DocumentStore;
+  /** Every event the service published, in order (payments and checkout-sessions topics). */
+  events: PublishedEvent[];
+  call(caller: Caller, method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<Answer>;
+  /** The vault's side of the hosted page: publishes checkout.session.completed for the payment's session. */
+  submitCard(payment: Json, masked?: string, options?: { eventId?: string; scheme?: string; merchantId?: string }): Promise<EventData<typeof checkoutSessionCompletedV1>>;
+  /** Publishes the same completion again (a duplicate delivery, same event id). */
+  redeliver(data: EventData<typeof checkoutSessionCompletedV1>, merchantId: string, eventId: string): Promise<void>;
+  /** Waits until the service consumed every event published so far and ran what is due now. */
+  settle(): Promise<void>;
+  /** Moves the clock, then runs what fell due (capture settlements, expired sessions). */
+  advance(ms: number): Promise<void>;
+  /** Creates a one-off payment and pays it with `masked`; resolves with the payment once settled. */
+  payOneOff(caller: Caller, masked: string, body?: Record<string, unknown>, path?: string): Promise<Json>;
+  stop(): Promise<void>;
+}
+
+export const oneOff = (overrides: Record<string, unknown> = {}) => ({ amount: 1250, currency_code: 'EUR', reference: 'order-1', source: { type: 'vaultline' }, ...overrides });
+export const recurring = (overrides: Record<string, unknown> = {}) => ({ ...oneOff(), recurring_frequency: 30, recurring_expiry: '20271231', ...overrides });
+
+const gatewayKeys = generateInternalKeyPair();
+const orchestratorKeys = generateInternalKeyPair();
+const gatewaySigner = new InternalTokenSigner('gateway', gatewayKeys.privateKeyPem);
+
+/** The orchestrator alone on loopback with the memory store and bus and a clock the test moves. */
+export interface HarnessOptions {
+  env?: Record<string, string>;
+  start?: string;
+  /** An SQLite file, so a second harness can reopen the same data (restart tests). */
+  storeFile?: string;
+  /** The system's time instead of a clock the test moves: the worker's own timers do the waiting. */
+  realTime?: boolean;
+}
+
+class SystemTimeClock extends ManualClock {
+  override now(): Date {
+    return new Date();
+  }
+}
+
+export async function startOrchestrator(options: HarnessOptions = {}): Promise<Harness> {
+  const clock = options.realTime ? new SystemTimeClock() : new ManualClock(options.start ?? '2026-06-01T10:00:00.000Z');
+  const store = options.storeFile ? await SqliteDocumentStore.open(options.storeFile) : new MemoryDocumentStore();
+  const bus = await openBus('memory://');
+  const runtime: ServiceRuntime = {
+    store,
+    bus,
+    ttl: new MemoryTtlStore({ clock }),
+    logger: createLogger({ service: 'payment-orchestrator', level: process.env.LOG_LEVEL ?? 'silent' }),
+    clock,
+    signer: new InternalTokenSigner('payment-orchestrator', orchestratorKeys.privateKeyPem),
+    verifier: new InternalTokenVerifier('payment-orchestrator', { gateway: gatewayKeys.publicKeyPem }),
+    serviceUrls: Object.fromEntries(SERVICE_NAMES.map((s) => [s, 'http://127.0.0.1:9'])) as Record<ServiceName, string>,
+    publicBaseUrl: 'http://127.0.0.1:9',
+  };
+  const config = loadPaymentOrchestratorConfig({ PAYMENT_WORKER_POLL_MS: '60000', ...options.env });
+  const app = createApp(runtime, config);
+  await app.start();
+  const server = await startHttpServer(app.http);
+
+  const events: PublishedEvent[] = [];
+  await bus.ensureTopics([topics.payments, topics.checkoutSessionsOpened, topics.checkoutSessionsCompleted]);
+  const captured = await Promise.all(
+    [topics.payments, topics.checkoutSessionsOpened].map((topic) =>
+      bus.subscribe({ topics: [topic], group: `test-capture-${newId()}`, handler: async (delivery) => void events.push(JSON.parse(delivery.value) as PublishedEvent) }),
+    ),
+  );
+  let published = 0;
+  let consumed = 0;
+  const completions = await bus.subscribe({
+    topics: [topics.checkoutSessionsCompleted],
+    group: `test-observer-${newId()}`,
+    handler: async () => void consumed++,
+  });
+
+  const harness: Harness = {
+    app,
+    clock,
+    bus,
+    store,
+    events,
+    async call(caller, method, path, body, headers = {}) {
+      const token = gatewaySigner.sign('payment-orchestrator', { merchantId: caller.merchantId, scopes: [SCOPES.merchant], ...(caller.mode ? { mode: caller.mode } : {}) });
+      const response = await fetch(`${server.url}${path}`, {
+        method,
+        headers: { authorization: `Bearer ${token}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...headers },
+        ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+      });
+      const text = await response.text();
+      return { status: response.status, body: text ? (JSON.parse(text) as Json) : undefined, headers: response.headers };
+    },
+    async submitCard(payment, masked = CARDS.approved, submitOptions = {}) {
+      const data: EventData<typeof checkoutSessionCompletedV1> = {
+        session_id: payment.action_requirement.session_id,
+        payment_id: payment.id,
+        token_id: newId(),
+        card: { masked_account_number: masked, scheme: submitOptions.scheme ?? 'VISA', expiry_month: 12, expiry_year: 2034, cardholder_name: 'Ada Lovelace', submitted_at: clock.now().toISOString() },
+      };
+      await harness.redeliver(data, submitOptions.merchantId ?? MERCHANT.merchantId, submitOptions.eventId ?? newId());
+      return data;
+    },
+    async redeliver(data, merchantId, eventId) {
+      await bus.publish([eventMessage(checkoutSessionCompletedV1, { merchantId, data, id: eventId, occurredAt: clock.now() })]);
+      published++;
+    },
+    async settle() {
+      await until(() => consumed >= published);
+      // The service's consumer and this observer read the same topic; give the service's handler its turn.
+      for (let i = 0; i < 3; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        await app.runner.idle();
+        await app.runner.runDue();
+      }
+    },
+    async advance(ms) {
+      clock.advance(ms);
+      await harness.settle();
+    },
+    async payOneOff(caller, masked, body = {}, path = '/payments/one-off') {
+      const created = await harness.call(caller, 'POST', path, { ...oneOff(), ...body });
+      if (created.status !== 200) throw new Error(`create answered ${created.status}: ${JSON.stringify(created.body)}`);
+      await harness.submitCard(created.body, masked, { merchantId: caller.merchantId });
+      await harness.settle();
+      return (await harness.call(caller, 'GET', `/payments/${created.body.id}`)).body;
+    },
+    async stop() {
+      await completions.stop();
+      await Promise.all(captured.map((s) => s.stop()));
+      await server.close();
+      await app.stop();
+      await bus.close();
+      await store.close();
+    },
+  };
+  return harness;
+}
+
+async function until(condition: () => boolean, timeoutMs = 5_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error('timed out waiting');
+    await new Promise((resolve) => setTimeout(resolve, 2));
+  }
+}
+
+export function eventsOf(harness: Harness, paymentId: string): string[] {
+  return harness.events.filter((e) => e.data?.payment_id === paymentId && e.type.startsWith('payment.')).map((e) => e.type);
+}

@@ -1,0 +1,282 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser } from 'playwright-core';
+import { Webhook } from 'standardwebhooks';
+import { waitFor } from '@vaultline/core';
+import { startLocal } from '@vaultline/launcher';
+import { registerWebhookEndpoint } from './support/import-scenario';
+import { ADMIN_API_KEY, MERCHANT_API_KEY, MerchantApi, startSystem } from './support/merchant-api';
+import {
+  PAYMENT_ENV,
+  PaymentsApi,
+  SIMULATOR_CARDS,
+  dayFromNow,
+  issueLiveKey,
+  launchChromium,
+  payOnHostedPage,
+  sessionOf,
+  startShop,
+  submitCard,
+  timeFromNow,
+  type PaymentView,
+} from './support/payment-scenario';
+import { signatureHeaders, startWebhookReceiver, type WebhookReceiver } from './support/webhook-receiver';
+
+interface Profile {
+  baseUrl: string;
+  stop(): Promise<void>;
+}
+
+/** The embedded profile (one process, SQLite bus) and the local one (a process per service, Redis Streams). */
+const profiles: Array<[string, () => Promise<Profile>]> = [
+  [
+    'embedded profile',
+    async () => {
+      const running = await startSystem(PAYMENT_ENV, 'vaultline-payments-');
+      return { baseUrl: running.system.baseUrl, stop: running.stop };
+    },
+  ],
+  [
+    'local profile (a process per service, Redis Streams)',
+    async () => {
+      const dataDir = mkdtempSync(join(tmpdir(), 'vaultline-payments-local-'));
+      const system = await startLocal({
+        dataDir,
+        port: 0,
+        stdio: 'files',
+        env: { BOOTSTRAP_API_KEY: MERCHANT_API_KEY, ADMIN_API_KEY, LOG_LEVEL: 'warn', ...PAYMENT_ENV },
+      });
+      return {
+        baseUrl: system.baseUrl,
+        stop: async () => {
+          await system.stop();
+          rmSync(dataDir, { recursive: true, force: true });
+        },
+      };
+    },
+  ],
+];
+
+/**
+ * Issue 13 from the outside: a merchant's backend calling the payment API through the gateway, a
+ * consumer paying on the hosted page (Chromium) or through POST /sessions/{id}/card, the merchant's
+ * webhook endpoint verifying what it receives with the standardwebhooks library.
+ */
+describe('payments through the gateway, from create to the outcome', () => {
+  let browser: Browser;
+  let shop: { url: string; stop(): Promise<void> };
+  // Both profiles start together: the local one's processes load while the embedded one runs its tests.
+  const started = new Map<string, Promise<Profile>>();
+
+  beforeAll(async () => {
+    for (const [name, start] of profiles) started.set(name, start());
+    // A profile that fails to start fails its own tests; the rejection is handled there.
+    for (const profile of started.values()) profile.catch(() => undefined);
+    [browser, shop] = await Promise.all([launchChromium(), startShop()]);
+  }, 30_000);
+  afterAll(async () => {
+    await browser?.close();
+    await shop?.stop();
+  });
+
+  describe.each(profiles.map(([name]) => name))('in the %s', (name) => {
+    let profile: Profile;
+    let api: PaymentsApi;
+    let receiver: WebhookReceiver;
+    let secret: string;
+
+    beforeAll(async () => {
+      [profile, receiver] = await Promise.all([started.get(name)!, startWebhookReceiver()]);
+      const merchant = new MerchantApi(profile.baseUrl, MERCHANT_API_KEY);
+      api = new PaymentsApi(merchant);
+      secret = (await registerWebhookEndpoint(merchant, receiver.url, [])).secret;
+    }, 90_000);
+    afterAll(async () => {
+      await profile?.stop();
+      await receiver?.stop();
+    });
+
+    /** The payloads of the webhooks about one payment, each verified with the endpoint's secret, in the order they arrived. */
+    function webhooksOf(secret: string, paymentId: string): Array<{ type: string; data: Record<string, unknown> }> {
+      return receiver.received
+        .map((webhook) => new Webhook(secret).verify(webhook.body, signatureHeaders(webhook)) as { type: string; data: Record<string, unknown> })
+        .filter((payload) => payload.data.payment_id === paymentId);
+    }
+
+    const initial = (path: string, body: Record<string, unknown>) =>
+      api.ok('POST', path, { json: { amount: 1999, currency_code: 'EUR', source: { type: 'vaultline' }, ...body } });
+    const subsequent = (kind: 'recurring' | 'unscheduled', initialId: string, body: Record<string, unknown>, headers: Record<string, string> = {}) =>
+      api.call('POST', `/payments/${kind}/{payment_id}/subsequent`, { params: { payment_id: initialId }, json: { currency_code: 'EUR', ...body }, headers });
+
+    it("when a consumer pays a one-off payment in Chromium on the hosted page, then it is captured, the page shows it and returns to the shop, and the merchant's payment.processing and payment.captured webhooks verify", async () => {
+      const created = await initial('/payments/one-off', { reference: 'order-1001', return_url: `${shop.url}/orders/1001` });
+      expect(created).toMatchObject({ status: 'processing', use_case: 'ONE_OFF', amount: { requested: 1999 }, action_requirement: { type: 'use_sdk' } });
+
+      const page = await payOnHostedPage(browser, profile.baseUrl, sessionOf(created), SIMULATOR_CARDS.approved);
+      await page.getByRole('heading', { name: 'Payment successful' }).waitFor({ timeout: 30_000 });
+      const captured = await api.until(created.id, 'captured');
+      expect(captured).toMatchObject({
+        amount: { requested: 1999, authorized: 1999, captured: 1999 },
+        flow: 'simulator_auto_capture',
+        source: { type: 'card', masked_account_number: '424242******4242', pan_type: 'FPAN', expiry_month: 12, expiry_year: 2034, cardholder_name: 'Ada Lovelace' },
+      });
+      await page.getByRole('link', { name: 'Return to the shop' }).click();
+      await page.waitForURL(`${shop.url}/orders/1001?session_id=${sessionOf(created)}&payment_id=${created.id}&payment_status=captured`);
+      await page.close();
+
+      const types = await waitFor(() => {
+        const seen = webhooksOf(secret, created.id).map((payload) => payload.type);
+        return seen.includes('payment.captured') && seen.includes('payment.processing') ? seen : null;
+      }, 20_000, 50);
+      expect(types).not.toContain('payment.authorized'); // automatic capture skips authorized
+      const capturedHook = webhooksOf(secret, created.id).find((payload) => payload.type === 'payment.captured')!;
+      expect(capturedHook.data).toMatchObject({ payment_id: created.id, status: 'captured', amount: { requested: 1999, captured: 1999 }, currency_code: 'EUR' });
+      expect((await api.transactions(created.id)).map((t) => `${t.kind}:${t.status}`)).toEqual(['authorization:succeeded', 'capture:succeeded']);
+      const newest = await api.ok<{ data: PaymentView[]; has_more: boolean }>('GET', '/payments', { query: 'limit=1' });
+      expect(newest.data.map((payment) => payment.id)).toEqual([created.id]);
+    }, 60_000);
+
+    it('when the consumer enters a declined card (4000000000000002) in Chromium, then the payment fails with card_declined and the page says so in words', async () => {
+      const created = await initial('/payments/one-off', { reference: 'order-1002' });
+      const page = await payOnHostedPage(browser, profile.baseUrl, sessionOf(created), SIMULATOR_CARDS.declined);
+      await page.getByRole('heading', { name: 'Payment failed' }).waitFor({ timeout: 30_000 });
+      expect(await page.locator('#result-detail').textContent()).toBe('Your card was declined. Try another card or contact your bank.');
+      await page.close();
+      expect(await api.until(created.id, 'failed')).toMatchObject({ failure_reason: 'card_declined' });
+      expect(await api.transactions(created.id)).toEqual([expect.objectContaining({ kind: 'authorization', status: 'failed', failure_reason: 'card_declined' })]);
+    }, 60_000);
+
+    it('when an initial recurring payment is captured, then a subsequent one the same day is refused recurring_frequency_not_respected, one a month later (X-Test-Now) is captured, and one after recurring_expiry is refused credentials_expired', async () => {
+      const first = await initial('/payments/recurring', { reference: 'subscription-1', recurring_frequency: 30, recurring_expiry: dayFromNow(60) });
+      expect(first).toMatchObject({ use_case: 'RECURRING', recurring_frequency: 30, recurring_expiry: dayFromNow(60), credential_id: expect.any(String) });
+      await submitCard(profile.baseUrl, sessionOf(first), SIMULATOR_CARDS.approved);
+      await api.until(first.id, 'captured');
+
+      await api.refused(422, 'recurring_frequency_not_respected', 'POST', '/payments/recurring/{payment_id}/subsequent', {
+        params: { payment_id: first.id },
+        json: { amount: 1999, currency_code: 'EUR', reference: 'subscription-1-too-early' },
+      });
+
+      const nextMonth = timeFromNow(31);
+      const answer = await subsequent('recurring', first.id, { amount: 1999, reference: 'subscription-1-month-2' }, { 'X-Test-Now': nextMonth });
+      expect(answer.status).toBe(200);
+      const second = answer.json<PaymentView>();
+      expect(second).toMatchObject({
+        status: 'processing',
+        use_case: 'SUBSEQUENT_RECURRING',
+        initial_payment_id: first.id,
+        credential_id: first.credential_id,
+        authentication_preference: 'NO_3RI',
+        created_at: new Date(nextMonth).toISOString(),
+        source: { masked_account_number: '424242******4242' },
+      });
+      expect(second.action_requirement).toBeUndefined();
+      await api.until(second.id, 'captured');
+
+      const dayAfter = await subsequent('recurring', first.id, { amount: 1999 }, { 'X-Test-Now': timeFromNow(32) });
+      expect({ status: dayAfter.status, code: dayAfter.json().code }).toEqual({ status: 422, code: 'recurring_frequency_not_respected' });
+      const afterExpiry = await subsequent('recurring', first.id, { amount: 1999 }, { 'X-Test-Now': timeFromNow(62) });
+      expect({ status: afterExpiry.status, code: afterExpiry.json().code }).toEqual({ status: 422, code: 'credentials_expired' });
+    });
+
+    it('when an initial unscheduled payment is captured, then a subsequent unscheduled one is captured with the copied source, and one above the initial amount is refused amount_exceeds_initial', async () => {
+      const first = await initial('/payments/unscheduled', { reference: 'top-up-1' });
+      expect(first).toMatchObject({ use_case: 'UNSCHEDULED', credential_id: expect.any(String) });
+      await submitCard(profile.baseUrl, sessionOf(first), SIMULATOR_CARDS.approved);
+      await api.until(first.id, 'captured');
+
+      const answer = await subsequent('unscheduled', first.id, { amount: 500, reference: 'top-up-2' });
+      expect(answer.status).toBe(200);
+      const second = answer.json<PaymentView>();
+      expect(second).toMatchObject({ use_case: 'SUBSEQUENT_UNSCHEDULED', initial_payment_id: first.id, credential_id: first.credential_id, source: { masked_account_number: '424242******4242' } });
+      expect(await api.until(second.id, 'captured')).toMatchObject({ amount: { requested: 500, captured: 500 } });
+
+      const tooMuch = await subsequent('unscheduled', first.id, { amount: 2000 });
+      expect({ status: tooMuch.status, code: tooMuch.json().code }).toEqual({ status: 422, code: 'amount_exceeds_initial' });
+    });
+
+    it('when a one-off payment is named as the initial payment of a subsequent payment, then it is refused 422 use_case_mismatch', async () => {
+      const oneOff = await initial('/payments/one-off', { reference: 'not-an-initial' });
+      await submitCard(profile.baseUrl, sessionOf(oneOff), SIMULATOR_CARDS.approved);
+      await api.until(oneOff.id, 'captured');
+      for (const kind of ['recurring', 'unscheduled'] as const) {
+        const refused = await subsequent(kind, oneOff.id, { amount: 100 });
+        expect({ kind, status: refused.status, code: refused.json().code }).toEqual({ kind, status: 422, code: 'use_case_mismatch' });
+      }
+    });
+
+    it('when the flow matrix sends manual- references to simulator_manual_capture, then such a payment stops at authorized and a partial capture completes to captured with amount.captured', async () => {
+      const matrix = { default_flow: 'simulator_auto_capture', rules: [{ name: 'manual-for-orders', when: { reference_prefix: 'manual-' }, flow: 'simulator_manual_capture' }] };
+      const flows = await api.ok<{ data: Array<{ name: string; capture_mode: string }> }>('GET', '/flows');
+      expect(flows.data).toEqual(expect.arrayContaining([expect.objectContaining({ name: 'simulator_manual_capture', capture_mode: 'manual' })]));
+      const stored = await api.ok<{ version: number }>('PUT', '/flow-matrix', { json: matrix });
+      expect(await api.ok('GET', '/flow-matrix')).toMatchObject({ ...matrix, version: stored.version });
+      expect(await api.ok('POST', '/flow-matrix/explain', { json: { use_case: 'ONE_OFF', amount: 5000, currency_code: 'EUR', reference: 'manual-order-7' } })).toEqual({
+        flow: 'simulator_manual_capture',
+        rule: 'manual-for-orders',
+        matrix_version: stored.version,
+      });
+
+      const created = await initial('/payments/one-off', { amount: 5000, reference: 'manual-order-7' });
+      await submitCard(profile.baseUrl, sessionOf(created), SIMULATOR_CARDS.approved);
+      expect(await api.until(created.id, 'authorized')).toMatchObject({ flow: 'simulator_manual_capture', amount: { requested: 5000, authorized: 5000 } });
+
+      const capturing = await api.ok('POST', '/payments/{payment_id}/capture', {
+        params: { payment_id: created.id },
+        json: { reference: 'manual-order-7-shipment-1', amount: 3000, currency_code: 'EUR' },
+      });
+      expect(capturing).toMatchObject({ status: 'capturing', amount: { requested: 5000, authorized: 5000 }, flow: 'simulator_manual_capture', use_case: 'ONE_OFF' });
+      expect(await api.until(created.id, 'captured')).toMatchObject({ amount: { requested: 5000, authorized: 5000, captured: 3000 } });
+      await api.refused(409, 'already_captured', 'POST', '/payments/{payment_id}/capture', { params: { payment_id: created.id }, json: { reference: 'again' } });
+      await waitFor(() => webhooksOf(secret, created.id).some((payload) => payload.type === 'payment.authorized'), 10_000, 50);
+    });
+
+    it('when a merchant defines its own flow, then it is read back by name and listed after the built-in ones', async () => {
+      const flow = {
+        name: 'risk-then-manual',
+        capture_mode: 'manual',
+        steps: [
+          { kind: 'risk', processor: 'simulator', on_failure: 'stop', fallback: [] },
+          { kind: 'authorization', processor: 'simulator', on_failure: 'stop', fallback: [] },
+          { kind: 'capture', processor: 'simulator', on_failure: 'stop', fallback: [] },
+        ],
+      };
+      expect(await api.ok('POST', '/flows', { json: flow })).toMatchObject({ ...flow, built_in: false });
+      expect(await api.ok('GET', '/flows/{flow_name}', { params: { flow_name: flow.name } })).toMatchObject(flow);
+      const names = (await api.ok<{ data: Array<{ name: string }> }>('GET', '/flows')).data.map((f) => f.name);
+      expect(names).toEqual(['simulator_auto_capture', 'simulator_manual_capture', flow.name]);
+    });
+
+    it('when a subsequent payment asks REQUIRE_3RI and the card fails 3RI (4000000000003220), then it fails authentication_failed with no authorization transaction; with TRY_3RI it goes on to authorization and is captured', async () => {
+      const first = await initial('/payments/unscheduled', { reference: 'mit-3ri' });
+      await submitCard(profile.baseUrl, sessionOf(first), SIMULATOR_CARDS.threeRiFails);
+      await api.until(first.id, 'captured'); // the consumer was present: no 3RI step ran
+      expect((await api.transactions(first.id)).map((t) => t.kind)).not.toContain('authentication_3ri');
+
+      const answer = await subsequent('unscheduled', first.id, { amount: 1000, reference: 'mit-3ri-2', authentication_preference: 'REQUIRE_3RI' });
+      expect(answer.json()).toMatchObject({ status: 'processing', authentication_preference: 'REQUIRE_3RI' });
+      const failed = await api.until(answer.json<PaymentView>().id, 'failed');
+      expect(failed.failure_reason).toBe('authentication_failed');
+      const transactions = await api.transactions(failed.id);
+      expect(transactions).toEqual([expect.objectContaining({ kind: 'authentication_3ri', status: 'failed' })]);
+      expect(transactions.map((t) => t.kind)).not.toContain('authorization');
+
+      const tried = await subsequent('unscheduled', first.id, { amount: 1000, reference: 'mit-3ri-3', authentication_preference: 'TRY_3RI' });
+      const captured = await api.until(tried.json<PaymentView>().id, 'captured');
+      expect((await api.transactions(captured.id)).map((t) => `${t.kind}:${t.status}`)).toEqual(['authentication_3ri:failed', 'authorization:succeeded', 'capture:succeeded']);
+    });
+
+    it('when a live key sends X-Test-Now, then the gateway refuses it with 422 test_clock_not_allowed; without it, a live payment on the simulator is refused simulator_not_allowed_in_live_mode', async () => {
+      const live = new PaymentsApi(new MerchantApi(profile.baseUrl, await issueLiveKey(profile.baseUrl, ADMIN_API_KEY)));
+      const initialId = '019ab2c4-4d1e-7a10-9c3b-5f2e8d7a6b11';
+      await live.refused(422, 'test_clock_not_allowed', 'POST', '/payments/recurring/{payment_id}/subsequent', {
+        params: { payment_id: initialId },
+        json: { amount: 100, currency_code: 'EUR' },
+        headers: { 'X-Test-Now': timeFromNow(31) },
+      });
+      await live.refused(422, 'test_clock_not_allowed', 'GET', '/payments', { headers: { 'X-Test-Now': timeFromNow(31) } });
+      await live.refused(422, 'simulator_not_allowed_in_live_mode', 'POST', '/payments/one-off', { json: { amount: 100, currency_code: 'EUR', source: { type: 'vaultline' } } });
+    });
+  });
+});
