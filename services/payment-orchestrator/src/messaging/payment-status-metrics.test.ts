@@ -3,18 +3,10 @@ import { paymentCapturedV1, paymentProcessingV1, type EventData } from '@vaultli
 import { MetricsRegistry } from '@vaultline/metrics';
 import { countPaymentStatuses } from './payment-status-metrics';
 
+/** The event data of payment pay_1 in `status` and `flow` (the rest does not matter here). */
 const payment = (status: EventData<typeof paymentProcessingV1>['status'], flow: string | null): EventData<typeof paymentProcessingV1> => ({
-  payment_id: 'pay_1',
-  status,
-  amount: { requested: 1_000 },
-  currency_code: 'EUR',
-  use_case: 'one_off',
-  reference: null,
-  credential_id: null,
-  initial_payment_id: null,
-  flow,
-  failure_reason: null,
-  masked_account_number: null,
+  payment_id: 'pay_1', status, flow, amount: { requested: 1_000 }, currency_code: 'EUR', use_case: 'one_off',
+  reference: null, credential_id: null, initial_payment_id: null, failure_reason: null, masked_account_number: null,
 });
 
 describe('payments by status and flow', () => {
