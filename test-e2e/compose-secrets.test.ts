@@ -62,6 +62,8 @@ const UNSET_ON_PURPOSE: Record<string, string> = {
   VAULT_KEK_FILE: 'VAULT_KEK_KEYS is used',
   VAULT_KEK_AUTOGENERATE: 'off anyway with a MongoDB store',
   IMPORTER_SECRET_KEY_FILE: 'IMPORTER_SECRET_KEY is set',
+  METRICS_PORT: "a standalone service's default, 9464, is the port Prometheus scrapes",
+  METRICS_HOST: 'defaults to HOST (0.0.0.0 in a container), so Prometheus reaches /metrics',
 };
 
 /** The variable names of a zod object schema (or of the object inside a transform). */

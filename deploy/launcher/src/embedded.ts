@@ -4,7 +4,8 @@ import { BroadcastWakeSource, openBus, type Bus } from '@vaultline/bus';
 import { freePort } from '@vaultline/core';
 import { openTtlStore } from '@vaultline/ttl';
 import { createLogger, lineWriterOf } from '@vaultline/logger';
-import { buildRuntime, generateServiceKeys, listen, loadRuntimeConfig, storeUrlFor, tlsOf, type Listening, type ServiceApp, type ServiceName, type ServiceRuntime } from '@vaultline/runtime';
+import { MetricsRegistry, startMetricsServer, type MetricsServer } from '@vaultline/metrics';
+import { buildRuntime, generateServiceKeys, listen, loadRuntimeConfig, metricsPortOf, storeUrlFor, tlsOf, type Listening, type ServiceApp, type ServiceName, type ServiceRuntime } from '@vaultline/runtime';
 import { serviceFactories, startOrder } from './service-registry';
 import { provideDevelopmentCredentials } from './generated-credentials';
 import { startServiceThread, type ServiceThread } from './service-thread/service-thread';
@@ -40,6 +41,13 @@ export interface EmbeddedSystem {
   /** The used heap of those threads together (each has its own V8 heap); after a full gc when asked. */
   threadHeapUsed(options?: { gc?: boolean }): Promise<number>;
   bus: Bus;
+  /** GET /metrics of the whole process (every service, the threads' included), when METRICS_PORT is set. */
+  metricsUrl?: string;
+  /**
+   * Drains, then stops: the listeners stop accepting and the requests in flight finish (for at most
+   * SHUTDOWN_GRACE_MS, then they are cut off), consumers finish the message in hand and commit, outbox
+   * relays publish what is committed, then the stores and the bus close.
+   */
   stop(): Promise<void>;
 }
 
@@ -85,16 +93,29 @@ export async function startEmbedded(options: EmbeddedOptions = {}): Promise<Embe
 
   // The gateway's internal API (import keys): loopback, and the address the other services know it by.
   let gatewayInternal: Listening | undefined;
+  // One registry for the main thread's services; each thread keeps its own and is asked at scrape time.
+  const metrics = new MetricsRegistry().collectProcessMetrics();
+  let metricsServer: MetricsServer | undefined;
+
+  /** Stop accepting and let the requests in flight finish, at most until the grace period ends. */
+  async function drainListeners(listeners: Array<Listening | undefined>): Promise<void> {
+    const open = listeners.filter((listener): listener is Listening => listener !== undefined);
+    let graceTimer: NodeJS.Timeout | undefined;
+    const graceOver = new Promise<void>((resolve) => (graceTimer = setTimeout(resolve, config.SHUTDOWN_GRACE_MS)));
+    await Promise.race([Promise.all(open.map((listener) => listener.drain())), graceOver]);
+    clearTimeout(graceTimer);
+    await Promise.all(open.map((listener) => listener.close()));
+  }
 
   async function stopAll(): Promise<void> {
-    await servers.gateway?.close();
-    await gatewayInternal?.close();
+    await drainListeners([servers.gateway, gatewayInternal]);
     for (const thread of threads) await thread.stop().catch((e: unknown) => log.error({ err: e, service: thread.service }, 'stop failed'));
     for (const app of [...started].reverse()) await app.stop().catch((e: unknown) => log.error({ err: e, service: app.name }, 'stop failed'));
-    for (const server of Object.values(servers)) await server.close();
+    await drainListeners(Object.values(servers));
     for (const { runtime } of Object.values(services)) await runtime.store.close();
     await bus.close();
     await ttl.close();
+    await metricsServer?.close();
   }
 
   try {
@@ -147,7 +168,7 @@ export async function startEmbedded(options: EmbeddedOptions = {}): Promise<Embe
       if (!server) continue;
       // The gateway starts last, once every service behind it serves.
       if (service === 'gateway') await Promise.all(threads.map((thread) => thread.started));
-      const runtime = await buildRuntime({ ...partsOf(service), bus, ttl, inProcessApps, inProcessApis });
+      const runtime = await buildRuntime({ ...partsOf(service), bus, ttl, metrics, inProcessApps, inProcessApis });
       const app = (await serviceFactories[service]())(runtime, env);
       services[service] = { app, runtime, url: server.url };
       await app.start();
@@ -156,6 +177,12 @@ export async function startEmbedded(options: EmbeddedOptions = {}): Promise<Embe
       if (app.internalHttp) gatewayInternal?.handle(app.internalHttp);
       inProcessApps[service] = app.http;
       Object.assign(inProcessApis, app.exposedApis);
+    }
+    // Off unless METRICS_PORT is set (0: a free port): a single-process profile for one machine opens no
+    // port nobody asked for. Loopback unless METRICS_HOST says otherwise.
+    const metricsPort = metricsPortOf(config, 'off');
+    if (metricsPort !== null) {
+      metricsServer = await startMetricsServer(config.METRICS_HOST ?? '127.0.0.1', metricsPort, { registry: metrics, threads: () => threads.map((thread) => thread.metricsJson()) });
     }
   } catch (error) {
     await stopAll();
@@ -171,6 +198,7 @@ export async function startEmbedded(options: EmbeddedOptions = {}): Promise<Embe
     threads: Object.fromEntries(threads.map((thread) => [thread.service, { url: serviceUrls[thread.service] }])),
     threadHeapUsed: async (heapOptions) => (await Promise.all(threads.map((thread) => thread.heapUsed(heapOptions)))).reduce((sum, used) => sum + used, 0),
     bus,
+    ...(metricsServer ? { metricsUrl: metricsServer.url } : {}),
     stop: stopAll,
   };
 }

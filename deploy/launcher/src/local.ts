@@ -39,6 +39,14 @@ export interface LocalSystem {
   serviceUrls: Record<ServiceName, string>;
   /** The development CA and the launcher's own client certificate, when the services use mutual TLS. */
   internalTls?: { caFile: string; certFile: string; keyFile: string };
+  /** Each service's GET /metrics (METRICS_PORT: the gateway's port + 10, + 11 … in start order; free ones with port 0). */
+  metricsUrls: Record<ServiceName, string>;
+  /** The process of a service (tests send it signals). */
+  pidOf(service: ServiceName): number | undefined;
+  /** Sends SIGTERM to one service and waits for it to drain and exit; resolves with its exit code. */
+  terminate(service: ServiceName): Promise<number | null>;
+  /** Starts a service that was stopped (or terminated) again; resolves once it is healthy. */
+  start(service: ServiceName): Promise<void>;
   /** Kills one service process and starts it again (tests of restarts). */
   restart(service: ServiceName): Promise<void>;
   stop(): Promise<void>;
@@ -76,6 +84,9 @@ export async function startLocal(options: LocalOptions = {}): Promise<LocalSyste
   for (const [i, service] of startOrder.entries()) {
     ports[service] = service === 'gateway' ? port : autoPorts ? await freePort() : port + 1 + i;
   }
+  // Every process serves /metrics on a port of its own (the standalone default, 9464, would collide here).
+  const metricsPorts = {} as Record<ServiceName, number>;
+  for (const [i, service] of startOrder.entries()) metricsPorts[service] = autoPorts ? await freePort() : port + 10 + i;
   // The gateway's internal API listens apart from its public port; the other services know it by that one.
   const gatewayInternalPort = autoPorts ? await freePort() : port + 1 + startOrder.length;
   const mtls = options.internalMtls ?? true;
@@ -124,6 +135,7 @@ export async function startLocal(options: LocalOptions = {}): Promise<LocalSyste
           ? { INTERNAL_TLS_CA_FILE: certificates.caFile, INTERNAL_TLS_CERT_FILE: certificates.services[service]!.certFile, INTERNAL_TLS_KEY_FILE: certificates.services[service]!.keyFile }
           : {}),
         PORT: String(ports[service]),
+        METRICS_PORT: String(metricsPorts[service]),
         HOST: service === 'gateway' ? (baseEnv.HOST ?? '127.0.0.1') : '127.0.0.1',
         ...(service === 'gateway' ? { GATEWAY_INTERNAL_HOST: '127.0.0.1', GATEWAY_INTERNAL_PORT: String(gatewayInternalPort) } : {}),
         INTERNAL_JWT_PRIVATE_KEY: keys.privateKeys[service],
@@ -139,13 +151,16 @@ export async function startLocal(options: LocalOptions = {}): Promise<LocalSyste
       throw new Error(`${(error as Error).message}${logTail(service)}`);
     }
   };
-  const stopService = (service: ServiceName) =>
-    new Promise<void>((done) => {
+  const terminate = (service: ServiceName) =>
+    new Promise<number | null>((done) => {
       const child = children.get(service);
-      if (!child || child.exitCode !== null) return done();
-      child.once('exit', () => done());
+      if (!child || child.exitCode !== null || child.signalCode !== null) return done(child?.exitCode ?? null);
+      child.once('exit', (code) => done(code));
       child.kill('SIGTERM');
     });
+  const stopService = async (service: ServiceName) => {
+    await terminate(service);
+  };
 
   const stop = async () => {
     for (const service of [...startOrder].reverse()) await stopService(service);
@@ -170,6 +185,10 @@ export async function startLocal(options: LocalOptions = {}): Promise<LocalSyste
     ...(generatedCredentialsFile ? { generatedCredentialsFile } : {}),
     serviceUrls: Object.fromEntries(startOrder.map((s) => [s, urlOf(s)])) as Record<ServiceName, string>,
     ...(launcherTls ? { internalTls: launcherTls } : {}),
+    metricsUrls: Object.fromEntries(startOrder.map((s) => [s, `http://127.0.0.1:${metricsPorts[s]}/metrics`])) as Record<ServiceName, string>,
+    pidOf: (service) => children.get(service)?.pid,
+    terminate,
+    start: startService,
     restart: async (service) => {
       await stopService(service);
       await startService(service);

@@ -30,7 +30,14 @@ async function main(): Promise<void> {
   const shutdown = async (signal: string) => {
     if (stopping) return;
     stopping = true;
-    console.log(`${signal}: stopping`);
+    console.log(`${signal}: draining`);
+    // system.stop() cuts requests off once SHUTDOWN_GRACE_MS has passed; the rest (consumers, relays,
+    // stores) gets a few seconds more, then the process ends anyway.
+    const graceMs = Number(process.env.SHUTDOWN_GRACE_MS ?? 20_000) + 10_000;
+    setTimeout(() => {
+      console.error(`${signal}: not stopped within ${graceMs} ms; exiting`);
+      process.exit(1);
+    }, graceMs).unref();
     await system.stop();
     await telemetry.shutdown();
     process.exit(0);

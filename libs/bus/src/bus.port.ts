@@ -60,6 +60,13 @@ export interface BusHealth {
   failing: FailingSubscription[];
 }
 
+/** Messages of a topic appended and not yet committed (acknowledged) by a group. */
+export interface ConsumerLag {
+  group: string;
+  topic: string;
+  lag: number;
+}
+
 export interface Bus {
   /** Creates topics where the transport needs it (Kafka, Redis groups); idempotent. */
   ensureTopics(topics: string[]): Promise<void>;
@@ -72,6 +79,12 @@ export interface Bus {
    * until it consumes again. For /ready: a service whose consumers died is not ready.
    */
   health(): BusHealth;
+  /**
+   * The lag of these groups on their topics, where the transport tells it cheaply: the log bus (end
+   * offset minus committed offset per partition) and Redis Streams (XINFO GROUPS: lag + pending).
+   * Kafka answers nothing here: its lag is the broker's to report (admin offsets, a Kafka exporter).
+   */
+  consumerLag(groups: Array<{ group: string; topics: string[] }>): Promise<ConsumerLag[]>;
   close(): Promise<void>;
 }
 

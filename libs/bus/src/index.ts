@@ -18,10 +18,12 @@ export {
   type RetryPolicy,
 } from './retry/deliver-with-retry';
 export { eventMessage, EVENT_HEADERS, type EventMessageInput } from './messaging/event-message';
-export { startOutboxRelay, PARKED_OUTBOX_COLLECTION, type OutboxRelay, type OutboxRelayOptions, type ParkedOutboxMessage } from './messaging/outbox-relay';
+export { startOutboxRelay, OUTBOX_BACKLOG_CAP, PARKED_OUTBOX_COLLECTION, type OutboxRelay, type OutboxRelayOptions, type ParkedOutboxMessage } from './messaging/outbox-relay';
 export { createEventConsumer, type EventConsumerOptions, type EventHandler, type EventHandlers, type EventOf, type RawEvent } from './messaging/event-consumer';
 // Types only: the adapters themselves load their clients lazily through openBus.
 export type { SqliteLogStorage } from './log/sqlite-log-storage';
 export type { CachedLogStorage } from './log/cached-log-storage';
 export type { RedisStreamsBus, RedisStreamsBusOptions } from './redis/redis-streams-bus';
 export type { KafkaBus, KafkaBusOptions, KafkaClient, KafkaConsumer, KafkaProducer, KafkaAdmin } from './kafka/kafka-bus';
+export { observedBus } from './metrics/observed-bus';
+export { goesToDeadLetter } from './retry/deliver-with-retry';

@@ -1,3 +1,4 @@
+import { MetricsRegistry } from '@vaultline/metrics';
 import { waitFor } from '@vaultline/core';
 import { paymentProcessingV1, parseEnvelope } from '@vaultline/contracts';
 import { createLogger } from '@vaultline/logger';
@@ -25,6 +26,7 @@ function flakyBus(inner: Bus, failures: number): Bus & { calls: number } {
     subscribe: inner.subscribe.bind(inner),
     ping: () => inner.ping(),
     health: () => inner.health(),
+    consumerLag: (groups: Array<{ group: string; topics: string[] }>) => inner.consumerLag(groups),
     close: () => inner.close(),
   };
   return flaky;
@@ -48,6 +50,7 @@ function refusingBus(inner: Bus, refusedTopic: string, down = false): Bus & { re
       await inner.ping();
     },
     health: () => inner.health(),
+    consumerLag: (groups: Array<{ group: string; topics: string[] }>) => inner.consumerLag(groups),
     close: () => inner.close(),
   };
   return refusing;
@@ -184,5 +187,38 @@ describe.each(storeAdapters)('outbox relay on the %s', (_name, openStore) => {
     relay = startOutboxRelay({ store, bus, logger });
     await relay.flush();
     await waitFor(() => received.length === 1);
+  });
+
+  it('when the relay is stopped right after a commit (SIGTERM drain), then it publishes the committed message before it stops', async () => {
+    relay = startOutboxRelay({ store, bus, logger, pollIntervalMs: 10_000 });
+    await relay.flush();
+
+    await createPayment('pay_just_answered');
+    await relay.stop();
+    relay = undefined;
+
+    expect(await store.outbox.pending(10)).toEqual([]);
+    await waitFor(() => received.length === 1);
+  });
+
+  it('when the bus is down, then vaultline_outbox_backlog counts the committed messages waiting; a parked message counts as a dead letter of group "outbox"', async () => {
+    const registry = new MetricsRegistry();
+    const down = refusingBus(bus, 'none', true);
+    await createPayment('pay_1');
+    await createPayment('pay_2');
+    relay = startOutboxRelay({ store, bus: down, logger, metrics: registry.forService('vault'), flushOnStopMs: 0 });
+
+    await waitFor(() => down.refused >= 1);
+    expect(await registry.render()).toContain('vaultline_outbox_backlog{service="vault"} 2');
+    await relay.stop();
+
+    const refusing = refusingBus(bus, 'vault.detokenizations');
+    await store.transaction((uow) => uow.publish({ topic: 'vault.detokenizations', key: 'tok_1', value: '{}', headers: {} }));
+    relay = startOutboxRelay({ store, bus: refusing, logger, metrics: registry.forService('vault'), parkAfterAttempts: 2 });
+    await waitFor(() => received.length === 2, 5_000);
+    await relay.flush();
+    const text = await registry.render();
+    expect(text).toContain('vaultline_outbox_backlog{service="vault"} 0');
+    expect(text).toContain('vaultline_bus_dead_letters_total{service="vault",group="outbox",topic="vault.detokenizations"} 1');
   });
 });

@@ -76,4 +76,27 @@ describe('RedisStreamsBus', () => {
     expect(Date.now() - started).toBeLessThan(1_000);
     await bus.close();
   });
+
+  it('when a group has entries not yet delivered and one pending, then consumerLag counts both (XINFO GROUPS lag + pending)', async () => {
+    const bus = await RedisStreamsBus.connect(redis.url, { blockMs: 50 });
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    let handled = 0;
+    const subscription = await bus.subscribe({
+      topics: ['lagging'],
+      group: 'slow',
+      handler: async () => {
+        await gate;
+        handled++;
+      },
+    });
+    await bus.publish([1, 2, 3].map((n) => ({ topic: 'lagging', key: 'k', value: String(n), headers: {} })));
+    await waitFor(async () => (await bus.consumerLag([{ group: 'slow', topics: ['lagging'] }]))[0]?.lag === 3);
+
+    release();
+    await waitFor(() => handled === 3);
+    await waitFor(async () => (await bus.consumerLag([{ group: 'slow', topics: ['lagging'] }]))[0]?.lag === 0);
+    await subscription.stop();
+    await bus.close();
+  });
 });

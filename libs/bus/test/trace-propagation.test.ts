@@ -1,4 +1,4 @@
-import { context, propagation, trace } from '@opentelemetry/api';
+import { context, propagation, SpanKind, trace } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
@@ -25,7 +25,7 @@ afterAll(() => {
 });
 
 describe('trace context across the bus', () => {
-  it('when an event is published inside a span, then the consumer handles it in a "consume <type>" span of the same trace', async () => {
+  it('when an event is published inside a span, then a "publish <type>" span hangs below it and the consumer handles the event in a "consume <type>" span below that', async () => {
     const store = new MemoryDocumentStore();
     const bus = await openBus('memory://');
     const logger = createLogger({ service: 'bus-test', level: 'silent' });
@@ -52,9 +52,12 @@ describe('trace context across the bus', () => {
 
     await waitFor(() => seenInHandler.length === 1);
     const consumeSpan = await waitFor(() => exporter.getFinishedSpans().find((span) => span.name === 'consume payment.authorized'));
+    const publishSpan = exporter.getFinishedSpans().find((span) => span.name === 'publish payment.authorized');
     expect(seenInHandler[0]?.traceId).toBe(requestSpan.traceId);
+    expect(publishSpan?.kind).toBe(SpanKind.PRODUCER);
+    expect(publishSpan?.parentSpanContext?.spanId).toBe(requestSpan.spanId);
     expect(consumeSpan.spanContext().traceId).toBe(requestSpan.traceId);
-    expect(consumeSpan.parentSpanContext?.spanId).toBe(requestSpan.spanId);
+    expect(consumeSpan.parentSpanContext?.spanId).toBe(publishSpan?.spanContext().spanId);
     expect(seenInHandler[0]?.spanId).toBe(consumeSpan.spanContext().spanId);
 
     await consumer.stop();
@@ -63,14 +66,16 @@ describe('trace context across the bus', () => {
     await store.close();
   });
 
-  it('when an event message is built inside a span, then its headers and envelope carry the W3C traceparent', async () => {
+  it('when an event message is built inside a span, then its headers and envelope carry the W3C traceparent of its publish span, a child of that span', async () => {
     const { message, spanContext } = trace.getTracer('test').startActiveSpan('work', (span) => {
       const built = eventMessage(paymentAuthorizedV1, { merchantId: MERCHANT, data: aPayment({ payment_id: 'pay_9', status: 'authorized' }) });
       span.end();
       return { message: built, spanContext: span.spanContext() };
     });
 
-    const traceparent = `00-${spanContext.traceId}-${spanContext.spanId}-01`;
+    const publishSpan = exporter.getFinishedSpans().find((span) => span.name === 'publish payment.authorized' && span.parentSpanContext?.spanId === spanContext.spanId);
+    expect(publishSpan).toBeDefined();
+    const traceparent = `00-${spanContext.traceId}-${publishSpan?.spanContext().spanId}-01`;
     expect(message.headers).toMatchObject({ traceparent, 'event-type': 'payment.authorized' });
     expect(message.key).toBe('pay_9');
     const envelope = parseEnvelope(message.value);

@@ -7,6 +7,8 @@ import { problemResponse } from './problem';
 import { internalAuthMiddleware, requestIdMiddleware } from './request-context';
 import { bodyParsers, contentTypeGuard, translateBodyError } from './body-parsing';
 import { accessLog } from './access-log';
+import { httpMetrics } from './http-metrics';
+import type { ServiceMetrics } from '@vaultline/metrics';
 
 export interface ServiceHttpOptions {
   /** The service's name, as in logs and in the audience of its internal JWTs. */
@@ -20,6 +22,8 @@ export interface ServiceHttpOptions {
   /** Paths whose body arrives unparsed as a Buffer in req.body (e.g. /forward, which must keep the exact bytes). */
   rawBodyPaths?: string[];
   routes: (router: express.Router) => void;
+  /** RED metrics per route (runtime.metrics); none when absent. */
+  metrics?: ServiceMetrics;
 }
 
 /**
@@ -31,6 +35,7 @@ export function createServiceHttp(options: ServiceHttpOptions): express.Express 
   const app = express();
   app.disable('x-powered-by');
   app.set('etag', false);
+  if (options.metrics) app.use(httpMetrics(options.metrics));
   app.use(requestIdMiddleware());
   app.use(accessLog(options.logger, 'debug'));
   app.get('/health', (_req, res) => {

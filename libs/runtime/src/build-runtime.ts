@@ -1,6 +1,7 @@
 import { systemClock } from '@vaultline/core';
 import { openStore, type DocumentStore } from '@vaultline/store';
-import type { Bus } from '@vaultline/bus';
+import { observedBus, type Bus } from '@vaultline/bus';
+import type { MetricsRegistry } from '@vaultline/metrics';
 import type { TtlStore } from '@vaultline/ttl';
 import { createLogger } from '@vaultline/logger';
 import { InternalTokenSigner, InternalTokenVerifier } from '@vaultline/auth';
@@ -19,6 +20,8 @@ export interface RuntimeParts {
   inProcessApps?: ServiceRuntime['inProcessApps'];
   inProcessApis?: ServiceRuntime['inProcessApis'];
   internalTls?: ServiceRuntime['internalTls'];
+  /** The process's metrics; the service's series carry its name, and its bus is counted (observedBus). */
+  metrics?: MetricsRegistry;
   /** Where the service's log lines go (a service thread hands them to the main thread); stdout by default. */
   logDestination?: { write(line: string): void };
 }
@@ -26,9 +29,11 @@ export interface RuntimeParts {
 /** Opens this service's own store and assembles its runtime around the shared bus and TTL store. */
 export async function buildRuntime(parts: RuntimeParts): Promise<ServiceRuntime> {
   const store: DocumentStore = await openStore(parts.storeUrl);
+  const metrics = parts.metrics?.forService(parts.service);
   return {
     store,
-    bus: parts.bus,
+    bus: metrics ? observedBus(parts.bus, metrics) : parts.bus,
+    ...(metrics ? { metrics } : {}),
     ttl: parts.ttl,
     logger: createLogger({ service: parts.service, level: parts.logLevel, ...(parts.logDestination ? { destination: parts.logDestination } : {}) }),
     clock: systemClock,

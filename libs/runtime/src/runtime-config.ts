@@ -36,6 +36,15 @@ export const runtimeConfigSchema = z.object({
   TLS_CERT_FILE: z.string().min(1).optional(),
   TLS_KEY_FILE: z.string().min(1).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /**
+   * The /metrics listener (Prometheus text), never the merchant port. A number (0: any free port) or
+   * `off`. Unset: 9464 for a standalone service, off for the embedded profile (metricsPortOf).
+   */
+  METRICS_PORT: z.union([z.literal('off'), z.coerce.number().int().min(0).max(65535)]).optional(),
+  /** Where /metrics listens: HOST for a standalone service (a container sets 0.0.0.0), loopback in the embedded profile. */
+  METRICS_HOST: z.string().min(1).optional(),
+  /** SIGTERM: how long draining may take (stop accepting, finish requests and batches, flush the outbox) before the process exits anyway. */
+  SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).default(20_000),
   OTEL_TRACES_EXPORTER: z.enum(['none', 'console', 'otlp']).default('none'),
   OTEL_EXPORTER_OTLP_ENDPOINT: z.string().url().optional(),
 });
@@ -44,6 +53,15 @@ export type RuntimeConfig = z.infer<typeof runtimeConfigSchema>;
 
 export function loadRuntimeConfig(env: NodeJS.ProcessEnv): RuntimeConfig {
   return loadConfig(runtimeConfigSchema.superRefine(requireTlsPair), env);
+}
+
+/** The standalone default, which deploy/ (compose, Prometheus, Kubernetes) assumes. */
+export const DEFAULT_METRICS_PORT = 9464;
+
+/** The /metrics port to listen on, or null when off. */
+export function metricsPortOf(config: RuntimeConfig, profileDefault: number | 'off'): number | null {
+  const port = config.METRICS_PORT ?? profileDefault;
+  return port === 'off' ? null : port;
 }
 
 export interface TlsFiles {

@@ -13,7 +13,14 @@ export interface Listening {
   url: string;
   /** Replaces the request handler (servers listen before the apps exist, so ports are known). */
   handle(listener: RequestListener): void;
+  /** Closes at once: requests in flight are cut off. */
   close(): Promise<void>;
+  /**
+   * Stops accepting connections and lets the requests in flight finish: each keep-alive connection is
+   * closed as soon as it is idle (its client reconnects elsewhere, or finds nothing listening). Resolves
+   * when the last one closed; never cuts a request off (the caller's grace period does).
+   */
+  drain(): Promise<void>;
 }
 
 /**
@@ -46,6 +53,7 @@ export async function listen(host: string, port: number, tls?: ListenTls): Promi
         server.close(() => resolve());
         server.closeAllConnections();
       }),
+    drain: () => drain(server),
   };
 }
 
@@ -67,4 +75,21 @@ function answerClientError(error: Error & { code?: string }, socket: Duplex): vo
         : [400, 'malformed_request', 'The request is not valid HTTP.'];
   const body = JSON.stringify({ type: `https://docs.vaultline.dev/errors/${code}`, title: STATUS_CODES[status], status, detail, code, request_id: '' });
   socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/problem+json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+}
+
+const IDLE_CHECK_MS = 25;
+
+function drain(server: Server): Promise<void> {
+  return new Promise<void>((resolve) => {
+    if (!server.listening) return resolve();
+    // A response written while draining tells its client the connection ends (no further request on it).
+    server.on('request', (_req, res) => {
+      if (!res.headersSent) res.setHeader('connection', 'close');
+    });
+    const idleSweep = setInterval(() => server.closeIdleConnections(), IDLE_CHECK_MS);
+    server.close(() => {
+      clearInterval(idleSweep);
+      resolve();
+    });
+  });
 }

@@ -1,4 +1,5 @@
 import type { Express } from 'express';
+import { MetricsRegistry, type ServiceMetrics } from '@vaultline/metrics';
 import type { Clock } from '@vaultline/core';
 import type { DocumentStore } from '@vaultline/store';
 import type { Bus } from '@vaultline/bus';
@@ -39,6 +40,11 @@ export interface ServiceRuntime {
   serviceUrls: Record<ServiceName, string>;
   /** The gateway's externally visible base URL (PUBLIC_BASE_URL). */
   publicBaseUrl: string;
+  /**
+   * This service's metrics (served on METRICS_PORT by whoever runs it). Absent in tests that build a
+   * runtime by hand: metricsOf then gives a registry nobody scrapes.
+   */
+  metrics?: ServiceMetrics;
   /** Mutual TLS for internal HTTP calls (serviceUrls are https://): the client certificate and the CA to trust. */
   internalTls?: InternalTls;
   /**
@@ -69,4 +75,9 @@ export interface ServiceApp {
   start(): Promise<void>;
   /** Stops consumers and workers; does not close the adapters (the launcher owns them). */
   stop(): Promise<void>;
+}
+
+/** The runtime's metrics, or a registry of its own nobody scrapes (a runtime built by hand in a test). */
+export function metricsOf(runtime: ServiceRuntime, service: ServiceName): ServiceMetrics {
+  return runtime.metrics ?? new MetricsRegistry().forService(service);
 }

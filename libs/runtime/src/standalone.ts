@@ -3,7 +3,8 @@ import { openBus } from '@vaultline/bus';
 import { openTtlStore } from '@vaultline/ttl';
 import { createLogger } from '@vaultline/logger';
 import type { ServiceApp, ServiceName, ServiceRuntime } from './service-runtime';
-import { loadRuntimeConfig, serviceUrlsFromEnv, storeUrlFor, tlsOf } from './runtime-config';
+import { MetricsRegistry, startMetricsServer } from '@vaultline/metrics';
+import { DEFAULT_METRICS_PORT, loadRuntimeConfig, metricsPortOf, serviceUrlsFromEnv, storeUrlFor, tlsOf } from './runtime-config';
 import { buildRuntime } from './build-runtime';
 import { listen } from './serve';
 import { internalTlsFromEnv, mutualTlsServerOptions } from './internal-tls';
@@ -41,6 +42,7 @@ export async function runStandalone(
     const serviceUrls = serviceUrlsFromEnv(env);
     const internalTls = internalTlsFromEnv(env);
     const edgeTls = tlsOf(config);
+    const metrics = new MetricsRegistry().collectProcessMetrics();
     const bus = await openBus(config.BUS_URL, { logger: log, consumerName: `${service}-${env.HOSTNAME ?? '1'}` });
     const ttl = await openTtlStore(config.TTL_URL ?? 'memory://', { keyPrefix: `vaultline:${service}:` });
     const runtime = await buildRuntime({
@@ -48,6 +50,7 @@ export async function runStandalone(
       storeUrl: storeUrlFor(config, service, `sqlite:${config.DATA_DIR}/{service}.db`),
       bus,
       ttl,
+      metrics,
       logLevel: config.LOG_LEVEL,
       privateKeyPem,
       trustedPublicKeys: JSON.parse(publicKeysJson) as Record<string, string>,
@@ -60,24 +63,39 @@ export async function runStandalone(
     // Internal ports take only callers with a certificate from the internal CA; the gateway's edge (PORT of
     // a service with a separate internal listener) is public and uses TLS_CERT_FILE/TLS_KEY_FILE.
     const internalListenerTls = internalTls ? mutualTlsServerOptions(internalTls) : undefined;
+    const metricsPort = metricsPortOf(config, DEFAULT_METRICS_PORT);
+    const metricsServer = metricsPort === null ? undefined : await startMetricsServer(config.METRICS_HOST ?? config.HOST, metricsPort, { registry: metrics });
+    // Started before it listens: while a restarted service starts, callers find nothing listening (the
+    // gateway answers its own 503 and the merchant retries) rather than a 503 from a service that
+    // accepted the request. Its port is configured, so nothing needs it listening earlier.
+    await app.start();
     const server = await listen(config.HOST, config.PORT, app.internalHttp ? edgeTls : (internalListenerTls ?? edgeTls));
     const internal = app.internalHttp ? await listen(config.GATEWAY_INTERNAL_HOST, config.GATEWAY_INTERNAL_PORT, internalListenerTls) : undefined;
-    await app.start();
     server.handle(app.http);
     if (internal && app.internalHttp) internal.handle(app.internalHttp);
-    log.info({ url: server.url, ...(internal ? { internal_url: internal.url } : {}) }, `${service} listening`);
+    log.info({ url: server.url, ...(internal ? { internal_url: internal.url } : {}), ...(metricsServer ? { metrics_url: metricsServer.url } : {}) }, `${service} listening`);
     let stopping = false;
     const shutdown = async (signal: string) => {
       if (stopping) return;
       stopping = true;
-      log.info({ signal }, `${service} stopping`);
-      await server.close();
-      await internal?.close();
+      const startedAt = Date.now();
+      log.info({ signal, grace_ms: config.SHUTDOWN_GRACE_MS }, `${service} draining`);
+      // Whatever is still running when the grace period ends is cut off: consumers' unacknowledged
+      // messages are delivered again and the outbox is relayed after the restart (at-least-once).
+      setTimeout(() => {
+        log.error({ grace_ms: config.SHUTDOWN_GRACE_MS }, `${service} did not drain within SHUTDOWN_GRACE_MS; exiting`);
+        process.exit(1);
+      }, config.SHUTDOWN_GRACE_MS).unref();
+      // Stop accepting and finish the requests in flight; then stop the consumers (the message being
+      // handled finishes and its offset is committed) and flush the outbox relay (app.stop); then close.
+      await Promise.all([server.drain(), internal?.drain()]);
       await app.stop();
       await runtime.store.close();
       await bus.close();
       await ttl.close();
+      await metricsServer?.close();
       await onShutdown();
+      log.info({ ms: Date.now() - startedAt }, `${service} drained`);
       process.exit(0);
     };
     process.on('SIGINT', () => void shutdown('SIGINT'));

@@ -1,5 +1,6 @@
 import { createServiceHttp, InternalClient } from '@vaultline/http';
-import type { ServiceApp, ServiceRuntime } from '@vaultline/runtime';
+import { METRIC } from '@vaultline/metrics';
+import { metricsOf, type ServiceApp, type ServiceRuntime } from '@vaultline/runtime';
 import { startOutboxRelay } from '@vaultline/bus';
 import { createEgressClient, type EgressClient } from '@vaultline/egress';
 import { createVaultCardDataSource } from './clients/vault-card-data.client';
@@ -23,7 +24,11 @@ export interface ForwarderOverrides {
   egress?: EgressClient;
 }
 
+/** Seconds: the forwarder's own share is milliseconds, so finer than request durations. */
+const ADDED_LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1];
+
 export function createApp(runtime: ServiceRuntime, config: ForwarderConfig, overrides: ForwarderOverrides = {}): ServiceApp {
+  const metrics = metricsOf(runtime, 'forwarder');
   const { store, bus, clock, logger } = runtime;
   const operatorRules = config.extraDestinations.map((entry, index) => ruleFromUrl(`extra:${index}`, entry.url, true, { cardFields: entry.card_fields, mode: entry.mode }));
   const egress =
@@ -40,14 +45,20 @@ export function createApp(runtime: ServiceRuntime, config: ForwarderConfig, over
   const { cards, closeCards } = cardDataSource(runtime);
   const transaction: TransactionRunner = (work) => store.transaction(work);
   const destinations = new StoreDestinationRepository(store);
+  const record = recordForward({ records: new StoreForwardRecordRepository(), transaction });
+  const addedLatency = metrics.histogram(METRIC.forwardAddedLatency, "Seconds the forwarder added to the destination's own time, by outcome.", ['outcome'], ADDED_LATENCY_BUCKETS);
   const audit = forwardAudit({
-    recordForward: recordForward({ records: new StoreForwardRecordRepository(), transaction }),
+    recordForward: (forward) => {
+      addedLatency.observe({ outcome: forward.outcome }, forward.addedMs / 1000);
+      return record(forward);
+    },
     onRecordFailure: (error, record) => logger.error({ err: error, forward_id: record.id, merchant_id: record.merchantId }, 'forward audit record could not be written'),
   });
 
   const http = createServiceHttp({
     service: 'forwarder',
     verifier: runtime.verifier,
+    metrics,
     logger,
     bodyLimit: config.maxBody,
     rawBodyPaths: ['/forward'],
@@ -70,7 +81,7 @@ export function createApp(runtime: ServiceRuntime, config: ForwarderConfig, over
     http,
     async start() {
       for (const spec of forwarderCollections) await store.register(spec);
-      relay = startOutboxRelay({ store, bus, logger });
+      relay = startOutboxRelay({ store, bus, logger, metrics });
     },
     async stop() {
       // Records of forwards that already answered are still being written: let them reach the outbox.

@@ -1,7 +1,7 @@
 import { UnavailableError } from '@vaultline/core';
 import { buildOpenApiDocument } from '@vaultline/contracts';
 import { createServiceHttp } from '@vaultline/http';
-import type { ServiceApp, ServiceRuntime } from '@vaultline/runtime';
+import { metricsOf, type ServiceApp, type ServiceRuntime } from '@vaultline/runtime';
 import type { GatewayConfig } from './config';
 import { authenticateApiKey, issueApiKey, listApiKeys, mintApiKey, revokeApiKey, type ApiKeys } from './domain/api-keys';
 import { createMerchant, ensureBootstrapMerchant, getMerchant, listMerchants, updateMerchant, type Merchants } from './domain/merchants';
@@ -31,6 +31,7 @@ import { renderDocsPage } from './http/docs-page';
 /** Composition root of the gateway: the merchant edge, the admin API and the internal key API. */
 export function createApp(runtime: ServiceRuntime, config: GatewayConfig): ServiceApp {
   const { store, logger, clock } = runtime;
+  const metrics = metricsOf(runtime, 'gateway');
   let pepper = config.apiKeyPepper;
   const pepperSource = () => {
     if (!pepper) throw new UnavailableError('The gateway is starting.', 'starting');
@@ -95,6 +96,7 @@ export function createApp(runtime: ServiceRuntime, config: GatewayConfig): Servi
   const internalApp = createServiceHttp({
     service: 'gateway',
     verifier: runtime.verifier,
+    metrics,
     logger,
     readiness: () => store.ping(),
     routes: (router) => internalRoutes(router, apiKeys),
@@ -103,6 +105,7 @@ export function createApp(runtime: ServiceRuntime, config: GatewayConfig): Servi
   const publicBaseUrl = config.publicBaseUrl ?? runtime.publicBaseUrl;
   const http = createEdgeApp({
     logger,
+    metrics,
     // A browser that saw this once refuses plain http to the host for a year: only when https is how it is reached.
     hsts: config.tls || (config.publicBaseUrl?.startsWith('https:') ?? false),
     apiKeys,

@@ -1,7 +1,8 @@
 import { assertSubscriptionsConsuming, createEventConsumer, startOutboxRelay, type OutboxRelay, type Subscription } from '@vaultline/bus';
 import { createEgressClient } from '@vaultline/egress';
 import { createServiceHttp, InternalClient } from '@vaultline/http';
-import type { ServiceApp, ServiceRuntime } from '@vaultline/runtime';
+import { METRIC, type ServiceMetrics } from '@vaultline/metrics';
+import { metricsOf, type ServiceApp, type ServiceRuntime } from '@vaultline/runtime';
 import { AesGcmSecretSealer } from '@vaultline/crypto';
 import { GatewayKeyIssuerClient } from './clients/gateway-key-issuer.client';
 import type { ImporterConfig } from './config';
@@ -22,6 +23,7 @@ import { importProviderOf, type ImportProviderId } from './providers/registry';
 
 /** Composition root of the importer. */
 export function createApp(runtime: ServiceRuntime, config: ImporterConfig): ServiceApp {
+  const metrics = metricsOf(runtime, 'importer');
   const { store, bus, logger, clock } = runtime;
   const log = logger.child({ component: 'importer' });
   const providerBaseUrls: Record<ImportProviderId, string> = { provider_a: config.PROVIDER_A_BASE_URL.replace(/\/$/, '') };
@@ -95,9 +97,12 @@ export function createApp(runtime: ServiceRuntime, config: ImporterConfig): Serv
   });
   const scheduler = new ImportScheduler({ jobs, runImport: run, revokeImportKey: revokeKey, clock, log }, { workerId: config.IMPORTER_WORKER_ID, scanIntervalMs: config.IMPORTER_SCAN_INTERVAL_MS });
 
+  observeImportProgress(metrics, jobs);
+
   const http = createServiceHttp({
     service: 'importer',
     verifier: runtime.verifier,
+    metrics,
     logger,
     readiness: async () => {
       await store.ping();
@@ -119,7 +124,7 @@ export function createApp(runtime: ServiceRuntime, config: ImporterConfig): Serv
     http,
     async start() {
       await registerImportCollections(store);
-      relay = startOutboxRelay({ store, bus, logger });
+      relay = startOutboxRelay({ store, bus, logger, metrics });
       consumer = await createEventConsumer({ bus, store, group: TOKEN_CREATED_GROUP, logger, interested: isImportTokenCreated, handlers: { 'token.created': tokenCreatedConsumer(accountFor) } });
       scheduler.start();
     },
@@ -132,4 +137,22 @@ export function createApp(runtime: ServiceRuntime, config: ImporterConfig): Serv
       await Promise.allSettled([egress.close(), gateway.close()]);
     },
   };
+}
+
+const IN_PROGRESS = ['preparing', 'running'] as const;
+/** The progress gauges read at most this many jobs in progress per scrape. */
+const PROGRESS_SCAN_LIMIT = 1_000;
+
+/** Import progress at scrape time: jobs in progress by state, and their payment methods found and accounted for. */
+function observeImportProgress(metrics: ServiceMetrics, jobs: StoreImportJobRepository): void {
+  const inProgress = async () => (await jobs.listAcrossMerchants({ states: [...IN_PROGRESS] }, { limit: PROGRESS_SCAN_LIMIT })).items;
+  metrics.gauge(METRIC.importJobs, 'Import jobs in progress, by state.', ['state'], async () => {
+    const running = await inProgress();
+    return IN_PROGRESS.map((state) => ({ labels: { state }, value: running.filter((job) => job.state === state).length }));
+  });
+  metrics.gauge(METRIC.importPaymentMethods, 'Payment methods of the import jobs in progress: found so far (total), imported, updated, failed.', ['count'], async () => {
+    const sums = { total: 0, imported: 0, updated: 0, failed: 0 };
+    for (const job of await inProgress()) for (const count of Object.keys(sums) as Array<keyof typeof sums>) sums[count] += job.counts[count];
+    return Object.entries(sums).map(([count, value]) => ({ labels: { count }, value }));
+  });
 }

@@ -2,7 +2,9 @@ import { assertSubscriptionsConsuming, createEventConsumer, startOutboxRelay } f
 import type { Subscription } from '@vaultline/bus';
 import { AesGcmSecretSealer } from '@vaultline/crypto';
 import { createServiceHttp } from '@vaultline/http';
-import type { ServiceApp, ServiceRuntime } from '@vaultline/runtime';
+import { metricsOf, type ServiceApp, type ServiceRuntime } from '@vaultline/runtime';
+import { METRIC, type ServiceMetrics } from '@vaultline/metrics';
+import { HandedOverContexts } from '@vaultline/telemetry';
 import { createWebhookReceiverClient, egressUrlCheck } from './clients/webhook-receiver.client';
 import type { NotifierConfig } from './config';
 import { notifierCollections } from './data/collections';
@@ -19,13 +21,15 @@ import { createEndpoint, deleteEndpoint, getEndpoint, listEndpoints, rotateEndpo
 import type { TransactionRunner } from './domain/ports';
 import { recordMerchantEvent } from './domain/record-merchant-event';
 import type { RetryPolicy } from './domain/retry-policy';
-import { attemptDelivery, claimDeliveries } from './domain/webhook-delivery';
+import { attemptDelivery, claimDeliveries, type AttemptDelivery } from './domain/webhook-delivery';
 import { eventRoutes } from './http/events.routes';
 import { webhookEndpointRoutes } from './http/webhook-endpoints.routes';
 import { MERCHANT_EVENTS_GROUP, merchantEventConsumer } from './messaging/merchant-event.consumer';
 
 /** A claimed message belongs to its worker this much longer than the request timeout. */
 const LEASE_MARGIN_MS = 30_000;
+/** vaultline_webhook_backlog reads at most this many queue entries per scrape. */
+const BACKLOG_SCAN_LIMIT = 10_000;
 
 export function createApp(runtime: ServiceRuntime, config: NotifierConfig): ServiceApp {
   const { store, bus, logger, clock } = runtime;
@@ -46,12 +50,23 @@ export function createApp(runtime: ServiceRuntime, config: NotifierConfig): Serv
   });
   const policy: RetryPolicy = { scheduleMs: config.retryScheduleMs, jitter: 0.1 };
   const checkUrl = egressUrlCheck(config.allowPrivateUrls);
+  const metrics = metricsOf(runtime, 'notifier');
+  metrics.gauge(METRIC.webhookBacklog, 'Webhook messages waiting for a delivery attempt, per endpoint.', ['endpoint'], async () =>
+    [...(await queue.waitingByEndpoint(BACKLOG_SCAN_LIMIT))].map(([endpoint, value]) => ({ labels: { endpoint }, value })),
+  );
+  // A webhook's first attempt continues the trace of the event that created it (see HandedOverContexts).
+  const handedOver = new HandedOverContexts();
+  const attempt = countedAttempts(
+    attemptDelivery({ endpoints, messages, queue, transaction, sealer: new OpenedSecretsCache(sealer), transport, clock, policy, logger }),
+    metrics,
+    clock,
+  );
 
   const scheduler = new DeliveryScheduler({
     listDue: (nowMs, page) => queue.listDue(nowMs, page),
     delivery: {
       claim: claimDeliveries({ queue, transaction, clock, leaseMs: config.timeoutMs + LEASE_MARGIN_MS }),
-      attempt: attemptDelivery({ endpoints, messages, queue, transaction, sealer: new OpenedSecretsCache(sealer), transport, clock, policy, logger }),
+      attempt: (entry) => handedOver.runIn(entry.id, () => attempt(entry)),
     },
     clock,
     logger,
@@ -64,6 +79,7 @@ export function createApp(runtime: ServiceRuntime, config: NotifierConfig): Serv
     service: 'notifier',
     verifier: runtime.verifier,
     logger,
+    metrics,
     readiness: async () => {
       await store.ping();
       assertSubscriptionsConsuming(bus);
@@ -104,13 +120,16 @@ export function createApp(runtime: ServiceRuntime, config: NotifierConfig): Serv
       for (const spec of notifierCollections) await store.register(spec);
       await moveSystemScopedQueueEntries(store);
       // The notifier publishes no events today; the relay keeps the house contract (and future ones) working.
-      relay = startOutboxRelay({ store, bus, logger });
+      relay = startOutboxRelay({ store, bus, logger, metrics });
       consumer = await createEventConsumer({
         bus,
         store,
         group: MERCHANT_EVENTS_GROUP,
         logger,
-        handlers: merchantEventConsumer(record, (entries) => scheduler.offer(entries)),
+        handlers: merchantEventConsumer(record, (entries) => {
+          handedOver.remember(entries.map((entry) => entry.id));
+          scheduler.offer(entries);
+        }),
       });
       scheduler.start();
     },
@@ -120,5 +139,23 @@ export function createApp(runtime: ServiceRuntime, config: NotifierConfig): Serv
       await relay?.stop();
       await transport.close();
     },
+  };
+}
+
+/** vaultline_webhook_deliveries_total{endpoint,outcome} and vaultline_webhook_failures_total{endpoint}, per attempt made. */
+function countedAttempts(attempt: AttemptDelivery, metrics: ServiceMetrics, clock: ServiceRuntime['clock']): AttemptDelivery {
+  const deliveries = metrics.counter(METRIC.webhookDeliveries, 'Webhook delivery attempts, per endpoint and outcome (delivered, failed).', ['endpoint', 'outcome']);
+  const failures = metrics.counter(METRIC.webhookFailures, 'Failed webhook delivery attempts, per endpoint.', ['endpoint']);
+  return async (entry) => {
+    const before = clock.now().toISOString();
+    const result = await attempt(entry);
+    // Only an attempt this call made (not a message finished without one: endpoint deleted or disabled).
+    const made = result.message?.attempts.at(-1);
+    if (made && made.attempted_at >= before) {
+      const outcome = made.error === null ? 'delivered' : 'failed';
+      deliveries.inc({ endpoint: entry.endpoint_id, outcome });
+      if (outcome === 'failed') failures.inc({ endpoint: entry.endpoint_id });
+    }
+    return result;
   };
 }

@@ -1,6 +1,6 @@
 import { assertSubscriptionsConsuming, startOutboxRelay, type OutboxRelay, type Subscription } from '@vaultline/bus';
 import { createServiceHttp } from '@vaultline/http';
-import type { ServiceApp, ServiceRuntime } from '@vaultline/runtime';
+import { metricsOf, type ServiceApp, type ServiceRuntime } from '@vaultline/runtime';
 import type { PaymentOrchestratorConfig } from './config';
 import { orchestratorCollections } from './data/collections';
 import { StoreCredentialRepository } from './data/credential.repository';
@@ -20,6 +20,7 @@ import { getPayment, listPayments, listTransactions } from './domain/query-payme
 import { flowRoutes } from './http/flows.routes';
 import { paymentRoutes } from './http/payments.routes';
 import { checkoutSessionCompletedConsumer } from './messaging/checkout-session-completed.consumer';
+import { countPaymentStatuses } from './messaging/payment-status-metrics';
 import { openProcessors } from './processors/registry';
 
 export interface PaymentOrchestratorApp extends ServiceApp {
@@ -29,6 +30,7 @@ export interface PaymentOrchestratorApp extends ServiceApp {
 
 export function createApp(runtime: ServiceRuntime, config: PaymentOrchestratorConfig): PaymentOrchestratorApp {
   const { store, bus, logger, clock } = runtime;
+  const metrics = metricsOf(runtime, 'payment-orchestrator');
   const transaction: TransactionRunner = (work) => store.transaction(work);
   const processors = openProcessors(config.processors, { clock });
   const payments = new StorePaymentRepository(store);
@@ -45,6 +47,7 @@ export function createApp(runtime: ServiceRuntime, config: PaymentOrchestratorCo
   const http = createServiceHttp({
     service: 'payment-orchestrator',
     verifier: runtime.verifier,
+    metrics,
     logger,
     readiness: async () => {
       await store.ping();
@@ -80,7 +83,7 @@ export function createApp(runtime: ServiceRuntime, config: PaymentOrchestratorCo
     runner,
     async start() {
       for (const spec of orchestratorCollections) await store.register(spec);
-      relay = startOutboxRelay({ store, bus, logger });
+      relay = startOutboxRelay({ store, bus, logger, metrics, onPublished: countPaymentStatuses(metrics) });
       consumer = await checkoutSessionCompletedConsumer({
         bus,
         store,

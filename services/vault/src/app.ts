@@ -2,7 +2,7 @@ import type { Subscription } from '@vaultline/bus';
 import { assertSubscriptionsConsuming, startOutboxRelay, type OutboxRelay } from '@vaultline/bus';
 import type { VaultInternalApi } from '@vaultline/contracts';
 import { createServiceHttp } from '@vaultline/http';
-import type { ServiceApp, ServiceRuntime } from '@vaultline/runtime';
+import { metricsOf, type ServiceApp, type ServiceRuntime } from '@vaultline/runtime';
 import type { VaultConfig } from './config';
 import { registerCollections } from './data/collections';
 import { StoreAuditRepository } from './data/audit.repository';
@@ -30,6 +30,7 @@ export interface VaultApp extends ServiceApp {
 
 /** Composition root of the vault: repositories, then every use case with the ports it uses, then routes and consumers. */
 export function createApp(runtime: ServiceRuntime, config: VaultConfig): VaultApp {
+  const metrics = metricsOf(runtime, 'vault');
   const { store, bus, logger, ttl, clock } = runtime;
   const { keys } = config;
   const transaction: TransactionRunner = (work) => store.transaction(work);
@@ -60,6 +61,7 @@ export function createApp(runtime: ServiceRuntime, config: VaultConfig): VaultAp
   const http = createServiceHttp({
     service: 'vault',
     verifier: runtime.verifier,
+    metrics,
     logger,
     readiness: async () => {
       await store.ping();
@@ -104,7 +106,7 @@ export function createApp(runtime: ServiceRuntime, config: VaultConfig): VaultAp
       }
       await registerCollections(store);
       await restoreRotatedVersion();
-      relay = startOutboxRelay({ store, bus, logger });
+      relay = startOutboxRelay({ store, bus, logger, metrics });
       consumers = await checkoutEventsConsumer({ bus, store, logger }, checkoutUseCases);
       worker.start();
     },

@@ -16,11 +16,13 @@ export interface ServiceThreadConfig
   ttlUrl: string;
 }
 
-export type ToServiceThread = { type: 'stop' } | { type: 'heap'; gc: boolean };
+export type ToServiceThread = { type: 'stop' } | { type: 'heap'; gc: boolean } | { type: 'metrics' };
 export type FromServiceThread =
   | { type: 'started' }
   | { type: 'stopped' }
   | { type: 'heap'; used: number }
+  /** The thread's metrics (MetricsRegistry.toJson), for the process's /metrics. */
+  | { type: 'metrics'; json: unknown[] }
   /** A finished log line (redacted and masked by the thread's logger), for the main thread to write where its own go. */
   | { type: 'log'; line: string };
 
@@ -37,6 +39,8 @@ export interface ServiceThread {
   started: Promise<void>;
   /** The thread's used heap in bytes (its own V8 heap); after a full gc when asked and --expose-gc is on. */
   heapUsed(options?: { gc?: boolean }): Promise<number>;
+  /** The thread's metrics as JSON (empty once it ended). */
+  metricsJson(): Promise<unknown[]>;
   /** Stops the service and closes its adapters; the thread then ends. */
   stop(): Promise<void>;
 }
@@ -65,6 +69,7 @@ export function startServiceThread(config: ServiceThreadConfig, hooks: ServiceTh
   let failure: Error | undefined;
   // Heap answers come in the order asked.
   const heapAnswers: Array<(used: number) => void> = [];
+  const metricsAnswers: Array<(json: unknown[]) => void> = [];
   let onStopped: (() => void) | undefined;
 
   const started = new Promise<void>((resolve, reject) => {
@@ -74,12 +79,14 @@ export function startServiceThread(config: ServiceThreadConfig, hooks: ServiceTh
         hasStarted = true;
         resolve();
       } else if (message.type === 'heap') heapAnswers.shift()?.(message.used);
+      else if (message.type === 'metrics') metricsAnswers.shift()?.(message.json);
       else onStopped?.();
     });
     worker.on('error', (error) => (failure = error));
     worker.once('exit', (code) => {
       exited = true;
       for (const answer of heapAnswers.splice(0)) answer(0);
+      for (const answer of metricsAnswers.splice(0)) answer([]);
       onStopped?.();
       const error = new Error(`the ${config.service} thread ended (code ${code})${failure ? `: ${failure.message}` : ''}`, { cause: failure });
       if (!hasStarted) reject(error);
@@ -97,6 +104,12 @@ export function startServiceThread(config: ServiceThreadConfig, hooks: ServiceTh
         if (exited) return resolve(0);
         heapAnswers.push(resolve);
         worker.postMessage({ type: 'heap', gc: options.gc ?? false } satisfies ToServiceThread);
+      }),
+    metricsJson: () =>
+      new Promise((resolve) => {
+        if (exited) return resolve([]);
+        metricsAnswers.push(resolve);
+        worker.postMessage({ type: 'metrics' } satisfies ToServiceThread);
       }),
     async stop() {
       if (stopping || exited) return;

@@ -3,6 +3,7 @@ import { getHeapStatistics } from 'node:v8';
 import { parentPort, workerData } from 'node:worker_threads';
 import { BroadcastWakeSource, openBus } from '@vaultline/bus';
 import { openTtlStore } from '@vaultline/ttl';
+import { MetricsRegistry } from '@vaultline/metrics';
 import { buildRuntime, listen } from '@vaultline/runtime';
 import { serviceFactories } from '../service-registry';
 import type { FromServiceThread, ServiceThreadConfig, ToServiceThread } from './service-thread';
@@ -15,10 +16,13 @@ async function main(): Promise<void> {
   // The bus file is shared with the main thread: the wake source tells each side of the other's appends.
   const bus = await openBus(config.busUrl, { wakeSource: new BroadcastWakeSource(config.busUrl) });
   const ttl = await openTtlStore(config.ttlUrl);
+  // The process metrics (CPU, memory) are the main thread's to report: this registry has the service's only.
+  const metrics = new MetricsRegistry();
   const runtime = await buildRuntime({
     ...config,
     bus,
     ttl,
+    metrics,
     // Lines (redacted and masked here, by the same logger code) are written by the main thread.
     logDestination: { write: (line: string) => send({ type: 'log', line }) },
   });
@@ -33,8 +37,12 @@ async function main(): Promise<void> {
       send({ type: 'heap', used: getHeapStatistics().used_heap_size });
       return;
     }
+    if (message.type === 'metrics') {
+      void metrics.toJson().then((json) => send({ type: 'metrics', json }));
+      return;
+    }
     void (async () => {
-      await server.close();
+      await server.drain();
       await app.stop();
       await runtime.store.close();
       await bus.close();

@@ -13,7 +13,7 @@ import {
   type ProducerConfig,
 } from 'kafkajs';
 import type { Logger } from '@vaultline/logger';
-import { deadLetterTopic, type Bus, type BusHealth, type BusMessage, type SubscribeOptions, type Subscription } from '../bus.port';
+import { deadLetterTopic, type Bus, type BusHealth, type BusMessage, type ConsumerLag, type SubscribeOptions, type Subscription } from '../bus.port';
 import { deliverWithRetry, describeError, retryPolicyOf, type RetryPolicy } from '../retry/deliver-with-retry';
 import { silentLogger } from '../silent-logger';
 import { GroupTopics, SubscriptionHealth, topicsOf } from '../subscriptions';
@@ -206,6 +206,15 @@ export class KafkaBus implements Bus {
           release();
         })()),
     };
+  }
+
+  /**
+   * Not answered here: a group's lag on Kafka is the broker's committed offsets against the topic's end
+   * offsets (admin.fetchOffsets / fetchTopicOffsets), read by a Kafka exporter without costing this process
+   * an admin round trip per scrape (deploy/README.md).
+   */
+  async consumerLag(_groups: Array<{ group: string; topics: string[] }>): Promise<ConsumerLag[]> {
+    return [];
   }
 
   health(): BusHealth {

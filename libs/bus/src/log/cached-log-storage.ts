@@ -51,6 +51,10 @@ export class CachedLogStorage implements LogStorage {
     return this.storage.read(topic, partition, fromOffset, limit);
   }
 
+  endOffset(topic: string, partition: number): number {
+    return this.storage.endOffset(topic, partition);
+  }
+
   committedOffset(group: string, topic: string, partition: number): number {
     return this.pendingOffsets.get(offsetKey(group, topic, partition))?.nextOffset ?? this.storage.committedOffset(group, topic, partition);
   }

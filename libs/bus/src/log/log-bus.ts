@@ -1,5 +1,5 @@
 import type { Logger } from '@vaultline/logger';
-import type { Bus, BusHealth, BusMessage, SubscribeOptions, Subscription } from '../bus.port';
+import type { Bus, BusHealth, BusMessage, ConsumerLag, SubscribeOptions, Subscription } from '../bus.port';
 import { retryPolicyOf } from '../retry/deliver-with-retry';
 import { silentLogger } from '../silent-logger';
 import { validateMessages } from '../validate-messages';
@@ -131,6 +131,19 @@ export class LogBus implements Bus {
           await Promise.all(joined.map(({ slot, runner, member }) => this.leave(slot, runner, member)));
         })()),
     };
+  }
+
+  async consumerLag(groups: Array<{ group: string; topics: string[] }>): Promise<ConsumerLag[]> {
+    this.assertOpen();
+    return groups.flatMap(({ group, topics }) =>
+      topics.map((topic) => {
+        let lag = 0;
+        for (let partition = 0; partition < this.partitions; partition++) {
+          lag += Math.max(0, this.storage.endOffset(topic, partition) - this.storage.committedOffset(group, topic, partition));
+        }
+        return { group, topic, lag };
+      }),
+    );
   }
 
   health(): BusHealth {

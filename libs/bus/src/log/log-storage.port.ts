@@ -28,6 +28,8 @@ export interface LogStorage {
   append(entries: LogAppend[]): LogRecord[];
   /** Records of one topic partition from `fromOffset` on (or from the oldest kept, if pruned), in order. */
   read(topic: string, partition: number, fromOffset: number, limit: number): LogRecord[];
+  /** The offset the next append to this partition gets (0 for an empty one): the end of the log. */
+  endOffset(topic: string, partition: number): number;
   /** The next offset the group has to handle; 0 for a group that never committed (from the beginning). */
   committedOffset(group: string, topic: string, partition: number): number;
   /** Stores these offsets together (one write). */

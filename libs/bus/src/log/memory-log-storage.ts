@@ -31,6 +31,11 @@ export class MemoryLogStorage implements LogStorage {
     return log.records.slice(start, start + limit).map(({ offset, message }) => ({ offset, message: { ...message, headers: { ...message.headers } } }));
   }
 
+  endOffset(topic: string, partition: number): number {
+    const log = this.partitions.get(slot(topic, partition));
+    return log ? log.base + log.records.length : 0;
+  }
+
   committedOffset(group: string, topic: string, partition: number): number {
     return this.offsets.get(`${group}\u0000${slot(topic, partition)}`) ?? 0;
   }

@@ -60,6 +60,7 @@ export class SqliteLogStorage implements LogStorage {
       read: this.db.prepare<[string, number, number, number], MessageRow>(
         'SELECT seq, topic, key, value, headers FROM bus_messages WHERE topic = ? AND part = ? AND seq >= ? ORDER BY seq LIMIT ?',
       ),
+      end: this.db.prepare<[string, number], { next_seq: number }>('SELECT next_seq FROM bus_partitions WHERE topic = ? AND part = ?'),
       committed: this.db.prepare<[string, string, number], { next_seq: number }>(
         'SELECT next_seq FROM bus_group_offsets WHERE group_name = ? AND topic = ? AND part = ?',
       ),
@@ -89,6 +90,10 @@ export class SqliteLogStorage implements LogStorage {
 
   read(topic: string, partition: number, fromOffset: number, limit: number): LogRecord[] {
     return this.statements.read.all(topic, partition, fromOffset, limit).map((row) => ({ offset: row.seq, message: toMessage(row) }));
+  }
+
+  endOffset(topic: string, partition: number): number {
+    return this.statements.end.get(topic, partition)?.next_seq ?? 0;
   }
 
   committedOffset(group: string, topic: string, partition: number): number {

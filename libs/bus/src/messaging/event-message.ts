@@ -1,4 +1,4 @@
-import { context, propagation } from '@opentelemetry/api';
+import { context, propagation, SpanKind, trace as otel } from '@opentelemetry/api';
 import { createEnvelope, type AnyEventDefinition, type EventData, type TraceContext } from '@vaultline/contracts';
 import type { OutboxMessage } from '@vaultline/store';
 
@@ -11,14 +11,24 @@ export interface EventMessageInput<D extends AnyEventDefinition> {
   id?: string;
 }
 
+const tracer = otel.getTracer('@vaultline/bus');
+
 /**
  * Builds the outbox message of one event: a validated envelope (createEnvelope throws when the
  * data breaks the contract), keyed by the aggregate id, with the active W3C trace context in
- * the headers and in envelope.trace so the consumer's span continues this trace.
+ * the headers and in envelope.trace so the consumer's span continues this trace. The context carried is
+ * a `publish <type>` producer span's, a child of the active span (the request that changed the state):
+ * the messaging convention's send span. The event is handed to the outbox here, in the unit of work, and
+ * reaches the bus later through the relay, so the span is as long as the hand-over, not the relay's wait.
  */
 export function eventMessage<D extends AnyEventDefinition>(definition: D, input: EventMessageInput<D>): OutboxMessage {
   const carrier: Record<string, string> = {};
-  propagation.inject(context.active(), carrier);
+  const publish = tracer.startSpan(`publish ${definition.type}`, {
+    kind: SpanKind.PRODUCER,
+    attributes: { 'messaging.system': 'vaultline-bus', 'messaging.operation.type': 'send', 'messaging.destination.name': definition.topic },
+  });
+  propagation.inject(otel.setSpan(context.active(), publish), carrier);
+  publish.end();
   const trace: TraceContext = {
     ...(carrier.traceparent ? { traceparent: carrier.traceparent } : {}),
     ...(carrier.tracestate ? { tracestate: carrier.tracestate } : {}),

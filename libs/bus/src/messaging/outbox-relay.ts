@@ -1,9 +1,11 @@
 import type { Logger } from '@vaultline/logger';
-import { SYSTEM_SCOPE, type DocumentStore, type PendingOutboxMessage, type StoredDocument } from '@vaultline/store';
+import { SYSTEM_SCOPE, type DocumentStore, type OutboxMessage, type PendingOutboxMessage, type StoredDocument } from '@vaultline/store';
 import type { Bus } from '../bus.port';
 import { WakeSignal, afterPendingIo } from '../wake-signal';
 import { newId, sleepEndingOnAbort } from '@vaultline/core';
 import { defaultRetryDelayMs, describeError } from '../retry/deliver-with-retry';
+import { METRIC, type ServiceMetrics } from '@vaultline/metrics';
+import { DEAD_LETTERS_HELP } from '../metrics/observed-bus';
 
 export interface OutboxRelayOptions {
   store: DocumentStore;
@@ -17,7 +19,19 @@ export interface OutboxRelayOptions {
    * parked in PARKED_OUTBOX_COLLECTION and the relay goes on (default 20: with the backoff, minutes).
    */
   parkAfterAttempts?: number;
+  /** How long stop() spends publishing what is committed (default 5 s; 0: stop at once). Skipped while the bus refuses. */
+  flushOnStopMs?: number;
+  /** vaultline_outbox_backlog (read at scrape time, counted up to OUTBOX_BACKLOG_CAP) and parked messages as dead letters of group "outbox". */
+  metrics?: ServiceMetrics;
+  /**
+   * Called with each batch the bus accepted, once it left the outbox: the state changes they announce
+   * are committed (the payment orchestrator counts its payments by status here). Must not throw.
+   */
+  onPublished?: (messages: OutboxMessage[]) => void;
 }
+
+/** The backlog gauge reads at most this many pending messages per scrape: the value means "at least" once reached. */
+export const OUTBOX_BACKLOG_CAP = 1_000;
 
 /** Where the relay parks a message the bus keeps refusing, in the service's own store (SYSTEM_SCOPE). */
 export const PARKED_OUTBOX_COLLECTION = 'outbox_parked';
@@ -34,7 +48,10 @@ export interface ParkedOutboxMessage extends StoredDocument {
 }
 
 export interface OutboxRelay {
-  /** Stops after the batch in progress; unpublished messages stay in the outbox. */
+  /**
+   * Publishes what is committed (while the bus takes it, for at most `flushOnStopMs`), then stops after
+   * the batch in progress; what is left stays in the outbox for the next relay.
+   */
   stop(): Promise<void>;
   /** Resolves once the outbox was seen empty after this call (everything committed before it is published or parked). */
   flush(): Promise<void>;
@@ -66,6 +83,11 @@ export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
   const stopping = new AbortController();
 
   let parked = 0;
+  let publishing = true;
+  const parkedMetric = options.metrics?.counter(METRIC.busDeadLetters, DEAD_LETTERS_HELP, ['group', 'topic']);
+  const stopBacklogGauge = options.metrics?.gauge(METRIC.outboxBacklog, 'Committed outbox messages not yet published to the bus.', [], async () => [
+    { value: (await store.outbox.pending(OUTBOX_BACKLOG_CAP)).length },
+  ]);
   const parkAfterAttempts = Math.max(1, options.parkAfterAttempts ?? 20);
 
   async function park(item: PendingOutboxMessage, error: unknown, attempts: number): Promise<void> {
@@ -82,6 +104,7 @@ export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
     );
     await store.outbox.remove([item.position]);
     parked++;
+    parkedMetric?.inc({ group: 'outbox', topic: item.message.topic });
     logger.error({ topic: item.message.topic, key: item.message.key, attempts, error: description, parked_total: parked }, `outbox message parked in ${PARKED_OUTBOX_COLLECTION}: the bus keeps refusing it`);
   }
 
@@ -125,6 +148,8 @@ export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
           throw error;
         }
         await store.outbox.remove(pending.map((item) => item.position));
+        options.onPublished?.(pending.map((item) => item.message));
+        publishing = true;
         failures = 0;
         isolating = false;
         oldest = undefined;
@@ -136,6 +161,7 @@ export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
         }
       } catch (error) {
         failures++;
+        publishing = false;
         logger.warn({ failures, error: describeError(error) }, 'outbox relay could not publish; retrying');
         await sleepEndingOnAbort(defaultRetryDelayMs(failures), stopping.signal);
       } finally {
@@ -145,9 +171,21 @@ export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
   }
 
   const loop = run();
+  const flush = () => {
+    if (stopped) return Promise.reject(new Error('outbox relay stopped'));
+    return new Promise<void>((resolve, reject) => {
+      flushWaiters.push({ resolve, reject });
+      wake.notify();
+    });
+  };
+  const flushOnStopMs = options.flushOnStopMs ?? 5_000;
   return {
     async stop() {
+      if (stopped) return;
+      // SIGTERM drain: what the requests just answered committed reaches the bus before the process ends.
+      if (publishing && flushOnStopMs > 0) await Promise.race([flush().catch(() => undefined), sleepEndingOnAbort(flushOnStopMs, stopping.signal)]);
       stopped = true;
+      stopBacklogGauge?.();
       stopping.abort();
       unsubscribe();
       wake.notify();
@@ -155,13 +193,7 @@ export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
       for (const waiter of flushWaiters.splice(0)) waiter.reject(new Error('outbox relay stopped'));
     },
     parkedCount: () => parked,
-    flush() {
-      if (stopped) return Promise.reject(new Error('outbox relay stopped'));
-      return new Promise<void>((resolve, reject) => {
-        flushWaiters.push({ resolve, reject });
-        wake.notify();
-      });
-    },
+    flush,
   };
 }
 

@@ -1,6 +1,6 @@
 import Redis from 'ioredis';
 import type { Logger } from '@vaultline/logger';
-import type { Bus, BusHealth, BusMessage, SubscribeOptions, Subscription } from '../bus.port';
+import type { Bus, BusHealth, BusMessage, ConsumerLag, SubscribeOptions, Subscription } from '../bus.port';
 import { describeError, retryPolicyOf } from '../retry/deliver-with-retry';
 import { silentLogger } from '../silent-logger';
 import { validateMessages } from '../validate-messages';
@@ -124,6 +124,21 @@ export class RedisStreamsBus implements Bus {
     };
   }
 
+  /** XINFO GROUPS per topic: `lag` (entries not yet delivered to the group; Redis 7+) plus `pending` (delivered, not acknowledged). */
+  async consumerLag(groups: Array<{ group: string; topics: string[] }>): Promise<ConsumerLag[]> {
+    this.assertOpen();
+    const lags: ConsumerLag[] = [];
+    for (const topic of new Set(groups.flatMap((g) => g.topics))) {
+      const reply = (await this.redis.call('XINFO', 'GROUPS', topic).catch(() => [])) as unknown[];
+      const infos = reply.map((entry) => fieldsOf(entry as unknown[]));
+      for (const { group } of groups.filter((g) => g.topics.includes(topic))) {
+        const info = infos.find((fields) => fields.name === group);
+        if (info) lags.push({ group, topic, lag: (Number(info.lag) || 0) + (Number(info.pending) || 0) });
+      }
+    }
+    return lags;
+  }
+
   health(): BusHealth {
     return this.subscriptionHealth.report();
   }
@@ -166,4 +181,11 @@ export class RedisStreamsBus implements Bus {
   private assertOpen(): void {
     if (this.closed) throw new Error('bus is closed');
   }
+}
+
+/** A Redis reply of alternating names and values as an object. */
+function fieldsOf(reply: unknown[]): Record<string, unknown> {
+  const fields: Record<string, unknown> = {};
+  for (let i = 0; i + 1 < reply.length; i += 2) fields[String(reply[i])] = reply[i + 1];
+  return fields;
 }

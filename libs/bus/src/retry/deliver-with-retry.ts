@@ -66,9 +66,9 @@ export async function deliverWithRetry(input: DeliverWithRetryInput): Promise<De
       return 'handled';
     } catch (error) {
       const description = describeError(error);
-      const retryable = !(isAppError(error) && !error.retryable);
+      const retryable = isRetryable(error);
       const context = { topic: message.topic, key: message.key, group, attempt, error: description };
-      if (!retryable || attempt >= policy.maxAttempts) {
+      if (goesToDeadLetter(error, attempt, policy)) {
         const deadLetter = deadLetterOf(message, { error: description, attempts: attempt, group });
         if (!(await publishUntilAccepted(input, deadLetter))) return 'aborted';
         logger.error(context, retryable ? 'bus handler kept failing; message dead-lettered' : 'bus handler rejected message; dead-lettered');
@@ -78,6 +78,13 @@ export async function deliverWithRetry(input: DeliverWithRetryInput): Promise<De
       await backOff(policy.retryDelayMs(attempt), input);
     }
   }
+}
+
+const isRetryable = (error: unknown): boolean => !(isAppError(error) && !error.retryable);
+
+/** Whether a handler's failure on this attempt sends the message to the dead-letter topic (else it is retried). */
+export function goesToDeadLetter(error: unknown, attempt: number, policy: RetryPolicy): boolean {
+  return !isRetryable(error) || attempt >= policy.maxAttempts;
 }
 
 /** The message is acknowledged only once its dead letter is stored, so keep trying until then. */

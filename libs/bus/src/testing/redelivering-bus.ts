@@ -1,5 +1,5 @@
 import { waitFor } from '@vaultline/core';
-import type { Bus, BusHealth, BusMessage, Delivery, MessageHandler, SubscribeOptions, Subscription } from '../bus.port';
+import type { Bus, BusHealth, BusMessage, ConsumerLag, Delivery, MessageHandler, SubscribeOptions, Subscription } from '../bus.port';
 
 export interface RedeliveryOptions {
   /** Seeds the choices (copies, when a copy arrives): a failing run is replayed with its seed. */
@@ -77,6 +77,10 @@ export class RedeliveringBus implements Bus {
 
   ping(): Promise<void> {
     return this.inner.ping();
+  }
+
+  consumerLag(groups: Array<{ group: string; topics: string[] }>): Promise<ConsumerLag[]> {
+    return this.inner.consumerLag(groups);
   }
 
   health(): BusHealth {

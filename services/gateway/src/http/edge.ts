@@ -3,7 +3,8 @@ import type { NextFunction, Request, Response } from 'express';
 import { AppError, ForbiddenError } from '@vaultline/core';
 import { PUBLIC_MERCHANT_ID, SCOPES, type ApiKeyMode } from '@vaultline/auth';
 import type { Logger } from '@vaultline/logger';
-import { RouteNotFoundError, TEST_CLOCK_HEADER, accessLog, errorHandler, requestIdMiddleware, tagServerSpan } from '@vaultline/http';
+import { RouteNotFoundError, TEST_CLOCK_HEADER, accessLog, errorHandler, httpMetrics, requestIdMiddleware, setMetricsRoute, tagServerSpan } from '@vaultline/http';
+import type { ServiceMetrics } from '@vaultline/metrics';
 import type { ApiKeys } from '../domain/api-keys';
 import { isSafePath, resolveRoute, type UpstreamService } from '../domain/routing';
 import type { Upstream } from './upstream';
@@ -31,6 +32,8 @@ export interface EdgeDeps {
   readiness: () => Promise<void>;
   openApiJson: () => string;
   docsHtml: () => string;
+  /** RED per route: merchant routes by their prefix (/tokens, /payments…), the admin API by its express patterns. */
+  metrics: ServiceMetrics;
 }
 
 /**
@@ -52,6 +55,7 @@ export function createEdgeApp(deps: EdgeDeps): express.Express {
     });
   }
 
+  app.use(httpMetrics(deps.metrics));
   app.use(requestIdMiddleware());
   app.use(rememberClientAddress(deps.trustProxy));
   app.use(accessLog(deps.logger, 'info'));
@@ -86,6 +90,7 @@ function merchantEdge(deps: EdgeDeps) {
   return async (req: Request, res: Response, _next: NextFunction) => {
     assertDeclaredLength(req, deps.bodyLimitBytes);
     const route = resolveRoute(req.path);
+    if (route) setMetricsRoute(res, `${route.prefix}*`);
     const notFound = () => new RouteNotFoundError(req.method, req.path);
 
     let merchantId = PUBLIC_MERCHANT_ID;

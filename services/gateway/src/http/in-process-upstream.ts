@@ -1,9 +1,12 @@
 import type { Express, Request, Response } from 'express';
+import { context, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import type { InternalTokenSigner } from '@vaultline/auth';
 import type { Logger } from '@vaultline/logger';
-import { problemResponse } from '@vaultline/http';
+import { freezeMetricsRoute, problemResponse } from '@vaultline/http';
 import { AppError } from '@vaultline/core';
 import { upstreamRequestHeaders, type Upstream, type UpstreamCall } from './upstream';
+
+const tracer = trace.getTracer('@vaultline/gateway');
 
 export interface InProcessUpstreamOptions {
   /** The service's express app, on the gateway's own thread. */
@@ -28,6 +31,8 @@ export class InProcessUpstream implements Upstream {
   }
 
   async send(req: Request, res: Response, call: UpstreamCall): Promise<void> {
+    // The service's app routes this request again: the gateway's route is the one it has now.
+    freezeMetricsRoute(req, res);
     const headers = upstreamRequestHeaders(req, call, this.options.signer);
     // The body is still unread: the service's parser needs its framing headers.
     for (const framing of ['content-length', 'transfer-encoding'] as const) {
@@ -40,7 +45,20 @@ export class InProcessUpstream implements Upstream {
     req.url = call.path;
     req.originalUrl = call.path;
     req.baseUrl = '';
-    this.handle(req, res, (error?: unknown) => this.unhandled(req, res, call.service, error));
+    // No HTTP server of the service sees this request, so no instrumentation opens its server span: this
+    // one stands for it, and the service's work (its spans, the trace context of its events) hangs below.
+    const span = tracer.startSpan(`${req.method} ${call.service}`, {
+      kind: SpanKind.SERVER,
+      attributes: { 'http.request.method': req.method, 'vaultline.service': call.service, 'vaultline.in_process': true },
+    });
+    const end = () => {
+      span.setAttribute('http.response.status_code', res.statusCode);
+      if (res.statusCode >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
+      span.end();
+    };
+    res.once('finish', end);
+    res.once('close', () => span.isRecording() && end());
+    context.with(trace.setSpan(context.active(), span), () => this.handle(req, res, (error?: unknown) => this.unhandled(req, res, call.service, error)));
   }
 
   async close(): Promise<void> {}

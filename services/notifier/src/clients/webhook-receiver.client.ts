@@ -7,6 +7,7 @@ import {
   createEgressClient,
   type EgressClient,
 } from '@vaultline/egress';
+import { SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import { EndpointUrlNotAllowedError } from '../domain/errors';
 import type { TransportResult } from '../domain/delivery-outcome';
 import type { EndpointUrlCheck, OutgoingWebhook, WebhookTransport } from '../domain/ports';
@@ -19,6 +20,8 @@ export interface WebhookReceiverClientOptions {
   /** Connections kept open per receiver origin. */
   connectionsPerOrigin: number;
 }
+
+const tracer = trace.getTracer('@vaultline/notifier');
 
 /** We never read the receiver's body; a large one only has to be drained. */
 const MAX_RESPONSE_BYTES = 1024 * 1024;
@@ -34,16 +37,33 @@ export function createWebhookReceiverClient(options: WebhookReceiverClientOption
     connectionsPerOrigin: options.connectionsPerOrigin,
   });
   return {
-    async send(request: OutgoingWebhook): Promise<TransportResult> {
-      try {
-        const response = await client.request({ url: request.url, method: 'POST', headers: request.headers, body: request.body });
-        return { kind: 'response', status: response.status, headers: response.headers };
-      } catch (error) {
-        return transportError(error);
-      }
-    },
+    // A client span per attempt (undici is not instrumented). No traceparent goes to the receiver: the
+    // merchant's endpoint is outside the system, and the trace ends here.
+    send: (request: OutgoingWebhook) =>
+      tracer.startActiveSpan('POST webhook', { kind: SpanKind.CLIENT, attributes: { 'http.request.method': 'POST', 'server.address': hostOf(request.url) } }, async (span): Promise<TransportResult> => {
+        try {
+          const response = await client.request({ url: request.url, method: 'POST', headers: request.headers, body: request.body });
+          span.setAttribute('http.response.status_code', response.status);
+          if (response.status >= 400) span.setStatus({ code: SpanStatusCode.ERROR });
+          return { kind: 'response', status: response.status, headers: response.headers };
+        } catch (error) {
+          const result = transportError(error);
+          span.setStatus({ code: SpanStatusCode.ERROR, message: result.kind === 'error' ? result.error : 'error' });
+          return result;
+        } finally {
+          span.end();
+        }
+      }),
     close: () => client.close(),
   };
+}
+
+function hostOf(url: string): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    return '';
+  }
 }
 
 function transportError(error: unknown): TransportResult {

@@ -22,6 +22,20 @@ export class QueueRepository {
     return this.collection.listAcrossMerchants({ due_at: { lte: nowMs } }, { ...page, order: 'asc' });
   }
 
+  /** Waiting entries per endpoint (every entry is a message not yet delivered or given up), reading at most `limit`. */
+  async waitingByEndpoint(limit: number): Promise<Map<string, number>> {
+    const counts = new Map<string, number>();
+    let after: string | undefined;
+    for (let read = 0; read < limit; ) {
+      const page = await this.collection.listAcrossMerchants({ due_at: { lte: Number.MAX_SAFE_INTEGER } }, { limit: Math.min(500, limit - read), order: 'asc', ...(after ? { after } : {}) });
+      for (const entry of page.items) counts.set(entry.endpoint_id, (counts.get(entry.endpoint_id) ?? 0) + 1);
+      read += page.items.length;
+      if (!page.has_more || !page.next_cursor) break;
+      after = page.next_cursor;
+    }
+    return counts;
+  }
+
   insert(uow: UnitOfWork, entry: Omit<QueueEntry, 'version' | 'merchant_id'>): QueueEntry {
     return uow.insert<QueueEntry>(QUEUE, { ...entry, merchant_id: entry.message_merchant_id });
   }
