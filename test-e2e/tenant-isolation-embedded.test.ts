@@ -15,6 +15,7 @@ interface Ids {
   token: string;
   importJob: string;
   endpoint: string;
+  payment: string;
   delivery: string;
   event: string;
 }
@@ -78,21 +79,45 @@ const table: ResourceRow[] = [
     ownerRead: (a) => `/events/${a.event}`,
     attempts: [{ method: 'GET', path: (a) => `/events/${a.event}` }],
   },
+  {
+    resource: 'payment',
+    ownerRead: (a) => `/payments/${a.payment}`,
+    attempts: [
+      { method: 'GET', path: (a) => `/payments/${a.payment}` },
+      { method: 'GET', path: (a) => `/payments/${a.payment}/transactions` },
+      { method: 'POST', path: (a) => `/payments/${a.payment}/capture`, json: { reference: 'taken over' } },
+      { method: 'POST', path: (a) => `/payments/recurring/${a.payment}/subsequent`, json: { amount: 100, currency_code: 'EUR', reference: 'taken over' } },
+    ],
+  },
 ];
 
 /**
  * Every merchant route of the OpenAPI document with ids in its path, each id slot filled with one id of
  * A's (whatever its kind): a route added to the document is covered without a new row.
  */
-function idRoutesOfDocument(): Array<{ method: string; template: string }> {
-  const paths = buildOpenApiDocument().paths as Record<string, Record<string, { security?: Array<Record<string, unknown>> }>>;
+interface DocumentOperation {
+  security?: Array<Record<string, unknown>>;
+  requestBody?: { content?: Record<string, { example?: unknown; examples?: Record<string, { value?: unknown }> }> };
+}
+
+/** Every merchant route with an id in its path, with the request example its operation documents (if any). */
+function idRoutesOfDocument(): Array<{ method: string; template: string; example?: unknown }> {
+  const paths = buildOpenApiDocument().paths as Record<string, Record<string, DocumentOperation>>;
   return Object.entries(paths).flatMap(([template, item]) =>
-    Object.entries(item).flatMap(([method, operation]) => (template.includes('{') && (operation.security ?? []).some((scheme) => 'ApiKey' in scheme) ? [{ method: method.toUpperCase(), template }] : [])),
+    Object.entries(item).flatMap(([method, operation]) =>
+      template.includes('{') && (operation.security ?? []).some((scheme) => 'ApiKey' in scheme) ? [{ method: method.toUpperCase(), template, example: requestExampleOf(operation) }] : [],
+    ),
   );
 }
 
+function requestExampleOf(operation: DocumentOperation): unknown {
+  const json = operation.requestBody?.content?.['application/json'];
+  if (!json) return undefined;
+  return json.example ?? Object.values(json.examples ?? {})[0]?.value;
+}
+
 /** List routes: B's pages never contain an id of A's. */
-const lists = ['/tokens', '/tokens/imports', '/webhook-endpoints', '/events'];
+const lists = ['/tokens', '/tokens/imports', '/webhook-endpoints', '/events', '/payments'];
 
 describe('tenant isolation: merchant B tries every id of merchant A', () => {
   let standIns: DestinationStandIns;
@@ -110,7 +135,12 @@ describe('tenant isolation: merchant B tries every id of merchant A', () => {
     const importJob = (await merchant.call('POST', '/tokens/imports', { json: { provider: 'provider_a', provider_a: { api_key: 'sk_isolation_test_key' } } })).json<{ id: string }>();
     const delivery = await waitFor(async () => (await merchant.call('GET', `/webhook-endpoints/${endpoint.id}/deliveries`)).json<{ data: Array<{ id: string }> }>().data[0]?.id ?? null, 10_000);
     const [event] = await merchant.events('token.created');
-    return { token: token.id, importJob: importJob.id, endpoint: endpoint.id, delivery, event: event!.id };
+    const payment = (
+      await merchant.call('POST', '/payments/recurring', {
+        json: { amount: 1000, currency_code: 'EUR', reference: 'isolation', source: { type: 'vaultline' }, recurring_frequency: 30, recurring_expiry: '20301231' },
+      })
+    ).json<{ id: string }>();
+    return { token: token.id, importJob: importJob.id, endpoint: endpoint.id, delivery, event: event!.id, payment: payment.id };
   }
 
   beforeAll(async () => {
@@ -154,8 +184,9 @@ describe('tenant isolation: merchant B tries every id of merchant A', () => {
     for (const route of routes) {
       for (const [kind, id] of Object.entries(idsA)) {
         const path = route.template.replace(/\{[^}]+\}/g, id);
-        // A valid body, so the answer is about the id: a body refused first (422) would say nothing about it.
-        const json = route.method === 'PATCH' ? { description: 'taken over' } : {};
+        // A valid body (the operation's documented example), so the answer is about the id: a body refused
+        // first (422) would say nothing about it.
+        const json = route.method === 'PATCH' ? { description: 'taken over' } : (route.example ?? {});
         const answer = await merchantB.call(route.method, path, route.method === 'GET' || route.method === 'DELETE' ? {} : { json });
         answers.push({ resource: kind, route: `${route.method} ${path}`, status: answer.status, problem: answer.headers.get('content-type')?.includes('application/problem+json') ?? false });
       }

@@ -100,9 +100,10 @@ describe('the shared retry and dead-letter loop', () => {
 
     expect(outcome).toBe('handled');
     expect(attempts).toEqual([1, 2, 3]);
-    // Two backoffs of 100 ms in slices of 20 ms: a heartbeat before each slice.
+    // Two backoffs of 100 ms in slices of 20 ms: a heartbeat before each slice, so they span both backoffs
+    // (counted, not timed: a loaded machine stretches the slices, never removes one).
     expect(beats.length).toBeGreaterThanOrEqual(10);
-    expect(Math.max(...beats.slice(1).map((at, i) => at - (beats[i] as number)))).toBeLessThan(100);
+    expect((beats.at(-1) as number) - (beats[0] as number)).toBeGreaterThanOrEqual(150);
   });
 
   it('when the heartbeat fails (the group is rebalancing), then the delivery ends with that error and is not acknowledged', async () => {

@@ -1,6 +1,7 @@
 import { topics } from '@vaultline/contracts';
 import { newId, waitFor } from '@vaultline/core';
 import { MemoryDocumentStore, SYSTEM_SCOPE, type StoredDocument } from '@vaultline/store';
+import { VAULT_CONSUMER_GROUP } from '../src/messaging/checkout-events.consumer';
 import { aCard, captureTopics, FORWARDER, MERCHANT, PUBLIC, startVault, type VaultHarness } from './vault-harness';
 import { openSession, publishPaymentStatus } from './checkout-helpers';
 
@@ -77,6 +78,24 @@ describe('checkout sessions (card entry in the browser)', () => {
     await publishPaymentStatus(vault, paymentId, 'authorized');
     await waitFor(async () => (await vault.call(PUBLIC, 'GET', `/sessions/${sessionId}/status`)).body.payment_status === 'authorized');
     expect((await stored()).version).toBe(before + 1);
+  });
+
+  it('when a late or redelivered payment event names an earlier state, then the page keeps the later one (failed and captured are final)', async () => {
+    const failed = await openSession(vault);
+    await publishPaymentStatus(vault, failed.paymentId, 'failed', 'card_declined');
+    await waitFor(async () => (await vault.call(PUBLIC, 'GET', `/sessions/${failed.sessionId}/status`)).body.payment_status === 'failed');
+    const captured = await openSession(vault);
+    await publishPaymentStatus(vault, captured.paymentId, 'captured');
+    await waitFor(async () => (await vault.call(PUBLIC, 'GET', `/sessions/${captured.sessionId}/status`)).body.payment_status === 'captured');
+
+    await publishPaymentStatus(vault, failed.paymentId, 'processing');
+    await publishPaymentStatus(vault, captured.paymentId, 'authorized');
+    await publishPaymentStatus(vault, captured.paymentId, 'failed');
+    // Nothing visible changes when they are ignored: wait until the vault's consumer has read them all.
+    await waitFor(async () => (await vault.runtime.bus.consumerLag([{ group: VAULT_CONSUMER_GROUP, topics: [topics.payments] }])).every((entry) => entry.lag === 0));
+
+    expect((await vault.call(PUBLIC, 'GET', `/sessions/${failed.sessionId}/status`)).body).toMatchObject({ payment_status: 'failed', failure_reason: 'card_declined' });
+    expect((await vault.call(PUBLIC, 'GET', `/sessions/${captured.sessionId}/status`)).body).toMatchObject({ payment_status: 'captured', failure_reason: null });
   });
 
   it('when the hosted page and the SDK are requested, then they are served with a restrictive content policy', async () => {

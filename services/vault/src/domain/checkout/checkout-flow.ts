@@ -58,11 +58,19 @@ export function recordPaymentProgress({ sessions }: { sessions: CheckoutSessionR
   return async (uow, paymentId, status, failureReason) => {
     const session = await sessions.findByPaymentId(paymentId);
     if (!session) return;
-    // A session starts as processing: rewriting it for payment.processing would bump its version under
-    // a card submission in flight, which then fails as if the card had been submitted twice.
-    if (session.payment_status === status && session.failure_reason === failureReason) return;
+    // Progress only moves forward: a redelivered or late payment.processing must not undo a captured or
+    // failed payment. It also keeps a session that is already processing from being rewritten for
+    // payment.processing, which would bump its version under a card submission in flight.
+    if (!movesForward(session.payment_status, status)) return;
     sessions.update(uow, { ...session, payment_status: status, failure_reason: failureReason });
   };
+}
+
+/** The payment's states in the order a payment reaches them; captured and failed are both final. */
+const PROGRESS_RANK: Record<PaymentProgress, number> = { processing: 0, authorized: 1, capturing: 2, captured: 3, failed: 3 };
+
+function movesForward(current: PaymentProgress, next: PaymentProgress): boolean {
+  return PROGRESS_RANK[next] > PROGRESS_RANK[current];
 }
 
 export type CheckoutStatus = (sessionId: string) => Promise<CheckoutSessionState>;
