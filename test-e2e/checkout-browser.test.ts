@@ -51,6 +51,7 @@ describe('card entry in a real browser (headless Chromium)', () => {
     front = await startFront(
       vault,
       (vaultOrigin, sessionId) => `<!doctype html><title>Shop</title><h1>Shop checkout</h1><div id="pay"></div>
+        <script>window.heard = []; addEventListener('message', function (e) { window.heard.push({ origin: e.origin, data: e.data }); });</script>
         <script src="${vaultOrigin}/sdk/v1/checkout.js"></script>
         <script>Checkout.mount('#pay', { sessionId: '${sessionId}', onComplete: function (r) { document.title = 'done:' + r.status; } });</script>`,
     );
@@ -166,10 +167,10 @@ describe('card entry in a real browser (headless Chromium)', () => {
   });
 
   it('when a merchant page mounts the SDK, then the form runs in an iframe of the vault origin and onComplete receives the result', async () => {
-    const { sessionId, paymentId } = await openSession(vault, { returnUrl: null });
-    const page = await browser.newPage({ viewport: { width: 800, height: 900 } });
     // The shop is on "localhost", the vault front on 127.0.0.1: two origins, as in production.
     const shopOrigin = front.url.replace('127.0.0.1', 'localhost');
+    const { sessionId, paymentId } = await openSession(vault, { returnUrl: null, allowedOrigins: [shopOrigin] });
+    const page = await browser.newPage({ viewport: { width: 800, height: 900 } });
     await page.goto(`${shopOrigin}/shop/pay?session=${sessionId}&vault=${encodeURIComponent(front.url)}`);
     const frame = page.frameLocator('iframe[title="Secure card payment"]');
     await frame.getByLabel('Card number').pressSequentially('378282246310005');
@@ -181,6 +182,30 @@ describe('card entry in a real browser (headless Chromium)', () => {
     await page.waitForFunction('document.title === "done:captured"', undefined, { timeout: 15_000 });
     expect(await page.locator('#number').count()).toBe(0);
     await page.screenshot({ path: join(OUTPUT, 'checkout-sdk-result.png') });
+    const heard = (await page.evaluate('window.heard')) as { origin: string; data: { type: string; paymentId?: string; status?: string } }[];
+    expect(heard.map((m) => m.origin)).toEqual(heard.map(() => front.url));
+    expect(heard.find((m) => m.data.type === 'vaultline.checkout.complete')?.data).toMatchObject({ paymentId, status: 'captured' });
+    await page.close();
+  });
+
+  it('when a page on an origin the session does not allow frames the checkout, then the frame is blocked and the page hears nothing, not even the completion', async () => {
+    const shopOrigin = front.url.replace('127.0.0.1', 'localhost');
+    // Allowed: the same host on another port, a different origin from the framing shop.
+    const { sessionId, paymentId } = await openSession(vault, { returnUrl: null, allowedOrigins: ['http://localhost:1'] });
+    const page = await browser.newPage({ viewport: { width: 800, height: 900 } });
+    const blocked = new Promise<string>((resolve) => page.on('console', (line) => { if (/frame-ancestors|Refused to frame/i.test(line.text())) resolve(line.text()); }));
+    await page.goto(`${shopOrigin}/shop/pay?session=${sessionId}&vault=${encodeURIComponent(front.url)}`);
+    // The consumer's payment goes on elsewhere (the card submitted, the payment captured): a page that
+    // was allowed would now be told; this one must not be.
+    expect((await vault.call(PUBLIC, 'POST', `/sessions/${sessionId}/card`, { card: { number: '4242424242424242', exp_month: '12', exp_year: '2034', cvc: '123' } })).status).toBe(201);
+    await publishPaymentStatus(vault, paymentId, 'captured');
+    await waitFor(async () => (await vault.call(PUBLIC, 'GET', `/sessions/${sessionId}/status`)).body.payment_status === 'captured', 10_000, 50);
+    await new Promise((resolve) => setTimeout(resolve, 3_000));
+    expect(await page.evaluate('window.heard')).toEqual([]);
+    expect(await Promise.race([blocked, new Promise((resolve) => setTimeout(() => resolve('no console report'), 5_000))])).toMatch(/frame-ancestors/);
+    expect(await page.title()).toBe('Shop');
+    const checkoutFrame = page.frames().find((f) => f !== page.mainFrame());
+    expect(await checkoutFrame?.locator('#number').count()).toBe(0);
     await page.close();
   });
 });

@@ -1,4 +1,4 @@
-import { CARDS, eventsOf, LIVE_MERCHANT, MERCHANT, OTHER_MERCHANT, oneOff, startOrchestrator, type Harness } from './support/orchestrator-harness';
+import { CARDS, eventsOf, LIVE_MERCHANT, MERCHANT, OTHER_MERCHANT, oneOff, recurring, startOrchestrator, type Harness } from './support/orchestrator-harness';
 
 let h: Harness;
 beforeEach(async () => {
@@ -32,6 +32,7 @@ describe('one-off payments (consumer present)', () => {
       currency: 'EUR',
       expires_at: '2026-06-01T10:30:00.000Z',
       return_url: 'https://shop.example/return',
+      allowed_origins: ['https://shop.example'],
     });
     expect(eventsOf(h, created.body.id)).toEqual(['payment.processing']);
   });
@@ -174,5 +175,69 @@ describe('creation refusals', () => {
   it('when a currency without minor units is used, then amounts are taken as they are (JPY exponent 0)', async () => {
     const answer = await h.call(MERCHANT, 'POST', '/payments/one-off', oneOff({ currency_code: 'JPY', amount: 500 }));
     expect(answer.body).toMatchObject({ currency_code: 'JPY', amount: { requested: 500 } });
+  });
+});
+
+describe('allowed_origins: the sites that may frame the hosted page and hear its messages', () => {
+  const openedFor = async (paymentId: string) => {
+    await h.settle();
+    return h.events.find((e) => e.type === 'checkout.session.opened' && e.data.payment_id === paymentId)?.data;
+  };
+
+  it.each([
+    ['one-off', oneOff({ allowed_origins: ['https://shop.example', 'http://localhost:3000'] })],
+    ['recurring', recurring({ allowed_origins: ['https://shop.example', 'http://localhost:3000'] })],
+    ['unscheduled', oneOff({ allowed_origins: ['https://shop.example', 'http://localhost:3000'] })],
+  ])('when a %s payment is created with allowed_origins, then checkout.session.opened carries exactly them', async (kind, body) => {
+    const created = await h.call(MERCHANT, 'POST', `/payments/${kind}`, body);
+    expect(created.status).toBe(200);
+    expect((await openedFor(created.body.id))?.allowed_origins).toEqual(['https://shop.example', 'http://localhost:3000']);
+  });
+
+  it('when allowed_origins is not given, then the return_url origin is the one allowed', async () => {
+    const created = await h.call(MERCHANT, 'POST', '/payments/one-off', oneOff({ return_url: 'https://shop.example:8443/orders/7?x=1' }));
+    expect((await openedFor(created.body.id))?.allowed_origins).toEqual(['https://shop.example:8443']);
+  });
+
+  it('when neither allowed_origins nor return_url is given, then no origin is allowed (the page cannot be framed)', async () => {
+    const created = await h.call(MERCHANT, 'POST', '/payments/one-off', oneOff());
+    expect((await openedFor(created.body.id))?.allowed_origins).toEqual([]);
+  });
+
+  it('when allowed_origins is an empty list, then no origin is allowed even with a return_url', async () => {
+    const created = await h.call(MERCHANT, 'POST', '/payments/one-off', oneOff({ return_url: 'https://shop.example/done', allowed_origins: [] }));
+    expect((await openedFor(created.body.id))?.allowed_origins).toEqual([]);
+  });
+
+  it('when an origin is given twice or with a trailing slash, then it is kept once, as an origin', async () => {
+    const created = await h.call(MERCHANT, 'POST', '/payments/one-off', oneOff({ allowed_origins: ['https://Shop.example/', 'https://shop.example'] }));
+    expect((await openedFor(created.body.id))?.allowed_origins).toEqual(['https://shop.example']);
+  });
+
+  it.each([
+    ['*'],
+    ['https://*.shop.example'],
+    ['http://shop.example'],
+    ['https://shop.example/pay'],
+    ['https://shop.example?x=1'],
+    ['https://user@shop.example'],
+    ['javascript:alert(1)'],
+    ['null'],
+    ['shop.example'],
+    ['https://a;b.example'],
+    ['https://shop.example#top'],
+  ])('when allowed_origins holds %s (not an https origin, nor http on loopback), then creation answers 422 naming it', async (origin) => {
+    const answer = await h.call(MERCHANT, 'POST', '/payments/one-off', oneOff({ allowed_origins: [origin] }));
+    expect(answer.status).toBe(422);
+    expect(answer.headers.get('content-type')).toContain('application/problem+json');
+    expect(answer.body.field).toBe('allowed_origins.0');
+  });
+
+  it('when allowed_origins holds more than 10 origins or is not a list, then creation answers 422 on allowed_origins', async () => {
+    const many = Array.from({ length: 11 }, (_, i) => `https://shop${i}.example`);
+    for (const value of [many, 'https://shop.example']) {
+      const answer = await h.call(MERCHANT, 'POST', '/payments/one-off', oneOff({ allowed_origins: value }));
+      expect([answer.status, answer.body.field]).toEqual([422, 'allowed_origins']);
+    }
   });
 });

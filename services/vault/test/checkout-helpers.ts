@@ -4,7 +4,7 @@ import { newId, waitFor } from '@vaultline/core';
 import { MERCHANT, PUBLIC, type VaultHarness } from './vault-harness';
 
 /** Plays the orchestrator: publishes checkout.session.opened on the bus. */
-export async function openSession(vault: VaultHarness, overrides: { expiresInMs?: number; returnUrl?: string | null } = {}) {
+export async function openSession(vault: VaultHarness, overrides: { expiresInMs?: number; returnUrl?: string | null; allowedOrigins?: string[] } = {}) {
   const sessionId = newId();
   const paymentId = newId();
   const message = eventMessage(checkoutSessionOpenedV1, {
@@ -16,6 +16,7 @@ export async function openSession(vault: VaultHarness, overrides: { expiresInMs?
       currency: 'EUR',
       expires_at: new Date(vault.clock.now().getTime() + (overrides.expiresInMs ?? 30 * 60_000)).toISOString(),
       return_url: overrides.returnUrl === undefined ? 'https://shop.example/return' : overrides.returnUrl,
+      ...(overrides.allowedOrigins ? { allowed_origins: overrides.allowedOrigins } : {}),
     },
   });
   await vault.runtime.bus.publish([message]);

@@ -1,4 +1,5 @@
-import { topics } from '@vaultline/contracts';
+import { eventMessage } from '@vaultline/bus';
+import { checkoutSessionOpenedV1, topics } from '@vaultline/contracts';
 import { newId, waitFor } from '@vaultline/core';
 import { MemoryDocumentStore, SYSTEM_SCOPE, type StoredDocument } from '@vaultline/store';
 import { VAULT_CONSUMER_GROUP } from '../src/messaging/checkout-events.consumer';
@@ -109,9 +110,83 @@ describe('checkout sessions (card entry in the browser)', () => {
   });
 });
 
-async function fetchRaw(vault: VaultHarness, path: string) {
+describe('who may frame the hosted page and hear from it (allowed origins of the session)', () => {
+  let vault: VaultHarness;
+  beforeAll(async () => {
+    vault = await startVault();
+  });
+  afterAll(() => vault.stop());
+
+  const frameAncestorsOf = (policy: string | null) => (policy ?? '').split(';').map((part) => part.trim()).find((part) => part.startsWith('frame-ancestors'));
+
+  it('when the session allows origins, then the page may be framed by exactly those origins and the status names them', async () => {
+    const { sessionId } = await openSession(vault, { allowedOrigins: ['https://shop.example', 'http://localhost:3000'] });
+    const page = await fetchRaw(vault, `/checkout/${sessionId}`);
+    expect(frameAncestorsOf(page.headers.get('content-security-policy'))).toBe('frame-ancestors https://shop.example http://localhost:3000');
+    expect((await vault.call(PUBLIC, 'GET', `/sessions/${sessionId}/status`)).body.allowed_origins).toEqual(['https://shop.example', 'http://localhost:3000']);
+  });
+
+  it('when the session allows no origin, then no page may frame it', async () => {
+    const { sessionId } = await openSession(vault);
+    const page = await fetchRaw(vault, `/checkout/${sessionId}`);
+    expect(frameAncestorsOf(page.headers.get('content-security-policy'))).toBe("frame-ancestors 'none'");
+    expect((await vault.call(PUBLIC, 'GET', `/sessions/${sessionId}/status`)).body.allowed_origins).toEqual([]);
+  });
+
+  it('when the session is not known (yet), then no page may frame it', async () => {
+    const page = await fetchRaw(vault, `/checkout/${newId()}`);
+    expect(page.status).toBe(200);
+    expect(frameAncestorsOf(page.headers.get('content-security-policy'))).toBe("frame-ancestors 'none'");
+  });
+
+  it('when the framed page is asked for before its session reached the vault, then the page waits for the session and names its origins', async () => {
+    const sessionId = newId();
+    const page = fetchRaw(vault, `/checkout/${sessionId}?embedded=1`, { 'sec-fetch-dest': 'iframe' });
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    await vault.runtime.bus.publish([
+      eventMessage(checkoutSessionOpenedV1, {
+        merchantId: MERCHANT.merchantId,
+        data: { session_id: sessionId, payment_id: newId(), amount: 1999, currency: 'EUR', expires_at: new Date(vault.clock.now().getTime() + 60_000).toISOString(), return_url: null, allowed_origins: ['https://shop.example'] },
+      }),
+    ]);
+    expect(frameAncestorsOf((await page).headers.get('content-security-policy'))).toBe('frame-ancestors https://shop.example');
+  });
+
+  it('when two sessions allow different origins, then each page names only its own', async () => {
+    const a = await openSession(vault, { allowedOrigins: ['https://a.example'] });
+    const b = await openSession(vault, { allowedOrigins: ['https://b.example'] });
+    expect(frameAncestorsOf((await fetchRaw(vault, `/checkout/${a.sessionId}`)).headers.get('content-security-policy'))).toBe('frame-ancestors https://a.example');
+    expect(frameAncestorsOf((await fetchRaw(vault, `/checkout/${b.sessionId}`)).headers.get('content-security-policy'))).toBe('frame-ancestors https://b.example');
+  });
+
+  it('when an event names origins that are not web origins (a wildcard, a path, plain http, javascript:, a host that would split the policy), then the vault keeps none of them', async () => {
+    const { sessionId } = await openSession(vault, { allowedOrigins: ['*', 'https://shop.example/pay', 'http://shop.example', 'javascript:alert(1)', "https://a;b.example", 'https://a,b.example', 'https://ok.example'] });
+    expect((await vault.call(PUBLIC, 'GET', `/sessions/${sessionId}/status`)).body.allowed_origins).toEqual(['https://ok.example']);
+    const policy = (await fetchRaw(vault, `/checkout/${sessionId}`)).headers.get('content-security-policy');
+    expect(frameAncestorsOf(policy)).toBe('frame-ancestors https://ok.example');
+  });
+
+  it.each(['javascript:alert(document.domain)', 'data:text/html,hi', 'http://shop.example/return', 'ftp://shop.example/'])(
+    'when an event carries the return URL %s (not https, not loopback http), then the vault neither stores nor offers it',
+    async (returnUrl) => {
+      const { sessionId } = await openSession(vault, { returnUrl });
+      expect((await vault.call(PUBLIC, 'GET', `/sessions/${sessionId}/status`)).body.return_url).toBeNull();
+      const stored = await vault.runtime.store.collection<{ id: string; merchant_id: string; version: number; return_url: string | null }>('checkout_sessions').get(MERCHANT.merchantId, sessionId);
+      expect(stored?.return_url).toBeNull();
+    },
+  );
+
+  it('when an event carries an https or loopback http return URL, then the page is offered it', async () => {
+    for (const returnUrl of ['https://shop.example/return?order=7', 'http://127.0.0.1:8080/return']) {
+      const { sessionId } = await openSession(vault, { returnUrl });
+      expect((await vault.call(PUBLIC, 'GET', `/sessions/${sessionId}/status`)).body.return_url).toBe(returnUrl);
+    }
+  });
+});
+
+async function fetchRaw(vault: VaultHarness, path: string, headers: Record<string, string> = {}) {
   const token = vault.signerFor('gateway').sign('vault', { merchantId: '__public__', scopes: ['public'] });
-  const response = await fetch(`${vault.baseUrl}${path}`, { headers: { authorization: `Bearer ${token}` } });
+  const response = await fetch(`${vault.baseUrl}${path}`, { headers: { ...headers, authorization: `Bearer ${token}` } });
   return { status: response.status, headers: response.headers, text: await response.text() };
 }
 

@@ -65,6 +65,11 @@ export const checkoutSessionOpenedV1 = defineEvent({
     currency: z.string().length(3),
     expires_at: isoTime,
     return_url: z.string().url().nullable(),
+    /**
+     * The origins that may frame the hosted page and receive its messages (the merchant's
+     * allowed_origins, or return_url's origin). Absent in events published before it existed: none.
+     */
+    allowed_origins: z.array(z.string()).optional(),
   }),
   keyOf: (data) => data.session_id,
 });

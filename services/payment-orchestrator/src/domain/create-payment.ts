@@ -24,6 +24,8 @@ export interface CreatePaymentCommand {
   reference: string | null;
   metadata: Record<string, string> | null;
   returnUrl: string | null;
+  /** The origins that may frame the hosted page; null: return_url's origin, if any. */
+  allowedOrigins: string[] | null;
   recurringFrequency: number | null;
   recurringExpiry: string | null;
 }
@@ -76,7 +78,7 @@ export function createPayment(ports: CreatePaymentPorts): CreatePayment {
       metadata: command.metadata,
       created_at: now.toISOString(),
       updated_at: now.toISOString(),
-      session: { id: newId(), expires_at: expiresAt, return_url: command.returnUrl },
+      session: { id: newId(), expires_at: expiresAt, return_url: command.returnUrl, allowed_origins: allowedOriginsFor(command) },
       credential_id: stored?.id ?? null,
       initial_payment_id: null,
       authentication_preference: null,
@@ -100,6 +102,12 @@ export function createPayment(ports: CreatePaymentPorts): CreatePayment {
       return inserted;
     });
   };
+}
+
+/** Merchants who give no list embed the page on the site they return to (the SDK's usual setup). */
+function allowedOriginsFor(command: CreatePaymentCommand): string[] {
+  if (command.allowedOrigins !== null) return command.allowedOrigins;
+  return command.returnUrl === null ? [] : [new URL(command.returnUrl).origin];
 }
 
 function newCredential(merchantId: string, paymentId: string, kind: UseCase & ('RECURRING' | 'UNSCHEDULED'), command: CreatePaymentCommand, now: Date): Omit<Credential, 'version'> {

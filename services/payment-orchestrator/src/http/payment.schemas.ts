@@ -1,20 +1,7 @@
 import { z } from 'zod';
+import { allowedOriginOf, isAllowedReturnUrl, MAX_ALLOWED_ORIGINS } from '@vaultline/contracts';
 import { isCurrencyCode } from '../domain/currency';
 import { isCalendarDate } from '../domain/credentials/credential';
-
-const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
-
-/** https, or http for a loopback host only (local development); never javascript:, data:, relative… */
-export function isAllowedReturnUrl(value: string): boolean {
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    return false;
-  }
-  if (url.protocol === 'https:') return url.hostname.length > 0;
-  return url.protocol === 'http:' && LOOPBACK_HOSTS.has(url.hostname);
-}
 
 export const amount = z.number().int().positive().max(Number.MAX_SAFE_INTEGER);
 export const currencyCode = z.string().refine(isCurrencyCode, { message: 'currency_code must be an ISO 4217 currency code in upper case, such as EUR.' });
@@ -24,6 +11,14 @@ export const metadata = z
   .refine((value) => Object.keys(value).length <= 20, { message: 'metadata holds at most 20 keys.' });
 const source = z.strictObject({ type: z.literal('vaultline') });
 const returnUrl = z.string().max(2048).refine(isAllowedReturnUrl, { message: 'return_url must be an https URL (http only for localhost, 127.0.0.1 or [::1]).' });
+const allowedOrigin = z
+  .string()
+  .max(2048)
+  .refine((value) => allowedOriginOf(value) !== null, {
+    message: 'Each allowed origin must be an https origin such as https://shop.example (http only for localhost, 127.0.0.1 or [::1]; no path, no wildcard).',
+  })
+  .transform((value) => allowedOriginOf(value)!);
+const allowedOrigins = z.array(allowedOrigin).max(MAX_ALLOWED_ORIGINS).transform((origins) => [...new Set(origins)]);
 
 const initialFields = {
   amount,
@@ -31,6 +26,7 @@ const initialFields = {
   reference: reference.optional(),
   source,
   return_url: returnUrl.optional(),
+  allowed_origins: allowedOrigins.optional(),
   metadata: metadata.optional(),
 };
 

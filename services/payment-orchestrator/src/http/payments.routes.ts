@@ -98,7 +98,7 @@ export function paymentRoutes(router: Router, useCases: PaymentUseCases): void {
   });
 }
 
-function initialCommand(req: Request, body: { amount: number; currency_code: string; reference?: string; return_url?: string; metadata?: Record<string, string> }) {
+function initialCommand(req: Request, body: { amount: number; currency_code: string; reference?: string; return_url?: string; allowed_origins?: string[]; metadata?: Record<string, string> }) {
   return {
     mode: modeOf(req),
     amount: body.amount,
@@ -106,6 +106,7 @@ function initialCommand(req: Request, body: { amount: number; currency_code: str
     reference: body.reference ?? null,
     metadata: body.metadata ?? null,
     returnUrl: body.return_url ?? null,
+    allowedOrigins: body.allowed_origins ?? null,
     recurringFrequency: null,
     recurringExpiry: null,
   };

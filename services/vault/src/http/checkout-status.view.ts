@@ -1,4 +1,4 @@
-import type { CheckoutSessionState, PaymentProgress } from '../domain/checkout/checkout-session';
+import { framingOriginsOf, type CheckoutSessionState, type PaymentProgress } from '../domain/checkout/checkout-session';
 
 /** What the hosted page polls. */
 export interface CheckoutStatusView {
@@ -12,6 +12,8 @@ export interface CheckoutStatusView {
   masked_account_number: string | null;
   scheme: string | null;
   return_url: string | null;
+  /** The page posts its messages to these origins only (each post reaches its parent only if the origin matches). */
+  allowed_origins: string[];
   expires_at: string;
 }
 
@@ -27,6 +29,7 @@ export function toCheckoutStatusView({ session, state }: CheckoutSessionState): 
     masked_account_number: session.masked_account_number,
     scheme: session.scheme,
     return_url: session.return_url,
+    allowed_origins: framingOriginsOf(session),
     expires_at: session.expires_at,
   };
 }

@@ -4,7 +4,7 @@ import type { Request, Response, Router } from 'express';
 import { z } from 'zod';
 import { NotFoundError } from '@vaultline/core';
 import { parseInput } from '@vaultline/http';
-import type { CheckoutStatus, SubmitCheckoutCard } from '../domain/checkout/checkout-flow';
+import type { CheckoutFraming, CheckoutStatus, SubmitCheckoutCard } from '../domain/checkout/checkout-flow';
 import { toCheckoutStatusView } from './checkout-status.view';
 
 const PUBLIC_DIR = join(__dirname, 'public');
@@ -35,17 +35,25 @@ function loadAssets() {
   };
 }
 
-/** The page may be framed by any merchant site (the SDK's iframe); it runs only our own scripts. */
-const PAGE_POLICY = [
-  "default-src 'none'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "connect-src 'self'",
-  "img-src 'self' data:",
-  "form-action 'self'",
-  "base-uri 'none'",
-  'frame-ancestors *',
-].join('; ');
+/**
+ * The page runs only our own scripts, and only the session's allowed origins may frame it: any other
+ * framing page would hear the page's messages and could dress it up (clickjacking).
+ */
+export function pagePolicy(allowedOrigins: readonly string[]): string {
+  return [
+    "default-src 'none'",
+    "script-src 'self'",
+    "style-src 'self'",
+    "connect-src 'self'",
+    "img-src 'self' data:",
+    "form-action 'self'",
+    "base-uri 'none'",
+    `frame-ancestors ${allowedOrigins.length > 0 ? allowedOrigins.join(' ') : "'none'"}`,
+  ].join('; ');
+}
+
+/** How long a framed page waits for its session: the SDK may mount before checkout.session.opened arrives. */
+const FRAMED_WAIT = { attempts: 12, intervalMs: 250 };
 
 function send(res: Response, item: Asset, cache: string): void {
   res.setHeader('Content-Type', item.type);
@@ -66,7 +74,7 @@ export function clientAddressOf(req: Request): string {
 }
 
 /** Public routes (scope public): hosted page, SDK, card submission and status, keyed by session id. */
-export function checkoutRoutes(router: Router, useCases: { submitCheckoutCard: SubmitCheckoutCard; checkoutStatus: CheckoutStatus }): void {
+export function checkoutRoutes(router: Router, useCases: { submitCheckoutCard: SubmitCheckoutCard; checkoutStatus: CheckoutStatus; checkoutFraming: CheckoutFraming }): void {
   const assets = loadAssets();
 
   router.get('/checkout/assets/:name', (req, res) => {
@@ -75,9 +83,21 @@ export function checkoutRoutes(router: Router, useCases: { submitCheckoutCard: S
     send(res, item, 'public, max-age=300');
   });
 
-  router.get('/checkout/:sessionId', (req, res) => {
-    parseInput(sessionId, req.params.sessionId);
-    res.setHeader('Content-Security-Policy', PAGE_POLICY);
+  /** A framed page's session that has not arrived yet is waited for briefly; a top-level page polls for it itself. */
+  const framingOf = async (id: string, framed: boolean): Promise<string[]> => {
+    for (let attempt = 1; ; attempt++) {
+      const framing = await useCases.checkoutFraming(id);
+      if (framing.known || !framed || attempt >= FRAMED_WAIT.attempts) return framing.allowedOrigins;
+      await new Promise((resolve) => setTimeout(resolve, FRAMED_WAIT.intervalMs));
+    }
+  };
+
+  router.get('/checkout/:sessionId', async (req, res) => {
+    const id = parseInput(sessionId, req.params.sessionId);
+    const allowedOrigins = await framingOf(id, req.get('sec-fetch-dest') === 'iframe' || req.query.embedded === '1');
+    res.setHeader('Content-Security-Policy', pagePolicy(allowedOrigins));
+    // For browsers without frame-ancestors; with origins allowed, the CSP alone decides.
+    if (allowedOrigins.length === 0) res.setHeader('X-Frame-Options', 'DENY');
     res.setHeader('Referrer-Policy', 'no-referrer');
     send(res, assets.page, 'no-store');
   });

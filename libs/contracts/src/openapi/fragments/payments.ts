@@ -162,6 +162,8 @@ const PAYMENTS_DESCRIPTION = [
   'consumer enters the card there, the page shows the outcome and returns the consumer to return_url with session_id, payment_id and',
   'payment_status added. A session that expires before the card is entered (30 minutes by default, PAYMENT_SESSION_LIFETIME_MS) fails its',
   'payment with failure_reason session_expired.',
+  'Only the origins in allowed_origins (else return_url\'s origin, else none) may frame the hosted page and receive its messages',
+  '(vaultline.checkout.resize, vaultline.checkout.complete); a page on any other origin is refused by frame-ancestors and hears nothing.',
   'States: processing → authorized (manual-capture flows) → capturing → captured | failed; automatic-capture flows go processing → captured.',
   'In test mode the built-in simulator decides by card number: 4000000000000002 declined (card_declined), 4000000000009995 declined',
   '(insufficient_funds), 4000000000003220 3RI authentication fails, 4000000000000259 capture fails, 4000000000000119 processor error',
@@ -182,7 +184,8 @@ const createErrors = {
   ...commonErrorResponses,
   '422': problemResponse(
     'validation_failed naming the field (amount a positive integer, currency_code ISO 4217, source.type "vaultline", recurring_frequency an integer ≥ 1, ' +
-      'recurring_expiry a real YYYYMMDD date not in the past, return_url an http(s) URL); test_clock_not_allowed (X-Test-Now with a live key); ' +
+      'recurring_expiry a real YYYYMMDD date not in the past, return_url an https URL (http only on loopback), ' +
+      'allowed_origins at most 10 https origins (http only on loopback; field allowed_origins.N for a bad entry)); test_clock_not_allowed (X-Test-Now with a live key); ' +
       'simulator_not_allowed_in_live_mode (a live payment whose chosen flow uses the simulator).',
   ),
 };
@@ -429,7 +432,20 @@ export const paymentsFragment: OpenApiFragment = {
           currency_code: currencyCode,
           reference: { type: 'string', description: 'Merchant reference text; the flow matrix can route on its prefix.' },
           source: schemaRef('PaymentSourceRequest'),
-          return_url: { type: 'string', format: 'uri', description: 'Where the hosted page sends the consumer once the outcome is known (session_id, payment_id, payment_status added).' },
+          return_url: {
+            type: 'string',
+            format: 'uri',
+            description: 'Where the hosted page sends the consumer once the outcome is known (session_id, payment_id, payment_status added). https; http only for localhost, 127.0.0.1 and [::1].',
+          },
+          allowed_origins: {
+            type: 'array',
+            maxItems: 10,
+            items: { type: 'string', examples: ['https://shop.example'] },
+            description:
+              'The origins of the pages that may embed the hosted page (checkout.js iframe) and receive its messages: scheme, host and port, ' +
+              'no path, no wildcard; https (http only for localhost, 127.0.0.1 and [::1]). Not given: the origin of return_url, or none without ' +
+              'one. Empty: the page can be opened but not embedded.',
+          },
           metadata,
         },
       },

@@ -151,7 +151,12 @@ export const tokensFragment: OpenApiFragment = {
           failure_reason: { type: ['string', 'null'] },
           masked_account_number: { type: ['string', 'null'] },
           scheme: { type: ['string', 'null'] },
-          return_url: { type: ['string', 'null'] },
+          return_url: { type: ['string', 'null'], description: 'https (http only on loopback); any other return URL is dropped.' },
+          allowed_origins: {
+            type: 'array',
+            items: { type: 'string' },
+            description: 'The origins that may frame the page (its frame-ancestors) and receive its messages; empty: no framing, no messages.',
+          },
           expires_at: { type: 'string', format: 'date-time' },
         },
       },

@@ -53,6 +53,7 @@ export function checkoutSessionOpenedEvent(payment: Payment, at: Date): OutboxMe
       currency: payment.currency_code,
       expires_at: session.expires_at,
       return_url: session.return_url,
+      allowed_origins: session.allowed_origins ?? [],
     },
   });
 }

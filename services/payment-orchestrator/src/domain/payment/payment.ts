@@ -25,6 +25,8 @@ export interface CheckoutSessionRef {
   id: string;
   expires_at: string;
   return_url: string | null;
+  /** Who may frame the hosted page and hear its messages; absent on payments created before it existed. */
+  allowed_origins?: string[];
 }
 
 /** The flow decision, recorded with the payment (the matrix version and rule that chose it). */

@@ -1,6 +1,6 @@
 import { eventMessage } from '@vaultline/bus';
 import type { Clock } from '@vaultline/core';
-import { checkoutSessionCompletedV1, type EventData, type checkoutSessionOpenedV1 } from '@vaultline/contracts';
+import { allowedOriginsOf, checkoutSessionCompletedV1, isAllowedReturnUrl, type EventData, type checkoutSessionOpenedV1 } from '@vaultline/contracts';
 import type { UnitOfWork } from '@vaultline/store';
 import type { TtlStore } from '@vaultline/ttl';
 import type { CheckoutSessionRepository } from '../ports';
@@ -11,6 +11,7 @@ import {
   CheckoutSessionNotFound,
   CheckoutSessionUsed,
   TooManyAttempts,
+  framingOriginsOf,
   stateAt,
   type CheckoutSessionRecord,
   type CheckoutSessionState,
@@ -27,7 +28,11 @@ export interface CheckoutLimits {
 
 export type OpenCheckoutSession = (uow: UnitOfWork, merchantId: string, data: EventData<typeof checkoutSessionOpenedV1>) => Promise<void>;
 
-/** checkout.session.opened: remember the session (idempotent: a redelivery changes nothing). */
+/**
+ * checkout.session.opened: remember the session (idempotent: a redelivery changes nothing). The
+ * orchestrator validated return_url and allowed_origins already; what a page would follow or trust
+ * is checked again here, so a bad event cannot make the page navigate to javascript: or post to `*`.
+ */
 export function openCheckoutSession({ sessions, clock }: { sessions: CheckoutSessionRepository; clock: Clock }): OpenCheckoutSession {
   return async (uow, merchantId, data) => {
     if (await sessions.get(data.session_id)) return;
@@ -38,7 +43,8 @@ export function openCheckoutSession({ sessions, clock }: { sessions: CheckoutSes
       amount: data.amount,
       currency: data.currency,
       expires_at: data.expires_at,
-      return_url: data.return_url,
+      return_url: data.return_url !== null && isAllowedReturnUrl(data.return_url) ? data.return_url : null,
+      allowed_origins: allowedOriginsOf(data.allowed_origins ?? []),
       state: 'open',
       token_id: null,
       masked_account_number: null,
@@ -80,6 +86,16 @@ export function checkoutStatus({ sessions, clock }: { sessions: CheckoutSessionR
     const session = await sessions.get(sessionId);
     if (!session) throw new CheckoutSessionNotFound();
     return stateAt(session, clock.now());
+  };
+}
+
+export type CheckoutFraming = (sessionId: string) => Promise<{ known: boolean; allowedOrigins: string[] }>;
+
+/** Who may frame a session's page; an unknown session (perhaps not arrived yet) allows nobody. */
+export function checkoutFraming({ sessions }: { sessions: CheckoutSessionRepository }): CheckoutFraming {
+  return async (sessionId) => {
+    const session = await sessions.get(sessionId);
+    return { known: session !== null, allowedOrigins: framingOriginsOf(session) };
   };
 }
 

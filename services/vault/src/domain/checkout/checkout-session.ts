@@ -14,7 +14,13 @@ export interface CheckoutSessionRecord extends StoredDocument {
   amount: number;
   currency: string;
   expires_at: string;
+  /** Only https (http on loopback): the page offers and follows it. */
   return_url: string | null;
+  /**
+   * The only origins that may frame the page (frame-ancestors) and receive its messages; absent on
+   * sessions stored before it existed, read as none.
+   */
+  allowed_origins?: string[];
   state: 'open' | 'completed';
   token_id: string | null;
   masked_account_number: string | null;
@@ -58,4 +64,9 @@ export interface CheckoutSessionState {
 export function stateAt(session: CheckoutSessionRecord, now: Date): CheckoutSessionState {
   const expired = session.state === 'open' && Date.parse(session.expires_at) <= now.getTime();
   return { session, state: expired ? 'expired' : session.state };
+}
+
+/** Who may frame the session's page: nobody when the session is unknown or allows no origin. */
+export function framingOriginsOf(session: CheckoutSessionRecord | null): string[] {
+  return session?.allowed_origins ?? [];
 }

@@ -5,7 +5,9 @@
   var sessionId = decodeURIComponent(parts[parts.length - 1] || '');
   var query = new URLSearchParams(location.search);
   var embedded = query.get('embedded') === '1';
-  var parentOrigin = query.get('origin') || '*';
+  // Who may hear the page: the session's allowed origins, from the server, never from the URL (anyone
+  // can write a query string) and never '*'. Until the status arrives, nobody.
+  var parentOrigins = [];
   var FINAL = { captured: true, authorized: true, failed: true };
 
   var $ = function (id) { return document.getElementById(id); };
@@ -83,8 +85,15 @@
     });
   });
 
+  // One post per allowed origin: the browser delivers it only if the parent is on that origin, so a
+  // parent on any other origin hears nothing (and frame-ancestors keeps it from framing the page at all).
   function post(message) {
-    if (embedded && window.parent !== window) window.parent.postMessage(message, parentOrigin);
+    if (!embedded || window.parent === window) return;
+    parentOrigins.forEach(function (origin) { window.parent.postMessage(message, origin); });
+  }
+
+  function learnOrigins(status) {
+    if (Array.isArray(status.allowed_origins)) parentOrigins = status.allowed_origins.filter(function (o) { return typeof o === 'string' && o !== '*'; });
   }
 
   function showResult(outcome, title, detail) {
@@ -125,6 +134,7 @@
   }
 
   function finish(status) {
+    learnOrigins(status);
     var ok = status.payment_status === 'captured' || status.payment_status === 'authorized';
     showResult(ok ? 'success' : 'failure', TITLES[status.payment_status],
       ok ? (status.scheme ? status.scheme + ' ' : '') + (status.masked_account_number || '')
@@ -200,6 +210,7 @@
         if (answer.status === 404 && attempt < 20) return setTimeout(function () { load(attempt + 1); }, 250);
         if (answer.status !== 200) { notice.textContent = 'This payment link is not valid.'; return; }
         session = answer.json;
+        learnOrigins(session);
         $('amount').textContent = formatAmount(session.amount, session.currency);
         if (session.state === 'expired') return finishExpired();
         if (session.state === 'completed') return poll(0);

@@ -14,7 +14,8 @@
     if (!host) throw new Error('Checkout.mount: no element matches ' + selector);
     if (!options || typeof options.sessionId !== 'string' || !options.sessionId) throw new Error('Checkout.mount: options.sessionId is required');
     var iframe = document.createElement('iframe');
-    iframe.src = base + '/checkout/' + encodeURIComponent(options.sessionId) + '?embedded=1&origin=' + encodeURIComponent(global.location.origin);
+    // The page posts only to the origins the payment allowed (allowed_origins, or return_url's origin).
+    iframe.src = base + '/checkout/' + encodeURIComponent(options.sessionId) + '?embedded=1';
     iframe.title = 'Secure card payment';
     iframe.setAttribute('allow', 'payment');
     iframe.style.cssText = 'width:100%;min-height:460px;border:0;display:block;';
