@@ -31,6 +31,29 @@ describe('internal tokens', () => {
     expect(verifier.verify(signer.sign('vault', claims)).mode).toBeUndefined();
   });
 
+  it('when an issuer has two public keys (a rotation), then tokens signed with either key are accepted, and a third key is refused', () => {
+    const next = generateInternalKeyPair();
+    const stranger = generateInternalKeyPair();
+    const rotating = new InternalTokenVerifier('vault', { gateway: [gatewayKeys.publicKeyPem, next.publicKeyPem] });
+    expect(rotating.verify(new InternalTokenSigner('gateway', gatewayKeys.privateKeyPem).sign('vault', claims)).merchantId).toBe('m_1');
+    expect(rotating.verify(new InternalTokenSigner('gateway', next.privateKeyPem).sign('vault', claims)).merchantId).toBe('m_1');
+    expect(() => rotating.verify(new InternalTokenSigner('gateway', stranger.privateKeyPem).sign('vault', claims))).toThrow(UnauthorizedError);
+  });
+
+  it('when a token signed with the second of two keys has expired, then it is refused as expired, not as badly signed', () => {
+    const next = generateInternalKeyPair();
+    let now = Date.now();
+    const rotating = new InternalTokenVerifier('vault', { gateway: [gatewayKeys.publicKeyPem, next.publicKeyPem] }, () => now);
+    const token = new InternalTokenSigner('gateway', next.privateKeyPem, () => now).sign('vault', claims);
+    now += 120_000;
+    try {
+      rotating.verify(token);
+      throw new Error('accepted');
+    } catch (error) {
+      expect((error as { reason?: string }).reason).toMatch(/expired/);
+    }
+  });
+
   it('when a token carries an unknown mode, then it is rejected', () => {
     const token = jwt.sign({ merchant_id: 'm_1', scopes: [], mode: 'sandbox' }, gatewayKeys.privateKeyPem, {
       algorithm: 'ES256',

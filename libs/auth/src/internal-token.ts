@@ -74,19 +74,24 @@ export class InternalTokenSigner {
 /**
  * Verifies internal tokens addressed to one audience, signed by one of the trusted issuers.
  * The algorithm is pinned (no `none`, no HS256 with a public key as secret); the issuer is
- * read from the unverified payload only to pick its public key, then verified with it.
+ * read from the unverified payload only to pick its public keys, then verified with them.
+ *
+ * An issuer may have several public keys (a list of PEMs): during a rotation the callees trust the old
+ * and the new key, so the issuer can switch its private key without a single call being refused.
  */
 export class InternalTokenVerifier {
-  private readonly publicKeys = new Map<string, KeyObject>();
+  private readonly publicKeys = new Map<string, KeyObject[]>();
   /** Tokens already verified, by their exact text, until they expire: a hit skips the signature check. */
   private readonly verified = new Map<string, { claims: InternalClaims; validUntilMs: number }>();
 
   constructor(
     readonly audience: string,
-    trustedIssuers: Record<string, string>,
+    trustedIssuers: Record<string, string | string[]>,
     private readonly nowMs: () => number = Date.now,
   ) {
-    for (const [issuer, pem] of Object.entries(trustedIssuers)) this.publicKeys.set(issuer, createPublicKey(pem));
+    for (const [issuer, pems] of Object.entries(trustedIssuers)) {
+      this.publicKeys.set(issuer, (Array.isArray(pems) ? pems : [pems]).map((pem) => createPublicKey(pem)));
+    }
   }
 
   verify(token: string): InternalClaims {
@@ -104,24 +109,9 @@ export class InternalTokenVerifier {
       throw invalid('The internal token is malformed.');
     }
     const issuer = decoded.payload.iss;
-    const publicKey = typeof issuer === 'string' ? this.publicKeys.get(issuer) : undefined;
-    if (!issuer || !publicKey) throw invalid('The internal token comes from an issuer this service does not trust.');
-
-    let payload: jwt.JwtPayload;
-    try {
-      const verified = jwt.verify(token, publicKey, {
-        algorithms: [ALGORITHM],
-        audience: this.audience,
-        issuer,
-        clockTolerance: CLOCK_TOLERANCE_SECONDS,
-        clockTimestamp: Math.floor(this.nowMs() / 1000),
-      });
-      if (typeof verified === 'string') throw new Error('string payload');
-      payload = verified;
-    } catch (error) {
-      const reason = error instanceof jwt.TokenExpiredError ? 'has expired' : error instanceof jwt.JsonWebTokenError ? `is invalid (${error.message})` : 'is invalid';
-      throw invalid(`The internal token ${reason}.`);
-    }
+    const publicKeys = typeof issuer === 'string' ? this.publicKeys.get(issuer) : undefined;
+    if (!issuer || !publicKeys?.length) throw invalid('The internal token comes from an issuer this service does not trust.');
+    const payload = this.verifyWithAny(token, issuer, publicKeys);
 
     const { merchant_id: merchantId, scopes, exp, mode } = payload as Record<string, unknown>;
     if (typeof merchantId !== 'string' || merchantId.length === 0) throw invalid('The internal token has no merchant id.');
@@ -138,6 +128,29 @@ export class InternalTokenVerifier {
     if (this.verified.size >= CACHE_LIMIT) this.verified.clear();
     this.verified.set(token, { claims, validUntilMs: (exp + CLOCK_TOLERANCE_SECONDS) * 1000 });
     return claims;
+  }
+
+  /** The payload once one of the issuer's keys verifies the signature; a bad signature tries the next key. */
+  private verifyWithAny(token: string, issuer: string, publicKeys: KeyObject[]): jwt.JwtPayload {
+    let failure: unknown;
+    for (const publicKey of publicKeys) {
+      try {
+        const verified = jwt.verify(token, publicKey, {
+          algorithms: [ALGORITHM],
+          audience: this.audience,
+          issuer,
+          clockTolerance: CLOCK_TOLERANCE_SECONDS,
+          clockTimestamp: Math.floor(this.nowMs() / 1000),
+        });
+        if (typeof verified === 'string') throw new Error('string payload');
+        return verified;
+      } catch (error) {
+        failure = error;
+        if (!(error instanceof jwt.JsonWebTokenError && error.message === 'invalid signature')) break;
+      }
+    }
+    const reason = failure instanceof jwt.TokenExpiredError ? 'has expired' : failure instanceof jwt.JsonWebTokenError ? `is invalid (${failure.message})` : 'is invalid';
+    throw invalid(`The internal token ${reason}.`);
   }
 }
 

@@ -14,7 +14,8 @@ export interface RuntimeParts {
   ttl: TtlStore;
   logLevel: string;
   privateKeyPem: string;
-  trustedPublicKeys: Record<string, string>;
+  /** Issuer service → its public key PEM, or several during a key rotation. */
+  trustedPublicKeys: Record<string, string | string[]>;
   serviceUrls: Record<ServiceName, string>;
   publicBaseUrl: string;
   inProcessApps?: ServiceRuntime['inProcessApps'];

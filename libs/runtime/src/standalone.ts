@@ -22,7 +22,7 @@ function secretFromEnv(env: NodeJS.ProcessEnv, name: string): string | undefined
  * One service as its own process (local and production profiles). Configuration:
  * BUS_URL, STORE_URL (`{service}` replaced), TTL_URL, PORT, the other services' base URLs
  * (VAULT_URL, GATEWAY_URL …), INTERNAL_JWT_PRIVATE_KEY (this service's ES256 PEM) and
- * INTERNAL_JWT_PUBLIC_KEYS (JSON object: issuer service → public key PEM), each also as *_FILE.
+ * INTERNAL_JWT_PUBLIC_KEYS (JSON object: issuer service → public key PEM, or a list of PEMs during a rotation), each also as *_FILE.
  */
 export async function runStandalone(
   service: ServiceName,
@@ -53,7 +53,7 @@ export async function runStandalone(
       metrics,
       logLevel: config.LOG_LEVEL,
       privateKeyPem,
-      trustedPublicKeys: JSON.parse(publicKeysJson) as Record<string, string>,
+      trustedPublicKeys: JSON.parse(publicKeysJson) as Record<string, string | string[]>,
       serviceUrls,
       // GATEWAY_URL is the gateway's internal listener: the gateway itself falls back to its own edge.
       publicBaseUrl: config.PUBLIC_BASE_URL ?? (service === 'gateway' ? `${edgeTls ? 'https' : 'http'}://localhost:${config.PORT}` : serviceUrls.gateway),
