@@ -22,7 +22,7 @@ import { loadOrCreatePepper } from './domain/pepper';
 import type { Upstream } from './http/upstream';
 import { HttpUpstream, checkHealth, healthCheckAgent } from './http/http-upstream';
 import { InProcessUpstream } from './http/in-process-upstream';
-import { adminRouter } from './http/admin.router';
+import { adminRoutes } from './http/admin.routes';
 import { internalRoutes } from './http/internal.routes';
 import { createEdgeApp } from './http/edge';
 import { idempotencyGuard } from './http/idempotency.middleware';
@@ -114,7 +114,7 @@ export function createApp(runtime: ServiceRuntime, config: GatewayConfig): Servi
     rateLimit: takeRequestToken({ buckets: runtime.ttl, defaults: config.rateLimit }),
     bodyLimitBytes: config.bodyLimitBytes,
     trustProxy: config.trustProxy,
-    admin: adminRouter({ enabled: config.adminApiKey !== undefined, operators, audit, merchants, apiKeys, upstreams, bodyLimitBytes: config.bodyLimitBytes, logger }),
+    admin: adminRoutes({ enabled: config.adminApiKey !== undefined, operators, audit, merchants, apiKeys, upstreams, bodyLimitBytes: config.bodyLimitBytes, logger }),
     readiness,
     openApiJson: memo(() => JSON.stringify(buildOpenApiDocument({ serverUrl: publicBaseUrl }))),
     docsHtml: memo(() => renderDocsPage(buildOpenApiDocument({ serverUrl: publicBaseUrl }))),

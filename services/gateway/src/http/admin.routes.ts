@@ -45,7 +45,7 @@ export interface AdminDeps {
  * ones included, is appended to the audit log once answered. Without ADMIN_API_KEY every /admin path
  * answers 404, as if it did not exist.
  */
-export function adminRouter(deps: AdminDeps): express.Router {
+export function adminRoutes(deps: AdminDeps): express.Router {
   const router = express.Router();
 
   router.use((req: Request, res: Response, next: NextFunction) => {
