@@ -101,7 +101,9 @@ describe('SIGTERM drain under load, local profile', () => {
     expect(created.length).toBeGreaterThan(50);
     expect(fromDrainingService).toEqual([]);
     expect(inFlightAtVaultSigterm.length).toBeGreaterThan(0);
-    expect(inFlightAtVaultSigterm.every((o) => o.status === 201)).toBe(true);
+    // In flight on the client's side: the ones the vault had accepted are answered in full (201); one that
+    // reached the gateway after the vault stopped accepting gets the gateway's own 503 (the vault never saw it).
+    expect(inFlightAtVaultSigterm.filter((o) => o.status !== 201 && !gatewayUnavailable.includes(o))).toEqual([]);
     expect({ vault: vault.exitCode, notifier: notifier.exitCode }).toEqual({ vault: 0, notifier: 0 });
     expect(Math.max(vault.ms, notifier.ms)).toBeLessThan(SHUTDOWN_GRACE_MS);
     expect(lost).toEqual([]);
