@@ -1,4 +1,5 @@
 import { assertSubscriptionsConsuming, startOutboxRelay, type OutboxRelay, type Subscription } from '@vaultline/bus';
+import { AesGcmSecretSealer } from '@vaultline/crypto';
 import { createServiceHttp } from '@vaultline/http';
 import type { ServiceApp, ServiceRuntime } from '@vaultline/runtime';
 import type { PaymentOrchestratorConfig } from './config';
@@ -7,6 +8,7 @@ import { StoreCredentialRepository } from './data/credential.repository';
 import { CachedFlowMatrixRepository } from './data/flow-matrix-cache';
 import { StoreFlowMatrixRepository, StoreFlowRepository } from './data/flow.repository';
 import { StorePaymentRepository } from './data/payment.repository';
+import { StoreProcessorAccountRepository } from './data/processor-account.repository';
 import { StoreTransactionRepository } from './data/transaction.repository';
 import { advancePayment } from './domain/advance-payment';
 import { capturePayment } from './domain/capture-payment';
@@ -14,12 +16,16 @@ import { completeCheckoutSession } from './domain/complete-checkout-session';
 import { createPayment } from './domain/create-payment';
 import { createSubsequentPayment } from './domain/create-subsequent-payment';
 import { createFlow, explainFlow, getFlow, getFlowMatrix, listFlows, putFlowMatrix } from './domain/manage-flows';
+import { createProcessorAccount, deleteProcessorAccount, getProcessorAccount, listProcessorAccounts, updateProcessorAccount } from './domain/manage-processor-accounts';
 import { PaymentRunner } from './domain/payment-runner';
 import type { TransactionRunner } from './domain/ports';
 import { getPayment, listPayments, listTransactions } from './domain/query-payments';
 import { flowRoutes } from './http/flows.routes';
 import { paymentRoutes } from './http/payments.routes';
+import { processorAccountRoutes } from './http/processor-accounts.routes';
 import { checkoutSessionCompletedConsumer } from './messaging/checkout-session-completed.consumer';
+import { accountPolicy } from './processors/account-policy';
+import { processorDestinationCheck } from './processors/processor-destinations';
 import { openProcessors } from './processors/registry';
 
 export interface PaymentOrchestratorApp extends ServiceApp {
@@ -41,6 +47,15 @@ export function createApp(runtime: ServiceRuntime, config: PaymentOrchestratorCo
   const runner = new PaymentRunner({ payments, advance, clock, logger, pollIntervalMs: config.workerPollMs });
   const runPayment = (merchantId: string, paymentId: string): void => void runner.run(merchantId, paymentId);
   const flowPorts = { flows, matrices, processors, transaction, clock };
+  const accountPorts = {
+    accounts: new StoreProcessorAccountRepository(store),
+    policy: accountPolicy,
+    destinations: processorDestinationCheck(config.extraForwardDestinations),
+    sealer: new AesGcmSecretSealer(config.secretKey),
+    transaction,
+    clock,
+    maxAccountsPerMerchant: config.maxProcessorAccountsPerMerchant,
+  };
 
   const http = createServiceHttp({
     service: 'payment-orchestrator',
@@ -67,6 +82,13 @@ export function createApp(runtime: ServiceRuntime, config: PaymentOrchestratorCo
         putFlowMatrix: putFlowMatrix(flowPorts),
         getFlowMatrix: getFlowMatrix(flowPorts),
         explainFlow: explainFlow(flowPorts),
+      });
+      processorAccountRoutes(router, {
+        createProcessorAccount: createProcessorAccount(accountPorts),
+        getProcessorAccount: getProcessorAccount(accountPorts),
+        listProcessorAccounts: listProcessorAccounts(accountPorts),
+        updateProcessorAccount: updateProcessorAccount(accountPorts),
+        deleteProcessorAccount: deleteProcessorAccount(accountPorts),
       });
     },
   });

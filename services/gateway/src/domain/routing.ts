@@ -18,6 +18,7 @@ const ROUTES: RouteTarget[] = [
   { prefix: '/payments', service: 'payment-orchestrator', access: 'merchant' },
   { prefix: '/flow-matrix', service: 'payment-orchestrator', access: 'merchant' },
   { prefix: '/flows', service: 'payment-orchestrator', access: 'merchant' },
+  { prefix: '/processor-accounts', service: 'payment-orchestrator', access: 'merchant' },
   { prefix: '/webhook-endpoints', service: 'notifier', access: 'merchant' },
   { prefix: '/events', service: 'notifier', access: 'merchant' },
   { prefix: '/checkout', service: 'vault', access: 'public' },

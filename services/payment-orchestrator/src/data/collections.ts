@@ -6,6 +6,7 @@ export const TRANSACTIONS = 'processor_transactions';
 export const CREDENTIALS = 'stored_credentials';
 export const FLOWS = 'flows';
 export const FLOW_MATRICES = 'flow_matrices';
+export const PROCESSOR_ACCOUNTS = 'processor_accounts';
 
 export const orchestratorCollections: CollectionSpec[] = [
   { name: PAYMENTS },
@@ -18,4 +19,5 @@ export const orchestratorCollections: CollectionSpec[] = [
   { name: FLOWS, indexes: [{ fields: ['name'], unique: true }] },
   // Two concurrent PUTs computing the same next version: one commits, the other fails.
   { name: FLOW_MATRICES, indexes: [{ fields: ['matrix_version'], unique: true }] },
+  { name: PROCESSOR_ACCOUNTS },
 ];

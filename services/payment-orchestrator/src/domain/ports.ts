@@ -4,6 +4,7 @@ import type { Credential } from './credentials/credential';
 import type { Flow } from './flows/flow';
 import type { FlowMatrix } from './flows/flow-matrix';
 import type { AuthenticationPreference, Mode, Payment, ProcessorTransaction, UseCase } from './payment/payment';
+import type { AccountProcessor, ProcessorAccount } from './processor-accounts/processor-account';
 
 export type { Clock };
 
@@ -106,3 +107,28 @@ export interface Processors {
   get(id: string): ProcessorConnection | undefined;
   ids(): readonly string[];
 }
+
+// --- Processor accounts ---
+
+export type { SecretSealer } from '@vaultline/crypto';
+
+export interface ProcessorAccountRepository {
+  get(merchantId: string, id: string): Promise<ProcessorAccount | null>;
+  /** Oldest first, at most `limit`. */
+  list(merchantId: string, limit: number): Promise<ProcessorAccount[]>;
+  insert(uow: UnitOfWork, account: Omit<ProcessorAccount, 'version'>): ProcessorAccount;
+  /** Compare-and-set on the version the account was read with. */
+  update(uow: UnitOfWork, account: ProcessorAccount): ProcessorAccount;
+  delete(uow: UnitOfWork, account: ProcessorAccount): void;
+}
+
+/** What each processor plugin says of its accounts (the plugins in processors/ implement it). */
+export interface ProcessorAccountPolicy {
+  /** A problem names the field (`credentials.api_key`); on success, the masked hint of the main secret. */
+  validateCredentials(processor: AccountProcessor, credentials: unknown): { ok: true; hint: string | null } | { ok: false; field: string; detail: string };
+  /** The payments URL under a base URL: what the forwarder would be asked to reach. */
+  paymentsUrl(processor: AccountProcessor, baseUrl: string): string;
+}
+
+/** Whether a payments URL is an allowed forward destination for the merchant. */
+export type ProcessorDestinationCheck = (merchantId: string, paymentsUrl: string) => Promise<boolean>;

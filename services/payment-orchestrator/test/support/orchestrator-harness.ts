@@ -69,6 +69,9 @@ export interface Harness {
 export const oneOff = (overrides: Record<string, unknown> = {}) => ({ amount: 1250, currency_code: 'EUR', reference: 'order-1', source: { type: 'vaultline' }, ...overrides });
 export const recurring = (overrides: Record<string, unknown> = {}) => ({ ...oneOff(), recurring_frequency: 30, recurring_expiry: '20271231', ...overrides });
 
+/** Seals processor-account credentials in tests (a fixed key, so a restarted harness opens them). */
+export const TEST_SECRET_KEY = Buffer.alloc(32, 7).toString('base64');
+
 const gatewayKeys = generateInternalKeyPair();
 const orchestratorKeys = generateInternalKeyPair();
 const gatewaySigner = new InternalTokenSigner('gateway', gatewayKeys.privateKeyPem);
@@ -104,7 +107,7 @@ export async function startOrchestrator(options: HarnessOptions = {}): Promise<H
     serviceUrls: Object.fromEntries(SERVICE_NAMES.map((s) => [s, 'http://127.0.0.1:9'])) as Record<ServiceName, string>,
     publicBaseUrl: 'http://127.0.0.1:9',
   };
-  const config = loadPaymentOrchestratorConfig({ PAYMENT_WORKER_POLL_MS: '60000', ...options.env });
+  const config = loadPaymentOrchestratorConfig({ PAYMENT_WORKER_POLL_MS: '60000', PAYMENT_ORCHESTRATOR_SECRET_KEY: TEST_SECRET_KEY, ...options.env });
   const app = createApp(runtime, config);
   await app.start();
   const server = await startHttpServer(app.http);

@@ -1,0 +1,28 @@
+import type { DocumentStore, UnitOfWork } from '@vaultline/store';
+import type { ProcessorAccountRepository } from '../domain/ports';
+import type { ProcessorAccount } from '../domain/processor-accounts/processor-account';
+import { PROCESSOR_ACCOUNTS } from './collections';
+
+export class StoreProcessorAccountRepository implements ProcessorAccountRepository {
+  constructor(private readonly store: DocumentStore) {}
+
+  get(merchantId: string, id: string): Promise<ProcessorAccount | null> {
+    return this.store.collection<ProcessorAccount>(PROCESSOR_ACCOUNTS).get(merchantId, id);
+  }
+
+  async list(merchantId: string, limit: number): Promise<ProcessorAccount[]> {
+    return (await this.store.collection<ProcessorAccount>(PROCESSOR_ACCOUNTS).list(merchantId, {}, { limit })).items;
+  }
+
+  insert(uow: UnitOfWork, account: Omit<ProcessorAccount, 'version'>): ProcessorAccount {
+    return uow.insert<ProcessorAccount>(PROCESSOR_ACCOUNTS, account);
+  }
+
+  update(uow: UnitOfWork, account: ProcessorAccount): ProcessorAccount {
+    return uow.update<ProcessorAccount>(PROCESSOR_ACCOUNTS, account);
+  }
+
+  delete(uow: UnitOfWork, account: ProcessorAccount): void {
+    uow.delete(PROCESSOR_ACCOUNTS, account.merchant_id, account.id, account.version);
+  }
+}
