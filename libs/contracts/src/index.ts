@@ -3,3 +3,4 @@ export * from './events/catalog';
 export * from './parse-envelope';
 export * from './openapi';
 export * from './internal/vault-detokenize';
+export * from './internal/forwarder-forward-payment';
