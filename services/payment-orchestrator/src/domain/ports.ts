@@ -52,7 +52,7 @@ export interface FlowMatrixRepository {
 
 // --- Processors, as the engine sees them (the plugins in processors/ implement this) ---
 
-export type ProcessorId = 'simulator';
+export type ProcessorId = 'simulator' | 'adyen' | 'checkout';
 
 export interface ProcessorCapabilities {
   authorize: boolean;
@@ -82,6 +82,15 @@ export interface ProcessorPayment {
   authentication_preference: AuthenticationPreference | null;
   /** The same for every attempt of one step of one payment, so a repeated call cannot charge twice. */
   idempotency_key: string;
+  /** Real processors (part 2): what their authorization requests carry beside the token. */
+  cardholder_name?: string | null;
+  capture_mode?: 'automatic' | 'manual';
+  /** Whether the vault still holds the security code (15 minutes after entry). */
+  security_code_available?: boolean;
+  /** Subsequent payments: the processor's reference of the initial authorization. */
+  initial_processor_reference?: string | null;
+  /** The key mode the payment runs in (a processor account serves test or live hosts). */
+  mode?: Mode;
 }
 
 export type StepOutcome =

@@ -1,9 +1,12 @@
 import type { z } from 'zod';
 import type { Clock } from '@vaultline/core';
 import type { ProcessorCapabilities, ProcessorConnection, ProcessorId } from '../domain/ports';
+import type { ProcessorTransport } from './processor-transport';
 
 export interface ProcessorContext {
   clock: Clock;
+  /** Real processors: how requests reach them (the forwarder for card data, egress otherwise). */
+  transport?: ProcessorTransport;
 }
 
 /**
