@@ -12,14 +12,15 @@ export interface TestCard {
  * a table of test tokens and sends over plain HTTP, as the forwarder would after its checks. The real path
  * (allowlist, vault, egress, forward.completed) is the forwarder's internal API, tested there and end to end.
  */
-export function placeholderTransport(cards: Record<string, TestCard>): ProcessorTransport & { sent: Array<{ url: string; headers: Record<string, string> }> } {
+/** `integerExpiry`: how the forwarder types expiry placeholders for destinations that want integers (Checkout.com). */
+export function placeholderTransport(cards: Record<string, TestCard>, { integerExpiry = false } = {}): ProcessorTransport & { sent: Array<{ url: string; headers: Record<string, string> }> } {
   const sent: Array<{ url: string; headers: Record<string, string> }> = [];
   const fill = (value: unknown, card: TestCard): unknown => {
     if (typeof value === 'string') {
       const name = /^\{\{ ?([a-z_]+) ?\}\}$/.exec(value)?.[1];
       if (name === 'account_number') return card.number;
-      if (name === 'expiration_month') return String(card.expiry_month).padStart(2, '0');
-      if (name === 'expiration_year') return String(card.expiry_year);
+      if (name === 'expiration_month') return integerExpiry ? card.expiry_month : String(card.expiry_month).padStart(2, '0');
+      if (name === 'expiration_year') return integerExpiry ? card.expiry_year : String(card.expiry_year);
       if (name === 'security_code') return card.security_code;
       return value;
     }

@@ -40,7 +40,7 @@ describe('Adyen plugin against its stand-in', () => {
       return { credentials, base_url: standIn.baseUrl, mode: 'test' };
     },
     invalidOptions: { credentials: { ...credentials, hmac_key: 'not hex' }, base_url: null, mode: 'test' },
-    approved: { token_id: APPROVED_TOKEN, security_code_available: true, cardholder_name: 'Ada Lovelace' },
+    approved: { token_id: APPROVED_TOKEN, security_code_available: true, cardholder_name: 'Ada Lovelace', capture_mode: 'manual' },
     declined: { token_id: DECLINED_TOKEN, security_code_available: true },
     context: { transport },
     settle: settleByNotification,
@@ -60,5 +60,15 @@ describe('Adyen plugin against its stand-in', () => {
     expect(outcome).toMatchObject({ status: 'succeeded', network_transaction_reference: 'NTRINITIAL' });
     const sent = standIn.payments.at(-1)!.body as { shopperInteraction: string; recurringProcessingModel: string; paymentMethod: Record<string, unknown> };
     expect([sent.shopperInteraction, sent.recurringProcessingModel, 'cvc' in sent.paymentMethod]).toEqual(['ContAuth', 'Subscription', false]);
+  });
+});
+
+describe('Adyen automatic capture', () => {
+  it('when the flow captures automatically, then no capture request is sent: Adyen captures the authorised payment itself', async () => {
+    const connection = adyen.open(adyen.optionsSchema.parse({ credentials, base_url: standIn.baseUrl, mode: 'test' }), { clock: undefined as never, transport });
+    const before = transport.sent.length;
+    const payment = { payment_id: 'p-auto', merchant_id: 'm', use_case: 'ONE_OFF' as const, amount: 100, currency_code: 'EUR', reference: null, token_id: APPROVED_TOKEN, masked_account_number: '411111******1111', scheme: 'VISA', network_transaction_reference: null, authentication_preference: null, idempotency_key: 'p-auto:capture', capture_mode: 'automatic' as const };
+    expect(await connection.capture(payment, 'PSPAUTO')).toEqual({ status: 'succeeded', processor_reference: 'PSPAUTO' });
+    expect(transport.sent.length).toBe(before);
   });
 });

@@ -43,6 +43,8 @@ export const adyen: ProcessorPlugin<AdyenOptions> = {
       },
       async capture(payment, authorizationReference) {
         if (!authorizationReference) return { status: 'failed', failure_reason: 'authorization_reference_missing', processor_reference: null };
+        // An automatic-capture flow sent no manualCapture: Adyen captures the authorised payment by itself.
+        if (authorizationInput(payment).capture_mode === 'automatic') return { status: 'succeeded', processor_reference: authorizationReference };
         const request = toAdyenCaptureRequest(payment, options.credentials, authorizationReference);
         return fromAdyenCaptureResponse(await sendMapped(transport, baseUrl, payment, request));
       },

@@ -1,0 +1,56 @@
+import { z } from 'zod';
+import type { ProcessorConnection } from '../../domain/ports';
+import type { ProcessorPlugin } from '../processor-plugin';
+import { authorizationInput, sendMapped } from '../processor-transport';
+import { checkoutBaseUrl, checkoutCredentialsSchema } from './checkout.account';
+import { CHECKOUT_CAPTURE_RECHECK_MS, fromCheckoutCaptureResponse, fromCheckoutPaymentResponse, toCheckoutCaptureRequest, toCheckoutPaymentRequest } from './checkout.mapper';
+
+/** One Checkout.com processor account, opened: its credentials, its base URL override and the mode it serves. */
+const optionsSchema = z.object({
+  credentials: checkoutCredentialsSchema,
+  base_url: z.string().url().nullable().default(null),
+  mode: z.enum(['test', 'live']),
+});
+
+export type CheckoutOptions = z.infer<typeof optionsSchema>;
+
+const capabilities = {
+  authorize: true,
+  capture: true,
+  partialCapture: true,
+  authentication3ri: false,
+  risk: false,
+  explicitUnscheduledMit: true,
+  modes: ['test', 'live'],
+} as const;
+
+/** Checkout.com: authorizations through the forwarder, captures through egress, settled by webhook. */
+export const checkout: ProcessorPlugin<CheckoutOptions> = {
+  id: 'checkout',
+  capabilities,
+  optionsSchema,
+  open(options, context): ProcessorConnection {
+    const transport = context.transport;
+    if (!transport) throw new Error('The Checkout.com processor needs a transport (the forwarder and egress)');
+    const baseUrl = checkoutBaseUrl(options.mode, options.base_url);
+    return {
+      id: 'checkout',
+      capabilities,
+      async authorize(payment) {
+        const request = toCheckoutPaymentRequest(authorizationInput(payment), options.credentials);
+        return fromCheckoutPaymentResponse(await sendMapped(transport, baseUrl, payment, request));
+      },
+      async capture(payment, authorizationReference) {
+        if (!authorizationReference) return { status: 'failed', failure_reason: 'authorization_reference_missing', processor_reference: null };
+        // An automatic-capture flow sent capture: true: Checkout.com captures by itself and says so by webhook.
+        if (authorizationInput(payment).capture_mode === 'automatic') return { status: 'pending', processor_reference: authorizationReference, poll_after_ms: CHECKOUT_CAPTURE_RECHECK_MS };
+        // The amount is always sent (the engine gives the amount to capture): the same as no amount for a full capture.
+        const request = toCheckoutCaptureRequest(payment, options.credentials, authorizationReference, payment.amount);
+        return fromCheckoutCaptureResponse(await sendMapped(transport, baseUrl, payment, request));
+      },
+      async captureStatus(_payment, captureReference) {
+        return { status: 'pending', processor_reference: captureReference, poll_after_ms: CHECKOUT_CAPTURE_RECHECK_MS };
+      },
+    };
+  },
+};
