@@ -119,6 +119,9 @@ describe.each([
       }
       expectProblem(await call(gateway.url, '/tokensx', { headers: withKey() }), 404, 'route_not_found');
       expectProblem(await call(gateway.url, '/flowsx', { headers: withKey() }), 404, 'route_not_found');
+      // Processors' notifications carry no API key: they reach the orchestrator, which checks their signature.
+      const notification = await call(gateway.url, '/processor-notifications/adyen/abc', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+      expect([notification.status, notification.json.detail]).toEqual([503, expect.stringContaining('payment-orchestrator')]);
       for (const merchantOnly of ['/flow-matrix', '/flows', '/payments', '/processor-accounts']) expectProblem(await call(gateway.url, merchantOnly), 401, 'missing_api_key');
     });
 

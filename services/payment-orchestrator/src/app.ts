@@ -8,7 +8,7 @@ import { StoreCredentialRepository } from './data/credential.repository';
 import { CachedFlowMatrixRepository } from './data/flow-matrix-cache';
 import { StoreFlowMatrixRepository, StoreFlowRepository } from './data/flow.repository';
 import { StorePaymentRepository } from './data/payment.repository';
-import { StoreProcessorAccountRepository } from './data/processor-account.repository';
+import { StoreProcessorAccountRepository, StoreProcessorNotificationRepository } from './data/processor-account.repository';
 import { StoreTransactionRepository } from './data/transaction.repository';
 import { advancePayment } from './domain/advance-payment';
 import { capturePayment } from './domain/capture-payment';
@@ -23,6 +23,9 @@ import { getPayment, listPayments, listTransactions } from './domain/query-payme
 import { flowRoutes } from './http/flows.routes';
 import { paymentRoutes } from './http/payments.routes';
 import { processorAccountRoutes } from './http/processor-accounts.routes';
+import { processorNotificationRoutes } from './http/processor-notifications.routes';
+import { receiveProcessorNotification } from './domain/receive-processor-notification';
+import { notificationVerifiers } from './processors/notification-verifiers';
 import { checkoutSessionCompletedConsumer } from './messaging/checkout-session-completed.consumer';
 import { accountPolicy } from './processors/account-policy';
 import { processorDestinationCheck } from './processors/processor-destinations';
@@ -61,6 +64,8 @@ export function createApp(runtime: ServiceRuntime, config: PaymentOrchestratorCo
     service: 'payment-orchestrator',
     verifier: runtime.verifier,
     logger,
+    // Notifications are verified over the bytes as sent.
+    rawBodyPaths: ['/processor-notifications'],
     readiness: async () => {
       await store.ping();
       assertSubscriptionsConsuming(bus);
@@ -89,6 +94,9 @@ export function createApp(runtime: ServiceRuntime, config: PaymentOrchestratorCo
         listProcessorAccounts: listProcessorAccounts(accountPorts),
         updateProcessorAccount: updateProcessorAccount(accountPorts),
         deleteProcessorAccount: deleteProcessorAccount(accountPorts),
+      });
+      processorNotificationRoutes(router, {
+        receive: receiveProcessorNotification({ ...accountPorts, notifications: new StoreProcessorNotificationRepository(store) }, notificationVerifiers),
       });
     },
   });

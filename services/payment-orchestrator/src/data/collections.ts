@@ -7,6 +7,7 @@ export const CREDENTIALS = 'stored_credentials';
 export const FLOWS = 'flows';
 export const FLOW_MATRICES = 'flow_matrices';
 export const PROCESSOR_ACCOUNTS = 'processor_accounts';
+export const PROCESSOR_NOTIFICATIONS = 'processor_notifications';
 
 export const orchestratorCollections: CollectionSpec[] = [
   { name: PAYMENTS },
@@ -20,4 +21,6 @@ export const orchestratorCollections: CollectionSpec[] = [
   // Two concurrent PUTs computing the same next version: one commits, the other fails.
   { name: FLOW_MATRICES, indexes: [{ fields: ['matrix_version'], unique: true }] },
   { name: PROCESSOR_ACCOUNTS },
+  // A processor's redelivery of an event (same dedupe key) cannot be recorded twice.
+  { name: PROCESSOR_NOTIFICATIONS, indexes: [{ fields: ['account_id', 'dedupe_key'], unique: true }] },
 ];

@@ -1,13 +1,18 @@
 import type { DocumentStore, UnitOfWork } from '@vaultline/store';
-import type { ProcessorAccountRepository } from '../domain/ports';
+import type { ProcessorAccountRepository, ProcessorNotificationRepository } from '../domain/ports';
+import type { ProcessorNotificationRecord } from '../domain/processor-accounts/processor-notification';
 import type { ProcessorAccount } from '../domain/processor-accounts/processor-account';
-import { PROCESSOR_ACCOUNTS } from './collections';
+import { PROCESSOR_ACCOUNTS, PROCESSOR_NOTIFICATIONS } from './collections';
 
 export class StoreProcessorAccountRepository implements ProcessorAccountRepository {
   constructor(private readonly store: DocumentStore) {}
 
   get(merchantId: string, id: string): Promise<ProcessorAccount | null> {
     return this.store.collection<ProcessorAccount>(PROCESSOR_ACCOUNTS).get(merchantId, id);
+  }
+
+  getGlobal(id: string): Promise<ProcessorAccount | null> {
+    return this.store.collection<ProcessorAccount>(PROCESSOR_ACCOUNTS).getGlobal(id);
   }
 
   async list(merchantId: string, limit: number): Promise<ProcessorAccount[]> {
@@ -24,5 +29,17 @@ export class StoreProcessorAccountRepository implements ProcessorAccountReposito
 
   delete(uow: UnitOfWork, account: ProcessorAccount): void {
     uow.delete(PROCESSOR_ACCOUNTS, account.merchant_id, account.id, account.version);
+  }
+}
+
+export class StoreProcessorNotificationRepository implements ProcessorNotificationRepository {
+  constructor(private readonly store: DocumentStore) {}
+
+  insert(uow: UnitOfWork, record: Omit<ProcessorNotificationRecord, 'version'>): void {
+    uow.insert<ProcessorNotificationRecord>(PROCESSOR_NOTIFICATIONS, record);
+  }
+
+  async list(merchantId: string, accountId: string, limit: number): Promise<ProcessorNotificationRecord[]> {
+    return (await this.store.collection<ProcessorNotificationRecord>(PROCESSOR_NOTIFICATIONS).list(merchantId, { account_id: accountId }, { limit })).items;
   }
 }

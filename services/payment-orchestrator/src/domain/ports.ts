@@ -5,6 +5,7 @@ import type { Flow } from './flows/flow';
 import type { FlowMatrix } from './flows/flow-matrix';
 import type { AuthenticationPreference, Mode, Payment, ProcessorTransaction, UseCase } from './payment/payment';
 import type { AccountProcessor, ProcessorAccount } from './processor-accounts/processor-account';
+import type { ProcessorNotificationRecord } from './processor-accounts/processor-notification';
 
 export type { Clock };
 
@@ -123,6 +124,8 @@ export type { SecretSealer } from '@vaultline/crypto';
 
 export interface ProcessorAccountRepository {
   get(merchantId: string, id: string): Promise<ProcessorAccount | null>;
+  /** Notifications name the account, not the merchant (they carry no API key). */
+  getGlobal(id: string): Promise<ProcessorAccount | null>;
   /** Oldest first, at most `limit`. */
   list(merchantId: string, limit: number): Promise<ProcessorAccount[]>;
   insert(uow: UnitOfWork, account: Omit<ProcessorAccount, 'version'>): ProcessorAccount;
@@ -141,3 +144,9 @@ export interface ProcessorAccountPolicy {
 
 /** Whether a payments URL is an allowed forward destination for the merchant. */
 export type ProcessorDestinationCheck = (merchantId: string, paymentsUrl: string) => Promise<boolean>;
+
+export interface ProcessorNotificationRepository {
+  /** A second accepted record with the same account and dedupe key fails the commit (DuplicateKeyError). */
+  insert(uow: UnitOfWork, record: Omit<ProcessorNotificationRecord, 'version'>): void;
+  list(merchantId: string, accountId: string, limit: number): Promise<ProcessorNotificationRecord[]>;
+}

@@ -53,6 +53,8 @@ export interface Harness {
   /** Every event the service published, in order (payments and checkout-sessions topics). */
   events: PublishedEvent[];
   call(caller: Caller, method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<Answer>;
+  /** A public call (no merchant key, as the gateway sends a processor's notification): the raw body as given, the answer as text. */
+  postPublic(path: string, rawBody: string, headers?: Record<string, string>): Promise<{ status: number; text: string }>;
   /** The vault's side of the hosted page: publishes checkout.session.completed for the payment's session. */
   submitCard(payment: Json, masked?: string, options?: { eventId?: string; scheme?: string; merchantId?: string }): Promise<EventData<typeof checkoutSessionCompletedV1>>;
   /** Publishes the same completion again (a duplicate delivery, same event id). */
@@ -142,6 +144,11 @@ export async function startOrchestrator(options: HarnessOptions = {}): Promise<H
       });
       const text = await response.text();
       return { status: response.status, body: text ? (JSON.parse(text) as Json) : undefined, headers: response.headers };
+    },
+    async postPublic(path, rawBody, headers = {}) {
+      const token = gatewaySigner.sign('payment-orchestrator', { merchantId: 'public', scopes: [SCOPES.public] });
+      const response = await fetch(`${server.url}${path}`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', ...headers }, body: rawBody });
+      return { status: response.status, text: await response.text() };
     },
     async submitCard(payment, masked = CARDS.approved, submitOptions = {}) {
       const data: EventData<typeof checkoutSessionCompletedV1> = {
