@@ -1,4 +1,5 @@
 import type { ProcessorPayment } from '../domain/ports';
+import type { Mode } from '../domain/payment/payment';
 import type { AuthorizationInput, ProcessorHttpRequest, ProcessorHttpResponse } from './processor-wire';
 
 /**
@@ -7,7 +8,8 @@ import type { AuthorizationInput, ProcessorHttpRequest, ProcessorHttpResponse } 
  * base URL. A timeout or refused connection throws.
  */
 export interface ProcessorTransport {
-  forward(request: { merchantId: string; tokenId: string; url: string; headers: Record<string, string>; body: unknown }): Promise<ProcessorHttpResponse>;
+  /** `mode`: the payment's key mode, signed for the forwarder (test keys never reach live hosts, nor the reverse). */
+  forward(request: { merchantId: string; mode: Mode | null; tokenId: string; url: string; headers: Record<string, string>; body: unknown }): Promise<ProcessorHttpResponse>;
   send(request: { url: string; method: 'POST' | 'GET'; headers: Record<string, string>; body?: unknown }): Promise<ProcessorHttpResponse>;
 }
 
@@ -16,7 +18,7 @@ export async function sendMapped(transport: ProcessorTransport, baseUrl: string,
   const url = `${baseUrl}${request.path}`;
   try {
     return request.carries_card_data
-      ? await transport.forward({ merchantId: payment.merchant_id, tokenId: payment.token_id, url, headers: request.headers, body: request.body })
+      ? await transport.forward({ merchantId: payment.merchant_id, mode: payment.mode ?? null, tokenId: payment.token_id, url, headers: request.headers, body: request.body })
       : await transport.send({ url, method: request.method, headers: request.headers, ...(request.body === undefined ? {} : { body: request.body }) });
   } catch {
     return { status: 503, body: null };
