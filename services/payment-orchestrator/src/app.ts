@@ -1,6 +1,7 @@
 import { assertSubscriptionsConsuming, startOutboxRelay, type OutboxRelay, type Subscription } from '@vaultline/bus';
 import { AesGcmSecretSealer } from '@vaultline/crypto';
-import { createServiceHttp } from '@vaultline/http';
+import { createEgressClient } from '@vaultline/egress';
+import { createServiceHttp, InternalClient } from '@vaultline/http';
 import type { ServiceApp, ServiceRuntime } from '@vaultline/runtime';
 import type { PaymentOrchestratorConfig } from './config';
 import { orchestratorCollections } from './data/collections';
@@ -30,13 +31,21 @@ import { checkoutSessionCompletedConsumer } from './messaging/checkout-session-c
 import { accountPolicy } from './processors/account-policy';
 import { processorDestinationCheck } from './processors/processor-destinations';
 import { openProcessors } from './processors/registry';
+import { processorDirectory } from './processors/processor-directory';
+import type { ProcessorTransport } from './processors/processor-transport';
+import { createProcessorTransport, httpForwardPayment, inProcessForwardPayment } from './clients/processor-transport';
 
 export interface PaymentOrchestratorApp extends ServiceApp {
   /** The background worker (tests move their clock, then run what is due). */
   readonly runner: PaymentRunner;
 }
 
-export function createApp(runtime: ServiceRuntime, config: PaymentOrchestratorConfig): PaymentOrchestratorApp {
+export interface PaymentOrchestratorOverrides {
+  /** Tests may reach processors their own way (a placeholder-filling transport to stand-ins). */
+  transport?: ProcessorTransport;
+}
+
+export function createApp(runtime: ServiceRuntime, config: PaymentOrchestratorConfig, overrides: PaymentOrchestratorOverrides = {}): PaymentOrchestratorApp {
   const { store, bus, logger, clock } = runtime;
   const transaction: TransactionRunner = (work) => store.transaction(work);
   const processors = openProcessors(config.processors, { clock });
@@ -46,15 +55,37 @@ export function createApp(runtime: ServiceRuntime, config: PaymentOrchestratorCo
   const flows = new StoreFlowRepository(store);
   const matrices = new CachedFlowMatrixRepository(new StoreFlowMatrixRepository(store), clock, { ttlMs: config.flowMatrixCacheMs });
 
-  const advance = advancePayment({ payments, transactions, credentials, processors, transaction, clock });
+  const sealer = new AesGcmSecretSealer(config.secretKey);
+  const accounts = new StoreProcessorAccountRepository(store);
+  const egress = createEgressClient({
+    allowPrivate: config.processorAllowPrivateUrls,
+    httpsOnly: !config.processorAllowPrivateUrls,
+    connectTimeoutMs: 5_000,
+    totalTimeoutMs: 30_000,
+    maxResponseBytes: 1_000_000,
+  });
+  const forwarder = new InternalClient({ signer: runtime.signer, audience: 'forwarder', baseUrl: runtime.serviceUrls.forwarder, tls: runtime.internalTls });
+  const forwardOverHttp = httpForwardPayment(forwarder);
+  const transport =
+    overrides.transport ??
+    createProcessorTransport({
+      // The embedded profile offers the forwarder's API in process once the forwarder started: looked up per call.
+      forwardPayment: (call) => {
+        const inProcess = runtime.inProcessApis?.forwarder;
+        return inProcess ? inProcessForwardPayment(inProcess, runtime.signer)(call) : forwardOverHttp(call);
+      },
+      egress,
+    });
+  const directory = processorDirectory({ builtIn: processors, accounts, sealer, transport, clock, maxAccountsPerMerchant: config.maxProcessorAccountsPerMerchant });
+  const advance = advancePayment({ payments, transactions, credentials, directory, transaction, clock });
   const runner = new PaymentRunner({ payments, advance, clock, logger, pollIntervalMs: config.workerPollMs });
   const runPayment = (merchantId: string, paymentId: string): void => void runner.run(merchantId, paymentId);
-  const flowPorts = { flows, matrices, processors, transaction, clock };
+  const flowPorts = { flows, matrices, directory, transaction, clock };
   const accountPorts = {
-    accounts: new StoreProcessorAccountRepository(store),
+    accounts,
     policy: accountPolicy,
     destinations: processorDestinationCheck(config.extraForwardDestinations),
-    sealer: new AesGcmSecretSealer(config.secretKey),
+    sealer,
     transaction,
     clock,
     maxAccountsPerMerchant: config.maxProcessorAccountsPerMerchant,
@@ -74,7 +105,7 @@ export function createApp(runtime: ServiceRuntime, config: PaymentOrchestratorCo
       paymentRoutes(router, {
         createPayment: createPayment({ payments, credentials, flows, matrices, transaction, clock, sessionLifetimeMs: config.sessionLifetimeMs }),
         createSubsequentPayment: createSubsequentPayment({ payments, credentials, flows, matrices, transaction, clock }),
-        capturePayment: capturePayment({ payments, processors, transaction, clock }),
+        capturePayment: capturePayment({ payments, directory, transaction, clock }),
         getPayment: getPayment({ payments }),
         listPayments: listPayments({ payments }),
         listTransactions: listTransactions({ payments, transactions }),
@@ -124,6 +155,8 @@ export function createApp(runtime: ServiceRuntime, config: PaymentOrchestratorCo
       await consumer?.stop();
       await runner.stop();
       await relay?.stop();
+      await egress.close();
+      await forwarder.close();
     },
   };
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { envDurationMs, envInteger, generatedKeyFile, generatedKeysEnv, loadConfig, loadKey } from '@vaultline/config';
+import { envBoolean, envDurationMs, envInteger, generatedKeyFile, generatedKeysEnv, loadConfig, loadKey } from '@vaultline/config';
 import type { ProcessorOptions } from './processors/registry';
 
 export const PAYMENT_ORCHESTRATOR_KEY_FILE = 'payment-orchestrator-secret.key';
@@ -20,6 +20,8 @@ export const paymentOrchestratorConfigSchema = z
      * (mode 0600) and read back on every later start; losing that file means re-entering the credentials.
      */
     PAYMENT_ORCHESTRATOR_SECRET_KEY: z.string().min(1).optional(),
+    /** Let processor calls without card data (captures) reach loopback and private addresses: stand-ins in tests and demos. Never in production. */
+    PROCESSOR_ALLOW_PRIVATE_URLS: envBoolean().default(false),
     PROCESSOR_ACCOUNTS_MAX_PER_MERCHANT: envInteger({ min: 1, max: 1_000 }).default(50),
     /**
      * The forwarder's operator list, read here too: a processor account's settings.base_url is accepted
@@ -34,6 +36,7 @@ export const paymentOrchestratorConfigSchema = z
     flowMatrixCacheMs: env.PAYMENT_FLOW_MATRIX_CACHE_MS,
     processors: { simulator: { capture_delay_ms: env.PROCESSOR_SIMULATOR_CAPTURE_DELAY_MS } } satisfies ProcessorOptions,
     maxProcessorAccountsPerMerchant: env.PROCESSOR_ACCOUNTS_MAX_PER_MERCHANT,
+    processorAllowPrivateUrls: env.PROCESSOR_ALLOW_PRIVATE_URLS,
     extraForwardDestinations: env.FORWARD_EXTRA_DESTINATIONS.split(',').map((item) => item.trim()).filter((item) => item !== ''),
     secretKey: loadKey({ variable: 'PAYMENT_ORCHESTRATOR_SECRET_KEY', value: env.PAYMENT_ORCHESTRATOR_SECRET_KEY, file: generatedKeyFile(env, PAYMENT_ORCHESTRATOR_KEY_FILE).path }),
   }));

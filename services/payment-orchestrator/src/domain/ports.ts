@@ -118,6 +118,9 @@ export interface Processors {
   ids(): readonly string[];
 }
 
+/** The processors a merchant's flows may name, opened for a key mode: the built-in ones and its processor accounts (by account id). */
+export type ProcessorDirectory = (merchantId: string, mode: Mode) => Promise<Processors>;
+
 // --- Processor accounts ---
 
 export type { SecretSealer } from '@vaultline/crypto';

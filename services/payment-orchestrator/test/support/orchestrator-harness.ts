@@ -8,6 +8,7 @@ import { createLogger } from '@vaultline/logger';
 import { MemoryDocumentStore, SqliteDocumentStore, type DocumentStore } from '@vaultline/store';
 import { MemoryTtlStore } from '@vaultline/ttl';
 import { createApp, loadPaymentOrchestratorConfig, type PaymentOrchestratorApp } from '../../src';
+import type { ProcessorTransport } from '../../src/processors/processor-transport';
 
 export interface Caller {
   merchantId: string;
@@ -86,6 +87,8 @@ export interface HarnessOptions {
   storeFile?: string;
   /** The system's time instead of a clock the test moves: the worker's own timers do the waiting. */
   realTime?: boolean;
+  /** How real processors are reached (default: the forwarder, absent here). */
+  transport?: ProcessorTransport;
 }
 
 class SystemTimeClock extends ManualClock {
@@ -110,7 +113,7 @@ export async function startOrchestrator(options: HarnessOptions = {}): Promise<H
     publicBaseUrl: 'http://127.0.0.1:9',
   };
   const config = loadPaymentOrchestratorConfig({ PAYMENT_WORKER_POLL_MS: '60000', PAYMENT_ORCHESTRATOR_SECRET_KEY: TEST_SECRET_KEY, ...options.env });
-  const app = createApp(runtime, config);
+  const app = createApp(runtime, config, options.transport ? { transport: options.transport } : {});
   await app.start();
   const server = await startHttpServer(app.http);
 
