@@ -25,7 +25,7 @@ import { flowRoutes } from './http/flows.routes';
 import { paymentRoutes } from './http/payments.routes';
 import { processorAccountRoutes } from './http/processor-accounts.routes';
 import { processorNotificationRoutes } from './http/processor-notifications.routes';
-import { receiveProcessorNotification } from './domain/receive-processor-notification';
+import { receiveProcessorNotification, wakePayment } from './domain/receive-processor-notification';
 import { notificationVerifiers } from './processors/notification-verifiers';
 import { checkoutSessionCompletedConsumer } from './messaging/checkout-session-completed.consumer';
 import { accountPolicy } from './processors/account-policy';
@@ -76,10 +76,12 @@ export function createApp(runtime: ServiceRuntime, config: PaymentOrchestratorCo
       },
       egress,
     });
-  const directory = processorDirectory({ builtIn: processors, accounts, sealer, transport, clock, maxAccountsPerMerchant: config.maxProcessorAccountsPerMerchant });
+  const notifications = new StoreProcessorNotificationRepository(store);
+  const directory = processorDirectory({ builtIn: processors, accounts, notifications, sealer, transport, clock, maxAccountsPerMerchant: config.maxProcessorAccountsPerMerchant });
   const advance = advancePayment({ payments, transactions, credentials, directory, transaction, clock });
   const runner = new PaymentRunner({ payments, advance, clock, logger, pollIntervalMs: config.workerPollMs });
   const runPayment = (merchantId: string, paymentId: string): void => void runner.run(merchantId, paymentId);
+  const wake = wakePayment({ payments, transaction, clock });
   const flowPorts = { flows, matrices, directory, transaction, clock };
   const accountPorts = {
     accounts,
@@ -127,7 +129,16 @@ export function createApp(runtime: ServiceRuntime, config: PaymentOrchestratorCo
         deleteProcessorAccount: deleteProcessorAccount(accountPorts),
       });
       processorNotificationRoutes(router, {
-        receive: receiveProcessorNotification({ ...accountPorts, notifications: new StoreProcessorNotificationRepository(store) }, notificationVerifiers),
+        receive: receiveProcessorNotification(
+          {
+            ...accountPorts,
+            notifications,
+            wake: async (merchantId, paymentId) => {
+              if (await wake(merchantId, paymentId)) await runner.run(merchantId, paymentId);
+            },
+          },
+          notificationVerifiers,
+        ),
       });
     },
   });

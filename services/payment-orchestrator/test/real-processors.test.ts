@@ -119,3 +119,55 @@ describe('payments on real processors (stand-ins)', () => {
     expect([sent.payment_type, sent.merchant_initiated, typeof sent.previous_payment_id, 'cvv' in (sent.source as object)]).toEqual(['Recurring', true, 'string', false]);
   });
 });
+
+describe('captures settled by the processors\' notifications', () => {
+  it('when a manual capture on Adyen is answered received, then the payment is capturing until the signed CAPTURE notification, then captured; a redelivery changes nothing', async () => {
+    const adyen = await account('adyen', first.baseUrl);
+    await routeTo('adyen-manual', 'manual', adyen);
+    const payment = await h.payOneOff(MERCHANT, '411111******1111');
+    expect(payment.status).toBe('authorized');
+    expect(first.payments.at(-1)!.body.additionalData).toEqual({ manualCapture: 'true' });
+    const capturing = await h.call(MERCHANT, 'POST', `/payments/${payment.id}/capture`, { amount: 700, currency_code: 'EUR' });
+    expect(capturing.body.status).toBe('capturing');
+    await h.settle();
+    expect((await h.call(MERCHANT, 'GET', `/payments/${payment.id}`)).body.status).toBe('capturing');
+
+    const notification = first.notifications.at(-1)!;
+    expect(notification.notificationItems[0]!.NotificationRequestItem).toMatchObject({ eventCode: 'CAPTURE', merchantReference: payment.id, amount: { value: 700, currency: 'EUR' } });
+    const answer = await h.postPublic(`/processor-notifications/adyen/${adyen}`, JSON.stringify(notification));
+    expect(answer.text).toBe('[accepted]');
+    await h.settle();
+    const captured = (await h.call(MERCHANT, 'GET', `/payments/${payment.id}`)).body;
+    expect([captured.status, captured.amount.captured]).toEqual(['captured', 700]);
+    await h.postPublic(`/processor-notifications/adyen/${adyen}`, JSON.stringify(notification));
+    await h.settle();
+    expect((await transactions(payment)).filter((t: Json[]) => t[1] === 'capture')).toEqual([[adyen, 'capture', 'succeeded', null]]);
+    expect(h.events.filter((e) => e.type === 'payment.captured' && e.data.payment_id === payment.id)).toHaveLength(1);
+  });
+
+  it('when a forged CAPTURE notification arrives, then it is refused and the payment stays capturing', async () => {
+    const adyen = await account('adyen', first.baseUrl);
+    await routeTo('adyen-manual-forged', 'manual', adyen);
+    const payment = await h.payOneOff(MERCHANT, '411111******1111');
+    await h.call(MERCHANT, 'POST', `/payments/${payment.id}/capture`, {});
+    await h.settle();
+    const genuine = first.notifications.at(-1)!;
+    const forged = JSON.parse(JSON.stringify(genuine)) as typeof genuine;
+    forged.notificationItems[0]!.NotificationRequestItem.additionalData.hmacSignature = Buffer.alloc(32, 1).toString('base64');
+    expect((await h.postPublic(`/processor-notifications/adyen/${adyen}`, JSON.stringify(forged))).text).toBe('[accepted]');
+    await h.settle();
+    expect((await h.call(MERCHANT, 'GET', `/payments/${payment.id}`)).body.status).toBe('capturing');
+  });
+
+  it('when an automatic-capture payment on Checkout.com is authorized, then it settles as captured by the payment_captured webhook', async () => {
+    card = CHECKOUT_TEST_CARDS.approved;
+    const checkout = await account('checkout', cko.baseUrl);
+    await routeTo('checkout-auto', 'automatic', checkout);
+    const payment = await h.payOneOff(MERCHANT, '424242******4242');
+    expect(payment.status).toBe('processing');
+    const webhook = cko.webhooks.at(-1)!;
+    expect((await h.postPublic(`/processor-notifications/checkout/${checkout}`, webhook.rawBody, { 'cko-signature': webhook.signature })).status).toBe(200);
+    await h.settle();
+    expect((await h.call(MERCHANT, 'GET', `/payments/${payment.id}`)).body.status).toBe('captured');
+  });
+});

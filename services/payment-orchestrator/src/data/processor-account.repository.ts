@@ -39,6 +39,16 @@ export class StoreProcessorNotificationRepository implements ProcessorNotificati
     uow.insert<ProcessorNotificationRecord>(PROCESSOR_NOTIFICATIONS, record);
   }
 
+  async findCaptureEvent(merchantId: string, accountId: string, reference: string): Promise<ProcessorNotificationRecord | null> {
+    const collection = this.store.collection<ProcessorNotificationRecord>(PROCESSOR_NOTIFICATIONS);
+    for (const field of ['capture_reference', 'processor_reference'] as const) {
+      const page = await collection.list(merchantId, { account_id: accountId, [field]: reference, status: 'accepted' }, { limit: 10 });
+      const event = page.items.find((record) => record.kind === 'capture_succeeded' || record.kind === 'capture_failed');
+      if (event) return event;
+    }
+    return null;
+  }
+
   async list(merchantId: string, accountId: string, limit: number): Promise<ProcessorNotificationRecord[]> {
     return (await this.store.collection<ProcessorNotificationRecord>(PROCESSOR_NOTIFICATIONS).list(merchantId, { account_id: accountId }, { limit })).items;
   }

@@ -152,4 +152,6 @@ export interface ProcessorNotificationRepository {
   /** A second accepted record with the same account and dedupe key fails the commit (DuplicateKeyError). */
   insert(uow: UnitOfWork, record: Omit<ProcessorNotificationRecord, 'version'>): void;
   list(merchantId: string, accountId: string, limit: number): Promise<ProcessorNotificationRecord[]>;
+  /** The accepted capture event (succeeded or failed) of an account naming this capture or payment reference. */
+  findCaptureEvent(merchantId: string, accountId: string, reference: string): Promise<ProcessorNotificationRecord | null>;
 }

@@ -1,7 +1,7 @@
-import { DuplicateKeyError } from '@vaultline/store';
-import { newId } from '@vaultline/core';
+import { ConcurrentModificationError, DuplicateKeyError } from '@vaultline/store';
+import { isUuid, newId } from '@vaultline/core';
 import { openCredentials } from './manage-processor-accounts';
-import type { Clock, ProcessorAccountRepository, ProcessorNotificationRepository, SecretSealer, TransactionRunner } from './ports';
+import type { Clock, PaymentRepository, ProcessorAccountRepository, ProcessorNotificationRepository, SecretSealer, TransactionRunner } from './ports';
 import { ProcessorAccountNotFound, type ProcessorAccount } from './processor-accounts/processor-account';
 import type { ProcessorNotificationRecord } from './processor-accounts/processor-notification';
 
@@ -19,6 +19,8 @@ export interface ReceiveNotificationPorts {
   sealer: SecretSealer;
   transaction: TransactionRunner;
   clock: Clock;
+  /** Looks at the payment a recorded capture event names again now (its capture then settles through the runner). */
+  wake: (merchantId: string, paymentId: string) => Promise<void>;
 }
 
 export interface NotificationReceipt {
@@ -63,11 +65,35 @@ export function receiveProcessorNotification(ports: ReceiveNotificationPorts, ve
         await ports.transaction((uow) => ports.notifications.insert(uow, record));
         if (item.verified) receipt.accepted += 1;
         else receipt.refused += 1;
+        if (item.verified && (record.kind === 'capture_succeeded' || record.kind === 'capture_failed') && record.payment_reference && isUuid(record.payment_reference)) {
+          await ports.wake(account.merchant_id, record.payment_reference);
+        }
       } catch (error) {
         if (!(error instanceof DuplicateKeyError)) throw error;
         receipt.duplicates += 1;
       }
     }
     return receipt;
+  };
+}
+
+/**
+ * A payment whose capture waits for the processor's notification is looked at again now: the runner
+ * asks the processor connection, which finds the recorded event, and the move commits as every other
+ * (compare-and-set, its transaction, its event). Anything else (an unknown payment, one already settled)
+ * is left alone, so a late or repeated notification changes nothing.
+ */
+export function wakePayment({ payments, transaction, clock }: { payments: PaymentRepository; transaction: TransactionRunner; clock: Clock }): (merchantId: string, paymentId: string) => Promise<boolean> {
+  return async (merchantId, paymentId) => {
+    const payment = await payments.get(merchantId, paymentId);
+    if (!payment?.progress.capture || payment.next_run_at === null) return false;
+    const now = clock.now();
+    if (Date.parse(payment.next_run_at) <= now.getTime()) return true;
+    try {
+      await transaction((uow) => payments.update(uow, { ...payment, next_run_at: now.toISOString() }));
+    } catch (error) {
+      if (!(error instanceof ConcurrentModificationError)) throw error;
+    }
+    return true;
   };
 }

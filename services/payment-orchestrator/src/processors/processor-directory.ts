@@ -1,4 +1,4 @@
-import type { Clock, ProcessorAccountRepository, ProcessorConnection, ProcessorDirectory, Processors, SecretSealer } from '../domain/ports';
+import type { CaptureOutcome, Clock, ProcessorAccountRepository, ProcessorConnection, ProcessorDirectory, ProcessorNotificationRepository, Processors, SecretSealer } from '../domain/ports';
 import { openCredentials } from '../domain/manage-processor-accounts';
 import type { ProcessorPlugin } from './processor-plugin';
 import type { ProcessorTransport } from './processor-transport';
@@ -12,6 +12,7 @@ const accountPlugins: Record<'adyen' | 'checkout', ProcessorPlugin<any>> = { ady
 export interface ProcessorDirectoryDeps {
   builtIn: Processors;
   accounts: ProcessorAccountRepository;
+  notifications: ProcessorNotificationRepository;
   sealer: SecretSealer;
   transport: ProcessorTransport;
   clock: Clock;
@@ -36,7 +37,14 @@ export function processorDirectory(deps: ProcessorDirectoryDeps): ProcessorDirec
       const plugin = accountPlugins[account.processor];
       try {
         const options = plugin.optionsSchema.parse({ credentials: openCredentials(deps.sealer, account), base_url: account.settings.base_url, mode });
-        opened.set(account.id, plugin.open(options, { clock: deps.clock, transport: deps.transport }));
+        const captureSettlement = async (reference: string): Promise<CaptureOutcome | null> => {
+          const event = await deps.notifications.findCaptureEvent(merchantId, account.id, reference);
+          if (!event) return null;
+          return event.kind === 'capture_succeeded'
+            ? { status: 'succeeded', processor_reference: event.capture_reference ?? reference }
+            : { status: 'failed', failure_reason: event.failure_reason ?? 'capture_failed', processor_reference: event.capture_reference ?? reference };
+        };
+        opened.set(account.id, plugin.open(options, { clock: deps.clock, transport: deps.transport, captureSettlement }));
       } catch {
         // Never log or rethrow: the error could quote the credentials.
       }

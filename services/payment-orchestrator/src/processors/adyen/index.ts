@@ -50,7 +50,7 @@ export const adyen: ProcessorPlugin<AdyenOptions> = {
       },
       // Adyen has no capture status to ask for: the CAPTURE / CAPTURE_FAILED notification settles it.
       async captureStatus(_payment, captureReference) {
-        return { status: 'pending', processor_reference: captureReference, poll_after_ms: ADYEN_CAPTURE_RECHECK_MS };
+        return (await context.captureSettlement?.(captureReference)) ?? { status: 'pending', processor_reference: captureReference, poll_after_ms: ADYEN_CAPTURE_RECHECK_MS };
       },
     };
   },

@@ -49,7 +49,7 @@ export const checkout: ProcessorPlugin<CheckoutOptions> = {
         return fromCheckoutCaptureResponse(await sendMapped(transport, baseUrl, payment, request));
       },
       async captureStatus(_payment, captureReference) {
-        return { status: 'pending', processor_reference: captureReference, poll_after_ms: CHECKOUT_CAPTURE_RECHECK_MS };
+        return (await context.captureSettlement?.(captureReference)) ?? { status: 'pending', processor_reference: captureReference, poll_after_ms: CHECKOUT_CAPTURE_RECHECK_MS };
       },
     };
   },
