@@ -1,3 +1,4 @@
+import { validateAgainstOpenApi } from '@vaultline/contracts';
 import { AesGcmSecretSealer } from '@vaultline/crypto';
 import { openCredentials } from '../src/domain/manage-processor-accounts';
 import { MERCHANT, OTHER_MERCHANT, TEST_SECRET_KEY, startOrchestrator, type Harness, type Json } from './support/orchestrator-harness';
@@ -46,6 +47,9 @@ describe('processor accounts', () => {
     expect(list.body.data.map((a: Json) => a.processor)).toEqual(['adyen', 'checkout']);
     const one = await h.call(MERCHANT, 'GET', `/processor-accounts/${created.body.id}`);
     expect(one.body.name).toBe('Adyen EU');
+    // The answers are what the OpenAPI document says.
+    expect(validateAgainstOpenApi('GET', '/processor-accounts', 200, list.body)).toEqual({ valid: true, errors: [] });
+    expect(validateAgainstOpenApi('GET', '/processor-accounts/{processor_account_id}', 200, one.body)).toEqual({ valid: true, errors: [] });
     const everything = JSON.stringify([list.body, one.body, await h.store.collection('processor_accounts').list(MERCHANT.merchantId, {}, { limit: 10 })]);
     for (const secret of [API_KEY, '44782DEF547AAA06', 'sk_sbox_m73dzbpy', 'whsec_checkout_secret_1']) expect(everything).not.toContain(secret);
   });
