@@ -44,10 +44,10 @@ afterAll(async () => {
 const egress = (allowPrivate: boolean) => createEgressClient({ allowPrivate, httpsOnly: false, connectTimeoutMs: 1_000, totalTimeoutMs: 2_000, maxResponseBytes: 1_000_000 });
 
 describe('processor transport', () => {
-  it('when a card-data request is forwarded in process, then the forwarder gets a token from the payment orchestrator with forward:payments, the merchant and the payment\'s mode, and the answer comes back parsed', async () => {
+  it('when a card-data request is forwarded in process, then the forwarder gets a token from the payment orchestrator with forward:payments, the merchant and the payment\'s mode, only credential and idempotency headers pass (the forwarder sets the content type), and the answer comes back parsed', async () => {
     const forwarder = fakeForwarder();
     const transport = createProcessorTransport({ forwardPayment: inProcessForwardPayment(forwarder, signer), egress: egress(false) });
-    const answer = await transport.forward({ merchantId: 'mer_a', mode: 'live', tokenId: 't1', url: 'https://checkout-test.adyen.com/v69/payments', headers: { 'x-api-key': 'k', 'idempotency-key': 'p1:authorization' }, body: { a: 1 } });
+    const answer = await transport.forward({ merchantId: 'mer_a', mode: 'live', tokenId: 't1', url: 'https://checkout-test.adyen.com/v69/payments', headers: { 'content-type': 'application/json', 'x-api-key': 'k', 'idempotency-key': 'p1:authorization' }, body: { a: 1 } });
     expect(answer).toEqual({ status: 200, body: { resultCode: 'Authorised', pspReference: 'PSPONE' } });
     const [{ request, claims }] = forwarder.calls as [(typeof forwarder.calls)[number]];
     expect(claims).toMatchObject({ issuer: 'payment-orchestrator', merchantId: 'mer_a', scopes: ['forward:payments'], mode: 'live' });

@@ -1,5 +1,5 @@
 import { SCOPES, type InternalTokenSigner } from '@vaultline/auth';
-import type { ForwarderInternalApi, ForwardPaymentHeader, ForwardPaymentResponseDto } from '@vaultline/contracts';
+import { FORWARD_PAYMENT_HEADERS, type ForwarderInternalApi, type ForwardPaymentHeader, type ForwardPaymentResponseDto } from '@vaultline/contracts';
 import { newId } from '@vaultline/core';
 import type { EgressClient } from '@vaultline/egress';
 import type { InternalClient } from '@vaultline/http';
@@ -56,7 +56,9 @@ function parsed(text: string): unknown {
 export function createProcessorTransport(deps: { forwardPayment: ForwardPayment; egress: Pick<EgressClient, 'request'> }): ProcessorTransport {
   return {
     async forward(request): Promise<ProcessorHttpResponse> {
-      const answer = await deps.forwardPayment(request);
+      // The forwarder sets the content type itself and passes only credentials and idempotency keys.
+      const headers = Object.fromEntries(Object.entries(request.headers).filter(([name]) => (FORWARD_PAYMENT_HEADERS as readonly string[]).includes(name.toLowerCase())));
+      const answer = await deps.forwardPayment({ ...request, headers });
       return { status: answer.status, body: parsed(answer.body) };
     },
     async send({ url, method, headers, body }): Promise<ProcessorHttpResponse> {
