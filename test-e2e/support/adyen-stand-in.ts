@@ -1,6 +1,6 @@
 import { createHmac, randomBytes } from 'node:crypto';
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage } from 'node:http';
+import { startPspServer, type PspAnswer } from './psp-stand-in-server';
 
 /**
  * A stand-in of Adyen's Checkout API v69 on loopback: `POST /v69/payments` and
@@ -66,26 +66,16 @@ export function adyenNotification(item: Omit<AdyenNotificationItem, 'additionalD
   return { live: 'false' as const, notificationItems: [{ NotificationRequestItem: { ...item, additionalData: { hmacSignature: signAdyenNotificationItem(item, hmacKeyHex) } } }] };
 }
 
-const read = (req: IncomingMessage): Promise<string> =>
-  new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
-  });
-
-function validationError(res: ServerResponse, message: string): void {
-  res.writeHead(422, { 'content-type': 'application/json' }).end(JSON.stringify({ status: 422, errorCode: '702', message, errorType: 'validation' }));
+function validationError(message: string): PspAnswer {
+  return { status: 422, body: { status: 422, errorCode: '702', message, errorType: 'validation' } };
 }
 
 export async function startAdyenStandIn(options: AdyenStandInOptions): Promise<AdyenStandIn> {
   const payments: AdyenPaymentRecord[] = [];
   const notifications: AdyenStandIn['notifications'] = [];
-  const answered = new Map<string, { status: number; body: unknown }>();
-  let failures = 0;
-  const [minDelay, maxDelay] = options.delayMs ?? [0, 0];
+  const answered = new Map<string, PspAnswer>();
 
-  function authorise(body: Record<string, unknown>, headers: IncomingMessage['headers']): { status: number; body: unknown } | string {
+  function authorise(body: Record<string, unknown>, headers: IncomingMessage['headers']): PspAnswer | string {
     const pm = (body.paymentMethod ?? {}) as Record<string, unknown>;
     const amount = (body.amount ?? {}) as Record<string, unknown>;
     const additionalData = (body.additionalData ?? {}) as Record<string, unknown>;
@@ -106,7 +96,7 @@ export async function startAdyenStandIn(options: AdyenStandInOptions): Promise<A
     return { status: 200, body: { pspReference, resultCode: 'Authorised', merchantReference, amount, additionalData: { networkTxReference } } };
   }
 
-  function capture(paymentPsp: string, body: Record<string, unknown>): { status: number; body: unknown } | string {
+  function capture(paymentPsp: string, body: Record<string, unknown>): PspAnswer | string {
     const payment = payments.find((p) => p.pspReference === paymentPsp);
     const amount = (body.amount ?? {}) as { value?: unknown; currency?: unknown };
     if (!payment) return 'unknown pspReference';
@@ -122,52 +112,29 @@ export async function startAdyenStandIn(options: AdyenStandInOptions): Promise<A
     return { status: 201, body: { merchantAccount: options.merchantAccount, paymentPspReference: paymentPsp, pspReference, reference: body.reference, status: 'received', amount } };
   }
 
-  const server: Server = createServer((req, res) => {
-    void (async () => {
-      const raw = await read(req);
-      if (minDelay > 0 || maxDelay > 0) await new Promise((resolve) => setTimeout(resolve, minDelay + Math.random() * (maxDelay - minDelay)));
-      if (failures > 0) {
-        failures -= 1;
-        res.writeHead(503, { 'content-type': 'application/json' }).end(JSON.stringify({ status: 503, errorCode: '000', message: 'Service unavailable', errorType: 'internal' }));
-        return;
-      }
-      if (req.headers['x-api-key'] !== options.apiKey) {
-        res.writeHead(401, { 'content-type': 'application/json' }).end(JSON.stringify({ status: 401, errorCode: '000', message: 'HTTP Status Response - Unauthorized', errorType: 'security' }));
-        return;
-      }
+  const server = await startPspServer(
+    { ...(options.delayMs ? { delayMs: options.delayMs } : {}), unavailable: { status: 503, body: { status: 503, errorCode: '000', message: 'Service unavailable', errorType: 'internal' } } },
+    (req, raw) => {
+      if (req.headers['x-api-key'] !== options.apiKey) return { status: 401, body: { status: 401, errorCode: '000', message: 'HTTP Status Response - Unauthorized', errorType: 'security' } };
       const key = req.headers['idempotency-key'];
       const scopedKey = typeof key === 'string' ? `${req.url}\u0000${key}` : null;
       const earlier = scopedKey ? answered.get(scopedKey) : undefined;
-      let answer: { status: number; body: unknown } | string;
-      if (earlier) answer = earlier;
-      else {
-        let body: Record<string, unknown>;
-        try {
-          body = JSON.parse(raw) as Record<string, unknown>;
-        } catch {
-          validationError(res, 'Malformed JSON');
-          return;
-        }
-        const captureMatch = /^\/v69\/payments\/([A-Z0-9]+)\/captures$/.exec(req.url ?? '');
-        if (req.method === 'POST' && req.url === '/v69/payments') answer = authorise(body, req.headers);
-        else if (req.method === 'POST' && captureMatch) answer = capture(captureMatch[1]!, body);
-        else answer = { status: 404, body: { status: 404, errorCode: '000', message: 'Not found', errorType: 'validation' } };
+      if (earlier) return earlier;
+      let body: Record<string, unknown>;
+      try {
+        body = JSON.parse(raw) as Record<string, unknown>;
+      } catch {
+        return validationError('Malformed JSON');
       }
-      if (typeof answer === 'string') {
-        validationError(res, `Invalid field: ${answer}`);
-        return;
-      }
+      const captureMatch = /^\/v69\/payments\/([A-Z0-9]+)\/captures$/.exec(req.url ?? '');
+      let answer: PspAnswer | string;
+      if (req.method === 'POST' && req.url === '/v69/payments') answer = authorise(body, req.headers);
+      else if (req.method === 'POST' && captureMatch) answer = capture(captureMatch[1]!, body);
+      else answer = { status: 404, body: { status: 404, errorCode: '000', message: 'Not found', errorType: 'validation' } };
+      if (typeof answer === 'string') return validationError(`Invalid field: ${answer}`);
       if (scopedKey) answered.set(scopedKey, answer);
-      res.writeHead(answer.status, { 'content-type': 'application/json' }).end(JSON.stringify(answer.body));
-    })();
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    baseUrl: `http://127.0.0.1:${port}`,
-    payments,
-    notifications,
-    failNext: (count) => void (failures = count),
-    stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
+      return answer;
+    },
+  );
+  return { ...server, payments, notifications };
 }

@@ -1,6 +1,6 @@
 import { createHmac, randomBytes } from 'node:crypto';
-import { createServer, type IncomingMessage, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage } from 'node:http';
+import { startPspServer, type PspAnswer } from './psp-stand-in-server';
 
 /**
  * A stand-in of Checkout.com's payments API on loopback: `POST /payments` and
@@ -55,22 +55,12 @@ export function checkoutWebhook(type: string, data: Record<string, unknown>, web
   return { rawBody, signature: signCheckoutBody(rawBody, webhookSecret) };
 }
 
-const read = (req: IncomingMessage): Promise<string> =>
-  new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
-  });
-
 export async function startCheckoutStandIn(options: CheckoutStandInOptions): Promise<CheckoutStandIn> {
   const payments: CheckoutStandIn['payments'] = [];
   const webhooks: CheckoutWebhook[] = [];
-  const answered = new Map<string, { status: number; body: unknown }>();
-  let failures = 0;
-  const [minDelay, maxDelay] = options.delayMs ?? [0, 0];
+  const answered = new Map<string, PspAnswer>();
 
-  function pay(body: Record<string, unknown>, headers: IncomingMessage['headers']): { status: number; body: unknown } {
+  function pay(body: Record<string, unknown>, headers: IncomingMessage['headers']): PspAnswer {
     const source = (body.source ?? {}) as Record<string, unknown>;
     const invalid = (code: string) => ({ status: 422, body: { request_id: letters(12), error_type: 'request_invalid', error_codes: [code] } });
     if (source.type !== 'card' || typeof source.number !== 'string' || !/^\d{12,19}$/.test(source.number)) return invalid('card_number_invalid');
@@ -87,7 +77,7 @@ export async function startCheckoutStandIn(options: CheckoutStandInOptions): Pro
     return { status: 201, body: { ...common, approved: true, status: 'Authorized', response_code: '10000', response_summary: 'Approved', scheme_id: schemeId() } };
   }
 
-  function capture(paymentId: string, body: Record<string, unknown>): { status: number; body: unknown } {
+  function capture(paymentId: string, body: Record<string, unknown>): PspAnswer {
     const payment = payments.find((p) => p.id === paymentId);
     if (!payment) return { status: 404, body: {} };
     const actionId = `act_${letters(26)}`;
@@ -96,46 +86,25 @@ export async function startCheckoutStandIn(options: CheckoutStandInOptions): Pro
     return { status: 202, body: { action_id: actionId, reference: body.reference } };
   }
 
-  const server: Server = createServer((req, res) => {
-    void (async () => {
-      const raw = await read(req);
-      if (minDelay > 0 || maxDelay > 0) await new Promise((resolve) => setTimeout(resolve, minDelay + Math.random() * (maxDelay - minDelay)));
-      if (failures > 0) {
-        failures -= 1;
-        res.writeHead(503).end();
-        return;
-      }
-      if (req.headers.authorization !== `Bearer ${options.secretKey}`) {
-        res.writeHead(401).end();
-        return;
-      }
-      const key = req.headers['cko-idempotency-key'];
-      const scopedKey = typeof key === 'string' ? `${req.url}\u0000${key}` : null;
-      let answer = scopedKey ? answered.get(scopedKey) : undefined;
-      if (!answer) {
-        let body: Record<string, unknown>;
-        try {
-          body = JSON.parse(raw || '{}') as Record<string, unknown>;
-        } catch {
-          res.writeHead(422, { 'content-type': 'application/json' }).end(JSON.stringify({ error_type: 'request_invalid' }));
-          return;
-        }
-        const captureMatch = /^\/payments\/(pay_[a-z0-9]+)\/captures$/.exec(req.url ?? '');
-        if (req.method === 'POST' && req.url === '/payments') answer = pay(body, req.headers);
-        else if (req.method === 'POST' && captureMatch) answer = capture(captureMatch[1]!, body);
-        else answer = { status: 404, body: {} };
-        if (scopedKey) answered.set(scopedKey, answer);
-      }
-      res.writeHead(answer.status, { 'content-type': 'application/json' }).end(JSON.stringify(answer.body));
-    })();
+  const server = await startPspServer({ ...(options.delayMs ? { delayMs: options.delayMs } : {}), unavailable: { status: 503, body: undefined } }, (req, raw) => {
+    if (req.headers.authorization !== `Bearer ${options.secretKey}`) return { status: 401, body: undefined };
+    const key = req.headers['cko-idempotency-key'];
+    const scopedKey = typeof key === 'string' ? `${req.url}\u0000${key}` : null;
+    const earlier = scopedKey ? answered.get(scopedKey) : undefined;
+    if (earlier) return earlier;
+    let body: Record<string, unknown>;
+    try {
+      body = JSON.parse(raw || '{}') as Record<string, unknown>;
+    } catch {
+      return { status: 422, body: { error_type: 'request_invalid' } };
+    }
+    const captureMatch = /^\/payments\/(pay_[a-z0-9]+)\/captures$/.exec(req.url ?? '');
+    let answer: PspAnswer;
+    if (req.method === 'POST' && req.url === '/payments') answer = pay(body, req.headers);
+    else if (req.method === 'POST' && captureMatch) answer = capture(captureMatch[1]!, body);
+    else answer = { status: 404, body: {} };
+    if (scopedKey) answered.set(scopedKey, answer);
+    return answer;
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    baseUrl: `http://127.0.0.1:${port}`,
-    payments,
-    webhooks,
-    failNext: (count) => void (failures = count),
-    stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
+  return { ...server, payments, webhooks };
 }

@@ -1,28 +1,10 @@
-import type { AuthorizationInput } from '../processor-wire';
+import { authorizationInputOf } from '../../../test/support/processor-fixtures';
 import { adyenBaseUrl, adyenCredentialsSchema, type AdyenCredentials } from './adyen.account';
 import { ADYEN_CAPTURE_RECHECK_MS, adyenFailureReason, fromAdyenCaptureResponse, fromAdyenPaymentResponse, toAdyenCaptureRequest, toAdyenPaymentRequest } from './adyen.mapper';
 
 const credentials: AdyenCredentials = { api_key: 'AQE_test_key', merchant_account: 'ShopECOM', hmac_key: '44782DEF547AAA06C910C43932B1EB0C71FC68D9D0C057550C48EC2ACF6BA056' };
 
-const input = (overrides: Partial<AuthorizationInput> = {}): AuthorizationInput => ({
-  payment_id: '01a208ee-5f6c-74c8-b99c-a50679101e09',
-  merchant_id: 'm1',
-  use_case: 'ONE_OFF',
-  amount: 1250,
-  currency_code: 'EUR',
-  reference: 'order-1',
-  token_id: 't1',
-  masked_account_number: '424242******4242',
-  scheme: 'VISA',
-  network_transaction_reference: null,
-  authentication_preference: null,
-  idempotency_key: '01a208ee-5f6c-74c8-b99c-a50679101e09:authorization',
-  cardholder_name: 'Ada Lovelace',
-  capture_mode: 'automatic',
-  security_code_available: true,
-  initial_processor_reference: null,
-  ...overrides,
-});
+const input = authorizationInputOf;
 
 const consumerPresentCard = {
   type: 'scheme',

@@ -1,29 +1,16 @@
-import { z } from 'zod';
+import type { z } from 'zod';
 import type { ProcessorConnection } from '../../domain/ports';
+import { accountOptionsSchema, REAL_PROCESSOR_CAPABILITIES } from '../account-plugin';
 import type { ProcessorPlugin } from '../processor-plugin';
 import { authorizationInput, sendMapped } from '../processor-transport';
 import { adyenBaseUrl, adyenCredentialsSchema } from './adyen.account';
 import { ADYEN_CAPTURE_RECHECK_MS, fromAdyenCaptureResponse, fromAdyenPaymentResponse, toAdyenCaptureRequest, toAdyenPaymentRequest } from './adyen.mapper';
 
-/** One Adyen processor account, opened: its credentials, its base URL override and the mode it serves. */
-const optionsSchema = z.object({
-  credentials: adyenCredentialsSchema,
-  base_url: z.string().url().nullable().default(null),
-  mode: z.enum(['test', 'live']),
-});
+const optionsSchema = accountOptionsSchema(adyenCredentialsSchema);
 
 export type AdyenOptions = z.infer<typeof optionsSchema>;
 
-const capabilities = {
-  authorize: true,
-  capture: true,
-  partialCapture: true,
-  // 3RI is Adyen's 3DS2 with the merchant-initiated request fields: not sent yet, so declared missing and flows needing it are refused.
-  authentication3ri: false,
-  risk: false,
-  explicitUnscheduledMit: true,
-  modes: ['test', 'live'],
-} as const;
+const capabilities = REAL_PROCESSOR_CAPABILITIES;
 
 /** Adyen Checkout API v69: authorizations through the forwarder, captures through egress, settled by notification. */
 export const adyen: ProcessorPlugin<AdyenOptions> = {

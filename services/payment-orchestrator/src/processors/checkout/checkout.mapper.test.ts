@@ -1,28 +1,10 @@
-import type { AuthorizationInput } from '../processor-wire';
+import { authorizationInputOf } from '../../../test/support/processor-fixtures';
 import { checkoutBaseUrl, checkoutCredentialsSchema, type CheckoutCredentials } from './checkout.account';
 import { CHECKOUT_CAPTURE_RECHECK_MS, fromCheckoutCaptureResponse, fromCheckoutPaymentResponse, toCheckoutCaptureRequest, toCheckoutPaymentRequest } from './checkout.mapper';
 
 const credentials: CheckoutCredentials = { secret_key: 'sk_sbox_m73dzbpy7cf3gfd46xr4yj5xo4e', processing_channel_id: 'pc_q4dbxom5jbgudnjzjpz7j2z6uq', webhook_secret: 'whsec-1' };
 
-const input = (overrides: Partial<AuthorizationInput> = {}): AuthorizationInput => ({
-  payment_id: '01a208ee-5f6c-74c8-b99c-a50679101e09',
-  merchant_id: 'm1',
-  use_case: 'ONE_OFF',
-  amount: 1250,
-  currency_code: 'EUR',
-  reference: 'order-1',
-  token_id: 't1',
-  masked_account_number: '424242******4242',
-  scheme: 'VISA',
-  network_transaction_reference: null,
-  authentication_preference: null,
-  idempotency_key: '01a208ee-5f6c-74c8-b99c-a50679101e09:authorization',
-  cardholder_name: 'Ada Lovelace',
-  capture_mode: 'automatic',
-  security_code_available: true,
-  initial_processor_reference: null,
-  ...overrides,
-});
+const input = authorizationInputOf;
 
 const consumerPresentSource = { type: 'card', number: '{{ account_number }}', expiry_month: '{{ expiration_month }}', expiry_year: '{{ expiration_year }}', cvv: '{{ security_code }}', name: 'Ada Lovelace' };
 const merchantInitiatedSource = { type: 'card', number: '{{ account_number }}', expiry_month: '{{ expiration_month }}', expiry_year: '{{ expiration_year }}', name: 'Ada Lovelace' };

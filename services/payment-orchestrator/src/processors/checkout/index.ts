@@ -1,28 +1,16 @@
-import { z } from 'zod';
+import type { z } from 'zod';
 import type { ProcessorConnection } from '../../domain/ports';
+import { accountOptionsSchema, REAL_PROCESSOR_CAPABILITIES } from '../account-plugin';
 import type { ProcessorPlugin } from '../processor-plugin';
 import { authorizationInput, sendMapped } from '../processor-transport';
 import { checkoutBaseUrl, checkoutCredentialsSchema } from './checkout.account';
 import { CHECKOUT_CAPTURE_RECHECK_MS, fromCheckoutCaptureResponse, fromCheckoutPaymentResponse, toCheckoutCaptureRequest, toCheckoutPaymentRequest } from './checkout.mapper';
 
-/** One Checkout.com processor account, opened: its credentials, its base URL override and the mode it serves. */
-const optionsSchema = z.object({
-  credentials: checkoutCredentialsSchema,
-  base_url: z.string().url().nullable().default(null),
-  mode: z.enum(['test', 'live']),
-});
+const optionsSchema = accountOptionsSchema(checkoutCredentialsSchema);
 
 export type CheckoutOptions = z.infer<typeof optionsSchema>;
 
-const capabilities = {
-  authorize: true,
-  capture: true,
-  partialCapture: true,
-  authentication3ri: false,
-  risk: false,
-  explicitUnscheduledMit: true,
-  modes: ['test', 'live'],
-} as const;
+const capabilities = REAL_PROCESSOR_CAPABILITIES;
 
 /** Checkout.com: authorizations through the forwarder, captures through egress, settled by webhook. */
 export const checkout: ProcessorPlugin<CheckoutOptions> = {
