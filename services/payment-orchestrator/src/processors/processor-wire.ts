@@ -65,3 +65,13 @@ export function transportOutcome(status: number): { status: 'error'; failure_rea
   if (status >= 400) return { status: 'failed', failure_reason: 'processor_request_rejected', processor_reference: null };
   return null;
 }
+
+/** A member of a processor's JSON answer, whatever the answer's shape. */
+export function field(body: unknown, name: string): unknown {
+  return typeof body === 'object' && body !== null ? (body as Record<string, unknown>)[name] : undefined;
+}
+
+/** A non-empty string, else null. */
+export function text(value: unknown): string | null {
+  return typeof value === 'string' && value !== '' ? value : null;
+}

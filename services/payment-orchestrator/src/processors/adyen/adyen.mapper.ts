@@ -1,5 +1,5 @@
 import type { CaptureOutcome, ProcessorPayment, StepOutcome } from '../../domain/ports';
-import { CARD_PLACEHOLDERS, isMerchantInitiated, transportOutcome, type AuthorizationInput, type ProcessorHttpRequest, type ProcessorHttpResponse } from '../processor-wire';
+import { CARD_PLACEHOLDERS, field, isMerchantInitiated, text, transportOutcome, type AuthorizationInput, type ProcessorHttpRequest, type ProcessorHttpResponse } from '../processor-wire';
 import type { AdyenCredentials } from './adyen.account';
 
 /** Checkout API version every path is built on. */
@@ -98,14 +98,6 @@ const REFUSAL_REASONS: Record<string, string> = {
 /** A refusal reason we do not know is still a decline: never a retryable error (no fallback on a decline). */
 export function adyenFailureReason(refusalReason: unknown): string {
   return (typeof refusalReason === 'string' && REFUSAL_REASONS[refusalReason.trim().toLowerCase()]) || 'card_declined';
-}
-
-function field(body: unknown, name: string): unknown {
-  return typeof body === 'object' && body !== null ? (body as Record<string, unknown>)[name] : undefined;
-}
-
-function text(value: unknown): string | null {
-  return typeof value === 'string' && value !== '' ? value : null;
 }
 
 /** The /payments answer → our step outcome (pure). */

@@ -1,5 +1,5 @@
 import type { CaptureOutcome, ProcessorPayment, StepOutcome } from '../../domain/ports';
-import { CARD_PLACEHOLDERS, isMerchantInitiated, transportOutcome, type AuthorizationInput, type ProcessorHttpRequest, type ProcessorHttpResponse } from '../processor-wire';
+import { CARD_PLACEHOLDERS, field, isMerchantInitiated, text, transportOutcome, type AuthorizationInput, type ProcessorHttpRequest, type ProcessorHttpResponse } from '../processor-wire';
 import type { CheckoutCredentials } from './checkout.account';
 
 /** Stored-credential fields by use case: one-off payments are Regular (Checkout.com's default, so nothing is sent). */
@@ -90,14 +90,6 @@ const RESPONSE_CODES: Record<string, string> = {
 
 export function checkoutFailureReason(responseCode: unknown): string {
   return (typeof responseCode === 'string' && RESPONSE_CODES[responseCode]) || 'card_declined';
-}
-
-function field(body: unknown, name: string): unknown {
-  return typeof body === 'object' && body !== null ? (body as Record<string, unknown>)[name] : undefined;
-}
-
-function text(value: unknown): string | null {
-  return typeof value === 'string' && value !== '' ? value : null;
 }
 
 /** The /payments answer → our step outcome (pure). */
