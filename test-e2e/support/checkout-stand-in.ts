@@ -32,6 +32,8 @@ export interface CheckoutStandIn {
   payments: Array<{ id: string; body: Record<string, unknown>; headers: IncomingMessage['headers'] }>;
   /** Signed webhooks, in the order Checkout.com would send them, for the test to deliver. */
   webhooks: CheckoutWebhook[];
+  /** When set, each webhook is also sent there as Checkout.com sends it (POST, Cko-Signature), not awaited. */
+  webhookUrl: string | null;
   failNext(count: number): void;
   stop(): Promise<void>;
 }
@@ -58,6 +60,11 @@ export function checkoutWebhook(type: string, data: Record<string, unknown>, web
 export async function startCheckoutStandIn(options: CheckoutStandInOptions): Promise<CheckoutStandIn> {
   const payments: CheckoutStandIn['payments'] = [];
   const webhooks: CheckoutWebhook[] = [];
+  const standIn = { webhookUrl: null as string | null };
+  const send = (webhook: CheckoutWebhook) => {
+    webhooks.push(webhook);
+    if (standIn.webhookUrl) void fetch(standIn.webhookUrl, { method: 'POST', headers: { 'content-type': 'application/json', 'cko-signature': webhook.signature }, body: webhook.rawBody }).catch(() => undefined);
+  };
   const answered = new Map<string, PspAnswer>();
 
   function pay(body: Record<string, unknown>, headers: IncomingMessage['headers']): PspAnswer {
@@ -73,7 +80,7 @@ export async function startCheckoutStandIn(options: CheckoutStandInOptions): Pro
     const common = { id, action_id: `act_${letters(26)}`, amount: body.amount, currency: body.currency, reference: body.reference, processed_on: new Date().toISOString() };
     if (source.number === CHECKOUT_TEST_CARDS.declined) return { status: 201, body: { ...common, approved: false, status: 'Declined', response_code: '20005', response_summary: 'Declined - Do Not Honour' } };
     if (source.number === CHECKOUT_TEST_CARDS.insufficientFunds) return { status: 201, body: { ...common, approved: false, status: 'Declined', response_code: '20051', response_summary: 'Insufficient Funds' } };
-    if (body.capture === true) webhooks.push(checkoutWebhook('payment_captured', { id, action_id: `act_${letters(26)}`, reference: body.reference, amount: body.amount, currency: body.currency, response_code: '10000' }, options.webhookSecret));
+    if (body.capture === true) send(checkoutWebhook('payment_captured', { id, action_id: `act_${letters(26)}`, reference: body.reference, amount: body.amount, currency: body.currency, response_code: '10000' }, options.webhookSecret));
     return { status: 201, body: { ...common, approved: true, status: 'Authorized', response_code: '10000', response_summary: 'Approved', scheme_id: schemeId() } };
   }
 
@@ -82,7 +89,7 @@ export async function startCheckoutStandIn(options: CheckoutStandInOptions): Pro
     if (!payment) return { status: 404, body: {} };
     const actionId = `act_${letters(26)}`;
     const amount = Number.isInteger(body.amount) ? body.amount : payment.body.amount;
-    webhooks.push(checkoutWebhook('payment_captured', { id: paymentId, action_id: actionId, reference: payment.body.reference, amount, currency: payment.body.currency, response_code: '10000' }, options.webhookSecret));
+    send(checkoutWebhook('payment_captured', { id: paymentId, action_id: actionId, reference: payment.body.reference, amount, currency: payment.body.currency, response_code: '10000' }, options.webhookSecret));
     return { status: 202, body: { action_id: actionId, reference: body.reference } };
   }
 
@@ -106,5 +113,5 @@ export async function startCheckoutStandIn(options: CheckoutStandInOptions): Pro
     if (scopedKey) answered.set(scopedKey, answer);
     return answer;
   });
-  return { ...server, payments, webhooks };
+  return Object.assign(standIn, server, { payments, webhooks });
 }

@@ -171,3 +171,4 @@ describe('captures settled by the processors\' notifications', () => {
     expect((await h.call(MERCHANT, 'GET', `/payments/${payment.id}`)).body.status).toBe('captured');
   });
 });
+

@@ -99,4 +99,14 @@ describe('Checkout.com plugin, beyond the contract', () => {
     standIn.failNext(1);
     expect(await open().authorize(payment({ idempotency_key: 'p-503:authorization' }))).toEqual({ status: 'error', failure_reason: 'processor_unavailable' });
   });
+
+  it('when the payment_captured webhook overtook the authorization\'s answer, then the automatic capture is settled at once, not at the next recheck', async () => {
+    const early = checkout.open(checkout.optionsSchema.parse({ credentials, base_url: standIn.baseUrl, mode: 'test' }), {
+      clock: undefined as never,
+      transport,
+      captureSettlement: async (reference) => (reference === 'pay_early' ? { status: 'succeeded', processor_reference: 'act_early' } : null),
+    });
+    expect(await early.capture(payment({ idempotency_key: 'p-early:capture', capture_mode: 'automatic' }), 'pay_early')).toEqual({ status: 'succeeded', processor_reference: 'act_early' });
+    expect(await early.capture(payment({ idempotency_key: 'p-late:capture', capture_mode: 'automatic' }), 'pay_late')).toMatchObject({ status: 'pending', processor_reference: 'pay_late' });
+  });
 });

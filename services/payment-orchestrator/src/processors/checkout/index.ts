@@ -31,7 +31,10 @@ export const checkout: ProcessorPlugin<CheckoutOptions> = {
       async capture(payment, authorizationReference) {
         if (!authorizationReference) return { status: 'failed', failure_reason: 'authorization_reference_missing', processor_reference: null };
         // An automatic-capture flow sent capture: true: Checkout.com captures by itself and says so by webhook.
-        if (authorizationInput(payment).capture_mode === 'automatic') return { status: 'pending', processor_reference: authorizationReference, poll_after_ms: CHECKOUT_CAPTURE_RECHECK_MS };
+        // Its webhook may already be in (it can overtake the authorization's answer).
+        if (authorizationInput(payment).capture_mode === 'automatic') {
+          return (await context.captureSettlement?.(authorizationReference)) ?? { status: 'pending', processor_reference: authorizationReference, poll_after_ms: CHECKOUT_CAPTURE_RECHECK_MS };
+        }
         // The amount is always sent (the engine gives the amount to capture): the same as no amount for a full capture.
         const request = toCheckoutCaptureRequest(payment, options.credentials, authorizationReference, payment.amount);
         return fromCheckoutCaptureResponse(await sendMapped(transport, baseUrl, payment, request));
