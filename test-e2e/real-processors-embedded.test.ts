@@ -2,7 +2,8 @@ import { ADYEN_TEST_CARDS, startAdyenStandIn, type AdyenStandIn } from './suppor
 import { CHECKOUT_TEST_CARDS, startCheckoutStandIn, type CheckoutStandIn } from './support/checkout-stand-in';
 import { accountNumberNeedles, isSqliteFile, scanDirectory } from './support/leak-scan';
 import { startSystem, type RunningSystem } from './support/merchant-api';
-import { PAYMENT_CVC, PAYMENT_ENV, PaymentsApi, sessionOf, submitCard, type PaymentView } from './support/payment-scenario';
+import type { Browser } from 'playwright-core';
+import { PAYMENT_CVC, PAYMENT_ENV, PaymentsApi, launchChromium, payOnHostedPage, sessionOf, submitCard, type PaymentView } from './support/payment-scenario';
 
 const HMAC_KEY = '44782DEF547AAA06C910C43932B1EB0C71FC68D9D0C057550C48EC2ACF6BA056';
 const ADYEN = { api_key: 'AQE_e2e_adyen_key_7781', merchant_account: 'ShopECOM', hmac_key: HMAC_KEY };
@@ -72,6 +73,23 @@ describe('payments on Adyen and Checkout.com stand-ins, embedded profile', () =>
       [adyenAccount, 'capture', 'succeeded'],
     ]);
   });
+
+  it('when a consumer pays in Chromium on the hosted page and the flow matrix routes the payment to Adyen, then the page shows the success and Adyen received the real card through the forwarder', async () => {
+    const adyenAccount = await account('adyen', adyen.baseUrl);
+    await routeAll('adyen-browser', 'automatic', adyenAccount);
+    let browser: Browser | undefined;
+    try {
+      browser = await launchChromium();
+      const created = await api.ok('POST', '/payments/one-off', { json: { amount: 1999, currency_code: 'EUR', reference: 'order-browser', source: { type: 'vaultline' } } });
+      const page = await payOnHostedPage(browser, running.system.baseUrl, sessionOf(created), ADYEN_TEST_CARDS.approved);
+      await page.getByRole('heading', { name: 'Payment successful' }).waitFor({ timeout: 30_000 });
+      expect(await api.until(created.id, 'captured')).toMatchObject({ flow: 'adyen-browser', amount: { requested: 1999, authorized: 1999, captured: 1999 } });
+      expect(adyen.payments.at(-1)!.body).toMatchObject({ reference: created.id, paymentMethod: { number: ADYEN_TEST_CARDS.approved, cvc: PAYMENT_CVC, holderName: 'Ada Lovelace' } });
+      await page.close();
+    } finally {
+      await browser?.close();
+    }
+  }, 60_000);
 
   it('when the first Adyen account answers 503, then the authorization falls back to the second: both attempts listed, one charge in total', async () => {
     const first = await account('adyen', adyen.baseUrl);
