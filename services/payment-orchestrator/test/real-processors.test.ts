@@ -172,3 +172,14 @@ describe('captures settled by the processors\' notifications', () => {
   });
 });
 
+
+describe('opened processor accounts', () => {
+  it('when an account\'s credentials are rotated, then the next payment uses the new ones at once (the opened accounts are dropped on the write)', async () => {
+    const adyen = await account('adyen', first.baseUrl);
+    await routeTo('adyen-rotated', 'automatic', adyen);
+    expect((await h.payOneOff(MERCHANT, '411111******1111')).status).toBe('captured');
+    await h.call(MERCHANT, 'PATCH', `/processor-accounts/${adyen}`, { credentials: { ...adyenCredentials, api_key: 'AQE_revoked_key_value' } });
+    const refused = await h.payOneOff(MERCHANT, '411111******1111');
+    expect([refused.status, refused.failure_reason]).toEqual(['failed', 'processor_authentication_failed']);
+  });
+});
