@@ -4,6 +4,12 @@
 // payment is one tokenization plus orchestration, so the ratio shows the orchestration's cost.
 // Targets: ≥ 300 payments/s; ratio ≥ 40 %.
 //
+// Then the same load on real processors' paths, in the same run: the flow matrix switched to an Adyen or
+// a Checkout.com processor account whose stand-in answers after 25–75 ms (like a real PSP) or at once.
+// The authorization goes through the forwarder (placeholders filled from the vault), Adyen captures
+// automatic flows itself, Checkout.com's capture settles by its signed payment_captured webhook through
+// the gateway. Target: the 25–75 ms paths within 90 % of the simulator path.
+//
 // Why a webhook and not polling GET /payments/{id}: the notifier sends the one payment.captured
 // delivery a merchant with an endpoint gets anyway (one outbound POST per payment), while polling
 // costs a gateway hop and an orchestrator read per poll — about five per payment at a 50 ms interval
@@ -14,6 +20,14 @@ import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { startEmbedded } from '../deploy/launcher/src/embedded';
 import { autocannon } from './support/autocannon';
+import { startAdyenStandIn, type AdyenStandIn } from '../test-e2e/support/adyen-stand-in';
+import { startCheckoutStandIn, type CheckoutStandIn } from '../test-e2e/support/checkout-stand-in';
+
+const HMAC_KEY = '44782DEF547AAA06C910C43932B1EB0C71FC68D9D0C057550C48EC2ACF6BA056';
+const ADYEN = { api_key: 'AQE_bench_key_value', merchant_account: 'BenchECOM', hmac_key: HMAC_KEY };
+const CHECKOUT = { secret_key: 'sk_sbox_bench_key', processing_channel_id: 'pc_bench1', webhook_secret: 'whsec_bench' };
+/** A real PSP's answer time, and at once. */
+const PSP_DELAY_MS: [number, number] = [25, 75];
 
 
 interface PaymentLoadResult {
@@ -55,6 +69,13 @@ function runPaymentLoad(baseUrl: string, apiKey: string, concurrency: number, re
 
 async function main(): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), 'vaultline-bench-payments-'));
+  const standIns: Array<{ name: string; processor: 'adyen' | 'checkout'; server: AdyenStandIn | CheckoutStandIn }> = [
+    { name: 'Adyen, 25–75 ms', processor: 'adyen', server: await startAdyenStandIn({ apiKey: ADYEN.api_key, merchantAccount: ADYEN.merchant_account, hmacKey: HMAC_KEY, delayMs: PSP_DELAY_MS }) },
+    { name: 'Adyen, at once', processor: 'adyen', server: await startAdyenStandIn({ apiKey: ADYEN.api_key, merchantAccount: ADYEN.merchant_account, hmacKey: HMAC_KEY }) },
+    { name: 'Checkout.com, 25–75 ms', processor: 'checkout', server: await startCheckoutStandIn({ secretKey: CHECKOUT.secret_key, processingChannelId: CHECKOUT.processing_channel_id, webhookSecret: CHECKOUT.webhook_secret, delayMs: PSP_DELAY_MS }) },
+    { name: 'Checkout.com, at once', processor: 'checkout', server: await startCheckoutStandIn({ secretKey: CHECKOUT.secret_key, processingChannelId: CHECKOUT.processing_channel_id, webhookSecret: CHECKOUT.webhook_secret }) },
+  ];
+  const paymentsUrl = (standIn: (typeof standIns)[number]) => `${standIn.server.baseUrl}${standIn.processor === 'adyen' ? '/v69/payments' : '/payments'}`;
   const system = await startEmbedded({
     dataDir,
     port: 0,
@@ -63,6 +84,10 @@ async function main(): Promise<void> {
       WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
       // Every card comes from 127.0.0.1 here: the per-address limit on card entry (30 per 10 min) would refuse the load.
       VAULT_CHECKOUT_ATTEMPTS_PER_ADDRESS: '100000000',
+      // The stand-ins are plain-http loopback destinations, listed as an operator would.
+      FORWARD_HTTPS_ONLY: 'false',
+      FORWARD_EXTRA_DESTINATIONS: standIns.map(paymentsUrl).join(','),
+      PROCESSOR_ALLOW_PRIVATE_URLS: 'true',
     },
   });
   try {
@@ -93,6 +118,23 @@ async function main(): Promise<void> {
     await tokenRun(WARMUP_S);
     const tokens = await tokenRun(DURATION_S);
 
+    // The real processors' paths: one account, one automatic-capture flow and the matrix pointing at it, per stand-in.
+    const onProcessors: Array<{ name: string; result: PaymentLoadResult }> = [];
+    for (const standIn of standIns) {
+      const call = async (method: string, path: string, body: unknown) => {
+        const response = await fetch(`${system.baseUrl}${path}`, { method, headers, body: JSON.stringify(body) });
+        if (response.status >= 300) throw new Error(`${method} ${path} answered ${response.status}: ${await response.text()}`);
+        return (await response.json()) as { id: string };
+      };
+      const account = await call('POST', '/processor-accounts', { processor: standIn.processor, name: standIn.name, credentials: standIn.processor === 'adyen' ? ADYEN : CHECKOUT, settings: { base_url: standIn.server.baseUrl } });
+      if ('webhookUrl' in standIn.server) standIn.server.webhookUrl = `${system.baseUrl}/processor-notifications/checkout/${account.id}`;
+      const flow = `bench-${standIn.processor}-${onProcessors.length}`;
+      await call('POST', '/flows', { name: flow, capture_mode: 'automatic', steps: [{ kind: 'authorization', processor: account.id }, { kind: 'capture', processor: account.id }] });
+      await call('PUT', '/flow-matrix', { default_flow: flow, rules: [] });
+      onProcessors.push({ name: standIn.name, result: await runPaymentLoad(system.baseUrl, system.bootstrapApiKey, CONCURRENCY, register) });
+      await disableEndpoints();
+    }
+
     const ratio = (payments.perSecond / tokens.requests.average) * 100;
     console.log(`embedded profile; payments: ${CONCURRENCY} in flight (capacity) and ${LATENCY_CONCURRENCY} in flight (latency), ${WARMUP_S} s warm-up, ${DURATION_S} s measured each; tokens: ${TOKEN_CONNECTIONS} connections, ${DURATION_S} s`);
     console.log(
@@ -106,8 +148,17 @@ async function main(): Promise<void> {
     for (const error of [payments.firstError, steady.firstError].filter(Boolean)) console.log(`  first error: ${error}`);
     console.log(`POST /tokens via gateway  : ${tokens.requests.average.toFixed(0)} tokens/s, p50 ${tokens.latency.p50} ms, p99 ${tokens.latency.p99} ms${tokens.non2xx || tokens.errors ? ` (${tokens.non2xx} non-2xx, ${tokens.errors} errors)` : ''}`);
     console.log(`ratio payments/tokens     : ${ratio.toFixed(1)} % (target ≥ 40 %: ${ratio >= 40 ? 'met' : 'NOT met'})`);
+    for (const { name, result } of onProcessors) {
+      const share = (result.perSecond / payments.perSecond) * 100;
+      const target = name.includes('25–75') ? ` (target ≥ 90 % of the simulator path: ${share >= 90 ? 'met' : 'NOT met'})` : '';
+      console.log(
+        `${`payments on ${name}`.padEnd(34)}: ${result.perSecond.toFixed(0)} payments/s, p50 ${result.p50} ms, p99 ${result.p99} ms (${result.captured} captured, ${result.failed} failed, ${result.errors} errors), ${share.toFixed(0)} % of the simulator path${target}`,
+      );
+      if (result.firstError) console.log(`  first error: ${result.firstError}`);
+    }
   } finally {
     await system.stop();
+    await Promise.all(standIns.map((standIn) => standIn.server.stop()));
     rmSync(dataDir, { recursive: true, force: true });
   }
 }

@@ -186,7 +186,7 @@ describe('tenant isolation: merchant B tries every id of merchant A', () => {
         const path = route.template.replace(/\{[^}]+\}/g, id);
         // A valid body (the operation's documented example), so the answer is about the id: a body refused
         // first (422) would say nothing about it.
-        const json = route.method === 'PATCH' ? { description: 'taken over' } : (route.example ?? {});
+        const json = route.example ?? (route.method === 'PATCH' ? { description: 'taken over' } : {});
         const answer = await merchantB.call(route.method, path, route.method === 'GET' || route.method === 'DELETE' ? {} : { json });
         answers.push({ resource: kind, route: `${route.method} ${path}`, status: answer.status, problem: answer.headers.get('content-type')?.includes('application/problem+json') ?? false });
       }

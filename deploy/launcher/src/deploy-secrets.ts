@@ -17,6 +17,7 @@ export const SERVICE_SECRET_VARIABLES = {
   vault: ['VAULT_KEK_KEYS', 'VAULT_KEK_ACTIVE_VERSION', 'VAULT_FINGERPRINT_KEY'],
   importer: ['IMPORTER_SECRET_KEY'],
   notifier: ['NOTIFIER_SECRET_KEY'],
+  'payment-orchestrator': ['PAYMENT_ORCHESTRATOR_SECRET_KEY'],
 } as const satisfies Partial<Record<ServiceName, readonly string[]>>;
 
 export type ServiceWithSecrets = keyof typeof SERVICE_SECRET_VARIABLES;
@@ -29,6 +30,7 @@ function secretValues(): { [S in ServiceWithSecrets]: Record<(typeof SERVICE_SEC
     vault: { VAULT_KEK_KEYS: `1:${key()}`, VAULT_KEK_ACTIVE_VERSION: '1', VAULT_FINGERPRINT_KEY: key() },
     importer: { IMPORTER_SECRET_KEY: key() },
     notifier: { NOTIFIER_SECRET_KEY: key() },
+    'payment-orchestrator': { PAYMENT_ORCHESTRATOR_SECRET_KEY: key() },
   };
 }
 

@@ -4,6 +4,8 @@ export const SCOPES = {
   cardData: 'card_data',
   admin: 'admin',
   detokenize: 'tokens:detokenize',
+  /** The payment orchestrator sending processor requests with placeholders through the forwarder. */
+  forwardPayments: 'forward:payments',
   cdeImport: 'cde_import',
   mintImportKeys: 'api_keys:mint',
   public: 'public',

@@ -4,3 +4,4 @@ export * from './parse-envelope';
 export * from './openapi';
 export * from './internal/vault-detokenize';
 export * from './web-addresses';
+export * from './internal/forwarder-forward-payment';

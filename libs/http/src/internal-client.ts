@@ -13,6 +13,8 @@ export interface InternalRequest {
   /** Default 10 s, for the headers and for the body each. */
   timeoutMs?: number;
   headers?: Record<string, string>;
+  /** The merchant key's mode to sign into the token, when the callee checks it (the forwarder's test/live hosts). */
+  mode?: 'test' | 'live';
 }
 
 const tracer = trace.getTracer('@vaultline/http');
@@ -41,7 +43,7 @@ export class InternalClient {
   }
 
   async request<T>(options: InternalRequest): Promise<{ status: number; body: T }> {
-    const token = this.signer.sign(this.audience, { merchantId: options.merchantId, scopes: options.scopes });
+    const token = this.signer.sign(this.audience, { merchantId: options.merchantId, scopes: options.scopes, ...(options.mode ? { mode: options.mode } : {}) });
     const headers: Record<string, string> = {
       ...options.headers,
       authorization: `Bearer ${token}`,

@@ -6,7 +6,7 @@ import type { Bus } from '@vaultline/bus';
 import type { TtlStore } from '@vaultline/ttl';
 import type { Logger } from '@vaultline/logger';
 import type { InternalTokenSigner, InternalTokenVerifier } from '@vaultline/auth';
-import type { VaultInternalApi } from '@vaultline/contracts';
+import type { ForwarderInternalApi, VaultInternalApi } from '@vaultline/contracts';
 import type { InternalTls } from './internal-tls';
 
 export const SERVICE_NAMES = ['gateway', 'vault', 'forwarder', 'importer', 'payment-orchestrator', 'notifier'] as const;
@@ -19,6 +19,7 @@ export type ServiceName = (typeof SERVICE_NAMES)[number];
  */
 export interface InProcessApis {
   vault?: VaultInternalApi;
+  forwarder?: ForwarderInternalApi;
 }
 
 /**

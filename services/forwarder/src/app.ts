@@ -18,6 +18,8 @@ import { addDestination, listDestinations, removeDestination } from './domain/me
 import type { TransactionRunner } from './domain/ports';
 import { adminDestinationRoutes } from './http/admin-destinations.routes';
 import { forwardRoutes } from './http/forward.routes';
+import { createForwarderInternalApi } from './http/forwarder-internal-api';
+import { internalRoutes } from './http/internal.routes';
 
 export interface ForwarderOverrides {
   /** A test may hand in its own egress client (e.g. with a fake DNS resolver). */
@@ -55,6 +57,9 @@ export function createApp(runtime: ServiceRuntime, config: ForwarderConfig, over
     onRecordFailure: (error, record) => logger.error({ err: error, forward_id: record.id, merchant_id: record.merchantId }, 'forward audit record could not be written'),
   });
 
+  const forward = forwardRequest({ cards, destinations: destinationDirectory({ operatorRules, destinations }), egress, audit, clock });
+  const internalApi = createForwarderInternalApi(forward, runtime.verifier);
+
   const http = createServiceHttp({
     service: 'forwarder',
     verifier: runtime.verifier,
@@ -64,9 +69,8 @@ export function createApp(runtime: ServiceRuntime, config: ForwarderConfig, over
     rawBodyPaths: ['/forward'],
     readiness: () => store.ping(),
     routes: (router) => {
-      forwardRoutes(router, {
-        forwardRequest: forwardRequest({ cards, destinations: destinationDirectory({ operatorRules, destinations }), egress, audit, clock }),
-      });
+      forwardRoutes(router, { forwardRequest: forward });
+      internalRoutes(router, internalApi);
       adminDestinationRoutes(router, {
         addDestination: addDestination({ destinations, transaction, clock, httpsOnly: config.httpsOnly }),
         listDestinations: listDestinations({ destinations }),
@@ -79,6 +83,7 @@ export function createApp(runtime: ServiceRuntime, config: ForwarderConfig, over
   return {
     name: 'forwarder',
     http,
+    exposedApis: { forwarder: internalApi },
     async start() {
       for (const spec of forwarderCollections) await store.register(spec);
       relay = startOutboxRelay({ store, bus, logger, metrics });

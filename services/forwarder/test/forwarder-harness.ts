@@ -14,6 +14,7 @@ import { startFakeVault } from './fake-vault';
 export async function startForwarder(env: Record<string, string>) {
   const gatewayKeys = generateInternalKeyPair();
   const forwarderKeys = generateInternalKeyPair();
+  const orchestratorKeys = generateInternalKeyPair();
   const vault = await startFakeVault(forwarderKeys.publicKeyPem);
   const bus = await openBus('memory://');
   const runtime: ServiceRuntime = {
@@ -23,7 +24,7 @@ export async function startForwarder(env: Record<string, string>) {
     logger: createLogger({ service: 'forwarder', level: 'silent' }),
     clock: systemClock,
     signer: new InternalTokenSigner('forwarder', forwarderKeys.privateKeyPem),
-    verifier: new InternalTokenVerifier('forwarder', { gateway: gatewayKeys.publicKeyPem }),
+    verifier: new InternalTokenVerifier('forwarder', { gateway: gatewayKeys.publicKeyPem, 'payment-orchestrator': orchestratorKeys.publicKeyPem }),
     serviceUrls: Object.fromEntries(SERVICE_NAMES.map((name) => [name, vault.url])) as Record<ServiceName, string>,
     publicBaseUrl: 'http://127.0.0.1',
   };
@@ -31,6 +32,8 @@ export async function startForwarder(env: Record<string, string>) {
   await app.start();
   const server = await startHttpServer(app.http);
   const gateway = new InternalTokenSigner('gateway', gatewayKeys.privateKeyPem);
+  /** Signs as the payment orchestrator: the caller of the internal payments forward. */
+  const orchestrator = new InternalTokenSigner('payment-orchestrator', orchestratorKeys.privateKeyPem);
 
   /** `mode`: the merchant key's mode the gateway signs in (none by default, as for a call without a merchant key). */
   async function call(merchantId: string, scopes: string[], method: string, path: string, headers: Record<string, string> = {}, body?: string, mode?: 'test' | 'live') {
@@ -42,8 +45,12 @@ export async function startForwarder(env: Record<string, string>) {
 
   return {
     runtime,
+    app,
+    url: server.url,
     vault,
     call,
+    gateway,
+    orchestrator,
     async stop() {
       await app.stop();
       await server.close();

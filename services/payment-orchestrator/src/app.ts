@@ -1,5 +1,7 @@
 import { assertSubscriptionsConsuming, startOutboxRelay, type OutboxRelay, type Subscription } from '@vaultline/bus';
-import { createServiceHttp } from '@vaultline/http';
+import { AesGcmSecretSealer } from '@vaultline/crypto';
+import { createEgressClient } from '@vaultline/egress';
+import { createServiceHttp, InternalClient } from '@vaultline/http';
 import { metricsOf, type ServiceApp, type ServiceRuntime } from '@vaultline/runtime';
 import type { PaymentOrchestratorConfig } from './config';
 import { orchestratorCollections } from './data/collections';
@@ -7,6 +9,7 @@ import { StoreCredentialRepository } from './data/credential.repository';
 import { CachedFlowMatrixRepository } from './data/flow-matrix-cache';
 import { StoreFlowMatrixRepository, StoreFlowRepository } from './data/flow.repository';
 import { StorePaymentRepository } from './data/payment.repository';
+import { StoreProcessorAccountRepository, StoreProcessorNotificationRepository } from './data/processor-account.repository';
 import { StoreTransactionRepository } from './data/transaction.repository';
 import { advancePayment } from './domain/advance-payment';
 import { capturePayment } from './domain/capture-payment';
@@ -14,21 +17,36 @@ import { completeCheckoutSession } from './domain/complete-checkout-session';
 import { createPayment } from './domain/create-payment';
 import { createSubsequentPayment } from './domain/create-subsequent-payment';
 import { createFlow, explainFlow, getFlow, getFlowMatrix, listFlows, putFlowMatrix } from './domain/manage-flows';
+import { createProcessorAccount, deleteProcessorAccount, getProcessorAccount, listProcessorAccounts, updateProcessorAccount } from './domain/manage-processor-accounts';
 import { PaymentRunner } from './domain/payment-runner';
 import type { TransactionRunner } from './domain/ports';
 import { getPayment, listPayments, listTransactions } from './domain/query-payments';
 import { flowRoutes } from './http/flows.routes';
 import { paymentRoutes } from './http/payments.routes';
+import { processorAccountRoutes } from './http/processor-accounts.routes';
+import { processorNotificationRoutes } from './http/processor-notifications.routes';
+import { receiveProcessorNotification, wakePayment } from './domain/receive-processor-notification';
+import { notificationVerifiers } from './processors/notification-verifiers';
 import { checkoutSessionCompletedConsumer } from './messaging/checkout-session-completed.consumer';
 import { countPaymentStatuses } from './messaging/payment-status-metrics';
+import { accountPolicy } from './processors/account-policy';
+import { processorDestinationCheck } from './processors/processor-destinations';
 import { openProcessors } from './processors/registry';
+import { processorDirectory } from './processors/processor-directory';
+import type { ProcessorTransport } from './processors/processor-transport';
+import { createProcessorTransport, httpForwardPayment, inProcessForwardPayment } from './clients/processor-transport';
 
 export interface PaymentOrchestratorApp extends ServiceApp {
   /** The background worker (tests move their clock, then run what is due). */
   readonly runner: PaymentRunner;
 }
 
-export function createApp(runtime: ServiceRuntime, config: PaymentOrchestratorConfig): PaymentOrchestratorApp {
+export interface PaymentOrchestratorOverrides {
+  /** Tests may reach processors their own way (a placeholder-filling transport to stand-ins). */
+  transport?: ProcessorTransport;
+}
+
+export function createApp(runtime: ServiceRuntime, config: PaymentOrchestratorConfig, overrides: PaymentOrchestratorOverrides = {}): PaymentOrchestratorApp {
   const { store, bus, logger, clock } = runtime;
   const metrics = metricsOf(runtime, 'payment-orchestrator');
   const transaction: TransactionRunner = (work) => store.transaction(work);
@@ -39,16 +57,51 @@ export function createApp(runtime: ServiceRuntime, config: PaymentOrchestratorCo
   const flows = new StoreFlowRepository(store);
   const matrices = new CachedFlowMatrixRepository(new StoreFlowMatrixRepository(store), clock, { ttlMs: config.flowMatrixCacheMs });
 
-  const advance = advancePayment({ payments, transactions, credentials, processors, transaction, clock });
+  const sealer = new AesGcmSecretSealer(config.secretKey);
+  const accounts = new StoreProcessorAccountRepository(store);
+  const egress = createEgressClient({
+    allowPrivate: config.processorAllowPrivateUrls,
+    httpsOnly: !config.processorAllowPrivateUrls,
+    connectTimeoutMs: 5_000,
+    totalTimeoutMs: 30_000,
+    maxResponseBytes: 1_000_000,
+  });
+  const forwarder = new InternalClient({ signer: runtime.signer, audience: 'forwarder', baseUrl: runtime.serviceUrls.forwarder, tls: runtime.internalTls });
+  const forwardOverHttp = httpForwardPayment(forwarder);
+  const transport =
+    overrides.transport ??
+    createProcessorTransport({
+      // The embedded profile offers the forwarder's API in process once the forwarder started: looked up per call.
+      forwardPayment: (call) => {
+        const inProcess = runtime.inProcessApis?.forwarder;
+        return inProcess ? inProcessForwardPayment(inProcess, runtime.signer)(call) : forwardOverHttp(call);
+      },
+      egress,
+    });
+  const notifications = new StoreProcessorNotificationRepository(store);
+  const directory = processorDirectory({ builtIn: processors, accounts, notifications, sealer, transport, clock, maxAccountsPerMerchant: config.maxProcessorAccountsPerMerchant });
+  const advance = advancePayment({ payments, transactions, credentials, directory, transaction, clock });
   const runner = new PaymentRunner({ payments, advance, clock, logger, pollIntervalMs: config.workerPollMs });
   const runPayment = (merchantId: string, paymentId: string): void => void runner.run(merchantId, paymentId);
-  const flowPorts = { flows, matrices, processors, transaction, clock };
+  const wake = wakePayment({ payments, transaction, clock });
+  const flowPorts = { flows, matrices, directory, transaction, clock };
+  const accountPorts = {
+    accounts,
+    policy: accountPolicy,
+    destinations: processorDestinationCheck(config.extraForwardDestinations),
+    sealer,
+    transaction,
+    clock,
+    maxAccountsPerMerchant: config.maxProcessorAccountsPerMerchant,
+  };
 
   const http = createServiceHttp({
     service: 'payment-orchestrator',
     verifier: runtime.verifier,
     metrics,
     logger,
+    // Notifications are verified over the bytes as sent.
+    rawBodyPaths: ['/processor-notifications'],
     readiness: async () => {
       await store.ping();
       assertSubscriptionsConsuming(bus);
@@ -57,7 +110,7 @@ export function createApp(runtime: ServiceRuntime, config: PaymentOrchestratorCo
       paymentRoutes(router, {
         createPayment: createPayment({ payments, credentials, flows, matrices, transaction, clock, sessionLifetimeMs: config.sessionLifetimeMs }),
         createSubsequentPayment: createSubsequentPayment({ payments, credentials, flows, matrices, transaction, clock }),
-        capturePayment: capturePayment({ payments, processors, transaction, clock }),
+        capturePayment: capturePayment({ payments, directory, transaction, clock }),
         getPayment: getPayment({ payments }),
         listPayments: listPayments({ payments }),
         listTransactions: listTransactions({ payments, transactions }),
@@ -70,6 +123,25 @@ export function createApp(runtime: ServiceRuntime, config: PaymentOrchestratorCo
         putFlowMatrix: putFlowMatrix(flowPorts),
         getFlowMatrix: getFlowMatrix(flowPorts),
         explainFlow: explainFlow(flowPorts),
+      });
+      processorAccountRoutes(router, {
+        createProcessorAccount: createProcessorAccount(accountPorts),
+        getProcessorAccount: getProcessorAccount(accountPorts),
+        listProcessorAccounts: listProcessorAccounts(accountPorts),
+        updateProcessorAccount: updateProcessorAccount(accountPorts),
+        deleteProcessorAccount: deleteProcessorAccount(accountPorts),
+      });
+      processorNotificationRoutes(router, {
+        receive: receiveProcessorNotification(
+          {
+            ...accountPorts,
+            notifications,
+            wake: async (merchantId, paymentId) => {
+              if (await wake(merchantId, paymentId)) await runner.run(merchantId, paymentId);
+            },
+          },
+          notificationVerifiers,
+        ),
       });
     },
   });
@@ -97,6 +169,8 @@ export function createApp(runtime: ServiceRuntime, config: PaymentOrchestratorCo
       await consumer?.stop();
       await runner.stop();
       await relay?.stop();
+      await egress.close();
+      await forwarder.close();
     },
   };
 }

@@ -1,6 +1,8 @@
 import { z } from 'zod';
-import { envDurationMs, loadConfig } from '@vaultline/config';
+import { envBoolean, envDurationMs, envInteger, generatedKeyFile, generatedKeysEnv, loadConfig, loadKey } from '@vaultline/config';
 import type { ProcessorOptions } from './processors/registry';
+
+export const PAYMENT_ORCHESTRATOR_KEY_FILE = 'payment-orchestrator-secret.key';
 
 export const paymentOrchestratorConfigSchema = z
   .object({
@@ -12,12 +14,31 @@ export const paymentOrchestratorConfigSchema = z
     PAYMENT_FLOW_MATRIX_CACHE_MS: envDurationMs().default(1_000),
     /** The simulator keeps a capture pending this long, so the capturing state is observable. */
     PROCESSOR_SIMULATOR_CAPTURE_DELAY_MS: envDurationMs().default(200),
+    /**
+     * Seals processor-account credentials at rest (base64, 32 bytes); the production profile must set it.
+     * Unset (embedded and local profiles): generated once into KEYS_DIR/payment-orchestrator-secret.key
+     * (mode 0600) and read back on every later start; losing that file means re-entering the credentials.
+     */
+    PAYMENT_ORCHESTRATOR_SECRET_KEY: z.string().min(1).optional(),
+    /** Let processor calls without card data (captures) reach loopback and private addresses: stand-ins in tests and demos. Never in production. */
+    PROCESSOR_ALLOW_PRIVATE_URLS: envBoolean().default(false),
+    PROCESSOR_ACCOUNTS_MAX_PER_MERCHANT: envInteger({ min: 1, max: 1_000 }).default(50),
+    /**
+     * The forwarder's operator list, read here too: a processor account's settings.base_url is accepted
+     * only when its payments URL is one of the built-in processor destinations or listed here.
+     */
+    FORWARD_EXTRA_DESTINATIONS: z.string().default(''),
+    ...generatedKeysEnv,
   })
   .transform((env) => ({
     sessionLifetimeMs: env.PAYMENT_SESSION_LIFETIME_MS,
     workerPollMs: env.PAYMENT_WORKER_POLL_MS,
     flowMatrixCacheMs: env.PAYMENT_FLOW_MATRIX_CACHE_MS,
     processors: { simulator: { capture_delay_ms: env.PROCESSOR_SIMULATOR_CAPTURE_DELAY_MS } } satisfies ProcessorOptions,
+    maxProcessorAccountsPerMerchant: env.PROCESSOR_ACCOUNTS_MAX_PER_MERCHANT,
+    processorAllowPrivateUrls: env.PROCESSOR_ALLOW_PRIVATE_URLS,
+    extraForwardDestinations: env.FORWARD_EXTRA_DESTINATIONS.split(',').map((item) => item.trim()).filter((item) => item !== ''),
+    secretKey: loadKey({ variable: 'PAYMENT_ORCHESTRATOR_SECRET_KEY', value: env.PAYMENT_ORCHESTRATOR_SECRET_KEY, file: generatedKeyFile(env, PAYMENT_ORCHESTRATOR_KEY_FILE).path }),
   }));
 
 export type PaymentOrchestratorConfig = z.infer<typeof paymentOrchestratorConfigSchema>;

@@ -18,6 +18,9 @@ const ROUTES: RouteTarget[] = [
   { prefix: '/payments', service: 'payment-orchestrator', access: 'merchant' },
   { prefix: '/flow-matrix', service: 'payment-orchestrator', access: 'merchant' },
   { prefix: '/flows', service: 'payment-orchestrator', access: 'merchant' },
+  { prefix: '/processor-accounts', service: 'payment-orchestrator', access: 'merchant' },
+  /** Processors' notifications carry no API key: the account's signature authenticates them (checked there). */
+  { prefix: '/processor-notifications', service: 'payment-orchestrator', access: 'public' },
   { prefix: '/webhook-endpoints', service: 'notifier', access: 'merchant' },
   { prefix: '/events', service: 'notifier', access: 'merchant' },
   { prefix: '/checkout', service: 'vault', access: 'public' },

@@ -6,6 +6,8 @@ export const TRANSACTIONS = 'processor_transactions';
 export const CREDENTIALS = 'stored_credentials';
 export const FLOWS = 'flows';
 export const FLOW_MATRICES = 'flow_matrices';
+export const PROCESSOR_ACCOUNTS = 'processor_accounts';
+export const PROCESSOR_NOTIFICATIONS = 'processor_notifications';
 
 export const orchestratorCollections: CollectionSpec[] = [
   { name: PAYMENTS },
@@ -18,4 +20,7 @@ export const orchestratorCollections: CollectionSpec[] = [
   { name: FLOWS, indexes: [{ fields: ['name'], unique: true }] },
   // Two concurrent PUTs computing the same next version: one commits, the other fails.
   { name: FLOW_MATRICES, indexes: [{ fields: ['matrix_version'], unique: true }] },
+  { name: PROCESSOR_ACCOUNTS },
+  // A processor's redelivery of an event (same dedupe key) cannot be recorded twice.
+  { name: PROCESSOR_NOTIFICATIONS, indexes: [{ fields: ['account_id', 'dedupe_key'], unique: true }] },
 ];

@@ -5,16 +5,19 @@ import { stepOf, type FlowStep } from './flows/flow';
 import { isConsumerPresent, isFinal, type Payment, type ProcessorTransaction } from './payment/payment';
 import { paymentMovedEvent } from './payment/payment-events';
 import { movePayment } from './payment/payment-status';
-import type { CaptureOutcome, Clock, CredentialRepository, PaymentRepository, ProcessorConnection, ProcessorPayment, Processors, StepOutcome, TransactionRepository, TransactionRunner } from './ports';
+import type { CaptureOutcome, Clock, CredentialRepository, PaymentRepository, ProcessorConnection, ProcessorDirectory, ProcessorPayment, Processors, StepOutcome, TransactionRepository, TransactionRunner } from './ports';
 
 export interface AdvancePaymentPorts {
   payments: PaymentRepository;
   transactions: TransactionRepository;
   credentials: CredentialRepository;
-  processors: Processors;
+  /** The merchant's processors (built-in ones and its processor accounts), opened for the payment's key mode. */
+  directory: ProcessorDirectory;
   transaction: TransactionRunner;
   clock: Clock;
 }
+
+type StepPorts = AdvancePaymentPorts & { processors: Processors };
 
 /** Runs a payment's flow as far as it can go now; resolves with the payment as stored afterwards. */
 export type AdvancePayment = (merchantId: string, paymentId: string) => Promise<Payment | null>;
@@ -45,7 +48,7 @@ export function advancePayment(ports: AdvancePaymentPorts): AdvancePayment {
     for (let pass = 0; payment && pass < MAX_STEPS_PER_CALL; pass++) {
       const now = clock.now();
       if (!isDue(payment, now)) return payment;
-      const result = await chainedSteps(ports, payment, now);
+      const result = await chainedSteps({ ...ports, processors: await ports.directory(merchantId, payment.mode) }, payment, now);
       try {
         payment = await commit(ports, payment, result, now);
       } catch (error) {
@@ -69,7 +72,7 @@ const isDue = (payment: Payment, now: Date) => payment.next_run_at !== null && D
  * instead of one per step. After a crash the uncommitted steps are sent again with the same idempotency
  * keys, as a single step would be.
  */
-async function chainedSteps(ports: AdvancePaymentPorts, payment: Payment, now: Date): Promise<StepResult> {
+async function chainedSteps(ports: StepPorts, payment: Payment, now: Date): Promise<StepResult> {
   let result = await nextStep(ports, payment, now);
   for (let chained = 1; chained < MAX_STEPS_PER_CALL && result.payment.status === payment.status && isDue(result.payment, now); chained++) {
     const next = await nextStep(ports, result.payment, now);
@@ -144,12 +147,20 @@ function processorPayment(payment: Payment, stepKind: string, amount: number): P
     network_transaction_reference: payment.network_transaction_reference,
     authentication_preference: payment.authentication_preference,
     idempotency_key: `${payment.id}:${stepKind}`,
+    cardholder_name: payment.source?.cardholder_name ?? null,
+    capture_mode: payment.decision?.flow.capture_mode ?? 'automatic',
+    // A consumer-present payment runs as its card arrives, well within the security code's 15 minutes; a
+    // merchant-initiated one sends none. (Should the vault have let it go, the forwarder refuses the fill.)
+    security_code_available: isConsumerPresent(payment.use_case),
+    // Not kept on the credentials yet: Checkout.com then names the initial payment by its scheme_id.
+    initial_processor_reference: null,
+    mode: payment.mode,
   };
 }
 
 /** The step's processor, then its fallbacks while the answer is a retryable error. */
 async function withFallback(
-  ports: AdvancePaymentPorts,
+  ports: StepPorts,
   step: FlowStep,
   call: (processor: ProcessorConnection) => Promise<StepOutcome>,
 ): Promise<Attempt[]> {
@@ -167,7 +178,7 @@ function errorOutcome(error: unknown): StepOutcome {
   return { status: 'error', failure_reason: error instanceof Error && 'code' in error && typeof error.code === 'string' ? error.code : 'processor_error' };
 }
 
-async function nextStep(ports: AdvancePaymentPorts, payment: Payment, now: Date): Promise<StepResult> {
+async function nextStep(ports: StepPorts, payment: Payment, now: Date): Promise<StepResult> {
   const unchanged = (changes: Partial<Payment>): StepResult => ({ payment: { ...payment, ...changes, updated_at: now.toISOString() }, attempts: [] });
   if (isFinal(payment.status) || payment.status === 'authorized') return unchanged({ next_run_at: null });
   if (payment.token_id === null) {
@@ -250,7 +261,7 @@ function activateCredential(payment: Payment): StepResult['credential'] {
 }
 
 /** Sends the capture, or asks how a sent one settled. */
-async function captureStep(ports: AdvancePaymentPorts, payment: Payment, now: Date): Promise<StepResult> {
+async function captureStep(ports: StepPorts, payment: Payment, now: Date): Promise<StepResult> {
   const capture = payment.progress.capture!;
   const processorId = payment.progress.authorized_by ?? stepOf(payment.decision!.flow, 'capture')!.processor;
   const processor = ports.processors.get(processorId);

@@ -4,11 +4,11 @@ import type { Payment } from './payment/payment';
 import { paymentMovedEvent } from './payment/payment-events';
 import { AlreadyCaptured, AmountExceedsAuthorized, CaptureNotAllowed, CurrencyMismatch, PartialCaptureNotSupported, PaymentNotFound } from './payment/payment-errors';
 import { movePayment } from './payment/payment-status';
-import type { Clock, PaymentRepository, Processors, TransactionRunner } from './ports';
+import type { Clock, PaymentRepository, ProcessorDirectory, Processors, TransactionRunner } from './ports';
 
 export interface CapturePaymentPorts {
   payments: PaymentRepository;
-  processors: Processors;
+  directory: ProcessorDirectory;
   transaction: TransactionRunner;
   clock: Clock;
 }
@@ -43,12 +43,12 @@ export function startCapture(payment: Payment, command: CaptureCommand, processo
 }
 
 /** authorized → capturing (compare-and-set with payment.capturing); the runner then sends the capture. A concurrent second capture loses: already_captured. */
-export function capturePayment({ payments, processors, transaction, clock }: CapturePaymentPorts): CapturePayment {
+export function capturePayment({ payments, directory, transaction, clock }: CapturePaymentPorts): CapturePayment {
   return async (merchantId, command) => {
     const payment = await payments.get(merchantId, command.paymentId);
     if (!payment) throw new PaymentNotFound();
     const now = clock.now();
-    const capturing = startCapture(payment, command, processors, now);
+    const capturing = startCapture(payment, command, await directory(merchantId, payment.mode), now);
     try {
       return await transaction((uow) => {
         uow.publish(paymentMovedEvent(capturing, now));

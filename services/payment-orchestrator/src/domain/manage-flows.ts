@@ -2,13 +2,14 @@ import { DuplicateKeyError } from '@vaultline/store';
 import { BUILT_IN_FLOWS, FlowExists, FlowNotFound, validateFlow, type Flow, type FlowStep } from './flows/flow';
 import { currentMatrix, findFlow } from './flows/flow-catalog';
 import { chooseFlow, validateFlowMatrix, type FlowChoice, type FlowMatrix, type PaymentFacts } from './flows/flow-matrix';
-import type { Clock, FlowMatrixRepository, FlowRepository, Processors, TransactionRunner } from './ports';
+import type { Clock, FlowMatrixRepository, FlowRepository, ProcessorDirectory, TransactionRunner } from './ports';
 import { ConflictError } from '@vaultline/core';
 
 export interface ManageFlowsPorts {
   flows: FlowRepository;
   matrices: FlowMatrixRepository;
-  processors: Processors;
+  /** Flows name built-in processors or the merchant's processor accounts; their capabilities do not depend on the mode. */
+  directory: ProcessorDirectory;
   transaction: TransactionRunner;
   clock: Clock;
 }
@@ -27,11 +28,11 @@ export type GetFlowMatrix = (merchantId: string) => Promise<FlowMatrix>;
 export type ExplainFlow = (merchantId: string, facts: PaymentFacts) => Promise<FlowChoice>;
 
 /** Merchant flows are immutable once created (payments copy the flow they run; the matrix names them). */
-export function createFlow({ flows, processors, transaction, clock }: ManageFlowsPorts): CreateFlow {
+export function createFlow({ flows, directory, transaction, clock }: ManageFlowsPorts): CreateFlow {
   return async (merchantId, input) => {
     if (BUILT_IN_FLOWS[input.name] || (await flows.get(merchantId, input.name))) throw new FlowExists(input.name);
     const flow: Flow = { ...input, built_in: false, created_at: clock.now().toISOString() };
-    validateFlow(flow, processors);
+    validateFlow(flow, await directory(merchantId, 'test'));
     try {
       await transaction((uow) => flows.insert(uow, merchantId, flow));
     } catch (error) {
@@ -55,10 +56,10 @@ export function listFlows({ flows }: Pick<ManageFlowsPorts, 'flows'>): ListFlows
 }
 
 /** Each PUT is a new version (the previous ones stay: payments name the version that chose their flow). */
-export function putFlowMatrix({ flows, matrices, processors, transaction, clock }: ManageFlowsPorts): PutFlowMatrix {
+export function putFlowMatrix({ flows, matrices, directory, transaction, clock }: ManageFlowsPorts): PutFlowMatrix {
   return async (merchantId, input) => {
     const own = new Map((await flows.list(merchantId)).map((flow) => [flow.name, flow]));
-    const valid = validateFlowMatrix(input, (name) => BUILT_IN_FLOWS[name] ?? own.get(name), processors);
+    const valid = validateFlowMatrix(input, (name) => BUILT_IN_FLOWS[name] ?? own.get(name), await directory(merchantId, 'test'));
     const previous = await currentMatrix(matrices, merchantId);
     const matrix: FlowMatrix = { ...valid, version: previous.version + 1, updated_at: clock.now().toISOString() };
     try {

@@ -4,6 +4,8 @@ import type { Credential } from './credentials/credential';
 import type { Flow } from './flows/flow';
 import type { FlowMatrix } from './flows/flow-matrix';
 import type { AuthenticationPreference, Mode, Payment, ProcessorTransaction, UseCase } from './payment/payment';
+import type { AccountProcessor, ProcessorAccount } from './processor-accounts/processor-account';
+import type { ProcessorNotificationRecord } from './processor-accounts/processor-notification';
 
 export type { Clock };
 
@@ -51,7 +53,7 @@ export interface FlowMatrixRepository {
 
 // --- Processors, as the engine sees them (the plugins in processors/ implement this) ---
 
-export type ProcessorId = 'simulator';
+export type ProcessorId = 'simulator' | 'adyen' | 'checkout';
 
 export interface ProcessorCapabilities {
   authorize: boolean;
@@ -81,6 +83,15 @@ export interface ProcessorPayment {
   authentication_preference: AuthenticationPreference | null;
   /** The same for every attempt of one step of one payment, so a repeated call cannot charge twice. */
   idempotency_key: string;
+  /** Real processors (part 2): what their authorization requests carry beside the token. */
+  cardholder_name?: string | null;
+  capture_mode?: 'automatic' | 'manual';
+  /** Whether the vault still holds the security code (15 minutes after entry). */
+  security_code_available?: boolean;
+  /** Subsequent payments: the processor's reference of the initial authorization. */
+  initial_processor_reference?: string | null;
+  /** The key mode the payment runs in (a processor account serves test or live hosts). */
+  mode?: Mode;
 }
 
 export type StepOutcome =
@@ -105,4 +116,42 @@ export interface ProcessorConnection {
 export interface Processors {
   get(id: string): ProcessorConnection | undefined;
   ids(): readonly string[];
+}
+
+/** The processors a merchant's flows may name, opened for a key mode: the built-in ones and its processor accounts (by account id). */
+export type ProcessorDirectory = (merchantId: string, mode: Mode) => Promise<Processors>;
+
+// --- Processor accounts ---
+
+export type { SecretSealer } from '@vaultline/crypto';
+
+export interface ProcessorAccountRepository {
+  get(merchantId: string, id: string): Promise<ProcessorAccount | null>;
+  /** Notifications name the account, not the merchant (they carry no API key). */
+  getGlobal(id: string): Promise<ProcessorAccount | null>;
+  /** Oldest first, at most `limit`. */
+  list(merchantId: string, limit: number): Promise<ProcessorAccount[]>;
+  insert(uow: UnitOfWork, account: Omit<ProcessorAccount, 'version'>): ProcessorAccount;
+  /** Compare-and-set on the version the account was read with. */
+  update(uow: UnitOfWork, account: ProcessorAccount): ProcessorAccount;
+  delete(uow: UnitOfWork, account: ProcessorAccount): void;
+}
+
+/** What each processor plugin says of its accounts (the plugins in processors/ implement it). */
+export interface ProcessorAccountPolicy {
+  /** A problem names the field (`credentials.api_key`); on success, the masked hint of the main secret. */
+  validateCredentials(processor: AccountProcessor, credentials: unknown): { ok: true; hint: string | null } | { ok: false; field: string; detail: string };
+  /** The payments URL under a base URL: what the forwarder would be asked to reach. */
+  paymentsUrl(processor: AccountProcessor, baseUrl: string): string;
+}
+
+/** Whether a payments URL is an allowed forward destination for the merchant. */
+export type ProcessorDestinationCheck = (merchantId: string, paymentsUrl: string) => Promise<boolean>;
+
+export interface ProcessorNotificationRepository {
+  /** A second accepted record with the same account and dedupe key fails the commit (DuplicateKeyError). */
+  insert(uow: UnitOfWork, record: Omit<ProcessorNotificationRecord, 'version'>): void;
+  list(merchantId: string, accountId: string, limit: number): Promise<ProcessorNotificationRecord[]>;
+  /** The accepted capture event (succeeded or failed) of an account naming this capture or payment reference. */
+  findCaptureEvent(merchantId: string, accountId: string, reference: string): Promise<ProcessorNotificationRecord | null>;
 }

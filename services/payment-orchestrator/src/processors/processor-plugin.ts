@@ -1,9 +1,14 @@
 import type { z } from 'zod';
 import type { Clock } from '@vaultline/core';
-import type { ProcessorCapabilities, ProcessorConnection, ProcessorId } from '../domain/ports';
+import type { CaptureOutcome, ProcessorCapabilities, ProcessorConnection, ProcessorId } from '../domain/ports';
+import type { ProcessorTransport } from './processor-transport';
 
 export interface ProcessorContext {
   clock: Clock;
+  /** Real processors: how requests reach them (the forwarder for card data, egress otherwise). */
+  transport?: ProcessorTransport;
+  /** Real processors: how a capture settled, by the processor's notification (null while none arrived). */
+  captureSettlement?: (reference: string) => Promise<CaptureOutcome | null>;
 }
 
 /**

@@ -1,6 +1,6 @@
 import { ManualClock } from '@vaultline/core';
 import type { CaptureOutcome, ProcessorConnection, ProcessorPayment } from '../domain/ports';
-import type { ProcessorPlugin } from './processor-plugin';
+import type { ProcessorContext, ProcessorPlugin } from './processor-plugin';
 
 /**
  * The suite every processor plugin passes (run from a *.test.ts beside the plugin, against the plugin
@@ -13,6 +13,8 @@ export interface ProcessorContractSubject<O> {
   invalidOptions: unknown;
   approved: Partial<ProcessorPayment>;
   declined: Partial<ProcessorPayment>;
+  /** Real processors: how the connection reaches the processor (a stand-in, through a placeholder-filling transport). */
+  context?: Omit<ProcessorContext, 'clock'>;
   /** Resolves a capture that answered pending (polls captureStatus; a stand-in may need its clock moved). */
   settle?: (connection: ProcessorConnection, payment: ProcessorPayment, pending: CaptureOutcome) => Promise<CaptureOutcome>;
 }
@@ -42,7 +44,7 @@ async function settled(subject: ProcessorContractSubject<unknown>, connection: P
 }
 
 export function processorContract<O>(name: string, subject: ProcessorContractSubject<O>): void {
-  const open = () => subject.plugin.open(subject.plugin.optionsSchema.parse(subject.options), { clock: new ManualClock() });
+  const open = () => subject.plugin.open(subject.plugin.optionsSchema.parse(subject.options), { clock: new ManualClock(), ...subject.context });
 
   describe(`processor plugin contract: ${name}`, () => {
     it('when its options are valid, then it opens a connection with its id and its declared capabilities', () => {
@@ -70,7 +72,8 @@ export function processorContract<O>(name: string, subject: ProcessorContractSub
     });
 
     it('when a declined card is authorized, then it fails with a failure reason (not a retryable error)', async () => {
-      const outcome = await open().authorize(basePayment(subject.declined));
+      // Its own idempotency key: a processor that honours keys answers a repeated key with the first answer.
+      const outcome = await open().authorize(basePayment({ idempotency_key: 'contract:declined', ...subject.declined }));
       expect(outcome).toMatchObject({ status: 'failed', failure_reason: expect.any(String) });
     });
 

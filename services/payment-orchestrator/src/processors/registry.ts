@@ -3,10 +3,13 @@ import type { ProcessorConnection, ProcessorId, Processors } from '../domain/por
 import type { ProcessorContext, ProcessorPlugin } from './processor-plugin';
 import { simulator } from './simulator';
 
-/** Every processor plugin: adding one is a folder and a line here. */
+/**
+ * The processors opened once at start from configuration: adding one is a folder and a line here. Real
+ * processors (adyen, checkout) are opened per processor account, with the account's credentials.
+ */
 // Each plugin has its own options type; the registry only needs them to agree with their own schema.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-export const processorPlugins = { simulator } satisfies Record<ProcessorId, ProcessorPlugin<any>>;
+export const processorPlugins = { simulator } satisfies Partial<Record<ProcessorId, ProcessorPlugin<any>>>;
 
 /** Options by processor id, as configuration read them (PROCESSOR_<ID>_* variables). */
 export type ProcessorOptions = Partial<Record<ProcessorId, unknown>>;

@@ -8,6 +8,7 @@ import { createLogger } from '@vaultline/logger';
 import { MemoryDocumentStore, SqliteDocumentStore, type DocumentStore } from '@vaultline/store';
 import { MemoryTtlStore } from '@vaultline/ttl';
 import { createApp, loadPaymentOrchestratorConfig, type PaymentOrchestratorApp } from '../../src';
+import type { ProcessorTransport } from '../../src/processors/processor-transport';
 
 export interface Caller {
   merchantId: string;
@@ -53,6 +54,8 @@ export interface Harness {
   /** Every event the service published, in order (payments and checkout-sessions topics). */
   events: PublishedEvent[];
   call(caller: Caller, method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<Answer>;
+  /** A public call (no merchant key, as the gateway sends a processor's notification): the raw body as given, the answer as text. */
+  postPublic(path: string, rawBody: string, headers?: Record<string, string>): Promise<{ status: number; text: string }>;
   /** The vault's side of the hosted page: publishes checkout.session.completed for the payment's session. */
   submitCard(payment: Json, masked?: string, options?: { eventId?: string; scheme?: string; merchantId?: string }): Promise<EventData<typeof checkoutSessionCompletedV1>>;
   /** Publishes the same completion again (a duplicate delivery, same event id). */
@@ -69,6 +72,9 @@ export interface Harness {
 export const oneOff = (overrides: Record<string, unknown> = {}) => ({ amount: 1250, currency_code: 'EUR', reference: 'order-1', source: { type: 'vaultline' }, ...overrides });
 export const recurring = (overrides: Record<string, unknown> = {}) => ({ ...oneOff(), recurring_frequency: 30, recurring_expiry: '20271231', ...overrides });
 
+/** Seals processor-account credentials in tests (a fixed key, so a restarted harness opens them). */
+export const TEST_SECRET_KEY = Buffer.alloc(32, 7).toString('base64');
+
 const gatewayKeys = generateInternalKeyPair();
 const orchestratorKeys = generateInternalKeyPair();
 const gatewaySigner = new InternalTokenSigner('gateway', gatewayKeys.privateKeyPem);
@@ -81,6 +87,8 @@ export interface HarnessOptions {
   storeFile?: string;
   /** The system's time instead of a clock the test moves: the worker's own timers do the waiting. */
   realTime?: boolean;
+  /** How real processors are reached (default: the forwarder, absent here). */
+  transport?: ProcessorTransport;
 }
 
 class SystemTimeClock extends ManualClock {
@@ -104,8 +112,8 @@ export async function startOrchestrator(options: HarnessOptions = {}): Promise<H
     serviceUrls: Object.fromEntries(SERVICE_NAMES.map((s) => [s, 'http://127.0.0.1:9'])) as Record<ServiceName, string>,
     publicBaseUrl: 'http://127.0.0.1:9',
   };
-  const config = loadPaymentOrchestratorConfig({ PAYMENT_WORKER_POLL_MS: '60000', ...options.env });
-  const app = createApp(runtime, config);
+  const config = loadPaymentOrchestratorConfig({ PAYMENT_WORKER_POLL_MS: '60000', PAYMENT_ORCHESTRATOR_SECRET_KEY: TEST_SECRET_KEY, ...options.env });
+  const app = createApp(runtime, config, options.transport ? { transport: options.transport } : {});
   await app.start();
   const server = await startHttpServer(app.http);
 
@@ -139,6 +147,11 @@ export async function startOrchestrator(options: HarnessOptions = {}): Promise<H
       });
       const text = await response.text();
       return { status: response.status, body: text ? (JSON.parse(text) as Json) : undefined, headers: response.headers };
+    },
+    async postPublic(path, rawBody, headers = {}) {
+      const token = gatewaySigner.sign('payment-orchestrator', { merchantId: 'public', scopes: [SCOPES.public] });
+      const response = await fetch(`${server.url}${path}`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', ...headers }, body: rawBody });
+      return { status: response.status, text: await response.text() };
     },
     async submitCard(payment, masked = CARDS.approved, submitOptions = {}) {
       const data: EventData<typeof checkoutSessionCompletedV1> = {

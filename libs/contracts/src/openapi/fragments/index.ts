@@ -6,6 +6,7 @@ import { importsFragment } from './imports';
 import { webhooksFragment } from './webhooks';
 import { tokensFragment } from './tokens';
 import { paymentsFragment } from './payments';
+import { processorAccountsFragment } from './processor-accounts';
 
 /**
  * Every area of the merchant API document. To add an area (tokens, forward, webhooks, imports…):
@@ -15,4 +16,4 @@ import { paymentsFragment } from './payments';
  *   2. import it here and append it to this array. Nothing else: a duplicate path+method or component
  *      name fails the build of the document (and its test).
  */
-export const fragments: OpenApiFragment[] = [commonFragment, adminFragment, forwardFragment, importsFragment, webhooksFragment, tokensFragment, paymentsFragment];
+export const fragments: OpenApiFragment[] = [commonFragment, adminFragment, forwardFragment, importsFragment, webhooksFragment, tokensFragment, paymentsFragment, processorAccountsFragment];

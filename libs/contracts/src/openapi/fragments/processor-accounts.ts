@@ -1,0 +1,174 @@
+import { commonErrorResponses, problemResponse, schemaRef, type JsonObject, type OpenApiFragment } from '../openapi-fragment';
+
+const security = [{ ApiKey: [] }];
+const accountIdParameter: JsonObject = { name: 'processor_account_id', in: 'path', required: true, schema: { type: 'string', format: 'uuid' } };
+const PROCESSORS = ['adyen', 'checkout', 'simulator'];
+
+const ACCOUNT = {
+  id: '019ab2c4-4d1e-7a10-9c3b-5f2e8d7a6c01',
+  processor: 'adyen',
+  name: 'Adyen EU',
+  settings: { base_url: null },
+  credentials: { hint: '…Zz42', updated_at: '2026-11-23T10:15:00.000Z' },
+  created_at: '2026-11-23T10:15:00.000Z',
+  updated_at: '2026-11-23T10:15:00.000Z',
+};
+
+const json = (schema: JsonObject | string, example: unknown): JsonObject => ({ 'application/json': { schema: typeof schema === 'string' ? schemaRef(schema) : schema, example } });
+
+const settings: JsonObject = {
+  type: 'object',
+  additionalProperties: false,
+  properties: {
+    base_url: {
+      type: ['string', 'null'],
+      description: 'Overrides the processor\'s host; accepted only when its payments URL is an allowed forward destination (built in, or FORWARD_EXTRA_DESTINATIONS).',
+    },
+  },
+};
+
+const credentials: JsonObject = {
+  type: 'object',
+  description:
+    'Validated by the processor. Adyen: api_key, merchant_account, hmac_key (hex, for notifications), live_url_prefix (live). Checkout.com: secret_key (sk_…), processing_channel_id (pc_…), webhook_secret. Simulator: none. Sealed at rest, never returned.',
+  additionalProperties: { type: 'string' },
+};
+
+/** Processor accounts (merchant API key) and the processors' notifications (public: signed by the processor). */
+export const processorAccountsFragment: OpenApiFragment = {
+  tags: [
+    { name: 'Processor accounts', description: 'A merchant\'s accounts at Adyen, Checkout.com (or the simulator); flows name them in their steps.' },
+    { name: 'Processor notifications', description: 'What the processors send back, authenticated by their signature with the account\'s key.' },
+  ],
+  paths: {
+    '/processor-accounts': {
+      post: {
+        tags: ['Processor accounts'],
+        operationId: 'createProcessorAccount',
+        summary: 'Add an account at a processor',
+        security,
+        requestBody: {
+          required: true,
+          content: json('ProcessorAccountInput', { processor: 'adyen', name: 'Adyen EU', credentials: { api_key: 'AQE…', merchant_account: 'ShopECOM', hmac_key: '4478…A056' } }),
+        },
+        responses: {
+          '201': { description: 'The account (credentials only as a hint).', content: json('ProcessorAccount', ACCOUNT) },
+          ...commonErrorResponses,
+          '409': problemResponse('processor_account_limit_reached.'),
+          '422': problemResponse('invalid_credentials (field credentials.<name>), destination_not_allowed (settings.base_url), validation_failed.'),
+        },
+      },
+      get: {
+        tags: ['Processor accounts'],
+        operationId: 'listProcessorAccounts',
+        summary: 'The merchant\'s processor accounts',
+        security,
+        responses: {
+          '200': {
+            description: 'Every account, oldest first.',
+            content: json({ type: 'object', required: ['object', 'data'], additionalProperties: false, properties: { object: { const: 'list' }, data: { type: 'array', items: schemaRef('ProcessorAccount') } } }, { object: 'list', data: [ACCOUNT] }),
+          },
+          ...commonErrorResponses,
+        },
+      },
+    },
+    '/processor-accounts/{processor_account_id}': {
+      get: {
+        tags: ['Processor accounts'],
+        operationId: 'getProcessorAccount',
+        summary: 'Retrieve a processor account',
+        security,
+        parameters: [accountIdParameter],
+        responses: { '200': { description: 'The account.', content: json('ProcessorAccount', ACCOUNT) }, ...commonErrorResponses, '404': problemResponse('processor_account_not_found (also another merchant\'s).') },
+      },
+      patch: {
+        tags: ['Processor accounts'],
+        operationId: 'updateProcessorAccount',
+        summary: 'Rename, rotate the credentials (replaced whole) or replace the settings',
+        security,
+        parameters: [accountIdParameter],
+        requestBody: { required: true, content: json('ProcessorAccountChange', { credentials: { api_key: 'AQE…new', merchant_account: 'ShopECOM', hmac_key: '4478…A056' } }) },
+        responses: {
+          '200': { description: 'The account.', content: json('ProcessorAccount', ACCOUNT) },
+          ...commonErrorResponses,
+          '404': problemResponse('processor_account_not_found.'),
+          '409': problemResponse('concurrent_modification: another change committed first.'),
+          '422': problemResponse('invalid_credentials, destination_not_allowed, validation_failed.'),
+        },
+      },
+      delete: {
+        tags: ['Processor accounts'],
+        operationId: 'deleteProcessorAccount',
+        summary: 'Delete a processor account',
+        security,
+        parameters: [accountIdParameter],
+        responses: { '204': { description: 'Deleted.' }, ...commonErrorResponses, '404': problemResponse('processor_account_not_found.') },
+      },
+    },
+    '/processor-notifications/adyen/{processor_account_id}': {
+      post: {
+        tags: ['Processor notifications'],
+        operationId: 'receiveAdyenNotification',
+        summary: 'Adyen standard notification (AUTHORISATION, CAPTURE, CAPTURE_FAILED); each item HMAC-signed with the account\'s hmac_key',
+        security: [],
+        parameters: [accountIdParameter],
+        requestBody: { required: true, content: { 'application/json': { schema: { type: 'object', required: ['live', 'notificationItems'] } } } },
+        responses: {
+          '200': { description: 'Always `[accepted]` once read; items whose signature fails are recorded as refused and move nothing.', content: { 'text/plain': { schema: { const: '[accepted]' } } } },
+          '400': problemResponse('invalid_notification: the body is not a standard notification.'),
+          '404': problemResponse('processor_account_not_found: unknown account, or not an Adyen one.'),
+        },
+      },
+    },
+    '/processor-notifications/checkout/{processor_account_id}': {
+      post: {
+        tags: ['Processor notifications'],
+        operationId: 'receiveCheckoutWebhook',
+        summary: 'Checkout.com webhook (payment_captured, payment_capture_declined, …), Cko-Signature over the raw body with the account\'s webhook_secret',
+        security: [],
+        parameters: [accountIdParameter, { name: 'Cko-Signature', in: 'header', required: true, schema: { type: 'string', pattern: '^[0-9a-fA-F]{64}$' } }],
+        requestBody: { required: true, content: { 'application/json': { schema: { type: 'object', required: ['id', 'type', 'data'] } } } },
+        responses: {
+          '200': { description: 'Recorded (once per event id).', content: json({ type: 'object', properties: { received: { const: true } } }, { received: true }) },
+          '400': problemResponse('invalid_notification.'),
+          '401': problemResponse('invalid_signature: recorded as refused, nothing moves.'),
+          '404': problemResponse('processor_account_not_found.'),
+        },
+      },
+    },
+  },
+  components: {
+    schemas: {
+      ProcessorAccountInput: {
+        type: 'object',
+        required: ['processor', 'name'],
+        additionalProperties: false,
+        properties: { processor: { enum: PROCESSORS }, name: { type: 'string', minLength: 1, maxLength: 64 }, credentials, settings },
+      },
+      ProcessorAccountChange: {
+        type: 'object',
+        additionalProperties: false,
+        properties: { name: { type: 'string', minLength: 1, maxLength: 64 }, credentials, settings },
+      },
+      ProcessorAccount: {
+        type: 'object',
+        required: ['id', 'processor', 'name', 'settings', 'credentials', 'created_at', 'updated_at'],
+        additionalProperties: false,
+        properties: {
+          id: { type: 'string', format: 'uuid' },
+          processor: { enum: PROCESSORS },
+          name: { type: 'string' },
+          settings: { ...settings, required: ['base_url'] },
+          credentials: {
+            type: 'object',
+            required: ['hint', 'updated_at'],
+            additionalProperties: false,
+            properties: { hint: { type: ['string', 'null'], description: '… and the last four characters of the API or secret key.' }, updated_at: { type: 'string', format: 'date-time' } },
+          },
+          created_at: { type: 'string', format: 'date-time' },
+          updated_at: { type: 'string', format: 'date-time' },
+        },
+      },
+    },
+  },
+};

@@ -1,0 +1,56 @@
+import { z } from 'zod';
+import { ForbiddenError } from '@vaultline/core';
+import { SCOPES, type InternalTokenVerifier } from '@vaultline/auth';
+import { FORWARD_PAYMENT_HEADERS, type ForwarderInternalApi } from '@vaultline/contracts';
+import { acceptRequestId, parseInput } from '@vaultline/http';
+import type { ForwardRequest } from '../domain/forward';
+
+/** The only caller of the payments forward: the payment orchestrator, holding forward:payments. */
+export const FORWARD_PAYMENTS_ISSUER = 'payment-orchestrator';
+
+const CREDENTIAL_HEADERS = new Set(['authorization', 'x-api-key']);
+
+const forwardPaymentInput = z.object({
+  tokenId: z.string().regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, { message: 'The token id must be a UUID.' }),
+  destinationUrl: z.string().min(1).max(2048),
+  headers: z.partialRecord(z.enum(FORWARD_PAYMENT_HEADERS), z.string().min(1).max(1024).regex(/^[\t\x20-\x7e]*$/, { message: 'Header values are printable ASCII.' })).default({}),
+  body: z.record(z.string(), z.unknown()),
+});
+
+/**
+ * The forwarder's internal API (an inbound adapter), whatever carries the call: the HTTP route hands it
+ * the bearer token of the request, a caller in the same process (embedded profile) the token it signed.
+ * The rule lives here once: the internal JWT is verified, a caller other than the payment orchestrator
+ * with forward:payments is refused before anything is read or sent, and the request then takes exactly
+ * the path of POST /forward (allowlist, the key mode signed in the token, placeholders, egress, the
+ * forward.completed record, the answer's card numbers masked).
+ */
+export function createForwarderInternalApi(forwardRequest: ForwardRequest, verifier: Pick<InternalTokenVerifier, 'verify'>): ForwarderInternalApi {
+  return {
+    async forwardPayment(request) {
+      const caller = verifier.verify(request.bearerToken);
+      if (caller.issuer !== FORWARD_PAYMENTS_ISSUER || !caller.scopes.includes(SCOPES.forwardPayments)) {
+        throw new ForbiddenError('Forwarding payments requires the payment orchestrator with the forward:payments scope.', 'insufficient_scope');
+      }
+      const input = parseInput(forwardPaymentInput, { tokenId: request.tokenId, destinationUrl: request.destinationUrl, headers: request.headers, body: request.body });
+      const credentialHeaders: Record<string, string> = {};
+      const passThroughHeaders: Record<string, string> = {};
+      for (const [name, value] of Object.entries(input.headers)) {
+        if (value === undefined) continue;
+        (CREDENTIAL_HEADERS.has(name) ? credentialHeaders : passThroughHeaders)[name] = value;
+      }
+      const result = await forwardRequest({
+        merchantId: caller.merchantId,
+        requestId: acceptRequestId(request.requestId),
+        mode: caller.mode ?? null,
+        tokenId: input.tokenId,
+        destinationUrl: input.destinationUrl,
+        format: 'json',
+        body: Buffer.from(JSON.stringify(input.body), 'utf8'),
+        credentialHeaders,
+        passThroughHeaders,
+      });
+      return { status: result.status, content_type: result.contentType ?? null, body: result.body.toString('utf8') };
+    },
+  };
+}

@@ -1,0 +1,69 @@
+import { SCOPES, type InternalTokenSigner } from '@vaultline/auth';
+import { FORWARD_PAYMENT_HEADERS, type ForwarderInternalApi, type ForwardPaymentHeader, type ForwardPaymentResponseDto } from '@vaultline/contracts';
+import { newId } from '@vaultline/core';
+import type { EgressClient } from '@vaultline/egress';
+import type { InternalClient } from '@vaultline/http';
+import type { Mode } from '../domain/payment/payment';
+import type { ProcessorTransport } from '../processors/processor-transport';
+import type { ProcessorHttpResponse } from '../processors/processor-wire';
+
+/** One call of the forwarder's internal payments API, whatever carries it. */
+export type ForwardPayment = (call: { merchantId: string; mode: Mode | null; tokenId: string; url: string; headers: Record<string, string>; body: unknown }) => Promise<ForwardPaymentResponseDto>;
+
+/** In the embedded profile: the forwarder's API object, called with a token signed as for HTTP (audience forwarder, forward:payments, the mode). */
+export function inProcessForwardPayment(api: ForwarderInternalApi, signer: Pick<InternalTokenSigner, 'sign'>): ForwardPayment {
+  return ({ merchantId, mode, tokenId, url, headers, body }) =>
+    api.forwardPayment({
+      bearerToken: signer.sign('forwarder', { merchantId, scopes: [SCOPES.forwardPayments], ...(mode ? { mode } : {}) }),
+      requestId: newId(),
+      tokenId,
+      destinationUrl: url,
+      headers: headers as Partial<Record<ForwardPaymentHeader, string>>,
+      body,
+    });
+}
+
+/** Otherwise: `POST /internal/forward/payments`; any answer but 200 means nothing reached the processor. */
+export function httpForwardPayment(forwarder: Pick<InternalClient, 'request'>): ForwardPayment {
+  return async ({ merchantId, mode, tokenId, url, headers, body }) => {
+    const response = await forwarder.request<ForwardPaymentResponseDto>({
+      method: 'POST',
+      path: '/internal/forward/payments',
+      merchantId,
+      scopes: [SCOPES.forwardPayments],
+      requestId: newId(),
+      ...(mode ? { mode } : {}),
+      body: { token_id: tokenId, destination_url: url, headers, body },
+    });
+    if (response.status !== 200) throw new Error(`forwarder answered ${response.status}`);
+    return response.body;
+  };
+}
+
+function parsed(text: string): unknown {
+  try {
+    return text === '' ? null : (JSON.parse(text) as unknown);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The orchestrator's way to processors: card-data requests through the forwarder (which fills the
+ * placeholders), the others straight through egress (loopback and private addresses only when the egress
+ * client allows them: PROCESSOR_ALLOW_PRIVATE_URLS). Failures before an answer throw.
+ */
+export function createProcessorTransport(deps: { forwardPayment: ForwardPayment; egress: Pick<EgressClient, 'request'> }): ProcessorTransport {
+  return {
+    async forward(request): Promise<ProcessorHttpResponse> {
+      // The forwarder sets the content type itself and passes only credentials and idempotency keys.
+      const headers = Object.fromEntries(Object.entries(request.headers).filter(([name]) => (FORWARD_PAYMENT_HEADERS as readonly string[]).includes(name.toLowerCase())));
+      const answer = await deps.forwardPayment({ ...request, headers });
+      return { status: answer.status, body: parsed(answer.body) };
+    },
+    async send({ url, method, headers, body }): Promise<ProcessorHttpResponse> {
+      const response = await deps.egress.request({ url, method, headers: { ...headers, 'accept-encoding': 'identity' }, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+      return { status: response.status, body: parsed(response.body.toString('utf8')) };
+    },
+  };
+}

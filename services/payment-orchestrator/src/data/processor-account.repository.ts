@@ -1,0 +1,55 @@
+import type { DocumentStore, UnitOfWork } from '@vaultline/store';
+import type { ProcessorAccountRepository, ProcessorNotificationRepository } from '../domain/ports';
+import type { ProcessorNotificationRecord } from '../domain/processor-accounts/processor-notification';
+import type { ProcessorAccount } from '../domain/processor-accounts/processor-account';
+import { PROCESSOR_ACCOUNTS, PROCESSOR_NOTIFICATIONS } from './collections';
+
+export class StoreProcessorAccountRepository implements ProcessorAccountRepository {
+  constructor(private readonly store: DocumentStore) {}
+
+  get(merchantId: string, id: string): Promise<ProcessorAccount | null> {
+    return this.store.collection<ProcessorAccount>(PROCESSOR_ACCOUNTS).get(merchantId, id);
+  }
+
+  getGlobal(id: string): Promise<ProcessorAccount | null> {
+    return this.store.collection<ProcessorAccount>(PROCESSOR_ACCOUNTS).getGlobal(id);
+  }
+
+  async list(merchantId: string, limit: number): Promise<ProcessorAccount[]> {
+    return (await this.store.collection<ProcessorAccount>(PROCESSOR_ACCOUNTS).list(merchantId, {}, { limit })).items;
+  }
+
+  insert(uow: UnitOfWork, account: Omit<ProcessorAccount, 'version'>): ProcessorAccount {
+    return uow.insert<ProcessorAccount>(PROCESSOR_ACCOUNTS, account);
+  }
+
+  update(uow: UnitOfWork, account: ProcessorAccount): ProcessorAccount {
+    return uow.update<ProcessorAccount>(PROCESSOR_ACCOUNTS, account);
+  }
+
+  delete(uow: UnitOfWork, account: ProcessorAccount): void {
+    uow.delete(PROCESSOR_ACCOUNTS, account.merchant_id, account.id, account.version);
+  }
+}
+
+export class StoreProcessorNotificationRepository implements ProcessorNotificationRepository {
+  constructor(private readonly store: DocumentStore) {}
+
+  insert(uow: UnitOfWork, record: Omit<ProcessorNotificationRecord, 'version'>): void {
+    uow.insert<ProcessorNotificationRecord>(PROCESSOR_NOTIFICATIONS, record);
+  }
+
+  async findCaptureEvent(merchantId: string, accountId: string, reference: string): Promise<ProcessorNotificationRecord | null> {
+    const collection = this.store.collection<ProcessorNotificationRecord>(PROCESSOR_NOTIFICATIONS);
+    for (const field of ['capture_reference', 'processor_reference'] as const) {
+      const page = await collection.list(merchantId, { account_id: accountId, [field]: reference, status: 'accepted' }, { limit: 10 });
+      const event = page.items.find((record) => record.kind === 'capture_succeeded' || record.kind === 'capture_failed');
+      if (event) return event;
+    }
+    return null;
+  }
+
+  async list(merchantId: string, accountId: string, limit: number): Promise<ProcessorNotificationRecord[]> {
+    return (await this.store.collection<ProcessorNotificationRecord>(PROCESSOR_NOTIFICATIONS).list(merchantId, { account_id: accountId }, { limit })).items;
+  }
+}

@@ -1,0 +1,125 @@
+import { newId } from '@vaultline/core';
+import type { Clock, ProcessorAccountPolicy, ProcessorAccountRepository, ProcessorDestinationCheck, SecretSealer, TransactionRunner } from './ports';
+import {
+  credentialsContext,
+  DestinationNotAllowed,
+  InvalidCredentials,
+  ProcessorAccountLimitReached,
+  ProcessorAccountNotFound,
+  type AccountProcessor,
+  type ProcessorAccount,
+  type ProcessorAccountSettings,
+} from './processor-accounts/processor-account';
+
+export interface ManageProcessorAccountsPorts {
+  accounts: ProcessorAccountRepository;
+  policy: ProcessorAccountPolicy;
+  destinations: ProcessorDestinationCheck;
+  sealer: SecretSealer;
+  transaction: TransactionRunner;
+  clock: Clock;
+  maxAccountsPerMerchant: number;
+}
+
+export interface NewProcessorAccount {
+  processor: AccountProcessor;
+  name: string;
+  credentials: Record<string, unknown>;
+  settings: ProcessorAccountSettings;
+}
+
+export interface ProcessorAccountChange {
+  name?: string;
+  /** Replaces the credentials as a whole (a rotation): validated like new ones. */
+  credentials?: Record<string, unknown>;
+  /** Replaces the settings as a whole. */
+  settings?: ProcessorAccountSettings;
+}
+
+export type CreateProcessorAccount = (merchantId: string, input: NewProcessorAccount) => Promise<ProcessorAccount>;
+export type GetProcessorAccount = (merchantId: string, id: string) => Promise<ProcessorAccount>;
+export type ListProcessorAccounts = (merchantId: string) => Promise<ProcessorAccount[]>;
+export type UpdateProcessorAccount = (merchantId: string, id: string, change: ProcessorAccountChange) => Promise<ProcessorAccount>;
+export type DeleteProcessorAccount = (merchantId: string, id: string) => Promise<void>;
+
+function checkedCredentials(policy: ProcessorAccountPolicy, processor: AccountProcessor, credentials: Record<string, unknown>): string | null {
+  const checked = policy.validateCredentials(processor, credentials);
+  if (!checked.ok) throw new InvalidCredentials(checked.field, checked.detail);
+  return checked.hint;
+}
+
+async function checkSettings({ policy, destinations }: Pick<ManageProcessorAccountsPorts, 'policy' | 'destinations'>, merchantId: string, processor: AccountProcessor, settings: ProcessorAccountSettings): Promise<void> {
+  if (settings.base_url === null) return;
+  const url = policy.paymentsUrl(processor, settings.base_url);
+  if (!(await destinations(merchantId, url))) throw new DestinationNotAllowed(url);
+}
+
+export function createProcessorAccount(ports: ManageProcessorAccountsPorts): CreateProcessorAccount {
+  const { accounts, policy, sealer, transaction, clock, maxAccountsPerMerchant } = ports;
+  return async (merchantId, input) => {
+    const hint = checkedCredentials(policy, input.processor, input.credentials);
+    await checkSettings(ports, merchantId, input.processor, input.settings);
+    if ((await accounts.list(merchantId, maxAccountsPerMerchant)).length >= maxAccountsPerMerchant) throw new ProcessorAccountLimitReached(maxAccountsPerMerchant);
+    const now = clock.now().toISOString();
+    const id = newId();
+    const account: Omit<ProcessorAccount, 'version'> = {
+      id,
+      merchant_id: merchantId,
+      processor: input.processor,
+      name: input.name,
+      settings: input.settings,
+      sealed_credentials: sealer.seal(JSON.stringify(input.credentials), credentialsContext({ merchant_id: merchantId, id })),
+      credentials_hint: hint,
+      credentials_updated_at: now,
+      created_at: now,
+      updated_at: now,
+    };
+    return transaction((uow) => accounts.insert(uow, account));
+  };
+}
+
+export function getProcessorAccount({ accounts }: Pick<ManageProcessorAccountsPorts, 'accounts'>): GetProcessorAccount {
+  return async (merchantId, id) => {
+    const account = await accounts.get(merchantId, id);
+    if (!account) throw new ProcessorAccountNotFound();
+    return account;
+  };
+}
+
+export function listProcessorAccounts({ accounts, maxAccountsPerMerchant }: Pick<ManageProcessorAccountsPorts, 'accounts' | 'maxAccountsPerMerchant'>): ListProcessorAccounts {
+  return (merchantId) => accounts.list(merchantId, maxAccountsPerMerchant);
+}
+
+/** A compare-and-set on the version read: of two concurrent changes one commits, the other gets 409. */
+export function updateProcessorAccount(ports: ManageProcessorAccountsPorts): UpdateProcessorAccount {
+  const { accounts, policy, sealer, transaction, clock } = ports;
+  return async (merchantId, id, change) => {
+    const account = await getProcessorAccount(ports)(merchantId, id);
+    const now = clock.now().toISOString();
+    const next: ProcessorAccount = { ...account, updated_at: now };
+    if (change.name !== undefined) next.name = change.name;
+    if (change.credentials !== undefined) {
+      next.credentials_hint = checkedCredentials(policy, account.processor, change.credentials);
+      next.sealed_credentials = sealer.seal(JSON.stringify(change.credentials), credentialsContext(account));
+      next.credentials_updated_at = now;
+    }
+    if (change.settings !== undefined) {
+      await checkSettings(ports, merchantId, account.processor, change.settings);
+      next.settings = change.settings;
+    }
+    return transaction((uow) => accounts.update(uow, next));
+  };
+}
+
+export function deleteProcessorAccount(ports: Pick<ManageProcessorAccountsPorts, 'accounts' | 'transaction'>): DeleteProcessorAccount {
+  return async (merchantId, id) => {
+    const account = await ports.accounts.get(merchantId, id);
+    if (!account) throw new ProcessorAccountNotFound();
+    await ports.transaction((uow) => ports.accounts.delete(uow, account));
+  };
+}
+
+/** The account's credentials, opened for a call to its processor (never returned to a merchant). */
+export function openCredentials(sealer: SecretSealer, account: ProcessorAccount): unknown {
+  return JSON.parse(sealer.open(account.sealed_credentials, credentialsContext(account)));
+}

@@ -1,0 +1,59 @@
+import { ConflictError, NotFoundError, ValidationError } from '@vaultline/core';
+
+export type AccountProcessor = 'adyen' | 'checkout' | 'simulator';
+export const ACCOUNT_PROCESSORS: readonly AccountProcessor[] = ['adyen', 'checkout', 'simulator'];
+
+export interface ProcessorAccountSettings {
+  /** Overrides the processor's default host; only an allowed forward destination is accepted. */
+  base_url: string | null;
+}
+
+/** A merchant's account at a processor. The credentials are sealed at rest and never leave this service. */
+export interface ProcessorAccount {
+  id: string;
+  merchant_id: string;
+  processor: AccountProcessor;
+  name: string;
+  settings: ProcessorAccountSettings;
+  /** The credentials object as JSON, sealed with the account's id and merchant as context. */
+  sealed_credentials: string;
+  /** What a merchant may see of the credentials: the last four characters of the main secret. */
+  credentials_hint: string | null;
+  credentials_updated_at: string;
+  created_at: string;
+  updated_at: string;
+  version: number;
+}
+
+/** Bound into the sealed value: credentials sealed for one account do not open for another. */
+export const credentialsContext = (account: Pick<ProcessorAccount, 'merchant_id' | 'id'>): string => `processor-account:${account.merchant_id}:${account.id}`;
+
+/** `…` and the last four characters; nothing for a secret too short to show any of it safely. */
+export function maskedHint(secret: string | undefined): string | null {
+  if (!secret || secret.length < 12) return null;
+  return `…${secret.slice(-4)}`;
+}
+
+export class ProcessorAccountNotFound extends NotFoundError {
+  constructor() {
+    super('processor_account');
+  }
+}
+
+export class ProcessorAccountLimitReached extends ConflictError {
+  constructor(limit: number) {
+    super('processor_account_limit_reached', `A merchant has at most ${limit} processor accounts; delete one first.`);
+  }
+}
+
+export class InvalidCredentials extends ValidationError {
+  constructor(field: string, detail: string) {
+    super(field, detail, 'invalid_credentials');
+  }
+}
+
+export class DestinationNotAllowed extends ValidationError {
+  constructor(url: string) {
+    super('settings.base_url', `${url} is not an allowed forward destination for this processor; list it in FORWARD_EXTRA_DESTINATIONS (and set FORWARD_HTTPS_ONLY=false for plain http).`, 'destination_not_allowed');
+  }
+}

@@ -1,0 +1,77 @@
+import type { Router } from 'express';
+import { z } from 'zod';
+import { SCOPES } from '@vaultline/auth';
+import { isUuid } from '@vaultline/core';
+import { authOf, parseInput, requireScope } from '@vaultline/http';
+import type { CreateProcessorAccount, DeleteProcessorAccount, GetProcessorAccount, ListProcessorAccounts, UpdateProcessorAccount } from '../domain/manage-processor-accounts';
+import { ACCOUNT_PROCESSORS, ProcessorAccountNotFound, type ProcessorAccount } from '../domain/processor-accounts/processor-account';
+
+export interface ProcessorAccountUseCases {
+  createProcessorAccount: CreateProcessorAccount;
+  getProcessorAccount: GetProcessorAccount;
+  listProcessorAccounts: ListProcessorAccounts;
+  updateProcessorAccount: UpdateProcessorAccount;
+  deleteProcessorAccount: DeleteProcessorAccount;
+}
+
+const name = z.string().trim().min(1).max(64);
+const credentials = z.record(z.string(), z.unknown());
+const baseUrl = z
+  .string()
+  .max(2048)
+  .regex(/^https?:\/\/[^/?#\s]+(\/[^?#\s]*)?$/, { message: 'base_url must be an absolute http(s) URL without query or fragment.' });
+const settings = z.strictObject({ base_url: baseUrl.nullable().default(null) });
+
+const createBody = z.strictObject({
+  processor: z.enum(ACCOUNT_PROCESSORS as [string, ...string[]]).transform((value) => value as ProcessorAccount['processor']),
+  name,
+  credentials: credentials.default({}),
+  settings: settings.default({ base_url: null }),
+});
+
+const updateBody = z.strictObject({ name: name.optional(), credentials: credentials.optional(), settings: settings.optional() });
+
+/** What a merchant sees of an account: never the credentials, only a hint and when they last changed. */
+export const toProcessorAccountView = (account: ProcessorAccount) => ({
+  id: account.id,
+  processor: account.processor,
+  name: account.name,
+  settings: account.settings,
+  credentials: { hint: account.credentials_hint, updated_at: account.credentials_updated_at },
+  created_at: account.created_at,
+  updated_at: account.updated_at,
+});
+
+function accountId(raw: unknown): string {
+  const id = String(raw);
+  if (!isUuid(id)) throw new ProcessorAccountNotFound();
+  return id;
+}
+
+/** A merchant's accounts at processors; flows name them in their steps. */
+export function processorAccountRoutes(router: Router, useCases: ProcessorAccountUseCases): void {
+  const merchant = requireScope(SCOPES.merchant);
+
+  router.post('/processor-accounts', merchant, async (req, res) => {
+    const body = parseInput(createBody, req.body);
+    res.status(201).json(toProcessorAccountView(await useCases.createProcessorAccount(authOf(req).merchantId, body)));
+  });
+
+  router.get('/processor-accounts', merchant, async (req, res) => {
+    res.json({ object: 'list', data: (await useCases.listProcessorAccounts(authOf(req).merchantId)).map(toProcessorAccountView) });
+  });
+
+  router.get('/processor-accounts/:id', merchant, async (req, res) => {
+    res.json(toProcessorAccountView(await useCases.getProcessorAccount(authOf(req).merchantId, accountId(req.params.id))));
+  });
+
+  router.patch('/processor-accounts/:id', merchant, async (req, res) => {
+    const body = parseInput(updateBody, req.body);
+    res.json(toProcessorAccountView(await useCases.updateProcessorAccount(authOf(req).merchantId, accountId(req.params.id), body)));
+  });
+
+  router.delete('/processor-accounts/:id', merchant, async (req, res) => {
+    await useCases.deleteProcessorAccount(authOf(req).merchantId, accountId(req.params.id));
+    res.status(204).end();
+  });
+}

@@ -1,0 +1,21 @@
+import { z } from 'zod';
+
+/** The options a processor account is opened with: its credentials, its base URL override, the payment's key mode. */
+export function accountOptionsSchema<C extends z.ZodType>(credentials: C) {
+  return z.object({ credentials, base_url: z.string().url().nullable().default(null), mode: z.enum(['test', 'live']) });
+}
+
+/**
+ * What Adyen and Checkout.com do as plugins today: authorize and capture (partial too), merchant-initiated
+ * unscheduled payments as such, test and live. 3RI (their 3DS2 merchant-initiated requests) is not sent
+ * yet, so it is declared missing and a flow needing it is refused; risk is not theirs.
+ */
+export const REAL_PROCESSOR_CAPABILITIES = {
+  authorize: true,
+  capture: true,
+  partialCapture: true,
+  authentication3ri: false,
+  risk: false,
+  explicitUnscheduledMit: true,
+  modes: ['test', 'live'],
+} as const;

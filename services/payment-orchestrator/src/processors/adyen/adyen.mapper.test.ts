@@ -1,0 +1,190 @@
+import { authorizationInputOf } from '../../../test/support/processor-fixtures';
+import { adyenBaseUrl, adyenCredentialsSchema, type AdyenCredentials } from './adyen.account';
+import { ADYEN_CAPTURE_RECHECK_MS, adyenFailureReason, fromAdyenCaptureResponse, fromAdyenPaymentResponse, toAdyenCaptureRequest, toAdyenPaymentRequest } from './adyen.mapper';
+
+const credentials: AdyenCredentials = { api_key: 'AQE_test_key', merchant_account: 'ShopECOM', hmac_key: '44782DEF547AAA06C910C43932B1EB0C71FC68D9D0C057550C48EC2ACF6BA056' };
+
+const input = authorizationInputOf;
+
+const consumerPresentCard = {
+  type: 'scheme',
+  number: '{{ account_number }}',
+  expiryMonth: '{{ expiration_month }}',
+  expiryYear: '{{ expiration_year }}',
+  cvc: '{{ security_code }}',
+  holderName: 'Ada Lovelace',
+};
+const merchantInitiatedCard = { type: 'scheme', number: '{{ account_number }}', expiryMonth: '{{ expiration_month }}', expiryYear: '{{ expiration_year }}', holderName: 'Ada Lovelace' };
+
+describe('Adyen v69 /payments request', () => {
+  it('when a one-off payment is mapped, then the request is a forwarder template with every field pinned and only placeholders for the card', () => {
+    expect(toAdyenPaymentRequest(input(), credentials)).toEqual({
+      method: 'POST',
+      path: '/v69/payments',
+      headers: { 'content-type': 'application/json', 'x-api-key': 'AQE_test_key', 'idempotency-key': '01a208ee-5f6c-74c8-b99c-a50679101e09:authorization' },
+      body: {
+        amount: { currency: 'EUR', value: 1250 },
+        reference: '01a208ee-5f6c-74c8-b99c-a50679101e09',
+        paymentMethod: consumerPresentCard,
+        merchantAccount: 'ShopECOM',
+        shopperInteraction: 'Ecommerce',
+      },
+      carries_card_data: true,
+    });
+  });
+
+  it('when an initial recurring payment is mapped, then it is Ecommerce with recurringProcessingModel Subscription', () => {
+    expect(toAdyenPaymentRequest(input({ use_case: 'RECURRING' }), credentials).body).toEqual({
+      amount: { currency: 'EUR', value: 1250 },
+      reference: '01a208ee-5f6c-74c8-b99c-a50679101e09',
+      paymentMethod: consumerPresentCard,
+      merchantAccount: 'ShopECOM',
+      shopperInteraction: 'Ecommerce',
+      recurringProcessingModel: 'Subscription',
+    });
+  });
+
+  it('when an initial unscheduled payment is mapped, then it is Ecommerce with UnscheduledCardOnFile', () => {
+    expect(toAdyenPaymentRequest(input({ use_case: 'UNSCHEDULED' }), credentials).body).toEqual({
+      amount: { currency: 'EUR', value: 1250 },
+      reference: '01a208ee-5f6c-74c8-b99c-a50679101e09',
+      paymentMethod: consumerPresentCard,
+      merchantAccount: 'ShopECOM',
+      shopperInteraction: 'Ecommerce',
+      recurringProcessingModel: 'UnscheduledCardOnFile',
+    });
+  });
+
+  it('when a subsequent recurring payment is mapped, then it is ContAuth with Subscription, the initial networkTxReference and no cvc', () => {
+    expect(toAdyenPaymentRequest(input({ use_case: 'SUBSEQUENT_RECURRING', network_transaction_reference: 'MCC123456789', amount: 1000 }), credentials).body).toEqual({
+      amount: { currency: 'EUR', value: 1000 },
+      reference: '01a208ee-5f6c-74c8-b99c-a50679101e09',
+      paymentMethod: merchantInitiatedCard,
+      merchantAccount: 'ShopECOM',
+      shopperInteraction: 'ContAuth',
+      recurringProcessingModel: 'Subscription',
+      additionalData: { networkTxReference: 'MCC123456789' },
+    });
+  });
+
+  it('when a subsequent unscheduled payment is mapped, then it is ContAuth with UnscheduledCardOnFile and the initial networkTxReference, even while a security code would be available', () => {
+    expect(toAdyenPaymentRequest(input({ use_case: 'SUBSEQUENT_UNSCHEDULED', network_transaction_reference: '559381749327', security_code_available: true }), credentials).body).toEqual({
+      amount: { currency: 'EUR', value: 1250 },
+      reference: '01a208ee-5f6c-74c8-b99c-a50679101e09',
+      paymentMethod: merchantInitiatedCard,
+      merchantAccount: 'ShopECOM',
+      shopperInteraction: 'ContAuth',
+      recurringProcessingModel: 'UnscheduledCardOnFile',
+      additionalData: { networkTxReference: '559381749327' },
+    });
+  });
+
+  it('when a subsequent payment has no network transaction reference, then no request is built', () => {
+    expect(() => toAdyenPaymentRequest(input({ use_case: 'SUBSEQUENT_RECURRING' }), credentials)).toThrow(/networkTxReference/);
+  });
+
+  it('when the flow captures manually, then additionalData.manualCapture is the string "true" (beside the networkTxReference of a subsequent payment)', () => {
+    expect(toAdyenPaymentRequest(input({ capture_mode: 'manual' }), credentials).body).toMatchObject({ additionalData: { manualCapture: 'true' } });
+    expect((toAdyenPaymentRequest(input({ capture_mode: 'manual', use_case: 'SUBSEQUENT_UNSCHEDULED', network_transaction_reference: 'N1' }), credentials).body as { additionalData: unknown }).additionalData).toEqual({
+      manualCapture: 'true',
+      networkTxReference: 'N1',
+    });
+  });
+
+  it('when the security code is no longer available, then no cvc is sent; with no cardholder name, no holderName', () => {
+    const body = toAdyenPaymentRequest(input({ security_code_available: false, cardholder_name: null }), credentials).body as { paymentMethod: Record<string, string> };
+    expect(body.paymentMethod).toEqual({ type: 'scheme', number: '{{ account_number }}', expiryMonth: '{{ expiration_month }}', expiryYear: '{{ expiration_year }}' });
+  });
+});
+
+describe('Adyen v69 /payments answer', () => {
+  it('when Authorised, then the payment succeeds with the pspReference and the networkTxReference', () => {
+    expect(fromAdyenPaymentResponse({ status: 200, body: { pspReference: 'QFQTPCQ8HXSKGK82', resultCode: 'Authorised', additionalData: { networkTxReference: 'MCC123456789' }, merchantReference: 'p1' } })).toEqual({
+      status: 'succeeded',
+      processor_reference: 'QFQTPCQ8HXSKGK82',
+      network_transaction_reference: 'MCC123456789',
+    });
+  });
+
+  it('when Authorised without additionalData, then the network transaction reference is null', () => {
+    expect(fromAdyenPaymentResponse({ status: 200, body: { pspReference: 'P1', resultCode: 'Authorised' } })).toEqual({ status: 'succeeded', processor_reference: 'P1', network_transaction_reference: null });
+  });
+
+  it.each([
+    ['Not enough balance', 'insufficient_funds'],
+    ['Refused', 'card_declined'],
+    ['Expired Card', 'expired_card'],
+    ['CVC Declined', 'invalid_security_code'],
+    ['FRAUD', 'suspected_fraud'],
+    ['Something new', 'card_declined'],
+  ])('when Refused with refusalReason %s, then it fails with %s (a decline, never retried elsewhere)', (refusalReason, failure_reason) => {
+    expect(fromAdyenPaymentResponse({ status: 200, body: { pspReference: 'P2', resultCode: 'Refused', refusalReason, refusalReasonCode: '2' } })).toEqual({ status: 'failed', failure_reason, processor_reference: 'P2' });
+  });
+
+  it('when Error or Cancelled, then it fails with processor_error or cancelled', () => {
+    expect(fromAdyenPaymentResponse({ status: 200, body: { pspReference: 'P3', resultCode: 'Error' } })).toEqual({ status: 'failed', failure_reason: 'processor_error', processor_reference: 'P3' });
+    expect(fromAdyenPaymentResponse({ status: 200, body: { pspReference: 'P4', resultCode: 'Cancelled' } })).toEqual({ status: 'failed', failure_reason: 'cancelled', processor_reference: 'P4' });
+  });
+
+  it('when an action is asked for (no shopper session to run it in), then it fails rather than waits', () => {
+    expect(fromAdyenPaymentResponse({ status: 200, body: { resultCode: 'RedirectShopper', action: {} } })).toEqual({ status: 'failed', failure_reason: 'processor_unexpected_result', processor_reference: null });
+  });
+
+  it.each([500, 502, 503, 504, 429])('when the answer is HTTP %i, then it is a retryable processor error', (status) => {
+    expect(fromAdyenPaymentResponse({ status, body: { status, errorCode: '000', message: 'x', errorType: 'internal' } })).toMatchObject({ status: 'error' });
+  });
+
+  it('when the API key is refused or the request invalid, then it fails without a retry', () => {
+    expect(fromAdyenPaymentResponse({ status: 401, body: {} })).toEqual({ status: 'failed', failure_reason: 'processor_authentication_failed', processor_reference: null });
+    expect(fromAdyenPaymentResponse({ status: 422, body: { errorCode: '101', message: 'Invalid card number' } })).toEqual({ status: 'failed', failure_reason: 'processor_request_rejected', processor_reference: null });
+  });
+
+  it('when Authorised comes without a pspReference, then it fails as an invalid answer', () => {
+    expect(fromAdyenPaymentResponse({ status: 200, body: { resultCode: 'Authorised' } })).toEqual({ status: 'failed', failure_reason: 'processor_invalid_response', processor_reference: null });
+  });
+
+  it('when a refusal reason is not a string, then it is a plain decline', () => {
+    expect(adyenFailureReason(undefined)).toBe('card_declined');
+  });
+});
+
+describe('Adyen v69 captures', () => {
+  it('when a capture is mapped, then it goes to /payments/{pspReference}/captures with the merchant account, the amount to capture and the idempotency key, and no card data', () => {
+    expect(toAdyenCaptureRequest({ ...input(), amount: 700, idempotency_key: 'p1:capture' }, credentials, 'QFQTPCQ8HXSKGK82')).toEqual({
+      method: 'POST',
+      path: '/v69/payments/QFQTPCQ8HXSKGK82/captures',
+      headers: { 'content-type': 'application/json', 'x-api-key': 'AQE_test_key', 'idempotency-key': 'p1:capture' },
+      body: { merchantAccount: 'ShopECOM', amount: { currency: 'EUR', value: 700 }, reference: '01a208ee-5f6c-74c8-b99c-a50679101e09' },
+      carries_card_data: false,
+    });
+  });
+
+  it('when Adyen answers received, then the capture is pending until its notification', () => {
+    expect(fromAdyenCaptureResponse({ status: 201, body: { merchantAccount: 'ShopECOM', paymentPspReference: 'QFQTPCQ8HXSKGK82', pspReference: 'JDD6LKT8MBLZNN84', status: 'received' } })).toEqual({
+      status: 'pending',
+      processor_reference: 'JDD6LKT8MBLZNN84',
+      poll_after_ms: ADYEN_CAPTURE_RECHECK_MS,
+    });
+  });
+
+  it('when the capture answer is a 503, then it is retryable; when it is not received, then it fails', () => {
+    expect(fromAdyenCaptureResponse({ status: 503, body: {} })).toEqual({ status: 'error', failure_reason: 'processor_unavailable' });
+    expect(fromAdyenCaptureResponse({ status: 201, body: { pspReference: 'X', status: 'other' } })).toEqual({ status: 'failed', failure_reason: 'processor_invalid_response', processor_reference: 'X' });
+  });
+});
+
+describe('Adyen account', () => {
+  it('when credentials are valid, then they parse; a hmac_key that is not hex, a missing merchant_account or an unknown field are refused', () => {
+    expect(adyenCredentialsSchema.safeParse(credentials).success).toBe(true);
+    expect(adyenCredentialsSchema.safeParse({ ...credentials, hmac_key: 'not-hex' }).success).toBe(false);
+    expect(adyenCredentialsSchema.safeParse({ api_key: 'k', hmac_key: 'AB' }).success).toBe(false);
+    expect(adyenCredentialsSchema.safeParse({ ...credentials, password: 'x' }).success).toBe(false);
+  });
+
+  it('when the mode is test, then payments go to checkout-test; live uses the account prefix; a base_url overrides both', () => {
+    expect(adyenBaseUrl(credentials, 'test', null)).toBe('https://checkout-test.adyen.com');
+    expect(adyenBaseUrl({ ...credentials, live_url_prefix: '1797a841fbb37ca7-AdyenDemo' }, 'live', null)).toBe('https://1797a841fbb37ca7-AdyenDemo-checkout-live.adyenpayments.com/checkout');
+    expect(() => adyenBaseUrl(credentials, 'live', null)).toThrow(/live_url_prefix/);
+    expect(adyenBaseUrl(credentials, 'test', 'http://127.0.0.1:4010/')).toBe('http://127.0.0.1:4010');
+  });
+});

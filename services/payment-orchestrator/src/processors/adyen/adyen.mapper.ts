@@ -1,0 +1,136 @@
+import type { CaptureOutcome, ProcessorPayment, StepOutcome } from '../../domain/ports';
+import { CARD_PLACEHOLDERS, field, isMerchantInitiated, text, transportOutcome, type AuthorizationInput, type ProcessorHttpRequest, type ProcessorHttpResponse } from '../processor-wire';
+import type { AdyenCredentials } from './adyen.account';
+
+/** Checkout API version every path is built on. */
+export const ADYEN_API_VERSION = 'v69';
+
+/**
+ * The stored-credential fields by use case, per Adyen's rules for card details stored with a third party:
+ * the consumer is present (Ecommerce) for one-off and initial payments; a subsequent payment is ContAuth
+ * with the initial payment's model.
+ */
+const STORED_CREDENTIAL: Record<ProcessorPayment['use_case'], { shopperInteraction: 'Ecommerce' | 'ContAuth'; recurringProcessingModel?: 'Subscription' | 'UnscheduledCardOnFile' }> = {
+  ONE_OFF: { shopperInteraction: 'Ecommerce' },
+  RECURRING: { shopperInteraction: 'Ecommerce', recurringProcessingModel: 'Subscription' },
+  UNSCHEDULED: { shopperInteraction: 'Ecommerce', recurringProcessingModel: 'UnscheduledCardOnFile' },
+  SUBSEQUENT_RECURRING: { shopperInteraction: 'ContAuth', recurringProcessingModel: 'Subscription' },
+  SUBSEQUENT_UNSCHEDULED: { shopperInteraction: 'ContAuth', recurringProcessingModel: 'UnscheduledCardOnFile' },
+};
+
+function headers(credentials: AdyenCredentials, idempotencyKey: string): Record<string, string> {
+  return { 'content-type': 'application/json', 'x-api-key': credentials.api_key, 'idempotency-key': idempotencyKey };
+}
+
+/**
+ * `POST /v69/payments` as a forwarder template (pure): the card fields are placeholders. `reference` is
+ * the payment id, so a notification names the payment even before its answer was stored.
+ */
+export function toAdyenPaymentRequest(payment: AuthorizationInput, credentials: AdyenCredentials): ProcessorHttpRequest {
+  const merchantInitiated = isMerchantInitiated(payment.use_case);
+  const additionalData: Record<string, string> = {};
+  if (payment.capture_mode === 'manual') additionalData.manualCapture = 'true';
+  if (merchantInitiated) {
+    if (!payment.network_transaction_reference) throw new Error('A merchant-initiated Adyen payment needs the initial payment\'s networkTxReference');
+    additionalData.networkTxReference = payment.network_transaction_reference;
+  }
+  const paymentMethod: Record<string, string> = {
+    type: 'scheme',
+    number: CARD_PLACEHOLDERS.account_number,
+    expiryMonth: CARD_PLACEHOLDERS.expiration_month,
+    expiryYear: CARD_PLACEHOLDERS.expiration_year,
+  };
+  if (!merchantInitiated && payment.security_code_available) paymentMethod.cvc = CARD_PLACEHOLDERS.security_code;
+  if (payment.cardholder_name) paymentMethod.holderName = payment.cardholder_name;
+  return {
+    method: 'POST',
+    path: `/${ADYEN_API_VERSION}/payments`,
+    headers: headers(credentials, payment.idempotency_key),
+    body: {
+      amount: { currency: payment.currency_code, value: payment.amount },
+      reference: payment.payment_id,
+      paymentMethod,
+      merchantAccount: credentials.merchant_account,
+      ...STORED_CREDENTIAL[payment.use_case],
+      ...(Object.keys(additionalData).length > 0 ? { additionalData } : {}),
+    },
+    carries_card_data: true,
+  };
+}
+
+/** `POST /v69/payments/{pspReference}/captures` (pure); `payment.amount` is the amount to capture (partial or full). */
+export function toAdyenCaptureRequest(payment: ProcessorPayment, credentials: AdyenCredentials, pspReference: string): ProcessorHttpRequest {
+  return {
+    method: 'POST',
+    path: `/${ADYEN_API_VERSION}/payments/${encodeURIComponent(pspReference)}/captures`,
+    headers: headers(credentials, payment.idempotency_key),
+    body: { merchantAccount: credentials.merchant_account, amount: { currency: payment.currency_code, value: payment.amount }, reference: payment.payment_id },
+    carries_card_data: false,
+  };
+}
+
+/** Adyen's refusal reasons, as its /payments answers spell them → our failure_reason vocabulary. */
+const REFUSAL_REASONS: Record<string, string> = {
+  'refused': 'card_declined',
+  'referral': 'card_declined',
+  'acquirer error': 'processor_error',
+  'blocked card': 'card_blocked',
+  'expired card': 'expired_card',
+  'invalid amount': 'invalid_amount',
+  'invalid card number': 'invalid_card_number',
+  'issuer unavailable': 'issuer_unavailable',
+  'not supported': 'card_not_supported',
+  '3d not authenticated': 'authentication_failed',
+  'not enough balance': 'insufficient_funds',
+  'acquirer fraud': 'suspected_fraud',
+  'fraud': 'suspected_fraud',
+  'fraud-cancelled': 'suspected_fraud',
+  'cancelled': 'cancelled',
+  'transaction not permitted': 'transaction_not_permitted',
+  'cvc declined': 'invalid_security_code',
+  'restricted card': 'card_restricted',
+  'revocation of auth': 'authorization_revoked',
+  'declined non generic': 'card_declined',
+  'withdrawal amount exceeded': 'limit_exceeded',
+  'withdrawal count exceeded': 'limit_exceeded',
+};
+
+/** A refusal reason we do not know is still a decline: never a retryable error (no fallback on a decline). */
+export function adyenFailureReason(refusalReason: unknown): string {
+  return (typeof refusalReason === 'string' && REFUSAL_REASONS[refusalReason.trim().toLowerCase()]) || 'card_declined';
+}
+
+/** The /payments answer → our step outcome (pure). */
+export function fromAdyenPaymentResponse(response: ProcessorHttpResponse): StepOutcome {
+  const transport = transportOutcome(response.status);
+  if (transport) return transport;
+  const pspReference = text(field(response.body, 'pspReference'));
+  switch (field(response.body, 'resultCode')) {
+    case 'Authorised': {
+      if (!pspReference) return { status: 'failed', failure_reason: 'processor_invalid_response', processor_reference: null };
+      const networkTxReference = text(field(field(response.body, 'additionalData'), 'networkTxReference'));
+      return { status: 'succeeded', processor_reference: pspReference, network_transaction_reference: networkTxReference };
+    }
+    case 'Refused':
+      return { status: 'failed', failure_reason: adyenFailureReason(field(response.body, 'refusalReason')), processor_reference: pspReference };
+    case 'Error':
+      return { status: 'failed', failure_reason: 'processor_error', processor_reference: pspReference };
+    case 'Cancelled':
+      return { status: 'failed', failure_reason: 'cancelled', processor_reference: pspReference };
+    default:
+      // Pending, Received or an action (3-D Secure, redirect): a card payment sent without a shopper session cannot complete those.
+      return { status: 'failed', failure_reason: 'processor_unexpected_result', processor_reference: pspReference };
+  }
+}
+
+/** Adyen confirms a capture by notification (CAPTURE / CAPTURE_FAILED), so until then it is pending. */
+export const ADYEN_CAPTURE_RECHECK_MS = 5 * 60_000;
+
+/** The /captures answer (`status: received`) → pending until the notification settles it (pure). */
+export function fromAdyenCaptureResponse(response: ProcessorHttpResponse): CaptureOutcome {
+  const transport = transportOutcome(response.status);
+  if (transport) return transport;
+  const pspReference = text(field(response.body, 'pspReference'));
+  if (field(response.body, 'status') !== 'received' || !pspReference) return { status: 'failed', failure_reason: 'processor_invalid_response', processor_reference: pspReference };
+  return { status: 'pending', processor_reference: pspReference, poll_after_ms: ADYEN_CAPTURE_RECHECK_MS };
+}

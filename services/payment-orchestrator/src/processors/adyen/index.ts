@@ -1,0 +1,44 @@
+import type { z } from 'zod';
+import type { ProcessorConnection } from '../../domain/ports';
+import { accountOptionsSchema, REAL_PROCESSOR_CAPABILITIES } from '../account-plugin';
+import type { ProcessorPlugin } from '../processor-plugin';
+import { authorizationInput, sendMapped } from '../processor-transport';
+import { adyenBaseUrl, adyenCredentialsSchema } from './adyen.account';
+import { ADYEN_CAPTURE_RECHECK_MS, fromAdyenCaptureResponse, fromAdyenPaymentResponse, toAdyenCaptureRequest, toAdyenPaymentRequest } from './adyen.mapper';
+
+const optionsSchema = accountOptionsSchema(adyenCredentialsSchema);
+
+export type AdyenOptions = z.infer<typeof optionsSchema>;
+
+const capabilities = REAL_PROCESSOR_CAPABILITIES;
+
+/** Adyen Checkout API v69: authorizations through the forwarder, captures through egress, settled by notification. */
+export const adyen: ProcessorPlugin<AdyenOptions> = {
+  id: 'adyen',
+  capabilities,
+  optionsSchema,
+  open(options, context): ProcessorConnection {
+    const transport = context.transport;
+    if (!transport) throw new Error('The Adyen processor needs a transport (the forwarder and egress)');
+    const baseUrl = adyenBaseUrl(options.credentials, options.mode, options.base_url);
+    return {
+      id: 'adyen',
+      capabilities,
+      async authorize(payment) {
+        const request = toAdyenPaymentRequest(authorizationInput(payment), options.credentials);
+        return fromAdyenPaymentResponse(await sendMapped(transport, baseUrl, payment, request));
+      },
+      async capture(payment, authorizationReference) {
+        if (!authorizationReference) return { status: 'failed', failure_reason: 'authorization_reference_missing', processor_reference: null };
+        // An automatic-capture flow sent no manualCapture: Adyen captures the authorised payment by itself.
+        if (authorizationInput(payment).capture_mode === 'automatic') return { status: 'succeeded', processor_reference: authorizationReference };
+        const request = toAdyenCaptureRequest(payment, options.credentials, authorizationReference);
+        return fromAdyenCaptureResponse(await sendMapped(transport, baseUrl, payment, request));
+      },
+      // Adyen has no capture status to ask for: the CAPTURE / CAPTURE_FAILED notification settles it.
+      async captureStatus(_payment, captureReference) {
+        return (await context.captureSettlement?.(captureReference)) ?? { status: 'pending', processor_reference: captureReference, poll_after_ms: ADYEN_CAPTURE_RECHECK_MS };
+      },
+    };
+  },
+};

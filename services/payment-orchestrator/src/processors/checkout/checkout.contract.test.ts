@@ -1,0 +1,112 @@
+import { CHECKOUT_TEST_CARDS, startCheckoutStandIn, type CheckoutStandIn } from '../../../../../test-e2e/support/checkout-stand-in';
+import { placeholderTransport } from '../../../test/support/placeholder-transport';
+import type { CaptureOutcome, ProcessorPayment } from '../../domain/ports';
+import { processorContract } from '../processor.contract';
+import { checkout } from '.';
+import { fromCheckoutWebhook, verifyCheckoutWebhook } from './checkout.webhook';
+
+const credentials = { secret_key: 'sk_sbox_contract_key', processing_channel_id: 'pc_contract1', webhook_secret: 'whsec_contract' };
+const APPROVED_TOKEN = '01a208ee-5f6c-74c8-b99c-0000000000c1';
+const DECLINED_TOKEN = '01a208ee-5f6c-74c8-b99c-0000000000c2';
+
+let standIn: CheckoutStandIn;
+beforeAll(async () => {
+  standIn = await startCheckoutStandIn({ secretKey: credentials.secret_key, processingChannelId: credentials.processing_channel_id, webhookSecret: credentials.webhook_secret });
+});
+afterAll(async () => {
+  await standIn.stop();
+});
+
+const transport = placeholderTransport(
+  {
+    [APPROVED_TOKEN]: { number: CHECKOUT_TEST_CARDS.approved, expiry_month: 3, expiry_year: 2030, security_code: '100' },
+    [DECLINED_TOKEN]: { number: CHECKOUT_TEST_CARDS.declined, expiry_month: 3, expiry_year: 2030, security_code: '100' },
+  },
+  { integerExpiry: true },
+);
+
+/** A capture settles by the payment_captured webhook: the stand-in's, its Cko-Signature verified and mapped as the route will. */
+async function settleByWebhook(_connection: unknown, _payment: unknown, pending: CaptureOutcome): Promise<CaptureOutcome> {
+  if (pending.status !== 'pending') return pending;
+  const webhook = standIn.webhooks.find((w) => (JSON.parse(w.rawBody) as { data: { action_id: string } }).data.action_id === pending.processor_reference);
+  if (!webhook || !verifyCheckoutWebhook(webhook.rawBody, webhook.signature, credentials.webhook_secret)) return { status: 'failed', failure_reason: 'webhook_not_verified', processor_reference: null };
+  const event = fromCheckoutWebhook(JSON.parse(webhook.rawBody));
+  return event?.kind === 'capture_succeeded' ? { status: 'succeeded', processor_reference: event.capture_reference } : { status: 'failed', failure_reason: 'capture_failed', processor_reference: null };
+}
+
+const payment = (overrides: Partial<ProcessorPayment>): ProcessorPayment => ({
+  payment_id: 'p-1',
+  merchant_id: 'm',
+  use_case: 'ONE_OFF',
+  amount: 1250,
+  currency_code: 'EUR',
+  reference: null,
+  token_id: APPROVED_TOKEN,
+  masked_account_number: '424242******4242',
+  scheme: 'VISA',
+  network_transaction_reference: null,
+  authentication_preference: null,
+  idempotency_key: 'p-1:authorization',
+  ...overrides,
+});
+
+describe('Checkout.com plugin against its stand-in', () => {
+  processorContract('checkout', {
+    plugin: checkout,
+    get options() {
+      return { credentials, base_url: standIn.baseUrl, mode: 'test' };
+    },
+    invalidOptions: { credentials: { ...credentials, secret_key: 'pk_wrong' }, base_url: null, mode: 'test' },
+    approved: { token_id: APPROVED_TOKEN, security_code_available: true, capture_mode: 'manual' },
+    declined: { token_id: DECLINED_TOKEN, security_code_available: true },
+    context: { transport },
+    settle: settleByWebhook,
+  });
+});
+
+describe('Checkout.com plugin, beyond the contract', () => {
+  const open = () => checkout.open(checkout.optionsSchema.parse({ credentials, base_url: standIn.baseUrl, mode: 'test' }), { clock: undefined as never, transport });
+
+  it('when an initial recurring payment is followed by a subsequent one, then the subsequent carries merchant_initiated, previous_payment_id and no cvv', async () => {
+    const initial = await open().authorize(payment({ payment_id: 'p-init', use_case: 'RECURRING', idempotency_key: 'p-init:authorization', security_code_available: true }));
+    expect(initial).toMatchObject({ status: 'succeeded', processor_reference: expect.stringMatching(/^pay_/), network_transaction_reference: expect.stringMatching(/^\d{15}$/) });
+    const initialId = initial.status === 'succeeded' ? initial.processor_reference : null;
+    const subsequent = await open().authorize(payment({ payment_id: 'p-sub', use_case: 'SUBSEQUENT_RECURRING', idempotency_key: 'p-sub:authorization', initial_processor_reference: initialId, security_code_available: true }));
+    expect(subsequent.status).toBe('succeeded');
+    const sent = standIn.payments.at(-1)!;
+    expect([sent.body.payment_type, sent.body.merchant_initiated, sent.body.previous_payment_id, 'cvv' in (sent.body.source as object)]).toEqual(['Recurring', true, initialId, false]);
+    expect(sent.headers['cko-idempotency-key']).toBe('p-sub:authorization');
+  });
+
+  it('when a payment is declined for insufficient funds, then failure_reason is insufficient_funds', async () => {
+    const declined = placeholderTransport({ [APPROVED_TOKEN]: { number: CHECKOUT_TEST_CARDS.insufficientFunds, expiry_month: 3, expiry_year: 2030, security_code: null } }, { integerExpiry: true });
+    const connection = checkout.open(checkout.optionsSchema.parse({ credentials, base_url: standIn.baseUrl, mode: 'test' }), { clock: undefined as never, transport: declined });
+    expect(await connection.authorize(payment({ idempotency_key: 'p-nsf:authorization' }))).toMatchObject({ status: 'failed', failure_reason: 'insufficient_funds' });
+  });
+
+  it('when the flow captures automatically, then capture: true is sent and the capture waits for the payment_captured webhook without a capture request', async () => {
+    const authorization = await open().authorize(payment({ payment_id: 'p-auto', idempotency_key: 'p-auto:authorization', capture_mode: 'automatic' }));
+    expect(standIn.payments.at(-1)!.body.capture).toBe(true);
+    const reference = authorization.status === 'succeeded' ? authorization.processor_reference : '';
+    const before = transport.sent.length;
+    expect(await open().capture(payment({ idempotency_key: 'p-auto:capture', capture_mode: 'automatic' }), reference)).toMatchObject({ status: 'pending', processor_reference: reference });
+    expect(transport.sent.length).toBe(before);
+    const webhook = standIn.webhooks.find((w) => (JSON.parse(w.rawBody) as { data: { id: string } }).data.id === reference)!;
+    expect(verifyCheckoutWebhook(webhook.rawBody, webhook.signature, credentials.webhook_secret)).toBe(true);
+  });
+
+  it('when the stand-in answers 503, then the authorization is a retryable error', async () => {
+    standIn.failNext(1);
+    expect(await open().authorize(payment({ idempotency_key: 'p-503:authorization' }))).toEqual({ status: 'error', failure_reason: 'processor_unavailable' });
+  });
+
+  it('when the payment_captured webhook overtook the authorization\'s answer, then the automatic capture is settled at once, not at the next recheck', async () => {
+    const early = checkout.open(checkout.optionsSchema.parse({ credentials, base_url: standIn.baseUrl, mode: 'test' }), {
+      clock: undefined as never,
+      transport,
+      captureSettlement: async (reference) => (reference === 'pay_early' ? { status: 'succeeded', processor_reference: 'act_early' } : null),
+    });
+    expect(await early.capture(payment({ idempotency_key: 'p-early:capture', capture_mode: 'automatic' }), 'pay_early')).toEqual({ status: 'succeeded', processor_reference: 'act_early' });
+    expect(await early.capture(payment({ idempotency_key: 'p-late:capture', capture_mode: 'automatic' }), 'pay_late')).toMatchObject({ status: 'pending', processor_reference: 'pay_late' });
+  });
+});

@@ -1,0 +1,142 @@
+import { authorizationInputOf } from '../../../test/support/processor-fixtures';
+import { checkoutBaseUrl, checkoutCredentialsSchema, type CheckoutCredentials } from './checkout.account';
+import { CHECKOUT_CAPTURE_RECHECK_MS, fromCheckoutCaptureResponse, fromCheckoutPaymentResponse, toCheckoutCaptureRequest, toCheckoutPaymentRequest } from './checkout.mapper';
+
+const credentials: CheckoutCredentials = { secret_key: 'sk_sbox_m73dzbpy7cf3gfd46xr4yj5xo4e', processing_channel_id: 'pc_q4dbxom5jbgudnjzjpz7j2z6uq', webhook_secret: 'whsec-1' };
+
+const input = authorizationInputOf;
+
+const consumerPresentSource = { type: 'card', number: '{{ account_number }}', expiry_month: '{{ expiration_month }}', expiry_year: '{{ expiration_year }}', cvv: '{{ security_code }}', name: 'Ada Lovelace' };
+const merchantInitiatedSource = { type: 'card', number: '{{ account_number }}', expiry_month: '{{ expiration_month }}', expiry_year: '{{ expiration_year }}', name: 'Ada Lovelace' };
+const common = { amount: 1250, currency: 'EUR', reference: '01a208ee-5f6c-74c8-b99c-a50679101e09', processing_channel_id: 'pc_q4dbxom5jbgudnjzjpz7j2z6uq' };
+
+describe('Checkout.com POST /payments request', () => {
+  it('when a one-off automatic-capture payment is mapped, then the template has every field pinned, the Bearer key and Cko-Idempotency-Key, placeholders for the card', () => {
+    expect(toCheckoutPaymentRequest(input(), credentials)).toEqual({
+      method: 'POST',
+      path: '/payments',
+      headers: { 'content-type': 'application/json', authorization: 'Bearer sk_sbox_m73dzbpy7cf3gfd46xr4yj5xo4e', 'cko-idempotency-key': '01a208ee-5f6c-74c8-b99c-a50679101e09:authorization' },
+      body: { source: consumerPresentSource, ...common, capture: true },
+      carries_card_data: true,
+    });
+  });
+
+  it('when the flow captures manually, then capture is false', () => {
+    expect(toCheckoutPaymentRequest(input({ capture_mode: 'manual' }), credentials).body).toEqual({ source: consumerPresentSource, ...common, capture: false });
+  });
+
+  it('when an initial recurring payment is mapped, then payment_type Recurring and merchant_initiated false', () => {
+    expect(toCheckoutPaymentRequest(input({ use_case: 'RECURRING' }), credentials).body).toEqual({ source: consumerPresentSource, ...common, capture: true, payment_type: 'Recurring', merchant_initiated: false });
+  });
+
+  it('when an initial unscheduled payment is mapped, then payment_type Unscheduled and merchant_initiated false', () => {
+    expect(toCheckoutPaymentRequest(input({ use_case: 'UNSCHEDULED' }), credentials).body).toEqual({ source: consumerPresentSource, ...common, capture: true, payment_type: 'Unscheduled', merchant_initiated: false });
+  });
+
+  it('when a subsequent recurring payment is mapped, then merchant_initiated true, previous_payment_id the initial payment id, no cvv', () => {
+    expect(toCheckoutPaymentRequest(input({ use_case: 'SUBSEQUENT_RECURRING', initial_processor_reference: 'pay_mbabizu24mvu3mela5njyhpit4', network_transaction_reference: '483425347823432' }), credentials).body).toEqual({
+      source: merchantInitiatedSource,
+      ...common,
+      capture: true,
+      payment_type: 'Recurring',
+      merchant_initiated: true,
+      previous_payment_id: 'pay_mbabizu24mvu3mela5njyhpit4',
+    });
+  });
+
+  it('when a subsequent unscheduled payment knows only the scheme_id, then previous_payment_id is the scheme_id', () => {
+    expect(toCheckoutPaymentRequest(input({ use_case: 'SUBSEQUENT_UNSCHEDULED', network_transaction_reference: '483425347823432' }), credentials).body).toEqual({
+      source: merchantInitiatedSource,
+      ...common,
+      capture: true,
+      payment_type: 'Unscheduled',
+      merchant_initiated: true,
+      previous_payment_id: '483425347823432',
+    });
+  });
+
+  it('when a subsequent payment knows neither, then no request is built', () => {
+    expect(() => toCheckoutPaymentRequest(input({ use_case: 'SUBSEQUENT_UNSCHEDULED' }), credentials)).toThrow(/scheme_id/);
+  });
+
+  it('when the security code is gone and no name is known, then the source has neither cvv nor name', () => {
+    expect((toCheckoutPaymentRequest(input({ security_code_available: false, cardholder_name: null }), credentials).body as { source: unknown }).source).toEqual({
+      type: 'card',
+      number: '{{ account_number }}',
+      expiry_month: '{{ expiration_month }}',
+      expiry_year: '{{ expiration_year }}',
+    });
+  });
+});
+
+describe('Checkout.com POST /payments answer', () => {
+  it('when Authorized and approved, then it succeeds with the payment id and the scheme_id', () => {
+    expect(fromCheckoutPaymentResponse({ status: 201, body: { id: 'pay_mbabizu24mvu3mela5njyhpit4', action_id: 'act_1', approved: true, status: 'Authorized', response_code: '10000', scheme_id: '483425347823432' } })).toEqual({
+      status: 'succeeded',
+      processor_reference: 'pay_mbabizu24mvu3mela5njyhpit4',
+      network_transaction_reference: '483425347823432',
+    });
+    expect(fromCheckoutPaymentResponse({ status: 201, body: { id: 'pay_2', approved: true, status: 'Captured' } })).toEqual({ status: 'succeeded', processor_reference: 'pay_2', network_transaction_reference: null });
+  });
+
+  it.each([
+    ['20051', 'insufficient_funds'],
+    ['20005', 'card_declined'],
+    ['20054', 'expired_card'],
+    ['20087', 'invalid_security_code'],
+    ['20999', 'card_declined'],
+  ])('when Declined with response code %s, then it fails with %s', (response_code, failure_reason) => {
+    expect(fromCheckoutPaymentResponse({ status: 201, body: { id: 'pay_3', approved: false, status: 'Declined', response_code } })).toEqual({ status: 'failed', failure_reason, processor_reference: 'pay_3' });
+  });
+
+  it('when Pending (a 3-D Secure redirect), then it fails: no shopper session can complete it', () => {
+    expect(fromCheckoutPaymentResponse({ status: 202, body: { id: 'pay_4', status: 'Pending' } })).toEqual({ status: 'failed', failure_reason: 'processor_unexpected_result', processor_reference: 'pay_4' });
+  });
+
+  it('when Authorized is not approved, then the answer is invalid', () => {
+    expect(fromCheckoutPaymentResponse({ status: 201, body: { id: 'pay_5', status: 'Authorized', approved: false } })).toEqual({ status: 'failed', failure_reason: 'processor_invalid_response', processor_reference: 'pay_5' });
+  });
+
+  it.each([500, 502, 503, 429])('when the answer is HTTP %i, then it is a retryable processor error', (status) => {
+    expect(fromCheckoutPaymentResponse({ status, body: {} })).toMatchObject({ status: 'error' });
+  });
+
+  it('when the key is refused or the request invalid (422), then it fails without a retry', () => {
+    expect(fromCheckoutPaymentResponse({ status: 401, body: {} })).toMatchObject({ status: 'failed', failure_reason: 'processor_authentication_failed' });
+    expect(fromCheckoutPaymentResponse({ status: 422, body: { error_type: 'request_invalid', error_codes: ['card_number_invalid'] } })).toMatchObject({ status: 'failed', failure_reason: 'processor_request_rejected' });
+  });
+});
+
+describe('Checkout.com captures', () => {
+  it('when a full capture is mapped, then it names the payment id and sends no amount; a partial capture sends the amount', () => {
+    expect(toCheckoutCaptureRequest({ ...input(), idempotency_key: 'p1:capture' }, credentials, 'pay_mbabizu24mvu3mela5njyhpit4', null)).toEqual({
+      method: 'POST',
+      path: '/payments/pay_mbabizu24mvu3mela5njyhpit4/captures',
+      headers: { 'content-type': 'application/json', authorization: 'Bearer sk_sbox_m73dzbpy7cf3gfd46xr4yj5xo4e', 'cko-idempotency-key': 'p1:capture' },
+      body: { reference: '01a208ee-5f6c-74c8-b99c-a50679101e09' },
+      carries_card_data: false,
+    });
+    expect(toCheckoutCaptureRequest(input(), credentials, 'pay_1', 700).body).toEqual({ amount: 700, reference: '01a208ee-5f6c-74c8-b99c-a50679101e09' });
+  });
+
+  it('when Checkout.com accepts the capture (202 with an action_id), then it is pending until the webhook', () => {
+    expect(fromCheckoutCaptureResponse({ status: 202, body: { action_id: 'act_y3oqhf46pyzuxjbcn2giaqnb44', reference: 'p1' } })).toEqual({ status: 'pending', processor_reference: 'act_y3oqhf46pyzuxjbcn2giaqnb44', poll_after_ms: CHECKOUT_CAPTURE_RECHECK_MS });
+    expect(fromCheckoutCaptureResponse({ status: 503, body: {} })).toEqual({ status: 'error', failure_reason: 'processor_unavailable' });
+    expect(fromCheckoutCaptureResponse({ status: 403, body: {} })).toMatchObject({ status: 'failed', failure_reason: 'processor_authentication_failed' });
+  });
+});
+
+describe('Checkout.com account', () => {
+  it('when credentials are valid, then they parse; a key that is not sk_, a channel that is not pc_ or an unknown field are refused', () => {
+    expect(checkoutCredentialsSchema.safeParse(credentials).success).toBe(true);
+    expect(checkoutCredentialsSchema.safeParse({ ...credentials, secret_key: 'pk_sbox_x' }).success).toBe(false);
+    expect(checkoutCredentialsSchema.safeParse({ ...credentials, processing_channel_id: 'channel' }).success).toBe(false);
+    expect(checkoutCredentialsSchema.safeParse({ ...credentials, extra: 1 }).success).toBe(false);
+  });
+
+  it('when no base_url is set, then test mode goes to the sandbox and live mode to the live host', () => {
+    expect(checkoutBaseUrl('test', null)).toBe('https://api.sandbox.checkout.com');
+    expect(checkoutBaseUrl('live', null)).toBe('https://api.checkout.com');
+    expect(checkoutBaseUrl('test', 'http://127.0.0.1:4020/')).toBe('http://127.0.0.1:4020');
+  });
+});

@@ -1,0 +1,123 @@
+import type { CaptureOutcome, ProcessorPayment, StepOutcome } from '../../domain/ports';
+import { CARD_PLACEHOLDERS, field, isMerchantInitiated, text, transportOutcome, type AuthorizationInput, type ProcessorHttpRequest, type ProcessorHttpResponse } from '../processor-wire';
+import type { CheckoutCredentials } from './checkout.account';
+
+/** Stored-credential fields by use case: one-off payments are Regular (Checkout.com's default, so nothing is sent). */
+const PAYMENT_TYPE: Record<ProcessorPayment['use_case'], { payment_type?: 'Recurring' | 'Unscheduled'; merchant_initiated?: boolean }> = {
+  ONE_OFF: {},
+  RECURRING: { payment_type: 'Recurring', merchant_initiated: false },
+  UNSCHEDULED: { payment_type: 'Unscheduled', merchant_initiated: false },
+  SUBSEQUENT_RECURRING: { payment_type: 'Recurring', merchant_initiated: true },
+  SUBSEQUENT_UNSCHEDULED: { payment_type: 'Unscheduled', merchant_initiated: true },
+};
+
+function headers(credentials: CheckoutCredentials, idempotencyKey: string): Record<string, string> {
+  return { 'content-type': 'application/json', authorization: `Bearer ${credentials.secret_key}`, 'cko-idempotency-key': idempotencyKey };
+}
+
+/**
+ * `POST /payments` as a forwarder template (pure): the card fields are placeholders (the forwarder types
+ * the expiry ones as integers for this destination). `reference` is the payment id, so a webhook names the
+ * payment even before its answer was stored. A subsequent payment names the initial one by its payment id
+ * (`pay_…`), or, when that is unknown, by the scheme transaction id the initial answer returned.
+ */
+export function toCheckoutPaymentRequest(payment: AuthorizationInput, credentials: CheckoutCredentials): ProcessorHttpRequest {
+  const merchantInitiated = isMerchantInitiated(payment.use_case);
+  const source: Record<string, string> = {
+    type: 'card',
+    number: CARD_PLACEHOLDERS.account_number,
+    expiry_month: CARD_PLACEHOLDERS.expiration_month,
+    expiry_year: CARD_PLACEHOLDERS.expiration_year,
+  };
+  if (!merchantInitiated && payment.security_code_available) source.cvv = CARD_PLACEHOLDERS.security_code;
+  if (payment.cardholder_name) source.name = payment.cardholder_name;
+  let previous: { previous_payment_id: string } | Record<string, never> = {};
+  if (merchantInitiated) {
+    const previousPaymentId = payment.initial_processor_reference ?? payment.network_transaction_reference;
+    if (!previousPaymentId) throw new Error('A merchant-initiated Checkout.com payment needs the initial payment id or its scheme_id');
+    previous = { previous_payment_id: previousPaymentId };
+  }
+  return {
+    method: 'POST',
+    path: '/payments',
+    headers: headers(credentials, payment.idempotency_key),
+    body: {
+      source,
+      amount: payment.amount,
+      currency: payment.currency_code,
+      reference: payment.payment_id,
+      capture: payment.capture_mode === 'automatic',
+      processing_channel_id: credentials.processing_channel_id,
+      ...PAYMENT_TYPE[payment.use_case],
+      ...previous,
+    },
+    carries_card_data: true,
+  };
+}
+
+/**
+ * `POST /payments/{id}/captures` (pure). `partialAmount` only for a partial capture: without an amount
+ * Checkout.com captures the whole authorized amount.
+ */
+export function toCheckoutCaptureRequest(payment: ProcessorPayment, credentials: CheckoutCredentials, paymentId: string, partialAmount: number | null): ProcessorHttpRequest {
+  return {
+    method: 'POST',
+    path: `/payments/${encodeURIComponent(paymentId)}/captures`,
+    headers: headers(credentials, payment.idempotency_key),
+    body: { ...(partialAmount === null ? {} : { amount: partialAmount }), reference: payment.payment_id },
+    carries_card_data: false,
+  };
+}
+
+/** Checkout.com response codes → our failure_reason vocabulary; any other 2xxxx/3xxxx is a plain decline. */
+const RESPONSE_CODES: Record<string, string> = {
+  '20005': 'card_declined',
+  '20012': 'transaction_not_permitted',
+  '20014': 'invalid_card_number',
+  '20041': 'card_blocked',
+  '20043': 'card_blocked',
+  '20046': 'card_blocked',
+  '20051': 'insufficient_funds',
+  '20054': 'expired_card',
+  '20057': 'transaction_not_permitted',
+  '20059': 'suspected_fraud',
+  '20061': 'limit_exceeded',
+  '20062': 'card_restricted',
+  '20087': 'invalid_security_code',
+  '20091': 'issuer_unavailable',
+  '30004': 'card_blocked',
+};
+
+export function checkoutFailureReason(responseCode: unknown): string {
+  return (typeof responseCode === 'string' && RESPONSE_CODES[responseCode]) || 'card_declined';
+}
+
+/** The /payments answer → our step outcome (pure). */
+export function fromCheckoutPaymentResponse(response: ProcessorHttpResponse): StepOutcome {
+  const transport = transportOutcome(response.status);
+  if (transport) return transport;
+  const id = text(field(response.body, 'id'));
+  switch (field(response.body, 'status')) {
+    case 'Authorized':
+    case 'Captured':
+      if (!id || field(response.body, 'approved') !== true) return { status: 'failed', failure_reason: 'processor_invalid_response', processor_reference: id };
+      return { status: 'succeeded', processor_reference: id, network_transaction_reference: text(field(response.body, 'scheme_id')) };
+    case 'Declined':
+      return { status: 'failed', failure_reason: checkoutFailureReason(field(response.body, 'response_code')), processor_reference: id };
+    default:
+      // Pending (a 3-D Secure redirect) or anything else: a payment sent without a shopper session cannot complete it.
+      return { status: 'failed', failure_reason: 'processor_unexpected_result', processor_reference: id };
+  }
+}
+
+/** Checkout.com confirms a capture by webhook (payment_captured / payment_capture_declined), so until then it is pending. */
+export const CHECKOUT_CAPTURE_RECHECK_MS = 5 * 60_000;
+
+/** The /captures answer (202 with an action_id) → pending until the webhook settles it (pure). */
+export function fromCheckoutCaptureResponse(response: ProcessorHttpResponse): CaptureOutcome {
+  const transport = transportOutcome(response.status);
+  if (transport) return transport;
+  const actionId = text(field(response.body, 'action_id'));
+  if (response.status !== 202 || !actionId) return { status: 'failed', failure_reason: 'processor_invalid_response', processor_reference: actionId };
+  return { status: 'pending', processor_reference: actionId, poll_after_ms: CHECKOUT_CAPTURE_RECHECK_MS };
+}

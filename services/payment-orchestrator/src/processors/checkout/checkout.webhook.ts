@@ -1,0 +1,48 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { z } from 'zod';
+import type { ProcessorNotificationEvent } from '../processor-wire';
+import { checkoutFailureReason } from './checkout.mapper';
+
+/** Cko-Signature: HMAC-SHA256 of the raw body with the webhook secret, hex (how Checkout.com signs, and its stand-in). */
+export function signCheckoutWebhook(rawBody: Buffer | string, webhookSecret: string): string {
+  return createHmac('sha256', webhookSecret).update(rawBody).digest('hex');
+}
+
+/** Over the raw bytes as received: a re-serialised body would not verify. Constant-time compare. */
+export function verifyCheckoutWebhook(rawBody: Buffer | string, signature: string | undefined, webhookSecret: string): boolean {
+  if (typeof signature !== 'string' || !/^[0-9a-f]{64}$/i.test(signature)) return false;
+  return timingSafeEqual(Buffer.from(signature.toLowerCase(), 'hex'), Buffer.from(signCheckoutWebhook(rawBody, webhookSecret), 'hex'));
+}
+
+const webhookSchema = z.object({
+  id: z.string().min(1),
+  type: z.string().min(1),
+  data: z.object({
+    id: z.string().min(1),
+    action_id: z.string().optional(),
+    reference: z.string().optional(),
+    amount: z.number().int().optional(),
+    response_code: z.string().optional(),
+  }),
+});
+
+/** A verified webhook body → a normalised event; null when it is not a webhook (answered 400). The event id dedupes redeliveries. */
+export function fromCheckoutWebhook(body: unknown): ProcessorNotificationEvent | null {
+  const parsed = webhookSchema.safeParse(body);
+  if (!parsed.success) return null;
+  const { id, type, data } = parsed.data;
+  const dedupe_key = `checkout:${id}`;
+  const payment_reference = data.reference ?? '';
+  switch (type) {
+    case 'payment_approved':
+      return { kind: 'authorization_succeeded', dedupe_key, payment_reference, processor_reference: data.id };
+    case 'payment_declined':
+      return { kind: 'authorization_failed', dedupe_key, payment_reference, processor_reference: data.id, failure_reason: checkoutFailureReason(data.response_code) };
+    case 'payment_captured':
+      return { kind: 'capture_succeeded', dedupe_key, payment_reference, processor_reference: data.id, capture_reference: data.action_id ?? null, amount: data.amount ?? null };
+    case 'payment_capture_declined':
+      return { kind: 'capture_failed', dedupe_key, payment_reference, processor_reference: data.id, capture_reference: data.action_id ?? null, failure_reason: 'capture_failed' };
+    default:
+      return { kind: 'ignored', dedupe_key, event_type: type };
+  }
+}

@@ -1,0 +1,47 @@
+import type { z } from 'zod';
+import type { ProcessorConnection } from '../../domain/ports';
+import { accountOptionsSchema, REAL_PROCESSOR_CAPABILITIES } from '../account-plugin';
+import type { ProcessorPlugin } from '../processor-plugin';
+import { authorizationInput, sendMapped } from '../processor-transport';
+import { checkoutBaseUrl, checkoutCredentialsSchema } from './checkout.account';
+import { CHECKOUT_CAPTURE_RECHECK_MS, fromCheckoutCaptureResponse, fromCheckoutPaymentResponse, toCheckoutCaptureRequest, toCheckoutPaymentRequest } from './checkout.mapper';
+
+const optionsSchema = accountOptionsSchema(checkoutCredentialsSchema);
+
+export type CheckoutOptions = z.infer<typeof optionsSchema>;
+
+const capabilities = REAL_PROCESSOR_CAPABILITIES;
+
+/** Checkout.com: authorizations through the forwarder, captures through egress, settled by webhook. */
+export const checkout: ProcessorPlugin<CheckoutOptions> = {
+  id: 'checkout',
+  capabilities,
+  optionsSchema,
+  open(options, context): ProcessorConnection {
+    const transport = context.transport;
+    if (!transport) throw new Error('The Checkout.com processor needs a transport (the forwarder and egress)');
+    const baseUrl = checkoutBaseUrl(options.mode, options.base_url);
+    return {
+      id: 'checkout',
+      capabilities,
+      async authorize(payment) {
+        const request = toCheckoutPaymentRequest(authorizationInput(payment), options.credentials);
+        return fromCheckoutPaymentResponse(await sendMapped(transport, baseUrl, payment, request));
+      },
+      async capture(payment, authorizationReference) {
+        if (!authorizationReference) return { status: 'failed', failure_reason: 'authorization_reference_missing', processor_reference: null };
+        // An automatic-capture flow sent capture: true: Checkout.com captures by itself and says so by webhook.
+        // Its webhook may already be in (it can overtake the authorization's answer).
+        if (authorizationInput(payment).capture_mode === 'automatic') {
+          return (await context.captureSettlement?.(authorizationReference)) ?? { status: 'pending', processor_reference: authorizationReference, poll_after_ms: CHECKOUT_CAPTURE_RECHECK_MS };
+        }
+        // The amount is always sent (the engine gives the amount to capture): the same as no amount for a full capture.
+        const request = toCheckoutCaptureRequest(payment, options.credentials, authorizationReference, payment.amount);
+        return fromCheckoutCaptureResponse(await sendMapped(transport, baseUrl, payment, request));
+      },
+      async captureStatus(_payment, captureReference) {
+        return (await context.captureSettlement?.(captureReference)) ?? { status: 'pending', processor_reference: captureReference, poll_after_ms: CHECKOUT_CAPTURE_RECHECK_MS };
+      },
+    };
+  },
+};

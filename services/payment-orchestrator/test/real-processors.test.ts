@@ -1,0 +1,185 @@
+import { ADYEN_TEST_CARDS, startAdyenStandIn, type AdyenStandIn } from '../../../test-e2e/support/adyen-stand-in';
+import { CHECKOUT_TEST_CARDS, startCheckoutStandIn, type CheckoutStandIn } from '../../../test-e2e/support/checkout-stand-in';
+import { MERCHANT, recurring, startOrchestrator, type Harness, type Json } from './support/orchestrator-harness';
+import type { ProcessorTransport } from '../src/processors/processor-transport';
+import { placeholderTransport } from './support/placeholder-transport';
+
+const HMAC_KEY = '44782DEF547AAA06C910C43932B1EB0C71FC68D9D0C057550C48EC2ACF6BA056';
+const adyenCredentials = { api_key: 'AQE_engine_key_value', merchant_account: 'ShopECOM', hmac_key: HMAC_KEY };
+const checkoutCredentials = { secret_key: 'sk_sbox_engine_key', processing_channel_id: 'pc_engine1', webhook_secret: 'whsec_engine' };
+
+let first: AdyenStandIn;
+let second: AdyenStandIn;
+let cko: CheckoutStandIn;
+let h: Harness;
+
+/**
+ * The harness has no forwarder: this transport fills the placeholders as it would (integer expiry for
+ * Checkout.com), with the card the test chose, and sends to the stand-ins.
+ */
+let card: string = ADYEN_TEST_CARDS.approved;
+const transport: ProcessorTransport = {
+  forward: (request) => placeholderTransport({ '*': { number: card, expiry_month: 3, expiry_year: 2030, security_code: '737' } }, { integerExpiry: !request.url.endsWith('/v69/payments') }).forward(request),
+  send: (request) => placeholderTransport({}).send(request),
+};
+
+beforeAll(async () => {
+  first = await startAdyenStandIn({ apiKey: adyenCredentials.api_key, merchantAccount: 'ShopECOM', hmacKey: HMAC_KEY });
+  second = await startAdyenStandIn({ apiKey: adyenCredentials.api_key, merchantAccount: 'ShopECOM', hmacKey: HMAC_KEY });
+  cko = await startCheckoutStandIn({ secretKey: checkoutCredentials.secret_key, processingChannelId: checkoutCredentials.processing_channel_id, webhookSecret: checkoutCredentials.webhook_secret });
+});
+afterAll(async () => {
+  await Promise.all([first.stop(), second.stop(), cko.stop()]);
+});
+beforeEach(async () => {
+  card = ADYEN_TEST_CARDS.approved;
+  h = await startOrchestrator({
+    transport,
+    env: {
+      FORWARD_EXTRA_DESTINATIONS: [`${first.baseUrl}/v69/payments`, `${second.baseUrl}/v69/payments`, `${cko.baseUrl}/payments`].join(','),
+      PROCESSOR_ALLOW_PRIVATE_URLS: 'true',
+    },
+  });
+});
+afterEach(async () => {
+  await h.stop();
+});
+
+async function account(processor: 'adyen' | 'checkout', baseUrl: string): Promise<string> {
+  const created = await h.call(MERCHANT, 'POST', '/processor-accounts', { processor, name: processor, credentials: processor === 'adyen' ? adyenCredentials : checkoutCredentials, settings: { base_url: baseUrl } });
+  expect(created.status).toBe(201);
+  return created.body.id;
+}
+
+async function routeTo(name: string, captureMode: 'automatic' | 'manual', authorizer: string, fallback: string[] = []): Promise<void> {
+  const flow = await h.call(MERCHANT, 'POST', '/flows', { name, capture_mode: captureMode, steps: [{ kind: 'authorization', processor: authorizer, fallback }, { kind: 'capture', processor: authorizer }] });
+  expect(flow.status).toBe(201);
+  expect((await h.call(MERCHANT, 'PUT', '/flow-matrix', { default_flow: name, rules: [] })).status).toBe(200);
+}
+
+const transactions = async (payment: Json) => (await h.call(MERCHANT, 'GET', `/payments/${payment.id}/transactions`)).body.data.map((t: Json) => [t.processor, t.kind, t.status, t.failure_reason]);
+
+describe('payments on real processors (stand-ins)', () => {
+  it('when the flow matrix routes a one-off payment to an Adyen account, then Adyen authorizes it and, automatic capture, Adyen captures it', async () => {
+    const adyen = await account('adyen', first.baseUrl);
+    await routeTo('adyen-auto', 'automatic', adyen);
+    const before = first.payments.length;
+    const payment = await h.payOneOff(MERCHANT, '411111******1111');
+    expect([payment.status, payment.flow, payment.amount]).toEqual(['captured', 'adyen-auto', { requested: 1250, authorized: 1250, captured: 1250 }]);
+    expect(await transactions(payment)).toEqual([
+      [adyen, 'authorization', 'succeeded', null],
+      [adyen, 'capture', 'succeeded', null],
+    ]);
+    const sent = first.payments.slice(before);
+    expect(sent).toHaveLength(1);
+    expect(sent[0]!.body).toMatchObject({ reference: payment.id, shopperInteraction: 'Ecommerce', amount: { value: 1250, currency: 'EUR' } });
+    expect(sent[0]!.headers['idempotency-key']).toBe(`${payment.id}:authorization`);
+  });
+
+  it('when Adyen refuses the card, then the payment fails with the mapped reason and no other account is tried', async () => {
+    const adyen = await account('adyen', first.baseUrl);
+    const backup = await account('adyen', second.baseUrl);
+    await routeTo('adyen-refusing', 'automatic', adyen, [backup]);
+    card = ADYEN_TEST_CARDS.notEnoughBalance;
+    const before = second.payments.length;
+    const payment = await h.payOneOff(MERCHANT, '400000******9995');
+    expect([payment.status, payment.failure_reason]).toEqual(['failed', 'insufficient_funds']);
+    expect(second.payments.length).toBe(before);
+  });
+
+  it('when the first account answers 503, then the same authorization goes to the fallback account: every attempt listed, one charge in total', async () => {
+    const adyen = await account('adyen', first.baseUrl);
+    const backup = await account('adyen', second.baseUrl);
+    await routeTo('adyen-fallback', 'automatic', adyen, [backup]);
+    const before = { first: first.payments.length, second: second.payments.length };
+    first.failNext(1);
+    const payment = await h.payOneOff(MERCHANT, '411111******1111');
+    expect(payment.status).toBe('captured');
+    expect(await transactions(payment)).toEqual([
+      [adyen, 'authorization', 'error', 'processor_unavailable'],
+      [backup, 'authorization', 'succeeded', null],
+      [backup, 'capture', 'succeeded', null],
+    ]);
+    expect({ first: first.payments.length - before.first, second: second.payments.length - before.second }).toEqual({ first: 0, second: 1 });
+  });
+
+  it('when an initial recurring payment on Checkout.com is followed by a subsequent one, then the subsequent is merchant-initiated and names the initial payment by its scheme_id', async () => {
+    card = CHECKOUT_TEST_CARDS.approved;
+    const checkout = await account('checkout', cko.baseUrl);
+    await routeTo('checkout-manual', 'manual', checkout);
+    const initial = await h.payOneOff(MERCHANT, '424242******4242', recurring(), '/payments/recurring');
+    expect(initial.status).toBe('authorized');
+    const initialSent = cko.payments.at(-1)!;
+    expect([initialSent.body.payment_type, initialSent.body.merchant_initiated, initialSent.body.capture]).toEqual(['Recurring', false, false]);
+    const subsequent = await h.call(MERCHANT, 'POST', `/payments/recurring/${initial.id}/subsequent`, { amount: 1000, currency_code: 'EUR' }, { 'x-test-now': '2026-07-15T10:00:00Z' });
+    expect(subsequent.status).toBe(200);
+    await h.settle();
+    expect((await h.call(MERCHANT, 'GET', `/payments/${subsequent.body.id}`)).body.status).toBe('authorized');
+    const sent = cko.payments.at(-1)!.body;
+    expect([sent.payment_type, sent.merchant_initiated, typeof sent.previous_payment_id, 'cvv' in (sent.source as object)]).toEqual(['Recurring', true, 'string', false]);
+  });
+});
+
+describe('captures settled by the processors\' notifications', () => {
+  it('when a manual capture on Adyen is answered received, then the payment is capturing until the signed CAPTURE notification, then captured; a redelivery changes nothing', async () => {
+    const adyen = await account('adyen', first.baseUrl);
+    await routeTo('adyen-manual', 'manual', adyen);
+    const payment = await h.payOneOff(MERCHANT, '411111******1111');
+    expect(payment.status).toBe('authorized');
+    expect(first.payments.at(-1)!.body.additionalData).toEqual({ manualCapture: 'true' });
+    const capturing = await h.call(MERCHANT, 'POST', `/payments/${payment.id}/capture`, { amount: 700, currency_code: 'EUR' });
+    expect(capturing.body.status).toBe('capturing');
+    await h.settle();
+    expect((await h.call(MERCHANT, 'GET', `/payments/${payment.id}`)).body.status).toBe('capturing');
+
+    const notification = first.notifications.at(-1)!;
+    expect(notification.notificationItems[0]!.NotificationRequestItem).toMatchObject({ eventCode: 'CAPTURE', merchantReference: payment.id, amount: { value: 700, currency: 'EUR' } });
+    const answer = await h.postPublic(`/processor-notifications/adyen/${adyen}`, JSON.stringify(notification));
+    expect(answer.text).toBe('[accepted]');
+    await h.settle();
+    const captured = (await h.call(MERCHANT, 'GET', `/payments/${payment.id}`)).body;
+    expect([captured.status, captured.amount.captured]).toEqual(['captured', 700]);
+    await h.postPublic(`/processor-notifications/adyen/${adyen}`, JSON.stringify(notification));
+    await h.settle();
+    expect((await transactions(payment)).filter((t: Json[]) => t[1] === 'capture')).toEqual([[adyen, 'capture', 'succeeded', null]]);
+    expect(h.events.filter((e) => e.type === 'payment.captured' && e.data.payment_id === payment.id)).toHaveLength(1);
+  });
+
+  it('when a forged CAPTURE notification arrives, then it is refused and the payment stays capturing', async () => {
+    const adyen = await account('adyen', first.baseUrl);
+    await routeTo('adyen-manual-forged', 'manual', adyen);
+    const payment = await h.payOneOff(MERCHANT, '411111******1111');
+    await h.call(MERCHANT, 'POST', `/payments/${payment.id}/capture`, {});
+    await h.settle();
+    const genuine = first.notifications.at(-1)!;
+    const forged = JSON.parse(JSON.stringify(genuine)) as typeof genuine;
+    forged.notificationItems[0]!.NotificationRequestItem.additionalData.hmacSignature = Buffer.alloc(32, 1).toString('base64');
+    expect((await h.postPublic(`/processor-notifications/adyen/${adyen}`, JSON.stringify(forged))).text).toBe('[accepted]');
+    await h.settle();
+    expect((await h.call(MERCHANT, 'GET', `/payments/${payment.id}`)).body.status).toBe('capturing');
+  });
+
+  it('when an automatic-capture payment on Checkout.com is authorized, then it settles as captured by the payment_captured webhook', async () => {
+    card = CHECKOUT_TEST_CARDS.approved;
+    const checkout = await account('checkout', cko.baseUrl);
+    await routeTo('checkout-auto', 'automatic', checkout);
+    const payment = await h.payOneOff(MERCHANT, '424242******4242');
+    expect(payment.status).toBe('processing');
+    const webhook = cko.webhooks.at(-1)!;
+    expect((await h.postPublic(`/processor-notifications/checkout/${checkout}`, webhook.rawBody, { 'cko-signature': webhook.signature })).status).toBe(200);
+    await h.settle();
+    expect((await h.call(MERCHANT, 'GET', `/payments/${payment.id}`)).body.status).toBe('captured');
+  });
+});
+
+
+describe('opened processor accounts', () => {
+  it('when an account\'s credentials are rotated, then the next payment uses the new ones at once (the opened accounts are dropped on the write)', async () => {
+    const adyen = await account('adyen', first.baseUrl);
+    await routeTo('adyen-rotated', 'automatic', adyen);
+    expect((await h.payOneOff(MERCHANT, '411111******1111')).status).toBe('captured');
+    await h.call(MERCHANT, 'PATCH', `/processor-accounts/${adyen}`, { credentials: { ...adyenCredentials, api_key: 'AQE_revoked_key_value' } });
+    const refused = await h.payOneOff(MERCHANT, '411111******1111');
+    expect([refused.status, refused.failure_reason]).toEqual(['failed', 'processor_authentication_failed']);
+  });
+});

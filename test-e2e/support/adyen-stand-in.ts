@@ -1,0 +1,140 @@
+import { createHmac, randomBytes } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+import { startPspServer, type PspAnswer } from './psp-stand-in-server';
+
+/**
+ * A stand-in of Adyen's Checkout API v69 on loopback: `POST /v69/payments` and
+ * `POST /v69/payments/{pspReference}/captures`, with Adyen's request checks and answer shapes, the
+ * Idempotency-Key honoured (the same key gets the same answer, nothing charged twice), and standard
+ * notifications for captures signed the way Adyen signs them (HMAC-SHA256 with the hex-decoded key over
+ * the eight documented fields, base64, in additionalData.hmacSignature). It decides by the real card
+ * number the forwarder filled in, so it sees what a processor would.
+ */
+export const ADYEN_TEST_CARDS = {
+  approved: '4111111111111111',
+  refused: '4000000000000002',
+  notEnoughBalance: '4000000000009995',
+} as const;
+
+export interface AdyenStandInOptions {
+  apiKey: string;
+  merchantAccount: string;
+  hmacKey: string;
+  /** Answer after a delay drawn from [min, max] ms, like a real PSP (0, 0: at once). */
+  delayMs?: [number, number];
+}
+
+export interface AdyenPaymentRecord {
+  pspReference: string;
+  body: Record<string, unknown>;
+  headers: IncomingMessage['headers'];
+}
+
+export interface AdyenNotificationItem {
+  additionalData: Record<string, string>;
+  amount: { value: number; currency: string };
+  eventCode: string;
+  eventDate: string;
+  merchantAccountCode: string;
+  merchantReference: string;
+  originalReference?: string;
+  pspReference: string;
+  reason: string;
+  success: 'true' | 'false';
+}
+
+export interface AdyenStandIn {
+  /** The base URL (an account's settings.base_url); payments go to `${baseUrl}/v69/payments`. */
+  baseUrl: string;
+  payments: AdyenPaymentRecord[];
+  /** Signed CAPTURE notifications, one per capture accepted, for the test to deliver. */
+  notifications: Array<{ live: 'false'; notificationItems: Array<{ NotificationRequestItem: AdyenNotificationItem }> }>;
+  /** The next `count` requests answer 503 (a PSP outage). */
+  failNext(count: number): void;
+  stop(): Promise<void>;
+}
+
+/** Letters only: a reference with a long digit run could pass a card-number scan. */
+const reference = () => Array.from(randomBytes(16), (byte) => String.fromCharCode(65 + (byte % 26))).join('');
+
+export function signAdyenNotificationItem(item: Omit<AdyenNotificationItem, 'additionalData'>, hmacKeyHex: string): string {
+  const fields = [item.pspReference, item.originalReference ?? '', item.merchantAccountCode, item.merchantReference, String(item.amount.value), item.amount.currency, item.eventCode, item.success];
+  return createHmac('sha256', Buffer.from(hmacKeyHex, 'hex')).update(fields.join(':'), 'utf8').digest('base64');
+}
+
+export function adyenNotification(item: Omit<AdyenNotificationItem, 'additionalData'>, hmacKeyHex: string) {
+  return { live: 'false' as const, notificationItems: [{ NotificationRequestItem: { ...item, additionalData: { hmacSignature: signAdyenNotificationItem(item, hmacKeyHex) } } }] };
+}
+
+function validationError(message: string): PspAnswer {
+  return { status: 422, body: { status: 422, errorCode: '702', message, errorType: 'validation' } };
+}
+
+export async function startAdyenStandIn(options: AdyenStandInOptions): Promise<AdyenStandIn> {
+  const payments: AdyenPaymentRecord[] = [];
+  const notifications: AdyenStandIn['notifications'] = [];
+  const answered = new Map<string, PspAnswer>();
+
+  function authorise(body: Record<string, unknown>, headers: IncomingMessage['headers']): PspAnswer | string {
+    const pm = (body.paymentMethod ?? {}) as Record<string, unknown>;
+    const amount = (body.amount ?? {}) as Record<string, unknown>;
+    const additionalData = (body.additionalData ?? {}) as Record<string, unknown>;
+    if (body.merchantAccount !== options.merchantAccount) return 'merchantAccount';
+    if (!Number.isInteger(amount.value) || typeof amount.currency !== 'string') return 'amount';
+    if (typeof body.reference !== 'string' || body.reference === '') return 'reference';
+    if (pm.type !== 'scheme' || typeof pm.number !== 'string' || !/^\d{12,19}$/.test(pm.number)) return 'paymentMethod.number';
+    if (!/^\d{2}$/.test(String(pm.expiryMonth)) || !/^\d{4}$/.test(String(pm.expiryYear))) return 'paymentMethod.expiry';
+    const contAuth = body.shopperInteraction === 'ContAuth';
+    if (contAuth && (typeof additionalData.networkTxReference !== 'string' || pm.cvc !== undefined)) return 'ContAuth needs additionalData.networkTxReference and no cvc';
+    if (!contAuth && body.shopperInteraction !== 'Ecommerce') return 'shopperInteraction';
+    const pspReference = reference();
+    payments.push({ pspReference, body, headers });
+    const merchantReference = body.reference;
+    if (pm.number === ADYEN_TEST_CARDS.refused) return { status: 200, body: { pspReference, resultCode: 'Refused', refusalReason: 'Refused', refusalReasonCode: '2', merchantReference } };
+    if (pm.number === ADYEN_TEST_CARDS.notEnoughBalance) return { status: 200, body: { pspReference, resultCode: 'Refused', refusalReason: 'Not enough balance', refusalReasonCode: '12', merchantReference } };
+    const networkTxReference = contAuth ? String(additionalData.networkTxReference) : `NTR${reference()}`;
+    return { status: 200, body: { pspReference, resultCode: 'Authorised', merchantReference, amount, additionalData: { networkTxReference } } };
+  }
+
+  function capture(paymentPsp: string, body: Record<string, unknown>): PspAnswer | string {
+    const payment = payments.find((p) => p.pspReference === paymentPsp);
+    const amount = (body.amount ?? {}) as { value?: unknown; currency?: unknown };
+    if (!payment) return 'unknown pspReference';
+    if (body.merchantAccount !== options.merchantAccount || !Number.isInteger(amount.value) || typeof amount.currency !== 'string') return 'capture request';
+    const pspReference = reference();
+    const merchantReference = String(payment.body.reference);
+    notifications.push(
+      adyenNotification(
+        { amount: { value: amount.value as number, currency: amount.currency }, eventCode: 'CAPTURE', eventDate: new Date().toISOString(), merchantAccountCode: options.merchantAccount, merchantReference, originalReference: paymentPsp, pspReference, reason: '', success: 'true' },
+        options.hmacKey,
+      ),
+    );
+    return { status: 201, body: { merchantAccount: options.merchantAccount, paymentPspReference: paymentPsp, pspReference, reference: body.reference, status: 'received', amount } };
+  }
+
+  const server = await startPspServer(
+    { ...(options.delayMs ? { delayMs: options.delayMs } : {}), unavailable: { status: 503, body: { status: 503, errorCode: '000', message: 'Service unavailable', errorType: 'internal' } } },
+    (req, raw) => {
+      if (req.headers['x-api-key'] !== options.apiKey) return { status: 401, body: { status: 401, errorCode: '000', message: 'HTTP Status Response - Unauthorized', errorType: 'security' } };
+      const key = req.headers['idempotency-key'];
+      const scopedKey = typeof key === 'string' ? `${req.url}\u0000${key}` : null;
+      const earlier = scopedKey ? answered.get(scopedKey) : undefined;
+      if (earlier) return earlier;
+      let body: Record<string, unknown>;
+      try {
+        body = JSON.parse(raw) as Record<string, unknown>;
+      } catch {
+        return validationError('Malformed JSON');
+      }
+      const captureMatch = /^\/v69\/payments\/([A-Z0-9]+)\/captures$/.exec(req.url ?? '');
+      let answer: PspAnswer | string;
+      if (req.method === 'POST' && req.url === '/v69/payments') answer = authorise(body, req.headers);
+      else if (req.method === 'POST' && captureMatch) answer = capture(captureMatch[1]!, body);
+      else answer = { status: 404, body: { status: 404, errorCode: '000', message: 'Not found', errorType: 'validation' } };
+      if (typeof answer === 'string') return validationError(`Invalid field: ${answer}`);
+      if (scopedKey) answered.set(scopedKey, answer);
+      return answer;
+    },
+  );
+  return { ...server, payments, notifications };
+}

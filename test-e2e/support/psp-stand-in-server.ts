@@ -1,0 +1,46 @@
+import { createServer, type IncomingMessage } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface PspAnswer {
+  status: number;
+  body: unknown;
+}
+
+export interface PspServer {
+  baseUrl: string;
+  /** The next `count` requests answer `unavailable` (a PSP outage). */
+  failNext(count: number): void;
+  stop(): Promise<void>;
+}
+
+/**
+ * The HTTP side every processor stand-in shares: the raw body read, an answer delay drawn from
+ * [min, max] ms like a real PSP's, outages on demand, JSON answers, a loopback port.
+ */
+export async function startPspServer(
+  options: { delayMs?: [number, number]; unavailable: PspAnswer },
+  handle: (req: IncomingMessage, rawBody: string) => PspAnswer,
+): Promise<PspServer> {
+  let failures = 0;
+  const [minDelay, maxDelay] = options.delayMs ?? [0, 0];
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      void (async () => {
+        if (minDelay > 0 || maxDelay > 0) await new Promise((resolve) => setTimeout(resolve, minDelay + Math.random() * (maxDelay - minDelay)));
+        let answer = options.unavailable;
+        if (failures > 0) failures -= 1;
+        else answer = handle(req, Buffer.concat(chunks).toString('utf8'));
+        res.writeHead(answer.status, { 'content-type': 'application/json' }).end(answer.body === undefined ? '' : JSON.stringify(answer.body));
+      })();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    baseUrl: `http://127.0.0.1:${port}`,
+    failNext: (count) => void (failures = count),
+    stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
