@@ -91,7 +91,8 @@ function stringOf(schema: JsonSchema): fc.Arbitrary<string> {
 
 function objectOf(schema: JsonSchema, document: OpenApiLike, depth: number): fc.Arbitrary<unknown> {
   const properties = schema.properties ?? {};
-  const required = new Set(schema.required ?? []);
+  // A schema may require a key it describes elsewhere (an allOf or oneOf branch): only the keys described here are generated.
+  const required = new Set((schema.required ?? []).filter((name) => name in properties));
   const entries = Object.fromEntries(Object.entries(properties).map(([name, property]) => [name, arbitraryOf(property, document, depth + 1)]));
   const optional = Object.keys(properties).filter((name) => !required.has(name));
   const record = fc.record(entries, { requiredKeys: [...required] });
