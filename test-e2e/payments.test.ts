@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { Webhook } from 'standardwebhooks';
 import { waitFor } from '@vaultline/core';
 import { startLocal } from '@vaultline/launcher';
@@ -114,7 +114,7 @@ describe('payments through the gateway, from create to the outcome', () => {
       expect(created).toMatchObject({ status: 'processing', use_case: 'ONE_OFF', amount: { requested: 1999 }, action_requirement: { type: 'use_sdk' } });
 
       const page = await payOnHostedPage(browser, profile.baseUrl, sessionOf(created), SIMULATOR_CARDS.approved);
-      await page.getByRole('heading', { name: 'Payment successful' }).waitFor({ timeout: 30_000 });
+      await outcomeShown(page, 'Payment successful');
       const captured = await api.until(created.id, 'captured');
       expect(captured).toMatchObject({
         amount: { requested: 1999, authorized: 1999, captured: 1999 },
@@ -135,17 +135,17 @@ describe('payments through the gateway, from create to the outcome', () => {
       expect((await api.transactions(created.id)).map((t) => `${t.kind}:${t.status}`)).toEqual(['authorization:succeeded', 'capture:succeeded']);
       const newest = await api.ok<{ data: PaymentView[]; has_more: boolean }>('GET', '/payments', { query: 'limit=1' });
       expect(newest.data.map((payment) => payment.id)).toEqual([created.id]);
-    }, 60_000);
+    }, 120_000);
 
     it('when the consumer enters a declined card (4000000000000002) in Chromium, then the payment fails with card_declined and the page says so in words', async () => {
       const created = await initial('/payments/one-off', { reference: 'order-1002' });
       const page = await payOnHostedPage(browser, profile.baseUrl, sessionOf(created), SIMULATOR_CARDS.declined);
-      await page.getByRole('heading', { name: 'Payment failed' }).waitFor({ timeout: 30_000 });
+      await outcomeShown(page, 'Payment failed');
       expect(await page.locator('#result-detail').textContent()).toBe('Your card was declined. Try another card or contact your bank.');
       await page.close();
       expect(await api.until(created.id, 'failed')).toMatchObject({ failure_reason: 'card_declined' });
       expect(await api.transactions(created.id)).toEqual([expect.objectContaining({ kind: 'authorization', status: 'failed', failure_reason: 'card_declined' })]);
-    }, 60_000);
+    }, 120_000);
 
     it('when an initial recurring payment is captured, then a subsequent one the same day is refused recurring_frequency_not_respected, one a month later (X-Test-Now) is captured, and one after recurring_expiry is refused credentials_expired', async () => {
       const first = await initial('/payments/recurring', { reference: 'subscription-1', recurring_frequency: 30, recurring_expiry: dayFromNow(60) });
@@ -280,3 +280,17 @@ describe('payments through the gateway, from create to the outcome', () => {
     });
   });
 });
+
+/**
+ * Waits for the hosted page's outcome heading. The local profile on a loaded 2-core machine can take a
+ * while (six processes, Redis Streams, Chromium); when it does not come, the failure says what the
+ * consumer saw instead (a form error, "Processing…") rather than only that the heading is missing.
+ */
+async function outcomeShown(page: Page, heading: string): Promise<void> {
+  try {
+    await page.getByRole('heading', { name: heading }).waitFor({ timeout: 60_000 });
+  } catch (error) {
+    const seen = (await page.locator('body').innerText().catch(() => '(page not readable)')).replace(/\s+/g, ' ').slice(0, 400);
+    throw new Error(`${(error as Error).message}\nthe page showed: ${seen}`);
+  }
+}
