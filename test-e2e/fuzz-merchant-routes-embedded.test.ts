@@ -147,7 +147,7 @@ describe('fuzz of every merchant route through the embedded gateway', () => {
   beforeAll(async () => {
     standIns = await startDestinationStandIns();
     // The fuzz sends thousands of requests with one key: the rate limit is raised so every one reaches its route.
-    running = await startSystem({ ...standIns.forwarderEnv, RATE_LIMIT_PER_SECOND: '100000', RATE_LIMIT_BURST: '100000' }, 'vaultline-fuzz-');
+    running = await startSystem({ ...standIns.forwarderEnv, RATE_LIMIT_PER_SECOND: '100000', RATE_LIMIT_BURST: '100000', LOG_LEVEL: process.env.FUZZ_LOG_LEVEL ?? 'silent' }, 'vaultline-fuzz-');
   });
   afterAll(async () => {
     await running?.stop();

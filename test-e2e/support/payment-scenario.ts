@@ -147,6 +147,9 @@ export async function submitCard(baseUrl: string, sessionId: string, number: str
 export async function payOnHostedPage(browser: Browser, baseUrl: string, sessionId: string, number: string): Promise<Page> {
   const page = await browser.newPage({ viewport: { width: 420, height: 760 } });
   await page.goto(`${baseUrl}/checkout/${sessionId}`);
+  // The page shows the amount once it has loaded its session and set up the form; typing before that can
+  // be lost (seen on a loaded machine: the card number field came up empty).
+  await page.getByRole('button', { name: /^Pay .*\d/ }).waitFor({ timeout: 30_000 });
   await page.getByLabel('Card number').pressSequentially(number);
   await page.getByLabel('Expiry (MM/YY)').fill('12/34');
   await page.getByLabel('Security code').fill(PAYMENT_CVC);

@@ -137,6 +137,13 @@ describe('the flow matrix', () => {
     expect((await h.call(MERCHANT, 'GET', '/flow-matrix')).body.version).toBe(0);
   });
 
+  it('when a flow is named after an object property (constructor, __proto__, toString), then PUT answers 422 unknown_flow, not 500 (found by the fuzz)', async () => {
+    for (const name of ['constructor', '__proto__', 'toString', 'hasOwnProperty']) {
+      expect(await h.call(MERCHANT, 'PUT', '/flow-matrix', { default_flow: name, rules: [] })).toMatchObject({ status: 422, body: { code: 'unknown_flow', field: 'default_flow' } });
+      expect(await h.call(MERCHANT, 'PUT', '/flow-matrix', { default_flow: 'simulator_auto_capture', rules: [{ name: 'r', when: {}, flow: name }] })).toMatchObject({ status: 422, body: { code: 'unknown_flow' } });
+    }
+  });
+
   it('when the default flow is unknown, then PUT answers 422 unknown_flow on default_flow', async () => {
     expect(await h.call(MERCHANT, 'PUT', '/flow-matrix', { default_flow: 'nope', rules: [] })).toMatchObject({ status: 422, body: { code: 'unknown_flow', field: 'default_flow' } });
   });

@@ -1,5 +1,5 @@
 import { DuplicateKeyError } from '@vaultline/store';
-import { BUILT_IN_FLOWS, FlowExists, FlowNotFound, validateFlow, type Flow, type FlowStep } from './flows/flow';
+import { BUILT_IN_FLOWS, builtInFlow, FlowExists, FlowNotFound, validateFlow, type Flow, type FlowStep } from './flows/flow';
 import { currentMatrix, findFlow } from './flows/flow-catalog';
 import { chooseFlow, validateFlowMatrix, type FlowChoice, type FlowMatrix, type PaymentFacts } from './flows/flow-matrix';
 import type { Clock, FlowMatrixRepository, FlowRepository, ProcessorDirectory, TransactionRunner } from './ports';
@@ -30,7 +30,7 @@ export type ExplainFlow = (merchantId: string, facts: PaymentFacts) => Promise<F
 /** Merchant flows are immutable once created (payments copy the flow they run; the matrix names them). */
 export function createFlow({ flows, directory, transaction, clock }: ManageFlowsPorts): CreateFlow {
   return async (merchantId, input) => {
-    if (BUILT_IN_FLOWS[input.name] || (await flows.get(merchantId, input.name))) throw new FlowExists(input.name);
+    if (builtInFlow(input.name) || (await flows.get(merchantId, input.name))) throw new FlowExists(input.name);
     const flow: Flow = { ...input, built_in: false, created_at: clock.now().toISOString() };
     validateFlow(flow, await directory(merchantId, 'test'));
     try {
@@ -59,7 +59,7 @@ export function listFlows({ flows }: Pick<ManageFlowsPorts, 'flows'>): ListFlows
 export function putFlowMatrix({ flows, matrices, directory, transaction, clock }: ManageFlowsPorts): PutFlowMatrix {
   return async (merchantId, input) => {
     const own = new Map((await flows.list(merchantId)).map((flow) => [flow.name, flow]));
-    const valid = validateFlowMatrix(input, (name) => BUILT_IN_FLOWS[name] ?? own.get(name), await directory(merchantId, 'test'));
+    const valid = validateFlowMatrix(input, (name) => builtInFlow(name) ?? own.get(name), await directory(merchantId, 'test'));
     const previous = await currentMatrix(matrices, merchantId);
     const matrix: FlowMatrix = { ...valid, version: previous.version + 1, updated_at: clock.now().toISOString() };
     try {

@@ -1,6 +1,6 @@
 import type { FlowMatrixRepository, FlowRepository } from '../ports';
 import type { FlowDecision } from '../payment/payment';
-import { BUILT_IN_FLOWS, FlowNotFound, type Flow } from './flow';
+import { builtInFlow, FlowNotFound, type Flow } from './flow';
 import { EMPTY_MATRIX, chooseFlow, type FlowMatrix, type PaymentFacts } from './flow-matrix';
 
 export interface FlowCatalogPorts {
@@ -10,7 +10,7 @@ export interface FlowCatalogPorts {
 
 /** A merchant's flows: the built-in ones, then the merchant's own. */
 export async function findFlow(flows: FlowRepository, merchantId: string, name: string): Promise<Flow | undefined> {
-  return BUILT_IN_FLOWS[name] ?? (await flows.get(merchantId, name)) ?? undefined;
+  return builtInFlow(name) ?? (await flows.get(merchantId, name)) ?? undefined;
 }
 
 export async function currentMatrix(matrices: FlowMatrixRepository, merchantId: string): Promise<FlowMatrix> {

@@ -36,6 +36,11 @@ export const BUILT_IN_FLOWS: Readonly<Record<string, Flow>> = {
 
 export const DEFAULT_FLOW = 'simulator_auto_capture';
 
+/** The built-in flow of that name; own keys only, so a name such as `constructor` or `__proto__` is no flow. */
+export function builtInFlow(name: string): Flow | undefined {
+  return Object.hasOwn(BUILT_IN_FLOWS, name) ? BUILT_IN_FLOWS[name] : undefined;
+}
+
 export function processorsOf(flow: Flow): string[] {
   return [...new Set(flow.steps.flatMap((step) => [step.processor, ...step.fallback]))];
 }
