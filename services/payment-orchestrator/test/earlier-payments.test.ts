@@ -1,3 +1,4 @@
+import { validateAgainstOpenApi } from '@vaultline/contracts';
 import { newId } from '@vaultline/core';
 import { CARDS, MERCHANT, OTHER_MERCHANT, startOrchestrator, type Harness, type Json } from './support/orchestrator-harness';
 
@@ -356,6 +357,30 @@ describe('rule 7: unscheduled charged as recurring', () => {
       settings: { explicit_unscheduled: false },
     });
     expect(adyen).toMatchObject({ status: 422, body: { field: 'settings.explicit_unscheduled' } });
+  });
+});
+
+describe('the answers and the OpenAPI document', () => {
+  it('when a customer, a first payment, its mandate, a merchant-initiated payment and the lists are read, then each answer is valid against the documented schema', async () => {
+    const customer = await newCustomer();
+    const created = await create(payment({ customer_id: customer.id, ...mandateFor('recurring_payments') }));
+    await h.submitCard(created);
+    await h.settle();
+    await h.advance(200);
+    const first = (await h.call(MERCHANT, 'GET', `/payments/${created.id}`)).body;
+    const charge = await h.call(MERCHANT, 'POST', '/payments', merchantInitiated(first.payment_method.id));
+    const answers: Array<[string, string, number, unknown]> = [
+      ['post', '/customers', 201, customer],
+      ['post', '/payments', 201, created],
+      ['get', '/payments/{payment_id}', 200, first],
+      ['post', '/payments', 201, charge.body],
+      ['get', '/payment-methods/{payment_method_id}', 200, (await h.call(MERCHANT, 'GET', `/payment-methods/${first.payment_method.id}`)).body],
+      ['get', '/customers/{customer_id}/payment-methods', 200, (await h.call(MERCHANT, 'GET', `/customers/${customer.id}/payment-methods`)).body],
+      ['get', '/customers', 200, (await h.call(MERCHANT, 'GET', '/customers')).body],
+      ['get', '/payments', 200, (await h.call(MERCHANT, 'GET', '/payments')).body],
+      ['get', '/payments/{payment_id}/transactions', 200, (await h.call(MERCHANT, 'GET', `/payments/${first.id}/transactions`)).body],
+    ];
+    for (const [method, path, status, body] of answers) expect({ method, path, ...validateAgainstOpenApi(method, path, status, body) }).toEqual({ method, path, valid: true, errors: [] });
   });
 });
 
