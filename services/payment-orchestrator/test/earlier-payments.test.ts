@@ -174,6 +174,20 @@ describe('rule 3: a COF payment with a stored card', () => {
     expect(settled).toMatchObject({ status: 'captured', use_case: 'cof_payment', payment_method: method });
   });
 
+  it('when the flow authorizes on an Adyen account, then the session of a COF payment asks for the security code', async () => {
+    const method = await storedCard();
+    const adyen = await h.call(MERCHANT, 'POST', '/processor-accounts', {
+      processor: 'adyen',
+      name: 'adyen',
+      credentials: { api_key: 'AQEyhmfxK4PJaBFHw0m_adyen_api_key_Zz42', merchant_account: 'ShopECOM', hmac_key: '44782DEF547AAA06C910C43932B1EB0C71FC68D9D0C057550C48EC2ACF6BA056' },
+    });
+    const steps = ['authorization', 'capture'].map((kind) => ({ kind, processor: adyen.body.id }));
+    expect((await h.call(MERCHANT, 'POST', '/flows', { name: 'adyen-cof', capture_mode: 'automatic', steps })).status).toBe(201);
+    await h.call(MERCHANT, 'PUT', '/flow-matrix', { rules: [{ name: 'cof', when: { use_case: ['ONE_OFF'] }, flow: 'adyen-cof' }] });
+    const created = await create({ amount: 700, currency_code: 'EUR', confirm: true, payment_method_id: method.id });
+    expect((await openedSessionOf(created)).stored_card).toMatchObject({ masked_account_number: CARDS.approved, security_code_required: true });
+  });
+
   it('when the session of a stored-card payment completes with another token, then the payment ignores it and waits for the stored card', async () => {
     const method = await storedCard();
     const created = await create({ amount: 700, currency_code: 'EUR', confirm: true, payment_method_id: method.id });
