@@ -51,6 +51,8 @@ export interface TransactionView {
   kind: 'risk' | 'authentication_3ri' | 'authorization' | 'capture';
   status: 'succeeded' | 'failed' | 'error';
   failure_reason: string | null;
+  /** The use case the processor was sent, in the words of the payment's interface. */
+  use_case?: string;
 }
 
 interface CallOptions {
