@@ -324,6 +324,14 @@ describe('rule 6: merchant-initiated payments on a mandate', () => {
     expect((await h.call(MERCHANT, 'GET', `/customers/${customer.id}/payment-methods`)).body.data).toEqual([]);
   });
 
+  it('when the mandate was revoked and its first payment is named on the newer interface\'s subsequent path, then that path refuses it too (422 use_case_mismatch)', async () => {
+    const customer = await newCustomer();
+    const first = await firstPayment(customer);
+    await h.call(MERCHANT, 'DELETE', `/payment-methods/${first.payment_method.id}`);
+    const answer = await h.call(MERCHANT, 'POST', `/payments/recurring/${first.id}/subsequent`, { amount: 1000, currency_code: 'EUR' });
+    expect(answer).toMatchObject({ status: 422, body: { code: 'use_case_mismatch', field: 'payment_id' } });
+  });
+
   it("when another merchant charges, reads or revokes the mandate, then it answers 404 payment_method_not_found", async () => {
     const customer = await newCustomer();
     const mandate = (await firstPayment(customer)).payment_method;

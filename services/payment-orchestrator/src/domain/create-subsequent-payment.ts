@@ -3,6 +3,7 @@ import { calendarDay, nextChargeAllowedAt } from './credentials/credential';
 import { decideFlow, type FlowCatalogPorts } from './flows/flow-catalog';
 import { declaresExplicitUnscheduled, stepOf } from './flows/flow';
 import { earlierUseCaseOf, type EarlierPayment } from './payment/earlier-payment';
+import { MandateFirstPayment } from './customers/payment-method';
 import { assertModeAllowed, newProgress } from './create-payment';
 import type { AuthenticationPreference, Mode, Payment } from './payment/payment';
 import { paymentMovedEvent } from './payment/payment-events';
@@ -59,6 +60,7 @@ export function createSubsequentPayment(ports: CreateSubsequentPaymentPorts): Cr
     if (!initial) throw new PaymentNotFound();
     // A one-off or a subsequent payment named as the initial one is the wrong use case, not a missing payment.
     if (initial.use_case !== command.kind || initial.credential_id === null) throw new UseCaseMismatch(command.kind, initial.use_case);
+    if (initial.earlier && !command.earlier) throw new MandateFirstPayment();
     const credential = await credentials.get(merchantId, initial.credential_id);
     if (!credential || credential.status !== 'active' || !SUCCESSFUL.has(initial.status)) throw new InitialPaymentNotSuccessful();
     if (command.currencyCode !== initial.currency_code) throw new CurrencyMismatch(initial.currency_code);

@@ -1,4 +1,4 @@
-import { AppError, ConflictError, NotFoundError } from '@vaultline/core';
+import { AppError, ConflictError, NotFoundError, ValidationError } from '@vaultline/core';
 
 /** What the earlier interface shows of a card: display data only. */
 export interface StoredCard {
@@ -51,6 +51,13 @@ export class PaymentMethodNotFound extends NotFoundError {
 export class PaymentMethodRevoked extends AppError {
   constructor() {
     super('payment_method_revoked', 410, 'This payment method was revoked (DELETE /payment-methods/{id}); it cannot be used any more.');
+  }
+}
+
+/** A mandate's first payment named on the newer interface's subsequent path: the mandate (and its revocation) decides, not the path. */
+export class MandateFirstPayment extends ValidationError {
+  constructor() {
+    super('payment_id', 'This payment was created through POST /payments (earlier interface): charge its mandate with POST /payments and the mandate\'s payment_method_id.', 'use_case_mismatch');
   }
 }
 
