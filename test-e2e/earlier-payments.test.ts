@@ -1,9 +1,9 @@
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { Webhook } from 'standardwebhooks';
 import { waitFor } from '@vaultline/core';
 import { registerWebhookEndpoint } from './support/import-scenario';
 import { startSystem, type RunningSystem } from './support/merchant-api';
-import { PAYMENT_ENV, PaymentsApi, SIMULATOR_CARDS, launchChromium, payOnHostedPage, submitCard } from './support/payment-scenario';
+import { PAYMENT_ENV, PaymentsApi, SIMULATOR_CARDS, launchChromium, outcomeShown, payOnHostedPage, submitCard } from './support/payment-scenario';
 import { signatureHeaders, startWebhookReceiver, type WebhookReceiver } from './support/webhook-receiver';
 
 /** A payment of the earlier interface as the merchant reads it. */
@@ -56,15 +56,6 @@ describe('the earlier payment interface through the gateway', () => {
         .map((webhook) => new Webhook(secret).verify(webhook.body, signatureHeaders(webhook)) as { type: string; data: Record<string, unknown> })
         .filter((payload) => payload.data.payment_id === paymentId);
     return waitFor(() => (verified().some((payload) => payload.type === type) ? verified() : null), 20_000, 50);
-  }
-
-  async function outcomeShown(page: Page, heading: string): Promise<void> {
-    try {
-      await page.getByRole('heading', { name: heading }).waitFor({ timeout: 60_000 });
-    } catch (error) {
-      const seen = (await page.locator('body').innerText().catch(() => '(page not readable)')).replace(/\s+/g, ' ').slice(0, 400);
-      throw new Error(`${(error as Error).message}\nthe page showed: ${seen}`);
-    }
   }
 
   /** A first payment for the customer, paid with a card entered without a browser; resolves with its mandate's id. */

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { Webhook } from 'standardwebhooks';
 import { waitFor } from '@vaultline/core';
 import { startLocal } from '@vaultline/launcher';
@@ -14,6 +14,7 @@ import {
   dayFromNow,
   issueLiveKey,
   launchChromium,
+  outcomeShown,
   payOnHostedPage,
   sessionOf,
   startShop,
@@ -281,16 +282,3 @@ describe('payments through the gateway, from create to the outcome', () => {
   });
 });
 
-/**
- * Waits for the hosted page's outcome heading. The local profile on a loaded 2-core machine can take a
- * while (six processes, Redis Streams, Chromium); when it does not come, the failure says what the
- * consumer saw instead (a form error, "Processing…") rather than only that the heading is missing.
- */
-async function outcomeShown(page: Page, heading: string): Promise<void> {
-  try {
-    await page.getByRole('heading', { name: heading }).waitFor({ timeout: 60_000 });
-  } catch (error) {
-    const seen = (await page.locator('body').innerText().catch(() => '(page not readable)')).replace(/\s+/g, ' ').slice(0, 400);
-    throw new Error(`${(error as Error).message}\nthe page showed: ${seen}`);
-  }
-}

@@ -145,6 +145,20 @@ export async function submitCard(baseUrl: string, sessionId: string, number: str
   if (response.status !== 201) throw new Error(`POST /sessions/${sessionId}/card answered ${response.status}: ${await response.text()}`);
 }
 
+/**
+ * Waits for the hosted page's outcome heading. The local profile on a loaded 2-core machine can take a
+ * while (six processes, Redis Streams, Chromium); when it does not come, the failure says what the
+ * consumer saw instead (a form error, "Processing…") rather than only that the heading is missing.
+ */
+export async function outcomeShown(page: Page, heading: string): Promise<void> {
+  try {
+    await page.getByRole('heading', { name: heading }).waitFor({ timeout: 60_000 });
+  } catch (error) {
+    const seen = (await page.locator('body').innerText().catch(() => '(page not readable)')).replace(/\s+/g, ' ').slice(0, 400);
+    throw new Error(`${(error as Error).message}\nthe page showed: ${seen}`);
+  }
+}
+
 /** The consumer on the hosted page in Chromium: types the card and pays; the page is left open to read the outcome. */
 export async function payOnHostedPage(browser: Browser, baseUrl: string, sessionId: string, number: string): Promise<Page> {
   const page = await browser.newPage({ viewport: { width: 420, height: 760 } });

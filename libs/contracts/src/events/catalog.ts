@@ -90,6 +90,9 @@ export const checkoutSessionOpenedV1 = defineEvent({
   keyOf: (data) => data.session_id,
 });
 
+/** A stored card a checkout session offers (earlier interface), as the orchestrator sends it and the vault keeps it. */
+export type StoredCardOffer = NonNullable<z.infer<typeof checkoutSessionOpenedV1.schema>['stored_card']>;
+
 export const checkoutSessionCompletedV1 = defineEvent({
   type: 'checkout.session.completed',
   version: 1,

@@ -1,4 +1,4 @@
-import { ValidationError } from '@vaultline/core';
+import { newId, ValidationError } from '@vaultline/core';
 import type { CreatePayment } from './create-payment';
 import type { CreateSubsequentPayment } from './create-subsequent-payment';
 import { CustomerNotFound, type Customer } from './customers/customer';
@@ -9,7 +9,6 @@ import { shownPaymentMethod, type EarlierPayment, type PaymentMethodToStore } fr
 import type { AuthenticationPreference, Mode, Payment, StoredCardSession } from './payment/payment';
 import { InitialPaymentNotSuccessful } from './payment/payment-errors';
 import type { CustomerRepository, PaymentMethodRepository, ProcessorDirectory } from './ports';
-import { newId } from '@vaultline/core';
 
 export interface CreateEarlierPaymentPorts extends FlowCatalogPorts {
   customers: CustomerRepository;

@@ -1,26 +1,16 @@
 import { buildOpenApiDocument } from '../document';
 import { validateAgainstOpenApi, validateRequestAgainstOpenApi } from '../validate-response';
 
-type Operation = { requestBody?: { content: Record<string, { example?: unknown }> }; responses: Record<string, { content?: Record<string, { example?: unknown }> }> };
-const paths = buildOpenApiDocument().paths as Record<string, Record<string, Operation>>;
+const paths = buildOpenApiDocument().paths as Record<string, Record<string, unknown>>;
 const EARLIER = /^\/(customers|payment-methods)|^\/payments$/;
 
 describe('the earlier payment interface in the OpenAPI document', () => {
-  it('when built, then POST /payments, the customer routes and the payment-method routes are documented, and every example is valid against its own schema', () => {
+  it('when built, then POST /payments, the customer routes and the payment-method routes are documented', () => {
     const documented = Object.entries(paths).filter(([path]) => EARLIER.test(path)).flatMap(([path, item]) => Object.keys(item).map((method) => `${method.toUpperCase()} ${path}`));
     expect(documented.sort()).toEqual(
       ['DELETE /payment-methods/{payment_method_id}', 'GET /customers', 'GET /customers/{customer_id}', 'GET /customers/{customer_id}/payment-methods', 'GET /payment-methods/{payment_method_id}', 'GET /payments', 'POST /customers', 'POST /payments'].sort(),
     );
-    for (const [path, item] of Object.entries(paths).filter(([path]) => EARLIER.test(path))) {
-      for (const [method, operation] of Object.entries(item)) {
-        const requestExample = operation.requestBody?.content['application/json']?.example;
-        if (requestExample !== undefined) expect({ method, path, ...validateRequestAgainstOpenApi(method, path, requestExample) }).toEqual({ method, path, valid: true, errors: [] });
-        for (const [status, response] of Object.entries(operation.responses)) {
-          const example = response.content?.['application/json']?.example;
-          if (example !== undefined) expect({ method, path, status, ...validateAgainstOpenApi(method, path, Number(status), example) }).toEqual({ method, path, status, valid: true, errors: [] });
-        }
-      }
-    }
+    // Each example is checked against its own schema with the payments part (payments.test.ts).
   });
 
   it('when GET /payments/{payment_id} answers a payment of either interface, then both shapes are valid and a mix of the two is not', () => {

@@ -1,3 +1,4 @@
+import type { StoredCardOffer } from '@vaultline/contracts';
 import type { Flow, StepKind } from '../flows/flow';
 import type { EarlierPayment } from './earlier-payment';
 
@@ -32,16 +33,8 @@ export interface CheckoutSessionRef {
   stored_card?: StoredCardSession;
 }
 
-/** What the hosted page shows of a stored card, and whether it asks for the security code. */
-export interface StoredCardSession {
-  token_id: string;
-  masked_account_number: string;
-  scheme: string | null;
-  expiry_month: number;
-  expiry_year: number;
-  cardholder_name: string | null;
-  security_code_required: boolean;
-}
+/** What the hosted page shows of a stored card, and whether it asks for the security code (the event's shape). */
+export type StoredCardSession = StoredCardOffer;
 
 /** The flow decision, recorded with the payment (the matrix version and rule that chose it). */
 export interface FlowDecision {

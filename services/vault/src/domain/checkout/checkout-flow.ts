@@ -141,6 +141,36 @@ async function openSessionForAttempt({ sessions, ttl, clock, limits }: Pick<Subm
   return session;
 }
 
+/** The card the session completes with: the token and what the payment may show and route on. */
+interface SessionCard {
+  token_id: string;
+  masked_account_number: string;
+  scheme: string;
+  expiry_month: number;
+  expiry_year: number;
+  cardholder_name: string | null;
+  /** When the consumer submitted (a mandate's acceptance time). */
+  submitted_at: string;
+}
+
+/** Completes the session and publishes checkout.session.completed in the same unit of work. */
+function completeSession(uow: UnitOfWork, sessions: CheckoutSessionRepository, session: CheckoutSessionRecord, card: SessionCard): CheckoutSessionRecord {
+  const { token_id, submitted_at, ...display } = card;
+  const completed = sessions.update(uow, { ...session, state: 'completed', token_id, masked_account_number: card.masked_account_number, scheme: card.scheme, completed_at: submitted_at });
+  uow.publish(
+    eventMessage(checkoutSessionCompletedV1, {
+      merchantId: session.merchant_id,
+      data: { session_id: session.id, payment_id: session.payment_id, token_id, card: { ...display, submitted_at } },
+    }),
+  );
+  return completed;
+}
+
+/** Two submissions at once: the session's optimistic version lets one commit; the other was too late. */
+function usedOnConflict(error: unknown): unknown {
+  return error instanceof Error && 'code' in error && error.code === 'concurrent_modification' ? new CheckoutSessionUsed() : error;
+}
+
 export function submitCheckoutCard(ports: SubmitCheckoutCardPorts): SubmitCheckoutCard {
   const { sessions, createToken, clock } = ports;
   return async (command) => {
@@ -158,37 +188,19 @@ export function submitCheckoutCard(ports: SubmitCheckoutCardPorts): SubmitChecko
           correlationId: session.payment_id,
         },
         (uow, token, cardholderName) => {
-          completed = sessions.update(uow, {
-            ...session,
-            state: 'completed',
+          completed = completeSession(uow, sessions, session, {
             token_id: token.id,
             masked_account_number: token.masked_account_number,
             scheme: token.scheme,
-            completed_at: token.created_at,
+            expiry_month: token.expiry_month,
+            expiry_year: token.expiry_year,
+            cardholder_name: cardholderName,
+            submitted_at: token.created_at,
           });
-          uow.publish(
-            eventMessage(checkoutSessionCompletedV1, {
-              merchantId: session.merchant_id,
-              data: {
-                session_id: session.id,
-                payment_id: session.payment_id,
-                token_id: token.id,
-                card: {
-                  masked_account_number: token.masked_account_number,
-                  scheme: token.scheme,
-                  expiry_month: token.expiry_month,
-                  expiry_year: token.expiry_year,
-                  cardholder_name: cardholderName,
-                  submitted_at: token.created_at,
-                },
-              },
-            }),
-          );
         },
       );
     } catch (error) {
-      if (error instanceof Error && 'code' in error && error.code === 'concurrent_modification') throw new CheckoutSessionUsed();
-      throw error;
+      throw usedOnConflict(error);
     }
     return stateAt(completed, clock.now());
   };
@@ -226,31 +238,19 @@ export function confirmStoredCard(ports: ConfirmStoredCardPorts): ConfirmStoredC
     try {
       const completed = await transaction((uow) => {
         if (securityCode !== null) tokens.update(uow, { ...token, security_code_stored_at: now });
-        const updated = sessions.update(uow, { ...session, state: 'completed', token_id: offer.token_id, masked_account_number: offer.masked_account_number, scheme: offer.scheme, completed_at: now });
-        uow.publish(
-          eventMessage(checkoutSessionCompletedV1, {
-            merchantId: session.merchant_id,
-            data: {
-              session_id: session.id,
-              payment_id: session.payment_id,
-              token_id: offer.token_id,
-              card: {
-                masked_account_number: offer.masked_account_number,
-                scheme: offer.scheme ?? token.scheme,
-                expiry_month: offer.expiry_month,
-                expiry_year: offer.expiry_year,
-                cardholder_name: offer.cardholder_name,
-                submitted_at: now,
-              },
-            },
-          }),
-        );
-        return updated;
+        return completeSession(uow, sessions, session, {
+          token_id: offer.token_id,
+          masked_account_number: offer.masked_account_number,
+          scheme: offer.scheme ?? token.scheme,
+          expiry_month: offer.expiry_month,
+          expiry_year: offer.expiry_year,
+          cardholder_name: offer.cardholder_name,
+          submitted_at: now,
+        });
       });
       return stateAt(completed, clock.now());
     } catch (error) {
-      if (error instanceof Error && 'code' in error && error.code === 'concurrent_modification') throw new CheckoutSessionUsed();
-      throw error;
+      throw usedOnConflict(error);
     }
   };
 }

@@ -1,3 +1,4 @@
+import type { StoredCardOffer } from '@vaultline/contracts';
 import { AppError, NotFoundError } from '@vaultline/core';
 import type { StoredDocument } from '@vaultline/store';
 
@@ -34,16 +35,6 @@ export interface CheckoutSessionRecord extends StoredDocument {
   failure_reason: string | null;
   opened_at: string;
   completed_at: string | null;
-}
-
-export interface StoredCardOffer {
-  token_id: string;
-  masked_account_number: string;
-  scheme: string | null;
-  expiry_month: number;
-  expiry_year: number;
-  cardholder_name: string | null;
-  security_code_required: boolean;
 }
 
 /** The stored card cannot be confirmed here: the session offers none, or it needs a security code this page cannot take yet. */

@@ -168,6 +168,15 @@
       .catch(function () { if (attempt < 120) setTimeout(function () { poll(attempt + 1); }, 2000); });
   }
 
+  /** POSTs JSON to this session's route on this origin; resolves with the status and the JSON answer. */
+  function postToSession(route, body) {
+    return fetch('/sessions/' + encodeURIComponent(sessionId) + route, {
+      method: 'POST', headers: { 'Content-Type': 'application/json', Accept: 'application/json' }, body: JSON.stringify(body)
+    }).then(function (r) {
+      return r.json().then(function (json) { return { status: r.status, json: json }; });
+    });
+  }
+
   form.addEventListener('submit', function (event) {
     event.preventDefault();
     $('form-error').textContent = '';
@@ -183,11 +192,7 @@
       cvc: inputs.cvc.value.trim(), name: inputs.name.value.trim() || undefined } };
     pay.disabled = true;
     pay.textContent = 'Paying…';
-    fetch('/sessions/' + encodeURIComponent(sessionId) + '/card', {
-      method: 'POST', headers: { 'Content-Type': 'application/json', Accept: 'application/json' }, body: JSON.stringify(body)
-    }).then(function (r) {
-      return r.json().then(function (json) { return { status: r.status, json: json }; });
-    }).then(function (answer) {
+    postToSession('/card', body).then(function (answer) {
       inputs.cvc.value = '';
       if (answer.status === 201 || answer.json.code === 'checkout_session_already_used') return poll(0);
       if (answer.json.code === 'checkout_session_expired') return finishExpired();
@@ -235,11 +240,7 @@
     }
     confirmButton.disabled = true;
     confirmButton.textContent = 'Paying…';
-    fetch('/sessions/' + encodeURIComponent(sessionId) + '/stored-card', {
-      method: 'POST', headers: { 'Content-Type': 'application/json', Accept: 'application/json' }, body: JSON.stringify(body)
-    }).then(function (r) {
-      return r.json().then(function (json) { return { status: r.status, json: json }; });
-    }).then(function (answer) {
+    postToSession('/stored-card', body).then(function (answer) {
       storedCvc.value = '';
       if (answer.status === 201 || answer.json.code === 'checkout_session_already_used') return poll(0);
       if (answer.json.code === 'checkout_session_expired') return finishExpired();
