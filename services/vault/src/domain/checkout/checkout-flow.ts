@@ -141,17 +141,8 @@ async function openSessionForAttempt({ sessions, ttl, clock, limits }: Pick<Subm
   return session;
 }
 
-/** The card the session completes with: the token and what the payment may show and route on. */
-interface SessionCard {
-  token_id: string;
-  masked_account_number: string;
-  scheme: string;
-  expiry_month: number;
-  expiry_year: number;
-  cardholder_name: string | null;
-  /** When the consumer submitted (a mandate's acceptance time). */
-  submitted_at: string;
-}
+/** The card the session completes with: the token and what the payment may show and route on (the event's card). */
+type SessionCard = EventData<typeof checkoutSessionCompletedV1>['card'] & { token_id: string };
 
 /** Completes the session and publishes checkout.session.completed in the same unit of work. */
 function completeSession(uow: UnitOfWork, sessions: CheckoutSessionRepository, session: CheckoutSessionRecord, card: SessionCard): CheckoutSessionRecord {
