@@ -1,6 +1,7 @@
 import type { Browser } from 'playwright-core';
 import { Webhook } from 'standardwebhooks';
 import { waitFor } from '@vaultline/core';
+import { ADYEN_TEST_CARDS, startAdyenStandIn, type AdyenStandIn } from './support/adyen-stand-in';
 import { registerWebhookEndpoint } from './support/import-scenario';
 import { startSystem, type RunningSystem } from './support/merchant-api';
 import { PAYMENT_ENV, PaymentsApi, SIMULATOR_CARDS, launchChromium, outcomeShown, payOnHostedPage, submitCard } from './support/payment-scenario';
@@ -18,6 +19,8 @@ interface EarlierPayment {
   failure_reason?: string | null;
 }
 
+const ADYEN = { api_key: 'AQE_e2e_adyen_key_7781', merchant_account: 'ShopECOM', hmac_key: '44782DEF547AAA06C910C43932B1EB0C71FC68D9D0C057550C48EC2ACF6BA056' };
+
 /**
  * Issue 15 from the outside, in the embedded profile: the earlier payment interface through the gateway,
  * the consumer on the hosted page in Chromium, the merchant's webhooks verified with standardwebhooks.
@@ -28,9 +31,12 @@ describe('the earlier payment interface through the gateway', () => {
   let receiver: WebhookReceiver;
   let secret: string;
   let api: PaymentsApi;
+  let adyen: AdyenStandIn;
 
   beforeAll(async () => {
-    [running, browser, receiver] = await Promise.all([startSystem(PAYMENT_ENV, 'vaultline-earlier-'), launchChromium(), startWebhookReceiver()]);
+    adyen = await startAdyenStandIn({ apiKey: ADYEN.api_key, merchantAccount: ADYEN.merchant_account, hmacKey: ADYEN.hmac_key });
+    const adyenEnv = { FORWARD_HTTPS_ONLY: 'false', FORWARD_EXTRA_DESTINATIONS: `${adyen.baseUrl}/v69/payments`, PROCESSOR_ALLOW_PRIVATE_URLS: 'true' };
+    [running, browser, receiver] = await Promise.all([startSystem({ ...PAYMENT_ENV, ...adyenEnv }, 'vaultline-earlier-'), launchChromium(), startWebhookReceiver()]);
     api = new PaymentsApi(running.merchant);
     secret = (await registerWebhookEndpoint(running.merchant, receiver.url, [])).secret;
   }, 60_000);
@@ -38,6 +44,7 @@ describe('the earlier payment interface through the gateway', () => {
     await browser?.close();
     await receiver?.stop();
     await running?.stop();
+    await adyen?.stop();
   });
 
   const create = (json: Record<string, unknown>) => api.ok<EarlierPayment>('POST', '/payments', { json: { currency_code: 'EUR', confirm: true, ...json } });
@@ -140,6 +147,32 @@ describe('the earlier payment interface through the gateway', () => {
     ]);
     const hooks = await webhooksOf(charge.id, 'payment.captured');
     expect(hooks.map((hook) => hook.data.use_case)).toEqual(hooks.map(() => 'recurring_payment'));
+    await running.merchant.call('PUT', '/flow-matrix', { json: { rules: [] } });
+  }, 120_000);
+
+  it('when a COF payment is routed to Adyen, then the hosted page asks for the stored card\'s security code in Chromium, and Adyen receives the stored card with that code through the forwarder', async () => {
+    const stored = await create({ amount: 999, store_payment_method_for: { use_case: 'cof_payments' } });
+    await submitCard(running.system.baseUrl, stored.action_requirement!.session_id, ADYEN_TEST_CARDS.approved);
+    const card = (await settled(stored.id)).payment_method!;
+    const account = await running.merchant.call('POST', '/processor-accounts', { json: { processor: 'adyen', name: 'adyen', credentials: ADYEN, settings: { base_url: adyen.baseUrl } } });
+    const accountId = account.json<{ id: string }>().id;
+    const steps = ['authorization', 'capture'].map((kind) => ({ kind, processor: accountId }));
+    expect((await running.merchant.call('POST', '/flows', { json: { name: 'e2e-adyen-cof', capture_mode: 'automatic', steps } })).status).toBe(201);
+    await running.merchant.call('PUT', '/flow-matrix', { json: { rules: [{ name: 'cof', when: { use_case: ['ONE_OFF'] }, flow: 'e2e-adyen-cof' }] } });
+
+    const cof = await create({ amount: 700, payment_method_id: card.id });
+    const page = await browser.newPage({ viewport: { width: 420, height: 760 } });
+    await page.goto(`${running.system.baseUrl}/checkout/${cof.action_requirement!.session_id}`);
+    await page.getByRole('button', { name: /^Pay .*\d/ }).waitFor({ timeout: 30_000 });
+    await page.getByRole('button', { name: /^Pay .*\d/ }).click();
+    await expect(page.getByText('Enter the 3-digit security code.').isVisible()).resolves.toBe(true);
+    await page.getByLabel('CVC of the saved card').fill('737');
+    await page.getByRole('button', { name: /^Pay .*\d/ }).click();
+    await outcomeShown(page, 'Payment successful');
+    await page.close();
+    expect(await settled(cof.id)).toMatchObject({ status: 'captured', use_case: 'cof_payment', payment_method: card });
+    const sent = adyen.payments.find((payment) => payment.body.reference === cof.id)!;
+    expect(sent.body).toMatchObject({ amount: { value: 700, currency: 'EUR' }, paymentMethod: { number: ADYEN_TEST_CARDS.approved, cvc: '737' } });
     await running.merchant.call('PUT', '/flow-matrix', { json: { rules: [] } });
   }, 120_000);
 });
