@@ -1,13 +1,9 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { Webhook } from 'standardwebhooks';
 import { waitFor } from '@vaultline/core';
-import { startLocal } from '@vaultline/launcher';
 import { ADYEN_TEST_CARDS, startAdyenStandIn, type AdyenStandIn } from './support/adyen-stand-in';
 import { registerWebhookEndpoint } from './support/import-scenario';
-import { ADMIN_API_KEY, MERCHANT_API_KEY, MerchantApi, startSystem } from './support/merchant-api';
+import { PROFILES, type RunningProfile } from './support/merchant-api';
 import { PAYMENT_ENV, PaymentsApi, SIMULATOR_CARDS, launchChromium, outcomeShown, payOnHostedPage, submitCard } from './support/payment-scenario';
 import { signatureHeaders, startWebhookReceiver, type WebhookReceiver } from './support/webhook-receiver';
 
@@ -25,37 +21,10 @@ interface EarlierPayment {
 
 const ADYEN = { api_key: 'AQE_e2e_adyen_key_7781', merchant_account: 'ShopECOM', hmac_key: '44782DEF547AAA06C910C43932B1EB0C71FC68D9D0C057550C48EC2ACF6BA056' };
 
-interface Profile {
-  baseUrl: string;
-  merchant: MerchantApi;
-  stop(): Promise<void>;
-}
+type Profile = RunningProfile;
 
 /** The embedded profile (one process) and the local one (a process per service, Redis Streams), as payments.test.ts runs them. */
-const profiles: Array<[string, (env: Record<string, string>) => Promise<Profile>]> = [
-  [
-    'embedded profile',
-    async (env) => {
-      const running = await startSystem(env, 'vaultline-earlier-');
-      return { baseUrl: running.system.baseUrl, merchant: running.merchant, stop: running.stop };
-    },
-  ],
-  [
-    'local profile (a process per service, Redis Streams)',
-    async (env) => {
-      const dataDir = mkdtempSync(join(tmpdir(), 'vaultline-earlier-local-'));
-      const system = await startLocal({ dataDir, port: 0, stdio: 'files', env: { BOOTSTRAP_API_KEY: MERCHANT_API_KEY, ADMIN_API_KEY, LOG_LEVEL: 'warn', ...env } });
-      return {
-        baseUrl: system.baseUrl,
-        merchant: new MerchantApi(system.baseUrl, MERCHANT_API_KEY),
-        stop: async () => {
-          await system.stop();
-          rmSync(dataDir, { recursive: true, force: true });
-        },
-      };
-    },
-  ],
-];
+const profiles = PROFILES;
 
 /**
  * Issue 15 from the outside: the earlier payment interface through the gateway, the consumer on the
@@ -70,7 +39,7 @@ describe('the earlier payment interface through the gateway', () => {
   beforeAll(async () => {
     adyen = await startAdyenStandIn({ apiKey: ADYEN.api_key, merchantAccount: ADYEN.merchant_account, hmacKey: ADYEN.hmac_key });
     const env = { ...PAYMENT_ENV, FORWARD_HTTPS_ONLY: 'false', FORWARD_EXTRA_DESTINATIONS: `${adyen.baseUrl}/v69/payments`, PROCESSOR_ALLOW_PRIVATE_URLS: 'true' };
-    for (const [name, start] of profiles) started.set(name, start(env));
+    for (const [name, start] of profiles) started.set(name, start(env, 'vaultline-earlier-'));
     // A profile that fails to start fails its own tests; the rejection is handled there.
     for (const profile of started.values()) profile.catch(() => undefined);
     browser = await launchChromium();
