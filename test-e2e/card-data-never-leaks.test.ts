@@ -103,6 +103,8 @@ describe('card data never leaks: not into SQLite files, bus messages, logs or we
     expect(payments.oneOff).toMatchObject({ status: 'captured', source: { masked_account_number: '555555******4444' } });
     expect(payments.declined).toMatchObject({ status: 'failed', failure_reason: 'card_declined' });
     expect(payments.subsequent).toMatchObject({ status: 'captured', source: { masked_account_number: '510510******5100' } });
+    expect(payments.mandateFirst).toMatchObject({ status: 'captured', use_case: 'first_payment', payment_method: { type: 'npr_mandate', npr_mandate: { card: { masked_number: '400005******5556' } } } });
+    expect(payments.mandateCharge).toMatchObject({ status: 'captured', use_case: 'recurring_payment' });
     // The card data really travelled: the stand-ins got it, so its absence elsewhere means something.
     // The needles find it where it legitimately is: in what the destinations received.
     const atDestinations = [...standIns.adyen.received, ...standIns.checkout.received, ...standIns.stripe.received].flatMap((r, i) => scanText(`destination request ${i}`, r.body, needles));

@@ -1,6 +1,7 @@
 import { startRedisServer } from '@vaultline/testing';
 import { startDestinationStandIns, type DestinationStandIns } from './support/destination-stand-ins';
 import { FORWARD_CARDS, forwardToAdyen, freshIdempotencyKey } from './support/forward-scenario';
+import { earlierPaymentEffects } from './support/earlier-payments-idempotency';
 import { describeRace, race, type IdempotentEffect } from './support/idempotency';
 import { startSystem, type RunningSystem, type TokenView } from './support/merchant-api';
 
@@ -28,6 +29,7 @@ const effects: Array<IdempotentEffect<Context>> = [
     send: (context, merchant, key) => forwardToAdyen(merchant, context.token.id, context.standIns.adyen.url, key),
     count: async (context) => context.standIns.adyen.received.length,
   },
+  ...earlierPaymentEffects,
 ];
 
 describe.each([

@@ -1,12 +1,8 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { Webhook } from 'standardwebhooks';
 import { waitFor } from '@vaultline/core';
-import { startLocal } from '@vaultline/launcher';
 import { registerWebhookEndpoint } from './support/import-scenario';
-import { ADMIN_API_KEY, MERCHANT_API_KEY, MerchantApi, startSystem } from './support/merchant-api';
+import { ADMIN_API_KEY, MERCHANT_API_KEY, MerchantApi, PROFILES, type RunningProfile } from './support/merchant-api';
 import {
   PAYMENT_ENV,
   PaymentsApi,
@@ -14,6 +10,7 @@ import {
   dayFromNow,
   issueLiveKey,
   launchChromium,
+  outcomeShown,
   payOnHostedPage,
   sessionOf,
   startShop,
@@ -23,40 +20,10 @@ import {
 } from './support/payment-scenario';
 import { signatureHeaders, startWebhookReceiver, type WebhookReceiver } from './support/webhook-receiver';
 
-interface Profile {
-  baseUrl: string;
-  stop(): Promise<void>;
-}
+type Profile = RunningProfile;
 
 /** The embedded profile (one process, SQLite bus) and the local one (a process per service, Redis Streams). */
-const profiles: Array<[string, () => Promise<Profile>]> = [
-  [
-    'embedded profile',
-    async () => {
-      const running = await startSystem(PAYMENT_ENV, 'vaultline-payments-');
-      return { baseUrl: running.system.baseUrl, stop: running.stop };
-    },
-  ],
-  [
-    'local profile (a process per service, Redis Streams)',
-    async () => {
-      const dataDir = mkdtempSync(join(tmpdir(), 'vaultline-payments-local-'));
-      const system = await startLocal({
-        dataDir,
-        port: 0,
-        stdio: 'files',
-        env: { BOOTSTRAP_API_KEY: MERCHANT_API_KEY, ADMIN_API_KEY, LOG_LEVEL: 'warn', ...PAYMENT_ENV },
-      });
-      return {
-        baseUrl: system.baseUrl,
-        stop: async () => {
-          await system.stop();
-          rmSync(dataDir, { recursive: true, force: true });
-        },
-      };
-    },
-  ],
-];
+const profiles: Array<[string, () => Promise<Profile>]> = PROFILES.map(([name, start]) => [name, () => start(PAYMENT_ENV, 'vaultline-payments-')]);
 
 /**
  * Issue 13 from the outside: a merchant's backend calling the payment API through the gateway, a
@@ -281,16 +248,3 @@ describe('payments through the gateway, from create to the outcome', () => {
   });
 });
 
-/**
- * Waits for the hosted page's outcome heading. The local profile on a loaded 2-core machine can take a
- * while (six processes, Redis Streams, Chromium); when it does not come, the failure says what the
- * consumer saw instead (a form error, "Processing…") rather than only that the heading is missing.
- */
-async function outcomeShown(page: Page, heading: string): Promise<void> {
-  try {
-    await page.getByRole('heading', { name: heading }).waitFor({ timeout: 60_000 });
-  } catch (error) {
-    const seen = (await page.locator('body').innerText().catch(() => '(page not readable)')).replace(/\s+/g, ' ').slice(0, 400);
-    throw new Error(`${(error as Error).message}\nthe page showed: ${seen}`);
-  }
-}

@@ -3,6 +3,7 @@ import { waitFor } from '@vaultline/core';
 import { startDestinationStandIns, type DestinationStandIns } from './support/destination-stand-ins';
 import { ADYEN_BODY } from './support/forward-scenario';
 import { createMerchant, startSystem, type MerchantApi, type RunningSystem } from './support/merchant-api';
+import { SIMULATOR_CARDS, submitCard } from './support/payment-scenario';
 import { startWebhookReceiver, type WebhookReceiver } from './support/webhook-receiver';
 
 /**
@@ -18,12 +19,17 @@ interface Ids {
   payment: string;
   delivery: string;
   event: string;
+  customer: string;
+  /** A card stored for COF payments, and an NPR mandate (earlier interface). */
+  card: string;
+  mandate: string;
 }
 
 interface Attempt {
   method: string;
   /** The path as merchant B sends it: A's ids, and B's own where a route needs two (B's endpoint with A's delivery). */
   path: (a: Ids, b: Ids) => string;
+  /** The body, or a function of A's and B's ids (a body naming A's customer, card or mandate). */
   json?: unknown;
   /** Headers naming A's ids (X-SERVICE-TOKEN); `destination` is the forward stand-in's URL. */
   headers?: (a: Ids, destination: string) => Record<string, string>;
@@ -89,7 +95,42 @@ const table: ResourceRow[] = [
       { method: 'POST', path: (a) => `/payments/recurring/${a.payment}/subsequent`, json: { amount: 100, currency_code: 'EUR', reference: 'taken over' } },
     ],
   },
+  {
+    resource: 'customer',
+    ownerRead: (a) => `/customers/${a.customer}`,
+    attempts: [
+      { method: 'GET', path: (a) => `/customers/${a.customer}` },
+      { method: 'GET', path: (a) => `/customers/${a.customer}/payment-methods` },
+      // A first payment for A's customer, on B's key.
+      { method: 'POST', path: () => '/payments', json: (a: Ids) => firstPaymentBody(a.customer) },
+    ],
+  },
+  {
+    resource: 'stored card',
+    ownerRead: (a) => `/payment-methods/${a.card}`,
+    attempts: [
+      { method: 'GET', path: (a) => `/payment-methods/${a.card}` },
+      { method: 'DELETE', path: (a) => `/payment-methods/${a.card}` },
+      { method: 'POST', path: () => '/payments', json: (a: Ids) => ({ amount: 100, currency_code: 'EUR', confirm: true, payment_method_id: a.card }) },
+      // B's own customer with A's card: a new mandate from another merchant's card.
+      { method: 'POST', path: () => '/payments', json: (a: Ids, b: Ids) => ({ ...firstPaymentBody(b.customer), payment_method_id: a.card }) },
+    ],
+  },
+  {
+    resource: 'mandate',
+    ownerRead: (a) => `/payment-methods/${a.mandate}`,
+    attempts: [
+      { method: 'GET', path: (a) => `/payment-methods/${a.mandate}` },
+      { method: 'DELETE', path: (a) => `/payment-methods/${a.mandate}` },
+      // A merchant-initiated charge on A's mandate.
+      { method: 'POST', path: () => '/payments', json: (a: Ids) => ({ amount: 100, currency_code: 'EUR', confirm: true, payment_method_id: a.mandate }) },
+    ],
+  },
 ];
+
+function firstPaymentBody(customerId: string) {
+  return { amount: 1000, currency_code: 'EUR', confirm: true, customer_id: customerId, store_payment_method_for: { use_case: 'recurring_payments', mandate_reference: 'isolation' } };
+}
 
 /**
  * Every merchant route of the OpenAPI document with ids in its path, each id slot filled with one id of
@@ -117,7 +158,7 @@ function requestExampleOf(operation: DocumentOperation): unknown {
 }
 
 /** List routes: B's pages never contain an id of A's. */
-const lists = ['/tokens', '/tokens/imports', '/webhook-endpoints', '/events', '/payments'];
+const lists = ['/tokens', '/tokens/imports', '/webhook-endpoints', '/events', '/payments', '/customers'];
 
 describe('tenant isolation: merchant B tries every id of merchant A', () => {
   let standIns: DestinationStandIns;
@@ -140,7 +181,15 @@ describe('tenant isolation: merchant B tries every id of merchant A', () => {
         json: { amount: 1000, currency_code: 'EUR', reference: 'isolation', source: { type: 'vaultline' }, recurring_frequency: 30, recurring_expiry: '20301231' },
       })
     ).json<{ id: string }>();
-    return { token: token.id, importJob: importJob.id, endpoint: endpoint.id, delivery, event: event!.id, payment: payment.id };
+    const customer = (await merchant.call('POST', '/customers', { json: { name: 'Isolation' } })).json<{ id: string }>();
+    const stored = async (body: Record<string, unknown>): Promise<string> => {
+      const created = (await merchant.call('POST', '/payments', { json: { amount: 1000, currency_code: 'EUR', confirm: true, ...body } })).json<{ id: string; action_requirement: { session_id: string } }>();
+      await submitCard(running.system.baseUrl, created.action_requirement.session_id, SIMULATOR_CARDS.approved);
+      return waitFor(async () => (await merchant.call('GET', `/payments/${created.id}`)).json<{ payment_method: { id?: string } | null }>().payment_method?.id ?? null, 10_000);
+    };
+    const card = await stored({ customer_id: customer.id, store_payment_method_for: { use_case: 'cof_payments' } });
+    const mandate = await stored(firstPaymentBody(customer.id));
+    return { token: token.id, importJob: importJob.id, endpoint: endpoint.id, delivery, event: event!.id, payment: payment.id, customer: customer.id, card, mandate };
   }
 
   beforeAll(async () => {
@@ -172,8 +221,9 @@ describe('tenant isolation: merchant B tries every id of merchant A', () => {
     const forwardsBefore = standIns.adyen.received.length;
     const answers = [];
     for (const { row, attempt } of pairs) {
+      const json = typeof attempt.json === 'function' ? (attempt.json as (a: Ids, b: Ids) => unknown)(idsA, idsB) : attempt.json;
       const answer = await merchantB.call(attempt.method, attempt.path(idsA, idsB), {
-        ...(attempt.json !== undefined ? { json: attempt.json } : {}),
+        ...(json !== undefined ? { json } : {}),
         ...(attempt.headers ? { headers: attempt.headers(idsA, standIns.adyen.url) } : {}),
       });
       answers.push({ resource: row.resource, route: `${attempt.method} ${attempt.path(idsA, idsB)}`, status: answer.status, problem: answer.headers.get('content-type')?.includes('application/problem+json') ?? false });

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startEmbedded, type EmbeddedSystem } from '@vaultline/launcher';
+import { startEmbedded, startLocal, type EmbeddedSystem } from '@vaultline/launcher';
 
 /** A small client of the merchant API as a merchant backend calls it: through the gateway, with X-API-Key. */
 export interface HttpAnswer {
@@ -123,3 +123,36 @@ export async function startSystem(env: Record<string, string>, dataDirPrefix: st
     },
   };
 }
+
+/** A running system of either profile, as a merchant's backend sees it. */
+export interface RunningProfile {
+  baseUrl: string;
+  merchant: MerchantApi;
+  stop(): Promise<void>;
+}
+
+/** The embedded profile (one process, SQLite bus) and the local one (a process per service, Redis Streams), by name. */
+export const PROFILES: Array<[string, (env: Record<string, string>, dataDirPrefix: string) => Promise<RunningProfile>]> = [
+  [
+    'embedded profile',
+    async (env, dataDirPrefix) => {
+      const running = await startSystem(env, dataDirPrefix);
+      return { baseUrl: running.system.baseUrl, merchant: running.merchant, stop: running.stop };
+    },
+  ],
+  [
+    'local profile (a process per service, Redis Streams)',
+    async (env, dataDirPrefix) => {
+      const dataDir = mkdtempSync(join(tmpdir(), `${dataDirPrefix}local-`));
+      const system = await startLocal({ dataDir, port: 0, stdio: 'files', env: { BOOTSTRAP_API_KEY: MERCHANT_API_KEY, ADMIN_API_KEY, LOG_LEVEL: 'warn', ...env } });
+      return {
+        baseUrl: system.baseUrl,
+        merchant: new MerchantApi(system.baseUrl, MERCHANT_API_KEY),
+        stop: async () => {
+          await system.stop();
+          rmSync(dataDir, { recursive: true, force: true });
+        },
+      };
+    },
+  ],
+];

@@ -51,6 +51,8 @@ export interface TransactionView {
   kind: 'risk' | 'authentication_3ri' | 'authorization' | 'capture';
   status: 'succeeded' | 'failed' | 'error';
   failure_reason: string | null;
+  /** The use case the processor was sent, in the words of the payment's interface. */
+  use_case?: string;
 }
 
 interface CallOptions {
@@ -143,6 +145,20 @@ export async function submitCard(baseUrl: string, sessionId: string, number: str
   if (response.status !== 201) throw new Error(`POST /sessions/${sessionId}/card answered ${response.status}: ${await response.text()}`);
 }
 
+/**
+ * Waits for the hosted page's outcome heading. The local profile on a loaded 2-core machine can take a
+ * while (six processes, Redis Streams, Chromium); when it does not come, the failure says what the
+ * consumer saw instead (a form error, "Processing…") rather than only that the heading is missing.
+ */
+export async function outcomeShown(page: Page, heading: string): Promise<void> {
+  try {
+    await page.getByRole('heading', { name: heading }).waitFor({ timeout: 60_000 });
+  } catch (error) {
+    const seen = (await page.locator('body').innerText().catch(() => '(page not readable)')).replace(/\s+/g, ' ').slice(0, 400);
+    throw new Error(`${(error as Error).message}\nthe page showed: ${seen}`);
+  }
+}
+
 /** The consumer on the hosted page in Chromium: types the card and pays; the page is left open to read the outcome. */
 export async function payOnHostedPage(browser: Browser, baseUrl: string, sessionId: string, number: string): Promise<Page> {
   const page = await browser.newPage({ viewport: { width: 420, height: 760 } });
@@ -198,12 +214,17 @@ export const LEAK_SCAN_PAYMENT_CARDS = {
   oneOff: { number: '5555555555554444', cvc: '538' },
   declined: { number: SIMULATOR_CARDS.declined, cvc: '538' },
   stored: { number: '5105105105105100', cvc: '538' },
+  /** The earlier interface: a first payment whose mandate is charged again. */
+  mandate: { number: '4000056655665556', cvc: '538' },
 } as const;
 
 export interface PaymentScenarioOutcome {
   oneOff: PaymentView;
   declined: PaymentView;
   subsequent: PaymentView;
+  /** Earlier interface (its own shape): the first payment with its mandate, and a merchant-initiated charge on it. */
+  mandateFirst: Record<string, unknown>;
+  mandateCharge: Record<string, unknown>;
 }
 
 /**
@@ -220,19 +241,32 @@ export async function runPaymentScenario(baseUrl: string, merchant: MerchantApi)
     return payment;
   };
   const cards = LEAK_SCAN_PAYMENT_CARDS;
-  const [oneOff, declined, initial] = await Promise.all([
+  const customer = await api.ok<{ id: string }>('POST', '/customers', { json: { name: 'Leak Scan' } });
+  const firstOnMandate = async () => {
+    const first = await api.ok('POST', '/payments', {
+      json: { amount: 1999, currency_code: 'EUR', confirm: true, customer_id: customer.id, store_payment_method_for: { use_case: 'recurring_payments', mandate_reference: 'leak-mandate' } },
+    });
+    await submitCard(baseUrl, sessionOf(first), cards.mandate.number, cards.mandate.cvc);
+    return first;
+  };
+  const [oneOff, declined, initial, mandateFirst] = await Promise.all([
     paid('/payments/one-off', 'leak-one-off', cards.oneOff),
     paid('/payments/one-off', 'leak-declined', cards.declined),
     paid('/payments/unscheduled', 'leak-initial', cards.stored),
+    firstOnMandate(),
   ]);
   await api.until(initial.id, 'captured');
   const next = await api.ok('POST', '/payments/unscheduled/{payment_id}/subsequent', {
     params: { payment_id: initial.id },
     json: { amount: 999, currency_code: 'EUR', reference: 'leak-subsequent' },
   });
+  const mandate = (await api.until(mandateFirst.id, 'captured')) as unknown as { payment_method: { id: string } };
+  const charge = await api.ok('POST', '/payments', { json: { amount: 999, currency_code: 'EUR', confirm: true, payment_method_id: mandate.payment_method.id } });
   return {
     oneOff: await api.until(oneOff.id, 'captured'),
     declined: await api.until(declined.id, 'failed'),
     subsequent: await api.until(next.id, 'captured'),
+    mandateFirst: mandate as unknown as Record<string, unknown>,
+    mandateCharge: (await api.until(charge.id, 'captured')) as unknown as Record<string, unknown>,
   };
 }

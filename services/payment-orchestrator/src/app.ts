@@ -6,6 +6,7 @@ import { metricsOf, type ServiceApp, type ServiceRuntime } from '@vaultline/runt
 import type { PaymentOrchestratorConfig } from './config';
 import { orchestratorCollections } from './data/collections';
 import { StoreCredentialRepository } from './data/credential.repository';
+import { StoreCustomerRepository, StorePaymentMethodRepository } from './data/customer.repository';
 import { CachedFlowMatrixRepository } from './data/flow-matrix-cache';
 import { StoreFlowMatrixRepository, StoreFlowRepository } from './data/flow.repository';
 import { StorePaymentRepository } from './data/payment.repository';
@@ -16,6 +17,9 @@ import { capturePayment } from './domain/capture-payment';
 import { completeCheckoutSession } from './domain/complete-checkout-session';
 import { createPayment } from './domain/create-payment';
 import { createSubsequentPayment } from './domain/create-subsequent-payment';
+import { createEarlierPayment } from './domain/create-earlier-payment';
+import { createCustomer, getCustomer, getPaymentMethod, listCustomerPaymentMethods, listCustomers, revokePaymentMethod } from './domain/manage-customers';
+import { storePaymentMethod } from './domain/store-payment-method';
 import { createFlow, explainFlow, getFlow, getFlowMatrix, listFlows, putFlowMatrix } from './domain/manage-flows';
 import { createProcessorAccount, deleteProcessorAccount, getProcessorAccount, listProcessorAccounts, updateProcessorAccount } from './domain/manage-processor-accounts';
 import { PaymentRunner } from './domain/payment-runner';
@@ -23,6 +27,8 @@ import type { TransactionRunner } from './domain/ports';
 import { getPayment, listPayments, listTransactions } from './domain/query-payments';
 import { flowRoutes } from './http/flows.routes';
 import { paymentRoutes } from './http/payments.routes';
+import { customerRoutes } from './http/customers.routes';
+import { earlierPaymentRoutes } from './http/earlier-payments.routes';
 import { processorAccountRoutes } from './http/processor-accounts.routes';
 import { processorNotificationRoutes } from './http/processor-notifications.routes';
 import { receiveProcessorNotification, wakePayment } from './domain/receive-processor-notification';
@@ -80,7 +86,9 @@ export function createApp(runtime: ServiceRuntime, config: PaymentOrchestratorCo
     });
   const notifications = new StoreProcessorNotificationRepository(store);
   const directory = processorDirectory({ builtIn: processors, accounts, notifications, sealer, transport, clock, maxAccountsPerMerchant: config.maxProcessorAccountsPerMerchant });
-  const advance = advancePayment({ payments, transactions, credentials, directory, transaction, clock });
+  const customers = new StoreCustomerRepository(store);
+  const paymentMethods = new StorePaymentMethodRepository(store);
+  const advance = advancePayment({ payments, transactions, credentials, directory, transaction, clock, onAuthorized: storePaymentMethod({ paymentMethods }) });
   const runner = new PaymentRunner({ payments, advance, clock, logger, pollIntervalMs: config.workerPollMs });
   const runPayment = (merchantId: string, paymentId: string): void => void runner.run(merchantId, paymentId);
   const wake = wakePayment({ payments, transaction, clock });
@@ -107,9 +115,24 @@ export function createApp(runtime: ServiceRuntime, config: PaymentOrchestratorCo
       assertSubscriptionsConsuming(bus);
     },
     routes: (router) => {
+      const newPayment = createPayment({ payments, credentials, flows, matrices, transaction, clock, sessionLifetimeMs: config.sessionLifetimeMs });
+      const subsequentPayment = createSubsequentPayment({ payments, credentials, flows, matrices, transaction, clock, directory });
+      earlierPaymentRoutes(router, {
+        createEarlierPayment: createEarlierPayment({ customers, paymentMethods, flows, matrices, directory, createPayment: newPayment, createSubsequentPayment: subsequentPayment }),
+        runPayment,
+      });
+      const customerPorts = { customers, paymentMethods, transaction, clock };
+      customerRoutes(router, {
+        createCustomer: createCustomer(customerPorts),
+        getCustomer: getCustomer(customerPorts),
+        listCustomers: listCustomers(customerPorts),
+        listCustomerPaymentMethods: listCustomerPaymentMethods(customerPorts),
+        getPaymentMethod: getPaymentMethod(customerPorts),
+        revokePaymentMethod: revokePaymentMethod(customerPorts),
+      });
       paymentRoutes(router, {
-        createPayment: createPayment({ payments, credentials, flows, matrices, transaction, clock, sessionLifetimeMs: config.sessionLifetimeMs }),
-        createSubsequentPayment: createSubsequentPayment({ payments, credentials, flows, matrices, transaction, clock }),
+        createPayment: newPayment,
+        createSubsequentPayment: subsequentPayment,
         capturePayment: capturePayment({ payments, directory, transaction, clock }),
         getPayment: getPayment({ payments }),
         listPayments: listPayments({ payments }),

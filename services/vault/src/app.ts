@@ -10,7 +10,7 @@ import { StoreCheckoutSessionRepository } from './data/checkout-session.reposito
 import { StoreKeyRotationRepository } from './data/key-rotation.repository';
 import { StoreTokenRepository } from './data/token.repository';
 import { listDetokenizeAudit } from './domain/audit/list-detokenize-audit';
-import { checkoutFraming, checkoutStatus, openCheckoutSession, recordPaymentProgress, submitCheckoutCard } from './domain/checkout/checkout-flow';
+import { checkoutFraming, checkoutStatus, confirmStoredCard, openCheckoutSession, recordPaymentProgress, submitCheckoutCard } from './domain/checkout/checkout-flow';
 import { getKeyRotation, KeyRotationWorker, restoreActiveVersion, rewrapBatch, startKeyRotation } from './domain/keys/key-rotation';
 import type { TransactionRunner } from './domain/ports';
 import { createToken, importToken } from './domain/tokens/create-token';
@@ -85,6 +85,7 @@ export function createApp(runtime: ServiceRuntime, config: VaultConfig): VaultAp
       });
       checkoutRoutes(router, {
         submitCheckoutCard: submitCheckoutCard({ sessions, createToken: create, ttl, clock, limits: config.checkout }),
+        confirmStoredCard: confirmStoredCard({ sessions, tokens, keys, transaction, ttl, clock, limits: config.checkout }),
         checkoutStatus: checkoutStatus({ sessions, clock }),
         checkoutFraming: checkoutFraming({ sessions }),
       });

@@ -4,7 +4,7 @@ import { newId, waitFor } from '@vaultline/core';
 import { MERCHANT, PUBLIC, type VaultHarness } from './vault-harness';
 
 /** Plays the orchestrator: publishes checkout.session.opened on the bus. */
-export async function openSession(vault: VaultHarness, overrides: { expiresInMs?: number; returnUrl?: string | null; allowedOrigins?: string[] } = {}) {
+export async function openSession(vault: VaultHarness, overrides: { expiresInMs?: number; returnUrl?: string | null; allowedOrigins?: string[]; storedCard?: Record<string, unknown> } = {}) {
   const sessionId = newId();
   const paymentId = newId();
   const message = eventMessage(checkoutSessionOpenedV1, {
@@ -17,6 +17,7 @@ export async function openSession(vault: VaultHarness, overrides: { expiresInMs?
       expires_at: new Date(vault.clock.now().getTime() + (overrides.expiresInMs ?? 30 * 60_000)).toISOString(),
       return_url: overrides.returnUrl === undefined ? 'https://shop.example/return' : overrides.returnUrl,
       ...(overrides.allowedOrigins ? { allowed_origins: overrides.allowedOrigins } : {}),
+      ...(overrides.storedCard ? { stored_card: overrides.storedCard as never } : {}),
     },
   });
   await vault.runtime.bus.publish([message]);

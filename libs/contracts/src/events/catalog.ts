@@ -70,9 +70,28 @@ export const checkoutSessionOpenedV1 = defineEvent({
      * allowed_origins, or return_url's origin). Absent in events published before it existed: none.
      */
     allowed_origins: z.array(z.string()).optional(),
+    /**
+     * A card the merchant stored (earlier interface, COF and mandates from a stored card): the page shows
+     * it masked and the consumer confirms it, entering only the security code when one is required; the
+     * completion then names this token. Absent when the consumer enters a card (and in older events).
+     */
+    stored_card: z
+      .object({
+        token_id: id,
+        masked_account_number: z.string(),
+        scheme: z.string().nullable(),
+        expiry_month: z.number().int().min(1).max(12),
+        expiry_year: z.number().int(),
+        cardholder_name: z.string().nullable(),
+        security_code_required: z.boolean(),
+      })
+      .optional(),
   }),
   keyOf: (data) => data.session_id,
 });
+
+/** A stored card a checkout session offers (earlier interface), as the orchestrator sends it and the vault keeps it. */
+export type StoredCardOffer = NonNullable<z.infer<typeof checkoutSessionOpenedV1.schema>['stored_card']>;
 
 export const checkoutSessionCompletedV1 = defineEvent({
   type: 'checkout.session.completed',
@@ -177,6 +196,14 @@ const paymentData = z.object({
   flow: z.string().nullable(),
   failure_reason: z.string().nullable(),
   masked_account_number: z.string().nullable(),
+  /**
+   * Payments of the earlier interface (POST /payments), absent on the newer interface's: which interface
+   * created the payment, its customer and the stored method or mandate it used or created. use_case is then
+   * the earlier interface's (guest_payment, cof_payment, first_payment, recurring_payment, unscheduled_payment).
+   */
+  interface: z.enum(['earlier']).optional(),
+  customer_id: z.string().nullable().optional(),
+  payment_method_id: z.string().nullable().optional(),
 });
 
 const paymentEvent = <T extends string>(type: T, description: string) =>

@@ -19,6 +19,9 @@ const ROUTES: RouteTarget[] = [
   { prefix: '/flow-matrix', service: 'payment-orchestrator', access: 'merchant' },
   { prefix: '/flows', service: 'payment-orchestrator', access: 'merchant' },
   { prefix: '/processor-accounts', service: 'payment-orchestrator', access: 'merchant' },
+  // The earlier payment interface: customers, their stored cards and mandates.
+  { prefix: '/customers', service: 'payment-orchestrator', access: 'merchant' },
+  { prefix: '/payment-methods', service: 'payment-orchestrator', access: 'merchant' },
   /** Processors' notifications carry no API key: the account's signature authenticates them (checked there). */
   { prefix: '/processor-notifications', service: 'payment-orchestrator', access: 'public' },
   { prefix: '/webhook-endpoints', service: 'notifier', access: 'merchant' },

@@ -33,6 +33,25 @@ describe('webhook payloads', () => {
     expect(JSON.stringify(body)).not.toMatch(/4242424242424242/);
   });
 
+  it('when a payment of the earlier interface is mapped, then the webhook says so with its customer and payment method; a newer one carries none of these', () => {
+    const data = {
+      payment_id: 'pay_2',
+      status: 'captured' as const,
+      amount: { requested: 1000, authorized: 1000, captured: 1000 },
+      currency_code: 'EUR',
+      use_case: 'recurring_payment',
+      reference: null,
+      credential_id: 'cred_2',
+      initial_payment_id: 'pay_1',
+      flow: 'simulator_auto_capture',
+      failure_reason: null,
+      masked_account_number: '424242******4242',
+    };
+    const earlier = mapEventData('payment.captured', { ...data, interface: 'earlier', customer_id: 'cus_1', payment_method_id: 'pm_1' });
+    expect(earlier).toMatchObject({ use_case: 'recurring_payment', interface: 'earlier', customer_id: 'cus_1', payment_method_id: 'pm_1' });
+    expect(mapEventData('payment.captured', data)).not.toHaveProperty('interface');
+  });
+
   it('when a token event carries the PAN fingerprint, then the webhook data leaves it out', () => {
     const data = mapEventData('token.created', {
       token_id: 't1',

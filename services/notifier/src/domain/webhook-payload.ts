@@ -29,6 +29,8 @@ const paymentData: Mapper<DataOf<'payment.processing'>> = (d) => ({
   flow: d.flow,
   failure_reason: d.failure_reason,
   masked_account_number: d.masked_account_number,
+  // Earlier-interface payments (POST /payments) say so, with their customer and stored method or mandate.
+  ...(d.interface ? { interface: d.interface, customer_id: d.customer_id ?? null, payment_method_id: d.payment_method_id ?? null } : {}),
 });
 
 const importCounts = (c: DataOf<'import.completed'>['counts']) => ({

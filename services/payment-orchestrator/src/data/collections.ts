@@ -8,6 +8,8 @@ export const FLOWS = 'flows';
 export const FLOW_MATRICES = 'flow_matrices';
 export const PROCESSOR_ACCOUNTS = 'processor_accounts';
 export const PROCESSOR_NOTIFICATIONS = 'processor_notifications';
+export const CUSTOMERS = 'customers';
+export const PAYMENT_METHODS = 'payment_methods';
 
 export const orchestratorCollections: CollectionSpec[] = [
   { name: PAYMENTS },
@@ -23,4 +25,7 @@ export const orchestratorCollections: CollectionSpec[] = [
   { name: PROCESSOR_ACCOUNTS },
   // A processor's redelivery of an event (same dedupe key) cannot be recorded twice.
   { name: PROCESSOR_NOTIFICATIONS, indexes: [{ fields: ['account_id', 'dedupe_key'], unique: true }] },
+  // Earlier interface: a customer's stored cards and mandates are listed by customer.
+  { name: CUSTOMERS },
+  { name: PAYMENT_METHODS, indexes: [{ fields: ['customer_id', 'status'] }] },
 ];

@@ -15,6 +15,8 @@ export interface AdvancePaymentPorts {
   directory: ProcessorDirectory;
   transaction: TransactionRunner;
   clock: Clock;
+  /** Runs in the commit of a successful authorization (the earlier interface stores its card or mandate there). */
+  onAuthorized?: (uow: UnitOfWork, payment: Payment, now: Date) => Payment;
 }
 
 type StepPorts = AdvancePaymentPorts & { processors: Processors };
@@ -96,7 +98,8 @@ async function commit(ports: AdvancePaymentPorts, before: Payment, result: StepR
     for (const attempt of result.attempts) {
       ports.transactions.insert(uow, transactionOf(before, attempt, sequence++, now));
     }
-    const next: Payment = { ...result.payment, progress: { ...result.payment.progress, transactions: sequence } };
+    let next: Payment = { ...result.payment, progress: { ...result.payment.progress, transactions: sequence } };
+    if (ports.onAuthorized && before.amount.authorized === undefined && next.amount.authorized !== undefined) next = ports.onAuthorized(uow, next, now);
     if (next.status !== before.status) uow.publish(paymentMovedEvent(next, now));
     if (credential && result.credential) {
       const changed = result.credential(credential);
@@ -119,6 +122,7 @@ function transactionOf(payment: Payment, attempt: StepResult['attempts'][number]
     failure_reason: outcome.status === 'succeeded' ? null : outcome.failure_reason,
     amount: attempt.amount,
     processor_reference: outcome.status === 'error' ? null : outcome.processor_reference,
+    use_case: payment.earlier?.use_case ?? payment.use_case,
     created_at: now.toISOString(),
   };
 }

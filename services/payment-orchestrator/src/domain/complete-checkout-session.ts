@@ -40,6 +40,8 @@ export function completeCheckoutSession(ports: CompleteCheckoutSessionPorts): Co
     const payment = await payments.get(merchantId, session.payment_id);
     if (!payment || payment.session?.id !== session.session_id) return null;
     if (payment.status !== 'processing' || payment.token_id !== null) return null;
+    // A session showing a stored card completes with that card only.
+    if (payment.session.stored_card && payment.session.stored_card.token_id !== session.token_id) return null;
     const now = clock.now();
     const { card } = session;
     const withCard: Payment = {
@@ -54,6 +56,7 @@ export function completeCheckoutSession(ports: CompleteCheckoutSessionPorts): Co
         masked_account_number: card.masked_account_number,
         pan_type: 'FPAN',
       },
+      card_submitted_at: card.submitted_at,
       updated_at: now.toISOString(),
     };
     const decision = await decideFlow(ports, merchantId, {

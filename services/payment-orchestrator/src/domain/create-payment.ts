@@ -2,7 +2,8 @@ import { ValidationError, newId } from '@vaultline/core';
 import { calendarDay, type Credential } from './credentials/credential';
 import { decideFlow, type FlowCatalogPorts } from './flows/flow-catalog';
 import { usesSimulator } from './flows/flow';
-import type { FlowDecision, Mode, Payment, UseCase } from './payment/payment';
+import type { EarlierPayment } from './payment/earlier-payment';
+import type { FlowDecision, Mode, Payment, StoredCardSession, UseCase } from './payment/payment';
 import { checkoutSessionOpenedEvent, paymentMovedEvent } from './payment/payment-events';
 import { SimulatorNotAllowedInLiveMode } from './payment/payment-errors';
 import type { Clock, CredentialRepository, PaymentRepository, TransactionRunner } from './ports';
@@ -28,6 +29,10 @@ export interface CreatePaymentCommand {
   allowedOrigins: string[] | null;
   recurringFrequency: number | null;
   recurringExpiry: string | null;
+  /** Earlier interface: a stored card the consumer confirms on the hosted page instead of entering one. */
+  storedCard?: StoredCardSession;
+  /** Earlier interface: its part of the payment (the payment then answers in its shape). */
+  earlier?: EarlierPayment;
 }
 
 export type CreatePayment = (merchantId: string, command: CreatePaymentCommand) => Promise<Payment>;
@@ -78,7 +83,7 @@ export function createPayment(ports: CreatePaymentPorts): CreatePayment {
       metadata: command.metadata,
       created_at: now.toISOString(),
       updated_at: now.toISOString(),
-      session: { id: newId(), expires_at: expiresAt, return_url: command.returnUrl, allowed_origins: allowedOriginsFor(command) },
+      session: { id: newId(), expires_at: expiresAt, return_url: command.returnUrl, allowed_origins: allowedOriginsFor(command), ...(command.storedCard ? { stored_card: command.storedCard } : {}) },
       credential_id: stored?.id ?? null,
       initial_payment_id: null,
       authentication_preference: null,
@@ -93,6 +98,7 @@ export function createPayment(ports: CreatePaymentPorts): CreatePayment {
       // Nothing runs before the card arrives; the worker looks again when the session expires.
       next_run_at: expiresAt,
       failure_reason: null,
+      ...(command.earlier ? { earlier: command.earlier } : {}),
     };
     return transaction((uow) => {
       const inserted = payments.insert(uow, payment);

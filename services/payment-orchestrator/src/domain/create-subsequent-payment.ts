@@ -1,7 +1,9 @@
 import { newId } from '@vaultline/core';
 import { calendarDay, nextChargeAllowedAt } from './credentials/credential';
 import { decideFlow, type FlowCatalogPorts } from './flows/flow-catalog';
-import { stepOf } from './flows/flow';
+import { declaresExplicitUnscheduled, stepOf } from './flows/flow';
+import { earlierUseCaseOf, type EarlierPayment } from './payment/earlier-payment';
+import { MandateFirstPayment } from './customers/payment-method';
 import { assertModeAllowed, newProgress } from './create-payment';
 import type { AuthenticationPreference, Mode, Payment } from './payment/payment';
 import { paymentMovedEvent } from './payment/payment-events';
@@ -15,13 +17,15 @@ import {
   RecurringFrequencyNotRespected,
   UseCaseMismatch,
 } from './payment/payment-errors';
-import type { Clock, CredentialRepository, PaymentRepository, TransactionRunner } from './ports';
+import type { Clock, CredentialRepository, PaymentRepository, ProcessorDirectory, TransactionRunner } from './ports';
 
 export interface CreateSubsequentPaymentPorts extends FlowCatalogPorts {
   payments: PaymentRepository;
   credentials: CredentialRepository;
   transaction: TransactionRunner;
   clock: Clock;
+  /** Earlier interface: what the flow's processors declare (explicit unscheduled support). */
+  directory?: ProcessorDirectory;
 }
 
 export interface SubsequentPaymentCommand {
@@ -35,6 +39,8 @@ export interface SubsequentPaymentCommand {
   authenticationPreference: AuthenticationPreference;
   /** The test clock (X-Test-Now, test keys only), else null: the request's effective time. */
   effectiveAt: Date | null;
+  /** Earlier interface (mandates): its part of the payment; the use case is filled in here. */
+  earlier?: Omit<EarlierPayment, 'use_case'>;
 }
 
 export type CreateSubsequentPayment = (merchantId: string, command: SubsequentPaymentCommand) => Promise<Payment>;
@@ -54,6 +60,7 @@ export function createSubsequentPayment(ports: CreateSubsequentPaymentPorts): Cr
     if (!initial) throw new PaymentNotFound();
     // A one-off or a subsequent payment named as the initial one is the wrong use case, not a missing payment.
     if (initial.use_case !== command.kind || initial.credential_id === null) throw new UseCaseMismatch(command.kind, initial.use_case);
+    if (initial.earlier && !command.earlier) throw new MandateFirstPayment();
     const credential = await credentials.get(merchantId, initial.credential_id);
     if (!credential || credential.status !== 'active' || !SUCCESSFUL.has(initial.status)) throw new InitialPaymentNotSuccessful();
     if (command.currencyCode !== initial.currency_code) throw new CurrencyMismatch(initial.currency_code);
@@ -62,9 +69,9 @@ export function createSubsequentPayment(ports: CreateSubsequentPaymentPorts): Cr
     if (command.kind === 'RECURRING' && now.getTime() < nextChargeAllowedAt(credential).getTime()) {
       throw new RecurringFrequencyNotRespected(credential.recurring_frequency ?? 0, nextChargeAllowedAt(credential).toISOString());
     }
-    const useCase = command.kind === 'RECURRING' ? 'SUBSEQUENT_RECURRING' : 'SUBSEQUENT_UNSCHEDULED';
+    const intended = command.kind === 'RECURRING' ? 'SUBSEQUENT_RECURRING' : 'SUBSEQUENT_UNSCHEDULED';
     const decision = await decideFlow(ports, merchantId, {
-      use_case: useCase,
+      use_case: intended,
       currency_code: command.currencyCode,
       amount: command.amount,
       reference: command.reference,
@@ -72,6 +79,8 @@ export function createSubsequentPayment(ports: CreateSubsequentPaymentPorts): Cr
       metadata: command.metadata,
     });
     assertModeAllowed(command.mode, decision);
+    // Earlier interface, rule 7: a processor that cannot mark a payment unscheduled is sent a recurring one.
+    const useCase = command.earlier && ports.directory && intended === 'SUBSEQUENT_UNSCHEDULED' && !declaresExplicitUnscheduled(decision.flow, await ports.directory(merchantId, command.mode)) ? 'SUBSEQUENT_RECURRING' : intended;
     if (command.authenticationPreference === 'REQUIRE_3RI' && !stepOf(decision.flow, 'authentication_3ri')) throw new AuthenticationNotConfigured(decision.flow.name);
     const id = newId();
     const at = now.toISOString();
@@ -102,6 +111,7 @@ export function createSubsequentPayment(ports: CreateSubsequentPaymentPorts): Cr
       // Due at once: the runner is also started right after the commit (the worker catches a crash in between).
       next_run_at: clock.now().toISOString(),
       failure_reason: null,
+      ...(command.earlier ? { earlier: { ...command.earlier, use_case: earlierUseCaseOf(useCase) } } : {}),
     };
     return transaction((uow) => {
       credentials.update(uow, { ...credential, previous_charge_at: credential.last_charge_at, last_charge_at: at, last_charge_payment_id: id });

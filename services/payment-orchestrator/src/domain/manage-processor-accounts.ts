@@ -1,4 +1,4 @@
-import { newId } from '@vaultline/core';
+import { newId, ValidationError } from '@vaultline/core';
 import type { Clock, ProcessorAccountPolicy, ProcessorAccountRepository, ProcessorDestinationCheck, SecretSealer, TransactionRunner } from './ports';
 import {
   credentialsContext,
@@ -49,6 +49,9 @@ function checkedCredentials(policy: ProcessorAccountPolicy, processor: AccountPr
 }
 
 async function checkSettings({ policy, destinations }: Pick<ManageProcessorAccountsPorts, 'policy' | 'destinations'>, merchantId: string, processor: AccountProcessor, settings: ProcessorAccountSettings): Promise<void> {
+  if (settings.explicit_unscheduled !== undefined && processor !== 'simulator') {
+    throw new ValidationError('settings.explicit_unscheduled', `${processor} declares explicit unscheduled payments itself; the setting is for simulator accounts only.`);
+  }
   if (settings.base_url === null) return;
   const url = policy.paymentsUrl(processor, settings.base_url);
   if (!(await destinations(merchantId, url))) throw new DestinationNotAllowed(url);

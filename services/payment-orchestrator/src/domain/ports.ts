@@ -1,6 +1,8 @@
 import type { Clock } from '@vaultline/core';
 import type { Page, PageRequest, UnitOfWork } from '@vaultline/store';
 import type { Credential } from './credentials/credential';
+import type { Customer } from './customers/customer';
+import type { PaymentMethod } from './customers/payment-method';
 import type { Flow } from './flows/flow';
 import type { FlowMatrix } from './flows/flow-matrix';
 import type { AuthenticationPreference, Mode, Payment, ProcessorTransaction, UseCase } from './payment/payment';
@@ -35,6 +37,23 @@ export interface CredentialRepository {
   get(merchantId: string, id: string): Promise<Credential | null>;
   insert(uow: UnitOfWork, credential: Omit<Credential, 'version'>): Credential;
   update(uow: UnitOfWork, credential: Credential): Credential;
+}
+
+/** Earlier interface: a merchant's customers. */
+export interface CustomerRepository {
+  get(merchantId: string, id: string): Promise<Customer | null>;
+  list(merchantId: string, page: PageRequest): Promise<Page<Customer>>;
+  insert(uow: UnitOfWork, customer: Omit<Customer, 'version'>): Customer;
+}
+
+/** Earlier interface: stored cards and NPR mandates. */
+export interface PaymentMethodRepository {
+  get(merchantId: string, id: string): Promise<PaymentMethod | null>;
+  /** A customer's methods that are not revoked. */
+  listForCustomer(merchantId: string, customerId: string, page: PageRequest): Promise<Page<PaymentMethod>>;
+  insert(uow: UnitOfWork, method: Omit<PaymentMethod, 'version'>): PaymentMethod;
+  /** Compare-and-set on the version the method was read with. */
+  update(uow: UnitOfWork, method: PaymentMethod): PaymentMethod;
 }
 
 export interface FlowRepository {

@@ -5,12 +5,12 @@ import { isCalendarDate } from '../domain/credentials/credential';
 
 export const amount = z.number().int().positive().max(Number.MAX_SAFE_INTEGER);
 export const currencyCode = z.string().refine(isCurrencyCode, { message: 'currency_code must be an ISO 4217 currency code in upper case, such as EUR.' });
-const reference = z.string().min(1).max(255);
+export const reference = z.string().min(1).max(255);
 export const metadata = z
   .record(z.string().min(1).max(40), z.string().max(500))
   .refine((value) => Object.keys(value).length <= 20, { message: 'metadata holds at most 20 keys.' });
 const source = z.strictObject({ type: z.literal('vaultline') });
-const returnUrl = z.string().max(2048).refine(isAllowedReturnUrl, { message: 'return_url must be an https URL (http only for localhost, 127.0.0.1 or [::1]).' });
+export const returnUrl = z.string().max(2048).refine(isAllowedReturnUrl, { message: 'return_url must be an https URL (http only for localhost, 127.0.0.1 or [::1]).' });
 const allowedOrigin = z
   .string()
   .max(2048)
@@ -18,7 +18,7 @@ const allowedOrigin = z
     message: 'Each allowed origin must be an https origin such as https://shop.example (http only for localhost, 127.0.0.1 or [::1]; no path, no wildcard).',
   })
   .transform((value) => allowedOriginOf(value)!);
-const allowedOrigins = z.array(allowedOrigin).max(MAX_ALLOWED_ORIGINS).transform((origins) => [...new Set(origins)]);
+export const allowedOrigins = z.array(allowedOrigin).max(MAX_ALLOWED_ORIGINS).transform((origins) => [...new Set(origins)]);
 
 const initialFields = {
   amount,
@@ -38,11 +38,13 @@ export const recurringBody = z.strictObject({
   recurring_expiry: z.string().refine(isCalendarDate, { message: 'recurring_expiry must be a calendar date written YYYYMMDD.' }),
 });
 
+export const authenticationPreference = z.enum(['NO_3RI', 'TRY_3RI', 'REQUIRE_3RI']).default('NO_3RI');
+
 export const subsequentBody = z.strictObject({
   amount,
   currency_code: currencyCode,
   reference: reference.optional(),
-  authentication_preference: z.enum(['NO_3RI', 'TRY_3RI', 'REQUIRE_3RI']).default('NO_3RI'),
+  authentication_preference: authenticationPreference,
   metadata: metadata.optional(),
 });
 

@@ -32,6 +32,7 @@ export function toTransactionView(transaction: ProcessorTransaction): Record<str
     status: transaction.status,
     failure_reason: transaction.failure_reason,
     amount: transaction.amount,
+    ...(transaction.use_case ? { use_case: transaction.use_case } : {}),
     created_at: transaction.created_at,
   };
 }

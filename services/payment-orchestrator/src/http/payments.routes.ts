@@ -9,6 +9,7 @@ import type { Mode } from '../domain/payment/payment';
 import { PaymentNotFound } from '../domain/payment/payment-errors';
 import type { GetPayment, ListPayments, ListTransactions } from '../domain/query-payments';
 import { captureBody, oneOffBody, recurringBody, subsequentBody, unscheduledBody } from './payment.schemas';
+import { toAnyPaymentView } from './earlier-payment.view';
 import { toPaymentView, toTransactionView } from './payment.view';
 
 export interface PaymentUseCases {
@@ -31,7 +32,7 @@ function paymentIdOf(req: Request): string {
   return id;
 }
 
-/** The newer payment interface (beta). Every answer is the JSON payment, HTTP 200. */
+/** The newer payment interface (beta). Every answer is the JSON payment, HTTP 200; reads answer each payment in its interface's shape. */
 export function paymentRoutes(router: Router, useCases: PaymentUseCases): void {
   const merchant = requireScope(SCOPES.merchant);
 
@@ -80,7 +81,7 @@ export function paymentRoutes(router: Router, useCases: PaymentUseCases): void {
     const { merchantId } = authOf(req);
     const payment = await useCases.capturePayment(merchantId, { paymentId, reference: body.reference ?? null, amount: body.amount ?? null, currencyCode: body.currency_code ?? null });
     useCases.runPayment(merchantId, payment.id);
-    res.json(toPaymentView(payment));
+    res.json(toAnyPaymentView(payment));
   });
 
   router.get('/payments/:payment_id/transactions', merchant, async (req, res) => {
@@ -89,12 +90,12 @@ export function paymentRoutes(router: Router, useCases: PaymentUseCases): void {
   });
 
   router.get('/payments/:payment_id', merchant, async (req, res) => {
-    res.json(toPaymentView(await useCases.getPayment(authOf(req).merchantId, paymentIdOf(req))));
+    res.json(toAnyPaymentView(await useCases.getPayment(authOf(req).merchantId, paymentIdOf(req))));
   });
 
   router.get('/payments', merchant, async (req, res) => {
     const page = parsePageQuery(req.query);
-    res.json(listResponse(await useCases.listPayments(authOf(req).merchantId, page), toPaymentView));
+    res.json(listResponse(await useCases.listPayments(authOf(req).merchantId, page), toAnyPaymentView));
   });
 }
 

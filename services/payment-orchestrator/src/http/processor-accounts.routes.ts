@@ -20,7 +20,8 @@ const baseUrl = z
   .string()
   .max(2048)
   .regex(/^https?:\/\/[^/?#\s]+(\/[^?#\s]*)?$/, { message: 'base_url must be an absolute http(s) URL without query or fragment.' });
-const settings = z.strictObject({ base_url: baseUrl.nullable().default(null) });
+// explicit_unscheduled: simulator accounts only (rule 7 of the earlier interface is testable with it).
+const settings = z.strictObject({ base_url: baseUrl.nullable().default(null), explicit_unscheduled: z.boolean().optional() });
 
 const createBody = z.strictObject({
   processor: z.enum(ACCOUNT_PROCESSORS as [string, ...string[]]).transform((value) => value as ProcessorAccount['processor']),
@@ -36,7 +37,7 @@ export const toProcessorAccountView = (account: ProcessorAccount) => ({
   id: account.id,
   processor: account.processor,
   name: account.name,
-  settings: account.settings,
+  settings: account.processor === 'simulator' ? { ...account.settings, explicit_unscheduled: account.settings.explicit_unscheduled ?? true } : account.settings,
   credentials: { hint: account.credentials_hint, updated_at: account.credentials_updated_at },
   created_at: account.created_at,
   updated_at: account.updated_at,

@@ -31,7 +31,8 @@ export function processorDirectory(deps: ProcessorDirectoryDeps): ProcessorDirec
     for (const account of await deps.accounts.list(merchantId, deps.maxAccountsPerMerchant)) {
       if (account.processor === 'simulator') {
         const simulator = deps.builtIn.get('simulator');
-        if (simulator) opened.set(account.id, simulator);
+        // Rule 7 of the earlier interface needs a processor without explicit unscheduled support: the account can be one.
+        if (simulator) opened.set(account.id, account.settings.explicit_unscheduled === false ? { ...simulator, capabilities: { ...simulator.capabilities, explicitUnscheduledMit: false } } : simulator);
         continue;
       }
       const plugin = accountPlugins[account.processor];

@@ -15,6 +15,8 @@ export interface CheckoutStatusView {
   /** The page posts its messages to these origins only (each post reaches its parent only if the origin matches). */
   allowed_origins: string[];
   expires_at: string;
+  /** The stored card the consumer is asked to confirm (no token id); absent when a card is to be entered. */
+  stored_card?: { masked_account_number: string; scheme: string | null; expiry_month: number; expiry_year: number; cardholder_name: string | null; security_code_required: boolean };
 }
 
 export function toCheckoutStatusView({ session, state }: CheckoutSessionState): CheckoutStatusView {
@@ -31,5 +33,10 @@ export function toCheckoutStatusView({ session, state }: CheckoutSessionState): 
     return_url: session.return_url,
     allowed_origins: framingOriginsOf(session),
     expires_at: session.expires_at,
+    ...(session.stored_card ? { stored_card: storedCardView(session.stored_card) } : {}),
   };
+}
+
+function storedCardView({ token_id: _token, ...shown }: NonNullable<CheckoutSessionState['session']['stored_card']>) {
+  return shown;
 }

@@ -4,7 +4,7 @@ import type { Request, Response, Router } from 'express';
 import { z } from 'zod';
 import { NotFoundError } from '@vaultline/core';
 import { parseInput } from '@vaultline/http';
-import type { CheckoutFraming, CheckoutStatus, SubmitCheckoutCard } from '../domain/checkout/checkout-flow';
+import type { CheckoutFraming, CheckoutStatus, ConfirmStoredCard, SubmitCheckoutCard } from '../domain/checkout/checkout-flow';
 import { toCheckoutStatusView } from './checkout-status.view';
 
 const PUBLIC_DIR = join(__dirname, 'public');
@@ -12,6 +12,9 @@ const sessionId = z.string().regex(/^[0-9a-fA-F-]{36}$/, { message: 'The session
 const cardBody = z.object({
   card: z.object({ number: z.unknown(), exp_month: z.unknown(), exp_year: z.unknown().optional(), cvc: z.unknown(), name: z.unknown().optional() }),
 });
+
+/** The security code only when the session asks for it; checked against the stored card's scheme. */
+const storedCardBody = z.object({ security_code: z.unknown().optional() });
 
 interface Asset {
   body: Buffer;
@@ -74,7 +77,7 @@ export function clientAddressOf(req: Request): string {
 }
 
 /** Public routes (scope public): hosted page, SDK, card submission and status, keyed by session id. */
-export function checkoutRoutes(router: Router, useCases: { submitCheckoutCard: SubmitCheckoutCard; checkoutStatus: CheckoutStatus; checkoutFraming: CheckoutFraming }): void {
+export function checkoutRoutes(router: Router, useCases: { submitCheckoutCard: SubmitCheckoutCard; confirmStoredCard: ConfirmStoredCard; checkoutStatus: CheckoutStatus; checkoutFraming: CheckoutFraming }): void {
   const assets = loadAssets();
 
   router.get('/checkout/assets/:name', (req, res) => {
@@ -112,6 +115,15 @@ export function checkoutRoutes(router: Router, useCases: { submitCheckoutCard: S
     const id = parseInput(sessionId, req.params.sessionId);
     const body = parseInput(cardBody, req.body);
     const status = await useCases.submitCheckoutCard({ sessionId: id, clientAddress: clientAddressOf(req), card: body.card });
+    res.setHeader('Cache-Control', 'no-store');
+    res.status(201).json(toCheckoutStatusView(status));
+  });
+
+  /** The consumer confirms the stored card the session shows (earlier payment interface). */
+  router.post('/sessions/:sessionId/stored-card', async (req, res) => {
+    const id = parseInput(sessionId, req.params.sessionId);
+    const body = parseInput(storedCardBody, req.body ?? {});
+    const status = await useCases.confirmStoredCard({ sessionId: id, clientAddress: clientAddressOf(req), securityCode: body.security_code });
     res.setHeader('Cache-Control', 'no-store');
     res.status(201).json(toCheckoutStatusView(status));
   });

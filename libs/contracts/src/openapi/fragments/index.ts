@@ -7,6 +7,7 @@ import { webhooksFragment } from './webhooks';
 import { tokensFragment } from './tokens';
 import { paymentsFragment } from './payments';
 import { processorAccountsFragment } from './processor-accounts';
+import { earlierPaymentsFragment } from './earlier-payments';
 
 /**
  * Every area of the merchant API document. To add an area (tokens, forward, webhooks, imports…):
@@ -16,4 +17,4 @@ import { processorAccountsFragment } from './processor-accounts';
  *   2. import it here and append it to this array. Nothing else: a duplicate path+method or component
  *      name fails the build of the document (and its test).
  */
-export const fragments: OpenApiFragment[] = [commonFragment, adminFragment, forwardFragment, importsFragment, webhooksFragment, tokensFragment, paymentsFragment, processorAccountsFragment];
+export const fragments: OpenApiFragment[] = [commonFragment, adminFragment, forwardFragment, importsFragment, webhooksFragment, tokensFragment, paymentsFragment, processorAccountsFragment, earlierPaymentsFragment];

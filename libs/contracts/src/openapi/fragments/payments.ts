@@ -313,7 +313,7 @@ export const paymentsFragment: OpenApiFragment = {
         summary: 'Retrieve a payment',
         security,
         parameters: [paymentIdParameter],
-        responses: { '200': answer('The payment.', 'Payment', CAPTURED), ...paymentErrors },
+        responses: { '200': answer('The payment, in the shape of the interface that created it (Payment, or EarlierPayment for POST /payments).', 'AnyPayment', CAPTURED), ...paymentErrors },
       },
     },
     '/payments': {
@@ -324,7 +324,7 @@ export const paymentsFragment: OpenApiFragment = {
         security,
         parameters: pageParameters,
         responses: {
-          '200': answer('A page of payments.', listOf('Payment'), { object: 'list', data: [FAILED, CAPTURED], has_more: true, next_cursor: CAPTURED.id }),
+          '200': answer('A page of payments, each in the shape of the interface that created it.', listOf('AnyPayment'), { object: 'list', data: [FAILED, CAPTURED], has_more: true, next_cursor: CAPTURED.id }),
           ...commonErrorResponses,
         },
       },
@@ -570,6 +570,7 @@ export const paymentsFragment: OpenApiFragment = {
           status: { type: 'string', enum: ['succeeded', 'failed', 'error'] },
           failure_reason: { type: ['string', 'null'] },
           amount: { type: ['integer', 'null'], description: 'Minor units, for authorizations and captures.' },
+          use_case: { type: 'string', description: 'The use case the processor was sent, in the words of the payment\'s interface (ONE_OFF…, or recurring_payment… for the earlier interface).' },
           created_at: { type: 'string', format: 'date-time' },
         },
       },

@@ -24,6 +24,13 @@ const settings: JsonObject = {
       type: ['string', 'null'],
       description: 'Overrides the processor\'s host; accepted only when its payments URL is an allowed forward destination (built in, or FORWARD_EXTRA_DESTINATIONS).',
     },
+    explicit_unscheduled: {
+      type: 'boolean',
+      default: true,
+      description:
+        'Simulator accounts only (422 on others: Adyen and Checkout.com declare it): false makes the account a processor without explicit unscheduled ' +
+        'merchant-initiated payments, so an unscheduled mandate charged on it is sent, and shown, as recurring (earlier interface, rule 7).',
+    },
   },
 };
 

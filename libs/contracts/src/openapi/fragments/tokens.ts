@@ -101,6 +101,27 @@ export const tokensFragment: OpenApiFragment = {
         },
       },
     },
+    '/sessions/{session_id}/stored-card': {
+      post: {
+        tags: ['Checkout'],
+        operationId: 'confirmCheckoutStoredCard',
+        summary: 'Confirm the stored card a checkout session offers, with its security code when the session asks for it (no API key; single use)',
+        security: [],
+        parameters: [sessionIdParameter],
+        requestBody: {
+          required: false,
+          content: { 'application/json': { schema: { type: 'object', properties: { security_code: { type: 'string', description: 'Only when stored_card.security_code_required.' } } } } },
+        },
+        responses: {
+          '201': jsonResponse('The session, now completed with the stored card.', 'CheckoutSessionStatus'),
+          '404': problemResponse('checkout_session_not_found.'),
+          '409': problemResponse('checkout_session_already_used; stored_card_not_confirmable (the session offers no stored card, or it is no longer available).'),
+          '410': problemResponse('checkout_session_expired.'),
+          '422': problemResponse('invalid_security_code (field security_code).'),
+          '429': problemResponse('too_many_attempts (per session and per address).'),
+        },
+      },
+    },
     '/sessions/{session_id}/status': {
       get: {
         tags: ['Checkout'],
@@ -158,6 +179,18 @@ export const tokensFragment: OpenApiFragment = {
             description: 'The origins that may frame the page (its frame-ancestors) and receive its messages; empty: no framing, no messages.',
           },
           expires_at: { type: 'string', format: 'date-time' },
+          stored_card: {
+            type: 'object',
+            description: 'A card the shop stored (earlier payment interface): shown masked, confirmed with POST /sessions/{session_id}/stored-card.',
+            properties: {
+              masked_account_number: { type: 'string' },
+              scheme: { type: ['string', 'null'] },
+              expiry_month: { type: 'integer' },
+              expiry_year: { type: 'integer' },
+              cardholder_name: { type: ['string', 'null'] },
+              security_code_required: { type: 'boolean' },
+            },
+          },
         },
       },
     },

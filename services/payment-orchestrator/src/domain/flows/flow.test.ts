@@ -1,6 +1,6 @@
 import type { ValidationError } from '@vaultline/core';
 import type { ProcessorCapabilities, Processors } from '../ports';
-import { BUILT_IN_FLOWS, processorsOf, usesSimulator, validateFlow, type Flow, type FlowStep } from './flow';
+import { BUILT_IN_FLOWS, declaresExplicitUnscheduled, needsSecurityCode, processorsOf, usesSimulator, validateFlow, type Flow, type FlowStep } from './flow';
 
 const all: ProcessorCapabilities = { authorize: true, capture: true, partialCapture: true, authentication3ri: true, risk: true, explicitUnscheduledMit: true, modes: ['test'] };
 const processors: Processors = {
@@ -57,5 +57,30 @@ describe('validateFlow', () => {
 
   it('when a flow\'s processors are listed, then fallbacks count and each appears once', () => {
     expect(processorsOf(flow([step('authorization', 'simulator', { fallback: ['no-risk', 'simulator'] }), step('capture')]))).toEqual(['simulator', 'no-risk']);
+  });
+});
+
+describe('what a flow asks of its authorizing processors (earlier interface)', () => {
+  const catalogue: Processors = {
+    get: (id) =>
+      ({
+        simulator: { id: 'simulator', capabilities: all },
+        'recurring-only': { id: 'simulator', capabilities: { ...all, explicitUnscheduledMit: false } },
+        adyen: { id: 'adyen', capabilities: all },
+      })[id] as never,
+    ids: () => ['simulator', 'recurring-only', 'adyen'],
+  };
+
+  it('when any processor that may authorize (fallbacks included) lacks explicit unscheduled support, then the flow does not declare it', () => {
+    expect(declaresExplicitUnscheduled(flow([step('authorization'), step('capture')]), catalogue)).toBe(true);
+    expect(declaresExplicitUnscheduled(flow([step('authorization', 'recurring-only'), step('capture', 'recurring-only')]), catalogue)).toBe(false);
+    expect(declaresExplicitUnscheduled(flow([step('authorization', 'simulator', { fallback: ['recurring-only'] }), step('capture')]), catalogue)).toBe(false);
+  });
+
+  it('when a real processor may authorize, then a stored card needs its security code; on the simulator alone it does not', () => {
+    expect(needsSecurityCode(flow([step('authorization'), step('capture')]), catalogue)).toBe(false);
+    expect(needsSecurityCode(flow([step('authorization', 'recurring-only'), step('capture', 'recurring-only')]), catalogue)).toBe(false);
+    expect(needsSecurityCode(flow([step('authorization', 'adyen'), step('capture', 'adyen')]), catalogue)).toBe(true);
+    expect(needsSecurityCode(flow([step('authorization', 'simulator', { fallback: ['adyen'] }), step('capture')]), catalogue)).toBe(true);
   });
 });

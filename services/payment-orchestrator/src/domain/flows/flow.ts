@@ -53,6 +53,25 @@ export function stepOf(flow: Flow, kind: StepKind): FlowStep | undefined {
   return flow.steps.find((step) => step.kind === kind);
 }
 
+/** The processors that may authorize the flow's payments: the authorization step's, then its fallbacks. */
+function authorizers(flow: Flow, processors: Processors) {
+  const step = stepOf(flow, 'authorization');
+  return step ? [step.processor, ...step.fallback].map((id) => processors.get(id)).filter((p) => p !== undefined) : [];
+}
+
+/** Whether each processor that may authorize marks a merchant-initiated payment as unscheduled (else it is sent as recurring). */
+export function declaresExplicitUnscheduled(flow: Flow, processors: Processors): boolean {
+  return authorizers(flow, processors).every((processor) => processor.capabilities.explicitUnscheduledMit);
+}
+
+/**
+ * Whether a payment with a stored card asks the consumer for its security code: a real processor
+ * (Adyen, Checkout.com) authorizes a consumer-present payment with it; the simulator needs none.
+ */
+export function needsSecurityCode(flow: Flow, processors: Processors): boolean {
+  return authorizers(flow, processors).some((processor) => processor.id !== 'simulator');
+}
+
 export class FlowExists extends AppError {
   constructor(name: string) {
     super('flow_exists', 409, `A flow named ${name} already exists; flows are immutable, create one under a new name.`, { field: 'name' });

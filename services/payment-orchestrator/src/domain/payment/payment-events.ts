@@ -9,6 +9,7 @@ import {
   type EventData,
 } from '@vaultline/contracts';
 import type { OutboxMessage } from '@vaultline/store';
+import type { EarlierPayment } from './earlier-payment';
 import type { Payment, PaymentStatus } from './payment';
 
 const definitions = {
@@ -25,14 +26,19 @@ function paymentData(payment: Payment): EventData<typeof paymentProcessingV1> {
     status: payment.status,
     amount: { ...payment.amount },
     currency_code: payment.currency_code,
-    use_case: payment.use_case,
+    use_case: payment.earlier?.use_case ?? payment.use_case,
     reference: payment.reference,
     credential_id: payment.credential_id,
     initial_payment_id: payment.initial_payment_id,
     flow: payment.decision?.flow.name ?? null,
     failure_reason: payment.failure_reason,
     masked_account_number: payment.source?.masked_account_number ?? null,
+    ...(payment.earlier ? earlierData(payment.earlier) : {}),
   };
+}
+
+function earlierData(earlier: EarlierPayment) {
+  return { interface: 'earlier' as const, customer_id: earlier.customer?.id ?? null, payment_method_id: earlier.payment_method?.id ?? earlier.payment_method_id };
 }
 
 /** The event of the move that put the payment in its current status (payment.<status>). */
@@ -54,6 +60,7 @@ export function checkoutSessionOpenedEvent(payment: Payment, at: Date): OutboxMe
       expires_at: session.expires_at,
       return_url: session.return_url,
       allowed_origins: session.allowed_origins ?? [],
+      ...(session.stored_card ? { stored_card: { ...session.stored_card } } : {}),
     },
   });
 }

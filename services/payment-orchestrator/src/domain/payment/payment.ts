@@ -1,4 +1,6 @@
+import type { StoredCardOffer } from '@vaultline/contracts';
 import type { Flow, StepKind } from '../flows/flow';
+import type { EarlierPayment } from './earlier-payment';
 
 export type PaymentStatus = 'processing' | 'authorized' | 'capturing' | 'captured' | 'failed';
 export type UseCase = 'ONE_OFF' | 'RECURRING' | 'UNSCHEDULED' | 'SUBSEQUENT_RECURRING' | 'SUBSEQUENT_UNSCHEDULED';
@@ -27,7 +29,12 @@ export interface CheckoutSessionRef {
   return_url: string | null;
   /** Who may frame the hosted page and hear its messages; absent on payments created before it existed. */
   allowed_origins?: string[];
+  /** A stored card the consumer confirms instead of entering one (earlier interface, rules 3 and 5). */
+  stored_card?: StoredCardSession;
 }
+
+/** What the hosted page shows of a stored card, and whether it asks for the security code (the event's shape). */
+export type StoredCardSession = StoredCardOffer;
 
 /** The flow decision, recorded with the payment (the matrix version and rule that chose it). */
 export interface FlowDecision {
@@ -86,6 +93,10 @@ export interface Payment {
   /** When the background worker must look at the payment next (session expiry, a step, a capture's settlement); null when nothing is due. */
   next_run_at: string | null;
   failure_reason: string | null;
+  /** When the consumer submitted the card on the hosted page (a mandate's acceptance time); absent before. */
+  card_submitted_at?: string | null;
+  /** Payments created through the earlier interface (POST /payments); absent on the newer interface's. */
+  earlier?: EarlierPayment;
 }
 
 export interface ProcessorTransaction {
@@ -101,6 +112,8 @@ export interface ProcessorTransaction {
   failure_reason: string | null;
   amount: number | null;
   processor_reference: string | null;
+  /** The use case the processor was sent, in the words of the payment's interface; absent on older records. */
+  use_case?: string;
   created_at: string;
 }
 

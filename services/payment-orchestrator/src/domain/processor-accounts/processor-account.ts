@@ -6,6 +6,11 @@ export const ACCOUNT_PROCESSORS: readonly AccountProcessor[] = ['adyen', 'checko
 export interface ProcessorAccountSettings {
   /** Overrides the processor's default host; only an allowed forward destination is accepted. */
   base_url: string | null;
+  /**
+   * Simulator accounts only: whether the processor declares explicit unscheduled merchant-initiated
+   * payments (absent: true). false makes it behave as a processor that knows only recurring ones.
+   */
+  explicit_unscheduled?: boolean;
 }
 
 /** A merchant's account at a processor. The credentials are sealed at rest and never leave this service. */

@@ -42,6 +42,12 @@ export interface SchemeInfo {
 
 const UNKNOWN: SchemeInfo = { scheme: 'UNKNOWN', lengths: between(12, 19), securityCodeLengths: [3, 4] };
 
+/** The security-code lengths of a scheme (a stored card's code entered alone). */
+export function securityCodeLengthsOf(scheme: Scheme): number[] {
+  const rule = RULES.find((candidate) => candidate.scheme === scheme);
+  return rule ? [rule.securityCodeLength] : UNKNOWN.securityCodeLengths;
+}
+
 /** Works on a prefix too (the browser form shows the brand while the number is typed). */
 export function detectScheme(digits: string): SchemeInfo {
   for (const rule of RULES) {

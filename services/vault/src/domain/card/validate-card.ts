@@ -1,5 +1,5 @@
 import { isLuhnValid, maskAccountNumber, ValidationError, type Clock } from '@vaultline/core';
-import { detectScheme, type Scheme } from './card-scheme';
+import { detectScheme, securityCodeLengthsOf, type Scheme } from './card-scheme';
 
 /** Card input as it arrives: strings (the import platform sends strings) or numbers. */
 export interface CardInput {
@@ -107,6 +107,13 @@ function normaliseExpiry(monthInput: unknown, yearInput: unknown, field: (name: 
   }
   const year = yearDigits.length === 2 ? 2000 + Number(yearDigits) : Number(yearDigits);
   return { month, year };
+}
+
+/** A security code entered alone (a stored card confirmed on the hosted page), checked against the card's scheme. */
+export function validateSecurityCode(value: unknown, scheme: Scheme, field: string): string {
+  const code = normaliseSecurityCode(value, securityCodeLengthsOf(scheme), scheme, field);
+  if (code === null) throw new ValidationError(field, 'The security code is required.', 'invalid_security_code');
+  return code;
 }
 
 function normaliseSecurityCode(value: unknown, lengths: number[], scheme: Scheme, field: string): string | null {

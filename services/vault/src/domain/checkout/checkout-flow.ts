@@ -3,13 +3,18 @@ import type { Clock } from '@vaultline/core';
 import { allowedOriginsOf, checkoutSessionCompletedV1, isAllowedReturnUrl, type EventData, type checkoutSessionOpenedV1 } from '@vaultline/contracts';
 import type { UnitOfWork } from '@vaultline/store';
 import type { TtlStore } from '@vaultline/ttl';
-import type { CheckoutSessionRepository } from '../ports';
+import type { CheckoutSessionRepository, TokenRepository, TransactionRunner } from '../ports';
+import type { VaultKeys } from '../keys/vault-keys';
+import { validateSecurityCode } from '../card/validate-card';
+import { storeSecurityCode } from '../tokens/security-code';
+import { cipherOf } from '../tokens/token-cipher';
 import type { CardInput } from '../card/validate-card';
 import type { CreateToken } from '../tokens/create-token';
 import {
   CheckoutSessionExpired,
   CheckoutSessionNotFound,
   CheckoutSessionUsed,
+  StoredCardNotConfirmable,
   TooManyAttempts,
   framingOriginsOf,
   stateAt,
@@ -45,6 +50,7 @@ export function openCheckoutSession({ sessions, clock }: { sessions: CheckoutSes
       expires_at: data.expires_at,
       return_url: data.return_url !== null && isAllowedReturnUrl(data.return_url) ? data.return_url : null,
       allowed_origins: allowedOriginsOf(data.allowed_origins ?? []),
+      ...(data.stored_card ? { stored_card: { ...data.stored_card } } : {}),
       state: 'open',
       token_id: null,
       masked_account_number: null,
@@ -114,7 +120,11 @@ export type SubmitCheckoutCard = (command: { sessionId: string; clientAddress: s
  * limited per client address (checked first) and per session. Token, session completion and both events
  * commit together.
  */
-export function submitCheckoutCard({ sessions, createToken, ttl, clock, limits }: SubmitCheckoutCardPorts): SubmitCheckoutCard {
+/**
+ * Attempts are limited per client address (checked first: a blocked address must not create a counter
+ * per session id it makes up) and per session; then the session must be open and unexpired.
+ */
+async function openSessionForAttempt({ sessions, ttl, clock, limits }: Pick<SubmitCheckoutCardPorts, 'sessions' | 'ttl' | 'clock' | 'limits'>, sessionId: string, clientAddress: string): Promise<CheckoutSessionRecord> {
   const enforceLimit = async (key: string, max: number): Promise<void> => {
     const count = await ttl.increment(key, limits.windowMs);
     if (count > max) {
@@ -122,16 +132,40 @@ export function submitCheckoutCard({ sessions, createToken, ttl, clock, limits }
       throw new TooManyAttempts(Math.ceil(remaining / 1000));
     }
   };
+  await enforceLimit(`vault:checkout-attempts:address:${clientAddress}`, limits.perAddress);
+  await enforceLimit(`vault:checkout-attempts:session:${sessionId}`, limits.perSession);
+  const session = await sessions.get(sessionId);
+  if (!session) throw new CheckoutSessionNotFound();
+  if (session.state !== 'open') throw new CheckoutSessionUsed();
+  if (Date.parse(session.expires_at) <= clock.now().getTime()) throw new CheckoutSessionExpired();
+  return session;
+}
 
+/** The card the session completes with: the token and what the payment may show and route on (the event's card). */
+type SessionCard = EventData<typeof checkoutSessionCompletedV1>['card'] & { token_id: string };
+
+/** Completes the session and publishes checkout.session.completed in the same unit of work. */
+function completeSession(uow: UnitOfWork, sessions: CheckoutSessionRepository, session: CheckoutSessionRecord, card: SessionCard): CheckoutSessionRecord {
+  const { token_id, submitted_at, ...display } = card;
+  const completed = sessions.update(uow, { ...session, state: 'completed', token_id, masked_account_number: card.masked_account_number, scheme: card.scheme, completed_at: submitted_at });
+  uow.publish(
+    eventMessage(checkoutSessionCompletedV1, {
+      merchantId: session.merchant_id,
+      data: { session_id: session.id, payment_id: session.payment_id, token_id, card: { ...display, submitted_at } },
+    }),
+  );
+  return completed;
+}
+
+/** Two submissions at once: the session's optimistic version lets one commit; the other was too late. */
+function usedOnConflict(error: unknown): unknown {
+  return error instanceof Error && 'code' in error && error.code === 'concurrent_modification' ? new CheckoutSessionUsed() : error;
+}
+
+export function submitCheckoutCard(ports: SubmitCheckoutCardPorts): SubmitCheckoutCard {
+  const { sessions, createToken, clock } = ports;
   return async (command) => {
-    // The address first: a blocked address must not create a counter per session id it makes up.
-    await enforceLimit(`vault:checkout-attempts:address:${command.clientAddress}`, limits.perAddress);
-    await enforceLimit(`vault:checkout-attempts:session:${command.sessionId}`, limits.perSession);
-
-    const session = await sessions.get(command.sessionId);
-    if (!session) throw new CheckoutSessionNotFound();
-    if (session.state !== 'open') throw new CheckoutSessionUsed();
-    if (Date.parse(session.expires_at) <= clock.now().getTime()) throw new CheckoutSessionExpired();
+    const session = await openSessionForAttempt(ports, command.sessionId, command.clientAddress);
 
     let completed: CheckoutSessionRecord = session;
     try {
@@ -145,38 +179,69 @@ export function submitCheckoutCard({ sessions, createToken, ttl, clock, limits }
           correlationId: session.payment_id,
         },
         (uow, token, cardholderName) => {
-          completed = sessions.update(uow, {
-            ...session,
-            state: 'completed',
+          completed = completeSession(uow, sessions, session, {
             token_id: token.id,
             masked_account_number: token.masked_account_number,
             scheme: token.scheme,
-            completed_at: token.created_at,
+            expiry_month: token.expiry_month,
+            expiry_year: token.expiry_year,
+            cardholder_name: cardholderName,
+            submitted_at: token.created_at,
           });
-          uow.publish(
-            eventMessage(checkoutSessionCompletedV1, {
-              merchantId: session.merchant_id,
-              data: {
-                session_id: session.id,
-                payment_id: session.payment_id,
-                token_id: token.id,
-                card: {
-                  masked_account_number: token.masked_account_number,
-                  scheme: token.scheme,
-                  expiry_month: token.expiry_month,
-                  expiry_year: token.expiry_year,
-                  cardholder_name: cardholderName,
-                  submitted_at: token.created_at,
-                },
-              },
-            }),
-          );
         },
       );
     } catch (error) {
-      if (error instanceof Error && 'code' in error && error.code === 'concurrent_modification') throw new CheckoutSessionUsed();
-      throw error;
+      throw usedOnConflict(error);
     }
     return stateAt(completed, clock.now());
+  };
+}
+
+export interface ConfirmStoredCardPorts {
+  sessions: CheckoutSessionRepository;
+  tokens: Pick<TokenRepository, 'get' | 'update'>;
+  keys: VaultKeys;
+  transaction: TransactionRunner;
+  ttl: TtlStore;
+  clock: Clock;
+  limits: CheckoutLimits;
+}
+export type ConfirmStoredCard = (command: { sessionId: string; clientAddress: string; securityCode: unknown }) => Promise<CheckoutSessionState>;
+
+/**
+ * The consumer confirms the stored card the session offers (earlier interface: COF payments and mandates
+ * from a stored card): the session completes with the stored token, as a card entry would, and the
+ * confirmation time is the consent time. The token must still be the session's merchant's and active.
+ * When the flow's processor needs the security code, the consumer enters it here: it is kept for the
+ * token for 15 minutes, encrypted, exactly as a code entered with a new card.
+ */
+export function confirmStoredCard(ports: ConfirmStoredCardPorts): ConfirmStoredCard {
+  const { sessions, tokens, keys, transaction, ttl, clock } = ports;
+  return async (command) => {
+    const session = await openSessionForAttempt(ports, command.sessionId, command.clientAddress);
+    const offer = session.stored_card;
+    if (!offer) throw new StoredCardNotConfirmable('This session has no stored card: enter a card.');
+    const token = await tokens.get(session.merchant_id, offer.token_id);
+    if (!token || token.status !== 'active') throw new StoredCardNotConfirmable('The stored card is no longer available.');
+    const securityCode = offer.security_code_required ? validateSecurityCode(command.securityCode, token.scheme, 'security_code') : null;
+    const now = clock.now().toISOString();
+    if (securityCode !== null) await storeSecurityCode(ttl, cipherOf(keys, token), token.id, securityCode);
+    try {
+      const completed = await transaction((uow) => {
+        if (securityCode !== null) tokens.update(uow, { ...token, security_code_stored_at: now });
+        return completeSession(uow, sessions, session, {
+          token_id: offer.token_id,
+          masked_account_number: offer.masked_account_number,
+          scheme: offer.scheme ?? token.scheme,
+          expiry_month: offer.expiry_month,
+          expiry_year: offer.expiry_year,
+          cardholder_name: offer.cardholder_name,
+          submitted_at: now,
+        });
+      });
+      return stateAt(completed, clock.now());
+    } catch (error) {
+      throw usedOnConflict(error);
+    }
   };
 }

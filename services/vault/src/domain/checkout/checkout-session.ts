@@ -1,3 +1,4 @@
+import type { StoredCardOffer } from '@vaultline/contracts';
 import { AppError, NotFoundError } from '@vaultline/core';
 import type { StoredDocument } from '@vaultline/store';
 
@@ -21,6 +22,11 @@ export interface CheckoutSessionRecord extends StoredDocument {
    * sessions stored before it existed, read as none.
    */
   allowed_origins?: string[];
+  /**
+   * A card the merchant stored (earlier payment interface): the page shows it masked and the consumer
+   * confirms it instead of entering one. Absent for a card entry (and on older sessions).
+   */
+  stored_card?: StoredCardOffer;
   state: 'open' | 'completed';
   token_id: string | null;
   masked_account_number: string | null;
@@ -29,6 +35,13 @@ export interface CheckoutSessionRecord extends StoredDocument {
   failure_reason: string | null;
   opened_at: string;
   completed_at: string | null;
+}
+
+/** The stored card cannot be confirmed here: the session offers none, or it needs a security code this page cannot take yet. */
+export class StoredCardNotConfirmable extends AppError {
+  constructor(detail: string) {
+    super('stored_card_not_confirmable', 409, detail);
+  }
 }
 
 export class CheckoutSessionNotFound extends NotFoundError {

@@ -1,4 +1,4 @@
-/* The hosted card form. Card data goes only to this origin's /sessions/{id}/card. */
+/* The hosted card form. Card data goes only to this origin's /sessions/{id}/card (a stored card's security code to /sessions/{id}/stored-card). */
 (function () {
   'use strict';
   var parts = location.pathname.split('/');
@@ -14,6 +14,7 @@
   var form = $('card-form'), notice = $('notice'), pay = $('pay');
   var inputs = { number: $('number'), expiry: $('expiry'), cvc: $('cvc'), name: $('name') };
   var session = null;
+  var storedForm = $('stored-form'), confirmButton = $('confirm'), storedCvc = $('stored-cvc');
 
   function formatAmount(minor, currency) {
     try {
@@ -98,6 +99,7 @@
 
   function showResult(outcome, title, detail) {
     form.hidden = true;
+    storedForm.hidden = true;
     notice.textContent = '';
     var result = $('result');
     result.hidden = false;
@@ -166,6 +168,15 @@
       .catch(function () { if (attempt < 120) setTimeout(function () { poll(attempt + 1); }, 2000); });
   }
 
+  /** POSTs JSON to this session's route on this origin; resolves with the status and the JSON answer. */
+  function postToSession(route, body) {
+    return fetch('/sessions/' + encodeURIComponent(sessionId) + route, {
+      method: 'POST', headers: { 'Content-Type': 'application/json', Accept: 'application/json' }, body: JSON.stringify(body)
+    }).then(function (r) {
+      return r.json().then(function (json) { return { status: r.status, json: json }; });
+    });
+  }
+
   form.addEventListener('submit', function (event) {
     event.preventDefault();
     $('form-error').textContent = '';
@@ -181,11 +192,7 @@
       cvc: inputs.cvc.value.trim(), name: inputs.name.value.trim() || undefined } };
     pay.disabled = true;
     pay.textContent = 'Paying…';
-    fetch('/sessions/' + encodeURIComponent(sessionId) + '/card', {
-      method: 'POST', headers: { 'Content-Type': 'application/json', Accept: 'application/json' }, body: JSON.stringify(body)
-    }).then(function (r) {
-      return r.json().then(function (json) { return { status: r.status, json: json }; });
-    }).then(function (answer) {
+    postToSession('/card', body).then(function (answer) {
       inputs.cvc.value = '';
       if (answer.status === 201 || answer.json.code === 'checkout_session_already_used') return poll(0);
       if (answer.json.code === 'checkout_session_expired') return finishExpired();
@@ -198,6 +205,52 @@
     }).catch(function () {
       pay.disabled = false;
       $('form-error').textContent = 'Network problem; please try again.';
+    });
+  });
+
+  // A stored card: only its masked number, expiry and name are shown; the security code, when the
+  // payment needs it, goes to this origin's /sessions/{id}/stored-card like a new card's would.
+  function storedCvcLength() { return session.stored_card.scheme === 'AMEX' ? 4 : 3; }
+
+  function showStoredCard() {
+    var card = session.stored_card;
+    $('stored-card').textContent = (card.scheme ? card.scheme + ' ' : '') + card.masked_account_number + ', expires ' +
+      String(card.expiry_month).padStart(2, '0') + '/' + String(card.expiry_year).slice(-2) + (card.cardholder_name ? ', ' + card.cardholder_name : '');
+    $('stored-cvc-field').hidden = !card.security_code_required;
+    storedCvc.maxLength = storedCvcLength();
+    notice.textContent = card.security_code_required ? 'Pay with your saved card: enter its security code.' : 'Pay with your saved card.';
+    confirmButton.textContent = 'Pay ' + formatAmount(session.amount, session.currency);
+    storedForm.hidden = false;
+    (card.security_code_required ? storedCvc : confirmButton).focus();
+  }
+
+  storedForm.addEventListener('submit', function (event) {
+    event.preventDefault();
+    $('stored-error').textContent = '';
+    var body = {};
+    if (session.stored_card.security_code_required) {
+      var code = storedCvc.value.trim();
+      if (!/^\d+$/.test(code) || code.length !== storedCvcLength()) {
+        $('stored-cvc-error').textContent = 'Enter the ' + storedCvcLength() + '-digit security code.';
+        storedCvc.setAttribute('aria-invalid', 'true');
+        storedCvc.focus();
+        return;
+      }
+      body.security_code = code;
+    }
+    confirmButton.disabled = true;
+    confirmButton.textContent = 'Paying…';
+    postToSession('/stored-card', body).then(function (answer) {
+      storedCvc.value = '';
+      if (answer.status === 201 || answer.json.code === 'checkout_session_already_used') return poll(0);
+      if (answer.json.code === 'checkout_session_expired') return finishExpired();
+      confirmButton.disabled = false;
+      confirmButton.textContent = 'Pay ' + formatAmount(session.amount, session.currency);
+      if (answer.json.field === 'security_code') $('stored-cvc-error').textContent = answer.json.detail;
+      else $('stored-error').textContent = answer.json.detail || 'The payment could not be started.';
+    }).catch(function () {
+      confirmButton.disabled = false;
+      $('stored-error').textContent = 'Network problem; please try again.';
     });
   });
 
@@ -214,6 +267,10 @@
         $('amount').textContent = formatAmount(session.amount, session.currency);
         if (session.state === 'expired') return finishExpired();
         if (session.state === 'completed') return poll(0);
+        if (session.stored_card) {
+          showStoredCard();
+          return post({ type: 'vaultline.checkout.resize', height: document.body.scrollHeight });
+        }
         notice.textContent = 'Enter your card details. They are sent securely and never shared with the shop.';
         pay.textContent = 'Pay ' + formatAmount(session.amount, session.currency);
         form.hidden = false;

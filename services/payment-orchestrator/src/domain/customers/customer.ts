@@ -1,0 +1,18 @@
+import { NotFoundError } from '@vaultline/core';
+
+/** A merchant's customer (earlier interface): whom stored cards and mandates belong to. */
+export interface Customer {
+  id: string;
+  merchant_id: string;
+  version: number;
+  name: string;
+  email: string | null;
+  metadata: Record<string, string> | null;
+  created_at: string;
+}
+
+export class CustomerNotFound extends NotFoundError {
+  constructor() {
+    super('customer');
+  }
+}

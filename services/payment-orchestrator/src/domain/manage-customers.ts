@@ -1,0 +1,74 @@
+import { newId } from '@vaultline/core';
+import type { Page, PageRequest } from '@vaultline/store';
+import { CustomerNotFound, type Customer } from './customers/customer';
+import { PaymentMethodNotFound, PaymentMethodRevoked, type PaymentMethod } from './customers/payment-method';
+import type { Clock, CustomerRepository, PaymentMethodRepository, TransactionRunner } from './ports';
+
+export interface ManageCustomersPorts {
+  customers: CustomerRepository;
+  paymentMethods: PaymentMethodRepository;
+  transaction: TransactionRunner;
+  clock: Clock;
+}
+
+export interface NewCustomer {
+  name: string;
+  email: string | null;
+  metadata: Record<string, string> | null;
+}
+
+export type CreateCustomer = (merchantId: string, input: NewCustomer) => Promise<Customer>;
+export type GetCustomer = (merchantId: string, id: string) => Promise<Customer>;
+export type ListCustomers = (merchantId: string, page: PageRequest) => Promise<Page<Customer>>;
+export type ListCustomerPaymentMethods = (merchantId: string, customerId: string, page: PageRequest) => Promise<Page<PaymentMethod>>;
+export type GetPaymentMethod = (merchantId: string, id: string) => Promise<PaymentMethod>;
+export type RevokePaymentMethod = (merchantId: string, id: string) => Promise<PaymentMethod>;
+
+export function createCustomer({ customers, transaction, clock }: ManageCustomersPorts): CreateCustomer {
+  return (merchantId, input) =>
+    transaction((uow) => customers.insert(uow, { id: newId(), merchant_id: merchantId, name: input.name, email: input.email, metadata: input.metadata, created_at: clock.now().toISOString() }));
+}
+
+export function getCustomer({ customers }: ManageCustomersPorts): GetCustomer {
+  return async (merchantId, id) => {
+    const customer = await customers.get(merchantId, id);
+    if (!customer) throw new CustomerNotFound();
+    return customer;
+  };
+}
+
+export function listCustomers({ customers }: ManageCustomersPorts): ListCustomers {
+  return (merchantId, page) => customers.list(merchantId, page);
+}
+
+/** The customer's stored cards and mandates that are not revoked. */
+export function listCustomerPaymentMethods(ports: ManageCustomersPorts): ListCustomerPaymentMethods {
+  const customer = getCustomer(ports);
+  return async (merchantId, customerId, page) => {
+    await customer(merchantId, customerId);
+    return ports.paymentMethods.listForCustomer(merchantId, customerId, page);
+  };
+}
+
+/** A revoked method is gone for every use, reading included (410). */
+export function getPaymentMethod({ paymentMethods }: ManageCustomersPorts): GetPaymentMethod {
+  return async (merchantId, id) => {
+    const method = await paymentMethods.get(merchantId, id);
+    if (!method) throw new PaymentMethodNotFound();
+    if (method.status === 'revoked') throw new PaymentMethodRevoked();
+    return method;
+  };
+}
+
+/**
+ * Revokes a stored card or mandate: later payments with it answer 410. Payments already under way keep
+ * running (their card was confirmed before the revocation). Compare-and-set: of two revocations one wins.
+ */
+export function revokePaymentMethod(ports: ManageCustomersPorts): RevokePaymentMethod {
+  const get = getPaymentMethod(ports);
+  return async (merchantId, id) => {
+    const method = await get(merchantId, id);
+    const now = ports.clock.now().toISOString();
+    return ports.transaction((uow) => ports.paymentMethods.update(uow, { ...method, status: 'revoked', revoked_at: now }));
+  };
+}

@@ -1,0 +1,43 @@
+import type { Customer } from '../domain/customers/customer';
+import type { PaymentMethod } from '../domain/customers/payment-method';
+import { shownPaymentMethod, storedCardOf } from '../domain/payment/earlier-payment';
+import { isConsumerPresent, type Payment } from '../domain/payment/payment';
+import { toPaymentView } from './payment.view';
+
+/** A payment in the shape of the interface that created it. */
+export function toAnyPaymentView(payment: Payment): Record<string, unknown> {
+  return payment.earlier ? toEarlierPaymentView(payment) : toPaymentView(payment);
+}
+
+/**
+ * The earlier interface's payment: the spec's fields (id, amount as an integer, currency_code, customer,
+ * payment_method, use_case) plus status, created_at, the session of a consumer-present payment and, once
+ * failed, failure_reason. payment_method is null until the card is known; it carries an id once stored.
+ */
+export function toEarlierPaymentView(payment: Payment): Record<string, unknown> {
+  const earlier = payment.earlier!;
+  const paymentMethod = earlier.payment_method ?? (payment.source ? { type: 'card', card: storedCardOf(payment.source) } : null);
+  return {
+    id: payment.id,
+    amount: payment.amount.requested,
+    ...(isConsumerPresent(payment.use_case) && payment.session ? { action_requirement: { type: 'use_sdk', session_id: payment.session.id } } : {}),
+    created_at: payment.created_at,
+    currency_code: payment.currency_code,
+    ...(earlier.customer ? { customer: { ...earlier.customer } } : {}),
+    payment_method: paymentMethod,
+    ...(payment.reference !== null ? { reference: payment.reference } : {}),
+    status: payment.status,
+    use_case: earlier.use_case,
+    ...(payment.status === 'failed' ? { failure_reason: payment.failure_reason } : {}),
+    ...(payment.metadata ? { metadata: { ...payment.metadata } } : {}),
+  };
+}
+
+export function toCustomerView(customer: Customer): Record<string, unknown> {
+  return { id: customer.id, name: customer.name, email: customer.email, metadata: customer.metadata ?? {}, created_at: customer.created_at };
+}
+
+/** Exactly the spec's shape: id, type, and card or npr_mandate. */
+export function toPaymentMethodView(method: PaymentMethod): Record<string, unknown> {
+  return shownPaymentMethod(method);
+}
