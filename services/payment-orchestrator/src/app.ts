@@ -11,6 +11,7 @@ import { StoreFlowMatrixRepository, StoreFlowRepository } from './data/flow.repo
 import { StorePaymentRepository } from './data/payment.repository';
 import { StoreProcessorAccountRepository, StoreProcessorNotificationRepository } from './data/processor-account.repository';
 import { StoreTransactionRepository } from './data/transaction.repository';
+import { StorePaymentRequestRepository } from './data/payment-request.repository';
 import { advancePayment } from './domain/advance-payment';
 import { capturePayment } from './domain/capture-payment';
 import { completeCheckoutSession } from './domain/complete-checkout-session';
@@ -54,6 +55,7 @@ export function createApp(runtime: ServiceRuntime, config: PaymentOrchestratorCo
   const payments = new StorePaymentRepository(store);
   const transactions = new StoreTransactionRepository(store);
   const credentials = new StoreCredentialRepository(store);
+  const paymentRequests = new StorePaymentRequestRepository(store);
   const flows = new StoreFlowRepository(store);
   const matrices = new CachedFlowMatrixRepository(new StoreFlowMatrixRepository(store), clock, { ttlMs: config.flowMatrixCacheMs });
 
@@ -108,9 +110,9 @@ export function createApp(runtime: ServiceRuntime, config: PaymentOrchestratorCo
     },
     routes: (router) => {
       paymentRoutes(router, {
-        createPayment: createPayment({ payments, credentials, flows, matrices, transaction, clock, sessionLifetimeMs: config.sessionLifetimeMs }),
-        createSubsequentPayment: createSubsequentPayment({ payments, credentials, flows, matrices, transaction, clock }),
-        capturePayment: capturePayment({ payments, directory, transaction, clock }),
+        createPayment: createPayment({ payments, paymentRequests, credentials, flows, matrices, transaction, clock, sessionLifetimeMs: config.sessionLifetimeMs }),
+        createSubsequentPayment: createSubsequentPayment({ payments, paymentRequests, credentials, flows, matrices, transaction, clock }),
+        capturePayment: capturePayment({ payments, paymentRequests, directory, transaction, clock }),
         getPayment: getPayment({ payments }),
         listPayments: listPayments({ payments }),
         listTransactions: listTransactions({ payments, transactions }),

@@ -8,6 +8,7 @@ export const FLOWS = 'flows';
 export const FLOW_MATRICES = 'flow_matrices';
 export const PROCESSOR_ACCOUNTS = 'processor_accounts';
 export const PROCESSOR_NOTIFICATIONS = 'processor_notifications';
+export const PAYMENT_REQUESTS = 'payment_requests';
 
 export const orchestratorCollections: CollectionSpec[] = [
   { name: PAYMENTS },
@@ -23,4 +24,6 @@ export const orchestratorCollections: CollectionSpec[] = [
   { name: PROCESSOR_ACCOUNTS },
   // A processor's redelivery of an event (same dedupe key) cannot be recorded twice.
   { name: PROCESSOR_NOTIFICATIONS, indexes: [{ fields: ['account_id', 'dedupe_key'], unique: true }] },
+  // A payment request's Idempotency-Key, committed with the payment it made (id derived from route and key).
+  { name: PAYMENT_REQUESTS },
 ];

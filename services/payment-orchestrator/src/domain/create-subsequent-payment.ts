@@ -15,9 +15,10 @@ import {
   RecurringFrequencyNotRespected,
   UseCaseMismatch,
 } from './payment/payment-errors';
+import { paymentOfEarlierRequest, rememberRequest, type PaymentRequestKey, type PaymentRequestPorts } from './payment-requests';
 import type { Clock, CredentialRepository, PaymentRepository, TransactionRunner } from './ports';
 
-export interface CreateSubsequentPaymentPorts extends FlowCatalogPorts {
+export interface CreateSubsequentPaymentPorts extends FlowCatalogPorts, PaymentRequestPorts {
   payments: PaymentRepository;
   credentials: CredentialRepository;
   transaction: TransactionRunner;
@@ -35,6 +36,8 @@ export interface SubsequentPaymentCommand {
   authenticationPreference: AuthenticationPreference;
   /** The test clock (X-Test-Now, test keys only), else null: the request's effective time. */
   effectiveAt: Date | null;
+  /** The merchant's Idempotency-Key: a retry that reaches the service again gets the payment the first made. */
+  requestKey?: PaymentRequestKey | null;
 }
 
 export type CreateSubsequentPayment = (merchantId: string, command: SubsequentPaymentCommand) => Promise<Payment>;
@@ -49,6 +52,8 @@ const SUCCESSFUL = new Set(['authorized', 'capturing', 'captured']);
 export function createSubsequentPayment(ports: CreateSubsequentPaymentPorts): CreateSubsequentPayment {
   const { payments, credentials, transaction, clock } = ports;
   return async (merchantId, command) => {
+    const earlier = await paymentOfEarlierRequest(ports, merchantId, command.requestKey);
+    if (earlier) return earlier;
     const now = command.effectiveAt ?? clock.now();
     const initial = await payments.get(merchantId, command.initialPaymentId);
     if (!initial) throw new PaymentNotFound();
@@ -106,6 +111,7 @@ export function createSubsequentPayment(ports: CreateSubsequentPaymentPorts): Cr
     return transaction((uow) => {
       credentials.update(uow, { ...credential, previous_charge_at: credential.last_charge_at, last_charge_at: at, last_charge_payment_id: id });
       const inserted = payments.insert(uow, payment);
+      rememberRequest(ports, uow, merchantId, command.requestKey, inserted.id);
       uow.publish(paymentMovedEvent(inserted, clock.now()));
       return inserted;
     });
