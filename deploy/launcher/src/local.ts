@@ -49,6 +49,8 @@ export interface LocalSystem {
   start(service: ServiceName): Promise<void>;
   /** Kills one service process and starts it again (tests of restarts). */
   restart(service: ServiceName): Promise<void>;
+  /** SIGKILL to one service (a crash: no drain, nothing flushed) and waits for the process to be gone; start() brings it back. */
+  kill(service: ServiceName): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -158,6 +160,13 @@ export async function startLocal(options: LocalOptions = {}): Promise<LocalSyste
       child.once('exit', (code) => done(code));
       child.kill('SIGTERM');
     });
+  const kill = (service: ServiceName) =>
+    new Promise<void>((done) => {
+      const child = children.get(service);
+      if (!child || child.exitCode !== null || child.signalCode !== null) return done();
+      child.once('exit', () => done());
+      child.kill('SIGKILL');
+    });
   const stopService = async (service: ServiceName) => {
     await terminate(service);
   };
@@ -188,6 +197,7 @@ export async function startLocal(options: LocalOptions = {}): Promise<LocalSyste
     metricsUrls: Object.fromEntries(startOrder.map((s) => [s, `http://127.0.0.1:${metricsPorts[s]}/metrics`])) as Record<ServiceName, string>,
     pidOf: (service) => children.get(service)?.pid,
     terminate,
+    kill,
     start: startService,
     restart: async (service) => {
       await stopService(service);

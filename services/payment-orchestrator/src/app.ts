@@ -12,6 +12,7 @@ import { StoreFlowMatrixRepository, StoreFlowRepository } from './data/flow.repo
 import { StorePaymentRepository } from './data/payment.repository';
 import { StoreProcessorAccountRepository, StoreProcessorNotificationRepository } from './data/processor-account.repository';
 import { StoreTransactionRepository } from './data/transaction.repository';
+import { StorePaymentRequestRepository } from './data/payment-request.repository';
 import { advancePayment } from './domain/advance-payment';
 import { capturePayment } from './domain/capture-payment';
 import { completeCheckoutSession } from './domain/complete-checkout-session';
@@ -60,6 +61,7 @@ export function createApp(runtime: ServiceRuntime, config: PaymentOrchestratorCo
   const payments = new StorePaymentRepository(store);
   const transactions = new StoreTransactionRepository(store);
   const credentials = new StoreCredentialRepository(store);
+  const paymentRequests = new StorePaymentRequestRepository(store);
   const flows = new StoreFlowRepository(store);
   const matrices = new CachedFlowMatrixRepository(new StoreFlowMatrixRepository(store), clock, { ttlMs: config.flowMatrixCacheMs });
 
@@ -115,8 +117,8 @@ export function createApp(runtime: ServiceRuntime, config: PaymentOrchestratorCo
       assertSubscriptionsConsuming(bus);
     },
     routes: (router) => {
-      const newPayment = createPayment({ payments, credentials, flows, matrices, transaction, clock, sessionLifetimeMs: config.sessionLifetimeMs });
-      const subsequentPayment = createSubsequentPayment({ payments, credentials, flows, matrices, transaction, clock, directory });
+      const newPayment = createPayment({ payments, paymentRequests, credentials, flows, matrices, transaction, clock, sessionLifetimeMs: config.sessionLifetimeMs });
+      const subsequentPayment = createSubsequentPayment({ payments, paymentRequests, credentials, flows, matrices, transaction, clock, directory });
       earlierPaymentRoutes(router, {
         createEarlierPayment: createEarlierPayment({ customers, paymentMethods, flows, matrices, directory, createPayment: newPayment, createSubsequentPayment: subsequentPayment }),
         runPayment,
@@ -133,7 +135,7 @@ export function createApp(runtime: ServiceRuntime, config: PaymentOrchestratorCo
       paymentRoutes(router, {
         createPayment: newPayment,
         createSubsequentPayment: subsequentPayment,
-        capturePayment: capturePayment({ payments, directory, transaction, clock }),
+        capturePayment: capturePayment({ payments, paymentRequests, directory, transaction, clock }),
         getPayment: getPayment({ payments }),
         listPayments: listPayments({ payments }),
         listTransactions: listTransactions({ payments, transactions }),

@@ -10,6 +10,7 @@ export const PROCESSOR_ACCOUNTS = 'processor_accounts';
 export const PROCESSOR_NOTIFICATIONS = 'processor_notifications';
 export const CUSTOMERS = 'customers';
 export const PAYMENT_METHODS = 'payment_methods';
+export const PAYMENT_REQUESTS = 'payment_requests';
 
 export const orchestratorCollections: CollectionSpec[] = [
   { name: PAYMENTS },
@@ -28,4 +29,6 @@ export const orchestratorCollections: CollectionSpec[] = [
   // Earlier interface: a customer's stored cards and mandates are listed by customer.
   { name: CUSTOMERS },
   { name: PAYMENT_METHODS, indexes: [{ fields: ['customer_id', 'status'] }] },
+  // A payment request's Idempotency-Key, committed with the payment it made (id derived from route and key).
+  { name: PAYMENT_REQUESTS },
 ];

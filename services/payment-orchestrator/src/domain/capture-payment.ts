@@ -4,9 +4,10 @@ import type { Payment } from './payment/payment';
 import { paymentMovedEvent } from './payment/payment-events';
 import { AlreadyCaptured, AmountExceedsAuthorized, CaptureNotAllowed, CurrencyMismatch, PartialCaptureNotSupported, PaymentNotFound } from './payment/payment-errors';
 import { movePayment } from './payment/payment-status';
+import { paymentOfEarlierRequest, rememberRequest, type PaymentRequestKey, type PaymentRequestPorts } from './payment-requests';
 import type { Clock, PaymentRepository, ProcessorDirectory, Processors, TransactionRunner } from './ports';
 
-export interface CapturePaymentPorts {
+export interface CapturePaymentPorts extends PaymentRequestPorts {
   payments: PaymentRepository;
   directory: ProcessorDirectory;
   transaction: TransactionRunner;
@@ -19,6 +20,8 @@ export interface CaptureCommand {
   /** Partial capture: amount and currency_code together; a full capture gives neither. */
   amount: number | null;
   currencyCode: string | null;
+  /** The merchant's Idempotency-Key: a retry of a capture that happened gets the payment, not already_captured. */
+  requestKey?: PaymentRequestKey | null;
 }
 
 export type CapturePayment = (merchantId: string, command: CaptureCommand) => Promise<Payment>;
@@ -43,8 +46,11 @@ export function startCapture(payment: Payment, command: CaptureCommand, processo
 }
 
 /** authorized → capturing (compare-and-set with payment.capturing); the runner then sends the capture. A concurrent second capture loses: already_captured. */
-export function capturePayment({ payments, directory, transaction, clock }: CapturePaymentPorts): CapturePayment {
+export function capturePayment(ports: CapturePaymentPorts): CapturePayment {
+  const { payments, directory, transaction, clock } = ports;
   return async (merchantId, command) => {
+    const earlier = await paymentOfEarlierRequest(ports, merchantId, command.requestKey);
+    if (earlier) return earlier;
     const payment = await payments.get(merchantId, command.paymentId);
     if (!payment) throw new PaymentNotFound();
     const now = clock.now();
@@ -52,6 +58,7 @@ export function capturePayment({ payments, directory, transaction, clock }: Capt
     try {
       return await transaction((uow) => {
         uow.publish(paymentMovedEvent(capturing, now));
+        rememberRequest(ports, uow, merchantId, command.requestKey, capturing.id);
         return payments.update(uow, capturing);
       });
     } catch (error) {

@@ -9,6 +9,7 @@ import { shownPaymentMethod, type EarlierPayment, type PaymentMethodToStore } fr
 import type { AuthenticationPreference, Mode, Payment, StoredCardSession } from './payment/payment';
 import { InitialPaymentNotSuccessful } from './payment/payment-errors';
 import type { CustomerRepository, PaymentMethodRepository, ProcessorDirectory } from './ports';
+import type { PaymentRequestKey } from './payment-requests';
 
 export interface CreateEarlierPaymentPorts extends FlowCatalogPorts {
   customers: CustomerRepository;
@@ -36,6 +37,8 @@ export interface EarlierPaymentCommand {
   allowedOrigins: string[] | null;
   authenticationPreference: AuthenticationPreference;
   effectiveAt: Date | null;
+  /** The merchant's Idempotency-Key, passed on to the newer use case that makes the payment. */
+  requestKey?: PaymentRequestKey | null;
 }
 
 export type CreateEarlierPayment = (merchantId: string, command: EarlierPaymentCommand) => Promise<Payment>;
@@ -104,6 +107,7 @@ export function createEarlierPayment(ports: CreateEarlierPaymentPorts): CreateEa
       recurringFrequency: null,
       recurringExpiry: null,
       earlier,
+      requestKey: command.requestKey,
       ...(method ? { storedCard: await storedCardSession(ports, merchantId, command, useCase, method) } : {}),
     });
   };
@@ -154,6 +158,7 @@ async function merchantInitiated(ports: CreateEarlierPaymentPorts, merchantId: s
       metadata: command.metadata,
       authenticationPreference: command.authenticationPreference,
       effectiveAt: command.effectiveAt,
+      requestKey: command.requestKey,
       earlier: { customer, payment_method_id: mandate.id, store: null, payment_method: shownPaymentMethod(mandate) },
     });
   } catch (error) {

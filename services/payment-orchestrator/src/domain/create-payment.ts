@@ -6,9 +6,10 @@ import type { EarlierPayment } from './payment/earlier-payment';
 import type { FlowDecision, Mode, Payment, StoredCardSession, UseCase } from './payment/payment';
 import { checkoutSessionOpenedEvent, paymentMovedEvent } from './payment/payment-events';
 import { SimulatorNotAllowedInLiveMode } from './payment/payment-errors';
+import { paymentOfEarlierRequest, rememberRequest, type PaymentRequestKey, type PaymentRequestPorts } from './payment-requests';
 import type { Clock, CredentialRepository, PaymentRepository, TransactionRunner } from './ports';
 
-export interface CreatePaymentPorts extends FlowCatalogPorts {
+export interface CreatePaymentPorts extends FlowCatalogPorts, PaymentRequestPorts {
   payments: PaymentRepository;
   credentials: CredentialRepository;
   transaction: TransactionRunner;
@@ -33,6 +34,8 @@ export interface CreatePaymentCommand {
   storedCard?: StoredCardSession;
   /** Earlier interface: its part of the payment (the payment then answers in its shape). */
   earlier?: EarlierPayment;
+  /** The merchant's Idempotency-Key: a retry that reaches the service again gets the payment the first made. */
+  requestKey?: PaymentRequestKey | null;
 }
 
 export type CreatePayment = (merchantId: string, command: CreatePaymentCommand) => Promise<Payment>;
@@ -55,6 +58,8 @@ export function newProgress(): Payment['progress'] {
 export function createPayment(ports: CreatePaymentPorts): CreatePayment {
   const { payments, credentials, transaction, clock, sessionLifetimeMs } = ports;
   return async (merchantId, command) => {
+    const earlier = await paymentOfEarlierRequest(ports, merchantId, command.requestKey);
+    if (earlier) return earlier;
     const now = clock.now();
     if (command.recurringExpiry !== null && command.recurringExpiry < calendarDay(now)) {
       throw new ValidationError('recurring_expiry', 'recurring_expiry must not be in the past.');
@@ -102,6 +107,7 @@ export function createPayment(ports: CreatePaymentPorts): CreatePayment {
     };
     return transaction((uow) => {
       const inserted = payments.insert(uow, payment);
+      rememberRequest(ports, uow, merchantId, command.requestKey, inserted.id);
       if (stored) credentials.insert(uow, stored);
       uow.publish(paymentMovedEvent(inserted, now));
       uow.publish(checkoutSessionOpenedEvent(inserted, now));

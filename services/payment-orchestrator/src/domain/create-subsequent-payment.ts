@@ -17,9 +17,10 @@ import {
   RecurringFrequencyNotRespected,
   UseCaseMismatch,
 } from './payment/payment-errors';
+import { paymentOfEarlierRequest, rememberRequest, type PaymentRequestKey, type PaymentRequestPorts } from './payment-requests';
 import type { Clock, CredentialRepository, PaymentRepository, ProcessorDirectory, TransactionRunner } from './ports';
 
-export interface CreateSubsequentPaymentPorts extends FlowCatalogPorts {
+export interface CreateSubsequentPaymentPorts extends FlowCatalogPorts, PaymentRequestPorts {
   payments: PaymentRepository;
   credentials: CredentialRepository;
   transaction: TransactionRunner;
@@ -41,6 +42,8 @@ export interface SubsequentPaymentCommand {
   effectiveAt: Date | null;
   /** Earlier interface (mandates): its part of the payment; the use case is filled in here. */
   earlier?: Omit<EarlierPayment, 'use_case'>;
+  /** The merchant's Idempotency-Key: a retry that reaches the service again gets the payment the first made. */
+  requestKey?: PaymentRequestKey | null;
 }
 
 export type CreateSubsequentPayment = (merchantId: string, command: SubsequentPaymentCommand) => Promise<Payment>;
@@ -55,6 +58,8 @@ const SUCCESSFUL = new Set(['authorized', 'capturing', 'captured']);
 export function createSubsequentPayment(ports: CreateSubsequentPaymentPorts): CreateSubsequentPayment {
   const { payments, credentials, transaction, clock } = ports;
   return async (merchantId, command) => {
+    const earlier = await paymentOfEarlierRequest(ports, merchantId, command.requestKey);
+    if (earlier) return earlier;
     const now = command.effectiveAt ?? clock.now();
     const initial = await payments.get(merchantId, command.initialPaymentId);
     if (!initial) throw new PaymentNotFound();
@@ -116,6 +121,7 @@ export function createSubsequentPayment(ports: CreateSubsequentPaymentPorts): Cr
     return transaction((uow) => {
       credentials.update(uow, { ...credential, previous_charge_at: credential.last_charge_at, last_charge_at: at, last_charge_payment_id: id });
       const inserted = payments.insert(uow, payment);
+      rememberRequest(ports, uow, merchantId, command.requestKey, inserted.id);
       uow.publish(paymentMovedEvent(inserted, clock.now()));
       return inserted;
     });

@@ -3,6 +3,7 @@ import { SCOPES } from '@vaultline/auth';
 import { authOf, parseInput, requireScope, testClockOf } from '@vaultline/http';
 import type { CreateEarlierPayment } from '../domain/create-earlier-payment';
 import { earlierPaymentBody } from './earlier-payment.schemas';
+import { requestKeyOf } from './payments.routes';
 import { toEarlierPaymentView } from './earlier-payment.view';
 
 export interface EarlierPaymentUseCases {
@@ -32,6 +33,7 @@ export function earlierPaymentRoutes(router: Router, useCases: EarlierPaymentUse
       allowedOrigins: body.allowed_origins ?? null,
       authenticationPreference: body.authentication_preference,
       effectiveAt,
+      requestKey: requestKeyOf(req),
     });
     // A merchant-initiated payment runs at once; a consumer-present one waits for its session.
     if (payment.session === null) useCases.runPayment(merchantId, payment.id);

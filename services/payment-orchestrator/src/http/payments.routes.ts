@@ -7,6 +7,7 @@ import type { CreatePayment } from '../domain/create-payment';
 import type { CreateSubsequentPayment } from '../domain/create-subsequent-payment';
 import type { Mode } from '../domain/payment/payment';
 import { PaymentNotFound } from '../domain/payment/payment-errors';
+import type { PaymentRequestKey } from '../domain/payment-requests';
 import type { GetPayment, ListPayments, ListTransactions } from '../domain/query-payments';
 import { captureBody, oneOffBody, recurringBody, subsequentBody, unscheduledBody } from './payment.schemas';
 import { toAnyPaymentView } from './earlier-payment.view';
@@ -69,6 +70,7 @@ export function paymentRoutes(router: Router, useCases: PaymentUseCases): void {
         metadata: body.metadata ?? null,
         authenticationPreference: body.authentication_preference,
         effectiveAt,
+        requestKey: requestKeyOf(req),
       });
       useCases.runPayment(merchantId, payment.id);
       res.json(toPaymentView(payment));
@@ -79,7 +81,13 @@ export function paymentRoutes(router: Router, useCases: PaymentUseCases): void {
     const paymentId = paymentIdOf(req);
     const body = parseInput(captureBody, req.body ?? {});
     const { merchantId } = authOf(req);
-    const payment = await useCases.capturePayment(merchantId, { paymentId, reference: body.reference ?? null, amount: body.amount ?? null, currencyCode: body.currency_code ?? null });
+    const payment = await useCases.capturePayment(merchantId, {
+      paymentId,
+      reference: body.reference ?? null,
+      amount: body.amount ?? null,
+      currencyCode: body.currency_code ?? null,
+      requestKey: requestKeyOf(req),
+    });
     useCases.runPayment(merchantId, payment.id);
     res.json(toAnyPaymentView(payment));
   });
@@ -110,5 +118,12 @@ function initialCommand(req: Request, body: { amount: number; currency_code: str
     allowedOrigins: body.allowed_origins ?? null,
     recurringFrequency: null,
     recurringExpiry: null,
+    requestKey: requestKeyOf(req),
   };
+}
+
+/** The merchant's Idempotency-Key as the gateway passed it on (it refuses malformed ones at the edge), scoped to the route. */
+export function requestKeyOf(req: Request): PaymentRequestKey | null {
+  const key = req.get('idempotency-key');
+  return key && key.length <= 255 ? { route: `${req.method} ${req.path}`, key } : null;
 }

@@ -89,6 +89,8 @@ export interface HarnessOptions {
   realTime?: boolean;
   /** How real processors are reached (default: the forwarder, absent here). */
   transport?: ProcessorTransport;
+  /** The bus to run on (a RedeliveringBus in duplicate-delivery tests); default a memory bus of its own. Left open on stop. */
+  bus?: Bus;
 }
 
 class SystemTimeClock extends ManualClock {
@@ -100,7 +102,7 @@ class SystemTimeClock extends ManualClock {
 export async function startOrchestrator(options: HarnessOptions = {}): Promise<Harness> {
   const clock = options.realTime ? new SystemTimeClock() : new ManualClock(options.start ?? '2026-06-01T10:00:00.000Z');
   const store = options.storeFile ? await SqliteDocumentStore.open(options.storeFile) : new MemoryDocumentStore();
-  const bus = await openBus('memory://');
+  const bus = options.bus ?? (await openBus('memory://'));
   const runtime: ServiceRuntime = {
     store,
     bus,
@@ -192,7 +194,7 @@ export async function startOrchestrator(options: HarnessOptions = {}): Promise<H
       await Promise.all(captured.map((s) => s.stop()));
       await server.close();
       await app.stop();
-      await bus.close();
+      if (!options.bus) await bus.close();
       await store.close();
     },
   };

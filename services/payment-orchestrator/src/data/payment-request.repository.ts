@@ -1,0 +1,15 @@
+import type { DocumentStore, UnitOfWork } from '@vaultline/store';
+import type { PaymentRequest, PaymentRequestRepository } from '../domain/payment-requests';
+import { PAYMENT_REQUESTS } from './collections';
+
+export class StorePaymentRequestRepository implements PaymentRequestRepository {
+  constructor(private readonly store: DocumentStore) {}
+
+  get(merchantId: string, id: string): Promise<PaymentRequest | null> {
+    return this.store.collection<PaymentRequest>(PAYMENT_REQUESTS).get(merchantId, id);
+  }
+
+  insert(uow: UnitOfWork, request: Omit<PaymentRequest, 'version'>): PaymentRequest {
+    return uow.insert<PaymentRequest>(PAYMENT_REQUESTS, request);
+  }
+}
