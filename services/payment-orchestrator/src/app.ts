@@ -129,7 +129,7 @@ export function createApp(runtime: ServiceRuntime, config: PaymentOrchestratorCo
         getProcessorAccount: getProcessorAccount(accountPorts),
         listProcessorAccounts: listProcessorAccounts(accountPorts),
         updateProcessorAccount: updateProcessorAccount(accountPorts),
-        deleteProcessorAccount: deleteProcessorAccount(accountPorts),
+        deleteProcessorAccount: deleteProcessorAccount({ ...accountPorts, flows }),
       });
       processorNotificationRoutes(router, {
         receive: receiveProcessorNotification(

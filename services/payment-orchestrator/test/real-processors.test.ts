@@ -1,6 +1,6 @@
 import { ADYEN_TEST_CARDS, startAdyenStandIn, type AdyenStandIn } from '../../../test-e2e/support/adyen-stand-in';
 import { CHECKOUT_TEST_CARDS, startCheckoutStandIn, type CheckoutStandIn } from '../../../test-e2e/support/checkout-stand-in';
-import { MERCHANT, recurring, startOrchestrator, type Harness, type Json } from './support/orchestrator-harness';
+import { MERCHANT, oneOff, recurring, startOrchestrator, type Harness, type Json } from './support/orchestrator-harness';
 import type { ProcessorTransport } from '../src/processors/processor-transport';
 import { placeholderTransport } from './support/placeholder-transport';
 
@@ -103,7 +103,7 @@ describe('payments on real processors (stand-ins)', () => {
     expect({ first: first.payments.length - before.first, second: second.payments.length - before.second }).toEqual({ first: 0, second: 1 });
   });
 
-  it('when an initial recurring payment on Checkout.com is followed by a subsequent one, then the subsequent is merchant-initiated and names the initial payment by its scheme_id', async () => {
+  it('when an initial recurring payment on Checkout.com is followed by a subsequent one, then the subsequent is merchant-initiated and names the initial payment by the id Checkout.com gave it', async () => {
     card = CHECKOUT_TEST_CARDS.approved;
     const checkout = await account('checkout', cko.baseUrl);
     await routeTo('checkout-manual', 'manual', checkout);
@@ -115,8 +115,64 @@ describe('payments on real processors (stand-ins)', () => {
     expect(subsequent.status).toBe(200);
     await h.settle();
     expect((await h.call(MERCHANT, 'GET', `/payments/${subsequent.body.id}`)).body.status).toBe('authorized');
+    const initialId = cko.payments.find((p) => p.body.reference === initial.id)!.id;
     const sent = cko.payments.at(-1)!.body;
-    expect([sent.payment_type, sent.merchant_initiated, typeof sent.previous_payment_id, 'cvv' in (sent.source as object)]).toEqual(['Recurring', true, 'string', false]);
+    expect([sent.reference, sent.payment_type, sent.merchant_initiated, sent.previous_payment_id, 'cvv' in (sent.source as object)]).toEqual([subsequent.body.id, 'Recurring', true, initialId, false]);
+  });
+
+  it('when the subsequent payment goes to another Checkout.com account than the initial one, then it names the initial payment by its scheme_id (the other account does not know the payment id)', async () => {
+    card = CHECKOUT_TEST_CARDS.approved;
+    const checkout = await account('checkout', cko.baseUrl);
+    await routeTo('checkout-initial', 'manual', checkout);
+    const initial = await h.payOneOff(MERCHANT, '424242******4242', recurring(), '/payments/recurring');
+    const other = await account('checkout', cko.baseUrl);
+    await routeTo('checkout-other', 'manual', other);
+    const subsequent = await h.call(MERCHANT, 'POST', `/payments/recurring/${initial.id}/subsequent`, { amount: 1000, currency_code: 'EUR' }, { 'x-test-now': '2026-07-15T10:00:00Z' });
+    await h.settle();
+    const initialId = cko.payments.find((p) => p.body.reference === initial.id)!.id;
+    const sent = cko.payments.find((p) => p.body.reference === subsequent.body.id)!.body;
+    expect(sent.previous_payment_id).toMatch(/^\d{15}$/);
+    expect(sent.previous_payment_id).not.toBe(initialId);
+  });
+});
+
+describe('3RI on real processors', () => {
+  it.each(['adyen', 'checkout'] as const)('when a flow names a %s account in its authentication_3ri step, then it is refused: 422 processor_capability_missing naming the step', async (processor) => {
+    const id = await account(processor, processor === 'adyen' ? first.baseUrl : cko.baseUrl);
+    const answer = await h.call(MERCHANT, 'POST', '/flows', {
+      name: `${processor}-3ri`,
+      capture_mode: 'automatic',
+      steps: [{ kind: 'authentication_3ri', processor: id }, { kind: 'authorization', processor: id }, { kind: 'capture', processor: id }],
+    });
+    expect([answer.status, answer.body.code, answer.body.field]).toEqual([422, 'processor_capability_missing', 'steps[0].processor']);
+    expect(answer.body.detail).toContain('authentication_3ri');
+  });
+});
+
+describe('the security code, sent only while the vault keeps it', () => {
+  async function payEnteredMinutesAgo(minutes: number): Promise<Json> {
+    const created = await h.call(MERCHANT, 'POST', '/payments/one-off', oneOff());
+    await h.submitCard(created.body, '411111******1111', { submittedAt: new Date(h.clock.now().getTime() - minutes * 60_000).toISOString() });
+    await h.settle();
+    return (await h.call(MERCHANT, 'GET', `/payments/${created.body.id}`)).body;
+  }
+
+  it('when the authorization runs 10 minutes after the card was entered, then Adyen receives the cvc; 15 minutes after (the vault let it go), then none, and the payment still goes through', async () => {
+    const adyen = await account('adyen', first.baseUrl);
+    await routeTo('adyen-cvc', 'automatic', adyen);
+    const fresh = await payEnteredMinutesAgo(10);
+    expect(fresh.status).toBe('captured');
+    expect(first.payments.find((p) => p.body.reference === fresh.id)!.body.paymentMethod).toMatchObject({ cvc: '737' });
+    const late = await payEnteredMinutesAgo(15);
+    expect(late.status).toBe('captured');
+    expect(first.payments.find((p) => p.body.reference === late.id)!.body.paymentMethod).not.toHaveProperty('cvc');
+  });
+
+  it('when less than the safety margin (30 s) of the 15 minutes is left, then no cvc is asked for: the vault\'s clock may be ahead of ours', async () => {
+    const adyen = await account('adyen', first.baseUrl);
+    await routeTo('adyen-cvc-margin', 'automatic', adyen);
+    const payment = await payEnteredMinutesAgo(14.6);
+    expect(first.payments.find((p) => p.body.reference === payment.id)!.body.paymentMethod).not.toHaveProperty('cvc');
   });
 });
 

@@ -1,7 +1,7 @@
 import type { UnitOfWork } from '@vaultline/store';
 import { decideFlow, type FlowCatalogPorts } from './flows/flow-catalog';
 import { usesSimulator } from './flows/flow';
-import type { Payment } from './payment/payment';
+import { securityCodeExpiresAt, type Payment } from './payment/payment';
 import { paymentMovedEvent } from './payment/payment-events';
 import { movePayment } from './payment/payment-status';
 import type { Clock, PaymentRepository } from './ports';
@@ -54,6 +54,8 @@ export function completeCheckoutSession(ports: CompleteCheckoutSessionPorts): Co
         masked_account_number: card.masked_account_number,
         pan_type: 'FPAN',
       },
+      // The vault stored the security code with the token (submitted_at is the token's creation).
+      security_code_expires_at: securityCodeExpiresAt(card.submitted_at),
       updated_at: now.toISOString(),
     };
     const decision = await decideFlow(ports, merchantId, {

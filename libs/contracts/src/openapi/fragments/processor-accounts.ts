@@ -102,7 +102,12 @@ export const processorAccountsFragment: OpenApiFragment = {
         summary: 'Delete a processor account',
         security,
         parameters: [accountIdParameter],
-        responses: { '204': { description: 'Deleted.' }, ...commonErrorResponses, '404': problemResponse('processor_account_not_found.') },
+        responses: {
+          '204': { description: 'Deleted.' },
+          ...commonErrorResponses,
+          '404': problemResponse('processor_account_not_found.'),
+          '409': problemResponse('processor_account_in_use: a flow names the account in its steps; `flows` lists them.'),
+        },
       },
     },
     '/processor-notifications/adyen/{processor_account_id}': {
