@@ -26,6 +26,7 @@ import { paymentRoutes } from './http/payments.routes';
 import { processorAccountRoutes } from './http/processor-accounts.routes';
 import { processorNotificationRoutes } from './http/processor-notifications.routes';
 import { receiveProcessorNotification, wakePayment } from './domain/receive-processor-notification';
+import { voidStrayAuthorization } from './domain/void-stray-authorization';
 import { notificationVerifiers } from './processors/notification-verifiers';
 import { checkoutSessionCompletedConsumer } from './messaging/checkout-session-completed.consumer';
 import { countPaymentStatuses } from './messaging/payment-status-metrics';
@@ -139,6 +140,7 @@ export function createApp(runtime: ServiceRuntime, config: PaymentOrchestratorCo
             wake: async (merchantId, paymentId) => {
               if (await wake(merchantId, paymentId)) await runner.run(merchantId, paymentId);
             },
+            voidStray: voidStrayAuthorization({ payments, transactions, directory, transaction, clock, settle: (merchantId, paymentId) => runner.run(merchantId, paymentId) }),
           },
           notificationVerifiers,
         ),

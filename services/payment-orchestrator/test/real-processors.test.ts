@@ -1,4 +1,5 @@
-import { ADYEN_TEST_CARDS, startAdyenStandIn, type AdyenStandIn } from '../../../test-e2e/support/adyen-stand-in';
+import { waitFor } from '@vaultline/core';
+import { ADYEN_TEST_CARDS, adyenNotification, startAdyenStandIn, type AdyenStandIn } from '../../../test-e2e/support/adyen-stand-in';
 import { CHECKOUT_TEST_CARDS, startCheckoutStandIn, type CheckoutStandIn } from '../../../test-e2e/support/checkout-stand-in';
 import { MERCHANT, oneOff, recurring, startOrchestrator, type Harness, type Json } from './support/orchestrator-harness';
 import type { ProcessorTransport } from '../src/processors/processor-transport';
@@ -18,8 +19,10 @@ let h: Harness;
  * Checkout.com), with the card the test chose, and sends to the stand-ins.
  */
 let card: string = ADYEN_TEST_CARDS.approved;
+/** How long the forward waits for a processor here (the forwarder's FORWARD_TIMEOUT, 30 s by default). */
+const FORWARD_TIMEOUT_MS = 500;
 const transport: ProcessorTransport = {
-  forward: (request) => placeholderTransport({ '*': { number: card, expiry_month: 3, expiry_year: 2030, security_code: '737' } }, { integerExpiry: !request.url.endsWith('/v69/payments') }).forward(request),
+  forward: (request) => placeholderTransport({ '*': { number: card, expiry_month: 3, expiry_year: 2030, security_code: '737' } }, { integerExpiry: !request.url.endsWith('/v69/payments'), timeoutMs: FORWARD_TIMEOUT_MS }).forward(request),
   send: (request) => placeholderTransport({}).send(request),
 };
 
@@ -133,6 +136,73 @@ describe('payments on real processors (stand-ins)', () => {
     const sent = cko.payments.find((p) => p.body.reference === subsequent.body.id)!.body;
     expect(sent.previous_payment_id).toMatch(/^\d{15}$/);
     expect(sent.previous_payment_id).not.toBe(initialId);
+  });
+});
+
+describe('a first account that answers after the engine stopped waiting (timeout, then fallback)', () => {
+  it('when the first Adyen account authorises only after the timeout, then the fallback account authorizes the payment, and the late authorisation, once notified, is cancelled at the first: one charge kept', async () => {
+    const adyen = await account('adyen', first.baseUrl);
+    const backup = await account('adyen', second.baseUrl);
+    await routeTo('adyen-late', 'automatic', adyen, [backup]);
+    first.delayNext(FORWARD_TIMEOUT_MS * 2);
+    const payment = await h.payOneOff(MERCHANT, '411111******1111');
+    expect(payment.status).toBe('captured');
+    // The first account did authorise it, after the engine had moved on; both requests carried the step's idempotency key.
+    const late = await waitFor(() => first.payments.find((p) => p.body.reference === payment.id));
+    const chosen = second.payments.find((p) => p.body.reference === payment.id)!;
+    expect([late.headers['idempotency-key'], chosen.headers['idempotency-key']]).toEqual([`${payment.id}:authorization`, `${payment.id}:authorization`]);
+
+    // The chosen authorisation's own notification changes nothing.
+    expect((await h.postPublic(`/processor-notifications/adyen/${backup}`, JSON.stringify(second.authorisationNotification(chosen.pspReference)))).text).toBe('[accepted]');
+    expect(second.cancels).toHaveLength(0);
+
+    const notification = JSON.stringify(first.authorisationNotification(late.pspReference));
+    expect((await h.postPublic(`/processor-notifications/adyen/${adyen}`, notification)).text).toBe('[accepted]');
+    expect(first.cancels.map((c) => [c.paymentPspReference, c.body.reference, c.body.merchantAccount, c.headers['idempotency-key']])).toEqual([[late.pspReference, payment.id, 'ShopECOM', `${payment.id}:void:${late.pspReference}`]]);
+    const after = [
+      [adyen, 'authorization', 'error', 'processor_unavailable'],
+      [backup, 'authorization', 'succeeded', null],
+      [backup, 'capture', 'succeeded', null],
+      [adyen, 'void', 'succeeded', null],
+    ];
+    expect(await transactions(payment)).toEqual(after);
+
+    // A redelivery cancels nothing twice.
+    expect((await h.postPublic(`/processor-notifications/adyen/${adyen}`, notification)).text).toBe('[accepted]');
+    expect(first.cancels).toHaveLength(1);
+    expect(await transactions(payment)).toEqual(after);
+    expect((await h.call(MERCHANT, 'GET', `/payments/${payment.id}`)).body.status).toBe('captured');
+  });
+
+  it('when the only Checkout.com account approves after the timeout, then the payment fails, and the late approval (payment_approved webhook) is voided', async () => {
+    card = CHECKOUT_TEST_CARDS.approved;
+    const checkout = await account('checkout', cko.baseUrl);
+    await routeTo('checkout-late', 'manual', checkout);
+    cko.delayNext(FORWARD_TIMEOUT_MS * 2);
+    const payment = await h.payOneOff(MERCHANT, '424242******4242');
+    expect([payment.status, payment.failure_reason]).toEqual(['failed', 'processor_error']);
+    const late = await waitFor(() => cko.payments.find((p) => p.body.reference === payment.id));
+    expect(late.headers['cko-idempotency-key']).toBe(`${payment.id}:authorization`);
+    const webhook = cko.approvedWebhook(late.id);
+    expect((await h.postPublic(`/processor-notifications/checkout/${checkout}`, webhook.rawBody, { 'cko-signature': webhook.signature })).status).toBe(200);
+    expect(cko.voids.map((v) => [v.paymentId, v.body.reference, v.headers['cko-idempotency-key']])).toEqual([[late.id, payment.id, `${payment.id}:void:${late.id}`]]);
+    expect(await transactions(payment)).toEqual([
+      [checkout, 'authorization', 'error', 'processor_unavailable'],
+      [checkout, 'void', 'succeeded', null],
+    ]);
+  });
+
+  it('when an account notifies an authorisation of a payment whose authorization is not decided yet, then 503 stray_authorization_pending, so the processor sends it again later', async () => {
+    const adyen = await account('adyen', first.baseUrl);
+    await routeTo('adyen-undecided', 'automatic', adyen);
+    const created = await h.call(MERCHANT, 'POST', '/payments/one-off', oneOff());
+    const notification = adyenNotification(
+      { amount: { value: 1250, currency: 'EUR' }, eventCode: 'AUTHORISATION', eventDate: '2026-06-01T10:00:00Z', merchantAccountCode: 'ShopECOM', merchantReference: created.body.id, pspReference: 'QWERTYUIOPASDFGH', reason: '', success: 'true' },
+      HMAC_KEY,
+    );
+    const answer = await h.postPublic(`/processor-notifications/adyen/${adyen}`, JSON.stringify(notification));
+    expect([answer.status, JSON.parse(answer.text).code]).toEqual([503, 'stray_authorization_pending']);
+    expect(first.cancels.filter((c) => c.paymentPspReference === 'QWERTYUIOPASDFGH')).toHaveLength(0);
   });
 });
 

@@ -134,7 +134,7 @@ const releaseCharge = (payment: Payment) => (credential: Credential): Credential
     : null;
 
 /** `to`: the processor asked (an authorization's own details depend on it) and the time of asking. */
-function processorPayment(payment: Payment, stepKind: string, amount: number, to: { processor: string | null; now: Date }): ProcessorPayment {
+export function processorPayment(payment: Payment, stepKind: string, amount: number, to: { processor: string | null; now: Date }): ProcessorPayment {
   return {
     payment_id: payment.id,
     merchant_id: payment.merchant_id,

@@ -126,7 +126,8 @@ export interface ProcessorTransaction {
   /** Order within the payment (0, 1, …). */
   sequence: number;
   processor: string;
-  kind: StepKind;
+  /** `void`: an authorization the payment does not use, released (its reference is the authorization's). */
+  kind: StepKind | 'void';
   status: 'succeeded' | 'failed' | 'error';
   failure_reason: string | null;
   amount: number | null;
