@@ -20,6 +20,7 @@ import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { startEmbedded } from '../deploy/launcher/src/embedded';
 import { autocannon } from './support/autocannon';
+import { BENCH_RATE_LIMIT_ENV, announceBenchRateLimit } from './support/rate-limit';
 import { startAdyenStandIn, type AdyenStandIn } from '../test-e2e/support/adyen-stand-in';
 import { startCheckoutStandIn, type CheckoutStandIn } from '../test-e2e/support/checkout-stand-in';
 
@@ -88,6 +89,8 @@ async function main(): Promise<void> {
       FORWARD_HTTPS_ONLY: 'false',
       FORWARD_EXTRA_DESTINATIONS: standIns.map(paymentsUrl).join(','),
       PROCESSOR_ALLOW_PRIVATE_URLS: 'true',
+      // The edge's per-key bucket would refuse the load (and the set-up calls after it).
+      ...BENCH_RATE_LIMIT_ENV,
     },
   });
   try {
@@ -136,6 +139,7 @@ async function main(): Promise<void> {
     }
 
     const ratio = (payments.perSecond / tokens.requests.average) * 100;
+    announceBenchRateLimit();
     console.log(`embedded profile; payments: ${CONCURRENCY} in flight (capacity) and ${LATENCY_CONCURRENCY} in flight (latency), ${WARMUP_S} s warm-up, ${DURATION_S} s measured each; tokens: ${TOKEN_CONNECTIONS} connections, ${DURATION_S} s`);
     console.log(
       `payments create→captured : ${payments.perSecond.toFixed(0)} payments/s, p50 ${payments.p50} ms, p99 ${payments.p99} ms, max ${payments.max} ms ` +

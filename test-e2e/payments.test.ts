@@ -3,7 +3,9 @@ import { Webhook } from 'standardwebhooks';
 import { waitFor } from '@vaultline/core';
 import { registerWebhookEndpoint } from './support/import-scenario';
 import { ADMIN_API_KEY, MERCHANT_API_KEY, MerchantApi, PROFILES, type RunningProfile } from './support/merchant-api';
+import { ADYEN_TEST_CARDS, startAdyenStandIn, type AdyenStandIn } from './support/adyen-stand-in';
 import {
+  PAYMENT_CVC,
   PAYMENT_ENV,
   PaymentsApi,
   SIMULATOR_CARDS,
@@ -20,24 +22,31 @@ import {
 } from './support/payment-scenario';
 import { signatureHeaders, startWebhookReceiver, type WebhookReceiver } from './support/webhook-receiver';
 
+const ADYEN = { api_key: 'AQE_e2e_adyen_key_5521', merchant_account: 'ShopECOM', hmac_key: '44782DEF547AAA06C910C43932B1EB0C71FC68D9D0C057550C48EC2ACF6BA056' };
+
 type Profile = RunningProfile;
 
-/** The embedded profile (one process, SQLite bus) and the local one (a process per service, Redis Streams). */
-const profiles: Array<[string, () => Promise<Profile>]> = PROFILES.map(([name, start]) => [name, () => start(PAYMENT_ENV, 'vaultline-payments-')]);
+/** The embedded profile (one process, SQLite bus) and the local one (a process per service, Redis Streams); `env` adds to PAYMENT_ENV. */
+const profiles: Array<[string, (env: Record<string, string>) => Promise<Profile>]> = PROFILES.map(([name, start]) => [name, (env) => start({ ...PAYMENT_ENV, ...env }, 'vaultline-payments-')]);
 
 /**
  * Issue 13 from the outside: a merchant's backend calling the payment API through the gateway, a
  * consumer paying on the hosted page (Chromium) or through POST /sessions/{id}/card, the merchant's
- * webhook endpoint verifying what it receives with the standardwebhooks library.
+ * webhook endpoint verifying what it receives with the standardwebhooks library; and (issue 14) a payment
+ * the flow matrix routes to an Adyen processor account, whose stand-in each profile's forwarder reaches.
  */
 describe('payments through the gateway, from create to the outcome', () => {
   let browser: Browser;
   let shop: { url: string; stop(): Promise<void> };
   // Both profiles start together: the local one's processes load while the embedded one runs its tests.
   const started = new Map<string, Promise<Profile>>();
+  /** Adyen's stand-in, reached by each profile's forwarder (allowed as an extra destination, over plain http). */
+  let adyen: AdyenStandIn;
 
   beforeAll(async () => {
-    for (const [name, start] of profiles) started.set(name, start());
+    adyen = await startAdyenStandIn({ apiKey: ADYEN.api_key, merchantAccount: ADYEN.merchant_account, hmacKey: ADYEN.hmac_key });
+    const processorEnv = { FORWARD_HTTPS_ONLY: 'false', FORWARD_EXTRA_DESTINATIONS: `${adyen.baseUrl}/v69/payments`, PROCESSOR_ALLOW_PRIVATE_URLS: 'true' };
+    for (const [name, start] of profiles) started.set(name, start(processorEnv));
     // A profile that fails to start fails its own tests; the rejection is handled there.
     for (const profile of started.values()) profile.catch(() => undefined);
     [browser, shop] = await Promise.all([launchChromium(), startShop()]);
@@ -45,6 +54,7 @@ describe('payments through the gateway, from create to the outcome', () => {
   afterAll(async () => {
     await browser?.close();
     await shop?.stop();
+    await adyen?.stop();
   });
 
   describe.each(profiles.map(([name]) => name))('in the %s', (name) => {
@@ -244,6 +254,23 @@ describe('payments through the gateway, from create to the outcome', () => {
       });
       await live.refused(422, 'test_clock_not_allowed', 'GET', '/payments', { headers: { 'X-Test-Now': timeFromNow(31) } });
       await live.refused(422, 'simulator_not_allowed_in_live_mode', 'POST', '/payments/one-off', { json: { amount: 100, currency_code: 'EUR', source: { type: 'vaultline' } } });
+    });
+
+    // Last in the profile: it adds a flow (the listing above counts them) and changes the flow matrix.
+    it('when the flow matrix routes adyen- references to a flow on an Adyen processor account, then the payment goes through the forwarder to Adyen\'s stand-in with the real card and is captured', async () => {
+      const account = await api.ok<{ id: string }>('POST', '/processor-accounts', { json: { processor: 'adyen', name: 'Adyen EU', credentials: ADYEN, settings: { base_url: adyen.baseUrl } } });
+      await api.ok('POST', '/flows', { json: { name: 'adyen-eu', capture_mode: 'automatic', steps: [{ kind: 'authorization', processor: account.id }, { kind: 'capture', processor: account.id }] } });
+      await api.ok('PUT', '/flow-matrix', { json: { default_flow: 'simulator_auto_capture', rules: [{ name: 'adyen-orders', when: { reference_prefix: 'adyen-' }, flow: 'adyen-eu' }] } });
+      const created = await initial('/payments/one-off', { amount: 4200, reference: `adyen-order-${name.slice(0, 5)}` });
+      await submitCard(profile.baseUrl, sessionOf(created), ADYEN_TEST_CARDS.approved);
+      expect(await api.until(created.id, 'captured')).toMatchObject({ flow: 'adyen-eu', amount: { requested: 4200, authorized: 4200, captured: 4200 } });
+      const sent = adyen.payments.find((p) => p.body.reference === created.id)!;
+      expect(sent.body).toMatchObject({ merchantAccount: ADYEN.merchant_account, shopperInteraction: 'Ecommerce', amount: { value: 4200, currency: 'EUR' }, paymentMethod: { number: ADYEN_TEST_CARDS.approved, cvc: PAYMENT_CVC } });
+      expect(sent.headers['idempotency-key']).toBe(`${created.id}:authorization`);
+      expect((await api.transactions(created.id)).map((t) => [t.processor, t.kind, t.status])).toEqual([
+        [account.id, 'authorization', 'succeeded'],
+        [account.id, 'capture', 'succeeded'],
+      ]);
     });
   });
 });

@@ -1,10 +1,18 @@
+import { waitFor } from '@vaultline/core';
 import { ADYEN_TEST_CARDS, startAdyenStandIn, type AdyenStandIn } from './support/adyen-stand-in';
 import { CHECKOUT_TEST_CARDS, startCheckoutStandIn, type CheckoutStandIn } from './support/checkout-stand-in';
-import { accountNumberNeedles, isSqliteFile, scanDirectory } from './support/leak-scan';
+import { accountNumberNeedles, distinctiveCodeNeedles, isSqliteFile, scanDirectory, scanText } from './support/leak-scan';
+import { capturedLogLines } from './support/log-capture';
 import { startSystem, type RunningSystem } from './support/merchant-api';
 import type { Browser } from 'playwright-core';
-import { PAYMENT_CVC, PAYMENT_ENV, PaymentsApi, launchChromium, payOnHostedPage, sessionOf, submitCard, type PaymentView } from './support/payment-scenario';
+import { PAYMENT_CVC, PAYMENT_ENV, PaymentsApi, dayFromNow, launchChromium, payOnHostedPage, sessionOf, submitCard, timeFromNow, type PaymentView } from './support/payment-scenario';
 
+// Every service's logger writes its final, redacted lines into the capture (level and redaction stay the
+// real ones), so the leak scan reads the orchestrator's own log output.
+jest.mock('../libs/logger/src/create-logger', () => jest.requireActual<typeof import('./support/log-capture')>('./support/log-capture').capturingLoggerModule());
+
+/** Short enough for a stand-in to answer after it in a test, long enough for a loaded machine (the default is 30 s). */
+const FORWARD_TIMEOUT_MS = 4_000;
 const HMAC_KEY = '44782DEF547AAA06C910C43932B1EB0C71FC68D9D0C057550C48EC2ACF6BA056';
 const ADYEN = { api_key: 'AQE_e2e_adyen_key_7781', merchant_account: 'ShopECOM', hmac_key: HMAC_KEY };
 const CHECKOUT = { secret_key: 'sk_sbox_e2e_checkout_key', processing_channel_id: 'pc_e2e1', webhook_secret: 'whsec_e2e_checkout' };
@@ -31,6 +39,8 @@ describe('payments on Adyen and Checkout.com stand-ins, embedded profile', () =>
         FORWARD_HTTPS_ONLY: 'false',
         FORWARD_EXTRA_DESTINATIONS: [`${adyen.baseUrl}/v69/payments`, `${backup.baseUrl}/v69/payments`, `${checkout.baseUrl}/payments`].join(','),
         PROCESSOR_ALLOW_PRIVATE_URLS: 'true',
+        LOG_LEVEL: 'debug',
+        FORWARD_TIMEOUT: `${FORWARD_TIMEOUT_MS}ms`,
       },
       'vaultline-real-processors-',
     );
@@ -107,6 +117,25 @@ describe('payments on Adyen and Checkout.com stand-ins, embedded profile', () =>
     expect({ first: adyen.payments.length - before.first, second: backup.payments.length - before.second }).toEqual({ first: 0, second: 1 });
   });
 
+  it('when the first Adyen account answers only after the forwarder\'s timeout, then the second authorizes, and the first one\'s late authorisation, notified through the gateway, is cancelled there', async () => {
+    const first = await account('adyen', adyen.baseUrl);
+    const second = await account('adyen', backup.baseUrl);
+    await routeAll('adyen-late', 'automatic', first, [second]);
+    adyen.delayNext(FORWARD_TIMEOUT_MS + 1_000);
+    const created = await pay(ADYEN_TEST_CARDS.approved);
+    await api.until(created.id, 'captured');
+    const late = await waitFor(() => adyen.payments.find((p) => p.body.reference === created.id), 10_000);
+    const delivered = await fetch(`${running.system.baseUrl}/processor-notifications/adyen/${first}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(adyen.authorisationNotification(late.pspReference)) });
+    expect([delivered.status, await delivered.text()]).toEqual([200, '[accepted]']);
+    expect(adyen.cancels.filter((c) => c.paymentPspReference === late.pspReference)).toHaveLength(1);
+    expect((await api.transactions(created.id)).map((t) => [t.processor, t.kind, t.status])).toEqual([
+      [first, 'authorization', 'error'],
+      [second, 'authorization', 'succeeded'],
+      [second, 'capture', 'succeeded'],
+      [first, 'void', 'succeeded'],
+    ]);
+  }, 30_000);
+
   it('when a manual-capture payment on Checkout.com is captured, then it is capturing until the signed payment_captured webhook arrives through the gateway, then captured', async () => {
     const checkoutAccount = await account('checkout', checkout.baseUrl);
     await routeAll('checkout-manual', 'manual', checkoutAccount);
@@ -121,6 +150,35 @@ describe('payments on Adyen and Checkout.com stand-ins, embedded profile', () =>
     const forged = await fetch(`${running.system.baseUrl}/processor-notifications/checkout/${checkoutAccount}`, { method: 'POST', headers: { 'content-type': 'application/json', 'cko-signature': '0'.repeat(64) }, body: webhook.rawBody });
     expect(forged.status).toBe(401);
     await api.until(created.id, 'captured');
+  });
+
+  it('when an initial recurring payment on Checkout.com is followed by a subsequent one, then the subsequent is merchant-initiated, without cvv, and its previous_payment_id is the id Checkout.com returned for the initial payment', async () => {
+    const checkoutAccount = await account('checkout', checkout.baseUrl);
+    await routeAll('checkout-recurring', 'manual', checkoutAccount);
+    const initial = await api.ok('POST', '/payments/recurring', { json: { amount: 1999, currency_code: 'EUR', reference: 'subscription-cko-1', source: { type: 'vaultline' }, recurring_frequency: 30, recurring_expiry: dayFromNow(90) } });
+    await submitCard(running.system.baseUrl, sessionOf(initial), CHECKOUT_TEST_CARDS.approved);
+    await api.until(initial.id, 'authorized');
+    const initialAtCheckout = checkout.payments.find((p) => p.body.reference === initial.id)!;
+    expect(initialAtCheckout.body).toMatchObject({ payment_type: 'Recurring', merchant_initiated: false, source: { cvv: PAYMENT_CVC } });
+
+    const answer = await api.call('POST', '/payments/recurring/{payment_id}/subsequent', { params: { payment_id: initial.id }, json: { amount: 1999, currency_code: 'EUR' }, headers: { 'X-Test-Now': timeFromNow(31) } });
+    expect(answer.status).toBe(200);
+    const subsequent = answer.json<PaymentView>();
+    await api.until(subsequent.id, 'authorized');
+    const sent = checkout.payments.find((p) => p.body.reference === subsequent.id)!.body;
+    expect(sent).toMatchObject({ payment_type: 'Recurring', merchant_initiated: true, previous_payment_id: initialAtCheckout.id, source: { number: CHECKOUT_TEST_CARDS.approved } });
+    expect(sent.source).not.toHaveProperty('cvv');
+  });
+
+  it('when the payments above ran, then the orchestrator\'s log output, at debug level, holds none of the card numbers nor the security code the processors received', () => {
+    const orchestratorLines = capturedLogLines.filter((line) => (JSON.parse(line) as { service?: string }).service === 'payment-orchestrator');
+    // Its lines are there to be read: the requests it served (processor accounts, flows, payments, notifications).
+    expect(orchestratorLines.length).toBeGreaterThan(20);
+    expect(orchestratorLines.join('\n')).toMatch(/processor-accounts/);
+    const needles = [...accountNumberNeedles([ADYEN_TEST_CARDS.approved, CHECKOUT_TEST_CARDS.approved]), ...distinctiveCodeNeedles([PAYMENT_CVC])];
+    expect(orchestratorLines.flatMap((line, i) => scanText(`orchestrator log line ${i}`, line, needles))).toEqual([]);
+    // Nor does any other service's line: the forwarder saw the card and logs none of it either.
+    expect(capturedLogLines.flatMap((line, i) => scanText(`log line ${i}`, line, needles))).toEqual([]);
   });
 
   it('when the payments above ran, then the orchestrator\'s store (its SQLite file, WAL included) holds none of the card numbers the processors received', () => {

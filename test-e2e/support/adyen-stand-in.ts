@@ -3,8 +3,8 @@ import type { IncomingMessage } from 'node:http';
 import { startPspServer, type PspAnswer } from './psp-stand-in-server';
 
 /**
- * A stand-in of Adyen's Checkout API v69 on loopback: `POST /v69/payments` and
- * `POST /v69/payments/{pspReference}/captures`, with Adyen's request checks and answer shapes, the
+ * A stand-in of Adyen's Checkout API v69 on loopback: `POST /v69/payments`,
+ * `POST /v69/payments/{pspReference}/captures` and `POST /v69/payments/{pspReference}/cancels`, with Adyen's request checks and answer shapes, the
  * Idempotency-Key honoured (the same key gets the same answer, nothing charged twice), and standard
  * notifications for captures signed the way Adyen signs them (HMAC-SHA256 with the hex-decoded key over
  * the eight documented fields, base64, in additionalData.hmacSignature). It decides by the real card
@@ -49,8 +49,14 @@ export interface AdyenStandIn {
   payments: AdyenPaymentRecord[];
   /** Signed CAPTURE notifications, one per capture accepted, for the test to deliver. */
   notifications: Array<{ live: 'false'; notificationItems: Array<{ NotificationRequestItem: AdyenNotificationItem }> }>;
+  /** Cancels received (`POST /v69/payments/{pspReference}/cancels`), by the payment's pspReference. */
+  cancels: Array<{ paymentPspReference: string; body: Record<string, unknown>; headers: IncomingMessage['headers'] }>;
+  /** The signed AUTHORISATION notification Adyen sends for a payment it answered (by its pspReference). */
+  authorisationNotification(pspReference: string): AdyenStandIn['notifications'][number];
   /** The next `count` requests answer 503 (a PSP outage). */
   failNext(count: number): void;
+  /** The next request is answered after `ms` (later than the caller waits); it is still processed. */
+  delayNext(ms: number): void;
   stop(): Promise<void>;
 }
 
@@ -73,6 +79,7 @@ function validationError(message: string): PspAnswer {
 export async function startAdyenStandIn(options: AdyenStandInOptions): Promise<AdyenStandIn> {
   const payments: AdyenPaymentRecord[] = [];
   const notifications: AdyenStandIn['notifications'] = [];
+  const cancels: AdyenStandIn['cancels'] = [];
   const answered = new Map<string, PspAnswer>();
 
   function authorise(body: Record<string, unknown>, headers: IncomingMessage['headers']): PspAnswer | string {
@@ -112,6 +119,24 @@ export async function startAdyenStandIn(options: AdyenStandInOptions): Promise<A
     return { status: 201, body: { merchantAccount: options.merchantAccount, paymentPspReference: paymentPsp, pspReference, reference: body.reference, status: 'received', amount } };
   }
 
+  function cancel(paymentPsp: string, body: Record<string, unknown>, headers: IncomingMessage['headers']): PspAnswer | string {
+    if (!payments.some((p) => p.pspReference === paymentPsp)) return 'unknown pspReference';
+    if (body.merchantAccount !== options.merchantAccount) return 'merchantAccount';
+    cancels.push({ paymentPspReference: paymentPsp, body, headers });
+    return { status: 201, body: { merchantAccount: options.merchantAccount, paymentPspReference: paymentPsp, pspReference: reference(), reference: body.reference, status: 'received' } };
+  }
+
+  function authorisationNotification(pspReference: string): AdyenStandIn['notifications'][number] {
+    const payment = payments.find((p) => p.pspReference === pspReference);
+    if (!payment) throw new Error(`no payment ${pspReference}`);
+    const amount = payment.body.amount as { value: number; currency: string };
+    const refused = [ADYEN_TEST_CARDS.refused, ADYEN_TEST_CARDS.notEnoughBalance].includes((payment.body.paymentMethod as { number: never }).number);
+    return adyenNotification(
+      { amount, eventCode: 'AUTHORISATION', eventDate: new Date().toISOString(), merchantAccountCode: options.merchantAccount, merchantReference: String(payment.body.reference), pspReference, reason: refused ? 'Refused' : '', success: refused ? 'false' : 'true' },
+      options.hmacKey,
+    );
+  }
+
   const server = await startPspServer(
     { ...(options.delayMs ? { delayMs: options.delayMs } : {}), unavailable: { status: 503, body: { status: 503, errorCode: '000', message: 'Service unavailable', errorType: 'internal' } } },
     (req, raw) => {
@@ -127,14 +152,16 @@ export async function startAdyenStandIn(options: AdyenStandInOptions): Promise<A
         return validationError('Malformed JSON');
       }
       const captureMatch = /^\/v69\/payments\/([A-Z0-9]+)\/captures$/.exec(req.url ?? '');
+      const cancelMatch = /^\/v69\/payments\/([A-Z0-9]+)\/cancels$/.exec(req.url ?? '');
       let answer: PspAnswer | string;
       if (req.method === 'POST' && req.url === '/v69/payments') answer = authorise(body, req.headers);
       else if (req.method === 'POST' && captureMatch) answer = capture(captureMatch[1]!, body);
+      else if (req.method === 'POST' && cancelMatch) answer = cancel(cancelMatch[1]!, body, req.headers);
       else answer = { status: 404, body: { status: 404, errorCode: '000', message: 'Not found', errorType: 'validation' } };
       if (typeof answer === 'string') return validationError(`Invalid field: ${answer}`);
       if (scopedKey) answered.set(scopedKey, answer);
       return answer;
     },
   );
-  return { ...server, payments, notifications };
+  return { ...server, payments, notifications, cancels, authorisationNotification };
 }

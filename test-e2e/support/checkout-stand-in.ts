@@ -3,8 +3,8 @@ import type { IncomingMessage } from 'node:http';
 import { startPspServer, type PspAnswer } from './psp-stand-in-server';
 
 /**
- * A stand-in of Checkout.com's payments API on loopback: `POST /payments` and
- * `POST /payments/{id}/captures`, with its request checks and answer shapes, the Cko-Idempotency-Key
+ * A stand-in of Checkout.com's payments API on loopback: `POST /payments`,
+ * `POST /payments/{id}/captures` and `POST /payments/{id}/voids`, with its request checks and answer shapes, the Cko-Idempotency-Key
  * honoured, and webhooks (payment_captured) signed the way Checkout.com signs them: Cko-Signature, the
  * hex HMAC-SHA256 of the raw body with the webhook secret. It decides by the real card number the
  * forwarder filled in.
@@ -34,7 +34,13 @@ export interface CheckoutStandIn {
   webhooks: CheckoutWebhook[];
   /** When set, each webhook is also sent there as Checkout.com sends it (POST, Cko-Signature), not awaited. */
   webhookUrl: string | null;
+  /** Voids received (`POST /payments/{id}/voids`). */
+  voids: Array<{ paymentId: string; body: Record<string, unknown>; headers: IncomingMessage['headers'] }>;
+  /** The signed payment_approved webhook Checkout.com sends for a payment it approved (by its id). */
+  approvedWebhook(paymentId: string): CheckoutWebhook;
   failNext(count: number): void;
+  /** The next request is answered after `ms` (later than the caller waits); it is still processed. */
+  delayNext(ms: number): void;
   stop(): Promise<void>;
 }
 
@@ -66,6 +72,19 @@ export async function startCheckoutStandIn(options: CheckoutStandInOptions): Pro
     if (standIn.webhookUrl) void fetch(standIn.webhookUrl, { method: 'POST', headers: { 'content-type': 'application/json', 'cko-signature': webhook.signature }, body: webhook.rawBody }).catch(() => undefined);
   };
   const answered = new Map<string, PspAnswer>();
+  const voids: CheckoutStandIn['voids'] = [];
+
+  function voidPayment(paymentId: string, body: Record<string, unknown>, headers: IncomingMessage['headers']): PspAnswer {
+    if (!payments.some((p) => p.id === paymentId)) return { status: 404, body: {} };
+    voids.push({ paymentId, body, headers });
+    return { status: 202, body: { action_id: `act_${letters(26)}`, reference: body.reference } };
+  }
+
+  function approvedWebhook(paymentId: string): CheckoutWebhook {
+    const payment = payments.find((p) => p.id === paymentId);
+    if (!payment) throw new Error(`no payment ${paymentId}`);
+    return checkoutWebhook('payment_approved', { id: paymentId, action_id: `act_${letters(26)}`, reference: payment.body.reference, amount: payment.body.amount, currency: payment.body.currency, response_code: '10000' }, options.webhookSecret);
+  }
 
   function pay(body: Record<string, unknown>, headers: IncomingMessage['headers']): PspAnswer {
     const source = (body.source ?? {}) as Record<string, unknown>;
@@ -106,12 +125,14 @@ export async function startCheckoutStandIn(options: CheckoutStandInOptions): Pro
       return { status: 422, body: { error_type: 'request_invalid' } };
     }
     const captureMatch = /^\/payments\/(pay_[a-z0-9]+)\/captures$/.exec(req.url ?? '');
+    const voidMatch = /^\/payments\/(pay_[a-z0-9]+)\/voids$/.exec(req.url ?? '');
     let answer: PspAnswer;
     if (req.method === 'POST' && req.url === '/payments') answer = pay(body, req.headers);
     else if (req.method === 'POST' && captureMatch) answer = capture(captureMatch[1]!, body);
+    else if (req.method === 'POST' && voidMatch) answer = voidPayment(voidMatch[1]!, body, req.headers);
     else answer = { status: 404, body: {} };
     if (scopedKey) answered.set(scopedKey, answer);
     return answer;
   });
-  return Object.assign(standIn, server, { payments, webhooks });
+  return Object.assign(standIn, server, { payments, webhooks, voids, approvedWebhook });
 }

@@ -48,7 +48,7 @@ export interface PaymentView {
 
 export interface TransactionView {
   processor: string;
-  kind: 'risk' | 'authentication_3ri' | 'authorization' | 'capture';
+  kind: 'risk' | 'authentication_3ri' | 'authorization' | 'capture' | 'void';
   status: 'succeeded' | 'failed' | 'error';
   failure_reason: string | null;
   /** The use case the processor was sent, in the words of the payment's interface. */

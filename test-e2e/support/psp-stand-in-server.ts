@@ -10,6 +10,8 @@ export interface PspServer {
   baseUrl: string;
   /** The next `count` requests answer `unavailable` (a PSP outage). */
   failNext(count: number): void;
+  /** The next request is handled and answered only after `ms` (a PSP slower than the caller's timeout: the charge still happens). */
+  delayNext(ms: number): void;
   stop(): Promise<void>;
 }
 
@@ -22,16 +24,21 @@ export async function startPspServer(
   handle: (req: IncomingMessage, rawBody: string) => PspAnswer,
 ): Promise<PspServer> {
   let failures = 0;
+  let slowNext = 0;
   const [minDelay, maxDelay] = options.delayMs ?? [0, 0];
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
       void (async () => {
+        const slow = slowNext;
+        slowNext = 0;
+        if (slow > 0) await new Promise((resolve) => setTimeout(resolve, slow));
         if (minDelay > 0 || maxDelay > 0) await new Promise((resolve) => setTimeout(resolve, minDelay + Math.random() * (maxDelay - minDelay)));
         let answer = options.unavailable;
         if (failures > 0) failures -= 1;
         else answer = handle(req, Buffer.concat(chunks).toString('utf8'));
+        if (res.destroyed) return;
         res.writeHead(answer.status, { 'content-type': 'application/json' }).end(answer.body === undefined ? '' : JSON.stringify(answer.body));
       })();
     });
@@ -41,6 +48,7 @@ export async function startPspServer(
   return {
     baseUrl: `http://127.0.0.1:${port}`,
     failNext: (count) => void (failures = count),
+    delayNext: (ms) => void (slowNext = ms),
     stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }

@@ -33,6 +33,7 @@ import { earlierPaymentRoutes } from './http/earlier-payments.routes';
 import { processorAccountRoutes } from './http/processor-accounts.routes';
 import { processorNotificationRoutes } from './http/processor-notifications.routes';
 import { receiveProcessorNotification, wakePayment } from './domain/receive-processor-notification';
+import { voidStrayAuthorization } from './domain/void-stray-authorization';
 import { notificationVerifiers } from './processors/notification-verifiers';
 import { checkoutSessionCompletedConsumer } from './messaging/checkout-session-completed.consumer';
 import { countPaymentStatuses } from './messaging/payment-status-metrics';
@@ -154,7 +155,7 @@ export function createApp(runtime: ServiceRuntime, config: PaymentOrchestratorCo
         getProcessorAccount: getProcessorAccount(accountPorts),
         listProcessorAccounts: listProcessorAccounts(accountPorts),
         updateProcessorAccount: updateProcessorAccount(accountPorts),
-        deleteProcessorAccount: deleteProcessorAccount(accountPorts),
+        deleteProcessorAccount: deleteProcessorAccount({ ...accountPorts, flows }),
       });
       processorNotificationRoutes(router, {
         receive: receiveProcessorNotification(
@@ -164,6 +165,7 @@ export function createApp(runtime: ServiceRuntime, config: PaymentOrchestratorCo
             wake: async (merchantId, paymentId) => {
               if (await wake(merchantId, paymentId)) await runner.run(merchantId, paymentId);
             },
+            voidStray: voidStrayAuthorization({ payments, transactions, directory, transaction, clock, settle: (merchantId, paymentId) => runner.run(merchantId, paymentId) }),
           },
           notificationVerifiers,
         ),

@@ -78,6 +78,18 @@ describe('processor accounts', () => {
     expect((await h.call(MERCHANT, 'GET', `/processor-accounts/${id}`)).status).toBe(404);
   });
 
+  it('when a flow names the account (as authorizer or fallback), then deleting it answers 409 processor_account_in_use naming the flows, and the account stays', async () => {
+    const { id } = (await h.call(MERCHANT, 'POST', '/processor-accounts', adyenAccount())).body;
+    const steps = (processor: string, fallback: string[]) => [{ kind: 'authorization', processor, fallback }, { kind: 'capture', processor }];
+    expect((await h.call(MERCHANT, 'POST', '/flows', { name: 'adyen-first', capture_mode: 'automatic', steps: steps(id, []) })).status).toBe(201);
+    expect((await h.call(MERCHANT, 'POST', '/flows', { name: 'simulator-then-adyen', capture_mode: 'automatic', steps: steps('simulator', [id]) })).status).toBe(201);
+    expect((await h.call(MERCHANT, 'POST', '/flows', { name: 'simulator-only', capture_mode: 'automatic', steps: steps('simulator', []) })).status).toBe(201);
+    const refused = await h.call(MERCHANT, 'DELETE', `/processor-accounts/${id}`);
+    expect([refused.status, refused.headers.get('content-type'), refused.body.code, refused.body.flows]).toEqual([409, expect.stringContaining('application/problem+json'), 'processor_account_in_use', ['adyen-first', 'simulator-then-adyen']]);
+    expect(refused.body.detail).toContain('adyen-first, simulator-then-adyen');
+    expect((await h.call(MERCHANT, 'GET', `/processor-accounts/${id}`)).status).toBe(200);
+  });
+
   it.each([
     ['no merchant_account', { credentials: { api_key: API_KEY, hmac_key: 'AB' } }, 'credentials.merchant_account', 'invalid_credentials'],
     ['an hmac_key that is not hex', { credentials: { ...adyenAccount().credentials, hmac_key: 'not hex' } }, 'credentials.hmac_key', 'invalid_credentials'],

@@ -1,6 +1,7 @@
-import { ADYEN_TEST_CARDS, startAdyenStandIn, type AdyenStandIn } from '../../../test-e2e/support/adyen-stand-in';
+import { waitFor } from '@vaultline/core';
+import { ADYEN_TEST_CARDS, adyenNotification, startAdyenStandIn, type AdyenStandIn } from '../../../test-e2e/support/adyen-stand-in';
 import { CHECKOUT_TEST_CARDS, startCheckoutStandIn, type CheckoutStandIn } from '../../../test-e2e/support/checkout-stand-in';
-import { MERCHANT, recurring, startOrchestrator, type Harness, type Json } from './support/orchestrator-harness';
+import { MERCHANT, oneOff, recurring, startOrchestrator, type Harness, type Json } from './support/orchestrator-harness';
 import type { ProcessorTransport } from '../src/processors/processor-transport';
 import { placeholderTransport } from './support/placeholder-transport';
 
@@ -18,8 +19,10 @@ let h: Harness;
  * Checkout.com), with the card the test chose, and sends to the stand-ins.
  */
 let card: string = ADYEN_TEST_CARDS.approved;
+/** How long the forward waits for a processor here (the forwarder's FORWARD_TIMEOUT, 30 s by default). */
+const FORWARD_TIMEOUT_MS = 500;
 const transport: ProcessorTransport = {
-  forward: (request) => placeholderTransport({ '*': { number: card, expiry_month: 3, expiry_year: 2030, security_code: '737' } }, { integerExpiry: !request.url.endsWith('/v69/payments') }).forward(request),
+  forward: (request) => placeholderTransport({ '*': { number: card, expiry_month: 3, expiry_year: 2030, security_code: '737' } }, { integerExpiry: !request.url.endsWith('/v69/payments'), timeoutMs: FORWARD_TIMEOUT_MS }).forward(request),
   send: (request) => placeholderTransport({}).send(request),
 };
 
@@ -103,7 +106,7 @@ describe('payments on real processors (stand-ins)', () => {
     expect({ first: first.payments.length - before.first, second: second.payments.length - before.second }).toEqual({ first: 0, second: 1 });
   });
 
-  it('when an initial recurring payment on Checkout.com is followed by a subsequent one, then the subsequent is merchant-initiated and names the initial payment by its scheme_id', async () => {
+  it('when an initial recurring payment on Checkout.com is followed by a subsequent one, then the subsequent is merchant-initiated and names the initial payment by the id Checkout.com gave it', async () => {
     card = CHECKOUT_TEST_CARDS.approved;
     const checkout = await account('checkout', cko.baseUrl);
     await routeTo('checkout-manual', 'manual', checkout);
@@ -115,8 +118,131 @@ describe('payments on real processors (stand-ins)', () => {
     expect(subsequent.status).toBe(200);
     await h.settle();
     expect((await h.call(MERCHANT, 'GET', `/payments/${subsequent.body.id}`)).body.status).toBe('authorized');
+    const initialId = cko.payments.find((p) => p.body.reference === initial.id)!.id;
     const sent = cko.payments.at(-1)!.body;
-    expect([sent.payment_type, sent.merchant_initiated, typeof sent.previous_payment_id, 'cvv' in (sent.source as object)]).toEqual(['Recurring', true, 'string', false]);
+    expect([sent.reference, sent.payment_type, sent.merchant_initiated, sent.previous_payment_id, 'cvv' in (sent.source as object)]).toEqual([subsequent.body.id, 'Recurring', true, initialId, false]);
+  });
+
+  it('when the subsequent payment goes to another Checkout.com account than the initial one, then it names the initial payment by its scheme_id (the other account does not know the payment id)', async () => {
+    card = CHECKOUT_TEST_CARDS.approved;
+    const checkout = await account('checkout', cko.baseUrl);
+    await routeTo('checkout-initial', 'manual', checkout);
+    const initial = await h.payOneOff(MERCHANT, '424242******4242', recurring(), '/payments/recurring');
+    const other = await account('checkout', cko.baseUrl);
+    await routeTo('checkout-other', 'manual', other);
+    const subsequent = await h.call(MERCHANT, 'POST', `/payments/recurring/${initial.id}/subsequent`, { amount: 1000, currency_code: 'EUR' }, { 'x-test-now': '2026-07-15T10:00:00Z' });
+    await h.settle();
+    const initialId = cko.payments.find((p) => p.body.reference === initial.id)!.id;
+    const sent = cko.payments.find((p) => p.body.reference === subsequent.body.id)!.body;
+    expect(sent.previous_payment_id).toMatch(/^\d{15}$/);
+    expect(sent.previous_payment_id).not.toBe(initialId);
+  });
+});
+
+describe('a first account that answers after the engine stopped waiting (timeout, then fallback)', () => {
+  it('when the first Adyen account authorises only after the timeout, then the fallback account authorizes the payment, and the late authorisation, once notified, is cancelled at the first: one charge kept', async () => {
+    const adyen = await account('adyen', first.baseUrl);
+    const backup = await account('adyen', second.baseUrl);
+    await routeTo('adyen-late', 'automatic', adyen, [backup]);
+    first.delayNext(FORWARD_TIMEOUT_MS * 2);
+    const payment = await h.payOneOff(MERCHANT, '411111******1111');
+    expect(payment.status).toBe('captured');
+    // The first account did authorise it, after the engine had moved on; both requests carried the step's idempotency key.
+    const late = await waitFor(() => first.payments.find((p) => p.body.reference === payment.id));
+    const chosen = second.payments.find((p) => p.body.reference === payment.id)!;
+    expect([late.headers['idempotency-key'], chosen.headers['idempotency-key']]).toEqual([`${payment.id}:authorization`, `${payment.id}:authorization`]);
+
+    // The chosen authorisation's own notification changes nothing.
+    expect((await h.postPublic(`/processor-notifications/adyen/${backup}`, JSON.stringify(second.authorisationNotification(chosen.pspReference)))).text).toBe('[accepted]');
+    expect(second.cancels).toHaveLength(0);
+
+    const notification = JSON.stringify(first.authorisationNotification(late.pspReference));
+    expect((await h.postPublic(`/processor-notifications/adyen/${adyen}`, notification)).text).toBe('[accepted]');
+    expect(first.cancels.map((c) => [c.paymentPspReference, c.body.reference, c.body.merchantAccount, c.headers['idempotency-key']])).toEqual([[late.pspReference, payment.id, 'ShopECOM', `${payment.id}:void:${late.pspReference}`]]);
+    const after = [
+      [adyen, 'authorization', 'error', 'processor_unavailable'],
+      [backup, 'authorization', 'succeeded', null],
+      [backup, 'capture', 'succeeded', null],
+      [adyen, 'void', 'succeeded', null],
+    ];
+    expect(await transactions(payment)).toEqual(after);
+
+    // A redelivery cancels nothing twice.
+    expect((await h.postPublic(`/processor-notifications/adyen/${adyen}`, notification)).text).toBe('[accepted]');
+    expect(first.cancels).toHaveLength(1);
+    expect(await transactions(payment)).toEqual(after);
+    expect((await h.call(MERCHANT, 'GET', `/payments/${payment.id}`)).body.status).toBe('captured');
+  });
+
+  it('when the only Checkout.com account approves after the timeout, then the payment fails, and the late approval (payment_approved webhook) is voided', async () => {
+    card = CHECKOUT_TEST_CARDS.approved;
+    const checkout = await account('checkout', cko.baseUrl);
+    await routeTo('checkout-late', 'manual', checkout);
+    cko.delayNext(FORWARD_TIMEOUT_MS * 2);
+    const payment = await h.payOneOff(MERCHANT, '424242******4242');
+    expect([payment.status, payment.failure_reason]).toEqual(['failed', 'processor_error']);
+    const late = await waitFor(() => cko.payments.find((p) => p.body.reference === payment.id));
+    expect(late.headers['cko-idempotency-key']).toBe(`${payment.id}:authorization`);
+    const webhook = cko.approvedWebhook(late.id);
+    expect((await h.postPublic(`/processor-notifications/checkout/${checkout}`, webhook.rawBody, { 'cko-signature': webhook.signature })).status).toBe(200);
+    expect(cko.voids.map((v) => [v.paymentId, v.body.reference, v.headers['cko-idempotency-key']])).toEqual([[late.id, payment.id, `${payment.id}:void:${late.id}`]]);
+    expect(await transactions(payment)).toEqual([
+      [checkout, 'authorization', 'error', 'processor_unavailable'],
+      [checkout, 'void', 'succeeded', null],
+    ]);
+  });
+
+  it('when an account notifies an authorisation of a payment whose authorization is not decided yet, then 503 stray_authorization_pending, so the processor sends it again later', async () => {
+    const adyen = await account('adyen', first.baseUrl);
+    await routeTo('adyen-undecided', 'automatic', adyen);
+    const created = await h.call(MERCHANT, 'POST', '/payments/one-off', oneOff());
+    const notification = adyenNotification(
+      { amount: { value: 1250, currency: 'EUR' }, eventCode: 'AUTHORISATION', eventDate: '2026-06-01T10:00:00Z', merchantAccountCode: 'ShopECOM', merchantReference: created.body.id, pspReference: 'QWERTYUIOPASDFGH', reason: '', success: 'true' },
+      HMAC_KEY,
+    );
+    const answer = await h.postPublic(`/processor-notifications/adyen/${adyen}`, JSON.stringify(notification));
+    expect([answer.status, JSON.parse(answer.text).code]).toEqual([503, 'stray_authorization_pending']);
+    expect(first.cancels.filter((c) => c.paymentPspReference === 'QWERTYUIOPASDFGH')).toHaveLength(0);
+  });
+});
+
+describe('3RI on real processors', () => {
+  it.each(['adyen', 'checkout'] as const)('when a flow names a %s account in its authentication_3ri step, then it is refused: 422 processor_capability_missing naming the step', async (processor) => {
+    const id = await account(processor, processor === 'adyen' ? first.baseUrl : cko.baseUrl);
+    const answer = await h.call(MERCHANT, 'POST', '/flows', {
+      name: `${processor}-3ri`,
+      capture_mode: 'automatic',
+      steps: [{ kind: 'authentication_3ri', processor: id }, { kind: 'authorization', processor: id }, { kind: 'capture', processor: id }],
+    });
+    expect([answer.status, answer.body.code, answer.body.field]).toEqual([422, 'processor_capability_missing', 'steps[0].processor']);
+    expect(answer.body.detail).toContain('authentication_3ri');
+  });
+});
+
+describe('the security code, sent only while the vault keeps it', () => {
+  async function payEnteredMinutesAgo(minutes: number): Promise<Json> {
+    const created = await h.call(MERCHANT, 'POST', '/payments/one-off', oneOff());
+    await h.submitCard(created.body, '411111******1111', { submittedAt: new Date(h.clock.now().getTime() - minutes * 60_000).toISOString() });
+    await h.settle();
+    return (await h.call(MERCHANT, 'GET', `/payments/${created.body.id}`)).body;
+  }
+
+  it('when the authorization runs 10 minutes after the card was entered, then Adyen receives the cvc; 15 minutes after (the vault let it go), then none, and the payment still goes through', async () => {
+    const adyen = await account('adyen', first.baseUrl);
+    await routeTo('adyen-cvc', 'automatic', adyen);
+    const fresh = await payEnteredMinutesAgo(10);
+    expect(fresh.status).toBe('captured');
+    expect(first.payments.find((p) => p.body.reference === fresh.id)!.body.paymentMethod).toMatchObject({ cvc: '737' });
+    const late = await payEnteredMinutesAgo(15);
+    expect(late.status).toBe('captured');
+    expect(first.payments.find((p) => p.body.reference === late.id)!.body.paymentMethod).not.toHaveProperty('cvc');
+  });
+
+  it('when less than the safety margin (30 s) of the 15 minutes is left, then no cvc is asked for: the vault\'s clock may be ahead of ours', async () => {
+    const adyen = await account('adyen', first.baseUrl);
+    await routeTo('adyen-cvc-margin', 'automatic', adyen);
+    const payment = await payEnteredMinutesAgo(14.6);
+    expect(first.payments.find((p) => p.body.reference === payment.id)!.body.paymentMethod).not.toHaveProperty('cvc');
   });
 });
 

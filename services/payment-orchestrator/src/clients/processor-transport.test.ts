@@ -105,7 +105,7 @@ describe('processor transport over the forwarder\'s internal HTTP route', () => 
       claims: { issuer: 'payment-orchestrator', merchantId: 'mer_a', scopes: ['forward:payments'], mode: 'test' },
       body: { token_id: 't1', destination_url: 'https://api.sandbox.checkout.com/payments', headers: { authorization: 'Bearer sk_sbox_x' }, body: { amount: 1 } },
     });
-    await expect(transport.forward({ merchantId: 'mer_a', mode: 'test', tokenId: 'refused', url: 'https://x', headers: {}, body: {} })).rejects.toThrow(/403/);
+    await expect(transport.forward({ merchantId: 'mer_a', mode: 'test', tokenId: 'refused', url: 'https://x', headers: {}, body: {} })).rejects.toMatchObject({ status: 403, code: 'destination_not_allowed' });
     await client.close();
   });
 });

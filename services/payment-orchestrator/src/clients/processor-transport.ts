@@ -23,6 +23,21 @@ export function inProcessForwardPayment(api: ForwarderInternalApi, signer: Pick<
     });
 }
 
+/** The forwarder refused the call (nothing reached the processor); `code` is its problem's code, as the in-process API's error carries it. */
+export class ForwardRefused extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string | null,
+  ) {
+    super(`forwarder answered ${status}${code ? ` ${code}` : ''}`);
+  }
+}
+
+const problemCode = (body: unknown): string | null => {
+  const code = typeof body === 'object' && body !== null ? (body as { code?: unknown }).code : undefined;
+  return typeof code === 'string' ? code : null;
+};
+
 /** Otherwise: `POST /internal/forward/payments`; any answer but 200 means nothing reached the processor. */
 export function httpForwardPayment(forwarder: Pick<InternalClient, 'request'>): ForwardPayment {
   return async ({ merchantId, mode, tokenId, url, headers, body }) => {
@@ -35,7 +50,7 @@ export function httpForwardPayment(forwarder: Pick<InternalClient, 'request'>): 
       ...(mode ? { mode } : {}),
       body: { token_id: tokenId, destination_url: url, headers, body },
     });
-    if (response.status !== 200) throw new Error(`forwarder answered ${response.status}`);
+    if (response.status !== 200) throw new ForwardRefused(response.status, problemCode(response.body));
     return response.body;
   };
 }

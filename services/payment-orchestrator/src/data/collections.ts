@@ -25,7 +25,15 @@ export const orchestratorCollections: CollectionSpec[] = [
   { name: FLOW_MATRICES, indexes: [{ fields: ['matrix_version'], unique: true }] },
   { name: PROCESSOR_ACCOUNTS },
   // A processor's redelivery of an event (same dedupe key) cannot be recorded twice.
-  { name: PROCESSOR_NOTIFICATIONS, indexes: [{ fields: ['account_id', 'dedupe_key'], unique: true }] },
+  {
+    name: PROCESSOR_NOTIFICATIONS,
+    indexes: [
+      { fields: ['account_id', 'dedupe_key'], unique: true },
+      // A capture settling looks its event up by these on every pass: without them each lookup reads every notification of the account.
+      { fields: ['account_id', 'capture_reference'] },
+      { fields: ['account_id', 'processor_reference'] },
+    ],
+  },
   // Earlier interface: a customer's stored cards and mandates are listed by customer.
   { name: CUSTOMERS },
   { name: PAYMENT_METHODS, indexes: [{ fields: ['customer_id', 'status'] }] },

@@ -2,7 +2,7 @@ import { newId } from '@vaultline/core';
 import { ConcurrentModificationError, type UnitOfWork } from '@vaultline/store';
 import type { Credential } from './credentials/credential';
 import { stepOf, type FlowStep } from './flows/flow';
-import { isConsumerPresent, isFinal, type Payment, type ProcessorTransaction } from './payment/payment';
+import { isConsumerPresent, isFinal, isSecurityCodeAvailable, type Payment, type ProcessorTransaction } from './payment/payment';
 import { paymentMovedEvent } from './payment/payment-events';
 import { movePayment } from './payment/payment-status';
 import type { CaptureOutcome, Clock, CredentialRepository, PaymentRepository, ProcessorConnection, ProcessorDirectory, ProcessorPayment, Processors, StepOutcome, TransactionRepository, TransactionRunner } from './ports';
@@ -137,7 +137,8 @@ const releaseCharge = (payment: Payment) => (credential: Credential): Credential
     ? { ...credential, last_charge_at: credential.previous_charge_at, previous_charge_at: null }
     : null;
 
-function processorPayment(payment: Payment, stepKind: string, amount: number): ProcessorPayment {
+/** `to`: the processor asked (an authorization's own details depend on it) and the time of asking. */
+export function processorPayment(payment: Payment, stepKind: string, amount: number, to: { processor: string | null; now: Date }): ProcessorPayment {
   return {
     payment_id: payment.id,
     merchant_id: payment.merchant_id,
@@ -153,11 +154,11 @@ function processorPayment(payment: Payment, stepKind: string, amount: number): P
     idempotency_key: `${payment.id}:${stepKind}`,
     cardholder_name: payment.source?.cardholder_name ?? null,
     capture_mode: payment.decision?.flow.capture_mode ?? 'automatic',
-    // A consumer-present payment runs as its card arrives, well within the security code's 15 minutes; a
-    // merchant-initiated one sends none. (Should the vault have let it go, the forwarder refuses the fill.)
-    security_code_available: isConsumerPresent(payment.use_case),
-    // Not kept on the credentials yet: Checkout.com then names the initial payment by its scheme_id.
-    initial_processor_reference: null,
+    // The vault keeps it 15 minutes from entry (a payment resumed later, after a crash or a long outage, goes without).
+    security_code_available: isSecurityCodeAvailable(payment, to.now),
+    // Only the account that authorized the initial payment knows its reference; any other gets the scheme's
+    // reference (Checkout.com's scheme_id in place of previous_payment_id).
+    initial_processor_reference: payment.initial_authorization && payment.initial_authorization.processor === to.processor ? payment.initial_authorization.reference : null,
     mode: payment.mode,
   };
 }
@@ -166,12 +167,12 @@ function processorPayment(payment: Payment, stepKind: string, amount: number): P
 async function withFallback(
   ports: StepPorts,
   step: FlowStep,
-  call: (processor: ProcessorConnection) => Promise<StepOutcome>,
+  call: (processor: ProcessorConnection, id: string) => Promise<StepOutcome>,
 ): Promise<Attempt[]> {
   const attempts: Attempt[] = [];
   for (const id of [step.processor, ...step.fallback]) {
     const processor = ports.processors.get(id);
-    const outcome: StepOutcome = processor ? await call(processor).catch((error: unknown) => errorOutcome(error)) : { status: 'error', failure_reason: 'processor_unavailable' };
+    const outcome: StepOutcome = processor ? await call(processor, id).catch((error: unknown) => errorOutcome(error)) : { status: 'error', failure_reason: 'processor_unavailable' };
     attempts.push({ processor: id, outcome });
     if (outcome.status !== 'error') break;
   }
@@ -205,7 +206,7 @@ async function nextStep(ports: StepPorts, payment: Payment, now: Date): Promise<
 
   switch (step.kind) {
     case 'risk': {
-      const attempts = await withFallback(ports, step, (p) => (p.assessRisk ? p.assessRisk(processorPayment(payment, step.kind, amount)) : Promise.resolve(noCapability)));
+      const attempts = await withFallback(ports, step, (p, id) => (p.assessRisk ? p.assessRisk(processorPayment(payment, step.kind, amount, { processor: id, now })) : Promise.resolve(noCapability)));
       const last = attempts[attempts.length - 1]!.outcome;
       if (last.status !== 'succeeded' && step.on_failure === 'stop') {
         return { payment: fail(payment, last.status === 'failed' ? 'risk_declined' : 'processor_error', now), attempts: record(attempts, null), credential: releaseCharge(payment) };
@@ -216,7 +217,7 @@ async function nextStep(ports: StepPorts, payment: Payment, now: Date): Promise<
       const preference = payment.authentication_preference ?? 'NO_3RI';
       // 3RI is for merchant-initiated payments only: a consumer-present payment never runs it.
       if (isConsumerPresent(payment.use_case) || preference === 'NO_3RI') return { payment: advance(), attempts: [] };
-      const attempts = await withFallback(ports, step, (p) => (p.authenticate3ri ? p.authenticate3ri(processorPayment(payment, step.kind, amount)) : Promise.resolve(noCapability)));
+      const attempts = await withFallback(ports, step, (p, id) => (p.authenticate3ri ? p.authenticate3ri(processorPayment(payment, step.kind, amount, { processor: id, now })) : Promise.resolve(noCapability)));
       const last = attempts[attempts.length - 1]!.outcome;
       if (last.status !== 'succeeded' && preference === 'REQUIRE_3RI') {
         return { payment: fail(payment, 'authentication_failed', now), attempts: record(attempts, null), credential: releaseCharge(payment) };
@@ -224,7 +225,7 @@ async function nextStep(ports: StepPorts, payment: Payment, now: Date): Promise<
       return { payment: advance(), attempts: record(attempts, null) };
     }
     case 'authorization': {
-      const attempts = await withFallback(ports, step, (p) => p.authorize(processorPayment(payment, step.kind, amount)));
+      const attempts = await withFallback(ports, step, (p, id) => p.authorize(processorPayment(payment, step.kind, amount, { processor: id, now: ports.clock.now() })));
       const lastAttempt = attempts[attempts.length - 1]!;
       const last = lastAttempt.outcome;
       if (last.status === 'failed') return { payment: fail(payment, last.failure_reason, now), attempts: record(attempts, amount), credential: releaseCharge(payment) };
@@ -261,6 +262,7 @@ function activateCredential(payment: Payment): StepResult['credential'] {
     source: payment.source,
     card_scheme: payment.card_scheme,
     network_transaction_reference: payment.network_transaction_reference,
+    initial_authorization: payment.progress.authorized_by && payment.progress.authorization_reference ? { processor: payment.progress.authorized_by, reference: payment.progress.authorization_reference } : null,
   });
 }
 
@@ -269,7 +271,7 @@ async function captureStep(ports: StepPorts, payment: Payment, now: Date): Promi
   const capture = payment.progress.capture!;
   const processorId = payment.progress.authorized_by ?? stepOf(payment.decision!.flow, 'capture')!.processor;
   const processor = ports.processors.get(processorId);
-  const request = processorPayment(payment, 'capture', capture.amount);
+  const request = processorPayment(payment, 'capture', capture.amount, { processor: processorId, now });
   let outcome: CaptureOutcome;
   try {
     if (!processor) outcome = { status: 'error', failure_reason: 'processor_unavailable' };

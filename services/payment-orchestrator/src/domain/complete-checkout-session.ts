@@ -1,7 +1,7 @@
 import type { UnitOfWork } from '@vaultline/store';
 import { decideFlow, type FlowCatalogPorts } from './flows/flow-catalog';
 import { usesSimulator } from './flows/flow';
-import type { Payment } from './payment/payment';
+import { securityCodeExpiresAt, type Payment } from './payment/payment';
 import { paymentMovedEvent } from './payment/payment-events';
 import { movePayment } from './payment/payment-status';
 import type { Clock, PaymentRepository } from './ports';
@@ -57,6 +57,8 @@ export function completeCheckoutSession(ports: CompleteCheckoutSessionPorts): Co
         pan_type: 'FPAN',
       },
       card_submitted_at: card.submitted_at,
+      // The vault stored the security code with the token (submitted_at is the token's creation).
+      security_code_expires_at: securityCodeExpiresAt(card.submitted_at),
       updated_at: now.toISOString(),
     };
     const decision = await decideFlow(ports, merchantId, {

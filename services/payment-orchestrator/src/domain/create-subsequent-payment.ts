@@ -111,6 +111,7 @@ export function createSubsequentPayment(ports: CreateSubsequentPaymentPorts): Cr
       card_scheme: credential.card_scheme,
       token_id: credential.token_id,
       network_transaction_reference: credential.network_transaction_reference,
+      initial_authorization: credential.initial_authorization ?? null,
       decision,
       progress: newProgress(),
       // Due at once: the runner is also started right after the commit (the worker catches a crash in between).

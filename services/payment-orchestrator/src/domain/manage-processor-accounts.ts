@@ -1,9 +1,11 @@
 import { newId, ValidationError } from '@vaultline/core';
-import type { Clock, ProcessorAccountPolicy, ProcessorAccountRepository, ProcessorDestinationCheck, SecretSealer, TransactionRunner } from './ports';
+import { processorsOf } from './flows/flow';
+import type { Clock, FlowRepository, ProcessorAccountPolicy, ProcessorAccountRepository, ProcessorDestinationCheck, SecretSealer, TransactionRunner } from './ports';
 import {
   credentialsContext,
   DestinationNotAllowed,
   InvalidCredentials,
+  ProcessorAccountInUse,
   ProcessorAccountLimitReached,
   ProcessorAccountNotFound,
   type AccountProcessor,
@@ -114,10 +116,12 @@ export function updateProcessorAccount(ports: ManageProcessorAccountsPorts): Upd
   };
 }
 
-export function deleteProcessorAccount(ports: Pick<ManageProcessorAccountsPorts, 'accounts' | 'transaction'>): DeleteProcessorAccount {
+export function deleteProcessorAccount(ports: Pick<ManageProcessorAccountsPorts, 'accounts' | 'transaction'> & { flows: Pick<FlowRepository, 'list'> }): DeleteProcessorAccount {
   return async (merchantId, id) => {
     const account = await ports.accounts.get(merchantId, id);
     if (!account) throw new ProcessorAccountNotFound();
+    const naming = (await ports.flows.list(merchantId)).filter((flow) => processorsOf(flow).includes(id)).map((flow) => flow.name);
+    if (naming.length > 0) throw new ProcessorAccountInUse(naming);
     await ports.transaction((uow) => ports.accounts.delete(uow, account));
   };
 }

@@ -130,6 +130,8 @@ export interface ProcessorConnection {
   authorize(payment: ProcessorPayment): Promise<StepOutcome>;
   capture(payment: ProcessorPayment, authorizationReference: string | null): Promise<CaptureOutcome>;
   captureStatus(payment: ProcessorPayment, captureReference: string): Promise<CaptureOutcome>;
+  /** Real processors: releases an authorization the payment does not use (a late answer after a fallback). */
+  voidAuthorization?(payment: ProcessorPayment, authorizationReference: string): Promise<StepOutcome>;
 }
 
 export interface Processors {

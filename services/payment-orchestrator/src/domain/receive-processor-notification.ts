@@ -4,6 +4,7 @@ import { openCredentials } from './manage-processor-accounts';
 import type { Clock, PaymentRepository, ProcessorAccountRepository, ProcessorNotificationRepository, SecretSealer, TransactionRunner } from './ports';
 import { ProcessorAccountNotFound, type ProcessorAccount } from './processor-accounts/processor-account';
 import type { ProcessorNotificationRecord } from './processor-accounts/processor-notification';
+import type { VoidStrayAuthorization } from './void-stray-authorization';
 
 /** A notification's verdict per item, as the processor plugin gives it (verification and mapping are the plugin's). */
 export type VerifiedItem =
@@ -21,6 +22,8 @@ export interface ReceiveNotificationPorts {
   clock: Clock;
   /** Looks at the payment a recorded capture event names again now (its capture then settles through the runner). */
   wake: (merchantId: string, paymentId: string) => Promise<void>;
+  /** A successful authorization the payment does not use is voided at its account (a late answer after a fallback). */
+  voidStray: VoidStrayAuthorization;
 }
 
 export interface NotificationReceipt {
@@ -71,6 +74,10 @@ export function receiveProcessorNotification(ports: ReceiveNotificationPorts, ve
       } catch (error) {
         if (!(error instanceof DuplicateKeyError)) throw error;
         receipt.duplicates += 1;
+      }
+      // Also on a redelivery: a void that could not be sent the first time is tried again (it is idempotent).
+      if (item.verified && record.kind === 'authorization_succeeded' && record.payment_reference && isUuid(record.payment_reference) && record.processor_reference) {
+        await ports.voidStray(account.merchant_id, account.id, record.payment_reference, record.processor_reference);
       }
     }
     return receipt;

@@ -6,9 +6,11 @@ export function accountOptionsSchema<C extends z.ZodType>(credentials: C) {
 }
 
 /**
- * What Adyen and Checkout.com do as plugins today: authorize and capture (partial too), merchant-initiated
- * unscheduled payments as such, test and live. 3RI (their 3DS2 merchant-initiated requests) is not sent
- * yet, so it is declared missing and a flow needing it is refused; risk is not theirs.
+ * What Adyen and Checkout.com do as plugins: authorize and capture (partial too), merchant-initiated
+ * unscheduled payments as such, test and live. No 3RI: Adyen's Checkout API v69 documents no 3DS
+ * Requestor Initiated request (its threeDS2RequestData.deviceChannel is app or browser only), and
+ * Checkout.com's needs an initial payment that ran 3-D Secure, which ours never do (service README). So it
+ * is declared missing and a flow needing it is refused; risk is not theirs.
  */
 export const REAL_PROCESSOR_CAPABILITIES = {
   authorize: true,

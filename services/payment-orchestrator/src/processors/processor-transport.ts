@@ -1,6 +1,6 @@
 import type { ProcessorPayment } from '../domain/ports';
 import type { Mode } from '../domain/payment/payment';
-import type { AuthorizationInput, ProcessorHttpRequest, ProcessorHttpResponse } from './processor-wire';
+import { SECURITY_CODE_GONE, withoutSecurityCode, type AuthorizationInput, type ProcessorHttpRequest, type ProcessorHttpResponse } from './processor-wire';
 
 /**
  * How a real processor's connection reaches its processor. A request that carries card data goes through
@@ -13,16 +13,31 @@ export interface ProcessorTransport {
   send(request: { url: string; method: 'POST' | 'GET'; headers: Record<string, string>; body?: unknown }): Promise<ProcessorHttpResponse>;
 }
 
-/** Sends a mapped request; a transport failure (timeout, refused) is the retryable processor error. */
+/**
+ * Sends a mapped request; a transport failure (timeout, refused) is the retryable processor error. When
+ * the forwarder says the token's security code is gone (the vault keeps it 15 minutes; the engine's own
+ * clock decided it was still there), the request goes once more without it, as a late one would have.
+ */
 export async function sendMapped(transport: ProcessorTransport, baseUrl: string, payment: ProcessorPayment, request: ProcessorHttpRequest): Promise<ProcessorHttpResponse> {
   const url = `${baseUrl}${request.path}`;
+  const forward = (body: unknown) => transport.forward({ merchantId: payment.merchant_id, mode: payment.mode ?? null, tokenId: payment.token_id, url, headers: request.headers, body });
   try {
-    return request.carries_card_data
-      ? await transport.forward({ merchantId: payment.merchant_id, mode: payment.mode ?? null, tokenId: payment.token_id, url, headers: request.headers, body: request.body })
-      : await transport.send({ url, method: request.method, headers: request.headers, ...(request.body === undefined ? {} : { body: request.body }) });
+    if (!request.carries_card_data) return await transport.send({ url, method: request.method, headers: request.headers, ...(request.body === undefined ? {} : { body: request.body }) });
+    try {
+      return await forward(request.body);
+    } catch (error) {
+      const withoutCode = isSecurityCodeGone(error) ? withoutSecurityCode(request.body) : null;
+      if (withoutCode === null) throw error;
+      return await forward(withoutCode);
+    }
   } catch {
     return { status: 503, body: null };
   }
+}
+
+function isSecurityCodeGone(error: unknown): boolean {
+  const code = typeof error === 'object' && error !== null ? (error as { code?: unknown }).code : undefined;
+  return (SECURITY_CODE_GONE as readonly unknown[]).includes(code);
 }
 
 /** The engine's view of a payment, completed with what an authorization mapper needs (absent: the safe default). */

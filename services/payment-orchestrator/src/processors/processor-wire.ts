@@ -42,6 +42,29 @@ export interface AuthorizationInput extends ProcessorPayment {
   initial_processor_reference: string | null;
 }
 
+/**
+ * The forwarder's refusals that mean the token has no security code to give (any more): the vault let it
+ * go (15 minutes), or none was collected. Nothing was sent; the request may go again without it.
+ */
+export const SECURITY_CODE_GONE = ['security_code_expired', 'security_code_unavailable'] as const;
+
+/** The template without its `{{ security_code }}` member (pure), or null when it has none. */
+export function withoutSecurityCode(body: unknown): unknown {
+  let found = false;
+  const strip = (value: unknown): unknown => {
+    if (Array.isArray(value)) return value.map(strip);
+    if (value === null || typeof value !== 'object') return value;
+    const kept: Record<string, unknown> = {};
+    for (const [key, member] of Object.entries(value)) {
+      if (member === CARD_PLACEHOLDERS.security_code) found = true;
+      else kept[key] = strip(member);
+    }
+    return kept;
+  };
+  const stripped = strip(body);
+  return found ? stripped : null;
+}
+
 /** Merchant-initiated: the consumer is absent, the stored credentials are used. */
 export function isMerchantInitiated(useCase: ProcessorPayment['use_case']): boolean {
   return useCase === 'SUBSEQUENT_RECURRING' || useCase === 'SUBSEQUENT_UNSCHEDULED';

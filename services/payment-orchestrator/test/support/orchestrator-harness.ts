@@ -57,7 +57,7 @@ export interface Harness {
   /** A public call (no merchant key, as the gateway sends a processor's notification): the raw body as given, the answer as text. */
   postPublic(path: string, rawBody: string, headers?: Record<string, string>): Promise<{ status: number; text: string }>;
   /** The vault's side of the hosted page: publishes checkout.session.completed for the payment's session. */
-  submitCard(payment: Json, masked?: string, options?: { eventId?: string; scheme?: string; merchantId?: string }): Promise<EventData<typeof checkoutSessionCompletedV1>>;
+  submitCard(payment: Json, masked?: string, options?: { eventId?: string; scheme?: string; merchantId?: string; submittedAt?: string }): Promise<EventData<typeof checkoutSessionCompletedV1>>;
   /** Publishes the same completion again (a duplicate delivery, same event id). */
   redeliver(data: EventData<typeof checkoutSessionCompletedV1>, merchantId: string, eventId: string): Promise<void>;
   /** Waits until the service consumed every event published so far and ran what is due now. */
@@ -160,7 +160,7 @@ export async function startOrchestrator(options: HarnessOptions = {}): Promise<H
         session_id: payment.action_requirement.session_id,
         payment_id: payment.id,
         token_id: newId(),
-        card: { masked_account_number: masked, scheme: submitOptions.scheme ?? 'VISA', expiry_month: 12, expiry_year: 2034, cardholder_name: 'Ada Lovelace', submitted_at: clock.now().toISOString() },
+        card: { masked_account_number: masked, scheme: submitOptions.scheme ?? 'VISA', expiry_month: 12, expiry_year: 2034, cardholder_name: 'Ada Lovelace', submitted_at: submitOptions.submittedAt ?? clock.now().toISOString() },
       };
       await harness.redeliver(data, submitOptions.merchantId ?? MERCHANT.merchantId, submitOptions.eventId ?? newId());
       return data;

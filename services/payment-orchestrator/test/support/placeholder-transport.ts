@@ -13,7 +13,8 @@ export interface TestCard {
  * (allowlist, vault, egress, forward.completed) is the forwarder's internal API, tested there and end to end.
  */
 /** `integerExpiry`: how the forwarder types expiry placeholders for destinations that want integers (Checkout.com). */
-export function placeholderTransport(cards: Record<string, TestCard>, { integerExpiry = false } = {}): ProcessorTransport & { sent: Array<{ url: string; headers: Record<string, string> }> } {
+/** `timeoutMs`: how long a forward waits for the processor (the forwarder's FORWARD_TIMEOUT); then it throws, as the forwarder's call does. */
+export function placeholderTransport(cards: Record<string, TestCard>, { integerExpiry = false, timeoutMs = 0 } = {}): ProcessorTransport & { sent: Array<{ url: string; headers: Record<string, string> }> } {
   const sent: Array<{ url: string; headers: Record<string, string> }> = [];
   const fill = (value: unknown, card: TestCard): unknown => {
     if (typeof value === 'string') {
@@ -28,9 +29,9 @@ export function placeholderTransport(cards: Record<string, TestCard>, { integerE
     if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, fill(item, card)]));
     return value;
   };
-  const post = async (url: string, method: string, headers: Record<string, string>, body: unknown) => {
+  const post = async (url: string, method: string, headers: Record<string, string>, body: unknown, timeout = 0) => {
     sent.push({ url, headers });
-    const response = await fetch(url, { method, headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+    const response = await fetch(url, { method, headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }), ...(timeout > 0 ? { signal: AbortSignal.timeout(timeout) } : {}) });
     const text = await response.text();
     return { status: response.status, body: text === '' ? null : (JSON.parse(text) as unknown) };
   };
@@ -40,7 +41,7 @@ export function placeholderTransport(cards: Record<string, TestCard>, { integerE
       // '*': the card behind any token (payments made through the harness get fresh token ids).
       const card = cards[tokenId] ?? cards['*'];
       if (!card) throw new Error(`no test card for token ${tokenId}`);
-      return post(url, 'POST', headers, fill(body, card));
+      return post(url, 'POST', headers, fill(body, card), timeoutMs);
     },
     send: ({ url, method, headers, body }) => post(url, method, headers, body),
   };

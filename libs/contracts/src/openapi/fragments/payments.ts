@@ -566,7 +566,11 @@ export const paymentsFragment: OpenApiFragment = {
         properties: {
           id: uuid,
           processor: { type: 'string' },
-          kind: { type: 'string', enum: ['risk', 'authentication_3ri', 'authorization', 'capture'] },
+          kind: {
+            type: 'string',
+            enum: ['risk', 'authentication_3ri', 'authorization', 'capture', 'void'],
+            description: 'void: an authorization the payment does not use (a processor that answered after the fallback) released at that processor.',
+          },
           status: { type: 'string', enum: ['succeeded', 'failed', 'error'] },
           failure_reason: { type: ['string', 'null'] },
           amount: { type: ['integer', 'null'], description: 'Minor units, for authorizations and captures.' },

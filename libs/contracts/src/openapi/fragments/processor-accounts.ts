@@ -109,7 +109,12 @@ export const processorAccountsFragment: OpenApiFragment = {
         summary: 'Delete a processor account',
         security,
         parameters: [accountIdParameter],
-        responses: { '204': { description: 'Deleted.' }, ...commonErrorResponses, '404': problemResponse('processor_account_not_found.') },
+        responses: {
+          '204': { description: 'Deleted.' },
+          ...commonErrorResponses,
+          '404': problemResponse('processor_account_not_found.'),
+          '409': problemResponse('processor_account_in_use: a flow names the account in its steps; `flows` lists them.'),
+        },
       },
     },
     '/processor-notifications/adyen/{processor_account_id}': {
@@ -121,9 +126,10 @@ export const processorAccountsFragment: OpenApiFragment = {
         parameters: [accountIdParameter],
         requestBody: { required: true, content: { 'application/json': { schema: { type: 'object', required: ['live', 'notificationItems'] } } } },
         responses: {
-          '200': { description: 'Always `[accepted]` once read; items whose signature fails are recorded as refused and move nothing.', content: { 'text/plain': { schema: { const: '[accepted]' } } } },
+          '200': { description: '`[accepted]` once read; items whose signature fails are recorded as refused and move nothing.', content: { 'text/plain': { schema: { const: '[accepted]' } } } },
           '400': problemResponse('invalid_notification: the body is not a standard notification.'),
           '404': problemResponse('processor_account_not_found: unknown account, or not an Adyen one.'),
+          '503': problemResponse('stray_authorization_pending: an AUTHORISATION the payment does not use cannot be voided yet; Adyen delivers it again.'),
         },
       },
     },
@@ -131,7 +137,7 @@ export const processorAccountsFragment: OpenApiFragment = {
       post: {
         tags: ['Processor notifications'],
         operationId: 'receiveCheckoutWebhook',
-        summary: 'Checkout.com webhook (payment_captured, payment_capture_declined, …), Cko-Signature over the raw body with the account\'s webhook_secret',
+        summary: 'Checkout.com webhook (payment_approved, payment_captured, payment_capture_declined, …), Cko-Signature over the raw body with the account\'s webhook_secret',
         security: [],
         parameters: [accountIdParameter, { name: 'Cko-Signature', in: 'header', required: true, schema: { type: 'string', pattern: '^[0-9a-fA-F]{64}$' } }],
         requestBody: { required: true, content: { 'application/json': { schema: { type: 'object', required: ['id', 'type', 'data'] } } } },
@@ -140,6 +146,7 @@ export const processorAccountsFragment: OpenApiFragment = {
           '400': problemResponse('invalid_notification.'),
           '401': problemResponse('invalid_signature: recorded as refused, nothing moves.'),
           '404': problemResponse('processor_account_not_found.'),
+          '503': problemResponse('stray_authorization_pending: a payment_approved the payment does not use cannot be voided yet; Checkout.com delivers it again.'),
         },
       },
     },

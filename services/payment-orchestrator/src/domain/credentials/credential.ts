@@ -1,4 +1,4 @@
-import type { CardSource } from '../payment/payment';
+import type { CardSource, InitialAuthorization } from '../payment/payment';
 
 /**
  * Stored credentials of the newer interface: what merchant-initiated payments need, created with the
@@ -15,6 +15,8 @@ export interface Credential {
   source: CardSource | null;
   card_scheme: string | null;
   network_transaction_reference: string | null;
+  /** The processor account that authorized the initial payment and its reference there (absent on older credentials). */
+  initial_authorization?: InitialAuthorization | null;
   recurring_frequency: number | null;
   /** YYYYMMDD, the last day of validity. */
   recurring_expiry: string | null;

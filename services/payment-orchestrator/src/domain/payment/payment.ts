@@ -97,6 +97,36 @@ export interface Payment {
   card_submitted_at?: string | null;
   /** Payments created through the earlier interface (POST /payments); absent on the newer interface's. */
   earlier?: EarlierPayment;
+  /**
+   * Consumer-present payments: when the vault lets the card's security code go (15 minutes after it stored
+   * it, by the time checkout.session.completed reports). Absent on payments that never had one.
+   */
+  security_code_expires_at?: string | null;
+  /** Subsequent payments: the processor account that authorized the initial payment, and its reference there. */
+  initial_authorization?: InitialAuthorization | null;
+}
+
+export interface InitialAuthorization {
+  processor: string;
+  reference: string;
+}
+
+/** The vault keeps a security code this long after storing it (PCI DSS 3.3; its TTL store drops it then). */
+export const SECURITY_CODE_LIFETIME_MS = 15 * 60_000;
+/**
+ * Sent only while at least this much of the lifetime is left: the vault's clock and ours may differ a
+ * little, and the forwarder reads the code a moment after we decide.
+ */
+export const SECURITY_CODE_MARGIN_MS = 30_000;
+
+export function securityCodeExpiresAt(storedAt: string): string {
+  return new Date(Date.parse(storedAt) + SECURITY_CODE_LIFETIME_MS).toISOString();
+}
+
+/** Whether an authorization may ask the forwarder for the security code now (merchant-initiated payments never do). */
+export function isSecurityCodeAvailable(payment: Pick<Payment, 'use_case' | 'security_code_expires_at'>, now: Date): boolean {
+  if (!isConsumerPresent(payment.use_case) || !payment.security_code_expires_at) return false;
+  return now.getTime() < Date.parse(payment.security_code_expires_at) - SECURITY_CODE_MARGIN_MS;
 }
 
 export interface ProcessorTransaction {
@@ -107,7 +137,8 @@ export interface ProcessorTransaction {
   /** Order within the payment (0, 1, …). */
   sequence: number;
   processor: string;
-  kind: StepKind;
+  /** `void`: an authorization the payment does not use, released (its reference is the authorization's). */
+  kind: StepKind | 'void';
   status: 'succeeded' | 'failed' | 'error';
   failure_reason: string | null;
   amount: number | null;

@@ -51,6 +51,13 @@ export class ProcessorAccountLimitReached extends ConflictError {
   }
 }
 
+/** Deleting an account a flow names would leave the flow pointing at nothing: the flows keep their steps (flows are never edited), so the account stays. */
+export class ProcessorAccountInUse extends ConflictError {
+  constructor(flows: string[]) {
+    super('processor_account_in_use', `The flows ${flows.join(', ')} name this processor account in their steps (flows are never changed), so it is kept for them.`, { flows });
+  }
+}
+
 export class InvalidCredentials extends ValidationError {
   constructor(field: string, detail: string) {
     super(field, detail, 'invalid_credentials');

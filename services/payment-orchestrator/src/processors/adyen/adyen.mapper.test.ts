@@ -1,6 +1,6 @@
 import { authorizationInputOf } from '../../../test/support/processor-fixtures';
 import { adyenBaseUrl, adyenCredentialsSchema, type AdyenCredentials } from './adyen.account';
-import { ADYEN_CAPTURE_RECHECK_MS, adyenFailureReason, fromAdyenCaptureResponse, fromAdyenPaymentResponse, toAdyenCaptureRequest, toAdyenPaymentRequest } from './adyen.mapper';
+import { ADYEN_CAPTURE_RECHECK_MS, adyenFailureReason, fromAdyenCancelResponse, fromAdyenCaptureResponse, fromAdyenPaymentResponse, toAdyenCancelRequest, toAdyenCaptureRequest, toAdyenPaymentRequest } from './adyen.mapper';
 
 const credentials: AdyenCredentials = { api_key: 'AQE_test_key', merchant_account: 'ShopECOM', hmac_key: '44782DEF547AAA06C910C43932B1EB0C71FC68D9D0C057550C48EC2ACF6BA056' };
 
@@ -170,6 +170,24 @@ describe('Adyen v69 captures', () => {
   it('when the capture answer is a 503, then it is retryable; when it is not received, then it fails', () => {
     expect(fromAdyenCaptureResponse({ status: 503, body: {} })).toEqual({ status: 'error', failure_reason: 'processor_unavailable' });
     expect(fromAdyenCaptureResponse({ status: 201, body: { pspReference: 'X', status: 'other' } })).toEqual({ status: 'failed', failure_reason: 'processor_invalid_response', processor_reference: 'X' });
+  });
+});
+
+describe('Adyen v69 cancels (an authorisation the payment does not use)', () => {
+  it('when a cancel is mapped, then it goes to /payments/{pspReference}/cancels with the merchant account, the payment as reference and the void\'s own idempotency key', () => {
+    expect(toAdyenCancelRequest({ ...input(), idempotency_key: 'p1:void:QFQTPCQ8HXSKGK82' }, credentials, 'QFQTPCQ8HXSKGK82')).toEqual({
+      method: 'POST',
+      path: '/v69/payments/QFQTPCQ8HXSKGK82/cancels',
+      headers: { 'content-type': 'application/json', 'x-api-key': 'AQE_test_key', 'idempotency-key': 'p1:void:QFQTPCQ8HXSKGK82' },
+      body: { merchantAccount: 'ShopECOM', reference: '01a208ee-5f6c-74c8-b99c-a50679101e09' },
+      carries_card_data: false,
+    });
+  });
+
+  it('when Adyen answers received, then the cancel succeeded; a 503 is retryable; any other answer fails', () => {
+    expect(fromAdyenCancelResponse({ status: 201, body: { paymentPspReference: 'QFQTPCQ8HXSKGK82', pspReference: 'JDD6LKT8MBLZNN84', status: 'received' } })).toEqual({ status: 'succeeded', processor_reference: 'JDD6LKT8MBLZNN84' });
+    expect(fromAdyenCancelResponse({ status: 503, body: {} })).toEqual({ status: 'error', failure_reason: 'processor_unavailable' });
+    expect(fromAdyenCancelResponse({ status: 422, body: {} })).toEqual({ status: 'failed', failure_reason: 'processor_request_rejected', processor_reference: null });
   });
 });
 

@@ -69,6 +69,29 @@ export function toAdyenCaptureRequest(payment: ProcessorPayment, credentials: Ad
   };
 }
 
+/**
+ * `POST /v69/payments/{pspReference}/cancels` (pure): releases an authorisation this payment does not use
+ * (one that answered after the engine had moved on to a fallback account).
+ */
+export function toAdyenCancelRequest(payment: ProcessorPayment, credentials: AdyenCredentials, pspReference: string): ProcessorHttpRequest {
+  return {
+    method: 'POST',
+    path: `/${ADYEN_API_VERSION}/payments/${encodeURIComponent(pspReference)}/cancels`,
+    headers: headers(credentials, payment.idempotency_key),
+    body: { merchantAccount: credentials.merchant_account, reference: payment.payment_id },
+    carries_card_data: false,
+  };
+}
+
+/** The /cancels answer (`status: received`): Adyen has taken the cancel; its CANCELLATION notification confirms it later. */
+export function fromAdyenCancelResponse(response: ProcessorHttpResponse): StepOutcome {
+  const transport = transportOutcome(response.status);
+  if (transport) return transport;
+  const pspReference = text(field(response.body, 'pspReference'));
+  if (field(response.body, 'status') !== 'received' || !pspReference) return { status: 'failed', failure_reason: 'processor_invalid_response', processor_reference: pspReference };
+  return { status: 'succeeded', processor_reference: pspReference };
+}
+
 /** Adyen's refusal reasons, as its /payments answers spell them → our failure_reason vocabulary. */
 const REFUSAL_REASONS: Record<string, string> = {
   'refused': 'card_declined',

@@ -4,7 +4,7 @@ import { accountOptionsSchema, REAL_PROCESSOR_CAPABILITIES } from '../account-pl
 import type { ProcessorPlugin } from '../processor-plugin';
 import { authorizationInput, sendMapped } from '../processor-transport';
 import { adyenBaseUrl, adyenCredentialsSchema } from './adyen.account';
-import { ADYEN_CAPTURE_RECHECK_MS, fromAdyenCaptureResponse, fromAdyenPaymentResponse, toAdyenCaptureRequest, toAdyenPaymentRequest } from './adyen.mapper';
+import { ADYEN_CAPTURE_RECHECK_MS, fromAdyenCancelResponse, fromAdyenCaptureResponse, fromAdyenPaymentResponse, toAdyenCancelRequest, toAdyenCaptureRequest, toAdyenPaymentRequest } from './adyen.mapper';
 
 const optionsSchema = accountOptionsSchema(adyenCredentialsSchema);
 
@@ -38,6 +38,9 @@ export const adyen: ProcessorPlugin<AdyenOptions> = {
       // Adyen has no capture status to ask for: the CAPTURE / CAPTURE_FAILED notification settles it.
       async captureStatus(_payment, captureReference) {
         return (await context.captureSettlement?.(captureReference)) ?? { status: 'pending', processor_reference: captureReference, poll_after_ms: ADYEN_CAPTURE_RECHECK_MS };
+      },
+      async voidAuthorization(payment, pspReference) {
+        return fromAdyenCancelResponse(await sendMapped(transport, baseUrl, payment, toAdyenCancelRequest(payment, options.credentials, pspReference)));
       },
     };
   },

@@ -1,6 +1,6 @@
 import { authorizationInputOf } from '../../../test/support/processor-fixtures';
 import { checkoutBaseUrl, checkoutCredentialsSchema, type CheckoutCredentials } from './checkout.account';
-import { CHECKOUT_CAPTURE_RECHECK_MS, fromCheckoutCaptureResponse, fromCheckoutPaymentResponse, toCheckoutCaptureRequest, toCheckoutPaymentRequest } from './checkout.mapper';
+import { CHECKOUT_CAPTURE_RECHECK_MS, fromCheckoutCaptureResponse, fromCheckoutPaymentResponse, fromCheckoutVoidResponse, toCheckoutCaptureRequest, toCheckoutPaymentRequest, toCheckoutVoidRequest } from './checkout.mapper';
 
 const credentials: CheckoutCredentials = { secret_key: 'sk_sbox_m73dzbpy7cf3gfd46xr4yj5xo4e', processing_channel_id: 'pc_q4dbxom5jbgudnjzjpz7j2z6uq', webhook_secret: 'whsec-1' };
 
@@ -123,6 +123,24 @@ describe('Checkout.com captures', () => {
     expect(fromCheckoutCaptureResponse({ status: 202, body: { action_id: 'act_y3oqhf46pyzuxjbcn2giaqnb44', reference: 'p1' } })).toEqual({ status: 'pending', processor_reference: 'act_y3oqhf46pyzuxjbcn2giaqnb44', poll_after_ms: CHECKOUT_CAPTURE_RECHECK_MS });
     expect(fromCheckoutCaptureResponse({ status: 503, body: {} })).toEqual({ status: 'error', failure_reason: 'processor_unavailable' });
     expect(fromCheckoutCaptureResponse({ status: 403, body: {} })).toMatchObject({ status: 'failed', failure_reason: 'processor_authentication_failed' });
+  });
+});
+
+describe('Checkout.com voids (an authorization the payment does not use)', () => {
+  it('when a void is mapped, then it goes to /payments/{id}/voids with the payment as reference, the secret key and the void\'s own idempotency key', () => {
+    expect(toCheckoutVoidRequest({ ...input(), idempotency_key: 'p1:void:pay_mbabizu24mvu3mela5njyhpit4' }, credentials, 'pay_mbabizu24mvu3mela5njyhpit4')).toEqual({
+      method: 'POST',
+      path: '/payments/pay_mbabizu24mvu3mela5njyhpit4/voids',
+      headers: { 'content-type': 'application/json', authorization: 'Bearer sk_sbox_m73dzbpy7cf3gfd46xr4yj5xo4e', 'cko-idempotency-key': 'p1:void:pay_mbabizu24mvu3mela5njyhpit4' },
+      body: { reference: '01a208ee-5f6c-74c8-b99c-a50679101e09' },
+      carries_card_data: false,
+    });
+  });
+
+  it('when Checkout.com answers 202 with an action id, then the void succeeded; a 503 is retryable; a 403 fails', () => {
+    expect(fromCheckoutVoidResponse({ status: 202, body: { action_id: 'act_y3oqhf46pyzuxjbcn2giaqnb44', reference: 'p1' } })).toEqual({ status: 'succeeded', processor_reference: 'act_y3oqhf46pyzuxjbcn2giaqnb44' });
+    expect(fromCheckoutVoidResponse({ status: 503, body: null })).toEqual({ status: 'error', failure_reason: 'processor_unavailable' });
+    expect(fromCheckoutVoidResponse({ status: 403, body: null })).toEqual({ status: 'failed', failure_reason: 'processor_authentication_failed', processor_reference: null });
   });
 });
 

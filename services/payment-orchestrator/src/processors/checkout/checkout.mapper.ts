@@ -69,6 +69,26 @@ export function toCheckoutCaptureRequest(payment: ProcessorPayment, credentials:
   };
 }
 
+/** `POST /payments/{id}/voids` (pure): releases an authorization this payment does not use. */
+export function toCheckoutVoidRequest(payment: ProcessorPayment, credentials: CheckoutCredentials, paymentId: string): ProcessorHttpRequest {
+  return {
+    method: 'POST',
+    path: `/payments/${encodeURIComponent(paymentId)}/voids`,
+    headers: headers(credentials, payment.idempotency_key),
+    body: { reference: payment.payment_id },
+    carries_card_data: false,
+  };
+}
+
+/** The /voids answer: 202 with an action_id once Checkout.com accepted the void. */
+export function fromCheckoutVoidResponse(response: ProcessorHttpResponse): StepOutcome {
+  const transport = transportOutcome(response.status);
+  if (transport) return transport;
+  const actionId = text(field(response.body, 'action_id'));
+  if (response.status !== 202 || !actionId) return { status: 'failed', failure_reason: 'processor_invalid_response', processor_reference: actionId };
+  return { status: 'succeeded', processor_reference: actionId };
+}
+
 /** Checkout.com response codes → our failure_reason vocabulary; any other 2xxxx/3xxxx is a plain decline. */
 const RESPONSE_CODES: Record<string, string> = {
   '20005': 'card_declined',

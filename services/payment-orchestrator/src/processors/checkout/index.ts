@@ -4,7 +4,7 @@ import { accountOptionsSchema, REAL_PROCESSOR_CAPABILITIES } from '../account-pl
 import type { ProcessorPlugin } from '../processor-plugin';
 import { authorizationInput, sendMapped } from '../processor-transport';
 import { checkoutBaseUrl, checkoutCredentialsSchema } from './checkout.account';
-import { CHECKOUT_CAPTURE_RECHECK_MS, fromCheckoutCaptureResponse, fromCheckoutPaymentResponse, toCheckoutCaptureRequest, toCheckoutPaymentRequest } from './checkout.mapper';
+import { CHECKOUT_CAPTURE_RECHECK_MS, fromCheckoutCaptureResponse, fromCheckoutPaymentResponse, fromCheckoutVoidResponse, toCheckoutCaptureRequest, toCheckoutPaymentRequest, toCheckoutVoidRequest } from './checkout.mapper';
 
 const optionsSchema = accountOptionsSchema(checkoutCredentialsSchema);
 
@@ -41,6 +41,9 @@ export const checkout: ProcessorPlugin<CheckoutOptions> = {
       },
       async captureStatus(_payment, captureReference) {
         return (await context.captureSettlement?.(captureReference)) ?? { status: 'pending', processor_reference: captureReference, poll_after_ms: CHECKOUT_CAPTURE_RECHECK_MS };
+      },
+      async voidAuthorization(payment, paymentId) {
+        return fromCheckoutVoidResponse(await sendMapped(transport, baseUrl, payment, toCheckoutVoidRequest(payment, options.credentials, paymentId)));
       },
     };
   },
