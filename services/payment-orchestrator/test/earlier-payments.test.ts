@@ -293,6 +293,16 @@ describe('rule 6: merchant-initiated payments on a mandate', () => {
     expect(transactions.map((t: Json) => [t.kind, t.use_case])).toEqual([['authorization', 'recurring_payment'], ['capture', 'recurring_payment']]);
   });
 
+  it('when a mandate is charged more than its first payment, then the charge is accepted (a mandate has no amount ceiling), but another currency is refused 422 currency_mismatch', async () => {
+    const mandate = (await firstPayment(await newCustomer())).payment_method;
+    const { created, settled } = await settledAfterCreate(merchantInitiated(mandate.id, { amount: 4999 }));
+    expect(created.amount).toBe(4999);
+    expect(settled).toMatchObject({ status: 'captured', amount: 4999 });
+
+    const otherCurrency = await h.call(MERCHANT, 'POST', '/payments', merchantInitiated(mandate.id, { currency_code: 'USD' }));
+    expect({ status: otherCurrency.status, code: otherCurrency.body.code }).toEqual({ status: 422, code: 'currency_mismatch' });
+  });
+
   it('when an unscheduled mandate is charged on the simulator, then use_case is unscheduled_payment', async () => {
     const customer = await newCustomer();
     const mandate = (await firstPayment(customer, 'unscheduled_payments')).payment_method;

@@ -69,7 +69,9 @@ export function createSubsequentPayment(ports: CreateSubsequentPaymentPorts): Cr
     const credential = await credentials.get(merchantId, initial.credential_id);
     if (!credential || credential.status !== 'active' || !SUCCESSFUL.has(initial.status)) throw new InitialPaymentNotSuccessful();
     if (command.currencyCode !== initial.currency_code) throw new CurrencyMismatch(initial.currency_code);
-    if (command.amount > initial.amount.requested) throw new AmountExceedsInitial();
+    // A mandate (earlier interface) is consent to later charges without an amount agreed at the first payment,
+    // as with Stripe's off-session charges; the newer interface's stored credentials keep the initial amount as the ceiling.
+    if (!command.earlier && command.amount > initial.amount.requested) throw new AmountExceedsInitial();
     if (credential.recurring_expiry !== null && calendarDay(now) > credential.recurring_expiry) throw new CredentialsExpired(credential.recurring_expiry);
     if (command.kind === 'RECURRING' && now.getTime() < nextChargeAllowedAt(credential).getTime()) {
       throw new RecurringFrequencyNotRespected(credential.recurring_frequency ?? 0, nextChargeAllowedAt(credential).toISOString());

@@ -58,8 +58,8 @@ const paymentErrors = {
   '410': problemResponse('payment_method_revoked: the stored card or mandate was revoked (DELETE /payment-methods/{payment_method_id}).'),
   '422': problemResponse(
     'confirm_required (confirm missing or false); validation_failed naming the field (customer_id for a first payment without one, ' +
-      'store_payment_method_for.mandate_reference, payment_method_types.0…); amount_exceeds_initial and currency_mismatch (a mandate charge above ' +
-      'or in another currency than its first payment); authentication_not_configured; simulator_not_allowed_in_live_mode; test_clock_not_allowed; invalid_test_clock.',
+      'store_payment_method_for.mandate_reference, payment_method_types.0…); currency_mismatch (a mandate charge in another currency ' +
+      'than its first payment; a mandate has no amount ceiling); authentication_not_configured; simulator_not_allowed_in_live_mode; test_clock_not_allowed; invalid_test_clock.',
   ),
 };
 
