@@ -203,7 +203,7 @@ describe('fuzz of every merchant route through the embedded gateway', () => {
     // Still serving: health and an ordinary tokenization.
     expect((await fetch(`${running.system.baseUrl}/health`)).status).toBe(200);
     expect((await api.createToken({ number: '5555555555554444', exp_month: 1, exp_year: 2032 })).id).toEqual(expect.any(String));
-  }, 120_000);
+  }, 300_000); // ~15 s alone; a loaded 2-core machine running the whole suite has taken past 120 s
 });
 
 function isProblem(response: Response, text: string): boolean {
