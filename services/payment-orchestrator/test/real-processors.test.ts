@@ -1,7 +1,7 @@
 import { waitFor } from '@vaultline/core';
 import { ADYEN_TEST_CARDS, adyenNotification, startAdyenStandIn, type AdyenStandIn } from '../../../test-e2e/support/adyen-stand-in';
 import { CHECKOUT_TEST_CARDS, startCheckoutStandIn, type CheckoutStandIn } from '../../../test-e2e/support/checkout-stand-in';
-import { MERCHANT, oneOff, recurring, startOrchestrator, type Harness, type Json } from './support/orchestrator-harness';
+import { LIVE_MERCHANT, MERCHANT, oneOff, recurring, startOrchestrator, type Harness, type Json } from './support/orchestrator-harness';
 import type { ProcessorTransport } from '../src/processors/processor-transport';
 import { placeholderTransport } from './support/placeholder-transport';
 
@@ -77,6 +77,26 @@ describe('payments on real processors (stand-ins)', () => {
     expect(sent).toHaveLength(1);
     expect(sent[0]!.body).toMatchObject({ reference: payment.id, shopperInteraction: 'Ecommerce', amount: { value: 1250, currency: 'EUR' } });
     expect(sent[0]!.headers['idempotency-key']).toBe(`${payment.id}:authorization`);
+  });
+
+  it('when a live payment is created on an Adyen flow and a scheme rule then picks a simulator flow, then the payment fails simulator_not_allowed_in_live_mode with no transaction, never a simulated success', async () => {
+    const created = await h.call(LIVE_MERCHANT, 'POST', '/processor-accounts', { processor: 'adyen', name: 'adyen-live', credentials: adyenCredentials, settings: { base_url: first.baseUrl } });
+    expect(created.status).toBe(201);
+    const flow = await h.call(LIVE_MERCHANT, 'POST', '/flows', { name: 'adyen-live', capture_mode: 'automatic', steps: [{ kind: 'authorization', processor: created.body.id }, { kind: 'capture', processor: created.body.id }] });
+    expect(flow.status).toBe(201);
+    const matrix = await h.call(LIVE_MERCHANT, 'PUT', '/flow-matrix', { default_flow: 'adyen-live', rules: [{ name: 'mastercard-simulated', when: { scheme: ['MASTERCARD'] }, flow: 'simulator_auto_capture' }] });
+    expect(matrix.status).toBe(200);
+    const before = first.payments.length;
+
+    const payment = await h.call(LIVE_MERCHANT, 'POST', '/payments/one-off', oneOff());
+    expect([payment.status, payment.body.flow]).toEqual([200, 'adyen-live']);
+    await h.submitCard(payment.body, '555555******4444', { scheme: 'MASTERCARD', merchantId: LIVE_MERCHANT.merchantId });
+    await h.settle();
+
+    const settled = (await h.call(LIVE_MERCHANT, 'GET', `/payments/${payment.body.id}`)).body;
+    expect([settled.status, settled.failure_reason]).toEqual(['failed', 'simulator_not_allowed_in_live_mode']);
+    expect((await h.call(LIVE_MERCHANT, 'GET', `/payments/${payment.body.id}/transactions`)).body.data).toEqual([]);
+    expect(first.payments.length).toBe(before);
   });
 
   it('when Adyen refuses the card, then the payment fails with the mapped reason and no other account is tried', async () => {
