@@ -168,7 +168,7 @@ describe('the earlier payment interface through the gateway', () => {
       await profile.merchant.call('PUT', '/flow-matrix', { json: { rules: [] } });
     }, 120_000);
 
-    it('when a COF payment is routed to Adyen, then the hosted page asks for the stored card\'s security code in Chromium, and Adyen receives the stored card with that code through the forwarder', async () => {
+    it('when a COF payment is routed to Adyen, then the hosted page asks for the stored card\'s security code in Chromium, and Adyen receives the stored card with that code through the forwarder, flagged ContAuth with CardOnFile', async () => {
       const stored = await create({ amount: 999, store_payment_method_for: { use_case: 'cof_payments' } });
       await submitCard(profile.baseUrl, stored.action_requirement!.session_id, ADYEN_TEST_CARDS.approved);
       const card = (await settled(stored.id)).payment_method!;
@@ -190,7 +190,8 @@ describe('the earlier payment interface through the gateway', () => {
       await page.close();
       expect(await settled(cof.id)).toMatchObject({ status: 'captured', use_case: 'cof_payment', payment_method: card });
       const sent = adyen.payments.find((payment) => payment.body.reference === cof.id)!;
-      expect(sent.body).toMatchObject({ amount: { value: 700, currency: 'EUR' }, paymentMethod: { number: ADYEN_TEST_CARDS.approved, cvc: '737' } });
+      // A returning shopper paying with details stored earlier: ContAuth + CardOnFile, per Adyen's tokenization rules.
+      expect(sent.body).toMatchObject({ amount: { value: 700, currency: 'EUR' }, paymentMethod: { number: ADYEN_TEST_CARDS.approved, cvc: '737' }, shopperInteraction: 'ContAuth', recurringProcessingModel: 'CardOnFile' });
       await profile.merchant.call('PUT', '/flow-matrix', { json: { rules: [] } });
     }, 120_000);
   });

@@ -92,14 +92,17 @@ export async function startAdyenStandIn(options: AdyenStandInOptions): Promise<A
     if (pm.type !== 'scheme' || typeof pm.number !== 'string' || !/^\d{12,19}$/.test(pm.number)) return 'paymentMethod.number';
     if (!/^\d{2}$/.test(String(pm.expiryMonth)) || !/^\d{4}$/.test(String(pm.expiryYear))) return 'paymentMethod.expiry';
     const contAuth = body.shopperInteraction === 'ContAuth';
-    if (contAuth && (typeof additionalData.networkTxReference !== 'string' || pm.cvc !== undefined)) return 'ContAuth needs additionalData.networkTxReference and no cvc';
+    if (body.recurringProcessingModel !== undefined && !['CardOnFile', 'Subscription', 'UnscheduledCardOnFile'].includes(String(body.recurringProcessingModel))) return 'recurringProcessingModel';
+    // ContAuth + CardOnFile is a returning shopper paying in session (one-click, cvc allowed); ContAuth on another model is merchant-initiated.
+    const merchantInitiated = contAuth && body.recurringProcessingModel !== 'CardOnFile';
+    if (merchantInitiated && (typeof additionalData.networkTxReference !== 'string' || pm.cvc !== undefined)) return 'merchant-initiated ContAuth needs additionalData.networkTxReference and no cvc';
     if (!contAuth && body.shopperInteraction !== 'Ecommerce') return 'shopperInteraction';
     const pspReference = reference();
     payments.push({ pspReference, body, headers });
     const merchantReference = body.reference;
     if (pm.number === ADYEN_TEST_CARDS.refused) return { status: 200, body: { pspReference, resultCode: 'Refused', refusalReason: 'Refused', refusalReasonCode: '2', merchantReference } };
     if (pm.number === ADYEN_TEST_CARDS.notEnoughBalance) return { status: 200, body: { pspReference, resultCode: 'Refused', refusalReason: 'Not enough balance', refusalReasonCode: '12', merchantReference } };
-    const networkTxReference = contAuth ? String(additionalData.networkTxReference) : `NTR${reference()}`;
+    const networkTxReference = merchantInitiated ? String(additionalData.networkTxReference) : `NTR${reference()}`;
     return { status: 200, body: { pspReference, resultCode: 'Authorised', merchantReference, amount, additionalData: { networkTxReference } } };
   }
 

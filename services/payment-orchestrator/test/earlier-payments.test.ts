@@ -40,19 +40,9 @@ async function openedSessionOf(created: Json): Promise<Json> {
   return h.events.find((e) => e.type === 'checkout.session.opened' && e.data.session_id === created.action_requirement.session_id)!.data;
 }
 
-/** The consumer confirms the stored card the session shows (the vault completes the session with its token). */
+/** The consumer confirms the stored card the session shows; resolves with the payment once its capture settled. */
 async function confirmStoredCard(created: Json): Promise<Json> {
-  const stored = (await openedSessionOf(created)).stored_card;
-  await h.redeliver(
-    {
-      session_id: created.action_requirement.session_id,
-      payment_id: created.id,
-      token_id: stored.token_id,
-      card: { masked_account_number: stored.masked_account_number, scheme: stored.scheme ?? 'VISA', expiry_month: stored.expiry_month, expiry_year: stored.expiry_year, cardholder_name: stored.cardholder_name, submitted_at: h.clock.now().toISOString() },
-    },
-    MERCHANT.merchantId,
-    newId(),
-  );
+  await h.confirmStoredCard(created);
   await h.settle();
   await h.advance(200);
   return (await h.call(MERCHANT, 'GET', `/payments/${created.id}`)).body;

@@ -329,3 +329,41 @@ describe('opened processor accounts', () => {
     expect([refused.status, refused.failure_reason]).toEqual(['failed', 'processor_authentication_failed']);
   });
 });
+
+describe('stored credentials of the earlier interface (POST /payments) on real processors', () => {
+  /** Earlier rule 2 (the card entered and stored for COF payments), then rule 3 (a COF payment with that card, the consumer confirming it). */
+  async function storeThenPayWithStoredCard(): Promise<{ storing: Json; cof: Json }> {
+    const created = await h.call(MERCHANT, 'POST', '/payments', { amount: 1250, currency_code: 'EUR', confirm: true, payment_method_types: ['card'], store_payment_method_for: { use_case: 'cof_payments' } });
+    expect(created.status).toBe(201);
+    await h.submitCard(created.body, '424242******4242');
+    await h.settle();
+    const storing = (await h.call(MERCHANT, 'GET', `/payments/${created.body.id}`)).body;
+    expect(storing).toMatchObject({ use_case: 'guest_payment', payment_method: { id: expect.any(String) } });
+    const cof = await h.call(MERCHANT, 'POST', '/payments', { amount: 700, currency_code: 'EUR', confirm: true, payment_method_id: storing.payment_method.id });
+    expect(cof.status).toBe(201);
+    await h.confirmStoredCard(cof.body);
+    await h.settle();
+    return { storing, cof: (await h.call(MERCHANT, 'GET', `/payments/${cof.body.id}`)).body };
+  }
+
+  it('when a card is stored for COF payments and then pays a COF payment on Adyen, then the first is Ecommerce with CardOnFile and the COF payment ContAuth with CardOnFile and the security code', async () => {
+    await routeTo('adyen-cof', 'automatic', await account('adyen', first.baseUrl));
+    const { storing, cof } = await storeThenPayWithStoredCard();
+    expect([cof.use_case, cof.status]).toEqual(['cof_payment', 'captured']);
+    const sent = (payment: Json) => first.payments.find((p) => p.body.reference === payment.id)!.body;
+    expect(sent(storing)).toMatchObject({ shopperInteraction: 'Ecommerce', recurringProcessingModel: 'CardOnFile' });
+    expect(sent(cof)).toMatchObject({ shopperInteraction: 'ContAuth', recurringProcessingModel: 'CardOnFile', amount: { value: 700, currency: 'EUR' }, paymentMethod: { cvc: '737' } });
+    expect(sent(cof)).not.toHaveProperty('additionalData');
+  });
+
+  it('when the same happens on Checkout.com, then the first is Regular, cardholder-initiated, store_for_future_use true, and the COF payment Regular, cardholder-initiated, source.stored true', async () => {
+    card = CHECKOUT_TEST_CARDS.approved;
+    await routeTo('checkout-cof', 'manual', await account('checkout', cko.baseUrl));
+    const { storing, cof } = await storeThenPayWithStoredCard();
+    expect([cof.use_case, cof.status]).toEqual(['cof_payment', 'authorized']);
+    const sent = (payment: Json) => cko.payments.find((p) => p.body.reference === payment.id)!.body;
+    expect(sent(storing)).toMatchObject({ payment_type: 'Regular', merchant_initiated: false, source: { store_for_future_use: true } });
+    expect(sent(cof)).toMatchObject({ payment_type: 'Regular', merchant_initiated: false, source: { stored: true, cvv: '737' } });
+    expect(sent(cof)).not.toHaveProperty('previous_payment_id');
+  });
+});

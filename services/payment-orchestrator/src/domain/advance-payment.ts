@@ -5,6 +5,7 @@ import { stepOf, type FlowStep } from './flows/flow';
 import { isConsumerPresent, isFinal, isSecurityCodeAvailable, type Payment, type ProcessorTransaction } from './payment/payment';
 import { paymentMovedEvent } from './payment/payment-events';
 import { movePayment } from './payment/payment-status';
+import { storedCredentialOf } from './payment/stored-credential';
 import type { CaptureOutcome, Clock, CredentialRepository, PaymentRepository, ProcessorConnection, ProcessorDirectory, ProcessorPayment, Processors, StepOutcome, TransactionRepository, TransactionRunner } from './ports';
 
 export interface AdvancePaymentPorts {
@@ -143,6 +144,7 @@ export function processorPayment(payment: Payment, stepKind: string, amount: num
     payment_id: payment.id,
     merchant_id: payment.merchant_id,
     use_case: payment.use_case,
+    stored_credential: storedCredentialOf(payment),
     amount,
     currency_code: payment.currency_code,
     reference: payment.reference,

@@ -8,6 +8,7 @@ import type { FlowMatrix } from './flows/flow-matrix';
 import type { AuthenticationPreference, Mode, Payment, ProcessorTransaction, UseCase } from './payment/payment';
 import type { AccountProcessor, ProcessorAccount } from './processor-accounts/processor-account';
 import type { ProcessorNotificationRecord } from './processor-accounts/processor-notification';
+import type { StoredCredential } from './payment/stored-credential';
 
 export type { Clock };
 
@@ -91,6 +92,8 @@ export interface ProcessorPayment {
   payment_id: string;
   merchant_id: string;
   use_case: UseCase;
+  /** Whether the card details are none, being or already stored credentials: processors flag each differently. */
+  stored_credential: StoredCredential;
   amount: number;
   currency_code: string;
   reference: string | null;

@@ -23,6 +23,7 @@ const basePayment = (overrides: Partial<ProcessorPayment>): ProcessorPayment => 
   payment_id: '01a208ee-5f6c-74c8-b99c-a50679101e09',
   merchant_id: 'merchant_contract',
   use_case: 'ONE_OFF',
+  stored_credential: 'none',
   amount: 1250,
   currency_code: 'EUR',
   reference: 'contract-1',
@@ -97,7 +98,7 @@ export function processorContract<O>(name: string, subject: ProcessorContractSub
       const connection = open();
       const initial = await connection.authorize(basePayment(subject.approved));
       const reference = initial.status === 'succeeded' ? (initial.network_transaction_reference ?? null) : null;
-      const outcome = await connection.authorize(basePayment({ ...subject.approved, use_case: 'SUBSEQUENT_RECURRING', network_transaction_reference: reference, idempotency_key: 'contract:mit' }));
+      const outcome = await connection.authorize(basePayment({ ...subject.approved, use_case: 'SUBSEQUENT_RECURRING', stored_credential: 'stored', network_transaction_reference: reference, idempotency_key: 'contract:mit' }));
       expect(outcome.status).toBe('succeeded');
     });
   });

@@ -58,6 +58,8 @@ export interface Harness {
   postPublic(path: string, rawBody: string, headers?: Record<string, string>): Promise<{ status: number; text: string }>;
   /** The vault's side of the hosted page: publishes checkout.session.completed for the payment's session. */
   submitCard(payment: Json, masked?: string, options?: { eventId?: string; scheme?: string; merchantId?: string; submittedAt?: string }): Promise<EventData<typeof checkoutSessionCompletedV1>>;
+  /** The vault's side of a stored-card session (earlier interface, rules 3 and 5): completes it with the stored card the session shows. */
+  confirmStoredCard(payment: Json, merchantId?: string): Promise<void>;
   /** Publishes the same completion again (a duplicate delivery, same event id). */
   redeliver(data: EventData<typeof checkoutSessionCompletedV1>, merchantId: string, eventId: string): Promise<void>;
   /** Waits until the service consumed every event published so far and ran what is due now. */
@@ -164,6 +166,14 @@ export async function startOrchestrator(options: HarnessOptions = {}): Promise<H
       };
       await harness.redeliver(data, submitOptions.merchantId ?? MERCHANT.merchantId, submitOptions.eventId ?? newId());
       return data;
+    },
+    async confirmStoredCard(payment, merchantId = MERCHANT.merchantId) {
+      await harness.settle();
+      const opened = events.find((e) => e.type === 'checkout.session.opened' && e.data.session_id === payment.action_requirement.session_id);
+      if (!opened?.data.stored_card) throw new Error(`no stored-card session opened for payment ${payment.id}`);
+      const stored = opened.data.stored_card;
+      const card = { masked_account_number: stored.masked_account_number, scheme: stored.scheme ?? 'VISA', expiry_month: stored.expiry_month, expiry_year: stored.expiry_year, cardholder_name: stored.cardholder_name, submitted_at: clock.now().toISOString() };
+      await harness.redeliver({ session_id: payment.action_requirement.session_id, payment_id: payment.id, token_id: stored.token_id, card }, merchantId, newId());
     },
     async redeliver(data, merchantId, eventId) {
       await bus.publish([eventMessage(checkoutSessionCompletedV1, { merchantId, data, id: eventId, occurredAt: clock.now() })]);

@@ -5,6 +5,7 @@ export const authorizationInputOf = (overrides: Partial<AuthorizationInput> = {}
   payment_id: '01a208ee-5f6c-74c8-b99c-a50679101e09',
   merchant_id: 'm1',
   use_case: 'ONE_OFF',
+  stored_credential: 'none',
   amount: 1250,
   currency_code: 'EUR',
   reference: 'order-1',

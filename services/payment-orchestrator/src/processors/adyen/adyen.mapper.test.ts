@@ -15,6 +15,14 @@ const consumerPresentCard = {
   holderName: 'Ada Lovelace',
 };
 const merchantInitiatedCard = { type: 'scheme', number: '{{ account_number }}', expiryMonth: '{{ expiration_month }}', expiryYear: '{{ expiration_year }}', holderName: 'Ada Lovelace' };
+/** Every field of the body of the fixture's payment: the card as given, then the stored-credential fields. */
+const bodyWith = (paymentMethod: Record<string, string>, storedCredentialFields: Record<string, string>) => ({
+  amount: { currency: 'EUR', value: 1250 },
+  reference: '01a208ee-5f6c-74c8-b99c-a50679101e09',
+  paymentMethod,
+  merchantAccount: 'ShopECOM',
+  ...storedCredentialFields,
+});
 
 describe('Adyen v69 /payments request', () => {
   it('when a one-off payment is mapped, then the request is a forwarder template with every field pinned and only placeholders for the card', () => {
@@ -33,8 +41,27 @@ describe('Adyen v69 /payments request', () => {
     });
   });
 
+  it('when a one-off payment stores the card for COF payments (earlier rule 2), then it is Ecommerce with recurringProcessingModel CardOnFile and the cvc', () => {
+    expect(toAdyenPaymentRequest(input({ stored_credential: 'storing' }), credentials).body).toEqual(bodyWith(consumerPresentCard, { shopperInteraction: 'Ecommerce', recurringProcessingModel: 'CardOnFile' }));
+  });
+
+  it('when a one-off payment pays with a stored card, the shopper present (earlier rule 3), then it is ContAuth with CardOnFile and the cvc, and no networkTxReference', () => {
+    expect(toAdyenPaymentRequest(input({ stored_credential: 'stored' }), credentials).body).toEqual(bodyWith(consumerPresentCard, { shopperInteraction: 'ContAuth', recurringProcessingModel: 'CardOnFile' }));
+  });
+
+  it('when a stored-card COF payment goes after the security code is gone, then it is still ContAuth with CardOnFile, without cvc', () => {
+    expect(toAdyenPaymentRequest(input({ stored_credential: 'stored', security_code_available: false }), credentials).body).toEqual(bodyWith(merchantInitiatedCard, { shopperInteraction: 'ContAuth', recurringProcessingModel: 'CardOnFile' }));
+  });
+
+  it.each([
+    ['RECURRING', 'Subscription'],
+    ['UNSCHEDULED', 'UnscheduledCardOnFile'],
+  ] as const)('when an initial %s payment is made from a stored card (earlier rule 5), then it starts the agreement as Ecommerce with %s and the cvc', (use_case, recurringProcessingModel) => {
+    expect(toAdyenPaymentRequest(input({ use_case, stored_credential: 'stored' }), credentials).body).toEqual(bodyWith(consumerPresentCard, { shopperInteraction: 'Ecommerce', recurringProcessingModel }));
+  });
+
   it('when an initial recurring payment is mapped, then it is Ecommerce with recurringProcessingModel Subscription', () => {
-    expect(toAdyenPaymentRequest(input({ use_case: 'RECURRING' }), credentials).body).toEqual({
+    expect(toAdyenPaymentRequest(input({ use_case: 'RECURRING', stored_credential: 'storing' }), credentials).body).toEqual({
       amount: { currency: 'EUR', value: 1250 },
       reference: '01a208ee-5f6c-74c8-b99c-a50679101e09',
       paymentMethod: consumerPresentCard,
@@ -45,7 +72,7 @@ describe('Adyen v69 /payments request', () => {
   });
 
   it('when an initial unscheduled payment is mapped, then it is Ecommerce with UnscheduledCardOnFile', () => {
-    expect(toAdyenPaymentRequest(input({ use_case: 'UNSCHEDULED' }), credentials).body).toEqual({
+    expect(toAdyenPaymentRequest(input({ use_case: 'UNSCHEDULED', stored_credential: 'storing' }), credentials).body).toEqual({
       amount: { currency: 'EUR', value: 1250 },
       reference: '01a208ee-5f6c-74c8-b99c-a50679101e09',
       paymentMethod: consumerPresentCard,
@@ -56,7 +83,7 @@ describe('Adyen v69 /payments request', () => {
   });
 
   it('when a subsequent recurring payment is mapped, then it is ContAuth with Subscription, the initial networkTxReference and no cvc', () => {
-    expect(toAdyenPaymentRequest(input({ use_case: 'SUBSEQUENT_RECURRING', network_transaction_reference: 'MCC123456789', amount: 1000 }), credentials).body).toEqual({
+    expect(toAdyenPaymentRequest(input({ use_case: 'SUBSEQUENT_RECURRING', stored_credential: 'stored', network_transaction_reference: 'MCC123456789', amount: 1000 }), credentials).body).toEqual({
       amount: { currency: 'EUR', value: 1000 },
       reference: '01a208ee-5f6c-74c8-b99c-a50679101e09',
       paymentMethod: merchantInitiatedCard,
@@ -68,7 +95,7 @@ describe('Adyen v69 /payments request', () => {
   });
 
   it('when a subsequent unscheduled payment is mapped, then it is ContAuth with UnscheduledCardOnFile and the initial networkTxReference, even while a security code would be available', () => {
-    expect(toAdyenPaymentRequest(input({ use_case: 'SUBSEQUENT_UNSCHEDULED', network_transaction_reference: '559381749327', security_code_available: true }), credentials).body).toEqual({
+    expect(toAdyenPaymentRequest(input({ use_case: 'SUBSEQUENT_UNSCHEDULED', stored_credential: 'stored', network_transaction_reference: '559381749327', security_code_available: true }), credentials).body).toEqual({
       amount: { currency: 'EUR', value: 1250 },
       reference: '01a208ee-5f6c-74c8-b99c-a50679101e09',
       paymentMethod: merchantInitiatedCard,

@@ -5,18 +5,32 @@ import type { AdyenCredentials } from './adyen.account';
 /** Checkout API version every path is built on. */
 export const ADYEN_API_VERSION = 'v69';
 
+type StoredCredentialFields = { shopperInteraction: 'Ecommerce' | 'ContAuth'; recurringProcessingModel?: 'CardOnFile' | 'Subscription' | 'UnscheduledCardOnFile' };
+
 /**
- * The stored-credential fields by use case, per Adyen's rules for card details stored with a third party:
- * the consumer is present (Ecommerce) for one-off and initial payments; a subsequent payment is ContAuth
- * with the initial payment's model.
+ * The stored-credential fields, per Adyen's rules for card details stored with a third party (the vault):
+ * the shopper enters the details (Ecommerce) on a one-off payment and on the initial payment that stores
+ * them, with the model they are stored for; a payment on details stored earlier is ContAuth with its model
+ * (a shopper-present one-click is ContAuth + CardOnFile, with the cvc when there is one). An initial
+ * recurring or unscheduled payment on a stored card (earlier rule 5) starts a new agreement with the
+ * shopper in session, so it stays Ecommerce.
  */
-const STORED_CREDENTIAL: Record<ProcessorPayment['use_case'], { shopperInteraction: 'Ecommerce' | 'ContAuth'; recurringProcessingModel?: 'Subscription' | 'UnscheduledCardOnFile' }> = {
-  ONE_OFF: { shopperInteraction: 'Ecommerce' },
-  RECURRING: { shopperInteraction: 'Ecommerce', recurringProcessingModel: 'Subscription' },
-  UNSCHEDULED: { shopperInteraction: 'Ecommerce', recurringProcessingModel: 'UnscheduledCardOnFile' },
-  SUBSEQUENT_RECURRING: { shopperInteraction: 'ContAuth', recurringProcessingModel: 'Subscription' },
-  SUBSEQUENT_UNSCHEDULED: { shopperInteraction: 'ContAuth', recurringProcessingModel: 'UnscheduledCardOnFile' },
-};
+function storedCredentialFields(payment: AuthorizationInput): StoredCredentialFields {
+  switch (payment.use_case) {
+    case 'ONE_OFF':
+      if (payment.stored_credential === 'storing') return { shopperInteraction: 'Ecommerce', recurringProcessingModel: 'CardOnFile' };
+      if (payment.stored_credential === 'stored') return { shopperInteraction: 'ContAuth', recurringProcessingModel: 'CardOnFile' };
+      return { shopperInteraction: 'Ecommerce' };
+    case 'RECURRING':
+      return { shopperInteraction: 'Ecommerce', recurringProcessingModel: 'Subscription' };
+    case 'UNSCHEDULED':
+      return { shopperInteraction: 'Ecommerce', recurringProcessingModel: 'UnscheduledCardOnFile' };
+    case 'SUBSEQUENT_RECURRING':
+      return { shopperInteraction: 'ContAuth', recurringProcessingModel: 'Subscription' };
+    case 'SUBSEQUENT_UNSCHEDULED':
+      return { shopperInteraction: 'ContAuth', recurringProcessingModel: 'UnscheduledCardOnFile' };
+  }
+}
 
 function headers(credentials: AdyenCredentials, idempotencyKey: string): Record<string, string> {
   return { 'content-type': 'application/json', 'x-api-key': credentials.api_key, 'idempotency-key': idempotencyKey };
@@ -51,7 +65,7 @@ export function toAdyenPaymentRequest(payment: AuthorizationInput, credentials: 
       reference: payment.payment_id,
       paymentMethod,
       merchantAccount: credentials.merchant_account,
-      ...STORED_CREDENTIAL[payment.use_case],
+      ...storedCredentialFields(payment),
       ...(Object.keys(additionalData).length > 0 ? { additionalData } : {}),
     },
     carries_card_data: true,

@@ -38,6 +38,7 @@ const payment = (overrides: Partial<ProcessorPayment>): ProcessorPayment => ({
   payment_id: 'p-1',
   merchant_id: 'm',
   use_case: 'ONE_OFF',
+  stored_credential: 'none',
   amount: 1250,
   currency_code: 'EUR',
   reference: null,
@@ -68,10 +69,10 @@ describe('Checkout.com plugin, beyond the contract', () => {
   const open = () => checkout.open(checkout.optionsSchema.parse({ credentials, base_url: standIn.baseUrl, mode: 'test' }), { clock: undefined as never, transport });
 
   it('when an initial recurring payment is followed by a subsequent one, then the subsequent carries merchant_initiated, previous_payment_id and no cvv', async () => {
-    const initial = await open().authorize(payment({ payment_id: 'p-init', use_case: 'RECURRING', idempotency_key: 'p-init:authorization', security_code_available: true }));
+    const initial = await open().authorize(payment({ payment_id: 'p-init', use_case: 'RECURRING', stored_credential: 'storing', idempotency_key: 'p-init:authorization', security_code_available: true }));
     expect(initial).toMatchObject({ status: 'succeeded', processor_reference: expect.stringMatching(/^pay_/), network_transaction_reference: expect.stringMatching(/^\d{15}$/) });
     const initialId = initial.status === 'succeeded' ? initial.processor_reference : null;
-    const subsequent = await open().authorize(payment({ payment_id: 'p-sub', use_case: 'SUBSEQUENT_RECURRING', idempotency_key: 'p-sub:authorization', initial_processor_reference: initialId, security_code_available: true }));
+    const subsequent = await open().authorize(payment({ payment_id: 'p-sub', use_case: 'SUBSEQUENT_RECURRING', stored_credential: 'stored', idempotency_key: 'p-sub:authorization', initial_processor_reference: initialId, security_code_available: true }));
     expect(subsequent.status).toBe('succeeded');
     const sent = standIn.payments.at(-1)!;
     expect([sent.body.payment_type, sent.body.merchant_initiated, sent.body.previous_payment_id, 'cvv' in (sent.body.source as object)]).toEqual(['Recurring', true, initialId, false]);

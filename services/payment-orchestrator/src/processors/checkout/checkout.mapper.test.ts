@@ -7,34 +7,57 @@ const credentials: CheckoutCredentials = { secret_key: 'sk_sbox_m73dzbpy7cf3gfd4
 const input = authorizationInputOf;
 
 const consumerPresentSource = { type: 'card', number: '{{ account_number }}', expiry_month: '{{ expiration_month }}', expiry_year: '{{ expiration_year }}', cvv: '{{ security_code }}', name: 'Ada Lovelace' };
-const merchantInitiatedSource = { type: 'card', number: '{{ account_number }}', expiry_month: '{{ expiration_month }}', expiry_year: '{{ expiration_year }}', name: 'Ada Lovelace' };
+/** A guest one-off: Checkout.com would store the card by default, so it is told not to. */
+const guestSource = { ...consumerPresentSource, store_for_future_use: false };
+const merchantInitiatedSource = { type: 'card', number: '{{ account_number }}', expiry_month: '{{ expiration_month }}', expiry_year: '{{ expiration_year }}', name: 'Ada Lovelace', stored: true };
 const common = { amount: 1250, currency: 'EUR', reference: '01a208ee-5f6c-74c8-b99c-a50679101e09', processing_channel_id: 'pc_q4dbxom5jbgudnjzjpz7j2z6uq' };
 
 describe('Checkout.com POST /payments request', () => {
-  it('when a one-off automatic-capture payment is mapped, then the template has every field pinned, the Bearer key and Cko-Idempotency-Key, placeholders for the card', () => {
+  it('when a guest one-off automatic-capture payment is mapped, then the template has every field pinned, the Bearer key and Cko-Idempotency-Key, placeholders for the card, and store_for_future_use false', () => {
     expect(toCheckoutPaymentRequest(input(), credentials)).toEqual({
       method: 'POST',
       path: '/payments',
       headers: { 'content-type': 'application/json', authorization: 'Bearer sk_sbox_m73dzbpy7cf3gfd46xr4yj5xo4e', 'cko-idempotency-key': '01a208ee-5f6c-74c8-b99c-a50679101e09:authorization' },
-      body: { source: consumerPresentSource, ...common, capture: true },
+      body: { source: guestSource, ...common, capture: true },
       carries_card_data: true,
     });
   });
 
   it('when the flow captures manually, then capture is false', () => {
-    expect(toCheckoutPaymentRequest(input({ capture_mode: 'manual' }), credentials).body).toEqual({ source: consumerPresentSource, ...common, capture: false });
+    expect(toCheckoutPaymentRequest(input({ capture_mode: 'manual' }), credentials).body).toEqual({ source: guestSource, ...common, capture: false });
+  });
+
+  it('when a one-off payment stores the card for COF payments (earlier rule 2), then it is a cardholder-initiated Regular payment with store_for_future_use true', () => {
+    expect(toCheckoutPaymentRequest(input({ stored_credential: 'storing' }), credentials).body).toEqual({ source: { ...consumerPresentSource, store_for_future_use: true }, ...common, capture: true, payment_type: 'Regular', merchant_initiated: false });
+  });
+
+  it('when a one-off payment pays with a stored card (earlier rule 3), then it is a cardholder-initiated Regular payment with source.stored true and the cvv, without previous_payment_id', () => {
+    expect(toCheckoutPaymentRequest(input({ stored_credential: 'stored' }), credentials).body).toEqual({ source: { ...consumerPresentSource, stored: true }, ...common, capture: true, payment_type: 'Regular', merchant_initiated: false });
+  });
+
+  it.each([
+    ['RECURRING', 'Recurring'],
+    ['UNSCHEDULED', 'Unscheduled'],
+  ] as const)('when an initial %s payment is made from a stored card (earlier rule 5), then it is %s, cardholder-initiated, with source.stored true', (use_case, payment_type) => {
+    expect(toCheckoutPaymentRequest(input({ use_case, stored_credential: 'stored' }), credentials).body).toEqual({
+      source: { ...consumerPresentSource, stored: true },
+      ...common,
+      capture: true,
+      payment_type,
+      merchant_initiated: false,
+    });
   });
 
   it('when an initial recurring payment is mapped, then payment_type Recurring and merchant_initiated false', () => {
-    expect(toCheckoutPaymentRequest(input({ use_case: 'RECURRING' }), credentials).body).toEqual({ source: consumerPresentSource, ...common, capture: true, payment_type: 'Recurring', merchant_initiated: false });
+    expect(toCheckoutPaymentRequest(input({ use_case: 'RECURRING', stored_credential: 'storing' }), credentials).body).toEqual({ source: consumerPresentSource, ...common, capture: true, payment_type: 'Recurring', merchant_initiated: false });
   });
 
   it('when an initial unscheduled payment is mapped, then payment_type Unscheduled and merchant_initiated false', () => {
-    expect(toCheckoutPaymentRequest(input({ use_case: 'UNSCHEDULED' }), credentials).body).toEqual({ source: consumerPresentSource, ...common, capture: true, payment_type: 'Unscheduled', merchant_initiated: false });
+    expect(toCheckoutPaymentRequest(input({ use_case: 'UNSCHEDULED', stored_credential: 'storing' }), credentials).body).toEqual({ source: consumerPresentSource, ...common, capture: true, payment_type: 'Unscheduled', merchant_initiated: false });
   });
 
-  it('when a subsequent recurring payment is mapped, then merchant_initiated true, previous_payment_id the initial payment id, no cvv', () => {
-    expect(toCheckoutPaymentRequest(input({ use_case: 'SUBSEQUENT_RECURRING', initial_processor_reference: 'pay_mbabizu24mvu3mela5njyhpit4', network_transaction_reference: '483425347823432' }), credentials).body).toEqual({
+  it('when a subsequent recurring payment is mapped, then merchant_initiated true, previous_payment_id the initial payment id, source.stored true, no cvv', () => {
+    expect(toCheckoutPaymentRequest(input({ use_case: 'SUBSEQUENT_RECURRING', stored_credential: 'stored', initial_processor_reference: 'pay_mbabizu24mvu3mela5njyhpit4', network_transaction_reference: '483425347823432' }), credentials).body).toEqual({
       source: merchantInitiatedSource,
       ...common,
       capture: true,
@@ -45,7 +68,7 @@ describe('Checkout.com POST /payments request', () => {
   });
 
   it('when a subsequent unscheduled payment knows only the scheme_id, then previous_payment_id is the scheme_id', () => {
-    expect(toCheckoutPaymentRequest(input({ use_case: 'SUBSEQUENT_UNSCHEDULED', network_transaction_reference: '483425347823432' }), credentials).body).toEqual({
+    expect(toCheckoutPaymentRequest(input({ use_case: 'SUBSEQUENT_UNSCHEDULED', stored_credential: 'stored', network_transaction_reference: '483425347823432' }), credentials).body).toEqual({
       source: merchantInitiatedSource,
       ...common,
       capture: true,
@@ -65,6 +88,7 @@ describe('Checkout.com POST /payments request', () => {
       number: '{{ account_number }}',
       expiry_month: '{{ expiration_month }}',
       expiry_year: '{{ expiration_year }}',
+      store_for_future_use: false,
     });
   });
 });

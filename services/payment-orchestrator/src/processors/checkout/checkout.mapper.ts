@@ -2,14 +2,40 @@ import type { CaptureOutcome, ProcessorPayment, StepOutcome } from '../../domain
 import { CARD_PLACEHOLDERS, field, isMerchantInitiated, text, transportOutcome, type AuthorizationInput, type ProcessorHttpRequest, type ProcessorHttpResponse } from '../processor-wire';
 import type { CheckoutCredentials } from './checkout.account';
 
-/** Stored-credential fields by use case: one-off payments are Regular (Checkout.com's default, so nothing is sent). */
-const PAYMENT_TYPE: Record<ProcessorPayment['use_case'], { payment_type?: 'Recurring' | 'Unscheduled'; merchant_initiated?: boolean }> = {
-  ONE_OFF: {},
-  RECURRING: { payment_type: 'Recurring', merchant_initiated: false },
-  UNSCHEDULED: { payment_type: 'Unscheduled', merchant_initiated: false },
-  SUBSEQUENT_RECURRING: { payment_type: 'Recurring', merchant_initiated: true },
-  SUBSEQUENT_UNSCHEDULED: { payment_type: 'Unscheduled', merchant_initiated: true },
-};
+type PaymentTypeFields = { payment_type?: 'Regular' | 'Recurring' | 'Unscheduled'; merchant_initiated?: boolean };
+
+/**
+ * Stored-credential fields by use case, per Checkout.com's stored card details rules. A guest one-off
+ * payment is Regular (the default, so not sent); a one-off that stores the card or pays with a stored one
+ * is a cardholder-initiated Regular payment, said explicitly.
+ */
+function paymentTypeFields(payment: AuthorizationInput): PaymentTypeFields {
+  switch (payment.use_case) {
+    case 'ONE_OFF':
+      return payment.stored_credential === 'none' ? {} : { payment_type: 'Regular', merchant_initiated: false };
+    case 'RECURRING':
+      return { payment_type: 'Recurring', merchant_initiated: false };
+    case 'UNSCHEDULED':
+      return { payment_type: 'Unscheduled', merchant_initiated: false };
+    case 'SUBSEQUENT_RECURRING':
+      return { payment_type: 'Recurring', merchant_initiated: true };
+    case 'SUBSEQUENT_UNSCHEDULED':
+      return { payment_type: 'Unscheduled', merchant_initiated: true };
+  }
+}
+
+/**
+ * The source's stored-credential flags: `stored: true` whenever the card details were stored by an
+ * earlier payment (full card API, cardholder- and merchant-initiated alike); `store_for_future_use`
+ * defaults to true at Checkout.com (the scheme is told the card is added), so a one-off payment says
+ * true when it stores the card and false when it does not. Recurring and unscheduled initial payments
+ * store by their payment_type and send neither.
+ */
+function sourceStorageFlags(payment: AuthorizationInput): { stored?: true; store_for_future_use?: boolean } {
+  if (payment.stored_credential === 'stored') return { stored: true };
+  if (payment.use_case !== 'ONE_OFF') return {};
+  return { store_for_future_use: payment.stored_credential === 'storing' };
+}
 
 function headers(credentials: CheckoutCredentials, idempotencyKey: string): Record<string, string> {
   return { 'content-type': 'application/json', authorization: `Bearer ${credentials.secret_key}`, 'cko-idempotency-key': idempotencyKey };
@@ -23,7 +49,7 @@ function headers(credentials: CheckoutCredentials, idempotencyKey: string): Reco
  */
 export function toCheckoutPaymentRequest(payment: AuthorizationInput, credentials: CheckoutCredentials): ProcessorHttpRequest {
   const merchantInitiated = isMerchantInitiated(payment.use_case);
-  const source: Record<string, string> = {
+  const source: Record<string, string | boolean> = {
     type: 'card',
     number: CARD_PLACEHOLDERS.account_number,
     expiry_month: CARD_PLACEHOLDERS.expiration_month,
@@ -31,6 +57,7 @@ export function toCheckoutPaymentRequest(payment: AuthorizationInput, credential
   };
   if (!merchantInitiated && payment.security_code_available) source.cvv = CARD_PLACEHOLDERS.security_code;
   if (payment.cardholder_name) source.name = payment.cardholder_name;
+  Object.assign(source, sourceStorageFlags(payment));
   let previous: { previous_payment_id: string } | Record<string, never> = {};
   if (merchantInitiated) {
     const previousPaymentId = payment.initial_processor_reference ?? payment.network_transaction_reference;
@@ -48,7 +75,7 @@ export function toCheckoutPaymentRequest(payment: AuthorizationInput, credential
       reference: payment.payment_id,
       capture: payment.capture_mode === 'automatic',
       processing_channel_id: credentials.processing_channel_id,
-      ...PAYMENT_TYPE[payment.use_case],
+      ...paymentTypeFields(payment),
       ...previous,
     },
     carries_card_data: true,

@@ -6,6 +6,7 @@ const payment = (masked: string, overrides: Partial<ProcessorPayment> = {}): Pro
   payment_id: 'p1',
   merchant_id: 'm1',
   use_case: 'ONE_OFF',
+  stored_credential: 'none',
   amount: 1250,
   currency_code: 'EUR',
   reference: 'order-1',
