@@ -20,6 +20,7 @@ import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { startEmbedded } from '../deploy/launcher/src/embedded';
 import { autocannon } from './support/autocannon';
+import { BENCH_RATE_LIMIT_ENV, announceBenchRateLimit } from './support/rate-limit';
 import { startAdyenStandIn, type AdyenStandIn } from '../test-e2e/support/adyen-stand-in';
 import { startCheckoutStandIn, type CheckoutStandIn } from '../test-e2e/support/checkout-stand-in';
 
@@ -48,6 +49,8 @@ const WARMUP_S = 2;
 const CONCURRENCY = Number(process.env.BENCH_PAYMENTS_CONCURRENCY ?? 256);
 /** A load well below capacity, for the path's own latency (at capacity p50/p99 are mostly queueing). */
 const LATENCY_CONCURRENCY = Number(process.env.BENCH_PAYMENTS_LATENCY_CONCURRENCY ?? 16);
+/** `false` measures the simulator path and POST /tokens only (the processors' runs take most of the bench's time). */
+const WITH_PROCESSORS = process.env.BENCH_PAYMENTS_PROCESSORS !== 'false';
 const TOKEN_CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const tokenBody = JSON.stringify({ card: { number: '4111 1111 1111 1111', exp_month: '03', exp_year: '2030', cvc: '737', name: 'Bench Mark' } });
 
@@ -81,6 +84,7 @@ async function main(): Promise<void> {
     port: 0,
     env: {
       LOG_LEVEL: 'silent',
+      ...BENCH_RATE_LIMIT_ENV,
       WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
       // Every card comes from 127.0.0.1 here: the per-address limit on card entry (30 per 10 min) would refuse the load.
       VAULT_CHECKOUT_ATTEMPTS_PER_ADDRESS: '100000000',
@@ -118,9 +122,24 @@ async function main(): Promise<void> {
     await tokenRun(WARMUP_S);
     const tokens = await tokenRun(DURATION_S);
 
+    const ratio = (payments.perSecond / tokens.requests.average) * 100;
+    announceBenchRateLimit();
+    console.log(`embedded profile; payments: ${CONCURRENCY} in flight (capacity) and ${LATENCY_CONCURRENCY} in flight (latency), ${WARMUP_S} s warm-up, ${DURATION_S} s measured each; tokens: ${TOKEN_CONNECTIONS} connections, ${DURATION_S} s`);
+    console.log(
+      `payments create→captured : ${payments.perSecond.toFixed(0)} payments/s, p50 ${payments.p50} ms, p99 ${payments.p99} ms, max ${payments.max} ms ` +
+        `(${payments.captured} captured, ${payments.failed} failed, ${payments.errors} errors, ${payments.sessionWaits} status reads of a session not yet at the vault) (target ≥ 300/s: ${payments.perSecond >= 300 ? 'met' : 'NOT met'})`,
+    );
+    console.log(
+      `  below capacity (${LATENCY_CONCURRENCY} in flight): ${steady.perSecond.toFixed(0)} payments/s, p50 ${steady.p50} ms, p99 ${steady.p99} ms, max ${steady.max} ms ` +
+        `(${steady.captured} captured, ${steady.failed} failed, ${steady.errors} errors; 200 ms of it is the simulator's capture delay, PROCESSOR_SIMULATOR_CAPTURE_DELAY_MS)`,
+    );
+    for (const error of [payments.firstError, steady.firstError].filter(Boolean)) console.log(`  first error: ${error}`);
+    console.log(`POST /tokens via gateway  : ${tokens.requests.average.toFixed(0)} tokens/s, p50 ${tokens.latency.p50} ms, p99 ${tokens.latency.p99} ms${tokens.non2xx || tokens.errors ? ` (${tokens.non2xx} non-2xx, ${tokens.errors} errors)` : ''}`);
+    console.log(`ratio payments/tokens     : ${ratio.toFixed(1)} % (target ≥ 40 %: ${ratio >= 40 ? 'met' : 'NOT met'})`);
+
     // The real processors' paths: one account, one automatic-capture flow and the matrix pointing at it, per stand-in.
     const onProcessors: Array<{ name: string; result: PaymentLoadResult }> = [];
-    for (const standIn of standIns) {
+    for (const standIn of WITH_PROCESSORS ? standIns : []) {
       const call = async (method: string, path: string, body: unknown) => {
         const response = await fetch(`${system.baseUrl}${path}`, { method, headers, body: JSON.stringify(body) });
         if (response.status >= 300) throw new Error(`${method} ${path} answered ${response.status}: ${await response.text()}`);
@@ -135,19 +154,6 @@ async function main(): Promise<void> {
       await disableEndpoints();
     }
 
-    const ratio = (payments.perSecond / tokens.requests.average) * 100;
-    console.log(`embedded profile; payments: ${CONCURRENCY} in flight (capacity) and ${LATENCY_CONCURRENCY} in flight (latency), ${WARMUP_S} s warm-up, ${DURATION_S} s measured each; tokens: ${TOKEN_CONNECTIONS} connections, ${DURATION_S} s`);
-    console.log(
-      `payments create→captured : ${payments.perSecond.toFixed(0)} payments/s, p50 ${payments.p50} ms, p99 ${payments.p99} ms, max ${payments.max} ms ` +
-        `(${payments.captured} captured, ${payments.failed} failed, ${payments.errors} errors, ${payments.sessionWaits} status reads of a session not yet at the vault) (target ≥ 300/s: ${payments.perSecond >= 300 ? 'met' : 'NOT met'})`,
-    );
-    console.log(
-      `  below capacity (${LATENCY_CONCURRENCY} in flight): ${steady.perSecond.toFixed(0)} payments/s, p50 ${steady.p50} ms, p99 ${steady.p99} ms, max ${steady.max} ms ` +
-        `(${steady.captured} captured, ${steady.failed} failed, ${steady.errors} errors; 200 ms of it is the simulator's capture delay, PROCESSOR_SIMULATOR_CAPTURE_DELAY_MS)`,
-    );
-    for (const error of [payments.firstError, steady.firstError].filter(Boolean)) console.log(`  first error: ${error}`);
-    console.log(`POST /tokens via gateway  : ${tokens.requests.average.toFixed(0)} tokens/s, p50 ${tokens.latency.p50} ms, p99 ${tokens.latency.p99} ms${tokens.non2xx || tokens.errors ? ` (${tokens.non2xx} non-2xx, ${tokens.errors} errors)` : ''}`);
-    console.log(`ratio payments/tokens     : ${ratio.toFixed(1)} % (target ≥ 40 %: ${ratio >= 40 ? 'met' : 'NOT met'})`);
     for (const { name, result } of onProcessors) {
       const share = (result.perSecond / payments.perSecond) * 100;
       const target = name.includes('25–75') ? ` (target ≥ 90 % of the simulator path: ${share >= 90 ? 'met' : 'NOT met'})` : '';
