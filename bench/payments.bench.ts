@@ -17,6 +17,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { EventLoopUtilization } from 'node:perf_hooks';
 import { Worker } from 'node:worker_threads';
 import { startEmbedded } from '../deploy/launcher/src/embedded';
 import { autocannon } from './support/autocannon';
@@ -41,6 +42,8 @@ interface PaymentLoadResult {
   p50: number;
   p99: number;
   max: number;
+  /** The main thread's busy time during the measured window ÷ payments captured in it (the whole embedded system runs there). */
+  mainThreadMsPerPayment: number;
 }
 
 const DURATION_S = Number(process.env.BENCH_DURATION_S ?? 8);
@@ -49,6 +52,8 @@ const WARMUP_S = 2;
 const CONCURRENCY = Number(process.env.BENCH_PAYMENTS_CONCURRENCY ?? 256);
 /** A load well below capacity, for the path's own latency (at capacity p50/p99 are mostly queueing). */
 const LATENCY_CONCURRENCY = Number(process.env.BENCH_PAYMENTS_LATENCY_CONCURRENCY ?? 16);
+/** `false` measures the simulator path and POST /tokens only (the processors' runs take most of the bench's time). */
+const WITH_PROCESSORS = process.env.BENCH_PAYMENTS_PROCESSORS !== 'false';
 const TOKEN_CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const tokenBody = JSON.stringify({ card: { number: '4111 1111 1111 1111', exp_month: '03', exp_year: '2030', cvc: '737', name: 'Bench Mark' } });
 
@@ -57,9 +62,14 @@ function runPaymentLoad(baseUrl: string, apiKey: string, concurrency: number, re
     const worker = new Worker(join(__dirname, 'support', 'payment-load-worker.mjs'), {
       workerData: { baseUrl, apiKey, concurrency, warmupSeconds: WARMUP_S, durationSeconds: DURATION_S },
     });
-    worker.on('message', (message: { type: 'receiver'; url: string } | ({ type: 'result' } & PaymentLoadResult)) => {
+    let measuring: EventLoopUtilization | undefined;
+    let busyMs = 0;
+    type Message = { type: 'receiver'; url: string } | { type: 'window'; phase: 'start' | 'end' } | ({ type: 'result' } & Omit<PaymentLoadResult, 'mainThreadMsPerPayment'>);
+    worker.on('message', (message: Message) => {
       if (message.type === 'receiver') register(message.url).then(() => worker.postMessage('go'), reject);
-      else resolve(message);
+      else if (message.type === 'window' && message.phase === 'start') measuring = performance.eventLoopUtilization();
+      else if (message.type === 'window') busyMs = measuring ? performance.eventLoopUtilization(measuring).active : 0;
+      else resolve({ ...message, mainThreadMsPerPayment: busyMs / message.captured });
     });
     worker.once('error', reject);
     worker.once('exit', (code) => {
@@ -119,24 +129,9 @@ async function main(): Promise<void> {
     const tokenRun = (duration: number) =>
       autocannon({ url: `${system.baseUrl}/tokens`, method: 'POST', headers, body: tokenBody, connections: TOKEN_CONNECTIONS, duration, workers: 1 });
     await tokenRun(WARMUP_S);
+    const tokensStarted = performance.eventLoopUtilization();
     const tokens = await tokenRun(DURATION_S);
-
-    // The real processors' paths: one account, one automatic-capture flow and the matrix pointing at it, per stand-in.
-    const onProcessors: Array<{ name: string; result: PaymentLoadResult }> = [];
-    for (const standIn of standIns) {
-      const call = async (method: string, path: string, body: unknown) => {
-        const response = await fetch(`${system.baseUrl}${path}`, { method, headers, body: JSON.stringify(body) });
-        if (response.status >= 300) throw new Error(`${method} ${path} answered ${response.status}: ${await response.text()}`);
-        return (await response.json()) as { id: string };
-      };
-      const account = await call('POST', '/processor-accounts', { processor: standIn.processor, name: standIn.name, credentials: standIn.processor === 'adyen' ? ADYEN : CHECKOUT, settings: { base_url: standIn.server.baseUrl } });
-      if ('webhookUrl' in standIn.server) standIn.server.webhookUrl = `${system.baseUrl}/processor-notifications/checkout/${account.id}`;
-      const flow = `bench-${standIn.processor}-${onProcessors.length}`;
-      await call('POST', '/flows', { name: flow, capture_mode: 'automatic', steps: [{ kind: 'authorization', processor: account.id }, { kind: 'capture', processor: account.id }] });
-      await call('PUT', '/flow-matrix', { default_flow: flow, rules: [] });
-      onProcessors.push({ name: standIn.name, result: await runPaymentLoad(system.baseUrl, system.bootstrapApiKey, CONCURRENCY, register) });
-      await disableEndpoints();
-    }
+    const mainThreadMsPerToken = performance.eventLoopUtilization(tokensStarted).active / (tokens.requests.average * DURATION_S);
 
     const ratio = (payments.perSecond / tokens.requests.average) * 100;
     announceBenchRateLimit();
@@ -152,6 +147,29 @@ async function main(): Promise<void> {
     for (const error of [payments.firstError, steady.firstError].filter(Boolean)) console.log(`  first error: ${error}`);
     console.log(`POST /tokens via gateway  : ${tokens.requests.average.toFixed(0)} tokens/s, p50 ${tokens.latency.p50} ms, p99 ${tokens.latency.p99} ms${tokens.non2xx || tokens.errors ? ` (${tokens.non2xx} non-2xx, ${tokens.errors} errors)` : ''}`);
     console.log(`ratio payments/tokens     : ${ratio.toFixed(1)} % (target ≥ 40 %: ${ratio >= 40 ? 'met' : 'NOT met'})`);
+    // Busy time per unit moves less with other load on the machine than throughput does: compare these across runs.
+    console.log(
+      `main thread busy          : ${payments.mainThreadMsPerPayment.toFixed(2)} ms per payment, ${mainThreadMsPerToken.toFixed(2)} ms per token ` +
+        `(cost ratio ${((mainThreadMsPerToken / payments.mainThreadMsPerPayment) * 100).toFixed(1)} %; 300/s needs ≤ 3.3 ms per payment on that one thread)`,
+    );
+
+    // The real processors' paths: one account, one automatic-capture flow and the matrix pointing at it, per stand-in.
+    const onProcessors: Array<{ name: string; result: PaymentLoadResult }> = [];
+    for (const standIn of WITH_PROCESSORS ? standIns : []) {
+      const call = async (method: string, path: string, body: unknown) => {
+        const response = await fetch(`${system.baseUrl}${path}`, { method, headers, body: JSON.stringify(body) });
+        if (response.status >= 300) throw new Error(`${method} ${path} answered ${response.status}: ${await response.text()}`);
+        return (await response.json()) as { id: string };
+      };
+      const account = await call('POST', '/processor-accounts', { processor: standIn.processor, name: standIn.name, credentials: standIn.processor === 'adyen' ? ADYEN : CHECKOUT, settings: { base_url: standIn.server.baseUrl } });
+      if ('webhookUrl' in standIn.server) standIn.server.webhookUrl = `${system.baseUrl}/processor-notifications/checkout/${account.id}`;
+      const flow = `bench-${standIn.processor}-${onProcessors.length}`;
+      await call('POST', '/flows', { name: flow, capture_mode: 'automatic', steps: [{ kind: 'authorization', processor: account.id }, { kind: 'capture', processor: account.id }] });
+      await call('PUT', '/flow-matrix', { default_flow: flow, rules: [] });
+      onProcessors.push({ name: standIn.name, result: await runPaymentLoad(system.baseUrl, system.bootstrapApiKey, CONCURRENCY, register) });
+      await disableEndpoints();
+    }
+
     for (const { name, result } of onProcessors) {
       const share = (result.perSecond / payments.perSecond) * 100;
       const target = name.includes('25–75') ? ` (target ≥ 90 % of the simulator path: ${share >= 90 ? 'met' : 'NOT met'})` : '';

@@ -61,6 +61,9 @@ const latencies = [];
 const started = performance.now();
 const measureFrom = started + warmupSeconds * 1000;
 const measureUntil = measureFrom + durationSeconds * 1000;
+// The parent measures its main thread's busy time over the same window.
+setTimeout(() => parentPort.postMessage({ type: 'window', phase: 'start' }), measureFrom - started);
+setTimeout(() => parentPort.postMessage({ type: 'window', phase: 'end' }), measureUntil - started);
 let firstError = null;
 
 async function onePayment() {

@@ -122,6 +122,28 @@ describe('SqliteDocumentStore group commit', () => {
     expect(await store.isProcessed('group', 'event-2')).toBe(false);
   });
 
+  it('when several units of one group fail, then each rejects with its own error and the others commit in one transaction, each seeing the units before it', async () => {
+    const ghost: Item = { id: newId(), merchant_id: MERCHANT, name: 'ghost', version: 1 };
+    const first = newId();
+    const before = walCommits(file);
+
+    const results = await settle<unknown>([
+      store.transaction((uow) => uow.insert<Item>(ITEMS, { id: first, merchant_id: MERCHANT, name: 'first', ref: 'order-1' })),
+      insert({ name: 'same ref', ref: 'order-1' }, 2),
+      store.transaction((uow) => uow.update<Item>(ITEMS, ghost)),
+      store.transaction((uow) => uow.update<Item>(ITEMS, { id: first, merchant_id: MERCHANT, name: 'first, updated', ref: 'order-1', version: 1 })),
+      insert({ name: 'after' }, 5),
+    ]);
+
+    expect(results.map((result) => result.status)).toEqual(['fulfilled', 'rejected', 'rejected', 'fulfilled', 'fulfilled']);
+    expect(rejections(results)[0]).toBeInstanceOf(DuplicateKeyError);
+    expect(rejections(results)[1]).toBeInstanceOf(ConcurrentModificationError);
+    expect(walCommits(file) - before).toBe(1);
+    expect(await store.collection<Item>(ITEMS).get(MERCHANT, first)).toMatchObject({ name: 'first, updated', version: 2 });
+    expect((await store.collection<Item>(ITEMS).list(MERCHANT, {}, { limit: 10 })).items.map((item) => item.name).sort()).toEqual(['after', 'first, updated']);
+    expect((await store.outbox.pending(10)).map((entry) => entry.message.key)).toEqual(['key-5']);
+  });
+
   it('when two units of one group update the same document from the same version, then exactly one wins and the other fails with ConcurrentModificationError', async () => {
     const read = await insert({ name: 'v1' });
 

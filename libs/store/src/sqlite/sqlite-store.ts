@@ -46,9 +46,10 @@ const STATEMENT_CACHE_LIMIT = 500;
  * better-sqlite3 adapter: one table per collection (id, merchant_id, version, data JSON), expression
  * indexes on JSON fields, outbox and processed-event tables in the same file.
  * Commits are grouped (GroupCommitter): the units of work queued within one event-loop turn share one
- * synchronous IMMEDIATE transaction, each inside its own SAVEPOINT, so a unit that fails is rolled back
- * alone. The transaction keeps commits atomic even with other processes on the same file (WAL;
- * busy_timeout makes writers wait for each other instead of failing).
+ * synchronous IMMEDIATE transaction. A unit that fails rolls the transaction back and the group is
+ * applied again without it, so it fails alone (see applyGroup). The transaction keeps commits atomic
+ * even with other processes on the same file (WAL; busy_timeout makes writers wait for each other
+ * instead of failing).
  */
 export class SqliteDocumentStore implements DocumentStore {
   private readonly statements = new Map<string, Statement>();
@@ -74,24 +75,37 @@ export class SqliteDocumentStore implements DocumentStore {
   private readonly removeOutbox: (positions: string[]) => void;
 
   private constructor(private readonly db: Database.Database) {
-    // better-sqlite3 runs a transaction function called inside a transaction as a SAVEPOINT: a unit
-    // that throws is rolled back to it and the group's transaction goes on with the next unit.
-    const applyUnit = db.transaction((uow: BufferedUnitOfWork) => this.apply(uow));
-    const applyGroup = db.transaction((units: readonly BufferedUnitOfWork[]): UnitOutcome[] =>
-      units.map((uow) => {
+    // No SAVEPOINT per unit: SQLite copies the pages a unit changes inside a savepoint into a statement
+    // journal, a fifth of a grouped unit's CPU (docs/benchmarks.md). A unit that fails (a version
+    // conflict, a duplicate key: rare) rolls back the whole transaction instead, and the group is applied
+    // again without it; each unit still sees the effects of every unit before it, as in call order.
+    const applyUnits = db.transaction((units: ReadonlyArray<{ index: number; uow: BufferedUnitOfWork }>) => {
+      for (const { index, uow } of units) {
         try {
-          applyUnit(uow);
-          return { ok: true };
+          this.apply(uow);
         } catch (error) {
-          // Constraint and version failures leave the transaction open; an error after which SQLite
-          // rolled the whole transaction back (I/O, disk full) fails every unit of the group.
+          // An error after which SQLite rolled the whole transaction back (I/O, disk full) fails every unit of the group.
           if (!db.inTransaction) throw error;
-          return { ok: false, error };
+          throw new UnitFailed(index, error);
         }
-      }),
-    );
+      }
+    });
+    const applyGroup = (units: readonly BufferedUnitOfWork[]): UnitOutcome[] => {
+      const outcomes: UnitOutcome[] = units.map(() => ({ ok: true }));
+      let remaining = units.map((uow, index) => ({ index, uow }));
+      for (;;) {
+        try {
+          applyUnits.immediate(remaining);
+          return outcomes;
+        } catch (error) {
+          if (!(error instanceof UnitFailed)) throw error;
+          outcomes[error.index] = { ok: false, error: error.cause };
+          remaining = remaining.filter(({ index }) => index !== error.index);
+        }
+      }
+    };
     this.committer = new GroupCommitter((units) => {
-      const outcomes = applyGroup.immediate(units);
+      const outcomes = applyGroup(units);
       if (outcomes.some((outcome, index) => outcome.ok && units[index]!.shredding)) this.eraseWal();
       if (outcomes.some((outcome, index) => outcome.ok && units[index]!.messages.length > 0)) this.listeners.notify();
       return outcomes;
@@ -193,7 +207,7 @@ export class SqliteDocumentStore implements DocumentStore {
     this.db.pragma('wal_checkpoint(TRUNCATE)');
   }
 
-  /** Runs inside the unit's SAVEPOINT: any throw rolls back this unit only. */
+  /** Applies one unit's writes inside the group's transaction; a throw makes the group roll back (applyGroup). */
   private apply(uow: BufferedUnitOfWork): void {
     let current: WriteOp | undefined;
     try {
@@ -248,6 +262,16 @@ export class SqliteDocumentStore implements DocumentStore {
     const message = (error as Error).message;
     const index = (this.specs.get(op.collection)?.indexes ?? []).find((candidate) => message.includes(`'${indexName(op.collection, candidate)}'`));
     return new DuplicateKeyError(op.collection, index ? index.fields : ['id']);
+  }
+}
+
+/** A unit of a group failed with `cause`: the group's transaction rolls back and is applied again without it. */
+class UnitFailed extends Error {
+  constructor(
+    readonly index: number,
+    override readonly cause: unknown,
+  ) {
+    super('a unit of the group failed');
   }
 }
 

@@ -34,6 +34,8 @@ interface Selection {
 }
 
 const MAX_TIMED_WAKES = 10_000;
+/** Entries kept in memory while waiting for a slot; beyond this, they wait in the queue for a scan. */
+const MAX_WAITING = 10_000;
 /** A hinted entry whose commit is not visible yet is looked for again this much later. */
 const HINT_RETRY_MS = 10;
 
@@ -44,7 +46,9 @@ const HINT_RETRY_MS = 10;
  * endpoint — and runs each attempt on its own, so one slow or dead endpoint only ever occupies its
  * own few slots and never delays another's deliveries. Entries of a saturated endpoint are skipped,
  * not waited on; the scan continues past them (and a later scan resumes where it stopped), so a
- * large backlog for one endpoint cannot starve the others.
+ * large backlog for one endpoint cannot starve the others. Entries that found no free slot wait in
+ * memory (bounded) and are offered again as soon as a slot frees up, so a busy endpoint's deliveries
+ * are not read back from the queue once per finished attempt.
  */
 export class DeliveryScheduler {
   private stopped = true;
@@ -57,6 +61,8 @@ export class DeliveryScheduler {
   private starved = false;
   private cursor: string | undefined;
   private hints: QueueEntry[] = [];
+  /** Due entries left behind for lack of a slot (still unclaimed in the queue), oldest first, by id. */
+  private readonly waiting = new Map<string, QueueEntry>();
   private readonly inFlight = new Set<string>();
   private readonly perEndpoint = new Map<string, number>();
   private readonly tasks = new Set<Promise<void>>();
@@ -82,6 +88,7 @@ export class DeliveryScheduler {
     this.timedWake = undefined;
     this.wakeTimes = [];
     this.hints = [];
+    this.waiting.clear();
     if (this.tasks.size === 0) return;
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([
@@ -166,7 +173,7 @@ export class DeliveryScheduler {
     const hints = this.hints;
     this.hints = [];
     const selection = this.newSelection();
-    if (this.select(hints, selection)) this.starved = true; // the rest waits in the queue for a free slot
+    this.keepWaiting(this.select(hints, selection));
     if (selection.picked.length === 0 || this.stopped) return;
     const claimed = await this.options.delivery.claim(selection.picked);
     // Not claimable yet (the commit is not visible) or taken by another worker: a scan sorts it out.
@@ -174,22 +181,31 @@ export class DeliveryScheduler {
     for (const entry of claimed) this.run(entry);
   }
 
+  /** Entries that found no free slot wait here for one; past the bound they stay in the queue for a scan. */
+  private keepWaiting(entries: QueueEntry[]): void {
+    for (const entry of entries) {
+      if (this.waiting.size >= MAX_WAITING && !this.waiting.has(entry.id)) this.starved = true;
+      else this.waiting.set(entry.id, entry);
+    }
+  }
+
   private newSelection(): Selection {
     return { picked: [], ids: new Set(), reserved: new Map(), free: this.options.maxInFlight - this.inFlight.size };
   }
 
-  /** Adds the candidates that fit into the free slots, globally and per endpoint; true when some did not fit. */
-  private select(candidates: QueueEntry[], selection: Selection): boolean {
-    let leftBehind = false;
+  /** Adds the candidates that fit into the free slots, globally and per endpoint; returns those that did not fit. */
+  private select(candidates: QueueEntry[], selection: Selection): QueueEntry[] {
+    const leftBehind: QueueEntry[] = [];
     for (const entry of candidates) {
       if (this.inFlight.has(entry.id) || selection.ids.has(entry.id)) continue;
       const load = (this.perEndpoint.get(entry.endpoint_id) ?? 0) + (selection.reserved.get(entry.endpoint_id) ?? 0);
       if (selection.picked.length >= selection.free || load >= this.options.maxInFlightPerEndpoint) {
-        leftBehind = true;
+        leftBehind.push(entry);
         continue;
       }
       selection.picked.push(entry);
       selection.ids.add(entry.id);
+      this.waiting.delete(entry.id);
       selection.reserved.set(entry.endpoint_id, (selection.reserved.get(entry.endpoint_id) ?? 0) + 1);
     }
     return leftBehind;
@@ -213,7 +229,7 @@ export class DeliveryScheduler {
     for (;;) {
       const page = await this.options.listDue(now, { limit: pageSize, ...(cursor ? { after: cursor } : {}) });
       scanned += page.items.length;
-      if (this.select(page.items, selection)) this.starved = true;
+      this.keepWaiting(this.select(page.items, selection));
       if (selection.picked.length >= selection.free) {
         cursor = undefined; // capacity is full: next time start again from the oldest
         break;
@@ -253,7 +269,12 @@ export class DeliveryScheduler {
         const left = (this.perEndpoint.get(entry.endpoint_id) ?? 1) - 1;
         if (left <= 0) this.perEndpoint.delete(entry.endpoint_id);
         else this.perEndpoint.set(entry.endpoint_id, left);
-        // A slot is free: look for work only if some was left behind for lack of slots.
+        // A slot is free: the entries waiting in memory go first; scan only if work was left in the queue.
+        if (this.waiting.size > 0) {
+          this.hints = [...this.waiting.values(), ...this.hints];
+          this.waiting.clear();
+          this.kick();
+        }
         if (this.starved) this.wake();
       }
     })();

@@ -5,11 +5,13 @@ import type { OpenCheckoutSession, RecordPaymentProgress } from '../domain/check
 
 export const VAULT_CONSUMER_GROUP = 'vault';
 
-type PaymentEventType = 'payment.processing' | 'payment.authorized' | 'payment.capturing' | 'payment.captured' | 'payment.failed';
+type PaymentEventType = 'payment.authorized' | 'payment.capturing' | 'payment.captured' | 'payment.failed';
 
 /**
  * checkout.session.opened (from the orchestrator) tells the vault which sessions exist;
- * payment.* events feed the progress the hosted page shows.
+ * payment.* events feed the progress the hosted page shows. payment.processing is not handled: a
+ * session starts as processing and progress only moves forward, so it could never change one, and
+ * an unhandled type is passed over before it is validated or looked up (one per payment).
  */
 export function checkoutEventsConsumer(
   runtime: { bus: Bus; store: DocumentStore; logger: Logger },
@@ -24,7 +26,6 @@ export function checkoutEventsConsumer(
     group: VAULT_CONSUMER_GROUP,
     handlers: {
       'checkout.session.opened': (event, uow) => useCases.openCheckoutSession(uow, event.merchant_id, event.data),
-      'payment.processing': progress,
       'payment.authorized': progress,
       'payment.capturing': progress,
       'payment.captured': progress,
