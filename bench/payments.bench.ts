@@ -5,7 +5,8 @@
 // Targets: ≥ 300 payments/s; ratio ≥ 40 %.
 //
 // Then the same load on real processors' paths, in the same run: the flow matrix switched to an Adyen or
-// a Checkout.com processor account whose stand-in answers after 25–75 ms (like a real PSP) or at once.
+// a Checkout.com processor account whose stand-in answers after 25–75 ms (like a real PSP) or at once, each
+// stand-in on a thread of its own (bench/support/psp-stand-ins.ts: a real PSP does not use our CPU).
 // The authorization goes through the forwarder (placeholders filled from the vault), Adyen captures
 // automatic flows itself, Checkout.com's capture settles by its signed payment_captured webhook through
 // the gateway. Target: the 25–75 ms paths within 90 % of the simulator path.
@@ -22,8 +23,7 @@ import { Worker } from 'node:worker_threads';
 import { startEmbedded } from '../deploy/launcher/src/embedded';
 import { autocannon } from './support/autocannon';
 import { BENCH_RATE_LIMIT_ENV, announceBenchRateLimit } from './support/rate-limit';
-import { startAdyenStandIn, type AdyenStandIn } from '../test-e2e/support/adyen-stand-in';
-import { startCheckoutStandIn, type CheckoutStandIn } from '../test-e2e/support/checkout-stand-in';
+import { startThreadedStandIn, type ThreadedStandIn } from './support/psp-stand-ins';
 
 const HMAC_KEY = '44782DEF547AAA06C910C43932B1EB0C71FC68D9D0C057550C48EC2ACF6BA056';
 const ADYEN = { api_key: 'AQE_bench_key_value', merchant_account: 'BenchECOM', hmac_key: HMAC_KEY };
@@ -80,11 +80,12 @@ function runPaymentLoad(baseUrl: string, apiKey: string, concurrency: number, re
 
 async function main(): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), 'vaultline-bench-payments-'));
-  const standIns: Array<{ name: string; processor: 'adyen' | 'checkout'; server: AdyenStandIn | CheckoutStandIn }> = [
-    { name: 'Adyen, 25–75 ms', processor: 'adyen', server: await startAdyenStandIn({ apiKey: ADYEN.api_key, merchantAccount: ADYEN.merchant_account, hmacKey: HMAC_KEY, delayMs: PSP_DELAY_MS }) },
-    { name: 'Adyen, at once', processor: 'adyen', server: await startAdyenStandIn({ apiKey: ADYEN.api_key, merchantAccount: ADYEN.merchant_account, hmacKey: HMAC_KEY }) },
-    { name: 'Checkout.com, 25–75 ms', processor: 'checkout', server: await startCheckoutStandIn({ secretKey: CHECKOUT.secret_key, processingChannelId: CHECKOUT.processing_channel_id, webhookSecret: CHECKOUT.webhook_secret, delayMs: PSP_DELAY_MS }) },
-    { name: 'Checkout.com, at once', processor: 'checkout', server: await startCheckoutStandIn({ secretKey: CHECKOUT.secret_key, processingChannelId: CHECKOUT.processing_channel_id, webhookSecret: CHECKOUT.webhook_secret }) },
+  // Each stand-in on a thread of its own (a real PSP's work is not done on our event loop).
+  const standIns: Array<{ name: string; processor: 'adyen' | 'checkout'; server: ThreadedStandIn }> = [
+    { name: 'Adyen, 25–75 ms', processor: 'adyen', server: await startThreadedStandIn({ processor: 'adyen', options: { apiKey: ADYEN.api_key, merchantAccount: ADYEN.merchant_account, hmacKey: HMAC_KEY, delayMs: PSP_DELAY_MS } }) },
+    { name: 'Adyen, at once', processor: 'adyen', server: await startThreadedStandIn({ processor: 'adyen', options: { apiKey: ADYEN.api_key, merchantAccount: ADYEN.merchant_account, hmacKey: HMAC_KEY } }) },
+    { name: 'Checkout.com, 25–75 ms', processor: 'checkout', server: await startThreadedStandIn({ processor: 'checkout', options: { secretKey: CHECKOUT.secret_key, processingChannelId: CHECKOUT.processing_channel_id, webhookSecret: CHECKOUT.webhook_secret, delayMs: PSP_DELAY_MS } }) },
+    { name: 'Checkout.com, at once', processor: 'checkout', server: await startThreadedStandIn({ processor: 'checkout', options: { secretKey: CHECKOUT.secret_key, processingChannelId: CHECKOUT.processing_channel_id, webhookSecret: CHECKOUT.webhook_secret } }) },
   ];
   const paymentsUrl = (standIn: (typeof standIns)[number]) => `${standIn.server.baseUrl}${standIn.processor === 'adyen' ? '/v69/payments' : '/payments'}`;
   const system = await startEmbedded({
@@ -162,7 +163,7 @@ async function main(): Promise<void> {
         return (await response.json()) as { id: string };
       };
       const account = await call('POST', '/processor-accounts', { processor: standIn.processor, name: standIn.name, credentials: standIn.processor === 'adyen' ? ADYEN : CHECKOUT, settings: { base_url: standIn.server.baseUrl } });
-      if ('webhookUrl' in standIn.server) standIn.server.webhookUrl = `${system.baseUrl}/processor-notifications/checkout/${account.id}`;
+      if (standIn.processor === 'checkout') await standIn.server.setWebhookUrl(`${system.baseUrl}/processor-notifications/checkout/${account.id}`);
       const flow = `bench-${standIn.processor}-${onProcessors.length}`;
       await call('POST', '/flows', { name: flow, capture_mode: 'automatic', steps: [{ kind: 'authorization', processor: account.id }, { kind: 'capture', processor: account.id }] });
       await call('PUT', '/flow-matrix', { default_flow: flow, rules: [] });
@@ -174,7 +175,8 @@ async function main(): Promise<void> {
       const share = (result.perSecond / payments.perSecond) * 100;
       const target = name.includes('25–75') ? ` (target ≥ 90 % of the simulator path: ${share >= 90 ? 'met' : 'NOT met'})` : '';
       console.log(
-        `${`payments on ${name}`.padEnd(34)}: ${result.perSecond.toFixed(0)} payments/s, p50 ${result.p50} ms, p99 ${result.p99} ms (${result.captured} captured, ${result.failed} failed, ${result.errors} errors), ${share.toFixed(0)} % of the simulator path${target}`,
+        `${`payments on ${name}`.padEnd(34)}: ${result.perSecond.toFixed(0)} payments/s, p50 ${result.p50} ms, p99 ${result.p99} ms (${result.captured} captured, ${result.failed} failed, ${result.errors} errors), ` +
+          `main thread ${result.mainThreadMsPerPayment.toFixed(2)} ms per payment, ${share.toFixed(0)} % of the simulator path${target}`,
       );
       if (result.firstError) console.log(`  first error: ${result.firstError}`);
     }
