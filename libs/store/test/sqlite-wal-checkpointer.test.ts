@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { waitFor } from '@vaultline/core';
@@ -27,5 +27,11 @@ describe('sqlite store: WAL checkpoints on a background thread', () => {
     for (let i = 0; i < 100; i++) await store.transaction((uow) => uow.insert<Note>('notes', { id: `n${i}`, merchant_id: 'm1', text: 'x'.repeat(4000) }));
     await waitFor(() => statSync(join(dir, 'store.db')).size > before + 100 * 4000, 3_000);
     expect(await store.collection<Note>('notes').get('m1', 'n99')).toMatchObject({ text: 'x'.repeat(4000) });
+  });
+
+  it('when the store closes, then the -wal and -shm files are gone at once, as the last connection removes them', async () => {
+    await store.transaction((uow) => uow.insert<Note>('notes', { id: 'n1', merchant_id: 'm1', text: 'x' }));
+    await store.close();
+    expect(readdirSync(dir).sort()).toEqual(['store.db']);
   });
 });

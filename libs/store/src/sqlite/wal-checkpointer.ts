@@ -12,6 +12,8 @@ import { Worker } from 'node:worker_threads';
  * runs alike under tsx, jest and the esbuild bundle (a worker does not inherit a loader).
  */
 const INTERVAL_MS = 100;
+/** How long a release waits for the thread to close its connection (it finishes a checkpoint in progress first). */
+const CLOSE_WAIT_MS = 2_000;
 
 const THREAD_CODE = `
 const { parentPort, workerData } = require('node:worker_threads');
@@ -29,6 +31,8 @@ parentPort.on('message', (message) => {
   } else if (message.close !== undefined) {
     open.get(message.close)?.close();
     open.delete(message.close);
+    Atomics.store(message.closed, 0, 1);
+    Atomics.notify(message.closed, 0);
   } else if (message.stop) {
     clearInterval(timer);
     for (const db of open.values()) db.close();
@@ -56,7 +60,11 @@ export function checkpointInBackground(file: string): () => void {
     const left = (registrations.get(file) ?? 1) - 1;
     if (left > 0) return void registrations.set(file, left);
     registrations.delete(file);
-    thread?.postMessage({ close: file });
+    // The owner closes its connection right after this: ours must be closed first, so that the owner's
+    // is the last one, which checkpoints and removes the -wal and -shm files as it did without this thread.
+    const closed = new Int32Array(new SharedArrayBuffer(4));
+    thread?.postMessage({ close: file, closed });
+    Atomics.wait(closed, 0, 0, CLOSE_WAIT_MS);
     if (registrations.size === 0) {
       thread?.postMessage({ stop: true });
       thread = null;
