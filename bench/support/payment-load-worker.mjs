@@ -73,8 +73,9 @@ async function onePayment() {
   const payment = JSON.parse(created.text);
   const outcome = outcomeOf(payment.id);
   // The session reaches the vault by event a moment after the payment is created; the hosted page
-  // reads the session's status before it offers the form, and so does this consumer. (Posting the card
-  // to a session the vault does not know yet would count against the session's attempt limit.)
+  // reads the session's status before it offers the form, and so does this consumer. The vault holds
+  // a read of a session not arrived yet for up to a second, so a 404 here (read again) is rare.
+  // (Posting the card to a session the vault does not know yet would count against the session's attempt limit.)
   const sessionId = payment.action_requirement.session_id;
   while ((await call('GET', `/sessions/${sessionId}/status`, null, {})).status === 404) {
     counts.sessionWaits++;

@@ -5,3 +5,4 @@ export { SqliteDocumentStore } from './sqlite/sqlite-store';
 export { InvalidQueryError } from './where';
 export { moveOutOfSystemScope } from './system-scope-migration';
 export { preparePrivateDatabaseFile } from './sqlite/private-database-file';
+export { checkpointInBackground } from './sqlite/wal-checkpointer';

@@ -8,6 +8,7 @@ import { orchestratorCollections } from './data/collections';
 import { StoreCredentialRepository } from './data/credential.repository';
 import { StoreCustomerRepository, StorePaymentMethodRepository } from './data/customer.repository';
 import { CachedFlowMatrixRepository } from './data/flow-matrix-cache';
+import { CachedProcessorAccountRepository } from './data/processor-account-cache';
 import { StoreFlowMatrixRepository, StoreFlowRepository } from './data/flow.repository';
 import { StorePaymentRepository } from './data/payment.repository';
 import { StoreProcessorAccountRepository, StoreProcessorNotificationRepository } from './data/processor-account.repository';
@@ -67,7 +68,7 @@ export function createApp(runtime: ServiceRuntime, config: PaymentOrchestratorCo
   const matrices = new CachedFlowMatrixRepository(new StoreFlowMatrixRepository(store), clock, { ttlMs: config.flowMatrixCacheMs });
 
   const sealer = new AesGcmSecretSealer(config.secretKey);
-  const accounts = new StoreProcessorAccountRepository(store);
+  const accounts = new CachedProcessorAccountRepository(new StoreProcessorAccountRepository(store), clock, { ttlMs: config.flowMatrixCacheMs });
   const egress = createEgressClient({
     allowPrivate: config.processorAllowPrivateUrls,
     httpsOnly: !config.processorAllowPrivateUrls,

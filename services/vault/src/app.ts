@@ -10,6 +10,7 @@ import { StoreCheckoutSessionRepository } from './data/checkout-session.reposito
 import { StoreKeyRotationRepository } from './data/key-rotation.repository';
 import { StoreTokenRepository } from './data/token.repository';
 import { listDetokenizeAudit } from './domain/audit/list-detokenize-audit';
+import { SessionArrivals } from './domain/checkout/session-arrivals';
 import { checkoutFraming, checkoutStatus, confirmStoredCard, openCheckoutSession, recordPaymentProgress, submitCheckoutCard } from './domain/checkout/checkout-flow';
 import { getKeyRotation, KeyRotationWorker, restoreActiveVersion, rewrapBatch, startKeyRotation } from './domain/keys/key-rotation';
 import type { TransactionRunner } from './domain/ports';
@@ -22,6 +23,13 @@ import { internalRoutes } from './http/internal.routes';
 import { tokenRoutes } from './http/token.routes';
 import { createVaultInternalApi } from './http/vault-internal-api';
 import { checkoutEventsConsumer } from './messaging/checkout-events.consumer';
+
+/**
+ * A status read for a session not stored yet waits up to a second for its event (woken at once when this
+ * instance stores it): the hosted page reads the status as soon as the consumer lands there, which is
+ * usually a moment before checkout.session.opened has reached the vault.
+ */
+const SESSION_ARRIVAL_WAIT = { maxMs: 1_000, recheckMs: 100 };
 
 export interface VaultApp extends ServiceApp {
   /** The internal API (detokenization) for callers in the same process; the HTTP route uses it too. */
@@ -53,8 +61,9 @@ export function createApp(runtime: ServiceRuntime, config: VaultConfig): VaultAp
     runtime.verifier,
   );
   const restoreRotatedVersion = restoreActiveVersion({ rotations, keys });
+  const arrivals = new SessionArrivals();
   const checkoutUseCases = {
-    openCheckoutSession: openCheckoutSession({ sessions, clock }),
+    openCheckoutSession: openCheckoutSession({ sessions, clock, arrivals }),
     recordPaymentProgress: recordPaymentProgress({ sessions }),
   };
 
@@ -86,7 +95,7 @@ export function createApp(runtime: ServiceRuntime, config: VaultConfig): VaultAp
       checkoutRoutes(router, {
         submitCheckoutCard: submitCheckoutCard({ sessions, createToken: create, ttl, clock, limits: config.checkout }),
         confirmStoredCard: confirmStoredCard({ sessions, tokens, keys, transaction, ttl, clock, limits: config.checkout }),
-        checkoutStatus: checkoutStatus({ sessions, clock }),
+        checkoutStatus: checkoutStatus({ sessions, clock, arrivals, wait: SESSION_ARRIVAL_WAIT }),
         checkoutFraming: checkoutFraming({ sessions }),
       });
     },

@@ -51,6 +51,28 @@ describe('checkout sessions (card entry in the browser)', () => {
     expect([answer.status, answer.body.code]).toEqual([404, 'checkout_session_not_found']);
   });
 
+  it('when the status is read before the session has arrived, then the read waits for checkout.session.opened and answers 200', async () => {
+    const sessionId = newId();
+    const read = vault.call(PUBLIC, 'GET', `/sessions/${sessionId}/status`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    await vault.runtime.bus.publish([
+      eventMessage(checkoutSessionOpenedV1, {
+        merchantId: MERCHANT.merchantId,
+        data: { session_id: sessionId, payment_id: newId(), amount: 1999, currency: 'EUR', expires_at: new Date(vault.clock.now().getTime() + 60_000).toISOString(), return_url: null },
+      }),
+    ]);
+    const answer = await read;
+    expect([answer.status, answer.body.session_id, answer.body.state]).toEqual([200, sessionId, 'open']);
+  });
+
+  it('when the status of a session that never arrives is read, then it answers 404 checkout_session_not_found after a bounded wait', async () => {
+    const started = Date.now();
+    const answer = await vault.call(PUBLIC, 'GET', `/sessions/${newId()}/status`);
+    expect([answer.status, answer.body.code]).toEqual([404, 'checkout_session_not_found']);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(900);
+    expect(Date.now() - started).toBeLessThan(3_000);
+  });
+
   it('when one session gets too many attempts, then it answers 429 too_many_attempts', async () => {
     const { sessionId } = await openSession(vault);
     const bad = { card: aCard({ number: '4242424242424241' }) };

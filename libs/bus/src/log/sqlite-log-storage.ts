@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3';
-import { preparePrivateDatabaseFile } from '@vaultline/store';
+import { checkpointInBackground, preparePrivateDatabaseFile } from '@vaultline/store';
 import type { BusMessage } from '../bus.port';
 import type { GroupOffset, LogAppend, LogRecord, LogStorage } from './log-storage.port';
 
@@ -39,6 +39,7 @@ export class SqliteLogStorage implements LogStorage {
   private readonly statements;
   private readonly appendAll: (entries: LogAppend[]) => LogRecord[];
   private readonly commitAll: (offsets: GroupOffset[]) => void;
+  private readonly stopCheckpoints: () => void;
 
   constructor(file: string) {
     preparePrivateDatabaseFile(file);
@@ -48,6 +49,7 @@ export class SqliteLogStorage implements LogStorage {
     this.db.pragma('synchronous = NORMAL');
     this.db.pragma('busy_timeout = 5000');
     this.db.exec(SCHEMA);
+    this.stopCheckpoints = this.db.memory ? () => undefined : checkpointInBackground(file);
     this.statements = {
       nextSeq: this.db.prepare<[string, number], { seq: number }>(
         `INSERT INTO bus_partitions (topic, part, next_seq) VALUES (?, ?, 1)
@@ -113,7 +115,9 @@ export class SqliteLogStorage implements LogStorage {
   }
 
   close(): void {
-    if (this.db.open) this.db.close();
+    if (!this.db.open) return;
+    this.stopCheckpoints();
+    this.db.close();
   }
 }
 

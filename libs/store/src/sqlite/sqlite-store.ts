@@ -29,6 +29,7 @@ import { assertCollectionName, indexName, savedIndex } from '../collection-namin
 import { whereSql, type SqlParam } from './sqlite-where';
 import { GroupCommitter, type UnitOutcome } from './group-committer';
 import { preparePrivateDatabaseFile } from './private-database-file';
+import { checkpointInBackground } from './wal-checkpointer';
 
 type Statement = Database.Statement<SqlParam[]>;
 
@@ -73,6 +74,7 @@ export class SqliteDocumentStore implements DocumentStore {
   };
 
   private readonly removeOutbox: (positions: string[]) => void;
+  private stopCheckpoints: () => void = () => undefined;
 
   private constructor(private readonly db: Database.Database) {
     // No SAVEPOINT per unit: SQLite copies the pages a unit changes inside a savepoint into a statement
@@ -133,7 +135,9 @@ export class SqliteDocumentStore implements DocumentStore {
       db.pragma('synchronous = NORMAL');
       db.pragma('busy_timeout = 5000');
       db.exec(INTERNAL_SCHEMA);
-      return new SqliteDocumentStore(db);
+      const store = new SqliteDocumentStore(db);
+      if (!db.memory) store.stopCheckpoints = checkpointInBackground(file);
+      return store;
     } catch (error) {
       db.close();
       throw error;
@@ -175,6 +179,7 @@ export class SqliteDocumentStore implements DocumentStore {
     this.committer.flush();
     // Keeps planner statistics current for the expression indexes (cheap; SQLite's recommendation).
     this.db.pragma('optimize');
+    this.stopCheckpoints();
     this.db.close();
     this.statements.clear();
   }

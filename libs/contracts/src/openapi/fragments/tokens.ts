@@ -128,7 +128,7 @@ export const tokensFragment: OpenApiFragment = {
         operationId: 'getCheckoutSessionStatus',
         summary: 'The session and its payment\'s progress (polled by the hosted page)',
         parameters: [sessionIdParameter],
-        responses: { '200': jsonResponse('The session status.', 'CheckoutSessionStatus'), '404': problemResponse('checkout_session_not_found.') },
+        responses: { '200': jsonResponse('The session status.', 'CheckoutSessionStatus'), '404': problemResponse('checkout_session_not_found, after waiting up to 1 s for a session that has not arrived yet.') },
       },
     },
   },

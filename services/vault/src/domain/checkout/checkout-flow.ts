@@ -22,6 +22,7 @@ import {
   type CheckoutSessionState,
   type PaymentProgress,
 } from './checkout-session';
+import type { SessionArrivals } from './session-arrivals';
 
 export interface CheckoutLimits {
   /** Card submissions per session per window (typos included). */
@@ -38,9 +39,10 @@ export type OpenCheckoutSession = (uow: UnitOfWork, merchantId: string, data: Ev
  * orchestrator validated return_url and allowed_origins already; what a page would follow or trust
  * is checked again here, so a bad event cannot make the page navigate to javascript: or post to `*`.
  */
-export function openCheckoutSession({ sessions, clock }: { sessions: CheckoutSessionRepository; clock: Clock }): OpenCheckoutSession {
+export function openCheckoutSession({ sessions, clock, arrivals }: { sessions: CheckoutSessionRepository; clock: Clock; arrivals: SessionArrivals }): OpenCheckoutSession {
   return async (uow, merchantId, data) => {
     if (await sessions.get(data.session_id)) return;
+    uow.afterCommit(() => arrivals.announce(data.session_id));
     sessions.insert(uow, {
       id: data.session_id,
       merchant_id: merchantId,
@@ -87,9 +89,20 @@ function movesForward(current: PaymentProgress, next: PaymentProgress): boolean 
 
 export type CheckoutStatus = (sessionId: string) => Promise<CheckoutSessionState>;
 
-export function checkoutStatus({ sessions, clock }: { sessions: CheckoutSessionRepository; clock: Clock }): CheckoutStatus {
+/** How long a status read waits for a session that has not arrived yet (see SessionArrivals), and how often it looks again meanwhile. */
+export interface ArrivalWait {
+  maxMs: number;
+  recheckMs: number;
+}
+
+export function checkoutStatus({ sessions, clock, arrivals, wait }: { sessions: CheckoutSessionRepository; clock: Clock; arrivals: SessionArrivals; wait: ArrivalWait }): CheckoutStatus {
   return async (sessionId) => {
-    const session = await sessions.get(sessionId);
+    const deadline = Date.now() + wait.maxMs;
+    let session = await sessions.get(sessionId);
+    for (let left = wait.maxMs; !session && left > 0; left = deadline - Date.now()) {
+      await arrivals.nextChance(sessionId, Math.min(left, wait.recheckMs));
+      session = await sessions.get(sessionId);
+    }
     if (!session) throw new CheckoutSessionNotFound();
     return stateAt(session, clock.now());
   };

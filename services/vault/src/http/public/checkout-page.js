@@ -255,12 +255,13 @@
   });
 
   // The merchant sends the consumer here as soon as the payment is created; the session reaches the
-  // vault by event a moment later, so an unknown session is asked for again for a few seconds.
+  // vault by event a moment later. The vault holds a read of an unknown session for up to a second
+  // while it waits for the session, so a few more reads cover a few seconds.
   function load(attempt) {
     fetch('/sessions/' + encodeURIComponent(sessionId) + '/status', { headers: { Accept: 'application/json' } })
       .then(function (r) { return r.json().then(function (json) { return { status: r.status, json: json }; }); })
       .then(function (answer) {
-        if (answer.status === 404 && attempt < 20) return setTimeout(function () { load(attempt + 1); }, 250);
+        if (answer.status === 404 && attempt < 4) return setTimeout(function () { load(attempt + 1); }, 250);
         if (answer.status !== 200) { notice.textContent = 'This payment link is not valid.'; return; }
         session = answer.json;
         learnOrigins(session);
