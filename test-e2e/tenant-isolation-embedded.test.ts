@@ -195,7 +195,11 @@ describe('tenant isolation: merchant B tries every id of merchant A', () => {
   beforeAll(async () => {
     standIns = await startDestinationStandIns();
     receiver = await startWebhookReceiver();
-    running = await startSystem({ ...standIns.forwarderEnv, WEBHOOK_ALLOW_PRIVATE_URLS: 'true', WEBHOOK_POLL_INTERVAL_MS: '100' }, 'vaultline-isolation-');
+    // Merchant B tries some 250 (route, id) pairs in a burst: the edge's per-key bucket (burst 200) is not the subject here.
+    running = await startSystem(
+      { ...standIns.forwarderEnv, WEBHOOK_ALLOW_PRIVATE_URLS: 'true', WEBHOOK_POLL_INTERVAL_MS: '100', RATE_LIMIT_PER_SECOND: '100000', RATE_LIMIT_BURST: '100000' },
+      'vaultline-isolation-',
+    );
     merchantA = await createMerchant(running.system, 'Merchant A', true);
     merchantB = await createMerchant(running.system, 'Merchant B', true);
     idsA = await resourcesOf(merchantA);
