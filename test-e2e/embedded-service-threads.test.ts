@@ -8,16 +8,18 @@ import { FORWARD_CARDS, forwardToAdyen } from './support/forward-scenario';
 import { startSystem, type RunningSystem } from './support/merchant-api';
 
 describe('embedded profile: services on threads of their own', () => {
-  describe('by default (EMBEDDED_SERVICE_THREADS unset: the importer on its own thread)', () => {
+  describe('by default (EMBEDDED_SERVICE_THREADS unset: the importer and the notifier on threads of their own)', () => {
     let running: RunningSystem;
     beforeAll(async () => {
       running = await startSystem({}, 'vaultline-threads-');
     });
     afterAll(() => running?.stop());
 
-    it('when the system runs, then the importer is on a worker thread and the merchant reaches it through the gateway', async () => {
-      expect(Object.keys(running.system.threads)).toEqual(['importer']);
+    it('when the system runs, then the importer and the notifier are on worker threads and the merchant reaches them through the gateway', async () => {
+      expect(Object.keys(running.system.threads).sort()).toEqual(['importer', 'notifier']);
       expect(running.system.services.importer).toBeUndefined();
+      expect(running.system.services.notifier).toBeUndefined();
+      expect((await running.merchant.call('GET', '/webhook-endpoints')).status).toBe(200);
       expect(running.system.services.vault).toBeDefined();
 
       const jobs = await running.merchant.call('GET', '/tokens/imports');
@@ -132,8 +134,8 @@ describe('embedded profile: services on threads of their own', () => {
     expect(() => loadThreadedServices({ EMBEDDED_SERVICE_THREADS: value })).toThrow(/vault, importer, notifier, payment-orchestrator or none/);
   });
 
-  it('when EMBEDDED_SERVICE_THREADS lists services, then those are the threaded ones; unset, the importer has a thread of its own', () => {
-    expect(loadThreadedServices({})).toEqual(['importer']);
+  it('when EMBEDDED_SERVICE_THREADS lists services, then those are the threaded ones; unset, the importer and the notifier have threads of their own', () => {
+    expect(loadThreadedServices({})).toEqual(['importer', 'notifier']);
     expect(loadThreadedServices({ EMBEDDED_SERVICE_THREADS: 'importer, notifier' })).toEqual(['importer', 'notifier']);
     expect(loadThreadedServices({ EMBEDDED_SERVICE_THREADS: 'none' })).toEqual([]);
   });

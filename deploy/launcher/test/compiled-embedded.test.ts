@@ -52,7 +52,7 @@ describe('the compiled embedded profile', () => {
         PORT: '0',
         LOG_LEVEL: 'warn',
         BOOTSTRAP_API_KEY: apiKey,
-        // The default: the importer on a worker thread of its own, run from its own compiled bundle.
+        // The default: the importer and the notifier on worker threads of their own, run from their own compiled bundle.
       },
     });
     baseUrl = await listeningUrl(child);

@@ -10,13 +10,15 @@ export const THREADABLE_SERVICES = ['vault', 'importer', 'notifier', 'payment-or
 
 /**
  * EMBEDDED_SERVICE_THREADS: comma-separated services to run on a worker thread of their own in the
- * embedded profile, or "none": every service on the main thread. The default is `importer`: an account
- * import's platform calls, job bookkeeping and counting then use the second core instead of competing
- * with merchant requests on the main thread.
+ * embedded profile, or "none": every service on the main thread. The default is `importer,notifier`: an
+ * account import's platform calls, job bookkeeping and counting, and the notifier's event log, delivery
+ * bookkeeping and signed webhooks then use the second core instead of competing with merchant requests on
+ * the main thread (payments bench: 448 against 271–301 payments/s with the importer alone; about 85 MB
+ * more idle memory per thread; docs/benchmarks.md).
  */
 const threadConfigSchema = z.object({
   EMBEDDED_SERVICE_THREADS: envList()
-    .default(['importer'])
+    .default(['importer', 'notifier'])
     .transform((names, ctx) => {
       if (names.length === 1 && names[0] === 'none') return [];
       const unknown = names.filter((name) => !(THREADABLE_SERVICES as readonly string[]).includes(name));
