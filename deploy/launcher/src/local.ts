@@ -62,6 +62,19 @@ const repoRoot = resolve(__dirname, '../../..');
  * Ctrl-C on main-local) stops every process cleanly.
  */
 export async function startLocal(options: LocalOptions = {}): Promise<LocalSystem> {
+  const autoPorts = (options.port ?? Number(process.env.PORT ?? 8080)) === 0;
+  // With ports picked here (port 0), another process on the machine may bind one of them before the
+  // service that was given it starts (parallel test workers): start again on fresh ports.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startLocalOnce(options);
+    } catch (error) {
+      if (!autoPorts || attempt === 3 || !String((error as Error).message).includes('EADDRINUSE')) throw error;
+    }
+  }
+}
+
+async function startLocalOnce(options: LocalOptions): Promise<LocalSystem> {
   const dataDir = resolve(options.dataDir ?? process.env.DATA_DIR ?? './data/local');
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const requestedPort = options.port ?? Number(process.env.PORT ?? 8080);

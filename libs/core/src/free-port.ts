@@ -11,11 +11,19 @@ import { randomInt } from 'node:crypto';
 const LOW = 20_000;
 const HIGH = 32_767;
 
-/** A TCP port on 127.0.0.1 that was free a moment ago, outside the ephemeral range. */
+/**
+ * Ports this process handed out: none is bound until its process starts, so the check alone would let
+ * one launcher pick the same port twice (14 picks per local system).
+ */
+const handedOut = new Set<number>();
+
+/** A TCP port on 127.0.0.1 that was free a moment ago, outside the ephemeral range, not handed out before by this process. */
 export async function freePort(): Promise<number> {
   for (let attempt = 0; attempt < 50; attempt++) {
     const port = randomInt(LOW, HIGH + 1);
-    if (await canListen(port)) return port;
+    if (handedOut.has(port) || !(await canListen(port))) continue;
+    handedOut.add(port);
+    return port;
   }
   throw new Error(`no free port found between ${LOW} and ${HIGH}`);
 }
