@@ -29,7 +29,7 @@ import { checkoutEventsConsumer } from './messaging/checkout-events.consumer';
  * instance stores it): the hosted page reads the status as soon as the consumer lands there, which is
  * usually a moment before checkout.session.opened has reached the vault.
  */
-const SESSION_ARRIVAL_WAIT = { maxMs: 1_000, recheckMs: 100 };
+const SESSION_ARRIVAL_WAIT = { maxMs: 1_000, recheckMs: 100, maxWaiting: 1_000 };
 
 export interface VaultApp extends ServiceApp {
   /** The internal API (detokenization) for callers in the same process; the HTTP route uses it too. */

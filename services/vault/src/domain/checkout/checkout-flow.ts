@@ -89,19 +89,32 @@ function movesForward(current: PaymentProgress, next: PaymentProgress): boolean 
 
 export type CheckoutStatus = (sessionId: string) => Promise<CheckoutSessionState>;
 
-/** How long a status read waits for a session that has not arrived yet (see SessionArrivals), and how often it looks again meanwhile. */
+/**
+ * How long a status read waits for a session that has not arrived yet (see SessionArrivals), how often it
+ * looks again meanwhile, and how many reads may wait at once: the route is public, so reads of made-up
+ * ids beyond that many answer 404 at once instead of holding a connection and re-reading the store.
+ */
 export interface ArrivalWait {
   maxMs: number;
   recheckMs: number;
+  maxWaiting: number;
 }
 
 export function checkoutStatus({ sessions, clock, arrivals, wait }: { sessions: CheckoutSessionRepository; clock: Clock; arrivals: SessionArrivals; wait: ArrivalWait }): CheckoutStatus {
+  let waiting = 0;
   return async (sessionId) => {
-    const deadline = Date.now() + wait.maxMs;
     let session = await sessions.get(sessionId);
-    for (let left = wait.maxMs; !session && left > 0; left = deadline - Date.now()) {
-      await arrivals.nextChance(sessionId, Math.min(left, wait.recheckMs));
-      session = await sessions.get(sessionId);
+    if (!session && waiting < wait.maxWaiting) {
+      waiting++;
+      try {
+        const deadline = Date.now() + wait.maxMs;
+        for (let left = wait.maxMs; !session && left > 0; left = deadline - Date.now()) {
+          await arrivals.nextChance(sessionId, Math.min(left, wait.recheckMs));
+          session = await sessions.get(sessionId);
+        }
+      } finally {
+        waiting--;
+      }
     }
     if (!session) throw new CheckoutSessionNotFound();
     return stateAt(session, clock.now());
