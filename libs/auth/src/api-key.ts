@@ -1,7 +1,7 @@
 import { createHmac, randomBytes } from 'node:crypto';
-import { constantTimeEquals } from '@vaultline/core';
+import { constantTimeEquals, type Mode as ApiKeyMode } from '@vaultline/core';
 
-export type ApiKeyMode = 'test' | 'live';
+export type { Mode as ApiKeyMode } from '@vaultline/core';
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 const SECRET_LENGTH = 32;

@@ -6,3 +6,4 @@ export * from './luhn';
 export * from './timing-safe';
 export * from './async';
 export * from './free-port';
+export * from './scope';
