@@ -3,7 +3,7 @@ import { paymentCapturedV1, paymentProcessingV1, tokenCreatedV1, tokenDeletedV1 
 import { createLogger } from '@vaultline/logger';
 import type { DocumentStore, StoredDocument } from '@vaultline/store';
 import { createEventConsumer, DEAD_LETTER_HEADERS, deadLetterTopic, eventMessage, openBus, type Bus, type Delivery, type EventHandlers, type Subscription } from '../src';
-import { aPayment, MERCHANT, storeAdapters } from './fixtures';
+import { aPayment, SCOPE, storeAdapters } from './fixtures';
 
 interface Notice extends StoredDocument {
   event_id: string;
@@ -31,7 +31,7 @@ describe.each(storeAdapters)('createEventConsumer on the %s', (_name, openStore)
     await store.close();
   });
 
-  const notices = () => store.collection<Notice>('notices').count(MERCHANT, {});
+  const notices = () => store.collection<Notice>('notices').count(SCOPE, {});
 
   it('when an event is delivered twice, then its effect is applied once', async () => {
     const calls: string[] = [];
@@ -43,14 +43,14 @@ describe.each(storeAdapters)('createEventConsumer on the %s', (_name, openStore)
       handlers: {
         'payment.processing': (event, uow) => {
           calls.push(event.id);
-          uow.insert<Notice>('notices', { id: `notice_${calls.length}`, merchant_id: event.merchant_id, event_id: `${event.id}_${calls.length}`, payment_id: event.data.payment_id });
+          uow.insert<Notice>('notices', { id: `notice_${calls.length}`, merchant_id: event.merchant_id, mode: 'test', event_id: `${event.id}_${calls.length}`, payment_id: event.data.payment_id });
         },
       },
     });
-    const message = eventMessage(paymentProcessingV1, { merchantId: MERCHANT, data: aPayment() });
+    const message = eventMessage(paymentProcessingV1, { scope: SCOPE, data: aPayment() });
 
     await bus.publish([message, message]);
-    await bus.publish([eventMessage(paymentProcessingV1, { merchantId: MERCHANT, data: aPayment() })]);
+    await bus.publish([eventMessage(paymentProcessingV1, { scope: SCOPE, data: aPayment() })]);
 
     await waitFor(async () => (await notices()) === 2);
     await sleep(30);
@@ -69,11 +69,11 @@ describe.each(storeAdapters)('createEventConsumer on the %s', (_name, openStore)
       handlers: {
         'payment.processing': (event, uow) => {
           seen.push(event.id);
-          if (interested) uow.insert<Notice>('notices', { id: `notice_${event.id}`, merchant_id: event.merchant_id, event_id: event.id, payment_id: event.data.payment_id });
+          if (interested) uow.insert<Notice>('notices', { id: `notice_${event.id}`, merchant_id: event.merchant_id, mode: 'test', event_id: event.id, payment_id: event.data.payment_id });
         },
       },
     });
-    const message = eventMessage(paymentProcessingV1, { merchantId: MERCHANT, data: aPayment() });
+    const message = eventMessage(paymentProcessingV1, { scope: SCOPE, data: aPayment() });
     const eventId = (JSON.parse(message.value) as { id: string }).id;
 
     await bus.publish([message]);
@@ -101,14 +101,14 @@ describe.each(storeAdapters)('createEventConsumer on the %s', (_name, openStore)
       'payment.processing': async (event, uow) => {
         arrived++;
         await gate;
-        uow.insert<Notice>('notices', { id: `notice_${arrived}_${Math.random()}`, merchant_id: event.merchant_id, event_id: `${event.id}_${Math.random()}`, payment_id: 'p' });
+        uow.insert<Notice>('notices', { id: `notice_${arrived}_${Math.random()}`, merchant_id: event.merchant_id, mode: 'test', event_id: `${event.id}_${Math.random()}`, payment_id: 'p' });
       },
     };
     consumer = await createEventConsumer({ bus, store, group: GROUP, logger, handlers, maxAttempts: 1 });
     const other = await createEventConsumer({ bus: secondBus, store, group: GROUP, logger, handlers, maxAttempts: 1 });
     await secondBus.subscribe({ topics: [deadLetterTopic(paymentProcessingV1.topic)], group: 'dlq', handler: async (d) => void dead.push(d) });
     await bus.subscribe({ topics: [deadLetterTopic(paymentProcessingV1.topic)], group: 'dlq', handler: async (d) => void dead.push(d) });
-    const message = eventMessage(paymentProcessingV1, { merchantId: MERCHANT, data: aPayment() });
+    const message = eventMessage(paymentProcessingV1, { scope: SCOPE, data: aPayment() });
 
     await bus.publish([message]);
     await secondBus.publish([message]);
@@ -134,17 +134,17 @@ describe.each(storeAdapters)('createEventConsumer on the %s', (_name, openStore)
       handlers: {
         'payment.captured': (event, uow) => {
           attempts.push(attempts.length + 1);
-          uow.insert<Notice>('notices', { id: `notice_${attempts.length}`, merchant_id: event.merchant_id, event_id: event.id, payment_id: event.data.payment_id });
+          uow.insert<Notice>('notices', { id: `notice_${attempts.length}`, merchant_id: event.merchant_id, mode: 'test', event_id: event.id, payment_id: event.data.payment_id });
           if (attempts.length === 1) throw new Error('downstream timeout');
         },
       },
     });
 
-    await bus.publish([eventMessage(paymentCapturedV1, { merchantId: MERCHANT, data: aPayment({ status: 'captured', amount: { requested: 5, captured: 5 } }) })]);
+    await bus.publish([eventMessage(paymentCapturedV1, { scope: SCOPE, data: aPayment({ status: 'captured', amount: { requested: 5, captured: 5 } }) })]);
 
     await waitFor(async () => (await notices()) === 1);
     expect(attempts).toEqual([1, 2]);
-    expect(await store.collection<Notice>('notices').get(MERCHANT, 'notice_1')).toBeNull();
+    expect(await store.collection<Notice>('notices').get(SCOPE, 'notice_1')).toBeNull();
   });
 
   it('when an event is invalid, then it lands in the dead-letter topic after one attempt and later events flow', async () => {
@@ -158,12 +158,12 @@ describe.each(storeAdapters)('createEventConsumer on the %s', (_name, openStore)
       logger,
       handlers: { 'payment.processing': (event) => void handled.push(event.data.payment_id) },
     });
-    const valid = eventMessage(paymentProcessingV1, { merchantId: MERCHANT, data: aPayment({ payment_id: 'pay_1' }) });
+    const valid = eventMessage(paymentProcessingV1, { scope: SCOPE, data: aPayment({ payment_id: 'pay_1' }) });
     const envelope = JSON.parse(valid.value) as { data: Record<string, unknown> };
     const invalid = { ...valid, value: JSON.stringify({ ...envelope, data: { ...envelope.data, amount: { requested: -1 } } }) };
 
     await bus.publish([invalid, { ...valid, value: 'not json at all' }]);
-    await bus.publish([eventMessage(paymentProcessingV1, { merchantId: MERCHANT, data: aPayment({ payment_id: 'pay_1' }) })]);
+    await bus.publish([eventMessage(paymentProcessingV1, { scope: SCOPE, data: aPayment({ payment_id: 'pay_1' }) })]);
 
     await waitFor(() => dead.length === 2 && handled.length === 1);
     expect(dead.map((d) => d.headers[DEAD_LETTER_HEADERS.attempts])).toEqual(['1', '1']);
@@ -194,8 +194,8 @@ describe.each(storeAdapters)('createEventConsumer on the %s', (_name, openStore)
     };
 
     await bus.publish([
-      eventMessage(tokenDeletedV1, { merchantId: MERCHANT, data: { token_id: 'tok_1' } }),
-      eventMessage(tokenCreatedV1, { merchantId: MERCHANT, data: tokenCreated }),
+      eventMessage(tokenDeletedV1, { scope: SCOPE, data: { token_id: 'tok_1' } }),
+      eventMessage(tokenCreatedV1, { scope: SCOPE, data: tokenCreated }),
     ]);
 
     await waitFor(() => created.length === 1);
@@ -222,13 +222,13 @@ describe.each(storeAdapters)('createEventConsumer on the %s', (_name, openStore)
       handlers: {
         'token.created': (event, uow) => {
           handled.push(event.data.token_id);
-          uow.insert<Notice>('notices', { id: `notice_${event.data.token_id}`, merchant_id: event.merchant_id, event_id: event.id, payment_id: '' });
+          uow.insert<Notice>('notices', { id: `notice_${event.data.token_id}`, merchant_id: event.merchant_id, mode: 'test', event_id: event.id, payment_id: '' });
         },
       },
     });
     const created = (tokenId: string, source: 'api' | 'cde_import') => ({ token_id: tokenId, business_key: null, scheme: 'visa', fingerprint: 'fp', source, updated: false, correlation_id: null });
-    const ignored = eventMessage(tokenCreatedV1, { merchantId: MERCHANT, data: created('tok_api', 'api') });
-    const imported = eventMessage(tokenCreatedV1, { merchantId: MERCHANT, data: created('tok_import', 'cde_import') });
+    const ignored = eventMessage(tokenCreatedV1, { scope: SCOPE, data: created('tok_api', 'api') });
+    const imported = eventMessage(tokenCreatedV1, { scope: SCOPE, data: created('tok_import', 'cde_import') });
     const invalidIgnored = { ...ignored, value: ignored.value.replace('"fingerprint":"fp"', '"fingerprint":42') };
 
     await bus.publish([ignored, invalidIgnored, imported]);

@@ -9,6 +9,7 @@ export const storeAdapters: Array<[string, () => Promise<DocumentStore>]> = [
 ];
 
 export const MERCHANT = 'merchant_a';
+export const SCOPE = { merchantId: MERCHANT, mode: 'test' } as const;
 
 export function aPayment(overrides: Partial<EventData<typeof paymentProcessingV1>> = {}): EventData<typeof paymentProcessingV1> {
   return {

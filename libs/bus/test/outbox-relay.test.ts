@@ -5,7 +5,7 @@ import { createLogger } from '@vaultline/logger';
 import type { DocumentStore, StoredDocument } from '@vaultline/store';
 import { SYSTEM_SCOPE } from '@vaultline/store';
 import { eventMessage, openBus, PARKED_OUTBOX_COLLECTION, startOutboxRelay, type Bus, type BusMessage, type Delivery, type OutboxRelay, type ParkedOutboxMessage } from '../src';
-import { aPayment, MERCHANT, storeAdapters } from './fixtures';
+import { aPayment, MERCHANT, SCOPE, storeAdapters } from './fixtures';
 
 interface Payment extends StoredDocument {
   status: string;
@@ -79,8 +79,8 @@ describe.each(storeAdapters)('outbox relay on the %s', (_name, openStore) => {
 
   const createPayment = (id: string) =>
     store.transaction((uow) => {
-      uow.insert<Payment>('payments', { id, merchant_id: MERCHANT, status: 'processing' });
-      uow.publish(eventMessage(paymentProcessingV1, { merchantId: MERCHANT, data: aPayment({ payment_id: id }) }));
+      uow.insert<Payment>('payments', { id, merchant_id: MERCHANT, mode: 'test' as const, status: 'processing' });
+      uow.publish(eventMessage(paymentProcessingV1, { scope: SCOPE, data: aPayment({ payment_id: id }) }));
     });
 
   it('when a unit of work commits a state change with its event, then the relay publishes the event and empties the outbox', async () => {
@@ -90,7 +90,7 @@ describe.each(storeAdapters)('outbox relay on the %s', (_name, openStore) => {
 
     await waitFor(() => received.length === 1);
     const event = parseEnvelope((received[0] as Delivery).value);
-    expect(event).toMatchObject({ type: 'payment.processing', merchant_id: MERCHANT, data: { payment_id: 'pay_1' } });
+    expect(event).toMatchObject({ type: 'payment.processing', merchant_id: MERCHANT, livemode: false, data: { payment_id: 'pay_1' } });
     expect(received[0]?.key).toBe('pay_1');
     await relay.flush();
     expect(await store.outbox.pending(10)).toEqual([]);
@@ -121,8 +121,8 @@ describe.each(storeAdapters)('outbox relay on the %s', (_name, openStore) => {
 
     await expect(
       store.transaction((uow) => {
-        uow.insert<Payment>('payments', { id: 'pay_failed', merchant_id: MERCHANT, status: 'processing' });
-        uow.publish(eventMessage(paymentProcessingV1, { merchantId: MERCHANT, data: aPayment({ payment_id: 'pay_failed' }) }));
+        uow.insert<Payment>('payments', { id: 'pay_failed', merchant_id: MERCHANT, mode: 'test' as const, status: 'processing' });
+        uow.publish(eventMessage(paymentProcessingV1, { scope: SCOPE, data: aPayment({ payment_id: 'pay_failed' }) }));
         throw new Error('validation failed later in the use case');
       }),
     ).rejects.toThrow('validation failed');
@@ -131,7 +131,7 @@ describe.each(storeAdapters)('outbox relay on the %s', (_name, openStore) => {
     await waitFor(() => received.length === 1);
     await relay.flush();
     expect(received.map((d) => d.key)).toEqual(['pay_ok']);
-    expect(await store.collection<Payment>('payments').get(MERCHANT, 'pay_failed')).toBeNull();
+    expect(await store.collection<Payment>('payments').get(SCOPE, 'pay_failed')).toBeNull();
   });
 
   it('when the bus refuses to publish for a while, then the relay retries and every message arrives in commit order', async () => {

@@ -7,7 +7,7 @@ import { parseEnvelope, paymentAuthorizedV1 } from '@vaultline/contracts';
 import { createLogger } from '@vaultline/logger';
 import { MemoryDocumentStore } from '@vaultline/store';
 import { createEventConsumer, eventMessage, openBus, startOutboxRelay } from '../src';
-import { aPayment, MERCHANT } from './fixtures';
+import { aPayment, SCOPE } from './fixtures';
 
 const exporter = new InMemorySpanExporter();
 const contextManager = new AsyncLocalStorageContextManager().enable();
@@ -45,7 +45,7 @@ describe('trace context across the bus', () => {
     });
 
     const requestSpan = await trace.getTracer('test').startActiveSpan('POST /payments', async (span) => {
-      await store.transaction((uow) => uow.publish(eventMessage(paymentAuthorizedV1, { merchantId: MERCHANT, data: aPayment({ status: 'authorized' }) })));
+      await store.transaction((uow) => uow.publish(eventMessage(paymentAuthorizedV1, { scope: SCOPE, data: aPayment({ status: 'authorized' }) })));
       span.end();
       return span.spanContext();
     });
@@ -68,7 +68,7 @@ describe('trace context across the bus', () => {
 
   it('when an event message is built inside a span, then its headers and envelope carry the W3C traceparent of its publish span, a child of that span', async () => {
     const { message, spanContext } = trace.getTracer('test').startActiveSpan('work', (span) => {
-      const built = eventMessage(paymentAuthorizedV1, { merchantId: MERCHANT, data: aPayment({ payment_id: 'pay_9', status: 'authorized' }) });
+      const built = eventMessage(paymentAuthorizedV1, { scope: SCOPE, data: aPayment({ payment_id: 'pay_9', status: 'authorized' }) });
       span.end();
       return { message: built, spanContext: span.spanContext() };
     });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { newId } from '@vaultline/core';
+import { newId, type Scope } from '@vaultline/core';
 
 /** W3C trace context carried with every event so spans continue across the bus. */
 export const traceContextSchema = z.object({
@@ -13,6 +13,8 @@ export const envelopeSchema = z.object({
   version: z.number().int().positive(),
   occurred_at: z.string().datetime({ offset: false }),
   merchant_id: z.string().min(1),
+  /** The mode of the resource the event is about; events published before modes existed were test events. */
+  livemode: z.boolean().default(false),
   trace: traceContextSchema.optional(),
   data: z.unknown(),
 });
@@ -25,8 +27,15 @@ export interface EventEnvelope<TData = unknown, TType extends string = string> {
   version: number;
   occurred_at: string;
   merchant_id: string;
+  /** True when the event is about a live-mode resource (a live key's): test and live never mix. */
+  livemode: boolean;
   trace?: TraceContext;
   data: TData;
+}
+
+/** The merchant and mode an event belongs to: what its consumers scope their reads and writes by. */
+export function scopeOfEvent(envelope: Pick<EventEnvelope, 'merchant_id' | 'livemode'>): Scope {
+  return { merchantId: envelope.merchant_id, mode: envelope.livemode ? 'live' : 'test' };
 }
 
 /**
@@ -52,7 +61,8 @@ export function defineEvent<TType extends string, TSchema extends z.ZodType>(
 export type EventData<D> = D extends EventDefinition<string, infer S> ? z.infer<S> : never;
 
 export interface EnvelopeInput<D extends EventDefinition<string, z.ZodType>> {
-  merchantId: string;
+  /** Whose event, in which mode. */
+  scope: Scope;
   data: EventData<D>;
   occurredAt?: Date;
   trace?: TraceContext;
@@ -70,7 +80,8 @@ export function createEnvelope<D extends EventDefinition<string, z.ZodType>>(
     type: definition.type,
     version: definition.version,
     occurred_at: (input.occurredAt ?? new Date()).toISOString(),
-    merchant_id: input.merchantId,
+    merchant_id: input.scope.merchantId,
+    livemode: input.scope.mode === 'live',
     ...(input.trace ? { trace: input.trace } : {}),
     data,
   };

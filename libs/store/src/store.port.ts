@@ -1,13 +1,15 @@
-import { AppError } from '@vaultline/core';
+import { AppError, type Mode, type Scope } from '@vaultline/core';
 
 /**
  * The document-store port. Every service keeps its aggregates as documents in named
  * collections; adapters: memory, SQLite (better-sqlite3), MongoDB (mongoose).
  *
  * What must stay true in every adapter (the contract suite in libs/testing checks it):
- * - Tenant scope: every document's merchant_id is the merchant whose record it is, and every read
- *   takes the merchant id, except the explicit global lookups (`getGlobal`, `findGlobal`,
- *   `listAcrossMerchants`) for callers that do not know the merchant yet.
+ * - Tenant scope: every document's merchant_id is the merchant whose record it is and its mode the
+ *   world (test or live) it belongs to; every read takes a scope (merchant and mode, or the
+ *   system's own scope) and sees only that scope's documents, except the explicit global lookups
+ *   (`getGlobal`, `findGlobal`, `listAcrossMerchants`) for callers that do not know the merchant yet.
+ *   Unique indexes are unique per scope: a test and a live document may share a business key.
  * - Ids are UUIDv7, so ordering by id is ordering by creation; pages are cursors on id.
  * - Writes happen in a unit of work that is buffered and committed atomically together with
  *   the outbox messages and processed-event marks it holds (transactional outbox).
@@ -34,12 +36,37 @@ export type Where = Record<string, FieldCondition>;
 export interface StoredDocument {
   id: string;
   merchant_id: string;
+  /**
+   * The world the document belongs to; every merchant resource has one (the mode of the key that
+   * created it). Documents of the system (SYSTEM_SCOPE) have none.
+   */
+  mode?: Mode;
   /** Managed by the store: 1 after insert, +1 on each update. */
   version: number;
 }
 
 /** Merchant id for documents that belong to the system rather than to a merchant. */
 export const SYSTEM_SCOPE = '__system__';
+
+/** Whose documents a read sees: one merchant's in one mode, or the system's own. */
+export type StoreScope = Scope | typeof SYSTEM_SCOPE;
+
+/**
+ * The partition that holds a scope's documents: the merchant id for test mode (so data written
+ * before modes existed stays test data), the merchant id with `/live` for live mode, SYSTEM_SCOPE
+ * for the system. Adapters keep it beside each document and filter every scoped read on it, so unique
+ * indexes hold per merchant and mode.
+ */
+export function partitionOf(scope: StoreScope): string {
+  if (scope === SYSTEM_SCOPE) return SYSTEM_SCOPE;
+  return scope.mode === 'live' ? `${scope.merchantId}/live` : scope.merchantId;
+}
+
+/** The partition a document belongs to, from its own merchant_id and mode. */
+export function partitionOfDocument(doc: { merchant_id: string; mode?: Mode }): string {
+  if (doc.merchant_id === SYSTEM_SCOPE) return SYSTEM_SCOPE;
+  return partitionOf({ merchantId: doc.merchant_id, mode: doc.mode ?? 'test' });
+}
 
 export interface IndexSpec {
   /** Top-level fields; the merchant id is the implicit first field unless `acrossMerchants`. */
@@ -75,10 +102,10 @@ export interface Page<T> {
 
 export interface Collection<T extends StoredDocument> {
   readonly name: string;
-  get(merchantId: string, id: string): Promise<T | null>;
-  findOne(merchantId: string, where: Where): Promise<T | null>;
-  list(merchantId: string, where: Where, page: PageRequest): Promise<Page<T>>;
-  count(merchantId: string, where: Where): Promise<number>;
+  get(scope: StoreScope, id: string): Promise<T | null>;
+  findOne(scope: StoreScope, where: Where): Promise<T | null>;
+  list(scope: StoreScope, where: Where, page: PageRequest): Promise<Page<T>>;
+  count(scope: StoreScope, where: Where): Promise<number>;
   /**
    * Global lookups, for callers that do not know the merchant: a public session id, an API key hash,
    * a queue entry by its message id. The document comes back with its own merchant_id, which the
@@ -110,7 +137,7 @@ export interface UnitOfWork {
   /** Replaces the document whose stored version equals doc.version; returns it with version + 1. */
   update<T extends StoredDocument>(collection: string, doc: T): T;
   /** Deletes the document; when expectedVersion is given it must still match. */
-  delete(collection: string, merchantId: string, id: string, expectedVersion?: number): void;
+  delete(collection: string, scope: StoreScope, id: string, expectedVersion?: number): void;
   /** Adds a message to the outbox, committed with the state change. */
   publish(message: OutboxMessage): void;
   /** Records that a consumer group applied an event, committed with its effect. */

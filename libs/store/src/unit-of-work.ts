@@ -1,11 +1,15 @@
-import type { OutboxMessage, StoredDocument, UnitOfWork } from './store.port';
+import { isMode } from '@vaultline/core';
+import { SYSTEM_SCOPE, partitionOf, partitionOfDocument, type OutboxMessage, type StoreScope, type StoredDocument, type UnitOfWork } from './store.port';
 import { InvalidQueryError, assertName } from './where';
 
-/** Inserts and updates carry the document as JSON (with its new version): serialised once, when buffered. */
+/**
+ * Inserts and updates carry the document as JSON (with its new version): serialised once, when buffered.
+ * `partition` is the document's scope as the adapters keep it (partitionOf).
+ */
 export type WriteOp =
-  | { kind: 'insert'; collection: string; id: string; merchantId: string; json: string }
-  | { kind: 'update'; collection: string; id: string; merchantId: string; json: string; version: number; expectedVersion: number }
-  | { kind: 'delete'; collection: string; merchantId: string; id: string; expectedVersion?: number };
+  | { kind: 'insert'; collection: string; id: string; partition: string; json: string }
+  | { kind: 'update'; collection: string; id: string; partition: string; json: string; version: number; expectedVersion: number }
+  | { kind: 'delete'; collection: string; partition: string; id: string; expectedVersion?: number };
 
 export interface ProcessedMark {
   group: string;
@@ -14,6 +18,13 @@ export interface ProcessedMark {
 
 function assertNonEmpty(name: string, value: unknown): asserts value is string {
   if (typeof value !== 'string' || value.length === 0) throw new InvalidQueryError(`${name} must be a non-empty string`);
+}
+
+/** A merchant's document belongs to one mode: one written without it is a bug, refused here. */
+function assertScoped(collection: string, doc: Pick<StoredDocument, 'id' | 'merchant_id' | 'mode'>): void {
+  assertNonEmpty('id', doc.id);
+  assertNonEmpty('merchant_id', doc.merchant_id);
+  if (doc.merchant_id !== SYSTEM_SCOPE && !isMode(doc.mode)) throw new InvalidQueryError(`${collection} ${doc.id} needs a mode (test or live)`);
 }
 
 /**
@@ -33,29 +44,27 @@ export class BufferedUnitOfWork implements UnitOfWork {
 
   insert<T extends StoredDocument>(collection: string, doc: Omit<T, 'version'>): T {
     this.assertOpen(collection);
-    assertNonEmpty('id', doc.id);
-    assertNonEmpty('merchant_id', doc.merchant_id);
+    assertScoped(collection, doc);
     const json = JSON.stringify({ ...doc, version: 1 });
-    this.ops.push({ kind: 'insert', collection, id: doc.id, merchantId: doc.merchant_id, json });
+    this.ops.push({ kind: 'insert', collection, id: doc.id, partition: partitionOfDocument(doc), json });
     return JSON.parse(json) as T;
   }
 
   update<T extends StoredDocument>(collection: string, doc: T): T {
     this.assertOpen(collection);
-    assertNonEmpty('id', doc.id);
-    assertNonEmpty('merchant_id', doc.merchant_id);
+    assertScoped(collection, doc);
     if (!Number.isInteger(doc.version) || doc.version < 1) throw new InvalidQueryError(`update of ${collection} ${doc.id} needs the version it read`);
     const version = doc.version + 1;
     const json = JSON.stringify({ ...doc, version });
-    this.ops.push({ kind: 'update', collection, id: doc.id, merchantId: doc.merchant_id, json, version, expectedVersion: doc.version });
+    this.ops.push({ kind: 'update', collection, id: doc.id, partition: partitionOfDocument(doc), json, version, expectedVersion: doc.version });
     return JSON.parse(json) as T;
   }
 
-  delete(collection: string, merchantId: string, id: string, expectedVersion?: number): void {
+  delete(collection: string, scope: StoreScope, id: string, expectedVersion?: number): void {
     this.assertOpen(collection);
-    assertNonEmpty('merchant_id', merchantId);
+    if (scope !== SYSTEM_SCOPE) assertNonEmpty('merchant_id', scope.merchantId);
     assertNonEmpty('id', id);
-    this.ops.push({ kind: 'delete', collection, merchantId, id, expectedVersion });
+    this.ops.push({ kind: 'delete', collection, partition: partitionOf(scope), id, expectedVersion });
   }
 
   publish(message: OutboxMessage): void {

@@ -12,6 +12,7 @@ interface Item extends StoredDocument {
 
 const ITEMS = 'items';
 const MERCHANT = 'merchant_a';
+const SCOPE = { merchantId: MERCHANT, mode: 'test' } as const;
 
 const message = (n: number): OutboxMessage => ({ topic: 'items.v1', key: `key-${n}`, value: JSON.stringify({ n }), headers: {} });
 
@@ -60,7 +61,7 @@ describe('SqliteDocumentStore group commit', () => {
 
   const insert = (doc: Partial<Item> = {}, n?: number): Promise<Item> =>
     store.transaction((uow) => {
-      const inserted = uow.insert<Item>(ITEMS, { id: newId(), merchant_id: MERCHANT, name: 'item', ...doc });
+      const inserted = uow.insert<Item>(ITEMS, { id: newId(), merchant_id: MERCHANT, mode: 'test' as const, name: 'item', ...doc });
       if (n !== undefined) uow.publish(message(n));
       return inserted;
     });
@@ -83,8 +84,8 @@ describe('SqliteDocumentStore group commit', () => {
     const inserted = await Promise.all(Array.from({ length: 50 }, (_, n) => insert({ name: `n${n}` }, n)));
 
     expect(walCommits(file) - before).toBe(1);
-    expect(await store.collection<Item>(ITEMS).count(MERCHANT, {})).toBe(50);
-    expect(await store.collection<Item>(ITEMS).get(MERCHANT, inserted[49]!.id)).toMatchObject({ name: 'n49', version: 1 });
+    expect(await store.collection<Item>(ITEMS).count(SCOPE, {})).toBe(50);
+    expect(await store.collection<Item>(ITEMS).get(SCOPE, inserted[49]!.id)).toMatchObject({ name: 'n49', version: 1 });
     expect((await store.outbox.pending(100)).map((entry) => entry.message.key)).toEqual(Array.from({ length: 50 }, (_, n) => `key-${n}`));
   });
 
@@ -94,18 +95,18 @@ describe('SqliteDocumentStore group commit', () => {
     await Promise.all(Array.from({ length: 300 }, () => insert()));
 
     expect(walCommits(file) - before).toBe(2);
-    expect(await store.collection<Item>(ITEMS).count(MERCHANT, {})).toBe(300);
+    expect(await store.collection<Item>(ITEMS).count(SCOPE, {})).toBe(300);
   });
 
   it('when one unit among concurrent ones fails, then only its promise rejects, with nothing of it applied, and the others are stored', async () => {
-    const ghost: Item = { id: newId(), merchant_id: MERCHANT, name: 'ghost', version: 1 };
+    const ghost: Item = { id: newId(), merchant_id: MERCHANT, mode: 'test' as const, name: 'ghost', version: 1 };
     const sideEffect = newId();
     const before = walCommits(file);
 
     const results = await settle<unknown>([
       insert({ name: 'a' }, 1),
       store.transaction((uow) => {
-        uow.insert<Item>(ITEMS, { id: sideEffect, merchant_id: MERCHANT, name: 'side effect' });
+        uow.insert<Item>(ITEMS, { id: sideEffect, merchant_id: MERCHANT, mode: 'test' as const, name: 'side effect' });
         uow.publish(message(2));
         uow.markProcessed('group', 'event-2');
         uow.update<Item>(ITEMS, ghost);
@@ -116,22 +117,22 @@ describe('SqliteDocumentStore group commit', () => {
     expect(results.map((result) => result.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
     expect(rejections(results)[0]).toBeInstanceOf(ConcurrentModificationError);
     expect(walCommits(file) - before).toBe(1);
-    expect((await store.collection<Item>(ITEMS).list(MERCHANT, {}, { limit: 10 })).items.map((item) => item.name)).toEqual(['a', 'b']);
-    expect(await store.collection<Item>(ITEMS).get(MERCHANT, sideEffect)).toBeNull();
+    expect((await store.collection<Item>(ITEMS).list(SCOPE, {}, { limit: 10 })).items.map((item) => item.name)).toEqual(['a', 'b']);
+    expect(await store.collection<Item>(ITEMS).get(SCOPE, sideEffect)).toBeNull();
     expect((await store.outbox.pending(10)).map((entry) => entry.message.key)).toEqual(['key-1', 'key-3']);
     expect(await store.isProcessed('group', 'event-2')).toBe(false);
   });
 
   it('when several units of one group fail, then each rejects with its own error and the others commit in one transaction, each seeing the units before it', async () => {
-    const ghost: Item = { id: newId(), merchant_id: MERCHANT, name: 'ghost', version: 1 };
+    const ghost: Item = { id: newId(), merchant_id: MERCHANT, mode: 'test' as const, name: 'ghost', version: 1 };
     const first = newId();
     const before = walCommits(file);
 
     const results = await settle<unknown>([
-      store.transaction((uow) => uow.insert<Item>(ITEMS, { id: first, merchant_id: MERCHANT, name: 'first', ref: 'order-1' })),
+      store.transaction((uow) => uow.insert<Item>(ITEMS, { id: first, merchant_id: MERCHANT, mode: 'test' as const, name: 'first', ref: 'order-1' })),
       insert({ name: 'same ref', ref: 'order-1' }, 2),
       store.transaction((uow) => uow.update<Item>(ITEMS, ghost)),
-      store.transaction((uow) => uow.update<Item>(ITEMS, { id: first, merchant_id: MERCHANT, name: 'first, updated', ref: 'order-1', version: 1 })),
+      store.transaction((uow) => uow.update<Item>(ITEMS, { id: first, merchant_id: MERCHANT, mode: 'test' as const, name: 'first, updated', ref: 'order-1', version: 1 })),
       insert({ name: 'after' }, 5),
     ]);
 
@@ -139,8 +140,8 @@ describe('SqliteDocumentStore group commit', () => {
     expect(rejections(results)[0]).toBeInstanceOf(DuplicateKeyError);
     expect(rejections(results)[1]).toBeInstanceOf(ConcurrentModificationError);
     expect(walCommits(file) - before).toBe(1);
-    expect(await store.collection<Item>(ITEMS).get(MERCHANT, first)).toMatchObject({ name: 'first, updated', version: 2 });
-    expect((await store.collection<Item>(ITEMS).list(MERCHANT, {}, { limit: 10 })).items.map((item) => item.name).sort()).toEqual(['after', 'first, updated']);
+    expect(await store.collection<Item>(ITEMS).get(SCOPE, first)).toMatchObject({ name: 'first, updated', version: 2 });
+    expect((await store.collection<Item>(ITEMS).list(SCOPE, {}, { limit: 10 })).items.map((item) => item.name).sort()).toEqual(['after', 'first, updated']);
     expect((await store.outbox.pending(10)).map((entry) => entry.message.key)).toEqual(['key-5']);
   });
 
@@ -154,7 +155,7 @@ describe('SqliteDocumentStore group commit', () => {
 
     expect(results.map((result) => result.status)).toEqual(['fulfilled', 'rejected']);
     expect(rejections(results)[0]).toBeInstanceOf(ConcurrentModificationError);
-    expect(await store.collection<Item>(ITEMS).get(MERCHANT, read.id)).toMatchObject({ name: 'first', version: 2 });
+    expect(await store.collection<Item>(ITEMS).get(SCOPE, read.id)).toMatchObject({ name: 'first', version: 2 });
   });
 
   it('when two units of one group insert the same unique value, then exactly one wins and the other fails with DuplicateKeyError naming the fields', async () => {
@@ -163,14 +164,14 @@ describe('SqliteDocumentStore group commit', () => {
     expect(results.map((result) => result.status)).toEqual(['fulfilled', 'rejected']);
     expect(rejections(results)[0]).toBeInstanceOf(DuplicateKeyError);
     expect(rejections(results)[0]).toMatchObject({ extensions: { fields: ['ref'] } });
-    expect((await store.collection<Item>(ITEMS).findOne(MERCHANT, { ref: 'order-1' }))!.name).toBe('first');
+    expect((await store.collection<Item>(ITEMS).findOne(SCOPE, { ref: 'order-1' }))!.name).toBe('first');
     expect((await store.outbox.pending(10)).map((entry) => entry.message.key)).toEqual(['key-1']);
   });
 
   it('when two units of one group mark the same event processed, then exactly one effect is applied', async () => {
     const consume = (name: string): Promise<void> =>
       store.transaction((uow) => {
-        uow.insert<Item>(ITEMS, { id: newId(), merchant_id: MERCHANT, name });
+        uow.insert<Item>(ITEMS, { id: newId(), merchant_id: MERCHANT, mode: 'test' as const, name });
         uow.markProcessed('billing', 'event-1');
       });
 
@@ -178,14 +179,14 @@ describe('SqliteDocumentStore group commit', () => {
 
     expect(results.map((result) => result.status)).toEqual(['fulfilled', 'rejected']);
     expect(rejections(results)[0]).toBeInstanceOf(DuplicateKeyError);
-    expect((await store.collection<Item>(ITEMS).list(MERCHANT, {}, { limit: 10 })).items.map((item) => item.name)).toEqual(['first delivery']);
+    expect((await store.collection<Item>(ITEMS).list(SCOPE, {}, { limit: 10 })).items.map((item) => item.name)).toEqual(['first delivery']);
   });
 
   it('when work throws, then its unit never reaches the queue: it rejects with its own error and alone causes no SQLite transaction', async () => {
     const neverId = newId();
     const failing = (): Promise<void> =>
       store.transaction(async (uow) => {
-        uow.insert<Item>(ITEMS, { id: neverId, merchant_id: MERCHANT, name: 'never' });
+        uow.insert<Item>(ITEMS, { id: neverId, merchant_id: MERCHANT, mode: 'test' as const, name: 'never' });
         uow.publish(message(9));
         throw new Error('use case failed');
       });
@@ -198,7 +199,7 @@ describe('SqliteDocumentStore group commit', () => {
 
     expect(results.map((result) => result.status)).toEqual(['fulfilled', 'rejected']);
     expect(rejections(results)[0]).toEqual(new Error('use case failed'));
-    expect(await store.collection<Item>(ITEMS).get(MERCHANT, neverId)).toBeNull();
+    expect(await store.collection<Item>(ITEMS).get(SCOPE, neverId)).toBeNull();
     expect((await store.outbox.pending(10)).map((entry) => entry.message.key)).toEqual(['key-1']);
   });
 
@@ -225,8 +226,8 @@ describe('SqliteDocumentStore group commit', () => {
     const reopened = await SqliteDocumentStore.open(file);
     try {
       await reopened.register({ name: ITEMS, indexes: [{ fields: ['ref'], unique: true }] });
-      expect(await reopened.collection<Item>(ITEMS).count(MERCHANT, {})).toBe(5);
-      expect(await reopened.collection<Item>(ITEMS).get(MERCHANT, inserted[4]!.id)).toMatchObject({ name: 'queued 4' });
+      expect(await reopened.collection<Item>(ITEMS).count(SCOPE, {})).toBe(5);
+      expect(await reopened.collection<Item>(ITEMS).get(SCOPE, inserted[4]!.id)).toMatchObject({ name: 'queued 4' });
     } finally {
       await reopened.close();
     }
@@ -237,7 +238,7 @@ describe('SqliteDocumentStore group commit', () => {
     const workDone = new Promise<void>((resolve) => (finishWork = resolve));
     const late = store.transaction(async (uow) => {
       await workDone;
-      uow.insert<Item>(ITEMS, { id: newId(), merchant_id: MERCHANT, name: 'late' });
+      uow.insert<Item>(ITEMS, { id: newId(), merchant_id: MERCHANT, mode: 'test' as const, name: 'late' });
     });
 
     await store.close();

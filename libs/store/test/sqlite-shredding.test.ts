@@ -26,7 +26,7 @@ describe('sqlite store: crypto-shredding leaves no remnant in the files', () => 
   let dir: string;
   let store: SqliteDocumentStore;
   // The secret comes first in the document, where a shorter row written over it would not reach.
-  const aDocument = (id: string, secret: string): Omit<Secretive, 'version'> => ({ id, merchant_id: 'm1', secret, note: 'x'.repeat(40) });
+  const aDocument = (id: string, secret: string): Omit<Secretive, 'version'> => ({ id, merchant_id: 'm1', mode: 'test' as const, secret, note: 'x'.repeat(40) });
 
   beforeEach(async () => {
     dir = mkdtempSync(join(tmpdir(), 'vaultline-shred-'));
@@ -50,7 +50,7 @@ describe('sqlite store: crypto-shredding leaves no remnant in the files', () => 
     });
 
     expect(filesHolding(join(dir, 'data'), secret)).toEqual([]);
-    expect(await store.collection<Secretive>('secrets').get('m1', 's1')).toMatchObject({ secret: null, version: 2 });
+    expect(await store.collection<Secretive>('secrets').get({ merchantId: 'm1', mode: 'test' }, 's1')).toMatchObject({ secret: null, version: 2 });
   });
 
   it('when a shredding unit deletes a document that was already checkpointed into the database file, then no piece of it remains', async () => {
@@ -64,7 +64,7 @@ describe('sqlite store: crypto-shredding leaves no remnant in the files', () => 
     expect(filesHolding(join(dir, 'data'), secret)).toEqual(['store.db']);
 
     await store.transaction((uow) => {
-      uow.delete('secrets', 'm1', 's1');
+      uow.delete('secrets', { merchantId: 'm1', mode: 'test' }, 's1');
       uow.shredOnCommit();
     });
 

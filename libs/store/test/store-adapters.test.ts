@@ -17,12 +17,12 @@ forEachStoreAdapter('forEachStoreAdapter', (open) => {
 
   it('when a note is saved, then it can be read back', async () => {
     const id = newId();
-    await store.transaction((uow) => uow.insert<Note>('notes', { id, merchant_id: 'm1', text: 'hello' }));
+    await store.transaction((uow) => uow.insert<Note>('notes', { id, merchant_id: 'm1', mode: 'test' as const, text: 'hello' }));
 
-    expect(await store.collection<Note>('notes').get('m1', id)).toMatchObject({ text: 'hello', version: 1 });
+    expect(await store.collection<Note>('notes').get({ merchantId: 'm1', mode: 'test' }, id)).toMatchObject({ text: 'hello', version: 1 });
   });
 
   it('when open is called for the next test, then the store starts empty', async () => {
-    expect(await store.collection<Note>('notes').count('m1', {})).toBe(0);
+    expect(await store.collection<Note>('notes').count({ merchantId: 'm1', mode: 'test' }, {})).toBe(0);
   });
 });

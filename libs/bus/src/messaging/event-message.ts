@@ -1,11 +1,13 @@
 import { context, propagation, SpanKind, trace as otel } from '@opentelemetry/api';
 import { createEnvelope, type AnyEventDefinition, type EventData, type TraceContext } from '@vaultline/contracts';
 import type { OutboxMessage } from '@vaultline/store';
+import type { Scope } from '@vaultline/core';
 
 export const EVENT_HEADERS = { type: 'event-type', id: 'event-id' } as const;
 
 export interface EventMessageInput<D extends AnyEventDefinition> {
-  merchantId: string;
+  /** Whose event, in which mode (the resource's own). */
+  scope: Scope;
   data: EventData<D>;
   occurredAt?: Date;
   id?: string;
@@ -34,7 +36,7 @@ export function eventMessage<D extends AnyEventDefinition>(definition: D, input:
     ...(carrier.tracestate ? { tracestate: carrier.tracestate } : {}),
   };
   const envelope = createEnvelope(definition, {
-    merchantId: input.merchantId,
+    scope: input.scope,
     data: input.data,
     occurredAt: input.occurredAt,
     id: input.id,

@@ -2,6 +2,8 @@ import {
   ConcurrentModificationError,
   DuplicateKeyError,
   UnknownCollectionError,
+  partitionOf,
+  partitionOfDocument,
   type Collection,
   type CollectionSpec,
   type DocumentStore,
@@ -11,6 +13,7 @@ import {
   type Page,
   type PageRequest,
   type PendingOutboxMessage,
+  type StoreScope,
   type StoredDocument,
   type UnitOfWork,
   type Where,
@@ -122,12 +125,12 @@ export class MemoryDocumentStore implements DocumentStore {
         if (existing) throw new DuplicateKeyError(op.collection, ['id']);
         stage(op.collection, op.id, JSON.parse(op.json) as Doc);
       } else if (op.kind === 'update') {
-        if (!existing || existing.merchant_id !== op.merchantId || existing.version !== op.expectedVersion) {
+        if (!existing || partitionOfDocument(existing) !== op.partition || existing.version !== op.expectedVersion) {
           throw new ConcurrentModificationError(op.collection, op.id);
         }
         stage(op.collection, op.id, JSON.parse(op.json) as Doc);
       } else {
-        const own = existing?.merchant_id === op.merchantId ? existing : undefined;
+        const own = existing && partitionOfDocument(existing) === op.partition ? existing : undefined;
         if (op.expectedVersion !== undefined && own?.version !== op.expectedVersion) {
           throw new ConcurrentModificationError(op.collection, op.id);
         }
@@ -175,7 +178,7 @@ export class MemoryDocumentStore implements DocumentStore {
 }
 
 function uniqueKey(doc: Doc, index: IndexSpec): string | null {
-  const values: unknown[] = index.acrossMerchants ? [] : [doc.merchant_id];
+  const values: unknown[] = index.acrossMerchants ? [] : [partitionOfDocument(doc)];
   for (const field of index.fields) {
     const value = doc[field];
     if (value === null || value === undefined) return null;
@@ -194,13 +197,13 @@ class MemoryCollection<T extends StoredDocument> implements Collection<T> {
     private readonly state: () => MemoryCollectionState,
   ) {}
 
-  async get(merchantId: string, id: string): Promise<T | null> {
+  async get(scope: StoreScope, id: string): Promise<T | null> {
     const doc = this.state().docs.get(id);
-    return doc && doc.merchant_id === merchantId ? copy<T>(doc) : null;
+    return doc && partitionOfDocument(doc) === partitionOf(scope) ? copy<T>(doc) : null;
   }
 
-  async findOne(merchantId: string, where: Where): Promise<T | null> {
-    const page = await this.list(merchantId, where, { limit: 1 });
+  async findOne(scope: StoreScope, where: Where): Promise<T | null> {
+    const page = await this.list(scope, where, { limit: 1 });
     return page.items[0] ?? null;
   }
 
@@ -213,15 +216,16 @@ class MemoryCollection<T extends StoredDocument> implements Collection<T> {
     return this.select(undefined, parseWhere(where), { limit: 1 }).items[0] ?? null;
   }
 
-  async list(merchantId: string, where: Where, page: PageRequest): Promise<Page<T>> {
-    return this.select(merchantId, parseWhere(where), page);
+  async list(scope: StoreScope, where: Where, page: PageRequest): Promise<Page<T>> {
+    return this.select(partitionOf(scope), parseWhere(where), page);
   }
 
-  async count(merchantId: string, where: Where): Promise<number> {
+  async count(scope: StoreScope, where: Where): Promise<number> {
     const conditions = parseWhere(where);
+    const partition = partitionOf(scope);
     let count = 0;
     for (const doc of this.state().docs.values()) {
-      if (doc.merchant_id === merchantId && matches(doc, conditions)) count++;
+      if (partitionOfDocument(doc) === partition && matches(doc, conditions)) count++;
     }
     return count;
   }
@@ -230,12 +234,12 @@ class MemoryCollection<T extends StoredDocument> implements Collection<T> {
     return this.select(undefined, parseWhere(where), page);
   }
 
-  private select(merchantId: string | undefined, conditions: Condition[], request: PageRequest): Page<T> {
+  private select(partition: string | undefined, conditions: Condition[], request: PageRequest): Page<T> {
     const { limit, after, order } = validatePage(request);
     const direction = order === 'asc' ? 1 : -1;
     const rows: Doc[] = [];
     for (const doc of this.state().docs.values()) {
-      if (merchantId !== undefined && doc.merchant_id !== merchantId) continue;
+      if (partition !== undefined && partitionOfDocument(doc) !== partition) continue;
       if (after !== undefined && direction * compareStrings(doc.id, after) <= 0) continue;
       if (matches(doc, conditions)) rows.push(doc);
     }

@@ -3,6 +3,7 @@ import {
   ConcurrentModificationError,
   DuplicateKeyError,
   UnknownCollectionError,
+  partitionOf,
   type Collection,
   type CollectionSpec,
   type DocumentStore,
@@ -10,6 +11,7 @@ import {
   type Page,
   type PageRequest,
   type PendingOutboxMessage,
+  type StoreScope,
   type StoredDocument,
   type UnitOfWork,
   type Where,
@@ -28,6 +30,8 @@ const COLLECTIONS = '_vl_collections';
 interface MongoDocument {
   _id: string;
   merchant_id: string;
+  /** The document's scope (partitionOf): every scoped read filters on it; every merchant index starts with it. */
+  _partition: string;
   version: number;
   [field: string]: unknown;
 }
@@ -61,7 +65,8 @@ const TRANSACTION_OPTIONS: mongo.TransactionOptions = {
 
 /**
  * MongoDB adapter through mongoose's connection (the native driver underneath; no schemas, no models).
- * Documents are stored as their fields with `_id` = id, plus merchant_id and version.
+ * Documents are stored as their fields with `_id` = id, plus merchant_id, version and `_partition` (the
+ * merchant and mode a scoped read filters on; documents stored before modes get it at register: test).
  *
  * Needs a replica set (a single-node one is enough: `mongod --replSet rs0` then `rs.initiate()`), because
  * a commit is a multi-document transaction (withTransaction, majority write concern, snapshot reads).
@@ -118,10 +123,13 @@ export class MongoDocumentStore implements DocumentStore {
     assertIndexes(spec.name, indexes);
     await ensureCollection(this.db, spec.name);
     const collection = this.db.collection(spec.name);
-    await collection.createIndex({ merchant_id: 1, _id: 1 }, { name: `ix_${spec.name}_merchant` });
+    // Documents written before modes existed: their partition is their merchant id (test mode).
+    await collection.updateMany({ _partition: { $exists: false } }, [{ $set: { _partition: '$merchant_id' } }]);
+    await dropMerchantIndexes(collection);
+    await collection.createIndex({ _partition: 1, _id: 1 }, { name: `ix_${spec.name}_partition` });
     for (const index of indexes) {
-      // An acrossMerchants index leaves merchant_id out: unique over every merchant, usable by global lookups.
-      const keys: Record<string, 1> = index.acrossMerchants ? {} : { merchant_id: 1 };
+      // An acrossMerchants index leaves the partition out: unique over every merchant, usable by global lookups.
+      const keys: Record<string, 1> = index.acrossMerchants ? {} : { _partition: 1 };
       for (const field of index.fields) keys[field] = 1;
       await collection.createIndex(keys, {
         name: indexName(spec.name, index),
@@ -200,15 +208,15 @@ export class MongoDocumentStore implements DocumentStore {
   private async applyOp(op: WriteOp, session: mongo.ClientSession): Promise<void> {
     const collection = this.db.collection<MongoDocument>(op.collection);
     if (op.kind === 'insert') {
-      await collection.insertOne(toMongo(op.json), { session });
+      await collection.insertOne(toMongo(op.json, op.partition), { session });
       return;
     }
     if (op.kind === 'update') {
-      const { matchedCount } = await collection.replaceOne({ _id: op.id, merchant_id: op.merchantId, version: op.expectedVersion }, toMongo(op.json), { session });
+      const { matchedCount } = await collection.replaceOne({ _id: op.id, _partition: op.partition, version: op.expectedVersion }, toMongo(op.json, op.partition), { session });
       if (matchedCount === 0) throw new ConcurrentModificationError(op.collection, op.id);
       return;
     }
-    const filter: mongo.Filter<MongoDocument> = { _id: op.id, merchant_id: op.merchantId };
+    const filter: mongo.Filter<MongoDocument> = { _id: op.id, _partition: op.partition };
     if (op.expectedVersion !== undefined) filter.version = op.expectedVersion;
     const { deletedCount } = await collection.deleteOne(filter, { session });
     if (deletedCount === 0 && op.expectedVersion !== undefined) throw new ConcurrentModificationError(op.collection, op.id);
@@ -221,13 +229,13 @@ class MongoCollection<T extends StoredDocument> implements Collection<T> {
     private readonly native: () => mongo.Collection<MongoDocument>,
   ) {}
 
-  async get(merchantId: string, id: string): Promise<T | null> {
-    const row = await this.native().findOne({ _id: id, merchant_id: merchantId });
+  async get(scope: StoreScope, id: string): Promise<T | null> {
+    const row = await this.native().findOne({ _id: id, _partition: partitionOf(scope) });
     return row ? fromMongo<T>(row) : null;
   }
 
-  async findOne(merchantId: string, where: Where): Promise<T | null> {
-    const page = await this.list(merchantId, where, { limit: 1 });
+  async findOne(scope: StoreScope, where: Where): Promise<T | null> {
+    const page = await this.list(scope, where, { limit: 1 });
     return page.items[0] ?? null;
   }
 
@@ -241,12 +249,12 @@ class MongoCollection<T extends StoredDocument> implements Collection<T> {
     return page.items[0] ?? null;
   }
 
-  async list(merchantId: string, where: Where, page: PageRequest): Promise<Page<T>> {
-    return this.select({ merchant_id: merchantId }, where, page);
+  async list(scope: StoreScope, where: Where, page: PageRequest): Promise<Page<T>> {
+    return this.select({ _partition: partitionOf(scope) }, where, page);
   }
 
-  async count(merchantId: string, where: Where): Promise<number> {
-    const filter = mongoFilter(parseWhere(where), { merchant_id: merchantId });
+  async count(scope: StoreScope, where: Where): Promise<number> {
+    const filter = mongoFilter(parseWhere(where), { _partition: partitionOf(scope) });
     return this.native().countDocuments(filter as mongo.Filter<MongoDocument>);
   }
 
@@ -270,13 +278,13 @@ class MongoCollection<T extends StoredDocument> implements Collection<T> {
   }
 }
 
-function toMongo(json: string): MongoDocument {
+function toMongo(json: string, partition: string): MongoDocument {
   const { id, ...fields } = JSON.parse(json) as StoredDocument & Record<string, unknown>;
-  return { _id: id, ...fields } as MongoDocument;
+  return { _id: id, ...fields, _partition: partition } as MongoDocument;
 }
 
 function fromMongo<T>(row: MongoDocument): T {
-  const { _id, ...fields } = row;
+  const { _id, _partition, ...fields } = row;
   return { id: _id, ...fields } as unknown as T;
 }
 
@@ -289,9 +297,20 @@ function translate(error: unknown, op: WriteOp | undefined): unknown {
   if (!op) return new DuplicateKeyError('processed_events', ['consumer_group', 'event_id']);
   const pattern = (error.keyPattern ?? {}) as Record<string, unknown>;
   const fields = Object.keys(pattern)
-    .filter((field) => field !== 'merchant_id')
+    .filter((field) => field !== '_partition')
     .map((field) => (field === '_id' ? 'id' : field));
   return new DuplicateKeyError(op.collection, fields.length > 0 ? fields : ['id']);
+}
+
+/**
+ * Indexes of the layout before modes started with merchant_id: a unique one would hold across test and
+ * live. They are replaced by the same indexes on the partition (created right after).
+ */
+async function dropMerchantIndexes(collection: mongo.Collection): Promise<void> {
+  for (const index of await collection.listIndexes().toArray()) {
+    const first = Object.keys((index.key ?? {}) as Record<string, unknown>)[0];
+    if (first === 'merchant_id' && typeof index.name === 'string') await collection.dropIndex(index.name);
+  }
 }
 
 const NAMESPACE_EXISTS = 48;

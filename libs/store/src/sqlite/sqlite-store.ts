@@ -3,6 +3,7 @@ import {
   ConcurrentModificationError,
   DuplicateKeyError,
   UnknownCollectionError,
+  partitionOf,
   type Collection,
   type CollectionSpec,
   type DocumentStore,
@@ -10,6 +11,7 @@ import {
   type Page,
   type PageRequest,
   type PendingOutboxMessage,
+  type StoreScope,
   type StoredDocument,
   type UnitOfWork,
   type Where,
@@ -44,7 +46,8 @@ interface OutboxRow {
 const STATEMENT_CACHE_LIMIT = 500;
 
 /**
- * better-sqlite3 adapter: one table per collection (id, merchant_id, version, data JSON), expression
+ * better-sqlite3 adapter: one table per collection (id, merchant_id, version, data JSON; the merchant_id column
+ * holds the document's partition, see partitionOf), expression
  * indexes on JSON fields, outbox and processed-event tables in the same file.
  * Commits are grouped (GroupCommitter): the units of work queued within one event-loop turn share one
  * synchronous IMMEDIATE transaction. A unit that fails rolls the transaction back and the group is
@@ -238,7 +241,7 @@ export class SqliteDocumentStore implements DocumentStore {
   private applyOp(op: WriteOp): void {
     const table = `"${op.collection}"`;
     if (op.kind === 'insert') {
-      this.statement(`INSERT INTO ${table} (id, merchant_id, version, data) VALUES (?, ?, 1, ?)`).run(op.id, op.merchantId, op.json);
+      this.statement(`INSERT INTO ${table} (id, merchant_id, version, data) VALUES (?, ?, 1, ?)`).run(op.id, op.partition, op.json);
       return;
     }
     if (op.kind === 'update') {
@@ -246,17 +249,17 @@ export class SqliteDocumentStore implements DocumentStore {
         op.version,
         op.json,
         op.id,
-        op.merchantId,
+        op.partition,
         op.expectedVersion,
       ).changes;
       if (changed === 0) throw new ConcurrentModificationError(op.collection, op.id);
       return;
     }
     if (op.expectedVersion === undefined) {
-      this.statement(`DELETE FROM ${table} WHERE id = ? AND merchant_id = ?`).run(op.id, op.merchantId);
+      this.statement(`DELETE FROM ${table} WHERE id = ? AND merchant_id = ?`).run(op.id, op.partition);
       return;
     }
-    const changed = this.statement(`DELETE FROM ${table} WHERE id = ? AND merchant_id = ? AND version = ?`).run(op.id, op.merchantId, op.expectedVersion).changes;
+    const changed = this.statement(`DELETE FROM ${table} WHERE id = ? AND merchant_id = ? AND version = ?`).run(op.id, op.partition, op.expectedVersion).changes;
     if (changed === 0) throw new ConcurrentModificationError(op.collection, op.id);
   }
 
@@ -290,14 +293,14 @@ class SqliteCollection<T extends StoredDocument> implements Collection<T> {
     this.table = `"${name}"`;
   }
 
-  async get(merchantId: string, id: string): Promise<T | null> {
+  async get(scope: StoreScope, id: string): Promise<T | null> {
     this.store.assertRegistered(this.name);
-    const data = this.store.statement(`SELECT data FROM ${this.table} WHERE id = ? AND merchant_id = ?`).pluck().get(id, merchantId) as string | undefined;
+    const data = this.store.statement(`SELECT data FROM ${this.table} WHERE id = ? AND merchant_id = ?`).pluck().get(id, partitionOf(scope)) as string | undefined;
     return data === undefined ? null : (JSON.parse(data) as T);
   }
 
-  async findOne(merchantId: string, where: Where): Promise<T | null> {
-    const page = await this.list(merchantId, where, { limit: 1 });
+  async findOne(scope: StoreScope, where: Where): Promise<T | null> {
+    const page = await this.list(scope, where, { limit: 1 });
     return page.items[0] ?? null;
   }
 
@@ -311,13 +314,13 @@ class SqliteCollection<T extends StoredDocument> implements Collection<T> {
     return this.select(undefined, where, { limit: 1 }).items[0] ?? null;
   }
 
-  async list(merchantId: string, where: Where, page: PageRequest): Promise<Page<T>> {
-    return this.select(merchantId, where, page);
+  async list(scope: StoreScope, where: Where, page: PageRequest): Promise<Page<T>> {
+    return this.select(partitionOf(scope), where, page);
   }
 
-  async count(merchantId: string, where: Where): Promise<number> {
+  async count(scope: StoreScope, where: Where): Promise<number> {
     this.store.assertRegistered(this.name);
-    const params: SqlParam[] = [merchantId];
+    const params: SqlParam[] = [partitionOf(scope)];
     const clauses = ['merchant_id = ?', ...whereSql(parseWhere(where), params)];
     return this.store.statement(`SELECT count(*) FROM ${this.table} WHERE ${clauses.join(' AND ')}`).pluck().get(...params) as number;
   }
@@ -326,14 +329,14 @@ class SqliteCollection<T extends StoredDocument> implements Collection<T> {
     return this.select(undefined, where, page);
   }
 
-  private select(merchantId: string | undefined, where: Where, request: PageRequest): Page<T> {
+  private select(partition: string | undefined, where: Where, request: PageRequest): Page<T> {
     this.store.assertRegistered(this.name);
     const { limit, after, order } = validatePage(request);
     const params: SqlParam[] = [];
     const clauses: string[] = [];
-    if (merchantId !== undefined) {
+    if (partition !== undefined) {
       clauses.push('merchant_id = ?');
-      params.push(merchantId);
+      params.push(partition);
     }
     clauses.push(...whereSql(parseWhere(where), params));
     if (after !== undefined) {

@@ -32,6 +32,10 @@ interface Item extends StoredDocument {
 const ITEMS = 'items';
 const MERCHANT = 'merchant_a';
 const OTHER = 'merchant_b';
+/** The scopes a read takes: merchant a and b in test mode (the documents' default), merchant a in live mode. */
+const A = { merchantId: MERCHANT, mode: 'test' } as const;
+const B = { merchantId: OTHER, mode: 'test' } as const;
+const A_LIVE = { merchantId: MERCHANT, mode: 'live' } as const;
 
 const message = (n: number): OutboxMessage => ({ topic: 'items.v1', key: `key-${n}`, value: JSON.stringify({ n }), headers: { 'x-n': String(n) } });
 
@@ -57,28 +61,28 @@ export function storeContract(adapterName: string, open: () => Promise<OpenedSto
       await opened.cleanup();
     });
 
-    const insert = (doc: Partial<Item> & { merchant_id?: string } = {}): Promise<Item> =>
-      store.transaction((uow) => uow.insert<Item>(ITEMS, { id: newId(), merchant_id: MERCHANT, name: 'item', amount: 1, ...doc }));
+    const insert = (doc: Partial<Item> & { merchant_id?: string; mode?: 'test' | 'live' } = {}): Promise<Item> =>
+      store.transaction((uow) => uow.insert<Item>(ITEMS, { id: newId(), merchant_id: MERCHANT, mode: 'test', name: 'item', amount: 1, ...doc }));
 
     describe('reads and writes', () => {
       it('when a document is inserted, then get returns it as stored with version 1', async () => {
         const inserted = await insert({ name: 'first', amount: 42, status: 'open' });
 
-        const read = await items.get(MERCHANT, inserted.id);
+        const read = await items.get(A, inserted.id);
 
         expect(inserted.version).toBe(1);
-        expect(read).toEqual({ id: inserted.id, merchant_id: MERCHANT, name: 'first', amount: 42, status: 'open', version: 1 });
+        expect(read).toEqual({ id: inserted.id, merchant_id: MERCHANT, mode: 'test', name: 'first', amount: 42, status: 'open', version: 1 });
       });
 
       it('when the caller changes a document it read or inserted, then the stored document does not change', async () => {
-        const input = { id: newId(), merchant_id: MERCHANT, name: 'original', amount: 1 };
+        const input = { id: newId(), merchant_id: MERCHANT, mode: 'test' as const, name: 'original', amount: 1 };
         const inserted = await store.transaction((uow) => uow.insert<Item>(ITEMS, input));
         input.name = 'changed after insert';
         inserted.name = 'changed returned copy';
-        const read = (await items.get(MERCHANT, input.id))!;
+        const read = (await items.get(A, input.id))!;
         read.name = 'changed read copy';
 
-        expect((await items.get(MERCHANT, input.id))!.name).toBe('original');
+        expect((await items.get(A, input.id))!.name).toBe('original');
       });
 
       it('when a document is updated with the version it read, then the new fields are stored and the version goes up by one', async () => {
@@ -87,7 +91,7 @@ export function storeContract(adapterName: string, open: () => Promise<OpenedSto
         const updated = await store.transaction((uow) => uow.update<Item>(ITEMS, { ...inserted, name: 'after' }));
 
         expect(updated.version).toBe(2);
-        expect(await items.get(MERCHANT, inserted.id)).toEqual({ ...inserted, name: 'after', version: 2 });
+        expect(await items.get(A, inserted.id)).toEqual({ ...inserted, name: 'after', version: 2 });
       });
 
       it('when a document is updated twice in one unit of work, then both updates apply in order', async () => {
@@ -98,30 +102,30 @@ export function storeContract(adapterName: string, open: () => Promise<OpenedSto
           uow.update<Item>(ITEMS, { ...first, amount: 3 });
         });
 
-        expect(await items.get(MERCHANT, inserted.id)).toMatchObject({ amount: 3, version: 3 });
+        expect(await items.get(A, inserted.id)).toMatchObject({ amount: 3, version: 3 });
       });
 
       it('when a document is deleted, then it is gone and count drops', async () => {
         const kept = await insert();
         const removed = await insert();
 
-        await store.transaction((uow) => uow.delete(ITEMS, MERCHANT, removed.id, removed.version));
+        await store.transaction((uow) => uow.delete(ITEMS, A, removed.id, removed.version));
 
-        expect(await items.get(MERCHANT, removed.id)).toBeNull();
-        expect(await items.get(MERCHANT, kept.id)).not.toBeNull();
-        expect(await items.count(MERCHANT, {})).toBe(1);
+        expect(await items.get(A, removed.id)).toBeNull();
+        expect(await items.get(A, kept.id)).not.toBeNull();
+        expect(await items.count(A, {})).toBe(1);
       });
 
       it('when an id is inserted twice, then the second commit fails with DuplicateKeyError', async () => {
         const inserted = await insert();
 
         await expect(insert({ id: inserted.id, name: 'again' })).rejects.toBeInstanceOf(DuplicateKeyError);
-        expect((await items.get(MERCHANT, inserted.id))!.name).toBe('item');
+        expect((await items.get(A, inserted.id))!.name).toBe('item');
       });
 
       it('when a collection was never registered, then using it fails with UnknownCollectionError', async () => {
-        await expect(store.transaction((uow) => uow.insert('nowhere', { id: newId(), merchant_id: MERCHANT }))).rejects.toBeInstanceOf(UnknownCollectionError);
-        await expect(store.collection('nowhere').get(MERCHANT, newId())).rejects.toBeInstanceOf(UnknownCollectionError);
+        await expect(store.transaction((uow) => uow.insert('nowhere', { id: newId(), merchant_id: MERCHANT, mode: 'test' }))).rejects.toBeInstanceOf(UnknownCollectionError);
+        await expect(store.collection('nowhere').get(A, newId())).rejects.toBeInstanceOf(UnknownCollectionError);
       });
 
       it('when registering the same collection twice, then nothing is lost', async () => {
@@ -129,7 +133,7 @@ export function storeContract(adapterName: string, open: () => Promise<OpenedSto
 
         await store.register({ name: ITEMS, indexes: [{ fields: ['ref'], unique: true }, { fields: ['status', 'amount'] }] });
 
-        expect(await items.get(MERCHANT, inserted.id)).not.toBeNull();
+        expect(await items.get(A, inserted.id)).not.toBeNull();
       });
 
       it('when the store is reachable, then ping resolves', async () => {
@@ -141,19 +145,19 @@ export function storeContract(adapterName: string, open: () => Promise<OpenedSto
       it("when another merchant asks for a document by id, then get answers null", async () => {
         const inserted = await insert();
 
-        expect(await items.get(OTHER, inserted.id)).toBeNull();
+        expect(await items.get(B, inserted.id)).toBeNull();
       });
 
       it('when listing, counting or finding, then only the given merchant\'s documents are seen', async () => {
-        await insert({ name: 'mine', merchant_id: MERCHANT });
+        await insert({ name: 'mine', merchant_id: MERCHANT, mode: 'test' });
         await insert({ name: 'theirs', merchant_id: OTHER });
         await insert({ name: 'theirs', merchant_id: OTHER });
 
-        const mine = await items.list(MERCHANT, {}, { limit: 10 });
+        const mine = await items.list(A, {}, { limit: 10 });
         expect(mine.items.map((item) => item.name)).toEqual(['mine']);
-        expect(await items.count(MERCHANT, {})).toBe(1);
-        expect(await items.count(OTHER, {})).toBe(2);
-        expect(await items.findOne(MERCHANT, { name: 'theirs' })).toBeNull();
+        expect(await items.count(A, {})).toBe(1);
+        expect(await items.count(B, {})).toBe(2);
+        expect(await items.findOne(A, { name: 'theirs' })).toBeNull();
       });
 
       it("when a unit of work updates or deletes another merchant's document, then nothing changes", async () => {
@@ -162,13 +166,49 @@ export function storeContract(adapterName: string, open: () => Promise<OpenedSto
         await expect(store.transaction((uow) => uow.update<Item>(ITEMS, { ...inserted, merchant_id: OTHER, name: 'stolen' }))).rejects.toBeInstanceOf(
           ConcurrentModificationError,
         );
-        await store.transaction((uow) => uow.delete(ITEMS, OTHER, inserted.id));
+        await store.transaction((uow) => uow.delete(ITEMS, B, inserted.id));
 
-        expect(await items.get(MERCHANT, inserted.id)).toMatchObject({ name: 'owned', version: 1 });
+        expect(await items.get(A, inserted.id)).toMatchObject({ name: 'owned', version: 1 });
+      });
+
+      it("when the merchant's other mode asks for a document by id, lists, counts or finds, then it sees nothing", async () => {
+        const test = await insert({ name: 'test', ref: 'r-1' });
+        const live = await insert({ name: 'live', mode: 'live' });
+
+        expect(await items.get(A_LIVE, test.id)).toBeNull();
+        expect(await items.get(A, live.id)).toBeNull();
+        expect((await items.list(A_LIVE, {}, { limit: 10 })).items.map((item) => item.name)).toEqual(['live']);
+        expect((await items.list(A, {}, { limit: 10 })).items.map((item) => item.name)).toEqual(['test']);
+        expect(await items.count(A_LIVE, {})).toBe(1);
+        expect(await items.findOne(A_LIVE, { ref: 'r-1' })).toBeNull();
+      });
+
+      it("when a unit of work updates or deletes a document under the other mode, then nothing changes", async () => {
+        const inserted = await insert({ name: 'test only' });
+
+        await expect(store.transaction((uow) => uow.update<Item>(ITEMS, { ...inserted, mode: 'live', name: 'moved' }))).rejects.toBeInstanceOf(
+          ConcurrentModificationError,
+        );
+        await store.transaction((uow) => uow.delete(ITEMS, A_LIVE, inserted.id));
+
+        expect(await items.get(A, inserted.id)).toMatchObject({ name: 'test only', version: 1 });
+      });
+
+      it('when test and live documents of one merchant share a unique value, then both are stored', async () => {
+        await insert({ ref: 'order-1' });
+        await insert({ ref: 'order-1', mode: 'live' });
+
+        expect(await items.findOne(A, { ref: 'order-1' })).toMatchObject({ mode: 'test' });
+        expect(await items.findOne(A_LIVE, { ref: 'order-1' })).toMatchObject({ mode: 'live' });
+      });
+
+      it("when a merchant's document is written without a mode, then the unit of work refuses it", async () => {
+        await expect(store.transaction((uow) => uow.insert<Item>(ITEMS, { id: newId(), merchant_id: MERCHANT, name: 'modeless', amount: 1 }))).rejects.toThrow(/needs a mode/);
+        expect(await items.count(A, {})).toBe(0);
       });
 
       it('when listing across merchants, then documents of every merchant come back in id order', async () => {
-        const a = await insert({ merchant_id: MERCHANT, status: 'due' });
+        const a = await insert({ merchant_id: MERCHANT, mode: 'test', status: 'due' });
         const b = await insert({ merchant_id: OTHER, status: 'due' });
         await insert({ merchant_id: OTHER, status: 'done' });
 
@@ -195,7 +235,7 @@ export function storeContract(adapterName: string, open: () => Promise<OpenedSto
       });
 
       const names = async (where: Parameters<Collection<Item>['list']>[1]): Promise<string[]> =>
-        (await items.list(MERCHANT, where, { limit: 100 })).items.map((item) => item.name).sort();
+        (await items.list(A, where, { limit: 100 })).items.map((item) => item.name).sort();
 
       it('when a field is given a plain value, then only equal documents match', async () => {
         expect(await names({ status: 'open' })).toEqual(['a', 'b']);
@@ -245,8 +285,8 @@ export function storeContract(adapterName: string, open: () => Promise<OpenedSto
 
       it('when several fields are given, then all conditions must hold', async () => {
         expect(await names({ status: 'open', amount: { gt: 5 } })).toEqual(['b']);
-        expect(await items.count(MERCHANT, { status: 'open', amount: { gt: 5 } })).toBe(1);
-        expect((await items.findOne(MERCHANT, { status: 'closed' }))!.id).toBe(docs.c!.id);
+        expect(await items.count(A, { status: 'open', amount: { gt: 5 } })).toBe(1);
+        expect((await items.findOne(A, { status: 'closed' }))!.id).toBe(docs.c!.id);
       });
 
       it('when the id field is used in a condition, then it matches the document id', async () => {
@@ -256,11 +296,11 @@ export function storeContract(adapterName: string, open: () => Promise<OpenedSto
 
       it('when a field name or operator is not plain, then the query is refused before it runs', async () => {
         const refused = { code: 'invalid_query' };
-        await expect(items.list(MERCHANT, { "name') OR 1=1 --": 'x' }, { limit: 10 })).rejects.toMatchObject(refused);
-        await expect(items.list(MERCHANT, { $where: 'true' }, { limit: 10 })).rejects.toMatchObject(refused);
-        await expect(items.list(MERCHANT, { name: { $gt: '' } as never }, { limit: 10 })).rejects.toMatchObject(refused);
-        await expect(items.list(MERCHANT, { name: { eq: { $ne: 1 } } as never }, { limit: 10 })).rejects.toMatchObject(refused);
-        await expect(items.list(MERCHANT, {}, { limit: 0 })).rejects.toMatchObject(refused);
+        await expect(items.list(A, { "name') OR 1=1 --": 'x' }, { limit: 10 })).rejects.toMatchObject(refused);
+        await expect(items.list(A, { $where: 'true' }, { limit: 10 })).rejects.toMatchObject(refused);
+        await expect(items.list(A, { name: { $gt: '' } as never }, { limit: 10 })).rejects.toMatchObject(refused);
+        await expect(items.list(A, { name: { eq: { $ne: 1 } } as never }, { limit: 10 })).rejects.toMatchObject(refused);
+        await expect(items.list(A, {}, { limit: 0 })).rejects.toMatchObject(refused);
       });
 
       it('when a value looks like SQL, then it is compared as data', async () => {
@@ -285,7 +325,7 @@ export function storeContract(adapterName: string, open: () => Promise<OpenedSto
         const seen: string[] = [];
         let after: string | undefined;
         for (;;) {
-          const page = await items.list(MERCHANT, where, { limit: 10, after, order });
+          const page = await items.list(A, where, { limit: 10, after, order });
           sizes.push(page.items.length);
           seen.push(...page.items.map((item) => item.id));
           if (!page.has_more) {
@@ -320,7 +360,7 @@ export function storeContract(adapterName: string, open: () => Promise<OpenedSto
       });
 
       it('when the page is exactly full, then has_more is false', async () => {
-        const page = await items.list(MERCHANT, {}, { limit: 25 });
+        const page = await items.list(A, {}, { limit: 25 });
 
         expect(page.items).toHaveLength(25);
         expect(page.has_more).toBe(false);
@@ -342,11 +382,11 @@ export function storeContract(adapterName: string, open: () => Promise<OpenedSto
 
     describe('unique indexes', () => {
       it('when two merchants use the same unique value, then both documents are stored', async () => {
-        await insert({ merchant_id: MERCHANT, ref: 'order-1' });
+        await insert({ merchant_id: MERCHANT, mode: 'test', ref: 'order-1' });
         await insert({ merchant_id: OTHER, ref: 'order-1' });
 
-        expect(await items.findOne(MERCHANT, { ref: 'order-1' })).not.toBeNull();
-        expect(await items.findOne(OTHER, { ref: 'order-1' })).not.toBeNull();
+        expect(await items.findOne(A, { ref: 'order-1' })).not.toBeNull();
+        expect(await items.findOne(B, { ref: 'order-1' })).not.toBeNull();
       });
 
       it('when one merchant reuses a unique value, then the commit fails with DuplicateKeyError naming the fields and nothing of it is applied', async () => {
@@ -354,14 +394,14 @@ export function storeContract(adapterName: string, open: () => Promise<OpenedSto
         const bystander = newId();
 
         const failure = store.transaction((uow) => {
-          uow.insert<Item>(ITEMS, { id: bystander, merchant_id: MERCHANT, name: 'bystander', amount: 1 });
-          uow.insert<Item>(ITEMS, { id: newId(), merchant_id: MERCHANT, name: 'dup', amount: 1, ref: 'order-1' });
+          uow.insert<Item>(ITEMS, { id: bystander, merchant_id: MERCHANT, mode: 'test', name: 'bystander', amount: 1 });
+          uow.insert<Item>(ITEMS, { id: newId(), merchant_id: MERCHANT, mode: 'test', name: 'dup', amount: 1, ref: 'order-1' });
           uow.publish(message(1));
         });
 
         await expect(failure).rejects.toBeInstanceOf(DuplicateKeyError);
         await expect(failure).rejects.toMatchObject({ code: 'duplicate_key', extensions: { fields: ['ref'] } });
-        expect(await items.get(MERCHANT, bystander)).toBeNull();
+        expect(await items.get(A, bystander)).toBeNull();
         expect(await store.outbox.pending(10)).toEqual([]);
       });
 
@@ -370,17 +410,17 @@ export function storeContract(adapterName: string, open: () => Promise<OpenedSto
         const other = await insert({ ref: 'free' });
 
         await expect(store.transaction((uow) => uow.update<Item>(ITEMS, { ...other, ref: 'taken' }))).rejects.toBeInstanceOf(DuplicateKeyError);
-        expect((await items.get(MERCHANT, other.id))!.ref).toBe('free');
+        expect((await items.get(A, other.id))!.ref).toBe('free');
       });
 
       it('when one unit of work inserts the same unique value twice, then it fails as a whole', async () => {
         await expect(
           store.transaction((uow) => {
-            uow.insert<Item>(ITEMS, { id: newId(), merchant_id: MERCHANT, name: 'x', amount: 1, ref: 'twice' });
-            uow.insert<Item>(ITEMS, { id: newId(), merchant_id: MERCHANT, name: 'y', amount: 1, ref: 'twice' });
+            uow.insert<Item>(ITEMS, { id: newId(), merchant_id: MERCHANT, mode: 'test', name: 'x', amount: 1, ref: 'twice' });
+            uow.insert<Item>(ITEMS, { id: newId(), merchant_id: MERCHANT, mode: 'test', name: 'y', amount: 1, ref: 'twice' });
           }),
         ).rejects.toBeInstanceOf(DuplicateKeyError);
-        expect(await items.count(MERCHANT, {})).toBe(0);
+        expect(await items.count(A, {})).toBe(0);
       });
 
       it('when documents lack the unique field or hold null, then they never collide', async () => {
@@ -389,18 +429,18 @@ export function storeContract(adapterName: string, open: () => Promise<OpenedSto
         await insert({ ref: null });
         await insert({ ref: null });
 
-        expect(await items.count(MERCHANT, {})).toBe(4);
+        expect(await items.count(A, {})).toBe(4);
       });
 
       it('when a unique value is freed by a delete in the same unit of work, then it can be reused there', async () => {
         const old = await insert({ ref: 'reused' });
 
         await store.transaction((uow) => {
-          uow.delete(ITEMS, MERCHANT, old.id, old.version);
-          uow.insert<Item>(ITEMS, { id: newId(), merchant_id: MERCHANT, name: 'new', amount: 1, ref: 'reused' });
+          uow.delete(ITEMS, A, old.id, old.version);
+          uow.insert<Item>(ITEMS, { id: newId(), merchant_id: MERCHANT, mode: 'test', name: 'new', amount: 1, ref: 'reused' });
         });
 
-        expect((await items.findOne(MERCHANT, { ref: 'reused' }))!.name).toBe('new');
+        expect((await items.findOne(A, { ref: 'reused' }))!.name).toBe('new');
       });
     });
 
@@ -411,7 +451,7 @@ export function storeContract(adapterName: string, open: () => Promise<OpenedSto
         await store.transaction((uow) => uow.update<Item>(ITEMS, { ...read, name: 'first writer' }));
 
         const second = store.transaction((uow) => {
-          uow.insert<Item>(ITEMS, { id: sideEffect, merchant_id: MERCHANT, name: 'side effect', amount: 1 });
+          uow.insert<Item>(ITEMS, { id: sideEffect, merchant_id: MERCHANT, mode: 'test', name: 'side effect', amount: 1 });
           uow.update<Item>(ITEMS, { ...read, name: 'second writer' });
           uow.publish(message(2));
           uow.markProcessed('group', 'event-2');
@@ -419,8 +459,8 @@ export function storeContract(adapterName: string, open: () => Promise<OpenedSto
 
         await expect(second).rejects.toBeInstanceOf(ConcurrentModificationError);
         await expect(second).rejects.toMatchObject({ code: 'concurrent_modification', retryable: true });
-        expect(await items.get(MERCHANT, read.id)).toMatchObject({ name: 'first writer', version: 2 });
-        expect(await items.get(MERCHANT, sideEffect)).toBeNull();
+        expect(await items.get(A, read.id)).toMatchObject({ name: 'first writer', version: 2 });
+        expect(await items.get(A, sideEffect)).toBeNull();
         expect(await store.outbox.pending(10)).toEqual([]);
         expect(await store.isProcessed('group', 'event-2')).toBe(false);
       });
@@ -429,12 +469,12 @@ export function storeContract(adapterName: string, open: () => Promise<OpenedSto
         const read = await insert();
         await store.transaction((uow) => uow.update<Item>(ITEMS, { ...read, name: 'newer' }));
 
-        await expect(store.transaction((uow) => uow.delete(ITEMS, MERCHANT, read.id, read.version))).rejects.toBeInstanceOf(ConcurrentModificationError);
-        expect(await items.get(MERCHANT, read.id)).not.toBeNull();
+        await expect(store.transaction((uow) => uow.delete(ITEMS, A, read.id, read.version))).rejects.toBeInstanceOf(ConcurrentModificationError);
+        expect(await items.get(A, read.id)).not.toBeNull();
       });
 
       it('when an update targets a document that does not exist, then it fails with ConcurrentModificationError', async () => {
-        const ghost: Item = { id: newId(), merchant_id: MERCHANT, name: 'ghost', amount: 1, version: 1 };
+        const ghost: Item = { id: newId(), merchant_id: MERCHANT, mode: 'test', name: 'ghost', amount: 1, version: 1 };
 
         await expect(store.transaction((uow) => uow.update<Item>(ITEMS, ghost))).rejects.toBeInstanceOf(ConcurrentModificationError);
       });
@@ -443,7 +483,7 @@ export function storeContract(adapterName: string, open: () => Promise<OpenedSto
         const id = newId();
 
         const failure = store.transaction(async (uow) => {
-          uow.insert<Item>(ITEMS, { id, merchant_id: MERCHANT, name: 'never', amount: 1 });
+          uow.insert<Item>(ITEMS, { id, merchant_id: MERCHANT, mode: 'test', name: 'never', amount: 1 });
           uow.publish(message(1));
           uow.markProcessed('group', 'event-1');
           await Promise.resolve();
@@ -451,7 +491,7 @@ export function storeContract(adapterName: string, open: () => Promise<OpenedSto
         });
 
         await expect(failure).rejects.toThrow('use case failed');
-        expect(await items.get(MERCHANT, id)).toBeNull();
+        expect(await items.get(A, id)).toBeNull();
         expect(await store.outbox.pending(10)).toEqual([]);
         expect(await store.isProcessed('group', 'event-1')).toBe(false);
       });
@@ -461,14 +501,14 @@ export function storeContract(adapterName: string, open: () => Promise<OpenedSto
         let seenInside: Item | null | undefined;
 
         const result = await store.transaction(async (uow) => {
-          uow.insert<Item>(ITEMS, { id, merchant_id: MERCHANT, name: 'buffered', amount: 1 });
-          seenInside = await items.get(MERCHANT, id);
+          uow.insert<Item>(ITEMS, { id, merchant_id: MERCHANT, mode: 'test', name: 'buffered', amount: 1 });
+          seenInside = await items.get(A, id);
           return 'done';
         });
 
         expect(result).toBe('done');
         expect(seenInside).toBeNull();
-        expect(await items.get(MERCHANT, id)).not.toBeNull();
+        expect(await items.get(A, id)).not.toBeNull();
       });
 
       it('when a unit of work commits, then its afterCommit callbacks run once the write is readable, before the transaction settles', async () => {
@@ -477,10 +517,10 @@ export function storeContract(adapterName: string, open: () => Promise<OpenedSto
         let callbacks = 0;
 
         await store.transaction((uow) => {
-          uow.insert<Item>(ITEMS, { id, merchant_id: MERCHANT, name: 'committed', amount: 1 });
+          uow.insert<Item>(ITEMS, { id, merchant_id: MERCHANT, mode: 'test', name: 'committed', amount: 1 });
           uow.afterCommit(() => {
             callbacks++;
-            void items.get(MERCHANT, id).then((item) => seen.push(item));
+            void items.get(A, id).then((item) => seen.push(item));
           });
           expect(callbacks).toBe(0);
         });
@@ -515,14 +555,14 @@ export function storeContract(adapterName: string, open: () => Promise<OpenedSto
           leaked = uow;
         });
 
-        expect(() => leaked!.insert(ITEMS, { id: newId(), merchant_id: MERCHANT })).toThrow();
+        expect(() => leaked!.insert(ITEMS, { id: newId(), merchant_id: MERCHANT, mode: 'test' })).toThrow();
       });
     });
 
     describe('outbox', () => {
       it('when messages are published in units of work, then they are pending in commit order with their content', async () => {
         await store.transaction((uow) => {
-          uow.insert<Item>(ITEMS, { id: newId(), merchant_id: MERCHANT, name: 'x', amount: 1 });
+          uow.insert<Item>(ITEMS, { id: newId(), merchant_id: MERCHANT, mode: 'test', name: 'x', amount: 1 });
           uow.publish(message(1));
           uow.publish(message(2));
         });
@@ -582,12 +622,12 @@ export function storeContract(adapterName: string, open: () => Promise<OpenedSto
         const effect = newId();
 
         const again = store.transaction((uow) => {
-          uow.insert<Item>(ITEMS, { id: effect, merchant_id: MERCHANT, name: 'effect', amount: 1 });
+          uow.insert<Item>(ITEMS, { id: effect, merchant_id: MERCHANT, mode: 'test', name: 'effect', amount: 1 });
           uow.markProcessed('billing', 'event-1');
         });
 
         await expect(again).rejects.toBeInstanceOf(DuplicateKeyError);
-        expect(await items.get(MERCHANT, effect)).toBeNull();
+        expect(await items.get(A, effect)).toBeNull();
       });
     });
 
@@ -605,11 +645,11 @@ export function storeContract(adapterName: string, open: () => Promise<OpenedSto
         try {
           await reopened.register({ name: ITEMS, indexes: [{ fields: ['ref'], unique: true }, { fields: ['status', 'amount'] }] });
           const again = reopened.collection<Item>(ITEMS);
-          expect(await again.get(MERCHANT, kept.id)).toEqual(kept);
+          expect(await again.get(A, kept.id)).toEqual(kept);
           expect((await reopened.outbox.pending(10)).map((entry) => entry.message)).toEqual([message(1)]);
           expect(await reopened.isProcessed('billing', 'event-1')).toBe(true);
           await expect(
-            reopened.transaction((uow) => uow.insert<Item>(ITEMS, { id: newId(), merchant_id: MERCHANT, name: 'dup', amount: 1, ref: 'durable' })),
+            reopened.transaction((uow) => uow.insert<Item>(ITEMS, { id: newId(), merchant_id: MERCHANT, mode: 'test', name: 'dup', amount: 1, ref: 'durable' })),
           ).rejects.toBeInstanceOf(DuplicateKeyError);
         } finally {
           await reopened.close();
@@ -626,8 +666,8 @@ export function storeContract(adapterName: string, open: () => Promise<OpenedSto
         globalItems = store.collection<Item>(GLOBAL);
       });
 
-      const insertGlobal = (doc: Partial<Item> & { merchant_id?: string } = {}): Promise<Item> =>
-        store.transaction((uow) => uow.insert<Item>(GLOBAL, { id: newId(), merchant_id: MERCHANT, name: 'item', amount: 1, ...doc }));
+      const insertGlobal = (doc: Partial<Item> & { merchant_id?: string; mode?: 'test' | 'live' } = {}): Promise<Item> =>
+        store.transaction((uow) => uow.insert<Item>(GLOBAL, { id: newId(), merchant_id: MERCHANT, mode: 'test', name: 'item', amount: 1, ...doc }));
 
       it('when a document is read by id without its merchant, then it comes back with its own merchant_id', async () => {
         const theirs = await insertGlobal({ merchant_id: OTHER, name: 'theirs' });
@@ -637,7 +677,7 @@ export function storeContract(adapterName: string, open: () => Promise<OpenedSto
       });
 
       it('when a document is found by a field without its merchant, then the one of whichever merchant holds it comes back', async () => {
-        await insertGlobal({ merchant_id: MERCHANT, ref: 'hash-a' });
+        await insertGlobal({ merchant_id: MERCHANT, mode: 'test', ref: 'hash-a' });
         const theirs = await insertGlobal({ merchant_id: OTHER, ref: 'hash-b', status: 'open' });
 
         expect(await globalItems.findGlobal({ ref: 'hash-b' })).toEqual(theirs);
@@ -646,17 +686,17 @@ export function storeContract(adapterName: string, open: () => Promise<OpenedSto
       });
 
       it('when two merchants use the same value of a unique index across merchants, then the second commit fails with DuplicateKeyError', async () => {
-        await insertGlobal({ merchant_id: MERCHANT, ref: 'shared' });
+        await insertGlobal({ merchant_id: MERCHANT, mode: 'test', ref: 'shared' });
 
         const failure = insertGlobal({ merchant_id: OTHER, ref: 'shared' });
 
         await expect(failure).rejects.toBeInstanceOf(DuplicateKeyError);
         await expect(failure).rejects.toMatchObject({ extensions: { fields: ['ref'] } });
-        expect(await globalItems.count(OTHER, {})).toBe(0);
+        expect(await globalItems.count(B, {})).toBe(0);
       });
 
       it('when documents of several merchants lack the value of a unique index across merchants, then they never collide', async () => {
-        await insertGlobal({ merchant_id: MERCHANT });
+        await insertGlobal({ merchant_id: MERCHANT, mode: 'test' });
         await insertGlobal({ merchant_id: OTHER, ref: null });
         await insertGlobal({ merchant_id: OTHER });
 
