@@ -1,7 +1,7 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { context, trace } from '@opentelemetry/api';
 import { getRPCMetadata } from '@opentelemetry/core';
-import { ForbiddenError, UnauthorizedError, ValidationError, newId } from '@vaultline/core';
+import { ForbiddenError, UnauthorizedError, ValidationError, newId, type Scope } from '@vaultline/core';
 import type { InternalTokenVerifier } from '@vaultline/auth';
 
 /** Who is calling, from the verified internal JWT. */
@@ -69,6 +69,18 @@ export function authOf(req: Request): RequestAuth {
   const auth = auths.get(req);
   if (!auth) throw new UnauthorizedError('An internal bearer token is required.', 'invalid_internal_token');
   return auth;
+}
+
+/**
+ * The merchant and mode a merchant request acts in: the key's merchant and the key's mode, both from
+ * the verified internal token. Every repository query of a merchant route takes it, so a test key never
+ * reaches a live resource. A call that carries no merchant key (no mode) is refused here rather than
+ * guessed into a mode.
+ */
+export function scopeOfRequest(req: Request): Scope {
+  const auth = authOf(req);
+  if (auth.mode === null) throw new ForbiddenError('This operation acts for a merchant key: the internal token must carry its mode.', 'mode_required');
+  return { merchantId: auth.merchantId, mode: auth.mode };
 }
 
 export const TEST_CLOCK_HEADER = 'x-test-now';
