@@ -1,3 +1,4 @@
+import type { Scope } from '@vaultline/core';
 import { assertSubscriptionsConsuming, startOutboxRelay, type OutboxRelay, type Subscription } from '@vaultline/bus';
 import { AesGcmSecretSealer } from '@vaultline/crypto';
 import { createEgressClient } from '@vaultline/egress';
@@ -94,7 +95,7 @@ export function createApp(runtime: ServiceRuntime, config: PaymentOrchestratorCo
   const paymentMethods = new StorePaymentMethodRepository(store);
   const advance = advancePayment({ payments, transactions, credentials, directory, transaction, clock, onAuthorized: storePaymentMethod({ paymentMethods }) });
   const runner = new PaymentRunner({ payments, advance, clock, logger, pollIntervalMs: config.workerPollMs });
-  const runPayment = (merchantId: string, paymentId: string): void => void runner.run(merchantId, paymentId);
+  const runPayment = (scope: Scope, paymentId: string): void => void runner.run(scope, paymentId);
   const wake = wakePayment({ payments, transaction, clock });
   const flowPorts = { flows, matrices, directory, transaction, clock };
   const accountPorts = {
@@ -163,10 +164,10 @@ export function createApp(runtime: ServiceRuntime, config: PaymentOrchestratorCo
           {
             ...accountPorts,
             notifications,
-            wake: async (merchantId, paymentId) => {
-              if (await wake(merchantId, paymentId)) await runner.run(merchantId, paymentId);
+            wake: async (scope, paymentId) => {
+              if (await wake(scope, paymentId)) await runner.run(scope, paymentId);
             },
-            voidStray: voidStrayAuthorization({ payments, transactions, directory, transaction, clock, settle: (merchantId, paymentId) => runner.run(merchantId, paymentId) }),
+            voidStray: voidStrayAuthorization({ payments, transactions, directory, transaction, clock, settle: (scope, paymentId) => runner.run(scope, paymentId) }),
           },
           notificationVerifiers,
         ),

@@ -275,8 +275,8 @@ describe('rule 6: merchant-initiated payments on a mandate', () => {
       use_case: 'recurring_payment',
     });
     expect(settled).toMatchObject({ status: 'captured', use_case: 'recurring_payment' });
-    const stored = await h.store.collection<Json>('payments').get(MERCHANT.merchantId, created.id);
-    const initial = await h.store.collection<Json>('payments').get(MERCHANT.merchantId, first.id);
+    const stored = await h.store.collection<Json>('payments').get({ merchantId: MERCHANT.merchantId, mode: 'test' }, created.id);
+    const initial = await h.store.collection<Json>('payments').get({ merchantId: MERCHANT.merchantId, mode: 'test' }, first.id);
     expect(initial.network_transaction_reference).toEqual(expect.any(String));
     expect(stored).toMatchObject({ use_case: 'SUBSEQUENT_RECURRING', initial_payment_id: first.id, network_transaction_reference: initial.network_transaction_reference });
     const transactions = (await h.call(MERCHANT, 'GET', `/payments/${created.id}/transactions`)).body.data;

@@ -50,7 +50,7 @@ describe('processor accounts', () => {
     // The answers are what the OpenAPI document says.
     expect(validateAgainstOpenApi('GET', '/processor-accounts', 200, list.body)).toEqual({ valid: true, errors: [] });
     expect(validateAgainstOpenApi('GET', '/processor-accounts/{processor_account_id}', 200, one.body)).toEqual({ valid: true, errors: [] });
-    const everything = JSON.stringify([list.body, one.body, await h.store.collection('processor_accounts').list(MERCHANT.merchantId, {}, { limit: 10 })]);
+    const everything = JSON.stringify([list.body, one.body, await h.store.collection('processor_accounts').list({ merchantId: MERCHANT.merchantId, mode: 'test' }, {}, { limit: 10 })]);
     for (const secret of [API_KEY, '44782DEF547AAA06', 'sk_sbox_m73dzbpy', 'whsec_checkout_secret_1']) expect(everything).not.toContain(secret);
   });
 
@@ -127,8 +127,8 @@ describe('processor account credentials at rest', () => {
   it('when stored, then they open only with the service key and the account they were sealed for', async () => {
     const a = (await h.call(MERCHANT, 'POST', '/processor-accounts', adyenAccount())).body;
     const b = (await h.call(MERCHANT, 'POST', '/processor-accounts', adyenAccount())).body;
-    const stored = await h.store.collection<Json>('processor_accounts').get(MERCHANT.merchantId, a.id);
-    const other = await h.store.collection<Json>('processor_accounts').get(MERCHANT.merchantId, b.id);
+    const stored = await h.store.collection<Json>('processor_accounts').get({ merchantId: MERCHANT.merchantId, mode: 'test' }, a.id);
+    const other = await h.store.collection<Json>('processor_accounts').get({ merchantId: MERCHANT.merchantId, mode: 'test' }, b.id);
     const sealer = new AesGcmSecretSealer(Buffer.from(TEST_SECRET_KEY, 'base64'));
     expect(openCredentials(sealer, stored)).toEqual(adyenAccount().credentials);
     expect(() => openCredentials(sealer, { ...other, sealed_credentials: stored.sealed_credentials })).toThrow();

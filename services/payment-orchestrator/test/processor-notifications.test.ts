@@ -36,7 +36,7 @@ const capture = (overrides: Record<string, unknown> = {}) => ({
   ...overrides,
 });
 
-const records = async (): Promise<Json[]> => (await h.store.collection<Json>('processor_notifications').list(MERCHANT.merchantId, {}, { limit: 50 })).items;
+const records = async (): Promise<Json[]> => (await h.store.collection<Json>('processor_notifications').list({ merchantId: MERCHANT.merchantId, mode: 'test' }, {}, { limit: 50 })).items;
 
 describe('Adyen notifications', () => {
   it('when a CAPTURE signed with the account\'s HMAC key arrives, then it answers [accepted] and records the capture of the payment', async () => {

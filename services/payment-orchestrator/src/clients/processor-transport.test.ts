@@ -47,7 +47,7 @@ describe('processor transport', () => {
   it('when a card-data request is forwarded in process, then the forwarder gets a token from the payment orchestrator with forward:payments, the merchant and the payment\'s mode, only credential and idempotency headers pass (the forwarder sets the content type), and the answer comes back parsed', async () => {
     const forwarder = fakeForwarder();
     const transport = createProcessorTransport({ forwardPayment: inProcessForwardPayment(forwarder, signer), egress: egress(false) });
-    const answer = await transport.forward({ merchantId: 'mer_a', mode: 'live', tokenId: 't1', url: 'https://checkout-test.adyen.com/v69/payments', headers: { 'content-type': 'application/json', 'x-api-key': 'k', 'idempotency-key': 'p1:authorization' }, body: { a: 1 } });
+    const answer = await transport.forward({ scope: { merchantId: 'mer_a', mode: 'live' }, tokenId: 't1', url: 'https://checkout-test.adyen.com/v69/payments', headers: { 'content-type': 'application/json', 'x-api-key': 'k', 'idempotency-key': 'p1:authorization' }, body: { a: 1 } });
     expect(answer).toEqual({ status: 200, body: { resultCode: 'Authorised', pspReference: 'PSPONE' } });
     const [{ request, claims }] = forwarder.calls as [(typeof forwarder.calls)[number]];
     expect(claims).toMatchObject({ issuer: 'payment-orchestrator', merchantId: 'mer_a', scopes: ['forward:payments'], mode: 'live' });
@@ -57,7 +57,7 @@ describe('processor transport', () => {
   it('when a request without card data is sent and private addresses are allowed (PROCESSOR_ALLOW_PRIVATE_URLS), then it reaches the loopback processor through egress', async () => {
     const client = egress(true);
     const transport = createProcessorTransport({ forwardPayment: inProcessForwardPayment(fakeForwarder(), signer), egress: client });
-    const answer = await transport.send({ url: `${origin}/v69/payments/PSPONE/captures`, method: 'POST', headers: { 'x-api-key': 'k', 'idempotency-key': 'p1:capture' }, body: { amount: { value: 1, currency: 'EUR' } } });
+    const answer = await transport.send({ mode: 'test', url: `${origin}/v69/payments/PSPONE/captures`, method: 'POST', headers: { 'x-api-key': 'k', 'idempotency-key': 'p1:capture' }, body: { amount: { value: 1, currency: 'EUR' } } });
     expect(answer).toEqual({ status: 201, body: { status: 'received', pspReference: 'CAPONE' } });
     expect(received.at(-1)).toMatchObject({ url: '/v69/payments/PSPONE/captures', headers: { 'idempotency-key': 'p1:capture' }, body: '{"amount":{"value":1,"currency":"EUR"}}' });
     await client.close();
@@ -67,7 +67,7 @@ describe('processor transport', () => {
     const client = egress(false);
     const before = received.length;
     const transport = createProcessorTransport({ forwardPayment: inProcessForwardPayment(fakeForwarder(), signer), egress: client });
-    await expect(transport.send({ url: `${origin}/v69/payments/PSPONE/captures`, method: 'POST', headers: {}, body: {} })).rejects.toThrow();
+    await expect(transport.send({ mode: 'test', url: `${origin}/v69/payments/PSPONE/captures`, method: 'POST', headers: {}, body: {} })).rejects.toThrow();
     expect(received.length).toBe(before);
     await client.close();
   });
@@ -98,14 +98,14 @@ describe('processor transport over the forwarder\'s internal HTTP route', () => 
   it('when forwarded over HTTP, then POST /internal/forward/payments carries the token claims (mode included) and the template; a refusal throws', async () => {
     const client = new InternalClient({ signer, audience: 'forwarder', baseUrl: url });
     const transport = createProcessorTransport({ forwardPayment: httpForwardPayment(client), egress: egress(false) });
-    const answer = await transport.forward({ merchantId: 'mer_a', mode: 'test', tokenId: 't1', url: 'https://api.sandbox.checkout.com/payments', headers: { authorization: 'Bearer sk_sbox_x' }, body: { amount: 1 } });
+    const answer = await transport.forward({ scope: { merchantId: 'mer_a', mode: 'test' }, tokenId: 't1', url: 'https://api.sandbox.checkout.com/payments', headers: { authorization: 'Bearer sk_sbox_x' }, body: { amount: 1 } });
     expect(answer).toEqual({ status: 200, body: { id: 'pay_one', status: 'Authorized' } });
     expect(seen.at(-1)).toMatchObject({
       path: '/internal/forward/payments',
       claims: { issuer: 'payment-orchestrator', merchantId: 'mer_a', scopes: ['forward:payments'], mode: 'test' },
       body: { token_id: 't1', destination_url: 'https://api.sandbox.checkout.com/payments', headers: { authorization: 'Bearer sk_sbox_x' }, body: { amount: 1 } },
     });
-    await expect(transport.forward({ merchantId: 'mer_a', mode: 'test', tokenId: 'refused', url: 'https://x', headers: {}, body: {} })).rejects.toMatchObject({ status: 403, code: 'destination_not_allowed' });
+    await expect(transport.forward({ scope: { merchantId: 'mer_a', mode: 'test' }, tokenId: 'refused', url: 'https://x', headers: {}, body: {} })).rejects.toMatchObject({ status: 403, code: 'destination_not_allowed' });
     await client.close();
   });
 });

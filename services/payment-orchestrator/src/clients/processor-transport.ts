@@ -1,20 +1,20 @@
 import { SCOPES, type InternalTokenSigner } from '@vaultline/auth';
 import { FORWARD_PAYMENT_HEADERS, type ForwarderInternalApi, type ForwardPaymentHeader, type ForwardPaymentResponseDto } from '@vaultline/contracts';
-import { newId } from '@vaultline/core';
+import { newId, type Scope } from '@vaultline/core';
 import type { EgressClient } from '@vaultline/egress';
 import type { InternalClient } from '@vaultline/http';
-import type { Mode } from '../domain/payment/payment';
 import type { ProcessorTransport } from '../processors/processor-transport';
+import { assertHostServesMode } from '../processors/processor-destinations';
 import type { ProcessorHttpResponse } from '../processors/processor-wire';
 
 /** One call of the forwarder's internal payments API, whatever carries it. */
-export type ForwardPayment = (call: { merchantId: string; mode: Mode | null; tokenId: string; url: string; headers: Record<string, string>; body: unknown }) => Promise<ForwardPaymentResponseDto>;
+export type ForwardPayment = (call: { scope: Scope; tokenId: string; url: string; headers: Record<string, string>; body: unknown }) => Promise<ForwardPaymentResponseDto>;
 
 /** In the embedded profile: the forwarder's API object, called with a token signed as for HTTP (audience forwarder, forward:payments, the mode). */
 export function inProcessForwardPayment(api: ForwarderInternalApi, signer: Pick<InternalTokenSigner, 'sign'>): ForwardPayment {
-  return ({ merchantId, mode, tokenId, url, headers, body }) =>
+  return ({ scope, tokenId, url, headers, body }) =>
     api.forwardPayment({
-      bearerToken: signer.sign('forwarder', { merchantId, scopes: [SCOPES.forwardPayments], ...(mode ? { mode } : {}) }),
+      bearerToken: signer.sign('forwarder', { merchantId: scope.merchantId, scopes: [SCOPES.forwardPayments], mode: scope.mode }),
       requestId: newId(),
       tokenId,
       destinationUrl: url,
@@ -40,14 +40,14 @@ const problemCode = (body: unknown): string | null => {
 
 /** Otherwise: `POST /internal/forward/payments`; any answer but 200 means nothing reached the processor. */
 export function httpForwardPayment(forwarder: Pick<InternalClient, 'request'>): ForwardPayment {
-  return async ({ merchantId, mode, tokenId, url, headers, body }) => {
+  return async ({ scope, tokenId, url, headers, body }) => {
     const response = await forwarder.request<ForwardPaymentResponseDto>({
       method: 'POST',
       path: '/internal/forward/payments',
-      merchantId,
+      merchantId: scope.merchantId,
+      mode: scope.mode,
       scopes: [SCOPES.forwardPayments],
       requestId: newId(),
-      ...(mode ? { mode } : {}),
       body: { token_id: tokenId, destination_url: url, headers, body },
     });
     if (response.status !== 200) throw new ForwardRefused(response.status, problemCode(response.body));
@@ -76,7 +76,8 @@ export function createProcessorTransport(deps: { forwardPayment: ForwardPayment;
       const answer = await deps.forwardPayment({ ...request, headers });
       return { status: answer.status, body: parsed(answer.body) };
     },
-    async send({ url, method, headers, body }): Promise<ProcessorHttpResponse> {
+    async send({ mode, url, method, headers, body }): Promise<ProcessorHttpResponse> {
+      assertHostServesMode(url, mode);
       const response = await deps.egress.request({ url, method, headers: { ...headers, 'accept-encoding': 'identity' }, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
       return { status: response.status, body: parsed(response.body.toString('utf8')) };
     },

@@ -1,3 +1,4 @@
+import type { Scope } from '@vaultline/core';
 import type { DocumentStore, UnitOfWork } from '@vaultline/store';
 import type { CredentialRepository } from '../domain/ports';
 import type { Credential } from '../domain/credentials/credential';
@@ -6,8 +7,8 @@ import { CREDENTIALS } from './collections';
 export class StoreCredentialRepository implements CredentialRepository {
   constructor(private readonly store: DocumentStore) {}
 
-  get(merchantId: string, id: string): Promise<Credential | null> {
-    return this.store.collection<Credential>(CREDENTIALS).get(merchantId, id);
+  get(scope: Scope, id: string): Promise<Credential | null> {
+    return this.store.collection<Credential>(CREDENTIALS).get(scope, id);
   }
 
   insert(uow: UnitOfWork, credential: Omit<Credential, 'version'>): Credential {

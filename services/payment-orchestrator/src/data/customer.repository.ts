@@ -1,3 +1,4 @@
+import type { Scope } from '@vaultline/core';
 import type { DocumentStore, Page, PageRequest, UnitOfWork } from '@vaultline/store';
 import type { Customer } from '../domain/customers/customer';
 import type { PaymentMethod } from '../domain/customers/payment-method';
@@ -7,12 +8,12 @@ import { CUSTOMERS, PAYMENT_METHODS } from './collections';
 export class StoreCustomerRepository implements CustomerRepository {
   constructor(private readonly store: DocumentStore) {}
 
-  get(merchantId: string, id: string): Promise<Customer | null> {
-    return this.store.collection<Customer>(CUSTOMERS).get(merchantId, id);
+  get(scope: Scope, id: string): Promise<Customer | null> {
+    return this.store.collection<Customer>(CUSTOMERS).get(scope, id);
   }
 
-  list(merchantId: string, page: PageRequest): Promise<Page<Customer>> {
-    return this.store.collection<Customer>(CUSTOMERS).list(merchantId, {}, page);
+  list(scope: Scope, page: PageRequest): Promise<Page<Customer>> {
+    return this.store.collection<Customer>(CUSTOMERS).list(scope, {}, page);
   }
 
   insert(uow: UnitOfWork, customer: Omit<Customer, 'version'>): Customer {
@@ -23,12 +24,12 @@ export class StoreCustomerRepository implements CustomerRepository {
 export class StorePaymentMethodRepository implements PaymentMethodRepository {
   constructor(private readonly store: DocumentStore) {}
 
-  get(merchantId: string, id: string): Promise<PaymentMethod | null> {
-    return this.store.collection<PaymentMethod>(PAYMENT_METHODS).get(merchantId, id);
+  get(scope: Scope, id: string): Promise<PaymentMethod | null> {
+    return this.store.collection<PaymentMethod>(PAYMENT_METHODS).get(scope, id);
   }
 
-  listForCustomer(merchantId: string, customerId: string, page: PageRequest): Promise<Page<PaymentMethod>> {
-    return this.store.collection<PaymentMethod>(PAYMENT_METHODS).list(merchantId, { customer_id: customerId, status: 'active' }, page);
+  listForCustomer(scope: Scope, customerId: string, page: PageRequest): Promise<Page<PaymentMethod>> {
+    return this.store.collection<PaymentMethod>(PAYMENT_METHODS).list(scope, { customer_id: customerId, status: 'active' }, page);
   }
 
   insert(uow: UnitOfWork, method: Omit<PaymentMethod, 'version'>): PaymentMethod {

@@ -1,3 +1,4 @@
+import type { Scope } from '@vaultline/core';
 import type { UnitOfWork } from '@vaultline/store';
 import type { Clock, FlowMatrixRepository } from '../domain/ports';
 import type { FlowMatrix } from '../domain/flows/flow-matrix';
@@ -21,12 +22,12 @@ export class CachedFlowMatrixRepository implements FlowMatrixRepository {
     this.cache = new PerMerchantCache(clock, options);
   }
 
-  current(merchantId: string): Promise<FlowMatrix | null> {
-    return this.cache.get(merchantId, () => this.inner.current(merchantId));
+  current(scope: Scope): Promise<FlowMatrix | null> {
+    return this.cache.get(scope, () => this.inner.current(scope));
   }
 
-  insert(uow: UnitOfWork, merchantId: string, matrix: FlowMatrix): void {
-    this.cache.invalidateWith(uow, merchantId);
-    this.inner.insert(uow, merchantId, matrix);
+  insert(uow: UnitOfWork, scope: Scope, matrix: FlowMatrix): void {
+    this.cache.invalidateWith(uow, scope);
+    this.inner.insert(uow, scope, matrix);
   }
 }

@@ -1,4 +1,4 @@
-import { newId } from '@vaultline/core';
+import { newId , type Scope } from '@vaultline/core';
 import type { DocumentStore, StoredDocument, UnitOfWork } from '@vaultline/store';
 import type { FlowMatrixRepository, FlowRepository } from '../domain/ports';
 import type { Flow } from '../domain/flows/flow';
@@ -22,28 +22,28 @@ const MAX_FLOWS = 500;
 export class StoreFlowRepository implements FlowRepository {
   constructor(private readonly store: DocumentStore) {}
 
-  async get(merchantId: string, name: string): Promise<Flow | null> {
-    return (await this.store.collection<FlowDocument>(FLOWS).findOne(merchantId, { name }))?.flow ?? null;
+  async get(scope: Scope, name: string): Promise<Flow | null> {
+    return (await this.store.collection<FlowDocument>(FLOWS).findOne(scope, { name }))?.flow ?? null;
   }
 
-  async list(merchantId: string): Promise<Flow[]> {
-    return (await this.store.collection<FlowDocument>(FLOWS).list(merchantId, {}, { limit: MAX_FLOWS })).items.map((doc) => doc.flow);
+  async list(scope: Scope): Promise<Flow[]> {
+    return (await this.store.collection<FlowDocument>(FLOWS).list(scope, {}, { limit: MAX_FLOWS })).items.map((doc) => doc.flow);
   }
 
-  insert(uow: UnitOfWork, merchantId: string, flow: Flow): void {
-    uow.insert<FlowDocument>(FLOWS, { id: newId(), merchant_id: merchantId, name: flow.name, flow });
+  insert(uow: UnitOfWork, scope: Scope, flow: Flow): void {
+    uow.insert<FlowDocument>(FLOWS, { id: newId(), merchant_id: scope.merchantId, mode: scope.mode, name: flow.name, flow });
   }
 }
 
 export class StoreFlowMatrixRepository implements FlowMatrixRepository {
   constructor(private readonly store: DocumentStore) {}
 
-  async current(merchantId: string): Promise<FlowMatrix | null> {
-    const page = await this.store.collection<FlowMatrixDocument>(FLOW_MATRICES).list(merchantId, {}, { limit: 1, order: 'desc' });
+  async current(scope: Scope): Promise<FlowMatrix | null> {
+    const page = await this.store.collection<FlowMatrixDocument>(FLOW_MATRICES).list(scope, {}, { limit: 1, order: 'desc' });
     return page.items[0]?.matrix ?? null;
   }
 
-  insert(uow: UnitOfWork, merchantId: string, matrix: FlowMatrix): void {
-    uow.insert<FlowMatrixDocument>(FLOW_MATRICES, { id: newId(), merchant_id: merchantId, matrix_version: matrix.version, matrix });
+  insert(uow: UnitOfWork, scope: Scope, matrix: FlowMatrix): void {
+    uow.insert<FlowMatrixDocument>(FLOW_MATRICES, { id: newId(), merchant_id: scope.merchantId, mode: scope.mode, matrix_version: matrix.version, matrix });
   }
 }

@@ -1,3 +1,4 @@
+import type { Scope } from '@vaultline/core';
 import type { DocumentStore, UnitOfWork } from '@vaultline/store';
 import type { PaymentRequest, PaymentRequestRepository } from '../domain/payment-requests';
 import { PAYMENT_REQUESTS } from './collections';
@@ -5,8 +6,8 @@ import { PAYMENT_REQUESTS } from './collections';
 export class StorePaymentRequestRepository implements PaymentRequestRepository {
   constructor(private readonly store: DocumentStore) {}
 
-  get(merchantId: string, id: string): Promise<PaymentRequest | null> {
-    return this.store.collection<PaymentRequest>(PAYMENT_REQUESTS).get(merchantId, id);
+  get(scope: Scope, id: string): Promise<PaymentRequest | null> {
+    return this.store.collection<PaymentRequest>(PAYMENT_REQUESTS).get(scope, id);
   }
 
   insert(uow: UnitOfWork, request: Omit<PaymentRequest, 'version'>): PaymentRequest {

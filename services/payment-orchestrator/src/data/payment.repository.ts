@@ -1,3 +1,4 @@
+import type { Mode, Scope } from '@vaultline/core';
 import { SYSTEM_SCOPE, type DocumentStore, type Page, type PageRequest, type StoredDocument, type UnitOfWork } from '@vaultline/store';
 import type { DuePayment, PaymentRepository } from '../domain/ports';
 import { isFinal, type Payment } from '../domain/payment/payment';
@@ -8,8 +9,10 @@ import { PAYMENTS, PAYMENT_SCHEDULE } from './collections';
  * merchant through an index. Written in lockstep with the payment (same id, same version), removed with
  * the payment's final write.
  */
-interface ScheduleEntry extends StoredDocument {
+export interface ScheduleEntry extends StoredDocument {
   owner_merchant_id: string;
+  /** The payment's mode (absent on entries written before modes: test). */
+  owner_mode?: Mode;
   due_at: string | null;
 }
 
@@ -20,29 +23,29 @@ export class StorePaymentRepository implements PaymentRepository {
     return this.store.collection<Payment>(PAYMENTS);
   }
 
-  get(merchantId: string, id: string): Promise<Payment | null> {
-    return this.collection.get(merchantId, id);
+  get(scope: Scope, id: string): Promise<Payment | null> {
+    return this.collection.get(scope, id);
   }
 
-  list(merchantId: string, page: PageRequest): Promise<Page<Payment>> {
-    return this.collection.list(merchantId, {}, page);
+  list(scope: Scope, page: PageRequest): Promise<Page<Payment>> {
+    return this.collection.list(scope, {}, page);
   }
 
   async listDue(now: Date, limit: number): Promise<DuePayment[]> {
     const page = await this.store.collection<ScheduleEntry>(PAYMENT_SCHEDULE).list(SYSTEM_SCOPE, { due_at: { lte: now.toISOString() } }, { limit });
-    return page.items.map((entry) => ({ merchantId: entry.owner_merchant_id, paymentId: entry.id }));
+    return page.items.map((entry) => ({ scope: { merchantId: entry.owner_merchant_id, mode: entry.owner_mode ?? 'test' }, paymentId: entry.id }));
   }
 
   insert(uow: UnitOfWork, payment: Omit<Payment, 'version'>): Payment {
     const inserted = uow.insert<Payment>(PAYMENTS, payment);
-    if (!isFinal(payment.status)) uow.insert<ScheduleEntry>(PAYMENT_SCHEDULE, { id: payment.id, merchant_id: SYSTEM_SCOPE, owner_merchant_id: payment.merchant_id, due_at: payment.next_run_at });
+    if (!isFinal(payment.status)) uow.insert<ScheduleEntry>(PAYMENT_SCHEDULE, { id: payment.id, merchant_id: SYSTEM_SCOPE, owner_merchant_id: payment.merchant_id, owner_mode: payment.mode, due_at: payment.next_run_at });
     return inserted;
   }
 
   update(uow: UnitOfWork, payment: Payment): Payment {
     const updated = uow.update<Payment>(PAYMENTS, payment);
     if (isFinal(payment.status)) uow.delete(PAYMENT_SCHEDULE, SYSTEM_SCOPE, payment.id, payment.version);
-    else uow.update<ScheduleEntry>(PAYMENT_SCHEDULE, { id: payment.id, merchant_id: SYSTEM_SCOPE, version: payment.version, owner_merchant_id: payment.merchant_id, due_at: payment.next_run_at });
+    else uow.update<ScheduleEntry>(PAYMENT_SCHEDULE, { id: payment.id, merchant_id: SYSTEM_SCOPE, version: payment.version, owner_merchant_id: payment.merchant_id, owner_mode: payment.mode, due_at: payment.next_run_at });
     return updated;
   }
 }

@@ -1,3 +1,4 @@
+import type { Scope } from '@vaultline/core';
 import type { UnitOfWork } from '@vaultline/store';
 import type { Clock } from '../domain/ports';
 
@@ -7,6 +8,8 @@ export interface PerMerchantCacheOptions {
   /** Most merchants kept; the least recently loaded one goes first. */
   maxMerchants?: number;
 }
+
+const keyOf = (scope: Scope): string => `${scope.merchantId}\u0000${scope.mode}`;
 
 interface Entry<T> {
   value: T;
@@ -20,6 +23,7 @@ interface Entry<T> {
  * returned but never kept. Values are shared by every reader: callers must not change them.
  */
 export class PerMerchantCache<T> {
+  /** Keyed by merchant and mode: a test key's value is never served to a live key. */
   private readonly entries = new Map<string, Entry<T>>();
   private invalidations = 0;
 
@@ -28,31 +32,31 @@ export class PerMerchantCache<T> {
     private readonly options: PerMerchantCacheOptions,
   ) {}
 
-  async get(merchantId: string, load: () => Promise<T>): Promise<T> {
+  async get(scope: Scope, load: () => Promise<T>): Promise<T> {
     if (this.options.ttlMs <= 0) return load();
     const now = this.clock.now().getTime();
-    const cached = this.entries.get(merchantId);
+    const cached = this.entries.get(keyOf(scope));
     if (cached && cached.expiresAt > now) return cached.value;
     const seen = this.invalidations;
     const value = await load();
-    if (this.invalidations === seen) this.keep(merchantId, { value, expiresAt: now + this.options.ttlMs });
+    if (this.invalidations === seen) this.keep(scope, { value, expiresAt: now + this.options.ttlMs });
     return value;
   }
 
   /** The merchant's value changes in `uow`. */
-  invalidateWith(uow: UnitOfWork, merchantId: string): void {
-    this.invalidate(merchantId);
-    uow.afterCommit(() => this.invalidate(merchantId));
+  invalidateWith(uow: UnitOfWork, scope: Scope): void {
+    this.invalidate(scope);
+    uow.afterCommit(() => this.invalidate(scope));
   }
 
-  private invalidate(merchantId: string): void {
-    this.entries.delete(merchantId);
+  private invalidate(scope: Scope): void {
+    this.entries.delete(keyOf(scope));
     this.invalidations++;
   }
 
-  private keep(merchantId: string, entry: Entry<T>): void {
-    this.entries.delete(merchantId);
-    this.entries.set(merchantId, entry);
+  private keep(scope: Scope, entry: Entry<T>): void {
+    this.entries.delete(keyOf(scope));
+    this.entries.set(keyOf(scope), entry);
     if (this.entries.size > (this.options.maxMerchants ?? 10_000)) this.entries.delete(this.entries.keys().next().value as string);
   }
 }

@@ -5,7 +5,10 @@ import { orchestratorCollections } from './collections';
 import { CachedProcessorAccountRepository } from './processor-account-cache';
 import { StoreProcessorAccountRepository } from './processor-account.repository';
 
+const M1 = { merchantId: 'm1', mode: 'test' } as const;
+
 const account = (id: string, name = 'main'): Omit<ProcessorAccount, 'version'> => ({
+  mode: 'test',
   id,
   merchant_id: 'm1',
   processor: 'simulator',
@@ -29,21 +32,21 @@ async function setup() {
 describe('the processor account cache', () => {
   it('when another process adds an account, then the list shows it once the ttl has passed, not before', async () => {
     const { store, clock, inner, cached } = await setup();
-    expect(await cached.list('m1', 10)).toEqual([]);
+    expect(await cached.list(M1, 10)).toEqual([]);
     await store.transaction((uow) => inner.insert(uow, account('a1')));
-    expect(await cached.list('m1', 10)).toEqual([]);
+    expect(await cached.list(M1, 10)).toEqual([]);
     clock.advance(1_000);
-    expect((await cached.list('m1', 10)).map((a) => a.id)).toEqual(['a1']);
+    expect((await cached.list(M1, 10)).map((a) => a.id)).toEqual(['a1']);
   });
 
   it('when this process adds, renames or deletes an account, then the next list shows it at once', async () => {
     const { store, cached } = await setup();
-    expect(await cached.list('m1', 10)).toEqual([]);
+    expect(await cached.list(M1, 10)).toEqual([]);
     const added = await store.transaction((uow) => cached.insert(uow, account('a1')));
-    expect((await cached.list('m1', 10)).map((a) => a.name)).toEqual(['main']);
+    expect((await cached.list(M1, 10)).map((a) => a.name)).toEqual(['main']);
     const renamed = await store.transaction((uow) => cached.update(uow, { ...added, name: 'renamed' }));
-    expect((await cached.list('m1', 10)).map((a) => a.name)).toEqual(['renamed']);
+    expect((await cached.list(M1, 10)).map((a) => a.name)).toEqual(['renamed']);
     await store.transaction((uow) => cached.delete(uow, renamed));
-    expect(await cached.list('m1', 10)).toEqual([]);
+    expect(await cached.list(M1, 10)).toEqual([]);
   });
 });

@@ -1,3 +1,4 @@
+import { type Scope, scopeOfDocument } from '@vaultline/core';
 import type { UnitOfWork } from '@vaultline/store';
 import type { Clock, ProcessorAccountRepository } from '../domain/ports';
 import type { ProcessorAccount } from '../domain/processor-accounts/processor-account';
@@ -19,32 +20,32 @@ export class CachedProcessorAccountRepository implements ProcessorAccountReposit
     this.cache = new PerMerchantCache(clock, options);
   }
 
-  get(merchantId: string, id: string): Promise<ProcessorAccount | null> {
-    return this.inner.get(merchantId, id);
+  get(scope: Scope, id: string): Promise<ProcessorAccount | null> {
+    return this.inner.get(scope, id);
   }
 
   getGlobal(id: string): Promise<ProcessorAccount | null> {
     return this.inner.getGlobal(id);
   }
 
-  async list(merchantId: string, limit: number): Promise<ProcessorAccount[]> {
-    const load = async () => ({ limit, accounts: await this.inner.list(merchantId, limit) });
-    const listed = await this.cache.get(merchantId, load);
+  async list(scope: Scope, limit: number): Promise<ProcessorAccount[]> {
+    const load = async () => ({ limit, accounts: await this.inner.list(scope, limit) });
+    const listed = await this.cache.get(scope, load);
     return listed.limit === limit ? listed.accounts : (await load()).accounts;
   }
 
   insert(uow: UnitOfWork, account: Omit<ProcessorAccount, 'version'>): ProcessorAccount {
-    this.cache.invalidateWith(uow, account.merchant_id);
+    this.cache.invalidateWith(uow, scopeOfDocument(account));
     return this.inner.insert(uow, account);
   }
 
   update(uow: UnitOfWork, account: ProcessorAccount): ProcessorAccount {
-    this.cache.invalidateWith(uow, account.merchant_id);
+    this.cache.invalidateWith(uow, scopeOfDocument(account));
     return this.inner.update(uow, account);
   }
 
   delete(uow: UnitOfWork, account: ProcessorAccount): void {
-    this.cache.invalidateWith(uow, account.merchant_id);
+    this.cache.invalidateWith(uow, scopeOfDocument(account));
     this.inner.delete(uow, account);
   }
 }

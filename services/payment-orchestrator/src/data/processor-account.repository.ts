@@ -1,3 +1,4 @@
+import { type Scope, scopeOfDocument } from '@vaultline/core';
 import type { DocumentStore, UnitOfWork } from '@vaultline/store';
 import type { ProcessorAccountRepository, ProcessorNotificationRepository } from '../domain/ports';
 import type { ProcessorNotificationRecord } from '../domain/processor-accounts/processor-notification';
@@ -7,16 +8,16 @@ import { PROCESSOR_ACCOUNTS, PROCESSOR_NOTIFICATIONS } from './collections';
 export class StoreProcessorAccountRepository implements ProcessorAccountRepository {
   constructor(private readonly store: DocumentStore) {}
 
-  get(merchantId: string, id: string): Promise<ProcessorAccount | null> {
-    return this.store.collection<ProcessorAccount>(PROCESSOR_ACCOUNTS).get(merchantId, id);
+  get(scope: Scope, id: string): Promise<ProcessorAccount | null> {
+    return this.store.collection<ProcessorAccount>(PROCESSOR_ACCOUNTS).get(scope, id);
   }
 
   getGlobal(id: string): Promise<ProcessorAccount | null> {
     return this.store.collection<ProcessorAccount>(PROCESSOR_ACCOUNTS).getGlobal(id);
   }
 
-  async list(merchantId: string, limit: number): Promise<ProcessorAccount[]> {
-    return (await this.store.collection<ProcessorAccount>(PROCESSOR_ACCOUNTS).list(merchantId, {}, { limit })).items;
+  async list(scope: Scope, limit: number): Promise<ProcessorAccount[]> {
+    return (await this.store.collection<ProcessorAccount>(PROCESSOR_ACCOUNTS).list(scope, {}, { limit })).items;
   }
 
   insert(uow: UnitOfWork, account: Omit<ProcessorAccount, 'version'>): ProcessorAccount {
@@ -28,7 +29,7 @@ export class StoreProcessorAccountRepository implements ProcessorAccountReposito
   }
 
   delete(uow: UnitOfWork, account: ProcessorAccount): void {
-    uow.delete(PROCESSOR_ACCOUNTS, account.merchant_id, account.id, account.version);
+    uow.delete(PROCESSOR_ACCOUNTS, scopeOfDocument(account), account.id, account.version);
   }
 }
 
@@ -39,17 +40,17 @@ export class StoreProcessorNotificationRepository implements ProcessorNotificati
     uow.insert<ProcessorNotificationRecord>(PROCESSOR_NOTIFICATIONS, record);
   }
 
-  async findCaptureEvent(merchantId: string, accountId: string, reference: string): Promise<ProcessorNotificationRecord | null> {
+  async findCaptureEvent(scope: Scope, accountId: string, reference: string): Promise<ProcessorNotificationRecord | null> {
     const collection = this.store.collection<ProcessorNotificationRecord>(PROCESSOR_NOTIFICATIONS);
     for (const field of ['capture_reference', 'processor_reference'] as const) {
-      const page = await collection.list(merchantId, { account_id: accountId, [field]: reference, status: 'accepted' }, { limit: 10 });
+      const page = await collection.list(scope, { account_id: accountId, [field]: reference, status: 'accepted' }, { limit: 10 });
       const event = page.items.find((record) => record.kind === 'capture_succeeded' || record.kind === 'capture_failed');
       if (event) return event;
     }
     return null;
   }
 
-  async list(merchantId: string, accountId: string, limit: number): Promise<ProcessorNotificationRecord[]> {
-    return (await this.store.collection<ProcessorNotificationRecord>(PROCESSOR_NOTIFICATIONS).list(merchantId, { account_id: accountId }, { limit })).items;
+  async list(scope: Scope, accountId: string, limit: number): Promise<ProcessorNotificationRecord[]> {
+    return (await this.store.collection<ProcessorNotificationRecord>(PROCESSOR_NOTIFICATIONS).list(scope, { account_id: accountId }, { limit })).items;
   }
 }

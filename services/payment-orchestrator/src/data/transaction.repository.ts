@@ -1,3 +1,4 @@
+import type { Scope } from '@vaultline/core';
 import type { DocumentStore, UnitOfWork } from '@vaultline/store';
 import type { TransactionRepository } from '../domain/ports';
 import type { ProcessorTransaction } from '../domain/payment/payment';
@@ -9,8 +10,8 @@ const MAX_PER_PAYMENT = 100;
 export class StoreTransactionRepository implements TransactionRepository {
   constructor(private readonly store: DocumentStore) {}
 
-  async listForPayment(merchantId: string, paymentId: string): Promise<ProcessorTransaction[]> {
-    const page = await this.store.collection<ProcessorTransaction>(TRANSACTIONS).list(merchantId, { payment_id: paymentId }, { limit: MAX_PER_PAYMENT });
+  async listForPayment(scope: Scope, paymentId: string): Promise<ProcessorTransaction[]> {
+    const page = await this.store.collection<ProcessorTransaction>(TRANSACTIONS).list(scope, { payment_id: paymentId }, { limit: MAX_PER_PAYMENT });
     return page.items.sort((a, b) => a.sequence - b.sequence);
   }
 

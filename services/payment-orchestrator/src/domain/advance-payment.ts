@@ -1,4 +1,4 @@
-import { newId } from '@vaultline/core';
+import { newId , type Scope, scopeOfDocument } from '@vaultline/core';
 import { ConcurrentModificationError, type UnitOfWork } from '@vaultline/store';
 import type { Credential } from './credentials/credential';
 import { stepOf, type FlowStep } from './flows/flow';
@@ -23,7 +23,7 @@ export interface AdvancePaymentPorts {
 type StepPorts = AdvancePaymentPorts & { processors: Processors };
 
 /** Runs a payment's flow as far as it can go now; resolves with the payment as stored afterwards. */
-export type AdvancePayment = (merchantId: string, paymentId: string) => Promise<Payment | null>;
+export type AdvancePayment = (scope: Scope, paymentId: string) => Promise<Payment | null>;
 
 type Attempt = { processor: string; outcome: StepOutcome };
 
@@ -46,19 +46,19 @@ const MAX_STEPS_PER_CALL = 16;
  */
 export function advancePayment(ports: AdvancePaymentPorts): AdvancePayment {
   const { payments, clock } = ports;
-  return async (merchantId, paymentId) => {
-    let payment = await payments.get(merchantId, paymentId);
+  return async (scope, paymentId) => {
+    let payment = await payments.get(scope, paymentId);
     for (let pass = 0; payment && pass < MAX_STEPS_PER_CALL; pass++) {
       const now = clock.now();
       if (!isDue(payment, now)) return payment;
-      const result = await chainedSteps({ ...ports, processors: await ports.directory(merchantId, payment.mode) }, payment, now);
+      const result = await chainedSteps({ ...ports, processors: await ports.directory(scope, payment.mode) }, payment, now);
       try {
         payment = await commit(ports, payment, result, now);
       } catch (error) {
         if (!(error instanceof ConcurrentModificationError)) throw error;
         // Another writer won. If it moved the payment, its effect is in and this pass is moot; if only the
         // credentials changed under us (a concurrent subsequent payment), the next pass runs the step again.
-        const current = await payments.get(merchantId, paymentId);
+        const current = await payments.get(scope, paymentId);
         if (!current || current.version !== payment.version) return current;
         payment = current;
       }
@@ -93,7 +93,7 @@ function both(first: StepResult['credential'], second: StepResult['credential'])
 }
 
 async function commit(ports: AdvancePaymentPorts, before: Payment, result: StepResult, now: Date): Promise<Payment> {
-  const credential = result.credential && before.credential_id ? await ports.credentials.get(before.merchant_id, before.credential_id) : null;
+  const credential = result.credential && before.credential_id ? await ports.credentials.get(scopeOfDocument(before), before.credential_id) : null;
   return ports.transaction((uow: UnitOfWork) => {
     let sequence = before.progress.transactions;
     for (const attempt of result.attempts) {
@@ -115,6 +115,7 @@ function transactionOf(payment: Payment, attempt: StepResult['attempts'][number]
   return {
     id: newId(),
     merchant_id: payment.merchant_id,
+    mode: payment.mode,
     payment_id: payment.id,
     sequence,
     processor: attempt.processor,

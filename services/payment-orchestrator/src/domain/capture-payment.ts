@@ -1,3 +1,4 @@
+import type { Scope } from '@vaultline/core';
 import { ConcurrentModificationError } from '@vaultline/store';
 import { stepOf } from './flows/flow';
 import type { Payment } from './payment/payment';
@@ -24,7 +25,7 @@ export interface CaptureCommand {
   requestKey?: PaymentRequestKey | null;
 }
 
-export type CapturePayment = (merchantId: string, command: CaptureCommand) => Promise<Payment>;
+export type CapturePayment = (scope: Scope, command: CaptureCommand) => Promise<Payment>;
 
 /** Pure: the capture's checks and the authorized → capturing move. */
 export function startCapture(payment: Payment, command: CaptureCommand, processors: Processors, at: Date): Payment {
@@ -48,22 +49,22 @@ export function startCapture(payment: Payment, command: CaptureCommand, processo
 /** authorized → capturing (compare-and-set with payment.capturing); the runner then sends the capture. A concurrent second capture loses: already_captured. */
 export function capturePayment(ports: CapturePaymentPorts): CapturePayment {
   const { payments, directory, transaction, clock } = ports;
-  return async (merchantId, command) => {
-    const earlier = await paymentOfEarlierRequest(ports, merchantId, command.requestKey);
+  return async (scope, command) => {
+    const earlier = await paymentOfEarlierRequest(ports, scope, command.requestKey);
     if (earlier) return earlier;
-    const payment = await payments.get(merchantId, command.paymentId);
+    const payment = await payments.get(scope, command.paymentId);
     if (!payment) throw new PaymentNotFound();
     const now = clock.now();
-    const capturing = startCapture(payment, command, await directory(merchantId, payment.mode), now);
+    const capturing = startCapture(payment, command, await directory(scope, payment.mode), now);
     try {
       return await transaction((uow) => {
         uow.publish(paymentMovedEvent(capturing, now));
-        rememberRequest(ports, uow, merchantId, command.requestKey, capturing.id);
+        rememberRequest(ports, uow, scope, command.requestKey, capturing.id);
         return payments.update(uow, capturing);
       });
     } catch (error) {
       if (error instanceof ConcurrentModificationError) {
-        const current = await payments.get(merchantId, command.paymentId);
+        const current = await payments.get(scope, command.paymentId);
         if (current?.progress.capture) throw new AlreadyCaptured();
       }
       throw error;

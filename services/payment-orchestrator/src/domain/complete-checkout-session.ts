@@ -1,3 +1,4 @@
+import type { Scope } from '@vaultline/core';
 import type { UnitOfWork } from '@vaultline/store';
 import { decideFlow, type FlowCatalogPorts } from './flows/flow-catalog';
 import { usesSimulator } from './flows/flow';
@@ -27,7 +28,7 @@ export interface CompletedSession {
 }
 
 /** Resolves with the payment to run now, or null when the event changed nothing (unknown, already completed, expired). */
-export type CompleteCheckoutSession = (uow: UnitOfWork, merchantId: string, session: CompletedSession) => Promise<Payment | null>;
+export type CompleteCheckoutSession = (uow: UnitOfWork, scope: Scope, session: CompletedSession) => Promise<Payment | null>;
 
 /**
  * The consumer entered the card: the payment gets its source and token, the flow is chosen again with
@@ -36,8 +37,8 @@ export type CompleteCheckoutSession = (uow: UnitOfWork, merchantId: string, sess
  */
 export function completeCheckoutSession(ports: CompleteCheckoutSessionPorts): CompleteCheckoutSession {
   const { payments, clock } = ports;
-  return async (uow, merchantId, session) => {
-    const payment = await payments.get(merchantId, session.payment_id);
+  return async (uow, scope, session) => {
+    const payment = await payments.get(scope, session.payment_id);
     if (!payment || payment.session?.id !== session.session_id) return null;
     if (payment.status !== 'processing' || payment.token_id !== null) return null;
     // A session showing a stored card completes with that card only.
@@ -61,7 +62,7 @@ export function completeCheckoutSession(ports: CompleteCheckoutSessionPorts): Co
       security_code_expires_at: securityCodeExpiresAt(card.submitted_at),
       updated_at: now.toISOString(),
     };
-    const decision = await decideFlow(ports, merchantId, {
+    const decision = await decideFlow(ports, scope, {
       use_case: payment.use_case,
       currency_code: payment.currency_code,
       amount: payment.amount.requested,

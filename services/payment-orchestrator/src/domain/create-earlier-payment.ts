@@ -1,4 +1,4 @@
-import { newId, ValidationError } from '@vaultline/core';
+import { newId, ValidationError , type Scope } from '@vaultline/core';
 import type { CreatePayment } from './create-payment';
 import type { CreateSubsequentPayment } from './create-subsequent-payment';
 import { CustomerNotFound, type Customer } from './customers/customer';
@@ -41,7 +41,7 @@ export interface EarlierPaymentCommand {
   requestKey?: PaymentRequestKey | null;
 }
 
-export type CreateEarlierPayment = (merchantId: string, command: EarlierPaymentCommand) => Promise<Payment>;
+export type CreateEarlierPayment = (scope: Scope, command: EarlierPaymentCommand) => Promise<Payment>;
 
 export class ConfirmRequired extends ValidationError {
   constructor() {
@@ -64,7 +64,7 @@ export class ConfirmRequired extends ValidationError {
  */
 export function createEarlierPayment(ports: CreateEarlierPaymentPorts): CreateEarlierPayment {
   const { customers, paymentMethods } = ports;
-  return async (merchantId, command) => {
+  return async (scope, command) => {
     if (command.confirm !== true) throw new ConfirmRequired();
     const storeFor = command.storePaymentMethodFor;
     const storesMandate = storeFor !== null && storeFor.use_case !== 'cof_payments';
@@ -74,13 +74,13 @@ export function createEarlierPayment(ports: CreateEarlierPaymentPorts): CreateEa
     if (storesMandate && !storeFor.mandate_reference) {
       throw new ValidationError('store_payment_method_for.mandate_reference', 'mandate_reference is required for recurring_payments and unscheduled_payments.');
     }
-    let customer = command.customerId === null ? null : await customers.get(merchantId, command.customerId);
+    let customer = command.customerId === null ? null : await customers.get(scope, command.customerId);
     if (command.customerId !== null && !customer) throw new CustomerNotFound();
-    const method = command.paymentMethodId === null ? null : await usableMethod(paymentMethods, merchantId, command.paymentMethodId, command.customerId);
-    if (method && !customer && method.customer_id !== null) customer = await customers.get(merchantId, method.customer_id);
+    const method = command.paymentMethodId === null ? null : await usableMethod(paymentMethods, scope, command.paymentMethodId, command.customerId);
+    if (method && !customer && method.customer_id !== null) customer = await customers.get(scope, method.customer_id);
     const shownCustomer = customer ? { id: customer.id, name: customer.name } : null;
 
-    if (method?.type === 'npr_mandate' && storeFor === null) return merchantInitiated(ports, merchantId, command, method, shownCustomer);
+    if (method?.type === 'npr_mandate' && storeFor === null) return merchantInitiated(ports, scope, command, method, shownCustomer);
 
     const store: PaymentMethodToStore | null = storesMandate
       ? { payment_method_id: newId(), type: 'npr_mandate', mandate_type: storeFor.use_case as MandateType, reference: storeFor.mandate_reference! }
@@ -95,7 +95,7 @@ export function createEarlierPayment(ports: CreateEarlierPaymentPorts): CreateEa
       store,
       payment_method: method ? shownPaymentMethod(method) : null,
     };
-    return ports.createPayment(merchantId, {
+    return ports.createPayment(scope, {
       mode: command.mode,
       useCase,
       amount: command.amount,
@@ -108,22 +108,22 @@ export function createEarlierPayment(ports: CreateEarlierPaymentPorts): CreateEa
       recurringExpiry: null,
       earlier,
       requestKey: command.requestKey,
-      ...(method ? { storedCard: await storedCardSession(ports, merchantId, command, useCase, method) } : {}),
+      ...(method ? { storedCard: await storedCardSession(ports, scope, command, useCase, method) } : {}),
     });
   };
 }
 
 /** A stored method of this merchant (and of this customer, when one is named): else 404, revoked 410. */
-async function usableMethod(paymentMethods: PaymentMethodRepository, merchantId: string, id: string, customerId: string | null): Promise<PaymentMethod> {
-  const method = await paymentMethods.get(merchantId, id);
+async function usableMethod(paymentMethods: PaymentMethodRepository, scope: Scope, id: string, customerId: string | null): Promise<PaymentMethod> {
+  const method = await paymentMethods.get(scope, id);
   if (!method || (customerId !== null && method.customer_id !== null && method.customer_id !== customerId)) throw new PaymentMethodNotFound();
   if (method.status === 'revoked') throw new PaymentMethodRevoked();
   return method;
 }
 
 /** The consumer confirms the stored card on the hosted page, with its security code when the flow's processor needs one. */
-async function storedCardSession(ports: CreateEarlierPaymentPorts, merchantId: string, command: EarlierPaymentCommand, useCase: 'ONE_OFF' | 'RECURRING' | 'UNSCHEDULED', method: PaymentMethod): Promise<StoredCardSession> {
-  const decision = await decideFlow(ports, merchantId, {
+async function storedCardSession(ports: CreateEarlierPaymentPorts, scope: Scope, command: EarlierPaymentCommand, useCase: 'ONE_OFF' | 'RECURRING' | 'UNSCHEDULED', method: PaymentMethod): Promise<StoredCardSession> {
+  const decision = await decideFlow(ports, scope, {
     use_case: useCase,
     currency_code: command.currencyCode,
     amount: command.amount,
@@ -138,7 +138,7 @@ async function storedCardSession(ports: CreateEarlierPaymentPorts, merchantId: s
     expiry_month: method.card.expiry_month,
     expiry_year: method.card.expiry_year,
     cardholder_name: method.card.cardholder_name,
-    security_code_required: needsSecurityCode(decision.flow, await ports.directory(merchantId, command.mode)),
+    security_code_required: needsSecurityCode(decision.flow, await ports.directory(scope, command.mode)),
   };
 }
 
@@ -146,9 +146,9 @@ async function storedCardSession(ports: CreateEarlierPaymentPorts, merchantId: s
  * Rules 6 and 7: a merchant-initiated payment on a mandate is the newer interface's subsequent payment
  * on the credentials of the mandate's first payment (its network transaction reference, 3RI, no session).
  */
-async function merchantInitiated(ports: CreateEarlierPaymentPorts, merchantId: string, command: EarlierPaymentCommand, mandate: PaymentMethod, customer: Pick<Customer, 'id' | 'name'> | null): Promise<Payment> {
+async function merchantInitiated(ports: CreateEarlierPaymentPorts, scope: Scope, command: EarlierPaymentCommand, mandate: PaymentMethod, customer: Pick<Customer, 'id' | 'name'> | null): Promise<Payment> {
   try {
-    return await ports.createSubsequentPayment(merchantId, {
+    return await ports.createSubsequentPayment(scope, {
       mode: command.mode,
       kind: mandate.npr_mandate?.type === 'unscheduled_payments' ? 'UNSCHEDULED' : 'RECURRING',
       initialPaymentId: mandate.first_payment_id,

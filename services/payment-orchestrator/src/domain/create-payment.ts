@@ -1,4 +1,4 @@
-import { ValidationError, newId } from '@vaultline/core';
+import { ValidationError, newId , type Scope } from '@vaultline/core';
 import { calendarDay, type Credential } from './credentials/credential';
 import { decideFlow, type FlowCatalogPorts } from './flows/flow-catalog';
 import { usesSimulator } from './flows/flow';
@@ -38,7 +38,7 @@ export interface CreatePaymentCommand {
   requestKey?: PaymentRequestKey | null;
 }
 
-export type CreatePayment = (merchantId: string, command: CreatePaymentCommand) => Promise<Payment>;
+export type CreatePayment = (scope: Scope, command: CreatePaymentCommand) => Promise<Payment>;
 
 /** The simulator serves test mode only: a live payment never gets a simulated outcome. */
 export function assertModeAllowed(mode: Mode, decision: FlowDecision): void {
@@ -57,14 +57,14 @@ export function newProgress(): Payment['progress'] {
  */
 export function createPayment(ports: CreatePaymentPorts): CreatePayment {
   const { payments, credentials, transaction, clock, sessionLifetimeMs } = ports;
-  return async (merchantId, command) => {
-    const earlier = await paymentOfEarlierRequest(ports, merchantId, command.requestKey);
+  return async (scope, command) => {
+    const earlier = await paymentOfEarlierRequest(ports, scope, command.requestKey);
     if (earlier) return earlier;
     const now = clock.now();
     if (command.recurringExpiry !== null && command.recurringExpiry < calendarDay(now)) {
       throw new ValidationError('recurring_expiry', 'recurring_expiry must not be in the past.');
     }
-    const decision = await decideFlow(ports, merchantId, {
+    const decision = await decideFlow(ports, scope, {
       use_case: command.useCase,
       currency_code: command.currencyCode,
       amount: command.amount,
@@ -75,11 +75,11 @@ export function createPayment(ports: CreatePaymentPorts): CreatePayment {
     assertModeAllowed(command.mode, decision);
     const id = newId();
     const expiresAt = new Date(now.getTime() + sessionLifetimeMs).toISOString();
-    const stored = command.useCase === 'ONE_OFF' ? null : newCredential(merchantId, id, command.useCase, command, now);
+    const stored = command.useCase === 'ONE_OFF' ? null : newCredential(scope, id, command.useCase, command, now);
     const payment: Omit<Payment, 'version'> = {
       id,
-      merchant_id: merchantId,
-      mode: command.mode,
+      merchant_id: scope.merchantId,
+      mode: scope.mode,
       use_case: command.useCase,
       status: 'processing',
       amount: { requested: command.amount },
@@ -107,7 +107,7 @@ export function createPayment(ports: CreatePaymentPorts): CreatePayment {
     };
     return transaction((uow) => {
       const inserted = payments.insert(uow, payment);
-      rememberRequest(ports, uow, merchantId, command.requestKey, inserted.id);
+      rememberRequest(ports, uow, scope, command.requestKey, inserted.id);
       if (stored) credentials.insert(uow, stored);
       uow.publish(paymentMovedEvent(inserted, now));
       uow.publish(checkoutSessionOpenedEvent(inserted, now));
@@ -122,10 +122,11 @@ function allowedOriginsFor(command: CreatePaymentCommand): string[] {
   return command.returnUrl === null ? [] : [new URL(command.returnUrl).origin];
 }
 
-function newCredential(merchantId: string, paymentId: string, kind: UseCase & ('RECURRING' | 'UNSCHEDULED'), command: CreatePaymentCommand, now: Date): Omit<Credential, 'version'> {
+function newCredential(scope: Scope, paymentId: string, kind: UseCase & ('RECURRING' | 'UNSCHEDULED'), command: CreatePaymentCommand, now: Date): Omit<Credential, 'version'> {
   return {
     id: newId(),
-    merchant_id: merchantId,
+    merchant_id: scope.merchantId,
+    mode: scope.mode,
     kind,
     initial_payment_id: paymentId,
     status: 'pending',

@@ -1,4 +1,4 @@
-import { newId } from '@vaultline/core';
+import { newId , type Scope } from '@vaultline/core';
 import { calendarDay, nextChargeAllowedAt } from './credentials/credential';
 import { decideFlow, type FlowCatalogPorts } from './flows/flow-catalog';
 import { declaresExplicitUnscheduled, stepOf } from './flows/flow';
@@ -46,7 +46,7 @@ export interface SubsequentPaymentCommand {
   requestKey?: PaymentRequestKey | null;
 }
 
-export type CreateSubsequentPayment = (merchantId: string, command: SubsequentPaymentCommand) => Promise<Payment>;
+export type CreateSubsequentPayment = (scope: Scope, command: SubsequentPaymentCommand) => Promise<Payment>;
 
 const SUCCESSFUL = new Set(['authorized', 'capturing', 'captured']);
 
@@ -57,16 +57,16 @@ const SUCCESSFUL = new Set(['authorized', 'capturing', 'captured']);
  */
 export function createSubsequentPayment(ports: CreateSubsequentPaymentPorts): CreateSubsequentPayment {
   const { payments, credentials, transaction, clock } = ports;
-  return async (merchantId, command) => {
-    const earlier = await paymentOfEarlierRequest(ports, merchantId, command.requestKey);
+  return async (scope, command) => {
+    const earlier = await paymentOfEarlierRequest(ports, scope, command.requestKey);
     if (earlier) return earlier;
     const now = command.effectiveAt ?? clock.now();
-    const initial = await payments.get(merchantId, command.initialPaymentId);
+    const initial = await payments.get(scope, command.initialPaymentId);
     if (!initial) throw new PaymentNotFound();
     // A one-off or a subsequent payment named as the initial one is the wrong use case, not a missing payment.
     if (initial.use_case !== command.kind || initial.credential_id === null) throw new UseCaseMismatch(command.kind, initial.use_case);
     if (initial.earlier && !command.earlier) throw new MandateFirstPayment();
-    const credential = await credentials.get(merchantId, initial.credential_id);
+    const credential = await credentials.get(scope, initial.credential_id);
     if (!credential || credential.status !== 'active' || !SUCCESSFUL.has(initial.status)) throw new InitialPaymentNotSuccessful();
     if (command.currencyCode !== initial.currency_code) throw new CurrencyMismatch(initial.currency_code);
     // A mandate (earlier interface) is consent to later charges without an amount agreed at the first payment,
@@ -77,7 +77,7 @@ export function createSubsequentPayment(ports: CreateSubsequentPaymentPorts): Cr
       throw new RecurringFrequencyNotRespected(credential.recurring_frequency ?? 0, nextChargeAllowedAt(credential).toISOString());
     }
     const intended = command.kind === 'RECURRING' ? 'SUBSEQUENT_RECURRING' : 'SUBSEQUENT_UNSCHEDULED';
-    const decision = await decideFlow(ports, merchantId, {
+    const decision = await decideFlow(ports, scope, {
       use_case: intended,
       currency_code: command.currencyCode,
       amount: command.amount,
@@ -87,14 +87,14 @@ export function createSubsequentPayment(ports: CreateSubsequentPaymentPorts): Cr
     });
     assertModeAllowed(command.mode, decision);
     // Earlier interface, rule 7: a processor that cannot mark a payment unscheduled is sent a recurring one.
-    const useCase = command.earlier && ports.directory && intended === 'SUBSEQUENT_UNSCHEDULED' && !declaresExplicitUnscheduled(decision.flow, await ports.directory(merchantId, command.mode)) ? 'SUBSEQUENT_RECURRING' : intended;
+    const useCase = command.earlier && ports.directory && intended === 'SUBSEQUENT_UNSCHEDULED' && !declaresExplicitUnscheduled(decision.flow, await ports.directory(scope, command.mode)) ? 'SUBSEQUENT_RECURRING' : intended;
     if (command.authenticationPreference === 'REQUIRE_3RI' && !stepOf(decision.flow, 'authentication_3ri')) throw new AuthenticationNotConfigured(decision.flow.name);
     const id = newId();
     const at = now.toISOString();
     const payment: Omit<Payment, 'version'> = {
       id,
-      merchant_id: merchantId,
-      mode: command.mode,
+      merchant_id: scope.merchantId,
+      mode: scope.mode,
       use_case: useCase,
       status: 'processing',
       amount: { requested: command.amount },
@@ -124,7 +124,7 @@ export function createSubsequentPayment(ports: CreateSubsequentPaymentPorts): Cr
     return transaction((uow) => {
       credentials.update(uow, { ...credential, previous_charge_at: credential.last_charge_at, last_charge_at: at, last_charge_payment_id: id });
       const inserted = payments.insert(uow, payment);
-      rememberRequest(ports, uow, merchantId, command.requestKey, inserted.id);
+      rememberRequest(ports, uow, scope, command.requestKey, inserted.id);
       uow.publish(paymentMovedEvent(inserted, clock.now()));
       return inserted;
     });

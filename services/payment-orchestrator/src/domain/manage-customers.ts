@@ -1,4 +1,4 @@
-import { newId } from '@vaultline/core';
+import { newId , type Scope } from '@vaultline/core';
 import type { Page, PageRequest } from '@vaultline/store';
 import { CustomerNotFound, type Customer } from './customers/customer';
 import { PaymentMethodNotFound, PaymentMethodRevoked, type PaymentMethod } from './customers/payment-method';
@@ -17,43 +17,43 @@ export interface NewCustomer {
   metadata: Record<string, string> | null;
 }
 
-export type CreateCustomer = (merchantId: string, input: NewCustomer) => Promise<Customer>;
-export type GetCustomer = (merchantId: string, id: string) => Promise<Customer>;
-export type ListCustomers = (merchantId: string, page: PageRequest) => Promise<Page<Customer>>;
-export type ListCustomerPaymentMethods = (merchantId: string, customerId: string, page: PageRequest) => Promise<Page<PaymentMethod>>;
-export type GetPaymentMethod = (merchantId: string, id: string) => Promise<PaymentMethod>;
-export type RevokePaymentMethod = (merchantId: string, id: string) => Promise<PaymentMethod>;
+export type CreateCustomer = (scope: Scope, input: NewCustomer) => Promise<Customer>;
+export type GetCustomer = (scope: Scope, id: string) => Promise<Customer>;
+export type ListCustomers = (scope: Scope, page: PageRequest) => Promise<Page<Customer>>;
+export type ListCustomerPaymentMethods = (scope: Scope, customerId: string, page: PageRequest) => Promise<Page<PaymentMethod>>;
+export type GetPaymentMethod = (scope: Scope, id: string) => Promise<PaymentMethod>;
+export type RevokePaymentMethod = (scope: Scope, id: string) => Promise<PaymentMethod>;
 
 export function createCustomer({ customers, transaction, clock }: ManageCustomersPorts): CreateCustomer {
-  return (merchantId, input) =>
-    transaction((uow) => customers.insert(uow, { id: newId(), merchant_id: merchantId, name: input.name, email: input.email, metadata: input.metadata, created_at: clock.now().toISOString() }));
+  return (scope, input) =>
+    transaction((uow) => customers.insert(uow, { id: newId(), merchant_id: scope.merchantId, mode: scope.mode, name: input.name, email: input.email, metadata: input.metadata, created_at: clock.now().toISOString() }));
 }
 
 export function getCustomer({ customers }: ManageCustomersPorts): GetCustomer {
-  return async (merchantId, id) => {
-    const customer = await customers.get(merchantId, id);
+  return async (scope, id) => {
+    const customer = await customers.get(scope, id);
     if (!customer) throw new CustomerNotFound();
     return customer;
   };
 }
 
 export function listCustomers({ customers }: ManageCustomersPorts): ListCustomers {
-  return (merchantId, page) => customers.list(merchantId, page);
+  return (scope, page) => customers.list(scope, page);
 }
 
 /** The customer's stored cards and mandates that are not revoked. */
 export function listCustomerPaymentMethods(ports: ManageCustomersPorts): ListCustomerPaymentMethods {
   const customer = getCustomer(ports);
-  return async (merchantId, customerId, page) => {
-    await customer(merchantId, customerId);
-    return ports.paymentMethods.listForCustomer(merchantId, customerId, page);
+  return async (scope, customerId, page) => {
+    await customer(scope, customerId);
+    return ports.paymentMethods.listForCustomer(scope, customerId, page);
   };
 }
 
 /** A revoked method is gone for every use, reading included (410). */
 export function getPaymentMethod({ paymentMethods }: ManageCustomersPorts): GetPaymentMethod {
-  return async (merchantId, id) => {
-    const method = await paymentMethods.get(merchantId, id);
+  return async (scope, id) => {
+    const method = await paymentMethods.get(scope, id);
     if (!method) throw new PaymentMethodNotFound();
     if (method.status === 'revoked') throw new PaymentMethodRevoked();
     return method;
@@ -66,8 +66,8 @@ export function getPaymentMethod({ paymentMethods }: ManageCustomersPorts): GetP
  */
 export function revokePaymentMethod(ports: ManageCustomersPorts): RevokePaymentMethod {
   const get = getPaymentMethod(ports);
-  return async (merchantId, id) => {
-    const method = await get(merchantId, id);
+  return async (scope, id) => {
+    const method = await get(scope, id);
     const now = ports.clock.now().toISOString();
     return ports.transaction((uow) => ports.paymentMethods.update(uow, { ...method, status: 'revoked', revoked_at: now }));
   };

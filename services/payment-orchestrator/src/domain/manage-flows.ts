@@ -3,7 +3,7 @@ import { BUILT_IN_FLOWS, builtInFlow, FlowExists, FlowNotFound, validateFlow, ty
 import { currentMatrix, findFlow } from './flows/flow-catalog';
 import { chooseFlow, validateFlowMatrix, type FlowChoice, type FlowMatrix, type PaymentFacts } from './flows/flow-matrix';
 import type { Clock, FlowMatrixRepository, FlowRepository, ProcessorDirectory, TransactionRunner } from './ports';
-import { ConflictError } from '@vaultline/core';
+import { ConflictError , type Scope } from '@vaultline/core';
 
 export interface ManageFlowsPorts {
   flows: FlowRepository;
@@ -20,21 +20,21 @@ export interface NewFlow {
   steps: FlowStep[];
 }
 
-export type CreateFlow = (merchantId: string, input: NewFlow) => Promise<Flow>;
-export type GetFlow = (merchantId: string, name: string) => Promise<Flow>;
-export type ListFlows = (merchantId: string) => Promise<Flow[]>;
-export type PutFlowMatrix = (merchantId: string, input: Parameters<typeof validateFlowMatrix>[0]) => Promise<FlowMatrix>;
-export type GetFlowMatrix = (merchantId: string) => Promise<FlowMatrix>;
-export type ExplainFlow = (merchantId: string, facts: PaymentFacts) => Promise<FlowChoice>;
+export type CreateFlow = (scope: Scope, input: NewFlow) => Promise<Flow>;
+export type GetFlow = (scope: Scope, name: string) => Promise<Flow>;
+export type ListFlows = (scope: Scope) => Promise<Flow[]>;
+export type PutFlowMatrix = (scope: Scope, input: Parameters<typeof validateFlowMatrix>[0]) => Promise<FlowMatrix>;
+export type GetFlowMatrix = (scope: Scope) => Promise<FlowMatrix>;
+export type ExplainFlow = (scope: Scope, facts: PaymentFacts) => Promise<FlowChoice>;
 
 /** Merchant flows are immutable once created (payments copy the flow they run; the matrix names them). */
 export function createFlow({ flows, directory, transaction, clock }: ManageFlowsPorts): CreateFlow {
-  return async (merchantId, input) => {
-    if (builtInFlow(input.name) || (await flows.get(merchantId, input.name))) throw new FlowExists(input.name);
+  return async (scope, input) => {
+    if (builtInFlow(input.name) || (await flows.get(scope, input.name))) throw new FlowExists(input.name);
     const flow: Flow = { ...input, built_in: false, created_at: clock.now().toISOString() };
-    validateFlow(flow, await directory(merchantId, 'test'));
+    validateFlow(flow, await directory(scope, 'test'));
     try {
-      await transaction((uow) => flows.insert(uow, merchantId, flow));
+      await transaction((uow) => flows.insert(uow, scope, flow));
     } catch (error) {
       if (error instanceof DuplicateKeyError) throw new FlowExists(input.name);
       throw error;
@@ -44,26 +44,26 @@ export function createFlow({ flows, directory, transaction, clock }: ManageFlows
 }
 
 export function getFlow({ flows }: Pick<ManageFlowsPorts, 'flows'>): GetFlow {
-  return async (merchantId, name) => {
-    const flow = await findFlow(flows, merchantId, name);
+  return async (scope, name) => {
+    const flow = await findFlow(flows, scope, name);
     if (!flow) throw new FlowNotFound(name);
     return flow;
   };
 }
 
 export function listFlows({ flows }: Pick<ManageFlowsPorts, 'flows'>): ListFlows {
-  return async (merchantId) => [...Object.values(BUILT_IN_FLOWS), ...(await flows.list(merchantId))];
+  return async (scope) => [...Object.values(BUILT_IN_FLOWS), ...(await flows.list(scope))];
 }
 
 /** Each PUT is a new version (the previous ones stay: payments name the version that chose their flow). */
 export function putFlowMatrix({ flows, matrices, directory, transaction, clock }: ManageFlowsPorts): PutFlowMatrix {
-  return async (merchantId, input) => {
-    const own = new Map((await flows.list(merchantId)).map((flow) => [flow.name, flow]));
-    const valid = validateFlowMatrix(input, (name) => builtInFlow(name) ?? own.get(name), await directory(merchantId, 'test'));
-    const previous = await currentMatrix(matrices, merchantId);
+  return async (scope, input) => {
+    const own = new Map((await flows.list(scope)).map((flow) => [flow.name, flow]));
+    const valid = validateFlowMatrix(input, (name) => builtInFlow(name) ?? own.get(name), await directory(scope, 'test'));
+    const previous = await currentMatrix(matrices, scope);
     const matrix: FlowMatrix = { ...valid, version: previous.version + 1, updated_at: clock.now().toISOString() };
     try {
-      await transaction((uow) => matrices.insert(uow, merchantId, matrix));
+      await transaction((uow) => matrices.insert(uow, scope, matrix));
     } catch (error) {
       if (error instanceof DuplicateKeyError) throw new ConflictError('flow_matrix_changed', 'Another update of the flow matrix committed first; read it again and retry.');
       throw error;
@@ -73,9 +73,9 @@ export function putFlowMatrix({ flows, matrices, directory, transaction, clock }
 }
 
 export function getFlowMatrix({ matrices }: Pick<ManageFlowsPorts, 'matrices'>): GetFlowMatrix {
-  return (merchantId) => currentMatrix(matrices, merchantId);
+  return (scope) => currentMatrix(matrices, scope);
 }
 
 export function explainFlow({ matrices }: Pick<ManageFlowsPorts, 'matrices'>): ExplainFlow {
-  return async (merchantId, facts) => chooseFlow(await currentMatrix(matrices, merchantId), facts);
+  return async (scope, facts) => chooseFlow(await currentMatrix(matrices, scope), facts);
 }

@@ -1,4 +1,4 @@
-import { newId, ValidationError } from '@vaultline/core';
+import { newId, ValidationError , type Scope } from '@vaultline/core';
 import { processorsOf } from './flows/flow';
 import type { Clock, FlowRepository, ProcessorAccountPolicy, ProcessorAccountRepository, ProcessorDestinationCheck, SecretSealer, TransactionRunner } from './ports';
 import {
@@ -38,11 +38,11 @@ export interface ProcessorAccountChange {
   settings?: ProcessorAccountSettings;
 }
 
-export type CreateProcessorAccount = (merchantId: string, input: NewProcessorAccount) => Promise<ProcessorAccount>;
-export type GetProcessorAccount = (merchantId: string, id: string) => Promise<ProcessorAccount>;
-export type ListProcessorAccounts = (merchantId: string) => Promise<ProcessorAccount[]>;
-export type UpdateProcessorAccount = (merchantId: string, id: string, change: ProcessorAccountChange) => Promise<ProcessorAccount>;
-export type DeleteProcessorAccount = (merchantId: string, id: string) => Promise<void>;
+export type CreateProcessorAccount = (scope: Scope, input: NewProcessorAccount) => Promise<ProcessorAccount>;
+export type GetProcessorAccount = (scope: Scope, id: string) => Promise<ProcessorAccount>;
+export type ListProcessorAccounts = (scope: Scope) => Promise<ProcessorAccount[]>;
+export type UpdateProcessorAccount = (scope: Scope, id: string, change: ProcessorAccountChange) => Promise<ProcessorAccount>;
+export type DeleteProcessorAccount = (scope: Scope, id: string) => Promise<void>;
 
 function checkedCredentials(policy: ProcessorAccountPolicy, processor: AccountProcessor, credentials: Record<string, unknown>): string | null {
   const checked = policy.validateCredentials(processor, credentials);
@@ -50,30 +50,31 @@ function checkedCredentials(policy: ProcessorAccountPolicy, processor: AccountPr
   return checked.hint;
 }
 
-async function checkSettings({ policy, destinations }: Pick<ManageProcessorAccountsPorts, 'policy' | 'destinations'>, merchantId: string, processor: AccountProcessor, settings: ProcessorAccountSettings): Promise<void> {
+async function checkSettings({ policy, destinations }: Pick<ManageProcessorAccountsPorts, 'policy' | 'destinations'>, scope: Scope, processor: AccountProcessor, settings: ProcessorAccountSettings): Promise<void> {
   if (settings.explicit_unscheduled !== undefined && processor !== 'simulator') {
     throw new ValidationError('settings.explicit_unscheduled', `${processor} declares explicit unscheduled payments itself; the setting is for simulator accounts only.`);
   }
   if (settings.base_url === null) return;
   const url = policy.paymentsUrl(processor, settings.base_url);
-  if (!(await destinations(merchantId, url))) throw new DestinationNotAllowed(url);
+  if (!(await destinations(scope, url))) throw new DestinationNotAllowed(url);
 }
 
 export function createProcessorAccount(ports: ManageProcessorAccountsPorts): CreateProcessorAccount {
   const { accounts, policy, sealer, transaction, clock, maxAccountsPerMerchant } = ports;
-  return async (merchantId, input) => {
+  return async (scope, input) => {
     const hint = checkedCredentials(policy, input.processor, input.credentials);
-    await checkSettings(ports, merchantId, input.processor, input.settings);
-    if ((await accounts.list(merchantId, maxAccountsPerMerchant)).length >= maxAccountsPerMerchant) throw new ProcessorAccountLimitReached(maxAccountsPerMerchant);
+    await checkSettings(ports, scope, input.processor, input.settings);
+    if ((await accounts.list(scope, maxAccountsPerMerchant)).length >= maxAccountsPerMerchant) throw new ProcessorAccountLimitReached(maxAccountsPerMerchant);
     const now = clock.now().toISOString();
     const id = newId();
     const account: Omit<ProcessorAccount, 'version'> = {
       id,
-      merchant_id: merchantId,
+      merchant_id: scope.merchantId,
+      mode: scope.mode,
       processor: input.processor,
       name: input.name,
       settings: input.settings,
-      sealed_credentials: sealer.seal(JSON.stringify(input.credentials), credentialsContext({ merchant_id: merchantId, id })),
+      sealed_credentials: sealer.seal(JSON.stringify(input.credentials), credentialsContext({ merchant_id: scope.merchantId, id })),
       credentials_hint: hint,
       credentials_updated_at: now,
       created_at: now,
@@ -84,22 +85,22 @@ export function createProcessorAccount(ports: ManageProcessorAccountsPorts): Cre
 }
 
 export function getProcessorAccount({ accounts }: Pick<ManageProcessorAccountsPorts, 'accounts'>): GetProcessorAccount {
-  return async (merchantId, id) => {
-    const account = await accounts.get(merchantId, id);
+  return async (scope, id) => {
+    const account = await accounts.get(scope, id);
     if (!account) throw new ProcessorAccountNotFound();
     return account;
   };
 }
 
 export function listProcessorAccounts({ accounts, maxAccountsPerMerchant }: Pick<ManageProcessorAccountsPorts, 'accounts' | 'maxAccountsPerMerchant'>): ListProcessorAccounts {
-  return (merchantId) => accounts.list(merchantId, maxAccountsPerMerchant);
+  return (scope) => accounts.list(scope, maxAccountsPerMerchant);
 }
 
 /** A compare-and-set on the version read: of two concurrent changes one commits, the other gets 409. */
 export function updateProcessorAccount(ports: ManageProcessorAccountsPorts): UpdateProcessorAccount {
   const { accounts, policy, sealer, transaction, clock } = ports;
-  return async (merchantId, id, change) => {
-    const account = await getProcessorAccount(ports)(merchantId, id);
+  return async (scope, id, change) => {
+    const account = await getProcessorAccount(ports)(scope, id);
     const now = clock.now().toISOString();
     const next: ProcessorAccount = { ...account, updated_at: now };
     if (change.name !== undefined) next.name = change.name;
@@ -109,7 +110,7 @@ export function updateProcessorAccount(ports: ManageProcessorAccountsPorts): Upd
       next.credentials_updated_at = now;
     }
     if (change.settings !== undefined) {
-      await checkSettings(ports, merchantId, account.processor, change.settings);
+      await checkSettings(ports, scope, account.processor, change.settings);
       next.settings = change.settings;
     }
     return transaction((uow) => accounts.update(uow, next));
@@ -117,10 +118,10 @@ export function updateProcessorAccount(ports: ManageProcessorAccountsPorts): Upd
 }
 
 export function deleteProcessorAccount(ports: Pick<ManageProcessorAccountsPorts, 'accounts' | 'transaction'> & { flows: Pick<FlowRepository, 'list'> }): DeleteProcessorAccount {
-  return async (merchantId, id) => {
-    const account = await ports.accounts.get(merchantId, id);
+  return async (scope, id) => {
+    const account = await ports.accounts.get(scope, id);
     if (!account) throw new ProcessorAccountNotFound();
-    const naming = (await ports.flows.list(merchantId)).filter((flow) => processorsOf(flow).includes(id)).map((flow) => flow.name);
+    const naming = (await ports.flows.list(scope)).filter((flow) => processorsOf(flow).includes(id)).map((flow) => flow.name);
     if (naming.length > 0) throw new ProcessorAccountInUse(naming);
     await ports.transaction((uow) => ports.accounts.delete(uow, account));
   };

@@ -1,3 +1,5 @@
+import type { Mode } from '@vaultline/core';
+import type { Scope } from '@vaultline/core';
 import { createHash } from 'node:crypto';
 import type { UnitOfWork } from '@vaultline/store';
 import type { Payment } from './payment/payment';
@@ -20,13 +22,15 @@ export interface PaymentRequestKey {
 export interface PaymentRequest {
   id: string;
   merchant_id: string;
+  /** The mode of the key that made it: a key of the other mode never sees it. */
+  mode: Mode;
   version: number;
   payment_id: string;
   created_at: string;
 }
 
 export interface PaymentRequestRepository {
-  get(merchantId: string, id: string): Promise<PaymentRequest | null>;
+  get(scope: Scope, id: string): Promise<PaymentRequest | null>;
   insert(uow: UnitOfWork, request: Omit<PaymentRequest, 'version'>): PaymentRequest;
 }
 
@@ -40,14 +44,14 @@ export interface PaymentRequestPorts {
 const idOf = (requestKey: PaymentRequestKey): string => createHash('sha256').update(`${requestKey.route}\n${requestKey.key}`).digest('hex');
 
 /** The payment an earlier request with this key made, or null (no key, or the first request). */
-export async function paymentOfEarlierRequest(ports: PaymentRequestPorts, merchantId: string, requestKey: PaymentRequestKey | null | undefined): Promise<Payment | null> {
+export async function paymentOfEarlierRequest(ports: PaymentRequestPorts, scope: Scope, requestKey: PaymentRequestKey | null | undefined): Promise<Payment | null> {
   if (!requestKey || !ports.paymentRequests) return null;
-  const earlier = await ports.paymentRequests.get(merchantId, idOf(requestKey));
-  return earlier ? ports.payments.get(merchantId, earlier.payment_id) : null;
+  const earlier = await ports.paymentRequests.get(scope, idOf(requestKey));
+  return earlier ? ports.payments.get(scope, earlier.payment_id) : null;
 }
 
 /** Commits the key with the payment the request made (in the request's unit of work). */
-export function rememberRequest(ports: PaymentRequestPorts, uow: UnitOfWork, merchantId: string, requestKey: PaymentRequestKey | null | undefined, paymentId: string): void {
+export function rememberRequest(ports: PaymentRequestPorts, uow: UnitOfWork, scope: Scope, requestKey: PaymentRequestKey | null | undefined, paymentId: string): void {
   if (!requestKey || !ports.paymentRequests) return;
-  ports.paymentRequests.insert(uow, { id: idOf(requestKey), merchant_id: merchantId, payment_id: paymentId, created_at: ports.clock.now().toISOString() });
+  ports.paymentRequests.insert(uow, { id: idOf(requestKey), merchant_id: scope.merchantId, mode: scope.mode, payment_id: paymentId, created_at: ports.clock.now().toISOString() });
 }

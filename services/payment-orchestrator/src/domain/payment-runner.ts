@@ -1,3 +1,4 @@
+import type { Scope } from '@vaultline/core';
 import type { Logger } from '@vaultline/logger';
 import type { AdvancePayment } from './advance-payment';
 import type { Clock, PaymentRepository } from './ports';
@@ -45,14 +46,14 @@ export class PaymentRunner {
   }
 
   /** Runs the payment now (and again when its next step falls due in less than a poll). */
-  run(merchantId: string, paymentId: string): Promise<void> {
+  run(scope: Scope, paymentId: string): Promise<void> {
     const current = this.running.get(paymentId);
     if (current) return current;
     const work = this.options
-      .advance(merchantId, paymentId)
+      .advance(scope, paymentId)
       .then((payment) => {
         const dueIn = payment?.next_run_at ? Date.parse(payment.next_run_at) - this.options.clock.now().getTime() : Infinity;
-        if (dueIn < this.options.pollIntervalMs && !this.stopped) this.wakeUp(merchantId, paymentId, dueIn);
+        if (dueIn < this.options.pollIntervalMs && !this.stopped) this.wakeUp(scope, paymentId, dueIn);
       })
       .catch((error: unknown) => this.options.logger.warn({ err: error, payment_id: paymentId }, 'payment step failed; the worker retries it'))
       .finally(() => this.running.delete(paymentId));
@@ -71,17 +72,17 @@ export class PaymentRunner {
     for (let batch = 0; batch < 20; batch++) {
       const due = (await this.options.payments.listDue(this.options.clock.now(), limit)).filter((p) => !this.running.has(p.paymentId));
       if (due.length === 0) return;
-      await Promise.all(due.map((payment) => this.run(payment.merchantId, payment.paymentId)));
+      await Promise.all(due.map((payment) => this.run(payment.scope, payment.paymentId)));
       if (due.length < limit) return;
     }
   }
 
   /** A timer is only a wake-up: the store still says what is due, so a lost timer costs a poll, nothing more. */
-  private wakeUp(merchantId: string, paymentId: string, dueInMs: number): void {
+  private wakeUp(scope: Scope, paymentId: string, dueInMs: number): void {
     clearTimeout(this.wakeUps.get(paymentId));
     const timer = setTimeout(() => {
       this.wakeUps.delete(paymentId);
-      void this.run(merchantId, paymentId);
+      void this.run(scope, paymentId);
     }, Math.max(0, dueInMs));
     timer.unref?.();
     this.wakeUps.set(paymentId, timer);

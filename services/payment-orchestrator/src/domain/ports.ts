@@ -1,4 +1,4 @@
-import type { Clock } from '@vaultline/core';
+import type { Clock , Scope } from '@vaultline/core';
 import type { Page, PageRequest, UnitOfWork } from '@vaultline/store';
 import type { Credential } from './credentials/credential';
 import type { Customer } from './customers/customer';
@@ -15,13 +15,13 @@ export type { Clock };
 export type TransactionRunner = <R>(work: (uow: UnitOfWork) => R | Promise<R>) => Promise<R>;
 
 export interface DuePayment {
-  merchantId: string;
+  scope: Scope;
   paymentId: string;
 }
 
 export interface PaymentRepository {
-  get(merchantId: string, id: string): Promise<Payment | null>;
-  list(merchantId: string, page: PageRequest): Promise<Page<Payment>>;
+  get(scope: Scope, id: string): Promise<Payment | null>;
+  list(scope: Scope, page: PageRequest): Promise<Page<Payment>>;
   /** Background worker: payments of every merchant whose next_run_at is due. */
   listDue(now: Date, limit: number): Promise<DuePayment[]>;
   insert(uow: UnitOfWork, payment: Omit<Payment, 'version'>): Payment;
@@ -30,28 +30,28 @@ export interface PaymentRepository {
 }
 
 export interface TransactionRepository {
-  listForPayment(merchantId: string, paymentId: string): Promise<ProcessorTransaction[]>;
+  listForPayment(scope: Scope, paymentId: string): Promise<ProcessorTransaction[]>;
   insert(uow: UnitOfWork, transaction: Omit<ProcessorTransaction, 'version'>): ProcessorTransaction;
 }
 
 export interface CredentialRepository {
-  get(merchantId: string, id: string): Promise<Credential | null>;
+  get(scope: Scope, id: string): Promise<Credential | null>;
   insert(uow: UnitOfWork, credential: Omit<Credential, 'version'>): Credential;
   update(uow: UnitOfWork, credential: Credential): Credential;
 }
 
 /** Earlier interface: a merchant's customers. */
 export interface CustomerRepository {
-  get(merchantId: string, id: string): Promise<Customer | null>;
-  list(merchantId: string, page: PageRequest): Promise<Page<Customer>>;
+  get(scope: Scope, id: string): Promise<Customer | null>;
+  list(scope: Scope, page: PageRequest): Promise<Page<Customer>>;
   insert(uow: UnitOfWork, customer: Omit<Customer, 'version'>): Customer;
 }
 
 /** Earlier interface: stored cards and NPR mandates. */
 export interface PaymentMethodRepository {
-  get(merchantId: string, id: string): Promise<PaymentMethod | null>;
+  get(scope: Scope, id: string): Promise<PaymentMethod | null>;
   /** A customer's methods that are not revoked. */
-  listForCustomer(merchantId: string, customerId: string, page: PageRequest): Promise<Page<PaymentMethod>>;
+  listForCustomer(scope: Scope, customerId: string, page: PageRequest): Promise<Page<PaymentMethod>>;
   insert(uow: UnitOfWork, method: Omit<PaymentMethod, 'version'>): PaymentMethod;
   /** Compare-and-set on the version the method was read with. */
   update(uow: UnitOfWork, method: PaymentMethod): PaymentMethod;
@@ -59,16 +59,16 @@ export interface PaymentMethodRepository {
 
 export interface FlowRepository {
   /** Merchant-defined flows only (the built-in ones live in code). */
-  get(merchantId: string, name: string): Promise<Flow | null>;
-  list(merchantId: string): Promise<Flow[]>;
-  insert(uow: UnitOfWork, merchantId: string, flow: Flow): void;
+  get(scope: Scope, name: string): Promise<Flow | null>;
+  list(scope: Scope): Promise<Flow[]>;
+  insert(uow: UnitOfWork, scope: Scope, flow: Flow): void;
 }
 
 export interface FlowMatrixRepository {
   /** The newest version, or null when the merchant never set one. */
-  current(merchantId: string): Promise<FlowMatrix | null>;
+  current(scope: Scope): Promise<FlowMatrix | null>;
   /** Inserts a new version; a concurrent insert of the same version fails the commit (DuplicateKeyError). */
-  insert(uow: UnitOfWork, merchantId: string, matrix: FlowMatrix): void;
+  insert(uow: UnitOfWork, scope: Scope, matrix: FlowMatrix): void;
 }
 
 // --- Processors, as the engine sees them (the plugins in processors/ implement this) ---
@@ -113,7 +113,7 @@ export interface ProcessorPayment {
   /** Subsequent payments: the processor's reference of the initial authorization. */
   initial_processor_reference?: string | null;
   /** The key mode the payment runs in (a processor account serves test or live hosts). */
-  mode?: Mode;
+  mode: Mode;
 }
 
 export type StepOutcome =
@@ -143,18 +143,18 @@ export interface Processors {
 }
 
 /** The processors a merchant's flows may name, opened for a key mode: the built-in ones and its processor accounts (by account id). */
-export type ProcessorDirectory = (merchantId: string, mode: Mode) => Promise<Processors>;
+export type ProcessorDirectory = (scope: Scope, mode: Mode) => Promise<Processors>;
 
 // --- Processor accounts ---
 
 export type { SecretSealer } from '@vaultline/crypto';
 
 export interface ProcessorAccountRepository {
-  get(merchantId: string, id: string): Promise<ProcessorAccount | null>;
+  get(scope: Scope, id: string): Promise<ProcessorAccount | null>;
   /** Notifications name the account, not the merchant (they carry no API key). */
   getGlobal(id: string): Promise<ProcessorAccount | null>;
   /** Oldest first, at most `limit`. */
-  list(merchantId: string, limit: number): Promise<ProcessorAccount[]>;
+  list(scope: Scope, limit: number): Promise<ProcessorAccount[]>;
   insert(uow: UnitOfWork, account: Omit<ProcessorAccount, 'version'>): ProcessorAccount;
   /** Compare-and-set on the version the account was read with. */
   update(uow: UnitOfWork, account: ProcessorAccount): ProcessorAccount;
@@ -170,12 +170,12 @@ export interface ProcessorAccountPolicy {
 }
 
 /** Whether a payments URL is an allowed forward destination for the merchant. */
-export type ProcessorDestinationCheck = (merchantId: string, paymentsUrl: string) => Promise<boolean>;
+export type ProcessorDestinationCheck = (scope: Scope, paymentsUrl: string) => Promise<boolean>;
 
 export interface ProcessorNotificationRepository {
   /** A second accepted record with the same account and dedupe key fails the commit (DuplicateKeyError). */
   insert(uow: UnitOfWork, record: Omit<ProcessorNotificationRecord, 'version'>): void;
-  list(merchantId: string, accountId: string, limit: number): Promise<ProcessorNotificationRecord[]>;
+  list(scope: Scope, accountId: string, limit: number): Promise<ProcessorNotificationRecord[]>;
   /** The accepted capture event (succeeded or failed) of an account naming this capture or payment reference. */
-  findCaptureEvent(merchantId: string, accountId: string, reference: string): Promise<ProcessorNotificationRecord | null>;
+  findCaptureEvent(scope: Scope, accountId: string, reference: string): Promise<ProcessorNotificationRecord | null>;
 }

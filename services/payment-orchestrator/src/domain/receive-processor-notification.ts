@@ -1,5 +1,5 @@
 import { ConcurrentModificationError, DuplicateKeyError } from '@vaultline/store';
-import { isUuid, newId } from '@vaultline/core';
+import { isUuid, newId , type Scope, scopeOfDocument } from '@vaultline/core';
 import { openCredentials } from './manage-processor-accounts';
 import type { Clock, PaymentRepository, ProcessorAccountRepository, ProcessorNotificationRepository, SecretSealer, TransactionRunner } from './ports';
 import { ProcessorAccountNotFound, type ProcessorAccount } from './processor-accounts/processor-account';
@@ -21,7 +21,7 @@ export interface ReceiveNotificationPorts {
   transaction: TransactionRunner;
   clock: Clock;
   /** Looks at the payment a recorded capture event names again now (its capture then settles through the runner). */
-  wake: (merchantId: string, paymentId: string) => Promise<void>;
+  wake: (scope: Scope, paymentId: string) => Promise<void>;
   /** A successful authorization the payment does not use is voided at its account (a late answer after a fallback). */
   voidStray: VoidStrayAuthorization;
 }
@@ -50,7 +50,7 @@ export function receiveProcessorNotification(ports: ReceiveNotificationPorts, ve
     const now = ports.clock.now().toISOString();
     for (const item of items ?? []) {
       const id = newId();
-      const common = { id, merchant_id: account.merchant_id, account_id: account.id, processor, received_at: now };
+      const common = { id, merchant_id: account.merchant_id, mode: account.mode, account_id: account.id, processor, received_at: now };
       const record: Omit<ProcessorNotificationRecord, 'version'> = item.verified
         ? {
             ...common,
@@ -69,7 +69,7 @@ export function receiveProcessorNotification(ports: ReceiveNotificationPorts, ve
         if (item.verified) receipt.accepted += 1;
         else receipt.refused += 1;
         if (item.verified && (record.kind === 'capture_succeeded' || record.kind === 'capture_failed') && record.payment_reference && isUuid(record.payment_reference)) {
-          await ports.wake(account.merchant_id, record.payment_reference);
+          await ports.wake(scopeOfDocument(account), record.payment_reference);
         }
       } catch (error) {
         if (!(error instanceof DuplicateKeyError)) throw error;
@@ -77,7 +77,7 @@ export function receiveProcessorNotification(ports: ReceiveNotificationPorts, ve
       }
       // Also on a redelivery: a void that could not be sent the first time is tried again (it is idempotent).
       if (item.verified && record.kind === 'authorization_succeeded' && record.payment_reference && isUuid(record.payment_reference) && record.processor_reference) {
-        await ports.voidStray(account.merchant_id, account.id, record.payment_reference, record.processor_reference);
+        await ports.voidStray(scopeOfDocument(account), account.id, record.payment_reference, record.processor_reference);
       }
     }
     return receipt;
@@ -90,9 +90,9 @@ export function receiveProcessorNotification(ports: ReceiveNotificationPorts, ve
  * (compare-and-set, its transaction, its event). Anything else (an unknown payment, one already settled)
  * is left alone, so a late or repeated notification changes nothing.
  */
-export function wakePayment({ payments, transaction, clock }: { payments: PaymentRepository; transaction: TransactionRunner; clock: Clock }): (merchantId: string, paymentId: string) => Promise<boolean> {
-  return async (merchantId, paymentId) => {
-    const payment = await payments.get(merchantId, paymentId);
+export function wakePayment({ payments, transaction, clock }: { payments: PaymentRepository; transaction: TransactionRunner; clock: Clock }): (scope: Scope, paymentId: string) => Promise<boolean> {
+  return async (scope, paymentId) => {
+    const payment = await payments.get(scope, paymentId);
     if (!payment?.progress.capture || payment.next_run_at === null) return false;
     const now = clock.now();
     if (Date.parse(payment.next_run_at) <= now.getTime()) return true;

@@ -20,6 +20,7 @@ export function storePaymentMethod({ paymentMethods }: { paymentMethods: Payment
     const method: Omit<PaymentMethod, 'version'> = {
       id: store.payment_method_id,
       merchant_id: payment.merchant_id,
+      mode: payment.mode,
       type: store.type,
       customer_id: earlier.customer?.id ?? null,
       card: storedCardOf(payment.source),

@@ -1,4 +1,4 @@
-import { AppError, newId } from '@vaultline/core';
+import { AppError, newId , type Scope } from '@vaultline/core';
 import { ConcurrentModificationError, DuplicateKeyError } from '@vaultline/store';
 import { processorPayment } from './advance-payment';
 import { isFinal, type Payment } from './payment/payment';
@@ -11,7 +11,7 @@ export interface VoidStrayAuthorizationPorts {
   transaction: TransactionRunner;
   clock: Clock;
   /** Waits for the payment's run in this process, if one is under way (its authorization may be deciding now). */
-  settle: (merchantId: string, paymentId: string) => Promise<void>;
+  settle: (scope: Scope, paymentId: string) => Promise<void>;
 }
 
 /**
@@ -34,28 +34,28 @@ export type StrayAuthorizationOutcome = 'unknown_payment' | 'chosen' | 'already_
  * a `void` transaction, so the consumer is charged at most once. Idempotent: a redelivered notification
  * finds the void recorded; the void request's idempotency key is the same for every try.
  */
-export type VoidStrayAuthorization = (merchantId: string, accountId: string, paymentId: string, authorizationReference: string) => Promise<StrayAuthorizationOutcome>;
+export type VoidStrayAuthorization = (scope: Scope, accountId: string, paymentId: string, authorizationReference: string) => Promise<StrayAuthorizationOutcome>;
 
 const MAX_TRIES = 3;
 
 export function voidStrayAuthorization(ports: VoidStrayAuthorizationPorts): VoidStrayAuthorization {
   const { payments, transactions, clock } = ports;
-  return async (merchantId, accountId, paymentId, authorizationReference) => {
-    let payment = await payments.get(merchantId, paymentId);
+  return async (scope, accountId, paymentId, authorizationReference) => {
+    let payment = await payments.get(scope, paymentId);
     if (!payment) return 'unknown_payment';
     if (!isDecided(payment)) {
-      await ports.settle(merchantId, paymentId);
-      payment = await payments.get(merchantId, paymentId);
+      await ports.settle(scope, paymentId);
+      payment = await payments.get(scope, paymentId);
       if (!payment) return 'unknown_payment';
       if (!isDecided(payment)) throw new StrayAuthorizationPending('The payment\'s authorization is still being decided; send the notification again later.');
     }
     if (payment.progress.authorized_by === accountId && payment.progress.authorization_reference === authorizationReference) return 'chosen';
     const isThisVoid = (t: { kind: string; processor: string; processor_reference: string | null; status: string }) =>
       t.kind === 'void' && t.processor === accountId && t.processor_reference === authorizationReference && t.status === 'succeeded';
-    const listed = await transactions.listForPayment(merchantId, paymentId);
+    const listed = await transactions.listForPayment(scope, paymentId);
     if (listed.some(isThisVoid)) return 'already_voided';
 
-    const connection = (await ports.directory(merchantId, payment.mode)).get(accountId);
+    const connection = (await ports.directory(scope, payment.mode)).get(accountId);
     const now = clock.now();
     const request = processorPayment(payment, `void:${authorizationReference}`, payment.amount.requested, { processor: accountId, now });
     const outcome = connection?.voidAuthorization
@@ -64,7 +64,7 @@ export function voidStrayAuthorization(ports: VoidStrayAuthorizationPorts): Void
 
     for (let attempt = 0; attempt < MAX_TRIES; attempt++) {
       const current: Payment = payment;
-      const recorded = attempt === 0 ? listed : await transactions.listForPayment(merchantId, paymentId);
+      const recorded = attempt === 0 ? listed : await transactions.listForPayment(scope, paymentId);
       if (attempt > 0 && recorded.some(isThisVoid)) return 'already_voided';
       // A payment still under way counts its transactions (the engine numbers the next from there); a final
       // one has no more steps and is never written again, so the void takes the next number after the last.
@@ -74,7 +74,8 @@ export function voidStrayAuthorization(ports: VoidStrayAuthorizationPorts): Void
         await ports.transaction((uow) => {
           transactions.insert(uow, {
             id: newId(),
-            merchant_id: merchantId,
+            merchant_id: scope.merchantId,
+            mode: scope.mode,
             payment_id: paymentId,
             sequence,
             processor: accountId,
@@ -91,7 +92,7 @@ export function voidStrayAuthorization(ports: VoidStrayAuthorizationPorts): Void
       } catch (error) {
         if (!(error instanceof ConcurrentModificationError) && !(error instanceof DuplicateKeyError)) throw error;
         // Another writer moved the payment or numbered a transaction first: record the void after it.
-        const reread = await payments.get(merchantId, paymentId);
+        const reread = await payments.get(scope, paymentId);
         if (!reread) return 'unknown_payment';
         payment = reread;
         continue;

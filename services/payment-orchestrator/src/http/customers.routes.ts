@@ -1,7 +1,7 @@
 import type { Request, Router } from 'express';
 import { SCOPES } from '@vaultline/auth';
 import { isUuid } from '@vaultline/core';
-import { authOf, listResponse, parseInput, parsePageQuery, requireScope } from '@vaultline/http';
+import { listResponse, parseInput, parsePageQuery, requireScope, scopeOfRequest } from '@vaultline/http';
 import { CustomerNotFound } from '../domain/customers/customer';
 import { PaymentMethodNotFound } from '../domain/customers/payment-method';
 import type { CreateCustomer, GetCustomer, GetPaymentMethod, ListCustomerPaymentMethods, ListCustomers, RevokePaymentMethod } from '../domain/manage-customers';
@@ -31,28 +31,28 @@ export function customerRoutes(router: Router, useCases: CustomerUseCases): void
 
   router.post('/customers', merchant, async (req, res) => {
     const body = parseInput(customerBody, req.body);
-    res.status(201).json(toCustomerView(await useCases.createCustomer(authOf(req).merchantId, { name: body.name, email: body.email ?? null, metadata: body.metadata ?? null })));
+    res.status(201).json(toCustomerView(await useCases.createCustomer(scopeOfRequest(req), { name: body.name, email: body.email ?? null, metadata: body.metadata ?? null })));
   });
 
   router.get('/customers', merchant, async (req, res) => {
-    res.json(listResponse(await useCases.listCustomers(authOf(req).merchantId, parsePageQuery(req.query)), toCustomerView));
+    res.json(listResponse(await useCases.listCustomers(scopeOfRequest(req), parsePageQuery(req.query)), toCustomerView));
   });
 
   router.get('/customers/:id', merchant, async (req, res) => {
-    res.json(toCustomerView(await useCases.getCustomer(authOf(req).merchantId, customerIdOf(req))));
+    res.json(toCustomerView(await useCases.getCustomer(scopeOfRequest(req), customerIdOf(req))));
   });
 
   router.get('/customers/:id/payment-methods', merchant, async (req, res) => {
     const customerId = customerIdOf(req);
-    res.json(listResponse(await useCases.listCustomerPaymentMethods(authOf(req).merchantId, customerId, parsePageQuery(req.query)), toPaymentMethodView));
+    res.json(listResponse(await useCases.listCustomerPaymentMethods(scopeOfRequest(req), customerId, parsePageQuery(req.query)), toPaymentMethodView));
   });
 
   router.get('/payment-methods/:id', merchant, async (req, res) => {
-    res.json(toPaymentMethodView(await useCases.getPaymentMethod(authOf(req).merchantId, paymentMethodIdOf(req))));
+    res.json(toPaymentMethodView(await useCases.getPaymentMethod(scopeOfRequest(req), paymentMethodIdOf(req))));
   });
 
   router.delete('/payment-methods/:id', merchant, async (req, res) => {
-    await useCases.revokePaymentMethod(authOf(req).merchantId, paymentMethodIdOf(req));
+    await useCases.revokePaymentMethod(scopeOfRequest(req), paymentMethodIdOf(req));
     res.status(204).end();
   });
 }

@@ -1,6 +1,7 @@
+import type { Scope } from '@vaultline/core';
 import type { Router } from 'express';
 import { SCOPES } from '@vaultline/auth';
-import { authOf, parseInput, requireScope, testClockOf } from '@vaultline/http';
+import { parseInput, requireScope, scopeOfRequest, testClockOf } from '@vaultline/http';
 import type { CreateEarlierPayment } from '../domain/create-earlier-payment';
 import { earlierPaymentBody } from './earlier-payment.schemas';
 import { requestKeyOf } from './payments.routes';
@@ -8,7 +9,7 @@ import { toEarlierPaymentView } from './earlier-payment.view';
 
 export interface EarlierPaymentUseCases {
   createEarlierPayment: CreateEarlierPayment;
-  runPayment: (merchantId: string, paymentId: string) => void;
+  runPayment: (scope: Scope, paymentId: string) => void;
 }
 
 /** The earlier payment interface: POST /payments, 201 with the payment in the earlier shape. */
@@ -16,11 +17,10 @@ export function earlierPaymentRoutes(router: Router, useCases: EarlierPaymentUse
   router.post('/payments', requireScope(SCOPES.merchant), async (req, res) => {
     const effectiveAt = testClockOf(req);
     const body = parseInput(earlierPaymentBody, req.body);
-    const { merchantId, mode } = authOf(req);
+    const scope = scopeOfRequest(req);
     const store = body.store_payment_method_for;
-    const payment = await useCases.createEarlierPayment(merchantId, {
-      // A request without a key mode is not a merchant's test request: the simulator is not offered to it.
-      mode: mode ?? 'live',
+    const payment = await useCases.createEarlierPayment(scope, {
+      mode: scope.mode,
       amount: body.amount,
       currencyCode: body.currency_code,
       confirm: body.confirm,
@@ -36,7 +36,7 @@ export function earlierPaymentRoutes(router: Router, useCases: EarlierPaymentUse
       requestKey: requestKeyOf(req),
     });
     // A merchant-initiated payment runs at once; a consumer-present one waits for its session.
-    if (payment.session === null) useCases.runPayment(merchantId, payment.id);
+    if (payment.session === null) useCases.runPayment(scope, payment.id);
     res.status(201).json(toEarlierPaymentView(payment));
   });
 }

@@ -1,7 +1,7 @@
 import type { Router } from 'express';
 import { z } from 'zod';
 import { SCOPES } from '@vaultline/auth';
-import { authOf, parseInput, requireScope } from '@vaultline/http';
+import { parseInput, requireScope, scopeOfRequest } from '@vaultline/http';
 import { DEFAULT_FLOW, type Flow } from '../domain/flows/flow';
 import type { FlowMatrix } from '../domain/flows/flow-matrix';
 import type { CreateFlow, ExplainFlow, GetFlow, GetFlowMatrix, ListFlows, PutFlowMatrix } from '../domain/manage-flows';
@@ -64,29 +64,29 @@ export function flowRoutes(router: Router, useCases: FlowUseCases): void {
 
   router.post('/flows', merchant, async (req, res) => {
     const body = parseInput(flowBody, req.body);
-    res.status(201).json(toFlowView(await useCases.createFlow(authOf(req).merchantId, body)));
+    res.status(201).json(toFlowView(await useCases.createFlow(scopeOfRequest(req), body)));
   });
 
   router.get('/flows', merchant, async (req, res) => {
-    res.json({ object: 'list', data: (await useCases.listFlows(authOf(req).merchantId)).map(toFlowView) });
+    res.json({ object: 'list', data: (await useCases.listFlows(scopeOfRequest(req))).map(toFlowView) });
   });
 
   router.get('/flows/:name', merchant, async (req, res) => {
-    res.json(toFlowView(await useCases.getFlow(authOf(req).merchantId, String(req.params.name))));
+    res.json(toFlowView(await useCases.getFlow(scopeOfRequest(req), String(req.params.name))));
   });
 
   router.put('/flow-matrix', merchant, async (req, res) => {
     const body = parseInput(matrixBody, req.body);
-    res.json(toMatrixView(await useCases.putFlowMatrix(authOf(req).merchantId, body)));
+    res.json(toMatrixView(await useCases.putFlowMatrix(scopeOfRequest(req), body)));
   });
 
   router.get('/flow-matrix', merchant, async (req, res) => {
-    res.json(toMatrixView(await useCases.getFlowMatrix(authOf(req).merchantId)));
+    res.json(toMatrixView(await useCases.getFlowMatrix(scopeOfRequest(req))));
   });
 
   router.post('/flow-matrix/explain', merchant, async (req, res) => {
     const body = parseInput(explainBody, req.body);
-    const choice = await useCases.explainFlow(authOf(req).merchantId, {
+    const choice = await useCases.explainFlow(scopeOfRequest(req), {
       use_case: body.use_case,
       amount: body.amount,
       currency_code: body.currency_code,

@@ -1,7 +1,7 @@
 import type { Request, Router } from 'express';
-import { isUuid } from '@vaultline/core';
+import { isUuid , type Scope } from '@vaultline/core';
 import { SCOPES } from '@vaultline/auth';
-import { authOf, listResponse, parseInput, parsePageQuery, requireScope, testClockOf } from '@vaultline/http';
+import { listResponse, parseInput, parsePageQuery, requireScope, testClockOf, scopeOfRequest } from '@vaultline/http';
 import type { CapturePayment } from '../domain/capture-payment';
 import type { CreatePayment } from '../domain/create-payment';
 import type { CreateSubsequentPayment } from '../domain/create-subsequent-payment';
@@ -21,11 +21,11 @@ export interface PaymentUseCases {
   listPayments: ListPayments;
   listTransactions: ListTransactions;
   /** Starts a payment's flow at once after the request committed. */
-  runPayment: (merchantId: string, paymentId: string) => void;
+  runPayment: (scope: Scope, paymentId: string) => void;
 }
 
 /** A request without a key mode is not a merchant's test request: the simulator is not offered to it. */
-const modeOf = (req: Request): Mode => authOf(req).mode ?? 'live';
+const modeOf = (req: Request): Mode => scopeOfRequest(req).mode;
 
 function paymentIdOf(req: Request): string {
   const id = req.params.payment_id;
@@ -39,18 +39,18 @@ export function paymentRoutes(router: Router, useCases: PaymentUseCases): void {
 
   router.post('/payments/one-off', merchant, async (req, res) => {
     const body = parseInput(oneOffBody, req.body);
-    res.json(toPaymentView(await useCases.createPayment(authOf(req).merchantId, { ...initialCommand(req, body), useCase: 'ONE_OFF' })));
+    res.json(toPaymentView(await useCases.createPayment(scopeOfRequest(req), { ...initialCommand(req, body), useCase: 'ONE_OFF' })));
   });
 
   router.post('/payments/recurring', merchant, async (req, res) => {
     const body = parseInput(recurringBody, req.body);
     const command = { ...initialCommand(req, body), useCase: 'RECURRING' as const, recurringFrequency: body.recurring_frequency, recurringExpiry: body.recurring_expiry };
-    res.json(toPaymentView(await useCases.createPayment(authOf(req).merchantId, command)));
+    res.json(toPaymentView(await useCases.createPayment(scopeOfRequest(req), command)));
   });
 
   router.post('/payments/unscheduled', merchant, async (req, res) => {
     const body = parseInput(unscheduledBody, req.body);
-    res.json(toPaymentView(await useCases.createPayment(authOf(req).merchantId, { ...initialCommand(req, body), useCase: 'UNSCHEDULED' })));
+    res.json(toPaymentView(await useCases.createPayment(scopeOfRequest(req), { ...initialCommand(req, body), useCase: 'UNSCHEDULED' })));
   });
 
   for (const kind of ['RECURRING', 'UNSCHEDULED'] as const) {
@@ -59,8 +59,8 @@ export function paymentRoutes(router: Router, useCases: PaymentUseCases): void {
       const effectiveAt = testClockOf(req);
       const initialPaymentId = paymentIdOf(req);
       const body = parseInput(subsequentBody, req.body);
-      const { merchantId } = authOf(req);
-      const payment = await useCases.createSubsequentPayment(merchantId, {
+      const scope = scopeOfRequest(req);
+      const payment = await useCases.createSubsequentPayment(scope, {
         mode: modeOf(req),
         kind,
         initialPaymentId,
@@ -72,7 +72,7 @@ export function paymentRoutes(router: Router, useCases: PaymentUseCases): void {
         effectiveAt,
         requestKey: requestKeyOf(req),
       });
-      useCases.runPayment(merchantId, payment.id);
+      useCases.runPayment(scope, payment.id);
       res.json(toPaymentView(payment));
     });
   }
@@ -80,30 +80,30 @@ export function paymentRoutes(router: Router, useCases: PaymentUseCases): void {
   router.post('/payments/:payment_id/capture', merchant, async (req, res) => {
     const paymentId = paymentIdOf(req);
     const body = parseInput(captureBody, req.body ?? {});
-    const { merchantId } = authOf(req);
-    const payment = await useCases.capturePayment(merchantId, {
+    const scope = scopeOfRequest(req);
+    const payment = await useCases.capturePayment(scope, {
       paymentId,
       reference: body.reference ?? null,
       amount: body.amount ?? null,
       currencyCode: body.currency_code ?? null,
       requestKey: requestKeyOf(req),
     });
-    useCases.runPayment(merchantId, payment.id);
+    useCases.runPayment(scope, payment.id);
     res.json(toAnyPaymentView(payment));
   });
 
   router.get('/payments/:payment_id/transactions', merchant, async (req, res) => {
-    const transactions = await useCases.listTransactions(authOf(req).merchantId, paymentIdOf(req));
+    const transactions = await useCases.listTransactions(scopeOfRequest(req), paymentIdOf(req));
     res.json({ object: 'list', data: transactions.map(toTransactionView) });
   });
 
   router.get('/payments/:payment_id', merchant, async (req, res) => {
-    res.json(toAnyPaymentView(await useCases.getPayment(authOf(req).merchantId, paymentIdOf(req))));
+    res.json(toAnyPaymentView(await useCases.getPayment(scopeOfRequest(req), paymentIdOf(req))));
   });
 
   router.get('/payments', merchant, async (req, res) => {
     const page = parsePageQuery(req.query);
-    res.json(listResponse(await useCases.listPayments(authOf(req).merchantId, page), toAnyPaymentView));
+    res.json(listResponse(await useCases.listPayments(scopeOfRequest(req), page), toAnyPaymentView));
   });
 }
 

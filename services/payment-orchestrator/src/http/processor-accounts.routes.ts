@@ -2,7 +2,7 @@ import type { Router } from 'express';
 import { z } from 'zod';
 import { SCOPES } from '@vaultline/auth';
 import { isUuid } from '@vaultline/core';
-import { authOf, parseInput, requireScope } from '@vaultline/http';
+import { parseInput, requireScope, scopeOfRequest } from '@vaultline/http';
 import type { CreateProcessorAccount, DeleteProcessorAccount, GetProcessorAccount, ListProcessorAccounts, UpdateProcessorAccount } from '../domain/manage-processor-accounts';
 import { ACCOUNT_PROCESSORS, ProcessorAccountNotFound, type ProcessorAccount } from '../domain/processor-accounts/processor-account';
 
@@ -55,24 +55,24 @@ export function processorAccountRoutes(router: Router, useCases: ProcessorAccoun
 
   router.post('/processor-accounts', merchant, async (req, res) => {
     const body = parseInput(createBody, req.body);
-    res.status(201).json(toProcessorAccountView(await useCases.createProcessorAccount(authOf(req).merchantId, body)));
+    res.status(201).json(toProcessorAccountView(await useCases.createProcessorAccount(scopeOfRequest(req), body)));
   });
 
   router.get('/processor-accounts', merchant, async (req, res) => {
-    res.json({ object: 'list', data: (await useCases.listProcessorAccounts(authOf(req).merchantId)).map(toProcessorAccountView) });
+    res.json({ object: 'list', data: (await useCases.listProcessorAccounts(scopeOfRequest(req))).map(toProcessorAccountView) });
   });
 
   router.get('/processor-accounts/:id', merchant, async (req, res) => {
-    res.json(toProcessorAccountView(await useCases.getProcessorAccount(authOf(req).merchantId, accountId(req.params.id))));
+    res.json(toProcessorAccountView(await useCases.getProcessorAccount(scopeOfRequest(req), accountId(req.params.id))));
   });
 
   router.patch('/processor-accounts/:id', merchant, async (req, res) => {
     const body = parseInput(updateBody, req.body);
-    res.json(toProcessorAccountView(await useCases.updateProcessorAccount(authOf(req).merchantId, accountId(req.params.id), body)));
+    res.json(toProcessorAccountView(await useCases.updateProcessorAccount(scopeOfRequest(req), accountId(req.params.id), body)));
   });
 
   router.delete('/processor-accounts/:id', merchant, async (req, res) => {
-    await useCases.deleteProcessorAccount(authOf(req).merchantId, accountId(req.params.id));
+    await useCases.deleteProcessorAccount(scopeOfRequest(req), accountId(req.params.id));
     res.status(204).end();
   });
 }

@@ -1,4 +1,6 @@
+import { type Scope, scopeOfDocument } from '@vaultline/core';
 import { createEventConsumer, type Bus, type Subscription } from '@vaultline/bus';
+import { scopeOfEvent } from '@vaultline/contracts';
 import type { Logger } from '@vaultline/logger';
 import type { DocumentStore } from '@vaultline/store';
 import type { CompleteCheckoutSession } from '../domain/complete-checkout-session';
@@ -11,7 +13,7 @@ export interface CheckoutSessionCompletedConsumerOptions {
   logger: Logger;
   completeCheckoutSession: CompleteCheckoutSession;
   /** Starts the payment's flow once the card is committed on it. */
-  runPayment: (merchantId: string, paymentId: string) => void;
+  runPayment: (scope: Scope, paymentId: string) => void;
 }
 
 /** checkout.session.completed (from the vault): the card is on the payment; the flow runs. */
@@ -23,8 +25,8 @@ export function checkoutSessionCompletedConsumer(options: CheckoutSessionComplet
     group: CHECKOUT_SESSIONS_GROUP,
     handlers: {
       'checkout.session.completed': async (event, uow) => {
-        const payment = await options.completeCheckoutSession(uow, event.merchant_id, event.data);
-        if (payment) uow.afterCommit(() => options.runPayment(payment.merchant_id, payment.id));
+        const payment = await options.completeCheckoutSession(uow, scopeOfEvent(event), event.data);
+        if (payment) uow.afterCommit(() => options.runPayment(scopeOfDocument(payment), payment.id));
       },
     },
   });

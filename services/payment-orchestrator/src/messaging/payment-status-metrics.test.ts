@@ -15,9 +15,9 @@ describe('payments by status and flow', () => {
     const count = countPaymentStatuses(registry.forService('payment-orchestrator'));
 
     count([
-      eventMessage(paymentProcessingV1, { merchantId: 'm_1', data: payment('processing', null) }),
-      eventMessage(paymentCapturedV1, { merchantId: 'm_1', data: payment('captured', 'cards-eu') }),
-      eventMessage(paymentCapturedV1, { merchantId: 'm_1', data: payment('captured', 'cards-eu') }),
+      eventMessage(paymentProcessingV1, { scope: { merchantId: 'm_1', mode: 'test' }, data: payment('processing', null) }),
+      eventMessage(paymentCapturedV1, { scope: { merchantId: 'm_1', mode: 'test' }, data: payment('captured', 'cards-eu') }),
+      eventMessage(paymentCapturedV1, { scope: { merchantId: 'm_1', mode: 'test' }, data: payment('captured', 'cards-eu') }),
       { topic: 'vault.tokens', key: 'tok_1', value: '{"type":"token.created","data":{"token_id":"tok_1","status":"active"}}', headers: { 'event-type': 'token.created' } },
     ]);
 

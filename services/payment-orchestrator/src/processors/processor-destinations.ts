@@ -1,3 +1,4 @@
+import { ForbiddenError, type Mode } from '@vaultline/core';
 import type { ProcessorDestinationCheck } from '../domain/ports';
 
 /**
@@ -31,4 +32,23 @@ function matches(pattern: string, url: string): boolean {
 export function processorDestinationCheck(extraDestinations: readonly string[]): ProcessorDestinationCheck {
   const allowed = [...BUILT_IN, ...extraDestinations];
   return async (_merchantId, paymentsUrl) => allowed.some((pattern) => matches(pattern, paymentsUrl));
+}
+
+/** The processors' hosts of each mode: a call of a payment of one mode never goes to a host of the other. */
+const HOSTS_OF_MODE: Record<Mode, readonly string[]> = {
+  test: ['checkout-test.adyen.com', 'api.sandbox.checkout.com', '*.api.sandbox.checkout.com'],
+  live: ['*-checkout-live.adyenpayments.com', 'api.checkout.com', '*.api.checkout.com'],
+};
+
+/**
+ * Checked at the egress of every call a payment makes after its authorization (captures, voids, status
+ * reads), as the forwarder checks the card-data calls: the URL's host must not be a processor host of the
+ * other mode. Hosts outside both lists (an operator-allowed base URL, a stand-in) are the account's own.
+ */
+export function assertHostServesMode(url: string, mode: Mode): void {
+  const host = new URL(url).host;
+  const other: Mode = mode === 'test' ? 'live' : 'test';
+  if (HOSTS_OF_MODE[other].some((pattern) => matches(`https://${pattern}`, `https://${host}`))) {
+    throw new ForbiddenError(`A ${mode}-mode payment cannot call the processor's ${other} host ${host}.`, `destination_not_allowed_in_${mode}_mode`);
+  }
 }

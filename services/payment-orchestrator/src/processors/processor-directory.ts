@@ -26,9 +26,9 @@ export interface ProcessorDirectoryDeps {
  * mode) is absent, which the engine answers as processor_unavailable.
  */
 export function processorDirectory(deps: ProcessorDirectoryDeps): ProcessorDirectory {
-  return async (merchantId, mode) => {
+  return async (scope, mode) => {
     const opened = new Map<string, ProcessorConnection>();
-    for (const account of await deps.accounts.list(merchantId, deps.maxAccountsPerMerchant)) {
+    for (const account of await deps.accounts.list(scope, deps.maxAccountsPerMerchant)) {
       if (account.processor === 'simulator') {
         const simulator = deps.builtIn.get('simulator');
         // Rule 7 of the earlier interface needs a processor without explicit unscheduled support: the account can be one.
@@ -39,7 +39,7 @@ export function processorDirectory(deps: ProcessorDirectoryDeps): ProcessorDirec
       try {
         const options = plugin.optionsSchema.parse({ credentials: openCredentials(deps.sealer, account), base_url: account.settings.base_url, mode });
         const captureSettlement = async (reference: string): Promise<CaptureOutcome | null> => {
-          const event = await deps.notifications.findCaptureEvent(merchantId, account.id, reference);
+          const event = await deps.notifications.findCaptureEvent(scope, account.id, reference);
           if (!event) return null;
           return event.kind === 'capture_succeeded'
             ? { status: 'succeeded', processor_reference: event.capture_reference ?? reference }

@@ -22,6 +22,7 @@ export interface ProcessorContractSubject<O> {
 const basePayment = (overrides: Partial<ProcessorPayment>): ProcessorPayment => ({
   payment_id: '01a208ee-5f6c-74c8-b99c-a50679101e09',
   merchant_id: 'merchant_contract',
+  mode: 'test',
   use_case: 'ONE_OFF',
   stored_credential: 'none',
   amount: 1250,

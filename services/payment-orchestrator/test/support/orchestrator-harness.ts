@@ -43,6 +43,7 @@ export interface PublishedEvent {
   id: string;
   type: string;
   merchant_id: string;
+  livemode: boolean;
   data: Json;
 }
 
@@ -176,7 +177,12 @@ export async function startOrchestrator(options: HarnessOptions = {}): Promise<H
       await harness.redeliver({ session_id: payment.action_requirement.session_id, payment_id: payment.id, token_id: stored.token_id, card }, merchantId, newId());
     },
     async redeliver(data, merchantId, eventId) {
-      await bus.publish([eventMessage(checkoutSessionCompletedV1, { merchantId, data, id: eventId, occurredAt: clock.now() })]);
+      // As the vault does: the completion comes in the mode of the session the payment opened.
+      const isOpened = (e: PublishedEvent) => e.type === 'checkout.session.opened' && e.data.session_id === data.session_id;
+      await until(() => events.some(isOpened), 1_000).catch(() => undefined);
+      const opened = events.find(isOpened);
+      const mode = opened?.livemode ? 'live' : 'test';
+      await bus.publish([eventMessage(checkoutSessionCompletedV1, { scope: { merchantId, mode }, data, id: eventId, occurredAt: clock.now() })]);
       published++;
     },
     async settle() {

@@ -4,6 +4,7 @@ import type { AuthorizationInput } from '../../src/processors/processor-wire';
 export const authorizationInputOf = (overrides: Partial<AuthorizationInput> = {}): AuthorizationInput => ({
   payment_id: '01a208ee-5f6c-74c8-b99c-a50679101e09',
   merchant_id: 'm1',
+  mode: 'test',
   use_case: 'ONE_OFF',
   stored_credential: 'none',
   amount: 1250,

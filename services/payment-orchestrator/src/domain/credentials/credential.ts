@@ -1,3 +1,4 @@
+import type { Mode } from '@vaultline/core';
 import type { CardSource, InitialAuthorization } from '../payment/payment';
 
 /**
@@ -7,6 +8,8 @@ import type { CardSource, InitialAuthorization } from '../payment/payment';
 export interface Credential {
   id: string;
   merchant_id: string;
+  /** The mode of the key that made it: a key of the other mode never sees it. */
+  mode: Mode;
   version: number;
   kind: 'RECURRING' | 'UNSCHEDULED';
   initial_payment_id: string;

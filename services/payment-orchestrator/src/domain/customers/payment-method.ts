@@ -1,3 +1,4 @@
+import type { Mode } from '@vaultline/core';
 import { AppError, ConflictError, NotFoundError, ValidationError } from '@vaultline/core';
 
 /** What the earlier interface shows of a card: display data only. */
@@ -26,6 +27,8 @@ export interface MandateTerms {
 export interface PaymentMethod {
   id: string;
   merchant_id: string;
+  /** The mode of the key that made it: a key of the other mode never sees it. */
+  mode: Mode;
   version: number;
   type: 'card' | 'npr_mandate';
   customer_id: string | null;

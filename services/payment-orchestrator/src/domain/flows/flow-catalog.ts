@@ -1,3 +1,4 @@
+import type { Scope } from '@vaultline/core';
 import type { FlowMatrixRepository, FlowRepository } from '../ports';
 import type { FlowDecision } from '../payment/payment';
 import { builtInFlow, FlowNotFound, type Flow } from './flow';
@@ -9,18 +10,18 @@ export interface FlowCatalogPorts {
 }
 
 /** A merchant's flows: the built-in ones, then the merchant's own. */
-export async function findFlow(flows: FlowRepository, merchantId: string, name: string): Promise<Flow | undefined> {
-  return builtInFlow(name) ?? (await flows.get(merchantId, name)) ?? undefined;
+export async function findFlow(flows: FlowRepository, scope: Scope, name: string): Promise<Flow | undefined> {
+  return builtInFlow(name) ?? (await flows.get(scope, name)) ?? undefined;
 }
 
-export async function currentMatrix(matrices: FlowMatrixRepository, merchantId: string): Promise<FlowMatrix> {
-  return (await matrices.current(merchantId)) ?? EMPTY_MATRIX;
+export async function currentMatrix(matrices: FlowMatrixRepository, scope: Scope): Promise<FlowMatrix> {
+  return (await matrices.current(scope)) ?? EMPTY_MATRIX;
 }
 
 /** The merchant's matrix decides; the flow is copied into the decision so a payment keeps running the flow it was given. */
-export async function decideFlow({ flows, matrices }: FlowCatalogPorts, merchantId: string, facts: PaymentFacts): Promise<FlowDecision> {
-  const choice = chooseFlow(await currentMatrix(matrices, merchantId), facts);
-  const flow = await findFlow(flows, merchantId, choice.flow);
+export async function decideFlow({ flows, matrices }: FlowCatalogPorts, scope: Scope, facts: PaymentFacts): Promise<FlowDecision> {
+  const choice = chooseFlow(await currentMatrix(matrices, scope), facts);
+  const flow = await findFlow(flows, scope, choice.flow);
   // Flows are immutable and never deleted, and the matrix is validated against them: a miss is a bug.
   if (!flow) throw new FlowNotFound(choice.flow);
   return { flow, matrix_version: choice.matrix_version, rule: choice.rule };

@@ -1,3 +1,4 @@
+import { scopeOfDocument } from '@vaultline/core';
 import { eventMessage } from '@vaultline/bus';
 import {
   checkoutSessionOpenedV1,
@@ -44,13 +45,13 @@ function earlierData(earlier: EarlierPayment) {
 /** The event of the move that put the payment in its current status (payment.<status>). */
 export function paymentMovedEvent(payment: Payment, at: Date): OutboxMessage {
   const definition = definitions[payment.status satisfies PaymentStatus];
-  return eventMessage(definition, { merchantId: payment.merchant_id, data: paymentData(payment), occurredAt: at });
+  return eventMessage(definition, { scope: scopeOfDocument(payment), data: paymentData(payment), occurredAt: at });
 }
 
 export function checkoutSessionOpenedEvent(payment: Payment, at: Date): OutboxMessage {
   const session = payment.session!;
   return eventMessage(checkoutSessionOpenedV1, {
-    merchantId: payment.merchant_id,
+    scope: scopeOfDocument(payment),
     occurredAt: at,
     data: {
       session_id: session.id,

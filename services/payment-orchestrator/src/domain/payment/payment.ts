@@ -5,7 +5,8 @@ import type { EarlierPayment } from './earlier-payment';
 export type PaymentStatus = 'processing' | 'authorized' | 'capturing' | 'captured' | 'failed';
 export type UseCase = 'ONE_OFF' | 'RECURRING' | 'UNSCHEDULED' | 'SUBSEQUENT_RECURRING' | 'SUBSEQUENT_UNSCHEDULED';
 export type AuthenticationPreference = 'NO_3RI' | 'TRY_3RI' | 'REQUIRE_3RI';
-export type Mode = 'test' | 'live';
+export type { Mode } from '@vaultline/core';
+import type { Mode } from '@vaultline/core';
 
 export const CONSUMER_PRESENT_USE_CASES: readonly UseCase[] = ['ONE_OFF', 'RECURRING', 'UNSCHEDULED'];
 
@@ -132,6 +133,8 @@ export function isSecurityCodeAvailable(payment: Pick<Payment, 'use_case' | 'sec
 export interface ProcessorTransaction {
   id: string;
   merchant_id: string;
+  /** The payment's mode. */
+  mode: Mode;
   version: number;
   payment_id: string;
   /** Order within the payment (0, 1, …). */

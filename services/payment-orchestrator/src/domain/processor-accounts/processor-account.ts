@@ -1,3 +1,4 @@
+import type { Mode } from '@vaultline/core';
 import { ConflictError, NotFoundError, ValidationError } from '@vaultline/core';
 
 export type AccountProcessor = 'adyen' | 'checkout' | 'simulator';
@@ -17,6 +18,8 @@ export interface ProcessorAccountSettings {
 export interface ProcessorAccount {
   id: string;
   merchant_id: string;
+  /** The mode of the key that made it: a key of the other mode never sees it. */
+  mode: Mode;
   processor: AccountProcessor;
   name: string;
   settings: ProcessorAccountSettings;

@@ -1,3 +1,4 @@
+import type { Mode } from '@vaultline/core';
 /**
  * A notification a processor sent about one of an account's payments, as received: accepted (its
  * signature verified; `dedupe_key` unique per account, so a redelivery is recorded once) or refused (the
@@ -6,6 +7,8 @@
 export interface ProcessorNotificationRecord {
   id: string;
   merchant_id: string;
+  /** The mode of the key that made it: a key of the other mode never sees it. */
+  mode: Mode;
   account_id: string;
   processor: 'adyen' | 'checkout';
   status: 'accepted' | 'refused';

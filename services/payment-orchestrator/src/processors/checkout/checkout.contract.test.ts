@@ -36,6 +36,7 @@ async function settleByWebhook(_connection: unknown, _payment: unknown, pending:
 
 const payment = (overrides: Partial<ProcessorPayment>): ProcessorPayment => ({
   payment_id: 'p-1',
+  mode: 'test',
   merchant_id: 'm',
   use_case: 'ONE_OFF',
   stored_credential: 'none',

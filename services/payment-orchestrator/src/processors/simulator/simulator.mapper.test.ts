@@ -5,6 +5,7 @@ import { fromSimulatorResponse, toSimulatorRequest } from './simulator.mapper';
 const payment = (masked: string, overrides: Partial<ProcessorPayment> = {}): ProcessorPayment => ({
   payment_id: 'p1',
   merchant_id: 'm1',
+  mode: 'test',
   use_case: 'ONE_OFF',
   stored_credential: 'none',
   amount: 1250,
