@@ -45,6 +45,11 @@ export interface StoredDocument {
   version: number;
 }
 
+/** A merchant's document: it belongs to one mode, always. */
+export interface ScopedDocument extends StoredDocument {
+  mode: Mode;
+}
+
 /** Merchant id for documents that belong to the system rather than to a merchant. */
 export const SYSTEM_SCOPE = '__system__';
 

@@ -54,7 +54,7 @@ export function createApp(runtime: ServiceRuntime, config: ForwarderConfig, over
       addedLatency.observe({ outcome: forward.outcome }, forward.addedMs / 1000);
       return record(forward);
     },
-    onRecordFailure: (error, record) => logger.error({ err: error, forward_id: record.id, merchant_id: record.merchantId }, 'forward audit record could not be written'),
+    onRecordFailure: (error, record) => logger.error({ err: error, forward_id: record.id, merchant_id: record.scope.merchantId }, 'forward audit record could not be written'),
   });
 
   const forward = forwardRequest({ cards, destinations: destinationDirectory({ operatorRules, destinations }), egress, audit, clock });

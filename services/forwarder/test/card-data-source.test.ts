@@ -51,7 +51,7 @@ describe.each(adapters)('the vault card data source %s', (_name, adapterFor) => 
   it("when the forwarder reveals a token of its merchant, then every card field arrives wrapped, and the vault audits the grant with caller forwarder, purpose forward, our request id and the client's apart", async () => {
     const id = await tokenize();
 
-    const card = await forwarder.cards.reveal(MERCHANT.merchantId, id, ids('req-cards-1'));
+    const card = await forwarder.cards.reveal({ merchantId: MERCHANT.merchantId, mode: 'test' }, id, ids('req-cards-1'));
 
     expect([card.tokenId, card.number.reveal(), card.expMonth.reveal(), card.expYear.reveal(), card.securityCode?.reveal(), card.securityCodeStatus]).toEqual([
       id,
@@ -69,7 +69,7 @@ describe.each(adapters)('the vault card data source %s', (_name, adapterFor) => 
     const id = await tokenize();
     vault.clock.advance(15 * 60_000 + 1);
 
-    const card = await forwarder.cards.reveal(MERCHANT.merchantId, id, ids('req-cards-2'));
+    const card = await forwarder.cards.reveal({ merchantId: MERCHANT.merchantId, mode: 'test' }, id, ids('req-cards-2'));
 
     expect([card.securityCode, card.securityCodeStatus]).toEqual([null, 'expired']);
   });
@@ -77,22 +77,22 @@ describe.each(adapters)('the vault card data source %s', (_name, adapterFor) => 
   it('when the token belongs to another merchant or does not exist, then TokenNotFoundError', async () => {
     const id = await tokenize();
 
-    await expect(forwarder.cards.reveal(OTHER_MERCHANT.merchantId, id, ids('req-cards-3'))).rejects.toBeInstanceOf(TokenNotFoundError);
-    await expect(forwarder.cards.reveal(MERCHANT.merchantId, randomUUID(), ids('req-cards-3'))).rejects.toBeInstanceOf(TokenNotFoundError);
+    await expect(forwarder.cards.reveal({ merchantId: OTHER_MERCHANT.merchantId, mode: 'test' }, id, ids('req-cards-3'))).rejects.toBeInstanceOf(TokenNotFoundError);
+    await expect(forwarder.cards.reveal({ merchantId: MERCHANT.merchantId, mode: 'test' }, randomUUID(), ids('req-cards-3'))).rejects.toBeInstanceOf(TokenNotFoundError);
   });
 
   it('when the token was deleted, then TokenDeletedError', async () => {
     const id = await tokenize();
     await vault.call(MERCHANT, 'DELETE', `/tokens/${id}`);
 
-    await expect(forwarder.cards.reveal(MERCHANT.merchantId, id, ids('req-cards-4'))).rejects.toBeInstanceOf(TokenDeletedError);
+    await expect(forwarder.cards.reveal({ merchantId: MERCHANT.merchantId, mode: 'test' }, id, ids('req-cards-4'))).rejects.toBeInstanceOf(TokenDeletedError);
   });
 
   it('when a service other than the forwarder signs the call, then the vault refuses and audits it, and the forward would answer 503 vault_unavailable', async () => {
     const id = await tokenize();
     const impostor = adapterFor(vault, 'gateway');
 
-    const refused = impostor.cards.reveal(MERCHANT.merchantId, id, ids('req-cards-5'));
+    const refused = impostor.cards.reveal({ merchantId: MERCHANT.merchantId, mode: 'test' }, id, ids('req-cards-5'));
 
     await expect(refused).rejects.toBeInstanceOf(AppError);
     await expect(refused).rejects.toMatchObject({ status: 503, code: 'vault_unavailable' });
@@ -107,7 +107,7 @@ describe('the in-process vault card data source, when the vault fails unexpected
     const failingVault = { detokenize: () => Promise.reject(failure) };
     const cards = createInProcessCardDataSource(failingVault, new InternalTokenSigner('forwarder', generateInternalKeyPair().privateKeyPem));
 
-    const revealed = cards.reveal(MERCHANT.merchantId, randomUUID(), ids('req-cards-6'));
+    const revealed = cards.reveal({ merchantId: MERCHANT.merchantId, mode: 'test' }, randomUUID(), ids('req-cards-6'));
 
     await expect(revealed).rejects.toMatchObject({ status: 503, code: 'vault_unavailable', cause: failure });
   });

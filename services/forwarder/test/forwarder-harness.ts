@@ -35,8 +35,8 @@ export async function startForwarder(env: Record<string, string>) {
   /** Signs as the payment orchestrator: the caller of the internal payments forward. */
   const orchestrator = new InternalTokenSigner('payment-orchestrator', orchestratorKeys.privateKeyPem);
 
-  /** `mode`: the merchant key's mode the gateway signs in (none by default, as for a call without a merchant key). */
-  async function call(merchantId: string, scopes: string[], method: string, path: string, headers: Record<string, string> = {}, body?: string, mode?: 'test' | 'live') {
+  /** `mode`: the merchant key's mode the gateway signs in (test by default). */
+  async function call(merchantId: string, scopes: string[], method: string, path: string, headers: Record<string, string> = {}, body?: string, mode: 'test' | 'live' = 'test') {
     const token = gateway.sign('forwarder', { merchantId, scopes, mode });
     const response = await fetch(`${server.url}${path}`, { method, headers: { ...headers, authorization: `Bearer ${token}` }, body });
     const text = await response.text();

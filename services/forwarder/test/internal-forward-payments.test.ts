@@ -82,6 +82,13 @@ describe('the forwarder internal API for processor payments', () => {
     expect({ sent: standIns.received.length, revealed: forwarder.vault.calls.length }).toEqual(before);
   });
 
+  it('when the orchestrator signs no mode, then it is refused with 403 mode_required before anything is revealed or sent (a payment always acts in its own mode)', async () => {
+    const before = { sent: standIns.received.length, revealed: forwarder.vault.calls.length };
+    const modeless = forwarder.orchestrator.sign('forwarder', { merchantId: MERCHANT, scopes: ['forward:payments'] });
+    await expect(api.forwardPayment(request(modeless))).rejects.toMatchObject({ status: 403, code: 'mode_required' });
+    expect({ sent: standIns.received.length, revealed: forwarder.vault.calls.length }).toEqual(before);
+  });
+
   it('when the destination is not allowed or a header is not a processor credential or idempotency key, then it is refused (403 destination_not_allowed, 422 on the header) and nothing is sent', async () => {
     const before = standIns.received.length;
     await expect(api.forwardPayment(request(asOrchestrator(), { destinationUrl: `${standIns.url}/echo` }))).rejects.toMatchObject({ status: 403, code: 'destination_not_allowed' });

@@ -134,7 +134,7 @@ describe('the internal key API for import jobs', () => {
     call(gateway.internalUrl, '/internal/api-keys', {
       method: 'POST',
       headers: { authorization: `Bearer ${signer.sign('gateway', { merchantId, scopes })}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ merchant_id: merchantId, scopes: ['cde_import'], label: 'import job 1', ...body }),
+      body: JSON.stringify({ merchant_id: merchantId, scopes: ['cde_import'], label: 'import job 1', mode: 'test', ...body }),
     });
 
   it('when the importer mints a cde_import key, then it may POST /cde-import and nothing else, until revoked', async () => {

@@ -73,7 +73,7 @@ describe('POST /cde-import (a third-party platform forwarding card data)', () =>
 
   it('when an import job key sends a correlation id (header or metadata), then token.created carries it', async () => {
     const capture = await captureTokenEvents(vault);
-    const importKey = { merchantId: MERCHANT.merchantId, scopes: ['cde_import'] };
+    const importKey = { merchantId: MERCHANT.merchantId, scopes: ['cde_import'], mode: 'test' as const };
     await vault.call(importKey, 'POST', '/cde-import', platformBody('pm_h', {}), { 'x-correlation-id': 'job_42' });
     await vault.call(importKey, 'POST', '/cde-import', platformBody('pm_m', {}, { correlation_id: 'job_43' }));
     const ofJob = () => capture.events().filter((e) => ['pm_h', 'pm_m'].includes((e.data as { business_key: string }).business_key));
@@ -94,7 +94,7 @@ describe('POST /cde-import (a third-party platform forwarding card data)', () =>
   });
 
   it('when an import job key (cde_import only) imports, then it is accepted without card_data', async () => {
-    const importKey = { merchantId: MERCHANT.merchantId, scopes: ['cde_import'] };
+    const importKey = { merchantId: MERCHANT.merchantId, scopes: ['cde_import'], mode: 'test' as const };
     const answer = await vault.call(importKey, 'POST', '/cde-import', platformBody('pm_job_key', {}));
     expect(answer.status).toBe(201);
   });

@@ -1,14 +1,14 @@
 import { eventMessage } from '@vaultline/bus';
 import { checkoutSessionOpenedV1, paymentAuthorizedV1, paymentCapturedV1, paymentCapturingV1, paymentFailedV1, paymentProcessingV1 } from '@vaultline/contracts';
 import { newId, waitFor } from '@vaultline/core';
-import { MERCHANT, PUBLIC, type VaultHarness } from './vault-harness';
+import { MERCHANT, MERCHANT_SCOPE, PUBLIC, type VaultHarness } from './vault-harness';
 
 /** Plays the orchestrator: publishes checkout.session.opened on the bus. */
 export async function openSession(vault: VaultHarness, overrides: { expiresInMs?: number; returnUrl?: string | null; allowedOrigins?: string[]; storedCard?: Record<string, unknown> } = {}) {
   const sessionId = newId();
   const paymentId = newId();
   const message = eventMessage(checkoutSessionOpenedV1, {
-    merchantId: MERCHANT.merchantId,
+    scope: MERCHANT_SCOPE,
     data: {
       session_id: sessionId,
       payment_id: paymentId,
@@ -44,7 +44,7 @@ export function paymentStatusMessage(paymentId: string, status: PaymentStatus, o
     failure_reason: status === 'failed' ? failureReason : null,
     masked_account_number: null,
   };
-  return eventMessage(paymentDefinitions[status], { merchantId: MERCHANT.merchantId, data, ...(occurredAt ? { occurredAt } : {}) });
+  return eventMessage(paymentDefinitions[status], { scope: MERCHANT_SCOPE, data, ...(occurredAt ? { occurredAt } : {}) });
 }
 
 /** Plays the orchestrator's payment events: processing, captured, authorized (manual capture) or failed with a reason. */

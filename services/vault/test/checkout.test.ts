@@ -3,7 +3,7 @@ import { checkoutSessionOpenedV1, topics } from '@vaultline/contracts';
 import { newId, waitFor } from '@vaultline/core';
 import { MemoryDocumentStore, SYSTEM_SCOPE, type StoredDocument } from '@vaultline/store';
 import { VAULT_CONSUMER_GROUP } from '../src/messaging/checkout-events.consumer';
-import { aCard, captureTopics, FORWARDER, MERCHANT, PUBLIC, startVault, type VaultHarness } from './vault-harness';
+import { aCard, captureTopics, FORWARDER, MERCHANT, MERCHANT_SCOPE, PUBLIC, startVault, type VaultHarness } from './vault-harness';
 import { openSession, publishPaymentStatus } from './checkout-helpers';
 
 describe('checkout sessions (card entry in the browser)', () => {
@@ -57,7 +57,7 @@ describe('checkout sessions (card entry in the browser)', () => {
     await new Promise((resolve) => setTimeout(resolve, 50));
     await vault.runtime.bus.publish([
       eventMessage(checkoutSessionOpenedV1, {
-        merchantId: MERCHANT.merchantId,
+        scope: MERCHANT_SCOPE,
         data: { session_id: sessionId, payment_id: newId(), amount: 1999, currency: 'EUR', expires_at: new Date(vault.clock.now().getTime() + 60_000).toISOString(), return_url: null },
       }),
     ]);
@@ -94,7 +94,7 @@ describe('checkout sessions (card entry in the browser)', () => {
 
   it('when payment.processing arrives for a session that is already processing, then the session is not rewritten (a card submitted meanwhile would lose the race with it)', async () => {
     const { sessionId, paymentId } = await openSession(vault);
-    const stored = async () => (await vault.runtime.store.collection<{ id: string; merchant_id: string; version: number }>('checkout_sessions').get(MERCHANT.merchantId, sessionId))!;
+    const stored = async () => (await vault.runtime.store.collection<{ id: string; merchant_id: string; version: number }>('checkout_sessions').get(MERCHANT_SCOPE, sessionId))!;
     const before = (await stored()).version;
     // One payment's events keep their order: once authorized is seen, processing was handled before it.
     await publishPaymentStatus(vault, paymentId, 'processing');
@@ -167,7 +167,7 @@ describe('who may frame the hosted page and hear from it (allowed origins of the
     await new Promise((resolve) => setTimeout(resolve, 400));
     await vault.runtime.bus.publish([
       eventMessage(checkoutSessionOpenedV1, {
-        merchantId: MERCHANT.merchantId,
+        scope: MERCHANT_SCOPE,
         data: { session_id: sessionId, payment_id: newId(), amount: 1999, currency: 'EUR', expires_at: new Date(vault.clock.now().getTime() + 60_000).toISOString(), return_url: null, allowed_origins: ['https://shop.example'] },
       }),
     ]);
@@ -193,7 +193,7 @@ describe('who may frame the hosted page and hear from it (allowed origins of the
     async (returnUrl) => {
       const { sessionId } = await openSession(vault, { returnUrl });
       expect((await vault.call(PUBLIC, 'GET', `/sessions/${sessionId}/status`)).body.return_url).toBeNull();
-      const stored = await vault.runtime.store.collection<{ id: string; merchant_id: string; version: number; return_url: string | null }>('checkout_sessions').get(MERCHANT.merchantId, sessionId);
+      const stored = await vault.runtime.store.collection<{ id: string; merchant_id: string; version: number; return_url: string | null }>('checkout_sessions').get(MERCHANT_SCOPE, sessionId);
       expect(stored?.return_url).toBeNull();
     },
   );
@@ -254,13 +254,13 @@ describe('whose a checkout session is', () => {
     );
     const vault = await startVault({ store });
     try {
-      expect(await store.collection('checkout_sessions').get(MERCHANT.merchantId, sessionId)).toMatchObject({ payment_id: paymentId });
+      expect(await store.collection('checkout_sessions').get(MERCHANT_SCOPE, sessionId)).toMatchObject({ payment_id: paymentId });
       expect(await store.collection('checkout_sessions').count(SYSTEM_SCOPE, {})).toBe(0);
 
       const answer = await vault.call(PUBLIC, 'POST', `/sessions/${sessionId}/card`, { card: aCard() });
 
       expect([answer.status, answer.body.state]).toEqual([201, 'completed']);
-      const { token_id } = (await store.collection<{ token_id: string } & StoredDocument>('checkout_sessions').get(MERCHANT.merchantId, sessionId))!;
+      const { token_id } = (await store.collection<{ token_id: string } & StoredDocument>('checkout_sessions').get(MERCHANT_SCOPE, sessionId))!;
       expect((await vault.call(MERCHANT, 'GET', `/tokens/${token_id}`)).status).toBe(200);
     } finally {
       await vault.stop();

@@ -5,13 +5,13 @@ import { ManualClock, newId } from '@vaultline/core';
 import { MemoryDocumentStore } from '@vaultline/store';
 import { COLLECTIONS } from '../src/data/collections';
 import { paymentStatusMessage } from './checkout-helpers';
-import { MERCHANT, startVault } from './vault-harness';
+import { MERCHANT_SCOPE, startVault } from './vault-harness';
 
 const START = new Date('2026-03-01T10:00:00.000Z');
 
 function sessionOpened(sessionId: string, paymentId: string) {
   return eventMessage(checkoutSessionOpenedV1, {
-    merchantId: MERCHANT.merchantId,
+    scope: MERCHANT_SCOPE,
     data: { session_id: sessionId, payment_id: paymentId, amount: 1999, currency: 'EUR', expires_at: new Date(START.getTime() + 30 * 60_000).toISOString(), return_url: 'https://shop.example/return' },
   });
 }

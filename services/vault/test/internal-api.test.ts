@@ -16,7 +16,7 @@ describe('the vault internal API: detokenize in-process', () => {
   const api = () => vault.app.exposedApis.vault;
   const tokenize = async (card = aCard()) => String((await vault.call(MERCHANT, 'POST', '/tokens', { card })).body.id);
   const tokenOf = (issuer: string, claims: { merchantId?: string; scopes?: string[]; audience?: string } = {}) =>
-    vault.signerFor(issuer).sign(claims.audience ?? 'vault', { merchantId: claims.merchantId ?? MERCHANT.merchantId, scopes: claims.scopes ?? ['tokens:detokenize'] });
+    vault.signerFor(issuer).sign(claims.audience ?? 'vault', { merchantId: claims.merchantId ?? MERCHANT.merchantId, scopes: claims.scopes ?? ['tokens:detokenize'], mode: 'test' });
   const request = (tokenId: string, overrides: Partial<DetokenizeRequest> = {}): DetokenizeRequest => ({
     bearerToken: tokenOf('forwarder'),
     tokenId,
@@ -32,7 +32,7 @@ describe('the vault internal API: detokenize in-process', () => {
 
     const card = await api().detokenize(request(id));
 
-    const overHttp = await vault.call({ issuer: 'forwarder', merchantId: MERCHANT.merchantId, scopes: ['tokens:detokenize'] }, 'POST', `/internal/tokens/${id}/detokenize`, { purpose: 'forward' });
+    const overHttp = await vault.call({ issuer: 'forwarder', merchantId: MERCHANT.merchantId, scopes: ['tokens:detokenize'], mode: 'test' }, 'POST', `/internal/tokens/${id}/detokenize`, { purpose: 'forward' });
     expect(card).toEqual({ token_id: id, number: '4242424242424242', exp_month: 12, exp_year: 2034, cvc: '123', cvc_status: 'available', cardholder_name: 'Ada Lovelace', scheme: 'VISA' });
     expect(overHttp.body).toEqual(card);
     expect((await auditOf(id))?.find((a) => a.request_id === 'req-internal-api-1')).toEqual({ caller: 'forwarder', outcome: 'granted', request_id: 'req-internal-api-1' });

@@ -2,7 +2,7 @@ import { waitFor } from '@vaultline/core';
 import { StoreKeyRotationRepository } from '../src/data/key-rotation.repository';
 import { StoreTokenRepository } from '../src/data/token.repository';
 import { KeyRotationWorker, rewrapBatch, startKeyRotation } from '../src/domain/keys/key-rotation';
-import { ADMIN, aCard, FORWARDER, MERCHANT, OTHER_MERCHANT, startVault, testKeyEnv, type VaultHarness } from './vault-harness';
+import { ADMIN, aCard, FORWARDER, MERCHANT, OTHER_MERCHANT, MERCHANT_SCOPE, startVault, testKeyEnv, type VaultHarness } from './vault-harness';
 
 describe('key-encryption key rotation', () => {
   let vault: VaultHarness;
@@ -30,11 +30,11 @@ describe('key-encryption key rotation', () => {
     });
     expect(done).toMatchObject({ total: 8, rewrapped: 8, remaining: 0 });
     const tokens = new StoreTokenRepository(vault.runtime.store);
-    const newest = await tokens.get(MERCHANT.merchantId, String(created.body.id));
+    const newest = await tokens.get(MERCHANT_SCOPE, String(created.body.id));
     expect(newest?.kek_version).toBe(2);
     for (const [i, id] of ids.entries()) {
       const merchantId = i % 2 === 0 ? MERCHANT.merchantId : OTHER_MERCHANT.merchantId;
-      expect((await tokens.get(merchantId, id))?.kek_version).toBe(2);
+      expect((await tokens.get({ merchantId, mode: 'test' }, id))?.kek_version).toBe(2);
       expect((await vault.call(FORWARDER(merchantId), 'POST', `/internal/tokens/${id}/detokenize`, { purpose: 't' })).body.number).toBe('4242424242424242');
     }
   });

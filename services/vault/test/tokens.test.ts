@@ -1,7 +1,7 @@
 import { waitFor } from '@vaultline/core';
 import { topics, validateAgainstOpenApi } from '@vaultline/contracts';
 import { StoreTokenRepository } from '../src/data/token.repository';
-import { aCard, captureTopics, MERCHANT, OTHER_MERCHANT, startVault, type VaultHarness } from './vault-harness';
+import { aCard, captureTopics, FORWARDER, MERCHANT, MERCHANT_LIVE, OTHER_MERCHANT, MERCHANT_SCOPE, startVault, type VaultHarness } from './vault-harness';
 
 describe('vault merchant token API', () => {
   let vault: VaultHarness;
@@ -80,6 +80,25 @@ describe('vault merchant token API', () => {
     expect((await vault.call(OTHER_MERCHANT, 'DELETE', `/tokens/${String(created.body.id)}`)).status).toBe(404);
   });
 
+  it("when a key of the other mode reads, lists, deletes or detokenizes a token, then it answers 404 and the token is untouched", async () => {
+    const test = await vault.call(MERCHANT, 'POST', '/tokens', { card: aCard(), business_key: 'both-worlds' });
+    const live = await vault.call(MERCHANT_LIVE, 'POST', '/tokens', { card: aCard(), business_key: 'both-worlds' });
+    expect(test.body.livemode).toBe(false);
+    expect(live.body.livemode).toBe(true);
+
+    for (const [caller, other] of [[MERCHANT_LIVE, test], [MERCHANT, live]] as const) {
+      const id = String(other.body.id);
+      expect((await vault.call(caller, 'GET', `/tokens/${id}`)).status).toBe(404);
+      expect((await vault.call(caller, 'DELETE', `/tokens/${id}`)).status).toBe(404);
+      const forwarder = FORWARDER(MERCHANT.merchantId, caller.mode);
+      expect((await vault.call(forwarder, 'POST', `/internal/tokens/${id}/detokenize`, { purpose: 't' })).body.code).toBe('token_not_found');
+      const listed = await vault.call(caller, 'GET', '/tokens?business_key=both-worlds');
+      expect((listed.body.data as Array<{ id: string }>).map((token) => token.id)).toEqual([String((caller === MERCHANT ? test : live).body.id)]);
+    }
+    expect((await vault.call(MERCHANT, 'GET', `/tokens/${String(test.body.id)}`)).body.livemode).toBe(false);
+    expect((await vault.call(MERCHANT_LIVE, 'GET', `/tokens/${String(live.body.id)}`)).body.livemode).toBe(true);
+  });
+
   it('when a token is deleted, then token.deleted is published and later reads answer 410 token_deleted', async () => {
     const capture = await captureTopics(vault.runtime.bus, [topics.tokens]);
     const created = await vault.call(MERCHANT, 'POST', '/tokens', { card: aCard() });
@@ -88,7 +107,7 @@ describe('vault merchant token API', () => {
     const read = await vault.call(MERCHANT, 'GET', `/tokens/${id}`);
     expect(read.status).toBe(410);
     expect(read.body.code).toBe('token_deleted');
-    const record = await new StoreTokenRepository(vault.runtime.store).get(MERCHANT.merchantId, id);
+    const record = await new StoreTokenRepository(vault.runtime.store).get(MERCHANT_SCOPE, id);
     expect(record).toMatchObject({ status: 'deleted', pan_ciphertext: null, name_ciphertext: null, wrapped_key: null });
     await waitFor(() => capture.events().some((e) => e.type === 'token.deleted' && (e.data as { token_id: string }).token_id === id));
     await capture.stop();

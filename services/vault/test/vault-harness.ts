@@ -14,6 +14,8 @@ export interface Caller {
   issuer?: string;
   merchantId: string;
   scopes: string[];
+  /** The merchant key's mode signed into the internal token; merchant callers default to test. */
+  mode?: 'test' | 'live';
 }
 
 export interface Answer {
@@ -45,9 +47,13 @@ export interface VaultHarness {
   stop(): Promise<void>;
 }
 
-export const MERCHANT: Caller = { merchantId: 'merchant_a', scopes: ['merchant', 'card_data'] };
-export const OTHER_MERCHANT: Caller = { merchantId: 'merchant_b', scopes: ['merchant', 'card_data'] };
-export const FORWARDER = (merchantId = MERCHANT.merchantId): Caller => ({ issuer: 'forwarder', merchantId, scopes: ['tokens:detokenize'] });
+export const MERCHANT: Caller = { merchantId: 'merchant_a', scopes: ['merchant', 'card_data'], mode: 'test' };
+/** Merchant a with a live key. */
+export const MERCHANT_LIVE: Caller = { ...MERCHANT, mode: 'live' };
+export const OTHER_MERCHANT: Caller = { merchantId: 'merchant_b', scopes: ['merchant', 'card_data'], mode: 'test' };
+/** Merchant a's documents in test mode, as the store reads them. */
+export const MERCHANT_SCOPE = { merchantId: 'merchant_a', mode: 'test' } as const;
+export const FORWARDER = (merchantId = MERCHANT.merchantId, mode: 'test' | 'live' = 'test'): Caller => ({ issuer: 'forwarder', merchantId, scopes: ['tokens:detokenize'], mode });
 export const ADMIN: Caller = { merchantId: '__system__', scopes: ['admin'] };
 export const PUBLIC: Caller = { merchantId: '__public__', scopes: ['public'] };
 
@@ -101,7 +107,7 @@ export async function startVault(options: VaultHarnessOptions = {}): Promise<Vau
     clock,
     signerFor: (issuer) => signers[issuer]!,
     async call(caller, method, path, body, headers = {}) {
-      const token = signers[caller.issuer ?? 'gateway']!.sign('vault', { merchantId: caller.merchantId, scopes: caller.scopes });
+      const token = signers[caller.issuer ?? 'gateway']!.sign('vault', { merchantId: caller.merchantId, scopes: caller.scopes, ...(caller.mode ? { mode: caller.mode } : {}) });
       const response = await fetch(`${server.url}${path}`, {
         method,
         headers: { authorization: `Bearer ${token}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...headers },

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { UnavailableError } from '@vaultline/core';
+import { UnavailableError, type Scope } from '@vaultline/core';
 import { SCOPES } from '@vaultline/auth';
 import type { InternalClient } from '@vaultline/http';
 import type { CardData, CardDataSource, DetokenizeRequestIds } from '../domain/card-data';
@@ -20,11 +20,12 @@ const detokenizedSchema = z.object({
  */
 export function createVaultCardDataSource(vault: Pick<InternalClient, 'request'>): CardDataSource {
   return {
-    async reveal(merchantId: string, tokenId: string, { requestId, clientRequestId }: DetokenizeRequestIds): Promise<CardData> {
+    async reveal(scope: Scope, tokenId: string, { requestId, clientRequestId }: DetokenizeRequestIds): Promise<CardData> {
       const response = await vault.request<unknown>({
         method: 'POST',
         path: `/internal/tokens/${encodeURIComponent(tokenId)}/detokenize`,
-        merchantId,
+        merchantId: scope.merchantId,
+        mode: scope.mode,
         scopes: [SCOPES.detokenize],
         requestId,
         body: { purpose: DETOKENIZE_PURPOSE, client_request_id: clientRequestId },

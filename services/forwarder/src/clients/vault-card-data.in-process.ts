@@ -1,4 +1,4 @@
-import { AppError, UnavailableError } from '@vaultline/core';
+import { AppError, UnavailableError, type Scope } from '@vaultline/core';
 import { SCOPES, type InternalTokenSigner } from '@vaultline/auth';
 import type { VaultInternalApi } from '@vaultline/contracts';
 import type { CardData, CardDataSource, DetokenizeRequestIds } from '../domain/card-data';
@@ -13,8 +13,8 @@ import { cardDataOf, detokenizeRefusal, DETOKENIZE_PURPOSE } from './vault-card-
  */
 export function createInProcessCardDataSource(vault: VaultInternalApi, signer: Pick<InternalTokenSigner, 'sign'>): CardDataSource {
   return {
-    async reveal(merchantId: string, tokenId: string, { requestId, clientRequestId }: DetokenizeRequestIds): Promise<CardData> {
-      const bearerToken = signer.sign('vault', { merchantId, scopes: [SCOPES.detokenize] });
+    async reveal(scope: Scope, tokenId: string, { requestId, clientRequestId }: DetokenizeRequestIds): Promise<CardData> {
+      const bearerToken = signer.sign('vault', { merchantId: scope.merchantId, scopes: [SCOPES.detokenize], mode: scope.mode });
       try {
         return cardDataOf(await vault.detokenize({ bearerToken, tokenId, purpose: DETOKENIZE_PURPOSE, requestId, clientRequestId }));
       } catch (error) {

@@ -1,9 +1,9 @@
-import type { StoredDocument, UnitOfWork } from '@vaultline/store';
+import type { ScopedDocument, UnitOfWork } from '@vaultline/store';
 import type { ForwardRecord } from '../domain/forward-record';
 import type { ForwardRecordRepository } from '../domain/ports';
 import { FORWARDS } from './collections';
 
-export interface ForwardDocument extends StoredDocument {
+export interface ForwardDocument extends ScopedDocument {
   token_id: string;
   destination_host: string;
   destination_path: string;
@@ -19,7 +19,8 @@ export class StoreForwardRecordRepository implements ForwardRecordRepository {
   insert(uow: UnitOfWork, record: ForwardRecord): void {
     uow.insert<ForwardDocument>(FORWARDS, {
       id: record.id,
-      merchant_id: record.merchantId,
+      merchant_id: record.scope.merchantId,
+      mode: record.scope.mode,
       token_id: record.tokenId,
       destination_host: record.destinationHost,
       destination_path: record.destinationPath,

@@ -1,4 +1,4 @@
-import type { Sensitive } from '@vaultline/core';
+import type { Scope, Sensitive } from '@vaultline/core';
 
 export type SecurityCodeStatus = 'available' | 'expired' | 'not_collected';
 
@@ -24,5 +24,5 @@ export interface DetokenizeRequestIds {
 
 /** Port: the vault's internal detokenization. Throws TokenNotFoundError / TokenDeletedError. */
 export interface CardDataSource {
-  reveal(merchantId: string, tokenId: string, requestIds: DetokenizeRequestIds): Promise<CardData>;
+  reveal(scope: Scope, tokenId: string, requestIds: DetokenizeRequestIds): Promise<CardData>;
 }

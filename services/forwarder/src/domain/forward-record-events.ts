@@ -6,7 +6,7 @@ import type { ForwardRecord } from './forward-record';
 /** forward.completed: where and how it went, never card data or credentials. */
 export function forwardCompletedEvent(record: ForwardRecord): OutboxMessage {
   return eventMessage(forwardCompletedV1, {
-    merchantId: record.merchantId,
+    scope: record.scope,
     data: {
       forward_id: record.id,
       token_id: record.tokenId,

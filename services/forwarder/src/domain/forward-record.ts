@@ -1,10 +1,11 @@
+import type { Scope } from '@vaultline/core';
 import type { ForwardRecordRepository, TransactionRunner } from './ports';
 import { forwardCompletedEvent } from './forward-record-events';
 
 /** The audit of one forward: who, which token, where, how it went. Never card data or credentials. */
 export interface ForwardRecord {
   id: string;
-  merchantId: string;
+  scope: Scope;
   tokenId: string;
   destinationHost: string;
   destinationPath: string;

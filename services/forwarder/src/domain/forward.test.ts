@@ -47,10 +47,9 @@ function forwardWith(recorder: { record(record: ForwardRecord): Promise<void> },
 
 const recorded = () => ({ record: async () => undefined });
 
-const command = (tokenId = 'tok_1', changes: Partial<ForwardCommand> = {}): ForwardCommand => ({
-  merchantId: 'mer_a',
+const command = (tokenId = 'tok_1', { mode = 'test', ...changes }: Partial<ForwardCommand> & { mode?: 'test' | 'live' } = {}): ForwardCommand => ({
+  scope: { merchantId: 'mer_a', mode },
   requestId: 'req_1',
-  mode: 'test',
   tokenId,
   destinationUrl: DESTINATION,
   format: 'json',
@@ -136,11 +135,6 @@ describe('the forward use case and its record', () => {
       await forward(command('tok_1', { mode, destinationUrl: url, body, format }));
 
       expect(sent.map((request) => request.url)).toEqual([url]);
-    });
-
-    it('when the request carries no key mode, then it counts as test mode', async () => {
-      const { forward } = forwardWith(recorded(), [], [...BUILT_IN_DESTINATIONS]);
-      await expect(forward(command('tok_1', { mode: null, destinationUrl: 'https://api.checkout.com/payments', body: checkoutBody }))).rejects.toMatchObject({ code: 'destination_not_allowed_in_test_mode' });
     });
 
     it('when an operator destination is unmarked, then both modes may use it; marked live, then a test key is refused', async () => {

@@ -1,4 +1,4 @@
-import { AppError, maskPans, newId, type Clock } from '@vaultline/core';
+import { AppError, maskPans, newId, type Clock, type Scope } from '@vaultline/core';
 import { EgressBlockedError, EgressResponseTooLargeError, EgressTimeoutError, EgressUnreachableError, type EgressClient } from '@vaultline/egress';
 import type { CardDataSource } from './card-data';
 import type { DestinationDirectory } from './destination-directory';
@@ -13,11 +13,10 @@ import { assertFillable } from './placeholders';
 export type ForwardBodyFormat = 'json' | 'form';
 
 export interface ForwardCommand {
-  merchantId: string;
+  /** The merchant and the mode of its API key: the token is read, and the destination allowed, in this mode only. */
+  scope: Scope;
   /** The request id the call came with (the client's X-Request-Id when it sent a well-formed one). */
   requestId: string;
-  /** The mode of the merchant's API key; null when no merchant key is behind the call (counts as test). */
-  mode: 'test' | 'live' | null;
   tokenId: string;
   destinationUrl: string;
   format: ForwardBodyFormat;
@@ -75,17 +74,17 @@ export function forwardRequest({ cards, destinations, egress, audit, clock }: Fo
     let destinationMs = 0;
     const baseRecord = () => ({
       id: forwardId,
-      merchantId: command.merchantId,
+      scope: command.scope,
       tokenId: command.tokenId,
       destinationHost,
       destinationPath,
       createdAt: clock.now().toISOString(),
     });
     try {
-      const { url, rule } = resolveDestination(command.destinationUrl, await destinations.rulesFor(command.merchantId));
+      const { url, rule } = resolveDestination(command.destinationUrl, await destinations.rulesFor(command.scope.merchantId));
       destinationHost = url.host;
       destinationPath = url.pathname;
-      assertModeAllowed(rule, command.mode);
+      assertModeAllowed(rule, command.scope.mode);
 
       const raw = command.body.toString('utf8');
       const json = command.format === 'json' ? parseJsonBody(raw) : undefined;
@@ -98,7 +97,7 @@ export function forwardRequest({ cards, destinations, egress, audit, clock }: Fo
       let body: string | Buffer = command.body;
       // Card data is read only when the body asks for it: no placeholder, no detokenization (nor its audit entry).
       if (placeholders.length > 0) {
-        const card = await cards.reveal(command.merchantId, command.tokenId, { requestId: forwardId, clientRequestId: command.requestId });
+        const card = await cards.reveal(command.scope, command.tokenId, { requestId: forwardId, clientRequestId: command.requestId });
         assertFillable(placeholders, card);
         body = json ? fillJsonBody(json, card, rule.card.typing) : fillFormBody(form!, card);
       }

@@ -5,7 +5,7 @@ import { ruleFromUrl, type DestinationRule } from './destination-policy';
 import type { DestinationRepository, TransactionRunner } from './ports';
 
 /** A destination an operator allowed for one merchant, besides the catalog and the operator list. */
-export interface MerchantDestination extends StoredDocument {
+export interface MerchantDestination extends Omit<StoredDocument, 'mode'> {
   url: string;
   /** Its own card fields; null: those of the catalog entry whose path ends its path. Absent on records written before. */
   card_fields?: CardFields | null;

@@ -1,6 +1,6 @@
 import type { Request, Response, Router } from 'express';
 import { SCOPES } from '@vaultline/auth';
-import { authOf, requireScope } from '@vaultline/http';
+import { authOf, requireScope, scopeOfRequest } from '@vaultline/http';
 import type { ForwardRequest } from '../domain/forward';
 import { InvalidForwardBodyError } from '../domain/forward-errors';
 import { readForwardHeaders } from './forward-headers';
@@ -14,7 +14,7 @@ export function forwardRoutes(router: Router, { forwardRequest }: { forwardReque
     const headers = readForwardHeaders(req.headers);
     const body: unknown = req.body;
     if (!Buffer.isBuffer(body) || body.length === 0) throw new InvalidForwardBodyError('The request body of the destination is required.');
-    const result = await forwardRequest({ merchantId: auth.merchantId, requestId: auth.requestId, mode: auth.mode, body, ...headers });
+    const result = await forwardRequest({ scope: scopeOfRequest(req), requestId: auth.requestId, body, ...headers });
     res.status(result.status);
     if (result.contentType) res.setHeader('Content-Type', result.contentType);
     res.setHeader(ADDED_MS_HEADER, result.addedMs.toFixed(2));

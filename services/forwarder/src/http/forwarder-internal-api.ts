@@ -32,6 +32,8 @@ export function createForwarderInternalApi(forwardRequest: ForwardRequest, verif
       if (caller.issuer !== FORWARD_PAYMENTS_ISSUER || !caller.scopes.includes(SCOPES.forwardPayments)) {
         throw new ForbiddenError('Forwarding payments requires the payment orchestrator with the forward:payments scope.', 'insufficient_scope');
       }
+      // A payment's card data is read, and its processor host allowed, in the payment's own mode.
+      if (!caller.mode) throw new ForbiddenError('Forwarding a payment acts for a merchant key: the internal token must carry its mode.', 'mode_required');
       const input = parseInput(forwardPaymentInput, { tokenId: request.tokenId, destinationUrl: request.destinationUrl, headers: request.headers, body: request.body });
       const credentialHeaders: Record<string, string> = {};
       const passThroughHeaders: Record<string, string> = {};
@@ -40,9 +42,8 @@ export function createForwarderInternalApi(forwardRequest: ForwardRequest, verif
         (CREDENTIAL_HEADERS.has(name) ? credentialHeaders : passThroughHeaders)[name] = value;
       }
       const result = await forwardRequest({
-        merchantId: caller.merchantId,
+        scope: { merchantId: caller.merchantId, mode: caller.mode },
         requestId: acceptRequestId(request.requestId),
-        mode: caller.mode ?? null,
         tokenId: input.tokenId,
         destinationUrl: input.destinationUrl,
         format: 'json',

@@ -1,16 +1,25 @@
-import type { DocumentStore, StoredDocument, UnitOfWork } from '@vaultline/store';
-import { NotFoundError } from '@vaultline/core';
+import type { DocumentStore, ScopedDocument, UnitOfWork } from '@vaultline/store';
+import { NotFoundError, type Mode } from '@vaultline/core';
 import type { ApiKeyRecord } from '../domain/merchant';
 import type { ApiKeyRepository, PageOf, PageRequest } from '../domain/ports';
 import { API_KEYS } from './collections';
 
-export type ApiKeyDocument = StoredDocument & ApiKeyRecord;
+/**
+ * A key as stored. A merchant's keys are operator records of the merchant, both modes listed together:
+ * every key is kept in the merchant's test-mode partition (`mode` is the store's), and the key's own
+ * mode is `key_mode`. Keys written before modes kept it in `mode` and have no `key_mode`.
+ */
+export type ApiKeyDocument = ScopedDocument & Omit<ApiKeyRecord, 'mode'> & { key_mode?: Mode };
 
-const toRecord = ({ version: _version, ...record }: ApiKeyDocument): ApiKeyRecord => record;
+const PARTITION_MODE: Mode = 'test';
+const scopeOf = (merchantId: string) => ({ merchantId, mode: PARTITION_MODE });
+
+const toRecord = ({ version: _version, key_mode: keyMode, mode, ...record }: ApiKeyDocument): ApiKeyRecord => ({ ...record, mode: keyMode ?? mode });
+const toDocument = ({ mode, ...record }: ApiKeyRecord): Omit<ApiKeyDocument, 'version'> => ({ ...record, mode: PARTITION_MODE, key_mode: mode });
 
 /** Writes a key in the caller's unit of work (a merchant and its first key commit together). */
 export function insertKey(uow: UnitOfWork, key: ApiKeyRecord): void {
-  uow.insert<ApiKeyDocument>(API_KEYS, key);
+  uow.insert<ApiKeyDocument>(API_KEYS, toDocument(key));
 }
 
 export class StoreApiKeyRepository implements ApiKeyRepository {
@@ -25,12 +34,12 @@ export class StoreApiKeyRepository implements ApiKeyRepository {
   }
 
   async get(merchantId: string, id: string): Promise<ApiKeyRecord | null> {
-    const doc = await this.keys.get(merchantId, id);
+    const doc = await this.keys.get(scopeOf(merchantId), id);
     return doc ? toRecord(doc) : null;
   }
 
   async list(merchantId: string, page: PageRequest): Promise<PageOf<ApiKeyRecord>> {
-    const result = await this.keys.list(merchantId, {}, page);
+    const result = await this.keys.list(scopeOf(merchantId), {}, page);
     return { ...result, items: result.items.map(toRecord) };
   }
 
@@ -40,9 +49,9 @@ export class StoreApiKeyRepository implements ApiKeyRepository {
   }
 
   async revoke(merchantId: string, id: string, at: string): Promise<ApiKeyRecord> {
-    const doc = await this.keys.get(merchantId, id);
+    const doc = await this.keys.get(scopeOf(merchantId), id);
     if (!doc) throw new NotFoundError('api_key');
-    const updated = await this.store.transaction((uow) => uow.update<ApiKeyDocument>(API_KEYS, { ...doc, revoked_at: at }));
+    const updated = await this.store.transaction((uow) => uow.update<ApiKeyDocument>(API_KEYS, { ...toDocument(toRecord(doc)), version: doc.version, revoked_at: at }));
     return toRecord(updated);
   }
 }

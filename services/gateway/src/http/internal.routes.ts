@@ -11,6 +11,8 @@ const mintSchema = z.strictObject({
   scopes: z.tuple([z.literal(SCOPES.cdeImport)]),
   label: z.string().min(1).max(200),
   expires_at: z.iso.datetime({ offset: true }).optional(),
+  /** The import job's mode: the key imports tokens into that mode only. */
+  mode: z.enum(['test', 'live']),
 });
 
 /**
@@ -25,7 +27,7 @@ export function internalRoutes(router: express.Router, apiKeys: Pick<ApiKeys, 'i
     const input = parseInput(mintSchema, req.body);
     assertSameMerchant(authOf(req).merchantId, input.merchant_id);
     const expiresAt = input.expires_at ? new Date(input.expires_at).toISOString() : null;
-    const { record, apiKey } = await apiKeys.issue(input.merchant_id, { scopes: [SCOPES.cdeImport], label: input.label, expiresAt });
+    const { record, apiKey } = await apiKeys.issue(input.merchant_id, { scopes: [SCOPES.cdeImport], label: input.label, expiresAt, mode: input.mode });
     res.status(201).json({ ...toApiKeyView(record), api_key: apiKey });
   });
 

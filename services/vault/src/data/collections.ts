@@ -27,6 +27,6 @@ export async function registerCollections(store: DocumentStore): Promise<void> {
   for (const spec of collectionSpecs) await store.register(spec);
   await moveOutOfSystemScope<CheckoutSessionRecord & { owner_merchant_id?: string }>(store, COLLECTIONS.checkoutSessions, (stored) => {
     const { owner_merchant_id: owner, version: _version, ...session } = stored;
-    return owner ? { ...session, merchant_id: owner } : null;
+    return owner ? { ...session, merchant_id: owner, mode: 'test' } : null;
   });
 }

@@ -1,10 +1,10 @@
-import { newId } from '@vaultline/core';
-import type { DocumentStore, Page, PageRequest, StoredDocument, UnitOfWork, Where } from '@vaultline/store';
+import { newId, type Scope } from '@vaultline/core';
+import type { DocumentStore, Page, PageRequest, ScopedDocument, UnitOfWork, Where } from '@vaultline/store';
 import type { TokenRepository } from '../domain/ports';
 import type { TokenRecord } from '../domain/tokens/token';
 import { COLLECTIONS } from './collections';
 
-interface BusinessKeyClaim extends StoredDocument {
+interface BusinessKeyClaim extends ScopedDocument {
   business_key: string;
   token_id: string;
 }
@@ -16,20 +16,20 @@ export class StoreTokenRepository implements TokenRepository {
     return this.store.collection<TokenRecord>(COLLECTIONS.tokens);
   }
 
-  get(merchantId: string, id: string): Promise<TokenRecord | null> {
-    return this.tokens.get(merchantId, id);
+  get(scope: Scope, id: string): Promise<TokenRecord | null> {
+    return this.tokens.get(scope, id);
   }
 
-  async findByBusinessKey(merchantId: string, businessKey: string): Promise<TokenRecord | null> {
-    const claim = await this.store.collection<BusinessKeyClaim>(COLLECTIONS.businessKeys).findOne(merchantId, { business_key: businessKey });
-    return claim ? this.tokens.get(merchantId, claim.token_id) : null;
+  async findByBusinessKey(scope: Scope, businessKey: string): Promise<TokenRecord | null> {
+    const claim = await this.store.collection<BusinessKeyClaim>(COLLECTIONS.businessKeys).findOne(scope, { business_key: businessKey });
+    return claim ? this.tokens.get(scope, claim.token_id) : null;
   }
 
-  list(merchantId: string, filter: { businessKey?: string; fingerprint?: string }, page: PageRequest): Promise<Page<TokenRecord>> {
+  list(scope: Scope, filter: { businessKey?: string; fingerprint?: string }, page: PageRequest): Promise<Page<TokenRecord>> {
     const where: Where = { status: 'active' };
     if (filter.businessKey !== undefined) where.business_key = filter.businessKey;
     if (filter.fingerprint !== undefined) where.fingerprint = filter.fingerprint;
-    return this.tokens.list(merchantId, where, page);
+    return this.tokens.list(scope, where, page);
   }
 
   listNotWrappedBy(version: number, page: PageRequest): Promise<Page<TokenRecord>> {
@@ -56,7 +56,7 @@ export class StoreTokenRepository implements TokenRepository {
     return uow.update<TokenRecord>(COLLECTIONS.tokens, record);
   }
 
-  claimBusinessKey(uow: UnitOfWork, merchantId: string, businessKey: string, tokenId: string): void {
-    uow.insert<BusinessKeyClaim>(COLLECTIONS.businessKeys, { id: newId(), merchant_id: merchantId, business_key: businessKey, token_id: tokenId });
+  claimBusinessKey(uow: UnitOfWork, scope: Scope, businessKey: string, tokenId: string): void {
+    uow.insert<BusinessKeyClaim>(COLLECTIONS.businessKeys, { id: newId(), merchant_id: scope.merchantId, mode: scope.mode, business_key: businessKey, token_id: tokenId });
   }
 }

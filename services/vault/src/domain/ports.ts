@@ -1,3 +1,4 @@
+import type { Scope } from '@vaultline/core';
 import type { Page, PageRequest, UnitOfWork } from '@vaultline/store';
 import type { TokenRecord } from './tokens/token';
 import type { DetokenizeAuditRecord } from './audit/detokenize-audit';
@@ -9,16 +10,16 @@ export type TransactionRunner = <R>(work: (uow: UnitOfWork) => R | Promise<R>) =
 
 /** Repositories the use cases need; data/ implements them over the DocumentStore port. */
 export interface TokenRepository {
-  get(merchantId: string, id: string): Promise<TokenRecord | null>;
-  findByBusinessKey(merchantId: string, businessKey: string): Promise<TokenRecord | null>;
-  list(merchantId: string, filter: { businessKey?: string; fingerprint?: string }, page: PageRequest): Promise<Page<TokenRecord>>;
+  get(scope: Scope, id: string): Promise<TokenRecord | null>;
+  findByBusinessKey(scope: Scope, businessKey: string): Promise<TokenRecord | null>;
+  list(scope: Scope, filter: { businessKey?: string; fingerprint?: string }, page: PageRequest): Promise<Page<TokenRecord>>;
   /** Background worker only: active tokens of every merchant whose data key is not wrapped by `version`. */
   listNotWrappedBy(version: number, page: PageRequest): Promise<Page<TokenRecord>>;
   countNotWrappedBy(version: number): Promise<number>;
   insert(uow: UnitOfWork, record: Omit<TokenRecord, 'version'>): TokenRecord;
   update(uow: UnitOfWork, record: TokenRecord): TokenRecord;
   /** Claims a business key for a token; the commit fails with DuplicateKeyError when it is taken. */
-  claimBusinessKey(uow: UnitOfWork, merchantId: string, businessKey: string, tokenId: string): void;
+  claimBusinessKey(uow: UnitOfWork, scope: Scope, businessKey: string, tokenId: string): void;
 }
 
 export interface AuditRepository {

@@ -2,7 +2,7 @@ import type { Request, Router } from 'express';
 import { z } from 'zod';
 import { ForbiddenError } from '@vaultline/core';
 import { SCOPES } from '@vaultline/auth';
-import { authOf, listResponse, parseInput, parsePageQuery, requireScope } from '@vaultline/http';
+import { authOf, listResponse, parseInput, parsePageQuery, requireScope, scopeOfRequest } from '@vaultline/http';
 import type { CreateToken, ImportToken } from '../domain/tokens/create-token';
 import type { DeleteToken, GetToken, ListTokens } from '../domain/tokens/manage-tokens';
 import { toTokenView } from './token.view';
@@ -43,26 +43,26 @@ export interface TokenUseCases {
 /** Merchant-facing token API (reached through the gateway). */
 export function tokenRoutes(router: Router, useCases: TokenUseCases): void {
   router.post('/tokens', requireCardDataScope, async (req, res) => {
-    const { merchantId } = authOf(req);
+    const scope = scopeOfRequest(req);
     const body = parseInput(createTokenBody, req.body);
-    const result = await useCases.createToken({ merchantId, card: body.card, businessKey: body.business_key ?? null, source: 'api', correlationId: null });
+    const result = await useCases.createToken({ scope, card: body.card, businessKey: body.business_key ?? null, source: 'api', correlationId: null });
     res.status(201).json(toTokenView(result.token));
   });
 
   router.get('/tokens', requireScope(SCOPES.merchant), async (req, res) => {
-    const { merchantId } = authOf(req);
+    const scope = scopeOfRequest(req);
     const page = parsePageQuery(req.query);
     const filter = parseInput(listQuery, { business_key: req.query.business_key, fingerprint: req.query.fingerprint });
-    const result = await useCases.listTokens(merchantId, { businessKey: filter.business_key, fingerprint: filter.fingerprint }, page);
+    const result = await useCases.listTokens(scope, { businessKey: filter.business_key, fingerprint: filter.fingerprint }, page);
     res.json(listResponse(result, toTokenView));
   });
 
   router.get('/tokens/:id', requireScope(SCOPES.merchant), async (req, res) => {
-    res.json(toTokenView(await useCases.getToken(authOf(req).merchantId, idOf(req))));
+    res.json(toTokenView(await useCases.getToken(scopeOfRequest(req), idOf(req))));
   });
 
   router.delete('/tokens/:id', requireScope(SCOPES.merchant), async (req, res) => {
-    res.json(await useCases.deleteToken(authOf(req).merchantId, idOf(req)));
+    res.json(await useCases.deleteToken(scopeOfRequest(req), idOf(req)));
   });
 
   /**
@@ -72,11 +72,11 @@ export function tokenRoutes(router: Router, useCases: TokenUseCases): void {
    * a job key's cde_import scope is the card-data grant the importer gave it for this one job.
    */
   router.post('/cde-import', requireImportScope, async (req, res) => {
-    const { merchantId } = authOf(req);
+    const scope = scopeOfRequest(req);
     const body = parseInput(cdeImportBody, req.body);
     const header = parseInput(correlationHeader, req.get('x-correlation-id'));
     const result = await useCases.importToken({
-      merchantId,
+      scope,
       card: body.card,
       businessKey: body.metadata.business_key,
       source: 'cde_import',

@@ -5,6 +5,8 @@ import type { ReadableToken } from '../domain/tokens/token';
 /** The Token resource of the merchant API. */
 export interface TokenView {
   id: string;
+  /** True for a live-mode token (made with a live key). */
+  livemode: boolean;
   business_key: string | null;
   cardholder_name: string | null;
   created_at: string;
@@ -20,6 +22,7 @@ export interface TokenView {
 export function toTokenView({ record, cardholderName }: ReadableToken): TokenView {
   return {
     id: record.id,
+    livemode: record.mode === 'live',
     business_key: record.business_key,
     cardholder_name: cardholderName,
     created_at: record.created_at,

@@ -1,4 +1,5 @@
 import { createEventConsumer, type Bus, type EventHandler, type Subscription } from '@vaultline/bus';
+import { scopeOfEvent } from '@vaultline/contracts';
 import type { Logger } from '@vaultline/logger';
 import type { DocumentStore } from '@vaultline/store';
 import type { OpenCheckoutSession, RecordPaymentProgress } from '../domain/checkout/checkout-flow';
@@ -25,7 +26,7 @@ export function checkoutEventsConsumer(
     logger: runtime.logger,
     group: VAULT_CONSUMER_GROUP,
     handlers: {
-      'checkout.session.opened': (event, uow) => useCases.openCheckoutSession(uow, event.merchant_id, event.data),
+      'checkout.session.opened': (event, uow) => useCases.openCheckoutSession(uow, scopeOfEvent(event), event.data),
       'payment.authorized': progress,
       'payment.capturing': progress,
       'payment.captured': progress,

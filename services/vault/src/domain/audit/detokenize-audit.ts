@@ -1,3 +1,4 @@
+import type { Mode } from '@vaultline/core';
 import type { StoredDocument } from '@vaultline/store';
 
 export type DetokenizeOutcome = 'granted' | 'token_not_found' | 'token_deleted' | 'insufficient_scope';
@@ -10,6 +11,8 @@ export interface DetokenizeAuditRecord extends StoredDocument {
   token_id: string;
   /** The merchant the caller acted for (from its internal token). */
   token_merchant_id: string;
+  /** The mode the caller acted in (absent on records written before modes). */
+  token_mode?: Mode;
   caller: string;
   purpose: string;
   outcome: DetokenizeOutcome;

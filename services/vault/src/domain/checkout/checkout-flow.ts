@@ -1,5 +1,5 @@
 import { eventMessage } from '@vaultline/bus';
-import type { Clock } from '@vaultline/core';
+import { scopeOfDocument, type Clock, type Scope } from '@vaultline/core';
 import { allowedOriginsOf, checkoutSessionCompletedV1, isAllowedReturnUrl, type EventData, type checkoutSessionOpenedV1 } from '@vaultline/contracts';
 import type { UnitOfWork } from '@vaultline/store';
 import type { TtlStore } from '@vaultline/ttl';
@@ -32,7 +32,7 @@ export interface CheckoutLimits {
   windowMs: number;
 }
 
-export type OpenCheckoutSession = (uow: UnitOfWork, merchantId: string, data: EventData<typeof checkoutSessionOpenedV1>) => Promise<void>;
+export type OpenCheckoutSession = (uow: UnitOfWork, scope: Scope, data: EventData<typeof checkoutSessionOpenedV1>) => Promise<void>;
 
 /**
  * checkout.session.opened: remember the session (idempotent: a redelivery changes nothing). The
@@ -40,12 +40,13 @@ export type OpenCheckoutSession = (uow: UnitOfWork, merchantId: string, data: Ev
  * is checked again here, so a bad event cannot make the page navigate to javascript: or post to `*`.
  */
 export function openCheckoutSession({ sessions, clock, arrivals }: { sessions: CheckoutSessionRepository; clock: Clock; arrivals: SessionArrivals }): OpenCheckoutSession {
-  return async (uow, merchantId, data) => {
+  return async (uow, scope, data) => {
     if (await sessions.get(data.session_id)) return;
     uow.afterCommit(() => arrivals.announce(data.session_id));
     sessions.insert(uow, {
       id: data.session_id,
-      merchant_id: merchantId,
+      merchant_id: scope.merchantId,
+      mode: scope.mode,
       payment_id: data.payment_id,
       amount: data.amount,
       currency: data.currency,
@@ -176,7 +177,7 @@ function completeSession(uow: UnitOfWork, sessions: CheckoutSessionRepository, s
   const completed = sessions.update(uow, { ...session, state: 'completed', token_id, masked_account_number: card.masked_account_number, scheme: card.scheme, completed_at: submitted_at });
   uow.publish(
     eventMessage(checkoutSessionCompletedV1, {
-      merchantId: session.merchant_id,
+      scope: scopeOfDocument(session),
       data: { session_id: session.id, payment_id: session.payment_id, token_id, card: { ...display, submitted_at } },
     }),
   );
@@ -197,7 +198,7 @@ export function submitCheckoutCard(ports: SubmitCheckoutCardPorts): SubmitChecko
     try {
       await createToken(
         {
-          merchantId: session.merchant_id,
+          scope: scopeOfDocument(session),
           card: command.card,
           cardRules: { fieldPrefix: 'card.', requireSecurityCode: true },
           businessKey: null,
@@ -247,7 +248,7 @@ export function confirmStoredCard(ports: ConfirmStoredCardPorts): ConfirmStoredC
     const session = await openSessionForAttempt(ports, command.sessionId, command.clientAddress);
     const offer = session.stored_card;
     if (!offer) throw new StoredCardNotConfirmable('This session has no stored card: enter a card.');
-    const token = await tokens.get(session.merchant_id, offer.token_id);
+    const token = await tokens.get(scopeOfDocument(session), offer.token_id);
     if (!token || token.status !== 'active') throw new StoredCardNotConfirmable('The stored card is no longer available.');
     const securityCode = offer.security_code_required ? validateSecurityCode(command.securityCode, token.scheme, 'security_code') : null;
     const now = clock.now().toISOString();

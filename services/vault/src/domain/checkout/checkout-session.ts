@@ -1,16 +1,17 @@
 import type { StoredCardOffer } from '@vaultline/contracts';
 import { AppError, NotFoundError } from '@vaultline/core';
-import type { StoredDocument } from '@vaultline/store';
+import type { ScopedDocument } from '@vaultline/store';
 
 export type PaymentProgress = 'processing' | 'authorized' | 'capturing' | 'captured' | 'failed';
 
 /**
  * What the vault knows of a consumer-present session: learnt from checkout.session.opened, then
  * completed by the consumer's card entry, then followed through payment.* events. merchant_id is
- * the merchant whose payment opened it and whose token the card becomes; the public page knows
+ * the merchant whose payment opened it and whose token the card becomes, mode the payment's mode (the
+ * token is made in it); the public page knows
  * only the session id, so the session is read with a global lookup.
  */
-export interface CheckoutSessionRecord extends StoredDocument {
+export interface CheckoutSessionRecord extends ScopedDocument {
   payment_id: string;
   amount: number;
   currency: string;

@@ -1,4 +1,4 @@
-import { newId, type Clock } from '@vaultline/core';
+import { newId, scopeOfDocument, type Clock, type Scope } from '@vaultline/core';
 import { eventMessage } from '@vaultline/bus';
 import { tokenCreatedV1 } from '@vaultline/contracts';
 import { newRecordKey, type RecordCipher } from '@vaultline/crypto';
@@ -12,7 +12,8 @@ import type { ReadableToken, TokenRecord, TokenSource } from './token';
 import { NAME_FIELD, PAN_FIELD } from './token-cipher';
 
 export interface TokenizeCommand {
-  merchantId: string;
+  /** The merchant and the mode of the key (or the session) the card comes with. */
+  scope: Scope;
   /** Validated here, with `cardRules` (the hosted checkout requires the security code). */
   card: CardInput;
   cardRules?: ValidateOptions;
@@ -61,7 +62,7 @@ export function importToken(ports: ImportTokenPorts): ImportToken {
   return async (command) => {
     const valid = validCommand(command, ports.clock);
     for (let attempt = 0; ; attempt++) {
-      const existing = await ports.tokens.findByBusinessKey(command.merchantId, command.businessKey);
+      const existing = await ports.tokens.findByBusinessKey(command.scope, command.businessKey);
       try {
         if (existing) return await replaceCardData(ports, existing, valid);
         return await insertToken(ports, valid, true);
@@ -89,10 +90,11 @@ async function insertToken(
   const id = newId();
   const now = ports.clock.now().toISOString();
   const { card } = command;
-  const { cipher, fields } = sealCard(ports.keys, command.merchantId, id, card, now);
+  const { cipher, fields } = sealCard(ports.keys, command.scope.merchantId, id, card, now);
   const draft: Omit<TokenRecord, 'version'> = {
     id,
-    merchant_id: command.merchantId,
+    merchant_id: command.scope.merchantId,
+    mode: command.scope.mode,
     status: 'active',
     business_key: command.businessKey,
     source: command.source,
@@ -106,7 +108,7 @@ async function insertToken(
   try {
     const record = await ports.transaction((uow) => {
       const stored = ports.tokens.insert(uow, draft);
-      if (claimBusinessKey && command.businessKey !== null) ports.tokens.claimBusinessKey(uow, command.merchantId, command.businessKey, id);
+      if (claimBusinessKey && command.businessKey !== null) ports.tokens.claimBusinessKey(uow, command.scope, command.businessKey, id);
       uow.publish(tokenCreatedEvent(stored, command, false));
       beforeCommit?.(uow, stored, card.cardholderName);
       return stored;
@@ -173,7 +175,7 @@ function sealCard(keys: VaultKeys, merchantId: string, tokenId: string, card: Va
 
 function tokenCreatedEvent(record: TokenRecord, command: ValidCommand, updated: boolean) {
   return eventMessage(tokenCreatedV1, {
-    merchantId: record.merchant_id,
+    scope: scopeOfDocument(record),
     data: {
       token_id: record.id,
       business_key: record.business_key,

@@ -1,4 +1,4 @@
-import { newId, NotFoundError, type AppError, type Clock } from '@vaultline/core';
+import { ForbiddenError, newId, NotFoundError, type AppError, type Clock, type Mode } from '@vaultline/core';
 import { eventMessage } from '@vaultline/bus';
 import { tokenDetokenizedV1, type DetokenizedCardDto } from '@vaultline/contracts';
 import { SYSTEM_SCOPE } from '@vaultline/store';
@@ -13,6 +13,11 @@ import type { Scheme } from '../card/card-scheme';
 
 export interface DetokenizeCommand {
   merchantId: string;
+  /**
+   * The mode of the merchant request the caller acts for (a test payment cannot reach a live token);
+   * null when its internal token carries none, which is refused.
+   */
+  mode: Mode | null;
   tokenId: string;
   caller: string;
   purpose: string;
@@ -44,7 +49,9 @@ export type Detokenize = (command: DetokenizeCommand) => Promise<DetokenizedCard
 export function detokenize(ports: DetokenizePorts): Detokenize {
   const { tokens, audit, transaction, keys, ttl, clock } = ports;
   return async (command) => {
-    const record = await tokens.get(command.merchantId, command.tokenId);
+    if (command.mode === null) return refuse(ports, command, 'insufficient_scope', new ForbiddenError('Detokenization acts for a merchant key: the internal token must carry its mode.', 'mode_required'));
+    const scope = { merchantId: command.merchantId, mode: command.mode };
+    const record = await tokens.get(scope, command.tokenId);
     if (!record) return refuse(ports, command, 'token_not_found', new NotFoundError('token'));
     if (record.status === 'deleted' || !record.pan_ciphertext) return refuse(ports, command, 'token_deleted', new TokenDeleted());
 
@@ -55,7 +62,7 @@ export function detokenize(ports: DetokenizePorts): Detokenize {
       audit.insert(uow, auditDraft(clock, command, auditId, 'granted', code.status));
       uow.publish(
         eventMessage(tokenDetokenizedV1, {
-          merchantId: command.merchantId,
+          scope,
           data: { token_id: record.id, caller: command.caller, purpose: command.purpose, audit_id: auditId },
         }),
       );
@@ -93,6 +100,7 @@ function auditDraft(clock: Clock, command: DetokenizeCommand, id: string, outcom
     merchant_id: SYSTEM_SCOPE,
     token_id: command.tokenId,
     token_merchant_id: command.merchantId,
+    ...(command.mode ? { token_mode: command.mode } : {}),
     caller: command.caller,
     purpose: command.purpose,
     outcome,

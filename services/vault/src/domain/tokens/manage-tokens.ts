@@ -1,4 +1,4 @@
-import { NotFoundError, type Clock } from '@vaultline/core';
+import { NotFoundError, type Clock, type Scope } from '@vaultline/core';
 import { eventMessage } from '@vaultline/bus';
 import { tokenDeletedV1 } from '@vaultline/contracts';
 import type { Page, PageRequest } from '@vaultline/store';
@@ -14,23 +14,23 @@ interface ReadTokenPorts {
   keys: VaultKeys;
 }
 
-export type GetToken = (merchantId: string, tokenId: string) => Promise<ReadableToken>;
+export type GetToken = (scope: Scope, tokenId: string) => Promise<ReadableToken>;
 
 export function getToken({ tokens, keys }: ReadTokenPorts): GetToken {
-  return async (merchantId, tokenId) => {
-    const record = await tokens.get(merchantId, tokenId);
+  return async (scope, tokenId) => {
+    const record = await tokens.get(scope, tokenId);
     if (!record) throw new NotFoundError('token');
     if (record.status === 'deleted') throw new TokenDeleted();
     return readable(keys, record);
   };
 }
 
-export type ListTokens = (merchantId: string, filter: { businessKey?: string; fingerprint?: string }, page: PageRequest) => Promise<Page<ReadableToken>>;
+export type ListTokens = (scope: Scope, filter: { businessKey?: string; fingerprint?: string }, page: PageRequest) => Promise<Page<ReadableToken>>;
 
 /** Deleted tokens are left out of lists. */
 export function listTokens({ tokens, keys }: ReadTokenPorts): ListTokens {
-  return async (merchantId, filter, page) => {
-    const result = await tokens.list(merchantId, filter, page);
+  return async (scope, filter, page) => {
+    const result = await tokens.list(scope, filter, page);
     return { ...result, items: result.items.map((record) => readable(keys, record)) };
   };
 }
@@ -41,7 +41,7 @@ export interface DeleteTokenPorts {
   ttl: TtlStore;
   clock: Clock;
 }
-export type DeleteToken = (merchantId: string, tokenId: string) => Promise<{ id: string; deleted: true }>;
+export type DeleteToken = (scope: Scope, tokenId: string) => Promise<{ id: string; deleted: true }>;
 
 /**
  * Destroys the card data: ciphertexts and the wrapped data key are erased from the record (so no
@@ -49,8 +49,8 @@ export type DeleteToken = (merchantId: string, tokenId: string) => Promise<{ id:
  * keep of the old record (shredOnCommit), and the security code is removed from the TTL store. The record remains as a tombstone answering token_deleted.
  */
 export function deleteToken({ tokens, transaction, ttl, clock }: DeleteTokenPorts): DeleteToken {
-  return async (merchantId, tokenId) => {
-    const record = await tokens.get(merchantId, tokenId);
+  return async (scope, tokenId) => {
+    const record = await tokens.get(scope, tokenId);
     if (!record) throw new NotFoundError('token');
     if (record.status !== 'deleted') {
       const now = clock.now().toISOString();
@@ -65,7 +65,7 @@ export function deleteToken({ tokens, transaction, ttl, clock }: DeleteTokenPort
           updated_at: now,
           deleted_at: now,
         });
-        uow.publish(eventMessage(tokenDeletedV1, { merchantId, data: { token_id: tokenId } }));
+        uow.publish(eventMessage(tokenDeletedV1, { scope, data: { token_id: tokenId } }));
         // The store's files must not keep the erased fields either (old row versions in the WAL, freed page space).
         uow.shredOnCommit();
       });

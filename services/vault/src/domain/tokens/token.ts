@@ -1,5 +1,5 @@
 import { AppError } from '@vaultline/core';
-import type { StoredDocument } from '@vaultline/store';
+import type { ScopedDocument } from '@vaultline/store';
 import type { Scheme } from '../card/card-scheme';
 
 export type TokenSource = 'api' | 'cde_import' | 'checkout';
@@ -10,7 +10,7 @@ export type TokenSource = 'api' | 'cde_import' | 'checkout';
  * wrapped key are erased (crypto-shredding); the record stays as a tombstone so later use answers
  * token_deleted instead of token_not_found.
  */
-export interface TokenRecord extends StoredDocument {
+export interface TokenRecord extends ScopedDocument {
   status: 'active' | 'deleted';
   business_key: string | null;
   /** Keyed HMAC of the PAN, scoped to the merchant. */
