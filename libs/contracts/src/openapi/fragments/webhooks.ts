@@ -4,7 +4,7 @@ import { commonErrorResponses, jsonResponse, listOf, pageParameters, problemResp
 const endpointId: JsonObject = { name: 'endpoint_id', in: 'path', required: true, schema: schemaRef('ObjectId') };
 const deliveryId: JsonObject = { name: 'delivery_id', in: 'path', required: true, schema: schemaRef('ObjectId') };
 const security = [{ ApiKey: [] }];
-const notFound = problemResponse('webhook_endpoint_not_found: unknown id or another merchant\'s endpoint.');
+const notFound = problemResponse('webhook_endpoint_not_found: unknown id, another merchant\'s endpoint or one of the other mode.');
 const eventTypes: JsonObject = { type: 'string', enum: merchantEventTypes };
 const nullableTimestamp: JsonObject = { oneOf: [schemaRef('Timestamp'), { type: 'null' }] };
 const livemode = (what: string): JsonObject => ({ type: 'boolean', description: `true when ${what} live mode (a live key's), false in test mode.` });
