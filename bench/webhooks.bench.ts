@@ -82,18 +82,20 @@ async function main(): Promise<void> {
     const notifier = system.services.notifier;
     if (!notifier) throw new Error('the webhooks bench reads the notifier store: keep the notifier on the main thread');
     const stored = await notifier.runtime.store.collection('webhook_endpoints').listAcrossMerchants({}, { limit: 1000 });
-    const merchantId = stored.items.find((e) => e.id === latencyEndpoint.id)?.merchant_id;
-    if (!merchantId) throw new Error('could not find the merchant of the endpoints');
+    // The endpoints' merchant and mode (the bootstrap key's): events of that scope reach them.
+    const endpoint = stored.items.find((e) => e.id === latencyEndpoint.id);
+    if (!endpoint?.mode) throw new Error('could not find the merchant of the endpoints');
+    const scope = { merchantId: endpoint.merchant_id, mode: endpoint.mode };
 
     // Warm-up: connections, statements, JIT.
-    await system.bus.publish([eventMessage(paymentAuthorizedV1, { merchantId, data: { ...payment('warm'), status: 'authorized' } })]);
+    await system.bus.publish([eventMessage(paymentAuthorizedV1, { scope, data: { ...payment('warm'), status: 'authorized' } })]);
     while (!arrivals.has('warm')) await new Promise((r) => setTimeout(r, 10));
 
     // 1. Throughput.
     const expected = BURST_EVENTS * ENDPOINTS;
     const before = received;
     const started = performance.now();
-    await system.bus.publish(Array.from({ length: BURST_EVENTS }, (_, i) => eventMessage(paymentCapturedV1, { merchantId, data: payment(`burst_${i}`) })));
+    await system.bus.publish(Array.from({ length: BURST_EVENTS }, (_, i) => eventMessage(paymentCapturedV1, { scope, data: payment(`burst_${i}`) })));
     while (received - before < expected) await new Promise((r) => setTimeout(r, 5));
     const seconds = (performance.now() - started) / 1000;
     const deliveriesPerS = expected / seconds;
@@ -112,7 +114,7 @@ async function main(): Promise<void> {
       if (wait > 0) await new Promise((r) => setTimeout(r, wait));
       const id = `lat_${i}`;
       publishedAt.set(id, performance.now());
-      void system.bus.publish([eventMessage(paymentAuthorizedV1, { merchantId, data: { ...payment(id), status: 'authorized' } })]);
+      void system.bus.publish([eventMessage(paymentAuthorizedV1, { scope, data: { ...payment(id), status: 'authorized' } })]);
     }
     const deadline = performance.now() + 30_000;
     while ([...publishedAt.keys()].some((id) => !arrivals.has(id)) && performance.now() < deadline) await new Promise((r) => setTimeout(r, 10));

@@ -53,6 +53,7 @@ describe('automatic import in the embedded profile: a provider_a account becomes
   it('when a merchant imports a whole provider_a account, then the job finishes with every card payment method imported', () => {
     expect(firstJob).toMatchObject({
       object: 'token_import',
+      livemode: false,
       provider: 'provider_a',
       state: 'finished',
       counts: { total: TOTAL, imported: TOTAL, updated: 0, failed: 0, imported_without_security_code: 0 },
@@ -85,10 +86,11 @@ describe('automatic import in the embedded profile: a provider_a account becomes
   it('when the import completes, then the merchant’s endpoint receives import.completed with the counts, verified with the standardwebhooks package', async () => {
     const webhook = await completedWebhookOf(firstJob.id);
 
-    const payload = new Webhook(endpoint.secret).verify(webhook.body, signatureHeaders(webhook)) as { type: string; timestamp: string; data: Record<string, unknown> };
+    const payload = new Webhook(endpoint.secret).verify(webhook.body, signatureHeaders(webhook)) as { type: string; timestamp: string; livemode: boolean; data: Record<string, unknown> };
 
     expect(payload).toMatchObject({
       type: 'import.completed',
+      livemode: false,
       data: { import_id: firstJob.id, provider: 'provider_a', state: 'finished', counts: { total: TOTAL, imported: TOTAL, updated: 0, failed: 0 } },
     });
     // The signature really binds the body: a changed byte fails verification.

@@ -13,6 +13,7 @@ export const PLATFORM_API_KEY = 'sk_test_platform_account_e2e_0001';
 export interface ImportJobView {
   id: string;
   object: 'token_import';
+  livemode: boolean;
   provider: string;
   state: 'preparing' | 'running' | 'finished' | 'failed';
   counts: { total: number; imported: number; updated: number; failed: number; imported_without_security_code: number };

@@ -6,7 +6,7 @@ import { metricsOf, type ServiceApp, type ServiceRuntime } from '@vaultline/runt
 import { AesGcmSecretSealer } from '@vaultline/crypto';
 import { GatewayKeyIssuerClient } from './clients/gateway-key-issuer.client';
 import type { ImporterConfig } from './config';
-import { registerImportCollections, StoreImportJobRepository } from './data/import-job.repository';
+import { assignTestModeToEarlierImports, registerImportCollections, StoreImportJobRepository } from './data/import-job.repository';
 import { createImport } from './domain/create-import';
 import { getImport, listImports } from './domain/find-imports';
 import { pauseImport, UnknownProviderError } from './domain/import-errors';
@@ -110,7 +110,7 @@ export function createApp(runtime: ServiceRuntime, config: ImporterConfig): Serv
     },
     routes: (router) =>
       importRoutes(router, {
-        createImport: createImport({ jobs, transaction, sealer, clock, pluginOf: importProviderOf, wake: (merchantId, jobId) => scheduler.wake(merchantId, jobId) }),
+        createImport: createImport({ jobs, transaction, sealer, clock, pluginOf: importProviderOf, wake: (scope, jobId) => scheduler.wake(scope, jobId) }),
         listImports: listImports({ jobs }),
         getImport: getImport({ jobs }),
       }),
@@ -124,6 +124,7 @@ export function createApp(runtime: ServiceRuntime, config: ImporterConfig): Serv
     http,
     async start() {
       await registerImportCollections(store);
+      await assignTestModeToEarlierImports(store);
       relay = startOutboxRelay({ store, bus, logger, metrics });
       consumer = await createEventConsumer({ bus, store, group: TOKEN_CREATED_GROUP, logger, interested: isImportTokenCreated, handlers: { 'token.created': tokenCreatedConsumer(accountFor) } });
       scheduler.start();

@@ -4,7 +4,7 @@ import type { ImportJob } from '../src/domain/import-job/import-job';
 import { IMPORT_JOBS } from '../src/data/import-job.repository';
 import { paymentMethodId } from '../dev/provider-a-catalogue';
 import { captureTopics } from '../../vault/test/vault-harness';
-import { MERCHANT, PLATFORM_KEY, startImportFixture, vaultTokens, type ImportFixture } from './support/import-fixture';
+import { MERCHANT, MERCHANT_TEST, PLATFORM_KEY, startImportFixture, vaultTokens, type ImportFixture } from './support/import-fixture';
 
 type JobBody = { id: string; state: string; counts: { total: number; imported: number; updated: number; failed: number }; failure_reason: string | null; failures: { reason: string; count: number }[] };
 
@@ -21,7 +21,7 @@ const jobEnds = (fixture: ImportFixture, id: string, timeoutMs = 10_000) =>
     return body.state === 'finished' || body.state === 'failed' ? body : null;
   }, timeoutMs);
 
-const storedJob = (fixture: ImportFixture, id: string) => fixture.importerStore.collection<ImportJob>(IMPORT_JOBS).get(MERCHANT, id);
+const storedJob = (fixture: ImportFixture, id: string) => fixture.importerStore.collection<ImportJob>(IMPORT_JOBS).get(MERCHANT_TEST, id);
 
 describe('automatic import from provider_a', () => {
   let fixture: ImportFixture;

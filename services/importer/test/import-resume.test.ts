@@ -5,7 +5,7 @@ import { waitFor } from '@vaultline/core';
 import { SqliteDocumentStore } from '@vaultline/store';
 import type { ImportJob } from '../src/domain/import-job/import-job';
 import { IMPORT_JOBS } from '../src/data/import-job.repository';
-import { MERCHANT, PLATFORM_KEY, startImportFixture, vaultTokens, type ImportFixture } from './support/import-fixture';
+import { MERCHANT_TEST, PLATFORM_KEY, startImportFixture, vaultTokens, type ImportFixture } from './support/import-fixture';
 
 const CARDS = 60;
 
@@ -35,9 +35,9 @@ describe('an import interrupted while running', () => {
   const startAndStopMidway = async (): Promise<ImportJob> => {
     const created = await fixture.call('POST', '/tokens/imports', { provider: 'provider_a', provider_a: { api_key: PLATFORM_KEY } });
     const id = String(created.body.id);
-    await waitFor(async () => ((await jobs().get(MERCHANT, id))?.counts.imported ?? 0) >= 8);
+    await waitFor(async () => ((await jobs().get(MERCHANT_TEST, id))?.counts.imported ?? 0) >= 8);
     await fixture.stopImporter();
-    const stopped = (await jobs().get(MERCHANT, id))!;
+    const stopped = (await jobs().get(MERCHANT_TEST, id))!;
     expect(stopped.state).toBe('running');
     expect(stopped.checkpoint.enumerated).toBeGreaterThan(0);
     expect(stopped.checkpoint.enumerated).toBeLessThan(CARDS);
@@ -46,7 +46,7 @@ describe('an import interrupted while running', () => {
 
   const finishedJob = (id: string) =>
     waitFor(async () => {
-      const job = await jobs().get(MERCHANT, id);
+      const job = await jobs().get(MERCHANT_TEST, id);
       return job?.state === 'finished' ? job : null;
     }, 15_000);
 

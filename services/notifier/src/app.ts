@@ -13,6 +13,7 @@ import { StoreEndpointRepository } from './data/endpoint.repository';
 import { StoreEventRepository } from './data/event.repository';
 import { StoreMessageRepository } from './data/message.repository';
 import { OpenedSecretsCache } from './data/opened-secrets-cache';
+import { assignTestModeToEarlierDocuments } from './data/mode-migration';
 import { moveSystemScopedQueueEntries, QueueRepository } from './data/queue.repository';
 import { getDelivery, listDeliveries, replayDelivery } from './domain/delivery-log';
 import { DeliveryScheduler } from './domain/delivery-scheduler';
@@ -119,6 +120,7 @@ export function createApp(runtime: ServiceRuntime, config: NotifierConfig): Serv
     async start() {
       for (const spec of notifierCollections) await store.register(spec);
       await moveSystemScopedQueueEntries(store);
+      await assignTestModeToEarlierDocuments(store);
       // The notifier publishes no events today; the relay keeps the house contract (and future ones) working.
       relay = startOutboxRelay({ store, bus, logger, metrics });
       consumer = await createEventConsumer({

@@ -23,10 +23,10 @@ describe("the notifier's merchant-event consumer under duplicate and reordered d
       const payment = newId();
       const token = newId();
       return [
-        eventMessage(tokenCreatedV1, { merchantId, data: { token_id: token, business_key: null, scheme: 'VISA', fingerprint: 'fp_hmac_value', source: 'api', updated: false, correlation_id: null } }),
-        eventMessage(paymentCapturedV1, { merchantId, data: aPayment({ payment_id: payment }) }),
-        eventMessage(paymentFailedV1, { merchantId, data: aPayment({ payment_id: newId(), status: 'failed', amount: { requested: 700 }, failure_reason: 'declined' }) }),
-        eventMessage(paymentCapturedV1, { merchantId, data: aPayment({ payment_id: payment, reference: 'order-43' }) }),
+        eventMessage(tokenCreatedV1, { scope: { merchantId, mode: 'test' }, data: { token_id: token, business_key: null, scheme: 'VISA', fingerprint: 'fp_hmac_value', source: 'api', updated: false, correlation_id: null } }),
+        eventMessage(paymentCapturedV1, { scope: { merchantId, mode: 'test' }, data: aPayment({ payment_id: payment }) }),
+        eventMessage(paymentFailedV1, { scope: { merchantId, mode: 'test' }, data: aPayment({ payment_id: newId(), status: 'failed', amount: { requested: 700 }, failure_reason: 'declined' }) }),
+        eventMessage(paymentCapturedV1, { scope: { merchantId, mode: 'test' }, data: aPayment({ payment_id: payment, reference: 'order-43' }) }),
       ];
     });
     let runs = 0;

@@ -33,7 +33,7 @@ describe('webhook endpoints API', () => {
     expect(listed.body.data.map((e: { id: string }) => e.id)).toContain(created.body.id);
     expect(JSON.stringify(listed.body)).not.toContain(created.body.secret);
 
-    const stored = await notifier.store.collection<WebhookEndpoint>(ENDPOINTS).get(MERCHANT, created.body.id);
+    const stored = await notifier.store.collection<WebhookEndpoint>(ENDPOINTS).get({ merchantId: MERCHANT, mode: 'test' }, created.body.id);
     const key = created.body.secret.slice('whsec_'.length);
     expect(JSON.stringify(stored)).not.toContain(key);
     expect(stored?.secrets[0]?.sealed).toBeTruthy();

@@ -2,3 +2,4 @@
 // tests that run against every adapter.
 export * from './store.contract';
 export * from './store-adapters';
+export * from './documents-before-modes';

@@ -1,21 +1,25 @@
-import { newId } from '@vaultline/core';
+import { newId, type Scope } from '@vaultline/core';
 import { SCOPES } from '@vaultline/auth';
 import type { InternalClient } from '@vaultline/http';
 import { ImportCredentialError } from '../domain/import-errors';
 import type { ImportCredentialIssuer } from '../domain/ports';
 
-/** Mints and revokes job-scoped keys (scope cde_import only) at the gateway's internal API. */
+/**
+ * Mints and revokes job-scoped keys (scope cde_import only) at the gateway's internal API. The key is
+ * minted in the job's mode (body and internal token), so /cde-import creates the job's tokens in it.
+ */
 export class GatewayKeyIssuerClient implements ImportCredentialIssuer {
   constructor(private readonly gateway: InternalClient) {}
 
-  async mint(merchantId: string, jobId: string, expiresAt: Date): Promise<{ id: string; apiKey: string }> {
+  async mint({ merchantId, mode }: Scope, jobId: string, expiresAt: Date): Promise<{ id: string; apiKey: string }> {
     const response = await this.gateway.request<{ id?: unknown; api_key?: unknown }>({
       method: 'POST',
       path: '/internal/api-keys',
       merchantId,
+      mode,
       scopes: [SCOPES.mintImportKeys],
       requestId: newId(),
-      body: { merchant_id: merchantId, scopes: [SCOPES.cdeImport], label: `import ${jobId}`, expires_at: expiresAt.toISOString() },
+      body: { merchant_id: merchantId, scopes: [SCOPES.cdeImport], label: `import ${jobId}`, expires_at: expiresAt.toISOString(), mode },
     });
     const { id, api_key: apiKey } = response.body ?? {};
     if (response.status !== 201 || typeof id !== 'string' || typeof apiKey !== 'string') {
@@ -24,11 +28,12 @@ export class GatewayKeyIssuerClient implements ImportCredentialIssuer {
     return { id, apiKey };
   }
 
-  async revoke(merchantId: string, keyId: string): Promise<void> {
+  async revoke({ merchantId, mode }: Scope, keyId: string): Promise<void> {
     const response = await this.gateway.request({
       method: 'DELETE',
       path: `/internal/api-keys/${encodeURIComponent(keyId)}`,
       merchantId,
+      mode,
       scopes: [SCOPES.mintImportKeys],
       requestId: newId(),
     });

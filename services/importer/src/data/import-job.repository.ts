@@ -1,4 +1,5 @@
-import type { DocumentStore, Page, PageRequest, UnitOfWork, Where } from '@vaultline/store';
+import type { Scope } from '@vaultline/core';
+import { assignMissingModes, type DocumentStore, type Page, type PageRequest, type UnitOfWork, type Where } from '@vaultline/store';
 import type { ImportItem, ImportJob } from '../domain/import-job/import-job';
 import type { ImportJobRepository } from '../domain/ports';
 
@@ -8,6 +9,14 @@ export const IMPORT_ITEMS = 'import_items';
 export async function registerImportCollections(store: DocumentStore): Promise<void> {
   await store.register({ name: IMPORT_JOBS, indexes: [{ fields: ['state'] }] });
   await store.register({ name: IMPORT_ITEMS, indexes: [{ fields: ['job_id', 'business_key'], unique: true }] });
+}
+
+/**
+ * Start-up migration (idempotent): jobs and items written before every resource had a mode become
+ * test-mode ones (the mode of the key that created a job was not recorded). Returns how many got one.
+ */
+export async function assignTestModeToEarlierImports(store: DocumentStore): Promise<number> {
+  return (await assignMissingModes(store, IMPORT_JOBS, () => 'test')) + (await assignMissingModes(store, IMPORT_ITEMS, () => 'test'));
 }
 
 /** Import jobs and their accounted payment methods over the DocumentStore port. */
@@ -22,12 +31,12 @@ export class StoreImportJobRepository implements ImportJobRepository {
     return this.store.collection<ImportItem>(IMPORT_ITEMS);
   }
 
-  get(merchantId: string, id: string): Promise<ImportJob | null> {
-    return this.jobs.get(merchantId, id);
+  get(scope: Scope, id: string): Promise<ImportJob | null> {
+    return this.jobs.get(scope, id);
   }
 
-  list(merchantId: string, page: PageRequest): Promise<Page<ImportJob>> {
-    return this.jobs.list(merchantId, {}, page);
+  list(scope: Scope, page: PageRequest): Promise<Page<ImportJob>> {
+    return this.jobs.list(scope, {}, page);
   }
 
   listAcrossMerchants(where: { states: ImportJob['state'][]; keyNotRevoked?: boolean }, page: PageRequest): Promise<Page<ImportJob>> {
@@ -39,10 +48,10 @@ export class StoreImportJobRepository implements ImportJobRepository {
     return this.jobs.listAcrossMerchants(filter, page);
   }
 
-  async accountedKeys(merchantId: string, jobId: string, businessKeys: readonly string[]): Promise<Set<string>> {
+  async accountedKeys(scope: Scope, jobId: string, businessKeys: readonly string[]): Promise<Set<string>> {
     // One equality lookup per key: the unique index answers each (an `in` query would be planned
     // as a scan of the merchant's items in id order once it has more than two values).
-    const found = await Promise.all(businessKeys.map((businessKey) => this.items.findOne(merchantId, { job_id: jobId, business_key: businessKey })));
+    const found = await Promise.all(businessKeys.map((businessKey) => this.items.findOne(scope, { job_id: jobId, business_key: businessKey })));
     return new Set(found.flatMap((item) => (item ? [item.business_key] : [])));
   }
 

@@ -1,4 +1,4 @@
-import { newId, ValidationError, type Clock } from '@vaultline/core';
+import { newId, ValidationError, type Clock, type Scope } from '@vaultline/core';
 import { newImportJob, type ImportJob } from './import-job/import-job';
 import { UnknownProviderError } from './import-errors';
 import type { ImportProviderPlugin } from './import-provider';
@@ -6,7 +6,8 @@ import type { ImportJobRepository, SecretSealer, TransactionRunner } from './por
 import { credentialsContext } from './run-import';
 
 export interface CreateImportInput {
-  merchantId: string;
+  /** The caller's merchant and key mode: the job, and the tokens it imports, belong to them. */
+  scope: Scope;
   provider: string;
   /** The object posted under the provider's name (provider_a: { api_key }). */
   credentials: unknown;
@@ -19,7 +20,7 @@ export interface CreateImportPorts {
   clock: Clock;
   pluginOf(provider: string): ImportProviderPlugin | null;
   /** Starts the job in the background once it is stored. */
-  wake(merchantId: string, jobId: string): void;
+  wake(scope: Scope, jobId: string): void;
 }
 
 /** POST /tokens/imports: validates the provider and its credentials, stores the job sealed, starts it. */
@@ -40,8 +41,8 @@ export function createImport({ jobs, transaction, sealer, clock, pluginOf, wake 
     }
     const id = newId();
     const sealedCredentials = sealer.seal(JSON.stringify(parsed.data), credentialsContext(id));
-    const job = await transaction((uow) => jobs.insert(uow, newImportJob({ id, merchantId: input.merchantId, provider: plugin.id, sealedCredentials, now: clock.now() })));
-    wake(input.merchantId, job.id);
+    const job = await transaction((uow) => jobs.insert(uow, newImportJob({ id, scope: input.scope, provider: plugin.id, sealedCredentials, now: clock.now() })));
+    wake(input.scope, job.id);
     return job;
   };
 }

@@ -1,4 +1,4 @@
-import type { Clock } from '@vaultline/core';
+import { scopeOfDocument, type Clock, type Scope } from '@vaultline/core';
 import { leaseIsFree } from './import-job/import-job';
 import type { RevokeImportKey } from './import-lifecycle';
 import type { ImportJobRepository, ImporterLog } from './ports';
@@ -41,11 +41,11 @@ export class ImportScheduler {
     this.timer.unref();
   }
 
-  wake(merchantId: string, jobId: string): void {
+  wake(scope: Scope, jobId: string): void {
     if (!this.running || this.active.has(jobId)) return;
     const controller = new AbortController();
     const done = this.ports
-      .runImport(merchantId, jobId, controller.signal)
+      .runImport(scope, jobId, controller.signal)
       .catch((error: unknown) => this.ports.log.error({ import_id: jobId, err: error }, 'import run failed'))
       .finally(() => this.active.delete(jobId));
     this.active.set(jobId, { controller, done });
@@ -74,7 +74,7 @@ export class ImportScheduler {
       const page = await this.ports.jobs.listAcrossMerchants({ states: ['preparing', 'running'] }, { limit: 100, ...(after ? { after } : {}) });
       const now = this.ports.clock.now();
       for (const job of page.items) {
-        if (leaseIsFree(job, this.settings.workerId, now)) this.wake(job.merchant_id, job.id);
+        if (leaseIsFree(job, this.settings.workerId, now)) this.wake(scopeOfDocument(job), job.id);
       }
       if (!page.has_more || !page.next_cursor) break;
       after = page.next_cursor;

@@ -1,4 +1,4 @@
-import type { Clock } from '@vaultline/core';
+import { scopeOfDocument, type Clock, type Scope } from '@vaultline/core';
 import { createHash } from 'node:crypto';
 import {
   ForwardingNotEnabledError,
@@ -89,7 +89,7 @@ export const importKeyContext = (jobId: string): string => `import:${jobId}:impo
 class ImportCredentialRejectedError extends Error {}
 class CredentialsUnreadableError extends Error {}
 
-export type RunImport = (merchantId: string, jobId: string, signal: AbortSignal) => Promise<void>;
+export type RunImport = (scope: Scope, jobId: string, signal: AbortSignal) => Promise<void>;
 
 /**
  * Runs one import job from wherever it stands: preparing (mint the job-scoped key), running
@@ -104,40 +104,40 @@ export function runImport(ports: RunImportPorts): RunImport {
   const { accountForOutcome, completeIfAccountedFor, failImport, revokeImportKey } = ports;
   const forwardingDetail = (param: string | null) => forwardingNotEnabledDetail(settings.cdeImportUrl, settings.replacements, param);
 
-  async function run(merchantId: string, jobId: string, signal: AbortSignal): Promise<void> {
-    let job = await claim(merchantId, jobId);
+  async function run(scope: Scope, jobId: string, signal: AbortSignal): Promise<void> {
+    let job = await claim(scope, jobId);
     if (!job) return;
-    const heartbeat = setInterval(() => void renewLease(merchantId, jobId).catch(() => undefined), Math.max(50, settings.leaseMs / 3));
+    const heartbeat = setInterval(() => void renewLease(scope, jobId).catch(() => undefined), Math.max(50, settings.leaseMs / 3));
     heartbeat.unref();
     try {
       if (job.state === 'preparing') job = await prepare(job, signal);
       if (job.state === 'running' && !job.checkpoint.listing_complete) job = await enumerate(job, signal);
       if (job.state === 'running') await settle(job, signal);
     } catch (error) {
-      await handleFailure(merchantId, jobId, error, signal);
+      await handleFailure(scope, jobId, error, signal);
     } finally {
       clearInterval(heartbeat);
     }
   }
 
-  async function handleFailure(merchantId: string, jobId: string, error: unknown, signal: AbortSignal): Promise<void> {
+  async function handleFailure(scope: Scope, jobId: string, error: unknown, signal: AbortSignal): Promise<void> {
     const reason = jobFailureReasonOf(error);
     if (reason) {
-      await failImport(merchantId, jobId, reason, error instanceof ForwardingNotEnabledError ? error.message : null);
+      await failImport(scope, jobId, reason, error instanceof ForwardingNotEnabledError ? error.message : null);
       return;
     }
     if (error instanceof ImportInterruptedError || signal.aborted) {
-      await releaseLease(merchantId, jobId);
+      await releaseLease(scope, jobId);
       return;
     }
     // Anything else (store unavailable…) leaves the job as it is; the scheduler's next scan retries it.
     log.error({ import_id: jobId, err: error }, 'import run stopped by an unexpected error; it will be retried');
   }
 
-  async function claim(merchantId: string, jobId: string): Promise<ImportJob | null> {
+  async function claim(scope: Scope, jobId: string): Promise<ImportJob | null> {
     const { workerId, leaseMs } = settings;
     let claimed = false;
-    const job = await writer.change(merchantId, jobId, (current) => {
+    const job = await writer.change(scope, jobId, (current) => {
       claimed = false;
       const now = clock.now();
       if (isEnded(current) || !leaseIsFree(current, workerId, now)) return null;
@@ -147,17 +147,17 @@ export function runImport(ports: RunImportPorts): RunImport {
     return claimed ? job : null;
   }
 
-  async function renewLease(merchantId: string, jobId: string): Promise<ImportJob | null> {
+  async function renewLease(scope: Scope, jobId: string): Promise<ImportJob | null> {
     const { workerId, leaseMs } = settings;
-    return writer.change(merchantId, jobId, (current) => {
+    return writer.change(scope, jobId, (current) => {
       const now = clock.now();
       if (isEnded(current) || !holdsLease(current, workerId, now)) return null;
       return { job: { ...current, lease_expires_at: new Date(now.getTime() + leaseMs).toISOString() } };
     });
   }
 
-  async function releaseLease(merchantId: string, jobId: string): Promise<void> {
-    await writer.change(merchantId, jobId, (current) =>
+  async function releaseLease(scope: Scope, jobId: string): Promise<void> {
+    await writer.change(scope, jobId, (current) =>
       current.lease_owner === settings.workerId ? { job: { ...current, lease_owner: null, lease_expires_at: null } } : null,
     );
   }
@@ -167,7 +167,7 @@ export function runImport(ports: RunImportPorts): RunImport {
     let minted: { id: string; apiKey: string } | undefined;
     for (let attempt = 1; !minted; attempt++) {
       try {
-        minted = await issuer.mint(job.merchant_id, job.id, new Date(clock.now().getTime() + settings.importKeyTtlMs));
+        minted = await issuer.mint(scopeOfDocument(job), job.id, new Date(clock.now().getTime() + settings.importKeyTtlMs));
       } catch (error) {
         if (attempt >= settings.endpointAttempts) throw new ImportCredentialError(error instanceof Error ? error.message : 'mint failed');
         await pauseImport(settings.retryBaseDelayMs * 2 ** (attempt - 1), signal);
@@ -175,7 +175,7 @@ export function runImport(ports: RunImportPorts): RunImport {
     }
     const sealedKey = sealer.seal(minted.apiKey, importKeyContext(job.id));
     let started = false;
-    const updated = await writer.change(job.merchant_id, job.id, (current) => {
+    const updated = await writer.change(scopeOfDocument(job), job.id, (current) => {
       started = false;
       if (current.state !== 'preparing') return null;
       started = true;
@@ -186,11 +186,11 @@ export function runImport(ports: RunImportPorts): RunImport {
     });
     if (!updated || !started) {
       // Someone else moved the job on meanwhile: this key is not needed.
-      await issuer.revoke(job.merchant_id, minted.id).catch(() => undefined);
+      await issuer.revoke(scopeOfDocument(job), minted.id).catch(() => undefined);
       if (!updated) throw new ImportInterruptedError();
       return updated;
     }
-    log.info({ import_id: job.id, merchant_id: job.merchant_id, provider: job.provider }, 'import started');
+    log.info({ import_id: job.id, merchant_id: job.merchant_id, mode: job.mode, provider: job.provider }, 'import started');
     return updated;
   }
 
@@ -274,7 +274,7 @@ export function runImport(ports: RunImportPorts): RunImport {
   async function checkpoint(job: ImportJob, position: Record<string, unknown> | null, enumerated: number, listingComplete: boolean): Promise<ImportJob> {
     const { workerId, leaseMs } = settings;
     let kept = false;
-    const updated = await writer.change(job.merchant_id, job.id, (current) => {
+    const updated = await writer.change(scopeOfDocument(job), job.id, (current) => {
       kept = false;
       const now = clock.now();
       if (current.state !== 'running' || current.lease_owner !== workerId) return null;
@@ -308,20 +308,20 @@ export function runImport(ports: RunImportPorts): RunImport {
         if (!(error instanceof ProviderRequestError)) throw error;
         const reason = forwardRefusalOf(error);
         if (reason === JOB_FAILURE_REASONS.forwardingNotEnabled) throw new ForwardingNotEnabledError(forwardingDetail(error.param));
-        await accountForOutcome(job.merchant_id, job.id, paymentMethodId, 'failed', reason);
+        await accountForOutcome(scopeOfDocument(job), job.id, paymentMethodId, 'failed', reason);
         return;
       }
       switch (verdict.kind) {
         case 'accepted':
           return; // token.created counts it
         case 'rejected':
-          await accountForOutcome(job.merchant_id, job.id, paymentMethodId, 'failed', verdict.reason);
+          await accountForOutcome(scopeOfDocument(job), job.id, paymentMethodId, 'failed', verdict.reason);
           return;
         case 'credential_rejected':
           throw new ImportCredentialRejectedError();
         case 'retry':
           if (attempt >= settings.endpointAttempts) {
-            await accountForOutcome(job.merchant_id, job.id, paymentMethodId, 'failed', 'import_endpoint_unavailable');
+            await accountForOutcome(scopeOfDocument(job), job.id, paymentMethodId, 'failed', 'import_endpoint_unavailable');
             return;
           }
           await pauseImport(settings.retryBaseDelayMs * 2 ** (attempt - 1), signal);
@@ -334,7 +334,7 @@ export function runImport(ports: RunImportPorts): RunImport {
   async function storedMeanwhile(job: ImportJob, paymentMethodId: string, signal: AbortSignal): Promise<boolean> {
     const deadline = clock.now().getTime() + settings.reforwardGraceMs;
     for (;;) {
-      if ((await jobs.accountedKeys(job.merchant_id, job.id, [paymentMethodId])).has(paymentMethodId)) return true;
+      if ((await jobs.accountedKeys(scopeOfDocument(job), job.id, [paymentMethodId])).has(paymentMethodId)) return true;
       if (clock.now().getTime() >= deadline) return false;
       await pauseImport(Math.min(settings.settlePollMs, settings.reforwardGraceMs), signal);
     }
@@ -346,7 +346,7 @@ export function runImport(ports: RunImportPorts): RunImport {
    * counted as failed 'not_confirmed' so that the job still ends.
    */
   async function settle(job: ImportJob, signal: AbortSignal): Promise<void> {
-    let current: ImportJob | null = await completeIfAccountedFor(job.merchant_id, job.id);
+    let current: ImportJob | null = await completeIfAccountedFor(scopeOfDocument(job), job.id);
     const deadline = clock.now().getTime() + settings.settleTimeoutMs;
     while (current && current.state === 'running') {
       if (clock.now().getTime() >= deadline) {
@@ -354,8 +354,8 @@ export function runImport(ports: RunImportPorts): RunImport {
         break;
       }
       await pauseImport(settings.settlePollMs, signal);
-      current = await jobs.get(job.merchant_id, job.id);
-      if (current && current.state === 'running') current = await completeIfAccountedFor(job.merchant_id, job.id);
+      current = await jobs.get(scopeOfDocument(job), job.id);
+      if (current && current.state === 'running') current = await completeIfAccountedFor(scopeOfDocument(job), job.id);
     }
     if (current && isEnded(current)) await revokeImportKey(current);
   }
@@ -363,7 +363,7 @@ export function runImport(ports: RunImportPorts): RunImport {
   async function giveUpOnUnconfirmed(job: ImportJob): Promise<ImportJob | null> {
     const missing = job.counts.total - (job.counts.imported + job.counts.updated + job.counts.failed);
     log.warn({ import_id: job.id, missing }, 'import ends with payment methods whose token.created never arrived');
-    await writer.change(job.merchant_id, job.id, (current) => {
+    await writer.change(scopeOfDocument(job), job.id, (current) => {
       if (current.state !== 'running') return null;
       const gap = current.counts.total - (current.counts.imported + current.counts.updated + current.counts.failed);
       if (gap <= 0) return null;
@@ -375,7 +375,7 @@ export function runImport(ports: RunImportPorts): RunImport {
         },
       };
     });
-    return completeIfAccountedFor(job.merchant_id, job.id);
+    return completeIfAccountedFor(scopeOfDocument(job), job.id);
   }
 
   return run;

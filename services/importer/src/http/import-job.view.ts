@@ -4,6 +4,8 @@ import type { ImportJob } from '../domain/import-job/import-job';
 export interface ImportJobView {
   id: string;
   object: 'token_import';
+  /** True for a job created with a live key (its tokens are live ones). */
+  livemode: boolean;
   provider: string;
   state: ImportJob['state'];
   created_at: string;
@@ -22,6 +24,7 @@ export function toImportJobView(job: ImportJob): ImportJobView {
   return {
     id: job.id,
     object: 'token_import',
+    livemode: job.mode === 'live',
     provider: job.provider,
     state: job.state,
     created_at: job.created_at,

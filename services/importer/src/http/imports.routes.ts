@@ -1,7 +1,7 @@
 import type { Router } from 'express';
 import { z } from 'zod';
 import { SCOPES } from '@vaultline/auth';
-import { authOf, listResponse, parseInput, parsePageQuery, requireScope } from '@vaultline/http';
+import { listResponse, parseInput, parsePageQuery, requireScope, scopeOfRequest } from '@vaultline/http';
 import type { CreateImport } from '../domain/create-import';
 import type { GetImport, ListImports } from '../domain/find-imports';
 import { toImportJobView } from './import-job.view';
@@ -18,21 +18,21 @@ export interface ImportUseCases {
   getImport: GetImport;
 }
 
-/** /tokens/imports: automatic import jobs of the calling merchant. */
+/** /tokens/imports: automatic import jobs of the calling merchant, in its key's mode. */
 export function importRoutes(router: Router, { createImport, listImports, getImport }: ImportUseCases): void {
   router.post('/tokens/imports', requireScope(SCOPES.merchant), async (req, res) => {
-    const { merchantId } = authOf(req);
+    const scope = scopeOfRequest(req);
     const body = parseInput(createImportBody, req.body);
-    const job = await createImport({ merchantId, provider: body.provider, credentials: body[body.provider] });
+    const job = await createImport({ scope, provider: body.provider, credentials: body[body.provider] });
     res.status(201).json(toImportJobView(job));
   });
 
   router.get('/tokens/imports', requireScope(SCOPES.merchant), async (req, res) => {
-    const page = await listImports(authOf(req).merchantId, parsePageQuery(req.query));
+    const page = await listImports(scopeOfRequest(req), parsePageQuery(req.query));
     res.json(listResponse(page, toImportJobView));
   });
 
   router.get('/tokens/imports/:id', requireScope(SCOPES.merchant), async (req, res) => {
-    res.json(toImportJobView(await getImport(authOf(req).merchantId, String(req.params.id))));
+    res.json(toImportJobView(await getImport(scopeOfRequest(req), String(req.params.id))));
   });
 }

@@ -1,5 +1,6 @@
 import { isUuid } from '@vaultline/core';
 import type { EventHandler, RawEvent } from '@vaultline/bus';
+import { scopeOfEvent } from '@vaultline/contracts';
 import type { AccountForOutcome } from '../domain/import-lifecycle';
 
 export const TOKEN_CREATED_GROUP = 'importer.token-created';
@@ -14,7 +15,7 @@ export function tokenCreatedConsumer(accountForOutcome: AccountForOutcome): Even
     const { source, correlation_id: correlationId, business_key: businessKey, updated, security_code_stored: securityCodeStored } = event.data;
     if (source !== 'cde_import' || !correlationId || !businessKey || !isUuid(correlationId)) return;
     // Only an explicit false counts: events from before the field existed say nothing either way.
-    await accountForOutcome(event.merchant_id, correlationId, businessKey, updated ? 'updated' : 'imported', null, securityCodeStored === false);
+    await accountForOutcome(scopeOfEvent(event), correlationId, businessKey, updated ? 'updated' : 'imported', null, securityCodeStored === false);
   };
 }
 

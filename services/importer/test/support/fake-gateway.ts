@@ -8,6 +8,8 @@ export interface MintedKey {
   id: string;
   apiKey: string;
   merchantId: string;
+  /** The job's mode: /cde-import with this key creates tokens in it. */
+  mode: 'test' | 'live';
   scopes: string[];
   label: string;
   expiresAt: string | null;
@@ -32,7 +34,7 @@ export interface FakeGateway {
  * The two gateway functions the importer relies on, in small: the internal api-keys API (mint and
  * revoke job-scoped keys, internal JWT from the importer with api_keys:mint) and the public
  * /cde-import route, which accepts only such a key and passes the body to the real vault with a
- * gateway JWT (merchant id and the key's scopes), relaying the vault's answer.
+ * gateway JWT (merchant id, the key's scopes and mode), relaying the vault's answer.
  */
 export async function startFakeGateway(options: { importerPublicKey: string; vaultUrl: string; signer: InternalTokenSigner }): Promise<FakeGateway> {
   const keys = new Map<string, MintedKey>();
@@ -57,11 +59,16 @@ export async function startFakeGateway(options: { importerPublicKey: string; vau
       res.status(401).json({ code: 'unauthorized' });
       return;
     }
-    const body = req.body as { merchant_id: string; scopes: string[]; label: string; expires_at?: string };
+    const body = req.body as { merchant_id: string; scopes: string[]; label: string; expires_at?: string; mode: 'test' | 'live' };
+    if (body.mode !== 'test' && body.mode !== 'live') {
+      res.status(422).type('application/problem+json').json({ code: 'validation_failed', field: 'mode', status: 422 });
+      return;
+    }
     const key: MintedKey = {
       id: newId(),
-      apiKey: `vk_test_${randomBytes(16).toString('hex')}`,
+      apiKey: `sk_${body.mode}_${randomBytes(16).toString('hex')}`,
       merchantId: body.merchant_id,
+      mode: body.mode,
       scopes: body.scopes,
       label: body.label,
       expiresAt: body.expires_at ?? null,
@@ -104,7 +111,7 @@ export async function startFakeGateway(options: { importerPublicKey: string; vau
       method: 'POST',
       headers: {
         'content-type': 'application/json',
-        authorization: `Bearer ${options.signer.sign('vault', { merchantId: key.merchantId, scopes: key.scopes })}`,
+        authorization: `Bearer ${options.signer.sign('vault', { merchantId: key.merchantId, scopes: key.scopes, mode: key.mode })}`,
       },
       body: JSON.stringify(req.body),
     });

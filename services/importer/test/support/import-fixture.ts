@@ -2,7 +2,7 @@ import { Writable } from 'node:stream';
 import { randomBytes } from 'node:crypto';
 import { generateInternalKeyPair, InternalTokenSigner, InternalTokenVerifier } from '@vaultline/auth';
 import { openBus, type Bus } from '@vaultline/bus';
-import { systemClock } from '@vaultline/core';
+import { systemClock, type Scope } from '@vaultline/core';
 import { startHttpServer, type RunningServer } from '@vaultline/http';
 import { SERVICE_NAMES, type ServiceName, type ServiceRuntime } from '@vaultline/runtime';
 import { createLogger } from '@vaultline/logger';
@@ -15,6 +15,13 @@ import { startProviderASimulator, type ProviderASimulator, type ProviderASimulat
 import { startFakeGateway, type FakeGateway } from './fake-gateway';
 
 export const MERCHANT = 'merchant_import_a';
+/** The merchant's documents as its test key creates them (the fixture's calls use its test key unless told). */
+export const MERCHANT_TEST: Scope = { merchantId: MERCHANT, mode: 'test' };
+export const MERCHANT_LIVE: Scope = { merchantId: MERCHANT, mode: 'live' };
+
+/** Whose key calls: a merchant id alone means that merchant's test key. */
+export type Caller = string | Scope;
+const scopeOfCaller = (caller: Caller): Scope => (typeof caller === 'string' ? { merchantId: caller, mode: 'test' } : caller);
 export const PLATFORM_KEY = 'sk_test_platform_secret_4f9a';
 
 export interface Answer {
@@ -31,7 +38,7 @@ export interface ImportFixture {
   importer(): ServiceApp;
   /** Every line the importer logged (level debug), for leak checks. */
   logLines: string[];
-  call(method: string, path: string, body?: unknown, merchantId?: string): Promise<Answer>;
+  call(method: string, path: string, body?: unknown, caller?: Caller): Promise<Answer>;
   /** Stops the running importer app (as a shutdown would) and starts a fresh one on the same store and bus. */
   restartImporter(env?: Record<string, string>): Promise<void>;
   stopImporter(): Promise<void>;
@@ -131,9 +138,10 @@ export async function startImportFixture(options: ImportFixtureOptions = {}): Pr
       if (!app) throw new Error('the importer is stopped');
       return app;
     },
-    async call(method, path, body, merchantId = MERCHANT) {
+    async call(method, path, body, caller = MERCHANT) {
       if (!server) throw new Error('the importer is stopped');
-      const token = gatewaySigner.sign('importer', { merchantId, scopes: ['merchant'] });
+      const { merchantId, mode } = scopeOfCaller(caller);
+      const token = gatewaySigner.sign('importer', { merchantId, scopes: ['merchant'], mode });
       const response = await fetch(`${server.url}${path}`, {
         method,
         headers: { authorization: `Bearer ${token}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
@@ -159,12 +167,13 @@ export async function startImportFixture(options: ImportFixtureOptions = {}): Pr
   };
 }
 
-/** Tokens the vault holds for the merchant, all pages. */
-export async function vaultTokens(fixture: ImportFixture, merchantId = MERCHANT): Promise<Record<string, unknown>[]> {
+/** Tokens the vault holds for the merchant in one mode (test unless told), all pages. */
+export async function vaultTokens(fixture: ImportFixture, caller: Caller = MERCHANT): Promise<Record<string, unknown>[]> {
+  const { merchantId, mode } = scopeOfCaller(caller);
   const tokens: Record<string, unknown>[] = [];
   let after: string | null = null;
   for (;;) {
-    const answer = await fixture.vault.call({ merchantId, scopes: ['merchant'] }, 'GET', `/tokens?limit=100${after ? `&starting_after=${after}` : ''}`);
+    const answer = await fixture.vault.call({ merchantId, scopes: ['merchant'], mode }, 'GET', `/tokens?limit=100${after ? `&starting_after=${after}` : ''}`);
     const data = (answer.body.data ?? []) as Record<string, unknown>[];
     tokens.push(...data);
     if (!answer.body.has_more) return tokens;

@@ -1,26 +1,30 @@
+import type { Scope } from '@vaultline/core';
 import { EnabledEndpointsCache } from './enabled-endpoints-cache';
 import type { WebhookEndpoint } from '../domain/webhook-endpoint';
 
-const MERCHANT = 'merchant_a';
-const OTHER = 'merchant_b';
+const MERCHANT: Scope = { merchantId: 'merchant_a', mode: 'test' };
+const MERCHANT_LIVE: Scope = { merchantId: 'merchant_a', mode: 'live' };
+const OTHER: Scope = { merchantId: 'merchant_b', mode: 'test' };
 
-function endpoint(id: string, merchantId = MERCHANT): WebhookEndpoint {
-  return { id, merchant_id: merchantId, enabled: true } as unknown as WebhookEndpoint;
+function endpoint(id: string, scope = MERCHANT): WebhookEndpoint {
+  return { id, merchant_id: scope.merchantId, mode: scope.mode, enabled: true } as unknown as WebhookEndpoint;
 }
 
-function setup(ttlMs = 1_000, maxMerchants?: number) {
+function setup(ttlMs = 1_000, maxScopes?: number) {
   let now = 0;
-  const stored = new Map<string, WebhookEndpoint[]>([
+  const stored = new Map<Scope, WebhookEndpoint[]>([
     [MERCHANT, [endpoint('we_1')]],
+    [MERCHANT_LIVE, [endpoint('we_live', MERCHANT_LIVE)]],
     [OTHER, [endpoint('we_9', OTHER)]],
   ]);
-  const loads: string[] = [];
+  const loads: Scope[] = [];
   const cache = new EnabledEndpointsCache(
-    async (merchantId) => {
-      loads.push(merchantId);
-      return [...(stored.get(merchantId) ?? [])];
+    async (scope) => {
+      loads.push(scope);
+      const [, endpoints] = [...stored].find(([key]) => key.merchantId === scope.merchantId && key.mode === scope.mode) ?? [scope, []];
+      return [...endpoints];
     },
-    { ttlMs, nowMs: () => now, ...(maxMerchants ? { maxMerchants } : {}) },
+    { ttlMs, nowMs: () => now, ...(maxScopes ? { maxScopes } : {}) },
   );
   return { cache, stored, loads, advance: (ms: number) => (now += ms) };
 }
@@ -59,6 +63,18 @@ describe('EnabledEndpointsCache', () => {
     expect(loads).toEqual([MERCHANT, OTHER, MERCHANT]);
   });
 
+  it('when a merchant\'s test and live endpoints are read, then each mode has its own list, and a write to one mode leaves the other cached', async () => {
+    const { cache, loads } = setup();
+
+    expect((await cache.get(MERCHANT, 200)).map((e) => e.id)).toEqual(['we_1']);
+    expect((await cache.get({ ...MERCHANT_LIVE }, 200)).map((e) => e.id)).toEqual(['we_live']);
+    cache.invalidate({ merchantId: 'merchant_a', mode: 'test' });
+    await cache.get(MERCHANT_LIVE, 200);
+    await cache.get(MERCHANT, 200);
+
+    expect(loads).toEqual([MERCHANT, MERCHANT_LIVE, MERCHANT]);
+  });
+
   it('when a write happens while a read is loading, then that read is answered but not kept', async () => {
     const { cache, loads } = setup();
     const loading = cache.get(MERCHANT, 200);
@@ -92,7 +108,7 @@ describe('EnabledEndpointsCache', () => {
     expect(loads).toEqual([MERCHANT, MERCHANT]);
   });
 
-  it('when more merchants are read than it keeps, then the oldest is dropped first', async () => {
+  it('when more scopes are read than it keeps, then the oldest is dropped first', async () => {
     const { cache, loads } = setup(1_000, 1);
     await cache.get(MERCHANT, 200);
     await cache.get(OTHER, 200);

@@ -5,10 +5,10 @@ import { StoreEndpointRepository } from './endpoint.repository';
 import { ENDPOINTS, notifierCollections } from './collections';
 import type { WebhookEndpoint } from '../domain/webhook-endpoint';
 
-const MERCHANT = 'merchant_a';
+const MERCHANT = { merchantId: 'merchant_a', mode: 'test' } as const;
 
 function endpoint(id: string, enabled = true): Omit<WebhookEndpoint, 'version'> {
-  return { id, merchant_id: MERCHANT, enabled, url: `https://example.com/${id}`, events: ['*'] } as unknown as Omit<WebhookEndpoint, 'version'>;
+  return { id, merchant_id: MERCHANT.merchantId, mode: MERCHANT.mode, enabled, url: `https://example.com/${id}`, events: ['*'] } as unknown as Omit<WebhookEndpoint, 'version'>;
 }
 
 describe('EndpointRepository with the enabled-endpoints cache', () => {

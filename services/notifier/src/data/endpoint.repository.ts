@@ -1,3 +1,4 @@
+import { scopeOfDocument, type Scope } from '@vaultline/core';
 import type { DocumentStore, Page, PageRequest, UnitOfWork } from '@vaultline/store';
 import type { EndpointRepository } from '../domain/ports';
 import type { WebhookEndpoint } from '../domain/webhook-endpoint';
@@ -10,21 +11,21 @@ export class StoreEndpointRepository implements EndpointRepository {
     return this.store.collection<WebhookEndpoint>(ENDPOINTS);
   }
 
-  get(merchantId: string, id: string): Promise<WebhookEndpoint | null> {
-    return this.collection.get(merchantId, id);
+  get(scope: Scope, id: string): Promise<WebhookEndpoint | null> {
+    return this.collection.get(scope, id);
   }
 
-  list(merchantId: string, page: PageRequest): Promise<Page<WebhookEndpoint>> {
-    return this.collection.list(merchantId, {}, page);
+  list(scope: Scope, page: PageRequest): Promise<Page<WebhookEndpoint>> {
+    return this.collection.list(scope, {}, page);
   }
 
-  count(merchantId: string): Promise<number> {
-    return this.collection.count(merchantId, {});
+  count(scope: Scope): Promise<number> {
+    return this.collection.count(scope, {});
   }
 
-  /** Every enabled endpoint of the merchant, at most `limit` (the per-merchant endpoint limit). */
-  async listEnabled(merchantId: string, limit: number): Promise<WebhookEndpoint[]> {
-    return (await this.collection.list(merchantId, { enabled: true }, { limit })).items;
+  /** Every enabled endpoint of the merchant in that mode, at most `limit` (the per-merchant endpoint limit). */
+  async listEnabled(scope: Scope, limit: number): Promise<WebhookEndpoint[]> {
+    return (await this.collection.list(scope, { enabled: true }, { limit })).items;
   }
 
   insert(uow: UnitOfWork, endpoint: Omit<WebhookEndpoint, 'version'>): WebhookEndpoint {
@@ -36,6 +37,6 @@ export class StoreEndpointRepository implements EndpointRepository {
   }
 
   delete(uow: UnitOfWork, endpoint: WebhookEndpoint): void {
-    uow.delete(ENDPOINTS, endpoint.merchant_id, endpoint.id, endpoint.version);
+    uow.delete(ENDPOINTS, scopeOfDocument(endpoint), endpoint.id, endpoint.version);
   }
 }

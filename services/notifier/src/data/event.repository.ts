@@ -1,3 +1,4 @@
+import type { Scope } from '@vaultline/core';
 import type { DocumentStore, Page, PageRequest, UnitOfWork, Where } from '@vaultline/store';
 import type { MerchantEvent } from '../domain/merchant-event';
 import type { EventRepository } from '../domain/ports';
@@ -10,14 +11,14 @@ export class StoreEventRepository implements EventRepository {
     return this.store.collection<MerchantEvent>(EVENTS);
   }
 
-  get(merchantId: string, id: string): Promise<MerchantEvent | null> {
-    return this.collection.get(merchantId, id);
+  get(scope: Scope, id: string): Promise<MerchantEvent | null> {
+    return this.collection.get(scope, id);
   }
 
   /** Newest first, like Stripe's /v1/events. */
-  list(merchantId: string, type: string | undefined, page: PageRequest): Promise<Page<MerchantEvent>> {
+  list(scope: Scope, type: string | undefined, page: PageRequest): Promise<Page<MerchantEvent>> {
     const where: Where = type ? { type } : {};
-    return this.collection.list(merchantId, where, { ...page, order: page.order ?? 'desc' });
+    return this.collection.list(scope, where, { ...page, order: page.order ?? 'desc' });
   }
 
   insert(uow: UnitOfWork, event: Omit<MerchantEvent, 'version'>): MerchantEvent {

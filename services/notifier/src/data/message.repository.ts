@@ -1,3 +1,4 @@
+import type { Scope } from '@vaultline/core';
 import type { DocumentStore, Page, PageRequest, UnitOfWork, Where } from '@vaultline/store';
 import type { MessageStatus, WebhookMessage } from '../domain/webhook-message';
 import type { MessageRepository } from '../domain/ports';
@@ -10,14 +11,14 @@ export class StoreMessageRepository implements MessageRepository {
     return this.store.collection<WebhookMessage>(MESSAGES);
   }
 
-  get(merchantId: string, id: string): Promise<WebhookMessage | null> {
-    return this.collection.get(merchantId, id);
+  get(scope: Scope, id: string): Promise<WebhookMessage | null> {
+    return this.collection.get(scope, id);
   }
 
-  listForEndpoint(merchantId: string, endpointId: string, status: MessageStatus | undefined, page: PageRequest): Promise<Page<WebhookMessage>> {
+  listForEndpoint(scope: Scope, endpointId: string, status: MessageStatus | undefined, page: PageRequest): Promise<Page<WebhookMessage>> {
     const where: Where = { endpoint_id: endpointId };
     if (status) where.status = status;
-    return this.collection.list(merchantId, where, { ...page, order: page.order ?? 'desc' });
+    return this.collection.list(scope, where, { ...page, order: page.order ?? 'desc' });
   }
 
   insert(uow: UnitOfWork, message: Omit<WebhookMessage, 'version'>): WebhookMessage {

@@ -10,7 +10,7 @@ async function setup() {
   return { store, queue: new QueueRepository(store) };
 }
 
-const entry = (merchantId: string, dueAt: number) => ({ id: newId(), message_merchant_id: merchantId, endpoint_id: newId(), due_at: dueAt, claimed: false });
+const entry = (merchantId: string, dueAt: number) => ({ id: newId(), message_merchant_id: merchantId, mode: 'test' as const, endpoint_id: newId(), due_at: dueAt, claimed: false });
 
 describe('the delivery queue', () => {
   it('when entries of two merchants are queued, then each belongs to its merchant and the worker reads the due ones of both, oldest first', async () => {
@@ -31,14 +31,15 @@ describe('the delivery queue', () => {
     expect(await queue.get(second.id)).toBeNull();
   });
 
-  it('when the store holds entries an earlier version kept under the system scope, then after the start-up migration they belong to their merchant and stay due', async () => {
+  it('when the store holds entries an earlier version kept under the system scope, then after the start-up migration they belong to their merchant in test mode and stay due', async () => {
     const { store, queue } = await setup();
-    const old = { ...entry('merchant_a', 100), merchant_id: SYSTEM_SCOPE };
-    await store.transaction((uow) => uow.insert<QueueEntry>(QUEUE, old));
+    const { mode: _mode, ...withoutMode } = entry('merchant_a', 100);
+    const old = { ...withoutMode, merchant_id: SYSTEM_SCOPE };
+    await store.transaction((uow) => uow.insert<Omit<QueueEntry, 'mode'>>(QUEUE, old));
 
     expect(await moveSystemScopedQueueEntries(store)).toBe(1);
     expect(await moveSystemScopedQueueEntries(store)).toBe(0);
 
-    expect((await queue.listDue(500, { limit: 10 })).items).toEqual([{ ...old, merchant_id: 'merchant_a', version: 1 }]);
+    expect((await queue.listDue(500, { limit: 10 })).items).toEqual([{ ...old, merchant_id: 'merchant_a', mode: 'test', version: 1 }]);
   });
 });

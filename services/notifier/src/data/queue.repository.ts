@@ -1,9 +1,10 @@
+import { scopeOfDocument } from '@vaultline/core';
 import { moveOutOfSystemScope, type DocumentStore, type Page, type PageRequest, type UnitOfWork } from '@vaultline/store';
 import type { QueueEntry } from '../domain/delivery-queue';
 import { QUEUE } from './collections';
 
 /**
- * The delivery queue. Each entry belongs to the merchant of its message (merchant_id =
+ * The delivery queue. Each entry belongs to the merchant and mode of its message (merchant_id =
  * message_merchant_id); the worker reads it without knowing the merchant, through the store's
  * global lookups over an index across merchants.
  */
@@ -45,11 +46,15 @@ export class QueueRepository {
   }
 
   delete(uow: UnitOfWork, entry: QueueEntry): void {
-    uow.delete(QUEUE, entry.merchant_id, entry.id, entry.version);
+    uow.delete(QUEUE, scopeOfDocument(entry), entry.id, entry.version);
   }
 }
 
-/** Start-up migration (idempotent): entries earlier versions kept under the system scope move to their message's merchant. */
+/**
+ * Start-up migration (idempotent): entries earlier versions kept under the system scope move to their
+ * message's merchant, in test mode (every webhook of those versions was a test-mode one, see
+ * assignTestModeToEarlierDocuments).
+ */
 export function moveSystemScopedQueueEntries(store: DocumentStore): Promise<number> {
-  return moveOutOfSystemScope<QueueEntry>(store, QUEUE, ({ version: _version, ...entry }) => ({ ...entry, merchant_id: entry.message_merchant_id }));
+  return moveOutOfSystemScope<QueueEntry>(store, QUEUE, ({ version: _version, ...entry }) => ({ ...entry, merchant_id: entry.message_merchant_id, mode: entry.mode ?? 'test' }));
 }

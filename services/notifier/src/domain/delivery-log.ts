@@ -1,4 +1,4 @@
-import type { Clock } from '@vaultline/core';
+import type { Clock, Scope } from '@vaultline/core';
 import type { Page, PageRequest } from '@vaultline/store';
 import { DeliveryInProgressError, DeliveryNotFoundError, EndpointDisabledError } from './errors';
 import type { MessageStatus, WebhookMessage } from './webhook-message';
@@ -8,7 +8,7 @@ import type { EndpointRepository, MessageRepository, QueueRepository, Transactio
 // The deliveries (messages and their attempts) of one endpoint, and replays.
 
 /** GET /webhook-endpoints/{id}/deliveries. */
-export type ListDeliveries = (merchantId: string, endpointId: string, status: MessageStatus | undefined, page: PageRequest) => Promise<Page<WebhookMessage>>;
+export type ListDeliveries = (scope: Scope, endpointId: string, status: MessageStatus | undefined, page: PageRequest) => Promise<Page<WebhookMessage>>;
 
 export interface FindDeliveriesPorts {
   endpoints: Pick<EndpointRepository, 'get'>;
@@ -16,19 +16,19 @@ export interface FindDeliveriesPorts {
 }
 
 export function listDeliveries({ endpoints, messages }: FindDeliveriesPorts): ListDeliveries {
-  return async (merchantId, endpointId, status, page) => {
-    await requireEndpoint(endpoints, merchantId, endpointId);
-    return messages.listForEndpoint(merchantId, endpointId, status, page);
+  return async (scope, endpointId, status, page) => {
+    await requireEndpoint(endpoints, scope, endpointId);
+    return messages.listForEndpoint(scope, endpointId, status, page);
   };
 }
 
 /** GET /webhook-endpoints/{id}/deliveries/{deliveryId}. */
-export type GetDelivery = (merchantId: string, endpointId: string, deliveryId: string) => Promise<WebhookMessage>;
+export type GetDelivery = (scope: Scope, endpointId: string, deliveryId: string) => Promise<WebhookMessage>;
 
 export function getDelivery({ endpoints, messages }: FindDeliveriesPorts): GetDelivery {
-  return async (merchantId, endpointId, deliveryId) => {
-    await requireEndpoint(endpoints, merchantId, endpointId);
-    return requireDelivery(messages, merchantId, endpointId, deliveryId);
+  return async (scope, endpointId, deliveryId) => {
+    await requireEndpoint(endpoints, scope, endpointId);
+    return requireDelivery(messages, scope, endpointId, deliveryId);
   };
 }
 
@@ -36,7 +36,7 @@ export function getDelivery({ endpoints, messages }: FindDeliveriesPorts): GetDe
  * Sends the message again, now, with the same webhook-id and body (a receiver that already has
  * it dedupes; one that lost it gets it). A replay starts a new run of the retry schedule.
  */
-export type ReplayDelivery = (merchantId: string, endpointId: string, deliveryId: string) => Promise<WebhookMessage>;
+export type ReplayDelivery = (scope: Scope, endpointId: string, deliveryId: string) => Promise<WebhookMessage>;
 
 export interface ReplayDeliveryPorts {
   endpoints: Pick<EndpointRepository, 'get'>;
@@ -49,16 +49,16 @@ export interface ReplayDeliveryPorts {
 }
 
 export function replayDelivery({ endpoints, messages, queue, transaction, clock, onReplay }: ReplayDeliveryPorts): ReplayDelivery {
-  return async (merchantId, endpointId, deliveryId) => {
-    const endpoint = await requireEndpoint(endpoints, merchantId, endpointId);
+  return async (scope, endpointId, deliveryId) => {
+    const endpoint = await requireEndpoint(endpoints, scope, endpointId);
     if (!endpoint.enabled) throw new EndpointDisabledError();
-    const message = await requireDelivery(messages, merchantId, endpointId, deliveryId);
+    const message = await requireDelivery(messages, scope, endpointId, deliveryId);
     const now = clock.now();
     const entry = await queue.get(message.id);
     if (entry?.claimed && entry.due_at > now.getTime()) throw new DeliveryInProgressError();
     const replayed = await transaction((uow) => {
       if (entry) queue.update(uow, { ...entry, claimed: false, due_at: now.getTime() });
-      else queue.insert(uow, { id: message.id, message_merchant_id: merchantId, endpoint_id: endpointId, due_at: now.getTime(), claimed: false });
+      else queue.insert(uow, { id: message.id, message_merchant_id: scope.merchantId, mode: scope.mode, endpoint_id: endpointId, due_at: now.getTime(), claimed: false });
       return messages.update(uow, {
         ...message,
         status: 'pending',
@@ -74,8 +74,8 @@ export function replayDelivery({ endpoints, messages, queue, transaction, clock,
   };
 }
 
-async function requireDelivery(messages: Pick<MessageRepository, 'get'>, merchantId: string, endpointId: string, deliveryId: string): Promise<WebhookMessage> {
-  const message = await messages.get(merchantId, deliveryId);
+async function requireDelivery(messages: Pick<MessageRepository, 'get'>, scope: Scope, endpointId: string, deliveryId: string): Promise<WebhookMessage> {
+  const message = await messages.get(scope, deliveryId);
   if (!message || message.endpoint_id !== endpointId) throw new DeliveryNotFoundError();
   return message;
 }

@@ -1,3 +1,4 @@
+import type { Mode } from '@vaultline/core';
 import type { StoredDocument } from '@vaultline/store';
 
 /**
@@ -10,6 +11,8 @@ export interface QueueEntry extends StoredDocument {
   id: string;
   /** The merchant the message belongs to (the entry's merchant_id too). */
   message_merchant_id: string;
+  /** The message's mode (the entry's scope is the message's). */
+  mode: Mode;
   endpoint_id: string;
   /** Epoch ms: when the next attempt is due, or, when claimed, when the claim lapses. */
   due_at: number;

@@ -7,7 +7,7 @@ import type { AttemptResult } from './webhook-delivery';
 const silent = { info: () => {}, warn: () => {}, error: () => {} };
 
 function entry(id: string): QueueEntry {
-  return { id, merchant_id: 'm1', message_merchant_id: 'm1', endpoint_id: 'ep_1', due_at: 0, claimed: false, version: 1 };
+  return { id, merchant_id: 'm1', message_merchant_id: 'm1', mode: 'test', endpoint_id: 'ep_1', due_at: 0, claimed: false, version: 1 };
 }
 
 /** A scheduler over an in-memory queue whose attempts finish when the test says so. */

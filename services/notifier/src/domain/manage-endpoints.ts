@@ -1,4 +1,4 @@
-import { newId, type Clock } from '@vaultline/core';
+import { newId, type Clock, type Scope } from '@vaultline/core';
 import type { Page, PageRequest } from '@vaultline/store';
 import { TooManyEndpointsError, UnknownEventTypeError, WebhookEndpointNotFoundError } from './errors';
 import { activeSecrets, endpointSecretContext, type WebhookEndpoint } from './webhook-endpoint';
@@ -33,7 +33,8 @@ export interface RotatedSecret extends EndpointWithSecret {
 const MAX_SECRETS = 5;
 
 /** POST /webhook-endpoints. */
-export type CreateEndpoint = (merchantId: string, input: CreateEndpointInput) => Promise<EndpointWithSecret>;
+/** The endpoint belongs to the caller's scope: it receives only that mode's events. */
+export type CreateEndpoint = (scope: Scope, input: CreateEndpointInput) => Promise<EndpointWithSecret>;
 
 export interface CreateEndpointPorts {
   endpoints: Pick<EndpointRepository, 'count' | 'insert'>;
@@ -45,17 +46,18 @@ export interface CreateEndpointPorts {
 }
 
 export function createEndpoint({ endpoints, transaction, sealer, clock, checkUrl, maxEndpointsPerMerchant }: CreateEndpointPorts): CreateEndpoint {
-  return async (merchantId, input) => {
+  return async (scope, input) => {
     const events = normaliseEvents(input.events);
     await checkUrl(input.url);
-    if ((await endpoints.count(merchantId)) >= maxEndpointsPerMerchant) throw new TooManyEndpointsError(maxEndpointsPerMerchant);
+    if ((await endpoints.count(scope)) >= maxEndpointsPerMerchant) throw new TooManyEndpointsError(maxEndpointsPerMerchant);
     const id = newId();
     const now = clock.now().toISOString();
     const secret = generateWebhookSecret();
     const endpoint = await transaction((uow) =>
       endpoints.insert(uow, {
         id,
-        merchant_id: merchantId,
+        merchant_id: scope.merchantId,
+        mode: scope.mode,
         url: input.url,
         events,
         description: input.description ?? null,
@@ -71,21 +73,21 @@ export function createEndpoint({ endpoints, transaction, sealer, clock, checkUrl
 }
 
 /** GET /webhook-endpoints. */
-export type ListEndpoints = (merchantId: string, page: PageRequest) => Promise<Page<WebhookEndpoint>>;
+export type ListEndpoints = (scope: Scope, page: PageRequest) => Promise<Page<WebhookEndpoint>>;
 
 export function listEndpoints({ endpoints }: { endpoints: Pick<EndpointRepository, 'list'> }): ListEndpoints {
-  return (merchantId, page) => endpoints.list(merchantId, page);
+  return (scope, page) => endpoints.list(scope, page);
 }
 
 /** GET /webhook-endpoints/{id}. */
-export type GetEndpoint = (merchantId: string, id: string) => Promise<WebhookEndpoint>;
+export type GetEndpoint = (scope: Scope, id: string) => Promise<WebhookEndpoint>;
 
 export function getEndpoint({ endpoints }: { endpoints: Pick<EndpointRepository, 'get'> }): GetEndpoint {
-  return (merchantId, id) => requireEndpoint(endpoints, merchantId, id);
+  return (scope, id) => requireEndpoint(endpoints, scope, id);
 }
 
 /** PATCH /webhook-endpoints/{id}. */
-export type UpdateEndpoint = (merchantId: string, id: string, input: UpdateEndpointInput) => Promise<WebhookEndpoint>;
+export type UpdateEndpoint = (scope: Scope, id: string, input: UpdateEndpointInput) => Promise<WebhookEndpoint>;
 
 export interface UpdateEndpointPorts {
   endpoints: Pick<EndpointRepository, 'get' | 'update'>;
@@ -95,8 +97,8 @@ export interface UpdateEndpointPorts {
 }
 
 export function updateEndpoint({ endpoints, transaction, clock, checkUrl }: UpdateEndpointPorts): UpdateEndpoint {
-  return async (merchantId, id, input) => {
-    const current = await requireEndpoint(endpoints, merchantId, id);
+  return async (scope, id, input) => {
+    const current = await requireEndpoint(endpoints, scope, id);
     if (input.url !== undefined && input.url !== current.url) await checkUrl(input.url);
     const next: WebhookEndpoint = { ...current, updated_at: clock.now().toISOString() };
     if (input.url !== undefined) next.url = input.url;
@@ -111,11 +113,11 @@ export function updateEndpoint({ endpoints, transaction, clock, checkUrl }: Upda
 }
 
 /** DELETE /webhook-endpoints/{id}. */
-export type DeleteEndpoint = (merchantId: string, id: string) => Promise<void>;
+export type DeleteEndpoint = (scope: Scope, id: string) => Promise<void>;
 
 export function deleteEndpoint({ endpoints, transaction }: { endpoints: Pick<EndpointRepository, 'get' | 'delete'>; transaction: TransactionRunner }): DeleteEndpoint {
-  return async (merchantId, id) => {
-    const current = await requireEndpoint(endpoints, merchantId, id);
+  return async (scope, id) => {
+    const current = await requireEndpoint(endpoints, scope, id);
     await transaction((uow) => endpoints.delete(uow, current));
   };
 }
@@ -125,7 +127,7 @@ export function deleteEndpoint({ endpoints, transaction }: { endpoints: Pick<End
  * webhook-signature) until the grace period ends, so receivers can switch without losing events.
  * `graceMs` defaults to the configured rotation grace.
  */
-export type RotateEndpointSecret = (merchantId: string, id: string, graceMs?: number) => Promise<RotatedSecret>;
+export type RotateEndpointSecret = (scope: Scope, id: string, graceMs?: number) => Promise<RotatedSecret>;
 
 export interface RotateEndpointSecretPorts {
   endpoints: Pick<EndpointRepository, 'get' | 'update'>;
@@ -137,8 +139,8 @@ export interface RotateEndpointSecretPorts {
 }
 
 export function rotateEndpointSecret({ endpoints, transaction, sealer, clock, rotationGraceMs }: RotateEndpointSecretPorts): RotateEndpointSecret {
-  return async (merchantId, id, graceMs = rotationGraceMs) => {
-    const current = await requireEndpoint(endpoints, merchantId, id);
+  return async (scope, id, graceMs = rotationGraceMs) => {
+    const current = await requireEndpoint(endpoints, scope, id);
     const now = clock.now();
     const expiresAt = new Date(now.getTime() + graceMs).toISOString();
     const secret = generateWebhookSecret();
@@ -159,9 +161,9 @@ export function rotateEndpointSecret({ endpoints, transaction, sealer, clock, ro
   };
 }
 
-/** The merchant's endpoint, or WebhookEndpointNotFoundError (another merchant's is not found either). */
-export async function requireEndpoint(endpoints: Pick<EndpointRepository, 'get'>, merchantId: string, id: string): Promise<WebhookEndpoint> {
-  const endpoint = await endpoints.get(merchantId, id);
+/** The scope's endpoint, or WebhookEndpointNotFoundError (another merchant's or the other mode's is not found either). */
+export async function requireEndpoint(endpoints: Pick<EndpointRepository, 'get'>, scope: Scope, id: string): Promise<WebhookEndpoint> {
+  const endpoint = await endpoints.get(scope, id);
   if (!endpoint) throw new WebhookEndpointNotFoundError();
   return endpoint;
 }

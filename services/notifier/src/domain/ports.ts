@@ -1,3 +1,4 @@
+import type { Scope } from '@vaultline/core';
 import type { Page, PageRequest, UnitOfWork } from '@vaultline/store';
 import type { MerchantEvent } from './merchant-event';
 import type { MessageStatus, WebhookMessage } from './webhook-message';
@@ -9,18 +10,19 @@ import type { QueueEntry } from './delivery-queue';
 export type TransactionRunner = <R>(work: (uow: UnitOfWork) => R | Promise<R>) => Promise<R>;
 
 export interface EndpointRepository {
-  get(merchantId: string, id: string): Promise<WebhookEndpoint | null>;
-  list(merchantId: string, page: PageRequest): Promise<Page<WebhookEndpoint>>;
-  count(merchantId: string): Promise<number>;
-  listEnabled(merchantId: string, limit: number): Promise<WebhookEndpoint[]>;
+  get(scope: Scope, id: string): Promise<WebhookEndpoint | null>;
+  list(scope: Scope, page: PageRequest): Promise<Page<WebhookEndpoint>>;
+  count(scope: Scope): Promise<number>;
+  /** The enabled endpoints of the scope: a test event never reaches a live endpoint, nor the reverse. */
+  listEnabled(scope: Scope, limit: number): Promise<WebhookEndpoint[]>;
   insert(uow: UnitOfWork, endpoint: Omit<WebhookEndpoint, 'version'>): WebhookEndpoint;
   update(uow: UnitOfWork, endpoint: WebhookEndpoint): WebhookEndpoint;
   delete(uow: UnitOfWork, endpoint: WebhookEndpoint): void;
 }
 
 export interface MessageRepository {
-  get(merchantId: string, id: string): Promise<WebhookMessage | null>;
-  listForEndpoint(merchantId: string, endpointId: string, status: MessageStatus | undefined, page: PageRequest): Promise<Page<WebhookMessage>>;
+  get(scope: Scope, id: string): Promise<WebhookMessage | null>;
+  listForEndpoint(scope: Scope, endpointId: string, status: MessageStatus | undefined, page: PageRequest): Promise<Page<WebhookMessage>>;
   insert(uow: UnitOfWork, message: Omit<WebhookMessage, 'version'>): WebhookMessage;
   update(uow: UnitOfWork, message: WebhookMessage): WebhookMessage;
 }
@@ -35,8 +37,8 @@ export interface QueueRepository {
 }
 
 export interface EventRepository {
-  get(merchantId: string, id: string): Promise<MerchantEvent | null>;
-  list(merchantId: string, type: string | undefined, page: PageRequest): Promise<Page<MerchantEvent>>;
+  get(scope: Scope, id: string): Promise<MerchantEvent | null>;
+  list(scope: Scope, type: string | undefined, page: PageRequest): Promise<Page<MerchantEvent>>;
   insert(uow: UnitOfWork, event: Omit<MerchantEvent, 'version'>): MerchantEvent;
 }
 

@@ -1,5 +1,5 @@
 import { newId, type Clock } from '@vaultline/core';
-import type { EventEnvelope } from '@vaultline/contracts';
+import { scopeOfEvent, type EventEnvelope } from '@vaultline/contracts';
 import type { UnitOfWork } from '@vaultline/store';
 import type { QueueEntry } from './delivery-queue';
 import { isSubscribedTo } from './webhook-endpoint';
@@ -19,7 +19,8 @@ export interface RecordMerchantEventPorts {
 
 /**
  * Adds the event to the merchant's event log and creates one webhook message for each enabled
- * endpoint subscribed to its type, in the consumer's unit of work: the log entry, the messages and
+ * endpoint subscribed to its type, all in the event's mode (an endpoint registered with a test key
+ * receives only test events, a live one only live events), in the consumer's unit of work: the log entry, the messages and
  * the consumer's processed mark commit together, so a redelivered event creates nothing twice.
  * Returns the queue entries of the new messages (due once the unit of work has committed).
  */
@@ -27,10 +28,11 @@ export type RecordMerchantEvent = (uow: UnitOfWork, event: EventEnvelope & { typ
 
 export function recordMerchantEvent({ endpoints, events, messages, queue, clock, firstAttemptDelayMs, maxEndpointsPerMerchant }: RecordMerchantEventPorts): RecordMerchantEvent {
   return async (uow, event) => {
+    const scope = scopeOfEvent(event);
     const data = mapEventData(event.type, event.data as never);
-    events.insert(uow, { id: event.id, merchant_id: event.merchant_id, type: event.type, created_at: event.occurred_at, data });
+    events.insert(uow, { id: event.id, merchant_id: scope.merchantId, mode: scope.mode, type: event.type, created_at: event.occurred_at, data });
 
-    const subscribed = (await endpoints.listEnabled(event.merchant_id, maxEndpointsPerMerchant)).filter((e) => isSubscribedTo(e, event.type));
+    const subscribed = (await endpoints.listEnabled(scope, maxEndpointsPerMerchant)).filter((e) => isSubscribedTo(e, event.type));
     if (subscribed.length === 0) return [];
     const payload = webhookBody(event, data);
     const now = clock.now();
@@ -38,10 +40,11 @@ export function recordMerchantEvent({ endpoints, events, messages, queue, clock,
     const entries: QueueEntry[] = [];
     for (const endpoint of subscribed) {
       const id = newId();
-      entries.push(queue.insert(uow, { id, message_merchant_id: event.merchant_id, endpoint_id: endpoint.id, due_at: dueAt, claimed: false }));
+      entries.push(queue.insert(uow, { id, message_merchant_id: scope.merchantId, mode: scope.mode, endpoint_id: endpoint.id, due_at: dueAt, claimed: false }));
       messages.insert(uow, {
         id,
-        merchant_id: event.merchant_id,
+        merchant_id: scope.merchantId,
+        mode: scope.mode,
         endpoint_id: endpoint.id,
         event_id: event.id,
         event_type: event.type,

@@ -30,6 +30,7 @@ async function setup() {
     endpoints.insert(uow, {
       id: 'ep_1',
       merchant_id: 'm1',
+      mode: 'test',
       url: 'https://hooks.example/1',
       events: [],
       description: null,
@@ -43,7 +44,7 @@ async function setup() {
   await store.transaction((uow: UnitOfWork) =>
     recordMerchantEvent({ endpoints, events: new StoreEventRepository(store), messages, queue, clock, firstAttemptDelayMs: 0, maxEndpointsPerMerchant: 10 })(
       uow,
-      { id: 'evt_1', type: 'token.deleted', version: 1, occurred_at: now, merchant_id: 'm1', data: { token_id: 't1' } },
+      { id: 'evt_1', type: 'token.deleted', version: 1, occurred_at: now, merchant_id: 'm1', livemode: false, data: { token_id: 't1' } },
     ),
   );
   const transaction: TransactionRunner = (work) => store.transaction(work);
@@ -78,7 +79,7 @@ describe('claims on queue entries (a worker that dies mid-attempt)', () => {
     const late = await worker().attempt(claimedByDeadWorker!);
     expect(late.message).toBeNull();
     expect(sent).toHaveLength(1);
-    expect((await messages.get('m1', due!.id))?.attempt_count).toBe(1);
+    expect((await messages.get({ merchantId: 'm1', mode: 'test' }, due!.id))?.attempt_count).toBe(1);
   });
 
   it('when two workers claim the same due entry, then only one claim succeeds', async () => {

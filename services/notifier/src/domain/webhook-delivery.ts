@@ -1,5 +1,5 @@
 import { ConcurrentModificationError } from '@vaultline/store';
-import type { Clock } from '@vaultline/core';
+import { scopeOfDocument, type Clock } from '@vaultline/core';
 import { classifyAttempt, type AttemptOutcome } from './delivery-outcome';
 import type { QueueEntry } from './delivery-queue';
 import { nextAttemptDelay, type RetryPolicy } from './retry-policy';
@@ -74,7 +74,7 @@ export function attemptDelivery(ports: AttemptDeliveryPorts): AttemptDelivery {
 
   async function attempt(entry: QueueEntry): Promise<AttemptResult> {
     const startedAt = clock.now();
-    const message = await messages.get(entry.message_merchant_id, entry.id);
+    const message = await messages.get(scopeOfDocument(entry), entry.id);
     if (!message || message.status !== 'pending') {
       // Another worker finished it after our claim lapsed (message and entry change together).
       await transaction((uow) => queue.delete(uow, entry)).catch((error: unknown) => {
@@ -82,7 +82,7 @@ export function attemptDelivery(ports: AttemptDeliveryPorts): AttemptDelivery {
       });
       return { message: null, nextAttemptAt: null };
     }
-    const endpoint = await endpoints.get(message.merchant_id, message.endpoint_id);
+    const endpoint = await endpoints.get(scopeOfDocument(message), message.endpoint_id);
     if (!endpoint || !endpoint.enabled) {
       const failure = endpoint ? 'endpoint_disabled' : 'endpoint_deleted';
       return save(entry, { ...message, status: 'failed', next_attempt_at: null, failure_reason: failure, updated_at: startedAt.toISOString() });
@@ -160,7 +160,7 @@ export function attemptDelivery(ports: AttemptDeliveryPorts): AttemptDelivery {
         return;
       } catch (error) {
         if (!(error instanceof ConcurrentModificationError)) throw error;
-        endpoint = await endpoints.get(current.merchant_id, current.id);
+        endpoint = await endpoints.get(scopeOfDocument(current), current.id);
       }
     }
   }

@@ -1,3 +1,4 @@
+import type { Mode } from '@vaultline/core';
 import type { StoredDocument } from '@vaultline/store';
 
 /** A signing secret as stored: sealed under the notifier key, never in clear text. */
@@ -12,6 +13,8 @@ export interface StoredEndpointSecret {
 export type EndpointDisabledReason = 'gone' | 'manual';
 
 export interface WebhookEndpoint extends StoredDocument {
+  /** The mode of the key that registered it: it receives only that mode's events. */
+  mode: Mode;
   url: string;
   /** Subscribed event types; empty means every merchant-facing type. */
   events: string[];

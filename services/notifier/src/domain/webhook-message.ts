@@ -1,3 +1,4 @@
+import type { Mode } from '@vaultline/core';
 import type { StoredDocument } from '@vaultline/store';
 
 /**
@@ -22,6 +23,8 @@ export interface DeliveryAttempt {
  * so receivers dedupe on it.
  */
 export interface WebhookMessage extends StoredDocument {
+  /** Its event's mode, which is its endpoint's too. */
+  mode: Mode;
   endpoint_id: string;
   event_id: string;
   event_type: string;

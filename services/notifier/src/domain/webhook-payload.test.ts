@@ -1,4 +1,4 @@
-import { createEnvelope, merchantEventTypes, paymentCapturedV1 } from '@vaultline/contracts';
+import { createEnvelope, merchantEventTypes, paymentCapturedV1, tokenDeletedV1 } from '@vaultline/contracts';
 import { isMerchantEventType, mapEventData, webhookBody } from './webhook-payload';
 
 describe('webhook payloads', () => {
@@ -9,7 +9,7 @@ describe('webhook payloads', () => {
 
   it('when a payment event is mapped, then the merchant can act on it without a second call and sees at most the masked number', () => {
     const event = createEnvelope(paymentCapturedV1, {
-      merchantId: 'm1',
+      scope: { merchantId: 'm1', mode: 'live' },
       data: {
         payment_id: 'pay_1',
         status: 'captured',
@@ -28,9 +28,20 @@ describe('webhook payloads', () => {
     expect(body).toEqual({
       type: 'payment.captured',
       timestamp: event.occurred_at,
+      livemode: true,
       data: expect.objectContaining({ payment_id: 'pay_1', status: 'captured', amount: { requested: 1000, authorized: 1000, captured: 900 }, use_case: 'RECURRING', reference: 'order-7', credential_id: 'cred_1' }),
     });
     expect(JSON.stringify(body)).not.toMatch(/4242424242424242/);
+  });
+
+  it('when an event is about a test-mode or a live-mode resource, then the body says so in livemode', () => {
+    const body = (mode: 'test' | 'live') => {
+      const event = createEnvelope(tokenDeletedV1, { scope: { merchantId: 'm1', mode }, data: { token_id: 't1' } });
+      return JSON.parse(webhookBody(event, mapEventData('token.deleted', event.data)));
+    };
+
+    expect(body('test')).toMatchObject({ type: 'token.deleted', livemode: false, data: { token_id: 't1' } });
+    expect(body('live')).toMatchObject({ type: 'token.deleted', livemode: true, data: { token_id: 't1' } });
   });
 
   it('when a payment of the earlier interface is mapped, then the webhook says so with its customer and payment method; a newer one carries none of these', () => {

@@ -100,7 +100,10 @@ export function mapEventData<T extends MerchantEventType>(type: T, data: DataOf<
   return (webhookDataMappers[type] as Mapper<DataOf<T>>)(data);
 }
 
-/** The Standard Webhooks body: {type, timestamp, data}, serialised once and sent as is on every attempt. */
-export function webhookBody(event: Pick<EventEnvelope, 'type' | 'occurred_at'>, data: Record<string, unknown>): string {
-  return JSON.stringify({ type: event.type, timestamp: event.occurred_at, data });
+/**
+ * The Standard Webhooks body: {type, timestamp, livemode, data}, serialised once and sent as is on every
+ * attempt. livemode says which world the event is about (only endpoints of that mode receive it).
+ */
+export function webhookBody(event: Pick<EventEnvelope, 'type' | 'occurred_at' | 'livemode'>, data: Record<string, unknown>): string {
+  return JSON.stringify({ type: event.type, timestamp: event.occurred_at, livemode: event.livemode, data });
 }

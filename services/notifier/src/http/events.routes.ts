@@ -1,7 +1,7 @@
 import type { Router } from 'express';
 import { z } from 'zod';
 import { SCOPES } from '@vaultline/auth';
-import { authOf, listResponse, parseInput, parsePageQuery, requireScope } from '@vaultline/http';
+import { listResponse, parseInput, parsePageQuery, requireScope, scopeOfRequest } from '@vaultline/http';
 import type { GetEvent, ListEvents } from '../domain/event-log';
 import { toMerchantEventView } from './merchant-event.view';
 
@@ -18,11 +18,11 @@ export function eventRoutes(router: Router, { listEvents, getEvent }: EventUseCa
 
   router.get('/events', merchantOnly, async (req, res) => {
     const { type } = parseInput(eventsQuery, { type: (req.query as Record<string, unknown>).type });
-    const page = await listEvents(authOf(req).merchantId, type, parsePageQuery(req.query));
+    const page = await listEvents(scopeOfRequest(req), type, parsePageQuery(req.query));
     res.json(listResponse(page, toMerchantEventView));
   });
 
   router.get('/events/:id', merchantOnly, async (req, res) => {
-    res.json(toMerchantEventView(await getEvent(authOf(req).merchantId, req.params.id as string)));
+    res.json(toMerchantEventView(await getEvent(scopeOfRequest(req), req.params.id as string)));
   });
 }

@@ -5,6 +5,7 @@ export function toWebhookDeliveryView(message: WebhookMessage) {
   return {
     id: message.id,
     object: 'webhook_delivery' as const,
+    livemode: message.mode === 'live',
     endpoint_id: message.endpoint_id,
     event_id: message.event_id,
     event_type: message.event_type,

@@ -4,6 +4,7 @@ export function toWebhookEndpointView(endpoint: WebhookEndpoint) {
   return {
     id: endpoint.id,
     object: 'webhook_endpoint' as const,
+    livemode: endpoint.mode === 'live',
     url: endpoint.url,
     events: endpoint.events,
     description: endpoint.description,

@@ -1,7 +1,7 @@
 import type { Router } from 'express';
 import { z } from 'zod';
 import { SCOPES } from '@vaultline/auth';
-import { authOf, listResponse, parseInput, parsePageQuery, requireScope } from '@vaultline/http';
+import { listResponse, parseInput, parsePageQuery, requireScope, scopeOfRequest } from '@vaultline/http';
 import type { GetDelivery, ListDeliveries, ReplayDelivery } from '../domain/delivery-log';
 import type { CreateEndpoint, DeleteEndpoint, GetEndpoint, ListEndpoints, RotateEndpointSecret, UpdateEndpoint } from '../domain/manage-endpoints';
 import { toWebhookDeliveryView } from './webhook-delivery.view';
@@ -40,49 +40,49 @@ export function webhookEndpointRoutes(router: Router, useCases: WebhookEndpointU
 
   router.post('/webhook-endpoints', merchantOnly, async (req, res) => {
     const input = parseInput(createEndpointBody, req.body);
-    const { endpoint, secret } = await createEndpoint(authOf(req).merchantId, input);
+    const { endpoint, secret } = await createEndpoint(scopeOfRequest(req), input);
     res.status(201).json({ ...toWebhookEndpointView(endpoint), secret });
   });
 
   router.get('/webhook-endpoints', merchantOnly, async (req, res) => {
-    const page = await listEndpoints(authOf(req).merchantId, parsePageQuery(req.query));
+    const page = await listEndpoints(scopeOfRequest(req), parsePageQuery(req.query));
     res.json(listResponse(page, toWebhookEndpointView));
   });
 
   router.get('/webhook-endpoints/:id', merchantOnly, async (req, res) => {
-    res.json(toWebhookEndpointView(await getEndpoint(authOf(req).merchantId, req.params.id as string)));
+    res.json(toWebhookEndpointView(await getEndpoint(scopeOfRequest(req), req.params.id as string)));
   });
 
   router.patch('/webhook-endpoints/:id', merchantOnly, async (req, res) => {
     const input = parseInput(updateEndpointBody, req.body);
-    res.json(toWebhookEndpointView(await updateEndpoint(authOf(req).merchantId, req.params.id as string, input)));
+    res.json(toWebhookEndpointView(await updateEndpoint(scopeOfRequest(req), req.params.id as string, input)));
   });
 
   router.delete('/webhook-endpoints/:id', merchantOnly, async (req, res) => {
     const id = req.params.id as string;
-    await deleteEndpoint(authOf(req).merchantId, id);
+    await deleteEndpoint(scopeOfRequest(req), id);
     res.json({ id, object: 'webhook_endpoint', deleted: true });
   });
 
   router.post('/webhook-endpoints/:id/rotate-secret', merchantOnly, async (req, res) => {
     const input = parseInput(rotateSecretBody, req.body ?? {});
     const graceMs = input.grace_period_seconds === undefined ? undefined : input.grace_period_seconds * 1_000;
-    const rotated = await rotateEndpointSecret(authOf(req).merchantId, req.params.id as string, graceMs);
+    const rotated = await rotateEndpointSecret(scopeOfRequest(req), req.params.id as string, graceMs);
     res.json({ ...toWebhookEndpointView(rotated.endpoint), secret: rotated.secret, previous_secret_expires_at: rotated.previousSecretExpiresAt });
   });
 
   router.get('/webhook-endpoints/:id/deliveries', merchantOnly, async (req, res) => {
     const { status } = parseInput(deliveriesQuery, { status: (req.query as Record<string, unknown>).status });
-    const page = await listDeliveries(authOf(req).merchantId, req.params.id as string, status, parsePageQuery(req.query));
+    const page = await listDeliveries(scopeOfRequest(req), req.params.id as string, status, parsePageQuery(req.query));
     res.json(listResponse(page, toWebhookDeliveryView));
   });
 
   router.get('/webhook-endpoints/:id/deliveries/:deliveryId', merchantOnly, async (req, res) => {
-    res.json(toWebhookDeliveryView(await getDelivery(authOf(req).merchantId, req.params.id as string, req.params.deliveryId as string)));
+    res.json(toWebhookDeliveryView(await getDelivery(scopeOfRequest(req), req.params.id as string, req.params.deliveryId as string)));
   });
 
   router.post('/webhook-endpoints/:id/deliveries/:deliveryId/replay', merchantOnly, async (req, res) => {
-    const message = await replayDelivery(authOf(req).merchantId, req.params.id as string, req.params.deliveryId as string);
+    const message = await replayDelivery(scopeOfRequest(req), req.params.id as string, req.params.deliveryId as string);
     res.status(202).json(toWebhookDeliveryView(message));
   });
 }

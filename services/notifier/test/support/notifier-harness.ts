@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { randomBytes } from 'node:crypto';
-import { systemClock } from '@vaultline/core';
+import { systemClock, type Scope } from '@vaultline/core';
 import { InternalTokenSigner, InternalTokenVerifier, SCOPES, generateInternalKeyPair } from '@vaultline/auth';
 import { eventMessage, openBus, type Bus } from '@vaultline/bus';
 import type { AnyEventDefinition, EventData } from '@vaultline/contracts';
@@ -21,6 +21,11 @@ export interface HarnessOptions {
   env?: Record<string, string>;
 }
 
+/** Whose key calls or whose event it is: a merchant id alone means that merchant's test key (test mode). */
+export type Caller = string | Scope;
+
+export const scopeOfCaller = (caller: Caller): Scope => (typeof caller === 'string' ? { merchantId: caller, mode: 'test' } : caller);
+
 export interface Harness {
   baseUrl: string;
   app: ServiceApp;
@@ -28,8 +33,8 @@ export interface Harness {
   bus: Bus;
   // Responses are arbitrary JSON that each test reads by path.
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  call(merchantId: string, method: string, path: string, body?: unknown, scopes?: string[]): Promise<{ status: number; body: any }>;
-  publish<D extends AnyEventDefinition>(definition: D, merchantId: string, data: EventData<D>, id?: string): Promise<string>;
+  call(caller: Caller, method: string, path: string, body?: unknown, scopes?: string[]): Promise<{ status: number; body: any }>;
+  publish<D extends AnyEventDefinition>(definition: D, caller: Caller, data: EventData<D>, id?: string): Promise<string>;
   stop(options?: { keepBus?: boolean }): Promise<void>;
 }
 
@@ -85,8 +90,9 @@ export async function startNotifier(options: HarnessOptions = {}): Promise<Harne
     app,
     store,
     bus,
-    async call(merchantId, method, path, body, scopes = [SCOPES.merchant]) {
-      const token = gatewaySigner.sign('notifier', { merchantId, scopes });
+    async call(caller, method, path, body, scopes = [SCOPES.merchant]) {
+      const { merchantId, mode } = scopeOfCaller(caller);
+      const token = gatewaySigner.sign('notifier', { merchantId, scopes, mode });
       const response = await fetch(`${baseUrl}${path}`, {
         method,
         headers: { authorization: `Bearer ${token}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
@@ -95,8 +101,8 @@ export async function startNotifier(options: HarnessOptions = {}): Promise<Harne
       const text = await response.text();
       return { status: response.status, body: text ? JSON.parse(text) : undefined };
     },
-    async publish(definition, merchantId, data, id) {
-      const message = eventMessage(definition, { merchantId, data, ...(id ? { id } : {}) });
+    async publish(definition, caller, data, id) {
+      const message = eventMessage(definition, { scope: scopeOfCaller(caller), data, ...(id ? { id } : {}) });
       await bus.publish([message]);
       return (JSON.parse(message.value) as { id: string }).id;
     },

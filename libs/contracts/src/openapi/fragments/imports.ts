@@ -60,7 +60,7 @@ export const importsFragment: OpenApiFragment = {
         responses: {
           '200': jsonResponse('The job.', 'TokenImport'),
           ...commonErrorResponses,
-          '404': problemResponse('import_not_found: unknown id or another merchant\'s job.'),
+          '404': problemResponse('import_not_found: unknown id, another merchant\'s job or a job of the other mode.'),
         },
       },
     },
@@ -83,11 +83,12 @@ export const importsFragment: OpenApiFragment = {
       },
       TokenImport: {
         type: 'object',
-        required: ['id', 'object', 'provider', 'state', 'created_at', 'started_at', 'finished_at', 'counts', 'failure_reason', 'failure_detail', 'failures'],
+        required: ['id', 'object', 'livemode', 'provider', 'state', 'created_at', 'started_at', 'finished_at', 'counts', 'failure_reason', 'failure_detail', 'failures'],
         additionalProperties: false,
         properties: {
           id: schemaRef('ObjectId'),
           object: { const: 'token_import' },
+          livemode: { type: 'boolean', description: 'true for a job created with a live key: its tokens are created in live mode. A key of the other mode does not see the job (404).' },
           provider: { type: 'string' },
           state: { type: 'string', enum: ['preparing', 'running', 'finished', 'failed'], description: 'preparing → running → finished; failed when the platform rejects the key or stays unreachable after retries.' },
           created_at: schemaRef('Timestamp'),

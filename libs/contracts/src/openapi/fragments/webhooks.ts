@@ -4,13 +4,15 @@ import { commonErrorResponses, jsonResponse, listOf, pageParameters, problemResp
 const endpointId: JsonObject = { name: 'endpoint_id', in: 'path', required: true, schema: schemaRef('ObjectId') };
 const deliveryId: JsonObject = { name: 'delivery_id', in: 'path', required: true, schema: schemaRef('ObjectId') };
 const security = [{ ApiKey: [] }];
-const notFound = problemResponse('webhook_endpoint_not_found: unknown id or another merchant\'s endpoint.');
+const notFound = problemResponse('webhook_endpoint_not_found: unknown id, another merchant\'s endpoint or one of the other mode.');
 const eventTypes: JsonObject = { type: 'string', enum: merchantEventTypes };
 const nullableTimestamp: JsonObject = { oneOf: [schemaRef('Timestamp'), { type: 'null' }] };
+const livemode = (what: string): JsonObject => ({ type: 'boolean', description: `true when ${what} live mode (a live key's), false in test mode.` });
 
 const endpointProperties: Record<string, JsonObject> = {
   id: schemaRef('ObjectId'),
   object: { const: 'webhook_endpoint' },
+  livemode: livemode('the endpoint was registered with a live key and receives only live events; it belongs to'),
   url: { type: 'string', format: 'uri' },
   events: { type: 'array', items: eventTypes, description: 'Subscribed event types; empty means all of them.' },
   description: { type: ['string', 'null'] },
@@ -22,7 +24,7 @@ const endpointProperties: Record<string, JsonObject> = {
 const endpointRequired = Object.keys(endpointProperties);
 
 const WEBHOOKS_DESCRIPTION = [
-  'Signed webhooks per Standard Webhooks 1.0. Each request is a POST with a JSON body {type, timestamp, data} and the headers',
+  'Signed webhooks per Standard Webhooks 1.0. Each request is a POST with a JSON body {type, timestamp, livemode, data} and the headers',
   'webhook-id (the delivery id: stable across retries and replays of the same event to the same endpoint — dedupe on it),',
   'webhook-timestamp (Unix seconds of this attempt) and webhook-signature: space-separated "v1,<base64 HMAC-SHA256 of id.timestamp.body>"',
   'entries, one per active secret (two during a rotation grace period). Verify with any Standard Webhooks library and the whsec_ secret.',
@@ -31,6 +33,8 @@ const WEBHOOKS_DESCRIPTION = [
   'later when a 429 or 503 carries Retry-After. After the last attempt the delivery is failed and stays visible. A replay sends the same',
   'message again (same webhook-id, same body, fresh timestamp and signature) and starts a new run of the retry schedule.',
   'Endpoint URLs must be https and resolve to public addresses. data never carries card data (a masked account number at most).',
+  'An endpoint belongs to the mode of the key that registered it: one registered with a test key receives only test-mode events',
+  '(livemode false), one registered with a live key only live-mode events; a key of the other mode does not see it (404).',
 ].join(' ');
 
 /** Webhook endpoints, their deliveries, and the merchant event log (notifier service). */
@@ -227,11 +231,12 @@ export const webhooksFragment: OpenApiFragment = {
       },
       WebhookDelivery: {
         type: 'object',
-        required: ['id', 'object', 'endpoint_id', 'event_id', 'event_type', 'status', 'attempt_count', 'next_attempt_at', 'last_attempt_at', 'failure_reason', 'created_at', 'attempts'],
+        required: ['id', 'object', 'livemode', 'endpoint_id', 'event_id', 'event_type', 'status', 'attempt_count', 'next_attempt_at', 'last_attempt_at', 'failure_reason', 'created_at', 'attempts'],
         additionalProperties: false,
         properties: {
           id: { ...schemaRef('ObjectId'), description: 'Also the webhook-id header.' },
           object: { const: 'webhook_delivery' },
+          livemode: livemode('the delivery is of'),
           endpoint_id: schemaRef('ObjectId'),
           event_id: { type: 'string' },
           event_type: eventTypes,
@@ -246,12 +251,13 @@ export const webhooksFragment: OpenApiFragment = {
       },
       Event: {
         type: 'object',
-        required: ['id', 'object', 'type', 'created_at', 'data'],
+        required: ['id', 'object', 'type', 'livemode', 'created_at', 'data'],
         additionalProperties: false,
         properties: {
           id: { type: 'string' },
           object: { const: 'event' },
           type: eventTypes,
+          livemode: livemode('the event is about a resource of'),
           created_at: schemaRef('Timestamp'),
           data: { type: 'object', description: 'The same data as the webhook body\'s data. Never card data.' },
         },

@@ -1,10 +1,11 @@
-import { newId, systemClock } from '@vaultline/core';
-import { MemoryDocumentStore, openStore, type DocumentStore } from '@vaultline/store';
+import { newId, systemClock, type Scope } from '@vaultline/core';
+import { MemoryDocumentStore, openStore, type DocumentStore, type StoreScope } from '@vaultline/store';
 import { IMPORT_ITEMS, registerImportCollections, StoreImportJobRepository } from '../../data/import-job.repository';
 import { newImportJob, type ImportItem, type ImportJob } from './import-job';
 import { importJobWriter, type ImportJobWriter } from './import-job-writer';
 
-const MERCHANT = 'merchant_repo';
+// A live job: its items and counts live in the merchant's live partition.
+const MERCHANT: Scope = { merchantId: 'merchant_repo', mode: 'live' };
 
 /** Counts the store's commits, to see how many units of work the outcomes took. */
 function countingCommits(store: DocumentStore): { store: DocumentStore; commits: () => number } {
@@ -33,7 +34,7 @@ describe.each([
     // Looked up at each call, so that countingCommits sees the writer's commits.
     writer = importJobWriter({ jobs: repository, transaction: (work) => store.transaction(work), clock: systemClock });
     job = await store.transaction((uow) =>
-      repository.insert(uow, newImportJob({ id: newId(), merchantId: MERCHANT, provider: 'provider_a', sealedCredentials: 'sealed', now: new Date() })),
+      repository.insert(uow, newImportJob({ id: newId(), scope: MERCHANT, provider: 'provider_a', sealedCredentials: 'sealed', now: new Date() })),
     );
   });
   afterEach(async () => store.close());
@@ -83,6 +84,17 @@ describe.each([
     expect((await items()).filter((item) => item.without_security_code).map((item) => item.business_key).sort()).toEqual(['pm_updated_without', 'pm_without']);
   });
 
+  it('when the job is named in the other mode, then nothing is counted and nothing changes', async () => {
+    const testMode: Scope = { merchantId: MERCHANT.merchantId, mode: 'test' };
+
+    expect(await writer.recordOutcome(testMode, job.id, 'pm_1', 'imported', null)).toBeNull();
+    expect(await writer.change(testMode, job.id, (current) => ({ job: { ...current, state: 'failed' } }))).toBeNull();
+
+    expect(await repository.get(MERCHANT, job.id)).toMatchObject({ state: 'preparing', version: 1, counts: { imported: 0 } });
+    expect(await items()).toEqual([]);
+    expect(await store.collection<ImportItem>(IMPORT_ITEMS).count(testMode, {})).toBe(0);
+  });
+
   it('when another process recorded a business key after it was looked up, then the batch is recorded one by one and that key counts once', async () => {
     // Simulates the other process: its item commits between this batch's lookup and its commit.
     const findOne = store.collection<ImportItem>(IMPORT_ITEMS).findOne;
@@ -93,12 +105,12 @@ describe.each([
       if (name !== IMPORT_ITEMS || raced) return real;
       return {
         ...real,
-        findOne: async (merchantId: string, where: Record<string, unknown>) => {
-          const answer = await findOne.call(real, merchantId, where as never);
+        findOne: async (scope: StoreScope, where: Record<string, unknown>) => {
+          const answer = await findOne.call(real, scope, where as never);
           if (!raced && where.business_key === 'pm_raced') {
             raced = true;
             await store.transaction((uow) =>
-              uow.insert<ImportItem>(IMPORT_ITEMS, { id: newId(), merchant_id: MERCHANT, job_id: job.id, business_key: 'pm_raced', outcome: 'imported', reason: null, recorded_at: new Date().toISOString() }),
+              uow.insert<ImportItem>(IMPORT_ITEMS, { id: newId(), merchant_id: MERCHANT.merchantId, mode: MERCHANT.mode, job_id: job.id, business_key: 'pm_raced', outcome: 'imported', reason: null, recorded_at: new Date().toISOString() }),
             );
           }
           return answer;

@@ -1,4 +1,4 @@
-import { newId, sleep, type Clock } from '@vaultline/core';
+import { newId, sleep, type Clock, type Scope } from '@vaultline/core';
 import { ConcurrentModificationError, DuplicateKeyError } from '@vaultline/store';
 import { importJobEvent, type ImportEventKind } from './import-job-events';
 import { withOutcome, type ImportJob, type ImportOutcome } from './import-job';
@@ -13,13 +13,13 @@ export interface ImportJobWriter {
    * Reads the job, applies `change` and commits it, retrying on a concurrent modification by
    * another process. Returns the job as stored afterwards, or null when it does not exist.
    */
-  change(merchantId: string, id: string, change: (current: ImportJob) => JobChange): Promise<ImportJob | null>;
+  change(scope: Scope, id: string, change: (current: ImportJob) => JobChange): Promise<ImportJob | null>;
   /**
    * Records one payment method's outcome and counts it, once per job and business key, whatever
    * the redeliveries and the processes. Returns the updated job, or null when this business key was
    * already accounted for in this job (or the job is unknown).
    */
-  recordOutcome(merchantId: string, jobId: string, businessKey: string, outcome: ImportOutcome, reason: string | null, withoutSecurityCode?: boolean): Promise<ImportJob | null>;
+  recordOutcome(scope: Scope, jobId: string, businessKey: string, outcome: ImportOutcome, reason: string | null, withoutSecurityCode?: boolean): Promise<ImportJob | null>;
 }
 
 export interface ImportJobWriterPorts {
@@ -49,13 +49,13 @@ const MAX_CONFLICT_RETRIES = 50;
  */
 export function importJobWriter({ jobs, transaction, clock }: ImportJobWriterPorts): ImportJobWriter {
   const mutex = new KeyedMutex();
-  /** Outcomes waiting for their job's next write, by merchant and job id. */
+  /** Outcomes waiting for their job's next write, by merchant, mode and job id. */
   const openBatches = new Map<string, PendingOutcome[]>();
 
-  const change: ImportJobWriter['change'] = (merchantId, id, changeOf) =>
+  const change: ImportJobWriter['change'] = (scope, id, changeOf) =>
     mutex.run(id, () =>
       retryOnConflict(async () => {
-        const current = await jobs.get(merchantId, id);
+        const current = await jobs.get(scope, id);
         if (!current) return null;
         const next = changeOf(current);
         if (!next) return current;
@@ -67,11 +67,11 @@ export function importJobWriter({ jobs, transaction, clock }: ImportJobWriterPor
       }),
     );
 
-  const recordOutcome: ImportJobWriter['recordOutcome'] = (merchantId, jobId, businessKey, outcome, reason, withoutSecurityCode = false) =>
+  const recordOutcome: ImportJobWriter['recordOutcome'] = (scope, jobId, businessKey, outcome, reason, withoutSecurityCode = false) =>
     new Promise((resolve, reject) => {
       // A card that was not imported has no token, with or without a security code.
       const entry: PendingOutcome = { businessKey, outcome, reason, withoutSecurityCode: withoutSecurityCode && outcome !== 'failed', resolve, reject };
-      const key = `${merchantId}/${jobId}`;
+      const key = `${scope.merchantId}/${scope.mode}/${jobId}`;
       const open = openBatches.get(key);
       if (open) {
         open.push(entry);
@@ -82,19 +82,19 @@ export function importJobWriter({ jobs, transaction, clock }: ImportJobWriterPor
       void mutex.run(jobId, async () => {
         // The batch closes when its turn comes: later outcomes start the next one.
         openBatches.delete(key);
-        await recordBatch(merchantId, jobId, batch);
+        await recordBatch(scope, jobId, batch);
       });
     });
 
   /** Records a batch and settles each of its callers: the job as stored, or null when already accounted for. */
-  async function recordBatch(merchantId: string, jobId: string, batch: PendingOutcome[]): Promise<void> {
+  async function recordBatch(scope: Scope, jobId: string, batch: PendingOutcome[]): Promise<void> {
     try {
-      const stored = await retryOnConflict(() => commitBatch(merchantId, jobId, batch));
+      const stored = await retryOnConflict(() => commitBatch(scope, jobId, batch));
       batch.forEach((entry, i) => entry.resolve(stored.recorded[i] ? stored.job : null));
     } catch (error) {
       if (error instanceof DuplicateKeyError && batch.length > 1) {
         // Another process accounted for one of them first: record them one by one.
-        for (const entry of batch) await recordBatch(merchantId, jobId, [entry]);
+        for (const entry of batch) await recordBatch(scope, jobId, [entry]);
         return;
       }
       // A single outcome another process recorded first counts as already accounted for.
@@ -103,8 +103,8 @@ export function importJobWriter({ jobs, transaction, clock }: ImportJobWriterPor
     }
   }
 
-  async function commitBatch(merchantId: string, jobId: string, batch: PendingOutcome[]): Promise<{ job: ImportJob | null; recorded: boolean[] }> {
-    const [job, seen] = await Promise.all([jobs.get(merchantId, jobId), jobs.accountedKeys(merchantId, jobId, [...new Set(batch.map((entry) => entry.businessKey))])]);
+  async function commitBatch(scope: Scope, jobId: string, batch: PendingOutcome[]): Promise<{ job: ImportJob | null; recorded: boolean[] }> {
+    const [job, seen] = await Promise.all([jobs.get(scope, jobId), jobs.accountedKeys(scope, jobId, [...new Set(batch.map((entry) => entry.businessKey))])]);
     // Once per job and business key, also within the batch.
     const recorded = batch.map((entry) => {
       if (!job || seen.has(entry.businessKey)) return false;
@@ -119,7 +119,8 @@ export function importJobWriter({ jobs, transaction, clock }: ImportJobWriterPor
         if (!recorded[i]) return;
         jobs.insertItem(uow, {
           id: newId(),
-          merchant_id: merchantId,
+          merchant_id: scope.merchantId,
+          mode: scope.mode,
           job_id: jobId,
           business_key: entry.businessKey,
           outcome: entry.outcome,

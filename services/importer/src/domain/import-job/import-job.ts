@@ -1,3 +1,4 @@
+import type { Mode, Scope } from '@vaultline/core';
 import type { StoredDocument } from '@vaultline/store';
 
 /** preparing → running → finished | failed. */
@@ -33,6 +34,8 @@ export interface ImportCheckpoint {
  * sealed (encrypted) only while the job can still run; they are removed when it ends.
  */
 export interface ImportJob extends StoredDocument {
+  /** The mode of the key that created it: the tokens it imports are created in that mode. */
+  mode: Mode;
   provider: string;
   state: ImportState;
   created_at: string;
@@ -59,6 +62,8 @@ export type ImportOutcome = 'imported' | 'updated' | 'failed';
 
 /** One payment method accounted for: unique per job and business key, so nothing is counted twice. */
 export interface ImportItem extends StoredDocument {
+  /** Its job's mode. */
+  mode: Mode;
   job_id: string;
   business_key: string;
   outcome: ImportOutcome;
@@ -77,10 +82,11 @@ export const JOB_FAILURE_REASONS = {
   forwardingNotEnabled: 'forwarding_not_enabled',
 } as const;
 
-export function newImportJob(input: { id: string; merchantId: string; provider: string; sealedCredentials: string; now: Date }): Omit<ImportJob, 'version'> {
+export function newImportJob(input: { id: string; scope: Scope; provider: string; sealedCredentials: string; now: Date }): Omit<ImportJob, 'version'> {
   return {
     id: input.id,
-    merchant_id: input.merchantId,
+    merchant_id: input.scope.merchantId,
+    mode: input.scope.mode,
     provider: input.provider,
     state: 'preparing',
     created_at: input.now.toISOString(),
