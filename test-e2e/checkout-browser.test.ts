@@ -157,7 +157,7 @@ describe('card entry in a real browser (headless Chromium)', () => {
     await page.goto(`${front.url}/checkout/${sessionId}`);
     await new Promise((resolve) => setTimeout(resolve, 600));
     const opened = eventMessage(checkoutSessionOpenedV1, {
-      merchantId: MERCHANT.merchantId,
+      scope: { merchantId: MERCHANT.merchantId, mode: 'test' },
       data: { session_id: sessionId, payment_id: newId(), amount: 1999, currency: 'EUR', expires_at: new Date(vault.clock.now().getTime() + 60_000).toISOString(), return_url: null },
     });
     await vault.runtime.bus.publish([opened]);

@@ -52,3 +52,34 @@ async function assignMode<T extends StoredDocument>(store: DocumentStore, collec
     throw error;
   }
 }
+
+/**
+ * Start-up migration for documents that recorded their mode before the store kept each mode apart (the
+ * payments of live keys): such a document says `live` but sits in its merchant's test partition, where
+ * no live read finds it. Each one matching `where` that its own scope cannot read is moved there (deleted
+ * at the version read, inserted under the same id; its version starts again at 1). Idempotent. Returns
+ * how many moved.
+ */
+export async function relocateRecordedModes<T extends StoredDocument>(store: DocumentStore, collection: string): Promise<number> {
+  const documents = store.collection<T>(collection);
+  let moved = 0;
+  let after: string | undefined;
+  for (;;) {
+    const page = await documents.listAcrossMerchants({ mode: 'live' }, { limit: PAGE, ...(after ? { after } : {}) });
+    for (const doc of page.items) {
+      if (doc.merchant_id === SYSTEM_SCOPE || (await documents.get({ merchantId: doc.merchant_id, mode: 'live' }, doc.id))) continue;
+      try {
+        await store.transaction((uow) => {
+          const { version, ...fields } = doc;
+          uow.delete(collection, { merchantId: doc.merchant_id, mode: 'test' }, doc.id, version);
+          uow.insert<T>(collection, fields);
+        });
+        moved++;
+      } catch (error) {
+        if (!(error instanceof ConcurrentModificationError)) throw error;
+      }
+    }
+    if (!page.has_more || !page.next_cursor) return moved;
+    after = page.next_cursor;
+  }
+}

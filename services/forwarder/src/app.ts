@@ -6,7 +6,8 @@ import { createEgressClient, type EgressClient } from '@vaultline/egress';
 import { createVaultCardDataSource } from './clients/vault-card-data.client';
 import { createInProcessCardDataSource } from './clients/vault-card-data.in-process';
 import type { ForwarderConfig } from './config';
-import { forwarderCollections } from './data/collections';
+import { FORWARDS, forwarderCollections } from './data/collections';
+import { assignMissingModes } from '@vaultline/store';
 import { StoreDestinationRepository } from './data/destination.repository';
 import { StoreForwardRecordRepository } from './data/forward-record.repository';
 import type { CardDataSource } from './domain/card-data';
@@ -86,6 +87,8 @@ export function createApp(runtime: ServiceRuntime, config: ForwarderConfig, over
     exposedApis: { forwarder: internalApi },
     async start() {
       for (const spec of forwarderCollections) await store.register(spec);
+      // Forward records written before test and live were kept apart: their mode is not known, they become test.
+      await assignMissingModes(store, FORWARDS, () => 'test');
       relay = startOutboxRelay({ store, bus, logger, metrics });
     },
     async stop() {

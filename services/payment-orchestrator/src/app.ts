@@ -6,6 +6,7 @@ import { createServiceHttp, InternalClient } from '@vaultline/http';
 import { metricsOf, type ServiceApp, type ServiceRuntime } from '@vaultline/runtime';
 import type { PaymentOrchestratorConfig } from './config';
 import { orchestratorCollections } from './data/collections';
+import { migrateToModes } from './data/mode-migration';
 import { StoreCredentialRepository } from './data/credential.repository';
 import { StoreCustomerRepository, StorePaymentMethodRepository } from './data/customer.repository';
 import { CachedFlowMatrixRepository } from './data/flow-matrix-cache';
@@ -184,6 +185,7 @@ export function createApp(runtime: ServiceRuntime, config: PaymentOrchestratorCo
     runner,
     async start() {
       for (const spec of orchestratorCollections) await store.register(spec);
+      await migrateToModes(store);
       relay = startOutboxRelay({ store, bus, logger, metrics, onPublished: countPaymentStatuses(metrics) });
       consumer = await checkoutSessionCompletedConsumer({
         bus,

@@ -1,7 +1,7 @@
 import { eventMessage } from '@vaultline/bus';
 import { checkoutSessionOpenedV1, paymentAuthorizedV1, paymentCapturedV1, paymentCapturingV1, paymentFailedV1, paymentProcessingV1 } from '@vaultline/contracts';
 import { newId, waitFor } from '@vaultline/core';
-import { MERCHANT, MERCHANT_SCOPE, PUBLIC, type VaultHarness } from './vault-harness';
+import { MERCHANT_SCOPE, PUBLIC, type VaultHarness } from './vault-harness';
 
 /** Plays the orchestrator: publishes checkout.session.opened on the bus. */
 export async function openSession(vault: VaultHarness, overrides: { expiresInMs?: number; returnUrl?: string | null; allowedOrigins?: string[]; storedCard?: Record<string, unknown> } = {}) {

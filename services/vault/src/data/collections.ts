@@ -1,4 +1,4 @@
-import { moveOutOfSystemScope, type CollectionSpec, type DocumentStore } from '@vaultline/store';
+import { assignMissingModes, moveOutOfSystemScope, type CollectionSpec, type DocumentStore } from '@vaultline/store';
 import type { CheckoutSessionRecord } from '../domain/checkout/checkout-session';
 
 export const COLLECTIONS = {
@@ -21,7 +21,8 @@ export const collectionSpecs: CollectionSpec[] = [
 
 /**
  * Registers the collections. Earlier versions kept checkout sessions under the system scope with
- * their merchant in owner_merchant_id: they move to their merchant here (idempotent).
+ * their merchant in owner_merchant_id: they move to their merchant here (idempotent). Documents written
+ * before test and live were kept apart become test documents (what created them is not recorded).
  */
 export async function registerCollections(store: DocumentStore): Promise<void> {
   for (const spec of collectionSpecs) await store.register(spec);
@@ -29,4 +30,5 @@ export async function registerCollections(store: DocumentStore): Promise<void> {
     const { owner_merchant_id: owner, version: _version, ...session } = stored;
     return owner ? { ...session, merchant_id: owner, mode: 'test' } : null;
   });
+  for (const name of [COLLECTIONS.tokens, COLLECTIONS.businessKeys, COLLECTIONS.checkoutSessions]) await assignMissingModes(store, name, () => 'test');
 }
