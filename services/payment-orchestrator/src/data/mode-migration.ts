@@ -91,15 +91,10 @@ async function realignSchedule(store: DocumentStore): Promise<void> {
     if (!payment || (entry.version === payment.version && entry.owner_mode === payment.mode)) continue;
     const aligned = { ...entry, owner_mode: payment.mode };
     await store.transaction((uow) => {
-      let current: ScheduleEntry;
-      if (entry.version > payment.version) {
-        const { version: _version, ...fields } = aligned;
-        uow.delete(PAYMENT_SCHEDULE, SYSTEM_SCOPE, entry.id, entry.version);
-        current = uow.insert<ScheduleEntry>(PAYMENT_SCHEDULE, fields);
-      } else {
-        current = uow.update<ScheduleEntry>(PAYMENT_SCHEDULE, aligned);
-      }
-      // Each write adds one version; a buffered update counts from the version the previous one returned.
+      // Written anew (version 1), then brought up to the payment's version one write at a time.
+      const { version: _version, ...fields } = aligned;
+      uow.delete(PAYMENT_SCHEDULE, SYSTEM_SCOPE, entry.id, entry.version);
+      let current = uow.insert<ScheduleEntry>(PAYMENT_SCHEDULE, fields);
       while (current.version < payment.version) current = uow.update<ScheduleEntry>(PAYMENT_SCHEDULE, current);
     });
   }
