@@ -394,7 +394,7 @@ export const paymentsFragment: OpenApiFragment = {
           '201': answer('The flow.', 'Flow', FLOW),
           ...commonErrorResponses,
           '409': problemResponse('flow_exists: a built-in or own flow has that name.'),
-          '422': problemResponse('invalid_flow, unknown_processor, processor_capability_missing, validation_failed: the field names the step.'),
+          '422': problemResponse('invalid_flow, unknown_processor, processor_capability_missing, validation_failed: the field names the step; flow_limit_reached: the merchant already has 500 flows.'),
         },
       },
       get: {
