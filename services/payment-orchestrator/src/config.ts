@@ -22,6 +22,10 @@ export const paymentOrchestratorConfigSchema = z
     PAYMENT_ORCHESTRATOR_SECRET_KEY: z.string().min(1).optional(),
     /** Let processor calls without card data (captures) reach loopback and private addresses: stand-ins in tests and demos. Never in production. */
     PROCESSOR_ALLOW_PRIVATE_URLS: envBoolean().default(false),
+    /** How long a payment request's Idempotency-Key answers repeats here, as at the gateway (the same variable); expired records are pruned. */
+    IDEMPOTENCY_KEY_TTL: envDurationMs()
+      .refine((ms) => ms > 0, { message: 'must be longer than 0' })
+      .default(24 * 60 * 60 * 1000),
     PROCESSOR_ACCOUNTS_MAX_PER_MERCHANT: envInteger({ min: 1, max: 1_000 }).default(50),
     /**
      * The forwarder's operator list, read here too: a processor account's settings.base_url is accepted
@@ -36,6 +40,7 @@ export const paymentOrchestratorConfigSchema = z
     flowMatrixCacheMs: env.PAYMENT_FLOW_MATRIX_CACHE_MS,
     processors: { simulator: { capture_delay_ms: env.PROCESSOR_SIMULATOR_CAPTURE_DELAY_MS } } satisfies ProcessorOptions,
     maxProcessorAccountsPerMerchant: env.PROCESSOR_ACCOUNTS_MAX_PER_MERCHANT,
+    requestRetentionMs: env.IDEMPOTENCY_KEY_TTL,
     processorAllowPrivateUrls: env.PROCESSOR_ALLOW_PRIVATE_URLS,
     extraForwardDestinations: env.FORWARD_EXTRA_DESTINATIONS.split(',').map((item) => item.trim()).filter((item) => item !== ''),
     secretKey: loadKey({ variable: 'PAYMENT_ORCHESTRATOR_SECRET_KEY', value: env.PAYMENT_ORCHESTRATOR_SECRET_KEY, file: generatedKeyFile(env, PAYMENT_ORCHESTRATOR_KEY_FILE).path }),

@@ -12,4 +12,12 @@ export class StorePaymentRequestRepository implements PaymentRequestRepository {
   insert(uow: UnitOfWork, request: Omit<PaymentRequest, 'version'>): PaymentRequest {
     return uow.insert<PaymentRequest>(PAYMENT_REQUESTS, request);
   }
+
+  delete(uow: UnitOfWork, request: PaymentRequest): void {
+    uow.delete(PAYMENT_REQUESTS, request.merchant_id, request.id, request.version);
+  }
+
+  async listCreatedBy(createdBy: string, limit: number): Promise<PaymentRequest[]> {
+    return (await this.store.collection<PaymentRequest>(PAYMENT_REQUESTS).listAcrossMerchants({ created_at: { lte: createdBy } }, { limit })).items;
+  }
 }
