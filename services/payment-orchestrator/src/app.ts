@@ -39,6 +39,7 @@ import { voidStrayAuthorization } from './domain/void-stray-authorization';
 import { notificationVerifiers } from './processors/notification-verifiers';
 import { checkoutSessionCompletedConsumer } from './messaging/checkout-session-completed.consumer';
 import { countPaymentStatuses } from './messaging/payment-status-metrics';
+import { countNotificationRejections } from './http/notification-rejections';
 import { accountPolicy } from './processors/account-policy';
 import { processorDestinationCheck } from './processors/processor-destinations';
 import { openProcessors } from './processors/registry';
@@ -171,6 +172,9 @@ export function createApp(runtime: ServiceRuntime, config: PaymentOrchestratorCo
           {
             ...accountPorts,
             notifications,
+            buckets: runtime.ttl,
+            limits: config.notificationLimits,
+            rejections: countNotificationRejections(metrics, logger),
             wake: async (merchantId, paymentId) => {
               if (await wake(merchantId, paymentId)) await runner.run(merchantId, paymentId);
             },
