@@ -1,3 +1,4 @@
+import { unsignedAdyenNotification } from './support/adyen-stand-in';
 import { checkoutWebhook } from './support/checkout-stand-in';
 import { startSystem, type RunningSystem } from './support/merchant-api';
 
@@ -6,15 +7,6 @@ const ADYEN = { api_key: 'AQE_e2e_adyen_key_6604', merchant_account: 'ShopECOM',
 const CHECKOUT = { secret_key: 'sk_sbox_e2e_checkout_key', processing_channel_id: 'pc_e2e1', webhook_secret: 'whsec_e2e_checkout' };
 /** Small, so the suite reaches the sender's limit in a few requests (every request here comes from 127.0.0.1). */
 const BURST_PER_ADDRESS = 5;
-
-/** A standard notification of `count` small items, none signed: what an attacker posts to fill a store. */
-const unsignedAdyenBody = (count: number): string =>
-  JSON.stringify({
-    live: 'false',
-    notificationItems: Array.from({ length: count }, (_, n) => ({
-      NotificationRequestItem: { amount: { value: 1, currency: 'EUR' }, eventCode: 'CAPTURE', merchantAccountCode: 'S', merchantReference: 'r', pspReference: `P${n}`, success: 'true' },
-    })),
-  });
 
 /**
  * The public notification routes through the gateway of the embedded profile, without an API key, as a
@@ -60,10 +52,10 @@ describe('processor notifications from unauthenticated senders, embedded profile
   }
 
   it('when unsigned bodies arrive (1,100 Adyen items, 100 Adyen items, a Checkout.com webhook), then 413, [accepted] and 401, each refusal counted and none stored; past the sender\'s burst the gateway passes on 429 rate_limited with Retry-After', async () => {
-    const huge = await post(`/processor-notifications/adyen/${adyenAccount}`, unsignedAdyenBody(1_100));
+    const huge = await post(`/processor-notifications/adyen/${adyenAccount}`, unsignedAdyenNotification(1_100));
     expect([huge.status, huge.headers.get('content-type'), ((await huge.json()) as { code: string }).code]).toEqual([413, expect.stringContaining('application/problem+json'), 'too_many_notification_items']);
 
-    const forged = await post(`/processor-notifications/adyen/${adyenAccount}`, unsignedAdyenBody(100));
+    const forged = await post(`/processor-notifications/adyen/${adyenAccount}`, unsignedAdyenNotification(100));
     expect([forged.status, await forged.text()]).toEqual([200, '[accepted]']);
 
     const webhook = checkoutWebhook('payment_captured', { id: 'pay_abc', reference: 'x' }, 'not-the-secret');
@@ -75,7 +67,7 @@ describe('processor notifications from unauthenticated senders, embedded profile
 
     const answers: number[] = [];
     for (let n = 0; n < BURST_PER_ADDRESS; n++) {
-      const answer = await post(`/processor-notifications/adyen/${adyenAccount}`, unsignedAdyenBody(1));
+      const answer = await post(`/processor-notifications/adyen/${adyenAccount}`, unsignedAdyenNotification(1));
       answers.push(answer.status);
       if (answer.status === 429) {
         expect([((await answer.json()) as { code: string }).code, Number(answer.headers.get('retry-after'))]).toEqual(['rate_limited', expect.any(Number)]);

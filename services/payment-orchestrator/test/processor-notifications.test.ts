@@ -1,4 +1,4 @@
-import { adyenNotification } from '../../../test-e2e/support/adyen-stand-in';
+import { adyenNotification, unsignedAdyenNotification } from '../../../test-e2e/support/adyen-stand-in';
 import { checkoutWebhook } from '../../../test-e2e/support/checkout-stand-in';
 import { MERCHANT, startOrchestrator, type Harness, type Json } from './support/orchestrator-harness';
 
@@ -46,15 +46,6 @@ async function rejected(processor: string, reason: string): Promise<number> {
   return line ? Number(line.split(' ').at(-1)) : 0;
 }
 
-/** A standard notification of `count` small items without any signature (as an attacker sends it). */
-const unsignedAdyenBody = (count: number): string =>
-  JSON.stringify({
-    live: 'false',
-    notificationItems: Array.from({ length: count }, (_, n) => ({
-      NotificationRequestItem: { amount: { value: 1, currency: 'EUR' }, eventCode: 'CAPTURE', merchantAccountCode: 'S', merchantReference: 'r', pspReference: `P${n}`, success: 'true' },
-    })),
-  });
-
 describe('Adyen notifications', () => {
   it('when a CAPTURE signed with the account\'s HMAC key arrives, then it answers [accepted] and records the capture of the payment', async () => {
     const answer = await h.postPublic(`/processor-notifications/adyen/${adyenId}`, JSON.stringify(adyenNotification(capture(), HMAC_KEY)));
@@ -81,7 +72,7 @@ describe('Adyen notifications', () => {
   });
 
   it('when one unsigned body carries 100 forged items, then nothing is stored (not a row per item), the counter rises by 100 and one warn line names the account and the count', async () => {
-    const body = unsignedAdyenBody(100);
+    const body = unsignedAdyenNotification(100);
     expect((await h.postPublic(`/processor-notifications/adyen/${adyenId}`, body)).text).toBe('[accepted]');
     expect(await storedNotifications()).toBe(0);
     expect(await rejected('adyen', 'invalid_signature')).toBe(100);
@@ -91,7 +82,7 @@ describe('Adyen notifications', () => {
 
   it('when a body carries more than 100 items (one unsigned body of 1,100 items), then it answers 413 too_many_notification_items as problem+json and stores nothing; 100 signed items are all recorded', async () => {
     for (const count of [1_100, 101]) {
-      const answer = await h.postPublic(`/processor-notifications/adyen/${adyenId}`, unsignedAdyenBody(count));
+      const answer = await h.postPublic(`/processor-notifications/adyen/${adyenId}`, unsignedAdyenNotification(count));
       expect([answer.status, answer.headers.get('content-type'), JSON.parse(answer.text).code]).toEqual([413, expect.stringContaining('application/problem+json'), 'too_many_notification_items']);
     }
     expect(await storedNotifications()).toBe(0);
