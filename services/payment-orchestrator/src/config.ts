@@ -33,12 +33,14 @@ export const paymentOrchestratorConfigSchema = z
     /**
      * The public notification routes (/processor-notifications/…): requests per second and burst per
      * sender address (the gateway's X-Forwarded-For under TRUST_PROXY) and per processor account. Over
-     * either: 429 rate_limited with Retry-After; Adyen and Checkout.com deliver again later.
+     * either: 429 rate_limited with Retry-After; Adyen and Checkout.com deliver again later. A processor
+     * sends from a few addresses for every account of the installation, so the address allows more than
+     * an account; a busy merchant (a couple of notifications per payment) raises both.
      */
-    PROCESSOR_NOTIFICATIONS_PER_SECOND_PER_ADDRESS: envInteger({ min: 1, max: 100_000 }).default(50),
-    PROCESSOR_NOTIFICATIONS_BURST_PER_ADDRESS: envInteger({ min: 1, max: 100_000 }).default(500),
-    PROCESSOR_NOTIFICATIONS_PER_SECOND_PER_ACCOUNT: envInteger({ min: 1, max: 100_000 }).default(20),
-    PROCESSOR_NOTIFICATIONS_BURST_PER_ACCOUNT: envInteger({ min: 1, max: 100_000 }).default(200),
+    PROCESSOR_NOTIFICATIONS_PER_SECOND_PER_ADDRESS: envInteger({ min: 1, max: 100_000 }).default(200),
+    PROCESSOR_NOTIFICATIONS_BURST_PER_ADDRESS: envInteger({ min: 1, max: 100_000 }).default(2_000),
+    PROCESSOR_NOTIFICATIONS_PER_SECOND_PER_ACCOUNT: envInteger({ min: 1, max: 100_000 }).default(100),
+    PROCESSOR_NOTIFICATIONS_BURST_PER_ACCOUNT: envInteger({ min: 1, max: 100_000 }).default(1_000),
     PROCESSOR_ACCOUNTS_MAX_PER_MERCHANT: envInteger({ min: 1, max: 1_000 }).default(50),
     /**
      * The forwarder's operator list, read here too: a processor account's settings.base_url is accepted
