@@ -102,6 +102,11 @@ async function main(): Promise<void> {
       PROCESSOR_ALLOW_PRIVATE_URLS: 'true',
       // The edge's per-key bucket would refuse the load (and the set-up calls after it).
       ...BENCH_RATE_LIMIT_ENV,
+      // Checkout.com's stand-in sends every webhook of the load to one account from 127.0.0.1.
+      PROCESSOR_NOTIFICATIONS_PER_SECOND_PER_ADDRESS: '100000',
+      PROCESSOR_NOTIFICATIONS_BURST_PER_ADDRESS: '100000',
+      PROCESSOR_NOTIFICATIONS_PER_SECOND_PER_ACCOUNT: '100000',
+      PROCESSOR_NOTIFICATIONS_BURST_PER_ACCOUNT: '100000',
     },
   });
   try {

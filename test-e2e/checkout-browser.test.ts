@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
 import { eventMessage } from '@vaultline/bus';
 import { checkoutSessionOpenedV1 } from '@vaultline/contracts';
-import { newId, waitFor } from '@vaultline/core';
+import { newCapabilityId, newId, waitFor } from '@vaultline/core';
 import { startVault, MERCHANT, PUBLIC, type VaultHarness } from '../services/vault/test/vault-harness';
 import { openSession, publishPaymentStatus } from '../services/vault/test/checkout-helpers';
 
@@ -152,7 +152,7 @@ describe('card entry in a real browser (headless Chromium)', () => {
   });
 
   it('when the consumer arrives before the session reached the vault, then the page waits for it and shows the form', async () => {
-    const sessionId = newId();
+    const sessionId = newCapabilityId();
     const page = await browser.newPage();
     await page.goto(`${front.url}/checkout/${sessionId}`);
     await new Promise((resolve) => setTimeout(resolve, 600));

@@ -72,6 +72,16 @@ export function adyenNotification(item: Omit<AdyenNotificationItem, 'additionalD
   return { live: 'false' as const, notificationItems: [{ NotificationRequestItem: { ...item, additionalData: { hmacSignature: signAdyenNotificationItem(item, hmacKeyHex) } } }] };
 }
 
+/** A standard notification of `count` small items, none signed: what an attacker posts to fill a store. */
+export function unsignedAdyenNotification(count: number): string {
+  return JSON.stringify({
+    live: 'false',
+    notificationItems: Array.from({ length: count }, (_, n) => ({
+      NotificationRequestItem: { amount: { value: 1, currency: 'EUR' }, eventCode: 'CAPTURE', merchantAccountCode: 'S', merchantReference: 'r', pspReference: `P${n}`, success: 'true' },
+    })),
+  });
+}
+
 function validationError(message: string): PspAnswer {
   return { status: 422, body: { status: 422, errorCode: '702', message, errorType: 'validation' } };
 }

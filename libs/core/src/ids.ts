@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { v7 as uuidv7, validate as uuidValidate } from 'uuid';
 
 /**
@@ -6,6 +7,16 @@ import { v7 as uuidv7, validate as uuidValidate } from 'uuid';
  */
 export function newId(): string {
   return uuidv7();
+}
+
+/**
+ * A UUIDv4 (122 random bits) for ids that are capabilities: whoever knows one may act (a checkout
+ * session id opens the card form of its payment). A UUIDv7 minted next to another id shares its
+ * timestamp and most of its counter, so it could be guessed from the other; this one cannot. Never
+ * order by these ids.
+ */
+export function newCapabilityId(): string {
+  return randomUUID();
 }
 
 export function isUuid(value: unknown): value is string {

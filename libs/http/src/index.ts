@@ -3,7 +3,7 @@ export type { ServiceHttpOptions } from './create-service-http';
 export { accessLog } from './access-log';
 export { problemResponse, problemBody, PROBLEM_CONTENT_TYPE, PROBLEM_TYPE_BASE } from './problem';
 export type { ProblemBody } from './problem';
-export { authOf, bearerTokenOf, acceptRequestId, requireScope, requireIssuer, requestIdOf, requestIdMiddleware, internalAuthMiddleware, tagServerSpan, testClockOf, scopeOfRequest, REQUEST_ID_ATTRIBUTE, TEST_CLOCK_HEADER } from './request-context';
+export { authOf, bearerTokenOf, clientAddressOf, acceptRequestId, requireScope, requireIssuer, requestIdOf, requestIdMiddleware, internalAuthMiddleware, tagServerSpan, testClockOf, scopeOfRequest, REQUEST_ID_ATTRIBUTE, TEST_CLOCK_HEADER } from './request-context';
 export type { RequestAuth } from './request-context';
 export { rawBodyOf, contentTypeGuard, bodyParsers, translateBodyError, hasBody, UnsupportedMediaTypeError, PayloadTooLargeError } from './body-parsing';
 export { parseInput } from './parse-input';

@@ -131,3 +131,14 @@ export function tagServerSpan(key: string, value: string): void {
   getRPCMetadata(context.active())?.span?.setAttribute(key, value);
   trace.getActiveSpan()?.setAttribute(key, value);
 }
+
+/**
+ * The client's address behind the gateway, for per-address limits on public routes (checkout, processor
+ * notifications). Contract with the gateway: it replaces any X-Forwarded-For with one entry, the client's
+ * address under its TRUST_PROXY rule (services/gateway/src/http/client-address.ts); the first entry is
+ * read so that a proxy between the gateway and the service appending its own does not change the answer.
+ */
+export function clientAddressOf(req: Request): string {
+  const forwarded = req.get('x-forwarded-for')?.split(',')[0]?.trim();
+  return forwarded || req.socket.remoteAddress || 'unknown';
+}

@@ -27,6 +27,8 @@ export const METRIC = {
   forwardAddedLatency: 'vaultline_forward_added_latency_seconds',
   /** counter {status, flow}: payments reaching a status, by flow. */
   payments: 'vaultline_payments_total',
+  /** counter {processor, reason}: processor notifications refused at the public route (invalid_signature: per item; too_many_items, rate_limited: per request). */
+  processorNotificationsRejected: 'vaultline_processor_notifications_rejected_total',
   /** gauge {state}: import jobs in progress (preparing, running). */
   importJobs: 'vaultline_import_jobs',
   /** gauge {count}: payment methods of the jobs in progress: total found so far, imported, updated, failed. */

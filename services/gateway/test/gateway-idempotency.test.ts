@@ -117,6 +117,25 @@ describe.each([
     expect(echoOf(otherRoute).service).toBe('forwarder');
   });
 
+  it('when a merchant\'s test key and live key use the same key with the same body, then each runs on its own: the live request is not answered with the test one\'s response', async () => {
+    const key = freshKey();
+    const merchant = await call(gateway.url, '/admin/merchants', { method: 'POST', headers: { 'x-admin-key': ADMIN_KEY, 'content-type': 'application/json' }, body: JSON.stringify({ name: 'Two-mode shop' }) });
+    const live = await call(gateway.url, `/admin/merchants/${String(merchant.json.id)}/api-keys`, { method: 'POST', headers: { 'x-admin-key': ADMIN_KEY, 'content-type': 'application/json' }, body: JSON.stringify({ mode: 'live' }) });
+    const testKey = merchant.json.api_key as string;
+    const liveKey = live.json.api_key as string;
+    expect([testKey.startsWith('sk_test_'), liveKey.startsWith('sk_live_')]).toEqual([true, true]);
+
+    const inTest = await post('/tokens', key, '{}', {}, testKey);
+    const inLive = await post('/tokens', key, '{}', {}, liveKey);
+    const liveAgain = await post('/tokens', key, '{}', {}, liveKey);
+
+    expect([inTest.status, inLive.status]).toEqual([201, 201]);
+    expect(inLive.headers.get('idempotent-replayed')).toBeNull();
+    expect(echoOf(inLive).served).toBe(echoOf(inTest).served + 1);
+    expect(liveAgain.headers.get('idempotent-replayed')).toBe('true');
+    expect(liveAgain.text).toBe(inLive.text);
+  });
+
   it('when a forward names another token or destination under the same key, then it is a different request: 422', async () => {
     const key = freshKey();
     const headers = { 'x-service-token': 'tok-1', 'x-destination-url': 'https://psp.example/pay' };

@@ -16,6 +16,7 @@ import { StorePaymentRepository } from './data/payment.repository';
 import { StoreProcessorAccountRepository, StoreProcessorNotificationRepository } from './data/processor-account.repository';
 import { StoreTransactionRepository } from './data/transaction.repository';
 import { StorePaymentRequestRepository } from './data/payment-request.repository';
+import { pruneExpiredPaymentRequests, type PruneExpiredPaymentRequests } from './domain/payment-requests';
 import { advancePayment } from './domain/advance-payment';
 import { capturePayment } from './domain/capture-payment';
 import { completeCheckoutSession } from './domain/complete-checkout-session';
@@ -40,6 +41,7 @@ import { voidStrayAuthorization } from './domain/void-stray-authorization';
 import { notificationVerifiers } from './processors/notification-verifiers';
 import { checkoutSessionCompletedConsumer } from './messaging/checkout-session-completed.consumer';
 import { countPaymentStatuses } from './messaging/payment-status-metrics';
+import { countNotificationRejections } from './http/notification-rejections';
 import { accountPolicy } from './processors/account-policy';
 import { processorDestinationCheck } from './processors/processor-destinations';
 import { openProcessors } from './processors/registry';
@@ -50,7 +52,12 @@ import { createProcessorTransport, httpForwardPayment, inProcessForwardPayment }
 export interface PaymentOrchestratorApp extends ServiceApp {
   /** The background worker (tests move their clock, then run what is due). */
   readonly runner: PaymentRunner;
+  /** Deletes the payment requests' Idempotency-Key records older than IDEMPOTENCY_KEY_TTL (also run every hour). */
+  readonly pruneExpiredPaymentRequests: PruneExpiredPaymentRequests;
 }
+
+/** How often expired Idempotency-Key records are pruned (a repeat after expiry is a new request whether or not its record is gone yet). */
+const PRUNE_INTERVAL_MS = 60 * 60 * 1000;
 
 export interface PaymentOrchestratorOverrides {
   /** Tests may reach processors their own way (a placeholder-filling transport to stand-ins). */
@@ -66,6 +73,8 @@ export function createApp(runtime: ServiceRuntime, config: PaymentOrchestratorCo
   const transactions = new StoreTransactionRepository(store);
   const credentials = new StoreCredentialRepository(store);
   const paymentRequests = new StorePaymentRequestRepository(store);
+  const requestPorts = { paymentRequests, transaction, clock, requestRetentionMs: config.requestRetentionMs };
+  const pruneRequests = pruneExpiredPaymentRequests(requestPorts);
   const flows = new StoreFlowRepository(store);
   const matrices = new CachedFlowMatrixRepository(new StoreFlowMatrixRepository(store), clock, { ttlMs: config.flowMatrixCacheMs });
 
@@ -121,8 +130,8 @@ export function createApp(runtime: ServiceRuntime, config: PaymentOrchestratorCo
       assertSubscriptionsConsuming(bus);
     },
     routes: (router) => {
-      const newPayment = createPayment({ payments, paymentRequests, credentials, flows, matrices, transaction, clock, sessionLifetimeMs: config.sessionLifetimeMs });
-      const subsequentPayment = createSubsequentPayment({ payments, paymentRequests, credentials, flows, matrices, transaction, clock, directory });
+      const newPayment = createPayment({ ...requestPorts, payments, credentials, flows, matrices, sessionLifetimeMs: config.sessionLifetimeMs });
+      const subsequentPayment = createSubsequentPayment({ ...requestPorts, payments, credentials, flows, matrices, directory });
       earlierPaymentRoutes(router, {
         createEarlierPayment: createEarlierPayment({ customers, paymentMethods, flows, matrices, directory, createPayment: newPayment, createSubsequentPayment: subsequentPayment }),
         runPayment,
@@ -139,7 +148,7 @@ export function createApp(runtime: ServiceRuntime, config: PaymentOrchestratorCo
       paymentRoutes(router, {
         createPayment: newPayment,
         createSubsequentPayment: subsequentPayment,
-        capturePayment: capturePayment({ payments, paymentRequests, directory, transaction, clock }),
+        capturePayment: capturePayment({ ...requestPorts, payments, directory }),
         getPayment: getPayment({ payments }),
         listPayments: listPayments({ payments }),
         listTransactions: listTransactions({ payments, transactions }),
@@ -165,6 +174,9 @@ export function createApp(runtime: ServiceRuntime, config: PaymentOrchestratorCo
           {
             ...accountPorts,
             notifications,
+            buckets: runtime.ttl,
+            limits: config.notificationLimits,
+            rejections: countNotificationRejections(metrics, logger),
             wake: async (scope, paymentId) => {
               if (await wake(scope, paymentId)) await runner.run(scope, paymentId);
             },
@@ -178,11 +190,16 @@ export function createApp(runtime: ServiceRuntime, config: PaymentOrchestratorCo
 
   let relay: OutboxRelay | undefined;
   let consumer: Subscription | undefined;
+  let pruning: NodeJS.Timeout | undefined;
+  const prune = () => {
+    pruneRequests().catch((error: unknown) => logger.warn({ err: error }, 'expired payment requests could not be pruned; next try in an hour'));
+  };
 
   return {
     name: 'payment-orchestrator',
     http,
     runner,
+    pruneExpiredPaymentRequests: pruneRequests,
     async start() {
       for (const spec of orchestratorCollections) await store.register(spec);
       await migrateToModes(store);
@@ -195,8 +212,12 @@ export function createApp(runtime: ServiceRuntime, config: PaymentOrchestratorCo
         runPayment,
       });
       runner.start();
+      prune();
+      pruning = setInterval(prune, PRUNE_INTERVAL_MS);
+      pruning.unref();
     },
     async stop() {
+      clearInterval(pruning);
       await consumer?.stop();
       await runner.stop();
       await relay?.stop();

@@ -1,8 +1,12 @@
 import { z } from 'zod';
 import { envBoolean, envDurationMs, envInteger, generatedKeyFile, generatedKeysEnv, loadConfig, loadKey } from '@vaultline/config';
 import type { ProcessorOptions } from './processors/registry';
+import type { NotificationLimits } from './domain/receive-processor-notification';
 
 export const PAYMENT_ORCHESTRATOR_KEY_FILE = 'payment-orchestrator-secret.key';
+
+/** Items one processor notification body may carry: Adyen sends a handful per body; more → 413, nothing recorded. */
+export const MAX_NOTIFICATION_ITEMS = 100;
 
 export const paymentOrchestratorConfigSchema = z
   .object({
@@ -22,6 +26,21 @@ export const paymentOrchestratorConfigSchema = z
     PAYMENT_ORCHESTRATOR_SECRET_KEY: z.string().min(1).optional(),
     /** Let processor calls without card data (captures) reach loopback and private addresses: stand-ins in tests and demos. Never in production. */
     PROCESSOR_ALLOW_PRIVATE_URLS: envBoolean().default(false),
+    /** How long a payment request's Idempotency-Key answers repeats here, as at the gateway (the same variable); expired records are pruned. */
+    IDEMPOTENCY_KEY_TTL: envDurationMs()
+      .refine((ms) => ms > 0, { message: 'must be longer than 0' })
+      .default(24 * 60 * 60 * 1000),
+    /**
+     * The public notification routes (/processor-notifications/…): requests per second and burst per
+     * sender address (the gateway's X-Forwarded-For under TRUST_PROXY) and per processor account. Over
+     * either: 429 rate_limited with Retry-After; Adyen and Checkout.com deliver again later. A processor
+     * sends from a few addresses for every account of the installation, so the address allows more than
+     * an account; a busy merchant (a couple of notifications per payment) raises both.
+     */
+    PROCESSOR_NOTIFICATIONS_PER_SECOND_PER_ADDRESS: envInteger({ min: 1, max: 100_000 }).default(200),
+    PROCESSOR_NOTIFICATIONS_BURST_PER_ADDRESS: envInteger({ min: 1, max: 100_000 }).default(2_000),
+    PROCESSOR_NOTIFICATIONS_PER_SECOND_PER_ACCOUNT: envInteger({ min: 1, max: 100_000 }).default(100),
+    PROCESSOR_NOTIFICATIONS_BURST_PER_ACCOUNT: envInteger({ min: 1, max: 100_000 }).default(1_000),
     PROCESSOR_ACCOUNTS_MAX_PER_MERCHANT: envInteger({ min: 1, max: 1_000 }).default(50),
     /**
      * The forwarder's operator list, read here too: a processor account's settings.base_url is accepted
@@ -36,6 +55,12 @@ export const paymentOrchestratorConfigSchema = z
     flowMatrixCacheMs: env.PAYMENT_FLOW_MATRIX_CACHE_MS,
     processors: { simulator: { capture_delay_ms: env.PROCESSOR_SIMULATOR_CAPTURE_DELAY_MS } } satisfies ProcessorOptions,
     maxProcessorAccountsPerMerchant: env.PROCESSOR_ACCOUNTS_MAX_PER_MERCHANT,
+    requestRetentionMs: env.IDEMPOTENCY_KEY_TTL,
+    notificationLimits: {
+      maxItems: MAX_NOTIFICATION_ITEMS,
+      perAddress: { ratePerSecond: env.PROCESSOR_NOTIFICATIONS_PER_SECOND_PER_ADDRESS, burst: env.PROCESSOR_NOTIFICATIONS_BURST_PER_ADDRESS },
+      perAccount: { ratePerSecond: env.PROCESSOR_NOTIFICATIONS_PER_SECOND_PER_ACCOUNT, burst: env.PROCESSOR_NOTIFICATIONS_BURST_PER_ACCOUNT },
+    } satisfies NotificationLimits,
     processorAllowPrivateUrls: env.PROCESSOR_ALLOW_PRIVATE_URLS,
     extraForwardDestinations: env.FORWARD_EXTRA_DESTINATIONS.split(',').map((item) => item.trim()).filter((item) => item !== ''),
     secretKey: loadKey({ variable: 'PAYMENT_ORCHESTRATOR_SECRET_KEY', value: env.PAYMENT_ORCHESTRATOR_SECRET_KEY, file: generatedKeyFile(env, PAYMENT_ORCHESTRATOR_KEY_FILE).path }),

@@ -44,6 +44,18 @@ describe('flows', () => {
     expect(await h.call(MERCHANT, 'POST', '/flows', { ...riskyFlow, name: 'simulator_auto_capture' })).toMatchObject({ status: 409, body: { code: 'flow_exists' } });
   });
 
+  it('when a merchant has 500 flows, then the 501st answers 422 flow_limit_reached and is not stored, while another merchant may still create flows', async () => {
+    const flowNamed = (name: string) => ({ name, capture_mode: 'automatic', steps: [{ kind: 'authorization', processor: 'simulator' }, { kind: 'capture', processor: 'simulator' }] });
+    for (let n = 1; n <= 500; n++) expect((await h.call(MERCHANT, 'POST', '/flows', flowNamed(`flow-${n}`))).status).toBe(201);
+    const refused = await h.call(MERCHANT, 'POST', '/flows', flowNamed('flow-501'));
+    expect([refused.status, refused.headers.get('content-type'), refused.body.code]).toEqual([422, expect.stringContaining('application/problem+json'), 'flow_limit_reached']);
+    expect(refused.body.detail).toContain('500');
+    expect((await h.call(MERCHANT, 'GET', '/flows/flow-501')).status).toBe(404);
+    const listed = (await h.call(MERCHANT, 'GET', '/flows')).body.data.filter((flow: Json) => !flow.built_in);
+    expect(listed).toHaveLength(500);
+    expect((await h.call(OTHER_MERCHANT, 'POST', '/flows', flowNamed('flow-501'))).status).toBe(201);
+  });
+
   it.each([
     ['unknown_processor', 'steps[0].processor', { steps: [{ kind: 'authorization', processor: 'acme' }, { kind: 'capture', processor: 'simulator' }] }],
     ['invalid_flow', 'steps', { steps: [{ kind: 'capture', processor: 'simulator' }, { kind: 'risk', processor: 'simulator' }] }],

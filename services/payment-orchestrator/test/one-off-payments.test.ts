@@ -37,6 +37,21 @@ describe('one-off payments (consumer present)', () => {
     expect(eventsOf(h, created.body.id)).toEqual(['payment.processing']);
   });
 
+  it('when payments are created one after another, then each checkout session id is a random UUIDv4 that shares nothing with its payment id (not a time-ordered id minted next to it)', async () => {
+    const uuidV4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+    const created = [];
+    for (const [path, body] of [['one-off', oneOff()], ['one-off', oneOff()], ['recurring', recurring()], ['unscheduled', oneOff()]] as const) {
+      created.push((await h.call(MERCHANT, 'POST', `/payments/${path}`, body)).body);
+    }
+    const sessionIds = created.map((payment) => payment.action_requirement.session_id as string);
+    for (const [n, sessionId] of sessionIds.entries()) {
+      expect(sessionId).toMatch(uuidV4);
+      // A UUIDv7 minted in the same millisecond as the payment id starts with the same 12 hex digits.
+      expect(sessionId.slice(0, 13)).not.toBe((created[n].id as string).slice(0, 13));
+    }
+    expect(new Set(sessionIds).size).toBe(sessionIds.length);
+  });
+
   it('when the card is approved on an automatic-capture flow, then the payment stays processing while the capture settles and then is captured, authorized skipped', async () => {
     const created = await h.call(MERCHANT, 'POST', '/payments/one-off', oneOff());
     await h.submitCard(created.body, CARDS.approved);

@@ -1,4 +1,4 @@
-import { CARDS, eventsOf, MERCHANT, oneOff, recurring, startOrchestrator, type Harness } from './support/orchestrator-harness';
+import { CARDS, eventsOf, MERCHANT, OTHER_MERCHANT, oneOff, recurring, startOrchestrator, type Harness } from './support/orchestrator-harness';
 
 /**
  * A payment request retried after its gateway died with it in flight: the gateway's Idempotency-Key claim
@@ -80,5 +80,46 @@ describe('a payment request that reaches the orchestrator again with its Idempot
     expect([first.status, again.status]).toEqual([201, 201]);
     expect(again.body.id).toBe(first.body.id);
     expect(await paymentCount()).toBe(1);
+  });
+});
+
+describe('the scope and lifetime of a payment request\'s Idempotency-Key', () => {
+  const DAY = 24 * 60 * 60 * 1000;
+
+  it('when merchants A and B create payments with the same key, then each gets its own payment, B\'s is not refused as a duplicate, and A\'s repeat still answers A\'s payment', async () => {
+    const a = await h.call(MERCHANT, 'POST', '/payments/one-off', oneOff({ reference: 'a-1' }), key('inv-2026-0001'));
+    const b = await h.call(OTHER_MERCHANT, 'POST', '/payments/one-off', oneOff({ reference: 'b-1' }), key('inv-2026-0001'));
+    const aAgain = await h.call(MERCHANT, 'POST', '/payments/one-off', oneOff({ reference: 'a-1' }), key('inv-2026-0001'));
+    const bAgain = await h.call(OTHER_MERCHANT, 'POST', '/payments/one-off', oneOff({ reference: 'b-1' }), key('inv-2026-0001'));
+
+    expect([a.status, b.status, b.body.code]).toEqual([200, 200, undefined]);
+    expect(b.body).toMatchObject({ reference: 'b-1' });
+    expect(b.body.id).not.toBe(a.body.id);
+    expect([aAgain.body.id, bAgain.body.id]).toEqual([a.body.id, b.body.id]);
+  });
+
+  it('when the key\'s record is older than IDEMPOTENCY_KEY_TTL (24 h), then a repeat is a new request with a payment of its own; within it, a repeat answers the first payment', async () => {
+    const first = await h.call(MERCHANT, 'POST', '/payments/one-off', oneOff(), key('daily-1'));
+    h.clock.advance(DAY - 1_000);
+    expect((await h.call(MERCHANT, 'POST', '/payments/one-off', oneOff(), key('daily-1'))).body.id).toBe(first.body.id);
+    h.clock.advance(2_000);
+    const after = await h.call(MERCHANT, 'POST', '/payments/one-off', oneOff(), key('daily-1'));
+
+    expect(after.status).toBe(200);
+    expect(after.body.id).not.toBe(first.body.id);
+    expect((await h.call(MERCHANT, 'POST', '/payments/one-off', oneOff(), key('daily-1'))).body.id).toBe(after.body.id);
+    expect(await paymentCount()).toBe(2);
+  });
+
+  it('when expired records are pruned, then they are deleted and the records still within IDEMPOTENCY_KEY_TTL stay', async () => {
+    await h.call(MERCHANT, 'POST', '/payments/one-off', oneOff(), key('old-1'));
+    await h.call(OTHER_MERCHANT, 'POST', '/payments/one-off', oneOff(), key('old-2'));
+    h.clock.advance(DAY / 2);
+    const fresh = await h.call(MERCHANT, 'POST', '/payments/one-off', oneOff(), key('fresh-1'));
+    h.clock.advance(DAY / 2 + 1_000);
+
+    expect(await h.app.pruneExpiredPaymentRequests()).toBe(2);
+    const left = await h.store.collection('payment_requests').listAcrossMerchants({}, { limit: 10 });
+    expect(left.items.map((record) => (record as unknown as { payment_id: string }).payment_id)).toEqual([fresh.body.id]);
   });
 });

@@ -1,3 +1,4 @@
+import { newId } from '@vaultline/core';
 import { validateAgainstOpenApi } from '@vaultline/contracts';
 import { AesGcmSecretSealer } from '@vaultline/crypto';
 import { openCredentials } from '../src/domain/manage-processor-accounts';
@@ -88,6 +89,21 @@ describe('processor accounts', () => {
     expect([refused.status, refused.headers.get('content-type'), refused.body.code, refused.body.flows]).toEqual([409, expect.stringContaining('application/problem+json'), 'processor_account_in_use', ['adyen-first', 'simulator-then-adyen']]);
     expect(refused.body.detail).toContain('adyen-first, simulator-then-adyen');
     expect((await h.call(MERCHANT, 'GET', `/processor-accounts/${id}`)).status).toBe(200);
+  });
+
+  it('when more than 500 flows were stored before the limit and only the 507th names the account, then deleting it still answers 409 processor_account_in_use, and GET /flows lists all 507', async () => {
+    const { id } = (await h.call(MERCHANT, 'POST', '/processor-accounts', adyenAccount())).body;
+    const flowDoc = (n: number, processor: string) => {
+      const flow = { name: `legacy-${String(n).padStart(3, '0')}`, capture_mode: 'automatic', built_in: false, created_at: '2026-05-01T00:00:00.000Z', steps: [{ kind: 'authorization', processor, on_failure: 'stop', fallback: [] }, { kind: 'capture', processor, on_failure: 'stop', fallback: [] }] };
+      return { id: newId(), merchant_id: MERCHANT.merchantId, name: flow.name, flow };
+    };
+    await h.store.transaction((uow) => {
+      for (let n = 1; n <= 507; n++) uow.insert('flows', flowDoc(n, n === 507 ? id : 'simulator'));
+    });
+    const refused = await h.call(MERCHANT, 'DELETE', `/processor-accounts/${id}`);
+    expect([refused.status, refused.body?.code, refused.body?.flows]).toEqual([409, 'processor_account_in_use', ['legacy-507']]);
+    expect((await h.call(MERCHANT, 'GET', `/processor-accounts/${id}`)).status).toBe(200);
+    expect((await h.call(MERCHANT, 'GET', '/flows')).body.data.filter((flow: Json) => !flow.built_in)).toHaveLength(507);
   });
 
   it.each([

@@ -1,11 +1,11 @@
 import { eventMessage } from '@vaultline/bus';
 import { checkoutSessionOpenedV1, paymentAuthorizedV1, paymentCapturedV1, paymentCapturingV1, paymentFailedV1, paymentProcessingV1 } from '@vaultline/contracts';
-import { newId, waitFor } from '@vaultline/core';
+import { newCapabilityId, newId, waitFor } from '@vaultline/core';
 import { MERCHANT_SCOPE, PUBLIC, type VaultHarness } from './vault-harness';
 
 /** Plays the orchestrator: publishes checkout.session.opened on the bus. */
 export async function openSession(vault: VaultHarness, overrides: { expiresInMs?: number; returnUrl?: string | null; allowedOrigins?: string[]; storedCard?: Record<string, unknown> } = {}) {
-  const sessionId = newId();
+  const sessionId = newCapabilityId();
   const paymentId = newId();
   const message = eventMessage(checkoutSessionOpenedV1, {
     scope: MERCHANT_SCOPE,

@@ -64,6 +64,20 @@ describe('checkout sessions with a stored card (earlier payment interface)', () 
     expect(card.body).toMatchObject({ cvc: '737', cvc_status: 'available' });
   });
 
+  it('when a session that offers a stored card gets a newly entered card, then it answers 409 stored_card_session, no token is made and the session stays open for the stored card', async () => {
+    const capture = await captureTopics(vault.runtime.bus, [topics.tokens, topics.checkoutSessionsCompleted]);
+    const tokenId = await storedToken();
+    const { sessionId } = await openSession(vault, { storedCard: offer(tokenId) });
+    const entered = await vault.call(PUBLIC, 'POST', `/sessions/${sessionId}/card`, { card: aCard() });
+    expect(entered).toMatchObject({ status: 409, body: { code: 'stored_card_session' } });
+    expect((await vault.call(PUBLIC, 'GET', `/sessions/${sessionId}/status`)).body.state).toBe('open');
+    expect(await vault.call(PUBLIC, 'POST', `/sessions/${sessionId}/stored-card`, {})).toMatchObject({ status: 201, body: { state: 'completed' } });
+    const completed = await waitFor(() => capture.events().find((e) => (e.data as { session_id?: string }).session_id === sessionId));
+    expect((completed.data as { token_id: string }).token_id).toBe(tokenId);
+    expect(capture.events().filter((e) => (e.data as { source?: string }).source === 'checkout')).toEqual([]);
+    await capture.stop();
+  });
+
   it('when the session id is unknown, then confirming answers 404', async () => {
     expect((await vault.call(PUBLIC, 'POST', `/sessions/${newId()}/stored-card`, {})).status).toBe(404);
   });

@@ -18,6 +18,7 @@ import {
 
 const request = (overrides: Partial<IdempotentRequest> = {}): IdempotentRequest => ({
   merchantId: 'm1',
+  mode: 'test',
   method: 'POST',
   path: '/tokens',
   url: '/tokens',
@@ -69,13 +70,15 @@ describe('fingerprintOf and scopeOf', () => {
     expect(fingerprintOf(retried)).toBe(fingerprintOf(request()));
   });
 
-  it('when the merchant, the path or the key differ, then the scope differs; the query does not choose the scope', () => {
+  it('when the merchant, the key\'s mode, the method, the path or the key differ, then the scope differs; the query does not choose the scope', () => {
     const base = scopeOf(request(), 'k1');
     expect(scopeOf(request({ url: '/tokens?x=1' }), 'k1')).toBe(base);
     expect(scopeOf(request({ merchantId: 'm2' }), 'k1')).not.toBe(base);
+    expect(scopeOf(request({ mode: 'live' }), 'k1')).not.toBe(base);
+    expect(scopeOf(request({ method: 'PUT' }), 'k1')).not.toBe(base);
     expect(scopeOf(request({ path: '/forward', url: '/forward' }), 'k1')).not.toBe(base);
     expect(scopeOf(request(), 'k2')).not.toBe(base);
-    expect(base).toMatch(/^idempotency:m1:[0-9a-f]{64}$/);
+    expect(base).toMatch(/^idempotency:m1:test:[0-9a-f]{64}$/);
   });
 });
 

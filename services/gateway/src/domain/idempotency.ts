@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { AppError, BadRequestError } from '@vaultline/core';
+import type { ApiKeyMode } from '@vaultline/auth';
 import type { TtlStore } from '@vaultline/ttl';
 
 /**
@@ -67,8 +68,10 @@ export function parseIdempotencyKey(value: string | undefined): string | null {
 
 export interface IdempotentRequest {
   merchantId: string;
+  /** The mode of the API key that sent it: a merchant's test and live keys never share a key's record. */
+  mode: ApiKeyMode;
   method: string;
-  /** The path without the query: the scope is merchant + route + key. */
+  /** The path without the query: the scope is merchant + mode + method + route + key. */
   path: string;
   /** Path and query as sent. */
   url: string;
@@ -76,9 +79,9 @@ export interface IdempotentRequest {
   body: Uint8Array | null;
 }
 
-/** Where the key's record lives: one merchant's key on one route, hashed so any key and path fit. */
+/** Where the key's record lives: one merchant's key in one mode on one method and route, hashed so any key and path fit. */
 export function scopeOf(request: IdempotentRequest, key: string): string {
-  return `idempotency:${request.merchantId}:${sha256(JSON.stringify([request.method, request.path, key]))}`;
+  return `idempotency:${request.merchantId}:${request.mode}:${sha256(JSON.stringify([request.method, request.path, key]))}`;
 }
 
 /** What makes two requests the same: method, path and query, the deciding headers and the raw body bytes. */

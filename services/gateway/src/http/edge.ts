@@ -113,7 +113,8 @@ function merchantEdge(deps: EdgeDeps) {
     if (!route || !isSafePath(req.path)) throw notFound();
     assertSupportedContentType(req);
     const call = { service: route.service, path: req.originalUrl, merchantId, scopes, mode };
-    await deps.idempotency(req, res, route.access === 'merchant' ? merchantId : null, (request) => deps.upstreams[route.service].send(request, res, call));
+    const owner = route.access === 'merchant' && mode ? { merchantId, mode } : null;
+    await deps.idempotency(req, res, owner, (request) => deps.upstreams[route.service].send(request, res, call));
   };
 }
 

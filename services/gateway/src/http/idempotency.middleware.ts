@@ -1,6 +1,7 @@
 import { IncomingMessage } from 'node:http';
 import type { Request, Response } from 'express';
 import { isAppError } from '@vaultline/core';
+import type { ApiKeyMode } from '@vaultline/auth';
 import type { Logger } from '@vaultline/logger';
 import { requestIdOf } from '@vaultline/http';
 import {
@@ -21,8 +22,14 @@ import { readRawBody } from './read-body';
  */
 export type Dispatch = (req: Request) => Promise<void>;
 
-/** Runs `dispatch` at most once per merchant, route and Idempotency-Key; `merchantId` null: no idempotency (public routes). */
-export type IdempotencyGuard = (req: Request, res: Response, merchantId: string | null, dispatch: Dispatch) => Promise<void>;
+/** Whose Idempotency-Keys a request uses: the merchant and the mode of its API key. */
+export interface KeyOwner {
+  merchantId: string;
+  mode: ApiKeyMode;
+}
+
+/** Runs `dispatch` at most once per merchant, mode, method, route and Idempotency-Key; `owner` null: no idempotency (public routes). */
+export type IdempotencyGuard = (req: Request, res: Response, owner: KeyOwner | null, dispatch: Dispatch) => Promise<void>;
 
 export interface IdempotencyGuardDeps {
   requests: IdempotentRequests;
@@ -41,12 +48,12 @@ export interface IdempotencyGuardDeps {
  * answer finds it. Other methods, and POSTs without the header, go through untouched.
  */
 export function idempotencyGuard(deps: IdempotencyGuardDeps): IdempotencyGuard {
-  return async (req, res, merchantId, dispatch) => {
-    const key = merchantId !== null && req.method === 'POST' ? parseIdempotencyKey(req.get(IDEMPOTENCY_KEY_HEADER)) : null;
-    if (merchantId === null || key === null) return dispatch(req);
+  return async (req, res, owner, dispatch) => {
+    const key = owner !== null && req.method === 'POST' ? parseIdempotencyKey(req.get(IDEMPOTENCY_KEY_HEADER)) : null;
+    if (owner === null || key === null) return dispatch(req);
 
     const body = await readRawBody(req, deps.bodyLimitBytes);
-    const request = { merchantId, method: req.method, path: req.path, url: req.originalUrl, headers: req.headers, body };
+    const request = { merchantId: owner.merchantId, mode: owner.mode, method: req.method, path: req.path, url: req.originalUrl, headers: req.headers, body };
     const scope = scopeOf(request, key);
     const fingerprint = fingerprintOf(request);
     const begun = await deps.requests.begin(scope, fingerprint);

@@ -37,6 +37,7 @@ export const orchestratorCollections: CollectionSpec[] = [
   // Earlier interface: a customer's stored cards and mandates are listed by customer.
   { name: CUSTOMERS },
   { name: PAYMENT_METHODS, indexes: [{ fields: ['customer_id', 'status'] }] },
-  // A payment request's Idempotency-Key, committed with the payment it made (id derived from route and key).
-  { name: PAYMENT_REQUESTS },
+  // A payment request's Idempotency-Key, committed with the payment it made (id derived from merchant, mode,
+  // route and key); the pruner finds the expired ones across merchants by creation time.
+  { name: PAYMENT_REQUESTS, indexes: [{ fields: ['created_at'], acrossMerchants: true }] },
 ];

@@ -1,4 +1,4 @@
-import { newId , type Scope } from '@vaultline/core';
+import { newId, type Scope } from '@vaultline/core';
 import type { DocumentStore, StoredDocument, UnitOfWork } from '@vaultline/store';
 import type { FlowMatrixRepository, FlowRepository } from '../domain/ports';
 import type { Flow } from '../domain/flows/flow';
@@ -16,8 +16,8 @@ interface FlowMatrixDocument extends StoredDocument {
   matrix: FlowMatrix;
 }
 
-/** A merchant defines a few flows; more than this is refused by listing only this many. */
-const MAX_FLOWS = 500;
+/** Flows are read a page at a time; a merchant has at most 500 (MAX_FLOWS_PER_MERCHANT), but earlier versions stored more. */
+const PAGE = 500;
 
 export class StoreFlowRepository implements FlowRepository {
   constructor(private readonly store: DocumentStore) {}
@@ -27,7 +27,17 @@ export class StoreFlowRepository implements FlowRepository {
   }
 
   async list(scope: Scope): Promise<Flow[]> {
-    return (await this.store.collection<FlowDocument>(FLOWS).list(scope, {}, { limit: MAX_FLOWS })).items.map((doc) => doc.flow);
+    const flows: Flow[] = [];
+    for (let after: string | undefined, more = true; more; ) {
+      const page = await this.store.collection<FlowDocument>(FLOWS).list(scope, {}, { limit: PAGE, ...(after ? { after } : {}) });
+      flows.push(...page.items.map((doc) => doc.flow));
+      [after, more] = [page.next_cursor, page.has_more && page.next_cursor !== undefined];
+    }
+    return flows;
+  }
+
+  count(scope: Scope): Promise<number> {
+    return this.store.collection<FlowDocument>(FLOWS).count(scope, {});
   }
 
   insert(uow: UnitOfWork, scope: Scope, flow: Flow): void {

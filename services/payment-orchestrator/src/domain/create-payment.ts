@@ -1,4 +1,4 @@
-import { ValidationError, newId , type Scope } from '@vaultline/core';
+import { ValidationError, newCapabilityId, newId, type Scope } from '@vaultline/core';
 import { calendarDay, type Credential } from './credentials/credential';
 import { decideFlow, type FlowCatalogPorts } from './flows/flow-catalog';
 import { usesSimulator } from './flows/flow';
@@ -88,7 +88,8 @@ export function createPayment(ports: CreatePaymentPorts): CreatePayment {
       metadata: command.metadata,
       created_at: now.toISOString(),
       updated_at: now.toISOString(),
-      session: { id: newId(), expires_at: expiresAt, return_url: command.returnUrl, allowed_origins: allowedOriginsFor(command), ...(command.storedCard ? { stored_card: command.storedCard } : {}) },
+      // The session id is the consumer's capability on the public card form: random, not derived from the payment's id.
+      session: { id: newCapabilityId(), expires_at: expiresAt, return_url: command.returnUrl, allowed_origins: allowedOriginsFor(command), ...(command.storedCard ? { stored_card: command.storedCard } : {}) },
       credential_id: stored?.id ?? null,
       initial_payment_id: null,
       authentication_preference: null,

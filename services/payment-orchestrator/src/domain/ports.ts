@@ -1,4 +1,4 @@
-import type { Clock , Scope } from '@vaultline/core';
+import type { Clock, Scope } from '@vaultline/core';
 import type { Page, PageRequest, UnitOfWork } from '@vaultline/store';
 import type { Credential } from './credentials/credential';
 import type { Customer } from './customers/customer';
@@ -60,7 +60,9 @@ export interface PaymentMethodRepository {
 export interface FlowRepository {
   /** Merchant-defined flows only (the built-in ones live in code). */
   get(scope: Scope, name: string): Promise<Flow | null>;
+  /** Every one of them, however many were stored (earlier versions had no limit). */
   list(scope: Scope): Promise<Flow[]>;
+  count(scope: Scope): Promise<number>;
   insert(uow: UnitOfWork, scope: Scope, flow: Flow): void;
 }
 

@@ -1,5 +1,6 @@
 import { ConcurrentModificationError, DuplicateKeyError } from '@vaultline/store';
-import { isUuid, newId , type Scope, scopeOfDocument } from '@vaultline/core';
+import { AppError, isUuid, newId, type Scope, scopeOfDocument } from '@vaultline/core';
+import type { TokenBucket, TtlStore } from '@vaultline/ttl';
 import { openCredentials } from './manage-processor-accounts';
 import type { Clock, PaymentRepository, ProcessorAccountRepository, ProcessorNotificationRepository, SecretSealer, TransactionRunner } from './ports';
 import { ProcessorAccountNotFound, type ProcessorAccount } from './processor-accounts/processor-account';
@@ -14,12 +15,27 @@ export type VerifiedItem =
 /** The plugin's side: parses the body and verifies each item with the account's credentials; null when the body is not a notification. */
 export type NotificationVerifier = (credentials: unknown, rawBody: Buffer, headers: Record<string, string | undefined>) => VerifiedItem[] | null;
 
+/** How much the public notification routes take: items per body, and requests per sender address and per account. */
+export interface NotificationLimits {
+  /** Items one body may carry; more → 413 (Adyen batches a handful; an attacker's body of thousands is refused whole). */
+  maxItems: number;
+  perAddress: TokenBucket;
+  perAccount: TokenBucket;
+}
+
+/** What was refused and not stored, for the operator: counted and logged once per request (never a row per item). */
+export type NotificationRejections = (refusal: { processor: 'adyen' | 'checkout'; reason: 'invalid_signature' | 'too_many_items' | 'rate_limited'; items: number; accountId: string | null; clientAddress: string }) => void;
+
 export interface ReceiveNotificationPorts {
   accounts: ProcessorAccountRepository;
   notifications: ProcessorNotificationRepository;
   sealer: SecretSealer;
   transaction: TransactionRunner;
   clock: Clock;
+  /** Token buckets of the rate limits (the runtime's TTL store: shared by every instance in the local and production profiles). */
+  buckets: Pick<TtlStore, 'takeToken'>;
+  limits: NotificationLimits;
+  rejections: NotificationRejections;
   /** Looks at the payment a recorded capture event names again now (its capture then settles through the runner). */
   wake: (scope: Scope, paymentId: string) => Promise<void>;
   /** A successful authorization the payment does not use is voided at its account (a late answer after a fallback). */
@@ -34,41 +50,86 @@ export interface NotificationReceipt {
   malformed: boolean;
 }
 
-export type ReceiveProcessorNotification = (processor: 'adyen' | 'checkout', accountId: string, rawBody: Buffer, headers: Record<string, string | undefined>) => Promise<NotificationReceipt>;
+export interface ProcessorNotificationRequest {
+  processor: 'adyen' | 'checkout';
+  accountId: string;
+  rawBody: Buffer;
+  headers: Record<string, string | undefined>;
+  /** The sender's address (the gateway's X-Forwarded-For), for its rate limit. */
+  clientAddress: string;
+}
+
+export type ReceiveProcessorNotification = (request: ProcessorNotificationRequest) => Promise<NotificationReceipt>;
+
+/** The sender or the account went over its rate limit: the processor delivers the notification again later. */
+export class NotificationsRateLimited extends AppError {
+  constructor(readonly retryAfterSeconds: number) {
+    super('rate_limited', 429, `Too many notifications: retry after ${retryAfterSeconds} s.`, { retry_after: retryAfterSeconds }, true);
+  }
+}
+
+export class TooManyNotificationItems extends AppError {
+  constructor(limit: number) {
+    super('too_many_notification_items', 413, `A notification body carries at most ${limit} items; nothing of this one was recorded.`, { field: 'notificationItems' });
+  }
+}
 
 /**
  * Records what a processor notified, for the account named in the URL (notifications carry no API key:
- * the signature with the account's own key is the authentication). Every item is recorded: a verified one
- * once per event (a redelivery hits the unique dedupe key and changes nothing), a forged one as refused.
+ * the signature with the account's own key is the authentication). The route is public, so before any
+ * store write: the sender's address and then the account have a rate limit (the address first: a
+ * blocked sender creates no bucket per account id it makes up), and a body of more than `maxItems` items
+ * is refused whole. A verified item is recorded once per event (a redelivery hits the unique dedupe key
+ * and changes nothing); an item whose signature does not verify is not stored at all — it is counted and
+ * logged once per request, so forged bodies cannot fill the store.
  */
 export function receiveProcessorNotification(ports: ReceiveNotificationPorts, verifiers: Record<'adyen' | 'checkout', NotificationVerifier>): ReceiveProcessorNotification {
-  return async (processor, accountId, rawBody, headers) => {
+  const { limits, rejections } = ports;
+  const limit = async (key: string, bucket: TokenBucket, refusal: () => void): Promise<void> => {
+    const taken = await ports.buckets.takeToken(key, { ratePerSecond: bucket.ratePerSecond, burst: bucket.burst });
+    if (taken.allowed) return;
+    refusal();
+    // Whole seconds, rounded up: a sender that obeys Retry-After is not refused again.
+    throw new NotificationsRateLimited(Math.max(1, Math.ceil(taken.retryAfterMs / 1000)));
+  };
+  return async ({ processor, accountId, rawBody, headers, clientAddress }) => {
+    const refused = (reason: Parameters<NotificationRejections>[0]['reason'], items: number, account: string | null) => rejections({ processor, reason, items, accountId: account, clientAddress });
+    await limit(`processor-notifications:address:${clientAddress}`, limits.perAddress, () => refused('rate_limited', 1, null));
     const account: ProcessorAccount | null = await ports.accounts.getGlobal(accountId);
     if (!account || account.processor !== processor) throw new ProcessorAccountNotFound();
+    await limit(`processor-notifications:account:${account.id}`, limits.perAccount, () => refused('rate_limited', 1, account.id));
     const items = verifiers[processor](openCredentials(ports.sealer, account), rawBody, headers);
+    if (items && items.length > limits.maxItems) {
+      refused('too_many_items', 1, account.id);
+      throw new TooManyNotificationItems(limits.maxItems);
+    }
     const receipt: NotificationReceipt = { accepted: 0, duplicates: 0, refused: 0, malformed: items === null };
     const now = ports.clock.now().toISOString();
     for (const item of items ?? []) {
-      const id = newId();
-      const common = { id, merchant_id: account.merchant_id, mode: account.mode, account_id: account.id, processor, received_at: now };
-      const record: Omit<ProcessorNotificationRecord, 'version'> = item.verified
-        ? {
-            ...common,
-            status: 'accepted',
-            dedupe_key: item.event.dedupe_key,
-            kind: item.event.kind,
-            payment_reference: item.event.payment_reference ?? null,
-            processor_reference: item.event.processor_reference ?? null,
-            capture_reference: item.event.capture_reference ?? null,
-            failure_reason: item.event.failure_reason ?? null,
-            refusal: null,
-          }
-        : { ...common, status: 'refused', dedupe_key: `refused:${id}`, kind: item.event_name, payment_reference: null, processor_reference: item.processor_reference, capture_reference: null, failure_reason: null, refusal: 'invalid_signature' };
+      if (!item.verified) {
+        receipt.refused += 1;
+        continue;
+      }
+      const record: Omit<ProcessorNotificationRecord, 'version'> = {
+        id: newId(),
+        merchant_id: account.merchant_id,
+        mode: account.mode,
+        account_id: account.id,
+        processor,
+        received_at: now,
+        status: 'accepted',
+        dedupe_key: item.event.dedupe_key,
+        kind: item.event.kind,
+        payment_reference: item.event.payment_reference ?? null,
+        processor_reference: item.event.processor_reference ?? null,
+        capture_reference: item.event.capture_reference ?? null,
+        failure_reason: item.event.failure_reason ?? null,
+        refusal: null,
+      };
       try {
         await ports.transaction((uow) => ports.notifications.insert(uow, record));
-        if (item.verified) receipt.accepted += 1;
-        else receipt.refused += 1;
-        if (item.verified && (record.kind === 'capture_succeeded' || record.kind === 'capture_failed') && record.payment_reference && isUuid(record.payment_reference)) {
+        receipt.accepted += 1;
+        if ((record.kind === 'capture_succeeded' || record.kind === 'capture_failed') && record.payment_reference && isUuid(record.payment_reference)) {
           await ports.wake(scopeOfDocument(account), record.payment_reference);
         }
       } catch (error) {
@@ -76,10 +137,11 @@ export function receiveProcessorNotification(ports: ReceiveNotificationPorts, ve
         receipt.duplicates += 1;
       }
       // Also on a redelivery: a void that could not be sent the first time is tried again (it is idempotent).
-      if (item.verified && record.kind === 'authorization_succeeded' && record.payment_reference && isUuid(record.payment_reference) && record.processor_reference) {
+      if (record.kind === 'authorization_succeeded' && record.payment_reference && isUuid(record.payment_reference) && record.processor_reference) {
         await ports.voidStray(scopeOfDocument(account), account.id, record.payment_reference, record.processor_reference);
       }
     }
+    if (receipt.refused > 0) refused('invalid_signature', receipt.refused, account.id);
     return receipt;
   };
 }

@@ -122,8 +122,8 @@ function initialCommand(req: Request, body: { amount: number; currency_code: str
   };
 }
 
-/** The merchant's Idempotency-Key as the gateway passed it on (it refuses malformed ones at the edge), scoped to the route. */
+/** The merchant's Idempotency-Key as the gateway passed it on (it refuses malformed ones at the edge), scoped to the key's mode and the route. */
 export function requestKeyOf(req: Request): PaymentRequestKey | null {
   const key = req.get('idempotency-key');
-  return key && key.length <= 255 ? { route: `${req.method} ${req.path}`, key } : null;
+  return key && key.length <= 255 ? { mode: modeOf(req), route: `${req.method} ${req.path}`, key } : null;
 }

@@ -5,6 +5,7 @@ import { ManualClock, newId } from '@vaultline/core';
 import { startHttpServer } from '@vaultline/http';
 import { SERVICE_NAMES, type ServiceName, type ServiceRuntime } from '@vaultline/runtime';
 import { createLogger } from '@vaultline/logger';
+import { MetricsRegistry } from '@vaultline/metrics';
 import { MemoryDocumentStore, SqliteDocumentStore, type DocumentStore } from '@vaultline/store';
 import { MemoryTtlStore } from '@vaultline/ttl';
 import { createApp, loadPaymentOrchestratorConfig, type PaymentOrchestratorApp } from '../../src';
@@ -52,11 +53,15 @@ export interface Harness {
   clock: ManualClock;
   bus: Bus;
   store: DocumentStore;
+  /** The service's metrics (the registry a /metrics listener would serve). */
+  metrics: MetricsRegistry;
+  /** The service's log lines at warn and above (a LOG_LEVEL other than silent sets the level and echoes them to stdout), as JSON text. */
+  logLines: string[];
   /** Every event the service published, in order (payments and checkout-sessions topics). */
   events: PublishedEvent[];
   call(caller: Caller, method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<Answer>;
   /** A public call (no merchant key, as the gateway sends a processor's notification): the raw body as given, the answer as text. */
-  postPublic(path: string, rawBody: string, headers?: Record<string, string>): Promise<{ status: number; text: string }>;
+  postPublic(path: string, rawBody: string, headers?: Record<string, string>): Promise<{ status: number; text: string; headers: Headers }>;
   /** The vault's side of the hosted page: publishes checkout.session.completed for the payment's session. */
   submitCard(payment: Json, masked?: string, options?: { eventId?: string; scheme?: string; merchantId?: string; submittedAt?: string }): Promise<EventData<typeof checkoutSessionCompletedV1>>;
   /** The vault's side of a stored-card session (earlier interface, rules 3 and 5): completes it with the stored card the session shows. */
@@ -106,11 +111,20 @@ export async function startOrchestrator(options: HarnessOptions = {}): Promise<H
   const clock = options.realTime ? new SystemTimeClock() : new ManualClock(options.start ?? '2026-06-01T10:00:00.000Z');
   const store = options.storeFile ? await SqliteDocumentStore.open(options.storeFile) : new MemoryDocumentStore();
   const bus = options.bus ?? (await openBus('memory://'));
+  const metrics = new MetricsRegistry();
+  const logLines: string[] = [];
+  /** A developer's LOG_LEVEL (jest.setup makes it silent otherwise): lines also go to stdout. */
+  const verboseLevel = process.env.LOG_LEVEL && process.env.LOG_LEVEL !== 'silent' ? process.env.LOG_LEVEL : undefined;
+  const captureLine = (line: string): void => {
+    logLines.push(line);
+    if (verboseLevel) process.stdout.write(line);
+  };
   const runtime: ServiceRuntime = {
     store,
     bus,
     ttl: new MemoryTtlStore({ clock }),
-    logger: createLogger({ service: 'payment-orchestrator', level: process.env.LOG_LEVEL ?? 'silent' }),
+    logger: createLogger({ service: 'payment-orchestrator', level: verboseLevel ?? 'warn', destination: { write: captureLine } }),
+    metrics: metrics.forService('payment-orchestrator'),
     clock,
     signer: new InternalTokenSigner('payment-orchestrator', orchestratorKeys.privateKeyPem),
     verifier: new InternalTokenVerifier('payment-orchestrator', { gateway: gatewayKeys.publicKeyPem }),
@@ -142,6 +156,8 @@ export async function startOrchestrator(options: HarnessOptions = {}): Promise<H
     clock,
     bus,
     store,
+    metrics,
+    logLines,
     events,
     async call(caller, method, path, body, headers = {}) {
       const token = gatewaySigner.sign('payment-orchestrator', { merchantId: caller.merchantId, scopes: [SCOPES.merchant], ...(caller.mode ? { mode: caller.mode } : {}) });
@@ -156,7 +172,7 @@ export async function startOrchestrator(options: HarnessOptions = {}): Promise<H
     async postPublic(path, rawBody, headers = {}) {
       const token = gatewaySigner.sign('payment-orchestrator', { merchantId: 'public', scopes: [SCOPES.public] });
       const response = await fetch(`${server.url}${path}`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', ...headers }, body: rawBody });
-      return { status: response.status, text: await response.text() };
+      return { status: response.status, text: await response.text(), headers: response.headers };
     },
     async submitCard(payment, masked = CARDS.approved, submitOptions = {}) {
       const data: EventData<typeof checkoutSessionCompletedV1> = {

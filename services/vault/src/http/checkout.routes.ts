@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Request, Response, Router } from 'express';
+import type { Response, Router } from 'express';
 import { z } from 'zod';
 import { NotFoundError } from '@vaultline/core';
-import { parseInput } from '@vaultline/http';
+import { clientAddressOf, parseInput } from '@vaultline/http';
 import type { CheckoutFraming, CheckoutStatus, ConfirmStoredCard, SubmitCheckoutCard } from '../domain/checkout/checkout-flow';
 import { toCheckoutStatusView } from './checkout-status.view';
 
@@ -63,17 +63,6 @@ function send(res: Response, item: Asset, cache: string): void {
   res.setHeader('X-Content-Type-Options', 'nosniff');
   res.setHeader('Cache-Control', cache);
   res.send(item.body);
-}
-
-/**
- * The client's address for per-address limits. Contract with the gateway: it replaces any
- * X-Forwarded-For with one entry, the client's address under its TRUST_PROXY rule
- * (services/gateway/src/http/client-address.ts); the first entry is read so that a proxy between
- * gateway and vault appending its own does not change the answer.
- */
-export function clientAddressOf(req: Request): string {
-  const forwarded = req.get('x-forwarded-for')?.split(',')[0]?.trim();
-  return forwarded || req.socket.remoteAddress || 'unknown';
 }
 
 /** Public routes (scope public): hosted page, SDK, card submission and status, keyed by session id. */

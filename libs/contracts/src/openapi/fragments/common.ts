@@ -27,7 +27,7 @@ export const commonFragment: OpenApiFragment = {
           field: { type: 'string', description: 'For input errors: the dotted path of the offending field.' },
         },
       },
-      ObjectId: { type: 'string', format: 'uuid', description: 'A UUIDv7: ids sort by creation time.' },
+      ObjectId: { type: 'string', format: 'uuid', description: 'A UUIDv7: ids sort by creation time (checkout session ids excepted: random UUIDv4).' },
       Timestamp: { type: 'string', format: 'date-time' },
     },
     parameters: {

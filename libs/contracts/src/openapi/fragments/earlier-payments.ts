@@ -30,7 +30,7 @@ const MANDATE = {
 const FIRST_PAYMENT = {
   id: '019ab2c4-5a00-7a10-9c3b-5f2e8d7a6c04',
   amount: 1999,
-  action_requirement: { type: 'use_sdk', session_id: '019ab2c4-5a00-7a10-9c3b-5f2e8d7a6c05' },
+  action_requirement: { type: 'use_sdk', session_id: '6f1c2b8e-5a00-4a10-9c3b-5f2e8d7a6c05' },
   created_at: CREATED_AT,
   currency_code: 'EUR',
   customer: { id: CUSTOMER.id, name: CUSTOMER.name },
@@ -208,7 +208,7 @@ export const earlierPaymentsFragment: OpenApiFragment = {
             type: 'object',
             required: ['type', 'session_id'],
             additionalProperties: false,
-            properties: { type: { const: 'use_sdk' }, session_id: uuid },
+            properties: { type: { const: 'use_sdk' }, session_id: { ...uuid, description: 'A random UUIDv4 (not time-ordered): the consumer\'s capability on the hosted page.' } },
             description: 'Consumer-present payments (rules 1 to 5): the session the hosted page or checkout.js starts with.',
           },
           created_at: { type: 'string', format: 'date-time' },

@@ -97,7 +97,7 @@ describe('the payments part of the OpenAPI document', () => {
   it('when a consumer-present payment is created, then its answer must carry the action requirement and be processing', () => {
     const created = (body: JsonObject) => validateAgainstOpenApi('post', '/payments/one-off', 200, body).valid;
     expect(created(payment)).toBe(false);
-    expect(created({ ...payment, action_requirement: { type: 'use_sdk', session_id: '019ab2c4-4d1e-7a10-9c3b-5f2e8d7a6b02' } })).toBe(true);
+    expect(created({ ...payment, action_requirement: { type: 'use_sdk', session_id: '6f1c2b8e-4d1e-4a10-9c3b-5f2e8d7a6b02' } })).toBe(true);
   });
 
   it('when a request names another source type, a malformed recurring expiry or a zero amount, then the documented request schemas refuse it; explain also takes a payment as answered', () => {

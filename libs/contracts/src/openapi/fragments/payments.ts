@@ -54,7 +54,7 @@ const SOURCE = { type: 'card', cardholder_name: 'Ada Lovelace', expiry_month: 12
 const ONE_OFF = {
   id: '019ab2c4-4d1e-7a10-9c3b-5f2e8d7a6b01',
   amount: { requested: 1999 },
-  action_requirement: { type: 'use_sdk', session_id: '019ab2c4-4d1e-7a10-9c3b-5f2e8d7a6b02' },
+  action_requirement: { type: 'use_sdk', session_id: '6f1c2b8e-4d1e-4a10-9c3b-5f2e8d7a6b02' },
   created_at: CREATED_AT,
   currency_code: 'EUR',
   flow: 'simulator_auto_capture',
@@ -66,7 +66,7 @@ const ONE_OFF = {
 const RECURRING = {
   ...ONE_OFF,
   id: '019ab2c4-4d1e-7a10-9c3b-5f2e8d7a6b11',
-  action_requirement: { type: 'use_sdk', session_id: '019ab2c4-4d1e-7a10-9c3b-5f2e8d7a6b12' },
+  action_requirement: { type: 'use_sdk', session_id: '6f1c2b8e-4d1e-4a10-9c3b-5f2e8d7a6b12' },
   credential_id: '019ab2c4-4d1e-7a10-9c3b-5f2e8d7a6b13',
   reference: 'subscription-42',
   recurring_frequency: 30,
@@ -76,7 +76,7 @@ const RECURRING = {
 const UNSCHEDULED = {
   ...ONE_OFF,
   id: '019ab2c4-4d1e-7a10-9c3b-5f2e8d7a6b21',
-  action_requirement: { type: 'use_sdk', session_id: '019ab2c4-4d1e-7a10-9c3b-5f2e8d7a6b22' },
+  action_requirement: { type: 'use_sdk', session_id: '6f1c2b8e-4d1e-4a10-9c3b-5f2e8d7a6b22' },
   credential_id: '019ab2c4-4d1e-7a10-9c3b-5f2e8d7a6b23',
   reference: 'top-up-7',
   use_case: 'UNSCHEDULED',
@@ -108,7 +108,7 @@ const SUBSEQUENT_UNSCHEDULED = {
 const MANUAL_AUTHORIZED = {
   ...ONE_OFF,
   id: '019ab2c4-4d1e-7a10-9c3b-5f2e8d7a6b51',
-  action_requirement: { type: 'use_sdk', session_id: '019ab2c4-4d1e-7a10-9c3b-5f2e8d7a6b52' },
+  action_requirement: { type: 'use_sdk', session_id: '6f1c2b8e-4d1e-4a10-9c3b-5f2e8d7a6b52' },
   amount: { requested: 5000, authorized: 5000 },
   reference: 'manual-order-77',
   source: SOURCE,
@@ -394,7 +394,7 @@ export const paymentsFragment: OpenApiFragment = {
           '201': answer('The flow.', 'Flow', FLOW),
           ...commonErrorResponses,
           '409': problemResponse('flow_exists: a built-in or own flow has that name.'),
-          '422': problemResponse('invalid_flow, unknown_processor, processor_capability_missing, validation_failed: the field names the step.'),
+          '422': problemResponse('invalid_flow, unknown_processor, processor_capability_missing, validation_failed: the field names the step; flow_limit_reached: the merchant already has 500 flows.'),
         },
       },
       get: {
@@ -512,7 +512,7 @@ export const paymentsFragment: OpenApiFragment = {
             type: 'object',
             required: ['type', 'session_id'],
             additionalProperties: false,
-            properties: { type: { const: 'use_sdk' }, session_id: uuid },
+            properties: { type: { const: 'use_sdk' }, session_id: { ...uuid, description: 'A random UUIDv4 (not time-ordered): the consumer\'s capability on the hosted page.' } },
             description: 'Consumer-present initial payments: start the hosted page or the SDK with the session id.',
           },
           authentication_preference: { type: 'string', enum: AUTHENTICATION_PREFERENCES },

@@ -126,9 +126,11 @@ export const processorAccountsFragment: OpenApiFragment = {
         parameters: [accountIdParameter],
         requestBody: { required: true, content: { 'application/json': { schema: { type: 'object', required: ['live', 'notificationItems'] } } } },
         responses: {
-          '200': { description: '`[accepted]` once read; items whose signature fails are recorded as refused and move nothing.', content: { 'text/plain': { schema: { const: '[accepted]' } } } },
+          '200': { description: '`[accepted]` once read; items whose signature fails are not stored and move nothing (counted and logged).', content: { 'text/plain': { schema: { const: '[accepted]' } } } },
           '400': problemResponse('invalid_notification: the body is not a standard notification.'),
           '404': problemResponse('processor_account_not_found: unknown account, or not an Adyen one.'),
+          '413': problemResponse('too_many_notification_items: more than 100 items in one body; nothing of it is recorded.'),
+          '429': problemResponse('rate_limited: the sender\'s address or the account went over its rate limit; Retry-After says when to deliver again.'),
           '503': problemResponse('stray_authorization_pending: an AUTHORISATION the payment does not use cannot be voided yet; Adyen delivers it again.'),
         },
       },
@@ -144,8 +146,9 @@ export const processorAccountsFragment: OpenApiFragment = {
         responses: {
           '200': { description: 'Recorded (once per event id).', content: json({ type: 'object', properties: { received: { const: true } } }, { received: true }) },
           '400': problemResponse('invalid_notification.'),
-          '401': problemResponse('invalid_signature: recorded as refused, nothing moves.'),
+          '401': problemResponse('invalid_signature: not stored (counted and logged), nothing moves.'),
           '404': problemResponse('processor_account_not_found.'),
+          '429': problemResponse('rate_limited: the sender\'s address or the account went over its rate limit; Retry-After says when to deliver again.'),
           '503': problemResponse('stray_authorization_pending: a payment_approved the payment does not use cannot be voided yet; Checkout.com delivers it again.'),
         },
       },

@@ -94,7 +94,7 @@ export const tokensFragment: OpenApiFragment = {
         responses: {
           '201': jsonResponse('The session, now completed.', 'CheckoutSessionStatus'),
           '404': problemResponse('checkout_session_not_found.'),
-          '409': problemResponse('checkout_session_already_used.'),
+          '409': problemResponse('checkout_session_already_used; stored_card_session (the session pays with the stored card it offers: confirm it at /sessions/{session_id}/stored-card).'),
           '410': problemResponse('checkout_session_expired.'),
           '422': { $ref: '#/components/responses/ValidationFailed' },
           '429': problemResponse('too_many_attempts (per session and per address).'),

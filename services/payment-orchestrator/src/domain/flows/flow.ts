@@ -72,6 +72,15 @@ export function needsSecurityCode(flow: Flow, processors: Processors): boolean {
   return authorizers(flow, processors).some((processor) => processor.id !== 'simulator');
 }
 
+/** How many flows one merchant may define (in each mode): enough for any routing, few enough to read whole. */
+export const MAX_FLOWS_PER_MERCHANT = 500;
+
+export class FlowLimitReached extends AppError {
+  constructor() {
+    super('flow_limit_reached', 422, `A merchant defines at most ${MAX_FLOWS_PER_MERCHANT} flows; reuse one of them (flows are immutable and shared by every rule that names them).`);
+  }
+}
+
 export class FlowExists extends AppError {
   constructor(name: string) {
     super('flow_exists', 409, `A flow named ${name} already exists; flows are immutable, create one under a new name.`, { field: 'name' });

@@ -1,8 +1,9 @@
 import type { Mode } from '@vaultline/core';
 /**
- * A notification a processor sent about one of an account's payments, as received: accepted (its
- * signature verified; `dedupe_key` unique per account, so a redelivery is recorded once) or refused (the
- * signature did not verify; kept for the operator, nothing moves).
+ * A notification a processor sent about one of an account's payments, as received and verified
+ * (`dedupe_key` unique per account, so a redelivery is recorded once). Items whose signature does not
+ * verify are not stored (counted and logged instead); stores written by earlier versions may still hold
+ * such items as `refused`.
  */
 export interface ProcessorNotificationRecord {
   id: string;

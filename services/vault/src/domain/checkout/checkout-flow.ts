@@ -15,6 +15,7 @@ import {
   CheckoutSessionNotFound,
   CheckoutSessionUsed,
   StoredCardNotConfirmable,
+  StoredCardSession,
   TooManyAttempts,
   framingOriginsOf,
   stateAt,
@@ -193,6 +194,7 @@ export function submitCheckoutCard(ports: SubmitCheckoutCardPorts): SubmitChecko
   const { sessions, createToken, clock } = ports;
   return async (command) => {
     const session = await openSessionForAttempt(ports, command.sessionId, command.clientAddress);
+    if (session.stored_card) throw new StoredCardSession();
 
     let completed: CheckoutSessionRecord = session;
     try {

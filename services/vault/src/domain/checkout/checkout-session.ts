@@ -45,6 +45,17 @@ export class StoredCardNotConfirmable extends AppError {
   }
 }
 
+/**
+ * A session that offers a stored card (a payment from a stored credential, a mandate) completes only with
+ * that card: a newly entered one would make a token the payment never uses, and the payment would wait
+ * for a card until the session expires.
+ */
+export class StoredCardSession extends AppError {
+  constructor() {
+    super('stored_card_session', 409, 'This session pays with the stored card it offers: confirm it (POST /sessions/{session_id}/stored-card) instead of entering a card.');
+  }
+}
+
 export class CheckoutSessionNotFound extends NotFoundError {
   constructor() {
     super('checkout_session');
