@@ -13,6 +13,10 @@ import { StoreFlowMatrixRepository, StoreFlowRepository } from './data/flow.repo
 import { StorePaymentRepository } from './data/payment.repository';
 import { StoreProcessorAccountRepository, StoreProcessorNotificationRepository } from './data/processor-account.repository';
 import { StoreTransactionRepository } from './data/transaction.repository';
+import { StoreDisputeRepository } from './data/dispute.repository';
+import { recordDispute } from './domain/disputes/record-dispute';
+import { getDispute, listDisputes, listPaymentDisputes, openTestDispute } from './domain/disputes/manage-disputes';
+import { disputeRoutes } from './http/disputes.routes';
 import { StorePaymentRequestRepository } from './data/payment-request.repository';
 import { advancePayment } from './domain/advance-payment';
 import { capturePayment } from './domain/capture-payment';
@@ -96,6 +100,8 @@ export function createApp(runtime: ServiceRuntime, config: PaymentOrchestratorCo
   const runner = new PaymentRunner({ payments, advance, clock, logger, pollIntervalMs: config.workerPollMs });
   const runPayment = (merchantId: string, paymentId: string): void => void runner.run(merchantId, paymentId);
   const wake = wakePayment({ payments, transaction, clock });
+  const disputes = new StoreDisputeRepository(store);
+  const recordDisputes = recordDispute({ payments, disputes, notifications, transaction, clock });
   const flowPorts = { flows, matrices, directory, transaction, clock };
   const accountPorts = {
     accounts,
@@ -151,6 +157,12 @@ export function createApp(runtime: ServiceRuntime, config: PaymentOrchestratorCo
         getFlowMatrix: getFlowMatrix(flowPorts),
         explainFlow: explainFlow(flowPorts),
       });
+      disputeRoutes(router, {
+        getDispute: getDispute({ payments, disputes }),
+        listDisputes: listDisputes({ payments, disputes }),
+        listPaymentDisputes: listPaymentDisputes({ payments, disputes }),
+        openTestDispute: openTestDispute({ payments, record: recordDisputes }),
+      });
       processorAccountRoutes(router, {
         createProcessorAccount: createProcessorAccount(accountPorts),
         getProcessorAccount: getProcessorAccount(accountPorts),
@@ -166,6 +178,7 @@ export function createApp(runtime: ServiceRuntime, config: PaymentOrchestratorCo
             wake: async (merchantId, paymentId) => {
               if (await wake(merchantId, paymentId)) await runner.run(merchantId, paymentId);
             },
+            recordDispute: recordDisputes,
             voidStray: voidStrayAuthorization({ payments, transactions, directory, transaction, clock, settle: (merchantId, paymentId) => runner.run(merchantId, paymentId) }),
           },
           notificationVerifiers,

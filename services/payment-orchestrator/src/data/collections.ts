@@ -11,6 +11,7 @@ export const PROCESSOR_NOTIFICATIONS = 'processor_notifications';
 export const CUSTOMERS = 'customers';
 export const PAYMENT_METHODS = 'payment_methods';
 export const PAYMENT_REQUESTS = 'payment_requests';
+export const DISPUTES = 'disputes';
 
 export const orchestratorCollections: CollectionSpec[] = [
   { name: PAYMENTS },
@@ -39,4 +40,7 @@ export const orchestratorCollections: CollectionSpec[] = [
   { name: PAYMENT_METHODS, indexes: [{ fields: ['customer_id', 'status'] }] },
   // A payment request's Idempotency-Key, committed with the payment it made (id derived from route and key).
   { name: PAYMENT_REQUESTS },
+  // One dispute per processor reference of an account (two first notifications racing: one creates, the other
+  // moves it); a payment's disputes are listed by payment.
+  { name: DISPUTES, indexes: [{ fields: ['processor', 'processor_reference'], unique: true }, { fields: ['payment_id'] }, { fields: ['mode'] }] },
 ];

@@ -5,11 +5,22 @@ import type { Clock, PaymentRepository, ProcessorAccountRepository, ProcessorNot
 import { ProcessorAccountNotFound, type ProcessorAccount } from './processor-accounts/processor-account';
 import type { ProcessorNotificationRecord } from './processor-accounts/processor-notification';
 import type { VoidStrayAuthorization } from './void-stray-authorization';
+import type { DisputeSignal } from './disputes/dispute';
+import type { RecordDispute } from './disputes/record-dispute';
 
 /** A notification's verdict per item, as the processor plugin gives it (verification and mapping are the plugin's). */
-export type VerifiedItem =
-  | { verified: true; event: { kind: string; dedupe_key: string; payment_reference?: string; processor_reference?: string; capture_reference?: string | null; failure_reason?: string } }
-  | { verified: false; event_name: string; processor_reference: string | null };
+export interface VerifiedEvent {
+  kind: string;
+  dedupe_key: string;
+  payment_reference?: string;
+  processor_reference?: string;
+  capture_reference?: string | null;
+  failure_reason?: string;
+  /** A chargeback notification: what it says about the dispute (kind `dispute`). */
+  dispute?: DisputeSignal;
+}
+
+export type VerifiedItem = { verified: true; event: VerifiedEvent } | { verified: false; event_name: string; processor_reference: string | null };
 
 /** The plugin's side: parses the body and verifies each item with the account's credentials; null when the body is not a notification. */
 export type NotificationVerifier = (credentials: unknown, rawBody: Buffer, headers: Record<string, string | undefined>) => VerifiedItem[] | null;
@@ -24,6 +35,8 @@ export interface ReceiveNotificationPorts {
   wake: (merchantId: string, paymentId: string) => Promise<void>;
   /** A successful authorization the payment does not use is voided at its account (a late answer after a fallback). */
   voidStray: VoidStrayAuthorization;
+  /** A chargeback notification: recorded with the dispute it opens or moves, in one commit (a redelivery changes nothing). */
+  recordDispute?: RecordDispute;
 }
 
 export interface NotificationReceipt {
@@ -65,7 +78,9 @@ export function receiveProcessorNotification(ports: ReceiveNotificationPorts, ve
           }
         : { ...common, status: 'refused', dedupe_key: `refused:${id}`, kind: item.event_name, payment_reference: null, processor_reference: item.processor_reference, capture_reference: null, failure_reason: null, refusal: 'invalid_signature' };
       try {
-        await ports.transaction((uow) => ports.notifications.insert(uow, record));
+        const dispute = item.verified ? item.event.dispute : undefined;
+        if (dispute && ports.recordDispute) await ports.recordDispute(account, record, dispute);
+        else await ports.transaction((uow) => ports.notifications.insert(uow, record));
         if (item.verified) receipt.accepted += 1;
         else receipt.refused += 1;
         if (item.verified && (record.kind === 'capture_succeeded' || record.kind === 'capture_failed') && record.payment_reference && isUuid(record.payment_reference)) {

@@ -1,0 +1,39 @@
+import type { Scope } from '@vaultline/core';
+import type { DocumentStore, Page, PageRequest, UnitOfWork } from '@vaultline/store';
+import type { Dispute } from '../domain/disputes/dispute';
+import type { DisputeRepository } from '../domain/disputes/dispute-ports';
+import { DISPUTES } from './collections';
+
+/** Disputes of one merchant in one mode (test and live are two worlds: a dispute of the other mode is not found). */
+export class StoreDisputeRepository implements DisputeRepository {
+  constructor(private readonly store: DocumentStore) {}
+
+  private get collection() {
+    return this.store.collection<Dispute>(DISPUTES);
+  }
+
+  async get(scope: Scope, id: string): Promise<Dispute | null> {
+    const dispute = await this.collection.get(scope.merchantId, id);
+    return dispute && dispute.mode === scope.mode ? dispute : null;
+  }
+
+  list(scope: Scope, page: PageRequest): Promise<Page<Dispute>> {
+    return this.collection.list(scope.merchantId, { mode: scope.mode }, page);
+  }
+
+  listForPayment(scope: Scope, paymentId: string, page: PageRequest): Promise<Page<Dispute>> {
+    return this.collection.list(scope.merchantId, { mode: scope.mode, payment_id: paymentId }, page);
+  }
+
+  findByProcessorReference(scope: Scope, processor: string, processorReference: string): Promise<Dispute | null> {
+    return this.collection.findOne(scope.merchantId, { mode: scope.mode, processor, processor_reference: processorReference });
+  }
+
+  insert(uow: UnitOfWork, dispute: Omit<Dispute, 'version'>): Dispute {
+    return uow.insert<Dispute>(DISPUTES, dispute);
+  }
+
+  update(uow: UnitOfWork, dispute: Dispute): Dispute {
+    return uow.update<Dispute>(DISPUTES, dispute);
+  }
+}
