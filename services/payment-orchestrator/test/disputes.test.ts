@@ -19,7 +19,7 @@ afterEach(async () => {
 /** A signed Adyen dispute item (the signature covers the eight fields; disputeStatus travels beside it, as Adyen sends it). */
 function adyenDispute(payment: Json, eventCode: string, disputeStatus?: string, pspReference = 'DSP9TQ4HRL5N8C3X') {
   const notification = adyenNotification(
-    { amount: { value: 1250, currency: 'EUR' }, eventCode, merchantAccountCode: 'ShopECOM', merchantReference: payment.id, originalReference: 'QFQTPCQ8HXSKGKAB', pspReference, reason: 'Fraud', success: 'true' },
+    { amount: { value: 1250, currency: 'EUR' }, eventCode, eventDate: '2026-06-02T10:00:00+02:00', merchantAccountCode: 'ShopECOM', merchantReference: payment.id, originalReference: 'QFQTPCQ8HXSKGKAB', pspReference, reason: 'Fraud', success: 'true' },
     HMAC_KEY,
   );
   const item = notification.notificationItems[0]!.NotificationRequestItem as Json;
