@@ -15,6 +15,7 @@ import { StoreProcessorAccountRepository, StoreProcessorNotificationRepository }
 import { StoreTransactionRepository } from './data/transaction.repository';
 import { StoreDisputeRepository } from './data/dispute.repository';
 import { recordDispute } from './domain/disputes/record-dispute';
+import { settleLateCapture } from './domain/settle-late-capture';
 import { getDispute, listDisputes, listPaymentDisputes, openTestDispute } from './domain/disputes/manage-disputes';
 import { disputeRoutes } from './http/disputes.routes';
 import { StorePaymentRequestRepository } from './data/payment-request.repository';
@@ -179,6 +180,7 @@ export function createApp(runtime: ServiceRuntime, config: PaymentOrchestratorCo
               if (await wake(merchantId, paymentId)) await runner.run(merchantId, paymentId);
             },
             recordDispute: recordDisputes,
+            settleLateCapture: settleLateCapture({ payments, transactions, transaction, clock }),
             voidStray: voidStrayAuthorization({ payments, transactions, directory, transaction, clock, settle: (merchantId, paymentId) => runner.run(merchantId, paymentId) }),
           },
           notificationVerifiers,

@@ -7,6 +7,7 @@ import type { ProcessorNotificationRecord } from './processor-accounts/processor
 import type { VoidStrayAuthorization } from './void-stray-authorization';
 import type { DisputeSignal } from './disputes/dispute';
 import type { RecordDispute } from './disputes/record-dispute';
+import type { SettleLateCapture } from './settle-late-capture';
 
 /** A notification's verdict per item, as the processor plugin gives it (verification and mapping are the plugin's). */
 export interface VerifiedEvent {
@@ -35,6 +36,8 @@ export interface ReceiveNotificationPorts {
   wake: (merchantId: string, paymentId: string) => Promise<void>;
   /** A successful authorization the payment does not use is voided at its account (a late answer after a fallback). */
   voidStray: VoidStrayAuthorization;
+  /** A capture success naming a payment that failed at capture (a processor's own recapture) moves it on. */
+  settleLateCapture?: SettleLateCapture;
   /** A chargeback notification: recorded with the dispute it opens or moves, in one commit (a redelivery changes nothing). */
   recordDispute?: RecordDispute;
 }
@@ -89,6 +92,10 @@ export function receiveProcessorNotification(ports: ReceiveNotificationPorts, ve
       } catch (error) {
         if (!(error instanceof DuplicateKeyError)) throw error;
         receipt.duplicates += 1;
+      }
+      // Also on a redelivery (the first delivery may have lost a race): it moves a payment only once.
+      if (item.verified && record.kind === 'capture_succeeded' && record.payment_reference && isUuid(record.payment_reference)) {
+        await ports.settleLateCapture?.(account.merchant_id, account.id, record);
       }
       // Also on a redelivery: a void that could not be sent the first time is tried again (it is idempotent).
       if (item.verified && record.kind === 'authorization_succeeded' && record.payment_reference && isUuid(record.payment_reference) && record.processor_reference) {

@@ -47,6 +47,8 @@ export interface PendingCapture {
   amount: number;
   reference: string | null;
   processor_reference: string | null;
+  /** Ambiguous answers (timeout, 5xx) so far: the capture is sent again with the same idempotency key (domain/capture-retry.ts). */
+  ambiguous_attempts?: number;
 }
 
 /**
