@@ -2,7 +2,7 @@ import { newId } from '@vaultline/core';
 import { ConcurrentModificationError, type UnitOfWork } from '@vaultline/store';
 import type { Credential } from './credentials/credential';
 import { stepOf, type FlowStep } from './flows/flow';
-import { isConsumerPresent, isFinal, isSecurityCodeAvailable, type Payment, type PendingCapture, type ProcessorTransaction } from './payment/payment';
+import { effectiveTime, isConsumerPresent, isFinal, isSecurityCodeAvailable, type Payment, type PendingCapture, type ProcessorTransaction } from './payment/payment';
 import { CAPTURE_SETTLEMENT_RECHECK_MS, captureRetryDelayMs } from './capture-retry';
 import { paymentMovedEvent } from './payment/payment-events';
 import { movePayment } from './payment/payment-status';
@@ -95,14 +95,16 @@ function both(first: StepResult['credential'], second: StepResult['credential'])
 
 async function commit(ports: AdvancePaymentPorts, before: Payment, result: StepResult, now: Date): Promise<Payment> {
   const credential = result.credential && before.credential_id ? await ports.credentials.get(before.merchant_id, before.credential_id) : null;
+  // Scheduling runs on the real clock; what the payment records is stamped with its effective time (test clock).
+  const at = effectiveTime(before, now);
   return ports.transaction((uow: UnitOfWork) => {
     let sequence = before.progress.transactions;
     for (const attempt of result.attempts) {
-      ports.transactions.insert(uow, transactionOf(before, attempt, sequence++, now));
+      ports.transactions.insert(uow, transactionOf(before, attempt, sequence++, at));
     }
-    let next: Payment = { ...result.payment, progress: { ...result.payment.progress, transactions: sequence } };
-    if (ports.onAuthorized && before.amount.authorized === undefined && next.amount.authorized !== undefined) next = ports.onAuthorized(uow, next, now);
-    if (next.status !== before.status) uow.publish(paymentMovedEvent(next, now));
+    let next: Payment = { ...result.payment, progress: { ...result.payment.progress, transactions: sequence }, ...(at === now ? {} : { updated_at: at.toISOString() }) };
+    if (ports.onAuthorized && before.amount.authorized === undefined && next.amount.authorized !== undefined) next = ports.onAuthorized(uow, next, at);
+    if (next.status !== before.status) uow.publish(paymentMovedEvent(next, at));
     if (credential && result.credential) {
       const changed = result.credential(credential);
       if (changed) ports.credentials.update(uow, changed);

@@ -1,6 +1,6 @@
 import { ConcurrentModificationError } from '@vaultline/store';
 import { stepOf } from './flows/flow';
-import type { Payment } from './payment/payment';
+import { effectiveTime, type Payment } from './payment/payment';
 import { paymentMovedEvent } from './payment/payment-events';
 import { AlreadyCaptured, AmountExceedsAuthorized, CaptureNotAllowed, CurrencyMismatch, PartialCaptureNotSupported, PaymentNotFound } from './payment/payment-errors';
 import { movePayment } from './payment/payment-status';
@@ -57,7 +57,7 @@ export function capturePayment(ports: CapturePaymentPorts): CapturePayment {
     const capturing = startCapture(payment, command, await directory(merchantId, payment.mode), now);
     try {
       return await transaction((uow) => {
-        uow.publish(paymentMovedEvent(capturing, now));
+        uow.publish(paymentMovedEvent(capturing, effectiveTime(payment, now)));
         rememberRequest(ports, uow, merchantId, command.requestKey, capturing.id);
         return payments.update(uow, capturing);
       });

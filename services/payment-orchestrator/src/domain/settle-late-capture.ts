@@ -2,6 +2,7 @@ import { newId } from '@vaultline/core';
 import { ConcurrentModificationError } from '@vaultline/store';
 import { paymentMovedEvent } from './payment/payment-events';
 import { movePayment } from './payment/payment-status';
+import { effectiveTime } from './payment/payment';
 import type { ProcessorNotificationRecord } from './processor-accounts/processor-notification';
 import type { Clock, PaymentRepository, TransactionRepository, TransactionRunner } from './ports';
 
@@ -33,7 +34,7 @@ export function settleLateCapture(ports: SettleLateCapturePorts): SettleLateCapt
     if (payment.progress.authorized_by !== accountId) return false;
     const namesIt = event.processor_reference === payment.progress.authorization_reference || (event.capture_reference !== null && event.capture_reference === capture.processor_reference);
     if (!namesIt) return false;
-    const now = ports.clock.now();
+    const now = effectiveTime(payment, ports.clock.now());
     try {
       await ports.transaction((uow) => {
         ports.transactions.insert(uow, {
