@@ -15,6 +15,7 @@ import { StoreProcessorAccountRepository, StoreProcessorNotificationRepository }
 import { StoreTransactionRepository } from './data/transaction.repository';
 import { StoreDisputeRepository } from './data/dispute.repository';
 import { recordDispute } from './domain/disputes/record-dispute';
+import { simulatedChargeback } from './domain/disputes/simulated-chargeback';
 import { settleLateCapture } from './domain/settle-late-capture';
 import { getDispute, listDisputes, listPaymentDisputes, openTestDispute } from './domain/disputes/manage-disputes';
 import { disputeRoutes } from './http/disputes.routes';
@@ -97,11 +98,11 @@ export function createApp(runtime: ServiceRuntime, config: PaymentOrchestratorCo
   const directory = processorDirectory({ builtIn: processors, accounts, notifications, sealer, transport, clock, maxAccountsPerMerchant: config.maxProcessorAccountsPerMerchant });
   const customers = new StoreCustomerRepository(store);
   const paymentMethods = new StorePaymentMethodRepository(store);
-  const advance = advancePayment({ payments, transactions, credentials, directory, transaction, clock, onAuthorized: storePaymentMethod({ paymentMethods }) });
+  const disputes = new StoreDisputeRepository(store);
+  const advance = advancePayment({ payments, transactions, credentials, directory, transaction, clock, onAuthorized: storePaymentMethod({ paymentMethods }), onCaptured: simulatedChargeback({ disputes }) });
   const runner = new PaymentRunner({ payments, advance, clock, logger, pollIntervalMs: config.workerPollMs });
   const runPayment = (merchantId: string, paymentId: string): void => void runner.run(merchantId, paymentId);
   const wake = wakePayment({ payments, transaction, clock });
-  const disputes = new StoreDisputeRepository(store);
   const recordDisputes = recordDispute({ payments, disputes, notifications, transaction, clock });
   const flowPorts = { flows, matrices, directory, transaction, clock };
   const accountPorts = {

@@ -157,6 +157,17 @@ describe('GET /disputes', () => {
 });
 
 describe('the simulator\'s test dispute', () => {
+  it('when a test payment is captured on the simulator with the disputed card 4000 0000 0000 2685, then it is disputed at once (needs_response, product_not_received); another card is not', async () => {
+    const disputed = await h.payOneOff(MERCHANT, '400000******2685');
+    await h.advance(200);
+    expect((await h.call(MERCHANT, 'GET', `/payments/${disputed.id}`)).body.status).toBe('captured');
+    expect((await disputesOf(disputed)).map((d: Json) => [d.status, d.reason, d.amount, d.processor_reference])).toEqual([['needs_response', 'product_not_received', 1250, `sim_dp_${disputed.id}`]]);
+    expect(disputeEvents()).toEqual([['dispute.created', 'needs_response']]);
+    const moved = await h.call(MERCHANT, 'POST', `/payments/${disputed.id}/test/dispute`, { status: 'lost' });
+    expect(moved.body.status).toBe('lost');
+    expect(await disputesOf(await capturedPayment())).toEqual([]);
+  });
+
   it('when a test key opens a dispute on a captured payment and then moves it, then it is needs_response, under_review, won, with the same events as a processor\'s', async () => {
     const payment = await capturedPayment();
     const opened = await h.call(MERCHANT, 'POST', `/payments/${payment.id}/test/dispute`, { reason: 'product_not_received' });

@@ -19,6 +19,8 @@ export interface AdvancePaymentPorts {
   clock: Clock;
   /** Runs in the commit of a successful authorization (the earlier interface stores its card or mandate there). */
   onAuthorized?: (uow: UnitOfWork, payment: Payment, now: Date) => Payment;
+  /** Runs in the commit that captures the payment (the simulator's disputed test card opens its dispute there). */
+  onCaptured?: (uow: UnitOfWork, payment: Payment, now: Date) => Payment;
 }
 
 type StepPorts = AdvancePaymentPorts & { processors: Processors };
@@ -105,6 +107,7 @@ async function commit(ports: AdvancePaymentPorts, before: Payment, result: StepR
     let next: Payment = { ...result.payment, progress: { ...result.payment.progress, transactions: sequence }, ...(at === now ? {} : { updated_at: at.toISOString() }) };
     if (ports.onAuthorized && before.amount.authorized === undefined && next.amount.authorized !== undefined) next = ports.onAuthorized(uow, next, at);
     if (next.status !== before.status) uow.publish(paymentMovedEvent(next, at));
+    if (ports.onCaptured && next.status === 'captured' && before.status !== 'captured') next = ports.onCaptured(uow, next, at);
     if (credential && result.credential) {
       const changed = result.credential(credential);
       if (changed) ports.credentials.update(uow, changed);
