@@ -114,6 +114,23 @@ describe('Adyen chargeback notifications become disputes', () => {
   });
 });
 
+describe('concurrent chargeback notifications', () => {
+  it('when two notifications of one new dispute arrive at the same time, then one dispute exists, at the later stage, and its events replay its life', async () => {
+    const payment = await capturedPayment();
+    await Promise.all([
+      h.postPublic(`/processor-notifications/adyen/${adyenId}`, adyenDispute(payment, 'NOTIFICATION_OF_CHARGEBACK', 'Undefended')),
+      h.postPublic(`/processor-notifications/adyen/${adyenId}`, adyenDispute(payment, 'CHARGEBACK', 'Pending')),
+      h.postPublic(`/processor-notifications/adyen/${adyenId}`, adyenDispute(payment, 'CHARGEBACK', 'Pending')),
+    ]);
+    await h.settle();
+    expect((await disputesOf(payment)).map((d: Json) => d.status)).toEqual(['under_review']);
+    const events = disputeEvents();
+    expect(events[0]![0]).toBe('dispute.created');
+    expect(events.at(-1)).toEqual([events.length === 1 ? 'dispute.created' : 'dispute.updated', 'under_review']);
+    expect(events.length).toBeLessThanOrEqual(2);
+  });
+});
+
 describe('Checkout.com dispute webhooks become disputes', () => {
   it('when dispute_received, dispute_evidence_submitted and dispute_lost arrive, then the dispute needs a response, is under review, then lost; another merchant sees none of it', async () => {
     const payment = await capturedPayment();
