@@ -22,6 +22,11 @@ export interface AdyenStandInOptions {
   hmacKey: string;
   /** Answer after a delay drawn from [min, max] ms, like a real PSP (0, 0: at once). */
   delayMs?: [number, number];
+  /**
+   * Whether Authorised answers carry additionalData.networkTxReference (default true): Adyen returns it only
+   * when the account's "Network transaction reference" additional-data setting is on.
+   */
+  networkTxReference?: boolean;
 }
 
 export interface AdyenPaymentRecord {
@@ -113,7 +118,7 @@ export async function startAdyenStandIn(options: AdyenStandInOptions): Promise<A
     if (pm.number === ADYEN_TEST_CARDS.refused) return { status: 200, body: { pspReference, resultCode: 'Refused', refusalReason: 'Refused', refusalReasonCode: '2', merchantReference } };
     if (pm.number === ADYEN_TEST_CARDS.notEnoughBalance) return { status: 200, body: { pspReference, resultCode: 'Refused', refusalReason: 'Not enough balance', refusalReasonCode: '12', merchantReference } };
     const networkTxReference = merchantInitiated ? String(additionalData.networkTxReference) : `NTR${reference()}`;
-    return { status: 200, body: { pspReference, resultCode: 'Authorised', merchantReference, amount, additionalData: { networkTxReference } } };
+    return { status: 200, body: { pspReference, resultCode: 'Authorised', merchantReference, amount, additionalData: options.networkTxReference === false ? {} : { networkTxReference } } };
   }
 
   function capture(paymentPsp: string, body: Record<string, unknown>): PspAnswer | string {

@@ -4,7 +4,7 @@ import { startPspServer, type PspAnswer } from './psp-stand-in-server';
 
 /**
  * A stand-in of Checkout.com's payments API on loopback: `POST /payments`,
- * `POST /payments/{id}/captures` and `POST /payments/{id}/voids`, with its request checks and answer shapes, the Cko-Idempotency-Key
+ * `POST /payments/{id}/captures`, `POST /payments/{id}/voids` and `GET /payments/{id}/actions`, with its request checks and answer shapes, the Cko-Idempotency-Key
  * honoured, and webhooks (payment_captured) signed the way Checkout.com signs them: Cko-Signature, the
  * hex HMAC-SHA256 of the raw body with the webhook secret. It decides by the real card number the
  * forwarder filled in.
@@ -36,6 +36,8 @@ export interface CheckoutStandIn {
   webhookUrl: string | null;
   /** Voids received (`POST /payments/{id}/voids`). */
   voids: Array<{ paymentId: string; body: Record<string, unknown>; headers: IncomingMessage['headers'] }>;
+  /** Every action of each payment, newest first, as `GET /payments/{id}/actions` lists them. */
+  actions: Map<string, Array<{ id: string; type: string; amount: unknown; approved: boolean; response_code: string; processed_on: string }>>;
   /** The signed payment_approved webhook Checkout.com sends for a payment it approved (by its id). */
   approvedWebhook(paymentId: string): CheckoutWebhook;
   failNext(count: number): void;
@@ -73,6 +75,9 @@ export async function startCheckoutStandIn(options: CheckoutStandInOptions): Pro
   };
   const answered = new Map<string, PspAnswer>();
   const voids: CheckoutStandIn['voids'] = [];
+  const actions: CheckoutStandIn['actions'] = new Map();
+  const act = (paymentId: string, id: string, type: string, amount: unknown, approved: boolean) =>
+    actions.set(paymentId, [{ id, type, amount, approved, response_code: approved ? '10000' : '20005', processed_on: new Date().toISOString() }, ...(actions.get(paymentId) ?? [])]);
 
   function voidPayment(paymentId: string, body: Record<string, unknown>, headers: IncomingMessage['headers']): PspAnswer {
     if (!payments.some((p) => p.id === paymentId)) return { status: 404, body: {} };
@@ -97,9 +102,13 @@ export async function startCheckoutStandIn(options: CheckoutStandInOptions): Pro
     const id = `pay_${letters(26)}`;
     payments.push({ id, body, headers });
     const common = { id, action_id: `act_${letters(26)}`, amount: body.amount, currency: body.currency, reference: body.reference, processed_on: new Date().toISOString() };
+    const approved = source.number !== CHECKOUT_TEST_CARDS.declined && source.number !== CHECKOUT_TEST_CARDS.insufficientFunds;
+    act(id, common.action_id, 'Authorization', body.amount, approved);
+    const autoCaptureId = `act_${letters(26)}`;
+    if (approved && body.capture === true) act(id, autoCaptureId, 'Capture', body.amount, true);
     if (source.number === CHECKOUT_TEST_CARDS.declined) return { status: 201, body: { ...common, approved: false, status: 'Declined', response_code: '20005', response_summary: 'Declined - Do Not Honour' } };
     if (source.number === CHECKOUT_TEST_CARDS.insufficientFunds) return { status: 201, body: { ...common, approved: false, status: 'Declined', response_code: '20051', response_summary: 'Insufficient Funds' } };
-    if (body.capture === true) send(checkoutWebhook('payment_captured', { id, action_id: `act_${letters(26)}`, reference: body.reference, amount: body.amount, currency: body.currency, response_code: '10000' }, options.webhookSecret));
+    if (body.capture === true) send(checkoutWebhook('payment_captured', { id, action_id: autoCaptureId, reference: body.reference, amount: body.amount, currency: body.currency, response_code: '10000' }, options.webhookSecret));
     return { status: 201, body: { ...common, approved: true, status: 'Authorized', response_code: '10000', response_summary: 'Approved', scheme_id: schemeId() } };
   }
 
@@ -108,6 +117,7 @@ export async function startCheckoutStandIn(options: CheckoutStandInOptions): Pro
     if (!payment) return { status: 404, body: {} };
     const actionId = `act_${letters(26)}`;
     const amount = Number.isInteger(body.amount) ? body.amount : payment.body.amount;
+    act(paymentId, actionId, 'Capture', amount, true);
     send(checkoutWebhook('payment_captured', { id: paymentId, action_id: actionId, reference: payment.body.reference, amount, currency: payment.body.currency, response_code: '10000' }, options.webhookSecret));
     return { status: 202, body: { action_id: actionId, reference: body.reference } };
   }
@@ -126,13 +136,15 @@ export async function startCheckoutStandIn(options: CheckoutStandInOptions): Pro
     }
     const captureMatch = /^\/payments\/(pay_[a-z0-9]+)\/captures$/.exec(req.url ?? '');
     const voidMatch = /^\/payments\/(pay_[a-z0-9]+)\/voids$/.exec(req.url ?? '');
+    const actionsMatch = /^\/payments\/(pay_[a-z0-9]+)\/actions$/.exec(req.url ?? '');
     let answer: PspAnswer;
     if (req.method === 'POST' && req.url === '/payments') answer = pay(body, req.headers);
     else if (req.method === 'POST' && captureMatch) answer = capture(captureMatch[1]!, body);
     else if (req.method === 'POST' && voidMatch) answer = voidPayment(voidMatch[1]!, body, req.headers);
+    else if (req.method === 'GET' && actionsMatch) return actions.has(actionsMatch[1]!) ? { status: 200, body: actions.get(actionsMatch[1]!) } : { status: 404, body: {} };
     else answer = { status: 404, body: {} };
     if (scopedKey) answered.set(scopedKey, answer);
     return answer;
   });
-  return Object.assign(standIn, server, { payments, webhooks, voids, approvedWebhook });
+  return Object.assign(standIn, server, { payments, webhooks, voids, actions, approvedWebhook });
 }

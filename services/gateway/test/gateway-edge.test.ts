@@ -101,7 +101,7 @@ describe.each([
       expect((withoutClock.json as unknown as EchoBody).auth.mode).toBe('live');
     });
 
-    it('when paths are routed, then each prefix reaches its service, /tokens/imports goes to the importer and /flow-matrix, /flows, /processor-accounts, /customers and /payment-methods go to the payment orchestrator', async () => {
+    it('when paths are routed, then each prefix reaches its service, /tokens/imports goes to the importer and /flow-matrix, /flows, /processor-accounts, /customers, /payment-methods and /disputes go to the payment orchestrator', async () => {
       const cases: Array<[string, string]> = [
         ['/tokens/imports/abc', 'importer'],
         ['/tokens/abc', 'vault'],
@@ -113,7 +113,7 @@ describe.each([
         expect({ path, service: result.json.service }).toEqual({ path, service });
       }
       // The harness's payment orchestrator is down: the gateway's answer names the service it tried.
-      for (const path of ['/payments/one-off', '/flow-matrix', '/flow-matrix/explain', '/flows', '/flows/my_flow', '/processor-accounts', '/processor-accounts/abc', '/customers', '/customers/abc/payment-methods', '/payment-methods/abc']) {
+      for (const path of ['/payments/one-off', '/flow-matrix', '/flow-matrix/explain', '/flows', '/flows/my_flow', '/processor-accounts', '/processor-accounts/abc', '/customers', '/customers/abc/payment-methods', '/payment-methods/abc', '/disputes', '/disputes/abc']) {
         const result = await call(gateway.url, path, { headers: withKey() });
         expect({ path, status: result.status, detail: result.json.detail }).toEqual({ path, status: 503, detail: expect.stringContaining('payment-orchestrator') });
       }
@@ -122,7 +122,7 @@ describe.each([
       // Processors' notifications carry no API key: they reach the orchestrator, which checks their signature.
       const notification = await call(gateway.url, '/processor-notifications/adyen/abc', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
       expect([notification.status, notification.json.detail]).toEqual([503, expect.stringContaining('payment-orchestrator')]);
-      for (const merchantOnly of ['/flow-matrix', '/flows', '/payments', '/processor-accounts', '/customers', '/payment-methods/abc']) expectProblem(await call(gateway.url, merchantOnly), 401, 'missing_api_key');
+      for (const merchantOnly of ['/flow-matrix', '/flows', '/payments', '/processor-accounts', '/customers', '/payment-methods/abc', '/disputes']) expectProblem(await call(gateway.url, merchantOnly), 401, 'missing_api_key');
     });
 
     it("when forwarding, then the merchant's Authorization arrives as X-Forward-Authorization and the destination key headers pass through", async () => {

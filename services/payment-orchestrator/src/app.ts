@@ -15,6 +15,12 @@ import { StoreFlowMatrixRepository, StoreFlowRepository } from './data/flow.repo
 import { StorePaymentRepository } from './data/payment.repository';
 import { StoreProcessorAccountRepository, StoreProcessorNotificationRepository } from './data/processor-account.repository';
 import { StoreTransactionRepository } from './data/transaction.repository';
+import { StoreDisputeRepository } from './data/dispute.repository';
+import { recordDispute } from './domain/disputes/record-dispute';
+import { simulatedChargeback } from './domain/disputes/simulated-chargeback';
+import { settleLateCapture } from './domain/settle-late-capture';
+import { getDispute, listDisputes, listPaymentDisputes, openTestDispute } from './domain/disputes/manage-disputes';
+import { disputeRoutes } from './http/disputes.routes';
 import { StorePaymentRequestRepository } from './data/payment-request.repository';
 import { pruneExpiredPaymentRequests, type PruneExpiredPaymentRequests } from './domain/payment-requests';
 import { advancePayment } from './domain/advance-payment';
@@ -103,10 +109,12 @@ export function createApp(runtime: ServiceRuntime, config: PaymentOrchestratorCo
   const directory = processorDirectory({ builtIn: processors, accounts, notifications, sealer, transport, clock, maxAccountsPerMerchant: config.maxProcessorAccountsPerMerchant });
   const customers = new StoreCustomerRepository(store);
   const paymentMethods = new StorePaymentMethodRepository(store);
-  const advance = advancePayment({ payments, transactions, credentials, directory, transaction, clock, onAuthorized: storePaymentMethod({ paymentMethods }) });
+  const disputes = new StoreDisputeRepository(store);
+  const advance = advancePayment({ payments, transactions, credentials, directory, transaction, clock, onAuthorized: storePaymentMethod({ paymentMethods }), onCaptured: simulatedChargeback({ disputes }) });
   const runner = new PaymentRunner({ payments, advance, clock, logger, pollIntervalMs: config.workerPollMs });
   const runPayment = (scope: Scope, paymentId: string): void => void runner.run(scope, paymentId);
   const wake = wakePayment({ payments, transaction, clock });
+  const recordDisputes = recordDispute({ payments, disputes, notifications, transaction, clock });
   const flowPorts = { flows, matrices, directory, transaction, clock };
   const accountPorts = {
     accounts,
@@ -162,6 +170,12 @@ export function createApp(runtime: ServiceRuntime, config: PaymentOrchestratorCo
         getFlowMatrix: getFlowMatrix(flowPorts),
         explainFlow: explainFlow(flowPorts),
       });
+      disputeRoutes(router, {
+        getDispute: getDispute({ payments, disputes }),
+        listDisputes: listDisputes({ payments, disputes }),
+        listPaymentDisputes: listPaymentDisputes({ payments, disputes }),
+        openTestDispute: openTestDispute({ payments, record: recordDisputes }),
+      });
       processorAccountRoutes(router, {
         createProcessorAccount: createProcessorAccount(accountPorts),
         getProcessorAccount: getProcessorAccount(accountPorts),
@@ -180,6 +194,8 @@ export function createApp(runtime: ServiceRuntime, config: PaymentOrchestratorCo
             wake: async (scope, paymentId) => {
               if (await wake(scope, paymentId)) await runner.run(scope, paymentId);
             },
+            recordDispute: recordDisputes,
+            settleLateCapture: settleLateCapture({ payments, transactions, transaction, clock }),
             voidStray: voidStrayAuthorization({ payments, transactions, directory, transaction, clock, settle: (scope, paymentId) => runner.run(scope, paymentId) }),
           },
           notificationVerifiers,

@@ -95,7 +95,7 @@ describe('processor accounts', () => {
     const { id } = (await h.call(MERCHANT, 'POST', '/processor-accounts', adyenAccount())).body;
     const flowDoc = (n: number, processor: string) => {
       const flow = { name: `legacy-${String(n).padStart(3, '0')}`, capture_mode: 'automatic', built_in: false, created_at: '2026-05-01T00:00:00.000Z', steps: [{ kind: 'authorization', processor, on_failure: 'stop', fallback: [] }, { kind: 'capture', processor, on_failure: 'stop', fallback: [] }] };
-      return { id: newId(), merchant_id: MERCHANT.merchantId, mode: 'test', name: flow.name, flow };
+      return { id: newId(), merchant_id: MERCHANT.merchantId, mode: 'test' as const, name: flow.name, flow };
     };
     await h.store.transaction((uow) => {
       for (let n = 1; n <= 507; n++) uow.insert('flows', flowDoc(n, n === 507 ? id : 'simulator'));

@@ -1,23 +1,16 @@
+import { NOTIFICATION_HMAC_KEY, NOTIFICATION_WEBHOOK_SECRET, startWithNotifyingAccounts } from './support/notification-accounts';
 import { adyenNotification, unsignedAdyenNotification } from '../../../test-e2e/support/adyen-stand-in';
 import { checkoutWebhook } from '../../../test-e2e/support/checkout-stand-in';
 import { MERCHANT, startOrchestrator, type Harness, type Json } from './support/orchestrator-harness';
 
-const HMAC_KEY = '44782DEF547AAA06C910C43932B1EB0C71FC68D9D0C057550C48EC2ACF6BA056';
-const WEBHOOK_SECRET = 'whsec_checkout_secret_1';
+const HMAC_KEY = NOTIFICATION_HMAC_KEY;
+const WEBHOOK_SECRET = NOTIFICATION_WEBHOOK_SECRET;
 
 let h: Harness;
 let adyenId: string;
 let checkoutId: string;
 beforeEach(async () => {
-  h = await startOrchestrator();
-  adyenId = (await h.call(MERCHANT, 'POST', '/processor-accounts', { processor: 'adyen', name: 'Adyen', credentials: { api_key: 'AQE_key_value_1234', merchant_account: 'ShopECOM', hmac_key: HMAC_KEY } })).body.id;
-  checkoutId = (
-    await h.call(MERCHANT, 'POST', '/processor-accounts', {
-      processor: 'checkout',
-      name: 'Checkout.com',
-      credentials: { secret_key: 'sk_sbox_abcdefghijkl', processing_channel_id: 'pc_abc123', webhook_secret: WEBHOOK_SECRET },
-    })
-  ).body.id;
+  ({ h, adyenId, checkoutId } = await startWithNotifyingAccounts());
 });
 afterEach(async () => {
   await h.stop();

@@ -1,10 +1,13 @@
 import fc from 'fast-check';
 import { newId } from '@vaultline/core';
+import { adyenNotification } from '../../../test-e2e/support/adyen-stand-in';
+import { NOTIFICATION_HMAC_KEY } from './support/notification-accounts';
 import { CARDS, MERCHANT, startOrchestrator, type Harness, type Json } from './support/orchestrator-harness';
 
 /**
  * Random interleavings of creates, session completions (with duplicate deliveries), processor outcomes
- * (by card), captures and the passing of time, run concurrently, checked against a model of the state
+ * (by card), captures, chargeback notifications (with duplicate deliveries), test disputes and the
+ * passing of time, run concurrently, checked against a model of the state
  * machine written here independently of the service's own table.
  */
 const MODEL_MOVES: Record<string, string[]> = {
@@ -20,7 +23,18 @@ type Command =
   | { kind: 'create'; path: '/payments/one-off' | '/payments/unscheduled' | '/payments/recurring'; manual: boolean; amount: number }
   | { kind: 'complete'; target: number; card: keyof typeof CARDS; deliveries: number; distinctEvents: boolean }
   | { kind: 'capture'; target: number; amount: 'full' | 'partial' | 'over' | 'other-currency' }
-  | { kind: 'time'; ms: number };
+  | { kind: 'time'; ms: number }
+  | { kind: 'chargeback'; target: number; stage: number; deliveries: number }
+  | { kind: 'test-dispute'; target: number; status: 'needs_response' | 'under_review' | 'won' | 'lost' };
+
+/** Adyen's dispute events used here, one per stage, so a dispute's outcome does not depend on arrival order: the highest stage delivered decides. */
+const CHARGEBACK_STAGES = [
+  { code: 'NOTIFICATION_OF_CHARGEBACK', disputeStatus: 'Undefended', status: 'needs_response' },
+  { code: 'CHARGEBACK', disputeStatus: 'Pending', status: 'under_review' },
+  { code: 'CHARGEBACK_REVERSED', disputeStatus: 'Won', status: 'won' },
+  { code: 'SECOND_CHARGEBACK', disputeStatus: 'Lost', status: 'lost' },
+  { code: 'PREARBITRATION_WON', disputeStatus: 'Won', status: 'won' },
+] as const;
 
 const command: fc.Arbitrary<Command> = fc.oneof(
   fc.record({
@@ -38,6 +52,8 @@ const command: fc.Arbitrary<Command> = fc.oneof(
   }),
   fc.record({ kind: fc.constant('capture' as const), target: fc.nat(), amount: fc.constantFrom('full' as const, 'partial' as const, 'over' as const, 'other-currency' as const) }),
   fc.record({ kind: fc.constant('time' as const), ms: fc.constantFrom(0, 100, 200, 1_000, 31 * 60_000) }),
+  fc.record({ kind: fc.constant('chargeback' as const), target: fc.nat(), stage: fc.integer({ min: 0, max: CHARGEBACK_STAGES.length - 1 }), deliveries: fc.integer({ min: 1, max: 3 }) }),
+  fc.record({ kind: fc.constant('test-dispute' as const), target: fc.nat(), status: fc.constantFrom('needs_response' as const, 'under_review' as const, 'won' as const, 'lost' as const) }),
 );
 
 interface Tracked {
@@ -45,9 +61,14 @@ interface Tracked {
   body: Json;
   requested: number;
   captureAccepted: number;
+  /** The chargeback stages delivered (each possibly several times). */
+  chargebackStages: Set<number>;
 }
 
-async function execute(h: Harness, payments: Tracked[], cmd: Command): Promise<void> {
+/** The dispute's reference at Adyen for a tracked payment (letters only, as Adyen's). */
+const disputePsp = (paymentId: string) => `DSP${[...paymentId.replace(/-/g, '')].map((c) => String.fromCharCode(65 + parseInt(c, 16))).join('')}`;
+
+async function execute(h: Harness, adyenAccount: string, payments: Tracked[], cmd: Command): Promise<void> {
   switch (cmd.kind) {
     case 'create': {
       const body: Record<string, unknown> = { amount: cmd.amount, currency_code: 'EUR', reference: cmd.manual ? `manual-${cmd.amount}` : `auto-${cmd.amount}`, source: { type: 'vaultline' } };
@@ -55,7 +76,7 @@ async function execute(h: Harness, payments: Tracked[], cmd: Command): Promise<v
       const answer = await h.call(MERCHANT, 'POST', cmd.path, body);
       expect(answer.status).toBe(200);
       expect(answer.body.status).toBe('processing');
-      payments.push({ id: answer.body.id, body: answer.body, requested: cmd.amount, captureAccepted: 0 });
+      payments.push({ id: answer.body.id, body: answer.body, requested: cmd.amount, captureAccepted: 0, chargebackStages: new Set() });
       return;
     }
     case 'complete': {
@@ -91,7 +112,41 @@ async function execute(h: Harness, payments: Tracked[], cmd: Command): Promise<v
     case 'time':
       await h.advance(cmd.ms);
       return;
+    case 'chargeback': {
+      const target = payments[cmd.target % Math.max(1, payments.length)];
+      if (!target) return;
+      const stage = CHARGEBACK_STAGES[cmd.stage]!;
+      const notification = adyenNotification(
+        { amount: { value: target.requested, currency: 'EUR' }, eventCode: stage.code, eventDate: '2026-06-02T10:00:00+02:00', merchantAccountCode: 'ShopECOM', merchantReference: target.id, originalReference: 'AUTHPSP', pspReference: disputePsp(target.id), reason: 'Fraud', success: 'true' },
+        NOTIFICATION_HMAC_KEY,
+      );
+      (notification.notificationItems[0]!.NotificationRequestItem.additionalData as Record<string, string>).disputeStatus = stage.disputeStatus;
+      target.chargebackStages.add(cmd.stage);
+      for (let i = 0; i < cmd.deliveries; i++) expect((await h.postPublic(`/processor-notifications/adyen/${adyenAccount}`, JSON.stringify(notification))).text).toBe('[accepted]');
+      return;
+    }
+    case 'test-dispute': {
+      const target = payments[cmd.target % Math.max(1, payments.length)];
+      if (!target) return;
+      const answer = await h.call(MERCHANT, 'POST', `/payments/${target.id}/test/dispute`, { status: cmd.status });
+      if (answer.status !== 200) expect([answer.status, answer.body.code]).toEqual([409, 'dispute_not_allowed']);
+      return;
+    }
   }
+}
+
+/** A dispute's events replay its life: created first, then one event per change of status, closed exactly for won and lost. */
+function expectDisputeEventsReplay(events: Json[], dispute: Json): void {
+  expect(events[0].type).toBe('dispute.created');
+  let status: string | null = null;
+  for (const [index, event] of events.entries()) {
+    const created = index === 0;
+    const closedRightAfterCreated = index === 1 && events[0].data.status === event.data.status && event.type === 'dispute.closed';
+    if (!created && !closedRightAfterCreated) expect(event.data.status).not.toBe(status);
+    if (!created) expect(event.type).toBe(['won', 'lost'].includes(event.data.status) ? 'dispute.closed' : 'dispute.updated');
+    status = event.data.status;
+  }
+  expect(status).toBe(dispute.status);
 }
 
 describe('the payment state machine under random concurrent interleavings', () => {
@@ -101,9 +156,10 @@ describe('the payment state machine under random concurrent interleavings', () =
         const h = await startOrchestrator();
         try {
           await h.call(MERCHANT, 'PUT', '/flow-matrix', { rules: [{ name: 'manual', when: { reference_prefix: 'manual-' }, flow: 'simulator_manual_capture' }] });
+          const adyen = await h.call(MERCHANT, 'POST', '/processor-accounts', { processor: 'adyen', name: 'Adyen', credentials: { api_key: 'AQE_key_value_1234', merchant_account: 'ShopECOM', hmac_key: NOTIFICATION_HMAC_KEY } });
           const payments: Tracked[] = [];
           for (const batch of batches) {
-            await Promise.all(batch.map((cmd) => execute(h, payments, cmd)));
+            await Promise.all(batch.map((cmd) => execute(h, adyen.body.id, payments, cmd)));
             await h.settle();
           }
           await h.advance(60 * 60_000);
@@ -135,6 +191,16 @@ describe('the payment state machine under random concurrent interleavings', () =
             // Nothing is left half-way once time has passed: only manual payments wait (authorized).
             expect(['authorized', 'captured', 'failed']).toContain(payment.status);
             if (payment.status === 'authorized') expect(payment.flow).toBe('simulator_manual_capture');
+
+            // Disputes: one per processor reference, whatever the duplicates; each one's events replay its life.
+            const disputes = (await h.call(MERCHANT, 'GET', `/payments/${tracked.id}/disputes?limit=100`)).body.data as Json[];
+            expect(new Set(disputes.map((d) => d.processor_reference)).size).toBe(disputes.length);
+            for (const dispute of disputes) expectDisputeEventsReplay(h.events.filter((e) => e.type.startsWith('dispute.') && e.data.dispute_id === dispute.id), dispute);
+            const chargeback = disputes.find((d) => d.processor_reference === disputePsp(tracked.id));
+            if (tracked.chargebackStages.size === 0) expect(chargeback).toBeUndefined();
+            // The highest stage delivered decides, in whatever order and however often the notifications came.
+            else expect(chargeback?.status).toBe(CHARGEBACK_STAGES[Math.max(...tracked.chargebackStages)]!.status);
+            if (disputes.some((d) => d.processor_reference.startsWith('sim_dp_'))) expect(payment.status).toBe('captured');
           }
         } finally {
           await h.stop();

@@ -10,6 +10,7 @@ export const topics = {
   imports: 'importer.imports',
   payments: 'payments.payments',
   checkoutSessionsOpened: 'payments.checkout-sessions',
+  disputes: 'payments.disputes',
 } as const;
 
 const id = z.string().min(1);
@@ -215,6 +216,28 @@ export const paymentCapturingV1 = paymentEvent('payment.capturing', 'A capture w
 export const paymentCapturedV1 = paymentEvent('payment.captured', 'The payment was captured; amount.captured is set.');
 export const paymentFailedV1 = paymentEvent('payment.failed', 'The payment failed; failure_reason says why.');
 
+const disputeData = z.object({
+  dispute_id: id,
+  payment_id: id,
+  amount: z.number().int().nonnegative(),
+  currency_code: z.string().length(3),
+  status: z.enum(['needs_response', 'under_review', 'won', 'lost']),
+  reason: z.string(),
+  processor_reference: z.string(),
+  /** The processor account (or `simulator`) that reported it. */
+  processor: z.string(),
+  livemode: z.boolean(),
+  created_at: isoTime,
+  updated_at: isoTime,
+});
+
+const disputeEvent = <T extends string>(type: T, description: string) =>
+  defineEvent({ type, version: 1, topic: topics.disputes, description, schema: disputeData, keyOf: (data) => data.dispute_id });
+
+export const disputeCreatedV1 = disputeEvent('dispute.created', 'A processor reported a chargeback (or an inquiry) on a payment: a dispute was opened.');
+export const disputeUpdatedV1 = disputeEvent('dispute.updated', 'A dispute moved to needs_response or under_review (a new stage, or evidence taken for review).');
+export const disputeClosedV1 = disputeEvent('dispute.closed', 'A dispute was decided: status won or lost (a later stage, such as a second chargeback, may open it again).');
+
 /** Every event contract, by type. Consumers validate against it. */
 export const eventCatalog = {
   'token.created': tokenCreatedV1,
@@ -231,6 +254,9 @@ export const eventCatalog = {
   'payment.capturing': paymentCapturingV1,
   'payment.captured': paymentCapturedV1,
   'payment.failed': paymentFailedV1,
+  'dispute.created': disputeCreatedV1,
+  'dispute.updated': disputeUpdatedV1,
+  'dispute.closed': disputeClosedV1,
 } satisfies Record<string, EventDefinition<string, z.ZodType>>;
 
 export type EventType = keyof typeof eventCatalog;

@@ -19,6 +19,7 @@ const ROUTES: RouteTarget[] = [
   { prefix: '/flow-matrix', service: 'payment-orchestrator', access: 'merchant' },
   { prefix: '/flows', service: 'payment-orchestrator', access: 'merchant' },
   { prefix: '/processor-accounts', service: 'payment-orchestrator', access: 'merchant' },
+  { prefix: '/disputes', service: 'payment-orchestrator', access: 'merchant' },
   // The earlier payment interface: customers, their stored cards and mandates.
   { prefix: '/customers', service: 'payment-orchestrator', access: 'merchant' },
   { prefix: '/payment-methods', service: 'payment-orchestrator', access: 'merchant' },

@@ -33,6 +33,19 @@ const paymentData: Mapper<DataOf<'payment.processing'>> = (d) => ({
   ...(d.interface ? { interface: d.interface, customer_id: d.customer_id ?? null, payment_method_id: d.payment_method_id ?? null } : {}),
 });
 
+const disputeData: Mapper<DataOf<'dispute.created'>> = (d) => ({
+  dispute_id: d.dispute_id,
+  payment_id: d.payment_id,
+  amount: d.amount,
+  currency_code: d.currency_code,
+  status: d.status,
+  reason: d.reason,
+  processor_reference: d.processor_reference,
+  livemode: d.livemode,
+  created_at: d.created_at,
+  updated_at: d.updated_at,
+});
+
 const importCounts = (c: DataOf<'import.completed'>['counts']) => ({
   total: c.total,
   imported: c.imported,
@@ -90,6 +103,9 @@ export const webhookDataMappers: { [T in MerchantEventType]: Mapper<DataOf<T>> }
   'payment.capturing': paymentData,
   'payment.captured': paymentData,
   'payment.failed': paymentData,
+  'dispute.created': disputeData,
+  'dispute.updated': disputeData,
+  'dispute.closed': disputeData,
 };
 
 export function isMerchantEventType(type: string): type is MerchantEventType {

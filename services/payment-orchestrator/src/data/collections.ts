@@ -11,6 +11,7 @@ export const PROCESSOR_NOTIFICATIONS = 'processor_notifications';
 export const CUSTOMERS = 'customers';
 export const PAYMENT_METHODS = 'payment_methods';
 export const PAYMENT_REQUESTS = 'payment_requests';
+export const DISPUTES = 'disputes';
 
 export const orchestratorCollections: CollectionSpec[] = [
   { name: PAYMENTS },
@@ -40,4 +41,7 @@ export const orchestratorCollections: CollectionSpec[] = [
   // A payment request's Idempotency-Key, committed with the payment it made (id derived from merchant, mode,
   // route and key); the pruner finds the expired ones across merchants by creation time.
   { name: PAYMENT_REQUESTS, indexes: [{ fields: ['created_at'], acrossMerchants: true }] },
+  // One dispute per processor reference of an account (two first notifications racing: one creates, the other
+  // moves it); a payment's disputes are listed by payment.
+  { name: DISPUTES, indexes: [{ fields: ['processor', 'processor_reference'], unique: true }, { fields: ['payment_id'] }] },
 ];

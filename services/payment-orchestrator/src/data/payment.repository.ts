@@ -44,7 +44,9 @@ export class StorePaymentRepository implements PaymentRepository {
 
   update(uow: UnitOfWork, payment: Payment): Payment {
     const updated = uow.update<Payment>(PAYMENTS, payment);
-    if (isFinal(payment.status)) uow.delete(PAYMENT_SCHEDULE, SYSTEM_SCOPE, payment.id, payment.version);
+    // Unconditional: a payment moving from one final status to another (failed → captured, a late capture)
+    // has no entry left; the payment's own compare-and-set guards the write.
+    if (isFinal(payment.status)) uow.delete(PAYMENT_SCHEDULE, SYSTEM_SCOPE, payment.id);
     else uow.update<ScheduleEntry>(PAYMENT_SCHEDULE, { id: payment.id, merchant_id: SYSTEM_SCOPE, version: payment.version, owner_merchant_id: payment.merchant_id, owner_mode: payment.mode, due_at: payment.next_run_at });
     return updated;
   }

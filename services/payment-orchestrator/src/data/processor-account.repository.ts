@@ -44,7 +44,8 @@ export class StoreProcessorNotificationRepository implements ProcessorNotificati
     const collection = this.store.collection<ProcessorNotificationRecord>(PROCESSOR_NOTIFICATIONS);
     for (const field of ['capture_reference', 'processor_reference'] as const) {
       const page = await collection.list(scope, { account_id: accountId, [field]: reference, status: 'accepted' }, { limit: 10 });
-      const event = page.items.find((record) => record.kind === 'capture_succeeded' || record.kind === 'capture_failed');
+      // A success wins over a failure of the same capture, whichever came first (a processor's recapture).
+      const event = page.items.find((record) => record.kind === 'capture_succeeded') ?? page.items.find((record) => record.kind === 'capture_failed');
       if (event) return event;
     }
     return null;

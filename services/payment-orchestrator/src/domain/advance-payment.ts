@@ -2,7 +2,8 @@ import { newId , type Scope, scopeOfDocument } from '@vaultline/core';
 import { ConcurrentModificationError, type UnitOfWork } from '@vaultline/store';
 import type { Credential } from './credentials/credential';
 import { stepOf, type FlowStep } from './flows/flow';
-import { isConsumerPresent, isFinal, isSecurityCodeAvailable, type Payment, type ProcessorTransaction } from './payment/payment';
+import { effectiveTime, isConsumerPresent, isFinal, isSecurityCodeAvailable, type Payment, type PendingCapture, type ProcessorTransaction } from './payment/payment';
+import { CAPTURE_SETTLEMENT_RECHECK_MS, captureRetryDelayMs } from './capture-retry';
 import { paymentMovedEvent } from './payment/payment-events';
 import { movePayment } from './payment/payment-status';
 import { storedCredentialOf } from './payment/stored-credential';
@@ -18,6 +19,8 @@ export interface AdvancePaymentPorts {
   clock: Clock;
   /** Runs in the commit of a successful authorization (the earlier interface stores its card or mandate there). */
   onAuthorized?: (uow: UnitOfWork, payment: Payment, now: Date) => Payment;
+  /** Runs in the commit that captures the payment (the simulator's disputed test card opens its dispute there). */
+  onCaptured?: (uow: UnitOfWork, payment: Payment, now: Date) => Payment;
 }
 
 type StepPorts = AdvancePaymentPorts & { processors: Processors };
@@ -94,14 +97,17 @@ function both(first: StepResult['credential'], second: StepResult['credential'])
 
 async function commit(ports: AdvancePaymentPorts, before: Payment, result: StepResult, now: Date): Promise<Payment> {
   const credential = result.credential && before.credential_id ? await ports.credentials.get(scopeOfDocument(before), before.credential_id) : null;
+  // Scheduling runs on the real clock; what the payment records is stamped with its effective time (test clock).
+  const at = effectiveTime(before, now);
   return ports.transaction((uow: UnitOfWork) => {
     let sequence = before.progress.transactions;
     for (const attempt of result.attempts) {
-      ports.transactions.insert(uow, transactionOf(before, attempt, sequence++, now));
+      ports.transactions.insert(uow, transactionOf(before, attempt, sequence++, at));
     }
-    let next: Payment = { ...result.payment, progress: { ...result.payment.progress, transactions: sequence } };
-    if (ports.onAuthorized && before.amount.authorized === undefined && next.amount.authorized !== undefined) next = ports.onAuthorized(uow, next, now);
-    if (next.status !== before.status) uow.publish(paymentMovedEvent(next, now));
+    let next: Payment = { ...result.payment, progress: { ...result.payment.progress, transactions: sequence }, ...(at === now ? {} : { updated_at: at.toISOString() }) };
+    if (ports.onAuthorized && before.amount.authorized === undefined && next.amount.authorized !== undefined) next = ports.onAuthorized(uow, next, at);
+    if (next.status !== before.status) uow.publish(paymentMovedEvent(next, at));
+    if (ports.onCaptured && next.status === 'captured' && before.status !== 'captured') next = ports.onCaptured(uow, next, at);
     if (credential && result.credential) {
       const changed = result.credential(credential);
       if (changed) ports.credentials.update(uow, changed);
@@ -163,6 +169,7 @@ export function processorPayment(payment: Payment, stepKind: string, amount: num
     // reference (Checkout.com's scheme_id in place of previous_payment_id).
     initial_processor_reference: payment.initial_authorization && payment.initial_authorization.processor === to.processor ? payment.initial_authorization.reference : null,
     mode: payment.mode,
+    authorization_reference: payment.progress.authorization_reference,
   };
 }
 
@@ -303,6 +310,31 @@ async function captureStep(ports: StepPorts, payment: Payment, now: Date): Promi
     case 'failed':
       return { payment: fail(payment, outcome.failure_reason, now), attempts: attempt(outcome), credential: releaseCharge(payment) };
     case 'error':
-      return { payment: fail(payment, 'processor_error', now), attempts: attempt(outcome), credential: releaseCharge(payment) };
+      // Ambiguous: the money may have moved. Never failed for it (domain/capture-retry.ts).
+      return ambiguousCapture(payment, capture, outcome, now, attempt(outcome));
   }
+}
+
+/**
+ * A capture sent (or asked about) without a clear answer. Unsent-or-unknown: sent again with the same
+ * idempotency key after a backoff, each attempt listed as an `error` transaction. Once the retries are
+ * spent, or when only the question about a sent capture failed, the payment waits for the processor's
+ * word on the authorization (a capture is one per payment): `processor_reference` then names the
+ * authorization, which the processor's capture notification (and its payment's actions) name too.
+ */
+function ambiguousCapture(payment: Payment, capture: PendingCapture, outcome: StepOutcome, now: Date, attempts: StepResult['attempts']): StepResult {
+  const sent = capture.processor_reference !== null;
+  const tries = (capture.ambiguous_attempts ?? 0) + 1;
+  const retryIn = sent ? null : captureRetryDelayMs(tries);
+  const waiting: PendingCapture = sent || retryIn !== null ? capture : { ...capture, processor_reference: payment.progress.authorization_reference };
+  return {
+    payment: {
+      ...payment,
+      progress: { ...payment.progress, capture: { ...waiting, ambiguous_attempts: tries } },
+      next_run_at: new Date(now.getTime() + (retryIn ?? CAPTURE_SETTLEMENT_RECHECK_MS)).toISOString(),
+      updated_at: now.toISOString(),
+    },
+    // A question about a sent capture that went unanswered is not a capture attempt: nothing to list.
+    attempts: sent ? [] : attempts,
+  };
 }

@@ -1,7 +1,7 @@
 import type { Scope } from '@vaultline/core';
 import { ConcurrentModificationError } from '@vaultline/store';
 import { stepOf } from './flows/flow';
-import type { Payment } from './payment/payment';
+import { effectiveTime, type Payment } from './payment/payment';
 import { paymentMovedEvent } from './payment/payment-events';
 import { AlreadyCaptured, AmountExceedsAuthorized, CaptureNotAllowed, CurrencyMismatch, PartialCaptureNotSupported, PaymentNotFound } from './payment/payment-errors';
 import { movePayment } from './payment/payment-status';
@@ -58,7 +58,7 @@ export function capturePayment(ports: CapturePaymentPorts): CapturePayment {
     const capturing = startCapture(payment, command, await directory(scope, payment.mode), now);
     try {
       return await transaction((uow) => {
-        uow.publish(paymentMovedEvent(capturing, now));
+        uow.publish(paymentMovedEvent(capturing, effectiveTime(payment, now)));
         rememberRequest(ports, uow, scope, command.requestKey, capturing.id);
         return payments.update(uow, capturing);
       });

@@ -60,7 +60,8 @@ export function createSubsequentPayment(ports: CreateSubsequentPaymentPorts): Cr
   return async (scope, command) => {
     const earlier = await paymentOfEarlierRequest(ports, scope, command.requestKey);
     if (earlier) return earlier;
-    const now = command.effectiveAt ?? clock.now();
+    const realNow = clock.now();
+    const now = command.effectiveAt ?? realNow;
     const initial = await payments.get(scope, command.initialPaymentId);
     if (!initial) throw new PaymentNotFound();
     // A one-off or a subsequent payment named as the initial one is the wrong use case, not a missing payment.
@@ -117,15 +118,16 @@ export function createSubsequentPayment(ports: CreateSubsequentPaymentPorts): Cr
       decision,
       progress: newProgress(),
       // Due at once: the runner is also started right after the commit (the worker catches a crash in between).
-      next_run_at: clock.now().toISOString(),
+      next_run_at: realNow.toISOString(),
       failure_reason: null,
+      ...(command.effectiveAt ? { test_clock_offset_ms: command.effectiveAt.getTime() - realNow.getTime() } : {}),
       ...(command.earlier ? { earlier: { ...command.earlier, use_case: earlierUseCaseOf(useCase) } } : {}),
     };
     return transaction((uow) => {
       credentials.update(uow, { ...credential, previous_charge_at: credential.last_charge_at, last_charge_at: at, last_charge_payment_id: id });
       const inserted = payments.insert(uow, payment);
       rememberRequest(ports, uow, scope, command.requestKey, inserted.id);
-      uow.publish(paymentMovedEvent(inserted, clock.now()));
+      uow.publish(paymentMovedEvent(inserted, now));
       return inserted;
     });
   };

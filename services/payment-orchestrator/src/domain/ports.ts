@@ -116,6 +116,8 @@ export interface ProcessorPayment {
   initial_processor_reference?: string | null;
   /** The key mode the payment runs in (a processor account serves test or live hosts). */
   mode: Mode;
+  /** The processor's reference of the payment's authorization (its payment at the processor), once known. */
+  authorization_reference?: string | null;
 }
 
 export type StepOutcome =
@@ -137,6 +139,20 @@ export interface ProcessorConnection {
   captureStatus(payment: ProcessorPayment, captureReference: string): Promise<CaptureOutcome>;
   /** Real processors: releases an authorization the payment does not use (a late answer after a fallback). */
   voidAuthorization?(payment: ProcessorPayment, authorizationReference: string): Promise<StepOutcome>;
+  /**
+   * Processors that can be asked (Checkout.com): how an action they took asynchronously settled, when no
+   * notification has said so yet — the settlement sweep. `payment_reference` is the processor's payment
+   * (the authorization reference), `action_reference` the action's id when known. Null while the processor
+   * lists no outcome; an `error` outcome when it could not be asked (keep waiting). Captures use it; refunds
+   * and voids plug in with their kind.
+   */
+  settleAction?(payment: ProcessorPayment, action: SettleableAction): Promise<StepOutcome | null>;
+}
+
+export interface SettleableAction {
+  kind: 'capture' | 'refund' | 'void';
+  payment_reference: string;
+  action_reference: string | null;
 }
 
 export interface Processors {

@@ -6,11 +6,23 @@ import type { Clock, PaymentRepository, ProcessorAccountRepository, ProcessorNot
 import { ProcessorAccountNotFound, type ProcessorAccount } from './processor-accounts/processor-account';
 import type { ProcessorNotificationRecord } from './processor-accounts/processor-notification';
 import type { VoidStrayAuthorization } from './void-stray-authorization';
+import type { DisputeSignal } from './disputes/dispute';
+import type { RecordDispute } from './disputes/record-dispute';
+import type { SettleLateCapture } from './settle-late-capture';
 
 /** A notification's verdict per item, as the processor plugin gives it (verification and mapping are the plugin's). */
-export type VerifiedItem =
-  | { verified: true; event: { kind: string; dedupe_key: string; payment_reference?: string; processor_reference?: string; capture_reference?: string | null; failure_reason?: string } }
-  | { verified: false; event_name: string; processor_reference: string | null };
+export interface VerifiedEvent {
+  kind: string;
+  dedupe_key: string;
+  payment_reference?: string;
+  processor_reference?: string;
+  capture_reference?: string | null;
+  failure_reason?: string;
+  /** A chargeback notification: what it says about the dispute (kind `dispute`). */
+  dispute?: DisputeSignal;
+}
+
+export type VerifiedItem = { verified: true; event: VerifiedEvent } | { verified: false; event_name: string; processor_reference: string | null };
 
 /** The plugin's side: parses the body and verifies each item with the account's credentials; null when the body is not a notification. */
 export type NotificationVerifier = (credentials: unknown, rawBody: Buffer, headers: Record<string, string | undefined>) => VerifiedItem[] | null;
@@ -40,6 +52,10 @@ export interface ReceiveNotificationPorts {
   wake: (scope: Scope, paymentId: string) => Promise<void>;
   /** A successful authorization the payment does not use is voided at its account (a late answer after a fallback). */
   voidStray: VoidStrayAuthorization;
+  /** A capture success naming a payment that failed at capture (a processor's own recapture) moves it on. */
+  settleLateCapture?: SettleLateCapture;
+  /** A chargeback notification: recorded with the dispute it opens or moves, in one commit (a redelivery changes nothing). */
+  recordDispute?: RecordDispute;
 }
 
 export interface NotificationReceipt {
@@ -127,7 +143,9 @@ export function receiveProcessorNotification(ports: ReceiveNotificationPorts, ve
         refusal: null,
       };
       try {
-        await ports.transaction((uow) => ports.notifications.insert(uow, record));
+        const dispute = item.event.dispute;
+        if (dispute && ports.recordDispute) await ports.recordDispute(account, record, dispute);
+        else await ports.transaction((uow) => ports.notifications.insert(uow, record));
         receipt.accepted += 1;
         if ((record.kind === 'capture_succeeded' || record.kind === 'capture_failed') && record.payment_reference && isUuid(record.payment_reference)) {
           await ports.wake(scopeOfDocument(account), record.payment_reference);
@@ -135,6 +153,10 @@ export function receiveProcessorNotification(ports: ReceiveNotificationPorts, ve
       } catch (error) {
         if (!(error instanceof DuplicateKeyError)) throw error;
         receipt.duplicates += 1;
+      }
+      // Also on a redelivery (the first delivery may have lost a race): it moves a payment only once.
+      if (record.kind === 'capture_succeeded' && record.payment_reference && isUuid(record.payment_reference)) {
+        await ports.settleLateCapture?.(scopeOfDocument(account), account.id, record);
       }
       // Also on a redelivery: a void that could not be sent the first time is tried again (it is idempotent).
       if (record.kind === 'authorization_succeeded' && record.payment_reference && isUuid(record.payment_reference) && record.processor_reference) {

@@ -1,7 +1,7 @@
 import { AppError, newId , type Scope } from '@vaultline/core';
 import { ConcurrentModificationError, DuplicateKeyError } from '@vaultline/store';
 import { processorPayment } from './advance-payment';
-import { isFinal, type Payment } from './payment/payment';
+import { effectiveTime, isFinal, type Payment } from './payment/payment';
 import type { Clock, PaymentRepository, ProcessorDirectory, TransactionRepository, TransactionRunner } from './ports';
 
 export interface VoidStrayAuthorizationPorts {
@@ -85,7 +85,7 @@ export function voidStrayAuthorization(ports: VoidStrayAuthorizationPorts): Void
             amount: current.amount.requested,
             // The authorization released, so a redelivered notification finds it.
             processor_reference: authorizationReference,
-            created_at: now.toISOString(),
+            created_at: effectiveTime(current, now).toISOString(),
           });
           if (!final) payments.update(uow, { ...current, progress: { ...current.progress, transactions: sequence + 1 }, updated_at: now.toISOString() });
         });

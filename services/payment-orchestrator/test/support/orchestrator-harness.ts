@@ -137,9 +137,9 @@ export async function startOrchestrator(options: HarnessOptions = {}): Promise<H
   const server = await startHttpServer(app.http);
 
   const events: PublishedEvent[] = [];
-  await bus.ensureTopics([topics.payments, topics.checkoutSessionsOpened, topics.checkoutSessionsCompleted]);
+  await bus.ensureTopics([topics.payments, topics.checkoutSessionsOpened, topics.checkoutSessionsCompleted, topics.disputes]);
   const captured = await Promise.all(
-    [topics.payments, topics.checkoutSessionsOpened].map((topic) =>
+    [topics.payments, topics.checkoutSessionsOpened, topics.disputes].map((topic) =>
       bus.subscribe({ topics: [topic], group: `test-capture-${newId()}`, handler: async (delivery) => void events.push(JSON.parse(delivery.value) as PublishedEvent) }),
     ),
   );

@@ -10,6 +10,7 @@ const LEGAL: Array<[PaymentStatus, PaymentStatus]> = [
   ['authorized', 'capturing'],
   ['capturing', 'captured'],
   ['capturing', 'failed'],
+  ['failed', 'captured'],
 ];
 
 const payment = (status: PaymentStatus) => ({ status, updated_at: 'before' }) as Payment;
@@ -26,8 +27,8 @@ describe('the transition table', () => {
     expect(() => movePayment(payment(from), to, {}, new Date())).toThrow(IllegalPaymentMove);
   });
 
-  it('when the table is read, then captured and failed are final', () => {
+  it('when the table is read, then captured is final and failed moves only to captured (a capture that succeeded after a reported failure)', () => {
     expect(TRANSITIONS.captured).toEqual([]);
-    expect(TRANSITIONS.failed).toEqual([]);
+    expect(TRANSITIONS.failed).toEqual(['captured']);
   });
 });

@@ -10,7 +10,9 @@ export const TRANSITIONS: Readonly<Record<PaymentStatus, readonly PaymentStatus[
   authorized: ['capturing'],
   capturing: ['captured', 'failed'],
   captured: [],
-  failed: [],
+  // Only a capture reported failed and then succeeded after all (a processor's own recapture): see
+  // domain/settle-late-capture.ts, the one caller that makes this move.
+  failed: ['captured'],
 };
 
 export function canMove(from: PaymentStatus, to: PaymentStatus): boolean {

@@ -48,6 +48,8 @@ export interface PendingCapture {
   amount: number;
   reference: string | null;
   processor_reference: string | null;
+  /** Ambiguous answers (timeout, 5xx) so far: the capture is sent again with the same idempotency key (domain/capture-retry.ts). */
+  ambiguous_attempts?: number;
 }
 
 /**
@@ -105,6 +107,17 @@ export interface Payment {
   security_code_expires_at?: string | null;
   /** Subsequent payments: the processor account that authorized the initial payment, and its reference there. */
   initial_authorization?: InitialAuthorization | null;
+  /**
+   * Test clock (X-Test-Now on a test key): how far the payment's effective time is from the real time,
+   * fixed at creation. Every time stamp of the payment (its transactions, its events, updated_at) is the
+   * real time moved by it; absent on payments made without the header.
+   */
+  test_clock_offset_ms?: number;
+}
+
+/** The payment's effective time for a real moment: the test clock's time for a test-clock payment, else the moment itself. */
+export function effectiveTime(payment: Pick<Payment, 'test_clock_offset_ms'>, now: Date): Date {
+  return payment.test_clock_offset_ms ? new Date(now.getTime() + payment.test_clock_offset_ms) : now;
 }
 
 export interface InitialAuthorization {

@@ -1,6 +1,6 @@
 import { authorizationInputOf } from '../../../test/support/processor-fixtures';
 import { adyenBaseUrl, adyenCredentialsSchema, type AdyenCredentials } from './adyen.account';
-import { ADYEN_CAPTURE_RECHECK_MS, adyenFailureReason, fromAdyenCancelResponse, fromAdyenCaptureResponse, fromAdyenPaymentResponse, toAdyenCancelRequest, toAdyenCaptureRequest, toAdyenPaymentRequest } from './adyen.mapper';
+import { ADYEN_CAPTURE_RECHECK_MS, adyenConfigurationProblem, adyenFailureReason, fromAdyenCancelResponse, fromAdyenCaptureResponse, fromAdyenPaymentResponse, toAdyenCancelRequest, toAdyenCaptureRequest, toAdyenPaymentRequest } from './adyen.mapper';
 
 const credentials: AdyenCredentials = { api_key: 'AQE_test_key', merchant_account: 'ShopECOM', hmac_key: '44782DEF547AAA06C910C43932B1EB0C71FC68D9D0C057550C48EC2ACF6BA056' };
 
@@ -21,6 +21,7 @@ const bodyWith = (paymentMethod: Record<string, string>, storedCredentialFields:
   reference: '01a208ee-5f6c-74c8-b99c-a50679101e09',
   paymentMethod,
   merchantAccount: 'ShopECOM',
+  captureDelayHours: 0,
   ...storedCredentialFields,
 });
 
@@ -35,6 +36,7 @@ describe('Adyen v69 /payments request', () => {
         reference: '01a208ee-5f6c-74c8-b99c-a50679101e09',
         paymentMethod: consumerPresentCard,
         merchantAccount: 'ShopECOM',
+        captureDelayHours: 0,
         shopperInteraction: 'Ecommerce',
       },
       carries_card_data: true,
@@ -66,6 +68,7 @@ describe('Adyen v69 /payments request', () => {
       reference: '01a208ee-5f6c-74c8-b99c-a50679101e09',
       paymentMethod: consumerPresentCard,
       merchantAccount: 'ShopECOM',
+      captureDelayHours: 0,
       shopperInteraction: 'Ecommerce',
       recurringProcessingModel: 'Subscription',
     });
@@ -77,6 +80,7 @@ describe('Adyen v69 /payments request', () => {
       reference: '01a208ee-5f6c-74c8-b99c-a50679101e09',
       paymentMethod: consumerPresentCard,
       merchantAccount: 'ShopECOM',
+      captureDelayHours: 0,
       shopperInteraction: 'Ecommerce',
       recurringProcessingModel: 'UnscheduledCardOnFile',
     });
@@ -88,6 +92,7 @@ describe('Adyen v69 /payments request', () => {
       reference: '01a208ee-5f6c-74c8-b99c-a50679101e09',
       paymentMethod: merchantInitiatedCard,
       merchantAccount: 'ShopECOM',
+      captureDelayHours: 0,
       shopperInteraction: 'ContAuth',
       recurringProcessingModel: 'Subscription',
       additionalData: { networkTxReference: 'MCC123456789' },
@@ -100,6 +105,7 @@ describe('Adyen v69 /payments request', () => {
       reference: '01a208ee-5f6c-74c8-b99c-a50679101e09',
       paymentMethod: merchantInitiatedCard,
       merchantAccount: 'ShopECOM',
+      captureDelayHours: 0,
       shopperInteraction: 'ContAuth',
       recurringProcessingModel: 'UnscheduledCardOnFile',
       additionalData: { networkTxReference: '559381749327' },
@@ -108,6 +114,11 @@ describe('Adyen v69 /payments request', () => {
 
   it('when a subsequent payment has no network transaction reference, then no request is built', () => {
     expect(() => toAdyenPaymentRequest(input({ use_case: 'SUBSEQUENT_RECURRING' }), credentials)).toThrow(/networkTxReference/);
+  });
+
+  it('when the flow captures automatically, then captureDelayHours is 0 (an account set to manual capture would otherwise leave it uncaptured); a manual flow sends none', () => {
+    expect(toAdyenPaymentRequest(input({ capture_mode: 'automatic' }), credentials).body).toMatchObject({ captureDelayHours: 0 });
+    expect(toAdyenPaymentRequest(input({ capture_mode: 'manual' }), credentials).body).not.toHaveProperty('captureDelayHours');
   });
 
   it('when the flow captures manually, then additionalData.manualCapture is the string "true" (beside the networkTxReference of a subsequent payment)', () => {
@@ -121,6 +132,24 @@ describe('Adyen v69 /payments request', () => {
   it('when the security code is no longer available, then no cvc is sent; with no cardholder name, no holderName', () => {
     const body = toAdyenPaymentRequest(input({ security_code_available: false, cardholder_name: null }), credentials).body as { paymentMethod: Record<string, string> };
     expect(body.paymentMethod).toEqual({ type: 'scheme', number: '{{ account_number }}', expiryMonth: '{{ expiration_month }}', expiryYear: '{{ expiration_year }}' });
+  });
+});
+
+describe('Adyen accounts configured without the network transaction reference', () => {
+  const authorised = { status: 'succeeded' as const, processor_reference: 'QFQTPCQ8HXSKGK82', network_transaction_reference: null };
+
+  it.each(['RECURRING', 'UNSCHEDULED'] as const)('when an initial %s payment is Authorised without networkTxReference, then it fails processor_configuration (a decline: no retry, no fallback)', (use_case) => {
+    expect(adyenConfigurationProblem(input({ use_case }), authorised)).toEqual({ status: 'failed', failure_reason: 'processor_configuration', processor_reference: 'QFQTPCQ8HXSKGK82' });
+  });
+
+  it('when the answer carries the reference, or the payment is one-off, then there is no problem', () => {
+    expect(adyenConfigurationProblem(input({ use_case: 'RECURRING' }), { ...authorised, network_transaction_reference: 'MCC1' })).toBeNull();
+    expect(adyenConfigurationProblem(input({ use_case: 'ONE_OFF' }), authorised)).toBeNull();
+  });
+
+  it('when a subsequent payment\'s credentials have no reference, then it fails processor_configuration before anything is sent', () => {
+    expect(adyenConfigurationProblem(input({ use_case: 'SUBSEQUENT_RECURRING', network_transaction_reference: null }))).toEqual({ status: 'failed', failure_reason: 'processor_configuration', processor_reference: null });
+    expect(adyenConfigurationProblem(input({ use_case: 'SUBSEQUENT_RECURRING', network_transaction_reference: 'MCC1' }))).toBeNull();
   });
 });
 

@@ -45,6 +45,7 @@ export function toAdyenPaymentRequest(payment: AuthorizationInput, credentials: 
   const additionalData: Record<string, string> = {};
   if (payment.capture_mode === 'manual') additionalData.manualCapture = 'true';
   if (merchantInitiated) {
+    // The connection answers processor_configuration before mapping (adyenConfigurationProblem); reaching here without one is a bug.
     if (!payment.network_transaction_reference) throw new Error('A merchant-initiated Adyen payment needs the initial payment\'s networkTxReference');
     additionalData.networkTxReference = payment.network_transaction_reference;
   }
@@ -66,6 +67,8 @@ export function toAdyenPaymentRequest(payment: AuthorizationInput, credentials: 
       paymentMethod,
       merchantAccount: credentials.merchant_account,
       ...storedCredentialFields(payment),
+      // Automatic capture says so: an account set to capture manually (or with a delay) would otherwise leave it uncaptured.
+      ...(payment.capture_mode === 'automatic' ? { captureDelayHours: 0 } : {}),
       ...(Object.keys(additionalData).length > 0 ? { additionalData } : {}),
     },
     carries_card_data: true,
@@ -170,4 +173,19 @@ export function fromAdyenCaptureResponse(response: ProcessorHttpResponse): Captu
   const pspReference = text(field(response.body, 'pspReference'));
   if (field(response.body, 'status') !== 'received' || !pspReference) return { status: 'failed', failure_reason: 'processor_invalid_response', processor_reference: pspReference };
   return { status: 'pending', processor_reference: pspReference, poll_after_ms: ADYEN_CAPTURE_RECHECK_MS };
+}
+
+/**
+ * Adyen returns the scheme's `networkTxReference` only when the account's "Network transaction reference"
+ * additional-data setting is on (Customer Area → Developers → Additional data). Without it an initial
+ * recurring or unscheduled payment cannot be followed by merchant-initiated ones: that is the account's
+ * configuration, not a passing error, so it fails at once (`processor_configuration`) and is not retried
+ * or sent to a fallback account. Pure; null when there is no problem.
+ */
+export function adyenConfigurationProblem(payment: Pick<ProcessorPayment, 'use_case' | 'network_transaction_reference'>, outcome?: StepOutcome): StepOutcome | null {
+  const problem: StepOutcome = { status: 'failed', failure_reason: 'processor_configuration', processor_reference: outcome && outcome.status !== 'error' ? outcome.processor_reference : null };
+  // A subsequent payment on credentials whose initial payment came back without the reference.
+  if (!outcome) return isMerchantInitiated(payment.use_case) && !payment.network_transaction_reference ? problem : null;
+  const initial = payment.use_case === 'RECURRING' || payment.use_case === 'UNSCHEDULED';
+  return initial && outcome.status === 'succeeded' && !outcome.network_transaction_reference ? problem : null;
 }

@@ -4,7 +4,7 @@ import { accountOptionsSchema, REAL_PROCESSOR_CAPABILITIES } from '../account-pl
 import type { ProcessorPlugin } from '../processor-plugin';
 import { authorizationInput, sendMapped } from '../processor-transport';
 import { adyenBaseUrl, adyenCredentialsSchema } from './adyen.account';
-import { ADYEN_CAPTURE_RECHECK_MS, fromAdyenCancelResponse, fromAdyenCaptureResponse, fromAdyenPaymentResponse, toAdyenCancelRequest, toAdyenCaptureRequest, toAdyenPaymentRequest } from './adyen.mapper';
+import { ADYEN_CAPTURE_RECHECK_MS, adyenConfigurationProblem, fromAdyenCancelResponse, fromAdyenCaptureResponse, fromAdyenPaymentResponse, toAdyenCancelRequest, toAdyenCaptureRequest, toAdyenPaymentRequest } from './adyen.mapper';
 
 const optionsSchema = accountOptionsSchema(adyenCredentialsSchema);
 
@@ -25,8 +25,12 @@ export const adyen: ProcessorPlugin<AdyenOptions> = {
       id: 'adyen',
       capabilities,
       async authorize(payment) {
+        const before = adyenConfigurationProblem(payment);
+        if (before) return before;
         const request = toAdyenPaymentRequest(authorizationInput(payment), options.credentials);
-        return fromAdyenPaymentResponse(await sendMapped(transport, baseUrl, payment, request));
+        const outcome = fromAdyenPaymentResponse(await sendMapped(transport, baseUrl, payment, request));
+        // Authorised but unusable: the AUTHORISATION notification then finds the payment failed and the authorisation is cancelled.
+        return adyenConfigurationProblem(payment, outcome) ?? outcome;
       },
       async capture(payment, authorizationReference) {
         if (!authorizationReference) return { status: 'failed', failure_reason: 'authorization_reference_missing', processor_reference: null };

@@ -4,6 +4,7 @@ import { accountOptionsSchema, REAL_PROCESSOR_CAPABILITIES } from '../account-pl
 import type { ProcessorPlugin } from '../processor-plugin';
 import { authorizationInput, sendMapped } from '../processor-transport';
 import { checkoutBaseUrl, checkoutCredentialsSchema } from './checkout.account';
+import { fromCheckoutActionsResponse, toCheckoutActionsRequest } from './checkout.actions';
 import { CHECKOUT_CAPTURE_RECHECK_MS, fromCheckoutCaptureResponse, fromCheckoutPaymentResponse, fromCheckoutVoidResponse, toCheckoutCaptureRequest, toCheckoutPaymentRequest, toCheckoutVoidRequest } from './checkout.mapper';
 
 const optionsSchema = accountOptionsSchema(checkoutCredentialsSchema);
@@ -11,6 +12,8 @@ const optionsSchema = accountOptionsSchema(checkoutCredentialsSchema);
 export type CheckoutOptions = z.infer<typeof optionsSchema>;
 
 const capabilities = REAL_PROCESSOR_CAPABILITIES;
+
+const ACTION_TYPES = { capture: 'Capture', refund: 'Refund', void: 'Void' } as const;
 
 /** Checkout.com: authorizations through the forwarder, captures through egress, settled by webhook. */
 export const checkout: ProcessorPlugin<CheckoutOptions> = {
@@ -21,6 +24,10 @@ export const checkout: ProcessorPlugin<CheckoutOptions> = {
     const transport = context.transport;
     if (!transport) throw new Error('The Checkout.com processor needs a transport (the forwarder and egress)');
     const baseUrl = checkoutBaseUrl(options.mode, options.base_url);
+    const settleAction: NonNullable<ProcessorConnection['settleAction']> = async (payment, action) => {
+      const response = await sendMapped(transport, baseUrl, payment, toCheckoutActionsRequest(options.credentials, action.payment_reference));
+      return fromCheckoutActionsResponse(response, ACTION_TYPES[action.kind], action.action_reference);
+    };
     return {
       id: 'checkout',
       capabilities,
@@ -39,9 +46,16 @@ export const checkout: ProcessorPlugin<CheckoutOptions> = {
         const request = toCheckoutCaptureRequest(payment, options.credentials, authorizationReference, payment.amount);
         return fromCheckoutCaptureResponse(await sendMapped(transport, baseUrl, payment, request));
       },
-      async captureStatus(_payment, captureReference) {
-        return (await context.captureSettlement?.(captureReference)) ?? { status: 'pending', processor_reference: captureReference, poll_after_ms: CHECKOUT_CAPTURE_RECHECK_MS };
+      // Webhooks are the fast path; a capture still unsettled when the runner looks again (every recheck
+      // interval) is looked up in the payment's actions.
+      async captureStatus(payment, captureReference) {
+        const notified = await context.captureSettlement?.(captureReference);
+        if (notified) return notified;
+        const paymentReference = payment.authorization_reference ?? captureReference;
+        const swept = await settleAction(payment, { kind: 'capture', payment_reference: paymentReference, action_reference: captureReference === paymentReference ? null : captureReference });
+        return swept ?? { status: 'pending', processor_reference: captureReference, poll_after_ms: CHECKOUT_CAPTURE_RECHECK_MS };
       },
+      settleAction,
       async voidAuthorization(payment, paymentId) {
         return fromCheckoutVoidResponse(await sendMapped(transport, baseUrl, payment, toCheckoutVoidRequest(payment, options.credentials, paymentId)));
       },

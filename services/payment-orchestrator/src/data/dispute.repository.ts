@@ -1,0 +1,38 @@
+import type { Scope } from '@vaultline/core';
+import type { DocumentStore, Page, PageRequest, UnitOfWork } from '@vaultline/store';
+import type { Dispute } from '../domain/disputes/dispute';
+import type { DisputeRepository } from '../domain/disputes/dispute-ports';
+import { DISPUTES } from './collections';
+
+/** Disputes of one merchant in one mode (test and live are two worlds: a dispute of the other mode is not found). */
+export class StoreDisputeRepository implements DisputeRepository {
+  constructor(private readonly store: DocumentStore) {}
+
+  private get collection() {
+    return this.store.collection<Dispute>(DISPUTES);
+  }
+
+  get(scope: Scope, id: string): Promise<Dispute | null> {
+    return this.collection.get(scope, id);
+  }
+
+  list(scope: Scope, page: PageRequest): Promise<Page<Dispute>> {
+    return this.collection.list(scope, {}, page);
+  }
+
+  listForPayment(scope: Scope, paymentId: string, page: PageRequest): Promise<Page<Dispute>> {
+    return this.collection.list(scope, { payment_id: paymentId }, page);
+  }
+
+  findByProcessorReference(scope: Scope, processor: string, processorReference: string): Promise<Dispute | null> {
+    return this.collection.findOne(scope, { processor, processor_reference: processorReference });
+  }
+
+  insert(uow: UnitOfWork, dispute: Omit<Dispute, 'version'>): Dispute {
+    return uow.insert<Dispute>(DISPUTES, dispute);
+  }
+
+  update(uow: UnitOfWork, dispute: Dispute): Dispute {
+    return uow.update<Dispute>(DISPUTES, dispute);
+  }
+}

@@ -1,0 +1,71 @@
+import { newId, type Scope } from '@vaultline/core';
+import { ConcurrentModificationError } from '@vaultline/store';
+import { paymentMovedEvent } from './payment/payment-events';
+import { movePayment } from './payment/payment-status';
+import { effectiveTime } from './payment/payment';
+import type { ProcessorNotificationRecord } from './processor-accounts/processor-notification';
+import type { Clock, PaymentRepository, TransactionRepository, TransactionRunner } from './ports';
+
+export interface SettleLateCapturePorts {
+  payments: PaymentRepository;
+  transactions: TransactionRepository;
+  transaction: TransactionRunner;
+  clock: Clock;
+}
+
+/** A verified capture success that may name a payment failed at capture; true when it moved it. */
+export type SettleLateCapture = (scope: Scope, accountId: string, event: Pick<ProcessorNotificationRecord, 'kind' | 'payment_reference' | 'processor_reference' | 'capture_reference'>) => Promise<boolean>;
+
+/**
+ * A capture reported failed and then succeeded after all: Adyen answers a capture that failed for a
+ * technical reason with CAPTURE_FAILED and recaptures it by itself, reporting a CAPTURE success ("Transaction
+ * Recaptured") later; Checkout.com may report payment_captured after payment_capture_declined. The payment
+ * failed at capture (`failure_reason: capture_failed`) then moves on to `captured` with its `payment.captured`
+ * event and a succeeded capture transaction: the money moved, so the payment says so. Only the account that
+ * authorized the payment can settle it, naming its authorization (or the capture sent). In the other order
+ * the success settles the payment and the late failure changes nothing (a captured payment is final).
+ */
+export function settleLateCapture(ports: SettleLateCapturePorts): SettleLateCapture {
+  return async (scope, accountId, event) => {
+    if (event.kind !== 'capture_succeeded' || !event.payment_reference) return false;
+    const payment = await ports.payments.get(scope, event.payment_reference);
+    const capture = payment?.progress.capture;
+    if (!payment || !capture || payment.status !== 'failed' || payment.failure_reason !== 'capture_failed') return false;
+    if (payment.progress.authorized_by !== accountId) return false;
+    const namesIt = event.processor_reference === payment.progress.authorization_reference || (event.capture_reference !== null && event.capture_reference === capture.processor_reference);
+    if (!namesIt) return false;
+    const now = effectiveTime(payment, ports.clock.now());
+    try {
+      await ports.transaction((uow) => {
+        ports.transactions.insert(uow, {
+          id: newId(),
+          merchant_id: payment.merchant_id,
+          mode: payment.mode,
+          payment_id: payment.id,
+          sequence: payment.progress.transactions,
+          processor: accountId,
+          kind: 'capture',
+          status: 'succeeded',
+          failure_reason: null,
+          amount: capture.amount,
+          processor_reference: event.capture_reference ?? event.processor_reference,
+          use_case: payment.earlier?.use_case ?? payment.use_case,
+          created_at: now.toISOString(),
+        });
+        const captured = movePayment(
+          payment,
+          'captured',
+          { amount: { ...payment.amount, captured: capture.amount }, failure_reason: null, next_run_at: null, progress: { ...payment.progress, transactions: payment.progress.transactions + 1 } },
+          now,
+        );
+        uow.publish(paymentMovedEvent(captured, now));
+        ports.payments.update(uow, captured);
+      });
+    } catch (error) {
+      // Another delivery of the same success moved it first.
+      if (error instanceof ConcurrentModificationError) return false;
+      throw error;
+    }
+    return true;
+  };
+}

@@ -1,0 +1,151 @@
+import { Webhook } from 'standardwebhooks';
+import { waitFor } from '@vaultline/core';
+import { ADYEN_TEST_CARDS, startAdyenStandIn, type AdyenStandIn } from './support/adyen-stand-in';
+import { CHECKOUT_TEST_CARDS, startCheckoutStandIn, type CheckoutStandIn } from './support/checkout-stand-in';
+import { adyenDisputeNotification, checkoutDisputeWebhook } from './support/dispute-notifications';
+import { registerWebhookEndpoint } from './support/import-scenario';
+import { startSystem, type RunningSystem } from './support/merchant-api';
+import { PAYMENT_ENV, PaymentsApi, sessionOf, submitCard, SIMULATOR_CARDS, type PaymentView } from './support/payment-scenario';
+import { signatureHeaders, startWebhookReceiver, type WebhookReceiver } from './support/webhook-receiver';
+
+const HMAC_KEY = '44782DEF547AAA06C910C43932B1EB0C71FC68D9D0C057550C48EC2ACF6BA056';
+const ADYEN = { api_key: 'AQE_e2e_dispute_key_4410', merchant_account: 'ShopECOM', hmac_key: HMAC_KEY };
+const CHECKOUT = { secret_key: 'sk_sbox_e2e_dispute_key', processing_channel_id: 'pc_e2edispute', webhook_secret: 'whsec_e2e_dispute' };
+
+interface DisputeView {
+  id: string;
+  object: 'dispute';
+  payment_id: string;
+  status: string;
+  reason: string;
+  amount: number;
+  processor_reference: string;
+  livemode: boolean;
+}
+
+/**
+ * Chargebacks end to end in the embedded profile: a payment captured on each processor's stand-in, the
+ * processor's signed chargeback notification delivered through the gateway's public notification route,
+ * the dispute read through the gateway (answers checked against the OpenAPI document) and the merchant's
+ * dispute.* webhooks verified with the standardwebhooks library.
+ */
+describe('disputes on Adyen and Checkout.com stand-ins, embedded profile', () => {
+  let adyen: AdyenStandIn;
+  let checkout: CheckoutStandIn;
+  let running: RunningSystem;
+  let api: PaymentsApi;
+  let receiver: WebhookReceiver;
+  let secret: string;
+
+  beforeAll(async () => {
+    adyen = await startAdyenStandIn({ apiKey: ADYEN.api_key, merchantAccount: ADYEN.merchant_account, hmacKey: HMAC_KEY });
+    checkout = await startCheckoutStandIn({ secretKey: CHECKOUT.secret_key, processingChannelId: CHECKOUT.processing_channel_id, webhookSecret: CHECKOUT.webhook_secret });
+    [running, receiver] = await Promise.all([
+      startSystem(
+        {
+          ...PAYMENT_ENV,
+          FORWARD_HTTPS_ONLY: 'false',
+          FORWARD_EXTRA_DESTINATIONS: [`${adyen.baseUrl}/v69/payments`, `${checkout.baseUrl}/payments`].join(','),
+          PROCESSOR_ALLOW_PRIVATE_URLS: 'true',
+        },
+        'vaultline-disputes-',
+      ),
+      startWebhookReceiver(),
+    ]);
+    api = new PaymentsApi(running.merchant);
+    secret = (await registerWebhookEndpoint(running.merchant, receiver.url, ['dispute.created', 'dispute.updated', 'dispute.closed'])).secret;
+  }, 60_000);
+  afterAll(async () => {
+    await running?.stop();
+    await receiver?.stop();
+    await Promise.all([adyen?.stop(), checkout?.stop()]);
+  });
+
+  async function account(processor: 'adyen' | 'checkout', baseUrl: string): Promise<string> {
+    const answer = await running.merchant.call('POST', '/processor-accounts', { json: { processor, name: processor, credentials: processor === 'adyen' ? ADYEN : CHECKOUT, settings: { base_url: baseUrl } } });
+    expect(answer.status).toBe(201);
+    return answer.json<{ id: string }>().id;
+  }
+
+  async function capturedOn(flow: string, authorizer: string | null, card: string): Promise<PaymentView> {
+    if (authorizer) await api.ok('POST', '/flows', { json: { name: flow, capture_mode: 'automatic', steps: [{ kind: 'authorization', processor: authorizer }, { kind: 'capture', processor: authorizer }] } });
+    await api.ok('PUT', '/flow-matrix', { json: { default_flow: flow, rules: [] } });
+    const created = await api.ok('POST', '/payments/one-off', { json: { amount: 1250, currency_code: 'EUR', reference: `order-${flow}`, source: { type: 'vaultline' } } });
+    await submitCard(running.system.baseUrl, sessionOf(created), card);
+    return api.until(created.id, 'captured');
+  }
+
+  const notify = (path: string, body: string, headers: Record<string, string> = {}) =>
+    fetch(`${running.system.baseUrl}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body });
+
+  const disputesOf = async (paymentId: string) =>
+    (await api.ok<{ data: DisputeView[] }>('GET', '/payments/{payment_id}/disputes', { params: { payment_id: paymentId } })).data;
+
+  /** The dispute webhooks of one payment, each verified with the endpoint's secret, in the order they arrived. */
+  function disputeWebhooks(paymentId: string): Array<[string, string]> {
+    return receiver.received
+      .map((webhook) => new Webhook(secret).verify(webhook.body, signatureHeaders(webhook)) as { type: string; data: { payment_id: string; status: string } })
+      .filter((payload) => payload.data.payment_id === paymentId)
+      .map((payload) => [payload.type, payload.data.status]);
+  }
+
+  it('when Adyen notifies a chargeback, then a redelivery included, the payment has one dispute needing a response, then won on CHARGEBACK_REVERSED, with verified dispute.created and dispute.closed webhooks', async () => {
+    const adyenAccount = await account('adyen', adyen.baseUrl);
+    const payment = await capturedOn('adyen-disputed', adyenAccount, ADYEN_TEST_CARDS.approved);
+    const psp = adyen.payments.find((p) => p.body.reference === payment.id)!.pspReference;
+    const chargeback = (eventCode: string, disputeStatus: string) =>
+      JSON.stringify(adyenDisputeNotification(HMAC_KEY, { eventCode, disputeStatus, pspReference: 'DSPEETWOEWQKLRTX', paymentPspReference: psp, merchantReference: payment.id, amount: { value: 1250, currency: 'EUR' } }));
+
+    for (let delivery = 0; delivery < 2; delivery++) {
+      const answer = await notify(`/processor-notifications/adyen/${adyenAccount}`, chargeback('NOTIFICATION_OF_CHARGEBACK', 'Undefended'));
+      expect([answer.status, await answer.text()]).toEqual([200, '[accepted]']);
+    }
+    const [dispute, ...others] = await disputesOf(payment.id);
+    expect(others).toEqual([]);
+    expect(dispute).toMatchObject({ object: 'dispute', payment_id: payment.id, amount: 1250, status: 'needs_response', reason: 'fraudulent', processor_reference: 'DSPEETWOEWQKLRTX', livemode: false });
+    expect(await api.ok<DisputeView>('GET', '/disputes/{dispute_id}', { params: { dispute_id: dispute!.id } })).toEqual(dispute);
+
+    await notify(`/processor-notifications/adyen/${adyenAccount}`, chargeback('CHARGEBACK_REVERSED', 'Won'));
+    expect((await disputesOf(payment.id))[0]!.status).toBe('won');
+    const hooks = await waitFor(() => (disputeWebhooks(payment.id).length >= 2 ? disputeWebhooks(payment.id) : null), 20_000, 50);
+    expect(hooks).toEqual([
+      ['dispute.created', 'needs_response'],
+      ['dispute.closed', 'won'],
+    ]);
+  }, 60_000);
+
+  it('when Checkout.com sends dispute_received and then dispute_lost through the gateway, then the dispute needs a response and then is lost, with verified webhooks; a forged one is refused', async () => {
+    const checkoutAccount = await account('checkout', checkout.baseUrl);
+    checkout.webhookUrl = `${running.system.baseUrl}/processor-notifications/checkout/${checkoutAccount}`;
+    const payment = await capturedOn('checkout-disputed', checkoutAccount, CHECKOUT_TEST_CARDS.approved);
+    const atCheckout = checkout.payments.find((p) => p.body.reference === payment.id)!;
+    const webhook = (type: string) => checkoutDisputeWebhook(CHECKOUT.webhook_secret, type, { id: 'dsp_e2ecko1x9q7kk2', paymentId: atCheckout.id, paymentReference: payment.id, amount: 1250, currency: 'EUR', category: 'product_service_not_received' });
+
+    const received = webhook('dispute_received');
+    const forged = await notify(`/processor-notifications/checkout/${checkoutAccount}`, received.rawBody, { 'cko-signature': '0'.repeat(64) });
+    expect(forged.status).toBe(401);
+    expect(await disputesOf(payment.id)).toEqual([]);
+    expect((await notify(`/processor-notifications/checkout/${checkoutAccount}`, received.rawBody, { 'cko-signature': received.signature })).status).toBe(200);
+    expect((await disputesOf(payment.id))[0]).toMatchObject({ status: 'needs_response', reason: 'product_not_received', processor_reference: 'dsp_e2ecko1x9q7kk2' });
+    const lost = webhook('dispute_lost');
+    expect((await notify(`/processor-notifications/checkout/${checkoutAccount}`, lost.rawBody, { 'cko-signature': lost.signature })).status).toBe(200);
+    expect((await disputesOf(payment.id)).map((d) => d.status)).toEqual(['lost']);
+    const hooks = await waitFor(() => (disputeWebhooks(payment.id).length >= 2 ? disputeWebhooks(payment.id) : null), 20_000, 50);
+    expect(hooks).toEqual([
+      ['dispute.created', 'needs_response'],
+      ['dispute.closed', 'lost'],
+    ]);
+  }, 60_000);
+
+  it('when a test key opens a dispute on a simulator payment, then GET /disputes lists it first, and a payment not captured is refused 409 dispute_not_allowed', async () => {
+    const payment = await capturedOn('simulator_auto_capture', null, SIMULATOR_CARDS.approved);
+    const opened = await api.ok<DisputeView>('POST', '/payments/{payment_id}/test/dispute', { params: { payment_id: payment.id }, json: { reason: 'duplicate' } });
+    expect(opened).toMatchObject({ status: 'needs_response', reason: 'duplicate', payment_id: payment.id, livemode: false });
+    const page = await api.ok<{ data: DisputeView[] }>('GET', '/disputes', { query: 'limit=1' });
+    expect(page.data.map((d) => d.id)).toEqual([opened.id]);
+    const declined = await api.ok('POST', '/payments/one-off', { json: { amount: 500, currency_code: 'EUR', source: { type: 'vaultline' } } });
+    await api.refused(409, 'dispute_not_allowed', 'POST', '/payments/{payment_id}/test/dispute', { params: { payment_id: declined.id }, json: {} });
+    const hooks = await waitFor(() => (disputeWebhooks(payment.id).length >= 1 ? disputeWebhooks(payment.id) : null), 20_000, 50);
+    expect(hooks).toEqual([['dispute.created', 'needs_response']]);
+  }, 60_000);
+});
