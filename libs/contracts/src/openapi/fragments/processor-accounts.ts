@@ -1,5 +1,8 @@
 import { commonErrorResponses, problemResponse, schemaRef, type JsonObject, type OpenApiFragment } from '../openapi-fragment';
 
+/** A processor's notification: JSON in the processor's own shape (only what is read is described). */
+const notificationBody = (schema: JsonObject): JsonObject => ({ required: true, content: { 'application/json': { schema } } });
+
 const security = [{ ApiKey: [] }];
 const accountIdParameter: JsonObject = { name: 'processor_account_id', in: 'path', required: true, schema: { type: 'string', format: 'uuid' } };
 const PROCESSORS = ['adyen', 'checkout', 'simulator'];
@@ -124,7 +127,21 @@ export const processorAccountsFragment: OpenApiFragment = {
         summary: 'Adyen standard notification (AUTHORISATION, CAPTURE, CAPTURE_FAILED); each item HMAC-signed with the account\'s hmac_key',
         security: [],
         parameters: [accountIdParameter],
-        requestBody: { required: true, content: { 'application/json': { schema: { type: 'object', required: ['live', 'notificationItems'] } } } },
+        requestBody: notificationBody({
+          type: 'object',
+          required: ['live', 'notificationItems'],
+          properties: {
+            live: { type: 'string', enum: ['true', 'false'], description: 'Adyen sends the flag as a string.' },
+            notificationItems: {
+              type: 'array',
+              items: {
+                type: 'object',
+                required: ['NotificationRequestItem'],
+                properties: { NotificationRequestItem: { type: 'object', description: 'pspReference, eventCode, success, amount, additionalData.hmacSignature … as Adyen sends them.' } },
+              },
+            },
+          },
+        }),
         responses: {
           '200': { description: '`[accepted]` once read; items whose signature fails are recorded as refused and move nothing.', content: { 'text/plain': { schema: { const: '[accepted]' } } } },
           '400': problemResponse('invalid_notification: the body is not a standard notification.'),
@@ -140,7 +157,15 @@ export const processorAccountsFragment: OpenApiFragment = {
         summary: 'Checkout.com webhook (payment_approved, payment_captured, payment_capture_declined, …), Cko-Signature over the raw body with the account\'s webhook_secret',
         security: [],
         parameters: [accountIdParameter, { name: 'Cko-Signature', in: 'header', required: true, schema: { type: 'string', pattern: '^[0-9a-fA-F]{64}$' } }],
-        requestBody: { required: true, content: { 'application/json': { schema: { type: 'object', required: ['id', 'type', 'data'] } } } },
+        requestBody: notificationBody({
+          type: 'object',
+          required: ['id', 'type', 'data'],
+          properties: {
+            id: { type: 'string', description: 'The event id (evt_…); an event is recorded once.' },
+            type: { type: 'string', examples: ['payment_captured'] },
+            data: { type: 'object', description: 'The payment the event is about (id, action_id, amount …) as Checkout.com sends it.' },
+          },
+        }),
         responses: {
           '200': { description: 'Recorded (once per event id).', content: json({ type: 'object', properties: { received: { const: true } } }, { received: true }) },
           '400': problemResponse('invalid_notification.'),
