@@ -3,12 +3,15 @@ import { ERROR_CATALOGUE, ERROR_GROUPS } from './error-catalogue';
 import { thrownErrorCodes } from './thrown-error-codes';
 
 const repository = join(__dirname, '../../../..');
+const patternOf = (code: string) => new RegExp(`^${code.split('*').join('[a-z0-9_]+')}$`);
 
 describe('the error catalogue', () => {
   it('when the code base is read for the problem codes it throws, then every one has an entry saying what it means and what to do', () => {
     const thrown = thrownErrorCodes(['libs', 'services', 'deploy/launcher/src'].map((folder) => join(repository, folder)));
     expect(thrown.size).toBeGreaterThan(100);
-    const missing = [...thrown.keys()].filter((code) => !ERROR_CATALOGUE.has(code)).map((code) => `${code} (${thrown.get(code)![0]!.replace(repository, '')})`);
+    // A code built from a template (`destination_not_allowed_in_*_mode`) needs at least one entry of its shape.
+    const catalogued = (code: string) => (code.includes('*') ? [...ERROR_CATALOGUE.keys()].some((entry) => patternOf(code).test(entry)) : ERROR_CATALOGUE.has(code));
+    const missing = [...thrown.keys()].filter((code) => !catalogued(code)).map((code) => `${code} (${thrown.get(code)![0]!.replace(repository, '')})`);
     expect(missing).toEqual([]);
   });
 

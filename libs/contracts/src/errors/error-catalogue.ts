@@ -116,6 +116,8 @@ export const ERROR_GROUPS: ErrorGroup[] = [
       invalid_forward_body: e(400, 'The body to forward cannot be read as its Content-Type says.', 'Send JSON or form-encoded as declared.'),
       placeholder_not_allowed: e(422, 'A placeholder stands outside the destination\'s card fields; `field` names it.', 'Put each placeholder as the whole value of a card field of the destination.'),
       destination_not_allowed: e(403, 'The destination URL is not an allowed destination (or resolves to a private address).', 'Forward only to the allowed destinations; an operator adds more (POST /admin/forwarder/destinations).'),
+      destination_not_allowed_in_test_mode: e(403, 'A test API key forwarded to a live endpoint of a processor.', 'Forward test requests to the processor\'s test endpoint, or use a live key.'),
+      destination_not_allowed_in_live_mode: e(403, 'A live API key forwarded to a test endpoint of a processor.', 'Forward live requests to the processor\'s live endpoint.'),
       forward_destination_not_found: e(404, 'No such forwarding destination.', 'Check the destination id.'),
       destination_unreachable: e(502, 'The destination could not be reached.', 'Retry later; nothing was delivered.'),
       destination_timeout: e(504, 'The destination did not answer in time.', 'Check at the destination whether the request arrived before retrying.'),

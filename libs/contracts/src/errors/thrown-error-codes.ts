@@ -7,7 +7,8 @@ import ts from 'typescript';
  * AppError construction (`new AppError('code', …)`, `super('code', …)` in a subclass, the code parameter of
  * the shared error classes, `new NotFoundError('payment')` → payment_not_found), the codes a subclass passes
  * through from its own constructor (`new PaymentNotAllowed('refund_not_allowed')`), and the codes zod
- * schemas choose (`params: { code: 'x' }`). Test files and test doubles are not read.
+ * schemas choose (`params: { code: 'x' }`). A code built from a template (`destination_not_allowed_in_${mode}_mode`)
+ * is given as a pattern with `*` where the template has a value. Test files and test doubles are not read.
  */
 export function thrownErrorCodes(roots: string[]): Map<string, string[]> {
   const files = roots.flatMap((root) => sourceFiles(root));
@@ -55,14 +56,15 @@ export function thrownErrorCodes(roots: string[]): Map<string, string[]> {
       // A helper of the file that builds the error (`fail(detail, code)`, `ruleError(…, code)`): its `code` argument.
       if (ts.isCallExpression(node) && ts.isIdentifier(node.expression)) {
         const position = helpers.get(node.expression.text);
-        const argument = position === undefined ? undefined : node.arguments[position];
-        if (argument && ts.isStringLiteralLike(argument)) add(argument.text, where(node));
+        const helped = codeOf(position === undefined ? undefined : node.arguments[position]);
+        if (helped) add(helped, where(node));
       }
       if (ts.isNewExpression(node) && ts.isIdentifier(node.expression)) {
         const name = node.expression.text;
         const position = codeArgument.get(name);
         const argument = position === undefined ? undefined : node.arguments?.[position];
-        if (argument && ts.isStringLiteralLike(argument)) add(argument.text, where(node));
+        const constructed = codeOf(argument);
+        if (constructed) add(constructed, where(node));
         const resource = node.arguments?.[0];
         if (name === 'NotFoundError' && node.arguments?.length === 1 && resource && ts.isStringLiteralLike(resource)) add(`${resource.text}_not_found`, where(node));
       }
@@ -70,7 +72,8 @@ export function thrownErrorCodes(roots: string[]): Map<string, string[]> {
         const owner = enclosingClass(node);
         const position = owner?.name ? codeArgument.get(parents.get(owner.name.text) ?? '') : undefined;
         const argument = position === undefined ? undefined : node.arguments[position];
-        if (argument && ts.isStringLiteralLike(argument)) add(argument.text, where(node));
+        const passed = codeOf(argument);
+        if (passed) add(passed, where(node));
         const resource = node.arguments[0];
         if (owner?.name && parents.get(owner.name.text) === 'NotFoundError' && node.arguments.length === 1 && resource && ts.isStringLiteralLike(resource)) add(`${resource.text}_not_found`, where(node));
       }
@@ -114,6 +117,14 @@ function codeParameterOfHelpers(source: ts.SourceFile): Map<string, number> {
     if (ts.isParameter(node) && node.type && ts.isFunctionTypeNode(node.type)) note(node.name, node.type.parameters);
   });
   return helpers;
+}
+
+/** A string literal's text, or a template's text with `*` for each of its values. */
+function codeOf(argument: ts.Expression | undefined): string | undefined {
+  if (!argument) return undefined;
+  if (ts.isStringLiteralLike(argument)) return argument.text;
+  if (ts.isTemplateExpression(argument)) return argument.head.text + argument.templateSpans.map((span) => `*${span.literal.text}`).join('');
+  return undefined;
 }
 
 function enclosingClass(node: ts.Node): ts.ClassDeclaration | undefined {

@@ -37,7 +37,7 @@ export function listOf(itemSchema: string): JsonObject {
     required: ['object', 'data', 'has_more', 'next_cursor'],
     additionalProperties: false,
     properties: {
-      object: { const: 'list' },
+      object: { type: 'string', const: 'list' },
       data: { type: 'array', items: schemaRef(itemSchema) },
       has_more: { type: 'boolean' },
       next_cursor: { type: ['string', 'null'], description: 'Pass as starting_after to get the next page.' },

@@ -40,8 +40,20 @@ export const forwardFragment: OpenApiFragment = {
         requestBody: {
           required: true,
           content: {
-            'application/json': { schema: { type: 'object', description: 'The destination\'s own JSON body, with placeholders.' } },
-            'application/x-www-form-urlencoded': { schema: { type: 'object', description: 'The destination\'s own form body, with placeholders.' } },
+            'application/json': {
+              schema: { type: 'object', description: 'The destination\'s own JSON body, with placeholders.' },
+              example: {
+                amount: { currency: 'EUR', value: 1999 },
+                reference: 'order-1001',
+                merchantAccount: 'ShopECOM',
+                paymentMethod: { type: 'scheme', number: '{{ account_number }}', expiryMonth: '{{ expiration_month }}', expiryYear: '{{ expiration_year }}', cvc: '{{ security_code }}' },
+                shopperInteraction: 'Ecommerce',
+              },
+            },
+            'application/x-www-form-urlencoded': {
+              schema: { type: 'object', description: 'The destination\'s own form body, with placeholders.' },
+              example: { type: 'card', 'card[number]': '{{ account_number }}', 'card[exp_month]': '{{ expiration_month }}', 'card[exp_year]': '{{ expiration_year }}', 'card[cvc]': '{{ security_code }}' },
+            },
           },
         },
         responses: {
@@ -114,7 +126,7 @@ export const forwardFragment: OpenApiFragment = {
         additionalProperties: false,
         properties: {
           id: schemaRef('ObjectId'),
-          object: { const: 'forward_destination' },
+          object: { type: 'string', const: 'forward_destination' },
           merchant_id: schemaRef('ObjectId'),
           url: { type: 'string' },
           card_fields: schemaRef('ForwardCardFields'),

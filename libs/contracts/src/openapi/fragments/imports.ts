@@ -87,7 +87,7 @@ export const importsFragment: OpenApiFragment = {
         additionalProperties: false,
         properties: {
           id: schemaRef('ObjectId'),
-          object: { const: 'token_import' },
+          object: { type: 'string', const: 'token_import' },
           provider: { type: 'string' },
           state: { type: 'string', enum: ['preparing', 'running', 'finished', 'failed'], description: 'preparing → running → finished; failed when the platform rejects the key or stays unreachable after retries.' },
           created_at: schemaRef('Timestamp'),

@@ -33,7 +33,7 @@ function wholeListOf(itemSchema: string): JsonObject {
     type: 'object',
     required: ['object', 'data'],
     additionalProperties: false,
-    properties: { object: { const: 'list' }, data: { type: 'array', items: schemaRef(itemSchema) } },
+    properties: { object: { type: 'string', const: 'list' }, data: { type: 'array', items: schemaRef(itemSchema) } },
   };
 }
 
@@ -151,12 +151,12 @@ const paymentRules: JsonObject[] = [
     if: { properties: { use_case: { enum: ['SUBSEQUENT_RECURRING', 'SUBSEQUENT_UNSCHEDULED'] } } },
     then: requires(['authentication_preference', 'credential_id', 'initial_payment_id', 'source'], { properties: { action_requirement: false } }),
   },
-  { if: { properties: { use_case: { const: 'ONE_OFF' } } }, then: forbids(['credential_id']) },
-  { if: { properties: { use_case: { const: 'RECURRING' } } }, then: requires(['credential_id', 'recurring_frequency', 'recurring_expiry']) },
-  { if: { properties: { use_case: { const: 'UNSCHEDULED' } } }, then: requires(['credential_id']) },
+  { if: { properties: { use_case: { type: 'string', const: 'ONE_OFF' } } }, then: forbids(['credential_id']) },
+  { if: { properties: { use_case: { type: 'string', const: 'RECURRING' } } }, then: requires(['credential_id', 'recurring_frequency', 'recurring_expiry']) },
+  { if: { properties: { use_case: { type: 'string', const: 'UNSCHEDULED' } } }, then: requires(['credential_id']) },
   { if: { properties: { status: { enum: ['authorized', 'capturing', 'captured'] } } }, then: requires(['source'], { properties: { amount: amountWith(['authorized']) } }) },
-  { if: { properties: { status: { const: 'captured' } } }, then: requires([], { properties: { amount: amountWith(['captured']) } }) },
-  { if: { properties: { status: { const: 'failed' } } }, then: requires(['failure_reason'], { properties: { failure_reason: { type: 'string' } } }) },
+  { if: { properties: { status: { type: 'string', const: 'captured' } } }, then: requires([], { properties: { amount: amountWith(['captured']) } }) },
+  { if: { properties: { status: { type: 'string', const: 'failed' } } }, then: requires(['failure_reason'], { properties: { failure_reason: { type: 'string' } } }) },
 ];
 
 const PAYMENTS_DESCRIPTION = [
@@ -427,7 +427,7 @@ export const paymentsFragment: OpenApiFragment = {
         type: 'object',
         required: ['type'],
         additionalProperties: false,
-        properties: { type: { const: 'vaultline', description: 'The card is entered on the service\'s hosted page; anything else is refused (422, field source.type).' } },
+        properties: { type: { type: 'string', const: 'vaultline', description: 'The card is entered on the service\'s hosted page; anything else is refused (422, field source.type).' } },
       },
       OneOffPaymentRequest: {
         type: 'object',
@@ -493,12 +493,12 @@ export const paymentsFragment: OpenApiFragment = {
         required: ['type', 'cardholder_name', 'expiry_month', 'expiry_year', 'masked_account_number', 'pan_type'],
         additionalProperties: false,
         properties: {
-          type: { const: 'card' },
+          type: { type: 'string', const: 'card' },
           cardholder_name: { type: ['string', 'null'] },
           expiry_month: { type: 'integer', minimum: 1, maximum: 12 },
           expiry_year: { type: 'integer' },
           masked_account_number: { type: 'string', description: 'At most the first 6 and the last 4 digits.' },
-          pan_type: { const: 'FPAN' },
+          pan_type: { type: 'string', const: 'FPAN' },
         },
       },
       PaymentAmount: {
@@ -520,7 +520,7 @@ export const paymentsFragment: OpenApiFragment = {
             type: 'object',
             required: ['type', 'session_id'],
             additionalProperties: false,
-            properties: { type: { const: 'use_sdk' }, session_id: uuid },
+            properties: { type: { type: 'string', const: 'use_sdk' }, session_id: uuid },
             description: 'Consumer-present initial payments: start the hosted page or the SDK with the session id.',
           },
           authentication_preference: { type: 'string', enum: AUTHENTICATION_PREFERENCES },
@@ -558,17 +558,17 @@ export const paymentsFragment: OpenApiFragment = {
       },
       ConsumerPresentPayment: {
         description: 'A consumer-present payment as created: processing, with the session to start the hosted page.',
-        allOf: [schemaRef('Payment'), requires(['action_requirement'], { properties: { status: { const: 'processing' } } })],
+        allOf: [schemaRef('Payment'), requires(['action_requirement'], { properties: { status: { type: 'string', const: 'processing' } } })],
       },
       SubsequentPayment: {
         description: 'A merchant-initiated payment as created: processing, no action requirement.',
-        allOf: [schemaRef('Payment'), { properties: { status: { const: 'processing' }, use_case: { enum: ['SUBSEQUENT_RECURRING', 'SUBSEQUENT_UNSCHEDULED'] } } }],
+        allOf: [schemaRef('Payment'), { properties: { status: { type: 'string', const: 'processing' }, use_case: { enum: ['SUBSEQUENT_RECURRING', 'SUBSEQUENT_UNSCHEDULED'] } } }],
       },
       CapturingPayment: {
         description: 'The answer to a capture: status capturing with amount.requested, amount.authorized, flow, reference, source, use_case, created_at, currency_code.',
         allOf: [
           schemaRef('Payment'),
-          requires(['flow', 'source'], { properties: { status: { const: 'capturing' }, amount: amountWith(['requested', 'authorized']) } }),
+          requires(['flow', 'source'], { properties: { status: { type: 'string', const: 'capturing' }, amount: amountWith(['requested', 'authorized']) } }),
         ],
       },
       ProcessorTransaction: {

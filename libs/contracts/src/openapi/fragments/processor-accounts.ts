@@ -76,7 +76,7 @@ export const processorAccountsFragment: OpenApiFragment = {
         responses: {
           '200': {
             description: 'Every account, oldest first.',
-            content: json({ type: 'object', required: ['object', 'data'], additionalProperties: false, properties: { object: { const: 'list' }, data: { type: 'array', items: schemaRef('ProcessorAccount') } } }, { object: 'list', data: [ACCOUNT] }),
+            content: json({ type: 'object', required: ['object', 'data'], additionalProperties: false, properties: { object: { type: 'string', const: 'list' }, data: { type: 'array', items: schemaRef('ProcessorAccount') } } }, { object: 'list', data: [ACCOUNT] }),
           },
           ...commonErrorResponses,
         },
@@ -143,7 +143,7 @@ export const processorAccountsFragment: OpenApiFragment = {
           },
         }),
         responses: {
-          '200': { description: '`[accepted]` once read; items whose signature fails are recorded as refused and move nothing.', content: { 'text/plain': { schema: { const: '[accepted]' } } } },
+          '200': { description: '`[accepted]` once read; items whose signature fails are recorded as refused and move nothing.', content: { 'text/plain': { schema: { type: 'string', const: '[accepted]' } } } },
           '400': problemResponse('invalid_notification: the body is not a standard notification.'),
           '404': problemResponse('processor_account_not_found: unknown account, or not an Adyen one.'),
           '503': problemResponse('stray_authorization_pending: an AUTHORISATION the payment does not use cannot be voided yet; Adyen delivers it again.'),

@@ -10,7 +10,7 @@ const nullableTimestamp: JsonObject = { oneOf: [schemaRef('Timestamp'), { type: 
 
 const endpointProperties: Record<string, JsonObject> = {
   id: schemaRef('ObjectId'),
-  object: { const: 'webhook_endpoint' },
+  object: { type: 'string', const: 'webhook_endpoint' },
   url: { type: 'string', format: 'uri' },
   events: { type: 'array', items: eventTypes, description: 'Subscribed event types; empty means all of them.' },
   description: { type: ['string', 'null'] },
@@ -211,7 +211,7 @@ export const webhooksFragment: OpenApiFragment = {
         type: 'object',
         required: ['id', 'object', 'deleted'],
         additionalProperties: false,
-        properties: { id: schemaRef('ObjectId'), object: { const: 'webhook_endpoint' }, deleted: { const: true } },
+        properties: { id: schemaRef('ObjectId'), object: { type: 'string', const: 'webhook_endpoint' }, deleted: { const: true } },
       },
       WebhookDeliveryAttempt: {
         type: 'object',
@@ -231,7 +231,7 @@ export const webhooksFragment: OpenApiFragment = {
         additionalProperties: false,
         properties: {
           id: { ...schemaRef('ObjectId'), description: 'Also the webhook-id header.' },
-          object: { const: 'webhook_delivery' },
+          object: { type: 'string', const: 'webhook_delivery' },
           endpoint_id: schemaRef('ObjectId'),
           event_id: { type: 'string' },
           event_type: eventTypes,
@@ -250,7 +250,7 @@ export const webhooksFragment: OpenApiFragment = {
         additionalProperties: false,
         properties: {
           id: { type: 'string' },
-          object: { const: 'event' },
+          object: { type: 'string', const: 'event' },
           type: eventTypes,
           created_at: schemaRef('Timestamp'),
           data: { type: 'object', description: 'The same data as the webhook body\'s data. Never card data.' },

@@ -2,6 +2,9 @@ import { ERROR_GROUPS } from '@vaultline/contracts';
 import { STATUS_CODES } from 'node:http';
 import { docsPage, escapeHtml } from './docs-layout';
 
+/** The catalogue's texts mark names with backticks: shown as code. */
+const prose = (text: string): string => escapeHtml(text).replace(/`([^`]+)`/g, '<code>$1</code>');
+
 const slug = (title: string): string => title.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
 
 /**
@@ -15,10 +18,10 @@ export function errorsPage(): string {
         ([code, entry]) =>
           `<tr class="error-entry" id="${escapeHtml(code)}"><td><code>${escapeHtml(code)}</code></td>` +
           `<td><span class="status" title="${escapeHtml(STATUS_CODES[entry.status] ?? '')}">${entry.status}</span></td>` +
-          `<td>${escapeHtml(entry.meaning)}</td><td>${escapeHtml(entry.action)}</td></tr>`,
+          `<td>${prose(entry.meaning)}</td><td>${prose(entry.action)}</td></tr>`,
       )
       .join('');
-    return `<h2 id="${slug(group.title)}">${escapeHtml(group.title)}</h2><table><thead><tr><th>code</th><th>status</th><th>what it means</th><th>what to do</th></tr></thead><tbody>${rows}</tbody></table>`;
+    return `<h2 id="${slug(group.title)}">${escapeHtml(group.title)}</h2><table class="error-table"><thead><tr><th>code</th><th>status</th><th>what it means</th><th>what to do</th></tr></thead><tbody>${rows}</tbody></table>`;
   }).join('');
   const body = `<h1>Errors</h1>
 <p>Every error is answered as <code>application/problem+json</code> (RFC 9457) with a stable <code>code</code>; <code>field</code> names the
