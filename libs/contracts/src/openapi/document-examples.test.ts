@@ -1,5 +1,5 @@
 import { buildOpenApiDocument } from './document';
-import { examplesOf, invalidExamples } from './document-examples';
+import { examplesOf, invalidExamples, operationsWithoutExamples } from './document-examples';
 import type { JsonObject } from './openapi-fragment';
 
 describe('the examples of the OpenAPI documents', () => {
@@ -7,6 +7,10 @@ describe('the examples of the OpenAPI documents', () => {
     const document = buildOpenApiDocument({ audience });
     expect(examplesOf(document).length).toBeGreaterThan(audience === 'merchant' ? 30 : 0);
     expect(invalidExamples(document)).toEqual([]);
+  });
+
+  it.each(['merchant', 'admin'] as const)('when the %s document is read, then every JSON request body and JSON success response shows an example', (audience) => {
+    expect(operationsWithoutExamples(buildOpenApiDocument({ audience }))).toEqual([]);
   });
 
   it('when an example of a media type, a parameter or a schema does not match, then it is reported with its place in the document', () => {

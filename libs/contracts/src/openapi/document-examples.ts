@@ -58,3 +58,23 @@ export function invalidExamples(document: JsonObject): { pointer: string; errors
     return [{ pointer, errors: (validate.errors ?? []).map((e) => `${e.instancePath || '(value)'} ${e.message ?? 'is invalid'}`) }];
   });
 }
+
+/**
+ * The JSON request bodies and JSON success responses of the document's operations that show no example
+ * (`method path request` or `method path status`): the reference shows each one's example beside its schema.
+ */
+export function operationsWithoutExamples(document: JsonObject): string[] {
+  const missing: string[] = [];
+  const shows = (media: JsonObject | undefined) => media === undefined || media.example !== undefined || media.examples !== undefined;
+  for (const [path, item] of Object.entries(document.paths as Record<string, Record<string, JsonObject>>)) {
+    for (const [method, operation] of Object.entries(item)) {
+      const request = ((operation.requestBody as JsonObject | undefined)?.content as Record<string, JsonObject> | undefined)?.['application/json'];
+      if (!shows(request)) missing.push(`${method} ${path} request`);
+      for (const [status, response] of Object.entries(operation.responses as Record<string, JsonObject>)) {
+        const media = (response.content as Record<string, JsonObject> | undefined)?.['application/json'];
+        if (status.startsWith('2') && !shows(media)) missing.push(`${method} ${path} ${status}`);
+      }
+    }
+  }
+  return missing;
+}

@@ -1,7 +1,7 @@
 import { commonErrorResponses, problemResponse, schemaRef, type JsonObject, type OpenApiFragment } from '../openapi-fragment';
 
 /** A processor's notification: JSON in the processor's own shape (only what is read is described). */
-const notificationBody = (schema: JsonObject): JsonObject => ({ required: true, content: { 'application/json': { schema } } });
+const notificationBody = (schema: JsonObject, example: unknown): JsonObject => ({ required: true, content: { 'application/json': { schema, example } } });
 
 const security = [{ ApiKey: [] }];
 const accountIdParameter: JsonObject = { name: 'processor_account_id', in: 'path', required: true, schema: { type: 'string', format: 'uuid' } };
@@ -141,6 +141,24 @@ export const processorAccountsFragment: OpenApiFragment = {
               },
             },
           },
+        }, {
+          live: 'false',
+          notificationItems: [
+            {
+              NotificationRequestItem: {
+                additionalData: { hmacSignature: 'coqCmt/IZ4E3CzPvMY8zTjQVL5hYJUiBRg8UU+iCWo0=' },
+                amount: { currency: 'EUR', value: 1999 },
+                eventCode: 'CAPTURE',
+                eventDate: '2026-11-23T10:15:01+01:00',
+                merchantAccountCode: 'ShopECOM',
+                merchantReference: 'order-1001',
+                originalReference: 'QFQTPCQ8HXSKGK82',
+                pspReference: 'ZC4R4RBFJGXXGN82',
+                reason: '',
+                success: 'true',
+              },
+            },
+          ],
         }),
         responses: {
           '200': { description: '`[accepted]` once read; items whose signature fails are recorded as refused and move nothing.', content: { 'text/plain': { schema: { type: 'string', const: '[accepted]' } } } },
@@ -163,8 +181,14 @@ export const processorAccountsFragment: OpenApiFragment = {
           properties: {
             id: { type: 'string', description: 'The event id (evt_…); an event is recorded once.' },
             type: { type: 'string', examples: ['payment_captured'] },
+            created_on: { type: 'string', format: 'date-time' },
             data: { type: 'object', description: 'The payment the event is about (id, action_id, amount …) as Checkout.com sends it.' },
           },
+        }, {
+          id: 'evt_az5sblvku4ge3dwpztvyizgcau',
+          type: 'payment_captured',
+          created_on: '2026-11-23T10:15:01Z',
+          data: { id: 'pay_mbabizu24mvu3mela5njyhpit4', action_id: 'act_y3oqhf46pyzuxjbcn2giaqnb44', amount: 1999, currency: 'EUR', reference: 'order-1001' },
         }),
         responses: {
           '200': { description: 'Recorded (once per event id).', content: json({ type: 'object', properties: { received: { const: true } } }, { received: true }) },
