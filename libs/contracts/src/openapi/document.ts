@@ -20,15 +20,18 @@ const INFO: Record<OpenApiAudience, JsonObject> = {
   merchant: {
     title: 'Vaultline merchant API',
     description:
-      'Card-data vault, forwarding proxy and payment orchestration. Every request carries X-API-Key; ' +
-      'errors are application/problem+json with a stable `code` whose `type` links to its entry on /docs/errors; ' +
-      'every response carries X-Request-Id. Guides (quick start, test cards, webhooks, errors): /docs/guides.',
+      'Card-data vault, forwarding proxy and payment orchestration. Every request carries `X-API-Key`; bodies are JSON; ' +
+      'errors are `application/problem+json` with a stable `code` whose `type` links to its entry in the [error reference](/docs/errors); ' +
+      'every response carries `X-Request-Id`.\n\n' +
+      'New here? The [guides](/docs/guides) have a quick start, the test cards of every processor, the payment lifecycle, webhooks, ' +
+      'idempotency and the test clock.',
   },
   admin: {
     title: 'Vaultline admin API',
     description:
       'The operators\' API: merchants, their API keys, operators, the admin audit and forwarding destinations. Every request carries ' +
-      'X-Admin-Key (ADMIN_API_KEY is the operator `bootstrap`); every request is audited; without ADMIN_API_KEY the admin API answers 404.',
+      '`X-Admin-Key` (`ADMIN_API_KEY` is the operator `bootstrap`); every request is audited; without `ADMIN_API_KEY` the admin API answers 404. ' +
+      'The merchant API is in the [API reference](/docs).',
   },
 };
 
@@ -38,6 +41,10 @@ const ANY_DEPLOYMENT: JsonObject = {
   description: 'The gateway of your deployment (its PUBLIC_BASE_URL); the gateway serves this document with its own address here.',
   variables: { public_base_url: { default: 'https://vaultline.internal', description: 'PUBLIC_BASE_URL' } },
 };
+
+/** The order of the reference's sections: how a newcomer meets the API. Tags not listed follow, in fragment order. */
+const TAG_ORDER = ['Payments', 'Checkout', 'Tokens', 'Webhooks', 'Events', 'Flows', 'Processor accounts', 'Forwarding', 'Imports', 'Processor notifications'];
+const tagRank = (name: string): number => (TAG_ORDER.includes(name) ? TAG_ORDER.indexOf(name) : TAG_ORDER.length);
 
 const isAdminPath = (path: string): boolean => path === '/admin' || path.startsWith('/admin/');
 
@@ -62,7 +69,7 @@ export function buildOpenApiDocument(options: BuildOpenApiOptions = {}): JsonObj
     jsonSchemaDialect: 'https://json-schema.org/draft/2020-12/schema',
     servers: [options.serverUrl ? { url: options.serverUrl } : ANY_DEPLOYMENT],
     security,
-    tags: allTags.filter((tag) => usedTags.has(tag.name)),
+    tags: allTags.filter((tag) => usedTags.has(tag.name)).sort((a, b) => tagRank(a.name) - tagRank(b.name)),
     paths,
     components,
   };
