@@ -1,4 +1,4 @@
-import { commonErrorResponses, jsonRequest, jsonResponse, listOf, pageOf, pageParameters, problemResponse, schemaRef, type JsonObject, type OpenApiFragment } from '../openapi-fragment';
+import { commonErrorResponses, jsonRequest, jsonResponse, listOf, pageOf, pageParameters, problemResponse, type JsonObject, type OpenApiFragment } from '../openapi-fragment';
 
 const uuid: JsonObject = { type: 'string', format: 'uuid' };
 const tokenIdParameter: JsonObject = { name: 'token_id', in: 'path', required: true, schema: uuid };
