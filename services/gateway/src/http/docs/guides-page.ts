@@ -66,7 +66,9 @@ and handle errors. Every route, field and example is in the <a href="/docs">API 
 (<a href="/openapi.json">openapi.json</a>); operators have the <a href="/docs/admin">admin API</a>.</p>
 
 <h2 id="quick-start">Quick start</h2>
-<p>Every request carries your API key in <code>X-API-Key</code>; bodies are JSON; amounts are integers in minor units (1250 = EUR 12.50).</p>
+<p>Every request carries your API key in <code>X-API-Key</code>; bodies are JSON; amounts are integers in minor units (1250 = EUR 12.50).
+Running the service yourself? <code>BOOTSTRAP_API_KEY=sk_test_… pnpm start</code> starts everything in one process with a merchant that owns
+that key (see the repository's README); an operator issues further keys through the <a href="/docs/admin">admin API</a>.</p>
 <h3>1. Create a payment</h3>
 ${code(`
 curl -s -X POST ${base}/payments/one-off \\
