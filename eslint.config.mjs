@@ -47,7 +47,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['**/*.test.ts', 'test-e2e/**', 'bench/**', '**/test/**', '**/dev/**', 'deploy/**'],
+    files: ['**/*.test.ts', 'test-e2e/**', 'bench/**', 'scripts/**', '**/test/**', '**/dev/**', 'deploy/**'],
     rules: { 'no-console': 'off' },
   },
   // One block per service and one per service's domain: a later block replaces an earlier block's

@@ -17,7 +17,11 @@ interface Operation {
 }
 
 function operationsWithBodies(): Operation[] {
-  const paths = buildOpenApiDocument().paths as Record<string, Record<string, { requestBody?: unknown; security?: Array<Record<string, unknown>> }>>;
+  // Both documents: the merchant API and the admin API.
+  const paths = { ...(buildOpenApiDocument().paths as object), ...(buildOpenApiDocument({ audience: 'admin' }).paths as object) } as Record<
+    string,
+    Record<string, { requestBody?: unknown; security?: Array<Record<string, unknown>> }>
+  >;
   const operations: Operation[] = [];
   for (const [template, item] of Object.entries(paths)) {
     for (const [method, operation] of Object.entries(item)) {

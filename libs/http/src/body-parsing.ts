@@ -9,7 +9,9 @@ export function rawBodyOf(req: Request): Buffer | undefined {
   return rawBodies.get(req);
 }
 
-export const SUPPORTED_BODY_TYPES = ['application/json', 'application/*+json', 'application/x-www-form-urlencoded'];
+/** The bodies of the JSON routes: every route but those that forward a destination's own body. */
+export const JSON_BODY_TYPES: readonly string[] = ['application/json', 'application/*+json'];
+export const SUPPORTED_BODY_TYPES: readonly string[] = [...JSON_BODY_TYPES, 'application/x-www-form-urlencoded'];
 
 export function hasBody(req: Request): boolean {
   const length = req.headers['content-length'];
@@ -18,18 +20,23 @@ export function hasBody(req: Request): boolean {
 }
 
 /** Rejects a request that carries a body in a format we do not parse. */
-export function contentTypeGuard(types: string[] = SUPPORTED_BODY_TYPES): RequestHandler {
+export function contentTypeGuard(types: readonly string[] = SUPPORTED_BODY_TYPES): RequestHandler {
   return (req: Request, _res: Response, next: NextFunction) => {
-    if (hasBody(req) && !req.is(types)) {
-      throw new UnsupportedMediaTypeError();
-    }
+    assertBodyType(req, types);
     next();
   };
 }
 
+/** 415 for a body whose Content-Type is not one of `types`; a request without a body passes (optional bodies). */
+export function assertBodyType(req: Request, types: readonly string[]): void {
+  if (hasBody(req) && !req.is([...types])) throw new UnsupportedMediaTypeError(types);
+}
+
+/** The problem names the types the route reads (field Content-Type), so a client sending a form to a JSON route learns what to send. */
 export class UnsupportedMediaTypeError extends AppError {
-  constructor() {
-    super('unsupported_media_type', 415, 'Send the body as application/json or application/x-www-form-urlencoded, with a matching Content-Type.');
+  constructor(expected: readonly string[] = SUPPORTED_BODY_TYPES) {
+    const named = expected.filter((type) => !type.includes('*'));
+    super('unsupported_media_type', 415, `Send the body as ${named.join(' or ')}, with a matching Content-Type header.`, { field: 'Content-Type', accepted: named });
   }
 }
 

@@ -28,6 +28,7 @@ beforeAll(async () => {
     },
   });
   const app = createServiceHttp({
+    publicBaseUrl: 'https://vaultline.internal',
     service: 'vault',
     verifier,
     logger: createLogger({ service: 'vault', level: 'warn', destination }),
@@ -80,7 +81,7 @@ async function call(path: string, init: RequestInit & { auth?: string | null } =
 function expectProblem(result: Awaited<ReturnType<typeof call>>, status: number, code: string) {
   expect(result.status).toBe(status);
   expect(result.headers.get('content-type')).toContain('application/problem+json');
-  expect(result.body).toMatchObject({ status, code, type: `https://docs.vaultline.dev/errors/${code}` });
+  expect(result.body).toMatchObject({ status, code, type: `https://vaultline.internal/docs/errors#${code}` });
   expect(typeof result.body.title).toBe('string');
   expect(typeof result.body.detail).toBe('string');
   expect(result.body.request_id).toBe(result.headers.get('x-request-id'));

@@ -13,6 +13,8 @@ import type { ServiceMetrics } from '@vaultline/metrics';
 export interface ServiceHttpOptions {
   /** The service's name, as in logs and in the audience of its internal JWTs. */
   service: string;
+  /** The gateway as seen from outside (runtime.publicBaseUrl): problems' `type` links to its /docs/errors page. */
+  publicBaseUrl: string;
   verifier: InternalTokenVerifier;
   logger: Logger;
   /** Throws when the service cannot serve (store down…); /ready then answers 503. */
@@ -58,7 +60,7 @@ export function createServiceHttp(options: ServiceHttpOptions): express.Express 
   options.routes(router);
   app.use(router);
   app.use(notFoundHandler());
-  app.use(errorHandler(options.logger, limit));
+  app.use(errorHandler(options.logger, options.publicBaseUrl, limit));
   return app;
 }
 
@@ -84,7 +86,7 @@ export class RouteNotFoundError extends AppError {
  * a refusal comes from a caller nobody has authenticated, and a store write per refused request would
  * let anyone fill the disk.
  */
-export function errorHandler(logger: Logger, limit = '256kb', auditedCodes: readonly string[] = []) {
+export function errorHandler(logger: Logger, publicBaseUrl: string, limit = '256kb', auditedCodes: readonly string[] = []) {
   return (error: unknown, req: Request, res: Response, _next: NextFunction) => {
     const translated = translateRoutingError(translateBodyError(error, limit));
     if (!(translated instanceof AppError) || translated.status >= 500) {
@@ -92,7 +94,7 @@ export function errorHandler(logger: Logger, limit = '256kb', auditedCodes: read
     } else if (translated.status === 401 || translated.status === 403 || auditedCodes.includes(translated.code)) {
       logger.warn({ request_id: res.locals.requestId, method: req.method, path: req.path.slice(0, 300), status: translated.status, code: translated.code, ...detailsOf(translated) }, 'access refused');
     }
-    problemResponse(res, translated);
+    problemResponse(res, translated, publicBaseUrl);
   };
 }
 

@@ -1,11 +1,11 @@
 export { createServiceHttp, errorHandler, notFoundHandler, RouteNotFoundError } from './create-service-http';
 export type { ServiceHttpOptions } from './create-service-http';
 export { accessLog } from './access-log';
-export { problemResponse, problemBody, PROBLEM_CONTENT_TYPE, PROBLEM_TYPE_BASE } from './problem';
+export { problemResponse, problemBody, PROBLEM_CONTENT_TYPE, problemType } from './problem';
 export type { ProblemBody } from './problem';
 export { authOf, bearerTokenOf, clientAddressOf, acceptRequestId, requireScope, requireIssuer, requestIdOf, requestIdMiddleware, internalAuthMiddleware, tagServerSpan, testClockOf, scopeOfRequest, REQUEST_ID_ATTRIBUTE, TEST_CLOCK_HEADER } from './request-context';
 export type { RequestAuth } from './request-context';
-export { rawBodyOf, contentTypeGuard, bodyParsers, translateBodyError, hasBody, UnsupportedMediaTypeError, PayloadTooLargeError } from './body-parsing';
+export { rawBodyOf, contentTypeGuard, assertBodyType, JSON_BODY_TYPES, SUPPORTED_BODY_TYPES, bodyParsers, translateBodyError, hasBody, UnsupportedMediaTypeError, PayloadTooLargeError } from './body-parsing';
 export { parseInput } from './parse-input';
 export { parsePageQuery, listResponse } from './pagination';
 export type { PageQuery, ListResponse } from './pagination';

@@ -12,6 +12,7 @@ const signer = new InternalTokenSigner('forwarder', keys.privateKeyPem);
 describe('InternalClient', () => {
   it('when it calls a service, then the service sees a valid token with the merchant, scopes and request id', async () => {
     const app = createServiceHttp({
+      publicBaseUrl: 'https://vaultline.internal',
       service: 'vault',
       verifier: new InternalTokenVerifier('vault', { forwarder: keys.publicKeyPem }),
       logger: createLogger({ service: 'vault', level: 'silent' }),
@@ -50,6 +51,7 @@ describe('InternalClient', () => {
 
   it('when the service is down, then the call fails with UnavailableError', async () => {
     const server = await startHttpServer(createServiceHttp({
+      publicBaseUrl: 'https://vaultline.internal',
       service: 'vault',
       verifier: new InternalTokenVerifier('vault', {}),
       logger: createLogger({ service: 'vault', level: 'silent' }),

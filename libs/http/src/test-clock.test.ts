@@ -13,6 +13,7 @@ describe('the test clock (X-Test-Now)', () => {
 
   beforeAll(async () => {
     const app = createServiceHttp({
+      publicBaseUrl: 'https://vaultline.internal',
       service: 'payment-orchestrator',
       verifier: new InternalTokenVerifier('payment-orchestrator', { gateway: keys.publicKeyPem }),
       logger: createLogger({ service: 'test', level: 'silent' }),

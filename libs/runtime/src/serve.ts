@@ -30,7 +30,7 @@ export interface Listening {
 export async function listen(host: string, port: number, tls?: ListenTls): Promise<Listening> {
   let current: RequestListener = (_req, res) => {
     res.writeHead(503, { 'content-type': 'application/problem+json' });
-    res.end(JSON.stringify({ type: 'about:blank', title: 'Starting', status: 503, code: 'starting', detail: 'The service is starting.' }));
+    res.end(JSON.stringify({ type: '/docs/errors#starting', title: 'Starting', status: 503, code: 'starting', detail: 'The service is starting.' }));
   };
   const handler: RequestListener = (req, res) => current(req, res);
   const server: Server = tls ? createHttpsServer(tls, handler) : createServer(handler);
@@ -73,7 +73,9 @@ function answerClientError(error: Error & { code?: string }, socket: Duplex): vo
       : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
         ? [408, 'request_timeout', 'The request was not received in time.']
         : [400, 'malformed_request', 'The request is not valid HTTP.'];
-  const body = JSON.stringify({ type: `https://docs.vaultline.dev/errors/${code}`, title: STATUS_CODES[status], status, detail, code, request_id: '' });
+  // Answered before any app (and its PUBLIC_BASE_URL) sees the request: a relative reference, which the
+  // client resolves against the URL it called, i.e. the errors page of this very service.
+  const body = JSON.stringify({ type: `/docs/errors#${code}`, title: STATUS_CODES[status], status, detail, code, request_id: '' });
   socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/problem+json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
 }
 

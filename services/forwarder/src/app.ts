@@ -63,6 +63,7 @@ export function createApp(runtime: ServiceRuntime, config: ForwarderConfig, over
 
   const http = createServiceHttp({
     service: 'forwarder',
+    publicBaseUrl: runtime.publicBaseUrl,
     verifier: runtime.verifier,
     metrics,
     logger,

@@ -1,5 +1,4 @@
 import { UnavailableError } from '@vaultline/core';
-import { buildOpenApiDocument } from '@vaultline/contracts';
 import { createServiceHttp } from '@vaultline/http';
 import { metricsOf, type ServiceApp, type ServiceRuntime } from '@vaultline/runtime';
 import type { GatewayConfig } from './config';
@@ -26,7 +25,7 @@ import { adminRoutes } from './http/admin.routes';
 import { internalRoutes } from './http/internal.routes';
 import { createEdgeApp } from './http/edge';
 import { idempotencyGuard } from './http/idempotency.middleware';
-import { renderDocsPage } from './http/docs-page';
+import { docsRoutes } from './http/docs/docs.routes';
 
 /** Composition root of the gateway: the merchant edge, the admin API and the internal key API. */
 export function createApp(runtime: ServiceRuntime, config: GatewayConfig): ServiceApp {
@@ -70,11 +69,12 @@ export function createApp(runtime: ServiceRuntime, config: GatewayConfig): Servi
   const auditRepository = new StoreAdminAuditRepository(store);
   const audit: AdminAudit = { record: recordAdminAction({ audit: auditRepository, clock }), list: listAdminAudit({ audit: auditRepository }) };
 
+  const publicBaseUrl = config.publicBaseUrl ?? runtime.publicBaseUrl;
   // A service on the gateway's thread (embedded profile) gets requests handed over; any other, over HTTP.
   const upstreams = Object.fromEntries(
     UPSTREAM_SERVICES.map((service): [UpstreamService, Upstream] => {
       const app = runtime.inProcessApps?.[service];
-      if (app) return [service, new InProcessUpstream({ app, signer: runtime.signer, logger })];
+      if (app) return [service, new InProcessUpstream({ app, signer: runtime.signer, logger, publicBaseUrl })];
       return [service, new HttpUpstream({ url: runtime.serviceUrls[service], signer: runtime.signer, logger, timeoutMs: config.upstreamTimeoutMs, bodyLimitBytes: config.bodyLimitBytes, tls: runtime.internalTls })];
     }),
   ) as Record<UpstreamService, Upstream>;
@@ -95,6 +95,7 @@ export function createApp(runtime: ServiceRuntime, config: GatewayConfig): Servi
 
   const internalApp = createServiceHttp({
     service: 'gateway',
+    publicBaseUrl,
     verifier: runtime.verifier,
     metrics,
     logger,
@@ -102,7 +103,6 @@ export function createApp(runtime: ServiceRuntime, config: GatewayConfig): Servi
     routes: (router) => internalRoutes(router, apiKeys),
   });
 
-  const publicBaseUrl = config.publicBaseUrl ?? runtime.publicBaseUrl;
   const http = createEdgeApp({
     logger,
     metrics,
@@ -116,8 +116,8 @@ export function createApp(runtime: ServiceRuntime, config: GatewayConfig): Servi
     trustProxy: config.trustProxy,
     admin: adminRoutes({ enabled: config.adminApiKey !== undefined, operators, audit, merchants, apiKeys, upstreams, bodyLimitBytes: config.bodyLimitBytes, logger }),
     readiness,
-    openApiJson: memo(() => JSON.stringify(buildOpenApiDocument({ serverUrl: publicBaseUrl }))),
-    docsHtml: memo(() => renderDocsPage(buildOpenApiDocument({ serverUrl: publicBaseUrl }))),
+    docs: docsRoutes(publicBaseUrl),
+    publicBaseUrl,
   });
 
   return {
@@ -142,9 +142,4 @@ export function createApp(runtime: ServiceRuntime, config: GatewayConfig): Servi
       await healthAgent?.close();
     },
   };
-}
-
-function memo<T>(make: () => T): () => T {
-  let value: T | undefined;
-  return () => (value ??= make());
 }

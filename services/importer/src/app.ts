@@ -101,6 +101,7 @@ export function createApp(runtime: ServiceRuntime, config: ImporterConfig): Serv
 
   const http = createServiceHttp({
     service: 'importer',
+    publicBaseUrl: runtime.publicBaseUrl,
     verifier: runtime.verifier,
     metrics,
     logger,

@@ -78,6 +78,7 @@ export function createApp(runtime: ServiceRuntime, config: NotifierConfig): Serv
 
   const http = createServiceHttp({
     service: 'notifier',
+    publicBaseUrl: runtime.publicBaseUrl,
     verifier: runtime.verifier,
     logger,
     metrics,

@@ -128,6 +128,7 @@ export function createApp(runtime: ServiceRuntime, config: PaymentOrchestratorCo
 
   const http = createServiceHttp({
     service: 'payment-orchestrator',
+    publicBaseUrl: runtime.publicBaseUrl,
     verifier: runtime.verifier,
     metrics,
     logger,

@@ -69,6 +69,7 @@ export function createApp(runtime: ServiceRuntime, config: VaultConfig): VaultAp
 
   const http = createServiceHttp({
     service: 'vault',
+    publicBaseUrl: runtime.publicBaseUrl,
     verifier: runtime.verifier,
     metrics,
     logger,

@@ -2,7 +2,7 @@ import { buildOpenApiDocument } from './document';
 import { validateAgainstOpenApi } from './validate-response';
 import type { JsonObject, OpenApiFragment } from './openapi-fragment';
 
-const problem = { type: 'https://docs.vaultline.dev/errors/x', title: 'Not Found', status: 404, detail: 'No such merchant.', code: 'merchant_not_found', request_id: 'r1' };
+const problem = { type: 'https://vaultline.internal/docs/errors#merchant_not_found', title: 'Not Found', status: 404, detail: 'No such merchant.', code: 'merchant_not_found', request_id: 'r1' };
 
 describe('the OpenAPI document', () => {
   it('when built, then it is OpenAPI 3.1 and every documented response schema compiles with its refs resolved', () => {
@@ -24,7 +24,10 @@ describe('the OpenAPI document', () => {
   });
 
   it('when built, then every merchant POST takes Idempotency-Key and documents its problem codes and Idempotent-Replayed; admin and public POSTs do not', () => {
-    const paths = buildOpenApiDocument().paths as Record<string, Record<string, { parameters?: Array<{ $ref?: string }>; responses: Record<string, JsonObject> }>>;
+    const paths = {
+      ...(buildOpenApiDocument().paths as object),
+      ...(buildOpenApiDocument({ audience: 'admin' }).paths as object),
+    } as Record<string, Record<string, { parameters?: Array<{ $ref?: string }>; responses: Record<string, JsonObject> }>>;
     const takesKey = (path: string) => (paths[path]!.post!.parameters ?? []).some((parameter) => parameter.$ref === '#/components/parameters/IdempotencyKey');
     for (const path of ['/tokens', '/cde-import', '/forward', '/tokens/imports', '/webhook-endpoints']) {
       expect({ path, takesKey: takesKey(path) }).toEqual({ path, takesKey: true });
@@ -38,6 +41,34 @@ describe('the OpenAPI document', () => {
     for (const path of ['/admin/merchants', '/sessions/{session_id}/card']) expect({ path, takesKey: takesKey(path) }).toEqual({ path, takesKey: false });
     // Built twice from the same fragments: the header is declared once, not once per build.
     expect((buildOpenApiDocument().paths as typeof paths)['/tokens']!.post!.parameters!.filter((p) => p.$ref?.endsWith('/IdempotencyKey'))).toHaveLength(1);
+  });
+
+  it('when the merchant and the admin documents are built, then each holds its own paths and exactly the components those use', () => {
+    const merchant = buildOpenApiDocument();
+    const admin = buildOpenApiDocument({ audience: 'admin' });
+    const merchantPaths = Object.keys(merchant.paths as object);
+    const adminPaths = Object.keys(admin.paths as object);
+    expect(merchantPaths.filter((path) => path.startsWith('/admin'))).toEqual([]);
+    expect(adminPaths.length).toBeGreaterThan(5);
+    expect(adminPaths.every((path) => path.startsWith('/admin/'))).toBe(true);
+    expect(merchantPaths).toContain('/payments/one-off');
+    expect(admin.security).toEqual([{ AdminKey: [] }]);
+    expect(Object.keys((admin.components as { schemas: object }).schemas)).not.toContain('Payment');
+    expect(Object.keys((merchant.components as { schemas: object }).schemas)).not.toContain('OperatorWithAdminKey');
+    for (const document of [merchant, admin]) {
+      const text = JSON.stringify({ paths: document.paths, components: document.components });
+      for (const [kind, named] of Object.entries(document.components as Record<string, Record<string, unknown>>)) {
+        for (const name of Object.keys(named)) {
+          const used = kind === 'securitySchemes' ? JSON.stringify(document).includes(`"${name}":[]`) : text.includes(`"#/components/${kind}/${name}"`);
+          expect({ kind, name, used }).toEqual({ kind, name, used: true });
+        }
+      }
+    }
+  });
+
+  it('when no server URL is given, then the server is the deployment\'s PUBLIC_BASE_URL as a variable, not localhost', () => {
+    expect(JSON.stringify(buildOpenApiDocument().servers)).not.toContain('localhost');
+    expect((buildOpenApiDocument().servers as Array<{ url: string }>)[0]!.url).toBe('{public_base_url}');
   });
 
   it('when two fragments define the same operation or component, then building fails', () => {

@@ -1,16 +1,85 @@
 import type { JsonObject, OpenApiFragment } from './openapi-fragment';
 import { fragments as registeredFragments } from './fragments';
 import { declareIdempotencyKey } from './idempotency';
+import { referencedComponents } from './reachable-components';
 
 const COMPONENT_KINDS = ['schemas', 'parameters', 'responses', 'securitySchemes'] as const;
+type Components = Record<(typeof COMPONENT_KINDS)[number], Record<string, JsonObject>>;
 
-/** The OpenAPI 3.1 document of the merchant API, merged from the registered fragments. */
-export function buildOpenApiDocument(options: { serverUrl?: string; fragments?: OpenApiFragment[] } = {}): JsonObject {
+/** The two documents: the merchant API (/openapi.json) and the operators' admin API (/admin/openapi.json). */
+export type OpenApiAudience = 'merchant' | 'admin';
+
+export interface BuildOpenApiOptions {
+  serverUrl?: string;
+  fragments?: OpenApiFragment[];
+  /** Which document: 'merchant' (default) holds every path outside /admin, 'admin' the paths under it. */
+  audience?: OpenApiAudience;
+}
+
+const INFO: Record<OpenApiAudience, JsonObject> = {
+  merchant: {
+    title: 'Vaultline merchant API',
+    description:
+      'Card-data vault, forwarding proxy and payment orchestration. Every request carries `X-API-Key`; bodies are JSON; ' +
+      'errors are `application/problem+json` with a stable `code` whose `type` links to its entry in the [error reference](/docs/errors); ' +
+      'every response carries `X-Request-Id`.\n\n' +
+      'New here? The [guides](/docs/guides) have a quick start, the test cards of every processor, the payment lifecycle, webhooks, ' +
+      'idempotency and the test clock.',
+  },
+  admin: {
+    title: 'Vaultline admin API',
+    description:
+      'The operators\' API: merchants, their API keys, operators, the admin audit and forwarding destinations. Every request carries ' +
+      '`X-Admin-Key` (`ADMIN_API_KEY` is the operator `bootstrap`); every request is audited; without `ADMIN_API_KEY` the admin API answers 404. ' +
+      'The merchant API is in the [API reference](/docs).',
+  },
+};
+
+/** Without a server URL (the document as published, not served): the deployment's PUBLIC_BASE_URL, as a variable. */
+const ANY_DEPLOYMENT: JsonObject = {
+  url: '{public_base_url}',
+  description: 'The gateway of your deployment (its PUBLIC_BASE_URL); the gateway serves this document with its own address here.',
+  variables: { public_base_url: { default: 'https://vaultline.internal', description: 'PUBLIC_BASE_URL' } },
+};
+
+/** The order of the reference's sections: how a newcomer meets the API. Tags not listed follow, in fragment order. */
+const TAG_ORDER = ['Payments', 'Checkout', 'Tokens', 'Webhooks', 'Events', 'Flows', 'Processor accounts', 'Forwarding', 'Imports', 'Processor notifications'];
+const tagRank = (name: string): number => (TAG_ORDER.includes(name) ? TAG_ORDER.indexOf(name) : TAG_ORDER.length);
+
+const isAdminPath = (path: string): boolean => path === '/admin' || path.startsWith('/admin/');
+
+/**
+ * The OpenAPI 3.1 document of one audience, merged from the registered fragments. Only the components
+ * and tags the audience's operations use are kept, so each document stands alone.
+ */
+export function buildOpenApiDocument(options: BuildOpenApiOptions = {}): JsonObject {
+  const audience = options.audience ?? 'merchant';
+  const { paths: allPaths, components: allComponents, tags: allTags } = mergeFragments(options.fragments ?? registeredFragments);
+  const paths = Object.fromEntries(Object.entries(allPaths).filter(([path]) => isAdminPath(path) === (audience === 'admin')));
+  const security = audience === 'admin' ? [{ AdminKey: [] }] : [{ ApiKey: [] }];
+  const used = referencedComponents({ paths, security }, allComponents);
+  const components = Object.fromEntries(
+    COMPONENT_KINDS.map((kind) => [kind, Object.fromEntries(Object.entries(allComponents[kind]).filter(([name]) => used.has(`${kind}/${name}`)))]),
+  );
+  const usedTags = new Set(Object.values(paths).flatMap((item) => Object.values(item).flatMap((operation) => (operation.tags as string[] | undefined) ?? [])));
+
+  return {
+    openapi: '3.1.0',
+    info: { ...INFO[audience], version: '1.0.0', license: { name: 'Apache-2.0', identifier: 'Apache-2.0' } },
+    jsonSchemaDialect: 'https://json-schema.org/draft/2020-12/schema',
+    servers: [options.serverUrl ? { url: options.serverUrl } : ANY_DEPLOYMENT],
+    security,
+    tags: allTags.filter((tag) => usedTags.has(tag.name)).sort((a, b) => tagRank(a.name) - tagRank(b.name)),
+    paths,
+    components,
+  };
+}
+
+function mergeFragments(fragments: OpenApiFragment[]): { paths: Record<string, Record<string, JsonObject>>; components: Components; tags: { name: string; description?: string }[] } {
   const paths: Record<string, Record<string, JsonObject>> = {};
-  const components: Record<(typeof COMPONENT_KINDS)[number], Record<string, JsonObject>> = { schemas: {}, parameters: {}, responses: {}, securitySchemes: {} };
+  const components: Components = { schemas: {}, parameters: {}, responses: {}, securitySchemes: {} };
   const tags: { name: string; description?: string }[] = [];
-
-  for (const fragment of options.fragments ?? registeredFragments) {
+  for (const fragment of fragments) {
     for (const [path, item] of Object.entries(fragment.paths ?? {})) {
       const target = (paths[path] ??= {});
       for (const [method, operation] of Object.entries(item)) {
@@ -27,22 +96,17 @@ export function buildOpenApiDocument(options: { serverUrl?: string; fragments?: 
     for (const tag of fragment.tags ?? []) if (!tags.some((t) => t.name === tag.name)) tags.push(tag);
   }
   declareIdempotencyKey(paths, components.responses);
+  declareUnsupportedMediaType(paths);
+  return { paths, components, tags };
+}
 
-  return {
-    openapi: '3.1.0',
-    info: {
-      title: 'Vaultline merchant API',
-      version: '1.0.0',
-      description:
-        'Card-data vault, forwarding proxy and payment orchestration. Every request carries X-API-Key; ' +
-        'errors are application/problem+json with a stable `code`; every response carries X-Request-Id.',
-      license: { name: 'Apache-2.0', identifier: 'Apache-2.0' },
-    },
-    jsonSchemaDialect: 'https://json-schema.org/draft/2020-12/schema',
-    servers: [{ url: options.serverUrl ?? 'http://localhost:8080' }],
-    security: [{ ApiKey: [] }],
-    tags,
-    paths,
-    components,
-  };
+/** Every operation that takes a body answers 415 to a body of another type (the gateway checks it on every route). */
+function declareUnsupportedMediaType(paths: Record<string, Record<string, JsonObject>>): void {
+  for (const item of Object.values(paths)) {
+    for (const [method, operation] of Object.entries(item)) {
+      const responses = operation.responses as Record<string, JsonObject> | undefined;
+      if (!operation.requestBody || !responses || responses['415']) continue;
+      item[method] = { ...operation, responses: { ...responses, '415': { $ref: '#/components/responses/UnsupportedMediaType' } } };
+    }
+  }
 }

@@ -1,3 +1,4 @@
-export { buildOpenApiDocument } from './document';
+export { buildOpenApiDocument, type OpenApiAudience, type BuildOpenApiOptions } from './document';
 export { validateAgainstOpenApi, validateRequestAgainstOpenApi } from './validate-response';
+export { examplesOf, invalidExamples, type DocumentExample } from './document-examples';
 export type { OpenApiFragment, JsonObject } from './openapi-fragment';

@@ -20,9 +20,23 @@ export interface OpenApiFragment {
 /** `{ $ref: '#/components/schemas/<name>' }` */
 export const schemaRef = (name: string): JsonObject => ({ $ref: `#/components/schemas/${name}` });
 
-/** A JSON response whose body is the named component schema (or an inline schema). */
-export function jsonResponse(description: string, schema: JsonObject | string): JsonObject {
-  return { description, content: { 'application/json': { schema: typeof schema === 'string' ? schemaRef(schema) : schema } } };
+/** A JSON response whose body is the named component schema (or an inline schema), with its example when given. */
+export function jsonResponse(description: string, schema: JsonObject | string, example?: unknown): JsonObject {
+  return { description, content: { 'application/json': jsonMedia(schema, example) } };
+}
+
+/** A required JSON request body of the named component schema (or an inline schema), with its example. */
+export function jsonRequest(schema: JsonObject | string, example?: unknown, required = true): JsonObject {
+  return { required, content: { 'application/json': jsonMedia(schema, example) } };
+}
+
+function jsonMedia(schema: JsonObject | string, example: unknown): JsonObject {
+  return { schema: typeof schema === 'string' ? schemaRef(schema) : schema, ...(example === undefined ? {} : { example }) };
+}
+
+/** A list page around example items. */
+export function pageOf(items: unknown[], hasMore = false): JsonObject {
+  return { object: 'list', data: items, has_more: hasMore, next_cursor: hasMore ? ((items.at(-1) as { id?: string } | undefined)?.id ?? null) : null };
 }
 
 /** An error response: application/problem+json with the Problem schema. */
@@ -37,7 +51,7 @@ export function listOf(itemSchema: string): JsonObject {
     required: ['object', 'data', 'has_more', 'next_cursor'],
     additionalProperties: false,
     properties: {
-      object: { const: 'list' },
+      object: { type: 'string', const: 'list' },
       data: { type: 'array', items: schemaRef(itemSchema) },
       has_more: { type: 'boolean' },
       next_cursor: { type: ['string', 'null'], description: 'Pass as starting_after to get the next page.' },

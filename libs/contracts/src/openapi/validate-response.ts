@@ -2,9 +2,9 @@ import Ajv2020 from 'ajv/dist/2020';
 import type { ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import type { JsonObject } from './openapi-fragment';
-import { buildOpenApiDocument } from './document';
+import { buildOpenApiDocument, type OpenApiAudience } from './document';
 
-const DOCUMENT_ID = 'https://docs.vaultline.dev/openapi.json';
+const DOCUMENT_ID = 'urn:vaultline:openapi';
 
 interface Validator {
   document: JsonObject;
@@ -12,21 +12,32 @@ interface Validator {
   compiled: Map<string, ValidateFunction | null>;
 }
 
-let cached: Validator | undefined;
+const cached = new Map<OpenApiAudience, Validator>();
 
-function validator(): Validator {
-  if (cached) return cached;
-  const document = buildOpenApiDocument();
-  const ajv = new Ajv2020({ allErrors: true, strict: false });
-  addFormats(ajv);
-  // The document's components under one id, so `#/components/...` refs resolve inside it.
-  ajv.addSchema({ $id: DOCUMENT_ID, components: document.components }, DOCUMENT_ID);
-  cached = { document, ajv, compiled: new Map() };
-  return cached;
+/** The validator of the document that holds the path: the admin document for /admin/…, else the merchant one. */
+function validator(pathTemplate: string): Validator {
+  const audience: OpenApiAudience = pathTemplate.startsWith('/admin/') ? 'admin' : 'merchant';
+  const known = cached.get(audience);
+  if (known) return known;
+  const document = buildOpenApiDocument({ audience });
+  const made = { document, ajv: schemaValidatorOf(document), compiled: new Map() };
+  cached.set(audience, made);
+  return made;
 }
 
-/** Rewrites local refs to point into the document registered with ajv. */
-function anchorRefs(value: unknown): unknown {
+/**
+ * An ajv (JSON Schema 2020-12, the document's dialect) that knows the document's components under one id,
+ * so that a schema passed through anchorRefs resolves its `#/components/...` refs inside the document.
+ */
+export function schemaValidatorOf(document: JsonObject): Ajv2020 {
+  const ajv = new Ajv2020({ allErrors: true, strict: false });
+  addFormats(ajv);
+  ajv.addSchema({ $id: DOCUMENT_ID, components: document.components }, DOCUMENT_ID);
+  return ajv;
+}
+
+/** Rewrites local refs to point into the document registered with ajv by schemaValidatorOf. */
+export function anchorRefs(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(anchorRefs);
   if (value === null || typeof value !== 'object') return value;
   const out: JsonObject = {};
@@ -53,7 +64,7 @@ function outcomeOf(validate: ValidateFunction, body: unknown): { valid: boolean;
  * falling back to the operation's `default` response. A status that is not documented is invalid.
  */
 export function validateAgainstOpenApi(method: string, pathTemplate: string, status: number, body: unknown): { valid: boolean; errors: string[] } {
-  const { document, ajv, compiled } = validator();
+  const { document, ajv, compiled } = validator(pathTemplate);
   const key = `${method.toLowerCase()} ${pathTemplate} ${status}`;
   let validate = compiled.get(key);
   if (validate === undefined) {
@@ -77,7 +88,7 @@ export function validateAgainstOpenApi(method: string, pathTemplate: string, sta
 
 /** Checks a request body against the documented JSON request body of (method, path template). */
 export function validateRequestAgainstOpenApi(method: string, pathTemplate: string, body: unknown): { valid: boolean; errors: string[] } {
-  const { document, ajv, compiled } = validator();
+  const { document, ajv, compiled } = validator(pathTemplate);
   const key = `${method.toLowerCase()} ${pathTemplate} request`;
   let validate = compiled.get(key);
   if (validate === undefined) {

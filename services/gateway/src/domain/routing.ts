@@ -7,6 +7,8 @@ export interface RouteTarget {
   /** public routes need no API key (checkout pages, the browser SDK, sessions). */
   access: 'merchant' | 'public';
   prefix: string;
+  /** The bodies the route reads: JSON (the default), or JSON and forms (forwarding: the destination's own format). */
+  bodies?: 'json' | 'json-or-form';
 }
 
 /** Longest prefix first: /tokens/imports must win over /tokens. Paths are forwarded unchanged. */
@@ -14,7 +16,7 @@ const ROUTES: RouteTarget[] = [
   { prefix: '/tokens/imports', service: 'importer', access: 'merchant' },
   { prefix: '/tokens', service: 'vault', access: 'merchant' },
   { prefix: '/cde-import', service: 'vault', access: 'merchant' },
-  { prefix: '/forward', service: 'forwarder', access: 'merchant' },
+  { prefix: '/forward', service: 'forwarder', access: 'merchant', bodies: 'json-or-form' },
   { prefix: '/payments', service: 'payment-orchestrator', access: 'merchant' },
   { prefix: '/flow-matrix', service: 'payment-orchestrator', access: 'merchant' },
   { prefix: '/flows', service: 'payment-orchestrator', access: 'merchant' },

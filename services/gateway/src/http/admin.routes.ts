@@ -3,14 +3,14 @@ import type { NextFunction, Request, Response } from 'express';
 import { z } from 'zod';
 import { SCOPES, SYSTEM_MERCHANT_ID } from '@vaultline/auth';
 import type { Logger } from '@vaultline/logger';
-import { RouteNotFoundError, bodyParsers, contentTypeGuard, listResponse, parseInput, parsePageQuery, requestIdOf } from '@vaultline/http';
+import { JSON_BODY_TYPES, RouteNotFoundError, assertBodyType, bodyParsers, contentTypeGuard, listResponse, parseInput, parsePageQuery, requestIdOf } from '@vaultline/http';
 import type { ApiKeys } from '../domain/api-keys';
 import type { Merchants } from '../domain/merchants';
 import type { Operator, Operators } from '../domain/operators';
 import { idsInPath, type AdminAudit } from '../domain/admin-audit';
 import { isSafePath, isUpstreamService, type UpstreamService } from '../domain/routing';
 import type { Upstream } from './upstream';
-import { assertDeclaredLength, assertSupportedContentType } from './read-body';
+import { assertDeclaredLength } from './read-body';
 import { toApiKeyView } from './api-key.view';
 import { toMerchantView } from './merchant.view';
 import { toOperatorView } from './operator.view';
@@ -75,7 +75,7 @@ export function adminRoutes(deps: AdminDeps): express.Router {
   });
 
   const operators = express.Router();
-  operators.use(contentTypeGuard(), ...bodyParsers('16kb'));
+  operators.use(contentTypeGuard(JSON_BODY_TYPES), ...bodyParsers('16kb'));
 
   operators.post('/', async (req, res) => {
     const input = parseInput(createOperatorSchema, req.body ?? {});
@@ -101,7 +101,7 @@ export function adminRoutes(deps: AdminDeps): express.Router {
   });
 
   const merchants = express.Router();
-  merchants.use(contentTypeGuard(), ...bodyParsers('64kb'));
+  merchants.use(contentTypeGuard(JSON_BODY_TYPES), ...bodyParsers('64kb'));
 
   merchants.post('/', async (req, res) => {
     const input = parseInput(createMerchantSchema, req.body ?? {});
@@ -155,7 +155,7 @@ export function adminRoutes(deps: AdminDeps): express.Router {
     const [path = '/', query] = req.url.split(/\?(.*)/s, 2);
     if (!isSafePath(path)) throw new RouteNotFoundError(req.method, req.originalUrl.split('?')[0] ?? '');
     assertDeclaredLength(req, deps.bodyLimitBytes);
-    assertSupportedContentType(req);
+    assertBodyType(req, JSON_BODY_TYPES);
     const target = `/admin${path === '/' ? '' : path}${query ? `?${query}` : ''}`;
     await deps.upstreams[service].send(req, res, { service, path: target, merchantId: SYSTEM_MERCHANT_ID, scopes: [SCOPES.admin] });
   });

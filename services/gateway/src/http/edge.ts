@@ -3,12 +3,12 @@ import type { NextFunction, Request, Response } from 'express';
 import { AppError, ForbiddenError } from '@vaultline/core';
 import { PUBLIC_MERCHANT_ID, SCOPES, type ApiKeyMode } from '@vaultline/auth';
 import type { Logger } from '@vaultline/logger';
-import { RouteNotFoundError, TEST_CLOCK_HEADER, accessLog, errorHandler, httpMetrics, requestIdMiddleware, setMetricsRoute, tagServerSpan } from '@vaultline/http';
+import { JSON_BODY_TYPES, RouteNotFoundError, SUPPORTED_BODY_TYPES, TEST_CLOCK_HEADER, accessLog, assertBodyType, errorHandler, httpMetrics, requestIdMiddleware, setMetricsRoute, tagServerSpan } from '@vaultline/http';
 import type { ServiceMetrics } from '@vaultline/metrics';
 import type { ApiKeys } from '../domain/api-keys';
 import { isSafePath, resolveRoute, type UpstreamService } from '../domain/routing';
 import type { Upstream } from './upstream';
-import { assertDeclaredLength, assertSupportedContentType } from './read-body';
+import { assertDeclaredLength } from './read-body';
 import type { IdempotencyGuard } from './idempotency.middleware';
 import { rememberClientAddress, type TrustProxy } from './client-address';
 import { RateLimited, type TakeRequestToken } from '../domain/rate-limit';
@@ -30,8 +30,10 @@ export interface EdgeDeps {
   trustProxy: TrustProxy;
   admin: express.Router;
   readiness: () => Promise<void>;
-  openApiJson: () => string;
-  docsHtml: () => string;
+  /** The index at /, the OpenAPI documents, the reference, guides and errors pages (docs.routes.ts): no key needed. */
+  docs: express.Router;
+  /** The gateway as seen from outside: problems' `type` links to its /docs/errors page. */
+  publicBaseUrl: string;
   /** RED per route: merchant routes by their prefix (/tokens, /payments…), the admin API by its express patterns. */
   metrics: ServiceMetrics;
 }
@@ -71,18 +73,12 @@ export function createEdgeApp(deps: EdgeDeps): express.Express {
     await deps.readiness();
     res.json({ status: 'ready' });
   });
-  app.get('/openapi.json', (_req, res) => {
-    res.type('application/json').send(deps.openApiJson());
-  });
-  app.get('/docs', (_req, res) => {
-    res.setHeader('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'");
-    res.type('html').send(deps.docsHtml());
-  });
+  app.use(deps.docs);
 
   app.use('/admin', deps.admin);
   app.use(merchantEdge(deps));
   // A live key with the test clock is a refusal too: audited like a 401/403.
-  app.use(errorHandler(deps.logger, `${deps.bodyLimitBytes} bytes`, ['test_clock_not_allowed']));
+  app.use(errorHandler(deps.logger, deps.publicBaseUrl, `${deps.bodyLimitBytes} bytes`, ['test_clock_not_allowed']));
   return app;
 }
 
@@ -111,7 +107,8 @@ function merchantEdge(deps: EdgeDeps) {
       }
     }
     if (!route || !isSafePath(req.path)) throw notFound();
-    assertSupportedContentType(req);
+    // A form sent to a JSON route would parse as one meaningless key and answer "amount is required": 415 names the type instead.
+    assertBodyType(req, route.bodies === 'json-or-form' ? SUPPORTED_BODY_TYPES : JSON_BODY_TYPES);
     const call = { service: route.service, path: req.originalUrl, merchantId, scopes, mode };
     const owner = route.access === 'merchant' && mode ? { merchantId, mode } : null;
     await deps.idempotency(req, res, owner, (request) => deps.upstreams[route.service].send(request, res, call));

@@ -13,6 +13,8 @@ export interface InProcessUpstreamOptions {
   app: Express;
   signer: InternalTokenSigner;
   logger: Logger;
+  /** Problems' `type` links to {publicBaseUrl}/docs/errors. */
+  publicBaseUrl: string;
 }
 
 /**
@@ -70,6 +72,6 @@ export class InProcessUpstream implements Upstream {
       res.destroy();
       return;
     }
-    problemResponse(res, new AppError('internal_error', 500, 'The request could not be handled.'));
+    problemResponse(res, new AppError('internal_error', 500, 'The request could not be handled.'), this.options.publicBaseUrl);
   }
 }

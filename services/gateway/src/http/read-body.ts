@@ -1,7 +1,5 @@
 import type { Request } from 'express';
-import { PayloadTooLargeError, UnsupportedMediaTypeError, hasBody } from '@vaultline/http';
-
-const SUPPORTED = ['application/json', 'application/*+json', 'application/x-www-form-urlencoded'];
+import { PayloadTooLargeError, hasBody } from '@vaultline/http';
 
 /** 413 as early as possible: a declared length over the limit is refused before reading anything. */
 export function assertDeclaredLength(req: Request, limitBytes: number): void {
@@ -11,11 +9,6 @@ export function assertDeclaredLength(req: Request, limitBytes: number): void {
     req.res?.setHeader('Connection', 'close');
     throw new PayloadTooLargeError(describeLimit(limitBytes));
   }
-}
-
-/** 415 for a body in a format no service parses. */
-export function assertSupportedContentType(req: Request): void {
-  if (hasBody(req) && !req.is(SUPPORTED)) throw new UnsupportedMediaTypeError();
 }
 
 /** The raw body bytes (the gateway never parses merchant bodies), at most `limitBytes`. */

@@ -3,6 +3,7 @@ import { createLogger } from '@vaultline/logger';
 import type { Express } from 'express';
 import { authOf, createServiceHttp, rawBodyOf, startHttpServer, type RunningServer } from '@vaultline/http';
 import type { ServiceName } from '@vaultline/runtime';
+import { PUBLIC_BASE_URL } from './http-call';
 
 export interface EchoBody {
   service: string;
@@ -27,6 +28,7 @@ export type EchoUpstream = RunningServer & { app: Express };
 export async function startEchoUpstream(service: ServiceName, gatewayPublicKeyPem: string): Promise<EchoUpstream> {
   let served = 0;
   const app = createServiceHttp({
+    publicBaseUrl: PUBLIC_BASE_URL,
     service,
     verifier: new InternalTokenVerifier(service, { gateway: gatewayPublicKeyPem }),
     logger: createLogger({ service, level: 'silent' }),

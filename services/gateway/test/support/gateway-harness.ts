@@ -9,6 +9,7 @@ import type { DocumentStore } from '@vaultline/store';
 import { createApp } from '../../src/app';
 import { loadGatewayConfig } from '../../src/config';
 import { startEchoUpstream, type EchoUpstream } from './echo-upstream';
+import { PUBLIC_BASE_URL } from './http-call';
 
 export const ADMIN_KEY = 'admin_test_key_0123456789';
 
@@ -78,7 +79,7 @@ export async function startGateway(
     signer: new InternalTokenSigner('gateway', upstreams.gatewayKeys.privateKeyPem),
     verifier: new InternalTokenVerifier('gateway', { importer: upstreams.importerKeys.publicKeyPem, gateway: upstreams.gatewayKeys.publicKeyPem }),
     serviceUrls: upstreams.urls,
-    publicBaseUrl: 'https://api.vaultline.test',
+    publicBaseUrl: PUBLIC_BASE_URL,
     ...(options.inProcess ? { inProcessApps: Object.fromEntries(Object.entries(upstreams.servers).map(([name, server]) => [name, server.app])) } : {}),
   };
   const app = createApp(runtime, loadGatewayConfig({ ADMIN_API_KEY: ADMIN_KEY, ...env }));

@@ -1,5 +1,8 @@
 import { validateAgainstOpenApi } from '@vaultline/contracts';
 
+/** The gateway's PUBLIC_BASE_URL in these tests (and the upstreams'): problems' `type` links under it. */
+export const PUBLIC_BASE_URL = 'https://api.vaultline.test';
+
 export interface CallResult {
   status: number;
   headers: Headers;
@@ -34,7 +37,7 @@ export function expectDocumented(method: string, template: string, result: CallR
 export function expectProblem(result: CallResult, status: number, code: string): void {
   expect({ status: result.status, code: result.json.code }).toEqual({ status, code });
   expect(result.headers.get('content-type')).toContain('application/problem+json');
-  expect(result.json.type).toBe(`https://docs.vaultline.dev/errors/${code}`);
+  expect(result.json.type).toBe(`${PUBLIC_BASE_URL}/docs/errors#${code}`);
   expect(result.json.request_id).toBe(result.headers.get('x-request-id'));
   expect(result.text).not.toMatch(/\n\s+at /);
 }

@@ -1,4 +1,4 @@
-import { jsonResponse, listOf, pageParameters, problemResponse, schemaRef, type JsonObject, type OpenApiFragment } from '../openapi-fragment';
+import { jsonRequest, jsonResponse, listOf, pageOf, pageParameters, problemResponse, schemaRef, type JsonObject, type OpenApiFragment } from '../openapi-fragment';
 
 const security = [{ AdminKey: [] }];
 const errors: Record<string, JsonObject> = {
@@ -31,6 +31,31 @@ const operatorRequired = ['id', 'name', 'prefix', 'created_at', 'revoked_at'];
 
 const apiKeyRequired = ['id', 'merchant_id', 'prefix', 'mode', 'scopes', 'label', 'created_at', 'revoked_at', 'expires_at'];
 
+const OPERATOR = { id: '019ab2c4-0a1b-7c2d-8e3f-4a5b6c7d8e01', name: 'ada', prefix: 'admin_Q3vX9k', created_at: '2026-11-20T08:00:00.000Z', revoked_at: null };
+const MERCHANT = { id: '019ab2c4-0a1b-7c2d-8e3f-4a5b6c7d8e11', name: 'Corner Shop', card_data_access: false, created_at: '2026-11-20T08:05:00.000Z', rate_limit: null };
+const API_KEY = {
+  id: '019ab2c4-0a1b-7c2d-8e3f-4a5b6c7d8e21',
+  merchant_id: MERCHANT.id,
+  prefix: 'sk_test_7Hq2',
+  mode: 'test',
+  scopes: ['merchant'],
+  label: 'shop backend',
+  created_at: '2026-11-20T08:05:00.000Z',
+  revoked_at: null,
+  expires_at: null,
+};
+const AUDIT_ENTRY = {
+  id: '019ab2c4-0a1b-7c2d-8e3f-4a5b6c7d8e31',
+  at: '2026-11-20T08:05:00.120Z',
+  operator_id: OPERATOR.id,
+  operator_name: 'ada',
+  method: 'POST',
+  path: '/admin/merchants',
+  target_ids: [MERCHANT.id],
+  status: 201,
+  request_id: '0b6f2c1e-5d4a-4f3b-9c8d-7e6f5a4b3c2d',
+};
+
 /** The operator API of the gateway: merchants and their API keys. */
 export const adminFragment: OpenApiFragment = {
   tags: [
@@ -47,8 +72,8 @@ export const adminFragment: OpenApiFragment = {
         operationId: 'createOperator',
         summary: 'Create a named operator with its own admin key (shown once)',
         security,
-        requestBody: { required: true, content: { 'application/json': { schema: schemaRef('CreateOperatorRequest') } } },
-        responses: { '201': jsonResponse('The operator and its admin key, in clear this one time.', 'OperatorWithAdminKey'), ...errors, '409': problemResponse('The name is taken (operator_name_taken).') },
+        requestBody: jsonRequest('CreateOperatorRequest', { name: 'ada' }),
+        responses: { '201': jsonResponse('The operator and its admin key, in clear this one time.', 'OperatorWithAdminKey', { ...OPERATOR, admin_key: 'admin_Q3vX9k2LmN8pR4sT6uW1yZ0aB5cD7eF3' }), ...errors, '409': problemResponse('The name is taken (operator_name_taken).') },
       },
       get: {
         tags: ['Admin'],
@@ -56,7 +81,7 @@ export const adminFragment: OpenApiFragment = {
         summary: 'List operators (prefixes only, never the keys)',
         security,
         parameters: pageParameters,
-        responses: { '200': jsonResponse('A page of operators.', listOf('Operator')), ...errors },
+        responses: { '200': jsonResponse('A page of operators.', listOf('Operator'), pageOf([OPERATOR])), ...errors },
       },
     },
     '/admin/operators/{operator_id}': {
@@ -66,7 +91,7 @@ export const adminFragment: OpenApiFragment = {
         summary: "Revoke an operator's admin key; it stops working at once",
         security,
         parameters: [operatorId],
-        responses: { '200': jsonResponse('The revoked operator.', 'Operator'), ...errors, '409': problemResponse('Already revoked (operator_revoked).') },
+        responses: { '200': jsonResponse('The revoked operator.', 'Operator', { ...OPERATOR, revoked_at: '2026-11-24T09:00:00.000Z' }), ...errors, '409': problemResponse('Already revoked (operator_revoked).') },
       },
     },
     '/admin/audit': {
@@ -76,7 +101,7 @@ export const adminFragment: OpenApiFragment = {
         summary: 'The append-only log of admin requests, newest first: who, what, when, outcome (never request bodies)',
         security,
         parameters: [...pageParameters.filter((p) => p.name !== 'order'), { name: 'operator_id', in: 'query', required: false, schema: schemaRef('ObjectId') }],
-        responses: { '200': jsonResponse('A page of audit entries.', listOf('AdminAuditEntry')), ...errors },
+        responses: { '200': jsonResponse('A page of audit entries.', listOf('AdminAuditEntry'), pageOf([AUDIT_ENTRY])), ...errors },
       },
     },
     '/admin/merchants': {
@@ -85,8 +110,8 @@ export const adminFragment: OpenApiFragment = {
         operationId: 'createMerchant',
         summary: 'Create a merchant with a first API key (shown once)',
         security,
-        requestBody: { required: true, content: { 'application/json': { schema: schemaRef('CreateMerchantRequest') } } },
-        responses: { '201': jsonResponse('The merchant and its first API key, in clear this one time.', 'MerchantWithApiKey'), ...errors },
+        requestBody: jsonRequest('CreateMerchantRequest', { name: 'Corner Shop', card_data_access: false }),
+        responses: { '201': jsonResponse('The merchant and its first API key, in clear this one time.', 'MerchantWithApiKey', { ...MERCHANT, api_key: 'sk_test_7Hq2mK9xP4rT8vW2yB6dF1hJ5nL3qS0u' }), ...errors },
       },
       get: {
         tags: ['Admin'],
@@ -94,7 +119,7 @@ export const adminFragment: OpenApiFragment = {
         summary: 'List merchants, newest first',
         security,
         parameters: pageParameters,
-        responses: { '200': jsonResponse('A page of merchants.', listOf('Merchant')), ...errors },
+        responses: { '200': jsonResponse('A page of merchants.', listOf('Merchant'), pageOf([MERCHANT])), ...errors },
       },
     },
     '/admin/merchants/{merchant_id}': {
@@ -104,7 +129,7 @@ export const adminFragment: OpenApiFragment = {
         summary: 'Retrieve a merchant',
         security,
         parameters: [merchantId],
-        responses: { '200': jsonResponse('The merchant.', 'Merchant'), ...errors },
+        responses: { '200': jsonResponse('The merchant.', 'Merchant', MERCHANT), ...errors },
       },
       patch: {
         tags: ['Admin'],
@@ -112,8 +137,8 @@ export const adminFragment: OpenApiFragment = {
         summary: "Change a merchant: its request rate per API key (rate_limit; null goes back to RATE_LIMIT_PER_SECOND and RATE_LIMIT_BURST)",
         security,
         parameters: [merchantId],
-        requestBody: { required: true, content: { 'application/json': { schema: schemaRef('UpdateMerchantRequest') } } },
-        responses: { '200': jsonResponse('The merchant.', 'Merchant'), ...errors },
+        requestBody: jsonRequest('UpdateMerchantRequest', { rate_limit: { per_second: 50, burst: 100 } }),
+        responses: { '200': jsonResponse('The merchant.', 'Merchant', { ...MERCHANT, rate_limit: { per_second: 50, burst: 100 } }), ...errors },
       },
     },
     '/admin/merchants/{merchant_id}/api-keys': {
@@ -123,8 +148,8 @@ export const adminFragment: OpenApiFragment = {
         summary: 'Issue another API key for a merchant (shown once)',
         security,
         parameters: [merchantId],
-        requestBody: { required: false, content: { 'application/json': { schema: schemaRef('CreateApiKeyRequest') } } },
-        responses: { '201': jsonResponse('The key, in clear this one time.', 'ApiKeyWithSecret'), ...errors },
+        requestBody: jsonRequest('CreateApiKeyRequest', { mode: 'test', label: 'shop backend' }, false),
+        responses: { '201': jsonResponse('The key, in clear this one time.', 'ApiKeyWithSecret', { ...API_KEY, api_key: 'sk_test_7Hq2mK9xP4rT8vW2yB6dF1hJ5nL3qS0u' }), ...errors },
       },
       get: {
         tags: ['Admin'],
@@ -132,7 +157,7 @@ export const adminFragment: OpenApiFragment = {
         summary: "List a merchant's API keys (prefixes only, never the keys)",
         security,
         parameters: [merchantId, ...pageParameters],
-        responses: { '200': jsonResponse('A page of API keys.', listOf('ApiKey')), ...errors },
+        responses: { '200': jsonResponse('A page of API keys.', listOf('ApiKey'), pageOf([API_KEY])), ...errors },
       },
     },
     '/admin/merchants/{merchant_id}/api-keys/{key_id}': {
@@ -142,7 +167,7 @@ export const adminFragment: OpenApiFragment = {
         summary: 'Revoke an API key; it stops working at once',
         security,
         parameters: [merchantId, { name: 'key_id', in: 'path', required: true, schema: schemaRef('ObjectId') }],
-        responses: { '200': jsonResponse('The revoked key.', 'ApiKey'), ...errors, '409': problemResponse('Already revoked.') },
+        responses: { '200': jsonResponse('The revoked key.', 'ApiKey', { ...API_KEY, revoked_at: '2026-11-24T09:00:00.000Z' }), ...errors, '409': problemResponse('Already revoked.') },
       },
     },
   },

@@ -18,7 +18,7 @@ export const commonFragment: OpenApiFragment = {
         description: 'RFC 9457 problem details, as application/problem+json.',
         required: ['type', 'title', 'status', 'detail', 'code', 'request_id'],
         properties: {
-          type: { type: 'string', format: 'uri', examples: ['https://docs.vaultline.dev/errors/validation_failed'] },
+          type: { type: 'string', format: 'uri', examples: ['https://vaultline.internal/docs/errors#validation_failed'], description: 'The entry of the code on the errors page of the gateway that answered: {PUBLIC_BASE_URL}/docs/errors#{code}.' },
           title: { type: 'string' },
           status: { type: 'integer', minimum: 400, maximum: 599 },
           detail: { type: 'string' },
@@ -62,7 +62,7 @@ export const commonFragment: OpenApiFragment = {
       NotFound: problemResponse('No such resource or route.'),
       Conflict: problemResponse('The request conflicts with the current state.'),
       PayloadTooLarge: problemResponse('The body exceeds 1 MB (payload_too_large).'),
-      UnsupportedMediaType: problemResponse('The body is not application/json or application/x-www-form-urlencoded.'),
+      UnsupportedMediaType: problemResponse('unsupported_media_type (field Content-Type): the body is not application/json, the type every route reads (POST /forward also reads application/x-www-form-urlencoded); the detail names the type to send.'),
       ValidationFailed: problemResponse('A field is invalid; `field` names it.'),
       TooManyRequests: problemResponse(
         'rate_limited: the API key used up its token bucket (RATE_LIMIT_PER_SECOND, RATE_LIMIT_BURST, or the merchant\'s own rate_limit). Retry-After says when to try again; every authenticated answer carries RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset.',

@@ -178,7 +178,7 @@ export const earlierPaymentsFragment: OpenApiFragment = {
           amount: { type: 'integer', minimum: 1, description: 'Minor units.' },
           currency_code: { type: 'string', pattern: '^[A-Z]{3}$' },
           confirm: { type: 'boolean', const: true, description: 'Must be true (false or missing: 422 confirm_required).' },
-          payment_method_types: { type: 'array', items: { const: 'card' }, minItems: 1, maxItems: 1 },
+          payment_method_types: { type: 'array', items: { type: 'string', const: 'card' }, minItems: 1, maxItems: 1 },
           store_payment_method_for: {
             type: 'object',
             required: ['use_case'],
@@ -208,7 +208,7 @@ export const earlierPaymentsFragment: OpenApiFragment = {
             type: 'object',
             required: ['type', 'session_id'],
             additionalProperties: false,
-            properties: { type: { const: 'use_sdk' }, session_id: { ...uuid, description: 'A random UUIDv4 (not time-ordered): the consumer\'s capability on the hosted page.' } },
+            properties: { type: { type: 'string', const: 'use_sdk' }, session_id: { ...uuid, description: 'A random UUIDv4 (not time-ordered): the consumer\'s capability on the hosted page.' } },
             description: 'Consumer-present payments (rules 1 to 5): the session the hosted page or checkout.js starts with.',
           },
           created_at: { type: 'string', format: 'date-time' },
@@ -216,7 +216,7 @@ export const earlierPaymentsFragment: OpenApiFragment = {
           customer: { type: 'object', required: ['id', 'name'], additionalProperties: false, properties: { id: uuid, name: { type: 'string' } } },
           payment_method: {
             description: 'null until the card is known; without id until stored (rules 2, 4, 5: once authorized).',
-            oneOf: [{ type: 'null' }, schemaRef('EarlierPaymentMethod'), { type: 'object', required: ['type', 'card'], additionalProperties: false, properties: { type: { const: 'card' }, card: storedCard } }],
+            oneOf: [{ type: 'null' }, schemaRef('EarlierPaymentMethod'), { type: 'object', required: ['type', 'card'], additionalProperties: false, properties: { type: { type: 'string', const: 'card' }, card: storedCard } }],
           },
           reference: { type: 'string' },
           status: { type: 'string', enum: ['processing', 'authorized', 'capturing', 'captured', 'failed'] },

@@ -1,10 +1,19 @@
-import { commonErrorResponses, jsonResponse, listOf, pageParameters, problemResponse, schemaRef, type JsonObject, type OpenApiFragment } from '../openapi-fragment';
+import { commonErrorResponses, jsonRequest, jsonResponse, listOf, pageOf, pageParameters, problemResponse, schemaRef, type JsonObject, type OpenApiFragment } from '../openapi-fragment';
 
 const header = (name: string, required: boolean, description: string, schema: JsonObject = { type: 'string' }): JsonObject => ({ name, in: 'header', required, description, schema });
 const adminErrors: Record<string, JsonObject> = {
   '401': { $ref: '#/components/responses/Unauthorized' },
   '404': { $ref: '#/components/responses/NotFound' },
   '422': { $ref: '#/components/responses/ValidationFailed' },
+};
+const DESTINATION = {
+  id: '019ab2c4-2c3d-7e4f-8a5b-6c7d8e9f0a01',
+  object: 'forward_destination',
+  merchant_id: '019ab2c4-0a1b-7c2d-8e3f-4a5b6c7d8e11',
+  url: 'https://api.acquirer.example/v2/authorizations',
+  card_fields: { 'card.pan': 'account_number', 'card.expiry.month': 'expiration_month', 'card.expiry.year': 'expiration_year', 'card.cvv': 'security_code' },
+  mode: 'test',
+  created_at: '2026-11-21T09:00:00.000Z',
 };
 const merchantQuery: JsonObject = { name: 'merchant_id', in: 'query', required: true, schema: schemaRef('ObjectId') };
 
@@ -40,8 +49,20 @@ export const forwardFragment: OpenApiFragment = {
         requestBody: {
           required: true,
           content: {
-            'application/json': { schema: { type: 'object', description: 'The destination\'s own JSON body, with placeholders.' } },
-            'application/x-www-form-urlencoded': { schema: { type: 'object', description: 'The destination\'s own form body, with placeholders.' } },
+            'application/json': {
+              schema: { type: 'object', description: 'The destination\'s own JSON body, with placeholders.' },
+              example: {
+                amount: { currency: 'EUR', value: 1999 },
+                reference: 'order-1001',
+                merchantAccount: 'ShopECOM',
+                paymentMethod: { type: 'scheme', number: '{{ account_number }}', expiryMonth: '{{ expiration_month }}', expiryYear: '{{ expiration_year }}', cvc: '{{ security_code }}' },
+                shopperInteraction: 'Ecommerce',
+              },
+            },
+            'application/x-www-form-urlencoded': {
+              schema: { type: 'object', description: 'The destination\'s own form body, with placeholders.' },
+              example: { type: 'card', 'card[number]': '{{ account_number }}', 'card[exp_month]': '{{ expiration_month }}', 'card[exp_year]': '{{ expiration_year }}', 'card[cvc]': '{{ security_code }}' },
+            },
           },
         },
         responses: {
@@ -66,8 +87,8 @@ export const forwardFragment: OpenApiFragment = {
         operationId: 'addForwardDestination',
         summary: 'Allow a destination URL for one merchant (exact scheme, host, port and path)',
         security: [{ AdminKey: [] }],
-        requestBody: { required: true, content: { 'application/json': { schema: schemaRef('AddForwardDestinationRequest') } } },
-        responses: { '201': jsonResponse('The destination.', 'ForwardDestination'), ...adminErrors },
+        requestBody: jsonRequest('AddForwardDestinationRequest', { merchant_id: DESTINATION.merchant_id, url: DESTINATION.url, card_fields: DESTINATION.card_fields, mode: 'test' }),
+        responses: { '201': jsonResponse('The destination.', 'ForwardDestination', DESTINATION), ...adminErrors },
       },
       get: {
         tags: ['Admin'],
@@ -75,7 +96,7 @@ export const forwardFragment: OpenApiFragment = {
         summary: 'List the destinations added for a merchant',
         security: [{ AdminKey: [] }],
         parameters: [merchantQuery, ...pageParameters],
-        responses: { '200': jsonResponse('A page of destinations.', listOf('ForwardDestination')), ...adminErrors },
+        responses: { '200': jsonResponse('A page of destinations.', listOf('ForwardDestination'), pageOf([DESTINATION])), ...adminErrors },
       },
     },
     '/admin/forwarder/destinations/{destination_id}': {
@@ -114,7 +135,7 @@ export const forwardFragment: OpenApiFragment = {
         additionalProperties: false,
         properties: {
           id: schemaRef('ObjectId'),
-          object: { const: 'forward_destination' },
+          object: { type: 'string', const: 'forward_destination' },
           merchant_id: schemaRef('ObjectId'),
           url: { type: 'string' },
           card_fields: schemaRef('ForwardCardFields'),

@@ -1,4 +1,4 @@
-import { commonErrorResponses, jsonResponse, listOf, pageParameters, problemResponse, schemaRef, type JsonObject, type OpenApiFragment } from '../openapi-fragment';
+import { commonErrorResponses, jsonRequest, jsonResponse, listOf, pageOf, pageParameters, problemResponse, schemaRef, type JsonObject, type OpenApiFragment } from '../openapi-fragment';
 
 const counts: JsonObject = {
   type: 'object',
@@ -18,6 +18,29 @@ const counts: JsonObject = {
   },
 };
 
+const PREPARING = {
+  id: '019ab2c4-5b6c-7d8e-9f0a-1b2c3d4e5f01',
+  object: 'token_import',
+  livemode: false,
+  provider: 'provider_a',
+  state: 'preparing',
+  created_at: '2026-11-23T11:00:00.000Z',
+  started_at: null,
+  finished_at: null,
+  counts: { total: 0, imported: 0, updated: 0, failed: 0, imported_without_security_code: 0 },
+  failure_reason: null,
+  failure_detail: null,
+  failures: [],
+};
+const FINISHED = {
+  ...PREPARING,
+  state: 'finished',
+  started_at: '2026-11-23T11:00:01.000Z',
+  finished_at: '2026-11-23T11:04:30.000Z',
+  counts: { total: 1250, imported: 1180, updated: 60, failed: 10, imported_without_security_code: 1240 },
+  failures: [{ reason: 'invalid_card_number', count: 7 }, { reason: 'card_expired', count: 3 }],
+};
+
 /** Automatic import jobs (importer service). */
 export const importsFragment: OpenApiFragment = {
   tags: [{ name: 'Imports', description: 'Import every card payment method of a third-party platform account as tokens.' }],
@@ -34,9 +57,9 @@ export const importsFragment: OpenApiFragment = {
           'import.completed (or import.failed) is sent as a webhook when the job ends.',
         ].join(' '),
         security: [{ ApiKey: [] }],
-        requestBody: { required: true, content: { 'application/json': { schema: schemaRef('CreateTokenImportRequest') } } },
+        requestBody: jsonRequest('CreateTokenImportRequest', { provider: 'provider_a', provider_a: { api_key: 'sk_live_platform_key_…' } }),
         responses: {
-          '201': jsonResponse('The job, in state preparing.', 'TokenImport'),
+          '201': jsonResponse('The job, in state preparing.', 'TokenImport', PREPARING),
           ...commonErrorResponses,
           '422': problemResponse('unknown_provider (field provider), provider_credentials_required or provider_credentials_invalid (field provider_a or provider_a.api_key).'),
         },
@@ -47,7 +70,7 @@ export const importsFragment: OpenApiFragment = {
         summary: 'List the merchant\'s import jobs, newest first',
         security: [{ ApiKey: [] }],
         parameters: pageParameters,
-        responses: { '200': jsonResponse('A page of import jobs.', listOf('TokenImport')), ...commonErrorResponses },
+        responses: { '200': jsonResponse('A page of import jobs.', listOf('TokenImport'), pageOf([FINISHED])), ...commonErrorResponses },
       },
     },
     '/tokens/imports/{import_id}': {
@@ -58,7 +81,7 @@ export const importsFragment: OpenApiFragment = {
         security: [{ ApiKey: [] }],
         parameters: [{ name: 'import_id', in: 'path', required: true, schema: schemaRef('ObjectId') }],
         responses: {
-          '200': jsonResponse('The job.', 'TokenImport'),
+          '200': jsonResponse('The job.', 'TokenImport', FINISHED),
           ...commonErrorResponses,
           '404': problemResponse('import_not_found: unknown id, another merchant\'s job or a job of the other mode.'),
         },
@@ -87,7 +110,7 @@ export const importsFragment: OpenApiFragment = {
         additionalProperties: false,
         properties: {
           id: schemaRef('ObjectId'),
-          object: { const: 'token_import' },
+          object: { type: 'string', const: 'token_import' },
           livemode: { type: 'boolean', description: 'true for a job created with a live key: its tokens are created in live mode. A key of the other mode does not see the job (404).' },
           provider: { type: 'string' },
           state: { type: 'string', enum: ['preparing', 'running', 'finished', 'failed'], description: 'preparing → running → finished; failed when the platform rejects the key or stays unreachable after retries.' },

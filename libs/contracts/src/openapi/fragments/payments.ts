@@ -33,7 +33,7 @@ function wholeListOf(itemSchema: string): JsonObject {
     type: 'object',
     required: ['object', 'data'],
     additionalProperties: false,
-    properties: { object: { const: 'list' }, data: { type: 'array', items: schemaRef(itemSchema) } },
+    properties: { object: { type: 'string', const: 'list' }, data: { type: 'array', items: schemaRef(itemSchema) } },
   };
 }
 
@@ -136,22 +136,27 @@ const FLOW_INPUT = {
 const FLOW = { ...FLOW_INPUT, built_in: false, created_at: CREATED_AT };
 const BUILT_IN_FLOW = { ...FLOW_INPUT, name: 'simulator_auto_capture', capture_mode: 'automatic', built_in: true, created_at: null };
 
-/** `status` and `use_case` decide which fields a payment carries (the spec's "Appears" column). */
+/**
+ * `status` and `use_case` decide which fields a payment carries (the spec's "Appears" column). Each `then`
+ * restates the payment's fields (allOf PaymentFields) beside what it requires, so that it names only
+ * fields the payment defines and reads the same to a validator that treats every object schema as closed.
+ */
+const fields = schemaRef('PaymentFields');
+const requires = (names: string[], extra: JsonObject = {}): JsonObject => ({ allOf: [fields], required: names, ...extra });
+const forbids = (names: string[]): JsonObject => ({ allOf: [fields], properties: Object.fromEntries(names.map((name) => [name, false])) });
+const amountWith = (names: string[]): JsonObject => ({ allOf: [schemaRef('PaymentAmount')], required: names });
 const paymentRules: JsonObject[] = [
-  {
-    if: { properties: { use_case: { enum: ['ONE_OFF', 'RECURRING', 'UNSCHEDULED'] } } },
-    then: { not: { anyOf: [{ required: ['authentication_preference'] }, { required: ['initial_payment_id'] }] } },
-  },
+  { if: { properties: { use_case: { enum: ['ONE_OFF', 'RECURRING', 'UNSCHEDULED'] } } }, then: forbids(['authentication_preference', 'initial_payment_id']) },
   {
     if: { properties: { use_case: { enum: ['SUBSEQUENT_RECURRING', 'SUBSEQUENT_UNSCHEDULED'] } } },
-    then: { required: ['authentication_preference', 'credential_id', 'initial_payment_id', 'source'], not: { required: ['action_requirement'] } },
+    then: requires(['authentication_preference', 'credential_id', 'initial_payment_id', 'source'], { properties: { action_requirement: false } }),
   },
-  { if: { properties: { use_case: { const: 'ONE_OFF' } } }, then: { not: { required: ['credential_id'] } } },
-  { if: { properties: { use_case: { const: 'RECURRING' } } }, then: { required: ['credential_id', 'recurring_frequency', 'recurring_expiry'] } },
-  { if: { properties: { use_case: { const: 'UNSCHEDULED' } } }, then: { required: ['credential_id'] } },
-  { if: { properties: { status: { enum: ['authorized', 'capturing', 'captured'] } } }, then: { properties: { amount: { required: ['authorized'] } }, required: ['source'] } },
-  { if: { properties: { status: { const: 'captured' } } }, then: { properties: { amount: { required: ['captured'] } } } },
-  { if: { properties: { status: { const: 'failed' } } }, then: { required: ['failure_reason'], properties: { failure_reason: { type: 'string' } } } },
+  { if: { properties: { use_case: { type: 'string', const: 'ONE_OFF' } } }, then: forbids(['credential_id']) },
+  { if: { properties: { use_case: { type: 'string', const: 'RECURRING' } } }, then: requires(['credential_id', 'recurring_frequency', 'recurring_expiry']) },
+  { if: { properties: { use_case: { type: 'string', const: 'UNSCHEDULED' } } }, then: requires(['credential_id']) },
+  { if: { properties: { status: { enum: ['authorized', 'capturing', 'captured'] } } }, then: requires(['source'], { properties: { amount: amountWith(['authorized']) } }) },
+  { if: { properties: { status: { type: 'string', const: 'captured' } } }, then: requires([], { properties: { amount: amountWith(['captured']) } }) },
+  { if: { properties: { status: { type: 'string', const: 'failed' } } }, then: requires(['failure_reason'], { properties: { failure_reason: { type: 'string' } } }) },
 ];
 
 const PAYMENTS_DESCRIPTION = [
@@ -422,7 +427,7 @@ export const paymentsFragment: OpenApiFragment = {
         type: 'object',
         required: ['type'],
         additionalProperties: false,
-        properties: { type: { const: 'vaultline', description: 'The card is entered on the service\'s hosted page; anything else is refused (422, field source.type).' } },
+        properties: { type: { type: 'string', const: 'vaultline', description: 'The card is entered on the service\'s hosted page; anything else is refused (422, field source.type).' } },
       },
       OneOffPaymentRequest: {
         type: 'object',
@@ -488,31 +493,34 @@ export const paymentsFragment: OpenApiFragment = {
         required: ['type', 'cardholder_name', 'expiry_month', 'expiry_year', 'masked_account_number', 'pan_type'],
         additionalProperties: false,
         properties: {
-          type: { const: 'card' },
+          type: { type: 'string', const: 'card' },
           cardholder_name: { type: ['string', 'null'] },
           expiry_month: { type: 'integer', minimum: 1, maximum: 12 },
           expiry_year: { type: 'integer' },
           masked_account_number: { type: 'string', description: 'At most the first 6 and the last 4 digits.' },
-          pan_type: { const: 'FPAN' },
+          pan_type: { type: 'string', const: 'FPAN' },
         },
       },
-      Payment: {
+      PaymentAmount: {
         type: 'object',
+        required: ['requested'],
+        additionalProperties: false,
+        description: 'requested always; authorized once authorized; captured once captured.',
+        properties: { requested: amountValue, authorized: { type: 'integer', minimum: 0 }, captured: { type: 'integer', minimum: 0 } },
+      },
+      PaymentFields: {
+        type: 'object',
+        description: 'Every field a payment of the newer interface can carry; Payment says which appear when.',
         required: ['id', 'amount', 'created_at', 'currency_code', 'reference', 'status', 'use_case'],
         additionalProperties: false,
         properties: {
           id: uuid,
-          amount: {
-            type: 'object',
-            required: ['requested'],
-            additionalProperties: false,
-            properties: { requested: amountValue, authorized: { type: 'integer', minimum: 0 }, captured: { type: 'integer', minimum: 0 } },
-          },
+          amount: schemaRef('PaymentAmount'),
           action_requirement: {
             type: 'object',
             required: ['type', 'session_id'],
             additionalProperties: false,
-            properties: { type: { const: 'use_sdk' }, session_id: { ...uuid, description: 'A random UUIDv4 (not time-ordered): the consumer\'s capability on the hosted page.' } },
+            properties: { type: { type: 'string', const: 'use_sdk' }, session_id: { ...uuid, description: 'A random UUIDv4 (not time-ordered): the consumer\'s capability on the hosted page.' } },
             description: 'Consumer-present initial payments: start the hosted page or the SDK with the session id.',
           },
           authentication_preference: { type: 'string', enum: AUTHENTICATION_PREFERENCES },
@@ -543,21 +551,24 @@ export const paymentsFragment: OpenApiFragment = {
           return_url: { type: ['string', 'null'] },
           metadata: { ...metadata, type: ['object', 'null'] },
         },
-        allOf: paymentRules,
+      },
+      Payment: {
+        description: 'A payment of the newer interface. Which fields appear depends on use_case and status (the rules below).',
+        allOf: [fields, ...paymentRules],
       },
       ConsumerPresentPayment: {
         description: 'A consumer-present payment as created: processing, with the session to start the hosted page.',
-        allOf: [schemaRef('Payment'), { required: ['action_requirement'], properties: { status: { const: 'processing' } } }],
+        allOf: [schemaRef('Payment'), requires(['action_requirement'], { properties: { status: { type: 'string', const: 'processing' } } })],
       },
       SubsequentPayment: {
         description: 'A merchant-initiated payment as created: processing, no action requirement.',
-        allOf: [schemaRef('Payment'), { properties: { status: { const: 'processing' }, use_case: { enum: ['SUBSEQUENT_RECURRING', 'SUBSEQUENT_UNSCHEDULED'] } } }],
+        allOf: [schemaRef('Payment'), { properties: { status: { type: 'string', const: 'processing' }, use_case: { enum: ['SUBSEQUENT_RECURRING', 'SUBSEQUENT_UNSCHEDULED'] } } }],
       },
       CapturingPayment: {
         description: 'The answer to a capture: status capturing with amount.requested, amount.authorized, flow, reference, source, use_case, created_at, currency_code.',
         allOf: [
           schemaRef('Payment'),
-          { required: ['flow', 'source'], properties: { status: { const: 'capturing' }, amount: { required: ['requested', 'authorized'] } } },
+          requires(['flow', 'source'], { properties: { status: { type: 'string', const: 'capturing' }, amount: amountWith(['requested', 'authorized']) } }),
         ],
       },
       ProcessorTransaction: {

@@ -1,5 +1,8 @@
 import { commonErrorResponses, problemResponse, schemaRef, type JsonObject, type OpenApiFragment } from '../openapi-fragment';
 
+/** A processor's notification: JSON in the processor's own shape (only what is read is described). */
+const notificationBody = (schema: JsonObject, example: unknown): JsonObject => ({ required: true, content: { 'application/json': { schema, example } } });
+
 const security = [{ ApiKey: [] }];
 const accountIdParameter: JsonObject = { name: 'processor_account_id', in: 'path', required: true, schema: { type: 'string', format: 'uuid' } };
 const PROCESSORS = ['adyen', 'checkout', 'simulator'];
@@ -73,7 +76,7 @@ export const processorAccountsFragment: OpenApiFragment = {
         responses: {
           '200': {
             description: 'Every account, oldest first.',
-            content: json({ type: 'object', required: ['object', 'data'], additionalProperties: false, properties: { object: { const: 'list' }, data: { type: 'array', items: schemaRef('ProcessorAccount') } } }, { object: 'list', data: [ACCOUNT] }),
+            content: json({ type: 'object', required: ['object', 'data'], additionalProperties: false, properties: { object: { type: 'string', const: 'list' }, data: { type: 'array', items: schemaRef('ProcessorAccount') } } }, { object: 'list', data: [ACCOUNT] }),
           },
           ...commonErrorResponses,
         },
@@ -124,9 +127,41 @@ export const processorAccountsFragment: OpenApiFragment = {
         summary: 'Adyen standard notification (AUTHORISATION, CAPTURE, CAPTURE_FAILED); each item HMAC-signed with the account\'s hmac_key',
         security: [],
         parameters: [accountIdParameter],
-        requestBody: { required: true, content: { 'application/json': { schema: { type: 'object', required: ['live', 'notificationItems'] } } } },
+        requestBody: notificationBody({
+          type: 'object',
+          required: ['live', 'notificationItems'],
+          properties: {
+            live: { type: 'string', enum: ['true', 'false'], description: 'Adyen sends the flag as a string.' },
+            notificationItems: {
+              type: 'array',
+              items: {
+                type: 'object',
+                required: ['NotificationRequestItem'],
+                properties: { NotificationRequestItem: { type: 'object', description: 'pspReference, eventCode, success, amount, additionalData.hmacSignature … as Adyen sends them.' } },
+              },
+            },
+          },
+        }, {
+          live: 'false',
+          notificationItems: [
+            {
+              NotificationRequestItem: {
+                additionalData: { hmacSignature: 'coqCmt/IZ4E3CzPvMY8zTjQVL5hYJUiBRg8UU+iCWo0=' },
+                amount: { currency: 'EUR', value: 1999 },
+                eventCode: 'CAPTURE',
+                eventDate: '2026-11-23T10:15:01+01:00',
+                merchantAccountCode: 'ShopECOM',
+                merchantReference: 'order-1001',
+                originalReference: 'QFQTPCQ8HXSKGK82',
+                pspReference: 'ZC4R4RBFJGXXGN82',
+                reason: '',
+                success: 'true',
+              },
+            },
+          ],
+        }),
         responses: {
-          '200': { description: '`[accepted]` once read; items whose signature fails are not stored and move nothing (counted and logged).', content: { 'text/plain': { schema: { const: '[accepted]' } } } },
+          '200': { description: '`[accepted]` once read; items whose signature fails are not stored and move nothing (counted and logged).', content: { 'text/plain': { schema: { type: 'string', const: '[accepted]' } } } },
           '400': problemResponse('invalid_notification: the body is not a standard notification.'),
           '404': problemResponse('processor_account_not_found: unknown account, or not an Adyen one.'),
           '413': problemResponse('too_many_notification_items: more than 100 items in one body; nothing of it is recorded.'),
@@ -142,7 +177,21 @@ export const processorAccountsFragment: OpenApiFragment = {
         summary: 'Checkout.com webhook (payment_approved, payment_captured, payment_capture_declined, …), Cko-Signature over the raw body with the account\'s webhook_secret',
         security: [],
         parameters: [accountIdParameter, { name: 'Cko-Signature', in: 'header', required: true, schema: { type: 'string', pattern: '^[0-9a-fA-F]{64}$' } }],
-        requestBody: { required: true, content: { 'application/json': { schema: { type: 'object', required: ['id', 'type', 'data'] } } } },
+        requestBody: notificationBody({
+          type: 'object',
+          required: ['id', 'type', 'data'],
+          properties: {
+            id: { type: 'string', description: 'The event id (evt_…); an event is recorded once.' },
+            type: { type: 'string', examples: ['payment_captured'] },
+            created_on: { type: 'string', format: 'date-time' },
+            data: { type: 'object', description: 'The payment the event is about (id, action_id, amount …) as Checkout.com sends it.' },
+          },
+        }, {
+          id: 'evt_az5sblvku4ge3dwpztvyizgcau',
+          type: 'payment_captured',
+          created_on: '2026-11-23T10:15:01Z',
+          data: { id: 'pay_mbabizu24mvu3mela5njyhpit4', action_id: 'act_y3oqhf46pyzuxjbcn2giaqnb44', amount: 1999, currency: 'EUR', reference: 'order-1001' },
+        }),
         responses: {
           '200': { description: 'Recorded (once per event id).', content: json({ type: 'object', properties: { received: { const: true } } }, { received: true }) },
           '400': problemResponse('invalid_notification.'),

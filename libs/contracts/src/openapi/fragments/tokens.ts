@@ -1,4 +1,4 @@
-import { commonErrorResponses, jsonResponse, listOf, pageParameters, problemResponse, schemaRef, type JsonObject, type OpenApiFragment } from '../openapi-fragment';
+import { commonErrorResponses, jsonRequest, jsonResponse, listOf, pageOf, pageParameters, problemResponse, type JsonObject, type OpenApiFragment } from '../openapi-fragment';
 
 const uuid: JsonObject = { type: 'string', format: 'uuid' };
 const tokenIdParameter: JsonObject = { name: 'token_id', in: 'path', required: true, schema: uuid };
@@ -17,6 +17,35 @@ const cardInput: JsonObject = {
   },
 };
 
+const TOKEN = {
+  id: '019ab2c4-1a2b-7c3d-8e4f-5a6b7c8d9e01',
+  business_key: 'order-1001-card',
+  cardholder_name: 'Ada Lovelace',
+  created_at: '2026-11-23T10:15:00.000Z',
+  expiry_month: 12,
+  expiry_year: 2030,
+  masked_account_number: '424242******4242',
+  scheme: 'VISA',
+  fingerprint: 'fp_3b9c1e0a7d2f4c58a1e6b0d9c2f7a4e1',
+  security_code_expires_at: '2026-11-23T10:30:00.000Z',
+};
+const IMPORTED_TOKEN = { ...TOKEN, id: '019ab2c4-1a2b-7c3d-8e4f-5a6b7c8d9e02', business_key: 'pm_1QxYz2AbCdEf', security_code_expires_at: null };
+const CARD = { number: '4242 4242 4242 4242', exp_month: 12, exp_year: 2030, cvc: '123', name: 'Ada Lovelace' };
+const SESSION = {
+  session_id: '019ab2c4-4d1e-7a10-9c3b-5f2e8d7a6b02',
+  state: 'completed',
+  amount: 1999,
+  currency: 'EUR',
+  payment_id: '019ab2c4-4d1e-7a10-9c3b-5f2e8d7a6b01',
+  payment_status: 'processing',
+  failure_reason: null,
+  masked_account_number: '424242******4242',
+  scheme: 'VISA',
+  return_url: 'https://shop.example/orders/1001',
+  allowed_origins: ['https://shop.example'],
+  expires_at: '2026-11-23T10:45:00.000Z',
+};
+
 const tokenErrors = { ...commonErrorResponses, '404': problemResponse('token_not_found (also for another merchant\'s token).'), '410': problemResponse('token_deleted: the card data was destroyed.') };
 
 /** The vault's merchant API: tokens, /cde-import and the checkout session endpoints used by the hosted page. */
@@ -33,8 +62,8 @@ export const tokensFragment: OpenApiFragment = {
         summary: 'Tokenize a card (API keys with card-data access only)',
         description: 'Every call makes a new token, even for a card the merchant tokenized before; the fingerprint (keyed HMAC of the number, per merchant) recognises the same card.',
         security: [{ ApiKey: [] }],
-        requestBody: { required: true, content: { 'application/json': { schema: schemaRef('CreateTokenRequest') } } },
-        responses: { '201': jsonResponse('The token.', 'Token'), ...commonErrorResponses, '403': problemResponse('card_data_access_not_enabled.') },
+        requestBody: jsonRequest('CreateTokenRequest', { card: CARD, business_key: 'order-1001-card' }),
+        responses: { '201': jsonResponse('The token.', 'Token', TOKEN), ...commonErrorResponses, '403': problemResponse('card_data_access_not_enabled.') },
       },
       get: {
         tags: ['Tokens'],
@@ -46,7 +75,7 @@ export const tokensFragment: OpenApiFragment = {
           { name: 'fingerprint', in: 'query', required: false, schema: { type: 'string' } },
           ...pageParameters,
         ],
-        responses: { '200': jsonResponse('A page of tokens (deleted ones left out).', listOf('Token')), ...commonErrorResponses },
+        responses: { '200': jsonResponse('A page of tokens (deleted ones left out).', listOf('Token'), pageOf([TOKEN, IMPORTED_TOKEN], true)), ...commonErrorResponses },
       },
     },
     '/tokens/{token_id}': {
@@ -56,7 +85,7 @@ export const tokensFragment: OpenApiFragment = {
         summary: 'Retrieve a token',
         security: [{ ApiKey: [] }],
         parameters: [tokenIdParameter],
-        responses: { '200': jsonResponse('The token.', 'Token'), ...tokenErrors },
+        responses: { '200': jsonResponse('The token.', 'Token', TOKEN), ...tokenErrors },
       },
       delete: {
         tags: ['Tokens'],
@@ -65,7 +94,7 @@ export const tokensFragment: OpenApiFragment = {
         security: [{ ApiKey: [] }],
         parameters: [tokenIdParameter],
         responses: {
-          '200': jsonResponse('Deleted (repeating the call answers the same).', { type: 'object', required: ['id', 'deleted'], properties: { id: uuid, deleted: { const: true } } }),
+          '200': jsonResponse('Deleted (repeating the call answers the same).', { type: 'object', required: ['id', 'deleted'], properties: { id: uuid, deleted: { type: 'boolean', const: true } } }, { id: TOKEN.id, deleted: true }),
           ...commonErrorResponses,
           '404': problemResponse('token_not_found.'),
         },
@@ -79,8 +108,8 @@ export const tokensFragment: OpenApiFragment = {
         description: 'The same metadata.business_key for the same merchant updates that token (200) instead of creating another (201). The correlation id (metadata.correlation_id or X-Correlation-Id) is carried into token.created.',
         security: [{ ApiKey: [] }],
         parameters: [{ name: 'X-Correlation-Id', in: 'header', required: false, schema: { type: 'string' } }],
-        requestBody: { required: true, content: { 'application/json': { schema: schemaRef('CdeImportRequest') } } },
-        responses: { '200': jsonResponse('The updated token.', 'Token'), '201': jsonResponse('The new token.', 'Token'), ...commonErrorResponses },
+        requestBody: jsonRequest('CdeImportRequest', { metadata: { business_key: 'pm_1QxYz2AbCdEf', correlation_id: 'import-7' }, card: { number: '4242424242424242', exp_month: '12', exp_year: '2030', cvc: '123', name: 'Ada Lovelace' } }),
+        responses: { '200': jsonResponse('The updated token.', 'Token', IMPORTED_TOKEN), '201': jsonResponse('The new token.', 'Token', IMPORTED_TOKEN), ...commonErrorResponses },
       },
     },
     '/sessions/{session_id}/card': {
@@ -90,9 +119,9 @@ export const tokensFragment: OpenApiFragment = {
         summary: 'Submit the consumer\'s card for a checkout session (no API key: the session id is the capability; single use)',
         security: [],
         parameters: [sessionIdParameter],
-        requestBody: { required: true, content: { 'application/json': { schema: { type: 'object', required: ['card'], properties: { card: cardInput } } } } },
+        requestBody: jsonRequest({ type: 'object', required: ['card'], properties: { card: cardInput } }, { card: CARD }),
         responses: {
-          '201': jsonResponse('The session, now completed.', 'CheckoutSessionStatus'),
+          '201': jsonResponse('The session, now completed.', 'CheckoutSessionStatus', SESSION),
           '404': problemResponse('checkout_session_not_found.'),
           '409': problemResponse('checkout_session_already_used; stored_card_session (the session pays with the stored card it offers: confirm it at /sessions/{session_id}/stored-card).'),
           '410': problemResponse('checkout_session_expired.'),
@@ -108,12 +137,9 @@ export const tokensFragment: OpenApiFragment = {
         summary: 'Confirm the stored card a checkout session offers, with its security code when the session asks for it (no API key; single use)',
         security: [],
         parameters: [sessionIdParameter],
-        requestBody: {
-          required: false,
-          content: { 'application/json': { schema: { type: 'object', properties: { security_code: { type: 'string', description: 'Only when stored_card.security_code_required.' } } } } },
-        },
+        requestBody: jsonRequest({ type: 'object', properties: { security_code: { type: 'string', description: 'Only when stored_card.security_code_required.' } } }, { security_code: '123' }, false),
         responses: {
-          '201': jsonResponse('The session, now completed with the stored card.', 'CheckoutSessionStatus'),
+          '201': jsonResponse('The session, now completed with the stored card.', 'CheckoutSessionStatus', SESSION),
           '404': problemResponse('checkout_session_not_found.'),
           '409': problemResponse('checkout_session_already_used; stored_card_not_confirmable (the session offers no stored card, or it is no longer available).'),
           '410': problemResponse('checkout_session_expired.'),
@@ -128,7 +154,7 @@ export const tokensFragment: OpenApiFragment = {
         operationId: 'getCheckoutSessionStatus',
         summary: 'The session and its payment\'s progress (polled by the hosted page)',
         parameters: [sessionIdParameter],
-        responses: { '200': jsonResponse('The session status.', 'CheckoutSessionStatus'), '404': problemResponse('checkout_session_not_found, after waiting up to 1 s for a session that has not arrived yet.') },
+        responses: { '200': jsonResponse('The session status.', 'CheckoutSessionStatus', { ...SESSION, state: 'open', masked_account_number: null, scheme: null }), '404': problemResponse('checkout_session_not_found, after waiting up to 1 s for a session that has not arrived yet.') },
       },
     },
   },

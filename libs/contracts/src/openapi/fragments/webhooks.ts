@@ -1,5 +1,5 @@
 import { merchantEventTypes } from '../../events/catalog';
-import { commonErrorResponses, jsonResponse, listOf, pageParameters, problemResponse, schemaRef, type JsonObject, type OpenApiFragment } from '../openapi-fragment';
+import { commonErrorResponses, jsonRequest, jsonResponse, listOf, pageOf, pageParameters, problemResponse, schemaRef, type JsonObject, type OpenApiFragment } from '../openapi-fragment';
 
 const endpointId: JsonObject = { name: 'endpoint_id', in: 'path', required: true, schema: schemaRef('ObjectId') };
 const deliveryId: JsonObject = { name: 'delivery_id', in: 'path', required: true, schema: schemaRef('ObjectId') };
@@ -11,7 +11,7 @@ const livemode = (what: string): JsonObject => ({ type: 'boolean', description: 
 
 const endpointProperties: Record<string, JsonObject> = {
   id: schemaRef('ObjectId'),
-  object: { const: 'webhook_endpoint' },
+  object: { type: 'string', const: 'webhook_endpoint' },
   livemode: livemode('the endpoint was registered with a live key and receives only live events; it belongs to'),
   url: { type: 'string', format: 'uri' },
   events: { type: 'array', items: eventTypes, description: 'Subscribed event types; empty means all of them.' },
@@ -22,6 +22,58 @@ const endpointProperties: Record<string, JsonObject> = {
   updated_at: schemaRef('Timestamp'),
 };
 const endpointRequired = Object.keys(endpointProperties);
+
+const ENDPOINT = {
+  id: '019ab2c4-7e8f-7a01-9b2c-3d4e5f6a7b01',
+  object: 'webhook_endpoint',
+  livemode: false,
+  url: 'https://shop.example/webhooks/vaultline',
+  events: ['payment.captured', 'payment.failed'],
+  description: 'Order updates',
+  enabled: true,
+  disabled_reason: null,
+  created_at: '2026-11-23T09:00:00.000Z',
+  updated_at: '2026-11-23T09:00:00.000Z',
+};
+const SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw';
+const EVENT = {
+  id: '019ab2c4-9a0b-7c1d-8e2f-3a4b5c6d7e01',
+  object: 'event',
+  livemode: false,
+  type: 'payment.captured',
+  created_at: '2026-11-23T10:15:01.000Z',
+  data: {
+    payment_id: '019ab2c4-4d1e-7a10-9c3b-5f2e8d7a6b01',
+    status: 'captured',
+    amount: { requested: 1999, authorized: 1999, captured: 1999 },
+    currency_code: 'EUR',
+    use_case: 'ONE_OFF',
+    reference: 'order-1001',
+    credential_id: null,
+    initial_payment_id: null,
+    flow: 'simulator_auto_capture',
+    failure_reason: null,
+    masked_account_number: '424242******4242',
+  },
+};
+const DELIVERY = {
+  id: '019ab2c4-9a0b-7c1d-8e2f-3a4b5c6d7e11',
+  object: 'webhook_delivery',
+  livemode: false,
+  endpoint_id: ENDPOINT.id,
+  event_id: EVENT.id,
+  event_type: 'payment.captured',
+  status: 'succeeded',
+  attempt_count: 2,
+  next_attempt_at: null,
+  last_attempt_at: '2026-11-23T10:15:06.200Z',
+  failure_reason: null,
+  created_at: '2026-11-23T10:15:01.000Z',
+  attempts: [
+    { attempted_at: '2026-11-23T10:15:01.050Z', status_code: 503, duration_ms: 120, error: 'http_503', trigger: 'scheduled' },
+    { attempted_at: '2026-11-23T10:15:06.200Z', status_code: 204, duration_ms: 85, error: null, trigger: 'scheduled' },
+  ],
+};
 
 const WEBHOOKS_DESCRIPTION = [
   'Signed webhooks per Standard Webhooks 1.0. Each request is a POST with a JSON body {type, timestamp, livemode, data} and the headers',
@@ -50,9 +102,9 @@ export const webhooksFragment: OpenApiFragment = {
         operationId: 'createWebhookEndpoint',
         summary: 'Register a webhook endpoint; the signing secret is shown only in this response',
         security,
-        requestBody: { required: true, content: { 'application/json': { schema: schemaRef('CreateWebhookEndpointRequest') } } },
+        requestBody: jsonRequest('CreateWebhookEndpointRequest', { url: ENDPOINT.url, events: ENDPOINT.events, description: ENDPOINT.description }),
         responses: {
-          '201': jsonResponse('The endpoint, with its secret.', 'WebhookEndpointWithSecret'),
+          '201': jsonResponse('The endpoint, with its secret.', 'WebhookEndpointWithSecret', { ...ENDPOINT, secret: SECRET }),
           ...commonErrorResponses,
           '409': problemResponse('too_many_webhook_endpoints.'),
           '422': problemResponse('url_not_allowed (field url): not https, or a private/loopback address; unknown_event_type (field events).'),
@@ -64,7 +116,7 @@ export const webhooksFragment: OpenApiFragment = {
         summary: 'List webhook endpoints, newest first',
         security,
         parameters: pageParameters,
-        responses: { '200': jsonResponse('A page of endpoints.', listOf('WebhookEndpoint')), ...commonErrorResponses },
+        responses: { '200': jsonResponse('A page of endpoints.', listOf('WebhookEndpoint'), pageOf([ENDPOINT])), ...commonErrorResponses },
       },
     },
     '/webhook-endpoints/{endpoint_id}': {
@@ -74,7 +126,7 @@ export const webhooksFragment: OpenApiFragment = {
         summary: 'Read a webhook endpoint (without its secret)',
         security,
         parameters: [endpointId],
-        responses: { '200': jsonResponse('The endpoint.', 'WebhookEndpoint'), ...commonErrorResponses, '404': notFound },
+        responses: { '200': jsonResponse('The endpoint.', 'WebhookEndpoint', ENDPOINT), ...commonErrorResponses, '404': notFound },
       },
       patch: {
         tags: ['Webhooks'],
@@ -82,9 +134,9 @@ export const webhooksFragment: OpenApiFragment = {
         summary: 'Change the URL, the subscribed events, the description, or enable/disable the endpoint',
         security,
         parameters: [endpointId],
-        requestBody: { required: true, content: { 'application/json': { schema: schemaRef('UpdateWebhookEndpointRequest') } } },
+        requestBody: jsonRequest('UpdateWebhookEndpointRequest', { enabled: false }),
         responses: {
-          '200': jsonResponse('The updated endpoint.', 'WebhookEndpoint'),
+          '200': jsonResponse('The updated endpoint.', 'WebhookEndpoint', { ...ENDPOINT, enabled: false, disabled_reason: 'manual', updated_at: '2026-11-24T08:00:00.000Z' }),
           ...commonErrorResponses,
           '404': notFound,
           '409': problemResponse('concurrent_modification: changed meanwhile; retry.'),
@@ -96,7 +148,7 @@ export const webhooksFragment: OpenApiFragment = {
         summary: 'Delete a webhook endpoint; its pending deliveries fail',
         security,
         parameters: [endpointId],
-        responses: { '200': jsonResponse('Deleted.', 'DeletedWebhookEndpoint'), ...commonErrorResponses, '404': notFound },
+        responses: { '200': jsonResponse('Deleted.', 'DeletedWebhookEndpoint', { id: ENDPOINT.id, object: 'webhook_endpoint', deleted: true }), ...commonErrorResponses, '404': notFound },
       },
     },
     '/webhook-endpoints/{endpoint_id}/rotate-secret': {
@@ -106,8 +158,12 @@ export const webhooksFragment: OpenApiFragment = {
         summary: 'Replace the signing secret; the old one keeps signing during a grace period (default 24 h)',
         security,
         parameters: [endpointId],
-        requestBody: { required: false, content: { 'application/json': { schema: schemaRef('RotateWebhookSecretRequest') } } },
-        responses: { '200': jsonResponse('The endpoint with its new secret.', 'RotatedWebhookSecret'), ...commonErrorResponses, '404': notFound },
+        requestBody: jsonRequest('RotateWebhookSecretRequest', { grace_period_seconds: 86400 }, false),
+        responses: {
+          '200': jsonResponse('The endpoint with its new secret.', 'RotatedWebhookSecret', { ...ENDPOINT, secret: 'whsec_C2FVsBQIhrscChlQIMV+b5sSYspob7oD', previous_secret_expires_at: '2026-11-25T09:00:00.000Z' }),
+          ...commonErrorResponses,
+          '404': notFound,
+        },
       },
     },
     '/webhook-endpoints/{endpoint_id}/deliveries': {
@@ -117,7 +173,7 @@ export const webhooksFragment: OpenApiFragment = {
         summary: 'The delivery log of an endpoint, newest first, each with its attempts',
         security,
         parameters: [endpointId, ...pageParameters, { name: 'status', in: 'query', required: false, schema: { type: 'string', enum: ['pending', 'succeeded', 'failed'] } }],
-        responses: { '200': jsonResponse('A page of deliveries.', listOf('WebhookDelivery')), ...commonErrorResponses, '404': notFound },
+        responses: { '200': jsonResponse('A page of deliveries.', listOf('WebhookDelivery'), pageOf([DELIVERY])), ...commonErrorResponses, '404': notFound },
       },
     },
     '/webhook-endpoints/{endpoint_id}/deliveries/{delivery_id}': {
@@ -127,7 +183,7 @@ export const webhooksFragment: OpenApiFragment = {
         summary: 'Read one delivery and its attempts',
         security,
         parameters: [endpointId, deliveryId],
-        responses: { '200': jsonResponse('The delivery.', 'WebhookDelivery'), ...commonErrorResponses, '404': problemResponse('webhook_endpoint_not_found or delivery_not_found.') },
+        responses: { '200': jsonResponse('The delivery.', 'WebhookDelivery', DELIVERY), ...commonErrorResponses, '404': problemResponse('webhook_endpoint_not_found or delivery_not_found.') },
       },
     },
     '/webhook-endpoints/{endpoint_id}/deliveries/{delivery_id}/replay': {
@@ -138,7 +194,7 @@ export const webhooksFragment: OpenApiFragment = {
         security,
         parameters: [endpointId, deliveryId],
         responses: {
-          '202': jsonResponse('The delivery, pending again.', 'WebhookDelivery'),
+          '202': jsonResponse('The delivery, pending again.', 'WebhookDelivery', { ...DELIVERY, status: 'pending', next_attempt_at: '2026-11-24T08:00:00.000Z' }),
           ...commonErrorResponses,
           '404': problemResponse('webhook_endpoint_not_found or delivery_not_found.'),
           '409': problemResponse('delivery_in_progress (an attempt is running) or webhook_endpoint_disabled.'),
@@ -152,7 +208,7 @@ export const webhooksFragment: OpenApiFragment = {
         summary: 'List the merchant\'s events, newest first',
         security,
         parameters: [...pageParameters, { name: 'type', in: 'query', required: false, schema: eventTypes }],
-        responses: { '200': jsonResponse('A page of events.', listOf('Event')), ...commonErrorResponses },
+        responses: { '200': jsonResponse('A page of events.', listOf('Event'), pageOf([EVENT])), ...commonErrorResponses },
       },
     },
     '/events/{event_id}': {
@@ -162,7 +218,7 @@ export const webhooksFragment: OpenApiFragment = {
         summary: 'Read one event',
         security,
         parameters: [{ name: 'event_id', in: 'path', required: true, schema: schemaRef('ObjectId') }],
-        responses: { '200': jsonResponse('The event.', 'Event'), ...commonErrorResponses, '404': problemResponse('event_not_found.') },
+        responses: { '200': jsonResponse('The event.', 'Event', EVENT), ...commonErrorResponses, '404': problemResponse('event_not_found.') },
       },
     },
   },
@@ -215,7 +271,7 @@ export const webhooksFragment: OpenApiFragment = {
         type: 'object',
         required: ['id', 'object', 'deleted'],
         additionalProperties: false,
-        properties: { id: schemaRef('ObjectId'), object: { const: 'webhook_endpoint' }, deleted: { const: true } },
+        properties: { id: schemaRef('ObjectId'), object: { type: 'string', const: 'webhook_endpoint' }, deleted: { type: 'boolean', const: true } },
       },
       WebhookDeliveryAttempt: {
         type: 'object',
@@ -235,7 +291,7 @@ export const webhooksFragment: OpenApiFragment = {
         additionalProperties: false,
         properties: {
           id: { ...schemaRef('ObjectId'), description: 'Also the webhook-id header.' },
-          object: { const: 'webhook_delivery' },
+          object: { type: 'string', const: 'webhook_delivery' },
           livemode: livemode('the delivery is of'),
           endpoint_id: schemaRef('ObjectId'),
           event_id: { type: 'string' },
@@ -255,7 +311,7 @@ export const webhooksFragment: OpenApiFragment = {
         additionalProperties: false,
         properties: {
           id: { type: 'string' },
-          object: { const: 'event' },
+          object: { type: 'string', const: 'event' },
           type: eventTypes,
           livemode: livemode('the event is about a resource of'),
           created_at: schemaRef('Timestamp'),

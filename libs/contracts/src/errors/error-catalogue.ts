@@ -1,0 +1,229 @@
+/**
+ * Every problem code the API can answer: what it means and what the caller does about it. The gateway's
+ * /docs/errors page is rendered from this list (one anchor per code: a problem's `type` is
+ * `{PUBLIC_BASE_URL}/docs/errors#{code}`), and a test reads the code base for the codes it throws and
+ * fails when one has no entry here.
+ */
+export interface ErrorEntry {
+  /** The HTTP status the code is answered with. */
+  status: number;
+  meaning: string;
+  /** What the caller does about it. */
+  action: string;
+}
+
+export interface ErrorGroup {
+  title: string;
+  entries: Record<string, ErrorEntry>;
+}
+
+const e = (status: number, meaning: string, action: string): ErrorEntry => ({ status, meaning, action });
+const RETRY = 'Retry with the same Idempotency-Key after a short wait (exponential backoff).';
+const INTERNAL = 'Not expected: quote the request_id to the operator of the service (the log line with it says more).';
+
+export const ERROR_GROUPS: ErrorGroup[] = [
+  {
+    title: 'Requests: format, size and routing',
+    entries: {
+      bad_request: e(400, 'The request cannot be read as sent.', 'Fix the request; `detail` says what is wrong.'),
+      malformed_json: e(400, 'The body is not valid JSON.', 'Send valid JSON (check quoting and trailing commas).'),
+      malformed_body: e(400, 'The body could not be read.', 'Send the body again, complete and in the declared format.'),
+      incomplete_body: e(400, 'The body ended before its declared length.', 'Send the whole body; check Content-Length.'),
+      too_many_parameters: e(400, 'A form-encoded body has more than 1000 parameters.', 'Send fewer fields, or JSON.'),
+      malformed_path: e(400, 'A path segment is not valid percent-encoding.', 'Percent-encode path segments correctly.'),
+      malformed_request: e(400, 'The request is not valid HTTP.', 'Use an HTTP client library.'),
+      invalid_content_encoding: e(400, 'The body does not decode as its Content-Encoding says.', 'Compress the body as declared, or send it uncompressed.'),
+      unsupported_content_encoding: e(415, 'The body is compressed with an encoding the service does not read.', 'Send it uncompressed, or as gzip, deflate or br.'),
+      unsupported_media_type: e(415, 'The body is not in a format the route reads; `detail` names the expected type (application/json for the JSON routes).', 'Send the body as the expected type with a matching Content-Type header.'),
+      payload_too_large: e(413, 'The body is larger than the service accepts (1 MB at the gateway).', 'Send a smaller body.'),
+      headers_too_large: e(431, 'The request headers (with the URL) are larger than the server accepts.', 'Send fewer or shorter headers.'),
+      request_timeout: e(408, 'The request was not received in time.', 'Send the request again.'),
+      body_too_deep: e(422, 'The body nests objects and arrays (or form keys) deeper than the service reads.', 'Flatten the body.'),
+      route_not_found: e(404, 'No route for this method and path.', 'Check the method and the path against the API reference (/docs).'),
+      asset_not_found: e(404, 'No such file of the hosted checkout page.', 'Use the URLs the hosted page and checkout.js load themselves.'),
+    },
+  },
+  {
+    title: 'Authentication, rate limits and the test clock',
+    entries: {
+      unauthorized: e(401, 'Credentials are missing or not valid.', 'Send a valid key in X-API-Key.'),
+      missing_api_key: e(401, 'The X-API-Key header is missing.', 'Send the merchant API key (sk_test_… or sk_live_…) in X-API-Key.'),
+      invalid_api_key: e(401, 'The API key is unknown, revoked, expired or malformed.', 'Use an active key; an operator issues keys with POST /admin/merchants/{id}/api-keys.'),
+      missing_admin_key: e(401, 'The X-Admin-Key header is missing (admin API).', 'Send an operator key in X-Admin-Key.'),
+      invalid_admin_key: e(401, 'The admin key is unknown or revoked.', 'Use an active operator key.'),
+      forbidden: e(403, 'The credentials do not allow this operation.', 'Use a key with the needed access.'),
+      insufficient_scope: e(403, 'The key lacks the scope of this operation (an import-only key calls anything but POST /cde-import).', 'Use a merchant key.'),
+      card_data_access_not_enabled: e(403, 'This key may not send card data to POST /tokens.', 'Collect cards on the hosted checkout page (checkout.js), or ask the operator for card-data access (PCI DSS scope).'),
+      rate_limited: e(429, 'The API key used up its token bucket; Retry-After says when to come back.', 'Wait Retry-After seconds, then retry; spread bursts out. RateLimit-Remaining on every answer shows the bucket.'),
+      too_many_attempts: e(429, 'Too many card submissions on one checkout session.', 'Wait Retry-After seconds.'),
+      test_clock_not_allowed: e(422, 'X-Test-Now was sent with a live key.', 'Use the test clock with sk_test_ keys only.'),
+      invalid_test_clock: e(422, 'X-Test-Now is not an ISO 8601 time with a zone.', 'Send e.g. X-Test-Now: 2027-01-15T10:00:00Z.'),
+    },
+  },
+  {
+    title: 'Input validation',
+    entries: {
+      validation_failed: e(422, 'A field is missing or invalid; `field` names it (dotted path) and `detail` says why.', 'Fix the named field.'),
+      invalid_card_number: e(422, 'The card number fails the Luhn check or has the wrong length for its scheme.', 'Ask the consumer to check the number.'),
+      invalid_expiry_month: e(422, 'The expiry month is not 1 to 12.', 'Send exp_month as 1–12.'),
+      invalid_expiry_year: e(422, 'The expiry year is malformed or too far in the future.', 'Send exp_year with four digits.'),
+      card_expired: e(422, 'The card has expired.', 'Ask for another card.'),
+      invalid_security_code: e(422, 'The security code is missing or has the wrong length for the scheme.', 'Send 3 digits (4 for American Express).'),
+      invalid_cardholder_name: e(422, 'The cardholder name is not text or too long.', 'Send the name as printed on the card.'),
+      confirm_required: e(422, 'POST /payments (earlier interface) needs confirm: true.', 'Send confirm: true.'),
+      unknown_event_type: e(422, 'An event type in `events` is not one the service sends.', 'Use the types listed in the webhooks guide.'),
+      url_not_allowed: e(422, 'The webhook URL is not allowed (https only; no private or loopback address).', 'Register a public https URL.'),
+      unknown_provider: e(422, 'The import provider is not supported.', 'Use provider_a.'),
+      provider_credentials_required: e(422, 'The platform credentials of the import are missing.', 'Send the provider\'s object with its api_key.'),
+      provider_credentials_invalid: e(422, 'The platform credentials of the import are malformed.', 'Send the provider\'s object as documented.'),
+      invalid_destination: e(422, 'A forwarding destination is not a valid https URL.', 'Give a public https URL.'),
+      invalid_credentials: e(422, 'The processor account\'s credentials are incomplete for its processor.', 'Send every credential field the processor needs (`field` names the missing one).'),
+    },
+  },
+  {
+    title: 'Idempotency',
+    entries: {
+      invalid_idempotency_key: e(400, 'Idempotency-Key is empty, longer than 255 characters or not visible ASCII.', 'Send a UUID as the key.'),
+      idempotency_key_in_use: e(409, 'A request with this key is still running.', RETRY),
+      idempotency_key_reused: e(422, 'The key was used before with a different request.', 'Use a new key for a new request; reuse a key only to retry the very same request.'),
+      idempotent_response_not_kept: e(409, 'The first request with this key ran, but its answer (not JSON, or over 1 MB) was not kept to replay.', 'Read the result with a GET; do not send the request again.'),
+      concurrent_modification: e(409, 'Another request changed the same record at the same moment.', RETRY),
+      duplicate_key: e(409, 'A record with the same unique fields exists already.', 'Read the existing record, or change the conflicting field.'),
+    },
+  },
+  {
+    title: 'Tokens and the hosted checkout page',
+    entries: {
+      token_not_found: e(404, 'No such token for this merchant (also for another merchant\'s token).', 'Check the token id.'),
+      token_deleted: e(410, 'The token was deleted; its card data is gone.', 'Collect the card again.'),
+      checkout_session_not_found: e(404, 'No such checkout session.', 'Start the page with the session_id of the payment\'s action_requirement.'),
+      checkout_session_expired: e(410, 'The checkout session expired before the card was entered (30 minutes by default); its payment failed with session_expired.', 'Create a new payment.'),
+      checkout_session_already_used: e(409, 'Card details were already submitted in this session.', 'Read the session\'s outcome; a new attempt needs a new payment.'),
+      stored_card_not_confirmable: e(409, 'The stored card cannot be confirmed in this session.', 'Follow `detail`; usually the card must be entered again.'),
+      security_code_expired: e(422, 'The security code is kept 15 minutes after the card was stored; that time has passed.', 'Collect the security code again (a new token).'),
+      security_code_unavailable: e(422, 'No security code was collected with this token.', 'Collect the card with its security code, or send a request that does not need it.'),
+      key_rotation_in_progress: e(409, 'A key rotation is still running.', 'Wait for it to finish (GET its status), then start the next.'),
+      key_rotation_not_found: e(404, 'No such key rotation.', 'Check the rotation id.'),
+      unknown_key_version: e(422, 'The key-encryption key version is not configured.', 'Add it to VAULT_KEK_KEYS (or VAULT_KEK_FILE) first.'),
+    },
+  },
+  {
+    title: 'Forwarding',
+    entries: {
+      missing_header: e(400, 'A required header of POST /forward is missing; `field` names it.', 'Send X-Service-Token and X-Destination-URL.'),
+      invalid_header: e(422, 'A forwarding header is malformed; `field` names it.', 'Fix the named header.'),
+      invalid_outgoing_header: e(400, 'A header to send on has an invalid name or control characters.', 'Remove CR, LF and other control characters.'),
+      invalid_forward_body: e(400, 'The body to forward cannot be read as its Content-Type says.', 'Send JSON or form-encoded as declared.'),
+      placeholder_not_allowed: e(422, 'A placeholder stands outside the destination\'s card fields; `field` names it.', 'Put each placeholder as the whole value of a card field of the destination.'),
+      destination_not_allowed: e(403, 'The destination URL is not an allowed destination (or resolves to a private address).', 'Forward only to the allowed destinations; an operator adds more (POST /admin/forwarder/destinations).'),
+      destination_not_allowed_in_test_mode: e(403, 'A test API key forwarded to a live endpoint of a processor.', 'Forward test requests to the processor\'s test endpoint, or use a live key.'),
+      destination_not_allowed_in_live_mode: e(403, 'A live API key forwarded to a test endpoint of a processor.', 'Forward live requests to the processor\'s live endpoint.'),
+      forward_destination_not_found: e(404, 'No such forwarding destination.', 'Check the destination id.'),
+      destination_unreachable: e(502, 'The destination could not be reached.', 'Retry later; nothing was delivered.'),
+      destination_timeout: e(504, 'The destination did not answer in time.', 'Check at the destination whether the request arrived before retrying.'),
+      destination_response_too_large: e(502, 'The destination\'s response was larger than the service relays.', 'Ask the destination for a smaller response.'),
+      vault_unavailable: e(503, 'The vault could not give the card data.', RETRY),
+    },
+  },
+  {
+    title: 'Imports',
+    entries: {
+      import_not_found: e(404, 'No such import job.', 'Check the import id.'),
+      provider_authentication_failed: e(502, 'The platform rejected the API key given for the import.', 'Check the platform key.'),
+      provider_request_failed: e(502, 'The platform refused a request of the import.', 'See `detail`; retry later.'),
+      provider_unreachable: e(502, 'The platform could not be reached after retries.', 'Retry the import later.'),
+      forwarding_not_enabled: e(502, 'The platform has not enabled card forwarding for the account.', 'Ask the platform to enable it (with the service\'s compliance attestation).'),
+      import_credential_unavailable: e(503, 'The import\'s sealed platform key cannot be opened right now.', RETRY),
+    },
+  },
+  {
+    title: 'Payments',
+    entries: {
+      payment_not_found: e(404, 'No such payment for this merchant (also for another merchant\'s payment).', 'Check the payment id.'),
+      capture_not_allowed: e(409, 'The payment cannot be captured: its flow captures automatically, or it is not authorized.', 'Capture only authorized payments of manual-capture flows.'),
+      already_captured: e(409, 'The payment has its capture already; one capture per payment.', 'Read the payment; do not capture again.'),
+      amount_exceeds_authorized: e(422, 'The capture amount is above the authorized amount.', 'Capture at most amount.authorized.'),
+      partial_capture_not_supported: e(422, 'The processor does not capture part of an amount.', 'Capture the full amount.'),
+      currency_mismatch: e(422, 'currency_code is not the payment\'s (or the initial payment\'s) currency.', 'Send the payment\'s currency.'),
+      amount_exceeds_initial: e(422, 'A subsequent payment is above the initial payment\'s amount.', 'Charge at most the initial amount.'),
+      recurring_frequency_not_respected: e(422, 'Fewer than recurring_frequency days passed since the last successful payment on these credentials.', 'Charge again from the date in `detail`.'),
+      credentials_expired: e(422, 'The stored credentials are past recurring_expiry.', 'Start a new initial payment with the consumer.'),
+      initial_payment_not_successful: e(409, 'The initial payment is neither authorized nor captured.', 'Charge stored credentials only after their initial payment succeeded.'),
+      use_case_mismatch: e(422, 'The initial payment is of the other kind (recurring against unscheduled, or the earlier interface).', 'Use the subsequent route of the initial payment\'s use case.'),
+      authentication_not_configured: e(422, 'REQUIRE_3RI on a flow without a 3RI step.', 'Send NO_3RI or TRY_3RI, or choose a flow with authentication_3ri.'),
+      simulator_not_allowed_in_live_mode: e(422, 'A live payment\'s chosen flow uses the simulator, which serves test mode only.', 'Define a flow of real processors and route live payments to it (flow matrix).'),
+      illegal_payment_move: e(500, 'A payment was asked to move between states its lifecycle does not allow.', INTERNAL),
+      stray_authorization_pending: e(503, 'A processor notification names an authorization the payment does not use, which cannot be released yet.', 'Processors deliver the notification again; nothing to do.'),
+      customer_not_found: e(404, 'No such customer (earlier interface).', 'Check the customer id.'),
+      payment_method_not_found: e(404, 'No such stored payment method or mandate.', 'Check the payment_method_id.'),
+      payment_method_revoked: e(410, 'The payment method was revoked.', 'Collect the card again in a new first payment.'),
+      first_payment_required: e(409, 'The mandate has no successful first payment yet.', 'Charge it after its first payment succeeded.'),
+    },
+  },
+  {
+    title: 'Flows, the flow matrix and processor accounts',
+    entries: {
+      flow_not_found: e(404, 'No flow of that name.', 'List the flows (GET /flows).'),
+      flow_exists: e(409, 'A flow of that name exists; flows are immutable.', 'Create the changed flow under a new name.'),
+      invalid_flow: e(422, 'The flow\'s steps are not a valid sequence (exactly one authorization, capture after it…).', 'Fix the steps `field` names.'),
+      unknown_processor: e(422, 'A step (or a matrix rule\'s flow) names a processor that is not registered.', 'Use a processor id of the registry or a processor account.'),
+      processor_capability_missing: e(422, 'The processor cannot do the step\'s kind.', 'Choose a processor with that capability.'),
+      flow_matrix_changed: e(409, 'Another update of the flow matrix committed first.', 'Read the matrix again and send the change again.'),
+      unknown_flow: e(422, 'A matrix rule (or default_flow) names a flow that does not exist; the problem names the rule.', 'Create the flow first, or fix the name.'),
+      unknown_condition: e(422, 'A rule uses a condition key that does not exist.', 'Use use_case, currency_code, amount_gte, amount_lte, reference_prefix, scheme or metadata.'),
+      invalid_condition: e(422, 'A rule\'s condition has a value of the wrong type.', 'Fix the value `field` names.'),
+      duplicate_rule_name: e(422, 'Two rules of the matrix have the same name.', 'Name every rule once.'),
+      processor_account_not_found: e(404, 'No such processor account.', 'Check the processor account id.'),
+      processor_account_in_use: e(409, 'Flows name the processor account in their steps (`flows` lists them).', 'Keep the account, or stop routing payments to those flows.'),
+      processor_account_limit_reached: e(409, 'The merchant has the most processor accounts allowed.', 'Delete an unused account first.'),
+      invalid_notification: e(400, 'The processor notification is not in the processor\'s format.', 'For processors only: send the standard notification body.'),
+      invalid_signature: e(401, 'The processor notification\'s signature does not verify with the account\'s secret.', 'Check the webhook secret configured at the processor and in the account.'),
+    },
+  },
+  {
+    title: 'Webhooks and events',
+    entries: {
+      webhook_endpoint_not_found: e(404, 'No such webhook endpoint.', 'Check the endpoint id.'),
+      webhook_endpoint_disabled: e(409, 'The endpoint is disabled.', 'Enable it (PATCH) before replaying.'),
+      too_many_webhook_endpoints: e(409, 'The merchant has the most webhook endpoints allowed.', 'Delete one, or subscribe one endpoint to more events.'),
+      delivery_not_found: e(404, 'No such delivery.', 'Check the delivery id.'),
+      delivery_in_progress: e(409, 'An attempt of this delivery is running.', 'Replay once it has finished.'),
+      event_not_found: e(404, 'No such event.', 'Check the event id.'),
+    },
+  },
+  {
+    title: 'Admin API',
+    entries: {
+      merchant_not_found: e(404, 'No such merchant.', 'Check the merchant id.'),
+      api_key_not_found: e(404, 'No such API key of the merchant.', 'List the merchant\'s keys.'),
+      api_key_revoked: e(409, 'The API key is revoked already.', 'Nothing to do.'),
+      operator_not_found: e(404, 'No such operator.', 'List the operators.'),
+      operator_revoked: e(409, 'The operator is revoked already.', 'Nothing to do.'),
+      operator_name_taken: e(409, 'An operator with this name exists; names identify operators in the audit.', 'Choose another name.'),
+    },
+  },
+  {
+    title: 'Availability and internal errors',
+    entries: {
+      service_unavailable: e(503, 'A service behind the gateway is unavailable; nothing was done.', RETRY),
+      starting: e(503, 'The service is starting.', 'Retry in a second.'),
+      not_ready: e(503, 'A dependency of the service (store, another service) is unavailable.', RETRY),
+      ttl_store_unavailable: e(503, 'The store of idempotency keys and rate limits (Redis) is unavailable.', RETRY),
+      upstream_timeout: e(504, 'A service behind the gateway did not answer in time; the request may have run.', 'Retry with the same Idempotency-Key: a request that ran is answered from its kept response.'),
+      internal_error: e(500, 'An unexpected error; nothing about it is shown.', INTERNAL),
+      decryption_failed: e(500, 'Stored card data could not be decrypted.', INTERNAL),
+      invalid_key: e(500, 'A configured key is malformed.', INTERNAL),
+      invalid_query: e(500, 'The service built a store query it cannot run.', INTERNAL),
+      invalid_ttl_argument: e(500, 'The service used its TTL store wrongly.', INTERNAL),
+      invalid_event: e(422, 'An event on the bus does not match its contract (consumers dead-letter it; never an API answer).', INTERNAL),
+      invalid_internal_token: e(401, 'A service-to-service call carried an invalid internal token (never a merchant-facing answer).', INTERNAL),
+      forbidden_issuer: e(403, 'A service-to-service call came from a service that may not make it.', INTERNAL),
+      merchant_mismatch: e(403, 'A service-to-service call was issued for another merchant.', INTERNAL),
+    },
+  },
+];
+
+/** Every code with its entry (and its group's title). */
+export const ERROR_CATALOGUE: ReadonlyMap<string, ErrorEntry & { group: string }> = new Map(
+  ERROR_GROUPS.flatMap((group) => Object.entries(group.entries).map(([code, entry]) => [code, { ...entry, group: group.title }] as const)),
+);
