@@ -55,6 +55,7 @@ export const ERROR_GROUPS: ErrorGroup[] = [
       insufficient_scope: e(403, 'The key lacks the scope of this operation (an import-only key calls anything but POST /cde-import).', 'Use a merchant key.'),
       card_data_access_not_enabled: e(403, 'This key may not send card data to POST /tokens.', 'Collect cards on the hosted checkout page (checkout.js), or ask the operator for card-data access (PCI DSS scope).'),
       rate_limited: e(429, 'The API key used up its token bucket; Retry-After says when to come back.', 'Wait Retry-After seconds, then retry; spread bursts out. RateLimit-Remaining on every answer shows the bucket.'),
+      mode_required: e(403, 'An internal call acted for a merchant without the mode (test or live) of its key: every merchant resource belongs to one mode.', 'Not expected from the public API: quote the request_id to the operator (a service called another without a key mode).'),
       too_many_attempts: e(429, 'Too many card submissions on one checkout session.', 'Wait Retry-After seconds.'),
       test_clock_not_allowed: e(422, 'X-Test-Now was sent with a live key.', 'Use the test clock with sk_test_ keys only.'),
       invalid_test_clock: e(422, 'X-Test-Now is not an ISO 8601 time with a zone.', 'Send e.g. X-Test-Now: 2027-01-15T10:00:00Z.'),
@@ -94,6 +95,7 @@ export const ERROR_GROUPS: ErrorGroup[] = [
   {
     title: 'Tokens and the hosted checkout page',
     entries: {
+      stored_card_session: e(409, 'The hosted page offers a stored card for this session: a newly entered card is refused.', 'Confirm the stored card on the page (POST /sessions/{id}/stored-card).'),
       token_not_found: e(404, 'No such token for this merchant (also for another merchant\'s token).', 'Check the token id.'),
       token_deleted: e(410, 'The token was deleted; its card data is gone.', 'Collect the card again.'),
       checkout_session_not_found: e(404, 'No such checkout session.', 'Start the page with the session_id of the payment\'s action_requirement.'),
@@ -140,6 +142,9 @@ export const ERROR_GROUPS: ErrorGroup[] = [
     title: 'Payments',
     entries: {
       payment_not_found: e(404, 'No such payment for this merchant (also for another merchant\'s payment).', 'Check the payment id.'),
+      dispute_not_found: e(404, 'No such dispute for this merchant in this mode (also for another merchant\'s or the other mode\'s).', 'Check the dispute id and that the key is of the dispute\'s mode.'),
+      dispute_not_allowed: e(409, 'Only a captured payment can be disputed (test-mode simulated disputes).', 'Capture the payment first.'),
+      test_mode_only: e(403, 'The route simulates a processor\'s part and exists in test mode only.', 'Use a test key; live disputes come from the processor.'),
       capture_not_allowed: e(409, 'The payment cannot be captured: its flow captures automatically, or it is not authorized.', 'Capture only authorized payments of manual-capture flows.'),
       already_captured: e(409, 'The payment has its capture already; one capture per payment.', 'Read the payment; do not capture again.'),
       amount_exceeds_authorized: e(422, 'The capture amount is above the authorized amount.', 'Capture at most amount.authorized.'),
@@ -175,6 +180,8 @@ export const ERROR_GROUPS: ErrorGroup[] = [
       duplicate_rule_name: e(422, 'Two rules of the matrix have the same name.', 'Name every rule once.'),
       processor_account_not_found: e(404, 'No such processor account.', 'Check the processor account id.'),
       processor_account_in_use: e(409, 'Flows name the processor account in their steps (`flows` lists them).', 'Keep the account, or stop routing payments to those flows.'),
+      flow_limit_reached: e(422, 'The merchant has 500 flows in this mode, the most it may have.', 'Reuse an existing flow; flows are immutable, so route with the flow matrix instead of adding more.'),
+      too_many_notification_items: e(413, 'A processor notification body carried more than 100 items.', 'Processors send at most 100 items per body; a larger one is refused whole.'),
       processor_account_limit_reached: e(409, 'The merchant has the most processor accounts allowed.', 'Delete an unused account first.'),
       invalid_notification: e(400, 'The processor notification is not in the processor\'s format.', 'For processors only: send the standard notification body.'),
       invalid_signature: e(401, 'The processor notification\'s signature does not verify with the account\'s secret.', 'Check the webhook secret configured at the processor and in the account.'),
