@@ -5,3 +5,4 @@ export * from './openapi';
 export * from './internal/vault-detokenize';
 export * from './web-addresses';
 export * from './internal/forwarder-forward-payment';
+export * from './checkout-locales';
