@@ -124,7 +124,12 @@
   }
 
   Object.keys(inputs).forEach(function (field) {
-    inputs[field].addEventListener('blur', function () { if (inputs[field].value) setError(field, validate(field)); });
+    inputs[field].addEventListener('blur', function (event) {
+      // Not when leaving for the pay button: an error shown now would push the button down between the
+      // press and the release, and the click would be lost. The submission checks every field anyway.
+      if (event.relatedTarget === pay) return;
+      if (inputs[field].value) setError(field, validate(field));
+    });
     inputs[field].addEventListener('input', function () {
       if (field === 'number') showBrand();
       if (inputs[field].getAttribute('aria-invalid') === 'true') setError(field, validate(field));
@@ -143,7 +148,13 @@
     if (Array.isArray(status.allowed_origins)) parentOrigins = status.allowed_origins.filter(function (o) { return typeof o === 'string' && o !== '*'; });
   }
 
-  function cardShown(status) { return (status.scheme ? CardBrand.label(status.scheme) || status.scheme : '') + (status.masked_account_number ? ' ' + status.masked_account_number : ''); }
+  /** "Mastercard •••• 4444": the brand and the last four digits, all a consumer needs to recognise the card. */
+  function cardShown(status) {
+    var brand = status.scheme ? CardBrand.label(status.scheme) || status.scheme : '';
+    var last4 = status.masked_account_number ? '•••• ' + status.masked_account_number.slice(-4) : '';
+    return (brand + ' ' + last4).trim();
+  }
+  function paidWith(status) { return cardShown(status) ? t('paidWith', { card: cardShown(status) }) : ''; }
   function failureText(status) { return (status.failure_reason && CheckoutMessages.has(status.failure_reason) ? t(status.failure_reason) : t('failureFallback')); }
 
   /*
@@ -154,8 +165,8 @@
   var STATES = {
     processing: { outcome: 'pending', title: 'processingTitle', detail: function () { return t('processingDetail'); }, final: false },
     capturing: { outcome: 'pending', title: 'processingTitle', detail: function () { return t('processingDetail'); }, final: false },
-    authorized: { outcome: 'success', title: 'authorizedTitle', detail: function (s) { return cardShown(s).trim() ? t('paidWith', { card: cardShown(s).trim() }) : ''; }, final: true },
-    captured: { outcome: 'success', title: 'capturedTitle', detail: function (s) { return cardShown(s).trim() ? t('paidWith', { card: cardShown(s).trim() }) : ''; }, final: true },
+    authorized: { outcome: 'success', title: 'authorizedTitle', detail: paidWith, final: true },
+    captured: { outcome: 'success', title: 'capturedTitle', detail: paidWith, final: true },
     failed: { outcome: 'failure', title: 'failedTitle', detail: failureText, final: true },
     canceled: { outcome: 'failure', title: 'canceledTitle', detail: function () { return t('canceledDetail'); }, final: true }
   };
@@ -172,6 +183,8 @@
     var wasShowing = !result.hidden && result.getAttribute('data-outcome') === state.outcome && title.textContent === t(state.title);
     result.hidden = false;
     result.setAttribute('data-outcome', state.outcome);
+    // Nothing is left to pay here: the heading names the amount only.
+    if (session) $('amount').textContent = formatAmount(session.amount, session.currency);
     title.textContent = t(state.title);
     $('result-detail').textContent = state.detail(status) || '';
     if (!wasShowing) title.focus();
@@ -282,7 +295,7 @@
   function showStoredCard() {
     var card = session.stored_card;
     var expiry = String(card.expiry_month).padStart(2, '0') + '/' + String(card.expiry_year).slice(-2);
-    var shown = cardShown({ scheme: card.scheme, masked_account_number: card.masked_account_number }).trim();
+    var shown = cardShown({ scheme: card.scheme, masked_account_number: card.masked_account_number });
     $('stored-card').textContent = t('storedCard', { card: shown, expiry: expiry }) + (card.cardholder_name ? ', ' + card.cardholder_name : '');
     showMark($('stored-mark'), card.scheme || 'UNKNOWN');
     $('stored-cvc-field').hidden = !card.security_code_required;
