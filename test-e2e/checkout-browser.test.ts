@@ -5,7 +5,8 @@ import { eventMessage } from '@vaultline/bus';
 import { checkoutSessionOpenedV1 } from '@vaultline/contracts';
 import { newId, waitFor } from '@vaultline/core';
 import { startVault, MERCHANT, PUBLIC, type VaultHarness } from '../services/vault/test/vault-harness';
-import { launchChromium, startFront } from './support/checkout-front';
+import { startFront } from './support/checkout-front';
+import { launchChromium } from './support/payment-scenario';
 import { openSession, publishPaymentStatus } from '../services/vault/test/checkout-helpers';
 
 const OUTPUT = join(__dirname, '..', 'test-output');

@@ -1,43 +1,15 @@
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
 import { waitFor } from '@vaultline/core';
 import { MERCHANT, PUBLIC, startVault, type VaultHarness } from '../services/vault/test/vault-harness';
 import { openSession, publishPaymentStatus } from '../services/vault/test/checkout-helpers';
-import { launchChromium, startFront } from './support/checkout-front';
+import { axeFindings, drawLogo, startFront } from './support/checkout-front';
+import { launchChromium } from './support/payment-scenario';
 
 /** Where the screenshots go (services/vault/README.md shows copies of them from services/vault/docs/screenshots). */
 const SHOTS = join(__dirname, '..', 'test-output', 'checkout-page');
-const AXE_SOURCE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
 const VIEWPORTS = { phone: { width: 360, height: 740 }, desktop: { width: 1280, height: 860 } } as const;
-
-interface AxeFinding {
-  id: string;
-  impact: string | null;
-  targets: string[];
-}
-
-/**
- * axe-core's findings on the page as it is now (WCAG 2.0/2.1 A and AA and axe's best practices). The
- * source goes in through the DevTools protocol: the page's CSP allows no inline script, rightly.
- */
-async function axeFindings(page: Page): Promise<AxeFinding[]> {
-  await page.evaluate(AXE_SOURCE);
-  return (await page.evaluate(
-    `axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] } })
-       .then(function (r) { return r.violations.map(function (v) { return { id: v.id, impact: v.impact, targets: v.nodes.map(function (n) { return n.target.join(' '); }) }; }); })`,
-  )) as AxeFinding[];
-}
-
-/** Draws the shop's logo in the browser and returns it as a PNG, as a merchant would upload one. */
-async function drawLogo(browser: Browser): Promise<Buffer> {
-  const page = await browser.newPage({ viewport: { width: 200, height: 200 }, deviceScaleFactor: 2 });
-  await page.setContent(`<div id="logo" style="width:40px;height:40px;border-radius:10px;background:#6d3b1f;display:flex;align-items:center;justify-content:center;
-    font:700 24px/1 Georgia,serif;color:#f6e7d2">A</div>`);
-  const png = await page.locator('#logo').screenshot({ omitBackground: true });
-  await page.close();
-  return png;
-}
 
 describe('the hosted page as a consumer sees it (headless Chromium, axe-core)', () => {
   let vault: VaultHarness;
