@@ -142,6 +142,23 @@ describe('the hosted page as a consumer sees it (headless Chromium, axe-core)', 
     await close();
   });
 
+  it('when the session offers a card the shop stored, then the page shows it by brand, last four digits and expiry, asks for its security code, and axe finds nothing', async () => {
+    const storedCard = { token_id: 'tok_stored', masked_account_number: '424242******4242', scheme: 'VISA', expiry_month: 3, expiry_year: 2031, cardholder_name: 'Ada Lovelace', security_code_required: true };
+    const { sessionId } = await openSession(vault, { ...ORDER, storedCard });
+    const { page, close } = await openPage(sessionId);
+    await page.getByLabel('CVC of the saved card').waitFor();
+    expect(await page.locator('#stored-card').textContent()).toBe('Visa •••• 4242, expires 03/31, Ada Lovelace');
+    expect(await page.locator('#stored-mark').getAttribute('data-brand')).toBe('VISA');
+    expect(await page.locator('#card-form').isVisible()).toBe(false);
+    await page.getByRole('button', { name: 'Pay €24.50' }).click();
+    expect(await page.locator('#stored-cvc-error').textContent()).toBe('Enter the 3-digit security code.');
+    await page.screenshot({ path: join(SHOTS, 'phone-stored-card.png'), fullPage: true });
+    expect(await axeFindings(page)).toEqual([]);
+    await page.getByLabel('CVC of the saved card').fill('737');
+    expect(await page.locator('#stored-cvc-error').textContent()).toBe('');
+    await close();
+  });
+
   it('when the shop sets no locale, then the page follows the browser\'s language (French here)', async () => {
     const { sessionId } = await openSession(vault, ORDER);
     const { page, close } = await openPage(sessionId, { locale: 'fr-FR' });

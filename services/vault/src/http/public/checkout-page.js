@@ -306,6 +306,12 @@
     (card.security_code_required ? storedCvc : confirmButton).focus();
   }
 
+  storedCvc.addEventListener('input', function () {
+    if (storedCvc.getAttribute('aria-invalid') !== 'true' || storedCvc.value.trim().length !== storedCvcLength()) return;
+    storedCvc.setAttribute('aria-invalid', 'false');
+    $('stored-cvc-error').textContent = '';
+  });
+
   storedForm.addEventListener('submit', function (event) {
     event.preventDefault();
     $('stored-error').textContent = '';
