@@ -1,4 +1,5 @@
 import { deflateSync } from 'node:zlib';
+import { validateAgainstOpenApi } from '@vaultline/contracts';
 import { MERCHANT, OTHER_MERCHANT, PUBLIC, startVault, type VaultHarness } from './vault-harness';
 import { openSession } from './checkout-helpers';
 
@@ -105,6 +106,18 @@ describe('the hosted page\'s look, as the merchant sets it (GET/PATCH /settings/
     expect(removed.body.logo).toBeNull();
     const { sessionId } = await openSession(vault);
     expect((await fetchPublic(vault, `/sessions/${sessionId}/logo`)).status).toBe(404);
+  });
+
+  it('when the settings are read and changed, then every answer matches the OpenAPI document, the session status too', async () => {
+    const answers: Array<[string, string, number, unknown]> = [];
+    const record = (method: string, path: string, answer: { status: number; body: unknown }) => answers.push([method, path, answer.status, answer.body]);
+    record('PATCH', '/settings/checkout', await vault.call(MERCHANT, 'PATCH', '/settings/checkout', { display_name: 'Acme Coffee', brand_color: '#1d4ed8', logo_url: 'https://cdn.acme.example/logo.png' }));
+    record('GET', '/settings/checkout', await vault.call(MERCHANT, 'GET', '/settings/checkout'));
+    record('PATCH', '/settings/checkout', await vault.call(MERCHANT, 'PATCH', '/settings/checkout', { logo_image: aPng().toString('base64') }));
+    record('PATCH', '/settings/checkout', await vault.call(MERCHANT, 'PATCH', '/settings/checkout', { brand_color: 'red' }));
+    const { sessionId } = await openSession(vault, { description: 'Order 1001', locale: 'it' });
+    record('GET', '/sessions/{session_id}/status', await vault.call(PUBLIC, 'GET', `/sessions/${sessionId}/status`));
+    for (const [method, path, status, body] of answers) expect({ method, path, status, ...validateAgainstOpenApi(method, path, status, body) }).toEqual({ method, path, status, valid: true, errors: [] });
   });
 
   it('when a caller without the merchant scope asks for the settings, then it is refused', async () => {
