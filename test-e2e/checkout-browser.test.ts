@@ -5,7 +5,7 @@ import { eventMessage } from '@vaultline/bus';
 import { checkoutSessionOpenedV1 } from '@vaultline/contracts';
 import { newId, waitFor } from '@vaultline/core';
 import { startVault, MERCHANT, PUBLIC, type VaultHarness } from '../services/vault/test/vault-harness';
-import { startFront } from './support/checkout-front';
+import { axeFindings, startFront } from './support/checkout-front';
 import { launchChromium } from './support/payment-scenario';
 import { openSession, publishPaymentStatus } from '../services/vault/test/checkout-helpers';
 
@@ -58,6 +58,8 @@ describe('card entry in a real browser (headless Chromium)', () => {
     await page.getByLabel('Security code').fill('123');
     await page.getByLabel('Name on card').fill('Ada Lovelace');
     await page.screenshot({ path: join(OUTPUT, 'checkout-hosted-filled.png') });
+    // The page as it looks for a shop that set nothing (default colour, no name, no logo).
+    expect(await axeFindings(page)).toEqual([]);
     await page.keyboard.press('Enter');
     await captureWhenCompleted(sessionId, paymentId);
     await page.getByRole('heading', { name: 'Payment successful' }).waitFor({ timeout: 15_000 });
