@@ -137,7 +137,7 @@ describe('the earlier payment interface through the gateway', () => {
       await page.goto(`${profile.baseUrl}/checkout/${cof.action_requirement!.session_id}`);
       const confirm = page.getByRole('button', { name: /^Pay .*\d/ });
       await confirm.waitFor({ timeout: 30_000 });
-      await expect(page.getByText('424242******4242', { exact: false }).isVisible()).resolves.toBe(true);
+      await expect(page.getByText('Visa •••• 4242, expires', { exact: false }).isVisible()).resolves.toBe(true);
       // The simulator needs no security code: none is asked for, and the card form is not shown.
       await expect(page.getByLabel('Card number').isVisible()).resolves.toBe(false);
       await confirm.click();

@@ -32,6 +32,15 @@ export function isAllowedReturnUrl(value: string): boolean {
 }
 
 /**
+ * An https address on a plain host, without credentials: what a merchant may name as an image the page
+ * loads (its origin goes into the page's img-src, so it must not carry characters that change a CSP).
+ */
+export function isHttpsAddress(value: string): boolean {
+  const url = parsed(value);
+  return url !== null && url.protocol === 'https:' && isWebAddress(url);
+}
+
+/**
  * The origin `value` names (scheme, host, port; a trailing slash tolerated), or null when it is not one
  * that may frame the checkout: https, or http on loopback; no path, query, fragment, credentials or wildcard.
  */

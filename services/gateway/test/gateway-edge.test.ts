@@ -107,6 +107,7 @@ describe.each([
         ['/tokens/abc', 'vault'],
         ['/events?type=token.created', 'notifier'],
         ['/webhook-endpoints', 'notifier'],
+        ['/settings/checkout', 'vault'],
       ];
       for (const [path, service] of cases) {
         const result = await call(gateway.url, path, { headers: withKey() });
@@ -122,7 +123,7 @@ describe.each([
       // Processors' notifications carry no API key: they reach the orchestrator, which checks their signature.
       const notification = await call(gateway.url, '/processor-notifications/adyen/abc', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
       expect([notification.status, notification.json.detail]).toEqual([503, expect.stringContaining('payment-orchestrator')]);
-      for (const merchantOnly of ['/flow-matrix', '/flows', '/payments', '/processor-accounts', '/customers', '/payment-methods/abc', '/disputes']) expectProblem(await call(gateway.url, merchantOnly), 401, 'missing_api_key');
+      for (const merchantOnly of ['/flow-matrix', '/flows', '/payments', '/processor-accounts', '/customers', '/payment-methods/abc', '/disputes', '/settings/checkout']) expectProblem(await call(gateway.url, merchantOnly), 401, 'missing_api_key');
     });
 
     it("when forwarding, then the merchant's Authorization arrives as X-Forward-Authorization and the destination key headers pass through", async () => {
@@ -178,6 +179,10 @@ describe.each([
       const session = (await call(gateway.url, '/sessions/s1/card', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })).json as unknown as EchoBody;
       expect(session.auth).toMatchObject({ merchantId: '__public__', scopes: ['public'] });
       expect(((await call(gateway.url, '/sdk/v1.js')).json as unknown as EchoBody).service).toBe('vault');
+      // The page's favicon and an uploaded logo are public too: a page load asks for no keyed resource.
+      const favicon = (await call(gateway.url, '/checkout/assets/favicon.svg')).json as unknown as EchoBody;
+      expect([favicon.service, favicon.auth.merchantId]).toEqual(['vault', '__public__']);
+      expect(((await call(gateway.url, '/sessions/s1/logo')).json as unknown as EchoBody).auth.merchantId).toBe('__public__');
     });
 
     it('when the body is over 1 MB, of an unsupported type or malformed JSON, then 413 and 415 come from the edge and 400 from the service', async () => {

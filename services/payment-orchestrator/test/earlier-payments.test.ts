@@ -437,3 +437,10 @@ describe('refusals and reads', () => {
     expect(list.find((p: Json) => p.id === earlier.id)).toMatchObject({ amount: 1250, use_case: 'guest_payment' });
   });
 });
+
+describe('the hosted page of an earlier-interface payment', () => {
+  it('when a guest payment is created with a description and a locale, then the session the vault receives carries both', async () => {
+    const created = await create(payment({ description: 'Annual membership', locale: 'it' }));
+    expect(await openedSessionOf(created)).toMatchObject({ description: 'Annual membership', locale: 'it' });
+  });
+});

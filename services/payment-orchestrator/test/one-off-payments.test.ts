@@ -256,3 +256,37 @@ describe('allowed_origins: the sites that may frame the hosted page and hear its
     }
   });
 });
+
+describe('description and locale: what the hosted page shows under the amount and the language it speaks', () => {
+  const openedFor = async (paymentId: string) => {
+    await h.settle();
+    return h.events.find((e) => e.type === 'checkout.session.opened' && e.data.payment_id === paymentId)?.data;
+  };
+
+  it.each([
+    ['one-off', oneOff({ description: '2 × Ethiopia Guji, 250 g', locale: 'nl_be' })],
+    ['recurring', recurring({ description: '2 × Ethiopia Guji, 250 g', locale: 'nl_be' })],
+  ])('when a %s payment is created with a description and a locale, then checkout.session.opened carries both, the locale written canonically', async (kind, body) => {
+    const created = await h.call(MERCHANT, 'POST', `/payments/${kind}`, body);
+    expect(created.status).toBe(200);
+    expect(await openedFor(created.body.id)).toMatchObject({ description: '2 × Ethiopia Guji, 250 g', locale: 'nl-BE' });
+  });
+
+  it('when neither is given, then the event carries neither (the page then follows the browser)', async () => {
+    const created = await h.call(MERCHANT, 'POST', '/payments/one-off', oneOff());
+    const opened = await openedFor(created.body.id);
+    expect(opened).toBeDefined();
+    expect(opened).not.toHaveProperty('description');
+    expect(opened).not.toHaveProperty('locale');
+  });
+
+  it.each([
+    [{ locale: 'pt-BR' }, 'locale'],
+    [{ locale: 'german' }, 'locale'],
+    [{ description: '' }, 'description'],
+    [{ description: 'x'.repeat(201) }, 'description'],
+  ])('when %j is sent, then the payment is refused with 422 naming %s', async (fields, field) => {
+    const created = await h.call(MERCHANT, 'POST', '/payments/one-off', oneOff(fields));
+    expect([created.status, created.body.field]).toEqual([422, field]);
+  });
+});

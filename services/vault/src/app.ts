@@ -11,7 +11,10 @@ import { StoreKeyRotationRepository } from './data/key-rotation.repository';
 import { StoreTokenRepository } from './data/token.repository';
 import { listDetokenizeAudit } from './domain/audit/list-detokenize-audit';
 import { SessionArrivals } from './domain/checkout/session-arrivals';
-import { checkoutFraming, checkoutStatus, confirmStoredCard, openCheckoutSession, recordPaymentProgress, submitCheckoutCard } from './domain/checkout/checkout-flow';
+import { checkoutFraming, checkoutPageStatus, checkoutStatus, confirmStoredCard, openCheckoutSession, recordPaymentProgress, submitCheckoutCard } from './domain/checkout/checkout-flow';
+import { getCheckoutBranding, sessionLogoImage, updateCheckoutBranding } from './domain/branding/manage-branding';
+import { StoreCheckoutBrandingRepository } from './data/checkout-branding.repository';
+import { checkoutSettingsRoutes } from './http/checkout-settings.routes';
 import { getKeyRotation, KeyRotationWorker, restoreActiveVersion, rewrapBatch, startKeyRotation } from './domain/keys/key-rotation';
 import type { TransactionRunner } from './domain/ports';
 import { createToken, importToken } from './domain/tokens/create-token';
@@ -46,6 +49,8 @@ export function createApp(runtime: ServiceRuntime, config: VaultConfig): VaultAp
   const audit = new StoreAuditRepository(store);
   const rotations = new StoreKeyRotationRepository(store);
   const sessions = new StoreCheckoutSessionRepository(store);
+  const brandingRecords = new StoreCheckoutBrandingRepository(store);
+  const branding = getCheckoutBranding({ branding: brandingRecords });
 
   const create = createToken({ tokens, transaction, keys, ttl, clock });
   const worker = new KeyRotationWorker(
@@ -96,9 +101,11 @@ export function createApp(runtime: ServiceRuntime, config: VaultConfig): VaultAp
       checkoutRoutes(router, {
         submitCheckoutCard: submitCheckoutCard({ sessions, createToken: create, ttl, clock, limits: config.checkout }),
         confirmStoredCard: confirmStoredCard({ sessions, tokens, keys, transaction, ttl, clock, limits: config.checkout }),
-        checkoutStatus: checkoutStatus({ sessions, clock, arrivals, wait: SESSION_ARRIVAL_WAIT }),
-        checkoutFraming: checkoutFraming({ sessions }),
+        checkoutPageStatus: checkoutPageStatus({ status: checkoutStatus({ sessions, clock, arrivals, wait: SESSION_ARRIVAL_WAIT }), branding }),
+        checkoutFraming: checkoutFraming({ sessions, branding }),
+        sessionLogoImage: sessionLogoImage({ sessions, branding: brandingRecords }),
       });
+      checkoutSettingsRoutes(router, { getCheckoutBranding: branding, updateCheckoutBranding: updateCheckoutBranding({ branding: brandingRecords, transaction, clock }) });
     },
   });
 

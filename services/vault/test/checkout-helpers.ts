@@ -4,20 +4,25 @@ import { newCapabilityId, newId, waitFor } from '@vaultline/core';
 import { MERCHANT_SCOPE, PUBLIC, type VaultHarness } from './vault-harness';
 
 /** Plays the orchestrator: publishes checkout.session.opened on the bus. */
-export async function openSession(vault: VaultHarness, overrides: { expiresInMs?: number; returnUrl?: string | null; allowedOrigins?: string[]; storedCard?: Record<string, unknown> } = {}) {
+export async function openSession(
+  vault: VaultHarness,
+  overrides: { expiresInMs?: number; returnUrl?: string | null; allowedOrigins?: string[]; storedCard?: Record<string, unknown>; merchantId?: string; amount?: number; currency?: string; description?: string; locale?: string } = {},
+) {
   const sessionId = newCapabilityId();
   const paymentId = newId();
   const message = eventMessage(checkoutSessionOpenedV1, {
-    scope: MERCHANT_SCOPE,
+    scope: { merchantId: overrides.merchantId ?? MERCHANT_SCOPE.merchantId, mode: 'test' },
     data: {
       session_id: sessionId,
       payment_id: paymentId,
-      amount: 1999,
-      currency: 'EUR',
+      amount: overrides.amount ?? 1999,
+      currency: overrides.currency ?? 'EUR',
       expires_at: new Date(vault.clock.now().getTime() + (overrides.expiresInMs ?? 30 * 60_000)).toISOString(),
       return_url: overrides.returnUrl === undefined ? 'https://shop.example/return' : overrides.returnUrl,
       ...(overrides.allowedOrigins ? { allowed_origins: overrides.allowedOrigins } : {}),
       ...(overrides.storedCard ? { stored_card: overrides.storedCard as never } : {}),
+      ...(overrides.description !== undefined ? { description: overrides.description } : {}),
+      ...(overrides.locale !== undefined ? { locale: overrides.locale } : {}),
     },
   });
   await vault.runtime.bus.publish([message]);

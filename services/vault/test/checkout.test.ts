@@ -126,9 +126,18 @@ describe('checkout sessions (card entry in the browser)', () => {
     const page = await fetchRaw(vault, `/checkout/${sessionId}`);
     expect(page.status).toBe(200);
     expect(page.headers.get('content-security-policy')).toContain("script-src 'self'");
-    expect(page.text).toContain('<label for="number">Card number</label>');
+    expect(page.text).toContain('<label for="number" data-text="cardNumber">Card number</label>');
     const sdk = await fetchRaw(vault, '/sdk/v1/checkout.js');
     expect(sdk.text).toContain('Checkout = { mount');
+  });
+
+  it('when the hosted page loads, then it names its own favicon under /checkout/assets and that answers an SVG image (no request for /favicon.ico)', async () => {
+    const { sessionId } = await openSession(vault);
+    const page = await fetchRaw(vault, `/checkout/${sessionId}`);
+    expect(page.text).toContain('<link rel="icon" href="/checkout/assets/favicon.svg" type="image/svg+xml">');
+    const icon = await fetchRaw(vault, '/checkout/assets/favicon.svg');
+    expect([icon.status, icon.headers.get('content-type')]).toEqual([200, 'image/svg+xml']);
+    expect(icon.text).toMatch(/^<svg /);
   });
 });
 

@@ -71,6 +71,10 @@ export const checkoutSessionOpenedV1 = defineEvent({
      * allowed_origins, or return_url's origin). Absent in events published before it existed: none.
      */
     allowed_origins: z.array(z.string()).optional(),
+    /** The order line the hosted page shows under the amount (added within v1: absent in earlier events). */
+    description: z.string().nullable().optional(),
+    /** The language the hosted page speaks (en, de, fr, es, nl, it, with an optional region); absent or null: the browser's. */
+    locale: z.string().nullable().optional(),
     /**
      * A card the merchant stored (earlier interface, COF and mandates from a stored card): the page shows
      * it masked and the consumer confirms it, entering only the security code when one is required; the

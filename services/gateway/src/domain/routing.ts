@@ -29,6 +29,8 @@ const ROUTES: RouteTarget[] = [
   { prefix: '/processor-notifications', service: 'payment-orchestrator', access: 'public' },
   { prefix: '/webhook-endpoints', service: 'notifier', access: 'merchant' },
   { prefix: '/events', service: 'notifier', access: 'merchant' },
+  // The hosted page's look (name, colour, logo): the vault serves the page, so it keeps its settings.
+  { prefix: '/settings/checkout', service: 'vault', access: 'merchant' },
   { prefix: '/checkout', service: 'vault', access: 'public' },
   { prefix: '/sdk', service: 'vault', access: 'public' },
   { prefix: '/sessions', service: 'vault', access: 'public' },

@@ -35,6 +35,9 @@ export interface EarlierPaymentCommand {
   metadata: Record<string, string> | null;
   returnUrl: string | null;
   allowedOrigins: string[] | null;
+  /** What the hosted page shows under the amount, and the language it speaks (null: the browser's). */
+  description?: string | null;
+  locale?: string | null;
   authenticationPreference: AuthenticationPreference;
   effectiveAt: Date | null;
   /** The merchant's Idempotency-Key, passed on to the newer use case that makes the payment. */
@@ -104,6 +107,8 @@ export function createEarlierPayment(ports: CreateEarlierPaymentPorts): CreateEa
       metadata: command.metadata,
       returnUrl: command.returnUrl,
       allowedOrigins: command.allowedOrigins,
+      description: command.description ?? null,
+      locale: command.locale ?? null,
       recurringFrequency: null,
       recurringExpiry: null,
       earlier,

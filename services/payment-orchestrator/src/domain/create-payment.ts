@@ -28,6 +28,10 @@ export interface CreatePaymentCommand {
   returnUrl: string | null;
   /** The origins that may frame the hosted page; null: return_url's origin, if any. */
   allowedOrigins: string[] | null;
+  /** The order line the hosted page shows under the amount. */
+  description?: string | null;
+  /** The hosted page's language (a supported locale); null: the consumer's browser decides. */
+  locale?: string | null;
   recurringFrequency: number | null;
   recurringExpiry: string | null;
   /** Earlier interface: a stored card the consumer confirms on the hosted page instead of entering one. */
@@ -88,8 +92,16 @@ export function createPayment(ports: CreatePaymentPorts): CreatePayment {
       metadata: command.metadata,
       created_at: now.toISOString(),
       updated_at: now.toISOString(),
-      // The session id is the consumer's capability on the public card form: random, not derived from the payment's id.
-      session: { id: newCapabilityId(), expires_at: expiresAt, return_url: command.returnUrl, allowed_origins: allowedOriginsFor(command), ...(command.storedCard ? { stored_card: command.storedCard } : {}) },
+      session: {
+        // The session id is the consumer's capability on the public card form: random, not derived from the payment's id.
+        id: newCapabilityId(),
+        expires_at: expiresAt,
+        return_url: command.returnUrl,
+        allowed_origins: allowedOriginsFor(command),
+        ...(command.description ? { description: command.description } : {}),
+        ...(command.locale ? { locale: command.locale } : {}),
+        ...(command.storedCard ? { stored_card: command.storedCard } : {}),
+      },
       credential_id: stored?.id ?? null,
       initial_payment_id: null,
       authentication_preference: null,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { allowedOrigins, amount, authenticationPreference, currencyCode, metadata, reference, returnUrl } from './payment.schemas';
+import { allowedOrigins, amount, authenticationPreference, currencyCode, description, locale, metadata, reference, returnUrl } from './payment.schemas';
 
 const id = z.string().min(1).max(64);
 
@@ -21,6 +21,8 @@ export const earlierPaymentBody = z.strictObject({
   return_url: returnUrl.optional(),
   allowed_origins: allowedOrigins.optional(),
   metadata: metadata.optional(),
+  description: description.optional(),
+  locale: locale.optional(),
   authentication_preference: authenticationPreference,
 });
 

@@ -31,6 +31,8 @@ export function earlierPaymentRoutes(router: Router, useCases: EarlierPaymentUse
       metadata: body.metadata ?? null,
       returnUrl: body.return_url ?? null,
       allowedOrigins: body.allowed_origins ?? null,
+      description: body.description ?? null,
+      locale: body.locale ?? null,
       authenticationPreference: body.authentication_preference,
       effectiveAt,
       requestKey: requestKeyOf(req),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { allowedOriginOf, isAllowedReturnUrl, MAX_ALLOWED_ORIGINS } from '@vaultline/contracts';
+import { allowedOriginOf, checkoutLocaleOf, isAllowedReturnUrl, MAX_ALLOWED_ORIGINS, MAX_CHECKOUT_DESCRIPTION_LENGTH } from '@vaultline/contracts';
 import { isCurrencyCode } from '../domain/currency';
 import { isCalendarDate } from '../domain/credentials/credential';
 
@@ -19,6 +19,14 @@ const allowedOrigin = z
   })
   .transform((value) => allowedOriginOf(value)!);
 export const allowedOrigins = z.array(allowedOrigin).max(MAX_ALLOWED_ORIGINS).transform((origins) => [...new Set(origins)]);
+/** The order line the hosted page shows under the amount. */
+export const description = z.string().trim().min(1).max(MAX_CHECKOUT_DESCRIPTION_LENGTH);
+/** The hosted page's language; without it the consumer's browser chooses. */
+export const locale = z
+  .string()
+  .max(10)
+  .refine((value) => checkoutLocaleOf(value) !== null, { message: 'locale must be one of en, de, fr, es, nl, it, with an optional region such as de-CH.' })
+  .transform((value) => checkoutLocaleOf(value)!);
 
 const initialFields = {
   amount,
@@ -28,6 +36,8 @@ const initialFields = {
   return_url: returnUrl.optional(),
   allowed_origins: allowedOrigins.optional(),
   metadata: metadata.optional(),
+  description: description.optional(),
+  locale: locale.optional(),
 };
 
 export const oneOffBody = z.strictObject(initialFields);

@@ -107,7 +107,7 @@ export function paymentRoutes(router: Router, useCases: PaymentUseCases): void {
   });
 }
 
-function initialCommand(req: Request, body: { amount: number; currency_code: string; reference?: string; return_url?: string; allowed_origins?: string[]; metadata?: Record<string, string> }) {
+function initialCommand(req: Request, body: { amount: number; currency_code: string; reference?: string; return_url?: string; allowed_origins?: string[]; metadata?: Record<string, string>; description?: string; locale?: string }) {
   return {
     mode: modeOf(req),
     amount: body.amount,
@@ -116,6 +116,8 @@ function initialCommand(req: Request, body: { amount: number; currency_code: str
     metadata: body.metadata ?? null,
     returnUrl: body.return_url ?? null,
     allowedOrigins: body.allowed_origins ?? null,
+    description: body.description ?? null,
+    locale: body.locale ?? null,
     recurringFrequency: null,
     recurringExpiry: null,
     requestKey: requestKeyOf(req),

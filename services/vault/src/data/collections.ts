@@ -7,6 +7,7 @@ export const COLLECTIONS = {
   detokenizeAudit: 'detokenize_audit',
   keyRotations: 'key_rotations',
   checkoutSessions: 'checkout_sessions',
+  checkoutBranding: 'checkout_branding',
 } as const;
 
 export const collectionSpecs: CollectionSpec[] = [
@@ -17,6 +18,8 @@ export const collectionSpecs: CollectionSpec[] = [
   { name: COLLECTIONS.keyRotations, indexes: [{ fields: ['state'] }] },
   // Sessions belong to their merchant; the public page and payment events find them without it.
   { name: COLLECTIONS.checkoutSessions, indexes: [{ fields: ['payment_id'], acrossMerchants: true }] },
+  // One per merchant, read by its id (the merchant id).
+  { name: COLLECTIONS.checkoutBranding },
 ];
 
 /**

@@ -4,6 +4,7 @@ import type { TokenRecord } from './tokens/token';
 import type { DetokenizeAuditRecord } from './audit/detokenize-audit';
 import type { KeyRotationRecord } from './keys/key-rotation-record';
 import type { CheckoutSessionRecord } from './checkout/checkout-session';
+import type { CheckoutBrandingRecord } from './branding/checkout-branding';
 
 /** Runs work in one unit of work and commits it atomically (DocumentStore.transaction). */
 export type TransactionRunner = <R>(work: (uow: UnitOfWork) => R | Promise<R>) => Promise<R>;
@@ -44,4 +45,14 @@ export interface CheckoutSessionRepository {
   findByPaymentId(paymentId: string): Promise<CheckoutSessionRecord | null>;
   insert(uow: UnitOfWork, record: Omit<CheckoutSessionRecord, 'version'>): CheckoutSessionRecord;
   update(uow: UnitOfWork, record: CheckoutSessionRecord): CheckoutSessionRecord;
+}
+
+/**
+ * The hosted page's look, one record per merchant (its id is the merchant id). Takes the scope for the
+ * merchant only: test and live pages show the same shop.
+ */
+export interface CheckoutBrandingRepository {
+  get(scope: Pick<Scope, 'merchantId'>): Promise<CheckoutBrandingRecord | null>;
+  insert(uow: UnitOfWork, record: Omit<CheckoutBrandingRecord, 'version'>): CheckoutBrandingRecord;
+  update(uow: UnitOfWork, record: CheckoutBrandingRecord): CheckoutBrandingRecord;
 }

@@ -1,4 +1,6 @@
 import { framingOriginsOf, type CheckoutSessionState, type PaymentProgress } from '../domain/checkout/checkout-session';
+import { buttonTextColorFor, logoAddressFor } from '../domain/branding/checkout-branding';
+import type { CheckoutBranding } from '../domain/branding/manage-branding';
 
 /** What the hosted page polls. */
 export interface CheckoutStatusView {
@@ -15,11 +17,35 @@ export interface CheckoutStatusView {
   /** The page posts its messages to these origins only (each post reaches its parent only if the origin matches). */
   allowed_origins: string[];
   expires_at: string;
+  /** The merchant's order line under the amount. */
+  description: string | null;
+  /** The language the merchant chose for the page; null: the browser's. */
+  locale: string | null;
+  /** The merchant's look (GET status only: the page reads it once it loads). */
+  merchant?: MerchantBrandingView;
   /** The stored card the consumer is asked to confirm (no token id); absent when a card is to be entered. */
   stored_card?: { masked_account_number: string; scheme: string | null; expiry_month: number; expiry_year: number; cardholder_name: string | null; security_code_required: boolean };
 }
 
-export function toCheckoutStatusView({ session, state }: CheckoutSessionState): CheckoutStatusView {
+/** What the page shows of the merchant; button_text_color is black or white, whichever contrasts more with brand_color. */
+export interface MerchantBrandingView {
+  display_name: string | null;
+  brand_color: string | null;
+  button_text_color: string | null;
+  /** The merchant's https URL, or this vault's /sessions/{id}/logo for an uploaded image. */
+  logo_url: string | null;
+}
+
+export function toMerchantBrandingView(branding: CheckoutBranding, sessionId: string): MerchantBrandingView {
+  return {
+    display_name: branding.display_name,
+    brand_color: branding.brand_color,
+    button_text_color: branding.brand_color ? buttonTextColorFor(branding.brand_color) : null,
+    logo_url: logoAddressFor(branding.logo, sessionId),
+  };
+}
+
+export function toCheckoutStatusView({ session, state, branding }: CheckoutSessionState & { branding?: CheckoutBranding }): CheckoutStatusView {
   return {
     session_id: session.id,
     state,
@@ -33,6 +59,9 @@ export function toCheckoutStatusView({ session, state }: CheckoutSessionState): 
     return_url: session.return_url,
     allowed_origins: framingOriginsOf(session),
     expires_at: session.expires_at,
+    description: session.description ?? null,
+    locale: session.locale ?? null,
+    ...(branding ? { merchant: toMerchantBrandingView(branding, session.id) } : {}),
     ...(session.stored_card ? { stored_card: storedCardView(session.stored_card) } : {}),
   };
 }

@@ -4,7 +4,8 @@ import type { Response, Router } from 'express';
 import { z } from 'zod';
 import { NotFoundError } from '@vaultline/core';
 import { clientAddressOf, parseInput } from '@vaultline/http';
-import type { CheckoutFraming, CheckoutStatus, ConfirmStoredCard, SubmitCheckoutCard } from '../domain/checkout/checkout-flow';
+import type { CheckoutFraming, CheckoutPageStatus, ConfirmStoredCard, SubmitCheckoutCard } from '../domain/checkout/checkout-flow';
+import type { SessionLogoImage } from '../domain/branding/manage-branding';
 import { toCheckoutStatusView } from './checkout-status.view';
 
 const PUBLIC_DIR = join(__dirname, 'public');
@@ -33,6 +34,8 @@ function loadAssets() {
       'checkout.css': asset('checkout.css', 'text/css; charset=utf-8'),
       'checkout-page.js': asset('checkout-page.js', 'text/javascript; charset=utf-8'),
       'card-brand.js': asset('card-brand.js', 'text/javascript; charset=utf-8'),
+      'checkout-messages.js': asset('checkout-messages.js', 'text/javascript; charset=utf-8'),
+      'favicon.svg': asset('favicon.svg', 'image/svg+xml'),
     } as Record<string, Asset>,
     sdk: asset('sdk/checkout.js', 'text/javascript; charset=utf-8'),
   };
@@ -42,13 +45,14 @@ function loadAssets() {
  * The page runs only our own scripts, and only the session's allowed origins may frame it: any other
  * framing page would hear the page's messages and could dress it up (clickjacking).
  */
-export function pagePolicy(allowedOrigins: readonly string[]): string {
+export function pagePolicy(allowedOrigins: readonly string[], imageOrigins: readonly string[] = []): string {
   return [
     "default-src 'none'",
     "script-src 'self'",
     "style-src 'self'",
     "connect-src 'self'",
-    "img-src 'self' data:",
+    // The merchant's logo host, when its logo is an https URL: no other image source.
+    ["img-src 'self' data:", ...imageOrigins].join(' '),
     "form-action 'self'",
     "base-uri 'none'",
     `frame-ancestors ${allowedOrigins.length > 0 ? allowedOrigins.join(' ') : "'none'"}`,
@@ -66,7 +70,15 @@ function send(res: Response, item: Asset, cache: string): void {
 }
 
 /** Public routes (scope public): hosted page, SDK, card submission and status, keyed by session id. */
-export function checkoutRoutes(router: Router, useCases: { submitCheckoutCard: SubmitCheckoutCard; confirmStoredCard: ConfirmStoredCard; checkoutStatus: CheckoutStatus; checkoutFraming: CheckoutFraming }): void {
+export interface CheckoutRouteUseCases {
+  submitCheckoutCard: SubmitCheckoutCard;
+  confirmStoredCard: ConfirmStoredCard;
+  checkoutPageStatus: CheckoutPageStatus;
+  checkoutFraming: CheckoutFraming;
+  sessionLogoImage: SessionLogoImage;
+}
+
+export function checkoutRoutes(router: Router, useCases: CheckoutRouteUseCases): void {
   const assets = loadAssets();
 
   router.get('/checkout/assets/:name', (req, res) => {
@@ -76,18 +88,18 @@ export function checkoutRoutes(router: Router, useCases: { submitCheckoutCard: S
   });
 
   /** A framed page's session that has not arrived yet is waited for briefly; a top-level page polls for it itself. */
-  const framingOf = async (id: string, framed: boolean): Promise<string[]> => {
+  const framingOf = async (id: string, framed: boolean) => {
     for (let attempt = 1; ; attempt++) {
       const framing = await useCases.checkoutFraming(id);
-      if (framing.known || !framed || attempt >= FRAMED_WAIT.attempts) return framing.allowedOrigins;
+      if (framing.known || !framed || attempt >= FRAMED_WAIT.attempts) return framing;
       await new Promise((resolve) => setTimeout(resolve, FRAMED_WAIT.intervalMs));
     }
   };
 
   router.get('/checkout/:sessionId', async (req, res) => {
     const id = parseInput(sessionId, req.params.sessionId);
-    const allowedOrigins = await framingOf(id, req.get('sec-fetch-dest') === 'iframe' || req.query.embedded === '1');
-    res.setHeader('Content-Security-Policy', pagePolicy(allowedOrigins));
+    const { allowedOrigins, imageOrigins } = await framingOf(id, req.get('sec-fetch-dest') === 'iframe' || req.query.embedded === '1');
+    res.setHeader('Content-Security-Policy', pagePolicy(allowedOrigins, imageOrigins));
     // For browsers without frame-ancestors; with origins allowed, the CSP alone decides.
     if (allowedOrigins.length === 0) res.setHeader('X-Frame-Options', 'DENY');
     res.setHeader('Referrer-Policy', 'no-referrer');
@@ -118,8 +130,19 @@ export function checkoutRoutes(router: Router, useCases: { submitCheckoutCard: S
   });
 
   router.get('/sessions/:sessionId/status', async (req, res) => {
-    const status = await useCases.checkoutStatus(parseInput(sessionId, req.params.sessionId));
+    const status = await useCases.checkoutPageStatus(parseInput(sessionId, req.params.sessionId));
     res.setHeader('Cache-Control', 'no-store');
     res.json(toCheckoutStatusView(status));
+  });
+
+  /**
+   * The merchant's uploaded logo (PNG, JPEG or WebP, its type sniffed from its bytes at upload). Served as
+   * an image only: no sniffing, no script or style if opened on its own, not for other sites' pages.
+   */
+  router.get('/sessions/:sessionId/logo', async (req, res) => {
+    const logo = await useCases.sessionLogoImage(parseInput(sessionId, req.params.sessionId));
+    res.setHeader('Content-Security-Policy', "default-src 'none'; sandbox");
+    res.setHeader('Cross-Origin-Resource-Policy', 'same-origin');
+    send(res, { body: logo.body, type: logo.contentType }, 'private, max-age=300');
   });
 }

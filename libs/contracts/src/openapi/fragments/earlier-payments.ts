@@ -194,6 +194,8 @@ export const earlierPaymentsFragment: OpenApiFragment = {
           return_url: { type: 'string', format: 'uri', description: 'As for the newer interface: where the hosted page sends the consumer.' },
           allowed_origins: { type: 'array', maxItems: 10, items: { type: 'string' } },
           metadata,
+          description: { type: 'string', minLength: 1, maxLength: 200, description: 'As for the newer interface: the order line under the amount on the hosted page.' },
+          locale: { type: 'string', pattern: '^(en|de|fr|es|nl|it)([-_][A-Za-z]{2})?$', description: 'As for the newer interface: the hosted page\'s language.' },
           authentication_preference: { type: 'string', enum: ['NO_3RI', 'TRY_3RI', 'REQUIRE_3RI'], default: 'NO_3RI', description: 'Merchant-initiated payments on a mandate (3RI).' },
         },
       },

@@ -9,6 +9,7 @@ import { paymentsFragment } from './payments';
 import { processorAccountsFragment } from './processor-accounts';
 import { earlierPaymentsFragment } from './earlier-payments';
 import { disputesFragment } from './disputes';
+import { checkoutSettingsFragment } from './checkout-settings';
 
 /**
  * Every area of the merchant API document. To add an area (tokens, forward, webhooks, imports…):
@@ -18,4 +19,4 @@ import { disputesFragment } from './disputes';
  *   2. import it here and append it to this array. Nothing else: a duplicate path+method or component
  *      name fails the build of the document (and its test).
  */
-export const fragments: OpenApiFragment[] = [commonFragment, adminFragment, forwardFragment, importsFragment, webhooksFragment, tokensFragment, paymentsFragment, processorAccountsFragment, earlierPaymentsFragment, disputesFragment];
+export const fragments: OpenApiFragment[] = [commonFragment, adminFragment, forwardFragment, importsFragment, webhooksFragment, tokensFragment, paymentsFragment, processorAccountsFragment, earlierPaymentsFragment, disputesFragment, checkoutSettingsFragment];

@@ -452,6 +452,17 @@ export const paymentsFragment: OpenApiFragment = {
               'one. Empty: the page can be opened but not embedded.',
           },
           metadata,
+          description: {
+            type: 'string',
+            minLength: 1,
+            maxLength: 200,
+            description: 'One line the hosted page shows the consumer under the amount, such as "2 × Ethiopia Guji, 250 g".',
+          },
+          locale: {
+            type: 'string',
+            pattern: '^(en|de|fr|es|nl|it)([-_][A-Za-z]{2})?$',
+            description: 'The language of the hosted page: en, de, fr, es, nl or it, optionally with a region (de-CH) for number formats. Not given: the consumer\'s browser languages, else English.',
+          },
         },
       },
       UnscheduledPaymentRequest: { $ref: '#/components/schemas/OneOffPaymentRequest' },

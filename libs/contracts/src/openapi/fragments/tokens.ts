@@ -148,6 +148,18 @@ export const tokensFragment: OpenApiFragment = {
         },
       },
     },
+    '/sessions/{session_id}/logo': {
+      get: {
+        tags: ['Checkout'],
+        operationId: 'getCheckoutSessionLogo',
+        summary: 'The uploaded logo of the session\'s merchant (shown by the hosted page)',
+        parameters: [sessionIdParameter],
+        responses: {
+          '200': { description: 'The image, as uploaded.', content: { 'image/png': { schema: { type: 'string', format: 'binary' } }, 'image/jpeg': { schema: { type: 'string', format: 'binary' } }, 'image/webp': { schema: { type: 'string', format: 'binary' } } } },
+          '404': problemResponse('logo_not_found: no such session, or its merchant uploaded no logo.'),
+        },
+      },
+    },
     '/sessions/{session_id}/status': {
       get: {
         tags: ['Checkout'],
@@ -205,6 +217,19 @@ export const tokensFragment: OpenApiFragment = {
             description: 'The origins that may frame the page (its frame-ancestors) and receive its messages; empty: no framing, no messages.',
           },
           expires_at: { type: 'string', format: 'date-time' },
+          description: { type: ['string', 'null'], description: 'The payment\'s description: the order line shown under the amount.' },
+          locale: { type: ['string', 'null'], description: 'The payment\'s locale (en, de, fr, es, nl, it, optionally with a region); null: the page follows the browser\'s languages.' },
+          merchant: {
+            type: 'object',
+            description: 'The merchant\'s look (GET /settings/checkout): what the page shows at its top and on its button.',
+            required: ['display_name', 'brand_color', 'button_text_color', 'logo_url'],
+            properties: {
+              display_name: { type: ['string', 'null'] },
+              brand_color: { type: ['string', 'null'], description: '#rrggbb' },
+              button_text_color: { type: ['string', 'null'], description: '#000000 or #ffffff, whichever contrasts more with brand_color.' },
+              logo_url: { type: ['string', 'null'], description: 'The merchant\'s https logo, or /sessions/{session_id}/logo for an uploaded one.' },
+            },
+          },
           stored_card: {
             type: 'object',
             description: 'A card the shop stored (earlier payment interface): shown masked, confirmed with POST /sessions/{session_id}/stored-card.',

@@ -61,6 +61,8 @@ export function checkoutSessionOpenedEvent(payment: Payment, at: Date): OutboxMe
       expires_at: session.expires_at,
       return_url: session.return_url,
       allowed_origins: session.allowed_origins ?? [],
+      ...(session.description ? { description: session.description } : {}),
+      ...(session.locale ? { locale: session.locale } : {}),
       ...(session.stored_card ? { stored_card: { ...session.stored_card } } : {}),
     },
   });

@@ -30,6 +30,10 @@ export interface CheckoutSessionRef {
   return_url: string | null;
   /** Who may frame the hosted page and hear its messages; absent on payments created before it existed. */
   allowed_origins?: string[];
+  /** The order line the hosted page shows under the amount; absent when the merchant gave none. */
+  description?: string;
+  /** The hosted page's language; absent: the consumer's browser decides. */
+  locale?: string;
   /** A stored card the consumer confirms instead of entering one (earlier interface, rules 3 and 5). */
   stored_card?: StoredCardSession;
 }

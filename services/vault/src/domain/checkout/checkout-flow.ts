@@ -1,6 +1,6 @@
 import { eventMessage } from '@vaultline/bus';
 import { scopeOfDocument, type Clock, type Scope } from '@vaultline/core';
-import { allowedOriginsOf, checkoutSessionCompletedV1, isAllowedReturnUrl, type EventData, type checkoutSessionOpenedV1 } from '@vaultline/contracts';
+import { MAX_CHECKOUT_DESCRIPTION_LENGTH, allowedOriginsOf, checkoutLocaleOf, checkoutSessionCompletedV1, isAllowedReturnUrl, type EventData, type checkoutSessionOpenedV1 } from '@vaultline/contracts';
 import type { UnitOfWork } from '@vaultline/store';
 import type { TtlStore } from '@vaultline/ttl';
 import type { CheckoutSessionRepository, TokenRepository, TransactionRunner } from '../ports';
@@ -24,6 +24,8 @@ import {
   type PaymentProgress,
 } from './checkout-session';
 import type { SessionArrivals } from './session-arrivals';
+import { logoOriginOf } from '../branding/checkout-branding';
+import type { CheckoutBranding, GetCheckoutBranding } from '../branding/manage-branding';
 
 export interface CheckoutLimits {
   /** Card submissions per session per window (typos included). */
@@ -54,6 +56,8 @@ export function openCheckoutSession({ sessions, clock, arrivals }: { sessions: C
       expires_at: data.expires_at,
       return_url: data.return_url !== null && isAllowedReturnUrl(data.return_url) ? data.return_url : null,
       allowed_origins: allowedOriginsOf(data.allowed_origins ?? []),
+      description: data.description ? data.description.slice(0, MAX_CHECKOUT_DESCRIPTION_LENGTH) : null,
+      locale: data.locale ? checkoutLocaleOf(data.locale) : null,
       ...(data.stored_card ? { stored_card: { ...data.stored_card } } : {}),
       state: 'open',
       token_id: null,
@@ -123,13 +127,27 @@ export function checkoutStatus({ sessions, clock, arrivals, wait }: { sessions: 
   };
 }
 
-export type CheckoutFraming = (sessionId: string) => Promise<{ known: boolean; allowedOrigins: string[] }>;
+export type CheckoutFraming = (sessionId: string) => Promise<{ known: boolean; allowedOrigins: string[]; imageOrigins: string[] }>;
 
-/** Who may frame a session's page; an unknown session (perhaps not arrived yet) allows nobody. */
-export function checkoutFraming({ sessions }: { sessions: CheckoutSessionRepository }): CheckoutFraming {
+/**
+ * Who may frame a session's page, and where its images may come from beyond the vault itself (the
+ * merchant's logo host); an unknown session (perhaps not arrived yet) allows nobody and nothing.
+ */
+export function checkoutFraming({ sessions, branding }: { sessions: CheckoutSessionRepository; branding: GetCheckoutBranding }): CheckoutFraming {
   return async (sessionId) => {
     const session = await sessions.get(sessionId);
-    return { known: session !== null, allowedOrigins: framingOriginsOf(session) };
+    const logoOrigin = session ? logoOriginOf((await branding({ merchantId: session.merchant_id })).logo) : null;
+    return { known: session !== null, allowedOrigins: framingOriginsOf(session), imageOrigins: logoOrigin ? [logoOrigin] : [] };
+  };
+}
+
+export type CheckoutPageStatus = (sessionId: string) => Promise<CheckoutSessionState & { branding: CheckoutBranding }>;
+
+/** What the hosted page reads: the session's state and its merchant's look (name, colour, logo). */
+export function checkoutPageStatus({ status, branding }: { status: CheckoutStatus; branding: GetCheckoutBranding }): CheckoutPageStatus {
+  return async (sessionId) => {
+    const state = await status(sessionId);
+    return { ...state, branding: await branding({ merchantId: state.session.merchant_id }) };
   };
 }
 

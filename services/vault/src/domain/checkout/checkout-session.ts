@@ -23,6 +23,10 @@ export interface CheckoutSessionRecord extends ScopedDocument {
    * sessions stored before it existed, read as none.
    */
   allowed_origins?: string[];
+  /** The merchant's order line shown under the amount; absent on sessions stored before it existed. */
+  description?: string | null;
+  /** The page's language (a supported locale); absent or null: the consumer's browser decides. */
+  locale?: string | null;
   /**
    * A card the merchant stored (earlier payment interface): the page shows it masked and the consumer
    * confirms it instead of entering one. Absent for a card entry (and on older sessions).

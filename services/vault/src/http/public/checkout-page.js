@@ -8,7 +8,6 @@
   // Who may hear the page: the session's allowed origins, from the server, never from the URL (anyone
   // can write a query string) and never '*'. Until the status arrives, nobody.
   var parentOrigins = [];
-  var FINAL = { captured: true, authorized: true, failed: true };
 
   var $ = function (id) { return document.getElementById(id); };
   var form = $('card-form'), notice = $('notice'), pay = $('pay');
@@ -16,12 +15,49 @@
   var session = null;
   var storedForm = $('stored-form'), confirmButton = $('confirm'), storedCvc = $('stored-cvc');
 
+  // The language: the browser's first known one until the session names its own (the shop's `locale`).
+  var speech = CheckoutMessages.choose(navigator.languages && navigator.languages.length ? navigator.languages : [navigator.language]);
+  var t = CheckoutMessages.translator(speech.language);
+
+  function speak(choice) {
+    speech = choice;
+    t = CheckoutMessages.translator(choice.language);
+    document.documentElement.lang = choice.language;
+    document.title = t('documentTitle');
+    Array.prototype.forEach.call(document.querySelectorAll('[data-text]'), function (el) { el.textContent = t(el.getAttribute('data-text')); });
+    inputs.expiry.placeholder = t('expiryPlaceholder');
+  }
+  speak(speech);
+  notice.textContent = t('loading');
+
   function formatAmount(minor, currency) {
     try {
-      var fmt = new Intl.NumberFormat(undefined, { style: 'currency', currency: currency });
+      var fmt = new Intl.NumberFormat(speech.locale, { style: 'currency', currency: currency });
       var digits = fmt.resolvedOptions().maximumFractionDigits;
       return fmt.format(minor / Math.pow(10, digits));
     } catch (e) { return minor + ' ' + currency; }
+  }
+  function payLabel() { return t('payAmount', { amount: formatAmount(session.amount, session.currency) }); }
+
+  /** The shop's look: its name and logo at the top, its colour on the button (text black or white, as the server chose for contrast). */
+  function showMerchant(merchant) {
+    if (!merchant) return;
+    var root = document.documentElement.style;
+    if (merchant.brand_color && /^#[0-9a-f]{6}$/i.test(merchant.brand_color)) {
+      root.setProperty('--brand', merchant.brand_color);
+      root.setProperty('--on-brand', merchant.button_text_color === '#000000' ? '#000000' : '#ffffff');
+    }
+    var name = merchant.display_name || '';
+    $('merchant-name').textContent = name;
+    var logo = $('merchant-logo');
+    if (merchant.logo_url) {
+      // Beside the name the logo is decoration; alone it names the shop.
+      logo.alt = name ? '' : t('shopLogoAlt');
+      logo.onerror = function () { logo.hidden = true; if (!name) $('merchant').hidden = true; };
+      logo.src = merchant.logo_url;
+      logo.hidden = false;
+    }
+    $('merchant').hidden = !name && !merchant.logo_url;
   }
 
   function digitsOf(value) { return value.replace(/\D/g, ''); }
@@ -40,27 +76,35 @@
     return { month: month, year: year };
   }
 
+  function securityCodeMessage(lengths) {
+    return t('securityCodeLength', { digits: lengths.length > 1 ? t('digitsOr', { a: lengths[0], b: lengths[1] }) : lengths[0] });
+  }
+
   function validate(field) {
     var digits = digitsOf(inputs.number.value);
     var brand = CardBrand.detect(digits);
     if (field === 'number') {
-      if (!digits) return 'Enter the card number.';
-      if (brand.lengths.indexOf(digits.length) < 0 || !CardBrand.luhn(digits)) return 'This card number is not valid.';
+      if (!digits) return t('numberMissing');
+      if (brand.lengths.indexOf(digits.length) < 0 || !CardBrand.luhn(digits)) return t('numberInvalid');
     }
     if (field === 'expiry') {
       var e = parseExpiry(inputs.expiry.value);
-      if (!e || e.month < 1 || e.month > 12) return 'Enter the expiry as MM/YY.';
+      if (!e || e.month < 1 || e.month > 12) return t('expiryFormat');
       var now = new Date();
-      if (e.year < now.getFullYear() || (e.year === now.getFullYear() && e.month < now.getMonth() + 1)) return 'This card has expired.';
+      if (e.year < now.getFullYear() || (e.year === now.getFullYear() && e.month < now.getMonth() + 1)) return t('expiryPast');
     }
     if (field === 'cvc') {
       var cvc = inputs.cvc.value.trim();
-      if (!/^\d+$/.test(cvc) || brand.cvcLengths.indexOf(cvc.length) < 0) {
-        return 'Enter the ' + brand.cvcLengths.join(' or ') + '-digit security code.';
-      }
+      if (!/^\d+$/.test(cvc) || brand.cvcLengths.indexOf(cvc.length) < 0) return securityCodeMessage(brand.cvcLengths);
     }
-    if (field === 'name' && inputs.name.value.trim().length > 100) return 'The name is too long.';
+    if (field === 'name' && inputs.name.value.trim().length > 100) return t('nameTooLong');
     return '';
+  }
+
+  function showMark(holder, scheme) {
+    holder.textContent = '';
+    holder.setAttribute('data-brand', scheme);
+    if (scheme !== 'UNKNOWN') holder.appendChild(CardBrand.mark(scheme));
   }
 
   function showBrand() {
@@ -69,6 +113,7 @@
     var el = $('brand');
     el.textContent = digits.length >= 1 ? brand.label : '';
     el.setAttribute('data-brand', brand.scheme);
+    showMark($('brand-mark'), digits.length >= 1 ? brand.scheme : 'UNKNOWN');
     // Group digits as typed: 4-6-5 for American Express, groups of four otherwise.
     var groups = brand.scheme === 'AMEX' ? [4, 6, 5] : [4, 4, 4, 4, 3];
     var out = [], i = 0;
@@ -79,7 +124,12 @@
   }
 
   Object.keys(inputs).forEach(function (field) {
-    inputs[field].addEventListener('blur', function () { if (inputs[field].value) setError(field, validate(field)); });
+    inputs[field].addEventListener('blur', function (event) {
+      // Not when leaving for the pay button: an error shown now would push the button down between the
+      // press and the release, and the click would be lost. The submission checks every field anyway.
+      if (event.relatedTarget === pay) return;
+      if (inputs[field].value) setError(field, validate(field));
+    });
     inputs[field].addEventListener('input', function () {
       if (field === 'number') showBrand();
       if (inputs[field].getAttribute('aria-invalid') === 'true') setError(field, validate(field));
@@ -92,35 +142,54 @@
     if (!embedded || window.parent === window) return;
     parentOrigins.forEach(function (origin) { window.parent.postMessage(message, origin); });
   }
+  function resized() { post({ type: 'vaultline.checkout.resize', height: document.body.scrollHeight }); }
 
   function learnOrigins(status) {
     if (Array.isArray(status.allowed_origins)) parentOrigins = status.allowed_origins.filter(function (o) { return typeof o === 'string' && o !== '*'; });
   }
 
-  function showResult(outcome, title, detail) {
+  /** "Mastercard •••• 4444": the brand and the last four digits, all a consumer needs to recognise the card. */
+  function cardShown(status) {
+    var brand = status.scheme ? CardBrand.label(status.scheme) || status.scheme : '';
+    var last4 = status.masked_account_number ? '•••• ' + status.masked_account_number.slice(-4) : '';
+    return (brand + ' ' + last4).trim();
+  }
+  function paidWith(status) { return cardShown(status) ? t('paidWith', { card: cardShown(status) }) : ''; }
+  function failureText(status) { return (status.failure_reason && CheckoutMessages.has(status.failure_reason) ? t(status.failure_reason) : t('failureFallback')); }
+
+  /*
+   * The one place that says what the consumer reads for each payment status: the outcome (its colour and
+   * icon), the title, the detail, and whether the page stops polling. A new status (canceled, a 3-D Secure
+   * challenge) is one more line here and its words in checkout-messages.js.
+   */
+  var STATES = {
+    processing: { outcome: 'pending', title: 'processingTitle', detail: function () { return t('processingDetail'); }, final: false },
+    capturing: { outcome: 'pending', title: 'processingTitle', detail: function () { return t('processingDetail'); }, final: false },
+    authorized: { outcome: 'success', title: 'authorizedTitle', detail: paidWith, final: true },
+    captured: { outcome: 'success', title: 'capturedTitle', detail: paidWith, final: true },
+    failed: { outcome: 'failure', title: 'failedTitle', detail: failureText, final: true },
+    canceled: { outcome: 'failure', title: 'canceledTitle', detail: function () { return t('canceledDetail'); }, final: true }
+  };
+  var UNKNOWN_STATE = STATES.processing;
+  function stateOf(status) { return STATES[status.payment_status] || UNKNOWN_STATE; }
+
+  function showResult(status) {
+    var state = stateOf(status);
     form.hidden = true;
     storedForm.hidden = true;
     notice.textContent = '';
     var result = $('result');
+    var title = $('result-title');
+    var wasShowing = !result.hidden && result.getAttribute('data-outcome') === state.outcome && title.textContent === t(state.title);
     result.hidden = false;
-    result.setAttribute('data-outcome', outcome);
-    $('result-title').textContent = title;
-    $('result-detail').textContent = detail || '';
-    $('result-title').focus();
-    post({ type: 'vaultline.checkout.resize', height: document.body.scrollHeight });
+    result.setAttribute('data-outcome', state.outcome);
+    // Nothing is left to pay here: the heading names the amount only.
+    if (session) $('amount').textContent = formatAmount(session.amount, session.currency);
+    title.textContent = t(state.title);
+    $('result-detail').textContent = state.detail(status) || '';
+    if (!wasShowing) title.focus();
+    resized();
   }
-
-  // What the consumer reads for the failure reasons the orchestrator reports; an unknown code reads as the fallback.
-  var FAILURE_TEXT = {
-    card_declined: 'Your card was declined. Try another card or contact your bank.',
-    insufficient_funds: 'Your card has insufficient funds.',
-    session_expired: 'This payment session has expired; nothing was charged.',
-    authentication_failed: 'Your card could not be authenticated.',
-    processor_error: 'The payment provider could not be reached; nothing was charged.',
-    risk_declined: 'The payment was declined.',
-    capture_failed: 'The payment could not be completed.'
-  };
-  var TITLES = { captured: 'Payment successful', authorized: 'Payment authorized', failed: 'Payment failed' };
 
   // Only web addresses: a return_url of another scheme (javascript:, data:) is never followed.
   function returnTarget(status) {
@@ -137,10 +206,7 @@
 
   function finish(status) {
     learnOrigins(status);
-    var ok = status.payment_status === 'captured' || status.payment_status === 'authorized';
-    showResult(ok ? 'success' : 'failure', TITLES[status.payment_status],
-      ok ? (status.scheme ? status.scheme + ' ' : '') + (status.masked_account_number || '')
-        : FAILURE_TEXT[status.failure_reason] || 'The payment could not be completed.');
+    showResult(status);
     post({ type: 'vaultline.checkout.complete', sessionId: sessionId, paymentId: status.payment_id, status: status.payment_status,
       failureReason: status.failure_reason || null });
     var target = returnTarget(status);
@@ -148,7 +214,11 @@
       var link = $('return-link');
       link.href = target;
       link.hidden = false;
-      if (!embedded) setTimeout(function () { location.assign(target); }, 3000);
+      if (!embedded) {
+        $('returning').hidden = false;
+        setTimeout(function () { location.assign(target); }, 3000);
+      }
+      resized();
     }
   }
 
@@ -161,8 +231,8 @@
     fetch('/sessions/' + encodeURIComponent(sessionId) + '/status', { headers: { Accept: 'application/json' } })
       .then(function (r) { return r.json(); })
       .then(function (status) {
-        if (FINAL[status.payment_status]) return finish(status);
-        showResult('pending', 'Processing your payment…', 'Please keep this page open.');
+        if (stateOf(status).final) return finish(status);
+        showResult(status);
         if (attempt < 120) setTimeout(function () { poll(attempt + 1); }, attempt < 10 ? 500 : 1500);
       })
       .catch(function () { if (attempt < 120) setTimeout(function () { poll(attempt + 1); }, 2000); });
@@ -175,6 +245,14 @@
     }).then(function (r) {
       return r.json().then(function (json) { return { status: r.status, json: json }; });
     });
+  }
+
+  /** A refusal the page can word itself (the server's detail is English): by the field it names, else by its code. */
+  var FIELD_OF = { number: 'number', exp_month: 'expiry', exp_year: 'expiry', cvc: 'cvc', name: 'name' };
+  var FIELD_TEXT = { number: 'numberInvalid', expiry: 'expiryInvalid', name: 'nameInvalid' };
+  function refusalText(json) {
+    if (json.code === 'too_many_attempts') return t('tooManyAttempts');
+    return t('startFailed');
   }
 
   form.addEventListener('submit', function (event) {
@@ -191,20 +269,22 @@
     var body = { card: { number: digitsOf(inputs.number.value), exp_month: String(expiry.month), exp_year: String(expiry.year),
       cvc: inputs.cvc.value.trim(), name: inputs.name.value.trim() || undefined } };
     pay.disabled = true;
-    pay.textContent = 'Paying…';
+    pay.textContent = t('paying');
     postToSession('/card', body).then(function (answer) {
       inputs.cvc.value = '';
       if (answer.status === 201 || answer.json.code === 'checkout_session_already_used') return poll(0);
       if (answer.json.code === 'checkout_session_expired') return finishExpired();
       pay.disabled = false;
-      pay.textContent = 'Pay ' + formatAmount(session.amount, session.currency);
-      var field = (answer.json.field || '').replace(/^card\./, '');
-      var map = { exp_month: 'expiry', exp_year: 'expiry', number: 'number', cvc: 'cvc', name: 'name' };
-      if (map[field]) { setError(map[field], answer.json.detail); inputs[map[field]].focus(); }
-      else $('form-error').textContent = answer.json.detail || 'The payment could not be started.';
+      pay.textContent = payLabel();
+      var field = FIELD_OF[(answer.json.field || '').replace(/^card\./, '')];
+      if (field) {
+        setError(field, field === 'cvc' ? securityCodeMessage(CardBrand.detect(digitsOf(inputs.number.value)).cvcLengths) : t(FIELD_TEXT[field]));
+        inputs[field].focus();
+      } else $('form-error').textContent = refusalText(answer.json);
     }).catch(function () {
       pay.disabled = false;
-      $('form-error').textContent = 'Network problem; please try again.';
+      pay.textContent = payLabel();
+      $('form-error').textContent = t('network');
     });
   });
 
@@ -214,15 +294,23 @@
 
   function showStoredCard() {
     var card = session.stored_card;
-    $('stored-card').textContent = (card.scheme ? card.scheme + ' ' : '') + card.masked_account_number + ', expires ' +
-      String(card.expiry_month).padStart(2, '0') + '/' + String(card.expiry_year).slice(-2) + (card.cardholder_name ? ', ' + card.cardholder_name : '');
+    var expiry = String(card.expiry_month).padStart(2, '0') + '/' + String(card.expiry_year).slice(-2);
+    var shown = cardShown({ scheme: card.scheme, masked_account_number: card.masked_account_number });
+    $('stored-card').textContent = t('storedCard', { card: shown, expiry: expiry }) + (card.cardholder_name ? ', ' + card.cardholder_name : '');
+    showMark($('stored-mark'), card.scheme || 'UNKNOWN');
     $('stored-cvc-field').hidden = !card.security_code_required;
     storedCvc.maxLength = storedCvcLength();
-    notice.textContent = card.security_code_required ? 'Pay with your saved card: enter its security code.' : 'Pay with your saved card.';
-    confirmButton.textContent = 'Pay ' + formatAmount(session.amount, session.currency);
+    notice.textContent = card.security_code_required ? t('storedNoticeCode') : t('storedNotice');
+    confirmButton.textContent = payLabel();
     storedForm.hidden = false;
     (card.security_code_required ? storedCvc : confirmButton).focus();
   }
+
+  storedCvc.addEventListener('input', function () {
+    if (storedCvc.getAttribute('aria-invalid') !== 'true' || storedCvc.value.trim().length !== storedCvcLength()) return;
+    storedCvc.setAttribute('aria-invalid', 'false');
+    $('stored-cvc-error').textContent = '';
+  });
 
   storedForm.addEventListener('submit', function (event) {
     event.preventDefault();
@@ -231,7 +319,7 @@
     if (session.stored_card.security_code_required) {
       var code = storedCvc.value.trim();
       if (!/^\d+$/.test(code) || code.length !== storedCvcLength()) {
-        $('stored-cvc-error').textContent = 'Enter the ' + storedCvcLength() + '-digit security code.';
+        $('stored-cvc-error').textContent = securityCodeMessage([storedCvcLength()]);
         storedCvc.setAttribute('aria-invalid', 'true');
         storedCvc.focus();
         return;
@@ -239,18 +327,19 @@
       body.security_code = code;
     }
     confirmButton.disabled = true;
-    confirmButton.textContent = 'Paying…';
+    confirmButton.textContent = t('paying');
     postToSession('/stored-card', body).then(function (answer) {
       storedCvc.value = '';
       if (answer.status === 201 || answer.json.code === 'checkout_session_already_used') return poll(0);
       if (answer.json.code === 'checkout_session_expired') return finishExpired();
       confirmButton.disabled = false;
-      confirmButton.textContent = 'Pay ' + formatAmount(session.amount, session.currency);
-      if (answer.json.field === 'security_code') $('stored-cvc-error').textContent = answer.json.detail;
-      else $('stored-error').textContent = answer.json.detail || 'The payment could not be started.';
+      confirmButton.textContent = payLabel();
+      if (answer.json.field === 'security_code') $('stored-cvc-error').textContent = securityCodeMessage([storedCvcLength()]);
+      else $('stored-error').textContent = refusalText(answer.json);
     }).catch(function () {
       confirmButton.disabled = false;
-      $('stored-error').textContent = 'Network problem; please try again.';
+      confirmButton.textContent = payLabel();
+      $('stored-error').textContent = t('network');
     });
   });
 
@@ -262,23 +351,26 @@
       .then(function (r) { return r.json().then(function (json) { return { status: r.status, json: json }; }); })
       .then(function (answer) {
         if (answer.status === 404 && attempt < 4) return setTimeout(function () { load(attempt + 1); }, 250);
-        if (answer.status !== 200) { notice.textContent = 'This payment link is not valid.'; return; }
+        if (answer.status !== 200) { notice.textContent = t('invalidLink'); return; }
         session = answer.json;
         learnOrigins(session);
-        $('amount').textContent = formatAmount(session.amount, session.currency);
+        if (session.locale) speak(CheckoutMessages.choose([session.locale]));
+        showMerchant(session.merchant);
+        $('amount').textContent = payLabel();
+        if (session.description) { $('description').textContent = session.description; $('description').hidden = false; }
         if (session.state === 'expired') return finishExpired();
         if (session.state === 'completed') return poll(0);
         if (session.stored_card) {
           showStoredCard();
-          return post({ type: 'vaultline.checkout.resize', height: document.body.scrollHeight });
+          return resized();
         }
-        notice.textContent = 'Enter your card details. They are sent securely and never shared with the shop.';
-        pay.textContent = 'Pay ' + formatAmount(session.amount, session.currency);
+        notice.textContent = t('enterCard');
+        pay.textContent = payLabel();
         form.hidden = false;
         inputs.number.focus();
-        post({ type: 'vaultline.checkout.resize', height: document.body.scrollHeight });
+        resized();
       })
-      .catch(function () { notice.textContent = 'The payment page could not load; please reload.'; });
+      .catch(function () { notice.textContent = t('loadFailed'); });
   }
   load(0);
 })();
