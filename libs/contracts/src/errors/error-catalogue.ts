@@ -95,6 +95,7 @@ export const ERROR_GROUPS: ErrorGroup[] = [
   {
     title: 'Tokens and the hosted checkout page',
     entries: {
+      logo_not_found: e(404, 'The session\'s merchant has no uploaded logo (the page then shows no logo).', 'Upload a logo with PATCH /settings/checkout, or set logo_url.'),
       stored_card_session: e(409, 'The hosted page offers a stored card for this session: a newly entered card is refused.', 'Confirm the stored card on the page (POST /sessions/{id}/stored-card).'),
       token_not_found: e(404, 'No such token for this merchant (also for another merchant\'s token).', 'Check the token id.'),
       token_deleted: e(410, 'The token was deleted; its card data is gone.', 'Collect the card again.'),

@@ -2,6 +2,15 @@ import { commonErrorResponses, jsonResponse, problemResponse, schemaRef, type Js
 
 const nullableString = (description: string, extra: JsonObject = {}): JsonObject => ({ type: ['string', 'null'], description, ...extra });
 
+const SETTINGS_EXAMPLE = {
+  object: 'checkout_settings',
+  display_name: 'Acme Coffee Roasters',
+  brand_color: '#1d4ed8',
+  button_text_color: '#ffffff',
+  logo: { type: 'url', url: 'https://cdn.acme.example/logo.png' },
+  updated_at: '2026-11-26T08:00:00.000Z',
+};
+
 const logo: JsonObject = {
   oneOf: [
     { type: 'null' },
@@ -34,7 +43,7 @@ export const checkoutSettingsFragment: OpenApiFragment = {
         summary: 'The hosted page\'s look: display name, brand colour and logo',
         description: 'One set per merchant, the same for test and live keys. Nothing set: the page shows no shop name, the default colour and no logo.',
         security: [{ ApiKey: [] }],
-        responses: { '200': jsonResponse('The settings.', 'CheckoutSettings'), ...commonErrorResponses },
+        responses: { '200': jsonResponse('The settings.', 'CheckoutSettings', SETTINGS_EXAMPLE), ...commonErrorResponses },
       },
       patch: {
         tags: ['Checkout'],
@@ -58,7 +67,7 @@ export const checkoutSettingsFragment: OpenApiFragment = {
           },
         },
         responses: {
-          '200': jsonResponse('The settings as saved.', 'CheckoutSettings'),
+          '200': jsonResponse('The settings as saved.', 'CheckoutSettings', SETTINGS_EXAMPLE),
           ...commonErrorResponses,
           '409': problemResponse('concurrent_modification: another change was saved at the same moment; read and try again.'),
           '422': problemResponse('validation_failed naming the field: display_name (1–60 characters, no control characters), brand_color (#rrggbb), logo_url (https), logo_image (PNG, JPEG or WebP in base64, at most 64 KB).'),
