@@ -71,8 +71,10 @@ export class TypedApi<Paths extends PathsShape> {
     const call =
       (method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE') =>
       async (path: string, init?: object): Promise<never> => {
-        const send = this.api[method] as unknown as (path: string, init?: object) => Promise<{ data?: unknown }>;
-        return (await send(path, init)).data as never;
+        const send = this.api[method] as unknown as (path: string, init?: object) => Promise<{ data?: unknown; response: Response }>;
+        // Read as text, then JSON when the answer says so: a processor notification is acknowledged in plain text.
+        const { data, response } = await send(path, { ...init, parseAs: 'text' });
+        return bodyOf(response, data as string | undefined) as never;
       };
     this.get = call('GET') as Call<Paths, 'get'>;
     this.post = call('POST') as Call<Paths, 'post'>;
@@ -112,8 +114,7 @@ export class TypedApi<Paths extends PathsShape> {
       new Request(url, { method: method.toUpperCase(), headers, ...(options.body !== undefined ? { body: JSON.stringify(options.body) } : {}) }),
     );
     if (!response.ok) throw await VaultlineError.fromResponse(response);
-    const text = await response.text();
-    return (text ? JSON.parse(text) : undefined) as T;
+    return bodyOf(response, await response.text()) as T;
   }
 }
 
@@ -121,6 +122,12 @@ interface Page<Item> {
   data: Item[];
   has_more: boolean;
   next_cursor: string | null;
+}
+
+/** A JSON answer parsed; any other answer as its text; an empty one as undefined. */
+function bodyOf(response: Response, text: string | undefined): unknown {
+  if (!text) return undefined;
+  return /[/+]json\b/.test(response.headers.get('content-type') ?? '') ? JSON.parse(text) : text;
 }
 
 const throwProblems: Middleware = {

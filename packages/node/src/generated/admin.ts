@@ -229,7 +229,7 @@ export interface components {
              * @description Whether the merchant may send raw card data to the API (card_data scope).
              * @default false
              */
-            card_data_access: boolean;
+            card_data_access?: boolean;
         };
         /** @description A token bucket per API key: burst requests at once, refilled at per_second. */
         RateLimit: {
@@ -260,7 +260,7 @@ export interface components {
              * @default test
              * @enum {string}
              */
-            mode: "test" | "live";
+            mode?: "test" | "live";
             label?: string;
         };
         ApiKey: {
@@ -488,7 +488,7 @@ export interface components {
             type: "token.created" | "token.deleted" | "checkout.session.opened" | "checkout.session.completed" | "forward.completed" | "import.started" | "import.completed" | "import.failed" | "payment.processing" | "payment.authorized" | "payment.capturing" | "payment.captured" | "payment.failed";
             created_at: components["schemas"]["Timestamp"];
             /** @description The same data as the webhook body's data. Never card data. */
-            data: Record<string, never>;
+            data: Record<string, unknown>;
         };
         Token: {
             /** Format: uuid */
@@ -618,7 +618,7 @@ export interface components {
              * @default NO_3RI
              * @enum {string}
              */
-            authentication_preference: "NO_3RI" | "TRY_3RI" | "REQUIRE_3RI";
+            authentication_preference?: "NO_3RI" | "TRY_3RI" | "REQUIRE_3RI";
             /** @description Merchant key/value pairs; the flow matrix can route on them (condition metadata). */
             metadata?: {
                 [key: string]: string;
@@ -738,12 +738,12 @@ export interface components {
              * @default stop
              * @enum {string}
              */
-            on_failure: "stop" | "continue";
+            on_failure?: "stop" | "continue";
             /**
              * @description Processors tried in order on a retryable processor error.
              * @default []
              */
-            fallback: string[];
+            fallback?: string[];
         };
         FlowInput: {
             name: string;
@@ -795,7 +795,7 @@ export interface components {
              * @default ONE_OFF
              * @enum {string}
              */
-            use_case: "ONE_OFF" | "RECURRING" | "UNSCHEDULED" | "SUBSEQUENT_RECURRING" | "SUBSEQUENT_UNSCHEDULED";
+            use_case?: "ONE_OFF" | "RECURRING" | "UNSCHEDULED" | "SUBSEQUENT_RECURRING" | "SUBSEQUENT_UNSCHEDULED";
             /** @description Minor units, or a payment's amount object (amount.requested is used). */
             amount: number | {
                 /** @description Minor units of the currency (cents for EUR). */
@@ -831,7 +831,7 @@ export interface components {
                  * @description Simulator accounts only (422 on others: Adyen and Checkout.com declare it): false makes the account a processor without explicit unscheduled merchant-initiated payments, so an unscheduled mandate charged on it is sent, and shown, as recurring (earlier interface, rule 7).
                  * @default true
                  */
-                explicit_unscheduled: boolean;
+                explicit_unscheduled?: boolean;
             };
         };
         ProcessorAccountChange: {
@@ -847,7 +847,7 @@ export interface components {
                  * @description Simulator accounts only (422 on others: Adyen and Checkout.com declare it): false makes the account a processor without explicit unscheduled merchant-initiated payments, so an unscheduled mandate charged on it is sent, and shown, as recurring (earlier interface, rule 7).
                  * @default true
                  */
-                explicit_unscheduled: boolean;
+                explicit_unscheduled?: boolean;
             };
         };
         ProcessorAccount: {
@@ -863,7 +863,7 @@ export interface components {
                  * @description Simulator accounts only (422 on others: Adyen and Checkout.com declare it): false makes the account a processor without explicit unscheduled merchant-initiated payments, so an unscheduled mandate charged on it is sent, and shown, as recurring (earlier interface, rule 7).
                  * @default true
                  */
-                explicit_unscheduled: boolean;
+                explicit_unscheduled?: boolean;
             };
             credentials: {
                 /** @description … and the last four characters of the API or secret key. */
@@ -917,7 +917,7 @@ export interface components {
              * @default NO_3RI
              * @enum {string}
              */
-            authentication_preference: "NO_3RI" | "TRY_3RI" | "REQUIRE_3RI";
+            authentication_preference?: "NO_3RI" | "TRY_3RI" | "REQUIRE_3RI";
         };
         EarlierPayment: {
             /** Format: uuid */

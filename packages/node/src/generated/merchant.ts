@@ -758,7 +758,7 @@ export interface components {
              * @description Whether the merchant may send raw card data to the API (card_data scope).
              * @default false
              */
-            card_data_access: boolean;
+            card_data_access?: boolean;
         };
         /** @description A token bucket per API key: burst requests at once, refilled at per_second. */
         RateLimit: {
@@ -789,7 +789,7 @@ export interface components {
              * @default test
              * @enum {string}
              */
-            mode: "test" | "live";
+            mode?: "test" | "live";
             label?: string;
         };
         ApiKey: {
@@ -1017,7 +1017,7 @@ export interface components {
             type: "token.created" | "token.deleted" | "checkout.session.opened" | "checkout.session.completed" | "forward.completed" | "import.started" | "import.completed" | "import.failed" | "payment.processing" | "payment.authorized" | "payment.capturing" | "payment.captured" | "payment.failed";
             created_at: components["schemas"]["Timestamp"];
             /** @description The same data as the webhook body's data. Never card data. */
-            data: Record<string, never>;
+            data: Record<string, unknown>;
         };
         Token: {
             /** Format: uuid */
@@ -1147,7 +1147,7 @@ export interface components {
              * @default NO_3RI
              * @enum {string}
              */
-            authentication_preference: "NO_3RI" | "TRY_3RI" | "REQUIRE_3RI";
+            authentication_preference?: "NO_3RI" | "TRY_3RI" | "REQUIRE_3RI";
             /** @description Merchant key/value pairs; the flow matrix can route on them (condition metadata). */
             metadata?: {
                 [key: string]: string;
@@ -1267,12 +1267,12 @@ export interface components {
              * @default stop
              * @enum {string}
              */
-            on_failure: "stop" | "continue";
+            on_failure?: "stop" | "continue";
             /**
              * @description Processors tried in order on a retryable processor error.
              * @default []
              */
-            fallback: string[];
+            fallback?: string[];
         };
         FlowInput: {
             name: string;
@@ -1324,7 +1324,7 @@ export interface components {
              * @default ONE_OFF
              * @enum {string}
              */
-            use_case: "ONE_OFF" | "RECURRING" | "UNSCHEDULED" | "SUBSEQUENT_RECURRING" | "SUBSEQUENT_UNSCHEDULED";
+            use_case?: "ONE_OFF" | "RECURRING" | "UNSCHEDULED" | "SUBSEQUENT_RECURRING" | "SUBSEQUENT_UNSCHEDULED";
             /** @description Minor units, or a payment's amount object (amount.requested is used). */
             amount: number | {
                 /** @description Minor units of the currency (cents for EUR). */
@@ -1360,7 +1360,7 @@ export interface components {
                  * @description Simulator accounts only (422 on others: Adyen and Checkout.com declare it): false makes the account a processor without explicit unscheduled merchant-initiated payments, so an unscheduled mandate charged on it is sent, and shown, as recurring (earlier interface, rule 7).
                  * @default true
                  */
-                explicit_unscheduled: boolean;
+                explicit_unscheduled?: boolean;
             };
         };
         ProcessorAccountChange: {
@@ -1376,7 +1376,7 @@ export interface components {
                  * @description Simulator accounts only (422 on others: Adyen and Checkout.com declare it): false makes the account a processor without explicit unscheduled merchant-initiated payments, so an unscheduled mandate charged on it is sent, and shown, as recurring (earlier interface, rule 7).
                  * @default true
                  */
-                explicit_unscheduled: boolean;
+                explicit_unscheduled?: boolean;
             };
         };
         ProcessorAccount: {
@@ -1392,7 +1392,7 @@ export interface components {
                  * @description Simulator accounts only (422 on others: Adyen and Checkout.com declare it): false makes the account a processor without explicit unscheduled merchant-initiated payments, so an unscheduled mandate charged on it is sent, and shown, as recurring (earlier interface, rule 7).
                  * @default true
                  */
-                explicit_unscheduled: boolean;
+                explicit_unscheduled?: boolean;
             };
             credentials: {
                 /** @description … and the last four characters of the API or secret key. */
@@ -1446,7 +1446,7 @@ export interface components {
              * @default NO_3RI
              * @enum {string}
              */
-            authentication_preference: "NO_3RI" | "TRY_3RI" | "REQUIRE_3RI";
+            authentication_preference?: "NO_3RI" | "TRY_3RI" | "REQUIRE_3RI";
         };
         EarlierPayment: {
             /** Format: uuid */
@@ -1670,8 +1670,8 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": Record<string, never>;
-                "application/x-www-form-urlencoded": Record<string, never>;
+                "application/json": Record<string, unknown>;
+                "application/x-www-form-urlencoded": Record<string, unknown>;
             };
         };
         responses: {
@@ -4714,7 +4714,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": Record<string, never>;
+                "application/json": Record<string, unknown>;
             };
         };
         responses: {
@@ -4769,7 +4769,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": Record<string, never>;
+                "application/json": Record<string, unknown>;
             };
         };
         responses: {
