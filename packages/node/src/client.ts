@@ -1,4 +1,4 @@
-import createClient, { type Client, type ClientPathsWithMethod, type FetchResponse, type MaybeOptionalInit, type Middleware } from 'openapi-fetch';
+import openapiFetch, { type Client, type ClientPathsWithMethod, type FetchResponse, type MaybeOptionalInit, type Middleware } from 'openapi-fetch';
 import { VaultlineError } from './errors.js';
 import { DEFAULT_RETRY_OPTIONS, retryingFetch, type RetryOptions } from './retrying-fetch.js';
 
@@ -40,6 +40,12 @@ export interface RawRequest {
   body?: unknown;
   headers?: Record<string, string>;
 }
+
+/**
+ * openapi-fetch's default export. A bundler that inlines this package as a Node ES module into a CommonJS
+ * bundle (the CLI's) hands over the whole CommonJS exports object instead: its `default` is the function.
+ */
+const createClient: typeof openapiFetch = typeof openapiFetch === 'function' ? openapiFetch : (openapiFetch as unknown as { default: typeof openapiFetch }).default;
 
 export const DEFAULT_BASE_URL = 'http://localhost:8080';
 const SDK_USER_AGENT = 'vaultline-node/0.1.0';
