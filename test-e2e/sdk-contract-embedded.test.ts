@@ -1,11 +1,11 @@
 import { buildOpenApiDocument, validateAgainstOpenApi } from '@vaultline/contracts';
 import { waitFor } from '@vaultline/core';
-import { Vaultline, VaultlineError, WebhookVerificationError, type MerchantComponents } from '@vaultline/node';
+import { Vaultline, VaultlineAdmin, VaultlineError, WebhookVerificationError, type MerchantComponents } from '@vaultline/node';
 import { adyenNotification } from './support/adyen-stand-in';
 import { checkoutWebhook } from './support/checkout-stand-in';
 import { STAND_IN_CREDENTIALS, startDestinationStandIns, type DestinationStandIns } from './support/destination-stand-ins';
 import { ADYEN_BODY } from './support/forward-scenario';
-import { MERCHANT_API_KEY, startSystem, type RunningSystem } from './support/merchant-api';
+import { ADMIN_API_KEY, MERCHANT_API_KEY, startSystem, type RunningSystem } from './support/merchant-api';
 import { PAYMENT_CVC, PAYMENT_ENV, SIMULATOR_CARDS, dayFromNow } from './support/payment-scenario';
 import { signatureHeaders, startWebhookReceiver, type WebhookReceiver } from './support/webhook-receiver';
 
@@ -305,6 +305,32 @@ describe('the SDK against the embedded service: every merchant route once', () =
     const named = [];
     for await (const item of vaultline.list('/customers', { params: { query: { limit: 100 } } })) if (item.name === name) named.push(item.id);
     expect(named).toEqual([customer.id]);
+  });
+
+  it('when the API answers 429 with Retry-After, then the SDK waits that long and its retries succeed', async () => {
+    const admin = new VaultlineAdmin(ADMIN_API_KEY, { baseUrl: running.system.baseUrl });
+    const merchant = await admin.post('/admin/merchants', { body: { name: 'Rate limited', card_data_access: false } });
+    await admin.patch('/admin/merchants/{merchant_id}', { params: { path: { merchant_id: merchant.id } }, body: { rate_limit: { per_second: 0.5, burst: 1 } } });
+    const answers: Array<{ status: number; retryAfter: string | null; at: number }> = [];
+    const limited = new Vaultline(merchant.api_key, {
+      baseUrl: running.system.baseUrl,
+      maxRetries: 5,
+      fetch: async (request) => {
+        const response = await fetch(request);
+        answers.push({ status: response.status, retryAfter: response.headers.get('retry-after'), at: Date.now() });
+        return response;
+      },
+    });
+
+    // Two calls in a row on a bucket of one, refilled every 2 s: the second is refused, waits Retry-After, then succeeds.
+    const first = await limited.get('/tokens');
+    const second = await limited.get('/tokens');
+
+    expect([first.object, second.object]).toEqual(['list', 'list']);
+    expect(answers.map((answer) => answer.status)).toEqual([200, 429, 200]);
+    const [, refused, retried] = answers;
+    expect(Number(refused!.retryAfter)).toBeGreaterThanOrEqual(1);
+    expect(retried!.at - refused!.at).toBeGreaterThanOrEqual(Number(refused!.retryAfter) * 1000 - 50);
   });
 
   it('covers every merchant route of the OpenAPI document, and every answer the SDK got is the documented one', () => {
