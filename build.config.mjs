@@ -9,7 +9,7 @@ import { existsSync, readdirSync } from 'node:fs';
 
 const VAULT_PUBLIC = { from: 'services/vault/src/http/public', to: 'public' }; // checkout page and SDK (checkout.routes.ts)
 
-/** @type {Record<string, { entries: string[], assets?: Array<{ from: string, to: string }> }>} */
+/** @type {Record<string, { entries?: string[], assets?: Array<{ from: string, to: string }>, tsc?: string }>} */
 export const BUILDS = {
   // Every service: src/main.ts -> dist/main.js (what its image runs).
   ...Object.fromEntries(
@@ -23,4 +23,8 @@ export const BUILDS = {
     entries: ['src/main-embedded.ts', 'src/main-local.ts', 'src/service-thread/service-thread.worker.ts'],
     assets: [VAULT_PUBLIC],
   },
+  // The publishable packages. The SDK is compiled by tsc (ESM and .d.ts for its users, module by module);
+  // the CLI is one bundle with the SDK inlined, run as `node dist/main.js` (its package.json bin).
+  'packages/node': { tsc: 'tsconfig.build.json' },
+  'packages/cli': { entries: ['src/main.ts'] },
 };

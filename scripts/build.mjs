@@ -15,6 +15,7 @@
 //
 // Output: <package>/dist/<entry>.js with a source map (node runs it with --enable-source-maps).
 // What is built (entries, and files copied next to them) is listed in build.config.mjs.
+import { execFileSync } from 'node:child_process';
 import { cpSync, rmSync } from 'node:fs';
 import { builtinModules, createRequire } from 'node:module';
 import { join, relative, resolve } from 'node:path';
@@ -54,6 +55,12 @@ async function buildPackage(dir) {
   const outdir = join(root, dir, 'dist');
   rmSync(outdir, { recursive: true, force: true });
   const started = performance.now();
+  if (spec.tsc) {
+    // A library published for others (packages/node): tsc writes ES modules and their type declarations.
+    execFileSync(process.execPath, [createRequire(import.meta.url).resolve('typescript/bin/tsc'), '-p', join(root, dir, spec.tsc)], { stdio: 'inherit' });
+    console.log(`${dir}: dist/ by tsc -p ${spec.tsc} (${Math.round(performance.now() - started)} ms)`);
+    return;
+  }
   const result = await build({
     absWorkingDir: join(root, dir),
     entryPoints: spec.entries,
@@ -66,6 +73,8 @@ async function buildPackage(dir) {
     sourcemap: true,
     // Error names and class names stay readable in logs and problem details.
     keepNames: true,
+    // Workspace packages that publish dist/ (packages/node) are inlined from their source.
+    conditions: ['vaultline-source'],
     plugins: [npmPackagesExternal],
     logLevel: 'warning',
     metafile: true,

@@ -1,0 +1,66 @@
+import { randomUUID } from 'node:crypto';
+import { VaultlineConnectionError } from './errors.js';
+
+export interface RetryOptions {
+  /** Retries after the first attempt (default 2): on 429, 500, 502, 503, 504 and connection errors. */
+  maxRetries: number;
+  /** First backoff in ms (default 500), doubled on each retry, with jitter, capped by maxDelayMs. */
+  initialDelayMs: number;
+  /** Longest wait between two attempts, Retry-After included (default 20 s). */
+  maxDelayMs: number;
+  /** Per-attempt timeout in ms (default 60 s). */
+  timeoutMs: number;
+}
+
+export const DEFAULT_RETRY_OPTIONS: RetryOptions = { maxRetries: 2, initialDelayMs: 500, maxDelayMs: 20_000, timeoutMs: 60_000 };
+
+const RETRIED_STATUSES = new Set([429, 500, 502, 503, 504]);
+
+type Fetch = (request: Request) => Promise<Response>;
+
+/**
+ * A fetch that makes POSTs safe to retry and retries what is worth retrying. A POST without an
+ * Idempotency-Key gets one (a random UUID) before the first attempt, so every retry carries the same key
+ * and the API runs the request at most once. 429 waits as long as Retry-After says; 5xx and connection
+ * errors back off exponentially with jitter.
+ */
+export function retryingFetch(options: RetryOptions, fetchImpl: Fetch = (request) => globalThis.fetch(request), sleep = defaultSleep): Fetch {
+  return async (request) => {
+    if (request.method === 'POST' && !request.headers.has('idempotency-key')) request.headers.set('Idempotency-Key', randomUUID());
+    for (let attempt = 0; ; attempt += 1) {
+      const retriesLeft = attempt < options.maxRetries;
+      let response: Response;
+      try {
+        response = await fetchImpl(new Request(request.clone(), { signal: AbortSignal.timeout(options.timeoutMs) }));
+      } catch (error) {
+        if (!retriesLeft) throw new VaultlineConnectionError(`${request.method} ${new URL(request.url).pathname} failed after ${attempt + 1} attempt(s): ${describe(error)}`, error);
+        await sleep(backoff(options, attempt));
+        continue;
+      }
+      if (!RETRIED_STATUSES.has(response.status) || !retriesLeft) return response;
+      await response.body?.cancel();
+      await sleep(Math.min(options.maxDelayMs, retryAfterMs(response.headers.get('retry-after')) ?? backoff(options, attempt)));
+    }
+  };
+}
+
+function backoff(options: RetryOptions, attempt: number): number {
+  const exponential = options.initialDelayMs * 2 ** attempt;
+  return Math.min(options.maxDelayMs, exponential / 2 + Math.random() * (exponential / 2));
+}
+
+/** Retry-After in seconds or as an HTTP date (RFC 9110 §10.2.3). */
+export function retryAfterMs(value: string | null, now = Date.now()): number | undefined {
+  if (value === null || value.trim() === '') return undefined;
+  if (/^\d+$/.test(value.trim())) return Number(value.trim()) * 1000;
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+}
+
+const describe = (error: unknown): string => {
+  if (!(error instanceof Error)) return String(error);
+  const cause = (error as { cause?: unknown }).cause;
+  return cause instanceof Error ? `${error.message} (${cause.message})` : error.message;
+};
+
+const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
