@@ -1,6 +1,6 @@
 export * from './bus.port';
 export { openBus, type OpenBusOptions } from './open-bus';
-export { assertSubscriptionsConsuming } from './subscriptions';
+export { assertSubscriptionsConsuming, withHealthGrace } from './subscriptions';
 export { LogBus, type LogBusOptions } from './log/log-bus';
 export type { LogStorage, LogRecord, LogAppend, GroupOffset } from './log/log-storage.port';
 export { BroadcastWakeSource, type WakeSource, type AppendedRecord } from './log/wake-source';
