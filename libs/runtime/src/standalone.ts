@@ -111,15 +111,17 @@ export async function runStandalone(
     // a service with a separate internal listener) is public and uses TLS_CERT_FILE/TLS_KEY_FILE.
     const internalListenerTls = internalTls ? mutualTlsServerOptions(internalTls) : undefined;
     const metricsPort = metricsPortOf(config, DEFAULT_METRICS_PORT);
-    const metricsServer = metricsPort === null ? undefined : await startMetricsServer(config.METRICS_HOST ?? config.HOST, metricsPort, { registry: metrics });
+    const shutdown = shutdownGate();
+    // /health and /ready on the metrics port as well (plain HTTP): probes carry no client certificate.
+    const gatedHttp = shutdown.gate(app.http);
+    const metricsServer = metricsPort === null ? undefined : await startMetricsServer(config.METRICS_HOST ?? config.HOST, metricsPort, { registry: metrics, probes: gatedHttp });
     // Started before it listens: while a restarted service starts, callers find nothing listening (the
     // gateway answers its own 503 and the merchant retries) rather than a 503 from a service that
     // accepted the request. Its port is configured, so nothing needs it listening earlier.
     await app.start();
     const server = await listen(config.HOST, config.PORT, app.internalHttp ? edgeTls : (internalListenerTls ?? edgeTls));
     const internal = app.internalHttp ? await listen(config.GATEWAY_INTERNAL_HOST, config.GATEWAY_INTERNAL_PORT, internalListenerTls) : undefined;
-    const shutdown = shutdownGate();
-    server.handle(shutdown.gate(app.http));
+    server.handle(gatedHttp);
     if (internal && app.internalHttp) internal.handle(shutdown.gate(app.internalHttp));
     log.info({ url: server.url, ...(internal ? { internal_url: internal.url } : {}), ...(metricsServer ? { metrics_url: metricsServer.url } : {}) }, `${service} listening`);
     const stop = async (signal: string) => {
