@@ -9,15 +9,22 @@
 // A separate process: kubernetes-models is an ES module, which jest's CommonJS runtime does not load.
 //   node test-e2e/support/validate-k8s.mjs < manifests.json   prints [{ kind, name, errors }] for each manifest
 import { readFileSync } from 'node:fs';
+import { validate as configMap } from 'kubernetes-models/_schemas/IoK8sApiCoreV1ConfigMap';
+import { validate as service } from 'kubernetes-models/_schemas/IoK8sApiCoreV1Service';
+import { validate as deployment } from 'kubernetes-models/_schemas/IoK8sApiAppsV1Deployment';
+import { validate as job } from 'kubernetes-models/_schemas/IoK8sApiBatchV1Job';
+import { validate as autoscaler } from 'kubernetes-models/_schemas/IoK8sApiAutoscalingV2HorizontalPodAutoscaler';
+import { validate as disruptionBudget } from 'kubernetes-models/_schemas/IoK8sApiPolicyV1PodDisruptionBudget';
+import { validate as networkPolicy } from 'kubernetes-models/_schemas/IoK8sApiNetworkingV1NetworkPolicy';
 
 const SCHEMAS = {
-  ConfigMap: ['v1', 'IoK8sApiCoreV1ConfigMap'],
-  Service: ['v1', 'IoK8sApiCoreV1Service'],
-  Deployment: ['apps/v1', 'IoK8sApiAppsV1Deployment'],
-  Job: ['batch/v1', 'IoK8sApiBatchV1Job'],
-  HorizontalPodAutoscaler: ['autoscaling/v2', 'IoK8sApiAutoscalingV2HorizontalPodAutoscaler'],
-  PodDisruptionBudget: ['policy/v1', 'IoK8sApiPolicyV1PodDisruptionBudget'],
-  NetworkPolicy: ['networking.k8s.io/v1', 'IoK8sApiNetworkingV1NetworkPolicy'],
+  ConfigMap: ['v1', configMap],
+  Service: ['v1', service],
+  Deployment: ['apps/v1', deployment],
+  Job: ['batch/v1', job],
+  HorizontalPodAutoscaler: ['autoscaling/v2', autoscaler],
+  PodDisruptionBudget: ['policy/v1', disruptionBudget],
+  NetworkPolicy: ['networking.k8s.io/v1', networkPolicy],
 };
 
 /** A view of `value` whose objects record which keys were read (`reads`) and which were enumerated (maps). */
@@ -61,12 +68,11 @@ for (const manifest of manifests) {
     results.push({ kind: manifest.kind, name, errors: [`no schema for kind ${manifest.kind}`] });
     continue;
   }
-  const [apiVersion, file] = schema;
+  const [apiVersion, validate] = schema;
   if (manifest.apiVersion !== apiVersion) {
     results.push({ kind: manifest.kind, name, errors: [`apiVersion ${manifest.apiVersion}, expected ${apiVersion}`] });
     continue;
   }
-  const { validate } = await import(`kubernetes-models/_schemas/${file}`);
   const reads = new Map();
   const enumerated = new Set();
   const valid = validate(tracked(manifest, reads, enumerated));
