@@ -113,22 +113,30 @@ export function startOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
   const leaseTtlMs = options.lease?.ttlMs ?? 6_000;
   const standbyPollMs = options.lease?.standbyPollMs ?? 1_000;
   let fence: Fence | null = null;
+  let renewedAt = 0;
 
-  /** Takes or renews the lease; null while another relay holds it. Logged when it changes hands here. */
-  async function holdLease(): Promise<Fence | null> {
+  /**
+   * Takes or renews the lease; null while another relay holds it. Logged when it changes hands here. A
+   * lease renewed less than a third of its TTL ago is not asked for again (no store write per batch): a
+   * holder that lost it meanwhile learns so from the fenced removal.
+   */
+  async function holdLease(renew = false): Promise<Fence | null> {
+    if (fence && !renew && Date.now() - renewedAt < leaseTtlMs / 3) return fence;
+    const askedAt = Date.now();
     const token = await store.leases.acquire(leaseName, holder, leaseTtlMs);
     if (token === null) {
       if (fence) logger.warn({ lease: leaseName, holder, token: fence.token }, 'outbox relay lost its lease to another replica; standing by');
       fence = null;
-    } else if (fence?.token !== token) {
-      logger.info({ lease: leaseName, holder, token }, 'outbox relay took the lease: this replica publishes the outbox');
+    } else {
+      if (fence?.token !== token) logger.info({ lease: leaseName, holder, token }, 'outbox relay took the lease: this replica publishes the outbox');
       fence = { lease: leaseName, token };
+      renewedAt = askedAt;
     }
     return fence;
   }
   // Renewed on a timer as well as by the loop: a batch the bus takes long to accept must not cost the lease.
   const renewal = setInterval(() => {
-    if (fence && !stopped) void holdLease().catch((error: unknown) => logger.warn({ error: describeError(error) }, 'outbox relay could not renew its lease'));
+    if (fence && !stopped) void holdLease(true).catch((error: unknown) => logger.warn({ error: describeError(error) }, 'outbox relay could not renew its lease'));
   }, Math.max(10, Math.floor(leaseTtlMs / 3)));
   renewal.unref();
 
