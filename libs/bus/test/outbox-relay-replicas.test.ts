@@ -4,6 +4,8 @@ import { join } from 'node:path';
 import { sleep, waitFor } from '@vaultline/core';
 import { createLogger } from '@vaultline/logger';
 import { MemoryDocumentStore, SqliteDocumentStore, type DocumentStore } from '@vaultline/store';
+import { describeWithMongo, withMongoDatabase } from '@vaultline/testing';
+import { randomUUID } from 'node:crypto';
 import { openBus, startOutboxRelay, type Bus, type BusMessage, type OutboxRelay } from '../src';
 
 /**
@@ -75,7 +77,19 @@ const adapters: Array<[string, () => Promise<{ open: () => Promise<DocumentStore
   ],
 ];
 
-describe.each(adapters)('outbox relays of several replicas on the %s', (_name, adapter) => {
+for (const [name, adapter] of adapters) describe(`outbox relays of several replicas on the ${name}`, () => relayReplicasSuite(adapter));
+
+// The same on MongoDB (a connection per replica to one database, the lease on the server's clock): run
+// wherever MONGO_URL names a replica set, skipped with one line otherwise.
+describeWithMongo('outbox relays of several replicas on the mongodb store', 'Outbox relay replicas on MongoDB', (mongoUrl) =>
+  relayReplicasSuite(async () => {
+    const url = withMongoDatabase(mongoUrl(), `vaultline_test_${randomUUID().replace(/-/g, '')}`);
+    const { MongoDocumentStore, dropMongoDatabase } = await import('@vaultline/store/mongo');
+    return { open: () => MongoDocumentStore.connect(url), cleanup: () => void dropMongoDatabase(url) };
+  }),
+);
+
+function relayReplicasSuite(adapter: () => Promise<{ open: () => Promise<DocumentStore>; cleanup: () => void }>): void {
   let cleanup: () => void;
   let open: () => Promise<DocumentStore>;
   let writer: DocumentStore;
@@ -251,4 +265,4 @@ describe.each(adapters)('outbox relays of several replicas on the %s', (_name, a
     expect(check([...before, 'after-stop']).duplicated).toEqual([]);
     expect(new Set(published.filter(({ message }) => before.includes(idOf(message))).map(({ by }) => by))).toEqual(new Set(['replica-0']));
   }, 30_000);
-});
+}
