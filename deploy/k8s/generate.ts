@@ -13,7 +13,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { stringify } from 'yaml';
 import { SERVICE_NAMES, type ServiceName } from '../../libs/runtime/src/service-runtime';
-import { SERVICE_SECRET_VARIABLES } from '../launcher/src/deploy-secrets';
+import { SECRET_FILES, SECRETS_DIR, secretFileEnv } from '../launcher/src/deploy-secrets';
 
 export const PART_OF = 'vaultline';
 export const HTTP_PORT = 8080;
@@ -27,16 +27,23 @@ export const VAULT_CALLERS: readonly ServiceName[] = ['gateway', 'forwarder', 'i
 export const INTERNET_EGRESS: readonly ServiceName[] = ['forwarder', 'importer', 'notifier', 'payment-orchestrator'];
 /** The namespace Prometheus runs in: it alone reaches the metrics port of the pods that restrict ingress. */
 export const MONITORING_NAMESPACE = 'monitoring';
-const SECRETS_DIR = '/run/secrets/vaultline';
+/** SIGTERM: unready and still serving this long (SHUTDOWN_DELAY_SECONDS), then draining for at most SHUTDOWN_GRACE_MS. */
+export const SHUTDOWN_DELAY_SECONDS = 5;
+export const SHUTDOWN_GRACE_MS = 20_000;
+/** The preStop hook sleeps as long as the delay: endpoints drop the pod before the process even hears SIGTERM. */
+export const PRESTOP_SLEEP_SECONDS = SHUTDOWN_DELAY_SECONDS;
+/** preStop, then the delay, then the drain, plus a margin: what the kubelet waits before SIGKILL. */
+export const TERMINATION_GRACE_SECONDS = PRESTOP_SLEEP_SECONDS + SHUTDOWN_DELAY_SECONDS + SHUTDOWN_GRACE_MS / 1000 + 10;
 
 /** What the cluster provides. The defaults match docker-compose.yml's names. */
 const PLATFORM = {
   image: (service: ServiceName) => `vaultline/${service}:0.1.0`,
+  // Brokers only: the user and password are in the service's Secret (KAFKA_SASL_*_FILE), TLS to them always.
   BUS_URL: 'kafka://kafka:9092',
-  STORE_URL: 'mongodb://mongo:27017/vaultline_{service}?replicaSet=rs0',
-  TTL_URL: 'redis://redis:6379',
+  KAFKA_SASL_MECHANISM: 'scram-sha-512',
+  // MongoDB and Redis URLs carry credentials: they are in the service's Secret (MONGO_URL, REDIS_URL), not here.
   PUBLIC_BASE_URL: 'https://payments.example.com',
-  OTEL_EXPORTER_OTLP_ENDPOINT: 'http://otel-collector:4318',
+  OTEL_EXPORTER_OTLP_ENDPOINT: 'https://otel-collector:4318',
   LOG_LEVEL: 'info',
 };
 
@@ -61,15 +68,18 @@ const labels = (service: ServiceName) => ({ ...podLabels(service), 'app.kubernet
 const selectorOf = (service: ServiceName) => ({ matchLabels: { 'app.kubernetes.io/name': service } });
 const tcp = (port: number) => ({ protocol: 'TCP', port });
 
-/** The Kubernetes Secret holding a service's symmetric secrets (keys: the variable names), if it has any. */
+/** The Kubernetes Secret holding a service's secret variables, one key (and file) each: MONGO_URL, REDIS_URL, KAFKA_SASL_*, its own keys. */
 export const envSecretName = (service: ServiceName) => `${service}-secrets`;
+/** The service's certificate for mutual TLS (kubernetes.io/tls: tls.crt, tls.key, ca.crt), as cert-manager writes it. */
+export const tlsSecretName = (service: ServiceName) => `${service}-internal-tls`;
 /** The Kubernetes Secret holding a service's ES256 private key for internal JWTs (key: private-key.pem). */
 export const jwtSecretName = (service: ServiceName) => `${service}-internal-jwt`;
 export const PUBLIC_KEYS_SECRET = 'vaultline-internal-jwt-public-keys';
 
 function configMap(service: ServiceName): Manifest {
+  // Mutual TLS between the services: every internal URL is https:// (the gateway's internal listener for the gateway).
   const urls = Object.fromEntries(
-    SERVICE_NAMES.map((other) => [`${other.toUpperCase().replace(/-/g, '_')}_URL`, other === 'gateway' ? `http://gateway:${GATEWAY_INTERNAL_PORT}` : `http://${other}:${HTTP_PORT}`]),
+    SERVICE_NAMES.map((other) => [`${other.toUpperCase().replace(/-/g, '_')}_URL`, other === 'gateway' ? `https://gateway:${GATEWAY_INTERNAL_PORT}` : `https://${other}:${HTTP_PORT}`]),
   );
   return {
     apiVersion: 'v1',
@@ -77,26 +87,101 @@ function configMap(service: ServiceName): Manifest {
     metadata: { name: `${service}-config`, labels: labels(service) },
     data: {
       BUS_URL: PLATFORM.BUS_URL,
-      STORE_URL: PLATFORM.STORE_URL,
-      TTL_URL: PLATFORM.TTL_URL,
+      KAFKA_SASL_MECHANISM: PLATFORM.KAFKA_SASL_MECHANISM,
       PORT: String(HTTP_PORT),
       HOST: '0.0.0.0',
       ...(service === 'gateway' ? { GATEWAY_INTERNAL_HOST: '0.0.0.0', GATEWAY_INTERNAL_PORT: String(GATEWAY_INTERNAL_PORT) } : {}),
       PUBLIC_BASE_URL: PLATFORM.PUBLIC_BASE_URL,
       ...urls,
-      INTERNAL_JWT_PRIVATE_KEY_FILE: `${SECRETS_DIR}/private-key.pem`,
-      INTERNAL_JWT_PUBLIC_KEYS_FILE: `${SECRETS_DIR}/public-keys.json`,
+      ...secretFileEnv(service),
       OTEL_TRACES_EXPORTER: 'otlp',
       OTEL_EXPORTER_OTLP_ENDPOINT: PLATFORM.OTEL_EXPORTER_OTLP_ENDPOINT,
       METRICS_PORT: String(METRICS_PORT),
+      SHUTDOWN_DELAY_SECONDS: String(SHUTDOWN_DELAY_SECONDS),
+      SHUTDOWN_GRACE_MS: String(SHUTDOWN_GRACE_MS),
+      BUS_UNHEALTHY_AFTER_SECONDS: '30',
+      PROCESSED_EVENTS_RETENTION_DAYS: '14',
       LOG_LEVEL: PLATFORM.LOG_LEVEL,
+    },
+  };
+}
+
+/** The pod's secrets, as files under SECRETS_DIR (the layout compose mounts from deploy/secrets/<service>/). */
+function secretsVolume(service: ServiceName) {
+  return {
+    name: 'secrets',
+    projected: {
+      // Readable by the image's user (uid 1000, group 1000 via fsGroup), by nobody else.
+      defaultMode: 0o440,
+      sources: [
+        { secret: { name: envSecretName(service) } },
+        { secret: { name: jwtSecretName(service), items: [{ key: 'private-key.pem', path: SECRET_FILES.privateKey }] } },
+        { secret: { name: PUBLIC_KEYS_SECRET, items: [{ key: 'public-keys.json', path: SECRET_FILES.publicKeys }] } },
+        {
+          secret: {
+            name: tlsSecretName(service),
+            items: [
+              { key: 'tls.crt', path: SECRET_FILES.cert },
+              { key: 'tls.key', path: SECRET_FILES.key },
+              { key: 'ca.crt', path: SECRET_FILES.ca },
+            ],
+          },
+        },
+      ],
+    },
+  };
+}
+
+const podSecurityContext = { runAsNonRoot: true, runAsUser: 1000, runAsGroup: 1000, fsGroup: 1000, seccompProfile: { type: 'RuntimeDefault' } };
+const containerSecurityContext = { allowPrivilegeEscalation: false, readOnlyRootFilesystem: true, capabilities: { drop: ['ALL'] } };
+const mounts = [
+  { name: 'secrets', mountPath: SECRETS_DIR, readOnly: true },
+  { name: 'data', mountPath: '/app/data' },
+  { name: 'tmp', mountPath: '/tmp' },
+];
+
+/**
+ * `<service> migrate`: creates the service's collections and indexes (the services only check them), once
+ * per release, before the Deployment's pods can start (they refuse to, naming the missing indexes).
+ */
+function migrateJob(service: ServiceName): Manifest {
+  const jobLabels = { 'app.kubernetes.io/name': `${service}-migrate`, 'app.kubernetes.io/part-of': PART_OF, 'app.kubernetes.io/component': 'migrate' };
+  return {
+    apiVersion: 'batch/v1',
+    kind: 'Job',
+    metadata: { name: `${service}-migrate`, labels: jobLabels },
+    spec: {
+      backoffLimit: 6,
+      activeDeadlineSeconds: 600,
+      // Gone a day after it finished: the next release's apply creates (and runs) it again.
+      ttlSecondsAfterFinished: 86_400,
+      template: {
+        metadata: { labels: jobLabels },
+        spec: {
+          automountServiceAccountToken: false,
+          restartPolicy: 'OnFailure',
+          securityContext: podSecurityContext,
+          containers: [
+            {
+              name: 'migrate',
+              image: PLATFORM.image(service),
+              imagePullPolicy: 'IfNotPresent',
+              args: ['node', '--enable-source-maps', 'dist/main.js', 'migrate'],
+              envFrom: [{ configMapRef: { name: `${service}-config` } }],
+              resources: { requests: { cpu: '100m', memory: '128Mi' }, limits: { cpu: '500m', memory: '256Mi' } },
+              securityContext: containerSecurityContext,
+              volumeMounts: mounts,
+            },
+          ],
+          volumes: [secretsVolume(service), { name: 'data', emptyDir: {} }, { name: 'tmp', emptyDir: {} }],
+        },
+      },
     },
   };
 }
 
 function deployment(service: ServiceName): Manifest {
   const size = SIZES[service];
-  const secretVariables: readonly string[] = (SERVICE_SECRET_VARIABLES as Partial<Record<ServiceName, readonly string[]>>)[service] ?? [];
   const ports = [
     { name: 'http', containerPort: HTTP_PORT, protocol: 'TCP' },
     ...(service === 'gateway' ? [{ name: 'internal', containerPort: GATEWAY_INTERNAL_PORT, protocol: 'TCP' }] : []),
@@ -107,8 +192,7 @@ function deployment(service: ServiceName): Manifest {
     kind: 'Deployment',
     metadata: { name: service, labels: labels(service) },
     spec: {
-      // The HorizontalPodAutoscaler owns the count; this is the count before it first acts.
-      replicas: size.replicas[0],
+      // No replicas: the HorizontalPodAutoscaler owns the count (a count here would reset it at every apply).
       revisionHistoryLimit: 5,
       selector: selectorOf(service),
       strategy: { type: 'RollingUpdate', rollingUpdate: { maxSurge: 1, maxUnavailable: 0 } },
@@ -119,9 +203,9 @@ function deployment(service: ServiceName): Manifest {
         },
         spec: {
           automountServiceAccountToken: false,
-          // Longer than the service's own drain (SIGTERM: stop accepting, finish in-flight work, flush the outbox).
-          terminationGracePeriodSeconds: 45,
-          securityContext: { runAsNonRoot: true, runAsUser: 1000, runAsGroup: 1000, fsGroup: 1000, seccompProfile: { type: 'RuntimeDefault' } },
+          // preStop, then SHUTDOWN_DELAY_SECONDS unready but serving, then the drain (SHUTDOWN_GRACE_MS), plus a margin.
+          terminationGracePeriodSeconds: TERMINATION_GRACE_SECONDS,
+          securityContext: podSecurityContext,
           topologySpreadConstraints: [{ maxSkew: 1, topologyKey: 'kubernetes.io/hostname', whenUnsatisfiable: 'ScheduleAnyway', labelSelector: selectorOf(service) }],
           containers: [
             {
@@ -129,36 +213,21 @@ function deployment(service: ServiceName): Manifest {
               image: PLATFORM.image(service),
               imagePullPolicy: 'IfNotPresent',
               ports,
+              // Every secret is a file (SECRETS_DIR, named by the ConfigMap's *_FILE): none is an environment value.
               envFrom: [{ configMapRef: { name: `${service}-config` } }],
-              env: secretVariables.map((name) => ({ name, valueFrom: { secretKeyRef: { name: envSecretName(service), key: name } } })),
-              // /health: the process answers (restart it if not); /ready: its store and bus subscriptions work (send it traffic).
-              startupProbe: { httpGet: { path: '/health', port: 'http' }, periodSeconds: 2, failureThreshold: 30 },
-              livenessProbe: { httpGet: { path: '/health', port: 'http' }, periodSeconds: 10, timeoutSeconds: 3, failureThreshold: 3 },
-              readinessProbe: { httpGet: { path: '/ready', port: 'http' }, periodSeconds: 5, timeoutSeconds: 3, failureThreshold: 2 },
+              // On the metrics port (plain HTTP, no card data): the API port takes only mutual-TLS clients, and a
+              // kubelet presents no certificate. /health: the process answers (restart it if not); /ready: its store
+              // and bus subscriptions work (send it traffic). Indexes are the migrate Job's: a start is seconds.
+              startupProbe: { httpGet: { path: '/health', port: 'metrics' }, periodSeconds: 2, failureThreshold: 30 },
+              livenessProbe: { httpGet: { path: '/health', port: 'metrics' }, periodSeconds: 10, timeoutSeconds: 3, failureThreshold: 3 },
+              readinessProbe: { httpGet: { path: '/ready', port: 'metrics' }, periodSeconds: 5, timeoutSeconds: 3, failureThreshold: 2 },
+              lifecycle: { preStop: { exec: { command: ['sleep', String(PRESTOP_SLEEP_SECONDS)] } } },
               resources: { requests: { cpu: size.cpu[0], memory: size.memory[0] }, limits: { cpu: size.cpu[1], memory: size.memory[1] } },
-              securityContext: { allowPrivilegeEscalation: false, readOnlyRootFilesystem: true, capabilities: { drop: ['ALL'] } },
-              volumeMounts: [
-                { name: 'secrets', mountPath: SECRETS_DIR, readOnly: true },
-                { name: 'data', mountPath: '/app/data' },
-                { name: 'tmp', mountPath: '/tmp' },
-              ],
+              securityContext: containerSecurityContext,
+              volumeMounts: mounts,
             },
           ],
-          volumes: [
-            {
-              name: 'secrets',
-              projected: {
-                // Readable by the image's user (uid 1000, group 1000 via fsGroup), by nobody else.
-                defaultMode: 0o440,
-                sources: [
-                  { secret: { name: jwtSecretName(service), items: [{ key: 'private-key.pem', path: 'private-key.pem' }] } },
-                  { secret: { name: PUBLIC_KEYS_SECRET, items: [{ key: 'public-keys.json', path: 'public-keys.json' }] } },
-                ],
-              },
-            },
-            { name: 'data', emptyDir: {} },
-            { name: 'tmp', emptyDir: {} },
-          ],
+          volumes: [secretsVolume(service), { name: 'data', emptyDir: {} }, { name: 'tmp', emptyDir: {} }],
         },
       },
     },
@@ -259,7 +328,7 @@ function networkPolicies(): Manifest[] {
 /** File name (in deploy/k8s/) → the manifests it holds. */
 export function renderManifests(): Record<string, Manifest[]> {
   const files: Record<string, Manifest[]> = {};
-  for (const name of SERVICE_NAMES) files[`${name}.yaml`] = [configMap(name), deployment(name), service(name), autoscaler(name), disruptionBudget(name)];
+  for (const name of SERVICE_NAMES) files[`${name}.yaml`] = [configMap(name), migrateJob(name), deployment(name), service(name), autoscaler(name), disruptionBudget(name)];
   files['network-policies.yaml'] = networkPolicies();
   return files;
 }

@@ -5,7 +5,7 @@ import { freePort } from '@vaultline/core';
 import { openTtlStore } from '@vaultline/ttl';
 import { createLogger, lineWriterOf } from '@vaultline/logger';
 import { MetricsRegistry, startMetricsServer, type MetricsServer } from '@vaultline/metrics';
-import { buildRuntime, generateServiceKeys, listen, loadRuntimeConfig, metricsPortOf, storeUrlFor, tlsOf, type Listening, type ServiceApp, type ServiceName, type ServiceRuntime } from '@vaultline/runtime';
+import { buildRuntime, generateServiceKeys, listen, loadRuntimeConfig, metricsPortOf, processedRetentionOf, storeUrlFor, tlsOf, type Listening, type ServiceApp, type ServiceName, type ServiceRuntime } from '@vaultline/runtime';
 import { serviceFactories, startOrder } from './service-registry';
 import { provideDevelopmentCredentials } from './generated-credentials';
 import { startServiceThread, type ServiceThread } from './service-thread/service-thread';
@@ -138,6 +138,9 @@ export async function startEmbedded(options: EmbeddedOptions = {}): Promise<Embe
     const partsOf = (service: ServiceName) => ({
       service,
       storeUrl: storeUrlOf(service),
+      // SQLite creates its tables and indexes at start; processed-event marks are pruned hourly.
+      storeOptions: { processedRetention: processedRetentionOf(config) },
+      busUnhealthyAfterMs: config.BUS_UNHEALTHY_AFTER_SECONDS * 1000,
       logLevel: config.LOG_LEVEL,
       privateKeyPem: keys.privateKeys[service],
       trustedPublicKeys: keys.publicKeys,

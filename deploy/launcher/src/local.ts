@@ -124,6 +124,9 @@ async function startLocalOnce(options: LocalOptions): Promise<LocalSystem> {
     INTERNAL_JWT_PUBLIC_KEYS: JSON.stringify(keys.publicKeys),
     BOOTSTRAP_API_KEY: bootstrapApiKey,
     ADMIN_API_KEY: adminApiKey,
+    // One process per service and nothing routing around a stopping one: its unready delay would only
+    // slow a stop down (the gateway waits out a restarting service's refused connections instead).
+    SHUTDOWN_DELAY_SECONDS: process.env.SHUTDOWN_DELAY_SECONDS ?? '0',
     ...options.env,
   };
   const children = new Map<ServiceName, ChildProcess>();

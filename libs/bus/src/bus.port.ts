@@ -75,14 +75,14 @@ export interface Bus {
   ping(): Promise<void>;
   /**
    * Whether this bus's subscriptions are consuming: a subscription whose consuming loop is in an
-   * error state (a Kafka consumer that crashed, a Redis or log read that keeps failing) is listed
+   * error state (a Kafka consumer kafkajs gave up on, a Redis or log read that keeps failing) is listed
    * until it consumes again. For /ready: a service whose consumers died is not ready.
    */
   health(): BusHealth;
   /**
-   * The lag of these groups on their topics, where the transport tells it cheaply: the log bus (end
-   * offset minus committed offset per partition) and Redis Streams (XINFO GROUPS: lag + pending).
-   * Kafka answers nothing here: its lag is the broker's to report (admin offsets, a Kafka exporter).
+   * The lag of these groups on their topics: the log bus (end offset minus committed offset per
+   * partition), Redis Streams (XINFO GROUPS: lag + pending), Kafka (the admin API's group offsets
+   * against the topics' end offsets, one admin connection per call).
    */
   consumerLag(groups: Array<{ group: string; topics: string[] }>): Promise<ConsumerLag[]>;
   close(): Promise<void>;

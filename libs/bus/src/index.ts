@@ -1,6 +1,6 @@
 export * from './bus.port';
 export { openBus, type OpenBusOptions } from './open-bus';
-export { assertSubscriptionsConsuming } from './subscriptions';
+export { assertSubscriptionsConsuming, withHealthGrace } from './subscriptions';
 export { LogBus, type LogBusOptions } from './log/log-bus';
 export type { LogStorage, LogRecord, LogAppend, GroupOffset } from './log/log-storage.port';
 export { BroadcastWakeSource, type WakeSource, type AppendedRecord } from './log/wake-source';
@@ -24,6 +24,6 @@ export { createEventConsumer, type EventConsumerOptions, type EventHandler, type
 export type { SqliteLogStorage } from './log/sqlite-log-storage';
 export type { CachedLogStorage } from './log/cached-log-storage';
 export type { RedisStreamsBus, RedisStreamsBusOptions } from './redis/redis-streams-bus';
-export type { KafkaBus, KafkaBusOptions, KafkaClient, KafkaConsumer, KafkaProducer, KafkaAdmin } from './kafka/kafka-bus';
+export type { KafkaBus, KafkaBusOptions, KafkaClient, KafkaConsumer, KafkaProducer, KafkaAdmin, KafkaSecurity } from './kafka/kafka-bus';
 export { observedBus } from './metrics/observed-bus';
 export { goesToDeadLetter } from './retry/deliver-with-retry';

@@ -3,6 +3,7 @@ import type { Bus } from './bus.port';
 import { LogBus } from './log/log-bus';
 import { MemoryLogStorage } from './log/memory-log-storage';
 import type { WakeSource } from './log/wake-source';
+import type { KafkaSecurity } from './kafka/kafka-bus';
 
 export interface OpenBusOptions {
   /** Redis: stable consumer name of this process (default `<group>-1`). */
@@ -10,6 +11,8 @@ export interface OpenBusOptions {
   logger?: Logger;
   /** sqlite: only — the other buses of this file in the process (embedded profile's service threads); the bus closes it. */
   wakeSource?: WakeSource;
+  /** kafka:// only: TLS and SASL towards the brokers. */
+  kafkaSecurity?: KafkaSecurity;
 }
 
 /**
@@ -37,7 +40,7 @@ export async function openBus(url: string, options: OpenBusOptions = {}): Promis
   if (url.startsWith('kafka://')) {
     const { KafkaBus, parseKafkaUrl } = await import('./kafka/kafka-bus');
     const { brokers, partitions } = parseKafkaUrl(url);
-    return KafkaBus.connect({ brokers, logger, ...(partitions !== undefined ? { partitions } : {}) });
+    return KafkaBus.connect({ brokers, logger, ...(partitions !== undefined ? { partitions } : {}), ...(options.kafkaSecurity ? { security: options.kafkaSecurity } : {}) });
   }
   throw new Error(`unsupported bus URL scheme: ${url.split(':')[0]}: (use memory://, sqlite:<file>, redis://, kafka://)`);
 }

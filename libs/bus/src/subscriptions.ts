@@ -68,3 +68,19 @@ export function assertSubscriptionsConsuming(bus: Pick<Bus, 'health'>): void {
   if (failing.length === 0) return;
   throw new Error(`bus subscriptions not consuming: ${failing.map((f) => `${f.group} (${f.topics.join(', ')}) since ${f.since}: ${f.error}`).join('; ')}`);
 }
+
+/**
+ * The bus whose health() lists a subscription only once it has been failing for `graceMs`
+ * (BUS_UNHEALTHY_AFTER_SECONDS): /ready stays up through a short broker outage instead of emptying
+ * every Service at once, and fails when consumption really stopped.
+ */
+export function withHealthGrace<B extends Bus>(bus: B, graceMs: number, now: () => number = Date.now): B {
+  if (graceMs <= 0) return bus;
+  return new Proxy(bus, {
+    get(target, property, receiver) {
+      if (property === 'health') return (): BusHealth => ({ failing: target.health().failing.filter((entry) => now() - Date.parse(entry.since) >= graceMs) });
+      const value: unknown = Reflect.get(target, property, receiver);
+      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+    },
+  });
+}

@@ -16,6 +16,10 @@ export class FakeKafka implements KafkaClient {
   readonly sent: Array<{ topic: string; messages: unknown[] }> = [];
   readonly created: string[] = [];
   producerConfig: ProducerConfig | undefined;
+  /** admin.fetchTopicOffsets answers, per topic. */
+  readonly topicOffsets = new Map<string, Array<{ partition: number; offset: string; high: string; low: string }>>();
+  /** admin.fetchOffsets answers, per group. */
+  readonly groupOffsets = new Map<string, Array<{ topic: string; partitions: Array<{ partition: number; offset: string; metadata: string | null }> }>>();
 
   producer(config: ProducerConfig): KafkaProducer {
     this.producerConfig = config;
@@ -52,6 +56,8 @@ export class FakeKafka implements KafkaClient {
         return true;
       },
       describeCluster: async () => ({ brokers: [{ nodeId: 1, host: 'fake', port: 9092 }], controller: 1, clusterId: 'fake' }),
+      fetchTopicOffsets: async (topic: string) => this.topicOffsets.get(topic) ?? [],
+      fetchOffsets: (async ({ groupId }: { groupId: string }) => this.groupOffsets.get(groupId) ?? []) as KafkaAdmin['fetchOffsets'],
     };
   }
 

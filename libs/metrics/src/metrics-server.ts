@@ -1,4 +1,4 @@
-import { createServer, type Server } from 'node:http';
+import { createServer, type RequestListener, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { AggregatorRegistry } from 'prom-client';
 import type { MetricsRegistry } from './metrics-registry';
@@ -8,7 +8,14 @@ export interface MetricsSources {
   registry: MetricsRegistry;
   /** Service threads (embedded profile): their registries as JSON (MetricsRegistry.toJson). */
   threads?: () => Array<Promise<unknown[]>>;
+  /**
+   * GET /health and /ready, answered on this plain-HTTP port too: where the API port takes only mutual-TLS
+   * clients, kubelets and container health checks (which present no client certificate) probe here.
+   */
+  probes?: RequestListener;
 }
+
+const PROBE_PATHS = new Set(['/health', '/ready']);
 
 export interface MetricsServer {
   url: string;
@@ -23,6 +30,10 @@ export interface MetricsServer {
  */
 export async function startMetricsServer(host: string, port: number, sources: MetricsSources): Promise<MetricsServer> {
   const server: Server = createServer((req, res) => {
+    if (sources.probes && req.method === 'GET' && PROBE_PATHS.has((req.url ?? '').split('?')[0]!)) {
+      sources.probes(req, res);
+      return;
+    }
     if (req.method !== 'GET' || (req.url ?? '').split('?')[0] !== '/metrics') {
       res.writeHead(404, { 'content-type': 'text/plain' }).end('not found\n');
       return;

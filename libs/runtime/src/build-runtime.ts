@@ -1,6 +1,6 @@
 import { systemClock } from '@vaultline/core';
-import { openStore, type DocumentStore } from '@vaultline/store';
-import { observedBus, type Bus } from '@vaultline/bus';
+import { openStore, type DocumentStore, type OpenStoreOptions } from '@vaultline/store';
+import { observedBus, withHealthGrace, type Bus } from '@vaultline/bus';
 import type { MetricsRegistry } from '@vaultline/metrics';
 import type { TtlStore } from '@vaultline/ttl';
 import { createLogger } from '@vaultline/logger';
@@ -10,6 +10,10 @@ import type { ServiceName, ServiceRuntime } from './service-runtime';
 export interface RuntimeParts {
   service: ServiceName;
   storeUrl: string;
+  /** Processed-event retention, and whether MongoDB indexes are created (migrate) or only checked (services). */
+  storeOptions?: OpenStoreOptions;
+  /** BUS_UNHEALTHY_AFTER_SECONDS in ms: how long a subscription fails before health() (so /ready) reports it. */
+  busUnhealthyAfterMs?: number;
   bus: Bus;
   ttl: TtlStore;
   logLevel: string;
@@ -29,11 +33,12 @@ export interface RuntimeParts {
 
 /** Opens this service's own store and assembles its runtime around the shared bus and TTL store. */
 export async function buildRuntime(parts: RuntimeParts): Promise<ServiceRuntime> {
-  const store: DocumentStore = await openStore(parts.storeUrl);
+  const store: DocumentStore = await openStore(parts.storeUrl, parts.storeOptions);
   const metrics = parts.metrics?.forService(parts.service);
+  const bus = metrics ? observedBus(parts.bus, metrics) : parts.bus;
   return {
     store,
-    bus: metrics ? observedBus(parts.bus, metrics) : parts.bus,
+    bus: withHealthGrace(bus, parts.busUnhealthyAfterMs ?? 0),
     ...(metrics ? { metrics } : {}),
     ttl: parts.ttl,
     logger: createLogger({ service: parts.service, level: parts.logLevel, ...(parts.logDestination ? { destination: parts.logDestination } : {}) }),

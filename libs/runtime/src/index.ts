@@ -5,3 +5,5 @@ export * from './build-runtime';
 export * from './serve';
 export * from './standalone';
 export * from './internal-tls';
+export * from './secret-files';
+export * from './shutdown';

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
-import { loadConfig } from '@vaultline/config';
+import { envBoolean, loadConfig } from '@vaultline/config';
+import type { KafkaSecurity } from '@vaultline/bus';
 import { SERVICE_NAMES, type ServiceName } from './service-runtime';
 
 /**
@@ -26,6 +27,35 @@ export const runtimeConfigSchema = z.object({
   STORE_URL: z.string().min(1).optional(),
   /** memory:// | redis://host:port */
   TTL_URL: z.string().min(1).optional(),
+  /**
+   * Production: this service's MongoDB URL with its credentials and TLS options (usually MONGO_URL_FILE,
+   * a mounted Secret). Takes the place of STORE_URL; `{service}` is replaced as there.
+   */
+  MONGO_URL: z.string().regex(/^mongodb(\+srv)?:\/\//, 'must be a mongodb:// or mongodb+srv:// URL').optional(),
+  /** Production: the Redis URL (rediss:// for TLS) with its password (usually REDIS_URL_FILE). Takes the place of TTL_URL. */
+  REDIS_URL: z.string().regex(/^rediss?:\/\//, 'must be a redis:// or rediss:// URL').optional(),
+  /** rediss:// with a private CA: the CA's PEM. */
+  REDIS_TLS_CA_FILE: z.string().min(1).optional(),
+  /** TLS to the Kafka brokers, trusting this CA (PEM). */
+  KAFKA_SSL_CA_FILE: z.string().min(1).optional(),
+  /** TLS to the Kafka brokers with the system's CAs (a broker with a public certificate); implied by KAFKA_SSL_CA_FILE. */
+  KAFKA_SSL: envBoolean().default(false),
+  KAFKA_SASL_MECHANISM: z.enum(['plain', 'scram-sha-256', 'scram-sha-512']).optional(),
+  KAFKA_SASL_USERNAME: z.string().min(1).optional(),
+  /** Usually KAFKA_SASL_PASSWORD_FILE. */
+  KAFKA_SASL_PASSWORD: z.string().min(1).optional(),
+  /** Processed-event marks (consumers' duplicate detection) are kept this long: longer than any redelivery window. */
+  PROCESSED_EVENTS_RETENTION_DAYS: z.coerce.number().int().min(1).default(14),
+  /**
+   * SIGTERM: /ready answers 503 at once, and the service keeps serving this long (load balancers and
+   * endpoints stop sending it traffic) before it drains. Kubernetes' preStop sleeps as long.
+   */
+  SHUTDOWN_DELAY_SECONDS: z.coerce.number().int().min(0).max(300).default(5),
+  /**
+   * /ready fails on the bus only once a subscription has not been consuming for this long; a consumer
+   * that kafkajs restarts by itself never counts. A short broker outage then does not empty every Service.
+   */
+  BUS_UNHEALTHY_AFTER_SECONDS: z.coerce.number().int().min(0).default(30),
   PUBLIC_BASE_URL: z.string().url().optional(),
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
   /** Loopback unless asked: a container sets HOST=0.0.0.0 (deploy/Dockerfile, docker-compose.yml). */
@@ -51,9 +81,40 @@ export const runtimeConfigSchema = z.object({
 
 export type RuntimeConfig = z.infer<typeof runtimeConfigSchema>;
 
-export function loadRuntimeConfig(env: NodeJS.ProcessEnv): RuntimeConfig {
-  return loadConfig(runtimeConfigSchema.superRefine(requireTlsPair), env);
+/** Kafka SASL needs a mechanism, a user and a password together. */
+function requireKafkaSasl(config: { KAFKA_SASL_MECHANISM?: string | undefined; KAFKA_SASL_USERNAME?: string | undefined; KAFKA_SASL_PASSWORD?: string | undefined }, ctx: z.RefinementCtx): void {
+  const parts = { KAFKA_SASL_MECHANISM: config.KAFKA_SASL_MECHANISM, KAFKA_SASL_USERNAME: config.KAFKA_SASL_USERNAME, KAFKA_SASL_PASSWORD: config.KAFKA_SASL_PASSWORD };
+  const given = Object.values(parts).filter(Boolean).length;
+  if (given === 0 || given === 3) return;
+  for (const [name, value] of Object.entries(parts)) if (!value) ctx.addIssue({ code: 'custom', path: [name], message: 'is required with the other KAFKA_SASL_ variables (KAFKA_SASL_PASSWORD or KAFKA_SASL_PASSWORD_FILE)' });
 }
+
+export function loadRuntimeConfig(env: NodeJS.ProcessEnv): RuntimeConfig {
+  return loadConfig(
+    runtimeConfigSchema.superRefine((config, ctx) => {
+      requireTlsPair(config, ctx);
+      requireKafkaSasl(config, ctx);
+    }),
+    env,
+  );
+}
+
+/** TLS and SASL towards Kafka from KAFKA_SSL_CA_FILE, KAFKA_SSL and KAFKA_SASL_* (undefined: plaintext). */
+export function kafkaSecurityOf(config: RuntimeConfig): KafkaSecurity | undefined {
+  const ssl = config.KAFKA_SSL_CA_FILE ? { ca: readFileSync(config.KAFKA_SSL_CA_FILE) } : config.KAFKA_SSL ? (true as const) : undefined;
+  const sasl =
+    config.KAFKA_SASL_MECHANISM && config.KAFKA_SASL_USERNAME && config.KAFKA_SASL_PASSWORD
+      ? { mechanism: config.KAFKA_SASL_MECHANISM, username: config.KAFKA_SASL_USERNAME, password: config.KAFKA_SASL_PASSWORD }
+      : undefined;
+  if (!ssl && !sasl) return undefined;
+  return { ...(ssl ? { ssl } : {}), ...(sasl ? { sasl } : {}) };
+}
+
+/** The TTL store's URL: REDIS_URL (production, from a Secret) or TTL_URL. */
+export const ttlUrlOf = (config: RuntimeConfig): string | undefined => config.REDIS_URL ?? config.TTL_URL;
+
+/** Processed-event marks' retention in milliseconds. */
+export const processedRetentionOf = (config: RuntimeConfig) => ({ retentionMs: config.PROCESSED_EVENTS_RETENTION_DAYS * 86_400_000 });
 
 /** The standalone default, which deploy/ (compose, Prometheus, Kubernetes) assumes. */
 export const DEFAULT_METRICS_PORT = 9464;
@@ -76,7 +137,7 @@ export function tlsOf(config: RuntimeConfig): TlsFiles | undefined {
 }
 
 export function storeUrlFor(config: RuntimeConfig, service: ServiceName, defaultTemplate: string): string {
-  return (config.STORE_URL ?? defaultTemplate).replaceAll('{service}', service);
+  return (config.MONGO_URL ?? config.STORE_URL ?? defaultTemplate).replaceAll('{service}', service);
 }
 
 /** Env names of the other services' base URLs in the standalone processes: VAULT_URL, PAYMENT_ORCHESTRATOR_URL … */

@@ -1,40 +1,83 @@
 import { readFileSync } from 'node:fs';
-import { openBus } from '@vaultline/bus';
+import { openBus, PARKED_OUTBOX_COLLECTION } from '@vaultline/bus';
 import { openTtlStore } from '@vaultline/ttl';
 import { createLogger } from '@vaultline/logger';
+import { openStore, type CollectionSpec } from '@vaultline/store';
 import type { ServiceApp, ServiceName, ServiceRuntime } from './service-runtime';
 import { MetricsRegistry, startMetricsServer } from '@vaultline/metrics';
-import { DEFAULT_METRICS_PORT, loadRuntimeConfig, metricsPortOf, serviceUrlsFromEnv, storeUrlFor, tlsOf } from './runtime-config';
+import { DEFAULT_METRICS_PORT, kafkaSecurityOf, loadRuntimeConfig, metricsPortOf, processedRetentionOf, serviceUrlsFromEnv, storeUrlFor, tlsOf, ttlUrlOf } from './runtime-config';
 import { buildRuntime } from './build-runtime';
 import { listen } from './serve';
 import { internalTlsFromEnv, mutualTlsServerOptions } from './internal-tls';
+import { withSecretFiles } from './secret-files';
+import { shutdownGate } from './shutdown';
 
 export type StandaloneFactory = (runtime: ServiceRuntime, env: NodeJS.ProcessEnv) => ServiceApp | Promise<ServiceApp>;
 
-/** Reads a secret from NAME or from the file named by NAME_FILE (Docker/Kubernetes secrets). */
-function secretFromEnv(env: NodeJS.ProcessEnv, name: string): string | undefined {
-  const file = env[`${name}_FILE`];
-  if (file) return readFileSync(file, 'utf8').trim();
-  return env[name];
+export interface StandaloneOptions {
+  /** The service's collections (with their indexes): what `migrate` creates, and what the service checks at start on MongoDB. */
+  collections: () => Promise<CollectionSpec[]>;
+  /** Command-line arguments after the script: `migrate` runs the migration instead of the service. */
+  argv?: string[];
+}
+
+
+/**
+ * `<service> migrate`: creates the service's collections and indexes in its store (MongoDB: the
+ * processed-event TTL index, the outbox's order index, the lease collection too), then exits 0. Run
+ * once per release before the services start (the Kubernetes Job, the compose service they depend
+ * on); production services only check the indexes at start. Needs only the store's URL.
+ */
+export async function runMigrate(service: ServiceName, collections: () => Promise<CollectionSpec[]>, rawEnv: NodeJS.ProcessEnv = process.env): Promise<number> {
+  const log = createLogger({ service, level: rawEnv.LOG_LEVEL ?? 'info' });
+  try {
+    const env = withSecretFiles(rawEnv);
+    const config = loadRuntimeConfig(env);
+    const store = await openStore(storeUrlFor(config, service, `sqlite:${config.DATA_DIR}/{service}.db`), { indexes: 'create', processedRetention: processedRetentionOf(config) });
+    try {
+      const specs = [...(await collections()), { name: PARKED_OUTBOX_COLLECTION }];
+      for (const spec of specs) await store.register(spec);
+      log.info({ collections: specs.map((spec) => spec.name), processed_events_retention_days: config.PROCESSED_EVENTS_RETENTION_DAYS }, `${service} migrate: collections and indexes are in place`);
+    } finally {
+      await store.close();
+    }
+    return 0;
+  } catch (error) {
+    log.fatal({ err: error }, `${service} migrate failed: ${error instanceof Error ? error.message : String(error)}`);
+    return 1;
+  }
 }
 
 /**
  * One service as its own process (local and production profiles). Configuration:
- * BUS_URL, STORE_URL (`{service}` replaced), TTL_URL, PORT, the other services' base URLs
+ * BUS_URL, STORE_URL (`{service}` replaced) or MONGO_URL, TTL_URL or REDIS_URL, PORT, the other services' base URLs
  * (VAULT_URL, GATEWAY_URL …), INTERNAL_JWT_PRIVATE_KEY (this service's ES256 PEM) and
- * INTERNAL_JWT_PUBLIC_KEYS (JSON object: issuer service → public key PEM, or a list of PEMs during a rotation), each also as *_FILE.
+ * INTERNAL_JWT_PUBLIC_KEYS (JSON object: issuer service → public key PEM, or a list of PEMs during a rotation);
+ * every secret also as NAME_FILE (SECRET_VARIABLES). With `migrate` as argument: runMigrate, then exit.
+ *
+ * SIGTERM: /ready answers 503 at once, the service keeps serving for SHUTDOWN_DELAY_SECONDS, then stops
+ * accepting, finishes what is in flight, stops consumers and flushes the outbox, and exits; after
+ * SHUTDOWN_GRACE_MS more it exits anyway.
  */
 export async function runStandalone(
   service: ServiceName,
   factory: StandaloneFactory,
   env: NodeJS.ProcessEnv = process.env,
   onShutdown: () => Promise<void> = async () => {},
+  options?: StandaloneOptions,
 ): Promise<void> {
+  const argv = options?.argv ?? process.argv.slice(2);
+  if (options && argv[0] === 'migrate') {
+    const code = await runMigrate(service, options.collections, env);
+    await onShutdown();
+    process.exit(code);
+  }
   const log = createLogger({ service, level: env.LOG_LEVEL ?? 'info' });
   try {
+    env = withSecretFiles(env);
     const config = loadRuntimeConfig(env);
-    const privateKeyPem = secretFromEnv(env, 'INTERNAL_JWT_PRIVATE_KEY');
-    const publicKeysJson = secretFromEnv(env, 'INTERNAL_JWT_PUBLIC_KEYS');
+    const privateKeyPem = env.INTERNAL_JWT_PRIVATE_KEY;
+    const publicKeysJson = env.INTERNAL_JWT_PUBLIC_KEYS;
     if (!privateKeyPem || !publicKeysJson) {
       throw new Error('missing configuration: INTERNAL_JWT_PRIVATE_KEY and INTERNAL_JWT_PUBLIC_KEYS (or their _FILE variants)');
     }
@@ -43,11 +86,15 @@ export async function runStandalone(
     const internalTls = internalTlsFromEnv(env);
     const edgeTls = tlsOf(config);
     const metrics = new MetricsRegistry().collectProcessMetrics();
-    const bus = await openBus(config.BUS_URL, { logger: log, consumerName: `${service}-${env.HOSTNAME ?? '1'}` });
-    const ttl = await openTtlStore(config.TTL_URL ?? 'memory://', { keyPrefix: `vaultline:${service}:` });
+    const kafkaSecurity = kafkaSecurityOf(config);
+    const bus = await openBus(config.BUS_URL, { logger: log, consumerName: `${service}-${env.HOSTNAME ?? '1'}`, ...(kafkaSecurity ? { kafkaSecurity } : {}) });
+    const ttl = await openTtlStore(ttlUrlOf(config) ?? 'memory://', { keyPrefix: `vaultline:${service}:`, ...(config.REDIS_TLS_CA_FILE ? { tlsCa: readFileSync(config.REDIS_TLS_CA_FILE) } : {}) });
     const runtime = await buildRuntime({
       service,
       storeUrl: storeUrlFor(config, service, `sqlite:${config.DATA_DIR}/{service}.db`),
+      // MongoDB: indexes are the migrate command's; a service only checks them (SQLite creates its own at start).
+      storeOptions: { indexes: 'verify', processedRetention: processedRetentionOf(config) },
+      busUnhealthyAfterMs: config.BUS_UNHEALTHY_AFTER_SECONDS * 1000,
       bus,
       ttl,
       metrics,
@@ -64,31 +111,37 @@ export async function runStandalone(
     // a service with a separate internal listener) is public and uses TLS_CERT_FILE/TLS_KEY_FILE.
     const internalListenerTls = internalTls ? mutualTlsServerOptions(internalTls) : undefined;
     const metricsPort = metricsPortOf(config, DEFAULT_METRICS_PORT);
-    const metricsServer = metricsPort === null ? undefined : await startMetricsServer(config.METRICS_HOST ?? config.HOST, metricsPort, { registry: metrics });
+    const shutdown = shutdownGate();
+    // /health and /ready on the metrics port as well (plain HTTP): probes carry no client certificate.
+    const gatedHttp = shutdown.gate(app.http);
+    const metricsServer = metricsPort === null ? undefined : await startMetricsServer(config.METRICS_HOST ?? config.HOST, metricsPort, { registry: metrics, probes: gatedHttp });
     // Started before it listens: while a restarted service starts, callers find nothing listening (the
     // gateway answers its own 503 and the merchant retries) rather than a 503 from a service that
     // accepted the request. Its port is configured, so nothing needs it listening earlier.
     await app.start();
     const server = await listen(config.HOST, config.PORT, app.internalHttp ? edgeTls : (internalListenerTls ?? edgeTls));
     const internal = app.internalHttp ? await listen(config.GATEWAY_INTERNAL_HOST, config.GATEWAY_INTERNAL_PORT, internalListenerTls) : undefined;
-    server.handle(app.http);
-    if (internal && app.internalHttp) internal.handle(app.internalHttp);
+    server.handle(gatedHttp);
+    if (internal && app.internalHttp) internal.handle(shutdown.gate(app.internalHttp));
     log.info({ url: server.url, ...(internal ? { internal_url: internal.url } : {}), ...(metricsServer ? { metrics_url: metricsServer.url } : {}) }, `${service} listening`);
-    let stopping = false;
-    const shutdown = async (signal: string) => {
-      if (stopping) return;
-      stopping = true;
+    const stop = async (signal: string) => {
+      if (shutdown.shuttingDown) return;
       const startedAt = Date.now();
-      log.info({ signal, grace_ms: config.SHUTDOWN_GRACE_MS }, `${service} draining`);
+      const delayMs = config.SHUTDOWN_DELAY_SECONDS * 1000;
+      log.info({ signal, delay_ms: delayMs, grace_ms: config.SHUTDOWN_GRACE_MS }, `${service} shutting down: /ready fails now, serving ${config.SHUTDOWN_DELAY_SECONDS} s more, then draining`);
       // Whatever is still running when the grace period ends is cut off: consumers' unacknowledged
       // messages are delivered again and the outbox is relayed after the restart (at-least-once).
       setTimeout(() => {
         log.error({ grace_ms: config.SHUTDOWN_GRACE_MS }, `${service} did not drain within SHUTDOWN_GRACE_MS; exiting`);
         process.exit(1);
-      }, config.SHUTDOWN_GRACE_MS).unref();
-      // Stop accepting and finish the requests in flight; then stop the consumers (the message being
-      // handled finishes and its offset is committed) and flush the outbox relay (app.stop); then close.
-      await Promise.all([server.drain(), internal?.drain()]);
+      }, delayMs + config.SHUTDOWN_GRACE_MS).unref();
+      // Unready and still serving for the delay; then stop accepting and finish the requests in flight;
+      // then stop the consumers (the message being handled finishes and its offset is committed) and
+      // flush the outbox relay (app.stop); then close.
+      await shutdown.begin(delayMs, async () => {
+        log.info({ ms: Date.now() - startedAt }, `${service} draining`);
+        await Promise.all([server.drain(), internal?.drain()]);
+      });
       await app.stop();
       await runtime.store.close();
       await bus.close();
@@ -98,8 +151,8 @@ export async function runStandalone(
       log.info({ ms: Date.now() - startedAt }, `${service} drained`);
       process.exit(0);
     };
-    process.on('SIGINT', () => void shutdown('SIGINT'));
-    process.on('SIGTERM', () => void shutdown('SIGTERM'));
+    process.on('SIGINT', () => void stop('SIGINT'));
+    process.on('SIGTERM', () => void stop('SIGTERM'));
   } catch (error) {
     log.fatal({ err: error }, `${service} failed to start: ${error instanceof Error ? error.message : String(error)}`);
     process.exit(1);

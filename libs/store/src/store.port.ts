@@ -166,12 +166,43 @@ export interface UnitOfWork {
   afterCommit(callback: () => void): void;
 }
 
+/** A lease's name and the fencing token its holder got: a write fenced by it fails once another holder took the lease. */
+export interface Fence {
+  lease: string;
+  token: number;
+}
+
 export interface Outbox {
-  /** The oldest unpublished messages, in commit order. */
+  /** The oldest unpublished messages, in commit order (across every process writing to the store). */
   pending(limit: number): Promise<PendingOutboxMessage[]>;
-  remove(positions: string[]): Promise<void>;
+  /**
+   * Removes published messages. With a fence, only while that lease still carries that token (atomically
+   * with the removal); otherwise nothing is removed and LeaseLostError is thrown.
+   */
+  remove(positions: string[], fence?: Fence): Promise<void>;
   /** Called after every commit that added outbox messages (relays use it to wake up). */
   onCommit(listener: () => void): () => void;
+}
+
+/**
+ * Named leases in the service's own store, so that one process of several does a job alone (the outbox
+ * relay). The time is the store's: the memory and SQLite adapters' process clock, MongoDB's server clock.
+ */
+export interface Leases {
+  /**
+   * Takes the lease for `holder` for `ttlMs` when it is free or has expired, or renews it when `holder`
+   * holds it. Returns the fencing token: unchanged while one holder renews, larger at every new term
+   * (another holder, or the same one after its lease ran out). Null while another holder's lease runs.
+   */
+  acquire(name: string, holder: string, ttlMs: number): Promise<number | null>;
+  /** Ends `holder`'s lease at once (a clean stop hands over without waiting for it to run out); no-op otherwise. */
+  release(name: string, holder: string): Promise<void>;
+}
+
+/** Where and how long processed-event marks are kept (PROCESSED_EVENTS_RETENTION_DAYS). */
+export interface ProcessedRetention {
+  /** Marks older than this are dropped: longer than any redelivery window (default 14 days). */
+  retentionMs: number;
 }
 
 export interface DocumentStore {
@@ -184,7 +215,13 @@ export interface DocumentStore {
    */
   transaction<R>(work: (uow: UnitOfWork) => R | Promise<R>): Promise<R>;
   isProcessed(consumerGroup: string, eventId: string): Promise<boolean>;
+  /**
+   * Drops processed-event marks recorded before `before`; returns how many. The SQLite and memory adapters
+   * run it themselves on a timer when opened with a retention; MongoDB expires them with a TTL index.
+   */
+  pruneProcessed(before: Date): Promise<number>;
   readonly outbox: Outbox;
+  readonly leases: Leases;
   /** Throws when the store cannot be reached. */
   ping(): Promise<void>;
   close(): Promise<void>;
@@ -199,6 +236,25 @@ export class ConcurrentModificationError extends AppError {
 export class DuplicateKeyError extends AppError {
   constructor(collection: string, fields: string[]) {
     super('duplicate_key', 409, `A ${collection} record with the same ${fields.join(', ')} already exists.`, { fields });
+  }
+}
+
+/** A fenced write found the lease held by another term: this process is no longer the holder. */
+export class LeaseLostError extends Error {
+  constructor(lease: string, token: number) {
+    super(`lease ${lease} is no longer held with fencing token ${token}: another holder took it over`);
+    this.name = 'LeaseLostError';
+  }
+}
+
+/**
+ * The store was opened to use indexes made by the migrate command, and some are missing: the service
+ * refuses to start rather than run without its unique constraints or with collection scans.
+ */
+export class MissingIndexesError extends Error {
+  constructor(readonly missing: string[]) {
+    super(`indexes missing: ${missing.join(', ')}. Run the migrate command of this service (deploy/README.md, "Indexes: the migrate command") before starting it`);
+    this.name = 'MissingIndexesError';
   }
 }
 

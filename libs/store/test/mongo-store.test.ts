@@ -27,3 +27,35 @@ describeWithMongo('MongoDocumentStore', 'MongoDB store contract', (mongoUrl) => 
     { durable: true },
   );
 });
+
+// Production services open their store in `verify` mode; the migrate command in `create` mode.
+describeWithMongo('MongoDocumentStore indexes', 'MongoDB indexes: migrate creates, services verify', (mongoUrl) => {
+  const urls: string[] = [];
+  const fresh = () => {
+    const url = withMongoDatabase(mongoUrl(), `vaultline_test_${randomUUID().replace(/-/g, '')}`);
+    urls.push(url);
+    return url;
+  };
+  afterAll(async () => {
+    for (const url of urls) await dropMongoDatabase(url);
+  });
+
+  it('when a service starts on a database the migrate command never prepared, then opening the store fails naming the missing collections and indexes', async () => {
+    await expect(MongoDocumentStore.connect(fresh(), { indexes: 'verify' })).rejects.toThrow(/indexes missing: .*_vl_processed_events.*Run the migrate command/);
+  });
+
+  it('when the migrate command ran, then a service opens the store in verify mode and registers its collections without creating anything; a collection migrate did not make is named', async () => {
+    const url = fresh();
+    const migrate = await MongoDocumentStore.connect(url, { indexes: 'create', processedRetention: { retentionMs: 14 * 86_400_000 } });
+    await migrate.register({ name: 'payments', indexes: [{ fields: ['reference'], unique: true }] });
+    await migrate.close();
+
+    const service = await MongoDocumentStore.connect(url, { indexes: 'verify' });
+    try {
+      await expect(service.register({ name: 'payments', indexes: [{ fields: ['reference'], unique: true }] })).resolves.toBeUndefined();
+      await expect(service.register({ name: 'refunds' })).rejects.toThrow(/indexes missing: collection refunds/);
+    } finally {
+      await service.close();
+    }
+  });
+});

@@ -8,6 +8,8 @@ export interface OpenTtlStoreOptions {
   keyPrefix?: string;
   /** Memory only: the clock expiry is measured against. */
   clock?: Clock;
+  /** Redis only (rediss://): trust this CA (PEM) instead of the system's. */
+  tlsCa?: Buffer;
 }
 
 /**
@@ -19,7 +21,7 @@ export interface OpenTtlStoreOptions {
 export async function openTtlStore(url: string, options: OpenTtlStoreOptions = {}): Promise<TtlStore> {
   if (url.startsWith('memory:')) return new MemoryTtlStore({ clock: options.clock, maxEntries: maxEntriesOf(url) });
   if (url.startsWith('redis://') || url.startsWith('rediss://')) {
-    const store = new RedisTtlStore(url, { keyPrefix: options.keyPrefix });
+    const store = new RedisTtlStore(url, { keyPrefix: options.keyPrefix, ...(options.tlsCa ? { tlsCa: options.tlsCa } : {}) });
     try {
       await store.ping();
     } catch (error) {

@@ -8,6 +8,8 @@ export interface RedisTtlStoreOptions {
   keyPrefix?: string;
   /** Connection errors (reconnects are automatic); commands fail with UnavailableError meanwhile. */
   onError?: (error: Error) => void;
+  /** rediss://: the CA that signed the server's certificate (PEM), when not a public one. */
+  tlsCa?: Buffer;
 }
 
 /**
@@ -69,6 +71,8 @@ export class RedisTtlStore implements TtlStore {
   constructor(url: string, options: RedisTtlStoreOptions = {}) {
     this.client = new Redis(url, {
       keyPrefix: options.keyPrefix,
+      // rediss:// turns TLS on; a private CA is trusted through `ca` (ioredis passes tls to tls.connect).
+      ...(options.tlsCa ? { tls: { ca: [options.tlsCa] } } : {}),
       maxRetriesPerRequest: 2,
       enableAutoPipelining: true,
       // ioredis arms this timer even when the socket is already closed (disconnect while reconnecting),

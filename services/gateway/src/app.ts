@@ -75,7 +75,7 @@ export function createApp(runtime: ServiceRuntime, config: GatewayConfig): Servi
     UPSTREAM_SERVICES.map((service): [UpstreamService, Upstream] => {
       const app = runtime.inProcessApps?.[service];
       if (app) return [service, new InProcessUpstream({ app, signer: runtime.signer, logger, publicBaseUrl })];
-      return [service, new HttpUpstream({ url: runtime.serviceUrls[service], signer: runtime.signer, logger, timeoutMs: config.upstreamTimeoutMs, bodyLimitBytes: config.bodyLimitBytes, tls: runtime.internalTls })];
+      return [service, new HttpUpstream({ url: runtime.serviceUrls[service], signer: runtime.signer, logger, timeoutMs: config.upstreamTimeoutMs, connectRetryMs: config.upstreamConnectRetryMs, bodyLimitBytes: config.bodyLimitBytes, tls: runtime.internalTls })];
     }),
   ) as Record<UpstreamService, Upstream>;
 

@@ -39,6 +39,12 @@ export const gatewayConfigSchema = z.object({
   API_KEY_PEPPER: z.string().min(16, { message: 'must be at least 16 characters' }).optional(),
   /** How long the gateway waits for an upstream's response headers (the forwarder waits on destinations). */
   GATEWAY_UPSTREAM_TIMEOUT: envDurationMs().default(60_000),
+  /**
+   * How long a request waits for a service that refuses connections (restarting: nothing listens on its
+   * port) before the gateway answers 503. A refused connection carried no request, so trying again is
+   * safe for every method; a service being replaced then costs the merchant latency, not an error.
+   */
+  GATEWAY_UPSTREAM_CONNECT_RETRY: envDurationMs().default(10_000),
   IDEMPOTENCY_KEY_TTL: envDurationMs()
     .refine((ms) => ms > 0, { message: 'must be longer than 0' })
     .default(24 * 60 * 60 * 1000),
@@ -66,6 +72,8 @@ export interface GatewayConfig {
   publicBaseUrl?: string;
   apiKeyPepper?: string;
   upstreamTimeoutMs: number;
+  /** GATEWAY_UPSTREAM_CONNECT_RETRY: how long refused connections to a service are tried again. */
+  upstreamConnectRetryMs?: number;
   /** How long an Idempotency-Key's response is kept (IDEMPOTENCY_KEY_TTL). */
   idempotencyKeyTtlMs: number;
   /** Largest request body accepted at the edge, in bytes (1 MB). */
@@ -83,6 +91,7 @@ export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env): Gateway
   const config: GatewayConfig = {
     port: parsed.PORT,
     upstreamTimeoutMs: parsed.GATEWAY_UPSTREAM_TIMEOUT,
+    upstreamConnectRetryMs: parsed.GATEWAY_UPSTREAM_CONNECT_RETRY,
     idempotencyKeyTtlMs: parsed.IDEMPOTENCY_KEY_TTL,
     bodyLimitBytes: 1024 * 1024,
     trustProxy: parsed.TRUST_PROXY,

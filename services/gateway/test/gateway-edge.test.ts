@@ -199,7 +199,7 @@ describe.each([
       }
     });
 
-    it('when the upstream is down, then it answers 503 service_unavailable', async () => {
+    it('when the upstream is down (still refusing after GATEWAY_UPSTREAM_CONNECT_RETRY), then it answers 503 service_unavailable', async () => {
       expectProblem(await call(gateway.url, '/payments/one-off', { method: 'POST', headers: withKey({ 'content-type': 'application/json' }), body: '{}' }), 503, 'service_unavailable');
     });
 

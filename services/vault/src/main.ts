@@ -13,5 +13,6 @@ void import('@vaultline/runtime').then(({ runStandalone }) =>
     },
     process.env,
     () => telemetry.shutdown(),
+    { collections: async () => (await import('./data/collections')).collectionSpecs },
   ),
 );

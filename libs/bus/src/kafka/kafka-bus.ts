@@ -11,6 +11,7 @@ import {
   type LogEntry,
   type Producer,
   type ProducerConfig,
+  type SASLOptions,
 } from 'kafkajs';
 import type { Logger } from '@vaultline/logger';
 import { deadLetterTopic, type Bus, type BusHealth, type BusMessage, type ConsumerLag, type SubscribeOptions, type Subscription } from '../bus.port';
@@ -18,10 +19,32 @@ import { deliverWithRetry, describeError, retryPolicyOf, type RetryPolicy } from
 import { silentLogger } from '../silent-logger';
 import { GroupTopics, SubscriptionHealth, topicsOf } from '../subscriptions';
 import { validateMessages } from '../validate-messages';
+import { lagOf, type TopicOffsets } from './kafka-lag';
 
 export type KafkaProducer = Pick<Producer, 'connect' | 'sendBatch' | 'disconnect'>;
 export type KafkaConsumer = Pick<Consumer, 'connect' | 'subscribe' | 'run' | 'disconnect' | 'on' | 'events'>;
-export type KafkaAdmin = Pick<Admin, 'connect' | 'listTopics' | 'createTopics' | 'describeCluster' | 'disconnect'>;
+export type KafkaAdmin = Pick<Admin, 'connect' | 'listTopics' | 'createTopics' | 'describeCluster' | 'disconnect' | 'fetchOffsets' | 'fetchTopicOffsets'>;
+
+/**
+ * TLS and SASL towards the brokers (KAFKA_SSL_CA_FILE, KAFKA_SASL_*), passed to kafkajs as its `ssl` and
+ * `sasl` options. `ca` given: TLS trusting that CA only; `ssl: true`: TLS with the system's CAs. SASL
+ * without TLS is refused: the password (plain) would cross the network in clear.
+ */
+export interface KafkaSecurity {
+  ssl?: { ca: Buffer } | true;
+  sasl?: { mechanism: 'plain' | 'scram-sha-256' | 'scram-sha-512'; username: string; password: string };
+}
+
+/** kafkajs's `ssl` and `sasl` client options from KafkaSecurity. */
+export function kafkajsSecurity(security: KafkaSecurity | undefined): { ssl?: true | { ca: Buffer[] }; sasl?: SASLOptions } {
+  if (!security) return {};
+  if (security.sasl && !security.ssl) throw new Error('Kafka SASL needs TLS: set KAFKA_SSL_CA_FILE (or KAFKA_SSL=true for a broker with a public certificate)');
+  const { sasl } = security;
+  return {
+    ...(security.ssl === true ? { ssl: true } : security.ssl ? { ssl: { ca: [security.ssl.ca] } } : {}),
+    ...(sasl ? { sasl: { mechanism: sasl.mechanism, username: sasl.username, password: sasl.password } as SASLOptions } : {}),
+  };
+}
 
 /** The part of kafkajs's `Kafka` client the bus uses (tests hand in a double shaped after it). */
 export interface KafkaClient {
@@ -42,6 +65,7 @@ export interface KafkaBusOptions {
   client?: KafkaClient;
   /** Delay before restarting a consumer that crashed for good (default 1 s doubling, at most 60 s). */
   restartDelayMs?: (crashes: number) => number;
+  security?: KafkaSecurity;
 }
 
 /**
@@ -91,7 +115,8 @@ interface Member {
  *   fetch are handled concurrently, up to partitionsConsumedConcurrently.
  * - A consumer that crashes with an error kafkajs will not retry (consumer/index.js onCrash:
  *   restart only when the error is retriable) is started again by the bus after a backoff; until
- *   it has joined its group again, health() lists it.
+ *   it has joined its group again, health() lists it. A crash kafkajs restarts itself is logged and
+ *   not listed. /ready turns that into unready only after BUS_UNHEALTHY_AFTER_SECONDS (readiness).
  */
 export class KafkaBus implements Bus {
   private readonly members = new Set<Member>();
@@ -118,6 +143,7 @@ export class KafkaBus implements Bus {
       new Kafka({
         clientId: options.clientId ?? 'vaultline',
         brokers: options.brokers,
+        ...kafkajsSecurity(options.security),
         logLevel: logLevel.WARN,
         logCreator: () => (entry: LogEntry) => forwardLog(logger, entry),
       });
@@ -209,12 +235,24 @@ export class KafkaBus implements Bus {
   }
 
   /**
-   * Not answered here: a group's lag on Kafka is the broker's committed offsets against the topic's end
-   * offsets (admin.fetchOffsets / fetchTopicOffsets), read by a Kafka exporter without costing this process
-   * an admin round trip per scrape (deploy/README.md).
+   * The groups' committed offsets (admin.fetchOffsets) against the topics' end offsets
+   * (admin.fetchTopicOffsets), per group and topic (lagOf). One admin connection per call: the metrics
+   * scrape calls it, every 15 s; a failure surfaces as the scrape's error for this series only.
    */
-  async consumerLag(_groups: Array<{ group: string; topics: string[] }>): Promise<ConsumerLag[]> {
-    return [];
+  async consumerLag(groups: Array<{ group: string; topics: string[] }>): Promise<ConsumerLag[]> {
+    if (groups.length === 0) return [];
+    this.assertOpen();
+    const admin = this.client.admin();
+    await admin.connect();
+    try {
+      const ends: Record<string, TopicOffsets> = {};
+      for (const topic of new Set(groups.flatMap((group) => group.topics))) ends[topic] = await admin.fetchTopicOffsets(topic);
+      const lags: ConsumerLag[] = [];
+      for (const { group, topics } of groups) lags.push(...lagOf(group, await admin.fetchOffsets({ groupId: group, topics }), ends));
+      return lags;
+    } finally {
+      await admin.disconnect();
+    }
   }
 
   health(): BusHealth {
@@ -280,8 +318,14 @@ export class KafkaBus implements Bus {
    */
   private onCrash(member: Member, consumer: KafkaConsumer, error: Error, kafkajsRestarts: boolean): void {
     if (member.stopped || member.consumer !== consumer) return;
+    // A crash kafkajs restarts from itself (a retriable error: a broker moving, a rebalance, a short
+    // outage) does not make the subscription failing: it rejoins on its own. Only a consumer kafkajs gave
+    // up on counts, until the bus's own restart joined the group again.
+    if (kafkajsRestarts) {
+      this.logger.warn({ group: member.group, topics: member.topics, error: describeError(error) }, 'kafka consumer crashed; kafkajs restarts it');
+      return;
+    }
     this.subscriptionHealth.fail(member, member, describeError(error));
-    if (kafkajsRestarts) return;
     member.crashes++;
     const delay = (this.options.restartDelayMs ?? defaultRestartDelayMs)(member.crashes);
     this.logger.error({ group: member.group, topics: member.topics, error: describeError(error), restart_in_ms: delay }, 'kafka consumer crashed and kafkajs will not restart it; the bus restarts it');

@@ -1,18 +1,22 @@
 import {
   ConcurrentModificationError,
   DuplicateKeyError,
+  LeaseLostError,
   UnknownCollectionError,
   partitionOf,
   partitionOfDocument,
   type Collection,
   type CollectionSpec,
   type DocumentStore,
+  type Fence,
   type IndexSpec,
+  type Leases,
   type Outbox,
   type OutboxMessage,
   type Page,
   type PageRequest,
   type PendingOutboxMessage,
+  type ProcessedRetention,
   type StoreScope,
   type StoredDocument,
   type UnitOfWork,
@@ -24,6 +28,14 @@ import { runUnitOfWork, type BufferedUnitOfWork } from '../unit-of-work';
 import { assertCollectionName, assertIndexes } from '../collection-naming';
 import { parseWhere, type Condition } from '../where';
 import { compareStrings, matches } from './match-where';
+import { nextLeaseTerm, pruneProcessedPeriodically, type LeaseRow } from '../lease-terms';
+
+export interface MemoryStoreOptions {
+  /** Drop processed-event marks after this long (checked hourly); kept for ever without it. */
+  processedRetention?: ProcessedRetention;
+  /** The clock of leases and marks (tests move it). */
+  now?: () => number;
+}
 
 type Doc = StoredDocument & Record<string, unknown>;
 
@@ -44,10 +56,32 @@ const PROCESSED = 'processed_events';
 export class MemoryDocumentStore implements DocumentStore {
   private readonly collections = new Map<string, MemoryCollectionState>();
   private readonly outboxRows = new Map<number, OutboxMessage>();
-  private readonly processed = new Set<string>();
+  /** Processed-event mark → when it was recorded (epoch ms). */
+  private readonly processed = new Map<string, number>();
+  private readonly leaseRows = new Map<string, LeaseRow>();
   private readonly listeners = new CommitListeners();
+  private readonly now: () => number;
+  private readonly stopPruning: () => void;
   private nextPosition = 1;
   private closed = false;
+
+  constructor(options: MemoryStoreOptions = {}) {
+    this.now = options.now ?? Date.now;
+    const retention = options.processedRetention;
+    this.stopPruning = retention ? pruneProcessedPeriodically((before) => this.pruneProcessed(before), retention.retentionMs, this.now) : () => undefined;
+  }
+
+  readonly leases: Leases = {
+    acquire: async (name: string, holder: string, ttlMs: number): Promise<number | null> => {
+      const next = nextLeaseTerm(this.leaseRows.get(name), holder, ttlMs, this.now());
+      if (next) this.leaseRows.set(name, next);
+      return next?.token ?? null;
+    },
+    release: async (name: string, holder: string): Promise<void> => {
+      const row = this.leaseRows.get(name);
+      if (row?.holder === holder) this.leaseRows.set(name, { ...row, expiresAt: 0 });
+    },
+  };
 
   readonly outbox: Outbox = {
     pending: async (limit: number): Promise<PendingOutboxMessage[]> => {
@@ -59,7 +93,8 @@ export class MemoryDocumentStore implements DocumentStore {
       }
       return result;
     },
-    remove: async (positions: string[]): Promise<void> => {
+    remove: async (positions: string[], fence?: Fence): Promise<void> => {
+      if (fence && this.leaseRows.get(fence.lease)?.token !== fence.token) throw new LeaseLostError(fence.lease, fence.token);
       for (const position of positions) this.outboxRows.delete(Number(position));
     },
     onCommit: (listener: () => void): (() => void) => this.listeners.add(listener),
@@ -91,12 +126,21 @@ export class MemoryDocumentStore implements DocumentStore {
     return this.processed.has(processedKey(consumerGroup, eventId));
   }
 
+  async pruneProcessed(before: Date): Promise<number> {
+    let dropped = 0;
+    for (const [key, at] of this.processed) {
+      if (at < before.getTime() && this.processed.delete(key)) dropped++;
+    }
+    return dropped;
+  }
+
   async ping(): Promise<void> {
     if (this.closed) throw new Error('memory store is closed');
   }
 
   async close(): Promise<void> {
     this.closed = true;
+    this.stopPruning();
   }
 
   private state(name: string): MemoryCollectionState {
@@ -151,7 +195,8 @@ export class MemoryDocumentStore implements DocumentStore {
         else docs.delete(id);
       }
     }
-    for (const key of marks) this.processed.add(key);
+    const markedAt = this.now();
+    for (const key of marks) this.processed.set(key, markedAt);
     for (const message of uow.messages) this.outboxRows.set(this.nextPosition++, message);
     if (uow.messages.length > 0) this.listeners.notify();
   }

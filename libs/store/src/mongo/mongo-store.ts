@@ -2,15 +2,20 @@ import mongoose, { mongo } from 'mongoose';
 import {
   ConcurrentModificationError,
   DuplicateKeyError,
+  LeaseLostError,
+  MissingIndexesError,
   UnknownCollectionError,
   partitionOf,
   type Collection,
   type CollectionSpec,
   type DocumentStore,
+  type Fence,
+  type Leases,
   type Outbox,
   type Page,
   type PageRequest,
   type PendingOutboxMessage,
+  type ProcessedRetention,
   type StoreScope,
   type StoredDocument,
   type UnitOfWork,
@@ -26,6 +31,30 @@ import { mongoFilter, uniqueIndexFilter, type MongoFilter } from './mongo-where'
 const OUTBOX = '_vl_outbox';
 const PROCESSED = '_vl_processed_events';
 const COLLECTIONS = '_vl_collections';
+const LEASES = '_vl_leases';
+/** One counter document: outbox positions taken inside the commit's transaction, so their order is commit order across processes. */
+const OUTBOX_SEQUENCE = '_vl_outbox_sequence';
+const PROCESSED_TTL_INDEX = 'ix__vl_processed_events_ttl';
+const OUTBOX_ORDER_INDEX = 'ix__vl_outbox_seq';
+const DEFAULT_PROCESSED_RETENTION_MS = 14 * 86_400_000;
+
+export interface MongoStoreOptions {
+  /**
+   * `create` (default): register() creates collections and indexes, connect() the store's own (the migrate
+   * command, tests). `verify`: nothing is created; register() and connect() fail with MissingIndexesError
+   * naming what the migrate command has not made yet (production services at start).
+   */
+  indexes?: 'create' | 'verify';
+  /** The TTL of processed-event marks (the TTL index's expireAfterSeconds); default 14 days. */
+  processedRetention?: ProcessedRetention;
+}
+
+interface LeaseDocument {
+  _id: string;
+  holder: string;
+  token: number;
+  expires_at: Date;
+}
 
 interface MongoDocument {
   _id: string;
@@ -38,6 +67,8 @@ interface MongoDocument {
 
 interface OutboxDocument {
   _id: mongo.ObjectId;
+  /** Commit order across processes; absent on rows written before it existed (they sort first). */
+  seq?: number;
   topic: string;
   key: string;
   value: string;
@@ -70,7 +101,9 @@ const TRANSACTION_OPTIONS: mongo.TransactionOptions = {
  *
  * Needs a replica set (a single-node one is enough: `mongod --replSet rs0` then `rs.initiate()`), because
  * a commit is a multi-document transaction (withTransaction, majority write concern, snapshot reads).
- * Outbox positions are ObjectId hex strings: ordered per process, only approximately across processes.
+ * Outbox rows carry a sequence number taken from one counter document inside the commit's transaction:
+ * two commits that both publish conflict on it, so sequence order is commit order across every process
+ * (the price: commits that publish are serialised per database). Positions are the rows' ObjectId hex.
  */
 export class MongoDocumentStore implements DocumentStore {
   private readonly specs = new Map<string, CollectionSpec>();
@@ -79,23 +112,70 @@ export class MongoDocumentStore implements DocumentStore {
   readonly outbox: Outbox = {
     pending: async (limit: number): Promise<PendingOutboxMessage[]> => {
       const { limit: max } = validatePage({ limit });
-      const rows = await this.db.collection<OutboxDocument>(OUTBOX).find({}).sort({ _id: 1 }).limit(max).toArray();
+      const rows = await this.db.collection<OutboxDocument>(OUTBOX).find({}).sort({ seq: 1, _id: 1 }).limit(max).toArray();
       return rows.map((row) => ({ position: row._id.toHexString(), message: { topic: row.topic, key: row.key, value: row.value, headers: row.headers } }));
     },
-    remove: async (positions: string[]): Promise<void> => {
+    remove: async (positions: string[], fence?: Fence): Promise<void> => {
       const ids = positions.filter((position) => mongo.ObjectId.isValid(position)).map((position) => new mongo.ObjectId(position));
-      if (ids.length > 0) await this.db.collection<OutboxDocument>(OUTBOX).deleteMany({ _id: { $in: ids } });
+      if (!fence) {
+        if (ids.length > 0) await this.db.collection<OutboxDocument>(OUTBOX).deleteMany({ _id: { $in: ids } });
+        return;
+      }
+      // The lease document is written in the same transaction: a takeover committing meanwhile conflicts with it.
+      const session = await this.connection.startSession();
+      try {
+        await session.withTransaction(async () => {
+          const { matchedCount } = await this.db.collection<LeaseDocument>(LEASES).updateOne({ _id: fence.lease, token: fence.token }, { $inc: { fenced_writes: 1 } }, { session });
+          if (matchedCount === 0) throw new LeaseLostError(fence.lease, fence.token);
+          if (ids.length > 0) await this.db.collection<OutboxDocument>(OUTBOX).deleteMany({ _id: { $in: ids } }, { session });
+        }, TRANSACTION_OPTIONS);
+      } finally {
+        await session.endSession();
+      }
     },
     onCommit: (listener: () => void): (() => void) => this.listeners.add(listener),
+  };
+
+  /** On the server's clock ($$NOW): the replicas' clocks do not matter. */
+  readonly leases: Leases = {
+    acquire: async (name: string, holder: string, ttlMs: number): Promise<number | null> => {
+      const live = { $gt: ['$expires_at', '$$NOW'] };
+      const mine = { $eq: ['$holder', { $literal: holder }] };
+      const free = { $or: [mine, { $not: [live] }] };
+      try {
+        const row = await this.db.collection<LeaseDocument>(LEASES).findOneAndUpdate(
+          { _id: name },
+          [
+            {
+              $set: {
+                token: { $cond: [free, { $cond: [{ $and: [mine, live] }, '$token', { $add: [{ $ifNull: ['$token', 0] }, 1] }] }, '$token'] },
+                holder: { $cond: [free, { $literal: holder }, '$holder'] },
+                expires_at: { $cond: [free, { $add: ['$$NOW', ttlMs] }, '$expires_at'] },
+              },
+            },
+          ],
+          { upsert: true, returnDocument: 'after' },
+        );
+        return row && row.holder === holder ? row.token : null;
+      } catch (error) {
+        // Two first acquisitions racing to insert the document: the one that lost is not the holder.
+        if (error instanceof mongo.MongoServerError && error.code === 11000) return null;
+        throw error;
+      }
+    },
+    release: async (name: string, holder: string): Promise<void> => {
+      await this.db.collection<LeaseDocument>(LEASES).updateOne({ _id: name, holder }, { $set: { expires_at: new Date(0) } });
+    },
   };
 
   private constructor(
     private readonly connection: mongoose.Connection,
     private readonly db: mongo.Db,
+    private readonly indexMode: 'create' | 'verify',
   ) {}
 
   /** Connects with majority read and write concerns; `url` names the database (mongodb://host/db?replicaSet=rs0). */
-  static async connect(url: string): Promise<MongoDocumentStore> {
+  static async connect(url: string, options: MongoStoreOptions = {}): Promise<MongoDocumentStore> {
     const connection = await mongoose
       .createConnection(url, {
         ignoreUndefined: true,
@@ -110,10 +190,17 @@ export class MongoDocumentStore implements DocumentStore {
       await connection.close();
       throw new Error('MongoDB connection has no database');
     }
-    const store = new MongoDocumentStore(connection, db);
-    for (const row of await db.collection<SpecDocument>(COLLECTIONS).find({}).toArray()) store.specs.set(row._id, row.spec);
-    // Created up front: a transaction should not be the one to create a collection.
-    for (const name of [OUTBOX, PROCESSED]) await ensureCollection(db, name);
+    const indexMode = options.indexes ?? 'create';
+    const store = new MongoDocumentStore(connection, db, indexMode);
+    try {
+      for (const row of await db.collection<SpecDocument>(COLLECTIONS).find({}).toArray()) store.specs.set(row._id, row.spec);
+      const retentionSeconds = Math.round((options.processedRetention?.retentionMs ?? DEFAULT_PROCESSED_RETENTION_MS) / 1000);
+      if (indexMode === 'create') await createInternalIndexes(db, retentionSeconds);
+      else await assertIndexesExist(db, { [PROCESSED]: [PROCESSED_TTL_INDEX], [OUTBOX]: [OUTBOX_ORDER_INDEX], [OUTBOX_SEQUENCE]: [], [LEASES]: [] });
+    } catch (error) {
+      await connection.close();
+      throw error;
+    }
     return store;
   }
 
@@ -121,6 +208,11 @@ export class MongoDocumentStore implements DocumentStore {
     assertCollectionName(spec.name);
     const indexes = (spec.indexes ?? []).map(savedIndex);
     assertIndexes(spec.name, indexes);
+    if (this.indexMode === 'verify') {
+      await assertIndexesExist(this.db, { [spec.name]: [`ix_${spec.name}_partition`, ...indexes.map((index) => indexName(spec.name, index))] });
+      this.specs.set(spec.name, { name: spec.name, indexes });
+      return;
+    }
     await ensureCollection(this.db, spec.name);
     const collection = this.db.collection(spec.name);
     // Documents written before modes existed: their partition is their merchant id (test mode).
@@ -160,6 +252,12 @@ export class MongoDocumentStore implements DocumentStore {
     return found !== null;
   }
 
+  /** The TTL index expires marks on its own (within a minute of their time); this drops them at once. */
+  async pruneProcessed(before: Date): Promise<number> {
+    const { deletedCount } = await this.db.collection<ProcessedDocument>(PROCESSED).deleteMany({ processed_at: { $lt: before } });
+    return deletedCount;
+  }
+
   async ping(): Promise<void> {
     await this.db.command({ ping: 1 });
   }
@@ -194,7 +292,11 @@ export class MongoDocumentStore implements DocumentStore {
           await this.db.collection<ProcessedDocument>(PROCESSED).insertMany(marks, { session, ordered: true });
         }
         if (uow.messages.length > 0) {
-          const rows = uow.messages.map((message) => ({ _id: new mongo.ObjectId(), ...message }));
+          const counter = await this.db
+            .collection<{ _id: string; value: number }>(OUTBOX_SEQUENCE)
+            .findOneAndUpdate({ _id: 'outbox' }, { $inc: { value: uow.messages.length } }, { upsert: true, returnDocument: 'after', session });
+          const first = (counter?.value ?? uow.messages.length) - uow.messages.length + 1;
+          const rows = uow.messages.map((message, index) => ({ _id: new mongo.ObjectId(), seq: first + index, ...message }));
           await this.db.collection<OutboxDocument>(OUTBOX).insertMany(rows, { session, ordered: true });
         }
       }, TRANSACTION_OPTIONS);
@@ -314,6 +416,35 @@ async function dropMerchantIndexes(collection: mongo.Collection): Promise<void> 
 }
 
 const NAMESPACE_EXISTS = 48;
+const INDEX_OPTIONS_CONFLICT = 85;
+
+/** The store's own collections and indexes: the outbox's order, the processed marks' TTL (changed in place when the retention changes). */
+async function createInternalIndexes(db: mongo.Db, retentionSeconds: number): Promise<void> {
+  // Created up front: a transaction should not be the one to create a collection.
+  for (const name of [OUTBOX, PROCESSED, LEASES, OUTBOX_SEQUENCE]) await ensureCollection(db, name);
+  await db.collection(OUTBOX).createIndex({ seq: 1, _id: 1 }, { name: OUTBOX_ORDER_INDEX });
+  try {
+    await db.collection(PROCESSED).createIndex({ processed_at: 1 }, { name: PROCESSED_TTL_INDEX, expireAfterSeconds: retentionSeconds });
+  } catch (error) {
+    if (!(error instanceof mongo.MongoServerError && error.code === INDEX_OPTIONS_CONFLICT)) throw error;
+    await db.command({ collMod: PROCESSED, index: { name: PROCESSED_TTL_INDEX, expireAfterSeconds: retentionSeconds } });
+  }
+}
+
+/** Throws MissingIndexesError naming every collection or index (collection.index) that does not exist yet. */
+async function assertIndexesExist(db: mongo.Db, wanted: Record<string, string[]>): Promise<void> {
+  const existing = new Set((await db.listCollections({}, { nameOnly: true }).toArray()).map((collection) => collection.name));
+  const missing: string[] = [];
+  for (const [collection, indexes] of Object.entries(wanted)) {
+    if (!existing.has(collection)) {
+      missing.push(`collection ${collection}`);
+      continue;
+    }
+    const names = new Set((await db.collection(collection).listIndexes().toArray()).map((index) => String(index.name)));
+    for (const index of indexes) if (!names.has(index)) missing.push(`${collection}.${index}`);
+  }
+  if (missing.length > 0) throw new MissingIndexesError(missing);
+}
 
 async function ensureCollection(db: mongo.Db, name: string): Promise<void> {
   try {

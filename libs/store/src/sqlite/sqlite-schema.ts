@@ -5,6 +5,7 @@ import { fieldExpr } from './sqlite-where';
 export const OUTBOX_TABLE = '_vl_outbox';
 export const PROCESSED_TABLE = '_vl_processed_events';
 export const COLLECTIONS_TABLE = '_vl_collections';
+export const LEASES_TABLE = '_vl_leases';
 
 export const INTERNAL_SCHEMA = `
   CREATE TABLE IF NOT EXISTS ${OUTBOX_TABLE} (
@@ -19,6 +20,13 @@ export const INTERNAL_SCHEMA = `
     event_id TEXT NOT NULL,
     processed_at INTEGER NOT NULL,
     PRIMARY KEY (consumer_group, event_id)
+  ) WITHOUT ROWID;
+  CREATE INDEX IF NOT EXISTS ${PROCESSED_TABLE}_at ON ${PROCESSED_TABLE} (processed_at);
+  CREATE TABLE IF NOT EXISTS ${LEASES_TABLE} (
+    name TEXT PRIMARY KEY,
+    holder TEXT NOT NULL,
+    token INTEGER NOT NULL,
+    expires_at INTEGER NOT NULL
   ) WITHOUT ROWID;
   CREATE TABLE IF NOT EXISTS ${COLLECTIONS_TABLE} (
     name TEXT PRIMARY KEY,

@@ -2,15 +2,19 @@ import Database from 'better-sqlite3';
 import {
   ConcurrentModificationError,
   DuplicateKeyError,
+  LeaseLostError,
   UnknownCollectionError,
   partitionOf,
   type Collection,
   type CollectionSpec,
   type DocumentStore,
+  type Fence,
+  type Leases,
   type Outbox,
   type Page,
   type PageRequest,
   type PendingOutboxMessage,
+  type ProcessedRetention,
   type StoreScope,
   type StoredDocument,
   type UnitOfWork,
@@ -23,6 +27,7 @@ import { parseWhere } from '../where';
 import {
   COLLECTIONS_TABLE,
   INTERNAL_SCHEMA,
+  LEASES_TABLE,
   OUTBOX_TABLE,
   PROCESSED_TABLE,
   collectionDdl,
@@ -32,6 +37,14 @@ import { whereSql, type SqlParam } from './sqlite-where';
 import { GroupCommitter, type UnitOutcome } from './group-committer';
 import { preparePrivateDatabaseFile } from './private-database-file';
 import { checkpointInBackground } from './wal-checkpointer';
+import { nextLeaseTerm, pruneProcessedPeriodically, type LeaseRow } from '../lease-terms';
+
+export interface SqliteStoreOptions {
+  /** Drop processed-event marks after this long (checked hourly); kept for ever without it. */
+  processedRetention?: ProcessedRetention;
+  /** The clock of leases and marks (tests move it). */
+  now?: () => number;
+}
 
 type Statement = Database.Statement<SqlParam[]>;
 
@@ -70,16 +83,31 @@ export class SqliteDocumentStore implements DocumentStore {
         message: { topic: row.topic, key: row.key, value: row.value, headers: JSON.parse(row.headers) as Record<string, string> },
       }));
     },
-    remove: async (positions: string[]): Promise<void> => {
-      if (positions.length > 0) this.removeOutbox(positions);
+    remove: async (positions: string[], fence?: Fence): Promise<void> => {
+      if (positions.length > 0 || fence) this.removeOutbox(positions, fence);
     },
     onCommit: (listener: () => void): (() => void) => this.listeners.add(listener),
   };
 
-  private readonly removeOutbox: (positions: string[]) => void;
-  private stopCheckpoints: () => void = () => undefined;
+  /** Several processes may share the file (local profile tools, tests): each lease decision is one IMMEDIATE transaction. */
+  readonly leases: Leases = {
+    acquire: async (name: string, holder: string, ttlMs: number): Promise<number | null> => this.acquireLease.immediate(name, holder, ttlMs),
+    release: async (name: string, holder: string): Promise<void> => {
+      this.statement(`UPDATE ${LEASES_TABLE} SET expires_at = 0 WHERE name = ? AND holder = ?`).run(name, holder);
+    },
+  };
 
-  private constructor(private readonly db: Database.Database) {
+  private readonly removeOutbox: (positions: string[], fence?: Fence) => void;
+  private readonly acquireLease: Database.Transaction<(name: string, holder: string, ttlMs: number) => number | null>;
+  private stopCheckpoints: () => void = () => undefined;
+  private stopPruning: () => void = () => undefined;
+  private readonly now: () => number;
+
+  private constructor(
+    private readonly db: Database.Database,
+    options: SqliteStoreOptions = {},
+  ) {
+    this.now = options.now ?? Date.now;
     // No SAVEPOINT per unit: SQLite copies the pages a unit changes inside a savepoint into a statement
     // journal, a fifth of a grouped unit's CPU (docs/benchmarks.md). A unit that fails (a version
     // conflict, a duplicate key: rare) rolls back the whole transaction instead, and the group is applied
@@ -115,10 +143,27 @@ export class SqliteDocumentStore implements DocumentStore {
       if (outcomes.some((outcome, index) => outcome.ok && units[index]!.messages.length > 0)) this.listeners.notify();
       return outcomes;
     });
-    this.removeOutbox = db.transaction((positions: string[]) => {
+    this.removeOutbox = db.transaction((positions: string[], fence?: Fence) => {
+      if (fence) {
+        const token = this.statement(`SELECT token FROM ${LEASES_TABLE} WHERE name = ?`).pluck().get(fence.lease) as number | undefined;
+        if (token !== fence.token) throw new LeaseLostError(fence.lease, fence.token);
+      }
       const remove = this.statement(`DELETE FROM ${OUTBOX_TABLE} WHERE position = ?`);
       for (const position of positions) remove.run(Number(position));
     });
+    this.acquireLease = db.transaction((name: string, holder: string, ttlMs: number): number | null => {
+      const row = this.statement(`SELECT holder, token, expires_at AS expiresAt FROM ${LEASES_TABLE} WHERE name = ?`).get(name) as LeaseRow | undefined;
+      const next = nextLeaseTerm(row, holder, ttlMs, this.now());
+      if (!next) return null;
+      this.statement(`INSERT INTO ${LEASES_TABLE} (name, holder, token, expires_at) VALUES (?, ?, ?, ?) ON CONFLICT (name) DO UPDATE SET holder = excluded.holder, token = excluded.token, expires_at = excluded.expires_at`).run(
+        name,
+        next.holder,
+        next.token,
+        next.expiresAt,
+      );
+      return next.token;
+    });
+    if (options.processedRetention) this.stopPruning = pruneProcessedPeriodically((before) => this.pruneProcessed(before), options.processedRetention.retentionMs, this.now);
     const rows = db.prepare(`SELECT spec FROM ${COLLECTIONS_TABLE}`).pluck().all() as string[];
     for (const row of rows) {
       const spec = JSON.parse(row) as CollectionSpec;
@@ -127,7 +172,7 @@ export class SqliteDocumentStore implements DocumentStore {
   }
 
   /** Opens (creating when missing) a database file; ':memory:' gives a private in-memory database. */
-  static async open(file: string): Promise<SqliteDocumentStore> {
+  static async open(file: string, options: SqliteStoreOptions = {}): Promise<SqliteDocumentStore> {
     preparePrivateDatabaseFile(file);
     const db = new Database(file);
     try {
@@ -138,7 +183,7 @@ export class SqliteDocumentStore implements DocumentStore {
       db.pragma('synchronous = NORMAL');
       db.pragma('busy_timeout = 5000');
       db.exec(INTERNAL_SCHEMA);
-      const store = new SqliteDocumentStore(db);
+      const store = new SqliteDocumentStore(db, options);
       if (!db.memory) store.stopCheckpoints = checkpointInBackground(file);
       return store;
     } catch (error) {
@@ -172,6 +217,11 @@ export class SqliteDocumentStore implements DocumentStore {
     return found !== undefined;
   }
 
+  async pruneProcessed(before: Date): Promise<number> {
+    if (!this.db.open) return 0;
+    return this.statement(`DELETE FROM ${PROCESSED_TABLE} WHERE processed_at < ?`).run(before.getTime()).changes;
+  }
+
   async ping(): Promise<void> {
     this.statement('SELECT 1').get();
   }
@@ -180,6 +230,7 @@ export class SqliteDocumentStore implements DocumentStore {
     if (!this.db.open) return;
     // Units already queued commit now; a unit that reaches the queue later fails (connection closed).
     this.committer.flush();
+    this.stopPruning();
     // Keeps planner statistics current for the expression indexes (cheap; SQLite's recommendation).
     this.db.pragma('optimize');
     this.stopCheckpoints();
@@ -226,7 +277,7 @@ export class SqliteDocumentStore implements DocumentStore {
       current = undefined;
       if (uow.marks.length > 0) {
         const mark = this.statement(`INSERT INTO ${PROCESSED_TABLE} (consumer_group, event_id, processed_at) VALUES (?, ?, ?)`);
-        const now = Date.now();
+        const now = this.now();
         for (const { group, eventId } of uow.marks) mark.run(group, eventId, now);
       }
       if (uow.messages.length > 0) {

@@ -2,6 +2,7 @@ import { newId } from '@vaultline/core';
 import {
   ConcurrentModificationError,
   DuplicateKeyError,
+  LeaseLostError,
   UnknownCollectionError,
   type Collection,
   type DocumentStore,
@@ -36,6 +37,8 @@ const OTHER = 'merchant_b';
 const A = { merchantId: MERCHANT, mode: 'test' } as const;
 const B = { merchantId: OTHER, mode: 'test' } as const;
 const A_LIVE = { merchantId: MERCHANT, mode: 'live' } as const;
+
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 const message = (n: number): OutboxMessage => ({ topic: 'items.v1', key: `key-${n}`, value: JSON.stringify({ n }), headers: { 'x-n': String(n) } });
 
@@ -628,6 +631,69 @@ export function storeContract(adapterName: string, open: () => Promise<OpenedSto
 
         await expect(again).rejects.toBeInstanceOf(DuplicateKeyError);
         expect(await items.get(A, effect)).toBeNull();
+      });
+    });
+
+    describe('processed-event retention', () => {
+      it('when marks older than a time are pruned, then they are gone and the newer ones stay', async () => {
+        await store.transaction((uow) => uow.markProcessed('billing', 'old-event'));
+        await pause(30);
+        const cut = new Date();
+        await pause(30);
+        await store.transaction((uow) => uow.markProcessed('billing', 'new-event'));
+
+        expect(await store.pruneProcessed(cut)).toBe(1);
+
+        expect(await store.isProcessed('billing', 'old-event')).toBe(false);
+        expect(await store.isProcessed('billing', 'new-event')).toBe(true);
+      });
+    });
+
+    describe('leases', () => {
+      const LEASE = 'outbox-relay';
+
+      it('when one holder takes a lease, then another gets nothing while it runs, and the holder renews it under the same fencing token', async () => {
+        const token = await store.leases.acquire(LEASE, 'relay-a', 5_000);
+
+        expect(token).toEqual(expect.any(Number));
+        expect(await store.leases.acquire(LEASE, 'relay-b', 5_000)).toBeNull();
+        expect(await store.leases.acquire(LEASE, 'relay-a', 5_000)).toBe(token);
+        expect(await store.leases.acquire('another-job', 'relay-b', 5_000)).toEqual(expect.any(Number));
+      });
+
+      it('when the holder stops renewing, then another holder takes the lease once it ran out, with a larger fencing token', async () => {
+        const first = (await store.leases.acquire(LEASE, 'relay-a', 300))!;
+        await pause(450);
+
+        const second = await store.leases.acquire(LEASE, 'relay-b', 5_000);
+
+        expect(second).toBeGreaterThan(first);
+        expect(await store.leases.acquire(LEASE, 'relay-a', 5_000)).toBeNull();
+      });
+
+      it('when the holder releases the lease, then another takes it at once; a release by a non-holder changes nothing', async () => {
+        const first = (await store.leases.acquire(LEASE, 'relay-a', 60_000))!;
+        await store.leases.release(LEASE, 'relay-b');
+        expect(await store.leases.acquire(LEASE, 'relay-b', 60_000)).toBeNull();
+
+        await store.leases.release(LEASE, 'relay-a');
+
+        expect(await store.leases.acquire(LEASE, 'relay-b', 60_000)).toBeGreaterThan(first);
+      });
+
+      it('when outbox messages are removed under a fencing token, then it works while that term lasts and fails, removing nothing, once another holder took over', async () => {
+        for (let n = 1; n <= 3; n++) await store.transaction((uow) => uow.publish(message(n)));
+        const first = (await store.leases.acquire(LEASE, 'relay-a', 300))!;
+        const [one, two, three] = await store.outbox.pending(3);
+        await store.outbox.remove([one!.position], { lease: LEASE, token: first });
+        await pause(450);
+        const second = (await store.leases.acquire(LEASE, 'relay-b', 5_000))!;
+
+        await expect(store.outbox.remove([two!.position], { lease: LEASE, token: first })).rejects.toBeInstanceOf(LeaseLostError);
+
+        expect((await store.outbox.pending(10)).map((entry) => entry.message.key)).toEqual(['key-2', 'key-3']);
+        await store.outbox.remove([two!.position, three!.position], { lease: LEASE, token: second });
+        expect(await store.outbox.pending(10)).toEqual([]);
       });
     });
 

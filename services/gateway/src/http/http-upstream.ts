@@ -14,6 +14,8 @@ export interface HttpUpstreamOptions {
   logger: Logger;
   /** How long the service may take to send its response headers (GATEWAY_UPSTREAM_TIMEOUT): then 504. */
   timeoutMs: number;
+  /** How long refused connections are tried again (the service restarting); 0 or absent: not at all. */
+  connectRetryMs?: number | undefined;
   /** Largest body read from the merchant (413 beyond). */
   bodyLimitBytes: number;
   /** Mutual TLS to the service (an https url): the gateway's certificate and key, the internal CA. */
@@ -24,6 +26,13 @@ export interface InternalTlsOptions {
   ca: Buffer;
   cert: Buffer;
   key: Buffer;
+}
+
+const CONNECT_RETRY_STEP_MS = 100;
+
+function isConnectionRefused(error: unknown): boolean {
+  const { code, cause } = error as { code?: unknown; cause?: { code?: unknown } };
+  return code === 'ECONNREFUSED' || cause?.code === 'ECONNREFUSED';
 }
 
 /** Proxies merchant requests to a service over HTTP with an internal JWT, on a keep-alive pool. */
@@ -40,15 +49,26 @@ export class HttpUpstream implements Upstream {
     if (body) headers['content-length'] = String(body.length);
 
     let upstream: Dispatcher.ResponseData;
+    const retryUntil = Date.now() + (this.options.connectRetryMs ?? 0);
     try {
-      upstream = await this.pool.request({
-        method: req.method as 'GET',
-        path: call.path,
-        headers,
-        body: body && body.length > 0 ? body : null,
-        headersTimeout: this.options.timeoutMs,
-        bodyTimeout: this.options.timeoutMs,
-      });
+      for (;;) {
+        try {
+          upstream = await this.pool.request({
+            method: req.method as 'GET',
+            path: call.path,
+            headers,
+            body: body && body.length > 0 ? body : null,
+            headersTimeout: this.options.timeoutMs,
+            bodyTimeout: this.options.timeoutMs,
+          });
+          break;
+        } catch (error) {
+          // Refused: nothing listens (the service is restarting), so the request was never sent: safe to send again
+          // (while the merchant is still connected; req itself ends once its body was read).
+          if (!isConnectionRefused(error) || Date.now() + CONNECT_RETRY_STEP_MS > retryUntil || req.socket.destroyed) throw error;
+          await new Promise((resolve) => setTimeout(resolve, CONNECT_RETRY_STEP_MS));
+        }
+      }
     } catch (error) {
       this.options.logger.warn({ err: error, service: call.service, request_id: requestIdOf(req) }, 'upstream request failed');
       if (error instanceof undiciErrors.HeadersTimeoutError) throw new UpstreamTimeoutError(call.service);

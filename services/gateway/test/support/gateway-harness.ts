@@ -82,7 +82,8 @@ export async function startGateway(
     publicBaseUrl: PUBLIC_BASE_URL,
     ...(options.inProcess ? { inProcessApps: Object.fromEntries(Object.entries(upstreams.servers).map(([name, server]) => [name, server.app])) } : {}),
   };
-  const app = createApp(runtime, loadGatewayConfig({ ADMIN_API_KEY: ADMIN_KEY, ...env }));
+  // Refused connections are retried only briefly here: an upstream that is down stays down in these tests.
+  const app = createApp(runtime, loadGatewayConfig({ ADMIN_API_KEY: ADMIN_KEY, GATEWAY_UPSTREAM_CONNECT_RETRY: '300ms', ...env }));
   await app.start();
   const server = await startHttpServer(app.http);
   const internal = await startHttpServer(app.internalHttp!);

@@ -1,14 +1,18 @@
 import type { Scope } from '@vaultline/core';
-import { assignMissingModes, type DocumentStore, type Page, type PageRequest, type UnitOfWork, type Where } from '@vaultline/store';
+import { assignMissingModes, type CollectionSpec, type DocumentStore, type Page, type PageRequest, type UnitOfWork, type Where } from '@vaultline/store';
 import type { ImportItem, ImportJob } from '../domain/import-job/import-job';
 import type { ImportJobRepository } from '../domain/ports';
 
 export const IMPORT_JOBS = 'import_jobs';
 export const IMPORT_ITEMS = 'import_items';
 
+export const importCollections: CollectionSpec[] = [
+  { name: IMPORT_JOBS, indexes: [{ fields: ['state'] }] },
+  { name: IMPORT_ITEMS, indexes: [{ fields: ['job_id', 'business_key'], unique: true }] },
+];
+
 export async function registerImportCollections(store: DocumentStore): Promise<void> {
-  await store.register({ name: IMPORT_JOBS, indexes: [{ fields: ['state'] }] });
-  await store.register({ name: IMPORT_ITEMS, indexes: [{ fields: ['job_id', 'business_key'], unique: true }] });
+  for (const spec of importCollections) await store.register(spec);
 }
 
 /**
