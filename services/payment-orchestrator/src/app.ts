@@ -26,6 +26,8 @@ import { createFlow, explainFlow, getFlow, getFlowMatrix, listFlows, putFlowMatr
 import { createProcessorAccount, deleteProcessorAccount, getProcessorAccount, listProcessorAccounts, updateProcessorAccount } from './domain/manage-processor-accounts';
 import { PaymentRunner } from './domain/payment-runner';
 import type { TransactionRunner } from './domain/ports';
+import type { Payment } from './domain/payment/payment';
+import type { UnitOfWork } from '@vaultline/store';
 import { getPayment, listPayments, listTransactions } from './domain/query-payments';
 import { flowRoutes } from './http/flows.routes';
 import { paymentRoutes } from './http/payments.routes';
@@ -35,6 +37,14 @@ import { processorAccountRoutes } from './http/processor-accounts.routes';
 import { processorNotificationRoutes } from './http/processor-notifications.routes';
 import { receiveProcessorNotification, wakePayment } from './domain/receive-processor-notification';
 import { voidStrayAuthorization } from './domain/void-stray-authorization';
+import { AfterSaleWorker } from './domain/after-sale-worker';
+import { afterSaleNotifications } from './domain/after-sale-notifications';
+import { cancelPayment, expireAuthorizations, settleVoidByNotification } from './domain/cancel-payment';
+import { advanceRefund, wakeRefund } from './domain/refunds/advance-refund';
+import { createRefund } from './domain/refunds/create-refund';
+import { getRefund, listPaymentRefunds, listRefunds } from './domain/refunds/query-refunds';
+import { StoreRefundRepository } from './data/refund.repository';
+import { afterSaleRoutes } from './http/after-sale.routes';
 import { notificationVerifiers } from './processors/notification-verifiers';
 import { checkoutSessionCompletedConsumer } from './messaging/checkout-session-completed.consumer';
 import { countPaymentStatuses } from './messaging/payment-status-metrics';
@@ -48,6 +58,8 @@ import { createProcessorTransport, httpForwardPayment, inProcessForwardPayment }
 export interface PaymentOrchestratorApp extends ServiceApp {
   /** The background worker (tests move their clock, then run what is due). */
   readonly runner: PaymentRunner;
+  /** Refunds, expiring authorizations and unconfirmed voids (tests move their clock, then run what is due). */
+  readonly afterSale: AfterSaleWorker;
 }
 
 export interface PaymentOrchestratorOverrides {
@@ -92,10 +104,24 @@ export function createApp(runtime: ServiceRuntime, config: PaymentOrchestratorCo
   const directory = processorDirectory({ builtIn: processors, accounts, notifications, sealer, transport, clock, maxAccountsPerMerchant: config.maxProcessorAccountsPerMerchant });
   const customers = new StoreCustomerRepository(store);
   const paymentMethods = new StorePaymentMethodRepository(store);
-  const advance = advancePayment({ payments, transactions, credentials, directory, transaction, clock, onAuthorized: storePaymentMethod({ paymentMethods }) });
+  const storeMethod = storePaymentMethod({ paymentMethods });
+  // The authorization's time starts its validity (AUTHORIZATION_VALIDITY_SECONDS): the expiry scan reads it.
+  const onAuthorized = (uow: UnitOfWork, payment: Payment, now: Date): Payment => storeMethod(uow, { ...payment, authorized_at: now.toISOString() }, now);
+  const advance = advancePayment({ payments, transactions, credentials, directory, transaction, clock, onAuthorized });
   const runner = new PaymentRunner({ payments, advance, clock, logger, pollIntervalMs: config.workerPollMs });
   const runPayment = (merchantId: string, paymentId: string): void => void runner.run(merchantId, paymentId);
   const wake = wakePayment({ payments, transaction, clock });
+  const refunds = new StoreRefundRepository(store);
+  const afterSalePorts = { payments, transactions, refunds, directory, transaction, clock };
+  const advanceOneRefund = advanceRefund(afterSalePorts);
+  const afterSale = new AfterSaleWorker({
+    refunds,
+    advanceRefund: advanceOneRefund,
+    expireAuthorizations: expireAuthorizations({ ...afterSalePorts, authorizationValidityMs: config.authorizationValidityMs }),
+    clock,
+    logger,
+    pollIntervalMs: config.afterSalePollMs,
+  });
   const flowPorts = { flows, matrices, directory, transaction, clock };
   const accountPorts = {
     accounts,
@@ -143,6 +169,13 @@ export function createApp(runtime: ServiceRuntime, config: PaymentOrchestratorCo
         listTransactions: listTransactions({ payments, transactions }),
         runPayment,
       });
+      afterSaleRoutes(router, {
+        cancelPayment: cancelPayment({ ...afterSalePorts, paymentRequests }),
+        createRefund: createRefund({ payments, refunds, paymentRequests, transaction, clock }, (refund) => void afterSale.runRefund({ merchantId: refund.merchant_id, mode: refund.mode }, refund.id)),
+        getRefund: getRefund({ refunds }),
+        listRefunds: listRefunds({ refunds }),
+        listPaymentRefunds: listPaymentRefunds({ payments, refunds }),
+      });
       flowRoutes(router, {
         createFlow: createFlow(flowPorts),
         getFlow: getFlow(flowPorts),
@@ -167,6 +200,7 @@ export function createApp(runtime: ServiceRuntime, config: PaymentOrchestratorCo
               if (await wake(merchantId, paymentId)) await runner.run(merchantId, paymentId);
             },
             voidStray: voidStrayAuthorization({ payments, transactions, directory, transaction, clock, settle: (merchantId, paymentId) => runner.run(merchantId, paymentId) }),
+            afterSale: afterSaleNotifications({ settleVoid: settleVoidByNotification(afterSalePorts), wakeRefund: wakeRefund(afterSalePorts, advanceOneRefund) }),
           },
           notificationVerifiers,
         ),
@@ -181,6 +215,7 @@ export function createApp(runtime: ServiceRuntime, config: PaymentOrchestratorCo
     name: 'payment-orchestrator',
     http,
     runner,
+    afterSale,
     async start() {
       for (const spec of orchestratorCollections) await store.register(spec);
       relay = startOutboxRelay({ store, bus, logger, metrics, onPublished: countPaymentStatuses(metrics) });
@@ -192,10 +227,12 @@ export function createApp(runtime: ServiceRuntime, config: PaymentOrchestratorCo
         runPayment,
       });
       runner.start();
+      afterSale.start();
     },
     async stop() {
       await consumer?.stop();
       await runner.stop();
+      await afterSale.stop();
       await relay?.stop();
       await egress.close();
       await forwarder.close();

@@ -11,7 +11,7 @@ import { StoreKeyRotationRepository } from './data/key-rotation.repository';
 import { StoreTokenRepository } from './data/token.repository';
 import { listDetokenizeAudit } from './domain/audit/list-detokenize-audit';
 import { SessionArrivals } from './domain/checkout/session-arrivals';
-import { checkoutFraming, checkoutStatus, confirmStoredCard, openCheckoutSession, recordPaymentProgress, submitCheckoutCard } from './domain/checkout/checkout-flow';
+import { checkoutFraming, checkoutStatus, closeCanceledSession, confirmStoredCard, openCheckoutSession, recordPaymentProgress, submitCheckoutCard } from './domain/checkout/checkout-flow';
 import { getKeyRotation, KeyRotationWorker, restoreActiveVersion, rewrapBatch, startKeyRotation } from './domain/keys/key-rotation';
 import type { TransactionRunner } from './domain/ports';
 import { createToken, importToken } from './domain/tokens/create-token';
@@ -65,6 +65,7 @@ export function createApp(runtime: ServiceRuntime, config: VaultConfig): VaultAp
   const checkoutUseCases = {
     openCheckoutSession: openCheckoutSession({ sessions, clock, arrivals }),
     recordPaymentProgress: recordPaymentProgress({ sessions }),
+    closeCanceledSession: closeCanceledSession({ sessions }),
   };
 
   const http = createServiceHttp({

@@ -11,9 +11,22 @@ export const PROCESSOR_NOTIFICATIONS = 'processor_notifications';
 export const CUSTOMERS = 'customers';
 export const PAYMENT_METHODS = 'payment_methods';
 export const PAYMENT_REQUESTS = 'payment_requests';
+export const REFUNDS = 'refunds';
 
 export const orchestratorCollections: CollectionSpec[] = [
-  { name: PAYMENTS },
+  {
+    name: PAYMENTS,
+    indexes: [
+      // GET /payments filters (each combinable with the others; the merchant's id order gives newest first).
+      { fields: ['status'] },
+      { fields: ['reference'] },
+      { fields: ['customer_id'] },
+      { fields: ['shown_use_case'] },
+      { fields: ['created_at'] },
+      // The authorization expiry scan across merchants: authorized (or canceling) payments by authorization time.
+      { fields: ['status', 'authorized_at'], acrossMerchants: true },
+    ],
+  },
   // The worker's scan across merchants (under the system scope, so the index serves it): one entry per
   // unfinished payment, written with it.
   { name: PAYMENT_SCHEDULE, indexes: [{ fields: ['due_at'] }] },
@@ -39,4 +52,17 @@ export const orchestratorCollections: CollectionSpec[] = [
   { name: PAYMENT_METHODS, indexes: [{ fields: ['customer_id', 'status'] }] },
   // A payment request's Idempotency-Key, committed with the payment it made (id derived from route and key).
   { name: PAYMENT_REQUESTS },
+  {
+    name: REFUNDS,
+    indexes: [
+      // A payment's refunds; GET /refunds by payment_id and by status (each with the mode, the caller's world).
+      { fields: ['payment_id', 'mode'] },
+      { fields: ['status', 'mode'] },
+      { fields: ['mode'] },
+      // A notification that names the refund by the processor's reference of it.
+      { fields: ['processor_reference'] },
+      // The refund runner's scan across merchants: refunds to send or to ask about.
+      { fields: ['next_run_at'], acrossMerchants: true },
+    ],
+  },
 ];

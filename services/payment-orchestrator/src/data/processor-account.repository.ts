@@ -1,3 +1,4 @@
+import type { Scope } from '@vaultline/core';
 import type { DocumentStore, UnitOfWork } from '@vaultline/store';
 import type { ProcessorAccountRepository, ProcessorNotificationRepository } from '../domain/ports';
 import type { ProcessorNotificationRecord } from '../domain/processor-accounts/processor-notification';
@@ -44,6 +45,16 @@ export class StoreProcessorNotificationRepository implements ProcessorNotificati
     for (const field of ['capture_reference', 'processor_reference'] as const) {
       const page = await collection.list(merchantId, { account_id: accountId, [field]: reference, status: 'accepted' }, { limit: 10 });
       const event = page.items.find((record) => record.kind === 'capture_succeeded' || record.kind === 'capture_failed');
+      if (event) return event;
+    }
+    return null;
+  }
+
+  async findActionEvent(scope: Scope, accountId: string, actionReference: string, kinds: readonly string[]): Promise<ProcessorNotificationRecord | null> {
+    const page = await this.store.collection<ProcessorNotificationRecord>(PROCESSOR_NOTIFICATIONS).list(scope.merchantId, { account_id: accountId, capture_reference: actionReference, status: 'accepted' }, { limit: 10 });
+    // The first of the kinds, in the order given, that an event has.
+    for (const kind of kinds) {
+      const event = page.items.find((record) => record.kind === kind);
       if (event) return event;
     }
     return null;

@@ -22,6 +22,8 @@ export interface PaymentRequest {
   merchant_id: string;
   version: number;
   payment_id: string;
+  /** A refund request's: the refund it created (a retry answers it). */
+  refund_id?: string;
   created_at: string;
 }
 
@@ -37,7 +39,7 @@ export interface PaymentRequestPorts {
   clock: Clock;
 }
 
-const idOf = (requestKey: PaymentRequestKey): string => createHash('sha256').update(`${requestKey.route}\n${requestKey.key}`).digest('hex');
+export const idOf = (requestKey: PaymentRequestKey): string => createHash('sha256').update(`${requestKey.route}\n${requestKey.key}`).digest('hex');
 
 /** The payment an earlier request with this key made, or null (no key, or the first request). */
 export async function paymentOfEarlierRequest(ports: PaymentRequestPorts, merchantId: string, requestKey: PaymentRequestKey | null | undefined): Promise<Payment | null> {
@@ -47,7 +49,7 @@ export async function paymentOfEarlierRequest(ports: PaymentRequestPorts, mercha
 }
 
 /** Commits the key with the payment the request made (in the request's unit of work). */
-export function rememberRequest(ports: PaymentRequestPorts, uow: UnitOfWork, merchantId: string, requestKey: PaymentRequestKey | null | undefined, paymentId: string): void {
+export function rememberRequest(ports: PaymentRequestPorts, uow: UnitOfWork, merchantId: string, requestKey: PaymentRequestKey | null | undefined, paymentId: string, refundId?: string): void {
   if (!requestKey || !ports.paymentRequests) return;
-  ports.paymentRequests.insert(uow, { id: idOf(requestKey), merchant_id: merchantId, payment_id: paymentId, created_at: ports.clock.now().toISOString() });
+  ports.paymentRequests.insert(uow, { id: idOf(requestKey), merchant_id: merchantId, payment_id: paymentId, ...(refundId ? { refund_id: refundId } : {}), created_at: ports.clock.now().toISOString() });
 }

@@ -1,10 +1,11 @@
 import type { Page, PageRequest } from '@vaultline/store';
 import type { Payment, ProcessorTransaction } from './payment/payment';
 import { PaymentNotFound } from './payment/payment-errors';
-import type { PaymentRepository, TransactionRepository } from './ports';
+import type { Scope } from '@vaultline/core';
+import type { PaymentRepository, PaymentSearch, TransactionRepository } from './ports';
 
 export type GetPayment = (merchantId: string, paymentId: string) => Promise<Payment>;
-export type ListPayments = (merchantId: string, page: PageRequest) => Promise<Page<Payment>>;
+export type ListPayments = (scope: Scope, filters: PaymentSearch, page: PageRequest) => Promise<Page<Payment>>;
 export type ListTransactions = (merchantId: string, paymentId: string) => Promise<ProcessorTransaction[]>;
 
 export function getPayment({ payments }: { payments: PaymentRepository }): GetPayment {
@@ -16,7 +17,7 @@ export function getPayment({ payments }: { payments: PaymentRepository }): GetPa
 }
 
 export function listPayments({ payments }: { payments: PaymentRepository }): ListPayments {
-  return (merchantId, page) => payments.list(merchantId, page);
+  return (scope, filters, page) => payments.search(scope, filters, page);
 }
 
 export function listTransactions({ payments, transactions }: { payments: PaymentRepository; transactions: TransactionRepository }): ListTransactions {

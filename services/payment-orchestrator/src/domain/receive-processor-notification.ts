@@ -24,6 +24,8 @@ export interface ReceiveNotificationPorts {
   wake: (merchantId: string, paymentId: string) => Promise<void>;
   /** A successful authorization the payment does not use is voided at its account (a late answer after a fallback). */
   voidStray: VoidStrayAuthorization;
+  /** A refund or void event (refund_*, void_*), recorded: the refund or canceling payment it names moves now (after-sale.ts). */
+  afterSale?: (merchantId: string, accountId: string, record: Omit<ProcessorNotificationRecord, 'version'>) => Promise<void>;
 }
 
 export interface NotificationReceipt {
@@ -71,6 +73,7 @@ export function receiveProcessorNotification(ports: ReceiveNotificationPorts, ve
         if (item.verified && (record.kind === 'capture_succeeded' || record.kind === 'capture_failed') && record.payment_reference && isUuid(record.payment_reference)) {
           await ports.wake(account.merchant_id, record.payment_reference);
         }
+        if (item.verified && /^(refund|void)_/.test(record.kind)) await ports.afterSale?.(account.merchant_id, account.id, record);
       } catch (error) {
         if (!(error instanceof DuplicateKeyError)) throw error;
         receipt.duplicates += 1;

@@ -4,7 +4,18 @@ import { accountOptionsSchema, REAL_PROCESSOR_CAPABILITIES } from '../account-pl
 import type { ProcessorPlugin } from '../processor-plugin';
 import { authorizationInput, sendMapped } from '../processor-transport';
 import { checkoutBaseUrl, checkoutCredentialsSchema } from './checkout.account';
-import { CHECKOUT_CAPTURE_RECHECK_MS, fromCheckoutCaptureResponse, fromCheckoutPaymentResponse, fromCheckoutVoidResponse, toCheckoutCaptureRequest, toCheckoutPaymentRequest, toCheckoutVoidRequest } from './checkout.mapper';
+import {
+  CHECKOUT_CAPTURE_RECHECK_MS,
+  CHECKOUT_REFUND_RECHECK_MS,
+  fromCheckoutCaptureResponse,
+  fromCheckoutPaymentResponse,
+  fromCheckoutRefundResponse,
+  fromCheckoutVoidResponse,
+  toCheckoutCaptureRequest,
+  toCheckoutPaymentRequest,
+  toCheckoutRefundRequest,
+  toCheckoutVoidRequest,
+} from './checkout.mapper';
 
 const optionsSchema = accountOptionsSchema(checkoutCredentialsSchema);
 
@@ -44,6 +55,15 @@ export const checkout: ProcessorPlugin<CheckoutOptions> = {
       },
       async voidAuthorization(payment, paymentId) {
         return fromCheckoutVoidResponse(await sendMapped(transport, baseUrl, payment, toCheckoutVoidRequest(payment, options.credentials, paymentId)));
+      },
+      // The /voids answer is 202 (accepted): the payment_voided webhook confirms the void.
+      voidConfirmedByNotification: true,
+      async refund(payment, paymentId, refundId) {
+        if (!paymentId) return { status: 'failed', failure_reason: 'authorization_reference_missing', processor_reference: null };
+        return fromCheckoutRefundResponse(await sendMapped(transport, baseUrl, payment, toCheckoutRefundRequest(payment, options.credentials, paymentId, refundId)));
+      },
+      async refundStatus(_payment, actionId) {
+        return (await context.refundSettlement?.(actionId)) ?? { status: 'pending', processor_reference: actionId, poll_after_ms: CHECKOUT_REFUND_RECHECK_MS };
       },
     };
   },

@@ -8,7 +8,7 @@
   // Who may hear the page: the session's allowed origins, from the server, never from the URL (anyone
   // can write a query string) and never '*'. Until the status arrives, nobody.
   var parentOrigins = [];
-  var FINAL = { captured: true, authorized: true, failed: true };
+  var FINAL = { captured: true, authorized: true, failed: true, canceled: true };
 
   var $ = function (id) { return document.getElementById(id); };
   var form = $('card-form'), notice = $('notice'), pay = $('pay');
@@ -118,9 +118,10 @@
     authentication_failed: 'Your card could not be authenticated.',
     processor_error: 'The payment provider could not be reached; nothing was charged.',
     risk_declined: 'The payment was declined.',
-    capture_failed: 'The payment could not be completed.'
+    capture_failed: 'The payment could not be completed.',
+    payment_canceled: 'The shop canceled this payment; nothing was charged.'
   };
-  var TITLES = { captured: 'Payment successful', authorized: 'Payment authorized', failed: 'Payment failed' };
+  var TITLES = { captured: 'Payment successful', authorized: 'Payment authorized', failed: 'Payment failed', canceled: 'Payment canceled' };
 
   // Only web addresses: a return_url of another scheme (javascript:, data:) is never followed.
   function returnTarget(status) {
@@ -140,7 +141,7 @@
     var ok = status.payment_status === 'captured' || status.payment_status === 'authorized';
     showResult(ok ? 'success' : 'failure', TITLES[status.payment_status],
       ok ? (status.scheme ? status.scheme + ' ' : '') + (status.masked_account_number || '')
-        : FAILURE_TEXT[status.failure_reason] || 'The payment could not be completed.');
+        : FAILURE_TEXT[status.payment_status === 'canceled' ? 'payment_canceled' : status.failure_reason] || 'The payment could not be completed.');
     post({ type: 'vaultline.checkout.complete', sessionId: sessionId, paymentId: status.payment_id, status: status.payment_status,
       failureReason: status.failure_reason || null });
     var target = returnTarget(status);
@@ -155,6 +156,11 @@
   // An expired session is a known outcome: the orchestrator fails its payment with session_expired.
   function finishExpired() {
     finish(Object.assign({}, session, { payment_status: 'failed', failure_reason: 'session_expired' }));
+  }
+
+  // The merchant canceled the payment before a card was entered: its session is closed.
+  function finishCanceled() {
+    finish(Object.assign({}, session, { payment_status: 'canceled', failure_reason: 'payment_canceled' }));
   }
 
   function poll(attempt) {
@@ -196,6 +202,7 @@
       inputs.cvc.value = '';
       if (answer.status === 201 || answer.json.code === 'checkout_session_already_used') return poll(0);
       if (answer.json.code === 'checkout_session_expired') return finishExpired();
+      if (answer.json.code === 'checkout_session_canceled') return finishCanceled();
       pay.disabled = false;
       pay.textContent = 'Pay ' + formatAmount(session.amount, session.currency);
       var field = (answer.json.field || '').replace(/^card\./, '');
@@ -244,6 +251,7 @@
       storedCvc.value = '';
       if (answer.status === 201 || answer.json.code === 'checkout_session_already_used') return poll(0);
       if (answer.json.code === 'checkout_session_expired') return finishExpired();
+      if (answer.json.code === 'checkout_session_canceled') return finishCanceled();
       confirmButton.disabled = false;
       confirmButton.textContent = 'Pay ' + formatAmount(session.amount, session.currency);
       if (answer.json.field === 'security_code') $('stored-cvc-error').textContent = answer.json.detail;
@@ -267,6 +275,7 @@
         learnOrigins(session);
         $('amount').textContent = formatAmount(session.amount, session.currency);
         if (session.state === 'expired') return finishExpired();
+        if (session.state === 'canceled') return finishCanceled();
         if (session.state === 'completed') return poll(0);
         if (session.stored_card) {
           showStoredCard();
