@@ -115,7 +115,7 @@ export function releaseAuthorization(ports: Omit<CancelPaymentPorts, 'paymentReq
       const request = processorPayment(payment, 'void', amount, { processor: processorId, now: sentAt });
       outcome = await connection.voidAuthorization(request, authorizationReference).catch(() => ({ status: 'error' as const, failure_reason: 'processor_error' }));
     }
-    const byNotification = connection?.voidConfirmedByNotification === true;
+    const byNotification = connection?.settlesByNotification === true;
     return commitVoidOutcome(ports, payment, outcome, byNotification, sentAt);
   };
 }

@@ -178,10 +178,11 @@ export interface ProcessorConnection {
   /** Releases an authorization: one the payment does not use (a late answer after a fallback), or the payment's own on cancel. */
   voidAuthorization?(payment: ProcessorPayment, authorizationReference: string): Promise<StepOutcome>;
   /**
-   * Whether a void's success means "accepted, confirmed later by notification" (Adyen CANCELLATION,
-   * Checkout.com payment_voided): a canceled payment then shows canceling until it arrives.
+   * Real processors: a void's or a refund's success means "accepted", confirmed later by notification
+   * (Adyen CANCELLATION / REFUND, Checkout.com payment_voided / payment_refunded). A canceled payment then
+   * shows canceling until it arrives; a refund stays pending (and the notification may overtake the answer).
    */
-  readonly voidConfirmedByNotification?: boolean;
+  readonly settlesByNotification?: boolean;
   /** Gives back part or all of a captured payment; `payment.amount` is the refund's amount, its idempotency key the refund's. */
   refund?(payment: ProcessorPayment, authorizationReference: string | null, refundId: string): Promise<RefundOutcome>;
   /** How a sent refund settled (the simulator's answer, or the processor's notification); pending while neither says. */

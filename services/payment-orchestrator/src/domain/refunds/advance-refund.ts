@@ -57,7 +57,7 @@ async function askProcessor(ports: AdvanceRefundPorts, payment: Payment, refund:
     if (refund.processor_reference === null) {
       const sent = await connection.refund(request, payment.progress.authorization_reference, refund.id);
       // The notification may have overtaken the answer: it is recorded already, so ask at once.
-      if (sent.status === 'pending' && connection.refundStatus) {
+      if (sent.status === 'pending' && connection.settlesByNotification && connection.refundStatus) {
         const settled = await connection.refundStatus(request, sent.processor_reference);
         return settled.status === 'pending' || settled.status === 'error' ? sent : settled;
       }

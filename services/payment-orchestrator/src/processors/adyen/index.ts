@@ -53,8 +53,8 @@ export const adyen: ProcessorPlugin<AdyenOptions> = {
       async voidAuthorization(payment, pspReference) {
         return fromAdyenCancelResponse(await sendMapped(transport, baseUrl, payment, toAdyenCancelRequest(payment, options.credentials, pspReference)));
       },
-      // The /cancels answer is "received": the CANCELLATION notification confirms the void.
-      voidConfirmedByNotification: true,
+      // The /cancels and /refunds answers are "received": the CANCELLATION and REFUND notifications settle them.
+      settlesByNotification: true,
       async refund(payment, pspReference, refundId) {
         if (!pspReference) return { status: 'failed', failure_reason: 'authorization_reference_missing', processor_reference: null };
         return fromAdyenRefundResponse(await sendMapped(transport, baseUrl, payment, toAdyenRefundRequest(payment, options.credentials, pspReference, refundId, payment.refund_reason ?? null)));

@@ -56,8 +56,8 @@ export const checkout: ProcessorPlugin<CheckoutOptions> = {
       async voidAuthorization(payment, paymentId) {
         return fromCheckoutVoidResponse(await sendMapped(transport, baseUrl, payment, toCheckoutVoidRequest(payment, options.credentials, paymentId)));
       },
-      // The /voids answer is 202 (accepted): the payment_voided webhook confirms the void.
-      voidConfirmedByNotification: true,
+      // The /voids and /refunds answers are 202 (accepted): payment_voided and payment_refunded settle them.
+      settlesByNotification: true,
       async refund(payment, paymentId, refundId) {
         if (!paymentId) return { status: 'failed', failure_reason: 'authorization_reference_missing', processor_reference: null };
         return fromCheckoutRefundResponse(await sendMapped(transport, baseUrl, payment, toCheckoutRefundRequest(payment, options.credentials, paymentId, refundId)));
