@@ -4,22 +4,28 @@ import { CARDS, MERCHANT, startOrchestrator, type Harness, type Json } from './s
 
 /**
  * Random interleavings of creates, session completions (with duplicate deliveries), processor outcomes
- * (by card), captures and the passing of time, run concurrently, checked against a model of the state
- * machine written here independently of the service's own table.
+ * (by card), captures, cancels, refunds and the passing of time (authorizations expiring too), run
+ * concurrently, checked against a model of the state machine written here independently of the
+ * service's own table. The simulator confirms voids at once, so no canceling shows here.
  */
 const MODEL_MOVES: Record<string, string[]> = {
   none: ['processing'],
-  processing: ['authorized', 'captured', 'failed'],
-  authorized: ['capturing'],
+  processing: ['authorized', 'captured', 'failed', 'canceled'],
+  authorized: ['capturing', 'canceled'],
   capturing: ['captured', 'failed'],
   captured: [],
   failed: [],
+  canceled: [],
 };
+
+const SEVEN_DAYS_MS = 604_800_000;
 
 type Command =
   | { kind: 'create'; path: '/payments/one-off' | '/payments/unscheduled' | '/payments/recurring'; manual: boolean; amount: number }
   | { kind: 'complete'; target: number; card: keyof typeof CARDS; deliveries: number; distinctEvents: boolean }
   | { kind: 'capture'; target: number; amount: 'full' | 'partial' | 'over' | 'other-currency' }
+  | { kind: 'cancel'; target: number }
+  | { kind: 'refund'; target: number; amount: 'rest' | 'partial' | 'over' | 'other-currency' }
   | { kind: 'time'; ms: number };
 
 const command: fc.Arbitrary<Command> = fc.oneof(
@@ -37,7 +43,9 @@ const command: fc.Arbitrary<Command> = fc.oneof(
     distinctEvents: fc.boolean(),
   }),
   fc.record({ kind: fc.constant('capture' as const), target: fc.nat(), amount: fc.constantFrom('full' as const, 'partial' as const, 'over' as const, 'other-currency' as const) }),
-  fc.record({ kind: fc.constant('time' as const), ms: fc.constantFrom(0, 100, 200, 1_000, 31 * 60_000) }),
+  fc.record({ kind: fc.constant('cancel' as const), target: fc.nat() }),
+  fc.record({ kind: fc.constant('refund' as const), target: fc.nat(), amount: fc.constantFrom('rest' as const, 'partial' as const, 'over' as const, 'other-currency' as const) }),
+  fc.record({ kind: fc.constant('time' as const), ms: fc.constantFrom(0, 100, 200, 1_000, 31 * 60_000, SEVEN_DAYS_MS) }),
 );
 
 interface Tracked {
@@ -45,6 +53,8 @@ interface Tracked {
   body: Json;
   requested: number;
   captureAccepted: number;
+  cancelAccepted: number;
+  refundsCreated: number;
 }
 
 async function execute(h: Harness, payments: Tracked[], cmd: Command): Promise<void> {
@@ -55,7 +65,7 @@ async function execute(h: Harness, payments: Tracked[], cmd: Command): Promise<v
       const answer = await h.call(MERCHANT, 'POST', cmd.path, body);
       expect(answer.status).toBe(200);
       expect(answer.body.status).toBe('processing');
-      payments.push({ id: answer.body.id, body: answer.body, requested: cmd.amount, captureAccepted: 0 });
+      payments.push({ id: answer.body.id, body: answer.body, requested: cmd.amount, captureAccepted: 0, cancelAccepted: 0, refundsCreated: 0 });
       return;
     }
     case 'complete': {
@@ -88,6 +98,39 @@ async function execute(h: Harness, payments: Tracked[], cmd: Command): Promise<v
       }
       return;
     }
+    case 'cancel': {
+      const target = payments[cmd.target % Math.max(1, payments.length)];
+      if (!target) return;
+      const answer = await h.call(MERCHANT, 'POST', `/payments/${target.id}/cancel`);
+      if (answer.status === 200) {
+        expect(answer.body).toMatchObject({ status: 'canceled', cancellation_reason: 'requested_by_merchant' });
+        target.cancelAccepted++;
+      } else {
+        expect([answer.status, answer.body.code]).toEqual([409, 'cancel_not_allowed']);
+      }
+      return;
+    }
+    case 'refund': {
+      const target = payments[cmd.target % Math.max(1, payments.length)];
+      if (!target) return;
+      const body =
+        cmd.amount === 'rest'
+          ? {}
+          : cmd.amount === 'partial'
+            ? { amount: Math.max(1, Math.floor(target.requested / 3)) }
+            : cmd.amount === 'over'
+              ? { amount: target.requested + 1 }
+              : { amount: 1, currency_code: 'USD' };
+      const answer = await h.call(MERCHANT, 'POST', `/payments/${target.id}/refunds`, body);
+      if (answer.status === 201) {
+        expect(cmd.amount).not.toBe('over');
+        expect(answer.body).toMatchObject({ status: 'pending', payment_id: target.id });
+        target.refundsCreated++;
+      } else {
+        expect(['refund_not_allowed', 'amount_exceeds_refundable', 'currency_mismatch']).toContain(answer.body.code);
+      }
+      return;
+    }
     case 'time':
       await h.advance(cmd.ms);
       return;
@@ -95,7 +138,7 @@ async function execute(h: Harness, payments: Tracked[], cmd: Command): Promise<v
 }
 
 describe('the payment state machine under random concurrent interleavings', () => {
-  it('when commands run in concurrent batches, then no move is illegal, captured ≤ authorized ≤ requested, at most one capture, and every committed move has exactly one event', async () => {
+  it('when commands run in concurrent batches, then no move is illegal, captured ≤ authorized ≤ requested, at most one capture, refunds never above captured, expired authorizations canceled, and every committed move has exactly one event', async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(fc.array(command, { minLength: 1, maxLength: 4 }), { minLength: 1, maxLength: 8 }), async (batches) => {
         const h = await startOrchestrator();
@@ -108,6 +151,8 @@ describe('the payment state machine under random concurrent interleavings', () =
           }
           await h.advance(60 * 60_000);
           await h.advance(1_000);
+          // Past every authorization's validity: none is left authorized.
+          await h.advance(SEVEN_DAYS_MS);
 
           for (const tracked of payments) {
             const payment = (await h.call(MERCHANT, 'GET', `/payments/${tracked.id}`)).body;
@@ -132,9 +177,24 @@ describe('the payment state machine under random concurrent interleavings', () =
             expect(transactions.filter((t) => t.kind === 'authorization').length).toBeLessThanOrEqual(1);
             expect(tracked.captureAccepted).toBeLessThanOrEqual(1);
             if (tracked.captureAccepted === 1) expect(['captured', 'failed']).toContain(payment.status);
-            // Nothing is left half-way once time has passed: only manual payments wait (authorized).
-            expect(['authorized', 'captured', 'failed']).toContain(payment.status);
-            if (payment.status === 'authorized') expect(payment.flow).toBe('simulator_manual_capture');
+            // Nothing is left half-way once time has passed: authorizations past their validity are canceled.
+            expect(['captured', 'failed', 'canceled']).toContain(payment.status);
+            if (tracked.cancelAccepted > 0) expect(payment).toMatchObject({ status: 'canceled', cancellation_reason: 'requested_by_merchant' });
+            if (payment.status === 'canceled' && tracked.cancelAccepted === 0) expect(payment).toMatchObject({ cancellation_reason: 'authorization_expired', flow: 'simulator_manual_capture' });
+            expect(transactions.filter((t) => t.kind === 'void').length).toBeLessThanOrEqual(1);
+
+            // Refunds: only of captured payments, never above the captured amount, each settled once.
+            const refunds = (await h.call(MERCHANT, 'GET', `/payments/${tracked.id}/refunds`)).body.data as Json[];
+            expect(refunds).toHaveLength(tracked.refundsCreated);
+            if (refunds.length > 0) expect(payment.status).toBe('captured');
+            const sum = (status: string) => refunds.filter((r) => r.status === status).reduce((total, r) => total + r.amount, 0);
+            expect(refunds.filter((r) => r.status === 'pending')).toEqual([]);
+            expect(sum('succeeded')).toBeLessThanOrEqual(captured ?? 0);
+            expect(payment.amount.refunded ?? 0).toBe(sum('succeeded'));
+            for (const refund of refunds) {
+              const refundMoves = h.events.filter((e) => e.type.startsWith('refund.') && e.data.refund_id === refund.id).map((e) => e.type);
+              expect(refundMoves).toEqual(['refund.created', `refund.${refund.status}`]);
+            }
           }
         } finally {
           await h.stop();

@@ -37,6 +37,8 @@ export const CARDS = {
   threeRiFails: '400000******3220',
   captureFails: '400000******0259',
   processorError: '400000******0119',
+  /** Captured normally; every refund of it fails (refund_failed). */
+  refundFails: '400000******5126',
 } as const;
 
 export interface PublishedEvent {
