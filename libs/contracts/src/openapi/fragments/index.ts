@@ -8,6 +8,7 @@ import { tokensFragment } from './tokens';
 import { paymentsFragment } from './payments';
 import { processorAccountsFragment } from './processor-accounts';
 import { earlierPaymentsFragment } from './earlier-payments';
+import { afterSaleFragment } from './after-sale';
 
 /**
  * Every area of the merchant API document. To add an area (tokens, forward, webhooks, imports…):
@@ -17,4 +18,4 @@ import { earlierPaymentsFragment } from './earlier-payments';
  *   2. import it here and append it to this array. Nothing else: a duplicate path+method or component
  *      name fails the build of the document (and its test).
  */
-export const fragments: OpenApiFragment[] = [commonFragment, adminFragment, forwardFragment, importsFragment, webhooksFragment, tokensFragment, paymentsFragment, processorAccountsFragment, earlierPaymentsFragment];
+export const fragments: OpenApiFragment[] = [commonFragment, adminFragment, forwardFragment, importsFragment, webhooksFragment, tokensFragment, paymentsFragment, processorAccountsFragment, earlierPaymentsFragment, afterSaleFragment];

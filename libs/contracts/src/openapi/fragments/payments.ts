@@ -17,7 +17,7 @@ const testClockParameter: JsonObject = {
 };
 
 const USE_CASES = ['ONE_OFF', 'RECURRING', 'UNSCHEDULED', 'SUBSEQUENT_RECURRING', 'SUBSEQUENT_UNSCHEDULED'];
-const STATUSES = ['processing', 'authorized', 'capturing', 'captured', 'failed'];
+const STATUSES = ['processing', 'authorized', 'capturing', 'captured', 'failed', 'canceling', 'canceled'];
 const AUTHENTICATION_PREFERENCES = ['NO_3RI', 'TRY_3RI', 'REQUIRE_3RI'];
 const amountValue: JsonObject = { type: 'integer', minimum: 1, description: 'Minor units of the currency (cents for EUR).' };
 const currencyCode: JsonObject = { type: 'string', pattern: '^[A-Z]{3}$', description: 'ISO 4217 (validated; the minor-unit exponent is known).' };
@@ -26,6 +26,22 @@ const metadata: JsonObject = {
   additionalProperties: { type: 'string' },
   description: 'Merchant key/value pairs; the flow matrix can route on them (condition metadata).',
 };
+
+/** GET /payments filters. */
+const paymentSearchParameters: JsonObject[] = [
+  { name: 'status', in: 'query', required: false, schema: { type: 'string', enum: STATUSES } },
+  { name: 'reference', in: 'query', required: false, description: 'The merchant\'s reference, exactly.', schema: { type: 'string', maxLength: 255 } },
+  { name: 'customer_id', in: 'query', required: false, description: 'Earlier-interface payments of this customer.', schema: { type: 'string' } },
+  {
+    name: 'use_case',
+    in: 'query',
+    required: false,
+    description: 'In the words of the interface that created the payment.',
+    schema: { type: 'string', enum: [...USE_CASES, 'guest_payment', 'cof_payment', 'first_payment', 'recurring_payment', 'unscheduled_payment'] },
+  },
+  { name: 'created_gte', in: 'query', required: false, description: 'Created at or after this ISO 8601 time (with its offset).', schema: { type: 'string', format: 'date-time' }, example: '2026-11-01T00:00:00Z' },
+  { name: 'created_lte', in: 'query', required: false, description: 'Created at or before this ISO 8601 time (with its offset).', schema: { type: 'string', format: 'date-time' }, example: '2026-11-30T23:59:59Z' },
+];
 
 /** A list given whole (a payment's transactions, the flows): no pages, so no cursor. */
 function wholeListOf(itemSchema: string): JsonObject {
@@ -152,6 +168,7 @@ const paymentRules: JsonObject[] = [
   { if: { properties: { status: { enum: ['authorized', 'capturing', 'captured'] } } }, then: { properties: { amount: { required: ['authorized'] } }, required: ['source'] } },
   { if: { properties: { status: { const: 'captured' } } }, then: { properties: { amount: { required: ['captured'] } } } },
   { if: { properties: { status: { const: 'failed' } } }, then: { required: ['failure_reason'], properties: { failure_reason: { type: 'string' } } } },
+  { if: { properties: { status: { enum: ['canceling', 'canceled'] } } }, then: { required: ['cancellation_reason'] } },
 ];
 
 const PAYMENTS_DESCRIPTION = [
@@ -320,9 +337,10 @@ export const paymentsFragment: OpenApiFragment = {
       get: {
         tags: ['Payments'],
         operationId: 'listPayments',
-        summary: 'List payments, newest first (cursor pagination)',
+        summary: 'List and search payments, newest first (cursor pagination)',
+        description: 'Filters combine (all must hold); a value that is not valid answers 422 naming the parameter. Payments of both interfaces are listed, each in its own shape.',
         security,
-        parameters: pageParameters,
+        parameters: [...pageParameters, ...paymentSearchParameters],
         responses: {
           '200': answer('A page of payments, each in the shape of the interface that created it.', listOf('AnyPayment'), { object: 'list', data: [FAILED, CAPTURED], has_more: true, next_cursor: CAPTURED.id }),
           ...commonErrorResponses,
@@ -506,7 +524,17 @@ export const paymentsFragment: OpenApiFragment = {
             type: 'object',
             required: ['requested'],
             additionalProperties: false,
-            properties: { requested: amountValue, authorized: { type: 'integer', minimum: 0 }, captured: { type: 'integer', minimum: 0 } },
+            properties: {
+              requested: amountValue,
+              authorized: { type: 'integer', minimum: 0 },
+              captured: { type: 'integer', minimum: 0 },
+              refunded: { type: 'integer', minimum: 0, description: 'From the first refund on: the sum of the succeeded refunds (the payment stays captured).' },
+            },
+          },
+          cancellation_reason: {
+            type: 'string',
+            enum: ['requested_by_merchant', 'authorization_expired'],
+            description: 'A canceling or canceled payment: canceled by POST /payments/{payment_id}/cancel, or its authorization left uncaptured past AUTHORIZATION_VALIDITY_SECONDS.',
           },
           action_requirement: {
             type: 'object',
