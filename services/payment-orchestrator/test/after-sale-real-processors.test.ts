@@ -86,6 +86,20 @@ describe('cancel on real processors (stand-ins)', () => {
     ]);
   });
 
+  it('when Adyen cannot be reached for the void (503), then the payment stays canceling and the after-sale worker sends the void again 30 s later, with the same idempotency key', async () => {
+    await routeToAccount('adyen', 'manual');
+    const payment = await h.payOneOff(MERCHANT, '411111******1111');
+    const before = adyenPsp.cancels.length;
+    adyenPsp.failNext(1);
+    expect((await h.call(MERCHANT, 'POST', `/payments/${payment.id}/cancel`)).body.status).toBe('canceling');
+    expect(adyenPsp.cancels.length).toBe(before);
+    await h.advance(29_000);
+    expect(adyenPsp.cancels.length).toBe(before);
+    await h.advance(1_000);
+    expect(adyenPsp.cancels.slice(before).map((c) => c.headers['idempotency-key'])).toEqual([`${payment.id}:void`]);
+    expect((await get(`/payments/${payment.id}`)).status).toBe('canceling');
+  });
+
   it('when Adyen refuses the cancel (CANCELLATION success false), then the payment is authorized again and can be captured', async () => {
     const account = await routeToAccount('adyen', 'manual');
     const payment = await h.payOneOff(MERCHANT, '411111******1111');

@@ -201,6 +201,14 @@ describe('refunds', () => {
     expect(await h.call({ merchantId: MERCHANT.merchantId, mode: 'live' }, 'GET', `/refunds/${refund.id}`)).toMatchObject({ status: 404, body: { code: 'refund_not_found' } });
     expect((await h.call(LIVE_MERCHANT, 'GET', '/refunds')).body.data).toEqual([]);
   });
+
+  it('when a key of the other mode refunds or cancels the payment, then 404 payment_not_found (test and live are two worlds)', async () => {
+    const payment = await capturedPayment();
+    const live = { merchantId: MERCHANT.merchantId, mode: 'live' as const };
+    expect(await h.call(live, 'POST', `/payments/${payment.id}/refunds`, {})).toMatchObject({ status: 404, body: { code: 'payment_not_found' } });
+    expect(await h.call(live, 'POST', `/payments/${payment.id}/cancel`)).toMatchObject({ status: 404, body: { code: 'payment_not_found' } });
+    expect(await h.call(live, 'GET', `/payments/${payment.id}/refunds`)).toMatchObject({ status: 404, body: { code: 'payment_not_found' } });
+  });
 });
 
 describe('payment search', () => {

@@ -35,7 +35,7 @@ describe('cancel rules', () => {
     expect(canceling).toMatchObject({
       status: 'canceling',
       authorized_at: '2026-05-31T10:00:00.000Z',
-      cancellation: { reason: 'requested_by_merchant', reference: 'ord-1', requested_at: AT.toISOString(), void_reference: null, void_sent_at: null },
+      cancellation: { reason: 'requested_by_merchant', reference: 'ord-1', requested_at: AT.toISOString(), void_reference: null, void_retry_at: '2026-06-01T10:00:30.000Z' },
       next_run_at: null,
     });
   });

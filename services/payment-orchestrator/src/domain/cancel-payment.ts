@@ -26,8 +26,12 @@ export interface CancelCommand {
 
 export type CancelPayment = (scope: Scope, command: CancelCommand) => Promise<Payment>;
 
-/** A void whose confirmation has not arrived is sent again (same idempotency key) after this long. */
-export const VOID_RESEND_MS = 5 * 60_000;
+/** A void the processor took but has not confirmed is sent again (same idempotency key) after this long. */
+export const VOID_CONFIRMATION_WAIT_MS = 5 * 60_000;
+/** A void not sent yet (the request's own try is under way) or that did not reach the processor is sent again after this long. */
+export const VOID_RETRY_MS = 30_000;
+
+const later = (at: Date, ms: number) => new Date(at.getTime() + ms).toISOString();
 
 /**
  * Pure: the cancel's checks and its first move. A consumer-present payment whose consumer has not
@@ -35,7 +39,7 @@ export const VOID_RESEND_MS = 5 * 60_000;
  * authorized manual-capture payment moves to canceling while its authorization is voided.
  */
 export function startCancel(payment: Payment, reason: CancellationReason, reference: string | null, at: Date): Payment {
-  const cancellation = { reason, reference, requested_at: at.toISOString(), void_reference: null, void_sent_at: null };
+  const cancellation = { reason, reference, requested_at: at.toISOString(), void_reference: null, void_retry_at: later(at, VOID_RETRY_MS) };
   if (payment.status === 'processing' && payment.token_id === null && payment.session !== null && isConsumerPresent(payment.use_case)) {
     return movePayment(payment, 'canceled', { cancellation, next_run_at: null }, at);
   }
@@ -67,7 +71,8 @@ export function cancelPayment(ports: CancelPaymentPorts): CancelPayment {
     const earlier = await paymentOfEarlierRequest(ports, scope.merchantId, command.requestKey);
     if (earlier) return earlier;
     const payment = await ports.payments.get(scope.merchantId, command.paymentId);
-    if (!payment) throw new PaymentNotFound();
+    // Test and live are two worlds: a key of the other mode does not see the payment.
+    if (!payment || payment.mode !== scope.mode) throw new PaymentNotFound();
     const now = ports.clock.now();
     const started = startCancel(payment, 'requested_by_merchant', command.reference, now);
     let committed: Payment;
@@ -139,7 +144,10 @@ async function commitVoidOutcome(ports: Omit<CancelPaymentPorts, 'paymentRequest
         case 'error':
           return ports.payments.update(uow, {
             ...payment,
-            cancellation: { ...cancellation, void_sent_at: at.toISOString(), void_reference: verdict.status === 'accepted' ? verdict.processor_reference : cancellation.void_reference },
+            cancellation:
+              verdict.status === 'accepted'
+                ? { ...cancellation, void_reference: verdict.processor_reference, void_retry_at: later(at, VOID_CONFIRMATION_WAIT_MS) }
+                : { ...cancellation, void_retry_at: later(at, VOID_RETRY_MS) },
             updated_at: at.toISOString(),
           });
         case 'succeeded':
@@ -246,8 +254,8 @@ export function expireAuthorizations(ports: ExpireAuthorizationsPorts): (limit: 
     for (const due of await ports.payments.listAuthorizedBefore('canceling', now, limit)) {
       const payment = await ports.payments.get(due.merchantId, due.paymentId);
       if (!payment || payment.status !== 'canceling' || !payment.cancellation) continue;
-      const sentAt = payment.cancellation.void_sent_at;
-      if (sentAt !== null && Date.parse(sentAt) + VOID_RESEND_MS > now.getTime()) continue;
+      const retryAt = payment.cancellation.void_retry_at;
+      if (retryAt !== null && Date.parse(retryAt) > now.getTime()) continue;
       await release(payment);
       handled += 1;
     }

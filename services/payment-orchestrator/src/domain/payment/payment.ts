@@ -126,8 +126,8 @@ export interface Cancellation {
   requested_at: string;
   /** The void's reference at the processor once it accepted it (confirmed later by notification when canceling). */
   void_reference: string | null;
-  /** When the void was last sent (a canceling payment's void is sent again while unconfirmed). */
-  void_sent_at: string | null;
+  /** A canceling payment: when the after-sale worker sends the void again if it is still unconfirmed (same idempotency key). */
+  void_retry_at: string | null;
 }
 
 export interface InitialAuthorization {

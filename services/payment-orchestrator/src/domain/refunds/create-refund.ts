@@ -72,7 +72,8 @@ export function createRefund(ports: CreateRefundPorts, onCreated: (refund: Refun
     if (earlier) return earlier;
     for (let attempt = 0; attempt < MAX_TRIES; attempt++) {
       const payment = await ports.payments.get(scope.merchantId, command.paymentId);
-      if (!payment) throw new PaymentNotFound();
+      // Test and live are two worlds: a key of the other mode does not see the payment.
+      if (!payment || payment.mode !== scope.mode) throw new PaymentNotFound();
       const now = ports.clock.now();
       const started = startRefund(payment, command, scope, now, newId());
       try {

@@ -23,7 +23,8 @@ export function listRefunds({ refunds }: { refunds: RefundRepository }): ListRef
 /** A payment's refunds, newest first. */
 export function listPaymentRefunds({ payments, refunds }: { payments: PaymentRepository; refunds: RefundRepository }): ListPaymentRefunds {
   return async (scope, paymentId) => {
-    if (!(await payments.get(scope.merchantId, paymentId))) throw new PaymentNotFound();
+    const payment = await payments.get(scope.merchantId, paymentId);
+    if (!payment || payment.mode !== scope.mode) throw new PaymentNotFound();
     return (await refunds.listForPayment(scope, paymentId)).sort((a, b) => (a.id < b.id ? 1 : -1));
   };
 }
