@@ -135,6 +135,8 @@ describe('refunds on real processors (stand-ins)', () => {
 
     const notification = lastAdyenNotification('REFUND');
     await deliverAdyen(account, notification);
+    // A redelivery (Adyen sends again until it reads [accepted]) changes nothing.
+    await deliverAdyen(account, notification);
     expect((await get(`/refunds/${refund.id}`)).status).toBe('succeeded');
     expect((await get(`/payments/${payment.id}`)).amount).toMatchObject({ captured: 1250, refunded: 500 });
 

@@ -212,6 +212,23 @@ describe('refunds', () => {
 });
 
 describe('payment search', () => {
+  it('when payments of the earlier interface are searched by customer_id and by their use case, then only that customer\'s are listed', async () => {
+    const customer = (await h.call(MERCHANT, 'POST', '/customers', { name: 'Ada Lovelace', email: 'ada@example.com' })).body;
+    const earlier = (body: Record<string, unknown>) => h.call(MERCHANT, 'POST', '/payments', { amount: 1250, currency_code: 'EUR', confirm: true, payment_method_types: ['card'], ...body });
+    // Storing a card for later is still a guest payment in the earlier interface's words (rule 2); a mandate's first payment is first_payment.
+    const stored = (await earlier({ customer_id: customer.id, store_payment_method_for: { use_case: 'cof_payments' } })).body;
+    const other = (await h.call(MERCHANT, 'POST', '/customers', { name: 'Grace Hopper', email: 'grace@example.com' })).body;
+    const mandate = (await earlier({ customer_id: other.id, store_payment_method_for: { use_case: 'recurring_payments', mandate_reference: 'mandate-1' } })).body;
+    expect([stored.use_case, mandate.use_case]).toEqual(['guest_payment', 'first_payment']);
+    await h.call(MERCHANT, 'POST', '/payments/one-off', oneOff());
+    const ids = async (query: string) => (await h.call(MERCHANT, 'GET', `/payments?${query}`)).body.data.map((p: Json) => p.id);
+    expect(await ids(`customer_id=${customer.id}`)).toEqual([stored.id]);
+    expect(await ids('use_case=first_payment')).toEqual([mandate.id]);
+    expect(await ids(`use_case=first_payment&customer_id=${customer.id}`)).toEqual([]);
+    expect(await ids(`use_case=first_payment&customer_id=${other.id}`)).toEqual([mandate.id]);
+    expect(await ids(`use_case=guest_payment&customer_id=${customer.id}`)).toEqual([stored.id]);
+  });
+
   it('when GET /payments is filtered by status, reference, use_case and creation time, then the filters combine; a bad value answers 422 naming it', async () => {
     const captured = await capturedPayment();
     const authorized = await authorizedPayment();
