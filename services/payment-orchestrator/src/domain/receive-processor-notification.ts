@@ -73,11 +73,12 @@ export function receiveProcessorNotification(ports: ReceiveNotificationPorts, ve
         if (item.verified && (record.kind === 'capture_succeeded' || record.kind === 'capture_failed') && record.payment_reference && isUuid(record.payment_reference)) {
           await ports.wake(account.merchant_id, record.payment_reference);
         }
-        if (item.verified && /^(refund|void)_/.test(record.kind)) await ports.afterSale?.(account.merchant_id, account.id, record);
       } catch (error) {
         if (!(error instanceof DuplicateKeyError)) throw error;
         receipt.duplicates += 1;
       }
+      // Also on a redelivery (idempotent): a refund or void the first delivery could not settle (an error answered, so the processor sent it again).
+      if (item.verified && /^(refund|void)_/.test(record.kind)) await ports.afterSale?.(account.merchant_id, account.id, record);
       // Also on a redelivery: a void that could not be sent the first time is tried again (it is idempotent).
       if (item.verified && record.kind === 'authorization_succeeded' && record.payment_reference && isUuid(record.payment_reference) && record.processor_reference) {
         await ports.voidStray(account.merchant_id, account.id, record.payment_reference, record.processor_reference);
