@@ -61,8 +61,9 @@ export const orchestratorCollections: CollectionSpec[] = [
       { fields: ['mode'] },
       // A notification that names the refund by the processor's reference of it.
       { fields: ['processor_reference'] },
-      // The refund runner's scan across merchants: refunds to send or to ask about.
-      { fields: ['next_run_at'], acrossMerchants: true },
+      // The refund runner's scan across merchants: pending refunds to send or to ask about (the status first, so
+      // SQLite searches the few pending ones instead of walking every refund in id order).
+      { fields: ['status', 'next_run_at'], acrossMerchants: true },
     ],
   },
 ];

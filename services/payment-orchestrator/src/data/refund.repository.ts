@@ -36,7 +36,8 @@ export class StoreRefundRepository implements RefundRepository {
   }
 
   async listDue(now: Date, limit: number): Promise<Array<{ scope: Scope; refundId: string }>> {
-    const page = await this.collection.listAcrossMerchants({ next_run_at: { lte: now.toISOString() } }, { limit });
+    // Only pending refunds are ever due: the equality on status lets the index narrow the scan to them.
+    const page = await this.collection.listAcrossMerchants({ status: 'pending', next_run_at: { lte: now.toISOString() } }, { limit });
     return page.items.map((refund) => ({ scope: { merchantId: refund.merchant_id, mode: refund.mode }, refundId: refund.id }));
   }
 
