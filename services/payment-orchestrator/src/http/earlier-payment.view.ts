@@ -2,7 +2,7 @@ import type { Customer } from '../domain/customers/customer';
 import type { PaymentMethod } from '../domain/customers/payment-method';
 import { shownPaymentMethod, storedCardOf } from '../domain/payment/earlier-payment';
 import { isConsumerPresent, type Payment } from '../domain/payment/payment';
-import { toPaymentView } from './payment.view';
+import { cancellationView, toPaymentView } from './payment.view';
 
 /** A payment in the shape of the interface that created it. */
 export function toAnyPaymentView(payment: Payment): Record<string, unknown> {
@@ -20,6 +20,8 @@ export function toEarlierPaymentView(payment: Payment): Record<string, unknown> 
   return {
     id: payment.id,
     amount: payment.amount.requested,
+    // The earlier interface's amount is an integer: what was refunded of a captured payment stands beside it.
+    ...(payment.amount.refunded !== undefined ? { amount_refunded: payment.amount.refunded } : {}),
     ...(isConsumerPresent(payment.use_case) && payment.session ? { action_requirement: { type: 'use_sdk', session_id: payment.session.id } } : {}),
     created_at: payment.created_at,
     currency_code: payment.currency_code,
@@ -29,6 +31,7 @@ export function toEarlierPaymentView(payment: Payment): Record<string, unknown> 
     status: payment.status,
     use_case: earlier.use_case,
     ...(payment.status === 'failed' ? { failure_reason: payment.failure_reason } : {}),
+    ...cancellationView(payment),
     ...(payment.metadata ? { metadata: { ...payment.metadata } } : {}),
   };
 }

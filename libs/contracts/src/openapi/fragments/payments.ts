@@ -17,7 +17,7 @@ const testClockParameter: JsonObject = {
 };
 
 const USE_CASES = ['ONE_OFF', 'RECURRING', 'UNSCHEDULED', 'SUBSEQUENT_RECURRING', 'SUBSEQUENT_UNSCHEDULED'];
-const STATUSES = ['processing', 'authorized', 'capturing', 'captured', 'failed'];
+const STATUSES = ['processing', 'authorized', 'capturing', 'captured', 'failed', 'canceling', 'canceled'];
 const AUTHENTICATION_PREFERENCES = ['NO_3RI', 'TRY_3RI', 'REQUIRE_3RI'];
 const amountValue: JsonObject = { type: 'integer', minimum: 1, description: 'Minor units of the currency (cents for EUR).' };
 const currencyCode: JsonObject = { type: 'string', pattern: '^[A-Z]{3}$', description: 'ISO 4217 (validated; the minor-unit exponent is known).' };
@@ -26,6 +26,22 @@ const metadata: JsonObject = {
   additionalProperties: { type: 'string' },
   description: 'Merchant key/value pairs; the flow matrix can route on them (condition metadata).',
 };
+
+/** GET /payments filters. */
+const paymentSearchParameters: JsonObject[] = [
+  { name: 'status', in: 'query', required: false, schema: { type: 'string', enum: STATUSES } },
+  { name: 'reference', in: 'query', required: false, description: 'The merchant\'s reference, exactly.', schema: { type: 'string', maxLength: 255 } },
+  { name: 'customer_id', in: 'query', required: false, description: 'Earlier-interface payments of this customer.', schema: { type: 'string' } },
+  {
+    name: 'use_case',
+    in: 'query',
+    required: false,
+    description: 'In the words of the interface that created the payment.',
+    schema: { type: 'string', enum: [...USE_CASES, 'guest_payment', 'cof_payment', 'first_payment', 'recurring_payment', 'unscheduled_payment'] },
+  },
+  { name: 'created_gte', in: 'query', required: false, description: 'Created at or after this ISO 8601 time (with its offset).', schema: { type: 'string', format: 'date-time' }, example: '2026-11-01T00:00:00Z' },
+  { name: 'created_lte', in: 'query', required: false, description: 'Created at or before this ISO 8601 time (with its offset).', schema: { type: 'string', format: 'date-time' }, example: '2026-11-30T23:59:59Z' },
+];
 
 /** A list given whole (a payment's transactions, the flows): no pages, so no cursor. */
 function wholeListOf(itemSchema: string): JsonObject {
@@ -157,6 +173,7 @@ const paymentRules: JsonObject[] = [
   { if: { properties: { status: { enum: ['authorized', 'capturing', 'captured'] } } }, then: requires(['source'], { properties: { amount: amountWith(['authorized']) } }) },
   { if: { properties: { status: { type: 'string', const: 'captured' } } }, then: requires([], { properties: { amount: amountWith(['captured']) } }) },
   { if: { properties: { status: { type: 'string', const: 'failed' } } }, then: requires(['failure_reason'], { properties: { failure_reason: { type: 'string' } } }) },
+  { if: { properties: { status: { enum: ['canceling', 'canceled'] } } }, then: requires(['cancellation_reason']) },
 ];
 
 const PAYMENTS_DESCRIPTION = [
@@ -325,9 +342,10 @@ export const paymentsFragment: OpenApiFragment = {
       get: {
         tags: ['Payments'],
         operationId: 'listPayments',
-        summary: 'List payments, newest first (cursor pagination)',
+        summary: 'List and search payments, newest first (cursor pagination)',
+        description: 'Filters combine (all must hold); a value that is not valid answers 422 naming the parameter. Payments of both interfaces are listed, each in its own shape.',
         security,
-        parameters: pageParameters,
+        parameters: [...pageParameters, ...paymentSearchParameters],
         responses: {
           '200': answer('A page of payments, each in the shape of the interface that created it.', listOf('AnyPayment'), { object: 'list', data: [FAILED, CAPTURED], has_more: true, next_cursor: CAPTURED.id }),
           ...commonErrorResponses,
@@ -516,8 +534,13 @@ export const paymentsFragment: OpenApiFragment = {
         type: 'object',
         required: ['requested'],
         additionalProperties: false,
-        description: 'requested always; authorized once authorized; captured once captured.',
-        properties: { requested: amountValue, authorized: { type: 'integer', minimum: 0 }, captured: { type: 'integer', minimum: 0 } },
+        description: 'requested always; authorized once authorized; captured once captured; refunded from the first refund on.',
+        properties: {
+          requested: amountValue,
+          authorized: { type: 'integer', minimum: 0 },
+          captured: { type: 'integer', minimum: 0 },
+          refunded: { type: 'integer', minimum: 0, description: 'From the first refund on: the sum of the succeeded refunds (the payment stays captured).' },
+        },
       },
       PaymentFields: {
         type: 'object',
@@ -527,6 +550,11 @@ export const paymentsFragment: OpenApiFragment = {
         properties: {
           id: uuid,
           amount: schemaRef('PaymentAmount'),
+          cancellation_reason: {
+            type: 'string',
+            enum: ['requested_by_merchant', 'authorization_expired'],
+            description: 'A canceling or canceled payment: canceled by POST /payments/{payment_id}/cancel, or its authorization left uncaptured past AUTHORIZATION_VALIDITY_SECONDS.',
+          },
           action_requirement: {
             type: 'object',
             required: ['type', 'session_id'],

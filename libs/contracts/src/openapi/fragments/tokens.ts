@@ -123,7 +123,7 @@ export const tokensFragment: OpenApiFragment = {
         responses: {
           '201': jsonResponse('The session, now completed.', 'CheckoutSessionStatus', SESSION),
           '404': problemResponse('checkout_session_not_found.'),
-          '409': problemResponse('checkout_session_already_used; stored_card_session (the session pays with the stored card it offers: confirm it at /sessions/{session_id}/stored-card).'),
+          '409': problemResponse('checkout_session_already_used; stored_card_session (the session pays with the stored card it offers: confirm it at /sessions/{session_id}/stored-card); checkout_session_canceled (the merchant canceled the payment before a card was entered).'),
           '410': problemResponse('checkout_session_expired.'),
           '422': { $ref: '#/components/responses/ValidationFailed' },
           '429': problemResponse('too_many_attempts (per session and per address).'),
@@ -141,7 +141,7 @@ export const tokensFragment: OpenApiFragment = {
         responses: {
           '201': jsonResponse('The session, now completed with the stored card.', 'CheckoutSessionStatus', SESSION),
           '404': problemResponse('checkout_session_not_found.'),
-          '409': problemResponse('checkout_session_already_used; stored_card_not_confirmable (the session offers no stored card, or it is no longer available).'),
+          '409': problemResponse('checkout_session_already_used; checkout_session_canceled; stored_card_not_confirmable (the session offers no stored card, or it is no longer available).'),
           '410': problemResponse('checkout_session_expired.'),
           '422': problemResponse('invalid_security_code (field security_code).'),
           '429': problemResponse('too_many_attempts (per session and per address).'),
@@ -202,11 +202,11 @@ export const tokensFragment: OpenApiFragment = {
         required: ['session_id', 'state', 'amount', 'currency', 'payment_id', 'payment_status', 'expires_at'],
         properties: {
           session_id: uuid,
-          state: { type: 'string', enum: ['open', 'completed', 'expired'] },
+          state: { type: 'string', enum: ['open', 'completed', 'expired', 'canceled'] },
           amount: { type: 'integer' },
           currency: { type: 'string' },
           payment_id: uuid,
-          payment_status: { type: 'string', enum: ['processing', 'authorized', 'capturing', 'captured', 'failed'] },
+          payment_status: { type: 'string', enum: ['processing', 'authorized', 'capturing', 'captured', 'failed', 'canceled'] },
           failure_reason: { type: ['string', 'null'] },
           masked_account_number: { type: ['string', 'null'] },
           scheme: { type: ['string', 'null'] },
