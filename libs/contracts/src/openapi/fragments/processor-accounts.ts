@@ -1,4 +1,4 @@
-import { commonErrorResponses, problemResponse, schemaRef, type JsonObject, type OpenApiFragment } from '../openapi-fragment';
+import { commonErrorResponses, livemodeProperty, problemResponse, schemaRef, type JsonObject, type OpenApiFragment } from '../openapi-fragment';
 
 const security = [{ ApiKey: [] }];
 const accountIdParameter: JsonObject = { name: 'processor_account_id', in: 'path', required: true, schema: { type: 'string', format: 'uuid' } };
@@ -6,6 +6,7 @@ const PROCESSORS = ['adyen', 'checkout', 'simulator'];
 
 const ACCOUNT = {
   id: '019ab2c4-4d1e-7a10-9c3b-5f2e8d7a6c01',
+  livemode: false,
   processor: 'adyen',
   name: 'Adyen EU',
   settings: { base_url: null },
@@ -166,10 +167,11 @@ export const processorAccountsFragment: OpenApiFragment = {
       },
       ProcessorAccount: {
         type: 'object',
-        required: ['id', 'processor', 'name', 'settings', 'credentials', 'created_at', 'updated_at'],
+        required: ['id', 'livemode', 'processor', 'name', 'settings', 'credentials', 'created_at', 'updated_at'],
         additionalProperties: false,
         properties: {
           id: { type: 'string', format: 'uuid' },
+          livemode: livemodeProperty('the account was created with a live key: it serves only live payments and talks only to the processor\'s live host (or an allowed base_url); it belongs to'),
           processor: { enum: PROCESSORS },
           name: { type: 'string' },
           settings: { ...settings, required: ['base_url'] },

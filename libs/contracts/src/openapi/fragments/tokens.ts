@@ -1,4 +1,4 @@
-import { commonErrorResponses, jsonResponse, listOf, pageParameters, problemResponse, schemaRef, type JsonObject, type OpenApiFragment } from '../openapi-fragment';
+import { commonErrorResponses, jsonResponse, listOf, livemodeProperty, pageParameters, problemResponse, schemaRef, type JsonObject, type OpenApiFragment } from '../openapi-fragment';
 
 const uuid: JsonObject = { type: 'string', format: 'uuid' };
 const tokenIdParameter: JsonObject = { name: 'token_id', in: 'path', required: true, schema: uuid };
@@ -136,9 +136,10 @@ export const tokensFragment: OpenApiFragment = {
     schemas: {
       Token: {
         type: 'object',
-        required: ['id', 'business_key', 'cardholder_name', 'created_at', 'expiry_month', 'expiry_year', 'masked_account_number', 'scheme', 'fingerprint', 'security_code_expires_at'],
+        required: ['id', 'livemode', 'business_key', 'cardholder_name', 'created_at', 'expiry_month', 'expiry_year', 'masked_account_number', 'scheme', 'fingerprint', 'security_code_expires_at'],
         properties: {
           id: uuid,
+          livemode: livemodeProperty('the token was created with a live key and belongs to'),
           business_key: { type: ['string', 'null'] },
           cardholder_name: { type: ['string', 'null'] },
           created_at: { type: 'string', format: 'date-time' },
