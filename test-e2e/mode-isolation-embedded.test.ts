@@ -398,4 +398,13 @@ describe('mode isolation: a merchant\'s key of one mode tries every id of the ot
       expect(bodies.filter((b) => !ownRefusals.includes(b) && theirs.some((id) => JSON.stringify(b.data).includes(id)))).toEqual([]);
     }
   });
+
+  it.each(MODES)('when the %s key puts its flow matrix, then only its own mode\'s matrix changes: the other mode\'s reads as before', async (mode) => {
+    const theirs = (await keyOf(other(mode)).call('GET', '/flow-matrix')).text;
+    const put = await keyOf(mode).call('PUT', '/flow-matrix', { json: { default_flow: ids[mode].flow, rules: [{ name: 'big', when: { amount_gte: 100_000 }, flow: ids[mode].flow }] } });
+
+    expect(put.status).toBe(200);
+    expect(put.json()).toMatchObject({ livemode: mode === 'live', default_flow: ids[mode].flow, rules: [{ name: 'big' }] });
+    expect((await keyOf(other(mode)).call('GET', '/flow-matrix')).text).toBe(theirs);
+  });
 });
