@@ -279,8 +279,11 @@ describe('mode isolation: a merchant\'s key of one mode tries every id of the ot
     return view;
   }
 
-  /** Requests received by every processor and forward destination so far. */
-  const sentToProcessors = () => ({ adyenTest: adyen.test.payments.length + adyen.test.cancels.length, adyenLive: adyen.live.payments.length + adyen.live.cancels.length, forward: forwardStandIns.adyen.received.length });
+  /** Requests received by every processor (authorisations, captures: one notification each, cancels) and forward destination so far. */
+  const sentToProcessors = () => ({
+    ...Object.fromEntries(MODES.map((mode) => [mode, { payments: adyen[mode].payments.length, captures: adyen[mode].notifications.length, cancels: adyen[mode].cancels.length }])),
+    forward: forwardStandIns.adyen.received.length,
+  });
 
   beforeAll(async () => {
     for (const mode of MODES) {
