@@ -16,9 +16,12 @@ export function toAnyPaymentView(payment: Payment): Record<string, unknown> {
  */
 export function toEarlierPaymentView(payment: Payment): Record<string, unknown> {
   const earlier = payment.earlier!;
-  const paymentMethod = earlier.payment_method ?? (payment.source ? { type: 'card', card: storedCardOf(payment.source) } : null);
+  const livemode = payment.mode === 'live';
+  // A stored method (with its id) is a merchant object of the payment's mode; a card not stored is part of the payment.
+  const paymentMethod = earlier.payment_method ? { ...earlier.payment_method, livemode } : payment.source ? { type: 'card', card: storedCardOf(payment.source) } : null;
   return {
     id: payment.id,
+    livemode,
     amount: payment.amount.requested,
     // The earlier interface's amount is an integer: what was refunded of a captured payment stands beside it.
     ...(payment.amount.refunded !== undefined ? { amount_refunded: payment.amount.refunded } : {}),
@@ -37,10 +40,10 @@ export function toEarlierPaymentView(payment: Payment): Record<string, unknown> 
 }
 
 export function toCustomerView(customer: Customer): Record<string, unknown> {
-  return { id: customer.id, name: customer.name, email: customer.email, metadata: customer.metadata ?? {}, created_at: customer.created_at };
+  return { id: customer.id, livemode: customer.mode === 'live', name: customer.name, email: customer.email, metadata: customer.metadata ?? {}, created_at: customer.created_at };
 }
 
-/** Exactly the spec's shape: id, type, and card or npr_mandate. */
+/** The spec's shape (id, type, and card or npr_mandate) and livemode. */
 export function toPaymentMethodView(method: PaymentMethod): Record<string, unknown> {
-  return shownPaymentMethod(method);
+  return { ...shownPaymentMethod(method), livemode: method.mode === 'live' };
 }

@@ -6,6 +6,7 @@ export function toPaymentView(payment: Payment): Record<string, unknown> {
   const subsequent = payment.initial_payment_id !== null;
   return {
     id: payment.id,
+    livemode: payment.mode === 'live',
     // amount.refunded appears with the payment's first refund (the sum of its succeeded refunds).
     amount: { ...payment.amount },
     ...(isConsumerPresent(payment.use_case) && payment.session ? { action_requirement: { type: 'use_sdk', session_id: payment.session.id } } : {}),
@@ -29,6 +30,7 @@ export function toPaymentView(payment: Payment): Record<string, unknown> {
 export function toTransactionView(transaction: ProcessorTransaction): Record<string, unknown> {
   return {
     id: transaction.id,
+    livemode: transaction.mode === 'live',
     processor: transaction.processor,
     kind: transaction.kind,
     status: transaction.status,

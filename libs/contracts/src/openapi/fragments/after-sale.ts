@@ -9,6 +9,7 @@ const PAYMENT_ID = '019ab2c4-4d1e-7a10-9c3b-5f2e8d7a6b41';
 const CREATED_AT = '2026-11-23T10:15:00.000Z';
 const SOURCE = { type: 'card', cardholder_name: 'Ada Lovelace', expiry_month: 12, expiry_year: 2030, masked_account_number: '424242******4242', pan_type: 'FPAN' };
 const CANCELED = {
+  livemode: false,
   id: PAYMENT_ID,
   amount: { requested: 4999, authorized: 4999 },
   created_at: CREATED_AT,

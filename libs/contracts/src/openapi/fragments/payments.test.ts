@@ -49,6 +49,7 @@ const PROBLEM_CODES = [
 
 const payment = {
   id: '019ab2c4-4d1e-7a10-9c3b-5f2e8d7a6b01',
+  livemode: false,
   amount: { requested: 1999 },
   created_at: '2026-11-23T10:15:00.000Z',
   currency_code: 'EUR',
@@ -91,6 +92,12 @@ describe('the payments part of the OpenAPI document', () => {
     expect(validateAgainstOpenApi('get', '/payments/{payment_id}', 200, payment).valid).toBe(true);
     const extra = validateAgainstOpenApi('get', '/payments/{payment_id}', 200, { ...payment, token_id: '019ab2c4-4d1e-7a10-9c3b-5f2e8d7a6b09' });
     expect(extra.valid).toBe(false);
+  });
+
+  it('when a payment does not say its mode, then it is invalid: livemode is on every payment', () => {
+    const { livemode: _livemode, ...withoutMode } = payment;
+    expect(validateAgainstOpenApi('get', '/payments/{payment_id}', 200, withoutMode).valid).toBe(false);
+    expect(validateAgainstOpenApi('get', '/payments/{payment_id}', 200, { ...payment, livemode: 'false' }).valid).toBe(false);
   });
 
   it('when the use case and the status disagree with the fields, then the payment is invalid', () => {

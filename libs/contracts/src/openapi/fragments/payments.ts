@@ -1,4 +1,4 @@
-import { commonErrorResponses, listOf, pageParameters, problemResponse, schemaRef, type JsonObject, type OpenApiFragment } from '../openapi-fragment';
+import { commonErrorResponses, listOf, livemodeProperty, pageParameters, problemResponse, schemaRef, type JsonObject, type OpenApiFragment } from '../openapi-fragment';
 
 const security = [{ ApiKey: [] }];
 const uuid: JsonObject = { type: 'string', format: 'uuid' };
@@ -69,6 +69,7 @@ const CREATED_AT = '2026-11-23T10:15:00.000Z';
 const SOURCE = { type: 'card', cardholder_name: 'Ada Lovelace', expiry_month: 12, expiry_year: 2030, masked_account_number: '424242******4242', pan_type: 'FPAN' };
 const ONE_OFF = {
   id: '019ab2c4-4d1e-7a10-9c3b-5f2e8d7a6b01',
+  livemode: false,
   amount: { requested: 1999 },
   action_requirement: { type: 'use_sdk', session_id: '6f1c2b8e-4d1e-4a10-9c3b-5f2e8d7a6b02' },
   created_at: CREATED_AT,
@@ -99,6 +100,7 @@ const UNSCHEDULED = {
 };
 const SUBSEQUENT_RECURRING = {
   id: '019ab2c4-4d1e-7a10-9c3b-5f2e8d7a6b31',
+  livemode: false,
   amount: { requested: 1999 },
   authentication_preference: 'NO_3RI',
   created_at: '2026-12-23T10:15:00.000Z',
@@ -139,7 +141,7 @@ const MATRIX_INPUT = {
   default_flow: 'simulator_auto_capture',
   rules: [{ name: 'manual-for-orders', when: { reference_prefix: 'manual-' }, flow: 'simulator_manual_capture' }],
 };
-const MATRIX = { ...MATRIX_INPUT, version: 3, updated_at: CREATED_AT };
+const MATRIX = { livemode: false, ...MATRIX_INPUT, version: 3, updated_at: CREATED_AT };
 const FLOW_INPUT = {
   name: 'risk_then_simulator',
   capture_mode: 'manual',
@@ -149,8 +151,8 @@ const FLOW_INPUT = {
     { kind: 'capture', processor: 'simulator', on_failure: 'stop', fallback: [] },
   ],
 };
-const FLOW = { ...FLOW_INPUT, built_in: false, created_at: CREATED_AT };
-const BUILT_IN_FLOW = { ...FLOW_INPUT, name: 'simulator_auto_capture', capture_mode: 'automatic', built_in: true, created_at: null };
+const FLOW = { ...FLOW_INPUT, livemode: false, built_in: false, created_at: CREATED_AT };
+const BUILT_IN_FLOW = { ...FLOW_INPUT, livemode: false, name: 'simulator_auto_capture', capture_mode: 'automatic', built_in: true, created_at: null };
 
 /**
  * `status` and `use_case` decide which fields a payment carries (the spec's "Appears" column). Each `then`
@@ -364,8 +366,8 @@ export const paymentsFragment: OpenApiFragment = {
           '200': answer('The transactions, oldest first.', wholeListOf('ProcessorTransaction'), {
             object: 'list',
             data: [
-              { processor: 'simulator', kind: 'authorization', status: 'succeeded', failure_reason: null, created_at: CREATED_AT },
-              { processor: 'simulator', kind: 'capture', status: 'succeeded', failure_reason: null, created_at: '2026-11-23T10:15:01.000Z' },
+              { livemode: false, processor: 'simulator', kind: 'authorization', status: 'succeeded', failure_reason: null, created_at: CREATED_AT },
+              { livemode: false, processor: 'simulator', kind: 'capture', status: 'succeeded', failure_reason: null, created_at: '2026-11-23T10:15:01.000Z' },
             ],
           }),
           ...paymentErrors,
@@ -545,10 +547,11 @@ export const paymentsFragment: OpenApiFragment = {
       PaymentFields: {
         type: 'object',
         description: 'Every field a payment of the newer interface can carry; Payment says which appear when.',
-        required: ['id', 'amount', 'created_at', 'currency_code', 'reference', 'status', 'use_case'],
+        required: ['id', 'livemode', 'amount', 'created_at', 'currency_code', 'reference', 'status', 'use_case'],
         additionalProperties: false,
         properties: {
           id: uuid,
+          livemode: livemodeProperty('the payment was created with a live key and belongs to'),
           amount: schemaRef('PaymentAmount'),
           cancellation_reason: {
             type: 'string',
@@ -612,9 +615,10 @@ export const paymentsFragment: OpenApiFragment = {
       },
       ProcessorTransaction: {
         type: 'object',
-        required: ['processor', 'kind', 'status', 'failure_reason', 'created_at'],
+        required: ['livemode', 'processor', 'kind', 'status', 'failure_reason', 'created_at'],
         properties: {
           id: uuid,
+          livemode: livemodeProperty('the transaction is of a payment of'),
           processor: { type: 'string' },
           kind: {
             type: 'string',
@@ -649,9 +653,10 @@ export const paymentsFragment: OpenApiFragment = {
       },
       Flow: {
         type: 'object',
-        required: ['name', 'capture_mode', 'steps', 'built_in', 'created_at'],
+        required: ['name', 'livemode', 'capture_mode', 'steps', 'built_in', 'created_at'],
         properties: {
           name: { type: 'string' },
+          livemode: livemodeProperty('the flow belongs to (a key of the other mode does not see it; built-in flows exist in both modes)'),
           capture_mode: { type: 'string', enum: ['automatic', 'manual'] },
           steps: { type: 'array', items: schemaRef('FlowStep') },
           built_in: { type: 'boolean' },
@@ -684,8 +689,9 @@ export const paymentsFragment: OpenApiFragment = {
       },
       FlowMatrix: {
         type: 'object',
-        required: ['version', 'default_flow', 'rules', 'updated_at'],
+        required: ['livemode', 'version', 'default_flow', 'rules', 'updated_at'],
         properties: {
+          livemode: livemodeProperty('this is the matrix of (one per mode; it routes only that mode\'s payments)'),
           version: { type: 'integer', minimum: 0 },
           default_flow: { type: 'string' },
           rules: { type: 'array', items: schemaRef('FlowRule') },

@@ -1,4 +1,4 @@
-import { commonErrorResponses, jsonRequest, jsonResponse, listOf, pageOf, pageParameters, problemResponse, type JsonObject, type OpenApiFragment } from '../openapi-fragment';
+import { commonErrorResponses, jsonRequest, jsonResponse, listOf, livemodeProperty, pageOf, pageParameters, problemResponse, type JsonObject, type OpenApiFragment } from '../openapi-fragment';
 
 const uuid: JsonObject = { type: 'string', format: 'uuid' };
 const tokenIdParameter: JsonObject = { name: 'token_id', in: 'path', required: true, schema: uuid };
@@ -18,6 +18,7 @@ const cardInput: JsonObject = {
 };
 
 const TOKEN = {
+  livemode: false,
   id: '019ab2c4-1a2b-7c3d-8e4f-5a6b7c8d9e01',
   business_key: 'order-1001-card',
   cardholder_name: 'Ada Lovelace',
@@ -174,9 +175,10 @@ export const tokensFragment: OpenApiFragment = {
     schemas: {
       Token: {
         type: 'object',
-        required: ['id', 'business_key', 'cardholder_name', 'created_at', 'expiry_month', 'expiry_year', 'masked_account_number', 'scheme', 'fingerprint', 'security_code_expires_at'],
+        required: ['id', 'livemode', 'business_key', 'cardholder_name', 'created_at', 'expiry_month', 'expiry_year', 'masked_account_number', 'scheme', 'fingerprint', 'security_code_expires_at'],
         properties: {
           id: uuid,
+          livemode: livemodeProperty('the token was created with a live key and belongs to'),
           business_key: { type: ['string', 'null'] },
           cardholder_name: { type: ['string', 'null'] },
           created_at: { type: 'string', format: 'date-time' },
