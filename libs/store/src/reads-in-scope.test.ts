@@ -18,6 +18,10 @@ const GLOBAL_READS = new Set(['getGlobal', 'findGlobal', 'listAcrossMerchants'])
 
 /** Reviewed: `file#method: what`, and why the caller's scope is not the one to read in. */
 const REVIEWED: Record<string, string> = {
+  'services/payment-orchestrator/src/data/payment-request.repository.ts#listCreatedBy: global': 'the pruner of expired Idempotency-Key records, across merchants; each is deleted in its own scope',
+  'services/payment-orchestrator/src/data/payment.repository.ts#listAuthorizedBefore: global': 'the expiry worker across merchants; each payment is then read in its own scope',
+  'services/payment-orchestrator/src/data/refund.repository.ts#listDue: global': 'the refund runner across merchants; each refund is then read in its own scope',
+  'services/vault/src/data/checkout-branding.repository.ts#get: a scope built on the spot': 'the hosted page looks the same in test and live: one record per merchant, kept in its test partition',
   'services/gateway/src/data/admin-audit.repository.ts#list: SYSTEM_SCOPE': 'the operator audit log is the system\'s',
   'services/gateway/src/data/api-key.repository.ts#findByHash: global': 'authentication: the key hash names the merchant and the key\'s mode',
   'services/gateway/src/data/merchant.repository.ts#get: SYSTEM_SCOPE': 'merchants are operator records',
