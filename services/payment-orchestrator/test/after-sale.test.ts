@@ -59,7 +59,10 @@ describe('cancel an authorization', () => {
     ['processing with a card (being authorized)', async () => (await h.call(MERCHANT, 'POST', '/payments/one-off', oneOff())).body],
   ])('when the payment is %s, then cancel answers 409 cancel_not_allowed', async (_state, make) => {
     const payment = await make();
-    if (payment.status === 'processing') await h.submitCard(payment);
+    if (payment.status === 'processing') {
+      await h.submitCard(payment);
+      await h.settle();
+    }
     const answer = await h.call(MERCHANT, 'POST', `/payments/${payment.id}/cancel`);
     // A payment just given its card may already be captured by the time the cancel arrives: either way it cannot be canceled.
     expect(answer).toMatchObject({ status: 409, body: { code: 'cancel_not_allowed' } });
