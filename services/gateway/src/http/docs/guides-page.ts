@@ -14,6 +14,8 @@ const SIMULATOR_CARDS: TestCard[] = [
   { number: '4000 0000 0000 3220', outcome: '3RI authentication fails (authorization would succeed): with REQUIRE_3RI the payment fails with authentication_failed.' },
   { number: '4000 0000 0000 0259', outcome: 'Authorization succeeds, the capture fails: failure_reason capture_failed.' },
   { number: '4000 0000 0000 0119', outcome: 'Processor error (retryable): a flow step\'s fallback processors are tried; processor_error when none is left.' },
+  { number: '4000 0000 0000 5126', outcome: 'Captured normally; every refund of it fails: failure_reason refund_failed (the amount is refundable again).' },
+  { number: '4000 0000 0000 2685', outcome: 'Captured, then disputed at once: a dispute needs_response, reason product_not_received (dispute.created).' },
 ];
 
 /** The test cards of the processors' test environments, which the stand-ins of our end-to-end suite answer alike (test-e2e/support). */
@@ -120,13 +122,15 @@ ${cardTable(SCHEME_CARDS, 'scheme')}
 
 <h2 id="payment-lifecycle">The payment lifecycle</h2>
 <p>A payment of the newer interface (<code>/payments/one-off</code>, <code>/payments/recurring</code>, <code>/payments/unscheduled</code> and their
-<code>/subsequent</code> routes) moves through five states; each move is a webhook event of the same name.</p>
+<code>/subsequent</code> routes) moves through these states; each move is a webhook event of the same name (<code>canceling</code> has none).</p>
 <table><thead><tr><th>status</th><th>means</th><th>next</th></tr></thead><tbody>
-<tr><td><code>processing</code></td><td>Accepted; a consumer-present payment waits for the card on the hosted page, then its flow runs.</td><td><code>authorized</code> (manual-capture flow), <code>captured</code> (automatic-capture flow), <code>failed</code></td></tr>
-<tr><td><code>authorized</code></td><td>The amount is reserved (<code>amount.authorized</code>); capture it with <code>POST /payments/{id}/capture</code>. Issuers hold authorizations for about 7 days.</td><td><code>capturing</code>, <code>failed</code></td></tr>
+<tr><td><code>processing</code></td><td>Accepted; a consumer-present payment waits for the card on the hosted page, then its flow runs.</td><td><code>authorized</code> (manual-capture flow), <code>captured</code> (automatic-capture flow), <code>failed</code>, <code>canceled</code> (<code>POST /payments/{id}/cancel</code> before a card is entered)</td></tr>
+<tr><td><code>authorized</code></td><td>The amount is reserved (<code>amount.authorized</code>); capture it with <code>POST /payments/{id}/capture</code> or release it with <code>POST /payments/{id}/cancel</code>. Left uncaptured for <code>AUTHORIZATION_VALIDITY_SECONDS</code> (7 days) it is voided.</td><td><code>capturing</code>, <code>canceling</code>, <code>canceled</code>, <code>failed</code></td></tr>
+<tr><td><code>canceling</code></td><td>The processor took the void and has not confirmed it yet (Adyen, Checkout.com confirm by notification).</td><td><code>canceled</code>, <code>authorized</code> (void refused)</td></tr>
+<tr><td><code>canceled</code></td><td>Released: <code>cancellation_reason</code> is <code>requested_by_merchant</code> or <code>authorization_expired</code>; nothing was charged.</td><td>—</td></tr>
 <tr><td><code>capturing</code></td><td>The capture was sent to the processor.</td><td><code>captured</code>, <code>failed</code></td></tr>
-<tr><td><code>captured</code></td><td>Done: <code>amount.captured</code> is set.</td><td>—</td></tr>
-<tr><td><code>failed</code></td><td>Declined or could not complete: <code>failure_reason</code> says why (<code>card_declined</code>, <code>insufficient_funds</code>, <code>authentication_failed</code>, <code>capture_failed</code>, <code>processor_error</code>, <code>risk_declined</code>, <code>session_expired</code>).</td><td>—</td></tr>
+<tr><td><code>captured</code></td><td>Done: <code>amount.captured</code> is set. Refund it (in parts too) with <code>POST /payments/{id}/refunds</code>: <code>amount.refunded</code> sums the succeeded refunds and the payment stays captured. Chargebacks show as disputes (<code>GET /payments/{id}/disputes</code>).</td><td>—</td></tr>
+<tr><td><code>failed</code></td><td>Declined or could not complete: <code>failure_reason</code> says why (<code>card_declined</code>, <code>insufficient_funds</code>, <code>authentication_failed</code>, <code>capture_failed</code>, <code>processor_error</code>, <code>risk_declined</code>, <code>session_expired</code>).</td><td><code>captured</code>, only when a capture reported failed succeeds after all (Adyen's own recapture): <code>payment.captured</code> then follows</td></tr>
 </tbody></table>
 <p>Which flow runs (its processors, automatic or manual capture) is chosen by your flow matrix; <code>POST /flow-matrix/explain</code> shows the choice
 for a payment-shaped body. Recurring and unscheduled payments store credentials (<code>credential_id</code>); charge them later, without the consumer,
