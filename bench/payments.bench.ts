@@ -11,6 +11,11 @@
 // automatic flows itself, Checkout.com's capture settles by its signed payment_captured webhook through
 // the gateway. Target: the 25–75 ms paths within 90 % of the simulator path.
 //
+// Refunds, in the same run, on the payments the simulator path captured: partial refunds (100 of each
+// payment's 1999) created through the gateway and settled by the simulator after its refund delay,
+// completion observed by the merchant's refund.succeeded webhook. Refunds/s, p50/p99 and the main
+// thread's busy time per refund, beside the payments' figures.
+//
 // Why a webhook and not polling GET /payments/{id}: the notifier sends the one payment.captured
 // delivery a merchant with an endpoint gets anyway (one outbound POST per payment), while polling
 // costs a gateway hop and an orchestrator read per poll — about five per payment at a 50 ms interval
@@ -57,25 +62,71 @@ const WITH_PROCESSORS = process.env.BENCH_PAYMENTS_PROCESSORS !== 'false';
 const TOKEN_CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const tokenBody = JSON.stringify({ card: { number: '4111 1111 1111 1111', exp_month: '03', exp_year: '2030', cvc: '737', name: 'Bench Mark' } });
 
-function runPaymentLoad(baseUrl: string, apiKey: string, concurrency: number, register: (receiverUrl: string) => Promise<void>): Promise<PaymentLoadResult> {
+interface RefundLoadResult {
+  succeeded: number;
+  failed: number;
+  errors: number;
+  /** Consumers that ran out of payments to refund before the window ended (then the figure is a floor). */
+  exhausted: number;
+  firstError: string | null;
+  perSecond: number;
+  p50: number;
+  p99: number;
+  max: number;
+  mainThreadMsPerRefund: number;
+}
+
+/** Refunds of each captured payment, 100 at a time (the bench's payments are of 1999). */
+const REFUND_AMOUNT = 100;
+/** Captured payments the refunds run may use (each takes 19 refunds of 100). */
+const MAX_REFUNDED_PAYMENTS = 3_000;
+
+type LoadMessage<R> = { type: 'receiver'; url: string } | { type: 'window'; phase: 'start' | 'end' } | ({ type: 'result' } & R);
+
+/**
+ * Runs a load worker (bench/support/<file>) that registers its webhook receiver, then measures the main
+ * thread's busy time over the worker's measured window: the whole embedded system runs on that thread.
+ */
+function runLoadWorker<R>(file: string, workerData: Record<string, unknown>, register: (receiverUrl: string) => Promise<void>): Promise<R & { busyMs: number }> {
   return new Promise((resolve, reject) => {
-    const worker = new Worker(join(__dirname, 'support', 'payment-load-worker.mjs'), {
-      workerData: { baseUrl, apiKey, concurrency, warmupSeconds: WARMUP_S, durationSeconds: DURATION_S },
-    });
+    const worker = new Worker(join(__dirname, 'support', file), { workerData: { warmupSeconds: WARMUP_S, durationSeconds: DURATION_S, ...workerData } });
     let measuring: EventLoopUtilization | undefined;
     let busyMs = 0;
-    type Message = { type: 'receiver'; url: string } | { type: 'window'; phase: 'start' | 'end' } | ({ type: 'result' } & Omit<PaymentLoadResult, 'mainThreadMsPerPayment'>);
-    worker.on('message', (message: Message) => {
+    worker.on('message', (message: LoadMessage<R>) => {
       if (message.type === 'receiver') register(message.url).then(() => worker.postMessage('go'), reject);
       else if (message.type === 'window' && message.phase === 'start') measuring = performance.eventLoopUtilization();
       else if (message.type === 'window') busyMs = measuring ? performance.eventLoopUtilization(measuring).active : 0;
-      else resolve({ ...message, mainThreadMsPerPayment: busyMs / message.captured });
+      else resolve({ ...(message as R), busyMs });
     });
     worker.once('error', reject);
     worker.once('exit', (code) => {
-      if (code !== 0) reject(new Error(`payment load worker exited with ${code}`));
+      if (code !== 0) reject(new Error(`${file} exited with ${code}`));
     });
   });
+}
+
+async function runPaymentLoad(baseUrl: string, apiKey: string, concurrency: number, register: (receiverUrl: string) => Promise<void>): Promise<PaymentLoadResult> {
+  const { busyMs, ...result } = await runLoadWorker<Omit<PaymentLoadResult, 'mainThreadMsPerPayment'>>('payment-load-worker.mjs', { baseUrl, apiKey, concurrency }, register);
+  return { ...result, mainThreadMsPerPayment: busyMs / result.captured };
+}
+
+async function runRefundLoad(baseUrl: string, apiKey: string, paymentIds: string[], register: (receiverUrl: string) => Promise<void>): Promise<RefundLoadResult> {
+  const { busyMs, ...result } = await runLoadWorker<Omit<RefundLoadResult, 'mainThreadMsPerRefund'>>('refund-load-worker.mjs', { baseUrl, apiKey, concurrency: CONCURRENCY, paymentIds, refundAmount: REFUND_AMOUNT }, register);
+  return { ...result, mainThreadMsPerRefund: busyMs / result.succeeded };
+}
+
+/** Captured payments, newest first, through GET /payments?status=captured (the search this run also exercises). */
+async function capturedPaymentIds(baseUrl: string, headers: Record<string, string>, max: number): Promise<string[]> {
+  const ids: string[] = [];
+  let cursor: string | null = null;
+  while (ids.length < max) {
+    const response = await fetch(`${baseUrl}/payments?status=captured&limit=100${cursor ? `&starting_after=${cursor}` : ''}`, { headers });
+    const page = (await response.json()) as { data: Array<{ id: string }>; next_cursor: string | null };
+    ids.push(...page.data.map((payment) => payment.id));
+    if (!page.next_cursor) break;
+    cursor = page.next_cursor;
+  }
+  return ids.slice(0, max);
 }
 
 async function main(): Promise<void> {
@@ -113,15 +164,16 @@ async function main(): Promise<void> {
     const headers = { 'content-type': 'application/json', 'x-api-key': system.bootstrapApiKey };
     // Each run has its own receiver: its endpoint is disabled afterwards, so no delivery to a closed receiver is retried during the next run.
     const endpoints: string[] = [];
-    const register = async (receiverUrl: string) => {
+    const registerFor = (events: string[]) => async (receiverUrl: string) => {
       const response = await fetch(`${system.baseUrl}/webhook-endpoints`, {
         method: 'POST',
         headers,
-        body: JSON.stringify({ url: receiverUrl, events: ['payment.captured', 'payment.failed'], description: 'bench receiver' }),
+        body: JSON.stringify({ url: receiverUrl, events, description: 'bench receiver' }),
       });
       if (response.status !== 201) throw new Error(`POST /webhook-endpoints answered ${response.status}: ${await response.text()}`);
       endpoints.push(((await response.json()) as { id: string }).id);
     };
+    const register = registerFor(['payment.captured', 'payment.failed']);
     const disableEndpoints = async () => {
       for (const id of endpoints.splice(0)) {
         await fetch(`${system.baseUrl}/webhook-endpoints/${id}`, { method: 'PATCH', headers, body: JSON.stringify({ enabled: false }) });
@@ -130,6 +182,9 @@ async function main(): Promise<void> {
     const steady = await runPaymentLoad(system.baseUrl, system.bootstrapApiKey, LATENCY_CONCURRENCY, register);
     await disableEndpoints();
     const payments = await runPaymentLoad(system.baseUrl, system.bootstrapApiKey, CONCURRENCY, register);
+    await disableEndpoints();
+    const refundable = await capturedPaymentIds(system.baseUrl, headers, MAX_REFUNDED_PAYMENTS);
+    const refunds = await runRefundLoad(system.baseUrl, system.bootstrapApiKey, refundable, registerFor(['refund.succeeded', 'refund.failed']));
     await disableEndpoints();
 
     const tokenRun = (duration: number) =>
@@ -151,6 +206,13 @@ async function main(): Promise<void> {
         `(${steady.captured} captured, ${steady.failed} failed, ${steady.errors} errors; 200 ms of it is the simulator's capture delay, PROCESSOR_SIMULATOR_CAPTURE_DELAY_MS)`,
     );
     for (const error of [payments.firstError, steady.firstError].filter(Boolean)) console.log(`  first error: ${error}`);
+    console.log(
+      `refunds create→succeeded  : ${refunds.perSecond.toFixed(0)} refunds/s, p50 ${refunds.p50} ms, p99 ${refunds.p99} ms, max ${refunds.max} ms ` +
+        `(${refunds.succeeded} succeeded, ${refunds.failed} failed, ${refunds.errors} errors; ${CONCURRENCY} in flight on ${refundable.length} captured payments, ${REFUND_AMOUNT} each` +
+        `${refunds.exhausted > 0 ? `; ${refunds.exhausted} consumers ran out of payments: a floor` : ''}; 200 ms of it is the simulator's refund delay, PROCESSOR_SIMULATOR_REFUND_DELAY_MS), ` +
+        `main thread ${refunds.mainThreadMsPerRefund.toFixed(2)} ms per refund`,
+    );
+    if (refunds.firstError) console.log(`  first error: ${refunds.firstError}`);
     console.log(`POST /tokens via gateway  : ${tokens.requests.average.toFixed(0)} tokens/s, p50 ${tokens.latency.p50} ms, p99 ${tokens.latency.p99} ms${tokens.non2xx || tokens.errors ? ` (${tokens.non2xx} non-2xx, ${tokens.errors} errors)` : ''}`);
     console.log(`ratio payments/tokens     : ${ratio.toFixed(1)} % (target ≥ 40 %: ${ratio >= 40 ? 'met' : 'NOT met'})`);
     // Busy time per unit moves less with other load on the machine than throughput does: compare these across runs.

@@ -53,7 +53,7 @@ describe('SIGTERM drain under load, local profile', () => {
       dataDir,
       port: 0,
       stdio: 'files',
-      env: { BOOTSTRAP_API_KEY: MERCHANT_API_KEY, LOG_LEVEL: 'warn', WEBHOOK_ALLOW_PRIVATE_URLS: 'true', SHUTDOWN_GRACE_MS: String(SHUTDOWN_GRACE_MS), SHUTDOWN_DELAY_SECONDS: String(SHUTDOWN_DELAY_SECONDS) },
+      env: { BOOTSTRAP_API_KEY: MERCHANT_API_KEY, LOG_LEVEL: 'warn', WEBHOOK_ALLOW_PRIVATE_URLS: 'true', SHUTDOWN_GRACE_MS: String(SHUTDOWN_GRACE_MS), SHUTDOWN_DELAY_SECONDS: String(SHUTDOWN_DELAY_SECONDS), RATE_LIMIT_PER_SECOND: '100000', RATE_LIMIT_BURST: '100000' },
     });
     const merchant = new MerchantApi(system.baseUrl, MERCHANT_API_KEY);
     await registerWebhookEndpoint(merchant, receiver.url, ['token.created']);

@@ -36,7 +36,6 @@ const merchantRoutes = Object.entries(document.paths as Record<string, Record<st
     .filter(([, operation]) => !(operation.security ?? []).some((scheme) => 'AdminKey' in scheme))
     .map(([method]) => ({ method: method.toUpperCase(), template, pattern: new RegExp(`^${template.replace(/\{[^}]+\}/g, '[^/]+')}$`) })),
 );
-const documented = (method: string, template: string) => merchantRoutes.some((route) => route.method === method && route.template === template);
 
 type DocumentedResponse = { $ref?: string; content?: Record<string, unknown> };
 
@@ -66,6 +65,9 @@ function templateOf(method: string, path: string): string | undefined {
   const candidates = merchantRoutes.filter((route) => route.method === method && route.pattern.test(path));
   return candidates.sort((a, b) => a.template.split('{').length - b.template.split('{').length)[0]?.template;
 }
+
+/** A 1×1 PNG, base64: the smallest logo the checkout settings accept. */
+const PIXEL_PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
 
 describe('the SDK against the embedded service: every merchant route once', () => {
   let standIns: DestinationStandIns;
@@ -259,16 +261,27 @@ describe('the SDK against the embedded service: every merchant route once', () =
     for await (const payment of vaultline.list('/payments', { params: { query: { limit: 3 } } })) listed.push(payment.id);
     expect(listed).toEqual(expect.arrayContaining([manual.id, recurring.id, unscheduled.id, first.id, again.id]));
 
-    // Cancel and refund (issue 27) through the SDK's untyped request while the generated types may lack them.
-    if (documented('POST', '/payments/{payment_id}/refunds')) {
-      await vaultline.request('POST', `/payments/${manual.id}/refunds`, { body: { amount: 500 } });
-    }
-    if (documented('POST', '/payments/{payment_id}/cancel')) {
-      const toCancel = await vaultline.post('/payments/one-off', { body: { amount: 700, currency_code: 'EUR', reference: 'manual-sdk-cancel', source } });
-      await payInSession(sessionOf(toCancel));
-      await paymentUntil(toCancel.id, 'authorized');
-      await vaultline.request('POST', `/payments/${toCancel.id}/cancel`, { body: {} });
-    }
+    // After the sale: a refund of the captured manual payment and its listings; a cancel of an authorized one.
+    const refund = await vaultline.post('/payments/{payment_id}/refunds', { params: { path: { payment_id: manual.id } }, body: { amount: 500, reason: 'requested_by_customer' } });
+    await vaultline.get('/refunds/{refund_id}', { params: { path: { refund_id: refund.id } } });
+    await vaultline.get('/payments/{payment_id}/refunds', { params: { path: { payment_id: manual.id } } });
+    await vaultline.get('/refunds', { params: { query: { payment_id: manual.id } } });
+    const toCancel = await vaultline.post('/payments/one-off', { body: { amount: 700, currency_code: 'EUR', reference: 'manual-sdk-cancel', source } });
+    await payInSession(sessionOf(toCancel));
+    await paymentUntil(toCancel.id, 'authorized');
+    expect(await vaultline.post('/payments/{payment_id}/cancel', { params: { path: { payment_id: toCancel.id } }, body: {} })).toMatchObject({ status: 'canceled' });
+
+    // Disputes: the simulator's test route opens one on the captured payment (test mode only).
+    const dispute = await vaultline.post('/payments/{payment_id}/test/dispute', { params: { path: { payment_id: manual.id } }, body: {} });
+    await vaultline.get('/disputes/{dispute_id}', { params: { path: { dispute_id: dispute.id } } });
+    await vaultline.get('/disputes');
+    await vaultline.get('/payments/{payment_id}/disputes', { params: { path: { payment_id: manual.id } } });
+
+    // The hosted page's look, and the uploaded logo a session serves.
+    await vaultline.patch('/settings/checkout', { body: { display_name: 'SDK shop', brand_color: '#1d4ed8', logo_image: PIXEL_PNG } });
+    expect(await vaultline.get('/settings/checkout')).toMatchObject({ display_name: 'SDK shop' });
+    // An image, not JSON: the recorded answer is what counts here, whatever the client makes of the bytes.
+    await vaultline.request('GET', `/sessions/${sessionOf(toCancel)}/logo`).catch(() => undefined);
   });
 
   it('when the API refuses a request, then the SDK throws a VaultlineError with its status, code, field and request id', async () => {

@@ -1,8 +1,8 @@
-import { buildOpenApiDocument } from '@vaultline/contracts';
 import { waitFor } from '@vaultline/core';
 import { startDestinationStandIns, type DestinationStandIns } from './support/destination-stand-ins';
 import { ADYEN_BODY } from './support/forward-scenario';
 import { createMerchant, startSystem, type MerchantApi, type RunningSystem } from './support/merchant-api';
+import { documentedRequestOf, idRoutesOfDocument, pathWithId } from './support/merchant-routes';
 import { SIMULATOR_CARDS, submitCard } from './support/payment-scenario';
 import { startWebhookReceiver, type WebhookReceiver } from './support/webhook-receiver';
 
@@ -132,31 +132,6 @@ function firstPaymentBody(customerId: string) {
   return { amount: 1000, currency_code: 'EUR', confirm: true, customer_id: customerId, store_payment_method_for: { use_case: 'recurring_payments', mandate_reference: 'isolation' } };
 }
 
-/**
- * Every merchant route of the OpenAPI document with ids in its path, each id slot filled with one id of
- * A's (whatever its kind): a route added to the document is covered without a new row.
- */
-interface DocumentOperation {
-  security?: Array<Record<string, unknown>>;
-  requestBody?: { content?: Record<string, { example?: unknown; examples?: Record<string, { value?: unknown }> }> };
-}
-
-/** Every merchant route with an id in its path, with the request example its operation documents (if any). */
-function idRoutesOfDocument(): Array<{ method: string; template: string; example?: unknown }> {
-  const paths = buildOpenApiDocument().paths as Record<string, Record<string, DocumentOperation>>;
-  return Object.entries(paths).flatMap(([template, item]) =>
-    Object.entries(item).flatMap(([method, operation]) =>
-      template.includes('{') && (operation.security ?? []).some((scheme) => 'ApiKey' in scheme) ? [{ method: method.toUpperCase(), template, example: requestExampleOf(operation) }] : [],
-    ),
-  );
-}
-
-function requestExampleOf(operation: DocumentOperation): unknown {
-  const json = operation.requestBody?.content?.['application/json'];
-  if (!json) return undefined;
-  return json.example ?? Object.values(json.examples ?? {})[0]?.value;
-}
-
 /** List routes: B's pages never contain an id of A's. */
 const lists = ['/tokens', '/tokens/imports', '/webhook-endpoints', '/events', '/payments', '/customers'];
 
@@ -237,11 +212,8 @@ describe('tenant isolation: merchant B tries every id of merchant A', () => {
     const routes = idRoutesOfDocument();
     for (const route of routes) {
       for (const [kind, id] of Object.entries(idsA)) {
-        const path = route.template.replace(/\{[^}]+\}/g, id);
-        // A valid body (the operation's documented example), so the answer is about the id: a body refused
-        // first (422) would say nothing about it.
-        const json = route.example ?? (route.method === 'PATCH' ? { description: 'taken over' } : {});
-        const answer = await merchantB.call(route.method, path, route.method === 'GET' || route.method === 'DELETE' ? {} : { json });
+        const path = pathWithId(route, id);
+        const answer = await merchantB.call(route.method, path, documentedRequestOf(route));
         answers.push({ resource: kind, route: `${route.method} ${path}`, status: answer.status, problem: answer.headers.get('content-type')?.includes('application/problem+json') ?? false });
       }
     }

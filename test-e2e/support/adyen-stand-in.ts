@@ -4,9 +4,9 @@ import { startPspServer, type PspAnswer } from './psp-stand-in-server';
 
 /**
  * A stand-in of Adyen's Checkout API v69 on loopback: `POST /v69/payments`,
- * `POST /v69/payments/{pspReference}/captures` and `POST /v69/payments/{pspReference}/cancels`, with Adyen's request checks and answer shapes, the
+ * `POST /v69/payments/{pspReference}/captures`, `…/cancels` and `…/refunds`, with Adyen's request checks and answer shapes, the
  * Idempotency-Key honoured (the same key gets the same answer, nothing charged twice), and standard
- * notifications for captures signed the way Adyen signs them (HMAC-SHA256 with the hex-decoded key over
+ * notifications (CAPTURE, CANCELLATION, REFUND) signed the way Adyen signs them (HMAC-SHA256 with the hex-decoded key over
  * the eight documented fields, base64, in additionalData.hmacSignature). It decides by the real card
  * number the forwarder filled in, so it sees what a processor would.
  */
@@ -56,6 +56,8 @@ export interface AdyenStandIn {
   notifications: Array<{ live: 'false'; notificationItems: Array<{ NotificationRequestItem: AdyenNotificationItem }> }>;
   /** Cancels received (`POST /v69/payments/{pspReference}/cancels`), by the payment's pspReference. */
   cancels: Array<{ paymentPspReference: string; body: Record<string, unknown>; headers: IncomingMessage['headers'] }>;
+  /** Refunds received (`POST /v69/payments/{pspReference}/refunds`), with the refund's own pspReference. */
+  refunds: Array<{ paymentPspReference: string; pspReference: string; body: Record<string, unknown>; headers: IncomingMessage['headers'] }>;
   /** The signed AUTHORISATION notification Adyen sends for a payment it answered (by its pspReference). */
   authorisationNotification(pspReference: string): AdyenStandIn['notifications'][number];
   /** The next `count` requests answer 503 (a PSP outage). */
@@ -95,6 +97,7 @@ export async function startAdyenStandIn(options: AdyenStandInOptions): Promise<A
   const payments: AdyenPaymentRecord[] = [];
   const notifications: AdyenStandIn['notifications'] = [];
   const cancels: AdyenStandIn['cancels'] = [];
+  const refunds: AdyenStandIn['refunds'] = [];
   const answered = new Map<string, PspAnswer>();
 
   function authorise(body: Record<string, unknown>, headers: IncomingMessage['headers']): PspAnswer | string {
@@ -141,7 +144,34 @@ export async function startAdyenStandIn(options: AdyenStandInOptions): Promise<A
     if (!payments.some((p) => p.pspReference === paymentPsp)) return 'unknown pspReference';
     if (body.merchantAccount !== options.merchantAccount) return 'merchantAccount';
     cancels.push({ paymentPspReference: paymentPsp, body, headers });
-    return { status: 201, body: { merchantAccount: options.merchantAccount, paymentPspReference: paymentPsp, pspReference: reference(), reference: body.reference, status: 'received' } };
+    const pspReference = reference();
+    const payment = payments.find((p) => p.pspReference === paymentPsp)!;
+    notifications.push(
+      adyenNotification(
+        { amount: payment.body.amount as { value: number; currency: string }, eventCode: 'CANCELLATION', eventDate: new Date().toISOString(), merchantAccountCode: options.merchantAccount, merchantReference: String(body.reference ?? payment.body.reference), originalReference: paymentPsp, pspReference, reason: '', success: 'true' },
+        options.hmacKey,
+      ),
+    );
+    return { status: 201, body: { merchantAccount: options.merchantAccount, paymentPspReference: paymentPsp, pspReference, reference: body.reference, status: 'received' } };
+  }
+
+  function refund(paymentPsp: string, body: Record<string, unknown>, headers: IncomingMessage['headers']): PspAnswer | string {
+    const payment = payments.find((p) => p.pspReference === paymentPsp);
+    const amount = (body.amount ?? {}) as { value?: unknown; currency?: unknown };
+    if (!payment) return 'unknown pspReference';
+    if (body.merchantAccount !== options.merchantAccount) return 'merchantAccount';
+    if (!Number.isInteger(amount.value) || amount.currency !== (payment.body.amount as { currency: string }).currency) return 'amount';
+    if (body.reference !== undefined && (typeof body.reference !== 'string' || body.reference.length > 80)) return 'reference';
+    if (body.merchantRefundReason !== undefined && !['FRAUD', 'CUSTOMER REQUEST', 'RETURN', 'DUPLICATE', 'OTHER'].includes(String(body.merchantRefundReason))) return 'merchantRefundReason';
+    const pspReference = reference();
+    refunds.push({ paymentPspReference: paymentPsp, pspReference, body, headers });
+    notifications.push(
+      adyenNotification(
+        { amount: { value: amount.value as number, currency: String(amount.currency) }, eventCode: 'REFUND', eventDate: new Date().toISOString(), merchantAccountCode: options.merchantAccount, merchantReference: String(body.reference ?? ''), originalReference: paymentPsp, pspReference, reason: '', success: 'true' },
+        options.hmacKey,
+      ),
+    );
+    return { status: 201, body: { merchantAccount: options.merchantAccount, paymentPspReference: paymentPsp, pspReference, reference: body.reference, status: 'received', amount } };
   }
 
   function authorisationNotification(pspReference: string): AdyenStandIn['notifications'][number] {
@@ -171,15 +201,17 @@ export async function startAdyenStandIn(options: AdyenStandInOptions): Promise<A
       }
       const captureMatch = /^\/v69\/payments\/([A-Z0-9]+)\/captures$/.exec(req.url ?? '');
       const cancelMatch = /^\/v69\/payments\/([A-Z0-9]+)\/cancels$/.exec(req.url ?? '');
+      const refundMatch = /^\/v69\/payments\/([A-Z0-9]+)\/refunds$/.exec(req.url ?? '');
       let answer: PspAnswer | string;
       if (req.method === 'POST' && req.url === '/v69/payments') answer = authorise(body, req.headers);
       else if (req.method === 'POST' && captureMatch) answer = capture(captureMatch[1]!, body);
       else if (req.method === 'POST' && cancelMatch) answer = cancel(cancelMatch[1]!, body, req.headers);
+      else if (req.method === 'POST' && refundMatch) answer = refund(refundMatch[1]!, body, req.headers);
       else answer = { status: 404, body: { status: 404, errorCode: '000', message: 'Not found', errorType: 'validation' } };
       if (typeof answer === 'string') return validationError(`Invalid field: ${answer}`);
       if (scopedKey) answered.set(scopedKey, answer);
       return answer;
     },
   );
-  return { ...server, payments, notifications, cancels, authorisationNotification };
+  return { ...server, payments, notifications, cancels, refunds, authorisationNotification };
 }

@@ -4,8 +4,8 @@ import { startPspServer, type PspAnswer } from './psp-stand-in-server';
 
 /**
  * A stand-in of Checkout.com's payments API on loopback: `POST /payments`,
- * `POST /payments/{id}/captures`, `POST /payments/{id}/voids` and `GET /payments/{id}/actions`, with its request checks and answer shapes, the Cko-Idempotency-Key
- * honoured, and webhooks (payment_captured) signed the way Checkout.com signs them: Cko-Signature, the
+ * `POST /payments/{id}/captures`, `…/voids`, `…/refunds` and `GET /payments/{id}/actions`, with its request checks and answer shapes, the Cko-Idempotency-Key
+ * honoured, and webhooks (payment_captured, payment_voided, payment_refunded) signed the way Checkout.com signs them: Cko-Signature, the
  * hex HMAC-SHA256 of the raw body with the webhook secret. It decides by the real card number the
  * forwarder filled in.
  */
@@ -38,6 +38,8 @@ export interface CheckoutStandIn {
   voids: Array<{ paymentId: string; body: Record<string, unknown>; headers: IncomingMessage['headers'] }>;
   /** Every action of each payment, newest first, as `GET /payments/{id}/actions` lists them. */
   actions: Map<string, Array<{ id: string; type: string; amount: unknown; approved: boolean; response_code: string; processed_on: string }>>;
+  /** Refunds received (`POST /payments/{id}/refunds`), with the action id answered. */
+  refunds: Array<{ paymentId: string; actionId: string; body: Record<string, unknown>; headers: IncomingMessage['headers'] }>;
   /** The signed payment_approved webhook Checkout.com sends for a payment it approved (by its id). */
   approvedWebhook(paymentId: string): CheckoutWebhook;
   failNext(count: number): void;
@@ -78,11 +80,26 @@ export async function startCheckoutStandIn(options: CheckoutStandInOptions): Pro
   const actions: CheckoutStandIn['actions'] = new Map();
   const act = (paymentId: string, id: string, type: string, amount: unknown, approved: boolean) =>
     actions.set(paymentId, [{ id, type, amount, approved, response_code: approved ? '10000' : '20005', processed_on: new Date().toISOString() }, ...(actions.get(paymentId) ?? [])]);
+  const refunds: CheckoutStandIn['refunds'] = [];
 
   function voidPayment(paymentId: string, body: Record<string, unknown>, headers: IncomingMessage['headers']): PspAnswer {
-    if (!payments.some((p) => p.id === paymentId)) return { status: 404, body: {} };
+    const payment = payments.find((p) => p.id === paymentId);
+    if (!payment) return { status: 404, body: {} };
     voids.push({ paymentId, body, headers });
-    return { status: 202, body: { action_id: `act_${letters(26)}`, reference: body.reference } };
+    const actionId = `act_${letters(26)}`;
+    send(checkoutWebhook('payment_voided', { id: paymentId, action_id: actionId, reference: payment.body.reference, amount: payment.body.amount, currency: payment.body.currency, response_code: '10000' }, options.webhookSecret));
+    return { status: 202, body: { action_id: actionId, reference: body.reference } };
+  }
+
+  function refund(paymentId: string, body: Record<string, unknown>, headers: IncomingMessage['headers']): PspAnswer {
+    const payment = payments.find((p) => p.id === paymentId);
+    if (!payment) return { status: 404, body: {} };
+    if (body.amount !== undefined && !Number.isInteger(body.amount)) return { status: 422, body: { request_id: letters(12), error_type: 'request_invalid', error_codes: ['amount_invalid'] } };
+    const actionId = `act_${letters(26)}`;
+    refunds.push({ paymentId, actionId, body, headers });
+    const amount = body.amount ?? payment.body.amount;
+    send(checkoutWebhook('payment_refunded', { id: paymentId, action_id: actionId, reference: body.reference, amount, currency: payment.body.currency, response_code: '10000' }, options.webhookSecret));
+    return { status: 202, body: { action_id: actionId, reference: body.reference } };
   }
 
   function approvedWebhook(paymentId: string): CheckoutWebhook {
@@ -137,14 +154,16 @@ export async function startCheckoutStandIn(options: CheckoutStandInOptions): Pro
     const captureMatch = /^\/payments\/(pay_[a-z0-9]+)\/captures$/.exec(req.url ?? '');
     const voidMatch = /^\/payments\/(pay_[a-z0-9]+)\/voids$/.exec(req.url ?? '');
     const actionsMatch = /^\/payments\/(pay_[a-z0-9]+)\/actions$/.exec(req.url ?? '');
+    const refundMatch = /^\/payments\/(pay_[a-z0-9]+)\/refunds$/.exec(req.url ?? '');
     let answer: PspAnswer;
     if (req.method === 'POST' && req.url === '/payments') answer = pay(body, req.headers);
     else if (req.method === 'POST' && captureMatch) answer = capture(captureMatch[1]!, body);
     else if (req.method === 'POST' && voidMatch) answer = voidPayment(voidMatch[1]!, body, req.headers);
     else if (req.method === 'GET' && actionsMatch) return actions.has(actionsMatch[1]!) ? { status: 200, body: actions.get(actionsMatch[1]!) } : { status: 404, body: {} };
+    else if (req.method === 'POST' && refundMatch) answer = refund(refundMatch[1]!, body, req.headers);
     else answer = { status: 404, body: {} };
     if (scopedKey) answered.set(scopedKey, answer);
     return answer;
   });
-  return Object.assign(standIn, server, { payments, webhooks, voids, actions, approvedWebhook });
+  return Object.assign(standIn, server, { payments, webhooks, voids, refunds, actions, approvedWebhook });
 }

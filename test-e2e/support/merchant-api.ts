@@ -94,6 +94,25 @@ export async function createMerchant(system: Pick<EmbeddedSystem, 'baseUrl' | 'a
   return new MerchantApi(system.baseUrl, answer.json<{ api_key: string }>().api_key);
 }
 
+/** One merchant with a key of each mode: its test world and its live world. */
+export interface MerchantOfBothModes {
+  id: string;
+  test: MerchantApi;
+  live: MerchantApi;
+}
+
+/** Creates a merchant (its first key is a test key) and issues it a live key through the operator API. */
+export async function createMerchantOfBothModes(system: Pick<EmbeddedSystem, 'baseUrl' | 'adminApiKey'>, name: string): Promise<MerchantOfBothModes> {
+  const admin = async (path: string, body: unknown) =>
+    answerOf(await fetch(`${system.baseUrl}${path}`, { method: 'POST', headers: { 'X-Admin-Key': system.adminApiKey, 'Content-Type': 'application/json' }, body: JSON.stringify(body) }));
+  const merchant = await admin('/admin/merchants', { name, card_data_access: true });
+  if (merchant.status !== 201) throw new Error(`POST /admin/merchants answered ${merchant.status}: ${merchant.text}`);
+  const { id, api_key: testKey } = merchant.json<{ id: string; api_key: string }>();
+  const live = await admin(`/admin/merchants/${id}/api-keys`, { mode: 'live', label: 'live' });
+  if (live.status !== 201) throw new Error(`issuing a live key answered ${live.status}: ${live.text}`);
+  return { id, test: new MerchantApi(system.baseUrl, testKey), live: new MerchantApi(system.baseUrl, live.json<{ api_key: string }>().api_key) };
+}
+
 export const MERCHANT_API_KEY = 'sk_test_e2e_merchant_0123456789abcdef';
 export const ADMIN_API_KEY = 'admin_e2e_0123456789abcdef';
 

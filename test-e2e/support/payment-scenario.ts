@@ -24,6 +24,8 @@ export const PAYMENT_CVC = '538';
 export const PAYMENT_ENV: Record<string, string> = {
   PAYMENT_WORKER_POLL_MS: '50',
   PROCESSOR_SIMULATOR_CAPTURE_DELAY_MS: '50',
+  PROCESSOR_SIMULATOR_REFUND_DELAY_MS: '50',
+  AFTER_SALE_WORKER_POLL_MS: '50',
   WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
   WEBHOOK_RETRY_SCHEDULE_MS: '0,200,500',
   WEBHOOK_POLL_INTERVAL_MS: '100',
@@ -31,8 +33,9 @@ export const PAYMENT_ENV: Record<string, string> = {
 
 export interface PaymentView {
   id: string;
-  status: 'processing' | 'authorized' | 'capturing' | 'captured' | 'failed';
-  amount: { requested: number; authorized?: number; captured?: number };
+  status: 'processing' | 'authorized' | 'capturing' | 'captured' | 'failed' | 'canceling' | 'canceled';
+  amount: { requested: number; authorized?: number; captured?: number; refunded?: number };
+  cancellation_reason?: 'requested_by_merchant' | 'authorization_expired';
   action_requirement?: { type: 'use_sdk'; session_id: string };
   use_case: string;
   currency_code: string;
@@ -100,7 +103,7 @@ export class PaymentsApi {
 
   /** Polls GET /payments/{id} until the payment is in `status` (fails early on another final status). */
   async until(paymentId: string, status: PaymentView['status'], timeoutMs = 20_000): Promise<PaymentView> {
-    const finals = ['captured', 'failed'];
+    const finals = ['captured', 'failed', 'canceled'];
     return waitFor(
       async () => {
         const payment = await this.get(paymentId);

@@ -35,6 +35,8 @@ import { createFlow, explainFlow, getFlow, getFlowMatrix, listFlows, putFlowMatr
 import { createProcessorAccount, deleteProcessorAccount, getProcessorAccount, listProcessorAccounts, updateProcessorAccount } from './domain/manage-processor-accounts';
 import { PaymentRunner } from './domain/payment-runner';
 import type { TransactionRunner } from './domain/ports';
+import type { Payment } from './domain/payment/payment';
+import type { UnitOfWork } from '@vaultline/store';
 import { getPayment, listPayments, listTransactions } from './domain/query-payments';
 import { flowRoutes } from './http/flows.routes';
 import { paymentRoutes } from './http/payments.routes';
@@ -44,6 +46,14 @@ import { processorAccountRoutes } from './http/processor-accounts.routes';
 import { processorNotificationRoutes } from './http/processor-notifications.routes';
 import { receiveProcessorNotification, wakePayment } from './domain/receive-processor-notification';
 import { voidStrayAuthorization } from './domain/void-stray-authorization';
+import { AfterSaleWorker } from './domain/after-sale-worker';
+import { afterSaleNotifications } from './domain/after-sale-notifications';
+import { cancelPayment, expireAuthorizations, settleVoidByNotification } from './domain/cancel-payment';
+import { advanceRefund, wakeRefund } from './domain/refunds/advance-refund';
+import { createRefund } from './domain/refunds/create-refund';
+import { getRefund, listPaymentRefunds, listRefunds } from './domain/refunds/query-refunds';
+import { StoreRefundRepository } from './data/refund.repository';
+import { afterSaleRoutes } from './http/after-sale.routes';
 import { notificationVerifiers } from './processors/notification-verifiers';
 import { checkoutSessionCompletedConsumer } from './messaging/checkout-session-completed.consumer';
 import { countPaymentStatuses } from './messaging/payment-status-metrics';
@@ -60,6 +70,8 @@ export interface PaymentOrchestratorApp extends ServiceApp {
   readonly runner: PaymentRunner;
   /** Deletes the payment requests' Idempotency-Key records older than IDEMPOTENCY_KEY_TTL (also run every hour). */
   readonly pruneExpiredPaymentRequests: PruneExpiredPaymentRequests;
+  /** Refunds, expiring authorizations and unconfirmed voids (tests move their clock, then run what is due). */
+  readonly afterSale: AfterSaleWorker;
 }
 
 /** How often expired Idempotency-Key records are pruned (a repeat after expiry is a new request whether or not its record is gone yet). */
@@ -110,11 +122,25 @@ export function createApp(runtime: ServiceRuntime, config: PaymentOrchestratorCo
   const customers = new StoreCustomerRepository(store);
   const paymentMethods = new StorePaymentMethodRepository(store);
   const disputes = new StoreDisputeRepository(store);
-  const advance = advancePayment({ payments, transactions, credentials, directory, transaction, clock, onAuthorized: storePaymentMethod({ paymentMethods }), onCaptured: simulatedChargeback({ disputes }) });
+  const storeMethod = storePaymentMethod({ paymentMethods });
+  // The authorization's time starts its validity (AUTHORIZATION_VALIDITY_SECONDS): the expiry scan reads it.
+  const onAuthorized = (uow: UnitOfWork, payment: Payment, now: Date): Payment => storeMethod(uow, { ...payment, authorized_at: now.toISOString() }, now);
+  const advance = advancePayment({ payments, transactions, credentials, directory, transaction, clock, onAuthorized, onCaptured: simulatedChargeback({ disputes }) });
   const runner = new PaymentRunner({ payments, advance, clock, logger, pollIntervalMs: config.workerPollMs });
   const runPayment = (scope: Scope, paymentId: string): void => void runner.run(scope, paymentId);
   const wake = wakePayment({ payments, transaction, clock });
   const recordDisputes = recordDispute({ payments, disputes, notifications, transaction, clock });
+  const refunds = new StoreRefundRepository(store);
+  const afterSalePorts = { payments, transactions, refunds, directory, transaction, clock, requestRetentionMs: config.requestRetentionMs };
+  const advanceOneRefund = advanceRefund(afterSalePorts);
+  const afterSale = new AfterSaleWorker({
+    refunds,
+    advanceRefund: advanceOneRefund,
+    expireAuthorizations: expireAuthorizations({ ...afterSalePorts, authorizationValidityMs: config.authorizationValidityMs }),
+    clock,
+    logger,
+    pollIntervalMs: config.afterSalePollMs,
+  });
   const flowPorts = { flows, matrices, directory, transaction, clock };
   const accountPorts = {
     accounts,
@@ -163,6 +189,13 @@ export function createApp(runtime: ServiceRuntime, config: PaymentOrchestratorCo
         listTransactions: listTransactions({ payments, transactions }),
         runPayment,
       });
+      afterSaleRoutes(router, {
+        cancelPayment: cancelPayment({ ...afterSalePorts, paymentRequests }),
+        createRefund: createRefund({ payments, refunds, paymentRequests, transaction, clock, requestRetentionMs: config.requestRetentionMs }, (refund) => void afterSale.runRefund({ merchantId: refund.merchant_id, mode: refund.mode }, refund.id)),
+        getRefund: getRefund({ refunds }),
+        listRefunds: listRefunds({ refunds }),
+        listPaymentRefunds: listPaymentRefunds({ payments, refunds }),
+      });
       flowRoutes(router, {
         createFlow: createFlow(flowPorts),
         getFlow: getFlow(flowPorts),
@@ -198,6 +231,7 @@ export function createApp(runtime: ServiceRuntime, config: PaymentOrchestratorCo
             recordDispute: recordDisputes,
             settleLateCapture: settleLateCapture({ payments, transactions, transaction, clock }),
             voidStray: voidStrayAuthorization({ payments, transactions, directory, transaction, clock, settle: (scope, paymentId) => runner.run(scope, paymentId) }),
+            afterSale: afterSaleNotifications({ settleVoid: settleVoidByNotification(afterSalePorts), wakeRefund: wakeRefund(afterSalePorts, advanceOneRefund) }),
           },
           notificationVerifiers,
         ),
@@ -217,6 +251,7 @@ export function createApp(runtime: ServiceRuntime, config: PaymentOrchestratorCo
     http,
     runner,
     pruneExpiredPaymentRequests: pruneRequests,
+    afterSale,
     async start() {
       for (const spec of orchestratorCollections) await store.register(spec);
       await migrateToModes(store);
@@ -232,11 +267,13 @@ export function createApp(runtime: ServiceRuntime, config: PaymentOrchestratorCo
       prune();
       pruning = setInterval(prune, PRUNE_INTERVAL_MS);
       pruning.unref();
+      afterSale.start();
     },
     async stop() {
       clearInterval(pruning);
       await consumer?.stop();
       await runner.stop();
+      await afterSale.stop();
       await relay?.stop();
       await egress.close();
       await forwarder.close();

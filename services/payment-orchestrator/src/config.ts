@@ -18,6 +18,15 @@ export const paymentOrchestratorConfigSchema = z
     PAYMENT_FLOW_MATRIX_CACHE_MS: envDurationMs().default(1_000),
     /** The simulator keeps a capture pending this long, so the capturing state is observable. */
     PROCESSOR_SIMULATOR_CAPTURE_DELAY_MS: envDurationMs().default(200),
+    /** The simulator keeps a refund pending this long before it settles. */
+    PROCESSOR_SIMULATOR_REFUND_DELAY_MS: envDurationMs().default(200),
+    /**
+     * How long a manual-capture authorization is held before it is voided and its payment canceled
+     * (authorization_expired). Card schemes hold most authorizations about 7 days.
+     */
+    AUTHORIZATION_VALIDITY_SECONDS: envInteger({ min: 1, max: 366 * 86_400 }).default(604_800),
+    /** How often the after-sale worker looks for expired authorizations, unconfirmed voids and refunds to send or settle. */
+    AFTER_SALE_WORKER_POLL_MS: envDurationMs().default(1_000),
     /**
      * Seals processor-account credentials at rest (base64, 32 bytes); the production profile must set it.
      * Unset (embedded and local profiles): generated once into KEYS_DIR/payment-orchestrator-secret.key
@@ -53,7 +62,9 @@ export const paymentOrchestratorConfigSchema = z
     sessionLifetimeMs: env.PAYMENT_SESSION_LIFETIME_MS,
     workerPollMs: env.PAYMENT_WORKER_POLL_MS,
     flowMatrixCacheMs: env.PAYMENT_FLOW_MATRIX_CACHE_MS,
-    processors: { simulator: { capture_delay_ms: env.PROCESSOR_SIMULATOR_CAPTURE_DELAY_MS } } satisfies ProcessorOptions,
+    processors: { simulator: { capture_delay_ms: env.PROCESSOR_SIMULATOR_CAPTURE_DELAY_MS, refund_delay_ms: env.PROCESSOR_SIMULATOR_REFUND_DELAY_MS } } satisfies ProcessorOptions,
+    authorizationValidityMs: env.AUTHORIZATION_VALIDITY_SECONDS * 1_000,
+    afterSalePollMs: env.AFTER_SALE_WORKER_POLL_MS,
     maxProcessorAccountsPerMerchant: env.PROCESSOR_ACCOUNTS_MAX_PER_MERCHANT,
     requestRetentionMs: env.IDEMPOTENCY_KEY_TTL,
     notificationLimits: {

@@ -1,13 +1,8 @@
-import { CARDS, eventsOf, MERCHANT, OTHER_MERCHANT, startOrchestrator, type Harness, type Json } from './support/orchestrator-harness';
+import { CARDS, eventsOf, MERCHANT, OTHER_MERCHANT, startWithManualCaptureRule, type Harness, type Json } from './support/orchestrator-harness';
 
 let h: Harness;
 beforeEach(async () => {
-  h = await startOrchestrator();
-  const matrix = await h.call(MERCHANT, 'PUT', '/flow-matrix', {
-    default_flow: 'simulator_auto_capture',
-    rules: [{ name: 'manual-for-orders', when: { reference_prefix: 'manual-' }, flow: 'simulator_manual_capture' }],
-  });
-  expect(matrix.status).toBe(200);
+  h = await startWithManualCaptureRule();
 });
 afterEach(async () => {
   await h.stop();

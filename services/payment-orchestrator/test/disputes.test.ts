@@ -1,7 +1,8 @@
+import { newId } from '@vaultline/core';
 import { NOTIFICATION_HMAC_KEY, NOTIFICATION_WEBHOOK_SECRET, startWithNotifyingAccounts } from './support/notification-accounts';
 import { adyenNotification } from '../../../test-e2e/support/adyen-stand-in';
 import { checkoutWebhook } from '../../../test-e2e/support/checkout-stand-in';
-import { CARDS, LIVE_MERCHANT, MERCHANT, OTHER_MERCHANT, type Harness, type Json } from './support/orchestrator-harness';
+import { CARDS, MERCHANT, OTHER_MERCHANT, type Harness, type Json } from './support/orchestrator-harness';
 
 const HMAC_KEY = NOTIFICATION_HMAC_KEY;
 const WEBHOOK_SECRET = NOTIFICATION_WEBHOOK_SECRET;
@@ -200,11 +201,17 @@ describe('the simulator\'s test dispute', () => {
     ]);
   });
 
-  it('when the payment is not captured, the key is live, or the payment is another merchant\'s, then 409 dispute_not_allowed, 403 test_mode_only, 404', async () => {
+  it('when the payment is not captured, the key is live, or the payment is another merchant\'s or mode\'s, then 409 dispute_not_allowed, 403 test_mode_only, 404', async () => {
     const declined = await h.payOneOff(MERCHANT, CARDS.declined);
     expect((await h.call(MERCHANT, 'POST', `/payments/${declined.id}/test/dispute`, {})).body.code).toBe('dispute_not_allowed');
-    expect((await h.call(LIVE_MERCHANT, 'POST', `/payments/${declined.id}/test/dispute`, {})).body.code).toBe('test_mode_only');
+    // A live key names a test payment: not found, as any id of the other mode.
+    expect((await h.call({ ...MERCHANT, mode: 'live' }, 'POST', `/payments/${declined.id}/test/dispute`, {})).body.code).toBe('payment_not_found');
     const captured = await capturedPayment();
+    // A live key on its own live payment: the route simulates a processor in test mode only.
+    const { version: _version, ...stored } = (await h.store.collection<Json & { version: number }>('payments').get({ merchantId: MERCHANT.merchantId, mode: 'test' }, captured.id))!;
+    const live = { ...stored, id: newId(), mode: 'live' };
+    await h.store.transaction((uow) => uow.insert('payments', live));
+    expect((await h.call({ ...MERCHANT, mode: 'live' }, 'POST', `/payments/${live.id}/test/dispute`, {})).body.code).toBe('test_mode_only');
     expect((await h.call(OTHER_MERCHANT, 'POST', `/payments/${captured.id}/test/dispute`, {})).body.code).toBe('payment_not_found');
     expect((await h.call(MERCHANT, 'POST', `/payments/${captured.id}/test/dispute`, { status: 'pending' })).status).toBe(422);
   });

@@ -94,6 +94,7 @@ describe('rule 1: guest payment', () => {
     const created = await create(payment());
     expect(created).toEqual({
       id: expect.any(String),
+      livemode: false,
       amount: 1250,
       action_requirement: { type: 'use_sdk', session_id: expect.any(String) },
       created_at: '2026-06-01T10:00:00.000Z',
@@ -120,7 +121,7 @@ describe('rule 2: storing a card for COF payments', () => {
     const settled = await paid(payment({ store_payment_method_for: { use_case: 'cof_payments' } }));
     expect(settled).toMatchObject({ status: 'captured', use_case: 'guest_payment', payment_method: { id: expect.any(String), type: 'card', card: { masked_number: CARDS.approved } } });
     const method = await h.call(MERCHANT, 'GET', `/payment-methods/${settled.payment_method.id}`);
-    expect(method.body).toEqual({ id: settled.payment_method.id, type: 'card', card: { masked_number: CARDS.approved, expiry_year: 2034, expiry_month: 12, cardholder_name: 'Ada Lovelace' } });
+    expect(method.body).toEqual({ id: settled.payment_method.id, livemode: false, type: 'card', card: { masked_number: CARDS.approved, expiry_year: 2034, expiry_month: 12, cardholder_name: 'Ada Lovelace' } });
   });
 
   it('when the card to store is declined, then nothing is stored and payment_method has no id', async () => {
@@ -143,6 +144,7 @@ describe('rule 3: a COF payment with a stored card', () => {
     const created = await create({ amount: 700, currency_code: 'EUR', confirm: true, payment_method_id: method.id, payment_method_types: ['card'] });
     expect(created).toEqual({
       id: expect.any(String),
+      livemode: false,
       amount: 700,
       action_requirement: { type: 'use_sdk', session_id: expect.any(String) },
       created_at: expect.any(String),
@@ -251,6 +253,7 @@ describe('rule 5: a mandate from a stored method', () => {
     const settled = await confirmStoredCard(created);
     expect(settled.payment_method).toEqual({
       id: expect.any(String),
+      livemode: false,
       type: 'npr_mandate',
       npr_mandate: { accepted_on: expect.any(String), card: stored.card, customer_id: customer.id, reference: 'top-ups', type: 'unscheduled_payments' },
     });
@@ -266,6 +269,7 @@ describe('rule 6: merchant-initiated payments on a mandate', () => {
     const { created, settled } = await settledAfterCreate(merchantInitiated(mandate.id));
     expect(created).toEqual({
       id: expect.any(String),
+      livemode: false,
       amount: 1000,
       created_at: expect.any(String),
       currency_code: 'EUR',

@@ -117,7 +117,7 @@ describe('per-step failure policy and fallback', () => {
 
 describe('the flow matrix', () => {
   it('when a merchant set nothing, then GET /flow-matrix shows version 0 with simulator_auto_capture as default', async () => {
-    expect((await h.call(MERCHANT, 'GET', '/flow-matrix')).body).toEqual({ version: 0, default_flow: 'simulator_auto_capture', rules: [], updated_at: null });
+    expect((await h.call(MERCHANT, 'GET', '/flow-matrix')).body).toEqual({ livemode: false, version: 0, default_flow: 'simulator_auto_capture', rules: [], updated_at: null });
   });
 
   it('when the matrix is put twice, then each PUT is a new version and payments record the version and rule that chose their flow', async () => {

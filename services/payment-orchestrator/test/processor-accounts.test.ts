@@ -32,6 +32,7 @@ describe('processor accounts', () => {
     expect(created.status).toBe(201);
     expect(created.body).toEqual({
       id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      livemode: false,
       processor: 'adyen',
       name: 'Adyen EU',
       settings: { base_url: null },

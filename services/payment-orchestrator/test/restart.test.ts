@@ -54,4 +54,23 @@ describe('restart safety (SQLite store)', () => {
     await h.advance(200);
     expect((await h.call(MERCHANT, 'GET', `/payments/${next.body.id}`)).body.status).toBe('captured');
   });
+
+  it('when the service restarts past an authorization\'s validity, then the next instance voids it and cancels the payment (authorization_expired); a pending refund settles after a restart too', async () => {
+    const first = await start();
+    await first.call(MERCHANT, 'PUT', '/flow-matrix', { default_flow: 'simulator_auto_capture', rules: [{ name: 'manual', when: { reference_prefix: 'manual-' }, flow: 'simulator_manual_capture' }] });
+    const authorized = await first.payOneOff(MERCHANT, CARDS.approved, { reference: 'manual-1' });
+    expect(authorized.status).toBe('authorized');
+    const captured = await first.payOneOff(MERCHANT, CARDS.approved);
+    await first.advance(200);
+    const refund = await first.call(MERCHANT, 'POST', `/payments/${captured.id}/refunds`, { amount: 100 });
+    expect(refund.body.status).toBe('pending');
+    await first.stop();
+    running.splice(0);
+
+    const second = await start('2026-06-08T10:00:01.000Z');
+    await second.settle();
+    expect((await second.call(MERCHANT, 'GET', `/payments/${authorized.id}`)).body).toMatchObject({ status: 'canceled', cancellation_reason: 'authorization_expired' });
+    expect((await second.call(MERCHANT, 'GET', `/refunds/${refund.body.id}`)).body).toMatchObject({ status: 'succeeded' });
+    expect((await second.call(MERCHANT, 'GET', `/payments/${captured.id}`)).body.amount).toMatchObject({ refunded: 100 });
+  });
 });

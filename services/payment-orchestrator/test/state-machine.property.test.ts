@@ -6,27 +6,32 @@ import { CARDS, MERCHANT, startOrchestrator, type Harness, type Json } from './s
 
 /**
  * Random interleavings of creates, session completions (with duplicate deliveries), processor outcomes
- * (by card), captures, chargeback notifications (with duplicate deliveries), test disputes and the
- * passing of time, run concurrently, checked against a model of the state
- * machine written here independently of the service's own table.
+ * (by card), captures, cancels, refunds, chargeback notifications (with duplicate deliveries), test
+ * disputes and the passing of time (authorizations expiring too), run concurrently, checked against a
+ * model of the state machine written here independently of the service's own table. The simulator
+ * confirms voids at once, so no canceling shows here.
  */
 const MODEL_MOVES: Record<string, string[]> = {
   none: ['processing'],
-  processing: ['authorized', 'captured', 'failed'],
-  authorized: ['capturing'],
+  processing: ['authorized', 'captured', 'failed', 'canceled'],
+  authorized: ['capturing', 'canceled'],
   capturing: ['captured', 'failed'],
   captured: [],
   failed: [],
+  canceled: [],
 };
+
+const SEVEN_DAYS_MS = 604_800_000;
 
 type Command =
   | { kind: 'create'; path: '/payments/one-off' | '/payments/unscheduled' | '/payments/recurring'; manual: boolean; amount: number }
   | { kind: 'complete'; target: number; card: keyof typeof CARDS; deliveries: number; distinctEvents: boolean }
   | { kind: 'capture'; target: number; amount: 'full' | 'partial' | 'over' | 'other-currency' }
+  | { kind: 'cancel'; target: number }
+  | { kind: 'refund'; target: number; amount: 'rest' | 'partial' | 'over' | 'other-currency' }
   | { kind: 'time'; ms: number }
   | { kind: 'chargeback'; target: number; stage: number; deliveries: number }
   | { kind: 'test-dispute'; target: number; status: 'needs_response' | 'under_review' | 'won' | 'lost' };
-
 /** Adyen's dispute events used here, one per stage, so a dispute's outcome does not depend on arrival order: the highest stage delivered decides. */
 const CHARGEBACK_STAGES = [
   { code: 'NOTIFICATION_OF_CHARGEBACK', disputeStatus: 'Undefended', status: 'needs_response' },
@@ -51,7 +56,9 @@ const command: fc.Arbitrary<Command> = fc.oneof(
     distinctEvents: fc.boolean(),
   }),
   fc.record({ kind: fc.constant('capture' as const), target: fc.nat(), amount: fc.constantFrom('full' as const, 'partial' as const, 'over' as const, 'other-currency' as const) }),
-  fc.record({ kind: fc.constant('time' as const), ms: fc.constantFrom(0, 100, 200, 1_000, 31 * 60_000) }),
+  fc.record({ kind: fc.constant('cancel' as const), target: fc.nat() }),
+  fc.record({ kind: fc.constant('refund' as const), target: fc.nat(), amount: fc.constantFrom('rest' as const, 'partial' as const, 'over' as const, 'other-currency' as const) }),
+  fc.record({ kind: fc.constant('time' as const), ms: fc.constantFrom(0, 100, 200, 1_000, 31 * 60_000, SEVEN_DAYS_MS) }),
   fc.record({ kind: fc.constant('chargeback' as const), target: fc.nat(), stage: fc.integer({ min: 0, max: CHARGEBACK_STAGES.length - 1 }), deliveries: fc.integer({ min: 1, max: 3 }) }),
   fc.record({ kind: fc.constant('test-dispute' as const), target: fc.nat(), status: fc.constantFrom('needs_response' as const, 'under_review' as const, 'won' as const, 'lost' as const) }),
 );
@@ -63,6 +70,8 @@ interface Tracked {
   captureAccepted: number;
   /** The chargeback stages delivered (each possibly several times). */
   chargebackStages: Set<number>;
+  cancelAccepted: number;
+  refundsCreated: number;
 }
 
 /** The dispute's reference at Adyen for a tracked payment (letters only, as Adyen's). */
@@ -76,7 +85,7 @@ async function execute(h: Harness, adyenAccount: string, payments: Tracked[], cm
       const answer = await h.call(MERCHANT, 'POST', cmd.path, body);
       expect(answer.status).toBe(200);
       expect(answer.body.status).toBe('processing');
-      payments.push({ id: answer.body.id, body: answer.body, requested: cmd.amount, captureAccepted: 0, chargebackStages: new Set() });
+      payments.push({ id: answer.body.id, body: answer.body, requested: cmd.amount, captureAccepted: 0, cancelAccepted: 0, refundsCreated: 0, chargebackStages: new Set() });
       return;
     }
     case 'complete': {
@@ -106,6 +115,39 @@ async function execute(h: Harness, adyenAccount: string, payments: Tracked[], cm
         expect([404, 409, 422]).toContain(answer.status);
         expect(['capture_not_allowed', 'already_captured', 'amount_exceeds_authorized', 'currency_mismatch']).toContain(answer.body.code);
         if (cmd.amount === 'over') expect(['capture_not_allowed', 'already_captured', 'amount_exceeds_authorized']).toContain(answer.body.code);
+      }
+      return;
+    }
+    case 'cancel': {
+      const target = payments[cmd.target % Math.max(1, payments.length)];
+      if (!target) return;
+      const answer = await h.call(MERCHANT, 'POST', `/payments/${target.id}/cancel`);
+      if (answer.status === 200) {
+        expect(answer.body).toMatchObject({ status: 'canceled', cancellation_reason: 'requested_by_merchant' });
+        target.cancelAccepted++;
+      } else {
+        expect([answer.status, answer.body.code]).toEqual([409, 'cancel_not_allowed']);
+      }
+      return;
+    }
+    case 'refund': {
+      const target = payments[cmd.target % Math.max(1, payments.length)];
+      if (!target) return;
+      const body =
+        cmd.amount === 'rest'
+          ? {}
+          : cmd.amount === 'partial'
+            ? { amount: Math.max(1, Math.floor(target.requested / 3)) }
+            : cmd.amount === 'over'
+              ? { amount: target.requested + 1 }
+              : { amount: 1, currency_code: 'USD' };
+      const answer = await h.call(MERCHANT, 'POST', `/payments/${target.id}/refunds`, body);
+      if (answer.status === 201) {
+        expect(cmd.amount).not.toBe('over');
+        expect(answer.body).toMatchObject({ status: 'pending', payment_id: target.id });
+        target.refundsCreated++;
+      } else {
+        expect(['refund_not_allowed', 'amount_exceeds_refundable', 'currency_mismatch']).toContain(answer.body.code);
       }
       return;
     }
@@ -150,7 +192,7 @@ function expectDisputeEventsReplay(events: Json[], dispute: Json): void {
 }
 
 describe('the payment state machine under random concurrent interleavings', () => {
-  it('when commands run in concurrent batches, then no move is illegal, captured ≤ authorized ≤ requested, at most one capture, and every committed move has exactly one event', async () => {
+  it('when commands run in concurrent batches, then no move is illegal, captured ≤ authorized ≤ requested, at most one capture, refunds never above captured, expired authorizations canceled, and every committed move has exactly one event', async () => {
     await fc.assert(
       fc.asyncProperty(fc.array(fc.array(command, { minLength: 1, maxLength: 4 }), { minLength: 1, maxLength: 8 }), async (batches) => {
         const h = await startOrchestrator();
@@ -164,6 +206,8 @@ describe('the payment state machine under random concurrent interleavings', () =
           }
           await h.advance(60 * 60_000);
           await h.advance(1_000);
+          // Past every authorization's validity: none is left authorized.
+          await h.advance(SEVEN_DAYS_MS);
 
           for (const tracked of payments) {
             const payment = (await h.call(MERCHANT, 'GET', `/payments/${tracked.id}`)).body;
@@ -188,9 +232,24 @@ describe('the payment state machine under random concurrent interleavings', () =
             expect(transactions.filter((t) => t.kind === 'authorization').length).toBeLessThanOrEqual(1);
             expect(tracked.captureAccepted).toBeLessThanOrEqual(1);
             if (tracked.captureAccepted === 1) expect(['captured', 'failed']).toContain(payment.status);
-            // Nothing is left half-way once time has passed: only manual payments wait (authorized).
-            expect(['authorized', 'captured', 'failed']).toContain(payment.status);
-            if (payment.status === 'authorized') expect(payment.flow).toBe('simulator_manual_capture');
+            // Nothing is left half-way once time has passed: authorizations past their validity are canceled.
+            expect(['captured', 'failed', 'canceled']).toContain(payment.status);
+            if (tracked.cancelAccepted > 0) expect(payment).toMatchObject({ status: 'canceled', cancellation_reason: 'requested_by_merchant' });
+            if (payment.status === 'canceled' && tracked.cancelAccepted === 0) expect(payment).toMatchObject({ cancellation_reason: 'authorization_expired', flow: 'simulator_manual_capture' });
+            expect(transactions.filter((t) => t.kind === 'void').length).toBeLessThanOrEqual(1);
+
+            // Refunds: only of captured payments, never above the captured amount, each settled once.
+            const refunds = (await h.call(MERCHANT, 'GET', `/payments/${tracked.id}/refunds`)).body.data as Json[];
+            expect(refunds).toHaveLength(tracked.refundsCreated);
+            if (refunds.length > 0) expect(payment.status).toBe('captured');
+            const sum = (status: string) => refunds.filter((r) => r.status === status).reduce((total, r) => total + r.amount, 0);
+            expect(refunds.filter((r) => r.status === 'pending')).toEqual([]);
+            expect(sum('succeeded')).toBeLessThanOrEqual(captured ?? 0);
+            expect(payment.amount.refunded ?? 0).toBe(sum('succeeded'));
+            for (const refund of refunds) {
+              const refundMoves = h.events.filter((e) => e.type.startsWith('refund.') && e.data.refund_id === refund.id).map((e) => e.type);
+              expect(refundMoves).toEqual(['refund.created', `refund.${refund.status}`]);
+            }
 
             // Disputes: one per processor reference, whatever the duplicates; each one's events replay its life.
             const disputes = (await h.call(MERCHANT, 'GET', `/payments/${tracked.id}/disputes?limit=100`)).body.data as Json[];

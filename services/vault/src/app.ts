@@ -11,7 +11,7 @@ import { StoreKeyRotationRepository } from './data/key-rotation.repository';
 import { StoreTokenRepository } from './data/token.repository';
 import { listDetokenizeAudit } from './domain/audit/list-detokenize-audit';
 import { SessionArrivals } from './domain/checkout/session-arrivals';
-import { checkoutFraming, checkoutPageStatus, checkoutStatus, confirmStoredCard, openCheckoutSession, recordPaymentProgress, submitCheckoutCard } from './domain/checkout/checkout-flow';
+import { checkoutFraming, checkoutPageStatus, checkoutStatus, closeCanceledSession, confirmStoredCard, openCheckoutSession, recordPaymentProgress, submitCheckoutCard } from './domain/checkout/checkout-flow';
 import { getCheckoutBranding, sessionLogoImage, updateCheckoutBranding } from './domain/branding/manage-branding';
 import { StoreCheckoutBrandingRepository } from './data/checkout-branding.repository';
 import { checkoutSettingsRoutes } from './http/checkout-settings.routes';
@@ -70,6 +70,7 @@ export function createApp(runtime: ServiceRuntime, config: VaultConfig): VaultAp
   const checkoutUseCases = {
     openCheckoutSession: openCheckoutSession({ sessions, clock, arrivals }),
     recordPaymentProgress: recordPaymentProgress({ sessions }),
+    closeCanceledSession: closeCanceledSession({ sessions }),
   };
 
   const http = createServiceHttp({

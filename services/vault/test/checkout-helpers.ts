@@ -1,5 +1,5 @@
 import { eventMessage } from '@vaultline/bus';
-import { checkoutSessionOpenedV1, paymentAuthorizedV1, paymentCapturedV1, paymentCapturingV1, paymentFailedV1, paymentProcessingV1 } from '@vaultline/contracts';
+import { checkoutSessionOpenedV1, paymentAuthorizedV1, paymentCanceledV1, paymentCapturedV1, paymentCapturingV1, paymentFailedV1, paymentProcessingV1 } from '@vaultline/contracts';
 import { newCapabilityId, newId, waitFor } from '@vaultline/core';
 import { MERCHANT_SCOPE, PUBLIC, type VaultHarness } from './vault-harness';
 
@@ -30,8 +30,8 @@ export async function openSession(
   return { sessionId, paymentId };
 }
 
-type PaymentStatus = 'processing' | 'authorized' | 'capturing' | 'captured' | 'failed';
-const paymentDefinitions = { processing: paymentProcessingV1, authorized: paymentAuthorizedV1, capturing: paymentCapturingV1, captured: paymentCapturedV1, failed: paymentFailedV1 };
+type PaymentStatus = 'processing' | 'authorized' | 'capturing' | 'captured' | 'failed' | 'canceled';
+const paymentDefinitions = { processing: paymentProcessingV1, authorized: paymentAuthorizedV1, capturing: paymentCapturingV1, captured: paymentCapturedV1, failed: paymentFailedV1, canceled: paymentCanceledV1 };
 
 /** The orchestrator's payment.<status> event for a one-off payment of 19.99 EUR (failed with `failureReason`). */
 export function paymentStatusMessage(paymentId: string, status: PaymentStatus, occurredAt?: Date, failureReason = 'declined') {
@@ -48,6 +48,7 @@ export function paymentStatusMessage(paymentId: string, status: PaymentStatus, o
     flow: null,
     failure_reason: status === 'failed' ? failureReason : null,
     masked_account_number: null,
+    ...(status === 'canceled' ? { cancellation_reason: 'requested_by_merchant' as const } : {}),
   };
   return eventMessage(paymentDefinitions[status], { scope: MERCHANT_SCOPE, data, ...(occurredAt ? { occurredAt } : {}) });
 }

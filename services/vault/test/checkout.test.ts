@@ -46,6 +46,24 @@ describe('checkout sessions (card entry in the browser)', () => {
     expect((await vault.call(PUBLIC, 'GET', `/sessions/${sessionId}/status`)).body.state).toBe('expired');
   });
 
+  it('when the merchant canceled the payment before a card was entered, then the session is closed: a card submitted afterwards answers 409 checkout_session_canceled and the status says canceled', async () => {
+    const { sessionId, paymentId } = await openSession(vault);
+    await publishPaymentStatus(vault, paymentId, 'canceled');
+    await waitFor(async () => (await vault.call(PUBLIC, 'GET', `/sessions/${sessionId}/status`)).body.state === 'canceled');
+    const answer = await vault.call(PUBLIC, 'POST', `/sessions/${sessionId}/card`, { card: aCard() });
+    expect([answer.status, answer.body.code]).toEqual([409, 'checkout_session_canceled']);
+    expect((await vault.call(PUBLIC, 'GET', `/sessions/${sessionId}/status`)).body).toMatchObject({ state: 'canceled', payment_status: 'canceled', failure_reason: null });
+  });
+
+  it('when an authorized payment whose card was entered is canceled, then the status shows canceled', async () => {
+    const { sessionId, paymentId } = await openSession(vault);
+    await vault.call(PUBLIC, 'POST', `/sessions/${sessionId}/card`, { card: aCard() });
+    await publishPaymentStatus(vault, paymentId, 'authorized');
+    await publishPaymentStatus(vault, paymentId, 'canceled');
+    await waitFor(async () => (await vault.call(PUBLIC, 'GET', `/sessions/${sessionId}/status`)).body.payment_status === 'canceled');
+    expect((await vault.call(PUBLIC, 'GET', `/sessions/${sessionId}/status`)).body).toMatchObject({ state: 'completed', payment_status: 'canceled' });
+  });
+
   it('when the session id is unknown, then it answers 404 checkout_session_not_found', async () => {
     const answer = await vault.call(PUBLIC, 'POST', `/sessions/${newId()}/card`, { card: aCard() });
     expect([answer.status, answer.body.code]).toEqual([404, 'checkout_session_not_found']);

@@ -96,6 +96,7 @@ export const ERROR_GROUPS: ErrorGroup[] = [
     title: 'Tokens and the hosted checkout page',
     entries: {
       logo_not_found: e(404, 'The session\'s merchant has no uploaded logo (the page then shows no logo).', 'Upload a logo with PATCH /settings/checkout, or set logo_url.'),
+      checkout_session_canceled: e(409, 'The merchant canceled the payment before a card was entered.', 'Nothing to do: the consumer is not charged; the page says the payment was canceled.'),
       stored_card_session: e(409, 'The hosted page offers a stored card for this session: a newly entered card is refused.', 'Confirm the stored card on the page (POST /sessions/{id}/stored-card).'),
       token_not_found: e(404, 'No such token for this merchant (also for another merchant\'s token).', 'Check the token id.'),
       token_deleted: e(410, 'The token was deleted; its card data is gone.', 'Collect the card again.'),
@@ -143,6 +144,10 @@ export const ERROR_GROUPS: ErrorGroup[] = [
     title: 'Payments',
     entries: {
       payment_not_found: e(404, 'No such payment for this merchant (also for another merchant\'s payment).', 'Check the payment id.'),
+      cancel_not_allowed: e(409, 'The payment cannot be canceled: only an authorized payment (manual capture) or one whose consumer has not entered a card yet can; a captured payment is refunded.', 'Refund a captured payment instead; a failed or canceled one needs nothing.'),
+      refund_not_found: e(404, 'No such refund for this merchant in this mode.', 'Check the refund id and that the key is of the refund\'s mode.'),
+      refund_not_allowed: e(409, 'Only a captured payment can be refunded.', 'Capture the payment first, or cancel an authorized one.'),
+      amount_exceeds_refundable: e(422, 'The refund is larger than what is left to refund (captured minus pending and succeeded refunds).', 'Refund at most the rest; leave `amount` out to refund all of it.'),
       dispute_not_found: e(404, 'No such dispute for this merchant in this mode (also for another merchant\'s or the other mode\'s).', 'Check the dispute id and that the key is of the dispute\'s mode.'),
       dispute_not_allowed: e(409, 'Only a captured payment can be disputed (test-mode simulated disputes).', 'Capture the payment first.'),
       test_mode_only: e(403, 'The route simulates a processor\'s part and exists in test mode only.', 'Use a test key; live disputes come from the processor.'),

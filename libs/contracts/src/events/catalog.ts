@@ -9,6 +9,7 @@ export const topics = {
   forwards: 'forwarder.forwards',
   imports: 'importer.imports',
   payments: 'payments.payments',
+  refunds: 'payments.refunds',
   checkoutSessionsOpened: 'payments.checkout-sessions',
   disputes: 'payments.disputes',
 } as const;
@@ -187,11 +188,13 @@ export const importFailedV1 = defineEvent({
 
 const paymentData = z.object({
   payment_id: id,
-  status: z.enum(['processing', 'authorized', 'capturing', 'captured', 'failed']),
+  status: z.enum(['processing', 'authorized', 'capturing', 'captured', 'failed', 'canceling', 'canceled']),
   amount: z.object({
     requested: z.number().int().nonnegative(),
     authorized: z.number().int().nonnegative().optional(),
     captured: z.number().int().nonnegative().optional(),
+    /** The sum of the payment's succeeded refunds (added within v1: absent before a refund succeeded). */
+    refunded: z.number().int().nonnegative().optional(),
   }),
   currency_code: z.string().length(3),
   use_case: z.string(),
@@ -209,6 +212,8 @@ const paymentData = z.object({
   interface: z.enum(['earlier']).optional(),
   customer_id: z.string().nullable().optional(),
   payment_method_id: z.string().nullable().optional(),
+  /** A canceled payment: why (added within v1). */
+  cancellation_reason: z.enum(['requested_by_merchant', 'authorization_expired']).nullable().optional(),
 });
 
 const paymentEvent = <T extends string>(type: T, description: string) =>
@@ -219,6 +224,29 @@ export const paymentAuthorizedV1 = paymentEvent('payment.authorized', 'A manual-
 export const paymentCapturingV1 = paymentEvent('payment.capturing', 'A capture was requested.');
 export const paymentCapturedV1 = paymentEvent('payment.captured', 'The payment was captured; amount.captured is set.');
 export const paymentFailedV1 = paymentEvent('payment.failed', 'The payment failed; failure_reason says why.');
+export const paymentCanceledV1 = paymentEvent(
+  'payment.canceled',
+  'The payment was canceled: its authorization released at the processor, or its checkout session closed before a card was entered; cancellation_reason says why.',
+);
+
+const refundData = z.object({
+  refund_id: id,
+  payment_id: id,
+  amount: z.number().int().positive(),
+  currency_code: z.string().length(3),
+  status: z.enum(['pending', 'succeeded', 'failed']),
+  failure_reason: z.string().nullable(),
+  reason: z.enum(['requested_by_customer', 'duplicate', 'fraudulent']).nullable(),
+  reference: z.string().nullable(),
+  livemode: z.boolean(),
+});
+
+const refundEvent = <T extends string>(type: T, description: string) =>
+  defineEvent({ type, version: 1, topic: topics.refunds, description, schema: refundData, keyOf: (data) => data.refund_id });
+
+export const refundCreatedV1 = refundEvent('refund.created', 'A refund of a captured payment was created and sent to the processor (pending).');
+export const refundSucceededV1 = refundEvent('refund.succeeded', 'The processor confirmed the refund; the payment\'s amount.refunded includes it.');
+export const refundFailedV1 = refundEvent('refund.failed', 'The processor refused or reversed the refund; failure_reason says why, and its amount is refundable again.');
 
 const disputeData = z.object({
   dispute_id: id,
@@ -261,6 +289,10 @@ export const eventCatalog = {
   'dispute.created': disputeCreatedV1,
   'dispute.updated': disputeUpdatedV1,
   'dispute.closed': disputeClosedV1,
+  'payment.canceled': paymentCanceledV1,
+  'refund.created': refundCreatedV1,
+  'refund.succeeded': refundSucceededV1,
+  'refund.failed': refundFailedV1,
 } satisfies Record<string, EventDefinition<string, z.ZodType>>;
 
 export type EventType = keyof typeof eventCatalog;

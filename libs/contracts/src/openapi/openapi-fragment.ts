@@ -77,3 +77,6 @@ export const pageParameters: JsonObject[] = [
   { $ref: '#/components/parameters/StartingAfter' },
   { $ref: '#/components/parameters/Order' },
 ];
+
+/** `livemode` of a merchant object: true when `what` live mode (a live key's), false in test mode. */
+export const livemodeProperty = (what: string): JsonObject => ({ type: 'boolean', description: `true when ${what} live mode (a live key's), false in test mode.` });

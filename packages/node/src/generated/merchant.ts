@@ -459,7 +459,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List payments, newest first (cursor pagination) */
+        /**
+         * List and search payments, newest first (cursor pagination)
+         * @description Filters combine (all must hold); a value that is not valid answers 422 naming the parameter. Payments of both interfaces are listed, each in its own shape.
+         */
         get: operations["listPayments"];
         put?: never;
         /** Create a payment (earlier interface): guest, COF, first, recurring or unscheduled, by the seven rules */
@@ -799,6 +802,78 @@ export interface paths {
         patch: operations["updateCheckoutSettings"];
         trace?: never;
     };
+    "/payments/{payment_id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel a payment: release an authorization, or close the checkout session of a payment whose consumer has not entered a card
+         * @description Allowed for an authorized payment of a manual-capture flow (its authorization is voided at the processor that made it, with an idempotency key; the void is listed as a transaction of kind void) and for a consumer-present payment whose consumer has not submitted a card yet (its session closes: a card submitted afterwards is refused and the hosted page says the payment was canceled). Answers the payment canceled, with cancellation_reason requested_by_merchant and the payment.canceled event and webhook. Adyen and Checkout.com confirm a void by notification (CANCELLATION, payment_voided): until it arrives the payment shows canceling (no event); a refused void leaves it authorized. Anything else answers 409 cancel_not_allowed: a captured payment is refunded, not canceled. An authorization left uncaptured for AUTHORIZATION_VALIDITY_SECONDS (7 days by default) is canceled the same way with cancellation_reason authorization_expired.
+         */
+        post: operations["cancelPayment"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/payments/{payment_id}/refunds": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The refunds of a payment, newest first */
+        get: operations["listPaymentRefunds"];
+        put?: never;
+        /** Refund a captured payment, in part (amount) or the rest of the refundable amount (no amount) */
+        post: operations["createRefund"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/refunds/{refund_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Retrieve a refund */
+        get: operations["getRefund"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/refunds": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List and search refunds, newest first (cursor pagination) */
+        get: operations["listRefunds"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -879,12 +954,12 @@ export interface components {
             /** @description https URL on a public address. */
             url: string;
             /** @description Absent or empty: every event type. */
-            events?: ("token.created" | "token.deleted" | "checkout.session.opened" | "checkout.session.completed" | "forward.completed" | "import.started" | "import.completed" | "import.failed" | "payment.processing" | "payment.authorized" | "payment.capturing" | "payment.captured" | "payment.failed" | "dispute.created" | "dispute.updated" | "dispute.closed")[];
+            events?: ("token.created" | "token.deleted" | "checkout.session.opened" | "checkout.session.completed" | "forward.completed" | "import.started" | "import.completed" | "import.failed" | "payment.processing" | "payment.authorized" | "payment.capturing" | "payment.captured" | "payment.failed" | "dispute.created" | "dispute.updated" | "dispute.closed" | "payment.canceled" | "refund.created" | "refund.succeeded" | "refund.failed")[];
             description?: string | null;
         };
         UpdateWebhookEndpointRequest: {
             url?: string;
-            events?: ("token.created" | "token.deleted" | "checkout.session.opened" | "checkout.session.completed" | "forward.completed" | "import.started" | "import.completed" | "import.failed" | "payment.processing" | "payment.authorized" | "payment.capturing" | "payment.captured" | "payment.failed" | "dispute.created" | "dispute.updated" | "dispute.closed")[];
+            events?: ("token.created" | "token.deleted" | "checkout.session.opened" | "checkout.session.completed" | "forward.completed" | "import.started" | "import.completed" | "import.failed" | "payment.processing" | "payment.authorized" | "payment.capturing" | "payment.captured" | "payment.failed" | "dispute.created" | "dispute.updated" | "dispute.closed" | "payment.canceled" | "refund.created" | "refund.succeeded" | "refund.failed")[];
             description?: string | null;
             enabled?: boolean;
         };
@@ -901,7 +976,7 @@ export interface components {
             /** Format: uri */
             url: string;
             /** @description Subscribed event types; empty means all of them. */
-            events: ("token.created" | "token.deleted" | "checkout.session.opened" | "checkout.session.completed" | "forward.completed" | "import.started" | "import.completed" | "import.failed" | "payment.processing" | "payment.authorized" | "payment.capturing" | "payment.captured" | "payment.failed" | "dispute.created" | "dispute.updated" | "dispute.closed")[];
+            events: ("token.created" | "token.deleted" | "checkout.session.opened" | "checkout.session.completed" | "forward.completed" | "import.started" | "import.completed" | "import.failed" | "payment.processing" | "payment.authorized" | "payment.capturing" | "payment.captured" | "payment.failed" | "dispute.created" | "dispute.updated" | "dispute.closed" | "payment.canceled" | "refund.created" | "refund.succeeded" | "refund.failed")[];
             description: string | null;
             enabled: boolean;
             /**
@@ -921,7 +996,7 @@ export interface components {
             /** Format: uri */
             url: string;
             /** @description Subscribed event types; empty means all of them. */
-            events: ("token.created" | "token.deleted" | "checkout.session.opened" | "checkout.session.completed" | "forward.completed" | "import.started" | "import.completed" | "import.failed" | "payment.processing" | "payment.authorized" | "payment.capturing" | "payment.captured" | "payment.failed" | "dispute.created" | "dispute.updated" | "dispute.closed")[];
+            events: ("token.created" | "token.deleted" | "checkout.session.opened" | "checkout.session.completed" | "forward.completed" | "import.started" | "import.completed" | "import.failed" | "payment.processing" | "payment.authorized" | "payment.capturing" | "payment.captured" | "payment.failed" | "dispute.created" | "dispute.updated" | "dispute.closed" | "payment.canceled" | "refund.created" | "refund.succeeded" | "refund.failed")[];
             description: string | null;
             enabled: boolean;
             /**
@@ -943,7 +1018,7 @@ export interface components {
             /** Format: uri */
             url: string;
             /** @description Subscribed event types; empty means all of them. */
-            events: ("token.created" | "token.deleted" | "checkout.session.opened" | "checkout.session.completed" | "forward.completed" | "import.started" | "import.completed" | "import.failed" | "payment.processing" | "payment.authorized" | "payment.capturing" | "payment.captured" | "payment.failed" | "dispute.created" | "dispute.updated" | "dispute.closed")[];
+            events: ("token.created" | "token.deleted" | "checkout.session.opened" | "checkout.session.completed" | "forward.completed" | "import.started" | "import.completed" | "import.failed" | "payment.processing" | "payment.authorized" | "payment.capturing" | "payment.captured" | "payment.failed" | "dispute.created" | "dispute.updated" | "dispute.closed" | "payment.canceled" | "refund.created" | "refund.succeeded" | "refund.failed")[];
             description: string | null;
             enabled: boolean;
             /**
@@ -984,7 +1059,7 @@ export interface components {
             endpoint_id: components["schemas"]["ObjectId"];
             event_id: string;
             /** @enum {string} */
-            event_type: "token.created" | "token.deleted" | "checkout.session.opened" | "checkout.session.completed" | "forward.completed" | "import.started" | "import.completed" | "import.failed" | "payment.processing" | "payment.authorized" | "payment.capturing" | "payment.captured" | "payment.failed" | "dispute.created" | "dispute.updated" | "dispute.closed";
+            event_type: "token.created" | "token.deleted" | "checkout.session.opened" | "checkout.session.completed" | "forward.completed" | "import.started" | "import.completed" | "import.failed" | "payment.processing" | "payment.authorized" | "payment.capturing" | "payment.captured" | "payment.failed" | "dispute.created" | "dispute.updated" | "dispute.closed" | "payment.canceled" | "refund.created" | "refund.succeeded" | "refund.failed";
             /** @enum {string} */
             status: "pending" | "succeeded" | "failed";
             attempt_count: number;
@@ -1001,7 +1076,7 @@ export interface components {
             /** @constant */
             object: "event";
             /** @enum {string} */
-            type: "token.created" | "token.deleted" | "checkout.session.opened" | "checkout.session.completed" | "forward.completed" | "import.started" | "import.completed" | "import.failed" | "payment.processing" | "payment.authorized" | "payment.capturing" | "payment.captured" | "payment.failed" | "dispute.created" | "dispute.updated" | "dispute.closed";
+            type: "token.created" | "token.deleted" | "checkout.session.opened" | "checkout.session.completed" | "forward.completed" | "import.started" | "import.completed" | "import.failed" | "payment.processing" | "payment.authorized" | "payment.capturing" | "payment.captured" | "payment.failed" | "dispute.created" | "dispute.updated" | "dispute.closed" | "payment.canceled" | "refund.created" | "refund.succeeded" | "refund.failed";
             /** @description true when the event is about a resource of live mode (a live key's), false in test mode. */
             livemode: boolean;
             created_at: components["schemas"]["Timestamp"];
@@ -1011,6 +1086,8 @@ export interface components {
         Token: {
             /** Format: uuid */
             id: string;
+            /** @description true when the token was created with a live key and belongs to live mode (a live key's), false in test mode. */
+            livemode: boolean;
             business_key: string | null;
             cardholder_name: string | null;
             /** Format: date-time */
@@ -1066,13 +1143,13 @@ export interface components {
             /** Format: uuid */
             session_id: string;
             /** @enum {string} */
-            state: "open" | "completed" | "expired";
+            state: "open" | "completed" | "expired" | "canceled";
             amount: number;
             currency: string;
             /** Format: uuid */
             payment_id: string;
             /** @enum {string} */
-            payment_status: "processing" | "authorized" | "capturing" | "captured" | "failed";
+            payment_status: "processing" | "authorized" | "capturing" | "captured" | "failed" | "canceled";
             failure_reason?: string | null;
             masked_account_number?: string | null;
             scheme?: string | null;
@@ -1178,18 +1255,27 @@ export interface components {
             /** @constant */
             pan_type: "FPAN";
         };
-        /** @description requested always; authorized once authorized; captured once captured. */
+        /** @description requested always; authorized once authorized; captured once captured; refunded from the first refund on. */
         PaymentAmount: {
             /** @description Minor units of the currency (cents for EUR). */
             requested: number;
             authorized?: number;
             captured?: number;
+            /** @description From the first refund on: the sum of the succeeded refunds (the payment stays captured). */
+            refunded?: number;
         };
         /** @description Every field a payment of the newer interface can carry; Payment says which appear when. */
         PaymentFields: {
             /** Format: uuid */
             id: string;
+            /** @description true when the payment was created with a live key and belongs to live mode (a live key's), false in test mode. */
+            livemode: boolean;
             amount: components["schemas"]["PaymentAmount"];
+            /**
+             * @description A canceling or canceled payment: canceled by POST /payments/{payment_id}/cancel, or its authorization left uncaptured past AUTHORIZATION_VALIDITY_SECONDS.
+             * @enum {string}
+             */
+            cancellation_reason?: "requested_by_merchant" | "authorization_expired";
             /** @description Consumer-present initial payments: start the hosted page or the SDK with the session id. */
             action_requirement?: {
                 /** @constant */
@@ -1222,7 +1308,7 @@ export interface components {
             };
             source?: components["schemas"]["PaymentSource"];
             /** @enum {string} */
-            status: "processing" | "authorized" | "capturing" | "captured" | "failed";
+            status: "processing" | "authorized" | "capturing" | "captured" | "failed" | "canceling" | "canceled";
             /** @enum {string} */
             use_case: "ONE_OFF" | "RECURRING" | "UNSCHEDULED" | "SUBSEQUENT_RECURRING" | "SUBSEQUENT_UNSCHEDULED";
             /** @description Once failed: card_declined, insufficient_funds, authentication_failed, capture_failed, processor_error, risk_declined, session_expired, simulator_not_allowed_in_live_mode (a live payment whose card's scheme chose a simulator flow). */
@@ -1234,7 +1320,7 @@ export interface components {
             } | null;
         };
         /** @description A payment of the newer interface. Which fields appear depends on use_case and status (the rules below). */
-        Payment: components["schemas"]["PaymentFields"] & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown;
+        Payment: components["schemas"]["PaymentFields"] & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown;
         /** @description A consumer-present payment as created: processing, with the session to start the hosted page. */
         ConsumerPresentPayment: components["schemas"]["Payment"] & ({
             /** @constant */
@@ -1256,6 +1342,8 @@ export interface components {
         ProcessorTransaction: {
             /** Format: uuid */
             id?: string;
+            /** @description true when the transaction is of a payment of live mode (a live key's), false in test mode. */
+            livemode: boolean;
             processor: string;
             /**
              * @description void: an authorization the payment does not use (a processor that answered after the fallback) released at that processor.
@@ -1297,6 +1385,8 @@ export interface components {
         };
         Flow: {
             name: string;
+            /** @description true when the flow belongs to (a key of the other mode does not see it; built-in flows exist in both modes) live mode (a live key's), false in test mode. */
+            livemode: boolean;
             /** @enum {string} */
             capture_mode: "automatic" | "manual";
             steps: components["schemas"]["FlowStep"][];
@@ -1327,6 +1417,8 @@ export interface components {
             rules: components["schemas"]["FlowRule"][];
         };
         FlowMatrix: {
+            /** @description true when this is the matrix of (one per mode; it routes only that mode's payments) live mode (a live key's), false in test mode. */
+            livemode: boolean;
             version: number;
             default_flow: string;
             rules: components["schemas"]["FlowRule"][];
@@ -1397,6 +1489,8 @@ export interface components {
         ProcessorAccount: {
             /** Format: uuid */
             id: string;
+            /** @description true when the account was created with a live key: it serves only live payments and talks only to the processor's live host (or an allowed base_url); it belongs to live mode (a live key's), false in test mode. */
+            livemode: boolean;
             /** @enum {unknown} */
             processor: "adyen" | "checkout" | "simulator";
             name: string;
@@ -1470,6 +1564,8 @@ export interface components {
         EarlierPayment: {
             /** Format: uuid */
             id: string;
+            /** @description true when the payment was created with a live key and belongs to live mode (a live key's), false in test mode. */
+            livemode: boolean;
             /** @description Minor units. */
             amount: number;
             /** @description Consumer-present payments (rules 1 to 5): the session the hosted page or checkout.js starts with. */
@@ -1504,7 +1600,14 @@ export interface components {
             };
             reference?: string;
             /** @enum {string} */
-            status: "processing" | "authorized" | "capturing" | "captured" | "failed";
+            status: "processing" | "authorized" | "capturing" | "captured" | "failed" | "canceling" | "canceled";
+            /** @description Once refunded: the sum of the succeeded refunds (the payment stays captured). */
+            amount_refunded?: number;
+            /**
+             * @description A canceling or canceled payment: why.
+             * @enum {string}
+             */
+            cancellation_reason?: "requested_by_merchant" | "authorization_expired";
             /** @enum {string} */
             use_case: "guest_payment" | "cof_payment" | "first_payment" | "recurring_payment" | "unscheduled_payment";
             failure_reason?: string | null;
@@ -1516,6 +1619,8 @@ export interface components {
         EarlierPaymentMethod: {
             /** Format: uuid */
             id: string;
+            /** @description true when the payment method was stored by a payment of live mode (a live key's), false in test mode. */
+            livemode: boolean;
             /** @enum {string} */
             type: "card" | "npr_mandate";
             card?: {
@@ -1555,6 +1660,8 @@ export interface components {
         Customer: {
             /** Format: uuid */
             id: string;
+            /** @description true when the customer was created with a live key and belongs to live mode (a live key's), false in test mode. */
+            livemode: boolean;
             name: string;
             email: string | null;
             metadata: {
@@ -1664,6 +1771,40 @@ export interface components {
             logo_url?: string | null;
             /** @description A PNG, JPEG or WebP file in base64, at most 64 KB decoded; the type is read from its bytes. Replaces a logo_url. */
             logo_image?: string | null;
+        };
+        CancelRequest: {
+            /** @description Your reference of the cancel. */
+            reference?: string;
+        };
+        RefundRequest: {
+            /** @description Minor units; absent: the rest of the refundable amount. */
+            amount?: number;
+            /** @description When given, the payment's currency (else 422 currency_mismatch). */
+            currency_code?: string;
+            reference?: string;
+            /** @enum {string} */
+            reason?: "requested_by_customer" | "duplicate" | "fraudulent";
+        };
+        Refund: {
+            /** Format: uuid */
+            id: string;
+            /** @constant */
+            object: "refund";
+            /** Format: uuid */
+            payment_id: string;
+            amount: number;
+            currency_code: string;
+            /** @enum {string} */
+            status: "pending" | "succeeded" | "failed";
+            /** @description Once failed: refund_failed (declined by the processor), refund_reversed (reversed after it succeeded), processor_request_rejected. */
+            failure_reason: string | null;
+            /** @enum {string|null} */
+            reason: "requested_by_customer" | "duplicate" | "fraudulent" | null;
+            reference: string | null;
+            /** @description Made with a live key (true) or a test key (false). */
+            livemode: boolean;
+            /** Format: date-time */
+            created_at: string;
         };
     };
     responses: {
@@ -2835,7 +2976,7 @@ export interface operations {
                 /** @description Cursor: the next_cursor of the previous page. */
                 starting_after?: components["parameters"]["StartingAfter"];
                 order?: components["parameters"]["Order"];
-                type?: "token.created" | "token.deleted" | "checkout.session.opened" | "checkout.session.completed" | "forward.completed" | "import.started" | "import.completed" | "import.failed" | "payment.processing" | "payment.authorized" | "payment.capturing" | "payment.captured" | "payment.failed" | "dispute.created" | "dispute.updated" | "dispute.closed";
+                type?: "token.created" | "token.deleted" | "checkout.session.opened" | "checkout.session.completed" | "forward.completed" | "import.started" | "import.completed" | "import.failed" | "payment.processing" | "payment.authorized" | "payment.capturing" | "payment.captured" | "payment.failed" | "dispute.created" | "dispute.updated" | "dispute.closed" | "payment.canceled" | "refund.created" | "refund.succeeded" | "refund.failed";
             };
             header?: never;
             path?: never;
@@ -2994,6 +3135,7 @@ export interface operations {
                      *       "object": "list",
                      *       "data": [
                      *         {
+                     *           "livemode": false,
                      *           "id": "019ab2c4-1a2b-7c3d-8e4f-5a6b7c8d9e01",
                      *           "business_key": "order-1001-card",
                      *           "cardholder_name": "Ada Lovelace",
@@ -3006,6 +3148,7 @@ export interface operations {
                      *           "security_code_expires_at": "2026-11-23T10:30:00.000Z"
                      *         },
                      *         {
+                     *           "livemode": false,
                      *           "id": "019ab2c4-1a2b-7c3d-8e4f-5a6b7c8d9e02",
                      *           "business_key": "pm_1QxYz2AbCdEf",
                      *           "cardholder_name": "Ada Lovelace",
@@ -3080,6 +3223,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "livemode": false,
                      *       "id": "019ab2c4-1a2b-7c3d-8e4f-5a6b7c8d9e01",
                      *       "business_key": "order-1001-card",
                      *       "cardholder_name": "Ada Lovelace",
@@ -3157,6 +3301,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "livemode": false,
                      *       "id": "019ab2c4-1a2b-7c3d-8e4f-5a6b7c8d9e01",
                      *       "business_key": "order-1001-card",
                      *       "cardholder_name": "Ada Lovelace",
@@ -3292,6 +3437,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "livemode": false,
                      *       "id": "019ab2c4-1a2b-7c3d-8e4f-5a6b7c8d9e02",
                      *       "business_key": "pm_1QxYz2AbCdEf",
                      *       "cardholder_name": "Ada Lovelace",
@@ -3317,6 +3463,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "livemode": false,
                      *       "id": "019ab2c4-1a2b-7c3d-8e4f-5a6b7c8d9e02",
                      *       "business_key": "pm_1QxYz2AbCdEf",
                      *       "cardholder_name": "Ada Lovelace",
@@ -3442,7 +3589,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description checkout_session_already_used; stored_card_session (the session pays with the stored card it offers: confirm it at /sessions/{session_id}/stored-card). */
+            /** @description checkout_session_already_used; stored_card_session (the session pays with the stored card it offers: confirm it at /sessions/{session_id}/stored-card); checkout_session_canceled (the merchant canceled the payment before a card was entered). */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -3532,7 +3679,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description checkout_session_already_used; stored_card_not_confirmable (the session offers no stored card, or it is no longer available). */
+            /** @description checkout_session_already_used; checkout_session_canceled; stored_card_not_confirmable (the session offers no stored card, or it is no longer available). */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -3691,6 +3838,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "id": "019ab2c4-4d1e-7a10-9c3b-5f2e8d7a6b01",
+                     *       "livemode": false,
                      *       "amount": {
                      *         "requested": 1999
                      *       },
@@ -3787,6 +3935,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "id": "019ab2c4-4d1e-7a10-9c3b-5f2e8d7a6b11",
+                     *       "livemode": false,
                      *       "amount": {
                      *         "requested": 1999
                      *       },
@@ -3884,6 +4033,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "id": "019ab2c4-4d1e-7a10-9c3b-5f2e8d7a6b21",
+                     *       "livemode": false,
                      *       "amount": {
                      *         "requested": 1999
                      *       },
@@ -3985,6 +4135,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "id": "019ab2c4-4d1e-7a10-9c3b-5f2e8d7a6b31",
+                     *       "livemode": false,
                      *       "amount": {
                      *         "requested": 1999
                      *       },
@@ -4100,6 +4251,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "id": "019ab2c4-4d1e-7a10-9c3b-5f2e8d7a6b41",
+                     *       "livemode": false,
                      *       "amount": {
                      *         "requested": 500
                      *       },
@@ -4209,6 +4361,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "id": "019ab2c4-4d1e-7a10-9c3b-5f2e8d7a6b51",
+                     *       "livemode": false,
                      *       "amount": {
                      *         "requested": 5000,
                      *         "authorized": 5000
@@ -4304,6 +4457,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "id": "019ab2c4-4d1e-7a10-9c3b-5f2e8d7a6b01",
+                     *       "livemode": false,
                      *       "amount": {
                      *         "requested": 1999,
                      *         "authorized": 1999,
@@ -4362,6 +4516,23 @@ export interface operations {
                 /** @description Cursor: the next_cursor of the previous page. */
                 starting_after?: components["parameters"]["StartingAfter"];
                 order?: components["parameters"]["Order"];
+                status?: "processing" | "authorized" | "capturing" | "captured" | "failed" | "canceling" | "canceled";
+                /** @description The merchant's reference, exactly. */
+                reference?: string;
+                /** @description Earlier-interface payments of this customer. */
+                customer_id?: string;
+                /** @description In the words of the interface that created the payment. */
+                use_case?: "ONE_OFF" | "RECURRING" | "UNSCHEDULED" | "SUBSEQUENT_RECURRING" | "SUBSEQUENT_UNSCHEDULED" | "guest_payment" | "cof_payment" | "first_payment" | "recurring_payment" | "unscheduled_payment";
+                /**
+                 * @description Created at or after this ISO 8601 time (with its offset).
+                 * @example 2026-11-01T00:00:00Z
+                 */
+                created_gte?: string;
+                /**
+                 * @description Created at or before this ISO 8601 time (with its offset).
+                 * @example 2026-11-30T23:59:59Z
+                 */
+                created_lte?: string;
             };
             header?: never;
             path?: never;
@@ -4381,6 +4552,7 @@ export interface operations {
                      *       "data": [
                      *         {
                      *           "id": "019ab2c4-4d1e-7a10-9c3b-5f2e8d7a6b61",
+                     *           "livemode": false,
                      *           "amount": {
                      *             "requested": 1999
                      *           },
@@ -4410,6 +4582,7 @@ export interface operations {
                      *         },
                      *         {
                      *           "id": "019ab2c4-4d1e-7a10-9c3b-5f2e8d7a6b01",
+                     *           "livemode": false,
                      *           "amount": {
                      *             "requested": 1999,
                      *             "authorized": 1999,
@@ -4508,6 +4681,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "id": "019ab2c4-5a00-7a10-9c3b-5f2e8d7a6c04",
+                     *       "livemode": false,
                      *       "amount": 1999,
                      *       "action_requirement": {
                      *         "type": "use_sdk",
@@ -4602,6 +4776,7 @@ export interface operations {
                      *       "object": "list",
                      *       "data": [
                      *         {
+                     *           "livemode": false,
                      *           "processor": "simulator",
                      *           "kind": "authorization",
                      *           "status": "succeeded",
@@ -4609,6 +4784,7 @@ export interface operations {
                      *           "created_at": "2026-11-23T10:15:00.000Z"
                      *         },
                      *         {
+                     *           "livemode": false,
                      *           "processor": "simulator",
                      *           "kind": "capture",
                      *           "status": "succeeded",
@@ -4661,6 +4837,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "livemode": false,
                      *       "default_flow": "simulator_auto_capture",
                      *       "rules": [
                      *         {
@@ -4723,6 +4900,7 @@ export interface operations {
                 content: {
                     /**
                      * @example {
+                     *       "livemode": false,
                      *       "default_flow": "simulator_auto_capture",
                      *       "rules": [
                      *         {
@@ -4886,6 +5064,7 @@ export interface operations {
                      *               "fallback": []
                      *             }
                      *           ],
+                     *           "livemode": false,
                      *           "built_in": true,
                      *           "created_at": null
                      *         },
@@ -4912,6 +5091,7 @@ export interface operations {
                      *               "fallback": []
                      *             }
                      *           ],
+                     *           "livemode": false,
                      *           "built_in": false,
                      *           "created_at": "2026-11-23T10:15:00.000Z"
                      *         }
@@ -5009,6 +5189,7 @@ export interface operations {
                      *           "fallback": []
                      *         }
                      *       ],
+                     *       "livemode": false,
                      *       "built_in": false,
                      *       "created_at": "2026-11-23T10:15:00.000Z"
                      *     }
@@ -5092,6 +5273,7 @@ export interface operations {
                      *           "fallback": []
                      *         }
                      *       ],
+                     *       "livemode": false,
                      *       "built_in": false,
                      *       "created_at": "2026-11-23T10:15:00.000Z"
                      *     }
@@ -5139,6 +5321,7 @@ export interface operations {
                      *       "data": [
                      *         {
                      *           "id": "019ab2c4-4d1e-7a10-9c3b-5f2e8d7a6c01",
+                     *           "livemode": false,
                      *           "processor": "adyen",
                      *           "name": "Adyen EU",
                      *           "settings": {
@@ -5209,6 +5392,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "id": "019ab2c4-4d1e-7a10-9c3b-5f2e8d7a6c01",
+                     *       "livemode": false,
                      *       "processor": "adyen",
                      *       "name": "Adyen EU",
                      *       "settings": {
@@ -5280,6 +5464,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "id": "019ab2c4-4d1e-7a10-9c3b-5f2e8d7a6c01",
+                     *       "livemode": false,
                      *       "processor": "adyen",
                      *       "name": "Adyen EU",
                      *       "settings": {
@@ -5394,6 +5579,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "id": "019ab2c4-4d1e-7a10-9c3b-5f2e8d7a6c01",
+                     *       "livemode": false,
                      *       "processor": "adyen",
                      *       "name": "Adyen EU",
                      *       "settings": {
@@ -5685,6 +5871,7 @@ export interface operations {
                      *       "data": [
                      *         {
                      *           "id": "019ab2c4-5a00-7a10-9c3b-5f2e8d7a6c01",
+                     *           "livemode": false,
                      *           "name": "Ada Lovelace",
                      *           "email": "ada@example.com",
                      *           "metadata": {},
@@ -5748,6 +5935,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "id": "019ab2c4-5a00-7a10-9c3b-5f2e8d7a6c01",
+                     *       "livemode": false,
                      *       "name": "Ada Lovelace",
                      *       "email": "ada@example.com",
                      *       "metadata": {},
@@ -5812,6 +6000,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "id": "019ab2c4-5a00-7a10-9c3b-5f2e8d7a6c01",
+                     *       "livemode": false,
                      *       "name": "Ada Lovelace",
                      *       "email": "ada@example.com",
                      *       "metadata": {},
@@ -5868,6 +6057,7 @@ export interface operations {
                      *       "data": [
                      *         {
                      *           "id": "019ab2c4-5a00-7a10-9c3b-5f2e8d7a6c03",
+                     *           "livemode": false,
                      *           "type": "npr_mandate",
                      *           "npr_mandate": {
                      *             "accepted_on": "2026-11-23T10:16:04.120Z",
@@ -5884,6 +6074,7 @@ export interface operations {
                      *         },
                      *         {
                      *           "id": "019ab2c4-5a00-7a10-9c3b-5f2e8d7a6c02",
+                     *           "livemode": false,
                      *           "type": "card",
                      *           "card": {
                      *             "masked_number": "424242******4242",
@@ -5946,6 +6137,7 @@ export interface operations {
                     /**
                      * @example {
                      *       "id": "019ab2c4-5a00-7a10-9c3b-5f2e8d7a6c03",
+                     *       "livemode": false,
                      *       "type": "npr_mandate",
                      *       "npr_mandate": {
                      *         "accepted_on": "2026-11-23T10:16:04.120Z",
@@ -6441,6 +6633,421 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    cancelPayment: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a POST safe to retry: 1 to 255 visible ASCII characters, scoped to the merchant and the route, kept 24 hours (IDEMPOTENCY_KEY_TTL). A repeat with the same request (method, path and query, content type, X-Service-Token, X-Destination-URL and body) gets the first response again — status and body, errors included — with `Idempotent-Replayed: true`, and nothing runs twice; the same key with another request answers 422 idempotency_key_reused; a repeat while the first still runs answers 409 idempotency_key_in_use. A 503 answer releases the key (nothing was done: retry with it). A first response that is not JSON or is larger than 1 MB is not kept: a repeat answers 409 idempotent_response_not_kept and does not run. Ignored on GET and DELETE. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                payment_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "reference": "order-77-canceled"
+                 *     }
+                 */
+                "application/json": components["schemas"]["CancelRequest"];
+            };
+        };
+        responses: {
+            /** @description The payment, canceled (or canceling while the processor confirms the void). */
+            200: {
+                headers: {
+                    /** @description `true` when this is the kept first response to the same Idempotency-Key, replayed; absent otherwise. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "livemode": false,
+                     *       "id": "019ab2c4-4d1e-7a10-9c3b-5f2e8d7a6b41",
+                     *       "amount": {
+                     *         "requested": 4999,
+                     *         "authorized": 4999
+                     *       },
+                     *       "created_at": "2026-11-23T10:15:00.000Z",
+                     *       "currency_code": "EUR",
+                     *       "flow": "simulator_manual_capture",
+                     *       "flow_decision": {
+                     *         "matrix_version": 1,
+                     *         "rule": "manual-for-orders"
+                     *       },
+                     *       "reference": "manual-order-77",
+                     *       "source": {
+                     *         "type": "card",
+                     *         "cardholder_name": "Ada Lovelace",
+                     *         "expiry_month": 12,
+                     *         "expiry_year": 2030,
+                     *         "masked_account_number": "424242******4242",
+                     *         "pan_type": "FPAN"
+                     *       },
+                     *       "status": "canceled",
+                     *       "use_case": "ONE_OFF",
+                     *       "cancellation_reason": "requested_by_merchant"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["AnyPayment"];
+                };
+            };
+            /** @description Malformed request (e.g. malformed_json). Or invalid_idempotency_key (field Idempotency-Key): empty, longer than 255 characters or not visible ASCII. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description payment_not_found (also for another merchant's payment). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description cancel_not_allowed (captured, failed, already canceled, or being processed with its card; a processor that refused the void). Or idempotency_key_in_use: a request with this Idempotency-Key is still running; retry later with the same key. idempotent_response_not_kept: it already ran and its response (not JSON, or over 1 MB) cannot be replayed. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description A field is invalid; `field` names it. Or idempotency_key_reused (field Idempotency-Key): the key was used with a different request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listPaymentRefunds: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                payment_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every refund of the payment. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "object": "list",
+                     *       "data": [
+                     *         {
+                     *           "id": "019ab2c4-4d1e-7a10-9c3b-5f2e8d7a6b72",
+                     *           "object": "refund",
+                     *           "payment_id": "019ab2c4-4d1e-7a10-9c3b-5f2e8d7a6b01",
+                     *           "amount": 1499,
+                     *           "currency_code": "EUR",
+                     *           "status": "failed",
+                     *           "failure_reason": "refund_failed",
+                     *           "reason": null,
+                     *           "reference": null,
+                     *           "livemode": false,
+                     *           "created_at": "2026-11-24T09:05:00.000Z"
+                     *         },
+                     *         {
+                     *           "id": "019ab2c4-4d1e-7a10-9c3b-5f2e8d7a6b71",
+                     *           "object": "refund",
+                     *           "payment_id": "019ab2c4-4d1e-7a10-9c3b-5f2e8d7a6b01",
+                     *           "amount": 500,
+                     *           "currency_code": "EUR",
+                     *           "status": "succeeded",
+                     *           "failure_reason": null,
+                     *           "reason": "requested_by_customer",
+                     *           "reference": "rma-1001",
+                     *           "livemode": false,
+                     *           "created_at": "2026-11-24T09:00:00.000Z"
+                     *         }
+                     *       ],
+                     *       "has_more": false,
+                     *       "next_cursor": null
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        object: "list";
+                        data: components["schemas"]["Refund"][];
+                        has_more: boolean;
+                        /** @description Pass as starting_after to get the next page. */
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description payment_not_found (also for another merchant's payment). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createRefund: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a POST safe to retry: 1 to 255 visible ASCII characters, scoped to the merchant and the route, kept 24 hours (IDEMPOTENCY_KEY_TTL). A repeat with the same request (method, path and query, content type, X-Service-Token, X-Destination-URL and body) gets the first response again — status and body, errors included — with `Idempotent-Replayed: true`, and nothing runs twice; the same key with another request answers 422 idempotency_key_reused; a repeat while the first still runs answers 409 idempotency_key_in_use. A 503 answer releases the key (nothing was done: retry with it). A first response that is not JSON or is larger than 1 MB is not kept: a repeat answers 409 idempotent_response_not_kept and does not run. Ignored on GET and DELETE. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                payment_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "amount": 500,
+                 *       "currency_code": "EUR",
+                 *       "reference": "rma-1001",
+                 *       "reason": "requested_by_customer"
+                 *     }
+                 */
+                "application/json": components["schemas"]["RefundRequest"];
+            };
+        };
+        responses: {
+            /** @description The refund, pending. */
+            201: {
+                headers: {
+                    /** @description `true` when this is the kept first response to the same Idempotency-Key, replayed; absent otherwise. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "019ab2c4-4d1e-7a10-9c3b-5f2e8d7a6b71",
+                     *       "object": "refund",
+                     *       "payment_id": "019ab2c4-4d1e-7a10-9c3b-5f2e8d7a6b01",
+                     *       "amount": 500,
+                     *       "currency_code": "EUR",
+                     *       "status": "pending",
+                     *       "failure_reason": null,
+                     *       "reason": "requested_by_customer",
+                     *       "reference": "rma-1001",
+                     *       "livemode": false,
+                     *       "created_at": "2026-11-24T09:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Refund"];
+                };
+            };
+            /** @description Malformed request (e.g. malformed_json). Or invalid_idempotency_key (field Idempotency-Key): empty, longer than 255 characters or not visible ASCII. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description payment_not_found (also for another merchant's payment). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description refund_not_allowed (the payment is not captured). Or idempotency_key_in_use: a request with this Idempotency-Key is still running; retry later with the same key. idempotent_response_not_kept: it already ran and its response (not JSON, or over 1 MB) cannot be replayed. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description amount_exceeds_refundable (more than the captured amount less pending and succeeded refunds); currency_mismatch; validation_failed naming the field. Or idempotency_key_reused (field Idempotency-Key): the key was used with a different request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getRefund: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                refund_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The refund. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "019ab2c4-4d1e-7a10-9c3b-5f2e8d7a6b71",
+                     *       "object": "refund",
+                     *       "payment_id": "019ab2c4-4d1e-7a10-9c3b-5f2e8d7a6b01",
+                     *       "amount": 500,
+                     *       "currency_code": "EUR",
+                     *       "status": "succeeded",
+                     *       "failure_reason": null,
+                     *       "reason": "requested_by_customer",
+                     *       "reference": "rma-1001",
+                     *       "livemode": false,
+                     *       "created_at": "2026-11-24T09:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Refund"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description refund_not_found (also for another merchant's refund, or one of the other mode). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listRefunds: {
+        parameters: {
+            query?: {
+                limit?: components["parameters"]["Limit"];
+                /** @description Cursor: the next_cursor of the previous page. */
+                starting_after?: components["parameters"]["StartingAfter"];
+                order?: components["parameters"]["Order"];
+                status?: "pending" | "succeeded" | "failed";
+                payment_id?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of refunds. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "object": "list",
+                     *       "data": [
+                     *         {
+                     *           "id": "019ab2c4-4d1e-7a10-9c3b-5f2e8d7a6b72",
+                     *           "object": "refund",
+                     *           "payment_id": "019ab2c4-4d1e-7a10-9c3b-5f2e8d7a6b01",
+                     *           "amount": 1499,
+                     *           "currency_code": "EUR",
+                     *           "status": "failed",
+                     *           "failure_reason": "refund_failed",
+                     *           "reason": null,
+                     *           "reference": null,
+                     *           "livemode": false,
+                     *           "created_at": "2026-11-24T09:05:00.000Z"
+                     *         },
+                     *         {
+                     *           "id": "019ab2c4-4d1e-7a10-9c3b-5f2e8d7a6b71",
+                     *           "object": "refund",
+                     *           "payment_id": "019ab2c4-4d1e-7a10-9c3b-5f2e8d7a6b01",
+                     *           "amount": 500,
+                     *           "currency_code": "EUR",
+                     *           "status": "succeeded",
+                     *           "failure_reason": null,
+                     *           "reason": "requested_by_customer",
+                     *           "reference": "rma-1001",
+                     *           "livemode": false,
+                     *           "created_at": "2026-11-24T09:00:00.000Z"
+                     *         }
+                     *       ],
+                     *       "has_more": true,
+                     *       "next_cursor": "019ab2c4-4d1e-7a10-9c3b-5f2e8d7a6b71"
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        object: "list";
+                        data: components["schemas"]["Refund"][];
+                        has_more: boolean;
+                        /** @description Pass as starting_after to get the next page. */
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
             429: components["responses"]["TooManyRequests"];
             503: components["responses"]["ServiceUnavailable"];
         };

@@ -35,6 +35,16 @@ function isConnectionRefused(error: unknown): boolean {
   return code === 'ECONNREFUSED' || cause?.code === 'ECONNREFUSED';
 }
 
+/**
+ * The service closed a kept-alive connection just as this request went out on it, before answering: what a
+ * draining service does to its idle connections (and HTTP/1.1 cannot tell the client in time). Sent again
+ * once on a new connection. Every service writes only after reading the whole request, and the services'
+ * own request records (Idempotency-Key) answer a repeat with the first result.
+ */
+function isClosedBeforeAnswer(error: unknown): boolean {
+  return error instanceof undiciErrors.SocketError && /other side closed/i.test(error.message);
+}
+
 /** Proxies merchant requests to a service over HTTP with an internal JWT, on a keep-alive pool. */
 export class HttpUpstream implements Upstream {
   private readonly pool: Pool;
@@ -50,6 +60,7 @@ export class HttpUpstream implements Upstream {
 
     let upstream: Dispatcher.ResponseData;
     const retryUntil = Date.now() + (this.options.connectRetryMs ?? 0);
+    let resentAfterClose = false;
     try {
       for (;;) {
         try {
@@ -65,6 +76,10 @@ export class HttpUpstream implements Upstream {
         } catch (error) {
           // Refused: nothing listens (the service is restarting), so the request was never sent: safe to send again
           // (while the merchant is still connected; req itself ends once its body was read).
+          if (isClosedBeforeAnswer(error) && !resentAfterClose && !req.socket.destroyed) {
+            resentAfterClose = true;
+            continue;
+          }
           if (!isConnectionRefused(error) || Date.now() + CONNECT_RETRY_STEP_MS > retryUntil || req.socket.destroyed) throw error;
           await new Promise((resolve) => setTimeout(resolve, CONNECT_RETRY_STEP_MS));
         }

@@ -63,6 +63,38 @@ describe('webhook payloads', () => {
     expect(mapEventData('payment.captured', data)).not.toHaveProperty('interface');
   });
 
+  it('when a payment is canceled, then payment.canceled says why; a refund event carries the refund as the API shows it', () => {
+    const payment = {
+      payment_id: 'pay_3',
+      status: 'canceled' as const,
+      amount: { requested: 1000, authorized: 1000 },
+      currency_code: 'EUR',
+      use_case: 'ONE_OFF',
+      reference: 'order-9',
+      credential_id: null,
+      initial_payment_id: null,
+      flow: 'simulator_manual_capture',
+      failure_reason: null,
+      masked_account_number: '424242******4242',
+      cancellation_reason: 'authorization_expired' as const,
+    };
+    expect(mapEventData('payment.canceled', payment)).toMatchObject({ status: 'canceled', cancellation_reason: 'authorization_expired' });
+    expect(mapEventData('payment.captured', { ...payment, status: 'captured', amount: { requested: 1000, captured: 1000, refunded: 400 } })).toMatchObject({ amount: { refunded: 400 } });
+    const refund = { refund_id: 'r1', payment_id: 'pay_3', amount: 400, currency_code: 'EUR', status: 'failed' as const, failure_reason: 'refund_failed', reason: 'duplicate' as const, reference: 'rma-1', livemode: false };
+    expect(mapEventData('refund.failed', refund)).toEqual({
+      id: 'r1',
+      object: 'refund',
+      payment_id: 'pay_3',
+      amount: 400,
+      currency_code: 'EUR',
+      status: 'failed',
+      failure_reason: 'refund_failed',
+      reason: 'duplicate',
+      reference: 'rma-1',
+      livemode: false,
+    });
+  });
+
   it('when a token event carries the PAN fingerprint, then the webhook data leaves it out', () => {
     const data = mapEventData('token.created', {
       token_id: 't1',

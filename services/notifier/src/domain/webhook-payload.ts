@@ -20,6 +20,7 @@ const paymentData: Mapper<DataOf<'payment.processing'>> = (d) => ({
     requested: d.amount.requested,
     ...(d.amount.authorized !== undefined ? { authorized: d.amount.authorized } : {}),
     ...(d.amount.captured !== undefined ? { captured: d.amount.captured } : {}),
+    ...(d.amount.refunded !== undefined ? { refunded: d.amount.refunded } : {}),
   },
   currency_code: d.currency_code,
   use_case: d.use_case,
@@ -31,6 +32,21 @@ const paymentData: Mapper<DataOf<'payment.processing'>> = (d) => ({
   masked_account_number: d.masked_account_number,
   // Earlier-interface payments (POST /payments) say so, with their customer and stored method or mandate.
   ...(d.interface ? { interface: d.interface, customer_id: d.customer_id ?? null, payment_method_id: d.payment_method_id ?? null } : {}),
+  ...(d.status === 'canceled' ? { cancellation_reason: d.cancellation_reason ?? null } : {}),
+});
+
+/** A refund as the merchant's API shows it (the refund's id under `id`, as GET /refunds/{refund_id} answers). */
+const refundData: Mapper<DataOf<'refund.created'>> = (d) => ({
+  id: d.refund_id,
+  object: 'refund',
+  payment_id: d.payment_id,
+  amount: d.amount,
+  currency_code: d.currency_code,
+  status: d.status,
+  failure_reason: d.failure_reason,
+  reason: d.reason,
+  reference: d.reference,
+  livemode: d.livemode,
 });
 
 const disputeData: Mapper<DataOf<'dispute.created'>> = (d) => ({
@@ -106,6 +122,10 @@ export const webhookDataMappers: { [T in MerchantEventType]: Mapper<DataOf<T>> }
   'dispute.created': disputeData,
   'dispute.updated': disputeData,
   'dispute.closed': disputeData,
+  'payment.canceled': paymentData,
+  'refund.created': refundData,
+  'refund.succeeded': refundData,
+  'refund.failed': refundData,
 };
 
 export function isMerchantEventType(type: string): type is MerchantEventType {

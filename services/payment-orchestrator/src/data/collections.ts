@@ -12,9 +12,22 @@ export const CUSTOMERS = 'customers';
 export const PAYMENT_METHODS = 'payment_methods';
 export const PAYMENT_REQUESTS = 'payment_requests';
 export const DISPUTES = 'disputes';
+export const REFUNDS = 'refunds';
 
 export const orchestratorCollections: CollectionSpec[] = [
-  { name: PAYMENTS },
+  {
+    name: PAYMENTS,
+    indexes: [
+      // GET /payments filters (each combinable with the others; the merchant's id order gives newest first).
+      { fields: ['status'] },
+      { fields: ['reference'] },
+      { fields: ['customer_id'] },
+      { fields: ['shown_use_case'] },
+      { fields: ['created_at'] },
+      // The authorization expiry scan across merchants: authorized (or canceling) payments by authorization time.
+      { fields: ['status', 'authorized_at'], acrossMerchants: true },
+    ],
+  },
   // The worker's scan across merchants (under the system scope, so the index serves it): one entry per
   // unfinished payment, written with it.
   { name: PAYMENT_SCHEDULE, indexes: [{ fields: ['due_at'] }] },
@@ -44,4 +57,17 @@ export const orchestratorCollections: CollectionSpec[] = [
   // One dispute per processor reference of an account (two first notifications racing: one creates, the other
   // moves it); a payment's disputes are listed by payment.
   { name: DISPUTES, indexes: [{ fields: ['processor', 'processor_reference'], unique: true }, { fields: ['payment_id'] }] },
+  {
+    name: REFUNDS,
+    indexes: [
+      // A payment's refunds; GET /refunds by payment_id and by status (the partition holds the caller's mode).
+      { fields: ['payment_id'] },
+      { fields: ['status'] },
+      // A notification that names the refund by the processor's reference of it.
+      { fields: ['processor_reference'] },
+      // The refund runner's scan across merchants: pending refunds to send or to ask about (the status first, so
+      // SQLite searches the few pending ones instead of walking every refund in id order).
+      { fields: ['status', 'next_run_at'], acrossMerchants: true },
+    ],
+  },
 ];

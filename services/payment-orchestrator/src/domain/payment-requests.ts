@@ -31,6 +31,8 @@ export interface PaymentRequest {
   mode: Mode;
   version: number;
   payment_id: string;
+  /** A refund request's: the refund it created (a retry answers it). */
+  refund_id?: string;
   created_at: string;
 }
 
@@ -52,7 +54,7 @@ export interface PaymentRequestPorts {
   requestRetentionMs: number;
 }
 
-const idOf = (merchantId: string, requestKey: PaymentRequestKey): string =>
+export const idOf = (merchantId: string, requestKey: PaymentRequestKey): string =>
   createHash('sha256').update(JSON.stringify([merchantId, requestKey.mode, requestKey.route, requestKey.key])).digest('hex');
 
 /** A record created at or before this instant has reached the retention time. */
@@ -82,9 +84,9 @@ export async function paymentOfEarlierRequest(ports: PaymentRequestPorts, scope:
 }
 
 /** Commits the key with the payment the request made (in the request's unit of work). */
-export function rememberRequest(ports: PaymentRequestPorts, uow: UnitOfWork, scope: Scope, requestKey: PaymentRequestKey | null | undefined, paymentId: string): void {
+export function rememberRequest(ports: PaymentRequestPorts, uow: UnitOfWork, scope: Scope, requestKey: PaymentRequestKey | null | undefined, paymentId: string, refundId?: string): void {
   if (!requestKey || !ports.paymentRequests) return;
-  ports.paymentRequests.insert(uow, { id: idOf(scope.merchantId, requestKey), merchant_id: scope.merchantId, mode: scope.mode, payment_id: paymentId, created_at: ports.clock.now().toISOString() });
+  ports.paymentRequests.insert(uow, { id: idOf(scope.merchantId, requestKey), merchant_id: scope.merchantId, mode: scope.mode, payment_id: paymentId, ...(refundId ? { refund_id: refundId } : {}), created_at: ports.clock.now().toISOString() });
 }
 
 export type PruneExpiredPaymentRequests = () => Promise<number>;

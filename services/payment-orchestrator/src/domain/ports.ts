@@ -5,10 +5,11 @@ import type { Customer } from './customers/customer';
 import type { PaymentMethod } from './customers/payment-method';
 import type { Flow } from './flows/flow';
 import type { FlowMatrix } from './flows/flow-matrix';
-import type { AuthenticationPreference, Mode, Payment, ProcessorTransaction, UseCase } from './payment/payment';
+import type { AuthenticationPreference, Mode, Payment, PaymentStatus, ProcessorTransaction, UseCase } from './payment/payment';
 import type { AccountProcessor, ProcessorAccount } from './processor-accounts/processor-account';
 import type { ProcessorNotificationRecord } from './processor-accounts/processor-notification';
 import type { StoredCredential } from './payment/stored-credential';
+import type { Refund, RefundReason, RefundStatus } from './refunds/refund';
 
 export type { Clock };
 
@@ -27,6 +28,44 @@ export interface PaymentRepository {
   insert(uow: UnitOfWork, payment: Omit<Payment, 'version'>): Payment;
   /** Compare-and-set on the version the payment was read with: two concurrent moves cannot both commit. */
   update(uow: UnitOfWork, payment: Payment): Payment;
+  /**
+   * A payment already final (captured) whose refund totals change: compare-and-set on its version like
+   * update, without touching the worker's schedule (a final payment has no entry there).
+   */
+  updateSettled(uow: UnitOfWork, payment: Payment): Payment;
+  /** GET /payments with filters (combinable), newest first by default. */
+  search(scope: Scope, filters: PaymentSearch, page: PageRequest): Promise<Page<Payment>>;
+  /** Background: payments of every merchant in this status whose authorization was made at or before `authorizedBefore`. */
+  listAuthorizedBefore(status: 'authorized' | 'canceling', authorizedBefore: Date, limit: number): Promise<DuePayment[]>;
+}
+
+export interface PaymentSearch {
+  status?: PaymentStatus;
+  reference?: string;
+  customer_id?: string;
+  /** Either interface's words (ONE_OFF …, guest_payment …). */
+  use_case?: string;
+  created_gte?: string;
+  created_lte?: string;
+}
+
+export interface RefundSearch {
+  status?: RefundStatus;
+  payment_id?: string;
+}
+
+export interface RefundRepository {
+  get(scope: Scope, id: string): Promise<Refund | null>;
+  /** Every refund of one payment, oldest first (a payment has a handful). */
+  listForPayment(scope: Scope, paymentId: string): Promise<Refund[]>;
+  search(scope: Scope, filters: RefundSearch, page: PageRequest): Promise<Page<Refund>>;
+  /** A refund by the processor's reference of it (a notification that names no refund id). */
+  findByProcessorReference(scope: Scope, processorReference: string): Promise<Refund | null>;
+  /** Background: refunds of every merchant whose next_run_at is due. */
+  listDue(now: Date, limit: number): Promise<Array<{ scope: Scope; refundId: string }>>;
+  insert(uow: UnitOfWork, refund: Omit<Refund, 'version'>): Refund;
+  /** Compare-and-set on the version the refund was read with. */
+  update(uow: UnitOfWork, refund: Refund): Refund;
 }
 
 export interface TransactionRepository {
@@ -118,6 +157,8 @@ export interface ProcessorPayment {
   mode: Mode;
   /** The processor's reference of the payment's authorization (its payment at the processor), once known. */
   authorization_reference?: string | null;
+  /** A refund's request: the merchant's reason, in the processor's words where it takes one. */
+  refund_reason?: RefundReason | null;
 }
 
 export type StepOutcome =
@@ -137,7 +178,7 @@ export interface ProcessorConnection {
   authorize(payment: ProcessorPayment): Promise<StepOutcome>;
   capture(payment: ProcessorPayment, authorizationReference: string | null): Promise<CaptureOutcome>;
   captureStatus(payment: ProcessorPayment, captureReference: string): Promise<CaptureOutcome>;
-  /** Real processors: releases an authorization the payment does not use (a late answer after a fallback). */
+  /** Releases an authorization: one the payment does not use (a late answer after a fallback), or the payment's own on cancel. */
   voidAuthorization?(payment: ProcessorPayment, authorizationReference: string): Promise<StepOutcome>;
   /**
    * Processors that can be asked (Checkout.com): how an action they took asynchronously settled, when no
@@ -147,6 +188,16 @@ export interface ProcessorConnection {
    * and voids plug in with their kind.
    */
   settleAction?(payment: ProcessorPayment, action: SettleableAction): Promise<StepOutcome | null>;
+  /**
+   * Real processors: a void's or a refund's success means "accepted", confirmed later by notification
+   * (Adyen CANCELLATION / REFUND, Checkout.com payment_voided / payment_refunded). A canceled payment then
+   * shows canceling until it arrives; a refund stays pending (and the notification may overtake the answer).
+   */
+  readonly settlesByNotification?: boolean;
+  /** Gives back part or all of a captured payment; `payment.amount` is the refund's amount, its idempotency key the refund's. */
+  refund?(payment: ProcessorPayment, authorizationReference: string | null, refundId: string): Promise<RefundOutcome>;
+  /** How a sent refund settled (the simulator's answer, or the processor's notification); pending while neither says. */
+  refundStatus?(payment: ProcessorPayment, refundReference: string): Promise<RefundOutcome>;
 }
 
 export interface SettleableAction {
@@ -154,6 +205,13 @@ export interface SettleableAction {
   payment_reference: string;
   action_reference: string | null;
 }
+
+/** A refund's answer: settled at once, pending until asked again (or notified), or not sent (retryable). */
+export type RefundOutcome =
+  | { status: 'succeeded'; processor_reference: string | null }
+  | { status: 'failed'; failure_reason: string; processor_reference: string | null }
+  | { status: 'error'; failure_reason: string }
+  | { status: 'pending'; processor_reference: string; poll_after_ms: number };
 
 export interface Processors {
   get(id: string): ProcessorConnection | undefined;
@@ -196,4 +254,6 @@ export interface ProcessorNotificationRepository {
   list(scope: Scope, accountId: string, limit: number): Promise<ProcessorNotificationRecord[]>;
   /** The accepted capture event (succeeded or failed) of an account naming this capture or payment reference. */
   findCaptureEvent(scope: Scope, accountId: string, reference: string): Promise<ProcessorNotificationRecord | null>;
+  /** The accepted event of one of these kinds whose action reference (capture_reference) is this one (a refund's, a void's). */
+  findActionEvent(scope: Scope, accountId: string, actionReference: string, kinds: readonly string[]): Promise<ProcessorNotificationRecord | null>;
 }

@@ -2,10 +2,10 @@ import type { Scope } from '@vaultline/core';
 import type { Page, PageRequest } from '@vaultline/store';
 import type { Payment, ProcessorTransaction } from './payment/payment';
 import { PaymentNotFound } from './payment/payment-errors';
-import type { PaymentRepository, TransactionRepository } from './ports';
+import type { PaymentRepository, PaymentSearch, TransactionRepository } from './ports';
 
 export type GetPayment = (scope: Scope, paymentId: string) => Promise<Payment>;
-export type ListPayments = (scope: Scope, page: PageRequest) => Promise<Page<Payment>>;
+export type ListPayments = (scope: Scope, filters: PaymentSearch, page: PageRequest) => Promise<Page<Payment>>;
 export type ListTransactions = (scope: Scope, paymentId: string) => Promise<ProcessorTransaction[]>;
 
 export function getPayment({ payments }: { payments: PaymentRepository }): GetPayment {
@@ -17,7 +17,7 @@ export function getPayment({ payments }: { payments: PaymentRepository }): GetPa
 }
 
 export function listPayments({ payments }: { payments: PaymentRepository }): ListPayments {
-  return (scope, page) => payments.list(scope, page);
+  return (scope, filters, page) => payments.search(scope, filters, page);
 }
 
 export function listTransactions({ payments, transactions }: { payments: PaymentRepository; transactions: TransactionRepository }): ListTransactions {

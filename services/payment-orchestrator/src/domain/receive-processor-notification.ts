@@ -56,6 +56,8 @@ export interface ReceiveNotificationPorts {
   settleLateCapture?: SettleLateCapture;
   /** A chargeback notification: recorded with the dispute it opens or moves, in one commit (a redelivery changes nothing). */
   recordDispute?: RecordDispute;
+  /** A refund or void event (refund_*, void_*), recorded: the refund or canceling payment it names moves now (after-sale.ts). */
+  afterSale?: (scope: Scope, accountId: string, record: Omit<ProcessorNotificationRecord, 'version'>) => Promise<void>;
 }
 
 export interface NotificationReceipt {
@@ -158,6 +160,8 @@ export function receiveProcessorNotification(ports: ReceiveNotificationPorts, ve
       if (record.kind === 'capture_succeeded' && record.payment_reference && isUuid(record.payment_reference)) {
         await ports.settleLateCapture?.(scopeOfDocument(account), account.id, record);
       }
+      // Also on a redelivery (idempotent): a refund or void the first delivery could not settle (an error answered, so the processor sent it again).
+      if (/^(refund|void)_/.test(record.kind)) await ports.afterSale?.(scopeOfDocument(account), account.id, record);
       // Also on a redelivery: a void that could not be sent the first time is tried again (it is idempotent).
       if (record.kind === 'authorization_succeeded' && record.payment_reference && isUuid(record.payment_reference) && record.processor_reference) {
         await ports.voidStray(scopeOfDocument(account), account.id, record.payment_reference, record.processor_reference);

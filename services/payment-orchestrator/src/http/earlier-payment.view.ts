@@ -2,7 +2,7 @@ import type { Customer } from '../domain/customers/customer';
 import type { PaymentMethod } from '../domain/customers/payment-method';
 import { shownPaymentMethod, storedCardOf } from '../domain/payment/earlier-payment';
 import { isConsumerPresent, type Payment } from '../domain/payment/payment';
-import { toPaymentView } from './payment.view';
+import { cancellationView, toPaymentView } from './payment.view';
 
 /** A payment in the shape of the interface that created it. */
 export function toAnyPaymentView(payment: Payment): Record<string, unknown> {
@@ -16,10 +16,15 @@ export function toAnyPaymentView(payment: Payment): Record<string, unknown> {
  */
 export function toEarlierPaymentView(payment: Payment): Record<string, unknown> {
   const earlier = payment.earlier!;
-  const paymentMethod = earlier.payment_method ?? (payment.source ? { type: 'card', card: storedCardOf(payment.source) } : null);
+  const livemode = payment.mode === 'live';
+  // A stored method (with its id) is a merchant object of the payment's mode; a card not stored is part of the payment.
+  const paymentMethod = earlier.payment_method ? { ...earlier.payment_method, livemode } : payment.source ? { type: 'card', card: storedCardOf(payment.source) } : null;
   return {
     id: payment.id,
+    livemode,
     amount: payment.amount.requested,
+    // The earlier interface's amount is an integer: what was refunded of a captured payment stands beside it.
+    ...(payment.amount.refunded !== undefined ? { amount_refunded: payment.amount.refunded } : {}),
     ...(isConsumerPresent(payment.use_case) && payment.session ? { action_requirement: { type: 'use_sdk', session_id: payment.session.id } } : {}),
     created_at: payment.created_at,
     currency_code: payment.currency_code,
@@ -29,15 +34,16 @@ export function toEarlierPaymentView(payment: Payment): Record<string, unknown> 
     status: payment.status,
     use_case: earlier.use_case,
     ...(payment.status === 'failed' ? { failure_reason: payment.failure_reason } : {}),
+    ...cancellationView(payment),
     ...(payment.metadata ? { metadata: { ...payment.metadata } } : {}),
   };
 }
 
 export function toCustomerView(customer: Customer): Record<string, unknown> {
-  return { id: customer.id, name: customer.name, email: customer.email, metadata: customer.metadata ?? {}, created_at: customer.created_at };
+  return { id: customer.id, livemode: customer.mode === 'live', name: customer.name, email: customer.email, metadata: customer.metadata ?? {}, created_at: customer.created_at };
 }
 
-/** Exactly the spec's shape: id, type, and card or npr_mandate. */
+/** The spec's shape (id, type, and card or npr_mandate) and livemode. */
 export function toPaymentMethodView(method: PaymentMethod): Record<string, unknown> {
-  return shownPaymentMethod(method);
+  return { ...shownPaymentMethod(method), livemode: method.mode === 'live' };
 }

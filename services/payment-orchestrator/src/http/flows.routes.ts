@@ -1,6 +1,7 @@
 import type { Router } from 'express';
 import { z } from 'zod';
 import { SCOPES } from '@vaultline/auth';
+import type { Mode } from '@vaultline/core';
 import { parseInput, requireScope, scopeOfRequest } from '@vaultline/http';
 import { DEFAULT_FLOW, type Flow } from '../domain/flows/flow';
 import type { FlowMatrix } from '../domain/flows/flow-matrix';
@@ -55,8 +56,9 @@ const explainBody = z.object({
   metadata: metadata.optional(),
 });
 
-export const toFlowView = (flow: Flow) => ({ name: flow.name, capture_mode: flow.capture_mode, steps: flow.steps, built_in: flow.built_in, created_at: flow.created_at });
-const toMatrixView = (matrix: FlowMatrix) => ({ version: matrix.version, default_flow: matrix.default_flow, rules: matrix.rules, updated_at: matrix.updated_at });
+/** Flows and matrices keep no mode of their own (built-in flows exist in both): theirs is the scope's they were read in. */
+export const toFlowView = (flow: Flow, mode: Mode) => ({ name: flow.name, livemode: mode === 'live', capture_mode: flow.capture_mode, steps: flow.steps, built_in: flow.built_in, created_at: flow.created_at });
+const toMatrixView = (matrix: FlowMatrix, mode: Mode) => ({ livemode: mode === 'live', version: matrix.version, default_flow: matrix.default_flow, rules: matrix.rules, updated_at: matrix.updated_at });
 
 /** Merchant flows and the flow matrix (the rules that choose a payment's flow). */
 export function flowRoutes(router: Router, useCases: FlowUseCases): void {
@@ -64,24 +66,29 @@ export function flowRoutes(router: Router, useCases: FlowUseCases): void {
 
   router.post('/flows', merchant, async (req, res) => {
     const body = parseInput(flowBody, req.body);
-    res.status(201).json(toFlowView(await useCases.createFlow(scopeOfRequest(req), body)));
+    const scope = scopeOfRequest(req);
+    res.status(201).json(toFlowView(await useCases.createFlow(scope, body), scope.mode));
   });
 
   router.get('/flows', merchant, async (req, res) => {
-    res.json({ object: 'list', data: (await useCases.listFlows(scopeOfRequest(req))).map(toFlowView) });
+    const scope = scopeOfRequest(req);
+    res.json({ object: 'list', data: (await useCases.listFlows(scope)).map((flow) => toFlowView(flow, scope.mode)) });
   });
 
   router.get('/flows/:name', merchant, async (req, res) => {
-    res.json(toFlowView(await useCases.getFlow(scopeOfRequest(req), String(req.params.name))));
+    const scope = scopeOfRequest(req);
+    res.json(toFlowView(await useCases.getFlow(scope, String(req.params.name)), scope.mode));
   });
 
   router.put('/flow-matrix', merchant, async (req, res) => {
     const body = parseInput(matrixBody, req.body);
-    res.json(toMatrixView(await useCases.putFlowMatrix(scopeOfRequest(req), body)));
+    const scope = scopeOfRequest(req);
+    res.json(toMatrixView(await useCases.putFlowMatrix(scope, body), scope.mode));
   });
 
   router.get('/flow-matrix', merchant, async (req, res) => {
-    res.json(toMatrixView(await useCases.getFlowMatrix(scopeOfRequest(req))));
+    const scope = scopeOfRequest(req);
+    res.json(toMatrixView(await useCases.getFlowMatrix(scope), scope.mode));
   });
 
   router.post('/flow-matrix/explain', merchant, async (req, res) => {

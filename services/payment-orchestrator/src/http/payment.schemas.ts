@@ -65,3 +65,56 @@ export const captureBody = z
       ctx.addIssue({ code: 'custom', path: ['currency_code'], message: 'currency_code is required with amount (partial capture).' });
     }
   });
+
+export const cancelBody = z.strictObject({ reference: reference.optional() });
+
+export const refundBody = z
+  .strictObject({
+    amount: amount.optional(),
+    currency_code: currencyCode.optional(),
+    reference: reference.optional(),
+    reason: z.enum(['requested_by_customer', 'duplicate', 'fraudulent']).optional(),
+  });
+
+/** An ISO 8601 date-time with its offset (Z or ±hh:mm), compared as the UTC instant it names. */
+const isoInstant = z
+  .string()
+  .datetime({ offset: true, message: 'must be an ISO 8601 date-time with an offset, such as 2026-11-26T07:30:00Z.' })
+  .transform((value) => new Date(value).toISOString());
+
+const PAYMENT_STATUSES = ['processing', 'authorized', 'capturing', 'captured', 'failed', 'canceling', 'canceled'] as const;
+/** Either interface's words: the newer one's use cases and the earlier one's. */
+const SEARCHABLE_USE_CASES = [
+  'ONE_OFF',
+  'RECURRING',
+  'UNSCHEDULED',
+  'SUBSEQUENT_RECURRING',
+  'SUBSEQUENT_UNSCHEDULED',
+  'guest_payment',
+  'cof_payment',
+  'first_payment',
+  'recurring_payment',
+  'unscheduled_payment',
+] as const;
+
+/** GET /payments filters (the page's own parameters are read apart); every one optional, all combinable. */
+export const paymentSearchQuery = z.object({
+  status: z.enum(PAYMENT_STATUSES).optional(),
+  reference: reference.optional(),
+  customer_id: z.string().min(1).max(255).optional(),
+  use_case: z.enum(SEARCHABLE_USE_CASES).optional(),
+  created_gte: isoInstant.optional(),
+  created_lte: isoInstant.optional(),
+});
+
+/** GET /refunds filters. */
+export const refundSearchQuery = z.object({
+  status: z.enum(['pending', 'succeeded', 'failed']).optional(),
+  payment_id: z.string().uuid({ message: 'must be a payment id.' }).optional(),
+});
+
+/** The query's members a filter schema names (a repeated parameter arrives as an array and is refused by the schema). */
+export function filtersOf(query: unknown, names: readonly string[]): Record<string, unknown> {
+  const source = typeof query === 'object' && query !== null ? (query as Record<string, unknown>) : {};
+  return Object.fromEntries(names.filter((name) => source[name] !== undefined).map((name) => [name, source[name]]));
+}

@@ -6,6 +6,8 @@ export function toPaymentView(payment: Payment): Record<string, unknown> {
   const subsequent = payment.initial_payment_id !== null;
   return {
     id: payment.id,
+    livemode: payment.mode === 'live',
+    // amount.refunded appears with the payment's first refund (the sum of its succeeded refunds).
     amount: { ...payment.amount },
     ...(isConsumerPresent(payment.use_case) && payment.session ? { action_requirement: { type: 'use_sdk', session_id: payment.session.id } } : {}),
     ...(subsequent ? { authentication_preference: payment.authentication_preference } : {}),
@@ -20,6 +22,7 @@ export function toPaymentView(payment: Payment): Record<string, unknown> {
     status: payment.status,
     use_case: payment.use_case,
     ...(payment.status === 'failed' ? { failure_reason: payment.failure_reason } : {}),
+    ...cancellationView(payment),
     ...(payment.metadata ? { metadata: { ...payment.metadata } } : {}),
   };
 }
@@ -27,6 +30,7 @@ export function toPaymentView(payment: Payment): Record<string, unknown> {
 export function toTransactionView(transaction: ProcessorTransaction): Record<string, unknown> {
   return {
     id: transaction.id,
+    livemode: transaction.mode === 'live',
     processor: transaction.processor,
     kind: transaction.kind,
     status: transaction.status,
@@ -35,4 +39,9 @@ export function toTransactionView(transaction: ProcessorTransaction): Record<str
     ...(transaction.use_case ? { use_case: transaction.use_case } : {}),
     created_at: transaction.created_at,
   };
+}
+
+/** A canceling or canceled payment says why (requested_by_merchant, authorization_expired). */
+export function cancellationView(payment: Payment): Record<string, unknown> {
+  return payment.cancellation && (payment.status === 'canceled' || payment.status === 'canceling') ? { cancellation_reason: payment.cancellation.reason } : {};
 }

@@ -1,5 +1,5 @@
 import type { Request, Router } from 'express';
-import { isUuid , type Scope } from '@vaultline/core';
+import { isUuid, type Scope } from '@vaultline/core';
 import { SCOPES } from '@vaultline/auth';
 import { listResponse, parseInput, parsePageQuery, requireScope, testClockOf, scopeOfRequest } from '@vaultline/http';
 import type { CapturePayment } from '../domain/capture-payment';
@@ -9,7 +9,7 @@ import type { Mode } from '../domain/payment/payment';
 import { PaymentNotFound } from '../domain/payment/payment-errors';
 import type { PaymentRequestKey } from '../domain/payment-requests';
 import type { GetPayment, ListPayments, ListTransactions } from '../domain/query-payments';
-import { captureBody, oneOffBody, recurringBody, subsequentBody, unscheduledBody } from './payment.schemas';
+import { captureBody, filtersOf, oneOffBody, paymentSearchQuery, recurringBody, subsequentBody, unscheduledBody } from './payment.schemas';
 import { toAnyPaymentView } from './earlier-payment.view';
 import { toPaymentView, toTransactionView } from './payment.view';
 
@@ -103,7 +103,8 @@ export function paymentRoutes(router: Router, useCases: PaymentUseCases): void {
 
   router.get('/payments', merchant, async (req, res) => {
     const page = parsePageQuery(req.query);
-    res.json(listResponse(await useCases.listPayments(scopeOfRequest(req), page), toAnyPaymentView));
+    const filters = parseInput(paymentSearchQuery, filtersOf(req.query, ['status', 'reference', 'customer_id', 'use_case', 'created_gte', 'created_lte']));
+    res.json(listResponse(await useCases.listPayments(scopeOfRequest(req), filters, page), toAnyPaymentView));
   });
 }
 

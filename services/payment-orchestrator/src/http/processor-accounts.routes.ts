@@ -35,6 +35,7 @@ const updateBody = z.strictObject({ name: name.optional(), credentials: credenti
 /** What a merchant sees of an account: never the credentials, only a hint and when they last changed. */
 export const toProcessorAccountView = (account: ProcessorAccount) => ({
   id: account.id,
+  livemode: account.mode === 'live',
   processor: account.processor,
   name: account.name,
   settings: account.processor === 'simulator' ? { ...account.settings, explicit_unscheduled: account.settings.explicit_unscheduled ?? true } : account.settings,

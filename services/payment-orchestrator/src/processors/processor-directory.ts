@@ -1,4 +1,4 @@
-import type { CaptureOutcome, Clock, ProcessorAccountRepository, ProcessorConnection, ProcessorDirectory, ProcessorNotificationRepository, Processors, SecretSealer } from '../domain/ports';
+import type { CaptureOutcome, RefundOutcome, Clock, ProcessorAccountRepository, ProcessorConnection, ProcessorDirectory, ProcessorNotificationRepository, Processors, SecretSealer } from '../domain/ports';
 import { openCredentials } from '../domain/manage-processor-accounts';
 import type { ProcessorPlugin } from './processor-plugin';
 import type { ProcessorTransport } from './processor-transport';
@@ -45,7 +45,13 @@ export function processorDirectory(deps: ProcessorDirectoryDeps): ProcessorDirec
             ? { status: 'succeeded', processor_reference: event.capture_reference ?? reference }
             : { status: 'failed', failure_reason: event.failure_reason ?? 'capture_failed', processor_reference: event.capture_reference ?? reference };
         };
-        opened.set(account.id, plugin.open(options, { clock: deps.clock, transport: deps.transport, captureSettlement }));
+        const refundSettlement = async (reference: string): Promise<RefundOutcome | null> => {
+          // A failure (declined, or reversed after a success) outweighs a success of the same refund.
+          const event = await deps.notifications.findActionEvent(scope, account.id, reference, ['refund_failed', 'refund_succeeded']);
+          if (!event) return null;
+          return event.kind === 'refund_succeeded' ? { status: 'succeeded', processor_reference: reference } : { status: 'failed', failure_reason: event.failure_reason ?? 'refund_failed', processor_reference: reference };
+        };
+        opened.set(account.id, plugin.open(options, { clock: deps.clock, transport: deps.transport, captureSettlement, refundSettlement }));
       } catch {
         // Never log or rethrow: the error could quote the credentials.
       }

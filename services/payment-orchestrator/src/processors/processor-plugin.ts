@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type { Clock } from '@vaultline/core';
-import type { CaptureOutcome, ProcessorCapabilities, ProcessorConnection, ProcessorId } from '../domain/ports';
+import type { CaptureOutcome, RefundOutcome, ProcessorCapabilities, ProcessorConnection, ProcessorId } from '../domain/ports';
 import type { ProcessorTransport } from './processor-transport';
 
 export interface ProcessorContext {
@@ -9,6 +9,8 @@ export interface ProcessorContext {
   transport?: ProcessorTransport;
   /** Real processors: how a capture settled, by the processor's notification (null while none arrived). */
   captureSettlement?: (reference: string) => Promise<CaptureOutcome | null>;
+  /** Real processors: how a refund settled, by the processor's notification (null while none arrived). */
+  refundSettlement?: (reference: string) => Promise<RefundOutcome | null>;
 }
 
 /**

@@ -79,6 +79,12 @@ export type ProcessorNotificationEvent =
   | { kind: 'authorization_failed'; dedupe_key: string; payment_reference: string; processor_reference: string; failure_reason: string }
   | { kind: 'capture_succeeded'; dedupe_key: string; payment_reference: string; processor_reference: string; capture_reference: string | null; amount: number | null }
   | { kind: 'capture_failed'; dedupe_key: string; payment_reference: string; processor_reference: string; capture_reference: string | null; failure_reason: string }
+  /** capture_reference: the refund's reference at the processor (Adyen's pspReference of it, Checkout.com's action_id). */
+  | { kind: 'refund_succeeded'; dedupe_key: string; payment_reference: string; processor_reference: string; capture_reference: string | null; amount: number | null }
+  | { kind: 'refund_failed'; dedupe_key: string; payment_reference: string; processor_reference: string; capture_reference: string | null; failure_reason: string }
+  /** processor_reference: the authorization voided; capture_reference: the void's own reference. */
+  | { kind: 'void_succeeded'; dedupe_key: string; payment_reference: string; processor_reference: string; capture_reference: string | null }
+  | { kind: 'void_failed'; dedupe_key: string; payment_reference: string; processor_reference: string; capture_reference: string | null; failure_reason: string }
   | { kind: 'ignored'; dedupe_key: string; event_type: string };
 
 /** HTTP answers that are not a processor's verdict on the payment: the same request may go to another account. */

@@ -38,6 +38,8 @@ export const CARDS = {
   threeRiFails: '400000******3220',
   captureFails: '400000******0259',
   processorError: '400000******0119',
+  /** Captured normally; every refund of it fails (refund_failed). */
+  refundFails: '400000******5126',
 } as const;
 
 export interface PublishedEvent {
@@ -57,7 +59,7 @@ export interface Harness {
   metrics: MetricsRegistry;
   /** The service's log lines at warn and above (a LOG_LEVEL other than silent sets the level and echoes them to stdout), as JSON text. */
   logLines: string[];
-  /** Every event the service published, in order (payments and checkout-sessions topics). */
+  /** Every event the service published, in order (payments, refunds, disputes and checkout-sessions topics). */
   events: PublishedEvent[];
   call(caller: Caller, method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<Answer>;
   /** A public call (no merchant key, as the gateway sends a processor's notification): the raw body as given, the answer as text. */
@@ -79,6 +81,17 @@ export interface Harness {
 
 export const oneOff = (overrides: Record<string, unknown> = {}) => ({ amount: 1250, currency_code: 'EUR', reference: 'order-1', source: { type: 'vaultline' }, ...overrides });
 export const recurring = (overrides: Record<string, unknown> = {}) => ({ ...oneOff(), recurring_frequency: 30, recurring_expiry: '20271231', ...overrides });
+
+/** A harness whose merchant captures payments referenced manual-… by hand and every other automatically. */
+export async function startWithManualCaptureRule(options: HarnessOptions = {}): Promise<Harness> {
+  const h = await startOrchestrator(options);
+  const matrix = await h.call(MERCHANT, 'PUT', '/flow-matrix', {
+    default_flow: 'simulator_auto_capture',
+    rules: [{ name: 'manual-for-orders', when: { reference_prefix: 'manual-' }, flow: 'simulator_manual_capture' }],
+  });
+  if (matrix.status !== 200) throw new Error(`flow matrix answered ${matrix.status}`);
+  return h;
+}
 
 /** Seals processor-account credentials in tests (a fixed key, so a restarted harness opens them). */
 export const TEST_SECRET_KEY = Buffer.alloc(32, 7).toString('base64');
@@ -131,15 +144,15 @@ export async function startOrchestrator(options: HarnessOptions = {}): Promise<H
     serviceUrls: Object.fromEntries(SERVICE_NAMES.map((s) => [s, 'http://127.0.0.1:9'])) as Record<ServiceName, string>,
     publicBaseUrl: 'http://127.0.0.1:9',
   };
-  const config = loadPaymentOrchestratorConfig({ PAYMENT_WORKER_POLL_MS: '60000', PAYMENT_ORCHESTRATOR_SECRET_KEY: TEST_SECRET_KEY, ...options.env });
+  const config = loadPaymentOrchestratorConfig({ PAYMENT_WORKER_POLL_MS: '60000', AFTER_SALE_WORKER_POLL_MS: '60000', PAYMENT_ORCHESTRATOR_SECRET_KEY: TEST_SECRET_KEY, ...options.env });
   const app = createApp(runtime, config, options.transport ? { transport: options.transport } : {});
   await app.start();
   const server = await startHttpServer(app.http);
 
   const events: PublishedEvent[] = [];
-  await bus.ensureTopics([topics.payments, topics.checkoutSessionsOpened, topics.checkoutSessionsCompleted, topics.disputes]);
+  await bus.ensureTopics([topics.payments, topics.refunds, topics.checkoutSessionsOpened, topics.checkoutSessionsCompleted, topics.disputes]);
   const captured = await Promise.all(
-    [topics.payments, topics.checkoutSessionsOpened, topics.disputes].map((topic) =>
+    [topics.payments, topics.refunds, topics.checkoutSessionsOpened, topics.disputes].map((topic) =>
       bus.subscribe({ topics: [topic], group: `test-capture-${newId()}`, handler: async (delivery) => void events.push(JSON.parse(delivery.value) as PublishedEvent) }),
     ),
   );
@@ -208,6 +221,8 @@ export async function startOrchestrator(options: HarnessOptions = {}): Promise<H
         await new Promise((resolve) => setTimeout(resolve, 5));
         await app.runner.idle();
         await app.runner.runDue();
+        await app.afterSale.idle();
+        await app.afterSale.runDue();
       }
     },
     async advance(ms) {

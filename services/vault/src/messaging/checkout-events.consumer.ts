@@ -2,7 +2,8 @@ import { createEventConsumer, type Bus, type EventHandler, type Subscription } f
 import { scopeOfEvent } from '@vaultline/contracts';
 import type { Logger } from '@vaultline/logger';
 import type { DocumentStore } from '@vaultline/store';
-import type { OpenCheckoutSession, RecordPaymentProgress } from '../domain/checkout/checkout-flow';
+import type { PaymentProgress } from '../domain/checkout/checkout-session';
+import type { CloseCanceledSession, OpenCheckoutSession, RecordPaymentProgress } from '../domain/checkout/checkout-flow';
 
 export const VAULT_CONSUMER_GROUP = 'vault';
 
@@ -16,10 +17,10 @@ type PaymentEventType = 'payment.authorized' | 'payment.capturing' | 'payment.ca
  */
 export function checkoutEventsConsumer(
   runtime: { bus: Bus; store: DocumentStore; logger: Logger },
-  useCases: { openCheckoutSession: OpenCheckoutSession; recordPaymentProgress: RecordPaymentProgress },
+  useCases: { openCheckoutSession: OpenCheckoutSession; recordPaymentProgress: RecordPaymentProgress; closeCanceledSession: CloseCanceledSession },
 ): Promise<Subscription> {
   const progress: EventHandler<PaymentEventType> = (event, uow) =>
-    useCases.recordPaymentProgress(uow, event.data.payment_id, event.data.status, event.data.failure_reason);
+    useCases.recordPaymentProgress(uow, event.data.payment_id, event.data.status as PaymentProgress, event.data.failure_reason);
   return createEventConsumer({
     bus: runtime.bus,
     store: runtime.store,
@@ -31,6 +32,7 @@ export function checkoutEventsConsumer(
       'payment.capturing': progress,
       'payment.captured': progress,
       'payment.failed': progress,
+      'payment.canceled': (event, uow) => useCases.closeCanceledSession(uow, event.data.payment_id),
     },
   });
 }

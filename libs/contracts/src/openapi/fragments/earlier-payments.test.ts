@@ -14,7 +14,7 @@ describe('the earlier payment interface in the OpenAPI document', () => {
   });
 
   it('when GET /payments/{payment_id} answers a payment of either interface, then both shapes are valid and a mix of the two is not', () => {
-    const earlier = { id: '019ab2c4-5a00-7a10-9c3b-5f2e8d7a6c04', amount: 1999, created_at: '2026-11-23T10:15:00.000Z', currency_code: 'EUR', payment_method: null, status: 'processing', use_case: 'guest_payment' };
+    const earlier = { id: '019ab2c4-5a00-7a10-9c3b-5f2e8d7a6c04', livemode: false, amount: 1999, created_at: '2026-11-23T10:15:00.000Z', currency_code: 'EUR', payment_method: null, status: 'processing', use_case: 'guest_payment' };
     expect(validateAgainstOpenApi('get', '/payments/{payment_id}', 200, earlier).valid).toBe(true);
     expect(validateAgainstOpenApi('get', '/payments/{payment_id}', 200, { ...earlier, use_case: 'ONE_OFF' }).valid).toBe(false);
     expect(validateAgainstOpenApi('get', '/payments/{payment_id}', 200, { ...earlier, amount: { requested: 1999 } }).valid).toBe(false);

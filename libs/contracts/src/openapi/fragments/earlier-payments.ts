@@ -1,4 +1,4 @@
-import { commonErrorResponses, listOf, pageParameters, problemResponse, schemaRef, type JsonObject, type OpenApiFragment } from '../openapi-fragment';
+import { commonErrorResponses, listOf, livemodeProperty, pageParameters, problemResponse, schemaRef, type JsonObject, type OpenApiFragment } from '../openapi-fragment';
 
 const security = [{ ApiKey: [] }];
 const uuid: JsonObject = { type: 'string', format: 'uuid' };
@@ -20,15 +20,17 @@ const DESCRIPTION =
 
 const CREATED_AT = '2026-11-23T10:15:00.000Z';
 const CARD = { masked_number: '424242******4242', expiry_year: 2030, expiry_month: 12, cardholder_name: 'Ada Lovelace' };
-const CUSTOMER = { id: '019ab2c4-5a00-7a10-9c3b-5f2e8d7a6c01', name: 'Ada Lovelace', email: 'ada@example.com', metadata: {}, created_at: CREATED_AT };
-const CARD_METHOD = { id: '019ab2c4-5a00-7a10-9c3b-5f2e8d7a6c02', type: 'card', card: CARD };
+const CUSTOMER = { id: '019ab2c4-5a00-7a10-9c3b-5f2e8d7a6c01', livemode: false, name: 'Ada Lovelace', email: 'ada@example.com', metadata: {}, created_at: CREATED_AT };
+const CARD_METHOD = { id: '019ab2c4-5a00-7a10-9c3b-5f2e8d7a6c02', livemode: false, type: 'card', card: CARD };
 const MANDATE = {
   id: '019ab2c4-5a00-7a10-9c3b-5f2e8d7a6c03',
+  livemode: false,
   type: 'npr_mandate',
   npr_mandate: { accepted_on: '2026-11-23T10:16:04.120Z', card: CARD, customer_id: CUSTOMER.id, reference: 'contract-7', type: 'recurring_payments' },
 };
 const FIRST_PAYMENT = {
   id: '019ab2c4-5a00-7a10-9c3b-5f2e8d7a6c04',
+  livemode: false,
   amount: 1999,
   action_requirement: { type: 'use_sdk', session_id: '6f1c2b8e-5a00-4a10-9c3b-5f2e8d7a6c05' },
   created_at: CREATED_AT,
@@ -201,10 +203,11 @@ export const earlierPaymentsFragment: OpenApiFragment = {
       },
       EarlierPayment: {
         type: 'object',
-        required: ['id', 'amount', 'created_at', 'currency_code', 'payment_method', 'status', 'use_case'],
+        required: ['id', 'livemode', 'amount', 'created_at', 'currency_code', 'payment_method', 'status', 'use_case'],
         additionalProperties: false,
         properties: {
           id: uuid,
+          livemode: livemodeProperty('the payment was created with a live key and belongs to'),
           amount: { type: 'integer', minimum: 1, description: 'Minor units.' },
           action_requirement: {
             type: 'object',
@@ -221,7 +224,9 @@ export const earlierPaymentsFragment: OpenApiFragment = {
             oneOf: [{ type: 'null' }, schemaRef('EarlierPaymentMethod'), { type: 'object', required: ['type', 'card'], additionalProperties: false, properties: { type: { type: 'string', const: 'card' }, card: storedCard } }],
           },
           reference: { type: 'string' },
-          status: { type: 'string', enum: ['processing', 'authorized', 'capturing', 'captured', 'failed'] },
+          status: { type: 'string', enum: ['processing', 'authorized', 'capturing', 'captured', 'failed', 'canceling', 'canceled'] },
+          amount_refunded: { type: 'integer', minimum: 0, description: 'Once refunded: the sum of the succeeded refunds (the payment stays captured).' },
+          cancellation_reason: { type: 'string', enum: ['requested_by_merchant', 'authorization_expired'], description: 'A canceling or canceled payment: why.' },
           use_case: { type: 'string', enum: ['guest_payment', 'cof_payment', 'first_payment', 'recurring_payment', 'unscheduled_payment'] },
           failure_reason: { type: ['string', 'null'] },
           metadata,
@@ -230,10 +235,11 @@ export const earlierPaymentsFragment: OpenApiFragment = {
       AnyPayment: { oneOf: [schemaRef('Payment'), schemaRef('EarlierPayment')] },
       EarlierPaymentMethod: {
         type: 'object',
-        required: ['id', 'type'],
+        required: ['id', 'livemode', 'type'],
         additionalProperties: false,
         properties: {
           id: uuid,
+          livemode: livemodeProperty('the payment method was stored by a payment of'),
           type: { type: 'string', enum: ['card', 'npr_mandate'] },
           card: storedCard,
           npr_mandate: {
@@ -258,9 +264,9 @@ export const earlierPaymentsFragment: OpenApiFragment = {
       },
       Customer: {
         type: 'object',
-        required: ['id', 'name', 'email', 'metadata', 'created_at'],
+        required: ['id', 'livemode', 'name', 'email', 'metadata', 'created_at'],
         additionalProperties: false,
-        properties: { id: uuid, name: { type: 'string' }, email: { type: ['string', 'null'] }, metadata, created_at: { type: 'string', format: 'date-time' } },
+        properties: { id: uuid, livemode: livemodeProperty('the customer was created with a live key and belongs to'), name: { type: 'string' }, email: { type: ['string', 'null'] }, metadata, created_at: { type: 'string', format: 'date-time' } },
       },
     },
   },

@@ -10,6 +10,7 @@ import { processorAccountsFragment } from './processor-accounts';
 import { earlierPaymentsFragment } from './earlier-payments';
 import { disputesFragment } from './disputes';
 import { checkoutSettingsFragment } from './checkout-settings';
+import { afterSaleFragment } from './after-sale';
 
 /**
  * Every area of the merchant API document. To add an area (tokens, forward, webhooks, imports…):
@@ -19,4 +20,4 @@ import { checkoutSettingsFragment } from './checkout-settings';
  *   2. import it here and append it to this array. Nothing else: a duplicate path+method or component
  *      name fails the build of the document (and its test).
  */
-export const fragments: OpenApiFragment[] = [commonFragment, adminFragment, forwardFragment, importsFragment, webhooksFragment, tokensFragment, paymentsFragment, processorAccountsFragment, earlierPaymentsFragment, disputesFragment, checkoutSettingsFragment];
+export const fragments: OpenApiFragment[] = [commonFragment, adminFragment, forwardFragment, importsFragment, webhooksFragment, tokensFragment, paymentsFragment, processorAccountsFragment, earlierPaymentsFragment, disputesFragment, checkoutSettingsFragment, afterSaleFragment];

@@ -21,6 +21,12 @@ const ISSUE_ENDPOINTS: Array<[string, string]> = [
   ['post', '/flows'],
   ['get', '/flows'],
   ['get', '/flows/{flow_name}'],
+  // After the sale (issue #24).
+  ['post', '/payments/{payment_id}/cancel'],
+  ['post', '/payments/{payment_id}/refunds'],
+  ['get', '/payments/{payment_id}/refunds'],
+  ['get', '/refunds/{refund_id}'],
+  ['get', '/refunds'],
 ];
 
 const PROBLEM_CODES = [
@@ -36,10 +42,14 @@ const PROBLEM_CODES = [
   'currency_mismatch',
   'simulator_not_allowed_in_live_mode',
   'payment_not_found',
+  'cancel_not_allowed',
+  'refund_not_allowed',
+  'amount_exceeds_refundable',
 ];
 
 const payment = {
   id: '019ab2c4-4d1e-7a10-9c3b-5f2e8d7a6b01',
+  livemode: false,
   amount: { requested: 1999 },
   created_at: '2026-11-23T10:15:00.000Z',
   currency_code: 'EUR',
@@ -61,7 +71,7 @@ describe('the payments part of the OpenAPI document', () => {
   });
 
   it('when each example is checked against its own schema, then every request and response example is valid', () => {
-    for (const [path, item] of Object.entries(paths).filter(([path]) => /^\/(payments|flow-matrix|flows|customers|payment-methods)/.test(path))) {
+    for (const [path, item] of Object.entries(paths).filter(([path]) => /^\/(payments|flow-matrix|flows|customers|payment-methods|refunds)/.test(path))) {
       for (const [method, operation] of Object.entries(item)) {
         const requestExample = operation.requestBody?.content['application/json']?.example;
         if (requestExample !== undefined) expect({ method, path, ...validateRequestAgainstOpenApi(method, path, requestExample) }).toEqual({ method, path, valid: true, errors: [] });
@@ -84,6 +94,12 @@ describe('the payments part of the OpenAPI document', () => {
     expect(extra.valid).toBe(false);
   });
 
+  it('when a payment does not say its mode, then it is invalid: livemode is on every payment', () => {
+    const { livemode: _livemode, ...withoutMode } = payment;
+    expect(validateAgainstOpenApi('get', '/payments/{payment_id}', 200, withoutMode).valid).toBe(false);
+    expect(validateAgainstOpenApi('get', '/payments/{payment_id}', 200, { ...payment, livemode: 'false' }).valid).toBe(false);
+  });
+
   it('when the use case and the status disagree with the fields, then the payment is invalid', () => {
     const get = (body: JsonObject) => validateAgainstOpenApi('get', '/payments/{payment_id}', 200, body).valid;
     expect(get({ ...payment, use_case: 'RECURRING' })).toBe(false); // no credential_id, frequency, expiry
@@ -92,6 +108,16 @@ describe('the payments part of the OpenAPI document', () => {
     expect(get({ ...payment, status: 'captured', source, amount: { requested: 1999, authorized: 1999, captured: 1999 } })).toBe(true);
     expect(get({ ...payment, status: 'failed' })).toBe(false); // failed without failure_reason
     expect(get({ ...payment, status: 'failed', failure_reason: 'card_declined' })).toBe(true);
+    expect(get({ ...payment, status: 'canceled' })).toBe(false); // canceled without cancellation_reason
+    expect(get({ ...payment, status: 'canceled', cancellation_reason: 'authorization_expired' })).toBe(true);
+  });
+
+  it('when a refund carries a field the document does not list, or misses one, then it is invalid', () => {
+    const refund = { id: payment.id, object: 'refund', payment_id: payment.id, amount: 1, currency_code: 'EUR', status: 'pending', failure_reason: null, reason: null, reference: null, livemode: false, created_at: payment.created_at };
+    expect(validateAgainstOpenApi('get', '/refunds/{refund_id}', 200, refund).valid).toBe(true);
+    expect(validateAgainstOpenApi('get', '/refunds/{refund_id}', 200, { ...refund, processor: 'simulator' }).valid).toBe(false);
+    const { livemode: _livemode, ...withoutLivemode } = refund;
+    expect(validateAgainstOpenApi('get', '/refunds/{refund_id}', 200, withoutLivemode).valid).toBe(false);
   });
 
   it('when a consumer-present payment is created, then its answer must carry the action requirement and be processing', () => {

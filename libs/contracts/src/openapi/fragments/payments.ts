@@ -1,4 +1,4 @@
-import { commonErrorResponses, listOf, pageParameters, problemResponse, schemaRef, type JsonObject, type OpenApiFragment } from '../openapi-fragment';
+import { commonErrorResponses, listOf, livemodeProperty, pageParameters, problemResponse, schemaRef, type JsonObject, type OpenApiFragment } from '../openapi-fragment';
 
 const security = [{ ApiKey: [] }];
 const uuid: JsonObject = { type: 'string', format: 'uuid' };
@@ -17,7 +17,7 @@ const testClockParameter: JsonObject = {
 };
 
 const USE_CASES = ['ONE_OFF', 'RECURRING', 'UNSCHEDULED', 'SUBSEQUENT_RECURRING', 'SUBSEQUENT_UNSCHEDULED'];
-const STATUSES = ['processing', 'authorized', 'capturing', 'captured', 'failed'];
+const STATUSES = ['processing', 'authorized', 'capturing', 'captured', 'failed', 'canceling', 'canceled'];
 const AUTHENTICATION_PREFERENCES = ['NO_3RI', 'TRY_3RI', 'REQUIRE_3RI'];
 const amountValue: JsonObject = { type: 'integer', minimum: 1, description: 'Minor units of the currency (cents for EUR).' };
 const currencyCode: JsonObject = { type: 'string', pattern: '^[A-Z]{3}$', description: 'ISO 4217 (validated; the minor-unit exponent is known).' };
@@ -26,6 +26,22 @@ const metadata: JsonObject = {
   additionalProperties: { type: 'string' },
   description: 'Merchant key/value pairs; the flow matrix can route on them (condition metadata).',
 };
+
+/** GET /payments filters. */
+const paymentSearchParameters: JsonObject[] = [
+  { name: 'status', in: 'query', required: false, schema: { type: 'string', enum: STATUSES } },
+  { name: 'reference', in: 'query', required: false, description: 'The merchant\'s reference, exactly.', schema: { type: 'string', maxLength: 255 } },
+  { name: 'customer_id', in: 'query', required: false, description: 'Earlier-interface payments of this customer.', schema: { type: 'string' } },
+  {
+    name: 'use_case',
+    in: 'query',
+    required: false,
+    description: 'In the words of the interface that created the payment.',
+    schema: { type: 'string', enum: [...USE_CASES, 'guest_payment', 'cof_payment', 'first_payment', 'recurring_payment', 'unscheduled_payment'] },
+  },
+  { name: 'created_gte', in: 'query', required: false, description: 'Created at or after this ISO 8601 time (with its offset).', schema: { type: 'string', format: 'date-time' }, example: '2026-11-01T00:00:00Z' },
+  { name: 'created_lte', in: 'query', required: false, description: 'Created at or before this ISO 8601 time (with its offset).', schema: { type: 'string', format: 'date-time' }, example: '2026-11-30T23:59:59Z' },
+];
 
 /** A list given whole (a payment's transactions, the flows): no pages, so no cursor. */
 function wholeListOf(itemSchema: string): JsonObject {
@@ -53,6 +69,7 @@ const CREATED_AT = '2026-11-23T10:15:00.000Z';
 const SOURCE = { type: 'card', cardholder_name: 'Ada Lovelace', expiry_month: 12, expiry_year: 2030, masked_account_number: '424242******4242', pan_type: 'FPAN' };
 const ONE_OFF = {
   id: '019ab2c4-4d1e-7a10-9c3b-5f2e8d7a6b01',
+  livemode: false,
   amount: { requested: 1999 },
   action_requirement: { type: 'use_sdk', session_id: '6f1c2b8e-4d1e-4a10-9c3b-5f2e8d7a6b02' },
   created_at: CREATED_AT,
@@ -83,6 +100,7 @@ const UNSCHEDULED = {
 };
 const SUBSEQUENT_RECURRING = {
   id: '019ab2c4-4d1e-7a10-9c3b-5f2e8d7a6b31',
+  livemode: false,
   amount: { requested: 1999 },
   authentication_preference: 'NO_3RI',
   created_at: '2026-12-23T10:15:00.000Z',
@@ -123,7 +141,7 @@ const MATRIX_INPUT = {
   default_flow: 'simulator_auto_capture',
   rules: [{ name: 'manual-for-orders', when: { reference_prefix: 'manual-' }, flow: 'simulator_manual_capture' }],
 };
-const MATRIX = { ...MATRIX_INPUT, version: 3, updated_at: CREATED_AT };
+const MATRIX = { livemode: false, ...MATRIX_INPUT, version: 3, updated_at: CREATED_AT };
 const FLOW_INPUT = {
   name: 'risk_then_simulator',
   capture_mode: 'manual',
@@ -133,8 +151,8 @@ const FLOW_INPUT = {
     { kind: 'capture', processor: 'simulator', on_failure: 'stop', fallback: [] },
   ],
 };
-const FLOW = { ...FLOW_INPUT, built_in: false, created_at: CREATED_AT };
-const BUILT_IN_FLOW = { ...FLOW_INPUT, name: 'simulator_auto_capture', capture_mode: 'automatic', built_in: true, created_at: null };
+const FLOW = { ...FLOW_INPUT, livemode: false, built_in: false, created_at: CREATED_AT };
+const BUILT_IN_FLOW = { ...FLOW_INPUT, livemode: false, name: 'simulator_auto_capture', capture_mode: 'automatic', built_in: true, created_at: null };
 
 /**
  * `status` and `use_case` decide which fields a payment carries (the spec's "Appears" column). Each `then`
@@ -157,6 +175,7 @@ const paymentRules: JsonObject[] = [
   { if: { properties: { status: { enum: ['authorized', 'capturing', 'captured'] } } }, then: requires(['source'], { properties: { amount: amountWith(['authorized']) } }) },
   { if: { properties: { status: { type: 'string', const: 'captured' } } }, then: requires([], { properties: { amount: amountWith(['captured']) } }) },
   { if: { properties: { status: { type: 'string', const: 'failed' } } }, then: requires(['failure_reason'], { properties: { failure_reason: { type: 'string' } } }) },
+  { if: { properties: { status: { enum: ['canceling', 'canceled'] } } }, then: requires(['cancellation_reason']) },
 ];
 
 const PAYMENTS_DESCRIPTION = [
@@ -325,9 +344,10 @@ export const paymentsFragment: OpenApiFragment = {
       get: {
         tags: ['Payments'],
         operationId: 'listPayments',
-        summary: 'List payments, newest first (cursor pagination)',
+        summary: 'List and search payments, newest first (cursor pagination)',
+        description: 'Filters combine (all must hold); a value that is not valid answers 422 naming the parameter. Payments of both interfaces are listed, each in its own shape.',
         security,
-        parameters: pageParameters,
+        parameters: [...pageParameters, ...paymentSearchParameters],
         responses: {
           '200': answer('A page of payments, each in the shape of the interface that created it.', listOf('AnyPayment'), { object: 'list', data: [FAILED, CAPTURED], has_more: true, next_cursor: CAPTURED.id }),
           ...commonErrorResponses,
@@ -346,8 +366,8 @@ export const paymentsFragment: OpenApiFragment = {
           '200': answer('The transactions, oldest first.', wholeListOf('ProcessorTransaction'), {
             object: 'list',
             data: [
-              { processor: 'simulator', kind: 'authorization', status: 'succeeded', failure_reason: null, created_at: CREATED_AT },
-              { processor: 'simulator', kind: 'capture', status: 'succeeded', failure_reason: null, created_at: '2026-11-23T10:15:01.000Z' },
+              { livemode: false, processor: 'simulator', kind: 'authorization', status: 'succeeded', failure_reason: null, created_at: CREATED_AT },
+              { livemode: false, processor: 'simulator', kind: 'capture', status: 'succeeded', failure_reason: null, created_at: '2026-11-23T10:15:01.000Z' },
             ],
           }),
           ...paymentErrors,
@@ -516,17 +536,28 @@ export const paymentsFragment: OpenApiFragment = {
         type: 'object',
         required: ['requested'],
         additionalProperties: false,
-        description: 'requested always; authorized once authorized; captured once captured.',
-        properties: { requested: amountValue, authorized: { type: 'integer', minimum: 0 }, captured: { type: 'integer', minimum: 0 } },
+        description: 'requested always; authorized once authorized; captured once captured; refunded from the first refund on.',
+        properties: {
+          requested: amountValue,
+          authorized: { type: 'integer', minimum: 0 },
+          captured: { type: 'integer', minimum: 0 },
+          refunded: { type: 'integer', minimum: 0, description: 'From the first refund on: the sum of the succeeded refunds (the payment stays captured).' },
+        },
       },
       PaymentFields: {
         type: 'object',
         description: 'Every field a payment of the newer interface can carry; Payment says which appear when.',
-        required: ['id', 'amount', 'created_at', 'currency_code', 'reference', 'status', 'use_case'],
+        required: ['id', 'livemode', 'amount', 'created_at', 'currency_code', 'reference', 'status', 'use_case'],
         additionalProperties: false,
         properties: {
           id: uuid,
+          livemode: livemodeProperty('the payment was created with a live key and belongs to'),
           amount: schemaRef('PaymentAmount'),
+          cancellation_reason: {
+            type: 'string',
+            enum: ['requested_by_merchant', 'authorization_expired'],
+            description: 'A canceling or canceled payment: canceled by POST /payments/{payment_id}/cancel, or its authorization left uncaptured past AUTHORIZATION_VALIDITY_SECONDS.',
+          },
           action_requirement: {
             type: 'object',
             required: ['type', 'session_id'],
@@ -584,9 +615,10 @@ export const paymentsFragment: OpenApiFragment = {
       },
       ProcessorTransaction: {
         type: 'object',
-        required: ['processor', 'kind', 'status', 'failure_reason', 'created_at'],
+        required: ['livemode', 'processor', 'kind', 'status', 'failure_reason', 'created_at'],
         properties: {
           id: uuid,
+          livemode: livemodeProperty('the transaction is of a payment of'),
           processor: { type: 'string' },
           kind: {
             type: 'string',
@@ -621,9 +653,10 @@ export const paymentsFragment: OpenApiFragment = {
       },
       Flow: {
         type: 'object',
-        required: ['name', 'capture_mode', 'steps', 'built_in', 'created_at'],
+        required: ['name', 'livemode', 'capture_mode', 'steps', 'built_in', 'created_at'],
         properties: {
           name: { type: 'string' },
+          livemode: livemodeProperty('the flow belongs to (a key of the other mode does not see it; built-in flows exist in both modes)'),
           capture_mode: { type: 'string', enum: ['automatic', 'manual'] },
           steps: { type: 'array', items: schemaRef('FlowStep') },
           built_in: { type: 'boolean' },
@@ -656,8 +689,9 @@ export const paymentsFragment: OpenApiFragment = {
       },
       FlowMatrix: {
         type: 'object',
-        required: ['version', 'default_flow', 'rules', 'updated_at'],
+        required: ['livemode', 'version', 'default_flow', 'rules', 'updated_at'],
         properties: {
+          livemode: livemodeProperty('this is the matrix of (one per mode; it routes only that mode\'s payments)'),
           version: { type: 'integer', minimum: 0 },
           default_flow: { type: 'string' },
           rules: { type: 'array', items: schemaRef('FlowRule') },

@@ -1,4 +1,4 @@
-import { commonErrorResponses, problemResponse, schemaRef, type JsonObject, type OpenApiFragment } from '../openapi-fragment';
+import { commonErrorResponses, livemodeProperty, problemResponse, schemaRef, type JsonObject, type OpenApiFragment } from '../openapi-fragment';
 
 /** A processor's notification: JSON in the processor's own shape (only what is read is described). */
 const notificationBody = (schema: JsonObject, example: unknown): JsonObject => ({ required: true, content: { 'application/json': { schema, example } } });
@@ -9,6 +9,7 @@ const PROCESSORS = ['adyen', 'checkout', 'simulator'];
 
 const ACCOUNT = {
   id: '019ab2c4-4d1e-7a10-9c3b-5f2e8d7a6c01',
+  livemode: false,
   processor: 'adyen',
   name: 'Adyen EU',
   settings: { base_url: null },
@@ -218,10 +219,11 @@ export const processorAccountsFragment: OpenApiFragment = {
       },
       ProcessorAccount: {
         type: 'object',
-        required: ['id', 'processor', 'name', 'settings', 'credentials', 'created_at', 'updated_at'],
+        required: ['id', 'livemode', 'processor', 'name', 'settings', 'credentials', 'created_at', 'updated_at'],
         additionalProperties: false,
         properties: {
           id: { type: 'string', format: 'uuid' },
+          livemode: livemodeProperty('the account was created with a live key: it serves only live payments and talks only to the processor\'s live host (or an allowed base_url); it belongs to'),
           processor: { enum: PROCESSORS },
           name: { type: 'string' },
           settings: { ...settings, required: ['base_url'] },

@@ -1,4 +1,4 @@
-import { commonErrorResponses, jsonRequest, jsonResponse, listOf, pageOf, pageParameters, problemResponse, type JsonObject, type OpenApiFragment } from '../openapi-fragment';
+import { commonErrorResponses, jsonRequest, jsonResponse, listOf, livemodeProperty, pageOf, pageParameters, problemResponse, type JsonObject, type OpenApiFragment } from '../openapi-fragment';
 
 const uuid: JsonObject = { type: 'string', format: 'uuid' };
 const tokenIdParameter: JsonObject = { name: 'token_id', in: 'path', required: true, schema: uuid };
@@ -18,6 +18,7 @@ const cardInput: JsonObject = {
 };
 
 const TOKEN = {
+  livemode: false,
   id: '019ab2c4-1a2b-7c3d-8e4f-5a6b7c8d9e01',
   business_key: 'order-1001-card',
   cardholder_name: 'Ada Lovelace',
@@ -123,7 +124,7 @@ export const tokensFragment: OpenApiFragment = {
         responses: {
           '201': jsonResponse('The session, now completed.', 'CheckoutSessionStatus', SESSION),
           '404': problemResponse('checkout_session_not_found.'),
-          '409': problemResponse('checkout_session_already_used; stored_card_session (the session pays with the stored card it offers: confirm it at /sessions/{session_id}/stored-card).'),
+          '409': problemResponse('checkout_session_already_used; stored_card_session (the session pays with the stored card it offers: confirm it at /sessions/{session_id}/stored-card); checkout_session_canceled (the merchant canceled the payment before a card was entered).'),
           '410': problemResponse('checkout_session_expired.'),
           '422': { $ref: '#/components/responses/ValidationFailed' },
           '429': problemResponse('too_many_attempts (per session and per address).'),
@@ -141,7 +142,7 @@ export const tokensFragment: OpenApiFragment = {
         responses: {
           '201': jsonResponse('The session, now completed with the stored card.', 'CheckoutSessionStatus', SESSION),
           '404': problemResponse('checkout_session_not_found.'),
-          '409': problemResponse('checkout_session_already_used; stored_card_not_confirmable (the session offers no stored card, or it is no longer available).'),
+          '409': problemResponse('checkout_session_already_used; checkout_session_canceled; stored_card_not_confirmable (the session offers no stored card, or it is no longer available).'),
           '410': problemResponse('checkout_session_expired.'),
           '422': problemResponse('invalid_security_code (field security_code).'),
           '429': problemResponse('too_many_attempts (per session and per address).'),
@@ -174,9 +175,10 @@ export const tokensFragment: OpenApiFragment = {
     schemas: {
       Token: {
         type: 'object',
-        required: ['id', 'business_key', 'cardholder_name', 'created_at', 'expiry_month', 'expiry_year', 'masked_account_number', 'scheme', 'fingerprint', 'security_code_expires_at'],
+        required: ['id', 'livemode', 'business_key', 'cardholder_name', 'created_at', 'expiry_month', 'expiry_year', 'masked_account_number', 'scheme', 'fingerprint', 'security_code_expires_at'],
         properties: {
           id: uuid,
+          livemode: livemodeProperty('the token was created with a live key and belongs to'),
           business_key: { type: ['string', 'null'] },
           cardholder_name: { type: ['string', 'null'] },
           created_at: { type: 'string', format: 'date-time' },
@@ -202,11 +204,11 @@ export const tokensFragment: OpenApiFragment = {
         required: ['session_id', 'state', 'amount', 'currency', 'payment_id', 'payment_status', 'expires_at'],
         properties: {
           session_id: uuid,
-          state: { type: 'string', enum: ['open', 'completed', 'expired'] },
+          state: { type: 'string', enum: ['open', 'completed', 'expired', 'canceled'] },
           amount: { type: 'integer' },
           currency: { type: 'string' },
           payment_id: uuid,
-          payment_status: { type: 'string', enum: ['processing', 'authorized', 'capturing', 'captured', 'failed'] },
+          payment_status: { type: 'string', enum: ['processing', 'authorized', 'capturing', 'captured', 'failed', 'canceled'] },
           failure_reason: { type: ['string', 'null'] },
           masked_account_number: { type: ['string', 'null'] },
           scheme: { type: ['string', 'null'] },

@@ -1,5 +1,5 @@
 import { merchantEventTypes } from '../../events/catalog';
-import { commonErrorResponses, jsonRequest, jsonResponse, listOf, pageOf, pageParameters, problemResponse, schemaRef, type JsonObject, type OpenApiFragment } from '../openapi-fragment';
+import { commonErrorResponses, jsonRequest, jsonResponse, listOf, livemodeProperty as livemode, pageOf, pageParameters, problemResponse, schemaRef, type JsonObject, type OpenApiFragment } from '../openapi-fragment';
 
 const endpointId: JsonObject = { name: 'endpoint_id', in: 'path', required: true, schema: schemaRef('ObjectId') };
 const deliveryId: JsonObject = { name: 'delivery_id', in: 'path', required: true, schema: schemaRef('ObjectId') };
@@ -7,7 +7,6 @@ const security = [{ ApiKey: [] }];
 const notFound = problemResponse('webhook_endpoint_not_found: unknown id, another merchant\'s endpoint or one of the other mode.');
 const eventTypes: JsonObject = { type: 'string', enum: merchantEventTypes };
 const nullableTimestamp: JsonObject = { oneOf: [schemaRef('Timestamp'), { type: 'null' }] };
-const livemode = (what: string): JsonObject => ({ type: 'boolean', description: `true when ${what} live mode (a live key's), false in test mode.` });
 
 const endpointProperties: Record<string, JsonObject> = {
   id: schemaRef('ObjectId'),

@@ -73,9 +73,10 @@ export type OpenTestDispute = (scope: Scope, command: TestDisputeCommand) => Pro
  */
 export function openTestDispute({ payments, record }: { payments: PaymentRepository; record: RecordDispute }): OpenTestDispute {
   return async (scope, command) => {
-    if (scope.mode !== 'test') throw new TestModeOnly();
+    // Looked up first: a key of the other mode learns nothing of the payment (404), as on every route.
     const payment = await payments.get(scope, command.paymentId);
     if (!payment) throw new PaymentNotFound();
+    if (scope.mode !== 'test') throw new TestModeOnly();
     if (payment.status !== 'captured') throw new DisputeNotAllowed(payment.status);
     const dispute = await record({ id: 'simulator', merchant_id: payment.merchant_id, mode: payment.mode }, null, {
       processor_reference: `sim_dp_${payment.id}`,

@@ -84,3 +84,9 @@ export class AuthenticationNotConfigured extends ValidationError {
     super('authentication_preference', `REQUIRE_3RI needs a 3RI step, and the flow ${flow} has none.`, 'authentication_not_configured');
   }
 }
+
+export class CancelNotAllowed extends ConflictError {
+  constructor(detail: string) {
+    super('cancel_not_allowed', detail);
+  }
+}

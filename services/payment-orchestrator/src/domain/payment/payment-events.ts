@@ -3,6 +3,7 @@ import { eventMessage } from '@vaultline/bus';
 import {
   checkoutSessionOpenedV1,
   paymentAuthorizedV1,
+  paymentCanceledV1,
   paymentCapturedV1,
   paymentCapturingV1,
   paymentFailedV1,
@@ -19,6 +20,7 @@ const definitions = {
   capturing: paymentCapturingV1,
   captured: paymentCapturedV1,
   failed: paymentFailedV1,
+  canceled: paymentCanceledV1,
 } as const;
 
 function paymentData(payment: Payment): EventData<typeof paymentProcessingV1> {
@@ -34,6 +36,7 @@ function paymentData(payment: Payment): EventData<typeof paymentProcessingV1> {
     flow: payment.decision?.flow.name ?? null,
     failure_reason: payment.failure_reason,
     masked_account_number: payment.source?.masked_account_number ?? null,
+    ...(payment.status === 'canceled' ? { cancellation_reason: payment.cancellation?.reason ?? null } : {}),
     ...(payment.earlier ? earlierData(payment.earlier) : {}),
   };
 }
@@ -42,9 +45,14 @@ function earlierData(earlier: EarlierPayment) {
   return { interface: 'earlier' as const, customer_id: earlier.customer?.id ?? null, payment_method_id: earlier.payment_method?.id ?? earlier.payment_method_id };
 }
 
-/** The event of the move that put the payment in its current status (payment.<status>). */
+/**
+ * The event of the move that put the payment in its current status (payment.<status>). `canceling` has
+ * none: the merchant hears payment.canceled once the processor confirmed the void.
+ */
 export function paymentMovedEvent(payment: Payment, at: Date): OutboxMessage {
-  const definition = definitions[payment.status satisfies PaymentStatus];
+  const status: PaymentStatus = payment.status;
+  if (status === 'canceling') throw new Error('canceling publishes no event');
+  const definition = definitions[status];
   return eventMessage(definition, { scope: scopeOfDocument(payment), data: paymentData(payment), occurredAt: at });
 }
 

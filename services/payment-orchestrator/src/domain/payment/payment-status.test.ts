@@ -2,7 +2,7 @@ import { IllegalPaymentMove } from './payment-errors';
 import type { Payment, PaymentStatus } from './payment';
 import { TRANSITIONS, canMove, movePayment } from './payment-status';
 
-const STATUSES: PaymentStatus[] = ['processing', 'authorized', 'capturing', 'captured', 'failed'];
+const STATUSES: PaymentStatus[] = ['processing', 'authorized', 'capturing', 'captured', 'failed', 'canceling', 'canceled'];
 const LEGAL: Array<[PaymentStatus, PaymentStatus]> = [
   ['processing', 'authorized'],
   ['processing', 'captured'],
@@ -11,6 +11,13 @@ const LEGAL: Array<[PaymentStatus, PaymentStatus]> = [
   ['capturing', 'captured'],
   ['capturing', 'failed'],
   ['failed', 'captured'],
+  // Cancel before a card, cancel of an authorization (void confirmed at once, or later by notification).
+  ['processing', 'canceled'],
+  ['authorized', 'canceled'],
+  ['authorized', 'canceling'],
+  ['canceling', 'canceled'],
+  // The processor refused the void: the authorization stands.
+  ['canceling', 'authorized'],
 ];
 
 const payment = (status: PaymentStatus) => ({ status, updated_at: 'before' }) as Payment;
@@ -27,8 +34,9 @@ describe('the transition table', () => {
     expect(() => movePayment(payment(from), to, {}, new Date())).toThrow(IllegalPaymentMove);
   });
 
-  it('when the table is read, then captured is final and failed moves only to captured (a capture that succeeded after a reported failure)', () => {
+  it('when the table is read, then captured and canceled are final and failed moves only to captured (a capture that succeeded after a reported failure; a captured payment is refunded, never canceled)', () => {
     expect(TRANSITIONS.captured).toEqual([]);
     expect(TRANSITIONS.failed).toEqual(['captured']);
+    expect(TRANSITIONS.canceled).toEqual([]);
   });
 });

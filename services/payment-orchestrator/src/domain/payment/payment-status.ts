@@ -4,15 +4,23 @@ import { IllegalPaymentMove } from './payment-errors';
 /**
  * The one place that says which move is legal (the spec's table, plus processing → failed for
  * declines, errors and expired sessions). Every state change goes through movePayment.
+ *
+ * Canceling: processing → canceled (the merchant cancels before the consumer entered a card: the
+ * session closes), authorized → canceled (the void is confirmed in its answer: the simulator),
+ * authorized → canceling → canceled (the processor confirms the void by notification: Adyen
+ * CANCELLATION, Checkout.com payment_voided), canceling → authorized (the processor refused the void:
+ * the authorization stands). A captured payment is refunded, never canceled: refunds leave it captured.
  */
 export const TRANSITIONS: Readonly<Record<PaymentStatus, readonly PaymentStatus[]>> = {
-  processing: ['authorized', 'captured', 'failed'],
-  authorized: ['capturing'],
+  processing: ['authorized', 'captured', 'failed', 'canceled'],
+  authorized: ['capturing', 'canceling', 'canceled'],
   capturing: ['captured', 'failed'],
   captured: [],
   // Only a capture reported failed and then succeeded after all (a processor's own recapture): see
   // domain/settle-late-capture.ts, the one caller that makes this move.
   failed: ['captured'],
+  canceling: ['canceled', 'authorized'],
+  canceled: [],
 };
 
 export function canMove(from: PaymentStatus, to: PaymentStatus): boolean {

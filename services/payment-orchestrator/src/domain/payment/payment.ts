@@ -2,7 +2,8 @@ import type { StoredCardOffer } from '@vaultline/contracts';
 import type { Flow, StepKind } from '../flows/flow';
 import type { EarlierPayment } from './earlier-payment';
 
-export type PaymentStatus = 'processing' | 'authorized' | 'capturing' | 'captured' | 'failed';
+export type PaymentStatus = 'processing' | 'authorized' | 'capturing' | 'captured' | 'failed' | 'canceling' | 'canceled';
+export type CancellationReason = 'requested_by_merchant' | 'authorization_expired';
 export type UseCase = 'ONE_OFF' | 'RECURRING' | 'UNSCHEDULED' | 'SUBSEQUENT_RECURRING' | 'SUBSEQUENT_UNSCHEDULED';
 export type AuthenticationPreference = 'NO_3RI' | 'TRY_3RI' | 'REQUIRE_3RI';
 export type { Mode } from '@vaultline/core';
@@ -77,7 +78,7 @@ export interface Payment {
   mode: Mode;
   use_case: UseCase;
   status: PaymentStatus;
-  amount: { requested: number; authorized?: number; captured?: number };
+  amount: { requested: number; authorized?: number; captured?: number; refunded?: number };
   currency_code: string;
   reference: string | null;
   metadata: Record<string, string> | null;
@@ -117,6 +118,29 @@ export interface Payment {
    * real time moved by it; absent on payments made without the header.
    */
   test_clock_offset_ms?: number;
+  /** Manual-capture payments: when the authorization was made (its validity runs from here); absent before. */
+  authorized_at?: string | null;
+  /** A canceling or canceled payment: why, and how its authorization's release went. */
+  cancellation?: Cancellation | null;
+  /** The sum of pending refunds: reserved, so concurrent refunds never exceed the captured amount. */
+  refunds_pending?: number;
+  /**
+   * Search fields (top level, so each store adapter indexes them): the customer of an earlier-interface
+   * payment, and the use case in the words of the interface that created it. Absent on older payments.
+   */
+  customer_id?: string | null;
+  shown_use_case?: string;
+}
+
+export interface Cancellation {
+  reason: CancellationReason;
+  /** The merchant's reference of the cancel request. */
+  reference: string | null;
+  requested_at: string;
+  /** The void's reference at the processor once it accepted it (confirmed later by notification when canceling). */
+  void_reference: string | null;
+  /** A canceling payment: when the after-sale worker sends the void again if it is still unconfirmed (same idempotency key). */
+  void_retry_at: string | null;
 }
 
 /** The payment's effective time for a real moment: the test clock's time for a test-clock payment, else the moment itself. */
@@ -157,7 +181,7 @@ export interface ProcessorTransaction {
   /** Order within the payment (0, 1, …). */
   sequence: number;
   processor: string;
-  /** `void`: an authorization the payment does not use, released (its reference is the authorization's). */
+  /** `void`: an authorization released (one the payment does not use, or the payment's own on cancel; its reference is the authorization's). */
   kind: StepKind | 'void';
   status: 'succeeded' | 'failed' | 'error';
   failure_reason: string | null;
@@ -169,5 +193,15 @@ export interface ProcessorTransaction {
 }
 
 export function isFinal(status: PaymentStatus): boolean {
-  return status === 'captured' || status === 'failed';
+  return status === 'captured' || status === 'failed' || status === 'canceled';
+}
+
+/** The amount a new refund may still take: captured, less succeeded and pending refunds. */
+export function refundableAmount(payment: Pick<Payment, 'amount' | 'refunds_pending'>): number {
+  return (payment.amount.captured ?? 0) - (payment.amount.refunded ?? 0) - (payment.refunds_pending ?? 0);
+}
+
+/** The search fields a payment is written with (recomputed on every write, so they always match the payment). */
+export function searchFieldsOf(payment: Pick<Payment, 'earlier' | 'use_case'>): Pick<Payment, 'customer_id' | 'shown_use_case'> {
+  return { customer_id: payment.earlier?.customer?.id ?? null, shown_use_case: payment.earlier?.use_case ?? payment.use_case };
 }

@@ -19,6 +19,7 @@ export interface ProcessorNotificationRecord {
   kind: string;
   payment_reference: string | null;
   processor_reference: string | null;
+  /** The processor's reference of the action the event settles: a capture's, a refund's or a void's. */
   capture_reference: string | null;
   failure_reason: string | null;
   /** Refused: why (`invalid_signature`). */

@@ -1,6 +1,19 @@
 import { authorizationInputOf } from '../../../test/support/processor-fixtures';
 import { adyenBaseUrl, adyenCredentialsSchema, type AdyenCredentials } from './adyen.account';
-import { ADYEN_CAPTURE_RECHECK_MS, adyenConfigurationProblem, adyenFailureReason, fromAdyenCancelResponse, fromAdyenCaptureResponse, fromAdyenPaymentResponse, toAdyenCancelRequest, toAdyenCaptureRequest, toAdyenPaymentRequest } from './adyen.mapper';
+import {
+  ADYEN_CAPTURE_RECHECK_MS,
+  ADYEN_REFUND_RECHECK_MS,
+  adyenConfigurationProblem,
+  adyenFailureReason,
+  fromAdyenCancelResponse,
+  fromAdyenCaptureResponse,
+  fromAdyenPaymentResponse,
+  fromAdyenRefundResponse,
+  toAdyenCancelRequest,
+  toAdyenCaptureRequest,
+  toAdyenPaymentRequest,
+  toAdyenRefundRequest,
+} from './adyen.mapper';
 
 const credentials: AdyenCredentials = { api_key: 'AQE_test_key', merchant_account: 'ShopECOM', hmac_key: '44782DEF547AAA06C910C43932B1EB0C71FC68D9D0C057550C48EC2ACF6BA056' };
 
@@ -244,6 +257,32 @@ describe('Adyen v69 cancels (an authorisation the payment does not use)', () => 
     expect(fromAdyenCancelResponse({ status: 201, body: { paymentPspReference: 'QFQTPCQ8HXSKGK82', pspReference: 'JDD6LKT8MBLZNN84', status: 'received' } })).toEqual({ status: 'succeeded', processor_reference: 'JDD6LKT8MBLZNN84' });
     expect(fromAdyenCancelResponse({ status: 503, body: {} })).toEqual({ status: 'error', failure_reason: 'processor_unavailable' });
     expect(fromAdyenCancelResponse({ status: 422, body: {} })).toEqual({ status: 'failed', failure_reason: 'processor_request_rejected', processor_reference: null });
+  });
+});
+
+describe('Adyen v69 refunds', () => {
+  it('when a refund is mapped, then it goes to /payments/{pspReference}/refunds with the merchant account, the amount, the refund id as reference, the reason in Adyen\'s words and the refund\'s idempotency key', () => {
+    expect(toAdyenRefundRequest({ ...input(), amount: 200, idempotency_key: 'p1:refund:r1' }, credentials, 'QFQTPCQ8HXSKGK82', 'r1', 'requested_by_customer')).toEqual({
+      method: 'POST',
+      path: '/v69/payments/QFQTPCQ8HXSKGK82/refunds',
+      headers: { 'content-type': 'application/json', 'x-api-key': 'AQE_test_key', 'idempotency-key': 'p1:refund:r1' },
+      body: { merchantAccount: 'ShopECOM', amount: { currency: 'EUR', value: 200 }, reference: 'r1', merchantRefundReason: 'CUSTOMER REQUEST' },
+      carries_card_data: false,
+    });
+  });
+
+  it.each([
+    ['duplicate', 'DUPLICATE'],
+    ['fraudulent', 'FRAUD'],
+  ] as const)('when the reason is %s, then merchantRefundReason is %s; without a reason none is sent', (reason, adyenReason) => {
+    expect(toAdyenRefundRequest(input(), credentials, 'P', 'r1', reason).body).toMatchObject({ merchantRefundReason: adyenReason });
+    expect(toAdyenRefundRequest(input(), credentials, 'P', 'r1', null).body).not.toHaveProperty('merchantRefundReason');
+  });
+
+  it('when Adyen answers received, then the refund is pending until its REFUND notification; a 503 is retryable; another answer fails', () => {
+    expect(fromAdyenRefundResponse({ status: 201, body: { paymentPspReference: 'QFQTPCQ8HXSKGK82', pspReference: 'REF1', reference: 'r1', status: 'received' } })).toEqual({ status: 'pending', processor_reference: 'REF1', poll_after_ms: ADYEN_REFUND_RECHECK_MS });
+    expect(fromAdyenRefundResponse({ status: 503, body: {} })).toEqual({ status: 'error', failure_reason: 'processor_unavailable' });
+    expect(fromAdyenRefundResponse({ status: 201, body: { status: 'other' } })).toEqual({ status: 'failed', failure_reason: 'processor_invalid_response', processor_reference: null });
   });
 });
 

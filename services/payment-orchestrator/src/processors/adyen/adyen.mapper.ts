@@ -1,4 +1,5 @@
-import type { CaptureOutcome, ProcessorPayment, StepOutcome } from '../../domain/ports';
+import type { CaptureOutcome, ProcessorPayment, RefundOutcome, StepOutcome } from '../../domain/ports';
+import type { RefundReason } from '../../domain/refunds/refund';
 import { CARD_PLACEHOLDERS, field, isMerchantInitiated, text, transportOutcome, type AuthorizationInput, type ProcessorHttpRequest, type ProcessorHttpResponse } from '../processor-wire';
 import type { AdyenCredentials } from './adyen.account';
 
@@ -188,4 +189,39 @@ export function adyenConfigurationProblem(payment: Pick<ProcessorPayment, 'use_c
   if (!outcome) return isMerchantInitiated(payment.use_case) && !payment.network_transaction_reference ? problem : null;
   const initial = payment.use_case === 'RECURRING' || payment.use_case === 'UNSCHEDULED';
   return initial && outcome.status === 'succeeded' && !outcome.network_transaction_reference ? problem : null;
+}
+
+/** Our refund reasons in Adyen's merchantRefundReason words. */
+const ADYEN_REFUND_REASONS: Record<RefundReason, string> = { requested_by_customer: 'CUSTOMER REQUEST', duplicate: 'DUPLICATE', fraudulent: 'FRAUD' };
+
+/**
+ * `POST /v69/payments/{pspReference}/refunds` (pure): `payment.amount` is the refund's amount,
+ * `reference` the refund's id (Adyen's notifications name it as merchantReference), the idempotency key
+ * the refund's own.
+ */
+export function toAdyenRefundRequest(payment: ProcessorPayment, credentials: AdyenCredentials, pspReference: string, refundId: string, reason: RefundReason | null): ProcessorHttpRequest {
+  return {
+    method: 'POST',
+    path: `/${ADYEN_API_VERSION}/payments/${encodeURIComponent(pspReference)}/refunds`,
+    headers: headers(credentials, payment.idempotency_key),
+    body: {
+      merchantAccount: credentials.merchant_account,
+      amount: { currency: payment.currency_code, value: payment.amount },
+      reference: refundId,
+      ...(reason ? { merchantRefundReason: ADYEN_REFUND_REASONS[reason] } : {}),
+    },
+    carries_card_data: false,
+  };
+}
+
+/** Adyen settles a refund by notification only (REFUND, REFUND_FAILED, REFUNDED_REVERSED): the runner asks again this late. */
+export const ADYEN_REFUND_RECHECK_MS = 5 * 60_000;
+
+/** The /refunds answer (201, `status: received`) → pending until the REFUND notification (pure). */
+export function fromAdyenRefundResponse(response: ProcessorHttpResponse): RefundOutcome {
+  const transport = transportOutcome(response.status);
+  if (transport) return transport;
+  const pspReference = text(field(response.body, 'pspReference'));
+  if (field(response.body, 'status') !== 'received' || !pspReference) return { status: 'failed', failure_reason: 'processor_invalid_response', processor_reference: pspReference };
+  return { status: 'pending', processor_reference: pspReference, poll_after_ms: ADYEN_REFUND_RECHECK_MS };
 }

@@ -66,6 +66,47 @@ describe('Adyen notification parsing', () => {
 
   it('when the same event is delivered twice, then both have the same dedupe key; another event code does not', () => {
     expect(fromAdyenNotificationItem(item()).dedupe_key).toBe(fromAdyenNotificationItem(signed()).dedupe_key);
-    expect(fromAdyenNotificationItem(item({ eventCode: 'REFUND' }))).toEqual({ kind: 'ignored', dedupe_key: 'adyen:7914073381342284:REFUND:true', event_type: 'REFUND' });
+    expect(fromAdyenNotificationItem(item({ eventCode: 'REPORT_AVAILABLE' }))).toEqual({ kind: 'ignored', dedupe_key: 'adyen:7914073381342284:REPORT_AVAILABLE:true', event_type: 'REPORT_AVAILABLE' });
+  });
+});
+
+describe('Adyen refund and cancel notifications', () => {
+  const refundId = '01a208ee-5f6c-74c8-b99c-0000000000f1';
+
+  it('when REFUND succeeds, then it is a succeeded refund named by the refund id (merchantReference) and its own pspReference', () => {
+    expect(fromAdyenNotificationItem(item({ eventCode: 'REFUND', merchantReference: refundId, pspReference: 'REF1', originalReference: 'PAY1', amount: { value: 200, currency: 'EUR' } }))).toEqual({
+      kind: 'refund_succeeded',
+      dedupe_key: 'adyen:REF1:REFUND:true',
+      payment_reference: refundId,
+      processor_reference: 'PAY1',
+      capture_reference: 'REF1',
+      amount: 200,
+    });
+  });
+
+  it.each([
+    ['REFUND', 'false', 'refund_failed'],
+    ['REFUND_FAILED', 'true', 'refund_failed'],
+    ['REFUNDED_REVERSED', 'true', 'refund_reversed'],
+  ] as const)('when %s arrives with success %s, then the refund fails with %s', (eventCode, success, failure_reason) => {
+    expect(fromAdyenNotificationItem(item({ eventCode, success, merchantReference: refundId, pspReference: 'REF1', originalReference: 'PAY1' }))).toEqual({
+      kind: 'refund_failed',
+      dedupe_key: `adyen:REF1:${eventCode}:${success}`,
+      payment_reference: refundId,
+      processor_reference: 'PAY1',
+      capture_reference: 'REF1',
+      failure_reason,
+    });
+  });
+
+  it('when CANCELLATION arrives, then it confirms (success true) or refuses (false) the void of the authorisation named by originalReference', () => {
+    expect(fromAdyenNotificationItem(item({ eventCode: 'CANCELLATION', merchantReference: 'p1', pspReference: 'VOID1', originalReference: 'PAY1' }))).toEqual({
+      kind: 'void_succeeded',
+      dedupe_key: 'adyen:VOID1:CANCELLATION:true',
+      payment_reference: 'p1',
+      processor_reference: 'PAY1',
+      capture_reference: 'VOID1',
+    });
+    expect(fromAdyenNotificationItem(item({ eventCode: 'CANCELLATION', success: 'false', merchantReference: 'p1', pspReference: 'VOID1', originalReference: 'PAY1' }))).toMatchObject({ kind: 'void_failed', failure_reason: 'void_failed' });
   });
 });

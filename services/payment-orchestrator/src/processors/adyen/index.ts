@@ -4,7 +4,19 @@ import { accountOptionsSchema, REAL_PROCESSOR_CAPABILITIES } from '../account-pl
 import type { ProcessorPlugin } from '../processor-plugin';
 import { authorizationInput, sendMapped } from '../processor-transport';
 import { adyenBaseUrl, adyenCredentialsSchema } from './adyen.account';
-import { ADYEN_CAPTURE_RECHECK_MS, adyenConfigurationProblem, fromAdyenCancelResponse, fromAdyenCaptureResponse, fromAdyenPaymentResponse, toAdyenCancelRequest, toAdyenCaptureRequest, toAdyenPaymentRequest } from './adyen.mapper';
+import {
+  ADYEN_CAPTURE_RECHECK_MS,
+  ADYEN_REFUND_RECHECK_MS,
+  adyenConfigurationProblem,
+  fromAdyenCancelResponse,
+  fromAdyenCaptureResponse,
+  fromAdyenPaymentResponse,
+  fromAdyenRefundResponse,
+  toAdyenCancelRequest,
+  toAdyenCaptureRequest,
+  toAdyenPaymentRequest,
+  toAdyenRefundRequest,
+} from './adyen.mapper';
 
 const optionsSchema = accountOptionsSchema(adyenCredentialsSchema);
 
@@ -45,6 +57,15 @@ export const adyen: ProcessorPlugin<AdyenOptions> = {
       },
       async voidAuthorization(payment, pspReference) {
         return fromAdyenCancelResponse(await sendMapped(transport, baseUrl, payment, toAdyenCancelRequest(payment, options.credentials, pspReference)));
+      },
+      // The /cancels and /refunds answers are "received": the CANCELLATION and REFUND notifications settle them.
+      settlesByNotification: true,
+      async refund(payment, pspReference, refundId) {
+        if (!pspReference) return { status: 'failed', failure_reason: 'authorization_reference_missing', processor_reference: null };
+        return fromAdyenRefundResponse(await sendMapped(transport, baseUrl, payment, toAdyenRefundRequest(payment, options.credentials, pspReference, refundId, payment.refund_reason ?? null)));
+      },
+      async refundStatus(_payment, refundReference) {
+        return (await context.refundSettlement?.(refundReference)) ?? { status: 'pending', processor_reference: refundReference, poll_after_ms: ADYEN_REFUND_RECHECK_MS };
       },
     };
   },

@@ -1,6 +1,17 @@
 import { authorizationInputOf } from '../../../test/support/processor-fixtures';
 import { checkoutBaseUrl, checkoutCredentialsSchema, type CheckoutCredentials } from './checkout.account';
-import { CHECKOUT_CAPTURE_RECHECK_MS, fromCheckoutCaptureResponse, fromCheckoutPaymentResponse, fromCheckoutVoidResponse, toCheckoutCaptureRequest, toCheckoutPaymentRequest, toCheckoutVoidRequest } from './checkout.mapper';
+import {
+  CHECKOUT_CAPTURE_RECHECK_MS,
+  CHECKOUT_REFUND_RECHECK_MS,
+  fromCheckoutCaptureResponse,
+  fromCheckoutPaymentResponse,
+  fromCheckoutRefundResponse,
+  fromCheckoutVoidResponse,
+  toCheckoutCaptureRequest,
+  toCheckoutPaymentRequest,
+  toCheckoutRefundRequest,
+  toCheckoutVoidRequest,
+} from './checkout.mapper';
 
 const credentials: CheckoutCredentials = { secret_key: 'sk_sbox_m73dzbpy7cf3gfd46xr4yj5xo4e', processing_channel_id: 'pc_q4dbxom5jbgudnjzjpz7j2z6uq', webhook_secret: 'whsec-1' };
 
@@ -165,6 +176,24 @@ describe('Checkout.com voids (an authorization the payment does not use)', () =>
     expect(fromCheckoutVoidResponse({ status: 202, body: { action_id: 'act_y3oqhf46pyzuxjbcn2giaqnb44', reference: 'p1' } })).toEqual({ status: 'succeeded', processor_reference: 'act_y3oqhf46pyzuxjbcn2giaqnb44' });
     expect(fromCheckoutVoidResponse({ status: 503, body: null })).toEqual({ status: 'error', failure_reason: 'processor_unavailable' });
     expect(fromCheckoutVoidResponse({ status: 403, body: null })).toEqual({ status: 'failed', failure_reason: 'processor_authentication_failed', processor_reference: null });
+  });
+});
+
+describe('Checkout.com refunds', () => {
+  it('when a refund is mapped, then it goes to /payments/{id}/refunds with the amount, the refund id as reference and the refund\'s Cko-Idempotency-Key, and no card data', () => {
+    expect(toCheckoutRefundRequest({ ...input(), amount: 200, idempotency_key: 'p1:refund:r1' }, credentials, 'pay_mbabizu24mvu3mela5njyhpit4', 'r1')).toEqual({
+      method: 'POST',
+      path: '/payments/pay_mbabizu24mvu3mela5njyhpit4/refunds',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${credentials.secret_key}`, 'cko-idempotency-key': 'p1:refund:r1' },
+      body: { amount: 200, reference: 'r1' },
+      carries_card_data: false,
+    });
+  });
+
+  it('when Checkout.com answers 202 with an action_id, then the refund is pending until its webhook; a 503 is retryable; a 422 fails', () => {
+    expect(fromCheckoutRefundResponse({ status: 202, body: { action_id: 'act_r1', reference: 'r1' } })).toEqual({ status: 'pending', processor_reference: 'act_r1', poll_after_ms: CHECKOUT_REFUND_RECHECK_MS });
+    expect(fromCheckoutRefundResponse({ status: 503, body: {} })).toEqual({ status: 'error', failure_reason: 'processor_unavailable' });
+    expect(fromCheckoutRefundResponse({ status: 422, body: { error_codes: ['refund_amount_exceeds_balance'] } })).toEqual({ status: 'failed', failure_reason: 'processor_request_rejected', processor_reference: null });
   });
 });
 

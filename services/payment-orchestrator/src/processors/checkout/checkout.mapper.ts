@@ -1,4 +1,4 @@
-import type { CaptureOutcome, ProcessorPayment, StepOutcome } from '../../domain/ports';
+import type { CaptureOutcome, ProcessorPayment, RefundOutcome, StepOutcome } from '../../domain/ports';
 import { CARD_PLACEHOLDERS, field, isMerchantInitiated, text, transportOutcome, type AuthorizationInput, type ProcessorHttpRequest, type ProcessorHttpResponse } from '../processor-wire';
 import type { CheckoutCredentials } from './checkout.account';
 
@@ -167,4 +167,30 @@ export function fromCheckoutCaptureResponse(response: ProcessorHttpResponse): Ca
   const actionId = text(field(response.body, 'action_id'));
   if (response.status !== 202 || !actionId) return { status: 'failed', failure_reason: 'processor_invalid_response', processor_reference: actionId };
   return { status: 'pending', processor_reference: actionId, poll_after_ms: CHECKOUT_CAPTURE_RECHECK_MS };
+}
+
+/**
+ * `POST /payments/{id}/refunds` (pure): the refund's amount, and the refund's id as `reference`; the
+ * idempotency key (Cko-Idempotency-Key) is the refund's own.
+ */
+export function toCheckoutRefundRequest(payment: ProcessorPayment, credentials: CheckoutCredentials, paymentId: string, refundId: string): ProcessorHttpRequest {
+  return {
+    method: 'POST',
+    path: `/payments/${encodeURIComponent(paymentId)}/refunds`,
+    headers: headers(credentials, payment.idempotency_key),
+    body: { amount: payment.amount, reference: refundId },
+    carries_card_data: false,
+  };
+}
+
+/** Checkout.com confirms a refund by webhook (payment_refunded / payment_refund_declined): the runner asks again this late. */
+export const CHECKOUT_REFUND_RECHECK_MS = 5 * 60_000;
+
+/** The /refunds answer (202 with an action_id) → pending until the webhook settles it (pure). */
+export function fromCheckoutRefundResponse(response: ProcessorHttpResponse): RefundOutcome {
+  const transport = transportOutcome(response.status);
+  if (transport) return transport;
+  const actionId = text(field(response.body, 'action_id'));
+  if (response.status !== 202 || !actionId) return { status: 'failed', failure_reason: 'processor_invalid_response', processor_reference: actionId };
+  return { status: 'pending', processor_reference: actionId, poll_after_ms: CHECKOUT_REFUND_RECHECK_MS };
 }

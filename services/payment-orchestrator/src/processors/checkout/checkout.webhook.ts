@@ -42,6 +42,15 @@ export function fromCheckoutWebhook(body: unknown): ProcessorNotificationEvent |
       return { kind: 'capture_succeeded', dedupe_key, payment_reference, processor_reference: data.id, capture_reference: data.action_id ?? null, amount: data.amount ?? null };
     case 'payment_capture_declined':
       return { kind: 'capture_failed', dedupe_key, payment_reference, processor_reference: data.id, capture_reference: data.action_id ?? null, failure_reason: 'capture_failed' };
+    // A refund's action_id is the one its 202 answer gave (the refund's processor reference).
+    case 'payment_refunded':
+      return { kind: 'refund_succeeded', dedupe_key, payment_reference, processor_reference: data.id, capture_reference: data.action_id ?? null, amount: data.amount ?? null };
+    case 'payment_refund_declined':
+      return { kind: 'refund_failed', dedupe_key, payment_reference, processor_reference: data.id, capture_reference: data.action_id ?? null, failure_reason: 'refund_failed' };
+    case 'payment_voided':
+      return { kind: 'void_succeeded', dedupe_key, payment_reference, processor_reference: data.id, capture_reference: data.action_id ?? null };
+    case 'payment_void_declined':
+      return { kind: 'void_failed', dedupe_key, payment_reference, processor_reference: data.id, capture_reference: data.action_id ?? null, failure_reason: 'void_failed' };
     default:
       return { kind: 'ignored', dedupe_key, event_type: type };
   }

@@ -5,7 +5,18 @@ import type { ProcessorPlugin } from '../processor-plugin';
 import { authorizationInput, sendMapped } from '../processor-transport';
 import { checkoutBaseUrl, checkoutCredentialsSchema } from './checkout.account';
 import { fromCheckoutActionsResponse, toCheckoutActionsRequest } from './checkout.actions';
-import { CHECKOUT_CAPTURE_RECHECK_MS, fromCheckoutCaptureResponse, fromCheckoutPaymentResponse, fromCheckoutVoidResponse, toCheckoutCaptureRequest, toCheckoutPaymentRequest, toCheckoutVoidRequest } from './checkout.mapper';
+import {
+  CHECKOUT_CAPTURE_RECHECK_MS,
+  CHECKOUT_REFUND_RECHECK_MS,
+  fromCheckoutCaptureResponse,
+  fromCheckoutPaymentResponse,
+  fromCheckoutRefundResponse,
+  fromCheckoutVoidResponse,
+  toCheckoutCaptureRequest,
+  toCheckoutPaymentRequest,
+  toCheckoutRefundRequest,
+  toCheckoutVoidRequest,
+} from './checkout.mapper';
 
 const optionsSchema = accountOptionsSchema(checkoutCredentialsSchema);
 
@@ -58,6 +69,15 @@ export const checkout: ProcessorPlugin<CheckoutOptions> = {
       settleAction,
       async voidAuthorization(payment, paymentId) {
         return fromCheckoutVoidResponse(await sendMapped(transport, baseUrl, payment, toCheckoutVoidRequest(payment, options.credentials, paymentId)));
+      },
+      // The /voids and /refunds answers are 202 (accepted): payment_voided and payment_refunded settle them.
+      settlesByNotification: true,
+      async refund(payment, paymentId, refundId) {
+        if (!paymentId) return { status: 'failed', failure_reason: 'authorization_reference_missing', processor_reference: null };
+        return fromCheckoutRefundResponse(await sendMapped(transport, baseUrl, payment, toCheckoutRefundRequest(payment, options.credentials, paymentId, refundId)));
+      },
+      async refundStatus(_payment, actionId) {
+        return (await context.refundSettlement?.(actionId)) ?? { status: 'pending', processor_reference: actionId, poll_after_ms: CHECKOUT_REFUND_RECHECK_MS };
       },
     };
   },

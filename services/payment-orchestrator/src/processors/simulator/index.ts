@@ -7,6 +7,8 @@ import { fromSimulatorResponse, fromSimulatorStepResponse, toSimulatorRequest } 
 const optionsSchema = z.object({
   /** How long a capture stays pending, so `capturing` (or processing with a capture under way) is observable. */
   capture_delay_ms: z.number().int().min(0).max(600_000).default(200),
+  /** How long a refund stays pending before it settles (so `pending` is observable). */
+  refund_delay_ms: z.number().int().min(0).max(600_000).default(200),
 });
 
 export type SimulatorOptions = z.infer<typeof optionsSchema>;
@@ -37,6 +39,10 @@ export const simulator: ProcessorPlugin<SimulatorOptions> = {
       authorize: step('authorization'),
       capture: async (payment) => fromSimulatorResponse(simulate(toSimulatorRequest(payment, 'capture'), options.capture_delay_ms)),
       captureStatus: async (payment) => fromSimulatorResponse(simulate(toSimulatorRequest(payment, 'capture_status'), options.capture_delay_ms)),
+      // A void is confirmed in its answer: a canceled payment never shows canceling here.
+      voidAuthorization: step('void'),
+      refund: async (payment) => fromSimulatorResponse(simulate(toSimulatorRequest(payment, 'refund'), options.capture_delay_ms, options.refund_delay_ms)),
+      refundStatus: async (payment) => fromSimulatorResponse(simulate(toSimulatorRequest(payment, 'refund_status'), options.capture_delay_ms, options.refund_delay_ms)),
     };
   },
 };

@@ -12,6 +12,8 @@ export const TEST_CARDS = {
   '400000/3220': '3ri_fails',
   '400000/0259': 'capture_fails',
   '400000/0119': 'processor_error',
+  /** 4000000000005126: captured normally, every refund of it fails (refund_failed). */
+  '400000/5126': 'refund_fails',
 } as const;
 
 type Behaviour = (typeof TEST_CARDS)[keyof typeof TEST_CARDS] | 'approved';
@@ -29,7 +31,7 @@ function lettersOf(key: string): string {
 }
 
 /** Deterministic: the same request gets the same answer, references derived from the idempotency key. */
-export function simulate(request: SimulatorRequest, captureDelayMs: number): SimulatorResponse {
+export function simulate(request: SimulatorRequest, captureDelayMs: number, refundDelayMs = captureDelayMs): SimulatorResponse {
   const behaviour = behaviourOf(request.card);
   const psp_reference = `sim_${lettersOf(request.idempotency_key)}`;
   if (behaviour === 'processor_error') return { result: 'error', error_code: 'processor_unavailable' };
@@ -45,5 +47,11 @@ export function simulate(request: SimulatorRequest, captureDelayMs: number): Sim
       return { result: 'pending', psp_reference: `${psp_reference}_capture`, check_after_ms: captureDelayMs };
     case 'capture_status':
       return behaviour === 'capture_fails' ? { result: 'declined', psp_reference, decline_code: 'capture_failed' } : { result: 'approved', psp_reference };
+    case 'void':
+      return { result: 'approved', psp_reference: `${psp_reference}_void` };
+    case 'refund':
+      return { result: 'pending', psp_reference: `${psp_reference}_refund`, check_after_ms: refundDelayMs };
+    case 'refund_status':
+      return behaviour === 'refund_fails' ? { result: 'declined', psp_reference, decline_code: 'refund_failed' } : { result: 'approved', psp_reference };
   }
 }

@@ -38,6 +38,7 @@ describe('simulator mapping', () => {
     ['400000******3220', '3ri_fails'],
     ['400000******0259', 'capture_fails'],
     ['400000******0119', 'processor_error'],
+    ['400000******5126', 'refund_fails'],
     ['424242******4242', 'approved'],
     ['411111******0002', 'approved'],
   ])('when the card is %s, then the simulator behaves as %s', (masked, behaviour) => {
@@ -57,6 +58,11 @@ describe('simulator mapping', () => {
     ['400000******0259', 'capture', { status: 'pending', poll_after_ms: 200 }],
     ['400000******0259', 'capture_status', { status: 'failed', failure_reason: 'capture_failed' }],
     ['424242******4242', 'capture_status', { status: 'succeeded' }],
+    ['424242******4242', 'void', { status: 'succeeded' }],
+    ['424242******4242', 'refund', { status: 'pending', poll_after_ms: 200 }],
+    ['424242******4242', 'refund_status', { status: 'succeeded' }],
+    ['400000******5126', 'capture_status', { status: 'succeeded' }],
+    ['400000******5126', 'refund_status', { status: 'failed', failure_reason: 'refund_failed' }],
   ] as const)('when %s goes through %s, then the outcome is %j', (masked, operation, expected) => {
     expect(fromSimulatorResponse(simulate(toSimulatorRequest(payment(masked), operation), 200))).toMatchObject(expected);
   });

@@ -2,7 +2,7 @@ import type { CaptureOutcome, ProcessorPayment, StepOutcome } from '../../domain
 
 /** The simulator's wire format: what a real processor's request and answer would be, card by its display data only. */
 export interface SimulatorRequest {
-  operation: 'risk' | 'authentication_3ri' | 'authorization' | 'capture' | 'capture_status';
+  operation: 'risk' | 'authentication_3ri' | 'authorization' | 'capture' | 'capture_status' | 'void' | 'refund' | 'refund_status';
   amount: { value: number; currency: string };
   reference: string | null;
   card: { bin: string; last4: string };

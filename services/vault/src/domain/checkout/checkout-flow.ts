@@ -11,6 +11,7 @@ import { cipherOf } from '../tokens/token-cipher';
 import type { CardInput } from '../card/validate-card';
 import type { CreateToken } from '../tokens/create-token';
 import {
+  CheckoutSessionCanceled,
   CheckoutSessionExpired,
   CheckoutSessionNotFound,
   CheckoutSessionUsed,
@@ -71,6 +72,21 @@ export function openCheckoutSession({ sessions, clock, arrivals }: { sessions: C
   };
 }
 
+export type CloseCanceledSession = (uow: UnitOfWork, paymentId: string) => Promise<void>;
+
+/**
+ * payment.canceled: the merchant canceled the payment. A session still open closes (a card submitted
+ * afterwards answers 409 checkout_session_canceled, and the page says the payment was canceled); a
+ * completed one (an authorization released) shows canceled.
+ */
+export function closeCanceledSession({ sessions }: { sessions: CheckoutSessionRepository }): CloseCanceledSession {
+  return async (uow, paymentId) => {
+    const session = await sessions.findByPaymentId(paymentId);
+    if (!session || session.payment_status === 'canceled') return;
+    sessions.update(uow, { ...session, state: session.state === 'open' ? 'canceled' : session.state, payment_status: 'canceled', failure_reason: null });
+  };
+}
+
 export type RecordPaymentProgress = (uow: UnitOfWork, paymentId: string, status: PaymentProgress, failureReason: string | null) => Promise<void>;
 
 /** payment.*: keep the progress the hosted page shows. Payments without a session here are not ours to show. */
@@ -86,8 +102,8 @@ export function recordPaymentProgress({ sessions }: { sessions: CheckoutSessionR
   };
 }
 
-/** The payment's states in the order a payment reaches them; captured and failed are both final. */
-const PROGRESS_RANK: Record<PaymentProgress, number> = { processing: 0, authorized: 1, capturing: 2, captured: 3, failed: 3 };
+/** The payment's states in the order a payment reaches them; captured, failed and canceled are final. */
+const PROGRESS_RANK: Record<PaymentProgress, number> = { processing: 0, authorized: 1, capturing: 2, captured: 3, failed: 3, canceled: 3 };
 
 function movesForward(current: PaymentProgress, next: PaymentProgress): boolean {
   return PROGRESS_RANK[next] > PROGRESS_RANK[current];
@@ -182,6 +198,7 @@ async function openSessionForAttempt({ sessions, ttl, clock, limits }: Pick<Subm
   await enforceLimit(`vault:checkout-attempts:session:${sessionId}`, limits.perSession);
   const session = await sessions.get(sessionId);
   if (!session) throw new CheckoutSessionNotFound();
+  if (session.state === 'canceled') throw new CheckoutSessionCanceled();
   if (session.state !== 'open') throw new CheckoutSessionUsed();
   if (Date.parse(session.expires_at) <= clock.now().getTime()) throw new CheckoutSessionExpired();
   return session;

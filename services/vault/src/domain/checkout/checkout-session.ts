@@ -2,7 +2,7 @@ import type { StoredCardOffer } from '@vaultline/contracts';
 import { AppError, NotFoundError } from '@vaultline/core';
 import type { ScopedDocument } from '@vaultline/store';
 
-export type PaymentProgress = 'processing' | 'authorized' | 'capturing' | 'captured' | 'failed';
+export type PaymentProgress = 'processing' | 'authorized' | 'capturing' | 'captured' | 'failed' | 'canceled';
 
 /**
  * What the vault knows of a consumer-present session: learnt from checkout.session.opened, then
@@ -32,7 +32,8 @@ export interface CheckoutSessionRecord extends ScopedDocument {
    * confirms it instead of entering one. Absent for a card entry (and on older sessions).
    */
   stored_card?: StoredCardOffer;
-  state: 'open' | 'completed';
+  /** canceled: the merchant canceled the payment before a card was entered; no card is taken any more. */
+  state: 'open' | 'completed' | 'canceled';
   token_id: string | null;
   masked_account_number: string | null;
   scheme: string | null;
@@ -78,6 +79,12 @@ export class CheckoutSessionUsed extends AppError {
   }
 }
 
+export class CheckoutSessionCanceled extends AppError {
+  constructor() {
+    super('checkout_session_canceled', 409, 'The merchant canceled this payment; nothing was charged and no card is taken.');
+  }
+}
+
 export class TooManyAttempts extends AppError {
   constructor(retryAfterSeconds: number) {
     super('too_many_attempts', 429, 'Too many attempts; wait a moment and try again.', { retry_after: retryAfterSeconds });
@@ -87,7 +94,7 @@ export class TooManyAttempts extends AppError {
 /** A session as the hosted page sees it now: an open session past its expiry is expired (see http/checkout-status.view.ts). */
 export interface CheckoutSessionState {
   session: CheckoutSessionRecord;
-  state: 'open' | 'completed' | 'expired';
+  state: 'open' | 'completed' | 'expired' | 'canceled';
 }
 
 export function stateAt(session: CheckoutSessionRecord, now: Date): CheckoutSessionState {

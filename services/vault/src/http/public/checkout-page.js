@@ -227,6 +227,11 @@
     finish(Object.assign({}, session, { payment_status: 'failed', failure_reason: 'session_expired' }));
   }
 
+  // The merchant canceled the payment before a card was entered: its session is closed.
+  function finishCanceled() {
+    finish(Object.assign({}, session, { payment_status: 'canceled', failure_reason: 'payment_canceled' }));
+  }
+
   function poll(attempt) {
     fetch('/sessions/' + encodeURIComponent(sessionId) + '/status', { headers: { Accept: 'application/json' } })
       .then(function (r) { return r.json(); })
@@ -274,6 +279,7 @@
       inputs.cvc.value = '';
       if (answer.status === 201 || answer.json.code === 'checkout_session_already_used') return poll(0);
       if (answer.json.code === 'checkout_session_expired') return finishExpired();
+      if (answer.json.code === 'checkout_session_canceled') return finishCanceled();
       pay.disabled = false;
       pay.textContent = payLabel();
       var field = FIELD_OF[(answer.json.field || '').replace(/^card\./, '')];
@@ -332,6 +338,7 @@
       storedCvc.value = '';
       if (answer.status === 201 || answer.json.code === 'checkout_session_already_used') return poll(0);
       if (answer.json.code === 'checkout_session_expired') return finishExpired();
+      if (answer.json.code === 'checkout_session_canceled') return finishCanceled();
       confirmButton.disabled = false;
       confirmButton.textContent = payLabel();
       if (answer.json.field === 'security_code') $('stored-cvc-error').textContent = securityCodeMessage([storedCvcLength()]);
@@ -359,6 +366,7 @@
         $('amount').textContent = payLabel();
         if (session.description) { $('description').textContent = session.description; $('description').hidden = false; }
         if (session.state === 'expired') return finishExpired();
+        if (session.state === 'canceled') return finishCanceled();
         if (session.state === 'completed') return poll(0);
         if (session.stored_card) {
           showStoredCard();
