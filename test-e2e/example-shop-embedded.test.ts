@@ -133,7 +133,7 @@ describe('the example shop against the embedded service (Chromium)', () => {
     await statusBecomes(page, 'Refunded');
     await page.screenshot({ path: join(SCREENSHOTS, 'order-refunded.png'), fullPage: true });
     expect(await page.getByRole('button', { name: 'Refund' }).count()).toBe(0);
-    const refunds = await vaultline.request<{ data: Array<{ payment_id: string; amount: number; status: string }> }>('GET', `/payments/${paymentId}/refunds`);
+    const refunds = await vaultline.get('/payments/{payment_id}/refunds', { params: { path: { payment_id: paymentId } } });
     expect(refunds.data).toEqual([expect.objectContaining({ payment_id: paymentId, amount: 2500, status: 'succeeded' })]);
     await page.close();
   }, 90_000);

@@ -52,9 +52,8 @@ export function createShopApp({ orders, payments, vaultlineUrl }: ShopDependenci
   app.post('/orders/:orderId/cancel', async (req, res) => {
     const order = orders.get(req.params.orderId);
     if (!order || !canCancel(order)) return void res.redirect(303, `/orders/${req.params.orderId}`);
-    await payments.cancel(order.paymentId);
-    // The cancel answers the canceled payment: the order follows at once (payment.canceled confirms it).
-    orders.update(order.id, { status: 'canceled' });
+    // Canceled at once on the simulator; a processor that confirms by notification sends payment.canceled later.
+    if ((await payments.cancel(order.paymentId)) === 'canceled') orders.update(order.id, { status: 'canceled' });
     res.redirect(303, `/orders/${order.id}`);
   });
 

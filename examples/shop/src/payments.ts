@@ -1,4 +1,4 @@
-import type { Vaultline, WebhookEvent, WebhookHeaders } from '@vaultline/node';
+import type { MerchantComponents, Vaultline, WebhookEvent, WebhookHeaders } from '@vaultline/node';
 
 /** What the shop asks of Vaultline, every call through the SDK. */
 export interface CheckoutRequest {
@@ -8,10 +8,7 @@ export interface CheckoutRequest {
   description: string;
 }
 
-export interface Refund {
-  id: string;
-  status: 'pending' | 'succeeded' | 'failed';
-}
+export type Refund = MerchantComponents['schemas']['Refund'];
 
 export class ShopPayments {
   private webhookSecret: string | undefined;
@@ -43,14 +40,20 @@ export class ShopPayments {
     return { paymentId: payment.id, sessionId: payment.action_requirement.session_id };
   }
 
-  /** Cancels a payment not captured (yet): nothing is charged. */
-  async cancel(paymentId: string): Promise<void> {
-    await this.vaultline.request('POST', `/payments/${encodeURIComponent(paymentId)}/cancel`, { body: {} });
+  /**
+   * Cancels a payment not captured: one whose consumer has not entered a card yet, or an authorized one
+   * (manual capture). Nothing is charged. Answers the payment's status: canceled, or canceling while a
+   * processor that confirms by notification has not confirmed the void yet.
+   */
+  async cancel(paymentId: string): Promise<string> {
+    const payment = await this.vaultline.post('/payments/{payment_id}/cancel', { params: { path: { payment_id: paymentId } }, body: {} });
+    return payment.status;
   }
 
-  /** Refunds the whole payment; the outcome arrives as refund.succeeded or refund.failed. */
+  /** Refunds the whole payment; it settles a moment later: refund.succeeded or refund.failed. */
   async refund(paymentId: string, orderId: string): Promise<Refund> {
-    return this.vaultline.request<Refund>('POST', `/payments/${encodeURIComponent(paymentId)}/refunds`, {
+    return this.vaultline.post('/payments/{payment_id}/refunds', {
+      params: { path: { payment_id: paymentId } },
       body: { reference: orderId, reason: 'requested_by_customer' },
     });
   }
