@@ -95,6 +95,17 @@ describe('the example shop against the embedded service (Chromium)', () => {
     for await (const endpoint of vaultline.list('/webhook-endpoints')) endpoints.push(endpoint);
     return endpoints;
   }
+  /** The consumer types an approved card into the checkout.js iframe on the shop's page and pays. */
+  async function payInFrame(page: Page, amount: string, options: { screenshot?: string } = {}): Promise<void> {
+    const frame = page.frameLocator('iframe[title="Secure card payment"]');
+    await frame.getByRole('button', { name: new RegExp(`^Pay .*${amount.replace('.', '\\.')}`) }).waitFor({ timeout: 30_000 });
+    await frame.getByLabel('Card number').pressSequentially(SIMULATOR_CARDS.approved);
+    await frame.getByLabel('Expiry (MM/YY)').fill('12/34');
+    await frame.getByLabel('Security code').fill(PAYMENT_CVC);
+    await frame.getByLabel('Name on card').fill('Ada Lovelace');
+    if (options.screenshot) await page.screenshot({ path: join(SCREENSHOTS, options.screenshot), fullPage: true });
+    await frame.getByRole('button', { name: /Pay/ }).click();
+  }
   const paymentIdOn = async (page: Page) => String(await page.locator('dd code').first().textContent());
 
   it('when the shop starts, then it has registered its webhook endpoint through the SDK', async () => {
@@ -110,14 +121,7 @@ describe('the example shop against the embedded service (Chromium)', () => {
     await page.getByRole('button', { name: 'Buy now' }).click();
     await page.waitForURL(/\/orders\/ord_\w+\/checkout$/);
 
-    const frame = page.frameLocator('iframe[title="Secure card payment"]');
-    await frame.getByRole('button', { name: /^Pay .*25\.00/ }).waitFor({ timeout: 30_000 });
-    await frame.getByLabel('Card number').pressSequentially(SIMULATOR_CARDS.approved);
-    await frame.getByLabel('Expiry (MM/YY)').fill('12/34');
-    await frame.getByLabel('Security code').fill(PAYMENT_CVC);
-    await frame.getByLabel('Name on card').fill('Ada Lovelace');
-    await page.screenshot({ path: join(SCREENSHOTS, 'checkout.png'), fullPage: true });
-    await frame.getByRole('button', { name: /Pay/ }).click();
+    await payInFrame(page, '25.00', { screenshot: 'checkout.png' });
 
     await page.waitForURL(/\/orders\/ord_\w+\?payment_status=captured$/, { timeout: 30_000 });
     await statusBecomes(page, 'Paid');
@@ -141,7 +145,7 @@ describe('the example shop against the embedded service (Chromium)', () => {
   it('when the consumer pays on the hosted page instead and the card is declined, then the page returns them to the order, which the webhook marked failed', async () => {
     const page = await order('1');
     await page.getByRole('link', { name: 'Pay on the secure payment page instead' }).click();
-    await page.waitForURL(new RegExp(`^${system.baseUrl}/checkout/`));
+    await page.waitForURL(new RegExp(`^${system.baseUrl}/checkout/`), { waitUntil: 'commit' });
     await page.getByRole('button', { name: /^Pay .*12\.50/ }).waitFor({ timeout: 30_000 });
     await page.getByLabel('Card number').pressSequentially(SIMULATOR_CARDS.declined);
     await page.getByLabel('Expiry (MM/YY)').fill('12/34');
@@ -163,6 +167,22 @@ describe('the example shop against the embedded service (Chromium)', () => {
     await statusBecomes(page, 'Canceled');
     expect(await page.getByRole('link', { name: 'Pay now' }).count()).toBe(0);
     expect(await vaultline.get('/payments/{payment_id}', { params: { path: { payment_id: paymentId } } })).toMatchObject({ status: 'canceled' });
+    await page.close();
+  }, 90_000);
+
+  it('when the merchant captures large orders by hand and cancels an authorized one, then the order goes authorized, then canceled, and nothing is captured', async () => {
+    await vaultline.put('/flow-matrix', {
+      body: { default_flow: 'simulator_auto_capture', rules: [{ name: 'manual-for-large-orders', when: { amount_gte: 3750 }, flow: 'simulator_manual_capture' }] },
+    });
+    const page = await order('3');
+    await payInFrame(page, '37.50');
+    await page.waitForURL(/\/orders\/ord_\w+\?payment_status=authorized$/, { timeout: 30_000 });
+    await statusBecomes(page, 'Authorized \\(not charged yet\\)');
+    expect(await page.getByRole('button', { name: 'Refund' }).count()).toBe(0);
+    await page.getByRole('button', { name: 'Cancel order' }).click();
+    await statusBecomes(page, 'Canceled');
+    const paymentId = await paymentIdOn(page);
+    expect(await vaultline.get('/payments/{payment_id}', { params: { path: { payment_id: paymentId } } })).toMatchObject({ status: 'canceled', amount: { authorized: 3750 } });
     await page.close();
   }, 90_000);
 

@@ -62,8 +62,8 @@ export function checkoutPage(order: Order, product: Product, vaultlineUrl: strin
     `<div class="card">
       <h1>Checkout</h1>
       <p>${order.quantity} × ${escape(product.name)} — <strong>${formatPrice(order.amount, order.currency)}</strong></p>
+      <p class="muted">Trouble with the form below? <a id="hosted-page" href="${escape(hostedPage)}">Pay on the secure payment page instead</a>.</p>
       <div id="pay"></div>
-      <p class="muted">Trouble with the form? <a id="hosted-page" href="${escape(hostedPage)}">Pay on the secure payment page instead</a>.</p>
     </div>
     <script src="${escape(vaultlineUrl)}/sdk/v1/checkout.js"></script>
     <script>
