@@ -2,7 +2,7 @@
 module.exports = {
   testEnvironment: 'node',
   transform: { '^.+\\.(t|j)s$': ['@swc/jest', { jsc: { target: 'es2022', parser: { syntax: 'typescript' } } }] },
-  testMatch: ['<rootDir>/{libs,services,packages,test-e2e,deploy}/**/*.test.ts'],
+  testMatch: ['<rootDir>/{libs,services,packages,examples,test-e2e,deploy}/**/*.test.ts'],
   // The publishable packages (packages/*) are ESM: their relative imports name the .js they compile to.
   moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
   // Workspace packages resolve to their TypeScript source (package.json exports, condition vaultline-source).

@@ -1,0 +1,17 @@
+/** What the shop sells: one product is enough to show a payment. Prices in minor units (cents). */
+export interface Product {
+  id: string;
+  name: string;
+  description: string;
+  price: number;
+  currency: string;
+}
+
+export const PRODUCTS: readonly Product[] = [
+  { id: 'guji-250', name: 'Ethiopia Guji, 250 g', description: 'Washed, light roast: bergamot, peach, jasmine.', price: 1250, currency: 'EUR' },
+];
+
+export const productById = (id: string): Product | undefined => PRODUCTS.find((product) => product.id === id);
+
+export const formatPrice = (amount: number, currency: string): string =>
+  new Intl.NumberFormat('en-IE', { style: 'currency', currency }).format(amount / 100);
