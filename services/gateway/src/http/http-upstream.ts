@@ -36,12 +36,14 @@ function isConnectionRefused(error: unknown): boolean {
 }
 
 /**
- * The service closed a kept-alive connection just as this request went out on it, before answering: what a
- * draining service does to its idle connections (and HTTP/1.1 cannot tell the client in time). Sent again
- * once on a new connection. Every service writes only after reading the whole request, and the services'
- * own request records (Idempotency-Key) answer a repeat with the first result.
+ * The service closed or reset a kept-alive connection just as this request went out on it, before answering:
+ * what a draining service does to its idle connections (HTTP/1.1 cannot tell the client in time; over mutual
+ * TLS it reads as ECONNRESET). Sent again once on a new connection. A service killed mid-request looks the
+ * same: the services' own request records (Idempotency-Key) answer such a repeat with the first result.
  */
 function isClosedBeforeAnswer(error: unknown): boolean {
+  const { code, cause } = error as { code?: unknown; cause?: { code?: unknown } };
+  if (code === 'ECONNRESET' || cause?.code === 'ECONNRESET') return true;
   return error instanceof undiciErrors.SocketError && /other side closed/i.test(error.message);
 }
 
