@@ -2,34 +2,18 @@
 // A closed loop of `concurrency` consumers, each: create a one-off payment, submit the card to its
 // session, wait for the merchant's webhook telling the outcome; then the next payment. The webhook
 // receiver lives here too, so neither the requests nor the receiving share the measured event loop.
-import { createServer } from 'node:http';
 import { parentPort, workerData } from 'node:worker_threads';
 import { Pool } from 'undici';
+import { startOutcomeReceiver } from './webhook-outcomes.mjs';
 
 const { baseUrl, apiKey, concurrency, warmupSeconds, durationSeconds } = workerData;
 const pool = new Pool(baseUrl, { connections: Math.min(concurrency, 128), pipelining: 1 });
 const CARD = JSON.stringify({ card: { number: '4242424242424242', exp_month: '12', exp_year: '2034', cvc: '123', name: 'Bench Mark' } });
 const PAYMENT = JSON.stringify({ amount: 1999, currency_code: 'EUR', reference: 'bench', source: { type: 'vaultline' } });
 
-const waiting = new Map(); // payment id → resolve(status)
-const early = new Map(); // outcomes that arrived before their payment's waiter (never in practice, cheap to allow)
-const receiver = createServer((req, res) => {
-  const chunks = [];
-  req.on('data', (chunk) => chunks.push(chunk));
-  req.on('end', () => {
-    res.statusCode = 204;
-    res.end();
-    const { data } = JSON.parse(Buffer.concat(chunks).toString('utf8'));
-    const resolve = waiting.get(data.payment_id);
-    if (resolve) {
-      waiting.delete(data.payment_id);
-      resolve(data.status);
-    } else early.set(data.payment_id, data.status);
-  });
-});
-receiver.keepAliveTimeout = 60_000;
-await new Promise((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-parentPort.postMessage({ type: 'receiver', url: `http://127.0.0.1:${receiver.address().port}/webhooks` });
+const receiver = await startOutcomeReceiver((data) => data.payment_id, 'payment');
+const { outcomeOf } = receiver;
+parentPort.postMessage({ type: 'receiver', url: receiver.url });
 await new Promise((resolve) => parentPort.once('message', resolve)); // the endpoint is registered
 
 async function call(method, path, body, headers) {
@@ -37,24 +21,6 @@ async function call(method, path, body, headers) {
   const text = await response.body.text();
   return { status: response.statusCode, text };
 }
-
-const OUTCOME_TIMEOUT_MS = 30_000;
-const outcomeOf = (paymentId) =>
-  new Promise((resolve, reject) => {
-    if (early.has(paymentId)) {
-      resolve(early.get(paymentId));
-      early.delete(paymentId);
-      return;
-    }
-    const timer = setTimeout(() => {
-      waiting.delete(paymentId);
-      reject(new Error(`no webhook for payment ${paymentId} within ${OUTCOME_TIMEOUT_MS} ms`));
-    }, OUTCOME_TIMEOUT_MS);
-    waiting.set(paymentId, (status) => {
-      clearTimeout(timer);
-      resolve(status);
-    });
-  });
 
 const counts = { captured: 0, failed: 0, errors: 0, sessionWaits: 0 };
 const latencies = [];
@@ -107,7 +73,6 @@ async function consumer() {
 
 await Promise.all(Array.from({ length: concurrency }, consumer));
 await pool.close();
-receiver.closeAllConnections();
 receiver.close();
 latencies.sort((a, b) => a - b);
 const at = (q) => Number((latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? NaN).toFixed(1));

@@ -3,52 +3,18 @@
 // payments (disjoint shares, so no two refunds of one payment race): POST a partial refund, wait for the
 // merchant's refund.succeeded webhook, the next; a payment whose refundable amount is spent (422) gives
 // way to the consumer's next one. The webhook receiver lives here, off the measured event loop.
-import { createServer } from 'node:http';
 import { parentPort, workerData } from 'node:worker_threads';
 import { Pool } from 'undici';
+import { startOutcomeReceiver } from './webhook-outcomes.mjs';
 
 const { baseUrl, apiKey, concurrency, warmupSeconds, durationSeconds, paymentIds, refundAmount } = workerData;
 const pool = new Pool(baseUrl, { connections: Math.min(concurrency, 128), pipelining: 1 });
 const REFUND = JSON.stringify({ amount: refundAmount, reason: 'requested_by_customer' });
 
-const waiting = new Map(); // refund id → resolve(status)
-const early = new Map();
-const receiver = createServer((req, res) => {
-  const chunks = [];
-  req.on('data', (chunk) => chunks.push(chunk));
-  req.on('end', () => {
-    res.statusCode = 204;
-    res.end();
-    const { data } = JSON.parse(Buffer.concat(chunks).toString('utf8'));
-    const resolve = waiting.get(data.id);
-    if (resolve) {
-      waiting.delete(data.id);
-      resolve(data.status);
-    } else early.set(data.id, data.status);
-  });
-});
-receiver.keepAliveTimeout = 60_000;
-await new Promise((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-parentPort.postMessage({ type: 'receiver', url: `http://127.0.0.1:${receiver.address().port}/webhooks` });
+const receiver = await startOutcomeReceiver((data) => data.id, 'refund');
+const { outcomeOf } = receiver;
+parentPort.postMessage({ type: 'receiver', url: receiver.url });
 await new Promise((resolve) => parentPort.once('message', resolve)); // the endpoint is registered
-
-const OUTCOME_TIMEOUT_MS = 30_000;
-const outcomeOf = (refundId) =>
-  new Promise((resolve, reject) => {
-    if (early.has(refundId)) {
-      resolve(early.get(refundId));
-      early.delete(refundId);
-      return;
-    }
-    const timer = setTimeout(() => {
-      waiting.delete(refundId);
-      reject(new Error(`no webhook for refund ${refundId} within ${OUTCOME_TIMEOUT_MS} ms`));
-    }, OUTCOME_TIMEOUT_MS);
-    waiting.set(refundId, (status) => {
-      clearTimeout(timer);
-      resolve(status);
-    });
-  });
 
 const counts = { succeeded: 0, failed: 0, errors: 0, exhausted: 0 };
 const latencies = [];
@@ -93,7 +59,6 @@ async function consumer(index) {
 
 await Promise.all(Array.from({ length: concurrency }, (_, index) => consumer(index)));
 await pool.close();
-receiver.closeAllConnections();
 receiver.close();
 latencies.sort((a, b) => a - b);
 const at = (q) => Number((latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? NaN).toFixed(1));
