@@ -178,6 +178,26 @@ describe('requests signed with the session cookie', () => {
   });
 });
 
+describe('requests signed with the session cookie, handed to an in-process service (embedded profile)', () => {
+  it('when the service runs on the gateway thread, then it sees the session\'s merchant and neither the cookie nor the CSRF token either', async () => {
+    const inProcessStore = await SqliteDocumentStore.open(join(dir, 'in-process.db'));
+    const inProcess = await startGateway(upstreams, inProcessStore, {}, { inProcess: true });
+    try {
+      const created = await adminCall(inProcess.url, ADMIN_KEY, '/admin/merchants', 'POST', { name: 'In Process Shop' });
+      const session = await signIn(inProcess.url, created.json.api_key as string);
+      const made = await withSession(inProcess.url, session, '/webhook-endpoints', { method: 'POST', body: {} });
+      expect(made.status).toBe(201);
+      expect(echoed(made).auth).toMatchObject({ merchantId: created.json.id, mode: 'test' });
+      expect(echoed(made).rawHeaderNames).not.toContain('cookie');
+      expect(echoed(made).rawHeaderNames).not.toContain('x-csrf-token');
+      expect(Object.keys(echoed(made).headers)).not.toContain('cookie');
+    } finally {
+      await inProcess.close();
+      await inProcessStore.close();
+    }
+  });
+});
+
 describe('signing out', () => {
   it('when DELETE /dashboard/session comes with the CSRF token, then the session ends, the cookie is cleared and the next request is 401 session_expired', async () => {
     const merchant = await createMerchant('Leaving Shop');
