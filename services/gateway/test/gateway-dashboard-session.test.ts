@@ -271,6 +271,17 @@ describe('roles through a session', () => {
   });
 });
 
+describe('service health for the operators', () => {
+  it('when an operator session reads /admin/health, then every component is named with its state: the payment orchestrator, down in these tests, is unavailable', async () => {
+    const operator = await signIn(gateway.url, ADMIN_KEY);
+    const health = await withSession(gateway.url, operator, '/admin/health', { csrf: false });
+    expectDocumented('get', '/admin/health', health);
+    expect(health.json.status).toBe('degraded');
+    const byName = Object.fromEntries((health.json.components as Array<{ name: string; status: string }>).map((c) => [c.name, c.status]));
+    expect(byName).toEqual({ 'gateway-store': 'ok', vault: 'ok', forwarder: 'ok', importer: 'ok', notifier: 'ok', 'payment-orchestrator': 'unavailable' });
+  });
+});
+
 describe('the audit of changes made through a session', () => {
   it("when a merchant session and an operator session change something, then each entry names the session (hash prefix), key, role, merchant and mode, and the audit filters by them", async () => {
     const merchant = await createMerchant('Audited Shop');
