@@ -141,7 +141,7 @@ export function createApp(runtime: ServiceRuntime, config: GatewayConfig): Servi
     admin: adminRoutes({ enabled: config.adminApiKey !== undefined, operators, audit, merchants, apiKeys, upstreams, bodyLimitBytes: config.bodyLimitBytes, logger, sessionOf, health }),
     sessionOf,
     audit,
-    dashboardSession: dashboardSessionRoutes({ sessions, sessionOf, cookies, merchants, maxAgeSeconds: config.dashboardSession.maxSeconds, audit, logger }),
+    dashboardSession: dashboardSessionRoutes({ sessions, sessionOf, cookies, merchants, maxAgeSeconds: config.dashboardSession.maxSeconds, signIns: { ttl: runtime.ttl, perMinute: config.dashboardSession.signInsPerMinute }, audit, logger }),
     dashboardApp: dashboardApp({ dir: config.dashboardDir }),
     readiness,
     docs: docsRoutes(publicBaseUrl),

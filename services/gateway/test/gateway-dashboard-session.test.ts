@@ -403,3 +403,26 @@ describe("the merchant's own keys (/api-keys)", () => {
     expect(entry).toMatchObject({ via: 'dashboard_session', role: 'merchant', method: 'POST', status: 201, target_ids: [issued.json.id] });
   });
 });
+
+describe('sign-ins per address', () => {
+  it('when an address signs in more often in a minute than DASHBOARD_SIGN_INS_PER_MINUTE, then it answers 429 too_many_sign_ins with Retry-After, and a minute later it may again', async () => {
+    const clock = new ManualClock('2026-11-26T11:00:00.000Z');
+    const limitedStore = await SqliteDocumentStore.open(join(dir, 'limited.db'));
+    const limited = await startGateway(upstreams, limitedStore, { DASHBOARD_SIGN_INS_PER_MINUTE: '2' }, { clock });
+    try {
+      const created = await adminCall(limited.url, ADMIN_KEY, '/admin/merchants', 'POST', { name: 'Limited Shop' });
+      const attempt = (apiKey: string) => call(limited.url, '/dashboard/session', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ api_key: apiKey }) });
+      expectProblem(await attempt('sk_test_0000000000000000000000000000000'), 401, 'invalid_api_key');
+      expect((await attempt(created.json.api_key as string)).status).toBe(201);
+      const refused = await attempt(created.json.api_key as string);
+      expectProblem(refused, 429, 'too_many_sign_ins');
+      expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+      expect(refused.headers.get('set-cookie')).toBeNull();
+      clock.advance(60_000);
+      expect((await attempt(created.json.api_key as string)).status).toBe(201);
+    } finally {
+      await limited.close();
+      await limitedStore.close();
+    }
+  });
+});
