@@ -42,8 +42,82 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The append-only log of admin requests, newest first: who, what, when, outcome (never request bodies) */
+        /**
+         * The append-only log of admin requests and of changes made through dashboard sessions, newest first: who, what, when, outcome (never request bodies)
+         * @description Every /admin request (refused ones too), and every change (any method but GET and HEAD) a dashboard session made on the merchant API, with its sign-in, mode switch and sign-out. The filters are combined with AND.
+         */
         get: operations["listAdminAudit"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/health": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every component's health: the gateway's store and each service's /health, with its latency
+         * @description Always 200 (unlike /ready): `status` is `degraded` when a component did not answer, and the component says `unavailable`.
+         */
+        get: operations["getServiceHealth"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/vault/key-status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The vault's key-encryption keys: the active version and the versions its ring holds */
+        get: operations["getKeyStatus"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/vault/key-rotations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The KEK rotations started with POST /admin/vault/key-rotations, newest first, each with the data keys it still has to re-wrap */
+        get: operations["listKeyRotations"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/vault/key-rotations/{rotation_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One rotation's progress */
+        get: operations["getKeyRotation"];
         put?: never;
         post?: never;
         delete?: never;
@@ -212,9 +286,30 @@ export interface components {
         AdminAuditEntry: {
             id: components["schemas"]["ObjectId"];
             at: components["schemas"]["Timestamp"];
-            /** @description Null when the admin key was missing or refused. */
+            /** @description Null when the admin key was missing or refused, and for a merchant's dashboard session. */
             operator_id: string | null;
             operator_name: string | null;
+            /** @description The merchant a dashboard session acted for; null for operators. */
+            merchant_id: string | null;
+            /**
+             * @description The mode a merchant's dashboard session acted in; null for operators.
+             * @enum {string|null}
+             */
+            mode: "test" | "live" | null;
+            /**
+             * @description How the request was signed: X-Admin-Key, or a dashboard session's cookie.
+             * @enum {string}
+             */
+            via: "admin_key" | "dashboard_session";
+            /** @description The first 12 hex characters of the dashboard session's stored hash (its entries share it); null for an admin key. */
+            session_id_prefix: string | null;
+            /** @description The API key a merchant's dashboard session acts with. */
+            key_id: string | null;
+            /**
+             * @description The dashboard session's role: the kind of key that opened it.
+             * @enum {string|null}
+             */
+            role: "merchant" | "dashboard" | "operator" | null;
             method: string;
             /** @description Without the query string. */
             path: string;
@@ -223,6 +318,41 @@ export interface components {
             /** @description The HTTP status answered; 499 when the client went away first. */
             status: number;
             request_id: string;
+        };
+        ServiceHealth: {
+            /** @constant */
+            object: "service_health";
+            /** @enum {string} */
+            status: "ok" | "degraded";
+            checked_at: components["schemas"]["Timestamp"];
+            components: {
+                name: string;
+                /** @enum {string} */
+                status: "ok" | "unavailable";
+                latency_ms: number;
+            }[];
+        };
+        KeyStatus: {
+            /** @constant */
+            object: "key_status";
+            /** @description The KEK version new data keys are wrapped with. */
+            active_version: number;
+            /** @description Every version the key ring holds (old ones stay until no data key needs them). */
+            versions: number[];
+        };
+        KeyRotation: {
+            id: components["schemas"]["ObjectId"];
+            to_version: number;
+            /** @enum {string} */
+            state: "running" | "completed";
+            /** @description Data keys not wrapped by to_version when the rotation started. */
+            total: number;
+            rewrapped: number;
+            /** @description Data keys still to re-wrap now (0 once completed). */
+            remaining: number;
+            started_at: components["schemas"]["Timestamp"];
+            /** Format: date-time */
+            completed_at: string | null;
         };
         CreateMerchantRequest: {
             name: string;
@@ -263,6 +393,12 @@ export interface components {
              */
             mode?: "test" | "live";
             label?: string;
+            /**
+             * @description `merchant`: a secret key (the whole merchant API). `dashboard`: a read-mostly key for the dashboard and support staff — every GET, and of the changes only capture, cancel, refund, a webhook delivery's replay and the flow matrix's explain.
+             * @default merchant
+             * @enum {string}
+             */
+            scope?: "merchant" | "dashboard";
         };
         ApiKey: {
             id: components["schemas"]["ObjectId"];
@@ -526,6 +662,13 @@ export interface operations {
                 starting_after?: components["parameters"]["StartingAfter"];
                 order?: components["parameters"]["Order"];
                 operator_id?: components["schemas"]["ObjectId"];
+                /** @description Entries of this merchant's dashboard sessions. */
+                merchant_id?: components["schemas"]["ObjectId"];
+                via?: "admin_key" | "dashboard_session";
+                /** @description One dashboard session's entries. */
+                session_id_prefix?: string;
+                key_id?: components["schemas"]["ObjectId"];
+                role?: "merchant" | "dashboard" | "operator";
             };
             header?: never;
             path?: never;
@@ -550,6 +693,12 @@ export interface operations {
                      *           "operator_name": "ada",
                      *           "method": "POST",
                      *           "path": "/admin/merchants",
+                     *           "merchant_id": null,
+                     *           "mode": null,
+                     *           "via": "admin_key",
+                     *           "session_id_prefix": null,
+                     *           "key_id": null,
+                     *           "role": null,
                      *           "target_ids": [
                      *             "019ab2c4-0a1b-7c2d-8e3f-4a5b6c7d8e11"
                      *           ],
@@ -569,6 +718,177 @@ export interface operations {
                         /** @description Pass as starting_after to get the next page. */
                         next_cursor: string | null;
                     };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    getServiceHealth: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The components, checked now. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "object": "service_health",
+                     *       "status": "ok",
+                     *       "checked_at": "2026-11-26T10:00:00.000Z",
+                     *       "components": [
+                     *         {
+                     *           "name": "gateway-store",
+                     *           "status": "ok",
+                     *           "latency_ms": 1
+                     *         },
+                     *         {
+                     *           "name": "vault",
+                     *           "status": "ok",
+                     *           "latency_ms": 3
+                     *         },
+                     *         {
+                     *           "name": "payment-orchestrator",
+                     *           "status": "ok",
+                     *           "latency_ms": 2
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ServiceHealth"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    getKeyStatus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The key status. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "object": "key_status",
+                     *       "active_version": 2,
+                     *       "versions": [
+                     *         1,
+                     *         2
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["KeyStatus"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    listKeyRotations: {
+        parameters: {
+            query?: {
+                limit?: components["parameters"]["Limit"];
+                /** @description Cursor: the next_cursor of the previous page. */
+                starting_after?: components["parameters"]["StartingAfter"];
+                order?: components["parameters"]["Order"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of rotations. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "object": "list",
+                     *       "data": [
+                     *         {
+                     *           "id": "019ab2c4-0a1b-7c2d-8e3f-4a5b6c7d8e61",
+                     *           "to_version": 2,
+                     *           "state": "running",
+                     *           "total": 12000,
+                     *           "rewrapped": 4500,
+                     *           "remaining": 7500,
+                     *           "started_at": "2026-11-26T09:30:00.000Z",
+                     *           "completed_at": null
+                     *         }
+                     *       ],
+                     *       "has_more": false,
+                     *       "next_cursor": null
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        object: "list";
+                        data: components["schemas"]["KeyRotation"][];
+                        has_more: boolean;
+                        /** @description Pass as starting_after to get the next page. */
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    getKeyRotation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                rotation_id: components["schemas"]["ObjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The rotation. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "019ab2c4-0a1b-7c2d-8e3f-4a5b6c7d8e61",
+                     *       "to_version": 2,
+                     *       "state": "running",
+                     *       "total": 12000,
+                     *       "rewrapped": 4500,
+                     *       "remaining": 7500,
+                     *       "started_at": "2026-11-26T09:30:00.000Z",
+                     *       "completed_at": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["KeyRotation"];
                 };
             };
             401: components["responses"]["Unauthorized"];

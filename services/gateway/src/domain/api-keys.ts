@@ -80,33 +80,56 @@ export function authenticateApiKey({ merchants, keys, clock, pepper }: Authentic
     const hash = hashApiKey(apiKey, pepper());
     const record = await keys.findByHash(hash);
     if (!record || !constantTimeEquals(record.key_hash, hash)) throw new InvalidApiKey('unknown');
-    if (record.revoked_at) throw new InvalidApiKey('revoked', record.id);
-    const merchant = await merchants.get(record.merchant_id);
-    if (!merchant) throw new InvalidApiKey('merchant_unknown', record.id);
-    if (record.expires_at && record.expires_at <= clock.now().toISOString()) throw new InvalidApiKey('expired', record.id);
-    const scopes = record.scopes.includes(SCOPES.merchant)
-      ? [SCOPES.merchant, ...(merchant.card_data_access ? [SCOPES.cardData] : [])]
-      : [...record.scopes];
-    return { merchantId: merchant.id, keyId: record.id, scopes, mode: record.mode, ...(merchant.rate_limit ? { rateLimit: merchant.rate_limit } : {}) };
+    return resolveRecord(record, { merchants, clock });
   };
 }
 
-export type ListApiKeys = (merchantId: string, page: PageRequest) => Promise<PageOf<ApiKeyRecord>>;
+/**
+ * A stored key as a request's credential, or the refusal: revoked, expired, or of a merchant that is
+ * gone. Shared by the key in X-API-Key and the key behind a dashboard session (checked on every request).
+ */
+async function resolveRecord(record: ApiKeyRecord, { merchants, clock }: Pick<AuthenticateApiKeyPorts, 'merchants' | 'clock'>): Promise<ResolvedKey> {
+  if (record.revoked_at) throw new InvalidApiKey('revoked', record.id);
+  const merchant = await merchants.get(record.merchant_id);
+  if (!merchant) throw new InvalidApiKey('merchant_unknown', record.id);
+  if (record.expires_at && record.expires_at <= clock.now().toISOString()) throw new InvalidApiKey('expired', record.id);
+  const scopes = record.scopes.includes(SCOPES.merchant)
+    ? [SCOPES.merchant, ...(merchant.card_data_access ? [SCOPES.cardData] : [])]
+    : [...record.scopes];
+  return { merchantId: merchant.id, keyId: record.id, scopes, mode: record.mode, ...(merchant.rate_limit ? { rateLimit: merchant.rate_limit } : {}) };
+}
+
+/** The key a dashboard session was opened with, checked again as on every request (a revocation ends the session's access at once). */
+export type ResolveApiKeyById = (merchantId: string, keyId: string) => Promise<ResolvedKey>;
+
+export function resolveApiKeyById({ merchants, keys, clock }: Omit<AuthenticateApiKeyPorts, 'pepper' | 'keys'> & { keys: Pick<ApiKeyRepository, 'get'> }): ResolveApiKeyById {
+  return async (merchantId, keyId) => {
+    const record = await keys.get(merchantId, keyId);
+    if (!record) throw new InvalidApiKey('unknown', keyId);
+    return resolveRecord(record, { merchants, clock });
+  };
+}
+
+/** A merchant's keys: both modes for an operator; one mode for the merchant itself (its key's). */
+export type ListApiKeys = (merchantId: string, page: PageRequest, mode?: ApiKeyMode) => Promise<PageOf<ApiKeyRecord>>;
 
 export function listApiKeys({ merchants, keys }: { merchants: Pick<MerchantRepository, 'get'>; keys: Pick<ApiKeyRepository, 'list'> }): ListApiKeys {
-  return async (merchantId, page) => {
+  return async (merchantId, page, mode) => {
     if (!(await merchants.get(merchantId))) throw new NotFoundError('merchant');
-    return keys.list(merchantId, page);
+    return keys.list(merchantId, page, mode);
   };
 }
 
-/** Revokes a key. `onlyScope` limits which keys a caller may revoke (the importer: its import keys). */
-export type RevokeApiKey = (merchantId: string, keyId: string, onlyScope?: string) => Promise<ApiKeyRecord>;
+/**
+ * Revokes a key. `onlyScope` limits which keys a caller may revoke (the importer: its import keys; a
+ * merchant: its dashboard keys); `mode` hides the other mode's keys (a merchant's key sees its own mode's).
+ */
+export type RevokeApiKey = (merchantId: string, keyId: string, onlyScope?: string, mode?: ApiKeyMode) => Promise<ApiKeyRecord>;
 
 export function revokeApiKey({ keys, clock }: { keys: Pick<ApiKeyRepository, 'get' | 'revoke'>; clock: Clock }): RevokeApiKey {
-  return async (merchantId, keyId, onlyScope) => {
+  return async (merchantId, keyId, onlyScope, mode) => {
     const record = await keys.get(merchantId, keyId);
-    if (!record) throw new NotFoundError('api_key');
+    if (!record || (mode && record.mode !== mode)) throw new NotFoundError('api_key');
     if (onlyScope && !(record.scopes.length === 1 && record.scopes[0] === onlyScope)) {
       throw new ForbiddenError(`Only keys with the single scope ${onlyScope} can be revoked here.`, 'insufficient_scope');
     }
@@ -119,6 +142,7 @@ export function revokeApiKey({ keys, clock }: { keys: Pick<ApiKeyRepository, 'ge
 export interface ApiKeys {
   issue: IssueApiKey;
   authenticate: AuthenticateApiKey;
+  resolveById: ResolveApiKeyById;
   list: ListApiKeys;
   revoke: RevokeApiKey;
 }

@@ -51,9 +51,36 @@ const AUDIT_ENTRY = {
   operator_name: 'ada',
   method: 'POST',
   path: '/admin/merchants',
+  merchant_id: null,
+  mode: null,
+  via: 'admin_key',
+  session_id_prefix: null,
+  key_id: null,
+  role: null,
   target_ids: [MERCHANT.id],
   status: 201,
   request_id: '0b6f2c1e-5d4a-4f3b-9c8d-7e6f5a4b3c2d',
+};
+
+const HEALTH = {
+  object: 'service_health',
+  status: 'ok',
+  checked_at: '2026-11-26T10:00:00.000Z',
+  components: [
+    { name: 'gateway-store', status: 'ok', latency_ms: 1 },
+    { name: 'vault', status: 'ok', latency_ms: 3 },
+    { name: 'payment-orchestrator', status: 'ok', latency_ms: 2 },
+  ],
+};
+const ROTATION = {
+  id: '019ab2c4-0a1b-7c2d-8e3f-4a5b6c7d8e61',
+  to_version: 2,
+  state: 'running',
+  total: 12000,
+  rewrapped: 4500,
+  remaining: 7500,
+  started_at: '2026-11-26T09:30:00.000Z',
+  completed_at: null,
 };
 
 /** The operator API of the gateway: merchants and their API keys. */
@@ -98,10 +125,59 @@ export const adminFragment: OpenApiFragment = {
       get: {
         tags: ['Admin'],
         operationId: 'listAdminAudit',
-        summary: 'The append-only log of admin requests, newest first: who, what, when, outcome (never request bodies)',
+        summary: 'The append-only log of admin requests and of changes made through dashboard sessions, newest first: who, what, when, outcome (never request bodies)',
+        description:
+          'Every /admin request (refused ones too), and every change (any method but GET and HEAD) a dashboard session made on the merchant API, with its sign-in, mode switch and sign-out. The filters are combined with AND.',
         security,
-        parameters: [...pageParameters.filter((p) => p.name !== 'order'), { name: 'operator_id', in: 'query', required: false, schema: schemaRef('ObjectId') }],
+        parameters: [
+          ...pageParameters.filter((p) => p.name !== 'order'),
+          { name: 'operator_id', in: 'query', required: false, schema: schemaRef('ObjectId') },
+          { name: 'merchant_id', in: 'query', required: false, description: 'Entries of this merchant\'s dashboard sessions.', schema: schemaRef('ObjectId') },
+          { name: 'via', in: 'query', required: false, schema: { type: 'string', enum: ['admin_key', 'dashboard_session'] } },
+          { name: 'session_id_prefix', in: 'query', required: false, description: 'One dashboard session\'s entries.', schema: { type: 'string', pattern: '^[0-9a-f]{12}$' } },
+          { name: 'key_id', in: 'query', required: false, schema: schemaRef('ObjectId') },
+          { name: 'role', in: 'query', required: false, schema: { type: 'string', enum: ['merchant', 'dashboard', 'operator'] } },
+        ],
         responses: { '200': jsonResponse('A page of audit entries.', listOf('AdminAuditEntry'), pageOf([AUDIT_ENTRY])), ...errors },
+      },
+    },
+    '/admin/health': {
+      get: {
+        tags: ['Admin'],
+        operationId: 'getServiceHealth',
+        summary: "Every component's health: the gateway's store and each service's /health, with its latency",
+        description: 'Always 200 (unlike /ready): `status` is `degraded` when a component did not answer, and the component says `unavailable`.',
+        security,
+        responses: { '200': jsonResponse('The components, checked now.', 'ServiceHealth', HEALTH), ...errors },
+      },
+    },
+    '/admin/vault/key-status': {
+      get: {
+        tags: ['Admin'],
+        operationId: 'getKeyStatus',
+        summary: "The vault's key-encryption keys: the active version and the versions its ring holds",
+        security,
+        responses: { '200': jsonResponse('The key status.', 'KeyStatus', { object: 'key_status', active_version: 2, versions: [1, 2] }), ...errors },
+      },
+    },
+    '/admin/vault/key-rotations': {
+      get: {
+        tags: ['Admin'],
+        operationId: 'listKeyRotations',
+        summary: 'The KEK rotations started with POST /admin/vault/key-rotations, newest first, each with the data keys it still has to re-wrap',
+        security,
+        parameters: pageParameters,
+        responses: { '200': jsonResponse('A page of rotations.', listOf('KeyRotation'), pageOf([ROTATION])), ...errors },
+      },
+    },
+    '/admin/vault/key-rotations/{rotation_id}': {
+      get: {
+        tags: ['Admin'],
+        operationId: 'getKeyRotation',
+        summary: "One rotation's progress",
+        security,
+        parameters: [{ name: 'rotation_id', in: 'path', required: true, schema: schemaRef('ObjectId') }],
+        responses: { '200': jsonResponse('The rotation.', 'KeyRotation', ROTATION), ...errors },
       },
     },
     '/admin/merchants': {
@@ -188,18 +264,68 @@ export const adminFragment: OpenApiFragment = {
       },
       AdminAuditEntry: {
         type: 'object',
-        required: ['id', 'at', 'operator_id', 'operator_name', 'method', 'path', 'target_ids', 'status', 'request_id'],
+        required: ['id', 'at', 'operator_id', 'operator_name', 'merchant_id', 'mode', 'via', 'session_id_prefix', 'key_id', 'role', 'method', 'path', 'target_ids', 'status', 'request_id'],
         additionalProperties: false,
         properties: {
           id: schemaRef('ObjectId'),
           at: schemaRef('Timestamp'),
-          operator_id: { type: ['string', 'null'], description: 'Null when the admin key was missing or refused.' },
+          operator_id: { type: ['string', 'null'], description: 'Null when the admin key was missing or refused, and for a merchant\'s dashboard session.' },
           operator_name: { type: ['string', 'null'] },
+          merchant_id: { type: ['string', 'null'], description: 'The merchant a dashboard session acted for; null for operators.' },
+          mode: { type: ['string', 'null'], enum: ['test', 'live', null], description: 'The mode a merchant\'s dashboard session acted in; null for operators.' },
+          via: { type: 'string', enum: ['admin_key', 'dashboard_session'], description: 'How the request was signed: X-Admin-Key, or a dashboard session\'s cookie.' },
+          session_id_prefix: { type: ['string', 'null'], description: 'The first 12 hex characters of the dashboard session\'s stored hash (its entries share it); null for an admin key.' },
+          key_id: { type: ['string', 'null'], description: 'The API key a merchant\'s dashboard session acts with.' },
+          role: { type: ['string', 'null'], enum: ['merchant', 'dashboard', 'operator', null], description: 'The dashboard session\'s role: the kind of key that opened it.' },
           method: { type: 'string' },
           path: { type: 'string', description: 'Without the query string.' },
           target_ids: { type: 'array', items: { type: 'string' }, description: 'Ids named in the path, then the id of what the request created.' },
           status: { type: 'integer', description: 'The HTTP status answered; 499 when the client went away first.' },
           request_id: { type: 'string' },
+        },
+      },
+      ServiceHealth: {
+        type: 'object',
+        required: ['object', 'status', 'checked_at', 'components'],
+        additionalProperties: false,
+        properties: {
+          object: { type: 'string', const: 'service_health' },
+          status: { type: 'string', enum: ['ok', 'degraded'] },
+          checked_at: schemaRef('Timestamp'),
+          components: {
+            type: 'array',
+            items: {
+              type: 'object',
+              required: ['name', 'status', 'latency_ms'],
+              additionalProperties: false,
+              properties: { name: { type: 'string' }, status: { type: 'string', enum: ['ok', 'unavailable'] }, latency_ms: { type: 'integer', minimum: 0 } },
+            },
+          },
+        },
+      },
+      KeyStatus: {
+        type: 'object',
+        required: ['object', 'active_version', 'versions'],
+        additionalProperties: false,
+        properties: {
+          object: { type: 'string', const: 'key_status' },
+          active_version: { type: 'integer', minimum: 1, description: 'The KEK version new data keys are wrapped with.' },
+          versions: { type: 'array', items: { type: 'integer', minimum: 1 }, description: 'Every version the key ring holds (old ones stay until no data key needs them).' },
+        },
+      },
+      KeyRotation: {
+        type: 'object',
+        required: ['id', 'to_version', 'state', 'total', 'rewrapped', 'remaining', 'started_at', 'completed_at'],
+        additionalProperties: false,
+        properties: {
+          id: schemaRef('ObjectId'),
+          to_version: { type: 'integer', minimum: 1 },
+          state: { type: 'string', enum: ['running', 'completed'] },
+          total: { type: 'integer', minimum: 0, description: 'Data keys not wrapped by to_version when the rotation started.' },
+          rewrapped: { type: 'integer', minimum: 0 },
+          remaining: { type: 'integer', minimum: 0, description: 'Data keys still to re-wrap now (0 once completed).' },
+          started_at: schemaRef('Timestamp'),
+          completed_at: { type: ['string', 'null'], format: 'date-time' },
         },
       },
       CreateMerchantRequest: {
@@ -251,7 +377,17 @@ export const adminFragment: OpenApiFragment = {
       CreateApiKeyRequest: {
         type: 'object',
         additionalProperties: false,
-        properties: { mode: { type: 'string', enum: ['test', 'live'], default: 'test' }, label: { type: 'string', maxLength: 200 } },
+        properties: {
+          mode: { type: 'string', enum: ['test', 'live'], default: 'test' },
+          label: { type: 'string', maxLength: 200 },
+          scope: {
+            type: 'string',
+            enum: ['merchant', 'dashboard'],
+            default: 'merchant',
+            description:
+              '`merchant`: a secret key (the whole merchant API). `dashboard`: a read-mostly key for the dashboard and support staff — every GET, and of the changes only capture, cancel, refund, a webhook delivery\'s replay and the flow matrix\'s explain.',
+          },
+        },
       },
       ApiKey: { type: 'object', required: apiKeyRequired, additionalProperties: false, properties: apiKeyProperties },
       ApiKeyWithSecret: {
