@@ -6,7 +6,7 @@ import type { Browser } from 'playwright-core';
 import { eventMessage } from '@vaultline/bus';
 import { paymentActionRequiredV1, topics } from '@vaultline/contracts';
 import { waitFor } from '@vaultline/core';
-import { aCard, captureTopics, MERCHANT_SCOPE, PUBLIC, startVault, type VaultHarness } from '../services/vault/test/vault-harness';
+import { captureTopics, MERCHANT_SCOPE, PUBLIC, startVault, type VaultHarness } from '../services/vault/test/vault-harness';
 import { openSession, paymentStatusMessage } from '../services/vault/test/checkout-helpers';
 import { axeFindings, startFront } from './support/checkout-front';
 import { launchChromium } from './support/payment-scenario';
