@@ -104,6 +104,17 @@ describe('3-D Secure with a challenge (4000000000003063)', () => {
   });
 });
 
+describe('3-D Secure when the session is already over', () => {
+  it('when the card arrives after the session expired and the bank asks for a challenge, then the payment is abandoned in the same commit, its events in order (found by the state-machine property test)', async () => {
+    const created = await h.call(MERCHANT, 'POST', '/payments/one-off', oneOff());
+    h.clock.advance(31 * 60_000);
+    await h.submitCard(created.body, CARDS.challenge);
+    await h.settle();
+    expect(await get(created.body)).toMatchObject({ status: 'failed', failure_reason: 'authentication_abandoned' });
+    expect(eventTypes(created.body)).toEqual(['payment.processing', 'payment.action_required', 'payment.failed']);
+  });
+});
+
 describe('3-D Secure without a challenge', () => {
   it('when the card is frictionless (4000000000003097), then the payment is captured at once, authenticated, with no action required', async () => {
     const payment = await payWith(CARDS.frictionless);

@@ -41,7 +41,7 @@ interface StepResult {
   payment: Payment;
   attempts: Array<Attempt & { kind: ProcessorTransaction['kind']; amount: number | null }>;
   credential?: (credential: Credential) => Credential | null;
-  /** Events that are not a move (payment.action_required), built from the payment as committed. */
+  /** Events that are not a move (payment.action_required), built when the commit's time is known. */
   publish?: Array<(payment: Payment, at: Date) => OutboxMessage>;
 }
 
@@ -114,8 +114,9 @@ async function commit(ports: AdvancePaymentPorts, before: Payment, result: StepR
     }
     let next: Payment = { ...result.payment, progress: { ...result.payment.progress, transactions: sequence }, ...(at === now ? {} : { updated_at: at.toISOString() }) };
     if (ports.onAuthorized && before.amount.authorized === undefined && next.amount.authorized !== undefined) next = ports.onAuthorized(uow, next, at);
-    if (next.status !== before.status) uow.publish(paymentMovedEvent(next, at));
+    // A step's own events (the consumer must authenticate) happened before the move the chain ends in.
     for (const event of result.publish ?? []) uow.publish(event(next, at));
+    if (next.status !== before.status) uow.publish(paymentMovedEvent(next, at));
     if (ports.onCaptured && next.status === 'captured' && before.status !== 'captured') next = ports.onCaptured(uow, next, at);
     if (credential && result.credential) {
       const changed = result.credential(credential);
@@ -276,7 +277,9 @@ async function nextStep(ports: StepPorts, payment: Payment, now: Date): Promise<
       const settled = { ...payment, pending_authentication: null };
       if (last.status === 'action_required') {
         if (!canAwaitConsumer(told, last)) return { payment: fail(settled, AUTHENTICATION_FAILURES.required, now), attempts: authorizationRecords(attempts, amount), credential: releaseCharge(payment) };
-        return { payment: awaitingConsumer(payment, lastAttempt.processor, last, now), attempts: [], publish: [paymentActionRequiredEvent] };
+        const waiting = awaitingConsumer(payment, lastAttempt.processor, last, now);
+        // Built from the payment as it waits: a chained step may end the wait in the same commit (a session already expired).
+        return { payment: waiting, attempts: [], publish: [(_committed, at) => paymentActionRequiredEvent(waiting, at)] };
       }
       const authentication = 'authentication' in last && last.authentication ? last.authentication : null;
       const recorded = authorizationRecords(attempts, amount);
