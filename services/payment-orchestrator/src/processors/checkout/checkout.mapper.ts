@@ -132,6 +132,7 @@ const RESPONSE_CODES: Record<string, string> = {
   '20062': 'card_restricted',
   '20087': 'invalid_security_code',
   '20091': 'issuer_unavailable',
+  '20151': 'authentication_failed',
   '30004': 'card_blocked',
 };
 
