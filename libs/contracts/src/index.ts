@@ -7,3 +7,4 @@ export * from './web-addresses';
 export * from './internal/forwarder-forward-payment';
 export { ERROR_CATALOGUE, ERROR_GROUPS, type ErrorEntry, type ErrorGroup } from './errors/error-catalogue';
 export * from './checkout-locales';
+export * from './simulator-challenge';
