@@ -1,52 +1,4 @@
-import type { AuthorizationInput } from './processor-wire';
-
-/** What the authorization step asks of 3-D Secure. */
-export type ThreeDsSetting = 'off' | 'if_required' | 'always';
-
-/** The consumer's browser, as the hosted page read it (3-D Secure 2 browser data). */
-export interface ConsumerBrowser {
-  user_agent: string;
-  accept_header: string;
-  language: string;
-  color_depth: number;
-  screen_height: number;
-  screen_width: number;
-  time_zone_offset: number;
-  java_enabled: boolean;
-}
-
-/** A consumer-present authorization's 3-D Secure context. */
-export interface ConsumerAuthenticationInput {
-  three_ds: ThreeDsSetting;
-  browser: ConsumerBrowser | null;
-  /** The hosted page the issuer sends the consumer back to. */
-  return_url: string;
-}
-
-/** Where the consumer's browser goes to authenticate: a GET, or a POST of `data` as a form. */
-export interface ProcessorRedirect {
-  url: string;
-  method: 'GET' | 'POST';
-  data?: Record<string, string>;
-}
-
-export type AuthenticationStatus = 'authenticated' | 'attempted' | 'failed' | 'not_required';
-
-/** A processor's 3-D Secure result, as the payment shows it (plus what an authorization needs). */
-export interface ProcessorAuthentication {
-  type: '3ds';
-  version: string | null;
-  status: AuthenticationStatus;
-  eci: string | null;
-  liability_shift: boolean;
-  authentication_value: string | null;
-  ds_transaction_id: string | null;
-}
-
-/** The first payment of a recurring or unscheduled series: the schemes want its challenge as a mandate. */
-export function isFirstOfSeries(payment: Pick<AuthorizationInput, 'use_case'>): boolean {
-  return payment.use_case === 'RECURRING' || payment.use_case === 'UNSCHEDULED';
-}
+import type { ActionRequiredOutcome, AuthenticationStatus, RedirectAction } from '../domain/payment/authentication';
 
 /**
  * EMV 3-D Secure transStatus (and Checkout.com's authentication_response, the same letters) → status:
@@ -57,4 +9,26 @@ export function threeDsAuthenticationStatus(transStatus: string): Authentication
   if (transStatus === 'Y') return 'authenticated';
   if (transStatus === 'A') return 'attempted';
   return 'failed';
+}
+
+/**
+ * The redirect an action_required answer asks for, kept in its `resume` state: when the consumer comes
+ * back without what settles the payment (a reload of the return address, the processor not yet done),
+ * the engine can send them to the same page again.
+ */
+export function redirectResume(action: RedirectAction): Record<string, string> {
+  return { redirect_url: action.url, redirect_method: action.method, ...(Object.keys(action.data).length > 0 ? { redirect_data: JSON.stringify(action.data) } : {}) };
+}
+
+/** The redirect kept by `redirectResume`; null when the state holds none. */
+export function redirectOfResume(resume: Record<string, string>): RedirectAction | null {
+  const url = resume.redirect_url;
+  if (!url) return null;
+  const data = resume.redirect_data ? (JSON.parse(resume.redirect_data) as Record<string, string>) : {};
+  return { type: 'redirect', url, method: resume.redirect_method === 'POST' ? 'POST' : 'GET', data };
+}
+
+/** "The consumer must (still) authenticate": the redirect, the processor's reference, the state to resume and the return parameters read. */
+export function actionRequired(action: RedirectAction, processorReference: string | null, resume: Record<string, string>, returnParameters: string[]): ActionRequiredOutcome {
+  return { status: 'action_required', action, processor_reference: processorReference, resume: { ...resume, ...redirectResume(action) }, return_parameters: returnParameters };
 }

@@ -1,8 +1,9 @@
-import type { StepOutcome } from '../../domain/ports';
-import { field, text, type AuthorizationInput, type ProcessorHttpRequest, type ProcessorHttpResponse } from '../processor-wire';
+import type { AuthenticationResult, ConsumerAuthentication, RedirectAction } from '../../domain/payment/authentication';
+import type { AuthorizationOutcome } from '../../domain/ports';
+import { field, isMerchantInitiated, text, type AuthorizationInput, type ProcessorHttpRequest, type ProcessorHttpResponse } from '../processor-wire';
+import { actionRequired, threeDsAuthenticationStatus } from '../three-ds-wire';
 import type { AdyenCredentials } from './adyen.account';
 import { ADYEN_API_VERSION, fromAdyenPaymentResponse } from './adyen.mapper';
-import { isFirstOfSeries, threeDsAuthenticationStatus, type ConsumerAuthenticationInput, type ProcessorAuthentication, type ProcessorRedirect } from '../three-ds-wire';
 
 /*
  * Adyen Checkout API v69, 3-D Secure 2 through the redirect flow (the default when
@@ -10,7 +11,7 @@ import { isFirstOfSeries, threeDsAuthenticationStatus, type ConsumerAuthenticati
  * those of Adyen's published OpenAPI document, json/CheckoutService-v69.json (github.com/Adyen/adyen-openapi):
  * PaymentRequest.authenticationData (AuthenticationData.attemptAuthentication: always | never),
  * PaymentRequest.browserInfo (BrowserInfo, all eight fields required for web), channel (iOS | Android | Web),
- * origin (maxLength 80, no path, no trailing slash), returnUrl, threeDS2RequestData (ThreeDS2RequestFields
+ * origin (maxLength 80, no path, no trailing slash), returnUrl, shopperIP, threeDS2RequestData (ThreeDS2RequestFields
  * .threeDSRequestorChallengeInd: 01–06); PaymentResponse.resultCode RedirectShopper with action
  * CheckoutRedirectAction { type: redirect, url, method, data }; PaymentDetailsRequest { details:
  * PaymentCompletionDetails.redirectResult }; the results in additionalData (ResponseAdditionalDataCommon:
@@ -34,10 +35,10 @@ function originOf(url: string): string {
  * The first payment of a recurring or unscheduled series asks for the challenge as a mandate (04), the
  * way the schemes want a series set up. Merchant-initiated payments get nothing: the consumer is absent.
  */
-export function adyenThreeDsFields(payment: AuthorizationInput, consumer: ConsumerAuthenticationInput): Record<string, unknown> {
-  if (payment.use_case === 'SUBSEQUENT_RECURRING' || payment.use_case === 'SUBSEQUENT_UNSCHEDULED') return {};
+export function adyenThreeDsFields(payment: AuthorizationInput, consumer: ConsumerAuthentication): Record<string, unknown> {
+  if (isMerchantInitiated(payment.use_case)) return {};
   if (consumer.three_ds === 'off') return { authenticationData: { attemptAuthentication: 'never' } };
-  const challengeInd = isFirstOfSeries(payment) ? ADYEN_CHALLENGE_MANDATE : consumer.three_ds === 'always' ? ADYEN_CHALLENGE_REQUESTED : null;
+  const challengeInd = consumer.first_of_series ? ADYEN_CHALLENGE_MANDATE : consumer.three_ds === 'always' ? ADYEN_CHALLENGE_REQUESTED : null;
   const browser = consumer.browser;
   return {
     ...(consumer.three_ds === 'always' ? { authenticationData: { attemptAuthentication: 'always' } } : {}),
@@ -56,6 +57,7 @@ export function adyenThreeDsFields(payment: AuthorizationInput, consumer: Consum
           },
         }
       : {}),
+    ...(browser?.ip_address ? { shopperIP: browser.ip_address } : {}),
     channel: 'Web',
     origin: originOf(consumer.return_url),
     returnUrl: consumer.return_url,
@@ -68,7 +70,7 @@ export function adyenThreeDsFields(payment: AuthorizationInput, consumer: Consum
  * the status; without it `threeDAuthenticated`. Adyen returns these when the account's additional-data
  * settings include them (Customer Area → Developers → Additional data: "3D Secure").
  */
-export function adyenAuthentication(body: unknown): ProcessorAuthentication | null {
+export function adyenAuthentication(body: unknown): AuthenticationResult | null {
   const data = field(body, 'additionalData');
   const value = (name: string) => text(field(data, name));
   const transStatus = value('threeDAuthenticatedResponse');
@@ -87,7 +89,7 @@ export function adyenAuthentication(body: unknown): ProcessorAuthentication | nu
 }
 
 /** A RedirectShopper answer's redirect action (pure); null when the answer is no redirect. */
-export function adyenRedirect(body: unknown): ProcessorRedirect | null {
+export function adyenRedirect(body: unknown): RedirectAction | null {
   if (field(body, 'resultCode') !== 'RedirectShopper') return null;
   const action = field(body, 'action');
   const url = text(field(action, 'url'));
@@ -96,21 +98,25 @@ export function adyenRedirect(body: unknown): ProcessorRedirect | null {
   const data = field(action, 'data');
   const formData: Record<string, string> = {};
   if (method === 'POST' && typeof data === 'object' && data !== null) for (const [name, member] of Object.entries(data)) if (typeof member === 'string') formData[name] = member;
-  return { url, method, ...(method === 'POST' ? { data: formData } : {}) };
+  return { type: 'redirect', url, method, data: formData };
 }
 
-export type AdyenThreeDsOutcome = { kind: 'redirect'; redirect: ProcessorRedirect } | { kind: 'settled'; outcome: StepOutcome; authentication: ProcessorAuthentication | null };
+/** The return parameter Adyen appends to the returnUrl (PaymentCompletionDetails.redirectResult). */
+export const ADYEN_RETURN_PARAMETERS = ['redirectResult'];
 
 /**
  * The `/payments` or `/payments/details` answer with 3-D Secure (pure): RedirectShopper sends the consumer
- * to the issuer (no pspReference yet: Adyen gives it with the details answer); anything else is the
- * usual outcome (`3D Not Authenticated` → authentication_failed), with the authentication result.
+ * to the issuer (no pspReference yet: Adyen gives it with the details answer, and v69 needs no
+ * paymentData to resume); anything else is the usual outcome (`3D Not Authenticated` →
+ * authentication_failed), with the authentication result.
  */
-export function fromAdyenThreeDsResponse(response: ProcessorHttpResponse): AdyenThreeDsOutcome {
+export function fromAdyenThreeDsResponse(response: ProcessorHttpResponse): AuthorizationOutcome {
   const redirect = response.status === 200 ? adyenRedirect(response.body) : null;
-  if (redirect) return { kind: 'redirect', redirect };
-  if (field(response.body, 'resultCode') === 'RedirectShopper') return { kind: 'settled', outcome: { status: 'failed', failure_reason: 'processor_invalid_response', processor_reference: null }, authentication: null };
-  return { kind: 'settled', outcome: fromAdyenPaymentResponse(response), authentication: response.status === 200 ? adyenAuthentication(response.body) : null };
+  if (redirect) return actionRequired(redirect, null, {}, ADYEN_RETURN_PARAMETERS);
+  if (field(response.body, 'resultCode') === 'RedirectShopper') return { status: 'failed', failure_reason: 'processor_invalid_response', processor_reference: null };
+  const outcome = fromAdyenPaymentResponse(response);
+  const authentication = response.status === 200 ? adyenAuthentication(response.body) : null;
+  return outcome.status === 'error' || !authentication ? outcome : { ...outcome, authentication };
 }
 
 /**

@@ -1,4 +1,5 @@
 import { CHECKOUT_TEST_CARDS, startCheckoutStandIn, type CheckoutStandIn } from '../../../../../test-e2e/support/checkout-stand-in';
+import { answerIssuerChallenge } from '../../../../../test-e2e/support/issuer-challenge-page';
 import { placeholderTransport } from '../../../test/support/placeholder-transport';
 import type { CaptureOutcome, ProcessorPayment } from '../../domain/ports';
 import { processorContract } from '../processor.contract';
@@ -8,6 +9,7 @@ import { fromCheckoutWebhook, verifyCheckoutWebhook } from './checkout.webhook';
 const credentials = { secret_key: 'sk_sbox_contract_key', processing_channel_id: 'pc_contract1', webhook_secret: 'whsec_contract' };
 const APPROVED_TOKEN = '01a208ee-5f6c-74c8-b99c-0000000000c1';
 const DECLINED_TOKEN = '01a208ee-5f6c-74c8-b99c-0000000000c2';
+const CHALLENGE_TOKEN = '01a208ee-5f6c-74c8-b99c-0000000003c5';
 
 let standIn: CheckoutStandIn;
 beforeAll(async () => {
@@ -21,6 +23,7 @@ const transport = placeholderTransport(
   {
     [APPROVED_TOKEN]: { number: CHECKOUT_TEST_CARDS.approved, expiry_month: 3, expiry_year: 2030, security_code: '100' },
     [DECLINED_TOKEN]: { number: CHECKOUT_TEST_CARDS.declined, expiry_month: 3, expiry_year: 2030, security_code: '100' },
+    [CHALLENGE_TOKEN]: { number: CHECKOUT_TEST_CARDS.threeDsChallenge, expiry_month: 3, expiry_year: 2030, security_code: '100' },
   },
   { integerExpiry: true },
 );
@@ -63,6 +66,7 @@ describe('Checkout.com plugin against its stand-in', () => {
     declined: { token_id: DECLINED_TOKEN, security_code_available: true },
     context: { transport },
     settle: settleByWebhook,
+    threeDs: { challenged: { token_id: CHALLENGE_TOKEN, security_code_available: true, cardholder_name: 'Ada Lovelace' }, consumerReturns: answerIssuerChallenge },
   });
 });
 

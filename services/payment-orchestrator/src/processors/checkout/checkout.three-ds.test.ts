@@ -1,5 +1,5 @@
 import { authorizationInputOf } from '../../../test/support/processor-fixtures';
-import type { ConsumerAuthenticationInput } from '../three-ds-wire';
+import type { ConsumerAuthentication } from '../../domain/payment/authentication';
 import type { CheckoutCredentials } from './checkout.account';
 import { checkoutThreeDsFields, fromCheckoutPaymentLookup, fromCheckoutThreeDsPaymentResponse, toCheckoutPaymentLookup } from './checkout.three-ds';
 import { fromCheckoutWebhook } from './checkout.webhook';
@@ -11,13 +11,20 @@ import { fromCheckoutWebhook } from './checkout.webhook';
 
 const credentials: CheckoutCredentials = { secret_key: 'sk_sbox_test', processing_channel_id: 'pc_abc', webhook_secret: 'whsec' };
 const RETURN_URL = 'https://pay.example.com/checkout/c_7Hq2/return';
-const consumer = (overrides: Partial<ConsumerAuthenticationInput> = {}): ConsumerAuthenticationInput => ({ three_ds: 'if_required', browser: null, return_url: RETURN_URL, ...overrides });
+const browser = { user_agent: 'Mozilla/5.0', accept_header: 'text/html', language: 'en-GB', color_depth: 24, screen_height: 900, screen_width: 1440, time_zone_offset: -60, java_enabled: false, ip_address: '203.0.113.7' };
+const consumer = (overrides: Partial<ConsumerAuthentication> = {}): ConsumerAuthentication => ({ three_ds: 'if_required', browser: null, return_url: RETURN_URL, first_of_series: false, ...overrides });
 const PAY = 'pay_mbabizu24mvu3mela5njyhpit4';
 const SID = 'sid_ubfj2q76miwundwlk72vxt2i7q';
+/** What the 202 answer kept to resume (fromCheckoutThreeDsPaymentResponse). */
+const resume = { payment_id: PAY, redirect_url: `https://api.sandbox.checkout.com/3ds/${SID}`, redirect_method: 'GET' };
 
 describe('Checkout.com POST /payments with 3-D Secure (3dsRequest)', () => {
   it('when the step says if_required, then 3ds.enabled is true with challenge_indicator no_preference, and success_url and failure_url are the hosted page', () => {
     expect(checkoutThreeDsFields(authorizationInputOf(), consumer())).toEqual({ '3ds': { enabled: true, challenge_indicator: 'no_preference' }, success_url: RETURN_URL, failure_url: RETURN_URL });
+  });
+
+  it('when the hosted page knows the consumer\'s address, then it goes as payment_ip (Checkout.com collects the rest of the browser data on its own 3DS page)', () => {
+    expect(checkoutThreeDsFields(authorizationInputOf(), consumer({ browser }))).toEqual({ '3ds': { enabled: true, challenge_indicator: 'no_preference' }, success_url: RETURN_URL, failure_url: RETURN_URL, payment_ip: '203.0.113.7' });
   });
 
   it('when the step says always, then the challenge_indicator is challenge_requested', () => {
@@ -31,7 +38,7 @@ describe('Checkout.com POST /payments with 3-D Secure (3dsRequest)', () => {
   it.each(['RECURRING', 'UNSCHEDULED'] as const)('when the payment is the first of a %s series, then the challenge_indicator is challenge_requested_mandate under if_required and always alike', (use_case) => {
     const payment = authorizationInputOf({ use_case, stored_credential: 'storing' });
     for (const three_ds of ['if_required', 'always'] as const) {
-      expect(checkoutThreeDsFields(payment, consumer({ three_ds }))).toEqual({ '3ds': { enabled: true, challenge_indicator: 'challenge_requested_mandate' }, success_url: RETURN_URL, failure_url: RETURN_URL });
+      expect(checkoutThreeDsFields(payment, consumer({ three_ds, first_of_series: true }))).toEqual({ '3ds': { enabled: true, challenge_indicator: 'challenge_requested_mandate' }, success_url: RETURN_URL, failure_url: RETURN_URL });
     }
   });
 
@@ -47,22 +54,25 @@ describe('Checkout.com POST /payments with 3-D Secure (3dsRequest)', () => {
 describe('Checkout.com answers to a 3-D Secure payment', () => {
   it('when Checkout.com answers 202 Pending with _links.redirect, then the consumer is sent there by GET and the payment id is the processor reference', () => {
     const body = { id: PAY, status: 'Pending', reference: 'p1', '3ds': { downgraded: false, enrolled: 'Y' }, _links: { self: { href: `https://api.sandbox.checkout.com/payments/${PAY}` }, redirect: { href: `https://api.sandbox.checkout.com/3ds/${PAY}` } } };
-    expect(fromCheckoutThreeDsPaymentResponse({ status: 202, body })).toEqual({ kind: 'redirect', redirect: { url: `https://api.sandbox.checkout.com/3ds/${PAY}`, method: 'GET' }, processor_reference: PAY });
+    expect(fromCheckoutThreeDsPaymentResponse({ status: 202, body })).toEqual({
+      status: 'action_required',
+      action: { type: 'redirect', url: `https://api.sandbox.checkout.com/3ds/${PAY}`, method: 'GET', data: {} },
+      processor_reference: PAY,
+      resume: { payment_id: PAY, redirect_url: `https://api.sandbox.checkout.com/3ds/${PAY}`, redirect_method: 'GET' },
+      return_parameters: ['cko-session-id'],
+    });
   });
 
   it('when a 202 Pending answer has no redirect link, then the payment fails processor_invalid_response', () => {
-    expect(fromCheckoutThreeDsPaymentResponse({ status: 202, body: { id: PAY, status: 'Pending', _links: { self: { href: 'x' } } } })).toEqual({
-      kind: 'settled',
-      outcome: { status: 'failed', failure_reason: 'processor_invalid_response', processor_reference: PAY },
-      authentication: null,
-    });
+    expect(fromCheckoutThreeDsPaymentResponse({ status: 202, body: { id: PAY, status: 'Pending', _links: { self: { href: 'x' } } } })).toEqual({ status: 'failed', failure_reason: 'processor_invalid_response', processor_reference: PAY });
   });
 
   it('when the issuer authenticated frictionless (201 Authorized with the 3ds block), then the outcome succeeds with the authentication: status, version, eci, cryptogram, liability shifted', () => {
     const body = { id: PAY, action_id: 'act_1', amount: 1250, currency: 'EUR', approved: true, status: 'Authorized', response_code: '10000', scheme_id: '488341541494658', eci: '05', '3ds': { downgraded: false, enrolled: 'Y', signature_valid: 'Y', authentication_response: 'Y', cryptogram: 'hv8mUFzPzRZoCAAAAAEQBDMAAAA=', xid: 'MDAwMDAwMDAwMDAwMDAwMzIyNzY=', version: '2.2.0' } };
     expect(fromCheckoutThreeDsPaymentResponse({ status: 201, body })).toEqual({
-      kind: 'settled',
-      outcome: { status: 'succeeded', processor_reference: PAY, network_transaction_reference: '488341541494658' },
+      status: 'succeeded',
+      processor_reference: PAY,
+      network_transaction_reference: '488341541494658',
       authentication: { type: '3ds', version: '2.2.0', status: 'authenticated', eci: '05', liability_shift: true, authentication_value: 'hv8mUFzPzRZoCAAAAAEQBDMAAAA=', ds_transaction_id: null },
     });
   });
@@ -81,41 +91,49 @@ describe('Checkout.com GET /payments/{cko-session-id} after the consumer came ba
 
   it('when the payment is Authorized after the challenge, then it succeeds with the authentication from the 3ds block', () => {
     const body = { id: PAY, status: 'Authorized', approved: true, amount: 1250, currency: 'EUR', scheme_id: '488341541494658', eci: '05', '3ds': { downgraded: false, enrolled: 'Y', authentication_response: 'Y', version: '2.2.0', cryptogram: 'hv8mUFzPzRZoCAAAAAEQBDMAAAA=' }, actions: [{ id: 'act_1', type: 'Authorization', response_code: '10000' }] };
-    expect(fromCheckoutPaymentLookup({ status: 200, body })).toEqual({
-      kind: 'settled',
-      outcome: { status: 'succeeded', processor_reference: PAY, network_transaction_reference: '488341541494658' },
+    expect(fromCheckoutPaymentLookup({ status: 200, body }, resume)).toEqual({
+      status: 'succeeded',
+      processor_reference: PAY,
+      network_transaction_reference: '488341541494658',
       authentication: { type: '3ds', version: '2.2.0', status: 'authenticated', eci: '05', liability_shift: true, authentication_value: 'hv8mUFzPzRZoCAAAAAEQBDMAAAA=', ds_transaction_id: null },
     });
   });
 
   it('when an automatic-capture payment is already Captured, then the authorization succeeded', () => {
-    expect(fromCheckoutPaymentLookup({ status: 200, body: { id: PAY, status: 'Captured', approved: true, '3ds': { authentication_response: 'A', version: '2.1.0' } } })).toMatchObject({
-      kind: 'settled',
-      outcome: { status: 'succeeded', processor_reference: PAY },
+    expect(fromCheckoutPaymentLookup({ status: 200, body: { id: PAY, status: 'Captured', approved: true, '3ds': { authentication_response: 'A', version: '2.1.0' } } }, resume)).toMatchObject({
+      status: 'succeeded',
+      processor_reference: PAY,
       authentication: { status: 'attempted', liability_shift: true, eci: null },
     });
   });
 
   it('when the cardholder failed the challenge (Declined, authentication_response N), then the payment fails authentication_failed, liability not shifted', () => {
     const body = { id: PAY, status: 'Declined', approved: false, '3ds': { downgraded: false, enrolled: 'Y', authentication_response: 'N', version: '2.2.0' }, actions: [{ id: 'act_1', type: 'Authorization', response_code: '20151', response_summary: 'Cardholder failed 3DS authentication' }] };
-    expect(fromCheckoutPaymentLookup({ status: 200, body })).toEqual({
-      kind: 'settled',
-      outcome: { status: 'failed', failure_reason: 'authentication_failed', processor_reference: PAY },
+    expect(fromCheckoutPaymentLookup({ status: 200, body }, resume)).toEqual({
+      status: 'failed',
+      failure_reason: 'authentication_failed',
+      processor_reference: PAY,
       authentication: { type: '3ds', version: '2.2.0', status: 'failed', eci: null, liability_shift: false, authentication_value: null, ds_transaction_id: null },
     });
   });
 
   it('when the issuer declined after a successful challenge, then the failure is the decline\'s, read from the authorization action\'s response code', () => {
     const body = { id: PAY, status: 'Declined', approved: false, '3ds': { authentication_response: 'Y', version: '2.2.0' }, actions: [{ id: 'act_1', type: 'Authorization', response_code: '20051' }] };
-    expect(fromCheckoutPaymentLookup({ status: 200, body })).toMatchObject({ kind: 'settled', outcome: { status: 'failed', failure_reason: 'insufficient_funds' }, authentication: { status: 'authenticated' } });
+    expect(fromCheckoutPaymentLookup({ status: 200, body }, resume)).toMatchObject({ status: 'failed', failure_reason: 'insufficient_funds', authentication: { status: 'authenticated' } });
   });
 
-  it('when Checkout.com still says Pending, then the payment stays pending (a webhook or the next look settles it)', () => {
-    expect(fromCheckoutPaymentLookup({ status: 200, body: { id: PAY, status: 'Pending', approved: false, '3ds': { enrolled: 'Y' } } })).toEqual({ kind: 'pending', processor_reference: PAY });
+  it('when Checkout.com still says Pending (the consumer came back before finishing), then the consumer is sent to the same 3DS page again', () => {
+    expect(fromCheckoutPaymentLookup({ status: 200, body: { id: PAY, status: 'Pending', approved: false, '3ds': { enrolled: 'Y' } } }, resume)).toEqual({
+      status: 'action_required',
+      action: { type: 'redirect', url: `https://api.sandbox.checkout.com/3ds/${SID}`, method: 'GET', data: {} },
+      processor_reference: PAY,
+      resume,
+      return_parameters: ['cko-session-id'],
+    });
   });
 
   it('when the lookup meets an outage (503), then it is the retryable processor error', () => {
-    expect(fromCheckoutPaymentLookup({ status: 503, body: null })).toEqual({ kind: 'settled', outcome: { status: 'error', failure_reason: 'processor_unavailable' }, authentication: null });
+    expect(fromCheckoutPaymentLookup({ status: 503, body: null }, resume)).toEqual({ status: 'error', failure_reason: 'processor_unavailable' });
   });
 });
 

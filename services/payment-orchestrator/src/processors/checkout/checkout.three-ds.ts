@@ -1,6 +1,7 @@
-import type { StepOutcome } from '../../domain/ports';
-import { field, text, transportOutcome, type AuthorizationInput, type ProcessorHttpRequest, type ProcessorHttpResponse } from '../processor-wire';
-import { isFirstOfSeries, threeDsAuthenticationStatus, type ConsumerAuthenticationInput, type ProcessorAuthentication, type ProcessorRedirect } from '../three-ds-wire';
+import type { AuthenticationResult, ConsumerAuthentication } from '../../domain/payment/authentication';
+import type { AuthorizationOutcome } from '../../domain/ports';
+import { field, isMerchantInitiated, text, transportOutcome, type AuthorizationInput, type ProcessorHttpRequest, type ProcessorHttpResponse } from '../processor-wire';
+import { actionRequired, redirectOfResume, threeDsAuthenticationStatus } from '../three-ds-wire';
 import type { CheckoutCredentials } from './checkout.account';
 import { checkoutFailureReason, fromCheckoutPaymentResponse } from './checkout.mapper';
 
@@ -9,7 +10,7 @@ import { checkoutFailureReason, fromCheckoutPaymentResponse } from './checkout.m
  * values are those of Checkout.com's published API reference (github.com/checkout/checkout-api-reference,
  * nas_spec): PaymentRequest `3ds` (3dsRequest.enabled, 3dsRequest.challenge_indicator: no_preference |
  * no_challenge_requested | challenge_requested | challenge_requested_mandate), success_url and failure_url
- * (format uri, maxLength 255); POST /payments answering 202 with PaymentAcceptedResponse { id, status:
+ * (format uri, maxLength 255), payment_ip; POST /payments answering 202 with PaymentAcceptedResponse { id, status:
  * Pending, _links.redirect.href }; GET /payments/{id} (paths/payments@{id}.yaml: the id may be the
  * `cko-session-id` the redirect back carries, `sid_…`) answering PaymentDetails { status, approved, 3ds
  * (3dsData: authentication_response Y | N | A | U, version, cryptogram, xid, enrolled, downgraded), eci,
@@ -30,12 +31,13 @@ export const CHECKOUT_REDIRECT_URL_MAX = 255;
  * decides) under `if_required`. The consumer comes back to the hosted page on success and on failure
  * alike: the page resumes the payment and Checkout.com's answer says which it was.
  */
-export function checkoutThreeDsFields(payment: AuthorizationInput, consumer: ConsumerAuthenticationInput): Record<string, unknown> {
-  if (payment.use_case === 'SUBSEQUENT_RECURRING' || payment.use_case === 'SUBSEQUENT_UNSCHEDULED') return {};
+export function checkoutThreeDsFields(payment: AuthorizationInput, consumer: ConsumerAuthentication): Record<string, unknown> {
+  if (isMerchantInitiated(payment.use_case)) return {};
   if (consumer.three_ds === 'off') return { '3ds': { enabled: false } };
-  const challenge_indicator: CheckoutChallengeIndicator = isFirstOfSeries(payment) ? 'challenge_requested_mandate' : consumer.three_ds === 'always' ? 'challenge_requested' : 'no_preference';
+  const challenge_indicator: CheckoutChallengeIndicator = consumer.first_of_series ? 'challenge_requested_mandate' : consumer.three_ds === 'always' ? 'challenge_requested' : 'no_preference';
   if (consumer.return_url.length > CHECKOUT_REDIRECT_URL_MAX) throw new Error(`Checkout.com takes success_url and failure_url of at most ${CHECKOUT_REDIRECT_URL_MAX} characters`);
-  return { '3ds': { enabled: true, challenge_indicator }, success_url: consumer.return_url, failure_url: consumer.return_url };
+  const paymentIp = consumer.browser?.ip_address;
+  return { '3ds': { enabled: true, challenge_indicator }, success_url: consumer.return_url, failure_url: consumer.return_url, ...(paymentIp ? { payment_ip: paymentIp } : {}) };
 }
 
 /**
@@ -44,7 +46,7 @@ export function checkoutThreeDsFields(payment: AuthorizationInput, consumer: Con
  * liability shift of its own: it follows the scheme rules, under which an authenticated (Y) or attempted
  * (A) 3-D Secure payment shifts liability to the issuer.
  */
-export function checkoutAuthentication(body: unknown): ProcessorAuthentication | null {
+export function checkoutAuthentication(body: unknown): AuthenticationResult | null {
   const threeDs = field(body, '3ds');
   const response = text(field(threeDs, 'authentication_response'));
   if (response === null) return null;
@@ -60,24 +62,27 @@ export function checkoutAuthentication(body: unknown): ProcessorAuthentication |
   };
 }
 
-export type CheckoutThreeDsOutcome =
-  | { kind: 'redirect'; redirect: ProcessorRedirect; processor_reference: string }
-  /** GET /payments/{id} still says Pending: the consumer has not finished, or Checkout.com not yet settled. */
-  | { kind: 'pending'; processor_reference: string | null }
-  | { kind: 'settled'; outcome: StepOutcome; authentication: ProcessorAuthentication | null };
+/** The return parameter Checkout.com appends to success_url and failure_url (paths/payments@{id}.yaml). */
+export const CHECKOUT_RETURN_PARAMETERS = ['cko-session-id'];
+
+/** A succeeded or failed outcome with the authentication that ran, if one did. */
+function withAuthentication(outcome: AuthorizationOutcome, authentication: AuthenticationResult | null): AuthorizationOutcome {
+  return authentication && (outcome.status === 'succeeded' || outcome.status === 'failed') ? { ...outcome, authentication } : outcome;
+}
 
 /**
  * The `POST /payments` answer with 3-D Secure (pure): 202 Pending with a redirect link sends the consumer
- * to `_links.redirect.href` (a GET); a 201 is the usual outcome, with the frictionless authentication result.
+ * to `_links.redirect.href` (a GET), the payment id kept to look it up later; a 201 is the usual outcome,
+ * with the frictionless authentication result.
  */
-export function fromCheckoutThreeDsPaymentResponse(response: ProcessorHttpResponse): CheckoutThreeDsOutcome {
+export function fromCheckoutThreeDsPaymentResponse(response: ProcessorHttpResponse): AuthorizationOutcome {
   if (response.status === 202 && field(response.body, 'status') === 'Pending') {
     const id = text(field(response.body, 'id'));
     const href = text(field(field(field(response.body, '_links'), 'redirect'), 'href'));
-    if (!id || !href) return { kind: 'settled', outcome: { status: 'failed', failure_reason: 'processor_invalid_response', processor_reference: id }, authentication: null };
-    return { kind: 'redirect', redirect: { url: href, method: 'GET' }, processor_reference: id };
+    if (!id || !href) return { status: 'failed', failure_reason: 'processor_invalid_response', processor_reference: id };
+    return actionRequired({ type: 'redirect', url: href, method: 'GET', data: {} }, id, { payment_id: id }, CHECKOUT_RETURN_PARAMETERS);
   }
-  return { kind: 'settled', outcome: fromCheckoutPaymentResponse(response), authentication: transportOutcome(response.status) ? null : checkoutAuthentication(response.body) };
+  return withAuthentication(fromCheckoutPaymentResponse(response), transportOutcome(response.status) ? null : checkoutAuthentication(response.body));
 }
 
 /** A payment or 3-D Secure session id as Checkout.com writes them (payments@{id}.yaml: ^(pay|sid)_(\w{26})$). */
@@ -105,23 +110,28 @@ function authorizationResponseCode(body: unknown): unknown {
 /**
  * GET /payments/{id} after the consumer came back (pure): Authorized, Captured (and their partial and
  * verified forms) succeeded; Declined failed, `authentication_failed` when the cardholder was not
- * authenticated (authentication_response other than Y or A, or response code 20151); Pending stays
- * pending (the payment_approved or payment_authentication_failed webhook, or the next look, settles it).
+ * authenticated (authentication_response other than Y or A, or response code 20151). Pending (the
+ * consumer came back before finishing, or Checkout.com has not settled yet): the consumer is sent to the
+ * same page again (`resume`, from the 202 answer).
  */
-export function fromCheckoutPaymentLookup(response: ProcessorHttpResponse): CheckoutThreeDsOutcome {
+export function fromCheckoutPaymentLookup(response: ProcessorHttpResponse, resume: Record<string, string>): AuthorizationOutcome {
   const transport = transportOutcome(response.status);
-  if (transport) return { kind: 'settled', outcome: transport, authentication: null };
+  if (transport) return transport;
   const id = text(field(response.body, 'id'));
   const authentication = checkoutAuthentication(response.body);
   const status = field(response.body, 'status');
-  if (status === 'Pending') return { kind: 'pending', processor_reference: id };
+  if (status === 'Pending') {
+    const redirect = redirectOfResume(resume);
+    if (redirect) return actionRequired(redirect, id, { payment_id: id ?? resume.payment_id ?? '' }, CHECKOUT_RETURN_PARAMETERS);
+    return { status: 'error', failure_reason: 'processor_pending' };
+  }
   if (status === 'Declined') {
     const notAuthenticated = authentication !== null && authentication.status === 'failed';
     const failure_reason = notAuthenticated ? 'authentication_failed' : checkoutFailureReason(authorizationResponseCode(response.body));
-    return { kind: 'settled', outcome: { status: 'failed', failure_reason, processor_reference: id }, authentication };
+    return withAuthentication({ status: 'failed', failure_reason, processor_reference: id }, authentication);
   }
   if (['Authorized', 'Captured', 'Card Verified', 'Partially Captured'].includes(String(status)) && field(response.body, 'approved') === true && id) {
-    return { kind: 'settled', outcome: { status: 'succeeded', processor_reference: id, network_transaction_reference: text(field(response.body, 'scheme_id')) }, authentication };
+    return withAuthentication({ status: 'succeeded', processor_reference: id, network_transaction_reference: text(field(response.body, 'scheme_id')) }, authentication);
   }
-  return { kind: 'settled', outcome: { status: 'failed', failure_reason: 'processor_unexpected_result', processor_reference: id }, authentication };
+  return withAuthentication({ status: 'failed', failure_reason: 'processor_unexpected_result', processor_reference: id }, authentication);
 }
