@@ -1,8 +1,6 @@
 import type { Browser } from 'playwright-core';
-import { Webhook } from 'standardwebhooks';
 import { waitFor } from '@vaultline/core';
-import { registerWebhookEndpoint } from './support/import-scenario';
-import { ADMIN_API_KEY, MERCHANT_API_KEY, MerchantApi, PROFILES, type RunningProfile } from './support/merchant-api';
+import { ADMIN_API_KEY, MerchantApi, PROFILES, type RunningProfile } from './support/merchant-api';
 import { ADYEN_TEST_CARDS, startAdyenStandIn, type AdyenStandIn } from './support/adyen-stand-in';
 import {
   PAYMENT_CVC,
@@ -11,6 +9,7 @@ import {
   SIMULATOR_CARDS,
   dayFromNow,
   issueLiveKey,
+  merchantWithWebhooks,
   launchChromium,
   outcomeShown,
   payOnHostedPage,
@@ -20,7 +19,7 @@ import {
   timeFromNow,
   type PaymentView,
 } from './support/payment-scenario';
-import { signatureHeaders, startWebhookReceiver, type WebhookReceiver } from './support/webhook-receiver';
+import { verifiedPaymentWebhooks, type WebhookReceiver } from './support/webhook-receiver';
 
 const ADYEN = { api_key: 'AQE_e2e_adyen_key_5521', merchant_account: 'ShopECOM', hmac_key: '44782DEF547AAA06C910C43932B1EB0C71FC68D9D0C057550C48EC2ACF6BA056' };
 
@@ -64,10 +63,8 @@ describe('payments through the gateway, from create to the outcome', () => {
     let secret: string;
 
     beforeAll(async () => {
-      [profile, receiver] = await Promise.all([started.get(name)!, startWebhookReceiver()]);
-      const merchant = new MerchantApi(profile.baseUrl, MERCHANT_API_KEY);
-      api = new PaymentsApi(merchant);
-      secret = (await registerWebhookEndpoint(merchant, receiver.url, [])).secret;
+      profile = await started.get(name)!;
+      ({ api, receiver, secret } = await merchantWithWebhooks(profile.baseUrl));
     }, 90_000);
     afterAll(async () => {
       await profile?.stop();
@@ -75,11 +72,7 @@ describe('payments through the gateway, from create to the outcome', () => {
     });
 
     /** The payloads of the webhooks about one payment, each verified with the endpoint's secret, in the order they arrived. */
-    function webhooksOf(secret: string, paymentId: string): Array<{ type: string; data: Record<string, unknown> }> {
-      return receiver.received
-        .map((webhook) => new Webhook(secret).verify(webhook.body, signatureHeaders(webhook)) as { type: string; data: Record<string, unknown> })
-        .filter((payload) => payload.data.payment_id === paymentId);
-    }
+    const webhooksOf = (secret: string, paymentId: string) => verifiedPaymentWebhooks(receiver, secret, paymentId);
 
     const initial = (path: string, body: Record<string, unknown>) =>
       api.ok('POST', path, { json: { amount: 1999, currency_code: 'EUR', source: { type: 'vaultline' }, ...body } });

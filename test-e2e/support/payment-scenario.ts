@@ -3,7 +3,9 @@ import type { AddressInfo } from 'node:net';
 import type { Browser, Page } from 'playwright-core';
 import { validateAgainstOpenApi, validateRequestAgainstOpenApi } from '@vaultline/contracts';
 import { waitFor } from '@vaultline/core';
-import type { HttpAnswer, MerchantApi } from './merchant-api';
+import { MERCHANT_API_KEY, MerchantApi, type HttpAnswer } from './merchant-api';
+import { registerWebhookEndpoint } from './import-scenario';
+import { startWebhookReceiver, type WebhookReceiver } from './webhook-receiver';
 
 /**
  * The merchant's and the consumer's side of the newer payment interface, through the gateway. Every
@@ -17,6 +19,10 @@ export const SIMULATOR_CARDS = {
   declined: '4000000000000002',
   insufficientFunds: '4000000000009995',
   threeRiFails: '4000000000003220',
+  /** 3-D Secure: the issuer asks for a challenge; frictionless; the challenge completes, then card_declined. */
+  challenge: '4000000000003063',
+  frictionless: '4000000000003097',
+  challengeThenDeclined: '4000008400001629',
 } as const;
 export const PAYMENT_CVC = '538';
 
@@ -47,11 +53,13 @@ export interface PaymentView {
   source?: { type: 'card'; masked_account_number: string; pan_type: string };
   flow?: string;
   failure_reason?: string | null;
+  authentication?: { type: '3ds'; version: string | null; status: 'authenticated' | 'attempted' | 'failed' | 'not_required'; eci: string | null; liability_shift: boolean };
+  next_action?: { type: 'consumer_authentication' };
 }
 
 export interface TransactionView {
   processor: string;
-  kind: 'risk' | 'authentication_3ri' | 'authorization' | 'capture' | 'void';
+  kind: 'risk' | 'authentication_3ri' | 'authentication_3ds' | 'authorization' | 'capture' | 'void';
   status: 'succeeded' | 'failed' | 'error';
   failure_reason: string | null;
   /** The use case the processor was sent, in the words of the payment's interface. */
@@ -272,4 +280,12 @@ export async function runPaymentScenario(baseUrl: string, merchant: MerchantApi)
     mandateFirst: mandate as unknown as Record<string, unknown>,
     mandateCharge: (await api.until(charge.id, 'captured')) as unknown as Record<string, unknown>,
   };
+}
+
+/** The merchant's backend on a running system: its payments API and a webhook endpoint of its own for every event type. */
+export async function merchantWithWebhooks(baseUrl: string): Promise<{ api: PaymentsApi; receiver: WebhookReceiver; secret: string }> {
+  const receiver = await startWebhookReceiver();
+  const merchant = new MerchantApi(baseUrl, MERCHANT_API_KEY);
+  const { secret } = await registerWebhookEndpoint(merchant, receiver.url, []);
+  return { api: new PaymentsApi(merchant), receiver, secret };
 }

@@ -1,5 +1,6 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { Webhook } from 'standardwebhooks';
 
 export interface ReceivedWebhook {
   headers: IncomingHttpHeaders;
@@ -43,4 +44,11 @@ export function signatureHeaders(webhook: ReceivedWebhook): Record<string, strin
     return Array.isArray(value) ? value.join(', ') : (value ?? '');
   };
   return { 'webhook-id': one('webhook-id'), 'webhook-timestamp': one('webhook-timestamp'), 'webhook-signature': one('webhook-signature') };
+}
+
+/** The payloads of the webhooks about one payment, each verified with the endpoint's secret (standardwebhooks), in the order they arrived. */
+export function verifiedPaymentWebhooks(receiver: WebhookReceiver, secret: string, paymentId: string): Array<{ type: string; data: Record<string, unknown> }> {
+  return receiver.received
+    .map((webhook) => new Webhook(secret).verify(webhook.body, signatureHeaders(webhook)) as { type: string; data: Record<string, unknown> })
+    .filter((payload) => payload.data.payment_id === paymentId);
 }

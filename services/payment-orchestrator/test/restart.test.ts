@@ -44,6 +44,22 @@ describe('restart safety (SQLite store)', () => {
     expect((await second.call(MERCHANT, 'GET', `/payments/${created.body.id}`)).body).toMatchObject({ status: 'failed', failure_reason: 'session_expired' });
   });
 
+  it('when the service restarts while the consumer is away authenticating and the session expired meanwhile, then the next instance fails it authentication_abandoned, once; two instances racing fail it once', async () => {
+    const first = await start();
+    const created = await first.call(MERCHANT, 'POST', '/payments/one-off', oneOff());
+    await first.submitCard(created.body, CARDS.challenge);
+    await first.settle();
+    expect((await first.call(MERCHANT, 'GET', `/payments/${created.body.id}`)).body.status).toBe('processing');
+    await first.stop();
+    running.splice(0);
+
+    const [second, third] = [await start('2026-06-01T11:00:00.000Z'), await start('2026-06-01T11:00:00.000Z')];
+    await Promise.all([second.settle(), third.settle()]);
+    expect((await second.call(MERCHANT, 'GET', `/payments/${created.body.id}`)).body).toMatchObject({ status: 'failed', failure_reason: 'authentication_abandoned' });
+    const failed = [...second.events, ...third.events].filter((e) => e.type === 'payment.failed' && e.data.payment_id === created.body.id);
+    expect(failed).toHaveLength(1);
+  });
+
   it('when a recurring payment and its subsequent run on SQLite, then the stored credentials work as on the memory store', async () => {
     const h = await start();
     const initial = await h.payOneOff(MERCHANT, CARDS.approved, recurring(), '/payments/recurring');

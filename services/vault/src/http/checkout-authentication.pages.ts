@@ -24,8 +24,13 @@ function pageStart(title: string): string {
  * The page that posts the issuer's form (an action with method POST): our own script submits it, and the
  * policy lets forms go to the issuer's origin only. With scripts off the consumer presses "Continue".
  */
-export function issuerFormPolicy(url: string): string {
-  return ["default-src 'none'", "script-src 'self'", "style-src 'self'", `form-action ${new URL(url).origin}`, "base-uri 'none'", "frame-ancestors 'none'"].join('; ');
+export function issuerFormPolicy(url: string, allowedOrigins: readonly string[]): string {
+  return ["default-src 'none'", "script-src 'self'", "style-src 'self'", `form-action ${new URL(url).origin}`, "base-uri 'none'", frameAncestors(allowedOrigins)].join('; ');
+}
+
+/** Who may frame these pages: the session's allowed origins, as for the hosted page (the SDK's iframe); none else. */
+function frameAncestors(allowedOrigins: readonly string[]): string {
+  return `frame-ancestors ${allowedOrigins.length > 0 ? allowedOrigins.join(' ') : "'none'"}`;
 }
 
 export function issuerFormPage(url: string, data: Record<string, string>): string {
@@ -49,7 +54,9 @@ ${fields}
 }
 
 /** The simulator's issuer page posts nothing anywhere but this origin's return route. */
-export const TEST_CHALLENGE_POLICY = ["default-src 'none'", "style-src 'self'", "img-src 'self'", "form-action 'self'", "base-uri 'none'", "frame-ancestors 'none'"].join('; ');
+export function testChallengePolicy(allowedOrigins: readonly string[]): string {
+  return ["default-src 'none'", "style-src 'self'", "img-src 'self'", "form-action 'self'", "base-uri 'none'", frameAncestors(allowedOrigins)].join('; ');
+}
 
 /**
  * The simulator's issuer page (test mode only): what a bank's 3-D Secure challenge would ask, with two

@@ -9,7 +9,8 @@ import type { CheckoutFraming, CheckoutPageStatus, ConfirmStoredCard, SubmitChec
 import type { SessionLogoImage } from '../domain/branding/manage-branding';
 import { toCheckoutStatusView } from './checkout-status.view';
 import type { RememberPageAccept, ReturnFromAuthentication, StartAuthentication, SubmittedBrowser, TestChallenge } from '../domain/checkout/checkout-authentication';
-import { issuerFormPage, issuerFormPolicy, testChallengePage, TEST_CHALLENGE_POLICY } from './checkout-authentication.pages';
+import { issuerFormPage, issuerFormPolicy, testChallengePage, testChallengePolicy } from './checkout-authentication.pages';
+import { framingOriginsOf } from '../domain/checkout/checkout-session';
 
 const PUBLIC_DIR = join(__dirname, 'public');
 const sessionId = z.string().regex(/^[0-9a-fA-F-]{36}$/, { message: 'The session id must be a UUID.' });
@@ -135,8 +136,8 @@ export function checkoutRoutes(router: Router, useCases: CheckoutRouteUseCases):
     res.setHeader('Referrer-Policy', 'no-referrer');
     if (step.kind === 'page') return res.redirect(303, `/checkout/${id}`);
     if (step.kind === 'redirect') return res.redirect(303, step.url);
-    res.setHeader('Content-Security-Policy', issuerFormPolicy(step.url));
-    res.setHeader('X-Frame-Options', 'DENY');
+    res.setHeader('Content-Security-Policy', issuerFormPolicy(step.url, step.allowedOrigins));
+    if (step.allowedOrigins.length === 0) res.setHeader('X-Frame-Options', 'DENY');
     res.setHeader('Content-Type', 'text/html; charset=utf-8');
     res.send(issuerFormPage(step.url, step.data));
   });
@@ -151,14 +152,16 @@ export function checkoutRoutes(router: Router, useCases: CheckoutRouteUseCases):
     await useCases.returnFromAuthentication(id, req.query as Record<string, unknown>);
     res.setHeader('Cache-Control', 'no-store');
     res.setHeader('Referrer-Policy', 'no-referrer');
-    res.redirect(303, `/checkout/${id}`);
+    // Back in the SDK's iframe, the page is the embedded one again (it tells its parent, it does not leave for return_url).
+    res.redirect(303, req.get('sec-fetch-dest') === 'iframe' ? `/checkout/${id}?embedded=1` : `/checkout/${id}`);
   });
 
   /** The simulator's issuer page (test-mode sessions waiting for their consumer): "Complete" or "Fail". */
   router.get('/checkout/:sessionId/test-challenge', async (req, res) => {
     const session = await useCases.testChallenge(parseInput(sessionId, req.params.sessionId));
-    res.setHeader('Content-Security-Policy', TEST_CHALLENGE_POLICY);
-    res.setHeader('X-Frame-Options', 'DENY');
+    const allowedOrigins = framingOriginsOf(session);
+    res.setHeader('Content-Security-Policy', testChallengePolicy(allowedOrigins));
+    if (allowedOrigins.length === 0) res.setHeader('X-Frame-Options', 'DENY');
     res.setHeader('Referrer-Policy', 'no-referrer');
     res.setHeader('Cache-Control', 'no-store');
     res.setHeader('Content-Type', 'text/html; charset=utf-8');

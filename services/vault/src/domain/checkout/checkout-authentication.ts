@@ -4,7 +4,7 @@ import { checkoutSessionReturnedV1, isAllowedReturnUrl, type BrowserInfoData, ty
 import type { TtlStore } from '@vaultline/ttl';
 import type { UnitOfWork } from '@vaultline/store';
 import type { CheckoutSessionRepository, TransactionRunner } from '../ports';
-import { CheckoutSessionNotFound, type CheckoutSessionRecord } from './checkout-session';
+import { CheckoutSessionNotFound, framingOriginsOf, type CheckoutSessionRecord } from './checkout-session';
 
 /**
  * 3-D Secure on the hosted page: the orchestrator says the consumer must authenticate
@@ -43,7 +43,8 @@ export function isAuthenticationRequired(session: CheckoutSessionRecord): boolea
   return session.payment_status === 'processing' && session.authentication?.state === 'required';
 }
 
-export type AuthenticationStep = { kind: 'redirect'; url: string } | { kind: 'form'; url: string; data: Record<string, string> } | { kind: 'page' };
+/** form: `allowedOrigins` may frame it, as they may frame the hosted page (the SDK's iframe goes to the bank too). */
+export type AuthenticationStep = { kind: 'redirect'; url: string } | { kind: 'form'; url: string; data: Record<string, string>; allowedOrigins: string[] } | { kind: 'page' };
 
 export type StartAuthentication = (sessionId: string) => Promise<AuthenticationStep>;
 
@@ -53,7 +54,7 @@ export function startAuthentication({ sessions }: { sessions: CheckoutSessionRep
     const session = await sessions.get(sessionId);
     if (!session || !isAuthenticationRequired(session)) return { kind: 'page' };
     const { action } = session.authentication!;
-    return action.method === 'POST' ? { kind: 'form', url: action.url, data: action.data } : { kind: 'redirect', url: action.url };
+    return action.method === 'POST' ? { kind: 'form', url: action.url, data: action.data, allowedOrigins: framingOriginsOf(session) } : { kind: 'redirect', url: action.url };
   };
 }
 
