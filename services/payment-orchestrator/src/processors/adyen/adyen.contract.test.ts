@@ -104,6 +104,12 @@ describe('Adyen 3-D Secure, beyond the contract', () => {
     expect(standIn.details.length).toBe(before);
   });
 
+  it('when the step says always on a card whose issuer needs no challenge, then Adyen is asked to authenticate (always, challenge requested 03) and answers Authorised frictionless with the result', async () => {
+    const payment = { ...consumerPresent('p-3ds-always', APPROVED_TOKEN), consumer_authentication: { ...contractConsumerAuthentication, three_ds: 'always' as const } };
+    expect(await open().authorize(payment)).toMatchObject({ status: 'succeeded', authentication: { type: '3ds', status: 'authenticated', eci: '05', liability_shift: true } });
+    expect(standIn.payments.at(-1)!.body).toMatchObject({ authenticationData: { attemptAuthentication: 'always' }, threeDS2RequestData: { threeDSRequestorChallengeInd: '03' } });
+  });
+
   it('when the step says off and the card needs authentication, then Adyen is told attemptAuthentication never and refuses it: authentication_failed, no redirect', async () => {
     const payment = { ...consumerPresent('p-3ds-off', CHALLENGE_TOKEN), consumer_authentication: { ...contractConsumerAuthentication, three_ds: 'off' as const } };
     expect(await open().authorize(payment)).toMatchObject({ status: 'failed', failure_reason: 'authentication_failed' });

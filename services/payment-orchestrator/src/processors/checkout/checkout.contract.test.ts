@@ -2,7 +2,7 @@ import { CHECKOUT_TEST_CARDS, startCheckoutStandIn, type CheckoutStandIn } from 
 import { answerIssuerChallenge } from '../../../../../test-e2e/support/issuer-challenge-page';
 import { placeholderTransport } from '../../../test/support/placeholder-transport';
 import type { CaptureOutcome, ProcessorPayment } from '../../domain/ports';
-import { processorContract } from '../processor.contract';
+import { contractConsumerAuthentication, processorContract } from '../processor.contract';
 import { checkout } from '.';
 import { fromCheckoutWebhook, verifyCheckoutWebhook } from './checkout.webhook';
 
@@ -72,6 +72,12 @@ describe('Checkout.com plugin against its stand-in', () => {
 
 describe('Checkout.com plugin, beyond the contract', () => {
   const open = () => checkout.open(checkout.optionsSchema.parse({ credentials, base_url: standIn.baseUrl, mode: 'test' }), { clock: undefined as never, transport });
+
+  it('when a consumer-present payment on an ordinary card goes with 3-D Secure (if_required), then the issuer authenticates it frictionless: authorized at once, with the result of the 3ds block', async () => {
+    const outcome = await open().authorize(payment({ payment_id: 'p-frictionless', idempotency_key: 'p-frictionless:authorization', security_code_available: true, consumer_authentication: contractConsumerAuthentication }));
+    expect(outcome).toMatchObject({ status: 'succeeded', processor_reference: expect.stringMatching(/^pay_/), authentication: { type: '3ds', status: 'authenticated', version: '2.2.0', eci: '05', liability_shift: true } });
+    expect(standIn.payments.at(-1)!.body).toMatchObject({ '3ds': { enabled: true, challenge_indicator: 'no_preference' }, success_url: contractConsumerAuthentication.return_url, failure_url: contractConsumerAuthentication.return_url, payment_ip: '203.0.113.7' });
+  });
 
   it('when an initial recurring payment is followed by a subsequent one, then the subsequent carries merchant_initiated, previous_payment_id and no cvv', async () => {
     const initial = await open().authorize(payment({ payment_id: 'p-init', use_case: 'RECURRING', stored_credential: 'storing', idempotency_key: 'p-init:authorization', security_code_available: true }));
