@@ -16,7 +16,8 @@ import { startPspServer, type PspAnswer } from './psp-stand-in-server';
  * or Declined 20151, with the payment_approved or payment_authentication_failed webhook) and sends the
  * browser to `success_url` or `failure_url` with `cko-session-id`, which `GET /payments/{id}` accepts
  * like the payment id. Any other card with `3ds.enabled` is authenticated frictionless (201 with the
- * `3ds` block); the challenge card without 3-D Secure is declined 20154, as an issuer that requires it does.
+ * `3ds` block); the challenge card without 3-D Secure is soft-declined 20154 as an issuer that requires it does, or,
+ * unless `3ds.allow_upgrade` is false, upgraded to 3-D Secure (202 Pending, `3ds.upgrade_reason: sca_retry`).
  */
 export const CHECKOUT_TEST_CARDS = {
   approved: '4242424242424242',
@@ -158,7 +159,9 @@ export async function startCheckoutStandIn(options: CheckoutStandInOptions): Pro
     } else {
       send(checkoutWebhook('payment_authentication_failed', { ...common, response_code: '20151', response_summary: 'Cardholder failed 3DS authentication', '3ds': { version: '2.2.0', challenged: true } }, options.webhookSecret));
     }
-    return redirectBack(String(approved ? body.success_url : body.failure_url), { 'cko-session-id': challenge.sessionId });
+    // Without success_url / failure_url Checkout.com uses the account's own (here: pages of the stand-in).
+    const back = approved ? (body.success_url ?? `${baseUrl}/account/success`) : (body.failure_url ?? `${baseUrl}/account/failure`);
+    return redirectBack(String(back), { 'cko-session-id': challenge.sessionId });
   }
 
   /** The issuer's page and the consumer's answer on it: no secret key, a browser reaches them. */
@@ -228,14 +231,19 @@ export async function startCheckoutStandIn(options: CheckoutStandInOptions): Pro
     const id = `pay_${letters(26)}`;
     payments.push({ id, body, headers });
     const common = { id, action_id: `act_${letters(26)}`, amount: body.amount, currency: body.currency, reference: body.reference, processed_on: new Date().toISOString() };
-    const challengeCard = source.number === CHECKOUT_TEST_CARDS.threeDsChallenge;
-    if (threeDsEnabled && (challengeCard || threeDs.challenge_indicator === 'challenge_requested' || threeDs.challenge_indicator === 'challenge_requested_mandate')) {
+    // Merchant-initiated payments are out of SCA's scope: the issuer asks nothing of them.
+    const challengeCard = source.number === CHECKOUT_TEST_CARDS.threeDsChallenge && body.merchant_initiated !== true;
+    // Checkout.com's automated SCA soft decline retry: a payment without 3-D Secure that the issuer soft-declines (20154) is upgraded, unless allow_upgrade is false.
+    const upgraded = challengeCard && !threeDsEnabled && threeDs.allow_upgrade !== false;
+    if (upgraded || (threeDsEnabled && (challengeCard || threeDs.challenge_indicator === 'challenge_requested' || threeDs.challenge_indicator === 'challenge_requested_mandate'))) {
       // The redirect comes back to the shop: without success_url and failure_url it would land on the account's defaults.
-      if (body.success_url === undefined || body.failure_url === undefined) return invalid('success_url_required');
+      if (!upgraded && (body.success_url === undefined || body.failure_url === undefined)) return invalid('success_url_required');
       const sessionId = `sid_${letters(26)}`;
       challenges.push({ sessionId, paymentId: id, outcome: null });
       recordDetails(id, body, 'Pending', false, threeDsData(null));
-      return { status: 202, body: { id, status: 'Pending', reference: body.reference, ...threeDsData(null), _links: { self: { href: `${baseUrl}/payments/${id}` }, redirect: { href: `${baseUrl}/3ds/${sessionId}` } } } };
+      const answer = threeDsData(null);
+      if (upgraded) Object.assign(answer['3ds'], { upgrade_reason: 'sca_retry' });
+      return { status: 202, body: { id, status: 'Pending', reference: body.reference, ...answer, _links: { self: { href: `${baseUrl}/payments/${id}` }, redirect: { href: `${baseUrl}/3ds/${sessionId}` } } } };
     }
     if (challengeCard && !threeDsEnabled) {
       act(id, common.action_id, 'Authorization', body.amount, false);

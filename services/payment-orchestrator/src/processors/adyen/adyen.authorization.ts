@@ -3,7 +3,7 @@ import { authorizationInput, sendMapped, type ProcessorTransport } from '../proc
 import { redirectOfResume, actionRequired } from '../three-ds-wire';
 import type { AdyenCredentials } from './adyen.account';
 import { adyenConfigurationProblem, toAdyenPaymentRequest } from './adyen.mapper';
-import { ADYEN_RETURN_PARAMETERS, adyenThreeDsFields, fromAdyenThreeDsResponse, toAdyenPaymentDetailsRequest } from './adyen.three-ds';
+import { ADYEN_RETURN_PARAMETERS, adyenThreeDsFields, fromAdyenThreeDsResponse, toAdyenPaymentDetailsRequest, withoutAuthenticationUnderOff } from './adyen.three-ds';
 
 /**
  * Adyen's authorization with 3-D Secure: `POST /v69/payments` (through the forwarder, the 3-D Secure
@@ -19,7 +19,7 @@ export function adyenAuthorization(transport: ProcessorTransport, baseUrl: strin
       const request = toAdyenPaymentRequest(input, credentials);
       const consumer = payment.consumer_authentication;
       const body = consumer ? { ...(request.body as Record<string, unknown>), ...adyenThreeDsFields(input, consumer) } : request.body;
-      const outcome = fromAdyenThreeDsResponse(await sendMapped(transport, baseUrl, payment, { ...request, body }));
+      const outcome = withoutAuthenticationUnderOff(fromAdyenThreeDsResponse(await sendMapped(transport, baseUrl, payment, { ...request, body })), consumer?.three_ds);
       if (outcome.status === 'action_required') return outcome;
       // Authorised but unusable: the AUTHORISATION notification then finds the payment failed and the authorisation is cancelled.
       return adyenConfigurationProblem(payment, outcome) ?? outcome;

@@ -110,9 +110,9 @@ describe('Adyen 3-D Secure, beyond the contract', () => {
     expect(standIn.payments.at(-1)!.body).toMatchObject({ authenticationData: { attemptAuthentication: 'always' }, threeDS2RequestData: { threeDSRequestorChallengeInd: '03' } });
   });
 
-  it('when the step says off and the card needs authentication, then Adyen is told attemptAuthentication never and refuses it: authentication_failed, no redirect', async () => {
+  it('when the step says off and the card needs authentication, then Adyen is told attemptAuthentication never and refuses it: authentication_required, no redirect', async () => {
     const payment = { ...consumerPresent('p-3ds-off', CHALLENGE_TOKEN), consumer_authentication: { ...contractConsumerAuthentication, three_ds: 'off' as const } };
-    expect(await open().authorize(payment)).toMatchObject({ status: 'failed', failure_reason: 'authentication_failed' });
+    expect(await open().authorize(payment)).toMatchObject({ status: 'failed', failure_reason: 'authentication_required' });
     expect(standIn.payments.at(-1)!.body).toMatchObject({ authenticationData: { attemptAuthentication: 'never' } });
   });
 });

@@ -1,7 +1,7 @@
 import { authorizationInputOf } from '../../../test/support/processor-fixtures';
 import type { ConsumerAuthentication } from '../../domain/payment/authentication';
 import type { AdyenCredentials } from './adyen.account';
-import { adyenAuthentication, adyenThreeDsFields, fromAdyenThreeDsResponse, toAdyenPaymentDetailsRequest } from './adyen.three-ds';
+import { adyenAuthentication, adyenThreeDsFields, fromAdyenThreeDsResponse, toAdyenPaymentDetailsRequest, withoutAuthenticationUnderOff } from './adyen.three-ds';
 
 // Every field below is pinned to Adyen's published OpenAPI document, json/CheckoutService-v69.json
 // (github.com/Adyen/adyen-openapi); the schema of each is named where it is checked.
@@ -150,6 +150,14 @@ describe('Adyen v69 /payments/details (PaymentDetailsRequest, PaymentDetailsResp
   it('when only threeDAuthenticated is reported (no raw transStatus), then it decides the status', () => {
     expect(adyenAuthentication({ additionalData: { threeDAuthenticated: 'true' } })).toMatchObject({ status: 'authenticated', liability_shift: false, version: null });
     expect(adyenAuthentication({ additionalData: { threeDAuthenticated: 'false' } })).toMatchObject({ status: 'failed' });
+  });
+
+  it('when the step said off (attemptAuthentication never) and Adyen refuses 3D Not Authenticated, then the payment fails authentication_required: the issuer asked for what off does not run', () => {
+    const refused = fromAdyenThreeDsResponse({ status: 200, body: { pspReference: 'P9', resultCode: 'Refused', refusalReason: '3D Not Authenticated', refusalReasonCode: '11' } });
+    expect(withoutAuthenticationUnderOff(refused, 'off')).toEqual({ status: 'failed', failure_reason: 'authentication_required', processor_reference: 'P9' });
+    expect(withoutAuthenticationUnderOff(refused, 'if_required')).toEqual(refused);
+    const declined = fromAdyenThreeDsResponse({ status: 200, body: { pspReference: 'P8', resultCode: 'Refused', refusalReason: 'Refused' } });
+    expect(withoutAuthenticationUnderOff(declined, 'off')).toEqual(declined);
   });
 
   it('when the details call meets an outage (503), then it is the retryable processor error', () => {

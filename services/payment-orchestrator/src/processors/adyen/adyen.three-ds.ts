@@ -1,4 +1,4 @@
-import type { AuthenticationResult, ConsumerAuthentication, RedirectAction } from '../../domain/payment/authentication';
+import { AUTHENTICATION_FAILURES, type AuthenticationResult, type ConsumerAuthentication, type RedirectAction } from '../../domain/payment/authentication';
 import type { AuthorizationOutcome } from '../../domain/ports';
 import { field, isMerchantInitiated, text, type AuthorizationInput, type ProcessorHttpRequest, type ProcessorHttpResponse } from '../processor-wire';
 import { actionRequired, threeDsAuthenticationStatus } from '../three-ds-wire';
@@ -117,6 +117,16 @@ export function fromAdyenThreeDsResponse(response: ProcessorHttpResponse): Autho
   const outcome = fromAdyenPaymentResponse(response);
   const authentication = response.status === 200 ? adyenAuthentication(response.body) : null;
   return outcome.status === 'error' || !authentication ? outcome : { ...outcome, authentication };
+}
+
+/**
+ * Under `off` Adyen was told `attemptAuthentication: never`: a "3D Not Authenticated" refusal then says
+ * the issuer (or the rules) required an authentication this payment does not run — the engine's
+ * `authentication_required`, not a challenge the consumer failed (pure).
+ */
+export function withoutAuthenticationUnderOff(outcome: AuthorizationOutcome, threeDs: ConsumerAuthentication['three_ds'] | undefined): AuthorizationOutcome {
+  if (threeDs !== 'off' || outcome.status !== 'failed' || outcome.failure_reason !== AUTHENTICATION_FAILURES.failed) return outcome;
+  return { ...outcome, failure_reason: AUTHENTICATION_FAILURES.required };
 }
 
 /**

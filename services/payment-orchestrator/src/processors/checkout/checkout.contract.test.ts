@@ -73,6 +73,15 @@ describe('Checkout.com plugin against its stand-in', () => {
 describe('Checkout.com plugin, beyond the contract', () => {
   const open = () => checkout.open(checkout.optionsSchema.parse({ credentials, base_url: standIn.baseUrl, mode: 'test' }), { clock: undefined as never, transport });
 
+  it('when the step says off and the issuer requires authentication, then Checkout.com is told not to upgrade and soft-declines (20154): authentication_required; allowed to upgrade, it would have answered 202 Pending', async () => {
+    const challenged = payment({ token_id: CHALLENGE_TOKEN, security_code_available: true });
+    const off = await open().authorize({ ...challenged, payment_id: 'p-off', idempotency_key: 'p-off:authorization', consumer_authentication: { ...contractConsumerAuthentication, three_ds: 'off' } });
+    expect(off).toMatchObject({ status: 'failed', failure_reason: 'authentication_required' });
+    expect(standIn.payments.at(-1)!.body['3ds']).toEqual({ enabled: false, allow_upgrade: false });
+    // Without a hosted page (no consumer_authentication) nothing is said about 3-D Secure: Checkout.com upgrades, and the engine fails the payment authentication_required.
+    expect(await open().authorize({ ...challenged, payment_id: 'p-api', idempotency_key: 'p-api:authorization' })).toMatchObject({ status: 'action_required', return_parameters: ['cko-session-id'] });
+  });
+
   it('when a consumer-present payment on an ordinary card goes with 3-D Secure (if_required), then the issuer authenticates it frictionless: authorized at once, with the result of the 3ds block', async () => {
     const outcome = await open().authorize(payment({ payment_id: 'p-frictionless', idempotency_key: 'p-frictionless:authorization', security_code_available: true, consumer_authentication: contractConsumerAuthentication }));
     expect(outcome).toMatchObject({ status: 'succeeded', processor_reference: expect.stringMatching(/^pay_/), authentication: { type: '3ds', status: 'authenticated', version: '2.2.0', eci: '05', liability_shift: true } });

@@ -31,8 +31,13 @@ describe('Checkout.com POST /payments with 3-D Secure (3dsRequest)', () => {
     expect(checkoutThreeDsFields(authorizationInputOf(), consumer({ three_ds: 'always' }))).toEqual({ '3ds': { enabled: true, challenge_indicator: 'challenge_requested' }, success_url: RETURN_URL, failure_url: RETURN_URL });
   });
 
-  it('when the step says off, then 3ds.enabled is false and no redirect URL is sent', () => {
-    expect(checkoutThreeDsFields(authorizationInputOf(), consumer({ three_ds: 'off' }))).toEqual({ '3ds': { enabled: false } });
+  it('when the step says off, then 3ds.enabled is false, no upgrade after a soft decline (allow_upgrade false), and no redirect URL is sent', () => {
+    expect(checkoutThreeDsFields(authorizationInputOf(), consumer({ three_ds: 'off' }))).toEqual({ '3ds': { enabled: false, allow_upgrade: false } });
+  });
+
+  it('when the issuer soft-declines a payment sent without 3-D Secure (20154, 3DS authentication required), then it fails authentication_required', () => {
+    const body = { id: PAY, action_id: 'act_1', approved: false, status: 'Declined', response_code: '20154', response_summary: '3D Secure Required' };
+    expect(fromCheckoutThreeDsPaymentResponse({ status: 201, body })).toEqual({ status: 'failed', failure_reason: 'authentication_required', processor_reference: PAY });
   });
 
   it.each(['RECURRING', 'UNSCHEDULED'] as const)('when the payment is the first of a %s series, then the challenge_indicator is challenge_requested_mandate under if_required and always alike', (use_case) => {

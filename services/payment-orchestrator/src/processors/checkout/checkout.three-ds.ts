@@ -25,7 +25,7 @@ export const CHECKOUT_REDIRECT_URL_MAX = 255;
 
 /**
  * The 3-D Secure fields of a consumer-present `POST /payments` (pure), merged into the forwarder
- * template. `off`: `3ds.enabled: false`. Otherwise enabled, with `challenge_requested_mandate` on the
+ * template. `off`: `3ds.enabled: false` (and no upgrade after a soft decline). Otherwise enabled, with `challenge_requested_mandate` on the
  * first payment of a recurring or unscheduled series (Checkout.com: "to prevent subsequent CNP
  * transactions from being declined"), `challenge_requested` under `always`, `no_preference` (the issuer
  * decides) under `if_required`. The consumer comes back to the hosted page on success and on failure
@@ -33,7 +33,9 @@ export const CHECKOUT_REDIRECT_URL_MAX = 255;
  */
 export function checkoutThreeDsFields(payment: AuthorizationInput, consumer: ConsumerAuthentication): Record<string, unknown> {
   if (isMerchantInitiated(payment.use_case)) return {};
-  if (consumer.three_ds === 'off') return { '3ds': { enabled: false } };
+  // allow_upgrade: false: Checkout.com would otherwise turn an issuer's SCA soft decline (20154) into a
+  // 3-D Secure payment of its own (its "automated SCA soft decline retry"), which `off` does not run.
+  if (consumer.three_ds === 'off') return { '3ds': { enabled: false, allow_upgrade: false } };
   const challenge_indicator: CheckoutChallengeIndicator = consumer.first_of_series ? 'challenge_requested_mandate' : consumer.three_ds === 'always' ? 'challenge_requested' : 'no_preference';
   if (consumer.return_url.length > CHECKOUT_REDIRECT_URL_MAX) throw new Error(`Checkout.com takes success_url and failure_url of at most ${CHECKOUT_REDIRECT_URL_MAX} characters`);
   const paymentIp = consumer.browser?.ip_address;
