@@ -92,6 +92,7 @@ describe('3-D Secure on the hosted page, through the gateway', () => {
       if (screenshotPrefix) {
         await outcomeShown(page, 'Taking you to your bank…');
         await shot(page, `${screenshotPrefix}-2-to-the-bank.png`);
+        expect(await axeFindings(page)).toEqual([]);
         await page.goto(`${profile.baseUrl}/checkout/${sessionOf(created)}/authenticate`);
       }
       await page.getByRole('heading', { name: /Confirm the payment of 42.50 EUR/ }).waitFor({ timeout: 60_000 });

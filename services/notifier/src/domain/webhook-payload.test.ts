@@ -34,6 +34,17 @@ describe('webhook payloads', () => {
     expect(JSON.stringify(body)).not.toMatch(/4242424242424242/);
   });
 
+  it('when the consumer must authenticate (payment.action_required), then the webhook says so and carries the authentication, never the bank\'s address, form or the processor\'s return parameters', () => {
+    const payment = { payment_id: 'pay_1', status: 'processing' as const, amount: { requested: 1000 }, currency_code: 'EUR', use_case: 'ONE_OFF', reference: null, credential_id: null, initial_payment_id: null, flow: 'simulator_auto_capture', failure_reason: null, masked_account_number: '400000******3063' };
+    const action = { type: 'redirect' as const, url: 'https://acs.bank.example/challenge', method: 'POST' as const, data: { creq: 'secret-creq' }, return_parameters: ['redirectResult'] };
+    const data = mapEventData('payment.action_required', { ...payment, action });
+    expect(data).toMatchObject({ payment_id: 'pay_1', status: 'processing', action: { type: 'consumer_authentication' } });
+    expect(JSON.stringify(data)).not.toMatch(/acs\.bank|secret-creq|redirectResult/);
+    const authentication = { type: '3ds' as const, version: '2.2.0', status: 'authenticated' as const, eci: '05', liability_shift: true };
+    expect(mapEventData('payment.captured', { ...payment, status: 'captured', authentication })).toMatchObject({ authentication });
+    expect(isMerchantEventType('checkout.session.returned')).toBe(false);
+  });
+
   it('when an event is about a test-mode or a live-mode resource, then the body says so in livemode', () => {
     const body = (mode: 'test' | 'live') => {
       const event = createEnvelope(tokenDeletedV1, { scope: { merchantId: 'm1', mode }, data: { token_id: 't1' } });

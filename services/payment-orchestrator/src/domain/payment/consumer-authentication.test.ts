@@ -82,6 +82,7 @@ describe('whether the payment can wait for its consumer', () => {
     ['the issuer page is plain http off loopback', told, { ...challenge, action: { ...challenge.action, url: 'http://acs.bank.example/challenge' } }],
     ['the issuer page carries credentials', told, { ...challenge, action: { ...challenge.action, url: 'https://user:pass@acs.bank.example/' } }],
     ['no return parameter is named', told, { ...challenge, return_parameters: [] }],
+    ['more return parameters are named than the hosted page passes on', told, { ...challenge, return_parameters: Array.from({ length: 11 }, (_, i) => `p${i}`) }],
   ])('when %s, then it cannot (the payment fails authentication_required)', (_case, consumer, outcome) => {
     expect(canAwaitConsumer(consumer, outcome)).toBe(false);
   });

@@ -28,8 +28,13 @@ export function consumerAuthenticationOf(payment: Payment, threeDs: ThreeDsSetti
  * https, or http on loopback (stand-ins), never javascript:, data: or a relative address.
  */
 export function canAwaitConsumer(told: ConsumerAuthentication | null, outcome: ActionRequiredOutcome): boolean {
-  return told !== null && told.three_ds !== 'off' && isAllowedReturnUrl(outcome.action.url) && outcome.return_parameters.length > 0;
+  const names = outcome.return_parameters;
+  const namesOk = names.length > 0 && names.length <= MAX_RETURN_PARAMETERS && names.every((name) => name.length > 0 && name.length <= 64);
+  return told !== null && told.three_ds !== 'off' && isAllowedReturnUrl(outcome.action.url) && namesOk;
 }
+
+/** A processor reads one or two parameters on the way back (the event to the hosted page carries at most this many names). */
+const MAX_RETURN_PARAMETERS = 10;
 
 /** The payment waiting for its consumer: processing still, due again when its session expires (abandoned then). */
 export function awaitingConsumer(payment: Payment, processor: string, outcome: ActionRequiredOutcome, now: Date): Payment {
