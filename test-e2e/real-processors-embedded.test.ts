@@ -1,6 +1,7 @@
 import { waitFor } from '@vaultline/core';
 import { ADYEN_TEST_CARDS, startAdyenStandIn, type AdyenStandIn } from './support/adyen-stand-in';
 import { CHECKOUT_TEST_CARDS, startCheckoutStandIn, type CheckoutStandIn } from './support/checkout-stand-in';
+import { answerIssuerChallenge } from './support/issuer-challenge-page';
 import { accountNumberNeedles, distinctiveCodeNeedles, isSqliteFile, scanDirectory, scanText } from './support/leak-scan';
 import { capturedLogLines } from './support/log-capture';
 import { startSystem, type RunningSystem } from './support/merchant-api';
@@ -152,14 +153,19 @@ describe('payments on Adyen and Checkout.com stand-ins, embedded profile', () =>
     await api.until(created.id, 'captured');
   });
 
-  it('when an initial recurring payment on Checkout.com is followed by a subsequent one, then the subsequent is merchant-initiated, without cvv, and its previous_payment_id is the id Checkout.com returned for the initial payment', async () => {
+  it('when an initial recurring payment on Checkout.com is followed by a subsequent one, then the initial is challenged as a mandate, and the subsequent is merchant-initiated, without cvv, and its previous_payment_id is the id Checkout.com returned for the initial payment', async () => {
     const checkoutAccount = await account('checkout', checkout.baseUrl);
     await routeAll('checkout-recurring', 'manual', checkoutAccount);
     const initial = await api.ok('POST', '/payments/recurring', { json: { amount: 1999, currency_code: 'EUR', reference: 'subscription-cko-1', source: { type: 'vaultline' }, recurring_frequency: 30, recurring_expiry: dayFromNow(90) } });
     await submitCard(running.system.baseUrl, sessionOf(initial), CHECKOUT_TEST_CARDS.approved);
+    const initialAtCheckout = await waitFor(() => checkout.payments.find((p) => p.body.reference === initial.id), 10_000);
+    // The first payment of a series asks for the challenge as a mandate ("to prevent subsequent CNP transactions from being declined").
+    expect(initialAtCheckout.body).toMatchObject({ payment_type: 'Recurring', merchant_initiated: false, '3ds': { enabled: true, challenge_indicator: 'challenge_requested_mandate' }, source: { cvv: PAYMENT_CVC } });
+    const challenge = await waitFor(() => checkout.challenges.find((c) => c.paymentId === initialAtCheckout.id), 10_000);
+    const returned = await answerIssuerChallenge({ url: `${checkout.baseUrl}/3ds/${challenge.sessionId}`, method: 'GET', data: {} }, 'completed');
+    // The consumer's browser back on the hosted page's return route, as the issuer's redirect sends it.
+    await fetch(`${running.system.baseUrl}/checkout/${sessionOf(initial)}/return?cko-session-id=${returned['cko-session-id']}`);
     await api.until(initial.id, 'authorized');
-    const initialAtCheckout = checkout.payments.find((p) => p.body.reference === initial.id)!;
-    expect(initialAtCheckout.body).toMatchObject({ payment_type: 'Recurring', merchant_initiated: false, source: { cvv: PAYMENT_CVC } });
 
     const answer = await api.call('POST', '/payments/recurring/{payment_id}/subsequent', { params: { payment_id: initial.id }, json: { amount: 1999, currency_code: 'EUR' }, headers: { 'X-Test-Now': timeFromNow(31) } });
     expect(answer.status).toBe(200);

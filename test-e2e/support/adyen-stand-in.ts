@@ -1,5 +1,6 @@
-import { createHmac, randomBytes } from 'node:crypto';
+import { createHmac, randomBytes, randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
+import { displayAmount, formFields, issuerChallengePage, redirectBack, type ChallengeOutcome } from './issuer-challenge-page';
 import { startPspServer, type PspAnswer } from './psp-stand-in-server';
 
 /**
@@ -9,12 +10,27 @@ import { startPspServer, type PspAnswer } from './psp-stand-in-server';
  * notifications (CAPTURE, CANCELLATION, REFUND) signed the way Adyen signs them (HMAC-SHA256 with the hex-decoded key over
  * the eight documented fields, base64, in additionalData.hmacSignature). It decides by the real card
  * number the forwarder filled in, so it sees what a processor would.
+ *
+ * 3-D Secure (the redirect flow of v69): a payment on a challenge card answers `RedirectShopper` with a
+ * redirect `action` (GET, or POST with `action.data` for the second card) to the stand-in's issuer page;
+ * its "Complete" or "Fail" sends the browser back to the request's `returnUrl` with `redirectResult`,
+ * which `POST /v69/payments/details` turns into Authorised or Refused ("3D Not Authenticated"). A payment
+ * that would be authenticated checks what Adyen requires for it: the whole `browserInfo`, `channel: Web`,
+ * `origin` and `returnUrl`. `attemptAuthentication: never` on a challenge card is refused, as Adyen
+ * refuses one the rules require authentication for; `always` on another card authenticates frictionless.
  */
 export const ADYEN_TEST_CARDS = {
   approved: '4111111111111111',
   refused: '4000000000000002',
   notEnoughBalance: '4000000000009995',
+  /** The issuer asks for a challenge; the issuer page is reached by GET (Adyen's 3-D Secure 2 test card). */
+  threeDsChallenge: '4917610000000000',
+  /** The issuer asks for a challenge; the issuer page is reached by POST with `action.data` (Adyen's 3-D Secure redirect test card). */
+  threeDsChallengePost: '4212345678901237',
 } as const;
+
+/** The fields Adyen's BrowserInfo requires (CheckoutService-v69.json, components.schemas.BrowserInfo.required). */
+const BROWSER_INFO_FIELDS = { acceptHeader: 'string', colorDepth: 'number', javaEnabled: 'boolean', language: 'string', screenHeight: 'number', screenWidth: 'number', timeZoneOffset: 'number', userAgent: 'string' } as const;
 
 export interface AdyenStandInOptions {
   apiKey: string;
@@ -58,6 +74,10 @@ export interface AdyenStandIn {
   cancels: Array<{ paymentPspReference: string; body: Record<string, unknown>; headers: IncomingMessage['headers'] }>;
   /** Refunds received (`POST /v69/payments/{pspReference}/refunds`), with the refund's own pspReference. */
   refunds: Array<{ paymentPspReference: string; pspReference: string; body: Record<string, unknown>; headers: IncomingMessage['headers'] }>;
+  /** `POST /v69/payments/details` requests received. */
+  details: Array<{ body: Record<string, unknown>; headers: IncomingMessage['headers'] }>;
+  /** Challenges started (RedirectShopper answers), with the consumer's choice once made. */
+  challenges: AdyenChallenge[];
   /** The signed AUTHORISATION notification Adyen sends for a payment it answered (by its pspReference). */
   authorisationNotification(pspReference: string): AdyenStandIn['notifications'][number];
   /** The next `count` requests answer 503 (a PSP outage). */
@@ -65,6 +85,15 @@ export interface AdyenStandIn {
   /** The next request is answered after `ms` (later than the caller waits); it is still processed. */
   delayNext(ms: number): void;
   stop(): Promise<void>;
+}
+
+export interface AdyenChallenge {
+  md: string;
+  /** Adyen's reference of the payment: not in the RedirectShopper answer, given by /payments/details. */
+  pspReference: string;
+  returnUrl: string;
+  outcome: ChallengeOutcome | null;
+  redirectResult: string | null;
 }
 
 /** Letters only: a reference with a long digit run could pass a card-number scan. */
@@ -99,6 +128,80 @@ export async function startAdyenStandIn(options: AdyenStandInOptions): Promise<A
   const cancels: AdyenStandIn['cancels'] = [];
   const refunds: AdyenStandIn['refunds'] = [];
   const answered = new Map<string, PspAnswer>();
+  const details: AdyenStandIn['details'] = [];
+  const challenges: AdyenChallenge[] = [];
+  let baseUrl = '';
+
+  /** What Adyen requires of a payment it is to authenticate in a browser; the field named, else null. */
+  function threeDsFieldMissing(body: Record<string, unknown>): string | null {
+    const browserInfo = (body.browserInfo ?? {}) as Record<string, unknown>;
+    for (const [name, type] of Object.entries(BROWSER_INFO_FIELDS)) if (typeof browserInfo[name] !== type) return `browserInfo.${name}`;
+    if (body.channel !== 'Web') return 'channel';
+    if (typeof body.origin !== 'string' || !/^https?:\/\/[^/]+$/.test(body.origin) || body.origin.length > 80) return 'origin';
+    if (typeof body.returnUrl !== 'string' || !/^https?:\/\//.test(body.returnUrl)) return 'returnUrl';
+    const challengeInd = ((body.threeDS2RequestData ?? {}) as Record<string, unknown>).threeDSRequestorChallengeInd;
+    if (challengeInd !== undefined && !['01', '02', '03', '04', '05', '06'].includes(String(challengeInd))) return 'threeDS2RequestData.threeDSRequestorChallengeInd';
+    return null;
+  }
+
+  /** additionalData of an authenticated payment (ResponseAdditionalDataCommon, ResponseAdditionalData3DSecure). */
+  const authenticated = (transStatus: 'Y' | 'N') => ({
+    threeDOffered: 'true',
+    threeDOfferedResponse: 'Y',
+    threeDAuthenticated: String(transStatus === 'Y'),
+    threeDAuthenticatedResponse: transStatus,
+    liabilityShift: String(transStatus === 'Y'),
+    eci: transStatus === 'Y' ? '05' : '07',
+    threeDSVersion: '2.2.0',
+    dsTransID: randomUUID(),
+    ...(transStatus === 'Y' ? { cavv: randomBytes(20).toString('base64') } : {}),
+  });
+
+  function redirectShopper(pspReference: string, body: Record<string, unknown>, method: 'GET' | 'POST'): PspAnswer {
+    const md = reference();
+    challenges.push({ md, pspReference, returnUrl: String(body.returnUrl), outcome: null, redirectResult: null });
+    const action =
+      method === 'GET'
+        ? { paymentMethodType: 'scheme', url: `${baseUrl}/checkoutshopper/threeDS/redirect?MD=${md}`, method: 'GET', type: 'redirect' }
+        : { paymentMethodType: 'scheme', url: `${baseUrl}/hpp/3d/validate.shtml`, method: 'POST', data: { MD: md, PaReq: randomBytes(24).toString('base64'), TermUrl: `${baseUrl}/checkoutshopper/threeDS/answer` }, type: 'redirect' };
+    // No pspReference: Adyen gives it in the /payments/details answer for payments that need an action.
+    return { status: 200, body: { resultCode: 'RedirectShopper', action, merchantReference: body.reference } };
+  }
+
+  function paymentDetails(body: Record<string, unknown>, headers: IncomingMessage['headers']): PspAnswer | string {
+    const redirectResult = ((body.details ?? {}) as Record<string, unknown>).redirectResult;
+    const challenge = challenges.find((c) => c.redirectResult !== null && c.redirectResult === redirectResult);
+    if (!challenge) return 'details.redirectResult';
+    details.push({ body, headers });
+    const payment = payments.find((p) => p.pspReference === challenge.pspReference)!;
+    const merchantReference = payment.body.reference;
+    if (challenge.outcome === 'failed') {
+      return { status: 200, body: { pspReference: challenge.pspReference, resultCode: 'Refused', refusalReason: '3D Not Authenticated', refusalReasonCode: '11', merchantReference, additionalData: authenticated('N') } };
+    }
+    const networkTx = options.networkTxReference === false ? {} : { networkTxReference: `NTR${reference()}` };
+    return { status: 200, body: { pspReference: challenge.pspReference, resultCode: 'Authorised', merchantReference, amount: payment.body.amount, additionalData: { ...authenticated('Y'), ...networkTx } } };
+  }
+
+  /** The issuer's page and the consumer's answer on it: no API key, a browser reaches them. */
+  function issuer(req: IncomingMessage, raw: string): PspAnswer | null {
+    const url = new URL(req.url ?? '/', baseUrl);
+    const fields = req.method === 'POST' ? formFields(raw) : Object.fromEntries(url.searchParams);
+    if (url.pathname === '/checkoutshopper/threeDS/redirect' || url.pathname === '/hpp/3d/validate.shtml') {
+      const challenge = challenges.find((c) => c.md === fields.MD);
+      if (!challenge) return { status: 404, body: undefined, html: '<!doctype html><title>Unknown</title><p>Unknown authentication session.</p>' };
+      const payment = payments.find((p) => p.pspReference === challenge.pspReference)!;
+      const amount = payment.body.amount as { value: number; currency: string };
+      return issuerChallengePage({ answerUrl: `${baseUrl}/checkoutshopper/threeDS/answer`, fields: { MD: challenge.md }, amount: displayAmount(amount.value, amount.currency), processor: 'Adyen' });
+    }
+    if (url.pathname === '/checkoutshopper/threeDS/answer' && req.method === 'POST') {
+      const challenge = challenges.find((c) => c.md === fields.MD);
+      if (!challenge || challenge.outcome !== null || (fields.outcome !== 'completed' && fields.outcome !== 'failed')) return { status: 400, body: undefined, html: '<!doctype html><title>Refused</title><p>This authentication is over.</p>' };
+      challenge.outcome = fields.outcome;
+      challenge.redirectResult = `${reference()}${reference()}`;
+      return redirectBack(challenge.returnUrl, { redirectResult: challenge.redirectResult });
+    }
+    return null;
+  }
 
   function authorise(body: Record<string, unknown>, headers: IncomingMessage['headers']): PspAnswer | string {
     const pm = (body.paymentMethod ?? {}) as Record<string, unknown>;
@@ -115,13 +218,25 @@ export async function startAdyenStandIn(options: AdyenStandInOptions): Promise<A
     const merchantInitiated = contAuth && body.recurringProcessingModel !== 'CardOnFile';
     if (merchantInitiated && (typeof additionalData.networkTxReference !== 'string' || pm.cvc !== undefined)) return 'merchant-initiated ContAuth needs additionalData.networkTxReference and no cvc';
     if (!contAuth && body.shopperInteraction !== 'Ecommerce') return 'shopperInteraction';
+    const attempt = ((body.authenticationData ?? {}) as Record<string, unknown>).attemptAuthentication;
+    if (attempt !== undefined && attempt !== 'always' && attempt !== 'never') return 'authenticationData.attemptAuthentication';
+    const challengeCard = pm.number === ADYEN_TEST_CARDS.threeDsChallenge || pm.number === ADYEN_TEST_CARDS.threeDsChallengePost;
+    // Shopper-in-session payments only: a merchant-initiated one is never authenticated.
+    const authenticate = !merchantInitiated && attempt !== 'never' && (challengeCard || attempt === 'always');
+    if (authenticate) {
+      const missing = threeDsFieldMissing(body);
+      if (missing) return missing;
+    }
     const pspReference = reference();
     payments.push({ pspReference, body, headers });
     const merchantReference = body.reference;
+    if (challengeCard && attempt === 'never' && !merchantInitiated) return { status: 200, body: { pspReference, resultCode: 'Refused', refusalReason: '3D Not Authenticated', refusalReasonCode: '11', merchantReference } };
+    if (authenticate && challengeCard) return redirectShopper(pspReference, body, pm.number === ADYEN_TEST_CARDS.threeDsChallengePost ? 'POST' : 'GET');
     if (pm.number === ADYEN_TEST_CARDS.refused) return { status: 200, body: { pspReference, resultCode: 'Refused', refusalReason: 'Refused', refusalReasonCode: '2', merchantReference } };
     if (pm.number === ADYEN_TEST_CARDS.notEnoughBalance) return { status: 200, body: { pspReference, resultCode: 'Refused', refusalReason: 'Not enough balance', refusalReasonCode: '12', merchantReference } };
     const networkTxReference = merchantInitiated ? String(additionalData.networkTxReference) : `NTR${reference()}`;
-    return { status: 200, body: { pspReference, resultCode: 'Authorised', merchantReference, amount, additionalData: options.networkTxReference === false ? {} : { networkTxReference } } };
+    const frictionless = authenticate ? authenticated('Y') : {};
+    return { status: 200, body: { pspReference, resultCode: 'Authorised', merchantReference, amount, additionalData: { ...frictionless, ...(options.networkTxReference === false ? {} : { networkTxReference }) } } };
   }
 
   function capture(paymentPsp: string, body: Record<string, unknown>): PspAnswer | string {
@@ -188,6 +303,8 @@ export async function startAdyenStandIn(options: AdyenStandInOptions): Promise<A
   const server = await startPspServer(
     { ...(options.delayMs ? { delayMs: options.delayMs } : {}), unavailable: { status: 503, body: { status: 503, errorCode: '000', message: 'Service unavailable', errorType: 'internal' } } },
     (req, raw) => {
+      const page = issuer(req, raw);
+      if (page) return page;
       if (req.headers['x-api-key'] !== options.apiKey) return { status: 401, body: { status: 401, errorCode: '000', message: 'HTTP Status Response - Unauthorized', errorType: 'security' } };
       const key = req.headers['idempotency-key'];
       const scopedKey = typeof key === 'string' ? `${req.url}\u0000${key}` : null;
@@ -204,6 +321,7 @@ export async function startAdyenStandIn(options: AdyenStandInOptions): Promise<A
       const refundMatch = /^\/v69\/payments\/([A-Z0-9]+)\/refunds$/.exec(req.url ?? '');
       let answer: PspAnswer | string;
       if (req.method === 'POST' && req.url === '/v69/payments') answer = authorise(body, req.headers);
+      else if (req.method === 'POST' && req.url === '/v69/payments/details') answer = paymentDetails(body, req.headers);
       else if (req.method === 'POST' && captureMatch) answer = capture(captureMatch[1]!, body);
       else if (req.method === 'POST' && cancelMatch) answer = cancel(cancelMatch[1]!, body, req.headers);
       else if (req.method === 'POST' && refundMatch) answer = refund(refundMatch[1]!, body, req.headers);
@@ -213,5 +331,6 @@ export async function startAdyenStandIn(options: AdyenStandInOptions): Promise<A
       return answer;
     },
   );
-  return { ...server, payments, notifications, cancels, refunds, authorisationNotification };
+  baseUrl = server.baseUrl;
+  return { ...server, payments, notifications, cancels, refunds, details, challenges, authorisationNotification };
 }

@@ -1,5 +1,6 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
+import { displayAmount, formFields, issuerChallengePage, redirectBack, type ChallengeOutcome } from './issuer-challenge-page';
 import { startPspServer, type PspAnswer } from './psp-stand-in-server';
 
 /**
@@ -8,12 +9,32 @@ import { startPspServer, type PspAnswer } from './psp-stand-in-server';
  * honoured, and webhooks (payment_captured, payment_voided, payment_refunded) signed the way Checkout.com signs them: Cko-Signature, the
  * hex HMAC-SHA256 of the raw body with the webhook secret. It decides by the real card number the
  * forwarder filled in.
+ *
+ * 3-D Secure: a payment with `3ds.enabled` on the challenge card, or on any card with a challenge
+ * requested (`challenge_requested`, `challenge_requested_mandate`), answers 202 Pending with
+ * `_links.redirect.href`, the stand-in's issuer page; "Complete" or "Fail" settles the payment (Authorized
+ * or Declined 20151, with the payment_approved or payment_authentication_failed webhook) and sends the
+ * browser to `success_url` or `failure_url` with `cko-session-id`, which `GET /payments/{id}` accepts
+ * like the payment id. Any other card with `3ds.enabled` is authenticated frictionless (201 with the
+ * `3ds` block); the challenge card without 3-D Secure is soft-declined 20154 as an issuer that requires it does, or,
+ * unless `3ds.allow_upgrade` is false, upgraded to 3-D Secure (202 Pending, `3ds.upgrade_reason: sca_retry`).
  */
 export const CHECKOUT_TEST_CARDS = {
   approved: '4242424242424242',
   declined: '4000000000000002',
   insufficientFunds: '4000000000009995',
+  /** The issuer asks for a challenge (Checkout.com's 3-D Secure test card). */
+  threeDsChallenge: '4543474002249996',
 } as const;
+
+const CHALLENGE_INDICATORS = ['no_preference', 'no_challenge_requested', 'challenge_requested', 'challenge_requested_mandate'];
+
+/** A payment's 3-D Secure session at the stand-in, with the consumer's choice once made. */
+export interface CheckoutChallenge {
+  sessionId: string;
+  paymentId: string;
+  outcome: ChallengeOutcome | null;
+}
 
 export interface CheckoutStandInOptions {
   secretKey: string;
@@ -40,6 +61,10 @@ export interface CheckoutStandIn {
   actions: Map<string, Array<{ id: string; type: string; amount: unknown; approved: boolean; response_code: string; processed_on: string }>>;
   /** Refunds received (`POST /payments/{id}/refunds`), with the action id answered. */
   refunds: Array<{ paymentId: string; actionId: string; body: Record<string, unknown>; headers: IncomingMessage['headers'] }>;
+  /** 3-D Secure sessions started (202 Pending answers). */
+  challenges: CheckoutChallenge[];
+  /** `GET /payments/{id}` requests received, by the id asked for (`pay_…` or `sid_…`). */
+  lookups: string[];
   /** The signed payment_approved webhook Checkout.com sends for a payment it approved (by its id). */
   approvedWebhook(paymentId: string): CheckoutWebhook;
   failNext(count: number): void;
@@ -81,6 +106,87 @@ export async function startCheckoutStandIn(options: CheckoutStandInOptions): Pro
   const act = (paymentId: string, id: string, type: string, amount: unknown, approved: boolean) =>
     actions.set(paymentId, [{ id, type, amount, approved, response_code: approved ? '10000' : '20005', processed_on: new Date().toISOString() }, ...(actions.get(paymentId) ?? [])]);
   const refunds: CheckoutStandIn['refunds'] = [];
+  const challenges: CheckoutChallenge[] = [];
+  const lookups: string[] = [];
+  /** The payment as `GET /payments/{id}` shows it (PaymentDetails), by payment id. */
+  const details = new Map<string, Record<string, unknown>>();
+  let baseUrl = '';
+
+  /** The `3ds` block of an answer (3dsData) and the top-level eci. */
+  const threeDsData = (authenticationResponse: 'Y' | 'N' | null) => ({
+    '3ds': {
+      downgraded: false,
+      enrolled: 'Y',
+      ...(authenticationResponse === null
+        ? {}
+        : { signature_valid: 'Y', authentication_response: authenticationResponse, version: '2.2.0', ...(authenticationResponse === 'Y' ? { cryptogram: randomBytes(20).toString('base64'), xid: randomBytes(20).toString('base64') } : {}) }),
+    },
+    ...(authenticationResponse === 'Y' ? { eci: '05' } : {}),
+  });
+
+  function recordDetails(id: string, body: Record<string, unknown>, status: string, approved: boolean, threeDs: Record<string, unknown>): void {
+    details.set(id, {
+      id,
+      requested_on: new Date().toISOString(),
+      source: { type: 'card', scheme: 'Visa', last4: String((body.source as { number: string }).number).slice(-4) },
+      amount: body.amount,
+      currency: body.currency,
+      payment_type: body.payment_type ?? 'Regular',
+      reference: body.reference,
+      status,
+      approved,
+      ...threeDs,
+      ...(approved ? { scheme_id: schemeId() } : {}),
+      _links: { self: { href: `${baseUrl}/payments/${id}` }, actions: { href: `${baseUrl}/payments/${id}/actions` } },
+    });
+  }
+
+  /** The consumer answered the issuer: the payment settles, its webhooks go, the browser goes back to the shop. */
+  function settleChallenge(challenge: CheckoutChallenge, outcome: ChallengeOutcome): PspAnswer {
+    challenge.outcome = outcome;
+    const payment = payments.find((p) => p.id === challenge.paymentId)!;
+    const body = payment.body;
+    const actionId = `act_${letters(26)}`;
+    const approved = outcome === 'completed';
+    act(payment.id, actionId, 'Authorization', body.amount, approved);
+    const captureId = `act_${letters(26)}`;
+    if (approved && body.capture === true) act(payment.id, captureId, 'Capture', body.amount, true);
+    recordDetails(payment.id, body, approved ? (body.capture === true ? 'Captured' : 'Authorized') : 'Declined', approved, threeDsData(approved ? 'Y' : 'N'));
+    const common = { id: payment.id, action_id: actionId, reference: body.reference, amount: body.amount, currency: body.currency };
+    if (approved) {
+      send(checkoutWebhook('payment_approved', { ...common, response_code: '10000', response_summary: 'Approved' }, options.webhookSecret));
+      if (body.capture === true) send(checkoutWebhook('payment_captured', { ...common, action_id: captureId, response_code: '10000' }, options.webhookSecret));
+    } else {
+      send(checkoutWebhook('payment_authentication_failed', { ...common, response_code: '20151', response_summary: 'Cardholder failed 3DS authentication', '3ds': { version: '2.2.0', challenged: true } }, options.webhookSecret));
+    }
+    // Without success_url / failure_url Checkout.com uses the account's own (here: pages of the stand-in).
+    const back = approved ? (body.success_url ?? `${baseUrl}/account/success`) : (body.failure_url ?? `${baseUrl}/account/failure`);
+    return redirectBack(String(back), { 'cko-session-id': challenge.sessionId });
+  }
+
+  /** The issuer's page and the consumer's answer on it: no secret key, a browser reaches them. */
+  function issuer(req: IncomingMessage, raw: string): PspAnswer | null {
+    const match = /^\/3ds\/(sid_[a-z0-9]+)(\/answer)?$/.exec(new URL(req.url ?? '/', baseUrl).pathname);
+    if (!match) return null;
+    const challenge = challenges.find((c) => c.sessionId === match[1]);
+    if (!challenge) return { status: 404, body: undefined, html: '<!doctype html><title>Unknown</title><p>Unknown authentication session.</p>' };
+    if (!match[2] && req.method === 'GET') {
+      const body = payments.find((p) => p.id === challenge.paymentId)!.body;
+      return issuerChallengePage({ answerUrl: `${baseUrl}/3ds/${challenge.sessionId}/answer`, fields: {}, amount: displayAmount(body.amount, body.currency), processor: 'Checkout.com' });
+    }
+    const outcome = formFields(raw).outcome;
+    if (req.method !== 'POST' || challenge.outcome !== null || (outcome !== 'completed' && outcome !== 'failed')) return { status: 400, body: undefined, html: '<!doctype html><title>Refused</title><p>This authentication is over.</p>' };
+    return settleChallenge(challenge, outcome);
+  }
+
+  /** `GET /payments/{id}`, by the payment id or the 3-D Secure session id (`cko-session-id`). */
+  function getPayment(id: string): PspAnswer {
+    lookups.push(id);
+    const paymentId = id.startsWith('sid_') ? challenges.find((c) => c.sessionId === id)?.paymentId : id;
+    const shown = paymentId ? details.get(paymentId) : undefined;
+    if (!shown) return { status: 404, body: undefined };
+    return { status: 200, body: id.startsWith('sid_') ? { ...shown, actions: actions.get(paymentId!) ?? [] } : shown };
+  }
 
   function voidPayment(paymentId: string, body: Record<string, unknown>, headers: IncomingMessage['headers']): PspAnswer {
     const payment = payments.find((p) => p.id === paymentId);
@@ -116,9 +222,34 @@ export async function startCheckoutStandIn(options: CheckoutStandInOptions): Pro
     if (!Number.isInteger(body.amount) || typeof body.currency !== 'string') return invalid('amount_invalid');
     if (body.processing_channel_id !== options.processingChannelId) return invalid('processing_channel_id_invalid');
     if (body.merchant_initiated === true && (typeof body.previous_payment_id !== 'string' || source.cvv !== undefined)) return invalid('previous_payment_id_required');
+    const threeDs = (body['3ds'] ?? {}) as Record<string, unknown>;
+    const threeDsEnabled = threeDs.enabled === true;
+    if (threeDs.challenge_indicator !== undefined && !CHALLENGE_INDICATORS.includes(String(threeDs.challenge_indicator))) return invalid('three_ds_challenge_indicator_invalid');
+    const urlOk = (value: unknown) => value === undefined || (typeof value === 'string' && value.length <= 255 && /^https?:\/\//.test(value));
+    if (!urlOk(body.success_url)) return invalid('success_url_invalid');
+    if (!urlOk(body.failure_url)) return invalid('failure_url_invalid');
     const id = `pay_${letters(26)}`;
     payments.push({ id, body, headers });
     const common = { id, action_id: `act_${letters(26)}`, amount: body.amount, currency: body.currency, reference: body.reference, processed_on: new Date().toISOString() };
+    // Merchant-initiated payments are out of SCA's scope: the issuer asks nothing of them.
+    const challengeCard = source.number === CHECKOUT_TEST_CARDS.threeDsChallenge && body.merchant_initiated !== true;
+    // Checkout.com's automated SCA soft decline retry: a payment without 3-D Secure that the issuer soft-declines (20154) is upgraded, unless allow_upgrade is false.
+    const upgraded = challengeCard && !threeDsEnabled && threeDs.allow_upgrade !== false;
+    if (upgraded || (threeDsEnabled && (challengeCard || threeDs.challenge_indicator === 'challenge_requested' || threeDs.challenge_indicator === 'challenge_requested_mandate'))) {
+      // The redirect comes back to the shop: without success_url and failure_url it would land on the account's defaults.
+      if (!upgraded && (body.success_url === undefined || body.failure_url === undefined)) return invalid('success_url_required');
+      const sessionId = `sid_${letters(26)}`;
+      challenges.push({ sessionId, paymentId: id, outcome: null });
+      recordDetails(id, body, 'Pending', false, threeDsData(null));
+      const answer = threeDsData(null);
+      if (upgraded) Object.assign(answer['3ds'], { upgrade_reason: 'sca_retry' });
+      return { status: 202, body: { id, status: 'Pending', reference: body.reference, ...answer, _links: { self: { href: `${baseUrl}/payments/${id}` }, redirect: { href: `${baseUrl}/3ds/${sessionId}` } } } };
+    }
+    if (challengeCard && !threeDsEnabled) {
+      act(id, common.action_id, 'Authorization', body.amount, false);
+      return { status: 201, body: { ...common, approved: false, status: 'Declined', response_code: '20154', response_summary: '3D Secure Required' } };
+    }
+    const frictionless = threeDsEnabled ? threeDsData('Y') : {};
     const approved = source.number !== CHECKOUT_TEST_CARDS.declined && source.number !== CHECKOUT_TEST_CARDS.insufficientFunds;
     act(id, common.action_id, 'Authorization', body.amount, approved);
     const autoCaptureId = `act_${letters(26)}`;
@@ -126,7 +257,8 @@ export async function startCheckoutStandIn(options: CheckoutStandInOptions): Pro
     if (source.number === CHECKOUT_TEST_CARDS.declined) return { status: 201, body: { ...common, approved: false, status: 'Declined', response_code: '20005', response_summary: 'Declined - Do Not Honour' } };
     if (source.number === CHECKOUT_TEST_CARDS.insufficientFunds) return { status: 201, body: { ...common, approved: false, status: 'Declined', response_code: '20051', response_summary: 'Insufficient Funds' } };
     if (body.capture === true) send(checkoutWebhook('payment_captured', { id, action_id: autoCaptureId, reference: body.reference, amount: body.amount, currency: body.currency, response_code: '10000' }, options.webhookSecret));
-    return { status: 201, body: { ...common, approved: true, status: 'Authorized', response_code: '10000', response_summary: 'Approved', scheme_id: schemeId() } };
+    recordDetails(id, body, body.capture === true ? 'Captured' : 'Authorized', true, frictionless);
+    return { status: 201, body: { ...common, approved: true, status: 'Authorized', response_code: '10000', response_summary: 'Approved', scheme_id: schemeId(), ...frictionless } };
   }
 
   function capture(paymentId: string, body: Record<string, unknown>): PspAnswer {
@@ -140,6 +272,8 @@ export async function startCheckoutStandIn(options: CheckoutStandInOptions): Pro
   }
 
   const server = await startPspServer({ ...(options.delayMs ? { delayMs: options.delayMs } : {}), unavailable: { status: 503, body: undefined } }, (req, raw) => {
+    const page = issuer(req, raw);
+    if (page) return page;
     if (req.headers.authorization !== `Bearer ${options.secretKey}`) return { status: 401, body: undefined };
     const key = req.headers['cko-idempotency-key'];
     const scopedKey = typeof key === 'string' ? `${req.url}\u0000${key}` : null;
@@ -155,6 +289,8 @@ export async function startCheckoutStandIn(options: CheckoutStandInOptions): Pro
     const voidMatch = /^\/payments\/(pay_[a-z0-9]+)\/voids$/.exec(req.url ?? '');
     const actionsMatch = /^\/payments\/(pay_[a-z0-9]+)\/actions$/.exec(req.url ?? '');
     const refundMatch = /^\/payments\/(pay_[a-z0-9]+)\/refunds$/.exec(req.url ?? '');
+    const paymentMatch = /^\/payments\/((?:pay|sid)_[a-z0-9]+)$/.exec(req.url ?? '');
+    if (req.method === 'GET' && paymentMatch) return getPayment(paymentMatch[1]!);
     let answer: PspAnswer;
     if (req.method === 'POST' && req.url === '/payments') answer = pay(body, req.headers);
     else if (req.method === 'POST' && captureMatch) answer = capture(captureMatch[1]!, body);
@@ -165,5 +301,6 @@ export async function startCheckoutStandIn(options: CheckoutStandInOptions): Pro
     if (scopedKey) answered.set(scopedKey, answer);
     return answer;
   });
-  return Object.assign(standIn, server, { payments, webhooks, voids, refunds, actions, approvedWebhook });
+  baseUrl = server.baseUrl;
+  return Object.assign(standIn, server, { payments, webhooks, voids, refunds, actions, challenges, lookups, approvedWebhook });
 }

@@ -4,6 +4,10 @@ import type { AddressInfo } from 'node:net';
 export interface PspAnswer {
   status: number;
   body: unknown;
+  /** A page for the consumer's browser (an issuer's challenge) instead of JSON. */
+  html?: string;
+  /** Extra response headers (a redirect's Location). */
+  headers?: Record<string, string>;
 }
 
 export interface PspServer {
@@ -39,7 +43,8 @@ export async function startPspServer(
         if (failures > 0) failures -= 1;
         else answer = handle(req, Buffer.concat(chunks).toString('utf8'));
         if (res.destroyed) return;
-        res.writeHead(answer.status, { 'content-type': 'application/json' }).end(answer.body === undefined ? '' : JSON.stringify(answer.body));
+        if (answer.html !== undefined) res.writeHead(answer.status, { 'content-type': 'text/html; charset=utf-8', ...answer.headers }).end(answer.html);
+        else res.writeHead(answer.status, { 'content-type': 'application/json', ...answer.headers }).end(answer.body === undefined ? '' : JSON.stringify(answer.body));
       })();
     });
   });

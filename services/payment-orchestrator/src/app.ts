@@ -50,6 +50,7 @@ import { processorAccountRoutes } from './http/processor-accounts.routes';
 import { processorNotificationRoutes } from './http/processor-notifications.routes';
 import { receiveProcessorNotification, wakePayment } from './domain/receive-processor-notification';
 import { voidStrayAuthorization } from './domain/void-stray-authorization';
+import { notifiedAuthentication } from './domain/notified-authentication';
 import { AfterSaleWorker } from './domain/after-sale-worker';
 import { afterSaleNotifications } from './domain/after-sale-notifications';
 import { cancelPayment, expireAuthorizations, settleVoidByNotification } from './domain/cancel-payment';
@@ -246,6 +247,7 @@ export function createApp(runtime: ServiceRuntime, config: PaymentOrchestratorCo
             recordDispute: recordDisputes,
             settleLateCapture: settleLateCapture({ payments, transactions, transaction, clock }),
             voidStray: voidStrayAuthorization({ payments, transactions, directory, transaction, clock, settle: (scope, paymentId) => runner.run(scope, paymentId) }),
+            notifiedAuthentication: notifiedAuthentication({ payments, transaction, clock, run: (scope, paymentId) => runner.run(scope, paymentId) }),
             afterSale: afterSaleNotifications({ settleVoid: settleVoidByNotification(afterSalePorts), wakeRefund: wakeRefund(afterSalePorts, advanceOneRefund) }),
           },
           notificationVerifiers,

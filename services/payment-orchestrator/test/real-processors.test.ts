@@ -1,9 +1,10 @@
-import { waitFor } from '@vaultline/core';
+import { newId, waitFor } from '@vaultline/core';
 import { ADYEN_TEST_CARDS, adyenNotification, startAdyenStandIn, type AdyenStandIn } from '../../../test-e2e/support/adyen-stand-in';
 import { CHECKOUT_TEST_CARDS, startCheckoutStandIn, type CheckoutStandIn } from '../../../test-e2e/support/checkout-stand-in';
 import { LIVE_MERCHANT, MERCHANT, oneOff, recurring, startOrchestrator, type Harness, type Json } from './support/orchestrator-harness';
 import type { ProcessorTransport } from '../src/processors/processor-transport';
 import { placeholderTransport } from './support/placeholder-transport';
+import { answerIssuerChallenge } from '../../../test-e2e/support/issuer-challenge-page';
 
 const HMAC_KEY = '44782DEF547AAA06C910C43932B1EB0C71FC68D9D0C057550C48EC2ACF6BA056';
 const adyenCredentials = { api_key: 'AQE_engine_key_value', merchant_account: 'ShopECOM', hmac_key: HMAC_KEY };
@@ -52,6 +53,20 @@ async function account(processor: 'adyen' | 'checkout', baseUrl: string): Promis
   const created = await h.call(MERCHANT, 'POST', '/processor-accounts', { processor, name: processor, credentials: processor === 'adyen' ? adyenCredentials : checkoutCredentials, settings: { base_url: baseUrl } });
   expect(created.status).toBe(201);
   return created.body.id;
+}
+
+/**
+ * The first payment of a series is challenged at Checkout.com (challenge_requested_mandate): the consumer
+ * completes it on the stand-in's issuer page and comes back to the hosted page with cko-session-id.
+ */
+async function completeCheckoutChallenge(payment: Json): Promise<Json> {
+  expect(payment.status).toBe('processing');
+  const sent = cko.payments.find((p) => p.body.reference === payment.id)!;
+  expect(sent.body['3ds']).toEqual({ enabled: true, challenge_indicator: 'challenge_requested_mandate' });
+  const challenge = cko.challenges.find((c) => c.paymentId === sent.id)!;
+  await h.returnFromBank(payment, await answerIssuerChallenge({ url: `${cko.baseUrl}/3ds/${challenge.sessionId}`, method: 'GET', data: {} }, 'completed'));
+  await h.settle();
+  return (await h.call(MERCHANT, 'GET', `/payments/${payment.id}`)).body;
 }
 
 async function routeTo(name: string, captureMode: 'automatic' | 'manual', authorizer: string, fallback: string[] = []): Promise<void> {
@@ -130,9 +145,9 @@ describe('payments on real processors (stand-ins)', () => {
     card = CHECKOUT_TEST_CARDS.approved;
     const checkout = await account('checkout', cko.baseUrl);
     await routeTo('checkout-manual', 'manual', checkout);
-    const initial = await h.payOneOff(MERCHANT, '424242******4242', recurring(), '/payments/recurring');
+    const initial = await completeCheckoutChallenge(await h.payOneOff(MERCHANT, '424242******4242', recurring(), '/payments/recurring'));
     expect(initial.status).toBe('authorized');
-    const initialSent = cko.payments.at(-1)!;
+    const initialSent = cko.payments.find((p) => p.body.reference === initial.id)!;
     expect([initialSent.body.payment_type, initialSent.body.merchant_initiated, initialSent.body.capture]).toEqual(['Recurring', false, false]);
     const subsequent = await h.call(MERCHANT, 'POST', `/payments/recurring/${initial.id}/subsequent`, { amount: 1000, currency_code: 'EUR' }, { 'x-test-now': '2026-07-15T10:00:00Z' });
     expect(subsequent.status).toBe(200);
@@ -147,7 +162,7 @@ describe('payments on real processors (stand-ins)', () => {
     card = CHECKOUT_TEST_CARDS.approved;
     const checkout = await account('checkout', cko.baseUrl);
     await routeTo('checkout-initial', 'manual', checkout);
-    const initial = await h.payOneOff(MERCHANT, '424242******4242', recurring(), '/payments/recurring');
+    const initial = await completeCheckoutChallenge(await h.payOneOff(MERCHANT, '424242******4242', recurring(), '/payments/recurring'));
     const other = await account('checkout', cko.baseUrl);
     await routeTo('checkout-other', 'manual', other);
     const subsequent = await h.call(MERCHANT, 'POST', `/payments/recurring/${initial.id}/subsequent`, { amount: 1000, currency_code: 'EUR' }, { 'x-test-now': '2026-07-15T10:00:00Z' });
@@ -365,5 +380,62 @@ describe('stored credentials of the earlier interface (POST /payments) on real p
     expect(sent(storing)).toMatchObject({ payment_type: 'Regular', merchant_initiated: false, source: { store_for_future_use: true } });
     expect(sent(cof)).toMatchObject({ payment_type: 'Regular', merchant_initiated: false, source: { stored: true, cvv: '737' } });
     expect(sent(cof)).not.toHaveProperty('previous_payment_id');
+  });
+});
+
+describe('3-D Secure decided by the processor\'s notification while the consumer is away', () => {
+  /** A Checkout.com payment on the challenge card: the consumer answers the issuer's page, then Checkout.com's webhook of that outcome arrives first. */
+  async function decidedByWebhook(outcome: 'completed' | 'failed', webhookType: string): Promise<{ waiting: Json; paymentId: string; back: Record<string, string> }> {
+    card = CHECKOUT_TEST_CARDS.threeDsChallenge;
+    const checkout = await account('checkout', cko.baseUrl);
+    await routeTo(`checkout-3ds-${outcome}`, 'manual', checkout);
+    const waiting = await h.payOneOff(MERCHANT, '454347******9996');
+    expect(waiting.status).toBe('processing');
+    const paymentId = cko.payments.find((p) => p.body.reference === waiting.id)!.id;
+    const challenge = cko.challenges.find((c) => c.paymentId === paymentId)!;
+    const back = await answerIssuerChallenge({ url: `${cko.baseUrl}/3ds/${challenge.sessionId}`, method: 'GET', data: {} }, outcome);
+    const webhook = cko.webhooks.find((w) => w.rawBody.includes(`"${webhookType}"`) && w.rawBody.includes(paymentId))!;
+    expect((await h.postPublic(`/processor-notifications/checkout/${checkout}`, webhook.rawBody, { 'cko-signature': webhook.signature })).status).toBe(200);
+    await h.settle();
+    return { waiting, paymentId, back };
+  }
+
+  it('when payment_approved arrives while the consumer is away on the issuer\'s page, then it counts as the return: the payment is looked up by its id and authorized, and a later return changes nothing', async () => {
+    const { waiting, paymentId, back } = await decidedByWebhook('completed', 'payment_approved');
+    expect((await h.call(MERCHANT, 'GET', `/payments/${waiting.id}`)).body).toMatchObject({ status: 'authorized', authentication: { status: 'authenticated', eci: '05' } });
+    expect(cko.lookups).toContain(paymentId);
+    const lookups = cko.lookups.length;
+    await h.returnFromBank(waiting, back);
+    await h.settle();
+    expect(cko.lookups.length).toBe(lookups);
+    expect((await h.call(MERCHANT, 'GET', `/payments/${waiting.id}/transactions`)).body.data.map((t: Json) => `${t.kind}:${t.status}`)).toEqual(['authentication_3ds:succeeded', 'authorization:succeeded']);
+  });
+
+  it('when payment_authentication_failed arrives while the consumer is away, then the payment fails authentication_failed without an authorization transaction', async () => {
+    const { waiting } = await decidedByWebhook('failed', 'payment_authentication_failed');
+    expect((await h.call(MERCHANT, 'GET', `/payments/${waiting.id}`)).body).toMatchObject({ status: 'failed', failure_reason: 'authentication_failed' });
+    expect((await h.call(MERCHANT, 'GET', `/payments/${waiting.id}/transactions`)).body.data.map((t: Json) => `${t.kind}:${t.status}`)).toEqual(['authentication_3ds:failed']);
+  });
+
+  it('when Adyen\'s AUTHORISATION arrives for a payment waiting on its consumer, then it does not count as the return (RedirectShopper named no pspReference): the payment waits for the redirectResult', async () => {
+    card = ADYEN_TEST_CARDS.threeDsChallenge;
+    const adyen = await account('adyen', first.baseUrl);
+    await routeTo('adyen-3ds-wait', 'manual', adyen);
+    // Adyen authenticates a web payment only with the browser's data, which the hosted page sends with the card.
+    const created = (await h.call(MERCHANT, 'POST', '/payments/one-off', oneOff())).body;
+    const browser = { user_agent: 'Mozilla/5.0 Chrome/131.0', accept_header: 'text/html', language: 'en-GB', screen_width: 1280, screen_height: 720, color_depth: 24, time_zone_offset: -60, java_enabled: false, ip_address: '203.0.113.7' };
+    const entered = { masked_account_number: '491761******0000', scheme: 'VISA', expiry_month: 12, expiry_year: 2034, cardholder_name: 'Ada Lovelace', submitted_at: new Date().toISOString() };
+    await h.redeliver({ session_id: created.action_requirement.session_id, payment_id: created.id, token_id: newId(), card: entered, browser }, MERCHANT.merchantId, newId());
+    await h.settle();
+    const waiting = (await h.call(MERCHANT, 'GET', `/payments/${created.id}`)).body;
+    expect(waiting.status).toBe('processing');
+    const psp = first.payments.find((p) => p.body.reference === waiting.id)!.pspReference;
+    const notification = adyenNotification({ amount: { value: 1250, currency: 'EUR' }, eventCode: 'AUTHORISATION', eventDate: new Date().toISOString(), merchantAccountCode: 'ShopECOM', merchantReference: waiting.id, pspReference: psp, reason: '', success: 'true' }, HMAC_KEY);
+    const answered = await h.postPublic(`/processor-notifications/adyen/${adyen}`, JSON.stringify(notification));
+    await h.settle();
+    expect((await h.call(MERCHANT, 'GET', `/payments/${waiting.id}`)).body.status).toBe('processing');
+    expect(first.details).toHaveLength(0);
+    // Not decided yet: Adyen is asked to send the notification again later.
+    expect(answered.status).toBe(503);
   });
 });

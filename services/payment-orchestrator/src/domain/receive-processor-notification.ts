@@ -6,6 +6,7 @@ import type { Clock, PaymentRepository, ProcessorAccountRepository, ProcessorNot
 import { ProcessorAccountNotFound, type ProcessorAccount } from './processor-accounts/processor-account';
 import type { ProcessorNotificationRecord } from './processor-accounts/processor-notification';
 import type { VoidStrayAuthorization } from './void-stray-authorization';
+import type { NotifiedAuthentication } from './notified-authentication';
 import type { DisputeSignal } from './disputes/dispute';
 import type { RecordDispute } from './disputes/record-dispute';
 import type { SettleLateCapture } from './settle-late-capture';
@@ -52,6 +53,8 @@ export interface ReceiveNotificationPorts {
   wake: (scope: Scope, paymentId: string) => Promise<void>;
   /** A successful authorization the payment does not use is voided at its account (a late answer after a fallback). */
   voidStray: VoidStrayAuthorization;
+  /** An authorization decided while the payment waits for its consumer (3-D Secure) counts as the consumer's return. */
+  notifiedAuthentication?: NotifiedAuthentication;
   /** A capture success naming a payment that failed at capture (a processor's own recapture) moves it on. */
   settleLateCapture?: SettleLateCapture;
   /** A chargeback notification: recorded with the dispute it opens or moves, in one commit (a redelivery changes nothing). */
@@ -162,6 +165,10 @@ export function receiveProcessorNotification(ports: ReceiveNotificationPorts, ve
       }
       // Also on a redelivery (idempotent): a refund or void the first delivery could not settle (an error answered, so the processor sent it again).
       if (/^(refund|void)_/.test(record.kind)) await ports.afterSale?.(scopeOfDocument(account), account.id, record);
+      // Also on a redelivery: the processor decided while the consumer is away authenticating (recorded once).
+      if ((record.kind === 'authorization_succeeded' || record.kind === 'authorization_failed') && record.payment_reference && isUuid(record.payment_reference) && record.processor_reference) {
+        await ports.notifiedAuthentication?.(scopeOfDocument(account), account.id, record.payment_reference, record.processor_reference);
+      }
       // Also on a redelivery: a void that could not be sent the first time is tried again (it is idempotent).
       if (record.kind === 'authorization_succeeded' && record.payment_reference && isUuid(record.payment_reference) && record.processor_reference) {
         await ports.voidStray(scopeOfDocument(account), account.id, record.payment_reference, record.processor_reference);

@@ -1,7 +1,8 @@
 import { ADYEN_TEST_CARDS, startAdyenStandIn, type AdyenStandIn } from '../../../../../test-e2e/support/adyen-stand-in';
+import { answerIssuerChallenge } from '../../../../../test-e2e/support/issuer-challenge-page';
 import { placeholderTransport } from '../../../test/support/placeholder-transport';
 import type { CaptureOutcome } from '../../domain/ports';
-import { processorContract } from '../processor.contract';
+import { contractConsumerAuthentication, processorContract } from '../processor.contract';
 import { adyen } from '.';
 import { fromAdyenNotificationItem, parseAdyenNotification, verifyAdyenItem } from './adyen.notification';
 
@@ -9,6 +10,8 @@ const HMAC_KEY = '44782DEF547AAA06C910C43932B1EB0C71FC68D9D0C057550C48EC2ACF6BA0
 const credentials = { api_key: 'AQE_contract_key_value', merchant_account: 'ShopECOM', hmac_key: HMAC_KEY };
 const APPROVED_TOKEN = '01a208ee-5f6c-74c8-b99c-0000000000a1';
 const DECLINED_TOKEN = '01a208ee-5f6c-74c8-b99c-0000000000d2';
+const CHALLENGE_TOKEN = '01a208ee-5f6c-74c8-b99c-0000000003d5';
+const POST_CHALLENGE_TOKEN = '01a208ee-5f6c-74c8-b99c-0000000003d6';
 
 let standIn: AdyenStandIn;
 beforeAll(async () => {
@@ -21,6 +24,8 @@ afterAll(async () => {
 const transport = placeholderTransport({
   [APPROVED_TOKEN]: { number: ADYEN_TEST_CARDS.approved, expiry_month: 3, expiry_year: 2030, security_code: '737' },
   [DECLINED_TOKEN]: { number: ADYEN_TEST_CARDS.refused, expiry_month: 3, expiry_year: 2030, security_code: '737' },
+  [CHALLENGE_TOKEN]: { number: ADYEN_TEST_CARDS.threeDsChallenge, expiry_month: 3, expiry_year: 2030, security_code: '737' },
+  [POST_CHALLENGE_TOKEN]: { number: ADYEN_TEST_CARDS.threeDsChallengePost, expiry_month: 3, expiry_year: 2030, security_code: '737' },
 });
 
 /** A capture settles by Adyen's CAPTURE notification: the stand-in's, verified with the account's key and mapped as the route will. */
@@ -44,6 +49,7 @@ describe('Adyen plugin against its stand-in', () => {
     declined: { token_id: DECLINED_TOKEN, security_code_available: true },
     context: { transport },
     settle: settleByNotification,
+    threeDs: { challenged: { token_id: CHALLENGE_TOKEN, security_code_available: true, cardholder_name: 'Ada Lovelace' }, consumerReturns: answerIssuerChallenge },
   });
 
   it('when the stand-in answers 503, then the authorization is a retryable error; when the key is wrong, a failure', async () => {
@@ -70,5 +76,43 @@ describe('Adyen automatic capture', () => {
     const payment = { payment_id: 'p-auto', merchant_id: 'm', mode: 'test' as const, use_case: 'ONE_OFF' as const, stored_credential: 'none' as const, amount: 100, currency_code: 'EUR', reference: null, token_id: APPROVED_TOKEN, masked_account_number: '411111******1111', scheme: 'VISA', network_transaction_reference: null, authentication_preference: null, idempotency_key: 'p-auto:capture', capture_mode: 'automatic' as const };
     expect(await connection.capture(payment, 'PSPAUTO')).toEqual({ status: 'succeeded', processor_reference: 'PSPAUTO' });
     expect(transport.sent.length).toBe(before);
+  });
+});
+
+describe('Adyen 3-D Secure, beyond the contract', () => {
+  const open = () => adyen.open(adyen.optionsSchema.parse({ credentials, base_url: standIn.baseUrl, mode: 'test' }), { clock: undefined as never, transport });
+  const consumerPresent = (key: string, tokenId: string) => ({ payment_id: key, merchant_id: 'm', mode: 'test' as const, use_case: 'ONE_OFF' as const, stored_credential: 'none' as const, amount: 1250, currency_code: 'EUR', reference: null, token_id: tokenId, masked_account_number: '421234******1237', scheme: 'VISA', network_transaction_reference: null, authentication_preference: null, idempotency_key: `${key}:authorization`, security_code_available: true, consumer_authentication: contractConsumerAuthentication });
+
+  it('when the issuer page must be reached by POST, then the action carries Adyen\'s action.data and the consumer\'s return settles the payment through /payments/details', async () => {
+    const payment = consumerPresent('p-3ds-post', POST_CHALLENGE_TOKEN);
+    const answer = await open().authorize(payment);
+    if (answer.status !== 'action_required') throw new Error(`expected action_required, got ${answer.status}`);
+    expect(answer.action).toMatchObject({ method: 'POST', data: { MD: expect.any(String), PaReq: expect.any(String), TermUrl: expect.any(String) } });
+    expect(standIn.payments.at(-1)!.body).toMatchObject({ channel: 'Web', origin: 'https://vaultline.example', returnUrl: contractConsumerAuthentication.return_url, shopperIP: '203.0.113.7', browserInfo: { userAgent: contractConsumerAuthentication.browser!.user_agent, colorDepth: 24, javaEnabled: false } });
+    const parameters = await answerIssuerChallenge(answer.action, 'completed');
+    const outcome = await open().resumeAuthorization!(payment, { processor_reference: answer.processor_reference, resume: answer.resume, parameters });
+    expect(outcome).toMatchObject({ status: 'succeeded', processor_reference: expect.stringMatching(/^[A-Z]{16}$/), authentication: { status: 'authenticated', eci: '05', liability_shift: true, version: '2.2.0' } });
+    expect(standIn.details.at(-1)).toMatchObject({ body: { details: { redirectResult: parameters.redirectResult } }, headers: { 'idempotency-key': 'p-3ds-post:authorization:details' } });
+  });
+
+  it('when the consumer comes back without redirectResult, then nothing is sent and the consumer is sent to the issuer page again', async () => {
+    const payment = consumerPresent('p-3ds-reload', CHALLENGE_TOKEN);
+    const answer = await open().authorize(payment);
+    if (answer.status !== 'action_required') throw new Error(`expected action_required, got ${answer.status}`);
+    const before = standIn.details.length;
+    expect(await open().resumeAuthorization!(payment, { processor_reference: null, resume: answer.resume, parameters: {} })).toEqual(answer);
+    expect(standIn.details.length).toBe(before);
+  });
+
+  it('when the step says always on a card whose issuer needs no challenge, then Adyen is asked to authenticate (always, challenge requested 03) and answers Authorised frictionless with the result', async () => {
+    const payment = { ...consumerPresent('p-3ds-always', APPROVED_TOKEN), consumer_authentication: { ...contractConsumerAuthentication, three_ds: 'always' as const } };
+    expect(await open().authorize(payment)).toMatchObject({ status: 'succeeded', authentication: { type: '3ds', status: 'authenticated', eci: '05', liability_shift: true } });
+    expect(standIn.payments.at(-1)!.body).toMatchObject({ authenticationData: { attemptAuthentication: 'always' }, threeDS2RequestData: { threeDSRequestorChallengeInd: '03' } });
+  });
+
+  it('when the step says off and the card needs authentication, then Adyen is told attemptAuthentication never and refuses it: authentication_required, no redirect', async () => {
+    const payment = { ...consumerPresent('p-3ds-off', CHALLENGE_TOKEN), consumer_authentication: { ...contractConsumerAuthentication, three_ds: 'off' as const } };
+    expect(await open().authorize(payment)).toMatchObject({ status: 'failed', failure_reason: 'authentication_required' });
+    expect(standIn.payments.at(-1)!.body).toMatchObject({ authenticationData: { attemptAuthentication: 'never' } });
   });
 });

@@ -4,17 +4,15 @@ import { accountOptionsSchema, REAL_PROCESSOR_CAPABILITIES } from '../account-pl
 import type { ProcessorPlugin } from '../processor-plugin';
 import { authorizationInput, sendMapped } from '../processor-transport';
 import { adyenBaseUrl, adyenCredentialsSchema } from './adyen.account';
+import { adyenAuthorization } from './adyen.authorization';
 import {
   ADYEN_CAPTURE_RECHECK_MS,
   ADYEN_REFUND_RECHECK_MS,
-  adyenConfigurationProblem,
   fromAdyenCancelResponse,
   fromAdyenCaptureResponse,
-  fromAdyenPaymentResponse,
   fromAdyenRefundResponse,
   toAdyenCancelRequest,
   toAdyenCaptureRequest,
-  toAdyenPaymentRequest,
   toAdyenRefundRequest,
 } from './adyen.mapper';
 
@@ -22,7 +20,7 @@ const optionsSchema = accountOptionsSchema(adyenCredentialsSchema);
 
 export type AdyenOptions = z.infer<typeof optionsSchema>;
 
-const capabilities = REAL_PROCESSOR_CAPABILITIES;
+const capabilities = { ...REAL_PROCESSOR_CAPABILITIES, authentication3ds: true };
 
 /** Adyen Checkout API v69: authorizations through the forwarder, captures through egress, settled by notification. */
 export const adyen: ProcessorPlugin<AdyenOptions> = {
@@ -36,14 +34,8 @@ export const adyen: ProcessorPlugin<AdyenOptions> = {
     return {
       id: 'adyen',
       capabilities,
-      async authorize(payment) {
-        const before = adyenConfigurationProblem(payment);
-        if (before) return before;
-        const request = toAdyenPaymentRequest(authorizationInput(payment), options.credentials);
-        const outcome = fromAdyenPaymentResponse(await sendMapped(transport, baseUrl, payment, request));
-        // Authorised but unusable: the AUTHORISATION notification then finds the payment failed and the authorisation is cancelled.
-        return adyenConfigurationProblem(payment, outcome) ?? outcome;
-      },
+      // Authorization, 3-D Secure's redirect and its return: adyen.authorization.ts.
+      ...adyenAuthorization(transport, baseUrl, options.credentials),
       async capture(payment, authorizationReference) {
         if (!authorizationReference) return { status: 'failed', failure_reason: 'authorization_reference_missing', processor_reference: null };
         // An automatic-capture flow sent no manualCapture: Adyen captures the authorised payment by itself.

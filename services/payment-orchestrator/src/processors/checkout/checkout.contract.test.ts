@@ -1,13 +1,15 @@
 import { CHECKOUT_TEST_CARDS, startCheckoutStandIn, type CheckoutStandIn } from '../../../../../test-e2e/support/checkout-stand-in';
+import { answerIssuerChallenge } from '../../../../../test-e2e/support/issuer-challenge-page';
 import { placeholderTransport } from '../../../test/support/placeholder-transport';
 import type { CaptureOutcome, ProcessorPayment } from '../../domain/ports';
-import { processorContract } from '../processor.contract';
+import { contractConsumerAuthentication, processorContract } from '../processor.contract';
 import { checkout } from '.';
 import { fromCheckoutWebhook, verifyCheckoutWebhook } from './checkout.webhook';
 
 const credentials = { secret_key: 'sk_sbox_contract_key', processing_channel_id: 'pc_contract1', webhook_secret: 'whsec_contract' };
 const APPROVED_TOKEN = '01a208ee-5f6c-74c8-b99c-0000000000c1';
 const DECLINED_TOKEN = '01a208ee-5f6c-74c8-b99c-0000000000c2';
+const CHALLENGE_TOKEN = '01a208ee-5f6c-74c8-b99c-0000000003c5';
 
 let standIn: CheckoutStandIn;
 beforeAll(async () => {
@@ -21,6 +23,7 @@ const transport = placeholderTransport(
   {
     [APPROVED_TOKEN]: { number: CHECKOUT_TEST_CARDS.approved, expiry_month: 3, expiry_year: 2030, security_code: '100' },
     [DECLINED_TOKEN]: { number: CHECKOUT_TEST_CARDS.declined, expiry_month: 3, expiry_year: 2030, security_code: '100' },
+    [CHALLENGE_TOKEN]: { number: CHECKOUT_TEST_CARDS.threeDsChallenge, expiry_month: 3, expiry_year: 2030, security_code: '100' },
   },
   { integerExpiry: true },
 );
@@ -63,11 +66,27 @@ describe('Checkout.com plugin against its stand-in', () => {
     declined: { token_id: DECLINED_TOKEN, security_code_available: true },
     context: { transport },
     settle: settleByWebhook,
+    threeDs: { challenged: { token_id: CHALLENGE_TOKEN, security_code_available: true, cardholder_name: 'Ada Lovelace' }, consumerReturns: answerIssuerChallenge },
   });
 });
 
 describe('Checkout.com plugin, beyond the contract', () => {
   const open = () => checkout.open(checkout.optionsSchema.parse({ credentials, base_url: standIn.baseUrl, mode: 'test' }), { clock: undefined as never, transport });
+
+  it('when the step says off and the issuer requires authentication, then Checkout.com is told not to upgrade and soft-declines (20154): authentication_required; allowed to upgrade, it would have answered 202 Pending', async () => {
+    const challenged = payment({ token_id: CHALLENGE_TOKEN, security_code_available: true });
+    const off = await open().authorize({ ...challenged, payment_id: 'p-off', idempotency_key: 'p-off:authorization', consumer_authentication: { ...contractConsumerAuthentication, three_ds: 'off' } });
+    expect(off).toMatchObject({ status: 'failed', failure_reason: 'authentication_required' });
+    expect(standIn.payments.at(-1)!.body['3ds']).toEqual({ enabled: false, allow_upgrade: false });
+    // Without a hosted page (no consumer_authentication) nothing is said about 3-D Secure: Checkout.com upgrades, and the engine fails the payment authentication_required.
+    expect(await open().authorize({ ...challenged, payment_id: 'p-api', idempotency_key: 'p-api:authorization' })).toMatchObject({ status: 'action_required', return_parameters: ['cko-session-id'] });
+  });
+
+  it('when a consumer-present payment on an ordinary card goes with 3-D Secure (if_required), then the issuer authenticates it frictionless: authorized at once, with the result of the 3ds block', async () => {
+    const outcome = await open().authorize(payment({ payment_id: 'p-frictionless', idempotency_key: 'p-frictionless:authorization', security_code_available: true, consumer_authentication: contractConsumerAuthentication }));
+    expect(outcome).toMatchObject({ status: 'succeeded', processor_reference: expect.stringMatching(/^pay_/), authentication: { type: '3ds', status: 'authenticated', version: '2.2.0', eci: '05', liability_shift: true } });
+    expect(standIn.payments.at(-1)!.body).toMatchObject({ '3ds': { enabled: true, challenge_indicator: 'no_preference' }, success_url: contractConsumerAuthentication.return_url, failure_url: contractConsumerAuthentication.return_url, payment_ip: '203.0.113.7' });
+  });
 
   it('when an initial recurring payment is followed by a subsequent one, then the subsequent carries merchant_initiated, previous_payment_id and no cvv', async () => {
     const initial = await open().authorize(payment({ payment_id: 'p-init', use_case: 'RECURRING', stored_credential: 'storing', idempotency_key: 'p-init:authorization', security_code_available: true }));

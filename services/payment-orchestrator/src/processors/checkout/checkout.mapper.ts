@@ -132,6 +132,9 @@ const RESPONSE_CODES: Record<string, string> = {
   '20062': 'card_restricted',
   '20087': 'invalid_security_code',
   '20091': 'issuer_unavailable',
+  '20151': 'authentication_failed',
+  // "3DS authentication required": the issuer's SCA soft decline of a payment sent without 3-D Secure.
+  '20154': 'authentication_required',
   '30004': 'card_blocked',
 };
 

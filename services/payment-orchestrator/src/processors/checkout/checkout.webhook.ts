@@ -38,6 +38,9 @@ export function fromCheckoutWebhook(body: unknown): ProcessorNotificationEvent |
       return { kind: 'authorization_succeeded', dedupe_key, payment_reference, processor_reference: data.id };
     case 'payment_declined':
       return { kind: 'authorization_failed', dedupe_key, payment_reference, processor_reference: data.id, failure_reason: checkoutFailureReason(data.response_code) };
+    // The consumer failed the 3-D Secure challenge (response code 20151): the payment is declined without an authorization.
+    case 'payment_authentication_failed':
+      return { kind: 'authorization_failed', dedupe_key, payment_reference, processor_reference: data.id, failure_reason: 'authentication_failed' };
     case 'payment_captured':
       return { kind: 'capture_succeeded', dedupe_key, payment_reference, processor_reference: data.id, capture_reference: data.action_id ?? null, amount: data.amount ?? null };
     case 'payment_capture_declined':

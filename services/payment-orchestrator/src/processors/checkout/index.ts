@@ -5,15 +5,14 @@ import type { ProcessorPlugin } from '../processor-plugin';
 import { authorizationInput, sendMapped } from '../processor-transport';
 import { checkoutBaseUrl, checkoutCredentialsSchema } from './checkout.account';
 import { fromCheckoutActionsResponse, toCheckoutActionsRequest } from './checkout.actions';
+import { checkoutAuthorization } from './checkout.authorization';
 import {
   CHECKOUT_CAPTURE_RECHECK_MS,
   CHECKOUT_REFUND_RECHECK_MS,
   fromCheckoutCaptureResponse,
-  fromCheckoutPaymentResponse,
   fromCheckoutRefundResponse,
   fromCheckoutVoidResponse,
   toCheckoutCaptureRequest,
-  toCheckoutPaymentRequest,
   toCheckoutRefundRequest,
   toCheckoutVoidRequest,
 } from './checkout.mapper';
@@ -22,7 +21,7 @@ const optionsSchema = accountOptionsSchema(checkoutCredentialsSchema);
 
 export type CheckoutOptions = z.infer<typeof optionsSchema>;
 
-const capabilities = REAL_PROCESSOR_CAPABILITIES;
+const capabilities = { ...REAL_PROCESSOR_CAPABILITIES, authentication3ds: true };
 
 const ACTION_TYPES = { capture: 'Capture', refund: 'Refund', void: 'Void' } as const;
 
@@ -42,10 +41,8 @@ export const checkout: ProcessorPlugin<CheckoutOptions> = {
     return {
       id: 'checkout',
       capabilities,
-      async authorize(payment) {
-        const request = toCheckoutPaymentRequest(authorizationInput(payment), options.credentials);
-        return fromCheckoutPaymentResponse(await sendMapped(transport, baseUrl, payment, request));
-      },
+      // Authorization, 3-D Secure's redirect and its return: checkout.authorization.ts.
+      ...checkoutAuthorization(transport, baseUrl, options.credentials),
       async capture(payment, authorizationReference) {
         if (!authorizationReference) return { status: 'failed', failure_reason: 'authorization_reference_missing', processor_reference: null };
         // An automatic-capture flow sent capture: true: Checkout.com captures by itself and says so by webhook.
