@@ -1,44 +1,22 @@
+import { destinationPattern, hostMatches, PROCESSOR_DESTINATIONS, urlMatchesDestination } from '@vaultline/contracts';
 import { ForbiddenError, type Mode } from '@vaultline/core';
 import type { ProcessorDestinationCheck } from '../domain/ports';
 
-/**
- * The forwarder's built-in destinations for the two processors (its catalog: destination-policy.ts), as
- * patterns: a leading `*-` or `*.` stands for one merchant-specific DNS label prefix, nothing else is a
- * wildcard and paths are never prefixes.
- */
-const BUILT_IN = [
-  'https://checkout-test.adyen.com/v69/payments',
-  'https://*-checkout-live.adyenpayments.com/checkout/v69/payments',
-  'https://api.sandbox.checkout.com/payments',
-  'https://*.api.sandbox.checkout.com/payments',
-  'https://api.checkout.com/payments',
-  'https://*.api.checkout.com/payments',
-];
-
-function matches(pattern: string, url: string): boolean {
-  const star = pattern.indexOf('*');
-  if (star < 0) return pattern === url;
-  const before = pattern.slice(0, star);
-  const after = pattern.slice(star + 1);
-  if (!url.startsWith(before) || !url.endsWith(after) || url.length <= before.length + after.length) return false;
-  return /^[a-z0-9][a-z0-9-]*$/i.test(url.slice(before.length, url.length - after.length));
-}
+/** The catalog's payments URLs (libs/contracts processor-destinations.ts, which the forwarder allows as well). */
+const PAYMENTS_PATTERNS = PROCESSOR_DESTINATIONS.filter((entry) => entry.purpose === 'payments').map((entry) => entry.url);
 
 /**
- * Whether a processor account's payments URL is a destination the forwarder allows: the built-in ones or
- * one the operator listed in FORWARD_EXTRA_DESTINATIONS (exactly). A merchant's own forward destinations
- * are not consulted: a processor account reaches only what the operator allowed.
+ * Whether a processor account's payments URL is a destination the forwarder allows: one of the catalog's
+ * (its one matcher) or one the operator listed in FORWARD_EXTRA_DESTINATIONS (exactly). A merchant's own
+ * forward destinations are not consulted: a processor account reaches only what the operator allowed.
  */
 export function processorDestinationCheck(extraDestinations: readonly string[]): ProcessorDestinationCheck {
-  const allowed = [...BUILT_IN, ...extraDestinations];
-  return async (_merchantId, paymentsUrl) => allowed.some((pattern) => matches(pattern, paymentsUrl));
+  return async (_merchantId, paymentsUrl) => extraDestinations.includes(paymentsUrl) || PAYMENTS_PATTERNS.some((pattern) => urlMatchesDestination(pattern, paymentsUrl));
 }
 
-/** The processors' hosts of each mode: a call of a payment of one mode never goes to a host of the other. */
-const HOSTS_OF_MODE: Record<Mode, readonly string[]> = {
-  test: ['checkout-test.adyen.com', 'api.sandbox.checkout.com', '*.api.sandbox.checkout.com'],
-  live: ['*-checkout-live.adyenpayments.com', 'api.checkout.com', '*.api.checkout.com'],
-};
+/** The catalog's hosts of each mode (an entry open to both modes is in neither list: the key decides there). */
+const hostsOfMode = (mode: Mode): string[] => [...new Set(PROCESSOR_DESTINATIONS.filter((entry) => entry.mode === mode).map((entry) => destinationPattern(entry.url).host))];
+const HOSTS_OF_MODE: Record<Mode, readonly string[]> = { test: hostsOfMode('test'), live: hostsOfMode('live') };
 
 /**
  * Checked at the egress of every call a payment makes after its authorization (captures, voids, status
@@ -46,9 +24,9 @@ const HOSTS_OF_MODE: Record<Mode, readonly string[]> = {
  * other mode. Hosts outside both lists (an operator-allowed base URL, a stand-in) are the account's own.
  */
 export function assertHostServesMode(url: string, mode: Mode): void {
-  const host = new URL(url).host;
+  const { hostname, host } = new URL(url);
   const other: Mode = mode === 'test' ? 'live' : 'test';
-  if (HOSTS_OF_MODE[other].some((pattern) => matches(`https://${pattern}`, `https://${host}`))) {
+  if (HOSTS_OF_MODE[other].some((pattern) => hostMatches(pattern, hostname))) {
     throw new ForbiddenError(`A ${mode}-mode payment cannot call the processor's ${other} host ${host}.`, `destination_not_allowed_in_${mode}_mode`);
   }
 }

@@ -12,6 +12,11 @@ export interface ProcessorHttpRequest {
   path: string;
   headers: Record<string, string>;
   body?: unknown;
+  /**
+   * How the body is encoded: JSON (the default), or form fields (an object of text values, sent
+   * application/x-www-form-urlencoded in their order).
+   */
+  format?: 'json' | 'form';
   carries_card_data: boolean;
 }
 
