@@ -4,7 +4,7 @@ import { newId, type Scope } from '@vaultline/core';
 import type { EgressClient } from '@vaultline/egress';
 import type { InternalClient } from '@vaultline/http';
 import type { ProcessorTransport } from '../processors/processor-transport';
-import { assertHostServesMode } from '../processors/processor-destinations';
+import type { HostModeCheck } from '../processors/processor-destinations';
 import type { ProcessorHttpResponse } from '../processors/processor-wire';
 
 /** One call of the forwarder's internal payments API, whatever carries it. */
@@ -75,7 +75,7 @@ function parsed(text: string): unknown {
  * placeholders), the others straight through egress (loopback and private addresses only when the egress
  * client allows them: PROCESSOR_ALLOW_PRIVATE_URLS). Failures before an answer throw.
  */
-export function createProcessorTransport(deps: { forwardPayment: ForwardPayment; egress: Pick<EgressClient, 'request'> }): ProcessorTransport {
+export function createProcessorTransport(deps: { forwardPayment: ForwardPayment; egress: Pick<EgressClient, 'request'>; assertHostServesMode: HostModeCheck }): ProcessorTransport {
   return {
     async forward(request): Promise<ProcessorHttpResponse> {
       // The forwarder sets the content type itself and passes only credentials and idempotency keys.
@@ -84,7 +84,7 @@ export function createProcessorTransport(deps: { forwardPayment: ForwardPayment;
       return { status: answer.status, body: parsed(answer.body) };
     },
     async send({ mode, url, method, headers, format, body }): Promise<ProcessorHttpResponse> {
-      assertHostServesMode(url, mode);
+      deps.assertHostServesMode(url, mode);
       const encoded = body === undefined ? {} : format === 'form' ? { body: formEncoded(body) } : { body: JSON.stringify(body) };
       const contentType: Record<string, string> = body !== undefined && format === 'form' ? { 'content-type': 'application/x-www-form-urlencoded' } : {};
       const response = await deps.egress.request({ url, method, headers: { ...headers, ...contentType, 'accept-encoding': 'identity' }, ...encoded });

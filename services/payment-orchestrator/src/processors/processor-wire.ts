@@ -109,3 +109,12 @@ export function field(body: unknown, name: string): unknown {
 export function text(value: unknown): string | null {
   return typeof value === 'string' && value !== '' ? value : null;
 }
+
+/** A notification's raw body as JSON; undefined when it is not JSON. */
+export function jsonBody(rawBody: Buffer): unknown {
+  try {
+    return JSON.parse(rawBody.toString('utf8')) as unknown;
+  } catch {
+    return undefined;
+  }
+}

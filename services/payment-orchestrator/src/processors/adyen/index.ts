@@ -1,10 +1,13 @@
 import type { z } from 'zod';
 import type { ProcessorConnection } from '../../domain/ports';
 import { accountOptionsSchema, REAL_PROCESSOR_CAPABILITIES } from '../account-plugin';
-import type { ProcessorPlugin } from '../processor-plugin';
+import { destinationsOf } from '@vaultline/contracts';
+import type { AccountProcessorPlugin } from '../processor-plugin';
+import { adyenNotifications } from './adyen.notifications';
 import { authorizationInput, sendMapped } from '../processor-transport';
 import { adyenBaseUrl, adyenCredentialsSchema } from './adyen.account';
 import {
+  ADYEN_API_VERSION,
   ADYEN_CAPTURE_RECHECK_MS,
   ADYEN_REFUND_RECHECK_MS,
   adyenConfigurationProblem,
@@ -25,9 +28,14 @@ export type AdyenOptions = z.infer<typeof optionsSchema>;
 const capabilities = REAL_PROCESSOR_CAPABILITIES;
 
 /** Adyen Checkout API v69: authorizations through the forwarder, captures through egress, settled by notification. */
-export const adyen: ProcessorPlugin<AdyenOptions> = {
+export const adyen: AccountProcessorPlugin<AdyenOptions['credentials']> = {
   id: 'adyen',
+  displayName: 'Adyen',
+  opens: 'per_account',
   capabilities,
+  account: { credentials: adyenCredentialsSchema, secretField: 'api_key', paymentsPath: `/${ADYEN_API_VERSION}/payments` },
+  destinations: destinationsOf('adyen'),
+  notifications: adyenNotifications,
   optionsSchema,
   open(options, context): ProcessorConnection {
     const transport = context.transport;
