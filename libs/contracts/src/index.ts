@@ -8,3 +8,4 @@ export * from './internal/forwarder-forward-payment';
 export * from './processor-destinations';
 export { ERROR_CATALOGUE, ERROR_GROUPS, type ErrorEntry, type ErrorGroup } from './errors/error-catalogue';
 export * from './checkout-locales';
+export * from './simulator-challenge';

@@ -56,3 +56,12 @@ export function allowedOriginsOf(values: readonly string[]): string[] {
   const origins = values.map(allowedOriginOf).filter((origin): origin is string => origin !== null);
   return [...new Set(origins)].slice(0, MAX_ALLOWED_ORIGINS);
 }
+
+/**
+ * Where an issuer's page sends the consumer back after 3-D Secure: the hosted page's return route for the
+ * session (the vault serves it; the orchestrator hands it to processors). The processor appends its own
+ * parameters (Adyen redirectResult, Checkout.com cko-session-id).
+ */
+export function hostedPageReturnUrl(publicBaseUrl: string, sessionId: string): string {
+  return `${publicBaseUrl.replace(/\/+$/, '')}/checkout/${encodeURIComponent(sessionId)}/return`;
+}

@@ -1,3 +1,4 @@
+import { hostedPageReturnUrl } from '@vaultline/contracts';
 import type { Scope } from '@vaultline/core';
 import { assertSubscriptionsConsuming, startOutboxRelay, type OutboxRelay, type Subscription } from '@vaultline/bus';
 import { AesGcmSecretSealer } from '@vaultline/crypto';
@@ -129,7 +130,17 @@ export function createApp(runtime: ServiceRuntime, config: PaymentOrchestratorCo
   const storeMethod = storePaymentMethod({ paymentMethods });
   // The authorization's time starts its validity (AUTHORIZATION_VALIDITY_SECONDS): the expiry scan reads it.
   const onAuthorized = (uow: UnitOfWork, payment: Payment, now: Date): Payment => storeMethod(uow, { ...payment, authorized_at: now.toISOString() }, now);
-  const advance = advancePayment({ payments, transactions, credentials, directory, transaction, clock, onAuthorized, onCaptured: simulatedChargeback({ disputes }) });
+  const advance = advancePayment({
+    payments,
+    transactions,
+    credentials,
+    directory,
+    transaction,
+    clock,
+    onAuthorized,
+    onCaptured: simulatedChargeback({ disputes }),
+    hostedPageReturnUrl: (sessionId) => hostedPageReturnUrl(runtime.publicBaseUrl, sessionId),
+  });
   const runner = new PaymentRunner({ payments, advance, clock, logger, pollIntervalMs: config.workerPollMs });
   const runPayment = (scope: Scope, paymentId: string): void => void runner.run(scope, paymentId);
   const wake = wakePayment({ payments, transaction, clock });

@@ -122,6 +122,21 @@ export const checkoutSessionCompletedV1 = defineEvent({
   keyOf: (data) => data.session_id,
 });
 
+export const checkoutSessionReturnedV1 = defineEvent({
+  type: 'checkout.session.returned',
+  version: 1,
+  topic: topics.checkoutSessionsCompleted,
+  description:
+    'The consumer came back to the hosted page from authenticating (3-D Secure): `parameters` are the return parameters the processor named (Adyen redirectResult, Checkout.com cko-session-id), nothing else.',
+  schema: z.object({
+    session_id: id,
+    payment_id: id,
+    parameters: z.record(z.string(), z.string().max(8_192)),
+    returned_at: isoTime,
+  }),
+  keyOf: (data) => data.session_id,
+});
+
 export const forwardCompletedV1 = defineEvent({
   type: 'forward.completed',
   version: 1,
@@ -214,7 +229,31 @@ const paymentData = z.object({
   payment_method_id: z.string().nullable().optional(),
   /** A canceled payment: why (added within v1). */
   cancellation_reason: z.enum(['requested_by_merchant', 'authorization_expired']).nullable().optional(),
+  /** The 3-D Secure (or 3RI) authentication that ran, once known (added within v1; never the authentication value). */
+  authentication: z
+    .object({
+      type: z.literal('3ds'),
+      version: z.string().nullable(),
+      status: z.enum(['authenticated', 'attempted', 'failed', 'not_required']),
+      eci: z.string().nullable(),
+      liability_shift: z.boolean(),
+    })
+    .optional(),
 });
+
+/**
+ * Where the consumer must go to authenticate (the issuer's page) and which of the parameters they bring
+ * back the processor reads: the hosted page follows the action and passes those parameters on. Not part
+ * of the merchant's webhook (the notifier maps the event to the payment's data).
+ */
+export const consumerActionSchema = z.object({
+  type: z.literal('redirect'),
+  url: z.string().url(),
+  method: z.enum(['GET', 'POST']),
+  data: z.record(z.string(), z.string()),
+  return_parameters: z.array(z.string().min(1).max(64)).min(1).max(10),
+});
+export type ConsumerAction = z.infer<typeof consumerActionSchema>;
 
 const paymentEvent = <T extends string>(type: T, description: string) =>
   defineEvent({ type, version: 1, topic: topics.payments, description, schema: paymentData, keyOf: (data) => data.payment_id });
@@ -224,6 +263,14 @@ export const paymentAuthorizedV1 = paymentEvent('payment.authorized', 'A manual-
 export const paymentCapturingV1 = paymentEvent('payment.capturing', 'A capture was requested.');
 export const paymentCapturedV1 = paymentEvent('payment.captured', 'The payment was captured; amount.captured is set.');
 export const paymentFailedV1 = paymentEvent('payment.failed', 'The payment failed; failure_reason says why.');
+export const paymentActionRequiredV1 = defineEvent({
+  type: 'payment.action_required',
+  version: 1,
+  topic: topics.payments,
+  description: 'The consumer must authenticate (3-D Secure): the hosted page takes them to their bank; the payment stays processing until they are back or the session expires.',
+  schema: paymentData.extend({ action: consumerActionSchema }),
+  keyOf: (data) => data.payment_id,
+});
 export const paymentCanceledV1 = paymentEvent(
   'payment.canceled',
   'The payment was canceled: its authorization released at the processor, or its checkout session closed before a card was entered; cancellation_reason says why.',
@@ -277,6 +324,7 @@ export const eventCatalog = {
   'token.detokenized': tokenDetokenizedV1,
   'checkout.session.opened': checkoutSessionOpenedV1,
   'checkout.session.completed': checkoutSessionCompletedV1,
+  'checkout.session.returned': checkoutSessionReturnedV1,
   'forward.completed': forwardCompletedV1,
   'import.started': importStartedV1,
   'import.completed': importCompletedV1,
@@ -286,6 +334,7 @@ export const eventCatalog = {
   'payment.capturing': paymentCapturingV1,
   'payment.captured': paymentCapturedV1,
   'payment.failed': paymentFailedV1,
+  'payment.action_required': paymentActionRequiredV1,
   'dispute.created': disputeCreatedV1,
   'dispute.updated': disputeUpdatedV1,
   'dispute.closed': disputeClosedV1,
@@ -301,4 +350,6 @@ export type AnyEventDefinition = (typeof eventCatalog)[EventType];
 export const allTopics = (): string[] => [...new Set(Object.values(eventCatalog).map((d) => d.topic))];
 
 /** The event types a merchant can subscribe webhooks to. */
-export const merchantEventTypes = Object.keys(eventCatalog).filter((t) => t !== 'token.detokenized') as EventType[];
+/** Internal: token.detokenized (the forwarder's reads), checkout.session.returned (processor-private return parameters). */
+const INTERNAL_EVENT_TYPES: readonly string[] = ['token.detokenized', 'checkout.session.returned'];
+export const merchantEventTypes = Object.keys(eventCatalog).filter((t) => !INTERNAL_EVENT_TYPES.includes(t)) as EventType[];

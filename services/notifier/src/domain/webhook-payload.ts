@@ -2,8 +2,8 @@ import type { EventData, EventEnvelope, EventType, eventCatalog } from '@vaultli
 
 type Catalog = typeof eventCatalog;
 type DataOf<T extends EventType> = EventData<Catalog[T]>;
-/** The types the merchant event log and webhooks carry (token.detokenized is internal). */
-export type MerchantEventType = Exclude<EventType, 'token.detokenized'>;
+/** The types the merchant event log and webhooks carry (token.detokenized and checkout.session.returned are internal). */
+export type MerchantEventType = Exclude<EventType, 'token.detokenized' | 'checkout.session.returned'>;
 
 type Mapper<D> = (data: D) => Record<string, unknown>;
 
@@ -33,6 +33,9 @@ const paymentData: Mapper<DataOf<'payment.processing'>> = (d) => ({
   // Earlier-interface payments (POST /payments) say so, with their customer and stored method or mandate.
   ...(d.interface ? { interface: d.interface, customer_id: d.customer_id ?? null, payment_method_id: d.payment_method_id ?? null } : {}),
   ...(d.status === 'canceled' ? { cancellation_reason: d.cancellation_reason ?? null } : {}),
+  ...(d.authentication
+    ? { authentication: { type: d.authentication.type, version: d.authentication.version, status: d.authentication.status, eci: d.authentication.eci, liability_shift: d.authentication.liability_shift } }
+    : {}),
 });
 
 /** A refund as the merchant's API shows it (the refund's id under `id`, as GET /refunds/{refund_id} answers). */
@@ -119,6 +122,8 @@ export const webhookDataMappers: { [T in MerchantEventType]: Mapper<DataOf<T>> }
   'payment.capturing': paymentData,
   'payment.captured': paymentData,
   'payment.failed': paymentData,
+  // The issuer's address and form stay with the hosted page: the merchant hears that the consumer is authenticating.
+  'payment.action_required': (d) => ({ ...paymentData(d), action: { type: 'consumer_authentication' } }),
   'dispute.created': disputeData,
   'dispute.updated': disputeData,
   'dispute.closed': disputeData,

@@ -1,13 +1,16 @@
 import { newId , type Scope, scopeOfDocument } from '@vaultline/core';
 import { ConcurrentModificationError, type UnitOfWork } from '@vaultline/store';
 import type { Credential } from './credentials/credential';
-import { stepOf, type FlowStep } from './flows/flow';
+import { stepOf, threeDsOf, type FlowStep } from './flows/flow';
 import { effectiveTime, isConsumerPresent, isFinal, isSecurityCodeAvailable, type Payment, type PendingCapture, type ProcessorTransaction } from './payment/payment';
 import { CAPTURE_SETTLEMENT_RECHECK_MS, captureRetryDelayMs } from './capture-retry';
-import { paymentMovedEvent } from './payment/payment-events';
+import { paymentActionRequiredEvent, paymentMovedEvent } from './payment/payment-events';
+import { AUTHENTICATION_FAILURES, type ActionRequiredOutcome } from './payment/authentication';
+import { awaitingConsumer, canAwaitConsumer, consumerAuthenticationOf, failedBeforeAuthorization, isAbandoned, keptAfterAuthorization, ranAuthentication } from './payment/consumer-authentication';
+import type { OutboxMessage } from '@vaultline/store';
 import { movePayment } from './payment/payment-status';
 import { storedCredentialOf } from './payment/stored-credential';
-import type { CaptureOutcome, Clock, CredentialRepository, PaymentRepository, ProcessorConnection, ProcessorDirectory, ProcessorPayment, Processors, StepOutcome, TransactionRepository, TransactionRunner } from './ports';
+import type { AuthorizationOutcome, CaptureOutcome, Clock, CredentialRepository, PaymentRepository, ProcessorConnection, ProcessorDirectory, ProcessorPayment, Processors, StepOutcome, TransactionRepository, TransactionRunner } from './ports';
 
 export interface AdvancePaymentPorts {
   payments: PaymentRepository;
@@ -21,6 +24,8 @@ export interface AdvancePaymentPorts {
   onAuthorized?: (uow: UnitOfWork, payment: Payment, now: Date) => Payment;
   /** Runs in the commit that captures the payment (the simulator's disputed test card opens its dispute there). */
   onCaptured?: (uow: UnitOfWork, payment: Payment, now: Date) => Payment;
+  /** The hosted page's return address for a session: where an issuer's page sends the consumer back (3-D Secure). */
+  hostedPageReturnUrl: (sessionId: string) => string;
 }
 
 type StepPorts = AdvancePaymentPorts & { processors: Processors };
@@ -29,12 +34,15 @@ type StepPorts = AdvancePaymentPorts & { processors: Processors };
 export type AdvancePayment = (scope: Scope, paymentId: string) => Promise<Payment | null>;
 
 type Attempt = { processor: string; outcome: StepOutcome };
+type AuthorizationAttempt = { processor: string; outcome: AuthorizationOutcome };
 
 /** What one step decided: the payment after it, the transactions it recorded, and credential changes. */
 interface StepResult {
   payment: Payment;
-  attempts: Array<Attempt & { kind: FlowStep['kind']; amount: number | null }>;
+  attempts: Array<Attempt & { kind: ProcessorTransaction['kind']; amount: number | null }>;
   credential?: (credential: Credential) => Credential | null;
+  /** Events that are not a move (payment.action_required), built from the payment as committed. */
+  publish?: Array<(payment: Payment, at: Date) => OutboxMessage>;
 }
 
 const MAX_STEPS_PER_CALL = 16;
@@ -82,7 +90,7 @@ async function chainedSteps(ports: StepPorts, payment: Payment, now: Date): Prom
   let result = await nextStep(ports, payment, now);
   for (let chained = 1; chained < MAX_STEPS_PER_CALL && result.payment.status === payment.status && isDue(result.payment, now); chained++) {
     const next = await nextStep(ports, result.payment, now);
-    result = { payment: next.payment, attempts: [...result.attempts, ...next.attempts], credential: both(result.credential, next.credential) };
+    result = { payment: next.payment, attempts: [...result.attempts, ...next.attempts], credential: both(result.credential, next.credential), publish: [...(result.publish ?? []), ...(next.publish ?? [])] };
   }
   return result;
 }
@@ -107,6 +115,7 @@ async function commit(ports: AdvancePaymentPorts, before: Payment, result: StepR
     let next: Payment = { ...result.payment, progress: { ...result.payment.progress, transactions: sequence }, ...(at === now ? {} : { updated_at: at.toISOString() }) };
     if (ports.onAuthorized && before.amount.authorized === undefined && next.amount.authorized !== undefined) next = ports.onAuthorized(uow, next, at);
     if (next.status !== before.status) uow.publish(paymentMovedEvent(next, at));
+    for (const event of result.publish ?? []) uow.publish(event(next, at));
     if (ports.onCaptured && next.status === 'captured' && before.status !== 'captured') next = ports.onCaptured(uow, next, at);
     if (credential && result.credential) {
       const changed = result.credential(credential);
@@ -148,6 +157,14 @@ const releaseCharge = (payment: Payment) => (credential: Credential): Credential
 /** `to`: the processor asked (an authorization's own details depend on it) and the time of asking. */
 export function processorPayment(payment: Payment, stepKind: string, amount: number, to: { processor: string | null; now: Date }): ProcessorPayment {
   return {
+    ...baseProcessorPayment(payment, stepKind, amount, to),
+    // The authentication that already ran (3RI), for the authorization to carry.
+    ...(payment.authentication ? { authentication_result: payment.authentication } : {}),
+  };
+}
+
+function baseProcessorPayment(payment: Payment, stepKind: string, amount: number, to: { processor: string | null; now: Date }): ProcessorPayment {
+  return {
     payment_id: payment.id,
     merchant_id: payment.merchant_id,
     use_case: payment.use_case,
@@ -174,15 +191,15 @@ export function processorPayment(payment: Payment, stepKind: string, amount: num
 }
 
 /** The step's processor, then its fallbacks while the answer is a retryable error. */
-async function withFallback(
+async function withFallback<O extends AuthorizationOutcome = StepOutcome>(
   ports: StepPorts,
   step: FlowStep,
-  call: (processor: ProcessorConnection, id: string) => Promise<StepOutcome>,
-): Promise<Attempt[]> {
-  const attempts: Attempt[] = [];
+  call: (processor: ProcessorConnection, id: string) => Promise<O>,
+): Promise<Array<{ processor: string; outcome: O | StepOutcome }>> {
+  const attempts: Array<{ processor: string; outcome: O | StepOutcome }> = [];
   for (const id of [step.processor, ...step.fallback]) {
     const processor = ports.processors.get(id);
-    const outcome: StepOutcome = processor ? await call(processor, id).catch((error: unknown) => errorOutcome(error)) : { status: 'error', failure_reason: 'processor_unavailable' };
+    const outcome: O | StepOutcome = processor ? await call(processor, id).catch((error: unknown) => errorOutcome(error)) : { status: 'error', failure_reason: 'processor_unavailable' };
     attempts.push({ processor: id, outcome });
     if (outcome.status !== 'error') break;
   }
@@ -229,18 +246,46 @@ async function nextStep(ports: StepPorts, payment: Payment, now: Date): Promise<
       if (isConsumerPresent(payment.use_case) || preference === 'NO_3RI') return { payment: advance(), attempts: [] };
       const attempts = await withFallback(ports, step, (p, id) => (p.authenticate3ri ? p.authenticate3ri(processorPayment(payment, step.kind, amount, { processor: id, now })) : Promise.resolve(noCapability)));
       const last = attempts[attempts.length - 1]!.outcome;
+      // What the issuer said (ECI, authentication value, DS transaction id) goes on to the authorization.
+      const authentication = last.status !== 'error' && last.authentication ? { authentication: last.authentication } : {};
       if (last.status !== 'succeeded' && preference === 'REQUIRE_3RI') {
-        return { payment: fail(payment, 'authentication_failed', now), attempts: record(attempts, null), credential: releaseCharge(payment) };
+        return { payment: fail({ ...payment, ...authentication }, 'authentication_failed', now), attempts: record(attempts, null), credential: releaseCharge(payment) };
       }
-      return { payment: advance(), attempts: record(attempts, null) };
+      return { payment: advance(authentication), attempts: record(attempts, null) };
     }
     case 'authorization': {
-      const attempts = await withFallback(ports, step, (p, id) => p.authorize(processorPayment(payment, step.kind, amount, { processor: id, now: ports.clock.now() })));
+      const told = consumerAuthenticationOf(payment, threeDsOf(step), ports.hostedPageReturnUrl);
+      const request = (id: string) => ({ ...processorPayment(payment, step.kind, amount, { processor: id, now: ports.clock.now() }), ...(told ? { consumer_authentication: told } : {}) });
+      let attempts: AuthorizationAttempt[];
+      if (payment.pending_authentication) {
+        // The consumer is away authenticating: abandoned once the session expired, resumed once back.
+        const pending = payment.pending_authentication;
+        if (isAbandoned(payment, now)) return { payment: fail(payment, AUTHENTICATION_FAILURES.abandoned, now, { pending_authentication: null }), attempts: [], credential: releaseCharge(payment) };
+        if (!pending.returned) return unchanged({ next_run_at: payment.session?.expires_at ?? null });
+        const processor = ports.processors.get(pending.processor);
+        const returned = { processor_reference: pending.processor_reference, resume: pending.resume, parameters: pending.returned.parameters };
+        const outcome: AuthorizationOutcome = processor?.resumeAuthorization
+          ? await processor.resumeAuthorization(request(pending.processor), returned).catch((error: unknown) => errorOutcome(error))
+          : { status: 'error', failure_reason: processor ? 'capability_missing' : 'processor_unavailable' };
+        attempts = [{ processor: pending.processor, outcome }];
+      } else {
+        attempts = await withFallback<AuthorizationOutcome>(ports, step, (p, id) => p.authorize(request(id)));
+      }
       const lastAttempt = attempts[attempts.length - 1]!;
       const last = lastAttempt.outcome;
-      if (last.status === 'failed') return { payment: fail(payment, last.failure_reason, now), attempts: record(attempts, amount), credential: releaseCharge(payment) };
-      if (last.status === 'error') return { payment: fail(payment, 'processor_error', now), attempts: record(attempts, amount), credential: releaseCharge(payment) };
+      const settled = { ...payment, pending_authentication: null };
+      if (last.status === 'action_required') {
+        if (!canAwaitConsumer(told, last)) return { payment: fail(settled, AUTHENTICATION_FAILURES.required, now), attempts: authorizationRecords(attempts, amount), credential: releaseCharge(payment) };
+        return { payment: awaitingConsumer(payment, lastAttempt.processor, last, now), attempts: [], publish: [paymentActionRequiredEvent] };
+      }
+      const authentication = 'authentication' in last && last.authentication ? last.authentication : null;
+      const recorded = authorizationRecords(attempts, amount);
+      const withAuthentication: Payment = authentication ? { ...settled, authentication: keptAfterAuthorization(authentication) } : settled.authentication ? { ...settled, authentication: keptAfterAuthorization(settled.authentication) } : settled;
+      if (last.status === 'failed') return { payment: fail(withAuthentication, last.failure_reason, now), attempts: recorded, credential: releaseCharge(payment) };
+      if (last.status === 'error') return { payment: fail(withAuthentication, 'processor_error', now), attempts: recorded, credential: releaseCharge(payment) };
       const authorized: Partial<Payment> = {
+        pending_authentication: null,
+        ...(withAuthentication.authentication ? { authentication: withAuthentication.authentication } : {}),
         amount: { ...payment.amount, authorized: amount },
         network_transaction_reference: last.network_transaction_reference ?? payment.network_transaction_reference,
         progress: { ...payment.progress, authorized_by: lastAttempt.processor, authorization_reference: last.processor_reference },
@@ -249,9 +294,9 @@ async function nextStep(ports: StepPorts, payment: Payment, now: Date): Promise<
       if (flow.capture_mode === 'manual') {
         const next = advance(authorized);
         // The capture step waits for POST /payments/{id}/capture.
-        return { payment: movePayment(next, 'authorized', { next_run_at: null }, now), attempts: record(attempts, amount), credential };
+        return { payment: movePayment(next, 'authorized', { next_run_at: null }, now), attempts: recorded, credential };
       }
-      return { payment: advance(authorized), attempts: record(attempts, amount), credential };
+      return { payment: advance(authorized), attempts: recorded, credential };
     }
     case 'capture': {
       const captureAmount = payment.amount.authorized ?? amount;
@@ -261,6 +306,31 @@ async function nextStep(ports: StepPorts, payment: Payment, now: Date): Promise<
 }
 
 const noCapability: StepOutcome = { status: 'error', failure_reason: 'capability_missing' };
+
+/**
+ * An authorization's transactions: the 3-D Secure authentication that ran with it first (authentication_3ds),
+ * then the authorization itself, unless the authentication failed before any authorization was asked for.
+ * An action_required answer that cannot be followed is listed as the authorization's failure.
+ */
+function authorizationRecords(attempts: AuthorizationAttempt[], amount: number): StepResult['attempts'] {
+  return attempts.flatMap(({ processor, outcome }) => {
+    if (outcome.status === 'action_required') return [{ processor, outcome: requiredOutcome(outcome), kind: 'authorization' as const, amount }];
+    const records: StepResult['attempts'] = [];
+    if ('authentication' in outcome && ranAuthentication(outcome.authentication)) {
+      const authenticated = outcome.authentication.status === 'authenticated' || outcome.authentication.status === 'attempted';
+      records.push({
+        processor,
+        outcome: authenticated ? { status: 'succeeded', processor_reference: outcome.processor_reference } : { status: 'failed', failure_reason: AUTHENTICATION_FAILURES.failed, processor_reference: outcome.processor_reference },
+        kind: 'authentication_3ds',
+        amount: null,
+      });
+    }
+    if (!failedBeforeAuthorization(outcome)) records.push({ processor, outcome, kind: 'authorization', amount });
+    return records;
+  });
+}
+
+const requiredOutcome = (outcome: ActionRequiredOutcome): StepOutcome => ({ status: 'failed', failure_reason: AUTHENTICATION_FAILURES.required, processor_reference: outcome.processor_reference });
 
 /** Initial recurring and unscheduled payments: the credentials become usable with the authorization's references. */
 function activateCredential(payment: Payment): StepResult['credential'] {

@@ -1,5 +1,5 @@
 import { DuplicateKeyError } from '@vaultline/store';
-import { BUILT_IN_FLOWS, builtInFlow, FlowExists, FlowLimitReached, FlowNotFound, MAX_FLOWS_PER_MERCHANT, validateFlow, type Flow, type FlowStep } from './flows/flow';
+import { BUILT_IN_FLOWS, builtInFlow, FlowExists, FlowLimitReached, FlowNotFound, MAX_FLOWS_PER_MERCHANT, validateFlow, withThreeDsDefault, type Flow, type FlowStep } from './flows/flow';
 import { currentMatrix, findFlow } from './flows/flow-catalog';
 import { chooseFlow, validateFlowMatrix, type FlowChoice, type FlowMatrix, type PaymentFacts } from './flows/flow-matrix';
 import type { Clock, FlowMatrixRepository, FlowRepository, ProcessorDirectory, TransactionRunner } from './ports';
@@ -33,7 +33,7 @@ export function createFlow({ flows, directory, transaction, clock }: ManageFlows
     if (builtInFlow(input.name) || (await flows.get(scope, input.name))) throw new FlowExists(input.name);
     // Two creations racing at 499 may both commit: the limit bounds the store, it is not a quota to the unit.
     if ((await flows.count(scope)) >= MAX_FLOWS_PER_MERCHANT) throw new FlowLimitReached();
-    const flow: Flow = { ...input, built_in: false, created_at: clock.now().toISOString() };
+    const flow: Flow = { ...input, steps: withThreeDsDefault(input.steps), built_in: false, created_at: clock.now().toISOString() };
     validateFlow(flow, await directory(scope, 'test'));
     try {
       await transaction((uow) => flows.insert(uow, scope, flow));

@@ -6,6 +6,7 @@ import type { PaymentMethod } from './customers/payment-method';
 import type { Flow } from './flows/flow';
 import type { FlowMatrix } from './flows/flow-matrix';
 import type { AuthenticationPreference, Mode, Payment, PaymentStatus, ProcessorTransaction, UseCase } from './payment/payment';
+import type { ActionRequiredOutcome, AuthenticationResult, AuthenticationReturn, ConsumerAuthentication } from './payment/authentication';
 import type { AccountProcessor, ProcessorAccount, ProcessorAccountSettings } from './processor-accounts/processor-account';
 import type { ProcessorNotificationRecord } from './processor-accounts/processor-notification';
 import type { StoredCredential } from './payment/stored-credential';
@@ -128,6 +129,12 @@ export interface ProcessorCapabilities {
   risk: boolean;
   /** Merchant-initiated unscheduled payments as such (else they are sent as recurring). */
   explicitUnscheduledMit: boolean;
+  /**
+   * 3-D Secure for consumer-present authorizations: the connection honours `consumer_authentication`,
+   * may answer action_required and implements resumeAuthorization. A flow whose authorization step says
+   * `three_ds: always` needs it of every processor of the step.
+   */
+  authentication3ds: boolean;
   /** The key modes the processor may serve: the simulator serves test only. */
   modes: readonly Mode[];
 }
@@ -163,13 +170,32 @@ export interface ProcessorPayment {
   authorization_reference?: string | null;
   /** A refund's request: the merchant's reason, in the processor's words where it takes one. */
   refund_reason?: RefundReason | null;
+  /**
+   * Consumer-present authorizations with a hosted page: the step's three_ds setting, the consumer's browser,
+   * the way back, whether the card is being stored for a series. Absent otherwise (merchant-initiated).
+   */
+  consumer_authentication?: ConsumerAuthentication | null;
+  /**
+   * An authentication that already ran for this payment (the 3RI step of a merchant-initiated payment, or
+   * a 3-D Secure step), for the authorization to carry (ECI, authentication value, DS transaction id).
+   */
+  authentication_result?: AuthenticationResult | null;
 }
 
 export type StepOutcome =
-  | { status: 'succeeded'; processor_reference: string | null; network_transaction_reference?: string | null }
-  | { status: 'failed'; failure_reason: string; processor_reference: string | null }
+  /** `authentication`: the authentication that ran in this step (3-D Secure with the authorization, or 3RI), recorded on the payment. */
+  | { status: 'succeeded'; processor_reference: string | null; network_transaction_reference?: string | null; authentication?: AuthenticationResult | null }
+  | { status: 'failed'; failure_reason: string; processor_reference: string | null; authentication?: AuthenticationResult | null }
   /** Retryable: the processor could not answer (5xx, timeout); a flow may fall back to another processor. */
   | { status: 'error'; failure_reason: string };
+
+/**
+ * An authorization's answer: a step outcome, or "the consumer must authenticate" (consumer-present payments
+ * with `consumer_authentication` only). A 3-D Secure that failed is a `failed` outcome with failure_reason
+ * `authentication_failed` and its `authentication` (status failed): the engine then records no
+ * authorization transaction.
+ */
+export type AuthorizationOutcome = StepOutcome | ActionRequiredOutcome;
 
 /** A capture may settle later: the engine asks again after `poll_after_ms` (or a notification settles it, part 2). */
 export type CaptureOutcome = StepOutcome | { status: 'pending'; processor_reference: string; poll_after_ms: number };
@@ -179,7 +205,14 @@ export interface ProcessorConnection {
   readonly capabilities: ProcessorCapabilities;
   assessRisk?(payment: ProcessorPayment): Promise<StepOutcome>;
   authenticate3ri?(payment: ProcessorPayment): Promise<StepOutcome>;
-  authorize(payment: ProcessorPayment): Promise<StepOutcome>;
+  authorize(payment: ProcessorPayment): Promise<AuthorizationOutcome>;
+  /**
+   * The consumer came back from the action an authorization asked for: settle the authorization
+   * (Adyen POST /payments/details with redirectResult, Checkout.com GET /payments/{cko-session-id}).
+   * `payment` is the authorization's request again (same idempotency key; resumed after a crash, it is sent
+   * again). Connections that declare `authentication3ds` implement it.
+   */
+  resumeAuthorization?(payment: ProcessorPayment, returned: AuthenticationReturn): Promise<AuthorizationOutcome>;
   capture(payment: ProcessorPayment, authorizationReference: string | null): Promise<CaptureOutcome>;
   captureStatus(payment: ProcessorPayment, captureReference: string): Promise<CaptureOutcome>;
   /** Releases an authorization: one the payment does not use (a late answer after a fallback), or the payment's own on cancel. */

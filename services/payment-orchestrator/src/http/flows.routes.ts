@@ -3,7 +3,8 @@ import { z } from 'zod';
 import { SCOPES } from '@vaultline/auth';
 import type { Mode } from '@vaultline/core';
 import { parseInput, requireScope, scopeOfRequest } from '@vaultline/http';
-import { DEFAULT_FLOW, type Flow } from '../domain/flows/flow';
+import { DEFAULT_FLOW, threeDsOf, type Flow } from '../domain/flows/flow';
+import { THREE_DS_SETTINGS } from '../domain/payment/authentication';
 import type { FlowMatrix } from '../domain/flows/flow-matrix';
 import type { CreateFlow, ExplainFlow, GetFlow, GetFlowMatrix, ListFlows, PutFlowMatrix } from '../domain/manage-flows';
 import { amount, currencyCode, metadata } from './payment.schemas';
@@ -29,6 +30,8 @@ const flowBody = z.strictObject({
         processor: z.string().min(1).max(64),
         on_failure: z.enum(['stop', 'continue']).default('stop'),
         fallback: z.array(z.string().min(1).max(64)).max(5).default([]),
+        /** Authorization steps only (checked by the domain, naming the step). */
+        three_ds: z.enum(THREE_DS_SETTINGS).optional(),
       }),
     )
     .min(2)
@@ -57,7 +60,15 @@ const explainBody = z.object({
 });
 
 /** Flows and matrices keep no mode of their own (built-in flows exist in both): theirs is the scope's they were read in. */
-export const toFlowView = (flow: Flow, mode: Mode) => ({ name: flow.name, livemode: mode === 'live', capture_mode: flow.capture_mode, steps: flow.steps, built_in: flow.built_in, created_at: flow.created_at });
+export const toFlowView = (flow: Flow, mode: Mode) => ({
+  name: flow.name,
+  livemode: mode === 'live',
+  capture_mode: flow.capture_mode,
+  // A flow stored before three_ds existed shows the setting it runs with.
+  steps: flow.steps.map((step) => (step.kind === 'authorization' ? { ...step, three_ds: threeDsOf(step) } : step)),
+  built_in: flow.built_in,
+  created_at: flow.created_at,
+});
 const toMatrixView = (matrix: FlowMatrix, mode: Mode) => ({ livemode: mode === 'live', version: matrix.version, default_flow: matrix.default_flow, rules: matrix.rules, updated_at: matrix.updated_at });
 
 /** Merchant flows and the flow matrix (the rules that choose a payment's flow). */

@@ -17,6 +17,8 @@ export const REAL_PROCESSOR_CAPABILITIES = {
   capture: true,
   partialCapture: true,
   authentication3ri: false,
+  // 3-D Secure: declared by each plugin once its mapper runs it (until then an authenticate-the-shopper answer fails the payment).
+  authentication3ds: false,
   risk: false,
   explicitUnscheduledMit: true,
   modes: ['test', 'live'],

@@ -1,6 +1,7 @@
 import { destinationPattern, pathMatches } from '@vaultline/contracts';
 import { ManualClock } from '@vaultline/core';
 import type { CaptureOutcome, ProcessorConnection, ProcessorPayment } from '../domain/ports';
+import type { ConsumerAuthentication, RedirectAction } from '../domain/payment/authentication';
 import type { ProcessorContext, ProcessorPlugin } from './processor-plugin';
 
 /**
@@ -27,6 +28,14 @@ export interface ProcessorContractSubject {
   settle?: (connection: ProcessorConnection, payment: ProcessorPayment, pending: CaptureOutcome) => Promise<CaptureOutcome>;
   /** Processors that notify: the newest notification the stand-in signed for the account (after a capture), as it is delivered. */
   notification?: () => { rawBody: Buffer; headers: Record<string, string> };
+  /**
+   * Plugins that declare authentication3ds: a card whose issuer asks for a challenge, and what the
+   * consumer brings back from the issuer's page (the stand-in's page) after completing or failing it.
+   */
+  threeDs?: {
+    challenged: Partial<ProcessorPayment>;
+    consumerReturns: (action: RedirectAction, outcome: 'completed' | 'failed') => Promise<Record<string, string>>;
+  };
   stop(): Promise<void>;
 }
 
@@ -34,6 +43,24 @@ export interface ProcessorContractSubject {
 export interface ProcessorContractCases {
   start(): Promise<ProcessorContractSubject>;
 }
+
+/** What the engine tells a consumer-present authorization (the return address is the hosted page's). */
+export const contractConsumerAuthentication: ConsumerAuthentication = {
+  three_ds: 'if_required',
+  browser: {
+    user_agent: 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Safari/537.36',
+    accept_header: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8',
+    language: 'en-GB',
+    screen_width: 1280,
+    screen_height: 720,
+    color_depth: 24,
+    time_zone_offset: -60,
+    java_enabled: false,
+    ip_address: '203.0.113.7',
+  },
+  return_url: 'https://vaultline.example/checkout/01a208ee-5f6c-74c8-b99c-a50679101e0a/return',
+  first_of_series: false,
+};
 
 const basePayment = (overrides: Partial<ProcessorPayment>): ProcessorPayment => ({
   payment_id: '01a208ee-5f6c-74c8-b99c-a50679101e09',
@@ -163,6 +190,54 @@ export function processorContract(name: string, cases: ProcessorContractCases): 
       expect(notifications.answer({ accepted: items!.length, duplicates: 0, refused: 0, malformed: false })).toMatchObject({ status: 200 });
       const forged = notifications.verify(subject.otherCredentials, rawBody, headers, now);
       expect(forged === null || forged.every((item) => !item.verified)).toBe(true);
+    });
+
+    it('when the plugin declares 3-D Secure, then the connection can resume an authorization', () => {
+      const connection = open();
+      if (connection.capabilities.authentication3ds) expect(typeof connection.resumeAuthorization).toBe('function');
+    });
+
+    // The 3-D Secure cases run for every plugin that declares it (the subject is known only once started).
+    const threeDsOf = () => (subject.plugin.capabilities.authentication3ds ? subject.threeDs : undefined);
+    const challenged = (key: string) => basePayment({ ...threeDsOf()!.challenged, idempotency_key: key, consumer_authentication: contractConsumerAuthentication });
+    const resumeWith = async (key: string, outcome: 'completed' | 'failed') => {
+      const connection = open();
+      const payment = challenged(key);
+      const answer = await connection.authorize(payment);
+      if (answer.status !== 'action_required') throw new Error(`expected action_required, got ${answer.status}`);
+      const parameters = await threeDsOf()!.consumerReturns(answer.action, outcome);
+      return connection.resumeAuthorization!(payment, { processor_reference: answer.processor_reference, resume: answer.resume, parameters });
+    };
+
+    it('when the plugin declares 3-D Secure, then its contract cases give a challenged card and the consumer\'s return', () => {
+      if (subject.plugin.capabilities.authentication3ds) expect(subject.threeDs).toEqual(expect.objectContaining({ challenged: expect.any(Object) }));
+    });
+
+    it('when the issuer asks for a challenge, then the authorization answers action_required with a redirect the hosted page can follow and the return parameters it reads', async () => {
+      if (!threeDsOf()) return;
+      const answer = await open().authorize(challenged('contract:3ds-challenge'));
+      expect(answer).toMatchObject({ status: 'action_required', action: { type: 'redirect', url: expect.stringMatching(/^https?:\/\//), method: expect.stringMatching(/^(GET|POST)$/) } });
+      expect(answer.status === 'action_required' && answer.return_parameters.length).toBeGreaterThan(0);
+      // What the engine stores to resume is never card data.
+      expect(JSON.stringify(answer)).not.toMatch(/\d{13,19}/);
+    });
+
+    it('when the consumer completes the challenge and comes back, then the authorization succeeds with the authentication result', async () => {
+      if (!threeDsOf()) return;
+      const outcome = await resumeWith('contract:3ds-completed', 'completed');
+      expect(outcome).toMatchObject({ status: 'succeeded', authentication: { type: '3ds', status: 'authenticated' } });
+    });
+
+    it('when the consumer fails the challenge, then the authorization fails with authentication_failed', async () => {
+      if (!threeDsOf()) return;
+      const outcome = await resumeWith('contract:3ds-failed', 'failed');
+      expect(outcome).toMatchObject({ status: 'failed', failure_reason: 'authentication_failed' });
+    });
+
+    it('when a merchant-initiated payment is authorized (no consumer), then it is never asked to authenticate', async () => {
+      if (!threeDsOf()) return;
+      const outcome = await open().authorize(basePayment({ ...threeDsOf()!.challenged, use_case: 'SUBSEQUENT_RECURRING', stored_credential: 'stored', network_transaction_reference: 'NTR-contract', idempotency_key: 'contract:3ds-mit' }));
+      expect(outcome.status).not.toBe('action_required');
     });
 
     it('when a merchant-initiated payment carries the initial network transaction reference, then it is authorized', async () => {

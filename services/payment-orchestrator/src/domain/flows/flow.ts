@@ -1,5 +1,6 @@
 import { AppError, ValidationError } from '@vaultline/core';
 import type { Processors } from '../ports';
+import { DEFAULT_THREE_DS, THREE_DS_SETTINGS, type ThreeDsSetting } from '../payment/authentication';
 
 export type StepKind = 'risk' | 'authentication_3ri' | 'authorization' | 'capture';
 export type CaptureMode = 'automatic' | 'manual';
@@ -12,6 +13,8 @@ export interface FlowStep {
   on_failure: FailurePolicy;
   /** Processors tried in order when this step ends in a retryable processor error (never on a decline). */
   fallback: string[];
+  /** Authorization steps: 3-D Secure for consumer-present payments (domain/payment/authentication.ts). Absent: if_required. */
+  three_ds?: ThreeDsSetting;
 }
 
 export interface Flow {
@@ -24,7 +27,7 @@ export interface Flow {
 
 const simulatorSteps: FlowStep[] = [
   { kind: 'authentication_3ri', processor: 'simulator', on_failure: 'continue', fallback: [] },
-  { kind: 'authorization', processor: 'simulator', on_failure: 'stop', fallback: [] },
+  { kind: 'authorization', processor: 'simulator', on_failure: 'stop', fallback: [], three_ds: 'if_required' },
   { kind: 'capture', processor: 'simulator', on_failure: 'stop', fallback: [] },
 ];
 
@@ -39,6 +42,16 @@ export const DEFAULT_FLOW = 'simulator_auto_capture';
 /** The built-in flow of that name; own keys only, so a name such as `constructor` or `__proto__` is no flow. */
 export function builtInFlow(name: string): Flow | undefined {
   return Object.hasOwn(BUILT_IN_FLOWS, name) ? BUILT_IN_FLOWS[name] : undefined;
+}
+
+/** The authorization step's 3-D Secure setting (flows stored before it existed: the default). */
+export function threeDsOf(step: FlowStep | undefined): ThreeDsSetting {
+  return step?.three_ds ?? DEFAULT_THREE_DS;
+}
+
+/** A new flow's steps as stored: the authorization step says its three_ds setting (the default when not given). */
+export function withThreeDsDefault(steps: FlowStep[]): FlowStep[] {
+  return steps.map((step) => (step.kind === 'authorization' ? { ...step, three_ds: threeDsOf(step) } : step));
 }
 
 export function processorsOf(flow: Flow): string[] {
@@ -127,6 +140,7 @@ export function validateFlow(flow: Flow, processors: Processors): void {
         throw new ValidationError(processorField, `The processor ${id} cannot do ${step.kind}.`, 'processor_capability_missing');
       }
     }
+    validateThreeDs(step, field, processors);
     if (step.kind === 'capture' && step.fallback.length > 0) throw new ValidationError(`${field}.fallback`, 'A capture goes to the processor that authorized: it has no fallback.', 'invalid_flow');
   });
   const authorization = steps[authorizationAt]!;
@@ -135,4 +149,14 @@ export function validateFlow(flow: Flow, processors: Processors): void {
   if (capture.processor !== authorization.processor || fallbackCannotCapture) {
     throw new ValidationError('steps', 'The capture step names the authorization\'s processor, and every fallback of the authorization can capture.', 'invalid_flow');
   }
+}
+
+/** three_ds belongs to the authorization step; `always` asks a challenge of every processor of the step, so each must run 3-D Secure. */
+function validateThreeDs(step: FlowStep, field: string, processors: Processors): void {
+  if (step.three_ds === undefined) return;
+  if (!THREE_DS_SETTINGS.includes(step.three_ds)) throw new ValidationError(`${field}.three_ds`, `three_ds is one of ${THREE_DS_SETTINGS.join(', ')}.`, 'invalid_flow');
+  if (step.kind !== 'authorization') throw new ValidationError(`${field}.three_ds`, 'Only the authorization step takes three_ds.', 'invalid_flow');
+  if (step.three_ds !== 'always') return;
+  const missing = [step.processor, ...step.fallback].find((id) => processors.get(id)?.capabilities.authentication3ds === false);
+  if (missing) throw new ValidationError(`${field}.three_ds`, `three_ds always needs 3-D Secure of every processor of the step; ${missing} does not run it.`, 'processor_capability_missing');
 }

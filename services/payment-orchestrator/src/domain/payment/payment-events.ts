@@ -6,6 +6,7 @@ import {
   paymentCanceledV1,
   paymentCapturedV1,
   paymentCapturingV1,
+  paymentActionRequiredV1,
   paymentFailedV1,
   paymentProcessingV1,
   type EventData,
@@ -13,6 +14,7 @@ import {
 import type { OutboxMessage } from '@vaultline/store';
 import type { EarlierPayment } from './earlier-payment';
 import type { Payment, PaymentStatus } from './payment';
+import type { AuthenticationResult } from './authentication';
 
 const definitions = {
   processing: paymentProcessingV1,
@@ -38,7 +40,27 @@ function paymentData(payment: Payment): EventData<typeof paymentProcessingV1> {
     masked_account_number: payment.source?.masked_account_number ?? null,
     ...(payment.status === 'canceled' ? { cancellation_reason: payment.cancellation?.reason ?? null } : {}),
     ...(payment.earlier ? earlierData(payment.earlier) : {}),
+    ...(payment.authentication ? { authentication: authenticationData(payment.authentication) } : {}),
   };
+}
+
+/** What events say of an authentication: never the authentication value or the DS transaction id. */
+function authenticationData(result: AuthenticationResult) {
+  return { type: result.type, version: result.version, status: result.status, eci: result.eci, liability_shift: result.liability_shift };
+}
+
+/**
+ * The consumer must authenticate: the hosted page (the vault hears this event) takes them to the action's
+ * address and passes on the return parameters named here. The payment stays processing.
+ */
+export function paymentActionRequiredEvent(payment: Payment, at: Date): OutboxMessage {
+  const pending = payment.pending_authentication;
+  if (!pending) throw new Error('payment.action_required needs a pending authentication');
+  return eventMessage(paymentActionRequiredV1, {
+    scope: scopeOfDocument(payment),
+    occurredAt: at,
+    data: { ...paymentData(payment), action: { ...pending.action, return_parameters: pending.return_parameters } },
+  });
 }
 
 function earlierData(earlier: EarlierPayment) {

@@ -1,6 +1,7 @@
 import type { StoredCardOffer } from '@vaultline/contracts';
 import type { Flow, StepKind } from '../flows/flow';
 import type { EarlierPayment } from './earlier-payment';
+import type { AuthenticationResult, BrowserInfo, PendingAuthentication } from './authentication';
 
 export type PaymentStatus = 'processing' | 'authorized' | 'capturing' | 'captured' | 'failed' | 'canceling' | 'canceled';
 export type CancellationReason = 'requested_by_merchant' | 'authorization_expired';
@@ -37,6 +38,8 @@ export interface CheckoutSessionRef {
   locale?: string;
   /** A stored card the consumer confirms instead of entering one (earlier interface, rules 3 and 5). */
   stored_card?: StoredCardSession;
+  /** The consumer's browser as the hosted page reported it with the card (3-D Secure 2); absent before. */
+  browser?: BrowserInfo | null;
 }
 
 /** What the hosted page shows of a stored card, and whether it asks for the security code (the event's shape). */
@@ -130,6 +133,10 @@ export interface Payment {
    */
   customer_id?: string | null;
   shown_use_case?: string;
+  /** The authentication that ran for the payment (3-D Secure, or 3RI), once known; absent when none ran. */
+  authentication?: AuthenticationResult | null;
+  /** While the consumer is away authenticating (the payment stays processing); null otherwise. */
+  pending_authentication?: PendingAuthentication | null;
 }
 
 export interface Cancellation {
@@ -181,8 +188,9 @@ export interface ProcessorTransaction {
   /** Order within the payment (0, 1, …). */
   sequence: number;
   processor: string;
+  /** `authentication_3ds`: a 3-D Secure authentication of the consumer (its status: succeeded for authenticated or attempted). */
   /** `void`: an authorization released (one the payment does not use, or the payment's own on cancel; its reference is the authorization's). */
-  kind: StepKind | 'void';
+  kind: StepKind | 'void' | 'authentication_3ds';
   status: 'succeeded' | 'failed' | 'error';
   failure_reason: string | null;
   amount: number | null;

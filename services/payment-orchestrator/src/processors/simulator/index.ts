@@ -2,7 +2,8 @@ import { z } from 'zod';
 import type { ProcessorConnection } from '../../domain/ports';
 import type { BuiltInProcessorPlugin } from '../processor-plugin';
 import { simulate } from './simulator-bank';
-import { fromSimulatorResponse, fromSimulatorStepResponse, toSimulatorRequest } from './simulator.mapper';
+import { SIMULATOR_CHALLENGE } from '@vaultline/contracts';
+import { fromSimulatorAuthorizationResponse, fromSimulatorResponse, fromSimulatorStepResponse, toSimulatorRequest, toSimulatorResumeRequest } from './simulator.mapper';
 
 const optionsSchema = z.object({
   /** How long a capture stays pending, so `capturing` (or processing with a capture under way) is observable. */
@@ -18,6 +19,7 @@ const capabilities = {
   capture: true,
   partialCapture: true,
   authentication3ri: true,
+  authentication3ds: true,
   risk: true,
   explicitUnscheduledMit: true,
   modes: ['test'],
@@ -43,7 +45,10 @@ export const simulator: BuiltInProcessorPlugin<SimulatorOptions> = {
       capabilities,
       assessRisk: step('risk'),
       authenticate3ri: step('authentication_3ri'),
-      authorize: step('authorization'),
+      authorize: async (payment) => fromSimulatorAuthorizationResponse(simulate(toSimulatorRequest(payment, 'authorization'), options.capture_delay_ms)),
+      // Deterministic like the rest: the consumer's choice on the challenge page is the return parameter.
+      resumeAuthorization: async (payment, returned) =>
+        fromSimulatorAuthorizationResponse(simulate(toSimulatorResumeRequest(payment, returned, SIMULATOR_CHALLENGE.parameter), options.capture_delay_ms)),
       capture: async (payment) => fromSimulatorResponse(simulate(toSimulatorRequest(payment, 'capture'), options.capture_delay_ms)),
       captureStatus: async (payment) => fromSimulatorResponse(simulate(toSimulatorRequest(payment, 'capture_status'), options.capture_delay_ms)),
       // A void is confirmed in its answer: a canceled payment never shows canceling here.

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import type { SimulatorRequest, SimulatorResponse } from './simulator.mapper';
+import { SIMULATOR_CHALLENGE } from '@vaultline/contracts';
+import type { SimulatorAuthentication, SimulatorRequest, SimulatorResponse } from './simulator.mapper';
 
 /**
  * The simulator's fixed behaviour, by the card's first six and last four digits (all the orchestrator
@@ -14,6 +15,12 @@ export const TEST_CARDS = {
   '400000/0119': 'processor_error',
   /** 4000000000005126: captured normally, every refund of it fails (refund_failed). */
   '400000/5126': 'refund_fails',
+  /** 4000000000003063: the issuer asks for a challenge (3-D Secure). */
+  '400000/3063': 'challenge',
+  /** 4000000000003097: authenticated without a challenge (frictionless). */
+  '400000/3097': 'frictionless',
+  /** 4000008400001629: the challenge completes, then the authorization is declined (card_declined). */
+  '400000/1629': 'challenge_then_declined',
 } as const;
 
 type Behaviour = (typeof TEST_CARDS)[keyof typeof TEST_CARDS] | 'approved';
@@ -39,10 +46,21 @@ export function simulate(request: SimulatorRequest, captureDelayMs: number, refu
     case 'risk':
       return { result: 'approved', psp_reference };
     case 'authentication_3ri':
-      return behaviour === '3ri_fails' ? { result: 'declined', psp_reference, decline_code: 'authentication_failed' } : { result: 'approved', psp_reference };
-    case 'authorization':
-      if (behaviour === 'card_declined' || behaviour === 'insufficient_funds') return { result: 'declined', psp_reference, decline_code: behaviour };
-      return { result: 'approved', psp_reference, network_transaction_reference: request.network_transaction_reference ?? `SIMNTR${psp_reference.slice(4, 28).toUpperCase()}` };
+      // A 3RI authentication of a merchant-initiated payment: no liability shift, its result goes on to the authorization.
+      return behaviour === '3ri_fails'
+        ? { result: 'declined', psp_reference, decline_code: 'authentication_failed', authentication: { ...authenticationOf(psp_reference, 'failed'), eci: '07' } }
+        : { result: 'approved', psp_reference, authentication: { ...authenticationOf(psp_reference, 'authenticated'), eci: '07', liability_shift: false } };
+    case 'authorization': {
+      const issuer = issuerAuthentication(request, behaviour);
+      if (issuer === 'challenge') {
+        return { result: 'challenge', psp_reference, challenge_url: new URL(SIMULATOR_CHALLENGE.path, request.three_ds!.return_url).href, return_parameter: SIMULATOR_CHALLENGE.parameter };
+      }
+      return authorized(request, behaviour, psp_reference, issuer);
+    }
+    case 'authorization_resume': {
+      if (request.challenge_result !== 'completed') return { result: 'declined', psp_reference, decline_code: 'authentication_failed', authentication: authenticationOf(psp_reference, 'failed') };
+      return authorized(request, behaviour === 'challenge_then_declined' ? 'card_declined' : behaviour, psp_reference, authenticationOf(psp_reference, 'authenticated'));
+    }
     case 'capture':
       return { result: 'pending', psp_reference: `${psp_reference}_capture`, check_after_ms: captureDelayMs };
     case 'capture_status':
@@ -54,4 +72,39 @@ export function simulate(request: SimulatorRequest, captureDelayMs: number, refu
     case 'refund_status':
       return behaviour === 'refund_fails' ? { result: 'declined', psp_reference, decline_code: 'refund_failed' } : { result: 'approved', psp_reference };
   }
+}
+
+const CHALLENGE_CARDS: readonly Behaviour[] = ['challenge', 'challenge_then_declined'];
+
+/**
+ * What the simulator's issuer says of 3-D Secure before authorizing: under if_required it asks a challenge
+ * of the two challenge cards and authenticates the frictionless card at once, and every other card needs
+ * none; under always every card is challenged; off (or no consumer): no authentication at all.
+ */
+function issuerAuthentication(request: SimulatorRequest, behaviour: Behaviour): 'challenge' | SimulatorAuthentication | null {
+  const setting = request.three_ds?.setting ?? 'off';
+  if (setting === 'off') return null;
+  if (setting === 'always' || CHALLENGE_CARDS.includes(behaviour) || behaviour === 'frictionless') {
+    return setting === 'if_required' && behaviour === 'frictionless' ? authenticationOf(lettersOf(request.idempotency_key), 'authenticated') : 'challenge';
+  }
+  return { version: null, status: 'not_required', eci: null, liability_shift: false, authentication_value: null, ds_transaction_id: null };
+}
+
+function authorized(request: SimulatorRequest, behaviour: Behaviour, psp_reference: string, authentication: SimulatorAuthentication | null): SimulatorResponse {
+  const withAuthentication = authentication ? { authentication } : {};
+  if (behaviour === 'card_declined' || behaviour === 'insufficient_funds') return { result: 'declined', psp_reference, decline_code: behaviour, ...withAuthentication };
+  return { result: 'approved', psp_reference, network_transaction_reference: request.network_transaction_reference ?? `SIMNTR${psp_reference.slice(4, 28).toUpperCase()}`, ...withAuthentication };
+}
+
+/** A 3-D Secure 2.2 result as a Visa issuer gives it (ECI 05 authenticated, 07 failed), values derived from the reference. */
+function authenticationOf(seed: string, status: 'authenticated' | 'failed'): SimulatorAuthentication {
+  const letters = lettersOf(`3ds:${seed}`);
+  return {
+    version: '2.2.0',
+    status,
+    eci: status === 'authenticated' ? '05' : '07',
+    liability_shift: status === 'authenticated',
+    authentication_value: status === 'authenticated' ? `SIMCAVV${letters.slice(0, 21).toUpperCase()}` : null,
+    ds_transaction_id: `sim-ds-${letters.slice(0, 8)}-${letters.slice(8, 12)}-${letters.slice(12, 16)}-${letters.slice(16, 24)}`,
+  };
 }
