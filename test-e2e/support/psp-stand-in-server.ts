@@ -4,6 +4,10 @@ import type { AddressInfo } from 'node:net';
 export interface PspAnswer {
   status: number;
   body: unknown;
+  /** Extra response headers (a redirect's Location). */
+  headers?: Record<string, string>;
+  /** Sent as is (an HTML page) instead of the JSON of `body`, with its content type. */
+  raw?: { contentType: string; text: string };
 }
 
 export interface PspServer {
@@ -39,7 +43,11 @@ export async function startPspServer(
         if (failures > 0) failures -= 1;
         else answer = handle(req, Buffer.concat(chunks).toString('utf8'));
         if (res.destroyed) return;
-        res.writeHead(answer.status, { 'content-type': 'application/json' }).end(answer.body === undefined ? '' : JSON.stringify(answer.body));
+        if (answer.raw) {
+          res.writeHead(answer.status, { 'content-type': answer.raw.contentType, ...answer.headers }).end(answer.raw.text);
+          return;
+        }
+        res.writeHead(answer.status, { 'content-type': 'application/json', ...answer.headers }).end(answer.body === undefined ? '' : JSON.stringify(answer.body));
       })();
     });
   });
