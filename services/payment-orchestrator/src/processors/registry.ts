@@ -4,12 +4,14 @@ import type { BuiltInProcessorPlugin, ProcessorContext, ProcessorPlugin, Process
 import { adyen } from './adyen';
 import { checkout } from './checkout';
 import { simulator } from './simulator';
+import { stripe } from './stripe';
 
 /** Every processor: adding one is its folder and one line here. */
 export const processorPlugins = {
   simulator,
   adyen,
   checkout,
+  stripe,
 } satisfies Record<string, ProcessorPlugin>;
 
 /** A processor's id: the registry's keys. */
