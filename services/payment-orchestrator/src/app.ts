@@ -27,6 +27,7 @@ import { pruneExpiredPaymentRequests, type PruneExpiredPaymentRequests } from '.
 import { advancePayment } from './domain/advance-payment';
 import { capturePayment } from './domain/capture-payment';
 import { completeCheckoutSession } from './domain/complete-checkout-session';
+import { returnFromAuthentication } from './domain/return-from-authentication';
 import { createPayment } from './domain/create-payment';
 import { createSubsequentPayment } from './domain/create-subsequent-payment';
 import { createEarlierPayment } from './domain/create-earlier-payment';
@@ -277,6 +278,7 @@ export function createApp(runtime: ServiceRuntime, config: PaymentOrchestratorCo
         store,
         logger,
         completeCheckoutSession: completeCheckoutSession({ payments, flows, matrices, clock }),
+        returnFromAuthentication: returnFromAuthentication({ payments, clock }),
         runPayment,
       });
       runner.start();

@@ -33,7 +33,7 @@ describe('flows', () => {
     const created = await h.call(MERCHANT, 'POST', '/flows', riskyFlow);
     expect(created.status).toBe(201);
     expect(created.body).toMatchObject({ name: 'risk-then-manual', capture_mode: 'manual', built_in: false });
-    expect(created.body.steps[2]).toEqual({ kind: 'authorization', processor: 'simulator', on_failure: 'stop', fallback: [] });
+    expect(created.body.steps[2]).toEqual({ kind: 'authorization', processor: 'simulator', on_failure: 'stop', fallback: [], three_ds: 'if_required' });
     expect((await h.call(MERCHANT, 'GET', '/flows/risk-then-manual')).body.name).toBe('risk-then-manual');
     expect((await h.call(OTHER_MERCHANT, 'GET', '/flows/risk-then-manual')).status).toBe(404);
   });

@@ -6,10 +6,12 @@ import { CARDS, MERCHANT, startOrchestrator, type Harness, type Json } from './s
 
 /**
  * Random interleavings of creates, session completions (with duplicate deliveries), processor outcomes
- * (by card), captures, cancels, refunds, chargeback notifications (with duplicate deliveries), test
- * disputes and the passing of time (authorizations expiring too), run concurrently, checked against a
- * model of the state machine written here independently of the service's own table. The simulator
- * confirms voids at once, so no canceling shows here.
+ * (by card, the 3-D Secure challenge cards included), consumers coming back from their bank (once or
+ * twice, completed or failed, before or after the bank asked, or never), captures, cancels, refunds,
+ * chargeback notifications (with duplicate deliveries), test disputes and the passing of time
+ * (authorizations and sessions expiring too), run concurrently, checked against a model of the state
+ * machine written here independently of the service's own table. The simulator confirms voids at once,
+ * so no canceling shows here. payment.action_required is no move: the payment stays processing.
  */
 const MODEL_MOVES: Record<string, string[]> = {
   none: ['processing'],
@@ -26,6 +28,7 @@ const SEVEN_DAYS_MS = 604_800_000;
 type Command =
   | { kind: 'create'; path: '/payments/one-off' | '/payments/unscheduled' | '/payments/recurring'; manual: boolean; amount: number }
   | { kind: 'complete'; target: number; card: keyof typeof CARDS; deliveries: number; distinctEvents: boolean }
+  | { kind: 'return'; target: number; outcome: 'completed' | 'failed'; times: 1 | 2 }
   | { kind: 'capture'; target: number; amount: 'full' | 'partial' | 'over' | 'other-currency' }
   | { kind: 'cancel'; target: number }
   | { kind: 'refund'; target: number; amount: 'rest' | 'partial' | 'over' | 'other-currency' }
@@ -55,6 +58,7 @@ const command: fc.Arbitrary<Command> = fc.oneof(
     deliveries: fc.integer({ min: 1, max: 3 }),
     distinctEvents: fc.boolean(),
   }),
+  fc.record({ kind: fc.constant('return' as const), target: fc.nat(), outcome: fc.constantFrom('completed' as const, 'failed' as const), times: fc.constantFrom(1 as const, 2 as const) }),
   fc.record({ kind: fc.constant('capture' as const), target: fc.nat(), amount: fc.constantFrom('full' as const, 'partial' as const, 'over' as const, 'other-currency' as const) }),
   fc.record({ kind: fc.constant('cancel' as const), target: fc.nat() }),
   fc.record({ kind: fc.constant('refund' as const), target: fc.nat(), amount: fc.constantFrom('rest' as const, 'partial' as const, 'over' as const, 'other-currency' as const) }),
@@ -72,6 +76,8 @@ interface Tracked {
   chargebackStages: Set<number>;
   cancelAccepted: number;
   refundsCreated: number;
+  /** Times the consumer came back from the bank (counted whether or not the payment was waiting). */
+  returns: number;
 }
 
 /** The dispute's reference at Adyen for a tracked payment (letters only, as Adyen's). */
@@ -85,7 +91,7 @@ async function execute(h: Harness, adyenAccount: string, payments: Tracked[], cm
       const answer = await h.call(MERCHANT, 'POST', cmd.path, body);
       expect(answer.status).toBe(200);
       expect(answer.body.status).toBe('processing');
-      payments.push({ id: answer.body.id, body: answer.body, requested: cmd.amount, captureAccepted: 0, cancelAccepted: 0, refundsCreated: 0, chargebackStages: new Set() });
+      payments.push({ id: answer.body.id, body: answer.body, requested: cmd.amount, captureAccepted: 0, cancelAccepted: 0, refundsCreated: 0, chargebackStages: new Set(), returns: 0 });
       return;
     }
     case 'complete': {
@@ -94,6 +100,16 @@ async function execute(h: Harness, adyenAccount: string, payments: Tracked[], cm
       const eventId = newId();
       const data = await h.submitCard(target.body, CARDS[cmd.card], { eventId });
       for (let i = 1; i < cmd.deliveries; i++) await h.redeliver(data, MERCHANT.merchantId, cmd.distinctEvents ? newId() : eventId);
+      return;
+    }
+    case 'return': {
+      // The consumer leaves for the bank and comes back (twice: a reload of the return address, the back button).
+      const target = payments[cmd.target % Math.max(1, payments.length)];
+      if (!target) return;
+      for (let i = 0; i < cmd.times; i++) {
+        await h.returnFromBank(target.body, { simulator_challenge: i === 0 ? cmd.outcome : 'completed' });
+        target.returns++;
+      }
       return;
     }
     case 'capture': {
@@ -211,7 +227,13 @@ describe('the payment state machine under random concurrent interleavings', () =
 
           for (const tracked of payments) {
             const payment = (await h.call(MERCHANT, 'GET', `/payments/${tracked.id}`)).body;
-            const moves = h.events.filter((e) => e.type.startsWith('payment.') && e.data.payment_id === tracked.id);
+            const ofPayment = h.events.filter((e) => e.type.startsWith('payment.') && e.data.payment_id === tracked.id);
+            const moves = ofPayment.filter((e) => e.type !== 'payment.action_required');
+            // The bank asks at most once per payment here (the simulator challenges once), always while processing.
+            const asked = ofPayment.filter((e) => e.type === 'payment.action_required');
+            expect(asked.length).toBeLessThanOrEqual(1);
+            for (const event of asked) expect(event.data.status).toBe('processing');
+            if (asked.length > 0) expect(ofPayment.indexOf(asked[0]!)).toBeGreaterThan(ofPayment.findIndex((e) => e.type === 'payment.processing'));
             // Every committed move exactly one event: the events replay a legal path that ends in the stored status.
             let state = 'none';
             for (const event of moves) {
@@ -228,6 +250,13 @@ describe('the payment state machine under random concurrent interleavings', () =
             if (captured !== undefined) expect(captured).toBeLessThanOrEqual(authorized);
 
             const transactions = (await h.call(MERCHANT, 'GET', `/payments/${tracked.id}/transactions`)).body.data as Json[];
+            // 3-D Secure: an authentication that failed, or a consumer who never came back, leaves no authorization;
+            // whoever the bank asked and never saw again is abandoned once the session expired.
+            expect(transactions.filter((t) => t.kind === 'authentication_3ds').length).toBeLessThanOrEqual(1);
+            if (['authentication_failed', 'authentication_abandoned'].includes(payment.failure_reason)) expect(transactions.filter((t) => t.kind === 'authorization')).toEqual([]);
+            if (payment.failure_reason === 'authentication_abandoned') expect(asked.length).toBe(1);
+            if (asked.length > 0 && tracked.returns === 0) expect(payment).toMatchObject({ status: 'failed', failure_reason: 'authentication_abandoned' });
+            expect(payment).not.toHaveProperty('next_action');
             expect(transactions.filter((t) => t.kind === 'capture').length).toBeLessThanOrEqual(1);
             expect(transactions.filter((t) => t.kind === 'authorization').length).toBeLessThanOrEqual(1);
             expect(tracked.captureAccepted).toBeLessThanOrEqual(1);

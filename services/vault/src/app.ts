@@ -22,6 +22,7 @@ import { auditRefusedDetokenize, detokenize } from './domain/tokens/detokenize';
 import { deleteToken, getToken, listTokens } from './domain/tokens/manage-tokens';
 import { adminRoutes } from './http/admin.routes';
 import { checkoutRoutes } from './http/checkout.routes';
+import { recordAuthenticationRequired, rememberPageAccept, returnFromAuthentication, startAuthentication, testChallenge } from './domain/checkout/checkout-authentication';
 import { internalRoutes } from './http/internal.routes';
 import { tokenRoutes } from './http/token.routes';
 import { createVaultInternalApi } from './http/vault-internal-api';
@@ -71,6 +72,7 @@ export function createApp(runtime: ServiceRuntime, config: VaultConfig): VaultAp
     openCheckoutSession: openCheckoutSession({ sessions, clock, arrivals }),
     recordPaymentProgress: recordPaymentProgress({ sessions }),
     closeCanceledSession: closeCanceledSession({ sessions }),
+    recordAuthenticationRequired: recordAuthenticationRequired({ sessions }),
   };
 
   const http = createServiceHttp({
@@ -105,6 +107,10 @@ export function createApp(runtime: ServiceRuntime, config: VaultConfig): VaultAp
         checkoutPageStatus: checkoutPageStatus({ status: checkoutStatus({ sessions, clock, arrivals, wait: SESSION_ARRIVAL_WAIT }), branding }),
         checkoutFraming: checkoutFraming({ sessions, branding }),
         sessionLogoImage: sessionLogoImage({ sessions, branding: brandingRecords }),
+        startAuthentication: startAuthentication({ sessions }),
+        returnFromAuthentication: returnFromAuthentication({ sessions, transaction, clock }),
+        testChallenge: testChallenge({ sessions }),
+        rememberPageAccept: rememberPageAccept({ ttl }),
       });
       checkoutSettingsRoutes(router, { getCheckoutBranding: branding, updateCheckoutBranding: updateCheckoutBranding({ branding: brandingRecords, transaction, clock }) });
     },

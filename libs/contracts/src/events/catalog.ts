@@ -99,6 +99,20 @@ export const checkoutSessionOpenedV1 = defineEvent({
 /** A stored card a checkout session offers (earlier interface), as the orchestrator sends it and the vault keeps it. */
 export type StoredCardOffer = NonNullable<z.infer<typeof checkoutSessionOpenedV1.schema>['stored_card']>;
 
+/** The browser data 3-D Secure 2 needs: the page reads most of it, the vault adds the accept header and the client address. */
+export const browserInfoSchema = z.object({
+  user_agent: z.string().max(1024),
+  accept_header: z.string().max(1024),
+  language: z.string().max(35),
+  screen_width: z.number().int().min(0).max(100_000),
+  screen_height: z.number().int().min(0).max(100_000),
+  color_depth: z.number().int().min(0).max(64),
+  time_zone_offset: z.number().int().min(-900).max(900),
+  java_enabled: z.boolean(),
+  ip_address: z.string().max(64).nullable(),
+});
+export type BrowserInfoData = z.infer<typeof browserInfoSchema>;
+
 export const checkoutSessionCompletedV1 = defineEvent({
   type: 'checkout.session.completed',
   version: 1,
@@ -118,6 +132,8 @@ export const checkoutSessionCompletedV1 = defineEvent({
       /** The time the consumer submitted the card (consent time for stored credentials and mandates). */
       submitted_at: isoTime,
     }),
+    /** The consumer's browser for 3-D Secure 2 (added within v1: absent in earlier events and when the page sent none). */
+    browser: browserInfoSchema.optional(),
   }),
   keyOf: (data) => data.session_id,
 });

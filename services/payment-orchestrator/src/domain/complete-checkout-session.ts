@@ -6,6 +6,7 @@ import { securityCodeExpiresAt, type Payment } from './payment/payment';
 import { paymentMovedEvent } from './payment/payment-events';
 import { movePayment } from './payment/payment-status';
 import type { Clock, PaymentRepository } from './ports';
+import type { BrowserInfo } from './payment/authentication';
 
 export interface CompleteCheckoutSessionPorts extends FlowCatalogPorts {
   payments: PaymentRepository;
@@ -25,6 +26,8 @@ export interface CompletedSession {
     cardholder_name: string | null;
     submitted_at: string;
   };
+  /** The consumer's browser, for 3-D Secure 2 (absent when the page sent none). */
+  browser?: BrowserInfo;
 }
 
 /** Resolves with the payment to run now, or null when the event changed nothing (unknown, already completed, expired). */
@@ -47,6 +50,7 @@ export function completeCheckoutSession(ports: CompleteCheckoutSessionPorts): Co
     const { card } = session;
     const withCard: Payment = {
       ...payment,
+      session: { ...payment.session, ...(session.browser ? { browser: session.browser } : {}) },
       token_id: session.token_id,
       card_scheme: card.scheme.toUpperCase(),
       source: {

@@ -2,7 +2,7 @@ import type { Customer } from '../domain/customers/customer';
 import type { PaymentMethod } from '../domain/customers/payment-method';
 import { shownPaymentMethod, storedCardOf } from '../domain/payment/earlier-payment';
 import { isConsumerPresent, type Payment } from '../domain/payment/payment';
-import { cancellationView, toPaymentView } from './payment.view';
+import { authenticationView, cancellationView, toPaymentView } from './payment.view';
 
 /** A payment in the shape of the interface that created it. */
 export function toAnyPaymentView(payment: Payment): Record<string, unknown> {
@@ -35,6 +35,7 @@ export function toEarlierPaymentView(payment: Payment): Record<string, unknown> 
     use_case: earlier.use_case,
     ...(payment.status === 'failed' ? { failure_reason: payment.failure_reason } : {}),
     ...cancellationView(payment),
+    ...authenticationView(payment),
     ...(payment.metadata ? { metadata: { ...payment.metadata } } : {}),
   };
 }

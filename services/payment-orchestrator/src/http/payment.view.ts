@@ -23,6 +23,7 @@ export function toPaymentView(payment: Payment): Record<string, unknown> {
     use_case: payment.use_case,
     ...(payment.status === 'failed' ? { failure_reason: payment.failure_reason } : {}),
     ...cancellationView(payment),
+    ...authenticationView(payment),
     ...(payment.metadata ? { metadata: { ...payment.metadata } } : {}),
   };
 }
@@ -44,4 +45,16 @@ export function toTransactionView(transaction: ProcessorTransaction): Record<str
 /** A canceling or canceled payment says why (requested_by_merchant, authorization_expired). */
 export function cancellationView(payment: Payment): Record<string, unknown> {
   return payment.cancellation && (payment.status === 'canceled' || payment.status === 'canceling') ? { cancellation_reason: payment.cancellation.reason } : {};
+}
+
+/**
+ * The 3-D Secure (or 3RI) authentication that ran, once known: never the authentication value or the DS
+ * transaction id. A payment waiting for its consumer says so (status processing, the action on the hosted page).
+ */
+export function authenticationView(payment: Payment): Record<string, unknown> {
+  const result = payment.authentication;
+  return {
+    ...(result ? { authentication: { type: result.type, version: result.version, status: result.status, eci: result.eci, liability_shift: result.liability_shift } } : {}),
+    ...(payment.pending_authentication && payment.status === 'processing' ? { next_action: { type: 'consumer_authentication' } } : {}),
+  };
 }

@@ -4,6 +4,7 @@ import { scopeOfEvent } from '@vaultline/contracts';
 import type { Logger } from '@vaultline/logger';
 import type { DocumentStore } from '@vaultline/store';
 import type { CompleteCheckoutSession } from '../domain/complete-checkout-session';
+import type { ReturnFromAuthentication } from '../domain/return-from-authentication';
 
 export const CHECKOUT_SESSIONS_GROUP = 'payment-orchestrator.checkout-sessions';
 
@@ -12,11 +13,15 @@ export interface CheckoutSessionCompletedConsumerOptions {
   store: DocumentStore;
   logger: Logger;
   completeCheckoutSession: CompleteCheckoutSession;
+  returnFromAuthentication: ReturnFromAuthentication;
   /** Starts the payment's flow once the card is committed on it. */
   runPayment: (scope: Scope, paymentId: string) => void;
 }
 
-/** checkout.session.completed (from the vault): the card is on the payment; the flow runs. */
+/**
+ * checkout.session.completed (from the vault): the card is on the payment; the flow runs.
+ * checkout.session.returned: the consumer is back from authenticating; the authorization resumes.
+ */
 export function checkoutSessionCompletedConsumer(options: CheckoutSessionCompletedConsumerOptions): Promise<Subscription> {
   return createEventConsumer({
     bus: options.bus,
@@ -26,6 +31,10 @@ export function checkoutSessionCompletedConsumer(options: CheckoutSessionComplet
     handlers: {
       'checkout.session.completed': async (event, uow) => {
         const payment = await options.completeCheckoutSession(uow, scopeOfEvent(event), event.data);
+        if (payment) uow.afterCommit(() => options.runPayment(scopeOfDocument(payment), payment.id));
+      },
+      'checkout.session.returned': async (event, uow) => {
+        const payment = await options.returnFromAuthentication(uow, scopeOfEvent(event), event.data);
         if (payment) uow.afterCommit(() => options.runPayment(scopeOfDocument(payment), payment.id));
       },
     },

@@ -1,6 +1,6 @@
 import { generateInternalKeyPair, InternalTokenSigner, InternalTokenVerifier, SCOPES } from '@vaultline/auth';
 import { eventMessage, openBus, type Bus } from '@vaultline/bus';
-import { checkoutSessionCompletedV1, topics, type EventData } from '@vaultline/contracts';
+import { checkoutSessionCompletedV1, checkoutSessionReturnedV1, topics, type EventData } from '@vaultline/contracts';
 import { ManualClock, newId } from '@vaultline/core';
 import { startHttpServer } from '@vaultline/http';
 import { SERVICE_NAMES, type ServiceName, type ServiceRuntime } from '@vaultline/runtime';
@@ -41,6 +41,10 @@ export const CARDS = {
   processorError: '400000******0119',
   /** Captured normally; every refund of it fails (refund_failed). */
   refundFails: '400000******5126',
+  /** 3-D Secure: the issuer asks for a challenge; frictionless; challenge then card_declined. */
+  challenge: '400000******3063',
+  frictionless: '400000******3097',
+  challengeThenDeclined: '400000******1629',
 } as const;
 
 export interface PublishedEvent {
@@ -71,6 +75,8 @@ export interface Harness {
   confirmStoredCard(payment: Json, merchantId?: string): Promise<void>;
   /** Publishes the same completion again (a duplicate delivery, same event id). */
   redeliver(data: EventData<typeof checkoutSessionCompletedV1>, merchantId: string, eventId: string): Promise<void>;
+  /** The consumer is back from the issuer's page: checkout.session.returned, as the vault publishes it. */
+  returnFromBank(payment: Json, parameters: Record<string, string>, options?: { merchantId?: string; eventId?: string }): Promise<void>;
   /** Waits until the service consumed every event published so far and ran what is due now. */
   settle(): Promise<void>;
   /** Moves the clock, then runs what fell due (capture settlements, expired sessions). */
@@ -215,6 +221,11 @@ export async function startOrchestrator(options: HarnessOptions = {}): Promise<H
       const opened = events.find(isOpened);
       const mode = opened?.livemode ? 'live' : 'test';
       await bus.publish([eventMessage(checkoutSessionCompletedV1, { scope: { merchantId, mode }, data, id: eventId, occurredAt: clock.now() })]);
+      published++;
+    },
+    async returnFromBank(payment, parameters, returnOptions = {}) {
+      const data = { session_id: payment.action_requirement.session_id, payment_id: payment.id, parameters, returned_at: clock.now().toISOString() };
+      await bus.publish([eventMessage(checkoutSessionReturnedV1, { scope: { merchantId: returnOptions.merchantId ?? MERCHANT.merchantId, mode: payment.livemode ? 'live' : 'test' }, data, id: returnOptions.eventId ?? newId(), occurredAt: clock.now() })]);
       published++;
     },
     async settle() {

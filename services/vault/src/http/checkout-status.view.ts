@@ -23,6 +23,12 @@ export interface CheckoutStatusView {
   locale: string | null;
   /** The merchant's look (GET status only: the page reads it once it loads). */
   merchant?: MerchantBrandingView;
+  /**
+   * 3-D Secure: required while the consumer is to go to their bank (the page sends them to
+   * /checkout/{id}/authenticate), returned once they are back; null when no authentication was asked.
+   * Never the issuer's address or form: those stay on the server.
+   */
+  authentication: { state: 'required' | 'returned' } | null;
   /** The stored card the consumer is asked to confirm (no token id); absent when a card is to be entered. */
   stored_card?: { masked_account_number: string; scheme: string | null; expiry_month: number; expiry_year: number; cardholder_name: string | null; security_code_required: boolean };
 }
@@ -61,6 +67,7 @@ export function toCheckoutStatusView({ session, state, branding }: CheckoutSessi
     expires_at: session.expires_at,
     description: session.description ?? null,
     locale: session.locale ?? null,
+    authentication: session.authentication && session.payment_status === 'processing' ? { state: session.authentication.state } : null,
     ...(branding ? { merchant: toMerchantBrandingView(branding, session.id) } : {}),
     ...(session.stored_card ? { stored_card: storedCardView(session.stored_card) } : {}),
   };

@@ -1,21 +1,32 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Response, Router } from 'express';
+import type { Request, Response, Router } from 'express';
+import { browserInfoSchema } from '@vaultline/contracts';
 import { z } from 'zod';
 import { NotFoundError } from '@vaultline/core';
 import { clientAddressOf, parseInput } from '@vaultline/http';
 import type { CheckoutFraming, CheckoutPageStatus, ConfirmStoredCard, SubmitCheckoutCard } from '../domain/checkout/checkout-flow';
 import type { SessionLogoImage } from '../domain/branding/manage-branding';
 import { toCheckoutStatusView } from './checkout-status.view';
+import type { RememberPageAccept, ReturnFromAuthentication, StartAuthentication, SubmittedBrowser, TestChallenge } from '../domain/checkout/checkout-authentication';
+import { issuerFormPage, issuerFormPolicy, testChallengePage, TEST_CHALLENGE_POLICY } from './checkout-authentication.pages';
 
 const PUBLIC_DIR = join(__dirname, 'public');
 const sessionId = z.string().regex(/^[0-9a-fA-F-]{36}$/, { message: 'The session id must be a UUID.' });
+/** What the page reads of the browser for 3-D Secure 2; the accept header and the address are read here. */
+const browserBody = browserInfoSchema.omit({ accept_header: true, ip_address: true });
 const cardBody = z.object({
   card: z.object({ number: z.unknown(), exp_month: z.unknown(), exp_year: z.unknown().optional(), cvc: z.unknown(), name: z.unknown().optional() }),
+  browser: browserBody.optional(),
 });
 
 /** The security code only when the session asks for it; checked against the stored card's scheme. */
-const storedCardBody = z.object({ security_code: z.unknown().optional() });
+const storedCardBody = z.object({ security_code: z.unknown().optional(), browser: browserBody.optional() });
+
+/** The browser as 3-D Secure 2 needs it: what the page read and the client's address (the Accept header: its page request's). */
+function browserOf(req: Request, sent: z.infer<typeof browserBody> | undefined): SubmittedBrowser | undefined {
+  return sent ? { ...sent, ip_address: clientAddressOf(req) || null } : undefined;
+}
 
 interface Asset {
   body: Buffer;
@@ -35,6 +46,7 @@ function loadAssets() {
       'checkout-page.js': asset('checkout-page.js', 'text/javascript; charset=utf-8'),
       'card-brand.js': asset('card-brand.js', 'text/javascript; charset=utf-8'),
       'checkout-messages.js': asset('checkout-messages.js', 'text/javascript; charset=utf-8'),
+      'checkout-redirect.js': asset('checkout-redirect.js', 'text/javascript; charset=utf-8'),
       'favicon.svg': asset('favicon.svg', 'image/svg+xml'),
     } as Record<string, Asset>,
     sdk: asset('sdk/checkout.js', 'text/javascript; charset=utf-8'),
@@ -76,6 +88,10 @@ export interface CheckoutRouteUseCases {
   checkoutPageStatus: CheckoutPageStatus;
   checkoutFraming: CheckoutFraming;
   sessionLogoImage: SessionLogoImage;
+  startAuthentication: StartAuthentication;
+  returnFromAuthentication: ReturnFromAuthentication;
+  testChallenge: TestChallenge;
+  rememberPageAccept: RememberPageAccept;
 }
 
 export function checkoutRoutes(router: Router, useCases: CheckoutRouteUseCases): void {
@@ -98,12 +114,55 @@ export function checkoutRoutes(router: Router, useCases: CheckoutRouteUseCases):
 
   router.get('/checkout/:sessionId', async (req, res) => {
     const id = parseInput(sessionId, req.params.sessionId);
-    const { allowedOrigins, imageOrigins } = await framingOf(id, req.get('sec-fetch-dest') === 'iframe' || req.query.embedded === '1');
+    const { known, allowedOrigins, imageOrigins } = await framingOf(id, req.get('sec-fetch-dest') === 'iframe' || req.query.embedded === '1');
+    if (known) await useCases.rememberPageAccept(id, req.get('accept'));
     res.setHeader('Content-Security-Policy', pagePolicy(allowedOrigins, imageOrigins));
     // For browsers without frame-ancestors; with origins allowed, the CSP alone decides.
     if (allowedOrigins.length === 0) res.setHeader('X-Frame-Options', 'DENY');
     res.setHeader('Referrer-Policy', 'no-referrer');
     send(res, assets.page, 'no-store');
+  });
+
+  /**
+   * 3-D Secure: the page sends the consumer here to reach the issuer's page. GET: a redirect; POST: a form
+   * this page submits, under a policy that lets forms go to the issuer's origin only. Nothing of the card is
+   * in either; a session that is not waiting goes back to its page.
+   */
+  router.get('/checkout/:sessionId/authenticate', async (req, res) => {
+    const id = parseInput(sessionId, req.params.sessionId);
+    const step = await useCases.startAuthentication(id);
+    res.setHeader('Cache-Control', 'no-store');
+    res.setHeader('Referrer-Policy', 'no-referrer');
+    if (step.kind === 'page') return res.redirect(303, `/checkout/${id}`);
+    if (step.kind === 'redirect') return res.redirect(303, step.url);
+    res.setHeader('Content-Security-Policy', issuerFormPolicy(step.url));
+    res.setHeader('X-Frame-Options', 'DENY');
+    res.setHeader('Content-Type', 'text/html; charset=utf-8');
+    res.send(issuerFormPage(step.url, step.data));
+  });
+
+  /**
+   * Where the issuer's page sends the consumer back (the return address processors are given): the
+   * parameters the processor named go to the orchestrator, then the consumer sees the page again, without
+   * them in the address bar.
+   */
+  router.get('/checkout/:sessionId/return', async (req, res) => {
+    const id = parseInput(sessionId, req.params.sessionId);
+    await useCases.returnFromAuthentication(id, req.query as Record<string, unknown>);
+    res.setHeader('Cache-Control', 'no-store');
+    res.setHeader('Referrer-Policy', 'no-referrer');
+    res.redirect(303, `/checkout/${id}`);
+  });
+
+  /** The simulator's issuer page (test-mode sessions waiting for their consumer): "Complete" or "Fail". */
+  router.get('/checkout/:sessionId/test-challenge', async (req, res) => {
+    const session = await useCases.testChallenge(parseInput(sessionId, req.params.sessionId));
+    res.setHeader('Content-Security-Policy', TEST_CHALLENGE_POLICY);
+    res.setHeader('X-Frame-Options', 'DENY');
+    res.setHeader('Referrer-Policy', 'no-referrer');
+    res.setHeader('Cache-Control', 'no-store');
+    res.setHeader('Content-Type', 'text/html; charset=utf-8');
+    res.send(testChallengePage(session));
   });
 
   router.get('/sdk/v1/checkout.js', (_req, res) => {
@@ -115,7 +174,7 @@ export function checkoutRoutes(router: Router, useCases: CheckoutRouteUseCases):
   router.post('/sessions/:sessionId/card', async (req, res) => {
     const id = parseInput(sessionId, req.params.sessionId);
     const body = parseInput(cardBody, req.body);
-    const status = await useCases.submitCheckoutCard({ sessionId: id, clientAddress: clientAddressOf(req), card: body.card });
+    const status = await useCases.submitCheckoutCard({ sessionId: id, clientAddress: clientAddressOf(req), card: body.card, browser: browserOf(req, body.browser) });
     res.setHeader('Cache-Control', 'no-store');
     res.status(201).json(toCheckoutStatusView(status));
   });
@@ -124,7 +183,7 @@ export function checkoutRoutes(router: Router, useCases: CheckoutRouteUseCases):
   router.post('/sessions/:sessionId/stored-card', async (req, res) => {
     const id = parseInput(sessionId, req.params.sessionId);
     const body = parseInput(storedCardBody, req.body ?? {});
-    const status = await useCases.confirmStoredCard({ sessionId: id, clientAddress: clientAddressOf(req), securityCode: body.security_code });
+    const status = await useCases.confirmStoredCard({ sessionId: id, clientAddress: clientAddressOf(req), securityCode: body.security_code, browser: browserOf(req, body.browser) });
     res.setHeader('Cache-Control', 'no-store');
     res.status(201).json(toCheckoutStatusView(status));
   });

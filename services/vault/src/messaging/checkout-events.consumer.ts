@@ -4,6 +4,7 @@ import type { Logger } from '@vaultline/logger';
 import type { DocumentStore } from '@vaultline/store';
 import type { PaymentProgress } from '../domain/checkout/checkout-session';
 import type { CloseCanceledSession, OpenCheckoutSession, RecordPaymentProgress } from '../domain/checkout/checkout-flow';
+import type { RecordAuthenticationRequired } from '../domain/checkout/checkout-authentication';
 
 export const VAULT_CONSUMER_GROUP = 'vault';
 
@@ -11,13 +12,14 @@ type PaymentEventType = 'payment.authorized' | 'payment.capturing' | 'payment.ca
 
 /**
  * checkout.session.opened (from the orchestrator) tells the vault which sessions exist;
- * payment.* events feed the progress the hosted page shows. payment.processing is not handled: a
+ * payment.* events feed the progress the hosted page shows (payment.action_required: where the consumer
+ * must authenticate). payment.processing is not handled: a
  * session starts as processing and progress only moves forward, so it could never change one, and
  * an unhandled type is passed over before it is validated or looked up (one per payment).
  */
 export function checkoutEventsConsumer(
   runtime: { bus: Bus; store: DocumentStore; logger: Logger },
-  useCases: { openCheckoutSession: OpenCheckoutSession; recordPaymentProgress: RecordPaymentProgress; closeCanceledSession: CloseCanceledSession },
+  useCases: { openCheckoutSession: OpenCheckoutSession; recordPaymentProgress: RecordPaymentProgress; closeCanceledSession: CloseCanceledSession; recordAuthenticationRequired: RecordAuthenticationRequired },
 ): Promise<Subscription> {
   const progress: EventHandler<PaymentEventType> = (event, uow) =>
     useCases.recordPaymentProgress(uow, event.data.payment_id, event.data.status as PaymentProgress, event.data.failure_reason);
@@ -33,6 +35,8 @@ export function checkoutEventsConsumer(
       'payment.captured': progress,
       'payment.failed': progress,
       'payment.canceled': (event, uow) => useCases.closeCanceledSession(uow, event.data.payment_id),
+      // 3-D Secure: the page takes the consumer to the issuer's page.
+      'payment.action_required': (event, uow) => useCases.recordAuthenticationRequired(uow, event.data.payment_id, event.data.action, event.occurred_at),
     },
   });
 }

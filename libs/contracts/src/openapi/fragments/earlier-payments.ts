@@ -1,4 +1,5 @@
 import { commonErrorResponses, listOf, livemodeProperty, pageParameters, problemResponse, schemaRef, type JsonObject, type OpenApiFragment } from '../openapi-fragment';
+import { nextActionSchema } from './payments';
 
 const security = [{ ApiKey: [] }];
 const uuid: JsonObject = { type: 'string', format: 'uuid' };
@@ -230,6 +231,8 @@ export const earlierPaymentsFragment: OpenApiFragment = {
           use_case: { type: 'string', enum: ['guest_payment', 'cof_payment', 'first_payment', 'recurring_payment', 'unscheduled_payment'] },
           failure_reason: { type: ['string', 'null'] },
           metadata,
+          authentication: schemaRef('PaymentAuthentication'),
+          next_action: nextActionSchema,
         },
       },
       AnyPayment: { oneOf: [schemaRef('Payment'), schemaRef('EarlierPayment')] },

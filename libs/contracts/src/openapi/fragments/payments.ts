@@ -135,7 +135,13 @@ const MANUAL_AUTHORIZED = {
   status: 'authorized',
 };
 const CAPTURING = { ...MANUAL_AUTHORIZED, reference: 'manual-order-77-shipment-1', status: 'capturing' };
-const CAPTURED = { ...ONE_OFF, amount: { requested: 1999, authorized: 1999, captured: 1999 }, source: SOURCE, status: 'captured' };
+const CAPTURED = {
+  ...ONE_OFF,
+  amount: { requested: 1999, authorized: 1999, captured: 1999 },
+  source: SOURCE,
+  status: 'captured',
+  authentication: { type: '3ds', version: '2.2.0', status: 'authenticated', eci: '05', liability_shift: true },
+};
 const FAILED = { ...ONE_OFF, id: '019ab2c4-4d1e-7a10-9c3b-5f2e8d7a6b61', status: 'failed', failure_reason: 'card_declined', source: SOURCE };
 const MATRIX_INPUT = {
   default_flow: 'simulator_auto_capture',
@@ -147,18 +153,35 @@ const FLOW_INPUT = {
   capture_mode: 'manual',
   steps: [
     { kind: 'authentication_3ri', processor: 'simulator', on_failure: 'continue', fallback: [] },
-    { kind: 'authorization', processor: 'simulator', on_failure: 'stop', fallback: [] },
+    { kind: 'authorization', processor: 'simulator', on_failure: 'stop', fallback: [], three_ds: 'always' },
     { kind: 'capture', processor: 'simulator', on_failure: 'stop', fallback: [] },
   ],
 };
 const FLOW = { ...FLOW_INPUT, livemode: false, built_in: false, created_at: CREATED_AT };
-const BUILT_IN_FLOW = { ...FLOW_INPUT, livemode: false, name: 'simulator_auto_capture', capture_mode: 'automatic', built_in: true, created_at: null };
+const BUILT_IN_FLOW = {
+  ...FLOW_INPUT,
+  steps: FLOW_INPUT.steps.map((step) => (step.kind === 'authorization' ? { ...step, three_ds: 'if_required' } : step)),
+  livemode: false,
+  name: 'simulator_auto_capture',
+  capture_mode: 'automatic',
+  built_in: true,
+  created_at: null,
+};
 
 /**
  * `status` and `use_case` decide which fields a payment carries (the spec's "Appears" column). Each `then`
  * restates the payment's fields (allOf PaymentFields) beside what it requires, so that it names only
  * fields the payment defines and reads the same to a validator that treats every object schema as closed.
  */
+/** A payment waiting for its consumer's 3-D Secure (both interfaces' payments say it the same way). */
+export const nextActionSchema: JsonObject = {
+  type: 'object',
+  required: ['type'],
+  additionalProperties: false,
+  description: 'While the consumer is authenticating with their bank (3-D Secure) on the hosted page: the payment stays processing.',
+  properties: { type: { type: 'string', const: 'consumer_authentication' } },
+};
+
 const fields = schemaRef('PaymentFields');
 const requires = (names: string[], extra: JsonObject = {}): JsonObject => ({ allOf: [fields], required: names, ...extra });
 const forbids = (names: string[]): JsonObject => ({ allOf: [fields], properties: Object.fromEntries(names.map((name) => [name, false])) });
@@ -192,6 +215,11 @@ const PAYMENTS_DESCRIPTION = [
   'In test mode the built-in simulator decides by card number: 4000000000000002 declined (card_declined), 4000000000009995 declined',
   '(insufficient_funds), 4000000000003220 3RI authentication fails, 4000000000000259 capture fails, 4000000000000119 processor error',
   '(retryable, for fallback); any other valid card is approved. Live keys never get a simulated outcome (simulator_not_allowed_in_live_mode).',
+  '3-D Secure (the flow\'s authorization step, three_ds): when the issuer asks the consumer to authenticate, the payment stays processing,',
+  'payment.action_required is sent, the hosted page takes the consumer to the issuer\'s page and back, and the payment goes on; authentication',
+  'shows the result. Simulator cards: 4000000000003063 challenge, 4000000000003097 frictionless, 4000008400001629 challenge then card_declined;',
+  'a failed challenge fails the payment with authentication_failed, a consumer who never comes back with authentication_abandoned when the',
+  'session expires.',
 ].join(' ');
 
 const FLOWS_DESCRIPTION = [
@@ -587,11 +615,28 @@ export const paymentsFragment: OpenApiFragment = {
           failure_reason: {
             type: ['string', 'null'],
             description:
-              'Once failed: card_declined, insufficient_funds, authentication_failed, capture_failed, processor_error, risk_declined, session_expired, ' +
+              'Once failed: card_declined, insufficient_funds, authentication_failed, authentication_abandoned, authentication_required, capture_failed, processor_error, risk_declined, session_expired, ' +
               'simulator_not_allowed_in_live_mode (a live payment whose card\'s scheme chose a simulator flow).',
           },
           return_url: { type: ['string', 'null'] },
           metadata: { ...metadata, type: ['object', 'null'] },
+          authentication: schemaRef('PaymentAuthentication'),
+          next_action: nextActionSchema,
+        },
+      },
+      PaymentAuthentication: {
+        type: 'object',
+        required: ['type', 'version', 'status', 'eci', 'liability_shift'],
+        additionalProperties: false,
+        description:
+          'The authentication that ran for the payment, once known: 3-D Secure of a consumer-present payment (not_required: the issuer asked none), ' +
+          'or the 3RI step of a merchant-initiated one. The authentication value (CAVV) and the DS transaction id go to the authorization only.',
+        properties: {
+          type: { type: 'string', const: '3ds' },
+          version: { type: ['string', 'null'], description: 'The 3-D Secure protocol version, e.g. 2.2.0.' },
+          status: { type: 'string', enum: ['authenticated', 'attempted', 'failed', 'not_required'] },
+          eci: { type: ['string', 'null'], description: 'Electronic Commerce Indicator (05, 06, 07 for Visa; 02, 01, 00 for Mastercard).' },
+          liability_shift: { type: 'boolean', description: 'Whether the fraud liability shifted to the issuer.' },
         },
       },
       Payment: {
@@ -622,8 +667,10 @@ export const paymentsFragment: OpenApiFragment = {
           processor: { type: 'string' },
           kind: {
             type: 'string',
-            enum: ['risk', 'authentication_3ri', 'authorization', 'capture', 'void'],
-            description: 'void: an authorization the payment does not use (a processor that answered after the fallback) released at that processor.',
+            enum: ['risk', 'authentication_3ri', 'authentication_3ds', 'authorization', 'capture', 'void'],
+            description:
+              'void: an authorization the payment does not use (a processor that answered after the fallback) released at that processor. ' +
+              'authentication_3ds: the consumer\'s 3-D Secure authentication (succeeded: authenticated or attempted); a failed one ends the payment before any authorization.',
           },
           status: { type: 'string', enum: ['succeeded', 'failed', 'error'] },
           failure_reason: { type: ['string', 'null'] },
@@ -640,6 +687,14 @@ export const paymentsFragment: OpenApiFragment = {
           processor: { type: 'string', description: 'A processor id of the registry (simulator; real processors come as plugins).' },
           on_failure: { type: 'string', enum: ['stop', 'continue'], default: 'stop', description: 'What a declined step does.' },
           fallback: { type: 'array', items: { type: 'string' }, default: [], description: 'Processors tried in order on a retryable processor error.' },
+          three_ds: {
+            type: 'string',
+            enum: ['off', 'if_required', 'always'],
+            default: 'if_required',
+            description:
+              'Authorization steps only: 3-D Secure for consumer-present payments. off: never (a processor that still asks fails the payment with ' +
+              'authentication_required); if_required: when the issuer or the processor asks; always: a challenge is requested (every processor of the step must run 3-D Secure).',
+          },
         },
       },
       FlowInput: {

@@ -45,6 +45,24 @@ const SESSION = {
   return_url: 'https://shop.example/orders/1001',
   allowed_origins: ['https://shop.example'],
   expires_at: '2026-11-23T10:45:00.000Z',
+  authentication: null,
+};
+const BROWSER = { user_agent: 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Safari/537.36', language: 'en-GB', screen_width: 1280, screen_height: 720, color_depth: 24, time_zone_offset: -60, java_enabled: false };
+/** What the page reads of the browser for 3-D Secure 2 (the vault adds the page request's Accept header and the client's address). */
+const browserInput = {
+  type: 'object',
+  required: ['user_agent', 'language', 'screen_width', 'screen_height', 'color_depth', 'time_zone_offset', 'java_enabled'],
+  additionalProperties: false,
+  description: 'The consumer\'s browser for 3-D Secure 2 (EMVCo browser data), as the hosted page reads it.',
+  properties: {
+    user_agent: { type: 'string', maxLength: 1024 },
+    language: { type: 'string', maxLength: 35 },
+    screen_width: { type: 'integer', minimum: 0 },
+    screen_height: { type: 'integer', minimum: 0 },
+    color_depth: { type: 'integer', minimum: 0, maximum: 64 },
+    time_zone_offset: { type: 'integer', minimum: -900, maximum: 900, description: 'Minutes, as Date.getTimezoneOffset() (UTC+1 is -60).' },
+    java_enabled: { type: 'boolean' },
+  },
 };
 
 const tokenErrors = { ...commonErrorResponses, '404': problemResponse('token_not_found (also for another merchant\'s token).'), '410': problemResponse('token_deleted: the card data was destroyed.') };
@@ -120,7 +138,7 @@ export const tokensFragment: OpenApiFragment = {
         summary: 'Submit the consumer\'s card for a checkout session (no API key: the session id is the capability; single use)',
         security: [],
         parameters: [sessionIdParameter],
-        requestBody: jsonRequest({ type: 'object', required: ['card'], properties: { card: cardInput } }, { card: CARD }),
+        requestBody: jsonRequest({ type: 'object', required: ['card'], properties: { card: cardInput, browser: browserInput } }, { card: CARD, browser: BROWSER }),
         responses: {
           '201': jsonResponse('The session, now completed.', 'CheckoutSessionStatus', SESSION),
           '404': problemResponse('checkout_session_not_found.'),
@@ -138,7 +156,11 @@ export const tokensFragment: OpenApiFragment = {
         summary: 'Confirm the stored card a checkout session offers, with its security code when the session asks for it (no API key; single use)',
         security: [],
         parameters: [sessionIdParameter],
-        requestBody: jsonRequest({ type: 'object', properties: { security_code: { type: 'string', description: 'Only when stored_card.security_code_required.' } } }, { security_code: '123' }, false),
+        requestBody: jsonRequest(
+          { type: 'object', properties: { security_code: { type: 'string', description: 'Only when stored_card.security_code_required.' }, browser: browserInput } },
+          { security_code: '123', browser: BROWSER },
+          false,
+        ),
         responses: {
           '201': jsonResponse('The session, now completed with the stored card.', 'CheckoutSessionStatus', SESSION),
           '404': problemResponse('checkout_session_not_found.'),
@@ -221,6 +243,15 @@ export const tokensFragment: OpenApiFragment = {
           expires_at: { type: 'string', format: 'date-time' },
           description: { type: ['string', 'null'], description: 'The payment\'s description: the order line shown under the amount.' },
           locale: { type: ['string', 'null'], description: 'The payment\'s locale (en, de, fr, es, nl, it, optionally with a region); null: the page follows the browser\'s languages.' },
+          authentication: {
+            type: ['object', 'null'],
+            required: ['state'],
+            additionalProperties: false,
+            description:
+              '3-D Secure: required while the consumer is to authenticate with their bank (the page sends them to {base_url}/checkout/{session_id}/authenticate), ' +
+              'returned once they came back to {base_url}/checkout/{session_id}/return; null when none was asked (or the payment moved on).',
+            properties: { state: { type: 'string', enum: ['required', 'returned'] } },
+          },
           merchant: {
             type: 'object',
             description: 'The merchant\'s look (GET /settings/checkout): what the page shows at its top and on its button.',

@@ -1,6 +1,6 @@
 import { eventMessage } from '@vaultline/bus';
 import { scopeOfDocument, type Clock, type Scope } from '@vaultline/core';
-import { MAX_CHECKOUT_DESCRIPTION_LENGTH, allowedOriginsOf, checkoutLocaleOf, checkoutSessionCompletedV1, isAllowedReturnUrl, type EventData, type checkoutSessionOpenedV1 } from '@vaultline/contracts';
+import { MAX_CHECKOUT_DESCRIPTION_LENGTH, allowedOriginsOf, checkoutLocaleOf, checkoutSessionCompletedV1, isAllowedReturnUrl, type BrowserInfoData, type EventData, type checkoutSessionOpenedV1 } from '@vaultline/contracts';
 import type { UnitOfWork } from '@vaultline/store';
 import type { TtlStore } from '@vaultline/ttl';
 import type { CheckoutSessionRepository, TokenRepository, TransactionRunner } from '../ports';
@@ -27,6 +27,7 @@ import {
 import type { SessionArrivals } from './session-arrivals';
 import { logoOriginOf } from '../branding/checkout-branding';
 import type { CheckoutBranding, GetCheckoutBranding } from '../branding/manage-branding';
+import { browserWithAccept, type SubmittedBrowser } from './checkout-authentication';
 
 export interface CheckoutLimits {
   /** Card submissions per session per window (typos included). */
@@ -174,7 +175,7 @@ export interface SubmitCheckoutCardPorts {
   clock: Clock;
   limits: CheckoutLimits;
 }
-export type SubmitCheckoutCard = (command: { sessionId: string; clientAddress: string; card: CardInput }) => Promise<CheckoutSessionState>;
+export type SubmitCheckoutCard = (command: { sessionId: string; clientAddress: string; card: CardInput; browser?: SubmittedBrowser }) => Promise<CheckoutSessionState>;
 
 /**
  * The consumer's card entry. The session id is the capability: single use (the session's optimistic
@@ -208,13 +209,13 @@ async function openSessionForAttempt({ sessions, ttl, clock, limits }: Pick<Subm
 type SessionCard = EventData<typeof checkoutSessionCompletedV1>['card'] & { token_id: string };
 
 /** Completes the session and publishes checkout.session.completed in the same unit of work. */
-function completeSession(uow: UnitOfWork, sessions: CheckoutSessionRepository, session: CheckoutSessionRecord, card: SessionCard): CheckoutSessionRecord {
+function completeSession(uow: UnitOfWork, sessions: CheckoutSessionRepository, session: CheckoutSessionRecord, card: SessionCard, browser?: BrowserInfoData): CheckoutSessionRecord {
   const { token_id, submitted_at, ...display } = card;
   const completed = sessions.update(uow, { ...session, state: 'completed', token_id, masked_account_number: card.masked_account_number, scheme: card.scheme, completed_at: submitted_at });
   uow.publish(
     eventMessage(checkoutSessionCompletedV1, {
       scope: scopeOfDocument(session),
-      data: { session_id: session.id, payment_id: session.payment_id, token_id, card: { ...display, submitted_at } },
+      data: { session_id: session.id, payment_id: session.payment_id, token_id, card: { ...display, submitted_at }, ...(browser ? { browser } : {}) },
     }),
   );
   return completed;
@@ -230,6 +231,7 @@ export function submitCheckoutCard(ports: SubmitCheckoutCardPorts): SubmitChecko
   return async (command) => {
     const session = await openSessionForAttempt(ports, command.sessionId, command.clientAddress);
     if (session.stored_card) throw new StoredCardSession();
+    const browser = await browserWithAccept(ports.ttl, session.id, command.browser);
 
     let completed: CheckoutSessionRecord = session;
     try {
@@ -251,7 +253,7 @@ export function submitCheckoutCard(ports: SubmitCheckoutCardPorts): SubmitChecko
             expiry_year: token.expiry_year,
             cardholder_name: cardholderName,
             submitted_at: token.created_at,
-          });
+          }, browser);
         },
       );
     } catch (error) {
@@ -270,7 +272,7 @@ export interface ConfirmStoredCardPorts {
   clock: Clock;
   limits: CheckoutLimits;
 }
-export type ConfirmStoredCard = (command: { sessionId: string; clientAddress: string; securityCode: unknown }) => Promise<CheckoutSessionState>;
+export type ConfirmStoredCard = (command: { sessionId: string; clientAddress: string; securityCode: unknown; browser?: SubmittedBrowser }) => Promise<CheckoutSessionState>;
 
 /**
  * The consumer confirms the stored card the session offers (earlier interface: COF payments and mandates
@@ -288,6 +290,7 @@ export function confirmStoredCard(ports: ConfirmStoredCardPorts): ConfirmStoredC
     const token = await tokens.get(scopeOfDocument(session), offer.token_id);
     if (!token || token.status !== 'active') throw new StoredCardNotConfirmable('The stored card is no longer available.');
     const securityCode = offer.security_code_required ? validateSecurityCode(command.securityCode, token.scheme, 'security_code') : null;
+    const browser = await browserWithAccept(ttl, session.id, command.browser);
     const now = clock.now().toISOString();
     if (securityCode !== null) await storeSecurityCode(ttl, cipherOf(keys, token), token.id, securityCode);
     try {
@@ -301,7 +304,7 @@ export function confirmStoredCard(ports: ConfirmStoredCardPorts): ConfirmStoredC
           expiry_year: offer.expiry_year,
           cardholder_name: offer.cardholder_name,
           submitted_at: now,
-        });
+        }, browser);
       });
       return stateAt(completed, clock.now());
     } catch (error) {

@@ -1,6 +1,7 @@
 import type { StoredCardOffer } from '@vaultline/contracts';
 import { AppError, NotFoundError } from '@vaultline/core';
 import type { ScopedDocument } from '@vaultline/store';
+import type { SessionAuthentication } from './checkout-authentication';
 
 export type PaymentProgress = 'processing' | 'authorized' | 'capturing' | 'captured' | 'failed' | 'canceled';
 
@@ -41,6 +42,8 @@ export interface CheckoutSessionRecord extends ScopedDocument {
   failure_reason: string | null;
   opened_at: string;
   completed_at: string | null;
+  /** 3-D Secure: where the consumer must go, and whether they are back; absent while none was asked. */
+  authentication?: SessionAuthentication | null;
 }
 
 /** The stored card cannot be confirmed here: the session offers none, or it needs a security code this page cannot take yet. */

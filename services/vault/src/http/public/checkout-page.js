@@ -1,8 +1,13 @@
-/* The hosted card form. Card data goes only to this origin's /sessions/{id}/card (a stored card's security code to /sessions/{id}/stored-card). */
+/*
+ * The hosted card form. Card data goes only to this origin's /sessions/{id}/card (a stored card's security
+ * code to /sessions/{id}/stored-card), never into an address. 3-D Secure: when the bank asks, the page sends
+ * the consumer to /checkout/{id}/authenticate (which takes them to the bank), and the bank sends them back
+ * to /checkout/{id}/return, which brings them here again.
+ */
 (function () {
   'use strict';
   var parts = location.pathname.split('/');
-  var sessionId = decodeURIComponent(parts[parts.length - 1] || '');
+  var sessionId = decodeURIComponent(parts[2] || '');
   var query = new URLSearchParams(location.search);
   var embedded = query.get('embedded') === '1';
   // Who may hear the page: the session's allowed origins, from the server, never from the URL (anyone
@@ -164,6 +169,9 @@
    */
   var STATES = {
     processing: { outcome: 'pending', title: 'processingTitle', detail: function () { return t('processingDetail'); }, final: false },
+    // 3-D Secure, while the payment stays processing: the bank asks (the page takes the consumer there), then the consumer is back.
+    authentication_required: { outcome: 'pending', title: 'authenticatingTitle', detail: function () { return t('authenticatingDetail'); }, final: false, leave: true },
+    authentication_returned: { outcome: 'pending', title: 'verifyingTitle', detail: function () { return t('verifyingDetail'); }, final: false },
     capturing: { outcome: 'pending', title: 'processingTitle', detail: function () { return t('processingDetail'); }, final: false },
     authorized: { outcome: 'success', title: 'authorizedTitle', detail: paidWith, final: true },
     captured: { outcome: 'success', title: 'capturedTitle', detail: paidWith, final: true },
@@ -171,7 +179,15 @@
     canceled: { outcome: 'failure', title: 'canceledTitle', detail: function () { return t('canceledDetail'); }, final: true }
   };
   var UNKNOWN_STATE = STATES.processing;
-  function stateOf(status) { return STATES[status.payment_status] || UNKNOWN_STATE; }
+  function stateOf(status) {
+    if (status.payment_status === 'processing' && status.authentication) return STATES['authentication_' + status.authentication.state] || UNKNOWN_STATE;
+    return STATES[status.payment_status] || UNKNOWN_STATE;
+  }
+
+  // To the bank, through this origin's route (it knows the bank's address and form; the page never does).
+  function leaveForAuthentication() {
+    location.assign('/checkout/' + encodeURIComponent(sessionId) + '/authenticate');
+  }
 
   function showResult(status) {
     var state = stateOf(status);
@@ -238,9 +254,25 @@
       .then(function (status) {
         if (stateOf(status).final) return finish(status);
         showResult(status);
+        if (stateOf(status).leave) return leaveForAuthentication();
         if (attempt < 120) setTimeout(function () { poll(attempt + 1); }, attempt < 10 ? 500 : 1500);
       })
       .catch(function () { if (attempt < 120) setTimeout(function () { poll(attempt + 1); }, 2000); });
+  }
+
+  /** What 3-D Secure 2 asks of the browser (the vault adds the Accept header and the address it saw). */
+  function browserData() {
+    var java = false;
+    try { java = typeof navigator.javaEnabled === 'function' && navigator.javaEnabled(); } catch (e) { java = false; }
+    return {
+      user_agent: String(navigator.userAgent || '').slice(0, 1024),
+      language: String(navigator.language || 'en').slice(0, 35),
+      screen_width: Math.round(screen.width || 0),
+      screen_height: Math.round(screen.height || 0),
+      color_depth: Math.round(screen.colorDepth || 24),
+      time_zone_offset: new Date().getTimezoneOffset(),
+      java_enabled: Boolean(java)
+    };
   }
 
   /** POSTs JSON to this session's route on this origin; resolves with the status and the JSON answer. */
@@ -272,7 +304,7 @@
     if (firstBad) { firstBad.focus(); return; }
     var expiry = parseExpiry(inputs.expiry.value);
     var body = { card: { number: digitsOf(inputs.number.value), exp_month: String(expiry.month), exp_year: String(expiry.year),
-      cvc: inputs.cvc.value.trim(), name: inputs.name.value.trim() || undefined } };
+      cvc: inputs.cvc.value.trim(), name: inputs.name.value.trim() || undefined }, browser: browserData() };
     pay.disabled = true;
     pay.textContent = t('paying');
     postToSession('/card', body).then(function (answer) {
@@ -321,7 +353,7 @@
   storedForm.addEventListener('submit', function (event) {
     event.preventDefault();
     $('stored-error').textContent = '';
-    var body = {};
+    var body = { browser: browserData() };
     if (session.stored_card.security_code_required) {
       var code = storedCvc.value.trim();
       if (!/^\d+$/.test(code) || code.length !== storedCvcLength()) {
