@@ -60,6 +60,10 @@ export interface StripeStandIn {
   webhooks: StripeWebhook[];
   /** When set, each webhook is also sent there as Stripe sends it (POST, Stripe-Signature), not awaited. */
   webhookUrl: string | null;
+  /** Resolves once every webhook sent so far was answered (Stripe's deliveries are in flight meanwhile). */
+  delivered(): Promise<void>;
+  /** The charges, by id (a PaymentIntent's latest_charge). */
+  charges: Map<string, Record<string, unknown>>;
   /** Opens a dispute on a succeeded PaymentIntent (charge.dispute.created); returns the dispute id. */
   dispute(intentId: string, reason?: string): string;
   /** Closes a dispute (charge.dispute.closed) as won or lost. */
@@ -105,10 +109,17 @@ export async function startStripeStandIn(options: StripeStandInOptions): Promise
     const rawBody = JSON.stringify({ id: `evt_${letters(24)}`, object: 'event', api_version: '2024-12-18.acacia', created: Math.floor(at.getTime() / 1000), data: { object }, livemode: false, pending_webhooks: 1, request: { id: `req_${letters(14)}`, idempotency_key: null }, type });
     return { rawBody, signature: stripeSignatureHeader(rawBody, secrets, at), type };
   }
+  const inFlight = new Set<Promise<unknown>>();
   const send = (type: string, object: Json) => {
     const webhook = signedEvent(type, object);
     webhooks.push(webhook);
-    if (standIn.webhookUrl) void fetch(standIn.webhookUrl, { method: 'POST', headers: { 'content-type': 'application/json', 'stripe-signature': webhook.signature }, body: webhook.rawBody }).catch(() => undefined);
+    if (!standIn.webhookUrl) return;
+    const delivery = fetch(standIn.webhookUrl, { method: 'POST', headers: { 'content-type': 'application/json', 'stripe-signature': webhook.signature }, body: webhook.rawBody }).catch(() => undefined);
+    inFlight.add(delivery);
+    void delivery.finally(() => inFlight.delete(delivery));
+  };
+  const delivered = async (): Promise<void> => {
+    while (inFlight.size > 0) await Promise.all([...inFlight]);
   };
 
   const intentOf = (id: string) => intents.find((candidate) => candidate.id === id);
@@ -327,5 +338,5 @@ export async function startStripeStandIn(options: StripeStandInOptions): Promise
     return answer;
   });
   standIn.baseUrl = server.baseUrl;
-  return Object.assign(standIn, server, { intents, captures, cancels, refunds, webhooks, dispute, closeDispute, signedEvent });
+  return Object.assign(standIn, server, { intents, captures, cancels, refunds, webhooks, charges, delivered, dispute, closeDispute, signedEvent });
 }

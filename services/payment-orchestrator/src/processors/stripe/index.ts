@@ -64,7 +64,14 @@ export const stripe: AccountProcessorPlugin<StripeOptions['credentials']> = {
         const input = authorizationInput(payment);
         // A merchant-initiated payment names its series by the first authorization's network transaction id.
         if (isMerchantInitiated(input.use_case) && !input.network_transaction_reference) return { status: 'failed', failure_reason: 'network_transaction_reference_missing', processor_reference: null };
-        return fromStripePaymentIntentResponse(await sendMapped(transport, baseUrl, payment, toStripePaymentIntentRequest(input, credentials)));
+        const outcome = fromStripePaymentIntentResponse(await sendMapped(transport, baseUrl, payment, toStripePaymentIntentRequest(input, credentials)));
+        // The forwarder masks card-number-like digit runs in the answer it relays, which can catch the 15-digit
+        // network transaction id: the series needs it whole, so it is read again from Stripe, not through the forwarder.
+        if (outcome.status === 'succeeded' && outcome.processor_reference && outcome.network_transaction_reference?.includes('*')) {
+          const again = fromStripePaymentIntentResponse(await retrieve(payment, outcome.processor_reference));
+          return { ...outcome, network_transaction_reference: again.status === 'succeeded' ? (again.network_transaction_reference ?? null) : null };
+        }
+        return outcome;
       },
       // The consumer is back from the issuer's page: the PaymentIntent says how it went (the return names it; another one is refused).
       async resumeAuthorization(payment, returned) {
