@@ -611,7 +611,7 @@ export interface paths {
         put?: never;
         /**
          * A processor's notification (Adyen standard notification, Checkout.com webhook, …), verified by the processor's plugin with the account's own secret
-         * @description One route for every processor that notifies; the body and signature are the processor's own. Adyen: each item HMAC-signed with the account's hmac_key, answered `[accepted]` (text/plain) once read, items whose signature fails not stored (counted and logged). Checkout.com: `Cko-Signature` over the raw body with the account's webhook_secret, answered `{"received": true}`, a forged one 401. Other processors: their README. `/processor-notifications/adyen/{id}` and `/processor-notifications/checkout/{id}` are this route.
+         * @description One route for every processor that notifies; the body and signature are the processor's own. Adyen: each item HMAC-signed with the account's hmac_key, answered `[accepted]` (text/plain) once read, items whose signature fails not stored (counted and logged). Checkout.com: `Cko-Signature` over the raw body with the account's webhook_secret, answered `{"received": true}`, a forged one 401. Stripe: `Stripe-Signature` (t=…,v1=…, 300 s tolerance) with the account's webhook_secret, answered `{"received": true}`, a forged or stale one 401. Other processors: their README. `/processor-notifications/adyen/{id}` and `/processor-notifications/checkout/{id}` are this route.
          */
         post: operations["receiveProcessorNotification"];
         delete?: never;
@@ -940,12 +940,12 @@ export interface components {
             /** @description https URL on a public address. */
             url: string;
             /** @description Absent or empty: every event type. */
-            events?: ("token.created" | "token.deleted" | "checkout.session.opened" | "checkout.session.completed" | "forward.completed" | "import.started" | "import.completed" | "import.failed" | "payment.processing" | "payment.authorized" | "payment.capturing" | "payment.captured" | "payment.failed" | "dispute.created" | "dispute.updated" | "dispute.closed" | "payment.canceled" | "refund.created" | "refund.succeeded" | "refund.failed")[];
+            events?: ("token.created" | "token.deleted" | "checkout.session.opened" | "checkout.session.completed" | "forward.completed" | "import.started" | "import.completed" | "import.failed" | "payment.processing" | "payment.authorized" | "payment.capturing" | "payment.captured" | "payment.failed" | "payment.action_required" | "dispute.created" | "dispute.updated" | "dispute.closed" | "payment.canceled" | "refund.created" | "refund.succeeded" | "refund.failed")[];
             description?: string | null;
         };
         UpdateWebhookEndpointRequest: {
             url?: string;
-            events?: ("token.created" | "token.deleted" | "checkout.session.opened" | "checkout.session.completed" | "forward.completed" | "import.started" | "import.completed" | "import.failed" | "payment.processing" | "payment.authorized" | "payment.capturing" | "payment.captured" | "payment.failed" | "dispute.created" | "dispute.updated" | "dispute.closed" | "payment.canceled" | "refund.created" | "refund.succeeded" | "refund.failed")[];
+            events?: ("token.created" | "token.deleted" | "checkout.session.opened" | "checkout.session.completed" | "forward.completed" | "import.started" | "import.completed" | "import.failed" | "payment.processing" | "payment.authorized" | "payment.capturing" | "payment.captured" | "payment.failed" | "payment.action_required" | "dispute.created" | "dispute.updated" | "dispute.closed" | "payment.canceled" | "refund.created" | "refund.succeeded" | "refund.failed")[];
             description?: string | null;
             enabled?: boolean;
         };
@@ -962,7 +962,7 @@ export interface components {
             /** Format: uri */
             url: string;
             /** @description Subscribed event types; empty means all of them. */
-            events: ("token.created" | "token.deleted" | "checkout.session.opened" | "checkout.session.completed" | "forward.completed" | "import.started" | "import.completed" | "import.failed" | "payment.processing" | "payment.authorized" | "payment.capturing" | "payment.captured" | "payment.failed" | "dispute.created" | "dispute.updated" | "dispute.closed" | "payment.canceled" | "refund.created" | "refund.succeeded" | "refund.failed")[];
+            events: ("token.created" | "token.deleted" | "checkout.session.opened" | "checkout.session.completed" | "forward.completed" | "import.started" | "import.completed" | "import.failed" | "payment.processing" | "payment.authorized" | "payment.capturing" | "payment.captured" | "payment.failed" | "payment.action_required" | "dispute.created" | "dispute.updated" | "dispute.closed" | "payment.canceled" | "refund.created" | "refund.succeeded" | "refund.failed")[];
             description: string | null;
             enabled: boolean;
             /**
@@ -982,7 +982,7 @@ export interface components {
             /** Format: uri */
             url: string;
             /** @description Subscribed event types; empty means all of them. */
-            events: ("token.created" | "token.deleted" | "checkout.session.opened" | "checkout.session.completed" | "forward.completed" | "import.started" | "import.completed" | "import.failed" | "payment.processing" | "payment.authorized" | "payment.capturing" | "payment.captured" | "payment.failed" | "dispute.created" | "dispute.updated" | "dispute.closed" | "payment.canceled" | "refund.created" | "refund.succeeded" | "refund.failed")[];
+            events: ("token.created" | "token.deleted" | "checkout.session.opened" | "checkout.session.completed" | "forward.completed" | "import.started" | "import.completed" | "import.failed" | "payment.processing" | "payment.authorized" | "payment.capturing" | "payment.captured" | "payment.failed" | "payment.action_required" | "dispute.created" | "dispute.updated" | "dispute.closed" | "payment.canceled" | "refund.created" | "refund.succeeded" | "refund.failed")[];
             description: string | null;
             enabled: boolean;
             /**
@@ -1004,7 +1004,7 @@ export interface components {
             /** Format: uri */
             url: string;
             /** @description Subscribed event types; empty means all of them. */
-            events: ("token.created" | "token.deleted" | "checkout.session.opened" | "checkout.session.completed" | "forward.completed" | "import.started" | "import.completed" | "import.failed" | "payment.processing" | "payment.authorized" | "payment.capturing" | "payment.captured" | "payment.failed" | "dispute.created" | "dispute.updated" | "dispute.closed" | "payment.canceled" | "refund.created" | "refund.succeeded" | "refund.failed")[];
+            events: ("token.created" | "token.deleted" | "checkout.session.opened" | "checkout.session.completed" | "forward.completed" | "import.started" | "import.completed" | "import.failed" | "payment.processing" | "payment.authorized" | "payment.capturing" | "payment.captured" | "payment.failed" | "payment.action_required" | "dispute.created" | "dispute.updated" | "dispute.closed" | "payment.canceled" | "refund.created" | "refund.succeeded" | "refund.failed")[];
             description: string | null;
             enabled: boolean;
             /**
@@ -1045,7 +1045,7 @@ export interface components {
             endpoint_id: components["schemas"]["ObjectId"];
             event_id: string;
             /** @enum {string} */
-            event_type: "token.created" | "token.deleted" | "checkout.session.opened" | "checkout.session.completed" | "forward.completed" | "import.started" | "import.completed" | "import.failed" | "payment.processing" | "payment.authorized" | "payment.capturing" | "payment.captured" | "payment.failed" | "dispute.created" | "dispute.updated" | "dispute.closed" | "payment.canceled" | "refund.created" | "refund.succeeded" | "refund.failed";
+            event_type: "token.created" | "token.deleted" | "checkout.session.opened" | "checkout.session.completed" | "forward.completed" | "import.started" | "import.completed" | "import.failed" | "payment.processing" | "payment.authorized" | "payment.capturing" | "payment.captured" | "payment.failed" | "payment.action_required" | "dispute.created" | "dispute.updated" | "dispute.closed" | "payment.canceled" | "refund.created" | "refund.succeeded" | "refund.failed";
             /** @enum {string} */
             status: "pending" | "succeeded" | "failed";
             attempt_count: number;
@@ -1062,7 +1062,7 @@ export interface components {
             /** @constant */
             object: "event";
             /** @enum {string} */
-            type: "token.created" | "token.deleted" | "checkout.session.opened" | "checkout.session.completed" | "forward.completed" | "import.started" | "import.completed" | "import.failed" | "payment.processing" | "payment.authorized" | "payment.capturing" | "payment.captured" | "payment.failed" | "dispute.created" | "dispute.updated" | "dispute.closed" | "payment.canceled" | "refund.created" | "refund.succeeded" | "refund.failed";
+            type: "token.created" | "token.deleted" | "checkout.session.opened" | "checkout.session.completed" | "forward.completed" | "import.started" | "import.completed" | "import.failed" | "payment.processing" | "payment.authorized" | "payment.capturing" | "payment.captured" | "payment.failed" | "payment.action_required" | "dispute.created" | "dispute.updated" | "dispute.closed" | "payment.canceled" | "refund.created" | "refund.succeeded" | "refund.failed";
             /** @description true when the event is about a resource of live mode (a live key's), false in test mode. */
             livemode: boolean;
             created_at: components["schemas"]["Timestamp"];
@@ -1149,6 +1149,11 @@ export interface components {
             description?: string | null;
             /** @description The payment's locale (en, de, fr, es, nl, it, optionally with a region); null: the page follows the browser's languages. */
             locale?: string | null;
+            /** @description 3-D Secure: required while the consumer is to authenticate with their bank (the page sends them to {base_url}/checkout/{session_id}/authenticate), returned once they came back to {base_url}/checkout/{session_id}/return; null when none was asked (or the payment moved on). */
+            authentication?: {
+                /** @enum {string} */
+                state: "required" | "returned";
+            } | null;
             /** @description The merchant's look (GET /settings/checkout): what the page shows at its top and on its button. */
             merchant?: {
                 display_name: string | null;
@@ -1297,13 +1302,32 @@ export interface components {
             status: "processing" | "authorized" | "capturing" | "captured" | "failed" | "canceling" | "canceled";
             /** @enum {string} */
             use_case: "ONE_OFF" | "RECURRING" | "UNSCHEDULED" | "SUBSEQUENT_RECURRING" | "SUBSEQUENT_UNSCHEDULED";
-            /** @description Once failed: card_declined, insufficient_funds, authentication_failed, capture_failed, processor_error, risk_declined, session_expired, simulator_not_allowed_in_live_mode (a live payment whose card's scheme chose a simulator flow). */
+            /** @description Once failed: card_declined, insufficient_funds, authentication_failed, authentication_abandoned, authentication_required, capture_failed, processor_error, risk_declined, session_expired, simulator_not_allowed_in_live_mode (a live payment whose card's scheme chose a simulator flow). */
             failure_reason?: string | null;
             return_url?: string | null;
             /** @description Merchant key/value pairs; the flow matrix can route on them (condition metadata). */
             metadata?: {
                 [key: string]: string;
             } | null;
+            authentication?: components["schemas"]["PaymentAuthentication"];
+            /** @description While the consumer is authenticating with their bank (3-D Secure) on the hosted page: the payment stays processing. */
+            next_action?: {
+                /** @constant */
+                type: "consumer_authentication";
+            };
+        };
+        /** @description The authentication that ran for the payment, once known: 3-D Secure of a consumer-present payment (not_required: the issuer asked none), or the 3RI step of a merchant-initiated one. The authentication value (CAVV) and the DS transaction id go to the authorization only. */
+        PaymentAuthentication: {
+            /** @constant */
+            type: "3ds";
+            /** @description The 3-D Secure protocol version, e.g. 2.2.0. */
+            version: string | null;
+            /** @enum {string} */
+            status: "authenticated" | "attempted" | "failed" | "not_required";
+            /** @description Electronic Commerce Indicator (05, 06, 07 for Visa; 02, 01, 00 for Mastercard). */
+            eci: string | null;
+            /** @description Whether the fraud liability shifted to the issuer. */
+            liability_shift: boolean;
         };
         /** @description A payment of the newer interface. Which fields appear depends on use_case and status (the rules below). */
         Payment: components["schemas"]["PaymentFields"] & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown & unknown;
@@ -1332,10 +1356,10 @@ export interface components {
             livemode: boolean;
             processor: string;
             /**
-             * @description void: an authorization the payment does not use (a processor that answered after the fallback) released at that processor.
+             * @description void: an authorization the payment does not use (a processor that answered after the fallback) released at that processor. authentication_3ds: the consumer's 3-D Secure authentication (succeeded: authenticated or attempted); a failed one ends the payment before any authorization.
              * @enum {string}
              */
-            kind: "risk" | "authentication_3ri" | "authorization" | "capture" | "void";
+            kind: "risk" | "authentication_3ri" | "authentication_3ds" | "authorization" | "capture" | "void";
             /** @enum {string} */
             status: "succeeded" | "failed" | "error";
             failure_reason: string | null;
@@ -1362,6 +1386,12 @@ export interface components {
              * @default []
              */
             fallback?: string[];
+            /**
+             * @description Authorization steps only: 3-D Secure for consumer-present payments. off: never (a processor that still asks fails the payment with authentication_required); if_required: when the issuer or the processor asks; always: a challenge is requested (every processor of the step must run 3-D Secure).
+             * @default if_required
+             * @enum {string}
+             */
+            three_ds?: "off" | "if_required" | "always";
         };
         FlowInput: {
             name: string;
@@ -1440,14 +1470,15 @@ export interface components {
         };
         ProcessorAccountInput: {
             /**
-             * @description The processor's id: one of the processor plugins the installation registers (`adyen`, `checkout`, `simulator`, and any added since: see the orchestrator README).
+             * @description The processor's id: one of the processor plugins the installation registers (`adyen`, `checkout`, `stripe`, `simulator`, and any added since: see the orchestrator README).
              * @example adyen
              * @example checkout
+             * @example stripe
              * @example simulator
              */
             processor: string;
             name: string;
-            /** @description Validated by the processor. Adyen: api_key, merchant_account, hmac_key (hex, for notifications), live_url_prefix (live). Checkout.com: secret_key (sk_…), processing_channel_id (pc_…), webhook_secret. Simulator: none. Sealed at rest, never returned. */
+            /** @description Validated by the processor's plugin. Adyen: api_key, merchant_account, hmac_key (hex, for notifications), live_url_prefix (live). Checkout.com: secret_key (sk_…), processing_channel_id (pc_…), webhook_secret. Stripe: secret_key (sk_test_… / sk_live_…, the account's mode), webhook_secret (whsec_…). Simulator: none. Sealed at rest, never returned. */
             credentials?: {
                 [key: string]: string;
             };
@@ -1463,7 +1494,7 @@ export interface components {
         };
         ProcessorAccountChange: {
             name?: string;
-            /** @description Validated by the processor. Adyen: api_key, merchant_account, hmac_key (hex, for notifications), live_url_prefix (live). Checkout.com: secret_key (sk_…), processing_channel_id (pc_…), webhook_secret. Simulator: none. Sealed at rest, never returned. */
+            /** @description Validated by the processor's plugin. Adyen: api_key, merchant_account, hmac_key (hex, for notifications), live_url_prefix (live). Checkout.com: secret_key (sk_…), processing_channel_id (pc_…), webhook_secret. Stripe: secret_key (sk_test_… / sk_live_…, the account's mode), webhook_secret (whsec_…). Simulator: none. Sealed at rest, never returned. */
             credentials?: {
                 [key: string]: string;
             };
@@ -1483,9 +1514,10 @@ export interface components {
             /** @description true when the account was created with a live key: it serves only live payments and talks only to the processor's live host (or an allowed base_url); it belongs to live mode (a live key's), false in test mode. */
             livemode: boolean;
             /**
-             * @description The processor's id: one of the processor plugins the installation registers (`adyen`, `checkout`, `simulator`, and any added since: see the orchestrator README).
+             * @description The processor's id: one of the processor plugins the installation registers (`adyen`, `checkout`, `stripe`, `simulator`, and any added since: see the orchestrator README).
              * @example adyen
              * @example checkout
+             * @example stripe
              * @example simulator
              */
             processor: string;
@@ -1609,6 +1641,12 @@ export interface components {
             failure_reason?: string | null;
             metadata?: {
                 [key: string]: string;
+            };
+            authentication?: components["schemas"]["PaymentAuthentication"];
+            /** @description While the consumer is authenticating with their bank (3-D Secure) on the hosted page: the payment stays processing. */
+            next_action?: {
+                /** @constant */
+                type: "consumer_authentication";
             };
         };
         AnyPayment: components["schemas"]["Payment"] | components["schemas"]["EarlierPayment"];
@@ -2972,7 +3010,7 @@ export interface operations {
                 /** @description Cursor: the next_cursor of the previous page. */
                 starting_after?: components["parameters"]["StartingAfter"];
                 order?: components["parameters"]["Order"];
-                type?: "token.created" | "token.deleted" | "checkout.session.opened" | "checkout.session.completed" | "forward.completed" | "import.started" | "import.completed" | "import.failed" | "payment.processing" | "payment.authorized" | "payment.capturing" | "payment.captured" | "payment.failed" | "dispute.created" | "dispute.updated" | "dispute.closed" | "payment.canceled" | "refund.created" | "refund.succeeded" | "refund.failed";
+                type?: "token.created" | "token.deleted" | "checkout.session.opened" | "checkout.session.completed" | "forward.completed" | "import.started" | "import.completed" | "import.failed" | "payment.processing" | "payment.authorized" | "payment.capturing" | "payment.captured" | "payment.failed" | "payment.action_required" | "dispute.created" | "dispute.updated" | "dispute.closed" | "payment.canceled" | "refund.created" | "refund.succeeded" | "refund.failed";
             };
             header?: never;
             path?: never;
@@ -3529,6 +3567,15 @@ export interface operations {
                  *         "exp_year": 2030,
                  *         "cvc": "123",
                  *         "name": "Ada Lovelace"
+                 *       },
+                 *       "browser": {
+                 *         "user_agent": "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Safari/537.36",
+                 *         "language": "en-GB",
+                 *         "screen_width": 1280,
+                 *         "screen_height": 720,
+                 *         "color_depth": 24,
+                 *         "time_zone_offset": -60,
+                 *         "java_enabled": false
                  *       }
                  *     }
                  */
@@ -3544,6 +3591,17 @@ export interface operations {
                         cvc?: string | number;
                         /** @description Cardholder name; trimmed, at most 100 characters. */
                         name?: string;
+                    };
+                    /** @description The consumer's browser for 3-D Secure 2 (EMVCo browser data), as the hosted page reads it. */
+                    browser?: {
+                        user_agent: string;
+                        language: string;
+                        screen_width: number;
+                        screen_height: number;
+                        color_depth: number;
+                        /** @description Minutes, as Date.getTimezoneOffset() (UTC+1 is -60). */
+                        time_zone_offset: number;
+                        java_enabled: boolean;
                     };
                 };
             };
@@ -3570,7 +3628,8 @@ export interface operations {
                      *       "allowed_origins": [
                      *         "https://shop.example"
                      *       ],
-                     *       "expires_at": "2026-11-23T10:45:00.000Z"
+                     *       "expires_at": "2026-11-23T10:45:00.000Z",
+                     *       "authentication": null
                      *     }
                      */
                     "application/json": components["schemas"]["CheckoutSessionStatus"];
@@ -3629,12 +3688,32 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "security_code": "123"
+                 *       "security_code": "123",
+                 *       "browser": {
+                 *         "user_agent": "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Safari/537.36",
+                 *         "language": "en-GB",
+                 *         "screen_width": 1280,
+                 *         "screen_height": 720,
+                 *         "color_depth": 24,
+                 *         "time_zone_offset": -60,
+                 *         "java_enabled": false
+                 *       }
                  *     }
                  */
                 "application/json": {
                     /** @description Only when stored_card.security_code_required. */
                     security_code?: string;
+                    /** @description The consumer's browser for 3-D Secure 2 (EMVCo browser data), as the hosted page reads it. */
+                    browser?: {
+                        user_agent: string;
+                        language: string;
+                        screen_width: number;
+                        screen_height: number;
+                        color_depth: number;
+                        /** @description Minutes, as Date.getTimezoneOffset() (UTC+1 is -60). */
+                        time_zone_offset: number;
+                        java_enabled: boolean;
+                    };
                 };
             };
         };
@@ -3660,7 +3739,8 @@ export interface operations {
                      *       "allowed_origins": [
                      *         "https://shop.example"
                      *       ],
-                     *       "expires_at": "2026-11-23T10:45:00.000Z"
+                     *       "expires_at": "2026-11-23T10:45:00.000Z",
+                     *       "authentication": null
                      *     }
                      */
                     "application/json": components["schemas"]["CheckoutSessionStatus"];
@@ -3779,7 +3859,8 @@ export interface operations {
                      *       "allowed_origins": [
                      *         "https://shop.example"
                      *       ],
-                     *       "expires_at": "2026-11-23T10:45:00.000Z"
+                     *       "expires_at": "2026-11-23T10:45:00.000Z",
+                     *       "authentication": null
                      *     }
                      */
                     "application/json": components["schemas"]["CheckoutSessionStatus"];
@@ -4480,6 +4561,13 @@ export interface operations {
                      *         "expiry_year": 2030,
                      *         "masked_account_number": "424242******4242",
                      *         "pan_type": "FPAN"
+                     *       },
+                     *       "authentication": {
+                     *         "type": "3ds",
+                     *         "version": "2.2.0",
+                     *         "status": "authenticated",
+                     *         "eci": "05",
+                     *         "liability_shift": true
                      *       }
                      *     }
                      */
@@ -4605,6 +4693,13 @@ export interface operations {
                      *             "expiry_year": 2030,
                      *             "masked_account_number": "424242******4242",
                      *             "pan_type": "FPAN"
+                     *           },
+                     *           "authentication": {
+                     *             "type": "3ds",
+                     *             "version": "2.2.0",
+                     *             "status": "authenticated",
+                     *             "eci": "05",
+                     *             "liability_shift": true
                      *           }
                      *         }
                      *       ],
@@ -5051,7 +5146,8 @@ export interface operations {
                      *               "kind": "authorization",
                      *               "processor": "simulator",
                      *               "on_failure": "stop",
-                     *               "fallback": []
+                     *               "fallback": [],
+                     *               "three_ds": "if_required"
                      *             },
                      *             {
                      *               "kind": "capture",
@@ -5078,7 +5174,8 @@ export interface operations {
                      *               "kind": "authorization",
                      *               "processor": "simulator",
                      *               "on_failure": "stop",
-                     *               "fallback": []
+                     *               "fallback": [],
+                     *               "three_ds": "always"
                      *             },
                      *             {
                      *               "kind": "capture",
@@ -5138,7 +5235,8 @@ export interface operations {
                  *           "kind": "authorization",
                  *           "processor": "simulator",
                  *           "on_failure": "stop",
-                 *           "fallback": []
+                 *           "fallback": [],
+                 *           "three_ds": "always"
                  *         },
                  *         {
                  *           "kind": "capture",
@@ -5176,7 +5274,8 @@ export interface operations {
                      *           "kind": "authorization",
                      *           "processor": "simulator",
                      *           "on_failure": "stop",
-                     *           "fallback": []
+                     *           "fallback": [],
+                     *           "three_ds": "always"
                      *         },
                      *         {
                      *           "kind": "capture",
@@ -5260,7 +5359,8 @@ export interface operations {
                      *           "kind": "authorization",
                      *           "processor": "simulator",
                      *           "on_failure": "stop",
-                     *           "fallback": []
+                     *           "fallback": [],
+                     *           "three_ds": "always"
                      *         },
                      *         {
                      *           "kind": "capture",

@@ -3,7 +3,7 @@ import { commonErrorResponses, livemodeProperty, problemResponse, schemaRef, typ
 const security = [{ ApiKey: [] }];
 const accountIdParameter: JsonObject = { name: 'processor_account_id', in: 'path', required: true, schema: { type: 'string', format: 'uuid' } };
 /** A registered processor plugin's id: the installation decides which exist (an unknown one is 422, field processor). */
-const processorId: JsonObject = { type: 'string', pattern: '^[a-z][a-z0-9_]{0,31}$', examples: ['adyen', 'checkout', 'simulator'], description: 'The processor\'s id: one of the processor plugins the installation registers (`adyen`, `checkout`, `simulator`, and any added since: see the orchestrator README).' };
+const processorId: JsonObject = { type: 'string', pattern: '^[a-z][a-z0-9_]{0,31}$', examples: ['adyen', 'checkout', 'stripe', 'simulator'], description: 'The processor\'s id: one of the processor plugins the installation registers (`adyen`, `checkout`, `stripe`, `simulator`, and any added since: see the orchestrator README).' };
 const processorParameter: JsonObject = { name: 'processor', in: 'path', required: true, schema: processorId, description: 'The processor the account is at (`adyen`, `checkout`, …): the same path serves every notifying processor.' };
 
 const ACCOUNT = {
@@ -40,7 +40,7 @@ const settings: JsonObject = {
 const credentials: JsonObject = {
   type: 'object',
   description:
-    'Validated by the processor. Adyen: api_key, merchant_account, hmac_key (hex, for notifications), live_url_prefix (live). Checkout.com: secret_key (sk_…), processing_channel_id (pc_…), webhook_secret. Simulator: none. Sealed at rest, never returned.',
+    'Validated by the processor\'s plugin. Adyen: api_key, merchant_account, hmac_key (hex, for notifications), live_url_prefix (live). Checkout.com: secret_key (sk_…), processing_channel_id (pc_…), webhook_secret. Stripe: secret_key (sk_test_… / sk_live_…, the account\'s mode), webhook_secret (whsec_…). Simulator: none. Sealed at rest, never returned.',
   additionalProperties: { type: 'string' },
 };
 
@@ -128,7 +128,7 @@ export const processorAccountsFragment: OpenApiFragment = {
         description:
           'One route for every processor that notifies; the body and signature are the processor\'s own. Adyen: each item HMAC-signed with the account\'s hmac_key, ' +
           'answered `[accepted]` (text/plain) once read, items whose signature fails not stored (counted and logged). Checkout.com: `Cko-Signature` over the raw body with ' +
-          'the account\'s webhook_secret, answered `{"received": true}`, a forged one 401. Other processors: their README. `/processor-notifications/adyen/{id}` and ' +
+          'the account\'s webhook_secret, answered `{"received": true}`, a forged one 401. Stripe: `Stripe-Signature` (t=…,v1=…, 300 s tolerance) with the account\'s webhook_secret, answered `{"received": true}`, a forged or stale one 401. Other processors: their README. `/processor-notifications/adyen/{id}` and ' +
           '`/processor-notifications/checkout/{id}` are this route.',
         security: [],
         parameters: [processorParameter, accountIdParameter],
