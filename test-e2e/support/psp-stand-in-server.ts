@@ -4,10 +4,10 @@ import type { AddressInfo } from 'node:net';
 export interface PspAnswer {
   status: number;
   body: unknown;
+  /** A page for the consumer's browser (an issuer's challenge) instead of JSON. */
+  html?: string;
   /** Extra response headers (a redirect's Location). */
   headers?: Record<string, string>;
-  /** Sent as is (an HTML page) instead of the JSON of `body`, with its content type. */
-  raw?: { contentType: string; text: string };
 }
 
 export interface PspServer {
@@ -43,11 +43,8 @@ export async function startPspServer(
         if (failures > 0) failures -= 1;
         else answer = handle(req, Buffer.concat(chunks).toString('utf8'));
         if (res.destroyed) return;
-        if (answer.raw) {
-          res.writeHead(answer.status, { 'content-type': answer.raw.contentType, ...answer.headers }).end(answer.raw.text);
-          return;
-        }
-        res.writeHead(answer.status, { 'content-type': 'application/json', ...answer.headers }).end(answer.body === undefined ? '' : JSON.stringify(answer.body));
+        if (answer.html !== undefined) res.writeHead(answer.status, { 'content-type': 'text/html; charset=utf-8', ...answer.headers }).end(answer.html);
+        else res.writeHead(answer.status, { 'content-type': 'application/json', ...answer.headers }).end(answer.body === undefined ? '' : JSON.stringify(answer.body));
       })();
     });
   });

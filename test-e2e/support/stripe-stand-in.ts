@@ -223,10 +223,10 @@ export async function startStripeStandIn(options: StripeStandInOptions): Promise
   /** The issuer's page: two links, and where each sends the consumer (back to return_url, as Stripe does). */
   function issuerPage(intentId: string, outcome: string | null): PspAnswer {
     const intent = intentOf(intentId);
-    if (!intent || intent.object.status !== 'requires_action') return { status: 404, body: undefined, raw: { contentType: 'text/html', text: '<p>Unknown authentication.</p>' } };
+    if (!intent || intent.object.status !== 'requires_action') return { status: 404, body: undefined, html: '<p>Unknown authentication.</p>' };
     if (outcome === null) {
       const page = `<!doctype html><title>3D Secure 2 Test Page</title><h1>3D Secure 2 Test Page</h1><a id="complete" href="/3ds/${intentId}/complete?outcome=completed">Complete</a> <a id="fail" href="/3ds/${intentId}/complete?outcome=failed">Fail</a>`;
-      return { status: 200, body: undefined, raw: { contentType: 'text/html; charset=utf-8', text: page } };
+      return { status: 200, body: undefined, html: page };
     }
     const returnUrl = (intent.object.next_action as { redirect_to_url: { return_url: string } }).redirect_to_url.return_url;
     if (outcome === 'completed') {
@@ -239,7 +239,7 @@ export async function startStripeStandIn(options: StripeStandInOptions): Promise
     back.searchParams.set('payment_intent', intentId);
     back.searchParams.set('payment_intent_client_secret', String(intent.object.client_secret));
     back.searchParams.set('redirect_status', outcome === 'completed' ? 'succeeded' : 'failed');
-    return { status: 302, body: undefined, headers: { location: back.href }, raw: { contentType: 'text/plain', text: '' } };
+    return { status: 302, body: undefined, headers: { location: back.href }, html: '' };
   }
 
   function capture(intent: StripeIntent, fields: Fields, headers: IncomingMessage['headers']): PspAnswer {
