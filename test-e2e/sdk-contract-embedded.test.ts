@@ -209,10 +209,12 @@ describe('the SDK against the embedded service: every merchant route once', () =
 
     // The processors' own notifications (public routes, signed with the account's secrets), about a payment we do not know.
     const item = { amount: { value: 100, currency: 'EUR' }, eventCode: 'AUTHORISATION', eventDate: new Date().toISOString(), merchantAccountCode: 'ShopECOM', merchantReference: 'unknown', pspReference: 'QFQTPCQ8HXSKGK82', reason: '', success: 'true' as const };
-    await vaultline.post('/processor-notifications/adyen/{processor_account_id}', { params: { path: { processor_account_id: adyen.id } }, body: adyenNotification(item, HMAC_KEY) });
+    // One route for every processor (the two paths /processor-notifications/adyen/… and /checkout/… are this route).
+    await vaultline.post('/processor-notifications/{processor}/{processor_account_id}', { params: { path: { processor: 'adyen', processor_account_id: adyen.id } }, body: adyenNotification(item, HMAC_KEY) });
     const webhook = checkoutWebhook('payment_approved', { id: 'pay_unknownunknownunknown', reference: 'unknown', amount: 100, currency: 'EUR' }, CHECKOUT_WEBHOOK_SECRET);
-    await vaultline.post('/processor-notifications/checkout/{processor_account_id}', {
-      params: { path: { processor_account_id: checkout.id }, header: { 'Cko-Signature': webhook.signature } },
+    await vaultline.post('/processor-notifications/{processor}/{processor_account_id}', {
+      params: { path: { processor: 'checkout', processor_account_id: checkout.id } },
+      headers: { 'Cko-Signature': webhook.signature },
       body: JSON.parse(webhook.rawBody) as { id: string; type: string; data: Record<string, unknown> },
     });
     await vaultline.delete('/processor-accounts/{processor_account_id}', { params: { path: { processor_account_id: adyen.id } } });

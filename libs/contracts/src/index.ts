@@ -5,6 +5,7 @@ export * from './openapi';
 export * from './internal/vault-detokenize';
 export * from './web-addresses';
 export * from './internal/forwarder-forward-payment';
+export * from './processor-destinations';
 export { ERROR_CATALOGUE, ERROR_GROUPS, type ErrorEntry, type ErrorGroup } from './errors/error-catalogue';
 export * from './checkout-locales';
 export * from './simulator-challenge';

@@ -17,7 +17,7 @@ describe('the forwarder internal API for processor payments', () => {
     standIns = await startStandIns();
     forwarder = await startForwarder({
       FORWARD_HTTPS_ONLY: 'false',
-      FORWARD_EXTRA_DESTINATIONS: [`${standIns.url}/adyen/v69/payments`, `${standIns.url}/checkout/payments`].join(','),
+      FORWARD_EXTRA_DESTINATIONS: [`${standIns.url}/adyen/v69/payments`, `${standIns.url}/checkout/payments`, `${standIns.url}/stripe/v1/payment_intents`].join(','),
     });
     forwarder.vault.tokens.set(token, { merchantId: MERCHANT, number: PAN, expMonth: 3, expYear: 2030, cvc: '737', cvcStatus: 'available' });
     api = forwarder.app.exposedApis!.forwarder!;
@@ -72,6 +72,37 @@ describe('the forwarder internal API for processor payments', () => {
     const answer = (await response.json()) as { status: number; body: string };
     expect([response.status, answer.status, JSON.parse(answer.body).status]).toEqual([200, 201, 'Authorized']);
     expect(standIns.received.at(-1)!.headers['cko-idempotency-key']).toBe('p2:authorization');
+  });
+
+  it('when the orchestrator sends a form template (Stripe\'s PaymentIntents), then the processor receives the fields form-encoded in their order with the card filled in', async () => {
+    const answer = await api.forwardPayment(
+      request(asOrchestrator(), {
+        destinationUrl: `${standIns.url}/stripe/v1/payment_intents`,
+        headers: { authorization: 'Bearer sk_test_123', 'idempotency-key': 'p3:authorization' },
+        format: 'form',
+        body: { amount: '1250', 'payment_method_data[type]': 'card', 'payment_method_data[card][number]': '{{ account_number }}', 'payment_method_data[card][exp_month]': '{{ expiration_month }}', 'payment_method_data[card][exp_year]': '{{ expiration_year }}', 'payment_method_data[card][cvc]': '{{ security_code }}', confirm: 'true' },
+      }),
+    );
+    expect(answer.status).toBe(200);
+    const received = standIns.received.at(-1)!;
+    expect(received.headers['content-type']).toBe('application/x-www-form-urlencoded');
+    expect([...new URLSearchParams(received.rawBody)]).toEqual([
+      ['amount', '1250'],
+      ['payment_method_data[type]', 'card'],
+      ['payment_method_data[card][number]', PAN],
+      ['payment_method_data[card][exp_month]', '03'],
+      ['payment_method_data[card][exp_year]', '2030'],
+      ['payment_method_data[card][cvc]', '737'],
+      ['confirm', 'true'],
+    ]);
+  });
+
+  it('when a form template puts a placeholder in a field that is not a card field, or a value that is not text, then it is refused and nothing is sent', async () => {
+    const before = standIns.received.length;
+    const stripe = { destinationUrl: `${standIns.url}/stripe/v1/payment_intents`, headers: { authorization: 'Bearer sk_test_123' }, format: 'form' };
+    await expect(api.forwardPayment(request(asOrchestrator(), { ...stripe, body: { description: '{{ account_number }}' } }))).rejects.toMatchObject({ status: 422 });
+    await expect(api.forwardPayment(request(asOrchestrator(), { ...stripe, body: { payment_method_data: { card: { number: '{{ account_number }}' } } } }))).rejects.toMatchObject({ status: 422 });
+    expect(standIns.received.length).toBe(before);
   });
 
   it('when the caller is not the payment orchestrator with forward:payments, then it is refused before anything is revealed or sent', async () => {

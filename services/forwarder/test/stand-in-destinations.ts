@@ -41,6 +41,11 @@ export async function startStandIns(): Promise<RunningServer & { received: Recei
     const valid = req.get('authorization') === 'Bearer sk_test_123' && req.get('content-type') === 'application/x-www-form-urlencoded' && params.get('type') === 'card';
     res.status(valid ? 200 : 400).json(valid ? { id: 'pm_1', object: 'payment_method', card: { last4: params.get('card[number]')?.slice(-4), exp_month: Number(params.get('card[exp_month]')), exp_year: Number(params.get('card[exp_year]')) } } : { error: { type: 'invalid_request_error' } });
   });
+  app.post('/stripe/v1/payment_intents', (req, res) => {
+    const params = new URLSearchParams(String(req.body));
+    const valid = req.get('authorization') === 'Bearer sk_test_123' && req.get('content-type') === 'application/x-www-form-urlencoded' && params.get('payment_method_data[type]') === 'card';
+    res.status(valid ? 200 : 400).json(valid ? { id: 'pi_1', object: 'payment_intent', status: 'succeeded' } : { error: { type: 'invalid_request_error' } });
+  });
   app.post('/echo', (req, res) => {
     res.type(req.get('content-type') ?? 'application/octet-stream').send(req.body);
   });

@@ -59,13 +59,13 @@ import { createRefund } from './domain/refunds/create-refund';
 import { getRefund, listPaymentRefunds, listRefunds } from './domain/refunds/query-refunds';
 import { StoreRefundRepository } from './data/refund.repository';
 import { afterSaleRoutes } from './http/after-sale.routes';
-import { notificationVerifiers } from './processors/notification-verifiers';
 import { checkoutSessionCompletedConsumer } from './messaging/checkout-session-completed.consumer';
 import { countPaymentStatuses } from './messaging/payment-status-metrics';
 import { countNotificationRejections } from './http/notification-rejections';
 import { accountPolicy } from './processors/account-policy';
-import { processorDestinationCheck } from './processors/processor-destinations';
-import { openProcessors } from './processors/registry';
+import { destinationsOfPlugins, hostModeCheck, processorDestinationCheck } from './processors/processor-destinations';
+import { openProcessors, processorPlugins } from './processors/registry';
+import type { ProcessorPlugins } from './processors/processor-plugin';
 import { processorDirectory } from './processors/processor-directory';
 import type { ProcessorTransport } from './processors/processor-transport';
 import { createProcessorTransport, httpForwardPayment, inProcessForwardPayment } from './clients/processor-transport';
@@ -85,13 +85,16 @@ const PRUNE_INTERVAL_MS = 60 * 60 * 1000;
 export interface PaymentOrchestratorOverrides {
   /** Tests may reach processors their own way (a placeholder-filling transport to stand-ins). */
   transport?: ProcessorTransport;
+  /** The processor plugins to run with (default: the registry); a test registers one of its own here. */
+  plugins?: ProcessorPlugins;
 }
 
 export function createApp(runtime: ServiceRuntime, config: PaymentOrchestratorConfig, overrides: PaymentOrchestratorOverrides = {}): PaymentOrchestratorApp {
   const { store, bus, logger, clock } = runtime;
   const metrics = metricsOf(runtime, 'payment-orchestrator');
   const transaction: TransactionRunner = (work) => store.transaction(work);
-  const processors = openProcessors(config.processors, { clock });
+  const plugins: ProcessorPlugins = overrides.plugins ?? processorPlugins;
+  const processors = openProcessors(plugins, config.processors, { clock });
   const payments = new StorePaymentRepository(store);
   const transactions = new StoreTransactionRepository(store);
   const credentials = new StoreCredentialRepository(store);
@@ -121,9 +124,10 @@ export function createApp(runtime: ServiceRuntime, config: PaymentOrchestratorCo
         return inProcess ? inProcessForwardPayment(inProcess, runtime.signer)(call) : forwardOverHttp(call);
       },
       egress,
+      assertHostServesMode: hostModeCheck(destinationsOfPlugins(plugins)),
     });
   const notifications = new StoreProcessorNotificationRepository(store);
-  const directory = processorDirectory({ builtIn: processors, accounts, notifications, sealer, transport, clock, maxAccountsPerMerchant: config.maxProcessorAccountsPerMerchant });
+  const directory = processorDirectory({ plugins, builtIn: processors, accounts, notifications, sealer, transport, clock, maxAccountsPerMerchant: config.maxProcessorAccountsPerMerchant });
   const customers = new StoreCustomerRepository(store);
   const paymentMethods = new StorePaymentMethodRepository(store);
   const disputes = new StoreDisputeRepository(store);
@@ -159,8 +163,8 @@ export function createApp(runtime: ServiceRuntime, config: PaymentOrchestratorCo
   const flowPorts = { flows, matrices, directory, transaction, clock };
   const accountPorts = {
     accounts,
-    policy: accountPolicy,
-    destinations: processorDestinationCheck(config.extraForwardDestinations),
+    policy: accountPolicy(plugins),
+    destinations: processorDestinationCheck(plugins, config.extraForwardDestinations),
     sealer,
     transaction,
     clock,
@@ -232,7 +236,7 @@ export function createApp(runtime: ServiceRuntime, config: PaymentOrchestratorCo
         listProcessorAccounts: listProcessorAccounts(accountPorts),
         updateProcessorAccount: updateProcessorAccount(accountPorts),
         deleteProcessorAccount: deleteProcessorAccount({ ...accountPorts, flows }),
-      });
+      }, accountPorts.policy);
       processorNotificationRoutes(router, {
         receive: receiveProcessorNotification(
           {
@@ -250,8 +254,9 @@ export function createApp(runtime: ServiceRuntime, config: PaymentOrchestratorCo
             notifiedAuthentication: notifiedAuthentication({ payments, transaction, clock, run: (scope, paymentId) => runner.run(scope, paymentId) }),
             afterSale: afterSaleNotifications({ settleVoid: settleVoidByNotification(afterSalePorts), wakeRefund: wakeRefund(afterSalePorts, advanceOneRefund) }),
           },
-          notificationVerifiers,
+          (processor) => plugins[processor]?.notifications?.verify,
         ),
+        receivers: (processor) => plugins[processor]?.notifications,
       });
     },
   });

@@ -150,6 +150,16 @@ describe('Checkout.com dispute webhooks become disputes', () => {
     expect((await h.call(OTHER_MERCHANT, 'GET', '/disputes')).body.data).toEqual([]);
   });
 
+  it('when a processor\'s dispute names only its own payment reference, then it is found through the account\'s recorded capture notification of that reference; one naming an unknown reference opens nothing', async () => {
+    const payment = await capturedPayment();
+    const captured = checkoutWebhook('payment_captured', { id: 'pay_ownreference', action_id: 'act_ownreference', reference: payment.id, amount: 1250, currency: 'EUR' }, WEBHOOK_SECRET);
+    expect((await h.postPublic(`/processor-notifications/checkout/${checkoutId}`, captured.rawBody, { 'cko-signature': captured.signature })).status).toBe(200);
+    await deliverCheckout('dispute_received', { id: 'pay_ownreference' });
+    expect((await disputesOf(payment)).map((d: Json) => [d.status, d.processor_reference])).toEqual([['needs_response', 'dsp_rbhwd2qrg13uhrp2newf']]);
+    await deliverCheckout('dispute_received', { id: 'pay_neverseen' }, 'dsp_unknownreference1234');
+    expect((await h.call(MERCHANT, 'GET', '/disputes')).body.data).toHaveLength(1);
+  });
+
   it('when a dispute webhook is signed with another secret, then 401 and no dispute', async () => {
     const payment = await capturedPayment();
     const webhook = checkoutWebhook('dispute_received', { id: 'dsp_x', amount: 1000, currency: 'EUR', payment_reference: payment.id }, 'whsec_other');

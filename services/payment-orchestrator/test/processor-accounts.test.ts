@@ -111,7 +111,7 @@ describe('processor accounts', () => {
     ['no merchant_account', { credentials: { api_key: API_KEY, hmac_key: 'AB' } }, 'credentials.merchant_account', 'invalid_credentials'],
     ['an hmac_key that is not hex', { credentials: { ...adyenAccount().credentials, hmac_key: 'not hex' } }, 'credentials.hmac_key', 'invalid_credentials'],
     ['an unknown credential', { credentials: { ...adyenAccount().credentials, password: 'p' } }, 'credentials.password', 'invalid_credentials'],
-    ['an unknown processor', { processor: 'stripe' }, 'processor', 'validation_failed'],
+    ['an unknown processor', { processor: 'worldpay' }, 'processor', 'validation_failed'],
     ['an empty name', { name: '' }, 'name', 'validation_failed'],
     ['a base_url that is not http(s)', { settings: { base_url: 'ftp://x' } }, 'settings.base_url', 'validation_failed'],
   ])('when the body has %s, then 422 names the field', async (_label, overrides, field, code) => {

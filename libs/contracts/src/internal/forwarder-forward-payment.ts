@@ -23,9 +23,16 @@ export interface ForwardPaymentRequest {
   /** The processor's payments URL: an allowed forward destination. */
   destinationUrl: string;
   headers: Partial<Record<ForwardPaymentHeader, string>>;
-  /** The JSON body with placeholders as whole values of the destination's card fields. */
+  /**
+   * `json` (the default): the body is sent as JSON. `form`: the body is an object of text fields, sent
+   * form-encoded (application/x-www-form-urlencoded) in their order (Stripe's API takes only that).
+   */
+  format?: ForwardPaymentFormat;
+  /** The body with placeholders as whole values of the destination's card fields. */
   body: unknown;
 }
+
+export type ForwardPaymentFormat = 'json' | 'form';
 
 /** The processor's answer, card numbers in it masked (the HTTP route's JSON body). */
 export interface ForwardPaymentResponseDto {

@@ -600,7 +600,7 @@ export interface paths {
         patch: operations["updateProcessorAccount"];
         trace?: never;
     };
-    "/processor-notifications/adyen/{processor_account_id}": {
+    "/processor-notifications/{processor}/{processor_account_id}": {
         parameters: {
             query?: never;
             header?: never;
@@ -609,25 +609,11 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Adyen standard notification (AUTHORISATION, CAPTURE, CAPTURE_FAILED); each item HMAC-signed with the account's hmac_key */
-        post: operations["receiveAdyenNotification"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/processor-notifications/checkout/{processor_account_id}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** Checkout.com webhook (payment_approved, payment_captured, payment_capture_declined, …), Cko-Signature over the raw body with the account's webhook_secret */
-        post: operations["receiveCheckoutWebhook"];
+        /**
+         * A processor's notification (Adyen standard notification, Checkout.com webhook, …), verified by the processor's plugin with the account's own secret
+         * @description One route for every processor that notifies; the body and signature are the processor's own. Adyen: each item HMAC-signed with the account's hmac_key, answered `[accepted]` (text/plain) once read, items whose signature fails not stored (counted and logged). Checkout.com: `Cko-Signature` over the raw body with the account's webhook_secret, answered `{"received": true}`, a forged one 401. Stripe: `Stripe-Signature` (t=…,v1=…, 300 s tolerance) with the account's webhook_secret, answered `{"received": true}`, a forged or stale one 401. Other processors: their README. `/processor-notifications/adyen/{id}` and `/processor-notifications/checkout/{id}` are this route.
+         */
+        post: operations["receiveProcessorNotification"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1595,10 +1581,16 @@ export interface components {
             matrix_version: number;
         };
         ProcessorAccountInput: {
-            /** @enum {unknown} */
-            processor: "adyen" | "checkout" | "simulator";
+            /**
+             * @description The processor's id: one of the processor plugins the installation registers (`adyen`, `checkout`, `stripe`, `simulator`, and any added since: see the orchestrator README).
+             * @example adyen
+             * @example checkout
+             * @example stripe
+             * @example simulator
+             */
+            processor: string;
             name: string;
-            /** @description Validated by the processor. Adyen: api_key, merchant_account, hmac_key (hex, for notifications), live_url_prefix (live). Checkout.com: secret_key (sk_…), processing_channel_id (pc_…), webhook_secret. Simulator: none. Sealed at rest, never returned. */
+            /** @description Validated by the processor's plugin. Adyen: api_key, merchant_account, hmac_key (hex, for notifications), live_url_prefix (live). Checkout.com: secret_key (sk_…), processing_channel_id (pc_…), webhook_secret. Stripe: secret_key (sk_test_… / sk_live_…, the account's mode), webhook_secret (whsec_…). Simulator: none. Sealed at rest, never returned. */
             credentials?: {
                 [key: string]: string;
             };
@@ -1614,7 +1606,7 @@ export interface components {
         };
         ProcessorAccountChange: {
             name?: string;
-            /** @description Validated by the processor. Adyen: api_key, merchant_account, hmac_key (hex, for notifications), live_url_prefix (live). Checkout.com: secret_key (sk_…), processing_channel_id (pc_…), webhook_secret. Simulator: none. Sealed at rest, never returned. */
+            /** @description Validated by the processor's plugin. Adyen: api_key, merchant_account, hmac_key (hex, for notifications), live_url_prefix (live). Checkout.com: secret_key (sk_…), processing_channel_id (pc_…), webhook_secret. Stripe: secret_key (sk_test_… / sk_live_…, the account's mode), webhook_secret (whsec_…). Simulator: none. Sealed at rest, never returned. */
             credentials?: {
                 [key: string]: string;
             };
@@ -1633,8 +1625,14 @@ export interface components {
             id: string;
             /** @description true when the account was created with a live key: it serves only live payments and talks only to the processor's live host (or an allowed base_url); it belongs to live mode (a live key's), false in test mode. */
             livemode: boolean;
-            /** @enum {unknown} */
-            processor: "adyen" | "checkout" | "simulator";
+            /**
+             * @description The processor's id: one of the processor plugins the installation registers (`adyen`, `checkout`, `stripe`, `simulator`, and any added since: see the orchestrator README).
+             * @example adyen
+             * @example checkout
+             * @example stripe
+             * @example simulator
+             */
+            processor: string;
             name: string;
             settings: {
                 /** @description Overrides the processor's host; accepted only when its payments URL is an allowed forward destination (built in, or FORWARD_EXTRA_DESTINATIONS). */
@@ -5970,67 +5968,40 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
-    receiveAdyenNotification: {
+    receiveProcessorNotification: {
         parameters: {
             query?: never;
             header?: never;
             path: {
+                /** @description The processor the account is at (`adyen`, `checkout`, …): the same path serves every notifying processor. */
+                processor: string;
                 processor_account_id: string;
             };
             cookie?: never;
         };
         requestBody: {
             content: {
-                /**
-                 * @example {
-                 *       "live": "false",
-                 *       "notificationItems": [
-                 *         {
-                 *           "NotificationRequestItem": {
-                 *             "additionalData": {
-                 *               "hmacSignature": "coqCmt/IZ4E3CzPvMY8zTjQVL5hYJUiBRg8UU+iCWo0="
-                 *             },
-                 *             "amount": {
-                 *               "currency": "EUR",
-                 *               "value": 1999
-                 *             },
-                 *             "eventCode": "CAPTURE",
-                 *             "eventDate": "2026-11-23T10:15:01+01:00",
-                 *             "merchantAccountCode": "ShopECOM",
-                 *             "merchantReference": "order-1001",
-                 *             "originalReference": "QFQTPCQ8HXSKGK82",
-                 *             "pspReference": "ZC4R4RBFJGXXGN82",
-                 *             "reason": "",
-                 *             "success": "true"
-                 *           }
-                 *         }
-                 *       ]
-                 *     }
-                 */
-                "application/json": {
-                    /**
-                     * @description Adyen sends the flag as a string.
-                     * @enum {string}
-                     */
-                    live: "true" | "false";
-                    notificationItems: {
-                        /** @description pspReference, eventCode, success, amount, additionalData.hmacSignature … as Adyen sends them. */
-                        NotificationRequestItem: Record<string, unknown>;
-                    }[];
-                };
+                "application/json": Record<string, unknown>;
             };
         };
         responses: {
-            /** @description `[accepted]` once read; items whose signature fails are not stored and move nothing (counted and logged). */
+            /** @description Read (each event recorded once): the answer the processor expects. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/plain": "[accepted]";
+                    /** @example [accepted] */
+                    "text/plain": string;
+                    /**
+                     * @example {
+                     *       "received": true
+                     *     }
+                     */
+                    "application/json": Record<string, unknown>;
                 };
             };
-            /** @description invalid_notification: the body is not a standard notification. */
+            /** @description invalid_notification: the body is not a notification of this processor. */
             400: {
                 headers: {
                     [name: string]: unknown;
@@ -6039,7 +6010,16 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description processor_account_not_found: unknown account, or not an Adyen one. */
+            /** @description invalid_signature: the signature does not verify with the account's secret (processors that refuse a forged body; Adyen answers 200 and stores nothing). Not stored (counted and logged), nothing moves. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description processor_account_not_found: unknown account, an account of another processor, or a processor that does not notify. */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -6067,112 +6047,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description stray_authorization_pending: an AUTHORISATION the payment does not use cannot be voided yet; Adyen delivers it again. */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-        };
-    };
-    receiveCheckoutWebhook: {
-        parameters: {
-            query?: never;
-            header: {
-                "Cko-Signature": string;
-            };
-            path: {
-                processor_account_id: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                /**
-                 * @example {
-                 *       "id": "evt_az5sblvku4ge3dwpztvyizgcau",
-                 *       "type": "payment_captured",
-                 *       "created_on": "2026-11-23T10:15:01Z",
-                 *       "data": {
-                 *         "id": "pay_mbabizu24mvu3mela5njyhpit4",
-                 *         "action_id": "act_y3oqhf46pyzuxjbcn2giaqnb44",
-                 *         "amount": 1999,
-                 *         "currency": "EUR",
-                 *         "reference": "order-1001"
-                 *       }
-                 *     }
-                 */
-                "application/json": {
-                    /** @description The event id (evt_…); an event is recorded once. */
-                    id: string;
-                    /** @example payment_captured */
-                    type: string;
-                    /** Format: date-time */
-                    created_on?: string;
-                    /** @description The payment the event is about (id, action_id, amount …) as Checkout.com sends it. */
-                    data: Record<string, unknown>;
-                };
-            };
-        };
-        responses: {
-            /** @description Recorded (once per event id). */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "received": true
-                     *     }
-                     */
-                    "application/json": {
-                        /** @constant */
-                        received?: true;
-                    };
-                };
-            };
-            /** @description invalid_notification. */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description invalid_signature: not stored (counted and logged), nothing moves. */
-            401: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description processor_account_not_found. */
-            404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            415: components["responses"]["UnsupportedMediaType"];
-            /** @description rate_limited: the sender's address or the account went over its rate limit; Retry-After says when to deliver again. */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description stray_authorization_pending: a payment_approved the payment does not use cannot be voided yet; Checkout.com delivers it again. */
+            /** @description stray_authorization_pending: an authorization the payment does not use cannot be voided yet; the processor delivers it again. */
             503: {
                 headers: {
                     [name: string]: unknown;

@@ -1,59 +1,24 @@
+import { cardFieldsForPath, type CardFieldProfile, type CardFields } from '@vaultline/contracts';
 import { PlaceholderNotAllowedError } from './forward-errors';
 import type { PlaceholderName } from './placeholders';
 
 /**
- * The card fields of a destination: each field that may hold card data and the one placeholder it
- * takes. A JSON field is a path of object keys joined by dots (`paymentMethod.number`); a form field
- * is the field name (`card[number]`). A placeholder anywhere else — inside other text, in another
- * field, in a key — could make a destination echo card data back to the merchant, so it is refused.
+ * The card fields of a destination (the catalog's type, libs/contracts processor-destinations.ts): each
+ * field that may hold card data and the one placeholder it takes. A placeholder anywhere else — inside
+ * other text, in another field, in a key — could make a destination echo card data back to the merchant,
+ * so it is refused.
  */
-export type CardFields = Readonly<Record<string, PlaceholderName>>;
-
-/** How a quoted placeholder that is a whole JSON string value is typed (see fillJsonBody). */
-export type WholeValueTyping = 'string' | 'integer-expiry';
-
-export interface CardFieldProfile {
-  fields: CardFields;
-  typing: WholeValueTyping;
-}
-
-/** Adyen Checkout API v69 /payments: paymentMethod of type scheme (holderName is not card data we fill). */
-export const ADYEN_V69_PAYMENTS: CardFieldProfile = {
-  fields: { 'paymentMethod.number': 'account_number', 'paymentMethod.expiryMonth': 'expiration_month', 'paymentMethod.expiryYear': 'expiration_year', 'paymentMethod.cvc': 'security_code' },
-  typing: 'string',
-};
-
-/** Checkout.com /payments with a card source; it wants integer expiry fields. */
-export const CHECKOUT_PAYMENTS: CardFieldProfile = {
-  fields: { 'source.number': 'account_number', 'source.expiry_month': 'expiration_month', 'source.expiry_year': 'expiration_year', 'source.cvv': 'security_code' },
-  typing: 'integer-expiry',
-};
-
-/** Stripe payment-method creation, form-encoded. */
-export const STRIPE_PAYMENT_METHODS: CardFieldProfile = {
-  fields: { 'card[number]': 'account_number', 'card[exp_month]': 'expiration_month', 'card[exp_year]': 'expiration_year', 'card[cvc]': 'security_code' },
-  typing: 'string',
-};
+export type { CardFieldProfile, CardFields, WholeValueTyping } from '@vaultline/contracts';
+export { ADYEN_V69_PAYMENTS, CHECKOUT_PAYMENTS, STRIPE_PAYMENT_INTENTS, STRIPE_PAYMENT_METHODS } from '@vaultline/contracts';
 
 export const NO_CARD_FIELDS: CardFieldProfile = { fields: {}, typing: 'string' };
 
-/** The catalog's paths and their card fields, for destinations added without fields of their own. */
-const PROFILES_BY_PATH: ReadonlyArray<[path: string, profile: CardFieldProfile]> = [
-  ['/v69/payments', ADYEN_V69_PAYMENTS],
-  ['/v1/payment_methods', STRIPE_PAYMENT_METHODS],
-  ['/payments', CHECKOUT_PAYMENTS],
-];
-
 /**
- * The card fields of the catalog entry whose path ends `path` (whole segments; the longest wins, so
- * `/adyen/v69/payments` is Adyen's and `/acme/payments` Checkout.com's); none when no path matches.
+ * The card fields of the catalog entry whose path ends `path` (the longest wins, so `/adyen/v69/payments`
+ * is Adyen's and `/acme/payments` Checkout.com's); none when no path matches.
  */
 export function profileForPath(path: string): CardFieldProfile {
-  let best: [string, CardFieldProfile] | undefined;
-  for (const entry of PROFILES_BY_PATH) {
-    if (path.endsWith(entry[0]) && (!best || entry[0].length > best[0].length)) best = entry;
-  }
-  return best?.[1] ?? NO_CARD_FIELDS;
+  return cardFieldsForPath(path) ?? NO_CARD_FIELDS;
 }
 
 /** A field as declared: its key path for JSON bodies, its name for form bodies. */

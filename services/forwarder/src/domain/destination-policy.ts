@@ -1,22 +1,19 @@
 import { isIP } from 'node:net';
-import { ADYEN_V69_PAYMENTS, CHECKOUT_PAYMENTS, STRIPE_PAYMENT_METHODS, profileForPath, type CardFieldProfile, type CardFields } from './card-fields';
+import { cardDataDestinations, destinationMatches, destinationPattern, type CardFieldProfile, type CardFields, type DestinationMode, type DestinationPattern } from '@vaultline/contracts';
+import { profileForPath } from './card-fields';
 import { DestinationModeNotAllowedError, DestinationNotAllowedError } from './forward-errors';
 
 /** Which API keys may forward to a destination: a PSP's test endpoint, its live one, or either. */
-export type DestinationMode = 'test' | 'live' | 'any';
+export type { DestinationMode } from '@vaultline/contracts';
 
 /**
- * One allowed destination: scheme, host, port and path compared exactly. A host may start with
- * `*-` or `*.` to stand for one merchant-specific DNS label prefix (Adyen live URLs, Checkout.com
- * account prefixes); nothing else is a wildcard and paths are never prefixes.
+ * One allowed destination: scheme, host, port and path compared by the catalog's one matcher
+ * (libs/contracts processor-destinations.ts): a host may start with `*-` or `*.` to stand for one
+ * merchant-specific DNS label prefix (Adyen live URLs, Checkout.com account prefixes); nothing else is a
+ * wildcard and paths are never prefixes.
  */
-export interface DestinationRule {
+export interface DestinationRule extends DestinationPattern {
   name: string;
-  protocol: 'https:' | 'http:';
-  host: string;
-  /** '' for the scheme's default port. */
-  port: string;
-  path: string;
   /** The fields that may hold a placeholder, and how quoted expiry placeholders are typed. */
   card: CardFieldProfile;
   mode: DestinationMode;
@@ -24,35 +21,11 @@ export interface DestinationRule {
   operatorListed: boolean;
 }
 
-/**
- * The spec's three destination kinds, test and live. Stripe serves test and live mode on one host
- * and path (the secret key the merchant sends decides), so its entry is open to both modes.
- */
-export const BUILT_IN_DESTINATIONS: readonly DestinationRule[] = [
-  rule('adyen-v69-test', 'https://checkout-test.adyen.com/v69/payments', ADYEN_V69_PAYMENTS, 'test'),
-  rule('adyen-v69-live', 'https://*-checkout-live.adyenpayments.com/checkout/v69/payments', ADYEN_V69_PAYMENTS, 'live'),
-  rule('checkout-sandbox', 'https://api.sandbox.checkout.com/payments', CHECKOUT_PAYMENTS, 'test'),
-  rule('checkout-sandbox-prefixed', 'https://*.api.sandbox.checkout.com/payments', CHECKOUT_PAYMENTS, 'test'),
-  rule('checkout-live', 'https://api.checkout.com/payments', CHECKOUT_PAYMENTS, 'live'),
-  rule('checkout-live-prefixed', 'https://*.api.checkout.com/payments', CHECKOUT_PAYMENTS, 'live'),
-  rule('stripe-payment-methods', 'https://api.stripe.com/v1/payment_methods', STRIPE_PAYMENT_METHODS, 'any'),
-];
+/** The catalog's card-data destinations (libs/contracts): the processors' payments endpoints, test and live. */
+export const BUILT_IN_DESTINATIONS: readonly DestinationRule[] = cardDataDestinations().map((entry) => rule(entry.name, entry.url, entry.card!, entry.mode));
 
 function rule(name: string, url: string, card: CardFieldProfile, mode: DestinationMode, operatorListed = false): DestinationRule {
-  const match = /^(https?:)\/\/([^/:]+)(?::(\d+))?(\/[^?#]*)$/.exec(url);
-  if (!match) throw new Error(`invalid destination rule ${url}`);
-  const [, protocol, host, port, path] = match;
-  const defaultPort = protocol === 'https:' ? '443' : '80';
-  return {
-    name,
-    protocol: protocol as 'https:' | 'http:',
-    host: host!.toLowerCase(),
-    port: port === undefined || port === defaultPort ? '' : port,
-    path: path!,
-    card,
-    mode,
-    operatorListed,
-  };
+  return { name, ...destinationPattern(url), card, mode, operatorListed };
 }
 
 /**
@@ -92,25 +65,6 @@ function isIpHost(hostname: string): boolean {
   return isIP(hostname.replace(/^\[|\]$/g, '')) !== 0;
 }
 
-function hostMatches(pattern: string, hostname: string): boolean {
-  if (pattern.startsWith('*')) {
-    const suffix = pattern.slice(1); // "-checkout-live.adyenpayments.com" or ".api.checkout.com"
-    if (!hostname.endsWith(suffix)) return false;
-    const label = hostname.slice(0, hostname.length - suffix.length);
-    return /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/.test(label);
-  }
-  return pattern === hostname;
-}
-
-function matches(ruleToCheck: DestinationRule, url: URL): boolean {
-  return (
-    ruleToCheck.protocol === url.protocol &&
-    hostMatches(ruleToCheck.host, url.hostname) &&
-    ruleToCheck.port === url.port &&
-    ruleToCheck.path === url.pathname
-  );
-}
-
 /** What an operator may say about a destination it adds (configuration or admin API). */
 export interface DestinationOptions {
   /** Its card fields; without them, those of the catalog entry whose path ends its path (none if no path matches). */
@@ -135,7 +89,7 @@ export function ruleFromUrl(name: string, raw: string, operatorListed: boolean, 
  */
 export function resolveDestination(raw: string, rules: readonly DestinationRule[]): { url: URL; rule: DestinationRule } {
   const url = parseDestination(raw);
-  const found = rules.find((candidate) => matches(candidate, url));
+  const found = rules.find((candidate) => destinationMatches(candidate, url));
   if (!found) throw new DestinationNotAllowedError();
   if (isIpHost(url.hostname) && !found.operatorListed) throw new DestinationNotAllowedError('Destinations are host names, not IP addresses.');
   return { url, rule: found };

@@ -14,8 +14,19 @@ const forwardPaymentInput = z.object({
   tokenId: z.string().regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, { message: 'The token id must be a UUID.' }),
   destinationUrl: z.string().min(1).max(2048),
   headers: z.partialRecord(z.enum(FORWARD_PAYMENT_HEADERS), z.string().min(1).max(1024).regex(/^[\t\x20-\x7e]*$/, { message: 'Header values are printable ASCII.' })).default({}),
+  format: z.enum(['json', 'form']).default('json'),
   body: z.record(z.string(), z.unknown()),
 });
+
+/** A form body: text fields only (a nested or non-text value has no form encoding). */
+const formFields = z.record(z.string().min(1).max(200), z.string().max(2048));
+
+/** The body's bytes as the destination receives them (before its placeholders are filled). */
+function encodedBody(format: 'json' | 'form', body: Record<string, unknown>): Buffer {
+  if (format === 'json') return Buffer.from(JSON.stringify(body), 'utf8');
+  const fields = parseInput(formFields, body);
+  return Buffer.from(new URLSearchParams(Object.entries(fields)).toString(), 'utf8');
+}
 
 /**
  * The forwarder's internal API (an inbound adapter), whatever carries the call: the HTTP route hands it
@@ -34,7 +45,7 @@ export function createForwarderInternalApi(forwardRequest: ForwardRequest, verif
       }
       // A payment's card data is read, and its processor host allowed, in the payment's own mode.
       if (!caller.mode) throw new ForbiddenError('Forwarding a payment acts for a merchant key: the internal token must carry its mode.', 'mode_required');
-      const input = parseInput(forwardPaymentInput, { tokenId: request.tokenId, destinationUrl: request.destinationUrl, headers: request.headers, body: request.body });
+      const input = parseInput(forwardPaymentInput, { tokenId: request.tokenId, destinationUrl: request.destinationUrl, headers: request.headers, format: request.format, body: request.body });
       const credentialHeaders: Record<string, string> = {};
       const passThroughHeaders: Record<string, string> = {};
       for (const [name, value] of Object.entries(input.headers)) {
@@ -46,8 +57,8 @@ export function createForwarderInternalApi(forwardRequest: ForwardRequest, verif
         requestId: acceptRequestId(request.requestId),
         tokenId: input.tokenId,
         destinationUrl: input.destinationUrl,
-        format: 'json',
-        body: Buffer.from(JSON.stringify(input.body), 'utf8'),
+        format: input.format,
+        body: encodedBody(input.format, input.body),
         credentialHeaders,
         passThroughHeaders,
       });

@@ -1,24 +1,25 @@
 import { SCOPES, type InternalTokenSigner } from '@vaultline/auth';
-import { FORWARD_PAYMENT_HEADERS, type ForwarderInternalApi, type ForwardPaymentHeader, type ForwardPaymentResponseDto } from '@vaultline/contracts';
+import { FORWARD_PAYMENT_HEADERS, type ForwarderInternalApi, type ForwardPaymentFormat, type ForwardPaymentHeader, type ForwardPaymentResponseDto } from '@vaultline/contracts';
 import { newId, type Scope } from '@vaultline/core';
 import type { EgressClient } from '@vaultline/egress';
 import type { InternalClient } from '@vaultline/http';
 import type { ProcessorTransport } from '../processors/processor-transport';
-import { assertHostServesMode } from '../processors/processor-destinations';
+import type { HostModeCheck } from '../processors/processor-destinations';
 import type { ProcessorHttpResponse } from '../processors/processor-wire';
 
 /** One call of the forwarder's internal payments API, whatever carries it. */
-export type ForwardPayment = (call: { scope: Scope; tokenId: string; url: string; headers: Record<string, string>; body: unknown }) => Promise<ForwardPaymentResponseDto>;
+export type ForwardPayment = (call: { scope: Scope; tokenId: string; url: string; headers: Record<string, string>; format?: ForwardPaymentFormat; body: unknown }) => Promise<ForwardPaymentResponseDto>;
 
 /** In the embedded profile: the forwarder's API object, called with a token signed as for HTTP (audience forwarder, forward:payments, the mode). */
 export function inProcessForwardPayment(api: ForwarderInternalApi, signer: Pick<InternalTokenSigner, 'sign'>): ForwardPayment {
-  return ({ scope, tokenId, url, headers, body }) =>
+  return ({ scope, tokenId, url, headers, format, body }) =>
     api.forwardPayment({
       bearerToken: signer.sign('forwarder', { merchantId: scope.merchantId, scopes: [SCOPES.forwardPayments], mode: scope.mode }),
       requestId: newId(),
       tokenId,
       destinationUrl: url,
       headers: headers as Partial<Record<ForwardPaymentHeader, string>>,
+      ...(format ? { format } : {}),
       body,
     });
 }
@@ -40,7 +41,7 @@ const problemCode = (body: unknown): string | null => {
 
 /** Otherwise: `POST /internal/forward/payments`; any answer but 200 means nothing reached the processor. */
 export function httpForwardPayment(forwarder: Pick<InternalClient, 'request'>): ForwardPayment {
-  return async ({ scope, tokenId, url, headers, body }) => {
+  return async ({ scope, tokenId, url, headers, format, body }) => {
     const response = await forwarder.request<ForwardPaymentResponseDto>({
       method: 'POST',
       path: '/internal/forward/payments',
@@ -48,11 +49,17 @@ export function httpForwardPayment(forwarder: Pick<InternalClient, 'request'>): 
       mode: scope.mode,
       scopes: [SCOPES.forwardPayments],
       requestId: newId(),
-      body: { token_id: tokenId, destination_url: url, headers, body },
+      body: { token_id: tokenId, destination_url: url, headers, ...(format ? { format } : {}), body },
     });
     if (response.status !== 200) throw new ForwardRefused(response.status, problemCode(response.body));
     return response.body;
   };
+}
+
+/** Form fields (text values, in their order) as application/x-www-form-urlencoded. */
+export function formEncoded(body: unknown): string {
+  const fields = Object.entries((body ?? {}) as Record<string, unknown>).map(([key, value]): [string, string] => [key, String(value)]);
+  return new URLSearchParams(fields).toString();
 }
 
 function parsed(text: string): unknown {
@@ -68,7 +75,7 @@ function parsed(text: string): unknown {
  * placeholders), the others straight through egress (loopback and private addresses only when the egress
  * client allows them: PROCESSOR_ALLOW_PRIVATE_URLS). Failures before an answer throw.
  */
-export function createProcessorTransport(deps: { forwardPayment: ForwardPayment; egress: Pick<EgressClient, 'request'> }): ProcessorTransport {
+export function createProcessorTransport(deps: { forwardPayment: ForwardPayment; egress: Pick<EgressClient, 'request'>; assertHostServesMode: HostModeCheck }): ProcessorTransport {
   return {
     async forward(request): Promise<ProcessorHttpResponse> {
       // The forwarder sets the content type itself and passes only credentials and idempotency keys.
@@ -76,9 +83,11 @@ export function createProcessorTransport(deps: { forwardPayment: ForwardPayment;
       const answer = await deps.forwardPayment({ ...request, headers });
       return { status: answer.status, body: parsed(answer.body) };
     },
-    async send({ mode, url, method, headers, body }): Promise<ProcessorHttpResponse> {
-      assertHostServesMode(url, mode);
-      const response = await deps.egress.request({ url, method, headers: { ...headers, 'accept-encoding': 'identity' }, ...(body === undefined ? {} : { body: JSON.stringify(body) }) });
+    async send({ mode, url, method, headers, format, body }): Promise<ProcessorHttpResponse> {
+      deps.assertHostServesMode(url, mode);
+      const encoded = body === undefined ? {} : format === 'form' ? { body: formEncoded(body) } : { body: JSON.stringify(body) };
+      const contentType: Record<string, string> = body !== undefined && format === 'form' ? { 'content-type': 'application/x-www-form-urlencoded' } : {};
+      const response = await deps.egress.request({ url, method, headers: { ...headers, ...contentType, 'accept-encoding': 'identity' }, ...encoded });
       return { status: response.status, body: parsed(response.body.toString('utf8')) };
     },
   };

@@ -51,9 +51,8 @@ function checkedCredentials(policy: ProcessorAccountPolicy, processor: AccountPr
 }
 
 async function checkSettings({ policy, destinations }: Pick<ManageProcessorAccountsPorts, 'policy' | 'destinations'>, scope: Scope, processor: AccountProcessor, settings: ProcessorAccountSettings): Promise<void> {
-  if (settings.explicit_unscheduled !== undefined && processor !== 'simulator') {
-    throw new ValidationError('settings.explicit_unscheduled', `${processor} declares explicit unscheduled payments itself; the setting is for simulator accounts only.`);
-  }
+  const checked = policy.validateSettings(processor, settings);
+  if (!checked.ok) throw new ValidationError(checked.field, checked.detail);
   if (settings.base_url === null) return;
   const url = policy.paymentsUrl(processor, settings.base_url);
   if (!(await destinations(scope, url))) throw new DestinationNotAllowed(url);
@@ -62,6 +61,7 @@ async function checkSettings({ policy, destinations }: Pick<ManageProcessorAccou
 export function createProcessorAccount(ports: ManageProcessorAccountsPorts): CreateProcessorAccount {
   const { accounts, policy, sealer, transaction, clock, maxAccountsPerMerchant } = ports;
   return async (scope, input) => {
+    if (!policy.processors().includes(input.processor)) throw new ValidationError('processor', `processor must be one of ${policy.processors().join(', ')}.`);
     const hint = checkedCredentials(policy, input.processor, input.credentials);
     await checkSettings(ports, scope, input.processor, input.settings);
     if ((await accounts.list(scope, maxAccountsPerMerchant)).length >= maxAccountsPerMerchant) throw new ProcessorAccountLimitReached(maxAccountsPerMerchant);

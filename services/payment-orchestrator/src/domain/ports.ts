@@ -7,7 +7,7 @@ import type { Flow } from './flows/flow';
 import type { FlowMatrix } from './flows/flow-matrix';
 import type { AuthenticationPreference, Mode, Payment, PaymentStatus, ProcessorTransaction, UseCase } from './payment/payment';
 import type { ActionRequiredOutcome, AuthenticationResult, AuthenticationReturn, ConsumerAuthentication } from './payment/authentication';
-import type { AccountProcessor, ProcessorAccount } from './processor-accounts/processor-account';
+import type { AccountProcessor, ProcessorAccount, ProcessorAccountSettings } from './processor-accounts/processor-account';
 import type { ProcessorNotificationRecord } from './processor-accounts/processor-notification';
 import type { StoredCredential } from './payment/stored-credential';
 import type { Refund, RefundReason, RefundStatus } from './refunds/refund';
@@ -117,7 +117,11 @@ export interface FlowMatrixRepository {
 
 // --- Processors, as the engine sees them (the plugins in processors/ implement this) ---
 
-export type ProcessorId = 'simulator' | 'adyen' | 'checkout';
+/**
+ * A processor's id: a key of the plugin registry (processors/registry.ts, which derives its ProcessorId
+ * type). The engine names no processor: it takes whatever the registry holds.
+ */
+export type ProcessorId = string;
 
 export interface ProcessorCapabilities {
   authorize: boolean;
@@ -274,8 +278,14 @@ export interface ProcessorAccountRepository {
 
 /** What each processor plugin says of its accounts (the plugins in processors/ implement it). */
 export interface ProcessorAccountPolicy {
+  /** The processors an account may be opened at (the registry's ids). */
+  processors(): readonly string[];
   /** A problem names the field (`credentials.api_key`); on success, the masked hint of the main secret. */
   validateCredentials(processor: AccountProcessor, credentials: unknown): { ok: true; hint: string | null } | { ok: false; field: string; detail: string };
+  /** Whether the processor takes each setting given beyond base_url; a problem names the field. */
+  validateSettings(processor: AccountProcessor, settings: ProcessorAccountSettings): { ok: true } | { ok: false; field: string; detail: string };
+  /** The settings as a merchant sees them (the processor's defaults filled in). */
+  settingsView(processor: AccountProcessor, settings: ProcessorAccountSettings): ProcessorAccountSettings;
   /** The payments URL under a base URL: what the forwarder would be asked to reach. */
   paymentsUrl(processor: AccountProcessor, baseUrl: string): string;
 }

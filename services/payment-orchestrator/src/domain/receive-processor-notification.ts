@@ -25,8 +25,14 @@ export interface VerifiedEvent {
 
 export type VerifiedItem = { verified: true; event: VerifiedEvent } | { verified: false; event_name: string; processor_reference: string | null };
 
-/** The plugin's side: parses the body and verifies each item with the account's credentials; null when the body is not a notification. */
-export type NotificationVerifier = (credentials: unknown, rawBody: Buffer, headers: Record<string, string | undefined>) => VerifiedItem[] | null;
+/**
+ * The plugin's side: parses the body and verifies each item with the account's credentials (`now` for
+ * signatures that carry a timestamp); null when the body is not a notification.
+ */
+export type NotificationVerifier = (credentials: unknown, rawBody: Buffer, headers: Record<string, string | undefined>, now: Date) => VerifiedItem[] | null;
+
+/** The verifier of a processor by its id; undefined for a processor that does not notify (or is not registered). */
+export type NotificationVerifiers = (processor: string) => NotificationVerifier | undefined;
 
 /** How much the public notification routes take: items per body, and requests per sender address and per account. */
 export interface NotificationLimits {
@@ -37,7 +43,7 @@ export interface NotificationLimits {
 }
 
 /** What was refused and not stored, for the operator: counted and logged once per request (never a row per item). */
-export type NotificationRejections = (refusal: { processor: 'adyen' | 'checkout'; reason: 'invalid_signature' | 'too_many_items' | 'rate_limited'; items: number; accountId: string | null; clientAddress: string }) => void;
+export type NotificationRejections = (refusal: { processor: string; reason: 'invalid_signature' | 'too_many_items' | 'rate_limited'; items: number; accountId: string | null; clientAddress: string }) => void;
 
 export interface ReceiveNotificationPorts {
   accounts: ProcessorAccountRepository;
@@ -72,7 +78,8 @@ export interface NotificationReceipt {
 }
 
 export interface ProcessorNotificationRequest {
-  processor: 'adyen' | 'checkout';
+  /** The processor's id from the path (a registered plugin that notifies, else 404). */
+  processor: string;
   accountId: string;
   rawBody: Buffer;
   headers: Record<string, string | undefined>;
@@ -104,7 +111,7 @@ export class TooManyNotificationItems extends AppError {
  * and changes nothing); an item whose signature does not verify is not stored at all — it is counted and
  * logged once per request, so forged bodies cannot fill the store.
  */
-export function receiveProcessorNotification(ports: ReceiveNotificationPorts, verifiers: Record<'adyen' | 'checkout', NotificationVerifier>): ReceiveProcessorNotification {
+export function receiveProcessorNotification(ports: ReceiveNotificationPorts, verifiers: NotificationVerifiers): ReceiveProcessorNotification {
   const { limits, rejections } = ports;
   const limit = async (key: string, bucket: TokenBucket, refusal: () => void): Promise<void> => {
     const taken = await ports.buckets.takeToken(key, { ratePerSecond: bucket.ratePerSecond, burst: bucket.burst });
@@ -116,10 +123,11 @@ export function receiveProcessorNotification(ports: ReceiveNotificationPorts, ve
   return async ({ processor, accountId, rawBody, headers, clientAddress }) => {
     const refused = (reason: Parameters<NotificationRejections>[0]['reason'], items: number, account: string | null) => rejections({ processor, reason, items, accountId: account, clientAddress });
     await limit(`processor-notifications:address:${clientAddress}`, limits.perAddress, () => refused('rate_limited', 1, null));
-    const account: ProcessorAccount | null = await ports.accounts.getGlobal(accountId);
-    if (!account || account.processor !== processor) throw new ProcessorAccountNotFound();
+    const verify = verifiers(processor);
+    const account: ProcessorAccount | null = verify ? await ports.accounts.getGlobal(accountId) : null;
+    if (!verify || !account || account.processor !== processor) throw new ProcessorAccountNotFound();
     await limit(`processor-notifications:account:${account.id}`, limits.perAccount, () => refused('rate_limited', 1, account.id));
-    const items = verifiers[processor](openCredentials(ports.sealer, account), rawBody, headers);
+    const items = verify(openCredentials(ports.sealer, account), rawBody, headers, ports.clock.now());
     if (items && items.length > limits.maxItems) {
       refused('too_many_items', 1, account.id);
       throw new TooManyNotificationItems(limits.maxItems);

@@ -4,7 +4,8 @@ import { SCOPES } from '@vaultline/auth';
 import { isUuid } from '@vaultline/core';
 import { parseInput, requireScope, scopeOfRequest } from '@vaultline/http';
 import type { CreateProcessorAccount, DeleteProcessorAccount, GetProcessorAccount, ListProcessorAccounts, UpdateProcessorAccount } from '../domain/manage-processor-accounts';
-import { ACCOUNT_PROCESSORS, ProcessorAccountNotFound, type ProcessorAccount } from '../domain/processor-accounts/processor-account';
+import type { ProcessorAccountPolicy } from '../domain/ports';
+import { ProcessorAccountNotFound, type ProcessorAccount } from '../domain/processor-accounts/processor-account';
 
 export interface ProcessorAccountUseCases {
   createProcessorAccount: CreateProcessorAccount;
@@ -20,25 +21,27 @@ const baseUrl = z
   .string()
   .max(2048)
   .regex(/^https?:\/\/[^/?#\s]+(\/[^?#\s]*)?$/, { message: 'base_url must be an absolute http(s) URL without query or fragment.' });
-// explicit_unscheduled: simulator accounts only (rule 7 of the earlier interface is testable with it).
+// explicit_unscheduled: only on processors whose plugin takes it (rule 7 of the earlier interface is testable with it).
 const settings = z.strictObject({ base_url: baseUrl.nullable().default(null), explicit_unscheduled: z.boolean().optional() });
 
-const createBody = z.strictObject({
-  processor: z.enum(ACCOUNT_PROCESSORS as [string, ...string[]]).transform((value) => value as ProcessorAccount['processor']),
-  name,
-  credentials: credentials.default({}),
-  settings: settings.default({ base_url: null }),
-});
+/** `processor`: one of the registered plugins' ids. */
+const createBody = (processors: readonly string[]) =>
+  z.strictObject({
+    processor: z.enum(processors as [string, ...string[]]),
+    name,
+    credentials: credentials.default({}),
+    settings: settings.default({ base_url: null }),
+  });
 
 const updateBody = z.strictObject({ name: name.optional(), credentials: credentials.optional(), settings: settings.optional() });
 
-/** What a merchant sees of an account: never the credentials, only a hint and when they last changed. */
-export const toProcessorAccountView = (account: ProcessorAccount) => ({
+/** What a merchant sees of an account: never the credentials, only a hint and when they last changed; the settings with the processor's defaults. */
+export const toProcessorAccountView = (account: ProcessorAccount, policy: Pick<ProcessorAccountPolicy, 'settingsView'>) => ({
   id: account.id,
   livemode: account.mode === 'live',
   processor: account.processor,
   name: account.name,
-  settings: account.processor === 'simulator' ? { ...account.settings, explicit_unscheduled: account.settings.explicit_unscheduled ?? true } : account.settings,
+  settings: policy.settingsView(account.processor, account.settings),
   credentials: { hint: account.credentials_hint, updated_at: account.credentials_updated_at },
   created_at: account.created_at,
   updated_at: account.updated_at,
@@ -51,25 +54,27 @@ function accountId(raw: unknown): string {
 }
 
 /** A merchant's accounts at processors; flows name them in their steps. */
-export function processorAccountRoutes(router: Router, useCases: ProcessorAccountUseCases): void {
+export function processorAccountRoutes(router: Router, useCases: ProcessorAccountUseCases, policy: Pick<ProcessorAccountPolicy, 'processors' | 'settingsView'>): void {
   const merchant = requireScope(SCOPES.merchant);
+  const createInput = createBody(policy.processors());
+  const view = (account: ProcessorAccount) => toProcessorAccountView(account, policy);
 
   router.post('/processor-accounts', merchant, async (req, res) => {
-    const body = parseInput(createBody, req.body);
-    res.status(201).json(toProcessorAccountView(await useCases.createProcessorAccount(scopeOfRequest(req), body)));
+    const body = parseInput(createInput, req.body);
+    res.status(201).json(view(await useCases.createProcessorAccount(scopeOfRequest(req), body)));
   });
 
   router.get('/processor-accounts', merchant, async (req, res) => {
-    res.json({ object: 'list', data: (await useCases.listProcessorAccounts(scopeOfRequest(req))).map(toProcessorAccountView) });
+    res.json({ object: 'list', data: (await useCases.listProcessorAccounts(scopeOfRequest(req))).map(view) });
   });
 
   router.get('/processor-accounts/:id', merchant, async (req, res) => {
-    res.json(toProcessorAccountView(await useCases.getProcessorAccount(scopeOfRequest(req), accountId(req.params.id))));
+    res.json(view(await useCases.getProcessorAccount(scopeOfRequest(req), accountId(req.params.id))));
   });
 
   router.patch('/processor-accounts/:id', merchant, async (req, res) => {
     const body = parseInput(updateBody, req.body);
-    res.json(toProcessorAccountView(await useCases.updateProcessorAccount(scopeOfRequest(req), accountId(req.params.id), body)));
+    res.json(view(await useCases.updateProcessorAccount(scopeOfRequest(req), accountId(req.params.id), body)));
   });
 
   router.delete('/processor-accounts/:id', merchant, async (req, res) => {

@@ -1,9 +1,9 @@
 import type { Request, Response, Router } from 'express';
 import { BadRequestError, isUuid, UnauthorizedError } from '@vaultline/core';
 import { clientAddressOf } from '@vaultline/http';
-import { NotificationsRateLimited, type ProcessorNotificationRequest, type ReceiveProcessorNotification } from '../domain/receive-processor-notification';
+import { NotificationsRateLimited, type NotificationReceipt, type ReceiveProcessorNotification } from '../domain/receive-processor-notification';
 import { ProcessorAccountNotFound } from '../domain/processor-accounts/processor-account';
-import { ADYEN_NOTIFICATION_ACCEPTED } from '../processors/adyen/adyen.notification';
+import type { NotificationAnswer } from '../processors/processor-plugin';
 
 function accountId(raw: unknown): string {
   const id = String(raw);
@@ -13,32 +13,37 @@ function accountId(raw: unknown): string {
 
 const rawBody = (body: unknown): Buffer => (Buffer.isBuffer(body) ? body : Buffer.alloc(0));
 
+/** A notifying processor as the route needs it: the headers its verification reads, and what it is answered. */
+export interface NotificationReceiver {
+  headers: readonly string[];
+  answer(receipt: NotificationReceipt): NotificationAnswer;
+}
+
 /**
- * Processors' notifications: public at the gateway (no API key); the signature with the account's own
- * key is the authentication, checked over the raw body. The sender's address and the account are rate
- * limited (429 with Retry-After: processors deliver again later).
+ * Processors' notifications, one route for all: `POST /processor-notifications/{processor}/{processor_account_id}`.
+ * Public at the gateway (no API key); the signature with the account's own key is the authentication,
+ * checked over the raw body by the processor's plugin, which also says what the processor is answered. The
+ * sender's address and the account are rate limited (429 with Retry-After: processors deliver again later).
+ * An unknown processor, or an account of another processor, is 404.
  */
-export function processorNotificationRoutes(router: Router, { receive }: { receive: ReceiveProcessorNotification }): void {
-  const received = async (req: Request, res: Response, notification: Pick<ProcessorNotificationRequest, 'processor' | 'headers'>) => {
+export function processorNotificationRoutes(router: Router, { receive, receivers }: { receive: ReceiveProcessorNotification; receivers: (processor: string) => NotificationReceiver | undefined }): void {
+  router.post('/processor-notifications/:processor/:account_id', async (req: Request, res: Response) => {
+    const processor = String(req.params.processor);
+    const receiver = receivers(processor);
+    if (!receiver) throw new ProcessorAccountNotFound();
+    const headers = Object.fromEntries(receiver.headers.map((name) => [name, req.get(name)]));
+    let receipt: NotificationReceipt;
     try {
-      return await receive({ ...notification, accountId: accountId(req.params.account_id), rawBody: rawBody(req.body), clientAddress: clientAddressOf(req) });
+      receipt = await receive({ processor, headers, accountId: accountId(req.params.account_id), rawBody: rawBody(req.body), clientAddress: clientAddressOf(req) });
     } catch (error) {
       if (error instanceof NotificationsRateLimited) res.setHeader('Retry-After', String(error.retryAfterSeconds));
       throw error;
     }
-  };
-
-  router.post('/processor-notifications/adyen/:account_id', async (req, res) => {
-    const receipt = await received(req, res, { processor: 'adyen', headers: {} });
-    if (receipt.malformed) throw new BadRequestError('The body is not an Adyen standard notification.', 'invalid_notification');
-    // Adyen retries until it reads this; refused items are counted and never retried into acceptance.
-    res.type('text/plain').send(ADYEN_NOTIFICATION_ACCEPTED);
-  });
-
-  router.post('/processor-notifications/checkout/:account_id', async (req, res) => {
-    const receipt = await received(req, res, { processor: 'checkout', headers: { 'cko-signature': req.get('cko-signature') } });
-    if (receipt.refused > 0) throw new UnauthorizedError('The Cko-Signature does not verify with the account\'s webhook secret.', 'invalid_signature');
-    if (receipt.malformed) throw new BadRequestError('The body is not a Checkout.com webhook.', 'invalid_notification');
-    res.status(200).json({ received: true });
+    const answer = receiver.answer(receipt);
+    if ('refused' in answer) {
+      if (answer.refused === 'invalid_signature') throw new UnauthorizedError(answer.detail, 'invalid_signature');
+      throw new BadRequestError(answer.detail, 'invalid_notification');
+    }
+    res.status(answer.status).type(answer.contentType).send(answer.body);
   });
 }

@@ -1,4 +1,7 @@
-import { accountPolicy } from './account-policy';
+import { accountPolicy as policyOf } from './account-policy';
+import { processorPlugins } from './registry';
+
+const accountPolicy = policyOf(processorPlugins);
 
 const adyen = { api_key: 'AQEyhmfxK4_secret_9Qz1', merchant_account: 'ShopECOM', hmac_key: 'AB12' };
 

@@ -1,4 +1,7 @@
-import { assertHostServesMode } from './processor-destinations';
+import { PROCESSOR_DESTINATIONS } from '@vaultline/contracts';
+import { hostModeCheck } from './processor-destinations';
+
+const assertHostServesMode = hostModeCheck(PROCESSOR_DESTINATIONS);
 
 describe('the egress check of a payment\'s later calls (captures, voids, refunds, status reads)', () => {
   it.each([
@@ -17,6 +20,8 @@ describe('the egress check of a payment\'s later calls (captures, voids, refunds
     ['live', 'https://abc123-checkout-live.adyenpayments.com/checkout/v69/payments/PSP/captures'],
     ['live', 'https://api.checkout.com/payments/pay_1/captures'],
     ['live', 'https://psp.operator-allowed.example/v69/payments/PSP/captures'],
+    ['test', 'https://api.stripe.com/v1/payment_intents/pi_1/capture'],
+    ['live', 'https://api.stripe.com/v1/payment_intents/pi_1/capture'],
   ] as const)('when a %s payment calls %s (its own mode\'s host, or one of neither list), then it may go', (mode, url) => {
     expect(() => assertHostServesMode(url, mode)).not.toThrow();
   });

@@ -1,15 +1,10 @@
 import type { CaptureOutcome, RefundOutcome, Clock, ProcessorAccountRepository, ProcessorConnection, ProcessorDirectory, ProcessorNotificationRepository, Processors, SecretSealer } from '../domain/ports';
 import { openCredentials } from '../domain/manage-processor-accounts';
-import type { ProcessorPlugin } from './processor-plugin';
+import type { ProcessorPlugins } from './processor-plugin';
 import type { ProcessorTransport } from './processor-transport';
-import { adyen } from './adyen';
-import { checkout } from './checkout';
-
-/** Plugins opened per processor account (a folder each, a line here). */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-const accountPlugins: Record<'adyen' | 'checkout', ProcessorPlugin<any>> = { adyen, checkout };
 
 export interface ProcessorDirectoryDeps {
+  plugins: ProcessorPlugins;
   builtIn: Processors;
   accounts: ProcessorAccountRepository;
   notifications: ProcessorNotificationRepository;
@@ -21,21 +16,22 @@ export interface ProcessorDirectoryDeps {
 
 /**
  * The merchant's processors: the built-in ones by their id, and each processor account by its id, opened
- * with its credentials for the key mode. A `simulator` account is the built-in simulator under the
- * account's id. An account that cannot serve the mode (an Adyen account without live_url_prefix in live
- * mode) is absent, which the engine answers as processor_unavailable.
+ * by its plugin with its credentials for the key mode. An account at a processor opened at start (the
+ * simulator) is that connection under the account's id, adapted to the account's settings. An account
+ * that cannot serve the mode (a live account missing what its live host needs) or whose processor is no
+ * longer registered is absent, which the engine answers as processor_unavailable.
  */
 export function processorDirectory(deps: ProcessorDirectoryDeps): ProcessorDirectory {
   return async (scope, mode) => {
     const opened = new Map<string, ProcessorConnection>();
     for (const account of await deps.accounts.list(scope, deps.maxAccountsPerMerchant)) {
-      if (account.processor === 'simulator') {
-        const simulator = deps.builtIn.get('simulator');
-        // Rule 7 of the earlier interface needs a processor without explicit unscheduled support: the account can be one.
-        if (simulator) opened.set(account.id, account.settings.explicit_unscheduled === false ? { ...simulator, capabilities: { ...simulator.capabilities, explicitUnscheduledMit: false } } : simulator);
+      const plugin = deps.plugins[account.processor];
+      if (!plugin) continue;
+      if (plugin.opens === 'at_start') {
+        const connection = deps.builtIn.get(plugin.id);
+        if (connection) opened.set(account.id, plugin.forAccount ? plugin.forAccount(connection, account.settings) : connection);
         continue;
       }
-      const plugin = accountPlugins[account.processor];
       try {
         const options = plugin.optionsSchema.parse({ credentials: openCredentials(deps.sealer, account), base_url: account.settings.base_url, mode });
         const captureSettlement = async (reference: string): Promise<CaptureOutcome | null> => {

@@ -1,6 +1,9 @@
 import type { z } from 'zod';
+import type { ProcessorDestination } from '@vaultline/contracts';
 import type { Clock } from '@vaultline/core';
-import type { CaptureOutcome, RefundOutcome, ProcessorCapabilities, ProcessorConnection, ProcessorId } from '../domain/ports';
+import type { CaptureOutcome, RefundOutcome, ProcessorCapabilities, ProcessorConnection } from '../domain/ports';
+import type { ProcessorAccountSettings } from '../domain/processor-accounts/processor-account';
+import type { NotificationReceipt, VerifiedItem } from '../domain/receive-processor-notification';
 import type { ProcessorTransport } from './processor-transport';
 
 export interface ProcessorContext {
@@ -13,14 +16,84 @@ export interface ProcessorContext {
   refundSettlement?: (reference: string) => Promise<RefundOutcome | null>;
 }
 
+/** What a processor says of its accounts (POST/PATCH /processor-accounts validate by it). */
+export interface ProcessorAccountShape {
+  /** The credentials a merchant gives (strict: an unknown key is refused naming it, never quoting a value). */
+  credentials: z.ZodType<Record<string, unknown>>;
+  /** The credential whose last four characters the account's hint shows; null when it has none. */
+  secretField: string | null;
+  /** Its payments URL under an account's `settings.base_url`: what the forwarder must allow for the base URL to be accepted. */
+  paymentsPath: string;
+  /** Settings it takes beyond `base_url` (a setting of another processor is refused, 422 naming it). */
+  settings?: readonly (keyof ProcessorAccountSettings)[];
+  /** The settings as a merchant sees them (defaults filled in). */
+  settingsView?: (settings: ProcessorAccountSettings) => ProcessorAccountSettings;
+}
+
+/** What the processor is answered once a notification was read: an answer, or a refusal (a problem). */
+export type NotificationAnswer =
+  | { status: 200; contentType: 'text/plain' | 'application/json'; body: string }
+  | { refused: 'invalid_signature' | 'invalid_notification'; detail: string };
+
 /**
- * A processor attached through a plugin: its capabilities, the options it needs (validated at start,
- * each plugin its own slice), and `open`, which gives the engine a connection. A connection holds no
- * per-request state: one serves every payment.
+ * How a processor notifies: the request headers its verification reads, the verification and parsing of
+ * a body with the account's credentials (null: not a notification of this processor), and what the
+ * processor is answered so it stops (or keeps) delivering.
  */
-export interface ProcessorPlugin<O = unknown> {
-  id: ProcessorId;
+export interface ProcessorNotifications {
+  /** Lower case. */
+  headers: readonly string[];
+  verify(credentials: unknown, rawBody: Buffer, headers: Record<string, string | undefined>, now: Date): VerifiedItem[] | null;
+  answer(receipt: NotificationReceipt): NotificationAnswer;
+}
+
+interface PluginFacts {
+  /** Its key in the registry; accounts and flows name it. */
+  id: string;
+  /** How people write its name (error details, docs). */
+  displayName: string;
   capabilities: ProcessorCapabilities;
+  account: ProcessorAccountShape;
+  /** Its entries of the destination catalog (libs/contracts processor-destinations.ts): none for a processor without a network. */
+  destinations: readonly ProcessorDestination[];
+  notifications?: ProcessorNotifications;
+}
+
+/**
+ * A processor opened once at start from configuration (the built-in simulator): its accounts all use
+ * that connection, adapted to the account's settings.
+ */
+export interface BuiltInProcessorPlugin<O = unknown> extends PluginFacts {
+  opens: 'at_start';
   optionsSchema: z.ZodType<O>;
   open(options: O, context: ProcessorContext): ProcessorConnection;
+  forAccount?(connection: ProcessorConnection, settings: ProcessorAccountSettings): ProcessorConnection;
 }
+
+/** The options a per-account processor is opened with: the account's credentials, its base URL override, the payment's key mode. */
+export interface AccountOptions<C> {
+  credentials: C;
+  base_url: string | null;
+  mode: 'test' | 'live';
+}
+
+/** A processor opened per processor account, with the account's credentials, for the payment's mode. */
+export interface AccountProcessorPlugin<C = unknown> extends PluginFacts {
+  opens: 'per_account';
+  optionsSchema: z.ZodType<AccountOptions<C>>;
+  open(options: AccountOptions<C>, context: ProcessorContext): ProcessorConnection;
+}
+
+/**
+ * Everything about one processor, in its folder: capabilities, accounts (credentials, the secret of the
+ * hint, settings), destinations from the catalog, how it is opened (the pure mappers behind it), how it
+ * notifies and what it is answered. A connection holds no per-request state: one serves every payment.
+ * Its stand-in's contract cases sit beside it (`<id>/contract-cases.ts`), run by processors.contract.test.ts
+ * for every registered plugin.
+ */
+// Each plugin has its own options type; the engine only needs them to agree with their own schema.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type ProcessorPlugin<O = any> = BuiltInProcessorPlugin<O> | AccountProcessorPlugin<O>;
+
+/** The plugins an app runs with, by id (the registry, or a test's own set). */
+export type ProcessorPlugins = Readonly<Record<string, ProcessorPlugin>>;

@@ -9,9 +9,9 @@ import { SECURITY_CODE_GONE, withoutSecurityCode, type AuthorizationInput, type 
  */
 export interface ProcessorTransport {
   /** `scope`: the payment's merchant and key mode, signed for the forwarder (test keys never reach live hosts, nor the reverse). */
-  forward(request: { scope: Scope; tokenId: string; url: string; headers: Record<string, string>; body: unknown }): Promise<ProcessorHttpResponse>;
+  forward(request: { scope: Scope; tokenId: string; url: string; headers: Record<string, string>; format?: 'json' | 'form'; body: unknown }): Promise<ProcessorHttpResponse>;
   /** `mode`: the payment's mode, checked again against the URL's host before anything is sent (a test payment never reaches a live host). */
-  send(request: { mode: Mode; url: string; method: 'POST' | 'GET'; headers: Record<string, string>; body?: unknown }): Promise<ProcessorHttpResponse>;
+  send(request: { mode: Mode; url: string; method: 'POST' | 'GET'; headers: Record<string, string>; format?: 'json' | 'form'; body?: unknown }): Promise<ProcessorHttpResponse>;
 }
 
 /**
@@ -21,9 +21,10 @@ export interface ProcessorTransport {
  */
 export async function sendMapped(transport: ProcessorTransport, baseUrl: string, payment: ProcessorPayment, request: ProcessorHttpRequest): Promise<ProcessorHttpResponse> {
   const url = `${baseUrl}${request.path}`;
-  const forward = (body: unknown) => transport.forward({ scope: { merchantId: payment.merchant_id, mode: payment.mode }, tokenId: payment.token_id, url, headers: request.headers, body });
+  const format = request.format ?? 'json';
+  const forward = (body: unknown) => transport.forward({ scope: { merchantId: payment.merchant_id, mode: payment.mode }, tokenId: payment.token_id, url, headers: request.headers, format, body });
   try {
-    if (!request.carries_card_data) return await transport.send({ mode: payment.mode, url, method: request.method, headers: request.headers, ...(request.body === undefined ? {} : { body: request.body }) });
+    if (!request.carries_card_data) return await transport.send({ mode: payment.mode, url, method: request.method, headers: request.headers, format, ...(request.body === undefined ? {} : { body: request.body }) });
     try {
       return await forward(request.body);
     } catch (error) {

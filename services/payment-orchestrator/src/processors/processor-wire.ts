@@ -12,6 +12,11 @@ export interface ProcessorHttpRequest {
   path: string;
   headers: Record<string, string>;
   body?: unknown;
+  /**
+   * How the body is encoded: JSON (the default), or form fields (an object of text values, sent
+   * application/x-www-form-urlencoded in their order).
+   */
+  format?: 'json' | 'form';
   carries_card_data: boolean;
 }
 
@@ -103,4 +108,13 @@ export function field(body: unknown, name: string): unknown {
 /** A non-empty string, else null. */
 export function text(value: unknown): string | null {
   return typeof value === 'string' && value !== '' ? value : null;
+}
+
+/** A notification's raw body as JSON; undefined when it is not JSON. */
+export function jsonBody(rawBody: Buffer): unknown {
+  try {
+    return JSON.parse(rawBody.toString('utf8')) as unknown;
+  } catch {
+    return undefined;
+  }
 }

@@ -1,23 +1,33 @@
+import { destinationPattern, pathMatches } from '@vaultline/contracts';
 import { ManualClock } from '@vaultline/core';
 import type { CaptureOutcome, ProcessorConnection, ProcessorPayment } from '../domain/ports';
 import type { ConsumerAuthentication, RedirectAction } from '../domain/payment/authentication';
 import type { ProcessorContext, ProcessorPlugin } from './processor-plugin';
 
 /**
- * The suite every processor plugin passes (run from a *.test.ts beside the plugin, against the plugin
- * itself or its stand-in). `cards` names, in the plugin's own terms, an approved and a declined card;
- * `options` are valid options for it.
+ * The suite every processor plugin passes, run by processors.contract.test.ts for every registered
+ * plugin against the cases in its folder (`<id>/contract-cases.ts`: the plugin itself or its stand-in).
+ * `approved` and `declined` name, in the plugin's own terms, an approved and a declined card; `options`
+ * are valid options for it.
  */
-export interface ProcessorContractSubject<O> {
-  plugin: ProcessorPlugin<O>;
+export interface ProcessorContractSubject {
+  plugin: ProcessorPlugin;
   options: unknown;
   invalidOptions: unknown;
+  /** Valid account credentials, valid ones of another account (other secrets), and a set its schema refuses. */
+  credentials: Record<string, unknown>;
+  otherCredentials: Record<string, unknown>;
+  invalidCredentials: Record<string, unknown>;
   approved: Partial<ProcessorPayment>;
   declined: Partial<ProcessorPayment>;
   /** Real processors: how the connection reaches the processor (a stand-in, through a placeholder-filling transport). */
   context?: Omit<ProcessorContext, 'clock'>;
+  /** Real processors: the URLs the transport sent to so far (each must be one of the plugin's destinations). */
+  sentUrls?: () => string[];
   /** Resolves a capture that answered pending (polls captureStatus; a stand-in may need its clock moved). */
   settle?: (connection: ProcessorConnection, payment: ProcessorPayment, pending: CaptureOutcome) => Promise<CaptureOutcome>;
+  /** Processors that notify: the newest notification the stand-in signed for the account (after a capture), as it is delivered. */
+  notification?: () => { rawBody: Buffer; headers: Record<string, string> };
   /**
    * Plugins that declare authentication3ds: a card whose issuer asks for a challenge, and what the
    * consumer brings back from the issuer's page (the stand-in's page) after completing or failing it.
@@ -26,6 +36,12 @@ export interface ProcessorContractSubject<O> {
     challenged: Partial<ProcessorPayment>;
     consumerReturns: (action: RedirectAction, outcome: 'completed' | 'failed') => Promise<Record<string, string>>;
   };
+  stop(): Promise<void>;
+}
+
+/** What a plugin's folder gives the suite: its stand-in started, the subject over it. */
+export interface ProcessorContractCases {
+  start(): Promise<ProcessorContractSubject>;
 }
 
 /** What the engine tells a consumer-present authorization (the return address is the hosted page's). */
@@ -64,7 +80,7 @@ const basePayment = (overrides: Partial<ProcessorPayment>): ProcessorPayment => 
   ...overrides,
 });
 
-async function settled(subject: ProcessorContractSubject<unknown>, connection: ProcessorConnection, payment: ProcessorPayment, outcome: CaptureOutcome): Promise<CaptureOutcome> {
+async function settled(subject: ProcessorContractSubject, connection: ProcessorConnection, payment: ProcessorPayment, outcome: CaptureOutcome): Promise<CaptureOutcome> {
   let current = outcome;
   for (let i = 0; current.status === 'pending' && i < 10; i++) {
     current = subject.settle ? await subject.settle(connection, payment, current) : await connection.captureStatus(payment, current.processor_reference);
@@ -72,10 +88,42 @@ async function settled(subject: ProcessorContractSubject<unknown>, connection: P
   return current;
 }
 
-export function processorContract<O>(name: string, subject: ProcessorContractSubject<O>): void {
-  const open = () => subject.plugin.open(subject.plugin.optionsSchema.parse(subject.options), { clock: new ManualClock(), ...subject.context });
+export function processorContract(name: string, cases: ProcessorContractCases): void {
+  let subject: ProcessorContractSubject;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  const open = () => subject.plugin.open(subject.plugin.optionsSchema.parse(subject.options) as any, { clock: new ManualClock(), ...subject.context });
 
   describe(`processor plugin contract: ${name}`, () => {
+    beforeAll(async () => {
+      subject = await cases.start();
+    });
+    afterAll(async () => {
+      await subject?.stop();
+    });
+
+    it('when it is registered, then its id is its registry key and it names itself', () => {
+      expect(subject.plugin.id).toBe(name);
+      expect(subject.plugin.displayName).toEqual(expect.any(String));
+    });
+
+    it('when an account gives valid credentials, then they pass its schema and the hint\'s secret is one of them; invalid ones are refused', () => {
+      const { account } = subject.plugin;
+      expect(account.credentials.safeParse(subject.credentials).success).toBe(true);
+      expect(account.credentials.safeParse(subject.invalidCredentials).success).toBe(false);
+      expect(account.credentials.safeParse({ ...subject.credentials, not_a_credential: 'x' }).success).toBe(false);
+      if (account.secretField !== null) expect(typeof subject.credentials[account.secretField]).toBe('string');
+      expect(account.paymentsPath).toMatch(/^\//);
+    });
+
+    it('when it has destinations, then each is a catalog entry of its own with a payments URL among them', () => {
+      for (const entry of subject.plugin.destinations) expect(entry.processor).toBe(name);
+      if (subject.plugin.opens === 'per_account') {
+        const payments = subject.plugin.destinations.filter((entry) => entry.purpose === 'payments');
+        expect(payments.length).toBeGreaterThan(0);
+        expect(payments.some((entry) => destinationPattern(entry.url).path.endsWith(subject.plugin.account.paymentsPath))).toBe(true);
+      }
+    });
+
     it('when its options are valid, then it opens a connection with its id and its declared capabilities', () => {
       const connection = open();
       expect(connection.id).toBe(subject.plugin.id);
@@ -119,7 +167,29 @@ export function processorContract<O>(name: string, subject: ProcessorContractSub
       const capture = { ...payment, idempotency_key: 'contract:capture' };
       const first = await connection.capture(capture, authorization.status === 'succeeded' ? authorization.processor_reference : null);
       expect(['succeeded', 'pending']).toContain(first.status);
-      expect((await settled(subject as ProcessorContractSubject<unknown>, connection, capture, first)).status).toBe('succeeded');
+      expect((await settled(subject, connection, capture, first)).status).toBe('succeeded');
+    });
+
+    it('when it sent requests, then every one went to a path of its destinations', () => {
+      // The stand-in serves the test host's paths.
+      const paths = subject.plugin.destinations.filter((entry) => entry.mode !== 'live').map((entry) => destinationPattern(entry.url).path);
+      for (const url of subject.sentUrls?.() ?? []) {
+        const { pathname } = new URL(url);
+        expect([pathname, paths.some((pattern) => pathMatches(pattern, pathname))]).toEqual([pathname, true]);
+      }
+    });
+
+    it('when it notifies, then a notification its stand-in signed verifies with the account\'s credentials and is answered 200, and does not verify with another account\'s', () => {
+      const notifications = subject.plugin.notifications;
+      if (!notifications || !subject.notification) return;
+      const { rawBody, headers } = subject.notification();
+      const now = new Date();
+      const items = notifications.verify(subject.credentials, rawBody, headers, now);
+      expect(items?.length).toBeGreaterThan(0);
+      expect(items!.every((item) => item.verified)).toBe(true);
+      expect(notifications.answer({ accepted: items!.length, duplicates: 0, refused: 0, malformed: false })).toMatchObject({ status: 200 });
+      const forged = notifications.verify(subject.otherCredentials, rawBody, headers, now);
+      expect(forged === null || forged.every((item) => !item.verified)).toBe(true);
     });
 
     it('when the plugin declares 3-D Secure, then the connection can resume an authorization', () => {
@@ -127,41 +197,48 @@ export function processorContract<O>(name: string, subject: ProcessorContractSub
       if (connection.capabilities.authentication3ds) expect(typeof connection.resumeAuthorization).toBe('function');
     });
 
-    const threeDs = subject.threeDs;
-    if (threeDs && subject.plugin.capabilities.authentication3ds) {
-      const challenged = (key: string) => basePayment({ ...threeDs.challenged, idempotency_key: key, consumer_authentication: contractConsumerAuthentication });
-      const resumeWith = async (key: string, outcome: 'completed' | 'failed') => {
-        const connection = open();
-        const payment = challenged(key);
-        const answer = await connection.authorize(payment);
-        if (answer.status !== 'action_required') throw new Error(`expected action_required, got ${answer.status}`);
-        const parameters = await threeDs.consumerReturns(answer.action, outcome);
-        return connection.resumeAuthorization!(payment, { processor_reference: answer.processor_reference, resume: answer.resume, parameters });
-      };
+    // The 3-D Secure cases run for every plugin that declares it (the subject is known only once started).
+    const threeDsOf = () => (subject.plugin.capabilities.authentication3ds ? subject.threeDs : undefined);
+    const challenged = (key: string) => basePayment({ ...threeDsOf()!.challenged, idempotency_key: key, consumer_authentication: contractConsumerAuthentication });
+    const resumeWith = async (key: string, outcome: 'completed' | 'failed') => {
+      const connection = open();
+      const payment = challenged(key);
+      const answer = await connection.authorize(payment);
+      if (answer.status !== 'action_required') throw new Error(`expected action_required, got ${answer.status}`);
+      const parameters = await threeDsOf()!.consumerReturns(answer.action, outcome);
+      return connection.resumeAuthorization!(payment, { processor_reference: answer.processor_reference, resume: answer.resume, parameters });
+    };
 
-      it('when the issuer asks for a challenge, then the authorization answers action_required with a redirect the hosted page can follow and the return parameters it reads', async () => {
-        const answer = await open().authorize(challenged('contract:3ds-challenge'));
-        expect(answer).toMatchObject({ status: 'action_required', action: { type: 'redirect', url: expect.stringMatching(/^https?:\/\//), method: expect.stringMatching(/^(GET|POST)$/) } });
-        expect(answer.status === 'action_required' && answer.return_parameters.length).toBeGreaterThan(0);
-        // What the engine stores to resume is never card data.
-        expect(JSON.stringify(answer)).not.toMatch(/\d{13,19}/);
-      });
+    it('when the plugin declares 3-D Secure, then its contract cases give a challenged card and the consumer\'s return', () => {
+      if (subject.plugin.capabilities.authentication3ds) expect(subject.threeDs).toEqual(expect.objectContaining({ challenged: expect.any(Object) }));
+    });
 
-      it('when the consumer completes the challenge and comes back, then the authorization succeeds with the authentication result', async () => {
-        const outcome = await resumeWith('contract:3ds-completed', 'completed');
-        expect(outcome).toMatchObject({ status: 'succeeded', authentication: { type: '3ds', status: 'authenticated' } });
-      });
+    it('when the issuer asks for a challenge, then the authorization answers action_required with a redirect the hosted page can follow and the return parameters it reads', async () => {
+      if (!threeDsOf()) return;
+      const answer = await open().authorize(challenged('contract:3ds-challenge'));
+      expect(answer).toMatchObject({ status: 'action_required', action: { type: 'redirect', url: expect.stringMatching(/^https?:\/\//), method: expect.stringMatching(/^(GET|POST)$/) } });
+      expect(answer.status === 'action_required' && answer.return_parameters.length).toBeGreaterThan(0);
+      // What the engine stores to resume is never card data.
+      expect(JSON.stringify(answer)).not.toMatch(/\d{13,19}/);
+    });
 
-      it('when the consumer fails the challenge, then the authorization fails with authentication_failed', async () => {
-        const outcome = await resumeWith('contract:3ds-failed', 'failed');
-        expect(outcome).toMatchObject({ status: 'failed', failure_reason: 'authentication_failed' });
-      });
+    it('when the consumer completes the challenge and comes back, then the authorization succeeds with the authentication result', async () => {
+      if (!threeDsOf()) return;
+      const outcome = await resumeWith('contract:3ds-completed', 'completed');
+      expect(outcome).toMatchObject({ status: 'succeeded', authentication: { type: '3ds', status: 'authenticated' } });
+    });
 
-      it('when a merchant-initiated payment is authorized (no consumer), then it is never asked to authenticate', async () => {
-        const outcome = await open().authorize(basePayment({ ...threeDs.challenged, use_case: 'SUBSEQUENT_RECURRING', stored_credential: 'stored', network_transaction_reference: 'NTR-contract', idempotency_key: 'contract:3ds-mit' }));
-        expect(outcome.status).not.toBe('action_required');
-      });
-    }
+    it('when the consumer fails the challenge, then the authorization fails with authentication_failed', async () => {
+      if (!threeDsOf()) return;
+      const outcome = await resumeWith('contract:3ds-failed', 'failed');
+      expect(outcome).toMatchObject({ status: 'failed', failure_reason: 'authentication_failed' });
+    });
+
+    it('when a merchant-initiated payment is authorized (no consumer), then it is never asked to authenticate', async () => {
+      if (!threeDsOf()) return;
+      const outcome = await open().authorize(basePayment({ ...threeDsOf()!.challenged, use_case: 'SUBSEQUENT_RECURRING', stored_credential: 'stored', network_transaction_reference: 'NTR-contract', idempotency_key: 'contract:3ds-mit' }));
+      expect(outcome.status).not.toBe('action_required');
+    });
 
     it('when a merchant-initiated payment carries the initial network transaction reference, then it is authorized', async () => {
       const connection = open();

@@ -1,28 +1,34 @@
 import { ConfigError } from '@vaultline/config';
-import type { ProcessorConnection, ProcessorId, Processors } from '../domain/ports';
-import type { ProcessorContext, ProcessorPlugin } from './processor-plugin';
+import type { ProcessorConnection, Processors } from '../domain/ports';
+import type { BuiltInProcessorPlugin, ProcessorContext, ProcessorPlugin, ProcessorPlugins } from './processor-plugin';
+import { adyen } from './adyen';
+import { checkout } from './checkout';
 import { simulator } from './simulator';
+import { stripe } from './stripe';
 
-/**
- * The processors opened once at start from configuration: adding one is a folder and a line here. Real
- * processors (adyen, checkout) are opened per processor account, with the account's credentials.
- */
-// Each plugin has its own options type; the registry only needs them to agree with their own schema.
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-export const processorPlugins = { simulator } satisfies Partial<Record<ProcessorId, ProcessorPlugin<any>>>;
+/** Every processor: adding one is its folder and one line here. */
+export const processorPlugins = {
+  simulator,
+  adyen,
+  checkout,
+  stripe,
+} satisfies Record<string, ProcessorPlugin>;
 
-/** Options by processor id, as configuration read them (PROCESSOR_<ID>_* variables). */
+/** A processor's id: the registry's keys. */
+export type ProcessorId = keyof typeof processorPlugins;
+
+/** Options by processor id, as configuration read them (PROCESSOR_<ID>_* variables), for the processors opened at start. */
 export type ProcessorOptions = Partial<Record<ProcessorId, unknown>>;
 
-/** Validates every plugin's options (a bad one stops the start, naming the plugin) and opens the connections. */
-export function openProcessors(options: ProcessorOptions, context: ProcessorContext): Processors {
+/** Validates the options of every plugin opened at start (a bad one stops the start, naming the plugin) and opens their connections. */
+export function openProcessors(plugins: ProcessorPlugins, options: Readonly<Record<string, unknown>>, context: ProcessorContext): Processors {
   const connections = new Map<string, ProcessorConnection>();
-  for (const [id, plugin] of Object.entries(processorPlugins) as Array<[ProcessorId, ProcessorPlugin]>) {
-    const parsed = plugin.optionsSchema.safeParse(options[id] ?? {});
+  for (const plugin of Object.values(plugins).filter((candidate): candidate is BuiltInProcessorPlugin => candidate.opens === 'at_start')) {
+    const parsed = plugin.optionsSchema.safeParse(options[plugin.id] ?? {});
     if (!parsed.success) {
-      throw new ConfigError(parsed.error.issues.map((issue) => ({ variable: `processor ${id} ${issue.path.join('.') || 'options'}`, reason: issue.message })));
+      throw new ConfigError(parsed.error.issues.map((issue) => ({ variable: `processor ${plugin.id} ${issue.path.join('.') || 'options'}`, reason: issue.message })));
     }
-    connections.set(id, plugin.open(parsed.data, context));
+    connections.set(plugin.id, plugin.open(parsed.data, context));
   }
   const ids = [...connections.keys()];
   return { get: (id) => connections.get(id), ids: () => ids };

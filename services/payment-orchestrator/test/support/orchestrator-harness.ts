@@ -9,6 +9,7 @@ import { MetricsRegistry } from '@vaultline/metrics';
 import { MemoryDocumentStore, SqliteDocumentStore, type DocumentStore } from '@vaultline/store';
 import { MemoryTtlStore } from '@vaultline/ttl';
 import { createApp, loadPaymentOrchestratorConfig, type PaymentOrchestratorApp } from '../../src';
+import type { ProcessorPlugins } from '../../src/processors/processor-plugin';
 import type { ProcessorTransport } from '../../src/processors/processor-transport';
 
 export interface Caller {
@@ -116,6 +117,8 @@ export interface HarnessOptions {
   realTime?: boolean;
   /** How real processors are reached (default: the forwarder, absent here). */
   transport?: ProcessorTransport;
+  /** The processor plugins (default: the registry); a test registers its own processor here. */
+  plugins?: ProcessorPlugins;
   /** The bus to run on (a RedeliveringBus in duplicate-delivery tests); default a memory bus of its own. Left open on stop. */
   bus?: Bus;
 }
@@ -151,7 +154,7 @@ export async function startOrchestrator(options: HarnessOptions = {}): Promise<H
     publicBaseUrl: 'http://127.0.0.1:9',
   };
   const config = loadPaymentOrchestratorConfig({ PAYMENT_WORKER_POLL_MS: '60000', AFTER_SALE_WORKER_POLL_MS: '60000', PAYMENT_ORCHESTRATOR_SECRET_KEY: TEST_SECRET_KEY, ...options.env });
-  const app = createApp(runtime, config, options.transport ? { transport: options.transport } : {});
+  const app = createApp(runtime, config, { ...(options.transport ? { transport: options.transport } : {}), ...(options.plugins ? { plugins: options.plugins } : {}) });
   await app.start();
   const server = await startHttpServer(app.http);
 

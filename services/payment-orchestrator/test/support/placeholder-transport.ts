@@ -1,3 +1,4 @@
+import { formEncoded } from '../../src/clients/processor-transport';
 import type { ProcessorTransport } from '../../src/processors/processor-transport';
 
 export interface TestCard {
@@ -29,20 +30,23 @@ export function placeholderTransport(cards: Record<string, TestCard>, { integerE
     if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, fill(item, card)]));
     return value;
   };
-  const post = async (url: string, method: string, headers: Record<string, string>, body: unknown, timeout = 0) => {
+  const post = async (url: string, method: string, headers: Record<string, string>, body: unknown, format: 'json' | 'form' = 'json', timeout = 0) => {
     sent.push({ url, headers });
-    const response = await fetch(url, { method, headers, ...(body === undefined ? {} : { body: JSON.stringify(body) }), ...(timeout > 0 ? { signal: AbortSignal.timeout(timeout) } : {}) });
+    // As the forwarder and egress send them: JSON, or the text fields form-encoded in their order.
+    const encoded = body === undefined ? {} : format === 'form' ? { body: formEncoded(body) } : { body: JSON.stringify(body) };
+    const contentType: Record<string, string> = body !== undefined && format === 'form' ? { 'content-type': 'application/x-www-form-urlencoded' } : {};
+    const response = await fetch(url, { method, headers: { ...headers, ...contentType }, ...encoded, ...(timeout > 0 ? { signal: AbortSignal.timeout(timeout) } : {}) });
     const text = await response.text();
     return { status: response.status, body: text === '' ? null : (JSON.parse(text) as unknown) };
   };
   return {
     sent,
-    async forward({ tokenId, url, headers, body }) {
+    async forward({ tokenId, url, headers, format, body }) {
       // '*': the card behind any token (payments made through the harness get fresh token ids).
       const card = cards[tokenId] ?? cards['*'];
       if (!card) throw new Error(`no test card for token ${tokenId}`);
-      return post(url, 'POST', headers, fill(body, card), timeoutMs);
+      return post(url, 'POST', headers, fill(body, card), format, timeoutMs);
     },
-    send: ({ url, method, headers, body }) => post(url, method, headers, body),
+    send: ({ url, method, headers, format, body }) => post(url, method, headers, body, format),
   };
 }

@@ -1,11 +1,10 @@
 import { commonErrorResponses, livemodeProperty, problemResponse, schemaRef, type JsonObject, type OpenApiFragment } from '../openapi-fragment';
 
-/** A processor's notification: JSON in the processor's own shape (only what is read is described). */
-const notificationBody = (schema: JsonObject, example: unknown): JsonObject => ({ required: true, content: { 'application/json': { schema, example } } });
-
 const security = [{ ApiKey: [] }];
 const accountIdParameter: JsonObject = { name: 'processor_account_id', in: 'path', required: true, schema: { type: 'string', format: 'uuid' } };
-const PROCESSORS = ['adyen', 'checkout', 'simulator'];
+/** A registered processor plugin's id: the installation decides which exist (an unknown one is 422, field processor). */
+const processorId: JsonObject = { type: 'string', pattern: '^[a-z][a-z0-9_]{0,31}$', examples: ['adyen', 'checkout', 'stripe', 'simulator'], description: 'The processor\'s id: one of the processor plugins the installation registers (`adyen`, `checkout`, `stripe`, `simulator`, and any added since: see the orchestrator README).' };
+const processorParameter: JsonObject = { name: 'processor', in: 'path', required: true, schema: processorId, description: 'The processor the account is at (`adyen`, `checkout`, …): the same path serves every notifying processor.' };
 
 const ACCOUNT = {
   id: '019ab2c4-4d1e-7a10-9c3b-5f2e8d7a6c01',
@@ -41,7 +40,7 @@ const settings: JsonObject = {
 const credentials: JsonObject = {
   type: 'object',
   description:
-    'Validated by the processor. Adyen: api_key, merchant_account, hmac_key (hex, for notifications), live_url_prefix (live). Checkout.com: secret_key (sk_…), processing_channel_id (pc_…), webhook_secret. Simulator: none. Sealed at rest, never returned.',
+    'Validated by the processor\'s plugin. Adyen: api_key, merchant_account, hmac_key (hex, for notifications), live_url_prefix (live). Checkout.com: secret_key (sk_…), processing_channel_id (pc_…), webhook_secret. Stripe: secret_key (sk_test_… / sk_live_…, the account\'s mode), webhook_secret (whsec_…). Simulator: none. Sealed at rest, never returned.',
   additionalProperties: { type: 'string' },
 };
 
@@ -121,85 +120,73 @@ export const processorAccountsFragment: OpenApiFragment = {
         },
       },
     },
-    '/processor-notifications/adyen/{processor_account_id}': {
+    '/processor-notifications/{processor}/{processor_account_id}': {
       post: {
         tags: ['Processor notifications'],
-        operationId: 'receiveAdyenNotification',
-        summary: 'Adyen standard notification (AUTHORISATION, CAPTURE, CAPTURE_FAILED); each item HMAC-signed with the account\'s hmac_key',
+        operationId: 'receiveProcessorNotification',
+        summary: 'A processor\'s notification (Adyen standard notification, Checkout.com webhook, …), verified by the processor\'s plugin with the account\'s own secret',
+        description:
+          'One route for every processor that notifies; the body and signature are the processor\'s own. Adyen: each item HMAC-signed with the account\'s hmac_key, ' +
+          'answered `[accepted]` (text/plain) once read, items whose signature fails not stored (counted and logged). Checkout.com: `Cko-Signature` over the raw body with ' +
+          'the account\'s webhook_secret, answered `{"received": true}`, a forged one 401. Stripe: `Stripe-Signature` (t=…,v1=…, 300 s tolerance) with the account\'s webhook_secret, answered `{"received": true}`, a forged or stale one 401. Other processors: their README. `/processor-notifications/adyen/{id}` and ' +
+          '`/processor-notifications/checkout/{id}` are this route.',
         security: [],
-        parameters: [accountIdParameter],
-        requestBody: notificationBody({
-          type: 'object',
-          required: ['live', 'notificationItems'],
-          properties: {
-            live: { type: 'string', enum: ['true', 'false'], description: 'Adyen sends the flag as a string.' },
-            notificationItems: {
-              type: 'array',
-              items: {
-                type: 'object',
-                required: ['NotificationRequestItem'],
-                properties: { NotificationRequestItem: { type: 'object', description: 'pspReference, eventCode, success, amount, additionalData.hmacSignature … as Adyen sends them.' } },
+        parameters: [processorParameter, accountIdParameter],
+        requestBody: {
+          required: true,
+          content: {
+            'application/json': {
+              schema: { type: 'object', description: 'The notification as the processor sends it (only what is read is described in its README).' },
+              examples: {
+                adyen: {
+                  summary: 'Adyen standard notification (processor adyen)',
+                  value: {
+                    live: 'false',
+                    notificationItems: [
+                      {
+                        NotificationRequestItem: {
+                          additionalData: { hmacSignature: 'coqCmt/IZ4E3CzPvMY8zTjQVL5hYJUiBRg8UU+iCWo0=' },
+                          amount: { currency: 'EUR', value: 1999 },
+                          eventCode: 'CAPTURE',
+                          eventDate: '2026-11-23T10:15:01+01:00',
+                          merchantAccountCode: 'ShopECOM',
+                          merchantReference: 'order-1001',
+                          originalReference: 'QFQTPCQ8HXSKGK82',
+                          pspReference: 'ZC4R4RBFJGXXGN82',
+                          reason: '',
+                          success: 'true',
+                        },
+                      },
+                    ],
+                  },
+                },
+                checkout: {
+                  summary: 'Checkout.com webhook (processor checkout, Cko-Signature header)',
+                  value: {
+                    id: 'evt_az5sblvku4ge3dwpztvyizgcau',
+                    type: 'payment_captured',
+                    created_on: '2026-11-23T10:15:01Z',
+                    data: { id: 'pay_mbabizu24mvu3mela5njyhpit4', action_id: 'act_y3oqhf46pyzuxjbcn2giaqnb44', amount: 1999, currency: 'EUR', reference: 'order-1001' },
+                  },
+                },
               },
             },
           },
-        }, {
-          live: 'false',
-          notificationItems: [
-            {
-              NotificationRequestItem: {
-                additionalData: { hmacSignature: 'coqCmt/IZ4E3CzPvMY8zTjQVL5hYJUiBRg8UU+iCWo0=' },
-                amount: { currency: 'EUR', value: 1999 },
-                eventCode: 'CAPTURE',
-                eventDate: '2026-11-23T10:15:01+01:00',
-                merchantAccountCode: 'ShopECOM',
-                merchantReference: 'order-1001',
-                originalReference: 'QFQTPCQ8HXSKGK82',
-                pspReference: 'ZC4R4RBFJGXXGN82',
-                reason: '',
-                success: 'true',
-              },
-            },
-          ],
-        }),
+        },
         responses: {
-          '200': { description: '`[accepted]` once read; items whose signature fails are not stored and move nothing (counted and logged).', content: { 'text/plain': { schema: { type: 'string', const: '[accepted]' } } } },
-          '400': problemResponse('invalid_notification: the body is not a standard notification.'),
-          '404': problemResponse('processor_account_not_found: unknown account, or not an Adyen one.'),
+          '200': {
+            description: 'Read (each event recorded once): the answer the processor expects.',
+            content: {
+              'text/plain': { schema: { type: 'string' }, example: '[accepted]' },
+              'application/json': { schema: { type: 'object' }, example: { received: true } },
+            },
+          },
+          '400': problemResponse('invalid_notification: the body is not a notification of this processor.'),
+          '401': problemResponse('invalid_signature: the signature does not verify with the account\'s secret (processors that refuse a forged body; Adyen answers 200 and stores nothing). Not stored (counted and logged), nothing moves.'),
+          '404': problemResponse('processor_account_not_found: unknown account, an account of another processor, or a processor that does not notify.'),
           '413': problemResponse('too_many_notification_items: more than 100 items in one body; nothing of it is recorded.'),
           '429': problemResponse('rate_limited: the sender\'s address or the account went over its rate limit; Retry-After says when to deliver again.'),
-          '503': problemResponse('stray_authorization_pending: an AUTHORISATION the payment does not use cannot be voided yet; Adyen delivers it again.'),
-        },
-      },
-    },
-    '/processor-notifications/checkout/{processor_account_id}': {
-      post: {
-        tags: ['Processor notifications'],
-        operationId: 'receiveCheckoutWebhook',
-        summary: 'Checkout.com webhook (payment_approved, payment_captured, payment_capture_declined, …), Cko-Signature over the raw body with the account\'s webhook_secret',
-        security: [],
-        parameters: [accountIdParameter, { name: 'Cko-Signature', in: 'header', required: true, schema: { type: 'string', pattern: '^[0-9a-fA-F]{64}$' } }],
-        requestBody: notificationBody({
-          type: 'object',
-          required: ['id', 'type', 'data'],
-          properties: {
-            id: { type: 'string', description: 'The event id (evt_…); an event is recorded once.' },
-            type: { type: 'string', examples: ['payment_captured'] },
-            created_on: { type: 'string', format: 'date-time' },
-            data: { type: 'object', description: 'The payment the event is about (id, action_id, amount …) as Checkout.com sends it.' },
-          },
-        }, {
-          id: 'evt_az5sblvku4ge3dwpztvyizgcau',
-          type: 'payment_captured',
-          created_on: '2026-11-23T10:15:01Z',
-          data: { id: 'pay_mbabizu24mvu3mela5njyhpit4', action_id: 'act_y3oqhf46pyzuxjbcn2giaqnb44', amount: 1999, currency: 'EUR', reference: 'order-1001' },
-        }),
-        responses: {
-          '200': { description: 'Recorded (once per event id).', content: json({ type: 'object', properties: { received: { const: true } } }, { received: true }) },
-          '400': problemResponse('invalid_notification.'),
-          '401': problemResponse('invalid_signature: not stored (counted and logged), nothing moves.'),
-          '404': problemResponse('processor_account_not_found.'),
-          '429': problemResponse('rate_limited: the sender\'s address or the account went over its rate limit; Retry-After says when to deliver again.'),
-          '503': problemResponse('stray_authorization_pending: a payment_approved the payment does not use cannot be voided yet; Checkout.com delivers it again.'),
+          '503': problemResponse('stray_authorization_pending: an authorization the payment does not use cannot be voided yet; the processor delivers it again.'),
         },
       },
     },
@@ -210,7 +197,7 @@ export const processorAccountsFragment: OpenApiFragment = {
         type: 'object',
         required: ['processor', 'name'],
         additionalProperties: false,
-        properties: { processor: { enum: PROCESSORS }, name: { type: 'string', minLength: 1, maxLength: 64 }, credentials, settings },
+        properties: { processor: processorId, name: { type: 'string', minLength: 1, maxLength: 64 }, credentials, settings },
       },
       ProcessorAccountChange: {
         type: 'object',
@@ -224,7 +211,7 @@ export const processorAccountsFragment: OpenApiFragment = {
         properties: {
           id: { type: 'string', format: 'uuid' },
           livemode: livemodeProperty('the account was created with a live key: it serves only live payments and talks only to the processor\'s live host (or an allowed base_url); it belongs to'),
-          processor: { enum: PROCESSORS },
+          processor: processorId,
           name: { type: 'string' },
           settings: { ...settings, required: ['base_url'] },
           credentials: {

@@ -22,7 +22,11 @@ export function isDisputeClosed(status: DisputeStatus): boolean {
 export interface DisputeSignal {
   /** The processor's identity of the dispute: the same on every notification about it (Adyen's dispute pspReference, Checkout.com's dsp_ id). */
   processor_reference: string;
-  /** The payment it disputes: the reference we sent with the authorization (our payment id). */
+  /**
+   * The payment it disputes: the reference we sent with the authorization (our payment id), or, when the
+   * processor's dispute names only its own payment, that processor reference (resolved through the
+   * account's recorded capture notification).
+   */
   payment_reference: string;
   status: DisputeStatus;
   stage: number;

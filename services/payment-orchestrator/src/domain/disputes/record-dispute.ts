@@ -34,9 +34,21 @@ export type RecordDispute = (reporter: DisputeReporter, record: Omit<ProcessorNo
 
 const ATTEMPTS = 5;
 
+/**
+ * Our payment id for a dispute signal: the reference itself, or, for a processor whose disputes name only
+ * its own payment (a processor reference), the payment the account's recorded capture notification of that
+ * reference names (a payment is captured, and said so, before it can be disputed).
+ */
+async function disputedPaymentId(ports: RecordDisputePorts, reporter: DisputeReporter, reference: string): Promise<string | null> {
+  if (isUuid(reference)) return reference;
+  const captured = await ports.notifications.findCaptureEvent(scopeOfDocument(reporter), reporter.id, reference);
+  return captured?.payment_reference && isUuid(captured.payment_reference) ? captured.payment_reference : null;
+}
+
 export function recordDispute(ports: RecordDisputePorts): RecordDispute {
   return async (reporter, record, signal, dedupeKey = record?.dedupe_key ?? newId()) => {
-    const payment = isUuid(signal.payment_reference) ? await ports.payments.get(scopeOfDocument(reporter), signal.payment_reference) : null;
+    const paymentId = await disputedPaymentId(ports, reporter, signal.payment_reference);
+    const payment = paymentId ? await ports.payments.get(scopeOfDocument(reporter), paymentId) : null;
     if (!payment) {
       if (record) await ports.transaction((uow) => ports.notifications.insert(uow, record));
       return null;

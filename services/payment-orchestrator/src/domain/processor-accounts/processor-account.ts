@@ -1,15 +1,16 @@
 import type { Mode } from '@vaultline/core';
 import { ConflictError, NotFoundError, ValidationError } from '@vaultline/core';
 
-export type AccountProcessor = 'adyen' | 'checkout' | 'simulator';
-export const ACCOUNT_PROCESSORS: readonly AccountProcessor[] = ['adyen', 'checkout', 'simulator'];
+/** The processor an account is at: a processor plugin's id (the registry decides which exist). */
+export type AccountProcessor = string;
 
 export interface ProcessorAccountSettings {
   /** Overrides the processor's default host; only an allowed forward destination is accepted. */
   base_url: string | null;
   /**
-   * Simulator accounts only: whether the processor declares explicit unscheduled merchant-initiated
-   * payments (absent: true). false makes it behave as a processor that knows only recurring ones.
+   * Only for processors whose plugin takes it (ProcessorAccountShape.settings): whether the processor
+   * declares explicit unscheduled merchant-initiated payments (absent: true). false makes it behave as a
+   * processor that knows only recurring ones.
    */
   explicit_unscheduled?: boolean;
 }

@@ -11,7 +11,8 @@ export interface ProcessorNotificationRecord {
   /** The mode of the key that made it: a key of the other mode never sees it. */
   mode: Mode;
   account_id: string;
-  processor: 'adyen' | 'checkout';
+  /** The processor's id (a registered plugin's). */
+  processor: string;
   status: 'accepted' | 'refused';
   /** Accepted: the processor's identity of the event; refused: the record's own id (never deduplicated). */
   dedupe_key: string;

@@ -1,18 +1,10 @@
-import { ADYEN_TEST_CARDS, startAdyenStandIn, type AdyenStandIn } from '../../../../../test-e2e/support/adyen-stand-in';
 import { answerIssuerChallenge } from '../../../../../test-e2e/support/issuer-challenge-page';
-import { placeholderTransport } from '../../../test/support/placeholder-transport';
-import type { CaptureOutcome } from '../../domain/ports';
-import { contractConsumerAuthentication, processorContract } from '../processor.contract';
+import { startAdyenStandIn, type AdyenStandIn } from '../../../../../test-e2e/support/adyen-stand-in';
+import { contractConsumerAuthentication } from '../processor.contract';
 import { adyen } from '.';
-import { fromAdyenNotificationItem, parseAdyenNotification, verifyAdyenItem } from './adyen.notification';
+import { ADYEN_APPROVED_TOKEN as APPROVED_TOKEN, ADYEN_CHALLENGE_TOKEN as CHALLENGE_TOKEN, ADYEN_CONTRACT_CREDENTIALS as credentials, ADYEN_CONTRACT_HMAC_KEY as HMAC_KEY, ADYEN_POST_CHALLENGE_TOKEN as POST_CHALLENGE_TOKEN, adyenContractTransport } from './adyen.contract-cases';
 
-const HMAC_KEY = '44782DEF547AAA06C910C43932B1EB0C71FC68D9D0C057550C48EC2ACF6BA056';
-const credentials = { api_key: 'AQE_contract_key_value', merchant_account: 'ShopECOM', hmac_key: HMAC_KEY };
-const APPROVED_TOKEN = '01a208ee-5f6c-74c8-b99c-0000000000a1';
-const DECLINED_TOKEN = '01a208ee-5f6c-74c8-b99c-0000000000d2';
-const CHALLENGE_TOKEN = '01a208ee-5f6c-74c8-b99c-0000000003d5';
-const POST_CHALLENGE_TOKEN = '01a208ee-5f6c-74c8-b99c-0000000003d6';
-
+// The plugin contract itself runs for every registered plugin (processors.contract.test.ts); these are Adyen's own cases.
 let standIn: AdyenStandIn;
 beforeAll(async () => {
   standIn = await startAdyenStandIn({ apiKey: credentials.api_key, merchantAccount: credentials.merchant_account, hmacKey: HMAC_KEY });
@@ -21,37 +13,9 @@ afterAll(async () => {
   await standIn.stop();
 });
 
-const transport = placeholderTransport({
-  [APPROVED_TOKEN]: { number: ADYEN_TEST_CARDS.approved, expiry_month: 3, expiry_year: 2030, security_code: '737' },
-  [DECLINED_TOKEN]: { number: ADYEN_TEST_CARDS.refused, expiry_month: 3, expiry_year: 2030, security_code: '737' },
-  [CHALLENGE_TOKEN]: { number: ADYEN_TEST_CARDS.threeDsChallenge, expiry_month: 3, expiry_year: 2030, security_code: '737' },
-  [POST_CHALLENGE_TOKEN]: { number: ADYEN_TEST_CARDS.threeDsChallengePost, expiry_month: 3, expiry_year: 2030, security_code: '737' },
-});
+const transport = adyenContractTransport();
 
-/** A capture settles by Adyen's CAPTURE notification: the stand-in's, verified with the account's key and mapped as the route will. */
-async function settleByNotification(_connection: unknown, _payment: unknown, pending: CaptureOutcome): Promise<CaptureOutcome> {
-  if (pending.status !== 'pending') return pending;
-  const notification = standIn.notifications.find((n) => n.notificationItems[0]!.NotificationRequestItem.pspReference === pending.processor_reference);
-  const item = parseAdyenNotification(notification)?.[0];
-  if (!item || !verifyAdyenItem(item, HMAC_KEY)) return { status: 'failed', failure_reason: 'notification_not_verified', processor_reference: null };
-  const event = fromAdyenNotificationItem(item);
-  return event.kind === 'capture_succeeded' ? { status: 'succeeded', processor_reference: event.capture_reference } : { status: 'failed', failure_reason: 'capture_failed', processor_reference: null };
-}
-
-describe('Adyen plugin against its stand-in', () => {
-  processorContract('adyen', {
-    plugin: adyen,
-    get options() {
-      return { credentials, base_url: standIn.baseUrl, mode: 'test' };
-    },
-    invalidOptions: { credentials: { ...credentials, hmac_key: 'not hex' }, base_url: null, mode: 'test' },
-    approved: { token_id: APPROVED_TOKEN, security_code_available: true, cardholder_name: 'Ada Lovelace', capture_mode: 'manual' },
-    declined: { token_id: DECLINED_TOKEN, security_code_available: true },
-    context: { transport },
-    settle: settleByNotification,
-    threeDs: { challenged: { token_id: CHALLENGE_TOKEN, security_code_available: true, cardholder_name: 'Ada Lovelace' }, consumerReturns: answerIssuerChallenge },
-  });
-
+describe('Adyen plugin against its stand-in, beyond the contract', () => {
   it('when the stand-in answers 503, then the authorization is a retryable error; when the key is wrong, a failure', async () => {
     const open = (apiKey = credentials.api_key) => adyen.open(adyen.optionsSchema.parse({ credentials: { ...credentials, api_key: apiKey }, base_url: standIn.baseUrl, mode: 'test' }), { clock: undefined as never, transport });
     const payment = { payment_id: 'p-503', merchant_id: 'm', mode: 'test' as const, use_case: 'ONE_OFF' as const, stored_credential: 'none' as const, amount: 100, currency_code: 'EUR', reference: null, token_id: APPROVED_TOKEN, masked_account_number: '411111******1111', scheme: 'VISA', network_transaction_reference: null, authentication_preference: null, idempotency_key: 'p-503:authorization' };

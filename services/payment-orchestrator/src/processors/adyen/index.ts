@@ -1,11 +1,14 @@
 import type { z } from 'zod';
 import type { ProcessorConnection } from '../../domain/ports';
 import { accountOptionsSchema, REAL_PROCESSOR_CAPABILITIES } from '../account-plugin';
-import type { ProcessorPlugin } from '../processor-plugin';
+import { destinationsOf } from '@vaultline/contracts';
+import type { AccountProcessorPlugin } from '../processor-plugin';
+import { adyenNotifications } from './adyen.notifications';
 import { authorizationInput, sendMapped } from '../processor-transport';
 import { adyenBaseUrl, adyenCredentialsSchema } from './adyen.account';
 import { adyenAuthorization } from './adyen.authorization';
 import {
+  ADYEN_API_VERSION,
   ADYEN_CAPTURE_RECHECK_MS,
   ADYEN_REFUND_RECHECK_MS,
   fromAdyenCancelResponse,
@@ -23,9 +26,14 @@ export type AdyenOptions = z.infer<typeof optionsSchema>;
 const capabilities = { ...REAL_PROCESSOR_CAPABILITIES, authentication3ds: true };
 
 /** Adyen Checkout API v69: authorizations through the forwarder, captures through egress, settled by notification. */
-export const adyen: ProcessorPlugin<AdyenOptions> = {
+export const adyen: AccountProcessorPlugin<AdyenOptions['credentials']> = {
   id: 'adyen',
+  displayName: 'Adyen',
+  opens: 'per_account',
   capabilities,
+  account: { credentials: adyenCredentialsSchema, secretField: 'api_key', paymentsPath: `/${ADYEN_API_VERSION}/payments` },
+  destinations: destinationsOf('adyen'),
+  notifications: adyenNotifications,
   optionsSchema,
   open(options, context): ProcessorConnection {
     const transport = context.transport;

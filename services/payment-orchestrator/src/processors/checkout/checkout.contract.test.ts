@@ -1,16 +1,12 @@
 import { CHECKOUT_TEST_CARDS, startCheckoutStandIn, type CheckoutStandIn } from '../../../../../test-e2e/support/checkout-stand-in';
-import { answerIssuerChallenge } from '../../../../../test-e2e/support/issuer-challenge-page';
 import { placeholderTransport } from '../../../test/support/placeholder-transport';
-import type { CaptureOutcome, ProcessorPayment } from '../../domain/ports';
-import { contractConsumerAuthentication, processorContract } from '../processor.contract';
+import type { ProcessorPayment } from '../../domain/ports';
+import { contractConsumerAuthentication } from '../processor.contract';
 import { checkout } from '.';
-import { fromCheckoutWebhook, verifyCheckoutWebhook } from './checkout.webhook';
+import { CHECKOUT_APPROVED_TOKEN as APPROVED_TOKEN, CHECKOUT_CHALLENGE_TOKEN as CHALLENGE_TOKEN, CHECKOUT_CONTRACT_CREDENTIALS as credentials, checkoutContractTransport } from './checkout.contract-cases';
+import { verifyCheckoutWebhook } from './checkout.webhook';
 
-const credentials = { secret_key: 'sk_sbox_contract_key', processing_channel_id: 'pc_contract1', webhook_secret: 'whsec_contract' };
-const APPROVED_TOKEN = '01a208ee-5f6c-74c8-b99c-0000000000c1';
-const DECLINED_TOKEN = '01a208ee-5f6c-74c8-b99c-0000000000c2';
-const CHALLENGE_TOKEN = '01a208ee-5f6c-74c8-b99c-0000000003c5';
-
+// The plugin contract itself runs for every registered plugin (processors.contract.test.ts); these are Checkout.com's own cases.
 let standIn: CheckoutStandIn;
 beforeAll(async () => {
   standIn = await startCheckoutStandIn({ secretKey: credentials.secret_key, processingChannelId: credentials.processing_channel_id, webhookSecret: credentials.webhook_secret });
@@ -19,23 +15,7 @@ afterAll(async () => {
   await standIn.stop();
 });
 
-const transport = placeholderTransport(
-  {
-    [APPROVED_TOKEN]: { number: CHECKOUT_TEST_CARDS.approved, expiry_month: 3, expiry_year: 2030, security_code: '100' },
-    [DECLINED_TOKEN]: { number: CHECKOUT_TEST_CARDS.declined, expiry_month: 3, expiry_year: 2030, security_code: '100' },
-    [CHALLENGE_TOKEN]: { number: CHECKOUT_TEST_CARDS.threeDsChallenge, expiry_month: 3, expiry_year: 2030, security_code: '100' },
-  },
-  { integerExpiry: true },
-);
-
-/** A capture settles by the payment_captured webhook: the stand-in's, its Cko-Signature verified and mapped as the route will. */
-async function settleByWebhook(_connection: unknown, _payment: unknown, pending: CaptureOutcome): Promise<CaptureOutcome> {
-  if (pending.status !== 'pending') return pending;
-  const webhook = standIn.webhooks.find((w) => (JSON.parse(w.rawBody) as { data: { action_id: string } }).data.action_id === pending.processor_reference);
-  if (!webhook || !verifyCheckoutWebhook(webhook.rawBody, webhook.signature, credentials.webhook_secret)) return { status: 'failed', failure_reason: 'webhook_not_verified', processor_reference: null };
-  const event = fromCheckoutWebhook(JSON.parse(webhook.rawBody));
-  return event?.kind === 'capture_succeeded' ? { status: 'succeeded', processor_reference: event.capture_reference } : { status: 'failed', failure_reason: 'capture_failed', processor_reference: null };
-}
+const transport = checkoutContractTransport();
 
 const payment = (overrides: Partial<ProcessorPayment>): ProcessorPayment => ({
   payment_id: 'p-1',
@@ -53,21 +33,6 @@ const payment = (overrides: Partial<ProcessorPayment>): ProcessorPayment => ({
   authentication_preference: null,
   idempotency_key: 'p-1:authorization',
   ...overrides,
-});
-
-describe('Checkout.com plugin against its stand-in', () => {
-  processorContract('checkout', {
-    plugin: checkout,
-    get options() {
-      return { credentials, base_url: standIn.baseUrl, mode: 'test' };
-    },
-    invalidOptions: { credentials: { ...credentials, secret_key: 'pk_wrong' }, base_url: null, mode: 'test' },
-    approved: { token_id: APPROVED_TOKEN, security_code_available: true, capture_mode: 'manual' },
-    declined: { token_id: DECLINED_TOKEN, security_code_available: true },
-    context: { transport },
-    settle: settleByWebhook,
-    threeDs: { challenged: { token_id: CHALLENGE_TOKEN, security_code_available: true, cardholder_name: 'Ada Lovelace' }, consumerReturns: answerIssuerChallenge },
-  });
 });
 
 describe('Checkout.com plugin, beyond the contract', () => {

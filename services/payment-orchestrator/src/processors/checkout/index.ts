@@ -1,7 +1,9 @@
 import type { z } from 'zod';
 import type { ProcessorConnection } from '../../domain/ports';
 import { accountOptionsSchema, REAL_PROCESSOR_CAPABILITIES } from '../account-plugin';
-import type { ProcessorPlugin } from '../processor-plugin';
+import { destinationsOf } from '@vaultline/contracts';
+import type { AccountProcessorPlugin } from '../processor-plugin';
+import { checkoutNotifications } from './checkout.notifications';
 import { authorizationInput, sendMapped } from '../processor-transport';
 import { checkoutBaseUrl, checkoutCredentialsSchema } from './checkout.account';
 import { fromCheckoutActionsResponse, toCheckoutActionsRequest } from './checkout.actions';
@@ -26,9 +28,14 @@ const capabilities = { ...REAL_PROCESSOR_CAPABILITIES, authentication3ds: true }
 const ACTION_TYPES = { capture: 'Capture', refund: 'Refund', void: 'Void' } as const;
 
 /** Checkout.com: authorizations through the forwarder, captures through egress, settled by webhook. */
-export const checkout: ProcessorPlugin<CheckoutOptions> = {
+export const checkout: AccountProcessorPlugin<CheckoutOptions['credentials']> = {
   id: 'checkout',
+  displayName: 'Checkout.com',
+  opens: 'per_account',
   capabilities,
+  account: { credentials: checkoutCredentialsSchema, secretField: 'secret_key', paymentsPath: '/payments' },
+  destinations: destinationsOf('checkout'),
+  notifications: checkoutNotifications,
   optionsSchema,
   open(options, context): ProcessorConnection {
     const transport = context.transport;

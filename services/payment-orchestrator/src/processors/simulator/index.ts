@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { ProcessorConnection } from '../../domain/ports';
-import type { ProcessorPlugin } from '../processor-plugin';
+import type { BuiltInProcessorPlugin } from '../processor-plugin';
 import { simulate } from './simulator-bank';
 import { SIMULATOR_CHALLENGE } from '@vaultline/contracts';
 import { fromSimulatorAuthorizationResponse, fromSimulatorResponse, fromSimulatorStepResponse, toSimulatorRequest, toSimulatorResumeRequest } from './simulator.mapper';
@@ -25,11 +25,18 @@ const capabilities = {
   modes: ['test'],
 } as const;
 
-/** Built in and deterministic, so every path runs without a network. */
-export const simulator: ProcessorPlugin<SimulatorOptions> = {
+/** Built in and deterministic, so every path runs without a network: opened once at start; its accounts share the connection. */
+export const simulator: BuiltInProcessorPlugin<SimulatorOptions> = {
   id: 'simulator',
+  displayName: 'The simulator',
+  opens: 'at_start',
   capabilities,
+  // Nothing to authenticate with, no host.
+  account: { credentials: z.object({}).strict(), secretField: null, paymentsPath: '/payments', settings: ['explicit_unscheduled'], settingsView: (settings) => ({ ...settings, explicit_unscheduled: settings.explicit_unscheduled ?? true }) },
+  destinations: [],
   optionsSchema,
+  // Rule 7 of the earlier interface needs a processor without explicit unscheduled support: an account can be one.
+  forAccount: (connection, settings) => (settings.explicit_unscheduled === false ? { ...connection, capabilities: { ...connection.capabilities, explicitUnscheduledMit: false } } : connection),
   open(options): ProcessorConnection {
     const step = (operation: Parameters<typeof toSimulatorRequest>[1]) => async (payment: Parameters<typeof toSimulatorRequest>[0]) =>
       fromSimulatorStepResponse(simulate(toSimulatorRequest(payment, operation), options.capture_delay_ms));
