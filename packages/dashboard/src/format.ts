@@ -1,0 +1,36 @@
+// How amounts, dates and statuses read on every page.
+
+/** Minor units as the currency writes them (1999 EUR → €19.99); an unknown currency keeps two decimals. */
+export function money(minor: number | null | undefined, currency: string): string {
+  if (minor === null || minor === undefined) return '—';
+  let digits = 2;
+  try {
+    digits = new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2;
+    return new Intl.NumberFormat('en', { style: 'currency', currency }).format(minor / 10 ** digits);
+  } catch {
+    return `${(minor / 10 ** digits).toFixed(digits)} ${currency}`;
+  }
+}
+
+const DATE_TIME = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' });
+
+export function dateTime(iso: string | null | undefined): string {
+  if (!iso) return '—';
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime()) ? iso : `${DATE_TIME.format(date)} UTC`;
+}
+
+/** A machine word (requested_by_customer) as words. */
+export function words(value: string | null | undefined): string {
+  if (!value) return '—';
+  return value.replace(/[_.]/g, ' ');
+}
+
+export function percent(part: number, whole: number): string {
+  return whole === 0 ? '—' : `${Math.round((part / whole) * 1000) / 10}%`;
+}
+
+/** The payments page filtered by the given fields. */
+export function hrefOfPayments(filters: Record<string, string>): string {
+  return `#/payments?${new URLSearchParams(filters).toString()}`;
+}

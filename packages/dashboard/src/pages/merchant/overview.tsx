@@ -1,0 +1,64 @@
+import { useApp } from '../../app-context';
+import { OVERVIEW_DAYS, loadOverview, type Rate } from '../../api/overview';
+import { ChartFigure } from '../../components/chart';
+import { PageHeader } from '../../components/page';
+import { Empty, ErrorState, Loading } from '../../components/states';
+import { useAsync } from '../../components/use-async';
+
+const ratePercent = (rates: Rate[]) => rates.map((rate) => (rate.total === 0 ? 0 : Math.round((rate.succeeded / rate.total) * 1000) / 10));
+/** Volume in major units (two decimals: a chart's axis, not an invoice). */
+const major = (values: number[]) => values.map((value) => value / 100);
+
+export function OverviewPage() {
+  const { clients } = useApp();
+  const [state, reload] = useAsync(() => loadOverview(clients.merchant), []);
+  return (
+    <>
+      <PageHeader title="Overview" />
+      {state.status === 'loading' && <Loading what="the overview" />}
+      {state.status === 'error' && <ErrorState error={state.error} retry={reload} />}
+      {state.status === 'ready' && state.value.paymentsRead === 0 && state.value.webhooks.length === 0 && (
+        <Empty>No payments in the last {OVERVIEW_DAYS} days. Create one with the API and it appears here.</Empty>
+      )}
+      {state.status === 'ready' && (state.value.paymentsRead > 0 || state.value.webhooks.length > 0) && (
+        <>
+          <p class="hint">
+            The last {OVERVIEW_DAYS} days: {state.value.paymentsRead} payments.
+          </p>
+          <div class="charts">
+            <ChartFigure
+              title="Volume per day"
+              kind="bar"
+              labels={state.value.days.map((day) => day.slice(5))}
+              series={Object.entries(state.value.volumeByDay).map(([currency, values]) => ({ label: currency, values: major(values) }))}
+            />
+            <ChartFigure title="Payments per day" kind="line" labels={state.value.days.map((day) => day.slice(5))} series={[{ label: 'Payments', values: state.value.countByDay }]} />
+            <ChartFigure
+              title="Authorization success by processor"
+              kind="bar"
+              percent
+              labels={state.value.byProcessor.map((rate) => rate.label)}
+              series={[{ label: 'Succeeded', values: ratePercent(state.value.byProcessor) }]}
+            />
+            <ChartFigure title="Success by flow" kind="bar" percent labels={state.value.byFlow.map((rate) => rate.label)} series={[{ label: 'Succeeded', values: ratePercent(state.value.byFlow) }]} />
+            <ChartFigure
+              title="Decline reasons"
+              kind="bar"
+              horizontal
+              labels={state.value.declineReasons.map((decline) => decline.reason)}
+              series={[{ label: 'Payments', values: state.value.declineReasons.map((decline) => decline.count) }]}
+            />
+            <ChartFigure
+              title="Webhook delivery success"
+              kind="bar"
+              percent
+              horizontal
+              labels={state.value.webhooks.map((rate) => rate.label)}
+              series={[{ label: 'Delivered', values: ratePercent(state.value.webhooks) }]}
+            />
+          </div>
+        </>
+      )}
+    </>
+  );
+}

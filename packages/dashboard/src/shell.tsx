@@ -1,0 +1,92 @@
+// The signed-in frame: the always-visible test/live switch, sign-out, the navigation and the routed page.
+import type { Mode } from '@vaultline/node';
+import { useState } from 'preact/hooks';
+import type { Session } from './api/session';
+import { useApp } from './app-context';
+import { describeError } from './components/states';
+import { ROUTES } from './routes';
+import { matchPath, useLocation } from './router';
+
+export function Shell({ onSignOut, onSwitchMode }: { onSignOut: () => Promise<void>; onSwitchMode: (mode: Mode) => Promise<void> }) {
+  const { session } = useApp();
+  const location = useLocation();
+  const routes = ROUTES[session.role];
+  const matched = routes.map((route) => ({ route, params: matchPath(route.pattern, location.path) })).find((candidate) => candidate.params);
+  const current = routes.filter((route) => route.nav && (route.pattern === '/' ? location.path === '/' : location.path.startsWith(route.pattern))).at(-1);
+
+  return (
+    <div class={`shell mode-${session.mode}`}>
+      <a class="skip-link" href="#main">
+        Skip to content
+      </a>
+      <header class="topbar">
+        <span class="brand">Vaultline</span>
+        <span class="who">
+          {session.role === 'operator' ? 'Operator' : 'Merchant'}
+          {session.name ? `: ${session.name}` : ''}
+        </span>
+        <ModeSwitch session={session} onSwitch={onSwitchMode} />
+        <button type="button" class="button" onClick={() => void onSignOut()}>
+          Sign out
+        </button>
+      </header>
+      {session.mode === 'live' && (
+        <p class="live-banner" role="status">
+          Live data: changes here move real money.
+        </p>
+      )}
+      <div class="body">
+        <nav class="sidebar" aria-label="Dashboard">
+          <ul>
+            {routes
+              .filter((route) => route.nav)
+              .map((route) => (
+                <li key={route.pattern}>
+                  <a href={`#${route.pattern}`} aria-current={route === current ? 'page' : undefined}>
+                    {route.nav}
+                  </a>
+                </li>
+              ))}
+          </ul>
+        </nav>
+        <main id="main" tabIndex={-1}>
+          {matched?.params ? (
+            <matched.route.page key={`${session.mode}:${location.path}`} params={matched.params} query={location.query} />
+          ) : (
+            <>
+              <h1>Page not found</h1>
+              <p>
+                Nothing lives at {location.path}. <a href="#/">Go to the start page</a>.
+              </p>
+            </>
+          )}
+        </main>
+      </div>
+    </div>
+  );
+}
+
+function ModeSwitch({ session, onSwitch }: { session: Session; onSwitch: (mode: Mode) => Promise<void> }) {
+  const [error, setError] = useState<string | null>(null);
+  const choose = (mode: Mode) => {
+    if (mode === session.mode) return;
+    setError(null);
+    onSwitch(mode).catch((failure: unknown) => setError(describeError(failure)));
+  };
+  return (
+    <fieldset class="mode-switch">
+      <legend class="visually-hidden">Data shown</legend>
+      {(['test', 'live'] as const).map((mode) => (
+        <label key={mode} class={session.mode === mode ? 'checked' : undefined}>
+          <input type="radio" name="mode" value={mode} checked={session.mode === mode} onChange={() => choose(mode)} />
+          {mode === 'test' ? 'Test data' : 'Live data'}
+        </label>
+      ))}
+      {error && (
+        <span class="form-error" role="alert">
+          {error}
+        </span>
+      )}
+    </fieldset>
+  );
+}
