@@ -7,6 +7,11 @@ export const SCOPES = {
   /** The payment orchestrator sending processor requests with placeholders through the forwarder. */
   forwardPayments: 'forward:payments',
   cdeImport: 'cde_import',
+  /**
+   * A merchant key for the dashboard (read-mostly): every merchant GET, and of the changes only capture, cancel,
+   * refund, a webhook delivery's replay and the flow matrix's explain preview (services/gateway/src/domain/dashboard-access.ts).
+   */
+  dashboard: 'dashboard',
   mintImportKeys: 'api_keys:mint',
   public: 'public',
 } as const;

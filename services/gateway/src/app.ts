@@ -2,11 +2,11 @@ import { UnavailableError } from '@vaultline/core';
 import { createServiceHttp } from '@vaultline/http';
 import { metricsOf, type ServiceApp, type ServiceRuntime } from '@vaultline/runtime';
 import type { GatewayConfig } from './config';
-import { authenticateApiKey, issueApiKey, listApiKeys, mintApiKey, revokeApiKey, type ApiKeys } from './domain/api-keys';
+import { authenticateApiKey, issueApiKey, resolveApiKeyById, listApiKeys, mintApiKey, revokeApiKey, type ApiKeys } from './domain/api-keys';
 import { createMerchant, ensureBootstrapMerchant, getMerchant, listMerchants, updateMerchant, type Merchants } from './domain/merchants';
 import { takeRequestToken } from './domain/rate-limit';
 import { idempotentRequests } from './domain/idempotency';
-import { authenticateOperator, createOperator, ensureBootstrapOperator, listOperators, revokeOperator, type Operators } from './domain/operators';
+import { authenticateOperator, createOperator, resolveOperatorById, ensureBootstrapOperator, listOperators, revokeOperator, type Operators } from './domain/operators';
 import { listAdminAudit, recordAdminAction, type AdminAudit } from './domain/admin-audit';
 import { UPSTREAM_SERVICES, type UpstreamService } from './domain/routing';
 import { gatewayCollections } from './data/collections';
@@ -26,6 +26,10 @@ import { internalRoutes } from './http/internal.routes';
 import { createEdgeApp } from './http/edge';
 import { idempotencyGuard } from './http/idempotency.middleware';
 import { docsRoutes } from './http/docs/docs.routes';
+import { dashboardSessions } from './domain/dashboard-sessions';
+import { TtlDashboardSessionRepository } from './data/dashboard-session.repository';
+import { dashboardSessionRoutes, sessionOfRequest } from './http/dashboard-session';
+import { dashboardApp } from './http/dashboard-app';
 
 /** Composition root of the gateway: the merchant edge, the admin API and the internal key API. */
 export function createApp(runtime: ServiceRuntime, config: GatewayConfig): ServiceApp {
@@ -44,6 +48,7 @@ export function createApp(runtime: ServiceRuntime, config: GatewayConfig): Servi
   const apiKeys: ApiKeys = {
     issue: issueApiKey({ merchants: merchantRepository, keys: keyRepository, mint }),
     authenticate: authenticateApiKey({ merchants: merchantRepository, keys: keyRepository, clock, pepper: pepperSource }),
+    resolveById: resolveApiKeyById({ merchants: merchantRepository, keys: keyRepository, clock }),
     list: listApiKeys({ merchants: merchantRepository, keys: keyRepository }),
     revoke: revokeApiKey({ keys: keyRepository, clock }),
   };
@@ -64,6 +69,7 @@ export function createApp(runtime: ServiceRuntime, config: GatewayConfig): Servi
     list: listOperators({ operators: operatorRepository }),
     revoke: revokeOperator({ operators: operatorRepository, clock }),
     authenticate: authenticateOperator({ operators: operatorRepository, pepper: pepperSource }),
+    resolveById: resolveOperatorById({ operators: operatorRepository }),
   };
   const ensureBootstrapOperatorKey = ensureBootstrapOperator({ operators: operatorRepository, clock, pepper: pepperSource });
   const auditRepository = new StoreAdminAuditRepository(store);
@@ -103,6 +109,19 @@ export function createApp(runtime: ServiceRuntime, config: GatewayConfig): Servi
     routes: (router) => internalRoutes(router, apiKeys),
   });
 
+  // Dashboard sessions: in the TTL store, under the keyed hash of their id; the key that opened one is checked on every request.
+  const sessions = dashboardSessions({
+    sessions: new TtlDashboardSessionRepository(runtime.ttl),
+    apiKeys,
+    operators,
+    clock,
+    pepper: pepperSource,
+    limits: { idleMs: config.dashboardSession.idleSeconds * 1000, maxMs: config.dashboardSession.maxSeconds * 1000 },
+  });
+  const httpsConfigured = config.tls || (publicBaseUrl.startsWith('https:'));
+  const cookies = { httpsConfigured, publicBaseUrl };
+  const sessionOf = sessionOfRequest(sessions, cookies);
+
   const http = createEdgeApp({
     logger,
     metrics,
@@ -114,7 +133,11 @@ export function createApp(runtime: ServiceRuntime, config: GatewayConfig): Servi
     rateLimit: takeRequestToken({ buckets: runtime.ttl, defaults: config.rateLimit }),
     bodyLimitBytes: config.bodyLimitBytes,
     trustProxy: config.trustProxy,
-    admin: adminRoutes({ enabled: config.adminApiKey !== undefined, operators, audit, merchants, apiKeys, upstreams, bodyLimitBytes: config.bodyLimitBytes, logger }),
+    admin: adminRoutes({ enabled: config.adminApiKey !== undefined, operators, audit, merchants, apiKeys, upstreams, bodyLimitBytes: config.bodyLimitBytes, logger, sessionOf }),
+    sessionOf,
+    audit,
+    dashboardSession: dashboardSessionRoutes({ sessions, sessionOf, cookies, merchants, maxAgeSeconds: config.dashboardSession.maxSeconds, audit, logger }),
+    dashboardApp: dashboardApp({ dir: config.dashboardDir }),
     readiness,
     docs: docsRoutes(publicBaseUrl),
     publicBaseUrl,

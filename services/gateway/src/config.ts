@@ -1,3 +1,5 @@
+import { existsSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import { z } from 'zod';
 import { envDurationMs, envPort, envUrl, loadConfig } from '@vaultline/config';
 import { parseTrustProxy, type TrustProxy } from './http/client-address';
@@ -22,6 +24,10 @@ import type { RateLimit } from './domain/rate-limit';
  *   (and its per-address limits).
  * - RATE_LIMIT_PER_SECOND, RATE_LIMIT_BURST: the token bucket per API key at the edge (100 per second,
  *   bursts of 200); an operator overrides both per merchant (PATCH /admin/merchants/{id} rate_limit).
+ * - DASHBOARD_SESSION_IDLE_SECONDS, DASHBOARD_SESSION_MAX_SECONDS: a dashboard session ends after this long
+ *   without a request (30 min), and this long after sign-in whatever the activity (12 h).
+ * - DASHBOARD_DIST_DIR: the built dashboard served at /dashboard (default: packages/dashboard/dist of the
+ *   repository the gateway runs from; a 503 page says so when it holds no index.html).
  * - TLS_CERT_FILE, TLS_KEY_FILE: PEM files; with both the gateway serves HTTPS only (the listener is made by
  *   libs/runtime). With TLS on, or a PUBLIC_BASE_URL in https, every answer carries Strict-Transport-Security.
  */
@@ -63,7 +69,18 @@ export const gatewayConfigSchema = z.object({
   RATE_LIMIT_BURST: z.coerce.number().int().min(1).max(1_000_000).default(200),
   TLS_CERT_FILE: z.string().min(1).optional(),
   TLS_KEY_FILE: z.string().min(1).optional(),
+  DASHBOARD_SESSION_IDLE_SECONDS: z.coerce.number().int().min(1).max(7 * 24 * 3600).default(30 * 60),
+  DASHBOARD_SESSION_MAX_SECONDS: z.coerce.number().int().min(1).max(30 * 24 * 3600).default(12 * 3600),
+  DASHBOARD_DIST_DIR: z.string().min(1).optional(),
 });
+
+/** packages/dashboard/dist of the repository this file is in (found by its pnpm-workspace.yaml), else under the working directory. */
+function defaultDashboardDir(): string {
+  for (let dir = __dirname; dirname(dir) !== dir; dir = dirname(dir)) {
+    if (existsSync(join(dir, 'pnpm-workspace.yaml'))) return join(dir, 'packages', 'dashboard', 'dist');
+  }
+  return resolve('packages', 'dashboard', 'dist');
+}
 
 export interface GatewayConfig {
   port: number;
@@ -84,6 +101,10 @@ export interface GatewayConfig {
   rateLimit: RateLimit;
   /** TLS_CERT_FILE and TLS_KEY_FILE are set: the edge is served over HTTPS. */
   tls: boolean;
+  /** Dashboard sessions end after idleSeconds without a request, and maxSeconds after sign-in. */
+  dashboardSession: { idleSeconds: number; maxSeconds: number };
+  /** The built dashboard (DASHBOARD_DIST_DIR). */
+  dashboardDir: string;
 }
 
 export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig {
@@ -97,6 +118,8 @@ export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env): Gateway
     trustProxy: parsed.TRUST_PROXY,
     tls: Boolean(parsed.TLS_CERT_FILE && parsed.TLS_KEY_FILE),
     rateLimit: { per_second: parsed.RATE_LIMIT_PER_SECOND, burst: parsed.RATE_LIMIT_BURST },
+    dashboardSession: { idleSeconds: parsed.DASHBOARD_SESSION_IDLE_SECONDS, maxSeconds: parsed.DASHBOARD_SESSION_MAX_SECONDS },
+    dashboardDir: resolve(parsed.DASHBOARD_DIST_DIR ?? defaultDashboardDir()),
   };
   if (parsed.ADMIN_API_KEY) config.adminApiKey = parsed.ADMIN_API_KEY;
   if (parsed.BOOTSTRAP_API_KEY) config.bootstrapApiKey = parsed.BOOTSTRAP_API_KEY;

@@ -44,6 +44,17 @@ export const ERROR_GROUPS: ErrorGroup[] = [
     },
   },
   {
+    title: 'Dashboard sessions',
+    entries: {
+      session_expired: e(401, 'The dashboard session cookie is missing, or its session was signed out, idle longer than DASHBOARD_SESSION_IDLE_SECONDS, older than DASHBOARD_SESSION_MAX_SECONDS, or its key or operator revoked.', 'Sign in again with POST /dashboard/session.'),
+      csrf_token_invalid: e(403, 'A change made with the session cookie came without the session\'s CSRF token in X-CSRF-Token, or with another one.', 'Send the csrf_token of GET /dashboard/session in X-CSRF-Token with every POST, PUT, PATCH and DELETE.'),
+      cross_origin_request: e(403, 'A change made with the session cookie came from another origin (Origin or Sec-Fetch-Site).', 'Make changes from the dashboard\'s own pages; an API client sends its key in X-API-Key instead of the cookie.'),
+      mode_key_required: e(403, 'The session holds no key of the mode asked for: a test key never opens live data.', 'Send a key of that mode of the same merchant as api_key with POST /dashboard/session/mode.'),
+      mode_key_mismatch: e(422, 'The key sent to switch mode belongs to another merchant or another mode.', 'Send a key of the session\'s merchant, of the mode asked for.'),
+      mode_switch_not_allowed: e(403, 'An operator session has no mode to switch.', 'Operators use the admin API, which spans both modes.'),
+    },
+  },
+  {
     title: 'Authentication, rate limits and the test clock',
     entries: {
       unauthorized: e(401, 'Credentials are missing or not valid.', 'Send a valid key in X-API-Key.'),

@@ -18,5 +18,5 @@ export const gatewayCollections: CollectionSpec[] = [
   { name: API_KEYS, indexes: [{ fields: ['key_hash'], unique: true, acrossMerchants: true }] },
   { name: SETTINGS, indexes: [{ fields: ['name'], unique: true }] },
   { name: OPERATORS, indexes: [{ fields: ['name'], unique: true }, { fields: ['key_hash'], unique: true }] },
-  { name: ADMIN_AUDIT, indexes: [{ fields: ['operator_id'] }] },
+  { name: ADMIN_AUDIT, indexes: [{ fields: ['operator_id'] }, { fields: ['subject_merchant_id'] }, { fields: ['session_id_prefix'] }] },
 ];

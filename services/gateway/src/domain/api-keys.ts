@@ -80,14 +80,33 @@ export function authenticateApiKey({ merchants, keys, clock, pepper }: Authentic
     const hash = hashApiKey(apiKey, pepper());
     const record = await keys.findByHash(hash);
     if (!record || !constantTimeEquals(record.key_hash, hash)) throw new InvalidApiKey('unknown');
-    if (record.revoked_at) throw new InvalidApiKey('revoked', record.id);
-    const merchant = await merchants.get(record.merchant_id);
-    if (!merchant) throw new InvalidApiKey('merchant_unknown', record.id);
-    if (record.expires_at && record.expires_at <= clock.now().toISOString()) throw new InvalidApiKey('expired', record.id);
-    const scopes = record.scopes.includes(SCOPES.merchant)
-      ? [SCOPES.merchant, ...(merchant.card_data_access ? [SCOPES.cardData] : [])]
-      : [...record.scopes];
-    return { merchantId: merchant.id, keyId: record.id, scopes, mode: record.mode, ...(merchant.rate_limit ? { rateLimit: merchant.rate_limit } : {}) };
+    return resolveRecord(record, { merchants, clock });
+  };
+}
+
+/**
+ * A stored key as a request's credential, or the refusal: revoked, expired, or of a merchant that is
+ * gone. Shared by the key in X-API-Key and the key behind a dashboard session (checked on every request).
+ */
+async function resolveRecord(record: ApiKeyRecord, { merchants, clock }: Pick<AuthenticateApiKeyPorts, 'merchants' | 'clock'>): Promise<ResolvedKey> {
+  if (record.revoked_at) throw new InvalidApiKey('revoked', record.id);
+  const merchant = await merchants.get(record.merchant_id);
+  if (!merchant) throw new InvalidApiKey('merchant_unknown', record.id);
+  if (record.expires_at && record.expires_at <= clock.now().toISOString()) throw new InvalidApiKey('expired', record.id);
+  const scopes = record.scopes.includes(SCOPES.merchant)
+    ? [SCOPES.merchant, ...(merchant.card_data_access ? [SCOPES.cardData] : [])]
+    : [...record.scopes];
+  return { merchantId: merchant.id, keyId: record.id, scopes, mode: record.mode, ...(merchant.rate_limit ? { rateLimit: merchant.rate_limit } : {}) };
+}
+
+/** The key a dashboard session was opened with, checked again as on every request (a revocation ends the session's access at once). */
+export type ResolveApiKeyById = (merchantId: string, keyId: string) => Promise<ResolvedKey>;
+
+export function resolveApiKeyById({ merchants, keys, clock }: Omit<AuthenticateApiKeyPorts, 'pepper' | 'keys'> & { keys: Pick<ApiKeyRepository, 'get'> }): ResolveApiKeyById {
+  return async (merchantId, keyId) => {
+    const record = await keys.get(merchantId, keyId);
+    if (!record) throw new InvalidApiKey('unknown', keyId);
+    return resolveRecord(record, { merchants, clock });
   };
 }
 
@@ -119,6 +138,7 @@ export function revokeApiKey({ keys, clock }: { keys: Pick<ApiKeyRepository, 'ge
 export interface ApiKeys {
   issue: IssueApiKey;
   authenticate: AuthenticateApiKey;
+  resolveById: ResolveApiKeyById;
   list: ListApiKeys;
   revoke: RevokeApiKey;
 }

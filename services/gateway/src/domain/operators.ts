@@ -69,6 +69,17 @@ export function authenticateOperator({ operators, pepper }: { operators: Pick<Op
   };
 }
 
+export type ResolveOperatorById = (id: string) => Promise<Operator>;
+
+/** The operator a dashboard session was opened by, read again on every request: a revoked operator's session stops at once. */
+export function resolveOperatorById({ operators }: { operators: Pick<OperatorRepository, 'get'> }): ResolveOperatorById {
+  return async (id) => {
+    const operator = await operators.get(id);
+    if (!operator || operator.revoked_at) throw new UnauthorizedError('The admin key is not valid.', 'invalid_admin_key');
+    return operator;
+  };
+}
+
 export type EnsureBootstrapOperator = (adminApiKey: string) => Promise<Operator>;
 
 /**
@@ -93,4 +104,5 @@ export interface Operators {
   list: ListOperators;
   revoke: RevokeOperator;
   authenticate: AuthenticateOperator;
+  resolveById: ResolveOperatorById;
 }

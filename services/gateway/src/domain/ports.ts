@@ -2,6 +2,7 @@ import type { ApiKeyRecord, Merchant } from './merchant';
 import type { Operator } from './operators';
 import type { AdminAuditEntry, AdminAuditFilter } from './admin-audit';
 import type { RateLimit } from './rate-limit';
+import type { DashboardSession } from './dashboard-sessions';
 
 export interface PageRequest {
   limit: number;
@@ -63,4 +64,19 @@ export interface SettingRepository {
   find(name: string): Promise<string | null>;
   /** Fails with duplicate_key when the name is taken. */
   insert(name: string, value: string): Promise<void>;
+}
+
+/**
+ * Dashboard sessions, shared by every gateway instance. A session is kept until its absolute end; its
+ * last use separately, for the idle time, so that marking activity never overwrites a mode switch.
+ */
+export interface DashboardSessionRepository {
+  insert(session: DashboardSession, lastSeenAt: string, keep: { lifetimeMs: number; idleMs: number }): Promise<void>;
+  /** The session under this hash and its last use (null once the idle record lapsed); null when none. */
+  get(idHash: string): Promise<{ session: DashboardSession; lastSeenAt: string | null } | null>;
+  /** Marks a use; the record of it is kept for `keepMs`. */
+  touch(idHash: string, at: string, keepMs: number): Promise<void>;
+  /** Stores the changed session (a mode switch) for the rest of its lifetime. */
+  replace(session: DashboardSession, lifetimeMs: number): Promise<void>;
+  delete(idHash: string): Promise<void>;
 }

@@ -2,12 +2,16 @@ import express from 'express';
 import type { NextFunction, Request, Response } from 'express';
 import { z } from 'zod';
 import { SCOPES, SYSTEM_MERCHANT_ID } from '@vaultline/auth';
+import { ForbiddenError } from '@vaultline/core';
 import type { Logger } from '@vaultline/logger';
-import { JSON_BODY_TYPES, RouteNotFoundError, assertBodyType, bodyParsers, contentTypeGuard, listResponse, parseInput, parsePageQuery, requestIdOf } from '@vaultline/http';
+import { JSON_BODY_TYPES, RouteNotFoundError, assertBodyType, bodyParsers, contentTypeGuard, listResponse, parseInput, parsePageQuery } from '@vaultline/http';
 import type { ApiKeys } from '../domain/api-keys';
 import type { Merchants } from '../domain/merchants';
 import type { Operator, Operators } from '../domain/operators';
-import { idsInPath, type AdminAudit } from '../domain/admin-audit';
+import { adminKeyActor, type AdminAudit } from '../domain/admin-audit';
+import type { ActiveSession } from '../domain/dashboard-sessions';
+import { auditOnceAnswered } from './audit-on-answer';
+import { sessionActor, type SessionOfRequest } from './dashboard-session';
 import { isSafePath, isUpstreamService, type UpstreamService } from '../domain/routing';
 import type { Upstream } from './upstream';
 import { assertDeclaredLength } from './read-body';
@@ -16,14 +20,21 @@ import { toMerchantView } from './merchant.view';
 import { toOperatorView } from './operator.view';
 
 const createMerchantSchema = z.strictObject({ name: z.string().trim().min(1).max(200), card_data_access: z.boolean().optional() });
-const createKeySchema = z.strictObject({ mode: z.enum(['test', 'live']).optional(), label: z.string().max(200).optional() });
+const createKeySchema = z.strictObject({ mode: z.enum(['test', 'live']).optional(), label: z.string().max(200).optional(), scope: z.enum(['merchant', 'dashboard']).optional() });
 const rateLimitSchema = z.strictObject({
   per_second: z.number().positive().max(1_000_000),
   burst: z.number().int().min(1).max(1_000_000),
 });
 const updateMerchantSchema = z.strictObject({ rate_limit: rateLimitSchema.nullable().optional() });
 const createOperatorSchema = z.strictObject({ name: z.string().trim().min(1).max(100) });
-const auditQuery = z.object({ operator_id: z.uuid().optional() });
+const auditQuery = z.object({
+  operator_id: z.uuid().optional(),
+  merchant_id: z.uuid().optional(),
+  via: z.enum(['admin_key', 'dashboard_session']).optional(),
+  session_id_prefix: z.string().regex(/^[0-9a-f]{12}$/, { message: 'must be the 12 hex characters of an entry' }).optional(),
+  key_id: z.uuid().optional(),
+  role: z.enum(['merchant', 'dashboard', 'operator']).optional(),
+});
 const idParam = z.uuid();
 
 export interface AdminDeps {
@@ -36,6 +47,8 @@ export interface AdminDeps {
   upstreams: Record<UpstreamService, Upstream>;
   bodyLimitBytes: number;
   logger: Logger;
+  /** The dashboard session of a request without X-Admin-Key (an operator's, for the admin API). */
+  sessionOf: SessionOfRequest;
 }
 
 /**
@@ -50,27 +63,21 @@ export function adminRoutes(deps: AdminDeps): express.Router {
 
   router.use((req: Request, res: Response, next: NextFunction) => {
     if (!deps.enabled) throw new RouteNotFoundError(req.method, req.originalUrl.split('?')[0] ?? '');
-    const path = req.originalUrl.split('?')[0] ?? '';
-    // 'close' also fires when the client went away before the answer: recorded as 499.
-    res.once('close', () => {
-      const operator = res.locals.operator as Operator | undefined;
-      const created = typeof res.locals.createdId === 'string' ? [res.locals.createdId] : [];
-      const action = {
-        operator_id: operator?.id ?? null,
-        operator_name: operator?.name ?? null,
-        method: req.method,
-        path: path.length > 500 ? `${path.slice(0, 500)}…` : path,
-        target_ids: [...idsInPath(path), ...created],
-        status: res.writableFinished ? res.statusCode : 499,
-        request_id: requestIdOf(req),
-      };
-      deps.audit.record(action).catch((error: unknown) => deps.logger.error({ err: error, ...action }, 'admin audit entry not written'));
-    });
+    auditOnceAnswered(req, res, deps, () => (res.locals.session ? sessionActor(res.locals.session as ActiveSession) : adminKeyActor(res.locals.operator as Operator | undefined)));
     next();
   });
 
+  // X-Admin-Key, or else an operator's dashboard session (its cookie, with the CSRF checks on a change).
   router.use(async (req: Request, res: Response, next: NextFunction) => {
-    res.locals.operator = await deps.operators.authenticate(req.get('x-admin-key'));
+    const adminKey = req.get('x-admin-key');
+    const session = adminKey === undefined ? await deps.sessionOf(req) : null;
+    if (session) {
+      res.locals.session = session;
+      if (session.principal.kind !== 'operator') throw new ForbiddenError('A merchant\'s dashboard session does not reach the admin API.', 'insufficient_scope');
+      res.locals.operator = session.principal.operator;
+    } else {
+      res.locals.operator = await deps.operators.authenticate(adminKey);
+    }
     next();
   });
 
@@ -95,8 +102,19 @@ export function adminRoutes(deps: AdminDeps): express.Router {
   router.use('/operators', operators);
 
   router.get('/audit', async (req, res) => {
-    const filter = parseInput(auditQuery, { operator_id: req.query.operator_id });
-    const page = await deps.audit.list(filter.operator_id ? { operatorId: filter.operator_id } : {}, { ...parsePageQuery(req.query), order: 'desc' });
+    const q = req.query;
+    const filter = parseInput(auditQuery, { operator_id: q.operator_id, merchant_id: q.merchant_id, via: q.via, session_id_prefix: q.session_id_prefix, key_id: q.key_id, role: q.role });
+    const page = await deps.audit.list(
+      {
+        ...(filter.operator_id ? { operatorId: filter.operator_id } : {}),
+        ...(filter.merchant_id ? { merchantId: filter.merchant_id } : {}),
+        ...(filter.via ? { via: filter.via } : {}),
+        ...(filter.session_id_prefix ? { sessionIdPrefix: filter.session_id_prefix } : {}),
+        ...(filter.key_id ? { keyId: filter.key_id } : {}),
+        ...(filter.role ? { role: filter.role } : {}),
+      },
+      { ...parsePageQuery(req.query), order: 'desc' },
+    );
     res.json(listResponse(page, (entry) => entry));
   });
 
@@ -129,7 +147,7 @@ export function adminRoutes(deps: AdminDeps): express.Router {
   merchants.post('/:merchantId/api-keys', async (req, res) => {
     const merchantId = parseInput(idParam, req.params.merchantId);
     const input = parseInput(createKeySchema, req.body ?? {});
-    const { record, apiKey } = await deps.apiKeys.issue(merchantId, { mode: input.mode ?? 'test', label: input.label ?? null });
+    const { record, apiKey } = await deps.apiKeys.issue(merchantId, { mode: input.mode ?? 'test', label: input.label ?? null, scopes: [input.scope ?? SCOPES.merchant] });
     res.locals.createdId = record.id;
     res.status(201).json({ ...toApiKeyView(record), api_key: apiKey });
   });

@@ -13,6 +13,10 @@ import type { IdempotencyGuard } from './idempotency.middleware';
 import { rememberClientAddress, type TrustProxy } from './client-address';
 import { RateLimited, type TakeRequestToken } from '../domain/rate-limit';
 import type { ResolvedKey } from '../domain/merchant';
+import type { AdminAudit } from '../domain/admin-audit';
+import { dashboardKeyMay } from '../domain/dashboard-access';
+import { auditOnceAnswered } from './audit-on-answer';
+import { sessionActor, type SessionOfRequest } from './dashboard-session';
 
 export interface EdgeDeps {
   logger: Logger;
@@ -36,6 +40,14 @@ export interface EdgeDeps {
   publicBaseUrl: string;
   /** RED per route: merchant routes by their prefix (/tokens, /payments…), the admin API by its express patterns. */
   metrics: ServiceMetrics;
+  /** The dashboard session of a request without an API key (cookie authentication). */
+  sessionOf: SessionOfRequest;
+  /** /dashboard/session (sign-in, who am I, the mode switch, sign-out). */
+  dashboardSession: express.Router;
+  /** The dashboard's built files at /dashboard. */
+  dashboardApp: express.RequestHandler;
+  /** Where changes made through a dashboard session are written. */
+  audit: AdminAudit;
 }
 
 /**
@@ -75,6 +87,8 @@ export function createEdgeApp(deps: EdgeDeps): express.Express {
   });
   app.use(deps.docs);
 
+  app.use('/dashboard/session', deps.dashboardSession);
+  app.use('/dashboard', deps.dashboardApp);
   app.use('/admin', deps.admin);
   app.use(merchantEdge(deps));
   // A live key with the test clock is a refusal too: audited like a 401/403.
@@ -94,17 +108,14 @@ function merchantEdge(deps: EdgeDeps) {
     let mode: ApiKeyMode | undefined;
     if (route?.access !== 'public') {
       // A refusal (InvalidApiKey with its reason and key id) is logged at warn by the error handler.
-      const key = await deps.apiKeys.authenticate(req.get('x-api-key'));
+      const key = await merchantCredential(deps, req, res);
       if (key.mode === 'live' && req.get(TEST_CLOCK_HEADER) !== undefined) throw new TestClockNotAllowed();
       await limitRate(deps.rateLimit, key, res);
       merchantId = key.merchantId;
-      scopes = key.scopes;
       mode = key.mode;
       tagServerSpan('vaultline.merchant_id', merchantId);
       if (!route) throw notFound();
-      if (!scopes.includes(SCOPES.merchant) && !(route.prefix === '/cde-import' && req.method === 'POST' && scopes.includes(SCOPES.cdeImport))) {
-        throw new ForbiddenError('This API key may only call POST /cde-import.', 'insufficient_scope');
-      }
+      scopes = scopesForRoute(key.scopes, route.prefix, req);
     }
     if (!route || !isSafePath(req.path)) throw notFound();
     // A form sent to a JSON route would parse as one meaningless key and answer "amount is required": 415 names the type instead.
@@ -113,6 +124,35 @@ function merchantEdge(deps: EdgeDeps) {
     const owner = route.access === 'merchant' && mode ? { merchantId, mode } : null;
     await deps.idempotency(req, res, owner, (request) => deps.upstreams[route.service].send(request, res, call));
   };
+}
+
+/**
+ * The merchant behind a request: its X-API-Key, or else its dashboard session (the cookie; CSRF checked
+ * on a change). A change through a session is written to the audit log with the session's identity.
+ */
+async function merchantCredential(deps: EdgeDeps, req: Request, res: Response): Promise<ResolvedKey> {
+  const apiKey = req.get('x-api-key');
+  const session = apiKey === undefined ? await deps.sessionOf(req) : null;
+  if (!session) return deps.apiKeys.authenticate(apiKey);
+  if (session.principal.kind !== 'merchant') throw new ForbiddenError('An operator\'s dashboard session reaches the admin API only.', 'insufficient_scope');
+  if (!READ_METHODS.has(req.method)) auditOnceAnswered(req, res, deps, () => sessionActor(session));
+  return session.principal.key;
+}
+
+const READ_METHODS = new Set(['GET', 'HEAD']);
+
+/**
+ * The scopes the service is called with, once the key may call the route: a merchant key its own; an
+ * import key POST /cde-import only; a dashboard key what dashboard-access.ts allows, as `merchant`.
+ */
+function scopesForRoute(keyScopes: string[], prefix: string, req: Request): string[] {
+  if (keyScopes.includes(SCOPES.merchant)) return keyScopes;
+  if (keyScopes.includes(SCOPES.dashboard)) {
+    if (!dashboardKeyMay(req.method, req.path)) throw new ForbiddenError('A dashboard key reads; of the changes it makes only capture, cancel, refund and a webhook delivery\'s replay.', 'insufficient_scope');
+    return [SCOPES.merchant];
+  }
+  if (prefix === '/cde-import' && req.method === 'POST' && keyScopes.includes(SCOPES.cdeImport)) return keyScopes;
+  throw new ForbiddenError('This API key may only call POST /cde-import.', 'insufficient_scope');
 }
 
 /**

@@ -44,7 +44,7 @@ const HOP_BY_HOP = ['connection', 'keep-alive', 'proxy-authenticate', 'proxy-aut
 
 /**
  * Request headers never forwarded: hop-by-hop, Host and the length (set for the body sent), the
- * merchant's own credentials (X-API-Key, X-Admin-Key), anything that could pass for internal identity
+ * merchant's own credentials (X-API-Key, X-Admin-Key, the dashboard's cookie and CSRF token), anything that could pass for internal identity
  * (Authorization is replaced by the internal JWT; X-Forward-Authorization is set only by us), and the
  * request id / trace headers, which the gateway sets itself.
  */
@@ -62,6 +62,9 @@ const STRIPPED_REQUEST_HEADERS = new Set([
   'tracestate',
   'baggage',
   'x-forwarded-for',
+  // The dashboard's session cookie and CSRF token: the gateway's own credentials, like X-API-Key.
+  'cookie',
+  'x-csrf-token',
 ]);
 const STRIPPED_RESPONSE_HEADERS = new Set([...HOP_BY_HOP, 'x-request-id', 'x-powered-by', 'date']);
 

@@ -1,5 +1,5 @@
 import { InternalTokenSigner, InternalTokenVerifier, generateInternalKeyPair } from '@vaultline/auth';
-import { systemClock } from '@vaultline/core';
+import { systemClock, type Clock } from '@vaultline/core';
 import { openBus } from '@vaultline/bus';
 import { MemoryTtlStore } from '@vaultline/ttl';
 import { createLogger } from '@vaultline/logger';
@@ -68,14 +68,14 @@ export async function startGateway(
   upstreams: Upstreams,
   store: DocumentStore,
   env: Record<string, string> = {},
-  options: { inProcess?: boolean } = {},
+  options: { inProcess?: boolean; clock?: Clock } = {},
 ): Promise<RunningGateway> {
   const runtime: ServiceRuntime = {
     store,
     bus: await openBus('memory://'),
-    ttl: new MemoryTtlStore(),
+    ttl: new MemoryTtlStore({ clock: options.clock ?? systemClock }),
     logger: createLogger({ service: 'gateway', level: 'silent' }),
-    clock: systemClock,
+    clock: options.clock ?? systemClock,
     signer: new InternalTokenSigner('gateway', upstreams.gatewayKeys.privateKeyPem),
     verifier: new InternalTokenVerifier('gateway', { importer: upstreams.importerKeys.publicKeyPem, gateway: upstreams.gatewayKeys.publicKeyPem }),
     serviceUrls: upstreams.urls,
