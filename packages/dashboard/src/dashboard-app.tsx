@@ -7,6 +7,8 @@ import { currentSession, signOut, switchMode, type Session } from './api/session
 import { App } from './app-context';
 import { ErrorState, Loading } from './components/states';
 import { SignInPage } from './pages/sign-in';
+import { matchPath } from './router';
+import { ROUTES } from './routes';
 import { Shell } from './shell';
 
 type Boot = { status: 'checking' } | { status: 'failed'; error: unknown } | { status: 'signed-out'; notice?: string } | { status: 'signed-in'; session: Session };
@@ -43,17 +45,25 @@ export function DashboardApp() {
     [session],
   );
 
+  const signedIn = (fresh: Session) => {
+    // Back to the page the session ended on when this session has it; else to the start page (an operator
+    // signing in where a merchant's page was open).
+    const path = window.location.hash.replace(/^#/, '').split('?')[0] || '/';
+    if (!ROUTES[fresh.kind].some((route) => matchPath(route.pattern, path))) window.location.hash = '#/';
+    setBoot({ status: 'signed-in', session: fresh });
+  };
+
   if (boot.status === 'checking') return <Loading what="the dashboard" />;
   if (boot.status === 'failed') return <ErrorState error={boot.error} retry={check} />;
-  if (boot.status === 'signed-out' || !context) return <SignInPage notice={boot.status === 'signed-out' ? boot.notice : undefined} onSignedIn={(fresh) => setBoot({ status: 'signed-in', session: fresh })} />;
+  if (boot.status === 'signed-out' || !context) return <SignInPage notice={boot.status === 'signed-out' ? boot.notice : undefined} onSignedIn={signedIn} />;
 
   const onSignOut = async () => {
     await signOut(context.session).catch(() => undefined);
     setBoot({ status: 'signed-out', notice: 'You are signed out.' });
     window.location.hash = '#/';
   };
-  const onSwitchMode = async (mode: Mode) => {
-    const switched = await switchMode(context.session, mode);
+  const onSwitchMode = async (mode: Mode, apiKey?: string) => {
+    const switched = await switchMode(context.session, mode, apiKey);
     setBoot({ status: 'signed-in', session: switched });
   };
   return (

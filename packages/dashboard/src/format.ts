@@ -14,10 +14,13 @@ export function money(minor: number | null | undefined, currency: string): strin
 
 const DATE_TIME = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' });
 
-export function dateTime(iso: string | null | undefined): string {
+const DATE_TIME_SECONDS = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeStyle: 'medium', timeZone: 'UTC' });
+
+/** A time in UTC, to the minute; `seconds` where events follow each other quickly (a payment's timeline). */
+export function dateTime(iso: string | null | undefined, seconds = false): string {
   if (!iso) return '—';
   const date = new Date(iso);
-  return Number.isNaN(date.getTime()) ? iso : `${DATE_TIME.format(date)} UTC`;
+  return Number.isNaN(date.getTime()) ? iso : `${(seconds ? DATE_TIME_SECONDS : DATE_TIME).format(date)} UTC`;
 }
 
 /** A machine word (requested_by_customer) as words. */

@@ -1,6 +1,6 @@
 // Every page of the dashboard, by role: the navigation and the router read this one list.
 import type { FunctionComponent } from 'preact';
-import type { Role } from './api/session';
+import type { SessionKind } from './api/session';
 import { ApiKeysPage } from './pages/merchant/api-keys';
 import { CustomerPage } from './pages/merchant/customer';
 import { CustomersPage } from './pages/merchant/customers';
@@ -36,7 +36,7 @@ export interface Route {
   nav?: string;
 }
 
-export const ROUTES: Record<Role, Route[]> = {
+export const ROUTES: Record<SessionKind, Route[]> = {
   merchant: [
     { pattern: '/', page: OverviewPage, nav: 'Overview' },
     { pattern: '/payments', page: PaymentsPage, nav: 'Payments' },

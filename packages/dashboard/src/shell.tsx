@@ -1,16 +1,14 @@
 // The signed-in frame: the always-visible test/live switch, sign-out, the navigation and the routed page.
 import type { Mode } from '@vaultline/node';
-import { useState } from 'preact/hooks';
-import type { Session } from './api/session';
 import { useApp } from './app-context';
-import { describeError } from './components/states';
+import { ModeSwitch } from './components/mode-switch';
 import { ROUTES } from './routes';
 import { matchPath, useLocation } from './router';
 
-export function Shell({ onSignOut, onSwitchMode }: { onSignOut: () => Promise<void>; onSwitchMode: (mode: Mode) => Promise<void> }) {
+export function Shell({ onSignOut, onSwitchMode }: { onSignOut: () => Promise<void>; onSwitchMode: (mode: Mode, apiKey?: string) => Promise<void> }) {
   const { session } = useApp();
   const location = useLocation();
-  const routes = ROUTES[session.role];
+  const routes = ROUTES[session.kind];
   const matched = routes.map((route) => ({ route, params: matchPath(route.pattern, location.path) })).find((candidate) => candidate.params);
   const current = routes.filter((route) => route.nav && (route.pattern === '/' ? location.path === '/' : location.path.startsWith(route.pattern))).at(-1);
 
@@ -22,10 +20,10 @@ export function Shell({ onSignOut, onSwitchMode }: { onSignOut: () => Promise<vo
       <header class="topbar">
         <span class="brand">Vaultline</span>
         <span class="who">
-          {session.role === 'operator' ? 'Operator' : 'Merchant'}
+          {session.kind === 'operator' ? 'Operator' : session.role === 'dashboard' ? 'Support (read-mostly)' : 'Merchant'}
           {session.name ? `: ${session.name}` : ''}
         </span>
-        <ModeSwitch session={session} onSwitch={onSwitchMode} />
+        {session.kind === 'merchant' && <ModeSwitch session={session} onSwitch={onSwitchMode} />}
         <button type="button" class="button" onClick={() => void onSignOut()}>
           Sign out
         </button>
@@ -63,30 +61,5 @@ export function Shell({ onSignOut, onSwitchMode }: { onSignOut: () => Promise<vo
         </main>
       </div>
     </div>
-  );
-}
-
-function ModeSwitch({ session, onSwitch }: { session: Session; onSwitch: (mode: Mode) => Promise<void> }) {
-  const [error, setError] = useState<string | null>(null);
-  const choose = (mode: Mode) => {
-    if (mode === session.mode) return;
-    setError(null);
-    onSwitch(mode).catch((failure: unknown) => setError(describeError(failure)));
-  };
-  return (
-    <fieldset class="mode-switch">
-      <legend class="visually-hidden">Data shown</legend>
-      {(['test', 'live'] as const).map((mode) => (
-        <label key={mode} class={session.mode === mode ? 'checked' : undefined}>
-          <input type="radio" name="mode" value={mode} checked={session.mode === mode} onChange={() => choose(mode)} />
-          {mode === 'test' ? 'Test data' : 'Live data'}
-        </label>
-      ))}
-      {error && (
-        <span class="form-error" role="alert">
-          {error}
-        </span>
-      )}
-    </fieldset>
   );
 }

@@ -3,54 +3,64 @@
 // CSRF token answered here goes with every later request.
 import { CSRF_HEADER, VaultlineError, type Mode } from '@vaultline/node';
 
-export type Role = 'merchant' | 'operator';
+/** Which pages a session sees: a merchant's (opened with a merchant key) or an operator's. */
+export type SessionKind = 'merchant' | 'operator';
+/** What the key that opened it may do: `dashboard` keys are read-mostly (capture, cancel, refund, replay, explain). */
+export type Role = 'merchant' | 'dashboard' | 'operator';
 
 export interface Session {
+  kind: SessionKind;
   role: Role;
+  /** The merchant session's mode (an operator's session has none: shown as test). */
   mode: Mode;
+  /** The modes the session holds a key of: switching to another asks for that mode's key once. */
+  modes: Mode[];
   csrfToken: string;
-  /** Who is signed in, as the session names them (merchant name or operator name). */
+  /** Who is signed in: the merchant's or the operator's name. */
   name: string | null;
   merchantId: string | null;
-  /** The key's scopes: a `dashboard` key is read-mostly. */
-  scopes: string[];
+  keyId: string | null;
   expiresAt: string | null;
+  idleExpiresAt: string | null;
 }
 
 const SESSION_PATH = '/dashboard/session';
 
+/** GET/POST /dashboard/session's answer (the gateway's sessionView). */
 interface SessionView {
-  role?: string;
-  kind?: string;
-  mode?: string;
-  csrf_token?: string;
-  name?: string | null;
-  merchant_id?: string | null;
-  merchant_name?: string | null;
-  operator_name?: string | null;
-  scopes?: string[];
-  expires_at?: string | null;
-  absolute_expires_at?: string | null;
+  kind: SessionKind;
+  role: Role;
+  mode: Mode | null;
+  modes: Mode[];
+  csrf_token: string;
+  merchant_id: string | null;
+  merchant_name: string | null;
+  operator_name: string | null;
+  key_id: string | null;
+  expires_at: string | null;
+  idle_expires_at: string | null;
 }
 
 function sessionOf(view: SessionView): Session {
-  const role = (view.role ?? view.kind) === 'operator' ? 'operator' : 'merchant';
   return {
-    role,
-    mode: view.mode === 'live' ? 'live' : 'test',
-    csrfToken: view.csrf_token ?? '',
-    name: view.name ?? view.merchant_name ?? view.operator_name ?? null,
-    merchantId: view.merchant_id ?? null,
-    scopes: view.scopes ?? [],
-    expiresAt: view.expires_at ?? view.absolute_expires_at ?? null,
+    kind: view.kind,
+    role: view.role,
+    mode: view.mode ?? 'test',
+    modes: view.modes,
+    csrfToken: view.csrf_token,
+    name: view.merchant_name ?? view.operator_name,
+    merchantId: view.merchant_id,
+    keyId: view.key_id,
+    expiresAt: view.expires_at,
+    idleExpiresAt: view.idle_expires_at,
   };
 }
 
-async function sessionCall(method: string, body?: unknown, csrfToken?: string): Promise<Response> {
+async function sessionCall(method: string, body?: unknown, csrfToken?: string, subPath = ''): Promise<Response> {
   const headers: Record<string, string> = { Accept: 'application/json' };
   if (body !== undefined) headers['Content-Type'] = 'application/json';
   if (csrfToken) headers[CSRF_HEADER] = csrfToken;
-  const response = await fetch(SESSION_PATH, { method, headers, credentials: 'same-origin', ...(body !== undefined ? { body: JSON.stringify(body) } : {}) });
+  const response = await fetch(`${SESSION_PATH}${subPath}`, { method, headers, credentials: 'same-origin', ...(body !== undefined ? { body: JSON.stringify(body) } : {}) });
   if (!response.ok && response.status !== 401) throw await VaultlineError.fromResponse(response);
   return response;
 }
@@ -73,9 +83,12 @@ export async function signOut(session: Session): Promise<void> {
   await sessionCall('DELETE', undefined, session.csrfToken);
 }
 
-/** Switches the session between test and live data: the same key's other world. */
-export async function switchMode(session: Session, mode: Mode): Promise<Session> {
-  const response = await sessionCall('PATCH', { mode }, session.csrfToken);
+/**
+ * Switches the session between test and live data. A mode the session holds no key of needs that mode's key
+ * of the same merchant once (403 mode_key_required without it).
+ */
+export async function switchMode(session: Session, mode: Mode, apiKey?: string): Promise<Session> {
+  const response = await sessionCall('POST', { mode, ...(apiKey ? { api_key: apiKey } : {}) }, session.csrfToken, '/mode');
   if (response.status === 401) throw await VaultlineError.fromResponse(response);
   return sessionOf((await response.json()) as SessionView);
 }

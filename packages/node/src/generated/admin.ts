@@ -42,7 +42,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The append-only log of admin requests, newest first: who, what, when, outcome (never request bodies) */
+        /**
+         * The append-only log of admin requests and of changes made through dashboard sessions, newest first: who, what, when, outcome (never request bodies)
+         * @description Every /admin request (refused ones too), and every change (any method but GET and HEAD) a dashboard session made on the merchant API, with its sign-in, mode switch and sign-out. The filters are combined with AND.
+         */
         get: operations["listAdminAudit"];
         put?: never;
         post?: never;
@@ -212,9 +215,30 @@ export interface components {
         AdminAuditEntry: {
             id: components["schemas"]["ObjectId"];
             at: components["schemas"]["Timestamp"];
-            /** @description Null when the admin key was missing or refused. */
+            /** @description Null when the admin key was missing or refused, and for a merchant's dashboard session. */
             operator_id: string | null;
             operator_name: string | null;
+            /** @description The merchant a dashboard session acted for; null for operators. */
+            merchant_id: string | null;
+            /**
+             * @description The mode a merchant's dashboard session acted in; null for operators.
+             * @enum {string|null}
+             */
+            mode: "test" | "live" | null;
+            /**
+             * @description How the request was signed: X-Admin-Key, or a dashboard session's cookie.
+             * @enum {string}
+             */
+            via: "admin_key" | "dashboard_session";
+            /** @description The first 12 hex characters of the dashboard session's stored hash (its entries share it); null for an admin key. */
+            session_id_prefix: string | null;
+            /** @description The API key a merchant's dashboard session acts with. */
+            key_id: string | null;
+            /**
+             * @description The dashboard session's role: the kind of key that opened it.
+             * @enum {string|null}
+             */
+            role: "merchant" | "dashboard" | "operator" | null;
             method: string;
             /** @description Without the query string. */
             path: string;
@@ -263,6 +287,12 @@ export interface components {
              */
             mode?: "test" | "live";
             label?: string;
+            /**
+             * @description `merchant`: a secret key (the whole merchant API). `dashboard`: a read-mostly key for the dashboard and support staff — every GET, and of the changes only capture, cancel, refund, a webhook delivery's replay and the flow matrix's explain.
+             * @default merchant
+             * @enum {string}
+             */
+            scope?: "merchant" | "dashboard";
         };
         ApiKey: {
             id: components["schemas"]["ObjectId"];
@@ -526,6 +556,13 @@ export interface operations {
                 starting_after?: components["parameters"]["StartingAfter"];
                 order?: components["parameters"]["Order"];
                 operator_id?: components["schemas"]["ObjectId"];
+                /** @description Entries of this merchant's dashboard sessions. */
+                merchant_id?: components["schemas"]["ObjectId"];
+                via?: "admin_key" | "dashboard_session";
+                /** @description One dashboard session's entries. */
+                session_id_prefix?: string;
+                key_id?: components["schemas"]["ObjectId"];
+                role?: "merchant" | "dashboard" | "operator";
             };
             header?: never;
             path?: never;
@@ -550,6 +587,12 @@ export interface operations {
                      *           "operator_name": "ada",
                      *           "method": "POST",
                      *           "path": "/admin/merchants",
+                     *           "merchant_id": null,
+                     *           "mode": null,
+                     *           "via": "admin_key",
+                     *           "session_id_prefix": null,
+                     *           "key_id": null,
+                     *           "role": null,
                      *           "target_ids": [
                      *             "019ab2c4-0a1b-7c2d-8e3f-4a5b6c7d8e11"
                      *           ],

@@ -40,11 +40,13 @@ export function FlowMatrixPage() {
   const [state, reload] = useAsync(() => clients.merchant.get('/flow-matrix') as Promise<FlowMatrix>, []);
   if (state.status === 'loading') return <Loading what="the flow matrix" />;
   if (state.status === 'error') return <ErrorState error={state.error} retry={reload} />;
-  return <Editor saved={state.value} onSaved={reload} />;
+  return <Editor saved={state.value} />;
 }
 
-function Editor({ saved, onSaved }: { saved: FlowMatrix; onSaved: () => void }) {
+function Editor(props: { saved: FlowMatrix }) {
   const { clients } = useApp();
+  // The version saved last: the one read, then the one each save answers (the editor stays as typed).
+  const [saved, setSaved] = useState(props.saved);
   const [text, setText] = useState(() => JSON.stringify({ default_flow: saved.default_flow, rules: saved.rules }, null, 2));
   const [sample, setSample] = useState({ use_case: 'ONE_OFF' as ExplainRequest['use_case'], amount: '50.00', currency_code: 'EUR', reference: 'order-1001', scheme: 'VISA' });
   const [check, setCheck] = useState<Check>({ state: 'checking' });
@@ -90,7 +92,7 @@ function Editor({ saved, onSaved }: { saved: FlowMatrix; onSaved: () => void }) 
     try {
       const matrix = (await clients.merchant.put('/flow-matrix', { body: draft })) as FlowMatrix;
       setSaveResult(`Saved as version ${matrix.version}.`);
-      onSaved();
+      setSaved(matrix);
     } catch (error) {
       setSaveResult(`Not saved: ${describeError(error)}`);
     } finally {

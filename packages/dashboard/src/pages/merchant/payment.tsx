@@ -121,7 +121,7 @@ function Timeline({ paymentId, version }: { paymentId: string; version: string }
     <ol class="timeline">
       {state.value.map((entry) => (
         <li key={keyOf(entry)} class={`timeline-${entry.kind}`}>
-          <time dateTime={entry.at}>{dateTime(entry.at)}</time>
+          <time dateTime={entry.at}>{dateTime(entry.at, true)}</time>
           <TimelineText entry={entry} />
         </li>
       ))}
