@@ -192,7 +192,7 @@ describe('the dashboard in a real browser (headless Chromium, embedded profile)'
     expect(await new PaymentsApi(shop.test).ok<{ version: number; rules: unknown[] }>('GET', '/flow-matrix')).toMatchObject({ version: 2, rules: draft.rules });
   }, 60_000);
 
-  it('when a webhook delivery is replayed from the endpoint page, then the receiver gets the event again', async () => {
+  it('when a webhook delivery is replayed from the endpoint page, then the receiver gets the event again, and the deliveries page by cursor', async () => {
     await visit('/webhook-endpoints', 'Webhook endpoints');
     await checked('webhook-endpoints');
     await page.getByRole('link', { name: receiver.url }).click();
@@ -204,6 +204,16 @@ describe('the dashboard in a real browser (headless Chromium, embedded profile)'
     const before = heard();
     await page.getByRole('button', { name: new RegExp(`^Replay delivery of ${eventType.replace('.', '\\.')}`) }).first().click();
     await waitFor(() => heard() > before, 15_000, 50);
+
+    // More deliveries than a page holds: the list pages by cursor, forth and back.
+    const firstPage = await page.locator('main tbody').innerText();
+    await page.getByRole('button', { name: 'Next page' }).click();
+    await page.getByText('Page 2', { exact: true }).waitFor();
+    await settled(receiver.url);
+    expect(await page.locator('main tbody tr').count()).toBeGreaterThan(0);
+    expect(await page.locator('main tbody').innerText()).not.toEqual(firstPage);
+    await page.getByRole('button', { name: 'Previous page' }).click();
+    await page.getByText('Page 1', { exact: true }).waitFor();
   }, 60_000);
 
   it('when every other merchant page is opened, then each shows its data (tokens masked only) with no axe finding', async () => {

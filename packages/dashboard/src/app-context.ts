@@ -17,3 +17,12 @@ export function useApp(): AppContext {
   if (!app) throw new Error('useApp outside a signed-in shell');
   return app;
 }
+
+/**
+ * Whether the session may change the merchant's set-up (processor accounts, webhook endpoints, the flow
+ * matrix): a `dashboard` key may not (the gateway refuses it; the pages do not offer it). Capture, cancel,
+ * refund and replay stay offered to every merchant session.
+ */
+export function useMayConfigure(): boolean {
+  return useApp().session.role !== 'dashboard';
+}

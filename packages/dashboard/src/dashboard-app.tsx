@@ -7,7 +7,7 @@ import { currentSession, signOut, switchMode, type Session } from './api/session
 import { App } from './app-context';
 import { ErrorState, Loading } from './components/states';
 import { SignInPage } from './pages/sign-in';
-import { matchPath } from './router';
+import { matchPath } from './paths';
 import { ROUTES } from './routes';
 import { Shell } from './shell';
 

@@ -3,7 +3,8 @@ import type { Mode } from '@vaultline/node';
 import { useApp } from './app-context';
 import { ModeSwitch } from './components/mode-switch';
 import { ROUTES } from './routes';
-import { matchPath, useLocation } from './router';
+import { matchPath } from './paths';
+import { useLocation } from './router';
 
 export function Shell({ onSignOut, onSwitchMode }: { onSignOut: () => Promise<void>; onSwitchMode: (mode: Mode, apiKey?: string) => Promise<void> }) {
   const { session } = useApp();

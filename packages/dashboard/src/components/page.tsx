@@ -1,3 +1,4 @@
+import { dateTime } from '../format';
 import type { ComponentChildren } from 'preact';
 import { useEffect } from 'preact/hooks';
 
@@ -30,5 +31,16 @@ export function Facts({ facts }: { facts: Array<[string, ComponentChildren]> }) 
         </div>
       ))}
     </dl>
+  );
+}
+
+/** A time in a table cell: on one line, and machine-readable. */
+export function Time({ at }: { at: string | null | undefined }) {
+  return at ? (
+    <time class="nowrap" dateTime={at}>
+      {dateTime(at)}
+    </time>
+  ) : (
+    <>—</>
   );
 }

@@ -2,8 +2,7 @@ import { useApp } from '../../app-context';
 import type { Page } from '../../api/clients';
 import type { Customer } from '../../api/types';
 import { DataList, PAGE_SIZE } from '../../components/data-list';
-import { PageHeader } from '../../components/page';
-import { dateTime } from '../../format';
+import { PageHeader, Time } from '../../components/page';
 
 export function CustomersPage() {
   const { clients } = useApp();
@@ -20,7 +19,7 @@ export function CustomersPage() {
           { header: 'Name', cell: (customer) => <a href={`#/customers/${customer.id}`}>{customer.name}</a> },
           { header: 'Email', cell: (customer) => customer.email ?? '—' },
           { header: 'Id', cell: (customer) => <code>{customer.id}</code> },
-          { header: 'Created', cell: (customer) => dateTime(customer.created_at) },
+          { header: 'Created', cell: (customer) => <Time at={customer.created_at} /> },
         ]}
       />
     </>

@@ -2,8 +2,8 @@ import { useApp } from '../../app-context';
 import type { Page } from '../../api/clients';
 import type { Dispute } from '../../api/types';
 import { DataList, PAGE_SIZE } from '../../components/data-list';
-import { Badge, PageHeader } from '../../components/page';
-import { dateTime, money, words } from '../../format';
+import { Badge, PageHeader, Time } from '../../components/page';
+import { money, words } from '../../format';
 
 export function DisputesPage() {
   const { clients } = useApp();
@@ -22,7 +22,7 @@ export function DisputesPage() {
           { header: 'Amount', numeric: true, cell: (dispute) => money(dispute.amount, dispute.currency_code) },
           { header: 'Status', cell: (dispute) => <Badge value={dispute.status} /> },
           { header: 'Reason', cell: (dispute) => words(dispute.reason) },
-          { header: 'Updated', cell: (dispute) => dateTime(dispute.updated_at) },
+          { header: 'Updated', cell: (dispute) => <Time at={dispute.updated_at} /> },
         ]}
       />
     </>

@@ -3,37 +3,18 @@
 // validation (the same errors a save would meet, naming the rule) and the preview. Saving is a PUT.
 import { useEffect, useState } from 'preact/hooks';
 import { VaultlineError } from '@vaultline/node';
-import { useApp } from '../../app-context';
+import { useApp, useMayConfigure } from '../../app-context';
+import { parseDraft } from '../../api/flow-matrix-draft';
 import type { ExplainRequest, FlowMatrix } from '../../api/types';
 import { PageHeader } from '../../components/page';
 import { describeError, ErrorState, Loading } from '../../components/states';
 import { useAsync } from '../../components/use-async';
 import { dateTime } from '../../format';
 
-interface Draft {
-  default_flow: string;
-  rules: FlowMatrix['rules'];
-}
-
 type Check = { state: 'checking' } | { state: 'invalid'; message: string } | { state: 'valid'; flow: string; rule: string | null; version: number };
 
 const PREVIEW_DELAY_MS = 300;
 const USE_CASES = ['ONE_OFF', 'RECURRING', 'UNSCHEDULED', 'SUBSEQUENT_RECURRING', 'SUBSEQUENT_UNSCHEDULED'] as const;
-
-/** The draft's text as a matrix, or why it is not one (the parts the server cannot see: JSON and shape). */
-export function parseDraft(text: string): Draft | string {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch (error) {
-    return `Not JSON: ${(error as Error).message}`;
-  }
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return 'The matrix is an object: { "default_flow": …, "rules": [ … ] }.';
-  const draft = parsed as Partial<Draft>;
-  if (typeof draft.default_flow !== 'string') return 'default_flow names a flow (a string).';
-  if (!Array.isArray(draft.rules)) return 'rules is a list of { "name", "when", "flow" }.';
-  return draft as Draft;
-}
 
 export function FlowMatrixPage() {
   const { clients } = useApp();
@@ -45,6 +26,7 @@ export function FlowMatrixPage() {
 
 function Editor(props: { saved: FlowMatrix }) {
   const { clients } = useApp();
+  const mayConfigure = useMayConfigure();
   // The version saved last: the one read, then the one each save answers (the editor stays as typed).
   const [saved, setSaved] = useState(props.saved);
   const [text, setText] = useState(() => JSON.stringify({ default_flow: saved.default_flow, rules: saved.rules }, null, 2));
@@ -104,9 +86,13 @@ function Editor(props: { saved: FlowMatrix }) {
   return (
     <>
       <PageHeader title="Flow matrix">
-        <button type="button" class="button button-primary" disabled={saving || check.state !== 'valid'} onClick={() => void save()}>
-          {saving ? 'Saving…' : 'Save the matrix'}
-        </button>
+        {mayConfigure ? (
+          <button type="button" class="button button-primary" disabled={saving || check.state !== 'valid'} onClick={() => void save()}>
+            {saving ? 'Saving…' : 'Save the matrix'}
+          </button>
+        ) : (
+          <span class="hint">A dashboard key previews changes; saving takes a secret key.</span>
+        )}
       </PageHeader>
       <p>
         Version {saved.version}

@@ -2,8 +2,7 @@ import { useApp } from '../../app-context';
 import type { Page } from '../../api/clients';
 import type { TokenImport } from '../../api/types';
 import { DataList, PAGE_SIZE } from '../../components/data-list';
-import { Badge, PageHeader } from '../../components/page';
-import { dateTime } from '../../format';
+import { Badge, PageHeader, Time } from '../../components/page';
 
 function Progress({ job }: { job: TokenImport }) {
   const done = job.counts.imported + job.counts.updated + job.counts.failed;
@@ -36,7 +35,7 @@ export function ImportsPage() {
           { header: 'State', cell: (job) => <Badge value={job.state} /> },
           { header: 'Progress', cell: (job) => <Progress job={job} /> },
           { header: 'Failure', cell: (job) => job.failure_reason ?? (job.failures.length ? job.failures.map((f) => `${f.reason} × ${f.count}`).join(', ') : '—') },
-          { header: 'Created', cell: (job) => dateTime(job.created_at) },
+          { header: 'Created', cell: (job) => <Time at={job.created_at} /> },
         ]}
       />
     </>

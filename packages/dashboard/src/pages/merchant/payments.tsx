@@ -4,8 +4,8 @@ import { flowOf, requestedAmount } from '../../api/payments';
 import type { Payment } from '../../api/types';
 import { DataList, PAGE_SIZE } from '../../components/data-list';
 import { FilterForm, filterValues } from '../../components/filters';
-import { Badge, PageHeader } from '../../components/page';
-import { dateTime, money, words } from '../../format';
+import { Badge, PageHeader, Time } from '../../components/page';
+import { money, words } from '../../format';
 import type { PageProps } from '../../routes';
 
 export const PAYMENT_STATUSES = ['processing', 'authorized', 'capturing', 'captured', 'failed', 'canceling', 'canceled'];
@@ -60,7 +60,7 @@ export function PaymentsPage({ query }: PageProps) {
           { header: 'Status', cell: (payment) => <Badge value={payment.status} /> },
           { header: 'Use case', cell: (payment) => words(payment.use_case) },
           { header: 'Flow', cell: (payment) => flowOf(payment) ?? '—' },
-          { header: 'Created', cell: (payment) => dateTime(payment.created_at) },
+          { header: 'Created', cell: (payment) => <Time at={payment.created_at} /> },
         ]}
       />
     </>

@@ -1,7 +1,7 @@
 // Processor accounts: credentials are write-only. They are typed into password fields, sent once, and the
 // API answers only a hint (the last characters) and when they were set.
 import { useState } from 'preact/hooks';
-import { useApp } from '../../app-context';
+import { useApp, useMayConfigure } from '../../app-context';
 import type { ProcessorAccount } from '../../api/types';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { PageHeader } from '../../components/page';
@@ -20,12 +20,11 @@ const CREDENTIAL_FIELDS: Record<Processor, string[]> = {
 
 export function ProcessorAccountsPage() {
   const { clients } = useApp();
+  const mayConfigure = useMayConfigure();
   const [state, reload] = useAsync(() => clients.merchant.get('/processor-accounts') as Promise<{ data: ProcessorAccount[] }>, []);
   return (
     <>
-      <PageHeader title="Processor accounts">
-        <NewAccount created={reload} />
-      </PageHeader>
+      <PageHeader title="Processor accounts">{mayConfigure && <NewAccount created={reload} />}</PageHeader>
       {state.status === 'loading' && <Loading what="processor accounts" />}
       {state.status === 'error' && <ErrorState error={state.error} retry={reload} />}
       {state.status === 'ready' && state.value.data.length === 0 && <Empty>No processor accounts: payments run on the simulator's built-in flows.</Empty>}
@@ -56,7 +55,7 @@ export function ProcessorAccountsPage() {
                     <code>{account.id}</code>
                   </td>
                   <td>
-                    <ReplaceCredentials account={account} replaced={reload} />
+                    {mayConfigure ? <ReplaceCredentials account={account} replaced={reload} /> : '—'}
                   </td>
                 </tr>
               ))}

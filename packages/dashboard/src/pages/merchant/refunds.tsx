@@ -3,8 +3,8 @@ import type { Page } from '../../api/clients';
 import type { Refund } from '../../api/types';
 import { DataList, PAGE_SIZE } from '../../components/data-list';
 import { FilterForm, filterValues } from '../../components/filters';
-import { Badge, PageHeader } from '../../components/page';
-import { dateTime, money, words } from '../../format';
+import { Badge, PageHeader, Time } from '../../components/page';
+import { money, words } from '../../format';
 import type { PageProps } from '../../routes';
 
 export function RefundsPage({ query }: PageProps) {
@@ -33,7 +33,7 @@ export function RefundsPage({ query }: PageProps) {
           { header: 'Amount', numeric: true, cell: (refund) => money(refund.amount, refund.currency_code) },
           { header: 'Status', cell: (refund) => <Badge value={refund.status} /> },
           { header: 'Reason', cell: (refund) => words(refund.reason ?? refund.failure_reason) },
-          { header: 'Created', cell: (refund) => dateTime(refund.created_at) },
+          { header: 'Created', cell: (refund) => <Time at={refund.created_at} /> },
         ]}
       />
     </>

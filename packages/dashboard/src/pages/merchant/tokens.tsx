@@ -5,8 +5,7 @@ import type { Page } from '../../api/clients';
 import type { Token } from '../../api/types';
 import { DataList, PAGE_SIZE } from '../../components/data-list';
 import { FilterForm, filterValues } from '../../components/filters';
-import { PageHeader } from '../../components/page';
-import { dateTime } from '../../format';
+import { PageHeader, Time } from '../../components/page';
 import type { PageProps } from '../../routes';
 
 export function TokensPage({ query }: PageProps) {
@@ -35,7 +34,7 @@ export function TokensPage({ query }: PageProps) {
           { header: 'Expiry', cell: (token) => `${String(token.expiry_month).padStart(2, '0')}/${token.expiry_year}` },
           { header: 'Business key', cell: (token) => token.business_key ?? '—' },
           { header: 'Token', cell: (token) => <code>{token.id}</code> },
-          { header: 'Created', cell: (token) => dateTime(token.created_at) },
+          { header: 'Created', cell: (token) => <Time at={token.created_at} /> },
         ]}
       />
     </>

@@ -1,11 +1,11 @@
 import { useState } from 'preact/hooks';
-import { useApp } from '../../app-context';
+import { useApp, useMayConfigure } from '../../app-context';
 import type { Page } from '../../api/clients';
 import type { WebhookDelivery, WebhookEndpoint } from '../../api/types';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { DataList, PAGE_SIZE } from '../../components/data-list';
 import { FilterForm, filterValues } from '../../components/filters';
-import { Badge, Facts, PageHeader } from '../../components/page';
+import { Badge, Facts, PageHeader, Time } from '../../components/page';
 import { SecretOnce } from '../../components/secret-once';
 import { ErrorState, Loading, describeError } from '../../components/states';
 import { useAsync } from '../../components/use-async';
@@ -14,6 +14,7 @@ import type { PageProps } from '../../routes';
 
 export function WebhookEndpointPage({ params, query }: PageProps) {
   const { clients } = useApp();
+  const mayConfigure = useMayConfigure();
   const endpointId = params.id ?? '';
   const path = { endpoint_id: endpointId };
   const [state, reload] = useAsync(() => clients.merchant.get('/webhook-endpoints/{endpoint_id}', { params: { path } }) as Promise<WebhookEndpoint>, [endpointId]);
@@ -29,6 +30,7 @@ export function WebhookEndpointPage({ params, query }: PageProps) {
         <a href="#/webhook-endpoints">Webhook endpoints</a>
       </p>
       <PageHeader title={endpoint.url}>
+        {mayConfigure && (
         <ConfirmDialog
           trigger="Rotate the secret"
           title="Rotate the signing secret?"
@@ -41,6 +43,7 @@ export function WebhookEndpointPage({ params, query }: PageProps) {
         >
           <p>Deliveries are signed with the new secret from now on; update your receiver.</p>
         </ConfirmDialog>
+        )}
       </PageHeader>
       {secret && <SecretOnce label="New signing secret" secret={secret} onDone={() => setSecret(null)} />}
       <Facts
@@ -68,7 +71,7 @@ export function WebhookEndpointPage({ params, query }: PageProps) {
           { header: 'Status', cell: (delivery) => <Badge value={delivery.status} /> },
           { header: 'Attempts', numeric: true, cell: (delivery) => delivery.attempt_count },
           { header: 'Last answer', cell: (delivery) => delivery.failure_reason ?? '—' },
-          { header: 'Created', cell: (delivery) => dateTime(delivery.created_at) },
+          { header: 'Created', cell: (delivery) => <Time at={delivery.created_at} /> },
           { header: 'Actions', cell: (delivery) => <Replay endpointId={endpointId} delivery={delivery} replayed={() => setRound((value) => value + 1)} /> },
         ]}
       />

@@ -1,21 +1,22 @@
 import { useState } from 'preact/hooks';
-import { useApp } from '../../app-context';
+import { useApp, useMayConfigure } from '../../app-context';
 import type { Page } from '../../api/clients';
 import type { WebhookEndpoint } from '../../api/types';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { DataList, PAGE_SIZE } from '../../components/data-list';
-import { Badge, PageHeader } from '../../components/page';
+import { Badge, PageHeader, Time } from '../../components/page';
 import { SecretOnce } from '../../components/secret-once';
-import { dateTime } from '../../format';
 
 export function WebhookEndpointsPage() {
   const { clients } = useApp();
+  const mayConfigure = useMayConfigure();
   const [round, setRound] = useState(0);
   const [secret, setSecret] = useState<string | null>(null);
   const [url, setUrl] = useState('');
   return (
     <>
       <PageHeader title="Webhook endpoints">
+        {mayConfigure && (
         <ConfirmDialog
           trigger="Add an endpoint"
           title="Add a webhook endpoint"
@@ -32,6 +33,7 @@ export function WebhookEndpointsPage() {
           </div>
           <p class="hint">Every event type is sent to it; the signing secret is shown once.</p>
         </ConfirmDialog>
+        )}
       </PageHeader>
       {secret && <SecretOnce label="Signing secret of the new endpoint" secret={secret} onDone={() => setSecret(null)} />}
       <DataList
@@ -44,7 +46,7 @@ export function WebhookEndpointsPage() {
           { header: 'URL', cell: (endpoint) => <a href={`#/webhook-endpoints/${endpoint.id}`}>{endpoint.url}</a> },
           { header: 'State', cell: (endpoint) => <Badge value={endpoint.enabled ? 'enabled' : `disabled${endpoint.disabled_reason ? ` ${endpoint.disabled_reason}` : ''}`} /> },
           { header: 'Events', cell: (endpoint) => (endpoint.events.length === 0 ? 'all' : endpoint.events.join(', ')) },
-          { header: 'Created', cell: (endpoint) => dateTime(endpoint.created_at) },
+          { header: 'Created', cell: (endpoint) => <Time at={endpoint.created_at} /> },
         ]}
       />
     </>

@@ -3,8 +3,7 @@ import type { Page } from '../../api/clients';
 import type { AuditEntry } from '../../api/types';
 import { DataList, PAGE_SIZE } from '../../components/data-list';
 import { FilterForm, filterValues } from '../../components/filters';
-import { PageHeader } from '../../components/page';
-import { dateTime } from '../../format';
+import { PageHeader, Time } from '../../components/page';
 import type { PageProps } from '../../routes';
 
 const FILTERS = ['operator_id', 'merchant_id', 'via', 'role', 'session_id_prefix', 'key_id'];
@@ -41,7 +40,7 @@ export function AuditPage({ query }: PageProps) {
         rowKey={(entry) => entry.id}
         empty="No audit entries match."
         columns={[
-          { header: 'At', cell: (entry) => dateTime(entry.at) },
+          { header: 'At', cell: (entry) => <Time at={entry.at} /> },
           { header: 'Who', cell: actorOf },
           { header: 'Request', cell: (entry) => <span class="mono">{`${entry.method} ${entry.path}`}</span> },
           { header: 'Status', numeric: true, cell: (entry) => entry.status },

@@ -5,9 +5,8 @@ import type { ForwardDestination } from '../../api/types';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { DataList, PAGE_SIZE } from '../../components/data-list';
 import { FilterForm } from '../../components/filters';
-import { PageHeader } from '../../components/page';
+import { PageHeader, Time } from '../../components/page';
 import { Empty } from '../../components/states';
-import { dateTime } from '../../format';
 import type { PageProps } from '../../routes';
 
 /** A merchant's own forward destinations (the API lists them per merchant). */
@@ -61,7 +60,7 @@ export function ForwardDestinationsPage({ query }: PageProps) {
           { header: 'URL', cell: (destination) => <span class="mono">{destination.url}</span> },
           { header: 'Merchant', cell: (destination) => <a href={`#/merchants/${destination.merchant_id}`}>{destination.merchant_id}</a> },
           { header: 'Mode', cell: (destination) => destination.mode ?? 'both' },
-          { header: 'Created', cell: (destination) => dateTime(destination.created_at) },
+          { header: 'Created', cell: (destination) => <Time at={destination.created_at} /> },
           {
             header: 'Actions',
             cell: (destination) => (

@@ -4,9 +4,8 @@ import type { Page } from '../../api/clients';
 import type { Merchant } from '../../api/types';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { DataList, PAGE_SIZE } from '../../components/data-list';
-import { PageHeader } from '../../components/page';
+import { PageHeader, Time } from '../../components/page';
 import { SecretOnce } from '../../components/secret-once';
-import { dateTime } from '../../format';
 
 export function MerchantsPage() {
   const { clients } = useApp();
@@ -50,7 +49,7 @@ export function MerchantsPage() {
           { header: 'Card data', cell: (merchant) => (merchant.card_data_access ? 'yes' : 'no') },
           { header: 'Rate limit', cell: (merchant) => (merchant.rate_limit ? `${merchant.rate_limit.per_second}/s, burst ${merchant.rate_limit.burst}` : 'default') },
           { header: 'Id', cell: (merchant) => <code>{merchant.id}</code> },
-          { header: 'Created', cell: (merchant) => dateTime(merchant.created_at) },
+          { header: 'Created', cell: (merchant) => <Time at={merchant.created_at} /> },
         ]}
       />
     </>

@@ -4,7 +4,7 @@ import type { Page } from '../../api/clients';
 import type { Operator } from '../../api/types';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { DataList, PAGE_SIZE } from '../../components/data-list';
-import { PageHeader } from '../../components/page';
+import { PageHeader, Time } from '../../components/page';
 import { SecretOnce } from '../../components/secret-once';
 import { dateTime } from '../../format';
 
@@ -44,7 +44,7 @@ export function OperatorsPage() {
           { header: 'Name', cell: (operator) => operator.name },
           { header: 'Key', cell: (operator) => <span class="mono">{operator.prefix}…</span> },
           { header: 'State', cell: (operator) => (operator.revoked_at ? `revoked ${dateTime(operator.revoked_at)}` : 'active') },
-          { header: 'Created', cell: (operator) => dateTime(operator.created_at) },
+          { header: 'Created', cell: (operator) => <Time at={operator.created_at} /> },
           {
             header: 'Actions',
             cell: (operator) =>
