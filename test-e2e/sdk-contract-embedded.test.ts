@@ -284,6 +284,22 @@ describe('the SDK against the embedded service: every merchant route once', () =
     await vaultline.request('GET', `/sessions/${sessionOf(toCancel)}/logo`).catch(() => undefined);
   });
 
+  it("the merchant's own API keys and the dashboard's reports: each route answers as documented", async () => {
+    const issued = await vaultline.post('/api-keys', { body: { label: 'sdk support desk' } });
+    expect(issued).toMatchObject({ scopes: ['dashboard'], mode: 'test', label: 'sdk support desk' });
+    const listed = await vaultline.get('/api-keys', { params: { query: { limit: 100 } } });
+    expect(listed.data.map((key) => key.id)).toContain(issued.id);
+    expect(await vaultline.delete('/api-keys/{key_id}', { params: { path: { key_id: issued.id } } })).toMatchObject({ id: issued.id, revoked_at: expect.any(String) });
+
+    const today = new Date().toISOString().slice(0, 10);
+    const payments = await vaultline.get('/reports/payments', { params: { query: { from: today, to: today } } });
+    expect(payments).toMatchObject({ object: 'payment_report', livemode: false, from: today, to: today });
+    expect(payments.totals.count).toBeGreaterThan(0);
+    const deliveries = await vaultline.get('/reports/webhook-deliveries', { params: { query: { to: today } } });
+    expect(deliveries).toMatchObject({ object: 'webhook_delivery_report', to: today });
+    expect(deliveries.days).toHaveLength(30);
+  });
+
   it('when the API refuses a request, then the SDK throws a VaultlineError with its status, code, field and request id', async () => {
     const missing = await vaultline.get('/payments/{payment_id}', { params: { path: { payment_id: '0190f2a4-0000-7000-8000-000000000001' } } }).catch((error: unknown) => error);
     expect(missing).toBeInstanceOf(VaultlineError);

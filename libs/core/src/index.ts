@@ -7,3 +7,4 @@ export * from './timing-safe';
 export * from './async';
 export * from './free-port';
 export * from './scope';
+export * from './report-period';

@@ -7,3 +7,4 @@ export { moveOutOfSystemScope } from './system-scope-migration';
 export { assignMissingModes, relocateRecordedModes } from './mode-migration';
 export { preparePrivateDatabaseFile } from './sqlite/private-database-file';
 export { checkpointInBackground } from './sqlite/wal-checkpointer';
+export { everyItem } from './every-item';

@@ -322,3 +322,53 @@ describe('session expiry', () => {
     expectProblem(await withSession(clocked.url, session, '/events', { csrf: false }), 401, 'session_expired');
   });
 });
+
+describe("the merchant's own keys (/api-keys)", () => {
+  it('when a secret key issues a dashboard key, then the key is of its mode, shown once, listed by prefix, opens a session, and a revocation ends it', async () => {
+    const merchant = await createMerchant('Key Keeper');
+    const asMerchant = (path: string, method = 'GET', body?: unknown) =>
+      call(gateway.url, path, { method, headers: { 'x-api-key': merchant.secretKey, ...(body === undefined ? {} : { 'content-type': 'application/json' }) }, body: body === undefined ? undefined : JSON.stringify(body) });
+    const issued = await asMerchant('/api-keys', 'POST', { label: 'support desk' });
+    expect(issued.status).toBe(201);
+    expectDocumented('post', '/api-keys', issued);
+    expect(issued.json).toMatchObject({ merchant_id: merchant.id, mode: 'test', scopes: ['dashboard'], label: 'support desk', revoked_at: null });
+    const dashboardKey = issued.json.api_key as string;
+
+    const listed = await asMerchant('/api-keys');
+    expectDocumented('get', '/api-keys', listed);
+    expect((listed.json.data as Array<{ id: string }>).map((key) => key.id)).toContain(issued.json.id);
+    expect(listed.text).not.toContain(dashboardKey);
+
+    const session = await signIn(gateway.url, dashboardKey);
+    expect(session.signIn.json.role).toBe('dashboard');
+    expect((await withSession(gateway.url, session, '/api-keys', { csrf: false })).status).toBe(200);
+    expectProblem(await withSession(gateway.url, session, '/api-keys', { method: 'POST', body: {} }), 403, 'insufficient_scope');
+
+    const revoked = await asMerchant(`/api-keys/${issued.json.id as string}`, 'DELETE');
+    expectDocumented('delete', '/api-keys/{key_id}', revoked);
+    expect(revoked.json.revoked_at).toEqual(expect.any(String));
+    expectProblem(await withSession(gateway.url, session, '/api-keys', { csrf: false }), 401, 'session_expired');
+    expectProblem(await asMerchant(`/api-keys/${issued.json.id as string}`, 'DELETE'), 409, 'api_key_revoked');
+  });
+
+  it("when a merchant lists or revokes keys, then it sees only its own mode's, and never revokes a secret key", async () => {
+    const merchant = await createMerchant('Two Mode Keys');
+    const live = await issueKey(merchant.id, { mode: 'live', scope: 'dashboard', label: 'live support' });
+    const testKeys = await call(gateway.url, '/api-keys', { headers: { 'x-api-key': merchant.secretKey } });
+    expect((testKeys.json.data as Array<{ mode: string }>).map((key) => key.mode)).toEqual(['test']);
+    expectProblem(await call(gateway.url, `/api-keys/${live.id}`, { method: 'DELETE', headers: { 'x-api-key': merchant.secretKey } }), 404, 'api_key_not_found');
+    const own = (testKeys.json.data as Array<{ id: string }>)[0]!.id;
+    expectProblem(await call(gateway.url, `/api-keys/${own}`, { method: 'DELETE', headers: { 'x-api-key': merchant.secretKey } }), 403, 'insufficient_scope');
+    const other = await createMerchant('Other Keys');
+    expectProblem(await call(gateway.url, `/api-keys/${live.id}`, { method: 'DELETE', headers: { 'x-api-key': other.secretKey } }), 404, 'api_key_not_found');
+  });
+
+  it('when a merchant session issues a key, then the change is audited with the session', async () => {
+    const merchant = await createMerchant('Audited Keys');
+    const session = await signIn(gateway.url, merchant.secretKey);
+    const issued = await withSession(gateway.url, session, '/api-keys', { method: 'POST', body: { label: 'from the dashboard' } });
+    expect(issued.status).toBe(201);
+    const [entry] = await auditEntries(`&merchant_id=${merchant.id}`, (e) => e.path === '/api-keys');
+    expect(entry).toMatchObject({ via: 'dashboard_session', role: 'merchant', method: 'POST', status: 201, target_ids: [issued.json.id] });
+  });
+});

@@ -26,6 +26,8 @@ import { attemptDelivery, claimDeliveries, type AttemptDelivery } from './domain
 import { eventRoutes } from './http/events.routes';
 import { webhookEndpointRoutes } from './http/webhook-endpoints.routes';
 import { MERCHANT_EVENTS_GROUP, merchantEventConsumer } from './messaging/merchant-event.consumer';
+import { reportDeliveries } from './domain/delivery-report';
+import { deliveryReportRoutes } from './http/reports.routes';
 
 /** A claimed message belongs to its worker this much longer than the request timeout. */
 const LEASE_MARGIN_MS = 30_000;
@@ -99,6 +101,7 @@ export function createApp(runtime: ServiceRuntime, config: NotifierConfig): Serv
         replayDelivery: replayDelivery({ endpoints, messages, queue, transaction, clock, onReplay: () => scheduler.wake() }),
       });
       eventRoutes(router, { listEvents: listEvents({ events }), getEvent: getEvent({ events }) });
+      deliveryReportRoutes(router, { reportDeliveries: reportDeliveries({ messages, endpoints }), clock });
     },
   });
 

@@ -38,6 +38,8 @@ import type { TransactionRunner } from './domain/ports';
 import type { Payment } from './domain/payment/payment';
 import type { UnitOfWork } from '@vaultline/store';
 import { getPayment, listPayments, listTransactions } from './domain/query-payments';
+import { reportPayments } from './domain/payment-report';
+import { reportRoutes } from './http/reports.routes';
 import { flowRoutes } from './http/flows.routes';
 import { paymentRoutes } from './http/payments.routes';
 import { customerRoutes } from './http/customers.routes';
@@ -189,6 +191,7 @@ export function createApp(runtime: ServiceRuntime, config: PaymentOrchestratorCo
         listTransactions: listTransactions({ payments, transactions }),
         runPayment,
       });
+      reportRoutes(router, { reportPayments: reportPayments({ payments, transactions }), clock });
       afterSaleRoutes(router, {
         cancelPayment: cancelPayment({ ...afterSalePorts, paymentRequests }),
         createRefund: createRefund({ payments, refunds, paymentRequests, transaction, clock, requestRetentionMs: config.requestRetentionMs }, (refund) => void afterSale.runRefund({ merchantId: refund.merchant_id, mode: refund.mode }, refund.id)),

@@ -877,6 +877,87 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api-keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The merchant's API keys of this key's mode (prefixes only, never the keys), newest first */
+        get: operations["listApiKeys"];
+        put?: never;
+        /**
+         * Issue a dashboard key (scope dashboard) of this key's mode; the key is shown only in this response
+         * @description Only with a secret key (a dashboard key gets 403 insufficient_scope). A dashboard key reads everything a secret key reads, and of the changes makes only capture, cancel, refund, a webhook delivery's replay and the flow matrix's explain. It opens a dashboard session (POST /dashboard/session) for support staff. Idempotency-Key is not applied on this route: a repeat issues another key.
+         */
+        post: operations["createDashboardKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api-keys/{key_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke a dashboard key of this mode; it stops working at once, and so do the sessions it opened
+         * @description Only with a secret key, and only dashboard keys (403 insufficient_scope for a secret key: an operator revokes those). 409 api_key_revoked when already revoked.
+         */
+        delete: operations["revokeDashboardKey"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/reports/payments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Payments of a period: count, success and volume per day, success rate by processor and by flow, decline reasons
+         * @description Days are UTC; every day of the period is listed, empty ones with zeros. `by_processor` counts authorization attempts (a flow with a fallback tries more than one processor per payment); `by_flow` counts payments by the flow the matrix chose. `decline_reasons` are the failed payments' reasons, most frequent first. Readable by secret and dashboard keys.
+         */
+        get: operations["getPaymentReport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/reports/webhook-deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Webhook messages of a period: succeeded, failed and pending per day and per endpoint
+         * @description A message is one event for one endpoint, counted on the day it was created, in its state now. Readable by secret and dashboard keys.
+         */
+        get: operations["getWebhookDeliveryReport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -904,6 +985,37 @@ export interface components {
         ObjectId: string;
         /** Format: date-time */
         Timestamp: string;
+        ApiKey: {
+            id: components["schemas"]["ObjectId"];
+            merchant_id: components["schemas"]["ObjectId"];
+            /** @description The first 12 characters, for recognising a key. The key itself is shown once. */
+            prefix: string;
+            /** @enum {string} */
+            mode: "test" | "live";
+            scopes: string[];
+            label: string | null;
+            created_at: components["schemas"]["Timestamp"];
+            /** Format: date-time */
+            revoked_at: string | null;
+            /** Format: date-time */
+            expires_at: string | null;
+        };
+        ApiKeyWithSecret: {
+            id: components["schemas"]["ObjectId"];
+            merchant_id: components["schemas"]["ObjectId"];
+            /** @description The first 12 characters, for recognising a key. The key itself is shown once. */
+            prefix: string;
+            /** @enum {string} */
+            mode: "test" | "live";
+            scopes: string[];
+            label: string | null;
+            created_at: components["schemas"]["Timestamp"];
+            /** Format: date-time */
+            revoked_at: string | null;
+            /** Format: date-time */
+            expires_at: string | null;
+            api_key: string;
+        };
         CreateTokenImportRequest: {
             /**
              * @description The source platform.
@@ -1811,6 +1923,125 @@ export interface components {
             /** Format: date-time */
             created_at: string;
         };
+        PaymentReport: {
+            /** @constant */
+            object: "payment_report";
+            /** @description true when the report is of live mode (a live key's), false in test mode. */
+            livemode: boolean;
+            /** Format: date */
+            from: string;
+            /** Format: date */
+            to: string;
+            totals: {
+                /** @description Payments created. */
+                count: number;
+                /** @description Of them, authorized (captured, capturing, canceled after authorization…). */
+                succeeded: number;
+                /** @description Of them, failed (declined, error, expired session). */
+                failed: number;
+                /** @description Of them, still processing. */
+                pending: number;
+                /** @description succeeded / (succeeded + failed), 4 decimals; null when none finished. */
+                success_rate: number | null;
+                /** @description Per currency: the authorized amounts (minor units) of the payments that succeeded. */
+                volume: {
+                    currency_code: string;
+                    amount: number;
+                }[];
+            };
+            days: {
+                /** Format: date */
+                date: string;
+                /** @description Payments created. */
+                count: number;
+                /** @description Of them, authorized (captured, capturing, canceled after authorization…). */
+                succeeded: number;
+                /** @description Of them, failed (declined, error, expired session). */
+                failed: number;
+                /** @description Of them, still processing. */
+                pending: number;
+                /** @description succeeded / (succeeded + failed), 4 decimals; null when none finished. */
+                success_rate: number | null;
+                /** @description Per currency: the authorized amounts (minor units) of the payments that succeeded. */
+                volume: {
+                    currency_code: string;
+                    amount: number;
+                }[];
+            }[];
+            by_processor: {
+                processor: string;
+                /** @description Authorization attempts sent to the processor. */
+                attempts: number;
+                succeeded: number;
+                failed: number;
+                /** @description succeeded / (succeeded + failed), 4 decimals; null when none finished. */
+                success_rate: number | null;
+            }[];
+            by_flow: {
+                flow: string;
+                /** @description Payments the flow was chosen for. */
+                attempts: number;
+                succeeded: number;
+                failed: number;
+                /** @description succeeded / (succeeded + failed), 4 decimals; null when none finished. */
+                success_rate: number | null;
+            }[];
+            decline_reasons: {
+                reason: string;
+                count: number;
+            }[];
+        };
+        WebhookDeliveryReport: {
+            /** @constant */
+            object: "webhook_delivery_report";
+            /** @description true when the report is of live mode (a live key's), false in test mode. */
+            livemode: boolean;
+            /** Format: date */
+            from: string;
+            /** Format: date */
+            to: string;
+            totals: {
+                /** @description Webhook messages created (one event for one endpoint). */
+                messages: number;
+                /** @description Of them, answered 2xx (replays included). */
+                succeeded: number;
+                /** @description Of them, given up (schedule exhausted, 410, endpoint gone or disabled). */
+                failed: number;
+                /** @description Of them, with an attempt still ahead. */
+                pending: number;
+                /** @description succeeded / (succeeded + failed), 4 decimals; null when none finished. */
+                success_rate: number | null;
+            };
+            days: {
+                /** Format: date */
+                date: string;
+                /** @description Webhook messages created (one event for one endpoint). */
+                messages: number;
+                /** @description Of them, answered 2xx (replays included). */
+                succeeded: number;
+                /** @description Of them, given up (schedule exhausted, 410, endpoint gone or disabled). */
+                failed: number;
+                /** @description Of them, with an attempt still ahead. */
+                pending: number;
+                /** @description succeeded / (succeeded + failed), 4 decimals; null when none finished. */
+                success_rate: number | null;
+            }[];
+            by_endpoint: {
+                endpoint_id: components["schemas"]["ObjectId"];
+                /** @description null when the endpoint was deleted since. */
+                url: string | null;
+                /** @description Webhook messages created (one event for one endpoint). */
+                messages: number;
+                /** @description Of them, answered 2xx (replays included). */
+                succeeded: number;
+                /** @description Of them, given up (schedule exhausted, 410, endpoint gone or disabled). */
+                failed: number;
+                /** @description Of them, with an attempt still ahead. */
+                pending: number;
+                /** @description succeeded / (succeeded + failed), 4 decimals; null when none finished. */
+                success_rate: number | null;
+            }[];
+        };
     };
     responses: {
         /** @description Malformed request (e.g. malformed_json). */
@@ -1833,6 +2064,15 @@ export interface components {
         };
         /** @description The key lacks the scope for this operation (insufficient_scope). */
         Forbidden: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description No such resource or route. */
+        NotFound: {
             headers: {
                 [name: string]: unknown;
             };
@@ -7045,6 +7285,390 @@ export interface operations {
                         /** @description Pass as starting_after to get the next page. */
                         next_cursor: string | null;
                     };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listApiKeys: {
+        parameters: {
+            query?: {
+                limit?: components["parameters"]["Limit"];
+                /** @description Cursor: the next_cursor of the previous page. */
+                starting_after?: components["parameters"]["StartingAfter"];
+                order?: components["parameters"]["Order"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of API keys. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "object": "list",
+                     *       "data": [
+                     *         {
+                     *           "id": "019ab2c4-0a1b-7c2d-8e3f-4a5b6c7d8e41",
+                     *           "merchant_id": "019ab2c4-0a1b-7c2d-8e3f-4a5b6c7d8e11",
+                     *           "prefix": "sk_test_Vd3k",
+                     *           "mode": "test",
+                     *           "scopes": [
+                     *             "dashboard"
+                     *           ],
+                     *           "label": "support desk",
+                     *           "created_at": "2026-11-26T09:00:00.000Z",
+                     *           "revoked_at": null,
+                     *           "expires_at": null
+                     *         }
+                     *       ],
+                     *       "has_more": false,
+                     *       "next_cursor": null
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        object: "list";
+                        data: components["schemas"]["ApiKey"][];
+                        has_more: boolean;
+                        /** @description Pass as starting_after to get the next page. */
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createDashboardKey: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a POST safe to retry: 1 to 255 visible ASCII characters, scoped to the merchant and the route, kept 24 hours (IDEMPOTENCY_KEY_TTL). A repeat with the same request (method, path and query, content type, X-Service-Token, X-Destination-URL and body) gets the first response again — status and body, errors included — with `Idempotent-Replayed: true`, and nothing runs twice; the same key with another request answers 422 idempotency_key_reused; a repeat while the first still runs answers 409 idempotency_key_in_use. A 503 answer releases the key (nothing was done: retry with it). A first response that is not JSON or is larger than 1 MB is not kept: a repeat answers 409 idempotent_response_not_kept and does not run. Ignored on GET and DELETE. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "label": "support desk"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Who or what holds the key. */
+                    label?: string;
+                    /**
+                     * Format: date-time
+                     * @description When the key stops working; none: until revoked.
+                     */
+                    expires_at?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The key, in clear this one time. */
+            201: {
+                headers: {
+                    /** @description `true` when this is the kept first response to the same Idempotency-Key, replayed; absent otherwise. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "019ab2c4-0a1b-7c2d-8e3f-4a5b6c7d8e41",
+                     *       "merchant_id": "019ab2c4-0a1b-7c2d-8e3f-4a5b6c7d8e11",
+                     *       "prefix": "sk_test_Vd3k",
+                     *       "mode": "test",
+                     *       "scopes": [
+                     *         "dashboard"
+                     *       ],
+                     *       "label": "support desk",
+                     *       "created_at": "2026-11-26T09:00:00.000Z",
+                     *       "revoked_at": null,
+                     *       "expires_at": null,
+                     *       "api_key": "sk_test_Vd3kQ9xP4rT8vW2yB6dF1hJ5nL3qS0um"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiKeyWithSecret"];
+                };
+            };
+            /** @description Malformed request (e.g. malformed_json). Or invalid_idempotency_key (field Idempotency-Key): empty, longer than 255 characters or not visible ASCII. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description idempotency_key_in_use: a request with this Idempotency-Key is still running; retry later with the same key. idempotent_response_not_kept: it already ran and its response (not JSON, or over 1 MB) cannot be replayed. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description A field is invalid; `field` names it. Or idempotency_key_reused (field Idempotency-Key): the key was used with a different request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    revokeDashboardKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                key_id: components["schemas"]["ObjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The revoked key. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "019ab2c4-0a1b-7c2d-8e3f-4a5b6c7d8e41",
+                     *       "merchant_id": "019ab2c4-0a1b-7c2d-8e3f-4a5b6c7d8e11",
+                     *       "prefix": "sk_test_Vd3k",
+                     *       "mode": "test",
+                     *       "scopes": [
+                     *         "dashboard"
+                     *       ],
+                     *       "label": "support desk",
+                     *       "created_at": "2026-11-26T09:00:00.000Z",
+                     *       "revoked_at": "2026-11-26T10:00:00.000Z",
+                     *       "expires_at": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiKey"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getPaymentReport: {
+        parameters: {
+            query?: {
+                /** @description First day (UTC, inclusive), YYYY-MM-DD. Default: 29 days before `to`. */
+                from?: string;
+                /** @description Last day (UTC, inclusive), YYYY-MM-DD. Default: today. At most 92 days from `from`. */
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The report. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "object": "payment_report",
+                     *       "livemode": false,
+                     *       "from": "2026-11-25",
+                     *       "to": "2026-11-26",
+                     *       "totals": {
+                     *         "count": 5,
+                     *         "succeeded": 3,
+                     *         "failed": 1,
+                     *         "pending": 1,
+                     *         "success_rate": 0.75,
+                     *         "volume": [
+                     *           {
+                     *             "currency_code": "EUR",
+                     *             "amount": 7500
+                     *           }
+                     *         ]
+                     *       },
+                     *       "days": [
+                     *         {
+                     *           "date": "2026-11-25",
+                     *           "count": 2,
+                     *           "succeeded": 1,
+                     *           "failed": 1,
+                     *           "pending": 0,
+                     *           "success_rate": 0.5,
+                     *           "volume": [
+                     *             {
+                     *               "currency_code": "EUR",
+                     *               "amount": 2500
+                     *             }
+                     *           ]
+                     *         },
+                     *         {
+                     *           "date": "2026-11-26",
+                     *           "count": 3,
+                     *           "succeeded": 2,
+                     *           "failed": 0,
+                     *           "pending": 1,
+                     *           "success_rate": 1,
+                     *           "volume": [
+                     *             {
+                     *               "currency_code": "EUR",
+                     *               "amount": 5000
+                     *             }
+                     *           ]
+                     *         }
+                     *       ],
+                     *       "by_processor": [
+                     *         {
+                     *           "processor": "simulator",
+                     *           "attempts": 4,
+                     *           "succeeded": 3,
+                     *           "failed": 1,
+                     *           "success_rate": 0.75
+                     *         }
+                     *       ],
+                     *       "by_flow": [
+                     *         {
+                     *           "flow": "simulator",
+                     *           "attempts": 4,
+                     *           "succeeded": 3,
+                     *           "failed": 1,
+                     *           "success_rate": 0.75
+                     *         }
+                     *       ],
+                     *       "decline_reasons": [
+                     *         {
+                     *           "reason": "card_declined",
+                     *           "count": 1
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["PaymentReport"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getWebhookDeliveryReport: {
+        parameters: {
+            query?: {
+                /** @description First day (UTC, inclusive), YYYY-MM-DD. Default: 29 days before `to`. */
+                from?: string;
+                /** @description Last day (UTC, inclusive), YYYY-MM-DD. Default: today. At most 92 days from `from`. */
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The report. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "object": "webhook_delivery_report",
+                     *       "livemode": false,
+                     *       "from": "2026-11-25",
+                     *       "to": "2026-11-26",
+                     *       "totals": {
+                     *         "messages": 10,
+                     *         "succeeded": 8,
+                     *         "failed": 1,
+                     *         "pending": 1,
+                     *         "success_rate": 0.8889
+                     *       },
+                     *       "days": [
+                     *         {
+                     *           "date": "2026-11-25",
+                     *           "messages": 4,
+                     *           "succeeded": 3,
+                     *           "failed": 1,
+                     *           "pending": 0,
+                     *           "success_rate": 0.75
+                     *         },
+                     *         {
+                     *           "date": "2026-11-26",
+                     *           "messages": 6,
+                     *           "succeeded": 5,
+                     *           "failed": 0,
+                     *           "pending": 1,
+                     *           "success_rate": 1
+                     *         }
+                     *       ],
+                     *       "by_endpoint": [
+                     *         {
+                     *           "endpoint_id": "019ab2c4-0a1b-7c2d-8e3f-4a5b6c7d8e51",
+                     *           "url": "https://shop.example/webhooks",
+                     *           "messages": 10,
+                     *           "succeeded": 8,
+                     *           "failed": 1,
+                     *           "pending": 1,
+                     *           "success_rate": 0.8889
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WebhookDeliveryReport"];
                 };
             };
             400: components["responses"]["BadRequest"];

@@ -1,3 +1,4 @@
+import type { ApiKeyMode } from '@vaultline/auth';
 import type { ApiKeyRecord } from '../domain/merchant';
 import type { ApiKeyRepository, PageOf, PageRequest } from '../domain/ports';
 import { ExpiringEntries, type ExpiringEntriesOptions } from './expiring-entries';
@@ -42,7 +43,7 @@ export class CachedApiKeyRepository implements ApiKeyRepository {
     return this.inner.get(merchantId, id);
   }
 
-  list(merchantId: string, page: PageRequest): Promise<PageOf<ApiKeyRecord>> {
-    return this.inner.list(merchantId, page);
+  list(merchantId: string, page: PageRequest, mode?: ApiKeyMode): Promise<PageOf<ApiKeyRecord>> {
+    return this.inner.list(merchantId, page, mode);
   }
 }

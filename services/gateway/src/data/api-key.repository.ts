@@ -38,8 +38,8 @@ export class StoreApiKeyRepository implements ApiKeyRepository {
     return doc ? toRecord(doc) : null;
   }
 
-  async list(merchantId: string, page: PageRequest): Promise<PageOf<ApiKeyRecord>> {
-    const result = await this.keys.list(scopeOf(merchantId), {}, page);
+  async list(merchantId: string, page: PageRequest, mode?: Mode): Promise<PageOf<ApiKeyRecord>> {
+    const result = await this.keys.list(scopeOf(merchantId), mode ? { key_mode: mode } : {}, page);
     return { ...result, items: result.items.map(toRecord) };
   }
 

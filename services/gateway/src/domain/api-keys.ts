@@ -110,22 +110,26 @@ export function resolveApiKeyById({ merchants, keys, clock }: Omit<AuthenticateA
   };
 }
 
-export type ListApiKeys = (merchantId: string, page: PageRequest) => Promise<PageOf<ApiKeyRecord>>;
+/** A merchant's keys: both modes for an operator; one mode for the merchant itself (its key's). */
+export type ListApiKeys = (merchantId: string, page: PageRequest, mode?: ApiKeyMode) => Promise<PageOf<ApiKeyRecord>>;
 
 export function listApiKeys({ merchants, keys }: { merchants: Pick<MerchantRepository, 'get'>; keys: Pick<ApiKeyRepository, 'list'> }): ListApiKeys {
-  return async (merchantId, page) => {
+  return async (merchantId, page, mode) => {
     if (!(await merchants.get(merchantId))) throw new NotFoundError('merchant');
-    return keys.list(merchantId, page);
+    return keys.list(merchantId, page, mode);
   };
 }
 
-/** Revokes a key. `onlyScope` limits which keys a caller may revoke (the importer: its import keys). */
-export type RevokeApiKey = (merchantId: string, keyId: string, onlyScope?: string) => Promise<ApiKeyRecord>;
+/**
+ * Revokes a key. `onlyScope` limits which keys a caller may revoke (the importer: its import keys; a
+ * merchant: its dashboard keys); `mode` hides the other mode's keys (a merchant's key sees its own mode's).
+ */
+export type RevokeApiKey = (merchantId: string, keyId: string, onlyScope?: string, mode?: ApiKeyMode) => Promise<ApiKeyRecord>;
 
 export function revokeApiKey({ keys, clock }: { keys: Pick<ApiKeyRepository, 'get' | 'revoke'>; clock: Clock }): RevokeApiKey {
-  return async (merchantId, keyId, onlyScope) => {
+  return async (merchantId, keyId, onlyScope, mode) => {
     const record = await keys.get(merchantId, keyId);
-    if (!record) throw new NotFoundError('api_key');
+    if (!record || (mode && record.mode !== mode)) throw new NotFoundError('api_key');
     if (onlyScope && !(record.scopes.length === 1 && record.scopes[0] === onlyScope)) {
       throw new ForbiddenError(`Only keys with the single scope ${onlyScope} can be revoked here.`, 'insufficient_scope');
     }

@@ -1,3 +1,4 @@
+import type { ApiKeyMode } from '@vaultline/auth';
 import type { ApiKeyRecord, Merchant } from './merchant';
 import type { Operator } from './operators';
 import type { AdminAuditEntry, AdminAuditFilter } from './admin-audit';
@@ -31,7 +32,8 @@ export interface ApiKeyRepository {
   /** Fails with duplicate_key when the hash is taken, by whichever merchant. */
   insert(key: ApiKeyRecord): Promise<void>;
   get(merchantId: string, id: string): Promise<ApiKeyRecord | null>;
-  list(merchantId: string, page: PageRequest): Promise<PageOf<ApiKeyRecord>>;
+  /** Both modes' keys, or with `mode` that mode's only. */
+  list(merchantId: string, page: PageRequest, mode?: ApiKeyMode): Promise<PageOf<ApiKeyRecord>>;
   /** The key whose hash this is, whatever its state and merchant; null when none. */
   findByHash(keyHash: string): Promise<ApiKeyRecord | null>;
   /** Marks the key revoked; returns it as stored. */

@@ -18,6 +18,8 @@ const ROUTES: RouteTarget[] = [
   { prefix: '/cde-import', service: 'vault', access: 'merchant' },
   { prefix: '/forward', service: 'forwarder', access: 'merchant', bodies: 'json-or-form' },
   { prefix: '/payments', service: 'payment-orchestrator', access: 'merchant' },
+  { prefix: '/reports/payments', service: 'payment-orchestrator', access: 'merchant' },
+  { prefix: '/reports/webhook-deliveries', service: 'notifier', access: 'merchant' },
   { prefix: '/refunds', service: 'payment-orchestrator', access: 'merchant' },
   { prefix: '/flow-matrix', service: 'payment-orchestrator', access: 'merchant' },
   { prefix: '/flows', service: 'payment-orchestrator', access: 'merchant' },

@@ -17,6 +17,7 @@ import type { AdminAudit } from '../domain/admin-audit';
 import { dashboardKeyMay } from '../domain/dashboard-access';
 import { auditOnceAnswered } from './audit-on-answer';
 import { sessionActor, type SessionOfRequest } from './dashboard-session';
+import { merchantApiKeyRoutes } from './merchant-api-keys.routes';
 
 export interface EdgeDeps {
   logger: Logger;
@@ -90,6 +91,14 @@ export function createEdgeApp(deps: EdgeDeps): express.Express {
   app.use('/dashboard/session', deps.dashboardSession);
   app.use('/dashboard', deps.dashboardApp);
   app.use('/admin', deps.admin);
+  app.use(
+    '/api-keys',
+    (_req: Request, res: Response, next: NextFunction) => {
+      setMetricsRoute(res, '/api-keys*');
+      next();
+    },
+    merchantApiKeyRoutes({ apiKeys: deps.apiKeys, authenticate: async (req, res) => (await authenticateMerchant(deps, req, res, '/api-keys')).key }),
+  );
   app.use(merchantEdge(deps));
   // A live key with the test clock is a refusal too: audited like a 401/403.
   app.use(errorHandler(deps.logger, deps.publicBaseUrl, `${deps.bodyLimitBytes} bytes`, ['test_clock_not_allowed']));
@@ -107,15 +116,10 @@ function merchantEdge(deps: EdgeDeps) {
     let scopes: string[] = [SCOPES.public];
     let mode: ApiKeyMode | undefined;
     if (route?.access !== 'public') {
-      // A refusal (InvalidApiKey with its reason and key id) is logged at warn by the error handler.
-      const key = await merchantCredential(deps, req, res);
-      if (key.mode === 'live' && req.get(TEST_CLOCK_HEADER) !== undefined) throw new TestClockNotAllowed();
-      await limitRate(deps.rateLimit, key, res);
+      const { key, scopes: granted } = await authenticateMerchant(deps, req, res, route?.prefix ?? null);
       merchantId = key.merchantId;
       mode = key.mode;
-      tagServerSpan('vaultline.merchant_id', merchantId);
-      if (!route) throw notFound();
-      scopes = scopesForRoute(key.scopes, route.prefix, req);
+      scopes = granted;
     }
     if (!route || !isSafePath(req.path)) throw notFound();
     // A form sent to a JSON route would parse as one meaningless key and answer "amount is required": 415 names the type instead.
@@ -124,6 +128,21 @@ function merchantEdge(deps: EdgeDeps) {
     const owner = route.access === 'merchant' && mode ? { merchantId, mode } : null;
     await deps.idempotency(req, res, owner, (request) => deps.upstreams[route.service].send(request, res, call));
   };
+}
+
+/**
+ * A merchant request's credential, checked: the key (or dashboard session), the test clock, the rate
+ * limit, then whether the key may call the route (`prefix`; null: no such route, 404 after the key was
+ * checked) and with which scopes the service is called. A refusal (InvalidApiKey with its reason and
+ * key id) is logged at warn by the error handler.
+ */
+async function authenticateMerchant(deps: EdgeDeps, req: Request, res: Response, prefix: string | null): Promise<{ key: ResolvedKey; scopes: string[] }> {
+  const key = await merchantCredential(deps, req, res);
+  if (key.mode === 'live' && req.get(TEST_CLOCK_HEADER) !== undefined) throw new TestClockNotAllowed();
+  await limitRate(deps.rateLimit, key, res);
+  tagServerSpan('vaultline.merchant_id', key.merchantId);
+  if (prefix === null) throw new RouteNotFoundError(req.method, req.path);
+  return { key, scopes: scopesForRoute(key.scopes, prefix, req) };
 }
 
 /**

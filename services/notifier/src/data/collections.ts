@@ -14,6 +14,8 @@ export const notifierCollections: CollectionSpec[] = [
       { fields: ['endpoint_id', 'status'] },
       // One message per event and endpoint, whatever the consumer's redeliveries.
       { fields: ['endpoint_id', 'event_id'], unique: true },
+      // GET /reports/webhook-deliveries: the messages of a period.
+      { fields: ['created_at'] },
     ],
   },
   { name: EVENTS, indexes: [{ fields: ['type'] }] },

@@ -21,6 +21,10 @@ export class StoreMessageRepository implements MessageRepository {
     return this.collection.list(scope, where, { ...page, order: page.order ?? 'desc' });
   }
 
+  listInPeriod(scope: Scope, period: { startsAt: string; endsBefore: string }, page: PageRequest): Promise<Page<WebhookMessage>> {
+    return this.collection.list(scope, { created_at: { gte: period.startsAt, lt: period.endsBefore } }, page);
+  }
+
   insert(uow: UnitOfWork, message: Omit<WebhookMessage, 'version'>): WebhookMessage {
     return uow.insert<WebhookMessage>(MESSAGES, message);
   }

@@ -32,7 +32,8 @@ export const orchestratorCollections: CollectionSpec[] = [
   // unfinished payment, written with it.
   { name: PAYMENT_SCHEDULE, indexes: [{ fields: ['due_at'] }] },
   // One sequence number per payment: a step recorded twice cannot commit.
-  { name: TRANSACTIONS, indexes: [{ fields: ['payment_id', 'sequence'], unique: true }] },
+  // GET /reports/payments reads one kind of transaction by the time it was recorded.
+  { name: TRANSACTIONS, indexes: [{ fields: ['payment_id', 'sequence'], unique: true }, { fields: ['kind', 'created_at'] }] },
   { name: CREDENTIALS },
   { name: FLOWS, indexes: [{ fields: ['name'], unique: true }] },
   // Two concurrent PUTs computing the same next version: one commits, the other fails.

@@ -1,5 +1,5 @@
 import type { Scope } from '@vaultline/core';
-import type { DocumentStore, UnitOfWork } from '@vaultline/store';
+import type { DocumentStore, Page, PageRequest, UnitOfWork } from '@vaultline/store';
 import type { TransactionRepository } from '../domain/ports';
 import type { ProcessorTransaction } from '../domain/payment/payment';
 import { TRANSACTIONS } from './collections';
@@ -13,6 +13,10 @@ export class StoreTransactionRepository implements TransactionRepository {
   async listForPayment(scope: Scope, paymentId: string): Promise<ProcessorTransaction[]> {
     const page = await this.store.collection<ProcessorTransaction>(TRANSACTIONS).list(scope, { payment_id: paymentId }, { limit: MAX_PER_PAYMENT });
     return page.items.sort((a, b) => a.sequence - b.sequence);
+  }
+
+  listInPeriod(scope: Scope, filter: { kind: ProcessorTransaction['kind']; startsAt: string; endsBefore: string }, page: PageRequest): Promise<Page<ProcessorTransaction>> {
+    return this.store.collection<ProcessorTransaction>(TRANSACTIONS).list(scope, { kind: filter.kind, created_at: { gte: filter.startsAt, lt: filter.endsBefore } }, page);
   }
 
   insert(uow: UnitOfWork, transaction: Omit<ProcessorTransaction, 'version'>): ProcessorTransaction {

@@ -11,6 +11,7 @@ import { earlierPaymentsFragment } from './earlier-payments';
 import { disputesFragment } from './disputes';
 import { checkoutSettingsFragment } from './checkout-settings';
 import { afterSaleFragment } from './after-sale';
+import { reportsFragment } from './reports';
 
 /**
  * Every area of the merchant API document. To add an area (tokens, forward, webhooks, imports…):
@@ -20,4 +21,4 @@ import { afterSaleFragment } from './after-sale';
  *   2. import it here and append it to this array. Nothing else: a duplicate path+method or component
  *      name fails the build of the document (and its test).
  */
-export const fragments: OpenApiFragment[] = [commonFragment, adminFragment, forwardFragment, importsFragment, webhooksFragment, tokensFragment, paymentsFragment, processorAccountsFragment, earlierPaymentsFragment, disputesFragment, checkoutSettingsFragment, afterSaleFragment];
+export const fragments: OpenApiFragment[] = [commonFragment, adminFragment, forwardFragment, importsFragment, webhooksFragment, tokensFragment, paymentsFragment, processorAccountsFragment, earlierPaymentsFragment, disputesFragment, checkoutSettingsFragment, afterSaleFragment, reportsFragment];
