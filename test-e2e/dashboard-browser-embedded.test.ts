@@ -33,6 +33,7 @@ describe('the dashboard in a real browser (headless Chromium, embedded profile)'
   let page: Page;
   let problems: string[];
   let base: string;
+  let dashboardKey = '';
   const seeded: { refundable: string; declined: string; authorized: string; endpoint: string } = { refundable: '', declined: '', authorized: '', endpoint: '' };
 
   beforeAll(async () => {
@@ -91,7 +92,14 @@ describe('the dashboard in a real browser (headless Chromium, embedded profile)'
   }
 
   async function settled(heading: string | RegExp): Promise<void> {
-    await page.getByRole('heading', { level: 1, name: heading }).waitFor({ timeout: 15_000 });
+    await page
+      .getByRole('heading', { level: 1, name: heading })
+      .waitFor({ timeout: 15_000 })
+      .catch(async (error: Error) => {
+        // Say what the page showed instead (an error state, another page) rather than only what was missing.
+        const shown = (await page.locator('body').innerText().catch(() => '(not readable)')).replace(/\s+/g, ' ').slice(0, 400);
+        throw new Error(`${error.message}\nThe page showed: ${shown}`);
+      });
     await until(`!document.querySelector('.state-loading')`);
   }
 
@@ -224,7 +232,6 @@ describe('the dashboard in a real browser (headless Chromium, embedded profile)'
       ['/flows', 'Flows', 'flows', (main) => expect(main).toContain('simulator_manual_capture')],
       ['/processor-accounts', 'Processor accounts', 'processor-accounts', (main) => expect(main).toContain('No processor accounts')],
       ['/imports', 'Import jobs', 'imports', (main) => expect(main).toContain('No imports')],
-      ['/api-keys', 'API keys', 'api-keys', (main) => expect(main).toContain(shop.id)],
     ];
     for (const [path, heading, name, expectation] of pages) {
       await visit(path, heading);
@@ -232,6 +239,17 @@ describe('the dashboard in a real browser (headless Chromium, embedded profile)'
       await checked(name);
     }
     expect(await page.locator('body').innerText()).not.toContain('5555555555554444');
+
+    await visit('/api-keys', 'API keys');
+    await page.getByRole('button', { name: 'Issue a dashboard key' }).click();
+    await page.getByLabel('Who holds it').fill('support desk');
+    await page.getByRole('button', { name: 'Issue the key' }).click();
+    dashboardKey = await page.getByLabel(/New dashboard key/).inputValue();
+    expect(dashboardKey).toMatch(/^sk_test_/);
+    await page.getByRole('cell', { name: 'support desk' }).waitFor();
+    expect(await text()).toMatch(/support desk\s+dashboard/);
+    await checked('api-keys');
+    await page.getByRole('button', { name: 'I have copied it' }).click();
     await visit('/customers', 'Customers');
     await page.getByRole('link', { name: 'Ada Lovelace' }).click();
     await settled('Ada Lovelace');
@@ -287,6 +305,21 @@ describe('the dashboard in a real browser (headless Chromium, embedded profile)'
     await page.getByRole('link', { name: 'Refunds' }).click();
     await page.getByText('Your session ended. Sign in again.').waitFor();
     problems.length = 0;
+  }, 60_000);
+
+  it('when support staff sign in with a dashboard key, then a payment\'s capture and cancel are offered but no set-up change, and they sign out', async () => {
+    await page.getByLabel('API key').fill(dashboardKey);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByText('Support (read-mostly)').waitFor();
+    await visit(`/payments/${seeded.authorized}`, /Payment manual-dash-1003/);
+    expect(await page.getByRole('button', { name: 'Capture' }).count()).toBe(1);
+    expect(await page.getByRole('button', { name: 'Cancel' }).count()).toBe(1);
+    await visit('/flow-matrix', 'Flow matrix');
+    expect(await page.getByRole('button', { name: 'Save the matrix' }).count()).toBe(0);
+    await visit('/processor-accounts', 'Processor accounts');
+    expect(await page.getByRole('button', { name: 'Add an account' }).count()).toBe(0);
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByText('You are signed out.').waitFor();
   }, 60_000);
 
   it('when an operator signs in, then they create a merchant and every operator page shows its data with no axe finding', async () => {

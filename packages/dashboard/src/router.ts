@@ -19,6 +19,8 @@ export function useLocation(): Location {
   useEffect(() => {
     const changed = () => setLocation(currentLocation());
     window.addEventListener('hashchange', changed);
+    // A change between the first render and now fired no event this listener heard.
+    changed();
     return () => window.removeEventListener('hashchange', changed);
   }, []);
   return location;

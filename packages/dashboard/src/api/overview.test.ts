@@ -1,51 +1,50 @@
-import { summarize } from './overview';
-import type { Payment, Transaction, WebhookDelivery, WebhookEndpoint } from './types';
-
-const since = new Date('2026-11-20T00:00:00.000Z');
-const now = new Date('2026-11-22T15:00:00.000Z');
-
-function payment(id: string, fields: Partial<Record<string, unknown>>): Payment {
-  return { id, livemode: false, amount: { requested: 1000 }, currency_code: 'EUR', created_at: '2026-11-21T10:00:00.000Z', status: 'captured', use_case: 'ONE_OFF', flow: 'auto', ...fields } as unknown as Payment;
-}
+import { overviewOf, periodEnding, shortUrl } from './overview';
 
 describe('the overview figures', () => {
-  it('when payments, transactions and deliveries are counted, then the days, volumes, success rates and decline reasons add up', () => {
-    const payments = [
-      payment('p1', {}),
-      payment('p2', { amount: { requested: 500 }, created_at: '2026-11-22T09:00:00.000Z' }),
-      payment('p3', { status: 'failed', failure_reason: 'card_declined', flow: 'manual' }),
-      payment('p4', { status: 'failed', failure_reason: 'card_declined' }),
-      payment('p5', { status: 'processing', currency_code: 'USD', amount: { requested: 700 } }),
-      // An earlier payment: amount as a number, no flow.
-      payment('p6', { amount: 300, flow: undefined, status: 'failed', failure_reason: 'insufficient_funds' }),
-    ];
-    const transactions = [
-      { processor: 'simulator', kind: 'authorization', status: 'succeeded' },
-      { processor: 'simulator', kind: 'authorization', status: 'failed' },
-      { processor: 'simulator', kind: 'capture', status: 'succeeded' },
-      { processor: 'adyen', kind: 'authorization', status: 'succeeded' },
-    ] as unknown as Transaction[];
-    const endpoint = { id: 'e1', url: 'https://shop.example/hooks' } as WebhookEndpoint;
-    const deliveries = [{ status: 'succeeded' }, { status: 'failed' }, { status: 'pending' }, { status: 'succeeded' }] as WebhookDelivery[];
+  it('when the period ends today, then it starts thirteen days before (fourteen UTC days)', () => {
+    expect(periodEnding(new Date('2026-11-26T23:30:00.000Z'))).toEqual({ from: '2026-11-13', to: '2026-11-26' });
+  });
 
-    const overview = summarize(payments, transactions, [{ endpoint, deliveries }], since, now);
+  it('when an endpoint URL labels a chart, then it is its host and path, cut at 32 characters', () => {
+    expect(shortUrl('https://shop.example/webhooks/vaultline')).toBe('shop.example/webhooks/vaultline');
+    expect(shortUrl('https://hooks.a-rather-long-shop-name.example/vaultline/incoming')).toBe('hooks.a-rather-long-shop-name.e…');
+  });
 
-    expect(overview.days).toEqual(['2026-11-20', '2026-11-21', '2026-11-22']);
-    expect(overview.countByDay).toEqual([0, 5, 1]);
-    expect(overview.volumeByDay).toEqual({ EUR: [0, 3300, 500], USD: [0, 700, 0] });
-    expect(overview.byProcessor).toEqual([
-      { label: 'simulator', succeeded: 1, total: 2 },
-      { label: 'adyen', succeeded: 1, total: 1 },
-    ]);
-    expect(overview.byFlow).toEqual([
-      { label: 'auto', succeeded: 2, total: 3 },
-      { label: 'manual', succeeded: 0, total: 1 },
-      { label: 'earlier payments', succeeded: 0, total: 1 },
-    ]);
-    expect(overview.declineReasons).toEqual([
-      { reason: 'card_declined', count: 2 },
-      { reason: 'insufficient_funds', count: 1 },
-    ]);
-    expect(overview.webhooks).toEqual([{ label: 'https://shop.example/hooks', succeeded: 2, total: 3 }]);
+  it('when the reports are shaped for the charts, then volumes are per currency and day, and rates are percentages', () => {
+    const day = (date: string, count: number, volume: Array<{ currency_code: string; amount: number }>) => ({ date, count, succeeded: count, failed: 0, pending: 0, success_rate: count ? 1 : null, volume });
+    const overview = overviewOf(
+      {
+        object: 'payment_report',
+        livemode: false,
+        from: '2026-11-25',
+        to: '2026-11-26',
+        totals: { count: 3, succeeded: 2, failed: 1, pending: 0, success_rate: 0.6667, volume: [] },
+        days: [day('2026-11-25', 1, [{ currency_code: 'EUR', amount: 2500 }]), day('2026-11-26', 2, [{ currency_code: 'USD', amount: 700 }, { currency_code: 'EUR', amount: 100 }])],
+        by_processor: [{ processor: 'simulator', attempts: 3, succeeded: 2, failed: 1, success_rate: 0.6667 }],
+        by_flow: [{ flow: 'simulator_auto_capture', attempts: 3, succeeded: 2, failed: 1, success_rate: null }],
+        decline_reasons: [{ reason: 'card_declined', count: 1 }],
+      } as never,
+      {
+        object: 'webhook_delivery_report',
+        livemode: false,
+        from: '2026-11-25',
+        to: '2026-11-26',
+        totals: { messages: 4, succeeded: 3, failed: 1, pending: 0, success_rate: 0.75 },
+        days: [],
+        by_endpoint: [{ endpoint_id: 'e1', url: 'https://shop.example/hooks', messages: 4, succeeded: 3, failed: 1, pending: 0, success_rate: 0.75 }],
+      } as never,
+    );
+
+    expect(overview).toEqual({
+      days: ['2026-11-25', '2026-11-26'],
+      volumeByDay: { EUR: [2500, 100], USD: [0, 700] },
+      countByDay: [1, 2],
+      byProcessor: [{ label: 'simulator', percent: 66.7 }],
+      byFlow: [{ label: 'simulator_auto_capture', percent: 0 }],
+      declineReasons: [{ reason: 'card_declined', count: 1 }],
+      webhooks: [{ label: 'shop.example/hooks', percent: 75 }],
+      payments: 3,
+      webhookMessages: 4,
+    });
   });
 });

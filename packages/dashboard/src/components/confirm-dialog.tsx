@@ -15,9 +15,12 @@ export interface ConfirmDialogProps {
   children?: ComponentChildren;
   danger?: boolean;
   disabled?: boolean;
+  /** A small trigger (in a table row), whose accessible name may say more than its word (`Revoke` → `Revoke sk_test_9NIC`). */
+  small?: boolean;
+  triggerName?: string;
 }
 
-export function ConfirmDialog({ trigger, title, confirm, onConfirm, children, danger, disabled }: ConfirmDialogProps) {
+export function ConfirmDialog({ trigger, title, confirm, onConfirm, children, danger, disabled, small, triggerName }: ConfirmDialogProps) {
   const dialog = useRef<HTMLDialogElement>(null);
   const [open, setOpen] = useState(false);
   const [busy, setBusy] = useState(false);
@@ -40,10 +43,16 @@ export function ConfirmDialog({ trigger, title, confirm, onConfirm, children, da
       setBusy(false);
     }
   };
-  const titleId = `dialog-${trigger.replace(/\W+/g, '-').toLowerCase()}`;
+  const titleId = `dialog-${(triggerName ?? trigger).replace(/\W+/g, '-').toLowerCase()}`;
   return (
     <>
-      <button type="button" class={danger ? 'button button-danger' : 'button'} disabled={disabled} onClick={() => setOpen(true)}>
+      <button
+        type="button"
+        class={`button${danger && !small ? ' button-danger' : ''}${small ? ' button-small' : ''}`}
+        aria-label={triggerName}
+        disabled={disabled}
+        onClick={() => setOpen(true)}
+      >
         {trigger}
       </button>
       {open && (

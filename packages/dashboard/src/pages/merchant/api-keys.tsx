@@ -1,25 +1,80 @@
-// The keys of the signed-in merchant: the API has no merchant route that lists or issues keys (an operator
-// does, in the operator pages), so this page says which key the session acts with and how to get others.
-import { useApp } from '../../app-context';
-import { Facts, PageHeader } from '../../components/page';
+// The merchant's keys of the session's mode (GET /api-keys). A secret key issues and revokes read-mostly
+// dashboard keys for support staff; secret keys themselves are issued by an operator. A new key is shown once.
+import { useState } from 'preact/hooks';
+import { useApp, useMayConfigure } from '../../app-context';
+import type { Page } from '../../api/clients';
+import type { ApiKey } from '../../api/types';
+import { ConfirmDialog } from '../../components/confirm-dialog';
+import { DataList, PAGE_SIZE } from '../../components/data-list';
+import { Badge, PageHeader, Time } from '../../components/page';
+import { SecretOnce } from '../../components/secret-once';
 
 export function ApiKeysPage() {
-  const { session } = useApp();
+  const { clients, session } = useApp();
+  const mayConfigure = useMayConfigure();
+  const [round, setRound] = useState(0);
+  const [label, setLabel] = useState('');
+  const [issued, setIssued] = useState<string | null>(null);
   return (
     <>
-      <PageHeader title="API keys" />
-      <Facts
-        facts={[
-          ['Merchant', <code>{session.merchantId ?? '—'}</code>],
-          ['This session acts with key', <code>{session.keyId ?? '—'}</code>],
-          ['Its role', session.role === 'dashboard' ? 'dashboard (read-mostly: capture, cancel, refund, replay)' : 'merchant (the whole merchant API)'],
-          ['Modes opened in this session', session.modes.join(', ')],
+      <PageHeader title="API keys">
+        {mayConfigure && (
+          <ConfirmDialog
+            trigger="Issue a dashboard key"
+            title="Issue a dashboard key"
+            confirm="Issue the key"
+            onConfirm={async () => {
+              const key = await clients.merchant.post('/api-keys', { body: label ? { label } : {} });
+              setIssued(key.api_key);
+              setLabel('');
+              setRound(round + 1);
+            }}
+          >
+            <p>A dashboard key reads everything and may only capture, cancel, refund and replay webhooks: for support staff. It is a {session.mode} key.</p>
+            <div class="field">
+              <label for="key-label">Who holds it</label>
+              <input id="key-label" maxLength={200} value={label} onInput={(event) => setLabel((event.target as HTMLInputElement).value)} />
+            </div>
+          </ConfirmDialog>
+        )}
+      </PageHeader>
+      {issued && <SecretOnce label="New dashboard key" secret={issued} onDone={() => setIssued(null)} />}
+      <DataList
+        label="API keys"
+        deps={[round]}
+        load={(cursor) => clients.merchant.get('/api-keys', { params: { query: { limit: PAGE_SIZE, starting_after: cursor } } }) as Promise<Page<ApiKey>>}
+        rowKey={(key) => key.id}
+        empty={`No ${session.mode} keys.`}
+        columns={[
+          { header: 'Key', cell: (key) => <span class="mono">{key.prefix}…</span> },
+          { header: 'Label', cell: (key) => key.label ?? '—' },
+          { header: 'Scopes', cell: (key) => key.scopes.join(', ') },
+          { header: 'State', cell: (key) => <Badge value={key.revoked_at ? 'revoked' : key.id === session.keyId ? 'this session' : 'active'} /> },
+          { header: 'Created', cell: (key) => <Time at={key.created_at} /> },
+          {
+            header: 'Actions',
+            cell: (key) =>
+              mayConfigure && !key.revoked_at && key.scopes.includes('dashboard') ? (
+                <ConfirmDialog
+                  trigger="Revoke"
+                  triggerName={`Revoke ${key.prefix}`}
+                  small
+                  title={`Revoke the key ${key.prefix}…?`}
+                  confirm="Revoke the key"
+                  danger
+                  onConfirm={async () => {
+                    await clients.merchant.delete('/api-keys/{key_id}', { params: { path: { key_id: key.id } } });
+                    setRound(round + 1);
+                  }}
+                >
+                  <p>Sessions and requests with this key are refused from now on.</p>
+                </ConfirmDialog>
+              ) : (
+                '—'
+              ),
+          },
         ]}
       />
-      <p class="hint">
-        Secret keys (sk_test_…, sk_live_…) and read-mostly dashboard keys for support staff are issued and revoked by an operator. A key is shown once, when it is
-        issued; only its id and prefix are kept.
-      </p>
     </>
   );
 }

@@ -1,11 +1,12 @@
 import { useApp } from '../../app-context';
 import { OVERVIEW_DAYS, loadOverview, type Rate } from '../../api/overview';
+
 import { ChartFigure } from '../../components/chart';
 import { PageHeader } from '../../components/page';
 import { Empty, ErrorState, Loading } from '../../components/states';
 import { useAsync } from '../../components/use-async';
 
-const ratePercent = (rates: Rate[]) => rates.map((rate) => (rate.total === 0 ? 0 : Math.round((rate.succeeded / rate.total) * 1000) / 10));
+const ratePercent = (rates: Rate[]) => rates.map((rate) => rate.percent);
 /** Volume in major units (two decimals: a chart's axis, not an invoice). */
 const major = (values: number[]) => values.map((value) => value / 100);
 
@@ -17,13 +18,13 @@ export function OverviewPage() {
       <PageHeader title="Overview" />
       {state.status === 'loading' && <Loading what="the overview" />}
       {state.status === 'error' && <ErrorState error={state.error} retry={reload} />}
-      {state.status === 'ready' && state.value.paymentsRead === 0 && state.value.webhooks.length === 0 && (
+      {state.status === 'ready' && state.value.payments === 0 && state.value.webhookMessages === 0 && (
         <Empty>No payments in the last {OVERVIEW_DAYS} days. Create one with the API and it appears here.</Empty>
       )}
-      {state.status === 'ready' && (state.value.paymentsRead > 0 || state.value.webhooks.length > 0) && (
+      {state.status === 'ready' && (state.value.payments > 0 || state.value.webhookMessages > 0) && (
         <>
           <p class="hint">
-            The last {OVERVIEW_DAYS} days: {state.value.paymentsRead} payments.
+            The last {OVERVIEW_DAYS} days (UTC): {state.value.payments} payments, {state.value.webhookMessages} webhook messages.
           </p>
           <div class="charts">
             <ChartFigure

@@ -128,7 +128,9 @@ function ReplaceCredentials({ account, replaced }: { account: ProcessorAccount; 
   if (CREDENTIAL_FIELDS[account.processor].length === 0) return <span>—</span>;
   return (
     <ConfirmDialog
-      trigger={`Replace credentials of ${account.name}`}
+      trigger="Replace credentials"
+      triggerName={`Replace credentials of ${account.name}`}
+      small
       title={`Replace the credentials of ${account.name}`}
       confirm="Replace the credentials"
       onConfirm={async () => {

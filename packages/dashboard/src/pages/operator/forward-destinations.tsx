@@ -65,7 +65,9 @@ export function ForwardDestinationsPage({ query }: PageProps) {
             header: 'Actions',
             cell: (destination) => (
               <ConfirmDialog
-                trigger={`Remove ${destination.url}`}
+                trigger="Remove"
+                triggerName={`Remove ${destination.url}`}
+                small
                 title="Remove this destination?"
                 confirm="Remove the destination"
                 danger

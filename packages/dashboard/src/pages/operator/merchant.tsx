@@ -59,7 +59,9 @@ export function MerchantPage({ params }: PageProps) {
                 '—'
               ) : (
                 <ConfirmDialog
-                  trigger={`Revoke ${key.prefix}`}
+                  trigger="Revoke"
+                  triggerName={`Revoke ${key.prefix}`}
+                  small
                   title={`Revoke the key ${key.prefix}…?`}
                   confirm="Revoke the key"
                   danger
@@ -109,6 +111,7 @@ function RateLimitEditor({ merchant, changed }: { merchant: Merchant; changed: (
 function IssueKey({ merchantId, issued }: { merchantId: string; issued: (key: string) => void }) {
   const { clients } = useApp();
   const [mode, setMode] = useState<'test' | 'live'>('test');
+  const [scope, setScope] = useState<'merchant' | 'dashboard'>('merchant');
   const [label, setLabel] = useState('');
   return (
     <ConfirmDialog
@@ -116,7 +119,7 @@ function IssueKey({ merchantId, issued }: { merchantId: string; issued: (key: st
       title="Issue an API key"
       confirm="Issue the key"
       onConfirm={async () => {
-        const key = await clients.admin.post('/admin/merchants/{merchant_id}/api-keys', { params: { path: { merchant_id: merchantId } }, body: { mode, ...(label ? { label } : {}) } });
+        const key = await clients.admin.post('/admin/merchants/{merchant_id}/api-keys', { params: { path: { merchant_id: merchantId } }, body: { mode, scope, ...(label ? { label } : {}) } });
         issued(key.api_key);
       }}
     >
@@ -125,6 +128,13 @@ function IssueKey({ merchantId, issued }: { merchantId: string; issued: (key: st
         <select id="key-mode" value={mode} onChange={(event) => setMode((event.target as HTMLSelectElement).value as 'test' | 'live')}>
           <option value="test">test</option>
           <option value="live">live</option>
+        </select>
+      </div>
+      <div class="field">
+        <label for="key-scope">Scope</label>
+        <select id="key-scope" value={scope} onChange={(event) => setScope((event.target as HTMLSelectElement).value as 'merchant' | 'dashboard')}>
+          <option value="merchant">merchant (a secret key: the whole merchant API)</option>
+          <option value="dashboard">dashboard (read-mostly, for support staff)</option>
         </select>
       </div>
       <div class="field">

@@ -52,7 +52,9 @@ export function OperatorsPage() {
                 '—'
               ) : (
                 <ConfirmDialog
-                  trigger={`Revoke ${operator.name}`}
+                  trigger="Revoke"
+                  triggerName={`Revoke ${operator.name}`}
+                  small
                   title={`Revoke ${operator.name}?`}
                   confirm="Revoke the operator"
                   danger
