@@ -4,9 +4,10 @@ import { useState } from 'preact/hooks';
 import { useApp, useMayConfigure } from '../../app-context';
 import type { Page } from '../../api/clients';
 import type { ApiKey } from '../../api/types';
+import { apiKeyColumns } from '../../components/api-key-columns';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { DataList, PAGE_SIZE } from '../../components/data-list';
-import { Badge, PageHeader, Time } from '../../components/page';
+import { PageHeader } from '../../components/page';
 import { SecretOnce } from '../../components/secret-once';
 
 export function ApiKeysPage() {
@@ -45,35 +46,14 @@ export function ApiKeysPage() {
         load={(cursor) => clients.merchant.get('/api-keys', { params: { query: { limit: PAGE_SIZE, starting_after: cursor } } }) as Promise<Page<ApiKey>>}
         rowKey={(key) => key.id}
         empty={`No ${session.mode} keys.`}
-        columns={[
-          { header: 'Key', cell: (key) => <span class="mono">{key.prefix}…</span> },
-          { header: 'Label', cell: (key) => key.label ?? '—' },
-          { header: 'Scopes', cell: (key) => key.scopes.join(', ') },
-          { header: 'State', cell: (key) => <Badge value={key.revoked_at ? 'revoked' : key.id === session.keyId ? 'this session' : 'active'} /> },
-          { header: 'Created', cell: (key) => <Time at={key.created_at} /> },
-          {
-            header: 'Actions',
-            cell: (key) =>
-              mayConfigure && !key.revoked_at && key.scopes.includes('dashboard') ? (
-                <ConfirmDialog
-                  trigger="Revoke"
-                  triggerName={`Revoke ${key.prefix}`}
-                  small
-                  title={`Revoke the key ${key.prefix}…?`}
-                  confirm="Revoke the key"
-                  danger
-                  onConfirm={async () => {
-                    await clients.merchant.delete('/api-keys/{key_id}', { params: { path: { key_id: key.id } } });
-                    setRound(round + 1);
-                  }}
-                >
-                  <p>Sessions and requests with this key are refused from now on.</p>
-                </ConfirmDialog>
-              ) : (
-                '—'
-              ),
+        columns={apiKeyColumns({
+          ownKeyId: session.keyId,
+          revocable: (key) => mayConfigure && key.scopes.includes('dashboard'),
+          revoke: async (key) => {
+            await clients.merchant.delete('/api-keys/{key_id}', { params: { path: { key_id: key.id } } });
+            setRound(round + 1);
           },
-        ]}
+        })}
       />
     </>
   );

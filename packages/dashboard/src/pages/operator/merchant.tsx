@@ -2,9 +2,10 @@ import { useState } from 'preact/hooks';
 import { useApp } from '../../app-context';
 import type { Page } from '../../api/clients';
 import type { ApiKey, Merchant } from '../../api/types';
+import { apiKeyColumns } from '../../components/api-key-columns';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { DataList, PAGE_SIZE } from '../../components/data-list';
-import { Badge, Facts, PageHeader } from '../../components/page';
+import { Facts, PageHeader } from '../../components/page';
 import { SecretOnce } from '../../components/secret-once';
 import { ErrorState, Loading } from '../../components/states';
 import { useAsync } from '../../components/use-async';
@@ -46,35 +47,13 @@ export function MerchantPage({ params }: PageProps) {
         load={(cursor) => clients.admin.get('/admin/merchants/{merchant_id}/api-keys', { params: { path, query: { limit: PAGE_SIZE, starting_after: cursor } } }) as Promise<Page<ApiKey>>}
         rowKey={(key) => key.id}
         empty="This merchant has no keys."
-        columns={[
-          { header: 'Key', cell: (key) => <span class="mono">{key.prefix}…</span> },
-          { header: 'Label', cell: (key) => key.label ?? '—' },
-          { header: 'Mode', cell: (key) => <Badge value={key.mode} /> },
-          { header: 'Scopes', cell: (key) => key.scopes.join(', ') },
-          { header: 'State', cell: (key) => (key.revoked_at ? `revoked ${dateTime(key.revoked_at)}` : 'active') },
-          {
-            header: 'Actions',
-            cell: (key) =>
-              key.revoked_at ? (
-                '—'
-              ) : (
-                <ConfirmDialog
-                  trigger="Revoke"
-                  triggerName={`Revoke ${key.prefix}`}
-                  small
-                  title={`Revoke the key ${key.prefix}…?`}
-                  confirm="Revoke the key"
-                  danger
-                  onConfirm={async () => {
-                    await clients.admin.delete('/admin/merchants/{merchant_id}/api-keys/{key_id}', { params: { path: { merchant_id: merchantId, key_id: key.id } } });
-                    setRound(round + 1);
-                  }}
-                >
-                  <p>Requests with this key are refused from now on.</p>
-                </ConfirmDialog>
-              ),
+        columns={apiKeyColumns({
+          revocable: () => true,
+          revoke: async (key) => {
+            await clients.admin.delete('/admin/merchants/{merchant_id}/api-keys/{key_id}', { params: { path: { merchant_id: merchantId, key_id: key.id } } });
+            setRound(round + 1);
           },
-        ]}
+        })}
       />
     </>
   );
