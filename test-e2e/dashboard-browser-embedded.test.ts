@@ -247,7 +247,7 @@ describe('the dashboard in a real browser (headless Chromium, embedded profile)'
     dashboardKey = await page.getByLabel(/New dashboard key/).inputValue();
     expect(dashboardKey).toMatch(/^sk_test_/);
     await page.getByRole('cell', { name: 'support desk' }).waitFor();
-    expect(await text()).toMatch(/support desk\s+dashboard/);
+    expect(await text()).toMatch(/support desk\s+test\s+dashboard\s+active/);
     await checked('api-keys');
     await page.getByRole('button', { name: 'I have copied it' }).click();
     await visit('/customers', 'Customers');
