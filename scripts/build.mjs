@@ -59,8 +59,8 @@ async function buildPackage(dir) {
   if (spec.web) {
     // A web app for browsers (packages/dashboard): its own esbuild build, hashed assets and an index.html.
     const { buildDashboard } = await import(pathToFileURL(join(root, dir, spec.web)).href);
-    const { script, stylesheet } = await buildDashboard(outdir);
-    console.log(`${dir}: dist/index.html, dist/assets/${script}, dist/assets/${stylesheet} (${Math.round(performance.now() - started)} ms)`);
+    const { script, stylesheet, gzippedBytes } = await buildDashboard(outdir);
+    console.log(`${dir}: dist/index.html, dist/assets/${script}, dist/assets/${stylesheet} and chunks, ${(gzippedBytes / 1024).toFixed(1)} KiB of JS and CSS gzipped (${Math.round(performance.now() - started)} ms)`);
     return;
   }
   if (spec.tsc) {
