@@ -47,6 +47,7 @@ const REVIEWED: Record<string, string> = {
   'services/vault/src/data/key-rotation.repository.ts#get: SYSTEM_SCOPE': 'key rotations are the system\'s',
   'services/vault/src/data/key-rotation.repository.ts#latest: SYSTEM_SCOPE': 'key rotations are the system\'s',
   'services/vault/src/data/key-rotation.repository.ts#running: SYSTEM_SCOPE': 'key rotations are the system\'s',
+  'services/vault/src/data/key-rotation.repository.ts#list: SYSTEM_SCOPE': 'key rotations are the system\'s (the operators\' key status page)',
   'services/vault/src/data/token.repository.ts#listNotWrappedBy: global': 'key rotation rewraps every merchant\'s tokens',
 };
 

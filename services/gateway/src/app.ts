@@ -30,6 +30,7 @@ import { dashboardSessions } from './domain/dashboard-sessions';
 import { TtlDashboardSessionRepository } from './data/dashboard-session.repository';
 import { dashboardSessionRoutes, sessionOfRequest } from './http/dashboard-session';
 import { dashboardApp } from './http/dashboard-app';
+import { checkServiceHealth } from './domain/service-health';
 
 /** Composition root of the gateway: the merchant edge, the admin API and the internal key API. */
 export function createApp(runtime: ServiceRuntime, config: GatewayConfig): ServiceApp {
@@ -90,6 +91,10 @@ export function createApp(runtime: ServiceRuntime, config: GatewayConfig): Servi
   const idempotency = idempotencyGuard({ requests, logger, bodyLimitBytes: config.bodyLimitBytes, keptResponseLimitBytes: 1024 * 1024 });
 
   const healthAgent = runtime.internalTls ? healthCheckAgent(runtime.internalTls) : undefined;
+  const health = checkServiceHealth({
+    clock,
+    checks: [{ name: 'gateway-store', check: () => store.ping() }, ...UPSTREAM_SERVICES.map((service) => ({ name: service, check: () => checkHealth(runtime.serviceUrls[service], healthAgent) }))],
+  });
   const readiness = async () => {
     const failures: string[] = [];
     await store.ping().catch(() => failures.push('store'));
@@ -133,10 +138,10 @@ export function createApp(runtime: ServiceRuntime, config: GatewayConfig): Servi
     rateLimit: takeRequestToken({ buckets: runtime.ttl, defaults: config.rateLimit }),
     bodyLimitBytes: config.bodyLimitBytes,
     trustProxy: config.trustProxy,
-    admin: adminRoutes({ enabled: config.adminApiKey !== undefined, operators, audit, merchants, apiKeys, upstreams, bodyLimitBytes: config.bodyLimitBytes, logger, sessionOf }),
+    admin: adminRoutes({ enabled: config.adminApiKey !== undefined, operators, audit, merchants, apiKeys, upstreams, bodyLimitBytes: config.bodyLimitBytes, logger, sessionOf, health }),
     sessionOf,
     audit,
-    dashboardSession: dashboardSessionRoutes({ sessions, sessionOf, cookies, merchants, maxAgeSeconds: config.dashboardSession.maxSeconds, audit, logger }),
+    dashboardSession: dashboardSessionRoutes({ sessions, sessionOf, cookies, merchants, maxAgeSeconds: config.dashboardSession.maxSeconds, signIns: { ttl: runtime.ttl, perMinute: config.dashboardSession.signInsPerMinute }, audit, logger }),
     dashboardApp: dashboardApp({ dir: config.dashboardDir }),
     readiness,
     docs: docsRoutes(publicBaseUrl),

@@ -26,6 +26,7 @@ import type { RateLimit } from './domain/rate-limit';
  *   bursts of 200); an operator overrides both per merchant (PATCH /admin/merchants/{id} rate_limit).
  * - DASHBOARD_SESSION_IDLE_SECONDS, DASHBOARD_SESSION_MAX_SECONDS: a dashboard session ends after this long
  *   without a request (30 min), and this long after sign-in whatever the activity (12 h).
+ * - DASHBOARD_SIGN_INS_PER_MINUTE: POST /dashboard/session attempts per client address and minute (60).
  * - DASHBOARD_DIST_DIR: the built dashboard served at /dashboard (default: packages/dashboard/dist of the
  *   repository the gateway runs from; a 503 page says so when it holds no index.html).
  * - TLS_CERT_FILE, TLS_KEY_FILE: PEM files; with both the gateway serves HTTPS only (the listener is made by
@@ -71,6 +72,7 @@ export const gatewayConfigSchema = z.object({
   TLS_KEY_FILE: z.string().min(1).optional(),
   DASHBOARD_SESSION_IDLE_SECONDS: z.coerce.number().int().min(1).max(7 * 24 * 3600).default(30 * 60),
   DASHBOARD_SESSION_MAX_SECONDS: z.coerce.number().int().min(1).max(30 * 24 * 3600).default(12 * 3600),
+  DASHBOARD_SIGN_INS_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(60),
   DASHBOARD_DIST_DIR: z.string().min(1).optional(),
 });
 
@@ -102,7 +104,7 @@ export interface GatewayConfig {
   /** TLS_CERT_FILE and TLS_KEY_FILE are set: the edge is served over HTTPS. */
   tls: boolean;
   /** Dashboard sessions end after idleSeconds without a request, and maxSeconds after sign-in. */
-  dashboardSession: { idleSeconds: number; maxSeconds: number };
+  dashboardSession: { idleSeconds: number; maxSeconds: number; signInsPerMinute: number };
   /** The built dashboard (DASHBOARD_DIST_DIR). */
   dashboardDir: string;
 }
@@ -118,7 +120,7 @@ export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env): Gateway
     trustProxy: parsed.TRUST_PROXY,
     tls: Boolean(parsed.TLS_CERT_FILE && parsed.TLS_KEY_FILE),
     rateLimit: { per_second: parsed.RATE_LIMIT_PER_SECOND, burst: parsed.RATE_LIMIT_BURST },
-    dashboardSession: { idleSeconds: parsed.DASHBOARD_SESSION_IDLE_SECONDS, maxSeconds: parsed.DASHBOARD_SESSION_MAX_SECONDS },
+    dashboardSession: { idleSeconds: parsed.DASHBOARD_SESSION_IDLE_SECONDS, maxSeconds: parsed.DASHBOARD_SESSION_MAX_SECONDS, signInsPerMinute: parsed.DASHBOARD_SIGN_INS_PER_MINUTE },
     dashboardDir: resolve(parsed.DASHBOARD_DIST_DIR ?? defaultDashboardDir()),
   };
   if (parsed.ADMIN_API_KEY) config.adminApiKey = parsed.ADMIN_API_KEY;

@@ -178,6 +178,26 @@ describe('requests signed with the session cookie', () => {
   });
 });
 
+describe('requests signed with the session cookie, handed to an in-process service (embedded profile)', () => {
+  it('when the service runs on the gateway thread, then it sees the session\'s merchant and neither the cookie nor the CSRF token either', async () => {
+    const inProcessStore = await SqliteDocumentStore.open(join(dir, 'in-process.db'));
+    const inProcess = await startGateway(upstreams, inProcessStore, {}, { inProcess: true });
+    try {
+      const created = await adminCall(inProcess.url, ADMIN_KEY, '/admin/merchants', 'POST', { name: 'In Process Shop' });
+      const session = await signIn(inProcess.url, created.json.api_key as string);
+      const made = await withSession(inProcess.url, session, '/webhook-endpoints', { method: 'POST', body: {} });
+      expect(made.status).toBe(201);
+      expect(echoed(made).auth).toMatchObject({ merchantId: created.json.id, mode: 'test' });
+      expect(echoed(made).rawHeaderNames).not.toContain('cookie');
+      expect(echoed(made).rawHeaderNames).not.toContain('x-csrf-token');
+      expect(Object.keys(echoed(made).headers)).not.toContain('cookie');
+    } finally {
+      await inProcess.close();
+      await inProcessStore.close();
+    }
+  });
+});
+
 describe('signing out', () => {
   it('when DELETE /dashboard/session comes with the CSRF token, then the session ends, the cookie is cleared and the next request is 401 session_expired', async () => {
     const merchant = await createMerchant('Leaving Shop');
@@ -248,6 +268,17 @@ describe('roles through a session', () => {
     expectProblem(await withSession(gateway.url, operator, '/admin/merchants', { method: 'POST', body: { name: 'No Token' }, csrf: false }), 403, 'csrf_token_invalid');
     const created = await withSession(gateway.url, operator, '/admin/merchants', { method: 'POST', body: { name: 'Made In The Dashboard' } });
     expect(created.status).toBe(201);
+  });
+});
+
+describe('service health for the operators', () => {
+  it('when an operator session reads /admin/health, then every component is named with its state: the payment orchestrator, down in these tests, is unavailable', async () => {
+    const operator = await signIn(gateway.url, ADMIN_KEY);
+    const health = await withSession(gateway.url, operator, '/admin/health', { csrf: false });
+    expectDocumented('get', '/admin/health', health);
+    expect(health.json.status).toBe('degraded');
+    const byName = Object.fromEntries((health.json.components as Array<{ name: string; status: string }>).map((c) => [c.name, c.status]));
+    expect(byName).toEqual({ 'gateway-store': 'ok', vault: 'ok', forwarder: 'ok', importer: 'ok', notifier: 'ok', 'payment-orchestrator': 'unavailable' });
   });
 });
 
@@ -370,5 +401,28 @@ describe("the merchant's own keys (/api-keys)", () => {
     expect(issued.status).toBe(201);
     const [entry] = await auditEntries(`&merchant_id=${merchant.id}`, (e) => e.path === '/api-keys');
     expect(entry).toMatchObject({ via: 'dashboard_session', role: 'merchant', method: 'POST', status: 201, target_ids: [issued.json.id] });
+  });
+});
+
+describe('sign-ins per address', () => {
+  it('when an address signs in more often in a minute than DASHBOARD_SIGN_INS_PER_MINUTE, then it answers 429 too_many_sign_ins with Retry-After, and a minute later it may again', async () => {
+    const clock = new ManualClock('2026-11-26T11:00:00.000Z');
+    const limitedStore = await SqliteDocumentStore.open(join(dir, 'limited.db'));
+    const limited = await startGateway(upstreams, limitedStore, { DASHBOARD_SIGN_INS_PER_MINUTE: '2' }, { clock });
+    try {
+      const created = await adminCall(limited.url, ADMIN_KEY, '/admin/merchants', 'POST', { name: 'Limited Shop' });
+      const attempt = (apiKey: string) => call(limited.url, '/dashboard/session', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ api_key: apiKey }) });
+      expectProblem(await attempt('sk_test_0000000000000000000000000000000'), 401, 'invalid_api_key');
+      expect((await attempt(created.json.api_key as string)).status).toBe(201);
+      const refused = await attempt(created.json.api_key as string);
+      expectProblem(refused, 429, 'too_many_sign_ins');
+      expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+      expect(refused.headers.get('set-cookie')).toBeNull();
+      clock.advance(60_000);
+      expect((await attempt(created.json.api_key as string)).status).toBe(201);
+    } finally {
+      await limited.close();
+      await limitedStore.close();
+    }
   });
 });

@@ -15,7 +15,7 @@ import { checkoutFraming, checkoutPageStatus, checkoutStatus, closeCanceledSessi
 import { getCheckoutBranding, sessionLogoImage, updateCheckoutBranding } from './domain/branding/manage-branding';
 import { StoreCheckoutBrandingRepository } from './data/checkout-branding.repository';
 import { checkoutSettingsRoutes } from './http/checkout-settings.routes';
-import { getKeyRotation, KeyRotationWorker, restoreActiveVersion, rewrapBatch, startKeyRotation } from './domain/keys/key-rotation';
+import { getKeyRotation, getKeyStatus, listKeyRotations, KeyRotationWorker, restoreActiveVersion, rewrapBatch, startKeyRotation } from './domain/keys/key-rotation';
 import type { TransactionRunner } from './domain/ports';
 import { createToken, importToken } from './domain/tokens/create-token';
 import { auditRefusedDetokenize, detokenize } from './domain/tokens/detokenize';
@@ -96,6 +96,8 @@ export function createApp(runtime: ServiceRuntime, config: VaultConfig): VaultAp
       adminRoutes(router, {
         startKeyRotation: startKeyRotation({ rotations, tokens, keys, transaction, clock }),
         getKeyRotation: getKeyRotation({ rotations, tokens }),
+        listKeyRotations: listKeyRotations({ rotations, tokens }),
+        getKeyStatus: getKeyStatus({ keys }),
         listDetokenizeAudit: listDetokenizeAudit({ audit }),
         onRotationStarted: () => worker.poke(),
       });

@@ -29,6 +29,11 @@ describe('key-encryption key rotation', () => {
       return progress.body.state === 'completed' ? progress.body : null;
     });
     expect(done).toMatchObject({ total: 8, rewrapped: 8, remaining: 0 });
+    // The operators' key status page: the active version, the ring, and the rotations newest first.
+    expect((await vault.call(ADMIN, 'GET', '/admin/key-status')).body).toEqual({ object: 'key_status', active_version: 2, versions: [1, 2] });
+    const listed = await vault.call(ADMIN, 'GET', '/admin/key-rotations');
+    expect(listed.body).toMatchObject({ object: 'list', data: [{ id: started.body.id, state: 'completed', remaining: 0 }], has_more: false });
+    expect((await vault.call(MERCHANT, 'GET', '/admin/key-rotations')).status).toBe(403);
     const tokens = new StoreTokenRepository(vault.runtime.store);
     const newest = await tokens.get(MERCHANT_SCOPE, String(created.body.id));
     expect(newest?.kek_version).toBe(2);

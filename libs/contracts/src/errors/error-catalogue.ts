@@ -51,6 +51,7 @@ export const ERROR_GROUPS: ErrorGroup[] = [
       cross_origin_request: e(403, 'A change made with the session cookie came from another origin (Origin or Sec-Fetch-Site).', 'Make changes from the dashboard\'s own pages; an API client sends its key in X-API-Key instead of the cookie.'),
       mode_key_required: e(403, 'The session holds no key of the mode asked for: a test key never opens live data.', 'Send a key of that mode of the same merchant as api_key with POST /dashboard/session/mode.'),
       mode_key_mismatch: e(422, 'The key sent to switch mode belongs to another merchant or another mode.', 'Send a key of the session\'s merchant, of the mode asked for.'),
+      too_many_sign_ins: e(429, 'More sign-ins from this address in a minute than DASHBOARD_SIGN_INS_PER_MINUTE allows.', 'Wait Retry-After seconds.'),
       mode_switch_not_allowed: e(403, 'An operator session has no mode to switch.', 'Operators use the admin API, which spans both modes.'),
     },
   },

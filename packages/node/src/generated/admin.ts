@@ -55,6 +55,77 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/admin/health": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every component's health: the gateway's store and each service's /health, with its latency
+         * @description Always 200 (unlike /ready): `status` is `degraded` when a component did not answer, and the component says `unavailable`.
+         */
+        get: operations["getServiceHealth"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/vault/key-status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The vault's key-encryption keys: the active version and the versions its ring holds */
+        get: operations["getKeyStatus"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/vault/key-rotations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The KEK rotations started with POST /admin/vault/key-rotations, newest first, each with the data keys it still has to re-wrap */
+        get: operations["listKeyRotations"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/vault/key-rotations/{rotation_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One rotation's progress */
+        get: operations["getKeyRotation"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/admin/merchants": {
         parameters: {
             query?: never;
@@ -247,6 +318,41 @@ export interface components {
             /** @description The HTTP status answered; 499 when the client went away first. */
             status: number;
             request_id: string;
+        };
+        ServiceHealth: {
+            /** @constant */
+            object: "service_health";
+            /** @enum {string} */
+            status: "ok" | "degraded";
+            checked_at: components["schemas"]["Timestamp"];
+            components: {
+                name: string;
+                /** @enum {string} */
+                status: "ok" | "unavailable";
+                latency_ms: number;
+            }[];
+        };
+        KeyStatus: {
+            /** @constant */
+            object: "key_status";
+            /** @description The KEK version new data keys are wrapped with. */
+            active_version: number;
+            /** @description Every version the key ring holds (old ones stay until no data key needs them). */
+            versions: number[];
+        };
+        KeyRotation: {
+            id: components["schemas"]["ObjectId"];
+            to_version: number;
+            /** @enum {string} */
+            state: "running" | "completed";
+            /** @description Data keys not wrapped by to_version when the rotation started. */
+            total: number;
+            rewrapped: number;
+            /** @description Data keys still to re-wrap now (0 once completed). */
+            remaining: number;
+            started_at: components["schemas"]["Timestamp"];
+            /** Format: date-time */
+            completed_at: string | null;
         };
         CreateMerchantRequest: {
             name: string;
@@ -612,6 +718,177 @@ export interface operations {
                         /** @description Pass as starting_after to get the next page. */
                         next_cursor: string | null;
                     };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    getServiceHealth: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The components, checked now. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "object": "service_health",
+                     *       "status": "ok",
+                     *       "checked_at": "2026-11-26T10:00:00.000Z",
+                     *       "components": [
+                     *         {
+                     *           "name": "gateway-store",
+                     *           "status": "ok",
+                     *           "latency_ms": 1
+                     *         },
+                     *         {
+                     *           "name": "vault",
+                     *           "status": "ok",
+                     *           "latency_ms": 3
+                     *         },
+                     *         {
+                     *           "name": "payment-orchestrator",
+                     *           "status": "ok",
+                     *           "latency_ms": 2
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ServiceHealth"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    getKeyStatus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The key status. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "object": "key_status",
+                     *       "active_version": 2,
+                     *       "versions": [
+                     *         1,
+                     *         2
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["KeyStatus"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    listKeyRotations: {
+        parameters: {
+            query?: {
+                limit?: components["parameters"]["Limit"];
+                /** @description Cursor: the next_cursor of the previous page. */
+                starting_after?: components["parameters"]["StartingAfter"];
+                order?: components["parameters"]["Order"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of rotations. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "object": "list",
+                     *       "data": [
+                     *         {
+                     *           "id": "019ab2c4-0a1b-7c2d-8e3f-4a5b6c7d8e61",
+                     *           "to_version": 2,
+                     *           "state": "running",
+                     *           "total": 12000,
+                     *           "rewrapped": 4500,
+                     *           "remaining": 7500,
+                     *           "started_at": "2026-11-26T09:30:00.000Z",
+                     *           "completed_at": null
+                     *         }
+                     *       ],
+                     *       "has_more": false,
+                     *       "next_cursor": null
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        object: "list";
+                        data: components["schemas"]["KeyRotation"][];
+                        has_more: boolean;
+                        /** @description Pass as starting_after to get the next page. */
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            422: components["responses"]["ValidationFailed"];
+        };
+    };
+    getKeyRotation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                rotation_id: components["schemas"]["ObjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The rotation. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "019ab2c4-0a1b-7c2d-8e3f-4a5b6c7d8e61",
+                     *       "to_version": 2,
+                     *       "state": "running",
+                     *       "total": 12000,
+                     *       "rewrapped": 4500,
+                     *       "remaining": 7500,
+                     *       "started_at": "2026-11-26T09:30:00.000Z",
+                     *       "completed_at": null
+                     *     }
+                     */
+                    "application/json": components["schemas"]["KeyRotation"];
                 };
             };
             401: components["responses"]["Unauthorized"];

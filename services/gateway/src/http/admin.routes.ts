@@ -10,6 +10,7 @@ import type { Merchants } from '../domain/merchants';
 import type { Operator, Operators } from '../domain/operators';
 import { adminKeyActor, type AdminAudit } from '../domain/admin-audit';
 import type { ActiveSession } from '../domain/dashboard-sessions';
+import type { CheckServiceHealth } from '../domain/service-health';
 import { auditOnceAnswered } from './audit-on-answer';
 import { sessionActor, type SessionOfRequest } from './dashboard-session';
 import { isSafePath, isUpstreamService, type UpstreamService } from '../domain/routing';
@@ -49,6 +50,8 @@ export interface AdminDeps {
   logger: Logger;
   /** The dashboard session of a request without X-Admin-Key (an operator's, for the admin API). */
   sessionOf: SessionOfRequest;
+  /** The store's and every service's health, for GET /admin/health. */
+  health: CheckServiceHealth;
 }
 
 /**
@@ -116,6 +119,11 @@ export function adminRoutes(deps: AdminDeps): express.Router {
       { ...parsePageQuery(req.query), order: 'desc' },
     );
     res.json(listResponse(page, (entry) => entry));
+  });
+
+  router.get('/health', async (_req, res) => {
+    res.setHeader('Cache-Control', 'no-store');
+    res.json(await deps.health());
   });
 
   const merchants = express.Router();

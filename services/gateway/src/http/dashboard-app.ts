@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import express from 'express';
 import type { NextFunction, Request, Response } from 'express';
-import { RouteNotFoundError } from '@vaultline/http';
+import { RouteNotFoundError, setMetricsRoute } from '@vaultline/http';
 
 /**
  * The dashboard's policy: its own scripts, styles, images (and data: images), API calls to its own
@@ -56,6 +56,7 @@ export function dashboardApp({ dir }: { dir: string }): express.RequestHandler {
 
   return (req: Request, res: Response, next: NextFunction) => {
     if (req.method !== 'GET' && req.method !== 'HEAD') throw new RouteNotFoundError(req.method, req.originalUrl.split('?')[0] ?? '');
+    setMetricsRoute(res, '/dashboard*');
     securityHeaders(res);
     if (!existsSync(index)) {
       res.status(503).setHeader('Cache-Control', 'no-store');

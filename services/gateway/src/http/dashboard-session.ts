@@ -7,7 +7,9 @@ import { JSON_BODY_TYPES, bodyParsers, contentTypeGuard, parseInput } from '@vau
 import { SessionExpired, assertCsrfToken, sessionIdPrefix, type ActiveSession, type DashboardSessions } from '../domain/dashboard-sessions';
 import type { AdminAudit, AuditActor } from '../domain/admin-audit';
 import type { Merchants } from '../domain/merchants';
+import type { TtlStore } from '@vaultline/ttl';
 import { auditOnceAnswered } from './audit-on-answer';
+import { clientAddressOf } from './client-address';
 
 /** The header a change made with the session cookie carries the session's CSRF token in. */
 export const CSRF_HEADER = 'X-CSRF-Token';
@@ -125,6 +127,29 @@ export function sessionView(active: ActiveSession, merchantName: string | null) 
 const openSchema = z.strictObject({ api_key: z.string().min(1).max(300) });
 const modeSchema = z.strictObject({ mode: z.enum(['test', 'live']), api_key: z.string().min(1).max(300).optional() });
 
+export class TooManySignIns extends AppError {
+  constructor(readonly retryAfterSeconds: number) {
+    super('too_many_sign_ins', 429, `Too many dashboard sign-ins from this address: retry after ${retryAfterSeconds} s.`, { retry_after: retryAfterSeconds });
+  }
+}
+
+/**
+ * Sign-ins per client address and minute (DASHBOARD_SIGN_INS_PER_MINUTE): a key is not guessable, but
+ * every attempt costs a lookup, and every sign-in a stored session.
+ */
+async function limitSignIns(req: Request, res: Response, limit: SignInLimit): Promise<void> {
+  const key = `dashboard-sign-in:${clientAddressOf(req)}`;
+  if ((await limit.ttl.increment(key, 60_000)) <= limit.perMinute) return;
+  const retryAfter = Math.max(1, Math.ceil(((await limit.ttl.remainingMs(key)) ?? 60_000) / 1000));
+  res.setHeader('Retry-After', String(retryAfter));
+  throw new TooManySignIns(retryAfter);
+}
+
+export interface SignInLimit {
+  ttl: Pick<TtlStore, 'increment' | 'remainingMs'>;
+  perMinute: number;
+}
+
 export interface DashboardSessionRouteDeps {
   sessions: DashboardSessions;
   sessionOf: SessionOfRequest;
@@ -132,6 +157,7 @@ export interface DashboardSessionRouteDeps {
   merchants: Pick<Merchants, 'get'>;
   /** DASHBOARD_SESSION_MAX_SECONDS: the cookie's Max-Age. */
   maxAgeSeconds: number;
+  signIns: SignInLimit;
   audit: AdminAudit;
   logger: Logger;
 }
@@ -156,6 +182,7 @@ export function dashboardSessionRoutes(deps: DashboardSessionRouteDeps): express
 
   router.post('/', contentTypeGuard(JSON_BODY_TYPES), ...bodyParsers('16kb'), async (req: Request, res: Response) => {
     assertSameOrigin(req, deps.cookies);
+    await limitSignIns(req, res, deps.signIns);
     const input = parseInput(openSchema, req.body ?? {});
     // A refused key is not stored in the audit (a flood of guesses must not fill the store): it is logged as "access refused".
     const { sessionId, active } = await deps.sessions.open(input.api_key);

@@ -1,4 +1,4 @@
-import { SYSTEM_SCOPE, type DocumentStore, type UnitOfWork } from '@vaultline/store';
+import { SYSTEM_SCOPE, type DocumentStore, type Page, type PageRequest, type UnitOfWork } from '@vaultline/store';
 import type { KeyRotationRecord } from '../domain/keys/key-rotation-record';
 import type { KeyRotationRepository } from '../domain/ports';
 import { COLLECTIONS } from './collections';
@@ -21,6 +21,10 @@ export class StoreKeyRotationRepository implements KeyRotationRepository {
 
   async running(): Promise<KeyRotationRecord[]> {
     return (await this.rotations.list(SYSTEM_SCOPE, { state: 'running' }, { limit: 10 })).items;
+  }
+
+  list(page: PageRequest): Promise<Page<KeyRotationRecord>> {
+    return this.rotations.list(SYSTEM_SCOPE, {}, page);
   }
 
   insert(uow: UnitOfWork, record: Omit<KeyRotationRecord, 'version'>): KeyRotationRecord {

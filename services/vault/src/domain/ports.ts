@@ -32,6 +32,8 @@ export interface KeyRotationRepository {
   get(id: string): Promise<KeyRotationRecord | null>;
   latest(): Promise<KeyRotationRecord | null>;
   running(): Promise<KeyRotationRecord[]>;
+  /** Every rotation, a page at a time (the operators' key status). */
+  list(page: PageRequest): Promise<Page<KeyRotationRecord>>;
   insert(uow: UnitOfWork, record: Omit<KeyRotationRecord, 'version'>): KeyRotationRecord;
   update(uow: UnitOfWork, record: KeyRotationRecord): KeyRotationRecord;
 }

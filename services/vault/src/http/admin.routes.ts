@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { SCOPES } from '@vaultline/auth';
 import { listResponse, parseInput, parsePageQuery, requireScope } from '@vaultline/http';
 import type { ListDetokenizeAudit } from '../domain/audit/list-detokenize-audit';
-import type { GetKeyRotation, StartKeyRotation } from '../domain/keys/key-rotation';
+import type { GetKeyRotation, GetKeyStatus, ListKeyRotations, StartKeyRotation } from '../domain/keys/key-rotation';
 import { toDetokenizeAuditView } from './detokenize-audit.view';
 import { toKeyRotationView } from './key-rotation.view';
 
@@ -14,6 +14,8 @@ const auditQuery = z.object({ token_id: z.string().min(1).max(64).optional(), ca
 export interface AdminUseCases {
   startKeyRotation: StartKeyRotation;
   getKeyRotation: GetKeyRotation;
+  listKeyRotations: ListKeyRotations;
+  getKeyStatus: GetKeyStatus;
   listDetokenizeAudit: ListDetokenizeAudit;
   /** Wakes the rotation worker once a rotation was started. */
   onRotationStarted: () => void;
@@ -26,6 +28,15 @@ export function adminRoutes(router: Router, useCases: AdminUseCases): void {
     const rotation = await useCases.startKeyRotation(to_version);
     useCases.onRotationStarted();
     res.status(202).json(toKeyRotationView(rotation, rotation.total));
+  });
+
+  router.get('/admin/key-rotations', requireScope(SCOPES.admin), async (req, res) => {
+    const page = await useCases.listKeyRotations(parsePageQuery(req.query));
+    res.json(listResponse(page, ({ rotation, remaining }) => toKeyRotationView(rotation, remaining)));
+  });
+
+  router.get('/admin/key-status', requireScope(SCOPES.admin), (_req, res) => {
+    res.json({ object: 'key_status', ...useCases.getKeyStatus() });
   });
 
   router.get('/admin/key-rotations/:id', requireScope(SCOPES.admin), async (req, res) => {

@@ -62,6 +62,27 @@ const AUDIT_ENTRY = {
   request_id: '0b6f2c1e-5d4a-4f3b-9c8d-7e6f5a4b3c2d',
 };
 
+const HEALTH = {
+  object: 'service_health',
+  status: 'ok',
+  checked_at: '2026-11-26T10:00:00.000Z',
+  components: [
+    { name: 'gateway-store', status: 'ok', latency_ms: 1 },
+    { name: 'vault', status: 'ok', latency_ms: 3 },
+    { name: 'payment-orchestrator', status: 'ok', latency_ms: 2 },
+  ],
+};
+const ROTATION = {
+  id: '019ab2c4-0a1b-7c2d-8e3f-4a5b6c7d8e61',
+  to_version: 2,
+  state: 'running',
+  total: 12000,
+  rewrapped: 4500,
+  remaining: 7500,
+  started_at: '2026-11-26T09:30:00.000Z',
+  completed_at: null,
+};
+
 /** The operator API of the gateway: merchants and their API keys. */
 export const adminFragment: OpenApiFragment = {
   tags: [
@@ -118,6 +139,45 @@ export const adminFragment: OpenApiFragment = {
           { name: 'role', in: 'query', required: false, schema: { type: 'string', enum: ['merchant', 'dashboard', 'operator'] } },
         ],
         responses: { '200': jsonResponse('A page of audit entries.', listOf('AdminAuditEntry'), pageOf([AUDIT_ENTRY])), ...errors },
+      },
+    },
+    '/admin/health': {
+      get: {
+        tags: ['Admin'],
+        operationId: 'getServiceHealth',
+        summary: "Every component's health: the gateway's store and each service's /health, with its latency",
+        description: 'Always 200 (unlike /ready): `status` is `degraded` when a component did not answer, and the component says `unavailable`.',
+        security,
+        responses: { '200': jsonResponse('The components, checked now.', 'ServiceHealth', HEALTH), ...errors },
+      },
+    },
+    '/admin/vault/key-status': {
+      get: {
+        tags: ['Admin'],
+        operationId: 'getKeyStatus',
+        summary: "The vault's key-encryption keys: the active version and the versions its ring holds",
+        security,
+        responses: { '200': jsonResponse('The key status.', 'KeyStatus', { object: 'key_status', active_version: 2, versions: [1, 2] }), ...errors },
+      },
+    },
+    '/admin/vault/key-rotations': {
+      get: {
+        tags: ['Admin'],
+        operationId: 'listKeyRotations',
+        summary: 'The KEK rotations started with POST /admin/vault/key-rotations, newest first, each with the data keys it still has to re-wrap',
+        security,
+        parameters: pageParameters,
+        responses: { '200': jsonResponse('A page of rotations.', listOf('KeyRotation'), pageOf([ROTATION])), ...errors },
+      },
+    },
+    '/admin/vault/key-rotations/{rotation_id}': {
+      get: {
+        tags: ['Admin'],
+        operationId: 'getKeyRotation',
+        summary: "One rotation's progress",
+        security,
+        parameters: [{ name: 'rotation_id', in: 'path', required: true, schema: schemaRef('ObjectId') }],
+        responses: { '200': jsonResponse('The rotation.', 'KeyRotation', ROTATION), ...errors },
       },
     },
     '/admin/merchants': {
@@ -222,6 +282,50 @@ export const adminFragment: OpenApiFragment = {
           target_ids: { type: 'array', items: { type: 'string' }, description: 'Ids named in the path, then the id of what the request created.' },
           status: { type: 'integer', description: 'The HTTP status answered; 499 when the client went away first.' },
           request_id: { type: 'string' },
+        },
+      },
+      ServiceHealth: {
+        type: 'object',
+        required: ['object', 'status', 'checked_at', 'components'],
+        additionalProperties: false,
+        properties: {
+          object: { type: 'string', const: 'service_health' },
+          status: { type: 'string', enum: ['ok', 'degraded'] },
+          checked_at: schemaRef('Timestamp'),
+          components: {
+            type: 'array',
+            items: {
+              type: 'object',
+              required: ['name', 'status', 'latency_ms'],
+              additionalProperties: false,
+              properties: { name: { type: 'string' }, status: { type: 'string', enum: ['ok', 'unavailable'] }, latency_ms: { type: 'integer', minimum: 0 } },
+            },
+          },
+        },
+      },
+      KeyStatus: {
+        type: 'object',
+        required: ['object', 'active_version', 'versions'],
+        additionalProperties: false,
+        properties: {
+          object: { type: 'string', const: 'key_status' },
+          active_version: { type: 'integer', minimum: 1, description: 'The KEK version new data keys are wrapped with.' },
+          versions: { type: 'array', items: { type: 'integer', minimum: 1 }, description: 'Every version the key ring holds (old ones stay until no data key needs them).' },
+        },
+      },
+      KeyRotation: {
+        type: 'object',
+        required: ['id', 'to_version', 'state', 'total', 'rewrapped', 'remaining', 'started_at', 'completed_at'],
+        additionalProperties: false,
+        properties: {
+          id: schemaRef('ObjectId'),
+          to_version: { type: 'integer', minimum: 1 },
+          state: { type: 'string', enum: ['running', 'completed'] },
+          total: { type: 'integer', minimum: 0, description: 'Data keys not wrapped by to_version when the rotation started.' },
+          rewrapped: { type: 'integer', minimum: 0 },
+          remaining: { type: 'integer', minimum: 0, description: 'Data keys still to re-wrap now (0 once completed).' },
+          started_at: schemaRef('Timestamp'),
+          completed_at: { type: ['string', 'null'], format: 'date-time' },
         },
       },
       CreateMerchantRequest: {

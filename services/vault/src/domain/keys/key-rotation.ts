@@ -1,6 +1,6 @@
 import { ConflictError, NotFoundError, newId, type Clock } from '@vaultline/core';
 import { rewrapRecordKey } from '@vaultline/crypto';
-import { ConcurrentModificationError, SYSTEM_SCOPE } from '@vaultline/store';
+import { ConcurrentModificationError, SYSTEM_SCOPE, type Page, type PageRequest } from '@vaultline/store';
 import type { KeyRotationRepository, TokenRepository, TransactionRunner } from '../ports';
 import type { KeyRotationRecord } from './key-rotation-record';
 import type { VaultKeys } from './vault-keys';
@@ -54,6 +54,24 @@ export function getKeyRotation({ rotations, tokens }: { rotations: KeyRotationRe
     return { rotation: record, remaining };
   };
 }
+
+/** The rotations, newest first by default, each with what it still has to re-wrap (0 once completed). */
+export type ListKeyRotations = (page: PageRequest) => Promise<Page<{ rotation: KeyRotationRecord; remaining: number }>>;
+
+export function listKeyRotations({ rotations, tokens }: { rotations: Pick<KeyRotationRepository, 'list'>; tokens: Pick<TokenRepository, 'countNotWrappedBy'> }): ListKeyRotations {
+  return async (page) => {
+    const found = await rotations.list(page);
+    const items = await Promise.all(found.items.map(async (rotation) => ({ rotation, remaining: rotation.state === 'completed' ? 0 : await tokens.countNotWrappedBy(rotation.to_version) })));
+    return { ...found, items };
+  };
+}
+
+/** What an operator checks before and during a rotation: the active KEK version and the versions the ring holds. */
+export type GetKeyStatus = () => { active_version: number; versions: number[] };
+
+export const getKeyStatus =
+  ({ keys }: { keys: VaultKeys }): GetKeyStatus =>
+  () => ({ active_version: keys.ring.activeVersion, versions: keys.ring.versions() });
 
 export type RestoreActiveVersion = () => Promise<void>;
 
