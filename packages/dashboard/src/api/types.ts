@@ -26,3 +26,6 @@ export type ApiKey = AdminSchema['ApiKey'];
 export type Operator = AdminSchema['Operator'];
 export type AuditEntry = AdminSchema['AdminAuditEntry'];
 export type ForwardDestination = AdminSchema['ForwardDestination'];
+export type KeyRotation = AdminSchema['KeyRotation'];
+export type KeyStatus = AdminSchema['KeyStatus'];
+export type ServiceHealth = AdminSchema['ServiceHealth'];

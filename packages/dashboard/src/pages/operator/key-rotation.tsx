@@ -1,83 +1,59 @@
-// Key rotation status: a rotation (re-wrapping every token's data key under a new key-encryption key
-// version) is started by POST /admin/vault/key-rotations and followed by its id; this page follows one.
-import { useState } from 'preact/hooks';
+// Key rotation status: the vault's active key-encryption key version and ring (GET /admin/vault/key-status),
+// and its rotations, newest first, each re-wrapping every token's data key under a new version.
 import { useApp } from '../../app-context';
-import { Badge, Facts, PageHeader } from '../../components/page';
+import type { Page } from '../../api/clients';
+import type { KeyRotation, KeyStatus } from '../../api/types';
+import { DataList, PAGE_SIZE } from '../../components/data-list';
+import { Badge, Facts, PageHeader, Time } from '../../components/page';
 import { ErrorState, Loading } from '../../components/states';
 import { useAsync } from '../../components/use-async';
-import { dateTime } from '../../format';
-import { navigate } from '../../router';
-import type { PageProps } from '../../routes';
 
-interface KeyRotation {
-  id: string;
-  to_version: number;
-  state: string;
-  total: number;
-  rewrapped: number;
-  remaining: number;
-  started_at: string;
-  completed_at: string | null;
-}
-
-export function KeyRotationPage({ query }: PageProps) {
-  const rotationId = query.get('id') ?? '';
-  const [typed, setTyped] = useState(rotationId);
+function RotationProgress({ rotation }: { rotation: KeyRotation }) {
   return (
-    <>
-      <PageHeader title="Key rotation" />
-      <form
-        class="filters"
-        role="search"
-        aria-label="Rotation"
-        onSubmit={(event) => {
-          event.preventDefault();
-          navigate('/key-rotation', { id: typed.trim() });
-        }}
-      >
-        <div class="field">
-          <label for="rotation-id">Rotation id</label>
-          <input id="rotation-id" value={typed} onInput={(event) => setTyped((event.target as HTMLInputElement).value)} />
-        </div>
-        <div class="filter-actions">
-          <button type="submit" class="button button-primary">
-            Show the rotation
-          </button>
-        </div>
-      </form>
-      {rotationId ? <RotationStatus rotationId={rotationId} /> : <p class="state state-empty">Give the id POST /admin/vault/key-rotations answered to follow that rotation.</p>}
-    </>
+    <span class="progress">
+      <progress max={rotation.total || 1} value={rotation.rewrapped} aria-label={`Rotation to version ${rotation.to_version}: ${rotation.rewrapped} of ${rotation.total} re-wrapped`} />
+      <span>
+        {rotation.rewrapped} / {rotation.total}
+      </span>
+    </span>
   );
 }
 
-function RotationStatus({ rotationId }: { rotationId: string }) {
+export function KeyRotationPage() {
   const { clients } = useApp();
-  const [state, reload] = useAsync(() => clients.admin.request<KeyRotation>('GET', `/admin/vault/key-rotations/${encodeURIComponent(rotationId)}`), [rotationId]);
-  if (state.status === 'loading') return <Loading what="the rotation" />;
-  if (state.status === 'error') return <ErrorState error={state.error} retry={reload} />;
-  const rotation = state.value;
+  const [status, reload] = useAsync(() => clients.admin.get('/admin/vault/key-status') as Promise<KeyStatus>, []);
   return (
     <>
-      <Facts
-        facts={[
-          ['State', <Badge value={rotation.state} />],
-          ['To key version', rotation.to_version],
-          [
-            'Progress',
-            <span class="progress">
-              <progress max={rotation.total || 1} value={rotation.rewrapped} aria-label="Tokens re-wrapped" />
-              <span>
-                {rotation.rewrapped} / {rotation.total} ({rotation.remaining} remaining)
-              </span>
-            </span>,
-          ],
-          ['Started', dateTime(rotation.started_at)],
-          ['Completed', dateTime(rotation.completed_at)],
+      <PageHeader title="Key rotation">
+        <button type="button" class="button" onClick={reload}>
+          Refresh
+        </button>
+      </PageHeader>
+      {status.status === 'loading' && <Loading what="the key status" />}
+      {status.status === 'error' && <ErrorState error={status.error} retry={reload} />}
+      {status.status === 'ready' && (
+        <Facts
+          facts={[
+            ['Active key version', status.value.active_version],
+            ['Versions in the ring', status.value.versions.join(', ')],
+          ]}
+        />
+      )}
+      <h2>Rotations</h2>
+      <DataList
+        label="key rotations"
+        deps={[status.status === 'ready' ? status.value.active_version : null]}
+        load={(cursor) => clients.admin.get('/admin/vault/key-rotations', { params: { query: { limit: PAGE_SIZE, starting_after: cursor } } }) as Promise<Page<KeyRotation>>}
+        rowKey={(rotation) => rotation.id}
+        empty="No rotation yet: POST /admin/vault/key-rotations with to_version starts one."
+        columns={[
+          { header: 'To version', numeric: true, cell: (rotation) => rotation.to_version },
+          { header: 'State', cell: (rotation) => <Badge value={rotation.state} /> },
+          { header: 'Progress', cell: (rotation) => <RotationProgress rotation={rotation} /> },
+          { header: 'Started', cell: (rotation) => <Time at={rotation.started_at} /> },
+          { header: 'Completed', cell: (rotation) => <Time at={rotation.completed_at} /> },
         ]}
       />
-      <button type="button" class="button" onClick={reload}>
-        Refresh
-      </button>
     </>
   );
 }
