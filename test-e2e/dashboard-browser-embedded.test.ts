@@ -80,7 +80,13 @@ describe('the dashboard in a real browser (headless Chromium, embedded profile)'
     ]);
     Object.assign(seeded, { refundable, declined, authorized });
     await Promise.all([api.until(refundable, 'captured'), api.until(declined, 'failed'), api.until(authorized, 'authorized')]);
-    await api.ok('POST', '/customers', { json: { name: 'Ada Lovelace', email: 'ada@example.com' } });
+    const customer = await api.ok<{ id: string }>('POST', '/customers', { json: { name: 'Ada Lovelace', email: 'ada@example.com' } });
+    // A first payment on a mandate stores the card as the customer's payment method.
+    const onMandate = await api.ok('POST', '/payments', {
+      json: { amount: 1999, currency_code: 'EUR', confirm: true, customer_id: customer.id, store_payment_method_for: { use_case: 'recurring_payments', mandate_reference: 'ada-books-club' } },
+    });
+    await submitCard(base, sessionOf(onMandate), SIMULATOR_CARDS.approved);
+    await api.until(onMandate.id, 'captured');
     await shop.test.createToken({ number: '5555555555554444', exp_month: 7, exp_year: 2031, name: 'Ada Lovelace' }, 'customer-ada');
     await waitFor(() => receiver.received.length >= 3, 15_000, 50);
   }
@@ -253,6 +259,8 @@ describe('the dashboard in a real browser (headless Chromium, embedded profile)'
     await visit('/customers', 'Customers');
     await page.getByRole('link', { name: 'Ada Lovelace' }).click();
     await settled('Ada Lovelace');
+    expect(await text()).toMatch(/424242\*+4242/);
+    expect(await text()).toContain('ada-books-club');
     await checked('customer');
   }, 90_000);
 

@@ -37,3 +37,8 @@ export function percent(part: number, whole: number): string {
 export function hrefOfPayments(filters: Record<string, string>): string {
   return `#/payments?${new URLSearchParams(filters).toString()}`;
 }
+
+/** A card's expiry as printed on it (07/2031). */
+export function expiryOf(card: { expiry_month: number; expiry_year: number } | undefined): string {
+  return card ? `${String(card.expiry_month).padStart(2, '0')}/${card.expiry_year}` : '—';
+}

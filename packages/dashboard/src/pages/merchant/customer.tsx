@@ -5,8 +5,11 @@ import { DataList, PAGE_SIZE } from '../../components/data-list';
 import { Facts, PageHeader } from '../../components/page';
 import { ErrorState, Loading } from '../../components/states';
 import { useAsync } from '../../components/use-async';
-import { dateTime, hrefOfPayments, words } from '../../format';
+import { dateTime, expiryOf, hrefOfPayments, words } from '../../format';
 import type { PageProps } from '../../routes';
+
+/** A payment method's card: its own, or the one its mandate was accepted with. */
+const cardOf = (method: PaymentMethod) => method.card ?? method.npr_mandate?.card;
 
 export function CustomerPage({ params }: PageProps) {
   const { clients } = useApp();
@@ -41,8 +44,8 @@ export function CustomerPage({ params }: PageProps) {
         empty="This customer has no stored payment method."
         columns={[
           { header: 'Type', cell: (method) => words(method.type) },
-          { header: 'Card', cell: (method) => method.card?.masked_number ?? method.npr_mandate?.card?.masked_number ?? '—' },
-          { header: 'Expiry', cell: (method) => (method.card ? `${String(method.card.expiry_month).padStart(2, '0')}/${method.card.expiry_year}` : '—') },
+          { header: 'Card', cell: (method) => cardOf(method)?.masked_number ?? '—' },
+          { header: 'Expiry', cell: (method) => expiryOf(cardOf(method)) },
           { header: 'Mandate', cell: (method) => (method.npr_mandate ? `${words(method.npr_mandate.type)} (${method.npr_mandate.reference})` : '—') },
           { header: 'Id', cell: (method) => <code>{method.id}</code> },
         ]}

@@ -6,6 +6,7 @@ import type { Token } from '../../api/types';
 import { DataList, PAGE_SIZE } from '../../components/data-list';
 import { FilterForm, filterValues } from '../../components/filters';
 import { PageHeader, Time } from '../../components/page';
+import { expiryOf } from '../../format';
 import type { PageProps } from '../../routes';
 
 export function TokensPage({ query }: PageProps) {
@@ -31,7 +32,7 @@ export function TokensPage({ query }: PageProps) {
         columns={[
           { header: 'Card', cell: (token) => <span class="mono">{token.masked_account_number}</span> },
           { header: 'Scheme', cell: (token) => token.scheme },
-          { header: 'Expiry', cell: (token) => `${String(token.expiry_month).padStart(2, '0')}/${token.expiry_year}` },
+          { header: 'Expiry', cell: expiryOf },
           { header: 'Business key', cell: (token) => token.business_key ?? '—' },
           { header: 'Token', cell: (token) => <code>{token.id}</code> },
           { header: 'Created', cell: (token) => <Time at={token.created_at} /> },
