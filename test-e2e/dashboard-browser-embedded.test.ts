@@ -165,6 +165,14 @@ describe('the dashboard in a real browser (headless Chromium, embedded profile)'
     expect(await page.locator('.timeline').innerText()).toMatch(/Webhook payment\.captured/);
     await checked('payment');
 
+    // By keyboard: the dialog opens from the focused button, traps focus, and Escape closes it.
+    await page.getByRole('button', { name: 'Refund' }).focus();
+    await page.keyboard.press('Enter');
+    await page.getByRole('dialog', { name: 'Refund this payment?' }).waitFor();
+    expect(await page.evaluate('document.activeElement && document.activeElement.closest("dialog") !== null')).toBe(true);
+    await page.keyboard.press('Escape');
+    await page.getByRole('dialog').waitFor({ state: 'detached' });
+
     await page.getByRole('button', { name: 'Refund' }).click();
     await page.getByLabel(/Amount \(EUR\)/).fill('10.00');
     expect({ dialog: 'refund', findings: await axeFindings(page) }).toEqual({ dialog: 'refund', findings: [] });
@@ -256,6 +264,13 @@ describe('the dashboard in a real browser (headless Chromium, embedded profile)'
     expect(await text()).toMatch(/support desk\s+test\s+dashboard\s+active/);
     await checked('api-keys');
     await page.getByRole('button', { name: 'I have copied it' }).click();
+    // A page whose data cannot be loaded says why and offers to try again.
+    await page.goto(`${base}/dashboard/#/payments/no-such-payment`);
+    await page.getByRole('alert').getByText(/Could not load/).waitFor();
+    expect(await page.getByRole('button', { name: 'Try again' }).count()).toBe(1);
+    expect({ page: 'error state', findings: await axeFindings(page) }).toEqual({ page: 'error state', findings: [] });
+    problems.length = 0;
+
     await visit('/customers', 'Customers');
     await page.getByRole('link', { name: 'Ada Lovelace' }).click();
     await settled('Ada Lovelace');

@@ -1,14 +1,32 @@
 // How amounts, dates and statuses read on every page.
 
+/** How many decimals the currency's minor unit has (EUR 2, JPY 0, BHD 3); an unknown currency: 2. */
+export function minorDigits(currency: string): number {
+  try {
+    return new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2;
+  } catch {
+    return 2;
+  }
+}
+
+/** A major amount typed in a form (12.50) in minor units of the currency (1250). */
+export function toMinor(major: string, currency: string): number {
+  return Math.round(Number(major) * 10 ** minorDigits(currency));
+}
+
+/** Minor units in major units as a form shows them (1250 EUR → "12.50"). */
+export function toMajor(minor: number, currency: string): string {
+  const digits = minorDigits(currency);
+  return (minor / 10 ** digits).toFixed(digits);
+}
+
 /** Minor units as the currency writes them (1999 EUR → €19.99); an unknown currency keeps two decimals. */
 export function money(minor: number | null | undefined, currency: string): string {
   if (minor === null || minor === undefined) return '—';
-  let digits = 2;
   try {
-    digits = new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2;
-    return new Intl.NumberFormat('en', { style: 'currency', currency }).format(minor / 10 ** digits);
+    return new Intl.NumberFormat('en', { style: 'currency', currency }).format(minor / 10 ** minorDigits(currency));
   } catch {
-    return `${(minor / 10 ** digits).toFixed(digits)} ${currency}`;
+    return `${toMajor(minor, currency)} ${currency}`;
   }
 }
 

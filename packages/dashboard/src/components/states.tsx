@@ -1,6 +1,7 @@
 // The three states every page shows besides its data: loading, empty, and an error with a way to retry.
 import type { ComponentChildren } from 'preact';
 import { VaultlineError } from '@vaultline/node';
+import { PageHeader } from './page';
 
 export function Loading({ what }: { what: string }) {
   return (
@@ -30,5 +31,15 @@ export function ErrorState({ error, retry }: { error: unknown; retry?: () => voi
         </button>
       )}
     </div>
+  );
+}
+
+/** A whole page whose data is not there yet (or failed): its heading, then the loading or error state. */
+export function PageNotReady({ title, what, state, retry }: { title: string; what: string; state: { status: 'loading' } | { status: 'error'; error: unknown }; retry: () => void }) {
+  return (
+    <>
+      <PageHeader title={title} />
+      {state.status === 'loading' ? <Loading what={what} /> : <ErrorState error={state.error} retry={retry} />}
+    </>
   );
 }

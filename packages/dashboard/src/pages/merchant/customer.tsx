@@ -3,7 +3,7 @@ import type { Page } from '../../api/clients';
 import type { Customer, PaymentMethod } from '../../api/types';
 import { DataList, PAGE_SIZE } from '../../components/data-list';
 import { Facts, PageHeader } from '../../components/page';
-import { ErrorState, Loading } from '../../components/states';
+import { PageNotReady } from '../../components/states';
 import { useAsync } from '../../components/use-async';
 import { dateTime, expiryOf, hrefOfPayments, words } from '../../format';
 import type { PageProps } from '../../routes';
@@ -16,8 +16,7 @@ export function CustomerPage({ params }: PageProps) {
   const customerId = params.id ?? '';
   const path = { customer_id: customerId };
   const [state, reload] = useAsync(() => clients.merchant.get('/customers/{customer_id}', { params: { path } }) as Promise<Customer>, [customerId]);
-  if (state.status === 'loading') return <Loading what="the customer" />;
-  if (state.status === 'error') return <ErrorState error={state.error} retry={reload} />;
+  if (state.status !== 'ready') return <PageNotReady title="Customer" what="the customer" state={state} retry={reload} />;
   const customer = state.value;
   return (
     <>

@@ -7,9 +7,9 @@ import { useApp, useMayConfigure } from '../../app-context';
 import { parseDraft } from '../../api/flow-matrix-draft';
 import type { ExplainRequest, FlowMatrix } from '../../api/types';
 import { PageHeader } from '../../components/page';
-import { describeError, ErrorState, Loading } from '../../components/states';
+import { describeError, PageNotReady } from '../../components/states';
 import { useAsync } from '../../components/use-async';
-import { dateTime } from '../../format';
+import { dateTime, toMinor } from '../../format';
 
 type Check = { state: 'checking' } | { state: 'invalid'; message: string } | { state: 'valid'; flow: string; rule: string | null; version: number };
 
@@ -19,8 +19,7 @@ const USE_CASES = ['ONE_OFF', 'RECURRING', 'UNSCHEDULED', 'SUBSEQUENT_RECURRING'
 export function FlowMatrixPage() {
   const { clients } = useApp();
   const [state, reload] = useAsync(() => clients.merchant.get('/flow-matrix') as Promise<FlowMatrix>, []);
-  if (state.status === 'loading') return <Loading what="the flow matrix" />;
-  if (state.status === 'error') return <ErrorState error={state.error} retry={reload} />;
+  if (state.status !== 'ready') return <PageNotReady title="Flow matrix" what="the flow matrix" state={state} retry={reload} />;
   return <Editor saved={state.value} />;
 }
 
@@ -48,7 +47,7 @@ function Editor(props: { saved: FlowMatrix }) {
         .post('/flow-matrix/explain', {
           body: {
             use_case: sample.use_case,
-            amount: Math.round(Number(sample.amount) * 100),
+            amount: toMinor(sample.amount, sample.currency_code),
             currency_code: sample.currency_code,
             reference: sample.reference || null,
             ...(sample.scheme ? { scheme: sample.scheme } : {}),

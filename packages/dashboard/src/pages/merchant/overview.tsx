@@ -4,10 +4,11 @@ import { OVERVIEW_DAYS, loadOverview, type Rate } from '../../api/overview';
 import { PageHeader } from '../../components/page';
 import { Empty, ErrorState, Loading } from '../../components/states';
 import { useAsync } from '../../components/use-async';
+import { minorDigits } from '../../format';
 
 const ratePercent = (rates: Rate[]) => rates.map((rate) => rate.percent);
-/** Volume in major units (two decimals: a chart's axis, not an invoice). */
-const major = (values: number[]) => values.map((value) => value / 100);
+/** Volume in major units of its currency (a chart's axis, not an invoice). */
+const major = (values: number[], currency: string) => values.map((value) => value / 10 ** minorDigits(currency));
 
 export function OverviewPage() {
   const { clients } = useApp();
@@ -35,7 +36,7 @@ export function OverviewPage() {
               title="Volume per day"
               kind="bar"
               labels={state.value.days.map((day) => day.slice(5))}
-              series={Object.entries(state.value.volumeByDay).map(([currency, values]) => ({ label: currency, values: major(values) }))}
+              series={Object.entries(state.value.volumeByDay).map(([currency, values]) => ({ label: currency, values: major(values, currency) }))}
             />
             <ChartFigure title="Payments per day" kind="line" labels={state.value.days.map((day) => day.slice(5))} series={[{ label: 'Payments', values: state.value.countByDay }]} />
             <ChartFigure

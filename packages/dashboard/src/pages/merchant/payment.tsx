@@ -5,17 +5,16 @@ import { paymentTimeline, type TimelineEntry } from '../../api/timeline';
 import type { Payment } from '../../api/types';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { Badge, Facts, PageHeader } from '../../components/page';
-import { Empty, ErrorState, Loading } from '../../components/states';
+import { Empty, ErrorState, Loading, PageNotReady } from '../../components/states';
 import { useAsync } from '../../components/use-async';
-import { dateTime, money, words } from '../../format';
+import { dateTime, minorDigits, money, toMajor, toMinor, words } from '../../format';
 import type { PageProps } from '../../routes';
 
 export function PaymentPage({ params }: PageProps) {
   const { clients } = useApp();
   const paymentId = params.id ?? '';
   const [state, reload] = useAsync(() => clients.merchant.get('/payments/{payment_id}', { params: { path: { payment_id: paymentId } } }) as Promise<Payment>, [paymentId]);
-  if (state.status === 'loading') return <Loading what="the payment" />;
-  if (state.status === 'error') return <ErrorState error={state.error} retry={reload} />;
+  if (state.status !== 'ready') return <PageNotReady title="Payment" what="the payment" state={state} retry={reload} />;
   const payment = state.value;
   return (
     <>
@@ -50,9 +49,10 @@ function PaymentActions({ payment, changed }: { payment: Payment; changed: () =>
   const { clients } = useApp();
   const path = { payment_id: payment.id };
   const refundable = (capturedAmount(payment) ?? 0) - refundedAmount(payment);
-  const [refundAmount, setRefundAmount] = useState(String(refundable / 100));
+  const [refundAmount, setRefundAmount] = useState(toMajor(refundable, payment.currency_code));
   const [reason, setReason] = useState<'requested_by_customer' | 'duplicate' | 'fraudulent'>('requested_by_customer');
-  const minor = Math.round(Number(refundAmount) * 100);
+  const minor = toMinor(refundAmount, payment.currency_code);
+  const step = 10 ** -minorDigits(payment.currency_code);
   return (
     <>
       {payment.status === 'authorized' && (
@@ -95,7 +95,7 @@ function PaymentActions({ payment, changed }: { payment: Payment; changed: () =>
         >
           <div class="field">
             <label for="refund-amount">Amount ({payment.currency_code}), at most {money(refundable, payment.currency_code)}</label>
-            <input id="refund-amount" type="number" min="0.01" step="0.01" max={refundable / 100} required value={refundAmount} onInput={(event) => setRefundAmount((event.target as HTMLInputElement).value)} />
+            <input id="refund-amount" type="number" min={step} step={step} max={toMajor(refundable, payment.currency_code)} required value={refundAmount} onInput={(event) => setRefundAmount((event.target as HTMLInputElement).value)} />
           </div>
           <div class="field">
             <label for="refund-reason">Reason</label>

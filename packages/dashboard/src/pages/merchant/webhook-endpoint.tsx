@@ -7,7 +7,7 @@ import { DataList, PAGE_SIZE } from '../../components/data-list';
 import { FilterForm, filterValues } from '../../components/filters';
 import { Badge, Facts, PageHeader, Time } from '../../components/page';
 import { SecretOnce } from '../../components/secret-once';
-import { ErrorState, Loading, describeError } from '../../components/states';
+import { describeError, PageNotReady } from '../../components/states';
 import { useAsync } from '../../components/use-async';
 import { dateTime } from '../../format';
 import type { PageProps } from '../../routes';
@@ -21,8 +21,7 @@ export function WebhookEndpointPage({ params, query }: PageProps) {
   const [secret, setSecret] = useState<string | null>(null);
   const [round, setRound] = useState(0);
   const filters = filterValues(query, ['status']);
-  if (state.status === 'loading') return <Loading what="the endpoint" />;
-  if (state.status === 'error') return <ErrorState error={state.error} retry={reload} />;
+  if (state.status !== 'ready') return <PageNotReady title="Webhook endpoint" what="the endpoint" state={state} retry={reload} />;
   const endpoint = state.value;
   return (
     <>

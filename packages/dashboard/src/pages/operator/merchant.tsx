@@ -7,7 +7,7 @@ import { ConfirmDialog } from '../../components/confirm-dialog';
 import { DataList, PAGE_SIZE } from '../../components/data-list';
 import { Facts, PageHeader } from '../../components/page';
 import { SecretOnce } from '../../components/secret-once';
-import { ErrorState, Loading } from '../../components/states';
+import { PageNotReady } from '../../components/states';
 import { useAsync } from '../../components/use-async';
 import { dateTime } from '../../format';
 import type { PageProps } from '../../routes';
@@ -19,8 +19,7 @@ export function MerchantPage({ params }: PageProps) {
   const [state, reload] = useAsync(() => clients.admin.get('/admin/merchants/{merchant_id}', { params: { path } }) as Promise<Merchant>, [merchantId]);
   const [round, setRound] = useState(0);
   const [issued, setIssued] = useState<string | null>(null);
-  if (state.status === 'loading') return <Loading what="the merchant" />;
-  if (state.status === 'error') return <ErrorState error={state.error} retry={reload} />;
+  if (state.status !== 'ready') return <PageNotReady title="Merchant" what="the merchant" state={state} retry={reload} />;
   const merchant = state.value;
   return (
     <>
