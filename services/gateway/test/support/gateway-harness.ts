@@ -86,6 +86,9 @@ export async function startGateway(
   const app = createApp(runtime, loadGatewayConfig({ ADMIN_API_KEY: ADMIN_KEY, GATEWAY_UPSTREAM_CONNECT_RETRY: '300ms', ...env }));
   await app.start();
   const server = await startHttpServer(app.http);
+  // As the runtime serves the edge (libs/runtime serve.ts): a test that holds the event loop for seconds
+  // (checking every example of the documents) must not race the server closing an idle kept-alive socket.
+  server.server.keepAliveTimeout = 65_000;
   const internal = await startHttpServer(app.internalHttp!);
   return {
     url: server.url,
