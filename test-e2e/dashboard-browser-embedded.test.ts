@@ -362,11 +362,15 @@ describe('the dashboard in a real browser (headless Chromium, embedded profile)'
     await page.getByRole('link', { name: 'Lovelace Books' }).click();
     await settled('Lovelace Books');
     expect(await text()).toMatch(/live/);
+    await page.getByRole('button', { name: 'Set the rate limit' }).click();
+    await page.getByLabel('Requests per second').fill('25');
+    await page.getByLabel('Burst').fill('50');
+    await page.getByRole('button', { name: 'Save the rate limit' }).click();
+    await page.getByText('25 per second, burst 50').waitFor();
     await checked('merchant');
 
     const pages: Array<[string, string, string, (main: string) => void]> = [
       ['/operators', 'Operators', 'operators', (main) => expect(main).toContain('bootstrap')],
-      ['/audit', 'Audit log', 'audit', (main) => expect(main).toMatch(/POST \/payments\/[^ ]+\/refunds/)],
       ['/forward-destinations', 'Forward destinations', 'forward-destinations', (main) => expect(main).toContain('Give a merchant id')],
       ['/key-rotation', 'Key rotation', 'key-rotation', (main) => expect(main).toMatch(/Active key version\s+1/)],
       ['/health', 'Service health', 'health', (main) => expect(main).toMatch(/vault ok in \d+ ms/)],
@@ -376,5 +380,14 @@ describe('the dashboard in a real browser (headless Chromium, embedded profile)'
       expectation(await text());
       await checked(name);
     }
+
+    // The audit log, filtered to the shop: the refund its session made, with the session's identity.
+    await visit('/audit', 'Audit log');
+    await page.getByLabel('Merchant id').fill(shop.id);
+    await page.getByRole('button', { name: 'Apply filters' }).click();
+    await page.getByText(/POST \/payments\/[^ ]+\/refunds/).first().waitFor();
+    await settled('Audit log');
+    expect(await text()).toMatch(new RegExp(`${shop.id.slice(0, 13)}… \\(merchant, test\\)\\s+POST /payments/${seeded.refundable}/refunds\\s+201`));
+    await checked('audit');
   }, 90_000);
 });

@@ -12,6 +12,8 @@ export type TimelineEntry =
 
 const TIMELINE_EVENT_PAGES = 3;
 const PAGE = 100;
+/** How far back the timeline looks in the event log. */
+export const TIMELINE_EVENT_LIMIT = TIMELINE_EVENT_PAGES * PAGE;
 
 function namesPayment(event: MerchantEvent, paymentId: string): boolean {
   const data = event.data as Record<string, unknown>;

@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import { useApp } from '../../app-context';
 import { capturedAmount, flowOf, maskedCardOf, refundedAmount, requestedAmount } from '../../api/payments';
-import { paymentTimeline, type TimelineEntry } from '../../api/timeline';
+import { TIMELINE_EVENT_LIMIT, paymentTimeline, type TimelineEntry } from '../../api/timeline';
 import type { Payment } from '../../api/types';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { Badge, Facts, PageHeader } from '../../components/page';
@@ -118,14 +118,17 @@ function Timeline({ paymentId, version }: { paymentId: string; version: string }
   if (state.status === 'error') return <ErrorState error={state.error} retry={reload} />;
   if (state.value.length === 0) return <Empty>Nothing has happened to this payment yet.</Empty>;
   return (
-    <ol class="timeline">
+    <>
+      <p class="hint">Its processor transactions, and its events and their webhook deliveries among the merchant&apos;s {TIMELINE_EVENT_LIMIT} most recent events.</p>
+      <ol class="timeline">
       {state.value.map((entry) => (
         <li key={keyOf(entry)} class={`timeline-${entry.kind}`}>
           <time dateTime={entry.at}>{dateTime(entry.at, true)}</time>
           <TimelineText entry={entry} />
         </li>
       ))}
-    </ol>
+      </ol>
+    </>
   );
 }
 

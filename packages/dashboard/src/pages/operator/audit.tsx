@@ -8,11 +8,20 @@ import type { PageProps } from '../../routes';
 
 const FILTERS = ['operator_id', 'merchant_id', 'via', 'role', 'session_id_prefix', 'key_id'];
 
-/** Who made an entry: an operator, a merchant's session (with its role and mode), or a refused key. */
-function actorOf(entry: AuditEntry): string {
-  if (entry.operator_name) return entry.via === 'dashboard_session' ? `${entry.operator_name} (dashboard)` : entry.operator_name;
-  if (entry.merchant_id) return `merchant ${entry.merchant_id} (${entry.role ?? 'session'}, ${entry.mode ?? '—'})`;
-  return entry.operator_id ?? 'refused key';
+/** Who made an entry: an operator, a merchant's session (linked, with its role and mode), or a refused key. */
+function Actor({ entry }: { entry: AuditEntry }) {
+  if (entry.operator_name) return <>{entry.via === 'dashboard_session' ? `${entry.operator_name} (dashboard)` : entry.operator_name}</>;
+  if (entry.merchant_id) {
+    return (
+      <>
+        <a href={`#/merchants/${entry.merchant_id}`} aria-label={`merchant ${entry.merchant_id}`}>
+          {entry.merchant_id.slice(0, 13)}…
+        </a>{' '}
+        ({entry.role ?? 'session'}, {entry.mode ?? '—'})
+      </>
+    );
+  }
+  return <>{entry.operator_id ?? 'refused key'}</>;
 }
 
 export function AuditPage({ query }: PageProps) {
@@ -41,7 +50,7 @@ export function AuditPage({ query }: PageProps) {
         empty="No audit entries match."
         columns={[
           { header: 'At', cell: (entry) => <Time at={entry.at} /> },
-          { header: 'Who', cell: actorOf },
+          { header: 'Who', cell: (entry) => <Actor entry={entry} /> },
           { header: 'Request', cell: (entry) => <span class="mono">{`${entry.method} ${entry.path}`}</span> },
           { header: 'Status', numeric: true, cell: (entry) => entry.status },
           { header: 'Targets', cell: (entry) => entry.target_ids.join(', ') || '—' },
