@@ -154,6 +154,11 @@ describe('the dashboard in a real browser (headless Chromium, embedded profile)'
   it('when a payment is searched by its reference and refunded through the confirmation, then its page shows the refund and its timeline', async () => {
     await visit('/payments', 'Payments');
     await checked('payments');
+    await page.getByLabel('Order').selectOption('asc');
+    await page.getByRole('button', { name: 'Apply filters' }).click();
+    const oldest = (await new PaymentsApi(shop.test).ok<{ data: Array<{ reference: string }> }>('GET', '/payments', { query: 'order=asc&limit=1' })).data[0]?.reference;
+    await until(`(document.querySelector('main tbody tr a') || {}).textContent === ${JSON.stringify(oldest)}`);
+    await visit('/payments', 'Payments');
     await page.getByLabel('Reference').fill(REFERENCE);
     await page.getByRole('button', { name: 'Apply filters' }).click();
     await until(`document.querySelectorAll('main tbody tr').length === 1`);

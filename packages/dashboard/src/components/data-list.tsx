@@ -1,7 +1,7 @@
 // Every list that can grow: a table of one page of a list route, paged by cursor (starting_after = the
 // previous page's next_cursor), with its loading, empty and error states.
 import type { ComponentChildren } from 'preact';
-import { useEffect, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 import type { Page } from '../api/clients';
 import { Empty, ErrorState, Loading } from './states';
 import { useAsync } from './use-async';
@@ -18,7 +18,7 @@ export interface DataListProps<Item> {
   label: string;
   /** One page from a cursor (undefined: the first page). */
   load: (cursor: string | undefined) => Promise<Page<Item>>;
-  /** What the list depends on (filters, mode): a change starts again from the first page. */
+  /** What the list depends on (filters, a counter bumped after a change): a change starts again from the first page. JSON-comparable values. */
   deps: unknown[];
   columns: Array<Column<Item>>;
   rowKey: (item: Item) => string;
@@ -28,11 +28,14 @@ export interface DataListProps<Item> {
 export const PAGE_SIZE = 20;
 
 export function DataList<Item>({ label, load, deps, columns, rowKey, empty }: DataListProps<Item>) {
-  // The cursors of the pages before this one: Previous pops, Next pushes.
-  const [cursors, setCursors] = useState<Array<string | undefined>>([undefined]);
-  useEffect(() => setCursors([undefined]), deps);
+  // The cursors of the pages up to this one (Previous pops, Next pushes), kept for one set of deps: when a
+  // filter changes, the list starts again from the first page in the same render, no request for the old page.
+  const depsKey = JSON.stringify(deps);
+  const [paging, setPaging] = useState<{ depsKey: string; cursors: Array<string | undefined> }>({ depsKey, cursors: [undefined] });
+  const cursors = paging.depsKey === depsKey ? paging.cursors : [undefined];
+  const setCursors = (next: Array<string | undefined>) => setPaging({ depsKey, cursors: next });
   const cursor = cursors[cursors.length - 1];
-  const [state, reload] = useAsync(() => load(cursor), [cursor, ...deps]);
+  const [state, reload] = useAsync(() => load(cursor), [depsKey, cursor]);
 
   if (state.status === 'loading') return <Loading what={label} />;
   if (state.status === 'error') return <ErrorState error={state.error} retry={reload} />;

@@ -9,6 +9,9 @@ export interface FilterField {
   label: string;
   /** A select's choices; none: a text field. */
   options?: string[];
+  /** The select's first choice, for no value (default "Any"), and how a choice reads (default: its words). */
+  anyLabel?: string;
+  optionLabel?: (value: string) => string;
   type?: 'text' | 'date';
 }
 
@@ -26,10 +29,10 @@ export function FilterForm({ path, fields, query, children }: { path: string; fi
           <label for={`filter-${field.name}`}>{field.label}</label>
           {field.options ? (
             <select id={`filter-${field.name}`} value={values[field.name]} onChange={(event) => set(field.name, (event.target as HTMLSelectElement).value)}>
-              <option value="">Any</option>
+              <option value="">{field.anyLabel ?? 'Any'}</option>
               {field.options.map((option) => (
                 <option key={option} value={option}>
-                  {option.replace(/_/g, ' ')}
+                  {field.optionLabel ? field.optionLabel(option) : option.replace(/_/g, ' ')}
                 </option>
               ))}
             </select>

@@ -10,7 +10,7 @@ import type { PageProps } from '../../routes';
 
 export const PAYMENT_STATUSES = ['processing', 'authorized', 'capturing', 'captured', 'failed', 'canceling', 'canceled'];
 const USE_CASES = ['ONE_OFF', 'RECURRING', 'UNSCHEDULED', 'SUBSEQUENT_RECURRING', 'SUBSEQUENT_UNSCHEDULED'];
-const FILTERS = ['status', 'reference', 'customer_id', 'use_case', 'created_gte', 'created_lte'];
+const FILTERS = ['status', 'reference', 'customer_id', 'use_case', 'created_gte', 'created_lte', 'order'];
 
 /** A date picked in a filter (2026-11-26) as the bound the API compares with: the day's start, or its end. */
 function dayBound(day: string | undefined, end: boolean): string | undefined {
@@ -46,6 +46,7 @@ export function PaymentsPage({ query }: PageProps) {
           { name: 'use_case', label: 'Use case', options: USE_CASES },
           { name: 'created_gte', label: 'Created from', type: 'date' },
           { name: 'created_lte', label: 'Created until', type: 'date' },
+          { name: 'order', label: 'Order', options: ['asc'], anyLabel: 'newest first', optionLabel: () => 'oldest first' },
         ]}
       />
       <DataList
