@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
 import { SqliteDocumentStore, type StoredDocument } from '../src';
 
 interface Secretive extends StoredDocument {
@@ -69,6 +70,35 @@ describe('sqlite store: crypto-shredding leaves no remnant in the files', () => 
     });
 
     expect(filesHolding(join(dir, 'data'), secret)).toEqual([]);
+  });
+
+  it('when another connection is checkpointing at the moment of a shredding commit, then the WAL is still cut to zero before the commit returns', async () => {
+    // A second connection checkpointing without pause, as the background checkpointer does every 100 ms: a
+    // TRUNCATE checkpoint that meets a checkpoint in progress gets SQLITE_BUSY at once (no busy handler).
+    const stop = new Int32Array(new SharedArrayBuffer(4));
+    const rival = new Worker(
+      `const { workerData } = require('node:worker_threads');
+       const db = new (require(workerData.driver))(workerData.file, { timeout: 1000 });
+       while (Atomics.load(workerData.stop, 0) === 0) { try { db.pragma('wal_checkpoint(PASSIVE)'); } catch {} }
+       db.close();`,
+      { eval: true, workerData: { driver: require.resolve('better-sqlite3'), file: join(dir, 'data', 'store.db'), stop } },
+    );
+    const walSizes: number[] = [];
+    try {
+      for (let round = 0; round < 40; round += 1) {
+        const stored = await store.transaction((uow) => uow.insert<Secretive>('secrets', aDocument(`r${round}`, randomBytes(200).toString('base64url'))));
+        await store.transaction((uow) => {
+          uow.delete('secrets', { merchantId: 'm1', mode: 'test' }, stored.id);
+          uow.shredOnCommit();
+        });
+        walSizes.push(statSync(join(dir, 'data', 'store.db-wal')).size);
+      }
+    } finally {
+      Atomics.store(stop, 0, 1);
+      await new Promise((resolve) => rival.once('exit', resolve));
+    }
+
+    expect(walSizes.filter((size) => size > 0)).toEqual([]);
   });
 
   it('when a unit does not shred, then its commit leaves the WAL to the automatic checkpoint (the cost is paid by deletions only)', async () => {

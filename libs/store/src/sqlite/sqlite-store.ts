@@ -68,6 +68,11 @@ const STATEMENT_CACHE_LIMIT = 500;
  * even with other processes on the same file (WAL; busy_timeout makes writers wait for each other
  * instead of failing).
  */
+/** How long a shredding commit keeps retrying a checkpoint that meets another one in progress (eraseWal). */
+const ERASE_WAL_PATIENCE_MS = 5_000;
+/** A word nobody notifies: Atomics.wait on it is a synchronous pause. */
+const PAUSE = new Int32Array(new SharedArrayBuffer(4));
+
 export class SqliteDocumentStore implements DocumentStore {
   private readonly statements = new Map<string, Statement>();
   private readonly specs = new Map<string, CollectionSpec>();
@@ -258,12 +263,20 @@ export class SqliteDocumentStore implements DocumentStore {
    * After a shredding commit: the WAL still holds the pages as they were before it (the old row, in
    * clear JSON with its ciphertexts and wrapped key). A TRUNCATE checkpoint copies the current pages
    * (zeroed where content was freed, secure_delete) into the database file and cuts the WAL to zero
-   * bytes. It waits (busy_timeout) for readers of older snapshots; one still reading after that keeps
-   * the WAL, which the next shredding commit or automatic checkpoint then truncates or overwrites.
+   * bytes. It waits (busy_timeout) for readers of older snapshots. A checkpoint another connection is
+   * running (the background checkpointer's PASSIVE one) makes it answer busy at once, without the busy
+   * handler: it is tried again, a millisecond apart, for up to ERASE_WAL_PATIENCE_MS. What still keeps the
+   * WAL after that (a reader holding an old snapshot for seconds) is truncated or overwritten by the next
+   * shredding commit or automatic checkpoint.
    */
   private eraseWal(): void {
     if (this.db.memory) return;
-    this.db.pragma('wal_checkpoint(TRUNCATE)');
+    const giveUpAt = Date.now() + ERASE_WAL_PATIENCE_MS;
+    for (;;) {
+      const [result] = this.db.pragma('wal_checkpoint(TRUNCATE)') as Array<{ busy: number }>;
+      if (result?.busy === 0 || Date.now() >= giveUpAt) return;
+      Atomics.wait(PAUSE, 0, 0, 1);
+    }
   }
 
   /** Applies one unit's writes inside the group's transaction; a throw makes the group roll back (applyGroup). */
