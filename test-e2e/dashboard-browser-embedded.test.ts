@@ -284,6 +284,25 @@ describe('the dashboard in a real browser (headless Chromium, embedded profile)'
     await checked('customer');
   }, 90_000);
 
+  it('when the keyboard is used, then the first Tab reaches the skip link, which moves the focus to the page without leaving it, and a page opened takes the focus', async () => {
+    await visit('/refunds', 'Refunds');
+    await page.reload();
+    await settled('Refunds');
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate('document.activeElement.textContent')).toBe('Skip to content');
+    await page.keyboard.press('Enter');
+    expect(await page.evaluate('document.activeElement.id')).toBe('main');
+    expect(new URL(page.url()).hash).toBe('#/refunds');
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate('document.activeElement.closest("main") !== null')).toBe(true);
+
+    // A link followed by keyboard: the new page has the focus.
+    await page.getByRole('link', { name: 'Disputes' }).focus();
+    await page.keyboard.press('Enter');
+    await settled('Disputes');
+    expect(await page.evaluate('document.activeElement.id')).toBe('main');
+  }, 30_000);
+
   it('when the page is 768 px wide, then the navigation sits above the page and the payments table scrolls within it', async () => {
     await page.setViewportSize({ width: 768, height: 1000 });
     await visit('/payments', 'Payments');

@@ -1,5 +1,6 @@
 // The signed-in frame: the always-visible test/live switch, sign-out, the navigation and the routed page.
 import type { Mode } from '@vaultline/node';
+import { useEffect, useRef } from 'preact/hooks';
 import { useApp } from './app-context';
 import { ModeSwitch } from './components/mode-switch';
 import { ROUTES } from './routes';
@@ -11,11 +12,26 @@ export function Shell({ onSignOut, onSwitchMode }: { onSignOut: () => Promise<vo
   const location = useLocation();
   const routes = ROUTES[session.kind];
   const matched = routes.map((route) => ({ route, params: matchPath(route.pattern, location.path) })).find((candidate) => candidate.params);
+  // A new page takes the focus (as a page load would put it at the top): the keyboard and a screen reader
+  // start from the page just opened, not from the link that opened it. The first page leaves it alone.
+  const firstPath = useRef(location.path);
+  useEffect(() => {
+    if (location.path !== firstPath.current) document.getElementById('main')?.focus();
+    firstPath.current = '';
+  }, [location.path]);
   const current = routes.filter((route) => route.nav && (route.pattern === '/' ? location.path === '/' : location.path.startsWith(route.pattern))).at(-1);
 
   return (
     <div class={`shell mode-${session.mode}`}>
-      <a class="skip-link" href="#main">
+      {/* The address's fragment is the router's: the skip link moves the focus without changing it. */}
+      <a
+        class="skip-link"
+        href="#main"
+        onClick={(event) => {
+          event.preventDefault();
+          document.getElementById('main')?.focus();
+        }}
+      >
         Skip to content
       </a>
       <header class="topbar">
