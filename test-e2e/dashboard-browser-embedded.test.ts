@@ -118,10 +118,10 @@ describe('the dashboard in a real browser (headless Chromium, embedded profile)'
   }
 
   /** axe-core finds nothing, the policy refused nothing, and the page is photographed for docs/dashboard/. */
-  async function checked(name: string): Promise<void> {
+  async function checked(name: string, fullPage = false): Promise<void> {
     expect({ page: name, findings: await axeFindings(page) }).toEqual({ page: name, findings: [] });
     expect(problems).toEqual([]);
-    await page.screenshot({ path: join(OUTPUT, `${name}.png`) });
+    await page.screenshot({ path: join(OUTPUT, `${name}.png`), fullPage });
   }
 
   const text = () => page.locator('main').innerText();
@@ -148,7 +148,7 @@ describe('the dashboard in a real browser (headless Chromium, embedded profile)'
     expect(await page.getByRole('img', { name: /Decline reasons/ }).getAttribute('aria-label')).toMatch(/declined|insufficient/i);
     const stored = (await page.evaluate('JSON.stringify([localStorage, sessionStorage, document.cookie, location.href])')) as string;
     expect(stored).not.toContain(shop.test.apiKey);
-    await checked('overview');
+    await checked('overview', true);
   }, 30_000);
 
   it('when a payment is searched by its reference and refunded through the confirmation, then its page shows the refund and its timeline', async () => {

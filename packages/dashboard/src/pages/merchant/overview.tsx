@@ -33,7 +33,7 @@ export function OverviewPage() {
           </p>
           <div class="charts">
             <ChartFigure
-              title="Volume per day"
+              title={`Volume per day (${Object.keys(state.value.volumeByDay).join(', ') || 'no currency yet'})`}
               kind="bar"
               labels={state.value.days.map((day) => day.slice(5))}
               series={Object.entries(state.value.volumeByDay).map(([currency, values]) => ({ label: currency, values: major(values, currency) }))}
