@@ -9,7 +9,7 @@ import { existsSync, readdirSync } from 'node:fs';
 
 const VAULT_PUBLIC = { from: 'services/vault/src/http/public', to: 'public' }; // checkout page and SDK (checkout.routes.ts)
 
-/** @type {Record<string, { entries?: string[], assets?: Array<{ from: string, to: string }>, tsc?: string }>} */
+/** @type {Record<string, { entries?: string[], assets?: Array<{ from: string, to: string }>, tsc?: string, web?: string }>} */
 export const BUILDS = {
   // Every service: src/main.ts -> dist/main.js (what its image runs).
   ...Object.fromEntries(
@@ -27,4 +27,7 @@ export const BUILDS = {
   // the CLI is one bundle with the SDK inlined, run as `node dist/main.js` (its package.json bin).
   'packages/node': { tsc: 'tsconfig.build.json' },
   'packages/cli': { entries: ['src/main.ts'] },
+  // The dashboard: a browser app (Preact, Chart.js, the SDK) built by its own build.mjs into dist/index.html
+  // and content-hashed assets, which the gateway serves at /dashboard.
+  'packages/dashboard': { web: 'build.mjs' },
 };

@@ -19,6 +19,7 @@ import { execFileSync } from 'node:child_process';
 import { cpSync, rmSync } from 'node:fs';
 import { builtinModules, createRequire } from 'node:module';
 import { join, relative, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 import { BUILDS } from '../build.config.mjs';
 
@@ -55,6 +56,13 @@ async function buildPackage(dir) {
   const outdir = join(root, dir, 'dist');
   rmSync(outdir, { recursive: true, force: true });
   const started = performance.now();
+  if (spec.web) {
+    // A web app for browsers (packages/dashboard): its own esbuild build, hashed assets and an index.html.
+    const { buildDashboard } = await import(pathToFileURL(join(root, dir, spec.web)).href);
+    const { script, stylesheet, gzippedBytes } = await buildDashboard(outdir);
+    console.log(`${dir}: dist/index.html, dist/assets/${script}, dist/assets/${stylesheet} and chunks, ${(gzippedBytes / 1024).toFixed(1)} KiB of JS and CSS gzipped (${Math.round(performance.now() - started)} ms)`);
+    return;
+  }
   if (spec.tsc) {
     // A library published for others (packages/node): tsc writes ES modules and their type declarations.
     execFileSync(process.execPath, [createRequire(import.meta.url).resolve('typescript/bin/tsc'), '-p', join(root, dir, spec.tsc)], { stdio: 'inherit' });

@@ -19,7 +19,7 @@ import { BUILDS } from '../build.config.mjs';
 const root = join(import.meta.dirname, '..');
 const write = process.argv.includes('--write');
 
-const SOURCE = /\.(ts|mts|cts|js|mjs|cjs)$/;
+const SOURCE = /\.(ts|tsx|mts|cts|js|mjs|cjs)$/;
 const SKIP_DIRS = new Set(['node_modules', 'dist', 'coverage', 'test-output']);
 // Loaded by a package's scripts rather than imported; the root's devDependencies provide them.
 const TOOLING = new Set(['tsx', 'typescript', 'jest', 'eslint', 'esbuild']);

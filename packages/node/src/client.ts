@@ -32,6 +32,11 @@ export interface ClientOptions extends Partial<RetryOptions> {
   headers?: Record<string, string>;
   /** Appended to the User-Agent. */
   userAgent?: string;
+  /**
+   * Whether the browser sends its cookies (fetch's `credentials`). A dashboard session is a cookie:
+   * `'same-origin'` sends it to the page's own origin and nowhere else. Unset: fetch's default.
+   */
+  credentials?: 'omit' | 'same-origin' | 'include';
 }
 
 /** Options of one untyped request (`request`): for paths the generated types do not know yet. */
@@ -61,6 +66,7 @@ export class TypedApi<Paths extends PathsShape> {
   readonly baseUrl: string;
   private readonly fetchWithRetries: (request: Request) => Promise<Response>;
   private readonly headers: Record<string, string>;
+  private readonly credentials: ClientOptions['credentials'];
 
   readonly get: Call<Paths, 'get'>;
   readonly post: Call<Paths, 'post'>;
@@ -72,7 +78,13 @@ export class TypedApi<Paths extends PathsShape> {
     this.baseUrl = (options.baseUrl ?? DEFAULT_BASE_URL).replace(/\/+$/, '');
     this.fetchWithRetries = retryingFetch({ ...DEFAULT_RETRY_OPTIONS, ...definedOnly(options) }, options.fetch);
     this.headers = { ...credentials, 'User-Agent': options.userAgent ? `${SDK_USER_AGENT} ${options.userAgent}` : SDK_USER_AGENT, ...options.headers };
-    this.api = createClient<Paths, 'application/json'>({ baseUrl: this.baseUrl, fetch: this.fetchWithRetries, headers: this.headers });
+    this.credentials = options.credentials;
+    this.api = createClient<Paths, 'application/json'>({
+      baseUrl: this.baseUrl,
+      fetch: this.fetchWithRetries,
+      headers: this.headers,
+      ...(options.credentials ? { credentials: options.credentials } : {}),
+    });
     this.api.use(throwProblems);
     const call =
       (method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE') =>
@@ -117,7 +129,12 @@ export class TypedApi<Paths extends PathsShape> {
     const headers: Record<string, string> = { ...this.headers, ...options.headers };
     if (options.body !== undefined) headers['Content-Type'] = 'application/json';
     const response = await this.fetchWithRetries(
-      new Request(url, { method: method.toUpperCase(), headers, ...(options.body !== undefined ? { body: JSON.stringify(options.body) } : {}) }),
+      new Request(url, {
+        method: method.toUpperCase(),
+        headers,
+        ...(this.credentials ? { credentials: this.credentials } : {}),
+        ...(options.body !== undefined ? { body: JSON.stringify(options.body) } : {}),
+      }),
     );
     if (!response.ok) throw await VaultlineError.fromResponse(response);
     return bodyOf(response, await response.text()) as T;

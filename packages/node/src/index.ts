@@ -1,4 +1,4 @@
-export { Vaultline, VaultlineAdmin, type Mode } from './vaultline.js';
+export { CSRF_HEADER, Vaultline, VaultlineAdmin, type DashboardSession, type Mode } from './vaultline.js';
 export { DEFAULT_BASE_URL, type Call, type ClientOptions, type RawRequest, type ResponseData } from './client.js';
 export { VaultlineConnectionError, VaultlineError, WebhookVerificationError, type Problem } from './errors.js';
 export { DEFAULT_RETRY_OPTIONS, retryAfterMs, type RetryOptions } from './retrying-fetch.js';

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { VaultlineConnectionError } from './errors.js';
 
 export interface RetryOptions {
@@ -26,7 +25,7 @@ type Fetch = (request: Request) => Promise<Response>;
  */
 export function retryingFetch(options: RetryOptions, fetchImpl: Fetch = (request) => globalThis.fetch(request), sleep = defaultSleep): Fetch {
   return async (request) => {
-    if (request.method === 'POST' && !request.headers.has('idempotency-key')) request.headers.set('Idempotency-Key', randomUUID());
+    if (request.method === 'POST' && !request.headers.has('idempotency-key')) request.headers.set('Idempotency-Key', randomUuid());
     for (let attempt = 0; ; attempt += 1) {
       const retriesLeft = attempt < options.maxRetries;
       let response: Response;
@@ -42,6 +41,19 @@ export function retryingFetch(options: RetryOptions, fetchImpl: Fetch = (request
       await sleep(Math.min(options.maxDelayMs, retryAfterMs(response.headers.get('retry-after')) ?? backoff(options, attempt)));
     }
   };
+}
+
+/**
+ * A random UUID (v4). crypto.randomUUID exists in Node and in a browser's secure contexts only; a dashboard
+ * served over plain http on a private network builds one from getRandomValues, available everywhere.
+ */
+export function randomUuid(): string {
+  if (typeof globalThis.crypto.randomUUID === 'function') return globalThis.crypto.randomUUID();
+  const bytes = globalThis.crypto.getRandomValues(new Uint8Array(16));
+  bytes[6] = ((bytes[6] ?? 0) & 0x0f) | 0x40;
+  bytes[8] = ((bytes[8] ?? 0) & 0x3f) | 0x80;
+  const hex = Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 
 function backoff(options: RetryOptions, attempt: number): number {

@@ -16,14 +16,15 @@ const SIGNATURE_HEADERS = ['webhook-id', 'webhook-timestamp', 'webhook-signature
  * a body parsed and serialized again does not verify. A timestamp more than five minutes away from now is
  * refused (replays). Throws WebhookVerificationError.
  */
-export function verify(body: string | Buffer, headers: WebhookHeaders, secret: string): WebhookEvent {
+export function verify(body: string | Uint8Array, headers: WebhookHeaders, secret: string): WebhookEvent {
   const picked: Record<string, string> = {};
   for (const name of SIGNATURE_HEADERS) {
     const value = headers instanceof Headers ? headers.get(name) : headerValue(headers, name);
     if (!value) throw new WebhookVerificationError(`The ${name} header is missing.`);
     picked[name] = value;
   }
-  const payload = typeof body === 'string' ? body : body.toString('utf8');
+  // A Buffer is a Uint8Array: the bytes as received, decoded as UTF-8 (no Node type needed, so browsers type-check it too).
+  const payload = typeof body === 'string' ? body : new TextDecoder().decode(body);
   try {
     return new Webhook(secret).verify(payload, picked) as WebhookEvent;
   } catch (error) {

@@ -180,6 +180,19 @@ describe('the flow matrix', () => {
     expect(await explain({ amount: { requested: 100000 }, currency_code: 'EUR', use_case: 'RECURRING', status: 'processing' })).toMatchObject({ rule: 'big-eur' });
   });
 
+  it('when explain is given a draft matrix, then it answers the draft\'s decision with the version a PUT would give it, saves nothing, and refuses an invalid draft as PUT does', async () => {
+    await h.call(MERCHANT, 'PUT', '/flow-matrix', { default_flow: 'simulator_auto_capture', rules: [] });
+    const draft = { default_flow: 'simulator_auto_capture', rules: [{ name: 'manual-orders', when: { reference_prefix: 'manual-' }, flow: 'simulator_manual_capture' }] };
+
+    const explained = await h.call(MERCHANT, 'POST', '/flow-matrix/explain', { amount: 500, currency_code: 'EUR', reference: 'manual-7', matrix: draft });
+    const invalid = await h.call(MERCHANT, 'POST', '/flow-matrix/explain', { amount: 500, currency_code: 'EUR', matrix: { ...draft, rules: [{ name: 'x', when: { colour: ['red'] }, flow: 'simulator_manual_capture' }] } });
+
+    expect(explained).toMatchObject({ status: 200, body: { flow: 'simulator_manual_capture', rule: 'manual-orders', matrix_version: 2 } });
+    expect(invalid).toMatchObject({ status: 422, body: { code: 'unknown_condition' } });
+    expect((await h.call(MERCHANT, 'GET', '/flow-matrix')).body).toMatchObject({ version: 1, rules: [] });
+    expect((await h.call(MERCHANT, 'POST', '/flow-matrix/explain', { amount: 500, currency_code: 'EUR', reference: 'manual-7' })).body).toEqual({ flow: 'simulator_auto_capture', rule: null, matrix_version: 1 });
+  });
+
   it('when a rule on the scheme holds once the card is known, then the payment runs the flow it names', async () => {
     await h.call(MERCHANT, 'PUT', '/flow-matrix', { rules: [{ name: 'mastercard-manual', when: { scheme: ['MASTERCARD'] }, flow: 'simulator_manual_capture' }] });
     const created = await h.call(MERCHANT, 'POST', '/payments/one-off', oneOff());

@@ -520,7 +520,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Which flow the current matrix chooses for a payment-shaped body, and by which rule */
+        /**
+         * Which flow the current matrix (or a draft given as matrix) chooses for a payment-shaped body, and by which rule
+         * @description With `matrix` (the body PUT /flow-matrix takes), the draft is validated as PUT validates it and explained as it would decide once saved, with the version a PUT would give it; nothing is saved. An editor previews a change this way before saving it.
+         */
         post: operations["explainFlowMatrix"];
         delete?: never;
         options?: never;
@@ -1574,6 +1577,8 @@ export interface components {
             metadata?: {
                 [key: string]: string;
             };
+            /** @description A draft matrix to explain instead of the saved one (validated as PUT /flow-matrix validates it; not saved). */
+            matrix?: components["schemas"]["FlowMatrixInput"];
         };
         FlowDecision: {
             flow: string;
@@ -5340,7 +5345,7 @@ export interface operations {
             };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
-            /** @description A field is invalid; `field` names it. Or idempotency_key_reused (field Idempotency-Key): the key was used with a different request. */
+            /** @description The problem names the rule (field rules[i].…, extension rule): unknown_flow, unknown_processor, unknown_condition, invalid_condition, duplicate_rule_name; validation_failed for the shape. Or idempotency_key_reused (field Idempotency-Key): the key was used with a different request. */
             422: {
                 headers: {
                     [name: string]: unknown;

@@ -25,7 +25,9 @@ export type GetFlow = (scope: Scope, name: string) => Promise<Flow>;
 export type ListFlows = (scope: Scope) => Promise<Flow[]>;
 export type PutFlowMatrix = (scope: Scope, input: Parameters<typeof validateFlowMatrix>[0]) => Promise<FlowMatrix>;
 export type GetFlowMatrix = (scope: Scope) => Promise<FlowMatrix>;
-export type ExplainFlow = (scope: Scope, facts: PaymentFacts) => Promise<FlowChoice>;
+/** A draft matrix, as PUT /flow-matrix takes it: explained without being saved. */
+export type DraftFlowMatrix = Parameters<typeof validateFlowMatrix>[0];
+export type ExplainFlow = (scope: Scope, facts: PaymentFacts, draft?: DraftFlowMatrix) => Promise<FlowChoice>;
 
 /** Merchant flows are immutable once created (payments copy the flow they run; the matrix names them). */
 export function createFlow({ flows, directory, transaction, clock }: ManageFlowsPorts): CreateFlow {
@@ -60,10 +62,7 @@ export function listFlows({ flows }: Pick<ManageFlowsPorts, 'flows'>): ListFlows
 /** Each PUT is a new version (the previous ones stay: payments name the version that chose their flow). */
 export function putFlowMatrix({ flows, matrices, directory, transaction, clock }: ManageFlowsPorts): PutFlowMatrix {
   return async (scope, input) => {
-    const own = new Map((await flows.list(scope)).map((flow) => [flow.name, flow]));
-    const valid = validateFlowMatrix(input, (name) => builtInFlow(name) ?? own.get(name), await directory(scope, 'test'));
-    const previous = await currentMatrix(matrices, scope);
-    const matrix: FlowMatrix = { ...valid, version: previous.version + 1, updated_at: clock.now().toISOString() };
+    const matrix = await nextMatrix({ flows, matrices, directory }, scope, input, clock.now().toISOString());
     try {
       await transaction((uow) => matrices.insert(uow, scope, matrix));
     } catch (error) {
@@ -78,6 +77,24 @@ export function getFlowMatrix({ matrices }: Pick<ManageFlowsPorts, 'matrices'>):
   return (scope) => currentMatrix(matrices, scope);
 }
 
-export function explainFlow({ matrices }: Pick<ManageFlowsPorts, 'matrices'>): ExplainFlow {
-  return async (scope, facts) => chooseFlow(await currentMatrix(matrices, scope), facts);
+/**
+ * The flow the current matrix chooses, or the one a draft would choose once saved: the draft is validated
+ * exactly as PUT validates it (the same errors), and its version is the one a PUT would give it. Nothing is
+ * saved: the dashboard's editor previews a change with it before saving.
+ */
+export function explainFlow(ports: Pick<ManageFlowsPorts, 'flows' | 'matrices' | 'directory'>): ExplainFlow {
+  return async (scope, facts, draft) => chooseFlow(draft ? await nextMatrix(ports, scope, draft, null) : await currentMatrix(ports.matrices, scope), facts);
+}
+
+/** The matrix an input becomes: validated against the flows and processors in reach, one version after the current. */
+async function nextMatrix(
+  { flows, matrices, directory }: Pick<ManageFlowsPorts, 'flows' | 'matrices' | 'directory'>,
+  scope: Scope,
+  input: DraftFlowMatrix,
+  updatedAt: string | null,
+): Promise<FlowMatrix> {
+  const own = new Map((await flows.list(scope)).map((flow) => [flow.name, flow]));
+  const valid = validateFlowMatrix(input, (name) => builtInFlow(name) ?? own.get(name), await directory(scope, 'test'));
+  const previous = await currentMatrix(matrices, scope);
+  return { ...valid, version: previous.version + 1, updated_at: updatedAt };
 }

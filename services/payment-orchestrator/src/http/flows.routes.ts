@@ -57,6 +57,8 @@ const explainBody = z.object({
   reference: z.string().max(255).nullish(),
   scheme: z.string().min(1).max(32).optional(),
   metadata: metadata.optional(),
+  /** A draft matrix (PUT /flow-matrix's body) to explain instead of the saved one; nothing is saved. */
+  matrix: matrixBody.optional(),
 });
 
 /** Flows and matrices keep no mode of their own (built-in flows exist in both): theirs is the scope's they were read in. */
@@ -111,7 +113,7 @@ export function flowRoutes(router: Router, useCases: FlowUseCases): void {
       reference: body.reference ?? null,
       scheme: body.scheme ?? null,
       metadata: body.metadata ?? null,
-    });
+    }, body.matrix);
     res.json({ flow: choice.flow, rule: choice.rule, matrix_version: choice.matrix_version });
   });
 }

@@ -427,12 +427,15 @@ export const paymentsFragment: OpenApiFragment = {
       post: {
         tags: ['Flows'],
         operationId: 'explainFlowMatrix',
-        summary: 'Which flow the current matrix chooses for a payment-shaped body, and by which rule',
+        summary: 'Which flow the current matrix (or a draft given as matrix) chooses for a payment-shaped body, and by which rule',
+        description:
+          'With `matrix` (the body PUT /flow-matrix takes), the draft is validated as PUT validates it and explained as it would decide once saved, ' +
+          'with the version a PUT would give it; nothing is saved. An editor previews a change this way before saving it.',
         security,
         requestBody: body('FlowMatrixExplainRequest', { use_case: 'ONE_OFF', amount: 5000, currency_code: 'EUR', reference: 'manual-order-77' }),
         responses: {
           '200': answer('The decision.', 'FlowDecision', { flow: 'simulator_manual_capture', rule: 'manual-for-orders', matrix_version: 3 }),
-          ...commonErrorResponses,
+          ...matrixErrors,
         },
       },
     },
@@ -767,6 +770,7 @@ export const paymentsFragment: OpenApiFragment = {
           reference: { type: ['string', 'null'] },
           scheme: { type: 'string', description: 'The card scheme (VISA…), for scheme rules.' },
           metadata,
+          matrix: { ...schemaRef('FlowMatrixInput'), description: 'A draft matrix to explain instead of the saved one (validated as PUT /flow-matrix validates it; not saved).' },
         },
       },
       FlowDecision: {

@@ -1,0 +1,70 @@
+import { useApp } from '../../app-context';
+import { OVERVIEW_DAYS, loadOverview, type Rate } from '../../api/overview';
+
+import { PageHeader } from '../../components/page';
+import { Empty, ErrorState, Loading } from '../../components/states';
+import { useAsync } from '../../components/use-async';
+import { minorDigits } from '../../format';
+
+const ratePercent = (rates: Rate[]) => rates.map((rate) => rate.percent);
+/** Volume in major units of its currency (a chart's axis, not an invoice). */
+const major = (values: number[], currency: string) => values.map((value) => value / 10 ** minorDigits(currency));
+
+export function OverviewPage() {
+  const { clients } = useApp();
+  // Chart.js is loaded with the figures (a chunk of its own: the other pages do without it).
+  const [state, reload] = useAsync(async () => {
+    const [overview, chart] = await Promise.all([loadOverview(clients.merchant), import('../../components/chart')]);
+    return { ...overview, ChartFigure: chart.ChartFigure };
+  }, []);
+  const ChartFigure = state.status === 'ready' ? state.value.ChartFigure : () => null;
+  return (
+    <>
+      <PageHeader title="Overview" />
+      {state.status === 'loading' && <Loading what="the overview" />}
+      {state.status === 'error' && <ErrorState error={state.error} retry={reload} />}
+      {state.status === 'ready' && state.value.payments === 0 && state.value.webhookMessages === 0 && (
+        <Empty>No payments in the last {OVERVIEW_DAYS} days. Create one with the API and it appears here.</Empty>
+      )}
+      {state.status === 'ready' && (state.value.payments > 0 || state.value.webhookMessages > 0) && (
+        <>
+          <p class="hint">
+            The last {OVERVIEW_DAYS} days (UTC): {state.value.payments} payments, {state.value.webhookMessages} webhook messages.
+          </p>
+          <div class="charts">
+            <ChartFigure
+              title={`Volume per day (${Object.keys(state.value.volumeByDay).join(', ') || 'no currency yet'})`}
+              kind="bar"
+              labels={state.value.days.map((day) => day.slice(5))}
+              series={Object.entries(state.value.volumeByDay).map(([currency, values]) => ({ label: currency, values: major(values, currency) }))}
+            />
+            <ChartFigure title="Payments per day" kind="line" labels={state.value.days.map((day) => day.slice(5))} series={[{ label: 'Payments', values: state.value.countByDay }]} />
+            <ChartFigure
+              title="Authorization success by processor"
+              kind="bar"
+              percent
+              labels={state.value.byProcessor.map((rate) => rate.label)}
+              series={[{ label: 'Succeeded', values: ratePercent(state.value.byProcessor) }]}
+            />
+            <ChartFigure title="Success by flow" kind="bar" percent labels={state.value.byFlow.map((rate) => rate.label)} series={[{ label: 'Succeeded', values: ratePercent(state.value.byFlow) }]} />
+            <ChartFigure
+              title="Decline reasons"
+              kind="bar"
+              horizontal
+              labels={state.value.declineReasons.map((decline) => decline.reason)}
+              series={[{ label: 'Payments', values: state.value.declineReasons.map((decline) => decline.count) }]}
+            />
+            <ChartFigure
+              title="Webhook delivery success"
+              kind="bar"
+              percent
+              horizontal
+              labels={state.value.webhooks.map((rate) => rate.label)}
+              series={[{ label: 'Delivered', values: ratePercent(state.value.webhooks) }]}
+            />
+          </div>
+        </>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,165 @@
+import { useState } from 'preact/hooks';
+import { useApp } from '../../app-context';
+import { capturedAmount, flowOf, maskedCardOf, refundedAmount, requestedAmount } from '../../api/payments';
+import { TIMELINE_EVENT_LIMIT, paymentTimeline, type TimelineEntry } from '../../api/timeline';
+import type { Payment } from '../../api/types';
+import { ConfirmDialog } from '../../components/confirm-dialog';
+import { Badge, Facts, PageHeader } from '../../components/page';
+import { Empty, ErrorState, Loading, PageNotReady } from '../../components/states';
+import { useAsync } from '../../components/use-async';
+import { dateTime, minorDigits, money, toMajor, toMinor, words } from '../../format';
+import type { PageProps } from '../../routes';
+
+export function PaymentPage({ params }: PageProps) {
+  const { clients } = useApp();
+  const paymentId = params.id ?? '';
+  const [state, reload] = useAsync(() => clients.merchant.get('/payments/{payment_id}', { params: { path: { payment_id: paymentId } } }) as Promise<Payment>, [paymentId]);
+  if (state.status !== 'ready') return <PageNotReady title="Payment" what="the payment" state={state} retry={reload} />;
+  const payment = state.value;
+  return (
+    <>
+      <p class="breadcrumb">
+        <a href="#/payments">Payments</a>
+      </p>
+      <PageHeader title={`Payment ${payment.reference ?? payment.id}`}>
+        <PaymentActions payment={payment} changed={reload} />
+      </PageHeader>
+      <Facts
+        facts={[
+          ['Id', <code>{payment.id}</code>],
+          ['Status', <Badge value={payment.status} />],
+          ['Amount', money(requestedAmount(payment), payment.currency_code)],
+          ['Captured', money(capturedAmount(payment), payment.currency_code)],
+          ['Refunded', money(refundedAmount(payment), payment.currency_code)],
+          ['Use case', words(payment.use_case)],
+          ['Flow', flowOf(payment) ?? '—'],
+          ['Card', maskedCardOf(payment) ?? '—'],
+          ['Failure', payment.failure_reason ?? '—'],
+          ['Created', dateTime(payment.created_at)],
+        ]}
+      />
+      <h2>Timeline</h2>
+      <Timeline paymentId={payment.id} version={payment.status} />
+    </>
+  );
+}
+
+/** Capture, cancel and refund, each behind a confirmation, offered when the payment's status allows it. */
+function PaymentActions({ payment, changed }: { payment: Payment; changed: () => void }) {
+  const { clients } = useApp();
+  const path = { payment_id: payment.id };
+  const refundable = (capturedAmount(payment) ?? 0) - refundedAmount(payment);
+  const [refundAmount, setRefundAmount] = useState(toMajor(refundable, payment.currency_code));
+  const [reason, setReason] = useState<'requested_by_customer' | 'duplicate' | 'fraudulent'>('requested_by_customer');
+  const minor = toMinor(refundAmount, payment.currency_code);
+  const step = 10 ** -minorDigits(payment.currency_code);
+  return (
+    <>
+      {payment.status === 'authorized' && (
+        <ConfirmDialog
+          trigger="Capture"
+          title="Capture this payment?"
+          confirm={`Capture ${money(requestedAmount(payment), payment.currency_code)}`}
+          onConfirm={async () => {
+            await clients.merchant.post('/payments/{payment_id}/capture', { params: { path }, body: {} });
+            changed();
+          }}
+        >
+          <p>The authorized amount is taken from the card.</p>
+        </ConfirmDialog>
+      )}
+      {(payment.status === 'authorized' || payment.status === 'processing') && (
+        <ConfirmDialog
+          trigger="Cancel"
+          title="Cancel this payment?"
+          confirm="Cancel the payment"
+          danger
+          onConfirm={async () => {
+            await clients.merchant.post('/payments/{payment_id}/cancel', { params: { path }, body: {} });
+            changed();
+          }}
+        >
+          <p>The authorization is released; the payment cannot be captured afterwards.</p>
+        </ConfirmDialog>
+      )}
+      {payment.status === 'captured' && refundable > 0 && (
+        <ConfirmDialog
+          trigger="Refund"
+          title="Refund this payment?"
+          confirm={Number.isFinite(minor) && minor > 0 ? `Refund ${money(minor, payment.currency_code)}` : 'Refund'}
+          danger
+          onConfirm={async () => {
+            await clients.merchant.post('/payments/{payment_id}/refunds', { params: { path }, body: { amount: minor, reason } });
+            changed();
+          }}
+        >
+          <div class="field">
+            <label for="refund-amount">Amount ({payment.currency_code}), at most {money(refundable, payment.currency_code)}</label>
+            <input id="refund-amount" type="number" min={step} step={step} max={toMajor(refundable, payment.currency_code)} required value={refundAmount} onInput={(event) => setRefundAmount((event.target as HTMLInputElement).value)} />
+          </div>
+          <div class="field">
+            <label for="refund-reason">Reason</label>
+            <select id="refund-reason" value={reason} onChange={(event) => setReason((event.target as HTMLSelectElement).value as typeof reason)}>
+              <option value="requested_by_customer">requested by customer</option>
+              <option value="duplicate">duplicate</option>
+              <option value="fraudulent">fraudulent</option>
+            </select>
+          </div>
+        </ConfirmDialog>
+      )}
+    </>
+  );
+}
+
+function Timeline({ paymentId, version }: { paymentId: string; version: string }) {
+  const { clients } = useApp();
+  const [state, reload] = useAsync(() => paymentTimeline(clients.merchant, paymentId), [paymentId, version]);
+  if (state.status === 'loading') return <Loading what="the timeline" />;
+  if (state.status === 'error') return <ErrorState error={state.error} retry={reload} />;
+  if (state.value.length === 0) return <Empty>Nothing has happened to this payment yet.</Empty>;
+  return (
+    <>
+      <p class="hint">Its processor transactions, and its events and their webhook deliveries among the merchant&apos;s {TIMELINE_EVENT_LIMIT} most recent events.</p>
+      <ol class="timeline">
+      {state.value.map((entry) => (
+        <li key={keyOf(entry)} class={`timeline-${entry.kind}`}>
+          <time dateTime={entry.at}>{dateTime(entry.at, true)}</time>
+          <TimelineText entry={entry} />
+        </li>
+      ))}
+      </ol>
+    </>
+  );
+}
+
+function keyOf(entry: TimelineEntry): string {
+  if (entry.kind === 'transaction') return entry.transaction.id ?? `${entry.transaction.kind}-${entry.at}`;
+  if (entry.kind === 'event') return entry.event.id;
+  return entry.delivery.id;
+}
+
+function TimelineText({ entry }: { entry: TimelineEntry }) {
+  if (entry.kind === 'transaction') {
+    const { transaction } = entry;
+    return (
+      <span>
+        <strong>Transaction</strong> {words(transaction.kind)} at {transaction.processor}: <Badge value={transaction.status} />
+        {transaction.failure_reason ? ` (${transaction.failure_reason})` : ''}
+      </span>
+    );
+  }
+  if (entry.kind === 'event') {
+    return (
+      <span>
+        <strong>Event</strong> {entry.event.type} <code>{entry.event.id}</code>
+      </span>
+    );
+  }
+  const { delivery, endpoint } = entry;
+  return (
+    <span>
+      <strong>Webhook</strong> {delivery.event_type} to <a href={`#/webhook-endpoints/${endpoint.id}`}>{endpoint.url}</a>: <Badge value={delivery.status} /> after {delivery.attempt_count}{' '}
+      {delivery.attempt_count === 1 ? 'attempt' : 'attempts'}
+    </span>
+  );
+}

@@ -1,0 +1,417 @@
+import { execFileSync } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { waitFor } from '@vaultline/core';
+import { axeFindings } from './support/checkout-front';
+import { registerWebhookEndpoint } from './support/import-scenario';
+import { ADMIN_API_KEY, createMerchantOfBothModes, startSystem, type MerchantOfBothModes, type RunningSystem } from './support/merchant-api';
+import { PAYMENT_ENV, PaymentsApi, SIMULATOR_CARDS, launchChromium, sessionOf, submitCard } from './support/payment-scenario';
+import { startWebhookReceiver, type WebhookReceiver } from './support/webhook-receiver';
+
+const ROOT = join(__dirname, '..');
+/** Screenshots of every page land here; the ones in docs/dashboard/ are copies of a run. */
+const OUTPUT = join(ROOT, 'test-output', 'dashboard');
+const REFERENCE = 'order-dash-1001';
+const VIEWPORT = { width: 1280, height: 900 };
+
+/**
+ * Issue 29 from the outside, embedded profile: the dashboard as pnpm build makes it, served by the gateway
+ * at /dashboard under its strict policy, driven in Chromium: a merchant signs in with a key, finds a
+ * payment by reference and refunds it, edits the flow matrix with the live explain preview, replays a
+ * webhook delivery, switches to live and sees none of the test data; an operator creates a merchant.
+ * Every page is checked by axe-core (no violation), refused by the policy in nothing, and photographed.
+ */
+describe('the dashboard in a real browser (headless Chromium, embedded profile)', () => {
+  let running: RunningSystem;
+  let shop: MerchantOfBothModes;
+  let receiver: WebhookReceiver;
+  let browser: Browser;
+  let context: BrowserContext;
+  let page: Page;
+  let problems: string[];
+  let base: string;
+  let dashboardKey = '';
+  const seeded: { refundable: string; declined: string; authorized: string; endpoint: string } = { refundable: '', declined: '', authorized: '', endpoint: '' };
+
+  beforeAll(async () => {
+    mkdirSync(OUTPUT, { recursive: true });
+    execFileSync(process.execPath, [join(ROOT, 'scripts', 'build.mjs'), 'packages/dashboard'], { cwd: ROOT, stdio: 'ignore' });
+    [running, receiver, browser] = await Promise.all([startSystem(PAYMENT_ENV, 'vaultline-dashboard-'), startWebhookReceiver(), launchChromium()]);
+    base = running.system.baseUrl;
+    shop = await createMerchantOfBothModes(running.system, 'Lovelace Books');
+    await seedTestData();
+    context = await browser.newContext({ viewport: VIEWPORT });
+    page = await context.newPage();
+    problems = [];
+    page.on('console', (message) => {
+      if (message.type() === 'error' && !/status of 4\d\d/.test(message.text())) problems.push(`console: ${message.text()}`);
+    });
+    page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+    page.on('request', (request) => {
+      if (!request.url().startsWith(base) && !/^(data|blob):/.test(request.url())) problems.push(`request to another origin: ${request.url()}`);
+    });
+  }, 120_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await running?.stop();
+    await receiver?.stop();
+  });
+
+  /** A test-mode world for the shop: paid, declined and authorized payments, a customer, a token, a webhook endpoint that heard them. */
+  async function seedTestData() {
+    const api = new PaymentsApi(shop.test);
+    seeded.endpoint = (await registerWebhookEndpoint(shop.test, receiver.url, [])).id;
+    await api.ok('PUT', '/flow-matrix', { json: { default_flow: 'simulator_auto_capture', rules: [{ name: 'manual-orders', when: { reference_prefix: 'manual-' }, flow: 'simulator_manual_capture' }] } });
+    const paid = async (reference: string, card: string, amount = 4200) => {
+      const payment = await api.ok('POST', '/payments/one-off', { json: { amount, currency_code: 'EUR', reference, source: { type: 'vaultline' } } });
+      await submitCard(base, sessionOf(payment), card);
+      return payment.id;
+    };
+    const [refundable, declined, authorized] = await Promise.all([
+      paid(REFERENCE, SIMULATOR_CARDS.approved),
+      paid('order-dash-1002', SIMULATOR_CARDS.declined, 1500),
+      paid('manual-dash-1003', SIMULATOR_CARDS.approved, 9900),
+      paid('order-dash-1004', SIMULATOR_CARDS.insufficientFunds, 2500),
+      paid('order-dash-1005', SIMULATOR_CARDS.approved, 1250),
+    ]);
+    Object.assign(seeded, { refundable, declined, authorized });
+    await Promise.all([api.until(refundable, 'captured'), api.until(declined, 'failed'), api.until(authorized, 'authorized')]);
+    const customer = await api.ok<{ id: string }>('POST', '/customers', { json: { name: 'Ada Lovelace', email: 'ada@example.com' } });
+    // A first payment on a mandate stores the card as the customer's payment method.
+    const onMandate = await api.ok('POST', '/payments', {
+      json: { amount: 1999, currency_code: 'EUR', confirm: true, customer_id: customer.id, store_payment_method_for: { use_case: 'recurring_payments', mandate_reference: 'ada-books-club' } },
+    });
+    await submitCard(base, sessionOf(onMandate), SIMULATOR_CARDS.approved);
+    await api.until(onMandate.id, 'captured');
+    await shop.test.createToken({ number: '5555555555554444', exp_month: 7, exp_year: 2031, name: 'Ada Lovelace' }, 'customer-ada');
+    await waitFor(() => receiver.received.length >= 3, 15_000, 50);
+  }
+
+  /** Opens a dashboard page and waits for its heading (and for no "Loading" left). */
+  async function visit(path: string, heading: string | RegExp): Promise<void> {
+    await page.goto(`${base}/dashboard/#${path}`);
+    await settled(heading);
+  }
+
+  async function settled(heading: string | RegExp): Promise<void> {
+    await page
+      .getByRole('heading', { level: 1, name: heading })
+      .waitFor({ timeout: 15_000 })
+      .catch(async (error: Error) => {
+        // Say what the page showed instead (an error state, another page) rather than only what was missing.
+        const shown = (await page.locator('body').innerText().catch(() => '(not readable)')).replace(/\s+/g, ' ').slice(0, 400);
+        throw new Error(`${error.message}\nThe page showed: ${shown}`);
+      });
+    await until(`!document.querySelector('.state-loading')`);
+  }
+
+  /**
+   * Waits until an expression holds in the page. (Evaluated through the DevTools protocol: the page's
+   * policy allows no eval, so Playwright's waitForFunction cannot run there.)
+   */
+  async function until(expression: string, timeoutMs = 15_000): Promise<void> {
+    await waitFor(async () => Boolean(await page.evaluate(expression)), timeoutMs, 50);
+  }
+
+  /** axe-core finds nothing, the policy refused nothing, and the page is photographed for docs/dashboard/. */
+  async function checked(name: string, fullPage = false): Promise<void> {
+    expect({ page: name, findings: await axeFindings(page) }).toEqual({ page: name, findings: [] });
+    expect(problems).toEqual([]);
+    await page.screenshot({ path: join(OUTPUT, `${name}.png`), fullPage });
+  }
+
+  const text = () => page.locator('main').innerText();
+
+  it('when the dashboard is opened without a session, then the sign-in asks for a key, refuses a wrong one, and the page is served under the strict policy', async () => {
+    const answer = await fetch(`${base}/dashboard/`);
+    expect(answer.headers.get('content-security-policy')).toContain("script-src 'self'");
+    await page.goto(`${base}/dashboard/`);
+    await page.getByLabel('API key').waitFor();
+    await checked('sign-in');
+
+    await page.getByLabel('API key').fill('sk_test_not_a_key_of_anyone_000000');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('alert').waitFor();
+    expect(await page.getByRole('alert').innerText()).toMatch(/key/i);
+    problems.length = 0;
+  }, 30_000);
+
+  it('when the merchant signs in with a test key, then the overview charts the payments, and the key is in no storage and no address', async () => {
+    await page.getByLabel('API key').fill(shop.test.apiKey);
+    await page.keyboard.press('Enter');
+    await settled('Overview');
+    expect(await page.locator('canvas[role="img"]').count()).toBe(6);
+    expect(await page.getByRole('img', { name: /Decline reasons/ }).getAttribute('aria-label')).toMatch(/declined|insufficient/i);
+    const stored = (await page.evaluate('JSON.stringify([localStorage, sessionStorage, document.cookie, location.href])')) as string;
+    expect(stored).not.toContain(shop.test.apiKey);
+    await checked('overview', true);
+  }, 30_000);
+
+  it('when a payment is searched by its reference and refunded through the confirmation, then its page shows the refund and its timeline', async () => {
+    await visit('/payments', 'Payments');
+    await checked('payments');
+    await page.getByLabel('Order').selectOption('asc');
+    await page.getByRole('button', { name: 'Apply filters' }).click();
+    const oldest = (await new PaymentsApi(shop.test).ok<{ data: Array<{ reference: string }> }>('GET', '/payments', { query: 'order=asc&limit=1' })).data[0]?.reference;
+    await until(`(document.querySelector('main tbody tr a') || {}).textContent === ${JSON.stringify(oldest)}`);
+    await visit('/payments', 'Payments');
+    await page.getByLabel('Reference').fill(REFERENCE);
+    await page.getByRole('button', { name: 'Apply filters' }).click();
+    await until(`document.querySelectorAll('main tbody tr').length === 1`);
+    await page.getByRole('link', { name: REFERENCE }).click();
+    await settled(`Payment ${REFERENCE}`);
+    await page.locator('.timeline').waitFor();
+    expect(await page.locator('.timeline').innerText()).toMatch(/authorization at simulator/);
+    expect(await page.locator('.timeline').innerText()).toMatch(/payment\.captured/);
+    expect(await page.locator('.timeline').innerText()).toMatch(/Webhook payment\.captured/);
+    await checked('payment');
+
+    // By keyboard: the dialog opens from the focused button, traps focus, and Escape closes it.
+    await page.getByRole('button', { name: 'Refund' }).focus();
+    await page.keyboard.press('Enter');
+    await page.getByRole('dialog', { name: 'Refund this payment?' }).waitFor();
+    expect(await page.evaluate('document.activeElement && document.activeElement.closest("dialog") !== null')).toBe(true);
+    await page.keyboard.press('Escape');
+    await page.getByRole('dialog').waitFor({ state: 'detached' });
+
+    await page.getByRole('button', { name: 'Refund' }).click();
+    await page.getByLabel(/Amount \(EUR\)/).fill('10.00');
+    expect({ dialog: 'refund', findings: await axeFindings(page) }).toEqual({ dialog: 'refund', findings: [] });
+    await page.screenshot({ path: join(OUTPUT, 'payment-refund-dialog.png') });
+    await page.getByRole('button', { name: 'Refund €10.00' }).click();
+    await page.getByRole('dialog').waitFor({ state: 'detached' });
+    await waitFor(async () => (await new PaymentsApi(shop.test).get(seeded.refundable)).amount.refunded === 1000, 15_000, 100);
+
+    await visit('/refunds', 'Refunds');
+    expect(await text()).toContain('€10.00');
+    expect(await text()).toContain(seeded.refundable);
+    await checked('refunds');
+  }, 60_000);
+
+  it('when the flow matrix is edited, then the draft is validated as it is typed and explained for a sample payment before it is saved', async () => {
+    await visit('/flow-matrix', 'Flow matrix');
+    await page.locator('#explain-result').getByText('manual-orders').waitFor({ state: 'detached', timeout: 5_000 }).catch(() => undefined);
+    await page.getByLabel('Reference').fill('manual-4711');
+    await page.locator('#explain-result').getByText('manual-orders').waitFor();
+    expect(await page.locator('#explain-result').innerText()).toContain('simulator_manual_capture');
+
+    const editor = page.getByLabel('The matrix (JSON)');
+    await editor.fill('{ "default_flow": "simulator_auto_capture", "rules": [ { "name": "big", "when": { "colour": ["red"] }, "flow": "simulator_manual_capture" } ] }');
+    await page.locator('#matrix-check.form-error').getByText(/colour|condition/i).waitFor();
+    expect(await page.getByRole('button', { name: 'Save the matrix' }).isDisabled()).toBe(true);
+    await editor.fill('{ "default_flow": "simulator_auto_capture", "rules": [');
+    await page.locator('#matrix-check').getByText(/Not JSON/).waitFor();
+
+    const draft = { default_flow: 'simulator_auto_capture', rules: [{ name: 'big-eur', when: { currency_code: ['EUR'], amount_gte: 10000 }, flow: 'simulator_manual_capture' }] };
+    await editor.fill(JSON.stringify(draft, null, 2));
+    await page.getByLabel('Amount').fill('250.00');
+    await page.locator('#explain-result').getByText('big-eur').waitFor();
+    expect(await page.locator('#explain-result').innerText()).toContain('as version 2');
+    expect(((await new PaymentsApi(shop.test).ok<{ version: number }>('GET', '/flow-matrix')) as { version: number }).version).toBe(1);
+    await checked('flow-matrix');
+
+    await page.getByRole('button', { name: 'Save the matrix' }).click();
+    await page.getByText('Saved as version 2.').waitFor();
+    expect(await new PaymentsApi(shop.test).ok<{ version: number; rules: unknown[] }>('GET', '/flow-matrix')).toMatchObject({ version: 2, rules: draft.rules });
+  }, 60_000);
+
+  it('when a webhook delivery is replayed from the endpoint page, then the receiver gets the event again, and the deliveries page by cursor', async () => {
+    await visit('/webhook-endpoints', 'Webhook endpoints');
+    await checked('webhook-endpoints');
+    await page.getByRole('link', { name: receiver.url }).click();
+    await settled(receiver.url);
+    await page.locator('main tbody tr').first().waitFor();
+    await checked('webhook-endpoint');
+    const eventType = (await page.locator('main tbody tr').first().locator('td').first().innerText()).trim();
+    const heard = () => receiver.received.filter((webhook) => (JSON.parse(webhook.body) as { type: string }).type === eventType).length;
+    const before = heard();
+    await page.getByRole('button', { name: new RegExp(`^Replay delivery of ${eventType.replace('.', '\\.')}`) }).first().click();
+    await waitFor(() => heard() > before, 15_000, 50);
+
+    // More deliveries than a page holds: the list pages by cursor, forth and back.
+    const firstPage = await page.locator('main tbody').innerText();
+    await page.getByRole('button', { name: 'Next page' }).click();
+    await page.getByText('Page 2', { exact: true }).waitFor();
+    await settled(receiver.url);
+    expect(await page.locator('main tbody tr').count()).toBeGreaterThan(0);
+    expect(await page.locator('main tbody').innerText()).not.toEqual(firstPage);
+    await page.getByRole('button', { name: 'Previous page' }).click();
+    await page.getByText('Page 1', { exact: true }).waitFor();
+  }, 60_000);
+
+  it('when every other merchant page is opened, then each shows its data (tokens masked only) with no axe finding', async () => {
+    const pages: Array<[string, string | RegExp, string, (main: string) => void]> = [
+      ['/disputes', 'Disputes', 'disputes', (main) => expect(main).toContain('No disputes')],
+      ['/customers', 'Customers', 'customers', (main) => expect(main).toContain('Ada Lovelace')],
+      ['/tokens', 'Tokens', 'tokens', (main) => expect(main).toMatch(/555555\*+4444|5555\s?55\*+\s?4444|\*{4,}4444/)],
+      ['/flows', 'Flows', 'flows', (main) => expect(main).toContain('simulator_manual_capture')],
+      ['/processor-accounts', 'Processor accounts', 'processor-accounts', (main) => expect(main).toContain('No processor accounts')],
+      ['/imports', 'Import jobs', 'imports', (main) => expect(main).toContain('No imports')],
+    ];
+    for (const [path, heading, name, expectation] of pages) {
+      await visit(path, heading);
+      expectation(await text());
+      await checked(name);
+    }
+    expect(await page.locator('body').innerText()).not.toContain('5555555555554444');
+
+    await visit('/api-keys', 'API keys');
+    await page.getByRole('button', { name: 'Issue a dashboard key' }).click();
+    await page.getByLabel('Who holds it').fill('support desk');
+    await page.getByRole('button', { name: 'Issue the key' }).click();
+    dashboardKey = await page.getByLabel(/New dashboard key/).inputValue();
+    expect(dashboardKey).toMatch(/^sk_test_/);
+    await page.getByRole('cell', { name: 'support desk' }).waitFor();
+    expect(await text()).toMatch(/support desk\s+test\s+dashboard\s+active/);
+    await checked('api-keys');
+    await page.getByRole('button', { name: 'I have copied it' }).click();
+    // A page whose data cannot be loaded says why and offers to try again.
+    await page.goto(`${base}/dashboard/#/payments/no-such-payment`);
+    await page.getByRole('alert').getByText(/Could not load/).waitFor();
+    expect(await page.getByRole('button', { name: 'Try again' }).count()).toBe(1);
+    expect({ page: 'error state', findings: await axeFindings(page) }).toEqual({ page: 'error state', findings: [] });
+    problems.length = 0;
+
+    await visit('/customers', 'Customers');
+    await page.getByRole('link', { name: 'Ada Lovelace' }).click();
+    await settled('Ada Lovelace');
+    expect(await text()).toMatch(/424242\*+4242/);
+    expect(await text()).toContain('ada-books-club');
+    await checked('customer');
+  }, 90_000);
+
+  it('when the keyboard is used, then the first Tab reaches the skip link, which moves the focus to the page without leaving it, and a page opened takes the focus', async () => {
+    await visit('/refunds', 'Refunds');
+    await page.reload();
+    await settled('Refunds');
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate('document.activeElement.textContent')).toBe('Skip to content');
+    await page.keyboard.press('Enter');
+    expect(await page.evaluate('document.activeElement.id')).toBe('main');
+    expect(new URL(page.url()).hash).toBe('#/refunds');
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate('document.activeElement.closest("main") !== null')).toBe(true);
+
+    // A link followed by keyboard: the new page has the focus.
+    await page.getByRole('link', { name: 'Disputes' }).focus();
+    await page.keyboard.press('Enter');
+    await settled('Disputes');
+    expect(await page.evaluate('document.activeElement.id')).toBe('main');
+  }, 30_000);
+
+  it('when the page is 768 px wide, then the navigation sits above the page and the payments table scrolls within it', async () => {
+    await page.setViewportSize({ width: 768, height: 1000 });
+    await visit('/payments', 'Payments');
+    const overflow = (await page.evaluate('document.documentElement.scrollWidth - document.documentElement.clientWidth')) as number;
+    expect(overflow).toBeLessThanOrEqual(0);
+    await page.screenshot({ path: join(OUTPUT, 'payments-768.png') });
+    await page.setViewportSize(VIEWPORT);
+  }, 30_000);
+
+  it('when the merchant switches to live with the live key, then none of the test data is shown', async () => {
+    await visit('/payments', 'Payments');
+    await page.getByText('Live data').click();
+    await page.getByLabel('Live API key').fill(shop.live.apiKey);
+    await page.getByRole('button', { name: 'Switch to live' }).click();
+    await page.locator('.live-banner').waitFor();
+    await settled('Payments');
+    expect(await text()).toContain('No payment matches');
+    expect(await text()).not.toContain(REFERENCE);
+    await checked('payments-live');
+    await visit('/customers', 'Customers');
+    expect(await text()).not.toContain('Ada Lovelace');
+    await visit('/', 'Overview');
+    expect(await text()).toContain('No payments');
+    await page.getByText('Test data').click();
+    await page.locator('.live-banner').waitFor({ state: 'detached' });
+  }, 60_000);
+
+  it('when a page of another origin posts a refund with the browser\'s cookie, then it is refused, and a session signed out elsewhere brings the sign-in back', async () => {
+    const evil: Server = createServer((_req, res) => {
+      res.setHeader('content-type', 'text/html');
+      res.end(`<!doctype html><title>Evil</title><script>
+        fetch(${JSON.stringify(`${base}/payments/${seeded.refundable}/refunds`)}, { method: 'POST', credentials: 'include', mode: 'no-cors',
+          headers: { 'Content-Type': 'text/plain' }, body: JSON.stringify({ amount: 100 }) }).finally(() => { document.title = 'sent'; });
+      </script>`);
+    });
+    await new Promise<void>((resolve) => evil.listen(0, '127.0.0.1', resolve));
+    const other = await context.newPage();
+    await other.goto(`http://127.0.0.1:${(evil.address() as AddressInfo).port}/`);
+    await waitFor(async () => (await other.title()) === 'sent', 10_000, 50);
+    await other.close();
+    await new Promise<void>((resolve) => evil.close(() => resolve()));
+    expect((await new PaymentsApi(shop.test).get(seeded.refundable)).amount.refunded).toBe(1000);
+
+    await visit('/payments', 'Payments');
+    const csrf = (await (await page.request.get(`${base}/dashboard/session`)).json()) as { csrf_token: string };
+    expect((await page.request.delete(`${base}/dashboard/session`, { headers: { 'X-CSRF-Token': csrf.csrf_token } })).status()).toBe(204);
+    await page.getByRole('link', { name: 'Refunds' }).click();
+    await page.getByText('Your session ended. Sign in again.').waitFor();
+    problems.length = 0;
+  }, 60_000);
+
+  it('when support staff sign in with a dashboard key, then a payment\'s capture and cancel are offered but no set-up change, and they sign out', async () => {
+    await page.getByLabel('API key').fill(dashboardKey);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByText('Support (read-mostly)').waitFor();
+    await visit(`/payments/${seeded.authorized}`, /Payment manual-dash-1003/);
+    expect(await page.getByRole('button', { name: 'Capture' }).count()).toBe(1);
+    expect(await page.getByRole('button', { name: 'Cancel' }).count()).toBe(1);
+    await visit('/flow-matrix', 'Flow matrix');
+    expect(await page.getByRole('button', { name: 'Save the matrix' }).count()).toBe(0);
+    await visit('/processor-accounts', 'Processor accounts');
+    expect(await page.getByRole('button', { name: 'Add an account' }).count()).toBe(0);
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByText('You are signed out.').waitFor();
+  }, 60_000);
+
+  it('when an operator signs in, then they create a merchant and every operator page shows its data with no axe finding', async () => {
+    await page.getByLabel('API key').fill(ADMIN_API_KEY);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await settled('Merchants');
+    expect(await text()).toContain('Lovelace Books');
+    await page.getByRole('button', { name: 'Create a merchant' }).click();
+    await page.getByLabel('Name').fill('Babbage Engines');
+    await page.getByRole('button', { name: 'Create the merchant' }).click();
+    await page.getByLabel(/First API key \(test\) of Babbage Engines/).waitFor();
+    expect(await page.getByLabel(/First API key/).inputValue()).toMatch(/^sk_test_/);
+    await page.getByRole('link', { name: 'Babbage Engines' }).waitFor();
+    await checked('merchants');
+    await page.getByRole('button', { name: 'I have copied it' }).click();
+
+    await page.getByRole('link', { name: 'Lovelace Books' }).click();
+    await settled('Lovelace Books');
+    expect(await text()).toMatch(/live/);
+    await page.getByRole('button', { name: 'Set the rate limit' }).click();
+    await page.getByLabel('Requests per second').fill('25');
+    await page.getByLabel('Burst').fill('50');
+    await page.getByRole('button', { name: 'Save the rate limit' }).click();
+    await page.getByText('25 per second, burst 50').waitFor();
+    await checked('merchant');
+
+    const pages: Array<[string, string, string, (main: string) => void]> = [
+      ['/operators', 'Operators', 'operators', (main) => expect(main).toContain('bootstrap')],
+      ['/forward-destinations', 'Forward destinations', 'forward-destinations', (main) => expect(main).toContain('Give a merchant id')],
+      ['/key-rotation', 'Key rotation', 'key-rotation', (main) => expect(main).toMatch(/Active key version\s+1/)],
+      ['/health', 'Service health', 'health', (main) => expect(main).toMatch(/vault ok in \d+ ms/)],
+    ];
+    for (const [path, heading, name, expectation] of pages) {
+      await visit(path, heading);
+      expectation(await text());
+      await checked(name);
+    }
+
+    // The audit log, filtered to the shop: the refund its session made, with the session's identity.
+    await visit('/audit', 'Audit log');
+    await page.getByLabel('Merchant id').fill(shop.id);
+    await page.getByRole('button', { name: 'Apply filters' }).click();
+    await page.getByText(/POST \/payments\/[^ ]+\/refunds/).first().waitFor();
+    await settled('Audit log');
+    expect(await text()).toMatch(new RegExp(`${shop.id.slice(0, 13)}… \\(merchant, test\\)\\s+POST /payments/${seeded.refundable}/refunds\\s+201`));
+    await checked('audit');
+  }, 90_000);
+});
