@@ -12,11 +12,15 @@ import { dateTime } from '../../format';
 type Processor = ProcessorAccount['processor'];
 
 /** The credential fields each processor's plugin validates (their names are the API's). */
-const CREDENTIAL_FIELDS: Record<Processor, string[]> = {
+const CREDENTIAL_FIELDS: Record<string, string[]> = {
   adyen: ['api_key', 'merchant_account', 'hmac_key'],
   checkout: ['secret_key', 'processing_channel_id', 'webhook_secret'],
+  stripe: ['secret_key', 'webhook_secret'],
   simulator: [],
 };
+
+/** The fields to ask for: none for a processor this page does not know (the API validates them anyway). */
+const credentialFieldsOf = (processor: Processor): string[] => CREDENTIAL_FIELDS[processor] ?? [];
 
 export function ProcessorAccountsPage() {
   const { clients } = useApp();
@@ -70,7 +74,7 @@ export function ProcessorAccountsPage() {
 function CredentialFields({ processor, values, set }: { processor: Processor; values: Record<string, string>; set: (name: string, value: string) => void }) {
   return (
     <>
-      {CREDENTIAL_FIELDS[processor].map((name) => (
+      {credentialFieldsOf(processor).map((name) => (
         <div class="field" key={name}>
           <label for={`credential-${name}`}>{name.replace(/_/g, ' ')}</label>
           <input id={`credential-${name}`} type="password" autocomplete="off" required value={values[name] ?? ''} onInput={(event) => set(name, (event.target as HTMLInputElement).value)} />
@@ -125,7 +129,7 @@ function NewAccount({ created }: { created: () => void }) {
 function ReplaceCredentials({ account, replaced }: { account: ProcessorAccount; replaced: () => void }) {
   const { clients } = useApp();
   const [credentials, setCredentials] = useState<Record<string, string>>({});
-  if (CREDENTIAL_FIELDS[account.processor].length === 0) return <span>—</span>;
+  if (credentialFieldsOf(account.processor).length === 0) return <span>—</span>;
   return (
     <ConfirmDialog
       trigger="Replace credentials"
