@@ -3,7 +3,8 @@ import type { EgressRequest, EgressResponse } from '@vaultline/egress';
 import { BUILT_IN_DESTINATIONS, ruleFromUrl, type DestinationRule } from './destination-policy';
 import { destinationDirectory } from './destination-directory';
 import type { MerchantDestination } from './merchant-destination';
-import { forwardAudit, type ForwardRecord } from './forward-record';
+import type { ForwardRecord } from './forward-record';
+import { forwardAudit } from './record-forward';
 import { forwardRequest, type ForwardCommand } from './forward';
 import { TokenNotFoundError } from './forward-errors';
 

@@ -7,7 +7,8 @@ import { checkPlacement } from './card-fields';
 import { fillFormBody, parseFormBody } from './fill-form-body';
 import { fillJsonBody, parseJsonBody } from './fill-json-body';
 import { DestinationNotAllowedError, InvalidForwardBodyError } from './forward-errors';
-import type { ForwardAudit, ForwardRecord } from './forward-record';
+import type { ForwardRecord } from './forward-record';
+import type { ForwardAudit } from './record-forward';
 import { assertFillable } from './placeholders';
 
 export type ForwardBodyFormat = 'json' | 'form';

@@ -1,6 +1,6 @@
 import type { ApiKeyRecord, Merchant } from './merchant';
-import type { Operator } from './operators';
-import type { AdminAuditEntry, AdminAuditFilter } from './admin-audit';
+import type { Operator } from './operator';
+import type { AdminAuditEntry, AdminAuditFilter } from './admin-audit-entry';
 import type { RateLimit } from './rate-limit';
 
 export interface PageRequest {
