@@ -70,18 +70,18 @@ export function createApp(runtime: ServiceRuntime, config: GatewayConfig): Servi
   const audit: AdminAudit = { record: recordAdminAction({ audit: auditRepository, clock }), list: listAdminAudit({ audit: auditRepository }) };
 
   const publicBaseUrl = config.publicBaseUrl ?? runtime.publicBaseUrl;
-  // A service on the gateway's thread (embedded profile) gets requests handed over; any other, over HTTP.
+  // A service on the gateway's thread (embedded profile) is reached over an in-memory connection; any other, over HTTP.
   const upstreams = Object.fromEntries(
     UPSTREAM_SERVICES.map((service): [UpstreamService, Upstream] => {
       const app = runtime.inProcessApps?.[service];
-      if (app) return [service, new InProcessUpstream({ app, signer: runtime.signer, logger, publicBaseUrl })];
-      return [service, new HttpUpstream({ url: runtime.serviceUrls[service], signer: runtime.signer, logger, timeoutMs: config.upstreamTimeoutMs, connectRetryMs: config.upstreamConnectRetryMs, bodyLimitBytes: config.bodyLimitBytes, tls: runtime.internalTls })];
+      if (app) return [service, new InProcessUpstream({ app, signer: runtime.signer, logger })];
+      return [service, new HttpUpstream({ url: runtime.serviceUrls[service], signer: runtime.signer, logger, timeoutMs: config.upstreamTimeoutMs, connectRetryMs: config.upstreamConnectRetryMs, tls: runtime.internalTls })];
     }),
   ) as Record<UpstreamService, Upstream>;
 
   // The claim outlives the upstream timeout, so it cannot lapse under a request that is still running.
   const requests = idempotentRequests({ ttl: runtime.ttl, retentionMs: config.idempotencyKeyTtlMs, leaseMs: config.upstreamTimeoutMs + 10_000 });
-  const idempotency = idempotencyGuard({ requests, logger, bodyLimitBytes: config.bodyLimitBytes, keptResponseLimitBytes: 1024 * 1024 });
+  const idempotency = idempotencyGuard({ requests, logger, keptResponseLimitBytes: 1024 * 1024 });
 
   const healthAgent = runtime.internalTls ? healthCheckAgent(runtime.internalTls) : undefined;
   const readiness = async () => {

@@ -10,8 +10,8 @@ import type { Operator } from '../domain/operator';
 import type { Operators } from '../domain/operators';
 import { idsInPath, type AdminAudit } from '../domain/admin-audit';
 import { isSafePath, isUpstreamService, type UpstreamService } from '../domain/routing';
-import type { Upstream } from './upstream';
-import { assertDeclaredLength } from './read-body';
+import { relayResponse, type Upstream } from './upstream';
+import { assertDeclaredLength, readRawBody } from './read-body';
 import { toApiKeyView } from './api-key.view';
 import { toMerchantView } from './merchant.view';
 import { toOperatorView } from './operator.view';
@@ -158,7 +158,9 @@ export function adminRoutes(deps: AdminDeps): express.Router {
     assertDeclaredLength(req, deps.bodyLimitBytes);
     assertBodyType(req, JSON_BODY_TYPES);
     const target = `/admin${path === '/' ? '' : path}${query ? `?${query}` : ''}`;
-    await deps.upstreams[service].send(req, res, { service, path: target, merchantId: SYSTEM_MERCHANT_ID, scopes: [SCOPES.admin] });
+    const body = await readRawBody(req, deps.bodyLimitBytes);
+    const response = await deps.upstreams[service].send(req, body, { service, path: target, merchantId: SYSTEM_MERCHANT_ID, scopes: [SCOPES.admin] });
+    await relayResponse(response, res, deps.logger, service);
   });
 
   router.use((req: Request) => {

@@ -1,77 +1,118 @@
-import type { Express, Request, Response } from 'express';
-import { context, SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
+import { Agent, createServer, request, type ClientRequest, type IncomingMessage, type Server } from 'node:http';
+import { Duplex } from 'node:stream';
+import type { Express, Request } from 'express';
 import type { InternalTokenSigner } from '@vaultline/auth';
 import type { Logger } from '@vaultline/logger';
-import { freezeMetricsRoute, problemResponse } from '@vaultline/http';
-import { AppError } from '@vaultline/core';
-import { upstreamRequestHeaders, type Upstream, type UpstreamCall } from './upstream';
-
-const tracer = trace.getTracer('@vaultline/gateway');
+import { requestIdOf } from '@vaultline/http';
+import { serviceUnavailable, upstreamRequestHeaders, type Upstream, type UpstreamCall, type UpstreamResponse } from './upstream';
 
 export interface InProcessUpstreamOptions {
   /** The service's express app, on the gateway's own thread. */
   app: Express;
   signer: InternalTokenSigner;
   logger: Logger;
-  /** Problems' `type` links to {publicBaseUrl}/docs/errors. */
-  publicBaseUrl: string;
 }
 
 /**
- * The embedded profile's shortcut to a service on the gateway's own thread: the merchant's request is
- * handed to the service's express app as it is — no loopback connection, no second HTTP parse — with
- * the headers HttpUpstream would send (merchant credentials stripped from `headers` and `rawHeaders`,
- * the internal JWT added, which the service still verifies) and the body unread, so the service's own
- * parser reads it with its own limit.
+ * The embedded profile's way to a service on the gateway's own thread: HTTP over an in-memory
+ * connection to the service's express app, served by an HTTP server that never listens. The service
+ * gets a request of its own, exactly as over loopback (the headers HttpUpstream sends, the internal
+ * JWT, which it verifies, its own parser and limit), and the gateway an answer it can keep; no port,
+ * no socket, no kernel in between. Connections stay open and are reused, as a keep-alive pool's are.
  */
 export class InProcessUpstream implements Upstream {
-  private readonly handle: (req: Request, res: Response, done: (error?: unknown) => void) => void;
+  private readonly server: Server;
+  private readonly agent: Agent;
 
   constructor(private readonly options: InProcessUpstreamOptions) {
-    // An express app's `handle` (what calling the app does) is not in its public typings.
-    this.handle = (options.app as unknown as { handle: InProcessUpstream['handle'] }).handle.bind(options.app);
+    this.server = createServer(options.app);
+    this.agent = new InMemoryAgent(this.server);
   }
 
-  async send(req: Request, res: Response, call: UpstreamCall): Promise<void> {
-    // The service's app routes this request again: the gateway's route is the one it has now.
-    freezeMetricsRoute(req, res);
-    const headers = upstreamRequestHeaders(req, call, this.options.signer);
-    // The body is still unread: the service's parser needs its framing headers.
-    for (const framing of ['content-length', 'transfer-encoding'] as const) {
-      const value = req.headers[framing];
-      if (typeof value === 'string') headers[framing] = value;
-    }
-    req.headers = headers;
-    // Nothing downstream may see the merchant's original headers (X-API-Key…) by another door.
-    req.rawHeaders = Object.entries(headers).flat();
-    req.url = call.path;
-    req.originalUrl = call.path;
-    req.baseUrl = '';
-    // No HTTP server of the service sees this request, so no instrumentation opens its server span: this
-    // one stands for it, and the service's work (its spans, the trace context of its events) hangs below.
-    const span = tracer.startSpan(`${req.method} ${call.service}`, {
-      kind: SpanKind.SERVER,
-      attributes: { 'http.request.method': req.method, 'vaultline.service': call.service, 'vaultline.in_process': true },
+  send(req: Request, body: Buffer | null, call: UpstreamCall): Promise<UpstreamResponse> {
+    const headers = upstreamRequestHeaders(req, body, call, this.options.signer);
+    return new Promise((resolve, reject) => {
+      const outgoing: ClientRequest = request({ agent: this.agent, method: req.method, path: call.path, headers }, (response: IncomingMessage) =>
+        resolve({ status: response.statusCode ?? 500, headers: response.headers, body: response }),
+      );
+      outgoing.once('error', (error) => {
+        this.options.logger.warn({ err: error, service: call.service, request_id: requestIdOf(req) }, 'in-process request failed');
+        reject(serviceUnavailable(call.service));
+      });
+      outgoing.end(body ?? undefined);
     });
-    const end = () => {
-      span.setAttribute('http.response.status_code', res.statusCode);
-      if (res.statusCode >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
-      span.end();
-    };
-    res.once('finish', end);
-    res.once('close', () => span.isRecording() && end());
-    context.with(trace.setSpan(context.active(), span), () => this.handle(req, res, (error?: unknown) => this.unhandled(req, res, call.service, error)));
   }
 
-  async close(): Promise<void> {}
+  async close(): Promise<void> {
+    this.agent.destroy();
+    this.server.closeAllConnections();
+  }
+}
 
-  /** The service's own error handler answers every error; this runs only if a request falls through it. */
-  private unhandled(req: Request, res: Response, service: string, error: unknown): void {
-    this.options.logger.error({ err: error, service, path: req.path }, 'request fell through the in-process service');
-    if (res.headersSent) {
-      res.destroy();
-      return;
-    }
-    problemResponse(res, new AppError('internal_error', 500, 'The request could not be handled.'), this.options.publicBaseUrl);
+/** An agent whose connections are in-memory pairs, the other end handed to `server` as a new connection. */
+class InMemoryAgent extends Agent {
+  constructor(private readonly server: Server) {
+    super({ keepAlive: true, maxSockets: 64 });
+  }
+
+  override createConnection(): Duplex {
+    const [client, served] = connectionPair();
+    this.server.emit('connection', served);
+    return client;
+  }
+}
+
+/** Two ends of an in-memory connection: what one writes, the other reads. */
+function connectionPair(): [InMemorySocket, InMemorySocket] {
+  const a = new InMemorySocket();
+  const b = new InMemorySocket();
+  a.peer = b;
+  b.peer = a;
+  return [a, b];
+}
+
+/** One end of an in-memory connection, from the loopback address as far as the server can tell. */
+class InMemorySocket extends Duplex {
+  peer: InMemorySocket | null = null;
+  readonly remoteAddress = '127.0.0.1';
+  readonly remotePort = 0;
+
+  override _read(): void {}
+
+  override _write(chunk: Buffer, _encoding: BufferEncoding, done: (error?: Error | null) => void): void {
+    this.peer?.push(chunk);
+    done();
+  }
+
+  override _final(done: (error?: Error | null) => void): void {
+    this.peer?.push(null);
+    done();
+  }
+
+  override _destroy(error: Error | null, done: (error?: Error | null) => void): void {
+    const peer = this.peer;
+    this.peer = null;
+    if (peer && !peer.destroyed) peer.destroy();
+    done(error);
+  }
+
+  setKeepAlive(): this {
+    return this;
+  }
+
+  setNoDelay(): this {
+    return this;
+  }
+
+  setTimeout(): this {
+    return this;
+  }
+
+  ref(): this {
+    return this;
+  }
+
+  unref(): this {
+    return this;
   }
 }
