@@ -74,7 +74,7 @@ export function createApp(runtime: ServiceRuntime, config: GatewayConfig): Servi
   const upstreams = Object.fromEntries(
     UPSTREAM_SERVICES.map((service): [UpstreamService, Upstream] => {
       const app = runtime.inProcessApps?.[service];
-      if (app) return [service, new InProcessUpstream({ app, signer: runtime.signer, logger })];
+      if (app) return [service, new InProcessUpstream({ service, app, signer: runtime.signer, logger })];
       return [service, new HttpUpstream({ url: runtime.serviceUrls[service], signer: runtime.signer, logger, timeoutMs: config.upstreamTimeoutMs, connectRetryMs: config.upstreamConnectRetryMs, tls: runtime.internalTls })];
     }),
   ) as Record<UpstreamService, Upstream>;

@@ -2,11 +2,13 @@ import { Agent, createServer, request, type ClientRequest, type IncomingMessage,
 import { Duplex } from 'node:stream';
 import type { Express, Request } from 'express';
 import type { InternalTokenSigner } from '@vaultline/auth';
+import type { UpstreamService } from '../domain/routing';
 import type { Logger } from '@vaultline/logger';
-import { requestIdOf } from '@vaultline/http';
+import { requestIdOf, tagServerSpan } from '@vaultline/http';
 import { serviceUnavailable, upstreamRequestHeaders, type Upstream, type UpstreamCall, type UpstreamResponse } from './upstream';
 
 export interface InProcessUpstreamOptions {
+  service: UpstreamService;
   /** The service's express app, on the gateway's own thread. */
   app: Express;
   signer: InternalTokenSigner;
@@ -25,7 +27,11 @@ export class InProcessUpstream implements Upstream {
   private readonly agent: Agent;
 
   constructor(private readonly options: InProcessUpstreamOptions) {
-    this.server = createServer(options.app);
+    // One process, one service name for every span: the service's server span says which service it is.
+    this.server = createServer((req, res) => {
+      tagServerSpan('vaultline.service', options.service);
+      options.app(req, res);
+    });
     this.agent = new InMemoryAgent(this.server);
   }
 
