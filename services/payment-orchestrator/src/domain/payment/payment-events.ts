@@ -1,5 +1,4 @@
 import { scopeOfDocument } from '@vaultline/core';
-import { eventMessage } from '@vaultline/bus';
 import {
   checkoutSessionOpenedV1,
   paymentAuthorizedV1,
@@ -9,8 +8,9 @@ import {
   paymentFailedV1,
   paymentProcessingV1,
   type EventData,
+  domainEvent,
+  type DomainEvent,
 } from '@vaultline/contracts';
-import type { OutboxMessage } from '@vaultline/store';
 import type { EarlierPayment } from './earlier-payment';
 import type { Payment, PaymentStatus } from './payment';
 
@@ -49,16 +49,16 @@ function earlierData(earlier: EarlierPayment) {
  * The event of the move that put the payment in its current status (payment.<status>). `canceling` has
  * none: the merchant hears payment.canceled once the processor confirmed the void.
  */
-export function paymentMovedEvent(payment: Payment, at: Date): OutboxMessage {
+export function paymentMovedEvent(payment: Payment, at: Date): DomainEvent {
   const status: PaymentStatus = payment.status;
   if (status === 'canceling') throw new Error('canceling publishes no event');
   const definition = definitions[status];
-  return eventMessage(definition, { scope: scopeOfDocument(payment), data: paymentData(payment), occurredAt: at });
+  return domainEvent(definition, { scope: scopeOfDocument(payment), data: paymentData(payment), occurredAt: at });
 }
 
-export function checkoutSessionOpenedEvent(payment: Payment, at: Date): OutboxMessage {
+export function checkoutSessionOpenedEvent(payment: Payment, at: Date): DomainEvent {
   const session = payment.session!;
-  return eventMessage(checkoutSessionOpenedV1, {
+  return domainEvent(checkoutSessionOpenedV1, {
     scope: scopeOfDocument(payment),
     occurredAt: at,
     data: {

@@ -35,7 +35,7 @@
       var fmt = new Intl.NumberFormat(speech.locale, { style: 'currency', currency: currency });
       var digits = fmt.resolvedOptions().maximumFractionDigits;
       return fmt.format(minor / Math.pow(10, digits));
-    } catch (e) { return minor + ' ' + currency; }
+    } catch { return minor + ' ' + currency; }
   }
   function payLabel() { return t('payAmount', { amount: formatAmount(session.amount, session.currency) }); }
 
@@ -201,7 +201,7 @@
       target.searchParams.set('payment_id', status.payment_id);
       target.searchParams.set('payment_status', status.payment_status);
       return target.toString();
-    } catch (e) { return null; }
+    } catch { return null; }
   }
 
   function finish(status) {
