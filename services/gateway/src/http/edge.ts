@@ -19,7 +19,7 @@ export interface EdgeDeps {
   /** Send Strict-Transport-Security (the edge is reached over https). */
   hsts: boolean;
   apiKeys: ApiKeys;
-  /** How each service is reached: over HTTP, or over an in-memory connection (embedded profile). */
+  /** How each service is reached (HTTP, its loopback port in the embedded profile). */
   upstreams: Record<UpstreamService, Upstream>;
   /** Idempotency-Key on merchant POSTs, around whichever transport serves the route. */
   idempotency: IdempotencyGuard;

@@ -11,11 +11,10 @@ import type { UpstreamService } from '../domain/routing';
 import { clientAddressOf } from './client-address';
 
 /**
- * How the gateway reaches one service behind it: over HTTP (HttpUpstream: every profile, and a
- * service on a thread of its own in the embedded profile) or, for a service on the gateway's own
- * thread, over an in-memory connection to its express app (InProcessUpstream). Either way the service
- * sees the same request (the path, the headers below, the internal JWT, which it verifies) and the
- * gateway gets the same answer back: a value the idempotency layer can keep before it goes out.
+ * How the gateway reaches one service behind it (HttpUpstream: over HTTP in every profile, the embedded
+ * one included, where each service listens on a loopback port). The service sees the request (the path,
+ * the headers below, the internal JWT, which it verifies) and the gateway gets its answer back as a
+ * value the idempotency layer can keep before it goes out.
  */
 export interface Upstream {
   /** Sends the merchant's request as `call` says, with the body the gateway read; resolves once the service's answer has its head. */
