@@ -1,5 +1,6 @@
 import { readdirSync } from 'node:fs';
 import js from '@eslint/js';
+import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 // The dependency rules (docs/architecture.md, "The one service shape"): domain code imports no
@@ -30,13 +31,17 @@ const domainPatterns = [
     message: 'Domain code imports no framework, driver or client: take a port (domain/ports.ts) and implement it in http/, data/, clients/ or messaging/.',
   },
   {
+    group: ['@vaultline/bus', '@vaultline/bus/*', '@vaultline/egress', '@vaultline/egress/*'],
+    message: 'Domain code reaches the bus and the outside through ports: events are built pure (domainEvent from @vaultline/contracts) and published with uow.publish, which adds the trace context; outbound calls go through a port implemented with @vaultline/egress outside domain/.',
+  },
+  {
     regex: '^\\.\\.?/(.+/)?(http|data|clients|messaging)(/|$)',
     message: "Domain code does not import its service's adapters (http/, data/, clients/, messaging/): they depend on the domain, not the reverse.",
   },
 ];
 
 export default tseslint.config(
-  { ignores: ['**/node_modules/**', '**/dist/**', 'data/**', 'test-output/**', '**/*.js', '**/*.mjs', 'services/vault/src/http/public/**'] },
+  { ignores: ['**/node_modules/**', '**/dist/**', 'data/**', 'test-output/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -49,6 +54,25 @@ export default tseslint.config(
   {
     files: ['**/*.test.ts', 'test-e2e/**', 'bench/**', 'scripts/**', '**/test/**', '**/dev/**', 'deploy/**'],
     rules: { 'no-console': 'off' },
+  },
+  // Plain JavaScript: the ES modules node runs as they are (worker entries, scripts, configs), the CommonJS
+  // configs jest loads, and the hosted page's scripts, which browsers run as classic scripts.
+  {
+    files: ['**/*.mjs', '**/*.js'],
+    ignores: ['services/vault/src/http/public/**'],
+    languageOptions: { globals: globals.node },
+  },
+  {
+    files: ['*.config.js', 'jest.setup.js'],
+    languageOptions: { sourceType: 'commonjs' },
+  },
+  {
+    files: ['services/vault/src/http/public/**/*.js'],
+    languageOptions: {
+      sourceType: 'script',
+      // The page's scripts share what each one sets on window (checkout-page.js reads the other two).
+      globals: { ...globals.browser, CardBrand: 'readonly', CheckoutMessages: 'readonly' },
+    },
   },
   // One block per service and one per service's domain: a later block replaces an earlier block's
   // options for the same rule, so the domain block repeats the service-to-service patterns.

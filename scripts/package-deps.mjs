@@ -26,7 +26,7 @@ const TOOLING = new Set(['tsx', 'typescript', 'jest', 'eslint', 'esbuild']);
 // The root package holds the tools every package's scripts run (and the configs load), the type
 // declarations tsc needs (tsc runs from the root), and what the root's own code imports (bench/, scripts/,
 // deploy/k8s/: the manifest generator).
-const ROOT_TOOLING = [...TOOLING, '@eslint/js', 'typescript-eslint', '@swc/core', '@swc/jest', '@redocly/cli'];
+const ROOT_TOOLING = [...TOOLING, '@eslint/js', 'typescript-eslint', 'globals', '@swc/core', '@swc/jest', '@redocly/cli'];
 const ROOT_CODE = ['bench', 'scripts', 'deploy/k8s'];
 
 function workspacePackageDirs() {

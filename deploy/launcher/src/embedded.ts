@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { BroadcastWakeSource, openBus, type Bus } from '@vaultline/bus';
 import { freePort } from '@vaultline/core';
+import { tagServerSpan } from '@vaultline/http';
 import { openTtlStore } from '@vaultline/ttl';
 import { createLogger, lineWriterOf } from '@vaultline/logger';
 import { MetricsRegistry, startMetricsServer, type MetricsServer } from '@vaultline/metrics';
@@ -163,22 +164,24 @@ export async function startEmbedded(options: EmbeddedOptions = {}): Promise<Embe
       threads.push(thread);
     }
 
-    // The gateway hands merchant requests to these apps; services call the in-process APIs of those started before them.
-    const inProcessApps: NonNullable<ServiceRuntime['inProcessApps']> = {};
+    // Services call the in-process APIs of those started before them.
     const inProcessApis: NonNullable<ServiceRuntime['inProcessApis']> = {};
     for (const service of startOrder) {
       const server = servers[service];
       if (!server) continue;
       // The gateway starts last, once every service behind it serves.
       if (service === 'gateway') await Promise.all(threads.map((thread) => thread.started));
-      const runtime = await buildRuntime({ ...partsOf(service), bus, ttl, metrics, inProcessApps, inProcessApis });
+      const runtime = await buildRuntime({ ...partsOf(service), bus, ttl, metrics, inProcessApis });
       const app = (await serviceFactories[service]())(runtime, env);
       services[service] = { app, runtime, url: server.url };
       await app.start();
       started.push(app);
-      server.handle(app.http);
+      // One process, one service.name for every span: each service's server span names its service.
+      server.handle((req, res) => {
+        tagServerSpan('vaultline.service', service);
+        app.http(req, res);
+      });
       if (app.internalHttp) gatewayInternal?.handle(app.internalHttp);
-      inProcessApps[service] = app.http;
       Object.assign(inProcessApis, app.exposedApis);
     }
     // Off unless METRICS_PORT is set (0: a free port): a single-process profile for one machine opens no

@@ -17,7 +17,8 @@ export {
   type DeliverWithRetryInput,
   type RetryPolicy,
 } from './retry/deliver-with-retry';
-export { eventMessage, EVENT_HEADERS, type EventMessageInput } from './messaging/event-message';
+export { eventMessage, type EventMessageInput } from './messaging/event-message';
+export { EVENT_HEADERS } from '@vaultline/store';
 export { startOutboxRelay, OUTBOX_BACKLOG_CAP, PARKED_OUTBOX_COLLECTION, type OutboxRelay, type OutboxRelayOptions, type ParkedOutboxMessage } from './messaging/outbox-relay';
 export { createEventConsumer, type EventConsumerOptions, type EventHandler, type EventHandlers, type EventOf, type RawEvent } from './messaging/event-consumer';
 // Types only: the adapters themselves load their clients lazily through openBus.

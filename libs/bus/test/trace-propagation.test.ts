@@ -3,7 +3,7 @@ import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-ho
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { waitFor } from '@vaultline/core';
-import { parseEnvelope, paymentAuthorizedV1 } from '@vaultline/contracts';
+import { domainEvent, parseEnvelope, paymentAuthorizedV1 } from '@vaultline/contracts';
 import { createLogger } from '@vaultline/logger';
 import { MemoryDocumentStore } from '@vaultline/store';
 import { createEventConsumer, eventMessage, openBus, startOutboxRelay } from '../src';
@@ -25,7 +25,7 @@ afterAll(() => {
 });
 
 describe('trace context across the bus', () => {
-  it('when an event is published inside a span, then a "publish <type>" span hangs below it and the consumer handles the event in a "consume <type>" span below that', async () => {
+  it('when a domain event is published with uow.publish inside a span, then a "publish <type>" span hangs below it and the consumer handles the event in a "consume <type>" span below that', async () => {
     const store = new MemoryDocumentStore();
     const bus = await openBus('memory://');
     const logger = createLogger({ service: 'bus-test', level: 'silent' });
@@ -45,7 +45,7 @@ describe('trace context across the bus', () => {
     });
 
     const requestSpan = await trace.getTracer('test').startActiveSpan('POST /payments', async (span) => {
-      await store.transaction((uow) => uow.publish(eventMessage(paymentAuthorizedV1, { scope: SCOPE, data: aPayment({ status: 'authorized' }) })));
+      await store.transaction((uow) => uow.publish(domainEvent(paymentAuthorizedV1, { scope: SCOPE, data: aPayment({ status: 'authorized' }) })));
       span.end();
       return span.spanContext();
     });
@@ -81,5 +81,18 @@ describe('trace context across the bus', () => {
     const envelope = parseEnvelope(message.value);
     expect(envelope.trace).toEqual({ traceparent });
     expect(message.headers['event-id']).toBe(envelope.id);
+  });
+
+  it('when a domain event is built inside a span, then it carries no trace context and opens no span: event mappers stay pure, the unit of work adds the context', () => {
+    const before = exporter.getFinishedSpans().length;
+    const event = trace.getTracer('test').startActiveSpan('work', (span) => {
+      const built = domainEvent(paymentAuthorizedV1, { scope: SCOPE, data: aPayment({ payment_id: 'pay_10', status: 'authorized' }) });
+      span.end();
+      return built;
+    });
+
+    expect(event.envelope.trace).toBeUndefined();
+    expect(event).toMatchObject({ topic: paymentAuthorizedV1.topic, key: 'pay_10' });
+    expect(exporter.getFinishedSpans().slice(before).map((span) => span.name)).toEqual(['work']);
   });
 });

@@ -1,4 +1,5 @@
 export * from './envelope';
+export * from './domain-event';
 export * from './events/catalog';
 export * from './parse-envelope';
 export * from './openapi';

@@ -13,4 +13,4 @@ export { InternalClient } from './internal-client';
 export type { InternalRequest } from './internal-client';
 export { startHttpServer } from './http-server';
 export type { RunningServer } from './http-server';
-export { freezeMetricsRoute, httpMetrics, setMetricsRoute } from './http-metrics';
+export { httpMetrics, setMetricsRoute } from './http-metrics';

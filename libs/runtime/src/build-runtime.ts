@@ -22,7 +22,6 @@ export interface RuntimeParts {
   trustedPublicKeys: Record<string, string | string[]>;
   serviceUrls: Record<ServiceName, string>;
   publicBaseUrl: string;
-  inProcessApps?: ServiceRuntime['inProcessApps'];
   inProcessApis?: ServiceRuntime['inProcessApis'];
   internalTls?: ServiceRuntime['internalTls'];
   /** The process's metrics; the service's series carry its name, and its bus is counted (observedBus). */
@@ -47,7 +46,6 @@ export async function buildRuntime(parts: RuntimeParts): Promise<ServiceRuntime>
     verifier: new InternalTokenVerifier(parts.service, parts.trustedPublicKeys),
     serviceUrls: parts.serviceUrls,
     publicBaseUrl: parts.publicBaseUrl,
-    ...(parts.inProcessApps ? { inProcessApps: parts.inProcessApps } : {}),
     ...(parts.inProcessApis ? { inProcessApis: parts.inProcessApis } : {}),
     ...(parts.internalTls ? { internalTls: parts.internalTls } : {}),
   };

@@ -49,11 +49,6 @@ export interface ServiceRuntime {
   /** Mutual TLS for internal HTTP calls (serviceUrls are https://): the client certificate and the CA to trust. */
   internalTls?: InternalTls;
   /**
-   * Embedded profile only: the HTTP apps of the services on this thread, for the gateway to hand
-   * merchant requests to directly (filled as services are created; the gateway starts last).
-   */
-  inProcessApps?: Partial<Record<ServiceName, Express>>;
-  /**
    * Embedded profile only: the internal APIs of the services on this thread, for a caller to use
    * instead of internal HTTP (filled as services start; a service sees those started before it).
    */

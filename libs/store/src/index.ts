@@ -1,4 +1,5 @@
 export * from './store.port';
+export { EVENT_HEADERS, outboxMessageOf } from './outbox-message';
 export * from './open-store';
 export { MemoryDocumentStore } from './memory/memory-store';
 export { SqliteDocumentStore } from './sqlite/sqlite-store';

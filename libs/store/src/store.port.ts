@@ -122,6 +122,19 @@ export interface Collection<T extends StoredDocument> {
   listAcrossMerchants(where: Where, page: PageRequest): Promise<Page<T>>;
 }
 
+/**
+ * An event as domain code builds it (libs/contracts' domainEvent: a validated envelope, its topic and
+ * key), without the trace context: the unit of work adds that when the event is published.
+ */
+export interface EventToPublish {
+  topic: string;
+  key: string;
+  envelope: { id: string; type: string; data: unknown };
+}
+
+/** Runs work in one unit of work and commits it atomically (DocumentStore.transaction): the port use cases take. */
+export type TransactionRunner = <R>(work: (uow: UnitOfWork) => R | Promise<R>) => Promise<R>;
+
 /** A message for the bus, written to the outbox in the same commit as the state change. */
 export interface OutboxMessage {
   topic: string;
@@ -143,8 +156,11 @@ export interface UnitOfWork {
   update<T extends StoredDocument>(collection: string, doc: T): T;
   /** Deletes the document; when expectedVersion is given it must still match. */
   delete(collection: string, scope: StoreScope, id: string, expectedVersion?: number): void;
-  /** Adds a message to the outbox, committed with the state change. */
-  publish(message: OutboxMessage): void;
+  /**
+   * Adds a message to the outbox, committed with the state change. An event gets the active trace
+   * context here (a `publish <type>` span's), so the consumer's span continues the request's trace.
+   */
+  publish(message: EventToPublish | OutboxMessage): void;
   /** Records that a consumer group applied an event, committed with its effect. */
   markProcessed(consumerGroup: string, eventId: string): void;
   /**

@@ -1,5 +1,6 @@
 import { isMode } from '@vaultline/core';
-import { SYSTEM_SCOPE, partitionOf, partitionOfDocument, type OutboxMessage, type StoreScope, type StoredDocument, type UnitOfWork } from './store.port';
+import { SYSTEM_SCOPE, partitionOf, partitionOfDocument, type EventToPublish, type OutboxMessage, type StoreScope, type StoredDocument, type UnitOfWork } from './store.port';
+import { outboxMessageOf } from './outbox-message';
 import { InvalidQueryError, assertName } from './where';
 
 /**
@@ -67,8 +68,9 @@ export class BufferedUnitOfWork implements UnitOfWork {
     this.ops.push({ kind: 'delete', collection, partition: partitionOf(scope), id, expectedVersion });
   }
 
-  publish(message: OutboxMessage): void {
+  publish(published: EventToPublish | OutboxMessage): void {
     this.assertOpen();
+    const message = 'envelope' in published ? outboxMessageOf(published) : published;
     assertNonEmpty('topic', message.topic);
     assertNonEmpty('key', message.key);
     if (typeof message.value !== 'string') throw new InvalidQueryError('outbox message value must be a string');

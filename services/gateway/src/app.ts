@@ -20,7 +20,6 @@ import { StoreAdminAuditRepository } from './data/admin-audit.repository';
 import { loadOrCreatePepper } from './domain/pepper';
 import type { Upstream } from './http/upstream';
 import { HttpUpstream, checkHealth, healthCheckAgent } from './http/http-upstream';
-import { InProcessUpstream } from './http/in-process-upstream';
 import { adminRoutes } from './http/admin.routes';
 import { internalRoutes } from './http/internal.routes';
 import { createEdgeApp } from './http/edge';
@@ -77,18 +76,17 @@ export function createApp(runtime: ServiceRuntime, config: GatewayConfig): Servi
   const audit: AdminAudit = { record: recordAdminAction({ audit: auditRepository, clock }), list: listAdminAudit({ audit: auditRepository }) };
 
   const publicBaseUrl = config.publicBaseUrl ?? runtime.publicBaseUrl;
-  // A service on the gateway's thread (embedded profile) gets requests handed over; any other, over HTTP.
+  // Every service over HTTP, in the embedded profile too (its loopback port): as cheap as an in-memory connection, measured (docs/benchmarks.md).
   const upstreams = Object.fromEntries(
-    UPSTREAM_SERVICES.map((service): [UpstreamService, Upstream] => {
-      const app = runtime.inProcessApps?.[service];
-      if (app) return [service, new InProcessUpstream({ app, signer: runtime.signer, logger, publicBaseUrl })];
-      return [service, new HttpUpstream({ url: runtime.serviceUrls[service], signer: runtime.signer, logger, timeoutMs: config.upstreamTimeoutMs, connectRetryMs: config.upstreamConnectRetryMs, bodyLimitBytes: config.bodyLimitBytes, tls: runtime.internalTls })];
-    }),
+    UPSTREAM_SERVICES.map((service): [UpstreamService, Upstream] => [
+      service,
+      new HttpUpstream({ url: runtime.serviceUrls[service], signer: runtime.signer, logger, timeoutMs: config.upstreamTimeoutMs, connectRetryMs: config.upstreamConnectRetryMs, tls: runtime.internalTls }),
+    ]),
   ) as Record<UpstreamService, Upstream>;
 
   // The claim outlives the upstream timeout, so it cannot lapse under a request that is still running.
   const requests = idempotentRequests({ ttl: runtime.ttl, retentionMs: config.idempotencyKeyTtlMs, leaseMs: config.upstreamTimeoutMs + 10_000 });
-  const idempotency = idempotencyGuard({ requests, logger, bodyLimitBytes: config.bodyLimitBytes, keptResponseLimitBytes: 1024 * 1024 });
+  const idempotency = idempotencyGuard({ requests, logger, keptResponseLimitBytes: 1024 * 1024 });
 
   const healthAgent = runtime.internalTls ? healthCheckAgent(runtime.internalTls) : undefined;
   const health = checkServiceHealth({

@@ -101,23 +101,6 @@ describe('the admin API', () => {
     expectProblem(await call(gateway.url, '/admin/unknown/x', { headers: { 'x-admin-key': ADMIN_KEY } }), 404, 'route_not_found');
   });
 
-  it('when an admin path names a service on the gateway’s thread, then its app receives /admin/<rest> handed over in-process, with scope admin as the system', async () => {
-    // The vault's URL is a closed port: only a hand-over in-process can reach its app.
-    const unreachable = { ...upstreams, urls: { ...upstreams.urls, vault: upstreams.urls['payment-orchestrator'] } };
-    const inProcess = await startGateway(unreachable, new MemoryDocumentStore(), {}, { inProcess: true });
-    try {
-      const result = await call(inProcess.url, '/admin/vault/kek/rotate?dry=1', { method: 'POST', headers: { 'x-admin-key': ADMIN_KEY, 'content-type': 'application/json' }, body: '{"rotate":true}' });
-
-      const echo = result.json as unknown as EchoBody;
-      expect(echo).toMatchObject({ service: 'vault', url: '/admin/kek/rotate?dry=1', raw: '{"rotate":true}' });
-      expect(echo.auth).toMatchObject({ merchantId: '__system__', scopes: ['admin'] });
-      expect(echo.headers['x-admin-key']).toBeUndefined();
-      expect(echo.rawHeaderNames).not.toContain('x-admin-key');
-    } finally {
-      await inProcess.close();
-    }
-  });
-
   it('when ADMIN_API_KEY is not configured, then every admin path answers 404', async () => {
     const other = await startGateway(upstreams, new MemoryDocumentStore(), { ADMIN_API_KEY: '' });
     try {

@@ -5,13 +5,10 @@ import { call } from './support/http-call';
 
 /**
  * The client address the gateway hands to the services (first X-Forwarded-For entry, which the
- * vault's per-address checkout limit reads), with and without TRUST_PROXY, on every transport.
+ * vault's per-address checkout limit reads), with and without TRUST_PROXY.
  * The public checkout route needs no key; the echo upstream shows what the vault would receive.
  */
-describe.each([
-  ['proxied over HTTP', { inProcess: false }],
-  ['handed over in-process', { inProcess: true }],
-])('the client address the services receive, %s', (_mode, transport) => {
+describe('the client address the services receive', () => {
   let upstreams: Upstreams;
   const gateways: RunningGateway[] = [];
   beforeAll(async () => {
@@ -23,7 +20,7 @@ describe.each([
   });
 
   const gatewayWith = async (env: Record<string, string>) => {
-    const gateway = await startGateway(upstreams, new MemoryDocumentStore(), env, transport);
+    const gateway = await startGateway(upstreams, new MemoryDocumentStore(), env);
     gateways.push(gateway);
     return gateway;
   };

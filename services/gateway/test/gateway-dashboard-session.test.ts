@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { InternalTokenSigner } from '@vaultline/auth';
 import { ManualClock, waitFor } from '@vaultline/core';
 import { SqliteDocumentStore } from '@vaultline/store';
-import type { AdminAuditEntry } from '../src/domain/admin-audit';
+import type { AdminAuditEntry } from '../src/domain/admin-audit-entry';
 import { ADMIN_KEY, startGateway, startUpstreams, type RunningGateway, type Upstreams } from './support/gateway-harness';
 import { adminCall, call, expectDocumented, expectProblem, type CallResult } from './support/http-call';
 import type { EchoBody } from './support/echo-upstream';
@@ -175,26 +175,6 @@ describe('requests signed with the session cookie', () => {
     expect((await withSession(gateway.url, session, '/events', { csrf: false })).status).toBe(200);
     expect((await adminCall(gateway.url, ADMIN_KEY, `/admin/merchants/${merchant.id}/api-keys/${key.id}`, 'DELETE')).status).toBe(200);
     expectProblem(await withSession(gateway.url, session, '/events', { csrf: false }), 401, 'session_expired');
-  });
-});
-
-describe('requests signed with the session cookie, handed to an in-process service (embedded profile)', () => {
-  it('when the service runs on the gateway thread, then it sees the session\'s merchant and neither the cookie nor the CSRF token either', async () => {
-    const inProcessStore = await SqliteDocumentStore.open(join(dir, 'in-process.db'));
-    const inProcess = await startGateway(upstreams, inProcessStore, {}, { inProcess: true });
-    try {
-      const created = await adminCall(inProcess.url, ADMIN_KEY, '/admin/merchants', 'POST', { name: 'In Process Shop' });
-      const session = await signIn(inProcess.url, created.json.api_key as string);
-      const made = await withSession(inProcess.url, session, '/webhook-endpoints', { method: 'POST', body: {} });
-      expect(made.status).toBe(201);
-      expect(echoed(made).auth).toMatchObject({ merchantId: created.json.id, mode: 'test' });
-      expect(echoed(made).rawHeaderNames).not.toContain('cookie');
-      expect(echoed(made).rawHeaderNames).not.toContain('x-csrf-token');
-      expect(Object.keys(echoed(made).headers)).not.toContain('cookie');
-    } finally {
-      await inProcess.close();
-      await inProcessStore.close();
-    }
   });
 });
 

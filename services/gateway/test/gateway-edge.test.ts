@@ -6,13 +6,7 @@ import type { EchoBody } from './support/echo-upstream';
 import { ADMIN_KEY, startGateway, startUpstreams, type RunningGateway, type Upstreams } from './support/gateway-harness';
 import { call, expectProblem, rawPathCall } from './support/http-call';
 
-// The same contract over both upstreams: proxied over HTTP (every profile, and a service on a thread of
-// its own in the embedded profile) and handed to the upstream apps in-process (the embedded profile's
-// services on the gateway's thread).
-describe.each([
-  ['proxied over HTTP', { inProcess: false }],
-  ['handed over in-process', { inProcess: true }],
-])('the merchant edge, %s', (_mode, transport) => {
+describe('the merchant edge', () => {
   let upstreams: Upstreams;
   let gateway: RunningGateway;
   let apiKey: string;
@@ -20,7 +14,7 @@ describe.each([
 
   beforeAll(async () => {
     upstreams = await startUpstreams();
-    gateway = await startGateway(upstreams, new MemoryDocumentStore(), {}, transport);
+    gateway = await startGateway(upstreams, new MemoryDocumentStore());
     const created = await call(gateway.url, '/admin/merchants', {
       method: 'POST',
       headers: { 'x-admin-key': ADMIN_KEY, 'content-type': 'application/json' },

@@ -16,19 +16,14 @@ const echoOf = (result: CallResult) => result.json as unknown as EchoBody;
 let keys = 0;
 const freshKey = () => `idem-${Date.now()}-${++keys}`;
 
-// The same contract for every transport: proxied over HTTP (local and production profiles), handed to a
-// service's app in this process (embedded profile).
-describe.each([
-  ['proxied over HTTP', { inProcess: false }],
-  ['handed over in-process', { inProcess: true }],
-])('Idempotency-Key at the merchant edge, %s', (_mode, transport) => {
+describe('Idempotency-Key at the merchant edge', () => {
   let upstreams: Upstreams;
   let gateway: RunningGateway;
   let apiKey: string;
 
   beforeAll(async () => {
     upstreams = await startUpstreams();
-    gateway = await startGateway(upstreams, new MemoryDocumentStore(), {}, transport);
+    gateway = await startGateway(upstreams, new MemoryDocumentStore());
     apiKey = await newMerchantKey(gateway, 'Idempotent shop');
   });
 

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { waitFor } from '@vaultline/core';
 import { SqliteDocumentStore } from '@vaultline/store';
-import type { AdminAuditEntry as AuditEntry } from '../src/domain/admin-audit';
+import type { AdminAuditEntry as AuditEntry } from '../src/domain/admin-audit-entry';
 import { ADMIN_KEY, startGateway, startUpstreams, type RunningGateway, type Upstreams } from './support/gateway-harness';
 import { adminCall, expectDocumented, expectProblem } from './support/http-call';
 

@@ -1,6 +1,18 @@
-import { runStandalone } from '@vaultline/runtime';
-import { createApp } from './app';
-import { loadImporterConfig } from './config';
-import { importCollections } from './data/import-job.repository';
+// The importer as its own process (local and production profiles). Telemetry starts before anything
+// else loads, so the http and express instrumentations can patch those modules.
+import { startTelemetryFromEnv } from '@vaultline/telemetry';
 
-void runStandalone('importer', (runtime, env) => createApp(runtime, loadImporterConfig(env)), process.env, async () => undefined, { collections: async () => importCollections });
+const telemetry = startTelemetryFromEnv('importer');
+
+void import('@vaultline/runtime').then(({ runStandalone }) =>
+  runStandalone(
+    'importer',
+    async (runtime, env) => {
+      const { createApp, loadImporterConfig } = await import('./index');
+      return createApp(runtime, loadImporterConfig(env));
+    },
+    process.env,
+    () => telemetry.shutdown(),
+    { collections: async () => (await import('./data/import-job.repository')).importCollections },
+  ),
+);

@@ -1,51 +1,13 @@
-import { context, propagation, SpanKind, trace as otel } from '@opentelemetry/api';
-import { createEnvelope, type AnyEventDefinition, type EventData, type TraceContext } from '@vaultline/contracts';
-import type { OutboxMessage } from '@vaultline/store';
-import type { Scope } from '@vaultline/core';
+import { domainEvent, type AnyEventDefinition, type DomainEventInput } from '@vaultline/contracts';
+import { outboxMessageOf, type OutboxMessage } from '@vaultline/store';
 
-export const EVENT_HEADERS = { type: 'event-type', id: 'event-id' } as const;
-
-export interface EventMessageInput<D extends AnyEventDefinition> {
-  /** Whose event, in which mode (the resource's own). */
-  scope: Scope;
-  data: EventData<D>;
-  occurredAt?: Date;
-  id?: string;
-}
-
-const tracer = otel.getTracer('@vaultline/bus');
+export type EventMessageInput<D extends AnyEventDefinition> = DomainEventInput<D>;
 
 /**
- * Builds the outbox message of one event: a validated envelope (createEnvelope throws when the
- * data breaks the contract), keyed by the aggregate id, with the active W3C trace context in
- * the headers and in envelope.trace so the consumer's span continues this trace. The context carried is
- * a `publish <type>` producer span's, a child of the active span (the request that changed the state):
- * the messaging convention's send span. The event is handed to the outbox here, in the unit of work, and
- * reaches the bus later through the relay, so the span is as long as the hand-over, not the relay's wait.
+ * The bus message of one event, traced, for code that publishes straight to a bus (tests, benchmarks):
+ * the event as domain code builds it (domainEvent) with the trace context the unit of work would add
+ * (outboxMessageOf). Domain code builds `domainEvent`s and publishes them with `uow.publish`.
  */
 export function eventMessage<D extends AnyEventDefinition>(definition: D, input: EventMessageInput<D>): OutboxMessage {
-  const carrier: Record<string, string> = {};
-  const publish = tracer.startSpan(`publish ${definition.type}`, {
-    kind: SpanKind.PRODUCER,
-    attributes: { 'messaging.system': 'vaultline-bus', 'messaging.operation.type': 'send', 'messaging.destination.name': definition.topic },
-  });
-  propagation.inject(otel.setSpan(context.active(), publish), carrier);
-  publish.end();
-  const trace: TraceContext = {
-    ...(carrier.traceparent ? { traceparent: carrier.traceparent } : {}),
-    ...(carrier.tracestate ? { tracestate: carrier.tracestate } : {}),
-  };
-  const envelope = createEnvelope(definition, {
-    scope: input.scope,
-    data: input.data,
-    occurredAt: input.occurredAt,
-    id: input.id,
-    ...(trace.traceparent ? { trace } : {}),
-  });
-  return {
-    topic: definition.topic,
-    key: (definition.keyOf as (data: EventData<D>) => string)(envelope.data),
-    value: JSON.stringify(envelope),
-    headers: { ...carrier, [EVENT_HEADERS.type]: envelope.type, [EVENT_HEADERS.id]: envelope.id },
-  };
+  return outboxMessageOf(domainEvent(definition, input));
 }

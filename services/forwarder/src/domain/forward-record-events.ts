@@ -1,11 +1,9 @@
-import { eventMessage } from '@vaultline/bus';
-import { forwardCompletedV1 } from '@vaultline/contracts';
-import type { OutboxMessage } from '@vaultline/store';
+import { forwardCompletedV1, domainEvent, type DomainEvent } from '@vaultline/contracts';
 import type { ForwardRecord } from './forward-record';
 
 /** forward.completed: where and how it went, never card data or credentials. */
-export function forwardCompletedEvent(record: ForwardRecord): OutboxMessage {
-  return eventMessage(forwardCompletedV1, {
+export function forwardCompletedEvent(record: ForwardRecord): DomainEvent {
+  return domainEvent(forwardCompletedV1, {
     scope: record.scope,
     data: {
       forward_id: record.id,

@@ -1,11 +1,12 @@
 import { sensitive, systemClock } from '@vaultline/core';
-import type { EgressRequest, EgressResponse } from '@vaultline/egress';
 import { BUILT_IN_DESTINATIONS, ruleFromUrl, type DestinationRule } from './destination-policy';
 import { destinationDirectory } from './destination-directory';
 import type { MerchantDestination } from './merchant-destination';
-import { forwardAudit, type ForwardRecord } from './forward-record';
+import type { ForwardRecord } from './forward-record';
+import { forwardAudit } from './record-forward';
 import { forwardRequest, type ForwardCommand } from './forward';
 import { TokenNotFoundError } from './forward-errors';
+import type { DestinationRequest, DestinationResponse } from './ports';
 
 const DESTINATION = 'https://psp.example/v1/payments';
 
@@ -23,7 +24,7 @@ function heldWrites() {
 function forwardWith(recorder: { record(record: ForwardRecord): Promise<void> }, failures: Array<[unknown, ForwardRecord]> = [], rules: DestinationRule[] = [ruleFromUrl('test', DESTINATION, true)]) {
   const audit = forwardAudit({ recordForward: recorder.record, onRecordFailure: (error, record) => void failures.push([error, record]) });
   const reveals: Array<{ tokenId: string; requestIds: unknown }> = [];
-  const sent: EgressRequest[] = [];
+  const sent: DestinationRequest[] = [];
   const forward = forwardRequest({
     cards: {
       async reveal(_merchantId, tokenId, requestIds) {
@@ -34,7 +35,7 @@ function forwardWith(recorder: { record(record: ForwardRecord): Promise<void> },
     },
     destinations: { rulesFor: async () => rules },
     egress: {
-      request: async (request: EgressRequest): Promise<EgressResponse> => {
+      request: async (request: DestinationRequest): Promise<DestinationResponse> => {
         sent.push(request);
         return { status: 201, headers: { 'content-type': 'application/json' }, body: Buffer.from('{"ok":true}'), timings: { totalMs: 1 } };
       },

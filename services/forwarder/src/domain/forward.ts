@@ -1,5 +1,4 @@
-import { AppError, maskPans, newId, type Clock, type Scope } from '@vaultline/core';
-import { EgressBlockedError, EgressResponseTooLargeError, EgressTimeoutError, EgressUnreachableError, type EgressClient } from '@vaultline/egress';
+import { AppError, isAppError, maskPans, newId, type Clock, type Scope } from '@vaultline/core';
 import type { CardDataSource } from './card-data';
 import type { DestinationDirectory } from './destination-directory';
 import { assertModeAllowed, resolveDestination } from './destination-policy';
@@ -7,8 +6,10 @@ import { checkPlacement } from './card-fields';
 import { fillFormBody, parseFormBody } from './fill-form-body';
 import { fillJsonBody, parseJsonBody } from './fill-json-body';
 import { DestinationNotAllowedError, InvalidForwardBodyError } from './forward-errors';
-import type { ForwardAudit, ForwardRecord } from './forward-record';
+import type { ForwardRecord } from './forward-record';
+import type { ForwardAudit } from './record-forward';
 import { assertFillable } from './placeholders';
+import type { DestinationClient } from './ports';
 
 export type ForwardBodyFormat = 'json' | 'form';
 
@@ -38,7 +39,7 @@ export interface ForwardResult {
 export interface ForwardRequestPorts {
   cards: CardDataSource;
   destinations: DestinationDirectory;
-  egress: Pick<EgressClient, 'request'>;
+  egress: DestinationClient;
   /** Every attempt is recorded, off the merchant's path (see ForwardAudit). */
   audit: Pick<ForwardAudit, 'write'>;
   clock: Clock;
@@ -51,10 +52,18 @@ export function maskResponseBody(body: Buffer): Buffer {
   return masked === text ? body : Buffer.from(masked, 'latin1');
 }
 
+/** How a failed forward went, from the code of the destination client's error (see DestinationClient). */
 function outcomeOf(error: unknown): ForwardRecord['outcome'] {
-  if (error instanceof EgressTimeoutError) return 'timeout';
-  if (error instanceof EgressUnreachableError || error instanceof EgressResponseTooLargeError) return 'unreachable';
+  const code = isAppError(error) ? error.code : undefined;
+  if (code === 'destination_timeout') return 'timeout';
+  if (code === 'destination_unreachable' || code === 'destination_response_too_large') return 'unreachable';
   return 'rejected';
+}
+
+/** A destination the client refused to reach (a private address…) answers as one the policy refused: 403 naming the header. */
+function asForwardError(error: unknown): unknown {
+  if (error instanceof DestinationNotAllowedError || !isAppError(error) || error.code !== 'destination_not_allowed') return error;
+  return new DestinationNotAllowedError(error.message);
 }
 
 /**
@@ -134,7 +143,7 @@ export function forwardRequest({ cards, destinations, egress, audit, clock }: Fo
       audit.write(record);
       return { status: response.status, contentType: response.headers['content-type'], body: masked, addedMs, destinationMs };
     } catch (error) {
-      const translated = error instanceof EgressBlockedError ? new DestinationNotAllowedError(error.message) : error;
+      const translated = asForwardError(error);
       const record: ForwardRecord = {
         ...baseRecord(),
         status: null,

@@ -4,8 +4,7 @@ import type { MerchantDestination } from './merchant-destination';
 
 export type { CardDataSource } from './card-data';
 
-/** Runs work in one unit of work and commits it atomically (DocumentStore.transaction). */
-export type TransactionRunner = <R>(work: (uow: UnitOfWork) => R | Promise<R>) => Promise<R>;
+export type { TransactionRunner } from '@vaultline/store';
 
 /** The audit records of forwards. */
 export interface ForwardRecordRepository {
@@ -18,4 +17,28 @@ export interface DestinationRepository {
   list(merchantId: string, page: PageRequest): Promise<Page<MerchantDestination>>;
   insert(uow: UnitOfWork, destination: Omit<MerchantDestination, 'version'>): MerchantDestination;
   delete(uow: UnitOfWork, destination: MerchantDestination): void;
+}
+
+/** A request to a destination, as the forward sends it. */
+export interface DestinationRequest {
+  url: string;
+  method: string;
+  headers: Record<string, string>;
+  body?: string | Buffer;
+}
+
+export interface DestinationResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: Buffer;
+  timings: { totalMs: number };
+}
+
+/**
+ * Sends a filled request to its destination: libs/egress's client, which owns the address checks,
+ * timeouts and size limit. A failure is an AppError whose code says what happened: destination_not_allowed
+ * (nothing was sent), destination_timeout, destination_unreachable, destination_response_too_large.
+ */
+export interface DestinationClient {
+  request(request: DestinationRequest): Promise<DestinationResponse>;
 }

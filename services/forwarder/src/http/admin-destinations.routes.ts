@@ -2,7 +2,7 @@ import type { Request, Response, Router } from 'express';
 import { z } from 'zod';
 import { SCOPES } from '@vaultline/auth';
 import { listResponse, parseInput, parsePageQuery, requireScope } from '@vaultline/http';
-import type { AddDestination, ListDestinations, RemoveDestination } from '../domain/merchant-destination';
+import type { AddDestination, ListDestinations, RemoveDestination } from '../domain/manage-destinations';
 import { PLACEHOLDER_NAMES } from '../domain/placeholders';
 import { toDestinationView } from './destination.view';
 

@@ -1,5 +1,5 @@
 import { SYSTEM_SCOPE, type DocumentStore, type StoredDocument } from '@vaultline/store';
-import type { AdminAuditEntry, AdminAuditFilter } from '../domain/admin-audit';
+import type { AdminAuditEntry, AdminAuditFilter } from '../domain/admin-audit-entry';
 import type { AdminAuditRepository, PageOf, PageRequest } from '../domain/ports';
 import { ADMIN_AUDIT } from './collections';
 

@@ -1,5 +1,5 @@
 import type { TtlStore } from '@vaultline/ttl';
-import type { DashboardSession } from '../domain/dashboard-sessions';
+import type { DashboardSession } from '../domain/dashboard-session';
 import type { DashboardSessionRepository } from '../domain/ports';
 
 const sessionKey = (idHash: string) => `dashboard-session:${idHash}`;

@@ -1,6 +1,6 @@
 import { NotFoundError } from '@vaultline/core';
 import { SYSTEM_SCOPE, type DocumentStore, type StoredDocument } from '@vaultline/store';
-import type { Operator } from '../domain/operators';
+import type { Operator } from '../domain/operator';
 import type { OperatorRepository, PageOf, PageRequest } from '../domain/ports';
 import { OPERATORS } from './collections';
 

@@ -1,74 +1,12 @@
-import { newId, type Clock, type Mode } from '@vaultline/core';
-import type { Operator } from './operators';
-import type { SessionRole } from './dashboard-sessions';
+import { newId, type Clock } from '@vaultline/core';
 import type { AdminAuditRepository, PageOf, PageRequest } from './ports';
-
-/**
- * One audited request: who (the operator, null when the key was refused; or, for a change made through
- * a dashboard session, the session's merchant, mode, key and role), what (method, path and the ids it
- * names or created), when, and the outcome (HTTP status). Never a request body: an admin body can carry
- * a merchant's name or a forwarding credential, and the log is kept for a long time.
- *
- * Every /admin request is here (refused ones too); of the merchant API, the changes (every method but
- * GET and HEAD) made through a dashboard session, and the session's sign-in, mode switch and sign-out.
- */
-export interface AdminAuditEntry {
-  id: string;
-  at: string;
-  operator_id: string | null;
-  operator_name: string | null;
-  /** The merchant a merchant session acted for; null for operators. */
-  merchant_id: string | null;
-  /** The mode the merchant session acted in; null for operators. */
-  mode: Mode | null;
-  /** How the caller signed the request: an admin key in X-Admin-Key, or a dashboard session's cookie. */
-  via: AuditVia;
-  /** The first 12 hex characters of the session's stored hash: ties a session's entries together. */
-  session_id_prefix: string | null;
-  /** The merchant API key the session acts with (merchant sessions). */
-  key_id: string | null;
-  role: SessionRole | null;
-  method: string;
-  path: string;
-  target_ids: string[];
-  status: number;
-  request_id: string;
-}
-
-export type AuditVia = 'admin_key' | 'dashboard_session';
-
-/** Who an entry names: the fields a request's credential decides. */
-export type AuditActor = Pick<AdminAuditEntry, 'operator_id' | 'operator_name' | 'merchant_id' | 'mode' | 'via' | 'session_id_prefix' | 'key_id' | 'role'>;
-
-/** An admin-key request's actor (the operator, or nobody when the key was refused). */
-export const adminKeyActor = (operator: Pick<Operator, 'id' | 'name'> | undefined): AuditActor => ({
-  operator_id: operator?.id ?? null,
-  operator_name: operator?.name ?? null,
-  merchant_id: null,
-  mode: null,
-  via: 'admin_key',
-  session_id_prefix: null,
-  key_id: null,
-  role: null,
-});
-
-export type AdminAction = Omit<AdminAuditEntry, 'id' | 'at'>;
+import type { AdminAction, AdminAuditEntry, AdminAuditFilter } from './admin-audit-entry';
 
 export type RecordAdminAction = (action: AdminAction) => Promise<void>;
 
 /** Appends: entries are never changed or deleted (the repository offers no way to). */
 export function recordAdminAction({ audit, clock }: { audit: Pick<AdminAuditRepository, 'append'>; clock: Clock }): RecordAdminAction {
   return (action) => audit.append({ id: newId(), at: clock.now().toISOString(), ...action });
-}
-
-/** Equality filters of GET /admin/audit, all optional, combined with AND. */
-export interface AdminAuditFilter {
-  operatorId?: string;
-  merchantId?: string;
-  via?: AuditVia;
-  sessionIdPrefix?: string;
-  keyId?: string;
-  role?: SessionRole;
 }
 
 export type ListAdminAudit = (filter: AdminAuditFilter, page: PageRequest) => Promise<PageOf<AdminAuditEntry>>;

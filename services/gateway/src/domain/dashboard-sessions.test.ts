@@ -1,6 +1,6 @@
 import { ManualClock, UnauthorizedError } from '@vaultline/core';
 import type { ResolvedKey } from './merchant';
-import type { Operator } from './operators';
+import type { Operator } from './operator';
 import type { DashboardSessionRepository } from './ports';
 import { CsrfTokenInvalid, SessionExpired, assertCsrfToken, dashboardSessions, type DashboardSession } from './dashboard-sessions';
 

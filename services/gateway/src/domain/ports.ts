@@ -1,9 +1,9 @@
 import type { ApiKeyMode } from '@vaultline/auth';
 import type { ApiKeyRecord, Merchant } from './merchant';
-import type { Operator } from './operators';
-import type { AdminAuditEntry, AdminAuditFilter } from './admin-audit';
+import type { Operator } from './operator';
+import type { AdminAuditEntry, AdminAuditFilter } from './admin-audit-entry';
 import type { RateLimit } from './rate-limit';
-import type { DashboardSession } from './dashboard-sessions';
+import type { DashboardSession } from './dashboard-session';
 
 export interface PageRequest {
   limit: number;

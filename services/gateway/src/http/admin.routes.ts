@@ -7,15 +7,17 @@ import type { Logger } from '@vaultline/logger';
 import { JSON_BODY_TYPES, RouteNotFoundError, assertBodyType, bodyParsers, contentTypeGuard, listResponse, parseInput, parsePageQuery } from '@vaultline/http';
 import type { ApiKeys } from '../domain/api-keys';
 import type { Merchants } from '../domain/merchants';
-import type { Operator, Operators } from '../domain/operators';
-import { adminKeyActor, type AdminAudit } from '../domain/admin-audit';
+import type { Operator } from '../domain/operator';
+import type { Operators } from '../domain/operators';
+import type { AdminAudit } from '../domain/admin-audit';
+import { adminKeyActor } from '../domain/admin-audit-entry';
 import type { ActiveSession } from '../domain/dashboard-sessions';
 import type { CheckServiceHealth } from '../domain/service-health';
 import { auditOnceAnswered } from './audit-on-answer';
 import { sessionActor, type SessionOfRequest } from './dashboard-session';
 import { isSafePath, isUpstreamService, type UpstreamService } from '../domain/routing';
-import type { Upstream } from './upstream';
-import { assertDeclaredLength } from './read-body';
+import { relayResponse, type Upstream } from './upstream';
+import { assertDeclaredLength, readRawBody } from './read-body';
 import { toApiKeyView } from './api-key.view';
 import { toMerchantView } from './merchant.view';
 import { toOperatorView } from './operator.view';
@@ -183,7 +185,9 @@ export function adminRoutes(deps: AdminDeps): express.Router {
     assertDeclaredLength(req, deps.bodyLimitBytes);
     assertBodyType(req, JSON_BODY_TYPES);
     const target = `/admin${path === '/' ? '' : path}${query ? `?${query}` : ''}`;
-    await deps.upstreams[service].send(req, res, { service, path: target, merchantId: SYSTEM_MERCHANT_ID, scopes: [SCOPES.admin] });
+    const body = await readRawBody(req, deps.bodyLimitBytes);
+    const response = await deps.upstreams[service].send(req, body, { service, path: target, merchantId: SYSTEM_MERCHANT_ID, scopes: [SCOPES.admin] });
+    await relayResponse(response, res, deps.logger, service);
   });
 
   router.use((req: Request) => {

@@ -1,7 +1,8 @@
 import type { Request, Response } from 'express';
 import type { Logger } from '@vaultline/logger';
 import { requestIdOf } from '@vaultline/http';
-import { idsInPath, type AdminAudit, type AuditActor } from '../domain/admin-audit';
+import { idsInPath, type AdminAudit } from '../domain/admin-audit';
+import type { AuditActor } from '../domain/admin-audit-entry';
 
 /**
  * Appends the request to the audit log once it is answered: `actor` is read then (the credential is

@@ -7,8 +7,8 @@ import { JSON_BODY_TYPES, RouteNotFoundError, SUPPORTED_BODY_TYPES, TEST_CLOCK_H
 import type { ServiceMetrics } from '@vaultline/metrics';
 import type { ApiKeys } from '../domain/api-keys';
 import { isSafePath, resolveRoute, type UpstreamService } from '../domain/routing';
-import type { Upstream } from './upstream';
-import { assertDeclaredLength } from './read-body';
+import { relayResponse, type Upstream } from './upstream';
+import { assertDeclaredLength, readRawBody } from './read-body';
 import type { IdempotencyGuard } from './idempotency.middleware';
 import { rememberClientAddress, type TrustProxy } from './client-address';
 import { RateLimited, type TakeRequestToken } from '../domain/rate-limit';
@@ -24,7 +24,7 @@ export interface EdgeDeps {
   /** Send Strict-Transport-Security (the edge is reached over https). */
   hsts: boolean;
   apiKeys: ApiKeys;
-  /** How each service is reached: over HTTP, or handed over in-process (embedded profile). */
+  /** How each service is reached (HTTP, its loopback port in the embedded profile). */
   upstreams: Record<UpstreamService, Upstream>;
   /** Idempotency-Key on merchant POSTs, around whichever transport serves the route. */
   idempotency: IdempotencyGuard;
@@ -54,8 +54,8 @@ export interface EdgeDeps {
 /**
  * The merchant edge. Every request gets a request id; public routes go to the vault as
  * merchant __public__; every other route needs X-API-Key, which resolves the merchant and
- * scopes signed into the internal JWT. Bodies are never parsed here: the upstream sends them on as
- * raw bytes, or hands the request over with its body unread.
+ * scopes signed into the internal JWT. Bodies are never parsed here: they are read as raw bytes (up
+ * to the limit) and sent on as they came.
  */
 export function createEdgeApp(deps: EdgeDeps): express.Express {
   const app = express();
@@ -126,7 +126,9 @@ function merchantEdge(deps: EdgeDeps) {
     assertBodyType(req, route.bodies === 'json-or-form' ? SUPPORTED_BODY_TYPES : JSON_BODY_TYPES);
     const call = { service: route.service, path: req.originalUrl, merchantId, scopes, mode };
     const owner = route.access === 'merchant' && mode ? { merchantId, mode } : null;
-    await deps.idempotency(req, res, owner, (request) => deps.upstreams[route.service].send(request, res, call));
+    const body = await readRawBody(req, deps.bodyLimitBytes);
+    const response = await deps.idempotency(req, body, owner, () => deps.upstreams[route.service].send(req, body, call));
+    await relayResponse(response, res, deps.logger, route.service);
   };
 }
 

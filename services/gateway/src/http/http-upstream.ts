@@ -1,11 +1,9 @@
-import { pipeline } from 'node:stream/promises';
-import type { Request, Response } from 'express';
+import type { Request } from 'express';
 import { Agent, Pool, errors as undiciErrors, request, type Dispatcher } from 'undici';
 import type { InternalTokenSigner } from '@vaultline/auth';
 import type { Logger } from '@vaultline/logger';
 import { requestIdOf } from '@vaultline/http';
-import { readRawBody } from './read-body';
-import { UpstreamTimeoutError, copyResponseHeaders, serviceUnavailable, upstreamRequestHeaders, type Upstream, type UpstreamCall } from './upstream';
+import { UpstreamTimeoutError, serviceUnavailable, upstreamRequestHeaders, type Upstream, type UpstreamCall, type UpstreamResponse } from './upstream';
 
 export interface HttpUpstreamOptions {
   /** The service's base URL (its loopback port in the embedded and local profiles). */
@@ -16,8 +14,6 @@ export interface HttpUpstreamOptions {
   timeoutMs: number;
   /** How long refused connections are tried again (the service restarting); 0 or absent: not at all. */
   connectRetryMs?: number | undefined;
-  /** Largest body read from the merchant (413 beyond). */
-  bodyLimitBytes: number;
   /** Mutual TLS to the service (an https url): the gateway's certificate and key, the internal CA. */
   tls?: InternalTlsOptions | undefined;
 }
@@ -55,10 +51,8 @@ export class HttpUpstream implements Upstream {
     this.pool = new Pool(new URL(options.url).origin, { connections: 64, keepAliveTimeout: 30_000, pipelining: 1, ...(options.tls ? { connect: { ...options.tls } } : {}) });
   }
 
-  async send(req: Request, res: Response, call: UpstreamCall): Promise<void> {
-    const body = await readRawBody(req, this.options.bodyLimitBytes);
-    const headers = upstreamRequestHeaders(req, call, this.options.signer);
-    if (body) headers['content-length'] = String(body.length);
+  async send(req: Request, body: Buffer | null, call: UpstreamCall): Promise<UpstreamResponse> {
+    const headers = upstreamRequestHeaders(req, body, call, this.options.signer);
 
     let upstream: Dispatcher.ResponseData;
     const retryUntil = Date.now() + (this.options.connectRetryMs ?? 0);
@@ -92,15 +86,7 @@ export class HttpUpstream implements Upstream {
       throw serviceUnavailable(call.service);
     }
 
-    res.status(upstream.statusCode);
-    copyResponseHeaders(upstream.headers, res);
-    try {
-      await pipeline(upstream.body, res);
-    } catch (error) {
-      // The client went away or the upstream broke mid-body: nothing more can be sent.
-      this.options.logger.warn({ err: error, service: call.service, request_id: requestIdOf(req) }, 'response stream interrupted');
-      res.destroy();
-    }
+    return { status: upstream.statusCode, headers: upstream.headers, body: upstream.body };
   }
 
   close(): Promise<void> {

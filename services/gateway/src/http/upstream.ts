@@ -1,22 +1,32 @@
 import type { IncomingHttpHeaders } from 'node:http';
+import type { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import type { Request, Response } from 'express';
 import { context, propagation } from '@opentelemetry/api';
 import { AppError, UnavailableError } from '@vaultline/core';
 import type { ApiKeyMode, InternalTokenSigner } from '@vaultline/auth';
+import type { Logger } from '@vaultline/logger';
 import { requestIdOf } from '@vaultline/http';
 import type { UpstreamService } from '../domain/routing';
 import { clientAddressOf } from './client-address';
 
 /**
- * How the gateway reaches one service behind it: over HTTP (HttpUpstream: every profile, and a
- * service on a thread of its own in the embedded profile) or, for a service on the gateway's own
- * thread, by handing the request to its express app (InProcessUpstream). Either way the service sees
- * the same request: the path, the headers below and the internal JWT, which it verifies.
+ * How the gateway reaches one service behind it (HttpUpstream: over HTTP in every profile, the embedded
+ * one included, where each service listens on a loopback port). The service sees the request (the path,
+ * the headers below, the internal JWT, which it verifies) and the gateway gets its answer back as a
+ * value the idempotency layer can keep before it goes out.
  */
 export interface Upstream {
-  /** Sends the merchant's request (its body still unread) as `call` says, and writes the service's answer on `res`. */
-  send(req: Request, res: Response, call: UpstreamCall): Promise<void>;
+  /** Sends the merchant's request as `call` says, with the body the gateway read; resolves once the service's answer has its head. */
+  send(req: Request, body: Buffer | null, call: UpstreamCall): Promise<UpstreamResponse>;
   close(): Promise<void>;
+}
+
+/** A service's answer: status and headers, and the body still to be read. */
+export interface UpstreamResponse {
+  status: number;
+  headers: IncomingHttpHeaders;
+  body: Readable;
 }
 
 export interface UpstreamCall {
@@ -71,9 +81,9 @@ const STRIPPED_RESPONSE_HEADERS = new Set([...HOP_BY_HOP, 'x-request-id', 'x-pow
 /**
  * The headers a service receives for a merchant's request: the merchant's own minus the stripped
  * ones, the internal JWT for the call's merchant and scopes, the request id, the client address
- * and the trace context. Without content-length: the caller sets it for the body it sends.
+ * and the trace context; the length is that of the body read (it may have come chunked).
  */
-export function upstreamRequestHeaders(req: Request, call: UpstreamCall, signer: InternalTokenSigner): Record<string, string> {
+export function upstreamRequestHeaders(req: Request, body: Buffer | null, call: UpstreamCall, signer: InternalTokenSigner): Record<string, string> {
   const headers = forwardedHeaders(req.headers);
   const merchantAuthorization = req.get('authorization');
   // The forwarder passes a merchant's own Authorization on to the destination.
@@ -81,6 +91,7 @@ export function upstreamRequestHeaders(req: Request, call: UpstreamCall, signer:
   headers.authorization = `Bearer ${signer.sign(call.service, { merchantId: call.merchantId, scopes: call.scopes, mode: call.mode })}`;
   headers['x-request-id'] = requestIdOf(req);
   headers['x-forwarded-for'] = clientAddressOf(req);
+  if (body) headers['content-length'] = String(body.length);
   propagation.inject(context.active(), headers);
   return headers;
 }
@@ -104,5 +115,17 @@ export function forwardedHeaders(incoming: IncomingHttpHeaders): Record<string, 
 export function copyResponseHeaders(headers: Record<string, string | string[] | number | undefined>, res: Response): void {
   for (const [name, value] of Object.entries(headers)) {
     if (value !== undefined && !STRIPPED_RESPONSE_HEADERS.has(name.toLowerCase())) res.setHeader(name, value);
+  }
+}
+
+/** Writes a service's answer on the merchant's response; a body cut off midway (either side went away) ends the connection. */
+export async function relayResponse(response: UpstreamResponse, res: Response, logger: Logger, service: string): Promise<void> {
+  res.status(response.status);
+  copyResponseHeaders(response.headers, res);
+  try {
+    await pipeline(response.body, res);
+  } catch (error) {
+    logger.warn({ err: error, service, request_id: requestIdOf(res.req) }, 'response stream interrupted');
+    res.destroy();
   }
 }

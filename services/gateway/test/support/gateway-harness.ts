@@ -60,15 +60,11 @@ export interface RunningGateway {
   close(): Promise<void>;
 }
 
-/**
- * With `inProcess`, the running upstreams' apps are also handed to the gateway, as the embedded profile
- * does for the services on the gateway's own thread: it then hands requests to them instead of proxying.
- */
 export async function startGateway(
   upstreams: Upstreams,
   store: DocumentStore,
   env: Record<string, string> = {},
-  options: { inProcess?: boolean; clock?: Clock } = {},
+  options: { clock?: Clock } = {},
 ): Promise<RunningGateway> {
   const runtime: ServiceRuntime = {
     store,
@@ -80,7 +76,6 @@ export async function startGateway(
     verifier: new InternalTokenVerifier('gateway', { importer: upstreams.importerKeys.publicKeyPem, gateway: upstreams.gatewayKeys.publicKeyPem }),
     serviceUrls: upstreams.urls,
     publicBaseUrl: PUBLIC_BASE_URL,
-    ...(options.inProcess ? { inProcessApps: Object.fromEntries(Object.entries(upstreams.servers).map(([name, server]) => [name, server.app])) } : {}),
   };
   // Refused connections are retried only briefly here: an upstream that is down stays down in these tests.
   const app = createApp(runtime, loadGatewayConfig({ ADMIN_API_KEY: ADMIN_KEY, GATEWAY_UPSTREAM_CONNECT_RETRY: '300ms', ...env }));

@@ -4,8 +4,7 @@ import type { ImportItem, ImportJob } from './import-job/import-job';
 
 export type { SecretSealer } from '@vaultline/crypto';
 
-/** Runs work in one unit of work and commits it atomically (DocumentStore.transaction). */
-export type TransactionRunner = <R>(work: (uow: UnitOfWork) => R | Promise<R>) => Promise<R>;
+export type { TransactionRunner } from '@vaultline/store';
 
 /** Import jobs and their accounted payment methods. Stores and finds; the rules are ImportJobWriter's. */
 export interface ImportJobRepository {

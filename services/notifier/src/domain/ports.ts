@@ -6,8 +6,7 @@ import type { WebhookEndpoint } from './webhook-endpoint';
 import type { TransportResult } from './delivery-outcome';
 import type { QueueEntry } from './delivery-queue';
 
-/** Runs work in one unit of work and commits it atomically (DocumentStore.transaction). */
-export type TransactionRunner = <R>(work: (uow: UnitOfWork) => R | Promise<R>) => Promise<R>;
+export type { TransactionRunner } from '@vaultline/store';
 
 export interface EndpointRepository {
   get(scope: Scope, id: string): Promise<WebhookEndpoint | null>;

@@ -7,7 +7,7 @@ import { CAPTURE_SETTLEMENT_RECHECK_MS, captureRetryDelayMs } from './capture-re
 import { paymentActionRequiredEvent, paymentMovedEvent } from './payment/payment-events';
 import { AUTHENTICATION_FAILURES, type ActionRequiredOutcome } from './payment/authentication';
 import { awaitingConsumer, canAwaitConsumer, consumerAuthenticationOf, failedBeforeAuthorization, isAbandoned, keptAfterAuthorization, ranAuthentication } from './payment/consumer-authentication';
-import type { OutboxMessage } from '@vaultline/store';
+import type { DomainEvent } from '@vaultline/contracts';
 import { movePayment } from './payment/payment-status';
 import { storedCredentialOf } from './payment/stored-credential';
 import type { AuthorizationOutcome, CaptureOutcome, Clock, CredentialRepository, PaymentRepository, ProcessorConnection, ProcessorDirectory, ProcessorPayment, Processors, StepOutcome, TransactionRepository, TransactionRunner } from './ports';
@@ -42,7 +42,7 @@ interface StepResult {
   attempts: Array<Attempt & { kind: ProcessorTransaction['kind']; amount: number | null }>;
   credential?: (credential: Credential) => Credential | null;
   /** Events that are not a move (payment.action_required), built when the commit's time is known. */
-  publish?: Array<(payment: Payment, at: Date) => OutboxMessage>;
+  publish?: Array<(payment: Payment, at: Date) => DomainEvent>;
 }
 
 const MAX_STEPS_PER_CALL = 16;

@@ -14,7 +14,7 @@ import type { Refund, RefundReason, RefundStatus } from './refunds/refund';
 
 export type { Clock };
 
-export type TransactionRunner = <R>(work: (uow: UnitOfWork) => R | Promise<R>) => Promise<R>;
+export type { TransactionRunner } from '@vaultline/store';
 
 export interface DuePayment {
   scope: Scope;

@@ -6,8 +6,7 @@ import type { KeyRotationRecord } from './keys/key-rotation-record';
 import type { CheckoutSessionRecord } from './checkout/checkout-session';
 import type { CheckoutBrandingRecord } from './branding/checkout-branding';
 
-/** Runs work in one unit of work and commits it atomically (DocumentStore.transaction). */
-export type TransactionRunner = <R>(work: (uow: UnitOfWork) => R | Promise<R>) => Promise<R>;
+export type { TransactionRunner } from '@vaultline/store';
 
 /** Repositories the use cases need; data/ implements them over the DocumentStore port. */
 export interface TokenRepository {

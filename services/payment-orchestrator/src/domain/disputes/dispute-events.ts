@@ -1,7 +1,5 @@
 import { scopeOfDocument } from '@vaultline/core';
-import { eventMessage } from '@vaultline/bus';
-import { disputeClosedV1, disputeCreatedV1, disputeUpdatedV1, type EventData } from '@vaultline/contracts';
-import type { OutboxMessage } from '@vaultline/store';
+import { disputeClosedV1, disputeCreatedV1, disputeUpdatedV1, type EventData, domainEvent, type DomainEvent } from '@vaultline/contracts';
 import type { Dispute, DisputeChange } from './dispute';
 
 const definitions = { 'dispute.created': disputeCreatedV1, 'dispute.updated': disputeUpdatedV1, 'dispute.closed': disputeClosedV1 } as const;
@@ -23,6 +21,6 @@ function disputeData(dispute: Omit<Dispute, 'version'>): EventData<typeof disput
 }
 
 /** The events of a dispute's move, built from the dispute as it is after it (key: the dispute id, so one dispute's events stay in order). */
-export function disputeEvents(dispute: Omit<Dispute, 'version'>, changes: readonly DisputeChange[], at: Date): OutboxMessage[] {
-  return changes.map((change) => eventMessage(definitions[change], { scope: scopeOfDocument(dispute), data: disputeData(dispute), occurredAt: at }));
+export function disputeEvents(dispute: Omit<Dispute, 'version'>, changes: readonly DisputeChange[], at: Date): DomainEvent[] {
+  return changes.map((change) => domainEvent(definitions[change], { scope: scopeOfDocument(dispute), data: disputeData(dispute), occurredAt: at }));
 }

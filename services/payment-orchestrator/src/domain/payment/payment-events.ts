@@ -1,5 +1,4 @@
 import { scopeOfDocument } from '@vaultline/core';
-import { eventMessage } from '@vaultline/bus';
 import {
   checkoutSessionOpenedV1,
   paymentAuthorizedV1,
@@ -10,8 +9,9 @@ import {
   paymentFailedV1,
   paymentProcessingV1,
   type EventData,
+  domainEvent,
+  type DomainEvent,
 } from '@vaultline/contracts';
-import type { OutboxMessage } from '@vaultline/store';
 import type { EarlierPayment } from './earlier-payment';
 import type { Payment, PaymentStatus } from './payment';
 import type { AuthenticationResult } from './authentication';
@@ -53,10 +53,10 @@ function authenticationData(result: AuthenticationResult) {
  * The consumer must authenticate: the hosted page (the vault hears this event) takes them to the action's
  * address and passes on the return parameters named here. The payment stays processing.
  */
-export function paymentActionRequiredEvent(payment: Payment, at: Date): OutboxMessage {
+export function paymentActionRequiredEvent(payment: Payment, at: Date): DomainEvent {
   const pending = payment.pending_authentication;
   if (!pending) throw new Error('payment.action_required needs a pending authentication');
-  return eventMessage(paymentActionRequiredV1, {
+  return domainEvent(paymentActionRequiredV1, {
     scope: scopeOfDocument(payment),
     occurredAt: at,
     data: { ...paymentData(payment), action: { ...pending.action, return_parameters: pending.return_parameters } },
@@ -71,16 +71,16 @@ function earlierData(earlier: EarlierPayment) {
  * The event of the move that put the payment in its current status (payment.<status>). `canceling` has
  * none: the merchant hears payment.canceled once the processor confirmed the void.
  */
-export function paymentMovedEvent(payment: Payment, at: Date): OutboxMessage {
+export function paymentMovedEvent(payment: Payment, at: Date): DomainEvent {
   const status: PaymentStatus = payment.status;
   if (status === 'canceling') throw new Error('canceling publishes no event');
   const definition = definitions[status];
-  return eventMessage(definition, { scope: scopeOfDocument(payment), data: paymentData(payment), occurredAt: at });
+  return domainEvent(definition, { scope: scopeOfDocument(payment), data: paymentData(payment), occurredAt: at });
 }
 
-export function checkoutSessionOpenedEvent(payment: Payment, at: Date): OutboxMessage {
+export function checkoutSessionOpenedEvent(payment: Payment, at: Date): DomainEvent {
   const session = payment.session!;
-  return eventMessage(checkoutSessionOpenedV1, {
+  return domainEvent(checkoutSessionOpenedV1, {
     scope: scopeOfDocument(payment),
     occurredAt: at,
     data: {

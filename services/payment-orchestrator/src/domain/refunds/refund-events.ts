@@ -1,7 +1,5 @@
 import { scopeOfDocument } from '@vaultline/core';
-import { eventMessage } from '@vaultline/bus';
-import { refundCreatedV1, refundFailedV1, refundSucceededV1, type EventData } from '@vaultline/contracts';
-import type { OutboxMessage } from '@vaultline/store';
+import { refundCreatedV1, refundFailedV1, refundSucceededV1, type EventData, domainEvent, type DomainEvent } from '@vaultline/contracts';
 import type { Refund, RefundStatus } from './refund';
 
 const definitions = { pending: refundCreatedV1, succeeded: refundSucceededV1, failed: refundFailedV1 } as const satisfies Record<RefundStatus, unknown>;
@@ -21,6 +19,6 @@ function refundData(refund: Refund): EventData<typeof refundCreatedV1> {
 }
 
 /** refund.created (a new pending refund), refund.succeeded or refund.failed: the refund's status says which. */
-export function refundEvent(refund: Refund, at: Date): OutboxMessage {
-  return eventMessage(definitions[refund.status], { scope: scopeOfDocument(refund), data: refundData(refund), occurredAt: at });
+export function refundEvent(refund: Refund, at: Date): DomainEvent {
+  return domainEvent(definitions[refund.status], { scope: scopeOfDocument(refund), data: refundData(refund), occurredAt: at });
 }

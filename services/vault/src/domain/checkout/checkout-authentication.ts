@@ -1,6 +1,5 @@
-import { eventMessage } from '@vaultline/bus';
 import { maskPans, scopeOfDocument, type Clock } from '@vaultline/core';
-import { checkoutSessionReturnedV1, isAllowedReturnUrl, type BrowserInfoData, type ConsumerAction } from '@vaultline/contracts';
+import { checkoutSessionReturnedV1, domainEvent, isAllowedReturnUrl, type BrowserInfoData, type ConsumerAction } from '@vaultline/contracts';
 import type { TtlStore } from '@vaultline/ttl';
 import type { UnitOfWork } from '@vaultline/store';
 import type { CheckoutSessionRepository, TransactionRunner } from '../ports';
@@ -74,7 +73,7 @@ export function returnFromAuthentication({ sessions, transaction, clock }: { ses
     const at = clock.now().toISOString();
     await transaction((uow) => {
       sessions.update(uow, { ...session, authentication: { ...session.authentication!, state: 'returned', returned_at: at } });
-      uow.publish(eventMessage(checkoutSessionReturnedV1, { scope: scopeOfDocument(session), occurredAt: clock.now(), data: { session_id: session.id, payment_id: session.payment_id, parameters, returned_at: at } }));
+      uow.publish(domainEvent(checkoutSessionReturnedV1, { scope: scopeOfDocument(session), occurredAt: clock.now(), data: { session_id: session.id, payment_id: session.payment_id, parameters, returned_at: at } }));
     }).catch((error: unknown) => {
       // Two returns at once: the other one committed (the session's version moved); this one changes nothing.
       if (!(error instanceof Error && 'code' in error && error.code === 'concurrent_modification')) throw error;

@@ -1,6 +1,5 @@
-import { eventMessage } from '@vaultline/bus';
 import { scopeOfDocument, type Clock, type Scope } from '@vaultline/core';
-import { MAX_CHECKOUT_DESCRIPTION_LENGTH, allowedOriginsOf, checkoutLocaleOf, checkoutSessionCompletedV1, isAllowedReturnUrl, type BrowserInfoData, type EventData, type checkoutSessionOpenedV1 } from '@vaultline/contracts';
+import { MAX_CHECKOUT_DESCRIPTION_LENGTH, allowedOriginsOf, checkoutLocaleOf, checkoutSessionCompletedV1, domainEvent, isAllowedReturnUrl, type BrowserInfoData, type EventData, type checkoutSessionOpenedV1 } from '@vaultline/contracts';
 import type { UnitOfWork } from '@vaultline/store';
 import type { TtlStore } from '@vaultline/ttl';
 import type { CheckoutSessionRepository, TokenRepository, TransactionRunner } from '../ports';
@@ -213,7 +212,7 @@ function completeSession(uow: UnitOfWork, sessions: CheckoutSessionRepository, s
   const { token_id, submitted_at, ...display } = card;
   const completed = sessions.update(uow, { ...session, state: 'completed', token_id, masked_account_number: card.masked_account_number, scheme: card.scheme, completed_at: submitted_at });
   uow.publish(
-    eventMessage(checkoutSessionCompletedV1, {
+    domainEvent(checkoutSessionCompletedV1, {
       scope: scopeOfDocument(session),
       data: { session_id: session.id, payment_id: session.payment_id, token_id, card: { ...display, submitted_at }, ...(browser ? { browser } : {}) },
     }),

@@ -1,6 +1,5 @@
 import { newId, scopeOfDocument, type Clock, type Scope } from '@vaultline/core';
-import { eventMessage } from '@vaultline/bus';
-import { tokenCreatedV1 } from '@vaultline/contracts';
+import { tokenCreatedV1, domainEvent } from '@vaultline/contracts';
 import { newRecordKey, type RecordCipher } from '@vaultline/crypto';
 import { DuplicateKeyError, type UnitOfWork } from '@vaultline/store';
 import type { TtlStore } from '@vaultline/ttl';
@@ -174,7 +173,7 @@ function sealCard(keys: VaultKeys, merchantId: string, tokenId: string, card: Va
 }
 
 function tokenCreatedEvent(record: TokenRecord, command: ValidCommand, updated: boolean) {
-  return eventMessage(tokenCreatedV1, {
+  return domainEvent(tokenCreatedV1, {
     scope: scopeOfDocument(record),
     data: {
       token_id: record.id,

@@ -1,6 +1,5 @@
 import { ForbiddenError, newId, NotFoundError, type AppError, type Clock, type Mode } from '@vaultline/core';
-import { eventMessage } from '@vaultline/bus';
-import { tokenDetokenizedV1, type DetokenizedCardDto } from '@vaultline/contracts';
+import { tokenDetokenizedV1, type DetokenizedCardDto, domainEvent } from '@vaultline/contracts';
 import { SYSTEM_SCOPE } from '@vaultline/store';
 import type { TtlStore } from '@vaultline/ttl';
 import type { DetokenizeOutcome } from '../audit/detokenize-audit';
@@ -61,7 +60,7 @@ export function detokenize(ports: DetokenizePorts): Detokenize {
     await transaction((uow) => {
       audit.insert(uow, auditDraft(clock, command, auditId, 'granted', code.status));
       uow.publish(
-        eventMessage(tokenDetokenizedV1, {
+        domainEvent(tokenDetokenizedV1, {
           scope,
           data: { token_id: record.id, caller: command.caller, purpose: command.purpose, audit_id: auditId },
         }),

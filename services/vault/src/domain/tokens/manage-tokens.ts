@@ -1,6 +1,5 @@
 import { NotFoundError, type Clock, type Scope } from '@vaultline/core';
-import { eventMessage } from '@vaultline/bus';
-import { tokenDeletedV1 } from '@vaultline/contracts';
+import { tokenDeletedV1, domainEvent } from '@vaultline/contracts';
 import type { Page, PageRequest } from '@vaultline/store';
 import type { TtlStore } from '@vaultline/ttl';
 import type { VaultKeys } from '../keys/vault-keys';
@@ -65,7 +64,7 @@ export function deleteToken({ tokens, transaction, ttl, clock }: DeleteTokenPort
           updated_at: now,
           deleted_at: now,
         });
-        uow.publish(eventMessage(tokenDeletedV1, { scope, data: { token_id: tokenId } }));
+        uow.publish(domainEvent(tokenDeletedV1, { scope, data: { token_id: tokenId } }));
         // The store's files must not keep the erased fields either (old row versions in the WAL, freed page space).
         uow.shredOnCommit();
       });

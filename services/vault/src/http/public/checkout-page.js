@@ -40,7 +40,7 @@
       var fmt = new Intl.NumberFormat(speech.locale, { style: 'currency', currency: currency });
       var digits = fmt.resolvedOptions().maximumFractionDigits;
       return fmt.format(minor / Math.pow(10, digits));
-    } catch (e) { return minor + ' ' + currency; }
+    } catch { return minor + ' ' + currency; }
   }
   function payLabel() { return t('payAmount', { amount: formatAmount(session.amount, session.currency) }); }
 
@@ -217,7 +217,7 @@
       target.searchParams.set('payment_id', status.payment_id);
       target.searchParams.set('payment_status', status.payment_status);
       return target.toString();
-    } catch (e) { return null; }
+    } catch { return null; }
   }
 
   function finish(status) {
@@ -263,7 +263,7 @@
   /** What 3-D Secure 2 asks of the browser (the vault adds the Accept header and the address it saw). */
   function browserData() {
     var java = false;
-    try { java = typeof navigator.javaEnabled === 'function' && navigator.javaEnabled(); } catch (e) { java = false; }
+    try { java = typeof navigator.javaEnabled === 'function' && navigator.javaEnabled(); } catch { java = false; }
     return {
       user_agent: String(navigator.userAgent || '').slice(0, 1024),
       language: String(navigator.language || 'en').slice(0, 35),
