@@ -57,6 +57,7 @@ const CONFIGS: Record<ServiceName, { schema: Schema; load: (env: NodeJS.ProcessE
  */
 const UNSET_ON_PURPOSE: Record<string, string> = {
   KEYS_DIR: 'keys are configured: nothing is generated',
+  DASHBOARD_DIST_DIR: 'the image builds the dashboard where the gateway looks by default (packages/dashboard/dist under the repository root)',
   BOOTSTRAP_API_KEY: 'development only: production creates merchants through the admin API',
   TRUST_PROXY: 'set when a load balancer stands in front of the gateway',
   TLS_CERT_FILE: 'TLS is terminated by the proxy in front of the gateway; set both TLS files to serve HTTPS from the gateway itself',

@@ -50,7 +50,8 @@ describe('SqliteDocumentStore group commit', () => {
   beforeEach(async () => {
     dir = mkdtempSync(join(tmpdir(), 'vaultline-group-commit-'));
     file = join(dir, 'store.db');
-    store = await SqliteDocumentStore.open(file);
+    // Without the background checkpointer: a checkpoint it completes restarts the WAL, which walCommits counts.
+    store = await SqliteDocumentStore.open(file, { backgroundCheckpoints: false });
     await store.register({ name: ITEMS, indexes: [{ fields: ['ref'], unique: true }] });
   });
 

@@ -44,6 +44,11 @@ export interface SqliteStoreOptions {
   processedRetention?: ProcessedRetention;
   /** The clock of leases and marks (tests move it). */
   now?: () => number;
+  /**
+   * Checkpoint the WAL on the background thread (wal-checkpointer.ts): on by default. Off, SQLite's
+   * automatic checkpoint alone moves it back, as in a test that reads the WAL's frames to count commits.
+   */
+  backgroundCheckpoints?: boolean;
 }
 
 type Statement = Database.Statement<SqlParam[]>;
@@ -189,7 +194,7 @@ export class SqliteDocumentStore implements DocumentStore {
       db.pragma('busy_timeout = 5000');
       db.exec(INTERNAL_SCHEMA);
       const store = new SqliteDocumentStore(db, options);
-      if (!db.memory) store.stopCheckpoints = checkpointInBackground(file);
+      if (!db.memory && options.backgroundCheckpoints !== false) store.stopCheckpoints = checkpointInBackground(file);
       return store;
     } catch (error) {
       db.close();
