@@ -1,7 +1,7 @@
 import { newId } from '@vaultline/core';
 import { validateAgainstOpenApi } from '@vaultline/contracts';
 import { AesGcmSecretSealer } from '@vaultline/crypto';
-import { openCredentials } from '../src/domain/manage-processor-accounts';
+import { openCredentials } from '../src/domain/processor-accounts/manage-processor-accounts';
 import { MERCHANT, OTHER_MERCHANT, TEST_SECRET_KEY, startOrchestrator, type Harness, type Json } from './support/orchestrator-harness';
 
 let h: Harness;

@@ -1,6 +1,6 @@
 import type { Scope } from '@vaultline/core';
 import type { DocumentStore, UnitOfWork } from '@vaultline/store';
-import type { CredentialRepository } from '../domain/ports';
+import type { CredentialRepository } from '../domain/credentials/credential-ports';
 import type { Credential } from '../domain/credentials/credential';
 import { CREDENTIALS } from './collections';
 

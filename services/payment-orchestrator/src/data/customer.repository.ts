@@ -2,7 +2,7 @@ import type { Scope } from '@vaultline/core';
 import type { DocumentStore, Page, PageRequest, UnitOfWork } from '@vaultline/store';
 import type { Customer } from '../domain/customers/customer';
 import type { PaymentMethod } from '../domain/customers/payment-method';
-import type { CustomerRepository, PaymentMethodRepository } from '../domain/ports';
+import type { CustomerRepository, PaymentMethodRepository } from '../domain/customers/customer-ports';
 import { CUSTOMERS, PAYMENT_METHODS } from './collections';
 
 export class StoreCustomerRepository implements CustomerRepository {

@@ -1,6 +1,7 @@
 import type { Scope } from '@vaultline/core';
 import type { UnitOfWork } from '@vaultline/store';
-import type { Clock, FlowMatrixRepository } from '../domain/ports';
+import type { Clock } from '@vaultline/core';
+import type { FlowMatrixRepository } from '../domain/flows/flow-ports';
 import type { FlowMatrix } from '../domain/flows/flow-matrix';
 import { PerMerchantCache, type PerMerchantCacheOptions } from './per-merchant-cache';
 

@@ -1,6 +1,6 @@
 import { newId, type Scope } from '@vaultline/core';
 import type { DocumentStore, StoredDocument, UnitOfWork } from '@vaultline/store';
-import type { FlowMatrixRepository, FlowRepository } from '../domain/ports';
+import type { FlowMatrixRepository, FlowRepository } from '../domain/flows/flow-ports';
 import type { Flow } from '../domain/flows/flow';
 import type { FlowMatrix } from '../domain/flows/flow-matrix';
 import { FLOWS, FLOW_MATRICES } from './collections';

@@ -1,6 +1,6 @@
 import { scopeOfDocument, type Scope } from '@vaultline/core';
 import type { DocumentStore, UnitOfWork } from '@vaultline/store';
-import type { PaymentRequest, PaymentRequestRepository } from '../domain/payment-requests';
+import type { PaymentRequest, PaymentRequestRepository } from '../domain/payment/payment-requests';
 import { PAYMENT_REQUESTS } from './collections';
 
 export class StorePaymentRequestRepository implements PaymentRequestRepository {

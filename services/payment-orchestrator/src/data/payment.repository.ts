@@ -1,6 +1,6 @@
 import { scopeOfDocument, type Mode, type Scope } from '@vaultline/core';
 import { SYSTEM_SCOPE, type DocumentStore, type Page, type PageRequest, type StoredDocument, type UnitOfWork, type Where } from '@vaultline/store';
-import type { DuePayment, PaymentRepository, PaymentSearch } from '../domain/ports';
+import type { DuePayment, PaymentRepository, PaymentSearch } from '../domain/payment/payment-ports';
 import { isFinal, searchFieldsOf, type Payment } from '../domain/payment/payment';
 import { PAYMENTS, PAYMENT_SCHEDULE } from './collections';
 

@@ -1,6 +1,6 @@
 import type { Scope } from '@vaultline/core';
 import type { UnitOfWork } from '@vaultline/store';
-import type { Clock } from '../domain/ports';
+import type { Clock } from '@vaultline/core';
 
 export interface PerMerchantCacheOptions {
   /** How long a merchant's value is served from memory; 0 turns the cache off. */

@@ -1,6 +1,7 @@
 import { type Scope, scopeOfDocument } from '@vaultline/core';
 import type { UnitOfWork } from '@vaultline/store';
-import type { Clock, ProcessorAccountRepository } from '../domain/ports';
+import type { Clock } from '@vaultline/core';
+import type { ProcessorAccountRepository } from '../domain/processor-accounts/processor-account-ports';
 import type { ProcessorAccount } from '../domain/processor-accounts/processor-account';
 import { PerMerchantCache, type PerMerchantCacheOptions } from './per-merchant-cache';
 

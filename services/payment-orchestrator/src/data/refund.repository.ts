@@ -1,6 +1,6 @@
 import type { Scope } from '@vaultline/core';
 import type { DocumentStore, Page, PageRequest, UnitOfWork, Where } from '@vaultline/store';
-import type { RefundRepository, RefundSearch } from '../domain/ports';
+import type { RefundRepository, RefundSearch } from '../domain/refunds/refund-ports';
 import type { Refund } from '../domain/refunds/refund';
 import { REFUNDS } from './collections';
 

@@ -1,6 +1,6 @@
 import type { Scope } from '@vaultline/core';
 import type { DocumentStore, Page, PageRequest, UnitOfWork } from '@vaultline/store';
-import type { TransactionRepository } from '../domain/ports';
+import type { TransactionRepository } from '../domain/payment/payment-ports';
 import type { ProcessorTransaction } from '../domain/payment/payment';
 import { TRANSACTIONS } from './collections';
 

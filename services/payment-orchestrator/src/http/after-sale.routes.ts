@@ -2,7 +2,7 @@ import type { Request, Router } from 'express';
 import { isUuid, scopeOf, type Scope } from '@vaultline/core';
 import { SCOPES } from '@vaultline/auth';
 import { authOf, listResponse, parseInput, parsePageQuery, requireScope } from '@vaultline/http';
-import type { CancelPayment } from '../domain/cancel-payment';
+import type { CancelPayment } from '../domain/payment/cancel-payment';
 import type { CreateRefund } from '../domain/refunds/create-refund';
 import type { GetRefund, ListPaymentRefunds, ListRefunds } from '../domain/refunds/query-refunds';
 import { RefundNotFound } from '../domain/refunds/refund';

@@ -4,7 +4,7 @@ import { isUuid } from '@vaultline/core';
 import { listResponse, parseInput, parsePageQuery, requireScope, scopeOfRequest } from '@vaultline/http';
 import { CustomerNotFound } from '../domain/customers/customer';
 import { PaymentMethodNotFound } from '../domain/customers/payment-method';
-import type { CreateCustomer, GetCustomer, GetPaymentMethod, ListCustomerPaymentMethods, ListCustomers, RevokePaymentMethod } from '../domain/manage-customers';
+import type { CreateCustomer, GetCustomer, GetPaymentMethod, ListCustomerPaymentMethods, ListCustomers, RevokePaymentMethod } from '../domain/customers/manage-customers';
 import { customerBody } from './earlier-payment.schemas';
 import { toCustomerView, toPaymentMethodView } from './earlier-payment.view';
 

@@ -1,6 +1,6 @@
 import type { Customer } from '../domain/customers/customer';
 import type { PaymentMethod } from '../domain/customers/payment-method';
-import { shownPaymentMethod, storedCardOf } from '../domain/payment/earlier-payment';
+import { shownPaymentMethod, storedCardOf } from '../domain/earlier/earlier-payment';
 import { isConsumerPresent, type Payment } from '../domain/payment/payment';
 import { authenticationView, cancellationView, toPaymentView } from './payment.view';
 

@@ -6,7 +6,7 @@ import { parseInput, requireScope, scopeOfRequest } from '@vaultline/http';
 import { DEFAULT_FLOW, threeDsOf, type Flow } from '../domain/flows/flow';
 import { THREE_DS_SETTINGS } from '../domain/payment/authentication';
 import type { FlowMatrix } from '../domain/flows/flow-matrix';
-import type { CreateFlow, ExplainFlow, GetFlow, GetFlowMatrix, ListFlows, PutFlowMatrix } from '../domain/manage-flows';
+import type { CreateFlow, ExplainFlow, GetFlow, GetFlowMatrix, ListFlows, PutFlowMatrix } from '../domain/flows/manage-flows';
 import { amount, currencyCode, metadata } from './payment.schemas';
 
 export interface FlowUseCases {

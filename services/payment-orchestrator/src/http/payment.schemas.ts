@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { allowedOriginOf, checkoutLocaleOf, isAllowedReturnUrl, MAX_ALLOWED_ORIGINS, MAX_CHECKOUT_DESCRIPTION_LENGTH } from '@vaultline/contracts';
-import { isCurrencyCode } from '../domain/currency';
+import { isCurrencyCode } from '../domain/payment/currency';
 import { isCalendarDate } from '../domain/credentials/credential';
 
 export const amount = z.number().int().positive().max(Number.MAX_SAFE_INTEGER);

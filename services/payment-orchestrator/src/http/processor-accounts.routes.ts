@@ -3,8 +3,8 @@ import { z } from 'zod';
 import { SCOPES } from '@vaultline/auth';
 import { isUuid } from '@vaultline/core';
 import { parseInput, requireScope, scopeOfRequest } from '@vaultline/http';
-import type { CreateProcessorAccount, DeleteProcessorAccount, GetProcessorAccount, ListProcessorAccounts, UpdateProcessorAccount } from '../domain/manage-processor-accounts';
-import type { ProcessorAccountPolicy } from '../domain/ports';
+import type { CreateProcessorAccount, DeleteProcessorAccount, GetProcessorAccount, ListProcessorAccounts, UpdateProcessorAccount } from '../domain/processor-accounts/manage-processor-accounts';
+import type { ProcessorAccountPolicy } from '../domain/processor-accounts/processor-account-ports';
 import { ProcessorAccountNotFound, type ProcessorAccount } from '../domain/processor-accounts/processor-account';
 
 export interface ProcessorAccountUseCases {

@@ -3,8 +3,8 @@ import { createEventConsumer, type Bus, type Subscription } from '@vaultline/bus
 import { scopeOfEvent } from '@vaultline/contracts';
 import type { Logger } from '@vaultline/logger';
 import type { DocumentStore } from '@vaultline/store';
-import type { CompleteCheckoutSession } from '../domain/complete-checkout-session';
-import type { ReturnFromAuthentication } from '../domain/return-from-authentication';
+import type { CompleteCheckoutSession } from '../domain/payment/complete-checkout-session';
+import type { ReturnFromAuthentication } from '../domain/payment/return-from-authentication';
 
 export const CHECKOUT_SESSIONS_GROUP = 'payment-orchestrator.checkout-sessions';
 

@@ -1,4 +1,4 @@
-import type { ProcessorAccountPolicy } from '../domain/ports';
+import type { ProcessorAccountPolicy } from '../domain/processor-accounts/processor-account-ports';
 import { maskedHint } from '../domain/processor-accounts/processor-account';
 import type { ProcessorPlugins } from './processor-plugin';
 

@@ -1,6 +1,6 @@
 import { destinationPattern, hostMatches, urlMatchesDestination, type ProcessorDestination } from '@vaultline/contracts';
 import { ForbiddenError, type Mode } from '@vaultline/core';
-import type { ProcessorDestinationCheck } from '../domain/ports';
+import type { ProcessorDestinationCheck } from '../domain/processor-accounts/processor-account-ports';
 import type { ProcessorPlugins } from './processor-plugin';
 
 /** Every destination the plugins carry (their entries of the catalog in libs/contracts, which the forwarder allows as well). */

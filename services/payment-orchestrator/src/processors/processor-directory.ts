@@ -1,5 +1,7 @@
-import type { CaptureOutcome, RefundOutcome, Clock, ProcessorAccountRepository, ProcessorConnection, ProcessorDirectory, ProcessorNotificationRepository, Processors, SecretSealer } from '../domain/ports';
-import { openCredentials } from '../domain/manage-processor-accounts';
+import type { CaptureOutcome, RefundOutcome, ProcessorConnection, ProcessorDirectory, Processors } from '../domain/processing/processor-port';
+import type { Clock } from '@vaultline/core';
+import type { ProcessorAccountRepository, ProcessorNotificationRepository, SecretSealer } from '../domain/processor-accounts/processor-account-ports';
+import { openCredentials } from '../domain/processor-accounts/manage-processor-accounts';
 import type { ProcessorPlugins } from './processor-plugin';
 import type { ProcessorTransport } from './processor-transport';
 

@@ -1,9 +1,9 @@
 import type { z } from 'zod';
 import type { ProcessorDestination } from '@vaultline/contracts';
 import type { Clock } from '@vaultline/core';
-import type { CaptureOutcome, RefundOutcome, ProcessorCapabilities, ProcessorConnection } from '../domain/ports';
+import type { CaptureOutcome, RefundOutcome, ProcessorCapabilities, ProcessorConnection } from '../domain/processing/processor-port';
 import type { ProcessorAccountSettings } from '../domain/processor-accounts/processor-account';
-import type { NotificationReceipt, VerifiedItem } from '../domain/receive-processor-notification';
+import type { NotificationReceipt, VerifiedItem } from '../domain/processor-accounts/receive-processor-notification';
 import type { ProcessorTransport } from './processor-transport';
 
 export interface ProcessorContext {

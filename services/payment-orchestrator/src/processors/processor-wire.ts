@@ -1,5 +1,5 @@
 import type { CaptureMode } from '../domain/flows/flow';
-import type { ProcessorPayment } from '../domain/ports';
+import type { ProcessorPayment } from '../domain/processing/processor-port';
 
 /**
  * A request a real processor's mapper builds (pure). The plugin's client sends it: through the forwarder

@@ -1,6 +1,6 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
-import type { CaptureOutcome } from '../../src/domain/ports';
+import type { CaptureOutcome } from '../../src/domain/processing/processor-port';
 import { accountOptionsSchema } from '../../src/processors/account-plugin';
 import type { AccountProcessorPlugin } from '../../src/processors/processor-plugin';
 import { authorizationInput, sendMapped } from '../../src/processors/processor-transport';

@@ -1,7 +1,7 @@
 import { ConflictError, ForbiddenError, NotFoundError, type Scope } from '@vaultline/core';
 import type { Page, PageRequest } from '@vaultline/store';
 import { PaymentNotFound } from '../payment/payment-errors';
-import type { PaymentRepository } from '../ports';
+import type { PaymentRepository } from '../payment/payment-ports';
 import type { Dispute, DisputeReason, DisputeStatus } from './dispute';
 import type { DisputeRepository } from './dispute-ports';
 import type { RecordDispute } from './record-dispute';

@@ -1,6 +1,9 @@
 import { isUuid, newId, scopeOf, scopeOfDocument, type Mode } from '@vaultline/core';
 import { ConcurrentModificationError, DuplicateKeyError } from '@vaultline/store';
-import type { Clock, PaymentRepository, ProcessorNotificationRepository, TransactionRunner } from '../ports';
+import type { Clock } from '@vaultline/core';
+import type { PaymentRepository } from '../payment/payment-ports';
+import type { ProcessorNotificationRepository } from '../processor-accounts/processor-account-ports';
+import type { TransactionRunner } from '@vaultline/store';
 import type { ProcessorNotificationRecord } from '../processor-accounts/processor-notification';
 import { applyDisputeSignal, type Dispute, type DisputeSignal } from './dispute';
 import { disputeEvents } from './dispute-events';

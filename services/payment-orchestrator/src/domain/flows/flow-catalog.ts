@@ -1,5 +1,5 @@
 import type { Scope } from '@vaultline/core';
-import type { FlowMatrixRepository, FlowRepository } from '../ports';
+import type { FlowMatrixRepository, FlowRepository } from './flow-ports';
 import type { FlowDecision } from '../payment/payment';
 import { builtInFlow, FlowNotFound, type Flow } from './flow';
 import { EMPTY_MATRIX, chooseFlow, type FlowMatrix, type PaymentFacts } from './flow-matrix';

@@ -1,8 +1,8 @@
 import { ValidationError } from '@vaultline/core';
-import { isCurrencyCode } from '../currency';
+import { isCurrencyCode } from '../payment/currency';
 import type { UseCase } from '../payment/payment';
 import { DEFAULT_FLOW, type Flow, processorsOf } from './flow';
-import type { Processors } from '../ports';
+import type { ProcessorLookup } from '../processing/processor-lookup';
 
 export interface RuleConditions {
   use_case?: UseCase[];
@@ -93,7 +93,7 @@ const isAmount = (value: unknown): value is number => typeof value === 'number' 
 export function validateFlowMatrix(
   input: { default_flow: string; rules: Array<{ name: string; when: Record<string, unknown>; flow: string }> },
   flowNamed: (name: string) => Flow | undefined,
-  processors: Processors,
+  processors: ProcessorLookup,
 ): Omit<FlowMatrix, 'version' | 'updated_at'> {
   const checkFlow = (name: string, fail: (detail: string, code: string) => ValidationError): void => {
     const flow = flowNamed(name);

@@ -1,5 +1,5 @@
 import { AppError, ValidationError } from '@vaultline/core';
-import type { Processors } from '../ports';
+import type { ProcessorLookup } from '../processing/processor-lookup';
 import { DEFAULT_THREE_DS, THREE_DS_SETTINGS, type ThreeDsSetting } from '../payment/authentication';
 
 export type StepKind = 'risk' | 'authentication_3ri' | 'authorization' | 'capture';
@@ -67,13 +67,13 @@ export function stepOf(flow: Flow, kind: StepKind): FlowStep | undefined {
 }
 
 /** The processors that may authorize the flow's payments: the authorization step's, then its fallbacks. */
-function authorizers(flow: Flow, processors: Processors) {
+function authorizers(flow: Flow, processors: ProcessorLookup) {
   const step = stepOf(flow, 'authorization');
   return step ? [step.processor, ...step.fallback].map((id) => processors.get(id)).filter((p) => p !== undefined) : [];
 }
 
 /** Whether each processor that may authorize marks a merchant-initiated payment as unscheduled (else it is sent as recurring). */
-export function declaresExplicitUnscheduled(flow: Flow, processors: Processors): boolean {
+export function declaresExplicitUnscheduled(flow: Flow, processors: ProcessorLookup): boolean {
   return authorizers(flow, processors).every((processor) => processor.capabilities.explicitUnscheduledMit);
 }
 
@@ -81,7 +81,7 @@ export function declaresExplicitUnscheduled(flow: Flow, processors: Processors):
  * Whether a payment with a stored card asks the consumer for its security code: a real processor
  * (Adyen, Checkout.com) authorizes a consumer-present payment with it; the simulator needs none.
  */
-export function needsSecurityCode(flow: Flow, processors: Processors): boolean {
+export function needsSecurityCode(flow: Flow, processors: ProcessorLookup): boolean {
   return authorizers(flow, processors).some((processor) => processor.id !== 'simulator');
 }
 
@@ -118,7 +118,7 @@ const CAPABILITY_OF: Record<StepKind, 'risk' | 'authentication3ri' | 'authorize'
  * comes after it, each step's processors exist and can do the step, and a capture goes to the
  * processor that authorized (so the capture step names the authorization's processor).
  */
-export function validateFlow(flow: Flow, processors: Processors): void {
+export function validateFlow(flow: Flow, processors: ProcessorLookup): void {
   const steps = flow.steps;
   const authorizations = steps.filter((s) => s.kind === 'authorization').length;
   if (authorizations !== 1) throw new ValidationError('steps', 'A flow has exactly one authorization step.', 'invalid_flow');
@@ -152,7 +152,7 @@ export function validateFlow(flow: Flow, processors: Processors): void {
 }
 
 /** three_ds belongs to the authorization step; `always` asks a challenge of every processor of the step, so each must run 3-D Secure. */
-function validateThreeDs(step: FlowStep, field: string, processors: Processors): void {
+function validateThreeDs(step: FlowStep, field: string, processors: ProcessorLookup): void {
   if (step.three_ds === undefined) return;
   if (!THREE_DS_SETTINGS.includes(step.three_ds)) throw new ValidationError(`${field}.three_ds`, `three_ds is one of ${THREE_DS_SETTINGS.join(', ')}.`, 'invalid_flow');
   if (step.kind !== 'authorization') throw new ValidationError(`${field}.three_ds`, 'Only the authorization step takes three_ds.', 'invalid_flow');

@@ -12,7 +12,7 @@ import {
   domainEvent,
   type DomainEvent,
 } from '@vaultline/contracts';
-import type { EarlierPayment } from './earlier-payment';
+import { earlierEventData, shownUseCaseOf } from '../earlier/earlier-payment';
 import type { Payment, PaymentStatus } from './payment';
 import type { AuthenticationResult } from './authentication';
 
@@ -31,7 +31,7 @@ function paymentData(payment: Payment): EventData<typeof paymentProcessingV1> {
     status: payment.status,
     amount: { ...payment.amount },
     currency_code: payment.currency_code,
-    use_case: payment.earlier?.use_case ?? payment.use_case,
+    use_case: shownUseCaseOf(payment),
     reference: payment.reference,
     credential_id: payment.credential_id,
     initial_payment_id: payment.initial_payment_id,
@@ -39,7 +39,7 @@ function paymentData(payment: Payment): EventData<typeof paymentProcessingV1> {
     failure_reason: payment.failure_reason,
     masked_account_number: payment.source?.masked_account_number ?? null,
     ...(payment.status === 'canceled' ? { cancellation_reason: payment.cancellation?.reason ?? null } : {}),
-    ...(payment.earlier ? earlierData(payment.earlier) : {}),
+    ...(payment.earlier ? earlierEventData(payment.earlier) : {}),
     ...(payment.authentication ? { authentication: authenticationData(payment.authentication) } : {}),
   };
 }
@@ -63,9 +63,6 @@ export function paymentActionRequiredEvent(payment: Payment, at: Date): DomainEv
   });
 }
 
-function earlierData(earlier: EarlierPayment) {
-  return { interface: 'earlier' as const, customer_id: earlier.customer?.id ?? null, payment_method_id: earlier.payment_method?.id ?? earlier.payment_method_id };
-}
 
 /**
  * The event of the move that put the payment in its current status (payment.<status>). `canceling` has

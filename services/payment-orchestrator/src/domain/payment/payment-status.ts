@@ -17,7 +17,7 @@ export const TRANSITIONS: Readonly<Record<PaymentStatus, readonly PaymentStatus[
   capturing: ['captured', 'failed'],
   captured: [],
   // Only a capture reported failed and then succeeded after all (a processor's own recapture): see
-  // domain/settle-late-capture.ts, the one caller that makes this move.
+  // domain/payment/settle-late-capture.ts, the one caller that makes this move.
   failed: ['captured'],
   canceling: ['canceled', 'authorized'],
   canceled: [],

@@ -1,30 +1,18 @@
 import type { StoredCardOffer } from '@vaultline/contracts';
 import type { Flow, StepKind } from '../flows/flow';
-import type { EarlierPayment } from './earlier-payment';
+import { shownUseCaseOf, type EarlierPayment } from '../earlier/earlier-payment';
 import type { AuthenticationResult, BrowserInfo, PendingAuthentication } from './authentication';
+import type { CardSource } from './card-source';
+import { isConsumerPresent, type UseCase } from './use-case';
+
+export type { CardSource } from './card-source';
+export { CONSUMER_PRESENT_USE_CASES, isConsumerPresent, type UseCase } from './use-case';
 
 export type PaymentStatus = 'processing' | 'authorized' | 'capturing' | 'captured' | 'failed' | 'canceling' | 'canceled';
 export type CancellationReason = 'requested_by_merchant' | 'authorization_expired';
-export type UseCase = 'ONE_OFF' | 'RECURRING' | 'UNSCHEDULED' | 'SUBSEQUENT_RECURRING' | 'SUBSEQUENT_UNSCHEDULED';
 export type AuthenticationPreference = 'NO_3RI' | 'TRY_3RI' | 'REQUIRE_3RI';
 export type { Mode } from '@vaultline/core';
 import type { Mode } from '@vaultline/core';
-
-export const CONSUMER_PRESENT_USE_CASES: readonly UseCase[] = ['ONE_OFF', 'RECURRING', 'UNSCHEDULED'];
-
-export function isConsumerPresent(useCase: UseCase): boolean {
-  return CONSUMER_PRESENT_USE_CASES.includes(useCase);
-}
-
-/** What a payment shows of the card: display data only, never the number or the security code. */
-export interface CardSource {
-  type: 'card';
-  cardholder_name: string | null;
-  expiry_month: number;
-  expiry_year: number;
-  masked_account_number: string;
-  pan_type: 'FPAN';
-}
 
 export interface CheckoutSessionRef {
   id: string;
@@ -56,7 +44,7 @@ export interface PendingCapture {
   amount: number;
   reference: string | null;
   processor_reference: string | null;
-  /** Ambiguous answers (timeout, 5xx) so far: the capture is sent again with the same idempotency key (domain/capture-retry.ts). */
+  /** Ambiguous answers (timeout, 5xx) so far: the capture is sent again with the same idempotency key (domain/payment/capture-retry.ts). */
   ambiguous_attempts?: number;
 }
 
@@ -211,5 +199,5 @@ export function refundableAmount(payment: Pick<Payment, 'amount' | 'refunds_pend
 
 /** The search fields a payment is written with (recomputed on every write, so they always match the payment). */
 export function searchFieldsOf(payment: Pick<Payment, 'earlier' | 'use_case'>): Pick<Payment, 'customer_id' | 'shown_use_case'> {
-  return { customer_id: payment.earlier?.customer?.id ?? null, shown_use_case: payment.earlier?.use_case ?? payment.use_case };
+  return { customer_id: payment.earlier?.customer?.id ?? null, shown_use_case: shownUseCaseOf(payment) };
 }

@@ -1,4 +1,4 @@
-import type { EarlierPayment } from './earlier-payment';
+import type { EarlierPayment } from '../earlier/earlier-payment';
 import type { UseCase } from './payment';
 import { storedCredentialOf, type StoredCredential } from './stored-credential';
 

@@ -1,8 +1,12 @@
 import { isUuid, type Scope, scopeOfDocument } from '@vaultline/core';
 import { ConcurrentModificationError, type UnitOfWork } from '@vaultline/store';
-import { processorPayment } from '../advance-payment';
+import { processorPayment } from '../payment/advance-payment';
 import type { Payment } from '../payment/payment';
-import type { Clock, PaymentRepository, ProcessorDirectory, RefundOutcome, RefundRepository, TransactionRunner } from '../ports';
+import type { Clock } from '@vaultline/core';
+import type { PaymentRepository } from '../payment/payment-ports';
+import type { ProcessorDirectory, RefundOutcome } from '../processing/processor-port';
+import type { RefundRepository } from './refund-ports';
+import type { TransactionRunner } from '@vaultline/store';
 import { settleRefund, type Refund } from './refund';
 import { refundEvent } from './refund-events';
 

@@ -3,8 +3,11 @@ import { ConcurrentModificationError } from '@vaultline/store';
 import { stepOf } from '../flows/flow';
 import { refundableAmount, type Payment } from '../payment/payment';
 import { CurrencyMismatch, PaymentNotFound } from '../payment/payment-errors';
-import { idOf, rememberRequest, type PaymentRequestKey, type PaymentRequestPorts } from '../payment-requests';
-import type { Clock, PaymentRepository, RefundRepository, TransactionRunner } from '../ports';
+import { idOf, rememberRequest, type PaymentRequestKey, type PaymentRequestPorts } from '../payment/payment-requests';
+import type { Clock } from '@vaultline/core';
+import type { PaymentRepository } from '../payment/payment-ports';
+import type { RefundRepository } from './refund-ports';
+import type { TransactionRunner } from '@vaultline/store';
 import { AmountExceedsRefundable, RefundNotAllowed, type Refund, type RefundReason } from './refund';
 import { refundEvent } from './refund-events';
 

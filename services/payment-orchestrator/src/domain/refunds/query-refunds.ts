@@ -1,7 +1,8 @@
 import type { Scope } from '@vaultline/core';
 import type { Page, PageRequest } from '@vaultline/store';
 import { PaymentNotFound } from '../payment/payment-errors';
-import type { PaymentRepository, RefundRepository, RefundSearch } from '../ports';
+import type { PaymentRepository } from '../payment/payment-ports';
+import type { RefundRepository, RefundSearch } from './refund-ports';
 import { RefundNotFound, type Refund } from './refund';
 
 export type GetRefund = (scope: Scope, refundId: string) => Promise<Refund>;

@@ -1,4 +1,4 @@
-import type { ProcessorConnection } from '../../domain/ports';
+import type { ProcessorConnection } from '../../domain/processing/processor-port';
 import { authorizationInput, sendMapped, type ProcessorTransport } from '../processor-transport';
 import { redirectOfResume, actionRequired } from '../three-ds-wire';
 import type { AdyenCredentials } from './adyen.account';

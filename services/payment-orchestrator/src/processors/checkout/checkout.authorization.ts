@@ -1,4 +1,4 @@
-import type { ProcessorConnection } from '../../domain/ports';
+import type { ProcessorConnection } from '../../domain/processing/processor-port';
 import { authorizationInput, sendMapped, type ProcessorTransport } from '../processor-transport';
 import type { CheckoutCredentials } from './checkout.account';
 import { toCheckoutPaymentRequest } from './checkout.mapper';

@@ -1,7 +1,7 @@
 import { CHECKOUT_TEST_CARDS, startCheckoutStandIn, type CheckoutStandIn } from '../../../../../test-e2e/support/checkout-stand-in';
 import { answerIssuerChallenge } from '../../../../../test-e2e/support/issuer-challenge-page';
 import { placeholderTransport } from '../../../test/support/placeholder-transport';
-import type { CaptureOutcome } from '../../domain/ports';
+import type { CaptureOutcome } from '../../domain/processing/processor-port';
 import type { ProcessorContractCases } from '../processor.contract';
 import { checkout } from '.';
 import { fromCheckoutWebhook, verifyCheckoutWebhook } from './checkout.webhook';

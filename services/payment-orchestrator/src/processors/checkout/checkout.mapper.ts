@@ -1,4 +1,4 @@
-import type { CaptureOutcome, ProcessorPayment, RefundOutcome, StepOutcome } from '../../domain/ports';
+import type { CaptureOutcome, ProcessorPayment, RefundOutcome, StepOutcome } from '../../domain/processing/processor-port';
 import { CARD_PLACEHOLDERS, field, isMerchantInitiated, text, transportOutcome, type AuthorizationInput, type ProcessorHttpRequest, type ProcessorHttpResponse } from '../processor-wire';
 import type { CheckoutCredentials } from './checkout.account';
 

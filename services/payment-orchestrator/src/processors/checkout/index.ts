@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { ProcessorConnection } from '../../domain/ports';
+import type { ProcessorConnection } from '../../domain/processing/processor-port';
 import { accountOptionsSchema, REAL_PROCESSOR_CAPABILITIES } from '../account-plugin';
 import { destinationsOf } from '@vaultline/contracts';
 import type { AccountProcessorPlugin } from '../processor-plugin';

@@ -1,6 +1,6 @@
 import { destinationsOf } from '@vaultline/contracts';
 import type { z } from 'zod';
-import type { ProcessorConnection } from '../../domain/ports';
+import type { ProcessorConnection } from '../../domain/processing/processor-port';
 import { accountOptionsSchema } from '../account-plugin';
 import type { AccountProcessorPlugin } from '../processor-plugin';
 import { authorizationInput, sendMapped } from '../processor-transport';

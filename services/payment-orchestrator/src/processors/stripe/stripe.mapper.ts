@@ -1,5 +1,5 @@
 import type { AuthenticationResult } from '../../domain/payment/authentication';
-import type { AuthorizationOutcome, CaptureOutcome, ProcessorPayment, RefundOutcome, StepOutcome } from '../../domain/ports';
+import type { AuthorizationOutcome, CaptureOutcome, ProcessorPayment, RefundOutcome, StepOutcome } from '../../domain/processing/processor-port';
 import type { RefundReason } from '../../domain/refunds/refund';
 import { CARD_PLACEHOLDERS, field, isMerchantInitiated, text, transportOutcome, type AuthorizationInput, type ProcessorHttpRequest, type ProcessorHttpResponse } from '../processor-wire';
 import type { StripeCredentials } from './stripe.account';

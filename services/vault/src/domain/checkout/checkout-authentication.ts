@@ -11,14 +11,6 @@ import { CheckoutSessionNotFound, framingOriginsOf, type CheckoutSessionRecord }
  * policy can name the issuer's origin for a form), and they come back to the session's return route, which
  * passes the return parameters the processor named (and nothing else) to the orchestrator.
  */
-export interface SessionAuthentication {
-  action: ConsumerAction;
-  /** required: the consumer is to go (or is away); returned: back, the orchestrator resumes the payment. */
-  state: 'required' | 'returned';
-  requested_at: string;
-  returned_at: string | null;
-}
-
 /** The longest value of a return parameter passed on (Adyen's redirectResult is a few kilobytes). */
 const MAX_PARAMETER_LENGTH = 8_192;
 

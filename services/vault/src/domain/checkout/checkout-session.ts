@@ -1,7 +1,15 @@
-import type { StoredCardOffer } from '@vaultline/contracts';
+import type { ConsumerAction, StoredCardOffer } from '@vaultline/contracts';
 import { AppError, NotFoundError } from '@vaultline/core';
 import type { ScopedDocument } from '@vaultline/store';
-import type { SessionAuthentication } from './checkout-authentication';
+
+/** A consumer sent to authenticate (3-D Secure, checkout-authentication.ts): where to, and whether they came back. */
+export interface SessionAuthentication {
+  action: ConsumerAction;
+  /** required: the consumer is to go (or is away); returned: back, the orchestrator resumes the payment. */
+  state: 'required' | 'returned';
+  requested_at: string;
+  returned_at: string | null;
+}
 
 export type PaymentProgress = 'processing' | 'authorized' | 'capturing' | 'captured' | 'failed' | 'canceled';
 

@@ -1,8 +1,10 @@
 import { newId , type Scope } from '@vaultline/core';
 import type { Page, PageRequest } from '@vaultline/store';
-import { CustomerNotFound, type Customer } from './customers/customer';
-import { PaymentMethodNotFound, PaymentMethodRevoked, type PaymentMethod } from './customers/payment-method';
-import type { Clock, CustomerRepository, PaymentMethodRepository, TransactionRunner } from './ports';
+import { CustomerNotFound, type Customer } from './customer';
+import { PaymentMethodNotFound, PaymentMethodRevoked, type PaymentMethod } from './payment-method';
+import type { Clock } from '@vaultline/core';
+import type { CustomerRepository, PaymentMethodRepository } from './customer-ports';
+import type { TransactionRunner } from '@vaultline/store';
 
 export interface ManageCustomersPorts {
   customers: CustomerRepository;

@@ -1,8 +1,8 @@
 import type { UnitOfWork } from '@vaultline/store';
-import type { PaymentMethod } from './customers/payment-method';
-import { shownPaymentMethod, storedCardOf } from './payment/earlier-payment';
-import type { Payment } from './payment/payment';
-import type { PaymentMethodRepository } from './ports';
+import type { PaymentMethod } from './payment-method';
+import { shownPaymentMethod, storedCardOf } from '../earlier/earlier-payment';
+import type { Payment } from '../payment/payment';
+import type { PaymentMethodRepository } from './customer-ports';
 
 export type StorePaymentMethod = (uow: UnitOfWork, payment: Payment, now: Date) => Payment;
 

@@ -1,12 +1,13 @@
 import type { Scope } from '@vaultline/core';
 import type { UnitOfWork } from '@vaultline/store';
-import { decideFlow, type FlowCatalogPorts } from './flows/flow-catalog';
-import { usesSimulator } from './flows/flow';
-import { securityCodeExpiresAt, type Payment } from './payment/payment';
-import { paymentMovedEvent } from './payment/payment-events';
-import { movePayment } from './payment/payment-status';
-import type { Clock, PaymentRepository } from './ports';
-import type { BrowserInfo } from './payment/authentication';
+import { decideFlow, type FlowCatalogPorts } from '../flows/flow-catalog';
+import { usesSimulator } from '../flows/flow';
+import { securityCodeExpiresAt, type Payment } from './payment';
+import { paymentMovedEvent } from './payment-events';
+import { movePayment } from './payment-status';
+import type { Clock } from '@vaultline/core';
+import type { PaymentRepository } from './payment-ports';
+import type { BrowserInfo } from './authentication';
 
 export interface CompleteCheckoutSessionPorts extends FlowCatalogPorts {
   payments: PaymentRepository;

@@ -1,8 +1,8 @@
 import { isUuid, type Scope } from '@vaultline/core';
-import type { ProcessorNotificationRecord } from './processor-accounts/processor-notification';
+import type { ProcessorNotificationRecord } from '../processor-accounts/processor-notification';
 import type { VoidSettlement } from './cancel-payment';
-import type { Payment } from './payment/payment';
-import type { Refund } from './refunds/refund';
+import type { Payment } from './payment';
+import type { Refund } from '../refunds/refund';
 
 export interface AfterSaleNotificationPorts {
   settleVoid: (scope: Scope, paymentId: string, authorizationReference: string, settlement: VoidSettlement) => Promise<Payment | null>;

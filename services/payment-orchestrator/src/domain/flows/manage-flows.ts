@@ -1,8 +1,11 @@
 import { DuplicateKeyError } from '@vaultline/store';
-import { BUILT_IN_FLOWS, builtInFlow, FlowExists, FlowLimitReached, FlowNotFound, MAX_FLOWS_PER_MERCHANT, validateFlow, withThreeDsDefault, type Flow, type FlowStep } from './flows/flow';
-import { currentMatrix, findFlow } from './flows/flow-catalog';
-import { chooseFlow, validateFlowMatrix, type FlowChoice, type FlowMatrix, type PaymentFacts } from './flows/flow-matrix';
-import type { Clock, FlowMatrixRepository, FlowRepository, ProcessorDirectory, TransactionRunner } from './ports';
+import { BUILT_IN_FLOWS, builtInFlow, FlowExists, FlowLimitReached, FlowNotFound, MAX_FLOWS_PER_MERCHANT, validateFlow, withThreeDsDefault, type Flow, type FlowStep } from './flow';
+import { currentMatrix, findFlow } from './flow-catalog';
+import { chooseFlow, validateFlowMatrix, type FlowChoice, type FlowMatrix, type PaymentFacts } from './flow-matrix';
+import type { Clock } from '@vaultline/core';
+import type { FlowMatrixRepository, FlowRepository } from './flow-ports';
+import type { ProcessorDirectory } from '../processing/processor-port';
+import type { TransactionRunner } from '@vaultline/store';
 import { ConflictError, type Scope } from '@vaultline/core';
 
 export interface ManageFlowsPorts {

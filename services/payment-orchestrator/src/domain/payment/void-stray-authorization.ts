@@ -1,8 +1,11 @@
 import { AppError, newId , type Scope } from '@vaultline/core';
 import { ConcurrentModificationError, DuplicateKeyError } from '@vaultline/store';
 import { processorPayment } from './advance-payment';
-import { effectiveTime, isFinal, type Payment } from './payment/payment';
-import type { Clock, PaymentRepository, ProcessorDirectory, TransactionRepository, TransactionRunner } from './ports';
+import { effectiveTime, isFinal, type Payment } from './payment';
+import type { Clock } from '@vaultline/core';
+import type { PaymentRepository, TransactionRepository } from './payment-ports';
+import type { ProcessorDirectory } from '../processing/processor-port';
+import type { TransactionRunner } from '@vaultline/store';
 
 export interface VoidStrayAuthorizationPorts {
   payments: PaymentRepository;

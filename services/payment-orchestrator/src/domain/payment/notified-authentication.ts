@@ -1,8 +1,10 @@
 import type { Scope } from '@vaultline/core';
 import { ConcurrentModificationError } from '@vaultline/store';
-import { MAX_RETURN_PARAMETER_LENGTH } from './payment/authentication';
-import { recordReturn } from './payment/consumer-authentication';
-import type { Clock, PaymentRepository, TransactionRunner } from './ports';
+import { MAX_RETURN_PARAMETER_LENGTH } from './authentication';
+import { recordReturn } from './consumer-authentication';
+import type { Clock } from '@vaultline/core';
+import type { PaymentRepository } from './payment-ports';
+import type { TransactionRunner } from '@vaultline/store';
 
 export interface NotifiedAuthenticationPorts {
   payments: PaymentRepository;

@@ -1,12 +1,12 @@
 import { newId , type Scope } from '@vaultline/core';
-import { calendarDay, nextChargeAllowedAt } from './credentials/credential';
-import { decideFlow, type FlowCatalogPorts } from './flows/flow-catalog';
-import { declaresExplicitUnscheduled, stepOf } from './flows/flow';
-import { earlierUseCaseOf, type EarlierPayment } from './payment/earlier-payment';
-import { MandateFirstPayment } from './customers/payment-method';
+import { calendarDay, nextChargeAllowedAt } from '../credentials/credential';
+import { decideFlow, type FlowCatalogPorts } from '../flows/flow-catalog';
+import { declaresExplicitUnscheduled, stepOf } from '../flows/flow';
+import { earlierUseCaseOf, type EarlierPayment } from '../earlier/earlier-payment';
+import { MandateFirstPayment } from '../customers/payment-method';
 import { assertModeAllowed, newProgress } from './create-payment';
-import type { AuthenticationPreference, Mode, Payment } from './payment/payment';
-import { paymentMovedEvent } from './payment/payment-events';
+import type { AuthenticationPreference, Mode, Payment } from './payment';
+import { paymentMovedEvent } from './payment-events';
 import {
   AmountExceedsInitial,
   AuthenticationNotConfigured,
@@ -16,9 +16,13 @@ import {
   PaymentNotFound,
   RecurringFrequencyNotRespected,
   UseCaseMismatch,
-} from './payment/payment-errors';
+} from './payment-errors';
 import { paymentOfEarlierRequest, rememberRequest, type PaymentRequestKey, type PaymentRequestPorts } from './payment-requests';
-import type { Clock, CredentialRepository, PaymentRepository, ProcessorDirectory, TransactionRunner } from './ports';
+import type { Clock } from '@vaultline/core';
+import type { CredentialRepository } from '../credentials/credential-ports';
+import type { PaymentRepository } from './payment-ports';
+import type { ProcessorDirectory } from '../processing/processor-port';
+import type { TransactionRunner } from '@vaultline/store';
 
 export interface CreateSubsequentPaymentPorts extends FlowCatalogPorts, PaymentRequestPorts {
   payments: PaymentRepository;

@@ -1,8 +1,10 @@
 import type { Scope } from '@vaultline/core';
 import { createHash } from 'node:crypto';
 import { ConcurrentModificationError, type UnitOfWork } from '@vaultline/store';
-import type { Mode, Payment } from './payment/payment';
-import type { Clock, PaymentRepository, TransactionRunner } from './ports';
+import type { Mode, Payment } from './payment';
+import type { Clock } from '@vaultline/core';
+import type { PaymentRepository } from './payment-ports';
+import type { TransactionRunner } from '@vaultline/store';
 
 /**
  * The merchant's Idempotency-Key on a payment request (creation, subsequent, capture), as the gateway

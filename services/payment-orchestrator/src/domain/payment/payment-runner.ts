@@ -1,7 +1,8 @@
 import type { Scope } from '@vaultline/core';
 import type { Logger } from '@vaultline/logger';
 import type { AdvancePayment } from './advance-payment';
-import type { Clock, PaymentRepository } from './ports';
+import type { Clock } from '@vaultline/core';
+import type { PaymentRepository } from './payment-ports';
 
 export interface PaymentRunnerOptions {
   payments: PaymentRepository;

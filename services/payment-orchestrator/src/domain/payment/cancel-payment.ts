@@ -1,13 +1,17 @@
 import { newId, type Scope, scopeOfDocument } from '@vaultline/core';
 import { ConcurrentModificationError, type UnitOfWork } from '@vaultline/store';
 import { processorPayment } from './advance-payment';
-import { stepOf } from './flows/flow';
-import { isConsumerPresent, type CancellationReason, type Payment, type ProcessorTransaction } from './payment/payment';
-import { paymentMovedEvent } from './payment/payment-events';
-import { CancelNotAllowed, PaymentNotFound } from './payment/payment-errors';
-import { movePayment } from './payment/payment-status';
+import { stepOf } from '../flows/flow';
+import { isConsumerPresent, type CancellationReason, type Payment, type ProcessorTransaction } from './payment';
+import { paymentMovedEvent } from './payment-events';
+import { CancelNotAllowed, PaymentNotFound } from './payment-errors';
+import { movePayment } from './payment-status';
 import { paymentOfEarlierRequest, rememberRequest, type PaymentRequestKey, type PaymentRequestPorts } from './payment-requests';
-import type { Clock, PaymentRepository, ProcessorDirectory, StepOutcome, TransactionRepository, TransactionRunner } from './ports';
+import type { Clock } from '@vaultline/core';
+import type { PaymentRepository, TransactionRepository } from './payment-ports';
+import type { ProcessorDirectory, StepOutcome } from '../processing/processor-port';
+import type { TransactionRunner } from '@vaultline/store';
+import { shownUseCaseOf } from '../earlier/earlier-payment';
 
 export interface CancelPaymentPorts extends PaymentRequestPorts {
   payments: PaymentRepository;
@@ -197,7 +201,7 @@ function voidTransaction(payment: Payment, sequence: number, settlement: VoidSet
     amount: payment.amount.authorized ?? payment.amount.requested,
     // The authorization released, as for a stray authorization's void.
     processor_reference: payment.progress.authorization_reference,
-    use_case: payment.earlier?.use_case ?? payment.use_case,
+    use_case: shownUseCaseOf(payment),
     created_at: at.toISOString(),
   };
 }

@@ -1,16 +1,21 @@
 import { newId , type Scope, scopeOfDocument } from '@vaultline/core';
 import { ConcurrentModificationError, type UnitOfWork } from '@vaultline/store';
-import type { Credential } from './credentials/credential';
-import { stepOf, threeDsOf, type FlowStep } from './flows/flow';
-import { effectiveTime, isConsumerPresent, isFinal, isSecurityCodeAvailable, type Payment, type PendingCapture, type ProcessorTransaction } from './payment/payment';
+import type { Credential } from '../credentials/credential';
+import { stepOf, threeDsOf, type FlowStep } from '../flows/flow';
+import { effectiveTime, isConsumerPresent, isFinal, isSecurityCodeAvailable, type Payment, type PendingCapture, type ProcessorTransaction } from './payment';
 import { CAPTURE_SETTLEMENT_RECHECK_MS, captureRetryDelayMs } from './capture-retry';
-import { paymentActionRequiredEvent, paymentMovedEvent } from './payment/payment-events';
-import { AUTHENTICATION_FAILURES, type ActionRequiredOutcome } from './payment/authentication';
-import { awaitingConsumer, canAwaitConsumer, consumerAuthenticationOf, failedBeforeAuthorization, isAbandoned, keptAfterAuthorization, ranAuthentication } from './payment/consumer-authentication';
+import { paymentActionRequiredEvent, paymentMovedEvent } from './payment-events';
+import { AUTHENTICATION_FAILURES, type ActionRequiredOutcome } from './authentication';
+import { awaitingConsumer, canAwaitConsumer, consumerAuthenticationOf, failedBeforeAuthorization, isAbandoned, keptAfterAuthorization, ranAuthentication } from './consumer-authentication';
 import type { DomainEvent } from '@vaultline/contracts';
-import { movePayment } from './payment/payment-status';
-import { storedCredentialOf } from './payment/stored-credential';
-import type { AuthorizationOutcome, CaptureOutcome, Clock, CredentialRepository, PaymentRepository, ProcessorConnection, ProcessorDirectory, ProcessorPayment, Processors, StepOutcome, TransactionRepository, TransactionRunner } from './ports';
+import { movePayment } from './payment-status';
+import { storedCredentialOf } from './stored-credential';
+import type { AuthorizationOutcome, CaptureOutcome, ProcessorConnection, ProcessorDirectory, ProcessorPayment, Processors, StepOutcome } from '../processing/processor-port';
+import type { Clock } from '@vaultline/core';
+import type { CredentialRepository } from '../credentials/credential-ports';
+import type { PaymentRepository, TransactionRepository } from './payment-ports';
+import type { TransactionRunner } from '@vaultline/store';
+import { shownUseCaseOf } from '../earlier/earlier-payment';
 
 export interface AdvancePaymentPorts {
   payments: PaymentRepository;
@@ -140,7 +145,7 @@ function transactionOf(payment: Payment, attempt: StepResult['attempts'][number]
     failure_reason: outcome.status === 'succeeded' ? null : outcome.failure_reason,
     amount: attempt.amount,
     processor_reference: outcome.status === 'error' ? null : outcome.processor_reference,
-    use_case: payment.earlier?.use_case ?? payment.use_case,
+    use_case: shownUseCaseOf(payment),
     created_at: now.toISOString(),
   };
 }
@@ -383,7 +388,7 @@ async function captureStep(ports: StepPorts, payment: Payment, now: Date): Promi
     case 'failed':
       return { payment: fail(payment, outcome.failure_reason, now), attempts: attempt(outcome), credential: releaseCharge(payment) };
     case 'error':
-      // Ambiguous: the money may have moved. Never failed for it (domain/capture-retry.ts).
+      // Ambiguous: the money may have moved. Never failed for it (domain/payment/capture-retry.ts).
       return ambiguousCapture(payment, capture, outcome, now, attempt(outcome));
   }
 }

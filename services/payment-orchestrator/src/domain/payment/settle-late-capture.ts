@@ -1,10 +1,13 @@
 import { newId, type Scope } from '@vaultline/core';
 import { ConcurrentModificationError } from '@vaultline/store';
-import { paymentMovedEvent } from './payment/payment-events';
-import { movePayment } from './payment/payment-status';
-import { effectiveTime } from './payment/payment';
-import type { ProcessorNotificationRecord } from './processor-accounts/processor-notification';
-import type { Clock, PaymentRepository, TransactionRepository, TransactionRunner } from './ports';
+import { paymentMovedEvent } from './payment-events';
+import { movePayment } from './payment-status';
+import { effectiveTime } from './payment';
+import type { ProcessorNotificationRecord } from '../processor-accounts/processor-notification';
+import type { Clock } from '@vaultline/core';
+import type { PaymentRepository, TransactionRepository } from './payment-ports';
+import type { TransactionRunner } from '@vaultline/store';
+import { shownUseCaseOf } from '../earlier/earlier-payment';
 
 export interface SettleLateCapturePorts {
   payments: PaymentRepository;
@@ -49,7 +52,7 @@ export function settleLateCapture(ports: SettleLateCapturePorts): SettleLateCapt
           failure_reason: null,
           amount: capture.amount,
           processor_reference: event.capture_reference ?? event.processor_reference,
-          use_case: payment.earlier?.use_case ?? payment.use_case,
+          use_case: shownUseCaseOf(payment),
           created_at: now.toISOString(),
         });
         const captured = movePayment(

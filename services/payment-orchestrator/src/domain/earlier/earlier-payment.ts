@@ -1,5 +1,6 @@
 import type { MandateType, PaymentMethod, StoredCard } from '../customers/payment-method';
-import type { CardSource, UseCase } from './payment';
+import type { CardSource } from '../payment/card-source';
+import type { UseCase } from '../payment/use-case';
 
 /** The use cases the earlier interface names (its `use_case`). */
 export type EarlierUseCase = 'guest_payment' | 'cof_payment' | 'first_payment' | 'recurring_payment' | 'unscheduled_payment';
@@ -44,4 +45,14 @@ export function shownPaymentMethod(method: PaymentMethod): ShownPaymentMethod {
 /** A merchant-initiated payment's use case in the earlier interface's words (an unscheduled one charged as recurring says so). */
 export function earlierUseCaseOf(useCase: UseCase): EarlierUseCase {
   return useCase === 'SUBSEQUENT_UNSCHEDULED' ? 'unscheduled_payment' : 'recurring_payment';
+}
+
+/** The use case a payment shows (in events, transactions, search): the earlier interface's words for its payments. */
+export function shownUseCaseOf(payment: { use_case: UseCase; earlier?: EarlierPayment }): EarlierUseCase | UseCase {
+  return payment.earlier?.use_case ?? payment.use_case;
+}
+
+/** What a payment's events add for a payment of the earlier interface. */
+export function earlierEventData(earlier: EarlierPayment) {
+  return { interface: 'earlier' as const, customer_id: earlier.customer?.id ?? null, payment_method_id: earlier.payment_method?.id ?? earlier.payment_method_id };
 }

@@ -1,13 +1,16 @@
 import { ValidationError, newCapabilityId, newId, type Scope } from '@vaultline/core';
-import { calendarDay, type Credential } from './credentials/credential';
-import { decideFlow, type FlowCatalogPorts } from './flows/flow-catalog';
-import { usesSimulator } from './flows/flow';
-import type { EarlierPayment } from './payment/earlier-payment';
-import type { FlowDecision, Mode, Payment, StoredCardSession, UseCase } from './payment/payment';
-import { checkoutSessionOpenedEvent, paymentMovedEvent } from './payment/payment-events';
-import { SimulatorNotAllowedInLiveMode } from './payment/payment-errors';
+import { calendarDay, type Credential } from '../credentials/credential';
+import { decideFlow, type FlowCatalogPorts } from '../flows/flow-catalog';
+import { usesSimulator } from '../flows/flow';
+import type { EarlierPayment } from '../earlier/earlier-payment';
+import type { FlowDecision, Mode, Payment, StoredCardSession, UseCase } from './payment';
+import { checkoutSessionOpenedEvent, paymentMovedEvent } from './payment-events';
+import { SimulatorNotAllowedInLiveMode } from './payment-errors';
 import { paymentOfEarlierRequest, rememberRequest, type PaymentRequestKey, type PaymentRequestPorts } from './payment-requests';
-import type { Clock, CredentialRepository, PaymentRepository, TransactionRunner } from './ports';
+import type { Clock } from '@vaultline/core';
+import type { CredentialRepository } from '../credentials/credential-ports';
+import type { PaymentRepository } from './payment-ports';
+import type { TransactionRunner } from '@vaultline/store';
 
 export interface CreatePaymentPorts extends FlowCatalogPorts, PaymentRequestPorts {
   payments: PaymentRepository;

@@ -2,14 +2,17 @@ import { ConcurrentModificationError, DuplicateKeyError } from '@vaultline/store
 import { AppError, isUuid, newId, type Scope, scopeOfDocument } from '@vaultline/core';
 import type { TokenBucket, TtlStore } from '@vaultline/ttl';
 import { openCredentials } from './manage-processor-accounts';
-import type { Clock, PaymentRepository, ProcessorAccountRepository, ProcessorNotificationRepository, SecretSealer, TransactionRunner } from './ports';
-import { ProcessorAccountNotFound, type ProcessorAccount } from './processor-accounts/processor-account';
-import type { ProcessorNotificationRecord } from './processor-accounts/processor-notification';
-import type { VoidStrayAuthorization } from './void-stray-authorization';
-import type { NotifiedAuthentication } from './notified-authentication';
-import type { DisputeSignal } from './disputes/dispute';
-import type { RecordDispute } from './disputes/record-dispute';
-import type { SettleLateCapture } from './settle-late-capture';
+import type { Clock } from '@vaultline/core';
+import type { PaymentRepository } from '../payment/payment-ports';
+import type { ProcessorAccountRepository, ProcessorNotificationRepository, SecretSealer } from './processor-account-ports';
+import type { TransactionRunner } from '@vaultline/store';
+import { ProcessorAccountNotFound, type ProcessorAccount } from './processor-account';
+import type { ProcessorNotificationRecord } from './processor-notification';
+import type { VoidStrayAuthorization } from '../payment/void-stray-authorization';
+import type { NotifiedAuthentication } from '../payment/notified-authentication';
+import type { DisputeSignal } from '../disputes/dispute';
+import type { RecordDispute } from '../disputes/record-dispute';
+import type { SettleLateCapture } from '../payment/settle-late-capture';
 
 /** A notification's verdict per item, as the processor plugin gives it (verification and mapping are the plugin's). */
 export interface VerifiedEvent {

@@ -1,8 +1,8 @@
 import type { Scope } from '@vaultline/core';
 import type { Page, PageRequest } from '@vaultline/store';
-import type { Payment, ProcessorTransaction } from './payment/payment';
-import { PaymentNotFound } from './payment/payment-errors';
-import type { PaymentRepository, PaymentSearch, TransactionRepository } from './ports';
+import type { Payment, ProcessorTransaction } from './payment';
+import { PaymentNotFound } from './payment-errors';
+import type { PaymentRepository, PaymentSearch, TransactionRepository } from './payment-ports';
 
 export type GetPayment = (scope: Scope, paymentId: string) => Promise<Payment>;
 export type ListPayments = (scope: Scope, filters: PaymentSearch, page: PageRequest) => Promise<Page<Payment>>;

@@ -1,12 +1,15 @@
 import type { Scope } from '@vaultline/core';
 import { ConcurrentModificationError } from '@vaultline/store';
-import { stepOf } from './flows/flow';
-import { effectiveTime, type Payment } from './payment/payment';
-import { paymentMovedEvent } from './payment/payment-events';
-import { AlreadyCaptured, AmountExceedsAuthorized, CaptureNotAllowed, CurrencyMismatch, PartialCaptureNotSupported, PaymentNotFound } from './payment/payment-errors';
-import { movePayment } from './payment/payment-status';
+import { stepOf } from '../flows/flow';
+import { effectiveTime, type Payment } from './payment';
+import { paymentMovedEvent } from './payment-events';
+import { AlreadyCaptured, AmountExceedsAuthorized, CaptureNotAllowed, CurrencyMismatch, PartialCaptureNotSupported, PaymentNotFound } from './payment-errors';
+import { movePayment } from './payment-status';
 import { paymentOfEarlierRequest, rememberRequest, type PaymentRequestKey, type PaymentRequestPorts } from './payment-requests';
-import type { Clock, PaymentRepository, ProcessorDirectory, Processors, TransactionRunner } from './ports';
+import type { Clock } from '@vaultline/core';
+import type { PaymentRepository } from './payment-ports';
+import type { ProcessorDirectory, Processors } from '../processing/processor-port';
+import type { TransactionRunner } from '@vaultline/store';
 
 export interface CapturePaymentPorts extends PaymentRequestPorts {
   payments: PaymentRepository;

@@ -1,6 +1,9 @@
 import { newId, ValidationError , type Scope } from '@vaultline/core';
-import { processorsOf } from './flows/flow';
-import type { Clock, FlowRepository, ProcessorAccountPolicy, ProcessorAccountRepository, ProcessorDestinationCheck, SecretSealer, TransactionRunner } from './ports';
+import { processorsOf } from '../flows/flow';
+import type { Clock } from '@vaultline/core';
+import type { FlowRepository } from '../flows/flow-ports';
+import type { ProcessorAccountPolicy, ProcessorAccountRepository, ProcessorDestinationCheck, SecretSealer } from './processor-account-ports';
+import type { TransactionRunner } from '@vaultline/store';
 import {
   credentialsContext,
   DestinationNotAllowed,
@@ -11,7 +14,7 @@ import {
   type AccountProcessor,
   type ProcessorAccount,
   type ProcessorAccountSettings,
-} from './processor-accounts/processor-account';
+} from './processor-account';
 
 export interface ManageProcessorAccountsPorts {
   accounts: ProcessorAccountRepository;

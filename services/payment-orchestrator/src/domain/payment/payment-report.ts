@@ -1,7 +1,7 @@
 import { successRate, type ReportPeriod, type Scope } from '@vaultline/core';
 import { everyItem } from '@vaultline/store';
-import type { Payment } from './payment/payment';
-import type { PaymentRepository, TransactionRepository } from './ports';
+import type { Payment } from './payment';
+import type { PaymentRepository, TransactionRepository } from './payment-ports';
 
 type Outcome = 'succeeded' | 'failed' | 'pending' | 'none';
 

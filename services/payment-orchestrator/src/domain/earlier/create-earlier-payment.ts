@@ -1,15 +1,16 @@
 import { newId, ValidationError , type Scope } from '@vaultline/core';
-import type { CreatePayment } from './create-payment';
-import type { CreateSubsequentPayment } from './create-subsequent-payment';
-import { CustomerNotFound, type Customer } from './customers/customer';
-import { FirstPaymentRequired, PaymentMethodNotFound, PaymentMethodRevoked, type MandateType, type PaymentMethod } from './customers/payment-method';
-import { decideFlow, type FlowCatalogPorts } from './flows/flow-catalog';
-import { needsSecurityCode } from './flows/flow';
-import { shownPaymentMethod, type EarlierPayment, type PaymentMethodToStore } from './payment/earlier-payment';
-import type { AuthenticationPreference, Mode, Payment, StoredCardSession } from './payment/payment';
-import { InitialPaymentNotSuccessful } from './payment/payment-errors';
-import type { CustomerRepository, PaymentMethodRepository, ProcessorDirectory } from './ports';
-import type { PaymentRequestKey } from './payment-requests';
+import type { CreatePayment } from '../payment/create-payment';
+import type { CreateSubsequentPayment } from '../payment/create-subsequent-payment';
+import { CustomerNotFound, type Customer } from '../customers/customer';
+import { FirstPaymentRequired, PaymentMethodNotFound, PaymentMethodRevoked, type MandateType, type PaymentMethod } from '../customers/payment-method';
+import { decideFlow, type FlowCatalogPorts } from '../flows/flow-catalog';
+import { needsSecurityCode } from '../flows/flow';
+import { shownPaymentMethod, type EarlierPayment, type PaymentMethodToStore } from './earlier-payment';
+import type { AuthenticationPreference, Mode, Payment, StoredCardSession } from '../payment/payment';
+import { InitialPaymentNotSuccessful } from '../payment/payment-errors';
+import type { CustomerRepository, PaymentMethodRepository } from '../customers/customer-ports';
+import type { ProcessorDirectory } from '../processing/processor-port';
+import type { PaymentRequestKey } from '../payment/payment-requests';
 
 export interface CreateEarlierPaymentPorts extends FlowCatalogPorts {
   customers: CustomerRepository;

@@ -1,9 +1,10 @@
 import type { Scope } from '@vaultline/core';
 import type { UnitOfWork } from '@vaultline/store';
-import { MAX_RETURN_PARAMETER_LENGTH } from './payment/authentication';
-import { recordReturn } from './payment/consumer-authentication';
-import type { Payment } from './payment/payment';
-import type { Clock, PaymentRepository } from './ports';
+import { MAX_RETURN_PARAMETER_LENGTH } from './authentication';
+import { recordReturn } from './consumer-authentication';
+import type { Payment } from './payment';
+import type { Clock } from '@vaultline/core';
+import type { PaymentRepository } from './payment-ports';
 
 /** What checkout.session.returned carries: the return parameters the processor named, nothing else. */
 export interface ConsumerReturn {

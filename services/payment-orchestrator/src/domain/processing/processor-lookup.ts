@@ -1,0 +1,28 @@
+import type { Mode } from '@vaultline/core';
+
+export interface ProcessorCapabilities {
+  authorize: boolean;
+  capture: boolean;
+  partialCapture: boolean;
+  authentication3ri: boolean;
+  risk: boolean;
+  /** Merchant-initiated unscheduled payments as such (else they are sent as recurring). */
+  explicitUnscheduledMit: boolean;
+  /**
+   * 3-D Secure for consumer-present authorizations: the connection honours `consumer_authentication`,
+   * may answer action_required and implements resumeAuthorization. A flow whose authorization step says
+   * `three_ds: always` needs it of every processor of the step.
+   */
+  authentication3ds: boolean;
+  /** The key modes the processor may serve: the simulator serves test only. */
+  modes: readonly Mode[];
+}
+
+/**
+ * What the flow rules need of the processors: which exist and what each can do. `Processors` (the opened
+ * connections) is one; flows depend on this alone, not on the processor port and the payment it names.
+ */
+export interface ProcessorLookup {
+  get(id: string): { readonly id: string; readonly capabilities: ProcessorCapabilities } | undefined;
+  ids(): readonly string[];
+}

@@ -1,0 +1,135 @@
+// Processors, as the engine sees them: the plugins in processors/ implement these.
+import type { Scope } from '@vaultline/core';
+import type { ProcessorCapabilities } from './processor-lookup';
+import type { ActionRequiredOutcome, AuthenticationResult, AuthenticationReturn, ConsumerAuthentication } from '../payment/authentication';
+import type { AuthenticationPreference, Mode, UseCase } from '../payment/payment';
+import type { StoredCredential } from '../payment/stored-credential';
+import type { RefundReason } from '../refunds/refund';
+
+/**
+ * A processor's id: a key of the plugin registry (processors/registry.ts, which derives its ProcessorId
+ * type). The engine names no processor: it takes whatever the registry holds.
+ */
+export type ProcessorId = string;
+
+export type { ProcessorCapabilities };
+
+/** What a processor is told about a payment: no card data, only the token and display data. */
+export interface ProcessorPayment {
+  payment_id: string;
+  merchant_id: string;
+  use_case: UseCase;
+  /** Whether the card details are none, being or already stored credentials: processors flag each differently. */
+  stored_credential: StoredCredential;
+  amount: number;
+  currency_code: string;
+  reference: string | null;
+  token_id: string;
+  masked_account_number: string;
+  scheme: string | null;
+  /** Subsequent payments: the reference the initial authorization returned. */
+  network_transaction_reference: string | null;
+  authentication_preference: AuthenticationPreference | null;
+  /** The same for every attempt of one step of one payment, so a repeated call cannot charge twice. */
+  idempotency_key: string;
+  /** Real processors (part 2): what their authorization requests carry beside the token. */
+  cardholder_name?: string | null;
+  capture_mode?: 'automatic' | 'manual';
+  /** Whether the vault still holds the security code (15 minutes after entry). */
+  security_code_available?: boolean;
+  /** Subsequent payments: the processor's reference of the initial authorization. */
+  initial_processor_reference?: string | null;
+  /** The key mode the payment runs in (a processor account serves test or live hosts). */
+  mode: Mode;
+  /** The processor's reference of the payment's authorization (its payment at the processor), once known. */
+  authorization_reference?: string | null;
+  /** A refund's request: the merchant's reason, in the processor's words where it takes one. */
+  refund_reason?: RefundReason | null;
+  /**
+   * Consumer-present authorizations with a hosted page: the step's three_ds setting, the consumer's browser,
+   * the way back, whether the card is being stored for a series. Absent otherwise (merchant-initiated).
+   */
+  consumer_authentication?: ConsumerAuthentication | null;
+  /**
+   * An authentication that already ran for this payment (the 3RI step of a merchant-initiated payment, or
+   * a 3-D Secure step), for the authorization to carry (ECI, authentication value, DS transaction id).
+   */
+  authentication_result?: AuthenticationResult | null;
+}
+
+export type StepOutcome =
+  /** `authentication`: the authentication that ran in this step (3-D Secure with the authorization, or 3RI), recorded on the payment. */
+  | { status: 'succeeded'; processor_reference: string | null; network_transaction_reference?: string | null; authentication?: AuthenticationResult | null }
+  | { status: 'failed'; failure_reason: string; processor_reference: string | null; authentication?: AuthenticationResult | null }
+  /** Retryable: the processor could not answer (5xx, timeout); a flow may fall back to another processor. */
+  | { status: 'error'; failure_reason: string };
+
+/**
+ * An authorization's answer: a step outcome, or "the consumer must authenticate" (consumer-present payments
+ * with `consumer_authentication` only). A 3-D Secure that failed is a `failed` outcome with failure_reason
+ * `authentication_failed` and its `authentication` (status failed): the engine then records no
+ * authorization transaction.
+ */
+export type AuthorizationOutcome = StepOutcome | ActionRequiredOutcome;
+
+/** A capture may settle later: the engine asks again after `poll_after_ms` (or a notification settles it, part 2). */
+export type CaptureOutcome = StepOutcome | { status: 'pending'; processor_reference: string; poll_after_ms: number };
+
+export interface ProcessorConnection {
+  readonly id: ProcessorId;
+  readonly capabilities: ProcessorCapabilities;
+  assessRisk?(payment: ProcessorPayment): Promise<StepOutcome>;
+  authenticate3ri?(payment: ProcessorPayment): Promise<StepOutcome>;
+  authorize(payment: ProcessorPayment): Promise<AuthorizationOutcome>;
+  /**
+   * The consumer came back from the action an authorization asked for: settle the authorization
+   * (Adyen POST /payments/details with redirectResult, Checkout.com GET /payments/{cko-session-id}).
+   * `payment` is the authorization's request again (same idempotency key; resumed after a crash, it is sent
+   * again). Connections that declare `authentication3ds` implement it.
+   */
+  resumeAuthorization?(payment: ProcessorPayment, returned: AuthenticationReturn): Promise<AuthorizationOutcome>;
+  capture(payment: ProcessorPayment, authorizationReference: string | null): Promise<CaptureOutcome>;
+  captureStatus(payment: ProcessorPayment, captureReference: string): Promise<CaptureOutcome>;
+  /** Releases an authorization: one the payment does not use (a late answer after a fallback), or the payment's own on cancel. */
+  voidAuthorization?(payment: ProcessorPayment, authorizationReference: string): Promise<StepOutcome>;
+  /**
+   * Processors that can be asked (Checkout.com): how an action they took asynchronously settled, when no
+   * notification has said so yet — the settlement sweep. `payment_reference` is the processor's payment
+   * (the authorization reference), `action_reference` the action's id when known. Null while the processor
+   * lists no outcome; an `error` outcome when it could not be asked (keep waiting). Captures use it; refunds
+   * and voids plug in with their kind.
+   */
+  settleAction?(payment: ProcessorPayment, action: SettleableAction): Promise<StepOutcome | null>;
+  /**
+   * Real processors: a void's or a refund's success means "accepted", confirmed later by notification
+   * (Adyen CANCELLATION / REFUND, Checkout.com payment_voided / payment_refunded). A canceled payment then
+   * shows canceling until it arrives; a refund stays pending (and the notification may overtake the answer).
+   */
+  readonly settlesByNotification?: boolean;
+  /** Gives back part or all of a captured payment; `payment.amount` is the refund's amount, its idempotency key the refund's. */
+  refund?(payment: ProcessorPayment, authorizationReference: string | null, refundId: string): Promise<RefundOutcome>;
+  /** How a sent refund settled (the simulator's answer, or the processor's notification); pending while neither says. */
+  refundStatus?(payment: ProcessorPayment, refundReference: string): Promise<RefundOutcome>;
+}
+
+export interface SettleableAction {
+  kind: 'capture' | 'refund' | 'void';
+  payment_reference: string;
+  action_reference: string | null;
+}
+
+/** A refund's answer: settled at once, pending until asked again (or notified), or not sent (retryable). */
+export type RefundOutcome =
+  | { status: 'succeeded'; processor_reference: string | null }
+  | { status: 'failed'; failure_reason: string; processor_reference: string | null }
+  | { status: 'error'; failure_reason: string }
+  | { status: 'pending'; processor_reference: string; poll_after_ms: number };
+
+/** The processors a payment may use, by id (a ProcessorLookup with connections). */
+export interface Processors {
+  get(id: string): ProcessorConnection | undefined;
+  ids(): readonly string[];
+}
+
+/** The processors a merchant's flows may name, opened for a key mode: the built-in ones and its processor accounts (by account id). */
+export type ProcessorDirectory = (scope: Scope, mode: Mode) => Promise<Processors>;
