@@ -32,7 +32,7 @@ export interface ProcessorPayment {
   authentication_preference: AuthenticationPreference | null;
   /** The same for every attempt of one step of one payment, so a repeated call cannot charge twice. */
   idempotency_key: string;
-  /** Real processors (part 2): what their authorization requests carry beside the token. */
+  /** Real processors: what their authorization requests carry beside the token. */
   cardholder_name?: string | null;
   capture_mode?: 'automatic' | 'manual';
   /** Whether the vault still holds the security code (15 minutes after entry). */
@@ -72,7 +72,7 @@ export type StepOutcome =
  */
 export type AuthorizationOutcome = StepOutcome | ActionRequiredOutcome;
 
-/** A capture may settle later: the engine asks again after `poll_after_ms` (or a notification settles it, part 2). */
+/** A capture may settle later: the engine asks again after `poll_after_ms` (or a processor's notification settles it). */
 export type CaptureOutcome = StepOutcome | { status: 'pending'; processor_reference: string; poll_after_ms: number };
 
 export interface ProcessorConnection {
