@@ -224,7 +224,11 @@ function relayReplicasSuite(adapter: () => Promise<{ open: () => Promise<Documen
       if (stalled || replica.batches.length !== 2 || batch.length < 2) return;
       stalled = replica;
       replica.life = 'paused';
+      const stalledAt = Date.now();
       await sleep(LEASE_TTL_MS * 3);
+      // Stalled until another replica holds the lease and publishes (on a loaded machine its standby poll may
+      // come later than three lease lengths): a resume before that would find its lease still free and keep it.
+      await waitFor(() => published.some((entry) => entry.by !== replica.name && entry.at >= stalledAt), 15_000, 10);
       resumedAt = Date.now();
       replica.resume();
     };
