@@ -1,9 +1,13 @@
 import { z } from 'zod';
-import { allowedOriginOf, checkoutLocaleOf, isAllowedReturnUrl, MAX_ALLOWED_ORIGINS, MAX_CHECKOUT_DESCRIPTION_LENGTH } from '@vaultline/contracts';
-import { isCurrencyCode } from '../domain/payment/currency';
+import { allowedOriginOf, checkoutLocaleOf, isAllowedReturnUrl, isCurrencyCode, MAX_ALLOWED_ORIGINS, MAX_AMOUNT, MAX_CHECKOUT_DESCRIPTION_LENGTH } from '@vaultline/contracts';
 import { isCalendarDate } from '../domain/credentials/credential';
 
-export const amount = z.number().int().positive().max(Number.MAX_SAFE_INTEGER);
+/** Minor units of the currency, a positive integer of at most twelve digits (MAX_AMOUNT; above it 422 amount_too_large). */
+export const amount = z
+  .number()
+  .int()
+  .positive()
+  .refine((value) => value <= MAX_AMOUNT, { message: `amount must be at most ${MAX_AMOUNT} (twelve digits, in minor units of the currency).`, params: { code: 'amount_too_large' } });
 export const currencyCode = z.string().refine(isCurrencyCode, { message: 'currency_code must be an ISO 4217 currency code in upper case, such as EUR.' });
 export const reference = z.string().min(1).max(255);
 export const metadata = z

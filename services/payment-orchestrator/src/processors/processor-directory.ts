@@ -1,5 +1,6 @@
 import type { CaptureOutcome, RefundOutcome, ProcessorConnection, ProcessorDirectory, Processors } from '../domain/processing/processor-port';
 import type { Clock } from '@vaultline/core';
+import type { ProcessorAmounts } from '../domain/processing/processor-amounts';
 import type { ProcessorAccountRepository, ProcessorNotificationRepository, SecretSealer } from '../domain/processor-accounts/processor-account-ports';
 import { openCredentials } from '../domain/processor-accounts/manage-processor-accounts';
 import type { ProcessorPlugins } from './processor-plugin';
@@ -31,7 +32,7 @@ export function processorDirectory(deps: ProcessorDirectoryDeps): ProcessorDirec
       if (!plugin) continue;
       if (plugin.opens === 'at_start') {
         const connection = deps.builtIn.get(plugin.id);
-        if (connection) opened.set(account.id, plugin.forAccount ? plugin.forAccount(connection, account.settings) : connection);
+        if (connection) opened.set(account.id, withAmounts(plugin.forAccount ? plugin.forAccount(connection, account.settings) : connection, plugin.amounts));
         continue;
       }
       try {
@@ -49,7 +50,7 @@ export function processorDirectory(deps: ProcessorDirectoryDeps): ProcessorDirec
           if (!event) return null;
           return event.kind === 'refund_succeeded' ? { status: 'succeeded', processor_reference: reference } : { status: 'failed', failure_reason: event.failure_reason ?? 'refund_failed', processor_reference: reference };
         };
-        opened.set(account.id, plugin.open(options, { clock: deps.clock, transport: deps.transport, captureSettlement, refundSettlement }));
+        opened.set(account.id, withAmounts(plugin.open(options, { clock: deps.clock, transport: deps.transport, captureSettlement, refundSettlement }), plugin.amounts));
       } catch {
         // Never log or rethrow: the error could quote the credentials.
       }
@@ -57,4 +58,9 @@ export function processorDirectory(deps: ProcessorDirectoryDeps): ProcessorDirec
     const ids = [...deps.builtIn.ids(), ...opened.keys()];
     return { get: (id) => deps.builtIn.get(id) ?? opened.get(id), ids: () => ids };
   };
+}
+
+/** The connection with its plugin's amounts, so the engine checks an amount against them before sending it. */
+export function withAmounts(connection: ProcessorConnection, amounts: ProcessorAmounts | undefined): ProcessorConnection {
+  return amounts && !connection.amounts ? { ...connection, amounts } : connection;
 }

@@ -1,6 +1,7 @@
 // Processors, as the engine sees them: the plugins in processors/ implement these.
 import type { Scope } from '@vaultline/core';
 import type { ProcessorCapabilities } from './processor-lookup';
+import type { ProcessorAmounts } from './processor-amounts';
 import type { ActionRequiredOutcome, AuthenticationResult, AuthenticationReturn, ConsumerAuthentication } from '../payment/authentication';
 import type { AuthenticationPreference, Mode, UseCase } from '../payment/payment';
 import type { StoredCredential } from '../payment/stored-credential';
@@ -78,6 +79,8 @@ export type CaptureOutcome = StepOutcome | { status: 'pending'; processor_refere
 export interface ProcessorConnection {
   readonly id: ProcessorId;
   readonly capabilities: ProcessorCapabilities;
+  /** The amounts it takes (its plugin's declaration, attached where connections are opened); absent: ISO minor units, no limits. */
+  readonly amounts?: ProcessorAmounts;
   assessRisk?(payment: ProcessorPayment): Promise<StepOutcome>;
   authenticate3ri?(payment: ProcessorPayment): Promise<StepOutcome>;
   authorize(payment: ProcessorPayment): Promise<AuthorizationOutcome>;

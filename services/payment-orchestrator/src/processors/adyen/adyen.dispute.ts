@@ -1,5 +1,5 @@
 import { disputeReasonOf, type DisputeSignal, type DisputeStatus } from '../../domain/disputes/dispute';
-import type { AdyenNotificationItem } from './adyen.notification';
+import { adyenItemAmount, type AdyenNotificationItem } from './adyen.notification';
 
 /**
  * Adyen's dispute notifications (standard notification, the same HMAC signature as every item): the item's
@@ -48,7 +48,7 @@ export function adyenDisputeSignal(item: AdyenNotificationItem): DisputeSignal |
     payment_reference: item.merchantReference,
     status,
     stage: known.stage,
-    amount: item.amount.value,
+    amount: adyenItemAmount(item),
     currency_code: item.amount.currency,
     reason: disputeReasonOf(item.reason ?? (typeof reasonCode === 'string' ? reasonCode : null)),
     event: item.eventCode,

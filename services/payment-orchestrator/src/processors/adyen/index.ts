@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { adyenAmounts } from './adyen.amounts';
 import type { ProcessorConnection } from '../../domain/processing/processor-port';
 import { accountOptionsSchema, REAL_PROCESSOR_CAPABILITIES } from '../account-plugin';
 import { destinationsOf } from '@vaultline/contracts';
@@ -31,6 +32,7 @@ export const adyen: AccountProcessorPlugin<AdyenOptions['credentials']> = {
   displayName: 'Adyen',
   opens: 'per_account',
   capabilities,
+  amounts: adyenAmounts,
   account: { credentials: adyenCredentialsSchema, secretField: 'api_key', paymentsPath: `/${ADYEN_API_VERSION}/payments` },
   destinations: destinationsOf('adyen'),
   notifications: adyenNotifications,

@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { fromProcessorAmount } from '../../domain/processing/processor-amounts';
+import { checkoutAmounts } from './checkout.amounts';
 import { disputeReasonOf, type DisputeReason, type DisputeSignal, type DisputeStatus } from '../../domain/disputes/dispute';
 
 /**
@@ -66,7 +68,7 @@ export function checkoutDisputeSignal(body: unknown): DisputeSignal | null {
     payment_reference: data.payment_reference ?? '',
     status: known.status,
     stage: known.stage,
-    amount: data.amount,
+    amount: fromProcessorAmount(checkoutAmounts, data.amount, data.currency.toUpperCase()),
     currency_code: data.currency.toUpperCase(),
     reason: (data.category && CATEGORIES[data.category]) || disputeReasonOf(data.category),
     event: parsed.data.type,

@@ -1,6 +1,11 @@
 import type { CaptureOutcome, ProcessorPayment, RefundOutcome, StepOutcome } from '../../domain/processing/processor-port';
 import { CARD_PLACEHOLDERS, field, isMerchantInitiated, text, transportOutcome, type AuthorizationInput, type ProcessorHttpRequest, type ProcessorHttpResponse } from '../processor-wire';
 import type { CheckoutCredentials } from './checkout.account';
+import { toProcessorAmount } from '../../domain/processing/processor-amounts';
+import { checkoutAmounts } from './checkout.amounts';
+
+/** An API amount (ISO minor units) in Checkout.com's units: the one conversion of every request (checkout.amounts.ts). */
+const checkoutAmount = (amount: number, currency: string): number => toProcessorAmount(checkoutAmounts, amount, currency);
 
 type PaymentTypeFields = { payment_type?: 'Regular' | 'Recurring' | 'Unscheduled'; merchant_initiated?: boolean };
 
@@ -70,7 +75,7 @@ export function toCheckoutPaymentRequest(payment: AuthorizationInput, credential
     headers: headers(credentials, payment.idempotency_key),
     body: {
       source,
-      amount: payment.amount,
+      amount: checkoutAmount(payment.amount, payment.currency_code),
       currency: payment.currency_code,
       reference: payment.payment_id,
       capture: payment.capture_mode === 'automatic',
@@ -91,7 +96,7 @@ export function toCheckoutCaptureRequest(payment: ProcessorPayment, credentials:
     method: 'POST',
     path: `/payments/${encodeURIComponent(paymentId)}/captures`,
     headers: headers(credentials, payment.idempotency_key),
-    body: { ...(partialAmount === null ? {} : { amount: partialAmount }), reference: payment.payment_id },
+    body: { ...(partialAmount === null ? {} : { amount: checkoutAmount(partialAmount, payment.currency_code) }), reference: payment.payment_id },
     carries_card_data: false,
   };
 }
@@ -181,7 +186,7 @@ export function toCheckoutRefundRequest(payment: ProcessorPayment, credentials: 
     method: 'POST',
     path: `/payments/${encodeURIComponent(paymentId)}/refunds`,
     headers: headers(credentials, payment.idempotency_key),
-    body: { amount: payment.amount, reference: refundId },
+    body: { amount: checkoutAmount(payment.amount, payment.currency_code), reference: refundId },
     carries_card_data: false,
   };
 }

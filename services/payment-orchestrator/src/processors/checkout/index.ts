@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { checkoutAmounts } from './checkout.amounts';
 import type { ProcessorConnection } from '../../domain/processing/processor-port';
 import { accountOptionsSchema, REAL_PROCESSOR_CAPABILITIES } from '../account-plugin';
 import { destinationsOf } from '@vaultline/contracts';
@@ -33,6 +34,7 @@ export const checkout: AccountProcessorPlugin<CheckoutOptions['credentials']> = 
   displayName: 'Checkout.com',
   opens: 'per_account',
   capabilities,
+  amounts: checkoutAmounts,
   account: { credentials: checkoutCredentialsSchema, secretField: 'secret_key', paymentsPath: '/payments' },
   destinations: destinationsOf('checkout'),
   notifications: checkoutNotifications,

@@ -1,4 +1,5 @@
 import { destinationsOf } from '@vaultline/contracts';
+import { stripeAmounts } from './stripe.amounts';
 import type { z } from 'zod';
 import type { ProcessorConnection } from '../../domain/processing/processor-port';
 import { accountOptionsSchema } from '../account-plugin';
@@ -47,6 +48,7 @@ export const stripe: AccountProcessorPlugin<StripeOptions['credentials']> = {
   displayName: 'Stripe',
   opens: 'per_account',
   capabilities,
+  amounts: stripeAmounts,
   account: { credentials: stripeCredentialsSchema, secretField: 'secret_key', paymentsPath: '/v1/payment_intents' },
   destinations: destinationsOf('stripe'),
   notifications: stripeNotifications,

@@ -1,5 +1,7 @@
 import { disputeReasonOf, type DisputeReason, type DisputeSignal, type DisputeStatus } from '../../domain/disputes/dispute';
+import { fromProcessorAmount } from '../../domain/processing/processor-amounts';
 import { field, text } from '../processor-wire';
+import { stripeAmounts } from './stripe.amounts';
 
 /**
  * Stripe's dispute events (charge.dispute.created, .updated, .closed, .funds_withdrawn, .funds_reinstated)
@@ -44,7 +46,7 @@ export function stripeDisputeSignal(type: string, dispute: unknown): DisputeSign
     payment_reference: text(field(dispute, 'payment_intent')) ?? '',
     status: known.status,
     stage: known.stage,
-    amount,
+    amount: fromProcessorAmount(stripeAmounts, amount, currency.toUpperCase()),
     currency_code: currency.toUpperCase(),
     reason: (reason && REASONS[reason]) || disputeReasonOf(reason),
     event: type,

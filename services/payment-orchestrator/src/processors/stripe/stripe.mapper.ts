@@ -3,6 +3,8 @@ import type { AuthorizationOutcome, CaptureOutcome, ProcessorPayment, RefundOutc
 import type { RefundReason } from '../../domain/refunds/refund';
 import { CARD_PLACEHOLDERS, field, isMerchantInitiated, text, transportOutcome, type AuthorizationInput, type ProcessorHttpRequest, type ProcessorHttpResponse } from '../processor-wire';
 import type { StripeCredentials } from './stripe.account';
+import { toProcessorAmount } from '../../domain/processing/processor-amounts';
+import { stripeAmounts } from './stripe.amounts';
 
 /**
  * Stripe's PaymentIntents API, form-encoded (https://docs.stripe.com/api/payment_intents). Pure: requests
@@ -10,6 +12,9 @@ import type { StripeCredentials } from './stripe.account';
  */
 
 type Form = Record<string, string>;
+
+/** The API's amount (ISO minor units) in Stripe's units, as form text: the one conversion of every request (stripe.amounts.ts). */
+const stripeAmount = (payment: Pick<ProcessorPayment, 'amount' | 'currency_code'>): string => String(toProcessorAmount(stripeAmounts, payment.amount, payment.currency_code));
 
 /** The answer carries the charge, for its network transaction id and 3-D Secure result. */
 const EXPAND_CHARGE: Form = { 'expand[]': 'latest_charge' };
@@ -65,7 +70,7 @@ export function toStripePaymentIntentRequest(payment: AuthorizationInput, creden
     headers: headers(credentials, payment.idempotency_key),
     format: 'form',
     body: {
-      amount: String(payment.amount),
+      amount: stripeAmount(payment),
       currency: payment.currency_code.toLowerCase(),
       confirm: 'true',
       capture_method: payment.capture_mode,
@@ -91,7 +96,7 @@ export function toStripeCaptureRequest(payment: ProcessorPayment, credentials: S
     path: `/v1/payment_intents/${encodeURIComponent(intentId)}/capture`,
     headers: headers(credentials, payment.idempotency_key),
     format: 'form',
-    body: { amount_to_capture: String(payment.amount), ...EXPAND_CHARGE },
+    body: { amount_to_capture: stripeAmount(payment), ...EXPAND_CHARGE },
     carries_card_data: false,
   };
 }
@@ -111,7 +116,7 @@ export function toStripeRefundRequest(payment: ProcessorPayment, credentials: St
     path: '/v1/refunds',
     headers: headers(credentials, payment.idempotency_key),
     format: 'form',
-    body: { payment_intent: intentId, amount: String(payment.amount), ...(payment.refund_reason ? { reason: REFUND_REASONS[payment.refund_reason] } : {}), 'metadata[refund_id]': refundId },
+    body: { payment_intent: intentId, amount: stripeAmount(payment), ...(payment.refund_reason ? { reason: REFUND_REASONS[payment.refund_reason] } : {}), 'metadata[refund_id]': refundId },
     carries_card_data: false,
   };
 }
