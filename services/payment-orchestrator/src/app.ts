@@ -184,7 +184,7 @@ export function createApp(runtime: ServiceRuntime, config: PaymentOrchestratorCo
       assertSubscriptionsConsuming(bus);
     },
     routes: (router) => {
-      const newPayment = createPayment({ ...requestPorts, payments, credentials, flows, matrices, sessionLifetimeMs: config.sessionLifetimeMs });
+      const newPayment = createPayment({ ...requestPorts, payments, credentials, flows, matrices, directory, sessionLifetimeMs: config.sessionLifetimeMs });
       const subsequentPayment = createSubsequentPayment({ ...requestPorts, payments, credentials, flows, matrices, directory });
       earlierPaymentRoutes(router, {
         createEarlierPayment: createEarlierPayment({ customers, paymentMethods, flows, matrices, directory, createPayment: newPayment, createSubsequentPayment: subsequentPayment }),
@@ -211,7 +211,7 @@ export function createApp(runtime: ServiceRuntime, config: PaymentOrchestratorCo
       reportRoutes(router, { reportPayments: reportPayments({ payments, transactions }), clock });
       afterSaleRoutes(router, {
         cancelPayment: cancelPayment({ ...afterSalePorts, paymentRequests }),
-        createRefund: createRefund({ payments, refunds, paymentRequests, transaction, clock, requestRetentionMs: config.requestRetentionMs }, (refund) => void afterSale.runRefund({ merchantId: refund.merchant_id, mode: refund.mode }, refund.id)),
+        createRefund: createRefund({ payments, refunds, paymentRequests, directory, transaction, clock, requestRetentionMs: config.requestRetentionMs }, (refund) => void afterSale.runRefund({ merchantId: refund.merchant_id, mode: refund.mode }, refund.id)),
         getRefund: getRefund({ refunds }),
         listRefunds: listRefunds({ refunds }),
         listPaymentRefunds: listPaymentRefunds({ payments, refunds }),

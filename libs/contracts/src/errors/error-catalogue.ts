@@ -166,6 +166,12 @@ export const ERROR_GROUPS: ErrorGroup[] = [
       capture_not_allowed: e(409, 'The payment cannot be captured: its flow captures automatically, or it is not authorized.', 'Capture only authorized payments of manual-capture flows.'),
       already_captured: e(409, 'The payment has its capture already; one capture per payment.', 'Read the payment; do not capture again.'),
       amount_exceeds_authorized: e(422, 'The capture amount is above the authorized amount.', 'Capture at most amount.authorized.'),
+      amount_too_large: e(422, 'The amount has more than twelve digits (above 999999999999 minor units), more than any processor takes.', 'Send an amount in minor units of the currency (1250 for EUR 12.50), at most 999999999999.'),
+      amount_not_supported: e(
+        422,
+        'The processor cannot take this amount as it is, so nothing was sent: `detail` names its rule, the amount in major units and the nearest amounts it takes. Such as the last digit 0 of three-decimal currencies (KWD, BHD, JOD, OMR, TND) at Stripe and Checkout.com, whole units of CVE and IDR at Adyen and of MGA at Stripe, Stripe\'s minimum charge, at most eight digits of Stripe\'s units (twelve for IDR) or nine of Checkout.com\'s. At creation it means no processor of the flow\'s authorization step can take it (one that cannot is passed over for the next).',
+        'Round the amount to one the processor takes (`detail` names the nearest), or route the currency to a processor that takes it (flow matrix).',
+      ),
       partial_capture_not_supported: e(422, 'The processor does not capture part of an amount.', 'Capture the full amount.'),
       currency_mismatch: e(422, 'currency_code is not the payment\'s (or the initial payment\'s) currency.', 'Send the payment\'s currency.'),
       amount_exceeds_initial: e(422, 'A subsequent payment is above the initial payment\'s amount.', 'Charge at most the initial amount.'),

@@ -1,4 +1,4 @@
-import { commonErrorResponses, listOf, livemodeProperty, pageParameters, problemResponse, schemaRef, type JsonObject, type OpenApiFragment } from '../openapi-fragment';
+import { AMOUNT_REFUSALS, commonErrorResponses, listOf, livemodeProperty, requestAmount, pageParameters, problemResponse, schemaRef, type JsonObject, type OpenApiFragment } from '../openapi-fragment';
 import { nextActionSchema } from './payments';
 
 const security = [{ ApiKey: [] }];
@@ -62,7 +62,8 @@ const paymentErrors = {
   '422': problemResponse(
     'confirm_required (confirm missing or false); validation_failed naming the field (customer_id for a first payment without one, ' +
       'store_payment_method_for.mandate_reference, payment_method_types.0…); currency_mismatch (a mandate charge in another currency ' +
-      'than its first payment; a mandate has no amount ceiling); authentication_not_configured; simulator_not_allowed_in_live_mode; test_clock_not_allowed; invalid_test_clock.',
+      'than its first payment; a mandate has no amount ceiling); authentication_not_configured; simulator_not_allowed_in_live_mode; test_clock_not_allowed; invalid_test_clock; ' +
+      `${AMOUNT_REFUSALS}.`,
   ),
 };
 
@@ -178,7 +179,7 @@ export const earlierPaymentsFragment: OpenApiFragment = {
         required: ['amount', 'currency_code', 'confirm'],
         additionalProperties: false,
         properties: {
-          amount: { type: 'integer', minimum: 1, description: 'Minor units.' },
+          amount: requestAmount('The amount to charge.'),
           currency_code: { type: 'string', pattern: '^[A-Z]{3}$' },
           confirm: { type: 'boolean', const: true, description: 'Must be true (false or missing: 422 confirm_required).' },
           payment_method_types: { type: 'array', items: { type: 'string', const: 'card' }, minItems: 1, maxItems: 1 },

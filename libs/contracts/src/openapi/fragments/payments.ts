@@ -1,4 +1,4 @@
-import { commonErrorResponses, listOf, livemodeProperty, pageParameters, problemResponse, schemaRef, type JsonObject, type OpenApiFragment } from '../openapi-fragment';
+import { AMOUNT_REFUSALS, commonErrorResponses, listOf, requestAmount, livemodeProperty, pageParameters, problemResponse, schemaRef, type JsonObject, type OpenApiFragment } from '../openapi-fragment';
 
 const security = [{ ApiKey: [] }];
 const uuid: JsonObject = { type: 'string', format: 'uuid' };
@@ -19,7 +19,7 @@ const testClockParameter: JsonObject = {
 const USE_CASES = ['ONE_OFF', 'RECURRING', 'UNSCHEDULED', 'SUBSEQUENT_RECURRING', 'SUBSEQUENT_UNSCHEDULED'];
 const STATUSES = ['processing', 'authorized', 'capturing', 'captured', 'failed', 'canceling', 'canceled'];
 const AUTHENTICATION_PREFERENCES = ['NO_3RI', 'TRY_3RI', 'REQUIRE_3RI'];
-const amountValue: JsonObject = { type: 'integer', minimum: 1, description: 'Minor units of the currency (cents for EUR).' };
+const amountValue = requestAmount('The amount to charge.');
 const currencyCode: JsonObject = { type: 'string', pattern: '^[A-Z]{3}$', description: 'ISO 4217 (validated; the minor-unit exponent is known).' };
 const metadata: JsonObject = {
   type: 'object',
@@ -238,7 +238,9 @@ const createErrors = {
     'validation_failed naming the field (amount a positive integer, currency_code ISO 4217, source.type "vaultline", recurring_frequency an integer ≥ 1, ' +
       'recurring_expiry a real YYYYMMDD date not in the past, return_url an https URL (http only on loopback), ' +
       'allowed_origins at most 10 https origins (http only on loopback; field allowed_origins.N for a bad entry)); test_clock_not_allowed (X-Test-Now with a live key); ' +
-      'simulator_not_allowed_in_live_mode (a live payment whose chosen flow uses the simulator).',
+      'simulator_not_allowed_in_live_mode (a live payment whose chosen flow uses the simulator); ' +
+      `${AMOUNT_REFUSALS}: a processor of the flow's authorization step that cannot take the amount is passed over (nothing is sent to it, no ` +
+      'transaction) and the next one of the step is asked; the payment is refused only when none of them can take it.',
   ),
 };
 const subsequentErrors = {
@@ -252,7 +254,7 @@ const subsequentErrors = {
       'successful payment on these credentials); credentials_expired (after recurring_expiry); use_case_mismatch (the initial payment is of the other ' +
       'kind); currency_mismatch; authentication_not_configured (REQUIRE_3RI on a flow without a 3RI step); test_clock_not_allowed; ' +
       'invalid_test_clock (X-Test-Now is not an ISO 8601 time with a zone); ' +
-      'simulator_not_allowed_in_live_mode; validation_failed naming the field.',
+      `simulator_not_allowed_in_live_mode; ${AMOUNT_REFUSALS}; validation_failed naming the field.`,
   ),
 };
 const matrixErrors = {
@@ -354,7 +356,7 @@ export const paymentsFragment: OpenApiFragment = {
           '200': answer('The payment, capturing.', 'CapturingPayment', CAPTURING),
           ...paymentErrors,
           '409': problemResponse('capture_not_allowed (automatic-capture flow, or the payment is not authorized); already_captured (a second capture).'),
-          '422': problemResponse('amount_exceeds_authorized; currency_mismatch; partial_capture_not_supported; validation_failed naming the field.'),
+          '422': problemResponse(`amount_exceeds_authorized; currency_mismatch; partial_capture_not_supported; ${AMOUNT_REFUSALS}; validation_failed naming the field.`),
         },
       },
     },
@@ -534,7 +536,7 @@ export const paymentsFragment: OpenApiFragment = {
         type: 'object',
         required: ['amount', 'currency_code'],
         properties: {
-          amount: { ...amountValue, description: 'At most the initial payment\'s amount (minor units).' },
+          amount: requestAmount('At most the initial payment\'s amount.'),
           currency_code: currencyCode,
           reference: { type: 'string' },
           authentication_preference: { type: 'string', enum: AUTHENTICATION_PREFERENCES, default: 'NO_3RI' },
@@ -545,7 +547,7 @@ export const paymentsFragment: OpenApiFragment = {
         type: 'object',
         properties: {
           reference: { type: 'string' },
-          amount: { ...amountValue, description: 'Partial capture: at most amount.authorized. Without it the full authorized amount is captured.' },
+          amount: requestAmount('Partial capture: at most amount.authorized. Without it the full authorized amount is captured.'),
           currency_code: { ...currencyCode, description: 'With amount: the payment\'s currency.' },
         },
         dependentRequired: { amount: ['currency_code'] },
@@ -619,7 +621,8 @@ export const paymentsFragment: OpenApiFragment = {
             type: ['string', 'null'],
             description:
               'Once failed: card_declined, insufficient_funds, authentication_failed, authentication_abandoned, authentication_required, capture_failed, processor_error, risk_declined, session_expired, ' +
-              'simulator_not_allowed_in_live_mode (a live payment whose card\'s scheme chose a simulator flow).',
+              'simulator_not_allowed_in_live_mode (a live payment whose card\'s scheme chose a simulator flow), amount_not_supported (the flow chosen once the ' +
+              'card was known has no processor that can take the amount: nothing was sent).',
           },
           return_url: { type: ['string', 'null'] },
           metadata: { ...metadata, type: ['object', 'null'] },

@@ -1,7 +1,8 @@
 import { newId , type Scope, scopeOfDocument } from '@vaultline/core';
 import { ConcurrentModificationError, type UnitOfWork } from '@vaultline/store';
 import type { Credential } from '../credentials/credential';
-import { stepOf, threeDsOf, type FlowStep } from '../flows/flow';
+import { authorizersTaking, stepOf, threeDsOf, type FlowStep } from '../flows/flow';
+import { AmountNotSupported } from '../processing/processor-amounts';
 import { effectiveTime, isConsumerPresent, isFinal, isSecurityCodeAvailable, type Payment, type PendingCapture, type ProcessorTransaction } from './payment';
 import { CAPTURE_SETTLEMENT_RECHECK_MS, captureRetryDelayMs } from './capture-retry';
 import { paymentActionRequiredEvent, paymentMovedEvent } from './payment-events';
@@ -196,14 +197,15 @@ function baseProcessorPayment(payment: Payment, stepKind: string, amount: number
   };
 }
 
-/** The step's processor, then its fallbacks while the answer is a retryable error. */
+/** The step's processor, then its fallbacks while the answer is a retryable error (`ids`: those of them that may be asked). */
 async function withFallback<O extends AuthorizationOutcome = StepOutcome>(
   ports: StepPorts,
   step: FlowStep,
   call: (processor: ProcessorConnection, id: string) => Promise<O>,
+  ids: readonly string[] = [step.processor, ...step.fallback],
 ): Promise<Array<{ processor: string; outcome: O | StepOutcome }>> {
   const attempts: Array<{ processor: string; outcome: O | StepOutcome }> = [];
-  for (const id of [step.processor, ...step.fallback]) {
+  for (const id of ids) {
     const processor = ports.processors.get(id);
     const outcome: O | StepOutcome = processor ? await call(processor, id).catch((error: unknown) => errorOutcome(error)) : { status: 'error', failure_reason: 'processor_unavailable' };
     attempts.push({ processor: id, outcome });
@@ -275,7 +277,10 @@ async function nextStep(ports: StepPorts, payment: Payment, now: Date): Promise<
           : { status: 'error', failure_reason: processor ? 'capability_missing' : 'processor_unavailable' };
         attempts = [{ processor: pending.processor, outcome }];
       } else {
-        attempts = await withFallback<AuthorizationOutcome>(ports, step, (p, id) => p.authorize(request(id)));
+        // A processor that cannot take the amount is passed over; with none left the payment fails, nothing sent.
+        const taking = authorizersTakingOrNone(flow, ports.processors, amount, payment.currency_code);
+        if (!taking) return { payment: fail(payment, 'amount_not_supported', now), attempts: [], credential: releaseCharge(payment) };
+        attempts = await withFallback<AuthorizationOutcome>(ports, step, (p, id) => p.authorize(request(id)), taking);
       }
       const lastAttempt = attempts[attempts.length - 1]!;
       const last = lastAttempt.outcome;
@@ -314,6 +319,15 @@ async function nextStep(ports: StepPorts, payment: Payment, now: Date): Promise<
 }
 
 const noCapability: StepOutcome = { status: 'error', failure_reason: 'capability_missing' };
+
+function authorizersTakingOrNone(...args: Parameters<typeof authorizersTaking>): string[] | null {
+  try {
+    return authorizersTaking(...args);
+  } catch (error) {
+    if (error instanceof AmountNotSupported) return null;
+    throw error;
+  }
+}
 
 /**
  * An authorization's transactions: the 3-D Secure authentication that ran with it first (authentication_3ds),

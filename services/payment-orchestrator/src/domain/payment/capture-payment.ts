@@ -1,6 +1,7 @@
 import type { Scope } from '@vaultline/core';
 import { ConcurrentModificationError } from '@vaultline/store';
 import { stepOf } from '../flows/flow';
+import { assertAmountTaken } from '../processing/processor-amounts';
 import { effectiveTime, type Payment } from './payment';
 import { paymentMovedEvent } from './payment-events';
 import { AlreadyCaptured, AmountExceedsAuthorized, CaptureNotAllowed, CurrencyMismatch, PartialCaptureNotSupported, PaymentNotFound } from './payment-errors';
@@ -41,6 +42,7 @@ export function startCapture(payment: Payment, command: CaptureCommand, processo
   if (amount > authorized) throw new AmountExceedsAuthorized();
   const processorId = payment.progress.authorized_by ?? stepOf(payment.decision.flow, 'capture')!.processor;
   if (amount < authorized && !processors.get(processorId)?.capabilities.partialCapture) throw new PartialCaptureNotSupported(processorId);
+  assertAmountTaken(processors.get(processorId)?.amounts, amount, payment.currency_code, 'capture');
   return movePayment(
     payment,
     'capturing',

@@ -1,7 +1,8 @@
 import { ValidationError, newCapabilityId, newId, type Scope } from '@vaultline/core';
 import { calendarDay, type Credential } from '../credentials/credential';
 import { decideFlow, type FlowCatalogPorts } from '../flows/flow-catalog';
-import { usesSimulator } from '../flows/flow';
+import { authorizersTaking, usesSimulator } from '../flows/flow';
+import type { ProcessorDirectory } from '../processing/processor-port';
 import type { EarlierPayment } from '../earlier/earlier-payment';
 import type { FlowDecision, Mode, Payment, StoredCardSession, UseCase } from './payment';
 import { checkoutSessionOpenedEvent, paymentMovedEvent } from './payment-events';
@@ -19,6 +20,8 @@ export interface CreatePaymentPorts extends FlowCatalogPorts, PaymentRequestPort
   clock: Clock;
   /** How long the consumer has to enter the card (PAYMENT_SESSION_LIFETIME). */
   sessionLifetimeMs: number;
+  /** The merchant's processors: an amount no processor of the authorization step can take is refused at creation. */
+  directory?: ProcessorDirectory;
 }
 
 export interface CreatePaymentCommand {
@@ -80,6 +83,7 @@ export function createPayment(ports: CreatePaymentPorts): CreatePayment {
       metadata: command.metadata,
     });
     assertModeAllowed(command.mode, decision);
+    if (ports.directory) authorizersTaking(decision.flow, await ports.directory(scope, command.mode), command.amount, command.currencyCode);
     const id = newId();
     const expiresAt = new Date(now.getTime() + sessionLifetimeMs).toISOString();
     const stored = command.useCase === 'ONE_OFF' ? null : newCredential(scope, id, command.useCase, command, now);

@@ -1,4 +1,5 @@
 import type { Mode } from '@vaultline/core';
+import type { ProcessorAmounts } from './processor-amounts';
 
 export interface ProcessorCapabilities {
   authorize: boolean;
@@ -23,6 +24,6 @@ export interface ProcessorCapabilities {
  * connections) is one; flows depend on this alone, not on the processor port and the payment it names.
  */
 export interface ProcessorLookup {
-  get(id: string): { readonly id: string; readonly capabilities: ProcessorCapabilities } | undefined;
+  get(id: string): { readonly id: string; readonly capabilities: ProcessorCapabilities; readonly amounts?: ProcessorAmounts } | undefined;
   ids(): readonly string[];
 }

@@ -1,6 +1,8 @@
 import { newId, type Scope } from '@vaultline/core';
 import { ConcurrentModificationError } from '@vaultline/store';
 import { stepOf } from '../flows/flow';
+import { assertAmountTaken } from '../processing/processor-amounts';
+import type { ProcessorDirectory } from '../processing/processor-port';
 import { refundableAmount, type Payment } from '../payment/payment';
 import { CurrencyMismatch, PaymentNotFound } from '../payment/payment-errors';
 import { idOf, rememberRequest, type PaymentRequestKey, type PaymentRequestPorts } from '../payment/payment-requests';
@@ -13,6 +15,8 @@ import { refundEvent } from './refund-events';
 
 export interface CreateRefundPorts extends PaymentRequestPorts {
   payments: PaymentRepository;
+  /** The merchant's processors: a refund amount the payment's processor cannot take is refused before anything is stored. */
+  directory?: ProcessorDirectory;
   refunds: RefundRepository;
   transaction: TransactionRunner;
   clock: Clock;
@@ -79,6 +83,7 @@ export function createRefund(ports: CreateRefundPorts, onCreated: (refund: Refun
       if (!payment || payment.mode !== scope.mode) throw new PaymentNotFound();
       const now = ports.clock.now();
       const started = startRefund(payment, command, scope, now, newId());
+      if (ports.directory) assertAmountTaken((await ports.directory(scope, payment.mode)).get(started.refund.processor)?.amounts, started.refund.amount, payment.currency_code, 'refund');
       try {
         const refund = await ports.transaction((uow) => {
           const inserted = ports.refunds.insert(uow, started.refund);
