@@ -1,3 +1,4 @@
+import { minorUnitExponent } from '@vaultline/contracts';
 import { framingOriginsOf, type CheckoutSessionState, type PaymentProgress } from '../domain/checkout/checkout-session';
 import { buttonTextColorFor, logoAddressFor } from '../domain/branding/checkout-branding';
 import type { CheckoutBranding } from '../domain/branding/manage-branding';
@@ -8,6 +9,8 @@ export interface CheckoutStatusView {
   state: CheckoutSessionState['state'];
   amount: number;
   currency: string;
+  /** The currency's ISO 4217 exponent from the one table (libs/contracts): the page divides by it, never by Intl's fraction digits. */
+  currency_exponent: number;
   payment_id: string;
   payment_status: PaymentProgress;
   failure_reason: string | null;
@@ -57,6 +60,7 @@ export function toCheckoutStatusView({ session, state, branding }: CheckoutSessi
     state,
     amount: session.amount,
     currency: session.currency,
+    currency_exponent: minorUnitExponent(session.currency) ?? 2,
     payment_id: session.payment_id,
     payment_status: session.payment_status,
     failure_reason: session.failure_reason,

@@ -37,6 +37,7 @@ const SESSION = {
   state: 'completed',
   amount: 1999,
   currency: 'EUR',
+  currency_exponent: 2,
   payment_id: '019ab2c4-4d1e-7a10-9c3b-5f2e8d7a6b01',
   payment_status: 'processing',
   failure_reason: null,
@@ -223,12 +224,18 @@ export const tokensFragment: OpenApiFragment = {
       },
       CheckoutSessionStatus: {
         type: 'object',
-        required: ['session_id', 'state', 'amount', 'currency', 'payment_id', 'payment_status', 'expires_at'],
+        required: ['session_id', 'state', 'amount', 'currency', 'currency_exponent', 'payment_id', 'payment_status', 'expires_at'],
         properties: {
           session_id: uuid,
           state: { type: 'string', enum: ['open', 'completed', 'expired', 'canceled'] },
-          amount: { type: 'integer' },
+          amount: { type: 'integer', description: 'Minor units of the currency: amount / 10^currency_exponent in major units (HUF 150000 is HUF 1,500.00).' },
           currency: { type: 'string' },
+          currency_exponent: {
+            type: 'integer',
+            minimum: 0,
+            maximum: 4,
+            description: 'The currency\'s ISO 4217 minor-unit exponent, from the server\'s table (EUR 2, JPY 0, KWD 3, HUF 2, IQD 3): the page shows the amount with it, never with its browser\'s own currency data.',
+          },
           payment_id: uuid,
           payment_status: { type: 'string', enum: ['processing', 'authorized', 'capturing', 'captured', 'failed', 'canceled'] },
           failure_reason: { type: ['string', 'null'] },

@@ -35,14 +35,24 @@
   speak(speech);
   notice.textContent = t('loading');
 
-  function formatAmount(minor, currency) {
-    try {
-      var fmt = new Intl.NumberFormat(speech.locale, { style: 'currency', currency: currency });
-      var digits = fmt.resolvedOptions().maximumFractionDigits;
-      return fmt.format(minor / Math.pow(10, digits));
-    } catch { return minor + ' ' + currency; }
+  /** Minor units in major units, exactly (string arithmetic, no division): 150000 with exponent 2 → "1500.00". */
+  function majorUnits(minor, exponent) {
+    var digits = String(Math.abs(minor));
+    while (digits.length <= exponent) digits = '0' + digits;
+    return (minor < 0 ? '-' : '') + (exponent > 0 ? digits.slice(0, -exponent) + '.' + digits.slice(-exponent) : digits);
   }
-  function payLabel() { return t('payAmount', { amount: formatAmount(session.amount, session.currency) }); }
+  /**
+   * The amount with the server's exponent for the currency (the session's currency_exponent, ISO 4217), never
+   * Intl's fraction digits, which ICU rounds for cash: HUF 150000 is HUF 1,500.00, not HUF 150,000.
+   */
+  function formatAmount(minor, currency, exponent) {
+    var major = majorUnits(minor, exponent);
+    try {
+      return new Intl.NumberFormat(speech.locale, { style: 'currency', currency: currency, minimumFractionDigits: exponent, maximumFractionDigits: exponent }).format(major);
+    } catch { return major + ' ' + currency; }
+  }
+  function sessionAmount() { return formatAmount(session.amount, session.currency, session.currency_exponent); }
+  function payLabel() { return t('payAmount', { amount: sessionAmount() }); }
 
   /** The shop's look: its name and logo at the top, its colour on the button (text black or white, as the server chose for contrast). */
   function showMerchant(merchant) {
@@ -200,7 +210,7 @@
     result.hidden = false;
     result.setAttribute('data-outcome', state.outcome);
     // Nothing is left to pay here: the heading names the amount only.
-    if (session) $('amount').textContent = formatAmount(session.amount, session.currency);
+    if (session) $('amount').textContent = sessionAmount();
     title.textContent = t(state.title);
     $('result-detail').textContent = state.detail(status) || '';
     if (!wasShowing) title.focus();
