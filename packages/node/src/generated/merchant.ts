@@ -1245,8 +1245,11 @@ export interface components {
             session_id: string;
             /** @enum {string} */
             state: "open" | "completed" | "expired" | "canceled";
+            /** @description Minor units of the currency: amount / 10^currency_exponent in major units (HUF 150000 is HUF 1,500.00). */
             amount: number;
             currency: string;
+            /** @description The currency's ISO 4217 minor-unit exponent, from the server's table (EUR 2, JPY 0, KWD 3, HUF 2, IQD 3): the page shows the amount with it, never with its browser's own currency data. */
+            currency_exponent: number;
             /** Format: uuid */
             payment_id: string;
             /** @enum {string} */
@@ -1297,7 +1300,7 @@ export interface components {
             type: "vaultline";
         };
         OneOffPaymentRequest: {
-            /** @description Minor units of the currency (cents for EUR). */
+            /** @description The amount to charge. In minor units of the currency by its ISO 4217 exponent (cents for EUR, yen for JPY, fils for KWD: 1234 is KWD 1.234), at most 999999999999 (twelve digits; above it 422 amount_too_large). Each processor is sent the amount in its own unit (ISK with two decimals at Stripe and Adyen, CLP with two at Adyen and Checkout.com, CVE and IDR with none at Adyen, MGA with none at Stripe); an amount it cannot take is refused before anything is sent, 422 amount_not_supported. */
             amount: number;
             /** @description ISO 4217 (validated; the minor-unit exponent is known). */
             currency_code: string;
@@ -1328,7 +1331,7 @@ export interface components {
             recurring_expiry: string;
         };
         SubsequentPaymentRequest: {
-            /** @description At most the initial payment's amount (minor units). */
+            /** @description At most the initial payment's amount. In minor units of the currency by its ISO 4217 exponent (cents for EUR, yen for JPY, fils for KWD: 1234 is KWD 1.234), at most 999999999999 (twelve digits; above it 422 amount_too_large). Each processor is sent the amount in its own unit (ISK with two decimals at Stripe and Adyen, CLP with two at Adyen and Checkout.com, CVE and IDR with none at Adyen, MGA with none at Stripe); an amount it cannot take is refused before anything is sent, 422 amount_not_supported. */
             amount: number;
             /** @description ISO 4217 (validated; the minor-unit exponent is known). */
             currency_code: string;
@@ -1345,7 +1348,7 @@ export interface components {
         };
         CaptureRequest: {
             reference?: string;
-            /** @description Partial capture: at most amount.authorized. Without it the full authorized amount is captured. */
+            /** @description Partial capture: at most amount.authorized. Without it the full authorized amount is captured. In minor units of the currency by its ISO 4217 exponent (cents for EUR, yen for JPY, fils for KWD: 1234 is KWD 1.234), at most 999999999999 (twelve digits; above it 422 amount_too_large). Each processor is sent the amount in its own unit (ISK with two decimals at Stripe and Adyen, CLP with two at Adyen and Checkout.com, CVE and IDR with none at Adyen, MGA with none at Stripe); an amount it cannot take is refused before anything is sent, 422 amount_not_supported. */
             amount?: number;
             /** @description With amount: the payment's currency. */
             currency_code?: string;
@@ -1363,7 +1366,7 @@ export interface components {
         };
         /** @description requested always; authorized once authorized; captured once captured; refunded from the first refund on. */
         PaymentAmount: {
-            /** @description Minor units of the currency (cents for EUR). */
+            /** @description The amount to charge. In minor units of the currency by its ISO 4217 exponent (cents for EUR, yen for JPY, fils for KWD: 1234 is KWD 1.234), at most 999999999999 (twelve digits; above it 422 amount_too_large). Each processor is sent the amount in its own unit (ISK with two decimals at Stripe and Adyen, CLP with two at Adyen and Checkout.com, CVE and IDR with none at Adyen, MGA with none at Stripe); an amount it cannot take is refused before anything is sent, 422 amount_not_supported. */
             requested: number;
             authorized?: number;
             captured?: number;
@@ -1417,7 +1420,7 @@ export interface components {
             status: "processing" | "authorized" | "capturing" | "captured" | "failed" | "canceling" | "canceled";
             /** @enum {string} */
             use_case: "ONE_OFF" | "RECURRING" | "UNSCHEDULED" | "SUBSEQUENT_RECURRING" | "SUBSEQUENT_UNSCHEDULED";
-            /** @description Once failed: card_declined, insufficient_funds, authentication_failed, authentication_abandoned, authentication_required, capture_failed, processor_error, risk_declined, session_expired, simulator_not_allowed_in_live_mode (a live payment whose card's scheme chose a simulator flow). */
+            /** @description Once failed: card_declined, insufficient_funds, authentication_failed, authentication_abandoned, authentication_required, capture_failed, processor_error, risk_declined, session_expired, simulator_not_allowed_in_live_mode (a live payment whose card's scheme chose a simulator flow), amount_not_supported (the flow chosen once the card was known has no processor that can take the amount: nothing was sent). */
             failure_reason?: string | null;
             return_url?: string | null;
             /** @description Merchant key/value pairs; the flow matrix can route on them (condition metadata). */
@@ -1565,7 +1568,7 @@ export interface components {
             use_case?: "ONE_OFF" | "RECURRING" | "UNSCHEDULED" | "SUBSEQUENT_RECURRING" | "SUBSEQUENT_UNSCHEDULED";
             /** @description Minor units, or a payment's amount object (amount.requested is used). */
             amount: number | {
-                /** @description Minor units of the currency (cents for EUR). */
+                /** @description The amount to charge. In minor units of the currency by its ISO 4217 exponent (cents for EUR, yen for JPY, fils for KWD: 1234 is KWD 1.234), at most 999999999999 (twelve digits; above it 422 amount_too_large). Each processor is sent the amount in its own unit (ISK with two decimals at Stripe and Adyen, CLP with two at Adyen and Checkout.com, CVE and IDR with none at Adyen, MGA with none at Stripe); an amount it cannot take is refused before anything is sent, 422 amount_not_supported. */
                 requested: number;
             };
             /** @description ISO 4217 (validated; the minor-unit exponent is known). */
@@ -1660,7 +1663,7 @@ export interface components {
             updated_at: string;
         };
         EarlierPaymentRequest: {
-            /** @description Minor units. */
+            /** @description The amount to charge. In minor units of the currency by its ISO 4217 exponent (cents for EUR, yen for JPY, fils for KWD: 1234 is KWD 1.234), at most 999999999999 (twelve digits; above it 422 amount_too_large). Each processor is sent the amount in its own unit (ISK with two decimals at Stripe and Adyen, CLP with two at Adyen and Checkout.com, CVE and IDR with none at Adyen, MGA with none at Stripe); an amount it cannot take is refused before anything is sent, 422 amount_not_supported. */
             amount: number;
             currency_code: string;
             /**
@@ -1928,7 +1931,7 @@ export interface components {
             reference?: string;
         };
         RefundRequest: {
-            /** @description Minor units; absent: the rest of the refundable amount. */
+            /** @description The amount to refund; absent: the rest of the refundable amount. In minor units of the currency by its ISO 4217 exponent (cents for EUR, yen for JPY, fils for KWD: 1234 is KWD 1.234), at most 999999999999 (twelve digits; above it 422 amount_too_large). Each processor is sent the amount in its own unit (ISK with two decimals at Stripe and Adyen, CLP with two at Adyen and Checkout.com, CVE and IDR with none at Adyen, MGA with none at Stripe); an amount it cannot take is refused before anything is sent, 422 amount_not_supported. */
             amount?: number;
             /** @description When given, the payment's currency (else 422 currency_mismatch). */
             currency_code?: string;
@@ -3864,6 +3867,7 @@ export interface operations {
                      *       "state": "completed",
                      *       "amount": 1999,
                      *       "currency": "EUR",
+                     *       "currency_exponent": 2,
                      *       "payment_id": "019ab2c4-4d1e-7a10-9c3b-5f2e8d7a6b01",
                      *       "payment_status": "processing",
                      *       "failure_reason": null,
@@ -3975,6 +3979,7 @@ export interface operations {
                      *       "state": "completed",
                      *       "amount": 1999,
                      *       "currency": "EUR",
+                     *       "currency_exponent": 2,
                      *       "payment_id": "019ab2c4-4d1e-7a10-9c3b-5f2e8d7a6b01",
                      *       "payment_status": "processing",
                      *       "failure_reason": null,
@@ -4095,6 +4100,7 @@ export interface operations {
                      *       "state": "open",
                      *       "amount": 1999,
                      *       "currency": "EUR",
+                     *       "currency_exponent": 2,
                      *       "payment_id": "019ab2c4-4d1e-7a10-9c3b-5f2e8d7a6b01",
                      *       "payment_status": "processing",
                      *       "failure_reason": null,
@@ -4205,7 +4211,7 @@ export interface operations {
             };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
-            /** @description validation_failed naming the field (amount a positive integer, currency_code ISO 4217, source.type "vaultline", recurring_frequency an integer ≥ 1, recurring_expiry a real YYYYMMDD date not in the past, return_url an https URL (http only on loopback), allowed_origins at most 10 https origins (http only on loopback; field allowed_origins.N for a bad entry)); test_clock_not_allowed (X-Test-Now with a live key); simulator_not_allowed_in_live_mode (a live payment whose chosen flow uses the simulator). Or idempotency_key_reused (field Idempotency-Key): the key was used with a different request. */
+            /** @description validation_failed naming the field (amount a positive integer, currency_code ISO 4217, source.type "vaultline", recurring_frequency an integer ≥ 1, recurring_expiry a real YYYYMMDD date not in the past, return_url an https URL (http only on loopback), allowed_origins at most 10 https origins (http only on loopback; field allowed_origins.N for a bad entry)); test_clock_not_allowed (X-Test-Now with a live key); simulator_not_allowed_in_live_mode (a live payment whose chosen flow uses the simulator); amount_too_large (above 999999999999, twelve digits); amount_not_supported (the processor cannot take the amount, nothing was sent: `detail` names its rule, such as a last digit other than 0 in KWD, BHD, JOD, OMR or TND at Stripe and Checkout.com, CVE or IDR with cents at Adyen, below Stripe's minimum charge, more than eight digits of Stripe's units or nine of Checkout.com's): a processor of the flow's authorization step that cannot take the amount is passed over (nothing is sent to it, no transaction) and the next one of the step is asked; the payment is refused only when none of them can take it. Or idempotency_key_reused (field Idempotency-Key): the key was used with a different request. */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -4305,7 +4311,7 @@ export interface operations {
             };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
-            /** @description validation_failed naming the field (amount a positive integer, currency_code ISO 4217, source.type "vaultline", recurring_frequency an integer ≥ 1, recurring_expiry a real YYYYMMDD date not in the past, return_url an https URL (http only on loopback), allowed_origins at most 10 https origins (http only on loopback; field allowed_origins.N for a bad entry)); test_clock_not_allowed (X-Test-Now with a live key); simulator_not_allowed_in_live_mode (a live payment whose chosen flow uses the simulator). Or idempotency_key_reused (field Idempotency-Key): the key was used with a different request. */
+            /** @description validation_failed naming the field (amount a positive integer, currency_code ISO 4217, source.type "vaultline", recurring_frequency an integer ≥ 1, recurring_expiry a real YYYYMMDD date not in the past, return_url an https URL (http only on loopback), allowed_origins at most 10 https origins (http only on loopback; field allowed_origins.N for a bad entry)); test_clock_not_allowed (X-Test-Now with a live key); simulator_not_allowed_in_live_mode (a live payment whose chosen flow uses the simulator); amount_too_large (above 999999999999, twelve digits); amount_not_supported (the processor cannot take the amount, nothing was sent: `detail` names its rule, such as a last digit other than 0 in KWD, BHD, JOD, OMR or TND at Stripe and Checkout.com, CVE or IDR with cents at Adyen, below Stripe's minimum charge, more than eight digits of Stripe's units or nine of Checkout.com's): a processor of the flow's authorization step that cannot take the amount is passed over (nothing is sent to it, no transaction) and the next one of the step is asked; the payment is refused only when none of them can take it. Or idempotency_key_reused (field Idempotency-Key): the key was used with a different request. */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -4401,7 +4407,7 @@ export interface operations {
             };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
-            /** @description validation_failed naming the field (amount a positive integer, currency_code ISO 4217, source.type "vaultline", recurring_frequency an integer ≥ 1, recurring_expiry a real YYYYMMDD date not in the past, return_url an https URL (http only on loopback), allowed_origins at most 10 https origins (http only on loopback; field allowed_origins.N for a bad entry)); test_clock_not_allowed (X-Test-Now with a live key); simulator_not_allowed_in_live_mode (a live payment whose chosen flow uses the simulator). Or idempotency_key_reused (field Idempotency-Key): the key was used with a different request. */
+            /** @description validation_failed naming the field (amount a positive integer, currency_code ISO 4217, source.type "vaultline", recurring_frequency an integer ≥ 1, recurring_expiry a real YYYYMMDD date not in the past, return_url an https URL (http only on loopback), allowed_origins at most 10 https origins (http only on loopback; field allowed_origins.N for a bad entry)); test_clock_not_allowed (X-Test-Now with a live key); simulator_not_allowed_in_live_mode (a live payment whose chosen flow uses the simulator); amount_too_large (above 999999999999, twelve digits); amount_not_supported (the processor cannot take the amount, nothing was sent: `detail` names its rule, such as a last digit other than 0 in KWD, BHD, JOD, OMR or TND at Stripe and Checkout.com, CVE or IDR with cents at Adyen, below Stripe's minimum charge, more than eight digits of Stripe's units or nine of Checkout.com's): a processor of the flow's authorization step that cannot take the amount is passed over (nothing is sent to it, no transaction) and the next one of the step is asked; the payment is refused only when none of them can take it. Or idempotency_key_reused (field Idempotency-Key): the key was used with a different request. */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -4518,7 +4524,7 @@ export interface operations {
             };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
-            /** @description amount_exceeds_initial (amount above the initial amount); recurring_frequency_not_respected (fewer than recurring_frequency days since the last successful payment on these credentials); credentials_expired (after recurring_expiry); use_case_mismatch (the initial payment is of the other kind); currency_mismatch; authentication_not_configured (REQUIRE_3RI on a flow without a 3RI step); test_clock_not_allowed; invalid_test_clock (X-Test-Now is not an ISO 8601 time with a zone); simulator_not_allowed_in_live_mode; validation_failed naming the field. Or idempotency_key_reused (field Idempotency-Key): the key was used with a different request. */
+            /** @description amount_exceeds_initial (amount above the initial amount); recurring_frequency_not_respected (fewer than recurring_frequency days since the last successful payment on these credentials); credentials_expired (after recurring_expiry); use_case_mismatch (the initial payment is of the other kind); currency_mismatch; authentication_not_configured (REQUIRE_3RI on a flow without a 3RI step); test_clock_not_allowed; invalid_test_clock (X-Test-Now is not an ISO 8601 time with a zone); simulator_not_allowed_in_live_mode; amount_too_large (above 999999999999, twelve digits); amount_not_supported (the processor cannot take the amount, nothing was sent: `detail` names its rule, such as a last digit other than 0 in KWD, BHD, JOD, OMR or TND at Stripe and Checkout.com, CVE or IDR with cents at Adyen, below Stripe's minimum charge, more than eight digits of Stripe's units or nine of Checkout.com's); validation_failed naming the field. Or idempotency_key_reused (field Idempotency-Key): the key was used with a different request. */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -4634,7 +4640,7 @@ export interface operations {
             };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
-            /** @description amount_exceeds_initial (amount above the initial amount); recurring_frequency_not_respected (fewer than recurring_frequency days since the last successful payment on these credentials); credentials_expired (after recurring_expiry); use_case_mismatch (the initial payment is of the other kind); currency_mismatch; authentication_not_configured (REQUIRE_3RI on a flow without a 3RI step); test_clock_not_allowed; invalid_test_clock (X-Test-Now is not an ISO 8601 time with a zone); simulator_not_allowed_in_live_mode; validation_failed naming the field. Or idempotency_key_reused (field Idempotency-Key): the key was used with a different request. */
+            /** @description amount_exceeds_initial (amount above the initial amount); recurring_frequency_not_respected (fewer than recurring_frequency days since the last successful payment on these credentials); credentials_expired (after recurring_expiry); use_case_mismatch (the initial payment is of the other kind); currency_mismatch; authentication_not_configured (REQUIRE_3RI on a flow without a 3RI step); test_clock_not_allowed; invalid_test_clock (X-Test-Now is not an ISO 8601 time with a zone); simulator_not_allowed_in_live_mode; amount_too_large (above 999999999999, twelve digits); amount_not_supported (the processor cannot take the amount, nothing was sent: `detail` names its rule, such as a last digit other than 0 in KWD, BHD, JOD, OMR or TND at Stripe and Checkout.com, CVE or IDR with cents at Adyen, below Stripe's minimum charge, more than eight digits of Stripe's units or nine of Checkout.com's); validation_failed naming the field. Or idempotency_key_reused (field Idempotency-Key): the key was used with a different request. */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -4746,7 +4752,7 @@ export interface operations {
             };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
-            /** @description amount_exceeds_authorized; currency_mismatch; partial_capture_not_supported; validation_failed naming the field. Or idempotency_key_reused (field Idempotency-Key): the key was used with a different request. */
+            /** @description amount_exceeds_authorized; currency_mismatch; partial_capture_not_supported; amount_too_large (above 999999999999, twelve digits); amount_not_supported (the processor cannot take the amount, nothing was sent: `detail` names its rule, such as a last digit other than 0 in KWD, BHD, JOD, OMR or TND at Stripe and Checkout.com, CVE or IDR with cents at Adyen, below Stripe's minimum charge, more than eight digits of Stripe's units or nine of Checkout.com's); validation_failed naming the field. Or idempotency_key_reused (field Idempotency-Key): the key was used with a different request. */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -5077,7 +5083,7 @@ export interface operations {
             };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
-            /** @description confirm_required (confirm missing or false); validation_failed naming the field (customer_id for a first payment without one, store_payment_method_for.mandate_reference, payment_method_types.0…); currency_mismatch (a mandate charge in another currency than its first payment; a mandate has no amount ceiling); authentication_not_configured; simulator_not_allowed_in_live_mode; test_clock_not_allowed; invalid_test_clock. Or idempotency_key_reused (field Idempotency-Key): the key was used with a different request. */
+            /** @description confirm_required (confirm missing or false); validation_failed naming the field (customer_id for a first payment without one, store_payment_method_for.mandate_reference, payment_method_types.0…); currency_mismatch (a mandate charge in another currency than its first payment; a mandate has no amount ceiling); authentication_not_configured; simulator_not_allowed_in_live_mode; test_clock_not_allowed; invalid_test_clock; amount_too_large (above 999999999999, twelve digits); amount_not_supported (the processor cannot take the amount, nothing was sent: `detail` names its rule, such as a last digit other than 0 in KWD, BHD, JOD, OMR or TND at Stripe and Checkout.com, CVE or IDR with cents at Adyen, below Stripe's minimum charge, more than eight digits of Stripe's units or nine of Checkout.com's). Or idempotency_key_reused (field Idempotency-Key): the key was used with a different request. */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -7126,7 +7132,7 @@ export interface operations {
             };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
-            /** @description amount_exceeds_refundable (more than the captured amount less pending and succeeded refunds); currency_mismatch; validation_failed naming the field. Or idempotency_key_reused (field Idempotency-Key): the key was used with a different request. */
+            /** @description amount_exceeds_refundable (more than the captured amount less pending and succeeded refunds); currency_mismatch; amount_too_large (above 999999999999, twelve digits); amount_not_supported (the processor cannot take the amount, nothing was sent: `detail` names its rule, such as a last digit other than 0 in KWD, BHD, JOD, OMR or TND at Stripe and Checkout.com, CVE or IDR with cents at Adyen, below Stripe's minimum charge, more than eight digits of Stripe's units or nine of Checkout.com's); validation_failed naming the field. Or idempotency_key_reused (field Idempotency-Key): the key was used with a different request. */
             422: {
                 headers: {
                     [name: string]: unknown;
