@@ -25,6 +25,7 @@ import { internalRoutes } from './http/internal.routes';
 import { createEdgeApp } from './http/edge';
 import { idempotencyGuard } from './http/idempotency.middleware';
 import { docsRoutes } from './http/docs/docs.routes';
+import { knownFilters } from './http/known-filters';
 import { dashboardSessions } from './domain/dashboard-sessions';
 import { TtlDashboardSessionRepository } from './data/dashboard-session.repository';
 import { dashboardSessionRoutes, sessionOfRequest } from './http/dashboard-session';
@@ -143,6 +144,7 @@ export function createApp(runtime: ServiceRuntime, config: GatewayConfig): Servi
     dashboardApp: dashboardApp({ dir: config.dashboardDir }),
     readiness,
     docs: docsRoutes(publicBaseUrl),
+    knownFilters: knownFilters(),
     publicBaseUrl,
   });
 

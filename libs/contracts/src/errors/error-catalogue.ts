@@ -40,6 +40,7 @@ export const ERROR_GROUPS: ErrorGroup[] = [
       request_timeout: e(408, 'The request was not received in time.', 'Send the request again.'),
       body_too_deep: e(422, 'The body nests objects and arrays (or form keys) deeper than the service reads.', 'Flatten the body.'),
       route_not_found: e(404, 'No route for this method and path.', 'Check the method and the path against the API reference (/docs).'),
+      unknown_filter: e(422, 'A read (a list, a report) was sent a query parameter its route does not take; `field` names it and `detail` lists the ones it takes. It is refused rather than ignored: ignored, the list would have come back unfiltered.', 'Use a filter the route lists in the API reference (/docs), spelled as it is there.'),
       asset_not_found: e(404, 'No such file of the hosted checkout page.', 'Use the URLs the hosted page and checkout.js load themselves.'),
     },
   },

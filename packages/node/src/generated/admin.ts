@@ -486,7 +486,7 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description A field is invalid; `field` names it. */
+        /** @description A field is invalid; `field` names it. On a read: unknown_filter, a query parameter the operation does not list (`field` names it). */
         ValidationFailed: {
             headers: {
                 [name: string]: unknown;

@@ -2135,7 +2135,7 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description A field is invalid; `field` names it. */
+        /** @description A field is invalid; `field` names it. On a read: unknown_filter, a query parameter the operation does not list (`field` names it). */
         ValidationFailed: {
             headers: {
                 [name: string]: unknown;
@@ -2973,7 +2973,7 @@ export interface operations {
             };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
-            /** @description A field is invalid; `field` names it. Or idempotency_key_reused (field Idempotency-Key): the key was used with a different request. */
+            /** @description A field is invalid; `field` names it. On a read: unknown_filter, a query parameter the operation does not list (`field` names it). Or idempotency_key_reused (field Idempotency-Key): the key was used with a different request. */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -3238,7 +3238,7 @@ export interface operations {
             };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
-            /** @description A field is invalid; `field` names it. Or idempotency_key_reused (field Idempotency-Key): the key was used with a different request. */
+            /** @description A field is invalid; `field` names it. On a read: unknown_filter, a query parameter the operation does not list (`field` names it). Or idempotency_key_reused (field Idempotency-Key): the key was used with a different request. */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -3551,7 +3551,7 @@ export interface operations {
             };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
-            /** @description A field is invalid; `field` names it. Or idempotency_key_reused (field Idempotency-Key): the key was used with a different request. */
+            /** @description A field is invalid; `field` names it. On a read: unknown_filter, a query parameter the operation does not list (`field` names it). Or idempotency_key_reused (field Idempotency-Key): the key was used with a different request. */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -3783,7 +3783,7 @@ export interface operations {
             };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
-            /** @description A field is invalid; `field` names it. Or idempotency_key_reused (field Idempotency-Key): the key was used with a different request. */
+            /** @description A field is invalid; `field` names it. On a read: unknown_filter, a query parameter the operation does not list (`field` names it). Or idempotency_key_reused (field Idempotency-Key): the key was used with a different request. */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -4075,6 +4075,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            422: components["responses"]["ValidationFailed"];
         };
     };
     getCheckoutSessionStatus: {
@@ -4126,6 +4127,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            422: components["responses"]["ValidationFailed"];
         };
     };
     createOneOffPayment: {
@@ -6191,7 +6193,7 @@ export interface operations {
             };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
-            /** @description A field is invalid; `field` names it. Or idempotency_key_reused (field Idempotency-Key): the key was used with a different request. */
+            /** @description A field is invalid; `field` names it. On a read: unknown_filter, a query parameter the operation does not list (`field` names it). Or idempotency_key_reused (field Idempotency-Key): the key was used with a different request. */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -6745,7 +6747,7 @@ export interface operations {
             };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
-            /** @description A field is invalid; `field` names it. Or idempotency_key_reused (field Idempotency-Key): the key was used with a different request. */
+            /** @description A field is invalid; `field` names it. On a read: unknown_filter, a query parameter the operation does not list (`field` names it). Or idempotency_key_reused (field Idempotency-Key): the key was used with a different request. */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -6955,7 +6957,7 @@ export interface operations {
             };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
-            /** @description A field is invalid; `field` names it. Or idempotency_key_reused (field Idempotency-Key): the key was used with a different request. */
+            /** @description A field is invalid; `field` names it. On a read: unknown_filter, a query parameter the operation does not list (`field` names it). Or idempotency_key_reused (field Idempotency-Key): the key was used with a different request. */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -7416,7 +7418,7 @@ export interface operations {
             };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
-            /** @description A field is invalid; `field` names it. Or idempotency_key_reused (field Idempotency-Key): the key was used with a different request. */
+            /** @description A field is invalid; `field` names it. On a read: unknown_filter, a query parameter the operation does not list (`field` names it). Or idempotency_key_reused (field Idempotency-Key): the key was used with a different request. */
             422: {
                 headers: {
                     [name: string]: unknown;

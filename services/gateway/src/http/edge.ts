@@ -49,6 +49,8 @@ export interface EdgeDeps {
   dashboardApp: express.RequestHandler;
   /** Where changes made through a dashboard session are written. */
   audit: AdminAudit;
+  /** Refuses a merchant read's query parameter its route does not declare (422 unknown_filter; known-filters.ts). */
+  knownFilters: (req: Request) => void;
 }
 
 /**
@@ -97,7 +99,14 @@ export function createEdgeApp(deps: EdgeDeps): express.Express {
       setMetricsRoute(res, '/api-keys*');
       next();
     },
-    merchantApiKeyRoutes({ apiKeys: deps.apiKeys, authenticate: async (req, res) => (await authenticateMerchant(deps, req, res, '/api-keys')).key }),
+    merchantApiKeyRoutes({
+      apiKeys: deps.apiKeys,
+      authenticate: async (req, res) => {
+        const { key } = await authenticateMerchant(deps, req, res, '/api-keys');
+        deps.knownFilters(req);
+        return key;
+      },
+    }),
   );
   app.use(merchantEdge(deps));
   // A live key with the test clock is a refusal too: audited like a 401/403.
@@ -122,6 +131,7 @@ function merchantEdge(deps: EdgeDeps) {
       scopes = granted;
     }
     if (!route || !isSafePath(req.path)) throw notFound();
+    if (route.access === 'merchant') deps.knownFilters(req);
     // A form sent to a JSON route would parse as one meaningless key and answer "amount is required": 415 names the type instead.
     assertBodyType(req, route.bodies === 'json-or-form' ? SUPPORTED_BODY_TYPES : JSON_BODY_TYPES);
     const call = { service: route.service, path: req.originalUrl, merchantId, scopes, mode };
