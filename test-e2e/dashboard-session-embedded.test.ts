@@ -90,7 +90,7 @@ describe('the dashboard session through the embedded system', () => {
 
     const report = await browser(session, 'GET', '/reports/payments');
     documented('GET', '/reports/payments', report);
-    expect(report.json.totals).toMatchObject({ count: 3, succeeded: 2, failed: 1, pending: 0, success_rate: 0.6667, volume: [{ currency_code: 'EUR', amount: 3500 }] });
+    expect(report.json.totals).toMatchObject({ count: 3, succeeded: 2, failed: 1, pending: 0, success_rate: 0.6667, amounts: [{ currency_code: 'EUR', authorized: 3500, captured: 3500, refunded: 0, disputed: 0, won_back: 0, net: 3500 }] });
     expect(report.json.by_processor).toEqual([expect.objectContaining({ processor: 'simulator', succeeded: 2, failed: 1 })]);
     expect((report.json.by_flow as Array<{ attempts: number }>).reduce((sum, row) => sum + row.attempts, 0)).toBe(3);
     expect(report.json.decline_reasons).toEqual([{ reason: expect.any(String), count: 1 }]);
@@ -131,7 +131,7 @@ describe('the dashboard session through the embedded system', () => {
     expect((await browser(session, 'GET', `/payments/${captured.id}`)).status).toBe(404);
     expect((await browser(session, 'GET', '/webhook-endpoints')).json.data).toEqual([]);
     const report = await browser(session, 'GET', '/reports/payments');
-    expect(report.json).toMatchObject({ livemode: true, totals: { count: 0, succeeded: 0, failed: 0, volume: [] }, by_processor: [], decline_reasons: [] });
+    expect(report.json).toMatchObject({ livemode: true, totals: { count: 0, succeeded: 0, failed: 0, amounts: [] }, by_processor: [], decline_reasons: [] });
     expect(((await browser(session, 'GET', '/reports/webhook-deliveries')).json.totals as { messages: number }).messages).toBe(0);
 
     await browser(session, 'POST', '/dashboard/session/mode', { mode: 'test' });

@@ -208,7 +208,7 @@ export function createApp(runtime: ServiceRuntime, config: PaymentOrchestratorCo
         listTransactions: listTransactions({ payments, transactions }),
         runPayment,
       });
-      reportRoutes(router, { reportPayments: reportPayments({ payments, transactions }), clock });
+      reportRoutes(router, { reportPayments: reportPayments({ payments, transactions, refunds, disputes }), clock });
       afterSaleRoutes(router, {
         cancelPayment: cancelPayment({ ...afterSalePorts, paymentRequests }),
         createRefund: createRefund({ payments, refunds, paymentRequests, directory, transaction, clock, requestRetentionMs: config.requestRetentionMs }, (refund) => void afterSale.runRefund({ merchantId: refund.merchant_id, mode: refund.mode }, refund.id)),

@@ -912,8 +912,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Payments of a period: count, success and volume per day, success rate by processor and by flow, decline reasons
-         * @description Days are UTC; every day of the period is listed, empty ones with zeros. `by_processor` counts authorization attempts (a flow with a fallback tries more than one processor per payment); `by_flow` counts payments by the flow the matrix chose. `decline_reasons` are the failed payments' reasons, most frequent first. Readable by secret and dashboard keys.
+         * Payments of a period: the money per day and currency (authorized, captured, refunded, disputed, net), counts and success per day, success rate by processor and by flow, decline reasons
+         * @description Days are UTC; every day of the period is listed, empty ones with zeros. `count`, `succeeded`, `failed` and `pending` count the payments created that day, in their state now. `amounts`: Money is counted on the UTC day it moved at the processor, whatever day its payment was created (a refund of last month's payment is on today's line), in minor units of the currency, one row per currency, the way a processor's balance report reads: `authorized` the successful authorizations (a hold on the card, not yet money), `captured` the successful captures, `refunded` the refunds on the day they succeeded (pending and failed refunds moved nothing), `disputed` the amounts of the disputes opened that day (inquiries included: the processor holds the amount from the opening), `won_back` the amounts of the disputes decided for the merchant, on the day of their last move (the decision, or the funds reinstated), and `net` = captured − refunded − disputed + won_back, which can be negative. A lost dispute stays counted in `disputed`; processor fees are not in the report. `by_processor` counts authorization attempts (a flow with a fallback tries more than one processor per payment); `by_flow` counts payments by the flow the matrix chose. `decline_reasons` are the failed payments' reasons, most frequent first. Readable by secret and dashboard keys.
          */
         get: operations["getPaymentReport"];
         put?: never;
@@ -1980,10 +1980,21 @@ export interface components {
                 pending: number;
                 /** @description succeeded / (succeeded + failed), 4 decimals; null when none finished. */
                 success_rate: number | null;
-                /** @description Per currency: the authorized amounts (minor units) of the payments that succeeded. */
-                volume: {
+                /** @description Per currency (alphabetical), the money that moved. Money is counted on the UTC day it moved at the processor, whatever day its payment was created (a refund of last month's payment is on today's line), in minor units of the currency, one row per currency, the way a processor's balance report reads: `authorized` the successful authorizations (a hold on the card, not yet money), `captured` the successful captures, `refunded` the refunds on the day they succeeded (pending and failed refunds moved nothing), `disputed` the amounts of the disputes opened that day (inquiries included: the processor holds the amount from the opening), `won_back` the amounts of the disputes decided for the merchant, on the day of their last move (the decision, or the funds reinstated), and `net` = captured − refunded − disputed + won_back, which can be negative. A lost dispute stays counted in `disputed`; processor fees are not in the report. */
+                amounts: {
                     currency_code: string;
-                    amount: number;
+                    /** @description Successful authorizations (holds). */
+                    authorized: number;
+                    /** @description Successful captures. */
+                    captured: number;
+                    /** @description Refunds that succeeded. */
+                    refunded: number;
+                    /** @description Disputes opened (their amount). */
+                    disputed: number;
+                    /** @description Disputes won (their amount). */
+                    won_back: number;
+                    /** @description captured − refunded − disputed + won_back. */
+                    net: number;
                 }[];
             };
             days: {
@@ -1999,10 +2010,21 @@ export interface components {
                 pending: number;
                 /** @description succeeded / (succeeded + failed), 4 decimals; null when none finished. */
                 success_rate: number | null;
-                /** @description Per currency: the authorized amounts (minor units) of the payments that succeeded. */
-                volume: {
+                /** @description Per currency (alphabetical), the money that moved. Money is counted on the UTC day it moved at the processor, whatever day its payment was created (a refund of last month's payment is on today's line), in minor units of the currency, one row per currency, the way a processor's balance report reads: `authorized` the successful authorizations (a hold on the card, not yet money), `captured` the successful captures, `refunded` the refunds on the day they succeeded (pending and failed refunds moved nothing), `disputed` the amounts of the disputes opened that day (inquiries included: the processor holds the amount from the opening), `won_back` the amounts of the disputes decided for the merchant, on the day of their last move (the decision, or the funds reinstated), and `net` = captured − refunded − disputed + won_back, which can be negative. A lost dispute stays counted in `disputed`; processor fees are not in the report. */
+                amounts: {
                     currency_code: string;
-                    amount: number;
+                    /** @description Successful authorizations (holds). */
+                    authorized: number;
+                    /** @description Successful captures. */
+                    captured: number;
+                    /** @description Refunds that succeeded. */
+                    refunded: number;
+                    /** @description Disputes opened (their amount). */
+                    disputed: number;
+                    /** @description Disputes won (their amount). */
+                    won_back: number;
+                    /** @description captured − refunded − disputed + won_back. */
+                    net: number;
                 }[];
             }[];
             by_processor: {
@@ -7509,10 +7531,15 @@ export interface operations {
                      *         "failed": 1,
                      *         "pending": 1,
                      *         "success_rate": 0.75,
-                     *         "volume": [
+                     *         "amounts": [
                      *           {
                      *             "currency_code": "EUR",
-                     *             "amount": 7500
+                     *             "authorized": 7500,
+                     *             "captured": 7500,
+                     *             "refunded": 500,
+                     *             "disputed": 2500,
+                     *             "won_back": 0,
+                     *             "net": 4500
                      *           }
                      *         ]
                      *       },
@@ -7524,10 +7551,15 @@ export interface operations {
                      *           "failed": 1,
                      *           "pending": 0,
                      *           "success_rate": 0.5,
-                     *           "volume": [
+                     *           "amounts": [
                      *             {
                      *               "currency_code": "EUR",
-                     *               "amount": 2500
+                     *               "authorized": 2500,
+                     *               "captured": 2500,
+                     *               "refunded": 0,
+                     *               "disputed": 0,
+                     *               "won_back": 0,
+                     *               "net": 2500
                      *             }
                      *           ]
                      *         },
@@ -7538,10 +7570,15 @@ export interface operations {
                      *           "failed": 0,
                      *           "pending": 1,
                      *           "success_rate": 1,
-                     *           "volume": [
+                     *           "amounts": [
                      *             {
                      *               "currency_code": "EUR",
-                     *               "amount": 5000
+                     *               "authorized": 5000,
+                     *               "captured": 5000,
+                     *               "refunded": 500,
+                     *               "disputed": 2500,
+                     *               "won_back": 0,
+                     *               "net": 4500
                      *             }
                      *           ]
                      *         }

@@ -57,7 +57,11 @@ export const orchestratorCollections: CollectionSpec[] = [
   { name: PAYMENT_REQUESTS, indexes: [{ fields: ['created_at'], acrossMerchants: true }] },
   // One dispute per processor reference of an account (two first notifications racing: one creates, the other
   // moves it); a payment's disputes are listed by payment.
-  { name: DISPUTES, indexes: [{ fields: ['processor', 'processor_reference'], unique: true }, { fields: ['payment_id'] }] },
+  // GET /reports/payments reads the disputes opened in a period, and those won in it.
+  {
+    name: DISPUTES,
+    indexes: [{ fields: ['processor', 'processor_reference'], unique: true }, { fields: ['payment_id'] }, { fields: ['created_at'] }, { fields: ['status', 'updated_at'] }],
+  },
   {
     name: REFUNDS,
     indexes: [
@@ -66,6 +70,8 @@ export const orchestratorCollections: CollectionSpec[] = [
       { fields: ['status'] },
       // A notification that names the refund by the processor's reference of it.
       { fields: ['processor_reference'] },
+      // GET /reports/payments: the refunds that succeeded in a period.
+      { fields: ['status', 'updated_at'] },
       // The refund runner's scan across merchants: pending refunds to send or to ask about (the status first, so
       // SQLite searches the few pending ones instead of walking every refund in id order).
       { fields: ['status', 'next_run_at'], acrossMerchants: true },

@@ -27,20 +27,38 @@ const rate: JsonObject = { type: ['number', 'null'], minimum: 0, maximum: 1, des
 const count: JsonObject = { type: 'integer', minimum: 0 };
 const day: JsonObject = { type: 'string', format: 'date' };
 
-const volume: JsonObject = {
+const MONEY_DEFINITIONS =
+  'Money is counted on the UTC day it moved at the processor, whatever day its payment was created (a refund of last month\'s payment is on ' +
+  'today\'s line), in minor units of the currency, one row per currency, the way a processor\'s balance report reads: `authorized` the ' +
+  'successful authorizations (a hold on the card, not yet money), `captured` the successful captures, `refunded` the refunds on the day they ' +
+  'succeeded (pending and failed refunds moved nothing), `disputed` the amounts of the disputes opened that day (inquiries included: the ' +
+  'processor holds the amount from the opening), `won_back` the amounts of the disputes decided for the merchant, on the day of their last ' +
+  'move (the decision, or the funds reinstated), and `net` = captured − refunded − disputed + won_back, which can be negative. A lost ' +
+  'dispute stays counted in `disputed`; processor fees are not in the report.';
+
+const amount: JsonObject = { type: 'integer', minimum: 0 };
+const amounts: JsonObject = {
   type: 'array',
-  description: 'Per currency: the authorized amounts (minor units) of the payments that succeeded.',
+  description: `Per currency (alphabetical), the money that moved. ${MONEY_DEFINITIONS}`,
   items: {
     type: 'object',
-    required: ['currency_code', 'amount'],
+    required: ['currency_code', 'authorized', 'captured', 'refunded', 'disputed', 'won_back', 'net'],
     additionalProperties: false,
-    properties: { currency_code: { type: 'string', pattern: '^[A-Z]{3}$' }, amount: count },
+    properties: {
+      currency_code: { type: 'string', pattern: '^[A-Z]{3}$' },
+      authorized: { ...amount, description: 'Successful authorizations (holds).' },
+      captured: { ...amount, description: 'Successful captures.' },
+      refunded: { ...amount, description: 'Refunds that succeeded.' },
+      disputed: { ...amount, description: 'Disputes opened (their amount).' },
+      won_back: { ...amount, description: 'Disputes won (their amount).' },
+      net: { type: 'integer', description: 'captured − refunded − disputed + won_back.' },
+    },
   },
 };
 
 const paymentCounts = (extra: Record<string, JsonObject> = {}, required: string[] = []): JsonObject => ({
   type: 'object',
-  required: [...required, 'count', 'succeeded', 'failed', 'pending', 'success_rate', 'volume'],
+  required: [...required, 'count', 'succeeded', 'failed', 'pending', 'success_rate', 'amounts'],
   additionalProperties: false,
   properties: {
     ...extra,
@@ -49,7 +67,7 @@ const paymentCounts = (extra: Record<string, JsonObject> = {}, required: string[
     failed: { ...count, description: 'Of them, failed (declined, error, expired session).' },
     pending: { ...count, description: 'Of them, still processing.' },
     success_rate: rate,
-    volume,
+    amounts,
   },
 });
 
@@ -65,10 +83,17 @@ const PAYMENT_REPORT = {
   livemode: false,
   from: '2026-11-25',
   to: '2026-11-26',
-  totals: { count: 5, succeeded: 3, failed: 1, pending: 1, success_rate: 0.75, volume: [{ currency_code: 'EUR', amount: 7500 }] },
+  totals: {
+    count: 5,
+    succeeded: 3,
+    failed: 1,
+    pending: 1,
+    success_rate: 0.75,
+    amounts: [{ currency_code: 'EUR', authorized: 7500, captured: 7500, refunded: 500, disputed: 2500, won_back: 0, net: 4500 }],
+  },
   days: [
-    { date: '2026-11-25', count: 2, succeeded: 1, failed: 1, pending: 0, success_rate: 0.5, volume: [{ currency_code: 'EUR', amount: 2500 }] },
-    { date: '2026-11-26', count: 3, succeeded: 2, failed: 0, pending: 1, success_rate: 1, volume: [{ currency_code: 'EUR', amount: 5000 }] },
+    { date: '2026-11-25', count: 2, succeeded: 1, failed: 1, pending: 0, success_rate: 0.5, amounts: [{ currency_code: 'EUR', authorized: 2500, captured: 2500, refunded: 0, disputed: 0, won_back: 0, net: 2500 }] },
+    { date: '2026-11-26', count: 3, succeeded: 2, failed: 0, pending: 1, success_rate: 1, amounts: [{ currency_code: 'EUR', authorized: 5000, captured: 5000, refunded: 500, disputed: 2500, won_back: 0, net: 4500 }] },
   ],
   by_processor: [{ processor: 'simulator', attempts: 4, succeeded: 3, failed: 1, success_rate: 0.75 }],
   by_flow: [{ flow: 'simulator', attempts: 4, succeeded: 3, failed: 1, success_rate: 0.75 }],
@@ -158,9 +183,9 @@ export const reportsFragment: OpenApiFragment = {
       get: {
         tags: ['Reports'],
         operationId: 'getPaymentReport',
-        summary: 'Payments of a period: count, success and volume per day, success rate by processor and by flow, decline reasons',
+        summary: 'Payments of a period: the money per day and currency (authorized, captured, refunded, disputed, net), counts and success per day, success rate by processor and by flow, decline reasons',
         description:
-          'Days are UTC; every day of the period is listed, empty ones with zeros. `by_processor` counts authorization attempts (a flow with a fallback tries more than one processor per payment); `by_flow` counts payments by the flow the matrix chose. `decline_reasons` are the failed payments\' reasons, most frequent first. Readable by secret and dashboard keys.',
+          `Days are UTC; every day of the period is listed, empty ones with zeros. \`count\`, \`succeeded\`, \`failed\` and \`pending\` count the payments created that day, in their state now. \`amounts\`: ${MONEY_DEFINITIONS} \`by_processor\` counts authorization attempts (a flow with a fallback tries more than one processor per payment); \`by_flow\` counts payments by the flow the matrix chose. \`decline_reasons\` are the failed payments' reasons, most frequent first. Readable by secret and dashboard keys.`,
         security,
         parameters: period,
         responses: { '200': jsonResponse('The report.', 'PaymentReport', PAYMENT_REPORT), ...commonErrorResponses },
