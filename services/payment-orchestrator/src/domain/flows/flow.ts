@@ -1,6 +1,6 @@
 import { AppError, ValidationError } from '@vaultline/core';
 import type { ProcessorLookup } from '../processing/processor-lookup';
-import { AmountNotSupported, processorsTaking } from '../processing/processor-amounts';
+import { AmountNotSupported, amountProblem, ISO_AMOUNTS, type AmountPurpose } from '../processing/processor-amounts';
 import { DEFAULT_THREE_DS, THREE_DS_SETTINGS, type ThreeDsSetting } from '../payment/authentication';
 
 export type StepKind = 'risk' | 'authentication_3ri' | 'authorization' | 'capture';
@@ -71,6 +71,21 @@ export function stepOf(flow: Flow, kind: StepKind): FlowStep | undefined {
 function authorizers(flow: Flow, processors: ProcessorLookup) {
   const step = stepOf(flow, 'authorization');
   return step ? [step.processor, ...step.fallback].map((id) => processors.get(id)).filter((p) => p !== undefined) : [];
+}
+
+/**
+ * Of a step's processors, in the step's order, those that can take the amount, and why each other one
+ * cannot. A processor the lookup does not know stays in (it answers processor_unavailable when asked).
+ */
+function processorsTaking(ids: readonly string[], processors: ProcessorLookup, amount: number, currency: string, purpose: AmountPurpose): { taking: string[]; refusals: string[] } {
+  const taking: string[] = [];
+  const refusals: string[] = [];
+  for (const id of ids) {
+    const problem = amountProblem(processors.get(id)?.amounts ?? ISO_AMOUNTS, amount, currency, purpose);
+    if (problem) refusals.push(problem);
+    else taking.push(id);
+  }
+  return { taking, refusals };
 }
 
 /**

@@ -1,6 +1,5 @@
 import { AppError } from '@vaultline/core';
 import { majorUnits, minorUnitExponent } from '@vaultline/contracts';
-import type { ProcessorLookup } from './processor-lookup';
 
 /**
  * How a processor takes amounts: its own decimals where they differ from ISO 4217, the steps its amounts
@@ -125,17 +124,3 @@ export function minorOf(major: string, currency: string): number {
   return Number(`${whole}${fraction.padEnd(exponent, '0')}`);
 }
 
-/**
- * Of a step's processors, in the step's order, those that can take the amount, and why each other one
- * cannot. A processor the lookup does not know stays in (it answers processor_unavailable when asked).
- */
-export function processorsTaking(ids: readonly string[], processors: ProcessorLookup, amount: number, currency: string, purpose: AmountPurpose): { taking: string[]; refusals: string[] } {
-  const taking: string[] = [];
-  const refusals: string[] = [];
-  for (const id of ids) {
-    const problem = amountProblem(processors.get(id)?.amounts ?? ISO_AMOUNTS, amount, currency, purpose);
-    if (problem) refusals.push(problem);
-    else taking.push(id);
-  }
-  return { taking, refusals };
-}
