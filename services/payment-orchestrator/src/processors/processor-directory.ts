@@ -62,5 +62,6 @@ export function processorDirectory(deps: ProcessorDirectoryDeps): ProcessorDirec
 
 /** The connection with its plugin's amounts, so the engine checks an amount against them before sending it. */
 export function withAmounts(connection: ProcessorConnection, amounts: ProcessorAmounts | undefined): ProcessorConnection {
-  return amounts && !connection.amounts ? { ...connection, amounts } : connection;
+  // A copy that keeps the connection's prototype: a plugin may open a class instance, whose methods a spread would drop.
+  return amounts && !connection.amounts ? Object.assign(Object.create(Object.getPrototypeOf(connection) as object) as ProcessorConnection, connection, { amounts }) : connection;
 }
