@@ -42,8 +42,9 @@ export function createApp(runtime: ServiceRuntime, config: NotifierConfig): Serv
   const messages = new StoreMessageRepository(store);
   const events = new StoreEventRepository(store);
   const queue = new QueueRepository(store);
+  const receiverPolicy = { allowPrivate: config.allowPrivateUrls, loopbackInTestMode: config.loopbackInTestMode };
   const transport = createWebhookReceiverClient({
-    allowPrivate: config.allowPrivateUrls,
+    ...receiverPolicy,
     timeoutMs: config.timeoutMs,
     connectTimeoutMs: config.connectTimeoutMs,
     // Several endpoints may share a host: the pool per origin must not be what limits them, or a
@@ -52,7 +53,7 @@ export function createApp(runtime: ServiceRuntime, config: NotifierConfig): Serv
     connectionsPerOrigin: config.maxInFlight,
   });
   const policy: RetryPolicy = { scheduleMs: config.retryScheduleMs, jitter: 0.1 };
-  const checkUrl = egressUrlCheck(config.allowPrivateUrls);
+  const checkUrl = egressUrlCheck(receiverPolicy);
   const metrics = metricsOf(runtime, 'notifier');
   metrics.gauge(METRIC.webhookBacklog, 'Webhook messages waiting for a delivery attempt, per endpoint.', ['endpoint'], async () =>
     [...(await queue.waitingByEndpoint(BACKLOG_SCAN_LIMIT))].map(([endpoint, value]) => ({ labels: { endpoint }, value })),

@@ -1,4 +1,4 @@
-import type { Scope } from '@vaultline/core';
+import type { Mode, Scope } from '@vaultline/core';
 import type { Page, PageRequest, UnitOfWork } from '@vaultline/store';
 import type { MerchantEvent } from './merchant-event';
 import type { MessageStatus, WebhookMessage } from './webhook-message';
@@ -47,6 +47,8 @@ export type { SecretSealer } from '@vaultline/crypto';
 
 export interface OutgoingWebhook {
   url: string;
+  /** The endpoint's mode: a test endpoint may be a loopback receiver while the service runs on loopback. */
+  mode: Mode;
   headers: Record<string, string>;
   body: string;
 }
@@ -56,8 +58,8 @@ export interface WebhookTransport {
   send(request: OutgoingWebhook): Promise<TransportResult>;
 }
 
-/** Throws EndpointUrlNotAllowedError when the URL may not receive webhooks. */
-export type EndpointUrlCheck = (url: string) => Promise<void>;
+/** Throws EndpointUrlNotAllowedError when the URL may not receive webhooks of an endpoint of this mode. */
+export type EndpointUrlCheck = (url: string, mode: Mode) => Promise<void>;
 
 /** The few logger calls domain code makes (pino satisfies it). */
 export interface DomainLogger {

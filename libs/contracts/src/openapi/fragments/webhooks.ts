@@ -106,7 +106,7 @@ export const webhooksFragment: OpenApiFragment = {
           '201': jsonResponse('The endpoint, with its secret.', 'WebhookEndpointWithSecret', { ...ENDPOINT, secret: SECRET }),
           ...commonErrorResponses,
           '409': problemResponse('too_many_webhook_endpoints.'),
-          '422': problemResponse('url_not_allowed (field url): not https, or a private/loopback address; unknown_event_type (field events).'),
+          '422': problemResponse('url_not_allowed (field url): not https, or a private/loopback address (a test key may register http://localhost, 127.0.0.1 or [::1] while the service runs on loopback; the detail says what would allow it); unknown_event_type (field events).'),
         },
       },
       get: {
