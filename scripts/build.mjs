@@ -83,11 +83,12 @@ async function buildPackage(dir) {
     keepNames: true,
     // Workspace packages that publish dist/ (packages/node) are inlined from their source.
     conditions: ['vaultline-source'],
-    plugins: [npmPackagesExternal],
+    // A self-contained package (the CLI) inlines its npm packages too; the others require them at run time.
+    plugins: spec.selfContained ? [] : [npmPackagesExternal],
     logLevel: 'warning',
     metafile: true,
   });
-  assertExternalsResolve(dir, result.metafile);
+  if (!spec.selfContained) assertExternalsResolve(dir, result.metafile);
   for (const asset of spec.assets ?? []) cpSync(join(root, asset.from), join(outdir, asset.to), { recursive: true });
   console.log(`${dir}: ${spec.entries.map((e) => `dist/${e.replace(/^src\//, '').replace(/\.ts$/, '.js')}`).join(', ')} (${Math.round(performance.now() - started)} ms)`);
 }
