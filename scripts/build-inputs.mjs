@@ -2,8 +2,8 @@
 // (scripts/build-served.mjs, run by `pnpm install` and `pnpm start`), and one that is stale is.
 //
 // The inputs of a package: its own files and those of every workspace package it depends on (dependencies
-// and devDependencies, transitively: the sources its bundle inlines), without dist/, node_modules/, tests
-// and test folders; plus what decides how it is built (build.config.mjs, scripts/build.mjs, tsconfig.json)
+// and devDependencies, transitively: the sources its bundle inlines), without dist/, node_modules/, tests,
+// test folders, images and Markdown; plus what decides how it is built (build.config.mjs, scripts/build.mjs, tsconfig.json)
 // and the lockfile (the npm packages' versions). scripts/build.mjs writes the hash into <package>/dist/
 // when it has built the package; a package is stale when that file is missing or differs.
 import { createHash } from 'node:crypto';
@@ -14,7 +14,8 @@ export const root = join(import.meta.dirname, '..');
 export const STAMP = '.build-inputs';
 
 const SKIP_DIRS = new Set(['node_modules', 'dist', 'coverage', 'test-output', 'test', 'screenshots', 'docs']);
-const SKIP_FILES = /\.test\.[a-z]+$|\.png$/;
+// Tests, images and prose are not built: a README edit leaves the build up to date.
+const SKIP_FILES = /\.test\.[a-z]+$|\.(png|md)$/;
 const SHARED = ['build.config.mjs', 'scripts/build.mjs', 'scripts/build-inputs.mjs', 'tsconfig.json', 'pnpm-lock.yaml'];
 
 /** Workspace package folders by package name (pnpm-workspace.yaml's globs of one level). */
