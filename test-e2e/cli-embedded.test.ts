@@ -275,6 +275,26 @@ describe('the vaultline CLI, built, against the embedded service', () => {
     expect((await cli(['trigger', 'payment.captured'], { VAULTLINE_API_KEY: 'sk_live_not_a_real_key_0123456789' })).code).toBe(2);
   });
 
+  it('trigger causes every event type it lists, each recorded in the event log (three at a time)', async () => {
+    const types = (await cli(['trigger', '--list'])).stdout
+      .trim()
+      .split('\n')
+      .map((line) => line.trim().split(/\s+/)[0]!);
+    expect(types).toHaveLength(18);
+    const failures: string[] = [];
+    const queue = [...types];
+    await Promise.all(
+      [1, 2, 3].map(async () => {
+        for (let type = queue.shift(); type !== undefined; type = queue.shift()) {
+          const run = await cli(['trigger', type, '--json']);
+          if (run.code !== 0) failures.push(`${type}: exit ${run.code} ${run.stderr}`);
+          else if ((JSON.parse(run.stdout) as { event: { type: string } }).event.type !== type) failures.push(`${type}: ${run.stdout}`);
+        }
+      }),
+    );
+    expect(failures).toEqual([]);
+  });
+
   it('listen forwards the events of the key\'s merchant to a local URL, signed with the secret it printed, one line each', async () => {
     const local = await startWebhookReceiver();
     const listen = spawn(process.execPath, [BIN, 'listen', '--forward-to', local.url, '--events', 'token.created', '--count', '1'], { env: { PATH: process.env.PATH, ...env } });
