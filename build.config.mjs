@@ -27,9 +27,9 @@ export const BUILDS = {
   // its npm dependencies stay dependencies, resolved from the registry by its users).
   // The CLI is self-contained: one bundle with the SDK AND its npm packages inlined (commander, yaml,
   // openapi-fetch, standardwebhooks), so installing its tarball needs no registry and nothing to
-  // resolve at start. Its bin, dist/vaultline.js, turns on Node's compile cache, then loads dist/main.js.
+  // resolve at start; run as `node dist/main.js` (its package.json bin).
   'packages/node': { tsc: 'tsconfig.build.json' },
-  'packages/cli': { entries: ['src/main.ts', 'src/vaultline.ts'], selfContained: true },
+  'packages/cli': { entries: ['src/main.ts'], selfContained: true },
   // The dashboard: a browser app (Preact, Chart.js, the SDK) built by its own build.mjs into dist/index.html
   // and content-hashed assets, which the gateway serves at /dashboard.
   'packages/dashboard': { web: 'build.mjs' },

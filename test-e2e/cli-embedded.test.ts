@@ -15,7 +15,7 @@ import { PAYMENT_ENV, SIMULATOR_CARDS, submitCard } from './support/payment-scen
 import { signatureHeaders, startWebhookReceiver, type WebhookReceiver } from './support/webhook-receiver';
 
 /**
- * The CLI (issues 28 and 36) as a user runs it: the BUILT binary (`node packages/cli/dist/vaultline.js`,
+ * The CLI (issues 28 and 36) as a user runs it: the BUILT binary (`node packages/cli/dist/main.js`,
  * the package's bin: one node process per command, no tsx) against the embedded service, configured by
  * VAULTLINE_API_KEY, VAULTLINE_ADMIN_KEY and VAULTLINE_BASE_URL. Tables by default, JSON with --json, and
  * the exit codes of its README: 0 ok, 1 API error, 2 usage, 3 unreachable.
@@ -26,7 +26,7 @@ import { signatureHeaders, startWebhookReceiver, type WebhookReceiver } from './
  * machine's load, what it checks does not.
  */
 const root = join(__dirname, '..');
-const BIN = join(root, 'packages/cli/dist/vaultline.js');
+const BIN = join(root, 'packages/cli/dist/main.js');
 jest.setTimeout(180_000);
 const kek = () => randomBytes(32).toString('base64');
 

@@ -40,9 +40,9 @@ describe('the packed SDK and CLI installed into a project of their own, against 
     expect(JSON.stringify([node, cli])).not.toContain('workspace:');
     expect(node).toMatchObject({ name: '@vaultline/node', type: 'module', exports: { '.': { types: './dist/index.d.ts', import: './dist/index.js' } } });
     expect(JSON.stringify(node.exports)).not.toContain('src/');
-    expect(cli).toMatchObject({ name: '@vaultline/cli', bin: { vaultline: 'dist/vaultline.js' } });
+    expect(cli).toMatchObject({ name: '@vaultline/cli', bin: { vaultline: 'dist/main.js' } });
     expect(cli.dependencies ?? {}).toEqual({});
-    for (const file of ['node/dist/index.js', 'node/dist/index.d.ts', 'node/README.md', 'cli/dist/vaultline.js', 'cli/dist/main.js', 'cli/README.md']) {
+    for (const file of ['node/dist/index.js', 'node/dist/index.d.ts', 'node/README.md', 'cli/dist/main.js', 'cli/README.md']) {
       expect({ file, exists: existsSync(join(installed.dir, 'node_modules/@vaultline', file)) }).toEqual({ file, exists: true });
     }
   });
