@@ -21,7 +21,9 @@ const SHARED = ['build.config.mjs', 'scripts/build.mjs', 'scripts/build-inputs.m
 /** Workspace package folders by package name (pnpm-workspace.yaml's globs of one level). */
 function workspaceDirs() {
   const globs = [...readFileSync(join(root, 'pnpm-workspace.yaml'), 'utf8').matchAll(/^\s*-\s*["']?([^"'\n]+)["']?\s*$/gm)].map((m) => m[1]);
-  const dirs = globs.flatMap((glob) => (glob.endsWith('/*') ? readdirSync(join(root, glob.slice(0, -2))).map((name) => `${glob.slice(0, -2)}/${name}`) : [glob]));
+  // A folder may be absent (an image's build stage copies only what it builds: no examples/, no packages/cli).
+  const children = (parent) => (existsSync(join(root, parent)) ? readdirSync(join(root, parent)).map((name) => `${parent}/${name}`) : []);
+  const dirs = globs.flatMap((glob) => (glob.endsWith('/*') ? children(glob.slice(0, -2)) : [glob]));
   const byName = new Map();
   for (const dir of dirs) {
     const manifest = join(root, dir, 'package.json');
