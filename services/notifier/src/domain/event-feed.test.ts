@@ -51,6 +51,32 @@ describe('the event feed while recordings are in flight', () => {
     expect(answer.lastEventId).toBe(second.id);
   });
 
+  it('when recordings begin after a reader looked at what is in flight and one of them commits before its read, then the reader does not answer it past the other', async () => {
+    let releaseEarlier!: () => void;
+    let earlier: ReturnType<typeof record> | undefined;
+    let later: ReturnType<typeof record> | undefined;
+    const feed = new StoreFeedRepository(store);
+    // Between the reader's look at the recordings in flight and its read: X begins and stays open, then R
+    // begins after X and commits. R's position is above X's, and the read sees R only.
+    const racingFeed = {
+      findByEvent: feed.findByEvent.bind(feed),
+      listAfter: async (...args: Parameters<StoreFeedRepository['listAfter']>) => {
+        if (!earlier) {
+          earlier = record('payment.captured', new Promise<void>((resolve) => (releaseEarlier = resolve)));
+          later = record('refund.created');
+          await later.committed;
+        }
+        return feed.listAfter(...args);
+      },
+    };
+    const racingPoll = pollEvents({ feed: racingFeed, events: events(), inFlight, clock, recheckMs: 50 });
+    const waiting = racingPoll(scope, { limit: 10, waitMs: 10_000 });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    releaseEarlier();
+    await earlier!.committed;
+    expect((await waiting).events.map((event) => event.id)).toEqual([earlier!.id, later!.id]);
+  });
+
   it('when a recording never commits, then readers wait at its position only until it is older than the longest a recording may take', async () => {
     inFlight.begin(); // a unit of work that rolled back: nobody ends it
     const committed = record('payment.failed');

@@ -15,8 +15,8 @@ import type { EventRepository, FeedRepository } from './ports';
  * is read by position.
  *
  * Positions are taken before the recording commits; two recordings may commit in the reverse order of
- * their positions. A reader therefore never passes the oldest position still in flight here: it answers
- * only entries below it and waits for the rest (exact for one notifier process; with several replicas,
+ * their positions. A reader therefore looks at the recordings in flight here before each read, and answers
+ * only entries below the oldest of them and none taken after it looked; it waits for the rest (exact for one notifier process; with several replicas,
  * an event recorded by one replica can be passed by a reader served by another within their clock skew).
  */
 /**
@@ -38,11 +38,24 @@ export class RecordingsInFlight {
     private readonly maxOpenMs = 30_000,
   ) {}
 
+  private lastBegun: string | undefined;
+  /** Positions taken here lately (as long as one may stay open), open or not. */
+  private readonly recent = new Map<string, number>();
+
   /** A new position; the recording closes it once its unit of work committed. */
   begin(): string {
     const position = newId();
-    this.open.set(position, this.clock.now().getTime());
+    const now = this.clock.now().getTime();
+    this.forgetOlderThan(now - this.maxOpenMs);
+    this.open.set(position, now);
+    this.recent.set(position, now);
+    this.lastBegun = position;
     return position;
+  }
+
+  /** Whether this process took the position lately (a recording elsewhere is not held back by `upTo`). */
+  tookHere(position: string): boolean {
+    return this.recent.has(position);
   }
 
   end(position: string): void {
@@ -50,15 +63,28 @@ export class RecordingsInFlight {
     this.wakeAll();
   }
 
-  /** The oldest position still in flight: readers answer only entries below it. */
-  horizon(): string | undefined {
-    const now = this.clock.now().getTime();
+  /**
+   * What a reader may answer of the entries it reads next: those below the oldest position in flight
+   * now (`below`), and none taken after now (`upTo`, the last position taken so far). Taken BEFORE the
+   * read: a recording still in flight now holds the reader at its position; one that begins after now
+   * takes a position above `upTo` (positions grow), so an entry the reader answers can never have a
+   * later-committed one below it. (`upTo` holds back only positions taken here: see tookHere.)
+   */
+  horizon(): { below: string | undefined; upTo: string | undefined } {
+    this.forgetOlderThan(this.clock.now().getTime() - this.maxOpenMs);
     let oldest: string | undefined;
-    for (const [position, openedAt] of this.open) {
-      if (now - openedAt > this.maxOpenMs) this.open.delete(position);
-      else if (oldest === undefined || position < oldest) oldest = position;
+    for (const position of this.open.keys()) if (oldest === undefined || position < oldest) oldest = position;
+    return { below: oldest, upTo: this.lastBegun };
+  }
+
+  /** Maps keep insertion order, which is the order of the times: the old ones are at the front. */
+  private forgetOlderThan(limit: number): void {
+    for (const map of [this.open, this.recent]) {
+      for (const [position, takenAt] of map) {
+        if (takenAt >= limit) break;
+        map.delete(position);
+      }
     }
-    return oldest;
   }
 
   /** Resolves when a recording ends, after `ms`, when `signal` aborts, or at once once closed. */
@@ -147,9 +173,11 @@ export function pollEvents({ feed, events, inFlight, clock, recheckMs }: PollEve
     const types = request.types && request.types.length > 0 ? new Set(request.types) : undefined;
     const deadline = clock.now().getTime() + request.waitMs;
     for (;;) {
-      const horizon = inFlight.horizon();
+      const { below, upTo } = inFlight.horizon();
       const read = await feed.listAfter(scope, position, request.limit + 1);
-      const settled = horizon === undefined ? read : read.filter((entry) => entry.id < horizon);
+      // In order: the first entry the reader may not answer yet ends the answer.
+      const held = read.findIndex((entry) => (below !== undefined && entry.id >= below) || ((upTo === undefined || entry.id > upTo) && inFlight.tookHere(entry.id)));
+      const settled = held === -1 ? read : read.slice(0, held);
       const page = settled.slice(0, request.limit);
       const hasMore = settled.length > request.limit;
       const wanted = types ? page.filter((entry) => types.has(entry.type)) : page;
