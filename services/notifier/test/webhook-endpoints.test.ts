@@ -118,6 +118,12 @@ describe('webhook endpoint URLs in production (WEBHOOK_ALLOW_PRIVATE_URLS unset,
     expect(response.body).toMatchObject({ code: 'url_not_allowed', field: 'url' });
   });
 
+  it('when the URL is plain http or private, then the refusal names WEBHOOK_ALLOW_PRIVATE_URLS', async () => {
+    for (const url of ['http://example.com/hooks', 'https://10.1.2.3/hooks']) {
+      expect((await notifier.call(MERCHANT, 'POST', '/webhook-endpoints', { url })).body.detail).toContain('WEBHOOK_ALLOW_PRIVATE_URLS=true');
+    }
+  });
+
   it('when the URL is https on a public address, then it is accepted; patching it to a private address answers 422 and keeps it', async () => {
     const created = await notifier.call(MERCHANT, 'POST', '/webhook-endpoints', { url: 'https://93.184.216.34/hooks' });
     expect(created.status).toBe(201);

@@ -122,7 +122,7 @@ function urlRefusal(error: EgressBlockedError, url: string, mode: Mode, policy: 
   } catch {
     // Not a URL: invalid_url below.
   }
-  const howLocal = local ? ` ${localReceiverHint(mode, policy)}` : '';
+  const howLocal = ` ${local ? localReceiverHint(mode, policy) : 'WEBHOOK_ALLOW_PRIVATE_URLS=true on the service allows http and private receivers (development only).'}`;
   switch (error.reason) {
     case 'scheme_not_allowed':
       return `Webhook endpoint URLs must use https.${howLocal}`;
