@@ -36,12 +36,12 @@ export function triggerCommand(program: Command): void {
       const vaultline = context.merchant();
       if (vaultline.mode !== 'test') throw new UsageError('trigger creates test objects: use a test key (sk_test_…).');
       const api = new TriggerApi(vaultline);
-      const started = new Date().toISOString();
       const done = await trigger.run(api);
-      // The event, once the service recorded it: the first of its type since the trigger started that names what it made.
+      // The event, once the service recorded it: the newest of its type that names what the trigger made
+      // (ids are unique: no clock of this machine is compared with the service's).
       const event = await api.until(async () => {
         const page = await vaultline.get('/events', { params: { query: { limit: 20, type: type as Event['type'] } } });
-        return page.data.find((candidate) => candidate.created_at >= started.slice(0, 19) && JSON.stringify(candidate.data).includes(done.subject)) ?? null;
+        return page.data.find((candidate) => JSON.stringify(candidate.data).includes(done.subject)) ?? null;
       }, `the ${type} event`);
       if (context.output.json) return printOne(context.output, { event, created: Object.fromEntries(done.created) });
       for (const [what, id] of done.created) context.output.write(`created ${what} ${id}\n`);
