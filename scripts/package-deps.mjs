@@ -3,7 +3,7 @@
 // (minus tests and src/testing/, the contract suites other packages' tests load), `devDependencies`
 // for what its tests, dev/ and bench/ code import. A package built into bundles (build.config.mjs)
 // also lists the npm packages of the workspace libraries it inlines: its bundles require them from its
-// own node_modules. The lists are derived from the import statements, so they cannot drift from the code:
+// own node_modules. A self-contained one (the CLI) inlines every package: it lists them all as devDependencies. The lists are derived from the import statements, so they cannot drift from the code:
 //
 //   node scripts/package-deps.mjs          checks (pnpm lint runs this); exits 1 and names each difference
 //   node scripts/package-deps.mjs --write  rewrites the package.json files; then run `pnpm install`
@@ -140,7 +140,11 @@ function bundledNpmPackages(name) {
 for (const pkg of packages) {
   const { runtime, dev } = imports.get(pkg.manifest.name);
   const wanted = { dependencies: sorted(runtime, pkg.manifest), devDependencies: sorted(dev, pkg.manifest) };
-  if (pkg.dir in BUILDS) {
+  if (BUILDS[pkg.dir]?.selfContained) {
+    // Everything is inlined into its bundle at build time: nothing is required at run time.
+    wanted.devDependencies = sorted(new Set([...runtime, ...dev]), pkg.manifest);
+    wanted.dependencies = {};
+  } else if (pkg.dir in BUILDS) {
     for (const [name, range] of bundledNpmPackages(pkg.manifest.name)) {
       if (!(name in wanted.dependencies)) wanted.dependencies[name] = pkg.manifest.dependencies?.[name] ?? range;
       delete wanted.devDependencies[name];

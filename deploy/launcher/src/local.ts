@@ -155,6 +155,8 @@ async function startLocalOnce(options: LocalOptions): Promise<LocalSystem> {
         PORT: String(ports[service]),
         METRICS_PORT: String(metricsPorts[service]),
         HOST: service === 'gateway' ? (baseEnv.HOST ?? '127.0.0.1') : '127.0.0.1',
+        // Whether the service as a whole is reachable from other machines (the notifier's loopback receivers).
+        GATEWAY_HOST: baseEnv.HOST ?? '127.0.0.1',
         ...(service === 'gateway' ? { GATEWAY_INTERNAL_HOST: '127.0.0.1', GATEWAY_INTERNAL_PORT: String(gatewayInternalPort) } : {}),
         INTERNAL_JWT_PRIVATE_KEY: keys.privateKeys[service],
       },

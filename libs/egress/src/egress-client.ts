@@ -9,7 +9,7 @@ import {
   EgressUnreachableError,
 } from './egress-errors';
 import { resolveCheckedAddresses, stripBrackets, systemResolver, type HostResolver } from './address-guard';
-import { parseEgressUrl } from './check-public-url';
+import { addressPolicyOf, parseEgressUrl } from './check-public-url';
 import { sanitizeOutgoingHeaders } from './outgoing-headers';
 
 export interface EgressClientOptions {
@@ -17,6 +17,11 @@ export interface EgressClientOptions {
   allowPrivate: boolean;
   /** Refuse plain http URLs. */
   httpsOnly: boolean;
+  /**
+   * Connect to loopback addresses only (127.0.0.0/8, ::1), whatever the host name resolves to: a
+   * receiver on this machine and nothing else (the notifier's test-mode endpoints on a loopback service).
+   */
+  loopbackOnly?: boolean;
   /** DNS resolution plus TCP (and TLS) handshake. */
   connectTimeoutMs: number;
   /** From the start of the request to the last byte of the response body. */
@@ -78,14 +83,14 @@ export function createEgressClient(options: EgressClientOptions): EgressClient {
 
   const guardedConnect: buildConnector.connector = (connectOptions, callback) => {
     const { hostname, protocol, port } = connectOptions;
-    const allowPrivate = options.allowPrivate || privateAllowed.has(hostPortKey(hostname, port, protocol));
+    const policy = addressPolicyOf({ loopbackOnly: options.loopbackOnly, allowPrivate: options.allowPrivate || privateAllowed.has(hostPortKey(hostname, port, protocol)) });
     let settled = false;
     const timer = setTimeout(() => {
       if (settled) return;
       settled = true;
       callback(new EgressTimeoutError('connect'), null);
     }, options.connectTimeoutMs);
-    resolveCheckedAddresses(hostname, allowPrivate, resolve).then(
+    resolveCheckedAddresses(hostname, policy, resolve).then(
       (addresses) => {
         if (settled) return;
         settled = true;

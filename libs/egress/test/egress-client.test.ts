@@ -71,6 +71,25 @@ describe('createEgressClient', () => {
     expect(standIn.connections).toBe(0);
   });
 
+  it('when the client is loopback-only, then a receiver on 127.0.0.1 or localhost is reached over http', async () => {
+    standIn = await startStandIn((_req, res) => res.end('ok'));
+    client = createEgressClient({ ...base, loopbackOnly: true });
+    expect((await client.request({ url: `http://127.0.0.1:${standIn.port}/hook`, method: 'POST', headers: {}, body: '{}' })).status).toBe(200);
+    expect((await client.request({ url: `http://localhost:${standIn.port}/hook`, method: 'POST', headers: {}, body: '{}' })).status).toBe(200);
+  });
+
+  it('when the client is loopback-only and a name resolves to a private or public address, then it is blocked and no connection is made', async () => {
+    standIn = await startStandIn((_req, res) => res.end('ok'));
+    for (const address of ['10.0.0.5', '169.254.169.254', '93.184.216.34']) {
+      client = createEgressClient({ ...base, loopbackOnly: true, resolve: async () => [address] });
+      await expect(client.request({ url: `http://localhost:${standIn.port}/`, method: 'GET', headers: {} })).rejects.toMatchObject({ reason: 'private_address' });
+      await client.close();
+    }
+    client = createEgressClient({ ...base, loopbackOnly: true, resolve: async () => ['127.0.0.1', '10.0.0.5'] });
+    await expect(client.request({ url: `http://localhost:${standIn.port}/`, method: 'GET', headers: {} })).rejects.toMatchObject({ reason: 'private_address' });
+    expect(standIn.connections).toBe(0);
+  });
+
   it('when a host:port is listed as allowed although private, then the request goes to the checked address with the original Host header', async () => {
     standIn = await startStandIn((_req, res) => {
       res.setHeader('content-type', 'application/json');

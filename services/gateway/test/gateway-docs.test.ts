@@ -16,11 +16,13 @@ describe('the documentation the gateway serves without a key', () => {
     await upstreams.close();
   });
 
-  it('when / is called without a key, then it answers a JSON index linking the reference, both documents, the guides and health', async () => {
+  it('when / is called without a key, then it answers a JSON index linking the dashboard, the reference, the quick start, both documents, the guides and health', async () => {
     const index = await call(gateway.url, '/');
     expect(index.status).toBe(200);
     expect(index.json.links).toMatchObject({
+      dashboard: `${PUBLIC_BASE_URL}/dashboard/`,
       docs: `${PUBLIC_BASE_URL}/docs`,
+      quick_start: `${PUBLIC_BASE_URL}/docs/guides#quick-start`,
       guides: `${PUBLIC_BASE_URL}/docs/guides`,
       openapi: `${PUBLIC_BASE_URL}/openapi.json`,
       admin_openapi: `${PUBLIC_BASE_URL}/admin/openapi.json`,

@@ -18,6 +18,8 @@ import { moveSystemScopedQueueEntries, QueueRepository } from './data/queue.repo
 import { getDelivery, listDeliveries, replayDelivery } from './domain/delivery-log';
 import { DeliveryScheduler } from './domain/delivery-scheduler';
 import { getEvent, listEvents } from './domain/event-log';
+import { appendToFeed, pollEvents, RecordingsInFlight } from './domain/event-feed';
+import { StoreFeedRepository } from './data/feed.repository';
 import { createEndpoint, deleteEndpoint, getEndpoint, listEndpoints, rotateEndpointSecret, updateEndpoint } from './domain/manage-endpoints';
 import type { TransactionRunner } from './domain/ports';
 import { recordMerchantEvent } from './domain/record-merchant-event';
@@ -42,8 +44,11 @@ export function createApp(runtime: ServiceRuntime, config: NotifierConfig): Serv
   const messages = new StoreMessageRepository(store);
   const events = new StoreEventRepository(store);
   const queue = new QueueRepository(store);
+  const feed = new StoreFeedRepository(store);
+  const recordingsInFlight = new RecordingsInFlight(clock);
+  const receiverPolicy = { allowPrivate: config.allowPrivateUrls, loopbackInTestMode: config.loopbackInTestMode };
   const transport = createWebhookReceiverClient({
-    allowPrivate: config.allowPrivateUrls,
+    ...receiverPolicy,
     timeoutMs: config.timeoutMs,
     connectTimeoutMs: config.connectTimeoutMs,
     // Several endpoints may share a host: the pool per origin must not be what limits them, or a
@@ -52,7 +57,7 @@ export function createApp(runtime: ServiceRuntime, config: NotifierConfig): Serv
     connectionsPerOrigin: config.maxInFlight,
   });
   const policy: RetryPolicy = { scheduleMs: config.retryScheduleMs, jitter: 0.1 };
-  const checkUrl = egressUrlCheck(config.allowPrivateUrls);
+  const checkUrl = egressUrlCheck(receiverPolicy);
   const metrics = metricsOf(runtime, 'notifier');
   metrics.gauge(METRIC.webhookBacklog, 'Webhook messages waiting for a delivery attempt, per endpoint.', ['endpoint'], async () =>
     [...(await queue.waitingByEndpoint(BACKLOG_SCAN_LIMIT))].map(([endpoint, value]) => ({ labels: { endpoint }, value })),
@@ -100,7 +105,12 @@ export function createApp(runtime: ServiceRuntime, config: NotifierConfig): Serv
         getDelivery: getDelivery({ endpoints, messages }),
         replayDelivery: replayDelivery({ endpoints, messages, queue, transaction, clock, onReplay: () => scheduler.wake() }),
       });
-      eventRoutes(router, { listEvents: listEvents({ events }), getEvent: getEvent({ events }) });
+      eventRoutes(router, {
+        listEvents: listEvents({ events }),
+        getEvent: getEvent({ events }),
+        // A recording in another notifier process wakes no reader here: read again every poll interval.
+        pollEvents: pollEvents({ feed, events, inFlight: recordingsInFlight, clock, recheckMs: config.pollIntervalMs }),
+      });
       deliveryReportRoutes(router, { reportDeliveries: reportDeliveries({ messages, endpoints }), clock });
     },
   });
@@ -108,6 +118,7 @@ export function createApp(runtime: ServiceRuntime, config: NotifierConfig): Serv
   const record = recordMerchantEvent({
     endpoints,
     events,
+    appendToFeed: appendToFeed({ feed, inFlight: recordingsInFlight }),
     messages,
     queue,
     clock,
@@ -140,6 +151,8 @@ export function createApp(runtime: ServiceRuntime, config: NotifierConfig): Serv
       scheduler.start();
     },
     async stop() {
+      // Long polls answer what they have, so the listener drains at once.
+      recordingsInFlight.close();
       await consumer?.stop();
       await scheduler.stop();
       await relay?.stop();

@@ -86,7 +86,11 @@ export const ERROR_GROUPS: ErrorGroup[] = [
       invalid_cardholder_name: e(422, 'The cardholder name is not text or too long.', 'Send the name as printed on the card.'),
       confirm_required: e(422, 'POST /payments (earlier interface) needs confirm: true.', 'Send confirm: true.'),
       unknown_event_type: e(422, 'An event type in `events` is not one the service sends.', 'Use the types listed in the webhooks guide.'),
-      url_not_allowed: e(422, 'The webhook URL is not allowed (https only; no private or loopback address).', 'Register a public https URL.'),
+      url_not_allowed: e(
+        422,
+        'The webhook URL is not allowed: https and public addresses only, except a test-mode endpoint on localhost, 127.0.0.1 or [::1] (http or https) while the service runs on loopback (HOST and PUBLIC_BASE_URL on loopback, as `pnpm start` does). Live endpoints are never loopback receivers.',
+        'Register a public https URL; on a laptop, use a test key with the service on loopback, or `vaultline listen --forward-to <url>`; WEBHOOK_ALLOW_PRIVATE_URLS=true on the service allows http and private receivers (development only).',
+      ),
       unknown_provider: e(422, 'The import provider is not supported.', 'Use provider_a.'),
       provider_credentials_required: e(422, 'The platform credentials of the import are missing.', 'Send the provider\'s object with its api_key.'),
       provider_credentials_invalid: e(422, 'The platform credentials of the import are malformed.', 'Send the provider\'s object as documented.'),

@@ -180,6 +180,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/events/poll": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Wait for the merchant's next events (long poll), resumable from an event id
+         * @description The event log in the order the service recorded the events (which can differ from the order of their ids: events of different services arrive in their own time), for a program on a laptop that wants the webhooks without a public URL (`vaultline listen`). Answers at once with the events recorded after `after`, oldest first; when there is none yet, waits up to `wait_seconds` for the first and answers it, or answers an empty list. Pass `last_event_id` as the next `after`: a reader that stops and comes back with it misses nothing and gets nothing twice. Without `after`: from the beginning of the log (to start from now, pass the id of the newest event, from GET /events?limit=1). Scoped by the key's merchant and mode, like every read; another merchant's or mode's event id answers 404 event_not_found. A shutdown of the service waits for the polls in flight (at most wait_seconds).
+         */
+        get: operations["pollEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/events/{event_id}": {
         parameters: {
             query?: never;
@@ -1171,6 +1191,16 @@ export interface components {
             created_at: components["schemas"]["Timestamp"];
             /** @description The latest 50 attempts, oldest first. */
             attempts: components["schemas"]["WebhookDeliveryAttempt"][];
+        };
+        EventPoll: {
+            /** @constant */
+            object: "list";
+            /** @description Oldest first, in the order the service recorded them. */
+            data: components["schemas"]["Event"][];
+            /** @description More events are recorded already: ask again at once with last_event_id. */
+            has_more: boolean;
+            /** @description Pass as `after` next time: the last event this answer covers (returned, or passed over by `type`). Null when it covers none (no `after` and nothing recorded yet): ask again without `after`. */
+            last_event_id: string | null;
         };
         Event: {
             id: string;
@@ -2722,7 +2752,7 @@ export interface operations {
             };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
-            /** @description url_not_allowed (field url): not https, or a private/loopback address; unknown_event_type (field events). Or idempotency_key_reused (field Idempotency-Key): the key was used with a different request. */
+            /** @description url_not_allowed (field url): not https, or a private/loopback address (a test key may register http://localhost, 127.0.0.1 or [::1] while the service runs on loopback; the detail says what would allow it); unknown_event_type (field events). Or idempotency_key_reused (field Idempotency-Key): the key was used with a different request. */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -3340,6 +3370,85 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    pollEvents: {
+        parameters: {
+            query?: {
+                /** @description An event id: answer the events recorded after it. */
+                after?: components["schemas"]["ObjectId"];
+                /** @description Only events of these types: one type, or several separated by commas. The cursor still moves past the others. */
+                type?: string;
+                /** @description At most this many events (1 to 100). */
+                limit?: number;
+                /** @description How long to wait for a first event when there is none yet (0: answer at once; at most 25). */
+                wait_seconds?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The events recorded after the cursor, oldest first (empty when none came in time). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "object": "list",
+                     *       "data": [
+                     *         {
+                     *           "id": "019ab2c4-9a0b-7c1d-8e2f-3a4b5c6d7e01",
+                     *           "object": "event",
+                     *           "livemode": false,
+                     *           "type": "payment.captured",
+                     *           "created_at": "2026-11-23T10:15:01.000Z",
+                     *           "data": {
+                     *             "payment_id": "019ab2c4-4d1e-7a10-9c3b-5f2e8d7a6b01",
+                     *             "status": "captured",
+                     *             "amount": {
+                     *               "requested": 1999,
+                     *               "authorized": 1999,
+                     *               "captured": 1999
+                     *             },
+                     *             "currency_code": "EUR",
+                     *             "use_case": "ONE_OFF",
+                     *             "reference": "order-1001",
+                     *             "credential_id": null,
+                     *             "initial_payment_id": null,
+                     *             "flow": "simulator_auto_capture",
+                     *             "failure_reason": null,
+                     *             "masked_account_number": "424242******4242"
+                     *           }
+                     *         }
+                     *       ],
+                     *       "has_more": false,
+                     *       "last_event_id": "019ab2c4-9a0b-7c1d-8e2f-3a4b5c6d7e01"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["EventPoll"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description event_not_found: `after` is no event of this merchant and mode. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationFailed"];

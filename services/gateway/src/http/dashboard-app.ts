@@ -25,8 +25,9 @@ function securityHeaders(res: Response): void {
 const NOT_BUILT = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Dashboard not built</title></head>
 <body><h1>The dashboard is not built</h1>
-<p>This gateway serves the dashboard from DASHBOARD_DIST_DIR, which holds no index.html. Run <code>pnpm build</code>
-(it builds packages/dashboard into packages/dashboard/dist), or point DASHBOARD_DIST_DIR at a built copy.</p></body></html>
+<p>This gateway serves the dashboard from DASHBOARD_DIST_DIR, which holds no index.html. <code>pnpm install</code> and
+<code>pnpm start</code> build it into packages/dashboard/dist when it is missing (so does <code>pnpm build</code>); or point
+DASHBOARD_DIST_DIR at a built copy.</p></body></html>
 `;
 
 /**

@@ -4,6 +4,7 @@ export const ENDPOINTS = 'webhook_endpoints';
 export const MESSAGES = 'webhook_messages';
 export const EVENTS = 'merchant_events';
 export const QUEUE = 'webhook_queue';
+export const EVENT_FEED = 'merchant_event_feed';
 
 export const notifierCollections: CollectionSpec[] = [
   { name: ENDPOINTS, indexes: [{ fields: ['enabled'] }] },
@@ -19,6 +20,8 @@ export const notifierCollections: CollectionSpec[] = [
     ],
   },
   { name: EVENTS, indexes: [{ fields: ['type'] }] },
+  // GET /events/poll: the log in recording order (ids are positions); one entry per event.
+  { name: EVENT_FEED, indexes: [{ fields: ['event_id'], unique: true }] },
   // The delivery worker's scan: live entries of every merchant, by due time.
   { name: QUEUE, indexes: [{ fields: ['due_at'], acrossMerchants: true }] },
 ];

@@ -106,7 +106,7 @@ export const webhooksFragment: OpenApiFragment = {
           '201': jsonResponse('The endpoint, with its secret.', 'WebhookEndpointWithSecret', { ...ENDPOINT, secret: SECRET }),
           ...commonErrorResponses,
           '409': problemResponse('too_many_webhook_endpoints.'),
-          '422': problemResponse('url_not_allowed (field url): not https, or a private/loopback address; unknown_event_type (field events).'),
+          '422': problemResponse('url_not_allowed (field url): not https, or a private/loopback address (a test key may register http://localhost, 127.0.0.1 or [::1] while the service runs on loopback; the detail says what would allow it); unknown_event_type (field events).'),
         },
       },
       get: {
@@ -210,6 +210,50 @@ export const webhooksFragment: OpenApiFragment = {
         responses: { '200': jsonResponse('A page of events.', listOf('Event'), pageOf([EVENT])), ...commonErrorResponses },
       },
     },
+    '/events/poll': {
+      get: {
+        tags: ['Events'],
+        operationId: 'pollEvents',
+        summary: 'Wait for the merchant\'s next events (long poll), resumable from an event id',
+        description:
+          'The event log in the order the service recorded the events (which can differ from the order of their ids: events of different ' +
+          'services arrive in their own time), for a program on a laptop that wants the webhooks without a public URL (`vaultline listen`). ' +
+          'Answers at once with the events recorded after `after`, oldest first; when there is none yet, waits up to `wait_seconds` for the ' +
+          'first and answers it, or answers an empty list. Pass `last_event_id` as the next `after`: a reader that stops and comes back with ' +
+          'it misses nothing and gets nothing twice. Without `after`: from the beginning of the log (to start from now, pass the id of the newest ' +
+          'event, from GET /events?limit=1). Scoped by the key\'s merchant and mode, like every read; another merchant\'s or mode\'s event id ' +
+          'answers 404 event_not_found. A shutdown of the service waits for the polls in flight (at most wait_seconds).',
+        security,
+        parameters: [
+          { name: 'after', in: 'query', required: false, description: 'An event id: answer the events recorded after it.', schema: schemaRef('ObjectId') },
+          {
+            name: 'type',
+            in: 'query',
+            required: false,
+            description: 'Only events of these types: one type, or several separated by commas. The cursor still moves past the others.',
+            schema: { type: 'string', maxLength: 2000, examples: ['payment.captured,refund.succeeded'] },
+          },
+          { name: 'limit', in: 'query', required: false, description: 'At most this many events (1 to 100).', schema: { type: 'integer', minimum: 1, maximum: 100, default: 100 } },
+          {
+            name: 'wait_seconds',
+            in: 'query',
+            required: false,
+            description: 'How long to wait for a first event when there is none yet (0: answer at once; at most 25).',
+            schema: { type: 'integer', minimum: 0, maximum: 25, default: 10 },
+          },
+        ],
+        responses: {
+          '200': jsonResponse('The events recorded after the cursor, oldest first (empty when none came in time).', 'EventPoll', {
+            object: 'list',
+            data: [EVENT],
+            has_more: false,
+            last_event_id: EVENT.id,
+          }),
+          ...commonErrorResponses,
+          '404': problemResponse('event_not_found: `after` is no event of this merchant and mode.'),
+        },
+      },
+    },
     '/events/{event_id}': {
       get: {
         tags: ['Events'],
@@ -302,6 +346,17 @@ export const webhooksFragment: OpenApiFragment = {
           failure_reason: { type: ['string', 'null'], description: 'retries_exhausted, endpoint_gone, endpoint_disabled or endpoint_deleted.' },
           created_at: schemaRef('Timestamp'),
           attempts: { type: 'array', items: schemaRef('WebhookDeliveryAttempt'), description: 'The latest 50 attempts, oldest first.' },
+        },
+      },
+      EventPoll: {
+        type: 'object',
+        required: ['object', 'data', 'has_more', 'last_event_id'],
+        additionalProperties: false,
+        properties: {
+          object: { type: 'string', const: 'list' },
+          data: { type: 'array', items: schemaRef('Event'), description: 'Oldest first, in the order the service recorded them.' },
+          has_more: { type: 'boolean', description: 'More events are recorded already: ask again at once with last_event_id.' },
+          last_event_id: { type: ['string', 'null'], description: 'Pass as `after` next time: the last event this answer covers (returned, or passed over by `type`). Null when it covers none (no `after` and nothing recorded yet): ask again without `after`.' },
         },
       },
       Event: {

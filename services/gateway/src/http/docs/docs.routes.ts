@@ -38,7 +38,9 @@ export function docsRoutes(publicBaseUrl: string): express.Router {
     name: 'Vaultline',
     description: 'Card-data vault, forwarding proxy and payment orchestration. Every API request carries X-API-Key.',
     links: {
+      dashboard: `${base}/dashboard/`,
       docs: `${base}/docs`,
+      quick_start: `${base}/docs/guides#quick-start`,
       guides: `${base}/docs/guides`,
       errors: `${base}/docs/errors`,
       openapi: `${base}/openapi.json`,
