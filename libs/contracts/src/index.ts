@@ -10,3 +10,4 @@ export * from './processor-destinations';
 export { ERROR_CATALOGUE, ERROR_GROUPS, type ErrorEntry, type ErrorGroup } from './errors/error-catalogue';
 export * from './checkout-locales';
 export * from './simulator-challenge';
+export * from './dispute-evidence-fields';
