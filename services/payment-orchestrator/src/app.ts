@@ -190,6 +190,8 @@ export function createApp(runtime: ServiceRuntime, config: PaymentOrchestratorCo
     logger,
     // Notifications are verified over the bytes as sent.
     rawBodyPaths: ['/processor-notifications'],
+    // Dispute evidence carries its files base64 in the JSON: up to the gateway's 1 MB (one 700 KiB file fits).
+    largerBodies: { '/disputes/:dispute_id/evidence': '1mb' },
     readiness: async () => {
       await store.ping();
       assertSubscriptionsConsuming(bus);

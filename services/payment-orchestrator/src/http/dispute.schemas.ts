@@ -57,8 +57,8 @@ const evidenceFile = z
 
 const evidenceFields = z
   .object({
-    ...Object.fromEntries(EVIDENCE_TEXT_FIELDS.map((name) => [name, z.string().min(1).max(EVIDENCE_TEXT_MAX)])),
-    ...Object.fromEntries(EVIDENCE_FILE_FIELDS.map((name) => [name, evidenceFile])),
+    ...Object.fromEntries(EVIDENCE_TEXT_FIELDS.map((name) => [name, z.string().min(1).max(EVIDENCE_TEXT_MAX).optional()])),
+    ...Object.fromEntries(EVIDENCE_FILE_FIELDS.map((name) => [name, evidenceFile.optional()])),
   })
   .strict();
 

@@ -128,3 +128,35 @@ export async function startDisputeWorld(standIns: StandIns): Promise<DisputeWorl
   }
   return { h, accounts, capturedOn, referenceOf, deliverAdyen, deliverCheckout, deliverStripe };
 }
+
+/**
+ * A test file's world: the stand-ins for the whole file, a fresh orchestrator with its accounts for each test
+ * (registered as jest hooks; read the fields inside tests).
+ */
+export function useDisputeWorld(): { readonly standIns: StandIns; readonly world: DisputeWorld; readonly h: Harness } {
+  let standIns: StandIns | undefined;
+  let world: DisputeWorld | undefined;
+  beforeAll(async () => {
+    standIns = await startStandIns();
+  });
+  afterAll(async () => {
+    await standIns?.stop();
+  });
+  beforeEach(async () => {
+    world = await startDisputeWorld(standIns!);
+  });
+  afterEach(async () => {
+    await world?.h.stop();
+  });
+  return {
+    get standIns() {
+      return standIns!;
+    },
+    get world() {
+      return world!;
+    },
+    get h() {
+      return world!.h;
+    },
+  };
+}

@@ -87,14 +87,15 @@ export function toCheckoutFileUploadRequest(credentials: CheckoutCredentials, fi
   return toEvidenceFileUpload('/files', checkoutHeaders(credentials, idempotencyKey), file);
 }
 
-/** The categories' texts: each text field as "Label: value", one per line, in its category. */
-function categoryTexts(evidence: DisputeEvidence): Map<Category, { text: string; fields: string[] }> {
-  const texts = new Map<Category, { text: string; fields: string[] }>();
+/** The categories' texts: each text field as "Label: value", one per line, in its category (with the text's length after each field). */
+function categoryTexts(evidence: DisputeEvidence): Map<Category, { text: string; fields: string[]; lengths: number[] }> {
+  const texts = new Map<Category, { text: string; fields: string[]; lengths: number[] }>();
   for (const [name, value] of Object.entries(evidence.text)) {
     if (value === undefined) continue;
     const category = TEXT_CATEGORIES[name as EvidenceTextField];
-    const entry = texts.get(category) ?? { text: '', fields: [] };
-    texts.set(category, { text: `${entry.text}${entry.text ? '\n' : ''}${label(name)}: ${value}`, fields: [...entry.fields, `evidence.${name}`] });
+    const entry = texts.get(category) ?? { text: '', fields: [], lengths: [] };
+    const text = `${entry.text}${entry.text ? '\n' : ''}${label(name)}: ${value}`;
+    texts.set(category, { text, fields: [...entry.fields, `evidence.${name}`], lengths: [...entry.lengths, text.length] });
   }
   return texts;
 }
@@ -113,9 +114,11 @@ export function checkoutEvidenceUnsupported(evidence: DisputeEvidence): DisputeA
     if (earlier) return { status: 'unsupported', field: `evidence.${name}`, detail: `Checkout.com takes one file for ${category}, and evidence.${earlier} is that file already: combine them into one document.` };
     taken.set(category, name);
   }
-  for (const [category, { text: joined, fields }] of categoryTexts(evidence)) {
+  for (const [category, { text: joined, fields, lengths }] of categoryTexts(evidence)) {
     if (joined.length > CHECKOUT_EVIDENCE_TEXT_MAX) {
-      return { status: 'unsupported', field: fields[0]!, detail: `Checkout.com takes at most ${CHECKOUT_EVIDENCE_TEXT_MAX} characters of text for ${category}; ${fields.join(', ')} make ${joined.length}. Send the rest as a file.` };
+      // The field that takes the category's text over the limit.
+      const over = fields[lengths.findIndex((length) => length > CHECKOUT_EVIDENCE_TEXT_MAX)]!;
+      return { status: 'unsupported', field: over, detail: `Checkout.com takes at most ${CHECKOUT_EVIDENCE_TEXT_MAX} characters of text for ${category}; ${fields.join(', ')} make ${joined.length}. Send the rest as a file.` };
     }
   }
   return null;
