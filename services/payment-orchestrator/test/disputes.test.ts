@@ -157,6 +157,24 @@ describe('a notification touches only the payments its processor account handled
   });
 });
 
+describe('a refund notification touches only the refunds its account was sent', () => {
+  it('when another Adyen account of the merchant reports our succeeded refund failed (REFUND_FAILED naming its id), then the refund stays succeeded; its own account\'s report moves it', async () => {
+    const payment = await ctx.world.capturedOn('adyen');
+    const refund = (await ctx.h.call(MERCHANT, 'POST', `/payments/${payment.id}/refunds`, { amount: 300 })).body;
+    await ctx.h.settle();
+    const succeeded = [...ctx.standIns.adyen.notifications].reverse().find((n) => n.notificationItems[0]!.NotificationRequestItem.eventCode === 'REFUND')!;
+    await ctx.world.deliverAdyen(succeeded);
+    expect((await ctx.h.call(MERCHANT, 'GET', `/refunds/${refund.id}`)).body.status).toBe('succeeded');
+    const { additionalData: _signed, ...fields } = succeeded.notificationItems[0]!.NotificationRequestItem;
+    const failed = adyenNotification({ ...fields, eventCode: 'REFUND_FAILED', success: 'true' }, HMAC_KEY);
+    const other = await ctx.h.call(MERCHANT, 'POST', '/processor-accounts', { processor: 'adyen', name: 'Adyen US', credentials: CREDENTIALS.adyen, settings: { base_url: ctx.standIns.adyen.baseUrl } });
+    await ctx.world.deliverAdyen(failed, other.body.id);
+    expect((await ctx.h.call(MERCHANT, 'GET', `/refunds/${refund.id}`)).body.status).toBe('succeeded');
+    await ctx.world.deliverAdyen(failed);
+    expect((await ctx.h.call(MERCHANT, 'GET', `/refunds/${refund.id}`)).body).toMatchObject({ status: 'failed' });
+  });
+});
+
 describe('Stripe disputes are matched by the PaymentIntent the payment keeps', () => {
   it('when charge.dispute.created arrives for a payment whose payment_intent.succeeded was never delivered, then the dispute opens on the payment that holds that PaymentIntent', async () => {
     const payment = await ctx.world.capturedOn('stripe');
