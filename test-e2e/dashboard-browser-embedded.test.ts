@@ -284,6 +284,52 @@ describe('the dashboard in a real browser (headless Chromium, embedded profile)'
     await checked('customer');
   }, 90_000);
 
+  it('when a dispute needs a response, then the disputes page answers it (evidence with a receipt, submitted; another accepted), and the early fraud warnings page lists the issuer\'s report, all with no axe finding', async () => {
+    const api = new PaymentsApi(shop.test);
+    const paid = async (reference: string, card: string) => {
+      const payment = await api.ok('POST', '/payments/one-off', { json: { amount: 3100, currency_code: 'EUR', reference, source: { type: 'vaultline' } } });
+      await submitCard(base, sessionOf(payment), card);
+      return api.until(payment.id, 'captured');
+    };
+    // The simulator's test cards: a dispute while refundable, a fraud warning; and a simulated dispute to answer with evidence.
+    const [disputed, warned, answered] = await Promise.all([paid('order-dash-2001', SIMULATOR_CARDS.disputed), paid('order-dash-2002', SIMULATOR_CARDS.fraudWarning), paid('order-dash-2003', SIMULATOR_CARDS.approved)]);
+    await api.ok('POST', '/payments/{payment_id}/test/dispute', { params: { payment_id: answered.id }, json: { reason: 'product_not_received' } });
+
+    await visit('/disputes', 'Disputes');
+    await page.locator('main tbody tr').nth(1).waitFor();
+    expect(await text()).toMatch(/needs response/);
+    await checked('disputes');
+
+    await page.getByRole('button', { name: new RegExp(`^Send evidence for the dispute of .* on ${answered.id}$`) }).click();
+    await page.getByLabel('What was sold').fill('Signed first edition, order 2003');
+    await page.getByLabel('Your explanation').fill('Delivered on 2 June, signed for by the cardholder.');
+    await page.getByLabel(/^Receipt/).setInputFiles({ name: 'receipt-2003.pdf', mimeType: 'application/pdf', buffer: Buffer.from('%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\n%%EOF\n', 'latin1') });
+    expect({ page: 'dispute evidence dialog', findings: await axeFindings(page) }).toEqual({ page: 'dispute evidence dialog', findings: [] });
+    await page.screenshot({ path: join(OUTPUT, 'dispute-evidence.png') });
+    await page.getByRole('button', { name: 'Submit the evidence' }).click();
+    await page.locator('dialog').waitFor({ state: 'detached' });
+    await waitFor(async () => (await api.ok<{ data: Array<{ status: string }> }>('GET', '/payments/{payment_id}/disputes', { params: { payment_id: answered.id } })).data[0]?.status === 'under_review', 15_000, 50);
+
+    await page.getByRole('button', { name: new RegExp(`^Accept the dispute of .* on ${disputed.id}$`) }).click();
+    await page.getByRole('button', { name: /^Accept: lose/ }).click();
+    await page.locator('dialog').waitFor({ state: 'detached' });
+    await waitFor(async () => (await api.ok<{ data: Array<{ status: string }> }>('GET', '/payments/{payment_id}/disputes', { params: { payment_id: disputed.id } })).data[0]?.status === 'lost', 15_000, 50);
+    await settled('Disputes');
+    await page.locator('main tbody .badge-under_review').waitFor();
+    await page.locator('main tbody .badge-lost').waitFor();
+    await checked('disputes-answered');
+
+    // The disputed payment shows what the chargeback holds, and offers no refund.
+    await visit(`/payments/${disputed.id}`, /^Payment order-dash-2001/);
+    expect(await text()).toMatch(/Disputed\s+(€\s?|EUR\s?)31\.00/);
+    expect(await page.getByRole('button', { name: 'Refund' }).count()).toBe(0);
+
+    await visit('/early-fraud-warnings', 'Early fraud warnings');
+    await page.getByRole('link', { name: warned.id }).waitFor();
+    expect(await text()).toMatch(/made with stolen card\s+yes: refund it to avoid a dispute/);
+    await checked('early-fraud-warnings');
+  }, 90_000);
+
   it('when the keyboard is used, then the first Tab reaches the skip link, which moves the focus to the page without leaving it, and a page opened takes the focus', async () => {
     await visit('/refunds', 'Refunds');
     await page.reload();

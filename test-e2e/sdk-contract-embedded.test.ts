@@ -117,9 +117,9 @@ describe('the SDK against the embedded service: every merchant route once', () =
     );
 
   /** The consumer's side through the SDK: the session becomes known, then the card is entered on it. */
-  async function payInSession(sessionId: string): Promise<void> {
+  async function payInSession(sessionId: string, card: Omit<typeof CARD, 'number'> & { number: string } = CARD): Promise<void> {
     await waitFor(() => vaultline.get('/sessions/{session_id}/status', { params: { path: { session_id: sessionId } } }).catch(() => null), 5_000, 20);
-    await vaultline.post('/sessions/{session_id}/card', { params: { path: { session_id: sessionId } }, body: { card: CARD } });
+    await vaultline.post('/sessions/{session_id}/card', { params: { path: { session_id: sessionId } }, body: { card } });
   }
   const sessionOf = (payment: { action_requirement?: { session_id: string } | null }) => {
     if (!payment.action_requirement) throw new Error('the payment has no action_requirement');
@@ -281,6 +281,16 @@ describe('the SDK against the embedded service: every merchant route once', () =
     await vaultline.get('/disputes/{dispute_id}', { params: { path: { dispute_id: dispute.id } } });
     await vaultline.get('/disputes');
     await vaultline.get('/payments/{payment_id}/disputes', { params: { path: { payment_id: manual.id } } });
+    // Answered: evidence staged at the processor (the simulator), then the dispute accepted.
+    expect(await vaultline.post('/disputes/{dispute_id}/evidence', { params: { path: { dispute_id: dispute.id } }, body: { evidence: { product_description: 'SDK order' }, submit: false } })).toMatchObject({ status: 'needs_response' });
+    expect(await vaultline.post('/disputes/{dispute_id}/accept', { params: { path: { dispute_id: dispute.id } }, body: {} })).toMatchObject({ status: 'lost' });
+    // An early fraud warning: the simulator's card 4000 0000 0000 5423 gets one at capture.
+    const warned = await vaultline.post('/payments/one-off', { body: { amount: 600, currency_code: 'EUR', reference: 'sdk-fraud-warning', source } });
+    await payInSession(sessionOf(warned), { ...CARD, number: '4000000000005423' });
+    await paymentUntil(warned.id, 'captured');
+    const warnings = await vaultline.get('/early-fraud-warnings', { params: { query: { payment_id: warned.id } } });
+    expect(warnings.data).toHaveLength(1);
+    await vaultline.get('/early-fraud-warnings/{early_fraud_warning_id}', { params: { path: { early_fraud_warning_id: warnings.data[0]!.id } } });
 
     // The hosted page's look, and the uploaded logo a session serves.
     await vaultline.patch('/settings/checkout', { body: { display_name: 'SDK shop', brand_color: '#1d4ed8', logo_image: PIXEL_PNG } });

@@ -18,6 +18,13 @@ import { startPspServer, type PspAnswer } from './psp-stand-in-server';
  * that would be authenticated checks what Adyen requires for it: the whole `browserInfo`, `channel: Web`,
  * `origin` and `returnUrl`. `attemptAuthentication: never` on a challenge card is refused, as Adyen
  * refuses one the rules require authentication for; `always` on another card authenticates frictionless.
+ *
+ * Disputes (DisputeService-v30.json, under `/ca/services/DisputeService/v30`): `acceptDispute`,
+ * `supplyDefenseDocument` (base64 documents, PDF, JPEG or TIFF) and `defendDispute` (a defense reason code
+ * whose required document was supplied), each answering `disputeServiceResult` {success, errorMessage}
+ * (success false for a dispute that is not open, an unknown reference or a missing document).
+ * `dispute(…)` opens one and gives its signed NOTIFICATION_OF_CHARGEBACK (with `defensePeriodEndsAt`),
+ * `fraudNotification(…)` a signed NOTIFICATION_OF_FRAUD (Visa TC40, as Adyen's example shows it).
  */
 export const ADYEN_TEST_CARDS = {
   approved: '4111111111111111',
@@ -78,6 +85,14 @@ export interface AdyenStandIn {
   details: Array<{ body: Record<string, unknown>; headers: IncomingMessage['headers'] }>;
   /** Challenges started (RedirectShopper answers), with the consumer's choice once made. */
   challenges: AdyenChallenge[];
+  /** Opens a dispute on a payment (by its pspReference): the signed NOTIFICATION_OF_CHARGEBACK naming it, the dispute's own pspReference. */
+  dispute(paymentPspReference: string, options?: { reason?: string; defensePeriodEndsAt?: string }): { pspReference: string; notification: AdyenStandIn['notifications'][number] };
+  /** The disputes, by their pspReference, as Adyen holds them (status, documents supplied, defense). */
+  disputes: Map<string, AdyenDispute>;
+  /** Disputes API requests received, by operation. */
+  disputeRequests: Array<{ operation: string; body: Record<string, unknown>; headers: IncomingMessage['headers'] }>;
+  /** A signed NOTIFICATION_OF_FRAUD on a payment (by its pspReference): the issuer's fraud report. */
+  fraudNotification(paymentPspReference: string, reason?: string): AdyenStandIn['notifications'][number];
   /** The signed AUTHORISATION notification Adyen sends for a payment it answered (by its pspReference). */
   authorisationNotification(pspReference: string): AdyenStandIn['notifications'][number];
   /** The next `count` requests answer 503 (a PSP outage). */
@@ -86,6 +101,17 @@ export interface AdyenStandIn {
   delayNext(ms: number): void;
   stop(): Promise<void>;
 }
+
+export interface AdyenDispute {
+  paymentPspReference: string;
+  status: 'Undefended' | 'Pending' | 'Accepted';
+  documents: Array<{ defenseDocumentTypeCode: string; contentType: string; content: Buffer }>;
+  defenseReasonCode: string | null;
+}
+
+/** The defense reasons the stand-in offers and the document each requires (retrieveApplicableDefenseReasons' example). */
+const DEFENSE_REASONS: Record<string, string> = { SupplyDefenseMaterial: 'DefenseMaterial', GoodsNotReturned: 'GoodsNotReturned', GoodsWereAsDescribed: 'GoodsWereAsDescribed' };
+const DOCUMENT_TYPES = ['application/pdf', 'image/jpeg', 'image/tiff'];
 
 export interface AdyenChallenge {
   md: string;
@@ -130,7 +156,64 @@ export async function startAdyenStandIn(options: AdyenStandInOptions): Promise<A
   const answered = new Map<string, PspAnswer>();
   const details: AdyenStandIn['details'] = [];
   const challenges: AdyenChallenge[] = [];
+  const disputes = new Map<string, AdyenDispute>();
+  const disputeRequests: AdyenStandIn['disputeRequests'] = [];
   let baseUrl = '';
+
+  function disputeItem(eventCode: string, paymentPsp: string, pspReference: string, reason: string, additionalData: Record<string, string>): AdyenStandIn['notifications'][number] {
+    const payment = payments.find((p) => p.pspReference === paymentPsp);
+    if (!payment) throw new Error(`no payment ${paymentPsp}`);
+    const notification = adyenNotification(
+      { amount: payment.body.amount as { value: number; currency: string }, eventCode, eventDate: new Date().toISOString(), merchantAccountCode: options.merchantAccount, merchantReference: String(payment.body.reference), originalReference: paymentPsp, pspReference, reason, success: 'true' },
+      options.hmacKey,
+    );
+    Object.assign(notification.notificationItems[0]!.NotificationRequestItem.additionalData, additionalData);
+    return notification;
+  }
+
+  function dispute(paymentPsp: string, { reason = 'Fraud', defensePeriodEndsAt = new Date(Date.now() + 7 * 86_400_000).toISOString() } = {}) {
+    const pspReference = reference();
+    disputes.set(pspReference, { paymentPspReference: paymentPsp, status: 'Undefended', documents: [], defenseReasonCode: null });
+    const notification = disputeItem('NOTIFICATION_OF_CHARGEBACK', paymentPsp, pspReference, reason, { disputeStatus: 'Undefended', defendable: 'true', defensePeriodEndsAt, chargebackReasonCode: '10.4', chargebackSchemeCode: 'visa' });
+    return { pspReference, notification };
+  }
+
+  function fraudNotification(paymentPsp: string, reason = 'Fraudulent Use of Account Number') {
+    return disputeItem('NOTIFICATION_OF_FRAUD', paymentPsp, reference(), reason, { nofReasonCode: '6', nofSchemeCode: 'visa' });
+  }
+
+  const serviceResult = (success: boolean, errorMessage?: string): PspAnswer => ({ status: 200, body: { disputeServiceResult: { success, ...(errorMessage ? { errorMessage } : {}) } } });
+
+  function disputeService(operation: string, body: Record<string, unknown>, headers: IncomingMessage['headers']): PspAnswer {
+    disputeRequests.push({ operation, body, headers });
+    if (body.merchantAccountCode !== options.merchantAccount) return validationError('Invalid field: merchantAccountCode');
+    const disputed = disputes.get(String(body.disputePspReference));
+    if (!disputed) return serviceResult(false, 'Could not find dispute');
+    if (disputed.status !== 'Undefended') return serviceResult(false, `Dispute is ${disputed.status.toLowerCase()}, no action possible`);
+    if (operation === 'acceptDispute') {
+      disputed.status = 'Accepted';
+      return serviceResult(true);
+    }
+    if (operation === 'supplyDefenseDocument') {
+      const documents = Array.isArray(body.defenseDocuments) ? (body.defenseDocuments as Array<Record<string, unknown>>) : [];
+      if (documents.length === 0) return validationError('Invalid field: defenseDocuments');
+      for (const document of documents) {
+        if (!DOCUMENT_TYPES.includes(String(document.contentType))) return serviceResult(false, `Unsupported content type ${String(document.contentType)}`);
+        if (typeof document.content !== 'string' || !/^[A-Za-z0-9+/]+=*$/.test(document.content)) return validationError('Invalid field: content');
+        disputed.documents.push({ defenseDocumentTypeCode: String(document.defenseDocumentTypeCode), contentType: String(document.contentType), content: Buffer.from(document.content, 'base64') });
+      }
+      return serviceResult(true);
+    }
+    if (operation === 'defendDispute') {
+      const required = DEFENSE_REASONS[String(body.defenseReasonCode)];
+      if (!required) return serviceResult(false, `Invalid defense reason code ${String(body.defenseReasonCode)}`);
+      if (!disputed.documents.some((document) => document.defenseDocumentTypeCode === required)) return serviceResult(false, `Required defense document ${required} missing`);
+      disputed.status = 'Pending';
+      disputed.defenseReasonCode = String(body.defenseReasonCode);
+      return serviceResult(true);
+    }
+    return { status: 404, body: { status: 404, errorCode: '000', message: 'Not found', errorType: 'validation' } };
+  }
 
   /** What Adyen requires of a payment it is to authenticate in a browser; the field named, else null. */
   function threeDsFieldMissing(body: Record<string, unknown>): string | null {
@@ -319,8 +402,10 @@ export async function startAdyenStandIn(options: AdyenStandInOptions): Promise<A
       const captureMatch = /^\/v69\/payments\/([A-Z0-9]+)\/captures$/.exec(req.url ?? '');
       const cancelMatch = /^\/v69\/payments\/([A-Z0-9]+)\/cancels$/.exec(req.url ?? '');
       const refundMatch = /^\/v69\/payments\/([A-Z0-9]+)\/refunds$/.exec(req.url ?? '');
+      const disputeOperation = /^\/ca\/services\/DisputeService\/v30\/([A-Za-z]+)$/.exec(req.url ?? '');
       let answer: PspAnswer | string;
-      if (req.method === 'POST' && req.url === '/v69/payments') answer = authorise(body, req.headers);
+      if (req.method === 'POST' && disputeOperation) answer = disputeService(disputeOperation[1]!, body, req.headers);
+      else if (req.method === 'POST' && req.url === '/v69/payments') answer = authorise(body, req.headers);
       else if (req.method === 'POST' && req.url === '/v69/payments/details') answer = paymentDetails(body, req.headers);
       else if (req.method === 'POST' && captureMatch) answer = capture(captureMatch[1]!, body);
       else if (req.method === 'POST' && cancelMatch) answer = cancel(cancelMatch[1]!, body, req.headers);
@@ -332,5 +417,5 @@ export async function startAdyenStandIn(options: AdyenStandInOptions): Promise<A
     },
   );
   baseUrl = server.baseUrl;
-  return { ...server, payments, notifications, cancels, refunds, details, challenges, authorisationNotification };
+  return { ...server, payments, notifications, cancels, refunds, details, challenges, authorisationNotification, dispute, disputes, disputeRequests, fraudNotification };
 }

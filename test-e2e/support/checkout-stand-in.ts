@@ -1,6 +1,7 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { displayAmount, formFields, issuerChallengePage, redirectBack, type ChallengeOutcome } from './issuer-challenge-page';
+import { parseMultipart } from './multipart-form';
 import { startPspServer, type PspAnswer } from './psp-stand-in-server';
 
 /**
@@ -18,6 +19,13 @@ import { startPspServer, type PspAnswer } from './psp-stand-in-server';
  * like the payment id. Any other card with `3ds.enabled` is authenticated frictionless (201 with the
  * `3ds` block); the challenge card without 3-D Secure is soft-declined 20154 as an issuer that requires it does, or,
  * unless `3ds.allow_upgrade` is false, upgraded to 3-D Secure (202 Pending, `3ds.upgrade_reason: sca_retry`).
+ *
+ * Disputes (nas_spec disputes@{dispute_id}@accept.yaml, …@evidence.yaml, files.yaml,
+ * ProvideEvidenceRequest.yaml): `POST /disputes/{id}/accept` (204), `POST /files` (multipart `file` and
+ * `purpose: dispute_evidence`; JPEG, PNG or PDF of at most 4 MB; answers `{id: file_…}`),
+ * `PUT /disputes/{id}/evidence` (the categories' `_file` ids and `_text`s of at most 500 characters, 204)
+ * and `POST /disputes/{id}/evidence` (submits what was provided, 204); a dispute that does not wait for
+ * evidence is refused 422. `dispute(…)` opens one and gives its signed dispute_received webhook.
  */
 export const CHECKOUT_TEST_CARDS = {
   approved: '4242424242424242',
@@ -67,11 +75,38 @@ export interface CheckoutStandIn {
   lookups: string[];
   /** The signed payment_approved webhook Checkout.com sends for a payment it approved (by its id). */
   approvedWebhook(paymentId: string): CheckoutWebhook;
+  /** Opens a dispute on a payment (by its pay_ id): its dsp_ id and the signed dispute_received webhook. */
+  dispute(paymentId: string, category?: string): { id: string; webhook: CheckoutWebhook };
+  /** The disputes, by id: status, the evidence provided, and whether it was submitted. */
+  disputes: Map<string, CheckoutDispute>;
+  /** Evidence files received (`POST /files`), with their bytes. */
+  files: Array<{ id: string; filename: string; contentType: string; content: Buffer; headers: IncomingMessage['headers'] }>;
+  /** Dispute requests received: accept, provide (PUT evidence) and submit (POST evidence). */
+  disputeRequests: Array<{ dispute: string; action: 'accept' | 'provide' | 'submit'; body: Record<string, unknown>; headers: IncomingMessage['headers'] }>;
   failNext(count: number): void;
   /** The next request is answered after `ms` (later than the caller waits); it is still processed. */
   delayNext(ms: number): void;
   stop(): Promise<void>;
 }
+
+export interface CheckoutDispute {
+  paymentId: string;
+  status: 'evidence_required' | 'evidence_under_review' | 'accepted';
+  evidence: Record<string, string>;
+}
+
+/** ProvideEvidenceRequest.yaml's categories, each a `_file` and a `_text`. */
+const EVIDENCE_CATEGORIES = [
+  'proof_of_delivery_or_service',
+  'invoice_or_receipt',
+  'invoice_showing_distinct_transactions',
+  'customer_communication',
+  'refund_or_cancellation_policy',
+  'recurring_transaction_agreement',
+  'additional_evidence',
+  'proof_of_delivery_or_service_date',
+];
+const EVIDENCE_FIELDS = EVIDENCE_CATEGORIES.flatMap((category) => [`${category}_file`, `${category}_text`]);
 
 const letters = (n: number) => Array.from(randomBytes(n), (byte) => String.fromCharCode(97 + (byte % 26))).join('');
 
@@ -108,6 +143,55 @@ export async function startCheckoutStandIn(options: CheckoutStandInOptions): Pro
   const refunds: CheckoutStandIn['refunds'] = [];
   const challenges: CheckoutChallenge[] = [];
   const lookups: string[] = [];
+  const disputes = new Map<string, CheckoutDispute>();
+  const files: CheckoutStandIn['files'] = [];
+  const disputeRequests: CheckoutStandIn['disputeRequests'] = [];
+  const unprocessable = (...codes: string[]): PspAnswer => ({ status: 422, body: { request_id: letters(12), error_type: 'request_invalid', error_codes: codes } });
+
+  function dispute(paymentId: string, category = 'fraudulent') {
+    const payment = payments.find((p) => p.id === paymentId);
+    if (!payment) throw new Error(`no payment ${paymentId}`);
+    const id = `dsp_${letters(26)}`;
+    disputes.set(id, { paymentId, status: 'evidence_required', evidence: {} });
+    const data = { id, category, amount: payment.body.amount, currency: payment.body.currency, reason_code: '10.4', payment_id: paymentId, payment_reference: payment.body.reference, evidence_required_by: new Date(Date.now() + 7 * 86_400_000).toISOString() };
+    return { id, webhook: checkoutWebhook('dispute_received', data, options.webhookSecret) };
+  }
+
+  function uploadFile(contentType: string | undefined, bytes: Buffer, headers: IncomingMessage['headers']): PspAnswer {
+    const parts = parseMultipart(contentType, bytes);
+    const file = parts?.find((part) => part.name === 'file' && part.filename !== null);
+    if (!parts || parts.find((part) => part.name === 'purpose')?.content.toString('utf8') !== 'dispute_evidence') return unprocessable('purpose_invalid');
+    if (!file || !['image/jpeg', 'image/png', 'application/pdf'].includes(file.contentType ?? '')) return unprocessable('file_type_invalid');
+    if (file.content.length > 4 * 1024 * 1024) return unprocessable('file_size_invalid');
+    const id = `file_${letters(26)}`;
+    files.push({ id, filename: file.filename!, contentType: file.contentType!, content: Buffer.from(file.content), headers });
+    return { status: 200, body: { id, _links: { self: { href: `${baseUrl}/files/${id}` } } } };
+  }
+
+  function disputeAction(id: string, action: 'accept' | 'provide' | 'submit', body: Record<string, unknown>, headers: IncomingMessage['headers']): PspAnswer {
+    const disputed = disputes.get(id);
+    if (!disputed) return { status: 404, body: undefined };
+    disputeRequests.push({ dispute: id, action, body, headers });
+    if (disputed.status !== 'evidence_required') return unprocessable('dispute_not_open');
+    if (action === 'accept') {
+      disputed.status = 'accepted';
+      return { status: 204, body: undefined };
+    }
+    if (action === 'submit') {
+      if (Object.keys(disputed.evidence).length === 0) return unprocessable('evidence_required');
+      disputed.status = 'evidence_under_review';
+      return { status: 204, body: undefined };
+    }
+    const unknown = Object.keys(body).find((key) => !EVIDENCE_FIELDS.includes(key));
+    if (unknown || Object.keys(body).length === 0) return unprocessable(unknown ? `${unknown}_invalid` : 'evidence_required');
+    for (const [key, value] of Object.entries(body)) {
+      if (typeof value !== 'string') return unprocessable(`${key}_invalid`);
+      if (key.endsWith('_text') && value.length > 500) return unprocessable(`${key}_invalid`);
+      if (key.endsWith('_file') && !files.some((file) => file.id === value)) return unprocessable(`${key}_invalid`);
+      disputed.evidence[key] = value;
+    }
+    return { status: 204, body: undefined };
+  }
   /** The payment as `GET /payments/{id}` shows it (PaymentDetails), by payment id. */
   const details = new Map<string, Record<string, unknown>>();
   let baseUrl = '';
@@ -271,10 +355,11 @@ export async function startCheckoutStandIn(options: CheckoutStandInOptions): Pro
     return { status: 202, body: { action_id: actionId, reference: body.reference } };
   }
 
-  const server = await startPspServer({ ...(options.delayMs ? { delayMs: options.delayMs } : {}), unavailable: { status: 503, body: undefined } }, (req, raw) => {
+  const server = await startPspServer({ ...(options.delayMs ? { delayMs: options.delayMs } : {}), unavailable: { status: 503, body: undefined } }, (req, raw, bytes) => {
     const page = issuer(req, raw);
     if (page) return page;
     if (req.headers.authorization !== `Bearer ${options.secretKey}`) return { status: 401, body: undefined };
+    if (req.method === 'POST' && req.url === '/files') return uploadFile(req.headers['content-type'], bytes, req.headers);
     const key = req.headers['cko-idempotency-key'];
     const scopedKey = typeof key === 'string' ? `${req.url}\u0000${key}` : null;
     const earlier = scopedKey ? answered.get(scopedKey) : undefined;
@@ -291,6 +376,10 @@ export async function startCheckoutStandIn(options: CheckoutStandInOptions): Pro
     const refundMatch = /^\/payments\/(pay_[a-z0-9]+)\/refunds$/.exec(req.url ?? '');
     const paymentMatch = /^\/payments\/((?:pay|sid)_[a-z0-9]+)$/.exec(req.url ?? '');
     if (req.method === 'GET' && paymentMatch) return getPayment(paymentMatch[1]!);
+    const disputeMatch = /^\/disputes\/(dsp_[a-z0-9]+)\/(accept|evidence)$/.exec(req.url ?? '');
+    if (disputeMatch && (req.method === 'POST' || (req.method === 'PUT' && disputeMatch[2] === 'evidence'))) {
+      return disputeAction(disputeMatch[1]!, disputeMatch[2] === 'accept' ? 'accept' : req.method === 'PUT' ? 'provide' : 'submit', body, req.headers);
+    }
     let answer: PspAnswer;
     if (req.method === 'POST' && req.url === '/payments') answer = pay(body, req.headers);
     else if (req.method === 'POST' && captureMatch) answer = capture(captureMatch[1]!, body);
@@ -302,5 +391,5 @@ export async function startCheckoutStandIn(options: CheckoutStandInOptions): Pro
     return answer;
   });
   baseUrl = server.baseUrl;
-  return Object.assign(standIn, server, { payments, webhooks, voids, refunds, actions, challenges, lookups, approvedWebhook });
+  return Object.assign(standIn, server, { payments, webhooks, voids, refunds, actions, challenges, lookups, approvedWebhook, dispute, disputes, files, disputeRequests });
 }

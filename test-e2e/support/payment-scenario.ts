@@ -23,6 +23,10 @@ export const SIMULATOR_CARDS = {
   challenge: '4000000000003063',
   frictionless: '4000000000003097',
   challengeThenDeclined: '4000008400001629',
+  /** A dispute while refundable: captured, then disputed at once (a chargeback needing a response). */
+  disputed: '4000000000002685',
+  /** A fraud warning: captured, then an early fraud warning at once, no dispute. */
+  fraudWarning: '4000000000005423',
 } as const;
 export const PAYMENT_CVC = '538';
 

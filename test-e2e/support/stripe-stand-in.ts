@@ -1,5 +1,6 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
+import { parseMultipart } from './multipart-form';
 import { startPspServer, type PspAnswer } from './psp-stand-in-server';
 
 /**
@@ -14,6 +15,13 @@ import { startPspServer, type PspAnswer } from './psp-stand-in-server';
  * `redirect_status`. Webhooks signed as Stripe signs them: `Stripe-Signature: t=<unix>,v1=<hex
  * HMAC-SHA256 of "<t>.<raw body>">` (a second `v1` with the previous secret while one is rotating).
  * It decides by the real card number the forwarder filled in (Stripe's test cards).
+ *
+ * Disputes (https://docs.stripe.com/api/disputes): `POST /v1/disputes/{id}` takes `evidence[<field>]` (the
+ * text, or a file id) and `submit` (a submitted dispute is under_review, or warning_under_review for an
+ * inquiry; one that is not waiting for a response is refused), `POST /v1/disputes/{id}/close` accepts it
+ * (lost), `POST /v1/files` (multipart, `purpose=dispute_evidence`, PDF, JPEG or PNG) stores an evidence
+ * file, as files.stripe.com does. Early fraud warnings: radar.early_fraud_warning.created names the charge and
+ * the PaymentIntent.
  */
 export const STRIPE_TEST_CARDS = {
   approved: '4242424242424242',
@@ -64,8 +72,16 @@ export interface StripeStandIn {
   delivered(): Promise<void>;
   /** The charges, by id (a PaymentIntent's latest_charge). */
   charges: Map<string, Record<string, unknown>>;
-  /** Opens a dispute on a succeeded PaymentIntent (charge.dispute.created); returns the dispute id. */
-  dispute(intentId: string, reason?: string): string;
+  /** Opens a dispute on a succeeded PaymentIntent (charge.dispute.created); returns the dispute id. `status` warning_needs_response opens an inquiry. */
+  dispute(intentId: string, reason?: string, status?: 'needs_response' | 'warning_needs_response'): string;
+  /** The disputes, by id, as Stripe shows them now (status, evidence, evidence_details). */
+  disputes: Map<string, Record<string, unknown>>;
+  /** Evidence files received (`POST /v1/files`), with their bytes. */
+  files: Array<{ id: string; purpose: string; filename: string; type: string; content: Buffer; headers: IncomingMessage['headers'] }>;
+  /** Dispute requests received (`POST /v1/disputes/{id}` and `…/close`), with their form fields. */
+  disputeRequests: Array<{ dispute: string; action: 'update' | 'close'; fields: Fields; headers: IncomingMessage['headers'] }>;
+  /** An early fraud warning on a succeeded PaymentIntent (radar.early_fraud_warning.created); returns its id. */
+  earlyFraudWarning(intentId: string, fraudType?: string): string;
   /** Closes a dispute (charge.dispute.closed) as won or lost. */
   closeDispute(disputeId: string, status: 'won' | 'lost'): void;
   /** A signed webhook of any event, for tests of the verification. */
@@ -101,6 +117,8 @@ export async function startStripeStandIn(options: StripeStandInOptions): Promise
   const webhooks: StripeWebhook[] = [];
   const charges = new Map<string, Json>();
   const disputes = new Map<string, Json>();
+  const files: StripeStandIn['files'] = [];
+  const disputeRequests: StripeStandIn['disputeRequests'] = [];
   const answered = new Map<string, PspAnswer>();
   const standIn = { webhookUrl: null as string | null, baseUrl: '' };
   const secrets = [options.webhookSecret, ...(options.previousWebhookSecret ? [options.previousWebhookSecret] : [])];
@@ -294,14 +312,85 @@ export async function startStripeStandIn(options: StripeStandInOptions): Promise
     return { status: 200, body: { ...object } };
   }
 
-  function dispute(intentId: string, reason = 'fraudulent'): string {
+  function dispute(intentId: string, reason = 'fraudulent', status: 'needs_response' | 'warning_needs_response' = 'needs_response'): string {
     const intent = intentOf(intentId);
     if (!intent || intent.object.status !== 'succeeded') throw new Error(`no succeeded PaymentIntent ${intentId}`);
     const id = `dp_${letters(24)}`;
-    const object: Json = { id, object: 'dispute', amount: intent.object.amount_received, charge: intent.object.latest_charge, currency: intent.object.currency, payment_intent: intentId, reason, status: 'needs_response', is_charge_refundable: false, metadata: {}, evidence_details: { due_by: Math.floor(Date.now() / 1000) + 7 * 86_400 } };
+    const object: Json = {
+      id,
+      object: 'dispute',
+      amount: intent.object.amount_received,
+      charge: intent.object.latest_charge,
+      currency: intent.object.currency,
+      payment_intent: intentId,
+      reason,
+      status,
+      is_charge_refundable: status === 'warning_needs_response',
+      metadata: {},
+      evidence: {},
+      evidence_details: { due_by: Math.floor(Date.now() / 1000) + 7 * 86_400, has_evidence: false, past_due: false, submission_count: 0 },
+    };
     disputes.set(id, object);
     send('charge.dispute.created', { ...object });
     return id;
+  }
+
+  function earlyFraudWarning(intentId: string, fraudType = 'made_with_stolen_card'): string {
+    const intent = intentOf(intentId);
+    if (!intent || intent.object.status !== 'succeeded') throw new Error(`no succeeded PaymentIntent ${intentId}`);
+    const id = `issfr_${letters(24)}`;
+    send('radar.early_fraud_warning.created', { id, object: 'radar.early_fraud_warning', actionable: true, charge: intent.object.latest_charge, created: Math.floor(Date.now() / 1000), fraud_type: fraudType, livemode: false, payment_intent: intentId });
+    return id;
+  }
+
+  const FILE_TYPES: Record<string, string> = { 'application/pdf': 'pdf', 'image/jpeg': 'jpg', 'image/png': 'png' };
+
+  function uploadFile(contentType: string | undefined, bytes: Buffer, headers: IncomingMessage['headers']): PspAnswer {
+    const parts = parseMultipart(contentType, bytes);
+    if (!parts) return error(400, 'invalid_request_error', 'parameter_invalid', 'Files are uploaded as multipart/form-data.');
+    const purpose = parts.find((part) => part.name === 'purpose')?.content.toString('utf8');
+    const file = parts.find((part) => part.name === 'file' && part.filename !== null);
+    if (purpose !== 'dispute_evidence') return error(400, 'invalid_request_error', 'parameter_invalid', 'Invalid purpose.', { param: 'purpose' });
+    if (!file) return error(400, 'invalid_request_error', 'parameter_missing', 'Missing required param: file.', { param: 'file' });
+    const type = FILE_TYPES[file.contentType ?? ''];
+    if (!type) return error(400, 'invalid_request_error', 'file_invalid', 'Dispute evidence files must be PDF, JPEG or PNG.', { param: 'file' });
+    const id = `file_${letters(24)}`;
+    files.push({ id, purpose, filename: file.filename!, type, content: Buffer.from(file.content), headers });
+    return { status: 200, body: { id, object: 'file', purpose, filename: file.filename, size: file.content.length, type, created: Math.floor(Date.now() / 1000) } };
+  }
+
+  const OPEN_DISPUTE = ['needs_response', 'warning_needs_response'];
+
+  function updateDispute(id: string, fields: Fields, headers: IncomingMessage['headers']): PspAnswer {
+    const object = disputes.get(id);
+    if (!object) return error(404, 'invalid_request_error', 'resource_missing', `No such dispute: '${id}'`);
+    disputeRequests.push({ dispute: id, action: 'update', fields, headers });
+    if (!OPEN_DISPUTE.includes(String(object.status))) return error(400, 'invalid_request_error', 'dispute_already_closed', `This dispute is ${String(object.status)} and can no longer be updated.`);
+    const evidence = object.evidence as Json;
+    for (const [key, value] of Object.entries(fields)) {
+      const name = /^evidence\[([a-z_]+)\]$/.exec(key)?.[1];
+      if (!name) continue;
+      if (value.startsWith('file_') && !files.some((file) => file.id === value)) return error(400, 'invalid_request_error', 'resource_missing', `No such file upload: '${value}'`, { param: key });
+      evidence[name] = value;
+    }
+    const details = object.evidence_details as Json;
+    details.has_evidence = Object.keys(evidence).length > 0;
+    if (fields.submit === 'true') {
+      object.status = object.status === 'warning_needs_response' ? 'warning_under_review' : 'under_review';
+      details.submission_count = (details.submission_count as number) + 1;
+      send('charge.dispute.updated', { ...object });
+    }
+    return { status: 200, body: { ...object } };
+  }
+
+  function closeOpenDispute(id: string, fields: Fields, headers: IncomingMessage['headers']): PspAnswer {
+    const object = disputes.get(id);
+    if (!object) return error(404, 'invalid_request_error', 'resource_missing', `No such dispute: '${id}'`);
+    disputeRequests.push({ dispute: id, action: 'close', fields, headers });
+    if (!OPEN_DISPUTE.includes(String(object.status))) return error(400, 'invalid_request_error', 'dispute_already_closed', `This dispute is ${String(object.status)}: it cannot be closed.`);
+    object.status = object.status === 'warning_needs_response' ? 'warning_closed' : 'lost';
+    send('charge.dispute.closed', { ...object });
+    return { status: 200, body: { ...object } };
   }
 
   function closeDispute(disputeId: string, status: 'won' | 'lost'): void {
@@ -311,11 +400,12 @@ export async function startStripeStandIn(options: StripeStandInOptions): Promise
     send('charge.dispute.closed', { ...object });
   }
 
-  const server = await startPspServer({ ...(options.delayMs ? { delayMs: options.delayMs } : {}), unavailable: { status: 503, body: error(503, 'api_error', 'api_error', 'Stripe is unavailable.').body } }, (req, raw) => {
+  const server = await startPspServer({ ...(options.delayMs ? { delayMs: options.delayMs } : {}), unavailable: { status: 503, body: error(503, 'api_error', 'api_error', 'Stripe is unavailable.').body } }, (req, raw, bytes) => {
     const url = new URL(req.url ?? '/', 'http://stand-in');
     const page = /^\/3ds\/(pi_[A-Za-z0-9]+)(\/complete)?$/.exec(url.pathname);
     if (req.method === 'GET' && page) return issuerPage(page[1]!, page[2] ? (url.searchParams.get('outcome') ?? 'failed') : null);
     if (req.headers.authorization !== `Bearer ${options.secretKey}`) return error(401, 'invalid_request_error', 'api_key_invalid', 'Invalid API Key provided.');
+    if (req.method === 'POST' && url.pathname === '/v1/files') return uploadFile(req.headers['content-type'], bytes, req.headers);
     if (req.method === 'POST' && !String(req.headers['content-type'] ?? '').startsWith('application/x-www-form-urlencoded')) {
       return error(400, 'invalid_request_error', 'parameter_invalid', 'Stripe takes application/x-www-form-urlencoded bodies.');
     }
@@ -325,6 +415,7 @@ export async function startStripeStandIn(options: StripeStandInOptions): Promise
     const earlier = scopedKey ? answered.get(scopedKey) : undefined;
     if (earlier) return earlier;
     const action = /^\/v1\/payment_intents\/(pi_[A-Za-z0-9]+)(?:\/(capture|cancel))?$/.exec(url.pathname);
+    const disputeAction = /^\/v1\/disputes\/(dp_[A-Za-z0-9]+)(\/close)?$/.exec(url.pathname);
     const intent = action ? intentOf(action[1]!) : undefined;
     let answer: PspAnswer;
     if (req.method === 'POST' && url.pathname === '/v1/payment_intents') answer = createIntent(fields, req.headers);
@@ -333,10 +424,11 @@ export async function startStripeStandIn(options: StripeStandInOptions): Promise
     else if (req.method === 'GET' && action && !action[2]) return { status: 200, body: view(intent!, url.searchParams.getAll('expand[]').includes('latest_charge')) };
     else if (req.method === 'POST' && action?.[2] === 'capture') answer = capture(intent!, fields, req.headers);
     else if (req.method === 'POST' && action?.[2] === 'cancel') answer = cancel(intent!, fields);
+    else if (req.method === 'POST' && disputeAction) answer = disputeAction[2] ? closeOpenDispute(disputeAction[1]!, fields, req.headers) : updateDispute(disputeAction[1]!, fields, req.headers);
     else answer = error(404, 'invalid_request_error', 'resource_missing', `Unrecognized request URL (${req.method} ${url.pathname}).`);
     if (scopedKey) answered.set(scopedKey, answer);
     return answer;
   });
   standIn.baseUrl = server.baseUrl;
-  return Object.assign(standIn, server, { intents, captures, cancels, refunds, webhooks, charges, delivered, dispute, closeDispute, signedEvent });
+  return Object.assign(standIn, server, { intents, captures, cancels, refunds, webhooks, charges, delivered, dispute, closeDispute, signedEvent, disputes, files, disputeRequests, earlyFraudWarning });
 }

@@ -11,3 +11,4 @@ export { ERROR_CATALOGUE, ERROR_GROUPS, type ErrorEntry, type ErrorGroup } from 
 export * from './checkout-locales';
 export * from './simulator-challenge';
 export * from './money/currencies';
+export * from './dispute-evidence-fields';

@@ -21,6 +21,11 @@ export interface ServiceHttpOptions {
   readiness?: () => Promise<void>;
   /** Default '256kb'. */
   bodyLimit?: string;
+  /**
+   * Routes (express paths) that take larger bodies than `bodyLimit`, with their own limit: a route that
+   * receives files in its JSON (dispute evidence) says so here, every other route keeps the default.
+   */
+  largerBodies?: Record<string, string>;
   /** Paths whose body arrives unparsed as a Buffer in req.body (e.g. /forward, which must keep the exact bytes). */
   rawBodyPaths?: string[];
   routes: (router: express.Router) => void;
@@ -55,6 +60,10 @@ export function createServiceHttp(options: ServiceHttpOptions): express.Express 
   app.use(internalAuthMiddleware(options.verifier));
   app.use(contentTypeGuard());
   for (const path of options.rawBodyPaths ?? []) app.use(path, express.raw({ limit, type: () => true }));
+  for (const [path, larger] of Object.entries(options.largerBodies ?? {})) {
+    // Parsed here with the route's own limit (the default parsers then pass the parsed body by); a body too large for it names that limit.
+    app.use(path, ...bodyParsers(larger), (error: unknown, _req: Request, _res: Response, next: NextFunction) => next(translateBodyError(error, larger)));
+  }
   app.use(...bodyParsers(limit));
   const router = express.Router();
   options.routes(router);

@@ -5,6 +5,7 @@ import { ApiKeysPage } from './pages/merchant/api-keys';
 import { CustomerPage } from './pages/merchant/customer';
 import { CustomersPage } from './pages/merchant/customers';
 import { DisputesPage } from './pages/merchant/disputes';
+import { EarlyFraudWarningsPage } from './pages/merchant/early-fraud-warnings';
 import { FlowMatrixPage } from './pages/merchant/flow-matrix';
 import { FlowsPage } from './pages/merchant/flows';
 import { ImportsPage } from './pages/merchant/imports';
@@ -43,6 +44,7 @@ export const ROUTES: Record<SessionKind, Route[]> = {
     { pattern: '/payments/:id', page: PaymentPage },
     { pattern: '/refunds', page: RefundsPage, nav: 'Refunds' },
     { pattern: '/disputes', page: DisputesPage, nav: 'Disputes' },
+    { pattern: '/early-fraud-warnings', page: EarlyFraudWarningsPage, nav: 'Fraud warnings' },
     { pattern: '/customers', page: CustomersPage, nav: 'Customers' },
     { pattern: '/customers/:id', page: CustomerPage },
     { pattern: '/tokens', page: TokensPage, nav: 'Tokens' },

@@ -21,7 +21,13 @@ import { recordDispute } from './domain/disputes/record-dispute';
 import { simulatedChargeback } from './domain/disputes/simulated-chargeback';
 import { settleLateCapture } from './domain/payment/settle-late-capture';
 import { getDispute, listDisputes, listPaymentDisputes, openTestDispute } from './domain/disputes/manage-disputes';
+import { acceptDispute, submitDisputeEvidence } from './domain/disputes/answer-dispute';
 import { disputeRoutes } from './http/disputes.routes';
+import { StoreEarlyFraudWarningRepository } from './data/early-fraud-warning.repository';
+import { recordEarlyFraudWarning } from './domain/fraud-warnings/record-early-fraud-warning';
+import { simulatedFraudWarning } from './domain/fraud-warnings/simulated-fraud-warning';
+import { getEarlyFraudWarning, listEarlyFraudWarnings } from './domain/fraud-warnings/query-early-fraud-warnings';
+import { earlyFraudWarningRoutes } from './http/early-fraud-warnings.routes';
 import { StorePaymentRequestRepository } from './data/payment-request.repository';
 import { pruneExpiredPaymentRequests, type PruneExpiredPaymentRequests } from './domain/payment/payment-requests';
 import { advancePayment } from './domain/payment/advance-payment';
@@ -131,6 +137,10 @@ export function createApp(runtime: ServiceRuntime, config: PaymentOrchestratorCo
   const customers = new StoreCustomerRepository(store);
   const paymentMethods = new StorePaymentMethodRepository(store);
   const disputes = new StoreDisputeRepository(store);
+  const warnings = new StoreEarlyFraudWarningRepository(store);
+  // The simulator's test cards that a dispute or an early fraud warning follows, in the capture's commit.
+  const chargeback = simulatedChargeback({ disputes });
+  const fraudWarning = simulatedFraudWarning({ warnings });
   const storeMethod = storePaymentMethod({ paymentMethods });
   // The authorization's time starts its validity (AUTHORIZATION_VALIDITY_SECONDS): the expiry scan reads it.
   const onAuthorized = (uow: UnitOfWork, payment: Payment, now: Date): Payment => storeMethod(uow, { ...payment, authorized_at: now.toISOString() }, now);
@@ -142,13 +152,14 @@ export function createApp(runtime: ServiceRuntime, config: PaymentOrchestratorCo
     transaction,
     clock,
     onAuthorized,
-    onCaptured: simulatedChargeback({ disputes }),
+    onCaptured: (uow, payment, now) => fraudWarning(uow, chargeback(uow, payment, now), now),
     hostedPageReturnUrl: (sessionId) => hostedPageReturnUrl(runtime.publicBaseUrl, sessionId),
   });
   const runner = new PaymentRunner({ payments, advance, clock, logger, pollIntervalMs: config.workerPollMs });
   const runPayment = (scope: Scope, paymentId: string): void => void runner.run(scope, paymentId);
   const wake = wakePayment({ payments, transaction, clock });
   const recordDisputes = recordDispute({ payments, disputes, notifications, transaction, clock });
+  const recordWarnings = recordEarlyFraudWarning({ payments, warnings, notifications, transaction, clock });
   const refunds = new StoreRefundRepository(store);
   const afterSalePorts = { payments, transactions, refunds, directory, transaction, clock, requestRetentionMs: config.requestRetentionMs };
   const advanceOneRefund = advanceRefund(afterSalePorts);
@@ -179,6 +190,8 @@ export function createApp(runtime: ServiceRuntime, config: PaymentOrchestratorCo
     logger,
     // Notifications are verified over the bytes as sent.
     rawBodyPaths: ['/processor-notifications'],
+    // Dispute evidence carries its files base64 in the JSON: up to the gateway's 1 MB (one 700 KiB file fits).
+    largerBodies: { '/disputes/:dispute_id/evidence': '1mb' },
     readiness: async () => {
       await store.ping();
       assertSubscriptionsConsuming(bus);
@@ -228,8 +241,11 @@ export function createApp(runtime: ServiceRuntime, config: PaymentOrchestratorCo
         getDispute: getDispute({ payments, disputes }),
         listDisputes: listDisputes({ payments, disputes }),
         listPaymentDisputes: listPaymentDisputes({ payments, disputes }),
-        openTestDispute: openTestDispute({ payments, record: recordDisputes }),
+        openTestDispute: openTestDispute({ payments, record: recordDisputes, clock }),
+        acceptDispute: acceptDispute({ payments, disputes, directory, transaction, clock }),
+        submitDisputeEvidence: submitDisputeEvidence({ payments, disputes, directory, transaction, clock }),
       });
+      earlyFraudWarningRoutes(router, { getEarlyFraudWarning: getEarlyFraudWarning({ warnings }), listEarlyFraudWarnings: listEarlyFraudWarnings({ warnings }) });
       processorAccountRoutes(router, {
         createProcessorAccount: createProcessorAccount(accountPorts),
         getProcessorAccount: getProcessorAccount(accountPorts),
@@ -249,6 +265,7 @@ export function createApp(runtime: ServiceRuntime, config: PaymentOrchestratorCo
               if (await wake(scope, paymentId)) await runner.run(scope, paymentId);
             },
             recordDispute: recordDisputes,
+            recordEarlyFraudWarning: recordWarnings,
             settleLateCapture: settleLateCapture({ payments, transactions, transaction, clock }),
             voidStray: voidStrayAuthorization({ payments, transactions, directory, transaction, clock, settle: (scope, paymentId) => runner.run(scope, paymentId) }),
             notifiedAuthentication: notifiedAuthentication({ payments, transaction, clock, run: (scope, paymentId) => runner.run(scope, paymentId) }),

@@ -44,7 +44,7 @@ describe('manual capture', () => {
     const answer = await h.call(MERCHANT, 'POST', `/payments/${payment.id}/capture`, { reference: 'part', amount: 1000, currency_code: 'EUR' });
     expect(answer.body.status).toBe('capturing');
     await h.advance(200);
-    expect((await h.call(MERCHANT, 'GET', `/payments/${payment.id}`)).body.amount).toEqual({ requested: 1250, authorized: 1250, captured: 1000 });
+    expect((await h.call(MERCHANT, 'GET', `/payments/${payment.id}`)).body.amount).toEqual({ requested: 1250, authorized: 1250, captured: 1000, disputed: 0, net: 1000 });
   });
 
   it('when the capture does not succeed, then the payment moves capturing → failed', async () => {

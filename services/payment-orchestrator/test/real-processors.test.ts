@@ -83,7 +83,7 @@ describe('payments on real processors (stand-ins)', () => {
     await routeTo('adyen-auto', 'automatic', adyen);
     const before = first.payments.length;
     const payment = await h.payOneOff(MERCHANT, '411111******1111');
-    expect([payment.status, payment.flow, payment.amount]).toEqual(['captured', 'adyen-auto', { requested: 1250, authorized: 1250, captured: 1250 }]);
+    expect([payment.status, payment.flow, payment.amount]).toEqual(['captured', 'adyen-auto', { requested: 1250, authorized: 1250, captured: 1250, disputed: 0, net: 1250 }]);
     expect(await transactions(payment)).toEqual([
       [adyen, 'authorization', 'succeeded', null],
       [adyen, 'capture', 'succeeded', null],

@@ -12,6 +12,7 @@ export const topics = {
   refunds: 'payments.refunds',
   checkoutSessionsOpened: 'payments.checkout-sessions',
   disputes: 'payments.disputes',
+  earlyFraudWarnings: 'payments.early-fraud-warnings',
 } as const;
 
 const id = z.string().min(1);
@@ -321,6 +322,10 @@ const disputeData = z.object({
   processor_reference: z.string(),
   /** The processor account (or `simulator`) that reported it. */
   processor: z.string(),
+  /** Added within v1 (absent in older events: a chargeback): an inquiry holds no money, a chargeback does. */
+  kind: z.enum(['inquiry', 'chargeback']).optional(),
+  /** Added within v1: when the processor stops taking evidence, when it said. */
+  evidence_due_by: isoTime.nullable().optional(),
   livemode: z.boolean(),
   created_at: isoTime,
   updated_at: isoTime,
@@ -330,8 +335,34 @@ const disputeEvent = <T extends string>(type: T, description: string) =>
   defineEvent({ type, version: 1, topic: topics.disputes, description, schema: disputeData, keyOf: (data) => data.dispute_id });
 
 export const disputeCreatedV1 = disputeEvent('dispute.created', 'A processor reported a chargeback (or an inquiry) on a payment: a dispute was opened.');
-export const disputeUpdatedV1 = disputeEvent('dispute.updated', 'A dispute moved to needs_response or under_review (a new stage, or evidence taken for review).');
+export const disputeUpdatedV1 = disputeEvent(
+  'dispute.updated',
+  'A dispute moved: to needs_response or under_review (a new stage, an inquiry become a chargeback, or the merchant\'s evidence submitted), or accepted by the merchant (lost; dispute.closed follows).',
+);
 export const disputeClosedV1 = disputeEvent('dispute.closed', 'A dispute was decided: status won or lost (a later stage, such as a second chargeback, may open it again).');
+
+const earlyFraudWarningData = z.object({
+  early_fraud_warning_id: id,
+  payment_id: id,
+  /** In Stripe's words: card_never_received, fraudulent_card_application, made_with_counterfeit_card, made_with_lost_card, made_with_stolen_card, misc, unauthorized_use_of_card. */
+  fraud_type: z.string(),
+  actionable: z.boolean(),
+  processor_reference: z.string(),
+  /** The processor account (or `simulator`) that reported it. */
+  processor: z.string(),
+  livemode: z.boolean(),
+  created_at: isoTime,
+  updated_at: isoTime,
+});
+
+const earlyFraudWarningEvent = <T extends string>(type: T, description: string) =>
+  defineEvent({ type, version: 1, topic: topics.earlyFraudWarnings, description, schema: earlyFraudWarningData, keyOf: (data) => data.early_fraud_warning_id });
+
+export const earlyFraudWarningCreatedV1 = earlyFraudWarningEvent(
+  'early_fraud_warning.created',
+  'An issuer reported a payment as fraudulent (Stripe\'s early fraud warning, Adyen\'s NOTIFICATION_OF_FRAUD: Visa TC40, Mastercard SAFE). Not a dispute: nothing is debited; refunding now may avoid a chargeback.',
+);
+export const earlyFraudWarningUpdatedV1 = earlyFraudWarningEvent('early_fraud_warning.updated', 'An early fraud warning changed: it is no longer actionable (the payment was refunded or disputed), as the processor reports.');
 
 /** Every event contract, by type. Consumers validate against it. */
 export const eventCatalog = {
@@ -354,6 +385,8 @@ export const eventCatalog = {
   'dispute.created': disputeCreatedV1,
   'dispute.updated': disputeUpdatedV1,
   'dispute.closed': disputeClosedV1,
+  'early_fraud_warning.created': earlyFraudWarningCreatedV1,
+  'early_fraud_warning.updated': earlyFraudWarningUpdatedV1,
   'payment.canceled': paymentCanceledV1,
   'refund.created': refundCreatedV1,
   'refund.succeeded': refundSucceededV1,

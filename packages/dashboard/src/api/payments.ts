@@ -14,6 +14,11 @@ export function refundedAmount(payment: Payment): number {
   return (typeof payment.amount === 'number' ? ('amount_refunded' in payment ? payment.amount_refunded : undefined) : payment.amount.refunded) ?? 0;
 }
 
+/** What open or lost chargebacks hold or took of the payment (amount.disputed; the earlier interface shows none). */
+export function disputedAmount(payment: Payment): number {
+  return typeof payment.amount === 'number' ? 0 : (payment.amount.disputed ?? 0);
+}
+
 export function flowOf(payment: Payment): string | null {
   return 'flow' in payment && typeof payment.flow === 'string' ? payment.flow : null;
 }

@@ -723,8 +723,88 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The merchant's disputes in the key's mode, newest first */
+        /**
+         * The merchant's disputes in the key's mode, newest first, filtered by status and payment
+         * @description Filters combine: every one given must hold. A bad value answers 422 naming the parameter.
+         */
         get: operations["listDisputes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/disputes/{dispute_id}/accept": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Accept a dispute: the processor closes it, lost
+         * @description Sent to the processor that reported the dispute (Stripe POST /v1/disputes/{id}/close, Adyen acceptDispute, Checkout.com POST /disputes/{id}/accept; the simulator's disputes take it at once). Only a dispute in needs_response can be accepted. The dispute is then lost: dispute.updated, then dispute.closed.
+         */
+        post: operations["acceptDispute"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/disputes/{dispute_id}/evidence": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send evidence for a dispute to its processor, staged or submitted for review
+         * @description Evidence in Stripe's words: text fields and file fields (each file base64 in `data`, at most 716800 bytes once decoded, PDF, JPEG, PNG or TIFF, and what its content type says; the whole body at most 1 MB, so larger sets go in several requests with submit false, then one with submit true). Each processor takes what its API takes: Stripe every field (files uploaded to files.stripe.com first); Checkout.com its evidence categories, one file and at most 500 characters of text each (files to its files host, PUT then POST /disputes/{id}/evidence); Adyen documents only (supplyDefenseDocument: receipt as TIDorInvoice, others as DefenseMaterial unless document_type says), and defendDispute with defense_reason_code. What a processor cannot take is refused before anything is sent: 422 evidence_not_supported naming the field. Files are held only while they are sent on: never stored, never logged. submit true (the default): the dispute is under_review (dispute.updated); false: staged at the processor, the dispute unchanged.
+         */
+        post: operations["submitDisputeEvidence"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/early-fraud-warnings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The merchant's early fraud warnings in the key's mode, newest first
+         * @description Filters combine: every one given must hold. A bad value answers 422 naming the parameter.
+         */
+        get: operations["listEarlyFraudWarnings"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/early-fraud-warnings/{early_fraud_warning_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One early fraud warning */
+        get: operations["getEarlyFraudWarning"];
         put?: never;
         post?: never;
         delete?: never;
@@ -778,7 +858,7 @@ export interface paths {
         put?: never;
         /**
          * Test mode: open or move a simulated dispute on a captured payment
-         * @description Plays the processor's part with a test key: the first call opens the payment's simulated dispute (status needs_response unless given), later calls move it (under_review, then won or lost) with the same events and webhooks as a real chargeback; a move backwards changes nothing.
+         * @description Plays the processor's part with a test key: the first call opens the payment's simulated dispute (status needs_response unless given), later calls move it (under_review, then won or lost) with the same events and webhooks as a real chargeback; a move backwards changes nothing. evidence_due_by (default a week on) lets the evidence deadline be tested; POST /disputes/{dispute_id}/accept and /evidence answer the simulated dispute as a processor would.
          */
         post: operations["openTestDispute"];
         delete?: never;
@@ -1075,12 +1155,12 @@ export interface components {
             /** @description https URL on a public address. */
             url: string;
             /** @description Absent or empty: every event type. */
-            events?: ("token.created" | "token.deleted" | "checkout.session.opened" | "checkout.session.completed" | "forward.completed" | "import.started" | "import.completed" | "import.failed" | "payment.processing" | "payment.authorized" | "payment.capturing" | "payment.captured" | "payment.failed" | "payment.action_required" | "dispute.created" | "dispute.updated" | "dispute.closed" | "payment.canceled" | "refund.created" | "refund.succeeded" | "refund.failed")[];
+            events?: ("token.created" | "token.deleted" | "checkout.session.opened" | "checkout.session.completed" | "forward.completed" | "import.started" | "import.completed" | "import.failed" | "payment.processing" | "payment.authorized" | "payment.capturing" | "payment.captured" | "payment.failed" | "payment.action_required" | "dispute.created" | "dispute.updated" | "dispute.closed" | "early_fraud_warning.created" | "early_fraud_warning.updated" | "payment.canceled" | "refund.created" | "refund.succeeded" | "refund.failed")[];
             description?: string | null;
         };
         UpdateWebhookEndpointRequest: {
             url?: string;
-            events?: ("token.created" | "token.deleted" | "checkout.session.opened" | "checkout.session.completed" | "forward.completed" | "import.started" | "import.completed" | "import.failed" | "payment.processing" | "payment.authorized" | "payment.capturing" | "payment.captured" | "payment.failed" | "payment.action_required" | "dispute.created" | "dispute.updated" | "dispute.closed" | "payment.canceled" | "refund.created" | "refund.succeeded" | "refund.failed")[];
+            events?: ("token.created" | "token.deleted" | "checkout.session.opened" | "checkout.session.completed" | "forward.completed" | "import.started" | "import.completed" | "import.failed" | "payment.processing" | "payment.authorized" | "payment.capturing" | "payment.captured" | "payment.failed" | "payment.action_required" | "dispute.created" | "dispute.updated" | "dispute.closed" | "early_fraud_warning.created" | "early_fraud_warning.updated" | "payment.canceled" | "refund.created" | "refund.succeeded" | "refund.failed")[];
             description?: string | null;
             enabled?: boolean;
         };
@@ -1097,7 +1177,7 @@ export interface components {
             /** Format: uri */
             url: string;
             /** @description Subscribed event types; empty means all of them. */
-            events: ("token.created" | "token.deleted" | "checkout.session.opened" | "checkout.session.completed" | "forward.completed" | "import.started" | "import.completed" | "import.failed" | "payment.processing" | "payment.authorized" | "payment.capturing" | "payment.captured" | "payment.failed" | "payment.action_required" | "dispute.created" | "dispute.updated" | "dispute.closed" | "payment.canceled" | "refund.created" | "refund.succeeded" | "refund.failed")[];
+            events: ("token.created" | "token.deleted" | "checkout.session.opened" | "checkout.session.completed" | "forward.completed" | "import.started" | "import.completed" | "import.failed" | "payment.processing" | "payment.authorized" | "payment.capturing" | "payment.captured" | "payment.failed" | "payment.action_required" | "dispute.created" | "dispute.updated" | "dispute.closed" | "early_fraud_warning.created" | "early_fraud_warning.updated" | "payment.canceled" | "refund.created" | "refund.succeeded" | "refund.failed")[];
             description: string | null;
             enabled: boolean;
             /**
@@ -1117,7 +1197,7 @@ export interface components {
             /** Format: uri */
             url: string;
             /** @description Subscribed event types; empty means all of them. */
-            events: ("token.created" | "token.deleted" | "checkout.session.opened" | "checkout.session.completed" | "forward.completed" | "import.started" | "import.completed" | "import.failed" | "payment.processing" | "payment.authorized" | "payment.capturing" | "payment.captured" | "payment.failed" | "payment.action_required" | "dispute.created" | "dispute.updated" | "dispute.closed" | "payment.canceled" | "refund.created" | "refund.succeeded" | "refund.failed")[];
+            events: ("token.created" | "token.deleted" | "checkout.session.opened" | "checkout.session.completed" | "forward.completed" | "import.started" | "import.completed" | "import.failed" | "payment.processing" | "payment.authorized" | "payment.capturing" | "payment.captured" | "payment.failed" | "payment.action_required" | "dispute.created" | "dispute.updated" | "dispute.closed" | "early_fraud_warning.created" | "early_fraud_warning.updated" | "payment.canceled" | "refund.created" | "refund.succeeded" | "refund.failed")[];
             description: string | null;
             enabled: boolean;
             /**
@@ -1139,7 +1219,7 @@ export interface components {
             /** Format: uri */
             url: string;
             /** @description Subscribed event types; empty means all of them. */
-            events: ("token.created" | "token.deleted" | "checkout.session.opened" | "checkout.session.completed" | "forward.completed" | "import.started" | "import.completed" | "import.failed" | "payment.processing" | "payment.authorized" | "payment.capturing" | "payment.captured" | "payment.failed" | "payment.action_required" | "dispute.created" | "dispute.updated" | "dispute.closed" | "payment.canceled" | "refund.created" | "refund.succeeded" | "refund.failed")[];
+            events: ("token.created" | "token.deleted" | "checkout.session.opened" | "checkout.session.completed" | "forward.completed" | "import.started" | "import.completed" | "import.failed" | "payment.processing" | "payment.authorized" | "payment.capturing" | "payment.captured" | "payment.failed" | "payment.action_required" | "dispute.created" | "dispute.updated" | "dispute.closed" | "early_fraud_warning.created" | "early_fraud_warning.updated" | "payment.canceled" | "refund.created" | "refund.succeeded" | "refund.failed")[];
             description: string | null;
             enabled: boolean;
             /**
@@ -1180,7 +1260,7 @@ export interface components {
             endpoint_id: components["schemas"]["ObjectId"];
             event_id: string;
             /** @enum {string} */
-            event_type: "token.created" | "token.deleted" | "checkout.session.opened" | "checkout.session.completed" | "forward.completed" | "import.started" | "import.completed" | "import.failed" | "payment.processing" | "payment.authorized" | "payment.capturing" | "payment.captured" | "payment.failed" | "payment.action_required" | "dispute.created" | "dispute.updated" | "dispute.closed" | "payment.canceled" | "refund.created" | "refund.succeeded" | "refund.failed";
+            event_type: "token.created" | "token.deleted" | "checkout.session.opened" | "checkout.session.completed" | "forward.completed" | "import.started" | "import.completed" | "import.failed" | "payment.processing" | "payment.authorized" | "payment.capturing" | "payment.captured" | "payment.failed" | "payment.action_required" | "dispute.created" | "dispute.updated" | "dispute.closed" | "early_fraud_warning.created" | "early_fraud_warning.updated" | "payment.canceled" | "refund.created" | "refund.succeeded" | "refund.failed";
             /** @enum {string} */
             status: "pending" | "succeeded" | "failed";
             attempt_count: number;
@@ -1207,7 +1287,7 @@ export interface components {
             /** @constant */
             object: "event";
             /** @enum {string} */
-            type: "token.created" | "token.deleted" | "checkout.session.opened" | "checkout.session.completed" | "forward.completed" | "import.started" | "import.completed" | "import.failed" | "payment.processing" | "payment.authorized" | "payment.capturing" | "payment.captured" | "payment.failed" | "payment.action_required" | "dispute.created" | "dispute.updated" | "dispute.closed" | "payment.canceled" | "refund.created" | "refund.succeeded" | "refund.failed";
+            type: "token.created" | "token.deleted" | "checkout.session.opened" | "checkout.session.completed" | "forward.completed" | "import.started" | "import.completed" | "import.failed" | "payment.processing" | "payment.authorized" | "payment.capturing" | "payment.captured" | "payment.failed" | "payment.action_required" | "dispute.created" | "dispute.updated" | "dispute.closed" | "early_fraud_warning.created" | "early_fraud_warning.updated" | "payment.canceled" | "refund.created" | "refund.succeeded" | "refund.failed";
             /** @description true when the event is about a resource of live mode (a live key's), false in test mode. */
             livemode: boolean;
             created_at: components["schemas"]["Timestamp"];
@@ -1394,7 +1474,7 @@ export interface components {
             /** @constant */
             pan_type: "FPAN";
         };
-        /** @description requested always; authorized once authorized; captured once captured; refunded from the first refund on. */
+        /** @description requested always; authorized once authorized; captured once captured; refunded from the first refund on; disputed and net once captured. */
         PaymentAmount: {
             /** @description The amount to charge. In minor units of the currency by its ISO 4217 exponent (cents for EUR, yen for JPY, fils for KWD: 1234 is KWD 1.234), at most 999999999999 (twelve digits; above it 422 amount_too_large). Each processor is sent the amount in its own unit (ISK with two decimals at Stripe and Adyen, CLP with two at Adyen and Checkout.com, CVE and IDR with none at Adyen, MGA with none at Stripe); an amount it cannot take is refused before anything is sent, 422 amount_not_supported. */
             requested: number;
@@ -1402,6 +1482,10 @@ export interface components {
             captured?: number;
             /** @description From the first refund on: the sum of the succeeded refunds (the payment stays captured). */
             refunded?: number;
+            /** @description Once captured: the amount of the payment's disputes that are open (needs_response, under_review) or lost, the money a chargeback holds or took. Inquiries (kind inquiry: nothing debited yet) and won disputes count nothing. While it holds anything, a refund answers 409 payment_disputed. */
+            disputed?: number;
+            /** @description Once captured: what the merchant keeps, captured − refunded − disputed (negative when a refunded payment is also charged back). */
+            net?: number;
         };
         /** @description Every field a payment of the newer interface can carry; Payment says which appear when. */
         PaymentFields: {
@@ -1865,14 +1949,29 @@ export interface components {
             amount: number;
             currency_code: string;
             /**
-             * @description needs_response: the processor asks for evidence (answer in its dashboard); under_review: evidence is being reviewed; won, lost: decided (a second chargeback or arbitration may move it again).
+             * @description needs_response: the processor asks for evidence (POST /disputes/{dispute_id}/evidence, or accept it); under_review: evidence is being reviewed; won, lost: decided (a second chargeback or arbitration may move it again).
              * @enum {string}
              */
             status: "needs_response" | "under_review" | "won" | "lost";
             /** @enum {string} */
             reason: "fraudulent" | "unrecognized" | "duplicate" | "subscription_canceled" | "product_not_received" | "product_unacceptable" | "credit_not_processed" | "incorrect_amount" | "general";
-            /** @description The processor's id of the dispute (Adyen's dispute pspReference, Checkout.com's dsp_ id; sim_dp_… for simulated ones). */
+            /**
+             * @description inquiry: the issuer asks (Stripe's warning_ disputes, Adyen's REQUEST_FOR_INFORMATION), nothing is debited and the payment may still be refunded; chargeback: the money is held or taken.
+             * @enum {string}
+             */
+            kind: "inquiry" | "chargeback";
+            /** @description The processor's id of the dispute (Adyen's dispute pspReference, Checkout.com's dsp_ id, Stripe's dp_ id; sim_dp_… for simulated ones). */
             processor_reference: string;
+            /**
+             * Format: date-time
+             * @description Until when the processor takes evidence, when it said (Stripe evidence_details.due_by, Adyen defensePeriodEndsAt, Checkout.com evidence_required_by).
+             */
+            evidence_due_by: string | null;
+            /**
+             * Format: date-time
+             * @description When the merchant's evidence was submitted through this API.
+             */
+            evidence_submitted_at: string | null;
             livemode: boolean;
             /** Format: date-time */
             created_at: string;
@@ -1892,6 +1991,84 @@ export interface components {
             reason?: "fraudulent" | "unrecognized" | "duplicate" | "subscription_canceled" | "product_not_received" | "product_unacceptable" | "credit_not_processed" | "incorrect_amount" | "general";
             /** @description Default: the captured amount. */
             amount?: number;
+            /**
+             * Format: date-time
+             * @description Until when evidence is taken (default a week after the dispute opens); a past time tests 409 evidence_deadline_passed.
+             */
+            evidence_due_by?: string;
+        };
+        DisputeEvidenceInput: {
+            /** @description Stripe's dispute evidence fields (https://docs.stripe.com/api/disputes/evidence_object): text fields of at most 20000 characters (150000 together), file fields each one file. */
+            evidence?: {
+                access_activity_log?: string;
+                billing_address?: string;
+                cancellation_policy_disclosure?: string;
+                cancellation_rebuttal?: string;
+                customer_email_address?: string;
+                customer_name?: string;
+                customer_purchase_ip?: string;
+                duplicate_charge_explanation?: string;
+                duplicate_charge_id?: string;
+                product_description?: string;
+                refund_policy_disclosure?: string;
+                refund_refusal_explanation?: string;
+                service_date?: string;
+                shipping_address?: string;
+                shipping_carrier?: string;
+                shipping_date?: string;
+                shipping_tracking_number?: string;
+                uncategorized_text?: string;
+                cancellation_policy?: components["schemas"]["EvidenceFile"];
+                customer_communication?: components["schemas"]["EvidenceFile"];
+                customer_signature?: components["schemas"]["EvidenceFile"];
+                duplicate_charge_documentation?: components["schemas"]["EvidenceFile"];
+                receipt?: components["schemas"]["EvidenceFile"];
+                refund_policy?: components["schemas"]["EvidenceFile"];
+                service_documentation?: components["schemas"]["EvidenceFile"];
+                shipping_documentation?: components["schemas"]["EvidenceFile"];
+                uncategorized_file?: components["schemas"]["EvidenceFile"];
+            };
+            /** @description Adyen only, required to submit there: the defense reason (such as SupplyDefenseMaterial); other processors ignore it. */
+            defense_reason_code?: string;
+            /**
+             * @description true: submitted for the issuer's review; false: staged at the processor (more evidence may follow).
+             * @default true
+             */
+            submit?: boolean;
+        };
+        EvidenceFile: {
+            filename: string;
+            /**
+             * @description Stripe and Checkout.com take PDF, JPEG and PNG; Adyen PDF, JPEG and TIFF.
+             * @enum {string}
+             */
+            content_type: "application/pdf" | "image/jpeg" | "image/png" | "image/tiff";
+            /** @description The file, base64: at most 716800 bytes once decoded. */
+            data: string;
+            /** @description Adyen only: the defenseDocumentTypeCode (default TIDorInvoice for receipt, DefenseMaterial otherwise). */
+            document_type?: string;
+        };
+        EarlyFraudWarning: {
+            /** Format: uuid */
+            id: string;
+            /** @constant */
+            object: "early_fraud_warning";
+            /** Format: uuid */
+            payment_id: string;
+            /**
+             * @description The issuer's fraud type in Stripe's words (Adyen's reason mapped to them; misc when none fits).
+             * @enum {string}
+             */
+            fraud_type: "card_never_received" | "fraudulent_card_application" | "made_with_counterfeit_card" | "made_with_lost_card" | "made_with_stolen_card" | "misc" | "unauthorized_use_of_card";
+            /** @description The payment can still be refunded to head a dispute off (Stripe says; otherwise: captured, not fully refunded, no chargeback holding it). */
+            actionable: boolean;
+            /** @description The processor's id of the report (Stripe's issfr_, Adyen's pspReference of the NOTIFICATION_OF_FRAUD; sim_efw_… for simulated ones). */
+            processor_reference: string;
+            livemode: boolean;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
         };
         /**
          * @example {
@@ -3310,7 +3487,7 @@ export interface operations {
                 /** @description Cursor: the next_cursor of the previous page. */
                 starting_after?: components["parameters"]["StartingAfter"];
                 order?: components["parameters"]["Order"];
-                type?: "token.created" | "token.deleted" | "checkout.session.opened" | "checkout.session.completed" | "forward.completed" | "import.started" | "import.completed" | "import.failed" | "payment.processing" | "payment.authorized" | "payment.capturing" | "payment.captured" | "payment.failed" | "payment.action_required" | "dispute.created" | "dispute.updated" | "dispute.closed" | "payment.canceled" | "refund.created" | "refund.succeeded" | "refund.failed";
+                type?: "token.created" | "token.deleted" | "checkout.session.opened" | "checkout.session.completed" | "forward.completed" | "import.started" | "import.completed" | "import.failed" | "payment.processing" | "payment.authorized" | "payment.capturing" | "payment.captured" | "payment.failed" | "payment.action_required" | "dispute.created" | "dispute.updated" | "dispute.closed" | "early_fraud_warning.created" | "early_fraud_warning.updated" | "payment.canceled" | "refund.created" | "refund.succeeded" | "refund.failed";
             };
             header?: never;
             path?: never;
@@ -4922,7 +5099,9 @@ export interface operations {
                      *       "amount": {
                      *         "requested": 1999,
                      *         "authorized": 1999,
-                     *         "captured": 1999
+                     *         "captured": 1999,
+                     *         "disputed": 0,
+                     *         "net": 1999
                      *       },
                      *       "action_requirement": {
                      *         "type": "use_sdk",
@@ -5054,7 +5233,9 @@ export interface operations {
                      *           "amount": {
                      *             "requested": 1999,
                      *             "authorized": 1999,
-                     *             "captured": 1999
+                     *             "captured": 1999,
+                     *             "disputed": 0,
+                     *             "net": 1999
                      *           },
                      *           "action_requirement": {
                      *             "type": "use_sdk",
@@ -6594,6 +6775,10 @@ export interface operations {
                 /** @description Cursor: the next_cursor of the previous page. */
                 starting_after?: components["parameters"]["StartingAfter"];
                 order?: components["parameters"]["Order"];
+                /** @description Only disputes in this status. */
+                status?: "needs_response" | "under_review" | "won" | "lost";
+                /** @description Only the disputes of this payment. */
+                payment_id?: string;
             };
             header?: never;
             path?: never;
@@ -6619,7 +6804,10 @@ export interface operations {
                      *           "currency_code": "EUR",
                      *           "status": "won",
                      *           "reason": "product_not_received",
+                     *           "kind": "chargeback",
                      *           "processor_reference": "dsp_rbhwd2qrg13uhrp2newf",
+                     *           "evidence_due_by": "2026-12-09T22:59:59.000Z",
+                     *           "evidence_submitted_at": null,
                      *           "livemode": false,
                      *           "created_at": "2026-11-25T08:00:00.000Z",
                      *           "updated_at": "2026-11-26T09:30:00.000Z"
@@ -6632,7 +6820,10 @@ export interface operations {
                      *           "currency_code": "EUR",
                      *           "status": "needs_response",
                      *           "reason": "fraudulent",
+                     *           "kind": "chargeback",
                      *           "processor_reference": "DSP9TQ4HRL5N8C3X",
+                     *           "evidence_due_by": "2026-12-09T22:59:59.000Z",
+                     *           "evidence_submitted_at": null,
                      *           "livemode": false,
                      *           "created_at": "2026-11-25T08:00:00.000Z",
                      *           "updated_at": "2026-11-25T08:00:00.000Z"
@@ -6655,6 +6846,339 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    acceptDispute: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a POST safe to retry: 1 to 255 visible ASCII characters, scoped to the merchant and the route, kept 24 hours (IDEMPOTENCY_KEY_TTL). A repeat with the same request (method, path and query, content type, X-Service-Token, X-Destination-URL and body) gets the first response again — status and body, errors included — with `Idempotent-Replayed: true`, and nothing runs twice; the same key with another request answers 422 idempotency_key_reused; a repeat while the first still runs answers 409 idempotency_key_in_use. A 503 answer releases the key (nothing was done: retry with it). A first response that is not JSON or is larger than 1 MB is not kept: a repeat answers 409 idempotent_response_not_kept and does not run. Ignored on GET and DELETE. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                dispute_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /** @example {} */
+                "application/json": Record<string, unknown>;
+            };
+        };
+        responses: {
+            /** @description The dispute, lost. */
+            200: {
+                headers: {
+                    /** @description `true` when this is the kept first response to the same Idempotency-Key, replayed; absent otherwise. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "019ab2c4-4d1e-7a10-9c3b-5f2e8d7a6d01",
+                     *       "object": "dispute",
+                     *       "payment_id": "019ab2c4-4d1e-7a10-9c3b-5f2e8d7a6b01",
+                     *       "amount": 1999,
+                     *       "currency_code": "EUR",
+                     *       "status": "lost",
+                     *       "reason": "fraudulent",
+                     *       "kind": "chargeback",
+                     *       "processor_reference": "DSP9TQ4HRL5N8C3X",
+                     *       "evidence_due_by": "2026-12-09T22:59:59.000Z",
+                     *       "evidence_submitted_at": null,
+                     *       "livemode": false,
+                     *       "created_at": "2026-11-25T08:00:00.000Z",
+                     *       "updated_at": "2026-11-26T10:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Dispute"];
+                };
+            };
+            /** @description Malformed request (e.g. malformed_json). Or invalid_idempotency_key (field Idempotency-Key): empty, longer than 255 characters or not visible ASCII. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description dispute_not_found (also for another merchant's dispute, one of the other mode, or an id that is not a UUID). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description dispute_closed (the dispute is won or lost), dispute_under_review (evidence was submitted already), evidence_deadline_passed (after evidence_due_by), dispute_action_refused (the processor refused it; its message in detail), dispute_answer_not_supported (the reporting account is gone: answer in the processor's dashboard). Or idempotency_key_in_use: a request with this Idempotency-Key is still running; retry later with the same key. idempotent_response_not_kept: it already ran and its response (not JSON, or over 1 MB) cannot be replayed. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description A field is invalid; `field` names it. On a read: unknown_filter, a query parameter the operation does not list (`field` names it). Or idempotency_key_reused (field Idempotency-Key): the key was used with a different request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            /** @description processor_unavailable: the processor did not answer (timeout, 5xx); send the request again. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    submitDisputeEvidence: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a POST safe to retry: 1 to 255 visible ASCII characters, scoped to the merchant and the route, kept 24 hours (IDEMPOTENCY_KEY_TTL). A repeat with the same request (method, path and query, content type, X-Service-Token, X-Destination-URL and body) gets the first response again — status and body, errors included — with `Idempotent-Replayed: true`, and nothing runs twice; the same key with another request answers 422 idempotency_key_reused; a repeat while the first still runs answers 409 idempotency_key_in_use. A 503 answer releases the key (nothing was done: retry with it). A first response that is not JSON or is larger than 1 MB is not kept: a repeat answers 409 idempotent_response_not_kept and does not run. Ignored on GET and DELETE. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                dispute_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "evidence": {
+                 *         "product_description": "Wool scarf, blue, order 1001",
+                 *         "customer_name": "Ada Lovelace",
+                 *         "shipping_carrier": "DHL",
+                 *         "shipping_tracking_number": "JJD000390007742712",
+                 *         "receipt": {
+                 *           "filename": "receipt-1001.pdf",
+                 *           "content_type": "application/pdf",
+                 *           "data": "JVBERi0xLjQKJcOkw7zDtsOfCg=="
+                 *         }
+                 *       },
+                 *       "defense_reason_code": "SupplyDefenseMaterial",
+                 *       "submit": true
+                 *     }
+                 */
+                "application/json": components["schemas"]["DisputeEvidenceInput"];
+            };
+        };
+        responses: {
+            /** @description The dispute as it now stands (under_review once submitted). */
+            200: {
+                headers: {
+                    /** @description `true` when this is the kept first response to the same Idempotency-Key, replayed; absent otherwise. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "019ab2c4-4d1e-7a10-9c3b-5f2e8d7a6d01",
+                     *       "object": "dispute",
+                     *       "payment_id": "019ab2c4-4d1e-7a10-9c3b-5f2e8d7a6b01",
+                     *       "amount": 1999,
+                     *       "currency_code": "EUR",
+                     *       "status": "under_review",
+                     *       "reason": "fraudulent",
+                     *       "kind": "chargeback",
+                     *       "processor_reference": "DSP9TQ4HRL5N8C3X",
+                     *       "evidence_due_by": "2026-12-09T22:59:59.000Z",
+                     *       "evidence_submitted_at": "2026-11-26T10:00:00.000Z",
+                     *       "livemode": false,
+                     *       "created_at": "2026-11-25T08:00:00.000Z",
+                     *       "updated_at": "2026-11-26T10:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Dispute"];
+                };
+            };
+            /** @description Malformed request (e.g. malformed_json). Or invalid_idempotency_key (field Idempotency-Key): empty, longer than 255 characters or not visible ASCII. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description dispute_not_found (also for another merchant's dispute, one of the other mode, or an id that is not a UUID). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description dispute_closed (the dispute is won or lost), dispute_under_review (evidence was submitted already), evidence_deadline_passed (after evidence_due_by), dispute_action_refused (the processor refused it; its message in detail), dispute_answer_not_supported (the reporting account is gone: answer in the processor's dashboard). Or idempotency_key_in_use: a request with this Idempotency-Key is still running; retry later with the same key. idempotent_response_not_kept: it already ran and its response (not JSON, or over 1 MB) cannot be replayed. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description validation_failed naming the field (an unknown field, a file that is not base64, too large, or not what its content type says); evidence_not_supported naming what the dispute's processor cannot take. Or idempotency_key_reused (field Idempotency-Key): the key was used with a different request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            /** @description processor_unavailable: the processor did not answer (timeout, 5xx); send the request again. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listEarlyFraudWarnings: {
+        parameters: {
+            query?: {
+                limit?: components["parameters"]["Limit"];
+                /** @description Cursor: the next_cursor of the previous page. */
+                starting_after?: components["parameters"]["StartingAfter"];
+                order?: components["parameters"]["Order"];
+                /** @description Only the warnings of this payment. */
+                payment_id?: string;
+                fraud_type?: "card_never_received" | "fraudulent_card_application" | "made_with_counterfeit_card" | "made_with_lost_card" | "made_with_stolen_card" | "misc" | "unauthorized_use_of_card";
+                /** @description true: the payment can still be refunded to head a dispute off. */
+                actionable?: "true" | "false";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of early fraud warnings. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "object": "list",
+                     *       "data": [
+                     *         {
+                     *           "id": "019ab2c4-4d1e-7a10-9c3b-5f2e8d7a6e01",
+                     *           "object": "early_fraud_warning",
+                     *           "payment_id": "019ab2c4-4d1e-7a10-9c3b-5f2e8d7a6b01",
+                     *           "fraud_type": "made_with_stolen_card",
+                     *           "actionable": true,
+                     *           "processor_reference": "issfr_1Pgc79B7WZ01zgkWxwDzEIPX",
+                     *           "livemode": false,
+                     *           "created_at": "2026-11-24T08:00:00.000Z",
+                     *           "updated_at": "2026-11-24T08:00:00.000Z"
+                     *         }
+                     *       ],
+                     *       "has_more": false,
+                     *       "next_cursor": null
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        object: "list";
+                        data: components["schemas"]["EarlyFraudWarning"][];
+                        has_more: boolean;
+                        /** @description Pass as starting_after to get the next page. */
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getEarlyFraudWarning: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                early_fraud_warning_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The warning. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "019ab2c4-4d1e-7a10-9c3b-5f2e8d7a6e01",
+                     *       "object": "early_fraud_warning",
+                     *       "payment_id": "019ab2c4-4d1e-7a10-9c3b-5f2e8d7a6b01",
+                     *       "fraud_type": "made_with_stolen_card",
+                     *       "actionable": true,
+                     *       "processor_reference": "issfr_1Pgc79B7WZ01zgkWxwDzEIPX",
+                     *       "livemode": false,
+                     *       "created_at": "2026-11-24T08:00:00.000Z",
+                     *       "updated_at": "2026-11-24T08:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["EarlyFraudWarning"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description early_fraud_warning_not_found (also for another merchant's, one of the other mode, or an id that is not a UUID). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationFailed"];
@@ -6688,7 +7212,10 @@ export interface operations {
                      *       "currency_code": "EUR",
                      *       "status": "needs_response",
                      *       "reason": "fraudulent",
+                     *       "kind": "chargeback",
                      *       "processor_reference": "DSP9TQ4HRL5N8C3X",
+                     *       "evidence_due_by": "2026-12-09T22:59:59.000Z",
+                     *       "evidence_submitted_at": null,
                      *       "livemode": false,
                      *       "created_at": "2026-11-25T08:00:00.000Z",
                      *       "updated_at": "2026-11-25T08:00:00.000Z"
@@ -6750,7 +7277,10 @@ export interface operations {
                      *           "currency_code": "EUR",
                      *           "status": "needs_response",
                      *           "reason": "fraudulent",
+                     *           "kind": "chargeback",
                      *           "processor_reference": "DSP9TQ4HRL5N8C3X",
+                     *           "evidence_due_by": "2026-12-09T22:59:59.000Z",
+                     *           "evidence_submitted_at": null,
                      *           "livemode": false,
                      *           "created_at": "2026-11-25T08:00:00.000Z",
                      *           "updated_at": "2026-11-25T08:00:00.000Z"
@@ -6830,7 +7360,10 @@ export interface operations {
                      *       "currency_code": "EUR",
                      *       "status": "needs_response",
                      *       "reason": "product_not_received",
+                     *       "kind": "chargeback",
                      *       "processor_reference": "sim_dp_019ab2c4-4d1e-7a10-9c3b-5f2e8d7a6b01",
+                     *       "evidence_due_by": "2026-12-09T22:59:59.000Z",
+                     *       "evidence_submitted_at": null,
                      *       "livemode": false,
                      *       "created_at": "2026-11-25T08:00:00.000Z",
                      *       "updated_at": "2026-11-25T08:00:00.000Z"

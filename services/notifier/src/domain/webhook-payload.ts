@@ -59,6 +59,22 @@ const disputeData: Mapper<DataOf<'dispute.created'>> = (d) => ({
   currency_code: d.currency_code,
   status: d.status,
   reason: d.reason,
+  // Added within v1: events published before read as a chargeback whose deadline was not said.
+  kind: d.kind ?? 'chargeback',
+  processor_reference: d.processor_reference,
+  evidence_due_by: d.evidence_due_by ?? null,
+  livemode: d.livemode,
+  created_at: d.created_at,
+  updated_at: d.updated_at,
+});
+
+/** An early fraud warning as the merchant's API shows it (GET /early-fraud-warnings/{id}). */
+const earlyFraudWarningData: Mapper<DataOf<'early_fraud_warning.created'>> = (d) => ({
+  id: d.early_fraud_warning_id,
+  object: 'early_fraud_warning',
+  payment_id: d.payment_id,
+  fraud_type: d.fraud_type,
+  actionable: d.actionable,
   processor_reference: d.processor_reference,
   livemode: d.livemode,
   created_at: d.created_at,
@@ -127,6 +143,8 @@ export const webhookDataMappers: { [T in MerchantEventType]: Mapper<DataOf<T>> }
   'dispute.created': disputeData,
   'dispute.updated': disputeData,
   'dispute.closed': disputeData,
+  'early_fraud_warning.created': earlyFraudWarningData,
+  'early_fraud_warning.updated': earlyFraudWarningData,
   'payment.canceled': paymentData,
   'refund.created': refundData,
   'refund.succeeded': refundData,

@@ -1,7 +1,7 @@
 import type { Scope } from '@vaultline/core';
 import type { DocumentStore, Page, PageRequest, UnitOfWork } from '@vaultline/store';
 import type { Dispute } from '../domain/disputes/dispute';
-import type { DisputeRepository } from '../domain/disputes/dispute-ports';
+import type { DisputeRepository, DisputeSearch } from '../domain/disputes/dispute-ports';
 import type { PeriodBounds } from '../domain/payment/payment-report';
 import { DISPUTES } from './collections';
 
@@ -17,8 +17,8 @@ export class StoreDisputeRepository implements DisputeRepository {
     return this.collection.get(scope, id);
   }
 
-  list(scope: Scope, page: PageRequest): Promise<Page<Dispute>> {
-    return this.collection.list(scope, {}, page);
+  list(scope: Scope, filters: DisputeSearch, page: PageRequest): Promise<Page<Dispute>> {
+    return this.collection.list(scope, { ...(filters.status ? { status: filters.status } : {}), ...(filters.payment_id ? { payment_id: filters.payment_id } : {}) }, page);
   }
 
   listForPayment(scope: Scope, paymentId: string, page: PageRequest): Promise<Page<Dispute>> {

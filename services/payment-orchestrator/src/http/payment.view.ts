@@ -1,5 +1,5 @@
 import type { Payment, ProcessorTransaction } from '../domain/payment/payment';
-import { isConsumerPresent } from '../domain/payment/payment';
+import { disputedAmount, isConsumerPresent, netAmount } from '../domain/payment/payment';
 
 /** What a merchant sees of a payment: the spec's fields for its use case, nothing internal (token, progress, decision). */
 export function toPaymentView(payment: Payment): Record<string, unknown> {
@@ -7,8 +7,7 @@ export function toPaymentView(payment: Payment): Record<string, unknown> {
   return {
     id: payment.id,
     livemode: payment.mode === 'live',
-    // amount.refunded appears with the payment's first refund (the sum of its succeeded refunds).
-    amount: { ...payment.amount },
+    amount: amountView(payment),
     ...(isConsumerPresent(payment.use_case) && payment.session ? { action_requirement: { type: 'use_sdk', session_id: payment.session.id } } : {}),
     ...(subsequent ? { authentication_preference: payment.authentication_preference } : {}),
     created_at: payment.created_at,
@@ -26,6 +25,15 @@ export function toPaymentView(payment: Payment): Record<string, unknown> {
     ...authenticationView(payment),
     ...(payment.metadata ? { metadata: { ...payment.metadata } } : {}),
   };
+}
+
+/**
+ * requested, authorized and captured as they happen; refunded from the first refund on (the sum of the
+ * succeeded refunds); once captured, disputed (what open or lost chargebacks hold or took) and net
+ * (captured − refunded − disputed: what the merchant keeps).
+ */
+export function amountView(payment: Payment): Record<string, number> {
+  return { ...payment.amount, ...(payment.amount.captured !== undefined ? { disputed: disputedAmount(payment), net: netAmount(payment) } : {}) };
 }
 
 export function toTransactionView(transaction: ProcessorTransaction): Record<string, unknown> {

@@ -159,9 +159,9 @@ export async function startOrchestrator(options: HarnessOptions = {}): Promise<H
   const server = await startHttpServer(app.http);
 
   const events: PublishedEvent[] = [];
-  await bus.ensureTopics([topics.payments, topics.refunds, topics.checkoutSessionsOpened, topics.checkoutSessionsCompleted, topics.disputes]);
+  await bus.ensureTopics([topics.payments, topics.refunds, topics.checkoutSessionsOpened, topics.checkoutSessionsCompleted, topics.disputes, topics.earlyFraudWarnings]);
   const captured = await Promise.all(
-    [topics.payments, topics.refunds, topics.checkoutSessionsOpened, topics.disputes].map((topic) =>
+    [topics.payments, topics.refunds, topics.checkoutSessionsOpened, topics.disputes, topics.earlyFraudWarnings].map((topic) =>
       bus.subscribe({ topics: [topic], group: `test-capture-${newId()}`, handler: async (delivery) => void events.push(JSON.parse(delivery.value) as PublishedEvent) }),
     ),
   );

@@ -137,7 +137,7 @@ const MANUAL_AUTHORIZED = {
 const CAPTURING = { ...MANUAL_AUTHORIZED, reference: 'manual-order-77-shipment-1', status: 'capturing' };
 const CAPTURED = {
   ...ONE_OFF,
-  amount: { requested: 1999, authorized: 1999, captured: 1999 },
+  amount: { requested: 1999, authorized: 1999, captured: 1999, disputed: 0, net: 1999 },
   source: SOURCE,
   status: 'captured',
   authentication: { type: '3ds', version: '2.2.0', status: 'authenticated', eci: '05', liability_shift: true },
@@ -196,7 +196,7 @@ const paymentRules: JsonObject[] = [
   { if: { properties: { use_case: { type: 'string', const: 'RECURRING' } } }, then: requires(['credential_id', 'recurring_frequency', 'recurring_expiry']) },
   { if: { properties: { use_case: { type: 'string', const: 'UNSCHEDULED' } } }, then: requires(['credential_id']) },
   { if: { properties: { status: { enum: ['authorized', 'capturing', 'captured'] } } }, then: requires(['source'], { properties: { amount: amountWith(['authorized']) } }) },
-  { if: { properties: { status: { type: 'string', const: 'captured' } } }, then: requires([], { properties: { amount: amountWith(['captured']) } }) },
+  { if: { properties: { status: { type: 'string', const: 'captured' } } }, then: requires([], { properties: { amount: amountWith(['captured', 'disputed', 'net']) } }) },
   { if: { properties: { status: { type: 'string', const: 'failed' } } }, then: requires(['failure_reason'], { properties: { failure_reason: { type: 'string' } } }) },
   { if: { properties: { status: { enum: ['canceling', 'canceled'] } } }, then: requires(['cancellation_reason']) },
 ];
@@ -569,12 +569,23 @@ export const paymentsFragment: OpenApiFragment = {
         type: 'object',
         required: ['requested'],
         additionalProperties: false,
-        description: 'requested always; authorized once authorized; captured once captured; refunded from the first refund on.',
+        description: 'requested always; authorized once authorized; captured once captured; refunded from the first refund on; disputed and net once captured.',
         properties: {
           requested: amountValue,
           authorized: { type: 'integer', minimum: 0 },
           captured: { type: 'integer', minimum: 0 },
           refunded: { type: 'integer', minimum: 0, description: 'From the first refund on: the sum of the succeeded refunds (the payment stays captured).' },
+          disputed: {
+            type: 'integer',
+            minimum: 0,
+            description:
+              'Once captured: the amount of the payment\'s disputes that are open (needs_response, under_review) or lost, the money a chargeback holds or took. ' +
+              'Inquiries (kind inquiry: nothing debited yet) and won disputes count nothing. While it holds anything, a refund answers 409 payment_disputed.',
+          },
+          net: {
+            type: 'integer',
+            description: 'Once captured: what the merchant keeps, captured − refunded − disputed (negative when a refunded payment is also charged back).',
+          },
         },
       },
       PaymentFields: {

@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { useApp } from '../../app-context';
-import { capturedAmount, flowOf, maskedCardOf, refundedAmount, requestedAmount } from '../../api/payments';
+import { capturedAmount, disputedAmount, flowOf, maskedCardOf, refundedAmount, requestedAmount } from '../../api/payments';
 import { TIMELINE_EVENT_LIMIT, paymentTimeline, type TimelineEntry } from '../../api/timeline';
 import type { Payment } from '../../api/types';
 import { ConfirmDialog } from '../../components/confirm-dialog';
@@ -31,6 +31,7 @@ export function PaymentPage({ params }: PageProps) {
           ['Amount', money(requestedAmount(payment), payment.currency_code)],
           ['Captured', money(capturedAmount(payment), payment.currency_code)],
           ['Refunded', money(refundedAmount(payment), payment.currency_code)],
+          ['Disputed', disputedAmount(payment) > 0 ? <a href={`#/disputes?payment_id=${payment.id}`}>{money(disputedAmount(payment), payment.currency_code)}</a> : money(0, payment.currency_code)],
           ['Use case', words(payment.use_case)],
           ['Flow', flowOf(payment) ?? '—'],
           ['Card', maskedCardOf(payment) ?? '—'],
@@ -82,7 +83,7 @@ function PaymentActions({ payment, changed }: { payment: Payment; changed: () =>
           <p>The authorization is released; the payment cannot be captured afterwards.</p>
         </ConfirmDialog>
       )}
-      {payment.status === 'captured' && refundable > 0 && (
+      {payment.status === 'captured' && refundable > 0 && disputedAmount(payment) === 0 && (
         <ConfirmDialog
           trigger="Refund"
           title="Refund this payment?"

@@ -15,7 +15,12 @@ const SIMULATOR_CARDS: TestCard[] = [
   { number: '4000 0000 0000 0259', outcome: 'Authorization succeeds, the capture fails: failure_reason capture_failed.' },
   { number: '4000 0000 0000 0119', outcome: 'Processor error (retryable): a flow step\'s fallback processors are tried; processor_error when none is left.' },
   { number: '4000 0000 0000 5126', outcome: 'Captured normally; every refund of it fails: failure_reason refund_failed (the amount is refundable again).' },
-  { number: '4000 0000 0000 2685', outcome: 'Captured, then disputed at once: a dispute needs_response, reason product_not_received (dispute.created).' },
+  {
+    number: '4000 0000 0000 2685',
+    outcome:
+      'A dispute while refundable: captured, then disputed at once (a chargeback in needs_response, reason product_not_received, dispute.created); the payment shows amount.disputed and a refund answers 409 payment_disputed. Answer it with POST /disputes/{id}/accept or /evidence.',
+  },
+  { number: '4000 0000 0000 5423', outcome: 'A fraud warning: captured, then an early fraud warning at once (made_with_stolen_card, actionable, early_fraud_warning.created; GET /early-fraud-warnings), no dispute.' },
 ];
 
 /** The test cards of the processors' test environments, which the stand-ins of our end-to-end suite answer alike (test-e2e/support). */
@@ -129,7 +134,7 @@ ${cardTable(SCHEME_CARDS, 'scheme')}
 <tr><td><code>canceling</code></td><td>The processor took the void and has not confirmed it yet (Adyen, Checkout.com confirm by notification).</td><td><code>canceled</code>, <code>authorized</code> (void refused)</td></tr>
 <tr><td><code>canceled</code></td><td>Released: <code>cancellation_reason</code> is <code>requested_by_merchant</code> or <code>authorization_expired</code>; nothing was charged.</td><td>—</td></tr>
 <tr><td><code>capturing</code></td><td>The capture was sent to the processor.</td><td><code>captured</code>, <code>failed</code></td></tr>
-<tr><td><code>captured</code></td><td>Done: <code>amount.captured</code> is set. Refund it (in parts too) with <code>POST /payments/{id}/refunds</code>: <code>amount.refunded</code> sums the succeeded refunds and the payment stays captured. Chargebacks show as disputes (<code>GET /payments/{id}/disputes</code>).</td><td>—</td></tr>
+<tr><td><code>captured</code></td><td>Done: <code>amount.captured</code> is set. Refund it (in parts too) with <code>POST /payments/{id}/refunds</code>: <code>amount.refunded</code> sums the succeeded refunds and the payment stays captured. Chargebacks show as disputes (<code>GET /payments/{id}/disputes</code>), answered with <code>POST /disputes/{id}/accept</code> or <code>/evidence</code>; while one is open or lost, <code>amount.disputed</code> holds it, <code>amount.net</code> is captured − refunded − disputed, and a refund answers 409 <code>payment_disputed</code>. Issuers' fraud reports are early fraud warnings (<code>GET /early-fraud-warnings</code>), not disputes.</td><td>—</td></tr>
 <tr><td><code>failed</code></td><td>Declined or could not complete: <code>failure_reason</code> says why (<code>card_declined</code>, <code>insufficient_funds</code>, <code>authentication_failed</code>, <code>capture_failed</code>, <code>processor_error</code>, <code>risk_declined</code>, <code>session_expired</code>).</td><td><code>captured</code>, only when a capture reported failed succeeds after all (Adyen's own recapture): <code>payment.captured</code> then follows</td></tr>
 </tbody></table>
 <p>Which flow runs (its processors, automatic or manual capture) is chosen by your flow matrix; <code>POST /flow-matrix/explain</code> shows the choice

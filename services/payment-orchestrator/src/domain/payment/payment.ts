@@ -116,11 +116,23 @@ export interface Payment {
   /** The sum of pending refunds: reserved, so concurrent refunds never exceed the captured amount. */
   refunds_pending?: number;
   /**
+   * The payment's disputes that hold its money (open or lost chargebacks), by dispute id: the amount each
+   * holds. Written in the dispute's commit (compare-and-set on the payment), so a refund and a chargeback
+   * cannot pass each other. Absent: none ever held.
+   */
+  dispute_holds?: Record<string, number>;
+  /**
    * Search fields (top level, so each store adapter indexes them): the customer of an earlier-interface
    * payment, and the use case in the words of the interface that created it. Absent on older payments.
    */
   customer_id?: string | null;
   shown_use_case?: string;
+  /**
+   * Search field: `<account>:<reference>` of the authorization that the payment uses (Stripe's PaymentIntent
+   * id, Adyen's pspReference, Checkout.com's pay_ id), so a processor's notification that names only its
+   * own payment finds ours. Absent until authorized (and on payments not written since it exists).
+   */
+  authorization_key?: string | null;
   /** The authentication that ran for the payment (3-D Secure, or 3RI), once known; absent when none ran. */
   authentication?: AuthenticationResult | null;
   /** While the consumer is away authenticating (the payment stays processing); null otherwise. */
@@ -197,7 +209,35 @@ export function refundableAmount(payment: Pick<Payment, 'amount' | 'refunds_pend
   return (payment.amount.captured ?? 0) - (payment.amount.refunded ?? 0) - (payment.refunds_pending ?? 0);
 }
 
+/** `amount.disputed`: what open or lost chargebacks hold or took of the payment. */
+export function disputedAmount(payment: Pick<Payment, 'dispute_holds'>): number {
+  return Object.values(payment.dispute_holds ?? {}).reduce((sum, amount) => sum + amount, 0);
+}
+
+/** Whether a chargeback holds or took the payment's money: then it is not refunded (the cardholder would be paid twice). */
+export function isDisputed(payment: Pick<Payment, 'dispute_holds'>): boolean {
+  return Object.keys(payment.dispute_holds ?? {}).length > 0;
+}
+
+/** `amount.net`: what the merchant keeps, captured less refunded less disputed (negative when a refunded payment is also charged back). */
+export function netAmount(payment: Pick<Payment, 'amount' | 'dispute_holds'>): number {
+  return (payment.amount.captured ?? 0) - (payment.amount.refunded ?? 0) - disputedAmount(payment);
+}
+
+/** The payment with one dispute's hold set (`amount`) or released (null), pure; the same object when nothing changes. */
+export function withDisputeHold(payment: Payment, disputeId: string, amount: number | null): Payment {
+  const holds = payment.dispute_holds ?? {};
+  if ((amount === null && !(disputeId in holds)) || (amount !== null && holds[disputeId] === amount)) return payment;
+  const { [disputeId]: _released, ...others } = holds;
+  return { ...payment, dispute_holds: amount === null ? others : { ...others, [disputeId]: amount } };
+}
+
 /** The search fields a payment is written with (recomputed on every write, so they always match the payment). */
-export function searchFieldsOf(payment: Pick<Payment, 'earlier' | 'use_case'>): Pick<Payment, 'customer_id' | 'shown_use_case'> {
-  return { customer_id: payment.earlier?.customer?.id ?? null, shown_use_case: shownUseCaseOf(payment) };
+export function searchFieldsOf(payment: Pick<Payment, 'earlier' | 'use_case'> & { progress?: Payment['progress'] }): Pick<Payment, 'customer_id' | 'shown_use_case' | 'authorization_key'> {
+  return { customer_id: payment.earlier?.customer?.id ?? null, shown_use_case: shownUseCaseOf(payment), authorization_key: authorizationKey(payment.progress?.authorized_by ?? null, payment.progress?.authorization_reference ?? null) };
+}
+
+/** The search key of an authorization at a processor account (null while either part is unknown). */
+export function authorizationKey(account: string | null, reference: string | null): string | null {
+  return account && reference ? `${account}:${reference}` : null;
 }

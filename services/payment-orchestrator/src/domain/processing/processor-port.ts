@@ -6,6 +6,7 @@ import type { ActionRequiredOutcome, AuthenticationResult, AuthenticationReturn,
 import type { AuthenticationPreference, Mode, UseCase } from '../payment/payment';
 import type { StoredCredential } from '../payment/stored-credential';
 import type { RefundReason } from '../refunds/refund';
+import type { DisputeEvidence } from '../disputes/dispute-evidence';
 
 /**
  * A processor's id: a key of the plugin registry (processors/registry.ts, which derives its ProcessorId
@@ -113,7 +114,37 @@ export interface ProcessorConnection {
   refund?(payment: ProcessorPayment, authorizationReference: string | null, refundId: string): Promise<RefundOutcome>;
   /** How a sent refund settled (the simulator's answer, or the processor's notification); pending while neither says. */
   refundStatus?(payment: ProcessorPayment, refundReference: string): Promise<RefundOutcome>;
+  /** Accepts a dispute at the processor (it is then lost): Stripe's close, Adyen's acceptDispute, Checkout.com's accept. */
+  acceptDispute?(dispute: ProcessorDispute): Promise<DisputeActionOutcome>;
+  /** Sends the merchant's evidence for a dispute (uploading its files first) and, when `submit`, submits it for review. */
+  submitDisputeEvidence?(dispute: ProcessorDispute, evidence: DisputeEvidence): Promise<DisputeActionOutcome>;
 }
+
+/** What a processor is told about a dispute the merchant answers: its identity there, never card data. */
+export interface ProcessorDispute {
+  dispute_id: string;
+  merchant_id: string;
+  /** The dispute's mode: a test dispute never reaches a live host. */
+  mode: Mode;
+  /** The processor's id of the dispute (Stripe's dp_, Checkout.com's dsp_, Adyen's dispute pspReference). */
+  processor_reference: string;
+  /** The processor's reference of the disputed payment's authorization, when known. */
+  payment_reference: string | null;
+  /** The request's idempotency key (the calls of one answer derive theirs from it). */
+  idempotency_key: string;
+}
+
+/**
+ * A merchant's answer to a dispute, at the processor: taken (`succeeded`); refused by the processor
+ * (`refused`, its message in `detail`: the dispute is not in a state it can take it in, say); not
+ * takeable by this processor's API at all (`unsupported`: nothing was sent, `field` names what it cannot
+ * take); or not reached (`error`: a timeout or a 5xx, try again).
+ */
+export type DisputeActionOutcome =
+  | { status: 'succeeded' }
+  | { status: 'refused'; detail: string }
+  | { status: 'unsupported'; field: string; detail: string }
+  | { status: 'error'; failure_reason: string };
 
 export interface SettleableAction {
   kind: 'capture' | 'refund' | 'void';

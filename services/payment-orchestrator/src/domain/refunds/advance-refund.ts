@@ -128,11 +128,11 @@ export function paymentTotalsAfter(payment: Payment, before: Refund, after: Refu
  * processor's reference of it. A pending refund then settles through the runner (which reads the
  * recorded event); a succeeded one that the processor reports failed or reversed is reversed here.
  */
-export function wakeRefund(ports: AdvanceRefundPorts, advance: AdvanceRefund): (scope: Scope, event: { kind: string; payment_reference: string | null; capture_reference: string | null; failure_reason: string | null }) => Promise<Refund | null> {
+export function wakeRefund(ports: AdvanceRefundPorts, advance: AdvanceRefund): (scope: Scope, event: { kind: string; payment_reference: string | null; capture_reference: string | null; failure_reason: string | null; account_id?: string }) => Promise<Refund | null> {
   return async (scope, event) => {
-    // The account's scope: a refund of the other mode is not this account's.
+    // The account's scope: a refund of the other mode is not this account's; nor is one another account was sent.
     const refund = await findRefund(ports, scope, event.payment_reference, event.capture_reference);
-    if (!refund) return null;
+    if (!refund || (event.account_id !== undefined && refund.processor !== event.account_id)) return null;
     if (refund.status === 'succeeded' && event.kind === 'refund_failed') return settle(ports, scope, refund, { status: 'failed', failure_reason: event.failure_reason ?? 'refund_reversed' });
     if (refund.status !== 'pending' || refund.processor_reference === null) return refund;
     const now = ports.clock.now();

@@ -44,6 +44,19 @@ export class RefundNotAllowed extends ConflictError {
   }
 }
 
+/**
+ * A chargeback holds or took the payment's money (a dispute open or lost): a refund now would pay the
+ * cardholder twice. Stripe refuses it the same way (charge_disputed); the dispute is answered instead.
+ */
+export class PaymentDisputed extends ConflictError {
+  constructor(disputed: number, currencyCode: string) {
+    super(
+      'payment_disputed',
+      `This payment has a chargeback that is open or lost (amount.disputed ${disputed} ${currencyCode}): a refund would pay the cardholder twice. Answer the dispute instead (GET /payments/{payment_id}/disputes; POST /disputes/{dispute_id}/accept or /evidence).`,
+    );
+  }
+}
+
 export class AmountExceedsRefundable extends ValidationError {
   constructor(refundable: number) {
     super('amount', `amount must not exceed the refundable amount, ${refundable} (captured, less refunds pending or succeeded).`, 'amount_exceeds_refundable');

@@ -230,3 +230,6 @@ export function fromAdyenRefundResponse(response: ProcessorHttpResponse): Refund
   if (field(response.body, 'status') !== 'received' || !pspReference) return { status: 'failed', failure_reason: 'processor_invalid_response', processor_reference: pspReference };
   return { status: 'pending', processor_reference: pspReference, poll_after_ms: ADYEN_REFUND_RECHECK_MS };
 }
+
+/** The headers every request of this API carries (credentials; the idempotency key where given), for the plugin's other requests. */
+export const adyenHeaders = headers;

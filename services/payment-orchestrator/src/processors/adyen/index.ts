@@ -5,7 +5,15 @@ import { accountOptionsSchema, REAL_PROCESSOR_CAPABILITIES } from '../account-pl
 import { destinationsOf } from '@vaultline/contracts';
 import type { AccountProcessorPlugin } from '../processor-plugin';
 import { adyenNotifications } from './adyen.notifications';
-import { authorizationInput, sendMapped } from '../processor-transport';
+import { authorizationInput, sendMapped, sendWithoutCard } from '../processor-transport';
+import {
+  adyenDisputeOutcome,
+  adyenDisputesBaseUrl,
+  adyenEvidenceUnsupported,
+  toAdyenAcceptDisputeRequest,
+  toAdyenDefendDisputeRequest,
+  toAdyenSupplyDefenseDocumentRequest,
+} from './adyen.dispute-answers';
 import { adyenBaseUrl, adyenCredentialsSchema } from './adyen.account';
 import { adyenAuthorization } from './adyen.authorization';
 import {
@@ -41,6 +49,7 @@ export const adyen: AccountProcessorPlugin<AdyenOptions['credentials']> = {
     const transport = context.transport;
     if (!transport) throw new Error('The Adyen processor needs a transport (the forwarder and egress)');
     const baseUrl = adyenBaseUrl(options.credentials, options.mode, options.base_url);
+    const disputesBaseUrl = adyenDisputesBaseUrl(options.mode, options.base_url);
     return {
       id: 'adyen',
       capabilities,
@@ -68,6 +77,19 @@ export const adyen: AccountProcessorPlugin<AdyenOptions['credentials']> = {
       },
       async refundStatus(_payment, refundReference) {
         return (await context.refundSettlement?.(refundReference)) ?? { status: 'pending', processor_reference: refundReference, poll_after_ms: ADYEN_REFUND_RECHECK_MS };
+      },
+      async acceptDispute(dispute) {
+        return adyenDisputeOutcome(await sendWithoutCard(transport, options.mode, disputesBaseUrl, toAdyenAcceptDisputeRequest(options.credentials, dispute)));
+      },
+      // The documents first (supplyDefenseDocument), then, when submitted, the defense (defendDispute).
+      async submitDisputeEvidence(dispute, evidence) {
+        const unsupported = adyenEvidenceUnsupported(evidence);
+        if (unsupported) return unsupported;
+        if (Object.keys(evidence.files).length > 0) {
+          const supplied = adyenDisputeOutcome(await sendWithoutCard(transport, options.mode, disputesBaseUrl, toAdyenSupplyDefenseDocumentRequest(options.credentials, dispute, evidence)));
+          if (supplied.status !== 'succeeded' || !evidence.submit) return supplied;
+        }
+        return adyenDisputeOutcome(await sendWithoutCard(transport, options.mode, disputesBaseUrl, toAdyenDefendDisputeRequest(options.credentials, dispute, evidence.defense_reason_code!)));
       },
     };
   },

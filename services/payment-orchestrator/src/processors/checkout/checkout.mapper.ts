@@ -202,3 +202,6 @@ export function fromCheckoutRefundResponse(response: ProcessorHttpResponse): Ref
   if (response.status !== 202 || !actionId) return { status: 'failed', failure_reason: 'processor_invalid_response', processor_reference: actionId };
   return { status: 'pending', processor_reference: actionId, poll_after_ms: CHECKOUT_REFUND_RECHECK_MS };
 }
+
+/** The headers every request of this API carries (credentials; the idempotency key where given), for the plugin's other requests. */
+export const checkoutHeaders = headers;

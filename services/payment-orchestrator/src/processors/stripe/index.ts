@@ -4,7 +4,16 @@ import type { z } from 'zod';
 import type { ProcessorConnection } from '../../domain/processing/processor-port';
 import { accountOptionsSchema } from '../account-plugin';
 import type { AccountProcessorPlugin } from '../processor-plugin';
-import { authorizationInput, sendMapped } from '../processor-transport';
+import { authorizationInput, sendMapped, sendWithoutCard } from '../processor-transport';
+import { uploadedFileId, uploadEvidenceFiles } from '../dispute-answer-wire';
+import {
+  stripeEvidenceUnsupported,
+  stripeFilesBaseUrl,
+  stripeOutcome,
+  toStripeCloseDisputeRequest,
+  toStripeEvidenceRequest,
+  toStripeFileUploadRequest,
+} from './stripe.dispute-answers';
 import { isMerchantInitiated } from '../processor-wire';
 import { stripeBaseUrl, stripeCredentialsSchema } from './stripe.account';
 import {
@@ -106,6 +115,20 @@ export const stripe: AccountProcessorPlugin<StripeOptions['credentials']> = {
       // A pending refund: charge.refund.updated (or charge.refunded) settles it.
       async refundStatus(_payment, refundReference) {
         return (await context.refundSettlement?.(refundReference)) ?? { status: 'pending', processor_reference: refundReference, poll_after_ms: STRIPE_REFUND_RECHECK_MS };
+      },
+      async acceptDispute(dispute) {
+        return stripeOutcome(await sendWithoutCard(transport, options.mode, baseUrl, toStripeCloseDisputeRequest(credentials, dispute)));
+      },
+      // Each file to Stripe's file host first, then the evidence naming them (and submit).
+      async submitDisputeEvidence(dispute, evidence) {
+        const unsupported = stripeEvidenceUnsupported(evidence);
+        if (unsupported) return unsupported;
+        const uploads = await uploadEvidenceFiles(evidence, async (name, file) =>
+          uploadedFileId(await sendWithoutCard(transport, options.mode, stripeFilesBaseUrl(baseUrl), toStripeFileUploadRequest(credentials, file, `${dispute.idempotency_key}:${name}`)), stripeOutcome),
+        );
+        if ('stopped' in uploads) return uploads.stopped;
+        const fileIds = uploads.ids;
+        return stripeOutcome(await sendWithoutCard(transport, options.mode, baseUrl, toStripeEvidenceRequest(credentials, dispute, evidence, fileIds)));
       },
     };
   },

@@ -258,3 +258,6 @@ export function fromStripeRefundResponse(response: ProcessorHttpResponse): Refun
       return { status: 'failed', failure_reason: 'refund_failed', processor_reference: id };
   }
 }
+
+/** The headers every request of this API carries (credentials; the idempotency key where given), for the plugin's other requests. */
+export const stripeHeaders = headers;

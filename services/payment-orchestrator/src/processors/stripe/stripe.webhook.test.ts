@@ -100,13 +100,13 @@ describe('Stripe events → the engine\'s events', () => {
   });
 
   it.each([
-    ['charge.dispute.created', 'needs_response', 'needs_response', 2],
-    ['charge.dispute.updated', 'under_review', 'under_review', 2],
-    ['charge.dispute.closed', 'won', 'won', 2],
-    ['charge.dispute.closed', 'lost', 'lost', 2],
-    ['charge.dispute.created', 'warning_needs_response', 'needs_response', 1],
-    ['charge.dispute.closed', 'warning_closed', 'won', 1],
-  ])('when %s arrives with status %s, then it is a dispute signal %s at stage %i, naming the PaymentIntent', (type, status, expected, stage) => {
+    ['charge.dispute.created', 'needs_response', 'needs_response', 2, {}],
+    ['charge.dispute.updated', 'under_review', 'under_review', 2, {}],
+    ['charge.dispute.closed', 'won', 'won', 2, {}],
+    ['charge.dispute.closed', 'lost', 'lost', 2, {}],
+    ['charge.dispute.created', 'warning_needs_response', 'needs_response', 1, { inquiry: true }],
+    ['charge.dispute.closed', 'warning_closed', 'won', 1, { inquiry: true }],
+  ])('when %s arrives with status %s, then it is a dispute signal %s at stage %i, naming the PaymentIntent (an inquiry for warning_ statuses)', (type, status, expected, stage, inquiry) => {
     const dispute = { id: 'dp_1MtwBw', object: 'dispute', amount: 1250, currency: 'eur', payment_intent: 'pi_3MtwBw', reason: 'product_not_received', status };
     expect(fromStripeEvent(event(type, dispute))).toEqual([
       {
@@ -114,9 +114,37 @@ describe('Stripe events → the engine\'s events', () => {
         dedupe_key: 'stripe:evt_1NG8Du2eZvKYlo2CUI79vXWy',
         payment_reference: 'pi_3MtwBw',
         processor_reference: 'dp_1MtwBw',
-        dispute: { processor_reference: 'dp_1MtwBw', payment_reference: 'pi_3MtwBw', status: expected, stage, amount: 1250, currency_code: 'EUR', reason: 'product_not_received', event: type },
+        dispute: { processor_reference: 'dp_1MtwBw', payment_reference: 'pi_3MtwBw', status: expected, stage, amount: 1250, currency_code: 'EUR', reason: 'product_not_received', event: type, ...inquiry },
       },
     ]);
+  });
+
+  it('when a dispute carries evidence_details.due_by (Unix seconds), then the signal says until when evidence is taken', () => {
+    const dispute = { id: 'dp_1MtwBw', object: 'dispute', amount: 1250, currency: 'eur', payment_intent: 'pi_3MtwBw', reason: 'fraudulent', status: 'needs_response', evidence_details: { due_by: 1723679999, has_evidence: false, past_due: false, submission_count: 0 } };
+    expect(fromStripeEvent(event('charge.dispute.created', dispute))![0]!.dispute!.evidence_due_by).toBe('2024-08-14T23:59:59.000Z');
+  });
+
+  // The EarlyFraudWarning, https://docs.stripe.com/api/radar/early_fraud_warnings/object (stripe/openapi fixtures3.json
+  // "radar.early_fraud_warning": actionable, charge, created, fraud_type, id issfr_…, livemode; stripe-node's
+  // Radar.EarlyFraudWarning adds payment_intent, "ID of the Payment Intent this early fraud warning is for").
+  it.each(['radar.early_fraud_warning.created', 'radar.early_fraud_warning.updated'])('when %s arrives, then it is an early fraud warning naming the PaymentIntent, never a dispute', (type) => {
+    const warning = { id: 'issfr_1Pgc79B7WZ01zgkWxwDzEIPX', object: 'radar.early_fraud_warning', actionable: true, charge: 'ch_1234', created: 1234567890, fraud_type: 'made_with_stolen_card', livemode: false, payment_intent: 'pi_3MtwBw' };
+    expect(fromStripeEvent(event(type, warning))).toEqual([
+      {
+        kind: 'early_fraud_warning',
+        dedupe_key: 'stripe:evt_1NG8Du2eZvKYlo2CUI79vXWy',
+        payment_reference: 'pi_3MtwBw',
+        processor_reference: 'issfr_1Pgc79B7WZ01zgkWxwDzEIPX',
+        early_fraud_warning: { processor_reference: 'issfr_1Pgc79B7WZ01zgkWxwDzEIPX', payment_reference: 'pi_3MtwBw', fraud_type: 'made_with_stolen_card', actionable: true },
+      },
+    ]);
+  });
+
+  it('when an early fraud warning has an unknown fraud type or no PaymentIntent, then the type reads misc, and one without its PaymentIntent is ignored', () => {
+    const warning = { id: 'issfr_2', object: 'radar.early_fraud_warning', actionable: false, charge: 'ch_1', fraud_type: 'something_new', payment_intent: 'pi_9' };
+    expect(fromStripeEvent(event('radar.early_fraud_warning.created', warning))![0]!.early_fraud_warning).toMatchObject({ fraud_type: 'misc', actionable: false });
+    const { payment_intent: _intent, ...withoutIntent } = warning;
+    expect(fromStripeEvent(event('radar.early_fraud_warning.created', withoutIntent))).toEqual([{ kind: 'ignored', dedupe_key: 'stripe:evt_1NG8Du2eZvKYlo2CUI79vXWy' }]);
   });
 
   it('when an event of another type arrives, then it is recorded as ignored; a body that is no event is null', () => {

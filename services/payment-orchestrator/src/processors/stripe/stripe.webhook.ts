@@ -1,7 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { VerifiedEvent } from '../../domain/processor-accounts/receive-processor-notification';
 import { field, text } from '../processor-wire';
-import { stripeDisputeSignal } from './stripe.dispute';
+import { stripeDisputeSignal, stripeFraudWarningSignal } from './stripe.dispute';
 import { stripeFailureReason } from './stripe.mapper';
 
 /**
@@ -70,6 +70,11 @@ export function fromStripeEvent(body: unknown): VerifiedEvent[] | null {
       const refunds = field(field(object, 'refunds'), 'data');
       if (!Array.isArray(refunds) || refunds.length === 0) return [{ kind: 'ignored', dedupe_key }];
       return refunds.map((refund) => refundEvent(`${dedupe_key}:${text(field(refund, 'id')) ?? ''}`, refund));
+    }
+    case 'radar.early_fraud_warning.created':
+    case 'radar.early_fraud_warning.updated': {
+      const warning = stripeFraudWarningSignal(type, object);
+      return [warning ? { kind: 'early_fraud_warning', dedupe_key, payment_reference: warning.payment_reference, processor_reference: warning.processor_reference, early_fraud_warning: warning } : { kind: 'ignored', dedupe_key }];
     }
     default: {
       const dispute = stripeDisputeSignal(type, object);
