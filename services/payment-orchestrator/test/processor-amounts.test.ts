@@ -75,7 +75,7 @@ describe('amounts at the processors (stand-ins)', () => {
     await flow('adyen', 'automatic', await account('adyen'));
     await routeTo('adyen');
     const payment = await h.payOneOff(MERCHANT, '411111******1111', { amount: 2790, currency_code: 'ISK' });
-    expect([payment.status, payment.amount]).toEqual(['captured', { requested: 2790, authorized: 2790, captured: 2790 }]);
+    expect([payment.status, payment.amount]).toEqual(['captured', { requested: 2790, authorized: 2790, captured: 2790, disputed: 0, net: 2790 }]);
     expect(adyenPsp.payments.at(-1)!.body).toMatchObject({ reference: payment.id, amount: { currency: 'ISK', value: 279000 } });
   });
 
