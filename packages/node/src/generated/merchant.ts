@@ -265,8 +265,31 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Submit the consumer's card for a checkout session (no API key: the session id is the capability; single use) */
+        /**
+         * Submit the consumer's card for a checkout session (no API key: the session id is the capability)
+         * @description One card at a time: the session completes with it and its payment decides. A card that is declined (or whose 3-D Secure challenge fails) opens the session again (state open, last_failed_attempt) for another card, until the session expires or its attempts run out (VAULT_CHECKOUT_ATTEMPTS_PER_SESSION per window; 429 too_many_attempts with Retry-After).
+         */
         post: operations["submitCheckoutCard"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sessions/{session_id}/abandon": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Leave a checkout session that waits for a card (the hosted page's "Return to the shop" after a failed card; no API key)
+         * @description The session ends (no card is taken any more) and its payment fails at once with the last card's reason (session_abandoned when none was tried), so the shop the consumer returns to reads a final status. No body.
+         */
+        post: operations["abandonCheckoutSession"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1055,12 +1078,12 @@ export interface components {
             /** @description https URL on a public address. */
             url: string;
             /** @description Absent or empty: every event type. */
-            events?: ("token.created" | "token.deleted" | "checkout.session.opened" | "checkout.session.completed" | "forward.completed" | "import.started" | "import.completed" | "import.failed" | "payment.processing" | "payment.authorized" | "payment.capturing" | "payment.captured" | "payment.failed" | "payment.action_required" | "dispute.created" | "dispute.updated" | "dispute.closed" | "payment.canceled" | "refund.created" | "refund.succeeded" | "refund.failed")[];
+            events?: ("token.created" | "token.deleted" | "checkout.session.opened" | "checkout.session.completed" | "forward.completed" | "import.started" | "import.completed" | "import.failed" | "payment.processing" | "payment.authorized" | "payment.capturing" | "payment.captured" | "payment.failed" | "payment.action_required" | "payment.attempt_failed" | "dispute.created" | "dispute.updated" | "dispute.closed" | "payment.canceled" | "refund.created" | "refund.succeeded" | "refund.failed")[];
             description?: string | null;
         };
         UpdateWebhookEndpointRequest: {
             url?: string;
-            events?: ("token.created" | "token.deleted" | "checkout.session.opened" | "checkout.session.completed" | "forward.completed" | "import.started" | "import.completed" | "import.failed" | "payment.processing" | "payment.authorized" | "payment.capturing" | "payment.captured" | "payment.failed" | "payment.action_required" | "dispute.created" | "dispute.updated" | "dispute.closed" | "payment.canceled" | "refund.created" | "refund.succeeded" | "refund.failed")[];
+            events?: ("token.created" | "token.deleted" | "checkout.session.opened" | "checkout.session.completed" | "forward.completed" | "import.started" | "import.completed" | "import.failed" | "payment.processing" | "payment.authorized" | "payment.capturing" | "payment.captured" | "payment.failed" | "payment.action_required" | "payment.attempt_failed" | "dispute.created" | "dispute.updated" | "dispute.closed" | "payment.canceled" | "refund.created" | "refund.succeeded" | "refund.failed")[];
             description?: string | null;
             enabled?: boolean;
         };
@@ -1077,7 +1100,7 @@ export interface components {
             /** Format: uri */
             url: string;
             /** @description Subscribed event types; empty means all of them. */
-            events: ("token.created" | "token.deleted" | "checkout.session.opened" | "checkout.session.completed" | "forward.completed" | "import.started" | "import.completed" | "import.failed" | "payment.processing" | "payment.authorized" | "payment.capturing" | "payment.captured" | "payment.failed" | "payment.action_required" | "dispute.created" | "dispute.updated" | "dispute.closed" | "payment.canceled" | "refund.created" | "refund.succeeded" | "refund.failed")[];
+            events: ("token.created" | "token.deleted" | "checkout.session.opened" | "checkout.session.completed" | "forward.completed" | "import.started" | "import.completed" | "import.failed" | "payment.processing" | "payment.authorized" | "payment.capturing" | "payment.captured" | "payment.failed" | "payment.action_required" | "payment.attempt_failed" | "dispute.created" | "dispute.updated" | "dispute.closed" | "payment.canceled" | "refund.created" | "refund.succeeded" | "refund.failed")[];
             description: string | null;
             enabled: boolean;
             /**
@@ -1097,7 +1120,7 @@ export interface components {
             /** Format: uri */
             url: string;
             /** @description Subscribed event types; empty means all of them. */
-            events: ("token.created" | "token.deleted" | "checkout.session.opened" | "checkout.session.completed" | "forward.completed" | "import.started" | "import.completed" | "import.failed" | "payment.processing" | "payment.authorized" | "payment.capturing" | "payment.captured" | "payment.failed" | "payment.action_required" | "dispute.created" | "dispute.updated" | "dispute.closed" | "payment.canceled" | "refund.created" | "refund.succeeded" | "refund.failed")[];
+            events: ("token.created" | "token.deleted" | "checkout.session.opened" | "checkout.session.completed" | "forward.completed" | "import.started" | "import.completed" | "import.failed" | "payment.processing" | "payment.authorized" | "payment.capturing" | "payment.captured" | "payment.failed" | "payment.action_required" | "payment.attempt_failed" | "dispute.created" | "dispute.updated" | "dispute.closed" | "payment.canceled" | "refund.created" | "refund.succeeded" | "refund.failed")[];
             description: string | null;
             enabled: boolean;
             /**
@@ -1119,7 +1142,7 @@ export interface components {
             /** Format: uri */
             url: string;
             /** @description Subscribed event types; empty means all of them. */
-            events: ("token.created" | "token.deleted" | "checkout.session.opened" | "checkout.session.completed" | "forward.completed" | "import.started" | "import.completed" | "import.failed" | "payment.processing" | "payment.authorized" | "payment.capturing" | "payment.captured" | "payment.failed" | "payment.action_required" | "dispute.created" | "dispute.updated" | "dispute.closed" | "payment.canceled" | "refund.created" | "refund.succeeded" | "refund.failed")[];
+            events: ("token.created" | "token.deleted" | "checkout.session.opened" | "checkout.session.completed" | "forward.completed" | "import.started" | "import.completed" | "import.failed" | "payment.processing" | "payment.authorized" | "payment.capturing" | "payment.captured" | "payment.failed" | "payment.action_required" | "payment.attempt_failed" | "dispute.created" | "dispute.updated" | "dispute.closed" | "payment.canceled" | "refund.created" | "refund.succeeded" | "refund.failed")[];
             description: string | null;
             enabled: boolean;
             /**
@@ -1160,7 +1183,7 @@ export interface components {
             endpoint_id: components["schemas"]["ObjectId"];
             event_id: string;
             /** @enum {string} */
-            event_type: "token.created" | "token.deleted" | "checkout.session.opened" | "checkout.session.completed" | "forward.completed" | "import.started" | "import.completed" | "import.failed" | "payment.processing" | "payment.authorized" | "payment.capturing" | "payment.captured" | "payment.failed" | "payment.action_required" | "dispute.created" | "dispute.updated" | "dispute.closed" | "payment.canceled" | "refund.created" | "refund.succeeded" | "refund.failed";
+            event_type: "token.created" | "token.deleted" | "checkout.session.opened" | "checkout.session.completed" | "forward.completed" | "import.started" | "import.completed" | "import.failed" | "payment.processing" | "payment.authorized" | "payment.capturing" | "payment.captured" | "payment.failed" | "payment.action_required" | "payment.attempt_failed" | "dispute.created" | "dispute.updated" | "dispute.closed" | "payment.canceled" | "refund.created" | "refund.succeeded" | "refund.failed";
             /** @enum {string} */
             status: "pending" | "succeeded" | "failed";
             attempt_count: number;
@@ -1177,7 +1200,7 @@ export interface components {
             /** @constant */
             object: "event";
             /** @enum {string} */
-            type: "token.created" | "token.deleted" | "checkout.session.opened" | "checkout.session.completed" | "forward.completed" | "import.started" | "import.completed" | "import.failed" | "payment.processing" | "payment.authorized" | "payment.capturing" | "payment.captured" | "payment.failed" | "payment.action_required" | "dispute.created" | "dispute.updated" | "dispute.closed" | "payment.canceled" | "refund.created" | "refund.succeeded" | "refund.failed";
+            type: "token.created" | "token.deleted" | "checkout.session.opened" | "checkout.session.completed" | "forward.completed" | "import.started" | "import.completed" | "import.failed" | "payment.processing" | "payment.authorized" | "payment.capturing" | "payment.captured" | "payment.failed" | "payment.action_required" | "payment.attempt_failed" | "dispute.created" | "dispute.updated" | "dispute.closed" | "payment.canceled" | "refund.created" | "refund.succeeded" | "refund.failed";
             /** @description true when the event is about a resource of live mode (a live key's), false in test mode. */
             livemode: boolean;
             created_at: components["schemas"]["Timestamp"];
@@ -1243,8 +1266,21 @@ export interface components {
         CheckoutSessionStatus: {
             /** Format: uuid */
             session_id: string;
-            /** @enum {string} */
-            state: "open" | "completed" | "expired" | "canceled";
+            /**
+             * @description open: waits for a card (the first, or another after a failed one); completed: a card is being decided or the payment ended; abandoned: the consumer left.
+             * @enum {string}
+             */
+            state: "open" | "completed" | "expired" | "canceled" | "abandoned";
+            /** @description false for a test-mode payment: the page shows a TEST MODE badge. */
+            livemode?: boolean;
+            /** @description How many cards were entered in this session. */
+            attempts?: number;
+            /** @description The latest card that failed while the payment could take another (the page names it above the form); null when none did. */
+            last_failed_attempt?: {
+                number: number;
+                failure_reason: string;
+                masked_account_number: string | null;
+            } | null;
             amount: number;
             currency: string;
             /** Format: uuid */
@@ -1269,7 +1305,7 @@ export interface components {
                 /** @enum {string} */
                 state: "required" | "returned";
             } | null;
-            /** @description The merchant's look (GET /settings/checkout): what the page shows at its top and on its button. */
+            /** @description The merchant's look (GET /settings/checkout): what the page shows at its top and on its button. display_name is the merchant's name when the shop set none. */
             merchant?: {
                 display_name: string | null;
                 /** @description #rrggbb */
@@ -1361,7 +1397,7 @@ export interface components {
             /** @constant */
             pan_type: "FPAN";
         };
-        /** @description requested always; authorized once authorized; captured once captured; refunded from the first refund on. */
+        /** @description requested always; authorized once authorized; captured once captured; refunded and refund_pending from the first refund on. A captured payment is refunded when refunded equals captured, partially refunded when 0 < refunded < captured (the dashboard's Refunded and Partially refunded badges); status stays captured. What may still be refunded: captured − refunded − refund_pending. */
         PaymentAmount: {
             /** @description Minor units of the currency (cents for EUR). */
             requested: number;
@@ -1369,6 +1405,8 @@ export interface components {
             captured?: number;
             /** @description From the first refund on: the sum of the succeeded refunds (the payment stays captured). */
             refunded?: number;
+            /** @description With refunded: the sum of the refunds sent to the processor and not settled yet (0 when none). */
+            refund_pending?: number;
         };
         /** @description Every field a payment of the newer interface can carry; Payment says which appear when. */
         PaymentFields: {
@@ -1382,16 +1420,7 @@ export interface components {
              * @enum {string}
              */
             cancellation_reason?: "requested_by_merchant" | "authorization_expired";
-            /** @description Consumer-present initial payments: start the hosted page or the SDK with the session id. */
-            action_requirement?: {
-                /** @constant */
-                type: "use_sdk";
-                /**
-                 * Format: uuid
-                 * @description A random UUIDv4 (not time-ordered): the consumer's capability on the hosted page.
-                 */
-                session_id: string;
-            };
+            action_requirement?: components["schemas"]["ActionRequirement"];
             /** @enum {string} */
             authentication_preference?: "NO_3RI" | "TRY_3RI" | "REQUIRE_3RI";
             /** Format: date-time */
@@ -1417,8 +1446,11 @@ export interface components {
             status: "processing" | "authorized" | "capturing" | "captured" | "failed" | "canceling" | "canceled";
             /** @enum {string} */
             use_case: "ONE_OFF" | "RECURRING" | "UNSCHEDULED" | "SUBSEQUENT_RECURRING" | "SUBSEQUENT_UNSCHEDULED";
-            /** @description Once failed: card_declined, insufficient_funds, authentication_failed, authentication_abandoned, authentication_required, capture_failed, processor_error, risk_declined, session_expired, simulator_not_allowed_in_live_mode (a live payment whose card's scheme chose a simulator flow). */
+            /** @description Once failed: card_declined, insufficient_funds, authentication_failed, authentication_abandoned, authentication_required, capture_failed, processor_error, risk_declined, session_expired, session_abandoned (the consumer left the hosted page before entering a card), simulator_not_allowed_in_live_mode (a live payment whose card's scheme chose a simulator flow). After failed card attempts on the hosted page, the last attempt's reason (last_failed_attempt.failure_reason) once the session ends. */
             failure_reason?: string | null;
+            /** @description Consumer-present payments, once a card was entered: how many cards the consumer tried on the hosted page (each attempt's transactions carry its number). */
+            attempts?: number;
+            last_failed_attempt?: components["schemas"]["FailedCardAttempt"];
             return_url?: string | null;
             /** @description Merchant key/value pairs; the flow matrix can route on them (condition metadata). */
             metadata?: {
@@ -1430,6 +1462,33 @@ export interface components {
                 /** @constant */
                 type: "consumer_authentication";
             };
+        };
+        /** @description Consumer-present initial payments: send the consumer to checkout_url, or mount the SDK with the session id. */
+        ActionRequirement: {
+            /** @constant */
+            type: "use_sdk";
+            /**
+             * Format: uuid
+             * @description A random UUIDv4 (not time-ordered): the consumer's capability on the hosted page.
+             */
+            session_id: string;
+            /**
+             * Format: uri
+             * @description The hosted page of the session ({PUBLIC_BASE_URL}/checkout/{session_id}): send the consumer there. Absent on payments made before it was recorded.
+             */
+            checkout_url?: string;
+        };
+        /** @description The latest card that failed on the hosted page while the payment could take another: declined, or its 3-D Secure challenge failed. While the session is open the payment stays processing (payment.attempt_failed was sent) and the consumer may enter another card; if the session ends first the payment fails with this failure_reason. */
+        FailedCardAttempt: {
+            /** @description Which card of the session (1 the first). */
+            number: number;
+            /** @description Why it failed: card_declined, insufficient_funds, authentication_failed… (the processors' decline reasons). */
+            failure_reason: string;
+            /** @description The card, at most its first 6 and last 4 digits. */
+            masked_account_number: string | null;
+            /** Format: date-time */
+            failed_at: string;
+            authentication?: components["schemas"]["PaymentAuthentication"];
         };
         /** @description The authentication that ran for the payment, once known: 3-D Secure of a consumer-present payment (not_required: the issuer asked none), or the 3RI step of a merchant-initiated one. The authentication value (CAVV) and the DS transaction id go to the authorization only. */
         PaymentAuthentication: {
@@ -1482,6 +1541,8 @@ export interface components {
             amount?: number | null;
             /** @description The use case the processor was sent, in the words of the payment's interface (ONE_OFF…, or recurring_payment… for the earlier interface). */
             use_case?: string;
+            /** @description Consumer-present payments: the card attempt on the hosted page this transaction belongs to (1 the first card). */
+            attempt?: number;
             /** Format: date-time */
             created_at: string;
         };
@@ -1713,16 +1774,7 @@ export interface components {
             livemode: boolean;
             /** @description Minor units. */
             amount: number;
-            /** @description Consumer-present payments (rules 1 to 5): the session the hosted page or checkout.js starts with. */
-            action_requirement?: {
-                /** @constant */
-                type: "use_sdk";
-                /**
-                 * Format: uuid
-                 * @description A random UUIDv4 (not time-ordered): the consumer's capability on the hosted page.
-                 */
-                session_id: string;
-            };
+            action_requirement?: components["schemas"]["ActionRequirement"];
             /** Format: date-time */
             created_at: string;
             currency_code: string;
@@ -1765,6 +1817,9 @@ export interface components {
                 /** @constant */
                 type: "consumer_authentication";
             };
+            /** @description Consumer-present payments, once a card was entered: how many cards the consumer tried on the hosted page. */
+            attempts?: number;
+            last_failed_attempt?: components["schemas"]["FailedCardAttempt"];
         };
         AnyPayment: components["schemas"]["Payment"] | components["schemas"]["EarlierPayment"];
         EarlierPaymentMethod: {
@@ -3255,7 +3310,7 @@ export interface operations {
                 /** @description Cursor: the next_cursor of the previous page. */
                 starting_after?: components["parameters"]["StartingAfter"];
                 order?: components["parameters"]["Order"];
-                type?: "token.created" | "token.deleted" | "checkout.session.opened" | "checkout.session.completed" | "forward.completed" | "import.started" | "import.completed" | "import.failed" | "payment.processing" | "payment.authorized" | "payment.capturing" | "payment.captured" | "payment.failed" | "payment.action_required" | "dispute.created" | "dispute.updated" | "dispute.closed" | "payment.canceled" | "refund.created" | "refund.succeeded" | "refund.failed";
+                type?: "token.created" | "token.deleted" | "checkout.session.opened" | "checkout.session.completed" | "forward.completed" | "import.started" | "import.completed" | "import.failed" | "payment.processing" | "payment.authorized" | "payment.capturing" | "payment.captured" | "payment.failed" | "payment.action_required" | "payment.attempt_failed" | "dispute.created" | "dispute.updated" | "dispute.closed" | "payment.canceled" | "refund.created" | "refund.succeeded" | "refund.failed";
             };
             header?: never;
             path?: never;
@@ -3874,7 +3929,10 @@ export interface operations {
                      *         "https://shop.example"
                      *       ],
                      *       "expires_at": "2026-11-23T10:45:00.000Z",
-                     *       "authentication": null
+                     *       "authentication": null,
+                     *       "livemode": false,
+                     *       "attempts": 1,
+                     *       "last_failed_attempt": null
                      *     }
                      */
                     "application/json": components["schemas"]["CheckoutSessionStatus"];
@@ -3889,7 +3947,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description checkout_session_already_used; stored_card_session (the session pays with the stored card it offers: confirm it at /sessions/{session_id}/stored-card); checkout_session_canceled (the merchant canceled the payment before a card was entered). */
+            /** @description checkout_session_already_used (a card is being decided, or the payment succeeded); stored_card_session (the session pays with the stored card it offers: confirm it at /sessions/{session_id}/stored-card); checkout_session_canceled (the merchant canceled the payment before a card was entered); checkout_session_abandoned (the consumer left the session). */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -3909,8 +3967,74 @@ export interface operations {
             };
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationFailed"];
-            /** @description too_many_attempts (per session and per address). */
+            /** @description too_many_attempts (per session and per address): Retry-After and retry_after say how many seconds to wait. */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    abandonCheckoutSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                session_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The session, now abandoned. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "session_id": "019ab2c4-4d1e-7a10-9c3b-5f2e8d7a6b02",
+                     *       "state": "abandoned",
+                     *       "amount": 1999,
+                     *       "currency": "EUR",
+                     *       "payment_id": "019ab2c4-4d1e-7a10-9c3b-5f2e8d7a6b01",
+                     *       "payment_status": "processing",
+                     *       "failure_reason": null,
+                     *       "masked_account_number": null,
+                     *       "scheme": null,
+                     *       "return_url": "https://shop.example/orders/1001",
+                     *       "allowed_origins": [
+                     *         "https://shop.example"
+                     *       ],
+                     *       "expires_at": "2026-11-23T10:45:00.000Z",
+                     *       "authentication": null,
+                     *       "livemode": false,
+                     *       "attempts": 1,
+                     *       "last_failed_attempt": {
+                     *         "number": 1,
+                     *         "failure_reason": "card_declined",
+                     *         "masked_account_number": "400000******0002"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CheckoutSessionStatus"];
+                };
+            };
+            /** @description checkout_session_not_found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description checkout_session_not_abandonable: a card is being decided, or the session ended (expired, canceled, paid). */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3985,7 +4109,10 @@ export interface operations {
                      *         "https://shop.example"
                      *       ],
                      *       "expires_at": "2026-11-23T10:45:00.000Z",
-                     *       "authentication": null
+                     *       "authentication": null,
+                     *       "livemode": false,
+                     *       "attempts": 1,
+                     *       "last_failed_attempt": null
                      *     }
                      */
                     "application/json": components["schemas"]["CheckoutSessionStatus"];
@@ -4083,7 +4210,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The session status. */
+            /** @description The session status (here: open again after a declined card). */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -4105,7 +4232,14 @@ export interface operations {
                      *         "https://shop.example"
                      *       ],
                      *       "expires_at": "2026-11-23T10:45:00.000Z",
-                     *       "authentication": null
+                     *       "authentication": null,
+                     *       "livemode": false,
+                     *       "attempts": 1,
+                     *       "last_failed_attempt": {
+                     *         "number": 1,
+                     *         "failure_reason": "card_declined",
+                     *         "masked_account_number": "400000******0002"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["CheckoutSessionStatus"];
@@ -4166,7 +4300,8 @@ export interface operations {
                      *       },
                      *       "action_requirement": {
                      *         "type": "use_sdk",
-                     *         "session_id": "6f1c2b8e-4d1e-4a10-9c3b-5f2e8d7a6b02"
+                     *         "session_id": "6f1c2b8e-4d1e-4a10-9c3b-5f2e8d7a6b02",
+                     *         "checkout_url": "https://vaultline.example.com/checkout/6f1c2b8e-4d1e-4a10-9c3b-5f2e8d7a6b02"
                      *       },
                      *       "created_at": "2026-11-23T10:15:00.000Z",
                      *       "currency_code": "EUR",
@@ -4783,11 +4918,14 @@ export interface operations {
                      *       "amount": {
                      *         "requested": 1999,
                      *         "authorized": 1999,
-                     *         "captured": 1999
+                     *         "captured": 1999,
+                     *         "refunded": 500,
+                     *         "refund_pending": 0
                      *       },
                      *       "action_requirement": {
                      *         "type": "use_sdk",
-                     *         "session_id": "6f1c2b8e-4d1e-4a10-9c3b-5f2e8d7a6b02"
+                     *         "session_id": "6f1c2b8e-4d1e-4a10-9c3b-5f2e8d7a6b02",
+                     *         "checkout_url": "https://vaultline.example.com/checkout/6f1c2b8e-4d1e-4a10-9c3b-5f2e8d7a6b02"
                      *       },
                      *       "created_at": "2026-11-23T10:15:00.000Z",
                      *       "currency_code": "EUR",
@@ -4813,6 +4951,13 @@ export interface operations {
                      *         "status": "authenticated",
                      *         "eci": "05",
                      *         "liability_shift": true
+                     *       },
+                     *       "attempts": 2,
+                     *       "last_failed_attempt": {
+                     *         "number": 1,
+                     *         "failure_reason": "card_declined",
+                     *         "masked_account_number": "400000******0002",
+                     *         "failed_at": "2026-11-23T10:15:40.000Z"
                      *       }
                      *     }
                      */
@@ -4887,7 +5032,8 @@ export interface operations {
                      *           },
                      *           "action_requirement": {
                      *             "type": "use_sdk",
-                     *             "session_id": "6f1c2b8e-4d1e-4a10-9c3b-5f2e8d7a6b02"
+                     *             "session_id": "6f1c2b8e-4d1e-4a10-9c3b-5f2e8d7a6b02",
+                     *             "checkout_url": "https://vaultline.example.com/checkout/6f1c2b8e-4d1e-4a10-9c3b-5f2e8d7a6b02"
                      *           },
                      *           "created_at": "2026-11-23T10:15:00.000Z",
                      *           "currency_code": "EUR",
@@ -4915,11 +5061,14 @@ export interface operations {
                      *           "amount": {
                      *             "requested": 1999,
                      *             "authorized": 1999,
-                     *             "captured": 1999
+                     *             "captured": 1999,
+                     *             "refunded": 500,
+                     *             "refund_pending": 0
                      *           },
                      *           "action_requirement": {
                      *             "type": "use_sdk",
-                     *             "session_id": "6f1c2b8e-4d1e-4a10-9c3b-5f2e8d7a6b02"
+                     *             "session_id": "6f1c2b8e-4d1e-4a10-9c3b-5f2e8d7a6b02",
+                     *             "checkout_url": "https://vaultline.example.com/checkout/6f1c2b8e-4d1e-4a10-9c3b-5f2e8d7a6b02"
                      *           },
                      *           "created_at": "2026-11-23T10:15:00.000Z",
                      *           "currency_code": "EUR",
@@ -4945,6 +5094,13 @@ export interface operations {
                      *             "status": "authenticated",
                      *             "eci": "05",
                      *             "liability_shift": true
+                     *           },
+                     *           "attempts": 2,
+                     *           "last_failed_attempt": {
+                     *             "number": 1,
+                     *             "failure_reason": "card_declined",
+                     *             "masked_account_number": "400000******0002",
+                     *             "failed_at": "2026-11-23T10:15:40.000Z"
                      *           }
                      *         }
                      *       ],
@@ -5115,9 +5271,31 @@ export interface operations {
                      *           "livemode": false,
                      *           "processor": "simulator",
                      *           "kind": "authorization",
+                     *           "status": "failed",
+                     *           "failure_reason": "card_declined",
+                     *           "amount": 1999,
+                     *           "attempt": 1,
+                     *           "created_at": "2026-11-23T10:15:40.000Z"
+                     *         },
+                     *         {
+                     *           "livemode": false,
+                     *           "processor": "simulator",
+                     *           "kind": "authentication_3ds",
                      *           "status": "succeeded",
                      *           "failure_reason": null,
-                     *           "created_at": "2026-11-23T10:15:00.000Z"
+                     *           "amount": null,
+                     *           "attempt": 2,
+                     *           "created_at": "2026-11-23T10:16:05.000Z"
+                     *         },
+                     *         {
+                     *           "livemode": false,
+                     *           "processor": "simulator",
+                     *           "kind": "authorization",
+                     *           "status": "succeeded",
+                     *           "failure_reason": null,
+                     *           "amount": 1999,
+                     *           "attempt": 2,
+                     *           "created_at": "2026-11-23T10:16:05.000Z"
                      *         },
                      *         {
                      *           "livemode": false,
@@ -5125,7 +5303,9 @@ export interface operations {
                      *           "kind": "capture",
                      *           "status": "succeeded",
                      *           "failure_reason": null,
-                     *           "created_at": "2026-11-23T10:15:01.000Z"
+                     *           "amount": 1999,
+                     *           "attempt": 2,
+                     *           "created_at": "2026-11-23T10:16:06.000Z"
                      *         }
                      *       ]
                      *     }

@@ -96,7 +96,7 @@ async function resolveRecord(record: ApiKeyRecord, { merchants, clock }: Pick<Au
   const scopes = record.scopes.includes(SCOPES.merchant)
     ? [SCOPES.merchant, ...(merchant.card_data_access ? [SCOPES.cardData] : [])]
     : [...record.scopes];
-  return { merchantId: merchant.id, keyId: record.id, scopes, mode: record.mode, ...(merchant.rate_limit ? { rateLimit: merchant.rate_limit } : {}) };
+  return { merchantId: merchant.id, merchantName: merchant.name, keyId: record.id, scopes, mode: record.mode, ...(merchant.rate_limit ? { rateLimit: merchant.rate_limit } : {}) };
 }
 
 /** The key a dashboard session was opened with, checked again as on every request (a revocation ends the session's access at once). */

@@ -34,4 +34,6 @@ export interface ResolvedKey {
   mode: ApiKeyMode;
   /** The merchant's own rate limit, when an operator set one. */
   rateLimit?: RateLimit;
+  /** The merchant's name (the hosted page's default display name, through the internal token). */
+  merchantName?: string;
 }
