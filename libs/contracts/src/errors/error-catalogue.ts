@@ -211,7 +211,7 @@ export const ERROR_GROUPS: ErrorGroup[] = [
     title: 'Webhooks and events',
     entries: {
       webhook_endpoint_not_found: e(404, 'No such webhook endpoint.', 'Check the endpoint id.'),
-      webhook_endpoint_disabled: e(409, 'The endpoint is disabled.', 'Enable it (PATCH) before replaying.'),
+      webhook_endpoint_disabled: e(409, 'The endpoint is disabled.', 'Enable it (PATCH) before replaying or sending a test event.'),
       too_many_webhook_endpoints: e(409, 'The merchant has the most webhook endpoints allowed.', 'Delete one, or subscribe one endpoint to more events.'),
       delivery_not_found: e(404, 'No such delivery.', 'Check the delivery id.'),
       delivery_in_progress: e(409, 'An attempt of this delivery is running.', 'Replay once it has finished.'),
@@ -224,6 +224,8 @@ export const ERROR_GROUPS: ErrorGroup[] = [
       merchant_not_found: e(404, 'No such merchant.', 'Check the merchant id.'),
       api_key_not_found: e(404, 'No such API key of the merchant.', 'List the merchant\'s keys.'),
       api_key_revoked: e(409, 'The API key is revoked already.', 'Nothing to do.'),
+      api_key_in_use: e(409, 'The request to delete this API key is signed with it.', 'Delete it with another secret key, or roll it to keep it working a while.'),
+      api_key_not_rollable: e(409, 'The API key is revoked or expired: there is nothing to roll.', 'Create a new key (POST /api-keys).'),
       operator_not_found: e(404, 'No such operator.', 'List the operators.'),
       operator_revoked: e(409, 'The operator is revoked already.', 'Nothing to do.'),
       operator_name_taken: e(409, 'An operator with this name exists; names identify operators in the audit.', 'Choose another name.'),

@@ -163,6 +163,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/webhook-endpoints/{endpoint_id}/test-events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a test event to this endpoint now ("Send a test event" in the dashboard)
+         * @description One event of type webhook_endpoint.test, with data {endpoint_id, url, message}: recorded in the event log and delivered to this endpoint only, whatever its event types, signed and retried like any delivery. No handler of a real event acts on it. A disabled endpoint receives nothing (409).
+         */
+        post: operations["sendWebhookTestEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/events": {
         parameters: {
             query?: never;
@@ -189,6 +209,23 @@ export interface paths {
         };
         /** Read one event */
         get: operations["getEvent"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/events/{event_id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Where an event went: its delivery to each endpoint that received it, with their attempts (one page) */
+        get: operations["listEventDeliveries"];
         put?: never;
         post?: never;
         delete?: never;
@@ -897,10 +934,30 @@ export interface paths {
         get: operations["listApiKeys"];
         put?: never;
         /**
-         * Issue a dashboard key (scope dashboard) of this key's mode; the key is shown only in this response
-         * @description Only with a secret key (a dashboard key gets 403 insufficient_scope). A dashboard key reads everything a secret key reads, and of the changes makes only capture, cancel, refund, a webhook delivery's replay and the flow matrix's explain. It opens a dashboard session (POST /dashboard/session) for support staff. Idempotency-Key is not applied on this route: a repeat issues another key.
+         * Create a secret key or a dashboard key of this key's mode; the key is shown only in this response
+         * @description Only with a secret key (a dashboard key gets 403 insufficient_scope). `scope` merchant: a secret key, the whole merchant API. `scope` dashboard (the default): a key that reads everything a secret key reads, and of the changes makes only capture, cancel, refund, a webhook delivery's replay and the flow matrix's explain; it opens a dashboard session (POST /dashboard/session) for support staff. Idempotency-Key is not applied on this route: a repeat issues another key.
          */
-        post: operations["createDashboardKey"];
+        post: operations["createApiKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api-keys/{key_id}/roll": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Roll a key: a new key of the same mode, scopes and label, shown only in this response; the old one keeps working until expires_in_seconds from now
+         * @description Only with a secret key, for secret and dashboard keys of this mode. `expires_in_seconds`: 0 (the default) stops the old key at once; at most 604800 (7 days), so the new key can be deployed while the old one still works. An old key that was to expire sooner keeps its earlier expiry. The new key names the old one in `rolled_from`; `previous` is the old key with its new `expires_at`. Rolling the key that signs the request is allowed (it keeps working until its expiry). 409 api_key_not_rollable for a revoked or expired key.
+         */
+        post: operations["rollApiKey"];
         delete?: never;
         options?: never;
         head?: never;
@@ -918,10 +975,10 @@ export interface paths {
         put?: never;
         post?: never;
         /**
-         * Revoke a dashboard key of this mode; it stops working at once, and so do the sessions it opened
-         * @description Only with a secret key, and only dashboard keys (403 insufficient_scope for a secret key: an operator revokes those). 409 api_key_revoked when already revoked.
+         * Delete (revoke) a secret or dashboard key of this mode; it stops working at once, and so do the sessions it opened
+         * @description Only with a secret key. 409 api_key_in_use for the key that signs this request (delete it with another key), 409 api_key_revoked when already revoked; import keys are the importer's (403 insufficient_scope).
          */
-        delete: operations["revokeDashboardKey"];
+        delete: operations["deleteApiKey"];
         options?: never;
         head?: never;
         patch?: never;
@@ -1008,6 +1065,11 @@ export interface components {
             revoked_at: string | null;
             /** Format: date-time */
             expires_at: string | null;
+            /**
+             * Format: uuid
+             * @description A key made by rolling another: that key's id; null otherwise.
+             */
+            rolled_from?: string | null;
         };
         ApiKeyWithSecret: {
             id: components["schemas"]["ObjectId"];
@@ -1023,7 +1085,35 @@ export interface components {
             revoked_at: string | null;
             /** Format: date-time */
             expires_at: string | null;
+            /**
+             * Format: uuid
+             * @description A key made by rolling another: that key's id; null otherwise.
+             */
+            rolled_from?: string | null;
             api_key: string;
+        };
+        /** @description The key a roll made (in clear this one time) and, in previous, the rolled key with its new expiry. */
+        RolledApiKey: {
+            id: components["schemas"]["ObjectId"];
+            merchant_id: components["schemas"]["ObjectId"];
+            /** @description The first 12 characters, for recognising a key. The key itself is shown once. */
+            prefix: string;
+            /** @enum {string} */
+            mode: "test" | "live";
+            scopes: string[];
+            label: string | null;
+            created_at: components["schemas"]["Timestamp"];
+            /** Format: date-time */
+            revoked_at: string | null;
+            /** Format: date-time */
+            expires_at: string | null;
+            /**
+             * Format: uuid
+             * @description A key made by rolling another: that key's id; null otherwise.
+             */
+            rolled_from?: string | null;
+            api_key: string;
+            previous: components["schemas"]["ApiKey"];
         };
         CreateTokenImportRequest: {
             /**
@@ -1183,7 +1273,7 @@ export interface components {
             endpoint_id: components["schemas"]["ObjectId"];
             event_id: string;
             /** @enum {string} */
-            event_type: "token.created" | "token.deleted" | "checkout.session.opened" | "checkout.session.completed" | "forward.completed" | "import.started" | "import.completed" | "import.failed" | "payment.processing" | "payment.authorized" | "payment.capturing" | "payment.captured" | "payment.failed" | "payment.action_required" | "payment.attempt_failed" | "dispute.created" | "dispute.updated" | "dispute.closed" | "payment.canceled" | "refund.created" | "refund.succeeded" | "refund.failed";
+            event_type: "token.created" | "token.deleted" | "checkout.session.opened" | "checkout.session.completed" | "forward.completed" | "import.started" | "import.completed" | "import.failed" | "payment.processing" | "payment.authorized" | "payment.capturing" | "payment.captured" | "payment.failed" | "payment.action_required" | "payment.attempt_failed" | "dispute.created" | "dispute.updated" | "dispute.closed" | "payment.canceled" | "refund.created" | "refund.succeeded" | "refund.failed" | "webhook_endpoint.test";
             /** @enum {string} */
             status: "pending" | "succeeded" | "failed";
             attempt_count: number;
@@ -1200,7 +1290,7 @@ export interface components {
             /** @constant */
             object: "event";
             /** @enum {string} */
-            type: "token.created" | "token.deleted" | "checkout.session.opened" | "checkout.session.completed" | "forward.completed" | "import.started" | "import.completed" | "import.failed" | "payment.processing" | "payment.authorized" | "payment.capturing" | "payment.captured" | "payment.failed" | "payment.action_required" | "payment.attempt_failed" | "dispute.created" | "dispute.updated" | "dispute.closed" | "payment.canceled" | "refund.created" | "refund.succeeded" | "refund.failed";
+            type: "token.created" | "token.deleted" | "checkout.session.opened" | "checkout.session.completed" | "forward.completed" | "import.started" | "import.completed" | "import.failed" | "payment.processing" | "payment.authorized" | "payment.capturing" | "payment.captured" | "payment.failed" | "payment.action_required" | "payment.attempt_failed" | "dispute.created" | "dispute.updated" | "dispute.closed" | "payment.canceled" | "refund.created" | "refund.succeeded" | "refund.failed" | "webhook_endpoint.test";
             /** @description true when the event is about a resource of live mode (a live key's), false in test mode. */
             livemode: boolean;
             created_at: components["schemas"]["Timestamp"];
@@ -3303,6 +3393,92 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    sendWebhookTestEvent: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a POST safe to retry: 1 to 255 visible ASCII characters, scoped to the merchant and the route, kept 24 hours (IDEMPOTENCY_KEY_TTL). A repeat with the same request (method, path and query, content type, X-Service-Token, X-Destination-URL and body) gets the first response again — status and body, errors included — with `Idempotent-Replayed: true`, and nothing runs twice; the same key with another request answers 422 idempotency_key_reused; a repeat while the first still runs answers 409 idempotency_key_in_use. A 503 answer releases the key (nothing was done: retry with it). A first response that is not JSON or is larger than 1 MB is not kept: a repeat answers 409 idempotent_response_not_kept and does not run. Ignored on GET and DELETE. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                endpoint_id: components["schemas"]["ObjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The test event's delivery, pending (its first attempt is made at once). */
+            202: {
+                headers: {
+                    /** @description `true` when this is the kept first response to the same Idempotency-Key, replayed; absent otherwise. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "019ab2c4-9a0b-7c1d-8e2f-3a4b5c6d7e21",
+                     *       "object": "webhook_delivery",
+                     *       "livemode": false,
+                     *       "endpoint_id": "019ab2c4-7e8f-7a01-9b2c-3d4e5f6a7b01",
+                     *       "event_id": "019ab2c4-9a0b-7c1d-8e2f-3a4b5c6d7e22",
+                     *       "event_type": "webhook_endpoint.test",
+                     *       "status": "pending",
+                     *       "attempt_count": 0,
+                     *       "next_attempt_at": "2026-11-24T08:00:00.000Z",
+                     *       "last_attempt_at": null,
+                     *       "failure_reason": null,
+                     *       "created_at": "2026-11-23T10:15:01.000Z",
+                     *       "attempts": []
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WebhookDelivery"];
+                };
+            };
+            /** @description Malformed request (e.g. malformed_json). Or invalid_idempotency_key (field Idempotency-Key): empty, longer than 255 characters or not visible ASCII. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description webhook_endpoint_not_found: unknown id, another merchant's endpoint or one of the other mode. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description webhook_endpoint_disabled. Or idempotency_key_in_use: a request with this Idempotency-Key is still running; retry later with the same key. idempotent_response_not_kept: it already ran and its response (not JSON, or over 1 MB) cannot be replayed. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description A field is invalid; `field` names it. Or idempotency_key_reused (field Idempotency-Key): the key was used with a different request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     listEvents: {
         parameters: {
             query?: {
@@ -3421,6 +3597,91 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["Event"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description event_not_found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listEventDeliveries: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                event_id: components["schemas"]["ObjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The deliveries, oldest first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "object": "list",
+                     *       "data": [
+                     *         {
+                     *           "id": "019ab2c4-9a0b-7c1d-8e2f-3a4b5c6d7e11",
+                     *           "object": "webhook_delivery",
+                     *           "livemode": false,
+                     *           "endpoint_id": "019ab2c4-7e8f-7a01-9b2c-3d4e5f6a7b01",
+                     *           "event_id": "019ab2c4-9a0b-7c1d-8e2f-3a4b5c6d7e01",
+                     *           "event_type": "payment.captured",
+                     *           "status": "succeeded",
+                     *           "attempt_count": 2,
+                     *           "next_attempt_at": null,
+                     *           "last_attempt_at": "2026-11-23T10:15:06.200Z",
+                     *           "failure_reason": null,
+                     *           "created_at": "2026-11-23T10:15:01.000Z",
+                     *           "attempts": [
+                     *             {
+                     *               "attempted_at": "2026-11-23T10:15:01.050Z",
+                     *               "status_code": 503,
+                     *               "duration_ms": 120,
+                     *               "error": "http_503",
+                     *               "trigger": "scheduled"
+                     *             },
+                     *             {
+                     *               "attempted_at": "2026-11-23T10:15:06.200Z",
+                     *               "status_code": 204,
+                     *               "duration_ms": 85,
+                     *               "error": null,
+                     *               "trigger": "scheduled"
+                     *             }
+                     *           ]
+                     *         }
+                     *       ],
+                     *       "has_more": false,
+                     *       "next_cursor": null
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        object: "list";
+                        data: components["schemas"]["WebhookDelivery"][];
+                        has_more: boolean;
+                        /** @description Pass as starting_after to get the next page. */
+                        next_cursor: string | null;
+                    };
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -7485,7 +7746,8 @@ export interface operations {
                      *           "label": "support desk",
                      *           "created_at": "2026-11-26T09:00:00.000Z",
                      *           "revoked_at": null,
-                     *           "expires_at": null
+                     *           "expires_at": null,
+                     *           "rolled_from": null
                      *         }
                      *       ],
                      *       "has_more": false,
@@ -7512,7 +7774,7 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
-    createDashboardKey: {
+    createApiKey: {
         parameters: {
             query?: never;
             header?: {
@@ -7526,7 +7788,8 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "label": "support desk"
+                 *       "label": "shop backend (eu-west)",
+                 *       "scope": "merchant"
                  *     }
                  */
                 "application/json": {
@@ -7537,6 +7800,12 @@ export interface operations {
                      * @description When the key stops working; none: until revoked.
                      */
                     expires_at?: string;
+                    /**
+                     * @description merchant: a secret key; dashboard: a read-mostly key.
+                     * @default dashboard
+                     * @enum {string}
+                     */
+                    scope?: "merchant" | "dashboard";
                 };
             };
         };
@@ -7551,17 +7820,18 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "019ab2c4-0a1b-7c2d-8e3f-4a5b6c7d8e41",
+                     *       "id": "019ab2c4-0a1b-7c2d-8e3f-4a5b6c7d8e51",
                      *       "merchant_id": "019ab2c4-0a1b-7c2d-8e3f-4a5b6c7d8e11",
-                     *       "prefix": "sk_test_Vd3k",
+                     *       "prefix": "sk_test_Q9xP",
                      *       "mode": "test",
                      *       "scopes": [
-                     *         "dashboard"
+                     *         "merchant"
                      *       ],
-                     *       "label": "support desk",
+                     *       "label": "shop backend (eu-west)",
                      *       "created_at": "2026-11-26T09:00:00.000Z",
                      *       "revoked_at": null,
                      *       "expires_at": null,
+                     *       "rolled_from": null,
                      *       "api_key": "sk_test_Vd3kQ9xP4rT8vW2yB6dF1hJ5nL3qS0um"
                      *     }
                      */
@@ -7603,7 +7873,114 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
-    revokeDashboardKey: {
+    rollApiKey: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a POST safe to retry: 1 to 255 visible ASCII characters, scoped to the merchant and the route, kept 24 hours (IDEMPOTENCY_KEY_TTL). A repeat with the same request (method, path and query, content type, X-Service-Token, X-Destination-URL and body) gets the first response again — status and body, errors included — with `Idempotent-Replayed: true`, and nothing runs twice; the same key with another request answers 422 idempotency_key_reused; a repeat while the first still runs answers 409 idempotency_key_in_use. A 503 answer releases the key (nothing was done: retry with it). A first response that is not JSON or is larger than 1 MB is not kept: a repeat answers 409 idempotent_response_not_kept and does not run. Ignored on GET and DELETE. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                key_id: components["schemas"]["ObjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "expires_in_seconds": 86400
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * @description How long the old key keeps working.
+                     * @default 0
+                     */
+                    expires_in_seconds?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description The new key, in clear this one time, and the old one as it is now. */
+            201: {
+                headers: {
+                    /** @description `true` when this is the kept first response to the same Idempotency-Key, replayed; absent otherwise. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "019ab2c4-0a1b-7c2d-8e3f-4a5b6c7d8e52",
+                     *       "merchant_id": "019ab2c4-0a1b-7c2d-8e3f-4a5b6c7d8e11",
+                     *       "prefix": "sk_test_Lm8p",
+                     *       "mode": "test",
+                     *       "scopes": [
+                     *         "merchant"
+                     *       ],
+                     *       "label": "shop backend (eu-west)",
+                     *       "created_at": "2026-11-26T10:00:00.000Z",
+                     *       "revoked_at": null,
+                     *       "expires_at": null,
+                     *       "rolled_from": "019ab2c4-0a1b-7c2d-8e3f-4a5b6c7d8e51",
+                     *       "api_key": "sk_test_Lm8pR2cV7xN4kW9qT1yB5dG3hJ6sF0az",
+                     *       "previous": {
+                     *         "id": "019ab2c4-0a1b-7c2d-8e3f-4a5b6c7d8e51",
+                     *         "merchant_id": "019ab2c4-0a1b-7c2d-8e3f-4a5b6c7d8e11",
+                     *         "prefix": "sk_test_Q9xP",
+                     *         "mode": "test",
+                     *         "scopes": [
+                     *           "merchant"
+                     *         ],
+                     *         "label": "shop backend (eu-west)",
+                     *         "created_at": "2026-11-26T09:00:00.000Z",
+                     *         "revoked_at": null,
+                     *         "expires_at": "2026-11-27T10:00:00.000Z",
+                     *         "rolled_from": null
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RolledApiKey"];
+                };
+            };
+            /** @description Malformed request (e.g. malformed_json). Or invalid_idempotency_key (field Idempotency-Key): empty, longer than 255 characters or not visible ASCII. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description api_key_not_rollable: the key is revoked or expired; concurrent_modification: it was rolled or deleted at the same moment. Or idempotency_key_in_use: a request with this Idempotency-Key is still running; retry later with the same key. idempotent_response_not_kept: it already ran and its response (not JSON, or over 1 MB) cannot be replayed. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description A field is invalid; `field` names it. Or idempotency_key_reused (field Idempotency-Key): the key was used with a different request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    deleteApiKey: {
         parameters: {
             query?: never;
             header?: never;
@@ -7632,7 +8009,8 @@ export interface operations {
                      *       "label": "support desk",
                      *       "created_at": "2026-11-26T09:00:00.000Z",
                      *       "revoked_at": "2026-11-26T10:00:00.000Z",
-                     *       "expires_at": null
+                     *       "expires_at": null,
+                     *       "rolled_from": null
                      *     }
                      */
                     "application/json": components["schemas"]["ApiKey"];
@@ -7642,6 +8020,15 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            /** @description api_key_in_use: the request is signed with this key; api_key_revoked: it is revoked already. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationFailed"];

@@ -97,7 +97,7 @@ export function createEdgeApp(deps: EdgeDeps): express.Express {
       setMetricsRoute(res, '/api-keys*');
       next();
     },
-    merchantApiKeyRoutes({ apiKeys: deps.apiKeys, authenticate: async (req, res) => (await authenticateMerchant(deps, req, res, '/api-keys')).key }),
+    merchantApiKeyRoutes({ apiKeys: deps.apiKeys, audit: deps.audit, logger: deps.logger, authenticate: async (req, res) => (await authenticateMerchant(deps, req, res, '/api-keys')).key }),
   );
   app.use(merchantEdge(deps));
   // A live key with the test clock is a refusal too: audited like a 401/403.
