@@ -836,7 +836,7 @@ export interface paths {
         };
         /**
          * The hosted page's look: display name, brand colour and logo
-         * @description One set per merchant, the same for test and live keys. Nothing set: the page shows no shop name, the default colour and no logo.
+         * @description One set per merchant, the same for test and live keys. Nothing set: the page shows the merchant's name (as the operator named the merchant), the default colour and no logo.
          */
         get: operations["getCheckoutSettings"];
         put?: never;
