@@ -422,6 +422,7 @@ describe('the dashboard in a real browser (headless Chromium, embedded profile)'
       ['/api-keys', 'API keys', 'api-keys'],
       ['/checkout', 'Checkout', 'checkout'],
       ['/refunds', 'Refunds', 'refunds'],
+      ['/webhook-endpoints', 'Webhook endpoints', 'webhook-endpoints'],
     ];
     for (const [path, heading, name] of pages) {
       await visit(path, heading);
@@ -433,6 +434,13 @@ describe('the dashboard in a real browser (headless Chromium, embedded profile)'
       expect({ page: name, findings: await axeFindings(page) }).toEqual({ page: name, findings: [] });
       await page.screenshot({ path: join(OUTPUT, `${name}-390.png`), fullPage: true });
     }
+    // An event's page: its payload scrolls inside its frame.
+    await visit('/events', 'Events');
+    await page.locator('main tbody a').first().click();
+    await page.locator('.payload').waitFor();
+    expect(await page.evaluate('document.documentElement.scrollWidth - document.documentElement.clientWidth')).toBe(0);
+    expect({ page: 'event', findings: await axeFindings(page) }).toEqual({ page: 'event', findings: [] });
+    await page.screenshot({ path: join(OUTPUT, 'event-390.png'), fullPage: true });
     await page.setViewportSize(VIEWPORT);
   }, 120_000);
 
