@@ -1,7 +1,7 @@
 import { validateAgainstOpenApi } from '@vaultline/contracts';
 import { waitFor } from '@vaultline/core';
 import { createMerchantOfBothModes, startSystem, type MerchantOfBothModes, type RunningSystem } from './support/merchant-api';
-import { PAYMENT_ENV, PaymentsApi, SIMULATOR_CARDS, sessionOf, submitCard, type PaymentView } from './support/payment-scenario';
+import { PAYMENT_ENV, PaymentsApi, SIMULATOR_CARDS, leaveAfterFailedCard, sessionOf, submitCard, type PaymentView } from './support/payment-scenario';
 import { registerWebhookEndpoint } from './support/import-scenario';
 import { startWebhookReceiver, type WebhookReceiver } from './support/webhook-receiver';
 
@@ -74,6 +74,7 @@ describe('the dashboard session through the embedded system', () => {
       pay(SIMULATOR_CARDS.approved, `${reference}-2`, 1000),
       pay(SIMULATOR_CARDS.declined, `${reference}-declined`, 700),
     ]);
+    await leaveAfterFailedCard(base(), sessionOf(declined));
     captured = await api.until(approved.id, 'captured');
     await api.until(other.id, 'captured');
     await api.until(declined.id, 'failed');

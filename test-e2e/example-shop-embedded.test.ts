@@ -6,7 +6,7 @@ import { waitFor } from '@vaultline/core';
 import { startEmbedded, type EmbeddedSystem } from '@vaultline/launcher';
 import { Vaultline } from '@vaultline/node';
 import { startShopCommand, type RunningShop } from './support/example-shop';
-import { PAYMENT_CVC, PAYMENT_ENV, SIMULATOR_CARDS, launchChromium } from './support/payment-scenario';
+import { PAYMENT_CVC, PAYMENT_ENV, SIMULATOR_CARDS, anotherCardOffered, launchChromium } from './support/payment-scenario';
 
 /**
  * The example shop (examples/shop, issue 28) as a new merchant runs it: its one documented command
@@ -109,7 +109,7 @@ describe('the example shop against the embedded service (Chromium)', () => {
     await page.close();
   }, 90_000);
 
-  it('when the consumer pays on the hosted page instead and the card is declined, then the page returns them to the order, which the webhook marked failed', async () => {
+  it('when the consumer pays on the hosted page instead, the card is declined and they return to the shop instead of trying another, then the order shows the payment failed (the webhook marked it)', async () => {
     const page = await order('1');
     await page.getByRole('link', { name: 'Pay on the secure payment page instead' }).click();
     await page.waitForURL(new RegExp(`^${system.baseUrl}/checkout/`), { waitUntil: 'commit' });
@@ -118,6 +118,8 @@ describe('the example shop against the embedded service (Chromium)', () => {
     await page.getByLabel('Expiry (MM/YY)').fill('12/34');
     await page.getByLabel('Security code').fill(PAYMENT_CVC);
     await page.getByRole('button', { name: /Pay/ }).click();
+    await anotherCardOffered(page);
+    await page.getByRole('button', { name: 'Return to the shop' }).click();
     await page.waitForURL(new RegExp(`^${shop.url}/orders/ord_\\w+\\?session_id=.*payment_status=failed`), { timeout: 30_000 });
     await statusBecomes(page, 'Payment failed');
     expect(await page.locator('dl').textContent()).toContain('card_declined');

@@ -11,8 +11,10 @@ import {
   issueLiveKey,
   merchantWithWebhooks,
   launchChromium,
+  anotherCardOffered,
   outcomeShown,
   payOnHostedPage,
+  typeCardAndPay,
   sessionOf,
   startShop,
   submitCard,
@@ -107,14 +109,27 @@ describe('payments through the gateway, from create to the outcome', () => {
       expect(newest.data.map((payment) => payment.id)).toEqual([created.id]);
     }, 120_000);
 
-    it('when the consumer enters a declined card (4000000000000002) in Chromium, then the payment fails with card_declined and the page says so in words', async () => {
+    it('when the consumer enters a declined card (4000000000000002) in Chromium, then the page says so in words and takes another card, which is captured; each attempt a transaction, payment.attempt_failed then payment.captured', async () => {
       const created = await initial('/payments/one-off', { reference: 'order-1002' });
       const page = await payOnHostedPage(browser, profile.baseUrl, sessionOf(created), SIMULATOR_CARDS.declined);
-      await outcomeShown(page, 'Payment failed');
-      expect(await page.locator('#result-detail').textContent()).toBe('Your card was declined. Try another card or contact your bank.');
+      expect(await anotherCardOffered(page)).toEqual({ title: 'The card •••• 0002 did not work', detail: 'Your card was declined. Try another card or contact your bank. You can enter another card below.' });
+      expect(await api.get(created.id)).toMatchObject({ status: 'processing', attempts: 1, last_failed_attempt: { number: 1, failure_reason: 'card_declined', masked_account_number: '400000******0002' } });
+      await typeCardAndPay(page, SIMULATOR_CARDS.approved);
+      await outcomeShown(page, 'Payment successful');
       await page.close();
-      expect(await api.until(created.id, 'failed')).toMatchObject({ failure_reason: 'card_declined' });
-      expect(await api.transactions(created.id)).toEqual([expect.objectContaining({ kind: 'authorization', status: 'failed', failure_reason: 'card_declined' })]);
+      expect(await api.until(created.id, 'captured')).toMatchObject({ attempts: 2, source: { masked_account_number: '424242******4242' } });
+      expect((await api.transactions(created.id)).map((t) => [t.kind, t.status, t.failure_reason, t.attempt])).toEqual([
+        ['authorization', 'failed', 'card_declined', 1],
+        ['authorization', 'succeeded', null, 2],
+        ['capture', 'succeeded', null, 2],
+      ]);
+      const types = await waitFor(() => {
+        const seen = webhooksOf(secret, created.id).map((payload) => payload.type);
+        return seen.includes('payment.captured') ? seen : null;
+      }, 20_000, 50);
+      expect(types).toEqual(expect.arrayContaining(['payment.processing', 'payment.attempt_failed', 'payment.captured']));
+      expect(types).not.toContain('payment.failed');
+      expect(webhooksOf(secret, created.id).find((payload) => payload.type === 'payment.attempt_failed')?.data).toMatchObject({ status: 'processing', attempt: { number: 1, failure_reason: 'card_declined', masked_account_number: '400000******0002' } });
     }, 120_000);
 
     it('when an initial recurring payment is captured, then a subsequent one the same day is refused recurring_frequency_not_respected, one a month later (X-Test-Now) is captured, and one after recurring_expiry is refused credentials_expired', async () => {

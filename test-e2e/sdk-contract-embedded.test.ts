@@ -180,6 +180,10 @@ describe('the SDK against the embedded service: every merchant route once', () =
       const page = await vaultline.get('/webhook-endpoints/{endpoint_id}/deliveries', { params: { path: { endpoint_id: endpoint.id } } });
       return page.data.length > 0 ? page.data : null;
     }, 10_000);
+    const ofEvent = await vaultline.get('/events/{event_id}/deliveries', { params: { path: { event_id: deliveries[0]!.event_id } } });
+    expect(ofEvent.data.map((d) => d.id)).toContain(deliveries[0]!.id);
+    const tested = await vaultline.post('/webhook-endpoints/{endpoint_id}/test-events', { params: { path: { endpoint_id: endpoint.id } } });
+    expect(tested).toMatchObject({ event_type: 'webhook_endpoint.test', endpoint_id: endpoint.id });
     const delivery = { endpoint_id: endpoint.id, delivery_id: deliveries[0]!.id };
     await vaultline.get('/webhook-endpoints/{endpoint_id}/deliveries/{delivery_id}', { params: { path: delivery } });
     await vaultline.post('/webhook-endpoints/{endpoint_id}/deliveries/{delivery_id}/replay', { params: { path: delivery } });
@@ -297,6 +301,12 @@ describe('the SDK against the embedded service: every merchant route once', () =
     expect(await vaultline.get('/settings/checkout')).toMatchObject({ display_name: 'SDK shop' });
     // An image, not JSON: the recorded answer is what counts here, whatever the client makes of the bytes.
     await vaultline.request('GET', `/sessions/${sessionOf(toCancel)}/logo`).catch(() => undefined);
+
+    // The consumer leaves a session that waits for a card: it ends, and its payment fails.
+    const toLeave = await vaultline.post('/payments/one-off', { body: { amount: 300, currency_code: 'EUR', source: { type: 'vaultline' } } });
+    await waitFor(() => vaultline.get('/sessions/{session_id}/status', { params: { path: { session_id: sessionOf(toLeave) } } }).catch(() => null), 5_000, 20);
+    expect(await vaultline.post('/sessions/{session_id}/abandon', { params: { path: { session_id: sessionOf(toLeave) } } })).toMatchObject({ state: 'abandoned' });
+    await paymentUntil(toLeave.id, 'failed');
   });
 
   it("the merchant's own API keys and the dashboard's reports: each route answers as documented", async () => {
@@ -304,7 +314,10 @@ describe('the SDK against the embedded service: every merchant route once', () =
     expect(issued).toMatchObject({ scopes: ['dashboard'], mode: 'test', label: 'sdk support desk' });
     const listed = await vaultline.get('/api-keys', { params: { query: { limit: 100 } } });
     expect(listed.data.map((key) => key.id)).toContain(issued.id);
+    const rolled = await vaultline.post('/api-keys/{key_id}/roll', { params: { path: { key_id: issued.id } }, body: { expires_in_seconds: 3600 } });
+    expect(rolled).toMatchObject({ rolled_from: issued.id, previous: { id: issued.id } });
     expect(await vaultline.delete('/api-keys/{key_id}', { params: { path: { key_id: issued.id } } })).toMatchObject({ id: issued.id, revoked_at: expect.any(String) });
+    await vaultline.delete('/api-keys/{key_id}', { params: { path: { key_id: rolled.id } } });
 
     const today = new Date().toISOString().slice(0, 10);
     const payments = await vaultline.get('/reports/payments', { params: { query: { from: today, to: today } } });

@@ -12,6 +12,8 @@ export interface RequestAuth {
   requestId: string;
   /** The mode of the merchant's API key (test or live); null for calls that carry no merchant request. */
   mode: 'test' | 'live' | null;
+  /** The merchant's name, when the gateway signed it in (merchant requests); null otherwise. */
+  merchantName: string | null;
 }
 
 const auths = new WeakMap<Request, RequestAuth>();
@@ -58,7 +60,7 @@ export function internalAuthMiddleware(verifier: InternalTokenVerifier): Request
     const claims = verifier.verify(bearerTokenOf(req));
     // The request id is the caller's X-Request-Id (set by requestIdMiddleware), not a claim: one
     // internal token serves many requests (see InternalTokenSigner).
-    auths.set(req, { issuer: claims.issuer, merchantId: claims.merchantId, scopes: claims.scopes, requestId: requestIdOf(req), mode: claims.mode ?? null });
+    auths.set(req, { issuer: claims.issuer, merchantId: claims.merchantId, scopes: claims.scopes, requestId: requestIdOf(req), mode: claims.mode ?? null, merchantName: claims.merchantName ?? null });
     tagServerSpan('vaultline.merchant_id', claims.merchantId);
     next();
   };

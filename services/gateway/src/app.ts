@@ -2,7 +2,7 @@ import { UnavailableError } from '@vaultline/core';
 import { createServiceHttp } from '@vaultline/http';
 import { metricsOf, type ServiceApp, type ServiceRuntime } from '@vaultline/runtime';
 import type { GatewayConfig } from './config';
-import { authenticateApiKey, issueApiKey, resolveApiKeyById, listApiKeys, mintApiKey, revokeApiKey, type ApiKeys } from './domain/api-keys';
+import { authenticateApiKey, issueApiKey, resolveApiKeyById, listApiKeys, mintApiKey, revokeApiKey, rollApiKey, type ApiKeys } from './domain/api-keys';
 import { createMerchant, ensureBootstrapMerchant, getMerchant, listMerchants, updateMerchant, type Merchants } from './domain/merchants';
 import { takeRequestToken } from './domain/rate-limit';
 import { idempotentRequests } from './domain/idempotency';
@@ -52,6 +52,7 @@ export function createApp(runtime: ServiceRuntime, config: GatewayConfig): Servi
     resolveById: resolveApiKeyById({ merchants: merchantRepository, keys: keyRepository, clock }),
     list: listApiKeys({ merchants: merchantRepository, keys: keyRepository }),
     revoke: revokeApiKey({ keys: keyRepository, clock }),
+    roll: rollApiKey({ keys: keyRepository, mint, clock }),
   };
   const create = createMerchant({ merchants: merchantRepository, mint, clock });
   const merchants: Merchants = {

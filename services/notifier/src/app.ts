@@ -15,7 +15,8 @@ import { StoreMessageRepository } from './data/message.repository';
 import { OpenedSecretsCache } from './data/opened-secrets-cache';
 import { assignTestModeToEarlierDocuments } from './data/mode-migration';
 import { moveSystemScopedQueueEntries, QueueRepository } from './data/queue.repository';
-import { getDelivery, listDeliveries, replayDelivery } from './domain/delivery-log';
+import { getDelivery, listDeliveries, listEventDeliveries, replayDelivery } from './domain/delivery-log';
+import { sendTestEvent } from './domain/test-event';
 import { DeliveryScheduler } from './domain/delivery-scheduler';
 import { getEvent, listEvents } from './domain/event-log';
 import { appendToFeed, pollEvents, RecordingsInFlight } from './domain/event-feed';
@@ -104,10 +105,12 @@ export function createApp(runtime: ServiceRuntime, config: NotifierConfig): Serv
         listDeliveries: listDeliveries({ endpoints, messages }),
         getDelivery: getDelivery({ endpoints, messages }),
         replayDelivery: replayDelivery({ endpoints, messages, queue, transaction, clock, onReplay: () => scheduler.wake() }),
+        sendTestEvent: sendTestEvent({ endpoints, events, messages, queue, transaction, clock, onScheduled: () => scheduler.wake() }),
       });
       eventRoutes(router, {
         listEvents: listEvents({ events }),
         getEvent: getEvent({ events }),
+        listEventDeliveries: listEventDeliveries({ events, messages }),
         // A recording in another notifier process wakes no reader here: read again every poll interval.
         pollEvents: pollEvents({ feed, events, inFlight: recordingsInFlight, clock, recheckMs: config.pollIntervalMs }),
       });

@@ -1,4 +1,4 @@
-import { hostedPageReturnUrl } from '@vaultline/contracts';
+import { hostedPageReturnUrl, hostedPageUrl } from '@vaultline/contracts';
 import type { Scope } from '@vaultline/core';
 import { assertSubscriptionsConsuming, startOutboxRelay, type OutboxRelay, type Subscription } from '@vaultline/bus';
 import { AesGcmSecretSealer } from '@vaultline/crypto';
@@ -34,6 +34,7 @@ import { advancePayment } from './domain/payment/advance-payment';
 import { capturePayment } from './domain/payment/capture-payment';
 import { completeCheckoutSession } from './domain/payment/complete-checkout-session';
 import { returnFromAuthentication } from './domain/payment/return-from-authentication';
+import { abandonCheckoutSession } from './domain/payment/abandon-checkout-session';
 import { createPayment } from './domain/payment/create-payment';
 import { createSubsequentPayment } from './domain/payment/create-subsequent-payment';
 import { createEarlierPayment } from './domain/earlier/create-earlier-payment';
@@ -197,7 +198,16 @@ export function createApp(runtime: ServiceRuntime, config: PaymentOrchestratorCo
       assertSubscriptionsConsuming(bus);
     },
     routes: (router) => {
-      const newPayment = createPayment({ ...requestPorts, payments, credentials, flows, matrices, directory, sessionLifetimeMs: config.sessionLifetimeMs });
+      const newPayment = createPayment({
+        ...requestPorts,
+        payments,
+        credentials,
+        flows,
+        matrices,
+        directory,
+        sessionLifetimeMs: config.sessionLifetimeMs,
+        checkoutUrlOf: (sessionId) => hostedPageUrl(runtime.publicBaseUrl, sessionId),
+      });
       const subsequentPayment = createSubsequentPayment({ ...requestPorts, payments, credentials, flows, matrices, directory });
       earlierPaymentRoutes(router, {
         createEarlierPayment: createEarlierPayment({ customers, paymentMethods, flows, matrices, directory, createPayment: newPayment, createSubsequentPayment: subsequentPayment }),
@@ -301,6 +311,7 @@ export function createApp(runtime: ServiceRuntime, config: PaymentOrchestratorCo
         logger,
         completeCheckoutSession: completeCheckoutSession({ payments, flows, matrices, clock }),
         returnFromAuthentication: returnFromAuthentication({ payments, clock }),
+        abandonCheckoutSession: abandonCheckoutSession({ payments, clock }),
         runPayment,
       });
       runner.start();

@@ -121,7 +121,8 @@ describe('payments on real processors (stand-ins)', () => {
     card = ADYEN_TEST_CARDS.notEnoughBalance;
     const before = second.payments.length;
     const payment = await h.payOneOff(MERCHANT, '400000******9995');
-    expect([payment.status, payment.failure_reason]).toEqual(['failed', 'insufficient_funds']);
+    // A decline on the hosted page is one attempt: the payment waits for another card.
+    expect([payment.status, payment.last_failed_attempt?.failure_reason]).toEqual(['processing', 'insufficient_funds']);
     expect(second.payments.length).toBe(before);
   });
 
@@ -411,9 +412,9 @@ describe('3-D Secure decided by the processor\'s notification while the consumer
     expect((await h.call(MERCHANT, 'GET', `/payments/${waiting.id}/transactions`)).body.data.map((t: Json) => `${t.kind}:${t.status}`)).toEqual(['authentication_3ds:succeeded', 'authorization:succeeded']);
   });
 
-  it('when payment_authentication_failed arrives while the consumer is away, then the payment fails authentication_failed without an authorization transaction', async () => {
+  it('when payment_authentication_failed arrives while the consumer is away, then the attempt fails authentication_failed without an authorization transaction, and the payment takes another card', async () => {
     const { waiting } = await decidedByWebhook('failed', 'payment_authentication_failed');
-    expect((await h.call(MERCHANT, 'GET', `/payments/${waiting.id}`)).body).toMatchObject({ status: 'failed', failure_reason: 'authentication_failed' });
+    expect((await h.call(MERCHANT, 'GET', `/payments/${waiting.id}`)).body).toMatchObject({ status: 'processing', last_failed_attempt: { failure_reason: 'authentication_failed' } });
     expect((await h.call(MERCHANT, 'GET', `/payments/${waiting.id}/transactions`)).body.data.map((t: Json) => `${t.kind}:${t.status}`)).toEqual(['authentication_3ds:failed']);
   });
 

@@ -77,6 +77,8 @@ export const checkoutSessionOpenedV1 = defineEvent({
     description: z.string().nullable().optional(),
     /** The language the hosted page speaks (en, de, fr, es, nl, it, with an optional region); absent or null: the browser's. */
     locale: z.string().nullable().optional(),
+    /** The merchant's name (the hosted page shows it when the shop set no display name); added within v1, absent before. */
+    merchant_name: z.string().nullable().optional(),
     /**
      * A card the merchant stored (earlier interface, COF and mandates from a stored card): the page shows
      * it masked and the consumer confirms it, entering only the security code when one is required; the
@@ -135,6 +137,25 @@ export const checkoutSessionCompletedV1 = defineEvent({
     }),
     /** The consumer's browser for 3-D Secure 2 (added within v1: absent in earlier events and when the page sent none). */
     browser: browserInfoSchema.optional(),
+    /**
+     * Which card attempt of the session this is: 1 for the first card, 2 after a declined one… (added within
+     * v1: absent in earlier events, read as 1). The payment takes a completion only for the attempt it waits for.
+     */
+    attempt: z.number().int().min(1).optional(),
+  }),
+  keyOf: (data) => data.session_id,
+});
+
+export const checkoutSessionAbandonedV1 = defineEvent({
+  type: 'checkout.session.abandoned',
+  version: 1,
+  topic: topics.checkoutSessionsCompleted,
+  description:
+    'The consumer left the hosted page ("Return to the shop" after a failed card attempt) while it waited for a card: the payment fails with the last attempt\'s reason.',
+  schema: z.object({
+    session_id: id,
+    payment_id: id,
+    abandoned_at: isoTime,
   }),
   keyOf: (data) => data.session_id,
 });
@@ -288,6 +309,24 @@ export const paymentActionRequiredV1 = defineEvent({
   schema: paymentData.extend({ action: consumerActionSchema }),
   keyOf: (data) => data.payment_id,
 });
+/** One card attempt on the hosted page that failed while the payment can still take another card. */
+export const cardAttemptSchema = z.object({
+  /** 1 for the session's first card, 2 for the next… */
+  number: z.number().int().min(1),
+  failure_reason: z.string(),
+  masked_account_number: z.string().nullable(),
+  /** The 3-D Secure authentication of the attempt, when one ran (never the authentication value). */
+  authentication: paymentData.shape.authentication,
+});
+export const paymentAttemptFailedV1 = defineEvent({
+  type: 'payment.attempt_failed',
+  version: 1,
+  topic: topics.payments,
+  description:
+    'A card attempt on the hosted page failed (declined, or its 3-D Secure challenge failed): the payment stays processing and the consumer may try another card in the same session. `attempt` says which card and why.',
+  schema: paymentData.extend({ attempt: cardAttemptSchema }),
+  keyOf: (data) => data.payment_id,
+});
 export const paymentCanceledV1 = paymentEvent(
   'payment.canceled',
   'The payment was canceled: its authorization released at the processor, or its checkout session closed before a card was entered; cancellation_reason says why.',
@@ -372,6 +411,7 @@ export const eventCatalog = {
   'checkout.session.opened': checkoutSessionOpenedV1,
   'checkout.session.completed': checkoutSessionCompletedV1,
   'checkout.session.returned': checkoutSessionReturnedV1,
+  'checkout.session.abandoned': checkoutSessionAbandonedV1,
   'forward.completed': forwardCompletedV1,
   'import.started': importStartedV1,
   'import.completed': importCompletedV1,
@@ -382,6 +422,7 @@ export const eventCatalog = {
   'payment.captured': paymentCapturedV1,
   'payment.failed': paymentFailedV1,
   'payment.action_required': paymentActionRequiredV1,
+  'payment.attempt_failed': paymentAttemptFailedV1,
   'dispute.created': disputeCreatedV1,
   'dispute.updated': disputeUpdatedV1,
   'dispute.closed': disputeClosedV1,
@@ -399,6 +440,9 @@ export type AnyEventDefinition = (typeof eventCatalog)[EventType];
 export const allTopics = (): string[] => [...new Set(Object.values(eventCatalog).map((d) => d.topic))];
 
 /** The event types a merchant can subscribe webhooks to. */
-/** Internal: token.detokenized (the forwarder's reads), checkout.session.returned (processor-private return parameters). */
-const INTERNAL_EVENT_TYPES: readonly string[] = ['token.detokenized', 'checkout.session.returned'];
+/**
+ * Internal: token.detokenized (the forwarder's reads), checkout.session.returned (processor-private return
+ * parameters), checkout.session.abandoned (the merchant hears payment.failed).
+ */
+const INTERNAL_EVENT_TYPES: readonly string[] = ['token.detokenized', 'checkout.session.returned', 'checkout.session.abandoned'];
 export const merchantEventTypes = Object.keys(eventCatalog).filter((t) => !INTERNAL_EVENT_TYPES.includes(t)) as EventType[];

@@ -2,6 +2,7 @@ import type { JsonObject, OpenApiFragment } from './openapi-fragment';
 import { fragments as registeredFragments } from './fragments';
 import { declareIdempotencyKey } from './idempotency';
 import { referencedComponents } from './reachable-components';
+import { addCodeSamples } from './code-samples';
 
 const COMPONENT_KINDS = ['schemas', 'parameters', 'responses', 'securitySchemes'] as const;
 type Components = Record<(typeof COMPONENT_KINDS)[number], Record<string, JsonObject>>;
@@ -14,6 +15,11 @@ export interface BuildOpenApiOptions {
   fragments?: OpenApiFragment[];
   /** Which document: 'merchant' (default) holds every path outside /admin, 'admin' the paths under it. */
   audience?: OpenApiAudience;
+  /**
+   * Request samples (curl and Node.js through the SDK) as `x-codeSamples` on every operation: the served
+   * reference shows them; the SDK's generated files leave them out (they type nothing).
+   */
+  codeSamples?: boolean;
 }
 
 const INFO: Record<OpenApiAudience, JsonObject> = {
@@ -63,6 +69,7 @@ export function buildOpenApiDocument(options: BuildOpenApiOptions = {}): JsonObj
     COMPONENT_KINDS.map((kind) => [kind, Object.fromEntries(Object.entries(allComponents[kind]).filter(([name]) => used.has(`${kind}/${name}`)))]),
   );
   const usedTags = new Set(Object.values(paths).flatMap((item) => Object.values(item).flatMap((operation) => (operation.tags as string[] | undefined) ?? [])));
+  if (options.codeSamples) addCodeSamples(paths, allComponents, { serverUrl: options.serverUrl ?? String(ANY_DEPLOYMENT.url), audience });
 
   return {
     openapi: '3.1.0',

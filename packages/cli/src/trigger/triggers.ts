@@ -115,6 +115,19 @@ const paid = (card: string) => async (api: TriggerApi): Promise<Triggered> => {
   return { created: [['payment', payment.id]], subject: payment.id };
 };
 
+/** A declined card, then the consumer leaves the hosted page ("Return to the shop"): the payment fails with the card's reason. */
+const declinedThenAbandoned = async (api: TriggerApi): Promise<Triggered> => {
+  const payment = await api.payment('vaultline-trigger');
+  await api.pay(payment, TRIGGER_CARDS.declined);
+  // A declined card leaves the session open for another one: wait until the attempt is recorded, then leave.
+  await api.until(async () => {
+    const current = await api.vaultline.get('/payments/{payment_id}', { params: { path: { payment_id: payment.id } } });
+    return 'last_failed_attempt' in current && current.last_failed_attempt ? current : null;
+  }, `the declined card on payment ${payment.id}`);
+  await api.vaultline.post('/sessions/{session_id}/abandon', { params: { path: { session_id: payment.action_requirement!.session_id } } });
+  return { created: [['payment', payment.id]], subject: payment.id };
+};
+
 const refunded = (card: string) => async (api: TriggerApi): Promise<Triggered> => {
   const payment = await api.capturedPayment(card);
   const refund = await api.refund(payment.id);
@@ -165,7 +178,11 @@ export const TRIGGERS: Record<string, Trigger> = {
   },
   'checkout.session.completed': { how: 'creates a payment and pays it with 4242 4242 4242 4242', run: paid(TRIGGER_CARDS.approved) },
   'payment.action_required': { how: 'creates a payment and pays it with the 3-D Secure challenge card 4000 0000 0000 3063', run: paid(TRIGGER_CARDS.challenge) },
-  'payment.failed': { how: 'creates a payment and pays it with the declined card 4000 0000 0000 0002', run: paid(TRIGGER_CARDS.declined) },
+  'payment.attempt_failed': { how: 'creates a payment and pays it with the declined card 4000 0000 0000 0002 (the hosted page offers another card)', run: paid(TRIGGER_CARDS.declined) },
+  'payment.failed': {
+    how: 'creates a payment, pays it with the declined card 4000 0000 0000 0002, then leaves the hosted page (POST /sessions/{id}/abandon)',
+    run: declinedThenAbandoned,
+  },
   'payment.captured': {
     how: 'creates a payment, pays it with 4242 4242 4242 4242 and captures it if its flow does not',
     run: async (api) => {

@@ -31,3 +31,4 @@ export type ForwardDestination = AdminSchema['ForwardDestination'];
 export type KeyRotation = AdminSchema['KeyRotation'];
 export type KeyStatus = AdminSchema['KeyStatus'];
 export type ServiceHealth = AdminSchema['ServiceHealth'];
+export type CheckoutSettings = MerchantSchema['CheckoutSettings'];

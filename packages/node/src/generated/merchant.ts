@@ -163,6 +163,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/webhook-endpoints/{endpoint_id}/test-events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a test event to this endpoint now ("Send a test event" in the dashboard)
+         * @description One event of type webhook_endpoint.test, with data {endpoint_id, url, message}: recorded in the event log and delivered to this endpoint only, whatever its event types, signed and retried like any delivery. No handler of a real event acts on it. A disabled endpoint receives nothing (409).
+         */
+        post: operations["sendWebhookTestEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/events": {
         parameters: {
             query?: never;
@@ -209,6 +229,23 @@ export interface paths {
         };
         /** Read one event */
         get: operations["getEvent"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/events/{event_id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Where an event went: its delivery to each endpoint that received it, with their attempts (one page) */
+        get: operations["listEventDeliveries"];
         put?: never;
         post?: never;
         delete?: never;
@@ -285,8 +322,31 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Submit the consumer's card for a checkout session (no API key: the session id is the capability; single use) */
+        /**
+         * Submit the consumer's card for a checkout session (no API key: the session id is the capability)
+         * @description One card at a time: the session completes with it and its payment decides. A card that is declined (or whose 3-D Secure challenge fails) opens the session again (state open, last_failed_attempt) for another card, until the session expires or its attempts run out (VAULT_CHECKOUT_ATTEMPTS_PER_SESSION per window; 429 too_many_attempts with Retry-After).
+         */
         post: operations["submitCheckoutCard"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sessions/{session_id}/abandon": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Leave a checkout session that waits for a card (the hosted page's "Return to the shop" after a failed card; no API key)
+         * @description The session ends (no card is taken any more) and its payment fails at once with the last card's reason (session_abandoned when none was tried), so the shop the consumer returns to reads a final status. No body.
+         */
+        post: operations["abandonCheckoutSession"];
         delete?: never;
         options?: never;
         head?: never;
@@ -876,7 +936,7 @@ export interface paths {
         };
         /**
          * The hosted page's look: display name, brand colour and logo
-         * @description One set per merchant, the same for test and live keys. Nothing set: the page shows no shop name, the default colour and no logo.
+         * @description One set per merchant, the same for test and live keys. Nothing set: the page shows the merchant's name (as the operator named the merchant), the default colour and no logo.
          */
         get: operations["getCheckoutSettings"];
         put?: never;
@@ -974,10 +1034,30 @@ export interface paths {
         get: operations["listApiKeys"];
         put?: never;
         /**
-         * Issue a dashboard key (scope dashboard) of this key's mode; the key is shown only in this response
-         * @description Only with a secret key (a dashboard key gets 403 insufficient_scope). A dashboard key reads everything a secret key reads, and of the changes makes only capture, cancel, refund, a webhook delivery's replay and the flow matrix's explain. It opens a dashboard session (POST /dashboard/session) for support staff. Idempotency-Key is not applied on this route: a repeat issues another key.
+         * Create a secret key or a dashboard key of this key's mode; the key is shown only in this response
+         * @description Only with a secret key (a dashboard key gets 403 insufficient_scope). `scope` merchant: a secret key, the whole merchant API. `scope` dashboard (the default): a key that reads everything a secret key reads, and of the changes makes only capture, cancel, refund, a webhook delivery's replay and the flow matrix's explain; it opens a dashboard session (POST /dashboard/session) for support staff. Idempotency-Key is not applied on this route: a repeat issues another key.
          */
-        post: operations["createDashboardKey"];
+        post: operations["createApiKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api-keys/{key_id}/roll": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Roll a key: a new key of the same mode, scopes and label, shown only in this response; the old one keeps working until expires_in_seconds from now
+         * @description Only with a secret key, for secret and dashboard keys of this mode. `expires_in_seconds`: 0 (the default) stops the old key at once; at most 604800 (7 days), so the new key can be deployed while the old one still works. An old key that was to expire sooner keeps its earlier expiry. The new key names the old one in `rolled_from`; `previous` is the old key with its new `expires_at`. Rolling the key that signs the request is allowed (it keeps working until its expiry). 409 api_key_not_rollable for a revoked or expired key.
+         */
+        post: operations["rollApiKey"];
         delete?: never;
         options?: never;
         head?: never;
@@ -995,10 +1075,10 @@ export interface paths {
         put?: never;
         post?: never;
         /**
-         * Revoke a dashboard key of this mode; it stops working at once, and so do the sessions it opened
-         * @description Only with a secret key, and only dashboard keys (403 insufficient_scope for a secret key: an operator revokes those). 409 api_key_revoked when already revoked.
+         * Delete (revoke) a secret or dashboard key of this mode; it stops working at once, and so do the sessions it opened
+         * @description Only with a secret key. 409 api_key_in_use for the key that signs this request (delete it with another key), 409 api_key_revoked when already revoked; import keys are the importer's (403 insufficient_scope).
          */
-        delete: operations["revokeDashboardKey"];
+        delete: operations["deleteApiKey"];
         options?: never;
         head?: never;
         patch?: never;
@@ -1085,6 +1165,11 @@ export interface components {
             revoked_at: string | null;
             /** Format: date-time */
             expires_at: string | null;
+            /**
+             * Format: uuid
+             * @description A key made by rolling another: that key's id; null otherwise.
+             */
+            rolled_from?: string | null;
         };
         ApiKeyWithSecret: {
             id: components["schemas"]["ObjectId"];
@@ -1100,7 +1185,35 @@ export interface components {
             revoked_at: string | null;
             /** Format: date-time */
             expires_at: string | null;
+            /**
+             * Format: uuid
+             * @description A key made by rolling another: that key's id; null otherwise.
+             */
+            rolled_from?: string | null;
             api_key: string;
+        };
+        /** @description The key a roll made (in clear this one time) and, in previous, the rolled key with its new expiry. */
+        RolledApiKey: {
+            id: components["schemas"]["ObjectId"];
+            merchant_id: components["schemas"]["ObjectId"];
+            /** @description The first 12 characters, for recognising a key. The key itself is shown once. */
+            prefix: string;
+            /** @enum {string} */
+            mode: "test" | "live";
+            scopes: string[];
+            label: string | null;
+            created_at: components["schemas"]["Timestamp"];
+            /** Format: date-time */
+            revoked_at: string | null;
+            /** Format: date-time */
+            expires_at: string | null;
+            /**
+             * Format: uuid
+             * @description A key made by rolling another: that key's id; null otherwise.
+             */
+            rolled_from?: string | null;
+            api_key: string;
+            previous: components["schemas"]["ApiKey"];
         };
         CreateTokenImportRequest: {
             /**
@@ -1155,12 +1268,12 @@ export interface components {
             /** @description https URL on a public address. */
             url: string;
             /** @description Absent or empty: every event type. */
-            events?: ("token.created" | "token.deleted" | "checkout.session.opened" | "checkout.session.completed" | "forward.completed" | "import.started" | "import.completed" | "import.failed" | "payment.processing" | "payment.authorized" | "payment.capturing" | "payment.captured" | "payment.failed" | "payment.action_required" | "dispute.created" | "dispute.updated" | "dispute.closed" | "early_fraud_warning.created" | "early_fraud_warning.updated" | "payment.canceled" | "refund.created" | "refund.succeeded" | "refund.failed")[];
+            events?: ("token.created" | "token.deleted" | "checkout.session.opened" | "checkout.session.completed" | "forward.completed" | "import.started" | "import.completed" | "import.failed" | "payment.processing" | "payment.authorized" | "payment.capturing" | "payment.captured" | "payment.failed" | "payment.action_required" | "payment.attempt_failed" | "dispute.created" | "dispute.updated" | "dispute.closed" | "early_fraud_warning.created" | "early_fraud_warning.updated" | "payment.canceled" | "refund.created" | "refund.succeeded" | "refund.failed")[];
             description?: string | null;
         };
         UpdateWebhookEndpointRequest: {
             url?: string;
-            events?: ("token.created" | "token.deleted" | "checkout.session.opened" | "checkout.session.completed" | "forward.completed" | "import.started" | "import.completed" | "import.failed" | "payment.processing" | "payment.authorized" | "payment.capturing" | "payment.captured" | "payment.failed" | "payment.action_required" | "dispute.created" | "dispute.updated" | "dispute.closed" | "early_fraud_warning.created" | "early_fraud_warning.updated" | "payment.canceled" | "refund.created" | "refund.succeeded" | "refund.failed")[];
+            events?: ("token.created" | "token.deleted" | "checkout.session.opened" | "checkout.session.completed" | "forward.completed" | "import.started" | "import.completed" | "import.failed" | "payment.processing" | "payment.authorized" | "payment.capturing" | "payment.captured" | "payment.failed" | "payment.action_required" | "payment.attempt_failed" | "dispute.created" | "dispute.updated" | "dispute.closed" | "early_fraud_warning.created" | "early_fraud_warning.updated" | "payment.canceled" | "refund.created" | "refund.succeeded" | "refund.failed")[];
             description?: string | null;
             enabled?: boolean;
         };
@@ -1177,7 +1290,7 @@ export interface components {
             /** Format: uri */
             url: string;
             /** @description Subscribed event types; empty means all of them. */
-            events: ("token.created" | "token.deleted" | "checkout.session.opened" | "checkout.session.completed" | "forward.completed" | "import.started" | "import.completed" | "import.failed" | "payment.processing" | "payment.authorized" | "payment.capturing" | "payment.captured" | "payment.failed" | "payment.action_required" | "dispute.created" | "dispute.updated" | "dispute.closed" | "early_fraud_warning.created" | "early_fraud_warning.updated" | "payment.canceled" | "refund.created" | "refund.succeeded" | "refund.failed")[];
+            events: ("token.created" | "token.deleted" | "checkout.session.opened" | "checkout.session.completed" | "forward.completed" | "import.started" | "import.completed" | "import.failed" | "payment.processing" | "payment.authorized" | "payment.capturing" | "payment.captured" | "payment.failed" | "payment.action_required" | "payment.attempt_failed" | "dispute.created" | "dispute.updated" | "dispute.closed" | "early_fraud_warning.created" | "early_fraud_warning.updated" | "payment.canceled" | "refund.created" | "refund.succeeded" | "refund.failed")[];
             description: string | null;
             enabled: boolean;
             /**
@@ -1197,7 +1310,7 @@ export interface components {
             /** Format: uri */
             url: string;
             /** @description Subscribed event types; empty means all of them. */
-            events: ("token.created" | "token.deleted" | "checkout.session.opened" | "checkout.session.completed" | "forward.completed" | "import.started" | "import.completed" | "import.failed" | "payment.processing" | "payment.authorized" | "payment.capturing" | "payment.captured" | "payment.failed" | "payment.action_required" | "dispute.created" | "dispute.updated" | "dispute.closed" | "early_fraud_warning.created" | "early_fraud_warning.updated" | "payment.canceled" | "refund.created" | "refund.succeeded" | "refund.failed")[];
+            events: ("token.created" | "token.deleted" | "checkout.session.opened" | "checkout.session.completed" | "forward.completed" | "import.started" | "import.completed" | "import.failed" | "payment.processing" | "payment.authorized" | "payment.capturing" | "payment.captured" | "payment.failed" | "payment.action_required" | "payment.attempt_failed" | "dispute.created" | "dispute.updated" | "dispute.closed" | "early_fraud_warning.created" | "early_fraud_warning.updated" | "payment.canceled" | "refund.created" | "refund.succeeded" | "refund.failed")[];
             description: string | null;
             enabled: boolean;
             /**
@@ -1219,7 +1332,7 @@ export interface components {
             /** Format: uri */
             url: string;
             /** @description Subscribed event types; empty means all of them. */
-            events: ("token.created" | "token.deleted" | "checkout.session.opened" | "checkout.session.completed" | "forward.completed" | "import.started" | "import.completed" | "import.failed" | "payment.processing" | "payment.authorized" | "payment.capturing" | "payment.captured" | "payment.failed" | "payment.action_required" | "dispute.created" | "dispute.updated" | "dispute.closed" | "early_fraud_warning.created" | "early_fraud_warning.updated" | "payment.canceled" | "refund.created" | "refund.succeeded" | "refund.failed")[];
+            events: ("token.created" | "token.deleted" | "checkout.session.opened" | "checkout.session.completed" | "forward.completed" | "import.started" | "import.completed" | "import.failed" | "payment.processing" | "payment.authorized" | "payment.capturing" | "payment.captured" | "payment.failed" | "payment.action_required" | "payment.attempt_failed" | "dispute.created" | "dispute.updated" | "dispute.closed" | "early_fraud_warning.created" | "early_fraud_warning.updated" | "payment.canceled" | "refund.created" | "refund.succeeded" | "refund.failed")[];
             description: string | null;
             enabled: boolean;
             /**
@@ -1260,7 +1373,7 @@ export interface components {
             endpoint_id: components["schemas"]["ObjectId"];
             event_id: string;
             /** @enum {string} */
-            event_type: "token.created" | "token.deleted" | "checkout.session.opened" | "checkout.session.completed" | "forward.completed" | "import.started" | "import.completed" | "import.failed" | "payment.processing" | "payment.authorized" | "payment.capturing" | "payment.captured" | "payment.failed" | "payment.action_required" | "dispute.created" | "dispute.updated" | "dispute.closed" | "early_fraud_warning.created" | "early_fraud_warning.updated" | "payment.canceled" | "refund.created" | "refund.succeeded" | "refund.failed";
+            event_type: "token.created" | "token.deleted" | "checkout.session.opened" | "checkout.session.completed" | "forward.completed" | "import.started" | "import.completed" | "import.failed" | "payment.processing" | "payment.authorized" | "payment.capturing" | "payment.captured" | "payment.failed" | "payment.action_required" | "payment.attempt_failed" | "dispute.created" | "dispute.updated" | "dispute.closed" | "early_fraud_warning.created" | "early_fraud_warning.updated" | "payment.canceled" | "refund.created" | "refund.succeeded" | "refund.failed" | "webhook_endpoint.test";
             /** @enum {string} */
             status: "pending" | "succeeded" | "failed";
             attempt_count: number;
@@ -1287,7 +1400,7 @@ export interface components {
             /** @constant */
             object: "event";
             /** @enum {string} */
-            type: "token.created" | "token.deleted" | "checkout.session.opened" | "checkout.session.completed" | "forward.completed" | "import.started" | "import.completed" | "import.failed" | "payment.processing" | "payment.authorized" | "payment.capturing" | "payment.captured" | "payment.failed" | "payment.action_required" | "dispute.created" | "dispute.updated" | "dispute.closed" | "early_fraud_warning.created" | "early_fraud_warning.updated" | "payment.canceled" | "refund.created" | "refund.succeeded" | "refund.failed";
+            type: "token.created" | "token.deleted" | "checkout.session.opened" | "checkout.session.completed" | "forward.completed" | "import.started" | "import.completed" | "import.failed" | "payment.processing" | "payment.authorized" | "payment.capturing" | "payment.captured" | "payment.failed" | "payment.action_required" | "payment.attempt_failed" | "dispute.created" | "dispute.updated" | "dispute.closed" | "early_fraud_warning.created" | "early_fraud_warning.updated" | "payment.canceled" | "refund.created" | "refund.succeeded" | "refund.failed" | "webhook_endpoint.test";
             /** @description true when the event is about a resource of live mode (a live key's), false in test mode. */
             livemode: boolean;
             created_at: components["schemas"]["Timestamp"];
@@ -1353,8 +1466,21 @@ export interface components {
         CheckoutSessionStatus: {
             /** Format: uuid */
             session_id: string;
-            /** @enum {string} */
-            state: "open" | "completed" | "expired" | "canceled";
+            /**
+             * @description open: waits for a card (the first, or another after a failed one); completed: a card is being decided or the payment ended; abandoned: the consumer left.
+             * @enum {string}
+             */
+            state: "open" | "completed" | "expired" | "canceled" | "abandoned";
+            /** @description false for a test-mode payment: the page shows a TEST MODE badge. */
+            livemode?: boolean;
+            /** @description How many cards were entered in this session. */
+            attempts?: number;
+            /** @description The latest card that failed while the payment could take another (the page names it above the form); null when none did. */
+            last_failed_attempt?: {
+                number: number;
+                failure_reason: string;
+                masked_account_number: string | null;
+            } | null;
             /** @description Minor units of the currency: amount / 10^currency_exponent in major units (HUF 150000 is HUF 1,500.00). */
             amount: number;
             currency: string;
@@ -1382,7 +1508,7 @@ export interface components {
                 /** @enum {string} */
                 state: "required" | "returned";
             } | null;
-            /** @description The merchant's look (GET /settings/checkout): what the page shows at its top and on its button. */
+            /** @description The merchant's look (GET /settings/checkout): what the page shows at its top and on its button. display_name is the merchant's name when the shop set none. */
             merchant?: {
                 display_name: string | null;
                 /** @description #rrggbb */
@@ -1474,7 +1600,7 @@ export interface components {
             /** @constant */
             pan_type: "FPAN";
         };
-        /** @description requested always; authorized once authorized; captured once captured; refunded from the first refund on; disputed and net once captured. */
+        /** @description requested always; authorized once authorized; captured once captured; refunded and refund_pending from the first refund on; disputed and net once captured. A captured payment is refunded when refunded equals captured, partially refunded when 0 < refunded < captured (the dashboard's Refunded and Partially refunded badges); status stays captured. What may still be refunded: captured − refunded − refund_pending. */
         PaymentAmount: {
             /** @description The amount to charge. In minor units of the currency by its ISO 4217 exponent (cents for EUR, yen for JPY, fils for KWD: 1234 is KWD 1.234), at most 999999999999 (twelve digits; above it 422 amount_too_large). Each processor is sent the amount in its own unit (ISK with two decimals at Stripe and Adyen, CLP with two at Adyen and Checkout.com, CVE and IDR with none at Adyen, MGA with none at Stripe); an amount it cannot take is refused before anything is sent, 422 amount_not_supported. */
             requested: number;
@@ -1486,6 +1612,8 @@ export interface components {
             disputed?: number;
             /** @description Once captured: what the merchant keeps, captured − refunded − disputed (negative when a refunded payment is also charged back). */
             net?: number;
+            /** @description With refunded: the sum of the refunds sent to the processor and not settled yet (0 when none). */
+            refund_pending?: number;
         };
         /** @description Every field a payment of the newer interface can carry; Payment says which appear when. */
         PaymentFields: {
@@ -1499,16 +1627,7 @@ export interface components {
              * @enum {string}
              */
             cancellation_reason?: "requested_by_merchant" | "authorization_expired";
-            /** @description Consumer-present initial payments: start the hosted page or the SDK with the session id. */
-            action_requirement?: {
-                /** @constant */
-                type: "use_sdk";
-                /**
-                 * Format: uuid
-                 * @description A random UUIDv4 (not time-ordered): the consumer's capability on the hosted page.
-                 */
-                session_id: string;
-            };
+            action_requirement?: components["schemas"]["ActionRequirement"];
             /** @enum {string} */
             authentication_preference?: "NO_3RI" | "TRY_3RI" | "REQUIRE_3RI";
             /** Format: date-time */
@@ -1534,8 +1653,11 @@ export interface components {
             status: "processing" | "authorized" | "capturing" | "captured" | "failed" | "canceling" | "canceled";
             /** @enum {string} */
             use_case: "ONE_OFF" | "RECURRING" | "UNSCHEDULED" | "SUBSEQUENT_RECURRING" | "SUBSEQUENT_UNSCHEDULED";
-            /** @description Once failed: card_declined, insufficient_funds, authentication_failed, authentication_abandoned, authentication_required, capture_failed, processor_error, risk_declined, session_expired, simulator_not_allowed_in_live_mode (a live payment whose card's scheme chose a simulator flow), amount_not_supported (the flow chosen once the card was known has no processor that can take the amount: nothing was sent). */
+            /** @description Once failed: card_declined, insufficient_funds, authentication_failed, authentication_abandoned, authentication_required, capture_failed, processor_error, risk_declined, session_expired, session_abandoned (the consumer left the hosted page before entering a card), simulator_not_allowed_in_live_mode (a live payment whose card's scheme chose a simulator flow), amount_not_supported (the flow chosen once the card was known has no processor that can take the amount: nothing was sent). After failed card attempts on the hosted page, the last attempt's reason (last_failed_attempt.failure_reason) once the session ends. */
             failure_reason?: string | null;
+            /** @description Consumer-present payments, once a card was entered: how many cards the consumer tried on the hosted page (each attempt's transactions carry its number). */
+            attempts?: number;
+            last_failed_attempt?: components["schemas"]["FailedCardAttempt"];
             return_url?: string | null;
             /** @description Merchant key/value pairs; the flow matrix can route on them (condition metadata). */
             metadata?: {
@@ -1547,6 +1669,33 @@ export interface components {
                 /** @constant */
                 type: "consumer_authentication";
             };
+        };
+        /** @description Consumer-present initial payments: send the consumer to checkout_url, or mount the SDK with the session id. */
+        ActionRequirement: {
+            /** @constant */
+            type: "use_sdk";
+            /**
+             * Format: uuid
+             * @description A random UUIDv4 (not time-ordered): the consumer's capability on the hosted page.
+             */
+            session_id: string;
+            /**
+             * Format: uri
+             * @description The hosted page of the session ({PUBLIC_BASE_URL}/checkout/{session_id}): send the consumer there. Absent on payments made before it was recorded.
+             */
+            checkout_url?: string;
+        };
+        /** @description The latest card that failed on the hosted page while the payment could take another: declined, or its 3-D Secure challenge failed. While the session is open the payment stays processing (payment.attempt_failed was sent) and the consumer may enter another card; if the session ends first the payment fails with this failure_reason. */
+        FailedCardAttempt: {
+            /** @description Which card of the session (1 the first). */
+            number: number;
+            /** @description Why it failed: card_declined, insufficient_funds, authentication_failed… (the processors' decline reasons). */
+            failure_reason: string;
+            /** @description The card, at most its first 6 and last 4 digits. */
+            masked_account_number: string | null;
+            /** Format: date-time */
+            failed_at: string;
+            authentication?: components["schemas"]["PaymentAuthentication"];
         };
         /** @description The authentication that ran for the payment, once known: 3-D Secure of a consumer-present payment (not_required: the issuer asked none), or the 3RI step of a merchant-initiated one. The authentication value (CAVV) and the DS transaction id go to the authorization only. */
         PaymentAuthentication: {
@@ -1599,6 +1748,8 @@ export interface components {
             amount?: number | null;
             /** @description The use case the processor was sent, in the words of the payment's interface (ONE_OFF…, or recurring_payment… for the earlier interface). */
             use_case?: string;
+            /** @description Consumer-present payments: the card attempt on the hosted page this transaction belongs to (1 the first card). */
+            attempt?: number;
             /** Format: date-time */
             created_at: string;
         };
@@ -1830,16 +1981,7 @@ export interface components {
             livemode: boolean;
             /** @description Minor units. */
             amount: number;
-            /** @description Consumer-present payments (rules 1 to 5): the session the hosted page or checkout.js starts with. */
-            action_requirement?: {
-                /** @constant */
-                type: "use_sdk";
-                /**
-                 * Format: uuid
-                 * @description A random UUIDv4 (not time-ordered): the consumer's capability on the hosted page.
-                 */
-                session_id: string;
-            };
+            action_requirement?: components["schemas"]["ActionRequirement"];
             /** Format: date-time */
             created_at: string;
             currency_code: string;
@@ -1882,6 +2024,9 @@ export interface components {
                 /** @constant */
                 type: "consumer_authentication";
             };
+            /** @description Consumer-present payments, once a card was entered: how many cards the consumer tried on the hosted page. */
+            attempts?: number;
+            last_failed_attempt?: components["schemas"]["FailedCardAttempt"];
         };
         AnyPayment: components["schemas"]["Payment"] | components["schemas"]["EarlierPayment"];
         EarlierPaymentMethod: {
@@ -3480,6 +3625,92 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    sendWebhookTestEvent: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a POST safe to retry: 1 to 255 visible ASCII characters, scoped to the merchant and the route, kept 24 hours (IDEMPOTENCY_KEY_TTL). A repeat with the same request (method, path and query, content type, X-Service-Token, X-Destination-URL and body) gets the first response again — status and body, errors included — with `Idempotent-Replayed: true`, and nothing runs twice; the same key with another request answers 422 idempotency_key_reused; a repeat while the first still runs answers 409 idempotency_key_in_use. A 503 answer releases the key (nothing was done: retry with it). A first response that is not JSON or is larger than 1 MB is not kept: a repeat answers 409 idempotent_response_not_kept and does not run. Ignored on GET and DELETE. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                endpoint_id: components["schemas"]["ObjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The test event's delivery, pending (its first attempt is made at once). */
+            202: {
+                headers: {
+                    /** @description `true` when this is the kept first response to the same Idempotency-Key, replayed; absent otherwise. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "019ab2c4-9a0b-7c1d-8e2f-3a4b5c6d7e21",
+                     *       "object": "webhook_delivery",
+                     *       "livemode": false,
+                     *       "endpoint_id": "019ab2c4-7e8f-7a01-9b2c-3d4e5f6a7b01",
+                     *       "event_id": "019ab2c4-9a0b-7c1d-8e2f-3a4b5c6d7e22",
+                     *       "event_type": "webhook_endpoint.test",
+                     *       "status": "pending",
+                     *       "attempt_count": 0,
+                     *       "next_attempt_at": "2026-11-24T08:00:00.000Z",
+                     *       "last_attempt_at": null,
+                     *       "failure_reason": null,
+                     *       "created_at": "2026-11-23T10:15:01.000Z",
+                     *       "attempts": []
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WebhookDelivery"];
+                };
+            };
+            /** @description Malformed request (e.g. malformed_json). Or invalid_idempotency_key (field Idempotency-Key): empty, longer than 255 characters or not visible ASCII. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description webhook_endpoint_not_found: unknown id, another merchant's endpoint or one of the other mode. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description webhook_endpoint_disabled. Or idempotency_key_in_use: a request with this Idempotency-Key is still running; retry later with the same key. idempotent_response_not_kept: it already ran and its response (not JSON, or over 1 MB) cannot be replayed. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description A field is invalid; `field` names it. On a read: unknown_filter, a query parameter the operation does not list (`field` names it). Or idempotency_key_reused (field Idempotency-Key): the key was used with a different request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     listEvents: {
         parameters: {
             query?: {
@@ -3487,7 +3718,7 @@ export interface operations {
                 /** @description Cursor: the next_cursor of the previous page. */
                 starting_after?: components["parameters"]["StartingAfter"];
                 order?: components["parameters"]["Order"];
-                type?: "token.created" | "token.deleted" | "checkout.session.opened" | "checkout.session.completed" | "forward.completed" | "import.started" | "import.completed" | "import.failed" | "payment.processing" | "payment.authorized" | "payment.capturing" | "payment.captured" | "payment.failed" | "payment.action_required" | "dispute.created" | "dispute.updated" | "dispute.closed" | "early_fraud_warning.created" | "early_fraud_warning.updated" | "payment.canceled" | "refund.created" | "refund.succeeded" | "refund.failed";
+                type?: "token.created" | "token.deleted" | "checkout.session.opened" | "checkout.session.completed" | "forward.completed" | "import.started" | "import.completed" | "import.failed" | "payment.processing" | "payment.authorized" | "payment.capturing" | "payment.captured" | "payment.failed" | "payment.action_required" | "payment.attempt_failed" | "dispute.created" | "dispute.updated" | "dispute.closed" | "early_fraud_warning.created" | "early_fraud_warning.updated" | "payment.canceled" | "refund.created" | "refund.succeeded" | "refund.failed" | "webhook_endpoint.test";
             };
             header?: never;
             path?: never;
@@ -3677,6 +3908,91 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["Event"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description event_not_found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listEventDeliveries: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                event_id: components["schemas"]["ObjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The deliveries, oldest first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "object": "list",
+                     *       "data": [
+                     *         {
+                     *           "id": "019ab2c4-9a0b-7c1d-8e2f-3a4b5c6d7e11",
+                     *           "object": "webhook_delivery",
+                     *           "livemode": false,
+                     *           "endpoint_id": "019ab2c4-7e8f-7a01-9b2c-3d4e5f6a7b01",
+                     *           "event_id": "019ab2c4-9a0b-7c1d-8e2f-3a4b5c6d7e01",
+                     *           "event_type": "payment.captured",
+                     *           "status": "succeeded",
+                     *           "attempt_count": 2,
+                     *           "next_attempt_at": null,
+                     *           "last_attempt_at": "2026-11-23T10:15:06.200Z",
+                     *           "failure_reason": null,
+                     *           "created_at": "2026-11-23T10:15:01.000Z",
+                     *           "attempts": [
+                     *             {
+                     *               "attempted_at": "2026-11-23T10:15:01.050Z",
+                     *               "status_code": 503,
+                     *               "duration_ms": 120,
+                     *               "error": "http_503",
+                     *               "trigger": "scheduled"
+                     *             },
+                     *             {
+                     *               "attempted_at": "2026-11-23T10:15:06.200Z",
+                     *               "status_code": 204,
+                     *               "duration_ms": 85,
+                     *               "error": null,
+                     *               "trigger": "scheduled"
+                     *             }
+                     *           ]
+                     *         }
+                     *       ],
+                     *       "has_more": false,
+                     *       "next_cursor": null
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        object: "list";
+                        data: components["schemas"]["WebhookDelivery"][];
+                        has_more: boolean;
+                        /** @description Pass as starting_after to get the next page. */
+                        next_cursor: string | null;
+                    };
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -4186,7 +4502,10 @@ export interface operations {
                      *         "https://shop.example"
                      *       ],
                      *       "expires_at": "2026-11-23T10:45:00.000Z",
-                     *       "authentication": null
+                     *       "authentication": null,
+                     *       "livemode": false,
+                     *       "attempts": 1,
+                     *       "last_failed_attempt": null
                      *     }
                      */
                     "application/json": components["schemas"]["CheckoutSessionStatus"];
@@ -4201,7 +4520,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description checkout_session_already_used; stored_card_session (the session pays with the stored card it offers: confirm it at /sessions/{session_id}/stored-card); checkout_session_canceled (the merchant canceled the payment before a card was entered). */
+            /** @description checkout_session_already_used (a card is being decided, or the payment succeeded); stored_card_session (the session pays with the stored card it offers: confirm it at /sessions/{session_id}/stored-card); checkout_session_canceled (the merchant canceled the payment before a card was entered); checkout_session_abandoned (the consumer left the session). */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -4221,8 +4540,75 @@ export interface operations {
             };
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationFailed"];
-            /** @description too_many_attempts (per session and per address). */
+            /** @description too_many_attempts (per session and per address): Retry-After and retry_after say how many seconds to wait. */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    abandonCheckoutSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                session_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The session, now abandoned. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "session_id": "019ab2c4-4d1e-7a10-9c3b-5f2e8d7a6b02",
+                     *       "state": "abandoned",
+                     *       "amount": 1999,
+                     *       "currency": "EUR",
+                     *       "currency_exponent": 2,
+                     *       "payment_id": "019ab2c4-4d1e-7a10-9c3b-5f2e8d7a6b01",
+                     *       "payment_status": "processing",
+                     *       "failure_reason": null,
+                     *       "masked_account_number": null,
+                     *       "scheme": null,
+                     *       "return_url": "https://shop.example/orders/1001",
+                     *       "allowed_origins": [
+                     *         "https://shop.example"
+                     *       ],
+                     *       "expires_at": "2026-11-23T10:45:00.000Z",
+                     *       "authentication": null,
+                     *       "livemode": false,
+                     *       "attempts": 1,
+                     *       "last_failed_attempt": {
+                     *         "number": 1,
+                     *         "failure_reason": "card_declined",
+                     *         "masked_account_number": "400000******0002"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CheckoutSessionStatus"];
+                };
+            };
+            /** @description checkout_session_not_found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description checkout_session_not_abandonable: a card is being decided, or the session ended (expired, canceled, paid). */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4298,7 +4684,10 @@ export interface operations {
                      *         "https://shop.example"
                      *       ],
                      *       "expires_at": "2026-11-23T10:45:00.000Z",
-                     *       "authentication": null
+                     *       "authentication": null,
+                     *       "livemode": false,
+                     *       "attempts": 1,
+                     *       "last_failed_attempt": null
                      *     }
                      */
                     "application/json": components["schemas"]["CheckoutSessionStatus"];
@@ -4397,7 +4786,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The session status. */
+            /** @description The session status (here: open again after a declined card). */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -4420,7 +4809,14 @@ export interface operations {
                      *         "https://shop.example"
                      *       ],
                      *       "expires_at": "2026-11-23T10:45:00.000Z",
-                     *       "authentication": null
+                     *       "authentication": null,
+                     *       "livemode": false,
+                     *       "attempts": 1,
+                     *       "last_failed_attempt": {
+                     *         "number": 1,
+                     *         "failure_reason": "card_declined",
+                     *         "masked_account_number": "400000******0002"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["CheckoutSessionStatus"];
@@ -4482,7 +4878,8 @@ export interface operations {
                      *       },
                      *       "action_requirement": {
                      *         "type": "use_sdk",
-                     *         "session_id": "6f1c2b8e-4d1e-4a10-9c3b-5f2e8d7a6b02"
+                     *         "session_id": "6f1c2b8e-4d1e-4a10-9c3b-5f2e8d7a6b02",
+                     *         "checkout_url": "https://vaultline.example.com/checkout/6f1c2b8e-4d1e-4a10-9c3b-5f2e8d7a6b02"
                      *       },
                      *       "created_at": "2026-11-23T10:15:00.000Z",
                      *       "currency_code": "EUR",
@@ -5100,12 +5497,15 @@ export interface operations {
                      *         "requested": 1999,
                      *         "authorized": 1999,
                      *         "captured": 1999,
+                     *         "refunded": 500,
+                     *         "refund_pending": 0,
                      *         "disputed": 0,
-                     *         "net": 1999
+                     *         "net": 1499
                      *       },
                      *       "action_requirement": {
                      *         "type": "use_sdk",
-                     *         "session_id": "6f1c2b8e-4d1e-4a10-9c3b-5f2e8d7a6b02"
+                     *         "session_id": "6f1c2b8e-4d1e-4a10-9c3b-5f2e8d7a6b02",
+                     *         "checkout_url": "https://vaultline.example.com/checkout/6f1c2b8e-4d1e-4a10-9c3b-5f2e8d7a6b02"
                      *       },
                      *       "created_at": "2026-11-23T10:15:00.000Z",
                      *       "currency_code": "EUR",
@@ -5131,6 +5531,13 @@ export interface operations {
                      *         "status": "authenticated",
                      *         "eci": "05",
                      *         "liability_shift": true
+                     *       },
+                     *       "attempts": 2,
+                     *       "last_failed_attempt": {
+                     *         "number": 1,
+                     *         "failure_reason": "card_declined",
+                     *         "masked_account_number": "400000******0002",
+                     *         "failed_at": "2026-11-23T10:15:40.000Z"
                      *       }
                      *     }
                      */
@@ -5205,7 +5612,8 @@ export interface operations {
                      *           },
                      *           "action_requirement": {
                      *             "type": "use_sdk",
-                     *             "session_id": "6f1c2b8e-4d1e-4a10-9c3b-5f2e8d7a6b02"
+                     *             "session_id": "6f1c2b8e-4d1e-4a10-9c3b-5f2e8d7a6b02",
+                     *             "checkout_url": "https://vaultline.example.com/checkout/6f1c2b8e-4d1e-4a10-9c3b-5f2e8d7a6b02"
                      *           },
                      *           "created_at": "2026-11-23T10:15:00.000Z",
                      *           "currency_code": "EUR",
@@ -5234,12 +5642,15 @@ export interface operations {
                      *             "requested": 1999,
                      *             "authorized": 1999,
                      *             "captured": 1999,
+                     *             "refunded": 500,
+                     *             "refund_pending": 0,
                      *             "disputed": 0,
-                     *             "net": 1999
+                     *             "net": 1499
                      *           },
                      *           "action_requirement": {
                      *             "type": "use_sdk",
-                     *             "session_id": "6f1c2b8e-4d1e-4a10-9c3b-5f2e8d7a6b02"
+                     *             "session_id": "6f1c2b8e-4d1e-4a10-9c3b-5f2e8d7a6b02",
+                     *             "checkout_url": "https://vaultline.example.com/checkout/6f1c2b8e-4d1e-4a10-9c3b-5f2e8d7a6b02"
                      *           },
                      *           "created_at": "2026-11-23T10:15:00.000Z",
                      *           "currency_code": "EUR",
@@ -5265,6 +5676,13 @@ export interface operations {
                      *             "status": "authenticated",
                      *             "eci": "05",
                      *             "liability_shift": true
+                     *           },
+                     *           "attempts": 2,
+                     *           "last_failed_attempt": {
+                     *             "number": 1,
+                     *             "failure_reason": "card_declined",
+                     *             "masked_account_number": "400000******0002",
+                     *             "failed_at": "2026-11-23T10:15:40.000Z"
                      *           }
                      *         }
                      *       ],
@@ -5435,9 +5853,31 @@ export interface operations {
                      *           "livemode": false,
                      *           "processor": "simulator",
                      *           "kind": "authorization",
+                     *           "status": "failed",
+                     *           "failure_reason": "card_declined",
+                     *           "amount": 1999,
+                     *           "attempt": 1,
+                     *           "created_at": "2026-11-23T10:15:40.000Z"
+                     *         },
+                     *         {
+                     *           "livemode": false,
+                     *           "processor": "simulator",
+                     *           "kind": "authentication_3ds",
                      *           "status": "succeeded",
                      *           "failure_reason": null,
-                     *           "created_at": "2026-11-23T10:15:00.000Z"
+                     *           "amount": null,
+                     *           "attempt": 2,
+                     *           "created_at": "2026-11-23T10:16:05.000Z"
+                     *         },
+                     *         {
+                     *           "livemode": false,
+                     *           "processor": "simulator",
+                     *           "kind": "authorization",
+                     *           "status": "succeeded",
+                     *           "failure_reason": null,
+                     *           "amount": 1999,
+                     *           "attempt": 2,
+                     *           "created_at": "2026-11-23T10:16:05.000Z"
                      *         },
                      *         {
                      *           "livemode": false,
@@ -5445,7 +5885,9 @@ export interface operations {
                      *           "kind": "capture",
                      *           "status": "succeeded",
                      *           "failure_reason": null,
-                     *           "created_at": "2026-11-23T10:15:01.000Z"
+                     *           "amount": 1999,
+                     *           "attempt": 2,
+                     *           "created_at": "2026-11-23T10:16:06.000Z"
                      *         }
                      *       ]
                      *     }
@@ -7977,7 +8419,8 @@ export interface operations {
                      *           "label": "support desk",
                      *           "created_at": "2026-11-26T09:00:00.000Z",
                      *           "revoked_at": null,
-                     *           "expires_at": null
+                     *           "expires_at": null,
+                     *           "rolled_from": null
                      *         }
                      *       ],
                      *       "has_more": false,
@@ -8004,7 +8447,7 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
-    createDashboardKey: {
+    createApiKey: {
         parameters: {
             query?: never;
             header?: {
@@ -8018,7 +8461,8 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "label": "support desk"
+                 *       "label": "shop backend (eu-west)",
+                 *       "scope": "merchant"
                  *     }
                  */
                 "application/json": {
@@ -8029,6 +8473,12 @@ export interface operations {
                      * @description When the key stops working; none: until revoked.
                      */
                     expires_at?: string;
+                    /**
+                     * @description merchant: a secret key; dashboard: a read-mostly key.
+                     * @default dashboard
+                     * @enum {string}
+                     */
+                    scope?: "merchant" | "dashboard";
                 };
             };
         };
@@ -8043,17 +8493,18 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "019ab2c4-0a1b-7c2d-8e3f-4a5b6c7d8e41",
+                     *       "id": "019ab2c4-0a1b-7c2d-8e3f-4a5b6c7d8e51",
                      *       "merchant_id": "019ab2c4-0a1b-7c2d-8e3f-4a5b6c7d8e11",
-                     *       "prefix": "sk_test_Vd3k",
+                     *       "prefix": "sk_test_Q9xP",
                      *       "mode": "test",
                      *       "scopes": [
-                     *         "dashboard"
+                     *         "merchant"
                      *       ],
-                     *       "label": "support desk",
+                     *       "label": "shop backend (eu-west)",
                      *       "created_at": "2026-11-26T09:00:00.000Z",
                      *       "revoked_at": null,
                      *       "expires_at": null,
+                     *       "rolled_from": null,
                      *       "api_key": "sk_test_Vd3kQ9xP4rT8vW2yB6dF1hJ5nL3qS0um"
                      *     }
                      */
@@ -8095,7 +8546,114 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
-    revokeDashboardKey: {
+    rollApiKey: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a POST safe to retry: 1 to 255 visible ASCII characters, scoped to the merchant and the route, kept 24 hours (IDEMPOTENCY_KEY_TTL). A repeat with the same request (method, path and query, content type, X-Service-Token, X-Destination-URL and body) gets the first response again — status and body, errors included — with `Idempotent-Replayed: true`, and nothing runs twice; the same key with another request answers 422 idempotency_key_reused; a repeat while the first still runs answers 409 idempotency_key_in_use. A 503 answer releases the key (nothing was done: retry with it). A first response that is not JSON or is larger than 1 MB is not kept: a repeat answers 409 idempotent_response_not_kept and does not run. Ignored on GET and DELETE. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                key_id: components["schemas"]["ObjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "expires_in_seconds": 86400
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * @description How long the old key keeps working.
+                     * @default 0
+                     */
+                    expires_in_seconds?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description The new key, in clear this one time, and the old one as it is now. */
+            201: {
+                headers: {
+                    /** @description `true` when this is the kept first response to the same Idempotency-Key, replayed; absent otherwise. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "019ab2c4-0a1b-7c2d-8e3f-4a5b6c7d8e52",
+                     *       "merchant_id": "019ab2c4-0a1b-7c2d-8e3f-4a5b6c7d8e11",
+                     *       "prefix": "sk_test_Lm8p",
+                     *       "mode": "test",
+                     *       "scopes": [
+                     *         "merchant"
+                     *       ],
+                     *       "label": "shop backend (eu-west)",
+                     *       "created_at": "2026-11-26T10:00:00.000Z",
+                     *       "revoked_at": null,
+                     *       "expires_at": null,
+                     *       "rolled_from": "019ab2c4-0a1b-7c2d-8e3f-4a5b6c7d8e51",
+                     *       "api_key": "sk_test_Lm8pR2cV7xN4kW9qT1yB5dG3hJ6sF0az",
+                     *       "previous": {
+                     *         "id": "019ab2c4-0a1b-7c2d-8e3f-4a5b6c7d8e51",
+                     *         "merchant_id": "019ab2c4-0a1b-7c2d-8e3f-4a5b6c7d8e11",
+                     *         "prefix": "sk_test_Q9xP",
+                     *         "mode": "test",
+                     *         "scopes": [
+                     *           "merchant"
+                     *         ],
+                     *         "label": "shop backend (eu-west)",
+                     *         "created_at": "2026-11-26T09:00:00.000Z",
+                     *         "revoked_at": null,
+                     *         "expires_at": "2026-11-27T10:00:00.000Z",
+                     *         "rolled_from": null
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RolledApiKey"];
+                };
+            };
+            /** @description Malformed request (e.g. malformed_json). Or invalid_idempotency_key (field Idempotency-Key): empty, longer than 255 characters or not visible ASCII. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description api_key_not_rollable: the key is revoked or expired; concurrent_modification: it was rolled or deleted at the same moment. Or idempotency_key_in_use: a request with this Idempotency-Key is still running; retry later with the same key. idempotent_response_not_kept: it already ran and its response (not JSON, or over 1 MB) cannot be replayed. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description A field is invalid; `field` names it. On a read: unknown_filter, a query parameter the operation does not list (`field` names it). Or idempotency_key_reused (field Idempotency-Key): the key was used with a different request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    deleteApiKey: {
         parameters: {
             query?: never;
             header?: never;
@@ -8124,7 +8682,8 @@ export interface operations {
                      *       "label": "support desk",
                      *       "created_at": "2026-11-26T09:00:00.000Z",
                      *       "revoked_at": "2026-11-26T10:00:00.000Z",
-                     *       "expires_at": null
+                     *       "expires_at": null,
+                     *       "rolled_from": null
                      *     }
                      */
                     "application/json": components["schemas"]["ApiKey"];
@@ -8134,6 +8693,15 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            /** @description api_key_in_use: the request is signed with this key; api_key_revoked: it is revoked already. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationFailed"];

@@ -101,6 +101,8 @@ export function createEdgeApp(deps: EdgeDeps): express.Express {
     },
     merchantApiKeyRoutes({
       apiKeys: deps.apiKeys,
+      audit: deps.audit,
+      logger: deps.logger,
       authenticate: async (req, res) => {
         const { key } = await authenticateMerchant(deps, req, res, '/api-keys');
         deps.knownFilters(req);
@@ -124,17 +126,19 @@ function merchantEdge(deps: EdgeDeps) {
     let merchantId = PUBLIC_MERCHANT_ID;
     let scopes: string[] = [SCOPES.public];
     let mode: ApiKeyMode | undefined;
+    let merchantName: string | undefined;
     if (route?.access !== 'public') {
       const { key, scopes: granted } = await authenticateMerchant(deps, req, res, route?.prefix ?? null);
       merchantId = key.merchantId;
       mode = key.mode;
+      merchantName = key.merchantName;
       scopes = granted;
     }
     if (!route || !isSafePath(req.path)) throw notFound();
     if (route.access === 'merchant') deps.knownFilters(req);
     // A form sent to a JSON route would parse as one meaningless key and answer "amount is required": 415 names the type instead.
     assertBodyType(req, route.bodies === 'json-or-form' ? SUPPORTED_BODY_TYPES : JSON_BODY_TYPES);
-    const call = { service: route.service, path: req.originalUrl, merchantId, scopes, mode };
+    const call = { service: route.service, path: req.originalUrl, merchantId, scopes, mode, merchantName };
     const owner = route.access === 'merchant' && mode ? { merchantId, mode } : null;
     const body = await readRawBody(req, deps.bodyLimitBytes);
     const response = await deps.idempotency(req, body, owner, () => deps.upstreams[route.service].send(req, body, call));

@@ -37,6 +37,8 @@ export interface UpstreamCall {
   scopes: string[];
   /** The merchant key's mode; absent for public routes and the admin API. */
   mode?: ApiKeyMode;
+  /** The merchant's name (signed into the internal token: the hosted page shows it by default). */
+  merchantName?: string;
 }
 
 export class UpstreamTimeoutError extends AppError {
@@ -88,7 +90,7 @@ export function upstreamRequestHeaders(req: Request, body: Buffer | null, call: 
   const merchantAuthorization = req.get('authorization');
   // The forwarder passes a merchant's own Authorization on to the destination.
   if (call.service === 'forwarder' && merchantAuthorization) headers['x-forward-authorization'] = merchantAuthorization;
-  headers.authorization = `Bearer ${signer.sign(call.service, { merchantId: call.merchantId, scopes: call.scopes, mode: call.mode })}`;
+  headers.authorization = `Bearer ${signer.sign(call.service, { merchantId: call.merchantId, scopes: call.scopes, mode: call.mode, merchantName: call.merchantName })}`;
   headers['x-request-id'] = requestIdOf(req);
   headers['x-forwarded-for'] = clientAddressOf(req);
   if (body) headers['content-length'] = String(body.length);

@@ -17,6 +17,8 @@ export const notifierCollections: CollectionSpec[] = [
       { fields: ['endpoint_id', 'event_id'], unique: true },
       // GET /reports/webhook-deliveries: the messages of a period.
       { fields: ['created_at'] },
+      // GET /events/{event_id}/deliveries: where one event went.
+      { fields: ['event_id'] },
     ],
   },
   { name: EVENTS, indexes: [{ fields: ['type'] }] },

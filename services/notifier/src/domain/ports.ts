@@ -23,6 +23,8 @@ export interface EndpointRepository {
 export interface MessageRepository {
   get(scope: Scope, id: string): Promise<WebhookMessage | null>;
   listForEndpoint(scope: Scope, endpointId: string, status: MessageStatus | undefined, page: PageRequest): Promise<Page<WebhookMessage>>;
+  /** The messages of one event (one per endpoint it went to), oldest first. */
+  listForEvent(scope: Scope, eventId: string): Promise<WebhookMessage[]>;
   /** Messages created in [startsAt, endsBefore), every endpoint's, a page at a time (reports). */
   listInPeriod(scope: Scope, period: { startsAt: string; endsBefore: string }, page: PageRequest): Promise<Page<WebhookMessage>>;
   insert(uow: UnitOfWork, message: Omit<WebhookMessage, 'version'>): WebhookMessage;

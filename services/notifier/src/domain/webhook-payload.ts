@@ -2,8 +2,8 @@ import type { EventData, EventEnvelope, EventType, eventCatalog } from '@vaultli
 
 type Catalog = typeof eventCatalog;
 type DataOf<T extends EventType> = EventData<Catalog[T]>;
-/** The types the merchant event log and webhooks carry (token.detokenized and checkout.session.returned are internal). */
-export type MerchantEventType = Exclude<EventType, 'token.detokenized' | 'checkout.session.returned'>;
+/** The types the merchant event log and webhooks carry (token.detokenized, checkout.session.returned and .abandoned are internal). */
+export type MerchantEventType = Exclude<EventType, 'token.detokenized' | 'checkout.session.returned' | 'checkout.session.abandoned'>;
 
 type Mapper<D> = (data: D) => Record<string, unknown>;
 
@@ -13,6 +13,8 @@ type Mapper<D> = (data: D) => Record<string, unknown>;
  * masked account number is the most a payload carries. The token fingerprint (a keyed hash of the
  * PAN) stays internal: a hash next to a truncation could be correlated (PCI DSS 3.5.1).
  */
+const authenticationData = (a: NonNullable<DataOf<'payment.processing'>['authentication']>) => ({ type: a.type, version: a.version, status: a.status, eci: a.eci, liability_shift: a.liability_shift });
+
 const paymentData: Mapper<DataOf<'payment.processing'>> = (d) => ({
   payment_id: d.payment_id,
   status: d.status,
@@ -33,9 +35,7 @@ const paymentData: Mapper<DataOf<'payment.processing'>> = (d) => ({
   // Earlier-interface payments (POST /payments) say so, with their customer and stored method or mandate.
   ...(d.interface ? { interface: d.interface, customer_id: d.customer_id ?? null, payment_method_id: d.payment_method_id ?? null } : {}),
   ...(d.status === 'canceled' ? { cancellation_reason: d.cancellation_reason ?? null } : {}),
-  ...(d.authentication
-    ? { authentication: { type: d.authentication.type, version: d.authentication.version, status: d.authentication.status, eci: d.authentication.eci, liability_shift: d.authentication.liability_shift } }
-    : {}),
+  ...(d.authentication ? { authentication: authenticationData(d.authentication) } : {}),
 });
 
 /** A refund as the merchant's API shows it (the refund's id under `id`, as GET /refunds/{refund_id} answers). */
@@ -140,6 +140,16 @@ export const webhookDataMappers: { [T in MerchantEventType]: Mapper<DataOf<T>> }
   'payment.failed': paymentData,
   // The issuer's address and form stay with the hosted page: the merchant hears that the consumer is authenticating.
   'payment.action_required': (d) => ({ ...paymentData(d), action: { type: 'consumer_authentication' } }),
+  // The payment stays processing; `attempt` is the card that failed (masked) and why, for the consumer may try another.
+  'payment.attempt_failed': (d) => ({
+    ...paymentData(d),
+    attempt: {
+      number: d.attempt.number,
+      failure_reason: d.attempt.failure_reason,
+      masked_account_number: d.attempt.masked_account_number,
+      ...(d.attempt.authentication ? { authentication: authenticationData(d.attempt.authentication) } : {}),
+    },
+  }),
   'dispute.created': disputeData,
   'dispute.updated': disputeData,
   'dispute.closed': disputeData,

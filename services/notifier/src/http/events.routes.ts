@@ -5,7 +5,9 @@ import { listResponse, parseInput, parsePageQuery, requireScope, scopeOfRequest 
 import { isUuid } from '@vaultline/core';
 import type { GetEvent, ListEvents } from '../domain/event-log';
 import type { PollEvents } from '../domain/event-feed';
+import type { ListEventDeliveries } from '../domain/delivery-log';
 import { toMerchantEventView } from './merchant-event.view';
+import { toWebhookDeliveryView } from './webhook-delivery.view';
 
 const eventsQuery = z.object({ type: z.string().min(1).max(100).optional() });
 
@@ -28,10 +30,11 @@ export interface EventUseCases {
   listEvents: ListEvents;
   getEvent: GetEvent;
   pollEvents: PollEvents;
+  listEventDeliveries: ListEventDeliveries;
 }
 
 /** The merchant event log, like Stripe's /v1/events: newest first, filter by type. */
-export function eventRoutes(router: Router, { listEvents, getEvent, pollEvents }: EventUseCases): void {
+export function eventRoutes(router: Router, { listEvents, getEvent, pollEvents, listEventDeliveries }: EventUseCases): void {
   const merchantOnly = requireScope(SCOPES.merchant);
 
   // Long poll on the feed (the log in recording order): answers as soon as an event is recorded after
@@ -54,5 +57,11 @@ export function eventRoutes(router: Router, { listEvents, getEvent, pollEvents }
 
   router.get('/events/:id', merchantOnly, async (req, res) => {
     res.json(toMerchantEventView(await getEvent(scopeOfRequest(req), req.params.id as string)));
+  });
+
+  /** Where the event went: its delivery to each endpoint that received it, with their attempts (the dashboard's event page). */
+  router.get('/events/:id/deliveries', merchantOnly, async (req, res) => {
+    const deliveries = await listEventDeliveries(scopeOfRequest(req), req.params.id as string);
+    res.json({ object: 'list', data: deliveries.map(toWebhookDeliveryView), has_more: false, next_cursor: null });
   });
 }

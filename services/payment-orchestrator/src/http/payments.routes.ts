@@ -1,7 +1,7 @@
 import type { Request, Router } from 'express';
 import { isUuid, type Scope } from '@vaultline/core';
 import { SCOPES } from '@vaultline/auth';
-import { listResponse, parseInput, parsePageQuery, requireScope, testClockOf, scopeOfRequest } from '@vaultline/http';
+import { authOf, listResponse, parseInput, parsePageQuery, requireScope, testClockOf, scopeOfRequest } from '@vaultline/http';
 import type { CapturePayment } from '../domain/payment/capture-payment';
 import type { CreatePayment } from '../domain/payment/create-payment';
 import type { CreateSubsequentPayment } from '../domain/payment/create-subsequent-payment';
@@ -111,6 +111,7 @@ export function paymentRoutes(router: Router, useCases: PaymentUseCases): void {
 function initialCommand(req: Request, body: { amount: number; currency_code: string; reference?: string; return_url?: string; allowed_origins?: string[]; metadata?: Record<string, string>; description?: string; locale?: string }) {
   return {
     mode: modeOf(req),
+    merchantName: authOf(req).merchantName,
     amount: body.amount,
     currencyCode: body.currency_code,
     reference: body.reference ?? null,

@@ -71,7 +71,7 @@ const ONE_OFF = {
   id: '019ab2c4-4d1e-7a10-9c3b-5f2e8d7a6b01',
   livemode: false,
   amount: { requested: 1999 },
-  action_requirement: { type: 'use_sdk', session_id: '6f1c2b8e-4d1e-4a10-9c3b-5f2e8d7a6b02' },
+  action_requirement: { type: 'use_sdk', session_id: '6f1c2b8e-4d1e-4a10-9c3b-5f2e8d7a6b02', checkout_url: 'https://vaultline.example.com/checkout/6f1c2b8e-4d1e-4a10-9c3b-5f2e8d7a6b02' },
   created_at: CREATED_AT,
   currency_code: 'EUR',
   flow: 'simulator_auto_capture',
@@ -137,10 +137,12 @@ const MANUAL_AUTHORIZED = {
 const CAPTURING = { ...MANUAL_AUTHORIZED, reference: 'manual-order-77-shipment-1', status: 'capturing' };
 const CAPTURED = {
   ...ONE_OFF,
-  amount: { requested: 1999, authorized: 1999, captured: 1999, disputed: 0, net: 1999 },
+  amount: { requested: 1999, authorized: 1999, captured: 1999, refunded: 500, refund_pending: 0, disputed: 0, net: 1499 },
   source: SOURCE,
   status: 'captured',
   authentication: { type: '3ds', version: '2.2.0', status: 'authenticated', eci: '05', liability_shift: true },
+  attempts: 2,
+  last_failed_attempt: { number: 1, failure_reason: 'card_declined', masked_account_number: '400000******0002', failed_at: '2026-11-23T10:15:40.000Z' },
 };
 const FAILED = { ...ONE_OFF, id: '019ab2c4-4d1e-7a10-9c3b-5f2e8d7a6b61', status: 'failed', failure_reason: 'card_declined', source: SOURCE };
 const MATRIX_INPUT = {
@@ -209,6 +211,12 @@ const PAYMENTS_DESCRIPTION = [
   'consumer enters the card there, the page shows the outcome and returns the consumer to return_url with session_id, payment_id and',
   'payment_status added. A session that expires before the card is entered (30 minutes by default, PAYMENT_SESSION_LIFETIME_MS) fails its',
   'payment with failure_reason session_expired.',
+  'Another card: when a card entered on the hosted page is declined or its 3-D Secure challenge fails, the payment is not over while its',
+  'session is open: it stays processing without a card (source is removed; last_failed_attempt names the card and the reason), the',
+  'merchant hears payment.attempt_failed, and the consumer may enter another card in the same session (the vault limits the attempts per',
+  'session and per address). Each card is an attempt: its transactions carry attempt: 1, 2…, the successful one goes on as any payment',
+  '(payment.captured or payment.authorized). The payment fails with the last attempt\'s reason when the session expires, or at once when the',
+  'consumer leaves the page with "Return to the shop". Processor errors, risk declines and stored-card sessions fail at once as before.',
   'Only the origins in allowed_origins (else return_url\'s origin, else none) may frame the hosted page and receive its messages',
   '(vaultline.checkout.resize, vaultline.checkout.complete); a page on any other origin is refused by frame-ancestors and hears nothing.',
   'States: processing → authorized (manual-capture flows) → capturing → captured | failed; automatic-capture flows go processing → captured.',
@@ -396,8 +404,10 @@ export const paymentsFragment: OpenApiFragment = {
           '200': answer('The transactions, oldest first.', wholeListOf('ProcessorTransaction'), {
             object: 'list',
             data: [
-              { livemode: false, processor: 'simulator', kind: 'authorization', status: 'succeeded', failure_reason: null, created_at: CREATED_AT },
-              { livemode: false, processor: 'simulator', kind: 'capture', status: 'succeeded', failure_reason: null, created_at: '2026-11-23T10:15:01.000Z' },
+              { livemode: false, processor: 'simulator', kind: 'authorization', status: 'failed', failure_reason: 'card_declined', amount: 1999, attempt: 1, created_at: '2026-11-23T10:15:40.000Z' },
+              { livemode: false, processor: 'simulator', kind: 'authentication_3ds', status: 'succeeded', failure_reason: null, amount: null, attempt: 2, created_at: '2026-11-23T10:16:05.000Z' },
+              { livemode: false, processor: 'simulator', kind: 'authorization', status: 'succeeded', failure_reason: null, amount: 1999, attempt: 2, created_at: '2026-11-23T10:16:05.000Z' },
+              { livemode: false, processor: 'simulator', kind: 'capture', status: 'succeeded', failure_reason: null, amount: 1999, attempt: 2, created_at: '2026-11-23T10:16:06.000Z' },
             ],
           }),
           ...paymentErrors,
@@ -569,7 +579,10 @@ export const paymentsFragment: OpenApiFragment = {
         type: 'object',
         required: ['requested'],
         additionalProperties: false,
-        description: 'requested always; authorized once authorized; captured once captured; refunded from the first refund on; disputed and net once captured.',
+        description:
+          'requested always; authorized once authorized; captured once captured; refunded and refund_pending from the first refund on; disputed and net once captured. ' +
+          'A captured payment is refunded when refunded equals captured, partially refunded when 0 < refunded < captured (the dashboard\'s ' +
+          'Refunded and Partially refunded badges); status stays captured. What may still be refunded: captured − refunded − refund_pending.',
         properties: {
           requested: amountValue,
           authorized: { type: 'integer', minimum: 0 },
@@ -586,6 +599,7 @@ export const paymentsFragment: OpenApiFragment = {
             type: 'integer',
             description: 'Once captured: what the merchant keeps, captured − refunded − disputed (negative when a refunded payment is also charged back).',
           },
+          refund_pending: { type: 'integer', minimum: 0, description: 'With refunded: the sum of the refunds sent to the processor and not settled yet (0 when none).' },
         },
       },
       PaymentFields: {
@@ -602,13 +616,7 @@ export const paymentsFragment: OpenApiFragment = {
             enum: ['requested_by_merchant', 'authorization_expired'],
             description: 'A canceling or canceled payment: canceled by POST /payments/{payment_id}/cancel, or its authorization left uncaptured past AUTHORIZATION_VALIDITY_SECONDS.',
           },
-          action_requirement: {
-            type: 'object',
-            required: ['type', 'session_id'],
-            additionalProperties: false,
-            properties: { type: { type: 'string', const: 'use_sdk' }, session_id: { ...uuid, description: 'A random UUIDv4 (not time-ordered): the consumer\'s capability on the hosted page.' } },
-            description: 'Consumer-present initial payments: start the hosted page or the SDK with the session id.',
-          },
+          action_requirement: schemaRef('ActionRequirement'),
           authentication_preference: { type: 'string', enum: AUTHENTICATION_PREFERENCES },
           created_at: { type: 'string', format: 'date-time' },
           currency_code: currencyCode,
@@ -632,13 +640,52 @@ export const paymentsFragment: OpenApiFragment = {
             type: ['string', 'null'],
             description:
               'Once failed: card_declined, insufficient_funds, authentication_failed, authentication_abandoned, authentication_required, capture_failed, processor_error, risk_declined, session_expired, ' +
+              'session_abandoned (the consumer left the hosted page before entering a card), ' +
               'simulator_not_allowed_in_live_mode (a live payment whose card\'s scheme chose a simulator flow), amount_not_supported (the flow chosen once the ' +
-              'card was known has no processor that can take the amount: nothing was sent).',
+                'card was known has no processor that can take the amount: nothing was sent). After failed card attempts on the hosted page, ' +
+              'the last attempt\'s reason (last_failed_attempt.failure_reason) once the session ends.',
           },
+          attempts: {
+            type: 'integer',
+            minimum: 1,
+            description: 'Consumer-present payments, once a card was entered: how many cards the consumer tried on the hosted page (each attempt\'s transactions carry its number).',
+          },
+          last_failed_attempt: schemaRef('FailedCardAttempt'),
           return_url: { type: ['string', 'null'] },
           metadata: { ...metadata, type: ['object', 'null'] },
           authentication: schemaRef('PaymentAuthentication'),
           next_action: nextActionSchema,
+        },
+      },
+      ActionRequirement: {
+        type: 'object',
+        required: ['type', 'session_id'],
+        additionalProperties: false,
+        properties: {
+          type: { type: 'string', const: 'use_sdk' },
+          session_id: { ...uuid, description: 'A random UUIDv4 (not time-ordered): the consumer\'s capability on the hosted page.' },
+          checkout_url: {
+            type: 'string',
+            format: 'uri',
+            description: 'The hosted page of the session ({PUBLIC_BASE_URL}/checkout/{session_id}): send the consumer there. Absent on payments made before it was recorded.',
+          },
+        },
+        description: 'Consumer-present initial payments: send the consumer to checkout_url, or mount the SDK with the session id.',
+      },
+      FailedCardAttempt: {
+        type: 'object',
+        required: ['number', 'failure_reason', 'masked_account_number', 'failed_at'],
+        additionalProperties: false,
+        description:
+          'The latest card that failed on the hosted page while the payment could take another: declined, or its 3-D Secure challenge failed. ' +
+          'While the session is open the payment stays processing (payment.attempt_failed was sent) and the consumer may enter another card; ' +
+          'if the session ends first the payment fails with this failure_reason.',
+        properties: {
+          number: { type: 'integer', minimum: 1, description: 'Which card of the session (1 the first).' },
+          failure_reason: { type: 'string', description: 'Why it failed: card_declined, insufficient_funds, authentication_failed… (the processors\' decline reasons).' },
+          masked_account_number: { type: ['string', 'null'], description: 'The card, at most its first 6 and last 4 digits.' },
+          failed_at: { type: 'string', format: 'date-time' },
+          authentication: schemaRef('PaymentAuthentication'),
         },
       },
       PaymentAuthentication: {
@@ -693,6 +740,7 @@ export const paymentsFragment: OpenApiFragment = {
           failure_reason: { type: ['string', 'null'] },
           amount: { type: ['integer', 'null'], description: 'Minor units, for authorizations and captures.' },
           use_case: { type: 'string', description: 'The use case the processor was sent, in the words of the payment\'s interface (ONE_OFF…, or recurring_payment… for the earlier interface).' },
+          attempt: { type: 'integer', minimum: 1, description: 'Consumer-present payments: the card attempt on the hosted page this transaction belongs to (1 the first card).' },
           created_at: { type: 'string', format: 'date-time' },
         },
       },

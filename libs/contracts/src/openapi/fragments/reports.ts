@@ -1,4 +1,4 @@
-import { commonErrorResponses, jsonResponse, listOf, livemodeProperty, pageOf, pageParameters, schemaRef, type JsonObject, type OpenApiFragment } from '../openapi-fragment';
+import { commonErrorResponses, jsonResponse, listOf, livemodeProperty, pageOf, pageParameters, problemResponse, schemaRef, type JsonObject, type OpenApiFragment } from '../openapi-fragment';
 
 /**
  * The merchant's own API keys (GET/POST/DELETE /api-keys, served by the gateway) and the reports the
@@ -16,7 +16,9 @@ const KEY = {
   created_at: '2026-11-26T09:00:00.000Z',
   revoked_at: null,
   expires_at: null,
+  rolled_from: null,
 };
+const SECRET_KEY = { ...KEY, id: '019ab2c4-0a1b-7c2d-8e3f-4a5b6c7d8e51', prefix: 'sk_test_Q9xP', scopes: ['merchant'], label: 'shop backend (eu-west)' };
 
 const period: JsonObject[] = [
   { name: 'from', in: 'query', required: false, description: 'First day (UTC, inclusive), YYYY-MM-DD. Default: 29 days before `to`.', schema: { type: 'string', format: 'date' } },
@@ -129,7 +131,11 @@ const deliveryCounts = (extra: Record<string, JsonObject> = {}, required: string
 
 export const reportsFragment: OpenApiFragment = {
   tags: [
-    { name: 'API keys', description: "The merchant's own keys, of its key's mode: every key reads the list; a secret key issues and revokes dashboard keys (read-mostly). Secret keys are issued by an operator." },
+    {
+      name: 'API keys',
+      description:
+        "The merchant's own keys, of its key's mode, managed as in Stripe's dashboard: every key reads the list; a secret key creates secret keys and dashboard keys (read-mostly, for support staff), rolls a key (a new one at once, the old one kept working up to a week so the new one can be deployed first) and deletes one (it stops at once, and so do the dashboard sessions it opened). Every change is in the admin audit (via api_key, or via dashboard_session). Operators manage every key under /admin.",
+    },
     { name: 'Reports', description: 'Aggregates over a period, in the mode of the key: what the dashboard\'s overview draws. Computed on request from the payments and webhook messages of the period.' },
   ],
   paths: {
@@ -144,10 +150,10 @@ export const reportsFragment: OpenApiFragment = {
       },
       post: {
         tags: ['API keys'],
-        operationId: 'createDashboardKey',
-        summary: 'Issue a dashboard key (scope dashboard) of this key\'s mode; the key is shown only in this response',
+        operationId: 'createApiKey',
+        summary: 'Create a secret key or a dashboard key of this key\'s mode; the key is shown only in this response',
         description:
-          'Only with a secret key (a dashboard key gets 403 insufficient_scope). A dashboard key reads everything a secret key reads, and of the changes makes only capture, cancel, refund, a webhook delivery\'s replay and the flow matrix\'s explain. It opens a dashboard session (POST /dashboard/session) for support staff. Idempotency-Key is not applied on this route: a repeat issues another key.',
+          'Only with a secret key (a dashboard key gets 403 insufficient_scope). `scope` merchant: a secret key, the whole merchant API. `scope` dashboard (the default): a key that reads everything a secret key reads, and of the changes makes only capture, cancel, refund, a webhook delivery\'s replay and the flow matrix\'s explain; it opens a dashboard session (POST /dashboard/session) for support staff. Idempotency-Key is not applied on this route: a repeat issues another key.',
         security,
         requestBody: {
           required: false,
@@ -159,24 +165,69 @@ export const reportsFragment: OpenApiFragment = {
                 properties: {
                   label: { type: 'string', maxLength: 200, description: 'Who or what holds the key.' },
                   expires_at: { type: 'string', format: 'date-time', description: 'When the key stops working; none: until revoked.' },
+                  scope: { type: 'string', enum: ['merchant', 'dashboard'], default: 'dashboard', description: 'merchant: a secret key; dashboard: a read-mostly key.' },
                 },
               },
-              example: { label: 'support desk' },
+              example: { label: 'shop backend (eu-west)', scope: 'merchant' },
             },
           },
         },
-        responses: { '201': jsonResponse('The key, in clear this one time.', 'ApiKeyWithSecret', { ...KEY, api_key: 'sk_test_Vd3kQ9xP4rT8vW2yB6dF1hJ5nL3qS0um' }), ...commonErrorResponses },
+        responses: { '201': jsonResponse('The key, in clear this one time.', 'ApiKeyWithSecret', { ...SECRET_KEY, api_key: 'sk_test_Vd3kQ9xP4rT8vW2yB6dF1hJ5nL3qS0um' }), ...commonErrorResponses },
+      },
+    },
+    '/api-keys/{key_id}/roll': {
+      post: {
+        tags: ['API keys'],
+        operationId: 'rollApiKey',
+        summary: 'Roll a key: a new key of the same mode, scopes and label, shown only in this response; the old one keeps working until expires_in_seconds from now',
+        description:
+          'Only with a secret key, for secret and dashboard keys of this mode. `expires_in_seconds`: 0 (the default) stops the old key at once; at most 604800 (7 days), so the new key can be deployed while the old one still works. An old key that was to expire sooner keeps its earlier expiry. The new key names the old one in `rolled_from`; `previous` is the old key with its new `expires_at`. Rolling the key that signs the request is allowed (it keeps working until its expiry). 409 api_key_not_rollable for a revoked or expired key.',
+        security,
+        parameters: [{ name: 'key_id', in: 'path', required: true, schema: schemaRef('ObjectId') }],
+        requestBody: {
+          required: false,
+          content: {
+            'application/json': {
+              schema: {
+                type: 'object',
+                additionalProperties: false,
+                properties: { expires_in_seconds: { type: 'integer', minimum: 0, maximum: 604800, default: 0, description: 'How long the old key keeps working.' } },
+              },
+              example: { expires_in_seconds: 86400 },
+            },
+          },
+        },
+        responses: {
+          '201': jsonResponse('The new key, in clear this one time, and the old one as it is now.', 'RolledApiKey', {
+            ...SECRET_KEY,
+            id: '019ab2c4-0a1b-7c2d-8e3f-4a5b6c7d8e52',
+            prefix: 'sk_test_Lm8p',
+            created_at: '2026-11-26T10:00:00.000Z',
+            rolled_from: SECRET_KEY.id,
+            api_key: 'sk_test_Lm8pR2cV7xN4kW9qT1yB5dG3hJ6sF0az',
+            previous: { ...SECRET_KEY, expires_at: '2026-11-27T10:00:00.000Z' },
+          }),
+          ...commonErrorResponses,
+          '404': { $ref: '#/components/responses/NotFound' },
+          '409': problemResponse('api_key_not_rollable: the key is revoked or expired; concurrent_modification: it was rolled or deleted at the same moment.'),
+        },
       },
     },
     '/api-keys/{key_id}': {
       delete: {
         tags: ['API keys'],
-        operationId: 'revokeDashboardKey',
-        summary: 'Revoke a dashboard key of this mode; it stops working at once, and so do the sessions it opened',
-        description: 'Only with a secret key, and only dashboard keys (403 insufficient_scope for a secret key: an operator revokes those). 409 api_key_revoked when already revoked.',
+        operationId: 'deleteApiKey',
+        summary: 'Delete (revoke) a secret or dashboard key of this mode; it stops working at once, and so do the sessions it opened',
+        description:
+          'Only with a secret key. 409 api_key_in_use for the key that signs this request (delete it with another key), 409 api_key_revoked when already revoked; import keys are the importer\'s (403 insufficient_scope).',
         security,
         parameters: [{ name: 'key_id', in: 'path', required: true, schema: schemaRef('ObjectId') }],
-        responses: { '200': jsonResponse('The revoked key.', 'ApiKey', { ...KEY, revoked_at: '2026-11-26T10:00:00.000Z' }), ...commonErrorResponses, '404': { $ref: '#/components/responses/NotFound' } },
+        responses: {
+          '200': jsonResponse('The revoked key.', 'ApiKey', { ...KEY, revoked_at: '2026-11-26T10:00:00.000Z' }),
+          ...commonErrorResponses,
+          '404': { $ref: '#/components/responses/NotFound' },
+          '409': problemResponse('api_key_in_use: the request is signed with this key; api_key_revoked: it is revoked already.'),
+        },
       },
     },
     '/reports/payments': {

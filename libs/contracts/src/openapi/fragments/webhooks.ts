@@ -6,6 +6,8 @@ const deliveryId: JsonObject = { name: 'delivery_id', in: 'path', required: true
 const security = [{ ApiKey: [] }];
 const notFound = problemResponse('webhook_endpoint_not_found: unknown id, another merchant\'s endpoint or one of the other mode.');
 const eventTypes: JsonObject = { type: 'string', enum: merchantEventTypes };
+/** What an event or a delivery can be: the subscribable types, and the test event an endpoint is sent on request. */
+const loggedEventTypes: JsonObject = { type: 'string', enum: [...merchantEventTypes, 'webhook_endpoint.test'] };
 const nullableTimestamp: JsonObject = { oneOf: [schemaRef('Timestamp'), { type: 'null' }] };
 
 const endpointProperties: Record<string, JsonObject> = {
@@ -200,13 +202,41 @@ export const webhooksFragment: OpenApiFragment = {
         },
       },
     },
+    '/webhook-endpoints/{endpoint_id}/test-events': {
+      post: {
+        tags: ['Webhooks'],
+        operationId: 'sendWebhookTestEvent',
+        summary: 'Send a test event to this endpoint now ("Send a test event" in the dashboard)',
+        description:
+          'One event of type webhook_endpoint.test, with data {endpoint_id, url, message}: recorded in the event log and delivered to this endpoint only, ' +
+          'whatever its event types, signed and retried like any delivery. No handler of a real event acts on it. A disabled endpoint receives nothing (409).',
+        security,
+        parameters: [endpointId],
+        responses: {
+          '202': jsonResponse('The test event\'s delivery, pending (its first attempt is made at once).', 'WebhookDelivery', {
+            ...DELIVERY,
+            id: '019ab2c4-9a0b-7c1d-8e2f-3a4b5c6d7e21',
+            event_id: '019ab2c4-9a0b-7c1d-8e2f-3a4b5c6d7e22',
+            event_type: 'webhook_endpoint.test',
+            status: 'pending',
+            attempt_count: 0,
+            next_attempt_at: '2026-11-24T08:00:00.000Z',
+            last_attempt_at: null,
+            attempts: [],
+          }),
+          ...commonErrorResponses,
+          '404': notFound,
+          '409': problemResponse('webhook_endpoint_disabled.'),
+        },
+      },
+    },
     '/events': {
       get: {
         tags: ['Events'],
         operationId: 'listEvents',
         summary: 'List the merchant\'s events, newest first',
         security,
-        parameters: [...pageParameters, { name: 'type', in: 'query', required: false, schema: eventTypes }],
+        parameters: [...pageParameters, { name: 'type', in: 'query', required: false, schema: loggedEventTypes }],
         responses: { '200': jsonResponse('A page of events.', listOf('Event'), pageOf([EVENT])), ...commonErrorResponses },
       },
     },
@@ -262,6 +292,16 @@ export const webhooksFragment: OpenApiFragment = {
         security,
         parameters: [{ name: 'event_id', in: 'path', required: true, schema: schemaRef('ObjectId') }],
         responses: { '200': jsonResponse('The event.', 'Event', EVENT), ...commonErrorResponses, '404': problemResponse('event_not_found.') },
+      },
+    },
+    '/events/{event_id}/deliveries': {
+      get: {
+        tags: ['Events'],
+        operationId: 'listEventDeliveries',
+        summary: 'Where an event went: its delivery to each endpoint that received it, with their attempts (one page)',
+        security,
+        parameters: [{ name: 'event_id', in: 'path', required: true, schema: schemaRef('ObjectId') }],
+        responses: { '200': jsonResponse('The deliveries, oldest first.', listOf('WebhookDelivery'), { object: 'list', data: [DELIVERY], has_more: false, next_cursor: null }), ...commonErrorResponses, '404': problemResponse('event_not_found.') },
       },
     },
   },
@@ -338,7 +378,7 @@ export const webhooksFragment: OpenApiFragment = {
           livemode: livemode('the delivery is of'),
           endpoint_id: schemaRef('ObjectId'),
           event_id: { type: 'string' },
-          event_type: eventTypes,
+          event_type: loggedEventTypes,
           status: { type: 'string', enum: ['pending', 'succeeded', 'failed'] },
           attempt_count: { type: 'integer', minimum: 0 },
           next_attempt_at: nullableTimestamp,
@@ -366,7 +406,7 @@ export const webhooksFragment: OpenApiFragment = {
         properties: {
           id: { type: 'string' },
           object: { type: 'string', const: 'event' },
-          type: eventTypes,
+          type: loggedEventTypes,
           livemode: livemode('the event is about a resource of'),
           created_at: schemaRef('Timestamp'),
           data: { type: 'object', description: 'The same data as the webhook body\'s data. Never card data.' },

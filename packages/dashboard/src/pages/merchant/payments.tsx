@@ -1,6 +1,6 @@
 import { useApp } from '../../app-context';
 import type { Page } from '../../api/clients';
-import { flowOf, requestedAmount } from '../../api/payments';
+import { flowOf, requestedAmount, shownStatus } from '../../api/payments';
 import type { Payment } from '../../api/types';
 import { DataList, PAGE_SIZE } from '../../components/data-list';
 import { FilterForm, filterValues } from '../../components/filters';
@@ -58,7 +58,7 @@ export function PaymentsPage({ query }: PageProps) {
         columns={[
           { header: 'Payment', cell: (payment) => <a href={`#/payments/${payment.id}`}>{payment.reference ?? payment.id}</a> },
           { header: 'Amount', numeric: true, cell: (payment) => money(requestedAmount(payment), payment.currency_code) },
-          { header: 'Status', cell: (payment) => <Badge value={payment.status} /> },
+          { header: 'Status', cell: (payment) => <Badge value={shownStatus(payment)} /> },
           { header: 'Use case', cell: (payment) => words(payment.use_case) },
           { header: 'Flow', cell: (payment) => flowOf(payment) ?? '—' },
           { header: 'Created', cell: (payment) => <Time at={payment.created_at} /> },

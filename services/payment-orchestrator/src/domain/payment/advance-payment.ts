@@ -17,6 +17,7 @@ import type { CredentialRepository } from '../credentials/credential-ports';
 import type { PaymentRepository, TransactionRepository } from './payment-ports';
 import type { TransactionRunner } from '@vaultline/store';
 import { shownUseCaseOf } from '../earlier/earlier-payment';
+import { awaitingAnotherCard, canTakeAnotherCard, currentAttempt, endingReason, paymentAttemptFailedEvent } from './card-attempts';
 
 export interface AdvancePaymentPorts {
   payments: PaymentRepository;
@@ -147,6 +148,7 @@ function transactionOf(payment: Payment, attempt: StepResult['attempts'][number]
     amount: attempt.amount,
     processor_reference: outcome.status === 'error' ? null : outcome.processor_reference,
     use_case: shownUseCaseOf(payment),
+    ...(isConsumerPresent(payment.use_case) && payment.session ? { attempt: currentAttempt(payment) } : {}),
     created_at: now.toISOString(),
   };
 }
@@ -184,7 +186,8 @@ function baseProcessorPayment(payment: Payment, stepKind: string, amount: number
     scheme: payment.card_scheme,
     network_transaction_reference: payment.network_transaction_reference,
     authentication_preference: payment.authentication_preference,
-    idempotency_key: `${payment.id}:${stepKind}`,
+    // A second card on the hosted page is a new request at the processor: its steps get keys of their own.
+    idempotency_key: currentAttempt(payment) > 1 ? `${payment.id}:${stepKind}:attempt-${currentAttempt(payment)}` : `${payment.id}:${stepKind}`,
     cardholder_name: payment.source?.cardholder_name ?? null,
     capture_mode: payment.decision?.flow.capture_mode ?? 'automatic',
     // The vault keeps it 15 minutes from entry (a payment resumed later, after a crash or a long outage, goes without).
@@ -222,8 +225,8 @@ async function nextStep(ports: StepPorts, payment: Payment, now: Date): Promise<
   const unchanged = (changes: Partial<Payment>): StepResult => ({ payment: { ...payment, ...changes, updated_at: now.toISOString() }, attempts: [] });
   if (isFinal(payment.status) || payment.status === 'authorized') return unchanged({ next_run_at: null });
   if (payment.token_id === null) {
-    // Consumer present and no card yet: the only thing that can be due is the session's expiry.
-    if (payment.session && Date.parse(payment.session.expires_at) <= now.getTime()) return { payment: fail(payment, 'session_expired', now), attempts: [], credential: releaseCharge(payment) };
+    // Consumer present and no card yet (or none since a failed one): the only thing that can be due is the session's expiry.
+    if (payment.session && Date.parse(payment.session.expires_at) <= now.getTime()) return { payment: fail(payment, endingReason(payment, 'session_expired'), now), attempts: [], credential: releaseCharge(payment) };
     return unchanged({ next_run_at: payment.session?.expires_at ?? null });
   }
   if (payment.progress.capture) return captureStep(ports, payment, now);
@@ -294,6 +297,11 @@ async function nextStep(ports: StepPorts, payment: Payment, now: Date): Promise<
       const authentication = 'authentication' in last && last.authentication ? last.authentication : null;
       const recorded = authorizationRecords(attempts, amount);
       const withAuthentication: Payment = authentication ? { ...settled, authentication: keptAfterAuthorization(authentication) } : settled.authentication ? { ...settled, authentication: keptAfterAuthorization(settled.authentication) } : settled;
+      if (last.status === 'failed' && canTakeAnotherCard(payment, last.failure_reason, now)) {
+        // Declined or challenge failed on the hosted page: the consumer may try another card in the same session.
+        const waiting = awaitingAnotherCard(withAuthentication, last.failure_reason, withAuthentication.authentication ?? null, now);
+        return { payment: waiting, attempts: recorded, publish: [(committed, at) => paymentAttemptFailedEvent(committed, at)] };
+      }
       if (last.status === 'failed') return { payment: fail(withAuthentication, last.failure_reason, now), attempts: recorded, credential: releaseCharge(payment) };
       if (last.status === 'error') return { payment: fail(withAuthentication, 'processor_error', now), attempts: recorded, credential: releaseCharge(payment) };
       const authorized: Partial<Payment> = {

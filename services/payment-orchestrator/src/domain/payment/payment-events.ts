@@ -25,7 +25,8 @@ const definitions = {
   canceled: paymentCanceledV1,
 } as const;
 
-function paymentData(payment: Payment): EventData<typeof paymentProcessingV1> {
+/** What every payment.* event says of the payment (the merchant's webhook maps it field by field). */
+export function paymentEventData(payment: Payment): EventData<typeof paymentProcessingV1> {
   return {
     payment_id: payment.id,
     status: payment.status,
@@ -59,7 +60,7 @@ export function paymentActionRequiredEvent(payment: Payment, at: Date): DomainEv
   return domainEvent(paymentActionRequiredV1, {
     scope: scopeOfDocument(payment),
     occurredAt: at,
-    data: { ...paymentData(payment), action: { ...pending.action, return_parameters: pending.return_parameters } },
+    data: { ...paymentEventData(payment), action: { ...pending.action, return_parameters: pending.return_parameters } },
   });
 }
 
@@ -72,7 +73,7 @@ export function paymentMovedEvent(payment: Payment, at: Date): DomainEvent {
   const status: PaymentStatus = payment.status;
   if (status === 'canceling') throw new Error('canceling publishes no event');
   const definition = definitions[status];
-  return domainEvent(definition, { scope: scopeOfDocument(payment), data: paymentData(payment), occurredAt: at });
+  return domainEvent(definition, { scope: scopeOfDocument(payment), data: paymentEventData(payment), occurredAt: at });
 }
 
 export function checkoutSessionOpenedEvent(payment: Payment, at: Date): DomainEvent {
@@ -90,6 +91,7 @@ export function checkoutSessionOpenedEvent(payment: Payment, at: Date): DomainEv
       allowed_origins: session.allowed_origins ?? [],
       ...(session.description ? { description: session.description } : {}),
       ...(session.locale ? { locale: session.locale } : {}),
+      ...(session.merchant_name ? { merchant_name: session.merchant_name } : {}),
       ...(session.stored_card ? { stored_card: { ...session.stored_card } } : {}),
     },
   });

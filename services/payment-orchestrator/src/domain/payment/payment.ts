@@ -28,6 +28,10 @@ export interface CheckoutSessionRef {
   stored_card?: StoredCardSession;
   /** The consumer's browser as the hosted page reported it with the card (3-D Secure 2); absent before. */
   browser?: BrowserInfo | null;
+  /** The hosted page's address (`action_requirement.checkout_url`); absent on payments created before it existed. */
+  checkout_url?: string;
+  /** The merchant's name when the payment was made: the hosted page shows it unless the shop set a display name. */
+  merchant_name?: string | null;
 }
 
 /** What the hosted page shows of a stored card, and whether it asks for the security code (the event's shape). */
@@ -135,8 +139,25 @@ export interface Payment {
   authorization_key?: string | null;
   /** The authentication that ran for the payment (3-D Secure, or 3RI), once known; absent when none ran. */
   authentication?: AuthenticationResult | null;
+  /**
+   * Consumer-present payments: how many cards the consumer entered on the hosted page (the current or last
+   * card's attempt number); absent before the first. See domain/payment/card-attempts.ts.
+   */
+  card_attempts?: number;
+  /** The latest card attempt that failed while another card could still be tried; absent when none did. */
+  last_failed_attempt?: FailedCardAttempt | null;
   /** While the consumer is away authenticating (the payment stays processing); null otherwise. */
   pending_authentication?: PendingAuthentication | null;
+}
+
+/** A card that failed on the hosted page (declined, or its 3-D Secure challenge failed): what the merchant may see of it. */
+export interface FailedCardAttempt {
+  number: number;
+  failure_reason: string;
+  masked_account_number: string | null;
+  failed_at: string;
+  /** Its 3-D Secure authentication, when one ran. */
+  authentication?: AuthenticationResult | null;
 }
 
 export interface Cancellation {
@@ -197,6 +218,8 @@ export interface ProcessorTransaction {
   processor_reference: string | null;
   /** The use case the processor was sent, in the words of the payment's interface; absent on older records. */
   use_case?: string;
+  /** Consumer-present payments: the card attempt (1, 2, …) the transaction belongs to; absent on older records and merchant-initiated payments. */
+  attempt?: number;
   created_at: string;
 }
 
