@@ -1,5 +1,5 @@
 import type { Payment, ProcessorTransaction } from '../domain/payment/payment';
-import { isConsumerPresent } from '../domain/payment/payment';
+import { capturableAmount, isConsumerPresent } from '../domain/payment/payment';
 
 /** What a merchant sees of a payment: the spec's fields for its use case, nothing internal (token, progress, decision). */
 export function toPaymentView(payment: Payment): Record<string, unknown> {
@@ -7,8 +7,9 @@ export function toPaymentView(payment: Payment): Record<string, unknown> {
   return {
     id: payment.id,
     livemode: payment.mode === 'live',
-    // amount.refunded appears with the payment's first refund (the sum of its succeeded refunds).
-    amount: { ...payment.amount },
+    // amount.refunded appears with the payment's first refund (the sum of its succeeded refunds);
+    // amount.capturable with the authorization (what a capture may still take; 0 when nothing can).
+    amount: { ...payment.amount, ...capturableView(payment) },
     ...(isConsumerPresent(payment.use_case) && payment.session ? { action_requirement: { type: 'use_sdk', session_id: payment.session.id } } : {}),
     ...(subsequent ? { authentication_preference: payment.authentication_preference } : {}),
     created_at: payment.created_at,
@@ -40,6 +41,11 @@ export function toTransactionView(transaction: ProcessorTransaction): Record<str
     ...(transaction.use_case ? { use_case: transaction.use_case } : {}),
     created_at: transaction.created_at,
   };
+}
+
+/** amount.capturable, once the payment is authorized. */
+export function capturableView(payment: Payment): { capturable?: number } {
+  return payment.amount.authorized !== undefined ? { capturable: capturableAmount(payment) } : {};
 }
 
 /** A canceling or canceled payment says why (requested_by_merchant, authorization_expired). */

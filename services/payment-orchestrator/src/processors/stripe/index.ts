@@ -34,6 +34,8 @@ const capabilities = {
   authorize: true,
   capture: true,
   partialCapture: true,
+  // Multicapture where Stripe offers it for the PaymentIntent (requested with request_multicapture=if_available).
+  multipleCaptures: true,
   authentication3ri: false,
   authentication3ds: true,
   risk: false,
