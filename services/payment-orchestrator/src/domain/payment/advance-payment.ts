@@ -396,7 +396,7 @@ async function captureStep(ports: StepPorts, payment: Payment, now: Date): Promi
     }
     case 'failed':
       if (!manual) return { payment: fail(payment, outcome.failure_reason, now), attempts: attempt(outcome), credential: releaseCharge(payment) };
-      return failedManualCapture(payment, capture, outcome.failure_reason, now, attempt(outcome));
+      return failedManualCapture(payment, { ...capture, processor_reference: outcome.processor_reference ?? capture.processor_reference }, outcome.failure_reason, now, attempt(outcome));
     case 'error':
       // Ambiguous: the money may have moved. Never failed for it (domain/payment/capture-retry.ts).
       return ambiguousCapture(payment, capture, outcome, now, attempt(outcome));
@@ -431,6 +431,9 @@ async function settledManualCapture(ports: StepPorts, payment: Payment, capture:
   return { payment: next, attempts: [...attempts, ...released], moveEvent: (committed, at) => paymentMovedEvent(committed, at, captureDataOf(capture, 'succeeded')) };
 }
 
+/** How many failed manual captures a payment keeps for a late success (a recapture comes hours, not captures, later). */
+const FAILED_CAPTURES_KEPT = 5;
+
 /**
  * A manual capture failed: the payment does not fail. It is authorized again (partially_captured when
  * earlier captures settled), nothing is released, and payment.capture_failed says so: the merchant may
@@ -438,8 +441,10 @@ async function settledManualCapture(ports: StepPorts, payment: Payment, capture:
  */
 function failedManualCapture(payment: Payment, capture: PendingCapture, reason: string, now: Date, attempts: StepResult['attempts']): StepResult {
   const back = (payment.amount.captured ?? 0) > 0 ? 'partially_captured' : 'authorized';
+  // Kept (the last few) in case the processor captures it after all (a recapture reported later).
+  const failed = [...(payment.progress.failed_captures ?? []), capture].slice(-FAILED_CAPTURES_KEPT);
   return {
-    payment: movePayment(payment, back, { progress: { ...payment.progress, capture: null }, next_run_at: null }, now),
+    payment: movePayment(payment, back, { progress: { ...payment.progress, capture: null, failed_captures: failed }, next_run_at: null }, now),
     attempts,
     moveEvent: (committed, at) => paymentCaptureFailedEvent(committed, at, captureDataOf(capture, 'failed', reason)),
   };

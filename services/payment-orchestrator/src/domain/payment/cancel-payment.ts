@@ -48,7 +48,7 @@ export function startCancel(payment: Payment, reason: CancellationReason, refere
   if (payment.status === 'processing' && payment.token_id === null && payment.session !== null && isConsumerPresent(payment.use_case)) {
     return movePayment(payment, 'canceled', { cancellation, next_run_at: null }, at);
   }
-  if ((payment.status === 'authorized' || payment.status === 'partially_captured') && payment.decision?.flow.capture_mode === 'manual') {
+  if ((payment.status === 'authorized' || payment.status === 'partially_captured') && payment.decision?.flow.capture_mode === 'manual' && !payment.progress.capture) {
     // authorized_at dates the canceling for the worker's scan (payments authorized before it existed lack it).
     return movePayment(payment, 'canceling', { cancellation, next_run_at: null, authorized_at: payment.authorized_at ?? at.toISOString() }, at);
   }

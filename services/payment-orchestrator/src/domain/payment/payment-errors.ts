@@ -33,7 +33,7 @@ export class AmountExceedsAuthorized extends ValidationError {
 
 export class MultipleCapturesNotSupported extends ValidationError {
   constructor(processor: string) {
-    super('final_capture', `The processor ${processor} makes one capture per payment (its final one releases the rest); send final_capture true, or enable multiple captures at the processor (an Adyen account: settings.multiple_partial_captures).`, 'multiple_captures_not_supported');
+    super('final_capture', `The processor ${processor} makes one capture per payment (its final one releases the rest); send final_capture true, or enable multiple captures on the processor account (its settings).`, 'multiple_captures_not_supported');
   }
 }
 

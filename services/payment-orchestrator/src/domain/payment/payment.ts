@@ -75,6 +75,11 @@ export interface FlowProgress {
   capture: PendingCapture | null;
   /** Manual captures requested so far, settled, failed or under way (absent: none): the next one's sequence. */
   captures?: number;
+  /**
+   * Manual captures the processor reported failed, with their reference there: one it then reports
+   * captured after all (Adyen's own recapture after a technical CAPTURE_FAILED) is settled late (settle-late-capture.ts).
+   */
+  failed_captures?: PendingCapture[];
   /** Processor transactions recorded so far (the next one's sequence). */
   transactions: number;
 }

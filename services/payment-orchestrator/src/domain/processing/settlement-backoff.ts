@@ -11,6 +11,5 @@ export const SETTLEMENT_RECHECK_CAP_MS = 6 * 60 * 60_000;
 
 /** The wait before the next question, after `checks` questions that got no final word (0: the first one). */
 export function settlementRecheckMs(firstMs: number, checks: number): number {
-  const first = Math.max(1, firstMs);
-  return Math.min(SETTLEMENT_RECHECK_CAP_MS, first * 2 ** Math.min(checks, 32));
+  return Math.min(SETTLEMENT_RECHECK_CAP_MS, Math.max(0, firstMs) * 2 ** Math.min(checks, 32));
 }
