@@ -425,8 +425,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Capture an authorized payment of a manual-capture flow: full (reference only) or partial (amount and currency_code)
-         * @description One capture per payment. Answers status capturing; the payment then completes to captured (amount.captured set) or failed.
+         * Capture an authorized (or partially captured) payment of a manual-capture flow: all that is capturable, or part of it (amount and currency_code), the last capture or not (final_capture)
+         * @description Several captures per authorization, one at a time, as an order ships: each with final_capture false keeps the rest of the authorization for later captures (the payment becomes partially_captured once it settled); the final one (final_capture true, the default) ends the payment captured and the processor releases what is left (Stripe final_capture, Checkout.com capture_type Final, Adyen a cancel of the rest). Answers status capturing; every capture is a transaction and settles with payment.captured (its amount in capture.amount, amount.captured the total), or fails with payment.capture_failed and leaves the payment capturable again.
          */
         post: operations["capturePayment"];
         delete?: never;
@@ -1055,12 +1055,12 @@ export interface components {
             /** @description https URL on a public address. */
             url: string;
             /** @description Absent or empty: every event type. */
-            events?: ("token.created" | "token.deleted" | "checkout.session.opened" | "checkout.session.completed" | "forward.completed" | "import.started" | "import.completed" | "import.failed" | "payment.processing" | "payment.authorized" | "payment.capturing" | "payment.captured" | "payment.failed" | "payment.action_required" | "dispute.created" | "dispute.updated" | "dispute.closed" | "payment.canceled" | "refund.created" | "refund.succeeded" | "refund.failed")[];
+            events?: ("token.created" | "token.deleted" | "checkout.session.opened" | "checkout.session.completed" | "forward.completed" | "import.started" | "import.completed" | "import.failed" | "payment.processing" | "payment.authorized" | "payment.capturing" | "payment.captured" | "payment.capture_failed" | "payment.failed" | "payment.action_required" | "dispute.created" | "dispute.updated" | "dispute.closed" | "payment.canceled" | "refund.created" | "refund.succeeded" | "refund.failed")[];
             description?: string | null;
         };
         UpdateWebhookEndpointRequest: {
             url?: string;
-            events?: ("token.created" | "token.deleted" | "checkout.session.opened" | "checkout.session.completed" | "forward.completed" | "import.started" | "import.completed" | "import.failed" | "payment.processing" | "payment.authorized" | "payment.capturing" | "payment.captured" | "payment.failed" | "payment.action_required" | "dispute.created" | "dispute.updated" | "dispute.closed" | "payment.canceled" | "refund.created" | "refund.succeeded" | "refund.failed")[];
+            events?: ("token.created" | "token.deleted" | "checkout.session.opened" | "checkout.session.completed" | "forward.completed" | "import.started" | "import.completed" | "import.failed" | "payment.processing" | "payment.authorized" | "payment.capturing" | "payment.captured" | "payment.capture_failed" | "payment.failed" | "payment.action_required" | "dispute.created" | "dispute.updated" | "dispute.closed" | "payment.canceled" | "refund.created" | "refund.succeeded" | "refund.failed")[];
             description?: string | null;
             enabled?: boolean;
         };
@@ -1077,7 +1077,7 @@ export interface components {
             /** Format: uri */
             url: string;
             /** @description Subscribed event types; empty means all of them. */
-            events: ("token.created" | "token.deleted" | "checkout.session.opened" | "checkout.session.completed" | "forward.completed" | "import.started" | "import.completed" | "import.failed" | "payment.processing" | "payment.authorized" | "payment.capturing" | "payment.captured" | "payment.failed" | "payment.action_required" | "dispute.created" | "dispute.updated" | "dispute.closed" | "payment.canceled" | "refund.created" | "refund.succeeded" | "refund.failed")[];
+            events: ("token.created" | "token.deleted" | "checkout.session.opened" | "checkout.session.completed" | "forward.completed" | "import.started" | "import.completed" | "import.failed" | "payment.processing" | "payment.authorized" | "payment.capturing" | "payment.captured" | "payment.capture_failed" | "payment.failed" | "payment.action_required" | "dispute.created" | "dispute.updated" | "dispute.closed" | "payment.canceled" | "refund.created" | "refund.succeeded" | "refund.failed")[];
             description: string | null;
             enabled: boolean;
             /**
@@ -1097,7 +1097,7 @@ export interface components {
             /** Format: uri */
             url: string;
             /** @description Subscribed event types; empty means all of them. */
-            events: ("token.created" | "token.deleted" | "checkout.session.opened" | "checkout.session.completed" | "forward.completed" | "import.started" | "import.completed" | "import.failed" | "payment.processing" | "payment.authorized" | "payment.capturing" | "payment.captured" | "payment.failed" | "payment.action_required" | "dispute.created" | "dispute.updated" | "dispute.closed" | "payment.canceled" | "refund.created" | "refund.succeeded" | "refund.failed")[];
+            events: ("token.created" | "token.deleted" | "checkout.session.opened" | "checkout.session.completed" | "forward.completed" | "import.started" | "import.completed" | "import.failed" | "payment.processing" | "payment.authorized" | "payment.capturing" | "payment.captured" | "payment.capture_failed" | "payment.failed" | "payment.action_required" | "dispute.created" | "dispute.updated" | "dispute.closed" | "payment.canceled" | "refund.created" | "refund.succeeded" | "refund.failed")[];
             description: string | null;
             enabled: boolean;
             /**
@@ -1119,7 +1119,7 @@ export interface components {
             /** Format: uri */
             url: string;
             /** @description Subscribed event types; empty means all of them. */
-            events: ("token.created" | "token.deleted" | "checkout.session.opened" | "checkout.session.completed" | "forward.completed" | "import.started" | "import.completed" | "import.failed" | "payment.processing" | "payment.authorized" | "payment.capturing" | "payment.captured" | "payment.failed" | "payment.action_required" | "dispute.created" | "dispute.updated" | "dispute.closed" | "payment.canceled" | "refund.created" | "refund.succeeded" | "refund.failed")[];
+            events: ("token.created" | "token.deleted" | "checkout.session.opened" | "checkout.session.completed" | "forward.completed" | "import.started" | "import.completed" | "import.failed" | "payment.processing" | "payment.authorized" | "payment.capturing" | "payment.captured" | "payment.capture_failed" | "payment.failed" | "payment.action_required" | "dispute.created" | "dispute.updated" | "dispute.closed" | "payment.canceled" | "refund.created" | "refund.succeeded" | "refund.failed")[];
             description: string | null;
             enabled: boolean;
             /**
@@ -1160,7 +1160,7 @@ export interface components {
             endpoint_id: components["schemas"]["ObjectId"];
             event_id: string;
             /** @enum {string} */
-            event_type: "token.created" | "token.deleted" | "checkout.session.opened" | "checkout.session.completed" | "forward.completed" | "import.started" | "import.completed" | "import.failed" | "payment.processing" | "payment.authorized" | "payment.capturing" | "payment.captured" | "payment.failed" | "payment.action_required" | "dispute.created" | "dispute.updated" | "dispute.closed" | "payment.canceled" | "refund.created" | "refund.succeeded" | "refund.failed";
+            event_type: "token.created" | "token.deleted" | "checkout.session.opened" | "checkout.session.completed" | "forward.completed" | "import.started" | "import.completed" | "import.failed" | "payment.processing" | "payment.authorized" | "payment.capturing" | "payment.captured" | "payment.capture_failed" | "payment.failed" | "payment.action_required" | "dispute.created" | "dispute.updated" | "dispute.closed" | "payment.canceled" | "refund.created" | "refund.succeeded" | "refund.failed";
             /** @enum {string} */
             status: "pending" | "succeeded" | "failed";
             attempt_count: number;
@@ -1177,7 +1177,7 @@ export interface components {
             /** @constant */
             object: "event";
             /** @enum {string} */
-            type: "token.created" | "token.deleted" | "checkout.session.opened" | "checkout.session.completed" | "forward.completed" | "import.started" | "import.completed" | "import.failed" | "payment.processing" | "payment.authorized" | "payment.capturing" | "payment.captured" | "payment.failed" | "payment.action_required" | "dispute.created" | "dispute.updated" | "dispute.closed" | "payment.canceled" | "refund.created" | "refund.succeeded" | "refund.failed";
+            type: "token.created" | "token.deleted" | "checkout.session.opened" | "checkout.session.completed" | "forward.completed" | "import.started" | "import.completed" | "import.failed" | "payment.processing" | "payment.authorized" | "payment.capturing" | "payment.captured" | "payment.capture_failed" | "payment.failed" | "payment.action_required" | "dispute.created" | "dispute.updated" | "dispute.closed" | "payment.canceled" | "refund.created" | "refund.succeeded" | "refund.failed";
             /** @description true when the event is about a resource of live mode (a live key's), false in test mode. */
             livemode: boolean;
             created_at: components["schemas"]["Timestamp"];
@@ -1345,10 +1345,15 @@ export interface components {
         };
         CaptureRequest: {
             reference?: string;
-            /** @description Partial capture: at most amount.authorized. Without it the full authorized amount is captured. */
+            /** @description Partial capture: at most amount.capturable. Without it all that is capturable is captured. */
             amount?: number;
             /** @description With amount: the payment's currency. */
             currency_code?: string;
+            /**
+             * @description false: more captures follow; the rest of the authorization stays held for them. true (the default): the last capture; the processor releases what is left. A capture of all that is capturable is final whatever it says.
+             * @default true
+             */
+            final_capture?: boolean;
         };
         PaymentSource: {
             /** @constant */
@@ -1361,12 +1366,15 @@ export interface components {
             /** @constant */
             pan_type: "FPAN";
         };
-        /** @description requested always; authorized once authorized; captured once captured; refunded from the first refund on. */
+        /** @description requested always; authorized and capturable once authorized; captured once a capture settled; refunded from the first refund on. */
         PaymentAmount: {
             /** @description Minor units of the currency (cents for EUR). */
             requested: number;
             authorized?: number;
+            /** @description The sum of the settled captures. */
             captured?: number;
+            /** @description What a capture may still take: the authorization less what was captured and what a capture under way takes; 0 once the final capture was made, on automatic-capture flows, and on failed or canceled payments. */
+            capturable?: number;
             /** @description From the first refund on: the sum of the succeeded refunds (the payment stays captured). */
             refunded?: number;
         };
@@ -1414,7 +1422,7 @@ export interface components {
             };
             source?: components["schemas"]["PaymentSource"];
             /** @enum {string} */
-            status: "processing" | "authorized" | "capturing" | "captured" | "failed" | "canceling" | "canceled";
+            status: "processing" | "authorized" | "capturing" | "partially_captured" | "captured" | "failed" | "canceling" | "canceled";
             /** @enum {string} */
             use_case: "ONE_OFF" | "RECURRING" | "UNSCHEDULED" | "SUBSEQUENT_RECURRING" | "SUBSEQUENT_UNSCHEDULED";
             /** @description Once failed: card_declined, insufficient_funds, authentication_failed, authentication_abandoned, authentication_required, capture_failed, processor_error, risk_declined, session_expired, simulator_not_allowed_in_live_mode (a live payment whose card's scheme chose a simulator flow). */
@@ -1458,11 +1466,11 @@ export interface components {
             /** @enum {unknown} */
             use_case?: "SUBSEQUENT_RECURRING" | "SUBSEQUENT_UNSCHEDULED";
         };
-        /** @description The answer to a capture: status capturing with amount.requested, amount.authorized, flow, reference, source, use_case, created_at, currency_code. */
+        /** @description The answer to a capture: status capturing with amount.requested, amount.authorized, amount.capturable (what is left after this capture), flow, reference, source, use_case, created_at, currency_code. */
         CapturingPayment: components["schemas"]["Payment"] & ({
             /** @constant */
             status?: "capturing";
-            amount?: WithRequired<components["schemas"]["PaymentAmount"], "requested" | "authorized">;
+            amount?: WithRequired<components["schemas"]["PaymentAmount"], "requested" | "authorized" | "capturable">;
         } & WithRequired<components["schemas"]["PaymentFields"], "flow" | "source">);
         ProcessorTransaction: {
             /** Format: uuid */
@@ -1607,6 +1615,11 @@ export interface components {
                  * @default true
                  */
                 explicit_unscheduled?: boolean;
+                /**
+                 * @description Adyen accounts only (422 on others): whether multiple partial captures are enabled on the merchant account at Adyen (Adyen's Support Team enables it). Without it Adyen cancels what a partial capture leaves, so captures with final_capture false answer 422 multiple_captures_not_supported; with it each capture takes its part, and what the final one leaves is released with a cancel.
+                 * @default false
+                 */
+                multiple_partial_captures?: boolean;
             };
         };
         ProcessorAccountChange: {
@@ -1623,6 +1636,11 @@ export interface components {
                  * @default true
                  */
                 explicit_unscheduled?: boolean;
+                /**
+                 * @description Adyen accounts only (422 on others): whether multiple partial captures are enabled on the merchant account at Adyen (Adyen's Support Team enables it). Without it Adyen cancels what a partial capture leaves, so captures with final_capture false answer 422 multiple_captures_not_supported; with it each capture takes its part, and what the final one leaves is released with a cancel.
+                 * @default false
+                 */
+                multiple_partial_captures?: boolean;
             };
         };
         ProcessorAccount: {
@@ -1647,6 +1665,11 @@ export interface components {
                  * @default true
                  */
                 explicit_unscheduled?: boolean;
+                /**
+                 * @description Adyen accounts only (422 on others): whether multiple partial captures are enabled on the merchant account at Adyen (Adyen's Support Team enables it). Without it Adyen cancels what a partial capture leaves, so captures with final_capture false answer 422 multiple_captures_not_supported; with it each capture takes its part, and what the final one leaves is released with a cancel.
+                 * @default false
+                 */
+                multiple_partial_captures?: boolean;
             };
             credentials: {
                 /** @description … and the last four characters of the API or secret key. */
@@ -1745,7 +1768,7 @@ export interface components {
             };
             reference?: string;
             /** @enum {string} */
-            status: "processing" | "authorized" | "capturing" | "captured" | "failed" | "canceling" | "canceled";
+            status: "processing" | "authorized" | "capturing" | "partially_captured" | "captured" | "failed" | "canceling" | "canceled";
             /** @description Once refunded: the sum of the succeeded refunds (the payment stays captured). */
             amount_refunded?: number;
             /**
@@ -3255,7 +3278,7 @@ export interface operations {
                 /** @description Cursor: the next_cursor of the previous page. */
                 starting_after?: components["parameters"]["StartingAfter"];
                 order?: components["parameters"]["Order"];
-                type?: "token.created" | "token.deleted" | "checkout.session.opened" | "checkout.session.completed" | "forward.completed" | "import.started" | "import.completed" | "import.failed" | "payment.processing" | "payment.authorized" | "payment.capturing" | "payment.captured" | "payment.failed" | "payment.action_required" | "dispute.created" | "dispute.updated" | "dispute.closed" | "payment.canceled" | "refund.created" | "refund.succeeded" | "refund.failed";
+                type?: "token.created" | "token.deleted" | "checkout.session.opened" | "checkout.session.completed" | "forward.completed" | "import.started" | "import.completed" | "import.failed" | "payment.processing" | "payment.authorized" | "payment.capturing" | "payment.captured" | "payment.capture_failed" | "payment.failed" | "payment.action_required" | "dispute.created" | "dispute.updated" | "dispute.closed" | "payment.canceled" | "refund.created" | "refund.succeeded" | "refund.failed";
             };
             header?: never;
             path?: never;
@@ -4665,7 +4688,8 @@ export interface operations {
                  * @example {
                  *       "reference": "manual-order-77-shipment-1",
                  *       "amount": 3000,
-                 *       "currency_code": "EUR"
+                 *       "currency_code": "EUR",
+                 *       "final_capture": false
                  *     }
                  */
                 "application/json": components["schemas"]["CaptureRequest"];
@@ -4686,7 +4710,8 @@ export interface operations {
                      *       "livemode": false,
                      *       "amount": {
                      *         "requested": 5000,
-                     *         "authorized": 5000
+                     *         "authorized": 5000,
+                     *         "capturable": 2000
                      *       },
                      *       "action_requirement": {
                      *         "type": "use_sdk",
@@ -4699,7 +4724,7 @@ export interface operations {
                      *         "matrix_version": 3,
                      *         "rule": "manual-for-orders"
                      *       },
-                     *       "reference": "manual-order-77-shipment-1",
+                     *       "reference": "manual-order-77",
                      *       "status": "capturing",
                      *       "use_case": "ONE_OFF",
                      *       "source": {
@@ -4735,7 +4760,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description capture_not_allowed (automatic-capture flow, or the payment is not authorized); already_captured (a second capture). Or idempotency_key_in_use: a request with this Idempotency-Key is still running; retry later with the same key. idempotent_response_not_kept: it already ran and its response (not JSON, or over 1 MB) cannot be replayed. */
+            /** @description capture_not_allowed (automatic-capture flow, the payment is neither authorized nor partially captured, or a capture of it is under way); already_captured (its final capture was made). Or idempotency_key_in_use: a request with this Idempotency-Key is still running; retry later with the same key. idempotent_response_not_kept: it already ran and its response (not JSON, or over 1 MB) cannot be replayed. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -4746,7 +4771,7 @@ export interface operations {
             };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
-            /** @description amount_exceeds_authorized; currency_mismatch; partial_capture_not_supported; validation_failed naming the field. Or idempotency_key_reused (field Idempotency-Key): the key was used with a different request. */
+            /** @description amount_exceeds_authorized (above amount.capturable); currency_mismatch; partial_capture_not_supported; multiple_captures_not_supported (final_capture false on a processor account that makes one capture per payment); validation_failed naming the field. Or idempotency_key_reused (field Idempotency-Key): the key was used with a different request. */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -4783,7 +4808,8 @@ export interface operations {
                      *       "amount": {
                      *         "requested": 1999,
                      *         "authorized": 1999,
-                     *         "captured": 1999
+                     *         "captured": 1999,
+                     *         "capturable": 0
                      *       },
                      *       "action_requirement": {
                      *         "type": "use_sdk",
@@ -4845,7 +4871,7 @@ export interface operations {
                 /** @description Cursor: the next_cursor of the previous page. */
                 starting_after?: components["parameters"]["StartingAfter"];
                 order?: components["parameters"]["Order"];
-                status?: "processing" | "authorized" | "capturing" | "captured" | "failed" | "canceling" | "canceled";
+                status?: "processing" | "authorized" | "capturing" | "partially_captured" | "captured" | "failed" | "canceling" | "canceled";
                 /** @description The merchant's reference, exactly. */
                 reference?: string;
                 /** @description Earlier-interface payments of this customer. */
@@ -4915,7 +4941,8 @@ export interface operations {
                      *           "amount": {
                      *             "requested": 1999,
                      *             "authorized": 1999,
-                     *             "captured": 1999
+                     *             "captured": 1999,
+                     *             "capturable": 0
                      *           },
                      *           "action_requirement": {
                      *             "type": "use_sdk",
