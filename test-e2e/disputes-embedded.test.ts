@@ -64,7 +64,10 @@ describe('disputes on Adyen and Checkout.com stand-ins, embedded profile', () =>
   async function account(processor: 'adyen' | 'checkout', baseUrl: string): Promise<string> {
     const answer = await running.merchant.call('POST', '/processor-accounts', { json: { processor, name: processor, credentials: processor === 'adyen' ? ADYEN : CHECKOUT, settings: { base_url: baseUrl } } });
     expect(answer.status).toBe(201);
-    return answer.json<{ id: string }>().id;
+    const id = answer.json<{ id: string }>().id;
+    // Adyen notifies the account's endpoint (its CAPTURE confirms an automatic capture), through the gateway.
+    if (processor === 'adyen') adyen.webhookUrl = `${running.system.baseUrl}/processor-notifications/adyen/${id}`;
+    return id;
   }
 
   async function capturedOn(flow: string, authorizer: string | null, card: string): Promise<PaymentView> {
