@@ -23,6 +23,9 @@ export const SIMULATOR_CARDS = {
   challenge: '4000000000003063',
   frictionless: '4000000000003097',
   challengeThenDeclined: '4000008400001629',
+  /** The capture fails (capture_failed); 4000000000000267: the payment's first capture fails, a capture asked again succeeds. */
+  captureFails: '4000000000000259',
+  captureFailsOnce: '4000000000000267',
 } as const;
 export const PAYMENT_CVC = '538';
 
@@ -39,8 +42,8 @@ export const PAYMENT_ENV: Record<string, string> = {
 
 export interface PaymentView {
   id: string;
-  status: 'processing' | 'authorized' | 'capturing' | 'captured' | 'failed' | 'canceling' | 'canceled';
-  amount: { requested: number; authorized?: number; captured?: number; refunded?: number };
+  status: 'processing' | 'authorized' | 'capturing' | 'partially_captured' | 'captured' | 'failed' | 'canceling' | 'canceled';
+  amount: { requested: number; authorized?: number; captured?: number; refunded?: number; capturable?: number };
   cancellation_reason?: 'requested_by_merchant' | 'authorization_expired';
   action_requirement?: { type: 'use_sdk'; session_id: string };
   use_case: string;
@@ -62,6 +65,8 @@ export interface TransactionView {
   kind: 'risk' | 'authentication_3ri' | 'authentication_3ds' | 'authorization' | 'capture' | 'void';
   status: 'succeeded' | 'failed' | 'error';
   failure_reason: string | null;
+  /** Minor units, for authorizations, captures and voids. */
+  amount: number | null;
   /** The use case the processor was sent, in the words of the payment's interface. */
   use_case?: string;
 }
