@@ -76,7 +76,7 @@ describe('the documentation the gateway serves without a key', () => {
     for (const id of ['quick-start', 'test-cards', 'payment-lifecycle', 'webhooks', 'errors', 'idempotency', 'test-clock', 'test-and-live']) {
       expect({ id, present: guides.text.includes(`id="${id}"`) }).toEqual({ id, present: true });
     }
-    for (const card of ['4000 0000 0000 0002', '4000 0000 0000 0259', '4000 0000 0000 0119', '4111 1111 1111 1111', '4242 4242 4242 4242']) expect(guides.text).toContain(card);
+    for (const card of ['4000 0000 0000 0002', '4000 0000 0000 0259', '4000 0000 0000 0267', '4000 0000 0000 0119', '4111 1111 1111 1111', '4242 4242 4242 4242']) expect(guides.text).toContain(card);
     expect(guides.text).toContain('href="/docs"');
     expect(guides.text).toContain(`${PUBLIC_BASE_URL}/payments/one-off`);
     expect(guides.text).toContain('payment.captured');
