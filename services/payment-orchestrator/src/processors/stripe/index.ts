@@ -62,7 +62,9 @@ export const stripe: AccountProcessorPlugin<StripeOptions['credentials']> = {
     const baseUrl = stripeBaseUrl(credentials, options.mode, options.base_url);
     const retrieve = (payment: Parameters<typeof sendMapped>[2], intentId: string) => sendMapped(transport, baseUrl, payment, toStripeRetrieveRequest(credentials, intentId));
     const confirmedCapture = async (payment: Parameters<typeof sendMapped>[2], intentId: string): Promise<CaptureOutcome> => {
-      const notified = await context.captureSettlement?.(intentId);
+      // Stripe's capture events name the PaymentIntent, not one capture: they settle an automatic or a payment's
+      // first capture; a later one of several is read off the PaymentIntent.
+      const notified = (payment.capture?.sequence ?? 1) <= 1 ? await context.captureSettlement?.(intentId) : null;
       if (notified) return notified;
       const response = await retrieve(payment, intentId);
       const asked = unansweredQuestion(response) ?? fromStripeCaptureResponse(response, payment.capture?.final === false);
