@@ -81,7 +81,10 @@ describe('disputes on Adyen and Checkout.com stand-ins, embedded profile', () =>
     const credentials = { adyen: ADYEN, checkout: CHECKOUT, stripe: STRIPE }[processor];
     const answer = await running.merchant.call('POST', '/processor-accounts', { json: { processor, name: processor, credentials, settings: { base_url: baseUrl } } });
     expect(answer.status).toBe(201);
-    return answer.json<{ id: string }>().id;
+    const id = answer.json<{ id: string }>().id;
+    // Adyen notifies the account's endpoint (its CAPTURE confirms an automatic capture), through the gateway.
+    if (processor === 'adyen') adyen.webhookUrl = `${running.system.baseUrl}/processor-notifications/adyen/${id}`;
+    return id;
   }
 
   async function capturedOn(flow: string, authorizer: string | null, card: string, captureMode: 'automatic' | 'manual' = 'automatic'): Promise<PaymentView> {

@@ -267,11 +267,13 @@ describe('payments through the gateway, from create to the outcome', () => {
     // Last in the profile: it adds a flow (the listing above counts them) and changes the flow matrix.
     it('when the flow matrix routes adyen- references to a flow on an Adyen processor account, then the payment goes through the forwarder to Adyen\'s stand-in with the real card and is captured', async () => {
       const account = await api.ok<{ id: string }>('POST', '/processor-accounts', { json: { processor: 'adyen', name: 'Adyen EU', credentials: ADYEN, settings: { base_url: adyen.baseUrl } } });
+      // Adyen notifies the account's endpoint (its CAPTURE confirms the automatic capture), through the gateway.
+      adyen.webhookUrl = `${profile.baseUrl}/processor-notifications/adyen/${account.id}`;
       await api.ok('POST', '/flows', { json: { name: 'adyen-eu', capture_mode: 'automatic', steps: [{ kind: 'authorization', processor: account.id }, { kind: 'capture', processor: account.id }] } });
       await api.ok('PUT', '/flow-matrix', { json: { default_flow: 'simulator_auto_capture', rules: [{ name: 'adyen-orders', when: { reference_prefix: 'adyen-' }, flow: 'adyen-eu' }] } });
       const created = await initial('/payments/one-off', { amount: 4200, reference: `adyen-order-${name.slice(0, 5)}` });
       await submitCard(profile.baseUrl, sessionOf(created), ADYEN_TEST_CARDS.approved);
-      expect(await api.until(created.id, 'captured')).toMatchObject({ flow: 'adyen-eu', amount: { requested: 4200, authorized: 4200, captured: 4200 } });
+      expect(await api.until(created.id, 'captured')).toMatchObject({ flow: 'adyen-eu', amount: { requested: 4200, authorized: 4200, captured: 4200, capturable: 0 } });
       const sent = adyen.payments.find((p) => p.body.reference === created.id)!;
       expect(sent.body).toMatchObject({ merchantAccount: ADYEN.merchant_account, shopperInteraction: 'Ecommerce', amount: { value: 4200, currency: 'EUR' }, paymentMethod: { number: ADYEN_TEST_CARDS.approved, cvc: PAYMENT_CVC } });
       expect(sent.headers['idempotency-key']).toBe(`${created.id}:authorization`);

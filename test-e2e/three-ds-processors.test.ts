@@ -77,8 +77,10 @@ describe('3-D Secure challenges on the Adyen and Checkout.com stand-ins, through
         accounts[processor] = answer.json<{ id: string }>().id;
         await api.ok('POST', '/flows', { json: { name: `${processor}-3ds`, capture_mode: 'automatic', steps: [{ kind: 'authorization', processor: accounts[processor], three_ds: 'if_required' }, { kind: 'capture', processor: accounts[processor] }] } });
       }
-      // Checkout.com's webhooks (payment_approved, payment_captured, payment_authentication_failed) reach this profile's gateway.
+      // Checkout.com's webhooks (payment_approved, payment_captured, payment_authentication_failed) reach this profile's gateway,
+      // and Adyen's notifications (its CAPTURE confirms an automatic capture).
       system.checkout.webhookUrl = `${system.profile.baseUrl}/processor-notifications/checkout/${accounts.checkout}`;
+      system.adyen.webhookUrl = `${system.profile.baseUrl}/processor-notifications/adyen/${accounts.adyen}`;
     }, 180_000);
     afterAll(async () => {
       await system?.profile.stop();

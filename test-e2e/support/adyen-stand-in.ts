@@ -25,6 +25,12 @@ import { startPspServer, type PspAnswer } from './psp-stand-in-server';
  * (success false for a dispute that is not open, an unknown reference or a missing document).
  * `dispute(…)` opens one and gives its signed NOTIFICATION_OF_CHARGEBACK (with `defensePeriodEndsAt`),
  * `fraudNotification(…)` a signed NOTIFICATION_OF_FRAUD (Visa TC40, as Adyen's example shows it).
+ * Captures (https://docs.adyen.com/online-payments/capture): a payment authorised without
+ * `additionalData.manualCapture` is captured by Adyen at once, reported by a CAPTURE notification (or
+ * CAPTURE_FAILED, `automaticCaptures: 'fail'`). A manual capture of part of the amount cancels the rest,
+ * unless the account has multiple partial captures (`multiplePartialCaptures`): then each capture takes its
+ * part and the rest stays until a `/cancels` releases it. Notifications are kept for the test to deliver,
+ * and sent as Adyen sends them when `webhookUrl` (or `deliver`) is set.
  */
 export const ADYEN_TEST_CARDS = {
   approved: '4111111111111111',
@@ -50,6 +56,8 @@ export interface AdyenStandInOptions {
    * when the account's "Network transaction reference" additional-data setting is on.
    */
   networkTxReference?: boolean;
+  /** Multiple partial captures enabled on the account (default false: a partial capture cancels the rest). */
+  multiplePartialCaptures?: boolean;
 }
 
 export interface AdyenPaymentRecord {
@@ -75,8 +83,18 @@ export interface AdyenStandIn {
   /** The base URL (an account's settings.base_url); payments go to `${baseUrl}/v69/payments`. */
   baseUrl: string;
   payments: AdyenPaymentRecord[];
-  /** Signed CAPTURE notifications, one per capture accepted, for the test to deliver. */
+  /** Signed notifications (CAPTURE, CAPTURE_FAILED, CANCELLATION, REFUND), in the order Adyen sends them, for the test to deliver. */
   notifications: Array<{ live: 'false'; notificationItems: Array<{ NotificationRequestItem: AdyenNotificationItem }> }>;
+  /** When set, each notification is also POSTed there as Adyen sends it (not awaited). */
+  webhookUrl: string | null;
+  /** When set, each notification's raw body is handed to it (a test without HTTP in between: the orchestrator harness). */
+  deliver: ((rawBody: string) => Promise<unknown>) | null;
+  /** Resolves once every notification sent so far was answered. */
+  delivered(): Promise<void>;
+  /** How Adyen's own capture of an automatic-capture payment goes: CAPTURE (succeed, the default) or CAPTURE_FAILED (fail). */
+  automaticCaptures: 'succeed' | 'fail';
+  /** Manual captures received (`POST /v69/payments/{pspReference}/captures`), with the capture's own pspReference. */
+  captures: Array<{ paymentPspReference: string; pspReference: string; body: Record<string, unknown> }>;
   /** Cancels received (`POST /v69/payments/{pspReference}/cancels`), by the payment's pspReference. */
   cancels: Array<{ paymentPspReference: string; body: Record<string, unknown>; headers: IncomingMessage['headers'] }>;
   /** Refunds received (`POST /v69/payments/{pspReference}/refunds`), with the refund's own pspReference. */
@@ -151,6 +169,27 @@ function validationError(message: string): PspAnswer {
 export async function startAdyenStandIn(options: AdyenStandInOptions): Promise<AdyenStandIn> {
   const payments: AdyenPaymentRecord[] = [];
   const notifications: AdyenStandIn['notifications'] = [];
+  const captures: AdyenStandIn['captures'] = [];
+  const standIn = { webhookUrl: null as string | null, deliver: null as ((rawBody: string) => Promise<unknown>) | null, automaticCaptures: 'succeed' as 'succeed' | 'fail' };
+  const inFlight = new Set<Promise<unknown>>();
+  /** Keeps the notification and, when the test set where, sends it as Adyen does (JSON POST). */
+  const notify = (notification: AdyenStandIn['notifications'][number]) => {
+    notifications.push(notification);
+    const rawBody = JSON.stringify(notification);
+    const delivery = standIn.deliver
+      ? standIn.deliver(rawBody).catch(() => undefined)
+      : standIn.webhookUrl
+        ? fetch(standIn.webhookUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: rawBody }).catch(() => undefined)
+        : null;
+    if (!delivery) return;
+    inFlight.add(delivery);
+    void delivery.finally(() => inFlight.delete(delivery));
+  };
+  const delivered = async (): Promise<void> => {
+    while (inFlight.size > 0) await Promise.all([...inFlight]);
+  };
+  /** What each authorised payment can still have captured (its authorized amount, less captures; 0 once the rest was cancelled). */
+  const capturable = new Map<string, number>();
   const cancels: AdyenStandIn['cancels'] = [];
   const refunds: AdyenStandIn['refunds'] = [];
   const answered = new Map<string, PspAnswer>();
@@ -262,6 +301,7 @@ export async function startAdyenStandIn(options: AdyenStandInOptions): Promise<A
       return { status: 200, body: { pspReference: challenge.pspReference, resultCode: 'Refused', refusalReason: '3D Not Authenticated', refusalReasonCode: '11', merchantReference, additionalData: authenticated('N') } };
     }
     const networkTx = options.networkTxReference === false ? {} : { networkTxReference: `NTR${reference()}` };
+    authorised(challenge.pspReference, payment.body);
     return { status: 200, body: { pspReference: challenge.pspReference, resultCode: 'Authorised', merchantReference, amount: payment.body.amount, additionalData: { ...authenticated('Y'), ...networkTx } } };
   }
 
@@ -284,6 +324,23 @@ export async function startAdyenStandIn(options: AdyenStandInOptions): Promise<A
       return redirectBack(challenge.returnUrl, { redirectResult: challenge.redirectResult });
     }
     return null;
+  }
+
+  /**
+   * A payment authorised: capturable in full; without manualCapture Adyen captures it at once by itself and
+   * says so with CAPTURE (its own pspReference, originalReference the payment's), or CAPTURE_FAILED.
+   */
+  function authorised(pspReference: string, body: Record<string, unknown>): void {
+    const amount = body.amount as { value: number; currency: string };
+    const manual = ((body.additionalData ?? {}) as Record<string, unknown>).manualCapture === 'true';
+    if (manual) {
+      capturable.set(pspReference, amount.value);
+      return;
+    }
+    capturable.set(pspReference, 0);
+    const eventCode = standIn.automaticCaptures === 'fail' ? 'CAPTURE_FAILED' : 'CAPTURE';
+    const reason = eventCode === 'CAPTURE_FAILED' ? 'Insufficient balance on payment' : '';
+    notify(adyenNotification({ amount, eventCode, eventDate: new Date().toISOString(), merchantAccountCode: options.merchantAccount, merchantReference: String(body.reference), originalReference: pspReference, pspReference: reference(), reason, success: 'true' }, options.hmacKey));
   }
 
   function authorise(body: Record<string, unknown>, headers: IncomingMessage['headers']): PspAnswer | string {
@@ -319,6 +376,7 @@ export async function startAdyenStandIn(options: AdyenStandInOptions): Promise<A
     if (pm.number === ADYEN_TEST_CARDS.notEnoughBalance) return { status: 200, body: { pspReference, resultCode: 'Refused', refusalReason: 'Not enough balance', refusalReasonCode: '12', merchantReference } };
     const networkTxReference = merchantInitiated ? String(additionalData.networkTxReference) : `NTR${reference()}`;
     const frictionless = authenticate ? authenticated('Y') : {};
+    authorised(pspReference, body);
     return { status: 200, body: { pspReference, resultCode: 'Authorised', merchantReference, amount, additionalData: { ...frictionless, ...(options.networkTxReference === false ? {} : { networkTxReference }) } } };
   }
 
@@ -327,9 +385,15 @@ export async function startAdyenStandIn(options: AdyenStandInOptions): Promise<A
     const amount = (body.amount ?? {}) as { value?: unknown; currency?: unknown };
     if (!payment) return 'unknown pspReference';
     if (body.merchantAccount !== options.merchantAccount || !Number.isInteger(amount.value) || typeof amount.currency !== 'string') return 'capture request';
+    // A capture of more than is left (a capture after the rest was cancelled, too) is refused.
+    const left = capturable.get(paymentPsp) ?? 0;
+    if ((amount.value as number) > left) return 'amount (more than the authorised amount left to capture)';
+    // Without multiple partial captures any unclaimed amount after a partial capture gets cancelled.
+    capturable.set(paymentPsp, options.multiplePartialCaptures ? left - (amount.value as number) : 0);
     const pspReference = reference();
+    captures.push({ paymentPspReference: paymentPsp, pspReference, body });
     const merchantReference = String(payment.body.reference);
-    notifications.push(
+    notify(
       adyenNotification(
         { amount: { value: amount.value as number, currency: amount.currency }, eventCode: 'CAPTURE', eventDate: new Date().toISOString(), merchantAccountCode: options.merchantAccount, merchantReference, originalReference: paymentPsp, pspReference, reason: '', success: 'true' },
         options.hmacKey,
@@ -342,9 +406,10 @@ export async function startAdyenStandIn(options: AdyenStandInOptions): Promise<A
     if (!payments.some((p) => p.pspReference === paymentPsp)) return 'unknown pspReference';
     if (body.merchantAccount !== options.merchantAccount) return 'merchantAccount';
     cancels.push({ paymentPspReference: paymentPsp, body, headers });
+    capturable.set(paymentPsp, 0);
     const pspReference = reference();
     const payment = payments.find((p) => p.pspReference === paymentPsp)!;
-    notifications.push(
+    notify(
       adyenNotification(
         { amount: payment.body.amount as { value: number; currency: string }, eventCode: 'CANCELLATION', eventDate: new Date().toISOString(), merchantAccountCode: options.merchantAccount, merchantReference: String(body.reference ?? payment.body.reference), originalReference: paymentPsp, pspReference, reason: '', success: 'true' },
         options.hmacKey,
@@ -363,7 +428,7 @@ export async function startAdyenStandIn(options: AdyenStandInOptions): Promise<A
     if (body.merchantRefundReason !== undefined && !['FRAUD', 'CUSTOMER REQUEST', 'RETURN', 'DUPLICATE', 'OTHER'].includes(String(body.merchantRefundReason))) return 'merchantRefundReason';
     const pspReference = reference();
     refunds.push({ paymentPspReference: paymentPsp, pspReference, body, headers });
-    notifications.push(
+    notify(
       adyenNotification(
         { amount: { value: amount.value as number, currency: String(amount.currency) }, eventCode: 'REFUND', eventDate: new Date().toISOString(), merchantAccountCode: options.merchantAccount, merchantReference: String(body.reference ?? ''), originalReference: paymentPsp, pspReference, reason: '', success: 'true' },
         options.hmacKey,
@@ -417,5 +482,5 @@ export async function startAdyenStandIn(options: AdyenStandInOptions): Promise<A
     },
   );
   baseUrl = server.baseUrl;
-  return { ...server, payments, notifications, cancels, refunds, details, challenges, authorisationNotification, dispute, disputes, disputeRequests, fraudNotification };
+  return Object.assign(standIn, server, { payments, notifications, cancels, refunds, captures, details, challenges, authorisationNotification, delivered, dispute, disputes, disputeRequests, fraudNotification });
 }

@@ -26,6 +26,10 @@ import { startPspServer, type PspAnswer } from './psp-stand-in-server';
  * `PUT /disputes/{id}/evidence` (the categories' `_file` ids and `_text`s of at most 500 characters, 204)
  * and `POST /disputes/{id}/evidence` (submits what was provided, 204); a dispute that does not wait for
  * evidence is refused 422. `dispute(…)` opens one and gives its signed dispute_received webhook.
+ * Captures (https://www.checkout.com/docs/payments/manage-payments/capture-a-payment): `capture_type`
+ * NonFinal keeps what is left for later captures; Final (the default) voids what is left; captures add up
+ * to at most the authorized amount. A void of a partially captured payment releases what is left
+ * (https://www.checkout.com/docs/payments/manage-payments/void-a-payment).
  */
 export const CHECKOUT_TEST_CARDS = {
   approved: '4242424242424242',
@@ -67,6 +71,12 @@ export interface CheckoutStandIn {
   voids: Array<{ paymentId: string; body: Record<string, unknown>; headers: IncomingMessage['headers'] }>;
   /** Every action of each payment, newest first, as `GET /payments/{id}/actions` lists them. */
   actions: Map<string, Array<{ id: string; type: string; amount: unknown; approved: boolean; response_code: string; processed_on: string }>>;
+  /** true: refunds are accepted (202) but processed only when processRefunds is called (no action listed, no webhook before). Default false. */
+  holdRefunds: boolean;
+  /** Processes the refunds held so far: their Refund actions are listed and their payment_refunded webhooks sent. */
+  processRefunds(): void;
+  /** Captures received (`POST /payments/{id}/captures`), with the action id answered. */
+  captures: Array<{ paymentId: string; actionId: string; body: Record<string, unknown> }>;
   /** Refunds received (`POST /payments/{id}/refunds`), with the action id answered. */
   refunds: Array<{ paymentId: string; actionId: string; body: Record<string, unknown>; headers: IncomingMessage['headers'] }>;
   /** 3-D Secure sessions started (202 Pending answers). */
@@ -130,7 +140,11 @@ export function checkoutWebhook(type: string, data: Record<string, unknown>, web
 export async function startCheckoutStandIn(options: CheckoutStandInOptions): Promise<CheckoutStandIn> {
   const payments: CheckoutStandIn['payments'] = [];
   const webhooks: CheckoutWebhook[] = [];
-  const standIn = { webhookUrl: null as string | null };
+  const standIn = { webhookUrl: null as string | null, holdRefunds: false };
+  const heldRefunds: Array<() => void> = [];
+  const processRefunds = () => {
+    for (const process of heldRefunds.splice(0)) process();
+  };
   const send = (webhook: CheckoutWebhook) => {
     webhooks.push(webhook);
     if (standIn.webhookUrl) void fetch(standIn.webhookUrl, { method: 'POST', headers: { 'content-type': 'application/json', 'cko-signature': webhook.signature }, body: webhook.rawBody }).catch(() => undefined);
@@ -141,6 +155,9 @@ export async function startCheckoutStandIn(options: CheckoutStandInOptions): Pro
   const act = (paymentId: string, id: string, type: string, amount: unknown, approved: boolean) =>
     actions.set(paymentId, [{ id, type, amount, approved, response_code: approved ? '10000' : '20005', processed_on: new Date().toISOString() }, ...(actions.get(paymentId) ?? [])]);
   const refunds: CheckoutStandIn['refunds'] = [];
+  const captures: CheckoutStandIn['captures'] = [];
+  /** What each authorized payment can still have captured (0 once captured in full, finally, or voided). */
+  const capturable = new Map<string, number>();
   const challenges: CheckoutChallenge[] = [];
   const lookups: string[] = [];
   const disputes = new Map<string, CheckoutDispute>();
@@ -236,6 +253,7 @@ export async function startCheckoutStandIn(options: CheckoutStandInOptions): Pro
     const captureId = `act_${letters(26)}`;
     if (approved && body.capture === true) act(payment.id, captureId, 'Capture', body.amount, true);
     recordDetails(payment.id, body, approved ? (body.capture === true ? 'Captured' : 'Authorized') : 'Declined', approved, threeDsData(approved ? 'Y' : 'N'));
+    capturable.set(payment.id, approved && body.capture !== true ? Number(body.amount) : 0);
     const common = { id: payment.id, action_id: actionId, reference: body.reference, amount: body.amount, currency: body.currency };
     if (approved) {
       send(checkoutWebhook('payment_approved', { ...common, response_code: '10000', response_summary: 'Approved' }, options.webhookSecret));
@@ -276,6 +294,8 @@ export async function startCheckoutStandIn(options: CheckoutStandInOptions): Pro
     const payment = payments.find((p) => p.id === paymentId);
     if (!payment) return { status: 404, body: {} };
     voids.push({ paymentId, body, headers });
+    // What is left of the authorization is released (after partial captures too).
+    capturable.set(paymentId, 0);
     const actionId = `act_${letters(26)}`;
     send(checkoutWebhook('payment_voided', { id: paymentId, action_id: actionId, reference: payment.body.reference, amount: payment.body.amount, currency: payment.body.currency, response_code: '10000' }, options.webhookSecret));
     return { status: 202, body: { action_id: actionId, reference: body.reference } };
@@ -288,7 +308,12 @@ export async function startCheckoutStandIn(options: CheckoutStandInOptions): Pro
     const actionId = `act_${letters(26)}`;
     refunds.push({ paymentId, actionId, body, headers });
     const amount = body.amount ?? payment.body.amount;
-    send(checkoutWebhook('payment_refunded', { id: paymentId, action_id: actionId, reference: body.reference, amount, currency: payment.body.currency, response_code: '10000' }, options.webhookSecret));
+    const processed = () => {
+      act(paymentId, actionId, 'Refund', amount, true);
+      send(checkoutWebhook('payment_refunded', { id: paymentId, action_id: actionId, reference: body.reference, amount, currency: payment.body.currency, response_code: '10000' }, options.webhookSecret));
+    };
+    if (standIn.holdRefunds) heldRefunds.push(processed);
+    else processed();
     return { status: 202, body: { action_id: actionId, reference: body.reference } };
   }
 
@@ -342,14 +367,21 @@ export async function startCheckoutStandIn(options: CheckoutStandInOptions): Pro
     if (source.number === CHECKOUT_TEST_CARDS.insufficientFunds) return { status: 201, body: { ...common, approved: false, status: 'Declined', response_code: '20051', response_summary: 'Insufficient Funds' } };
     if (body.capture === true) send(checkoutWebhook('payment_captured', { id, action_id: autoCaptureId, reference: body.reference, amount: body.amount, currency: body.currency, response_code: '10000' }, options.webhookSecret));
     recordDetails(id, body, body.capture === true ? 'Captured' : 'Authorized', true, frictionless);
+    capturable.set(id, body.capture === true ? 0 : Number(body.amount));
     return { status: 201, body: { ...common, approved: true, status: 'Authorized', response_code: '10000', response_summary: 'Approved', scheme_id: schemeId(), ...frictionless } };
   }
 
   function capture(paymentId: string, body: Record<string, unknown>): PspAnswer {
     const payment = payments.find((p) => p.id === paymentId);
     if (!payment) return { status: 404, body: {} };
+    if (body.capture_type !== undefined && body.capture_type !== 'NonFinal' && body.capture_type !== 'Final') return { status: 422, body: { request_id: letters(12), error_type: 'request_invalid', error_codes: ['capture_type_invalid'] } };
+    const left = capturable.get(paymentId) ?? 0;
+    const amount = Number.isInteger(body.amount) ? (body.amount as number) : left;
+    if (amount <= 0 || amount > left) return { status: 403, body: { request_id: letters(12), error_type: 'action_not_allowed', error_codes: ['capture_not_allowed'] } };
+    // NonFinal keeps the rest for later captures; Final (the default) voids it.
+    capturable.set(paymentId, body.capture_type === 'NonFinal' ? left - amount : 0);
     const actionId = `act_${letters(26)}`;
-    const amount = Number.isInteger(body.amount) ? body.amount : payment.body.amount;
+    captures.push({ paymentId, actionId, body });
     act(paymentId, actionId, 'Capture', amount, true);
     send(checkoutWebhook('payment_captured', { id: paymentId, action_id: actionId, reference: payment.body.reference, amount, currency: payment.body.currency, response_code: '10000' }, options.webhookSecret));
     return { status: 202, body: { action_id: actionId, reference: body.reference } };
@@ -391,5 +423,5 @@ export async function startCheckoutStandIn(options: CheckoutStandInOptions): Pro
     return answer;
   });
   baseUrl = server.baseUrl;
-  return Object.assign(standIn, server, { payments, webhooks, voids, refunds, actions, challenges, lookups, approvedWebhook, dispute, disputes, files, disputeRequests });
+  return Object.assign(standIn, server, { payments, webhooks, voids, refunds, captures, actions, challenges, lookups, approvedWebhook, processRefunds, dispute, disputes, files, disputeRequests });
 }

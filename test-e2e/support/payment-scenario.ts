@@ -27,6 +27,9 @@ export const SIMULATOR_CARDS = {
   disputed: '4000000000002685',
   /** A fraud warning: captured, then an early fraud warning at once, no dispute. */
   fraudWarning: '4000000000005423',
+  /** The capture fails (capture_failed); 4000000000000267: the payment's first capture fails, a capture asked again succeeds. */
+  captureFails: '4000000000000259',
+  captureFailsOnce: '4000000000000267',
 } as const;
 export const PAYMENT_CVC = '538';
 
@@ -43,8 +46,8 @@ export const PAYMENT_ENV: Record<string, string> = {
 
 export interface PaymentView {
   id: string;
-  status: 'processing' | 'authorized' | 'capturing' | 'captured' | 'failed' | 'canceling' | 'canceled';
-  amount: { requested: number; authorized?: number; captured?: number; refunded?: number };
+  status: 'processing' | 'authorized' | 'capturing' | 'partially_captured' | 'captured' | 'failed' | 'canceling' | 'canceled';
+  amount: { requested: number; authorized?: number; captured?: number; refunded?: number; capturable?: number };
   cancellation_reason?: 'requested_by_merchant' | 'authorization_expired';
   action_requirement?: { type: 'use_sdk'; session_id: string; checkout_url?: string };
   use_case: string;
@@ -68,6 +71,8 @@ export interface TransactionView {
   kind: 'risk' | 'authentication_3ri' | 'authentication_3ds' | 'authorization' | 'capture' | 'void';
   status: 'succeeded' | 'failed' | 'error';
   failure_reason: string | null;
+  /** Minor units, for authorizations, captures and voids. */
+  amount: number | null;
   /** The use case the processor was sent, in the words of the payment's interface. */
   use_case?: string;
   /** Consumer-present payments: the card attempt on the hosted page. */

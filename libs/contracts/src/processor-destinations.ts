@@ -110,7 +110,7 @@ const STRIPE_PATHS = {
   captures: ['/v1/payment_intents/{intent}/capture'],
   refunds: ['/v1/refunds'],
   voids: ['/v1/payment_intents/{intent}/cancel'],
-  details: ['/v1/payment_intents/{intent}'],
+  details: ['/v1/payment_intents/{intent}', '/v1/refunds/{refund}'],
   payment_methods: ['/v1/payment_methods'],
   disputes: ['/v1/disputes/{dispute}', '/v1/disputes/{dispute}/close'],
 };

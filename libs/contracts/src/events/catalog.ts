@@ -239,16 +239,35 @@ export const importFailedV1 = defineEvent({
   keyOf: (data) => data.import_id,
 });
 
+/**
+ * One manual capture of a payment (added within v1, on payment.capturing, payment.captured and
+ * payment.capture_failed): its number on the payment, its amount, whether it is the final one (the
+ * processor releases the rest of the authorization) and how it went.
+ */
+const captureData = z.object({
+  sequence: z.number().int().positive(),
+  amount: z.number().int().positive(),
+  final: z.boolean(),
+  status: z.enum(['pending', 'succeeded', 'failed']),
+  failure_reason: z.string().nullable(),
+  reference: z.string().nullable(),
+});
+
 const paymentData = z.object({
   payment_id: id,
-  status: z.enum(['processing', 'authorized', 'capturing', 'captured', 'failed', 'canceling', 'canceled']),
+  /** partially_captured added within v1 (captures with final_capture false). */
+  status: z.enum(['processing', 'authorized', 'capturing', 'partially_captured', 'captured', 'failed', 'canceling', 'canceled']),
   amount: z.object({
     requested: z.number().int().nonnegative(),
     authorized: z.number().int().nonnegative().optional(),
+    /** The sum of the settled captures. */
     captured: z.number().int().nonnegative().optional(),
     /** The sum of the payment's succeeded refunds (added within v1: absent before a refund succeeded). */
     refunded: z.number().int().nonnegative().optional(),
+    /** What can still be captured (added within v1: present once authorized; 0 when nothing can). */
+    capturable: z.number().int().nonnegative().optional(),
   }),
+  capture: captureData.optional(),
   currency_code: z.string().length(3),
   use_case: z.string(),
   reference: z.string().nullable(),
@@ -298,8 +317,15 @@ const paymentEvent = <T extends string>(type: T, description: string) =>
 
 export const paymentProcessingV1 = paymentEvent('payment.processing', 'A payment was accepted and is being processed.');
 export const paymentAuthorizedV1 = paymentEvent('payment.authorized', 'A manual-capture payment was authorized and awaits capture.');
-export const paymentCapturingV1 = paymentEvent('payment.capturing', 'A capture was requested.');
-export const paymentCapturedV1 = paymentEvent('payment.captured', 'The payment was captured; amount.captured is set.');
+export const paymentCapturingV1 = paymentEvent('payment.capturing', 'A capture was requested; capture says which (its amount, whether it is final).');
+export const paymentCapturedV1 = paymentEvent(
+  'payment.captured',
+  'A capture settled (one per capture): amount.captured is the total so far; status is captured once the final capture settled (or the rest was released), partially_captured while more may follow.',
+);
+export const paymentCaptureFailedV1 = paymentEvent(
+  'payment.capture_failed',
+  'A manual capture failed (capture.failure_reason); the payment stays authorized (or partially_captured) and can be captured again while its authorization is valid, or canceled.',
+);
 export const paymentFailedV1 = paymentEvent('payment.failed', 'The payment failed; failure_reason says why.');
 export const paymentActionRequiredV1 = defineEvent({
   type: 'payment.action_required',
@@ -420,6 +446,7 @@ export const eventCatalog = {
   'payment.authorized': paymentAuthorizedV1,
   'payment.capturing': paymentCapturingV1,
   'payment.captured': paymentCapturedV1,
+  'payment.capture_failed': paymentCaptureFailedV1,
   'payment.failed': paymentFailedV1,
   'payment.action_required': paymentActionRequiredV1,
   'payment.attempt_failed': paymentAttemptFailedV1,

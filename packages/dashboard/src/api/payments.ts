@@ -10,6 +10,11 @@ export function capturedAmount(payment: Payment): number | undefined {
   return typeof payment.amount === 'number' ? (payment.status === 'captured' ? payment.amount : undefined) : payment.amount.captured;
 }
 
+/** What a capture may still take (amount.capturable); undefined for a payment that says none (not authorized yet, or the earlier interface's). */
+export function capturableAmount(payment: Payment): number | undefined {
+  return typeof payment.amount === 'number' ? undefined : payment.amount.capturable;
+}
+
 export function refundedAmount(payment: Payment): number {
   return (typeof payment.amount === 'number' ? ('amount_refunded' in payment ? payment.amount_refunded : undefined) : payment.amount.refunded) ?? 0;
 }

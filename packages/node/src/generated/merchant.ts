@@ -505,8 +505,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Capture an authorized payment of a manual-capture flow: full (reference only) or partial (amount and currency_code)
-         * @description One capture per payment. Answers status capturing; the payment then completes to captured (amount.captured set) or failed.
+         * Capture an authorized (or partially captured) payment of a manual-capture flow: all that is capturable, or part of it (amount and currency_code), the last capture or not (final_capture)
+         * @description Several captures per authorization, one at a time, as an order ships: each with final_capture false keeps the rest of the authorization for later captures (the payment becomes partially_captured once it settled); the final one (final_capture true, the default) ends the payment captured and the processor releases what is left (Stripe final_capture, Checkout.com capture_type Final, Adyen a cancel of the rest). Answers status capturing; every capture is a transaction and settles with payment.captured (its amount in capture.amount, amount.captured the total), or fails with payment.capture_failed and leaves the payment capturable again.
          */
         post: operations["capturePayment"];
         delete?: never;
@@ -1268,12 +1268,12 @@ export interface components {
             /** @description https URL on a public address. */
             url: string;
             /** @description Absent or empty: every event type. */
-            events?: ("token.created" | "token.deleted" | "checkout.session.opened" | "checkout.session.completed" | "forward.completed" | "import.started" | "import.completed" | "import.failed" | "payment.processing" | "payment.authorized" | "payment.capturing" | "payment.captured" | "payment.failed" | "payment.action_required" | "payment.attempt_failed" | "dispute.created" | "dispute.updated" | "dispute.closed" | "early_fraud_warning.created" | "early_fraud_warning.updated" | "payment.canceled" | "refund.created" | "refund.succeeded" | "refund.failed")[];
+            events?: ("token.created" | "token.deleted" | "checkout.session.opened" | "checkout.session.completed" | "forward.completed" | "import.started" | "import.completed" | "import.failed" | "payment.processing" | "payment.authorized" | "payment.capturing" | "payment.captured" | "payment.capture_failed" | "payment.failed" | "payment.action_required" | "payment.attempt_failed" | "dispute.created" | "dispute.updated" | "dispute.closed" | "early_fraud_warning.created" | "early_fraud_warning.updated" | "payment.canceled" | "refund.created" | "refund.succeeded" | "refund.failed")[];
             description?: string | null;
         };
         UpdateWebhookEndpointRequest: {
             url?: string;
-            events?: ("token.created" | "token.deleted" | "checkout.session.opened" | "checkout.session.completed" | "forward.completed" | "import.started" | "import.completed" | "import.failed" | "payment.processing" | "payment.authorized" | "payment.capturing" | "payment.captured" | "payment.failed" | "payment.action_required" | "payment.attempt_failed" | "dispute.created" | "dispute.updated" | "dispute.closed" | "early_fraud_warning.created" | "early_fraud_warning.updated" | "payment.canceled" | "refund.created" | "refund.succeeded" | "refund.failed")[];
+            events?: ("token.created" | "token.deleted" | "checkout.session.opened" | "checkout.session.completed" | "forward.completed" | "import.started" | "import.completed" | "import.failed" | "payment.processing" | "payment.authorized" | "payment.capturing" | "payment.captured" | "payment.capture_failed" | "payment.failed" | "payment.action_required" | "payment.attempt_failed" | "dispute.created" | "dispute.updated" | "dispute.closed" | "early_fraud_warning.created" | "early_fraud_warning.updated" | "payment.canceled" | "refund.created" | "refund.succeeded" | "refund.failed")[];
             description?: string | null;
             enabled?: boolean;
         };
@@ -1290,7 +1290,7 @@ export interface components {
             /** Format: uri */
             url: string;
             /** @description Subscribed event types; empty means all of them. */
-            events: ("token.created" | "token.deleted" | "checkout.session.opened" | "checkout.session.completed" | "forward.completed" | "import.started" | "import.completed" | "import.failed" | "payment.processing" | "payment.authorized" | "payment.capturing" | "payment.captured" | "payment.failed" | "payment.action_required" | "payment.attempt_failed" | "dispute.created" | "dispute.updated" | "dispute.closed" | "early_fraud_warning.created" | "early_fraud_warning.updated" | "payment.canceled" | "refund.created" | "refund.succeeded" | "refund.failed")[];
+            events: ("token.created" | "token.deleted" | "checkout.session.opened" | "checkout.session.completed" | "forward.completed" | "import.started" | "import.completed" | "import.failed" | "payment.processing" | "payment.authorized" | "payment.capturing" | "payment.captured" | "payment.capture_failed" | "payment.failed" | "payment.action_required" | "payment.attempt_failed" | "dispute.created" | "dispute.updated" | "dispute.closed" | "early_fraud_warning.created" | "early_fraud_warning.updated" | "payment.canceled" | "refund.created" | "refund.succeeded" | "refund.failed")[];
             description: string | null;
             enabled: boolean;
             /**
@@ -1310,7 +1310,7 @@ export interface components {
             /** Format: uri */
             url: string;
             /** @description Subscribed event types; empty means all of them. */
-            events: ("token.created" | "token.deleted" | "checkout.session.opened" | "checkout.session.completed" | "forward.completed" | "import.started" | "import.completed" | "import.failed" | "payment.processing" | "payment.authorized" | "payment.capturing" | "payment.captured" | "payment.failed" | "payment.action_required" | "payment.attempt_failed" | "dispute.created" | "dispute.updated" | "dispute.closed" | "early_fraud_warning.created" | "early_fraud_warning.updated" | "payment.canceled" | "refund.created" | "refund.succeeded" | "refund.failed")[];
+            events: ("token.created" | "token.deleted" | "checkout.session.opened" | "checkout.session.completed" | "forward.completed" | "import.started" | "import.completed" | "import.failed" | "payment.processing" | "payment.authorized" | "payment.capturing" | "payment.captured" | "payment.capture_failed" | "payment.failed" | "payment.action_required" | "payment.attempt_failed" | "dispute.created" | "dispute.updated" | "dispute.closed" | "early_fraud_warning.created" | "early_fraud_warning.updated" | "payment.canceled" | "refund.created" | "refund.succeeded" | "refund.failed")[];
             description: string | null;
             enabled: boolean;
             /**
@@ -1332,7 +1332,7 @@ export interface components {
             /** Format: uri */
             url: string;
             /** @description Subscribed event types; empty means all of them. */
-            events: ("token.created" | "token.deleted" | "checkout.session.opened" | "checkout.session.completed" | "forward.completed" | "import.started" | "import.completed" | "import.failed" | "payment.processing" | "payment.authorized" | "payment.capturing" | "payment.captured" | "payment.failed" | "payment.action_required" | "payment.attempt_failed" | "dispute.created" | "dispute.updated" | "dispute.closed" | "early_fraud_warning.created" | "early_fraud_warning.updated" | "payment.canceled" | "refund.created" | "refund.succeeded" | "refund.failed")[];
+            events: ("token.created" | "token.deleted" | "checkout.session.opened" | "checkout.session.completed" | "forward.completed" | "import.started" | "import.completed" | "import.failed" | "payment.processing" | "payment.authorized" | "payment.capturing" | "payment.captured" | "payment.capture_failed" | "payment.failed" | "payment.action_required" | "payment.attempt_failed" | "dispute.created" | "dispute.updated" | "dispute.closed" | "early_fraud_warning.created" | "early_fraud_warning.updated" | "payment.canceled" | "refund.created" | "refund.succeeded" | "refund.failed")[];
             description: string | null;
             enabled: boolean;
             /**
@@ -1373,7 +1373,7 @@ export interface components {
             endpoint_id: components["schemas"]["ObjectId"];
             event_id: string;
             /** @enum {string} */
-            event_type: "token.created" | "token.deleted" | "checkout.session.opened" | "checkout.session.completed" | "forward.completed" | "import.started" | "import.completed" | "import.failed" | "payment.processing" | "payment.authorized" | "payment.capturing" | "payment.captured" | "payment.failed" | "payment.action_required" | "payment.attempt_failed" | "dispute.created" | "dispute.updated" | "dispute.closed" | "early_fraud_warning.created" | "early_fraud_warning.updated" | "payment.canceled" | "refund.created" | "refund.succeeded" | "refund.failed" | "webhook_endpoint.test";
+            event_type: "token.created" | "token.deleted" | "checkout.session.opened" | "checkout.session.completed" | "forward.completed" | "import.started" | "import.completed" | "import.failed" | "payment.processing" | "payment.authorized" | "payment.capturing" | "payment.captured" | "payment.capture_failed" | "payment.failed" | "payment.action_required" | "payment.attempt_failed" | "dispute.created" | "dispute.updated" | "dispute.closed" | "early_fraud_warning.created" | "early_fraud_warning.updated" | "payment.canceled" | "refund.created" | "refund.succeeded" | "refund.failed" | "webhook_endpoint.test";
             /** @enum {string} */
             status: "pending" | "succeeded" | "failed";
             attempt_count: number;
@@ -1400,7 +1400,7 @@ export interface components {
             /** @constant */
             object: "event";
             /** @enum {string} */
-            type: "token.created" | "token.deleted" | "checkout.session.opened" | "checkout.session.completed" | "forward.completed" | "import.started" | "import.completed" | "import.failed" | "payment.processing" | "payment.authorized" | "payment.capturing" | "payment.captured" | "payment.failed" | "payment.action_required" | "payment.attempt_failed" | "dispute.created" | "dispute.updated" | "dispute.closed" | "early_fraud_warning.created" | "early_fraud_warning.updated" | "payment.canceled" | "refund.created" | "refund.succeeded" | "refund.failed" | "webhook_endpoint.test";
+            type: "token.created" | "token.deleted" | "checkout.session.opened" | "checkout.session.completed" | "forward.completed" | "import.started" | "import.completed" | "import.failed" | "payment.processing" | "payment.authorized" | "payment.capturing" | "payment.captured" | "payment.capture_failed" | "payment.failed" | "payment.action_required" | "payment.attempt_failed" | "dispute.created" | "dispute.updated" | "dispute.closed" | "early_fraud_warning.created" | "early_fraud_warning.updated" | "payment.canceled" | "refund.created" | "refund.succeeded" | "refund.failed" | "webhook_endpoint.test";
             /** @description true when the event is about a resource of live mode (a live key's), false in test mode. */
             livemode: boolean;
             created_at: components["schemas"]["Timestamp"];
@@ -1584,10 +1584,15 @@ export interface components {
         };
         CaptureRequest: {
             reference?: string;
-            /** @description Partial capture: at most amount.authorized. Without it the full authorized amount is captured. In minor units of the currency by its ISO 4217 exponent (cents for EUR, yen for JPY, fils for KWD: 1234 is KWD 1.234), at most 999999999999 (twelve digits; above it 422 amount_too_large). Each processor is sent the amount in its own unit (ISK with two decimals at Stripe and Adyen, CLP with two at Adyen and Checkout.com, CVE and IDR with none at Adyen, MGA with none at Stripe); an amount it cannot take is refused before anything is sent, 422 amount_not_supported. */
+            /** @description Partial capture: at most amount.capturable. Without it all that is capturable is captured. In minor units of the currency by its ISO 4217 exponent (cents for EUR, yen for JPY, fils for KWD: 1234 is KWD 1.234), at most 999999999999 (twelve digits; above it 422 amount_too_large). Each processor is sent the amount in its own unit (ISK with two decimals at Stripe and Adyen, CLP with two at Adyen and Checkout.com, CVE and IDR with none at Adyen, MGA with none at Stripe); an amount it cannot take is refused before anything is sent, 422 amount_not_supported. */
             amount?: number;
             /** @description With amount: the payment's currency. */
             currency_code?: string;
+            /**
+             * @description false: more captures follow; the rest of the authorization stays held for them. true (the default): the last capture; the processor releases what is left. A capture of all that is capturable is final whatever it says.
+             * @default true
+             */
+            final_capture?: boolean;
         };
         PaymentSource: {
             /** @constant */
@@ -1600,12 +1605,15 @@ export interface components {
             /** @constant */
             pan_type: "FPAN";
         };
-        /** @description requested always; authorized once authorized; captured once captured; refunded and refund_pending from the first refund on; disputed and net once captured. A captured payment is refunded when refunded equals captured, partially refunded when 0 < refunded < captured (the dashboard's Refunded and Partially refunded badges); status stays captured. What may still be refunded: captured − refunded − refund_pending. */
+        /** @description requested always; authorized and capturable once authorized; captured once a capture settled; refunded and refund_pending from the first refund on; disputed and net once captured. A captured payment is refunded when refunded equals captured, partially refunded when 0 < refunded < captured (the dashboard's Refunded and Partially refunded badges); status stays captured. What may still be refunded: captured − refunded − refund_pending. */
         PaymentAmount: {
             /** @description The amount to charge. In minor units of the currency by its ISO 4217 exponent (cents for EUR, yen for JPY, fils for KWD: 1234 is KWD 1.234), at most 999999999999 (twelve digits; above it 422 amount_too_large). Each processor is sent the amount in its own unit (ISK with two decimals at Stripe and Adyen, CLP with two at Adyen and Checkout.com, CVE and IDR with none at Adyen, MGA with none at Stripe); an amount it cannot take is refused before anything is sent, 422 amount_not_supported. */
             requested: number;
             authorized?: number;
+            /** @description The sum of the settled captures. */
             captured?: number;
+            /** @description What a capture may still take: the authorization less what was captured and what a capture under way takes; 0 once the final capture was made, on automatic-capture flows, and on failed or canceled payments. */
+            capturable?: number;
             /** @description From the first refund on: the sum of the succeeded refunds (the payment stays captured). */
             refunded?: number;
             /** @description Once captured: the amount of the payment's disputes that are open (needs_response, under_review) or lost, the money a chargeback holds or took. Inquiries (kind inquiry: nothing debited yet) and won disputes count nothing. While it holds anything, a refund answers 409 payment_disputed. */
@@ -1650,7 +1658,7 @@ export interface components {
             };
             source?: components["schemas"]["PaymentSource"];
             /** @enum {string} */
-            status: "processing" | "authorized" | "capturing" | "captured" | "failed" | "canceling" | "canceled";
+            status: "processing" | "authorized" | "capturing" | "partially_captured" | "captured" | "failed" | "canceling" | "canceled";
             /** @enum {string} */
             use_case: "ONE_OFF" | "RECURRING" | "UNSCHEDULED" | "SUBSEQUENT_RECURRING" | "SUBSEQUENT_UNSCHEDULED";
             /** @description Once failed: card_declined, insufficient_funds, authentication_failed, authentication_abandoned, authentication_required, capture_failed, processor_error, risk_declined, session_expired, session_abandoned (the consumer left the hosted page before entering a card), simulator_not_allowed_in_live_mode (a live payment whose card's scheme chose a simulator flow), amount_not_supported (the flow chosen once the card was known has no processor that can take the amount: nothing was sent). After failed card attempts on the hosted page, the last attempt's reason (last_failed_attempt.failure_reason) once the session ends. */
@@ -1724,11 +1732,11 @@ export interface components {
             /** @enum {unknown} */
             use_case?: "SUBSEQUENT_RECURRING" | "SUBSEQUENT_UNSCHEDULED";
         };
-        /** @description The answer to a capture: status capturing with amount.requested, amount.authorized, flow, reference, source, use_case, created_at, currency_code. */
+        /** @description The answer to a capture: status capturing with amount.requested, amount.authorized, amount.capturable (what is left after this capture), flow, reference, source, use_case, created_at, currency_code. */
         CapturingPayment: components["schemas"]["Payment"] & ({
             /** @constant */
             status?: "capturing";
-            amount?: WithRequired<components["schemas"]["PaymentAmount"], "requested" | "authorized">;
+            amount?: WithRequired<components["schemas"]["PaymentAmount"], "requested" | "authorized" | "capturable">;
         } & WithRequired<components["schemas"]["PaymentFields"], "flow" | "source">);
         ProcessorTransaction: {
             /** Format: uuid */
@@ -1875,6 +1883,11 @@ export interface components {
                  * @default true
                  */
                 explicit_unscheduled?: boolean;
+                /**
+                 * @description Adyen accounts only (422 on others): whether multiple partial captures are enabled on the merchant account at Adyen (Adyen's Support Team enables it). Without it Adyen cancels what a partial capture leaves, so captures with final_capture false answer 422 multiple_captures_not_supported; with it each capture takes its part, and what the final one leaves is released with a cancel.
+                 * @default false
+                 */
+                multiple_partial_captures?: boolean;
             };
         };
         ProcessorAccountChange: {
@@ -1891,6 +1904,11 @@ export interface components {
                  * @default true
                  */
                 explicit_unscheduled?: boolean;
+                /**
+                 * @description Adyen accounts only (422 on others): whether multiple partial captures are enabled on the merchant account at Adyen (Adyen's Support Team enables it). Without it Adyen cancels what a partial capture leaves, so captures with final_capture false answer 422 multiple_captures_not_supported; with it each capture takes its part, and what the final one leaves is released with a cancel.
+                 * @default false
+                 */
+                multiple_partial_captures?: boolean;
             };
         };
         ProcessorAccount: {
@@ -1915,6 +1933,11 @@ export interface components {
                  * @default true
                  */
                 explicit_unscheduled?: boolean;
+                /**
+                 * @description Adyen accounts only (422 on others): whether multiple partial captures are enabled on the merchant account at Adyen (Adyen's Support Team enables it). Without it Adyen cancels what a partial capture leaves, so captures with final_capture false answer 422 multiple_captures_not_supported; with it each capture takes its part, and what the final one leaves is released with a cancel.
+                 * @default false
+                 */
+                multiple_partial_captures?: boolean;
             };
             credentials: {
                 /** @description … and the last four characters of the API or secret key. */
@@ -2004,7 +2027,7 @@ export interface components {
             };
             reference?: string;
             /** @enum {string} */
-            status: "processing" | "authorized" | "capturing" | "captured" | "failed" | "canceling" | "canceled";
+            status: "processing" | "authorized" | "capturing" | "partially_captured" | "captured" | "failed" | "canceling" | "canceled";
             /** @description Once refunded: the sum of the succeeded refunds (the payment stays captured). */
             amount_refunded?: number;
             /**
@@ -3718,7 +3741,7 @@ export interface operations {
                 /** @description Cursor: the next_cursor of the previous page. */
                 starting_after?: components["parameters"]["StartingAfter"];
                 order?: components["parameters"]["Order"];
-                type?: "token.created" | "token.deleted" | "checkout.session.opened" | "checkout.session.completed" | "forward.completed" | "import.started" | "import.completed" | "import.failed" | "payment.processing" | "payment.authorized" | "payment.capturing" | "payment.captured" | "payment.failed" | "payment.action_required" | "payment.attempt_failed" | "dispute.created" | "dispute.updated" | "dispute.closed" | "early_fraud_warning.created" | "early_fraud_warning.updated" | "payment.canceled" | "refund.created" | "refund.succeeded" | "refund.failed" | "webhook_endpoint.test";
+                type?: "token.created" | "token.deleted" | "checkout.session.opened" | "checkout.session.completed" | "forward.completed" | "import.started" | "import.completed" | "import.failed" | "payment.processing" | "payment.authorized" | "payment.capturing" | "payment.captured" | "payment.capture_failed" | "payment.failed" | "payment.action_required" | "payment.attempt_failed" | "dispute.created" | "dispute.updated" | "dispute.closed" | "early_fraud_warning.created" | "early_fraud_warning.updated" | "payment.canceled" | "refund.created" | "refund.succeeded" | "refund.failed" | "webhook_endpoint.test";
             };
             header?: never;
             path?: never;
@@ -5378,7 +5401,8 @@ export interface operations {
                  * @example {
                  *       "reference": "manual-order-77-shipment-1",
                  *       "amount": 3000,
-                 *       "currency_code": "EUR"
+                 *       "currency_code": "EUR",
+                 *       "final_capture": false
                  *     }
                  */
                 "application/json": components["schemas"]["CaptureRequest"];
@@ -5399,7 +5423,8 @@ export interface operations {
                      *       "livemode": false,
                      *       "amount": {
                      *         "requested": 5000,
-                     *         "authorized": 5000
+                     *         "authorized": 5000,
+                     *         "capturable": 2000
                      *       },
                      *       "action_requirement": {
                      *         "type": "use_sdk",
@@ -5412,7 +5437,7 @@ export interface operations {
                      *         "matrix_version": 3,
                      *         "rule": "manual-for-orders"
                      *       },
-                     *       "reference": "manual-order-77-shipment-1",
+                     *       "reference": "manual-order-77",
                      *       "status": "capturing",
                      *       "use_case": "ONE_OFF",
                      *       "source": {
@@ -5448,7 +5473,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description capture_not_allowed (automatic-capture flow, or the payment is not authorized); already_captured (a second capture). Or idempotency_key_in_use: a request with this Idempotency-Key is still running; retry later with the same key. idempotent_response_not_kept: it already ran and its response (not JSON, or over 1 MB) cannot be replayed. */
+            /** @description capture_not_allowed (automatic-capture flow, the payment is neither authorized nor partially captured, or a capture of it is under way); already_captured (its final capture was made). Or idempotency_key_in_use: a request with this Idempotency-Key is still running; retry later with the same key. idempotent_response_not_kept: it already ran and its response (not JSON, or over 1 MB) cannot be replayed. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -5459,7 +5484,7 @@ export interface operations {
             };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
-            /** @description amount_exceeds_authorized; currency_mismatch; partial_capture_not_supported; amount_too_large (above 999999999999, twelve digits); amount_not_supported (the processor cannot take the amount, nothing was sent: `detail` names its rule, such as a last digit other than 0 in KWD, BHD, JOD, OMR or TND at Stripe and Checkout.com, CVE or IDR with cents at Adyen, below Stripe's minimum charge, more than eight digits of Stripe's units or nine of Checkout.com's); validation_failed naming the field. Or idempotency_key_reused (field Idempotency-Key): the key was used with a different request. */
+            /** @description amount_exceeds_authorized (above amount.capturable); currency_mismatch; partial_capture_not_supported; multiple_captures_not_supported (final_capture false on a processor account that makes one capture per payment); amount_too_large (above 999999999999, twelve digits); amount_not_supported (the processor cannot take the amount, nothing was sent: `detail` names its rule, such as a last digit other than 0 in KWD, BHD, JOD, OMR or TND at Stripe and Checkout.com, CVE or IDR with cents at Adyen, below Stripe's minimum charge, more than eight digits of Stripe's units or nine of Checkout.com's); validation_failed naming the field. Or idempotency_key_reused (field Idempotency-Key): the key was used with a different request. */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -5497,6 +5522,7 @@ export interface operations {
                      *         "requested": 1999,
                      *         "authorized": 1999,
                      *         "captured": 1999,
+                     *         "capturable": 0,
                      *         "refunded": 500,
                      *         "refund_pending": 0,
                      *         "disputed": 0,
@@ -5570,7 +5596,7 @@ export interface operations {
                 /** @description Cursor: the next_cursor of the previous page. */
                 starting_after?: components["parameters"]["StartingAfter"];
                 order?: components["parameters"]["Order"];
-                status?: "processing" | "authorized" | "capturing" | "captured" | "failed" | "canceling" | "canceled";
+                status?: "processing" | "authorized" | "capturing" | "partially_captured" | "captured" | "failed" | "canceling" | "canceled";
                 /** @description The merchant's reference, exactly. */
                 reference?: string;
                 /** @description Earlier-interface payments of this customer. */
@@ -5642,6 +5668,7 @@ export interface operations {
                      *             "requested": 1999,
                      *             "authorized": 1999,
                      *             "captured": 1999,
+                     *             "capturable": 0,
                      *             "refunded": 500,
                      *             "refund_pending": 0,
                      *             "disputed": 0,

@@ -23,7 +23,10 @@ const paymentData: Mapper<DataOf<'payment.processing'>> = (d) => ({
     ...(d.amount.authorized !== undefined ? { authorized: d.amount.authorized } : {}),
     ...(d.amount.captured !== undefined ? { captured: d.amount.captured } : {}),
     ...(d.amount.refunded !== undefined ? { refunded: d.amount.refunded } : {}),
+    ...(d.amount.capturable !== undefined ? { capturable: d.amount.capturable } : {}),
   },
+  // A manual capture (payment.capturing, payment.captured, payment.capture_failed): which one and how it went.
+  ...(d.capture ? { capture: { sequence: d.capture.sequence, amount: d.capture.amount, final: d.capture.final, status: d.capture.status, failure_reason: d.capture.failure_reason, reference: d.capture.reference } } : {}),
   currency_code: d.currency_code,
   use_case: d.use_case,
   reference: d.reference,
@@ -137,6 +140,7 @@ export const webhookDataMappers: { [T in MerchantEventType]: Mapper<DataOf<T>> }
   'payment.authorized': paymentData,
   'payment.capturing': paymentData,
   'payment.captured': paymentData,
+  'payment.capture_failed': paymentData,
   'payment.failed': paymentData,
   // The issuer's address and form stay with the hosted page: the merchant hears that the consumer is authenticating.
   'payment.action_required': (d) => ({ ...paymentData(d), action: { type: 'consumer_authentication' } }),

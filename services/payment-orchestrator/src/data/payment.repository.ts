@@ -44,7 +44,7 @@ export class StorePaymentRepository implements PaymentRepository {
     return this.collection.list(scope, paymentWhere(filters), page);
   }
 
-  async listAuthorizedBefore(status: 'authorized' | 'canceling', authorizedBefore: Date, limit: number): Promise<DuePayment[]> {
+  async listAuthorizedBefore(status: 'authorized' | 'partially_captured' | 'canceling', authorizedBefore: Date, limit: number): Promise<DuePayment[]> {
     const page = await this.collection.listAcrossMerchants({ status, authorized_at: { lte: authorizedBefore.toISOString() } }, { limit });
     return page.items.map((payment) => ({ scope: scopeOfDocument(payment), paymentId: payment.id }));
   }

@@ -63,7 +63,7 @@ export const subsequentBody = z.strictObject({
 });
 
 export const captureBody = z
-  .strictObject({ reference: reference.optional(), amount: amount.optional(), currency_code: currencyCode.optional() })
+  .strictObject({ reference: reference.optional(), amount: amount.optional(), currency_code: currencyCode.optional(), final_capture: z.boolean().optional() })
   .superRefine((body, ctx) => {
     if (body.amount !== undefined && body.currency_code === undefined) {
       ctx.addIssue({ code: 'custom', path: ['currency_code'], message: 'currency_code is required with amount (partial capture).' });
@@ -86,7 +86,7 @@ const isoInstant = z
   .datetime({ offset: true, message: 'must be an ISO 8601 date-time with an offset, such as 2026-11-26T07:30:00Z.' })
   .transform((value) => new Date(value).toISOString());
 
-const PAYMENT_STATUSES = ['processing', 'authorized', 'capturing', 'captured', 'failed', 'canceling', 'canceled'] as const;
+const PAYMENT_STATUSES = ['processing', 'authorized', 'capturing', 'partially_captured', 'captured', 'failed', 'canceling', 'canceled'] as const;
 /** Either interface's words: the newer one's use cases and the earlier one's. */
 const SEARCHABLE_USE_CASES = [
   'ONE_OFF',

@@ -86,6 +86,7 @@ export function paymentRoutes(router: Router, useCases: PaymentUseCases): void {
       reference: body.reference ?? null,
       amount: body.amount ?? null,
       currencyCode: body.currency_code ?? null,
+      finalCapture: body.final_capture ?? null,
       requestKey: requestKeyOf(req),
     });
     useCases.runPayment(scope, payment.id);

@@ -36,7 +36,8 @@ export function processorDirectory(deps: ProcessorDirectoryDeps): ProcessorDirec
         continue;
       }
       try {
-        const options = plugin.optionsSchema.parse({ credentials: openCredentials(deps.sealer, account), base_url: account.settings.base_url, mode });
+        const { base_url, explicit_unscheduled: _builtInOnly, ...settings } = account.settings;
+        const options = plugin.optionsSchema.parse({ credentials: openCredentials(deps.sealer, account), base_url, mode, settings });
         const captureSettlement = async (reference: string): Promise<CaptureOutcome | null> => {
           const event = await deps.notifications.findCaptureEvent(scope, account.id, reference);
           if (!event) return null;

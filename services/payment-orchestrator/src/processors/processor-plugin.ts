@@ -78,6 +78,8 @@ export interface AccountOptions<C> {
   credentials: C;
   base_url: string | null;
   mode: 'test' | 'live';
+  /** The account's settings the plugin reads (those its `account.settings` takes), absent or empty when none is set. */
+  settings?: { multiple_partial_captures?: boolean | undefined };
 }
 
 /** A processor opened per processor account, with the account's credentials, for the payment's mode. */

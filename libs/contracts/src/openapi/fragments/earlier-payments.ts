@@ -220,7 +220,7 @@ export const earlierPaymentsFragment: OpenApiFragment = {
             oneOf: [{ type: 'null' }, schemaRef('EarlierPaymentMethod'), { type: 'object', required: ['type', 'card'], additionalProperties: false, properties: { type: { type: 'string', const: 'card' }, card: storedCard } }],
           },
           reference: { type: 'string' },
-          status: { type: 'string', enum: ['processing', 'authorized', 'capturing', 'captured', 'failed', 'canceling', 'canceled'] },
+          status: { type: 'string', enum: ['processing', 'authorized', 'capturing', 'partially_captured', 'captured', 'failed', 'canceling', 'canceled'] },
           amount_refunded: { type: 'integer', minimum: 0, description: 'Once refunded: the sum of the succeeded refunds (the payment stays captured).' },
           cancellation_reason: { type: 'string', enum: ['requested_by_merchant', 'authorization_expired'], description: 'A canceling or canceled payment: why.' },
           use_case: { type: 'string', enum: ['guest_payment', 'cof_payment', 'first_payment', 'recurring_payment', 'unscheduled_payment'] },

@@ -17,7 +17,7 @@ const testClockParameter: JsonObject = {
 };
 
 const USE_CASES = ['ONE_OFF', 'RECURRING', 'UNSCHEDULED', 'SUBSEQUENT_RECURRING', 'SUBSEQUENT_UNSCHEDULED'];
-const STATUSES = ['processing', 'authorized', 'capturing', 'captured', 'failed', 'canceling', 'canceled'];
+const STATUSES = ['processing', 'authorized', 'capturing', 'partially_captured', 'captured', 'failed', 'canceling', 'canceled'];
 const AUTHENTICATION_PREFERENCES = ['NO_3RI', 'TRY_3RI', 'REQUIRE_3RI'];
 const amountValue = requestAmount('The amount to charge.');
 const currencyCode: JsonObject = { type: 'string', pattern: '^[A-Z]{3}$', description: 'ISO 4217 (validated; the minor-unit exponent is known).' };
@@ -127,17 +127,18 @@ const MANUAL_AUTHORIZED = {
   ...ONE_OFF,
   id: '019ab2c4-4d1e-7a10-9c3b-5f2e8d7a6b51',
   action_requirement: { type: 'use_sdk', session_id: '6f1c2b8e-4d1e-4a10-9c3b-5f2e8d7a6b52' },
-  amount: { requested: 5000, authorized: 5000 },
+  amount: { requested: 5000, authorized: 5000, capturable: 5000 },
   reference: 'manual-order-77',
   source: SOURCE,
   flow: 'simulator_manual_capture',
   flow_decision: { matrix_version: 3, rule: 'manual-for-orders' },
   status: 'authorized',
 };
-const CAPTURING = { ...MANUAL_AUTHORIZED, reference: 'manual-order-77-shipment-1', status: 'capturing' };
+/** The first shipment of an order captured (3000 of 5000, final_capture false): 2000 stay capturable. */
+const CAPTURING = { ...MANUAL_AUTHORIZED, amount: { requested: 5000, authorized: 5000, capturable: 2000 }, status: 'capturing' };
 const CAPTURED = {
   ...ONE_OFF,
-  amount: { requested: 1999, authorized: 1999, captured: 1999, refunded: 500, refund_pending: 0, disputed: 0, net: 1499 },
+  amount: { requested: 1999, authorized: 1999, captured: 1999, capturable: 0, refunded: 500, refund_pending: 0, disputed: 0, net: 1499 },
   source: SOURCE,
   status: 'captured',
   authentication: { type: '3ds', version: '2.2.0', status: 'authenticated', eci: '05', liability_shift: true },
@@ -197,15 +198,15 @@ const paymentRules: JsonObject[] = [
   { if: { properties: { use_case: { type: 'string', const: 'ONE_OFF' } } }, then: forbids(['credential_id']) },
   { if: { properties: { use_case: { type: 'string', const: 'RECURRING' } } }, then: requires(['credential_id', 'recurring_frequency', 'recurring_expiry']) },
   { if: { properties: { use_case: { type: 'string', const: 'UNSCHEDULED' } } }, then: requires(['credential_id']) },
-  { if: { properties: { status: { enum: ['authorized', 'capturing', 'captured'] } } }, then: requires(['source'], { properties: { amount: amountWith(['authorized']) } }) },
-  { if: { properties: { status: { type: 'string', const: 'captured' } } }, then: requires([], { properties: { amount: amountWith(['captured', 'disputed', 'net']) } }) },
+  { if: { properties: { status: { enum: ['authorized', 'capturing', 'partially_captured', 'captured'] } } }, then: requires(['source'], { properties: { amount: amountWith(['authorized', 'capturable']) } }) },
+  { if: { properties: { status: { enum: ['partially_captured', 'captured'] } } }, then: requires([], { properties: { amount: amountWith(['captured', 'disputed', 'net']) } }) },
   { if: { properties: { status: { type: 'string', const: 'failed' } } }, then: requires(['failure_reason'], { properties: { failure_reason: { type: 'string' } } }) },
   { if: { properties: { status: { enum: ['canceling', 'canceled'] } } }, then: requires(['cancellation_reason']) },
 ];
 
 const PAYMENTS_DESCRIPTION = [
   'The newer payment interface (beta). Every creating call answers 200 with the payment in status processing; what happens next arrives as',
-  'webhooks (payment.processing, payment.authorized, payment.capturing, payment.captured, payment.failed; see Webhooks) and on',
+  'webhooks (payment.processing, payment.authorized, payment.capturing, payment.captured, payment.capture_failed, payment.failed; see Webhooks) and on',
   'GET /payments/{payment_id}. Consumer-present payments (one-off, initial recurring, initial unscheduled) carry action_requirement',
   '{type: use_sdk, session_id}: open {base_url}/checkout/{session_id} (or mount {base_url}/sdk/v1/checkout.js with the session id); the',
   'consumer enters the card there, the page shows the outcome and returns the consumer to return_url with session_id, payment_id and',
@@ -219,9 +220,14 @@ const PAYMENTS_DESCRIPTION = [
   'consumer leaves the page with "Return to the shop". Processor errors, risk declines and stored-card sessions fail at once as before.',
   'Only the origins in allowed_origins (else return_url\'s origin, else none) may frame the hosted page and receive its messages',
   '(vaultline.checkout.resize, vaultline.checkout.complete); a page on any other origin is refused by frame-ancestors and hears nothing.',
-  'States: processing → authorized (manual-capture flows) → capturing → captured | failed; automatic-capture flows go processing → captured.',
+  'States: processing → authorized (manual-capture flows) → capturing → captured, or partially_captured when the capture said final_capture',
+  'false (captured again later: one authorization, several captures as the order ships; amount.capturable says what is left). A capture that',
+  'fails leaves the payment authorized (or partially_captured) with payment.capture_failed: capture again while the authorization is valid,',
+  'or cancel to release it (after partial captures a cancel releases the rest and the payment ends captured). Automatic-capture flows go',
+  'processing → captured once the processor confirmed the capture (processing → failed with capture_failed when it reports the capture failed).',
   'In test mode the built-in simulator decides by card number: 4000000000000002 declined (card_declined), 4000000000009995 declined',
-  '(insufficient_funds), 4000000000003220 3RI authentication fails, 4000000000000259 capture fails, 4000000000000119 processor error',
+  '(insufficient_funds), 4000000000003220 3RI authentication fails, 4000000000000259 capture fails, 4000000000000267 the first capture',
+  'fails and a capture asked again succeeds, 4000000000000119 processor error',
   '(retryable, for fallback); any other valid card is approved. Live keys never get a simulated outcome (simulator_not_allowed_in_live_mode).',
   '3-D Secure (the flow\'s authorization step, three_ds): when the issuer asks the consumer to authenticate, the payment stays processing,',
   'payment.action_required is sent, the hosted page takes the consumer to the issuer\'s page and back, and the payment goes on; authentication',
@@ -355,16 +361,25 @@ export const paymentsFragment: OpenApiFragment = {
       post: {
         tags: ['Payments'],
         operationId: 'capturePayment',
-        summary: 'Capture an authorized payment of a manual-capture flow: full (reference only) or partial (amount and currency_code)',
-        description: 'One capture per payment. Answers status capturing; the payment then completes to captured (amount.captured set) or failed.',
+        summary: 'Capture an authorized (or partially captured) payment of a manual-capture flow: all that is capturable, or part of it (amount and currency_code), the last capture or not (final_capture)',
+        description:
+          'Several captures per authorization, one at a time, as an order ships: each with final_capture false keeps the rest of the ' +
+          'authorization for later captures (the payment becomes partially_captured once it settled); the final one (final_capture true, the ' +
+          'default) ends the payment captured and the processor releases what is left (Stripe final_capture, Checkout.com capture_type ' +
+          'Final, Adyen a cancel of the rest). Answers status capturing; every capture is a transaction and settles with payment.captured (its ' +
+          'amount in capture.amount, amount.captured the total), or fails with payment.capture_failed and leaves the payment capturable again.',
         security,
         parameters: [paymentIdParameter],
-        requestBody: body('CaptureRequest', { reference: 'manual-order-77-shipment-1', amount: 3000, currency_code: 'EUR' }),
+        requestBody: body('CaptureRequest', { reference: 'manual-order-77-shipment-1', amount: 3000, currency_code: 'EUR', final_capture: false }),
         responses: {
           '200': answer('The payment, capturing.', 'CapturingPayment', CAPTURING),
           ...paymentErrors,
-          '409': problemResponse('capture_not_allowed (automatic-capture flow, or the payment is not authorized); already_captured (a second capture).'),
-          '422': problemResponse(`amount_exceeds_authorized; currency_mismatch; partial_capture_not_supported; ${AMOUNT_REFUSALS}; validation_failed naming the field.`),
+          '409': problemResponse(
+            'capture_not_allowed (automatic-capture flow, the payment is neither authorized nor partially captured, or a capture of it is under way); already_captured (its final capture was made).',
+          ),
+          '422': problemResponse(
+            `amount_exceeds_authorized (above amount.capturable); currency_mismatch; partial_capture_not_supported; multiple_captures_not_supported (final_capture false on a processor account that makes one capture per payment); ${AMOUNT_REFUSALS}; validation_failed naming the field.`,
+          ),
         },
       },
     },
@@ -557,8 +572,15 @@ export const paymentsFragment: OpenApiFragment = {
         type: 'object',
         properties: {
           reference: { type: 'string' },
-          amount: requestAmount('Partial capture: at most amount.authorized. Without it the full authorized amount is captured.'),
+          amount: requestAmount('Partial capture: at most amount.capturable. Without it all that is capturable is captured.'),
           currency_code: { ...currencyCode, description: 'With amount: the payment\'s currency.' },
+          final_capture: {
+            type: 'boolean',
+            default: true,
+            description:
+              'false: more captures follow; the rest of the authorization stays held for them. true (the default): the last capture; the processor ' +
+              'releases what is left. A capture of all that is capturable is final whatever it says.',
+          },
         },
         dependentRequired: { amount: ['currency_code'] },
       },
@@ -580,13 +602,20 @@ export const paymentsFragment: OpenApiFragment = {
         required: ['requested'],
         additionalProperties: false,
         description:
-          'requested always; authorized once authorized; captured once captured; refunded and refund_pending from the first refund on; disputed and net once captured. ' +
+          'requested always; authorized and capturable once authorized; captured once a capture settled; refunded and refund_pending from the first refund on; disputed and net once captured. ' +
           'A captured payment is refunded when refunded equals captured, partially refunded when 0 < refunded < captured (the dashboard\'s ' +
           'Refunded and Partially refunded badges); status stays captured. What may still be refunded: captured − refunded − refund_pending.',
         properties: {
           requested: amountValue,
           authorized: { type: 'integer', minimum: 0 },
-          captured: { type: 'integer', minimum: 0 },
+          captured: { type: 'integer', minimum: 0, description: 'The sum of the settled captures.' },
+          capturable: {
+            type: 'integer',
+            minimum: 0,
+            description:
+              'What a capture may still take: the authorization less what was captured and what a capture under way takes; 0 once the final capture ' +
+              'was made, on automatic-capture flows, and on failed or canceled payments.',
+          },
           refunded: { type: 'integer', minimum: 0, description: 'From the first refund on: the sum of the succeeded refunds (the payment stays captured).' },
           disputed: {
             type: 'integer',
@@ -716,10 +745,10 @@ export const paymentsFragment: OpenApiFragment = {
         allOf: [schemaRef('Payment'), { properties: { status: { type: 'string', const: 'processing' }, use_case: { enum: ['SUBSEQUENT_RECURRING', 'SUBSEQUENT_UNSCHEDULED'] } } }],
       },
       CapturingPayment: {
-        description: 'The answer to a capture: status capturing with amount.requested, amount.authorized, flow, reference, source, use_case, created_at, currency_code.',
+        description: 'The answer to a capture: status capturing with amount.requested, amount.authorized, amount.capturable (what is left after this capture), flow, reference, source, use_case, created_at, currency_code.',
         allOf: [
           schemaRef('Payment'),
-          requires(['flow', 'source'], { properties: { status: { type: 'string', const: 'capturing' }, amount: amountWith(['requested', 'authorized']) } }),
+          requires(['flow', 'source'], { properties: { status: { type: 'string', const: 'capturing' }, amount: amountWith(['requested', 'authorized', 'capturable']) } }),
         ],
       },
       ProcessorTransaction: {

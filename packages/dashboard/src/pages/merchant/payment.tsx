@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { useApp } from '../../app-context';
 import type { Page } from '../../api/clients';
-import { attemptsOf, authenticationOf, capturedAmount, disputedAmount, flowOf, isSettling, maskedCardOf, refundPendingAmount, refundedAmount, requestedAmount, shownStatus } from '../../api/payments';
+import { attemptsOf, authenticationOf, capturableAmount, capturedAmount, disputedAmount, flowOf, isSettling, maskedCardOf, refundPendingAmount, refundedAmount, requestedAmount, shownStatus } from '../../api/payments';
 import { TIMELINE_EVENT_LIMIT, paymentTimeline, type TimelineEntry } from '../../api/timeline';
 import type { Payment, Refund } from '../../api/types';
 import { ConfirmDialog } from '../../components/confirm-dialog';
@@ -65,6 +65,7 @@ export function PaymentPage({ params }: PageProps) {
           ['Status', <Badge value={shownStatus(payment)} />],
           ['Amount', money(requestedAmount(payment), payment.currency_code)],
           ['Captured', money(capturedAmount(payment), payment.currency_code)],
+          ['Capturable', money(capturableAmount(payment), payment.currency_code)],
           ['Disputed', disputedAmount(payment) > 0 ? <a href={`#/disputes?payment_id=${payment.id}`}>{money(disputedAmount(payment), payment.currency_code)}</a> : money(0, payment.currency_code)],
           ['Refunded', <>{money(refundedAmount(payment), payment.currency_code)}{pending > 0 && <span class="hint"> ({money(pending, payment.currency_code)} pending)</span>}</>],
           ['Use case', words(payment.use_case)],
@@ -82,46 +83,69 @@ export function PaymentPage({ params }: PageProps) {
   );
 }
 
-/** Capture, cancel and refund, each behind a confirmation, offered when the payment's status allows it. */
+/** Capture (all or part, the last capture or not), cancel and refund, each behind a confirmation, offered when the payment's status allows it. */
 function PaymentActions({ payment, refundPending, changed }: { payment: Payment; refundPending: number; changed: () => void }) {
   const { clients } = useApp();
   const path = { payment_id: payment.id };
+  const currency = payment.currency_code;
   // What may still be refunded: captured, less refunds that succeeded or are still pending.
   const refundable = (capturedAmount(payment) ?? 0) - refundedAmount(payment) - refundPending;
-  const [refundAmount, setRefundAmount] = useState(toMajor(refundable, payment.currency_code));
+  const capturable = capturableAmount(payment) ?? (payment.status === 'authorized' ? requestedAmount(payment) : 0);
+  const partlyCaptured = payment.status === 'partially_captured';
+  const [refundAmount, setRefundAmount] = useState(toMajor(refundable, currency));
   const [reason, setReason] = useState<'requested_by_customer' | 'duplicate' | 'fraudulent'>('requested_by_customer');
-  const minor = toMinor(refundAmount, payment.currency_code);
-  const step = 10 ** -minorDigits(payment.currency_code);
+  const [captureAmount, setCaptureAmount] = useState(toMajor(capturable, currency));
+  const [finalCapture, setFinalCapture] = useState(true);
+  const minor = toMinor(refundAmount, currency);
+  const captureMinor = toMinor(captureAmount, currency);
+  const step = 10 ** -minorDigits(currency);
+  const capturesAll = captureMinor === capturable;
   return (
     <>
-      {payment.status === 'authorized' && (
+      {(payment.status === 'authorized' || partlyCaptured) && capturable > 0 && (
         <ConfirmDialog
           trigger="Capture"
-          title="Capture this payment?"
-          confirm={`Capture ${money(requestedAmount(payment), payment.currency_code)}`}
+          title={partlyCaptured ? 'Capture the next part?' : 'Capture this payment?'}
+          confirm={Number.isFinite(captureMinor) && captureMinor > 0 ? `Capture ${money(captureMinor, currency)}` : 'Capture'}
           onConfirm={async () => {
-            await clients.merchant.post('/payments/{payment_id}/capture', { params: { path }, body: {} });
+            await clients.merchant.post('/payments/{payment_id}/capture', { params: { path }, body: { amount: captureMinor, currency_code: currency, final_capture: finalCapture || capturesAll } });
             changed();
           }}
         >
-          <p>The authorized amount is taken from the card.</p>
+          <div class="field">
+            <label for="capture-amount">Amount ({currency}), at most {money(capturable, currency)}</label>
+            <input id="capture-amount" type="number" min={step} step={step} max={toMajor(capturable, currency)} required value={captureAmount} onInput={(event) => setCaptureAmount((event.target as HTMLInputElement).value)} />
+          </div>
+          <div class="field field-check">
+            <input id="capture-final" type="checkbox" checked={finalCapture || capturesAll} disabled={capturesAll} onChange={(event) => setFinalCapture((event.target as HTMLInputElement).checked)} />
+            <label for="capture-final">Final capture: release what is left of the authorization</label>
+          </div>
+          <p class="hint">
+            {finalCapture || capturesAll
+              ? 'The last capture of this payment: the processor releases the rest of the authorization.'
+              : `More captures follow (as the order ships): ${money(Math.max(0, capturable - (Number.isFinite(captureMinor) ? captureMinor : 0)), currency)} stays held for them.`}
+          </p>
         </ConfirmDialog>
       )}
-      {(payment.status === 'authorized' || payment.status === 'processing') && (
+      {(payment.status === 'authorized' || payment.status === 'processing' || partlyCaptured) && (
         <ConfirmDialog
           trigger="Cancel"
-          title="Cancel this payment?"
-          confirm="Cancel the payment"
+          title={partlyCaptured ? 'Release the rest of this payment?' : 'Cancel this payment?'}
+          confirm={partlyCaptured ? `Release ${money(capturable, currency)}` : 'Cancel the payment'}
           danger
           onConfirm={async () => {
             await clients.merchant.post('/payments/{payment_id}/cancel', { params: { path }, body: {} });
             changed();
           }}
         >
-          <p>The authorization is released; the payment cannot be captured afterwards.</p>
+          <p>
+            {partlyCaptured
+              ? 'What is left of the authorization is released; what was captured stays captured and can be refunded.'
+              : 'The authorization is released; the payment cannot be captured afterwards.'}
+          </p>
         </ConfirmDialog>
       )}
-      {payment.status === 'captured' && refundable > 0 && disputedAmount(payment) === 0 && (
+      {(payment.status === 'captured' || partlyCaptured) && refundable > 0 && disputedAmount(payment) === 0 && (
         <ConfirmDialog
           trigger="Refund"
           title="Refund this payment?"

@@ -3,9 +3,10 @@ import { ConcurrentModificationError, type UnitOfWork } from '@vaultline/store';
 import type { Credential } from '../credentials/credential';
 import { authorizersTaking, stepOf, threeDsOf, type FlowStep } from '../flows/flow';
 import { AmountNotSupported } from '../processing/processor-amounts';
-import { effectiveTime, isConsumerPresent, isFinal, isSecurityCodeAvailable, type Payment, type PendingCapture, type ProcessorTransaction } from './payment';
+import { captureStepOf, effectiveTime, isConsumerPresent, isFinal, isSecurityCodeAvailable, uncapturedAmount, type Payment, type PendingCapture, type ProcessorTransaction } from './payment';
 import { CAPTURE_SETTLEMENT_RECHECK_MS, captureRetryDelayMs } from './capture-retry';
-import { paymentActionRequiredEvent, paymentMovedEvent } from './payment-events';
+import { captureDataOf, paymentActionRequiredEvent, paymentCaptureFailedEvent, paymentMovedEvent } from './payment-events';
+import { settlementRecheckMs } from '../processing/settlement-backoff';
 import { AUTHENTICATION_FAILURES, type ActionRequiredOutcome } from './authentication';
 import { awaitingConsumer, canAwaitConsumer, consumerAuthenticationOf, failedBeforeAuthorization, isAbandoned, keptAfterAuthorization, ranAuthentication } from './consumer-authentication';
 import type { DomainEvent } from '@vaultline/contracts';
@@ -50,6 +51,8 @@ interface StepResult {
   credential?: (credential: Credential) => Credential | null;
   /** Events that are not a move (payment.action_required), built when the commit's time is known. */
   publish?: Array<(payment: Payment, at: Date) => DomainEvent>;
+  /** The event of the move in place of payment.<status> (a manual capture's: with the capture; a failed one's: payment.capture_failed). */
+  moveEvent?: (payment: Payment, at: Date) => DomainEvent;
 }
 
 const MAX_STEPS_PER_CALL = 16;
@@ -97,7 +100,7 @@ async function chainedSteps(ports: StepPorts, payment: Payment, now: Date): Prom
   let result = await nextStep(ports, payment, now);
   for (let chained = 1; chained < MAX_STEPS_PER_CALL && result.payment.status === payment.status && isDue(result.payment, now); chained++) {
     const next = await nextStep(ports, result.payment, now);
-    result = { payment: next.payment, attempts: [...result.attempts, ...next.attempts], credential: both(result.credential, next.credential), publish: [...(result.publish ?? []), ...(next.publish ?? [])] };
+    result = { payment: next.payment, attempts: [...result.attempts, ...next.attempts], credential: both(result.credential, next.credential), publish: [...(result.publish ?? []), ...(next.publish ?? [])], ...(next.moveEvent ? { moveEvent: next.moveEvent } : {}) };
   }
   return result;
 }
@@ -123,7 +126,7 @@ async function commit(ports: AdvancePaymentPorts, before: Payment, result: StepR
     if (ports.onAuthorized && before.amount.authorized === undefined && next.amount.authorized !== undefined) next = ports.onAuthorized(uow, next, at);
     // A step's own events (the consumer must authenticate) happened before the move the chain ends in.
     for (const event of result.publish ?? []) uow.publish(event(next, at));
-    if (next.status !== before.status) uow.publish(paymentMovedEvent(next, at));
+    if (next.status !== before.status) uow.publish(result.moveEvent ? result.moveEvent(next, at) : paymentMovedEvent(next, at));
     if (ports.onCaptured && next.status === 'captured' && before.status !== 'captured') next = ports.onCaptured(uow, next, at);
     if (credential && result.credential) {
       const changed = result.credential(credential);
@@ -379,9 +382,10 @@ function activateCredential(payment: Payment): StepResult['credential'] {
 /** Sends the capture, or asks how a sent one settled. */
 async function captureStep(ports: StepPorts, payment: Payment, now: Date): Promise<StepResult> {
   const capture = payment.progress.capture!;
+  const manual = payment.status === 'capturing';
   const processorId = payment.progress.authorized_by ?? stepOf(payment.decision!.flow, 'capture')!.processor;
   const processor = ports.processors.get(processorId);
-  const request = processorPayment(payment, 'capture', capture.amount, { processor: processorId, now });
+  const request = { ...processorPayment(payment, captureStepOf(capture.sequence), capture.amount, { processor: processorId, now }), capture: manual ? captureRequestOf(payment, capture) : null };
   let outcome: CaptureOutcome;
   try {
     if (!processor) outcome = { status: 'error', failure_reason: 'processor_unavailable' };
@@ -392,27 +396,80 @@ async function captureStep(ports: StepPorts, payment: Payment, now: Date): Promi
   }
   const attempt = (o: StepOutcome) => [{ processor: processorId, outcome: o, kind: 'capture' as const, amount: capture.amount }];
   switch (outcome.status) {
-    case 'pending':
+    case 'pending': {
+      // Asked about a capture already sent and still no final word: the next question waits longer.
+      const checks = capture.processor_reference === null ? 0 : (capture.status_checks ?? 0) + 1;
       return {
         payment: {
           ...payment,
-          progress: { ...payment.progress, capture: { ...capture, processor_reference: outcome.processor_reference } },
-          next_run_at: new Date(now.getTime() + outcome.poll_after_ms).toISOString(),
+          progress: { ...payment.progress, capture: { ...capture, processor_reference: outcome.processor_reference, status_checks: checks } },
+          next_run_at: new Date(now.getTime() + settlementRecheckMs(outcome.poll_after_ms, checks)).toISOString(),
           updated_at: now.toISOString(),
         },
         attempts: [],
       };
-    case 'succeeded':
-      return {
-        payment: movePayment(payment, 'captured', { amount: { ...payment.amount, captured: capture.amount }, progress: { ...payment.progress, capture: { ...capture, processor_reference: outcome.processor_reference ?? capture.processor_reference } }, next_run_at: null }, now),
-        attempts: attempt(outcome),
-      };
+    }
+    case 'succeeded': {
+      const settled: PendingCapture = { ...capture, processor_reference: outcome.processor_reference ?? capture.processor_reference };
+      if (!manual) {
+        return { payment: movePayment(payment, 'captured', { amount: { ...payment.amount, captured: capture.amount }, progress: { ...payment.progress, capture: settled }, next_run_at: null }, now), attempts: attempt(outcome) };
+      }
+      return settledManualCapture(ports, payment, settled, processorId, now, attempt(outcome));
+    }
     case 'failed':
-      return { payment: fail(payment, outcome.failure_reason, now), attempts: attempt(outcome), credential: releaseCharge(payment) };
+      if (!manual) return { payment: fail(payment, outcome.failure_reason, now), attempts: attempt(outcome), credential: releaseCharge(payment) };
+      return failedManualCapture(payment, { ...capture, processor_reference: outcome.processor_reference ?? capture.processor_reference }, outcome.failure_reason, now, attempt(outcome));
     case 'error':
       // Ambiguous: the money may have moved. Never failed for it (domain/payment/capture-retry.ts).
       return ambiguousCapture(payment, capture, outcome, now, attempt(outcome));
   }
+}
+
+/** What the processor is told of a manual capture: its number, whether it is final, what was captured before and what stays after. */
+function captureRequestOf(payment: Payment, capture: PendingCapture) {
+  const capturedBefore = payment.amount.captured ?? 0;
+  return { sequence: capture.sequence ?? 1, final: capture.final !== false, captured_before: capturedBefore, uncaptured_after: Math.max(0, uncapturedAmount(payment) - capture.amount) };
+}
+
+/**
+ * A manual capture settled: amount.captured grows by it, payment.captured tells it (with the capture).
+ * A final one (or one that took all that was left) ends the payment captured: the processor released the
+ * rest with it, or, where its final capture does not (releaseRemainder: Adyen with multiple partial
+ * captures), the rest is released now and listed as a void of what was left. A non-final one leaves the
+ * payment partially_captured, the rest still held for later captures.
+ */
+async function settledManualCapture(ports: StepPorts, payment: Payment, capture: PendingCapture, processorId: string, now: Date, attempts: StepResult['attempts']): Promise<StepResult> {
+  const captured = (payment.amount.captured ?? 0) + capture.amount;
+  const left = Math.max(0, (payment.amount.authorized ?? 0) - captured);
+  const final = capture.final !== false || left === 0;
+  const released: StepResult['attempts'] = [];
+  const connection = ports.processors.get(processorId);
+  if (final && left > 0 && connection?.releaseRemainder && payment.progress.authorization_reference) {
+    const request = processorPayment(payment, 'release', left, { processor: processorId, now });
+    const outcome = await connection.releaseRemainder(request, payment.progress.authorization_reference).catch((error: unknown) => errorOutcome(error));
+    released.push({ processor: processorId, outcome: outcome.status === 'succeeded' ? { ...outcome, processor_reference: payment.progress.authorization_reference } : outcome, kind: 'void', amount: left });
+  }
+  const next = movePayment(payment, final ? 'captured' : 'partially_captured', { amount: { ...payment.amount, captured }, progress: { ...payment.progress, capture: null }, next_run_at: null }, now);
+  return { payment: next, attempts: [...attempts, ...released], moveEvent: (committed, at) => paymentMovedEvent(committed, at, captureDataOf(capture, 'succeeded')) };
+}
+
+/** How many failed manual captures a payment keeps for a late success (a recapture comes hours, not captures, later). */
+const FAILED_CAPTURES_KEPT = 5;
+
+/**
+ * A manual capture failed: the payment does not fail. It is authorized again (partially_captured when
+ * earlier captures settled), nothing is released, and payment.capture_failed says so: the merchant may
+ * capture again while the authorization is valid, or cancel to release it.
+ */
+function failedManualCapture(payment: Payment, capture: PendingCapture, reason: string, now: Date, attempts: StepResult['attempts']): StepResult {
+  const back = (payment.amount.captured ?? 0) > 0 ? 'partially_captured' : 'authorized';
+  // Kept (the last few) in case the processor captures it after all (a recapture reported later).
+  const failed = [...(payment.progress.failed_captures ?? []), capture].slice(-FAILED_CAPTURES_KEPT);
+  return {
+    payment: movePayment(payment, back, { progress: { ...payment.progress, capture: null, failed_captures: failed }, next_run_at: null }, now),
+    attempts,
+    moveEvent: (committed, at) => paymentCaptureFailedEvent(committed, at, captureDataOf(capture, 'failed', reason)),
+  };
 }
 
 /**
@@ -426,7 +483,10 @@ function ambiguousCapture(payment: Payment, capture: PendingCapture, outcome: St
   const sent = capture.processor_reference !== null;
   const tries = (capture.ambiguous_attempts ?? 0) + 1;
   const retryIn = sent ? null : captureRetryDelayMs(tries);
-  const waiting: PendingCapture = sent || retryIn !== null ? capture : { ...capture, processor_reference: payment.progress.authorization_reference };
+  // The authorization names the payment's only capture; a later one of several would be confused with the
+  // ones before it, so it is sent again (same idempotency key: the processor answers it, never captures twice).
+  const waitOnAuthorization = (capture.sequence ?? 1) <= 1;
+  const waiting: PendingCapture = sent || retryIn !== null || !waitOnAuthorization ? capture : { ...capture, processor_reference: payment.progress.authorization_reference };
   return {
     payment: {
       ...payment,

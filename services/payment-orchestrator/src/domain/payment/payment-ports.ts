@@ -25,7 +25,7 @@ export interface PaymentRepository {
   /** GET /payments with filters (combinable), newest first by default. */
   search(scope: Scope, filters: PaymentSearch, page: PageRequest): Promise<Page<Payment>>;
   /** Background: payments of every merchant in this status whose authorization was made at or before `authorizedBefore`. */
-  listAuthorizedBefore(status: 'authorized' | 'canceling', authorizedBefore: Date, limit: number): Promise<DuePayment[]>;
+  listAuthorizedBefore(status: 'authorized' | 'partially_captured' | 'canceling', authorizedBefore: Date, limit: number): Promise<DuePayment[]>;
 }
 
 export interface PaymentSearch {

@@ -8,7 +8,12 @@ import { isConsumerPresent, type UseCase } from './use-case';
 export type { CardSource } from './card-source';
 export { CONSUMER_PRESENT_USE_CASES, isConsumerPresent, type UseCase } from './use-case';
 
-export type PaymentStatus = 'processing' | 'authorized' | 'capturing' | 'captured' | 'failed' | 'canceling' | 'canceled';
+/**
+ * `partially_captured`: a manual-capture payment with one or more captures settled and more to come
+ * (`final_capture: false`); the rest of its authorization stays held until a final capture, a cancel or
+ * the authorization's expiry releases it.
+ */
+export type PaymentStatus = 'processing' | 'authorized' | 'capturing' | 'partially_captured' | 'captured' | 'failed' | 'canceling' | 'canceled';
 export type CancellationReason = 'requested_by_merchant' | 'authorization_expired';
 export type AuthenticationPreference = 'NO_3RI' | 'TRY_3RI' | 'REQUIRE_3RI';
 export type { Mode } from '@vaultline/core';
@@ -50,6 +55,15 @@ export interface PendingCapture {
   processor_reference: string | null;
   /** Ambiguous answers (timeout, 5xx) so far: the capture is sent again with the same idempotency key (domain/payment/capture-retry.ts). */
   ambiguous_attempts?: number;
+  /**
+   * Manual captures: whether this capture is the last one, after which the processor releases what is left
+   * of the authorization (absent: true, as every capture was before several were possible).
+   */
+  final?: boolean;
+  /** The capture's number on the payment, from 1 (absent: 1); it names its idempotency key (captureStepOf). */
+  sequence?: number;
+  /** How often the processor was asked about it without a final word: each question waits longer (settlement-backoff.ts). */
+  status_checks?: number;
 }
 
 /**
@@ -61,7 +75,15 @@ export interface FlowProgress {
   /** The processor that authorized: the capture goes to it whatever the capture step names. */
   authorized_by: string | null;
   authorization_reference: string | null;
+  /** The capture under way (sent, or to be sent); null when none is (manual captures clear it once it settled or failed). */
   capture: PendingCapture | null;
+  /** Manual captures requested so far, settled, failed or under way (absent: none): the next one's sequence. */
+  captures?: number;
+  /**
+   * Manual captures the processor reported failed, with their reference there: one it then reports
+   * captured after all (Adyen's own recapture after a technical CAPTURE_FAILED) is settled late (settle-late-capture.ts).
+   */
+  failed_captures?: PendingCapture[];
   /** Processor transactions recorded so far (the next one's sequence). */
   transactions: number;
 }
@@ -225,6 +247,40 @@ export interface ProcessorTransaction {
 
 export function isFinal(status: PaymentStatus): boolean {
   return status === 'captured' || status === 'failed' || status === 'canceled';
+}
+
+/**
+ * What the merchant may still capture (`amount.capturable`): the authorization of a manual-capture payment
+ * that is authorized, partially captured or capturing, less what was captured and what the capture under
+ * way takes (all of it when that capture is final). 0 for any other payment.
+ */
+export function capturableAmount(payment: Pick<Payment, 'status' | 'amount' | 'decision' | 'progress'>): number {
+  if (payment.decision?.flow.capture_mode !== 'manual') return 0;
+  if (payment.status !== 'authorized' && payment.status !== 'partially_captured' && payment.status !== 'capturing') return 0;
+  const left = uncapturedAmount(payment);
+  const underWay = payment.status === 'capturing' ? payment.progress.capture : null;
+  if (!underWay) return left;
+  return underWay.final === false ? Math.max(0, left - underWay.amount) : 0;
+}
+
+/** The authorized amount not captured (yet): what a final capture or a cancel releases at the processor. */
+export function uncapturedAmount(payment: Pick<Payment, 'amount'>): number {
+  return Math.max(0, (payment.amount.authorized ?? 0) - (payment.amount.captured ?? 0));
+}
+
+/** The step name of a manual capture (its idempotency key is `<payment>:<step>`): the first keeps the key captures always had. */
+export function captureStepOf(sequence: number | undefined): string {
+  return !sequence || sequence <= 1 ? 'capture' : `capture:${sequence}`;
+}
+
+/**
+ * Whether a refund may be asked for: money was captured (a captured payment, or a partially captured one,
+ * also while its next capture or the release of its rest is under way). A refund takes at most what was captured.
+ */
+export function hasCapturedMoney(payment: Pick<Payment, 'status' | 'amount'>): boolean {
+  if (payment.status === 'captured') return true;
+  const someCaptured = (payment.amount.captured ?? 0) > 0;
+  return someCaptured && (payment.status === 'partially_captured' || payment.status === 'capturing' || payment.status === 'canceling');
 }
 
 /** The amount a new refund may still take: captured, less succeeded and pending refunds. */

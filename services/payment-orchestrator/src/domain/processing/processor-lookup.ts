@@ -5,6 +5,11 @@ export interface ProcessorCapabilities {
   authorize: boolean;
   capture: boolean;
   partialCapture: boolean;
+  /**
+   * Several captures of one authorization (`final_capture: false` keeps the rest for later captures):
+   * Stripe multicapture, Checkout.com capture_type NonFinal, Adyen with multiple partial captures enabled.
+   */
+  multipleCaptures: boolean;
   authentication3ri: boolean;
   risk: boolean;
   /** Merchant-initiated unscheduled payments as such (else they are sent as recurring). */

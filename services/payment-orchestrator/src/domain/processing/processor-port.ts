@@ -45,6 +45,12 @@ export interface ProcessorPayment {
   mode: Mode;
   /** The processor's reference of the payment's authorization (its payment at the processor), once known. */
   authorization_reference?: string | null;
+  /**
+   * A manual capture's request: its number on the payment, whether it is the final one (the processor then
+   * releases the rest: Stripe final_capture, Checkout.com capture_type Final), what was captured before it
+   * and what stays uncaptured after it. Absent on an automatic capture (the whole amount, once).
+   */
+  capture?: CaptureRequest | null;
   /** A refund's request: the merchant's reason, in the processor's words where it takes one. */
   refund_reason?: RefundReason | null;
   /**
@@ -57,6 +63,14 @@ export interface ProcessorPayment {
    * a 3-D Secure step), for the authorization to carry (ECI, authentication value, DS transaction id).
    */
   authentication_result?: AuthenticationResult | null;
+}
+
+export interface CaptureRequest {
+  sequence: number;
+  final: boolean;
+  captured_before: number;
+  /** The authorized amount left uncaptured once this capture settles (a final capture releases it). */
+  uncaptured_after: number;
 }
 
 export type StepOutcome =
@@ -94,8 +108,14 @@ export interface ProcessorConnection {
   resumeAuthorization?(payment: ProcessorPayment, returned: AuthenticationReturn): Promise<AuthorizationOutcome>;
   capture(payment: ProcessorPayment, authorizationReference: string | null): Promise<CaptureOutcome>;
   captureStatus(payment: ProcessorPayment, captureReference: string): Promise<CaptureOutcome>;
-  /** Releases an authorization: one the payment does not use (a late answer after a fallback), or the payment's own on cancel. */
+  /** Releases an authorization: one the payment does not use (a late answer after a fallback), or the payment's own on cancel (after partial captures: what is left of it). */
   voidAuthorization?(payment: ProcessorPayment, authorizationReference: string): Promise<StepOutcome>;
+  /**
+   * Only for a processor whose final capture does not release the rest of the authorization by itself
+   * (Adyen with multiple partial captures enabled on the account): the engine calls it once a final capture
+   * that left something uncaptured settled. `payment.amount` is what is released.
+   */
+  releaseRemainder?(payment: ProcessorPayment, authorizationReference: string): Promise<StepOutcome>;
   /**
    * Processors that can be asked (Checkout.com): how an action they took asynchronously settled, when no
    * notification has said so yet — the settlement sweep. `payment_reference` is the processor's payment

@@ -28,6 +28,8 @@ export interface Refund {
   processor_reference: string | null;
   /** When the refund runner must look at it next (send it, or ask how it settled); null once settled or while a notification is awaited. */
   next_run_at: string | null;
+  /** How often the processor was asked about it while pending without a final word (absent: never): each question waits longer. */
+  status_checks?: number;
   created_at: string;
   updated_at: string;
 }

@@ -32,16 +32,29 @@ const optionsSchema = accountOptionsSchema(adyenCredentialsSchema);
 
 export type AdyenOptions = z.infer<typeof optionsSchema>;
 
-const capabilities = { ...REAL_PROCESSOR_CAPABILITIES, authentication3ds: true };
+/** Several captures only with multiple partial captures enabled on the account (its setting): Adyen cancels the rest after a partial capture otherwise. */
+const capabilities = { ...REAL_PROCESSOR_CAPABILITIES, authentication3ds: true, multipleCaptures: false };
 
-/** Adyen Checkout API v69: authorizations through the forwarder, captures through egress, settled by notification. */
+/**
+ * Adyen Checkout API v69: authorizations through the forwarder, captures through egress, settled by
+ * notification. Adyen has no endpoint to ask how a modification (capture, refund, cancel) went: its
+ * notifications (CAPTURE, CAPTURE_FAILED, REFUND, REFUND_FAILED, CANCELLATION…) are the only word, which
+ * Adyen delivers again until it reads [accepted]; a pending capture or refund is looked at again on the
+ * engine's backoff, reading what was notified.
+ */
 export const adyen: AccountProcessorPlugin<AdyenOptions['credentials']> = {
   id: 'adyen',
   displayName: 'Adyen',
   opens: 'per_account',
   capabilities,
   amounts: adyenAmounts,
-  account: { credentials: adyenCredentialsSchema, secretField: 'api_key', paymentsPath: `/${ADYEN_API_VERSION}/payments` },
+  account: {
+    credentials: adyenCredentialsSchema,
+    secretField: 'api_key',
+    paymentsPath: `/${ADYEN_API_VERSION}/payments`,
+    settings: ['multiple_partial_captures'],
+    settingsView: (settings) => ({ ...settings, multiple_partial_captures: settings.multiple_partial_captures ?? false }),
+  },
   destinations: destinationsOf('adyen'),
   notifications: adyenNotifications,
   optionsSchema,
@@ -50,15 +63,21 @@ export const adyen: AccountProcessorPlugin<AdyenOptions['credentials']> = {
     if (!transport) throw new Error('The Adyen processor needs a transport (the forwarder and egress)');
     const baseUrl = adyenBaseUrl(options.credentials, options.mode, options.base_url);
     const disputesBaseUrl = adyenDisputesBaseUrl(options.mode, options.base_url);
+    const multiplePartialCaptures = options.settings?.multiple_partial_captures === true;
+    const cancel = async (payment: Parameters<typeof sendMapped>[2], pspReference: string) =>
+      fromAdyenCancelResponse(await sendMapped(transport, baseUrl, payment, toAdyenCancelRequest(payment, options.credentials, pspReference)));
     return {
       id: 'adyen',
-      capabilities,
+      capabilities: { ...capabilities, multipleCaptures: multiplePartialCaptures },
       // Authorization, 3-D Secure's redirect and its return: adyen.authorization.ts.
       ...adyenAuthorization(transport, baseUrl, options.credentials),
       async capture(payment, authorizationReference) {
         if (!authorizationReference) return { status: 'failed', failure_reason: 'authorization_reference_missing', processor_reference: null };
-        // An automatic-capture flow sent no manualCapture: Adyen captures the authorised payment by itself.
-        if (authorizationInput(payment).capture_mode === 'automatic') return { status: 'succeeded', processor_reference: authorizationReference };
+        // An automatic-capture flow sent no manualCapture: Adyen captures the authorised payment by itself, and
+        // the payment counts as authorized until its CAPTURE notification confirms it (CAPTURE_FAILED fails it).
+        if (authorizationInput(payment).capture_mode === 'automatic') {
+          return (await context.captureSettlement?.(authorizationReference)) ?? { status: 'pending', processor_reference: authorizationReference, poll_after_ms: ADYEN_CAPTURE_RECHECK_MS };
+        }
         const request = toAdyenCaptureRequest(payment, options.credentials, authorizationReference);
         return fromAdyenCaptureResponse(await sendMapped(transport, baseUrl, payment, request));
       },
@@ -66,9 +85,9 @@ export const adyen: AccountProcessorPlugin<AdyenOptions['credentials']> = {
       async captureStatus(_payment, captureReference) {
         return (await context.captureSettlement?.(captureReference)) ?? { status: 'pending', processor_reference: captureReference, poll_after_ms: ADYEN_CAPTURE_RECHECK_MS };
       },
-      async voidAuthorization(payment, pspReference) {
-        return fromAdyenCancelResponse(await sendMapped(transport, baseUrl, payment, toAdyenCancelRequest(payment, options.credentials, pspReference)));
-      },
+      // With multiple partial captures Adyen keeps what the final capture left: it is canceled (/cancels), as after partial captures a cancel does.
+      ...(multiplePartialCaptures ? { releaseRemainder: cancel } : {}),
+      voidAuthorization: cancel,
       // The /cancels and /refunds answers are "received": the CANCELLATION and REFUND notifications settle them.
       settlesByNotification: true,
       async refund(payment, pspReference, refundId) {

@@ -89,14 +89,15 @@ export function toCheckoutPaymentRequest(payment: AuthorizationInput, credential
 
 /**
  * `POST /payments/{id}/captures` (pure). `partialAmount` only for a partial capture: without an amount
- * Checkout.com captures the whole authorized amount.
+ * Checkout.com captures the whole authorized amount. `capture_type`: NonFinal keeps the rest of the
+ * authorization for later captures; Final (Checkout.com's default, said explicitly) voids what is left.
  */
 export function toCheckoutCaptureRequest(payment: ProcessorPayment, credentials: CheckoutCredentials, paymentId: string, partialAmount: number | null): ProcessorHttpRequest {
   return {
     method: 'POST',
     path: `/payments/${encodeURIComponent(paymentId)}/captures`,
     headers: headers(credentials, payment.idempotency_key),
-    body: { ...(partialAmount === null ? {} : { amount: checkoutAmount(partialAmount, payment.currency_code) }), reference: payment.payment_id },
+    body: { ...(partialAmount === null ? {} : { amount: checkoutAmount(partialAmount, payment.currency_code) }), reference: payment.payment_id, capture_type: payment.capture?.final === false ? 'NonFinal' : 'Final' },
     carries_card_data: false,
   };
 }
@@ -191,8 +192,11 @@ export function toCheckoutRefundRequest(payment: ProcessorPayment, credentials: 
   };
 }
 
-/** Checkout.com confirms a refund by webhook (payment_refunded / payment_refund_declined): the runner asks again this late. */
-export const CHECKOUT_REFUND_RECHECK_MS = 5 * 60_000;
+/**
+ * Checkout.com confirms a refund by webhook (payment_refunded / payment_refund_declined); without one the
+ * payment's actions are asked (GET /payments/{id}/actions), first this soon, then on a backoff.
+ */
+export const CHECKOUT_REFUND_RECHECK_MS = 60_000;
 
 /** The /refunds answer (202 with an action_id) → pending until the webhook settles it (pure). */
 export function fromCheckoutRefundResponse(response: ProcessorHttpResponse): RefundOutcome {

@@ -93,8 +93,14 @@ export const checkout: AccountProcessorPlugin<CheckoutOptions['credentials']> = 
         if (!paymentId) return { status: 'failed', failure_reason: 'authorization_reference_missing', processor_reference: null };
         return fromCheckoutRefundResponse(await sendMapped(transport, baseUrl, payment, toCheckoutRefundRequest(payment, options.credentials, paymentId, refundId)));
       },
-      async refundStatus(_payment, actionId) {
-        return (await context.refundSettlement?.(actionId)) ?? { status: 'pending', processor_reference: actionId, poll_after_ms: CHECKOUT_REFUND_RECHECK_MS };
+      // A pending refund: payment_refunded / payment_refund_declined settles it, else the refund action is looked up in the payment's actions.
+      async refundStatus(payment, actionId) {
+        const notified = await context.refundSettlement?.(actionId);
+        if (notified) return notified;
+        const swept = payment.authorization_reference ? await settleAction(payment, { kind: 'refund', payment_reference: payment.authorization_reference, action_reference: actionId }) : null;
+        if (swept?.status === 'succeeded') return { status: 'succeeded', processor_reference: actionId };
+        if (swept?.status === 'failed') return { status: 'failed', failure_reason: swept.failure_reason, processor_reference: actionId };
+        return { status: 'pending', processor_reference: actionId, poll_after_ms: CHECKOUT_REFUND_RECHECK_MS };
       },
       async acceptDispute(dispute) {
         return checkoutDisputeOutcome(await sendWithoutCard(transport, options.mode, baseUrl, toCheckoutAcceptDisputeRequest(options.credentials, dispute)));

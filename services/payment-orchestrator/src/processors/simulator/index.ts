@@ -18,6 +18,7 @@ const capabilities = {
   authorize: true,
   capture: true,
   partialCapture: true,
+  multipleCaptures: true,
   authentication3ri: true,
   authentication3ds: true,
   risk: true,

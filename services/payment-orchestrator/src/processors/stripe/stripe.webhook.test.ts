@@ -12,8 +12,12 @@ import { fromStripeEvent, parseStripeSignature, signStripePayload, STRIPE_SIGNAT
  *   https://app.unpkg.com/stripe@22.0.0/files/cjs/Webhooks.js; stripe-go DefaultTolerance 300 * time.Second).
  * - Event types, https://docs.stripe.com/api/events/types — payment_intent.succeeded,
  *   payment_intent.payment_failed, payment_intent.amount_capturable_updated, payment_intent.canceled,
- *   charge.refunded (data.object a Charge), charge.refund.updated (a Refund), charge.dispute.created /
+ *   charge.refunded and charge.captured (data.object a Charge), charge.refund.updated and refund.updated (a Refund), charge.dispute.created /
  *   .updated / .closed / .funds_withdrawn / .funds_reinstated (a Dispute).
+ * - API versions, https://docs.stripe.com/upgrades#2022-11-15 — from 2022-11-15 a Charge no longer embeds
+ *   `refunds` (expandable only), so charge.refunded tells no refund's status; stripe-node v16.12.0 (API
+ *   2024-06-20, the pinned version) types Charge.refunds as optional and lists the webhook events
+ *   charge.captured, charge.refund.updated, refund.created and refund.updated (WebhookEndpointsResource.d.ts).
  * - The Dispute, https://docs.stripe.com/api/disputes/object — status warning_needs_response,
  *   warning_under_review, warning_closed, needs_response, under_review, won, lost (stripe-go's dispute
  *   constants, https://pkg.go.dev/github.com/fdelbos/stripe-go/dispute; stripe_api_client's Dispute.status,
@@ -83,15 +87,14 @@ describe('Stripe events → the engine\'s events', () => {
     expect(fromStripeEvent(event('payment_intent.canceled', intent))).toMatchObject([{ kind: 'void_succeeded', processor_reference: 'pi_3MtwBw', capture_reference: 'pi_3MtwBw' }]);
   });
 
-  it('when charge.refunded carries the charge\'s refunds, then each is a refund event by its status, named by metadata[refund_id] and its re_ id, deduplicated per event and refund', () => {
-    const charge = { id: 'ch_1', object: 'charge', payment_intent: 'pi_3MtwBw', refunds: { data: [
-      { id: 're_2', object: 'refund', status: 'succeeded', payment_intent: 'pi_3MtwBw', metadata: { refund_id: 'r2' } },
-      { id: 're_1', object: 'refund', status: 'failed', payment_intent: 'pi_3MtwBw', metadata: { refund_id: 'r1' } },
-    ] } };
-    expect(fromStripeEvent(event('charge.refunded', charge))).toEqual([
-      { kind: 'refund_succeeded', dedupe_key: 'stripe:evt_1NG8Du2eZvKYlo2CUI79vXWy:re_2', payment_reference: 'r2', processor_reference: 'pi_3MtwBw', capture_reference: 're_2' },
-      { kind: 'refund_failed', dedupe_key: 'stripe:evt_1NG8Du2eZvKYlo2CUI79vXWy:re_1', payment_reference: 'r1', processor_reference: 'pi_3MtwBw', capture_reference: 're_1', failure_reason: 'refund_failed' },
-    ]);
+  it('when charge.refunded arrives (at the pinned version its Charge embeds no refunds, since 2022-11-15), then it moves nothing: each refund settles by its own event or by asking Stripe', () => {
+    const charge = { id: 'ch_1', object: 'charge', payment_intent: 'pi_3MtwBw', amount_refunded: 500, refunded: false };
+    expect(fromStripeEvent(event('charge.refunded', charge))).toEqual([{ kind: 'ignored', dedupe_key: 'stripe:evt_1NG8Du2eZvKYlo2CUI79vXWy' }]);
+  });
+
+  it('when charge.captured arrives (a Charge captured after its authorization), then it is a capture success naming the PaymentIntent, found as payment_intent.succeeded is', () => {
+    const charge = { id: 'ch_1', object: 'charge', payment_intent: 'pi_3MtwBw', captured: true, amount_captured: 400, metadata: intent.metadata };
+    expect(fromStripeEvent(event('charge.captured', charge))).toEqual([{ kind: 'capture_succeeded', dedupe_key: 'stripe:evt_1NG8Du2eZvKYlo2CUI79vXWy', payment_reference: intent.metadata.payment_id, processor_reference: 'pi_3MtwBw', capture_reference: 'ch_1' }]);
   });
 
   it('when charge.refund.updated says a pending refund succeeded, then it settles it; a pending one is ignored', () => {
