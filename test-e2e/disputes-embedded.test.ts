@@ -179,7 +179,7 @@ describe('disputes on Adyen and Checkout.com stand-ins, embedded profile', () =>
     const payment = await capturedOn('simulator_auto_capture', null, SIMULATOR_CARDS.disputed);
     const [dispute] = await disputesOf(payment.id);
     expect(dispute).toMatchObject({ status: 'needs_response', kind: 'chargeback', reason: 'product_not_received', amount: 1250 });
-    expect(await paymentAmount(payment.id)).toEqual({ requested: 1250, authorized: 1250, captured: 1250, disputed: 1250, net: 0 });
+    expect(await paymentAmount(payment.id)).toEqual({ requested: 1250, authorized: 1250, captured: 1250, capturable: 0, disputed: 1250, net: 0 });
     const refused = await api.refused(409, 'payment_disputed', 'POST', '/payments/{payment_id}/refunds', { params: { payment_id: payment.id }, json: { amount: 1250 } });
     expect(String(refused.detail)).toContain('amount.disputed 1250 EUR');
 

@@ -18,7 +18,7 @@ const checkoutDispute = (type: string, payment: Json, amount = 1250) =>
 describe('a refund while a chargeback holds the payment', () => {
   it('when a dispute needs a response, then a full refund answers 409 payment_disputed, nothing is sent to the processor, and the payment shows amount.disputed and amount.net', async () => {
     const payment = await ctx.world.capturedOn('checkout');
-    expect((await get(`/payments/${payment.id}`)).amount).toEqual({ requested: 1250, authorized: 1250, captured: 1250, disputed: 0, net: 1250 });
+    expect((await get(`/payments/${payment.id}`)).amount).toEqual({ requested: 1250, authorized: 1250, captured: 1250, capturable: 0, disputed: 0, net: 1250 });
     await checkoutDispute('dispute_received', payment);
     const sentBefore = ctx.standIns.checkout.refunds.length;
 
@@ -29,7 +29,7 @@ describe('a refund while a chargeback holds the payment', () => {
     await ctx.h.settle();
     expect(ctx.standIns.checkout.refunds).toHaveLength(sentBefore);
     expect(ctx.h.events.filter((e) => e.type === 'refund.created')).toEqual([]);
-    expect((await get(`/payments/${payment.id}`)).amount).toEqual({ requested: 1250, authorized: 1250, captured: 1250, disputed: 1250, net: 0 });
+    expect((await get(`/payments/${payment.id}`)).amount).toEqual({ requested: 1250, authorized: 1250, captured: 1250, capturable: 0, disputed: 1250, net: 0 });
   });
 
   it('when the dispute is lost, then a partial refund is refused too (the money is gone: refunding would pay twice); when it is won, the payment is refundable again and holds nothing', async () => {
@@ -55,7 +55,7 @@ describe('a refund while a chargeback holds the payment', () => {
     const refunded = [...ctx.standIns.checkout.webhooks].reverse().find((w) => (JSON.parse(w.rawBody) as { type: string }).type === 'payment_refunded')!;
     await ctx.world.deliverCheckout(refunded);
     await checkoutDispute('dispute_received', payment);
-    expect((await get(`/payments/${payment.id}`)).amount).toEqual({ requested: 1250, authorized: 1250, captured: 1250, refunded: 500, disputed: 1250, net: -500 });
+    expect((await get(`/payments/${payment.id}`)).amount).toEqual({ requested: 1250, authorized: 1250, captured: 1250, capturable: 0, refunded: 500, refund_pending: 0, disputed: 1250, net: -500 });
   });
 
   it('when the dispute is an inquiry (Stripe warning_needs_response: nothing debited, the charge still refundable), then the refund is taken and amount.disputed stays 0', async () => {

@@ -43,6 +43,7 @@ afterAll(async () => {
   await Promise.all([adyenPsp.stop(), cko.stop(), stripePsp.stop()]);
 });
 beforeEach(async () => {
+  adyenPsp.deliver = null;
   h = await startOrchestrator({
     transport,
     env: { FORWARD_EXTRA_DESTINATIONS: [`${adyenPsp.baseUrl}/v69/payments`, `${cko.baseUrl}/payments`, `${stripePsp.baseUrl}/v1/payment_intents`].join(','), PROCESSOR_ALLOW_PRIVATE_URLS: 'true' },
@@ -57,7 +58,17 @@ const BASE_URLS = (): Record<Processor, string> => ({ adyen: adyenPsp.baseUrl, c
 async function account(processor: Processor): Promise<string> {
   const created = await h.call(MERCHANT, 'POST', '/processor-accounts', { processor, name: processor, credentials: CREDENTIALS[processor], settings: { base_url: BASE_URLS()[processor] } });
   expect(created.status).toBe(201);
+  // Adyen captures an automatic-capture payment by itself and notifies CAPTURE, which the payment waits for.
+  if (processor === 'adyen') adyenPsp.deliver = (rawBody) => h.postPublic(`/processor-notifications/adyen/${created.body.id}`, rawBody);
   return created.body.id;
+}
+
+/** Pays as the harness does, then lets Adyen's notifications (an automatic capture's CAPTURE) arrive. */
+async function payOneOff(...args: Parameters<Harness['payOneOff']>): Promise<Json> {
+  const payment = await h.payOneOff(...args);
+  await adyenPsp.delivered();
+  await h.settle();
+  return (await h.call(args[0], 'GET', `/payments/${payment.id}`)).body;
 }
 
 /** A flow whose authorization goes to `authorizer`, then to `fallback` in order; the matrix's default, or the flow of a scheme's rule. */
@@ -74,15 +85,15 @@ describe('amounts at the processors (stand-ins)', () => {
   it('when ISK 2790 is paid through Adyen, then Adyen is sent 279000 (two decimals) and the payment shows 2790 captured', async () => {
     await flow('adyen', 'automatic', await account('adyen'));
     await routeTo('adyen');
-    const payment = await h.payOneOff(MERCHANT, '411111******1111', { amount: 2790, currency_code: 'ISK' });
-    expect([payment.status, payment.amount]).toEqual(['captured', { requested: 2790, authorized: 2790, captured: 2790, disputed: 0, net: 2790 }]);
+    const payment = await payOneOff(MERCHANT, '411111******1111', { amount: 2790, currency_code: 'ISK' });
+    expect([payment.status, payment.amount]).toEqual(['captured', { requested: 2790, authorized: 2790, captured: 2790, capturable: 0, disputed: 0, net: 2790 }]);
     expect(adyenPsp.payments.at(-1)!.body).toMatchObject({ reference: payment.id, amount: { currency: 'ISK', value: 279000 } });
   });
 
   it('when MGA 150000 is paid through Stripe, then Stripe is sent 1500 (zero-decimal) and a refund of MGA 50000 goes as 500', async () => {
     await flow('stripe', 'automatic', await account('stripe'));
     await routeTo('stripe');
-    const payment = await h.payOneOff(MERCHANT, '424242******4242', { amount: 150000, currency_code: 'MGA' });
+    const payment = await payOneOff(MERCHANT, '424242******4242', { amount: 150000, currency_code: 'MGA' });
     expect([payment.status, payment.amount.captured]).toEqual(['captured', 150000]);
     expect(stripePsp.intents.at(-1)!.fields).toMatchObject({ amount: '1500', currency: 'mga' });
     const refund = await h.call(MERCHANT, 'POST', `/payments/${payment.id}/refunds`, { amount: 50000, currency_code: 'MGA' });
@@ -111,7 +122,7 @@ describe('amounts at the processors (stand-ins)', () => {
     await flow('stripe-then-adyen', 'automatic', stripe, [adyen]);
     await routeTo('stripe-then-adyen');
     const before = sentCounts();
-    const payment = await h.payOneOff(MERCHANT, '411111******1111', { amount: 1234, currency_code: 'KWD' });
+    const payment = await payOneOff(MERCHANT, '411111******1111', { amount: 1234, currency_code: 'KWD' });
     expect([payment.status, payment.amount.captured]).toEqual(['captured', 1234]);
     expect((await get(`/payments/${payment.id}/transactions`)).data.map((t: Json) => [t.processor, t.kind, t.status])).toEqual([
       [adyen, 'authorization', 'succeeded'],
@@ -147,7 +158,7 @@ describe('amounts at the processors (stand-ins)', () => {
   it('when a partial capture of a Checkout.com KWD payment breaks the last-digit rule, then it is refused 422 amount_not_supported and the payment stays authorized; KWD 2.340 is captured', async () => {
     await flow('checkout-manual', 'manual', await account('checkout'));
     await routeTo('checkout-manual');
-    const payment = await h.payOneOff(MERCHANT, '424242******4242', { amount: 5000, currency_code: 'KWD' });
+    const payment = await payOneOff(MERCHANT, '424242******4242', { amount: 5000, currency_code: 'KWD' });
     expect(payment.status).toBe('authorized');
     const refused = await h.call(MERCHANT, 'POST', `/payments/${payment.id}/capture`, { amount: 2345, currency_code: 'KWD' });
     expect([refused.status, refused.body.code]).toEqual([422, 'amount_not_supported']);
@@ -158,7 +169,7 @@ describe('amounts at the processors (stand-ins)', () => {
   it('when a refund of a Stripe KWD payment breaks the last-digit rule, then it is refused 422 amount_not_supported, no refund is made and nothing sent; KWD 1.000 is refunded', async () => {
     await flow('stripe', 'automatic', await account('stripe'));
     await routeTo('stripe');
-    const payment = await h.payOneOff(MERCHANT, '424242******4242', { amount: 5000, currency_code: 'KWD' });
+    const payment = await payOneOff(MERCHANT, '424242******4242', { amount: 5000, currency_code: 'KWD' });
     expect(payment.status).toBe('captured');
     const before = stripePsp.refunds.length;
     const refused = await h.call(MERCHANT, 'POST', `/payments/${payment.id}/refunds`, { amount: 1001, currency_code: 'KWD' });

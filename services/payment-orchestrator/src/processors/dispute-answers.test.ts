@@ -10,6 +10,7 @@ import {
   toCheckoutProvideEvidenceRequest,
   toCheckoutSubmitEvidenceRequest,
 } from './checkout/checkout.dispute-answers';
+import { STRIPE_API_VERSION } from './stripe/stripe.api-version';
 import { stripeEvidenceUnsupported, stripeFilesBaseUrl, stripeOutcome, toStripeCloseDisputeRequest, toStripeEvidenceRequest, toStripeFileUploadRequest } from './stripe/stripe.dispute-answers';
 
 /**
@@ -43,7 +44,7 @@ describe('Stripe dispute answers', () => {
     expect(toStripeFileUploadRequest(credentials, receipt, 'k:receipt')).toEqual({
       method: 'POST',
       path: '/v1/files',
-      headers: { authorization: 'Bearer sk_test_key1', 'idempotency-key': 'k:receipt' },
+      headers: { authorization: 'Bearer sk_test_key1', 'idempotency-key': 'k:receipt', 'stripe-version': STRIPE_API_VERSION },
       format: 'multipart',
       body: { fields: { purpose: 'dispute_evidence' }, files: [{ name: 'file', filename: 'receipt.pdf', content_type: 'application/pdf', content: PDF }] },
     });
