@@ -124,6 +124,13 @@ const defaultRestartDelayMs = (crashes: number): number => Math.min(1_000 * 2 **
  */
 const PRODUCER_RETRY = { retries: 5, initialRetryTime: 300, maxRetryTime: 5_000 };
 
+/**
+ * Connections, consumers and their restarts: kafkajs's retries, with the wait between two at most 5 s instead
+ * of 30 s. A consumer that crashed while the brokers were away is restarted after the last wait
+ * (consumer/index.js onCrash: e.retryTime), so it is back within seconds once they answer.
+ */
+const CLIENT_RETRY = { retries: 5, initialRetryTime: 300, maxRetryTime: 5_000 };
+
 /** One subscription: a kafkajs consumer of `group` over all of its topics (replaced after a crash kafkajs does not recover from). */
 interface Member {
   /** The group as the service names it; on the brokers: groupPrefix + group. */
@@ -210,15 +217,23 @@ export class KafkaBus implements Bus {
   /** Builds the bus; connects nothing (the brokers may be down: see the class comment). */
   static async connect(options: KafkaBusOptions): Promise<KafkaBus> {
     const logger = options.logger ?? silentLogger();
-    const client =
-      options.client ??
+    const kafka = (retry: { retries: number; initialRetryTime: number; maxRetryTime: number }) =>
       new Kafka({
         clientId: options.clientId ?? 'vaultline',
         brokers: options.brokers,
         ...kafkajsSecurity(options.security),
+        retry,
         logLevel: logLevel.INFO,
         logCreator: () => (entry) => forwardLog(logger, entry),
       });
+    let client = options.client;
+    if (!client) {
+      const clients = kafka(CLIENT_RETRY);
+      // Probes, lag and topic lookups fail fast when no broker answers (a connect is retried once); the
+      // caller asks again on its own schedule.
+      const admins = kafka({ retries: 1, initialRetryTime: 100, maxRetryTime: 1_000 });
+      client = { producer: (config) => clients.producer(config), consumer: (config) => clients.consumer(config), admin: (config) => admins.admin(config) };
+    }
     return new KafkaBus(client, options, logger);
   }
 
@@ -422,8 +437,7 @@ export class KafkaBus implements Bus {
   private async withAdmin<T>(what: string, ms: number, work: (admin: KafkaAdmin) => Promise<T>): Promise<T> {
     let admin = this.admin;
     if (!admin) {
-      // No retries of its own: the caller (a probe, the lag, a publish) tries again on its own schedule.
-      const client = this.client.admin({ retry: { retries: 0 } });
+      const client = this.client.admin();
       admin = { client, connected: client.connect() };
       this.admin = admin;
     }
@@ -470,6 +484,11 @@ export class KafkaBus implements Bus {
         // A fetch waits at most this long for messages: what a stop (and a rebalance, which a member joins
         // between fetches) waits for an idle consumer; kafkajs's 5 s made every drain 5 s longer.
         maxWaitTimeInMs: 1_000,
+        // A member that stopped heartbeating (a replica killed, a consumer restarted after an outage under a
+        // new member id) holds its partitions this long before the group rebalances without it: kafkajs's
+        // 30 s was the whole delay between a broker's return and consumption. Heartbeats every 3 s, also
+        // while a message is retried (deliverWithRetry).
+        sessionTimeout: 10_000,
       });
       member.consumer = consumer;
       const joined = new Promise<void>((resolve) => {
@@ -535,7 +554,9 @@ export class KafkaBus implements Bus {
     this.subscriptionHealth.fail(member, member, describeKafkaError(error));
     member.crashes++;
     const delay = (this.options.restartDelayMs ?? defaultRestartDelayMs)(member.crashes);
-    this.logger.error({ group: member.group, topics: member.topics, error: describeKafkaError(error), restart_in_ms: delay }, 'kafka consumer stopped and kafkajs will not restart it; the bus starts it again');
+    // While no broker answers that is expected (and said once by "kafka unreachable"); otherwise it is news.
+    const level = isBrokerUnreachable(error) ? 'warn' : 'error';
+    this.logger[level]({ group: member.group, topics: member.topics, error: describeKafkaError(error), restart_in_ms: delay }, 'kafka consumer stopped and kafkajs will not restart it; the bus starts it again');
     clearTimeout(member.restartTimer);
     member.restartTimer = setTimeout(() => void this.restart(member), delay);
     member.restartTimer.unref();
@@ -593,13 +614,18 @@ export function headersToStrings(headers: IHeaders | undefined): Record<string, 
   return result;
 }
 
-/** kafkajs's warning about bounded retries of an idempotent producer: PRODUCER_RETRY says why they are, and what the bus does about it. */
-const EXPECTED_WARNING = 'Limiting retries for the idempotent producer may invalidate EoS guarantees';
+/**
+ * kafkajs lines the bus says better itself, kept at debug: the warning about bounded retries of an idempotent
+ * producer (PRODUCER_RETRY says why, and what the bus does about it), and the ERROR lines of every connection
+ * attempt while no broker answers (several a second during an outage; the bus logs "kafka unreachable" once
+ * and "kafka answers again", and each consumer's crash at warn).
+ */
+const SAID_BY_THE_BUS = [/^Limiting retries for the idempotent producer may invalidate EoS guarantees$/, /Connection error|Connection timeout|ECONNREFUSED|Restarting the consumer in/];
 
 function forwardLog(logger: Logger, entry: LogEntry): void {
   const { message, ...extra } = entry.log;
   const context = { namespace: entry.namespace, ...extra };
-  if (message === EXPECTED_WARNING) logger.debug(context, `kafkajs: ${message}`);
+  if (SAID_BY_THE_BUS.some((pattern) => pattern.test(message))) logger.debug(context, `kafkajs: ${message}`);
   else if (entry.level === logLevel.ERROR) logger.error(context, `kafkajs: ${message}`);
   else if (entry.level === logLevel.WARN) logger.warn(context, `kafkajs: ${message}`);
   else logger.debug(context, `kafkajs: ${message}`);
