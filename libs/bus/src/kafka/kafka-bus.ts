@@ -14,6 +14,7 @@ import {
   type ProducerConfig,
   type SASLOptions,
 } from 'kafkajs';
+import { sleep } from '@vaultline/core';
 import type { Logger } from '@vaultline/logger';
 import { deadLetterTopic, type Bus, type BusHealth, type BusMessage, type ConsumerLag, type SubscribeOptions, type Subscription } from '../bus.port';
 import { deliverWithRetry, retryPolicyOf, type RetryPolicy } from '../retry/deliver-with-retry';
@@ -21,7 +22,7 @@ import { silentLogger } from '../silent-logger';
 import { GroupTopics, SubscriptionHealth, topicsOf } from '../subscriptions';
 import { validateMessages } from '../validate-messages';
 import { BrokerReachability } from './broker-reachability';
-import { describeKafkaError, fatalProducerError, isBrokerUnreachable, withTimeout } from './kafka-errors';
+import { describeKafkaError, fatalProducerError, isBrokerUnreachable, isRetriableAnswer, withTimeout } from './kafka-errors';
 import { LagCache, lagOf, type TopicOffsets } from './kafka-lag';
 import { fitToCluster, isDeadLetterTopic, topicSpecOf } from './topic-plan';
 
@@ -368,6 +369,20 @@ export class KafkaBus implements Bus {
   private async ensureTopicsNow(topics: string[]): Promise<void> {
     const wanted = [...new Set(topics.flatMap((topic) => (isDeadLetterTopic(topic) ? [topic] : [topic, deadLetterTopic(topic)])))];
     if (wanted.every((topic) => this.knownTopics.has(this.topicName(topic)))) return;
+    // Several services create the same topics at their start: the broker may answer one of them that a topic
+    // it just created has no partition yet (UNKNOWN_TOPIC_OR_PARTITION while waiting for leaders, retriable).
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await this.createMissingTopics(wanted);
+        return;
+      } catch (error) {
+        if (attempt >= 5 || !isRetriableAnswer(error)) throw error;
+        await sleep(200 * attempt);
+      }
+    }
+  }
+
+  private async createMissingTopics(wanted: string[]): Promise<void> {
     // Creating waits for the partitions' leaders: longer than a lookup on a loaded broker.
     await this.withAdmin('ensure topics', Math.max(this.adminTimeoutMs, 30_000), async (admin) => {
       const existing = new Set(await admin.listTopics());

@@ -44,6 +44,11 @@ export function isBrokerUnreachable(error: unknown): boolean {
   return chain.some((entry) => UNREACHABLE.has(entry.name));
 }
 
+/** A broker answered with an error it marks retriable (a topic being created, a coordinator loading). */
+export function isRetriableAnswer(error: unknown): boolean {
+  return [...causeChain(error)].some((entry) => typeof entry.type === 'string' && (entry as { retriable?: unknown }).retriable === true);
+}
+
 /** The error's kind and message, for logs and /ready (kafkajs puts the broker's address in connection errors; this drops it). */
 export function describeKafkaError(error: unknown): string {
   const chain = [...causeChain(error)];
