@@ -164,18 +164,22 @@ export const PROFILES: Array<[string, (env: Record<string, string>, dataDirPrefi
     'local profile (a process per service, Redis Streams)',
     async (env, dataDirPrefix) => {
       const dataDir = mkdtempSync(join(tmpdir(), `${dataDirPrefix}local-`));
-      const system = await startLocal({ dataDir, port: 0, stdio: 'files', env: { BOOTSTRAP_API_KEY: MERCHANT_API_KEY, ADMIN_API_KEY, LOG_LEVEL: 'warn', ...env } });
-      return {
-        baseUrl: system.baseUrl,
-        merchant: new MerchantApi(system.baseUrl, MERCHANT_API_KEY),
-        stop: async () => {
-          await system.stop();
-          rmSync(dataDir, { recursive: true, force: true });
-        },
-      };
+      return runningProcesses(await startLocal({ dataDir, port: 0, stdio: 'files', env: { BOOTSTRAP_API_KEY: MERCHANT_API_KEY, ADMIN_API_KEY, LOG_LEVEL: 'warn', ...env } }), dataDir);
     },
   ],
 ];
+
+/** A profile of a process per service as a merchant's backend sees it; stopping it removes its data directory. */
+function runningProcesses(system: { baseUrl: string; stop(): Promise<void> }, dataDir: string): RunningProfile {
+  return {
+    baseUrl: system.baseUrl,
+    merchant: new MerchantApi(system.baseUrl, MERCHANT_API_KEY),
+    stop: async () => {
+      await system.stop();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
 
 /**
  * The Kafka profile (pnpm start:kafka: a process per service, the bus on KAFKA_BROKERS), its topics and groups
@@ -188,21 +192,8 @@ export const KAFKA_PROFILE: (typeof PROFILES)[number] = [
     if (!brokers) throw new Error('the Kafka profile needs KAFKA_BROKERS (scripts/kafka start; scripts/test-all starts one)');
     if (!kafkaAnswers(brokers)) throw new Error(`Kafka at ${brokers} (KAFKA_BROKERS) does not answer: scripts/kafka start`);
     const dataDir = mkdtempSync(join(tmpdir(), `${dataDirPrefix}kafka-`));
-    const system = await startKafkaProfile({
-      dataDir,
-      port: 0,
-      stdio: 'files',
-      brokers,
-      env: { BOOTSTRAP_API_KEY: MERCHANT_API_KEY, ADMIN_API_KEY, LOG_LEVEL: 'warn', KAFKA_TOPIC_PREFIX: kafkaTestPrefix('e2e'), ...env },
-    });
-    return {
-      baseUrl: system.baseUrl,
-      merchant: new MerchantApi(system.baseUrl, MERCHANT_API_KEY),
-      stop: async () => {
-        await system.stop();
-        rmSync(dataDir, { recursive: true, force: true });
-      },
-    };
+    const systemEnv = { BOOTSTRAP_API_KEY: MERCHANT_API_KEY, ADMIN_API_KEY, LOG_LEVEL: 'warn', KAFKA_TOPIC_PREFIX: kafkaTestPrefix('e2e'), ...env };
+    return runningProcesses(await startKafkaProfile({ dataDir, port: 0, stdio: 'files', brokers, env: systemEnv }), dataDir);
   },
 ];
 
