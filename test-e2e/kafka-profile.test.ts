@@ -80,18 +80,13 @@ describeWithKafka('the Kafka profile (pnpm start:kafka) on provisioned topics', 
     }
   });
 
-  it('when the notifier’s /metrics is scraped, then it answers at once with its group’s lag on every topic it reads, measured from the broker', async () => {
-    const scrape = async () => {
-      const startedAt = performance.now();
-      const text = await (await fetch(system!.metricsUrls.notifier)).text();
-      return { text, ms: performance.now() - startedAt };
-    };
+  it('when the notifier’s /metrics is scraped, then it shows its group’s lag on every topic it reads, measured from the broker (a scrape during an outage: kafka-outage.test.ts)', async () => {
+    const scrape = async () => (await fetch(system!.metricsUrls.notifier)).text();
     await scrape(); // the first scrape starts the first measurement
     let last = await scrape();
-    await waitFor(async () => (last = await scrape()).text.includes('vaultline_bus_consumer_lag{service="notifier",group="notifier.merchant-events",topic="vault.tokens"}'), 60_000, 500);
+    await waitFor(async () => (last = await scrape()).includes('vaultline_bus_consumer_lag{service="notifier",group="notifier.merchant-events",topic="vault.tokens"}'), 60_000, 500);
 
-    expect(last.text).toMatch(/vaultline_bus_consumer_lag\{service="notifier",group="notifier\.merchant-events",topic="payments\.payments"\} \d+/);
-    expect(last.ms).toBeLessThan(1_000);
+    expect(last).toMatch(/vaultline_bus_consumer_lag\{service="notifier",group="notifier\.merchant-events",topic="payments\.payments"\} \d+/);
   });
 
   it('when a topic is missing and the services may not create topics, then a service refuses to start and names the missing topics', async () => {

@@ -80,7 +80,8 @@ describeWithOwnKafka('KafkaBus through a broker outage', 'Kafka outage suite', (
     for (let key = 0; key < KEYS; key++) expect(firstDeliveries(`pay_${key}`)).toEqual(committed.filter((_, index) => (index + 1) % KEYS === key));
     expect((await store.outbox.pending(10)).length).toBe(0);
     expect(subscribedInMs).toBeLessThan(15_000);
-    expect(scrapeMs).toBeLessThan(100);
+    // Far under the 5 s an admin request may take (before the cache, a scrape during an outage took about 8.4 s).
+    expect(scrapeMs).toBeLessThan(1_000);
     process.stdout.write(`kafka outage: ${committed.length} events, ${received.length} deliveries (${received.length - committed.length} repeated), producers replaced ${bus.producersReplaced}\n`);
   }, 600_000);
 });
