@@ -224,7 +224,7 @@ export class KafkaBus implements Bus {
         brokers: options.brokers,
         ...kafkajsSecurity(options.security),
         retry,
-        logLevel: logLevel.INFO,
+        logLevel: logLevel.WARN,
         logCreator: () => (entry) => forwardLog(logger, entry),
       });
     let client = options.client;
