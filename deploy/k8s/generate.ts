@@ -41,6 +41,10 @@ const PLATFORM = {
   // Brokers only: the user and password are in the service's Secret (KAFKA_SASL_*_FILE), TLS to them always.
   BUS_URL: 'kafka://kafka:9092',
   KAFKA_SASL_MECHANISM: 'scram-sha-512',
+  // Every topic and group under the environment's prefix; the topics are provisioned from deploy/kafka/topics.yaml
+  // (deploy/kafka/provision.ts), so the services create none and stop at start when one is missing.
+  KAFKA_TOPIC_PREFIX: 'vaultline.',
+  KAFKA_CREATE_TOPICS: 'false',
   // MongoDB and Redis URLs carry credentials: they are in the service's Secret (MONGO_URL, REDIS_URL), not here.
   PUBLIC_BASE_URL: 'https://payments.example.com',
   OTEL_EXPORTER_OTLP_ENDPOINT: 'https://otel-collector:4318',
@@ -88,6 +92,8 @@ function configMap(service: ServiceName): Manifest {
     data: {
       BUS_URL: PLATFORM.BUS_URL,
       KAFKA_SASL_MECHANISM: PLATFORM.KAFKA_SASL_MECHANISM,
+      KAFKA_TOPIC_PREFIX: PLATFORM.KAFKA_TOPIC_PREFIX,
+      KAFKA_CREATE_TOPICS: PLATFORM.KAFKA_CREATE_TOPICS,
       PORT: String(HTTP_PORT),
       HOST: '0.0.0.0',
       ...(service === 'gateway' ? { GATEWAY_INTERNAL_HOST: '0.0.0.0', GATEWAY_INTERNAL_PORT: String(GATEWAY_INTERNAL_PORT) } : {}),

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { envBoolean, loadConfig } from '@vaultline/config';
-import type { KafkaSecurity } from '@vaultline/bus';
+import type { KafkaNaming, KafkaSecurity } from '@vaultline/bus';
 import { SERVICE_NAMES, type ServiceName } from './service-runtime';
 
 /**
@@ -18,6 +18,9 @@ export function requireTlsPair(config: { TLS_CERT_FILE?: string | undefined; TLS
   const [missing, given] = config.TLS_CERT_FILE ? ['TLS_KEY_FILE', 'TLS_CERT_FILE'] : ['TLS_CERT_FILE', 'TLS_KEY_FILE'];
   ctx.addIssue({ code: 'custom', path: [missing], message: `is required when ${given} is set (both, or neither)` });
 }
+
+/** Kafka's legal characters for topic and group names (and what a prefix of them may hold). */
+const kafkaName = (variable: string) => z.string().regex(/^[A-Za-z0-9._-]*$/, `${variable} may hold only letters, digits, '.', '_' and '-'`).max(100);
 
 export const runtimeConfigSchema = z.object({
   DATA_DIR: z.string().min(1).default('./data'),
@@ -44,6 +47,20 @@ export const runtimeConfigSchema = z.object({
   KAFKA_SASL_USERNAME: z.string().min(1).optional(),
   /** Usually KAFKA_SASL_PASSWORD_FILE. */
   KAFKA_SASL_PASSWORD: z.string().min(1).optional(),
+  /**
+   * Put before every Kafka topic and consumer group this service uses (`staging.` → `staging.payments.payments`),
+   * so that environments share a cluster. Empty by default.
+   */
+  KAFKA_TOPIC_PREFIX: kafkaName('KAFKA_TOPIC_PREFIX').default(''),
+  /** Put before every consumer group instead of KAFKA_TOPIC_PREFIX (a platform's own naming of groups). Changing it renames the groups. */
+  KAFKA_GROUP_PREFIX: kafkaName('KAFKA_GROUP_PREFIX').optional(),
+  /** The client id the brokers see (their logs, quotas, request metrics); by default the service's name. */
+  KAFKA_CLIENT_ID: kafkaName('KAFKA_CLIENT_ID').pipe(z.string().min(1)).optional(),
+  /**
+   * true (the default, for development): a service creates the topics it misses, shaped as deploy/kafka/topics.yaml.
+   * false (production: topics are provisioned from that file): it creates none, and a missing topic stops its start.
+   */
+  KAFKA_CREATE_TOPICS: envBoolean().default(true),
   /** Processed-event marks (consumers' duplicate detection) are kept this long: longer than any redelivery window. */
   PROCESSED_EVENTS_RETENTION_DAYS: z.coerce.number().int().min(1).default(14),
   /**
@@ -108,6 +125,16 @@ export function kafkaSecurityOf(config: RuntimeConfig): KafkaSecurity | undefine
       : undefined;
   if (!ssl && !sasl) return undefined;
   return { ...(ssl ? { ssl } : {}), ...(sasl ? { sasl } : {}) };
+}
+
+/** Topic and group names and topic creation as KAFKA_TOPIC_PREFIX, KAFKA_GROUP_PREFIX, KAFKA_CLIENT_ID and KAFKA_CREATE_TOPICS say; the client id defaults to the service's name. */
+export function kafkaNamingOf(config: RuntimeConfig, service: string): KafkaNaming {
+  return {
+    topicPrefix: config.KAFKA_TOPIC_PREFIX,
+    groupPrefix: config.KAFKA_GROUP_PREFIX ?? config.KAFKA_TOPIC_PREFIX,
+    clientId: config.KAFKA_CLIENT_ID ?? service,
+    createTopics: config.KAFKA_CREATE_TOPICS,
+  };
 }
 
 /** The TTL store's URL: REDIS_URL (production, from a Secret) or TTL_URL. */

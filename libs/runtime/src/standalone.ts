@@ -5,12 +5,13 @@ import { createLogger } from '@vaultline/logger';
 import { openStore, type CollectionSpec } from '@vaultline/store';
 import type { ServiceApp, ServiceName, ServiceRuntime } from './service-runtime';
 import { MetricsRegistry, startMetricsServer } from '@vaultline/metrics';
-import { DEFAULT_METRICS_PORT, kafkaSecurityOf, loadRuntimeConfig, metricsPortOf, processedRetentionOf, serviceUrlsFromEnv, storeUrlFor, tlsOf, ttlUrlOf } from './runtime-config';
+import { DEFAULT_METRICS_PORT, kafkaNamingOf, kafkaSecurityOf, loadRuntimeConfig, metricsPortOf, processedRetentionOf, serviceUrlsFromEnv, storeUrlFor, tlsOf, ttlUrlOf } from './runtime-config';
 import { buildRuntime } from './build-runtime';
 import { listen } from './serve';
 import { internalTlsFromEnv, mutualTlsServerOptions } from './internal-tls';
 import { withSecretFiles } from './secret-files';
 import { shutdownGate } from './shutdown';
+import { busReadinessGate } from './bus-readiness';
 
 export type StandaloneFactory = (runtime: ServiceRuntime, env: NodeJS.ProcessEnv) => ServiceApp | Promise<ServiceApp>;
 
@@ -87,7 +88,12 @@ export async function runStandalone(
     const edgeTls = tlsOf(config);
     const metrics = new MetricsRegistry().collectProcessMetrics();
     const kafkaSecurity = kafkaSecurityOf(config);
-    const bus = await openBus(config.BUS_URL, { logger: log, consumerName: `${service}-${env.HOSTNAME ?? '1'}`, ...(kafkaSecurity ? { kafkaSecurity } : {}) });
+    const bus = await openBus(config.BUS_URL, {
+      logger: log,
+      consumerName: `${service}-${env.HOSTNAME ?? '1'}`,
+      kafka: kafkaNamingOf(config, service),
+      ...(kafkaSecurity ? { kafkaSecurity } : {}),
+    });
     const ttl = await openTtlStore(ttlUrlOf(config) ?? 'memory://', { keyPrefix: `vaultline:${service}:`, ...(config.REDIS_TLS_CA_FILE ? { tlsCa: readFileSync(config.REDIS_TLS_CA_FILE) } : {}) });
     const runtime = await buildRuntime({
       service,
@@ -113,7 +119,8 @@ export async function runStandalone(
     const metricsPort = metricsPortOf(config, DEFAULT_METRICS_PORT);
     const shutdown = shutdownGate();
     // /health and /ready on the metrics port as well (plain HTTP): probes carry no client certificate.
-    const gatedHttp = shutdown.gate(app.http);
+    const busGate = busReadinessGate(runtime.bus);
+    const gatedHttp = shutdown.gate(busGate(app.http));
     const metricsServer = metricsPort === null ? undefined : await startMetricsServer(config.METRICS_HOST ?? config.HOST, metricsPort, { registry: metrics, probes: gatedHttp });
     // Started before it listens: while a restarted service starts, callers find nothing listening (the
     // gateway answers its own 503 and the merchant retries) rather than a 503 from a service that
@@ -122,7 +129,7 @@ export async function runStandalone(
     const server = await listen(config.HOST, config.PORT, app.internalHttp ? edgeTls : (internalListenerTls ?? edgeTls));
     const internal = app.internalHttp ? await listen(config.GATEWAY_INTERNAL_HOST, config.GATEWAY_INTERNAL_PORT, internalListenerTls) : undefined;
     server.handle(gatedHttp);
-    if (internal && app.internalHttp) internal.handle(shutdown.gate(app.internalHttp));
+    if (internal && app.internalHttp) internal.handle(shutdown.gate(busGate(app.internalHttp)));
     log.info({ url: server.url, ...(internal ? { internal_url: internal.url } : {}), ...(metricsServer ? { metrics_url: metricsServer.url } : {}) }, `${service} listening`);
     const stop = async (signal: string) => {
       if (shutdown.shuttingDown) return;
