@@ -5,7 +5,7 @@ import type { RuntimeParts, ServiceName } from '@vaultline/runtime';
 
 /** Everything a service thread builds its service from (structured-cloned into the worker). */
 export interface ServiceThreadConfig
-  extends Pick<RuntimeParts, 'service' | 'storeUrl' | 'storeOptions' | 'busUnhealthyAfterMs' | 'logLevel' | 'privateKeyPem' | 'trustedPublicKeys' | 'serviceUrls' | 'publicBaseUrl'> {
+  extends Pick<RuntimeParts, 'service' | 'storeUrl' | 'storeOptions' | 'busUnhealthyAfterMs' | 'storeUnhealthyAfterMs' | 'logLevel' | 'privateKeyPem' | 'trustedPublicKeys' | 'serviceUrls' | 'publicBaseUrl'> {
   /** The loopback port its HTTP server listens on (chosen by the launcher, so every URL is known up front). */
   port: number;
   /** The services' environment, as the launcher resolved it (DATA_DIR, PUBLIC_BASE_URL…). */
