@@ -64,6 +64,7 @@ export const ERROR_GROUPS: ErrorGroup[] = [
       invalid_api_key: e(401, 'The API key is unknown, revoked, expired or malformed.', 'Use an active key; an operator issues keys with POST /admin/merchants/{id}/api-keys.'),
       missing_admin_key: e(401, 'The X-Admin-Key header is missing (admin API).', 'Send an operator key in X-Admin-Key.'),
       invalid_admin_key: e(401, 'The admin key is unknown or revoked.', 'Use an active operator key.'),
+      too_many_refusals: e(429, 'More admin requests from this address were refused (no key, a wrong key) in a minute than ADMIN_REFUSALS_PER_MINUTE allows: every admin request from it is refused until the minute ends.', 'Wait Retry-After seconds (also `retry_after` in the body), then send a valid X-Admin-Key.'),
       forbidden: e(403, 'The credentials do not allow this operation.', 'Use a key with the needed access.'),
       insufficient_scope: e(403, 'The key lacks the scope of this operation (an import-only key calls anything but POST /cde-import).', 'Use a merchant key.'),
       card_data_access_not_enabled: e(403, 'This key may not send card data to POST /tokens.', 'Collect cards on the hosted checkout page (checkout.js), or ask the operator for card-data access (PCI DSS scope).'),
