@@ -32,7 +32,7 @@ import { startThreadedStandIn, type ThreadedStandIn } from './support/psp-stand-
 
 const HMAC_KEY = '44782DEF547AAA06C910C43932B1EB0C71FC68D9D0C057550C48EC2ACF6BA056';
 const ADYEN = { api_key: 'AQE_bench_key_value', merchant_account: 'BenchECOM', hmac_key: HMAC_KEY };
-const CHECKOUT = { secret_key: 'sk_sbox_bench_key', processing_channel_id: 'pc_bench1', webhook_secret: 'whsec_bench' };
+const CHECKOUT = { secret_key: 'sk_sbox_bench_key', processing_channel_id: 'pc_bench1', webhook_secret: 'whsec_bench0123456789abcdefghijklmnopq' };
 /** A real PSP's answer time, and at once. */
 const PSP_DELAY_MS: [number, number] = [25, 75];
 

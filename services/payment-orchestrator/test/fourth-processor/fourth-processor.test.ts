@@ -3,7 +3,7 @@ import { placeholderTransport } from '../support/placeholder-transport';
 import { MERCHANT, startOrchestrator, type Harness } from '../support/orchestrator-harness';
 import { acmePay, startAcmeStandIn, type AcmeStandIn } from './acme-pay';
 
-const credentials = { api_key: 'acme_test_fourth_key_9931', webhook_secret: 'acme_whsec_fourth' };
+const credentials = { api_key: 'acme_test_fourth_key_9931', webhook_secret: 'acme_whsec_fourth0123456789abcdefghijk' };
 const CARD = '4111111111111111';
 
 describe('a fourth processor registered in a test folder, with no engine change', () => {

@@ -48,7 +48,7 @@ const settings: JsonObject = {
 const credentials: JsonObject = {
   type: 'object',
   description:
-    'Validated by the processor\'s plugin. Adyen: api_key, merchant_account, hmac_key (hex, for notifications), live_url_prefix (live). Checkout.com: secret_key (sk_…), processing_channel_id (pc_…), webhook_secret. Stripe: secret_key (sk_test_… / sk_live_…, the account\'s mode), webhook_secret (whsec_…). Simulator: none. Sealed at rest, never returned.',
+    'Validated by the processor\'s plugin. Adyen: api_key, merchant_account, hmac_key (hex, for notifications, 64 characters or more), live_url_prefix (live). Checkout.com: secret_key (sk_…), processing_channel_id (pc_…), webhook_secret (32 characters or more). Stripe: secret_key (sk_test_… / sk_live_…, the account\'s mode), webhook_secret (whsec_…, 38 characters or more). Simulator: none. A notification secret shorter than its minimum: 422 webhook_secret_too_short. Sealed at rest, never returned.',
   additionalProperties: { type: 'string' },
 };
 
