@@ -81,12 +81,23 @@ class GoTypes {
           seen.set(property.name, (seen.get(property.name) ?? 0) + 1);
           const known = fields.get(property.name);
           if (!known) fields.set(property.name, { ...property, required: false });
-          else if (this.type(known.type) !== this.type(property.type)) fields.set(property.name, { ...known, type: { kind: 'unknown' }, description: `${known.description ?? ''} (its type depends on the variant)`.trim() });
+          else if (this.shape(known.type) !== this.shape(property.type)) fields.set(property.name, { ...known, type: { kind: 'unknown' }, description: `${known.description ?? ''} (its type depends on the variant)`.trim() });
         }
       }
       this.merged.set(type.name, [...fields.values()]);
     }
     return type.name;
+  }
+
+  /** A type's structure, to tell two variants' fields of one shape under two names from fields of two shapes. */
+  shape(type: TypeRef, depth = 0): string {
+    if (type.kind === 'object' && depth < 4) {
+      const object = this.objects.get(type.name)!;
+      return `{${object.properties.map((p) => `${p.name}${p.required ? '' : '?'}:${this.shape(p.type, depth + 1)}`).join(',')}}`;
+    }
+    if (type.kind === 'nullable') return this.shape(type.inner, depth); // every merged field is optional: null or absent alike
+    if (type.kind === 'array') return `${this.shape(type.items, depth)}[]`;
+    return this.type(type);
   }
 
   /** A struct field: required and not nullable as the value; optional as a pointer (or a nil-able type) with omitempty. */
@@ -139,8 +150,9 @@ function goOperation(operation: Operation, types: GoTypes): GoOperation {
   const params = operation.queryParams.length + operation.headerParams.length > 0 ? `${pascalCase(operation.id)}Params` : undefined;
   let bodyType: string | undefined;
   if (operation.body) {
+    // A free-form body is `any`: a map, a struct, or the exact bytes as a json.RawMessage (a processor's signed notification).
     const type = types.type(operation.body.type);
-    bodyType = nilable(type) ? type : `*${type}`;
+    bodyType = type === 'map[string]any' ? 'any' : nilable(type) ? type : `*${type}`;
   }
   let result: string;
   if (operation.page) result = `iter.Seq2[*${types.type(operation.page.item)}, error]`;

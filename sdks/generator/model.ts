@@ -140,9 +140,19 @@ export function buildModel(document: JsonObject): ApiModel {
     return (types.includes('object') || (!schema.type && (schema.properties !== undefined || schema.allOf !== undefined))) && (schema.properties !== undefined || schema.allOf !== undefined);
   };
 
+  /** An inline schema met again (a property of PaymentFields merged into Payment and its refinements): the type made the first time. */
+  const seen = new Map<Schema, TypeRef>();
+
   function typeOf(raw: Schema | boolean | undefined, context: string): TypeRef {
     if (raw === undefined || typeof raw === 'boolean') return { kind: 'unknown' };
-    const schema = raw;
+    const known = seen.get(raw);
+    if (known) return known;
+    const type = typeOfSchema(raw, context);
+    seen.set(raw, type);
+    return type;
+  }
+
+  function typeOfSchema(schema: Schema, context: string): TypeRef {
     if (schema.$ref) {
       const name = refName(schema.$ref as string);
       return componentType(name);
@@ -206,7 +216,7 @@ export function buildModel(document: JsonObject): ApiModel {
     return type;
   }
 
-  for (const name of Object.keys(schemas).sort()) componentType(name);
+  for (const name of Object.keys(schemas)) componentType(name);
 
   const operations: Operation[] = [];
   for (const [path, item] of Object.entries(document.paths as Record<string, Record<string, Schema>>)) {

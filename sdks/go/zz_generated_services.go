@@ -142,7 +142,7 @@ type ForwardingService struct{ client *Client }
 // Forward: Fill card-data placeholders and forward the request to an allowed destination
 //
 // POST /forward
-func (s *ForwardingService) Forward(ctx context.Context, params *ForwardParams, body map[string]any, opts ...RequestOption) (*RawResponse, error) {
+func (s *ForwardingService) Forward(ctx context.Context, params *ForwardParams, body any, opts ...RequestOption) (*RawResponse, error) {
 	query, header := url.Values{}, http.Header{}
 	if params != nil {
 		header.Set("X-SERVICE-TOKEN", fmt.Sprint(params.ServiceToken))
@@ -765,7 +765,7 @@ type ProcessorNotificationsService struct{ client *Client }
 // Send: A processor's notification (Adyen standard notification, Checkout.com webhook, …), verified by the processor's plugin with the account's own secret
 //
 // POST /processor-notifications/{processor}/{processor_account_id}
-func (s *ProcessorNotificationsService) Send(ctx context.Context, processor string, processorAccountID string, body map[string]any, opts ...RequestOption) (*RawResponse, error) {
+func (s *ProcessorNotificationsService) Send(ctx context.Context, processor string, processorAccountID string, body any, opts ...RequestOption) (*RawResponse, error) {
 	query, header := url.Values{}, http.Header{}
 	return s.client.doRaw(ctx, "POST", "/processor-notifications/"+url.PathEscape(processor)+"/"+url.PathEscape(processorAccountID), query, header, body, opts)
 }

@@ -52,9 +52,9 @@ type CapturingPayment struct {
 	// A canceling or canceled payment: canceled by POST /payments/{payment_id}/cancel, or its authorization left uncaptured past AUTHORIZATION_VALIDITY_SECONDS.
 	CancellationReason *string `json:"cancellation_reason,omitempty"`
 	// Consumer-present initial payments: start the hosted page or the SDK with the session id.
-	ActionRequirement        *CapturingPaymentActionRequirement `json:"action_requirement,omitempty"`
-	AuthenticationPreference *string                            `json:"authentication_preference,omitempty"`
-	CreatedAt                string                             `json:"created_at"`
+	ActionRequirement        *PaymentFieldsActionRequirement `json:"action_requirement,omitempty"`
+	AuthenticationPreference *string                         `json:"authentication_preference,omitempty"`
+	CreatedAt                string                          `json:"created_at"`
 	// ISO 4217 (validated; the minor-unit exponent is known).
 	CurrencyCode       string  `json:"currency_code"`
 	CredentialID       *string `json:"credential_id,omitempty"`
@@ -65,10 +65,10 @@ type CapturingPayment struct {
 	// The name of the processing flow chosen by the flow matrix.
 	Flow string `json:"flow"`
 	// The flow matrix version and the rule (null: the default flow) that chose the flow.
-	FlowDecision *CapturingPaymentFlowDecision `json:"flow_decision,omitempty"`
-	Source       PaymentSource                 `json:"source"`
-	Status       string                        `json:"status"`
-	UseCase      string                        `json:"use_case"`
+	FlowDecision *PaymentFieldsFlowDecision `json:"flow_decision,omitempty"`
+	Source       PaymentSource              `json:"source"`
+	Status       string                     `json:"status"`
+	UseCase      string                     `json:"use_case"`
 	// Once failed: card_declined, insufficient_funds, authentication_failed, authentication_abandoned, authentication_required, capture_failed, processor_error, risk_declined, session_expired, simulator_not_allowed_in_live_mode (a live payment whose card's scheme chose a simulator flow), amount_not_supported (the flow chosen once the card was known has no processor that can take the amount: nothing was sent).
 	FailureReason *string `json:"failure_reason,omitempty"`
 	ReturnURL     *string `json:"return_url,omitempty"`
@@ -76,43 +76,12 @@ type CapturingPayment struct {
 	Metadata       map[string]string      `json:"metadata,omitempty"`
 	Authentication *PaymentAuthentication `json:"authentication,omitempty"`
 	// While the consumer is authenticating with their bank (3-D Secure) on the hosted page: the payment stays processing.
-	NextAction *CapturingPaymentNextAction `json:"next_action,omitempty"`
-}
-
-// CapturingPaymentActionRequirement: Consumer-present initial payments: start the hosted page or the SDK with the session id.
-type CapturingPaymentActionRequirement struct {
-	Type string `json:"type"`
-	// A random UUIDv4 (not time-ordered): the consumer's capability on the hosted page.
-	SessionID string `json:"session_id"`
-}
-
-// CapturingPaymentFlowDecision: The flow matrix version and the rule (null: the default flow) that chose the flow.
-type CapturingPaymentFlowDecision struct {
-	MatrixVersion int64   `json:"matrix_version"`
-	Rule          *string `json:"rule"`
-}
-
-// CapturingPaymentNextAction: While the consumer is authenticating with their bank (3-D Secure) on the hosted page: the payment stays processing.
-type CapturingPaymentNextAction struct {
-	Type string `json:"type"`
+	NextAction *PaymentFieldsNextAction `json:"next_action,omitempty"`
 }
 
 type CdeImportRequest struct {
 	Metadata CdeImportRequestMetadata `json:"metadata"`
-	Card     CdeImportRequestCard     `json:"card"`
-}
-
-type CdeImportRequestCard struct {
-	// Card number; spaces and dashes allowed. Luhn and length per scheme are checked; never echoed in errors.
-	Number any `json:"number"`
-	// 1–12 ("4", "04" or 4). "MM/YY" is accepted here when exp_year is empty.
-	ExpMonth any `json:"exp_month,omitempty"`
-	// Four digits; two digits are read as 20YY. Expired cards are rejected.
-	ExpYear any `json:"exp_year,omitempty"`
-	// Security code: 3 digits, 4 for AMEX. Kept encrypted for 15 minutes only, never stored in a database.
-	CVC any `json:"cvc,omitempty"`
-	// Cardholder name; trimmed, at most 100 characters.
-	Name *string `json:"name,omitempty"`
+	Card     CreateTokenRequestCard   `json:"card"`
 }
 
 type CdeImportRequestMetadata struct {
@@ -217,19 +186,7 @@ type ConfirmCheckoutStoredCardRequest struct {
 	// Only when stored_card.security_code_required.
 	SecurityCode *string `json:"security_code,omitempty"`
 	// The consumer's browser for 3-D Secure 2 (EMVCo browser data), as the hosted page reads it.
-	Browser *ConfirmCheckoutStoredCardRequestBrowser `json:"browser,omitempty"`
-}
-
-// ConfirmCheckoutStoredCardRequestBrowser: The consumer's browser for 3-D Secure 2 (EMVCo browser data), as the hosted page reads it.
-type ConfirmCheckoutStoredCardRequestBrowser struct {
-	UserAgent    string `json:"user_agent"`
-	Language     string `json:"language"`
-	ScreenWidth  int64  `json:"screen_width"`
-	ScreenHeight int64  `json:"screen_height"`
-	ColorDepth   int64  `json:"color_depth"`
-	// Minutes, as Date.getTimezoneOffset() (UTC+1 is -60).
-	TimeZoneOffset int64 `json:"time_zone_offset"`
-	JavaEnabled    bool  `json:"java_enabled"`
+	Browser *SubmitCheckoutCardRequestBrowser `json:"browser,omitempty"`
 }
 
 // ConsumerPresentPayment: A consumer-present payment as created: processing, with the session to start the hosted page.
@@ -241,9 +198,9 @@ type ConsumerPresentPayment struct {
 	// A canceling or canceled payment: canceled by POST /payments/{payment_id}/cancel, or its authorization left uncaptured past AUTHORIZATION_VALIDITY_SECONDS.
 	CancellationReason *string `json:"cancellation_reason,omitempty"`
 	// Consumer-present initial payments: start the hosted page or the SDK with the session id.
-	ActionRequirement        ConsumerPresentPaymentActionRequirement `json:"action_requirement"`
-	AuthenticationPreference *string                                 `json:"authentication_preference,omitempty"`
-	CreatedAt                string                                  `json:"created_at"`
+	ActionRequirement        PaymentFieldsActionRequirement `json:"action_requirement"`
+	AuthenticationPreference *string                        `json:"authentication_preference,omitempty"`
+	CreatedAt                string                         `json:"created_at"`
 	// ISO 4217 (validated; the minor-unit exponent is known).
 	CurrencyCode       string  `json:"currency_code"`
 	CredentialID       *string `json:"credential_id,omitempty"`
@@ -254,10 +211,10 @@ type ConsumerPresentPayment struct {
 	// The name of the processing flow chosen by the flow matrix.
 	Flow *string `json:"flow,omitempty"`
 	// The flow matrix version and the rule (null: the default flow) that chose the flow.
-	FlowDecision *ConsumerPresentPaymentFlowDecision `json:"flow_decision,omitempty"`
-	Source       *PaymentSource                      `json:"source,omitempty"`
-	Status       string                              `json:"status"`
-	UseCase      string                              `json:"use_case"`
+	FlowDecision *PaymentFieldsFlowDecision `json:"flow_decision,omitempty"`
+	Source       *PaymentSource             `json:"source,omitempty"`
+	Status       string                     `json:"status"`
+	UseCase      string                     `json:"use_case"`
 	// Once failed: card_declined, insufficient_funds, authentication_failed, authentication_abandoned, authentication_required, capture_failed, processor_error, risk_declined, session_expired, simulator_not_allowed_in_live_mode (a live payment whose card's scheme chose a simulator flow), amount_not_supported (the flow chosen once the card was known has no processor that can take the amount: nothing was sent).
 	FailureReason *string `json:"failure_reason,omitempty"`
 	ReturnURL     *string `json:"return_url,omitempty"`
@@ -265,25 +222,7 @@ type ConsumerPresentPayment struct {
 	Metadata       map[string]string      `json:"metadata,omitempty"`
 	Authentication *PaymentAuthentication `json:"authentication,omitempty"`
 	// While the consumer is authenticating with their bank (3-D Secure) on the hosted page: the payment stays processing.
-	NextAction *ConsumerPresentPaymentNextAction `json:"next_action,omitempty"`
-}
-
-// ConsumerPresentPaymentActionRequirement: Consumer-present initial payments: start the hosted page or the SDK with the session id.
-type ConsumerPresentPaymentActionRequirement struct {
-	Type string `json:"type"`
-	// A random UUIDv4 (not time-ordered): the consumer's capability on the hosted page.
-	SessionID string `json:"session_id"`
-}
-
-// ConsumerPresentPaymentFlowDecision: The flow matrix version and the rule (null: the default flow) that chose the flow.
-type ConsumerPresentPaymentFlowDecision struct {
-	MatrixVersion int64   `json:"matrix_version"`
-	Rule          *string `json:"rule"`
-}
-
-// ConsumerPresentPaymentNextAction: While the consumer is authenticating with their bank (3-D Secure) on the hosted page: the payment stays processing.
-type ConsumerPresentPaymentNextAction struct {
-	Type string `json:"type"`
+	NextAction *PaymentFieldsNextAction `json:"next_action,omitempty"`
 }
 
 type CreateDashboardKeyRequest struct {
@@ -400,7 +339,7 @@ type EarlierPayment struct {
 	Metadata           map[string]string      `json:"metadata,omitempty"`
 	Authentication     *PaymentAuthentication `json:"authentication,omitempty"`
 	// While the consumer is authenticating with their bank (3-D Secure) on the hosted page: the payment stays processing.
-	NextAction *EarlierPaymentNextAction `json:"next_action,omitempty"`
+	NextAction *PaymentFieldsNextAction `json:"next_action,omitempty"`
 }
 
 // EarlierPaymentActionRequirement: Consumer-present payments (rules 1 to 5): the session the hosted page or checkout.js starts with.
@@ -434,37 +373,16 @@ type EarlierPaymentMethodCard struct {
 
 type EarlierPaymentMethodNprMandate struct {
 	// ISO 8601 UTC: when the consumer submitted the session that consented.
-	AcceptedOn string                             `json:"accepted_on"`
-	Card       EarlierPaymentMethodNprMandateCard `json:"card"`
-	CustomerID *string                            `json:"customer_id"`
-	Reference  string                             `json:"reference"`
-	Type       string                             `json:"type"`
-}
-
-type EarlierPaymentMethodNprMandateCard struct {
-	// At most the first 6 and the last 4 digits.
-	MaskedNumber   string  `json:"masked_number"`
-	ExpiryYear     int64   `json:"expiry_year"`
-	ExpiryMonth    int64   `json:"expiry_month"`
-	CardholderName *string `json:"cardholder_name"`
-}
-
-// EarlierPaymentNextAction: While the consumer is authenticating with their bank (3-D Secure) on the hosted page: the payment stays processing.
-type EarlierPaymentNextAction struct {
-	Type string `json:"type"`
+	AcceptedOn string                   `json:"accepted_on"`
+	Card       EarlierPaymentMethodCard `json:"card"`
+	CustomerID *string                  `json:"customer_id"`
+	Reference  string                   `json:"reference"`
+	Type       string                   `json:"type"`
 }
 
 type EarlierPaymentPaymentMethod3 struct {
-	Type string                           `json:"type"`
-	Card EarlierPaymentPaymentMethod3Card `json:"card"`
-}
-
-type EarlierPaymentPaymentMethod3Card struct {
-	// At most the first 6 and the last 4 digits.
-	MaskedNumber   string  `json:"masked_number"`
-	ExpiryYear     int64   `json:"expiry_year"`
-	ExpiryMonth    int64   `json:"expiry_month"`
-	CardholderName *string `json:"cardholder_name"`
+	Type string                   `json:"type"`
+	Card EarlierPaymentMethodCard `json:"card"`
 }
 
 type EarlierPaymentRequest struct {
@@ -754,9 +672,9 @@ type Payment struct {
 	// A canceling or canceled payment: canceled by POST /payments/{payment_id}/cancel, or its authorization left uncaptured past AUTHORIZATION_VALIDITY_SECONDS.
 	CancellationReason *string `json:"cancellation_reason,omitempty"`
 	// Consumer-present initial payments: start the hosted page or the SDK with the session id.
-	ActionRequirement        *PaymentActionRequirement `json:"action_requirement,omitempty"`
-	AuthenticationPreference *string                   `json:"authentication_preference,omitempty"`
-	CreatedAt                string                    `json:"created_at"`
+	ActionRequirement        *PaymentFieldsActionRequirement `json:"action_requirement,omitempty"`
+	AuthenticationPreference *string                         `json:"authentication_preference,omitempty"`
+	CreatedAt                string                          `json:"created_at"`
 	// ISO 4217 (validated; the minor-unit exponent is known).
 	CurrencyCode       string  `json:"currency_code"`
 	CredentialID       *string `json:"credential_id,omitempty"`
@@ -767,10 +685,10 @@ type Payment struct {
 	// The name of the processing flow chosen by the flow matrix.
 	Flow *string `json:"flow,omitempty"`
 	// The flow matrix version and the rule (null: the default flow) that chose the flow.
-	FlowDecision *PaymentFlowDecision `json:"flow_decision,omitempty"`
-	Source       *PaymentSource       `json:"source,omitempty"`
-	Status       string               `json:"status"`
-	UseCase      string               `json:"use_case"`
+	FlowDecision *PaymentFieldsFlowDecision `json:"flow_decision,omitempty"`
+	Source       *PaymentSource             `json:"source,omitempty"`
+	Status       string                     `json:"status"`
+	UseCase      string                     `json:"use_case"`
 	// Once failed: card_declined, insufficient_funds, authentication_failed, authentication_abandoned, authentication_required, capture_failed, processor_error, risk_declined, session_expired, simulator_not_allowed_in_live_mode (a live payment whose card's scheme chose a simulator flow), amount_not_supported (the flow chosen once the card was known has no processor that can take the amount: nothing was sent).
 	FailureReason *string `json:"failure_reason,omitempty"`
 	ReturnURL     *string `json:"return_url,omitempty"`
@@ -778,14 +696,7 @@ type Payment struct {
 	Metadata       map[string]string      `json:"metadata,omitempty"`
 	Authentication *PaymentAuthentication `json:"authentication,omitempty"`
 	// While the consumer is authenticating with their bank (3-D Secure) on the hosted page: the payment stays processing.
-	NextAction *PaymentNextAction `json:"next_action,omitempty"`
-}
-
-// PaymentActionRequirement: Consumer-present initial payments: start the hosted page or the SDK with the session id.
-type PaymentActionRequirement struct {
-	Type string `json:"type"`
-	// A random UUIDv4 (not time-ordered): the consumer's capability on the hosted page.
-	SessionID string `json:"session_id"`
+	NextAction *PaymentFieldsNextAction `json:"next_action,omitempty"`
 }
 
 // PaymentAmount: requested always; authorized once authorized; captured once captured; refunded from the first refund on.
@@ -864,17 +775,6 @@ type PaymentFieldsNextAction struct {
 	Type string `json:"type"`
 }
 
-// PaymentFlowDecision: The flow matrix version and the rule (null: the default flow) that chose the flow.
-type PaymentFlowDecision struct {
-	MatrixVersion int64   `json:"matrix_version"`
-	Rule          *string `json:"rule"`
-}
-
-// PaymentNextAction: While the consumer is authenticating with their bank (3-D Secure) on the hosted page: the payment stays processing.
-type PaymentNextAction struct {
-	Type string `json:"type"`
-}
-
 type PaymentReport struct {
 	Object string `json:"object"`
 	// true when the report is of live mode (a live key's), false in test mode.
@@ -921,23 +821,7 @@ type PaymentReportDaysItem struct {
 	// succeeded / (succeeded + failed), 4 decimals; null when none finished.
 	SuccessRate *float64 `json:"success_rate"`
 	// Per currency (alphabetical), the money that moved. Money is counted on the UTC day it moved at the processor, whatever day its payment was created (a refund of last month's payment is on today's line), in minor units of the currency, one row per currency, the way a processor's balance report reads: `authorized` the successful authorizations (a hold on the card, not yet money), `captured` the successful captures, `refunded` the refunds on the day they succeeded (pending and failed refunds moved nothing), `disputed` the amounts of the disputes opened that day (inquiries included: the processor holds the amount from the opening), `won_back` the amounts of the disputes decided for the merchant, on the day of their last move (the decision, or the funds reinstated), and `net` = captured − refunded − disputed + won_back, which can be negative. A lost dispute stays counted in `disputed`; processor fees are not in the report.
-	Amounts []PaymentReportDaysItemAmountsItem `json:"amounts"`
-}
-
-type PaymentReportDaysItemAmountsItem struct {
-	CurrencyCode string `json:"currency_code"`
-	// Successful authorizations (holds).
-	Authorized int64 `json:"authorized"`
-	// Successful captures.
-	Captured int64 `json:"captured"`
-	// Refunds that succeeded.
-	Refunded int64 `json:"refunded"`
-	// Disputes opened (their amount).
-	Disputed int64 `json:"disputed"`
-	// Disputes won (their amount).
-	WonBack int64 `json:"won_back"`
-	// captured − refunded − disputed + won_back.
-	Net int64 `json:"net"`
+	Amounts []PaymentReportTotalsAmountsItem `json:"amounts"`
 }
 
 type PaymentReportDeclineReasonsItem struct {
@@ -1020,15 +904,8 @@ type ProcessorAccount struct {
 type ProcessorAccountChange struct {
 	Name *string `json:"name,omitempty"`
 	// Validated by the processor's plugin. Adyen: api_key, merchant_account, hmac_key (hex, for notifications), live_url_prefix (live). Checkout.com: secret_key (sk_…), processing_channel_id (pc_…), webhook_secret. Stripe: secret_key (sk_test_… / sk_live_…, the account's mode), webhook_secret (whsec_…). Simulator: none. Sealed at rest, never returned.
-	Credentials map[string]string               `json:"credentials,omitempty"`
-	Settings    *ProcessorAccountChangeSettings `json:"settings,omitempty"`
-}
-
-type ProcessorAccountChangeSettings struct {
-	// Overrides the processor's host; accepted only when its payments URL is an allowed forward destination (built in, or FORWARD_EXTRA_DESTINATIONS).
-	BaseURL *string `json:"base_url,omitempty"`
-	// Simulator accounts only (422 on others: Adyen and Checkout.com declare it): false makes the account a processor without explicit unscheduled merchant-initiated payments, so an unscheduled mandate charged on it is sent, and shown, as recurring (earlier interface, rule 7).
-	ExplicitUnscheduled *bool `json:"explicit_unscheduled,omitempty"`
+	Credentials map[string]string              `json:"credentials,omitempty"`
+	Settings    *ProcessorAccountInputSettings `json:"settings,omitempty"`
 }
 
 type ProcessorAccountCredentials struct {
@@ -1150,7 +1027,7 @@ type RotateWebhookSecretRequest struct {
 }
 
 type SubmitCheckoutCardRequest struct {
-	Card SubmitCheckoutCardRequestCard `json:"card"`
+	Card CreateTokenRequestCard `json:"card"`
 	// The consumer's browser for 3-D Secure 2 (EMVCo browser data), as the hosted page reads it.
 	Browser *SubmitCheckoutCardRequestBrowser `json:"browser,omitempty"`
 }
@@ -1167,19 +1044,6 @@ type SubmitCheckoutCardRequestBrowser struct {
 	JavaEnabled    bool  `json:"java_enabled"`
 }
 
-type SubmitCheckoutCardRequestCard struct {
-	// Card number; spaces and dashes allowed. Luhn and length per scheme are checked; never echoed in errors.
-	Number any `json:"number"`
-	// 1–12 ("4", "04" or 4). "MM/YY" is accepted here when exp_year is empty.
-	ExpMonth any `json:"exp_month,omitempty"`
-	// Four digits; two digits are read as 20YY. Expired cards are rejected.
-	ExpYear any `json:"exp_year,omitempty"`
-	// Security code: 3 digits, 4 for AMEX. Kept encrypted for 15 minutes only, never stored in a database.
-	CVC any `json:"cvc,omitempty"`
-	// Cardholder name; trimmed, at most 100 characters.
-	Name *string `json:"name,omitempty"`
-}
-
 // SubsequentPayment: A merchant-initiated payment as created: processing, no action requirement.
 type SubsequentPayment struct {
 	ID string `json:"id"`
@@ -1189,9 +1053,9 @@ type SubsequentPayment struct {
 	// A canceling or canceled payment: canceled by POST /payments/{payment_id}/cancel, or its authorization left uncaptured past AUTHORIZATION_VALIDITY_SECONDS.
 	CancellationReason *string `json:"cancellation_reason,omitempty"`
 	// Consumer-present initial payments: start the hosted page or the SDK with the session id.
-	ActionRequirement        *SubsequentPaymentActionRequirement `json:"action_requirement,omitempty"`
-	AuthenticationPreference *string                             `json:"authentication_preference,omitempty"`
-	CreatedAt                string                              `json:"created_at"`
+	ActionRequirement        *PaymentFieldsActionRequirement `json:"action_requirement,omitempty"`
+	AuthenticationPreference *string                         `json:"authentication_preference,omitempty"`
+	CreatedAt                string                          `json:"created_at"`
 	// ISO 4217 (validated; the minor-unit exponent is known).
 	CurrencyCode       string  `json:"currency_code"`
 	CredentialID       *string `json:"credential_id,omitempty"`
@@ -1202,10 +1066,10 @@ type SubsequentPayment struct {
 	// The name of the processing flow chosen by the flow matrix.
 	Flow *string `json:"flow,omitempty"`
 	// The flow matrix version and the rule (null: the default flow) that chose the flow.
-	FlowDecision *SubsequentPaymentFlowDecision `json:"flow_decision,omitempty"`
-	Source       *PaymentSource                 `json:"source,omitempty"`
-	Status       string                         `json:"status"`
-	UseCase      string                         `json:"use_case"`
+	FlowDecision *PaymentFieldsFlowDecision `json:"flow_decision,omitempty"`
+	Source       *PaymentSource             `json:"source,omitempty"`
+	Status       string                     `json:"status"`
+	UseCase      string                     `json:"use_case"`
 	// Once failed: card_declined, insufficient_funds, authentication_failed, authentication_abandoned, authentication_required, capture_failed, processor_error, risk_declined, session_expired, simulator_not_allowed_in_live_mode (a live payment whose card's scheme chose a simulator flow), amount_not_supported (the flow chosen once the card was known has no processor that can take the amount: nothing was sent).
 	FailureReason *string `json:"failure_reason,omitempty"`
 	ReturnURL     *string `json:"return_url,omitempty"`
@@ -1213,25 +1077,7 @@ type SubsequentPayment struct {
 	Metadata       map[string]string      `json:"metadata,omitempty"`
 	Authentication *PaymentAuthentication `json:"authentication,omitempty"`
 	// While the consumer is authenticating with their bank (3-D Secure) on the hosted page: the payment stays processing.
-	NextAction *SubsequentPaymentNextAction `json:"next_action,omitempty"`
-}
-
-// SubsequentPaymentActionRequirement: Consumer-present initial payments: start the hosted page or the SDK with the session id.
-type SubsequentPaymentActionRequirement struct {
-	Type string `json:"type"`
-	// A random UUIDv4 (not time-ordered): the consumer's capability on the hosted page.
-	SessionID string `json:"session_id"`
-}
-
-// SubsequentPaymentFlowDecision: The flow matrix version and the rule (null: the default flow) that chose the flow.
-type SubsequentPaymentFlowDecision struct {
-	MatrixVersion int64   `json:"matrix_version"`
-	Rule          *string `json:"rule"`
-}
-
-// SubsequentPaymentNextAction: While the consumer is authenticating with their bank (3-D Secure) on the hosted page: the payment stays processing.
-type SubsequentPaymentNextAction struct {
-	Type string `json:"type"`
+	NextAction *PaymentFieldsNextAction `json:"next_action,omitempty"`
 }
 
 type SubsequentPaymentRequest struct {
@@ -1442,34 +1288,33 @@ type AnyPayment struct {
 	Amount any `json:"amount,omitempty"`
 	// A canceling or canceled payment: canceled by POST /payments/{payment_id}/cancel, or its authorization left uncaptured past AUTHORIZATION_VALIDITY_SECONDS.
 	CancellationReason *string `json:"cancellation_reason,omitempty"`
-	// Consumer-present initial payments: start the hosted page or the SDK with the session id. (its type depends on the variant)
-	ActionRequirement        any     `json:"action_requirement,omitempty"`
-	AuthenticationPreference *string `json:"authentication_preference,omitempty"`
-	CreatedAt                *string `json:"created_at,omitempty"`
+	// Consumer-present initial payments: start the hosted page or the SDK with the session id.
+	ActionRequirement        *PaymentFieldsActionRequirement `json:"action_requirement,omitempty"`
+	AuthenticationPreference *string                         `json:"authentication_preference,omitempty"`
+	CreatedAt                *string                         `json:"created_at,omitempty"`
 	// ISO 4217 (validated; the minor-unit exponent is known).
-	CurrencyCode     *string `json:"currency_code,omitempty"`
-	CredentialID     *string `json:"credential_id,omitempty"`
-	InitialPaymentID *string `json:"initial_payment_id,omitempty"`
-	// (its type depends on the variant)
-	Reference          any     `json:"reference,omitempty"`
+	CurrencyCode       *string `json:"currency_code,omitempty"`
+	CredentialID       *string `json:"credential_id,omitempty"`
+	InitialPaymentID   *string `json:"initial_payment_id,omitempty"`
+	Reference          *string `json:"reference,omitempty"`
 	RecurringFrequency *int64  `json:"recurring_frequency,omitempty"`
 	RecurringExpiry    *string `json:"recurring_expiry,omitempty"`
 	// The name of the processing flow chosen by the flow matrix.
 	Flow *string `json:"flow,omitempty"`
 	// The flow matrix version and the rule (null: the default flow) that chose the flow.
-	FlowDecision *PaymentFlowDecision `json:"flow_decision,omitempty"`
-	Source       *PaymentSource       `json:"source,omitempty"`
-	Status       *string              `json:"status,omitempty"`
-	UseCase      *string              `json:"use_case,omitempty"`
+	FlowDecision *PaymentFieldsFlowDecision `json:"flow_decision,omitempty"`
+	Source       *PaymentSource             `json:"source,omitempty"`
+	Status       *string                    `json:"status,omitempty"`
+	UseCase      *string                    `json:"use_case,omitempty"`
 	// Once failed: card_declined, insufficient_funds, authentication_failed, authentication_abandoned, authentication_required, capture_failed, processor_error, risk_declined, session_expired, simulator_not_allowed_in_live_mode (a live payment whose card's scheme chose a simulator flow), amount_not_supported (the flow chosen once the card was known has no processor that can take the amount: nothing was sent).
 	FailureReason *string `json:"failure_reason,omitempty"`
 	ReturnURL     *string `json:"return_url,omitempty"`
 	// Merchant key/value pairs; the flow matrix can route on them (condition metadata).
 	Metadata       map[string]string      `json:"metadata,omitempty"`
 	Authentication *PaymentAuthentication `json:"authentication,omitempty"`
-	// While the consumer is authenticating with their bank (3-D Secure) on the hosted page: the payment stays processing. (its type depends on the variant)
-	NextAction any                     `json:"next_action,omitempty"`
-	Customer   *EarlierPaymentCustomer `json:"customer,omitempty"`
+	// While the consumer is authenticating with their bank (3-D Secure) on the hosted page: the payment stays processing.
+	NextAction *PaymentFieldsNextAction `json:"next_action,omitempty"`
+	Customer   *EarlierPaymentCustomer  `json:"customer,omitempty"`
 	// null until the card is known; without id until stored (rules 2, 4, 5: once authorized).
 	PaymentMethod *EarlierPaymentPaymentMethod `json:"payment_method,omitempty"`
 	// Once refunded: the sum of the succeeded refunds (the payment stays captured).
@@ -1490,9 +1335,8 @@ type CheckoutSettingsLogo struct {
 type EarlierPaymentPaymentMethod struct {
 	ID *string `json:"id,omitempty"`
 	// true when the payment method was stored by a payment of live mode (a live key's), false in test mode.
-	Livemode *bool   `json:"livemode,omitempty"`
-	Type     *string `json:"type,omitempty"`
-	// (its type depends on the variant)
-	Card       any                             `json:"card,omitempty"`
+	Livemode   *bool                           `json:"livemode,omitempty"`
+	Type       *string                         `json:"type,omitempty"`
+	Card       *EarlierPaymentMethodCard       `json:"card,omitempty"`
 	NPRMandate *EarlierPaymentMethodNprMandate `json:"npr_mandate,omitempty"`
 }

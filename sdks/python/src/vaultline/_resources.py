@@ -398,7 +398,7 @@ class TokensResource:
         self,
         *,
         metadata: CdeImportRequestMetadata,
-        card: CdeImportRequestCard,
+        card: CreateTokenRequestCard,
         correlation_id: str | NotGiven = NOT_GIVEN,
         idempotency_key: str | None = None,
         extra_headers: Mapping[str, str] | None = None,
@@ -419,7 +419,7 @@ class CheckoutSessionsResource:
         self,
         session_id: str,
         *,
-        card: SubmitCheckoutCardRequestCard,
+        card: CreateTokenRequestCard,
         browser: SubmitCheckoutCardRequestBrowser | NotGiven = NOT_GIVEN,
         idempotency_key: str | None = None,
         extra_headers: Mapping[str, str] | None = None,
@@ -434,7 +434,7 @@ class CheckoutSessionsResource:
         session_id: str,
         *,
         security_code: str | NotGiven = NOT_GIVEN,
-        browser: ConfirmCheckoutStoredCardRequestBrowser | NotGiven = NOT_GIVEN,
+        browser: SubmitCheckoutCardRequestBrowser | NotGiven = NOT_GIVEN,
         idempotency_key: str | None = None,
         extra_headers: Mapping[str, str] | None = None,
     ) -> CheckoutSessionStatus:
@@ -803,7 +803,7 @@ class ProcessorAccountsResource:
         *,
         name: str | NotGiven = NOT_GIVEN,
         credentials: builtins.dict[str, str] | NotGiven = NOT_GIVEN,
-        settings: ProcessorAccountChangeSettings | NotGiven = NOT_GIVEN,
+        settings: ProcessorAccountInputSettings | NotGiven = NOT_GIVEN,
         extra_headers: Mapping[str, str] | None = None,
     ) -> ProcessorAccount:
         """Rename, rotate the credentials (replaced whole) or replace the settings
@@ -1457,7 +1457,7 @@ class AsyncTokensResource:
         self,
         *,
         metadata: CdeImportRequestMetadata,
-        card: CdeImportRequestCard,
+        card: CreateTokenRequestCard,
         correlation_id: str | NotGiven = NOT_GIVEN,
         idempotency_key: str | None = None,
         extra_headers: Mapping[str, str] | None = None,
@@ -1478,7 +1478,7 @@ class AsyncCheckoutSessionsResource:
         self,
         session_id: str,
         *,
-        card: SubmitCheckoutCardRequestCard,
+        card: CreateTokenRequestCard,
         browser: SubmitCheckoutCardRequestBrowser | NotGiven = NOT_GIVEN,
         idempotency_key: str | None = None,
         extra_headers: Mapping[str, str] | None = None,
@@ -1493,7 +1493,7 @@ class AsyncCheckoutSessionsResource:
         session_id: str,
         *,
         security_code: str | NotGiven = NOT_GIVEN,
-        browser: ConfirmCheckoutStoredCardRequestBrowser | NotGiven = NOT_GIVEN,
+        browser: SubmitCheckoutCardRequestBrowser | NotGiven = NOT_GIVEN,
         idempotency_key: str | None = None,
         extra_headers: Mapping[str, str] | None = None,
     ) -> CheckoutSessionStatus:
@@ -1862,7 +1862,7 @@ class AsyncProcessorAccountsResource:
         *,
         name: str | NotGiven = NOT_GIVEN,
         credentials: builtins.dict[str, str] | NotGiven = NOT_GIVEN,
-        settings: ProcessorAccountChangeSettings | NotGiven = NOT_GIVEN,
+        settings: ProcessorAccountInputSettings | NotGiven = NOT_GIVEN,
         extra_headers: Mapping[str, str] | None = None,
     ) -> ProcessorAccount:
         """Rename, rotate the credentials (replaced whole) or replace the settings

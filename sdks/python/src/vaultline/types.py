@@ -15,11 +15,7 @@ __all__ = [
     "CancelRequest",
     "CaptureRequest",
     "CapturingPayment",
-    "CapturingPaymentActionRequirement",
-    "CapturingPaymentFlowDecision",
-    "CapturingPaymentNextAction",
     "CdeImportRequest",
-    "CdeImportRequestCard",
     "CdeImportRequestMetadata",
     "CheckoutSessionStatus",
     "CheckoutSessionStatusAuthentication",
@@ -30,11 +26,7 @@ __all__ = [
     "CheckoutSettingsLogo3",
     "CheckoutSettingsUpdate",
     "ConfirmCheckoutStoredCardRequest",
-    "ConfirmCheckoutStoredCardRequestBrowser",
     "ConsumerPresentPayment",
-    "ConsumerPresentPaymentActionRequirement",
-    "ConsumerPresentPaymentFlowDecision",
-    "ConsumerPresentPaymentNextAction",
     "CreateDashboardKeyRequest",
     "CreateTokenImportRequest",
     "CreateTokenImportRequestProviderA",
@@ -52,10 +44,7 @@ __all__ = [
     "EarlierPaymentMethod",
     "EarlierPaymentMethodCard",
     "EarlierPaymentMethodNprMandate",
-    "EarlierPaymentMethodNprMandateCard",
-    "EarlierPaymentNextAction",
     "EarlierPaymentPaymentMethod3",
-    "EarlierPaymentPaymentMethod3Card",
     "EarlierPaymentRequest",
     "EarlierPaymentRequestStorePaymentMethodFor",
     "Event",
@@ -88,20 +77,16 @@ __all__ = [
     "ListWebhookEndpointsResponse",
     "OneOffPaymentRequest",
     "Payment",
-    "PaymentActionRequirement",
     "PaymentAmount",
     "PaymentAuthentication",
     "PaymentFields",
     "PaymentFieldsActionRequirement",
     "PaymentFieldsFlowDecision",
     "PaymentFieldsNextAction",
-    "PaymentFlowDecision",
-    "PaymentNextAction",
     "PaymentReport",
     "PaymentReportByFlowItem",
     "PaymentReportByProcessorItem",
     "PaymentReportDaysItem",
-    "PaymentReportDaysItemAmountsItem",
     "PaymentReportDeclineReasonsItem",
     "PaymentReportTotals",
     "PaymentReportTotalsAmountsItem",
@@ -110,7 +95,6 @@ __all__ = [
     "Problem",
     "ProcessorAccount",
     "ProcessorAccountChange",
-    "ProcessorAccountChangeSettings",
     "ProcessorAccountCredentials",
     "ProcessorAccountInput",
     "ProcessorAccountInputSettings",
@@ -123,11 +107,7 @@ __all__ = [
     "RotatedWebhookSecret",
     "SubmitCheckoutCardRequest",
     "SubmitCheckoutCardRequestBrowser",
-    "SubmitCheckoutCardRequestCard",
     "SubsequentPayment",
-    "SubsequentPaymentActionRequirement",
-    "SubsequentPaymentFlowDecision",
-    "SubsequentPaymentNextAction",
     "SubsequentPaymentRequest",
     "TestDisputeInput",
     "Token",
@@ -194,7 +174,7 @@ class CapturingPayment(TypedDict):
     amount: PaymentAmount
     cancellation_reason: NotRequired[Literal["requested_by_merchant", "authorization_expired"]]
     """A canceling or canceled payment: canceled by POST /payments/{payment_id}/cancel, or its authorization left uncaptured past AUTHORIZATION_VALIDITY_SECONDS."""
-    action_requirement: NotRequired[CapturingPaymentActionRequirement]
+    action_requirement: NotRequired[PaymentFieldsActionRequirement]
     """Consumer-present initial payments: start the hosted page or the SDK with the session id."""
     authentication_preference: NotRequired[Literal["NO_3RI", "TRY_3RI", "REQUIRE_3RI"]]
     created_at: str
@@ -207,7 +187,7 @@ class CapturingPayment(TypedDict):
     recurring_expiry: NotRequired[str]
     flow: str
     """The name of the processing flow chosen by the flow matrix."""
-    flow_decision: NotRequired[CapturingPaymentFlowDecision]
+    flow_decision: NotRequired[PaymentFieldsFlowDecision]
     """The flow matrix version and the rule (null: the default flow) that chose the flow."""
     source: PaymentSource
     status: Literal["capturing"]
@@ -218,44 +198,13 @@ class CapturingPayment(TypedDict):
     metadata: NotRequired[Optional[dict[str, str]]]
     """Merchant key/value pairs; the flow matrix can route on them (condition metadata)."""
     authentication: NotRequired[PaymentAuthentication]
-    next_action: NotRequired[CapturingPaymentNextAction]
+    next_action: NotRequired[PaymentFieldsNextAction]
     """While the consumer is authenticating with their bank (3-D Secure) on the hosted page: the payment stays processing."""
-
-
-class CapturingPaymentActionRequirement(TypedDict):
-    """Consumer-present initial payments: start the hosted page or the SDK with the session id."""
-    type: Literal["use_sdk"]
-    session_id: str
-    """A random UUIDv4 (not time-ordered): the consumer's capability on the hosted page."""
-
-
-class CapturingPaymentFlowDecision(TypedDict):
-    """The flow matrix version and the rule (null: the default flow) that chose the flow."""
-    matrix_version: int
-    rule: Optional[str]
-
-
-class CapturingPaymentNextAction(TypedDict):
-    """While the consumer is authenticating with their bank (3-D Secure) on the hosted page: the payment stays processing."""
-    type: Literal["consumer_authentication"]
 
 
 class CdeImportRequest(TypedDict):
     metadata: CdeImportRequestMetadata
-    card: CdeImportRequestCard
-
-
-class CdeImportRequestCard(TypedDict):
-    number: Union[str, int]
-    """Card number; spaces and dashes allowed. Luhn and length per scheme are checked; never echoed in errors."""
-    exp_month: NotRequired[Union[str, int]]
-    """1–12 ("4", "04" or 4). "MM/YY" is accepted here when exp_year is empty."""
-    exp_year: NotRequired[Union[str, int]]
-    """Four digits; two digits are read as 20YY. Expired cards are rejected."""
-    cvc: NotRequired[Union[str, int]]
-    """Security code: 3 digits, 4 for AMEX. Kept encrypted for 15 minutes only, never stored in a database."""
-    name: NotRequired[str]
-    """Cardholder name; trimmed, at most 100 characters."""
+    card: CreateTokenRequestCard
 
 
 class CdeImportRequestMetadata(TypedDict):
@@ -359,20 +308,8 @@ class CheckoutSettingsUpdate(TypedDict):
 class ConfirmCheckoutStoredCardRequest(TypedDict):
     security_code: NotRequired[str]
     """Only when stored_card.security_code_required."""
-    browser: NotRequired[ConfirmCheckoutStoredCardRequestBrowser]
+    browser: NotRequired[SubmitCheckoutCardRequestBrowser]
     """The consumer's browser for 3-D Secure 2 (EMVCo browser data), as the hosted page reads it."""
-
-
-class ConfirmCheckoutStoredCardRequestBrowser(TypedDict):
-    """The consumer's browser for 3-D Secure 2 (EMVCo browser data), as the hosted page reads it."""
-    user_agent: str
-    language: str
-    screen_width: int
-    screen_height: int
-    color_depth: int
-    time_zone_offset: int
-    """Minutes, as Date.getTimezoneOffset() (UTC+1 is -60)."""
-    java_enabled: bool
 
 
 class ConsumerPresentPayment(TypedDict):
@@ -383,7 +320,7 @@ class ConsumerPresentPayment(TypedDict):
     amount: PaymentAmount
     cancellation_reason: NotRequired[Literal["requested_by_merchant", "authorization_expired"]]
     """A canceling or canceled payment: canceled by POST /payments/{payment_id}/cancel, or its authorization left uncaptured past AUTHORIZATION_VALIDITY_SECONDS."""
-    action_requirement: ConsumerPresentPaymentActionRequirement
+    action_requirement: PaymentFieldsActionRequirement
     """Consumer-present initial payments: start the hosted page or the SDK with the session id."""
     authentication_preference: NotRequired[Literal["NO_3RI", "TRY_3RI", "REQUIRE_3RI"]]
     created_at: str
@@ -396,7 +333,7 @@ class ConsumerPresentPayment(TypedDict):
     recurring_expiry: NotRequired[str]
     flow: NotRequired[str]
     """The name of the processing flow chosen by the flow matrix."""
-    flow_decision: NotRequired[ConsumerPresentPaymentFlowDecision]
+    flow_decision: NotRequired[PaymentFieldsFlowDecision]
     """The flow matrix version and the rule (null: the default flow) that chose the flow."""
     source: NotRequired[PaymentSource]
     status: Literal["processing"]
@@ -407,26 +344,8 @@ class ConsumerPresentPayment(TypedDict):
     metadata: NotRequired[Optional[dict[str, str]]]
     """Merchant key/value pairs; the flow matrix can route on them (condition metadata)."""
     authentication: NotRequired[PaymentAuthentication]
-    next_action: NotRequired[ConsumerPresentPaymentNextAction]
+    next_action: NotRequired[PaymentFieldsNextAction]
     """While the consumer is authenticating with their bank (3-D Secure) on the hosted page: the payment stays processing."""
-
-
-class ConsumerPresentPaymentActionRequirement(TypedDict):
-    """Consumer-present initial payments: start the hosted page or the SDK with the session id."""
-    type: Literal["use_sdk"]
-    session_id: str
-    """A random UUIDv4 (not time-ordered): the consumer's capability on the hosted page."""
-
-
-class ConsumerPresentPaymentFlowDecision(TypedDict):
-    """The flow matrix version and the rule (null: the default flow) that chose the flow."""
-    matrix_version: int
-    rule: Optional[str]
-
-
-class ConsumerPresentPaymentNextAction(TypedDict):
-    """While the consumer is authenticating with their bank (3-D Secure) on the hosted page: the payment stays processing."""
-    type: Literal["consumer_authentication"]
 
 
 class CreateDashboardKeyRequest(TypedDict):
@@ -542,7 +461,7 @@ class EarlierPayment(TypedDict):
     failure_reason: NotRequired[Optional[str]]
     metadata: NotRequired[dict[str, str]]
     authentication: NotRequired[PaymentAuthentication]
-    next_action: NotRequired[EarlierPaymentNextAction]
+    next_action: NotRequired[PaymentFieldsNextAction]
     """While the consumer is authenticating with their bank (3-D Secure) on the hosted page: the payment stays processing."""
 
 
@@ -578,36 +497,15 @@ class EarlierPaymentMethodCard(TypedDict):
 class EarlierPaymentMethodNprMandate(TypedDict):
     accepted_on: str
     """ISO 8601 UTC: when the consumer submitted the session that consented."""
-    card: EarlierPaymentMethodNprMandateCard
+    card: EarlierPaymentMethodCard
     customer_id: Optional[str]
     reference: str
     type: Literal["recurring_payments", "unscheduled_payments"]
 
 
-class EarlierPaymentMethodNprMandateCard(TypedDict):
-    masked_number: str
-    """At most the first 6 and the last 4 digits."""
-    expiry_year: int
-    expiry_month: int
-    cardholder_name: Optional[str]
-
-
-class EarlierPaymentNextAction(TypedDict):
-    """While the consumer is authenticating with their bank (3-D Secure) on the hosted page: the payment stays processing."""
-    type: Literal["consumer_authentication"]
-
-
 class EarlierPaymentPaymentMethod3(TypedDict):
     type: Literal["card"]
-    card: EarlierPaymentPaymentMethod3Card
-
-
-class EarlierPaymentPaymentMethod3Card(TypedDict):
-    masked_number: str
-    """At most the first 6 and the last 4 digits."""
-    expiry_year: int
-    expiry_month: int
-    cardholder_name: Optional[str]
+    card: EarlierPaymentMethodCard
 
 
 class EarlierPaymentRequest(TypedDict):
@@ -896,7 +794,7 @@ class Payment(TypedDict):
     amount: PaymentAmount
     cancellation_reason: NotRequired[Literal["requested_by_merchant", "authorization_expired"]]
     """A canceling or canceled payment: canceled by POST /payments/{payment_id}/cancel, or its authorization left uncaptured past AUTHORIZATION_VALIDITY_SECONDS."""
-    action_requirement: NotRequired[PaymentActionRequirement]
+    action_requirement: NotRequired[PaymentFieldsActionRequirement]
     """Consumer-present initial payments: start the hosted page or the SDK with the session id."""
     authentication_preference: NotRequired[Literal["NO_3RI", "TRY_3RI", "REQUIRE_3RI"]]
     created_at: str
@@ -909,7 +807,7 @@ class Payment(TypedDict):
     recurring_expiry: NotRequired[str]
     flow: NotRequired[str]
     """The name of the processing flow chosen by the flow matrix."""
-    flow_decision: NotRequired[PaymentFlowDecision]
+    flow_decision: NotRequired[PaymentFieldsFlowDecision]
     """The flow matrix version and the rule (null: the default flow) that chose the flow."""
     source: NotRequired[PaymentSource]
     status: Literal["processing", "authorized", "capturing", "captured", "failed", "canceling", "canceled"]
@@ -920,15 +818,8 @@ class Payment(TypedDict):
     metadata: NotRequired[Optional[dict[str, str]]]
     """Merchant key/value pairs; the flow matrix can route on them (condition metadata)."""
     authentication: NotRequired[PaymentAuthentication]
-    next_action: NotRequired[PaymentNextAction]
+    next_action: NotRequired[PaymentFieldsNextAction]
     """While the consumer is authenticating with their bank (3-D Secure) on the hosted page: the payment stays processing."""
-
-
-class PaymentActionRequirement(TypedDict):
-    """Consumer-present initial payments: start the hosted page or the SDK with the session id."""
-    type: Literal["use_sdk"]
-    session_id: str
-    """A random UUIDv4 (not time-ordered): the consumer's capability on the hosted page."""
 
 
 class PaymentAmount(TypedDict):
@@ -1007,17 +898,6 @@ class PaymentFieldsNextAction(TypedDict):
     type: Literal["consumer_authentication"]
 
 
-class PaymentFlowDecision(TypedDict):
-    """The flow matrix version and the rule (null: the default flow) that chose the flow."""
-    matrix_version: int
-    rule: Optional[str]
-
-
-class PaymentNextAction(TypedDict):
-    """While the consumer is authenticating with their bank (3-D Secure) on the hosted page: the payment stays processing."""
-    type: Literal["consumer_authentication"]
-
-
 PaymentReport = TypedDict(
     "PaymentReport",
     {
@@ -1066,24 +946,8 @@ class PaymentReportDaysItem(TypedDict):
     """Of them, still processing."""
     success_rate: Optional[float]
     """succeeded / (succeeded + failed), 4 decimals; null when none finished."""
-    amounts: list[PaymentReportDaysItemAmountsItem]
+    amounts: list[PaymentReportTotalsAmountsItem]
     """Per currency (alphabetical), the money that moved. Money is counted on the UTC day it moved at the processor, whatever day its payment was created (a refund of last month's payment is on today's line), in minor units of the currency, one row per currency, the way a processor's balance report reads: `authorized` the successful authorizations (a hold on the card, not yet money), `captured` the successful captures, `refunded` the refunds on the day they succeeded (pending and failed refunds moved nothing), `disputed` the amounts of the disputes opened that day (inquiries included: the processor holds the amount from the opening), `won_back` the amounts of the disputes decided for the merchant, on the day of their last move (the decision, or the funds reinstated), and `net` = captured − refunded − disputed + won_back, which can be negative. A lost dispute stays counted in `disputed`; processor fees are not in the report."""
-
-
-class PaymentReportDaysItemAmountsItem(TypedDict):
-    currency_code: str
-    authorized: int
-    """Successful authorizations (holds)."""
-    captured: int
-    """Successful captures."""
-    refunded: int
-    """Refunds that succeeded."""
-    disputed: int
-    """Disputes opened (their amount)."""
-    won_back: int
-    """Disputes won (their amount)."""
-    net: int
-    """captured − refunded − disputed + won_back."""
 
 
 class PaymentReportDeclineReasonsItem(TypedDict):
@@ -1167,14 +1031,7 @@ class ProcessorAccountChange(TypedDict):
     name: NotRequired[str]
     credentials: NotRequired[dict[str, str]]
     """Validated by the processor's plugin. Adyen: api_key, merchant_account, hmac_key (hex, for notifications), live_url_prefix (live). Checkout.com: secret_key (sk_…), processing_channel_id (pc_…), webhook_secret. Stripe: secret_key (sk_test_… / sk_live_…, the account's mode), webhook_secret (whsec_…). Simulator: none. Sealed at rest, never returned."""
-    settings: NotRequired[ProcessorAccountChangeSettings]
-
-
-class ProcessorAccountChangeSettings(TypedDict):
-    base_url: NotRequired[Optional[str]]
-    """Overrides the processor's host; accepted only when its payments URL is an allowed forward destination (built in, or FORWARD_EXTRA_DESTINATIONS)."""
-    explicit_unscheduled: NotRequired[bool]
-    """Simulator accounts only (422 on others: Adyen and Checkout.com declare it): false makes the account a processor without explicit unscheduled merchant-initiated payments, so an unscheduled mandate charged on it is sent, and shown, as recurring (earlier interface, rule 7)."""
+    settings: NotRequired[ProcessorAccountInputSettings]
 
 
 class ProcessorAccountCredentials(TypedDict):
@@ -1296,7 +1153,7 @@ class RotateWebhookSecretRequest(TypedDict):
 
 
 class SubmitCheckoutCardRequest(TypedDict):
-    card: SubmitCheckoutCardRequestCard
+    card: CreateTokenRequestCard
     browser: NotRequired[SubmitCheckoutCardRequestBrowser]
     """The consumer's browser for 3-D Secure 2 (EMVCo browser data), as the hosted page reads it."""
 
@@ -1313,19 +1170,6 @@ class SubmitCheckoutCardRequestBrowser(TypedDict):
     java_enabled: bool
 
 
-class SubmitCheckoutCardRequestCard(TypedDict):
-    number: Union[str, int]
-    """Card number; spaces and dashes allowed. Luhn and length per scheme are checked; never echoed in errors."""
-    exp_month: NotRequired[Union[str, int]]
-    """1–12 ("4", "04" or 4). "MM/YY" is accepted here when exp_year is empty."""
-    exp_year: NotRequired[Union[str, int]]
-    """Four digits; two digits are read as 20YY. Expired cards are rejected."""
-    cvc: NotRequired[Union[str, int]]
-    """Security code: 3 digits, 4 for AMEX. Kept encrypted for 15 minutes only, never stored in a database."""
-    name: NotRequired[str]
-    """Cardholder name; trimmed, at most 100 characters."""
-
-
 class SubsequentPayment(TypedDict):
     """A merchant-initiated payment as created: processing, no action requirement."""
     id: str
@@ -1334,7 +1178,7 @@ class SubsequentPayment(TypedDict):
     amount: PaymentAmount
     cancellation_reason: NotRequired[Literal["requested_by_merchant", "authorization_expired"]]
     """A canceling or canceled payment: canceled by POST /payments/{payment_id}/cancel, or its authorization left uncaptured past AUTHORIZATION_VALIDITY_SECONDS."""
-    action_requirement: NotRequired[SubsequentPaymentActionRequirement]
+    action_requirement: NotRequired[PaymentFieldsActionRequirement]
     """Consumer-present initial payments: start the hosted page or the SDK with the session id."""
     authentication_preference: NotRequired[Literal["NO_3RI", "TRY_3RI", "REQUIRE_3RI"]]
     created_at: str
@@ -1347,7 +1191,7 @@ class SubsequentPayment(TypedDict):
     recurring_expiry: NotRequired[str]
     flow: NotRequired[str]
     """The name of the processing flow chosen by the flow matrix."""
-    flow_decision: NotRequired[SubsequentPaymentFlowDecision]
+    flow_decision: NotRequired[PaymentFieldsFlowDecision]
     """The flow matrix version and the rule (null: the default flow) that chose the flow."""
     source: NotRequired[PaymentSource]
     status: Literal["processing"]
@@ -1358,26 +1202,8 @@ class SubsequentPayment(TypedDict):
     metadata: NotRequired[Optional[dict[str, str]]]
     """Merchant key/value pairs; the flow matrix can route on them (condition metadata)."""
     authentication: NotRequired[PaymentAuthentication]
-    next_action: NotRequired[SubsequentPaymentNextAction]
+    next_action: NotRequired[PaymentFieldsNextAction]
     """While the consumer is authenticating with their bank (3-D Secure) on the hosted page: the payment stays processing."""
-
-
-class SubsequentPaymentActionRequirement(TypedDict):
-    """Consumer-present initial payments: start the hosted page or the SDK with the session id."""
-    type: Literal["use_sdk"]
-    session_id: str
-    """A random UUIDv4 (not time-ordered): the consumer's capability on the hosted page."""
-
-
-class SubsequentPaymentFlowDecision(TypedDict):
-    """The flow matrix version and the rule (null: the default flow) that chose the flow."""
-    matrix_version: int
-    rule: Optional[str]
-
-
-class SubsequentPaymentNextAction(TypedDict):
-    """While the consumer is authenticating with their bank (3-D Secure) on the hosted page: the payment stays processing."""
-    type: Literal["consumer_authentication"]
 
 
 class SubsequentPaymentRequest(TypedDict):
