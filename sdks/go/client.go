@@ -43,10 +43,14 @@ type Client struct {
 type Option func(*Client)
 
 // WithBaseURL: where the API is (default VAULTLINE_BASE_URL, else DefaultBaseURL).
-func WithBaseURL(baseURL string) Option { return func(c *Client) { c.baseURL = strings.TrimRight(baseURL, "/") } }
+func WithBaseURL(baseURL string) Option {
+	return func(c *Client) { c.baseURL = strings.TrimRight(baseURL, "/") }
+}
 
 // WithHTTPClient: the *http.Client that sends the requests (its Timeout bounds each attempt).
-func WithHTTPClient(httpClient *http.Client) Option { return func(c *Client) { c.httpClient = httpClient } }
+func WithHTTPClient(httpClient *http.Client) Option {
+	return func(c *Client) { c.httpClient = httpClient }
+}
 
 // WithRetryPolicy: how many retries and how long to wait between them.
 func WithRetryPolicy(policy RetryPolicy) Option { return func(c *Client) { c.policy = policy } }

@@ -55,10 +55,19 @@ func SignWebhook(payload []byte, id string, timestamp int64, secret string) (str
 	return "v1," + base64.StdEncoding.EncodeToString(mac.Sum(nil)), nil
 }
 
+// WebhookEvent is a webhook's body: the event's type (payment.captured…), when it happened, its mode and
+// its data (the same data as GET /events/{event_id} answers).
+type WebhookEvent struct {
+	Type      string         `json:"type"`
+	Timestamp string         `json:"timestamp"`
+	Livemode  bool           `json:"livemode"`
+	Data      map[string]any `json:"data"`
+}
+
 // VerifyWebhook checks a delivery the Standard Webhooks way (webhook-id, webhook-timestamp and
 // webhook-signature, whose space-separated v1 entries are compared in constant time: during a rotation one
 // per secret) with the endpoint's whsec_… secret, and returns its event. Pass the body exactly as received.
-func VerifyWebhook(payload []byte, header http.Header, secret string, opts ...WebhookOption) (*Event, error) {
+func VerifyWebhook(payload []byte, header http.Header, secret string, opts ...WebhookOption) (*WebhookEvent, error) {
 	config := webhookConfig{tolerance: DefaultWebhookTolerance, now: time.Now}
 	for _, opt := range opts {
 		opt(&config)
@@ -95,7 +104,7 @@ func VerifyWebhook(payload []byte, header http.Header, secret string, opts ...We
 	if !matched {
 		return nil, &WebhookError{"no signature of the webhook matches the secret"}
 	}
-	var event Event
+	var event WebhookEvent
 	if err := json.Unmarshal(payload, &event); err != nil {
 		return nil, &WebhookError{"the webhook's body is not JSON: " + err.Error()}
 	}

@@ -15,8 +15,19 @@ import json
 import time
 from typing import Any, Mapping, cast
 
+from typing_extensions import TypedDict
+
 from ._errors import WebhookVerificationError
-from .types import Event
+
+
+class WebhookEvent(TypedDict, total=False):
+    """A webhook's body: the event's type (payment.captured…), when it happened, its mode and its data
+    (the same data as GET /events/{event_id} answers)."""
+
+    type: str
+    timestamp: str
+    livemode: bool
+    data: dict[str, Any]
 
 DEFAULT_TOLERANCE = 300
 """Seconds a delivery's timestamp may be away from now (older: a replay; newer: a clock far off)."""
@@ -56,7 +67,7 @@ def verify(
     *,
     tolerance: int = DEFAULT_TOLERANCE,
     now: float | None = None,
-) -> Event:
+) -> WebhookEvent:
     """Checks a delivery with the endpoint's ``whsec_…`` secret and returns its event.
 
     Pass the body exactly as received (Flask: ``request.get_data()``): a body parsed and serialized again
@@ -86,7 +97,7 @@ def verify(
     if not matched:
         raise WebhookVerificationError("No signature of the webhook matches the secret.")
     try:
-        return cast(Event, json.loads(payload))
+        return cast(WebhookEvent, json.loads(payload))
     except ValueError as error:
         raise WebhookVerificationError("The webhook's body is not JSON.") from error
 
