@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 import re
-from typing import Any, Literal, Mapping
+from typing import Any, Awaitable, Callable, Literal, Mapping
 
 import httpx
 
@@ -39,7 +39,8 @@ class Vaultline(SyncResources):
 
     The key and base URL default to VAULTLINE_API_KEY and VAULTLINE_BASE_URL. Every POST carries an
     Idempotency-Key (yours, or a random UUID), the same on every retry; network errors, 409
-    idempotency_key_in_use, 429 (after Retry-After) and 5xx are retried ``max_retries`` times with backoff.
+    idempotency_key_in_use, 429 (after Retry-After) and 5xx are retried ``max_retries`` times with backoff
+    (``sleep`` is how the client waits between attempts: tests record the waits instead).
     """
 
     webhooks = Webhooks()
@@ -55,7 +56,7 @@ class Vaultline(SyncResources):
         timeout: float = 60.0,
         headers: Mapping[str, str] | None = None,
         http_client: httpx.Client | None = None,
-        **options: Any,
+        sleep: Callable[[float], None] | None = None,
     ) -> None:
         key, url, self.mode = _settings(api_key, base_url)
         self._transport = SyncTransport(
@@ -65,7 +66,7 @@ class Vaultline(SyncResources):
             timeout=timeout,
             headers=headers,
             http_client=http_client,
-            **options,
+            **({"sleep": sleep} if sleep else {}),
         )
         super().__init__(self._transport)
 
@@ -117,7 +118,7 @@ class AsyncVaultline(AsyncResources):
         timeout: float = 60.0,
         headers: Mapping[str, str] | None = None,
         http_client: httpx.AsyncClient | None = None,
-        **options: Any,
+        sleep: Callable[[float], Awaitable[None]] | None = None,
     ) -> None:
         key, url, self.mode = _settings(api_key, base_url)
         self._transport = AsyncTransport(
@@ -127,7 +128,7 @@ class AsyncVaultline(AsyncResources):
             timeout=timeout,
             headers=headers,
             http_client=http_client,
-            **options,
+            **({"sleep": sleep} if sleep else {}),
         )
         super().__init__(self._transport)
 
