@@ -114,7 +114,7 @@ describe('the shared retry vectors', () => {
     const server = await scriptedServer(c.answers);
     const waits: number[] = [];
     try {
-      const client = new Vaultline('sk_test_vectors', { baseUrl: server.url, maxRetries: c.max_retries });
+      const client = new Vaultline('sk_test_vectors', { baseUrl: server.url, maxRetries: c.max_retries, sleep: async (ms) => void waits.push(ms) });
       const headers = c.request.idempotency_key ? { 'Idempotency-Key': c.request.idempotency_key } : undefined;
       const outcome = await client.request(c.request.method, c.request.path, { body: c.request.body, headers }).then(
         (result) => ({ result }),
