@@ -91,6 +91,9 @@ var operations = map[string]func(ctx context.Context, c *Client, a operationArgs
 	"replayWebhookDelivery": func(ctx context.Context, c *Client, a operationArgs) (any, error) {
 		return c.WebhookEndpoints.ReplayDelivery(ctx, a.path("endpoint_id"), a.path("delivery_id"), a.options()...)
 	},
+	"sendWebhookTestEvent": func(ctx context.Context, c *Client, a operationArgs) (any, error) {
+		return c.WebhookEndpoints.SendWebhookTestEvent(ctx, a.path("endpoint_id"), a.options()...)
+	},
 	"listEvents": func(ctx context.Context, c *Client, a operationArgs) (any, error) {
 		var params ListEventsParams
 		if err := a.decodeParams(&params); err != nil {
@@ -107,6 +110,9 @@ var operations = map[string]func(ctx context.Context, c *Client, a operationArgs
 	},
 	"getEvent": func(ctx context.Context, c *Client, a operationArgs) (any, error) {
 		return c.Events.Get(ctx, a.path("event_id"), a.options()...)
+	},
+	"listEventDeliveries": func(ctx context.Context, c *Client, a operationArgs) (any, error) {
+		return c.Events.ListEventDeliveries(ctx, a.path("event_id"), a.options()...)
 	},
 	"listTokens": func(ctx context.Context, c *Client, a operationArgs) (any, error) {
 		var params ListTokensParams
@@ -154,6 +160,9 @@ var operations = map[string]func(ctx context.Context, c *Client, a operationArgs
 			}
 		}
 		return c.CheckoutSessions.SubmitCard(ctx, a.path("session_id"), body, a.options()...)
+	},
+	"abandonCheckoutSession": func(ctx context.Context, c *Client, a operationArgs) (any, error) {
+		return c.Sessions.AbandonCheckoutSession(ctx, a.path("session_id"), a.options()...)
 	},
 	"confirmCheckoutStoredCard": func(ctx context.Context, c *Client, a operationArgs) (any, error) {
 		var body *ConfirmCheckoutStoredCardRequest
@@ -377,6 +386,36 @@ var operations = map[string]func(ctx context.Context, c *Client, a operationArgs
 		}
 		return collect(c.Disputes.List(ctx, &params, a.options()...))
 	},
+	"acceptDispute": func(ctx context.Context, c *Client, a operationArgs) (any, error) {
+		var body *AcceptDisputeRequest
+		if a.Body != nil {
+			body = new(AcceptDisputeRequest)
+			if err := decodeStrict(a.Body, body); err != nil {
+				return nil, err
+			}
+		}
+		return c.Disputes.AcceptDispute(ctx, a.path("dispute_id"), body, a.options()...)
+	},
+	"submitDisputeEvidence": func(ctx context.Context, c *Client, a operationArgs) (any, error) {
+		var body *DisputeEvidenceInput
+		if a.Body != nil {
+			body = new(DisputeEvidenceInput)
+			if err := decodeStrict(a.Body, body); err != nil {
+				return nil, err
+			}
+		}
+		return c.Disputes.SubmitDisputeEvidence(ctx, a.path("dispute_id"), body, a.options()...)
+	},
+	"listEarlyFraudWarnings": func(ctx context.Context, c *Client, a operationArgs) (any, error) {
+		var params ListEarlyFraudWarningsParams
+		if err := a.decodeParams(&params); err != nil {
+			return nil, err
+		}
+		return collect(c.EarlyFraudWarnings.ListEarlyFraudWarnings(ctx, &params, a.options()...))
+	},
+	"getEarlyFraudWarning": func(ctx context.Context, c *Client, a operationArgs) (any, error) {
+		return c.EarlyFraudWarnings.GetEarlyFraudWarning(ctx, a.path("early_fraud_warning_id"), a.options()...)
+	},
 	"getDispute": func(ctx context.Context, c *Client, a operationArgs) (any, error) {
 		return c.Disputes.Get(ctx, a.path("dispute_id"), a.options()...)
 	},
@@ -450,18 +489,28 @@ var operations = map[string]func(ctx context.Context, c *Client, a operationArgs
 		}
 		return collect(c.APIKeys.List(ctx, &params, a.options()...))
 	},
-	"createDashboardKey": func(ctx context.Context, c *Client, a operationArgs) (any, error) {
-		var body *CreateDashboardKeyRequest
+	"createApiKey": func(ctx context.Context, c *Client, a operationArgs) (any, error) {
+		var body *CreateApiKeyRequest
 		if a.Body != nil {
-			body = new(CreateDashboardKeyRequest)
+			body = new(CreateApiKeyRequest)
 			if err := decodeStrict(a.Body, body); err != nil {
 				return nil, err
 			}
 		}
-		return c.APIKeys.CreateDashboardKey(ctx, body, a.options()...)
+		return c.APIKeys.CreateAPIKey(ctx, body, a.options()...)
 	},
-	"revokeDashboardKey": func(ctx context.Context, c *Client, a operationArgs) (any, error) {
-		return c.APIKeys.Revoke(ctx, a.path("key_id"), a.options()...)
+	"rollApiKey": func(ctx context.Context, c *Client, a operationArgs) (any, error) {
+		var body *RollApiKeyRequest
+		if a.Body != nil {
+			body = new(RollApiKeyRequest)
+			if err := decodeStrict(a.Body, body); err != nil {
+				return nil, err
+			}
+		}
+		return c.APIKeys.RollAPIKey(ctx, a.path("key_id"), body, a.options()...)
+	},
+	"deleteApiKey": func(ctx context.Context, c *Client, a operationArgs) (any, error) {
+		return c.APIKeys.DeleteAPIKey(ctx, a.path("key_id"), a.options()...)
 	},
 	"getPaymentReport": func(ctx context.Context, c *Client, a operationArgs) (any, error) {
 		var params GetPaymentReportParams

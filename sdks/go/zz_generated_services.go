@@ -21,6 +21,7 @@ type resources struct {
 	Events                 *EventsService
 	Tokens                 *TokensService
 	CheckoutSessions       *CheckoutSessionsService
+	Sessions               *SessionsService
 	Payments               *PaymentsService
 	FlowMatrix             *FlowMatrixService
 	Flows                  *FlowsService
@@ -29,6 +30,7 @@ type resources struct {
 	Customers              *CustomersService
 	PaymentMethods         *PaymentMethodsService
 	Disputes               *DisputesService
+	EarlyFraudWarnings     *EarlyFraudWarningsService
 	CheckoutSettings       *CheckoutSettingsService
 	Refunds                *RefundsService
 	APIKeys                *APIKeysService
@@ -42,6 +44,7 @@ func (c *Client) initResources() {
 	c.Events = &EventsService{client: c}
 	c.Tokens = &TokensService{client: c}
 	c.CheckoutSessions = &CheckoutSessionsService{client: c}
+	c.Sessions = &SessionsService{client: c}
 	c.Payments = &PaymentsService{client: c}
 	c.FlowMatrix = &FlowMatrixService{client: c}
 	c.Flows = &FlowsService{client: c}
@@ -50,6 +53,7 @@ func (c *Client) initResources() {
 	c.Customers = &CustomersService{client: c}
 	c.PaymentMethods = &PaymentMethodsService{client: c}
 	c.Disputes = &DisputesService{client: c}
+	c.EarlyFraudWarnings = &EarlyFraudWarningsService{client: c}
 	c.CheckoutSettings = &CheckoutSettingsService{client: c}
 	c.Refunds = &RefundsService{client: c}
 	c.APIKeys = &APIKeysService{client: c}
@@ -63,7 +67,7 @@ type Route struct {
 	Path        string
 }
 
-// Routes are every merchant route of the OpenAPI document (69).
+// Routes are every merchant route of the OpenAPI document (77).
 var Routes = []Route{
 	{"forward", "POST", "/forward"},
 	{"listTokenImports", "GET", "/tokens/imports"},
@@ -78,15 +82,18 @@ var Routes = []Route{
 	{"listWebhookDeliveries", "GET", "/webhook-endpoints/{endpoint_id}/deliveries"},
 	{"getWebhookDelivery", "GET", "/webhook-endpoints/{endpoint_id}/deliveries/{delivery_id}"},
 	{"replayWebhookDelivery", "POST", "/webhook-endpoints/{endpoint_id}/deliveries/{delivery_id}/replay"},
+	{"sendWebhookTestEvent", "POST", "/webhook-endpoints/{endpoint_id}/test-events"},
 	{"listEvents", "GET", "/events"},
 	{"pollEvents", "GET", "/events/poll"},
 	{"getEvent", "GET", "/events/{event_id}"},
+	{"listEventDeliveries", "GET", "/events/{event_id}/deliveries"},
 	{"listTokens", "GET", "/tokens"},
 	{"createToken", "POST", "/tokens"},
 	{"getToken", "GET", "/tokens/{token_id}"},
 	{"deleteToken", "DELETE", "/tokens/{token_id}"},
 	{"cdeImport", "POST", "/cde-import"},
 	{"submitCheckoutCard", "POST", "/sessions/{session_id}/card"},
+	{"abandonCheckoutSession", "POST", "/sessions/{session_id}/abandon"},
 	{"confirmCheckoutStoredCard", "POST", "/sessions/{session_id}/stored-card"},
 	{"getCheckoutSessionLogo", "GET", "/sessions/{session_id}/logo"},
 	{"getCheckoutSessionStatus", "GET", "/sessions/{session_id}/status"},
@@ -119,6 +126,10 @@ var Routes = []Route{
 	{"getPaymentMethod", "GET", "/payment-methods/{payment_method_id}"},
 	{"revokePaymentMethod", "DELETE", "/payment-methods/{payment_method_id}"},
 	{"listDisputes", "GET", "/disputes"},
+	{"acceptDispute", "POST", "/disputes/{dispute_id}/accept"},
+	{"submitDisputeEvidence", "POST", "/disputes/{dispute_id}/evidence"},
+	{"listEarlyFraudWarnings", "GET", "/early-fraud-warnings"},
+	{"getEarlyFraudWarning", "GET", "/early-fraud-warnings/{early_fraud_warning_id}"},
 	{"getDispute", "GET", "/disputes/{dispute_id}"},
 	{"listPaymentDisputes", "GET", "/payments/{payment_id}/disputes"},
 	{"openTestDispute", "POST", "/payments/{payment_id}/test/dispute"},
@@ -130,8 +141,9 @@ var Routes = []Route{
 	{"getRefund", "GET", "/refunds/{refund_id}"},
 	{"listRefunds", "GET", "/refunds"},
 	{"listApiKeys", "GET", "/api-keys"},
-	{"createDashboardKey", "POST", "/api-keys"},
-	{"revokeDashboardKey", "DELETE", "/api-keys/{key_id}"},
+	{"createApiKey", "POST", "/api-keys"},
+	{"rollApiKey", "POST", "/api-keys/{key_id}/roll"},
+	{"deleteApiKey", "DELETE", "/api-keys/{key_id}"},
 	{"getPaymentReport", "GET", "/reports/payments"},
 	{"getWebhookDeliveryReport", "GET", "/reports/webhook-deliveries"},
 }
@@ -194,7 +206,7 @@ func (s *TokenImportsService) Get(ctx context.Context, importID string, opts ...
 	return &out, nil
 }
 
-// WebhookEndpointsService: List, Create, Get, Update, Delete, RotateSecret, ListDeliveries, GetDelivery, ReplayDelivery.
+// WebhookEndpointsService: List, Create, Get, Update, Delete, RotateSecret, ListDeliveries, GetDelivery, ReplayDelivery, SendWebhookTestEvent.
 type WebhookEndpointsService struct{ client *Client }
 
 // List: List webhook endpoints, newest first
@@ -308,7 +320,19 @@ func (s *WebhookEndpointsService) ReplayDelivery(ctx context.Context, endpointID
 	return &out, nil
 }
 
-// EventsService: List, Poll, Get.
+// SendWebhookTestEvent: Send a test event to this endpoint now ("Send a test event" in the dashboard)
+//
+// POST /webhook-endpoints/{endpoint_id}/test-events
+func (s *WebhookEndpointsService) SendWebhookTestEvent(ctx context.Context, endpointID string, opts ...RequestOption) (*WebhookDelivery, error) {
+	query, header := url.Values{}, http.Header{}
+	var out WebhookDelivery
+	if err := s.client.do(ctx, "POST", "/webhook-endpoints/"+url.PathEscape(endpointID)+"/test-events", query, header, nil, &out, opts); err != nil {
+		return nil, err
+	}
+	return &out, nil
+}
+
+// EventsService: List, Poll, Get, ListEventDeliveries.
 type EventsService struct{ client *Client }
 
 // List: List the merchant's events, newest first
@@ -350,6 +374,18 @@ func (s *EventsService) Get(ctx context.Context, eventID string, opts ...Request
 	query, header := url.Values{}, http.Header{}
 	var out Event
 	if err := s.client.do(ctx, "GET", "/events/"+url.PathEscape(eventID), query, header, nil, &out, opts); err != nil {
+		return nil, err
+	}
+	return &out, nil
+}
+
+// ListEventDeliveries: Where an event went: its delivery to each endpoint that received it, with their attempts (one page)
+//
+// GET /events/{event_id}/deliveries
+func (s *EventsService) ListEventDeliveries(ctx context.Context, eventID string, opts ...RequestOption) (*ListEventDeliveriesResponse, error) {
+	query, header := url.Values{}, http.Header{}
+	var out ListEventDeliveriesResponse
+	if err := s.client.do(ctx, "GET", "/events/"+url.PathEscape(eventID)+"/deliveries", query, header, nil, &out, opts); err != nil {
 		return nil, err
 	}
 	return &out, nil
@@ -427,7 +463,7 @@ func (s *TokensService) CdeImport(ctx context.Context, params *CdeImportParams, 
 // CheckoutSessionsService: SubmitCard, ConfirmStoredCard, GetLogo, GetStatus.
 type CheckoutSessionsService struct{ client *Client }
 
-// SubmitCard: Submit the consumer's card for a checkout session (no API key: the session id is the capability; single use)
+// SubmitCard: Submit the consumer's card for a checkout session (no API key: the session id is the capability)
 //
 // POST /sessions/{session_id}/card
 func (s *CheckoutSessionsService) SubmitCard(ctx context.Context, sessionID string, body *SubmitCheckoutCardRequest, opts ...RequestOption) (*CheckoutSessionStatus, error) {
@@ -466,6 +502,21 @@ func (s *CheckoutSessionsService) GetStatus(ctx context.Context, sessionID strin
 	query, header := url.Values{}, http.Header{}
 	var out CheckoutSessionStatus
 	if err := s.client.do(ctx, "GET", "/sessions/"+url.PathEscape(sessionID)+"/status", query, header, nil, &out, opts); err != nil {
+		return nil, err
+	}
+	return &out, nil
+}
+
+// SessionsService: AbandonCheckoutSession.
+type SessionsService struct{ client *Client }
+
+// AbandonCheckoutSession: Leave a checkout session that waits for a card (the hosted page's "Return to the shop" after a failed card; no API key)
+//
+// POST /sessions/{session_id}/abandon
+func (s *SessionsService) AbandonCheckoutSession(ctx context.Context, sessionID string, opts ...RequestOption) (*CheckoutSessionStatus, error) {
+	query, header := url.Values{}, http.Header{}
+	var out CheckoutSessionStatus
+	if err := s.client.do(ctx, "POST", "/sessions/"+url.PathEscape(sessionID)+"/abandon", query, header, nil, &out, opts); err != nil {
 		return nil, err
 	}
 	return &out, nil
@@ -540,7 +591,7 @@ func (s *PaymentsService) CreateSubsequentUnscheduled(ctx context.Context, payme
 	return &out, nil
 }
 
-// Capture: Capture an authorized payment of a manual-capture flow: full (reference only) or partial (amount and currency_code)
+// Capture: Capture an authorized (or partially captured) payment of a manual-capture flow: all that is capturable, or part of it (amount and currency_code), the last capture or not (final_capture)
 //
 // POST /payments/{payment_id}/capture
 func (s *PaymentsService) Capture(ctx context.Context, paymentID string, body *CaptureRequest, opts ...RequestOption) (*CapturingPayment, error) {
@@ -846,10 +897,10 @@ func (s *PaymentMethodsService) Revoke(ctx context.Context, paymentMethodID stri
 	return s.client.do(ctx, "DELETE", "/payment-methods/"+url.PathEscape(paymentMethodID), query, header, nil, nil, opts)
 }
 
-// DisputesService: List, Get, ListForPayment, OpenTest.
+// DisputesService: List, AcceptDispute, SubmitDisputeEvidence, Get, ListForPayment, OpenTest.
 type DisputesService struct{ client *Client }
 
-// List: The merchant's disputes in the key's mode, newest first
+// List: The merchant's disputes in the key's mode, newest first, filtered by status and payment
 //
 // GET /disputes
 func (s *DisputesService) List(ctx context.Context, params *ListDisputesParams, opts ...RequestOption) iter.Seq2[*Dispute, error] {
@@ -858,8 +909,34 @@ func (s *DisputesService) List(ctx context.Context, params *ListDisputesParams, 
 		setParam(query, "limit", params.Limit)
 		setParam(query, "starting_after", params.StartingAfter)
 		setParam(query, "order", params.Order)
+		setParam(query, "status", params.Status)
+		setParam(query, "payment_id", params.PaymentID)
 	}
 	return paginate[Dispute](ctx, s.client, "/disputes", query, header, opts)
+}
+
+// AcceptDispute: Accept a dispute: the processor closes it, lost
+//
+// POST /disputes/{dispute_id}/accept
+func (s *DisputesService) AcceptDispute(ctx context.Context, disputeID string, body *AcceptDisputeRequest, opts ...RequestOption) (*Dispute, error) {
+	query, header := url.Values{}, http.Header{}
+	var out Dispute
+	if err := s.client.do(ctx, "POST", "/disputes/"+url.PathEscape(disputeID)+"/accept", query, header, body, &out, opts); err != nil {
+		return nil, err
+	}
+	return &out, nil
+}
+
+// SubmitDisputeEvidence: Send evidence for a dispute to its processor, staged or submitted for review
+//
+// POST /disputes/{dispute_id}/evidence
+func (s *DisputesService) SubmitDisputeEvidence(ctx context.Context, disputeID string, body *DisputeEvidenceInput, opts ...RequestOption) (*Dispute, error) {
+	query, header := url.Values{}, http.Header{}
+	var out Dispute
+	if err := s.client.do(ctx, "POST", "/disputes/"+url.PathEscape(disputeID)+"/evidence", query, header, body, &out, opts); err != nil {
+		return nil, err
+	}
+	return &out, nil
 }
 
 // Get: One dispute
@@ -894,6 +971,37 @@ func (s *DisputesService) OpenTest(ctx context.Context, paymentID string, body *
 	query, header := url.Values{}, http.Header{}
 	var out Dispute
 	if err := s.client.do(ctx, "POST", "/payments/"+url.PathEscape(paymentID)+"/test/dispute", query, header, body, &out, opts); err != nil {
+		return nil, err
+	}
+	return &out, nil
+}
+
+// EarlyFraudWarningsService: ListEarlyFraudWarnings, GetEarlyFraudWarning.
+type EarlyFraudWarningsService struct{ client *Client }
+
+// ListEarlyFraudWarnings: The merchant's early fraud warnings in the key's mode, newest first
+//
+// GET /early-fraud-warnings
+func (s *EarlyFraudWarningsService) ListEarlyFraudWarnings(ctx context.Context, params *ListEarlyFraudWarningsParams, opts ...RequestOption) iter.Seq2[*EarlyFraudWarning, error] {
+	query, header := url.Values{}, http.Header{}
+	if params != nil {
+		setParam(query, "limit", params.Limit)
+		setParam(query, "starting_after", params.StartingAfter)
+		setParam(query, "order", params.Order)
+		setParam(query, "payment_id", params.PaymentID)
+		setParam(query, "fraud_type", params.FraudType)
+		setParam(query, "actionable", params.Actionable)
+	}
+	return paginate[EarlyFraudWarning](ctx, s.client, "/early-fraud-warnings", query, header, opts)
+}
+
+// GetEarlyFraudWarning: One early fraud warning
+//
+// GET /early-fraud-warnings/{early_fraud_warning_id}
+func (s *EarlyFraudWarningsService) GetEarlyFraudWarning(ctx context.Context, earlyFraudWarningID string, opts ...RequestOption) (*EarlyFraudWarning, error) {
+	query, header := url.Values{}, http.Header{}
+	var out EarlyFraudWarning
+	if err := s.client.do(ctx, "GET", "/early-fraud-warnings/"+url.PathEscape(earlyFraudWarningID), query, header, nil, &out, opts); err != nil {
 		return nil, err
 	}
 	return &out, nil
@@ -980,7 +1088,7 @@ func (s *RefundsService) List(ctx context.Context, params *ListRefundsParams, op
 	return paginate[Refund](ctx, s.client, "/refunds", query, header, opts)
 }
 
-// APIKeysService: List, CreateDashboardKey, Revoke.
+// APIKeysService: List, CreateAPIKey, RollAPIKey, DeleteAPIKey.
 type APIKeysService struct{ client *Client }
 
 // List: The merchant's API keys of this key's mode (prefixes only, never the keys), newest first
@@ -996,10 +1104,10 @@ func (s *APIKeysService) List(ctx context.Context, params *ListApiKeysParams, op
 	return paginate[ApiKey](ctx, s.client, "/api-keys", query, header, opts)
 }
 
-// CreateDashboardKey: Issue a dashboard key (scope dashboard) of this key's mode; the key is shown only in this response
+// CreateAPIKey: Create a secret key or a dashboard key of this key's mode; the key is shown only in this response
 //
 // POST /api-keys
-func (s *APIKeysService) CreateDashboardKey(ctx context.Context, body *CreateDashboardKeyRequest, opts ...RequestOption) (*ApiKeyWithSecret, error) {
+func (s *APIKeysService) CreateAPIKey(ctx context.Context, body *CreateApiKeyRequest, opts ...RequestOption) (*ApiKeyWithSecret, error) {
 	query, header := url.Values{}, http.Header{}
 	var out ApiKeyWithSecret
 	if err := s.client.do(ctx, "POST", "/api-keys", query, header, body, &out, opts); err != nil {
@@ -1008,10 +1116,22 @@ func (s *APIKeysService) CreateDashboardKey(ctx context.Context, body *CreateDas
 	return &out, nil
 }
 
-// Revoke: Revoke a dashboard key of this mode; it stops working at once, and so do the sessions it opened
+// RollAPIKey: Roll a key: a new key of the same mode, scopes and label, shown only in this response; the old one keeps working until expires_in_seconds from now
+//
+// POST /api-keys/{key_id}/roll
+func (s *APIKeysService) RollAPIKey(ctx context.Context, keyID string, body *RollApiKeyRequest, opts ...RequestOption) (*RolledApiKey, error) {
+	query, header := url.Values{}, http.Header{}
+	var out RolledApiKey
+	if err := s.client.do(ctx, "POST", "/api-keys/"+url.PathEscape(keyID)+"/roll", query, header, body, &out, opts); err != nil {
+		return nil, err
+	}
+	return &out, nil
+}
+
+// DeleteAPIKey: Delete (revoke) a secret or dashboard key of this mode; it stops working at once, and so do the sessions it opened
 //
 // DELETE /api-keys/{key_id}
-func (s *APIKeysService) Revoke(ctx context.Context, keyID string, opts ...RequestOption) (*ApiKey, error) {
+func (s *APIKeysService) DeleteAPIKey(ctx context.Context, keyID string, opts ...RequestOption) (*ApiKey, error) {
 	query, header := url.Values{}, http.Header{}
 	var out ApiKey
 	if err := s.client.do(ctx, "DELETE", "/api-keys/"+url.PathEscape(keyID), query, header, nil, &out, opts); err != nil {
@@ -1213,6 +1333,26 @@ type ListDisputesParams struct {
 	StartingAfter *string `json:"starting_after,omitempty"`
 	// order (query parameter)
 	Order *string `json:"order,omitempty"`
+	// status (query parameter): Only disputes in this status.
+	Status *string `json:"status,omitempty"`
+	// payment_id (query parameter): Only the disputes of this payment.
+	PaymentID *string `json:"payment_id,omitempty"`
+}
+
+// ListEarlyFraudWarningsParams are the query parameters and headers of GET /early-fraud-warnings.
+type ListEarlyFraudWarningsParams struct {
+	// limit (query parameter)
+	Limit *int64 `json:"limit,omitempty"`
+	// starting_after (query parameter): Cursor: the next_cursor of the previous page.
+	StartingAfter *string `json:"starting_after,omitempty"`
+	// order (query parameter)
+	Order *string `json:"order,omitempty"`
+	// payment_id (query parameter): Only the warnings of this payment.
+	PaymentID *string `json:"payment_id,omitempty"`
+	// fraud_type (query parameter)
+	FraudType *string `json:"fraud_type,omitempty"`
+	// actionable (query parameter): true: the payment can still be refunded to head a dispute off.
+	Actionable *string `json:"actionable,omitempty"`
 }
 
 // ListPaymentDisputesParams are the query parameters and headers of GET /payments/{payment_id}/disputes.

@@ -3,6 +3,18 @@
 
 package vaultline
 
+type AcceptDisputeRequest struct {
+}
+
+// ActionRequirement: Consumer-present initial payments: send the consumer to checkout_url, or mount the SDK with the session id.
+type ActionRequirement struct {
+	Type string `json:"type"`
+	// A random UUIDv4 (not time-ordered): the consumer's capability on the hosted page.
+	SessionID string `json:"session_id"`
+	// The hosted page of the session ({PUBLIC_BASE_URL}/checkout/{session_id}): send the consumer there. Absent on payments made before it was recorded.
+	CheckoutURL *string `json:"checkout_url,omitempty"`
+}
+
 type ApiKey struct {
 	ID         string `json:"id"`
 	MerchantID string `json:"merchant_id"`
@@ -14,6 +26,8 @@ type ApiKey struct {
 	CreatedAt string   `json:"created_at"`
 	RevokedAt *string  `json:"revoked_at"`
 	ExpiresAt *string  `json:"expires_at"`
+	// A key made by rolling another: that key's id; null otherwise.
+	RolledFrom *string `json:"rolled_from,omitempty"`
 }
 
 type ApiKeyWithSecret struct {
@@ -27,7 +41,9 @@ type ApiKeyWithSecret struct {
 	CreatedAt string   `json:"created_at"`
 	RevokedAt *string  `json:"revoked_at"`
 	ExpiresAt *string  `json:"expires_at"`
-	APIKey    string   `json:"api_key"`
+	// A key made by rolling another: that key's id; null otherwise.
+	RolledFrom *string `json:"rolled_from,omitempty"`
+	APIKey     string  `json:"api_key"`
 }
 
 type CancelRequest struct {
@@ -37,24 +53,25 @@ type CancelRequest struct {
 
 type CaptureRequest struct {
 	Reference *string `json:"reference,omitempty"`
-	// Partial capture: at most amount.authorized. Without it the full authorized amount is captured. In minor units of the currency by its ISO 4217 exponent (cents for EUR, yen for JPY, fils for KWD: 1234 is KWD 1.234), at most 999999999999 (twelve digits; above it 422 amount_too_large). Each processor is sent the amount in its own unit (ISK with two decimals at Stripe and Adyen, CLP with two at Adyen and Checkout.com, CVE and IDR with none at Adyen, MGA with none at Stripe); an amount it cannot take is refused before anything is sent, 422 amount_not_supported.
+	// Partial capture: at most amount.capturable. Without it all that is capturable is captured. In minor units of the currency by its ISO 4217 exponent (cents for EUR, yen for JPY, fils for KWD: 1234 is KWD 1.234), at most 999999999999 (twelve digits; above it 422 amount_too_large). Each processor is sent the amount in its own unit (ISK with two decimals at Stripe and Adyen, CLP with two at Adyen and Checkout.com, CVE and IDR with none at Adyen, MGA with none at Stripe); an amount it cannot take is refused before anything is sent, 422 amount_not_supported.
 	Amount *int64 `json:"amount,omitempty"`
 	// With amount: the payment's currency.
 	CurrencyCode *string `json:"currency_code,omitempty"`
+	// false: more captures follow; the rest of the authorization stays held for them. true (the default): the last capture; the processor releases what is left. A capture of all that is capturable is final whatever it says.
+	FinalCapture *bool `json:"final_capture,omitempty"`
 }
 
-// CapturingPayment: The answer to a capture: status capturing with amount.requested, amount.authorized, flow, reference, source, use_case, created_at, currency_code.
+// CapturingPayment: The answer to a capture: status capturing with amount.requested, amount.authorized, amount.capturable (what is left after this capture), flow, reference, source, use_case, created_at, currency_code.
 type CapturingPayment struct {
 	ID string `json:"id"`
 	// true when the payment was created with a live key and belongs to live mode (a live key's), false in test mode.
 	Livemode bool          `json:"livemode"`
 	Amount   PaymentAmount `json:"amount"`
 	// A canceling or canceled payment: canceled by POST /payments/{payment_id}/cancel, or its authorization left uncaptured past AUTHORIZATION_VALIDITY_SECONDS.
-	CancellationReason *string `json:"cancellation_reason,omitempty"`
-	// Consumer-present initial payments: start the hosted page or the SDK with the session id.
-	ActionRequirement        *PaymentFieldsActionRequirement `json:"action_requirement,omitempty"`
-	AuthenticationPreference *string                         `json:"authentication_preference,omitempty"`
-	CreatedAt                string                          `json:"created_at"`
+	CancellationReason       *string            `json:"cancellation_reason,omitempty"`
+	ActionRequirement        *ActionRequirement `json:"action_requirement,omitempty"`
+	AuthenticationPreference *string            `json:"authentication_preference,omitempty"`
+	CreatedAt                string             `json:"created_at"`
 	// ISO 4217 (validated; the minor-unit exponent is known).
 	CurrencyCode       string  `json:"currency_code"`
 	CredentialID       *string `json:"credential_id,omitempty"`
@@ -69,9 +86,12 @@ type CapturingPayment struct {
 	Source       PaymentSource              `json:"source"`
 	Status       string                     `json:"status"`
 	UseCase      string                     `json:"use_case"`
-	// Once failed: card_declined, insufficient_funds, authentication_failed, authentication_abandoned, authentication_required, capture_failed, processor_error, risk_declined, session_expired, simulator_not_allowed_in_live_mode (a live payment whose card's scheme chose a simulator flow), amount_not_supported (the flow chosen once the card was known has no processor that can take the amount: nothing was sent).
+	// Once failed: card_declined, insufficient_funds, authentication_failed, authentication_abandoned, authentication_required, capture_failed, processor_error, risk_declined, session_expired, session_abandoned (the consumer left the hosted page before entering a card), simulator_not_allowed_in_live_mode (a live payment whose card's scheme chose a simulator flow), amount_not_supported (the flow chosen once the card was known has no processor that can take the amount: nothing was sent). After failed card attempts on the hosted page, the last attempt's reason (last_failed_attempt.failure_reason) once the session ends.
 	FailureReason *string `json:"failure_reason,omitempty"`
-	ReturnURL     *string `json:"return_url,omitempty"`
+	// Consumer-present payments, once a card was entered: how many cards the consumer tried on the hosted page (each attempt's transactions carry its number).
+	Attempts          *int64             `json:"attempts,omitempty"`
+	LastFailedAttempt *FailedCardAttempt `json:"last_failed_attempt,omitempty"`
+	ReturnURL         *string            `json:"return_url,omitempty"`
 	// Merchant key/value pairs; the flow matrix can route on them (condition metadata).
 	Metadata       map[string]string      `json:"metadata,omitempty"`
 	Authentication *PaymentAuthentication `json:"authentication,omitempty"`
@@ -91,7 +111,14 @@ type CdeImportRequestMetadata struct {
 
 type CheckoutSessionStatus struct {
 	SessionID string `json:"session_id"`
-	State     string `json:"state"`
+	// open: waits for a card (the first, or another after a failed one); completed: a card is being decided or the payment ended; abandoned: the consumer left.
+	State string `json:"state"`
+	// false for a test-mode payment: the page shows a TEST MODE badge.
+	Livemode *bool `json:"livemode,omitempty"`
+	// How many cards were entered in this session.
+	Attempts *int64 `json:"attempts,omitempty"`
+	// The latest card that failed while the payment could take another (the page names it above the form); null when none did.
+	LastFailedAttempt *CheckoutSessionStatusLastFailedAttempt `json:"last_failed_attempt,omitempty"`
 	// Minor units of the currency: amount / 10^currency_exponent in major units (HUF 150000 is HUF 1,500.00).
 	Amount   int64  `json:"amount"`
 	Currency string `json:"currency"`
@@ -113,7 +140,7 @@ type CheckoutSessionStatus struct {
 	Locale *string `json:"locale,omitempty"`
 	// 3-D Secure: required while the consumer is to authenticate with their bank (the page sends them to {base_url}/checkout/{session_id}/authenticate), returned once they came back to {base_url}/checkout/{session_id}/return; null when none was asked (or the payment moved on).
 	Authentication *CheckoutSessionStatusAuthentication `json:"authentication,omitempty"`
-	// The merchant's look (GET /settings/checkout): what the page shows at its top and on its button.
+	// The merchant's look (GET /settings/checkout): what the page shows at its top and on its button. display_name is the merchant's name when the shop set none.
 	Merchant *CheckoutSessionStatusMerchant `json:"merchant,omitempty"`
 	// A card the shop stored (earlier payment interface): shown masked, confirmed with POST /sessions/{session_id}/stored-card.
 	StoredCard *CheckoutSessionStatusStoredCard `json:"stored_card,omitempty"`
@@ -124,7 +151,14 @@ type CheckoutSessionStatusAuthentication struct {
 	State string `json:"state"`
 }
 
-// CheckoutSessionStatusMerchant: The merchant's look (GET /settings/checkout): what the page shows at its top and on its button.
+// CheckoutSessionStatusLastFailedAttempt: The latest card that failed while the payment could take another (the page names it above the form); null when none did.
+type CheckoutSessionStatusLastFailedAttempt struct {
+	Number              int64   `json:"number"`
+	FailureReason       string  `json:"failure_reason"`
+	MaskedAccountNumber *string `json:"masked_account_number"`
+}
+
+// CheckoutSessionStatusMerchant: The merchant's look (GET /settings/checkout): what the page shows at its top and on its button. display_name is the merchant's name when the shop set none.
 type CheckoutSessionStatusMerchant struct {
 	DisplayName *string `json:"display_name"`
 	// #rrggbb
@@ -196,11 +230,10 @@ type ConsumerPresentPayment struct {
 	Livemode bool          `json:"livemode"`
 	Amount   PaymentAmount `json:"amount"`
 	// A canceling or canceled payment: canceled by POST /payments/{payment_id}/cancel, or its authorization left uncaptured past AUTHORIZATION_VALIDITY_SECONDS.
-	CancellationReason *string `json:"cancellation_reason,omitempty"`
-	// Consumer-present initial payments: start the hosted page or the SDK with the session id.
-	ActionRequirement        PaymentFieldsActionRequirement `json:"action_requirement"`
-	AuthenticationPreference *string                        `json:"authentication_preference,omitempty"`
-	CreatedAt                string                         `json:"created_at"`
+	CancellationReason       *string           `json:"cancellation_reason,omitempty"`
+	ActionRequirement        ActionRequirement `json:"action_requirement"`
+	AuthenticationPreference *string           `json:"authentication_preference,omitempty"`
+	CreatedAt                string            `json:"created_at"`
 	// ISO 4217 (validated; the minor-unit exponent is known).
 	CurrencyCode       string  `json:"currency_code"`
 	CredentialID       *string `json:"credential_id,omitempty"`
@@ -215,9 +248,12 @@ type ConsumerPresentPayment struct {
 	Source       *PaymentSource             `json:"source,omitempty"`
 	Status       string                     `json:"status"`
 	UseCase      string                     `json:"use_case"`
-	// Once failed: card_declined, insufficient_funds, authentication_failed, authentication_abandoned, authentication_required, capture_failed, processor_error, risk_declined, session_expired, simulator_not_allowed_in_live_mode (a live payment whose card's scheme chose a simulator flow), amount_not_supported (the flow chosen once the card was known has no processor that can take the amount: nothing was sent).
+	// Once failed: card_declined, insufficient_funds, authentication_failed, authentication_abandoned, authentication_required, capture_failed, processor_error, risk_declined, session_expired, session_abandoned (the consumer left the hosted page before entering a card), simulator_not_allowed_in_live_mode (a live payment whose card's scheme chose a simulator flow), amount_not_supported (the flow chosen once the card was known has no processor that can take the amount: nothing was sent). After failed card attempts on the hosted page, the last attempt's reason (last_failed_attempt.failure_reason) once the session ends.
 	FailureReason *string `json:"failure_reason,omitempty"`
-	ReturnURL     *string `json:"return_url,omitempty"`
+	// Consumer-present payments, once a card was entered: how many cards the consumer tried on the hosted page (each attempt's transactions carry its number).
+	Attempts          *int64             `json:"attempts,omitempty"`
+	LastFailedAttempt *FailedCardAttempt `json:"last_failed_attempt,omitempty"`
+	ReturnURL         *string            `json:"return_url,omitempty"`
 	// Merchant key/value pairs; the flow matrix can route on them (condition metadata).
 	Metadata       map[string]string      `json:"metadata,omitempty"`
 	Authentication *PaymentAuthentication `json:"authentication,omitempty"`
@@ -225,11 +261,13 @@ type ConsumerPresentPayment struct {
 	NextAction *PaymentFieldsNextAction `json:"next_action,omitempty"`
 }
 
-type CreateDashboardKeyRequest struct {
+type CreateApiKeyRequest struct {
 	// Who or what holds the key.
 	Label *string `json:"label,omitempty"`
 	// When the key stops working; none: until revoked.
 	ExpiresAt *string `json:"expires_at,omitempty"`
+	// merchant: a secret key; dashboard: a read-mostly key.
+	Scope *string `json:"scope,omitempty"`
 }
 
 type CreateTokenImportRequest struct {
@@ -305,14 +343,60 @@ type Dispute struct {
 	// The disputed amount in minor units.
 	Amount       int64  `json:"amount"`
 	CurrencyCode string `json:"currency_code"`
-	// needs_response: the processor asks for evidence (answer in its dashboard); under_review: evidence is being reviewed; won, lost: decided (a second chargeback or arbitration may move it again).
+	// needs_response: the processor asks for evidence (POST /disputes/{dispute_id}/evidence, or accept it); under_review: evidence is being reviewed; won, lost: decided (a second chargeback or arbitration may move it again).
 	Status string `json:"status"`
 	Reason string `json:"reason"`
-	// The processor's id of the dispute (Adyen's dispute pspReference, Checkout.com's dsp_ id; sim_dp_… for simulated ones).
+	// inquiry: the issuer asks (Stripe's warning_ disputes, Adyen's REQUEST_FOR_INFORMATION), nothing is debited and the payment may still be refunded; chargeback: the money is held or taken.
+	Kind string `json:"kind"`
+	// The processor's id of the dispute (Adyen's dispute pspReference, Checkout.com's dsp_ id, Stripe's dp_ id; sim_dp_… for simulated ones).
 	ProcessorReference string `json:"processor_reference"`
-	Livemode           bool   `json:"livemode"`
-	CreatedAt          string `json:"created_at"`
-	UpdatedAt          string `json:"updated_at"`
+	// Until when the processor takes evidence, when it said (Stripe evidence_details.due_by, Adyen defensePeriodEndsAt, Checkout.com evidence_required_by).
+	EvidenceDueBy *string `json:"evidence_due_by"`
+	// When the merchant's evidence was submitted through this API.
+	EvidenceSubmittedAt *string `json:"evidence_submitted_at"`
+	Livemode            bool    `json:"livemode"`
+	CreatedAt           string  `json:"created_at"`
+	UpdatedAt           string  `json:"updated_at"`
+}
+
+type DisputeEvidenceInput struct {
+	// Stripe's dispute evidence fields (https://docs.stripe.com/api/disputes/evidence_object): text fields of at most 20000 characters (150000 together), file fields each one file.
+	Evidence *DisputeEvidenceInputEvidence `json:"evidence,omitempty"`
+	// Adyen only, required to submit there: the defense reason (such as SupplyDefenseMaterial); other processors ignore it.
+	DefenseReasonCode *string `json:"defense_reason_code,omitempty"`
+	// true: submitted for the issuer's review; false: staged at the processor (more evidence may follow).
+	Submit *bool `json:"submit,omitempty"`
+}
+
+// DisputeEvidenceInputEvidence: Stripe's dispute evidence fields (https://docs.stripe.com/api/disputes/evidence_object): text fields of at most 20000 characters (150000 together), file fields each one file.
+type DisputeEvidenceInputEvidence struct {
+	AccessActivityLog            *string       `json:"access_activity_log,omitempty"`
+	BillingAddress               *string       `json:"billing_address,omitempty"`
+	CancellationPolicyDisclosure *string       `json:"cancellation_policy_disclosure,omitempty"`
+	CancellationRebuttal         *string       `json:"cancellation_rebuttal,omitempty"`
+	CustomerEmailAddress         *string       `json:"customer_email_address,omitempty"`
+	CustomerName                 *string       `json:"customer_name,omitempty"`
+	CustomerPurchaseIP           *string       `json:"customer_purchase_ip,omitempty"`
+	DuplicateChargeExplanation   *string       `json:"duplicate_charge_explanation,omitempty"`
+	DuplicateChargeID            *string       `json:"duplicate_charge_id,omitempty"`
+	ProductDescription           *string       `json:"product_description,omitempty"`
+	RefundPolicyDisclosure       *string       `json:"refund_policy_disclosure,omitempty"`
+	RefundRefusalExplanation     *string       `json:"refund_refusal_explanation,omitempty"`
+	ServiceDate                  *string       `json:"service_date,omitempty"`
+	ShippingAddress              *string       `json:"shipping_address,omitempty"`
+	ShippingCarrier              *string       `json:"shipping_carrier,omitempty"`
+	ShippingDate                 *string       `json:"shipping_date,omitempty"`
+	ShippingTrackingNumber       *string       `json:"shipping_tracking_number,omitempty"`
+	UncategorizedText            *string       `json:"uncategorized_text,omitempty"`
+	CancellationPolicy           *EvidenceFile `json:"cancellation_policy,omitempty"`
+	CustomerCommunication        *EvidenceFile `json:"customer_communication,omitempty"`
+	CustomerSignature            *EvidenceFile `json:"customer_signature,omitempty"`
+	DuplicateChargeDocumentation *EvidenceFile `json:"duplicate_charge_documentation,omitempty"`
+	Receipt                      *EvidenceFile `json:"receipt,omitempty"`
+	RefundPolicy                 *EvidenceFile `json:"refund_policy,omitempty"`
+	ServiceDocumentation         *EvidenceFile `json:"service_documentation,omitempty"`
+	ShippingDocumentation        *EvidenceFile `json:"shipping_documentation,omitempty"`
+	UncategorizedFile            *EvidenceFile `json:"uncategorized_file,omitempty"`
 }
 
 type EarlierPayment struct {
@@ -320,12 +404,11 @@ type EarlierPayment struct {
 	// true when the payment was created with a live key and belongs to live mode (a live key's), false in test mode.
 	Livemode bool `json:"livemode"`
 	// Minor units.
-	Amount int64 `json:"amount"`
-	// Consumer-present payments (rules 1 to 5): the session the hosted page or checkout.js starts with.
-	ActionRequirement *EarlierPaymentActionRequirement `json:"action_requirement,omitempty"`
-	CreatedAt         string                           `json:"created_at"`
-	CurrencyCode      string                           `json:"currency_code"`
-	Customer          *EarlierPaymentCustomer          `json:"customer,omitempty"`
+	Amount            int64                   `json:"amount"`
+	ActionRequirement *ActionRequirement      `json:"action_requirement,omitempty"`
+	CreatedAt         string                  `json:"created_at"`
+	CurrencyCode      string                  `json:"currency_code"`
+	Customer          *EarlierPaymentCustomer `json:"customer,omitempty"`
 	// null until the card is known; without id until stored (rules 2, 4, 5: once authorized).
 	PaymentMethod *EarlierPaymentPaymentMethod `json:"payment_method"`
 	Reference     *string                      `json:"reference,omitempty"`
@@ -340,13 +423,9 @@ type EarlierPayment struct {
 	Authentication     *PaymentAuthentication `json:"authentication,omitempty"`
 	// While the consumer is authenticating with their bank (3-D Secure) on the hosted page: the payment stays processing.
 	NextAction *PaymentFieldsNextAction `json:"next_action,omitempty"`
-}
-
-// EarlierPaymentActionRequirement: Consumer-present payments (rules 1 to 5): the session the hosted page or checkout.js starts with.
-type EarlierPaymentActionRequirement struct {
-	Type string `json:"type"`
-	// A random UUIDv4 (not time-ordered): the consumer's capability on the hosted page.
-	SessionID string `json:"session_id"`
+	// Consumer-present payments, once a card was entered: how many cards the consumer tried on the hosted page.
+	Attempts          *int64             `json:"attempts,omitempty"`
+	LastFailedAttempt *FailedCardAttempt `json:"last_failed_attempt,omitempty"`
 }
 
 type EarlierPaymentCustomer struct {
@@ -416,6 +495,21 @@ type EarlierPaymentRequestStorePaymentMethodFor struct {
 	MandateReference *string `json:"mandate_reference,omitempty"`
 }
 
+type EarlyFraudWarning struct {
+	ID        string `json:"id"`
+	Object    string `json:"object"`
+	PaymentID string `json:"payment_id"`
+	// The issuer's fraud type in Stripe's words (Adyen's reason mapped to them; misc when none fits).
+	FraudType string `json:"fraud_type"`
+	// The payment can still be refunded to head a dispute off (Stripe says; otherwise: captured, not fully refunded, no chargeback holding it).
+	Actionable bool `json:"actionable"`
+	// The processor's id of the report (Stripe's issfr_, Adyen's pspReference of the NOTIFICATION_OF_FRAUD; sim_efw_… for simulated ones).
+	ProcessorReference string `json:"processor_reference"`
+	Livemode           bool   `json:"livemode"`
+	CreatedAt          string `json:"created_at"`
+	UpdatedAt          string `json:"updated_at"`
+}
+
 type Event struct {
 	ID     string `json:"id"`
 	Object string `json:"object"`
@@ -435,6 +529,28 @@ type EventPoll struct {
 	HasMore bool `json:"has_more"`
 	// Pass as `after` next time: the last event this answer covers (returned, or passed over by `type`). Null when it covers none (no `after` and nothing recorded yet): ask again without `after`.
 	LastEventID *string `json:"last_event_id"`
+}
+
+type EvidenceFile struct {
+	Filename string `json:"filename"`
+	// Stripe and Checkout.com take PDF, JPEG and PNG; Adyen PDF, JPEG and TIFF.
+	ContentType string `json:"content_type"`
+	// The file, base64: at most 716800 bytes once decoded.
+	Data string `json:"data"`
+	// Adyen only: the defenseDocumentTypeCode (default TIDorInvoice for receipt, DefenseMaterial otherwise).
+	DocumentType *string `json:"document_type,omitempty"`
+}
+
+// FailedCardAttempt: The latest card that failed on the hosted page while the payment could take another: declined, or its 3-D Secure challenge failed. While the session is open the payment stays processing (payment.attempt_failed was sent) and the consumer may enter another card; if the session ends first the payment fails with this failure_reason.
+type FailedCardAttempt struct {
+	// Which card of the session (1 the first).
+	Number int64 `json:"number"`
+	// Why it failed: card_declined, insufficient_funds, authentication_failed… (the processors' decline reasons).
+	FailureReason string `json:"failure_reason"`
+	// The card, at most its first 6 and last 4 digits.
+	MaskedAccountNumber *string                `json:"masked_account_number"`
+	FailedAt            string                 `json:"failed_at"`
+	Authentication      *PaymentAuthentication `json:"authentication,omitempty"`
 }
 
 type Flow struct {
@@ -556,6 +672,22 @@ type ListDisputesResponse struct {
 	NextCursor *string `json:"next_cursor"`
 }
 
+type ListEarlyFraudWarningsResponse struct {
+	Object  string              `json:"object"`
+	Data    []EarlyFraudWarning `json:"data"`
+	HasMore bool                `json:"has_more"`
+	// Pass as starting_after to get the next page.
+	NextCursor *string `json:"next_cursor"`
+}
+
+type ListEventDeliveriesResponse struct {
+	Object  string            `json:"object"`
+	Data    []WebhookDelivery `json:"data"`
+	HasMore bool              `json:"has_more"`
+	// Pass as starting_after to get the next page.
+	NextCursor *string `json:"next_cursor"`
+}
+
 type ListEventsResponse struct {
 	Object  string  `json:"object"`
 	Data    []Event `json:"data"`
@@ -670,11 +802,10 @@ type Payment struct {
 	Livemode bool          `json:"livemode"`
 	Amount   PaymentAmount `json:"amount"`
 	// A canceling or canceled payment: canceled by POST /payments/{payment_id}/cancel, or its authorization left uncaptured past AUTHORIZATION_VALIDITY_SECONDS.
-	CancellationReason *string `json:"cancellation_reason,omitempty"`
-	// Consumer-present initial payments: start the hosted page or the SDK with the session id.
-	ActionRequirement        *PaymentFieldsActionRequirement `json:"action_requirement,omitempty"`
-	AuthenticationPreference *string                         `json:"authentication_preference,omitempty"`
-	CreatedAt                string                          `json:"created_at"`
+	CancellationReason       *string            `json:"cancellation_reason,omitempty"`
+	ActionRequirement        *ActionRequirement `json:"action_requirement,omitempty"`
+	AuthenticationPreference *string            `json:"authentication_preference,omitempty"`
+	CreatedAt                string             `json:"created_at"`
 	// ISO 4217 (validated; the minor-unit exponent is known).
 	CurrencyCode       string  `json:"currency_code"`
 	CredentialID       *string `json:"credential_id,omitempty"`
@@ -689,9 +820,12 @@ type Payment struct {
 	Source       *PaymentSource             `json:"source,omitempty"`
 	Status       string                     `json:"status"`
 	UseCase      string                     `json:"use_case"`
-	// Once failed: card_declined, insufficient_funds, authentication_failed, authentication_abandoned, authentication_required, capture_failed, processor_error, risk_declined, session_expired, simulator_not_allowed_in_live_mode (a live payment whose card's scheme chose a simulator flow), amount_not_supported (the flow chosen once the card was known has no processor that can take the amount: nothing was sent).
+	// Once failed: card_declined, insufficient_funds, authentication_failed, authentication_abandoned, authentication_required, capture_failed, processor_error, risk_declined, session_expired, session_abandoned (the consumer left the hosted page before entering a card), simulator_not_allowed_in_live_mode (a live payment whose card's scheme chose a simulator flow), amount_not_supported (the flow chosen once the card was known has no processor that can take the amount: nothing was sent). After failed card attempts on the hosted page, the last attempt's reason (last_failed_attempt.failure_reason) once the session ends.
 	FailureReason *string `json:"failure_reason,omitempty"`
-	ReturnURL     *string `json:"return_url,omitempty"`
+	// Consumer-present payments, once a card was entered: how many cards the consumer tried on the hosted page (each attempt's transactions carry its number).
+	Attempts          *int64             `json:"attempts,omitempty"`
+	LastFailedAttempt *FailedCardAttempt `json:"last_failed_attempt,omitempty"`
+	ReturnURL         *string            `json:"return_url,omitempty"`
 	// Merchant key/value pairs; the flow matrix can route on them (condition metadata).
 	Metadata       map[string]string      `json:"metadata,omitempty"`
 	Authentication *PaymentAuthentication `json:"authentication,omitempty"`
@@ -699,14 +833,23 @@ type Payment struct {
 	NextAction *PaymentFieldsNextAction `json:"next_action,omitempty"`
 }
 
-// PaymentAmount: requested always; authorized once authorized; captured once captured; refunded from the first refund on.
+// PaymentAmount: requested always; authorized and capturable once authorized; captured once a capture settled; refunded and refund_pending from the first refund on; disputed and net once captured. A captured payment is refunded when refunded equals captured, partially refunded when 0 < refunded < captured (the dashboard's Refunded and Partially refunded badges); status stays captured. What may still be refunded: captured − refunded − refund_pending.
 type PaymentAmount struct {
 	// The amount to charge. In minor units of the currency by its ISO 4217 exponent (cents for EUR, yen for JPY, fils for KWD: 1234 is KWD 1.234), at most 999999999999 (twelve digits; above it 422 amount_too_large). Each processor is sent the amount in its own unit (ISK with two decimals at Stripe and Adyen, CLP with two at Adyen and Checkout.com, CVE and IDR with none at Adyen, MGA with none at Stripe); an amount it cannot take is refused before anything is sent, 422 amount_not_supported.
 	Requested  int64  `json:"requested"`
 	Authorized *int64 `json:"authorized,omitempty"`
-	Captured   *int64 `json:"captured,omitempty"`
+	// The sum of the settled captures.
+	Captured *int64 `json:"captured,omitempty"`
+	// What a capture may still take: the authorization less what was captured and what a capture under way takes; 0 once the final capture was made, on automatic-capture flows, and on failed or canceled payments.
+	Capturable *int64 `json:"capturable,omitempty"`
 	// From the first refund on: the sum of the succeeded refunds (the payment stays captured).
 	Refunded *int64 `json:"refunded,omitempty"`
+	// Once captured: the amount of the payment's disputes that are open (needs_response, under_review) or lost, the money a chargeback holds or took. Inquiries (kind inquiry: nothing debited yet) and won disputes count nothing. While it holds anything, a refund answers 409 payment_disputed.
+	Disputed *int64 `json:"disputed,omitempty"`
+	// Once captured: what the merchant keeps, captured − refunded − disputed (negative when a refunded payment is also charged back).
+	Net *int64 `json:"net,omitempty"`
+	// With refunded: the sum of the refunds sent to the processor and not settled yet (0 when none).
+	RefundPending *int64 `json:"refund_pending,omitempty"`
 }
 
 // PaymentAuthentication: The authentication that ran for the payment, once known: 3-D Secure of a consumer-present payment (not_required: the issuer asked none), or the 3RI step of a merchant-initiated one. The authentication value (CAVV) and the DS transaction id go to the authorization only.
@@ -728,11 +871,10 @@ type PaymentFields struct {
 	Livemode bool          `json:"livemode"`
 	Amount   PaymentAmount `json:"amount"`
 	// A canceling or canceled payment: canceled by POST /payments/{payment_id}/cancel, or its authorization left uncaptured past AUTHORIZATION_VALIDITY_SECONDS.
-	CancellationReason *string `json:"cancellation_reason,omitempty"`
-	// Consumer-present initial payments: start the hosted page or the SDK with the session id.
-	ActionRequirement        *PaymentFieldsActionRequirement `json:"action_requirement,omitempty"`
-	AuthenticationPreference *string                         `json:"authentication_preference,omitempty"`
-	CreatedAt                string                          `json:"created_at"`
+	CancellationReason       *string            `json:"cancellation_reason,omitempty"`
+	ActionRequirement        *ActionRequirement `json:"action_requirement,omitempty"`
+	AuthenticationPreference *string            `json:"authentication_preference,omitempty"`
+	CreatedAt                string             `json:"created_at"`
 	// ISO 4217 (validated; the minor-unit exponent is known).
 	CurrencyCode       string  `json:"currency_code"`
 	CredentialID       *string `json:"credential_id,omitempty"`
@@ -747,21 +889,17 @@ type PaymentFields struct {
 	Source       *PaymentSource             `json:"source,omitempty"`
 	Status       string                     `json:"status"`
 	UseCase      string                     `json:"use_case"`
-	// Once failed: card_declined, insufficient_funds, authentication_failed, authentication_abandoned, authentication_required, capture_failed, processor_error, risk_declined, session_expired, simulator_not_allowed_in_live_mode (a live payment whose card's scheme chose a simulator flow), amount_not_supported (the flow chosen once the card was known has no processor that can take the amount: nothing was sent).
+	// Once failed: card_declined, insufficient_funds, authentication_failed, authentication_abandoned, authentication_required, capture_failed, processor_error, risk_declined, session_expired, session_abandoned (the consumer left the hosted page before entering a card), simulator_not_allowed_in_live_mode (a live payment whose card's scheme chose a simulator flow), amount_not_supported (the flow chosen once the card was known has no processor that can take the amount: nothing was sent). After failed card attempts on the hosted page, the last attempt's reason (last_failed_attempt.failure_reason) once the session ends.
 	FailureReason *string `json:"failure_reason,omitempty"`
-	ReturnURL     *string `json:"return_url,omitempty"`
+	// Consumer-present payments, once a card was entered: how many cards the consumer tried on the hosted page (each attempt's transactions carry its number).
+	Attempts          *int64             `json:"attempts,omitempty"`
+	LastFailedAttempt *FailedCardAttempt `json:"last_failed_attempt,omitempty"`
+	ReturnURL         *string            `json:"return_url,omitempty"`
 	// Merchant key/value pairs; the flow matrix can route on them (condition metadata).
 	Metadata       map[string]string      `json:"metadata,omitempty"`
 	Authentication *PaymentAuthentication `json:"authentication,omitempty"`
 	// While the consumer is authenticating with their bank (3-D Secure) on the hosted page: the payment stays processing.
 	NextAction *PaymentFieldsNextAction `json:"next_action,omitempty"`
-}
-
-// PaymentFieldsActionRequirement: Consumer-present initial payments: start the hosted page or the SDK with the session id.
-type PaymentFieldsActionRequirement struct {
-	Type string `json:"type"`
-	// A random UUIDv4 (not time-ordered): the consumer's capability on the hosted page.
-	SessionID string `json:"session_id"`
 }
 
 // PaymentFieldsFlowDecision: The flow matrix version and the rule (null: the default flow) that chose the flow.
@@ -928,6 +1066,8 @@ type ProcessorAccountInputSettings struct {
 	BaseURL *string `json:"base_url,omitempty"`
 	// Simulator accounts only (422 on others: Adyen and Checkout.com declare it): false makes the account a processor without explicit unscheduled merchant-initiated payments, so an unscheduled mandate charged on it is sent, and shown, as recurring (earlier interface, rule 7).
 	ExplicitUnscheduled *bool `json:"explicit_unscheduled,omitempty"`
+	// Adyen accounts only (422 on others): whether multiple partial captures are enabled on the merchant account at Adyen (Adyen's Support Team enables it). Without it Adyen cancels what a partial capture leaves, so captures with final_capture false answer 422 multiple_captures_not_supported; with it each capture takes its part, and what the final one leaves is released with a cancel.
+	MultiplePartialCaptures *bool `json:"multiple_partial_captures,omitempty"`
 }
 
 type ProcessorAccountSettings struct {
@@ -935,6 +1075,8 @@ type ProcessorAccountSettings struct {
 	BaseURL *string `json:"base_url"`
 	// Simulator accounts only (422 on others: Adyen and Checkout.com declare it): false makes the account a processor without explicit unscheduled merchant-initiated payments, so an unscheduled mandate charged on it is sent, and shown, as recurring (earlier interface, rule 7).
 	ExplicitUnscheduled *bool `json:"explicit_unscheduled,omitempty"`
+	// Adyen accounts only (422 on others): whether multiple partial captures are enabled on the merchant account at Adyen (Adyen's Support Team enables it). Without it Adyen cancels what a partial capture leaves, so captures with final_capture false answer 422 multiple_captures_not_supported; with it each capture takes its part, and what the final one leaves is released with a cancel.
+	MultiplePartialCaptures *bool `json:"multiple_partial_captures,omitempty"`
 }
 
 type ProcessorTransaction struct {
@@ -949,8 +1091,10 @@ type ProcessorTransaction struct {
 	// Minor units, for authorizations and captures.
 	Amount *int64 `json:"amount,omitempty"`
 	// The use case the processor was sent, in the words of the payment's interface (ONE_OFF…, or recurring_payment… for the earlier interface).
-	UseCase   *string `json:"use_case,omitempty"`
-	CreatedAt string  `json:"created_at"`
+	UseCase *string `json:"use_case,omitempty"`
+	// Consumer-present payments: the card attempt on the hosted page this transaction belongs to (1 the first card).
+	Attempt   *int64 `json:"attempt,omitempty"`
+	CreatedAt string `json:"created_at"`
 }
 
 type RecurringPaymentRequest struct {
@@ -1002,6 +1146,29 @@ type RefundRequest struct {
 	Reason       *string `json:"reason,omitempty"`
 }
 
+type RollApiKeyRequest struct {
+	// How long the old key keeps working.
+	ExpiresInSeconds *int64 `json:"expires_in_seconds,omitempty"`
+}
+
+// RolledApiKey: The key a roll made (in clear this one time) and, in previous, the rolled key with its new expiry.
+type RolledApiKey struct {
+	ID         string `json:"id"`
+	MerchantID string `json:"merchant_id"`
+	// The first 12 characters, for recognising a key. The key itself is shown once.
+	Prefix    string   `json:"prefix"`
+	Mode      string   `json:"mode"`
+	Scopes    []string `json:"scopes"`
+	Label     *string  `json:"label"`
+	CreatedAt string   `json:"created_at"`
+	RevokedAt *string  `json:"revoked_at"`
+	ExpiresAt *string  `json:"expires_at"`
+	// A key made by rolling another: that key's id; null otherwise.
+	RolledFrom *string `json:"rolled_from,omitempty"`
+	APIKey     string  `json:"api_key"`
+	Previous   ApiKey  `json:"previous"`
+}
+
 type RotatedWebhookSecret struct {
 	ID     string `json:"id"`
 	Object string `json:"object"`
@@ -1051,11 +1218,10 @@ type SubsequentPayment struct {
 	Livemode bool          `json:"livemode"`
 	Amount   PaymentAmount `json:"amount"`
 	// A canceling or canceled payment: canceled by POST /payments/{payment_id}/cancel, or its authorization left uncaptured past AUTHORIZATION_VALIDITY_SECONDS.
-	CancellationReason *string `json:"cancellation_reason,omitempty"`
-	// Consumer-present initial payments: start the hosted page or the SDK with the session id.
-	ActionRequirement        *PaymentFieldsActionRequirement `json:"action_requirement,omitempty"`
-	AuthenticationPreference *string                         `json:"authentication_preference,omitempty"`
-	CreatedAt                string                          `json:"created_at"`
+	CancellationReason       *string            `json:"cancellation_reason,omitempty"`
+	ActionRequirement        *ActionRequirement `json:"action_requirement,omitempty"`
+	AuthenticationPreference *string            `json:"authentication_preference,omitempty"`
+	CreatedAt                string             `json:"created_at"`
 	// ISO 4217 (validated; the minor-unit exponent is known).
 	CurrencyCode       string  `json:"currency_code"`
 	CredentialID       *string `json:"credential_id,omitempty"`
@@ -1070,9 +1236,12 @@ type SubsequentPayment struct {
 	Source       *PaymentSource             `json:"source,omitempty"`
 	Status       string                     `json:"status"`
 	UseCase      string                     `json:"use_case"`
-	// Once failed: card_declined, insufficient_funds, authentication_failed, authentication_abandoned, authentication_required, capture_failed, processor_error, risk_declined, session_expired, simulator_not_allowed_in_live_mode (a live payment whose card's scheme chose a simulator flow), amount_not_supported (the flow chosen once the card was known has no processor that can take the amount: nothing was sent).
+	// Once failed: card_declined, insufficient_funds, authentication_failed, authentication_abandoned, authentication_required, capture_failed, processor_error, risk_declined, session_expired, session_abandoned (the consumer left the hosted page before entering a card), simulator_not_allowed_in_live_mode (a live payment whose card's scheme chose a simulator flow), amount_not_supported (the flow chosen once the card was known has no processor that can take the amount: nothing was sent). After failed card attempts on the hosted page, the last attempt's reason (last_failed_attempt.failure_reason) once the session ends.
 	FailureReason *string `json:"failure_reason,omitempty"`
-	ReturnURL     *string `json:"return_url,omitempty"`
+	// Consumer-present payments, once a card was entered: how many cards the consumer tried on the hosted page (each attempt's transactions carry its number).
+	Attempts          *int64             `json:"attempts,omitempty"`
+	LastFailedAttempt *FailedCardAttempt `json:"last_failed_attempt,omitempty"`
+	ReturnURL         *string            `json:"return_url,omitempty"`
 	// Merchant key/value pairs; the flow matrix can route on them (condition metadata).
 	Metadata       map[string]string      `json:"metadata,omitempty"`
 	Authentication *PaymentAuthentication `json:"authentication,omitempty"`
@@ -1096,6 +1265,8 @@ type TestDisputeInput struct {
 	Reason *string `json:"reason,omitempty"`
 	// Default: the captured amount.
 	Amount *int64 `json:"amount,omitempty"`
+	// Until when evidence is taken (default a week after the dispute opens); a past time tests 409 evidence_deadline_passed.
+	EvidenceDueBy *string `json:"evidence_due_by,omitempty"`
 }
 
 type Token struct {
@@ -1287,11 +1458,10 @@ type AnyPayment struct {
 	// (its type depends on the variant)
 	Amount any `json:"amount,omitempty"`
 	// A canceling or canceled payment: canceled by POST /payments/{payment_id}/cancel, or its authorization left uncaptured past AUTHORIZATION_VALIDITY_SECONDS.
-	CancellationReason *string `json:"cancellation_reason,omitempty"`
-	// Consumer-present initial payments: start the hosted page or the SDK with the session id.
-	ActionRequirement        *PaymentFieldsActionRequirement `json:"action_requirement,omitempty"`
-	AuthenticationPreference *string                         `json:"authentication_preference,omitempty"`
-	CreatedAt                *string                         `json:"created_at,omitempty"`
+	CancellationReason       *string            `json:"cancellation_reason,omitempty"`
+	ActionRequirement        *ActionRequirement `json:"action_requirement,omitempty"`
+	AuthenticationPreference *string            `json:"authentication_preference,omitempty"`
+	CreatedAt                *string            `json:"created_at,omitempty"`
 	// ISO 4217 (validated; the minor-unit exponent is known).
 	CurrencyCode       *string `json:"currency_code,omitempty"`
 	CredentialID       *string `json:"credential_id,omitempty"`
@@ -1306,9 +1476,12 @@ type AnyPayment struct {
 	Source       *PaymentSource             `json:"source,omitempty"`
 	Status       *string                    `json:"status,omitempty"`
 	UseCase      *string                    `json:"use_case,omitempty"`
-	// Once failed: card_declined, insufficient_funds, authentication_failed, authentication_abandoned, authentication_required, capture_failed, processor_error, risk_declined, session_expired, simulator_not_allowed_in_live_mode (a live payment whose card's scheme chose a simulator flow), amount_not_supported (the flow chosen once the card was known has no processor that can take the amount: nothing was sent).
+	// Once failed: card_declined, insufficient_funds, authentication_failed, authentication_abandoned, authentication_required, capture_failed, processor_error, risk_declined, session_expired, session_abandoned (the consumer left the hosted page before entering a card), simulator_not_allowed_in_live_mode (a live payment whose card's scheme chose a simulator flow), amount_not_supported (the flow chosen once the card was known has no processor that can take the amount: nothing was sent). After failed card attempts on the hosted page, the last attempt's reason (last_failed_attempt.failure_reason) once the session ends.
 	FailureReason *string `json:"failure_reason,omitempty"`
-	ReturnURL     *string `json:"return_url,omitempty"`
+	// Consumer-present payments, once a card was entered: how many cards the consumer tried on the hosted page (each attempt's transactions carry its number).
+	Attempts          *int64             `json:"attempts,omitempty"`
+	LastFailedAttempt *FailedCardAttempt `json:"last_failed_attempt,omitempty"`
+	ReturnURL         *string            `json:"return_url,omitempty"`
 	// Merchant key/value pairs; the flow matrix can route on them (condition metadata).
 	Metadata       map[string]string      `json:"metadata,omitempty"`
 	Authentication *PaymentAuthentication `json:"authentication,omitempty"`

@@ -40,15 +40,18 @@ OPERATIONS: dict[str, Operation] = {
     "listWebhookDeliveries": Operation("webhook_endpoints", "list_deliveries", "GET", "/webhook-endpoints/{endpoint_id}/deliveries", ("endpoint_id", ), {"limit": "limit", "starting_after": "starting_after", "order": "order", "status": "status"}, {}, None, True),
     "getWebhookDelivery": Operation("webhook_endpoints", "get_delivery", "GET", "/webhook-endpoints/{endpoint_id}/deliveries/{delivery_id}", ("endpoint_id", "delivery_id", ), {}, {}, None, False),
     "replayWebhookDelivery": Operation("webhook_endpoints", "replay_delivery", "POST", "/webhook-endpoints/{endpoint_id}/deliveries/{delivery_id}/replay", ("endpoint_id", "delivery_id", ), {}, {}, None, False),
+    "sendWebhookTestEvent": Operation("webhook_endpoints", "send_webhook_test_event", "POST", "/webhook-endpoints/{endpoint_id}/test-events", ("endpoint_id", ), {}, {}, None, False),
     "listEvents": Operation("events", "list", "GET", "/events", (), {"limit": "limit", "starting_after": "starting_after", "order": "order", "type": "type"}, {}, None, True),
     "pollEvents": Operation("events", "poll", "GET", "/events/poll", (), {"after": "after", "type": "type", "limit": "limit", "wait_seconds": "wait_seconds"}, {}, None, False),
     "getEvent": Operation("events", "get", "GET", "/events/{event_id}", ("event_id", ), {}, {}, None, False),
+    "listEventDeliveries": Operation("events", "list_event_deliveries", "GET", "/events/{event_id}/deliveries", ("event_id", ), {}, {}, None, False),
     "listTokens": Operation("tokens", "list", "GET", "/tokens", (), {"business_key": "business_key", "fingerprint": "fingerprint", "limit": "limit", "starting_after": "starting_after", "order": "order"}, {}, None, True),
     "createToken": Operation("tokens", "create", "POST", "/tokens", (), {}, {}, "fields", False),
     "getToken": Operation("tokens", "get", "GET", "/tokens/{token_id}", ("token_id", ), {}, {}, None, False),
     "deleteToken": Operation("tokens", "delete", "DELETE", "/tokens/{token_id}", ("token_id", ), {}, {}, None, False),
     "cdeImport": Operation("tokens", "cde_import", "POST", "/cde-import", (), {}, {"X-Correlation-Id": "correlation_id"}, "fields", False),
     "submitCheckoutCard": Operation("checkout_sessions", "submit_card", "POST", "/sessions/{session_id}/card", ("session_id", ), {}, {}, "fields", False),
+    "abandonCheckoutSession": Operation("sessions", "abandon_checkout_session", "POST", "/sessions/{session_id}/abandon", ("session_id", ), {}, {}, None, False),
     "confirmCheckoutStoredCard": Operation("checkout_sessions", "confirm_stored_card", "POST", "/sessions/{session_id}/stored-card", ("session_id", ), {}, {}, "fields", False),
     "getCheckoutSessionLogo": Operation("checkout_sessions", "get_logo", "GET", "/sessions/{session_id}/logo", ("session_id", ), {}, {}, None, False),
     "getCheckoutSessionStatus": Operation("checkout_sessions", "get_status", "GET", "/sessions/{session_id}/status", ("session_id", ), {}, {}, None, False),
@@ -80,7 +83,11 @@ OPERATIONS: dict[str, Operation] = {
     "listCustomerPaymentMethods": Operation("customers", "list_payment_methods", "GET", "/customers/{customer_id}/payment-methods", ("customer_id", ), {"limit": "limit", "starting_after": "starting_after", "order": "order"}, {}, None, True),
     "getPaymentMethod": Operation("payment_methods", "get", "GET", "/payment-methods/{payment_method_id}", ("payment_method_id", ), {}, {}, None, False),
     "revokePaymentMethod": Operation("payment_methods", "revoke", "DELETE", "/payment-methods/{payment_method_id}", ("payment_method_id", ), {}, {}, None, False),
-    "listDisputes": Operation("disputes", "list", "GET", "/disputes", (), {"limit": "limit", "starting_after": "starting_after", "order": "order"}, {}, None, True),
+    "listDisputes": Operation("disputes", "list", "GET", "/disputes", (), {"limit": "limit", "starting_after": "starting_after", "order": "order", "status": "status", "payment_id": "payment_id"}, {}, None, True),
+    "acceptDispute": Operation("disputes", "accept_dispute", "POST", "/disputes/{dispute_id}/accept", ("dispute_id", ), {}, {}, "body", False),
+    "submitDisputeEvidence": Operation("disputes", "submit_dispute_evidence", "POST", "/disputes/{dispute_id}/evidence", ("dispute_id", ), {}, {}, "fields", False),
+    "listEarlyFraudWarnings": Operation("early_fraud_warnings", "list_early_fraud_warnings", "GET", "/early-fraud-warnings", (), {"limit": "limit", "starting_after": "starting_after", "order": "order", "payment_id": "payment_id", "fraud_type": "fraud_type", "actionable": "actionable"}, {}, None, True),
+    "getEarlyFraudWarning": Operation("early_fraud_warnings", "get_early_fraud_warning", "GET", "/early-fraud-warnings/{early_fraud_warning_id}", ("early_fraud_warning_id", ), {}, {}, None, False),
     "getDispute": Operation("disputes", "get", "GET", "/disputes/{dispute_id}", ("dispute_id", ), {}, {}, None, False),
     "listPaymentDisputes": Operation("disputes", "list_for_payment", "GET", "/payments/{payment_id}/disputes", ("payment_id", ), {"limit": "limit", "starting_after": "starting_after", "order": "order"}, {}, None, True),
     "openTestDispute": Operation("disputes", "open_test", "POST", "/payments/{payment_id}/test/dispute", ("payment_id", ), {}, {}, "fields", False),
@@ -92,12 +99,13 @@ OPERATIONS: dict[str, Operation] = {
     "getRefund": Operation("refunds", "get", "GET", "/refunds/{refund_id}", ("refund_id", ), {}, {}, None, False),
     "listRefunds": Operation("refunds", "list", "GET", "/refunds", (), {"limit": "limit", "starting_after": "starting_after", "order": "order", "status": "status", "payment_id": "payment_id"}, {}, None, True),
     "listApiKeys": Operation("api_keys", "list", "GET", "/api-keys", (), {"limit": "limit", "starting_after": "starting_after", "order": "order"}, {}, None, True),
-    "createDashboardKey": Operation("api_keys", "create_dashboard_key", "POST", "/api-keys", (), {}, {}, "fields", False),
-    "revokeDashboardKey": Operation("api_keys", "revoke", "DELETE", "/api-keys/{key_id}", ("key_id", ), {}, {}, None, False),
+    "createApiKey": Operation("api_keys", "create_api_key", "POST", "/api-keys", (), {}, {}, "fields", False),
+    "rollApiKey": Operation("api_keys", "roll_api_key", "POST", "/api-keys/{key_id}/roll", ("key_id", ), {}, {}, "fields", False),
+    "deleteApiKey": Operation("api_keys", "delete_api_key", "DELETE", "/api-keys/{key_id}", ("key_id", ), {}, {}, None, False),
     "getPaymentReport": Operation("reports", "payments", "GET", "/reports/payments", (), {"from": "from_", "to": "to"}, {}, None, False),
     "getWebhookDeliveryReport": Operation("reports", "webhook_deliveries", "GET", "/reports/webhook-deliveries", (), {"from": "from_", "to": "to"}, {}, None, False),
 }
-"""Every merchant route of the document (69), by operationId."""
+"""Every merchant route of the document (77), by operationId."""
 
 
 class ForwardingResource:
@@ -169,7 +177,7 @@ class TokenImportsResource:
 
 
 class WebhookEndpointsResource:
-    """webhook endpoints: list, create, get, update, delete, rotate_secret, list_deliveries, get_delivery, replay_delivery."""
+    """webhook endpoints: list, create, get, update, delete, rotate_secret, list_deliveries, get_delivery, replay_delivery, send_webhook_test_event."""
 
     def __init__(self, client: SyncTransport) -> None:
         self._client = client
@@ -191,7 +199,7 @@ class WebhookEndpointsResource:
         self,
         *,
         url: str,
-        events: builtins.list[Literal["token.created", "token.deleted", "checkout.session.opened", "checkout.session.completed", "forward.completed", "import.started", "import.completed", "import.failed", "payment.processing", "payment.authorized", "payment.capturing", "payment.captured", "payment.failed", "payment.action_required", "dispute.created", "dispute.updated", "dispute.closed", "payment.canceled", "refund.created", "refund.succeeded", "refund.failed"]] | NotGiven = NOT_GIVEN,
+        events: builtins.list[Literal["token.created", "token.deleted", "checkout.session.opened", "checkout.session.completed", "forward.completed", "import.started", "import.completed", "import.failed", "payment.processing", "payment.authorized", "payment.capturing", "payment.captured", "payment.capture_failed", "payment.failed", "payment.action_required", "payment.attempt_failed", "dispute.created", "dispute.updated", "dispute.closed", "early_fraud_warning.created", "early_fraud_warning.updated", "payment.canceled", "refund.created", "refund.succeeded", "refund.failed"]] | NotGiven = NOT_GIVEN,
         description: Optional[str] | NotGiven = NOT_GIVEN,
         idempotency_key: str | None = None,
         extra_headers: Mapping[str, str] | None = None,
@@ -217,7 +225,7 @@ class WebhookEndpointsResource:
         endpoint_id: str,
         *,
         url: str | NotGiven = NOT_GIVEN,
-        events: builtins.list[Literal["token.created", "token.deleted", "checkout.session.opened", "checkout.session.completed", "forward.completed", "import.started", "import.completed", "import.failed", "payment.processing", "payment.authorized", "payment.capturing", "payment.captured", "payment.failed", "payment.action_required", "dispute.created", "dispute.updated", "dispute.closed", "payment.canceled", "refund.created", "refund.succeeded", "refund.failed"]] | NotGiven = NOT_GIVEN,
+        events: builtins.list[Literal["token.created", "token.deleted", "checkout.session.opened", "checkout.session.completed", "forward.completed", "import.started", "import.completed", "import.failed", "payment.processing", "payment.authorized", "payment.capturing", "payment.captured", "payment.capture_failed", "payment.failed", "payment.action_required", "payment.attempt_failed", "dispute.created", "dispute.updated", "dispute.closed", "early_fraud_warning.created", "early_fraud_warning.updated", "payment.canceled", "refund.created", "refund.succeeded", "refund.failed"]] | NotGiven = NOT_GIVEN,
         description: Optional[str] | NotGiven = NOT_GIVEN,
         enabled: bool | NotGiven = NOT_GIVEN,
         extra_headers: Mapping[str, str] | None = None,
@@ -291,9 +299,21 @@ class WebhookEndpointsResource:
         POST /webhook-endpoints/{endpoint_id}/deliveries/{delivery_id}/replay"""
         return cast("WebhookDelivery", self._client.request("POST", f"/webhook-endpoints/{_path(endpoint_id)}/deliveries/{_path(delivery_id)}/replay", query=None, headers=None, idempotency_key=idempotency_key, extra_headers=extra_headers, answer="json"))
 
+    def send_webhook_test_event(
+        self,
+        endpoint_id: str,
+        *,
+        idempotency_key: str | None = None,
+        extra_headers: Mapping[str, str] | None = None,
+    ) -> WebhookDelivery:
+        """Send a test event to this endpoint now ("Send a test event" in the dashboard)
+
+        POST /webhook-endpoints/{endpoint_id}/test-events"""
+        return cast("WebhookDelivery", self._client.request("POST", f"/webhook-endpoints/{_path(endpoint_id)}/test-events", query=None, headers=None, idempotency_key=idempotency_key, extra_headers=extra_headers, answer="json"))
+
 
 class EventsResource:
-    """events: list, poll, get."""
+    """events: list, poll, get, list_event_deliveries."""
 
     def __init__(self, client: SyncTransport) -> None:
         self._client = client
@@ -304,7 +324,7 @@ class EventsResource:
         limit: int | NotGiven = NOT_GIVEN,
         starting_after: str | NotGiven = NOT_GIVEN,
         order: Literal["asc", "desc"] | NotGiven = NOT_GIVEN,
-        type: Literal["token.created", "token.deleted", "checkout.session.opened", "checkout.session.completed", "forward.completed", "import.started", "import.completed", "import.failed", "payment.processing", "payment.authorized", "payment.capturing", "payment.captured", "payment.failed", "payment.action_required", "dispute.created", "dispute.updated", "dispute.closed", "payment.canceled", "refund.created", "refund.succeeded", "refund.failed"] | NotGiven = NOT_GIVEN,
+        type: Literal["token.created", "token.deleted", "checkout.session.opened", "checkout.session.completed", "forward.completed", "import.started", "import.completed", "import.failed", "payment.processing", "payment.authorized", "payment.capturing", "payment.captured", "payment.capture_failed", "payment.failed", "payment.action_required", "payment.attempt_failed", "dispute.created", "dispute.updated", "dispute.closed", "early_fraud_warning.created", "early_fraud_warning.updated", "payment.canceled", "refund.created", "refund.succeeded", "refund.failed", "webhook_endpoint.test"] | NotGiven = NOT_GIVEN,
         extra_headers: Mapping[str, str] | None = None,
     ) -> SyncPage[Event]:
         """List the merchant's events, newest first
@@ -336,6 +356,17 @@ class EventsResource:
 
         GET /events/{event_id}"""
         return cast("Event", self._client.request("GET", f"/events/{_path(event_id)}", query=None, headers=None, extra_headers=extra_headers, answer="json"))
+
+    def list_event_deliveries(
+        self,
+        event_id: str,
+        *,
+        extra_headers: Mapping[str, str] | None = None,
+    ) -> ListEventDeliveriesResponse:
+        """Where an event went: its delivery to each endpoint that received it, with their attempts (one page)
+
+        GET /events/{event_id}/deliveries"""
+        return cast("ListEventDeliveriesResponse", self._client.request("GET", f"/events/{_path(event_id)}/deliveries", query=None, headers=None, extra_headers=extra_headers, answer="json"))
 
 
 class TokensResource:
@@ -424,7 +455,7 @@ class CheckoutSessionsResource:
         idempotency_key: str | None = None,
         extra_headers: Mapping[str, str] | None = None,
     ) -> CheckoutSessionStatus:
-        """Submit the consumer's card for a checkout session (no API key: the session id is the capability; single use)
+        """Submit the consumer's card for a checkout session (no API key: the session id is the capability)
 
         POST /sessions/{session_id}/card"""
         return cast("CheckoutSessionStatus", self._client.request("POST", f"/sessions/{_path(session_id)}/card", query=None, headers=None, body={"card": card, "browser": browser}, idempotency_key=idempotency_key, extra_headers=extra_headers, answer="json"))
@@ -464,6 +495,25 @@ class CheckoutSessionsResource:
 
         GET /sessions/{session_id}/status"""
         return cast("CheckoutSessionStatus", self._client.request("GET", f"/sessions/{_path(session_id)}/status", query=None, headers=None, extra_headers=extra_headers, answer="json"))
+
+
+class SessionsResource:
+    """sessions: abandon_checkout_session."""
+
+    def __init__(self, client: SyncTransport) -> None:
+        self._client = client
+
+    def abandon_checkout_session(
+        self,
+        session_id: str,
+        *,
+        idempotency_key: str | None = None,
+        extra_headers: Mapping[str, str] | None = None,
+    ) -> CheckoutSessionStatus:
+        """Leave a checkout session that waits for a card (the hosted page's "Return to the shop" after a failed card; no API key)
+
+        POST /sessions/{session_id}/abandon"""
+        return cast("CheckoutSessionStatus", self._client.request("POST", f"/sessions/{_path(session_id)}/abandon", query=None, headers=None, idempotency_key=idempotency_key, extra_headers=extra_headers, answer="json"))
 
 
 class PaymentsResource:
@@ -577,13 +627,14 @@ class PaymentsResource:
         reference: str | NotGiven = NOT_GIVEN,
         amount: int | NotGiven = NOT_GIVEN,
         currency_code: str | NotGiven = NOT_GIVEN,
+        final_capture: bool | NotGiven = NOT_GIVEN,
         idempotency_key: str | None = None,
         extra_headers: Mapping[str, str] | None = None,
     ) -> CapturingPayment:
-        """Capture an authorized payment of a manual-capture flow: full (reference only) or partial (amount and currency_code)
+        """Capture an authorized (or partially captured) payment of a manual-capture flow: all that is capturable, or part of it (amount and currency_code), the last capture or not (final_capture)
 
         POST /payments/{payment_id}/capture"""
-        return cast("CapturingPayment", self._client.request("POST", f"/payments/{_path(payment_id)}/capture", query=None, headers=None, body={"reference": reference, "amount": amount, "currency_code": currency_code}, idempotency_key=idempotency_key, extra_headers=extra_headers, answer="json"))
+        return cast("CapturingPayment", self._client.request("POST", f"/payments/{_path(payment_id)}/capture", query=None, headers=None, body={"reference": reference, "amount": amount, "currency_code": currency_code, "final_capture": final_capture}, idempotency_key=idempotency_key, extra_headers=extra_headers, answer="json"))
 
     def get(
         self,
@@ -602,7 +653,7 @@ class PaymentsResource:
         limit: int | NotGiven = NOT_GIVEN,
         starting_after: str | NotGiven = NOT_GIVEN,
         order: Literal["asc", "desc"] | NotGiven = NOT_GIVEN,
-        status: Literal["processing", "authorized", "capturing", "captured", "failed", "canceling", "canceled"] | NotGiven = NOT_GIVEN,
+        status: Literal["processing", "authorized", "capturing", "partially_captured", "captured", "failed", "canceling", "canceled"] | NotGiven = NOT_GIVEN,
         reference: str | NotGiven = NOT_GIVEN,
         customer_id: str | NotGiven = NOT_GIVEN,
         use_case: Literal["ONE_OFF", "RECURRING", "UNSCHEDULED", "SUBSEQUENT_RECURRING", "SUBSEQUENT_UNSCHEDULED", "guest_payment", "cof_payment", "first_payment", "recurring_payment", "unscheduled_payment"] | NotGiven = NOT_GIVEN,
@@ -933,7 +984,7 @@ class PaymentMethodsResource:
 
 
 class DisputesResource:
-    """disputes: list, get, list_for_payment, open_test."""
+    """disputes: list, accept_dispute, submit_dispute_evidence, get, list_for_payment, open_test."""
 
     def __init__(self, client: SyncTransport) -> None:
         self._client = client
@@ -944,12 +995,42 @@ class DisputesResource:
         limit: int | NotGiven = NOT_GIVEN,
         starting_after: str | NotGiven = NOT_GIVEN,
         order: Literal["asc", "desc"] | NotGiven = NOT_GIVEN,
+        status: Literal["needs_response", "under_review", "won", "lost"] | NotGiven = NOT_GIVEN,
+        payment_id: str | NotGiven = NOT_GIVEN,
         extra_headers: Mapping[str, str] | None = None,
     ) -> SyncPage[Dispute]:
-        """The merchant's disputes in the key's mode, newest first
+        """The merchant's disputes in the key's mode, newest first, filtered by status and payment
 
         GET /disputes"""
-        return SyncPage(self._client, "/disputes", query={"limit": limit, "starting_after": starting_after, "order": order}, headers=None, extra_headers=extra_headers)
+        return SyncPage(self._client, "/disputes", query={"limit": limit, "starting_after": starting_after, "order": order, "status": status, "payment_id": payment_id}, headers=None, extra_headers=extra_headers)
+
+    def accept_dispute(
+        self,
+        dispute_id: str,
+        *,
+        body: AcceptDisputeRequest | NotGiven = NOT_GIVEN,
+        idempotency_key: str | None = None,
+        extra_headers: Mapping[str, str] | None = None,
+    ) -> Dispute:
+        """Accept a dispute: the processor closes it, lost
+
+        POST /disputes/{dispute_id}/accept"""
+        return cast("Dispute", self._client.request("POST", f"/disputes/{_path(dispute_id)}/accept", query=None, headers=None, body=body, idempotency_key=idempotency_key, extra_headers=extra_headers, answer="json"))
+
+    def submit_dispute_evidence(
+        self,
+        dispute_id: str,
+        *,
+        evidence: DisputeEvidenceInputEvidence | NotGiven = NOT_GIVEN,
+        defense_reason_code: str | NotGiven = NOT_GIVEN,
+        submit: bool | NotGiven = NOT_GIVEN,
+        idempotency_key: str | None = None,
+        extra_headers: Mapping[str, str] | None = None,
+    ) -> Dispute:
+        """Send evidence for a dispute to its processor, staged or submitted for review
+
+        POST /disputes/{dispute_id}/evidence"""
+        return cast("Dispute", self._client.request("POST", f"/disputes/{_path(dispute_id)}/evidence", query=None, headers=None, body={"evidence": evidence, "defense_reason_code": defense_reason_code, "submit": submit}, idempotency_key=idempotency_key, extra_headers=extra_headers, answer="json"))
 
     def get(
         self,
@@ -983,13 +1064,48 @@ class DisputesResource:
         status: Literal["needs_response", "under_review", "won", "lost"] | NotGiven = NOT_GIVEN,
         reason: Literal["fraudulent", "unrecognized", "duplicate", "subscription_canceled", "product_not_received", "product_unacceptable", "credit_not_processed", "incorrect_amount", "general"] | NotGiven = NOT_GIVEN,
         amount: int | NotGiven = NOT_GIVEN,
+        evidence_due_by: str | NotGiven = NOT_GIVEN,
         idempotency_key: str | None = None,
         extra_headers: Mapping[str, str] | None = None,
     ) -> Dispute:
         """Test mode: open or move a simulated dispute on a captured payment
 
         POST /payments/{payment_id}/test/dispute"""
-        return cast("Dispute", self._client.request("POST", f"/payments/{_path(payment_id)}/test/dispute", query=None, headers=None, body={"status": status, "reason": reason, "amount": amount}, idempotency_key=idempotency_key, extra_headers=extra_headers, answer="json"))
+        return cast("Dispute", self._client.request("POST", f"/payments/{_path(payment_id)}/test/dispute", query=None, headers=None, body={"status": status, "reason": reason, "amount": amount, "evidence_due_by": evidence_due_by}, idempotency_key=idempotency_key, extra_headers=extra_headers, answer="json"))
+
+
+class EarlyFraudWarningsResource:
+    """early fraud warnings: list_early_fraud_warnings, get_early_fraud_warning."""
+
+    def __init__(self, client: SyncTransport) -> None:
+        self._client = client
+
+    def list_early_fraud_warnings(
+        self,
+        *,
+        limit: int | NotGiven = NOT_GIVEN,
+        starting_after: str | NotGiven = NOT_GIVEN,
+        order: Literal["asc", "desc"] | NotGiven = NOT_GIVEN,
+        payment_id: str | NotGiven = NOT_GIVEN,
+        fraud_type: Literal["card_never_received", "fraudulent_card_application", "made_with_counterfeit_card", "made_with_lost_card", "made_with_stolen_card", "misc", "unauthorized_use_of_card"] | NotGiven = NOT_GIVEN,
+        actionable: Literal["true", "false"] | NotGiven = NOT_GIVEN,
+        extra_headers: Mapping[str, str] | None = None,
+    ) -> SyncPage[EarlyFraudWarning]:
+        """The merchant's early fraud warnings in the key's mode, newest first
+
+        GET /early-fraud-warnings"""
+        return SyncPage(self._client, "/early-fraud-warnings", query={"limit": limit, "starting_after": starting_after, "order": order, "payment_id": payment_id, "fraud_type": fraud_type, "actionable": actionable}, headers=None, extra_headers=extra_headers)
+
+    def get_early_fraud_warning(
+        self,
+        early_fraud_warning_id: str,
+        *,
+        extra_headers: Mapping[str, str] | None = None,
+    ) -> EarlyFraudWarning:
+        """One early fraud warning
+
+        GET /early-fraud-warnings/{early_fraud_warning_id}"""
+        return cast("EarlyFraudWarning", self._client.request("GET", f"/early-fraud-warnings/{_path(early_fraud_warning_id)}", query=None, headers=None, extra_headers=extra_headers, answer="json"))
 
 
 class CheckoutSettingsResource:
@@ -1084,7 +1200,7 @@ class RefundsResource:
 
 
 class ApiKeysResource:
-    """api keys: list, create_dashboard_key, revoke."""
+    """api keys: list, create_api_key, roll_api_key, delete_api_key."""
 
     def __init__(self, client: SyncTransport) -> None:
         self._client = client
@@ -1102,26 +1218,40 @@ class ApiKeysResource:
         GET /api-keys"""
         return SyncPage(self._client, "/api-keys", query={"limit": limit, "starting_after": starting_after, "order": order}, headers=None, extra_headers=extra_headers)
 
-    def create_dashboard_key(
+    def create_api_key(
         self,
         *,
         label: str | NotGiven = NOT_GIVEN,
         expires_at: str | NotGiven = NOT_GIVEN,
+        scope: Literal["merchant", "dashboard"] | NotGiven = NOT_GIVEN,
         idempotency_key: str | None = None,
         extra_headers: Mapping[str, str] | None = None,
     ) -> ApiKeyWithSecret:
-        """Issue a dashboard key (scope dashboard) of this key's mode; the key is shown only in this response
+        """Create a secret key or a dashboard key of this key's mode; the key is shown only in this response
 
         POST /api-keys"""
-        return cast("ApiKeyWithSecret", self._client.request("POST", "/api-keys", query=None, headers=None, body={"label": label, "expires_at": expires_at}, idempotency_key=idempotency_key, extra_headers=extra_headers, answer="json"))
+        return cast("ApiKeyWithSecret", self._client.request("POST", "/api-keys", query=None, headers=None, body={"label": label, "expires_at": expires_at, "scope": scope}, idempotency_key=idempotency_key, extra_headers=extra_headers, answer="json"))
 
-    def revoke(
+    def roll_api_key(
+        self,
+        key_id: str,
+        *,
+        expires_in_seconds: int | NotGiven = NOT_GIVEN,
+        idempotency_key: str | None = None,
+        extra_headers: Mapping[str, str] | None = None,
+    ) -> RolledApiKey:
+        """Roll a key: a new key of the same mode, scopes and label, shown only in this response; the old one keeps working until expires_in_seconds from now
+
+        POST /api-keys/{key_id}/roll"""
+        return cast("RolledApiKey", self._client.request("POST", f"/api-keys/{_path(key_id)}/roll", query=None, headers=None, body={"expires_in_seconds": expires_in_seconds}, idempotency_key=idempotency_key, extra_headers=extra_headers, answer="json"))
+
+    def delete_api_key(
         self,
         key_id: str,
         *,
         extra_headers: Mapping[str, str] | None = None,
     ) -> ApiKey:
-        """Revoke a dashboard key of this mode; it stops working at once, and so do the sessions it opened
+        """Delete (revoke) a secret or dashboard key of this mode; it stops working at once, and so do the sessions it opened
 
         DELETE /api-keys/{key_id}"""
         return cast("ApiKey", self._client.request("DELETE", f"/api-keys/{_path(key_id)}", query=None, headers=None, extra_headers=extra_headers, answer="json"))
@@ -1228,7 +1358,7 @@ class AsyncTokenImportsResource:
 
 
 class AsyncWebhookEndpointsResource:
-    """webhook endpoints: list, create, get, update, delete, rotate_secret, list_deliveries, get_delivery, replay_delivery."""
+    """webhook endpoints: list, create, get, update, delete, rotate_secret, list_deliveries, get_delivery, replay_delivery, send_webhook_test_event."""
 
     def __init__(self, client: AsyncTransport) -> None:
         self._client = client
@@ -1250,7 +1380,7 @@ class AsyncWebhookEndpointsResource:
         self,
         *,
         url: str,
-        events: builtins.list[Literal["token.created", "token.deleted", "checkout.session.opened", "checkout.session.completed", "forward.completed", "import.started", "import.completed", "import.failed", "payment.processing", "payment.authorized", "payment.capturing", "payment.captured", "payment.failed", "payment.action_required", "dispute.created", "dispute.updated", "dispute.closed", "payment.canceled", "refund.created", "refund.succeeded", "refund.failed"]] | NotGiven = NOT_GIVEN,
+        events: builtins.list[Literal["token.created", "token.deleted", "checkout.session.opened", "checkout.session.completed", "forward.completed", "import.started", "import.completed", "import.failed", "payment.processing", "payment.authorized", "payment.capturing", "payment.captured", "payment.capture_failed", "payment.failed", "payment.action_required", "payment.attempt_failed", "dispute.created", "dispute.updated", "dispute.closed", "early_fraud_warning.created", "early_fraud_warning.updated", "payment.canceled", "refund.created", "refund.succeeded", "refund.failed"]] | NotGiven = NOT_GIVEN,
         description: Optional[str] | NotGiven = NOT_GIVEN,
         idempotency_key: str | None = None,
         extra_headers: Mapping[str, str] | None = None,
@@ -1276,7 +1406,7 @@ class AsyncWebhookEndpointsResource:
         endpoint_id: str,
         *,
         url: str | NotGiven = NOT_GIVEN,
-        events: builtins.list[Literal["token.created", "token.deleted", "checkout.session.opened", "checkout.session.completed", "forward.completed", "import.started", "import.completed", "import.failed", "payment.processing", "payment.authorized", "payment.capturing", "payment.captured", "payment.failed", "payment.action_required", "dispute.created", "dispute.updated", "dispute.closed", "payment.canceled", "refund.created", "refund.succeeded", "refund.failed"]] | NotGiven = NOT_GIVEN,
+        events: builtins.list[Literal["token.created", "token.deleted", "checkout.session.opened", "checkout.session.completed", "forward.completed", "import.started", "import.completed", "import.failed", "payment.processing", "payment.authorized", "payment.capturing", "payment.captured", "payment.capture_failed", "payment.failed", "payment.action_required", "payment.attempt_failed", "dispute.created", "dispute.updated", "dispute.closed", "early_fraud_warning.created", "early_fraud_warning.updated", "payment.canceled", "refund.created", "refund.succeeded", "refund.failed"]] | NotGiven = NOT_GIVEN,
         description: Optional[str] | NotGiven = NOT_GIVEN,
         enabled: bool | NotGiven = NOT_GIVEN,
         extra_headers: Mapping[str, str] | None = None,
@@ -1350,9 +1480,21 @@ class AsyncWebhookEndpointsResource:
         POST /webhook-endpoints/{endpoint_id}/deliveries/{delivery_id}/replay"""
         return cast("WebhookDelivery", await self._client.request("POST", f"/webhook-endpoints/{_path(endpoint_id)}/deliveries/{_path(delivery_id)}/replay", query=None, headers=None, idempotency_key=idempotency_key, extra_headers=extra_headers, answer="json"))
 
+    async def send_webhook_test_event(
+        self,
+        endpoint_id: str,
+        *,
+        idempotency_key: str | None = None,
+        extra_headers: Mapping[str, str] | None = None,
+    ) -> WebhookDelivery:
+        """Send a test event to this endpoint now ("Send a test event" in the dashboard)
+
+        POST /webhook-endpoints/{endpoint_id}/test-events"""
+        return cast("WebhookDelivery", await self._client.request("POST", f"/webhook-endpoints/{_path(endpoint_id)}/test-events", query=None, headers=None, idempotency_key=idempotency_key, extra_headers=extra_headers, answer="json"))
+
 
 class AsyncEventsResource:
-    """events: list, poll, get."""
+    """events: list, poll, get, list_event_deliveries."""
 
     def __init__(self, client: AsyncTransport) -> None:
         self._client = client
@@ -1363,7 +1505,7 @@ class AsyncEventsResource:
         limit: int | NotGiven = NOT_GIVEN,
         starting_after: str | NotGiven = NOT_GIVEN,
         order: Literal["asc", "desc"] | NotGiven = NOT_GIVEN,
-        type: Literal["token.created", "token.deleted", "checkout.session.opened", "checkout.session.completed", "forward.completed", "import.started", "import.completed", "import.failed", "payment.processing", "payment.authorized", "payment.capturing", "payment.captured", "payment.failed", "payment.action_required", "dispute.created", "dispute.updated", "dispute.closed", "payment.canceled", "refund.created", "refund.succeeded", "refund.failed"] | NotGiven = NOT_GIVEN,
+        type: Literal["token.created", "token.deleted", "checkout.session.opened", "checkout.session.completed", "forward.completed", "import.started", "import.completed", "import.failed", "payment.processing", "payment.authorized", "payment.capturing", "payment.captured", "payment.capture_failed", "payment.failed", "payment.action_required", "payment.attempt_failed", "dispute.created", "dispute.updated", "dispute.closed", "early_fraud_warning.created", "early_fraud_warning.updated", "payment.canceled", "refund.created", "refund.succeeded", "refund.failed", "webhook_endpoint.test"] | NotGiven = NOT_GIVEN,
         extra_headers: Mapping[str, str] | None = None,
     ) -> AsyncPage[Event]:
         """List the merchant's events, newest first
@@ -1395,6 +1537,17 @@ class AsyncEventsResource:
 
         GET /events/{event_id}"""
         return cast("Event", await self._client.request("GET", f"/events/{_path(event_id)}", query=None, headers=None, extra_headers=extra_headers, answer="json"))
+
+    async def list_event_deliveries(
+        self,
+        event_id: str,
+        *,
+        extra_headers: Mapping[str, str] | None = None,
+    ) -> ListEventDeliveriesResponse:
+        """Where an event went: its delivery to each endpoint that received it, with their attempts (one page)
+
+        GET /events/{event_id}/deliveries"""
+        return cast("ListEventDeliveriesResponse", await self._client.request("GET", f"/events/{_path(event_id)}/deliveries", query=None, headers=None, extra_headers=extra_headers, answer="json"))
 
 
 class AsyncTokensResource:
@@ -1483,7 +1636,7 @@ class AsyncCheckoutSessionsResource:
         idempotency_key: str | None = None,
         extra_headers: Mapping[str, str] | None = None,
     ) -> CheckoutSessionStatus:
-        """Submit the consumer's card for a checkout session (no API key: the session id is the capability; single use)
+        """Submit the consumer's card for a checkout session (no API key: the session id is the capability)
 
         POST /sessions/{session_id}/card"""
         return cast("CheckoutSessionStatus", await self._client.request("POST", f"/sessions/{_path(session_id)}/card", query=None, headers=None, body={"card": card, "browser": browser}, idempotency_key=idempotency_key, extra_headers=extra_headers, answer="json"))
@@ -1523,6 +1676,25 @@ class AsyncCheckoutSessionsResource:
 
         GET /sessions/{session_id}/status"""
         return cast("CheckoutSessionStatus", await self._client.request("GET", f"/sessions/{_path(session_id)}/status", query=None, headers=None, extra_headers=extra_headers, answer="json"))
+
+
+class AsyncSessionsResource:
+    """sessions: abandon_checkout_session."""
+
+    def __init__(self, client: AsyncTransport) -> None:
+        self._client = client
+
+    async def abandon_checkout_session(
+        self,
+        session_id: str,
+        *,
+        idempotency_key: str | None = None,
+        extra_headers: Mapping[str, str] | None = None,
+    ) -> CheckoutSessionStatus:
+        """Leave a checkout session that waits for a card (the hosted page's "Return to the shop" after a failed card; no API key)
+
+        POST /sessions/{session_id}/abandon"""
+        return cast("CheckoutSessionStatus", await self._client.request("POST", f"/sessions/{_path(session_id)}/abandon", query=None, headers=None, idempotency_key=idempotency_key, extra_headers=extra_headers, answer="json"))
 
 
 class AsyncPaymentsResource:
@@ -1636,13 +1808,14 @@ class AsyncPaymentsResource:
         reference: str | NotGiven = NOT_GIVEN,
         amount: int | NotGiven = NOT_GIVEN,
         currency_code: str | NotGiven = NOT_GIVEN,
+        final_capture: bool | NotGiven = NOT_GIVEN,
         idempotency_key: str | None = None,
         extra_headers: Mapping[str, str] | None = None,
     ) -> CapturingPayment:
-        """Capture an authorized payment of a manual-capture flow: full (reference only) or partial (amount and currency_code)
+        """Capture an authorized (or partially captured) payment of a manual-capture flow: all that is capturable, or part of it (amount and currency_code), the last capture or not (final_capture)
 
         POST /payments/{payment_id}/capture"""
-        return cast("CapturingPayment", await self._client.request("POST", f"/payments/{_path(payment_id)}/capture", query=None, headers=None, body={"reference": reference, "amount": amount, "currency_code": currency_code}, idempotency_key=idempotency_key, extra_headers=extra_headers, answer="json"))
+        return cast("CapturingPayment", await self._client.request("POST", f"/payments/{_path(payment_id)}/capture", query=None, headers=None, body={"reference": reference, "amount": amount, "currency_code": currency_code, "final_capture": final_capture}, idempotency_key=idempotency_key, extra_headers=extra_headers, answer="json"))
 
     async def get(
         self,
@@ -1661,7 +1834,7 @@ class AsyncPaymentsResource:
         limit: int | NotGiven = NOT_GIVEN,
         starting_after: str | NotGiven = NOT_GIVEN,
         order: Literal["asc", "desc"] | NotGiven = NOT_GIVEN,
-        status: Literal["processing", "authorized", "capturing", "captured", "failed", "canceling", "canceled"] | NotGiven = NOT_GIVEN,
+        status: Literal["processing", "authorized", "capturing", "partially_captured", "captured", "failed", "canceling", "canceled"] | NotGiven = NOT_GIVEN,
         reference: str | NotGiven = NOT_GIVEN,
         customer_id: str | NotGiven = NOT_GIVEN,
         use_case: Literal["ONE_OFF", "RECURRING", "UNSCHEDULED", "SUBSEQUENT_RECURRING", "SUBSEQUENT_UNSCHEDULED", "guest_payment", "cof_payment", "first_payment", "recurring_payment", "unscheduled_payment"] | NotGiven = NOT_GIVEN,
@@ -1992,7 +2165,7 @@ class AsyncPaymentMethodsResource:
 
 
 class AsyncDisputesResource:
-    """disputes: list, get, list_for_payment, open_test."""
+    """disputes: list, accept_dispute, submit_dispute_evidence, get, list_for_payment, open_test."""
 
     def __init__(self, client: AsyncTransport) -> None:
         self._client = client
@@ -2003,12 +2176,42 @@ class AsyncDisputesResource:
         limit: int | NotGiven = NOT_GIVEN,
         starting_after: str | NotGiven = NOT_GIVEN,
         order: Literal["asc", "desc"] | NotGiven = NOT_GIVEN,
+        status: Literal["needs_response", "under_review", "won", "lost"] | NotGiven = NOT_GIVEN,
+        payment_id: str | NotGiven = NOT_GIVEN,
         extra_headers: Mapping[str, str] | None = None,
     ) -> AsyncPage[Dispute]:
-        """The merchant's disputes in the key's mode, newest first
+        """The merchant's disputes in the key's mode, newest first, filtered by status and payment
 
         GET /disputes"""
-        return AsyncPage(self._client, "/disputes", query={"limit": limit, "starting_after": starting_after, "order": order}, headers=None, extra_headers=extra_headers)
+        return AsyncPage(self._client, "/disputes", query={"limit": limit, "starting_after": starting_after, "order": order, "status": status, "payment_id": payment_id}, headers=None, extra_headers=extra_headers)
+
+    async def accept_dispute(
+        self,
+        dispute_id: str,
+        *,
+        body: AcceptDisputeRequest | NotGiven = NOT_GIVEN,
+        idempotency_key: str | None = None,
+        extra_headers: Mapping[str, str] | None = None,
+    ) -> Dispute:
+        """Accept a dispute: the processor closes it, lost
+
+        POST /disputes/{dispute_id}/accept"""
+        return cast("Dispute", await self._client.request("POST", f"/disputes/{_path(dispute_id)}/accept", query=None, headers=None, body=body, idempotency_key=idempotency_key, extra_headers=extra_headers, answer="json"))
+
+    async def submit_dispute_evidence(
+        self,
+        dispute_id: str,
+        *,
+        evidence: DisputeEvidenceInputEvidence | NotGiven = NOT_GIVEN,
+        defense_reason_code: str | NotGiven = NOT_GIVEN,
+        submit: bool | NotGiven = NOT_GIVEN,
+        idempotency_key: str | None = None,
+        extra_headers: Mapping[str, str] | None = None,
+    ) -> Dispute:
+        """Send evidence for a dispute to its processor, staged or submitted for review
+
+        POST /disputes/{dispute_id}/evidence"""
+        return cast("Dispute", await self._client.request("POST", f"/disputes/{_path(dispute_id)}/evidence", query=None, headers=None, body={"evidence": evidence, "defense_reason_code": defense_reason_code, "submit": submit}, idempotency_key=idempotency_key, extra_headers=extra_headers, answer="json"))
 
     async def get(
         self,
@@ -2042,13 +2245,48 @@ class AsyncDisputesResource:
         status: Literal["needs_response", "under_review", "won", "lost"] | NotGiven = NOT_GIVEN,
         reason: Literal["fraudulent", "unrecognized", "duplicate", "subscription_canceled", "product_not_received", "product_unacceptable", "credit_not_processed", "incorrect_amount", "general"] | NotGiven = NOT_GIVEN,
         amount: int | NotGiven = NOT_GIVEN,
+        evidence_due_by: str | NotGiven = NOT_GIVEN,
         idempotency_key: str | None = None,
         extra_headers: Mapping[str, str] | None = None,
     ) -> Dispute:
         """Test mode: open or move a simulated dispute on a captured payment
 
         POST /payments/{payment_id}/test/dispute"""
-        return cast("Dispute", await self._client.request("POST", f"/payments/{_path(payment_id)}/test/dispute", query=None, headers=None, body={"status": status, "reason": reason, "amount": amount}, idempotency_key=idempotency_key, extra_headers=extra_headers, answer="json"))
+        return cast("Dispute", await self._client.request("POST", f"/payments/{_path(payment_id)}/test/dispute", query=None, headers=None, body={"status": status, "reason": reason, "amount": amount, "evidence_due_by": evidence_due_by}, idempotency_key=idempotency_key, extra_headers=extra_headers, answer="json"))
+
+
+class AsyncEarlyFraudWarningsResource:
+    """early fraud warnings: list_early_fraud_warnings, get_early_fraud_warning."""
+
+    def __init__(self, client: AsyncTransport) -> None:
+        self._client = client
+
+    def list_early_fraud_warnings(
+        self,
+        *,
+        limit: int | NotGiven = NOT_GIVEN,
+        starting_after: str | NotGiven = NOT_GIVEN,
+        order: Literal["asc", "desc"] | NotGiven = NOT_GIVEN,
+        payment_id: str | NotGiven = NOT_GIVEN,
+        fraud_type: Literal["card_never_received", "fraudulent_card_application", "made_with_counterfeit_card", "made_with_lost_card", "made_with_stolen_card", "misc", "unauthorized_use_of_card"] | NotGiven = NOT_GIVEN,
+        actionable: Literal["true", "false"] | NotGiven = NOT_GIVEN,
+        extra_headers: Mapping[str, str] | None = None,
+    ) -> AsyncPage[EarlyFraudWarning]:
+        """The merchant's early fraud warnings in the key's mode, newest first
+
+        GET /early-fraud-warnings"""
+        return AsyncPage(self._client, "/early-fraud-warnings", query={"limit": limit, "starting_after": starting_after, "order": order, "payment_id": payment_id, "fraud_type": fraud_type, "actionable": actionable}, headers=None, extra_headers=extra_headers)
+
+    async def get_early_fraud_warning(
+        self,
+        early_fraud_warning_id: str,
+        *,
+        extra_headers: Mapping[str, str] | None = None,
+    ) -> EarlyFraudWarning:
+        """One early fraud warning
+
+        GET /early-fraud-warnings/{early_fraud_warning_id}"""
+        return cast("EarlyFraudWarning", await self._client.request("GET", f"/early-fraud-warnings/{_path(early_fraud_warning_id)}", query=None, headers=None, extra_headers=extra_headers, answer="json"))
 
 
 class AsyncCheckoutSettingsResource:
@@ -2143,7 +2381,7 @@ class AsyncRefundsResource:
 
 
 class AsyncApiKeysResource:
-    """api keys: list, create_dashboard_key, revoke."""
+    """api keys: list, create_api_key, roll_api_key, delete_api_key."""
 
     def __init__(self, client: AsyncTransport) -> None:
         self._client = client
@@ -2161,26 +2399,40 @@ class AsyncApiKeysResource:
         GET /api-keys"""
         return AsyncPage(self._client, "/api-keys", query={"limit": limit, "starting_after": starting_after, "order": order}, headers=None, extra_headers=extra_headers)
 
-    async def create_dashboard_key(
+    async def create_api_key(
         self,
         *,
         label: str | NotGiven = NOT_GIVEN,
         expires_at: str | NotGiven = NOT_GIVEN,
+        scope: Literal["merchant", "dashboard"] | NotGiven = NOT_GIVEN,
         idempotency_key: str | None = None,
         extra_headers: Mapping[str, str] | None = None,
     ) -> ApiKeyWithSecret:
-        """Issue a dashboard key (scope dashboard) of this key's mode; the key is shown only in this response
+        """Create a secret key or a dashboard key of this key's mode; the key is shown only in this response
 
         POST /api-keys"""
-        return cast("ApiKeyWithSecret", await self._client.request("POST", "/api-keys", query=None, headers=None, body={"label": label, "expires_at": expires_at}, idempotency_key=idempotency_key, extra_headers=extra_headers, answer="json"))
+        return cast("ApiKeyWithSecret", await self._client.request("POST", "/api-keys", query=None, headers=None, body={"label": label, "expires_at": expires_at, "scope": scope}, idempotency_key=idempotency_key, extra_headers=extra_headers, answer="json"))
 
-    async def revoke(
+    async def roll_api_key(
+        self,
+        key_id: str,
+        *,
+        expires_in_seconds: int | NotGiven = NOT_GIVEN,
+        idempotency_key: str | None = None,
+        extra_headers: Mapping[str, str] | None = None,
+    ) -> RolledApiKey:
+        """Roll a key: a new key of the same mode, scopes and label, shown only in this response; the old one keeps working until expires_in_seconds from now
+
+        POST /api-keys/{key_id}/roll"""
+        return cast("RolledApiKey", await self._client.request("POST", f"/api-keys/{_path(key_id)}/roll", query=None, headers=None, body={"expires_in_seconds": expires_in_seconds}, idempotency_key=idempotency_key, extra_headers=extra_headers, answer="json"))
+
+    async def delete_api_key(
         self,
         key_id: str,
         *,
         extra_headers: Mapping[str, str] | None = None,
     ) -> ApiKey:
-        """Revoke a dashboard key of this mode; it stops working at once, and so do the sessions it opened
+        """Delete (revoke) a secret or dashboard key of this mode; it stops working at once, and so do the sessions it opened
 
         DELETE /api-keys/{key_id}"""
         return cast("ApiKey", await self._client.request("DELETE", f"/api-keys/{_path(key_id)}", query=None, headers=None, extra_headers=extra_headers, answer="json"))
@@ -2228,6 +2480,7 @@ class SyncResources:
         self.events = EventsResource(transport)
         self.tokens = TokensResource(transport)
         self.checkout_sessions = CheckoutSessionsResource(transport)
+        self.sessions = SessionsResource(transport)
         self.payments = PaymentsResource(transport)
         self.flow_matrix = FlowMatrixResource(transport)
         self.flows = FlowsResource(transport)
@@ -2236,6 +2489,7 @@ class SyncResources:
         self.customers = CustomersResource(transport)
         self.payment_methods = PaymentMethodsResource(transport)
         self.disputes = DisputesResource(transport)
+        self.early_fraud_warnings = EarlyFraudWarningsResource(transport)
         self.checkout_settings = CheckoutSettingsResource(transport)
         self.refunds = RefundsResource(transport)
         self.api_keys = ApiKeysResource(transport)
@@ -2252,6 +2506,7 @@ class AsyncResources:
         self.events = AsyncEventsResource(transport)
         self.tokens = AsyncTokensResource(transport)
         self.checkout_sessions = AsyncCheckoutSessionsResource(transport)
+        self.sessions = AsyncSessionsResource(transport)
         self.payments = AsyncPaymentsResource(transport)
         self.flow_matrix = AsyncFlowMatrixResource(transport)
         self.flows = AsyncFlowsResource(transport)
@@ -2260,6 +2515,7 @@ class AsyncResources:
         self.customers = AsyncCustomersResource(transport)
         self.payment_methods = AsyncPaymentMethodsResource(transport)
         self.disputes = AsyncDisputesResource(transport)
+        self.early_fraud_warnings = AsyncEarlyFraudWarningsResource(transport)
         self.checkout_settings = AsyncCheckoutSettingsResource(transport)
         self.refunds = AsyncRefundsResource(transport)
         self.api_keys = AsyncApiKeysResource(transport)

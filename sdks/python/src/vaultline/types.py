@@ -9,6 +9,8 @@ from typing import Any, Literal, Optional, Union
 from typing_extensions import NotRequired, TypedDict
 
 __all__ = [
+    "AcceptDisputeRequest",
+    "ActionRequirement",
     "AnyPayment",
     "ApiKey",
     "ApiKeyWithSecret",
@@ -19,6 +21,7 @@ __all__ = [
     "CdeImportRequestMetadata",
     "CheckoutSessionStatus",
     "CheckoutSessionStatusAuthentication",
+    "CheckoutSessionStatusLastFailedAttempt",
     "CheckoutSessionStatusMerchant",
     "CheckoutSessionStatusStoredCard",
     "CheckoutSettings",
@@ -27,7 +30,7 @@ __all__ = [
     "CheckoutSettingsUpdate",
     "ConfirmCheckoutStoredCardRequest",
     "ConsumerPresentPayment",
-    "CreateDashboardKeyRequest",
+    "CreateApiKeyRequest",
     "CreateTokenImportRequest",
     "CreateTokenImportRequestProviderA",
     "CreateTokenRequest",
@@ -38,8 +41,9 @@ __all__ = [
     "DeleteTokenResponse",
     "DeletedWebhookEndpoint",
     "Dispute",
+    "DisputeEvidenceInput",
+    "DisputeEvidenceInputEvidence",
     "EarlierPayment",
-    "EarlierPaymentActionRequirement",
     "EarlierPaymentCustomer",
     "EarlierPaymentMethod",
     "EarlierPaymentMethodCard",
@@ -47,8 +51,11 @@ __all__ = [
     "EarlierPaymentPaymentMethod3",
     "EarlierPaymentRequest",
     "EarlierPaymentRequestStorePaymentMethodFor",
+    "EarlyFraudWarning",
     "Event",
     "EventPoll",
+    "EvidenceFile",
+    "FailedCardAttempt",
     "Flow",
     "FlowDecision",
     "FlowInput",
@@ -63,6 +70,8 @@ __all__ = [
     "ListCustomerPaymentMethodsResponse",
     "ListCustomersResponse",
     "ListDisputesResponse",
+    "ListEarlyFraudWarningsResponse",
+    "ListEventDeliveriesResponse",
     "ListEventsResponse",
     "ListFlowsResponse",
     "ListPaymentDisputesResponse",
@@ -80,7 +89,6 @@ __all__ = [
     "PaymentAmount",
     "PaymentAuthentication",
     "PaymentFields",
-    "PaymentFieldsActionRequirement",
     "PaymentFieldsFlowDecision",
     "PaymentFieldsNextAction",
     "PaymentReport",
@@ -103,6 +111,8 @@ __all__ = [
     "RecurringPaymentRequest",
     "Refund",
     "RefundRequest",
+    "RollApiKeyRequest",
+    "RolledApiKey",
     "RotateWebhookSecretRequest",
     "RotatedWebhookSecret",
     "SubmitCheckoutCardRequest",
@@ -126,6 +136,19 @@ __all__ = [
 ]
 
 
+class AcceptDisputeRequest(TypedDict):
+    pass
+
+
+class ActionRequirement(TypedDict):
+    """Consumer-present initial payments: send the consumer to checkout_url, or mount the SDK with the session id."""
+    type: Literal["use_sdk"]
+    session_id: str
+    """A random UUIDv4 (not time-ordered): the consumer's capability on the hosted page."""
+    checkout_url: NotRequired[str]
+    """The hosted page of the session ({PUBLIC_BASE_URL}/checkout/{session_id}): send the consumer there. Absent on payments made before it was recorded."""
+
+
 class ApiKey(TypedDict):
     id: str
     merchant_id: str
@@ -137,6 +160,8 @@ class ApiKey(TypedDict):
     created_at: str
     revoked_at: Optional[str]
     expires_at: Optional[str]
+    rolled_from: NotRequired[Optional[str]]
+    """A key made by rolling another: that key's id; null otherwise."""
 
 
 class ApiKeyWithSecret(TypedDict):
@@ -150,6 +175,8 @@ class ApiKeyWithSecret(TypedDict):
     created_at: str
     revoked_at: Optional[str]
     expires_at: Optional[str]
+    rolled_from: NotRequired[Optional[str]]
+    """A key made by rolling another: that key's id; null otherwise."""
     api_key: str
 
 
@@ -161,21 +188,22 @@ class CancelRequest(TypedDict):
 class CaptureRequest(TypedDict):
     reference: NotRequired[str]
     amount: NotRequired[int]
-    """Partial capture: at most amount.authorized. Without it the full authorized amount is captured. In minor units of the currency by its ISO 4217 exponent (cents for EUR, yen for JPY, fils for KWD: 1234 is KWD 1.234), at most 999999999999 (twelve digits; above it 422 amount_too_large). Each processor is sent the amount in its own unit (ISK with two decimals at Stripe and Adyen, CLP with two at Adyen and Checkout.com, CVE and IDR with none at Adyen, MGA with none at Stripe); an amount it cannot take is refused before anything is sent, 422 amount_not_supported."""
+    """Partial capture: at most amount.capturable. Without it all that is capturable is captured. In minor units of the currency by its ISO 4217 exponent (cents for EUR, yen for JPY, fils for KWD: 1234 is KWD 1.234), at most 999999999999 (twelve digits; above it 422 amount_too_large). Each processor is sent the amount in its own unit (ISK with two decimals at Stripe and Adyen, CLP with two at Adyen and Checkout.com, CVE and IDR with none at Adyen, MGA with none at Stripe); an amount it cannot take is refused before anything is sent, 422 amount_not_supported."""
     currency_code: NotRequired[str]
     """With amount: the payment's currency."""
+    final_capture: NotRequired[bool]
+    """false: more captures follow; the rest of the authorization stays held for them. true (the default): the last capture; the processor releases what is left. A capture of all that is capturable is final whatever it says."""
 
 
 class CapturingPayment(TypedDict):
-    """The answer to a capture: status capturing with amount.requested, amount.authorized, flow, reference, source, use_case, created_at, currency_code."""
+    """The answer to a capture: status capturing with amount.requested, amount.authorized, amount.capturable (what is left after this capture), flow, reference, source, use_case, created_at, currency_code."""
     id: str
     livemode: bool
     """true when the payment was created with a live key and belongs to live mode (a live key's), false in test mode."""
     amount: PaymentAmount
     cancellation_reason: NotRequired[Literal["requested_by_merchant", "authorization_expired"]]
     """A canceling or canceled payment: canceled by POST /payments/{payment_id}/cancel, or its authorization left uncaptured past AUTHORIZATION_VALIDITY_SECONDS."""
-    action_requirement: NotRequired[PaymentFieldsActionRequirement]
-    """Consumer-present initial payments: start the hosted page or the SDK with the session id."""
+    action_requirement: NotRequired[ActionRequirement]
     authentication_preference: NotRequired[Literal["NO_3RI", "TRY_3RI", "REQUIRE_3RI"]]
     created_at: str
     currency_code: str
@@ -193,7 +221,10 @@ class CapturingPayment(TypedDict):
     status: Literal["capturing"]
     use_case: Literal["ONE_OFF", "RECURRING", "UNSCHEDULED", "SUBSEQUENT_RECURRING", "SUBSEQUENT_UNSCHEDULED"]
     failure_reason: NotRequired[Optional[str]]
-    """Once failed: card_declined, insufficient_funds, authentication_failed, authentication_abandoned, authentication_required, capture_failed, processor_error, risk_declined, session_expired, simulator_not_allowed_in_live_mode (a live payment whose card's scheme chose a simulator flow), amount_not_supported (the flow chosen once the card was known has no processor that can take the amount: nothing was sent)."""
+    """Once failed: card_declined, insufficient_funds, authentication_failed, authentication_abandoned, authentication_required, capture_failed, processor_error, risk_declined, session_expired, session_abandoned (the consumer left the hosted page before entering a card), simulator_not_allowed_in_live_mode (a live payment whose card's scheme chose a simulator flow), amount_not_supported (the flow chosen once the card was known has no processor that can take the amount: nothing was sent). After failed card attempts on the hosted page, the last attempt's reason (last_failed_attempt.failure_reason) once the session ends."""
+    attempts: NotRequired[int]
+    """Consumer-present payments, once a card was entered: how many cards the consumer tried on the hosted page (each attempt's transactions carry its number)."""
+    last_failed_attempt: NotRequired[FailedCardAttempt]
     return_url: NotRequired[Optional[str]]
     metadata: NotRequired[Optional[dict[str, str]]]
     """Merchant key/value pairs; the flow matrix can route on them (condition metadata)."""
@@ -214,7 +245,14 @@ class CdeImportRequestMetadata(TypedDict):
 
 class CheckoutSessionStatus(TypedDict):
     session_id: str
-    state: Literal["open", "completed", "expired", "canceled"]
+    state: Literal["open", "completed", "expired", "canceled", "abandoned"]
+    """open: waits for a card (the first, or another after a failed one); completed: a card is being decided or the payment ended; abandoned: the consumer left."""
+    livemode: NotRequired[bool]
+    """false for a test-mode payment: the page shows a TEST MODE badge."""
+    attempts: NotRequired[int]
+    """How many cards were entered in this session."""
+    last_failed_attempt: NotRequired[Optional[CheckoutSessionStatusLastFailedAttempt]]
+    """The latest card that failed while the payment could take another (the page names it above the form); null when none did."""
     amount: int
     """Minor units of the currency: amount / 10^currency_exponent in major units (HUF 150000 is HUF 1,500.00)."""
     currency: str
@@ -237,7 +275,7 @@ class CheckoutSessionStatus(TypedDict):
     authentication: NotRequired[Optional[CheckoutSessionStatusAuthentication]]
     """3-D Secure: required while the consumer is to authenticate with their bank (the page sends them to {base_url}/checkout/{session_id}/authenticate), returned once they came back to {base_url}/checkout/{session_id}/return; null when none was asked (or the payment moved on)."""
     merchant: NotRequired[CheckoutSessionStatusMerchant]
-    """The merchant's look (GET /settings/checkout): what the page shows at its top and on its button."""
+    """The merchant's look (GET /settings/checkout): what the page shows at its top and on its button. display_name is the merchant's name when the shop set none."""
     stored_card: NotRequired[CheckoutSessionStatusStoredCard]
     """A card the shop stored (earlier payment interface): shown masked, confirmed with POST /sessions/{session_id}/stored-card."""
 
@@ -247,8 +285,15 @@ class CheckoutSessionStatusAuthentication(TypedDict):
     state: Literal["required", "returned"]
 
 
+class CheckoutSessionStatusLastFailedAttempt(TypedDict):
+    """The latest card that failed while the payment could take another (the page names it above the form); null when none did."""
+    number: int
+    failure_reason: str
+    masked_account_number: Optional[str]
+
+
 class CheckoutSessionStatusMerchant(TypedDict):
-    """The merchant's look (GET /settings/checkout): what the page shows at its top and on its button."""
+    """The merchant's look (GET /settings/checkout): what the page shows at its top and on its button. display_name is the merchant's name when the shop set none."""
     display_name: Optional[str]
     brand_color: Optional[str]
     """#rrggbb"""
@@ -320,8 +365,7 @@ class ConsumerPresentPayment(TypedDict):
     amount: PaymentAmount
     cancellation_reason: NotRequired[Literal["requested_by_merchant", "authorization_expired"]]
     """A canceling or canceled payment: canceled by POST /payments/{payment_id}/cancel, or its authorization left uncaptured past AUTHORIZATION_VALIDITY_SECONDS."""
-    action_requirement: PaymentFieldsActionRequirement
-    """Consumer-present initial payments: start the hosted page or the SDK with the session id."""
+    action_requirement: ActionRequirement
     authentication_preference: NotRequired[Literal["NO_3RI", "TRY_3RI", "REQUIRE_3RI"]]
     created_at: str
     currency_code: str
@@ -339,7 +383,10 @@ class ConsumerPresentPayment(TypedDict):
     status: Literal["processing"]
     use_case: Literal["ONE_OFF", "RECURRING", "UNSCHEDULED", "SUBSEQUENT_RECURRING", "SUBSEQUENT_UNSCHEDULED"]
     failure_reason: NotRequired[Optional[str]]
-    """Once failed: card_declined, insufficient_funds, authentication_failed, authentication_abandoned, authentication_required, capture_failed, processor_error, risk_declined, session_expired, simulator_not_allowed_in_live_mode (a live payment whose card's scheme chose a simulator flow), amount_not_supported (the flow chosen once the card was known has no processor that can take the amount: nothing was sent)."""
+    """Once failed: card_declined, insufficient_funds, authentication_failed, authentication_abandoned, authentication_required, capture_failed, processor_error, risk_declined, session_expired, session_abandoned (the consumer left the hosted page before entering a card), simulator_not_allowed_in_live_mode (a live payment whose card's scheme chose a simulator flow), amount_not_supported (the flow chosen once the card was known has no processor that can take the amount: nothing was sent). After failed card attempts on the hosted page, the last attempt's reason (last_failed_attempt.failure_reason) once the session ends."""
+    attempts: NotRequired[int]
+    """Consumer-present payments, once a card was entered: how many cards the consumer tried on the hosted page (each attempt's transactions carry its number)."""
+    last_failed_attempt: NotRequired[FailedCardAttempt]
     return_url: NotRequired[Optional[str]]
     metadata: NotRequired[Optional[dict[str, str]]]
     """Merchant key/value pairs; the flow matrix can route on them (condition metadata)."""
@@ -348,11 +395,13 @@ class ConsumerPresentPayment(TypedDict):
     """While the consumer is authenticating with their bank (3-D Secure) on the hosted page: the payment stays processing."""
 
 
-class CreateDashboardKeyRequest(TypedDict):
+class CreateApiKeyRequest(TypedDict):
     label: NotRequired[str]
     """Who or what holds the key."""
     expires_at: NotRequired[str]
     """When the key stops working; none: until revoked."""
+    scope: NotRequired[Literal["merchant", "dashboard"]]
+    """merchant: a secret key; dashboard: a read-mostly key."""
 
 
 class CreateTokenImportRequest(TypedDict):
@@ -389,7 +438,7 @@ class CreateTokenRequestCard(TypedDict):
 class CreateWebhookEndpointRequest(TypedDict):
     url: str
     """https URL on a public address."""
-    events: NotRequired[list[Literal["token.created", "token.deleted", "checkout.session.opened", "checkout.session.completed", "forward.completed", "import.started", "import.completed", "import.failed", "payment.processing", "payment.authorized", "payment.capturing", "payment.captured", "payment.failed", "payment.action_required", "dispute.created", "dispute.updated", "dispute.closed", "payment.canceled", "refund.created", "refund.succeeded", "refund.failed"]]]
+    events: NotRequired[list[Literal["token.created", "token.deleted", "checkout.session.opened", "checkout.session.completed", "forward.completed", "import.started", "import.completed", "import.failed", "payment.processing", "payment.authorized", "payment.capturing", "payment.captured", "payment.capture_failed", "payment.failed", "payment.action_required", "payment.attempt_failed", "dispute.created", "dispute.updated", "dispute.closed", "early_fraud_warning.created", "early_fraud_warning.updated", "payment.canceled", "refund.created", "refund.succeeded", "refund.failed"]]]
     """Absent or empty: every event type."""
     description: NotRequired[Optional[str]]
 
@@ -429,13 +478,59 @@ class Dispute(TypedDict):
     """The disputed amount in minor units."""
     currency_code: str
     status: Literal["needs_response", "under_review", "won", "lost"]
-    """needs_response: the processor asks for evidence (answer in its dashboard); under_review: evidence is being reviewed; won, lost: decided (a second chargeback or arbitration may move it again)."""
+    """needs_response: the processor asks for evidence (POST /disputes/{dispute_id}/evidence, or accept it); under_review: evidence is being reviewed; won, lost: decided (a second chargeback or arbitration may move it again)."""
     reason: Literal["fraudulent", "unrecognized", "duplicate", "subscription_canceled", "product_not_received", "product_unacceptable", "credit_not_processed", "incorrect_amount", "general"]
+    kind: Literal["inquiry", "chargeback"]
+    """inquiry: the issuer asks (Stripe's warning_ disputes, Adyen's REQUEST_FOR_INFORMATION), nothing is debited and the payment may still be refunded; chargeback: the money is held or taken."""
     processor_reference: str
-    """The processor's id of the dispute (Adyen's dispute pspReference, Checkout.com's dsp_ id; sim_dp_… for simulated ones)."""
+    """The processor's id of the dispute (Adyen's dispute pspReference, Checkout.com's dsp_ id, Stripe's dp_ id; sim_dp_… for simulated ones)."""
+    evidence_due_by: Optional[str]
+    """Until when the processor takes evidence, when it said (Stripe evidence_details.due_by, Adyen defensePeriodEndsAt, Checkout.com evidence_required_by)."""
+    evidence_submitted_at: Optional[str]
+    """When the merchant's evidence was submitted through this API."""
     livemode: bool
     created_at: str
     updated_at: str
+
+
+class DisputeEvidenceInput(TypedDict):
+    evidence: NotRequired[DisputeEvidenceInputEvidence]
+    """Stripe's dispute evidence fields (https://docs.stripe.com/api/disputes/evidence_object): text fields of at most 20000 characters (150000 together), file fields each one file."""
+    defense_reason_code: NotRequired[str]
+    """Adyen only, required to submit there: the defense reason (such as SupplyDefenseMaterial); other processors ignore it."""
+    submit: NotRequired[bool]
+    """true: submitted for the issuer's review; false: staged at the processor (more evidence may follow)."""
+
+
+class DisputeEvidenceInputEvidence(TypedDict):
+    """Stripe's dispute evidence fields (https://docs.stripe.com/api/disputes/evidence_object): text fields of at most 20000 characters (150000 together), file fields each one file."""
+    access_activity_log: NotRequired[str]
+    billing_address: NotRequired[str]
+    cancellation_policy_disclosure: NotRequired[str]
+    cancellation_rebuttal: NotRequired[str]
+    customer_email_address: NotRequired[str]
+    customer_name: NotRequired[str]
+    customer_purchase_ip: NotRequired[str]
+    duplicate_charge_explanation: NotRequired[str]
+    duplicate_charge_id: NotRequired[str]
+    product_description: NotRequired[str]
+    refund_policy_disclosure: NotRequired[str]
+    refund_refusal_explanation: NotRequired[str]
+    service_date: NotRequired[str]
+    shipping_address: NotRequired[str]
+    shipping_carrier: NotRequired[str]
+    shipping_date: NotRequired[str]
+    shipping_tracking_number: NotRequired[str]
+    uncategorized_text: NotRequired[str]
+    cancellation_policy: NotRequired[EvidenceFile]
+    customer_communication: NotRequired[EvidenceFile]
+    customer_signature: NotRequired[EvidenceFile]
+    duplicate_charge_documentation: NotRequired[EvidenceFile]
+    receipt: NotRequired[EvidenceFile]
+    refund_policy: NotRequired[EvidenceFile]
+    service_documentation: NotRequired[EvidenceFile]
+    shipping_documentation: NotRequired[EvidenceFile]
+    uncategorized_file: NotRequired[EvidenceFile]
 
 
 class EarlierPayment(TypedDict):
@@ -444,15 +539,14 @@ class EarlierPayment(TypedDict):
     """true when the payment was created with a live key and belongs to live mode (a live key's), false in test mode."""
     amount: int
     """Minor units."""
-    action_requirement: NotRequired[EarlierPaymentActionRequirement]
-    """Consumer-present payments (rules 1 to 5): the session the hosted page or checkout.js starts with."""
+    action_requirement: NotRequired[ActionRequirement]
     created_at: str
     currency_code: str
     customer: NotRequired[EarlierPaymentCustomer]
     payment_method: Optional[Union[EarlierPaymentMethod, EarlierPaymentPaymentMethod3]]
     """null until the card is known; without id until stored (rules 2, 4, 5: once authorized)."""
     reference: NotRequired[str]
-    status: Literal["processing", "authorized", "capturing", "captured", "failed", "canceling", "canceled"]
+    status: Literal["processing", "authorized", "capturing", "partially_captured", "captured", "failed", "canceling", "canceled"]
     amount_refunded: NotRequired[int]
     """Once refunded: the sum of the succeeded refunds (the payment stays captured)."""
     cancellation_reason: NotRequired[Literal["requested_by_merchant", "authorization_expired"]]
@@ -463,13 +557,9 @@ class EarlierPayment(TypedDict):
     authentication: NotRequired[PaymentAuthentication]
     next_action: NotRequired[PaymentFieldsNextAction]
     """While the consumer is authenticating with their bank (3-D Secure) on the hosted page: the payment stays processing."""
-
-
-class EarlierPaymentActionRequirement(TypedDict):
-    """Consumer-present payments (rules 1 to 5): the session the hosted page or checkout.js starts with."""
-    type: Literal["use_sdk"]
-    session_id: str
-    """A random UUIDv4 (not time-ordered): the consumer's capability on the hosted page."""
+    attempts: NotRequired[int]
+    """Consumer-present payments, once a card was entered: how many cards the consumer tried on the hosted page."""
+    last_failed_attempt: NotRequired[FailedCardAttempt]
 
 
 class EarlierPaymentCustomer(TypedDict):
@@ -539,10 +629,25 @@ class EarlierPaymentRequestStorePaymentMethodFor(TypedDict):
     """Required for recurring_payments and unscheduled_payments."""
 
 
+class EarlyFraudWarning(TypedDict):
+    id: str
+    object: Literal["early_fraud_warning"]
+    payment_id: str
+    fraud_type: Literal["card_never_received", "fraudulent_card_application", "made_with_counterfeit_card", "made_with_lost_card", "made_with_stolen_card", "misc", "unauthorized_use_of_card"]
+    """The issuer's fraud type in Stripe's words (Adyen's reason mapped to them; misc when none fits)."""
+    actionable: bool
+    """The payment can still be refunded to head a dispute off (Stripe says; otherwise: captured, not fully refunded, no chargeback holding it)."""
+    processor_reference: str
+    """The processor's id of the report (Stripe's issfr_, Adyen's pspReference of the NOTIFICATION_OF_FRAUD; sim_efw_… for simulated ones)."""
+    livemode: bool
+    created_at: str
+    updated_at: str
+
+
 class Event(TypedDict):
     id: str
     object: Literal["event"]
-    type: Literal["token.created", "token.deleted", "checkout.session.opened", "checkout.session.completed", "forward.completed", "import.started", "import.completed", "import.failed", "payment.processing", "payment.authorized", "payment.capturing", "payment.captured", "payment.failed", "payment.action_required", "dispute.created", "dispute.updated", "dispute.closed", "payment.canceled", "refund.created", "refund.succeeded", "refund.failed"]
+    type: Literal["token.created", "token.deleted", "checkout.session.opened", "checkout.session.completed", "forward.completed", "import.started", "import.completed", "import.failed", "payment.processing", "payment.authorized", "payment.capturing", "payment.captured", "payment.capture_failed", "payment.failed", "payment.action_required", "payment.attempt_failed", "dispute.created", "dispute.updated", "dispute.closed", "early_fraud_warning.created", "early_fraud_warning.updated", "payment.canceled", "refund.created", "refund.succeeded", "refund.failed", "webhook_endpoint.test"]
     livemode: bool
     """true when the event is about a resource of live mode (a live key's), false in test mode."""
     created_at: str
@@ -558,6 +663,28 @@ class EventPoll(TypedDict):
     """More events are recorded already: ask again at once with last_event_id."""
     last_event_id: Optional[str]
     """Pass as `after` next time: the last event this answer covers (returned, or passed over by `type`). Null when it covers none (no `after` and nothing recorded yet): ask again without `after`."""
+
+
+class EvidenceFile(TypedDict):
+    filename: str
+    content_type: Literal["application/pdf", "image/jpeg", "image/png", "image/tiff"]
+    """Stripe and Checkout.com take PDF, JPEG and PNG; Adyen PDF, JPEG and TIFF."""
+    data: str
+    """The file, base64: at most 716800 bytes once decoded."""
+    document_type: NotRequired[str]
+    """Adyen only: the defenseDocumentTypeCode (default TIDorInvoice for receipt, DefenseMaterial otherwise)."""
+
+
+class FailedCardAttempt(TypedDict):
+    """The latest card that failed on the hosted page while the payment could take another: declined, or its 3-D Secure challenge failed. While the session is open the payment stays processing (payment.attempt_failed was sent) and the consumer may enter another card; if the session ends first the payment fails with this failure_reason."""
+    number: int
+    """Which card of the session (1 the first)."""
+    failure_reason: str
+    """Why it failed: card_declined, insufficient_funds, authentication_failed… (the processors' decline reasons)."""
+    masked_account_number: Optional[str]
+    """The card, at most its first 6 and last 4 digits."""
+    failed_at: str
+    authentication: NotRequired[PaymentAuthentication]
 
 
 class Flow(TypedDict):
@@ -679,6 +806,22 @@ class ListDisputesResponse(TypedDict):
     """Pass as starting_after to get the next page."""
 
 
+class ListEarlyFraudWarningsResponse(TypedDict):
+    object: Literal["list"]
+    data: list[EarlyFraudWarning]
+    has_more: bool
+    next_cursor: Optional[str]
+    """Pass as starting_after to get the next page."""
+
+
+class ListEventDeliveriesResponse(TypedDict):
+    object: Literal["list"]
+    data: list[WebhookDelivery]
+    has_more: bool
+    next_cursor: Optional[str]
+    """Pass as starting_after to get the next page."""
+
+
 class ListEventsResponse(TypedDict):
     object: Literal["list"]
     data: list[Event]
@@ -794,8 +937,7 @@ class Payment(TypedDict):
     amount: PaymentAmount
     cancellation_reason: NotRequired[Literal["requested_by_merchant", "authorization_expired"]]
     """A canceling or canceled payment: canceled by POST /payments/{payment_id}/cancel, or its authorization left uncaptured past AUTHORIZATION_VALIDITY_SECONDS."""
-    action_requirement: NotRequired[PaymentFieldsActionRequirement]
-    """Consumer-present initial payments: start the hosted page or the SDK with the session id."""
+    action_requirement: NotRequired[ActionRequirement]
     authentication_preference: NotRequired[Literal["NO_3RI", "TRY_3RI", "REQUIRE_3RI"]]
     created_at: str
     currency_code: str
@@ -810,10 +952,13 @@ class Payment(TypedDict):
     flow_decision: NotRequired[PaymentFieldsFlowDecision]
     """The flow matrix version and the rule (null: the default flow) that chose the flow."""
     source: NotRequired[PaymentSource]
-    status: Literal["processing", "authorized", "capturing", "captured", "failed", "canceling", "canceled"]
+    status: Literal["processing", "authorized", "capturing", "partially_captured", "captured", "failed", "canceling", "canceled"]
     use_case: Literal["ONE_OFF", "RECURRING", "UNSCHEDULED", "SUBSEQUENT_RECURRING", "SUBSEQUENT_UNSCHEDULED"]
     failure_reason: NotRequired[Optional[str]]
-    """Once failed: card_declined, insufficient_funds, authentication_failed, authentication_abandoned, authentication_required, capture_failed, processor_error, risk_declined, session_expired, simulator_not_allowed_in_live_mode (a live payment whose card's scheme chose a simulator flow), amount_not_supported (the flow chosen once the card was known has no processor that can take the amount: nothing was sent)."""
+    """Once failed: card_declined, insufficient_funds, authentication_failed, authentication_abandoned, authentication_required, capture_failed, processor_error, risk_declined, session_expired, session_abandoned (the consumer left the hosted page before entering a card), simulator_not_allowed_in_live_mode (a live payment whose card's scheme chose a simulator flow), amount_not_supported (the flow chosen once the card was known has no processor that can take the amount: nothing was sent). After failed card attempts on the hosted page, the last attempt's reason (last_failed_attempt.failure_reason) once the session ends."""
+    attempts: NotRequired[int]
+    """Consumer-present payments, once a card was entered: how many cards the consumer tried on the hosted page (each attempt's transactions carry its number)."""
+    last_failed_attempt: NotRequired[FailedCardAttempt]
     return_url: NotRequired[Optional[str]]
     metadata: NotRequired[Optional[dict[str, str]]]
     """Merchant key/value pairs; the flow matrix can route on them (condition metadata)."""
@@ -823,13 +968,22 @@ class Payment(TypedDict):
 
 
 class PaymentAmount(TypedDict):
-    """requested always; authorized once authorized; captured once captured; refunded from the first refund on."""
+    """requested always; authorized and capturable once authorized; captured once a capture settled; refunded and refund_pending from the first refund on; disputed and net once captured. A captured payment is refunded when refunded equals captured, partially refunded when 0 < refunded < captured (the dashboard's Refunded and Partially refunded badges); status stays captured. What may still be refunded: captured − refunded − refund_pending."""
     requested: int
     """The amount to charge. In minor units of the currency by its ISO 4217 exponent (cents for EUR, yen for JPY, fils for KWD: 1234 is KWD 1.234), at most 999999999999 (twelve digits; above it 422 amount_too_large). Each processor is sent the amount in its own unit (ISK with two decimals at Stripe and Adyen, CLP with two at Adyen and Checkout.com, CVE and IDR with none at Adyen, MGA with none at Stripe); an amount it cannot take is refused before anything is sent, 422 amount_not_supported."""
     authorized: NotRequired[int]
     captured: NotRequired[int]
+    """The sum of the settled captures."""
+    capturable: NotRequired[int]
+    """What a capture may still take: the authorization less what was captured and what a capture under way takes; 0 once the final capture was made, on automatic-capture flows, and on failed or canceled payments."""
     refunded: NotRequired[int]
     """From the first refund on: the sum of the succeeded refunds (the payment stays captured)."""
+    disputed: NotRequired[int]
+    """Once captured: the amount of the payment's disputes that are open (needs_response, under_review) or lost, the money a chargeback holds or took. Inquiries (kind inquiry: nothing debited yet) and won disputes count nothing. While it holds anything, a refund answers 409 payment_disputed."""
+    net: NotRequired[int]
+    """Once captured: what the merchant keeps, captured − refunded − disputed (negative when a refunded payment is also charged back)."""
+    refund_pending: NotRequired[int]
+    """With refunded: the sum of the refunds sent to the processor and not settled yet (0 when none)."""
 
 
 class PaymentAuthentication(TypedDict):
@@ -852,8 +1006,7 @@ class PaymentFields(TypedDict):
     amount: PaymentAmount
     cancellation_reason: NotRequired[Literal["requested_by_merchant", "authorization_expired"]]
     """A canceling or canceled payment: canceled by POST /payments/{payment_id}/cancel, or its authorization left uncaptured past AUTHORIZATION_VALIDITY_SECONDS."""
-    action_requirement: NotRequired[PaymentFieldsActionRequirement]
-    """Consumer-present initial payments: start the hosted page or the SDK with the session id."""
+    action_requirement: NotRequired[ActionRequirement]
     authentication_preference: NotRequired[Literal["NO_3RI", "TRY_3RI", "REQUIRE_3RI"]]
     created_at: str
     currency_code: str
@@ -868,23 +1021,19 @@ class PaymentFields(TypedDict):
     flow_decision: NotRequired[PaymentFieldsFlowDecision]
     """The flow matrix version and the rule (null: the default flow) that chose the flow."""
     source: NotRequired[PaymentSource]
-    status: Literal["processing", "authorized", "capturing", "captured", "failed", "canceling", "canceled"]
+    status: Literal["processing", "authorized", "capturing", "partially_captured", "captured", "failed", "canceling", "canceled"]
     use_case: Literal["ONE_OFF", "RECURRING", "UNSCHEDULED", "SUBSEQUENT_RECURRING", "SUBSEQUENT_UNSCHEDULED"]
     failure_reason: NotRequired[Optional[str]]
-    """Once failed: card_declined, insufficient_funds, authentication_failed, authentication_abandoned, authentication_required, capture_failed, processor_error, risk_declined, session_expired, simulator_not_allowed_in_live_mode (a live payment whose card's scheme chose a simulator flow), amount_not_supported (the flow chosen once the card was known has no processor that can take the amount: nothing was sent)."""
+    """Once failed: card_declined, insufficient_funds, authentication_failed, authentication_abandoned, authentication_required, capture_failed, processor_error, risk_declined, session_expired, session_abandoned (the consumer left the hosted page before entering a card), simulator_not_allowed_in_live_mode (a live payment whose card's scheme chose a simulator flow), amount_not_supported (the flow chosen once the card was known has no processor that can take the amount: nothing was sent). After failed card attempts on the hosted page, the last attempt's reason (last_failed_attempt.failure_reason) once the session ends."""
+    attempts: NotRequired[int]
+    """Consumer-present payments, once a card was entered: how many cards the consumer tried on the hosted page (each attempt's transactions carry its number)."""
+    last_failed_attempt: NotRequired[FailedCardAttempt]
     return_url: NotRequired[Optional[str]]
     metadata: NotRequired[Optional[dict[str, str]]]
     """Merchant key/value pairs; the flow matrix can route on them (condition metadata)."""
     authentication: NotRequired[PaymentAuthentication]
     next_action: NotRequired[PaymentFieldsNextAction]
     """While the consumer is authenticating with their bank (3-D Secure) on the hosted page: the payment stays processing."""
-
-
-class PaymentFieldsActionRequirement(TypedDict):
-    """Consumer-present initial payments: start the hosted page or the SDK with the session id."""
-    type: Literal["use_sdk"]
-    session_id: str
-    """A random UUIDv4 (not time-ordered): the consumer's capability on the hosted page."""
 
 
 class PaymentFieldsFlowDecision(TypedDict):
@@ -1054,6 +1203,8 @@ class ProcessorAccountInputSettings(TypedDict):
     """Overrides the processor's host; accepted only when its payments URL is an allowed forward destination (built in, or FORWARD_EXTRA_DESTINATIONS)."""
     explicit_unscheduled: NotRequired[bool]
     """Simulator accounts only (422 on others: Adyen and Checkout.com declare it): false makes the account a processor without explicit unscheduled merchant-initiated payments, so an unscheduled mandate charged on it is sent, and shown, as recurring (earlier interface, rule 7)."""
+    multiple_partial_captures: NotRequired[bool]
+    """Adyen accounts only (422 on others): whether multiple partial captures are enabled on the merchant account at Adyen (Adyen's Support Team enables it). Without it Adyen cancels what a partial capture leaves, so captures with final_capture false answer 422 multiple_captures_not_supported; with it each capture takes its part, and what the final one leaves is released with a cancel."""
 
 
 class ProcessorAccountSettings(TypedDict):
@@ -1061,6 +1212,8 @@ class ProcessorAccountSettings(TypedDict):
     """Overrides the processor's host; accepted only when its payments URL is an allowed forward destination (built in, or FORWARD_EXTRA_DESTINATIONS)."""
     explicit_unscheduled: NotRequired[bool]
     """Simulator accounts only (422 on others: Adyen and Checkout.com declare it): false makes the account a processor without explicit unscheduled merchant-initiated payments, so an unscheduled mandate charged on it is sent, and shown, as recurring (earlier interface, rule 7)."""
+    multiple_partial_captures: NotRequired[bool]
+    """Adyen accounts only (422 on others): whether multiple partial captures are enabled on the merchant account at Adyen (Adyen's Support Team enables it). Without it Adyen cancels what a partial capture leaves, so captures with final_capture false answer 422 multiple_captures_not_supported; with it each capture takes its part, and what the final one leaves is released with a cancel."""
 
 
 class ProcessorTransaction(TypedDict):
@@ -1076,6 +1229,8 @@ class ProcessorTransaction(TypedDict):
     """Minor units, for authorizations and captures."""
     use_case: NotRequired[str]
     """The use case the processor was sent, in the words of the payment's interface (ONE_OFF…, or recurring_payment… for the earlier interface)."""
+    attempt: NotRequired[int]
+    """Consumer-present payments: the card attempt on the hosted page this transaction belongs to (1 the first card)."""
     created_at: str
 
 
@@ -1128,13 +1283,36 @@ class RefundRequest(TypedDict):
     reason: NotRequired[Literal["requested_by_customer", "duplicate", "fraudulent"]]
 
 
+class RollApiKeyRequest(TypedDict):
+    expires_in_seconds: NotRequired[int]
+    """How long the old key keeps working."""
+
+
+class RolledApiKey(TypedDict):
+    """The key a roll made (in clear this one time) and, in previous, the rolled key with its new expiry."""
+    id: str
+    merchant_id: str
+    prefix: str
+    """The first 12 characters, for recognising a key. The key itself is shown once."""
+    mode: Literal["test", "live"]
+    scopes: list[str]
+    label: Optional[str]
+    created_at: str
+    revoked_at: Optional[str]
+    expires_at: Optional[str]
+    rolled_from: NotRequired[Optional[str]]
+    """A key made by rolling another: that key's id; null otherwise."""
+    api_key: str
+    previous: ApiKey
+
+
 class RotatedWebhookSecret(TypedDict):
     id: str
     object: Literal["webhook_endpoint"]
     livemode: bool
     """true when the endpoint was registered with a live key and receives only live events; it belongs to live mode (a live key's), false in test mode."""
     url: str
-    events: list[Literal["token.created", "token.deleted", "checkout.session.opened", "checkout.session.completed", "forward.completed", "import.started", "import.completed", "import.failed", "payment.processing", "payment.authorized", "payment.capturing", "payment.captured", "payment.failed", "payment.action_required", "dispute.created", "dispute.updated", "dispute.closed", "payment.canceled", "refund.created", "refund.succeeded", "refund.failed"]]
+    events: list[Literal["token.created", "token.deleted", "checkout.session.opened", "checkout.session.completed", "forward.completed", "import.started", "import.completed", "import.failed", "payment.processing", "payment.authorized", "payment.capturing", "payment.captured", "payment.capture_failed", "payment.failed", "payment.action_required", "payment.attempt_failed", "dispute.created", "dispute.updated", "dispute.closed", "early_fraud_warning.created", "early_fraud_warning.updated", "payment.canceled", "refund.created", "refund.succeeded", "refund.failed"]]
     """Subscribed event types; empty means all of them."""
     description: Optional[str]
     enabled: bool
@@ -1178,8 +1356,7 @@ class SubsequentPayment(TypedDict):
     amount: PaymentAmount
     cancellation_reason: NotRequired[Literal["requested_by_merchant", "authorization_expired"]]
     """A canceling or canceled payment: canceled by POST /payments/{payment_id}/cancel, or its authorization left uncaptured past AUTHORIZATION_VALIDITY_SECONDS."""
-    action_requirement: NotRequired[PaymentFieldsActionRequirement]
-    """Consumer-present initial payments: start the hosted page or the SDK with the session id."""
+    action_requirement: NotRequired[ActionRequirement]
     authentication_preference: NotRequired[Literal["NO_3RI", "TRY_3RI", "REQUIRE_3RI"]]
     created_at: str
     currency_code: str
@@ -1197,7 +1374,10 @@ class SubsequentPayment(TypedDict):
     status: Literal["processing"]
     use_case: Literal["SUBSEQUENT_RECURRING", "SUBSEQUENT_UNSCHEDULED"]
     failure_reason: NotRequired[Optional[str]]
-    """Once failed: card_declined, insufficient_funds, authentication_failed, authentication_abandoned, authentication_required, capture_failed, processor_error, risk_declined, session_expired, simulator_not_allowed_in_live_mode (a live payment whose card's scheme chose a simulator flow), amount_not_supported (the flow chosen once the card was known has no processor that can take the amount: nothing was sent)."""
+    """Once failed: card_declined, insufficient_funds, authentication_failed, authentication_abandoned, authentication_required, capture_failed, processor_error, risk_declined, session_expired, session_abandoned (the consumer left the hosted page before entering a card), simulator_not_allowed_in_live_mode (a live payment whose card's scheme chose a simulator flow), amount_not_supported (the flow chosen once the card was known has no processor that can take the amount: nothing was sent). After failed card attempts on the hosted page, the last attempt's reason (last_failed_attempt.failure_reason) once the session ends."""
+    attempts: NotRequired[int]
+    """Consumer-present payments, once a card was entered: how many cards the consumer tried on the hosted page (each attempt's transactions carry its number)."""
+    last_failed_attempt: NotRequired[FailedCardAttempt]
     return_url: NotRequired[Optional[str]]
     metadata: NotRequired[Optional[dict[str, str]]]
     """Merchant key/value pairs; the flow matrix can route on them (condition metadata)."""
@@ -1222,6 +1402,8 @@ class TestDisputeInput(TypedDict):
     reason: NotRequired[Literal["fraudulent", "unrecognized", "duplicate", "subscription_canceled", "product_not_received", "product_unacceptable", "credit_not_processed", "incorrect_amount", "general"]]
     amount: NotRequired[int]
     """Default: the captured amount."""
+    evidence_due_by: NotRequired[str]
+    """Until when evidence is taken (default a week after the dispute opens); a past time tests 409 evidence_deadline_passed."""
 
 
 class Token(TypedDict):
@@ -1282,7 +1464,7 @@ class TokenImportFailuresItem(TypedDict):
 
 class UpdateWebhookEndpointRequest(TypedDict):
     url: NotRequired[str]
-    events: NotRequired[list[Literal["token.created", "token.deleted", "checkout.session.opened", "checkout.session.completed", "forward.completed", "import.started", "import.completed", "import.failed", "payment.processing", "payment.authorized", "payment.capturing", "payment.captured", "payment.failed", "payment.action_required", "dispute.created", "dispute.updated", "dispute.closed", "payment.canceled", "refund.created", "refund.succeeded", "refund.failed"]]]
+    events: NotRequired[list[Literal["token.created", "token.deleted", "checkout.session.opened", "checkout.session.completed", "forward.completed", "import.started", "import.completed", "import.failed", "payment.processing", "payment.authorized", "payment.capturing", "payment.captured", "payment.capture_failed", "payment.failed", "payment.action_required", "payment.attempt_failed", "dispute.created", "dispute.updated", "dispute.closed", "early_fraud_warning.created", "early_fraud_warning.updated", "payment.canceled", "refund.created", "refund.succeeded", "refund.failed"]]]
     description: NotRequired[Optional[str]]
     enabled: NotRequired[bool]
 
@@ -1295,7 +1477,7 @@ class WebhookDelivery(TypedDict):
     """true when the delivery is of live mode (a live key's), false in test mode."""
     endpoint_id: str
     event_id: str
-    event_type: Literal["token.created", "token.deleted", "checkout.session.opened", "checkout.session.completed", "forward.completed", "import.started", "import.completed", "import.failed", "payment.processing", "payment.authorized", "payment.capturing", "payment.captured", "payment.failed", "payment.action_required", "dispute.created", "dispute.updated", "dispute.closed", "payment.canceled", "refund.created", "refund.succeeded", "refund.failed"]
+    event_type: Literal["token.created", "token.deleted", "checkout.session.opened", "checkout.session.completed", "forward.completed", "import.started", "import.completed", "import.failed", "payment.processing", "payment.authorized", "payment.capturing", "payment.captured", "payment.capture_failed", "payment.failed", "payment.action_required", "payment.attempt_failed", "dispute.created", "dispute.updated", "dispute.closed", "early_fraud_warning.created", "early_fraud_warning.updated", "payment.canceled", "refund.created", "refund.succeeded", "refund.failed", "webhook_endpoint.test"]
     status: Literal["pending", "succeeded", "failed"]
     attempt_count: int
     next_attempt_at: Optional[str]
@@ -1380,7 +1562,7 @@ class WebhookEndpoint(TypedDict):
     livemode: bool
     """true when the endpoint was registered with a live key and receives only live events; it belongs to live mode (a live key's), false in test mode."""
     url: str
-    events: list[Literal["token.created", "token.deleted", "checkout.session.opened", "checkout.session.completed", "forward.completed", "import.started", "import.completed", "import.failed", "payment.processing", "payment.authorized", "payment.capturing", "payment.captured", "payment.failed", "payment.action_required", "dispute.created", "dispute.updated", "dispute.closed", "payment.canceled", "refund.created", "refund.succeeded", "refund.failed"]]
+    events: list[Literal["token.created", "token.deleted", "checkout.session.opened", "checkout.session.completed", "forward.completed", "import.started", "import.completed", "import.failed", "payment.processing", "payment.authorized", "payment.capturing", "payment.captured", "payment.capture_failed", "payment.failed", "payment.action_required", "payment.attempt_failed", "dispute.created", "dispute.updated", "dispute.closed", "early_fraud_warning.created", "early_fraud_warning.updated", "payment.canceled", "refund.created", "refund.succeeded", "refund.failed"]]
     """Subscribed event types; empty means all of them."""
     description: Optional[str]
     enabled: bool
@@ -1396,7 +1578,7 @@ class WebhookEndpointWithSecret(TypedDict):
     livemode: bool
     """true when the endpoint was registered with a live key and receives only live events; it belongs to live mode (a live key's), false in test mode."""
     url: str
-    events: list[Literal["token.created", "token.deleted", "checkout.session.opened", "checkout.session.completed", "forward.completed", "import.started", "import.completed", "import.failed", "payment.processing", "payment.authorized", "payment.capturing", "payment.captured", "payment.failed", "payment.action_required", "dispute.created", "dispute.updated", "dispute.closed", "payment.canceled", "refund.created", "refund.succeeded", "refund.failed"]]
+    events: list[Literal["token.created", "token.deleted", "checkout.session.opened", "checkout.session.completed", "forward.completed", "import.started", "import.completed", "import.failed", "payment.processing", "payment.authorized", "payment.capturing", "payment.captured", "payment.capture_failed", "payment.failed", "payment.action_required", "payment.attempt_failed", "dispute.created", "dispute.updated", "dispute.closed", "early_fraud_warning.created", "early_fraud_warning.updated", "payment.canceled", "refund.created", "refund.succeeded", "refund.failed"]]
     """Subscribed event types; empty means all of them."""
     description: Optional[str]
     enabled: bool
