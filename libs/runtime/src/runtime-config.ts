@@ -23,6 +23,17 @@ export function requireTlsPair(config: { TLS_CERT_FILE?: string | undefined; TLS
 const kafkaName = (variable: string) => z.string().regex(/^[A-Za-z0-9._-]*$/, `${variable} may hold only letters, digits, '.', '_' and '-'`).max(100);
 
 export const runtimeConfigSchema = z.object({
+  /**
+   * production: the process refuses to start without encryption on every link (production-security.ts:
+   * internal mutual TLS, Kafka TLS and SASL, MongoDB and Redis TLS, the gateway's edge TLS), naming what is
+   * missing. docker-compose.yml and the Helm chart set it; development and tests run without.
+   */
+  VAULTLINE_ENV: z.enum(['development', 'production']).default('development'),
+  /**
+   * The gateway's merchant port is plain HTTP on purpose: a proxy in front terminates TLS (and TRUST_PROXY
+   * names it). Only this makes a production gateway without TLS_CERT_FILE start.
+   */
+  EDGE_TLS_TERMINATED_BY_PROXY: envBoolean().default(false),
   DATA_DIR: z.string().min(1).default('./data'),
   /** memory:// | sqlite:<file> | redis://host:port | kafka://broker:9092,broker2:9092 */
   BUS_URL: z.string().min(1).optional(),
