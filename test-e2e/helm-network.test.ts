@@ -1,8 +1,10 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { openBus } from '@vaultline/bus';
-import { openTtlStore } from '@vaultline/ttl';
-import { buildRuntime, generateServiceKeys, SERVICE_NAMES, type ServiceApp, type ServiceName } from '@vaultline/runtime';
+import { openTtlStore } from '../libs/ttl/src/index';
+import { buildRuntime } from '../libs/runtime/src/build-runtime';
+import { generateServiceKeys } from '../libs/runtime/src/internal-keys';
+import { SERVICE_NAMES, type ServiceApp, type ServiceName } from '../libs/runtime/src/service-runtime';
 import { serviceFactories } from '../deploy/launcher/src/service-registry';
 import { helmUnavailable, renderChart, ROOT, selects, type Manifest, type NetworkPolicy, type Peer, type PolicyRule } from './support/helm-chart';
 
