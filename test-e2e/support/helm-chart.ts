@@ -27,7 +27,7 @@ function run(args: string[]): SpawnSyncReturns<string> {
 
 /** Whether Helm is there (built now if Go is): the reason when not. */
 export function helmUnavailable(): string | undefined {
-  const built = run(['--path']);
+  const built = run(['--build']);
   if (built.status === 0) return undefined;
   const reason = `scripts/helm could not build Helm: ${(built.stderr || String(built.error)).trim().split('\n').slice(-2).join(' ')}`;
   if (process.env.CI === 'true') throw new Error(reason);
