@@ -72,6 +72,7 @@ const UNSET_ON_PURPOSE: Record<string, string> = {
   KAFKA_GROUP_PREFIX: 'the consumer groups take KAFKA_TOPIC_PREFIX, as the topics do',
   KAFKA_CLIENT_ID: "each service's client id is its own name, the default",
   METRICS_HOST: 'defaults to HOST (0.0.0.0 in a container), so Prometheus reaches /metrics',
+  EGRESS_PROXY_URL: 'one host: the services that call out reach the internet directly (the chart sets it with egressProxy.url)',
   GATEWAY_HOST: "the notifier's loopback rule reads the gateway's bind address when they share a process; a container's HOST (0.0.0.0) already says it is not on loopback",
 };
 

@@ -6,6 +6,7 @@ import { buildRuntime } from '../libs/runtime/src/build-runtime';
 import { generateServiceKeys } from '../libs/runtime/src/internal-keys';
 import { SERVICE_NAMES, type ServiceApp, type ServiceName } from '../libs/runtime/src/service-runtime';
 import { serviceFactories } from '../deploy/launcher/src/service-registry';
+import { loadRuntimeConfig } from '../libs/runtime/src/runtime-config';
 import { helmUnavailable, renderChart, ROOT, selects, type Manifest, type NetworkPolicy, type Peer, type PolicyRule } from './support/helm-chart';
 
 /**
@@ -157,5 +158,22 @@ const internetCallers = () =>
     const monitoring = JSON.stringify([{ namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'monitoring' } } }]);
 
     expect(outside.sort()).toEqual([`gateway-ingress ${controller} TCP/8080`, ...SERVICE_NAMES.map((name) => `${name}-ingress ${monitoring} TCP/9464`)].sort());
+  });
+
+  it('when an egress proxy is given, then the services that call out reach the proxy only (no public address) and send through it (EGRESS_PROXY_URL, parsed by their runtime); the others get neither', () => {
+    const proxyPeer = { namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'egress' } }, podSelector: { matchLabels: { app: 'smokescreen' } } };
+    const rendered = renderChart({ egressProxy: { url: 'http://smokescreen.egress:4750', peers: [proxyPeer], ports: [4750] } });
+    const egressOf = (name: ServiceName) => (rendered.find((manifest) => manifest.kind === 'NetworkPolicy' && manifest.metadata.name === `${name}-egress`) as NetworkPolicy).spec.egress!;
+    const configOf = (name: ServiceName) => (rendered.find((manifest) => manifest.kind === 'ConfigMap' && manifest.metadata.name === `${name}-config`) as unknown as { data: Record<string, string> }).data;
+
+    for (const name of SERVICE_NAMES) {
+      const callsOut = internetCallers().includes(name);
+      const toProxy = egressOf(name).filter((rule) => JSON.stringify(rule.to) === JSON.stringify([proxyPeer]));
+
+      expect({ name, ipBlocks: egressOf(name).flatMap((rule) => rule.to ?? []).filter((peer) => peer.ipBlock) }).toEqual({ name, ipBlocks: [] });
+      expect({ name, toProxy: toProxy.map(portsOf) }).toEqual({ name, toProxy: callsOut ? [['TCP/4750']] : [] });
+      expect({ name, proxy: configOf(name).EGRESS_PROXY_URL }).toEqual({ name, proxy: callsOut ? 'http://smokescreen.egress:4750' : undefined });
+      if (callsOut) expect(loadRuntimeConfig({ EGRESS_PROXY_URL: configOf(name).EGRESS_PROXY_URL }).EGRESS_PROXY_URL).toEqual({ host: 'smokescreen.egress', port: 4750 });
+    }
   });
 });

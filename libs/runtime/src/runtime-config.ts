@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { envBoolean, loadConfig } from '@vaultline/config';
 import type { KafkaNaming, KafkaSecurity } from '@vaultline/bus';
+import { parseEgressProxy } from '@vaultline/egress';
 import { SERVICE_NAMES, type ServiceName } from './service-runtime';
 
 /**
@@ -103,6 +104,22 @@ export const runtimeConfigSchema = z.object({
   METRICS_HOST: z.string().min(1).optional(),
   /** SIGTERM: how long draining may take (stop accepting, finish requests and batches, flush the outbox) before the process exits anyway. */
   SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).default(20_000),
+  /**
+   * http://host:port of an HTTP CONNECT egress proxy: every call out to the internet (processors, merchants'
+   * destinations, import providers, webhook endpoints) goes through it, after the same address checks; the
+   * network then lets those pods reach the proxy only, and the proxy allows destinations by name.
+   */
+  EGRESS_PROXY_URL: z
+    .string()
+    .transform((value, ctx) => {
+      try {
+        return parseEgressProxy(value);
+      } catch (error) {
+        ctx.addIssue({ code: 'custom', message: (error as Error).message });
+        return z.NEVER;
+      }
+    })
+    .optional(),
   OTEL_TRACES_EXPORTER: z.enum(['none', 'console', 'otlp']).default('none'),
   OTEL_EXPORTER_OTLP_ENDPOINT: z.string().url().optional(),
 });

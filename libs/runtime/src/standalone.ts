@@ -114,6 +114,7 @@ export async function runStandalone(
       // GATEWAY_URL is the gateway's internal listener: the gateway itself falls back to its own edge.
       publicBaseUrl: config.PUBLIC_BASE_URL ?? (service === 'gateway' ? `${edgeTls ? 'https' : 'http'}://localhost:${config.PORT}` : serviceUrls.gateway),
       ...(internalTls ? { internalTls } : {}),
+      ...(config.EGRESS_PROXY_URL ? { egressProxy: config.EGRESS_PROXY_URL } : {}),
     });
     const app = await factory(runtime, env);
     // Internal ports take only callers with a certificate from the internal CA; the gateway's edge (PORT of

@@ -56,6 +56,7 @@ export function createApp(runtime: ServiceRuntime, config: NotifierConfig): Serv
     // slow endpoint's requests would queue another endpoint's behind them. The scheduler bounds
     // concurrency per endpoint.
     connectionsPerOrigin: config.maxInFlight,
+    proxy: runtime.egressProxy,
   });
   const policy: RetryPolicy = { scheduleMs: config.retryScheduleMs, jitter: 0.1 };
   const checkUrl = egressUrlCheck(receiverPolicy);

@@ -149,6 +149,9 @@ helm.sh/chart: {{ printf "%s-%s" .Chart.Name .Chart.Version | replace "+" "_" }}
 {{- fail (printf "edge.tls.mode must be gateway or proxy, got %q" $root.Values.edge.tls.mode) -}}
 {{- end -}}
 {{- end -}}
+{{- if and $root.Values.egressProxy.url (has $service (include "vaultline.internetEgress" . | fromYamlArray)) -}}
+{{- $_ := set $config "EGRESS_PROXY_URL" $root.Values.egressProxy.url -}}
+{{- end -}}
 {{- range $name, $value := $values.env -}}
 {{- $_ := set $config $name (toString $value) -}}
 {{- end -}}
