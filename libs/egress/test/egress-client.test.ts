@@ -1,4 +1,9 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createServer as createTlsServer } from 'node:tls';
 import { connect as connectNet, createServer as createNetServer, type AddressInfo, type Socket } from 'node:net';
 import {
   createEgressClient,
@@ -290,4 +295,29 @@ describe('createEgressClient through an egress proxy (EGRESS_PROXY_URL)', () => 
     expect(parseEgressProxy('http://egress-proxy.egress:4750')).toEqual({ host: 'egress-proxy.egress', port: 4750 });
     for (const url of ['https://proxy:3128', 'http://user:pw@proxy:3128', 'http://proxy:3128/path']) expect(() => parseEgressProxy(url)).toThrow('an egress proxy is http://host:port');
   });
+
+  it('when the destination is https, then its TLS handshake runs inside the tunnel, named after the host (SNI), and an untrusted certificate is refused there', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'vaultline-egress-tls-'));
+    const sni: string[] = [];
+    const tlsServer = createTlsServer({ ...selfSigned(dir, 'api.processor.example'), SNICallback: (name, done) => (sni.push(name), done(null, undefined)) }, (socket) => socket.end());
+    try {
+      await new Promise<void>((resolve) => tlsServer.listen(0, '127.0.0.1', resolve));
+      proxy = await startConnectProxy(['api.processor.example'], () => (tlsServer.address() as AddressInfo).port);
+      client = createEgressClient(viaProxy(proxy.url));
+
+      await expect(client.request({ url: 'https://api.processor.example/v1/payments', method: 'POST', headers: {}, body: '{}' })).rejects.toBeInstanceOf(EgressUnreachableError);
+      expect(proxy.connects).toEqual(['api.processor.example:443']);
+      expect(sni).toEqual(['api.processor.example']);
+    } finally {
+      await new Promise((resolve) => tlsServer.close(resolve));
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });
+
+/** A self-signed certificate for `host` (openssl), which no client trusts. */
+function selfSigned(dir: string, host: string): { key: Buffer; cert: Buffer } {
+  const [key, cert] = [join(dir, 'key.pem'), join(dir, 'cert.pem')];
+  execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-keyout', key, '-out', cert, '-days', '1', '-subj', `/CN=${host}`, '-addext', `subjectAltName=DNS:${host}`], { stdio: 'ignore' });
+  return { key: readFileSync(key), cert: readFileSync(cert) };
+}
