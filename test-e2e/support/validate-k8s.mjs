@@ -20,8 +20,9 @@ import { validate as serviceAccount } from 'kubernetes-models/_schemas/IoK8sApiC
 import { validate as ingress } from 'kubernetes-models/_schemas/IoK8sApiNetworkingV1Ingress';
 
 // The Prometheus Operator's custom resources, from its CRDs' schemas (compiled validators of the same kind; the
-// package exports only its models, so the schema files are imported by their path).
-const operatorSchema = async (name) => (await import(new URL(`_schemas/ComGithubPrometheusOperatorPrometheusOperatorPkgApisMonitoringV1${name}.js`, import.meta.resolve('@kubernetes-models/prometheus-operator')).href)).validate;
+// package exports only its models, so the schema files are imported by their path, beside the model's).
+import { ServiceMonitor } from '@kubernetes-models/prometheus-operator/monitoring.coreos.com/v1/ServiceMonitor';
+const operatorSchema = async (name) => (await import(new URL(`../../_schemas/ComGithubPrometheusOperatorPrometheusOperatorPkgApisMonitoringV1${name}.js`, import.meta.resolve('@kubernetes-models/prometheus-operator/monitoring.coreos.com/v1/ServiceMonitor')).href)).validate;
 const serviceMonitor = await operatorSchema('ServiceMonitor');
 const prometheusRule = await operatorSchema('PrometheusRule');
 
@@ -35,8 +36,8 @@ const SCHEMAS = {
   NetworkPolicy: ['networking.k8s.io/v1', networkPolicy],
   ServiceAccount: ['v1', serviceAccount],
   Ingress: ['networking.k8s.io/v1', ingress],
-  ServiceMonitor: ['monitoring.coreos.com/v1', serviceMonitor],
-  PrometheusRule: ['monitoring.coreos.com/v1', prometheusRule],
+  ServiceMonitor: [ServiceMonitor.apiVersion, serviceMonitor],
+  PrometheusRule: [ServiceMonitor.apiVersion, prometheusRule],
 };
 
 /** A view of `value` whose objects record which keys were read (`reads`) and which were enumerated (maps). */
