@@ -284,7 +284,13 @@ type Typed = Manifest & { spec: Spec; data?: Record<string, string> };
     expect(imageOf('vault')).toBe(`registry.example.com/vaultline/vault@${digest}`);
     expect(migrateJobOf('vault', manifests).spec.template.spec.containers[0]!.image).toBe(`registry.example.com/vaultline/vault@${digest}`);
     expect(imageOf('gateway')).toBe('registry.example.com/vaultline/gateway:0.1.0');
-    expect(renderError({ services: { vault: { image: { digest: 'latest' } } } })).toContain('services.vault.image.digest must be sha256:<hex>');
+    expect(renderError({ services: { vault: { image: { digest: 'latest' } } } })).toContain(`at '/services/vault/image/digest': 'latest' does not match pattern`);
+  });
+
+  it('when a value is misspelt or of the wrong kind (values.schema.json), then Helm refuses to render, naming it, instead of ignoring it', () => {
+    expect(renderError({ services: { vault: { autoscalling: { enabled: false } } } })).toContain(`at '/services/vault': additional properties 'autoscalling' not allowed`);
+    expect(renderError({ edge: { tls: { mode: 'none' } } })).toContain(`at '/edge/tls/mode'`);
+    expect(renderError({ networkPolicy: { platform: { kafka: { peers: [{ namespaceSelecter: {} }], ports: [9092] } } } })).toContain(`additional properties 'namespaceSelecter' not allowed`);
   });
 
   it('when the merchant edge is published, then the Ingress serves the public host over TLS to the gateway merchant port only, re-encrypting to its HTTPS', () => {
