@@ -322,6 +322,17 @@ describe('docker-compose.yml: the production profile', () => {
     }
   });
 
+  it('when the collector starts, then its spans go to its log by default and by OTLP to TRACES_OTLP_ENDPOINT when TRACES_EXPORTERS names otlphttp/backend (both exporters defined, the list set by compose)', () => {
+    const collector = compose.services['otel-collector']!;
+    const config = parse(readFileSync(join(ROOT, 'deploy/otel/collector.yaml'), 'utf8')) as { exporters: Record<string, { endpoint?: string }>; service: { pipelines: { traces: { exporters: string[] } } } };
+
+    expect(Object.keys(config.exporters).sort()).toEqual(['debug', 'otlphttp/backend']);
+    expect(config.exporters['otlphttp/backend']!.endpoint).toMatch(/^\$\{env:TRACES_OTLP_ENDPOINT:-https:\/\//);
+    expect(config.service.pipelines.traces.exporters).toEqual(['debug']);
+    expect(collector.command).toEqual(['--config=/etc/otelcol-contrib/config.yaml', '--config=yaml:service::pipelines::traces::exporters: [${TRACES_EXPORTERS:-debug}]']);
+    expect(Object.keys(collector.environment ?? {}).sort()).toEqual(['TRACES_OTLP_CA_FILE', 'TRACES_OTLP_ENDPOINT']);
+  });
+
   it('when a service starts, then it waits for a healthy Kafka, MongoDB and Redis, has a health check of its own, and whatever it waits on as healthy has one too', () => {
     for (const name of SERVICE_NAMES) {
       const service = compose.services[name]!;
