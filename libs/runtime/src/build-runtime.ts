@@ -24,6 +24,7 @@ export interface RuntimeParts {
   publicBaseUrl: string;
   inProcessApis?: ServiceRuntime['inProcessApis'];
   internalTls?: ServiceRuntime['internalTls'];
+  egressProxy?: ServiceRuntime['egressProxy'];
   /** The process's metrics; the service's series carry its name, and its bus is counted (observedBus). */
   metrics?: MetricsRegistry;
   /** Where the service's log lines go (a service thread hands them to the main thread); stdout by default. */
@@ -48,5 +49,6 @@ export async function buildRuntime(parts: RuntimeParts): Promise<ServiceRuntime>
     publicBaseUrl: parts.publicBaseUrl,
     ...(parts.inProcessApis ? { inProcessApis: parts.inProcessApis } : {}),
     ...(parts.internalTls ? { internalTls: parts.internalTls } : {}),
+    ...(parts.egressProxy ? { egressProxy: parts.egressProxy } : {}),
   };
 }

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { envBoolean, loadConfig } from '@vaultline/config';
 import type { KafkaNaming, KafkaSecurity } from '@vaultline/bus';
+import { parseEgressProxy } from '@vaultline/egress';
 import { SERVICE_NAMES, type ServiceName } from './service-runtime';
 
 /**
@@ -23,6 +24,17 @@ export function requireTlsPair(config: { TLS_CERT_FILE?: string | undefined; TLS
 const kafkaName = (variable: string) => z.string().regex(/^[A-Za-z0-9._-]*$/, `${variable} may hold only letters, digits, '.', '_' and '-'`).max(100);
 
 export const runtimeConfigSchema = z.object({
+  /**
+   * production: the process refuses to start without encryption on every link (production-security.ts:
+   * internal mutual TLS, Kafka TLS and SASL, MongoDB and Redis TLS, the gateway's edge TLS), naming what is
+   * missing. docker-compose.yml and the Helm chart set it; development and tests run without.
+   */
+  VAULTLINE_ENV: z.enum(['development', 'production']).default('development'),
+  /**
+   * The gateway's merchant port is plain HTTP on purpose: a proxy in front terminates TLS (and TRUST_PROXY
+   * names it). Only this makes a production gateway without TLS_CERT_FILE start.
+   */
+  EDGE_TLS_TERMINATED_BY_PROXY: envBoolean().default(false),
   DATA_DIR: z.string().min(1).default('./data'),
   /** memory:// | sqlite:<file> | redis://host:port | kafka://broker:9092,broker2:9092 */
   BUS_URL: z.string().min(1).optional(),
@@ -92,6 +104,22 @@ export const runtimeConfigSchema = z.object({
   METRICS_HOST: z.string().min(1).optional(),
   /** SIGTERM: how long draining may take (stop accepting, finish requests and batches, flush the outbox) before the process exits anyway. */
   SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).default(20_000),
+  /**
+   * http://host:port of an HTTP CONNECT egress proxy: every call out to the internet (processors, merchants'
+   * destinations, import providers, webhook endpoints) goes through it, after the same address checks; the
+   * network then lets those pods reach the proxy only, and the proxy allows destinations by name.
+   */
+  EGRESS_PROXY_URL: z
+    .string()
+    .transform((value, ctx) => {
+      try {
+        return parseEgressProxy(value);
+      } catch (error) {
+        ctx.addIssue({ code: 'custom', message: (error as Error).message });
+        return z.NEVER;
+      }
+    })
+    .optional(),
   OTEL_TRACES_EXPORTER: z.enum(['none', 'console', 'otlp']).default('none'),
   OTEL_EXPORTER_OTLP_ENDPOINT: z.string().url().optional(),
 });

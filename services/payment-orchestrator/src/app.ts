@@ -119,6 +119,7 @@ export function createApp(runtime: ServiceRuntime, config: PaymentOrchestratorCo
     connectTimeoutMs: 5_000,
     totalTimeoutMs: 30_000,
     maxResponseBytes: 1_000_000,
+    proxy: runtime.egressProxy,
   });
   const forwarder = new InternalClient({ signer: runtime.signer, audience: 'forwarder', baseUrl: runtime.serviceUrls.forwarder, tls: runtime.internalTls });
   const forwardOverHttp = httpForwardPayment(forwarder);
