@@ -69,6 +69,7 @@ const UNSET_ON_PURPOSE: Record<string, string> = {
   VAULT_KEK_AUTOGENERATE: 'off anyway with a MongoDB store',
   METRICS_PORT: "a standalone service's default, 9464, is the port Prometheus scrapes",
   METRICS_HOST: 'defaults to HOST (0.0.0.0 in a container), so Prometheus reaches /metrics',
+  GATEWAY_HOST: "the notifier falls back to its own HOST, 0.0.0.0 in a container as the gateway's: not loopback, so no http://localhost receivers",
 };
 
 /** The variable names of a zod object schema (or of the object inside a transform). */
@@ -201,6 +202,8 @@ describe('docker-compose.yml: each container gets only its own secrets, as files
       expect({ name, ttl: ttlUrlOf(runtime) }).toEqual({ name, ttl: expect.stringMatching(new RegExp(`^rediss://${name}:[0-9a-f]+@redis:6379$`)) });
       expect(kafkaSecurityOf(runtime)).toEqual({ ssl: { ca: expect.any(Buffer) }, sasl: { mechanism: 'plain', username: name, password: expect.stringMatching(/^[0-9a-f]{48}$/) } });
     }
+    // PUBLIC_BASE_URL names localhost (compose on a laptop), yet the containers bind every interface: no local webhooks.
+    expect(loadNotifierConfig({ ...withSecretFiles(containerEnv('notifier')), DATA_DIR: join(scratch, 'data'), KEYS_DIR: join(scratch, 'keys') }).loopbackInTestMode).toBe(false);
     expect(readdirSync(scratch)).toEqual([]);
   });
 
