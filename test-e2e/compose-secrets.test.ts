@@ -210,6 +210,8 @@ describe('docker-compose.yml: each container gets only its own secrets, as files
       // Compose's one broker gets its topics from the services; every name under the prefix, the client named after the service.
       expect({ name, kafka: kafkaNamingOf(runtime, name) }).toEqual({ name, kafka: { topicPrefix: 'vaultline.', groupPrefix: 'vaultline.', clientId: name, createTopics: true } });
     }
+    // PUBLIC_BASE_URL names localhost (compose on a laptop), yet the containers bind every interface: no local webhooks.
+    expect(loadNotifierConfig({ ...withSecretFiles(containerEnv('notifier')), DATA_DIR: join(scratch, 'data'), KEYS_DIR: join(scratch, 'keys') }).loopbackInTestMode).toBe(false);
     expect(readdirSync(scratch)).toEqual([]);
   });
 
