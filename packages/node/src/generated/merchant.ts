@@ -3771,7 +3771,10 @@ export interface operations {
                      *             "amount": {
                      *               "requested": 1999,
                      *               "authorized": 1999,
-                     *               "captured": 1999
+                     *               "captured": 1999,
+                     *               "capturable": 0,
+                     *               "disputed": 0,
+                     *               "net": 1999
                      *             },
                      *             "currency_code": "EUR",
                      *             "use_case": "ONE_OFF",
@@ -3848,7 +3851,10 @@ export interface operations {
                      *             "amount": {
                      *               "requested": 1999,
                      *               "authorized": 1999,
-                     *               "captured": 1999
+                     *               "captured": 1999,
+                     *               "capturable": 0,
+                     *               "disputed": 0,
+                     *               "net": 1999
                      *             },
                      *             "currency_code": "EUR",
                      *             "use_case": "ONE_OFF",
@@ -3917,7 +3923,10 @@ export interface operations {
                      *         "amount": {
                      *           "requested": 1999,
                      *           "authorized": 1999,
-                     *           "captured": 1999
+                     *           "captured": 1999,
+                     *           "capturable": 0,
+                     *           "disputed": 0,
+                     *           "net": 1999
                      *         },
                      *         "currency_code": "EUR",
                      *         "use_case": "ONE_OFF",
