@@ -280,9 +280,10 @@ describe('the vaultline CLI, built, against the embedded service', () => {
       .trim()
       .split('\n')
       .map((line) => line.trim().split(/\s+/)[0]!);
-    // 19: the 18 before another card on the hosted page, and payment.attempt_failed (a declined card, the page open for another).
-    expect(types).toHaveLength(19);
-    expect(types).toContain('payment.attempt_failed');
+    // 21: every merchant event type but the three import events (an import platform's account) and
+    // early_fraud_warning.updated (a processor's report).
+    expect(types).toHaveLength(21);
+    for (const type of ['payment.attempt_failed', 'payment.capture_failed', 'early_fraud_warning.created']) expect(types).toContain(type);
     const failures: string[] = [];
     const queue = [...types];
     await Promise.all(
