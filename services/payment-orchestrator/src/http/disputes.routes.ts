@@ -2,7 +2,7 @@ import type { Request, Router } from 'express';
 import { z } from 'zod';
 import { isUuid, scopeOf, type Scope } from '@vaultline/core';
 import { SCOPES } from '@vaultline/auth';
-import { authOf, listResponse, parseInput, parsePageQuery, requireScope } from '@vaultline/http';
+import { answers, authOf, listResponse, parseInput, parsePageQuery, reply, requireScope } from '@vaultline/http';
 import { DISPUTE_STATUSES, type DisputeReason } from '../domain/disputes/dispute';
 import { DisputeNotFound, type GetDispute, type ListDisputes, type ListPaymentDisputes, type OpenTestDispute } from '../domain/disputes/manage-disputes';
 import { PaymentNotFound } from '../domain/payment/payment-errors';
@@ -61,7 +61,7 @@ export function disputeRoutes(router: Router, useCases: DisputeUseCases): void {
     res.json(listResponse(await useCases.listPaymentDisputes(scopeOfRequest(req), paymentId, parsePageQuery(req.query)), toDisputeView));
   });
 
-  router.post('/payments/:payment_id/test/dispute', merchant, async (req, res) => {
+  router.post('/payments/:payment_id/test/dispute', merchant, answers(async (req) => {
     const paymentId = idOf(req.params.payment_id, () => new PaymentNotFound());
     const body = parseInput(testDisputeBody, req.body ?? {});
     const dispute = await useCases.openTestDispute(scopeOfRequest(req), {
@@ -70,6 +70,6 @@ export function disputeRoutes(router: Router, useCases: DisputeUseCases): void {
       reason: body.reason ?? 'fraudulent',
       amount: body.amount ?? null,
     });
-    res.status(200).json(toDisputeView(dispute));
-  });
+    return reply(200, toDisputeView(dispute));
+  }));
 }
