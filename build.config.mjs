@@ -9,7 +9,7 @@ import { existsSync, readdirSync } from 'node:fs';
 
 const VAULT_PUBLIC = { from: 'services/vault/src/http/public', to: 'public' }; // checkout page and SDK (checkout.routes.ts)
 
-/** @type {Record<string, { entries?: string[], assets?: Array<{ from: string, to: string }>, tsc?: string, web?: string }>} */
+/** @type {Record<string, { entries?: string[], assets?: Array<{ from: string, to: string }>, tsc?: string, web?: string, selfContained?: boolean }>} */
 export const BUILDS = {
   // Every service: src/main.ts -> dist/main.js (what its image runs).
   ...Object.fromEntries(
@@ -17,16 +17,19 @@ export const BUILDS = {
       .filter((name) => existsSync(new URL(`./services/${name}/src/main.ts`, import.meta.url)))
       .map((name) => [`services/${name}`, { entries: ['src/main.ts'], assets: name === 'vault' ? [VAULT_PUBLIC] : [] }]),
   ),
-  // The embedded and local profiles. The launcher inlines every service, the vault's public files included.
+  // The embedded, local and Kafka profiles. The launcher inlines every service, the vault's public files included.
   // The service-thread worker is a bundle of its own: dist/service-thread/service-thread.worker.js.
   'deploy/launcher': {
-    entries: ['src/main-embedded.ts', 'src/main-local.ts', 'src/service-thread/service-thread.worker.ts'],
+    entries: ['src/main-embedded.ts', 'src/main-local.ts', 'src/main-kafka.ts', 'src/service-thread/service-thread.worker.ts'],
     assets: [VAULT_PUBLIC],
   },
-  // The publishable packages. The SDK is compiled by tsc (ESM and .d.ts for its users, module by module);
-  // the CLI is one bundle with the SDK inlined, run as `node dist/main.js` (its package.json bin).
+  // The publishable packages. The SDK is compiled by tsc (ESM and .d.ts for its users, module by module;
+  // its npm dependencies stay dependencies, resolved from the registry by its users).
+  // The CLI is self-contained: one bundle with the SDK AND its npm packages inlined (commander, yaml,
+  // openapi-fetch, standardwebhooks), so installing its tarball needs no registry and nothing to
+  // resolve at start; run as `node dist/main.js` (its package.json bin).
   'packages/node': { tsc: 'tsconfig.build.json' },
-  'packages/cli': { entries: ['src/main.ts'] },
+  'packages/cli': { entries: ['src/main.ts'], selfContained: true },
   // The dashboard: a browser app (Preact, Chart.js, the SDK) built by its own build.mjs into dist/index.html
   // and content-hashed assets, which the gateway serves at /dashboard.
   'packages/dashboard': { web: 'build.mjs' },

@@ -10,8 +10,8 @@
 // a Checkout.com processor account whose stand-in answers after 25–75 ms (like a real PSP) or at once, each
 // stand-in on a thread of its own (bench/support/psp-stand-ins.ts: a real PSP does not use our CPU).
 // The authorization goes through the forwarder (placeholders filled from the vault), Adyen captures
-// automatic flows itself, Checkout.com's capture settles by its signed payment_captured webhook through
-// the gateway. Target: the 25–75 ms paths within 90 % of the simulator path.
+// automatic flows itself and confirms it by its CAPTURE notification, Checkout.com's capture settles by its
+// signed payment_captured webhook, both through the gateway. Target: the 25–75 ms paths within 90 % of the simulator path.
 //
 // Refunds, in the same run, on the payments the simulator path captured: partial refunds (100 of each
 // payment's 1999) created through the gateway and settled by the simulator after its refund delay,
@@ -235,7 +235,8 @@ async function main(): Promise<void> {
         return (await response.json()) as { id: string };
       };
       const account = await call('POST', '/processor-accounts', { processor: standIn.processor, name: standIn.name, credentials: standIn.processor === 'adyen' ? ADYEN : CHECKOUT, settings: { base_url: standIn.server.baseUrl } });
-      if (standIn.processor === 'checkout') await standIn.server.setWebhookUrl(`${system.baseUrl}/processor-notifications/checkout/${account.id}`);
+      // Both confirm captures by notification (Adyen's CAPTURE of its automatic capture, Checkout.com's payment_captured).
+      await standIn.server.setWebhookUrl(`${system.baseUrl}/processor-notifications/${standIn.processor}/${account.id}`);
       const flow = `bench-${standIn.processor}-${onProcessors.length}`;
       await call('POST', '/flows', { name: flow, capture_mode: 'automatic', steps: [{ kind: 'authorization', processor: account.id }, { kind: 'capture', processor: account.id }] });
       await call('PUT', '/flow-matrix', { default_flow: flow, rules: [] });

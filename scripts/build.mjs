@@ -2,8 +2,8 @@
 // Compiles what production runs into plain JavaScript, one bundle per entry, so images and `node` need
 // neither tsx nor TypeScript (`pnpm start` keeps tsx for development).
 //
-//   node scripts/build.mjs               builds every package below (pnpm build)
-//   node scripts/build.mjs <package dir>  builds one (each package's `pnpm build` passes its own folder)
+//   node scripts/build.mjs                  builds every package below (pnpm build)
+//   node scripts/build.mjs <package dir>…   builds those (each package's `pnpm build` passes its own folder)
 //
 // esbuild bundles each entry with the workspace libraries (@vaultline/*) inlined, as they are TypeScript
 // source, and every npm package left external: it is required from node_modules at run time, so native
@@ -13,15 +13,18 @@
 // dependencies the npm packages of the workspace libraries it inlines (scripts/package-deps.mjs derives
 // them); `pnpm deploy --prod` then gives an image exactly what its bundle requires.
 //
-// Output: <package>/dist/<entry>.js with a source map (node runs it with --enable-source-maps).
+// Output: <package>/dist/<entry>.js with a source map (node runs it with --enable-source-maps), and
+// dist/.build-inputs, the hash of what it was built from (scripts/build-inputs.mjs), which tells
+// scripts/build-served.mjs whether the build is up to date.
 // What is built (entries, and files copied next to them) is listed in build.config.mjs.
 import { execFileSync } from 'node:child_process';
-import { cpSync, rmSync } from 'node:fs';
+import { cpSync, rmSync, writeFileSync } from 'node:fs';
 import { builtinModules, createRequire } from 'node:module';
 import { join, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 import { BUILDS } from '../build.config.mjs';
+import { inputsHash, stampOf } from './build-inputs.mjs';
 
 const root = join(import.meta.dirname, '..');
 
@@ -55,6 +58,13 @@ async function buildPackage(dir) {
   }
   const outdir = join(root, dir, 'dist');
   rmSync(outdir, { recursive: true, force: true });
+  // Taken before building: an input changed during the build leaves the package stale, not marked fresh.
+  const inputs = inputsHash(dir);
+  await compile(dir, spec, outdir);
+  writeFileSync(stampOf(dir), `${inputs}\n`);
+}
+
+async function compile(dir, spec, outdir) {
   const started = performance.now();
   if (spec.web) {
     // A web app for browsers (packages/dashboard): its own esbuild build, hashed assets and an index.html.
@@ -83,15 +93,16 @@ async function buildPackage(dir) {
     keepNames: true,
     // Workspace packages that publish dist/ (packages/node) are inlined from their source.
     conditions: ['vaultline-source'],
-    plugins: [npmPackagesExternal],
+    // A self-contained package (the CLI) inlines its npm packages too; the others require them at run time.
+    plugins: spec.selfContained ? [] : [npmPackagesExternal],
     logLevel: 'warning',
     metafile: true,
   });
-  assertExternalsResolve(dir, result.metafile);
+  if (!spec.selfContained) assertExternalsResolve(dir, result.metafile);
   for (const asset of spec.assets ?? []) cpSync(join(root, asset.from), join(outdir, asset.to), { recursive: true });
   console.log(`${dir}: ${spec.entries.map((e) => `dist/${e.replace(/^src\//, '').replace(/\.ts$/, '.js')}`).join(', ')} (${Math.round(performance.now() - started)} ms)`);
 }
 
-const requested = process.argv[2];
-const dirs = requested ? [relative(root, resolve(requested)).split('\\').join('/')] : Object.keys(BUILDS);
+const requested = process.argv.slice(2);
+const dirs = requested.length > 0 ? requested.map((dir) => relative(root, resolve(dir)).split('\\').join('/')) : Object.keys(BUILDS);
 for (const dir of dirs) await buildPackage(dir);

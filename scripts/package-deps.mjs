@@ -3,7 +3,7 @@
 // (minus tests and src/testing/, the contract suites other packages' tests load), `devDependencies`
 // for what its tests, dev/ and bench/ code import. A package built into bundles (build.config.mjs)
 // also lists the npm packages of the workspace libraries it inlines: its bundles require them from its
-// own node_modules. The lists are derived from the import statements, so they cannot drift from the code:
+// own node_modules. A self-contained one (the CLI) inlines every package: it lists them all as devDependencies. The lists are derived from the import statements, so they cannot drift from the code:
 //
 //   node scripts/package-deps.mjs          checks (pnpm lint runs this); exits 1 and names each difference
 //   node scripts/package-deps.mjs --write  rewrites the package.json files; then run `pnpm install`
@@ -25,9 +25,9 @@ const SKIP_DIRS = new Set(['node_modules', 'dist', 'coverage', 'test-output']);
 const TOOLING = new Set(['tsx', 'typescript', 'jest', 'eslint', 'esbuild']);
 // The root package holds the tools every package's scripts run (and the configs load), the type
 // declarations tsc needs (tsc runs from the root), and what the root's own code imports (bench/, scripts/,
-// deploy/k8s/: the manifest generator).
+// deploy/kafka/: the Kafka file generators).
 const ROOT_TOOLING = [...TOOLING, '@eslint/js', 'typescript-eslint', 'globals', '@swc/core', '@swc/jest', '@redocly/cli'];
-const ROOT_CODE = ['bench', 'scripts', 'deploy/k8s'];
+const ROOT_CODE = ['bench', 'scripts', 'deploy/kafka'];
 
 function workspacePackageDirs() {
   const globs = [...readFileSync(join(root, 'pnpm-workspace.yaml'), 'utf8').matchAll(/^\s*-\s*["']?([^"'\n]+)["']?\s*$/gm)].map((m) => m[1]);
@@ -140,7 +140,11 @@ function bundledNpmPackages(name) {
 for (const pkg of packages) {
   const { runtime, dev } = imports.get(pkg.manifest.name);
   const wanted = { dependencies: sorted(runtime, pkg.manifest), devDependencies: sorted(dev, pkg.manifest) };
-  if (pkg.dir in BUILDS) {
+  if (BUILDS[pkg.dir]?.selfContained) {
+    // Everything is inlined into its bundle at build time: nothing is required at run time.
+    wanted.devDependencies = sorted(new Set([...runtime, ...dev]), pkg.manifest);
+    wanted.dependencies = {};
+  } else if (pkg.dir in BUILDS) {
     for (const [name, range] of bundledNpmPackages(pkg.manifest.name)) {
       if (!(name in wanted.dependencies)) wanted.dependencies[name] = pkg.manifest.dependencies?.[name] ?? range;
       delete wanted.devDependencies[name];

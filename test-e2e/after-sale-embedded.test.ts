@@ -198,6 +198,9 @@ describe('after the sale: cancel and refunds through the gateway', () => {
     it('when an Adyen payment is refunded, then Adyen receives /refunds and its REFUND notification, delivered through the gateway, settles the refund', async () => {
       const account = await routeAll('adyen', 'automatic');
       const payment = await pay(ADYEN_TEST_CARDS.approved, 'order-adyen-refund');
+      // Adyen captured it by itself; its CAPTURE notification confirms it.
+      const captured = await waitFor(() => adyen.notifications.find((n) => n.notificationItems[0]!.NotificationRequestItem.eventCode === 'CAPTURE' && n.notificationItems[0]!.NotificationRequestItem.merchantReference === payment.id), 10_000, 25);
+      await notify('adyen', account, JSON.stringify(captured));
       await api.until(payment.id, 'captured');
       const created = (await refund(payment.id, { amount: 700 })).json<RefundView>();
       const notification = await waitFor(() => adyen.notifications.find((n) => n.notificationItems[0]!.NotificationRequestItem.eventCode === 'REFUND' && n.notificationItems[0]!.NotificationRequestItem.merchantReference === created.id), 10_000, 25);

@@ -101,13 +101,15 @@ describe('card entry in a real browser (headless Chromium)', () => {
     await page.close();
   });
 
-  it('when the session has expired, then the page shows the failed outcome and returns the consumer to the shop', async () => {
+  it('when the session has expired, then the page shows the failed outcome and offers the way back to the shop, leaving the choice to the consumer (no automatic redirect after a failure)', async () => {
     const { sessionId, paymentId } = await openSession(vault, { expiresInMs: -1_000, returnUrl: `${front.url}/shop/return` });
     const page = await browser.newPage();
     await page.goto(`${front.url}/checkout/${sessionId}`);
     await page.getByRole('heading', { name: 'Payment failed' }).waitFor({ timeout: 15_000 });
     expect(await page.locator('#result-detail').textContent()).toBe('This payment session has expired; nothing was charged.');
     expect(await page.locator('#card-form').isHidden()).toBe(true);
+    expect(await page.locator('#returning').isVisible()).toBe(false);
+    await page.getByRole('link', { name: 'Return to the shop' }).click();
     await page.waitForURL(new RegExp(`/shop/return\\?session_id=${sessionId}&payment_id=${paymentId}&payment_status=failed`), { timeout: 10_000 });
     await page.close();
   });

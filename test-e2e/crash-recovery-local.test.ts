@@ -144,7 +144,12 @@ describe('crash recovery under load, local profile (SIGKILL each service in turn
       operations++;
       step('one-off');
       const declined = i % 3 === 2;
-      await paid('/payments/one-off', declined ? 'declined' : 'one-off', { reference: `crash-one-off-${name}` }, `one-off-${name}`, declined ? SIMULATOR_CARDS.declined : SIMULATOR_CARDS.approved);
+      const oneOff = await paid('/payments/one-off', declined ? 'declined' : 'one-off', { reference: `crash-one-off-${name}` }, `one-off-${name}`, declined ? SIMULATOR_CARDS.declined : SIMULATOR_CARDS.approved);
+      // A declined card is one attempt: the consumer then returns to the shop, and the payment fails.
+      if (declined) {
+        step(`declined ${oneOff.id}: leaving`);
+        await client.leaveAfterFailedCard(oneOff.action_requirement!.session_id, SETTLE_MS);
+      }
       step('recurring initial');
       const initial = await paid(
         '/payments/recurring',

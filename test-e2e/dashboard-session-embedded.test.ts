@@ -1,7 +1,7 @@
 import { validateAgainstOpenApi } from '@vaultline/contracts';
 import { waitFor } from '@vaultline/core';
 import { createMerchantOfBothModes, startSystem, type MerchantOfBothModes, type RunningSystem } from './support/merchant-api';
-import { PAYMENT_ENV, PaymentsApi, SIMULATOR_CARDS, sessionOf, submitCard, type PaymentView } from './support/payment-scenario';
+import { PAYMENT_ENV, PaymentsApi, SIMULATOR_CARDS, leaveAfterFailedCard, sessionOf, submitCard, type PaymentView } from './support/payment-scenario';
 import { registerWebhookEndpoint } from './support/import-scenario';
 import { startWebhookReceiver, type WebhookReceiver } from './support/webhook-receiver';
 
@@ -74,6 +74,7 @@ describe('the dashboard session through the embedded system', () => {
       pay(SIMULATOR_CARDS.approved, `${reference}-2`, 1000),
       pay(SIMULATOR_CARDS.declined, `${reference}-declined`, 700),
     ]);
+    await leaveAfterFailedCard(base(), sessionOf(declined));
     captured = await api.until(approved.id, 'captured');
     await api.until(other.id, 'captured');
     await api.until(declined.id, 'failed');
@@ -90,7 +91,7 @@ describe('the dashboard session through the embedded system', () => {
 
     const report = await browser(session, 'GET', '/reports/payments');
     documented('GET', '/reports/payments', report);
-    expect(report.json.totals).toMatchObject({ count: 3, succeeded: 2, failed: 1, pending: 0, success_rate: 0.6667, volume: [{ currency_code: 'EUR', amount: 3500 }] });
+    expect(report.json.totals).toMatchObject({ count: 3, succeeded: 2, failed: 1, pending: 0, success_rate: 0.6667, amounts: [{ currency_code: 'EUR', authorized: 3500, captured: 3500, refunded: 0, disputed: 0, won_back: 0, net: 3500 }] });
     expect(report.json.by_processor).toEqual([expect.objectContaining({ processor: 'simulator', succeeded: 2, failed: 1 })]);
     expect((report.json.by_flow as Array<{ attempts: number }>).reduce((sum, row) => sum + row.attempts, 0)).toBe(3);
     expect(report.json.decline_reasons).toEqual([{ reason: expect.any(String), count: 1 }]);
@@ -131,7 +132,7 @@ describe('the dashboard session through the embedded system', () => {
     expect((await browser(session, 'GET', `/payments/${captured.id}`)).status).toBe(404);
     expect((await browser(session, 'GET', '/webhook-endpoints')).json.data).toEqual([]);
     const report = await browser(session, 'GET', '/reports/payments');
-    expect(report.json).toMatchObject({ livemode: true, totals: { count: 0, succeeded: 0, failed: 0, volume: [] }, by_processor: [], decline_reasons: [] });
+    expect(report.json).toMatchObject({ livemode: true, totals: { count: 0, succeeded: 0, failed: 0, amounts: [] }, by_processor: [], decline_reasons: [] });
     expect(((await browser(session, 'GET', '/reports/webhook-deliveries')).json.totals as { messages: number }).messages).toBe(0);
 
     await browser(session, 'POST', '/dashboard/session/mode', { mode: 'test' });

@@ -3,6 +3,7 @@ import { waitFor } from '@vaultline/core';
 import { ADYEN_TEST_CARDS, startAdyenStandIn, type AdyenStandIn } from './support/adyen-stand-in';
 import { CHECKOUT_TEST_CARDS, startCheckoutStandIn, type CheckoutStandIn } from './support/checkout-stand-in';
 import { adyenDisputeNotification, checkoutDisputeWebhook } from './support/dispute-notifications';
+import { startStripeStandIn, stripeSignatureHeader, STRIPE_TEST_CARDS, type StripeStandIn } from './support/stripe-stand-in';
 import { registerWebhookEndpoint } from './support/import-scenario';
 import { startSystem, type RunningSystem } from './support/merchant-api';
 import { PAYMENT_ENV, PaymentsApi, sessionOf, submitCard, SIMULATOR_CARDS, type PaymentView } from './support/payment-scenario';
@@ -11,6 +12,8 @@ import { signatureHeaders, startWebhookReceiver, type WebhookReceiver } from './
 const HMAC_KEY = '44782DEF547AAA06C910C43932B1EB0C71FC68D9D0C057550C48EC2ACF6BA056';
 const ADYEN = { api_key: 'AQE_e2e_dispute_key_4410', merchant_account: 'ShopECOM', hmac_key: HMAC_KEY };
 const CHECKOUT = { secret_key: 'sk_sbox_e2e_dispute_key', processing_channel_id: 'pc_e2edispute', webhook_secret: 'whsec_e2e_dispute' };
+const STRIPE = { secret_key: 'sk_test_e2eDisputeKey8812', webhook_secret: 'whsec_e2eDisputeSigning' };
+const PDF = Buffer.from('%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\n%%EOF\n', 'latin1');
 
 interface DisputeView {
   id: string;
@@ -18,9 +21,20 @@ interface DisputeView {
   payment_id: string;
   status: string;
   reason: string;
+  kind: 'inquiry' | 'chargeback';
   amount: number;
   processor_reference: string;
+  evidence_due_by: string | null;
+  evidence_submitted_at: string | null;
   livemode: boolean;
+}
+
+interface EarlyFraudWarningView {
+  id: string;
+  object: 'early_fraud_warning';
+  payment_id: string;
+  fraud_type: string;
+  actionable: boolean;
 }
 
 /**
@@ -32,6 +46,7 @@ interface DisputeView {
 describe('disputes on Adyen and Checkout.com stand-ins, embedded profile', () => {
   let adyen: AdyenStandIn;
   let checkout: CheckoutStandIn;
+  let stripe: StripeStandIn;
   let running: RunningSystem;
   let api: PaymentsApi;
   let receiver: WebhookReceiver;
@@ -40,12 +55,13 @@ describe('disputes on Adyen and Checkout.com stand-ins, embedded profile', () =>
   beforeAll(async () => {
     adyen = await startAdyenStandIn({ apiKey: ADYEN.api_key, merchantAccount: ADYEN.merchant_account, hmacKey: HMAC_KEY });
     checkout = await startCheckoutStandIn({ secretKey: CHECKOUT.secret_key, processingChannelId: CHECKOUT.processing_channel_id, webhookSecret: CHECKOUT.webhook_secret });
+    stripe = await startStripeStandIn({ secretKey: STRIPE.secret_key, webhookSecret: STRIPE.webhook_secret });
     [running, receiver] = await Promise.all([
       startSystem(
         {
           ...PAYMENT_ENV,
           FORWARD_HTTPS_ONLY: 'false',
-          FORWARD_EXTRA_DESTINATIONS: [`${adyen.baseUrl}/v69/payments`, `${checkout.baseUrl}/payments`].join(','),
+          FORWARD_EXTRA_DESTINATIONS: [`${adyen.baseUrl}/v69/payments`, `${checkout.baseUrl}/payments`, `${stripe.baseUrl}/v1/payment_intents`].join(','),
           PROCESSOR_ALLOW_PRIVATE_URLS: 'true',
         },
         'vaultline-disputes-',
@@ -53,25 +69,33 @@ describe('disputes on Adyen and Checkout.com stand-ins, embedded profile', () =>
       startWebhookReceiver(),
     ]);
     api = new PaymentsApi(running.merchant);
-    secret = (await registerWebhookEndpoint(running.merchant, receiver.url, ['dispute.created', 'dispute.updated', 'dispute.closed'])).secret;
+    secret = (await registerWebhookEndpoint(running.merchant, receiver.url, ['dispute.created', 'dispute.updated', 'dispute.closed', 'early_fraud_warning.created'])).secret;
   }, 60_000);
   afterAll(async () => {
     await running?.stop();
     await receiver?.stop();
-    await Promise.all([adyen?.stop(), checkout?.stop()]);
+    await Promise.all([adyen?.stop(), checkout?.stop(), stripe?.stop()]);
   });
 
-  async function account(processor: 'adyen' | 'checkout', baseUrl: string): Promise<string> {
-    const answer = await running.merchant.call('POST', '/processor-accounts', { json: { processor, name: processor, credentials: processor === 'adyen' ? ADYEN : CHECKOUT, settings: { base_url: baseUrl } } });
+  async function account(processor: 'adyen' | 'checkout' | 'stripe', baseUrl: string): Promise<string> {
+    const credentials = { adyen: ADYEN, checkout: CHECKOUT, stripe: STRIPE }[processor];
+    const answer = await running.merchant.call('POST', '/processor-accounts', { json: { processor, name: processor, credentials, settings: { base_url: baseUrl } } });
     expect(answer.status).toBe(201);
-    return answer.json<{ id: string }>().id;
+    const id = answer.json<{ id: string }>().id;
+    // Adyen notifies the account's endpoint (its CAPTURE confirms an automatic capture), through the gateway.
+    if (processor === 'adyen') adyen.webhookUrl = `${running.system.baseUrl}/processor-notifications/adyen/${id}`;
+    return id;
   }
 
-  async function capturedOn(flow: string, authorizer: string | null, card: string): Promise<PaymentView> {
-    if (authorizer) await api.ok('POST', '/flows', { json: { name: flow, capture_mode: 'automatic', steps: [{ kind: 'authorization', processor: authorizer }, { kind: 'capture', processor: authorizer }] } });
+  async function capturedOn(flow: string, authorizer: string | null, card: string, captureMode: 'automatic' | 'manual' = 'automatic'): Promise<PaymentView> {
+    if (authorizer) await api.ok('POST', '/flows', { json: { name: flow, capture_mode: captureMode, steps: [{ kind: 'authorization', processor: authorizer }, { kind: 'capture', processor: authorizer }] } });
     await api.ok('PUT', '/flow-matrix', { json: { default_flow: flow, rules: [] } });
     const created = await api.ok('POST', '/payments/one-off', { json: { amount: 1250, currency_code: 'EUR', reference: `order-${flow}`, source: { type: 'vaultline' } } });
     await submitCard(running.system.baseUrl, sessionOf(created), card);
+    if (captureMode === 'manual') {
+      await api.until(created.id, 'authorized');
+      await api.ok('POST', '/payments/{payment_id}/capture', { params: { payment_id: created.id }, json: {} });
+    }
     return api.until(created.id, 'captured');
   }
 
@@ -85,9 +109,11 @@ describe('disputes on Adyen and Checkout.com stand-ins, embedded profile', () =>
   function disputeWebhooks(paymentId: string): Array<[string, string]> {
     return receiver.received
       .map((webhook) => new Webhook(secret).verify(webhook.body, signatureHeaders(webhook)) as { type: string; data: { payment_id: string; status: string } })
-      .filter((payload) => payload.data.payment_id === paymentId)
+      .filter((payload) => payload.type.startsWith('dispute.') && payload.data.payment_id === paymentId)
       .map((payload) => [payload.type, payload.data.status]);
   }
+
+  const paymentAmount = async (paymentId: string) => (await api.get(paymentId)).amount as Record<string, number>;
 
   it('when Adyen notifies a chargeback, then a redelivery included, the payment has one dispute needing a response, then won on CHARGEBACK_REVERSED, with verified dispute.created and dispute.closed webhooks', async () => {
     const adyenAccount = await account('adyen', adyen.baseUrl);
@@ -147,5 +173,80 @@ describe('disputes on Adyen and Checkout.com stand-ins, embedded profile', () =>
     await api.refused(409, 'dispute_not_allowed', 'POST', '/payments/{payment_id}/test/dispute', { params: { payment_id: declined.id }, json: {} });
     const hooks = await waitFor(() => (disputeWebhooks(payment.id).length >= 1 ? disputeWebhooks(payment.id) : null), 20_000, 50);
     expect(hooks).toEqual([['dispute.created', 'needs_response']]);
+  }, 60_000);
+
+  it('when a payment is disputed while refundable (simulator card 4000 0000 0000 2685), then it shows amount.disputed and a refund is refused 409 payment_disputed; accepting the dispute closes it lost, with verified dispute.updated and dispute.closed webhooks', async () => {
+    const payment = await capturedOn('simulator_auto_capture', null, SIMULATOR_CARDS.disputed);
+    const [dispute] = await disputesOf(payment.id);
+    expect(dispute).toMatchObject({ status: 'needs_response', kind: 'chargeback', reason: 'product_not_received', amount: 1250 });
+    expect(await paymentAmount(payment.id)).toEqual({ requested: 1250, authorized: 1250, captured: 1250, capturable: 0, disputed: 1250, net: 0 });
+    const refused = await api.refused(409, 'payment_disputed', 'POST', '/payments/{payment_id}/refunds', { params: { payment_id: payment.id }, json: { amount: 1250 } });
+    expect(String(refused.detail)).toContain('amount.disputed 1250 EUR');
+
+    const accepted = await api.ok<DisputeView>('POST', '/disputes/{dispute_id}/accept', { params: { dispute_id: dispute!.id }, json: {} });
+    expect(accepted.status).toBe('lost');
+    await api.refused(409, 'dispute_closed', 'POST', '/disputes/{dispute_id}/evidence', { params: { dispute_id: dispute!.id }, json: { evidence: { product_description: 'Scarf' } } });
+    const hooks = await waitFor(() => (disputeWebhooks(payment.id).length >= 3 ? disputeWebhooks(payment.id) : null), 20_000, 50);
+    expect(hooks).toEqual([
+      ['dispute.created', 'needs_response'],
+      ['dispute.updated', 'lost'],
+      ['dispute.closed', 'lost'],
+    ]);
+  }, 60_000);
+
+  it('when Stripe reports a dispute for a payment whose payment_intent.succeeded never arrived, then it is matched by the PaymentIntent the payment keeps; evidence with a file is uploaded to Stripe and submitted', async () => {
+    const stripeAccount = await account('stripe', stripe.baseUrl);
+    // No webhook reaches us from this stand-in but the dispute itself.
+    stripe.webhookUrl = null;
+    const payment = await capturedOn('stripe-disputed', stripeAccount, STRIPE_TEST_CARDS.approved, 'manual');
+    const intent = stripe.intents.find((candidate) => candidate.fields['metadata[payment_id]'] === payment.id)!;
+    const stripeDispute = stripe.dispute(intent.id, 'product_not_received');
+    const created = stripe.webhooks.at(-1)!;
+    const delivered = await notify(`/processor-notifications/stripe/${stripeAccount}`, created.rawBody, { 'stripe-signature': stripeSignatureHeader(created.rawBody, [STRIPE.webhook_secret]) });
+    expect(delivered.status).toBe(200);
+    const [dispute, ...others] = await disputesOf(payment.id);
+    expect(others).toEqual([]);
+    expect(dispute).toMatchObject({ processor_reference: stripeDispute, status: 'needs_response', reason: 'product_not_received' });
+
+    const submitted = await api.ok<DisputeView>('POST', '/disputes/{dispute_id}/evidence', {
+      params: { dispute_id: dispute!.id },
+      json: { evidence: { product_description: 'Wool scarf, order 1001', receipt: { filename: 'receipt-1001.pdf', content_type: 'application/pdf', data: PDF.toString('base64') } } },
+    });
+    expect(submitted.status).toBe('under_review');
+    expect(stripe.files.at(-1)!.content.equals(PDF)).toBe(true);
+    expect(stripe.disputeRequests.at(-1)!.fields).toEqual({ 'evidence[product_description]': 'Wool scarf, order 1001', 'evidence[receipt]': stripe.files.at(-1)!.id, submit: 'true' });
+    expect(stripe.disputes.get(stripeDispute)!.status).toBe('under_review');
+  }, 60_000);
+
+  it('when Adyen notifies a chargeback naming a payment that Checkout.com handled, then it is accepted and recorded but opens no dispute on that payment', async () => {
+    const adyenAccount = await account('adyen', adyen.baseUrl);
+    const checkoutAccount = await account('checkout', checkout.baseUrl);
+    checkout.webhookUrl = `${running.system.baseUrl}/processor-notifications/checkout/${checkoutAccount}`;
+    const foreign = await capturedOn('checkout-foreign', checkoutAccount, CHECKOUT_TEST_CARDS.approved);
+    const chargeback = adyenDisputeNotification(HMAC_KEY, { eventCode: 'NOTIFICATION_OF_CHARGEBACK', disputeStatus: 'Undefended', pspReference: 'DSPFOREIGNPAYMNT', paymentPspReference: 'QFQTPCQ8HXSKGKAB', merchantReference: foreign.id, amount: { value: 1250, currency: 'EUR' } });
+    const answer = await notify(`/processor-notifications/adyen/${adyenAccount}`, JSON.stringify(chargeback));
+    expect([answer.status, await answer.text()]).toEqual([200, '[accepted]']);
+    expect(await disputesOf(foreign.id)).toEqual([]);
+    expect(await paymentAmount(foreign.id)).toMatchObject({ disputed: 0, net: 1250 });
+  }, 60_000);
+
+  it('when Adyen sends NOTIFICATION_OF_FRAUD for a payment it captured, then the payment gets an early fraud warning (never a dispute), listed through the gateway and delivered as a verified early_fraud_warning.created webhook', async () => {
+    const adyenAccount = await account('adyen', adyen.baseUrl);
+    const payment = await capturedOn('adyen-fraud', adyenAccount, ADYEN_TEST_CARDS.approved);
+    const psp = adyen.payments.find((p) => p.body.reference === payment.id)!.pspReference;
+    const answer = await notify(`/processor-notifications/adyen/${adyenAccount}`, JSON.stringify(adyen.fraudNotification(psp)));
+    expect([answer.status, await answer.text()]).toEqual([200, '[accepted]']);
+    const { data } = await api.ok<{ data: EarlyFraudWarningView[] }>('GET', '/early-fraud-warnings', { query: `payment_id=${payment.id}` });
+    expect(data.map((warning) => [warning.object, warning.fraud_type, warning.actionable])).toEqual([['early_fraud_warning', 'unauthorized_use_of_card', true]]);
+    expect(await api.ok<EarlyFraudWarningView>('GET', '/early-fraud-warnings/{early_fraud_warning_id}', { params: { early_fraud_warning_id: data[0]!.id } })).toEqual(data[0]);
+    expect(await disputesOf(payment.id)).toEqual([]);
+    const hook = await waitFor(() =>
+      receiver.received
+        .map((webhook) => new Webhook(secret).verify(webhook.body, signatureHeaders(webhook)) as { type: string; data: { id: string; payment_id: string } })
+        .find((payload) => payload.type === 'early_fraud_warning.created' && payload.data.payment_id === payment.id) ?? null,
+      20_000,
+      50,
+    );
+    expect(hook.data.id).toBe(data[0]!.id);
   }, 60_000);
 });

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { MemoryDocumentStore } from '@vaultline/store';
 import { startGateway, startUpstreams, type RunningGateway, type Upstreams } from '../services/gateway/test/support/gateway-harness';
+import { axeFindings } from './support/checkout-front';
 import { launchChromium } from './support/payment-scenario';
 
 /** Screenshots land in test-output/; the ones in docs/screenshots/ are copies of a run. */
@@ -95,6 +96,18 @@ describe('the documentation in a real browser (headless Chromium)', () => {
     expect(await styleOf(errors.page, '[id="idempotency_key_reused"]', 'backgroundColor')).toBe('rgb(255, 248, 219)');
     await errors.page.screenshot({ path: join(OUTPUT, 'docs-errors.png') });
     expect(errors.problems).toEqual([]);
+
+    // Every test card and code sample has a Copy button (hidden without script); one copies the number without its spaces.
+    await guides.page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: gateway.url });
+    const copy = guides.page.getByRole('button', { name: 'Copy 4000 0000 0000 3063' });
+    await copy.click();
+    expect(await guides.page.evaluate('navigator.clipboard.readText()')).toBe('4000000000003063');
+    expect(await guides.page.locator('#copy-status').textContent()).toBe('Copied to the clipboard.');
+    expect(await guides.page.locator('button.copy[hidden]').count()).toBe(0);
+    expect(await guides.page.locator('button.copy').count()).toBeGreaterThan(30);
+    expect(await axeFindings(guides.page)).toEqual([]);
+    await scrollTo(guides.page, '#three-d-secure');
+    await guides.page.screenshot({ path: join(OUTPUT, 'docs-guides-3ds.png') });
 
     const phone = await openRecorded(browser, `${gateway.url}/docs/guides`, { width: 360, height: 760 });
     await phone.page.locator('#quick-start').waitFor();

@@ -174,6 +174,8 @@ describe('the earlier payment interface through the gateway', () => {
       const card = (await settled(stored.id)).payment_method!;
       const account = await profile.merchant.call('POST', '/processor-accounts', { json: { processor: 'adyen', name: 'adyen', credentials: ADYEN, settings: { base_url: adyen.baseUrl } } });
       const accountId = account.json<{ id: string }>().id;
+      // Adyen notifies the account's endpoint (its CAPTURE confirms the automatic capture), through the gateway.
+      adyen.webhookUrl = `${profile.baseUrl}/processor-notifications/adyen/${accountId}`;
       const steps = ['authorization', 'capture'].map((kind) => ({ kind, processor: accountId }));
       expect((await profile.merchant.call('POST', '/flows', { json: { name: 'e2e-adyen-cof', capture_mode: 'automatic', steps } })).status).toBe(201);
       await profile.merchant.call('PUT', '/flow-matrix', { json: { rules: [{ name: 'cof', when: { use_case: ['ONE_OFF'] }, flow: 'e2e-adyen-cof' }] } });

@@ -1,4 +1,3 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -6,7 +5,8 @@ import type { Browser, Page } from 'playwright-core';
 import { waitFor } from '@vaultline/core';
 import { startEmbedded, type EmbeddedSystem } from '@vaultline/launcher';
 import { Vaultline } from '@vaultline/node';
-import { PAYMENT_CVC, PAYMENT_ENV, SIMULATOR_CARDS, launchChromium } from './support/payment-scenario';
+import { startShopCommand, type RunningShop } from './support/example-shop';
+import { PAYMENT_CVC, PAYMENT_ENV, SIMULATOR_CARDS, anotherCardOffered, launchChromium } from './support/payment-scenario';
 
 /**
  * The example shop (examples/shop, issue 28) as a new merchant runs it: its one documented command
@@ -16,41 +16,6 @@ import { PAYMENT_CVC, PAYMENT_ENV, SIMULATOR_CARDS, launchChromium } from './sup
  */
 const root = join(__dirname, '..');
 const SCREENSHOTS = join(root, 'test-output', 'example-shop');
-
-interface RunningShop {
-  url: string;
-  output: () => string;
-  stop(): Promise<void>;
-}
-
-/** Runs the documented command; resolves once the shop says where it listens (its webhook endpoint registered). */
-function startShopCommand(env: Record<string, string>): Promise<RunningShop> {
-  const child: ChildProcess = spawn('pnpm', ['--silent', '--filter', '@vaultline/example-shop', 'start'], {
-    cwd: root,
-    env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
-    // Its own process group: pnpm, tsx and node stop together.
-    detached: true,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  return new Promise((resolve, reject) => {
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString();
-      const listening = /listening on (http:\/\/\S+)/.exec(output);
-      if (listening) resolve({ url: listening[1]!, output: () => output, stop: () => stopGroup(child) });
-    };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', onData);
-    child.on('exit', (code) => reject(new Error(`the shop exited ${code} before listening:\n${output}`)));
-  });
-}
-
-async function stopGroup(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.pid === undefined) return;
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  process.kill(-child.pid, 'SIGTERM');
-  await exited;
-}
 
 describe('the example shop against the embedded service (Chromium)', () => {
   const apiKey = 'sk_test_example_shop_0123456789ab';
@@ -64,7 +29,9 @@ describe('the example shop against the embedded service (Chromium)', () => {
     mkdirSync(SCREENSHOTS, { recursive: true });
     dataDir = mkdtempSync(join(tmpdir(), 'vaultline-example-shop-'));
     [system, browser] = await Promise.all([
-      startEmbedded({ dataDir, port: 0, env: { ...PAYMENT_ENV, BOOTSTRAP_API_KEY: apiKey, LOG_LEVEL: 'silent' } }),
+      // As the README starts it: no WEBHOOK_ALLOW_PRIVATE_URLS; the shop's localhost endpoint is accepted because
+      // the service runs on loopback (a test key, HOST 127.0.0.1, PUBLIC_BASE_URL http://localhost:…).
+      startEmbedded({ dataDir, port: 0, env: { ...PAYMENT_ENV, WEBHOOK_ALLOW_PRIVATE_URLS: 'false', BOOTSTRAP_API_KEY: apiKey, LOG_LEVEL: 'silent' } }),
       launchChromium(),
     ]);
     vaultline = new Vaultline(apiKey, { baseUrl: system.baseUrl });
@@ -142,7 +109,7 @@ describe('the example shop against the embedded service (Chromium)', () => {
     await page.close();
   }, 90_000);
 
-  it('when the consumer pays on the hosted page instead and the card is declined, then the page returns them to the order, which the webhook marked failed', async () => {
+  it('when the consumer pays on the hosted page instead, the card is declined and they return to the shop instead of trying another, then the order shows the payment failed (the webhook marked it)', async () => {
     const page = await order('1');
     await page.getByRole('link', { name: 'Pay on the secure payment page instead' }).click();
     await page.waitForURL(new RegExp(`^${system.baseUrl}/checkout/`), { waitUntil: 'commit' });
@@ -151,6 +118,8 @@ describe('the example shop against the embedded service (Chromium)', () => {
     await page.getByLabel('Expiry (MM/YY)').fill('12/34');
     await page.getByLabel('Security code').fill(PAYMENT_CVC);
     await page.getByRole('button', { name: /Pay/ }).click();
+    await anotherCardOffered(page);
+    await page.getByRole('button', { name: 'Return to the shop' }).click();
     await page.waitForURL(new RegExp(`^${shop.url}/orders/ord_\\w+\\?session_id=.*payment_status=failed`), { timeout: 30_000 });
     await statusBecomes(page, 'Payment failed');
     expect(await page.locator('dl').textContent()).toContain('card_declined');

@@ -47,6 +47,8 @@ describe('a merchant\'s test key against its own live monthly payment on an Adye
     const created = await live.ok<{ id: string; livemode: boolean }>('POST', '/processor-accounts', { json: { processor: 'adyen', name: 'Adyen live', credentials: ADYEN, settings: { base_url: adyen.baseUrl } } });
     expect(created.livemode).toBe(true);
     account = created.id;
+    // Adyen notifies the account's endpoint (its CAPTURE confirms an automatic capture), through the gateway.
+    adyen.webhookUrl = `${running.system.baseUrl}/processor-notifications/adyen/${account}`;
     await live.ok('POST', '/flows', { json: { name: 'adyen-live', capture_mode: 'automatic', steps: [{ kind: 'authorization', processor: account }, { kind: 'capture', processor: account }] } });
     await live.ok('PUT', '/flow-matrix', { json: { default_flow: 'adyen-live', rules: [] } });
 

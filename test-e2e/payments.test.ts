@@ -1,6 +1,6 @@
 import type { Browser } from 'playwright-core';
 import { waitFor } from '@vaultline/core';
-import { ADMIN_API_KEY, MerchantApi, PROFILES, type RunningProfile } from './support/merchant-api';
+import { ADMIN_API_KEY, MerchantApi, profilesWithKafka, type RunningProfile } from './support/merchant-api';
 import { ADYEN_TEST_CARDS, startAdyenStandIn, type AdyenStandIn } from './support/adyen-stand-in';
 import {
   PAYMENT_CVC,
@@ -11,8 +11,10 @@ import {
   issueLiveKey,
   merchantWithWebhooks,
   launchChromium,
+  anotherCardOffered,
   outcomeShown,
   payOnHostedPage,
+  typeCardAndPay,
   sessionOf,
   startShop,
   submitCard,
@@ -25,8 +27,8 @@ const ADYEN = { api_key: 'AQE_e2e_adyen_key_5521', merchant_account: 'ShopECOM',
 
 type Profile = RunningProfile;
 
-/** The embedded profile (one process, SQLite bus) and the local one (a process per service, Redis Streams); `env` adds to PAYMENT_ENV. */
-const profiles: Array<[string, (env: Record<string, string>) => Promise<Profile>]> = PROFILES.map(([name, start]) => [name, (env) => start({ ...PAYMENT_ENV, ...env }, 'vaultline-payments-')]);
+/** The embedded profile (one process, SQLite bus), the local one (a process per service, Redis Streams) and the Kafka one; `env` adds to PAYMENT_ENV. */
+const profiles: Array<[string, (env: Record<string, string>) => Promise<Profile>]> = profilesWithKafka('payments e2e').map(([name, start]) => [name, (env) => start({ ...PAYMENT_ENV, ...env }, 'vaultline-payments-')]);
 
 /**
  * Issue 13 from the outside: a merchant's backend calling the payment API through the gateway, a
@@ -107,14 +109,27 @@ describe('payments through the gateway, from create to the outcome', () => {
       expect(newest.data.map((payment) => payment.id)).toEqual([created.id]);
     }, 120_000);
 
-    it('when the consumer enters a declined card (4000000000000002) in Chromium, then the payment fails with card_declined and the page says so in words', async () => {
+    it('when the consumer enters a declined card (4000000000000002) in Chromium, then the page says so in words and takes another card, which is captured; each attempt a transaction, payment.attempt_failed then payment.captured', async () => {
       const created = await initial('/payments/one-off', { reference: 'order-1002' });
       const page = await payOnHostedPage(browser, profile.baseUrl, sessionOf(created), SIMULATOR_CARDS.declined);
-      await outcomeShown(page, 'Payment failed');
-      expect(await page.locator('#result-detail').textContent()).toBe('Your card was declined. Try another card or contact your bank.');
+      expect(await anotherCardOffered(page)).toEqual({ title: 'The card •••• 0002 did not work', detail: 'Your card was declined. Try another card or contact your bank. You can enter another card below.' });
+      expect(await api.get(created.id)).toMatchObject({ status: 'processing', attempts: 1, last_failed_attempt: { number: 1, failure_reason: 'card_declined', masked_account_number: '400000******0002' } });
+      await typeCardAndPay(page, SIMULATOR_CARDS.approved);
+      await outcomeShown(page, 'Payment successful');
       await page.close();
-      expect(await api.until(created.id, 'failed')).toMatchObject({ failure_reason: 'card_declined' });
-      expect(await api.transactions(created.id)).toEqual([expect.objectContaining({ kind: 'authorization', status: 'failed', failure_reason: 'card_declined' })]);
+      expect(await api.until(created.id, 'captured')).toMatchObject({ attempts: 2, source: { masked_account_number: '424242******4242' } });
+      expect((await api.transactions(created.id)).map((t) => [t.kind, t.status, t.failure_reason, t.attempt])).toEqual([
+        ['authorization', 'failed', 'card_declined', 1],
+        ['authorization', 'succeeded', null, 2],
+        ['capture', 'succeeded', null, 2],
+      ]);
+      const types = await waitFor(() => {
+        const seen = webhooksOf(secret, created.id).map((payload) => payload.type);
+        return seen.includes('payment.captured') ? seen : null;
+      }, 20_000, 50);
+      expect(types).toEqual(expect.arrayContaining(['payment.processing', 'payment.attempt_failed', 'payment.captured']));
+      expect(types).not.toContain('payment.failed');
+      expect(webhooksOf(secret, created.id).find((payload) => payload.type === 'payment.attempt_failed')?.data).toMatchObject({ status: 'processing', attempt: { number: 1, failure_reason: 'card_declined', masked_account_number: '400000******0002' } });
     }, 120_000);
 
     it('when an initial recurring payment is captured, then a subsequent one the same day is refused recurring_frequency_not_respected, one a month later (X-Test-Now) is captured, and one after recurring_expiry is refused credentials_expired', async () => {
@@ -252,11 +267,13 @@ describe('payments through the gateway, from create to the outcome', () => {
     // Last in the profile: it adds a flow (the listing above counts them) and changes the flow matrix.
     it('when the flow matrix routes adyen- references to a flow on an Adyen processor account, then the payment goes through the forwarder to Adyen\'s stand-in with the real card and is captured', async () => {
       const account = await api.ok<{ id: string }>('POST', '/processor-accounts', { json: { processor: 'adyen', name: 'Adyen EU', credentials: ADYEN, settings: { base_url: adyen.baseUrl } } });
+      // Adyen notifies the account's endpoint (its CAPTURE confirms the automatic capture), through the gateway.
+      adyen.webhookUrl = `${profile.baseUrl}/processor-notifications/adyen/${account.id}`;
       await api.ok('POST', '/flows', { json: { name: 'adyen-eu', capture_mode: 'automatic', steps: [{ kind: 'authorization', processor: account.id }, { kind: 'capture', processor: account.id }] } });
       await api.ok('PUT', '/flow-matrix', { json: { default_flow: 'simulator_auto_capture', rules: [{ name: 'adyen-orders', when: { reference_prefix: 'adyen-' }, flow: 'adyen-eu' }] } });
       const created = await initial('/payments/one-off', { amount: 4200, reference: `adyen-order-${name.slice(0, 5)}` });
       await submitCard(profile.baseUrl, sessionOf(created), ADYEN_TEST_CARDS.approved);
-      expect(await api.until(created.id, 'captured')).toMatchObject({ flow: 'adyen-eu', amount: { requested: 4200, authorized: 4200, captured: 4200 } });
+      expect(await api.until(created.id, 'captured')).toMatchObject({ flow: 'adyen-eu', amount: { requested: 4200, authorized: 4200, captured: 4200, capturable: 0 } });
       const sent = adyen.payments.find((p) => p.body.reference === created.id)!;
       expect(sent.body).toMatchObject({ merchantAccount: ADYEN.merchant_account, shopperInteraction: 'Ecommerce', amount: { value: 4200, currency: 'EUR' }, paymentMethod: { number: ADYEN_TEST_CARDS.approved, cvc: PAYMENT_CVC } });
       expect(sent.headers['idempotency-key']).toBe(`${created.id}:authorization`);

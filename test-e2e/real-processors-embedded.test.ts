@@ -55,7 +55,11 @@ describe('payments on Adyen and Checkout.com stand-ins, embedded profile', () =>
   async function account(processor: 'adyen' | 'checkout', baseUrl: string): Promise<string> {
     const answer = await running.merchant.call('POST', '/processor-accounts', { json: { processor, name: processor, credentials: processor === 'adyen' ? ADYEN : CHECKOUT, settings: { base_url: baseUrl } } });
     expect(answer.status).toBe(201);
-    return answer.json<{ id: string }>().id;
+    const id = answer.json<{ id: string }>().id;
+    // Adyen notifies the account's endpoint (its CAPTURE confirms an automatic capture), through the gateway.
+    const standIn = [adyen, backup].find((candidate) => candidate.baseUrl === baseUrl);
+    if (standIn) standIn.webhookUrl = `${running.system.baseUrl}/processor-notifications/adyen/${id}`;
+    return id;
   }
 
   async function routeAll(name: string, captureMode: 'automatic' | 'manual', authorizer: string, fallback: string[] = []): Promise<void> {

@@ -1,4 +1,3 @@
-import { buildOpenApiDocument, validateAgainstOpenApi } from '@vaultline/contracts';
 import { waitFor } from '@vaultline/core';
 import { Vaultline, VaultlineAdmin, VaultlineError, WebhookVerificationError, type MerchantComponents } from '@vaultline/node';
 import { adyenNotification } from './support/adyen-stand-in';
@@ -6,6 +5,7 @@ import { checkoutWebhook } from './support/checkout-stand-in';
 import { STAND_IN_CREDENTIALS, startDestinationStandIns, type DestinationStandIns } from './support/destination-stand-ins';
 import { ADYEN_BODY } from './support/forward-scenario';
 import { ADMIN_API_KEY, MERCHANT_API_KEY, startSystem, type RunningSystem } from './support/merchant-api';
+import { coverageOf, merchantRoutes, recordingFetch, type RecordedCall } from './support/sdk-answers';
 import { PAYMENT_CVC, PAYMENT_ENV, SIMULATOR_CARDS, dayFromNow } from './support/payment-scenario';
 import { signatureHeaders, startWebhookReceiver, type WebhookReceiver } from './support/webhook-receiver';
 
@@ -17,54 +17,9 @@ import { signatureHeaders, startWebhookReceiver, type WebhookReceiver } from './
  */
 type Payment = MerchantComponents['schemas']['Payment'];
 
-interface Call {
-  method: string;
-  template: string;
-  status: number;
-  problems: string[];
-}
-
 const HMAC_KEY = '44782DEF547AAA06C910C43932B1EB0C71FC68D9D0C057550C48EC2ACF6BA056';
 const CHECKOUT_WEBHOOK_SECRET = 'whsec_sdk_checkout';
 const CARD = { number: SIMULATOR_CARDS.approved, exp_month: 12, exp_year: 2034, cvc: PAYMENT_CVC, name: 'Ada Lovelace' };
-
-type Operation = { security?: Array<Record<string, unknown>> };
-const document = buildOpenApiDocument();
-/** Every merchant route (the operator API, X-Admin-Key, is the admin client's), with a matcher of its concrete paths. */
-const merchantRoutes = Object.entries(document.paths as Record<string, Record<string, Operation>>).flatMap(([template, item]) =>
-  Object.entries(item)
-    .filter(([, operation]) => !(operation.security ?? []).some((scheme) => 'AdminKey' in scheme))
-    .map(([method]) => ({ method: method.toUpperCase(), template, pattern: new RegExp(`^${template.replace(/\{[^}]+\}/g, '[^/]+')}$`) })),
-);
-
-type DocumentedResponse = { $ref?: string; content?: Record<string, unknown> };
-
-/** The response the document gives for (method, template, status), or its default. */
-function documentedResponse(method: string, template: string, status: number): DocumentedResponse | undefined {
-  const operation = (document.paths as Record<string, Record<string, { responses: Record<string, DocumentedResponse> }>>)[template]?.[method.toLowerCase()];
-  const response = operation?.responses[String(status)] ?? operation?.responses.default;
-  const name = response?.$ref?.replace('#/components/responses/', '');
-  return name ? ((document.components as { responses: Record<string, DocumentedResponse> }).responses[name]) : response;
-}
-
-/**
- * A JSON answer must match its documented schema (validateAgainstOpenApi); an answer of another type
- * (Adyen's `[accepted]`) must be of a type the response names; a response documented without content
- * (forward's: the destination's own answer) may carry anything.
- */
-function checkAnswer(method: string, template: string, response: Response, body: unknown): { valid: boolean; errors: string[] } {
-  const documentedTypes = Object.keys(documentedResponse(method, template, response.status)?.content ?? {});
-  const type = (response.headers.get('content-type') ?? '').split(';')[0]!.trim();
-  if (documentedTypes.length === 0 && template === '/forward') return { valid: true, errors: [] };
-  if (type && !type.endsWith('json')) return documentedTypes.includes(type) ? { valid: true, errors: [] } : { valid: false, errors: [`${type} is not documented (${documentedTypes.join(', ')})`] };
-  return validateAgainstOpenApi(method, template, response.status, body);
-}
-
-/** The template a request was for: the most specific one (fewest parameters) that matches its path. */
-function templateOf(method: string, path: string): string | undefined {
-  const candidates = merchantRoutes.filter((route) => route.method === method && route.pattern.test(path));
-  return candidates.sort((a, b) => a.template.split('{').length - b.template.split('{').length)[0]?.template;
-}
 
 /** A 1×1 PNG, base64: the smallest logo the checkout settings accept. */
 const PIXEL_PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
@@ -74,30 +29,14 @@ describe('the SDK against the embedded service: every merchant route once', () =
   let receiver: WebhookReceiver;
   let running: RunningSystem;
   let vaultline: Vaultline;
-  const calls: Call[] = [];
-
   /** The SDK's fetch, watched: which route each request was for, and whether its answer is the documented one. */
-  const recordingFetch = async (request: Request): Promise<Response> => {
-    const response = await fetch(request);
-    const path = new URL(request.url).pathname;
-    const template = templateOf(request.method, path) ?? `(not in the document) ${path}`;
-    const text = await response.clone().text();
-    let body: unknown;
-    try {
-      body = text ? JSON.parse(text) : undefined;
-    } catch {
-      body = text;
-    }
-    const outcome = templateOf(request.method, path) ? checkAnswer(request.method, template, response, body) : { valid: false, errors: ['not in the document'] };
-    calls.push({ method: request.method, template, status: response.status, problems: outcome.valid ? [] : outcome.errors });
-    return response;
-  };
+  const calls: RecordedCall[] = [];
 
   beforeAll(async () => {
     standIns = await startDestinationStandIns();
     receiver = await startWebhookReceiver();
     running = await startSystem({ ...PAYMENT_ENV, ...standIns.forwarderEnv }, 'vaultline-sdk-contract-');
-    vaultline = new Vaultline(MERCHANT_API_KEY, { baseUrl: running.system.baseUrl, fetch: recordingFetch });
+    vaultline = new Vaultline(MERCHANT_API_KEY, { baseUrl: running.system.baseUrl, fetch: recordingFetch(calls) });
   }, 60_000);
   afterAll(async () => {
     await running?.stop();
@@ -117,9 +56,9 @@ describe('the SDK against the embedded service: every merchant route once', () =
     );
 
   /** The consumer's side through the SDK: the session becomes known, then the card is entered on it. */
-  async function payInSession(sessionId: string): Promise<void> {
+  async function payInSession(sessionId: string, card: Omit<typeof CARD, 'number'> & { number: string } = CARD): Promise<void> {
     await waitFor(() => vaultline.get('/sessions/{session_id}/status', { params: { path: { session_id: sessionId } } }).catch(() => null), 5_000, 20);
-    await vaultline.post('/sessions/{session_id}/card', { params: { path: { session_id: sessionId } }, body: { card: CARD } });
+    await vaultline.post('/sessions/{session_id}/card', { params: { path: { session_id: sessionId } }, body: { card } });
   }
   const sessionOf = (payment: { action_requirement?: { session_id: string } | null }) => {
     if (!payment.action_requirement) throw new Error('the payment has no action_requirement');
@@ -167,9 +106,12 @@ describe('the SDK against the embedded service: every merchant route once', () =
     const events = await vaultline.get('/events', { params: { query: { type: 'token.created', limit: 5 } } });
     expect(events.data.length).toBeGreaterThan(0);
     await vaultline.get('/events/{event_id}', { params: { path: { event_id: events.data[0]!.id } } });
+    // The long poll from the start of the log answers at once: events are recorded already.
+    const polled = await vaultline.get('/events/poll', { params: { query: { type: 'token.created', limit: 5, wait_seconds: 0 } } });
+    expect(polled.data.length).toBeGreaterThan(0);
 
     // A delivery of token.created reached the receiver: the SDK verifies it with the endpoint's secret.
-    const delivered = await waitFor(() => receiver.received.find((webhook) => webhook.body.includes('token.created')), 10_000);
+    const delivered = await waitFor(() => receiver.received.find((webhook) => webhook.body.includes('token.created')), 60_000);
     expect(vaultline.webhooks.verify(delivered.body, delivered.headers, endpoint.secret)).toMatchObject({ type: expect.stringContaining('token.created') });
     expect(() => vaultline.webhooks.verify(delivered.body.replace('token.created', 'token.deleted'), signatureHeaders(delivered), endpoint.secret)).toThrow(WebhookVerificationError);
 
@@ -177,6 +119,10 @@ describe('the SDK against the embedded service: every merchant route once', () =
       const page = await vaultline.get('/webhook-endpoints/{endpoint_id}/deliveries', { params: { path: { endpoint_id: endpoint.id } } });
       return page.data.length > 0 ? page.data : null;
     }, 10_000);
+    const ofEvent = await vaultline.get('/events/{event_id}/deliveries', { params: { path: { event_id: deliveries[0]!.event_id } } });
+    expect(ofEvent.data.map((d) => d.id)).toContain(deliveries[0]!.id);
+    const tested = await vaultline.post('/webhook-endpoints/{endpoint_id}/test-events', { params: { path: { endpoint_id: endpoint.id } } });
+    expect(tested).toMatchObject({ event_type: 'webhook_endpoint.test', endpoint_id: endpoint.id });
     const delivery = { endpoint_id: endpoint.id, delivery_id: deliveries[0]!.id };
     await vaultline.get('/webhook-endpoints/{endpoint_id}/deliveries/{delivery_id}', { params: { path: delivery } });
     await vaultline.post('/webhook-endpoints/{endpoint_id}/deliveries/{delivery_id}/replay', { params: { path: delivery } });
@@ -278,12 +224,28 @@ describe('the SDK against the embedded service: every merchant route once', () =
     await vaultline.get('/disputes/{dispute_id}', { params: { path: { dispute_id: dispute.id } } });
     await vaultline.get('/disputes');
     await vaultline.get('/payments/{payment_id}/disputes', { params: { path: { payment_id: manual.id } } });
+    // Answered: evidence staged at the processor (the simulator), then the dispute accepted.
+    expect(await vaultline.post('/disputes/{dispute_id}/evidence', { params: { path: { dispute_id: dispute.id } }, body: { evidence: { product_description: 'SDK order' }, submit: false } })).toMatchObject({ status: 'needs_response' });
+    expect(await vaultline.post('/disputes/{dispute_id}/accept', { params: { path: { dispute_id: dispute.id } }, body: {} })).toMatchObject({ status: 'lost' });
+    // An early fraud warning: the simulator's card 4000 0000 0000 5423 gets one at capture.
+    const warned = await vaultline.post('/payments/one-off', { body: { amount: 600, currency_code: 'EUR', reference: 'sdk-fraud-warning', source } });
+    await payInSession(sessionOf(warned), { ...CARD, number: '4000000000005423' });
+    await paymentUntil(warned.id, 'captured');
+    const warnings = await vaultline.get('/early-fraud-warnings', { params: { query: { payment_id: warned.id } } });
+    expect(warnings.data).toHaveLength(1);
+    await vaultline.get('/early-fraud-warnings/{early_fraud_warning_id}', { params: { path: { early_fraud_warning_id: warnings.data[0]!.id } } });
 
     // The hosted page's look, and the uploaded logo a session serves.
     await vaultline.patch('/settings/checkout', { body: { display_name: 'SDK shop', brand_color: '#1d4ed8', logo_image: PIXEL_PNG } });
     expect(await vaultline.get('/settings/checkout')).toMatchObject({ display_name: 'SDK shop' });
     // An image, not JSON: the recorded answer is what counts here, whatever the client makes of the bytes.
     await vaultline.request('GET', `/sessions/${sessionOf(toCancel)}/logo`).catch(() => undefined);
+
+    // The consumer leaves a session that waits for a card: it ends, and its payment fails.
+    const toLeave = await vaultline.post('/payments/one-off', { body: { amount: 300, currency_code: 'EUR', source: { type: 'vaultline' } } });
+    await waitFor(() => vaultline.get('/sessions/{session_id}/status', { params: { path: { session_id: sessionOf(toLeave) } } }).catch(() => null), 5_000, 20);
+    expect(await vaultline.post('/sessions/{session_id}/abandon', { params: { path: { session_id: sessionOf(toLeave) } } })).toMatchObject({ state: 'abandoned' });
+    await paymentUntil(toLeave.id, 'failed');
   });
 
   it("the merchant's own API keys and the dashboard's reports: each route answers as documented", async () => {
@@ -291,7 +253,10 @@ describe('the SDK against the embedded service: every merchant route once', () =
     expect(issued).toMatchObject({ scopes: ['dashboard'], mode: 'test', label: 'sdk support desk' });
     const listed = await vaultline.get('/api-keys', { params: { query: { limit: 100 } } });
     expect(listed.data.map((key) => key.id)).toContain(issued.id);
+    const rolled = await vaultline.post('/api-keys/{key_id}/roll', { params: { path: { key_id: issued.id } }, body: { expires_in_seconds: 3600 } });
+    expect(rolled).toMatchObject({ rolled_from: issued.id, previous: { id: issued.id } });
     expect(await vaultline.delete('/api-keys/{key_id}', { params: { path: { key_id: issued.id } } })).toMatchObject({ id: issued.id, revoked_at: expect.any(String) });
+    await vaultline.delete('/api-keys/{key_id}', { params: { path: { key_id: rolled.id } } });
 
     const today = new Date().toISOString().slice(0, 10);
     const payments = await vaultline.get('/reports/payments', { params: { query: { from: today, to: today } } });
@@ -365,9 +330,8 @@ describe('the SDK against the embedded service: every merchant route once', () =
   });
 
   it('covers every merchant route of the OpenAPI document, and every answer the SDK got is the documented one', () => {
-    const covered = new Set(calls.filter((call) => call.status < 400).map((call) => `${call.method} ${call.template}`));
-    const missing = merchantRoutes.map((route) => `${route.method} ${route.template}`).filter((route) => !covered.has(route));
-    console.log(`SDK route coverage: ${merchantRoutes.length - missing.length} of ${merchantRoutes.length} merchant routes called through the SDK with a 2xx answer (${calls.length} requests)`);
+    const { covered, missing } = coverageOf(calls);
+    console.log(`SDK route coverage: ${covered} of ${merchantRoutes.length} merchant routes called through the SDK with a 2xx answer (${calls.length} requests)`);
     expect(missing).toEqual([]);
     expect(calls.filter((call) => call.problems.length > 0)).toEqual([]);
   });

@@ -4,7 +4,20 @@ import type { Browser, Page } from 'playwright-core';
 import { waitFor } from '@vaultline/core';
 import { axeFindings } from './support/checkout-front';
 import { PROFILES, type RunningProfile } from './support/merchant-api';
-import { PAYMENT_ENV, PaymentsApi, SIMULATOR_CARDS, launchChromium, merchantWithWebhooks, outcomeShown, payOnHostedPage, sessionOf, startShop, type PaymentView } from './support/payment-scenario';
+import {
+  PAYMENT_ENV,
+  PaymentsApi,
+  SIMULATOR_CARDS,
+  anotherCardOffered,
+  launchChromium,
+  merchantWithWebhooks,
+  outcomeShown,
+  payOnHostedPage,
+  sessionOf,
+  startShop,
+  typeCardAndPay,
+  type PaymentView,
+} from './support/payment-scenario';
 import { verifiedPaymentWebhooks, type WebhookReceiver } from './support/webhook-receiver';
 
 /**
@@ -138,18 +151,20 @@ describe('3-D Secure on the hosted page, through the gateway', () => {
       expect(hooks.find((hook) => hook.type === 'payment.captured')?.data).toMatchObject({ authentication: { status: 'authenticated', eci: '05', liability_shift: true } });
     }, 180_000);
 
-    it('when the consumer fails the challenge, then the payment fails with authentication_failed, no authorization transaction, and the page says the card could not be authenticated', async () => {
+    it('when the consumer fails the challenge, then the page says the card could not be authenticated and offers another card; leaving for the shop fails the payment with authentication_failed, no authorization transaction', async () => {
       const created = await create('3ds-2');
       const { page } = await toTheBank(created, SIMULATOR_CARDS.challenge);
       await page.getByRole('button', { name: 'Fail' }).click();
-      await outcomeShown(page, 'Payment failed');
-      expect(await page.locator('#result-detail').textContent()).toBe('Your card could not be authenticated.');
+      expect(await anotherCardOffered(page)).toEqual({ title: 'The card •••• 3063 did not work', detail: 'Your card could not be authenticated. You can enter another card below.' });
       await shot(page, '3ds-5-failed.png');
       expect(await axeFindings(page)).toEqual([]);
+      expect(await api.get(created.id)).toMatchObject({ status: 'processing', last_failed_attempt: { failure_reason: 'authentication_failed', authentication: { status: 'failed', liability_shift: false } } });
+      await page.getByRole('button', { name: 'Return to the shop' }).click();
+      await page.waitForURL(`${shop.url}/orders/3ds-2?session_id=${sessionOf(created)}&payment_id=${created.id}&payment_status=failed`);
       await page.close();
-      expect(await api.until(created.id, 'failed')).toMatchObject({ failure_reason: 'authentication_failed', authentication: { status: 'failed', liability_shift: false } });
+      expect(await api.until(created.id, 'failed')).toMatchObject({ failure_reason: 'authentication_failed' });
       expect((await api.transactions(created.id)).map((t) => `${t.kind}:${t.status}`)).toEqual(['authentication_3ds:failed']);
-      expect(await webhookTypesOf(created.id, 'payment.failed')).toEqual(expect.arrayContaining(['payment.action_required', 'payment.failed']));
+      expect(await webhookTypesOf(created.id, 'payment.failed')).toEqual(expect.arrayContaining(['payment.action_required', 'payment.attempt_failed', 'payment.failed']));
     }, 180_000);
 
     it('when the card is frictionless (4000000000003097), then the consumer never leaves the hosted page and the payment is captured, authenticated', async () => {
@@ -165,15 +180,22 @@ describe('3-D Secure on the hosted page, through the gateway', () => {
       expect(types).not.toContain('payment.action_required');
     }, 180_000);
 
-    it('when the challenge of 4000008400001629 completes, then the authorization is declined: the payment fails with card_declined and the page says so', async () => {
+    it('when the challenge of 4000008400001629 completes, then the authorization is declined, the page offers another card, and a second card is captured', async () => {
       const created = await create('3ds-4');
       const { page } = await toTheBank(created, SIMULATOR_CARDS.challengeThenDeclined);
       await page.getByRole('button', { name: 'Complete' }).click();
-      await outcomeShown(page, 'Payment failed');
-      expect(await page.locator('#result-detail').textContent()).toBe('Your card was declined. Try another card or contact your bank.');
+      expect((await anotherCardOffered(page)).detail).toBe('Your card was declined. Try another card or contact your bank. You can enter another card below.');
+      expect(await api.get(created.id)).toMatchObject({ status: 'processing', last_failed_attempt: { failure_reason: 'card_declined', authentication: { status: 'authenticated' } } });
+      await typeCardAndPay(page, SIMULATOR_CARDS.approved);
+      await outcomeShown(page, 'Payment successful');
       await page.close();
-      expect(await api.until(created.id, 'failed')).toMatchObject({ failure_reason: 'card_declined', authentication: { status: 'authenticated' } });
-      expect((await api.transactions(created.id)).map((t) => `${t.kind}:${t.status}`)).toEqual(['authentication_3ds:succeeded', 'authorization:failed']);
+      expect(await api.until(created.id, 'captured')).toMatchObject({ attempts: 2, source: { masked_account_number: '424242******4242' } });
+      expect((await api.transactions(created.id)).map((t) => `${t.kind}:${t.status}:${t.attempt}`)).toEqual([
+        'authentication_3ds:succeeded:1',
+        'authorization:failed:1',
+        'authorization:succeeded:2',
+        'capture:succeeded:2',
+      ]);
     }, 180_000);
 
     it('when the consumer leaves for the bank and never comes back, then the payment fails with authentication_abandoned once the session expires, and a late return changes nothing', async () => {

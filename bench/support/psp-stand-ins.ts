@@ -11,7 +11,7 @@ import type { CheckoutStandInOptions } from '../../test-e2e/support/checkout-sta
  */
 export interface ThreadedStandIn {
   baseUrl: string;
-  /** Checkout.com's stand-in posts its signed webhooks here (the processor account's notification route). */
+  /** The stand-in posts its signed notifications here (the processor account's notification route). */
   setWebhookUrl(url: string): Promise<void>;
   stop(): Promise<void>;
 }

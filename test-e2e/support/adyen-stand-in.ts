@@ -18,6 +18,19 @@ import { startPspServer, type PspAnswer } from './psp-stand-in-server';
  * that would be authenticated checks what Adyen requires for it: the whole `browserInfo`, `channel: Web`,
  * `origin` and `returnUrl`. `attemptAuthentication: never` on a challenge card is refused, as Adyen
  * refuses one the rules require authentication for; `always` on another card authenticates frictionless.
+ *
+ * Disputes (DisputeService-v30.json, under `/ca/services/DisputeService/v30`): `acceptDispute`,
+ * `supplyDefenseDocument` (base64 documents, PDF, JPEG or TIFF) and `defendDispute` (a defense reason code
+ * whose required document was supplied), each answering `disputeServiceResult` {success, errorMessage}
+ * (success false for a dispute that is not open, an unknown reference or a missing document).
+ * `dispute(…)` opens one and gives its signed NOTIFICATION_OF_CHARGEBACK (with `defensePeriodEndsAt`),
+ * `fraudNotification(…)` a signed NOTIFICATION_OF_FRAUD (Visa TC40, as Adyen's example shows it).
+ * Captures (https://docs.adyen.com/online-payments/capture): a payment authorised without
+ * `additionalData.manualCapture` is captured by Adyen at once, reported by a CAPTURE notification (or
+ * CAPTURE_FAILED, `automaticCaptures: 'fail'`). A manual capture of part of the amount cancels the rest,
+ * unless the account has multiple partial captures (`multiplePartialCaptures`): then each capture takes its
+ * part and the rest stays until a `/cancels` releases it. Notifications are kept for the test to deliver,
+ * and sent as Adyen sends them when `webhookUrl` (or `deliver`) is set.
  */
 export const ADYEN_TEST_CARDS = {
   approved: '4111111111111111',
@@ -43,6 +56,8 @@ export interface AdyenStandInOptions {
    * when the account's "Network transaction reference" additional-data setting is on.
    */
   networkTxReference?: boolean;
+  /** Multiple partial captures enabled on the account (default false: a partial capture cancels the rest). */
+  multiplePartialCaptures?: boolean;
 }
 
 export interface AdyenPaymentRecord {
@@ -68,8 +83,18 @@ export interface AdyenStandIn {
   /** The base URL (an account's settings.base_url); payments go to `${baseUrl}/v69/payments`. */
   baseUrl: string;
   payments: AdyenPaymentRecord[];
-  /** Signed CAPTURE notifications, one per capture accepted, for the test to deliver. */
+  /** Signed notifications (CAPTURE, CAPTURE_FAILED, CANCELLATION, REFUND), in the order Adyen sends them, for the test to deliver. */
   notifications: Array<{ live: 'false'; notificationItems: Array<{ NotificationRequestItem: AdyenNotificationItem }> }>;
+  /** When set, each notification is also POSTed there as Adyen sends it (not awaited). */
+  webhookUrl: string | null;
+  /** When set, each notification's raw body is handed to it (a test without HTTP in between: the orchestrator harness). */
+  deliver: ((rawBody: string) => Promise<unknown>) | null;
+  /** Resolves once every notification sent so far was answered. */
+  delivered(): Promise<void>;
+  /** How Adyen's own capture of an automatic-capture payment goes: CAPTURE (succeed, the default) or CAPTURE_FAILED (fail). */
+  automaticCaptures: 'succeed' | 'fail';
+  /** Manual captures received (`POST /v69/payments/{pspReference}/captures`), with the capture's own pspReference. */
+  captures: Array<{ paymentPspReference: string; pspReference: string; body: Record<string, unknown> }>;
   /** Cancels received (`POST /v69/payments/{pspReference}/cancels`), by the payment's pspReference. */
   cancels: Array<{ paymentPspReference: string; body: Record<string, unknown>; headers: IncomingMessage['headers'] }>;
   /** Refunds received (`POST /v69/payments/{pspReference}/refunds`), with the refund's own pspReference. */
@@ -78,6 +103,14 @@ export interface AdyenStandIn {
   details: Array<{ body: Record<string, unknown>; headers: IncomingMessage['headers'] }>;
   /** Challenges started (RedirectShopper answers), with the consumer's choice once made. */
   challenges: AdyenChallenge[];
+  /** Opens a dispute on a payment (by its pspReference): the signed NOTIFICATION_OF_CHARGEBACK naming it, the dispute's own pspReference. */
+  dispute(paymentPspReference: string, options?: { reason?: string; defensePeriodEndsAt?: string }): { pspReference: string; notification: AdyenStandIn['notifications'][number] };
+  /** The disputes, by their pspReference, as Adyen holds them (status, documents supplied, defense). */
+  disputes: Map<string, AdyenDispute>;
+  /** Disputes API requests received, by operation. */
+  disputeRequests: Array<{ operation: string; body: Record<string, unknown>; headers: IncomingMessage['headers'] }>;
+  /** A signed NOTIFICATION_OF_FRAUD on a payment (by its pspReference): the issuer's fraud report. */
+  fraudNotification(paymentPspReference: string, reason?: string): AdyenStandIn['notifications'][number];
   /** The signed AUTHORISATION notification Adyen sends for a payment it answered (by its pspReference). */
   authorisationNotification(pspReference: string): AdyenStandIn['notifications'][number];
   /** The next `count` requests answer 503 (a PSP outage). */
@@ -86,6 +119,17 @@ export interface AdyenStandIn {
   delayNext(ms: number): void;
   stop(): Promise<void>;
 }
+
+export interface AdyenDispute {
+  paymentPspReference: string;
+  status: 'Undefended' | 'Pending' | 'Accepted';
+  documents: Array<{ defenseDocumentTypeCode: string; contentType: string; content: Buffer }>;
+  defenseReasonCode: string | null;
+}
+
+/** The defense reasons the stand-in offers and the document each requires (retrieveApplicableDefenseReasons' example). */
+const DEFENSE_REASONS: Record<string, string> = { SupplyDefenseMaterial: 'DefenseMaterial', GoodsNotReturned: 'GoodsNotReturned', GoodsWereAsDescribed: 'GoodsWereAsDescribed' };
+const DOCUMENT_TYPES = ['application/pdf', 'image/jpeg', 'image/tiff'];
 
 export interface AdyenChallenge {
   md: string;
@@ -125,12 +169,90 @@ function validationError(message: string): PspAnswer {
 export async function startAdyenStandIn(options: AdyenStandInOptions): Promise<AdyenStandIn> {
   const payments: AdyenPaymentRecord[] = [];
   const notifications: AdyenStandIn['notifications'] = [];
+  const captures: AdyenStandIn['captures'] = [];
+  const standIn = { webhookUrl: null as string | null, deliver: null as ((rawBody: string) => Promise<unknown>) | null, automaticCaptures: 'succeed' as 'succeed' | 'fail' };
+  const inFlight = new Set<Promise<unknown>>();
+  /** Keeps the notification and, when the test set where, sends it as Adyen does (JSON POST). */
+  const notify = (notification: AdyenStandIn['notifications'][number]) => {
+    notifications.push(notification);
+    const rawBody = JSON.stringify(notification);
+    const delivery = standIn.deliver
+      ? standIn.deliver(rawBody).catch(() => undefined)
+      : standIn.webhookUrl
+        ? fetch(standIn.webhookUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: rawBody }).catch(() => undefined)
+        : null;
+    if (!delivery) return;
+    inFlight.add(delivery);
+    void delivery.finally(() => inFlight.delete(delivery));
+  };
+  const delivered = async (): Promise<void> => {
+    while (inFlight.size > 0) await Promise.all([...inFlight]);
+  };
+  /** What each authorised payment can still have captured (its authorized amount, less captures; 0 once the rest was cancelled). */
+  const capturable = new Map<string, number>();
   const cancels: AdyenStandIn['cancels'] = [];
   const refunds: AdyenStandIn['refunds'] = [];
   const answered = new Map<string, PspAnswer>();
   const details: AdyenStandIn['details'] = [];
   const challenges: AdyenChallenge[] = [];
+  const disputes = new Map<string, AdyenDispute>();
+  const disputeRequests: AdyenStandIn['disputeRequests'] = [];
   let baseUrl = '';
+
+  function disputeItem(eventCode: string, paymentPsp: string, pspReference: string, reason: string, additionalData: Record<string, string>): AdyenStandIn['notifications'][number] {
+    const payment = payments.find((p) => p.pspReference === paymentPsp);
+    if (!payment) throw new Error(`no payment ${paymentPsp}`);
+    const notification = adyenNotification(
+      { amount: payment.body.amount as { value: number; currency: string }, eventCode, eventDate: new Date().toISOString(), merchantAccountCode: options.merchantAccount, merchantReference: String(payment.body.reference), originalReference: paymentPsp, pspReference, reason, success: 'true' },
+      options.hmacKey,
+    );
+    Object.assign(notification.notificationItems[0]!.NotificationRequestItem.additionalData, additionalData);
+    return notification;
+  }
+
+  function dispute(paymentPsp: string, { reason = 'Fraud', defensePeriodEndsAt = new Date(Date.now() + 7 * 86_400_000).toISOString() } = {}) {
+    const pspReference = reference();
+    disputes.set(pspReference, { paymentPspReference: paymentPsp, status: 'Undefended', documents: [], defenseReasonCode: null });
+    const notification = disputeItem('NOTIFICATION_OF_CHARGEBACK', paymentPsp, pspReference, reason, { disputeStatus: 'Undefended', defendable: 'true', defensePeriodEndsAt, chargebackReasonCode: '10.4', chargebackSchemeCode: 'visa' });
+    return { pspReference, notification };
+  }
+
+  function fraudNotification(paymentPsp: string, reason = 'Fraudulent Use of Account Number') {
+    return disputeItem('NOTIFICATION_OF_FRAUD', paymentPsp, reference(), reason, { nofReasonCode: '6', nofSchemeCode: 'visa' });
+  }
+
+  const serviceResult = (success: boolean, errorMessage?: string): PspAnswer => ({ status: 200, body: { disputeServiceResult: { success, ...(errorMessage ? { errorMessage } : {}) } } });
+
+  function disputeService(operation: string, body: Record<string, unknown>, headers: IncomingMessage['headers']): PspAnswer {
+    disputeRequests.push({ operation, body, headers });
+    if (body.merchantAccountCode !== options.merchantAccount) return validationError('Invalid field: merchantAccountCode');
+    const disputed = disputes.get(String(body.disputePspReference));
+    if (!disputed) return serviceResult(false, 'Could not find dispute');
+    if (disputed.status !== 'Undefended') return serviceResult(false, `Dispute is ${disputed.status.toLowerCase()}, no action possible`);
+    if (operation === 'acceptDispute') {
+      disputed.status = 'Accepted';
+      return serviceResult(true);
+    }
+    if (operation === 'supplyDefenseDocument') {
+      const documents = Array.isArray(body.defenseDocuments) ? (body.defenseDocuments as Array<Record<string, unknown>>) : [];
+      if (documents.length === 0) return validationError('Invalid field: defenseDocuments');
+      for (const document of documents) {
+        if (!DOCUMENT_TYPES.includes(String(document.contentType))) return serviceResult(false, `Unsupported content type ${String(document.contentType)}`);
+        if (typeof document.content !== 'string' || !/^[A-Za-z0-9+/]+=*$/.test(document.content)) return validationError('Invalid field: content');
+        disputed.documents.push({ defenseDocumentTypeCode: String(document.defenseDocumentTypeCode), contentType: String(document.contentType), content: Buffer.from(document.content, 'base64') });
+      }
+      return serviceResult(true);
+    }
+    if (operation === 'defendDispute') {
+      const required = DEFENSE_REASONS[String(body.defenseReasonCode)];
+      if (!required) return serviceResult(false, `Invalid defense reason code ${String(body.defenseReasonCode)}`);
+      if (!disputed.documents.some((document) => document.defenseDocumentTypeCode === required)) return serviceResult(false, `Required defense document ${required} missing`);
+      disputed.status = 'Pending';
+      disputed.defenseReasonCode = String(body.defenseReasonCode);
+      return serviceResult(true);
+    }
+    return { status: 404, body: { status: 404, errorCode: '000', message: 'Not found', errorType: 'validation' } };
+  }
 
   /** What Adyen requires of a payment it is to authenticate in a browser; the field named, else null. */
   function threeDsFieldMissing(body: Record<string, unknown>): string | null {
@@ -179,6 +301,7 @@ export async function startAdyenStandIn(options: AdyenStandInOptions): Promise<A
       return { status: 200, body: { pspReference: challenge.pspReference, resultCode: 'Refused', refusalReason: '3D Not Authenticated', refusalReasonCode: '11', merchantReference, additionalData: authenticated('N') } };
     }
     const networkTx = options.networkTxReference === false ? {} : { networkTxReference: `NTR${reference()}` };
+    authorised(challenge.pspReference, payment.body);
     return { status: 200, body: { pspReference: challenge.pspReference, resultCode: 'Authorised', merchantReference, amount: payment.body.amount, additionalData: { ...authenticated('Y'), ...networkTx } } };
   }
 
@@ -201,6 +324,23 @@ export async function startAdyenStandIn(options: AdyenStandInOptions): Promise<A
       return redirectBack(challenge.returnUrl, { redirectResult: challenge.redirectResult });
     }
     return null;
+  }
+
+  /**
+   * A payment authorised: capturable in full; without manualCapture Adyen captures it at once by itself and
+   * says so with CAPTURE (its own pspReference, originalReference the payment's), or CAPTURE_FAILED.
+   */
+  function authorised(pspReference: string, body: Record<string, unknown>): void {
+    const amount = body.amount as { value: number; currency: string };
+    const manual = ((body.additionalData ?? {}) as Record<string, unknown>).manualCapture === 'true';
+    if (manual) {
+      capturable.set(pspReference, amount.value);
+      return;
+    }
+    capturable.set(pspReference, 0);
+    const eventCode = standIn.automaticCaptures === 'fail' ? 'CAPTURE_FAILED' : 'CAPTURE';
+    const reason = eventCode === 'CAPTURE_FAILED' ? 'Insufficient balance on payment' : '';
+    notify(adyenNotification({ amount, eventCode, eventDate: new Date().toISOString(), merchantAccountCode: options.merchantAccount, merchantReference: String(body.reference), originalReference: pspReference, pspReference: reference(), reason, success: 'true' }, options.hmacKey));
   }
 
   function authorise(body: Record<string, unknown>, headers: IncomingMessage['headers']): PspAnswer | string {
@@ -236,6 +376,7 @@ export async function startAdyenStandIn(options: AdyenStandInOptions): Promise<A
     if (pm.number === ADYEN_TEST_CARDS.notEnoughBalance) return { status: 200, body: { pspReference, resultCode: 'Refused', refusalReason: 'Not enough balance', refusalReasonCode: '12', merchantReference } };
     const networkTxReference = merchantInitiated ? String(additionalData.networkTxReference) : `NTR${reference()}`;
     const frictionless = authenticate ? authenticated('Y') : {};
+    authorised(pspReference, body);
     return { status: 200, body: { pspReference, resultCode: 'Authorised', merchantReference, amount, additionalData: { ...frictionless, ...(options.networkTxReference === false ? {} : { networkTxReference }) } } };
   }
 
@@ -244,9 +385,15 @@ export async function startAdyenStandIn(options: AdyenStandInOptions): Promise<A
     const amount = (body.amount ?? {}) as { value?: unknown; currency?: unknown };
     if (!payment) return 'unknown pspReference';
     if (body.merchantAccount !== options.merchantAccount || !Number.isInteger(amount.value) || typeof amount.currency !== 'string') return 'capture request';
+    // A capture of more than is left (a capture after the rest was cancelled, too) is refused.
+    const left = capturable.get(paymentPsp) ?? 0;
+    if ((amount.value as number) > left) return 'amount (more than the authorised amount left to capture)';
+    // Without multiple partial captures any unclaimed amount after a partial capture gets cancelled.
+    capturable.set(paymentPsp, options.multiplePartialCaptures ? left - (amount.value as number) : 0);
     const pspReference = reference();
+    captures.push({ paymentPspReference: paymentPsp, pspReference, body });
     const merchantReference = String(payment.body.reference);
-    notifications.push(
+    notify(
       adyenNotification(
         { amount: { value: amount.value as number, currency: amount.currency }, eventCode: 'CAPTURE', eventDate: new Date().toISOString(), merchantAccountCode: options.merchantAccount, merchantReference, originalReference: paymentPsp, pspReference, reason: '', success: 'true' },
         options.hmacKey,
@@ -259,9 +406,10 @@ export async function startAdyenStandIn(options: AdyenStandInOptions): Promise<A
     if (!payments.some((p) => p.pspReference === paymentPsp)) return 'unknown pspReference';
     if (body.merchantAccount !== options.merchantAccount) return 'merchantAccount';
     cancels.push({ paymentPspReference: paymentPsp, body, headers });
+    capturable.set(paymentPsp, 0);
     const pspReference = reference();
     const payment = payments.find((p) => p.pspReference === paymentPsp)!;
-    notifications.push(
+    notify(
       adyenNotification(
         { amount: payment.body.amount as { value: number; currency: string }, eventCode: 'CANCELLATION', eventDate: new Date().toISOString(), merchantAccountCode: options.merchantAccount, merchantReference: String(body.reference ?? payment.body.reference), originalReference: paymentPsp, pspReference, reason: '', success: 'true' },
         options.hmacKey,
@@ -280,7 +428,7 @@ export async function startAdyenStandIn(options: AdyenStandInOptions): Promise<A
     if (body.merchantRefundReason !== undefined && !['FRAUD', 'CUSTOMER REQUEST', 'RETURN', 'DUPLICATE', 'OTHER'].includes(String(body.merchantRefundReason))) return 'merchantRefundReason';
     const pspReference = reference();
     refunds.push({ paymentPspReference: paymentPsp, pspReference, body, headers });
-    notifications.push(
+    notify(
       adyenNotification(
         { amount: { value: amount.value as number, currency: String(amount.currency) }, eventCode: 'REFUND', eventDate: new Date().toISOString(), merchantAccountCode: options.merchantAccount, merchantReference: String(body.reference ?? ''), originalReference: paymentPsp, pspReference, reason: '', success: 'true' },
         options.hmacKey,
@@ -319,8 +467,10 @@ export async function startAdyenStandIn(options: AdyenStandInOptions): Promise<A
       const captureMatch = /^\/v69\/payments\/([A-Z0-9]+)\/captures$/.exec(req.url ?? '');
       const cancelMatch = /^\/v69\/payments\/([A-Z0-9]+)\/cancels$/.exec(req.url ?? '');
       const refundMatch = /^\/v69\/payments\/([A-Z0-9]+)\/refunds$/.exec(req.url ?? '');
+      const disputeOperation = /^\/ca\/services\/DisputeService\/v30\/([A-Za-z]+)$/.exec(req.url ?? '');
       let answer: PspAnswer | string;
-      if (req.method === 'POST' && req.url === '/v69/payments') answer = authorise(body, req.headers);
+      if (req.method === 'POST' && disputeOperation) answer = disputeService(disputeOperation[1]!, body, req.headers);
+      else if (req.method === 'POST' && req.url === '/v69/payments') answer = authorise(body, req.headers);
       else if (req.method === 'POST' && req.url === '/v69/payments/details') answer = paymentDetails(body, req.headers);
       else if (req.method === 'POST' && captureMatch) answer = capture(captureMatch[1]!, body);
       else if (req.method === 'POST' && cancelMatch) answer = cancel(cancelMatch[1]!, body, req.headers);
@@ -332,5 +482,5 @@ export async function startAdyenStandIn(options: AdyenStandInOptions): Promise<A
     },
   );
   baseUrl = server.baseUrl;
-  return { ...server, payments, notifications, cancels, refunds, details, challenges, authorisationNotification };
+  return Object.assign(standIn, server, { payments, notifications, cancels, refunds, captures, details, challenges, authorisationNotification, delivered, dispute, disputes, disputeRequests, fraudNotification });
 }

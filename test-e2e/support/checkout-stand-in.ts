@@ -1,6 +1,7 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { displayAmount, formFields, issuerChallengePage, redirectBack, type ChallengeOutcome } from './issuer-challenge-page';
+import { parseMultipart } from './multipart-form';
 import { startPspServer, type PspAnswer } from './psp-stand-in-server';
 
 /**
@@ -18,6 +19,17 @@ import { startPspServer, type PspAnswer } from './psp-stand-in-server';
  * like the payment id. Any other card with `3ds.enabled` is authenticated frictionless (201 with the
  * `3ds` block); the challenge card without 3-D Secure is soft-declined 20154 as an issuer that requires it does, or,
  * unless `3ds.allow_upgrade` is false, upgraded to 3-D Secure (202 Pending, `3ds.upgrade_reason: sca_retry`).
+ *
+ * Disputes (nas_spec disputes@{dispute_id}@accept.yaml, …@evidence.yaml, files.yaml,
+ * ProvideEvidenceRequest.yaml): `POST /disputes/{id}/accept` (204), `POST /files` (multipart `file` and
+ * `purpose: dispute_evidence`; JPEG, PNG or PDF of at most 4 MB; answers `{id: file_…}`),
+ * `PUT /disputes/{id}/evidence` (the categories' `_file` ids and `_text`s of at most 500 characters, 204)
+ * and `POST /disputes/{id}/evidence` (submits what was provided, 204); a dispute that does not wait for
+ * evidence is refused 422. `dispute(…)` opens one and gives its signed dispute_received webhook.
+ * Captures (https://www.checkout.com/docs/payments/manage-payments/capture-a-payment): `capture_type`
+ * NonFinal keeps what is left for later captures; Final (the default) voids what is left; captures add up
+ * to at most the authorized amount. A void of a partially captured payment releases what is left
+ * (https://www.checkout.com/docs/payments/manage-payments/void-a-payment).
  */
 export const CHECKOUT_TEST_CARDS = {
   approved: '4242424242424242',
@@ -59,6 +71,12 @@ export interface CheckoutStandIn {
   voids: Array<{ paymentId: string; body: Record<string, unknown>; headers: IncomingMessage['headers'] }>;
   /** Every action of each payment, newest first, as `GET /payments/{id}/actions` lists them. */
   actions: Map<string, Array<{ id: string; type: string; amount: unknown; approved: boolean; response_code: string; processed_on: string }>>;
+  /** true: refunds are accepted (202) but processed only when processRefunds is called (no action listed, no webhook before). Default false. */
+  holdRefunds: boolean;
+  /** Processes the refunds held so far: their Refund actions are listed and their payment_refunded webhooks sent. */
+  processRefunds(): void;
+  /** Captures received (`POST /payments/{id}/captures`), with the action id answered. */
+  captures: Array<{ paymentId: string; actionId: string; body: Record<string, unknown> }>;
   /** Refunds received (`POST /payments/{id}/refunds`), with the action id answered. */
   refunds: Array<{ paymentId: string; actionId: string; body: Record<string, unknown>; headers: IncomingMessage['headers'] }>;
   /** 3-D Secure sessions started (202 Pending answers). */
@@ -67,11 +85,38 @@ export interface CheckoutStandIn {
   lookups: string[];
   /** The signed payment_approved webhook Checkout.com sends for a payment it approved (by its id). */
   approvedWebhook(paymentId: string): CheckoutWebhook;
+  /** Opens a dispute on a payment (by its pay_ id): its dsp_ id and the signed dispute_received webhook. */
+  dispute(paymentId: string, category?: string): { id: string; webhook: CheckoutWebhook };
+  /** The disputes, by id: status, the evidence provided, and whether it was submitted. */
+  disputes: Map<string, CheckoutDispute>;
+  /** Evidence files received (`POST /files`), with their bytes. */
+  files: Array<{ id: string; filename: string; contentType: string; content: Buffer; headers: IncomingMessage['headers'] }>;
+  /** Dispute requests received: accept, provide (PUT evidence) and submit (POST evidence). */
+  disputeRequests: Array<{ dispute: string; action: 'accept' | 'provide' | 'submit'; body: Record<string, unknown>; headers: IncomingMessage['headers'] }>;
   failNext(count: number): void;
   /** The next request is answered after `ms` (later than the caller waits); it is still processed. */
   delayNext(ms: number): void;
   stop(): Promise<void>;
 }
+
+export interface CheckoutDispute {
+  paymentId: string;
+  status: 'evidence_required' | 'evidence_under_review' | 'accepted';
+  evidence: Record<string, string>;
+}
+
+/** ProvideEvidenceRequest.yaml's categories, each a `_file` and a `_text`. */
+const EVIDENCE_CATEGORIES = [
+  'proof_of_delivery_or_service',
+  'invoice_or_receipt',
+  'invoice_showing_distinct_transactions',
+  'customer_communication',
+  'refund_or_cancellation_policy',
+  'recurring_transaction_agreement',
+  'additional_evidence',
+  'proof_of_delivery_or_service_date',
+];
+const EVIDENCE_FIELDS = EVIDENCE_CATEGORIES.flatMap((category) => [`${category}_file`, `${category}_text`]);
 
 const letters = (n: number) => Array.from(randomBytes(n), (byte) => String.fromCharCode(97 + (byte % 26))).join('');
 
@@ -95,7 +140,11 @@ export function checkoutWebhook(type: string, data: Record<string, unknown>, web
 export async function startCheckoutStandIn(options: CheckoutStandInOptions): Promise<CheckoutStandIn> {
   const payments: CheckoutStandIn['payments'] = [];
   const webhooks: CheckoutWebhook[] = [];
-  const standIn = { webhookUrl: null as string | null };
+  const standIn = { webhookUrl: null as string | null, holdRefunds: false };
+  const heldRefunds: Array<() => void> = [];
+  const processRefunds = () => {
+    for (const process of heldRefunds.splice(0)) process();
+  };
   const send = (webhook: CheckoutWebhook) => {
     webhooks.push(webhook);
     if (standIn.webhookUrl) void fetch(standIn.webhookUrl, { method: 'POST', headers: { 'content-type': 'application/json', 'cko-signature': webhook.signature }, body: webhook.rawBody }).catch(() => undefined);
@@ -106,8 +155,60 @@ export async function startCheckoutStandIn(options: CheckoutStandInOptions): Pro
   const act = (paymentId: string, id: string, type: string, amount: unknown, approved: boolean) =>
     actions.set(paymentId, [{ id, type, amount, approved, response_code: approved ? '10000' : '20005', processed_on: new Date().toISOString() }, ...(actions.get(paymentId) ?? [])]);
   const refunds: CheckoutStandIn['refunds'] = [];
+  const captures: CheckoutStandIn['captures'] = [];
+  /** What each authorized payment can still have captured (0 once captured in full, finally, or voided). */
+  const capturable = new Map<string, number>();
   const challenges: CheckoutChallenge[] = [];
   const lookups: string[] = [];
+  const disputes = new Map<string, CheckoutDispute>();
+  const files: CheckoutStandIn['files'] = [];
+  const disputeRequests: CheckoutStandIn['disputeRequests'] = [];
+  const unprocessable = (...codes: string[]): PspAnswer => ({ status: 422, body: { request_id: letters(12), error_type: 'request_invalid', error_codes: codes } });
+
+  function dispute(paymentId: string, category = 'fraudulent') {
+    const payment = payments.find((p) => p.id === paymentId);
+    if (!payment) throw new Error(`no payment ${paymentId}`);
+    const id = `dsp_${letters(26)}`;
+    disputes.set(id, { paymentId, status: 'evidence_required', evidence: {} });
+    const data = { id, category, amount: payment.body.amount, currency: payment.body.currency, reason_code: '10.4', payment_id: paymentId, payment_reference: payment.body.reference, evidence_required_by: new Date(Date.now() + 7 * 86_400_000).toISOString() };
+    return { id, webhook: checkoutWebhook('dispute_received', data, options.webhookSecret) };
+  }
+
+  function uploadFile(contentType: string | undefined, bytes: Buffer, headers: IncomingMessage['headers']): PspAnswer {
+    const parts = parseMultipart(contentType, bytes);
+    const file = parts?.find((part) => part.name === 'file' && part.filename !== null);
+    if (!parts || parts.find((part) => part.name === 'purpose')?.content.toString('utf8') !== 'dispute_evidence') return unprocessable('purpose_invalid');
+    if (!file || !['image/jpeg', 'image/png', 'application/pdf'].includes(file.contentType ?? '')) return unprocessable('file_type_invalid');
+    if (file.content.length > 4 * 1024 * 1024) return unprocessable('file_size_invalid');
+    const id = `file_${letters(26)}`;
+    files.push({ id, filename: file.filename!, contentType: file.contentType!, content: Buffer.from(file.content), headers });
+    return { status: 200, body: { id, _links: { self: { href: `${baseUrl}/files/${id}` } } } };
+  }
+
+  function disputeAction(id: string, action: 'accept' | 'provide' | 'submit', body: Record<string, unknown>, headers: IncomingMessage['headers']): PspAnswer {
+    const disputed = disputes.get(id);
+    if (!disputed) return { status: 404, body: undefined };
+    disputeRequests.push({ dispute: id, action, body, headers });
+    if (disputed.status !== 'evidence_required') return unprocessable('dispute_not_open');
+    if (action === 'accept') {
+      disputed.status = 'accepted';
+      return { status: 204, body: undefined };
+    }
+    if (action === 'submit') {
+      if (Object.keys(disputed.evidence).length === 0) return unprocessable('evidence_required');
+      disputed.status = 'evidence_under_review';
+      return { status: 204, body: undefined };
+    }
+    const unknown = Object.keys(body).find((key) => !EVIDENCE_FIELDS.includes(key));
+    if (unknown || Object.keys(body).length === 0) return unprocessable(unknown ? `${unknown}_invalid` : 'evidence_required');
+    for (const [key, value] of Object.entries(body)) {
+      if (typeof value !== 'string') return unprocessable(`${key}_invalid`);
+      if (key.endsWith('_text') && value.length > 500) return unprocessable(`${key}_invalid`);
+      if (key.endsWith('_file') && !files.some((file) => file.id === value)) return unprocessable(`${key}_invalid`);
+      disputed.evidence[key] = value;
+    }
+    return { status: 204, body: undefined };
+  }
   /** The payment as `GET /payments/{id}` shows it (PaymentDetails), by payment id. */
   const details = new Map<string, Record<string, unknown>>();
   let baseUrl = '';
@@ -152,6 +253,7 @@ export async function startCheckoutStandIn(options: CheckoutStandInOptions): Pro
     const captureId = `act_${letters(26)}`;
     if (approved && body.capture === true) act(payment.id, captureId, 'Capture', body.amount, true);
     recordDetails(payment.id, body, approved ? (body.capture === true ? 'Captured' : 'Authorized') : 'Declined', approved, threeDsData(approved ? 'Y' : 'N'));
+    capturable.set(payment.id, approved && body.capture !== true ? Number(body.amount) : 0);
     const common = { id: payment.id, action_id: actionId, reference: body.reference, amount: body.amount, currency: body.currency };
     if (approved) {
       send(checkoutWebhook('payment_approved', { ...common, response_code: '10000', response_summary: 'Approved' }, options.webhookSecret));
@@ -192,6 +294,8 @@ export async function startCheckoutStandIn(options: CheckoutStandInOptions): Pro
     const payment = payments.find((p) => p.id === paymentId);
     if (!payment) return { status: 404, body: {} };
     voids.push({ paymentId, body, headers });
+    // What is left of the authorization is released (after partial captures too).
+    capturable.set(paymentId, 0);
     const actionId = `act_${letters(26)}`;
     send(checkoutWebhook('payment_voided', { id: paymentId, action_id: actionId, reference: payment.body.reference, amount: payment.body.amount, currency: payment.body.currency, response_code: '10000' }, options.webhookSecret));
     return { status: 202, body: { action_id: actionId, reference: body.reference } };
@@ -204,7 +308,12 @@ export async function startCheckoutStandIn(options: CheckoutStandInOptions): Pro
     const actionId = `act_${letters(26)}`;
     refunds.push({ paymentId, actionId, body, headers });
     const amount = body.amount ?? payment.body.amount;
-    send(checkoutWebhook('payment_refunded', { id: paymentId, action_id: actionId, reference: body.reference, amount, currency: payment.body.currency, response_code: '10000' }, options.webhookSecret));
+    const processed = () => {
+      act(paymentId, actionId, 'Refund', amount, true);
+      send(checkoutWebhook('payment_refunded', { id: paymentId, action_id: actionId, reference: body.reference, amount, currency: payment.body.currency, response_code: '10000' }, options.webhookSecret));
+    };
+    if (standIn.holdRefunds) heldRefunds.push(processed);
+    else processed();
     return { status: 202, body: { action_id: actionId, reference: body.reference } };
   }
 
@@ -258,23 +367,31 @@ export async function startCheckoutStandIn(options: CheckoutStandInOptions): Pro
     if (source.number === CHECKOUT_TEST_CARDS.insufficientFunds) return { status: 201, body: { ...common, approved: false, status: 'Declined', response_code: '20051', response_summary: 'Insufficient Funds' } };
     if (body.capture === true) send(checkoutWebhook('payment_captured', { id, action_id: autoCaptureId, reference: body.reference, amount: body.amount, currency: body.currency, response_code: '10000' }, options.webhookSecret));
     recordDetails(id, body, body.capture === true ? 'Captured' : 'Authorized', true, frictionless);
+    capturable.set(id, body.capture === true ? 0 : Number(body.amount));
     return { status: 201, body: { ...common, approved: true, status: 'Authorized', response_code: '10000', response_summary: 'Approved', scheme_id: schemeId(), ...frictionless } };
   }
 
   function capture(paymentId: string, body: Record<string, unknown>): PspAnswer {
     const payment = payments.find((p) => p.id === paymentId);
     if (!payment) return { status: 404, body: {} };
+    if (body.capture_type !== undefined && body.capture_type !== 'NonFinal' && body.capture_type !== 'Final') return { status: 422, body: { request_id: letters(12), error_type: 'request_invalid', error_codes: ['capture_type_invalid'] } };
+    const left = capturable.get(paymentId) ?? 0;
+    const amount = Number.isInteger(body.amount) ? (body.amount as number) : left;
+    if (amount <= 0 || amount > left) return { status: 403, body: { request_id: letters(12), error_type: 'action_not_allowed', error_codes: ['capture_not_allowed'] } };
+    // NonFinal keeps the rest for later captures; Final (the default) voids it.
+    capturable.set(paymentId, body.capture_type === 'NonFinal' ? left - amount : 0);
     const actionId = `act_${letters(26)}`;
-    const amount = Number.isInteger(body.amount) ? body.amount : payment.body.amount;
+    captures.push({ paymentId, actionId, body });
     act(paymentId, actionId, 'Capture', amount, true);
     send(checkoutWebhook('payment_captured', { id: paymentId, action_id: actionId, reference: payment.body.reference, amount, currency: payment.body.currency, response_code: '10000' }, options.webhookSecret));
     return { status: 202, body: { action_id: actionId, reference: body.reference } };
   }
 
-  const server = await startPspServer({ ...(options.delayMs ? { delayMs: options.delayMs } : {}), unavailable: { status: 503, body: undefined } }, (req, raw) => {
+  const server = await startPspServer({ ...(options.delayMs ? { delayMs: options.delayMs } : {}), unavailable: { status: 503, body: undefined } }, (req, raw, bytes) => {
     const page = issuer(req, raw);
     if (page) return page;
     if (req.headers.authorization !== `Bearer ${options.secretKey}`) return { status: 401, body: undefined };
+    if (req.method === 'POST' && req.url === '/files') return uploadFile(req.headers['content-type'], bytes, req.headers);
     const key = req.headers['cko-idempotency-key'];
     const scopedKey = typeof key === 'string' ? `${req.url}\u0000${key}` : null;
     const earlier = scopedKey ? answered.get(scopedKey) : undefined;
@@ -291,6 +408,10 @@ export async function startCheckoutStandIn(options: CheckoutStandInOptions): Pro
     const refundMatch = /^\/payments\/(pay_[a-z0-9]+)\/refunds$/.exec(req.url ?? '');
     const paymentMatch = /^\/payments\/((?:pay|sid)_[a-z0-9]+)$/.exec(req.url ?? '');
     if (req.method === 'GET' && paymentMatch) return getPayment(paymentMatch[1]!);
+    const disputeMatch = /^\/disputes\/(dsp_[a-z0-9]+)\/(accept|evidence)$/.exec(req.url ?? '');
+    if (disputeMatch && (req.method === 'POST' || (req.method === 'PUT' && disputeMatch[2] === 'evidence'))) {
+      return disputeAction(disputeMatch[1]!, disputeMatch[2] === 'accept' ? 'accept' : req.method === 'PUT' ? 'provide' : 'submit', body, req.headers);
+    }
     let answer: PspAnswer;
     if (req.method === 'POST' && req.url === '/payments') answer = pay(body, req.headers);
     else if (req.method === 'POST' && captureMatch) answer = capture(captureMatch[1]!, body);
@@ -302,5 +423,5 @@ export async function startCheckoutStandIn(options: CheckoutStandInOptions): Pro
     return answer;
   });
   baseUrl = server.baseUrl;
-  return Object.assign(standIn, server, { payments, webhooks, voids, refunds, actions, challenges, lookups, approvedWebhook });
+  return Object.assign(standIn, server, { payments, webhooks, voids, refunds, captures, actions, challenges, lookups, approvedWebhook, processRefunds, dispute, disputes, files, disputeRequests });
 }

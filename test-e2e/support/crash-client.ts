@@ -76,6 +76,25 @@ export class CrashClient {
     throw new Error(`POST /sessions/${sessionId}/card answered ${answer.status}: ${answer.text}`);
   }
 
+  /**
+   * After a declined card the session opens again for another (payment.attempt_failed); the consumer leaves
+   * instead ("Return to the shop"): the payment fails with the card's reason. A repeated leave answers the
+   * abandoned session again, so a retry after a lost answer is harmless.
+   */
+  async leaveAfterFailedCard(sessionId: string, timeoutMs: number): Promise<void> {
+    await this.waitUntil(
+      async () => {
+        const status = await this.send('GET', `/sessions/${sessionId}/status`, {}, {});
+        const session = status.json<{ state?: string; last_failed_attempt?: unknown }>();
+        return status.status === 200 && ((session.state === 'open' && !!session.last_failed_attempt) || session.state === 'abandoned');
+      },
+      timeoutMs,
+      `session ${sessionId} open again after the declined card`,
+    );
+    const answer = await this.send('POST', `/sessions/${sessionId}/abandon`, {}, {});
+    if (answer.status !== 200) throw new Error(`POST /sessions/${sessionId}/abandon answered ${answer.status}: ${answer.text}`);
+  }
+
   /** Polls the payment until its status is one of `statuses`. */
   async untilStatus(paymentId: string, statuses: string[], timeoutMs: number): Promise<void> {
     await this.waitUntil(async () => statuses.includes((await this.expect(200, 'GET', `/payments/${paymentId}`)).json<{ status: string }>().status), timeoutMs, `payment ${paymentId} ${statuses.join('|')}`);

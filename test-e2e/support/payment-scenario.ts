@@ -23,6 +23,13 @@ export const SIMULATOR_CARDS = {
   challenge: '4000000000003063',
   frictionless: '4000000000003097',
   challengeThenDeclined: '4000008400001629',
+  /** A dispute while refundable: captured, then disputed at once (a chargeback needing a response). */
+  disputed: '4000000000002685',
+  /** A fraud warning: captured, then an early fraud warning at once, no dispute. */
+  fraudWarning: '4000000000005423',
+  /** The capture fails (capture_failed); 4000000000000267: the payment's first capture fails, a capture asked again succeeds. */
+  captureFails: '4000000000000259',
+  captureFailsOnce: '4000000000000267',
 } as const;
 export const PAYMENT_CVC = '538';
 
@@ -39,10 +46,10 @@ export const PAYMENT_ENV: Record<string, string> = {
 
 export interface PaymentView {
   id: string;
-  status: 'processing' | 'authorized' | 'capturing' | 'captured' | 'failed' | 'canceling' | 'canceled';
-  amount: { requested: number; authorized?: number; captured?: number; refunded?: number };
+  status: 'processing' | 'authorized' | 'capturing' | 'partially_captured' | 'captured' | 'failed' | 'canceling' | 'canceled';
+  amount: { requested: number; authorized?: number; captured?: number; refunded?: number; capturable?: number };
   cancellation_reason?: 'requested_by_merchant' | 'authorization_expired';
-  action_requirement?: { type: 'use_sdk'; session_id: string };
+  action_requirement?: { type: 'use_sdk'; session_id: string; checkout_url?: string };
   use_case: string;
   currency_code: string;
   reference: string | null;
@@ -55,6 +62,8 @@ export interface PaymentView {
   failure_reason?: string | null;
   authentication?: { type: '3ds'; version: string | null; status: 'authenticated' | 'attempted' | 'failed' | 'not_required'; eci: string | null; liability_shift: boolean };
   next_action?: { type: 'consumer_authentication' };
+  attempts?: number;
+  last_failed_attempt?: { number: number; failure_reason: string; masked_account_number: string | null; failed_at: string };
 }
 
 export interface TransactionView {
@@ -62,8 +71,12 @@ export interface TransactionView {
   kind: 'risk' | 'authentication_3ri' | 'authentication_3ds' | 'authorization' | 'capture' | 'void';
   status: 'succeeded' | 'failed' | 'error';
   failure_reason: string | null;
+  /** Minor units, for authorizations, captures and voids. */
+  amount: number | null;
   /** The use case the processor was sent, in the words of the payment's interface. */
   use_case?: string;
+  /** Consumer-present payments: the card attempt on the hosted page. */
+  attempt?: number;
 }
 
 interface CallOptions {
@@ -157,6 +170,23 @@ export async function submitCard(baseUrl: string, sessionId: string, number: str
 }
 
 /**
+ * After a failed card the session opens again for another (payment.attempt_failed); the consumer leaves
+ * instead (the hosted page's "Return to the shop"): the payment fails at once with the card's reason.
+ */
+export async function leaveAfterFailedCard(baseUrl: string, sessionId: string): Promise<void> {
+  await waitFor(
+    async () => {
+      const status = (await (await fetch(`${baseUrl}/sessions/${sessionId}/status`)).json()) as { state: string; last_failed_attempt: unknown };
+      return status.state === 'open' && status.last_failed_attempt !== null;
+    },
+    30_000,
+    25,
+  );
+  const response = await fetch(`${baseUrl}/sessions/${sessionId}/abandon`, { method: 'POST' });
+  if (response.status !== 200) throw new Error(`POST /sessions/${sessionId}/abandon answered ${response.status}: ${await response.text()}`);
+}
+
+/**
  * Waits for the hosted page's outcome heading. The local profile on a loaded 2-core machine can take a
  * while (six processes, Redis Streams, Chromium); when it does not come, the failure says what the
  * consumer saw instead (a form error, "Processing…") rather than only that the heading is missing.
@@ -171,9 +201,15 @@ export async function outcomeShown(page: Page, heading: string): Promise<void> {
 }
 
 /** The consumer on the hosted page in Chromium: types the card and pays; the page is left open to read the outcome. */
-export async function payOnHostedPage(browser: Browser, baseUrl: string, sessionId: string, number: string): Promise<Page> {
-  const page = await browser.newPage({ viewport: { width: 420, height: 760 } });
+export async function payOnHostedPage(browser: Browser, baseUrl: string, sessionId: string, number: string, viewport = { width: 420, height: 760 }): Promise<Page> {
+  const page = await browser.newPage({ viewport });
   await page.goto(`${baseUrl}/checkout/${sessionId}`);
+  await typeCardAndPay(page, number);
+  return page;
+}
+
+/** Types a card on the hosted page's form (once it is ready) and presses Pay. */
+export async function typeCardAndPay(page: Page, number: string): Promise<void> {
   // The page shows the amount once it has loaded its session and set up the form; typing before that can
   // be lost (seen on a loaded machine: the card number field came up empty).
   await page.getByRole('button', { name: /^Pay .*\d/ }).waitFor({ timeout: 30_000 });
@@ -182,7 +218,20 @@ export async function payOnHostedPage(browser: Browser, baseUrl: string, session
   await page.getByLabel('Security code').fill(PAYMENT_CVC);
   await page.getByLabel('Name on card').fill('Ada Lovelace');
   await page.getByRole('button', { name: /Pay/ }).click();
-  return page;
+}
+
+/**
+ * Waits until the hosted page offers another card after a failed one (the form again, under an alert that
+ * names the card and why); resolves with the alert's two lines.
+ */
+export async function anotherCardOffered(page: Page): Promise<{ title: string; detail: string }> {
+  try {
+    await page.locator('#attempt-failed').waitFor({ state: 'visible', timeout: 60_000 });
+  } catch (error) {
+    const seen = (await page.locator('body').innerText().catch(() => '(page not readable)')).replace(/\s+/g, ' ').slice(0, 400);
+    throw new Error(`${(error as Error).message}\nthe page showed: ${seen}`);
+  }
+  return { title: (await page.locator('#attempt-title').textContent()) ?? '', detail: (await page.locator('#attempt-detail').textContent()) ?? '' };
 }
 
 export async function launchChromium(): Promise<Browser> {
@@ -240,7 +289,7 @@ export interface PaymentScenarioOutcome {
 
 /**
  * A payment's whole path for the leak scan: cards entered through POST /sessions/{id}/card, a one-off
- * captured, a declined one failed, an initial unscheduled payment whose stored credentials pay again.
+ * captured, a declined one failed (the consumer left after the decline), an initial unscheduled payment whose stored credentials pay again.
  */
 export async function runPaymentScenario(baseUrl: string, merchant: MerchantApi): Promise<PaymentScenarioOutcome> {
   const api = new PaymentsApi(merchant);
@@ -260,9 +309,14 @@ export async function runPaymentScenario(baseUrl: string, merchant: MerchantApi)
     await submitCard(baseUrl, sessionOf(first), cards.mandate.number, cards.mandate.cvc);
     return first;
   };
+  const declinedThenLeft = async () => {
+    const payment = await paid('/payments/one-off', 'leak-declined', cards.declined);
+    await leaveAfterFailedCard(baseUrl, sessionOf(payment));
+    return payment;
+  };
   const [oneOff, declined, initial, mandateFirst] = await Promise.all([
     paid('/payments/one-off', 'leak-one-off', cards.oneOff),
-    paid('/payments/one-off', 'leak-declined', cards.declined),
+    declinedThenLeft(),
     paid('/payments/unscheduled', 'leak-initial', cards.stored),
     firstOnMandate(),
   ]);

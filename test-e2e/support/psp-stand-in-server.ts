@@ -20,12 +20,12 @@ export interface PspServer {
 }
 
 /**
- * The HTTP side every processor stand-in shares: the raw body read, an answer delay drawn from
+ * The HTTP side every processor stand-in shares: the raw body read (as text, and as bytes for file uploads), an answer delay drawn from
  * [min, max] ms like a real PSP's, outages on demand, JSON answers, a loopback port.
  */
 export async function startPspServer(
   options: { delayMs?: [number, number]; unavailable: PspAnswer },
-  handle: (req: IncomingMessage, rawBody: string) => PspAnswer,
+  handle: (req: IncomingMessage, rawBody: string, bytes: Buffer) => PspAnswer,
 ): Promise<PspServer> {
   let failures = 0;
   let slowNext = 0;
@@ -41,7 +41,10 @@ export async function startPspServer(
         if (minDelay > 0 || maxDelay > 0) await new Promise((resolve) => setTimeout(resolve, minDelay + Math.random() * (maxDelay - minDelay)));
         let answer = options.unavailable;
         if (failures > 0) failures -= 1;
-        else answer = handle(req, Buffer.concat(chunks).toString('utf8'));
+        else {
+          const bytes = Buffer.concat(chunks);
+          answer = handle(req, bytes.toString('utf8'), bytes);
+        }
         if (res.destroyed) return;
         if (answer.html !== undefined) res.writeHead(answer.status, { 'content-type': 'text/html; charset=utf-8', ...answer.headers }).end(answer.html);
         else res.writeHead(answer.status, { 'content-type': 'application/json', ...answer.headers }).end(answer.body === undefined ? '' : JSON.stringify(answer.body));

@@ -1,6 +1,16 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
+import { parseMultipart } from './multipart-form';
 import { startPspServer, type PspAnswer } from './psp-stand-in-server';
+
+/**
+ * The version Stripe answers a request in when it carries no `Stripe-Version`: the account's default. A
+ * version before 2022-11-15, as an account opened years ago has: its PaymentIntents list their `charges`
+ * and have no `latest_charge`, and its Charges embed their `refunds`.
+ */
+export const STRIPE_ACCOUNT_DEFAULT_VERSION = '2020-08-27';
+/** The version where PaymentIntents got `latest_charge` and Charges stopped embedding `refunds`. */
+const LATEST_CHARGE_VERSION = '2022-11-15';
 
 /**
  * A stand-in of Stripe's PaymentIntents API on loopback, shaped after the real one
@@ -14,6 +24,20 @@ import { startPspServer, type PspAnswer } from './psp-stand-in-server';
  * `redirect_status`. Webhooks signed as Stripe signs them: `Stripe-Signature: t=<unix>,v1=<hex
  * HMAC-SHA256 of "<t>.<raw body>">` (a second `v1` with the previous secret while one is rotating).
  * It decides by the real card number the forwarder filled in (Stripe's test cards).
+ *
+ * Disputes (https://docs.stripe.com/api/disputes): `POST /v1/disputes/{id}` takes `evidence[<field>]` (the
+ * text, or a file id) and `submit` (a submitted dispute is under_review, or warning_under_review for an
+ * inquiry; one that is not waiting for a response is refused), `POST /v1/disputes/{id}/close` accepts it
+ * (lost), `POST /v1/files` (multipart, `purpose=dispute_evidence`, PDF, JPEG or PNG) stores an evidence
+ * file, as files.stripe.com does. Early fraud warnings: radar.early_fraud_warning.created names the charge and
+ * the PaymentIntent.
+ * Versions: each answer has the shapes of the request's `Stripe-Version` (the account's default, an old
+ * one, without it), webhooks those of the endpoint's version (`webhookApiVersion`). Multicapture
+ * (https://docs.stripe.com/payments/multicapture): a manual-capture PaymentIntent created with
+ * `payment_method_options[card][request_multicapture]=if_available` takes captures with
+ * `final_capture=false` (it stays requires_capture, amount_capturable shrinks) until one without it (or
+ * with true) ends it succeeded; without multicapture `final_capture=false` is refused. `GET /v1/refunds/{id}`
+ * answers a refund as it stands.
  */
 export const STRIPE_TEST_CARDS = {
   approved: '4242424242424242',
@@ -23,6 +47,8 @@ export const STRIPE_TEST_CARDS = {
   threeDs: '4000002760003184',
   /** The charge succeeds; a refund of it is pending, then succeeds (charge.refund.updated, charge.refunded). */
   refundPending: '4000000000007726',
+  /** Multicapture is unavailable for this card's PaymentIntents (the charge says multicapture.status unavailable). */
+  multicaptureUnavailable: '4000000000000077',
 } as const;
 
 export interface StripeStandInOptions {
@@ -31,6 +57,8 @@ export interface StripeStandInOptions {
   /** While the endpoint's secret rotates, Stripe signs with both: the previous one gives a second v1. */
   previousWebhookSecret?: string;
   delayMs?: [number, number];
+  /** The API version of the webhook endpoint (its events' object shapes); default the one the plugin pins, as its README asks. */
+  webhookApiVersion?: string;
 }
 
 export interface StripeWebhook {
@@ -56,6 +84,14 @@ export interface StripeStandIn {
   captures: Array<{ intent: string; fields: Fields; headers: IncomingMessage['headers'] }>;
   cancels: Array<{ intent: string; fields: Fields }>;
   refunds: Array<{ fields: Fields; headers: IncomingMessage['headers']; object: Json }>;
+  /** Every API request (not the issuer's page), with the Stripe-Version it carried (null: none, the account's default applied). */
+  requests: Array<{ method: string; path: string; version: string | null }>;
+  /** false: a pending refund that settles sends no webhook (a delivery lost): only asking Stripe tells. Default true. */
+  refundWebhooks: boolean;
+  /** false: a pending refund stays pending until settleRefund (default true: it succeeds 50 ms later). */
+  settlePendingRefunds: boolean;
+  /** Settles a refund left pending (succeeded or failed), as Stripe would later. */
+  settleRefund(refundId: string, status: 'succeeded' | 'failed'): void;
   /** Signed webhooks, in the order Stripe would send them. */
   webhooks: StripeWebhook[];
   /** When set, each webhook is also sent there as Stripe sends it (POST, Stripe-Signature), not awaited. */
@@ -64,8 +100,16 @@ export interface StripeStandIn {
   delivered(): Promise<void>;
   /** The charges, by id (a PaymentIntent's latest_charge). */
   charges: Map<string, Record<string, unknown>>;
-  /** Opens a dispute on a succeeded PaymentIntent (charge.dispute.created); returns the dispute id. */
-  dispute(intentId: string, reason?: string): string;
+  /** Opens a dispute on a succeeded PaymentIntent (charge.dispute.created); returns the dispute id. `status` warning_needs_response opens an inquiry. */
+  dispute(intentId: string, reason?: string, status?: 'needs_response' | 'warning_needs_response'): string;
+  /** The disputes, by id, as Stripe shows them now (status, evidence, evidence_details). */
+  disputes: Map<string, Record<string, unknown>>;
+  /** Evidence files received (`POST /v1/files`), with their bytes. */
+  files: Array<{ id: string; purpose: string; filename: string; type: string; content: Buffer; headers: IncomingMessage['headers'] }>;
+  /** Dispute requests received (`POST /v1/disputes/{id}` and `…/close`), with their form fields. */
+  disputeRequests: Array<{ dispute: string; action: 'update' | 'close'; fields: Fields; headers: IncomingMessage['headers'] }>;
+  /** An early fraud warning on a succeeded PaymentIntent (radar.early_fraud_warning.created); returns its id. */
+  earlyFraudWarning(intentId: string, fraudType?: string): string;
   /** Closes a dispute (charge.dispute.closed) as won or lost. */
   closeDispute(disputeId: string, status: 'won' | 'lost'): void;
   /** A signed webhook of any event, for tests of the verification. */
@@ -94,6 +138,8 @@ export function stripeSignatureHeader(rawBody: string, secrets: readonly string[
 const error = (status: number, type: string, code: string, message: string, extra: Json = {}): PspAnswer => ({ status, body: { error: { type, code, message, ...extra } } });
 
 export async function startStripeStandIn(options: StripeStandInOptions): Promise<StripeStandIn> {
+  const webhookVersion = options.webhookApiVersion ?? '2024-06-20';
+  const requests: StripeStandIn['requests'] = [];
   const intents: StripeIntent[] = [];
   const captures: StripeStandIn['captures'] = [];
   const cancels: StripeStandIn['cancels'] = [];
@@ -101,12 +147,22 @@ export async function startStripeStandIn(options: StripeStandInOptions): Promise
   const webhooks: StripeWebhook[] = [];
   const charges = new Map<string, Json>();
   const disputes = new Map<string, Json>();
+  const files: StripeStandIn['files'] = [];
+  const disputeRequests: StripeStandIn['disputeRequests'] = [];
   const answered = new Map<string, PspAnswer>();
-  const standIn = { webhookUrl: null as string | null, baseUrl: '' };
+  const standIn = { webhookUrl: null as string | null, baseUrl: '', refundWebhooks: true, settlePendingRefunds: true };
+  /** How each pending refund settles (succeeded or failed), by refund id. */
+  const pendingRefunds = new Map<string, (status: 'succeeded' | 'failed') => void>();
+  const settleRefund = (refundId: string, status: 'succeeded' | 'failed') => {
+    const settle = pendingRefunds.get(refundId);
+    if (!settle) throw new Error(`no pending refund ${refundId}`);
+    pendingRefunds.delete(refundId);
+    settle(status);
+  };
   const secrets = [options.webhookSecret, ...(options.previousWebhookSecret ? [options.previousWebhookSecret] : [])];
 
   function signedEvent(type: string, object: Json, at = new Date()): StripeWebhook {
-    const rawBody = JSON.stringify({ id: `evt_${letters(24)}`, object: 'event', api_version: '2024-12-18.acacia', created: Math.floor(at.getTime() / 1000), data: { object }, livemode: false, pending_webhooks: 1, request: { id: `req_${letters(14)}`, idempotency_key: null }, type });
+    const rawBody = JSON.stringify({ id: `evt_${letters(24)}`, object: 'event', api_version: webhookVersion, created: Math.floor(at.getTime() / 1000), data: { object }, livemode: false, pending_webhooks: 1, request: { id: `req_${letters(14)}`, idempotency_key: null }, type });
     return { rawBody, signature: stripeSignatureHeader(rawBody, secrets, at), type };
   }
   const inFlight = new Set<Promise<unknown>>();
@@ -123,11 +179,26 @@ export async function startStripeStandIn(options: StripeStandInOptions): Promise
   };
 
   const intentOf = (id: string) => intents.find((candidate) => candidate.id === id);
-  /** The PaymentIntent as Stripe answers it: latest_charge expanded when asked (`expand[]=latest_charge`). */
-  const view = (intent: StripeIntent, expand: boolean): Json => {
-    const chargeId = intent.object.latest_charge as string | null;
-    return { ...intent.object, latest_charge: expand && chargeId ? charges.get(chargeId)! : chargeId };
+  const isOld = (version: string) => version < LATEST_CHARGE_VERSION;
+  /** A Charge in a version's shape: its refunds embedded before 2022-11-15, not after (expandable only). */
+  const chargeView = (chargeId: string, version: string): Json => {
+    const { refunds, ...rest } = charges.get(chargeId)!;
+    return isOld(version) ? { ...rest, refunds } : rest;
   };
+  /**
+   * The PaymentIntent as Stripe answers it in a version: from 2022-11-15 latest_charge (expanded when
+   * asked, `expand[]=latest_charge`); before, its `charges` list and no latest_charge.
+   */
+  const view = (intent: StripeIntent, expand: boolean, version: string = webhookVersion): Json => {
+    const chargeId = intent.object.latest_charge as string | null;
+    const { latest_charge: _latest, ...rest } = intent.object;
+    if (isOld(version)) return { ...rest, charges: { object: 'list', data: chargeId ? [chargeView(chargeId, version)] : [], has_more: false } };
+    return { ...rest, latest_charge: expand && chargeId ? chargeView(chargeId, version) : chargeId };
+  };
+
+  /** Multicapture was asked for at creation and the card offers it. */
+  const multicaptureOf = (intent: StripeIntent) =>
+    intent.fields['payment_method_options[card][request_multicapture]'] === 'if_available' && intent.fields['payment_method_data[card][number]'] !== STRIPE_TEST_CARDS.multicaptureUnavailable;
 
   function charge(intent: StripeIntent, threeDs: Json | null): Json {
     const id = `ch_${letters(24)}`;
@@ -139,6 +210,7 @@ export async function startStripeStandIn(options: StripeStandInOptions): Promise
       network_transaction_id: networkTransactionId(),
       three_d_secure: threeDs,
       checks: { cvc_check: intent.fields['payment_method_data[card][cvc]'] ? 'pass' : null },
+      multicapture: { status: multicaptureOf(intent) ? 'available' : 'unavailable' },
     };
     const object: Json = { id, object: 'charge', amount: intent.object.amount, amount_captured: 0, amount_refunded: 0, captured: false, currency: intent.object.currency, paid: true, payment_intent: intent.id, metadata: intent.object.metadata, payment_method_details: { type: 'card', card }, refunded: false, refunds: { object: 'list', data: [], has_more: false } };
     charges.set(id, object);
@@ -165,7 +237,7 @@ export async function startStripeStandIn(options: StripeStandInOptions): Promise
     return error(402, 'card_error', code, message, { decline_code: declineCode, payment_intent: view(intent, false) });
   }
 
-  function createIntent(fields: Fields, headers: IncomingMessage['headers']): PspAnswer {
+  function createIntent(fields: Fields, headers: IncomingMessage['headers'], version: string): PspAnswer {
     const amount = fields.amount;
     if (!amount || !/^\d+$/.test(amount)) return error(400, 'invalid_request_error', 'parameter_missing', 'Missing required param: amount.', { param: 'amount' });
     if (!fields.currency || !/^[a-z]{3}$/.test(fields.currency)) return error(400, 'invalid_request_error', 'parameter_invalid', 'Invalid currency.', { param: 'currency' });
@@ -214,10 +286,10 @@ export async function startStripeStandIn(options: StripeStandInOptions): Promise
     if (wantsThreeDs) {
       if (fields.error_on_requires_action === 'true' || !fields.return_url) return decline(intent, 'authentication_required', 'authentication_required', 'Your card was declined. This transaction requires authentication.');
       Object.assign(intent.object, { status: 'requires_action', next_action: { type: 'redirect_to_url', redirect_to_url: { url: `${standIn.baseUrl}/3ds/${id}`, return_url: fields.return_url } } });
-      return { status: 200, body: view(intent, fields['expand[]'] === 'latest_charge') };
+      return { status: 200, body: view(intent, fields['expand[]'] === 'latest_charge', version) };
     }
     authorize(intent, null);
-    return { status: 200, body: view(intent, fields['expand[]'] === 'latest_charge') };
+    return { status: 200, body: view(intent, fields['expand[]'] === 'latest_charge', version) };
   }
 
   /** The issuer's page: two links, and where each sends the consumer (back to return_url, as Stripe does). */
@@ -242,34 +314,40 @@ export async function startStripeStandIn(options: StripeStandInOptions): Promise
     return { status: 302, body: undefined, headers: { location: back.href }, html: '' };
   }
 
-  function capture(intent: StripeIntent, fields: Fields, headers: IncomingMessage['headers']): PspAnswer {
+  function capture(intent: StripeIntent, fields: Fields, headers: IncomingMessage['headers'], version: string): PspAnswer {
     if (intent.object.status !== 'requires_capture') return error(400, 'invalid_request_error', 'payment_intent_unexpected_state', `This PaymentIntent could not be captured because it has a status of ${String(intent.object.status)}.`);
+    if (fields.final_capture !== undefined && !['true', 'false'].includes(fields.final_capture)) return error(400, 'invalid_request_error', 'parameter_invalid', 'Invalid boolean: final_capture.', { param: 'final_capture' });
+    const final = fields.final_capture !== 'false';
+    if (fields.final_capture !== undefined && !multicaptureOf(intent)) return error(400, 'invalid_request_error', 'parameter_invalid', 'final_capture can only be used when multicapture is available for this PaymentIntent.', { param: 'final_capture' });
     const capturable = intent.object.amount_capturable as number;
     const amount = fields.amount_to_capture === undefined ? capturable : Number(fields.amount_to_capture);
     if (!Number.isInteger(amount) || amount <= 0 || amount > capturable) return error(400, 'invalid_request_error', 'amount_too_large', 'amount_to_capture must be at most amount_capturable.', { param: 'amount_to_capture' });
     captures.push({ intent: intent.id, fields, headers });
-    Object.assign(intent.object, { status: 'succeeded', amount_capturable: 0, amount_received: amount });
+    const received = (intent.object.amount_received as number) + amount;
+    Object.assign(intent.object, { status: final ? 'succeeded' : 'requires_capture', amount_capturable: final ? 0 : capturable - amount, amount_received: received });
     const made = charges.get(intent.object.latest_charge as string)!;
-    Object.assign(made, { captured: true, amount_captured: amount });
-    send('charge.captured', made);
-    send('payment_intent.succeeded', view(intent, false));
-    return { status: 200, body: view(intent, fields['expand[]'] === 'latest_charge') };
+    Object.assign(made, { captured: true, amount_captured: received });
+    send('charge.captured', chargeView(made.id as string, webhookVersion));
+    if (final) send('payment_intent.succeeded', view(intent, false));
+    else send('payment_intent.amount_capturable_updated', view(intent, false));
+    return { status: 200, body: view(intent, fields['expand[]'] === 'latest_charge', version) };
   }
 
-  function cancel(intent: StripeIntent, fields: Fields): PspAnswer {
+  function cancel(intent: StripeIntent, fields: Fields, version: string): PspAnswer {
     if (!['requires_payment_method', 'requires_capture', 'requires_confirmation', 'requires_action'].includes(String(intent.object.status))) {
       return error(400, 'invalid_request_error', 'payment_intent_unexpected_state', `You cannot cancel this PaymentIntent because it has a status of ${String(intent.object.status)}.`);
     }
     cancels.push({ intent: intent.id, fields });
+    // The remaining amount_capturable is released (after captures of a multicapture too).
     Object.assign(intent.object, { status: 'canceled', cancellation_reason: fields.cancellation_reason ?? null, amount_capturable: 0 });
     send('payment_intent.canceled', view(intent, false));
-    return { status: 200, body: view(intent, false) };
+    return { status: 200, body: view(intent, false, version) };
   }
 
   function refund(fields: Fields, headers: IncomingMessage['headers']): PspAnswer {
     const intent = fields.payment_intent ? intentOf(fields.payment_intent) : undefined;
     if (!intent) return error(400, 'invalid_request_error', 'resource_missing', `No such payment_intent: '${fields.payment_intent ?? ''}'`, { param: 'payment_intent' });
-    if (intent.object.status !== 'succeeded') return error(400, 'invalid_request_error', 'charge_not_refundable', 'This PaymentIntent has no successful charge to refund.');
+    if ((intent.object.amount_received as number) <= 0) return error(400, 'invalid_request_error', 'charge_not_refundable', 'This PaymentIntent has no successful charge to refund.');
     if (fields.reason && !['duplicate', 'fraudulent', 'requested_by_customer'].includes(fields.reason)) return error(400, 'invalid_request_error', 'parameter_invalid', 'Invalid reason.', { param: 'reason' });
     const made = charges.get(intent.object.latest_charge as string)!;
     const left = (made.amount_captured as number) - (made.amount_refunded as number);
@@ -281,27 +359,100 @@ export async function startStripeStandIn(options: StripeStandInOptions): Promise
     refunds.push({ fields, headers, object });
     const settle = () => {
       Object.assign(made, { amount_refunded: (made.amount_refunded as number) + amount, refunded: (made.amount_refunded as number) + amount === made.amount_captured });
-      (made.refunds as { data: Json[] }).data.unshift({ ...object });
-      send('charge.refunded', made);
+      (made.refunds as { data: Json[] }).data.unshift(object);
+      if (standIn.refundWebhooks || !pending) send('charge.refunded', chargeView(made.id as string, webhookVersion));
     };
     if (pending) {
-      setTimeout(() => {
-        object.status = 'succeeded';
-        send('charge.refund.updated', { ...object });
-        settle();
-      }, 50);
+      const later = (status: 'succeeded' | 'failed') => {
+        object.status = status;
+        if (standIn.refundWebhooks) send('charge.refund.updated', { ...object });
+        if (status === 'succeeded') settle();
+      };
+      if (standIn.settlePendingRefunds) setTimeout(() => later('succeeded'), 50);
+      else pendingRefunds.set(object.id as string, later);
     } else settle();
     return { status: 200, body: { ...object } };
   }
 
-  function dispute(intentId: string, reason = 'fraudulent'): string {
+  function dispute(intentId: string, reason = 'fraudulent', status: 'needs_response' | 'warning_needs_response' = 'needs_response'): string {
     const intent = intentOf(intentId);
     if (!intent || intent.object.status !== 'succeeded') throw new Error(`no succeeded PaymentIntent ${intentId}`);
     const id = `dp_${letters(24)}`;
-    const object: Json = { id, object: 'dispute', amount: intent.object.amount_received, charge: intent.object.latest_charge, currency: intent.object.currency, payment_intent: intentId, reason, status: 'needs_response', is_charge_refundable: false, metadata: {}, evidence_details: { due_by: Math.floor(Date.now() / 1000) + 7 * 86_400 } };
+    const object: Json = {
+      id,
+      object: 'dispute',
+      amount: intent.object.amount_received,
+      charge: intent.object.latest_charge,
+      currency: intent.object.currency,
+      payment_intent: intentId,
+      reason,
+      status,
+      is_charge_refundable: status === 'warning_needs_response',
+      metadata: {},
+      evidence: {},
+      evidence_details: { due_by: Math.floor(Date.now() / 1000) + 7 * 86_400, has_evidence: false, past_due: false, submission_count: 0 },
+    };
     disputes.set(id, object);
     send('charge.dispute.created', { ...object });
     return id;
+  }
+
+  function earlyFraudWarning(intentId: string, fraudType = 'made_with_stolen_card'): string {
+    const intent = intentOf(intentId);
+    if (!intent || intent.object.status !== 'succeeded') throw new Error(`no succeeded PaymentIntent ${intentId}`);
+    const id = `issfr_${letters(24)}`;
+    send('radar.early_fraud_warning.created', { id, object: 'radar.early_fraud_warning', actionable: true, charge: intent.object.latest_charge, created: Math.floor(Date.now() / 1000), fraud_type: fraudType, livemode: false, payment_intent: intentId });
+    return id;
+  }
+
+  const FILE_TYPES: Record<string, string> = { 'application/pdf': 'pdf', 'image/jpeg': 'jpg', 'image/png': 'png' };
+
+  function uploadFile(contentType: string | undefined, bytes: Buffer, headers: IncomingMessage['headers']): PspAnswer {
+    const parts = parseMultipart(contentType, bytes);
+    if (!parts) return error(400, 'invalid_request_error', 'parameter_invalid', 'Files are uploaded as multipart/form-data.');
+    const purpose = parts.find((part) => part.name === 'purpose')?.content.toString('utf8');
+    const file = parts.find((part) => part.name === 'file' && part.filename !== null);
+    if (purpose !== 'dispute_evidence') return error(400, 'invalid_request_error', 'parameter_invalid', 'Invalid purpose.', { param: 'purpose' });
+    if (!file) return error(400, 'invalid_request_error', 'parameter_missing', 'Missing required param: file.', { param: 'file' });
+    const type = FILE_TYPES[file.contentType ?? ''];
+    if (!type) return error(400, 'invalid_request_error', 'file_invalid', 'Dispute evidence files must be PDF, JPEG or PNG.', { param: 'file' });
+    const id = `file_${letters(24)}`;
+    files.push({ id, purpose, filename: file.filename!, type, content: Buffer.from(file.content), headers });
+    return { status: 200, body: { id, object: 'file', purpose, filename: file.filename, size: file.content.length, type, created: Math.floor(Date.now() / 1000) } };
+  }
+
+  const OPEN_DISPUTE = ['needs_response', 'warning_needs_response'];
+
+  function updateDispute(id: string, fields: Fields, headers: IncomingMessage['headers']): PspAnswer {
+    const object = disputes.get(id);
+    if (!object) return error(404, 'invalid_request_error', 'resource_missing', `No such dispute: '${id}'`);
+    disputeRequests.push({ dispute: id, action: 'update', fields, headers });
+    if (!OPEN_DISPUTE.includes(String(object.status))) return error(400, 'invalid_request_error', 'dispute_already_closed', `This dispute is ${String(object.status)} and can no longer be updated.`);
+    const evidence = object.evidence as Json;
+    for (const [key, value] of Object.entries(fields)) {
+      const name = /^evidence\[([a-z_]+)\]$/.exec(key)?.[1];
+      if (!name) continue;
+      if (value.startsWith('file_') && !files.some((file) => file.id === value)) return error(400, 'invalid_request_error', 'resource_missing', `No such file upload: '${value}'`, { param: key });
+      evidence[name] = value;
+    }
+    const details = object.evidence_details as Json;
+    details.has_evidence = Object.keys(evidence).length > 0;
+    if (fields.submit === 'true') {
+      object.status = object.status === 'warning_needs_response' ? 'warning_under_review' : 'under_review';
+      details.submission_count = (details.submission_count as number) + 1;
+      send('charge.dispute.updated', { ...object });
+    }
+    return { status: 200, body: { ...object } };
+  }
+
+  function closeOpenDispute(id: string, fields: Fields, headers: IncomingMessage['headers']): PspAnswer {
+    const object = disputes.get(id);
+    if (!object) return error(404, 'invalid_request_error', 'resource_missing', `No such dispute: '${id}'`);
+    disputeRequests.push({ dispute: id, action: 'close', fields, headers });
+    if (!OPEN_DISPUTE.includes(String(object.status))) return error(400, 'invalid_request_error', 'dispute_already_closed', `This dispute is ${String(object.status)}: it cannot be closed.`);
+    object.status = object.status === 'warning_needs_response' ? 'warning_closed' : 'lost';
+    send('charge.dispute.closed', { ...object });
+    return { status: 200, body: { ...object } };
   }
 
   function closeDispute(disputeId: string, status: 'won' | 'lost'): void {
@@ -311,32 +462,42 @@ export async function startStripeStandIn(options: StripeStandInOptions): Promise
     send('charge.dispute.closed', { ...object });
   }
 
-  const server = await startPspServer({ ...(options.delayMs ? { delayMs: options.delayMs } : {}), unavailable: { status: 503, body: error(503, 'api_error', 'api_error', 'Stripe is unavailable.').body } }, (req, raw) => {
+  const server = await startPspServer({ ...(options.delayMs ? { delayMs: options.delayMs } : {}), unavailable: { status: 503, body: error(503, 'api_error', 'api_error', 'Stripe is unavailable.').body } }, (req, raw, bytes) => {
     const url = new URL(req.url ?? '/', 'http://stand-in');
     const page = /^\/3ds\/(pi_[A-Za-z0-9]+)(\/complete)?$/.exec(url.pathname);
     if (req.method === 'GET' && page) return issuerPage(page[1]!, page[2] ? (url.searchParams.get('outcome') ?? 'failed') : null);
     if (req.headers.authorization !== `Bearer ${options.secretKey}`) return error(401, 'invalid_request_error', 'api_key_invalid', 'Invalid API Key provided.');
+    if (req.method === 'POST' && url.pathname === '/v1/files') return uploadFile(req.headers['content-type'], bytes, req.headers);
     if (req.method === 'POST' && !String(req.headers['content-type'] ?? '').startsWith('application/x-www-form-urlencoded')) {
       return error(400, 'invalid_request_error', 'parameter_invalid', 'Stripe takes application/x-www-form-urlencoded bodies.');
     }
     const fields: Fields = Object.fromEntries(new URLSearchParams(raw));
+    const asked = req.headers['stripe-version'];
+    const version = typeof asked === 'string' ? asked : STRIPE_ACCOUNT_DEFAULT_VERSION;
+    requests.push({ method: req.method ?? '', path: url.pathname, version: typeof asked === 'string' ? asked : null });
     const key = req.headers['idempotency-key'];
     const scopedKey = req.method === 'POST' && typeof key === 'string' ? `${url.pathname}\u0000${key}` : null;
     const earlier = scopedKey ? answered.get(scopedKey) : undefined;
     if (earlier) return earlier;
     const action = /^\/v1\/payment_intents\/(pi_[A-Za-z0-9]+)(?:\/(capture|cancel))?$/.exec(url.pathname);
+    const disputeAction = /^\/v1\/disputes\/(dp_[A-Za-z0-9]+)(\/close)?$/.exec(url.pathname);
     const intent = action ? intentOf(action[1]!) : undefined;
+    const refundAsked = /^\/v1\/refunds\/(re_[A-Za-z0-9]+)$/.exec(url.pathname);
     let answer: PspAnswer;
-    if (req.method === 'POST' && url.pathname === '/v1/payment_intents') answer = createIntent(fields, req.headers);
+    if (req.method === 'POST' && url.pathname === '/v1/payment_intents') answer = createIntent(fields, req.headers, version);
     else if (req.method === 'POST' && url.pathname === '/v1/refunds') answer = refund(fields, req.headers);
-    else if (action && !intent) answer = error(404, 'invalid_request_error', 'resource_missing', `No such payment_intent: '${action[1]!}'`);
-    else if (req.method === 'GET' && action && !action[2]) return { status: 200, body: view(intent!, url.searchParams.getAll('expand[]').includes('latest_charge')) };
-    else if (req.method === 'POST' && action?.[2] === 'capture') answer = capture(intent!, fields, req.headers);
-    else if (req.method === 'POST' && action?.[2] === 'cancel') answer = cancel(intent!, fields);
+    else if (req.method === 'GET' && refundAsked) {
+      const found = refunds.find((candidate) => candidate.object.id === refundAsked[1]);
+      return found ? { status: 200, body: { ...found.object } } : error(404, 'invalid_request_error', 'resource_missing', `No such refund: '${refundAsked[1]!}'`);
+    } else if (action && !intent) answer = error(404, 'invalid_request_error', 'resource_missing', `No such payment_intent: '${action[1]!}'`);
+    else if (req.method === 'GET' && action && !action[2]) return { status: 200, body: view(intent!, url.searchParams.getAll('expand[]').includes('latest_charge'), version) };
+    else if (req.method === 'POST' && action?.[2] === 'capture') answer = capture(intent!, fields, req.headers, version);
+    else if (req.method === 'POST' && action?.[2] === 'cancel') answer = cancel(intent!, fields, version);
+    else if (req.method === 'POST' && disputeAction) answer = disputeAction[2] ? closeOpenDispute(disputeAction[1]!, fields, req.headers) : updateDispute(disputeAction[1]!, fields, req.headers);
     else answer = error(404, 'invalid_request_error', 'resource_missing', `Unrecognized request URL (${req.method} ${url.pathname}).`);
     if (scopedKey) answered.set(scopedKey, answer);
     return answer;
   });
   standIn.baseUrl = server.baseUrl;
-  return Object.assign(standIn, server, { intents, captures, cancels, refunds, webhooks, charges, delivered, dispute, closeDispute, signedEvent });
+  return Object.assign(standIn, server, { intents, captures, cancels, refunds, requests, webhooks, charges, delivered, dispute, closeDispute, signedEvent, settleRefund, disputes, files, disputeRequests, earlyFraudWarning });
 }

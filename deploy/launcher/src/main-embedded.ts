@@ -1,5 +1,7 @@
 // Telemetry first, so the http and express instrumentations patch the modules before they load.
 import { startTelemetry } from '@vaultline/telemetry';
+// Plain text only (no module the instrumentations patch): safe to load before the telemetry starts.
+import { startBanner } from './start-banner';
 
 const telemetry = startTelemetry({
   serviceName: 'vaultline-embedded',
@@ -23,6 +25,7 @@ async function main(): Promise<void> {
   started.system = system;
   const ms = Math.round(performance.now() - startedAt);
   console.log(`Vaultline (embedded profile) listening on ${system.baseUrl} — started in ${ms} ms`);
+  for (const line of startBanner(system.baseUrl)) console.log(line);
   if (system.generatedCredentialsFile) console.log(`  generated BOOTSTRAP_API_KEY and ADMIN_API_KEY are in ${system.generatedCredentialsFile} (mode 0600)`);
   const source = system.generatedCredentialsFile ? `. ${system.generatedCredentialsFile} && ` : '';
   console.log(`  try: ${source}curl -H "X-API-Key: $BOOTSTRAP_API_KEY" ${system.baseUrl}/tokens`);

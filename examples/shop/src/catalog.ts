@@ -1,3 +1,5 @@
+import { formatAmount } from '@vaultline/node';
+
 /** What the shop sells: one product is enough to show a payment. Prices in minor units (cents). */
 export interface Product {
   id: string;
@@ -13,5 +15,5 @@ export const PRODUCTS: readonly Product[] = [
 
 export const productById = (id: string): Product | undefined => PRODUCTS.find((product) => product.id === id);
 
-export const formatPrice = (amount: number, currency: string): string =>
-  new Intl.NumberFormat('en-IE', { style: 'currency', currency }).format(amount / 100);
+/** Minor units as the shop shows them, with the API's decimals for the currency (the SDK's ISO 4217 table, not amount / 100). */
+export const formatPrice = (amount: number, currency: string): string => formatAmount(amount, currency, 'en-IE');

@@ -15,12 +15,16 @@ async function main(): Promise<void> {
   await new Promise<void>((resolve) => server.listen(config.port, resolve));
   const shopUrl = config.shopUrl ?? `http://localhost:${(server.address() as AddressInfo).port}`;
 
-  const payments = new ShopPayments(vaultline, shopUrl);
+  const payments = new ShopPayments(vaultline, shopUrl, config.webhookSecret);
   server.on('request', createShopApp({ orders: new OrderBook(), payments, vaultlineUrl: config.vaultlineUrl }));
   await payments.registerWebhookEndpoint();
 
   console.log(`Example shop (${vaultline.mode} mode) listening on ${shopUrl}`);
-  console.log(`  payments and webhooks through ${config.vaultlineUrl}; webhook endpoint ${shopUrl}/webhooks/vaultline registered`);
+  console.log(
+    config.webhookSecret
+      ? `  payments through ${config.vaultlineUrl}; webhooks from vaultline listen at ${shopUrl}/webhooks/vaultline (no endpoint registered)`
+      : `  payments and webhooks through ${config.vaultlineUrl}; webhook endpoint ${shopUrl}/webhooks/vaultline registered`,
+  );
   const stop = () => server.close(() => process.exit(0));
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);

@@ -13,10 +13,14 @@ export type Refund = MerchantComponents['schemas']['Refund'];
 export class ShopPayments {
   private webhookSecret: string | undefined;
 
+  /** `webhookSecret`: the secret of `vaultline listen` (VAULTLINE_WEBHOOK_SECRET): the shop then registers no endpoint. */
   constructor(
     private readonly vaultline: Vaultline,
     private readonly shopUrl: string,
-  ) {}
+    webhookSecret?: string,
+  ) {
+    this.webhookSecret = webhookSecret;
+  }
 
   /**
    * A one-off payment for the order: the consumer pays it in the checkout.js iframe on the shop's own page
@@ -61,9 +65,11 @@ export class ShopPayments {
   /**
    * Registers {shopUrl}/webhooks/vaultline for every event type and keeps its signing secret (Vaultline
    * shows a secret only when the endpoint is created). An endpoint of an earlier run of the shop at the
-   * same address is removed first, so restarts do not pile endpoints up.
+   * same address is removed first, so restarts do not pile endpoints up. With a `vaultline listen` secret
+   * (the CLI forwards the events), nothing is registered.
    */
   async registerWebhookEndpoint(): Promise<void> {
+    if (this.webhookSecret) return;
     const url = `${this.shopUrl}/webhooks/vaultline`;
     const earlier: string[] = [];
     for await (const endpoint of this.vaultline.list('/webhook-endpoints')) if (endpoint.url === url) earlier.push(endpoint.id);

@@ -81,6 +81,12 @@ describe('internal tokens', () => {
     expect(typeof payload.jti).toBe('string');
   });
 
+  it('when the gateway signs the merchant\'s name in, then it comes back with the claims, and a token with another name is another token', () => {
+    const named = signer.sign('vault', { ...claims, mode: 'test', merchantName: 'Acme Coffee' });
+    expect(verifier.verify(named)).toEqual({ issuer: 'gateway', audience: 'vault', ...claims, mode: 'test', merchantName: 'Acme Coffee' });
+    expect(signer.sign('vault', { ...claims, mode: 'test', merchantName: 'Other Shop' })).not.toBe(named);
+  });
+
   describe('reuse', () => {
     let nowMs = Date.parse('2026-11-22T10:00:00.000Z');
     const clock = () => nowMs;

@@ -13,7 +13,12 @@ export interface InternalClaims {
   mode?: ApiKeyMode;
   /** The id of the merchant's API key when the call carries a merchant request made with one; absent otherwise. */
   keyId?: string;
+  /** The merchant's name as the gateway knows it (the hosted page shows it by default); absent when not a merchant request. */
+  merchantName?: string;
 }
+
+/** What a signer puts in a token. */
+export type InternalTokenClaims = Pick<InternalClaims, 'merchantId' | 'scopes' | 'mode' | 'keyId' | 'merchantName'>;
 
 const ALGORITHM = 'ES256';
 const LIFETIME_SECONDS = 60;
@@ -56,14 +61,22 @@ export class InternalTokenSigner {
     this.privateKey = createPrivateKey(privateKeyPem);
   }
 
-  sign(audience: string, claims: { merchantId: string; scopes: string[]; mode?: ApiKeyMode | undefined; keyId?: string | undefined }): string {
-    const key = `${audience}\u0000${claims.merchantId}\u0000${claims.scopes.join(' ')}\u0000${claims.mode ?? ''}\u0000${claims.keyId ?? ''}`;
+  sign(audience: string, claims: InternalTokenClaims): string {
+    const key = `${audience}\u0000${claims.merchantId}\u0000${claims.scopes.join(' ')}\u0000${claims.mode ?? ''}\u0000${claims.keyId ?? ''}\u0000${claims.merchantName ?? ''}`;
     const now = this.nowMs();
     const cached = this.issued.get(key);
     if (cached && cached.reuseUntilMs > now) return cached.token;
     const issuedAt = Math.floor(now / 1000);
     const token = jwt.sign(
-      { merchant_id: claims.merchantId, scopes: [...claims.scopes], ...(claims.mode ? { mode: claims.mode } : {}), ...(claims.keyId ? { key_id: claims.keyId } : {}), iat: issuedAt, exp: issuedAt + LIFETIME_SECONDS },
+      {
+        merchant_id: claims.merchantId,
+        scopes: [...claims.scopes],
+        ...(claims.mode ? { mode: claims.mode } : {}),
+        ...(claims.keyId ? { key_id: claims.keyId } : {}),
+        ...(claims.merchantName ? { merchant_name: claims.merchantName } : {}),
+        iat: issuedAt,
+        exp: issuedAt + LIFETIME_SECONDS,
+      },
       this.privateKey,
       {
         algorithm: ALGORITHM,
@@ -120,7 +133,7 @@ export class InternalTokenVerifier {
     if (!issuer || !publicKeys?.length) throw invalid('The internal token comes from an issuer this service does not trust.');
     const payload = this.verifyWithAny(token, issuer, publicKeys);
 
-    const { merchant_id: merchantId, scopes, exp, mode, key_id: keyId } = payload as Record<string, unknown>;
+    const { merchant_id: merchantId, scopes, exp, mode, key_id: keyId, merchant_name: merchantName } = payload as Record<string, unknown>;
     if (typeof merchantId !== 'string' || merchantId.length === 0) throw invalid('The internal token has no merchant id.');
     if (!Array.isArray(scopes) || !scopes.every((s): s is string => typeof s === 'string')) throw invalid('The internal token has no scopes.');
     if (typeof exp !== 'number') throw invalid('The internal token has no expiry.');
@@ -133,6 +146,7 @@ export class InternalTokenVerifier {
       scopes: Object.freeze([...scopes]) as string[],
       ...(mode ? { mode } : {}),
       ...(typeof keyId === 'string' ? { keyId } : {}),
+      ...(typeof merchantName === 'string' && merchantName.length > 0 ? { merchantName } : {}),
     });
     if (this.verified.size >= CACHE_LIMIT) this.verified.clear();
     this.verified.set(token, { claims, validUntilMs: (exp + CLOCK_TOLERANCE_SECONDS) * 1000 });

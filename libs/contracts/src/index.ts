@@ -10,3 +10,5 @@ export * from './processor-destinations';
 export { ERROR_CATALOGUE, ERROR_GROUPS, type ErrorEntry, type ErrorGroup } from './errors/error-catalogue';
 export * from './checkout-locales';
 export * from './simulator-challenge';
+export * from './money/currencies';
+export * from './dispute-evidence-fields';

@@ -32,8 +32,8 @@ export interface CardFieldProfile {
 /** Which API keys a destination serves: a processor's test host, its live one, or both (one host, the key decides). */
 export type DestinationMode = 'test' | 'live' | 'any';
 
-/** What a destination is for: the authorization (card data), the after-sale calls, status reads. */
-export type DestinationPurpose = 'payments' | 'captures' | 'refunds' | 'voids' | 'details' | 'payment_methods';
+/** What a destination is for: the authorization (card data), the after-sale calls, status reads, answering disputes and uploading their evidence files. */
+export type DestinationPurpose = 'payments' | 'captures' | 'refunds' | 'voids' | 'details' | 'payment_methods' | 'disputes' | 'files';
 
 export interface ProcessorDestination {
   /** Stable name (the forwarder's rule name). */
@@ -97,15 +97,22 @@ const CHECKOUT_PATHS = {
   refunds: ['/payments/{id}/refunds'],
   voids: ['/payments/{id}/voids'],
   details: ['/payments/{id}', '/payments/{id}/actions'],
+  disputes: ['/disputes/{id}/accept', '/disputes/{id}/evidence'],
 };
+
+/** Adyen's Disputes API (DisputeService-v30.json: acceptDispute, supplyDefenseDocument, defendDispute …), on its own hosts. */
+const ADYEN_DISPUTE_PATHS = { disputes: ['/ca/services/DisputeService/v30/{operation}'] };
+/** Checkout.com's file uploads (dispute evidence) have a host of their own. */
+const CHECKOUT_FILE_PATHS = { files: ['/files'] };
 
 const STRIPE_PATHS = {
   payments: ['/v1/payment_intents'],
   captures: ['/v1/payment_intents/{intent}/capture'],
   refunds: ['/v1/refunds'],
   voids: ['/v1/payment_intents/{intent}/cancel'],
-  details: ['/v1/payment_intents/{intent}'],
+  details: ['/v1/payment_intents/{intent}', '/v1/refunds/{refund}'],
   payment_methods: ['/v1/payment_methods'],
+  disputes: ['/v1/disputes/{dispute}', '/v1/disputes/{dispute}/close'],
 };
 
 /**
@@ -120,6 +127,12 @@ export const PROCESSOR_DESTINATIONS: readonly ProcessorDestination[] = [
   ...processorEntries('checkout', 'live', 'https://api.checkout.com', CHECKOUT_PATHS, { payments: CHECKOUT_PAYMENTS }, 'checkout-live'),
   ...processorEntries('checkout', 'live', 'https://*.api.checkout.com', CHECKOUT_PATHS, { payments: CHECKOUT_PAYMENTS }, 'checkout-live-prefixed'),
   ...processorEntries('stripe', 'any', 'https://api.stripe.com', STRIPE_PATHS, { payments: STRIPE_PAYMENT_INTENTS, payment_methods: STRIPE_PAYMENT_METHODS }, 'stripe-payment-intents'),
+  ...processorEntries('adyen', 'test', 'https://ca-test.adyen.com', ADYEN_DISPUTE_PATHS, {}, 'adyen-disputes-test'),
+  ...processorEntries('adyen', 'live', 'https://ca-live.adyen.com', ADYEN_DISPUTE_PATHS, {}, 'adyen-disputes-live'),
+  ...processorEntries('checkout', 'test', 'https://files.sandbox.checkout.com', CHECKOUT_FILE_PATHS, {}, 'checkout-files-sandbox'),
+  ...processorEntries('checkout', 'live', 'https://files.checkout.com', CHECKOUT_FILE_PATHS, {}, 'checkout-files-live'),
+  // Stripe's file uploads (dispute evidence): https://files.stripe.com/v1/files, one host for both modes.
+  ...processorEntries('stripe', 'any', 'https://files.stripe.com', { files: ['/v1/files'] }, {}, 'stripe-files'),
 ];
 
 /** One processor's entries. */

@@ -65,3 +65,8 @@ export function allowedOriginsOf(values: readonly string[]): string[] {
 export function hostedPageReturnUrl(publicBaseUrl: string, sessionId: string): string {
   return `${publicBaseUrl.replace(/\/+$/, '')}/checkout/${encodeURIComponent(sessionId)}/return`;
 }
+
+/** The hosted page of a checkout session (`action_requirement.checkout_url`): where a merchant sends its consumer. */
+export function hostedPageUrl(publicBaseUrl: string, sessionId: string): string {
+  return `${publicBaseUrl.replace(/\/+$/, '')}/checkout/${encodeURIComponent(sessionId)}`;
+}

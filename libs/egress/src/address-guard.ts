@@ -1,6 +1,6 @@
 import { lookup } from 'node:dns/promises';
 import { EgressBlockedError, EgressUnreachableError } from './egress-errors';
-import { isIpLiteral, isPublicAddress } from './ip-address';
+import { isIpLiteral, isLoopbackAddress, isPublicAddress } from './ip-address';
 
 /** Resolves a host name to every address it has (A and AAAA). Injectable for tests. */
 export type HostResolver = (hostname: string) => Promise<string[]>;
@@ -15,11 +15,17 @@ export function stripBrackets(host: string): string {
 }
 
 /**
- * Resolves the host once and returns the addresses we may connect to. Every address must be public
- * (unless private ones are allowed for this host): one private answer blocks the whole host, so a
- * name that resolves to both a public and an internal address cannot be used to reach the internal one.
+ * Which addresses a host may resolve to: public ones only; any address (private ones allowed for this
+ * host); or loopback ones only (a receiver on this very machine, nothing else).
  */
-export async function resolveCheckedAddresses(hostname: string, allowPrivate: boolean, resolve: HostResolver): Promise<string[]> {
+export type AddressPolicy = 'public' | 'any' | 'loopback';
+
+/**
+ * Resolves the host once and returns the addresses we may connect to. Every address must pass the
+ * policy: one private answer blocks the whole host under 'public', one that is not loopback under
+ * 'loopback', so a name that resolves to an allowed and a forbidden address cannot reach the forbidden one.
+ */
+export async function resolveCheckedAddresses(hostname: string, policy: AddressPolicy, resolve: HostResolver): Promise<string[]> {
   const host = stripBrackets(hostname);
   let addresses: string[];
   if (isIpLiteral(host)) {
@@ -32,8 +38,11 @@ export async function resolveCheckedAddresses(hostname: string, allowPrivate: bo
     }
     if (addresses.length === 0) throw new EgressUnreachableError('The destination host name has no addresses.');
   }
-  if (!allowPrivate && addresses.some((address) => !isPublicAddress(address))) {
+  if (policy === 'public' && addresses.some((address) => !isPublicAddress(address))) {
     throw new EgressBlockedError('private_address', 'The destination resolves to a private, loopback or reserved address.');
+  }
+  if (policy === 'loopback' && addresses.some((address) => !isLoopbackAddress(address))) {
+    throw new EgressBlockedError('private_address', 'The destination must resolve to loopback addresses only (127.0.0.0/8, ::1).');
   }
   return addresses;
 }

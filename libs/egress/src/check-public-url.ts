@@ -1,10 +1,15 @@
 import { EgressBlockedError } from './egress-errors';
-import { resolveCheckedAddresses, systemResolver, type HostResolver } from './address-guard';
+import { resolveCheckedAddresses, systemResolver, type AddressPolicy, type HostResolver } from './address-guard';
 
 export interface UrlPolicy {
   allowPrivate: boolean;
   httpsOnly: boolean;
+  /** Only loopback addresses (http or https): a receiver on this machine (the notifier's test-mode endpoints on a loopback service). */
+  loopbackOnly?: boolean;
 }
+
+/** The address policy a URL policy stands for. */
+export const addressPolicyOf = (policy: Pick<UrlPolicy, 'allowPrivate' | 'loopbackOnly'>): AddressPolicy => (policy.loopbackOnly ? 'loopback' : policy.allowPrivate ? 'any' : 'public');
 
 /** Parses and checks the parts of a URL that need no DNS: scheme and userinfo. */
 export function parseEgressUrl(url: string, policy: Pick<UrlPolicy, 'httpsOnly'>): URL {
@@ -32,5 +37,5 @@ export function parseEgressUrl(url: string, policy: Pick<UrlPolicy, 'httpsOnly'>
  */
 export async function checkPublicUrl(url: string, options: UrlPolicy & { resolve?: HostResolver }): Promise<void> {
   const parsed = parseEgressUrl(url, options);
-  await resolveCheckedAddresses(parsed.hostname, options.allowPrivate, options.resolve ?? systemResolver);
+  await resolveCheckedAddresses(parsed.hostname, addressPolicyOf(options), options.resolve ?? systemResolver);
 }

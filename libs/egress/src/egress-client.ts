@@ -9,14 +9,20 @@ import {
   EgressUnreachableError,
 } from './egress-errors';
 import { resolveCheckedAddresses, stripBrackets, systemResolver, type HostResolver } from './address-guard';
-import { parseEgressUrl } from './check-public-url';
+import { addressPolicyOf, parseEgressUrl } from './check-public-url';
 import { sanitizeOutgoingHeaders } from './outgoing-headers';
+import { openTunnel, type EgressProxy } from './proxy-tunnel';
 
 export interface EgressClientOptions {
   /** Skip the address check entirely (only for a fully local profile). */
   allowPrivate: boolean;
   /** Refuse plain http URLs. */
   httpsOnly: boolean;
+  /**
+   * Connect to loopback addresses only (127.0.0.0/8, ::1), whatever the host name resolves to: a
+   * receiver on this machine and nothing else (the notifier's test-mode endpoints on a loopback service).
+   */
+  loopbackOnly?: boolean;
   /** DNS resolution plus TCP (and TLS) handshake. */
   connectTimeoutMs: number;
   /** From the start of the request to the last byte of the response body. */
@@ -28,6 +34,12 @@ export interface EgressClientOptions {
   resolve?: HostResolver;
   /** Connections kept per origin (keep-alive pool). Default 16. */
   connectionsPerOrigin?: number;
+  /**
+   * Every connection through this HTTP CONNECT proxy (EGRESS_PROXY_URL), after the same address check: the
+   * network lets the pod reach the proxy only, and the proxy allows destinations by name. Not for a
+   * loopback-only client (a receiver on this machine).
+   */
+  proxy?: EgressProxy;
 }
 
 export interface EgressRequest {
@@ -75,24 +87,32 @@ export function createEgressClient(options: EgressClientOptions): EgressClient {
   const resolve = options.resolve ?? systemResolver;
   const privateAllowed = new Set((options.allowPrivateHosts ?? []).filter((h) => h.trim() !== '').map(normaliseAllowedHost));
   const baseConnect = buildConnector({ timeout: options.connectTimeoutMs });
+  const proxy = options.loopbackOnly ? undefined : options.proxy;
 
   const guardedConnect: buildConnector.connector = (connectOptions, callback) => {
     const { hostname, protocol, port } = connectOptions;
-    const allowPrivate = options.allowPrivate || privateAllowed.has(hostPortKey(hostname, port, protocol));
+    const policy = addressPolicyOf({ loopbackOnly: options.loopbackOnly, allowPrivate: options.allowPrivate || privateAllowed.has(hostPortKey(hostname, port, protocol)) });
     let settled = false;
     const timer = setTimeout(() => {
       if (settled) return;
       settled = true;
       callback(new EgressTimeoutError('connect'), null);
     }, options.connectTimeoutMs);
-    resolveCheckedAddresses(hostname, allowPrivate, resolve).then(
+    resolveCheckedAddresses(hostname, policy, resolve).then(
       (addresses) => {
         if (settled) return;
         settled = true;
         clearTimeout(timer);
         const address = addresses[0]!;
         const servername = connectOptions.servername ?? (isIP(stripBrackets(hostname)) ? undefined : stripBrackets(hostname));
-        baseConnect({ ...connectOptions, hostname: address, servername }, callback);
+        if (!proxy) return baseConnect({ ...connectOptions, hostname: address, servername }, callback);
+        // Through the proxy, by name (its allowlist and its own address checks see what the caller named);
+        // the destination's TLS (SNI, certificate) runs end to end inside the tunnel.
+        openTunnel(proxy, { host: stripBrackets(hostname), port: port || (protocol === 'https:' ? '443' : '80') }, options.connectTimeoutMs, (error, socket) => {
+          if (error || !socket) return callback(error ?? new EgressUnreachableError(), null);
+          if (protocol === 'https:') return baseConnect({ ...connectOptions, servername, httpSocket: socket }, callback);
+          callback(null, socket);
+        });
       },
       (error: unknown) => {
         if (settled) return;

@@ -1,6 +1,6 @@
 export * from './egress-errors';
-export { isPublicAddress, isIpLiteral, parseIPv6 } from './ip-address';
-export { type HostResolver, systemResolver } from './address-guard';
+export { isPublicAddress, isIpLiteral, isLoopbackAddress, isLoopbackHostname, parseIPv6 } from './ip-address';
+export { type AddressPolicy, type HostResolver, systemResolver } from './address-guard';
 export { checkPublicUrl, parseEgressUrl, type UrlPolicy } from './check-public-url';
 export { sanitizeOutgoingHeaders } from './outgoing-headers';
 export {
@@ -11,3 +11,4 @@ export {
   type EgressRequest,
   type EgressResponse,
 } from './egress-client';
+export { parseEgressProxy, type EgressProxy } from './proxy-tunnel';

@@ -1,4 +1,4 @@
-import { isPublicAddress, parseIPv6 } from './ip-address';
+import { isLoopbackAddress, isLoopbackHostname, isPublicAddress, parseIPv6 } from './ip-address';
 
 describe('isPublicAddress', () => {
   it.each([
@@ -38,5 +38,26 @@ describe('parseIPv6', () => {
     expect(parseIPv6('::ffff:127.0.0.1')).toEqual([0, 0, 0, 0, 0, 0xffff, 0x7f00, 1]);
     expect(parseIPv6('2001:db8::1')).toEqual([0x2001, 0xdb8, 0, 0, 0, 0, 0, 1]);
     expect(parseIPv6('1:2:3:4:5:6:7:8')).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+  });
+});
+
+describe('isLoopbackAddress and isLoopbackHostname', () => {
+  it.each(['127.0.0.1', '127.255.0.1', '::1', '[::1]', '::ffff:127.0.0.1', '0:0:0:0:0:0:0:1'])('when the address is %s, then it is loopback', (address) => {
+    expect(isLoopbackAddress(address)).toBe(true);
+  });
+
+  it.each(['0.0.0.0', '10.0.0.1', '169.254.169.254', '192.168.1.1', '93.184.216.34', '::', 'fe80::1', '::ffff:10.0.0.1', '128.0.0.1', 'localhost', '127.1'])(
+    'when the address is %s, then it is not loopback',
+    (address) => {
+      expect(isLoopbackAddress(address)).toBe(false);
+    },
+  );
+
+  it.each(['localhost', 'LOCALHOST', 'shop.localhost', 'localhost.', '127.0.0.1', '[::1]', '::1'])('when the host is %s, then it names loopback', (host) => {
+    expect(isLoopbackHostname(host)).toBe(true);
+  });
+
+  it.each(['example.com', 'localhost.example.com', '0.0.0.0', '10.0.0.1', '2130706433', '[::]', 'mylocalhost'])('when the host is %s, then it does not name loopback', (host) => {
+    expect(isLoopbackHostname(host)).toBe(false);
   });
 });

@@ -88,3 +88,28 @@ export function isIpLiteral(host: string): boolean {
   const bare = host.startsWith('[') && host.endsWith(']') ? host.slice(1, -1) : host;
   return isIPv4(bare) || isIPv6(bare);
 }
+
+/**
+ * True for an address of this machine's loopback interface: 127.0.0.0/8, ::1, and 127.0.0.0/8 mapped
+ * into IPv6 (::ffff:127.x.y.z). Nothing else: not 0.0.0.0, not a private or link-local range.
+ */
+export function isLoopbackAddress(address: string): boolean {
+  const bare = address.startsWith('[') && address.endsWith(']') ? address.slice(1, -1) : address;
+  if (isIPv4(bare)) return bare.split('.')[0] === '127';
+  const groups = parseIPv6(bare);
+  if (!groups) return false;
+  const firstFiveZero = [0, 1, 2, 3, 4].every((i) => groups[i] === 0);
+  if (firstFiveZero && groups[5] === 0 && groups[6] === 0 && groups[7] === 1) return true; // ::1
+  return firstFiveZero && groups[5] === 0xffff && groups[6]! >> 8 === 127; // ::ffff:127.x.y.z
+}
+
+/**
+ * True for a URL host that names this machine's loopback: \`localhost\` (and names under .localhost,
+ * RFC 6761), a 127.0.0.0/8 literal or [::1]. The name alone decides nothing at connect time: the
+ * egress client still checks every address it resolves to (policy 'loopback').
+ */
+export function isLoopbackHostname(hostname: string): boolean {
+  const host = hostname.toLowerCase().replace(/\.$/, '');
+  if (host === 'localhost' || host.endsWith('.localhost')) return true;
+  return isIpLiteral(host) && isLoopbackAddress(host);
+}

@@ -25,6 +25,11 @@ export interface ServiceHttpOptions {
   readiness?: () => Promise<void>;
   /** Default '256kb'. */
   bodyLimit?: string;
+  /**
+   * Routes (express paths) that take larger bodies than `bodyLimit`, with their own limit: a route that
+   * receives files in its JSON (dispute evidence) says so here, every other route keeps the default.
+   */
+  largerBodies?: Record<string, string>;
   /** Paths whose body arrives unparsed as a Buffer in req.body (e.g. /forward, which must keep the exact bytes). */
   rawBodyPaths?: string[];
   routes: (router: express.Router) => void;
@@ -69,6 +74,10 @@ export function serviceHttp(options: ServiceHttpOptions): ServiceHttp {
   if (options.idempotency) router.use(useIdempotencyLayer(idempotencyLayer(options.idempotency, renderProblem(options.publicBaseUrl, limit), options.logger)));
   router.use(contentTypeGuard());
   for (const path of options.rawBodyPaths ?? []) router.use(path, express.raw({ limit, type: () => true }));
+  for (const [path, larger] of Object.entries(options.largerBodies ?? {})) {
+    // Parsed here with the route's own limit (the default parsers then pass the parsed body by); a body too large for it names that limit.
+    router.use(path, ...bodyParsers(larger), (error: unknown, _req: Request, _res: Response, next: NextFunction) => next(translateBodyError(error, larger)));
+  }
   router.use(...bodyParsers(limit));
   const routes = express.Router();
   options.routes(routes);

@@ -135,7 +135,7 @@ function inProcessEdge(routes: ServiceRoutes): express.Express {
   app.use((req, res, next) => {
     const merchantId = req.get('x-merchant') ?? 'm_a';
     const mode = req.get('x-mode') === 'live' ? 'live' : 'test';
-    routes.serve(req, res, { issuer: 'gateway', merchantId, mode, scopes: ['merchant'], keyId: 'key_1', clientAddress: '203.0.113.9', requestId: String(res.locals.requestId), trace: null }, next);
+    routes.serve(req, res, { issuer: 'gateway', merchantId, mode, scopes: ['merchant'], keyId: 'key_1', merchantName: null, clientAddress: '203.0.113.9', requestId: String(res.locals.requestId), trace: null }, next);
   });
   return app;
 }

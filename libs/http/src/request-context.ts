@@ -21,6 +21,8 @@ export interface RequestContext {
   keyId: string | null;
   /** The client's address as the gateway worked it out (TRUST_PROXY). */
   clientAddress: string;
+  /** The merchant's name, when the gateway signed it in (merchant requests); null otherwise. */
+  merchantName: string | null;
   requestId: string;
   /** The trace the request belongs to: the span that handed it over; null when nothing traces. */
   trace: SpanContext | null;
@@ -88,6 +90,7 @@ export function internalAuthMiddleware(verifier: InternalTokenVerifier): Request
       scopes: claims.scopes,
       mode: claims.mode ?? null,
       keyId: claims.keyId ?? null,
+      merchantName: claims.merchantName ?? null,
       clientAddress: forwardedClientAddress(req),
       requestId: requestIdOf(req),
       trace: trace.getActiveSpan()?.spanContext() ?? null,

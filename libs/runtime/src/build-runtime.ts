@@ -30,6 +30,7 @@ export interface RuntimeParts {
    */
   idempotency: IdempotencyKeys | (() => IdempotencyKeys);
   internalTls?: ServiceRuntime['internalTls'];
+  egressProxy?: ServiceRuntime['egressProxy'];
   /** The process's metrics; the service's series carry its name, and its bus is counted (observedBus). */
   metrics?: MetricsRegistry;
   /** Where the service's log lines go (a service thread hands them to the main thread); stdout by default. */
@@ -59,5 +60,6 @@ export async function buildRuntime(parts: RuntimeParts): Promise<ServiceRuntime>
       return (idempotency ??= typeof parts.idempotency === 'function' ? parts.idempotency() : parts.idempotency);
     },
     ...(parts.internalTls ? { internalTls: parts.internalTls } : {}),
+    ...(parts.egressProxy ? { egressProxy: parts.egressProxy } : {}),
   };
 }

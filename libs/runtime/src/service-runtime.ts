@@ -9,6 +9,7 @@ import type { Logger } from '@vaultline/logger';
 import type { InternalTokenSigner, InternalTokenVerifier } from '@vaultline/auth';
 import type { ForwarderInternalApi, VaultInternalApi } from '@vaultline/contracts';
 import type { InternalTls } from './internal-tls';
+import type { EgressProxy } from '@vaultline/egress';
 
 export const SERVICE_NAMES = ['gateway', 'vault', 'forwarder', 'importer', 'payment-orchestrator', 'notifier'] as const;
 export type ServiceName = (typeof SERVICE_NAMES)[number];
@@ -49,6 +50,8 @@ export interface ServiceRuntime {
   metrics?: ServiceMetrics;
   /** Mutual TLS for internal HTTP calls (serviceUrls are https://): the client certificate and the CA to trust. */
   internalTls?: InternalTls;
+  /** EGRESS_PROXY_URL: the CONNECT proxy every egress client of the service goes through (createEgressClient's `proxy`). */
+  egressProxy?: EgressProxy;
   /**
    * Embedded profile only: the internal APIs of the services on this thread, for a caller to use
    * instead of internal HTTP (filled as services start; a service sees those started before it).

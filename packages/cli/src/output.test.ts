@@ -16,6 +16,7 @@ describe('what the CLI prints', () => {
     expect(money(1999, 'EUR')).toBe('19.99 EUR');
     expect(money(500, 'JPY')).toBe('500 JPY');
     expect(money(1234, 'KWD')).toBe('1.234 KWD');
+    expect([money(150000, 'HUF'), money(1500000, 'IQD')]).toEqual(['1500.00 HUF', '1500.000 IQD']);
     expect(money(undefined, 'EUR')).toBe('-');
   });
 

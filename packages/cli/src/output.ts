@@ -1,3 +1,5 @@
+import { majorUnits } from '@vaultline/node';
+
 /** A column of a table: its heading and how a row shows in it. */
 export interface Column<Row> {
   header: string;
@@ -42,15 +44,9 @@ export function cell(value: unknown): string {
   return String(value);
 }
 
-/** Minor units as the currency writes them: 1999 EUR → "19.99 EUR". */
+/** Minor units as the currency writes them, by the API's ISO 4217 table (never Intl's digits): 1999 EUR → "19.99 EUR", 150000 HUF → "1500.00 HUF". */
 export function money(amount: number | undefined | null, currency: string | undefined | null): string {
   if (amount === undefined || amount === null) return '-';
   if (!currency) return String(amount);
-  let digits = 2;
-  try {
-    digits = new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2;
-  } catch {
-    // An unknown currency code: shown with two decimals.
-  }
-  return `${(amount / 10 ** digits).toFixed(digits)} ${currency}`;
+  return `${majorUnits(amount, currency)} ${currency}`;
 }

@@ -1,10 +1,14 @@
 import { Command } from 'commander';
+import { customersCommand } from './commands/customers';
 import { eventsCommand } from './commands/events';
 import { flowMatrixCommand } from './commands/flow-matrix';
+import { listenCommand } from './commands/listen';
 import { importsCommand } from './commands/imports';
 import { operatorCommands } from './commands/operators';
 import { paymentsCommand } from './commands/payments';
+import { refundsCommand } from './commands/refunds';
 import { tokensCommand } from './commands/tokens';
+import { triggerCommand } from './commands/trigger';
 import { webhooksCommand } from './commands/webhooks';
 
 export const CLI_VERSION = '0.1.0';
@@ -20,7 +24,7 @@ export function buildProgram(): Command {
     .option('--json', 'print JSON for scripts instead of tables')
     .showHelpAfterError()
     .exitOverride();
-  for (const add of [paymentsCommand, tokensCommand, eventsCommand, webhooksCommand, flowMatrixCommand, importsCommand, operatorCommands]) add(program);
+  for (const add of [paymentsCommand, refundsCommand, customersCommand, tokensCommand, eventsCommand, listenCommand, triggerCommand, webhooksCommand, flowMatrixCommand, importsCommand, operatorCommands]) add(program);
   // Subcommands inherit the exit override (errors thrown, not process.exit), so main maps them to exit codes.
   const inherit = (command: Command) => {
     command.exitOverride().showHelpAfterError();

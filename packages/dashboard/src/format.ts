@@ -1,33 +1,30 @@
 // How amounts, dates and statuses read on every page.
+import { formatAmount, majorUnits, minorUnitExponent, toMinorUnits } from '@vaultline/node';
 
-/** How many decimals the currency's minor unit has (EUR 2, JPY 0, BHD 3); an unknown currency: 2. */
+/*
+ * Amounts use the API's ISO 4217 table (the SDK's generated copy of the server's), never Intl's fraction
+ * digits for the currency: ICU gives HUF, IDR, PKR… 0 decimals and IQD 0, so HUF 150000 read "HUF 150,000".
+ */
+
+/** How many decimals the currency's minor unit has (EUR 2, JPY 0, BHD 3, HUF 2); an unknown currency: 2. */
 export function minorDigits(currency: string): number {
-  try {
-    return new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2;
-  } catch {
-    return 2;
-  }
+  return minorUnitExponent(currency) ?? 2;
 }
 
-/** A major amount typed in a form (12.50) in minor units of the currency (1250). */
+/** A major amount typed in a form (12.50) in minor units of the currency (1250), exactly; NaN when it is not one. */
 export function toMinor(major: string, currency: string): number {
-  return Math.round(Number(major) * 10 ** minorDigits(currency));
+  return toMinorUnits(major, currency) ?? Number.NaN;
 }
 
-/** Minor units in major units as a form shows them (1250 EUR → "12.50"). */
+/** Minor units in major units as a form shows them (1250 EUR → "12.50"), exactly. */
 export function toMajor(minor: number, currency: string): string {
-  const digits = minorDigits(currency);
-  return (minor / 10 ** digits).toFixed(digits);
+  return majorUnits(minor, currency);
 }
 
-/** Minor units as the currency writes them (1999 EUR → €19.99); an unknown currency keeps two decimals. */
+/** Minor units as the currency writes them (1999 EUR → €19.99, 150000 HUF → HUF 1,500.00). */
 export function money(minor: number | null | undefined, currency: string): string {
   if (minor === null || minor === undefined) return '—';
-  try {
-    return new Intl.NumberFormat('en', { style: 'currency', currency }).format(minor / 10 ** minorDigits(currency));
-  } catch {
-    return `${toMajor(minor, currency)} ${currency}`;
-  }
+  return formatAmount(minor, currency, 'en');
 }
 
 const DATE_TIME = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' });

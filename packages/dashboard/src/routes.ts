@@ -4,7 +4,11 @@ import type { SessionKind } from './api/session';
 import { ApiKeysPage } from './pages/merchant/api-keys';
 import { CustomerPage } from './pages/merchant/customer';
 import { CustomersPage } from './pages/merchant/customers';
+import { CheckoutPage } from './pages/merchant/checkout';
 import { DisputesPage } from './pages/merchant/disputes';
+import { EarlyFraudWarningsPage } from './pages/merchant/early-fraud-warnings';
+import { EventPage } from './pages/merchant/event';
+import { EventsPage } from './pages/merchant/events';
 import { FlowMatrixPage } from './pages/merchant/flow-matrix';
 import { FlowsPage } from './pages/merchant/flows';
 import { ImportsPage } from './pages/merchant/imports';
@@ -43,6 +47,7 @@ export const ROUTES: Record<SessionKind, Route[]> = {
     { pattern: '/payments/:id', page: PaymentPage },
     { pattern: '/refunds', page: RefundsPage, nav: 'Refunds' },
     { pattern: '/disputes', page: DisputesPage, nav: 'Disputes' },
+    { pattern: '/early-fraud-warnings', page: EarlyFraudWarningsPage, nav: 'Fraud warnings' },
     { pattern: '/customers', page: CustomersPage, nav: 'Customers' },
     { pattern: '/customers/:id', page: CustomerPage },
     { pattern: '/tokens', page: TokensPage, nav: 'Tokens' },
@@ -51,6 +56,9 @@ export const ROUTES: Record<SessionKind, Route[]> = {
     { pattern: '/processor-accounts', page: ProcessorAccountsPage, nav: 'Processor accounts' },
     { pattern: '/webhook-endpoints', page: WebhookEndpointsPage, nav: 'Webhooks' },
     { pattern: '/webhook-endpoints/:id', page: WebhookEndpointPage },
+    { pattern: '/events', page: EventsPage, nav: 'Events' },
+    { pattern: '/events/:id', page: EventPage },
+    { pattern: '/checkout', page: CheckoutPage, nav: 'Checkout' },
     { pattern: '/imports', page: ImportsPage, nav: 'Imports' },
     { pattern: '/api-keys', page: ApiKeysPage, nav: 'API keys' },
   ],

@@ -12,7 +12,8 @@ const root = join(packageDir, '../..');
 
 describe('the published SDK', () => {
   beforeAll(async () => {
-    await run(process.execPath, [join(root, 'scripts/build.mjs'), 'packages/node'], { cwd: root });
+    // Built when missing or stale only: another test may be using dist/ right now.
+    await run(process.execPath, [join(root, 'scripts/build-served.mjs'), 'packages/node'], { cwd: root });
   }, 120_000);
 
   it('when plain Node imports @vaultline/node, then it gets the built ES module with its classes', async () => {

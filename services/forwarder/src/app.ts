@@ -44,6 +44,7 @@ export function createApp(runtime: ServiceRuntime, config: ForwarderConfig, over
       maxResponseBytes: config.maxResponseBytes,
       connectionsPerOrigin: config.connectionsPerDestination,
       allowPrivateHosts: operatorRules.map((rule) => `${rule.protocol}//${rule.host}${rule.port ? `:${rule.port}` : ''}`),
+      proxy: runtime.egressProxy,
     });
   const { cards, closeCards } = cardDataSource(runtime);
   const transaction: TransactionRunner = (work) => store.transaction(work);

@@ -74,11 +74,11 @@ describe('the forwarder internal API for processor payments', () => {
     expect(standIns.received.at(-1)!.headers['cko-idempotency-key']).toBe('p2:authorization');
   });
 
-  it('when the orchestrator sends a form template (Stripe\'s PaymentIntents), then the processor receives the fields form-encoded in their order with the card filled in', async () => {
+  it('when the orchestrator sends a form template (Stripe\'s PaymentIntents), then the processor receives the fields form-encoded in their order with the card filled in, and the Stripe-Version it speaks', async () => {
     const answer = await api.forwardPayment(
       request(asOrchestrator(), {
         destinationUrl: `${standIns.url}/stripe/v1/payment_intents`,
-        headers: { authorization: 'Bearer sk_test_123', 'idempotency-key': 'p3:authorization' },
+        headers: { authorization: 'Bearer sk_test_123', 'idempotency-key': 'p3:authorization', 'stripe-version': '2024-06-20' },
         format: 'form',
         body: { amount: '1250', 'payment_method_data[type]': 'card', 'payment_method_data[card][number]': '{{ account_number }}', 'payment_method_data[card][exp_month]': '{{ expiration_month }}', 'payment_method_data[card][exp_year]': '{{ expiration_year }}', 'payment_method_data[card][cvc]': '{{ security_code }}', confirm: 'true' },
       }),
@@ -86,6 +86,7 @@ describe('the forwarder internal API for processor payments', () => {
     expect(answer.status).toBe(200);
     const received = standIns.received.at(-1)!;
     expect(received.headers['content-type']).toBe('application/x-www-form-urlencoded');
+    expect(received.headers['stripe-version']).toBe('2024-06-20');
     expect([...new URLSearchParams(received.rawBody)]).toEqual([
       ['amount', '1250'],
       ['payment_method_data[type]', 'card'],

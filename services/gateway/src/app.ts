@@ -2,7 +2,7 @@ import { UnavailableError } from '@vaultline/core';
 import { createServiceHttp } from '@vaultline/http';
 import { metricsOf, type ServiceApp, type ServiceRuntime } from '@vaultline/runtime';
 import type { GatewayConfig } from './config';
-import { authenticateApiKey, issueApiKey, resolveApiKeyById, listApiKeys, mintApiKey, revokeApiKey, type ApiKeys } from './domain/api-keys';
+import { authenticateApiKey, issueApiKey, resolveApiKeyById, listApiKeys, mintApiKey, revokeApiKey, rollApiKey, type ApiKeys } from './domain/api-keys';
 import { createMerchant, ensureBootstrapMerchant, getMerchant, listMerchants, updateMerchant, type Merchants } from './domain/merchants';
 import { takeRequestToken } from './domain/rate-limit';
 import { authenticateOperator, createOperator, resolveOperatorById, ensureBootstrapOperator, listOperators, revokeOperator, type Operators } from './domain/operators';
@@ -24,6 +24,7 @@ import { adminRoutes } from './http/admin.routes';
 import { internalRoutes } from './http/internal.routes';
 import { createEdgeApp } from './http/edge';
 import { docsRoutes } from './http/docs/docs.routes';
+import { knownFilters } from './http/known-filters';
 import { dashboardSessions } from './domain/dashboard-sessions';
 import { TtlDashboardSessionRepository } from './data/dashboard-session.repository';
 import { dashboardSessionRoutes, sessionOfRequest } from './http/dashboard-session';
@@ -50,6 +51,7 @@ export function createApp(runtime: ServiceRuntime, config: GatewayConfig): Servi
     resolveById: resolveApiKeyById({ merchants: merchantRepository, keys: keyRepository, clock }),
     list: listApiKeys({ merchants: merchantRepository, keys: keyRepository }),
     revoke: revokeApiKey({ keys: keyRepository, clock }),
+    roll: rollApiKey({ keys: keyRepository, mint, clock }),
   };
   const create = createMerchant({ merchants: merchantRepository, mint, clock });
   const merchants: Merchants = {
@@ -139,6 +141,7 @@ export function createApp(runtime: ServiceRuntime, config: GatewayConfig): Servi
     dashboardApp: dashboardApp({ dir: config.dashboardDir }),
     readiness,
     docs: docsRoutes(publicBaseUrl),
+    knownFilters: knownFilters(),
     publicBaseUrl,
   });
 

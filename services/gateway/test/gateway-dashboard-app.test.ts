@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { MemoryDocumentStore } from '@vaultline/store';
 import { startGateway, startUpstreams, type RunningGateway, type Upstreams } from './support/gateway-harness';
 import { request } from 'node:http';
+import { gunzipSync } from 'node:zlib';
 import { call, expectProblem } from './support/http-call';
 
 /** A GET with the path sent exactly as written (fetch would resolve the dot segments first). */
@@ -32,6 +33,7 @@ beforeAll(async () => {
   mkdirSync(join(built, 'assets'), { recursive: true });
   writeFileSync(join(built, 'index.html'), '<!doctype html><html><head><script type="module" src="/dashboard/assets/app-3f9a1c.js"></script></head><body><div id="app"></div></body></html>');
   writeFileSync(join(built, 'assets', 'app-3f9a1c.js'), 'console.log("dashboard")');
+  writeFileSync(join(built, 'assets', 'chart-7b2e10.js'), `export const chart = ${JSON.stringify(Array.from({ length: 4_000 }, (_, i) => `point-${i}`))};`);
   writeFileSync(join(built, 'favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
   writeFileSync(join(dir, 'secret.txt'), 'outside the build');
 });
@@ -76,6 +78,27 @@ describe('the dashboard at /dashboard', () => {
     expect(bundle.headers.get('content-security-policy')).toBe(CSP);
     expect((await call(gateway.url, '/dashboard/favicon.svg')).headers.get('cache-control')).toBe('no-cache');
     expectProblem(await call(gateway.url, '/dashboard/assets/missing-000000.js'), 404, 'route_not_found');
+  });
+
+  it('when a browser that accepts gzip fetches a bundle, then it comes gzipped with Vary and an ETag, and revalidating with the ETag answers 304', async () => {
+    const url = new URL(gateway.url);
+    const get = (headers: Record<string, string>) =>
+      new Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }>((resolve, reject) => {
+        const req = request({ host: url.hostname, port: url.port, path: '/dashboard/assets/chart-7b2e10.js', headers }, (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (chunk: Buffer) => chunks.push(chunk));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
+        });
+        req.on('error', reject);
+        req.end();
+      });
+    const plain = await get({});
+    const gzipped = await get({ 'accept-encoding': 'gzip' });
+    expect([gzipped.status, gzipped.headers['content-encoding'], gzipped.headers.vary]).toEqual([200, 'gzip', 'Accept-Encoding']);
+    expect(gunzipSync(gzipped.body).equals(plain.body)).toBe(true);
+    expect(gzipped.body.length).toBeLessThan(plain.body.length / 4);
+    const again = await get({ 'accept-encoding': 'gzip', 'if-none-match': String(gzipped.headers.etag) });
+    expect([again.status, again.body.length]).toEqual([304, 0]);
   });
 
   it('when a path climbs out of the build, then nothing outside it is served', async () => {

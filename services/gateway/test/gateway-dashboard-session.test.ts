@@ -362,16 +362,58 @@ describe("the merchant's own keys (/api-keys)", () => {
     expectProblem(await asMerchant(`/api-keys/${issued.json.id as string}`, 'DELETE'), 409, 'api_key_revoked');
   });
 
-  it("when a merchant lists or revokes keys, then it sees only its own mode's, and never revokes a secret key", async () => {
+  it("when a merchant lists or deletes keys, then it sees only its own mode's, and never deletes the key that signs the request", async () => {
     const merchant = await createMerchant('Two Mode Keys');
     const live = await issueKey(merchant.id, { mode: 'live', scope: 'dashboard', label: 'live support' });
     const testKeys = await call(gateway.url, '/api-keys', { headers: { 'x-api-key': merchant.secretKey } });
     expect((testKeys.json.data as Array<{ mode: string }>).map((key) => key.mode)).toEqual(['test']);
     expectProblem(await call(gateway.url, `/api-keys/${live.id}`, { method: 'DELETE', headers: { 'x-api-key': merchant.secretKey } }), 404, 'api_key_not_found');
     const own = (testKeys.json.data as Array<{ id: string }>)[0]!.id;
-    expectProblem(await call(gateway.url, `/api-keys/${own}`, { method: 'DELETE', headers: { 'x-api-key': merchant.secretKey } }), 403, 'insufficient_scope');
+    expectProblem(await call(gateway.url, `/api-keys/${own}`, { method: 'DELETE', headers: { 'x-api-key': merchant.secretKey } }), 409, 'api_key_in_use');
     const other = await createMerchant('Other Keys');
     expectProblem(await call(gateway.url, `/api-keys/${live.id}`, { method: 'DELETE', headers: { 'x-api-key': other.secretKey } }), 404, 'api_key_not_found');
+  });
+
+  it('when a secret key creates another secret key, then the new key calls the merchant API, and deleting the first with the second stops it at once; both changes are audited via api_key', async () => {
+    const merchant = await createMerchant('Secret Keeper');
+    const asKey = (key: string, path: string, method = 'GET', body?: unknown) =>
+      call(gateway.url, path, { method, headers: { 'x-api-key': key, ...(body === undefined ? {} : { 'content-type': 'application/json' }) }, body: body === undefined ? undefined : JSON.stringify(body) });
+    const created = await asKey(merchant.secretKey, '/api-keys', 'POST', { scope: 'merchant', label: 'shop backend' });
+    expectDocumented('post', '/api-keys', created);
+    expect(created.json).toMatchObject({ scopes: ['merchant'], mode: 'test', label: 'shop backend', rolled_from: null });
+    const second = created.json.api_key as string;
+    expect((await asKey(second, '/events')).status).toBe(200);
+    const first = (await asKey(second, '/api-keys')).json.data as Array<{ id: string; label: string | null }>;
+    const original = first.find((key) => key.id !== created.json.id)!;
+    const deleted = await asKey(second, `/api-keys/${original.id}`, 'DELETE');
+    expectDocumented('delete', '/api-keys/{key_id}', deleted);
+    expectProblem(await asKey(merchant.secretKey, '/events'), 401, 'invalid_api_key');
+    const entries = await auditEntries(`&merchant_id=${merchant.id}&via=api_key`, (e) => e.path.startsWith('/api-keys'));
+    expect(entries.map((e) => [e.method, e.status, e.role])).toEqual(expect.arrayContaining([['POST', 201, 'merchant'], ['DELETE', 200, 'merchant']]));
+  });
+
+  it('when a key is rolled with an expiry, then the new key works at once and the old one until its expiry; rolled with none, the old one stops at once', async () => {
+    const merchant = await createMerchant('Rolling Keys');
+    const asKey = (key: string, path: string, method = 'GET', body?: unknown) =>
+      call(gateway.url, path, { method, headers: { 'x-api-key': key, ...(body === undefined ? {} : { 'content-type': 'application/json' }) }, body: body === undefined ? undefined : JSON.stringify(body) });
+    const [original] = (await asKey(merchant.secretKey, '/api-keys')).json.data as Array<{ id: string }>;
+    const before = Date.now();
+    const rolled = await asKey(merchant.secretKey, `/api-keys/${original!.id}/roll`, 'POST', { expires_in_seconds: 3600 });
+    expectDocumented('post', '/api-keys/{key_id}/roll', rolled);
+    expect(rolled.json).toMatchObject({ rolled_from: original!.id, scopes: ['merchant'], previous: { id: original!.id, revoked_at: null } });
+    const expiresAt = Date.parse(String((rolled.json.previous as { expires_at: string }).expires_at));
+    expect(expiresAt).toBeGreaterThanOrEqual(before + 3_600_000 - 1_000);
+    expect(expiresAt).toBeLessThanOrEqual(Date.now() + 3_600_000);
+    const next = rolled.json.api_key as string;
+    expect((await asKey(next, '/events')).status).toBe(200);
+    expect((await asKey(merchant.secretKey, '/events')).status).toBe(200);
+
+    const again = await asKey(next, `/api-keys/${rolled.json.id as string}/roll`, 'POST', {});
+    expect(again.status).toBe(201);
+    expectProblem(await asKey(next, '/events'), 401, 'invalid_api_key');
+    expect((await asKey(again.json.api_key as string, '/events')).status).toBe(200);
+    expectProblem(await asKey(again.json.api_key as string, `/api-keys/${rolled.json.id as string}/roll`, 'POST', {}), 409, 'api_key_not_rollable');
+    expectProblem(await asKey(again.json.api_key as string, `/api-keys/${original!.id}/roll`, 'POST', { expires_in_seconds: 604_801 }), 422, 'validation_failed');
   });
 
   it('when a merchant session issues a key, then the change is audited with the session', async () => {

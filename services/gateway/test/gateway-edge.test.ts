@@ -55,7 +55,7 @@ describe('the merchant edge', () => {
       expect(result.headers.get('idempotent-replayed')).toBeNull();
       const echo = result.json as unknown as EchoBody;
       expect(echo.service).toBe('vault');
-      expect(echo.auth).toEqual({ issuer: 'gateway', merchantId, scopes: ['merchant'], requestId: 'req-edge-1', mode: 'test', keyId, clientAddress: '127.0.0.1', trace: null });
+      expect(echo.auth).toEqual({ issuer: 'gateway', merchantId, scopes: ['merchant'], requestId: 'req-edge-1', mode: 'test', keyId, merchantName: 'Edge shop', clientAddress: '127.0.0.1', trace: null });
       expect(echo.url).toBe('/tokens?expand=card&x=1');
       expect(echo.raw).toBe(rawBody);
       expect(echo.headers['idempotency-key']).toBe('idem-1');

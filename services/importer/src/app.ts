@@ -35,6 +35,7 @@ export function createApp(runtime: ServiceRuntime, config: ImporterConfig): Serv
     maxResponseBytes: 1024 * 1024,
     allowPrivateHosts: config.IMPORTER_ALLOW_PRIVATE_PROVIDER ? Object.values(providerBaseUrls) : [],
     connectionsPerOrigin: config.IMPORTER_CONCURRENCY + config.IMPORTER_LOOKAHEAD + 4,
+    proxy: runtime.egressProxy,
   });
   const gateway = new InternalClient({ signer: runtime.signer, audience: 'gateway', baseUrl: runtime.serviceUrls.gateway, tls: runtime.internalTls });
 

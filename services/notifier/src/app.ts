@@ -3,7 +3,7 @@ import type { Subscription } from '@vaultline/bus';
 import { AesGcmSecretSealer } from '@vaultline/crypto';
 import { serviceHttp } from '@vaultline/http';
 import { idempotencyOf, metricsOf, type ServiceApp, type ServiceRuntime } from '@vaultline/runtime';
-import { METRIC, type ServiceMetrics } from '@vaultline/metrics';
+import { BACKLOG_TOP_ENDPOINTS, endpointBucket, METRIC, topReadings, type ServiceMetrics } from '@vaultline/metrics';
 import { HandedOverContexts } from '@vaultline/telemetry';
 import { createWebhookReceiverClient, egressUrlCheck } from './clients/webhook-receiver.client';
 import type { NotifierConfig } from './config';
@@ -15,9 +15,12 @@ import { StoreMessageRepository } from './data/message.repository';
 import { OpenedSecretsCache } from './data/opened-secrets-cache';
 import { assignTestModeToEarlierDocuments } from './data/mode-migration';
 import { moveSystemScopedQueueEntries, QueueRepository } from './data/queue.repository';
-import { getDelivery, listDeliveries, replayDelivery } from './domain/delivery-log';
+import { getDelivery, listDeliveries, listEventDeliveries, replayDelivery } from './domain/delivery-log';
+import { sendTestEvent } from './domain/test-event';
 import { DeliveryScheduler } from './domain/delivery-scheduler';
 import { getEvent, listEvents } from './domain/event-log';
+import { appendToFeed, pollEvents, RecordingsInFlight } from './domain/event-feed';
+import { StoreFeedRepository } from './data/feed.repository';
 import { createEndpoint, deleteEndpoint, getEndpoint, listEndpoints, rotateEndpointSecret, updateEndpoint } from './domain/manage-endpoints';
 import type { TransactionRunner } from './domain/ports';
 import { recordMerchantEvent } from './domain/record-merchant-event';
@@ -42,20 +45,30 @@ export function createApp(runtime: ServiceRuntime, config: NotifierConfig): Serv
   const messages = new StoreMessageRepository(store);
   const events = new StoreEventRepository(store);
   const queue = new QueueRepository(store);
+  const feed = new StoreFeedRepository(store);
+  const recordingsInFlight = new RecordingsInFlight(clock);
+  const receiverPolicy = { allowPrivate: config.allowPrivateUrls, loopbackInTestMode: config.loopbackInTestMode };
   const transport = createWebhookReceiverClient({
-    allowPrivate: config.allowPrivateUrls,
+    ...receiverPolicy,
     timeoutMs: config.timeoutMs,
     connectTimeoutMs: config.connectTimeoutMs,
     // Several endpoints may share a host: the pool per origin must not be what limits them, or a
     // slow endpoint's requests would queue another endpoint's behind them. The scheduler bounds
     // concurrency per endpoint.
     connectionsPerOrigin: config.maxInFlight,
+    proxy: runtime.egressProxy,
   });
   const policy: RetryPolicy = { scheduleMs: config.retryScheduleMs, jitter: 0.1 };
-  const checkUrl = egressUrlCheck(config.allowPrivateUrls);
+  const checkUrl = egressUrlCheck(receiverPolicy);
   const metrics = metricsOf(runtime, 'notifier');
-  metrics.gauge(METRIC.webhookBacklog, 'Webhook messages waiting for a delivery attempt, per endpoint.', ['endpoint'], async () =>
-    [...(await queue.waitingByEndpoint(BACKLOG_SCAN_LIMIT))].map(([endpoint, value]) => ({ labels: { endpoint }, value })),
+  // Every replica reads the whole queue: the alert takes one replica's sum, never the sum of replicas. The largest
+  // endpoints by id, the others as `other`, so the series do not grow with merchants' endpoints.
+  metrics.gauge(METRIC.webhookBacklog, 'Webhook messages waiting for a delivery attempt, per endpoint (the largest; the rest as other).', ['endpoint'], async () =>
+    topReadings(
+      [...(await queue.waitingByEndpoint(BACKLOG_SCAN_LIMIT))].map(([endpoint, value]) => ({ labels: { endpoint }, value })),
+      'endpoint',
+      BACKLOG_TOP_ENDPOINTS,
+    ),
   );
   // A webhook's first attempt continues the trace of the event that created it (see HandedOverContexts).
   const handedOver = new HandedOverContexts();
@@ -63,6 +76,7 @@ export function createApp(runtime: ServiceRuntime, config: NotifierConfig): Serv
     attemptDelivery({ endpoints, messages, queue, transaction, sealer: new OpenedSecretsCache(sealer), transport, clock, policy, logger }),
     metrics,
     clock,
+    logger,
   );
 
   const scheduler = new DeliveryScheduler({
@@ -100,8 +114,15 @@ export function createApp(runtime: ServiceRuntime, config: NotifierConfig): Serv
         listDeliveries: listDeliveries({ endpoints, messages }),
         getDelivery: getDelivery({ endpoints, messages }),
         replayDelivery: replayDelivery({ endpoints, messages, queue, transaction, clock, onReplay: () => scheduler.wake() }),
+        sendTestEvent: sendTestEvent({ endpoints, events, messages, queue, transaction, clock, onScheduled: () => scheduler.wake() }),
       });
-      eventRoutes(router, { listEvents: listEvents({ events }), getEvent: getEvent({ events }) });
+      eventRoutes(router, {
+        listEvents: listEvents({ events }),
+        getEvent: getEvent({ events }),
+        listEventDeliveries: listEventDeliveries({ events, messages }),
+        // A recording in another notifier process wakes no reader here: read again every poll interval.
+        pollEvents: pollEvents({ feed, events, inFlight: recordingsInFlight, clock, recheckMs: config.pollIntervalMs }),
+      });
       deliveryReportRoutes(router, { reportDeliveries: reportDeliveries({ messages, endpoints }), clock });
     },
   });
@@ -109,6 +130,7 @@ export function createApp(runtime: ServiceRuntime, config: NotifierConfig): Serv
   const record = recordMerchantEvent({
     endpoints,
     events,
+    appendToFeed: appendToFeed({ feed, inFlight: recordingsInFlight }),
     messages,
     queue,
     clock,
@@ -142,6 +164,8 @@ export function createApp(runtime: ServiceRuntime, config: NotifierConfig): Serv
       scheduler.start();
     },
     async stop() {
+      // Long polls answer what they have, so the listener drains at once.
+      recordingsInFlight.close();
       await consumer?.stop();
       await scheduler.stop();
       await relay?.stop();
@@ -150,8 +174,8 @@ export function createApp(runtime: ServiceRuntime, config: NotifierConfig): Serv
   };
 }
 
-/** vaultline_webhook_deliveries_total{endpoint,outcome} and vaultline_webhook_failures_total{endpoint}, per attempt made. */
-function countedAttempts(attempt: AttemptDelivery, metrics: ServiceMetrics, clock: ServiceRuntime['clock']): AttemptDelivery {
+/** vaultline_webhook_deliveries_total{endpoint,outcome} and vaultline_webhook_failures_total{endpoint}, per attempt made, endpoint = its bucket. */
+function countedAttempts(attempt: AttemptDelivery, metrics: ServiceMetrics, clock: ServiceRuntime['clock'], logger: ServiceRuntime['logger']): AttemptDelivery {
   const deliveries = metrics.counter(METRIC.webhookDeliveries, 'Webhook delivery attempts, per endpoint and outcome (delivered, failed).', ['endpoint', 'outcome']);
   const failures = metrics.counter(METRIC.webhookFailures, 'Failed webhook delivery attempts, per endpoint.', ['endpoint']);
   return async (entry) => {
@@ -161,8 +185,14 @@ function countedAttempts(attempt: AttemptDelivery, metrics: ServiceMetrics, cloc
     const made = result.message?.attempts.at(-1);
     if (made && made.attempted_at >= before) {
       const outcome = made.error === null ? 'delivered' : 'failed';
-      deliveries.inc({ endpoint: entry.endpoint_id, outcome });
-      if (outcome === 'failed') failures.inc({ endpoint: entry.endpoint_id });
+      // A bucket of endpoints, not the endpoint: merchants create endpoints, the series must not grow with them.
+      const endpoint = endpointBucket(entry.endpoint_id);
+      deliveries.inc({ endpoint, outcome });
+      if (outcome === 'failed') {
+        failures.inc({ endpoint });
+        // What names the endpoint behind a bucket's VaultlineWebhookFailures.
+        logger.info({ endpoint_id: entry.endpoint_id, endpoint_bucket: endpoint, message_id: result.message?.id }, 'webhook delivery attempt failed');
+      }
     }
     return result;
   };

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ConfigError } from '@vaultline/config';
 import { AesGcmSecretSealer } from '@vaultline/crypto';
-import { loadNotifierConfig, NOTIFIER_KEY_FILE } from './config';
+import { loadNotifierConfig, NOTIFIER_KEY_FILE, runsOnLoopback } from './config';
 import { endpointSecretContext } from './domain/webhook-endpoint';
 
 describe('the notifier key that seals endpoint secrets', () => {
@@ -38,5 +38,28 @@ describe('the notifier key that seals endpoint secrets', () => {
   it('when NOTIFIER_SECRET_KEY is not 32 bytes of base64, then the configuration is refused naming it', () => {
     expect(() => loadNotifierConfig({ NOTIFIER_SECRET_KEY: 'dG9vLXNob3J0', KEYS_DIR: dir })).toThrow(ConfigError);
     expect(() => loadNotifierConfig({ NOTIFIER_SECRET_KEY: 'dG9vLXNob3J0', KEYS_DIR: dir })).toThrow(/NOTIFIER_SECRET_KEY/);
+  });
+});
+
+describe('whether the service runs on loopback (test-mode endpoints may then be loopback receivers)', () => {
+  it.each([
+    [{}, true],
+    [{ HOST: '127.0.0.1', PUBLIC_BASE_URL: 'http://localhost:8080' }, true],
+    [{ HOST: '::1', PUBLIC_BASE_URL: 'http://[::1]:8080' }, true],
+    [{ HOST: 'localhost', PUBLIC_BASE_URL: 'http://127.0.0.1:8080' }, true],
+    [{ HOST: '127.0.0.1', GATEWAY_HOST: '127.0.0.1' }, true],
+  ])('when the environment is %j, then it does', (env, expected) => {
+    expect(runsOnLoopback(env)).toBe(expected);
+  });
+
+  it.each([
+    [{ HOST: '0.0.0.0' }],
+    [{ HOST: '0.0.0.0', PUBLIC_BASE_URL: 'http://localhost:8080' }],
+    [{ HOST: '127.0.0.1', GATEWAY_HOST: '0.0.0.0' }],
+    [{ HOST: '127.0.0.1', PUBLIC_BASE_URL: 'https://vault.example.com' }],
+    [{ HOST: '192.168.1.10', PUBLIC_BASE_URL: 'http://192.168.1.10:8080' }],
+    [{ PUBLIC_BASE_URL: 'not a url' }],
+  ])('when the environment is %j, then it does not', (env) => {
+    expect(runsOnLoopback(env)).toBe(false);
   });
 });

@@ -1,4 +1,4 @@
-import { hostedPageReturnUrl } from '@vaultline/contracts';
+import { hostedPageReturnUrl, hostedPageUrl } from '@vaultline/contracts';
 import type { Scope } from '@vaultline/core';
 import { assertSubscriptionsConsuming, startOutboxRelay, type OutboxRelay, type Subscription } from '@vaultline/bus';
 import { AesGcmSecretSealer } from '@vaultline/crypto';
@@ -21,13 +21,20 @@ import { recordDispute } from './domain/disputes/record-dispute';
 import { simulatedChargeback } from './domain/disputes/simulated-chargeback';
 import { settleLateCapture } from './domain/payment/settle-late-capture';
 import { getDispute, listDisputes, listPaymentDisputes, openTestDispute } from './domain/disputes/manage-disputes';
+import { acceptDispute, submitDisputeEvidence } from './domain/disputes/answer-dispute';
 import { disputeRoutes } from './http/disputes.routes';
+import { StoreEarlyFraudWarningRepository } from './data/early-fraud-warning.repository';
+import { recordEarlyFraudWarning } from './domain/fraud-warnings/record-early-fraud-warning';
+import { simulatedFraudWarning } from './domain/fraud-warnings/simulated-fraud-warning';
+import { getEarlyFraudWarning, listEarlyFraudWarnings } from './domain/fraud-warnings/query-early-fraud-warnings';
+import { earlyFraudWarningRoutes } from './http/early-fraud-warnings.routes';
 import { StorePaymentRequestRepository } from './data/payment-request.repository';
 import { pruneExpiredPaymentRequests, type PruneExpiredPaymentRequests } from './domain/payment/payment-requests';
 import { advancePayment } from './domain/payment/advance-payment';
 import { capturePayment } from './domain/payment/capture-payment';
 import { completeCheckoutSession } from './domain/payment/complete-checkout-session';
 import { returnFromAuthentication } from './domain/payment/return-from-authentication';
+import { abandonCheckoutSession } from './domain/payment/abandon-checkout-session';
 import { createPayment } from './domain/payment/create-payment';
 import { createSubsequentPayment } from './domain/payment/create-subsequent-payment';
 import { createEarlierPayment } from './domain/earlier/create-earlier-payment';
@@ -112,6 +119,7 @@ export function createApp(runtime: ServiceRuntime, config: PaymentOrchestratorCo
     connectTimeoutMs: 5_000,
     totalTimeoutMs: 30_000,
     maxResponseBytes: 1_000_000,
+    proxy: runtime.egressProxy,
   });
   const forwarder = new InternalClient({ signer: runtime.signer, audience: 'forwarder', baseUrl: runtime.serviceUrls.forwarder, tls: runtime.internalTls });
   const forwardOverHttp = httpForwardPayment(forwarder);
@@ -131,6 +139,10 @@ export function createApp(runtime: ServiceRuntime, config: PaymentOrchestratorCo
   const customers = new StoreCustomerRepository(store);
   const paymentMethods = new StorePaymentMethodRepository(store);
   const disputes = new StoreDisputeRepository(store);
+  const warnings = new StoreEarlyFraudWarningRepository(store);
+  // The simulator's test cards that a dispute or an early fraud warning follows, in the capture's commit.
+  const chargeback = simulatedChargeback({ disputes });
+  const fraudWarning = simulatedFraudWarning({ warnings });
   const storeMethod = storePaymentMethod({ paymentMethods });
   // The authorization's time starts its validity (AUTHORIZATION_VALIDITY_SECONDS): the expiry scan reads it.
   const onAuthorized = (uow: UnitOfWork, payment: Payment, now: Date): Payment => storeMethod(uow, { ...payment, authorized_at: now.toISOString() }, now);
@@ -142,13 +154,14 @@ export function createApp(runtime: ServiceRuntime, config: PaymentOrchestratorCo
     transaction,
     clock,
     onAuthorized,
-    onCaptured: simulatedChargeback({ disputes }),
+    onCaptured: (uow, payment, now) => fraudWarning(uow, chargeback(uow, payment, now), now),
     hostedPageReturnUrl: (sessionId) => hostedPageReturnUrl(runtime.publicBaseUrl, sessionId),
   });
   const runner = new PaymentRunner({ payments, advance, clock, logger, pollIntervalMs: config.workerPollMs });
   const runPayment = (scope: Scope, paymentId: string): void => void runner.run(scope, paymentId);
   const wake = wakePayment({ payments, transaction, clock });
   const recordDisputes = recordDispute({ payments, disputes, notifications, transaction, clock });
+  const recordWarnings = recordEarlyFraudWarning({ payments, warnings, notifications, transaction, clock });
   const refunds = new StoreRefundRepository(store);
   const afterSalePorts = { payments, transactions, refunds, directory, transaction, clock, requestRetentionMs: config.requestRetentionMs };
   const advanceOneRefund = advanceRefund(afterSalePorts);
@@ -180,12 +193,23 @@ export function createApp(runtime: ServiceRuntime, config: PaymentOrchestratorCo
     logger,
     // Notifications are verified over the bytes as sent.
     rawBodyPaths: ['/processor-notifications'],
+    // Dispute evidence carries its files base64 in the JSON: up to the gateway's 1 MB (one 700 KiB file fits).
+    largerBodies: { '/disputes/:dispute_id/evidence': '1mb' },
     readiness: async () => {
       await store.ping();
       assertSubscriptionsConsuming(bus);
     },
     routes: (router) => {
-      const newPayment = createPayment({ ...requestPorts, payments, credentials, flows, matrices, sessionLifetimeMs: config.sessionLifetimeMs });
+      const newPayment = createPayment({
+        ...requestPorts,
+        payments,
+        credentials,
+        flows,
+        matrices,
+        directory,
+        sessionLifetimeMs: config.sessionLifetimeMs,
+        checkoutUrlOf: (sessionId) => hostedPageUrl(runtime.publicBaseUrl, sessionId),
+      });
       const subsequentPayment = createSubsequentPayment({ ...requestPorts, payments, credentials, flows, matrices, directory });
       earlierPaymentRoutes(router, {
         createEarlierPayment: createEarlierPayment({ customers, paymentMethods, flows, matrices, directory, createPayment: newPayment, createSubsequentPayment: subsequentPayment }),
@@ -209,10 +233,10 @@ export function createApp(runtime: ServiceRuntime, config: PaymentOrchestratorCo
         listTransactions: listTransactions({ payments, transactions }),
         runPayment,
       });
-      reportRoutes(router, { reportPayments: reportPayments({ payments, transactions }), clock });
+      reportRoutes(router, { reportPayments: reportPayments({ payments, transactions, refunds, disputes }), clock });
       afterSaleRoutes(router, {
         cancelPayment: cancelPayment({ ...afterSalePorts, paymentRequests }),
-        createRefund: createRefund({ payments, refunds, paymentRequests, transaction, clock, requestRetentionMs: config.requestRetentionMs }, (refund) => void afterSale.runRefund({ merchantId: refund.merchant_id, mode: refund.mode }, refund.id)),
+        createRefund: createRefund({ payments, refunds, paymentRequests, directory, transaction, clock, requestRetentionMs: config.requestRetentionMs }, (refund) => void afterSale.runRefund({ merchantId: refund.merchant_id, mode: refund.mode }, refund.id)),
         getRefund: getRefund({ refunds }),
         listRefunds: listRefunds({ refunds }),
         listPaymentRefunds: listPaymentRefunds({ payments, refunds }),
@@ -229,8 +253,11 @@ export function createApp(runtime: ServiceRuntime, config: PaymentOrchestratorCo
         getDispute: getDispute({ payments, disputes }),
         listDisputes: listDisputes({ payments, disputes }),
         listPaymentDisputes: listPaymentDisputes({ payments, disputes }),
-        openTestDispute: openTestDispute({ payments, record: recordDisputes }),
+        openTestDispute: openTestDispute({ payments, record: recordDisputes, clock }),
+        acceptDispute: acceptDispute({ payments, disputes, directory, transaction, clock }),
+        submitDisputeEvidence: submitDisputeEvidence({ payments, disputes, directory, transaction, clock }),
       });
+      earlyFraudWarningRoutes(router, { getEarlyFraudWarning: getEarlyFraudWarning({ warnings }), listEarlyFraudWarnings: listEarlyFraudWarnings({ warnings }) });
       processorAccountRoutes(router, {
         createProcessorAccount: createProcessorAccount(accountPorts),
         getProcessorAccount: getProcessorAccount(accountPorts),
@@ -250,6 +277,7 @@ export function createApp(runtime: ServiceRuntime, config: PaymentOrchestratorCo
               if (await wake(scope, paymentId)) await runner.run(scope, paymentId);
             },
             recordDispute: recordDisputes,
+            recordEarlyFraudWarning: recordWarnings,
             settleLateCapture: settleLateCapture({ payments, transactions, transaction, clock }),
             voidStray: voidStrayAuthorization({ payments, transactions, directory, transaction, clock, settle: (scope, paymentId) => runner.run(scope, paymentId) }),
             notifiedAuthentication: notifiedAuthentication({ payments, transaction, clock, run: (scope, paymentId) => runner.run(scope, paymentId) }),
@@ -286,6 +314,7 @@ export function createApp(runtime: ServiceRuntime, config: PaymentOrchestratorCo
         logger,
         completeCheckoutSession: completeCheckoutSession({ payments, flows, matrices, clock }),
         returnFromAuthentication: returnFromAuthentication({ payments, clock }),
+        abandonCheckoutSession: abandonCheckoutSession({ payments, clock }),
         runPayment,
       });
       runner.start();

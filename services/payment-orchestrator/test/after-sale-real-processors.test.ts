@@ -125,7 +125,9 @@ describe('refunds on real processors (stand-ins)', () => {
   it('when an Adyen payment is refunded, then /refunds carries the refund id and its own idempotency key, and the REFUND notification settles it; REFUNDED_REVERSED later fails it', async () => {
     const account = await routeToAccount('adyen', 'automatic');
     const payment = await h.payOneOff(MERCHANT, '411111******1111');
-    expect(payment.status).toBe('captured');
+    // Adyen captured it by itself: its CAPTURE notification confirms it.
+    await deliverAdyen(account, lastAdyenNotification('CAPTURE'));
+    expect((await get(`/payments/${payment.id}`)).status).toBe('captured');
     const refund = (await h.call(MERCHANT, 'POST', `/payments/${payment.id}/refunds`, { amount: 500, reason: 'requested_by_customer' })).body;
     await h.settle();
     const sent = adyenPsp.refunds.at(-1)!;
@@ -150,6 +152,7 @@ describe('refunds on real processors (stand-ins)', () => {
   it('when Adyen reports the refund failed (REFUND success false), then the refund fails and its amount is refundable again', async () => {
     const account = await routeToAccount('adyen', 'automatic');
     const payment = await h.payOneOff(MERCHANT, '411111******1111');
+    await deliverAdyen(account, lastAdyenNotification('CAPTURE'));
     const refund = (await h.call(MERCHANT, 'POST', `/payments/${payment.id}/refunds`, {})).body;
     await h.settle();
     const { additionalData: _signature, ...unsigned } = lastAdyenNotification('REFUND').notificationItems[0]!.NotificationRequestItem;

@@ -124,14 +124,14 @@ describe('a capture whose answer is ambiguous (timeout, 5xx)', () => {
 /** The pspReference Adyen gave the capture (its /captures answer): its CAPTURE and CAPTURE_FAILED notifications carry it. */
 const capturePsp = () => adyen.notifications.at(-1)!.notificationItems[0]!.NotificationRequestItem.pspReference;
 
-describe('Adyen\'s recapture after CAPTURE_FAILED (design: the payment moves on, failed → captured, with payment.captured)', () => {
-  it('when CAPTURE_FAILED arrives and then CAPTURE "Transaction Recaptured", then the payment first fails at capture and then is captured, each with its event', async () => {
+describe('Adyen\'s recapture after CAPTURE_FAILED (design: the failed capture counts after all, with payment.captured)', () => {
+  it('when CAPTURE_FAILED arrives and then CAPTURE "Transaction Recaptured", then the capture first fails (the payment stays authorized, payment.capture_failed) and then is captured, each with its event', async () => {
     const { payment, accountId, psp } = await authorizedOnAdyen();
     await h.call(MERCHANT, 'POST', `/payments/${payment.id}/capture`, {});
     await h.settle();
     await h.postPublic(`/processor-notifications/adyen/${accountId}`, adyenCaptureNotification(payment, psp, 'CAPTURE_FAILED', 'true', 'Issuer Unavailable', capturePsp()));
     await h.settle();
-    expect([(await get(payment)).status, (await get(payment)).failure_reason]).toEqual(['failed', 'capture_failed']);
+    expect([(await get(payment)).status, (await get(payment)).amount.capturable]).toEqual(['authorized', 1250]);
 
     const recaptured = adyenCaptureNotification(payment, psp, 'CAPTURE', 'true', 'Transaction Recaptured', capturePsp());
     await h.postPublic(`/processor-notifications/adyen/${accountId}`, recaptured);
@@ -139,7 +139,7 @@ describe('Adyen\'s recapture after CAPTURE_FAILED (design: the payment moves on,
     await h.settle();
     const captured = await get(payment);
     expect([captured.status, captured.amount.captured, captured.failure_reason]).toEqual(['captured', 1250, undefined]);
-    expect(paymentEvents(payment)).toEqual(['payment.processing', 'payment.authorized', 'payment.capturing', 'payment.failed', 'payment.captured']);
+    expect(paymentEvents(payment)).toEqual(['payment.processing', 'payment.authorized', 'payment.capturing', 'payment.capture_failed', 'payment.captured']);
     expect(await captures(payment)).toEqual([
       ['failed', 'capture_failed'],
       ['succeeded', null],
@@ -161,10 +161,14 @@ describe('Adyen\'s recapture after CAPTURE_FAILED (design: the payment moves on,
 
 describe('Adyen automatic capture and the network transaction reference', () => {
   it('when an automatic-capture flow authorizes on Adyen, then the request says captureDelayHours 0', async () => {
-    await routeTo('automatic', await account('adyen', adyen.baseUrl));
+    const accountId = await account('adyen', adyen.baseUrl);
+    await routeTo('automatic', accountId);
     const payment = await h.payOneOff(MERCHANT, '411111******1111');
-    expect(payment.status).toBe('captured');
     expect(adyen.payments.at(-1)!.body.captureDelayHours).toBe(0);
+    // Captured once Adyen's CAPTURE notification of its own capture says so.
+    await h.postPublic(`/processor-notifications/adyen/${accountId}`, JSON.stringify(adyen.notifications.at(-1)));
+    await h.settle();
+    expect((await get(payment)).status).toBe('captured');
   });
 
   it('when an initial recurring payment is Authorised without networkTxReference, then it fails processor_configuration at once and the fallback account is not tried', async () => {

@@ -39,20 +39,20 @@ describe('manual capture', () => {
     expect(eventsOf(h, payment.id)).toEqual(['payment.processing', 'payment.authorized', 'payment.capturing', 'payment.captured']);
   });
 
-  it('when a partial capture is requested, then amount.captured is the partial amount', async () => {
+  it('when a partial capture is requested (final, the default), then amount.captured is the partial amount and nothing is capturable any more: the rest was released', async () => {
     const payment = await authorizedPayment();
     const answer = await h.call(MERCHANT, 'POST', `/payments/${payment.id}/capture`, { reference: 'part', amount: 1000, currency_code: 'EUR' });
-    expect(answer.body.status).toBe('capturing');
+    expect(answer.body).toMatchObject({ status: 'capturing', amount: { capturable: 0 } });
     await h.advance(200);
-    expect((await h.call(MERCHANT, 'GET', `/payments/${payment.id}`)).body.amount).toEqual({ requested: 1250, authorized: 1250, captured: 1000 });
+    expect((await h.call(MERCHANT, 'GET', `/payments/${payment.id}`)).body).toMatchObject({ status: 'captured', amount: { requested: 1250, authorized: 1250, captured: 1000, capturable: 0, disputed: 0, net: 1000 } });
   });
 
-  it('when the capture does not succeed, then the payment moves capturing → failed', async () => {
+  it('when the capture does not succeed, then the payment is not failed: it moves capturing → authorized with payment.capture_failed and stays capturable', async () => {
     const payment = await authorizedPayment(CARDS.captureFails);
     await h.call(MERCHANT, 'POST', `/payments/${payment.id}/capture`, { reference: 'c' });
     await h.advance(200);
-    expect((await h.call(MERCHANT, 'GET', `/payments/${payment.id}`)).body).toMatchObject({ status: 'failed', failure_reason: 'capture_failed' });
-    expect(eventsOf(h, payment.id)).toEqual(['payment.processing', 'payment.authorized', 'payment.capturing', 'payment.failed']);
+    expect((await h.call(MERCHANT, 'GET', `/payments/${payment.id}`)).body).toMatchObject({ status: 'authorized', amount: { authorized: 1250, capturable: 1250 } });
+    expect(eventsOf(h, payment.id)).toEqual(['payment.processing', 'payment.authorized', 'payment.capturing', 'payment.capture_failed']);
   });
 
   it('when a second capture is requested, then it answers 409 already_captured (while capturing and once captured)', async () => {

@@ -96,7 +96,7 @@ describe("the payment orchestrator's checkout.session.completed consumer under d
     console.log(`duplicate delivery (payment-orchestrator checkout.session.completed): ${report.summary}`);
   });
 
-  it('when single delivery ran, then the end state is the one the test means: captured, failed, captured with credentials, authorized, the first card only', async () => {
+  it('when single delivery ran, then the end state is the one the test means: captured, waiting for another card, captured with credentials, authorized, the first card only', async () => {
     const storeFile = join(dir, 'single.db');
     copyFileSync(template, storeFile);
     if (existsSync(`${template}-wal`)) copyFileSync(`${template}-wal`, `${storeFile}-wal`);
@@ -109,7 +109,8 @@ describe("the payment orchestrator's checkout.session.completed consumer under d
       const byReference = Object.fromEntries(payments.map((p) => [p.reference, `${p.status}:${p.source?.masked_account_number ?? '-'}`]));
       expect(byReference).toEqual({
         'dup-approved': `captured:${CARDS.approved}`,
-        'dup-declined': `failed:${CARDS.declined}`,
+        // Declined: one attempt; the payment waits (without a card) for another.
+        'dup-declined': 'processing:-',
         'dup-recurring': `captured:${CARDS.approved}`,
         'manual-dup': `authorized:${CARDS.approved}`,
         'dup-second-card': `captured:${CARDS.approved}`,

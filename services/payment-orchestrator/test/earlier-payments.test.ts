@@ -52,6 +52,17 @@ async function firstPayment(customer: Json, useCase = 'recurring_payments', mask
   return paid(payment({ customer_id: customer.id, ...mandateFor(useCase) }), masked);
 }
 
+/** A declined card, then the consumer leaves the hosted page: the payment fails with the card's reason. */
+async function declinedThenLeft(body: Record<string, unknown>): Promise<Json> {
+  const created = await create(body);
+  await h.submitCard(created, CARDS.declined);
+  await h.settle();
+  expect((await h.call(MERCHANT, 'GET', `/payments/${created.id}`)).body).toMatchObject({ status: 'processing', payment_method: null, last_failed_attempt: { failure_reason: 'card_declined' } });
+  await h.abandon(created);
+  await h.settle();
+  return (await h.call(MERCHANT, 'GET', `/payments/${created.id}`)).body;
+}
+
 const merchantInitiated = (mandateId: string, overrides: Record<string, unknown> = {}) => ({ amount: 1000, currency_code: 'EUR', confirm: true, payment_method_id: mandateId, ...overrides });
 
 async function settledAfterCreate(body: Record<string, unknown>): Promise<{ created: Json; settled: Json }> {
@@ -96,7 +107,7 @@ describe('rule 1: guest payment', () => {
       id: expect.any(String),
       livemode: false,
       amount: 1250,
-      action_requirement: { type: 'use_sdk', session_id: expect.any(String) },
+      action_requirement: { type: 'use_sdk', session_id: expect.any(String), checkout_url: expect.stringMatching(/\/checkout\/[0-9a-f-]{36}$/) },
       created_at: '2026-06-01T10:00:00.000Z',
       currency_code: 'EUR',
       payment_method: null,
@@ -124,11 +135,10 @@ describe('rule 2: storing a card for COF payments', () => {
     expect(method.body).toEqual({ id: settled.payment_method.id, livemode: false, type: 'card', card: { masked_number: CARDS.approved, expiry_year: 2034, expiry_month: 12, cardholder_name: 'Ada Lovelace' } });
   });
 
-  it('when the card to store is declined, then nothing is stored and payment_method has no id', async () => {
+  it('when the card to store is declined and the consumer leaves, then nothing is stored and payment_method is null', async () => {
     const customer = await newCustomer();
-    const settled = await paid(payment({ customer_id: customer.id, store_payment_method_for: { use_case: 'cof_payments' } }), CARDS.declined);
-    expect(settled).toMatchObject({ status: 'failed', failure_reason: 'card_declined', payment_method: { type: 'card' } });
-    expect(settled.payment_method.id).toBeUndefined();
+    const settled = await declinedThenLeft(payment({ customer_id: customer.id, store_payment_method_for: { use_case: 'cof_payments' } }));
+    expect(settled).toMatchObject({ status: 'failed', failure_reason: 'card_declined', payment_method: null });
     expect((await h.call(MERCHANT, 'GET', `/customers/${customer.id}/payment-methods`)).body.data).toEqual([]);
   });
 });
@@ -146,7 +156,7 @@ describe('rule 3: a COF payment with a stored card', () => {
       id: expect.any(String),
       livemode: false,
       amount: 700,
-      action_requirement: { type: 'use_sdk', session_id: expect.any(String) },
+      action_requirement: { type: 'use_sdk', session_id: expect.any(String), checkout_url: expect.stringMatching(/\/checkout\/[0-9a-f-]{36}$/) },
       created_at: expect.any(String),
       currency_code: 'EUR',
       payment_method: method,
@@ -219,11 +229,10 @@ describe('rule 4: a first payment creates a mandate', () => {
     expect((await h.call(MERCHANT, 'GET', `/customers/${customer.id}/payment-methods`)).body.data).toEqual([settled.payment_method]);
   });
 
-  it('when the first payment is declined, then no mandate exists', async () => {
+  it('when the first payment is declined and the consumer leaves, then no mandate exists', async () => {
     const customer = await newCustomer();
-    const settled = await firstPayment(customer, 'unscheduled_payments', CARDS.declined);
-    expect(settled).toMatchObject({ status: 'failed', use_case: 'first_payment', payment_method: { type: 'card' } });
-    expect(settled.payment_method.id).toBeUndefined();
+    const settled = await declinedThenLeft(payment({ customer_id: customer.id, ...mandateFor('unscheduled_payments') }));
+    expect(settled).toMatchObject({ status: 'failed', use_case: 'first_payment', payment_method: null });
     expect((await h.call(MERCHANT, 'GET', `/customers/${customer.id}/payment-methods`)).body.data).toEqual([]);
   });
 

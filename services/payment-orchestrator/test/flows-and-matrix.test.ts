@@ -110,7 +110,7 @@ describe('per-step failure policy and fallback', () => {
 
   it('when an authorization is declined, then no fallback is tried (a decline is not retryable)', async () => {
     const { payment, attempts } = await run(flowWith('decline-no-fallback', {}, { fallback: ['simulator'] }), CARDS.declined);
-    expect(payment).toMatchObject({ status: 'failed', failure_reason: 'card_declined' });
+    expect(payment).toMatchObject({ status: 'processing', last_failed_attempt: { failure_reason: 'card_declined' } });
     expect(attempts).toEqual([['risk', 'succeeded'], ['authorization', 'failed']]);
   });
 });

@@ -94,13 +94,22 @@ describe('one-off payments (consumer present)', () => {
   it.each([
     [CARDS.declined, 'card_declined'],
     [CARDS.insufficientFunds, 'insufficient_funds'],
-    [CARDS.processorError, 'processor_error'],
-  ])('when the card %s is entered, then the payment fails with %s and a failed authorization is recorded', async (masked, reason) => {
+  ])('when the card %s is declined, then a failed authorization is recorded and the payment waits for another card (%s), failing with it when the session expires', async (masked, reason) => {
     const payment = await h.payOneOff(MERCHANT, masked);
-    expect(payment).toMatchObject({ status: 'failed', failure_reason: reason, amount: { requested: 1250 } });
+    expect(payment).toMatchObject({ status: 'processing', last_failed_attempt: { failure_reason: reason }, amount: { requested: 1250 } });
     expect(payment.amount.authorized).toBeUndefined();
     const transactions = await h.call(MERCHANT, 'GET', `/payments/${payment.id}/transactions`);
-    expect(transactions.body.data).toEqual([expect.objectContaining({ kind: 'authorization', status: masked === CARDS.processorError ? 'error' : 'failed' })]);
+    expect(transactions.body.data).toEqual([expect.objectContaining({ kind: 'authorization', status: 'failed', failure_reason: reason })]);
+    await h.advance(30 * 60_000);
+    expect((await h.call(MERCHANT, 'GET', `/payments/${payment.id}`)).body).toMatchObject({ status: 'failed', failure_reason: reason });
+    expect(eventsOf(h, payment.id)).toEqual(['payment.processing', 'payment.attempt_failed', 'payment.failed']);
+  });
+
+  it('when the processor errs for the card, then the payment fails at once with processor_error and an errored authorization is recorded', async () => {
+    const payment = await h.payOneOff(MERCHANT, CARDS.processorError);
+    expect(payment).toMatchObject({ status: 'failed', failure_reason: 'processor_error', amount: { requested: 1250 } });
+    const transactions = await h.call(MERCHANT, 'GET', `/payments/${payment.id}/transactions`);
+    expect(transactions.body.data).toEqual([expect.objectContaining({ kind: 'authorization', status: 'error' })]);
     expect(eventsOf(h, payment.id)).toEqual(['payment.processing', 'payment.failed']);
   });
 

@@ -35,7 +35,7 @@ describe('processor accounts', () => {
       livemode: false,
       processor: 'adyen',
       name: 'Adyen EU',
-      settings: { base_url: null },
+      settings: { base_url: null, multiple_partial_captures: false },
       credentials: { hint: '…Zz42', updated_at: '2026-06-01T10:00:00.000Z' },
       created_at: '2026-06-01T10:00:00.000Z',
       updated_at: '2026-06-01T10:00:00.000Z',

@@ -37,6 +37,8 @@ afterAll(async () => {
 });
 beforeEach(async () => {
   card = ADYEN_TEST_CARDS.approved;
+  first.deliver = null;
+  second.deliver = null;
   h = await startOrchestrator({
     transport,
     env: {
@@ -49,10 +51,34 @@ afterEach(async () => {
   await h.stop();
 });
 
+/** The Adyen stand-in behind each account created here. */
+const adyenOf = new Map<string, AdyenStandIn>();
+
 async function account(processor: 'adyen' | 'checkout', baseUrl: string): Promise<string> {
   const created = await h.call(MERCHANT, 'POST', '/processor-accounts', { processor, name: processor, credentials: processor === 'adyen' ? adyenCredentials : checkoutCredentials, settings: { base_url: baseUrl } });
   expect(created.status).toBe(201);
+  if (processor === 'adyen') adyenOf.set(created.body.id, baseUrl === first.baseUrl ? first : second);
   return created.body.id;
+}
+
+/**
+ * Automatic capture on Adyen: Adyen captures by itself and notifies CAPTURE, which the payment waits for.
+ * The accounts of an automatic flow have their stand-in's notifications delivered to them as Adyen would;
+ * a manual flow's tests deliver them by hand.
+ */
+function notifyAutomatically(accounts: string[]): void {
+  for (const id of accounts) {
+    const standIn = adyenOf.get(id);
+    if (standIn) standIn.deliver = (rawBody) => h.postPublic(`/processor-notifications/adyen/${id}`, rawBody);
+  }
+}
+
+/** Pays as the harness does, then lets the Adyen stand-ins' notifications (the automatic captures' CAPTURE) arrive. */
+async function payOneOff(...args: Parameters<Harness['payOneOff']>): Promise<Json> {
+  const payment = await h.payOneOff(...args);
+  await Promise.all([first.delivered(), second.delivered()]);
+  await h.settle();
+  return (await h.call(args[0], 'GET', `/payments/${payment.id}`)).body;
 }
 
 /**
@@ -70,6 +96,7 @@ async function completeCheckoutChallenge(payment: Json): Promise<Json> {
 }
 
 async function routeTo(name: string, captureMode: 'automatic' | 'manual', authorizer: string, fallback: string[] = []): Promise<void> {
+  if (captureMode === 'automatic') notifyAutomatically([authorizer, ...fallback]);
   const flow = await h.call(MERCHANT, 'POST', '/flows', { name, capture_mode: captureMode, steps: [{ kind: 'authorization', processor: authorizer, fallback }, { kind: 'capture', processor: authorizer }] });
   expect(flow.status).toBe(201);
   expect((await h.call(MERCHANT, 'PUT', '/flow-matrix', { default_flow: name, rules: [] })).status).toBe(200);
@@ -82,8 +109,8 @@ describe('payments on real processors (stand-ins)', () => {
     const adyen = await account('adyen', first.baseUrl);
     await routeTo('adyen-auto', 'automatic', adyen);
     const before = first.payments.length;
-    const payment = await h.payOneOff(MERCHANT, '411111******1111');
-    expect([payment.status, payment.flow, payment.amount]).toEqual(['captured', 'adyen-auto', { requested: 1250, authorized: 1250, captured: 1250 }]);
+    const payment = await payOneOff(MERCHANT, '411111******1111');
+    expect([payment.status, payment.flow, payment.amount]).toEqual(['captured', 'adyen-auto', { requested: 1250, authorized: 1250, captured: 1250, capturable: 0, disputed: 0, net: 1250 }]);
     expect(await transactions(payment)).toEqual([
       [adyen, 'authorization', 'succeeded', null],
       [adyen, 'capture', 'succeeded', null],
@@ -120,8 +147,9 @@ describe('payments on real processors (stand-ins)', () => {
     await routeTo('adyen-refusing', 'automatic', adyen, [backup]);
     card = ADYEN_TEST_CARDS.notEnoughBalance;
     const before = second.payments.length;
-    const payment = await h.payOneOff(MERCHANT, '400000******9995');
-    expect([payment.status, payment.failure_reason]).toEqual(['failed', 'insufficient_funds']);
+    const payment = await payOneOff(MERCHANT, '400000******9995');
+    // A decline on the hosted page is one attempt: the payment waits for another card.
+    expect([payment.status, payment.last_failed_attempt?.failure_reason]).toEqual(['processing', 'insufficient_funds']);
     expect(second.payments.length).toBe(before);
   });
 
@@ -131,7 +159,7 @@ describe('payments on real processors (stand-ins)', () => {
     await routeTo('adyen-fallback', 'automatic', adyen, [backup]);
     const before = { first: first.payments.length, second: second.payments.length };
     first.failNext(1);
-    const payment = await h.payOneOff(MERCHANT, '411111******1111');
+    const payment = await payOneOff(MERCHANT, '411111******1111');
     expect(payment.status).toBe('captured');
     expect(await transactions(payment)).toEqual([
       [adyen, 'authorization', 'error', 'processor_unavailable'],
@@ -145,7 +173,7 @@ describe('payments on real processors (stand-ins)', () => {
     card = CHECKOUT_TEST_CARDS.approved;
     const checkout = await account('checkout', cko.baseUrl);
     await routeTo('checkout-manual', 'manual', checkout);
-    const initial = await completeCheckoutChallenge(await h.payOneOff(MERCHANT, '424242******4242', recurring(), '/payments/recurring'));
+    const initial = await completeCheckoutChallenge(await payOneOff(MERCHANT, '424242******4242', recurring(), '/payments/recurring'));
     expect(initial.status).toBe('authorized');
     const initialSent = cko.payments.find((p) => p.body.reference === initial.id)!;
     expect([initialSent.body.payment_type, initialSent.body.merchant_initiated, initialSent.body.capture]).toEqual(['Recurring', false, false]);
@@ -162,7 +190,7 @@ describe('payments on real processors (stand-ins)', () => {
     card = CHECKOUT_TEST_CARDS.approved;
     const checkout = await account('checkout', cko.baseUrl);
     await routeTo('checkout-initial', 'manual', checkout);
-    const initial = await completeCheckoutChallenge(await h.payOneOff(MERCHANT, '424242******4242', recurring(), '/payments/recurring'));
+    const initial = await completeCheckoutChallenge(await payOneOff(MERCHANT, '424242******4242', recurring(), '/payments/recurring'));
     const other = await account('checkout', cko.baseUrl);
     await routeTo('checkout-other', 'manual', other);
     const subsequent = await h.call(MERCHANT, 'POST', `/payments/recurring/${initial.id}/subsequent`, { amount: 1000, currency_code: 'EUR' }, { 'x-test-now': '2026-07-15T10:00:00Z' });
@@ -180,7 +208,7 @@ describe('a first account that answers after the engine stopped waiting (timeout
     const backup = await account('adyen', second.baseUrl);
     await routeTo('adyen-late', 'automatic', adyen, [backup]);
     first.delayNext(FORWARD_TIMEOUT_MS * 2);
-    const payment = await h.payOneOff(MERCHANT, '411111******1111');
+    const payment = await payOneOff(MERCHANT, '411111******1111');
     expect(payment.status).toBe('captured');
     // The first account did authorise it, after the engine had moved on; both requests carried the step's idempotency key.
     const late = await waitFor(() => first.payments.find((p) => p.body.reference === payment.id));
@@ -214,7 +242,7 @@ describe('a first account that answers after the engine stopped waiting (timeout
     const checkout = await account('checkout', cko.baseUrl);
     await routeTo('checkout-late', 'manual', checkout);
     cko.delayNext(FORWARD_TIMEOUT_MS * 2);
-    const payment = await h.payOneOff(MERCHANT, '424242******4242');
+    const payment = await payOneOff(MERCHANT, '424242******4242');
     expect([payment.status, payment.failure_reason]).toEqual(['failed', 'processor_error']);
     const late = await waitFor(() => cko.payments.find((p) => p.body.reference === payment.id));
     expect(late.headers['cko-idempotency-key']).toBe(`${payment.id}:authorization`);
@@ -259,6 +287,8 @@ describe('the security code, sent only while the vault keeps it', () => {
     const created = await h.call(MERCHANT, 'POST', '/payments/one-off', oneOff());
     await h.submitCard(created.body, '411111******1111', { submittedAt: new Date(h.clock.now().getTime() - minutes * 60_000).toISOString() });
     await h.settle();
+    await first.delivered();
+    await h.settle();
     return (await h.call(MERCHANT, 'GET', `/payments/${created.body.id}`)).body;
   }
 
@@ -285,7 +315,7 @@ describe('captures settled by the processors\' notifications', () => {
   it('when a manual capture on Adyen is answered received, then the payment is capturing until the signed CAPTURE notification, then captured; a redelivery changes nothing', async () => {
     const adyen = await account('adyen', first.baseUrl);
     await routeTo('adyen-manual', 'manual', adyen);
-    const payment = await h.payOneOff(MERCHANT, '411111******1111');
+    const payment = await payOneOff(MERCHANT, '411111******1111');
     expect(payment.status).toBe('authorized');
     expect(first.payments.at(-1)!.body.additionalData).toEqual({ manualCapture: 'true' });
     const capturing = await h.call(MERCHANT, 'POST', `/payments/${payment.id}/capture`, { amount: 700, currency_code: 'EUR' });
@@ -309,7 +339,7 @@ describe('captures settled by the processors\' notifications', () => {
   it('when a forged CAPTURE notification arrives, then it is refused and the payment stays capturing', async () => {
     const adyen = await account('adyen', first.baseUrl);
     await routeTo('adyen-manual-forged', 'manual', adyen);
-    const payment = await h.payOneOff(MERCHANT, '411111******1111');
+    const payment = await payOneOff(MERCHANT, '411111******1111');
     await h.call(MERCHANT, 'POST', `/payments/${payment.id}/capture`, {});
     await h.settle();
     const genuine = first.notifications.at(-1)!;
@@ -324,7 +354,7 @@ describe('captures settled by the processors\' notifications', () => {
     card = CHECKOUT_TEST_CARDS.approved;
     const checkout = await account('checkout', cko.baseUrl);
     await routeTo('checkout-auto', 'automatic', checkout);
-    const payment = await h.payOneOff(MERCHANT, '424242******4242');
+    const payment = await payOneOff(MERCHANT, '424242******4242');
     expect(payment.status).toBe('processing');
     const webhook = cko.webhooks.at(-1)!;
     expect((await h.postPublic(`/processor-notifications/checkout/${checkout}`, webhook.rawBody, { 'cko-signature': webhook.signature })).status).toBe(200);
@@ -338,9 +368,9 @@ describe('opened processor accounts', () => {
   it('when an account\'s credentials are rotated, then the next payment uses the new ones at once (the opened accounts are dropped on the write)', async () => {
     const adyen = await account('adyen', first.baseUrl);
     await routeTo('adyen-rotated', 'automatic', adyen);
-    expect((await h.payOneOff(MERCHANT, '411111******1111')).status).toBe('captured');
+    expect((await payOneOff(MERCHANT, '411111******1111')).status).toBe('captured');
     await h.call(MERCHANT, 'PATCH', `/processor-accounts/${adyen}`, { credentials: { ...adyenCredentials, api_key: 'AQE_revoked_key_value' } });
-    const refused = await h.payOneOff(MERCHANT, '411111******1111');
+    const refused = await payOneOff(MERCHANT, '411111******1111');
     expect([refused.status, refused.failure_reason]).toEqual(['failed', 'processor_authentication_failed']);
   });
 });
@@ -389,7 +419,7 @@ describe('3-D Secure decided by the processor\'s notification while the consumer
     card = CHECKOUT_TEST_CARDS.threeDsChallenge;
     const checkout = await account('checkout', cko.baseUrl);
     await routeTo(`checkout-3ds-${outcome}`, 'manual', checkout);
-    const waiting = await h.payOneOff(MERCHANT, '454347******9996');
+    const waiting = await payOneOff(MERCHANT, '454347******9996');
     expect(waiting.status).toBe('processing');
     const paymentId = cko.payments.find((p) => p.body.reference === waiting.id)!.id;
     const challenge = cko.challenges.find((c) => c.paymentId === paymentId)!;
@@ -411,9 +441,9 @@ describe('3-D Secure decided by the processor\'s notification while the consumer
     expect((await h.call(MERCHANT, 'GET', `/payments/${waiting.id}/transactions`)).body.data.map((t: Json) => `${t.kind}:${t.status}`)).toEqual(['authentication_3ds:succeeded', 'authorization:succeeded']);
   });
 
-  it('when payment_authentication_failed arrives while the consumer is away, then the payment fails authentication_failed without an authorization transaction', async () => {
+  it('when payment_authentication_failed arrives while the consumer is away, then the attempt fails authentication_failed without an authorization transaction, and the payment takes another card', async () => {
     const { waiting } = await decidedByWebhook('failed', 'payment_authentication_failed');
-    expect((await h.call(MERCHANT, 'GET', `/payments/${waiting.id}`)).body).toMatchObject({ status: 'failed', failure_reason: 'authentication_failed' });
+    expect((await h.call(MERCHANT, 'GET', `/payments/${waiting.id}`)).body).toMatchObject({ status: 'processing', last_failed_attempt: { failure_reason: 'authentication_failed' } });
     expect((await h.call(MERCHANT, 'GET', `/payments/${waiting.id}/transactions`)).body.data.map((t: Json) => `${t.kind}:${t.status}`)).toEqual(['authentication_3ds:failed']);
   });
 

@@ -64,11 +64,11 @@ describe('3-D Secure with a challenge (4000000000003063)', () => {
     expect(captured?.data.authentication).toEqual({ type: '3ds', version: '2.2.0', status: 'authenticated', eci: '05', liability_shift: true });
   });
 
-  it('when the consumer fails the challenge, then the payment fails with authentication_failed and there is no authorization transaction', async () => {
+  it('when the consumer fails the challenge, then the attempt fails with authentication_failed, there is no authorization transaction, and the payment waits for another card', async () => {
     const payment = await payWith(CARDS.challenge);
     await h.returnFromBank(payment, { simulator_challenge: 'failed' });
     await h.settle();
-    expect(await get(payment)).toMatchObject({ status: 'failed', failure_reason: 'authentication_failed', authentication: { status: 'failed', eci: '07', liability_shift: false } });
+    expect(await get(payment)).toMatchObject({ status: 'processing', last_failed_attempt: { failure_reason: 'authentication_failed', authentication: { status: 'failed', eci: '07', liability_shift: false } } });
     expect(await transactionsOf(payment)).toEqual([['authentication_3ds', 'failed', 'authentication_failed']]);
   });
 
@@ -129,11 +129,11 @@ describe('3-D Secure without a challenge', () => {
     expect((await transactionsOf(payment)).map(([kind]) => kind)).toEqual(['authorization', 'capture']);
   });
 
-  it('when the challenge completes for 4000008400001629, then the authorization is declined with card_declined, the authentication still recorded', async () => {
+  it('when the challenge completes for 4000008400001629, then the authorization is declined with card_declined, the attempt\'s authentication still recorded', async () => {
     const payment = await payWith(CARDS.challengeThenDeclined);
     await h.returnFromBank(payment, { simulator_challenge: 'completed' });
     await h.settle();
-    expect(await get(payment)).toMatchObject({ status: 'failed', failure_reason: 'card_declined', authentication: { status: 'authenticated' } });
+    expect(await get(payment)).toMatchObject({ status: 'processing', last_failed_attempt: { failure_reason: 'card_declined', authentication: { status: 'authenticated' } } });
     expect(await transactionsOf(payment)).toEqual([
       ['authentication_3ds', 'succeeded', null],
       ['authorization', 'failed', 'card_declined'],

@@ -11,7 +11,18 @@ import { StoreKeyRotationRepository } from './data/key-rotation.repository';
 import { StoreTokenRepository } from './data/token.repository';
 import { listDetokenizeAudit } from './domain/audit/list-detokenize-audit';
 import { SessionArrivals } from './domain/checkout/session-arrivals';
-import { checkoutFraming, checkoutPageStatus, checkoutStatus, closeCanceledSession, confirmStoredCard, openCheckoutSession, recordPaymentProgress, submitCheckoutCard } from './domain/checkout/checkout-flow';
+import {
+  abandonCheckoutSession,
+  checkoutFraming,
+  checkoutPageStatus,
+  checkoutStatus,
+  closeCanceledSession,
+  confirmStoredCard,
+  openCheckoutSession,
+  recordPaymentProgress,
+  reopenAfterFailedAttempt,
+  submitCheckoutCard,
+} from './domain/checkout/checkout-flow';
 import { getCheckoutBranding, sessionLogoImage, updateCheckoutBranding } from './domain/branding/manage-branding';
 import { StoreCheckoutBrandingRepository } from './data/checkout-branding.repository';
 import { checkoutSettingsRoutes } from './http/checkout-settings.routes';
@@ -73,6 +84,7 @@ export function createApp(runtime: ServiceRuntime, config: VaultConfig): VaultAp
     recordPaymentProgress: recordPaymentProgress({ sessions }),
     closeCanceledSession: closeCanceledSession({ sessions }),
     recordAuthenticationRequired: recordAuthenticationRequired({ sessions }),
+    reopenAfterFailedAttempt: reopenAfterFailedAttempt({ sessions }),
   };
 
   const { http, routes } = serviceHttp({
@@ -107,6 +119,7 @@ export function createApp(runtime: ServiceRuntime, config: VaultConfig): VaultAp
       checkoutRoutes(router, {
         submitCheckoutCard: submitCheckoutCard({ sessions, createToken: create, ttl, clock, limits: config.checkout }),
         confirmStoredCard: confirmStoredCard({ sessions, tokens, keys, transaction, ttl, clock, limits: config.checkout }),
+        abandonCheckoutSession: abandonCheckoutSession({ sessions, transaction, clock }),
         checkoutPageStatus: checkoutPageStatus({ status: checkoutStatus({ sessions, clock, arrivals, wait: SESSION_ARRIVAL_WAIT }), branding }),
         checkoutFraming: checkoutFraming({ sessions, branding }),
         sessionLogoImage: sessionLogoImage({ sessions, branding: brandingRecords }),

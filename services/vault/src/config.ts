@@ -26,6 +26,8 @@ export const vaultConfigSchema = z.object({
   /** Card submissions allowed per checkout session / per client address within the window. */
   VAULT_CHECKOUT_ATTEMPTS_PER_SESSION: envInteger({ min: 1 }).default(5),
   VAULT_CHECKOUT_ATTEMPTS_PER_ADDRESS: envInteger({ min: 1 }).default(30),
+  /** The per-address limit for test-mode sessions from a loopback address (a laptop: every browser is 127.0.0.1). */
+  VAULT_CHECKOUT_ATTEMPTS_PER_LOOPBACK_TEST_ADDRESS: envInteger({ min: 1 }).default(1000),
   VAULT_CHECKOUT_ATTEMPT_WINDOW: envDurationMs().default(10 * 60_000),
   VAULT_ROTATION_BATCH_SIZE: envInteger({ min: 1, max: 1000 }).default(100),
   VAULT_ROTATION_PAUSE: envDurationMs().default(10),
@@ -40,7 +42,7 @@ export interface VaultConfig {
   generatedKeyFile?: string;
   /** The generated key file sits in DATA_DIR (DEV_KEYS_IN_DATA_DIR): start warns louder. */
   generatedKeyFileInDataDir?: boolean;
-  checkout: { perSession: number; perAddress: number; windowMs: number };
+  checkout: { perSession: number; perAddress: number; perLoopbackTestAddress: number; windowMs: number };
   rotation: { batchSize: number; pauseMs: number };
 }
 
@@ -48,7 +50,12 @@ export function loadVaultConfig(env: NodeJS.ProcessEnv): VaultConfig {
   const e = loadConfig(vaultConfigSchema, env);
   return {
     ...loadKeys(e),
-    checkout: { perSession: e.VAULT_CHECKOUT_ATTEMPTS_PER_SESSION, perAddress: e.VAULT_CHECKOUT_ATTEMPTS_PER_ADDRESS, windowMs: e.VAULT_CHECKOUT_ATTEMPT_WINDOW },
+    checkout: {
+      perSession: e.VAULT_CHECKOUT_ATTEMPTS_PER_SESSION,
+      perAddress: e.VAULT_CHECKOUT_ATTEMPTS_PER_ADDRESS,
+      perLoopbackTestAddress: e.VAULT_CHECKOUT_ATTEMPTS_PER_LOOPBACK_TEST_ADDRESS,
+      windowMs: e.VAULT_CHECKOUT_ATTEMPT_WINDOW,
+    },
     rotation: { batchSize: e.VAULT_ROTATION_BATCH_SIZE, pauseMs: e.VAULT_ROTATION_PAUSE },
   };
 }

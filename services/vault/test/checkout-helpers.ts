@@ -1,17 +1,29 @@
 import { eventMessage } from '@vaultline/bus';
-import { checkoutSessionOpenedV1, paymentAuthorizedV1, paymentCanceledV1, paymentCapturedV1, paymentCapturingV1, paymentFailedV1, paymentProcessingV1 } from '@vaultline/contracts';
+import { checkoutSessionOpenedV1, paymentAttemptFailedV1, paymentAuthorizedV1, paymentCanceledV1, paymentCapturedV1, paymentCapturingV1, paymentFailedV1, paymentProcessingV1 } from '@vaultline/contracts';
 import { newCapabilityId, newId, waitFor } from '@vaultline/core';
 import { MERCHANT_SCOPE, PUBLIC, type VaultHarness } from './vault-harness';
 
 /** Plays the orchestrator: publishes checkout.session.opened on the bus. */
 export async function openSession(
   vault: VaultHarness,
-  overrides: { expiresInMs?: number; returnUrl?: string | null; allowedOrigins?: string[]; storedCard?: Record<string, unknown>; merchantId?: string; amount?: number; currency?: string; description?: string; locale?: string } = {},
+  overrides: {
+    expiresInMs?: number;
+    returnUrl?: string | null;
+    allowedOrigins?: string[];
+    storedCard?: Record<string, unknown>;
+    merchantId?: string;
+    amount?: number;
+    currency?: string;
+    description?: string;
+    locale?: string;
+    merchantName?: string;
+    mode?: 'test' | 'live';
+  } = {},
 ) {
   const sessionId = newCapabilityId();
   const paymentId = newId();
   const message = eventMessage(checkoutSessionOpenedV1, {
-    scope: { merchantId: overrides.merchantId ?? MERCHANT_SCOPE.merchantId, mode: 'test' },
+    scope: { merchantId: overrides.merchantId ?? MERCHANT_SCOPE.merchantId, mode: overrides.mode ?? 'test' },
     data: {
       session_id: sessionId,
       payment_id: paymentId,
@@ -23,6 +35,7 @@ export async function openSession(
       ...(overrides.storedCard ? { stored_card: overrides.storedCard as never } : {}),
       ...(overrides.description !== undefined ? { description: overrides.description } : {}),
       ...(overrides.locale !== undefined ? { locale: overrides.locale } : {}),
+      ...(overrides.merchantName !== undefined ? { merchant_name: overrides.merchantName } : {}),
     },
   });
   await vault.runtime.bus.publish([message]);
@@ -56,4 +69,23 @@ export function paymentStatusMessage(paymentId: string, status: PaymentStatus, o
 /** Plays the orchestrator's payment events: processing, captured, authorized (manual capture) or failed with a reason. */
 export async function publishPaymentStatus(vault: VaultHarness, paymentId: string, status: PaymentStatus, failureReason = 'declined') {
   await vault.runtime.bus.publish([paymentStatusMessage(paymentId, status, undefined, failureReason)]);
+}
+
+/** Plays the orchestrator: the card of `attempt` failed and the payment waits for another (payment.attempt_failed). */
+export async function publishAttemptFailed(vault: VaultHarness, paymentId: string, attempt: { number: number; failure_reason: string; masked_account_number: string | null }) {
+  const data = {
+    payment_id: paymentId,
+    status: 'processing' as const,
+    amount: { requested: 1999 },
+    currency_code: 'EUR',
+    use_case: 'ONE_OFF',
+    reference: null,
+    credential_id: null,
+    initial_payment_id: null,
+    flow: 'simulator_auto_capture',
+    failure_reason: null,
+    masked_account_number: null,
+    attempt,
+  };
+  await vault.runtime.bus.publish([eventMessage(paymentAttemptFailedV1, { scope: MERCHANT_SCOPE, data })]);
 }

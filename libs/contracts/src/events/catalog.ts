@@ -12,6 +12,7 @@ export const topics = {
   refunds: 'payments.refunds',
   checkoutSessionsOpened: 'payments.checkout-sessions',
   disputes: 'payments.disputes',
+  earlyFraudWarnings: 'payments.early-fraud-warnings',
 } as const;
 
 const id = z.string().min(1);
@@ -76,6 +77,8 @@ export const checkoutSessionOpenedV1 = defineEvent({
     description: z.string().nullable().optional(),
     /** The language the hosted page speaks (en, de, fr, es, nl, it, with an optional region); absent or null: the browser's. */
     locale: z.string().nullable().optional(),
+    /** The merchant's name (the hosted page shows it when the shop set no display name); added within v1, absent before. */
+    merchant_name: z.string().nullable().optional(),
     /**
      * A card the merchant stored (earlier interface, COF and mandates from a stored card): the page shows
      * it masked and the consumer confirms it, entering only the security code when one is required; the
@@ -134,6 +137,25 @@ export const checkoutSessionCompletedV1 = defineEvent({
     }),
     /** The consumer's browser for 3-D Secure 2 (added within v1: absent in earlier events and when the page sent none). */
     browser: browserInfoSchema.optional(),
+    /**
+     * Which card attempt of the session this is: 1 for the first card, 2 after a declined one… (added within
+     * v1: absent in earlier events, read as 1). The payment takes a completion only for the attempt it waits for.
+     */
+    attempt: z.number().int().min(1).optional(),
+  }),
+  keyOf: (data) => data.session_id,
+});
+
+export const checkoutSessionAbandonedV1 = defineEvent({
+  type: 'checkout.session.abandoned',
+  version: 1,
+  topic: topics.checkoutSessionsCompleted,
+  description:
+    'The consumer left the hosted page ("Return to the shop" after a failed card attempt) while it waited for a card: the payment fails with the last attempt\'s reason.',
+  schema: z.object({
+    session_id: id,
+    payment_id: id,
+    abandoned_at: isoTime,
   }),
   keyOf: (data) => data.session_id,
 });
@@ -217,16 +239,35 @@ export const importFailedV1 = defineEvent({
   keyOf: (data) => data.import_id,
 });
 
+/**
+ * One manual capture of a payment (added within v1, on payment.capturing, payment.captured and
+ * payment.capture_failed): its number on the payment, its amount, whether it is the final one (the
+ * processor releases the rest of the authorization) and how it went.
+ */
+const captureData = z.object({
+  sequence: z.number().int().positive(),
+  amount: z.number().int().positive(),
+  final: z.boolean(),
+  status: z.enum(['pending', 'succeeded', 'failed']),
+  failure_reason: z.string().nullable(),
+  reference: z.string().nullable(),
+});
+
 const paymentData = z.object({
   payment_id: id,
-  status: z.enum(['processing', 'authorized', 'capturing', 'captured', 'failed', 'canceling', 'canceled']),
+  /** partially_captured added within v1 (captures with final_capture false). */
+  status: z.enum(['processing', 'authorized', 'capturing', 'partially_captured', 'captured', 'failed', 'canceling', 'canceled']),
   amount: z.object({
     requested: z.number().int().nonnegative(),
     authorized: z.number().int().nonnegative().optional(),
+    /** The sum of the settled captures. */
     captured: z.number().int().nonnegative().optional(),
     /** The sum of the payment's succeeded refunds (added within v1: absent before a refund succeeded). */
     refunded: z.number().int().nonnegative().optional(),
+    /** What can still be captured (added within v1: present once authorized; 0 when nothing can). */
+    capturable: z.number().int().nonnegative().optional(),
   }),
+  capture: captureData.optional(),
   currency_code: z.string().length(3),
   use_case: z.string(),
   reference: z.string().nullable(),
@@ -276,8 +317,15 @@ const paymentEvent = <T extends string>(type: T, description: string) =>
 
 export const paymentProcessingV1 = paymentEvent('payment.processing', 'A payment was accepted and is being processed.');
 export const paymentAuthorizedV1 = paymentEvent('payment.authorized', 'A manual-capture payment was authorized and awaits capture.');
-export const paymentCapturingV1 = paymentEvent('payment.capturing', 'A capture was requested.');
-export const paymentCapturedV1 = paymentEvent('payment.captured', 'The payment was captured; amount.captured is set.');
+export const paymentCapturingV1 = paymentEvent('payment.capturing', 'A capture was requested; capture says which (its amount, whether it is final).');
+export const paymentCapturedV1 = paymentEvent(
+  'payment.captured',
+  'A capture settled (one per capture): amount.captured is the total so far; status is captured once the final capture settled (or the rest was released), partially_captured while more may follow.',
+);
+export const paymentCaptureFailedV1 = paymentEvent(
+  'payment.capture_failed',
+  'A manual capture failed (capture.failure_reason); the payment stays authorized (or partially_captured) and can be captured again while its authorization is valid, or canceled.',
+);
 export const paymentFailedV1 = paymentEvent('payment.failed', 'The payment failed; failure_reason says why.');
 export const paymentActionRequiredV1 = defineEvent({
   type: 'payment.action_required',
@@ -285,6 +333,24 @@ export const paymentActionRequiredV1 = defineEvent({
   topic: topics.payments,
   description: 'The consumer must authenticate (3-D Secure): the hosted page takes them to their bank; the payment stays processing until they are back or the session expires.',
   schema: paymentData.extend({ action: consumerActionSchema }),
+  keyOf: (data) => data.payment_id,
+});
+/** One card attempt on the hosted page that failed while the payment can still take another card. */
+export const cardAttemptSchema = z.object({
+  /** 1 for the session's first card, 2 for the next… */
+  number: z.number().int().min(1),
+  failure_reason: z.string(),
+  masked_account_number: z.string().nullable(),
+  /** The 3-D Secure authentication of the attempt, when one ran (never the authentication value). */
+  authentication: paymentData.shape.authentication,
+});
+export const paymentAttemptFailedV1 = defineEvent({
+  type: 'payment.attempt_failed',
+  version: 1,
+  topic: topics.payments,
+  description:
+    'A card attempt on the hosted page failed (declined, or its 3-D Secure challenge failed): the payment stays processing and the consumer may try another card in the same session. `attempt` says which card and why.',
+  schema: paymentData.extend({ attempt: cardAttemptSchema }),
   keyOf: (data) => data.payment_id,
 });
 export const paymentCanceledV1 = paymentEvent(
@@ -321,6 +387,10 @@ const disputeData = z.object({
   processor_reference: z.string(),
   /** The processor account (or `simulator`) that reported it. */
   processor: z.string(),
+  /** Added within v1 (absent in older events: a chargeback): an inquiry holds no money, a chargeback does. */
+  kind: z.enum(['inquiry', 'chargeback']).optional(),
+  /** Added within v1: when the processor stops taking evidence, when it said. */
+  evidence_due_by: isoTime.nullable().optional(),
   livemode: z.boolean(),
   created_at: isoTime,
   updated_at: isoTime,
@@ -330,8 +400,34 @@ const disputeEvent = <T extends string>(type: T, description: string) =>
   defineEvent({ type, version: 1, topic: topics.disputes, description, schema: disputeData, keyOf: (data) => data.dispute_id });
 
 export const disputeCreatedV1 = disputeEvent('dispute.created', 'A processor reported a chargeback (or an inquiry) on a payment: a dispute was opened.');
-export const disputeUpdatedV1 = disputeEvent('dispute.updated', 'A dispute moved to needs_response or under_review (a new stage, or evidence taken for review).');
+export const disputeUpdatedV1 = disputeEvent(
+  'dispute.updated',
+  'A dispute moved: to needs_response or under_review (a new stage, an inquiry become a chargeback, or the merchant\'s evidence submitted), or accepted by the merchant (lost; dispute.closed follows).',
+);
 export const disputeClosedV1 = disputeEvent('dispute.closed', 'A dispute was decided: status won or lost (a later stage, such as a second chargeback, may open it again).');
+
+const earlyFraudWarningData = z.object({
+  early_fraud_warning_id: id,
+  payment_id: id,
+  /** In Stripe's words: card_never_received, fraudulent_card_application, made_with_counterfeit_card, made_with_lost_card, made_with_stolen_card, misc, unauthorized_use_of_card. */
+  fraud_type: z.string(),
+  actionable: z.boolean(),
+  processor_reference: z.string(),
+  /** The processor account (or `simulator`) that reported it. */
+  processor: z.string(),
+  livemode: z.boolean(),
+  created_at: isoTime,
+  updated_at: isoTime,
+});
+
+const earlyFraudWarningEvent = <T extends string>(type: T, description: string) =>
+  defineEvent({ type, version: 1, topic: topics.earlyFraudWarnings, description, schema: earlyFraudWarningData, keyOf: (data) => data.early_fraud_warning_id });
+
+export const earlyFraudWarningCreatedV1 = earlyFraudWarningEvent(
+  'early_fraud_warning.created',
+  'An issuer reported a payment as fraudulent (Stripe\'s early fraud warning, Adyen\'s NOTIFICATION_OF_FRAUD: Visa TC40, Mastercard SAFE). Not a dispute: nothing is debited; refunding now may avoid a chargeback.',
+);
+export const earlyFraudWarningUpdatedV1 = earlyFraudWarningEvent('early_fraud_warning.updated', 'An early fraud warning changed: it is no longer actionable (the payment was refunded or disputed), as the processor reports.');
 
 /** Every event contract, by type. Consumers validate against it. */
 export const eventCatalog = {
@@ -341,6 +437,7 @@ export const eventCatalog = {
   'checkout.session.opened': checkoutSessionOpenedV1,
   'checkout.session.completed': checkoutSessionCompletedV1,
   'checkout.session.returned': checkoutSessionReturnedV1,
+  'checkout.session.abandoned': checkoutSessionAbandonedV1,
   'forward.completed': forwardCompletedV1,
   'import.started': importStartedV1,
   'import.completed': importCompletedV1,
@@ -349,11 +446,15 @@ export const eventCatalog = {
   'payment.authorized': paymentAuthorizedV1,
   'payment.capturing': paymentCapturingV1,
   'payment.captured': paymentCapturedV1,
+  'payment.capture_failed': paymentCaptureFailedV1,
   'payment.failed': paymentFailedV1,
   'payment.action_required': paymentActionRequiredV1,
+  'payment.attempt_failed': paymentAttemptFailedV1,
   'dispute.created': disputeCreatedV1,
   'dispute.updated': disputeUpdatedV1,
   'dispute.closed': disputeClosedV1,
+  'early_fraud_warning.created': earlyFraudWarningCreatedV1,
+  'early_fraud_warning.updated': earlyFraudWarningUpdatedV1,
   'payment.canceled': paymentCanceledV1,
   'refund.created': refundCreatedV1,
   'refund.succeeded': refundSucceededV1,
@@ -366,6 +467,9 @@ export type AnyEventDefinition = (typeof eventCatalog)[EventType];
 export const allTopics = (): string[] => [...new Set(Object.values(eventCatalog).map((d) => d.topic))];
 
 /** The event types a merchant can subscribe webhooks to. */
-/** Internal: token.detokenized (the forwarder's reads), checkout.session.returned (processor-private return parameters). */
-const INTERNAL_EVENT_TYPES: readonly string[] = ['token.detokenized', 'checkout.session.returned'];
+/**
+ * Internal: token.detokenized (the forwarder's reads), checkout.session.returned (processor-private return
+ * parameters), checkout.session.abandoned (the merchant hears payment.failed).
+ */
+const INTERNAL_EVENT_TYPES: readonly string[] = ['token.detokenized', 'checkout.session.returned', 'checkout.session.abandoned'];
 export const merchantEventTypes = Object.keys(eventCatalog).filter((t) => !INTERNAL_EVENT_TYPES.includes(t)) as EventType[];

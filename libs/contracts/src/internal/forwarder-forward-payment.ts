@@ -10,8 +10,11 @@
  * `POST /forward`.
  */
 
-/** Headers the orchestrator may send to a processor: its credential and its idempotency key, nothing else. */
-export const FORWARD_PAYMENT_HEADERS = ['authorization', 'x-api-key', 'idempotency-key', 'cko-idempotency-key'] as const;
+/**
+ * Headers the orchestrator may send to a processor: its credential, its idempotency key and the API
+ * version it speaks (Stripe-Version: Stripe answers a request without it in the account's default version), nothing else.
+ */
+export const FORWARD_PAYMENT_HEADERS = ['authorization', 'x-api-key', 'idempotency-key', 'cko-idempotency-key', 'stripe-version'] as const;
 export type ForwardPaymentHeader = (typeof FORWARD_PAYMENT_HEADERS)[number];
 
 export interface ForwardPaymentRequest {

@@ -2,6 +2,7 @@ import type { JsonObject, OpenApiFragment } from './openapi-fragment';
 import { fragments as registeredFragments } from './fragments';
 import { declareIdempotencyKey } from './idempotency';
 import { referencedComponents } from './reachable-components';
+import { addCodeSamples } from './code-samples';
 
 const COMPONENT_KINDS = ['schemas', 'parameters', 'responses', 'securitySchemes'] as const;
 type Components = Record<(typeof COMPONENT_KINDS)[number], Record<string, JsonObject>>;
@@ -14,6 +15,11 @@ export interface BuildOpenApiOptions {
   fragments?: OpenApiFragment[];
   /** Which document: 'merchant' (default) holds every path outside /admin, 'admin' the paths under it. */
   audience?: OpenApiAudience;
+  /**
+   * Request samples (curl and Node.js through the SDK) as `x-codeSamples` on every operation: the served
+   * reference shows them; the SDK's generated files leave them out (they type nothing).
+   */
+  codeSamples?: boolean;
 }
 
 const INFO: Record<OpenApiAudience, JsonObject> = {
@@ -22,7 +28,8 @@ const INFO: Record<OpenApiAudience, JsonObject> = {
     description:
       'Card-data vault, forwarding proxy and payment orchestration. Every request carries `X-API-Key`; bodies are JSON; ' +
       'errors are `application/problem+json` with a stable `code` whose `type` links to its entry in the [error reference](/docs/errors); ' +
-      'every response carries `X-Request-Id`.\n\n' +
+      'every response carries `X-Request-Id`. A read (GET) with a query parameter its operation does not list is refused, 422 `unknown_filter` ' +
+      'naming it: a filter is never ignored.\n\n' +
       'New here? The [guides](/docs/guides) have a quick start, the test cards of every processor, the payment lifecycle, webhooks, ' +
       'idempotency and the test clock.',
   },
@@ -62,6 +69,7 @@ export function buildOpenApiDocument(options: BuildOpenApiOptions = {}): JsonObj
     COMPONENT_KINDS.map((kind) => [kind, Object.fromEntries(Object.entries(allComponents[kind]).filter(([name]) => used.has(`${kind}/${name}`)))]),
   );
   const usedTags = new Set(Object.values(paths).flatMap((item) => Object.values(item).flatMap((operation) => (operation.tags as string[] | undefined) ?? [])));
+  if (options.codeSamples) addCodeSamples(paths, allComponents, { serverUrl: options.serverUrl ?? String(ANY_DEPLOYMENT.url), audience });
 
   return {
     openapi: '3.1.0',
@@ -97,7 +105,18 @@ function mergeFragments(fragments: OpenApiFragment[]): { paths: Record<string, R
   }
   declareIdempotencyKey(paths, components.responses);
   declareUnsupportedMediaType(paths);
+  declareUnknownFilter(paths);
   return { paths, components, tags };
+}
+
+/** Every merchant read answers 422 unknown_filter to a query parameter it does not list (the gateway checks it against this document). */
+function declareUnknownFilter(paths: Record<string, Record<string, JsonObject>>): void {
+  for (const [path, item] of Object.entries(paths)) {
+    const operation = item.get;
+    const responses = operation?.responses as Record<string, JsonObject> | undefined;
+    if (isAdminPath(path) || !operation || !responses || responses['422']) continue;
+    item.get = { ...operation, responses: { ...responses, '422': { $ref: '#/components/responses/ValidationFailed' } } };
+  }
 }
 
 /** Every operation that takes a body answers 415 to a body of another type (the gateway checks it on every route). */

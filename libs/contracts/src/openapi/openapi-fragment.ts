@@ -1,4 +1,5 @@
 /** A JSON object of an OpenAPI document (kept loose: fragments are data, checked by tests). */
+import { MAX_AMOUNT } from '../money/currencies';
 export type JsonObject = { [key: string]: unknown };
 
 /**
@@ -80,3 +81,24 @@ export const pageParameters: JsonObject[] = [
 
 /** `livemode` of a merchant object: true when `what` live mode (a live key's), false in test mode. */
 export const livemodeProperty = (what: string): JsonObject => ({ type: 'boolean', description: `true when ${what} live mode (a live key's), false in test mode.` });
+
+/**
+ * An amount a merchant sends: minor units of the currency by its ISO 4217 exponent, at most twelve digits.
+ * `what` says which amount it is.
+ */
+export const requestAmount = (what: string): JsonObject => ({
+  type: 'integer',
+  minimum: 1,
+  maximum: MAX_AMOUNT,
+  description:
+    `${what} In minor units of the currency by its ISO 4217 exponent (cents for EUR, yen for JPY, fils for KWD: 1234 is KWD 1.234), at most ` +
+    `${MAX_AMOUNT} (twelve digits; above it 422 amount_too_large). Each processor is sent the amount in its own unit (ISK with two decimals ` +
+    'at Stripe and Adyen, CLP with two at Adyen and Checkout.com, CVE and IDR with none at Adyen, MGA with none at Stripe); an amount it cannot ' +
+    'take is refused before anything is sent, 422 amount_not_supported.',
+});
+
+/** The refusals of an amount, for the 422 descriptions of the routes that take one. */
+export const AMOUNT_REFUSALS =
+  'amount_too_large (above 999999999999, twelve digits); amount_not_supported (the processor cannot take the amount, nothing was sent: `detail` ' +
+  'names its rule, such as a last digit other than 0 in KWD, BHD, JOD, OMR or TND at Stripe and Checkout.com, CVE or IDR with cents at Adyen, ' +
+  'below Stripe\'s minimum charge, more than eight digits of Stripe\'s units or nine of Checkout.com\'s)';

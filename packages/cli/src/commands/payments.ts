@@ -3,6 +3,7 @@ import type { MerchantComponents } from '@vaultline/node';
 import { collect } from '../collect';
 import { contextOf, wholeNumber } from '../context';
 import { money, printList, printOne, type Column } from '../output';
+import { refundBody, type RefundOptions } from './refunds';
 
 type AnyPayment = MerchantComponents['schemas']['AnyPayment'];
 type Transaction = MerchantComponents['schemas']['ProcessorTransaction'];
@@ -43,7 +44,33 @@ function matches(payment: AnyPayment, options: ListOptions): boolean {
 }
 
 export function paymentsCommand(program: Command): void {
-  const payments = program.command('payments').description('Payments: list, show, capture, cancel, refund (merchant API key)');
+  const payments = program.command('payments').description('Payments: create, list, show, capture, cancel, refund (merchant API key)');
+
+  payments
+    .command('create')
+    .description('Creates a one-off payment; the consumer pays it on the hosted page (the checkout link is printed)')
+    .requiredOption('--amount <minor units>', 'the amount in minor units (1999 = 19.99)', wholeNumber)
+    .option('--currency <code>', 'the currency', 'EUR')
+    .option('--reference <text>', 'your reference (the flow matrix can route on its prefix)')
+    .option('--description <text>', 'one line the hosted page shows under the amount')
+    .option('--return-url <url>', 'where the hosted page sends the consumer once the outcome is known')
+    .action(async (options: { amount: number; currency: string; reference?: string; description?: string; returnUrl?: string }, command: Command) => {
+      const context = contextOf(command);
+      const vaultline = context.merchant();
+      const body = {
+        amount: options.amount,
+        currency_code: options.currency.toUpperCase(),
+        source: { type: 'vaultline' as const },
+        ...(options.reference ? { reference: options.reference } : {}),
+        ...(options.description ? { description: options.description } : {}),
+        ...(options.returnUrl ? { return_url: options.returnUrl } : {}),
+      };
+      const payment = await vaultline.post('/payments/one-off', { body });
+      const sessionId = payment.action_requirement?.session_id;
+      const checkout = sessionId ? `${vaultline.baseUrl}/checkout/${sessionId}` : null;
+      if (context.output.json) return printOne(context.output, payment);
+      printOne(context.output, { id: payment.id, status: payment.status, amount: money(amountOf(payment), payment.currency_code), reference: payment.reference, checkout });
+    });
 
   payments
     .command('list')
@@ -104,12 +131,12 @@ export function paymentsCommand(program: Command): void {
 
   payments
     .command('refund <payment-id>')
-    .description('Refunds a captured payment, in full or (with --amount) in part')
+    .description('Refunds a captured payment, in full or (with --amount) in part (the same as refunds create)')
     .option('--amount <minor units>', 'partial refund: this amount in minor units', wholeNumber)
-    .option('--reason <text>', 'why, kept with the refund')
-    .action(async (paymentId: string, options: { amount?: number; reason?: string }, command: Command) => {
+    .option('--reason <reason>', 'requested_by_customer, duplicate or fraudulent')
+    .option('--reference <text>', 'your reference of the refund')
+    .action(async (paymentId: string, options: RefundOptions, command: Command) => {
       const context = contextOf(command);
-      const body = { ...(options.amount !== undefined ? { amount: options.amount } : {}), ...(options.reason ? { reason: options.reason } : {}) };
-      printOne(context.output, await context.merchant().request('POST', `/payments/${encodeURIComponent(paymentId)}/refunds`, { body }));
+      printOne(context.output, await context.merchant().post('/payments/{payment_id}/refunds', { params: { path: { payment_id: paymentId } }, body: refundBody(options) }));
     });
 }

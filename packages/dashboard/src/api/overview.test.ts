@@ -10,16 +10,17 @@ describe('the overview figures', () => {
     expect(shortUrl('https://hooks.a-rather-long-shop-name.example/vaultline/incoming')).toBe('hooks.a-rather-long-shop-name.e…');
   });
 
-  it('when the reports are shaped for the charts, then volumes are per currency and day, and rates are percentages', () => {
-    const day = (date: string, count: number, volume: Array<{ currency_code: string; amount: number }>) => ({ date, count, succeeded: count, failed: 0, pending: 0, success_rate: count ? 1 : null, volume });
+  it('when the reports are shaped for the charts, then money is per currency and day (the most captured currency first), and rates are percentages', () => {
+    const row = (currency_code: string, captured: number, refunded = 0, disputed = 0, won_back = 0) => ({ currency_code, authorized: captured, captured, refunded, disputed, won_back, net: captured - refunded - disputed + won_back });
+    const day = (date: string, count: number, amounts: Array<ReturnType<typeof row>>) => ({ date, count, succeeded: count, failed: 0, pending: 0, success_rate: count ? 1 : null, amounts });
     const overview = overviewOf(
       {
         object: 'payment_report',
         livemode: false,
         from: '2026-11-25',
         to: '2026-11-26',
-        totals: { count: 3, succeeded: 2, failed: 1, pending: 0, success_rate: 0.6667, volume: [] },
-        days: [day('2026-11-25', 1, [{ currency_code: 'EUR', amount: 2500 }]), day('2026-11-26', 2, [{ currency_code: 'USD', amount: 700 }, { currency_code: 'EUR', amount: 100 }])],
+        totals: { count: 3, succeeded: 2, failed: 1, pending: 0, success_rate: 0.6667, amounts: [row('EUR', 2600, 500, 1000, 1000), row('USD', 7000)] },
+        days: [day('2026-11-25', 1, [row('EUR', 2500)]), day('2026-11-26', 2, [row('EUR', 100, 500, 1000, 1000), row('USD', 7000)])],
         by_processor: [{ processor: 'simulator', attempts: 3, succeeded: 2, failed: 1, success_rate: 0.6667 }],
         by_flow: [{ flow: 'simulator_auto_capture', attempts: 3, succeeded: 2, failed: 1, success_rate: null }],
         decline_reasons: [{ reason: 'card_declined', count: 1 }],
@@ -37,7 +38,10 @@ describe('the overview figures', () => {
 
     expect(overview).toEqual({
       days: ['2026-11-25', '2026-11-26'],
-      volumeByDay: { EUR: [2500, 100], USD: [0, 700] },
+      money: [
+        { currency: 'USD', totals: { captured: 7000, refunded: 0, disputed: 0, won_back: 0, net: 7000 }, byDay: { captured: [0, 7000], refunded: [0, 0], disputed: [0, 0], won_back: [0, 0], net: [0, 7000] } },
+        { currency: 'EUR', totals: { captured: 2600, refunded: 500, disputed: 1000, won_back: 1000, net: 2100 }, byDay: { captured: [2500, 100], refunded: [0, 500], disputed: [0, 1000], won_back: [0, 1000], net: [2500, -400] } },
+      ],
       countByDay: [1, 2],
       byProcessor: [{ label: 'simulator', percent: 66.7 }],
       byFlow: [{ label: 'simulator_auto_capture', percent: 0 }],

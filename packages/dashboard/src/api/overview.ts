@@ -13,10 +13,21 @@ export interface Rate {
   percent: number;
 }
 
+/** The money figures of the report, as it defines them (GET /reports/payments: each on the UTC day it moved). */
+export const MONEY_FIGURES = ['captured', 'refunded', 'disputed', 'won_back', 'net'] as const;
+export type MoneyFigure = (typeof MONEY_FIGURES)[number];
+
+/** One currency's money over the period: its totals, and each figure per day (minor units). */
+export interface CurrencyMoney {
+  currency: string;
+  totals: Record<MoneyFigure, number>;
+  byDay: Record<MoneyFigure, number[]>;
+}
+
 export interface Overview {
   days: string[];
-  /** Per currency: the amount per day in minor units. */
-  volumeByDay: Record<string, number[]>;
+  /** Per currency, the most captured first: the money that moved per day (GET /reports/payments' amounts). */
+  money: CurrencyMoney[];
   countByDay: number[];
   byProcessor: Rate[];
   byFlow: Rate[];
@@ -43,14 +54,23 @@ export async function loadOverview(merchant: Vaultline, now = new Date()): Promi
 
 const percentOf = (rate: number | null | undefined) => Math.round((rate ?? 0) * 1000) / 10;
 
+const figures = <T>(value: (figure: MoneyFigure) => T) => Object.fromEntries(MONEY_FIGURES.map((figure) => [figure, value(figure)])) as Record<MoneyFigure, T>;
+
+/** The report's amounts per currency, each figure per day of the period (0 on a day it did not move). */
+export function moneyOf(payments: PaymentReport): CurrencyMoney[] {
+  return payments.totals.amounts
+    .map((total) => ({
+      currency: total.currency_code,
+      totals: figures((figure) => total[figure]),
+      byDay: figures((figure) => payments.days.map((day) => day.amounts.find((row) => row.currency_code === total.currency_code)?.[figure] ?? 0)),
+    }))
+    .sort((a, b) => b.totals.captured - a.totals.captured || a.currency.localeCompare(b.currency));
+}
+
 export function overviewOf(payments: PaymentReport, deliveries: DeliveryReport): Overview {
-  const volumeByDay: Record<string, number[]> = {};
-  payments.days.forEach((day, index) => {
-    for (const { currency_code, amount } of day.volume) (volumeByDay[currency_code] ??= payments.days.map(() => 0))[index] = amount;
-  });
   return {
     days: payments.days.map((day) => day.date),
-    volumeByDay,
+    money: moneyOf(payments),
     countByDay: payments.days.map((day) => day.count),
     byProcessor: payments.by_processor.map((row) => ({ label: row.processor, percent: percentOf(row.success_rate) })),
     byFlow: payments.by_flow.map((row) => ({ label: row.flow ?? 'earlier payments (no flow)', percent: percentOf(row.success_rate) })),

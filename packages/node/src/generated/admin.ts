@@ -297,10 +297,10 @@ export interface components {
              */
             mode: "test" | "live" | null;
             /**
-             * @description How the request was signed: X-Admin-Key, or a dashboard session's cookie.
+             * @description How the request was signed: X-Admin-Key, a dashboard session's cookie, or a merchant's secret key (the changes of its own API keys).
              * @enum {string}
              */
-            via: "admin_key" | "dashboard_session";
+            via: "admin_key" | "dashboard_session" | "api_key";
             /** @description The first 12 hex characters of the dashboard session's stored hash (its entries share it); null for an admin key. */
             session_id_prefix: string | null;
             /** @description The API key a merchant's dashboard session acts with. */
@@ -414,6 +414,11 @@ export interface components {
             revoked_at: string | null;
             /** Format: date-time */
             expires_at: string | null;
+            /**
+             * Format: uuid
+             * @description A key made by rolling another: that key's id; null otherwise.
+             */
+            rolled_from?: string | null;
         };
         ApiKeyWithSecret: {
             id: components["schemas"]["ObjectId"];
@@ -429,6 +434,11 @@ export interface components {
             revoked_at: string | null;
             /** Format: date-time */
             expires_at: string | null;
+            /**
+             * Format: uuid
+             * @description A key made by rolling another: that key's id; null otherwise.
+             */
+            rolled_from?: string | null;
             api_key: string;
         };
         AddForwardDestinationRequest: {
@@ -486,7 +496,7 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description A field is invalid; `field` names it. */
+        /** @description A field is invalid; `field` names it. On a read: unknown_filter, a query parameter the operation does not list (`field` names it). */
         ValidationFailed: {
             headers: {
                 [name: string]: unknown;
@@ -664,7 +674,7 @@ export interface operations {
                 operator_id?: components["schemas"]["ObjectId"];
                 /** @description Entries of this merchant's dashboard sessions. */
                 merchant_id?: components["schemas"]["ObjectId"];
-                via?: "admin_key" | "dashboard_session";
+                via?: "admin_key" | "dashboard_session" | "api_key";
                 /** @description One dashboard session's entries. */
                 session_id_prefix?: string;
                 key_id?: components["schemas"]["ObjectId"];

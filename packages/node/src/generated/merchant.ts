@@ -163,6 +163,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/webhook-endpoints/{endpoint_id}/test-events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a test event to this endpoint now ("Send a test event" in the dashboard)
+         * @description One event of type webhook_endpoint.test, with data {endpoint_id, url, message}: recorded in the event log and delivered to this endpoint only, whatever its event types, signed and retried like any delivery. No handler of a real event acts on it. A disabled endpoint receives nothing (409).
+         */
+        post: operations["sendWebhookTestEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/events": {
         parameters: {
             query?: never;
@@ -180,6 +200,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/events/poll": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Wait for the merchant's next events (long poll), resumable from an event id
+         * @description The event log in the order the service recorded the events (which can differ from the order of their ids: events of different services arrive in their own time), for a program on a laptop that wants the webhooks without a public URL (`vaultline listen`). Answers at once with the events recorded after `after`, oldest first; when there is none yet, waits up to `wait_seconds` for the first and answers it, or answers an empty list. Pass `last_event_id` as the next `after`: a reader that stops and comes back with it misses nothing and gets nothing twice. Without `after`: from the beginning of the log (to start from now, pass the id of the newest event, from GET /events?limit=1). Scoped by the key's merchant and mode, like every read; another merchant's or mode's event id answers 404 event_not_found. A shutdown of the service waits for the polls in flight (at most wait_seconds).
+         */
+        get: operations["pollEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/events/{event_id}": {
         parameters: {
             query?: never;
@@ -189,6 +229,23 @@ export interface paths {
         };
         /** Read one event */
         get: operations["getEvent"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/events/{event_id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Where an event went: its delivery to each endpoint that received it, with their attempts (one page) */
+        get: operations["listEventDeliveries"];
         put?: never;
         post?: never;
         delete?: never;
@@ -265,8 +322,31 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Submit the consumer's card for a checkout session (no API key: the session id is the capability; single use) */
+        /**
+         * Submit the consumer's card for a checkout session (no API key: the session id is the capability)
+         * @description One card at a time: the session completes with it and its payment decides. A card that is declined (or whose 3-D Secure challenge fails) opens the session again (state open, last_failed_attempt) for another card, until the session expires or its attempts run out (VAULT_CHECKOUT_ATTEMPTS_PER_SESSION per window; 429 too_many_attempts with Retry-After).
+         */
         post: operations["submitCheckoutCard"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sessions/{session_id}/abandon": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Leave a checkout session that waits for a card (the hosted page's "Return to the shop" after a failed card; no API key)
+         * @description The session ends (no card is taken any more) and its payment fails at once with the last card's reason (session_abandoned when none was tried), so the shop the consumer returns to reads a final status. No body.
+         */
+        post: operations["abandonCheckoutSession"];
         delete?: never;
         options?: never;
         head?: never;
@@ -425,8 +505,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Capture an authorized payment of a manual-capture flow: full (reference only) or partial (amount and currency_code)
-         * @description One capture per payment. Answers status capturing; the payment then completes to captured (amount.captured set) or failed.
+         * Capture an authorized (or partially captured) payment of a manual-capture flow: all that is capturable, or part of it (amount and currency_code), the last capture or not (final_capture)
+         * @description Several captures per authorization, one at a time, as an order ships: each with final_capture false keeps the rest of the authorization for later captures (the payment becomes partially_captured once it settled); the final one (final_capture true, the default) ends the payment captured and the processor releases what is left (Stripe final_capture, Checkout.com capture_type Final, Adyen a cancel of the rest). Answers status capturing; every capture is a transaction and settles with payment.captured (its amount in capture.amount, amount.captured the total), or fails with payment.capture_failed and leaves the payment capturable again.
          */
         post: operations["capturePayment"];
         delete?: never;
@@ -703,8 +783,88 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The merchant's disputes in the key's mode, newest first */
+        /**
+         * The merchant's disputes in the key's mode, newest first, filtered by status and payment
+         * @description Filters combine: every one given must hold. A bad value answers 422 naming the parameter.
+         */
         get: operations["listDisputes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/disputes/{dispute_id}/accept": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Accept a dispute: the processor closes it, lost
+         * @description Sent to the processor that reported the dispute (Stripe POST /v1/disputes/{id}/close, Adyen acceptDispute, Checkout.com POST /disputes/{id}/accept; the simulator's disputes take it at once). Only a dispute in needs_response can be accepted. The dispute is then lost: dispute.updated, then dispute.closed.
+         */
+        post: operations["acceptDispute"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/disputes/{dispute_id}/evidence": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send evidence for a dispute to its processor, staged or submitted for review
+         * @description Evidence in Stripe's words: text fields and file fields (each file base64 in `data`, at most 716800 bytes once decoded, PDF, JPEG, PNG or TIFF, and what its content type says; the whole body at most 1 MB, so larger sets go in several requests with submit false, then one with submit true). Each processor takes what its API takes: Stripe every field (files uploaded to files.stripe.com first); Checkout.com its evidence categories, one file and at most 500 characters of text each (files to its files host, PUT then POST /disputes/{id}/evidence); Adyen documents only (supplyDefenseDocument: receipt as TIDorInvoice, others as DefenseMaterial unless document_type says), and defendDispute with defense_reason_code. What a processor cannot take is refused before anything is sent: 422 evidence_not_supported naming the field. Files are held only while they are sent on: never stored, never logged. submit true (the default): the dispute is under_review (dispute.updated); false: staged at the processor, the dispute unchanged.
+         */
+        post: operations["submitDisputeEvidence"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/early-fraud-warnings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The merchant's early fraud warnings in the key's mode, newest first
+         * @description Filters combine: every one given must hold. A bad value answers 422 naming the parameter.
+         */
+        get: operations["listEarlyFraudWarnings"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/early-fraud-warnings/{early_fraud_warning_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One early fraud warning */
+        get: operations["getEarlyFraudWarning"];
         put?: never;
         post?: never;
         delete?: never;
@@ -758,7 +918,7 @@ export interface paths {
         put?: never;
         /**
          * Test mode: open or move a simulated dispute on a captured payment
-         * @description Plays the processor's part with a test key: the first call opens the payment's simulated dispute (status needs_response unless given), later calls move it (under_review, then won or lost) with the same events and webhooks as a real chargeback; a move backwards changes nothing.
+         * @description Plays the processor's part with a test key: the first call opens the payment's simulated dispute (status needs_response unless given), later calls move it (under_review, then won or lost) with the same events and webhooks as a real chargeback; a move backwards changes nothing. evidence_due_by (default a week on) lets the evidence deadline be tested; POST /disputes/{dispute_id}/accept and /evidence answer the simulated dispute as a processor would.
          */
         post: operations["openTestDispute"];
         delete?: never;
@@ -776,7 +936,7 @@ export interface paths {
         };
         /**
          * The hosted page's look: display name, brand colour and logo
-         * @description One set per merchant, the same for test and live keys. Nothing set: the page shows no shop name, the default colour and no logo.
+         * @description One set per merchant, the same for test and live keys. Nothing set: the page shows the merchant's name (as the operator named the merchant), the default colour and no logo.
          */
         get: operations["getCheckoutSettings"];
         put?: never;
@@ -874,10 +1034,30 @@ export interface paths {
         get: operations["listApiKeys"];
         put?: never;
         /**
-         * Issue a dashboard key (scope dashboard) of this key's mode; the key is shown only in this response
-         * @description Only with a secret key (a dashboard key gets 403 insufficient_scope). A dashboard key reads everything a secret key reads, and of the changes makes only capture, cancel, refund, a webhook delivery's replay and the flow matrix's explain. It opens a dashboard session (POST /dashboard/session) for support staff. Idempotency-Key is not applied on this route: a repeat issues another key.
+         * Create a secret key or a dashboard key of this key's mode; the key is shown only in this response
+         * @description Only with a secret key (a dashboard key gets 403 insufficient_scope). `scope` merchant: a secret key, the whole merchant API. `scope` dashboard (the default): a key that reads everything a secret key reads, and of the changes makes only capture, cancel, refund, a webhook delivery's replay and the flow matrix's explain; it opens a dashboard session (POST /dashboard/session) for support staff. Idempotency-Key is not applied on this route: a repeat issues another key (the answer holds the new secret key, which is never kept to be replayed).
          */
-        post: operations["createDashboardKey"];
+        post: operations["createApiKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api-keys/{key_id}/roll": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Roll a key: a new key of the same mode, scopes and label, shown only in this response; the old one keeps working until expires_in_seconds from now
+         * @description Only with a secret key, for secret and dashboard keys of this mode. `expires_in_seconds`: 0 (the default) stops the old key at once; at most 604800 (7 days), so the new key can be deployed while the old one still works. An old key that was to expire sooner keeps its earlier expiry. The new key names the old one in `rolled_from`; `previous` is the old key with its new `expires_at`. Rolling the key that signs the request is allowed (it keeps working until its expiry). 409 api_key_not_rollable for a revoked or expired key. Idempotency-Key is not applied on this route: a repeat rolls the key again (the answer holds the new secret key, which is never kept to be replayed).
+         */
+        post: operations["rollApiKey"];
         delete?: never;
         options?: never;
         head?: never;
@@ -895,10 +1075,10 @@ export interface paths {
         put?: never;
         post?: never;
         /**
-         * Revoke a dashboard key of this mode; it stops working at once, and so do the sessions it opened
-         * @description Only with a secret key, and only dashboard keys (403 insufficient_scope for a secret key: an operator revokes those). 409 api_key_revoked when already revoked.
+         * Delete (revoke) a secret or dashboard key of this mode; it stops working at once, and so do the sessions it opened
+         * @description Only with a secret key. 409 api_key_in_use for the key that signs this request (delete it with another key), 409 api_key_revoked when already revoked; import keys are the importer's (403 insufficient_scope).
          */
-        delete: operations["revokeDashboardKey"];
+        delete: operations["deleteApiKey"];
         options?: never;
         head?: never;
         patch?: never;
@@ -912,8 +1092,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Payments of a period: count, success and volume per day, success rate by processor and by flow, decline reasons
-         * @description Days are UTC; every day of the period is listed, empty ones with zeros. `by_processor` counts authorization attempts (a flow with a fallback tries more than one processor per payment); `by_flow` counts payments by the flow the matrix chose. `decline_reasons` are the failed payments' reasons, most frequent first. Readable by secret and dashboard keys.
+         * Payments of a period: the money per day and currency (authorized, captured, refunded, disputed, net), counts and success per day, success rate by processor and by flow, decline reasons
+         * @description Days are UTC; every day of the period is listed, empty ones with zeros. `count`, `succeeded`, `failed` and `pending` count the payments created that day, in their state now. `amounts`: Money is counted on the UTC day it moved at the processor, whatever day its payment was created (a refund of last month's payment is on today's line), in minor units of the currency, one row per currency, the way a processor's balance report reads: `authorized` the successful authorizations (a hold on the card, not yet money), `captured` the successful captures, `refunded` the refunds on the day they succeeded (pending and failed refunds moved nothing), `disputed` the amounts of the disputes opened that day (inquiries included: the processor holds the amount from the opening), `won_back` the amounts of the disputes decided for the merchant, on the day of their last move (the decision, or the funds reinstated), and `net` = captured − refunded − disputed + won_back, which can be negative. A lost dispute stays counted in `disputed`; processor fees are not in the report. `by_processor` counts authorization attempts (a flow with a fallback tries more than one processor per payment); `by_flow` counts payments by the flow the matrix chose. `decline_reasons` are the failed payments' reasons, most frequent first. Readable by secret and dashboard keys.
          */
         get: operations["getPaymentReport"];
         put?: never;
@@ -985,6 +1165,11 @@ export interface components {
             revoked_at: string | null;
             /** Format: date-time */
             expires_at: string | null;
+            /**
+             * Format: uuid
+             * @description A key made by rolling another: that key's id; null otherwise.
+             */
+            rolled_from?: string | null;
         };
         ApiKeyWithSecret: {
             id: components["schemas"]["ObjectId"];
@@ -1000,7 +1185,35 @@ export interface components {
             revoked_at: string | null;
             /** Format: date-time */
             expires_at: string | null;
+            /**
+             * Format: uuid
+             * @description A key made by rolling another: that key's id; null otherwise.
+             */
+            rolled_from?: string | null;
             api_key: string;
+        };
+        /** @description The key a roll made (in clear this one time) and, in previous, the rolled key with its new expiry. */
+        RolledApiKey: {
+            id: components["schemas"]["ObjectId"];
+            merchant_id: components["schemas"]["ObjectId"];
+            /** @description The first 12 characters, for recognising a key. The key itself is shown once. */
+            prefix: string;
+            /** @enum {string} */
+            mode: "test" | "live";
+            scopes: string[];
+            label: string | null;
+            created_at: components["schemas"]["Timestamp"];
+            /** Format: date-time */
+            revoked_at: string | null;
+            /** Format: date-time */
+            expires_at: string | null;
+            /**
+             * Format: uuid
+             * @description A key made by rolling another: that key's id; null otherwise.
+             */
+            rolled_from?: string | null;
+            api_key: string;
+            previous: components["schemas"]["ApiKey"];
         };
         CreateTokenImportRequest: {
             /**
@@ -1055,12 +1268,12 @@ export interface components {
             /** @description https URL on a public address. */
             url: string;
             /** @description Absent or empty: every event type. */
-            events?: ("token.created" | "token.deleted" | "checkout.session.opened" | "checkout.session.completed" | "forward.completed" | "import.started" | "import.completed" | "import.failed" | "payment.processing" | "payment.authorized" | "payment.capturing" | "payment.captured" | "payment.failed" | "payment.action_required" | "dispute.created" | "dispute.updated" | "dispute.closed" | "payment.canceled" | "refund.created" | "refund.succeeded" | "refund.failed")[];
+            events?: ("token.created" | "token.deleted" | "checkout.session.opened" | "checkout.session.completed" | "forward.completed" | "import.started" | "import.completed" | "import.failed" | "payment.processing" | "payment.authorized" | "payment.capturing" | "payment.captured" | "payment.capture_failed" | "payment.failed" | "payment.action_required" | "payment.attempt_failed" | "dispute.created" | "dispute.updated" | "dispute.closed" | "early_fraud_warning.created" | "early_fraud_warning.updated" | "payment.canceled" | "refund.created" | "refund.succeeded" | "refund.failed")[];
             description?: string | null;
         };
         UpdateWebhookEndpointRequest: {
             url?: string;
-            events?: ("token.created" | "token.deleted" | "checkout.session.opened" | "checkout.session.completed" | "forward.completed" | "import.started" | "import.completed" | "import.failed" | "payment.processing" | "payment.authorized" | "payment.capturing" | "payment.captured" | "payment.failed" | "payment.action_required" | "dispute.created" | "dispute.updated" | "dispute.closed" | "payment.canceled" | "refund.created" | "refund.succeeded" | "refund.failed")[];
+            events?: ("token.created" | "token.deleted" | "checkout.session.opened" | "checkout.session.completed" | "forward.completed" | "import.started" | "import.completed" | "import.failed" | "payment.processing" | "payment.authorized" | "payment.capturing" | "payment.captured" | "payment.capture_failed" | "payment.failed" | "payment.action_required" | "payment.attempt_failed" | "dispute.created" | "dispute.updated" | "dispute.closed" | "early_fraud_warning.created" | "early_fraud_warning.updated" | "payment.canceled" | "refund.created" | "refund.succeeded" | "refund.failed")[];
             description?: string | null;
             enabled?: boolean;
         };
@@ -1077,7 +1290,7 @@ export interface components {
             /** Format: uri */
             url: string;
             /** @description Subscribed event types; empty means all of them. */
-            events: ("token.created" | "token.deleted" | "checkout.session.opened" | "checkout.session.completed" | "forward.completed" | "import.started" | "import.completed" | "import.failed" | "payment.processing" | "payment.authorized" | "payment.capturing" | "payment.captured" | "payment.failed" | "payment.action_required" | "dispute.created" | "dispute.updated" | "dispute.closed" | "payment.canceled" | "refund.created" | "refund.succeeded" | "refund.failed")[];
+            events: ("token.created" | "token.deleted" | "checkout.session.opened" | "checkout.session.completed" | "forward.completed" | "import.started" | "import.completed" | "import.failed" | "payment.processing" | "payment.authorized" | "payment.capturing" | "payment.captured" | "payment.capture_failed" | "payment.failed" | "payment.action_required" | "payment.attempt_failed" | "dispute.created" | "dispute.updated" | "dispute.closed" | "early_fraud_warning.created" | "early_fraud_warning.updated" | "payment.canceled" | "refund.created" | "refund.succeeded" | "refund.failed")[];
             description: string | null;
             enabled: boolean;
             /**
@@ -1097,7 +1310,7 @@ export interface components {
             /** Format: uri */
             url: string;
             /** @description Subscribed event types; empty means all of them. */
-            events: ("token.created" | "token.deleted" | "checkout.session.opened" | "checkout.session.completed" | "forward.completed" | "import.started" | "import.completed" | "import.failed" | "payment.processing" | "payment.authorized" | "payment.capturing" | "payment.captured" | "payment.failed" | "payment.action_required" | "dispute.created" | "dispute.updated" | "dispute.closed" | "payment.canceled" | "refund.created" | "refund.succeeded" | "refund.failed")[];
+            events: ("token.created" | "token.deleted" | "checkout.session.opened" | "checkout.session.completed" | "forward.completed" | "import.started" | "import.completed" | "import.failed" | "payment.processing" | "payment.authorized" | "payment.capturing" | "payment.captured" | "payment.capture_failed" | "payment.failed" | "payment.action_required" | "payment.attempt_failed" | "dispute.created" | "dispute.updated" | "dispute.closed" | "early_fraud_warning.created" | "early_fraud_warning.updated" | "payment.canceled" | "refund.created" | "refund.succeeded" | "refund.failed")[];
             description: string | null;
             enabled: boolean;
             /**
@@ -1119,7 +1332,7 @@ export interface components {
             /** Format: uri */
             url: string;
             /** @description Subscribed event types; empty means all of them. */
-            events: ("token.created" | "token.deleted" | "checkout.session.opened" | "checkout.session.completed" | "forward.completed" | "import.started" | "import.completed" | "import.failed" | "payment.processing" | "payment.authorized" | "payment.capturing" | "payment.captured" | "payment.failed" | "payment.action_required" | "dispute.created" | "dispute.updated" | "dispute.closed" | "payment.canceled" | "refund.created" | "refund.succeeded" | "refund.failed")[];
+            events: ("token.created" | "token.deleted" | "checkout.session.opened" | "checkout.session.completed" | "forward.completed" | "import.started" | "import.completed" | "import.failed" | "payment.processing" | "payment.authorized" | "payment.capturing" | "payment.captured" | "payment.capture_failed" | "payment.failed" | "payment.action_required" | "payment.attempt_failed" | "dispute.created" | "dispute.updated" | "dispute.closed" | "early_fraud_warning.created" | "early_fraud_warning.updated" | "payment.canceled" | "refund.created" | "refund.succeeded" | "refund.failed")[];
             description: string | null;
             enabled: boolean;
             /**
@@ -1160,7 +1373,7 @@ export interface components {
             endpoint_id: components["schemas"]["ObjectId"];
             event_id: string;
             /** @enum {string} */
-            event_type: "token.created" | "token.deleted" | "checkout.session.opened" | "checkout.session.completed" | "forward.completed" | "import.started" | "import.completed" | "import.failed" | "payment.processing" | "payment.authorized" | "payment.capturing" | "payment.captured" | "payment.failed" | "payment.action_required" | "dispute.created" | "dispute.updated" | "dispute.closed" | "payment.canceled" | "refund.created" | "refund.succeeded" | "refund.failed";
+            event_type: "token.created" | "token.deleted" | "checkout.session.opened" | "checkout.session.completed" | "forward.completed" | "import.started" | "import.completed" | "import.failed" | "payment.processing" | "payment.authorized" | "payment.capturing" | "payment.captured" | "payment.capture_failed" | "payment.failed" | "payment.action_required" | "payment.attempt_failed" | "dispute.created" | "dispute.updated" | "dispute.closed" | "early_fraud_warning.created" | "early_fraud_warning.updated" | "payment.canceled" | "refund.created" | "refund.succeeded" | "refund.failed" | "webhook_endpoint.test";
             /** @enum {string} */
             status: "pending" | "succeeded" | "failed";
             attempt_count: number;
@@ -1172,12 +1385,22 @@ export interface components {
             /** @description The latest 50 attempts, oldest first. */
             attempts: components["schemas"]["WebhookDeliveryAttempt"][];
         };
+        EventPoll: {
+            /** @constant */
+            object: "list";
+            /** @description Oldest first, in the order the service recorded them. */
+            data: components["schemas"]["Event"][];
+            /** @description More events are recorded already: ask again at once with last_event_id. */
+            has_more: boolean;
+            /** @description Pass as `after` next time: the last event this answer covers (returned, or passed over by `type`). Null when it covers none (no `after` and nothing recorded yet): ask again without `after`. */
+            last_event_id: string | null;
+        };
         Event: {
             id: string;
             /** @constant */
             object: "event";
             /** @enum {string} */
-            type: "token.created" | "token.deleted" | "checkout.session.opened" | "checkout.session.completed" | "forward.completed" | "import.started" | "import.completed" | "import.failed" | "payment.processing" | "payment.authorized" | "payment.capturing" | "payment.captured" | "payment.failed" | "payment.action_required" | "dispute.created" | "dispute.updated" | "dispute.closed" | "payment.canceled" | "refund.created" | "refund.succeeded" | "refund.failed";
+            type: "token.created" | "token.deleted" | "checkout.session.opened" | "checkout.session.completed" | "forward.completed" | "import.started" | "import.completed" | "import.failed" | "payment.processing" | "payment.authorized" | "payment.capturing" | "payment.captured" | "payment.capture_failed" | "payment.failed" | "payment.action_required" | "payment.attempt_failed" | "dispute.created" | "dispute.updated" | "dispute.closed" | "early_fraud_warning.created" | "early_fraud_warning.updated" | "payment.canceled" | "refund.created" | "refund.succeeded" | "refund.failed" | "webhook_endpoint.test";
             /** @description true when the event is about a resource of live mode (a live key's), false in test mode. */
             livemode: boolean;
             created_at: components["schemas"]["Timestamp"];
@@ -1243,10 +1466,26 @@ export interface components {
         CheckoutSessionStatus: {
             /** Format: uuid */
             session_id: string;
-            /** @enum {string} */
-            state: "open" | "completed" | "expired" | "canceled";
+            /**
+             * @description open: waits for a card (the first, or another after a failed one); completed: a card is being decided or the payment ended; abandoned: the consumer left.
+             * @enum {string}
+             */
+            state: "open" | "completed" | "expired" | "canceled" | "abandoned";
+            /** @description false for a test-mode payment: the page shows a TEST MODE badge. */
+            livemode?: boolean;
+            /** @description How many cards were entered in this session. */
+            attempts?: number;
+            /** @description The latest card that failed while the payment could take another (the page names it above the form); null when none did. */
+            last_failed_attempt?: {
+                number: number;
+                failure_reason: string;
+                masked_account_number: string | null;
+            } | null;
+            /** @description Minor units of the currency: amount / 10^currency_exponent in major units (HUF 150000 is HUF 1,500.00). */
             amount: number;
             currency: string;
+            /** @description The currency's ISO 4217 minor-unit exponent, from the server's table (EUR 2, JPY 0, KWD 3, HUF 2, IQD 3): the page shows the amount with it, never with its browser's own currency data. */
+            currency_exponent: number;
             /** Format: uuid */
             payment_id: string;
             /** @enum {string} */
@@ -1269,7 +1508,7 @@ export interface components {
                 /** @enum {string} */
                 state: "required" | "returned";
             } | null;
-            /** @description The merchant's look (GET /settings/checkout): what the page shows at its top and on its button. */
+            /** @description The merchant's look (GET /settings/checkout): what the page shows at its top and on its button. display_name is the merchant's name when the shop set none. */
             merchant?: {
                 display_name: string | null;
                 /** @description #rrggbb */
@@ -1297,7 +1536,7 @@ export interface components {
             type: "vaultline";
         };
         OneOffPaymentRequest: {
-            /** @description Minor units of the currency (cents for EUR). */
+            /** @description The amount to charge. In minor units of the currency by its ISO 4217 exponent (cents for EUR, yen for JPY, fils for KWD: 1234 is KWD 1.234), at most 999999999999 (twelve digits; above it 422 amount_too_large). Each processor is sent the amount in its own unit (ISK with two decimals at Stripe and Adyen, CLP with two at Adyen and Checkout.com, CVE and IDR with none at Adyen, MGA with none at Stripe); an amount it cannot take is refused before anything is sent, 422 amount_not_supported. */
             amount: number;
             /** @description ISO 4217 (validated; the minor-unit exponent is known). */
             currency_code: string;
@@ -1328,7 +1567,7 @@ export interface components {
             recurring_expiry: string;
         };
         SubsequentPaymentRequest: {
-            /** @description At most the initial payment's amount (minor units). */
+            /** @description At most the initial payment's amount. In minor units of the currency by its ISO 4217 exponent (cents for EUR, yen for JPY, fils for KWD: 1234 is KWD 1.234), at most 999999999999 (twelve digits; above it 422 amount_too_large). Each processor is sent the amount in its own unit (ISK with two decimals at Stripe and Adyen, CLP with two at Adyen and Checkout.com, CVE and IDR with none at Adyen, MGA with none at Stripe); an amount it cannot take is refused before anything is sent, 422 amount_not_supported. */
             amount: number;
             /** @description ISO 4217 (validated; the minor-unit exponent is known). */
             currency_code: string;
@@ -1345,10 +1584,15 @@ export interface components {
         };
         CaptureRequest: {
             reference?: string;
-            /** @description Partial capture: at most amount.authorized. Without it the full authorized amount is captured. */
+            /** @description Partial capture: at most amount.capturable. Without it all that is capturable is captured. In minor units of the currency by its ISO 4217 exponent (cents for EUR, yen for JPY, fils for KWD: 1234 is KWD 1.234), at most 999999999999 (twelve digits; above it 422 amount_too_large). Each processor is sent the amount in its own unit (ISK with two decimals at Stripe and Adyen, CLP with two at Adyen and Checkout.com, CVE and IDR with none at Adyen, MGA with none at Stripe); an amount it cannot take is refused before anything is sent, 422 amount_not_supported. */
             amount?: number;
             /** @description With amount: the payment's currency. */
             currency_code?: string;
+            /**
+             * @description false: more captures follow; the rest of the authorization stays held for them. true (the default): the last capture; the processor releases what is left. A capture of all that is capturable is final whatever it says.
+             * @default true
+             */
+            final_capture?: boolean;
         };
         PaymentSource: {
             /** @constant */
@@ -1361,14 +1605,23 @@ export interface components {
             /** @constant */
             pan_type: "FPAN";
         };
-        /** @description requested always; authorized once authorized; captured once captured; refunded from the first refund on. */
+        /** @description requested always; authorized and capturable once authorized; captured once a capture settled; refunded and refund_pending from the first refund on; disputed and net once captured. A captured payment is refunded when refunded equals captured, partially refunded when 0 < refunded < captured (the dashboard's Refunded and Partially refunded badges); status stays captured. What may still be refunded: captured − refunded − refund_pending. */
         PaymentAmount: {
-            /** @description Minor units of the currency (cents for EUR). */
+            /** @description The amount to charge. In minor units of the currency by its ISO 4217 exponent (cents for EUR, yen for JPY, fils for KWD: 1234 is KWD 1.234), at most 999999999999 (twelve digits; above it 422 amount_too_large). Each processor is sent the amount in its own unit (ISK with two decimals at Stripe and Adyen, CLP with two at Adyen and Checkout.com, CVE and IDR with none at Adyen, MGA with none at Stripe); an amount it cannot take is refused before anything is sent, 422 amount_not_supported. */
             requested: number;
             authorized?: number;
+            /** @description The sum of the settled captures. */
             captured?: number;
+            /** @description What a capture may still take: the authorization less what was captured and what a capture under way takes; 0 once the final capture was made, on automatic-capture flows, and on failed or canceled payments. */
+            capturable?: number;
             /** @description From the first refund on: the sum of the succeeded refunds (the payment stays captured). */
             refunded?: number;
+            /** @description Once captured: the amount of the payment's disputes that are open (needs_response, under_review) or lost, the money a chargeback holds or took. Inquiries (kind inquiry: nothing debited yet) and won disputes count nothing. While it holds anything, a refund answers 409 payment_disputed. */
+            disputed?: number;
+            /** @description Once captured: what the merchant keeps, captured − refunded − disputed (negative when a refunded payment is also charged back). */
+            net?: number;
+            /** @description With refunded: the sum of the refunds sent to the processor and not settled yet (0 when none). */
+            refund_pending?: number;
         };
         /** @description Every field a payment of the newer interface can carry; Payment says which appear when. */
         PaymentFields: {
@@ -1382,16 +1635,7 @@ export interface components {
              * @enum {string}
              */
             cancellation_reason?: "requested_by_merchant" | "authorization_expired";
-            /** @description Consumer-present initial payments: start the hosted page or the SDK with the session id. */
-            action_requirement?: {
-                /** @constant */
-                type: "use_sdk";
-                /**
-                 * Format: uuid
-                 * @description A random UUIDv4 (not time-ordered): the consumer's capability on the hosted page.
-                 */
-                session_id: string;
-            };
+            action_requirement?: components["schemas"]["ActionRequirement"];
             /** @enum {string} */
             authentication_preference?: "NO_3RI" | "TRY_3RI" | "REQUIRE_3RI";
             /** Format: date-time */
@@ -1414,11 +1658,14 @@ export interface components {
             };
             source?: components["schemas"]["PaymentSource"];
             /** @enum {string} */
-            status: "processing" | "authorized" | "capturing" | "captured" | "failed" | "canceling" | "canceled";
+            status: "processing" | "authorized" | "capturing" | "partially_captured" | "captured" | "failed" | "canceling" | "canceled";
             /** @enum {string} */
             use_case: "ONE_OFF" | "RECURRING" | "UNSCHEDULED" | "SUBSEQUENT_RECURRING" | "SUBSEQUENT_UNSCHEDULED";
-            /** @description Once failed: card_declined, insufficient_funds, authentication_failed, authentication_abandoned, authentication_required, capture_failed, processor_error, risk_declined, session_expired, simulator_not_allowed_in_live_mode (a live payment whose card's scheme chose a simulator flow). */
+            /** @description Once failed: card_declined, insufficient_funds, authentication_failed, authentication_abandoned, authentication_required, capture_failed, processor_error, risk_declined, session_expired, session_abandoned (the consumer left the hosted page before entering a card), simulator_not_allowed_in_live_mode (a live payment whose card's scheme chose a simulator flow), amount_not_supported (the flow chosen once the card was known has no processor that can take the amount: nothing was sent). After failed card attempts on the hosted page, the last attempt's reason (last_failed_attempt.failure_reason) once the session ends. */
             failure_reason?: string | null;
+            /** @description Consumer-present payments, once a card was entered: how many cards the consumer tried on the hosted page (each attempt's transactions carry its number). */
+            attempts?: number;
+            last_failed_attempt?: components["schemas"]["FailedCardAttempt"];
             return_url?: string | null;
             /** @description Merchant key/value pairs; the flow matrix can route on them (condition metadata). */
             metadata?: {
@@ -1430,6 +1677,33 @@ export interface components {
                 /** @constant */
                 type: "consumer_authentication";
             };
+        };
+        /** @description Consumer-present initial payments: send the consumer to checkout_url, or mount the SDK with the session id. */
+        ActionRequirement: {
+            /** @constant */
+            type: "use_sdk";
+            /**
+             * Format: uuid
+             * @description A random UUIDv4 (not time-ordered): the consumer's capability on the hosted page.
+             */
+            session_id: string;
+            /**
+             * Format: uri
+             * @description The hosted page of the session ({PUBLIC_BASE_URL}/checkout/{session_id}): send the consumer there. Absent on payments made before it was recorded.
+             */
+            checkout_url?: string;
+        };
+        /** @description The latest card that failed on the hosted page while the payment could take another: declined, or its 3-D Secure challenge failed. While the session is open the payment stays processing (payment.attempt_failed was sent) and the consumer may enter another card; if the session ends first the payment fails with this failure_reason. */
+        FailedCardAttempt: {
+            /** @description Which card of the session (1 the first). */
+            number: number;
+            /** @description Why it failed: card_declined, insufficient_funds, authentication_failed… (the processors' decline reasons). */
+            failure_reason: string;
+            /** @description The card, at most its first 6 and last 4 digits. */
+            masked_account_number: string | null;
+            /** Format: date-time */
+            failed_at: string;
+            authentication?: components["schemas"]["PaymentAuthentication"];
         };
         /** @description The authentication that ran for the payment, once known: 3-D Secure of a consumer-present payment (not_required: the issuer asked none), or the 3RI step of a merchant-initiated one. The authentication value (CAVV) and the DS transaction id go to the authorization only. */
         PaymentAuthentication: {
@@ -1458,11 +1732,11 @@ export interface components {
             /** @enum {unknown} */
             use_case?: "SUBSEQUENT_RECURRING" | "SUBSEQUENT_UNSCHEDULED";
         };
-        /** @description The answer to a capture: status capturing with amount.requested, amount.authorized, flow, reference, source, use_case, created_at, currency_code. */
+        /** @description The answer to a capture: status capturing with amount.requested, amount.authorized, amount.capturable (what is left after this capture), flow, reference, source, use_case, created_at, currency_code. */
         CapturingPayment: components["schemas"]["Payment"] & ({
             /** @constant */
             status?: "capturing";
-            amount?: WithRequired<components["schemas"]["PaymentAmount"], "requested" | "authorized">;
+            amount?: WithRequired<components["schemas"]["PaymentAmount"], "requested" | "authorized" | "capturable">;
         } & WithRequired<components["schemas"]["PaymentFields"], "flow" | "source">);
         ProcessorTransaction: {
             /** Format: uuid */
@@ -1482,6 +1756,8 @@ export interface components {
             amount?: number | null;
             /** @description The use case the processor was sent, in the words of the payment's interface (ONE_OFF…, or recurring_payment… for the earlier interface). */
             use_case?: string;
+            /** @description Consumer-present payments: the card attempt on the hosted page this transaction belongs to (1 the first card). */
+            attempt?: number;
             /** Format: date-time */
             created_at: string;
         };
@@ -1565,7 +1841,7 @@ export interface components {
             use_case?: "ONE_OFF" | "RECURRING" | "UNSCHEDULED" | "SUBSEQUENT_RECURRING" | "SUBSEQUENT_UNSCHEDULED";
             /** @description Minor units, or a payment's amount object (amount.requested is used). */
             amount: number | {
-                /** @description Minor units of the currency (cents for EUR). */
+                /** @description The amount to charge. In minor units of the currency by its ISO 4217 exponent (cents for EUR, yen for JPY, fils for KWD: 1234 is KWD 1.234), at most 999999999999 (twelve digits; above it 422 amount_too_large). Each processor is sent the amount in its own unit (ISK with two decimals at Stripe and Adyen, CLP with two at Adyen and Checkout.com, CVE and IDR with none at Adyen, MGA with none at Stripe); an amount it cannot take is refused before anything is sent, 422 amount_not_supported. */
                 requested: number;
             };
             /** @description ISO 4217 (validated; the minor-unit exponent is known). */
@@ -1607,6 +1883,11 @@ export interface components {
                  * @default true
                  */
                 explicit_unscheduled?: boolean;
+                /**
+                 * @description Adyen accounts only (422 on others): whether multiple partial captures are enabled on the merchant account at Adyen (Adyen's Support Team enables it). Without it Adyen cancels what a partial capture leaves, so captures with final_capture false answer 422 multiple_captures_not_supported; with it each capture takes its part, and what the final one leaves is released with a cancel.
+                 * @default false
+                 */
+                multiple_partial_captures?: boolean;
             };
         };
         ProcessorAccountChange: {
@@ -1623,6 +1904,11 @@ export interface components {
                  * @default true
                  */
                 explicit_unscheduled?: boolean;
+                /**
+                 * @description Adyen accounts only (422 on others): whether multiple partial captures are enabled on the merchant account at Adyen (Adyen's Support Team enables it). Without it Adyen cancels what a partial capture leaves, so captures with final_capture false answer 422 multiple_captures_not_supported; with it each capture takes its part, and what the final one leaves is released with a cancel.
+                 * @default false
+                 */
+                multiple_partial_captures?: boolean;
             };
         };
         ProcessorAccount: {
@@ -1647,6 +1933,11 @@ export interface components {
                  * @default true
                  */
                 explicit_unscheduled?: boolean;
+                /**
+                 * @description Adyen accounts only (422 on others): whether multiple partial captures are enabled on the merchant account at Adyen (Adyen's Support Team enables it). Without it Adyen cancels what a partial capture leaves, so captures with final_capture false answer 422 multiple_captures_not_supported; with it each capture takes its part, and what the final one leaves is released with a cancel.
+                 * @default false
+                 */
+                multiple_partial_captures?: boolean;
             };
             credentials: {
                 /** @description … and the last four characters of the API or secret key. */
@@ -1660,7 +1951,7 @@ export interface components {
             updated_at: string;
         };
         EarlierPaymentRequest: {
-            /** @description Minor units. */
+            /** @description The amount to charge. In minor units of the currency by its ISO 4217 exponent (cents for EUR, yen for JPY, fils for KWD: 1234 is KWD 1.234), at most 999999999999 (twelve digits; above it 422 amount_too_large). Each processor is sent the amount in its own unit (ISK with two decimals at Stripe and Adyen, CLP with two at Adyen and Checkout.com, CVE and IDR with none at Adyen, MGA with none at Stripe); an amount it cannot take is refused before anything is sent, 422 amount_not_supported. */
             amount: number;
             currency_code: string;
             /**
@@ -1713,16 +2004,7 @@ export interface components {
             livemode: boolean;
             /** @description Minor units. */
             amount: number;
-            /** @description Consumer-present payments (rules 1 to 5): the session the hosted page or checkout.js starts with. */
-            action_requirement?: {
-                /** @constant */
-                type: "use_sdk";
-                /**
-                 * Format: uuid
-                 * @description A random UUIDv4 (not time-ordered): the consumer's capability on the hosted page.
-                 */
-                session_id: string;
-            };
+            action_requirement?: components["schemas"]["ActionRequirement"];
             /** Format: date-time */
             created_at: string;
             currency_code: string;
@@ -1745,7 +2027,7 @@ export interface components {
             };
             reference?: string;
             /** @enum {string} */
-            status: "processing" | "authorized" | "capturing" | "captured" | "failed" | "canceling" | "canceled";
+            status: "processing" | "authorized" | "capturing" | "partially_captured" | "captured" | "failed" | "canceling" | "canceled";
             /** @description Once refunded: the sum of the succeeded refunds (the payment stays captured). */
             amount_refunded?: number;
             /**
@@ -1765,6 +2047,9 @@ export interface components {
                 /** @constant */
                 type: "consumer_authentication";
             };
+            /** @description Consumer-present payments, once a card was entered: how many cards the consumer tried on the hosted page. */
+            attempts?: number;
+            last_failed_attempt?: components["schemas"]["FailedCardAttempt"];
         };
         AnyPayment: components["schemas"]["Payment"] | components["schemas"]["EarlierPayment"];
         EarlierPaymentMethod: {
@@ -1832,14 +2117,29 @@ export interface components {
             amount: number;
             currency_code: string;
             /**
-             * @description needs_response: the processor asks for evidence (answer in its dashboard); under_review: evidence is being reviewed; won, lost: decided (a second chargeback or arbitration may move it again).
+             * @description needs_response: the processor asks for evidence (POST /disputes/{dispute_id}/evidence, or accept it); under_review: evidence is being reviewed; won, lost: decided (a second chargeback or arbitration may move it again).
              * @enum {string}
              */
             status: "needs_response" | "under_review" | "won" | "lost";
             /** @enum {string} */
             reason: "fraudulent" | "unrecognized" | "duplicate" | "subscription_canceled" | "product_not_received" | "product_unacceptable" | "credit_not_processed" | "incorrect_amount" | "general";
-            /** @description The processor's id of the dispute (Adyen's dispute pspReference, Checkout.com's dsp_ id; sim_dp_… for simulated ones). */
+            /**
+             * @description inquiry: the issuer asks (Stripe's warning_ disputes, Adyen's REQUEST_FOR_INFORMATION), nothing is debited and the payment may still be refunded; chargeback: the money is held or taken.
+             * @enum {string}
+             */
+            kind: "inquiry" | "chargeback";
+            /** @description The processor's id of the dispute (Adyen's dispute pspReference, Checkout.com's dsp_ id, Stripe's dp_ id; sim_dp_… for simulated ones). */
             processor_reference: string;
+            /**
+             * Format: date-time
+             * @description Until when the processor takes evidence, when it said (Stripe evidence_details.due_by, Adyen defensePeriodEndsAt, Checkout.com evidence_required_by).
+             */
+            evidence_due_by: string | null;
+            /**
+             * Format: date-time
+             * @description When the merchant's evidence was submitted through this API.
+             */
+            evidence_submitted_at: string | null;
             livemode: boolean;
             /** Format: date-time */
             created_at: string;
@@ -1859,6 +2159,84 @@ export interface components {
             reason?: "fraudulent" | "unrecognized" | "duplicate" | "subscription_canceled" | "product_not_received" | "product_unacceptable" | "credit_not_processed" | "incorrect_amount" | "general";
             /** @description Default: the captured amount. */
             amount?: number;
+            /**
+             * Format: date-time
+             * @description Until when evidence is taken (default a week after the dispute opens); a past time tests 409 evidence_deadline_passed.
+             */
+            evidence_due_by?: string;
+        };
+        DisputeEvidenceInput: {
+            /** @description Stripe's dispute evidence fields (https://docs.stripe.com/api/disputes/evidence_object): text fields of at most 20000 characters (150000 together), file fields each one file. */
+            evidence?: {
+                access_activity_log?: string;
+                billing_address?: string;
+                cancellation_policy_disclosure?: string;
+                cancellation_rebuttal?: string;
+                customer_email_address?: string;
+                customer_name?: string;
+                customer_purchase_ip?: string;
+                duplicate_charge_explanation?: string;
+                duplicate_charge_id?: string;
+                product_description?: string;
+                refund_policy_disclosure?: string;
+                refund_refusal_explanation?: string;
+                service_date?: string;
+                shipping_address?: string;
+                shipping_carrier?: string;
+                shipping_date?: string;
+                shipping_tracking_number?: string;
+                uncategorized_text?: string;
+                cancellation_policy?: components["schemas"]["EvidenceFile"];
+                customer_communication?: components["schemas"]["EvidenceFile"];
+                customer_signature?: components["schemas"]["EvidenceFile"];
+                duplicate_charge_documentation?: components["schemas"]["EvidenceFile"];
+                receipt?: components["schemas"]["EvidenceFile"];
+                refund_policy?: components["schemas"]["EvidenceFile"];
+                service_documentation?: components["schemas"]["EvidenceFile"];
+                shipping_documentation?: components["schemas"]["EvidenceFile"];
+                uncategorized_file?: components["schemas"]["EvidenceFile"];
+            };
+            /** @description Adyen only, required to submit there: the defense reason (such as SupplyDefenseMaterial); other processors ignore it. */
+            defense_reason_code?: string;
+            /**
+             * @description true: submitted for the issuer's review; false: staged at the processor (more evidence may follow).
+             * @default true
+             */
+            submit?: boolean;
+        };
+        EvidenceFile: {
+            filename: string;
+            /**
+             * @description Stripe and Checkout.com take PDF, JPEG and PNG; Adyen PDF, JPEG and TIFF.
+             * @enum {string}
+             */
+            content_type: "application/pdf" | "image/jpeg" | "image/png" | "image/tiff";
+            /** @description The file, base64: at most 716800 bytes once decoded. */
+            data: string;
+            /** @description Adyen only: the defenseDocumentTypeCode (default TIDorInvoice for receipt, DefenseMaterial otherwise). */
+            document_type?: string;
+        };
+        EarlyFraudWarning: {
+            /** Format: uuid */
+            id: string;
+            /** @constant */
+            object: "early_fraud_warning";
+            /** Format: uuid */
+            payment_id: string;
+            /**
+             * @description The issuer's fraud type in Stripe's words (Adyen's reason mapped to them; misc when none fits).
+             * @enum {string}
+             */
+            fraud_type: "card_never_received" | "fraudulent_card_application" | "made_with_counterfeit_card" | "made_with_lost_card" | "made_with_stolen_card" | "misc" | "unauthorized_use_of_card";
+            /** @description The payment can still be refunded to head a dispute off (Stripe says; otherwise: captured, not fully refunded, no chargeback holding it). */
+            actionable: boolean;
+            /** @description The processor's id of the report (Stripe's issfr_, Adyen's pspReference of the NOTIFICATION_OF_FRAUD; sim_efw_… for simulated ones). */
+            processor_reference: string;
+            livemode: boolean;
+            /** Format: date-time */
+            created_at: string;
+            /** Format: date-time */
+            updated_at: string;
         };
         /**
          * @example {
@@ -1928,7 +2306,7 @@ export interface components {
             reference?: string;
         };
         RefundRequest: {
-            /** @description Minor units; absent: the rest of the refundable amount. */
+            /** @description The amount to refund; absent: the rest of the refundable amount. In minor units of the currency by its ISO 4217 exponent (cents for EUR, yen for JPY, fils for KWD: 1234 is KWD 1.234), at most 999999999999 (twelve digits; above it 422 amount_too_large). Each processor is sent the amount in its own unit (ISK with two decimals at Stripe and Adyen, CLP with two at Adyen and Checkout.com, CVE and IDR with none at Adyen, MGA with none at Stripe); an amount it cannot take is refused before anything is sent, 422 amount_not_supported. */
             amount?: number;
             /** @description When given, the payment's currency (else 422 currency_mismatch). */
             currency_code?: string;
@@ -1977,10 +2355,21 @@ export interface components {
                 pending: number;
                 /** @description succeeded / (succeeded + failed), 4 decimals; null when none finished. */
                 success_rate: number | null;
-                /** @description Per currency: the authorized amounts (minor units) of the payments that succeeded. */
-                volume: {
+                /** @description Per currency (alphabetical), the money that moved. Money is counted on the UTC day it moved at the processor, whatever day its payment was created (a refund of last month's payment is on today's line), in minor units of the currency, one row per currency, the way a processor's balance report reads: `authorized` the successful authorizations (a hold on the card, not yet money), `captured` the successful captures, `refunded` the refunds on the day they succeeded (pending and failed refunds moved nothing), `disputed` the amounts of the disputes opened that day (inquiries included: the processor holds the amount from the opening), `won_back` the amounts of the disputes decided for the merchant, on the day of their last move (the decision, or the funds reinstated), and `net` = captured − refunded − disputed + won_back, which can be negative. A lost dispute stays counted in `disputed`; processor fees are not in the report. */
+                amounts: {
                     currency_code: string;
-                    amount: number;
+                    /** @description Successful authorizations (holds). */
+                    authorized: number;
+                    /** @description Successful captures. */
+                    captured: number;
+                    /** @description Refunds that succeeded. */
+                    refunded: number;
+                    /** @description Disputes opened (their amount). */
+                    disputed: number;
+                    /** @description Disputes won (their amount). */
+                    won_back: number;
+                    /** @description captured − refunded − disputed + won_back. */
+                    net: number;
                 }[];
             };
             days: {
@@ -1996,10 +2385,21 @@ export interface components {
                 pending: number;
                 /** @description succeeded / (succeeded + failed), 4 decimals; null when none finished. */
                 success_rate: number | null;
-                /** @description Per currency: the authorized amounts (minor units) of the payments that succeeded. */
-                volume: {
+                /** @description Per currency (alphabetical), the money that moved. Money is counted on the UTC day it moved at the processor, whatever day its payment was created (a refund of last month's payment is on today's line), in minor units of the currency, one row per currency, the way a processor's balance report reads: `authorized` the successful authorizations (a hold on the card, not yet money), `captured` the successful captures, `refunded` the refunds on the day they succeeded (pending and failed refunds moved nothing), `disputed` the amounts of the disputes opened that day (inquiries included: the processor holds the amount from the opening), `won_back` the amounts of the disputes decided for the merchant, on the day of their last move (the decision, or the funds reinstated), and `net` = captured − refunded − disputed + won_back, which can be negative. A lost dispute stays counted in `disputed`; processor fees are not in the report. */
+                amounts: {
                     currency_code: string;
-                    amount: number;
+                    /** @description Successful authorizations (holds). */
+                    authorized: number;
+                    /** @description Successful captures. */
+                    captured: number;
+                    /** @description Refunds that succeeded. */
+                    refunded: number;
+                    /** @description Disputes opened (their amount). */
+                    disputed: number;
+                    /** @description Disputes won (their amount). */
+                    won_back: number;
+                    /** @description captured − refunded − disputed + won_back. */
+                    net: number;
                 }[];
             }[];
             by_processor: {
@@ -2132,7 +2532,7 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description A field is invalid; `field` names it. */
+        /** @description A field is invalid; `field` names it. On a read: unknown_filter, a query parameter the operation does not list (`field` names it). */
         ValidationFailed: {
             headers: {
                 [name: string]: unknown;
@@ -2697,7 +3097,7 @@ export interface operations {
             };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
-            /** @description url_not_allowed (field url): not https, or a private/loopback address; unknown_event_type (field events). Or idempotency_key_reused (field Idempotency-Key): the key was used with a different request. */
+            /** @description url_not_allowed (field url): not https, or a private/loopback address (a test key may register http://localhost, 127.0.0.1 or [::1] while the service runs on loopback; the detail says what would allow it); unknown_event_type (field events). Or idempotency_key_reused (field Idempotency-Key): the key was used with a different request. */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -2970,7 +3370,7 @@ export interface operations {
             };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
-            /** @description A field is invalid; `field` names it. Or idempotency_key_reused (field Idempotency-Key): the key was used with a different request. */
+            /** @description A field is invalid; `field` names it. On a read: unknown_filter, a query parameter the operation does not list (`field` names it). Or idempotency_key_reused (field Idempotency-Key): the key was used with a different request. */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -3235,7 +3635,93 @@ export interface operations {
             };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
-            /** @description A field is invalid; `field` names it. Or idempotency_key_reused (field Idempotency-Key): the key was used with a different request. */
+            /** @description A field is invalid; `field` names it. On a read: unknown_filter, a query parameter the operation does not list (`field` names it). Or idempotency_key_reused (field Idempotency-Key): the key was used with a different request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    sendWebhookTestEvent: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a POST safe to retry: 1 to 255 visible ASCII characters, scoped to the merchant, the key's mode and the route (however its path is spelled: /payments/one-off and /payments/One-Off/ are one route), kept 24 hours (IDEMPOTENCY_KEY_TTL). A repeat with the same request (the route's path parameters, query, content type, X-Service-Token, X-Destination-URL and body) gets the first response again — status and body, errors included — with `Idempotent-Replayed: true`, and nothing runs twice; the same key with another request answers 422 idempotency_key_reused; a repeat while the first still runs answers 409 idempotency_key_in_use. A 503 answer releases the key (nothing was done: retry with it). A first response that is not JSON or is larger than 1 MB is not kept: a repeat answers 409 idempotent_response_not_kept and does not run. Ignored on GET and DELETE. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                endpoint_id: components["schemas"]["ObjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The test event's delivery, pending (its first attempt is made at once). */
+            202: {
+                headers: {
+                    /** @description `true` when this is the kept first response to the same Idempotency-Key, replayed; absent otherwise. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "019ab2c4-9a0b-7c1d-8e2f-3a4b5c6d7e21",
+                     *       "object": "webhook_delivery",
+                     *       "livemode": false,
+                     *       "endpoint_id": "019ab2c4-7e8f-7a01-9b2c-3d4e5f6a7b01",
+                     *       "event_id": "019ab2c4-9a0b-7c1d-8e2f-3a4b5c6d7e22",
+                     *       "event_type": "webhook_endpoint.test",
+                     *       "status": "pending",
+                     *       "attempt_count": 0,
+                     *       "next_attempt_at": "2026-11-24T08:00:00.000Z",
+                     *       "last_attempt_at": null,
+                     *       "failure_reason": null,
+                     *       "created_at": "2026-11-23T10:15:01.000Z",
+                     *       "attempts": []
+                     *     }
+                     */
+                    "application/json": components["schemas"]["WebhookDelivery"];
+                };
+            };
+            /** @description Malformed request (e.g. malformed_json). Or invalid_idempotency_key (field Idempotency-Key): empty, longer than 255 characters or not visible ASCII. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description webhook_endpoint_not_found: unknown id, another merchant's endpoint or one of the other mode. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description webhook_endpoint_disabled. Or idempotency_key_in_use: a request with this Idempotency-Key is still running; retry later with the same key. idempotent_response_not_kept: it already ran and its response (not JSON, or over 1 MB) cannot be replayed. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description A field is invalid; `field` names it. On a read: unknown_filter, a query parameter the operation does not list (`field` names it). Or idempotency_key_reused (field Idempotency-Key): the key was used with a different request. */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -3255,7 +3741,7 @@ export interface operations {
                 /** @description Cursor: the next_cursor of the previous page. */
                 starting_after?: components["parameters"]["StartingAfter"];
                 order?: components["parameters"]["Order"];
-                type?: "token.created" | "token.deleted" | "checkout.session.opened" | "checkout.session.completed" | "forward.completed" | "import.started" | "import.completed" | "import.failed" | "payment.processing" | "payment.authorized" | "payment.capturing" | "payment.captured" | "payment.failed" | "payment.action_required" | "dispute.created" | "dispute.updated" | "dispute.closed" | "payment.canceled" | "refund.created" | "refund.succeeded" | "refund.failed";
+                type?: "token.created" | "token.deleted" | "checkout.session.opened" | "checkout.session.completed" | "forward.completed" | "import.started" | "import.completed" | "import.failed" | "payment.processing" | "payment.authorized" | "payment.capturing" | "payment.captured" | "payment.capture_failed" | "payment.failed" | "payment.action_required" | "payment.attempt_failed" | "dispute.created" | "dispute.updated" | "dispute.closed" | "early_fraud_warning.created" | "early_fraud_warning.updated" | "payment.canceled" | "refund.created" | "refund.succeeded" | "refund.failed" | "webhook_endpoint.test";
             };
             header?: never;
             path?: never;
@@ -3322,6 +3808,85 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    pollEvents: {
+        parameters: {
+            query?: {
+                /** @description An event id: answer the events recorded after it. */
+                after?: components["schemas"]["ObjectId"];
+                /** @description Only events of these types: one type, or several separated by commas. The cursor still moves past the others. */
+                type?: string;
+                /** @description At most this many events (1 to 100). */
+                limit?: number;
+                /** @description How long to wait for a first event when there is none yet (0: answer at once; at most 25). */
+                wait_seconds?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The events recorded after the cursor, oldest first (empty when none came in time). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "object": "list",
+                     *       "data": [
+                     *         {
+                     *           "id": "019ab2c4-9a0b-7c1d-8e2f-3a4b5c6d7e01",
+                     *           "object": "event",
+                     *           "livemode": false,
+                     *           "type": "payment.captured",
+                     *           "created_at": "2026-11-23T10:15:01.000Z",
+                     *           "data": {
+                     *             "payment_id": "019ab2c4-4d1e-7a10-9c3b-5f2e8d7a6b01",
+                     *             "status": "captured",
+                     *             "amount": {
+                     *               "requested": 1999,
+                     *               "authorized": 1999,
+                     *               "captured": 1999
+                     *             },
+                     *             "currency_code": "EUR",
+                     *             "use_case": "ONE_OFF",
+                     *             "reference": "order-1001",
+                     *             "credential_id": null,
+                     *             "initial_payment_id": null,
+                     *             "flow": "simulator_auto_capture",
+                     *             "failure_reason": null,
+                     *             "masked_account_number": "424242******4242"
+                     *           }
+                     *         }
+                     *       ],
+                     *       "has_more": false,
+                     *       "last_event_id": "019ab2c4-9a0b-7c1d-8e2f-3a4b5c6d7e01"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["EventPoll"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description event_not_found: `after` is no event of this merchant and mode. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     getEvent: {
         parameters: {
             query?: never;
@@ -3366,6 +3931,91 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["Event"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description event_not_found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listEventDeliveries: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                event_id: components["schemas"]["ObjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The deliveries, oldest first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "object": "list",
+                     *       "data": [
+                     *         {
+                     *           "id": "019ab2c4-9a0b-7c1d-8e2f-3a4b5c6d7e11",
+                     *           "object": "webhook_delivery",
+                     *           "livemode": false,
+                     *           "endpoint_id": "019ab2c4-7e8f-7a01-9b2c-3d4e5f6a7b01",
+                     *           "event_id": "019ab2c4-9a0b-7c1d-8e2f-3a4b5c6d7e01",
+                     *           "event_type": "payment.captured",
+                     *           "status": "succeeded",
+                     *           "attempt_count": 2,
+                     *           "next_attempt_at": null,
+                     *           "last_attempt_at": "2026-11-23T10:15:06.200Z",
+                     *           "failure_reason": null,
+                     *           "created_at": "2026-11-23T10:15:01.000Z",
+                     *           "attempts": [
+                     *             {
+                     *               "attempted_at": "2026-11-23T10:15:01.050Z",
+                     *               "status_code": 503,
+                     *               "duration_ms": 120,
+                     *               "error": "http_503",
+                     *               "trigger": "scheduled"
+                     *             },
+                     *             {
+                     *               "attempted_at": "2026-11-23T10:15:06.200Z",
+                     *               "status_code": 204,
+                     *               "duration_ms": 85,
+                     *               "error": null,
+                     *               "trigger": "scheduled"
+                     *             }
+                     *           ]
+                     *         }
+                     *       ],
+                     *       "has_more": false,
+                     *       "next_cursor": null
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        object: "list";
+                        data: components["schemas"]["WebhookDelivery"][];
+                        has_more: boolean;
+                        /** @description Pass as starting_after to get the next page. */
+                        next_cursor: string | null;
+                    };
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -3548,7 +4198,7 @@ export interface operations {
             };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
-            /** @description A field is invalid; `field` names it. Or idempotency_key_reused (field Idempotency-Key): the key was used with a different request. */
+            /** @description A field is invalid; `field` names it. On a read: unknown_filter, a query parameter the operation does not list (`field` names it). Or idempotency_key_reused (field Idempotency-Key): the key was used with a different request. */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -3780,7 +4430,7 @@ export interface operations {
             };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
-            /** @description A field is invalid; `field` names it. Or idempotency_key_reused (field Idempotency-Key): the key was used with a different request. */
+            /** @description A field is invalid; `field` names it. On a read: unknown_filter, a query parameter the operation does not list (`field` names it). Or idempotency_key_reused (field Idempotency-Key): the key was used with a different request. */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -3864,6 +4514,7 @@ export interface operations {
                      *       "state": "completed",
                      *       "amount": 1999,
                      *       "currency": "EUR",
+                     *       "currency_exponent": 2,
                      *       "payment_id": "019ab2c4-4d1e-7a10-9c3b-5f2e8d7a6b01",
                      *       "payment_status": "processing",
                      *       "failure_reason": null,
@@ -3874,7 +4525,10 @@ export interface operations {
                      *         "https://shop.example"
                      *       ],
                      *       "expires_at": "2026-11-23T10:45:00.000Z",
-                     *       "authentication": null
+                     *       "authentication": null,
+                     *       "livemode": false,
+                     *       "attempts": 1,
+                     *       "last_failed_attempt": null
                      *     }
                      */
                     "application/json": components["schemas"]["CheckoutSessionStatus"];
@@ -3889,7 +4543,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description checkout_session_already_used; stored_card_session (the session pays with the stored card it offers: confirm it at /sessions/{session_id}/stored-card); checkout_session_canceled (the merchant canceled the payment before a card was entered). */
+            /** @description checkout_session_already_used (a card is being decided, or the payment succeeded); stored_card_session (the session pays with the stored card it offers: confirm it at /sessions/{session_id}/stored-card); checkout_session_canceled (the merchant canceled the payment before a card was entered); checkout_session_abandoned (the consumer left the session). */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -3909,8 +4563,75 @@ export interface operations {
             };
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationFailed"];
-            /** @description too_many_attempts (per session and per address). */
+            /** @description too_many_attempts (per session and per address): Retry-After and retry_after say how many seconds to wait. */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    abandonCheckoutSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                session_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The session, now abandoned. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "session_id": "019ab2c4-4d1e-7a10-9c3b-5f2e8d7a6b02",
+                     *       "state": "abandoned",
+                     *       "amount": 1999,
+                     *       "currency": "EUR",
+                     *       "currency_exponent": 2,
+                     *       "payment_id": "019ab2c4-4d1e-7a10-9c3b-5f2e8d7a6b01",
+                     *       "payment_status": "processing",
+                     *       "failure_reason": null,
+                     *       "masked_account_number": null,
+                     *       "scheme": null,
+                     *       "return_url": "https://shop.example/orders/1001",
+                     *       "allowed_origins": [
+                     *         "https://shop.example"
+                     *       ],
+                     *       "expires_at": "2026-11-23T10:45:00.000Z",
+                     *       "authentication": null,
+                     *       "livemode": false,
+                     *       "attempts": 1,
+                     *       "last_failed_attempt": {
+                     *         "number": 1,
+                     *         "failure_reason": "card_declined",
+                     *         "masked_account_number": "400000******0002"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CheckoutSessionStatus"];
+                };
+            };
+            /** @description checkout_session_not_found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description checkout_session_not_abandonable: a card is being decided, or the session ended (expired, canceled, paid). */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3975,6 +4696,7 @@ export interface operations {
                      *       "state": "completed",
                      *       "amount": 1999,
                      *       "currency": "EUR",
+                     *       "currency_exponent": 2,
                      *       "payment_id": "019ab2c4-4d1e-7a10-9c3b-5f2e8d7a6b01",
                      *       "payment_status": "processing",
                      *       "failure_reason": null,
@@ -3985,7 +4707,10 @@ export interface operations {
                      *         "https://shop.example"
                      *       ],
                      *       "expires_at": "2026-11-23T10:45:00.000Z",
-                     *       "authentication": null
+                     *       "authentication": null,
+                     *       "livemode": false,
+                     *       "attempts": 1,
+                     *       "last_failed_attempt": null
                      *     }
                      */
                     "application/json": components["schemas"]["CheckoutSessionStatus"];
@@ -4070,6 +4795,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            422: components["responses"]["ValidationFailed"];
         };
     };
     getCheckoutSessionStatus: {
@@ -4083,7 +4809,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The session status. */
+            /** @description The session status (here: open again after a declined card). */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -4095,6 +4821,7 @@ export interface operations {
                      *       "state": "open",
                      *       "amount": 1999,
                      *       "currency": "EUR",
+                     *       "currency_exponent": 2,
                      *       "payment_id": "019ab2c4-4d1e-7a10-9c3b-5f2e8d7a6b01",
                      *       "payment_status": "processing",
                      *       "failure_reason": null,
@@ -4105,7 +4832,14 @@ export interface operations {
                      *         "https://shop.example"
                      *       ],
                      *       "expires_at": "2026-11-23T10:45:00.000Z",
-                     *       "authentication": null
+                     *       "authentication": null,
+                     *       "livemode": false,
+                     *       "attempts": 1,
+                     *       "last_failed_attempt": {
+                     *         "number": 1,
+                     *         "failure_reason": "card_declined",
+                     *         "masked_account_number": "400000******0002"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["CheckoutSessionStatus"];
@@ -4120,6 +4854,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            422: components["responses"]["ValidationFailed"];
         };
     };
     createOneOffPayment: {
@@ -4166,7 +4901,8 @@ export interface operations {
                      *       },
                      *       "action_requirement": {
                      *         "type": "use_sdk",
-                     *         "session_id": "6f1c2b8e-4d1e-4a10-9c3b-5f2e8d7a6b02"
+                     *         "session_id": "6f1c2b8e-4d1e-4a10-9c3b-5f2e8d7a6b02",
+                     *         "checkout_url": "https://vaultline.example.com/checkout/6f1c2b8e-4d1e-4a10-9c3b-5f2e8d7a6b02"
                      *       },
                      *       "created_at": "2026-11-23T10:15:00.000Z",
                      *       "currency_code": "EUR",
@@ -4205,7 +4941,7 @@ export interface operations {
             };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
-            /** @description validation_failed naming the field (amount a positive integer, currency_code ISO 4217, source.type "vaultline", recurring_frequency an integer ≥ 1, recurring_expiry a real YYYYMMDD date not in the past, return_url an https URL (http only on loopback), allowed_origins at most 10 https origins (http only on loopback; field allowed_origins.N for a bad entry)); test_clock_not_allowed (X-Test-Now with a live key); simulator_not_allowed_in_live_mode (a live payment whose chosen flow uses the simulator). Or idempotency_key_reused (field Idempotency-Key): the key was used with a different request. */
+            /** @description validation_failed naming the field (amount a positive integer, currency_code ISO 4217, source.type "vaultline", recurring_frequency an integer ≥ 1, recurring_expiry a real YYYYMMDD date not in the past, return_url an https URL (http only on loopback), allowed_origins at most 10 https origins (http only on loopback; field allowed_origins.N for a bad entry)); test_clock_not_allowed (X-Test-Now with a live key); simulator_not_allowed_in_live_mode (a live payment whose chosen flow uses the simulator); amount_too_large (above 999999999999, twelve digits); amount_not_supported (the processor cannot take the amount, nothing was sent: `detail` names its rule, such as a last digit other than 0 in KWD, BHD, JOD, OMR or TND at Stripe and Checkout.com, CVE or IDR with cents at Adyen, below Stripe's minimum charge, more than eight digits of Stripe's units or nine of Checkout.com's): a processor of the flow's authorization step that cannot take the amount is passed over (nothing is sent to it, no transaction) and the next one of the step is asked; the payment is refused only when none of them can take it. Or idempotency_key_reused (field Idempotency-Key): the key was used with a different request. */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -4305,7 +5041,7 @@ export interface operations {
             };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
-            /** @description validation_failed naming the field (amount a positive integer, currency_code ISO 4217, source.type "vaultline", recurring_frequency an integer ≥ 1, recurring_expiry a real YYYYMMDD date not in the past, return_url an https URL (http only on loopback), allowed_origins at most 10 https origins (http only on loopback; field allowed_origins.N for a bad entry)); test_clock_not_allowed (X-Test-Now with a live key); simulator_not_allowed_in_live_mode (a live payment whose chosen flow uses the simulator). Or idempotency_key_reused (field Idempotency-Key): the key was used with a different request. */
+            /** @description validation_failed naming the field (amount a positive integer, currency_code ISO 4217, source.type "vaultline", recurring_frequency an integer ≥ 1, recurring_expiry a real YYYYMMDD date not in the past, return_url an https URL (http only on loopback), allowed_origins at most 10 https origins (http only on loopback; field allowed_origins.N for a bad entry)); test_clock_not_allowed (X-Test-Now with a live key); simulator_not_allowed_in_live_mode (a live payment whose chosen flow uses the simulator); amount_too_large (above 999999999999, twelve digits); amount_not_supported (the processor cannot take the amount, nothing was sent: `detail` names its rule, such as a last digit other than 0 in KWD, BHD, JOD, OMR or TND at Stripe and Checkout.com, CVE or IDR with cents at Adyen, below Stripe's minimum charge, more than eight digits of Stripe's units or nine of Checkout.com's): a processor of the flow's authorization step that cannot take the amount is passed over (nothing is sent to it, no transaction) and the next one of the step is asked; the payment is refused only when none of them can take it. Or idempotency_key_reused (field Idempotency-Key): the key was used with a different request. */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -4401,7 +5137,7 @@ export interface operations {
             };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
-            /** @description validation_failed naming the field (amount a positive integer, currency_code ISO 4217, source.type "vaultline", recurring_frequency an integer ≥ 1, recurring_expiry a real YYYYMMDD date not in the past, return_url an https URL (http only on loopback), allowed_origins at most 10 https origins (http only on loopback; field allowed_origins.N for a bad entry)); test_clock_not_allowed (X-Test-Now with a live key); simulator_not_allowed_in_live_mode (a live payment whose chosen flow uses the simulator). Or idempotency_key_reused (field Idempotency-Key): the key was used with a different request. */
+            /** @description validation_failed naming the field (amount a positive integer, currency_code ISO 4217, source.type "vaultline", recurring_frequency an integer ≥ 1, recurring_expiry a real YYYYMMDD date not in the past, return_url an https URL (http only on loopback), allowed_origins at most 10 https origins (http only on loopback; field allowed_origins.N for a bad entry)); test_clock_not_allowed (X-Test-Now with a live key); simulator_not_allowed_in_live_mode (a live payment whose chosen flow uses the simulator); amount_too_large (above 999999999999, twelve digits); amount_not_supported (the processor cannot take the amount, nothing was sent: `detail` names its rule, such as a last digit other than 0 in KWD, BHD, JOD, OMR or TND at Stripe and Checkout.com, CVE or IDR with cents at Adyen, below Stripe's minimum charge, more than eight digits of Stripe's units or nine of Checkout.com's): a processor of the flow's authorization step that cannot take the amount is passed over (nothing is sent to it, no transaction) and the next one of the step is asked; the payment is refused only when none of them can take it. Or idempotency_key_reused (field Idempotency-Key): the key was used with a different request. */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -4518,7 +5254,7 @@ export interface operations {
             };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
-            /** @description amount_exceeds_initial (amount above the initial amount); recurring_frequency_not_respected (fewer than recurring_frequency days since the last successful payment on these credentials); credentials_expired (after recurring_expiry); use_case_mismatch (the initial payment is of the other kind); currency_mismatch; authentication_not_configured (REQUIRE_3RI on a flow without a 3RI step); test_clock_not_allowed; invalid_test_clock (X-Test-Now is not an ISO 8601 time with a zone); simulator_not_allowed_in_live_mode; validation_failed naming the field. Or idempotency_key_reused (field Idempotency-Key): the key was used with a different request. */
+            /** @description amount_exceeds_initial (amount above the initial amount); recurring_frequency_not_respected (fewer than recurring_frequency days since the last successful payment on these credentials); credentials_expired (after recurring_expiry); use_case_mismatch (the initial payment is of the other kind); currency_mismatch; authentication_not_configured (REQUIRE_3RI on a flow without a 3RI step); test_clock_not_allowed; invalid_test_clock (X-Test-Now is not an ISO 8601 time with a zone); simulator_not_allowed_in_live_mode; amount_too_large (above 999999999999, twelve digits); amount_not_supported (the processor cannot take the amount, nothing was sent: `detail` names its rule, such as a last digit other than 0 in KWD, BHD, JOD, OMR or TND at Stripe and Checkout.com, CVE or IDR with cents at Adyen, below Stripe's minimum charge, more than eight digits of Stripe's units or nine of Checkout.com's); validation_failed naming the field. Or idempotency_key_reused (field Idempotency-Key): the key was used with a different request. */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -4634,7 +5370,7 @@ export interface operations {
             };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
-            /** @description amount_exceeds_initial (amount above the initial amount); recurring_frequency_not_respected (fewer than recurring_frequency days since the last successful payment on these credentials); credentials_expired (after recurring_expiry); use_case_mismatch (the initial payment is of the other kind); currency_mismatch; authentication_not_configured (REQUIRE_3RI on a flow without a 3RI step); test_clock_not_allowed; invalid_test_clock (X-Test-Now is not an ISO 8601 time with a zone); simulator_not_allowed_in_live_mode; validation_failed naming the field. Or idempotency_key_reused (field Idempotency-Key): the key was used with a different request. */
+            /** @description amount_exceeds_initial (amount above the initial amount); recurring_frequency_not_respected (fewer than recurring_frequency days since the last successful payment on these credentials); credentials_expired (after recurring_expiry); use_case_mismatch (the initial payment is of the other kind); currency_mismatch; authentication_not_configured (REQUIRE_3RI on a flow without a 3RI step); test_clock_not_allowed; invalid_test_clock (X-Test-Now is not an ISO 8601 time with a zone); simulator_not_allowed_in_live_mode; amount_too_large (above 999999999999, twelve digits); amount_not_supported (the processor cannot take the amount, nothing was sent: `detail` names its rule, such as a last digit other than 0 in KWD, BHD, JOD, OMR or TND at Stripe and Checkout.com, CVE or IDR with cents at Adyen, below Stripe's minimum charge, more than eight digits of Stripe's units or nine of Checkout.com's); validation_failed naming the field. Or idempotency_key_reused (field Idempotency-Key): the key was used with a different request. */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -4665,7 +5401,8 @@ export interface operations {
                  * @example {
                  *       "reference": "manual-order-77-shipment-1",
                  *       "amount": 3000,
-                 *       "currency_code": "EUR"
+                 *       "currency_code": "EUR",
+                 *       "final_capture": false
                  *     }
                  */
                 "application/json": components["schemas"]["CaptureRequest"];
@@ -4686,7 +5423,8 @@ export interface operations {
                      *       "livemode": false,
                      *       "amount": {
                      *         "requested": 5000,
-                     *         "authorized": 5000
+                     *         "authorized": 5000,
+                     *         "capturable": 2000
                      *       },
                      *       "action_requirement": {
                      *         "type": "use_sdk",
@@ -4699,7 +5437,7 @@ export interface operations {
                      *         "matrix_version": 3,
                      *         "rule": "manual-for-orders"
                      *       },
-                     *       "reference": "manual-order-77-shipment-1",
+                     *       "reference": "manual-order-77",
                      *       "status": "capturing",
                      *       "use_case": "ONE_OFF",
                      *       "source": {
@@ -4735,7 +5473,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description capture_not_allowed (automatic-capture flow, or the payment is not authorized); already_captured (a second capture). Or idempotency_key_in_use: a request with this Idempotency-Key is still running; retry later with the same key. idempotent_response_not_kept: it already ran and its response (not JSON, or over 1 MB) cannot be replayed. */
+            /** @description capture_not_allowed (automatic-capture flow, the payment is neither authorized nor partially captured, or a capture of it is under way); already_captured (its final capture was made). Or idempotency_key_in_use: a request with this Idempotency-Key is still running; retry later with the same key. idempotent_response_not_kept: it already ran and its response (not JSON, or over 1 MB) cannot be replayed. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -4746,7 +5484,7 @@ export interface operations {
             };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
-            /** @description amount_exceeds_authorized; currency_mismatch; partial_capture_not_supported; validation_failed naming the field. Or idempotency_key_reused (field Idempotency-Key): the key was used with a different request. */
+            /** @description amount_exceeds_authorized (above amount.capturable); currency_mismatch; partial_capture_not_supported; multiple_captures_not_supported (final_capture false on a processor account that makes one capture per payment); amount_too_large (above 999999999999, twelve digits); amount_not_supported (the processor cannot take the amount, nothing was sent: `detail` names its rule, such as a last digit other than 0 in KWD, BHD, JOD, OMR or TND at Stripe and Checkout.com, CVE or IDR with cents at Adyen, below Stripe's minimum charge, more than eight digits of Stripe's units or nine of Checkout.com's); validation_failed naming the field. Or idempotency_key_reused (field Idempotency-Key): the key was used with a different request. */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -4783,11 +5521,17 @@ export interface operations {
                      *       "amount": {
                      *         "requested": 1999,
                      *         "authorized": 1999,
-                     *         "captured": 1999
+                     *         "captured": 1999,
+                     *         "capturable": 0,
+                     *         "refunded": 500,
+                     *         "refund_pending": 0,
+                     *         "disputed": 0,
+                     *         "net": 1499
                      *       },
                      *       "action_requirement": {
                      *         "type": "use_sdk",
-                     *         "session_id": "6f1c2b8e-4d1e-4a10-9c3b-5f2e8d7a6b02"
+                     *         "session_id": "6f1c2b8e-4d1e-4a10-9c3b-5f2e8d7a6b02",
+                     *         "checkout_url": "https://vaultline.example.com/checkout/6f1c2b8e-4d1e-4a10-9c3b-5f2e8d7a6b02"
                      *       },
                      *       "created_at": "2026-11-23T10:15:00.000Z",
                      *       "currency_code": "EUR",
@@ -4813,6 +5557,13 @@ export interface operations {
                      *         "status": "authenticated",
                      *         "eci": "05",
                      *         "liability_shift": true
+                     *       },
+                     *       "attempts": 2,
+                     *       "last_failed_attempt": {
+                     *         "number": 1,
+                     *         "failure_reason": "card_declined",
+                     *         "masked_account_number": "400000******0002",
+                     *         "failed_at": "2026-11-23T10:15:40.000Z"
                      *       }
                      *     }
                      */
@@ -4845,7 +5596,7 @@ export interface operations {
                 /** @description Cursor: the next_cursor of the previous page. */
                 starting_after?: components["parameters"]["StartingAfter"];
                 order?: components["parameters"]["Order"];
-                status?: "processing" | "authorized" | "capturing" | "captured" | "failed" | "canceling" | "canceled";
+                status?: "processing" | "authorized" | "capturing" | "partially_captured" | "captured" | "failed" | "canceling" | "canceled";
                 /** @description The merchant's reference, exactly. */
                 reference?: string;
                 /** @description Earlier-interface payments of this customer. */
@@ -4887,7 +5638,8 @@ export interface operations {
                      *           },
                      *           "action_requirement": {
                      *             "type": "use_sdk",
-                     *             "session_id": "6f1c2b8e-4d1e-4a10-9c3b-5f2e8d7a6b02"
+                     *             "session_id": "6f1c2b8e-4d1e-4a10-9c3b-5f2e8d7a6b02",
+                     *             "checkout_url": "https://vaultline.example.com/checkout/6f1c2b8e-4d1e-4a10-9c3b-5f2e8d7a6b02"
                      *           },
                      *           "created_at": "2026-11-23T10:15:00.000Z",
                      *           "currency_code": "EUR",
@@ -4915,11 +5667,17 @@ export interface operations {
                      *           "amount": {
                      *             "requested": 1999,
                      *             "authorized": 1999,
-                     *             "captured": 1999
+                     *             "captured": 1999,
+                     *             "capturable": 0,
+                     *             "refunded": 500,
+                     *             "refund_pending": 0,
+                     *             "disputed": 0,
+                     *             "net": 1499
                      *           },
                      *           "action_requirement": {
                      *             "type": "use_sdk",
-                     *             "session_id": "6f1c2b8e-4d1e-4a10-9c3b-5f2e8d7a6b02"
+                     *             "session_id": "6f1c2b8e-4d1e-4a10-9c3b-5f2e8d7a6b02",
+                     *             "checkout_url": "https://vaultline.example.com/checkout/6f1c2b8e-4d1e-4a10-9c3b-5f2e8d7a6b02"
                      *           },
                      *           "created_at": "2026-11-23T10:15:00.000Z",
                      *           "currency_code": "EUR",
@@ -4945,6 +5703,13 @@ export interface operations {
                      *             "status": "authenticated",
                      *             "eci": "05",
                      *             "liability_shift": true
+                     *           },
+                     *           "attempts": 2,
+                     *           "last_failed_attempt": {
+                     *             "number": 1,
+                     *             "failure_reason": "card_declined",
+                     *             "masked_account_number": "400000******0002",
+                     *             "failed_at": "2026-11-23T10:15:40.000Z"
                      *           }
                      *         }
                      *       ],
@@ -5077,7 +5842,7 @@ export interface operations {
             };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
-            /** @description confirm_required (confirm missing or false); validation_failed naming the field (customer_id for a first payment without one, store_payment_method_for.mandate_reference, payment_method_types.0…); currency_mismatch (a mandate charge in another currency than its first payment; a mandate has no amount ceiling); authentication_not_configured; simulator_not_allowed_in_live_mode; test_clock_not_allowed; invalid_test_clock. Or idempotency_key_reused (field Idempotency-Key): the key was used with a different request. */
+            /** @description confirm_required (confirm missing or false); validation_failed naming the field (customer_id for a first payment without one, store_payment_method_for.mandate_reference, payment_method_types.0…); currency_mismatch (a mandate charge in another currency than its first payment; a mandate has no amount ceiling); authentication_not_configured; simulator_not_allowed_in_live_mode; test_clock_not_allowed; invalid_test_clock; amount_too_large (above 999999999999, twelve digits); amount_not_supported (the processor cannot take the amount, nothing was sent: `detail` names its rule, such as a last digit other than 0 in KWD, BHD, JOD, OMR or TND at Stripe and Checkout.com, CVE or IDR with cents at Adyen, below Stripe's minimum charge, more than eight digits of Stripe's units or nine of Checkout.com's). Or idempotency_key_reused (field Idempotency-Key): the key was used with a different request. */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -5115,9 +5880,31 @@ export interface operations {
                      *           "livemode": false,
                      *           "processor": "simulator",
                      *           "kind": "authorization",
+                     *           "status": "failed",
+                     *           "failure_reason": "card_declined",
+                     *           "amount": 1999,
+                     *           "attempt": 1,
+                     *           "created_at": "2026-11-23T10:15:40.000Z"
+                     *         },
+                     *         {
+                     *           "livemode": false,
+                     *           "processor": "simulator",
+                     *           "kind": "authentication_3ds",
                      *           "status": "succeeded",
                      *           "failure_reason": null,
-                     *           "created_at": "2026-11-23T10:15:00.000Z"
+                     *           "amount": null,
+                     *           "attempt": 2,
+                     *           "created_at": "2026-11-23T10:16:05.000Z"
+                     *         },
+                     *         {
+                     *           "livemode": false,
+                     *           "processor": "simulator",
+                     *           "kind": "authorization",
+                     *           "status": "succeeded",
+                     *           "failure_reason": null,
+                     *           "amount": 1999,
+                     *           "attempt": 2,
+                     *           "created_at": "2026-11-23T10:16:05.000Z"
                      *         },
                      *         {
                      *           "livemode": false,
@@ -5125,7 +5912,9 @@ export interface operations {
                      *           "kind": "capture",
                      *           "status": "succeeded",
                      *           "failure_reason": null,
-                     *           "created_at": "2026-11-23T10:15:01.000Z"
+                     *           "amount": 1999,
+                     *           "attempt": 2,
+                     *           "created_at": "2026-11-23T10:16:06.000Z"
                      *         }
                      *       ]
                      *     }
@@ -6185,7 +6974,7 @@ export interface operations {
             };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
-            /** @description A field is invalid; `field` names it. Or idempotency_key_reused (field Idempotency-Key): the key was used with a different request. */
+            /** @description A field is invalid; `field` names it. On a read: unknown_filter, a query parameter the operation does not list (`field` names it). Or idempotency_key_reused (field Idempotency-Key): the key was used with a different request. */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -6455,6 +7244,10 @@ export interface operations {
                 /** @description Cursor: the next_cursor of the previous page. */
                 starting_after?: components["parameters"]["StartingAfter"];
                 order?: components["parameters"]["Order"];
+                /** @description Only disputes in this status. */
+                status?: "needs_response" | "under_review" | "won" | "lost";
+                /** @description Only the disputes of this payment. */
+                payment_id?: string;
             };
             header?: never;
             path?: never;
@@ -6480,7 +7273,10 @@ export interface operations {
                      *           "currency_code": "EUR",
                      *           "status": "won",
                      *           "reason": "product_not_received",
+                     *           "kind": "chargeback",
                      *           "processor_reference": "dsp_rbhwd2qrg13uhrp2newf",
+                     *           "evidence_due_by": "2026-12-09T22:59:59.000Z",
+                     *           "evidence_submitted_at": null,
                      *           "livemode": false,
                      *           "created_at": "2026-11-25T08:00:00.000Z",
                      *           "updated_at": "2026-11-26T09:30:00.000Z"
@@ -6493,7 +7289,10 @@ export interface operations {
                      *           "currency_code": "EUR",
                      *           "status": "needs_response",
                      *           "reason": "fraudulent",
+                     *           "kind": "chargeback",
                      *           "processor_reference": "DSP9TQ4HRL5N8C3X",
+                     *           "evidence_due_by": "2026-12-09T22:59:59.000Z",
+                     *           "evidence_submitted_at": null,
                      *           "livemode": false,
                      *           "created_at": "2026-11-25T08:00:00.000Z",
                      *           "updated_at": "2026-11-25T08:00:00.000Z"
@@ -6516,6 +7315,339 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    acceptDispute: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a POST safe to retry: 1 to 255 visible ASCII characters, scoped to the merchant, the key's mode and the route (however its path is spelled: /payments/one-off and /payments/One-Off/ are one route), kept 24 hours (IDEMPOTENCY_KEY_TTL). A repeat with the same request (the route's path parameters, query, content type, X-Service-Token, X-Destination-URL and body) gets the first response again — status and body, errors included — with `Idempotent-Replayed: true`, and nothing runs twice; the same key with another request answers 422 idempotency_key_reused; a repeat while the first still runs answers 409 idempotency_key_in_use. A 503 answer releases the key (nothing was done: retry with it). A first response that is not JSON or is larger than 1 MB is not kept: a repeat answers 409 idempotent_response_not_kept and does not run. Ignored on GET and DELETE. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                dispute_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /** @example {} */
+                "application/json": Record<string, unknown>;
+            };
+        };
+        responses: {
+            /** @description The dispute, lost. */
+            200: {
+                headers: {
+                    /** @description `true` when this is the kept first response to the same Idempotency-Key, replayed; absent otherwise. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "019ab2c4-4d1e-7a10-9c3b-5f2e8d7a6d01",
+                     *       "object": "dispute",
+                     *       "payment_id": "019ab2c4-4d1e-7a10-9c3b-5f2e8d7a6b01",
+                     *       "amount": 1999,
+                     *       "currency_code": "EUR",
+                     *       "status": "lost",
+                     *       "reason": "fraudulent",
+                     *       "kind": "chargeback",
+                     *       "processor_reference": "DSP9TQ4HRL5N8C3X",
+                     *       "evidence_due_by": "2026-12-09T22:59:59.000Z",
+                     *       "evidence_submitted_at": null,
+                     *       "livemode": false,
+                     *       "created_at": "2026-11-25T08:00:00.000Z",
+                     *       "updated_at": "2026-11-26T10:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Dispute"];
+                };
+            };
+            /** @description Malformed request (e.g. malformed_json). Or invalid_idempotency_key (field Idempotency-Key): empty, longer than 255 characters or not visible ASCII. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description dispute_not_found (also for another merchant's dispute, one of the other mode, or an id that is not a UUID). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description dispute_closed (the dispute is won or lost), dispute_under_review (evidence was submitted already), evidence_deadline_passed (after evidence_due_by), dispute_action_refused (the processor refused it; its message in detail), dispute_answer_not_supported (the reporting account is gone: answer in the processor's dashboard). Or idempotency_key_in_use: a request with this Idempotency-Key is still running; retry later with the same key. idempotent_response_not_kept: it already ran and its response (not JSON, or over 1 MB) cannot be replayed. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description A field is invalid; `field` names it. On a read: unknown_filter, a query parameter the operation does not list (`field` names it). Or idempotency_key_reused (field Idempotency-Key): the key was used with a different request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            /** @description processor_unavailable: the processor did not answer (timeout, 5xx); send the request again. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    submitDisputeEvidence: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a POST safe to retry: 1 to 255 visible ASCII characters, scoped to the merchant, the key's mode and the route (however its path is spelled: /payments/one-off and /payments/One-Off/ are one route), kept 24 hours (IDEMPOTENCY_KEY_TTL). A repeat with the same request (the route's path parameters, query, content type, X-Service-Token, X-Destination-URL and body) gets the first response again — status and body, errors included — with `Idempotent-Replayed: true`, and nothing runs twice; the same key with another request answers 422 idempotency_key_reused; a repeat while the first still runs answers 409 idempotency_key_in_use. A 503 answer releases the key (nothing was done: retry with it). A first response that is not JSON or is larger than 1 MB is not kept: a repeat answers 409 idempotent_response_not_kept and does not run. Ignored on GET and DELETE. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                dispute_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "evidence": {
+                 *         "product_description": "Wool scarf, blue, order 1001",
+                 *         "customer_name": "Ada Lovelace",
+                 *         "shipping_carrier": "DHL",
+                 *         "shipping_tracking_number": "JJD000390007742712",
+                 *         "receipt": {
+                 *           "filename": "receipt-1001.pdf",
+                 *           "content_type": "application/pdf",
+                 *           "data": "JVBERi0xLjQKJcOkw7zDtsOfCg=="
+                 *         }
+                 *       },
+                 *       "defense_reason_code": "SupplyDefenseMaterial",
+                 *       "submit": true
+                 *     }
+                 */
+                "application/json": components["schemas"]["DisputeEvidenceInput"];
+            };
+        };
+        responses: {
+            /** @description The dispute as it now stands (under_review once submitted). */
+            200: {
+                headers: {
+                    /** @description `true` when this is the kept first response to the same Idempotency-Key, replayed; absent otherwise. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "019ab2c4-4d1e-7a10-9c3b-5f2e8d7a6d01",
+                     *       "object": "dispute",
+                     *       "payment_id": "019ab2c4-4d1e-7a10-9c3b-5f2e8d7a6b01",
+                     *       "amount": 1999,
+                     *       "currency_code": "EUR",
+                     *       "status": "under_review",
+                     *       "reason": "fraudulent",
+                     *       "kind": "chargeback",
+                     *       "processor_reference": "DSP9TQ4HRL5N8C3X",
+                     *       "evidence_due_by": "2026-12-09T22:59:59.000Z",
+                     *       "evidence_submitted_at": "2026-11-26T10:00:00.000Z",
+                     *       "livemode": false,
+                     *       "created_at": "2026-11-25T08:00:00.000Z",
+                     *       "updated_at": "2026-11-26T10:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Dispute"];
+                };
+            };
+            /** @description Malformed request (e.g. malformed_json). Or invalid_idempotency_key (field Idempotency-Key): empty, longer than 255 characters or not visible ASCII. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description dispute_not_found (also for another merchant's dispute, one of the other mode, or an id that is not a UUID). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description dispute_closed (the dispute is won or lost), dispute_under_review (evidence was submitted already), evidence_deadline_passed (after evidence_due_by), dispute_action_refused (the processor refused it; its message in detail), dispute_answer_not_supported (the reporting account is gone: answer in the processor's dashboard). Or idempotency_key_in_use: a request with this Idempotency-Key is still running; retry later with the same key. idempotent_response_not_kept: it already ran and its response (not JSON, or over 1 MB) cannot be replayed. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description validation_failed naming the field (an unknown field, a file that is not base64, too large, or not what its content type says); evidence_not_supported naming what the dispute's processor cannot take. Or idempotency_key_reused (field Idempotency-Key): the key was used with a different request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            /** @description processor_unavailable: the processor did not answer (timeout, 5xx); send the request again. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listEarlyFraudWarnings: {
+        parameters: {
+            query?: {
+                limit?: components["parameters"]["Limit"];
+                /** @description Cursor: the next_cursor of the previous page. */
+                starting_after?: components["parameters"]["StartingAfter"];
+                order?: components["parameters"]["Order"];
+                /** @description Only the warnings of this payment. */
+                payment_id?: string;
+                fraud_type?: "card_never_received" | "fraudulent_card_application" | "made_with_counterfeit_card" | "made_with_lost_card" | "made_with_stolen_card" | "misc" | "unauthorized_use_of_card";
+                /** @description true: the payment can still be refunded to head a dispute off. */
+                actionable?: "true" | "false";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of early fraud warnings. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "object": "list",
+                     *       "data": [
+                     *         {
+                     *           "id": "019ab2c4-4d1e-7a10-9c3b-5f2e8d7a6e01",
+                     *           "object": "early_fraud_warning",
+                     *           "payment_id": "019ab2c4-4d1e-7a10-9c3b-5f2e8d7a6b01",
+                     *           "fraud_type": "made_with_stolen_card",
+                     *           "actionable": true,
+                     *           "processor_reference": "issfr_1Pgc79B7WZ01zgkWxwDzEIPX",
+                     *           "livemode": false,
+                     *           "created_at": "2026-11-24T08:00:00.000Z",
+                     *           "updated_at": "2026-11-24T08:00:00.000Z"
+                     *         }
+                     *       ],
+                     *       "has_more": false,
+                     *       "next_cursor": null
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        object: "list";
+                        data: components["schemas"]["EarlyFraudWarning"][];
+                        has_more: boolean;
+                        /** @description Pass as starting_after to get the next page. */
+                        next_cursor: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getEarlyFraudWarning: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                early_fraud_warning_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The warning. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "019ab2c4-4d1e-7a10-9c3b-5f2e8d7a6e01",
+                     *       "object": "early_fraud_warning",
+                     *       "payment_id": "019ab2c4-4d1e-7a10-9c3b-5f2e8d7a6b01",
+                     *       "fraud_type": "made_with_stolen_card",
+                     *       "actionable": true,
+                     *       "processor_reference": "issfr_1Pgc79B7WZ01zgkWxwDzEIPX",
+                     *       "livemode": false,
+                     *       "created_at": "2026-11-24T08:00:00.000Z",
+                     *       "updated_at": "2026-11-24T08:00:00.000Z"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["EarlyFraudWarning"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            /** @description early_fraud_warning_not_found (also for another merchant's, one of the other mode, or an id that is not a UUID). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationFailed"];
@@ -6549,7 +7681,10 @@ export interface operations {
                      *       "currency_code": "EUR",
                      *       "status": "needs_response",
                      *       "reason": "fraudulent",
+                     *       "kind": "chargeback",
                      *       "processor_reference": "DSP9TQ4HRL5N8C3X",
+                     *       "evidence_due_by": "2026-12-09T22:59:59.000Z",
+                     *       "evidence_submitted_at": null,
                      *       "livemode": false,
                      *       "created_at": "2026-11-25T08:00:00.000Z",
                      *       "updated_at": "2026-11-25T08:00:00.000Z"
@@ -6611,7 +7746,10 @@ export interface operations {
                      *           "currency_code": "EUR",
                      *           "status": "needs_response",
                      *           "reason": "fraudulent",
+                     *           "kind": "chargeback",
                      *           "processor_reference": "DSP9TQ4HRL5N8C3X",
+                     *           "evidence_due_by": "2026-12-09T22:59:59.000Z",
+                     *           "evidence_submitted_at": null,
                      *           "livemode": false,
                      *           "created_at": "2026-11-25T08:00:00.000Z",
                      *           "updated_at": "2026-11-25T08:00:00.000Z"
@@ -6691,7 +7829,10 @@ export interface operations {
                      *       "currency_code": "EUR",
                      *       "status": "needs_response",
                      *       "reason": "product_not_received",
+                     *       "kind": "chargeback",
                      *       "processor_reference": "sim_dp_019ab2c4-4d1e-7a10-9c3b-5f2e8d7a6b01",
+                     *       "evidence_due_by": "2026-12-09T22:59:59.000Z",
+                     *       "evidence_submitted_at": null,
                      *       "livemode": false,
                      *       "created_at": "2026-11-25T08:00:00.000Z",
                      *       "updated_at": "2026-11-25T08:00:00.000Z"
@@ -6739,7 +7880,7 @@ export interface operations {
             };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
-            /** @description A field is invalid; `field` names it. Or idempotency_key_reused (field Idempotency-Key): the key was used with a different request. */
+            /** @description A field is invalid; `field` names it. On a read: unknown_filter, a query parameter the operation does not list (`field` names it). Or idempotency_key_reused (field Idempotency-Key): the key was used with a different request. */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -6949,7 +8090,7 @@ export interface operations {
             };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
-            /** @description A field is invalid; `field` names it. Or idempotency_key_reused (field Idempotency-Key): the key was used with a different request. */
+            /** @description A field is invalid; `field` names it. On a read: unknown_filter, a query parameter the operation does not list (`field` names it). Or idempotency_key_reused (field Idempotency-Key): the key was used with a different request. */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -7126,7 +8267,7 @@ export interface operations {
             };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
-            /** @description amount_exceeds_refundable (more than the captured amount less pending and succeeded refunds); currency_mismatch; validation_failed naming the field. Or idempotency_key_reused (field Idempotency-Key): the key was used with a different request. */
+            /** @description amount_exceeds_refundable (more than the captured amount less pending and succeeded refunds); currency_mismatch; amount_too_large (above 999999999999, twelve digits); amount_not_supported (the processor cannot take the amount, nothing was sent: `detail` names its rule, such as a last digit other than 0 in KWD, BHD, JOD, OMR or TND at Stripe and Checkout.com, CVE or IDR with cents at Adyen, below Stripe's minimum charge, more than eight digits of Stripe's units or nine of Checkout.com's); validation_failed naming the field. Or idempotency_key_reused (field Idempotency-Key): the key was used with a different request. */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -7305,7 +8446,8 @@ export interface operations {
                      *           "label": "support desk",
                      *           "created_at": "2026-11-26T09:00:00.000Z",
                      *           "revoked_at": null,
-                     *           "expires_at": null
+                     *           "expires_at": null,
+                     *           "rolled_from": null
                      *         }
                      *       ],
                      *       "has_more": false,
@@ -7332,7 +8474,7 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
-    createDashboardKey: {
+    createApiKey: {
         parameters: {
             query?: never;
             header?: {
@@ -7346,7 +8488,8 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "label": "support desk"
+                 *       "label": "shop backend (eu-west)",
+                 *       "scope": "merchant"
                  *     }
                  */
                 "application/json": {
@@ -7357,6 +8500,12 @@ export interface operations {
                      * @description When the key stops working; none: until revoked.
                      */
                     expires_at?: string;
+                    /**
+                     * @description merchant: a secret key; dashboard: a read-mostly key.
+                     * @default dashboard
+                     * @enum {string}
+                     */
+                    scope?: "merchant" | "dashboard";
                 };
             };
         };
@@ -7371,17 +8520,18 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "id": "019ab2c4-0a1b-7c2d-8e3f-4a5b6c7d8e41",
+                     *       "id": "019ab2c4-0a1b-7c2d-8e3f-4a5b6c7d8e51",
                      *       "merchant_id": "019ab2c4-0a1b-7c2d-8e3f-4a5b6c7d8e11",
-                     *       "prefix": "sk_test_Vd3k",
+                     *       "prefix": "sk_test_Q9xP",
                      *       "mode": "test",
                      *       "scopes": [
-                     *         "dashboard"
+                     *         "merchant"
                      *       ],
-                     *       "label": "support desk",
+                     *       "label": "shop backend (eu-west)",
                      *       "created_at": "2026-11-26T09:00:00.000Z",
                      *       "revoked_at": null,
                      *       "expires_at": null,
+                     *       "rolled_from": null,
                      *       "api_key": "sk_test_Vd3kQ9xP4rT8vW2yB6dF1hJ5nL3qS0um"
                      *     }
                      */
@@ -7410,7 +8560,7 @@ export interface operations {
             };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
-            /** @description A field is invalid; `field` names it. Or idempotency_key_reused (field Idempotency-Key): the key was used with a different request. */
+            /** @description A field is invalid; `field` names it. On a read: unknown_filter, a query parameter the operation does not list (`field` names it). Or idempotency_key_reused (field Idempotency-Key): the key was used with a different request. */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -7423,7 +8573,114 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
-    revokeDashboardKey: {
+    rollApiKey: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a POST safe to retry: 1 to 255 visible ASCII characters, scoped to the merchant, the key's mode and the route (however its path is spelled: /payments/one-off and /payments/One-Off/ are one route), kept 24 hours (IDEMPOTENCY_KEY_TTL). A repeat with the same request (the route's path parameters, query, content type, X-Service-Token, X-Destination-URL and body) gets the first response again — status and body, errors included — with `Idempotent-Replayed: true`, and nothing runs twice; the same key with another request answers 422 idempotency_key_reused; a repeat while the first still runs answers 409 idempotency_key_in_use. A 503 answer releases the key (nothing was done: retry with it). A first response that is not JSON or is larger than 1 MB is not kept: a repeat answers 409 idempotent_response_not_kept and does not run. Ignored on GET and DELETE. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                key_id: components["schemas"]["ObjectId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "expires_in_seconds": 86400
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * @description How long the old key keeps working.
+                     * @default 0
+                     */
+                    expires_in_seconds?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description The new key, in clear this one time, and the old one as it is now. */
+            201: {
+                headers: {
+                    /** @description `true` when this is the kept first response to the same Idempotency-Key, replayed; absent otherwise. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "id": "019ab2c4-0a1b-7c2d-8e3f-4a5b6c7d8e52",
+                     *       "merchant_id": "019ab2c4-0a1b-7c2d-8e3f-4a5b6c7d8e11",
+                     *       "prefix": "sk_test_Lm8p",
+                     *       "mode": "test",
+                     *       "scopes": [
+                     *         "merchant"
+                     *       ],
+                     *       "label": "shop backend (eu-west)",
+                     *       "created_at": "2026-11-26T10:00:00.000Z",
+                     *       "revoked_at": null,
+                     *       "expires_at": null,
+                     *       "rolled_from": "019ab2c4-0a1b-7c2d-8e3f-4a5b6c7d8e51",
+                     *       "api_key": "sk_test_Lm8pR2cV7xN4kW9qT1yB5dG3hJ6sF0az",
+                     *       "previous": {
+                     *         "id": "019ab2c4-0a1b-7c2d-8e3f-4a5b6c7d8e51",
+                     *         "merchant_id": "019ab2c4-0a1b-7c2d-8e3f-4a5b6c7d8e11",
+                     *         "prefix": "sk_test_Q9xP",
+                     *         "mode": "test",
+                     *         "scopes": [
+                     *           "merchant"
+                     *         ],
+                     *         "label": "shop backend (eu-west)",
+                     *         "created_at": "2026-11-26T09:00:00.000Z",
+                     *         "revoked_at": null,
+                     *         "expires_at": "2026-11-27T10:00:00.000Z",
+                     *         "rolled_from": null
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RolledApiKey"];
+                };
+            };
+            /** @description Malformed request (e.g. malformed_json). Or invalid_idempotency_key (field Idempotency-Key): empty, longer than 255 characters or not visible ASCII. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description api_key_not_rollable: the key is revoked or expired; concurrent_modification: it was rolled or deleted at the same moment. Or idempotency_key_in_use: a request with this Idempotency-Key is still running; retry later with the same key. idempotent_response_not_kept: it already ran and its response (not JSON, or over 1 MB) cannot be replayed. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            /** @description A field is invalid; `field` names it. On a read: unknown_filter, a query parameter the operation does not list (`field` names it). Or idempotency_key_reused (field Idempotency-Key): the key was used with a different request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    deleteApiKey: {
         parameters: {
             query?: never;
             header?: never;
@@ -7452,7 +8709,8 @@ export interface operations {
                      *       "label": "support desk",
                      *       "created_at": "2026-11-26T09:00:00.000Z",
                      *       "revoked_at": "2026-11-26T10:00:00.000Z",
-                     *       "expires_at": null
+                     *       "expires_at": null,
+                     *       "rolled_from": null
                      *     }
                      */
                     "application/json": components["schemas"]["ApiKey"];
@@ -7462,6 +8720,15 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            /** @description api_key_in_use: the request is signed with this key; api_key_revoked: it is revoked already. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationFailed"];
@@ -7501,10 +8768,15 @@ export interface operations {
                      *         "failed": 1,
                      *         "pending": 1,
                      *         "success_rate": 0.75,
-                     *         "volume": [
+                     *         "amounts": [
                      *           {
                      *             "currency_code": "EUR",
-                     *             "amount": 7500
+                     *             "authorized": 7500,
+                     *             "captured": 7500,
+                     *             "refunded": 500,
+                     *             "disputed": 2500,
+                     *             "won_back": 0,
+                     *             "net": 4500
                      *           }
                      *         ]
                      *       },
@@ -7516,10 +8788,15 @@ export interface operations {
                      *           "failed": 1,
                      *           "pending": 0,
                      *           "success_rate": 0.5,
-                     *           "volume": [
+                     *           "amounts": [
                      *             {
                      *               "currency_code": "EUR",
-                     *               "amount": 2500
+                     *               "authorized": 2500,
+                     *               "captured": 2500,
+                     *               "refunded": 0,
+                     *               "disputed": 0,
+                     *               "won_back": 0,
+                     *               "net": 2500
                      *             }
                      *           ]
                      *         },
@@ -7530,10 +8807,15 @@ export interface operations {
                      *           "failed": 0,
                      *           "pending": 1,
                      *           "success_rate": 1,
-                     *           "volume": [
+                     *           "amounts": [
                      *             {
                      *               "currency_code": "EUR",
-                     *               "amount": 5000
+                     *               "authorized": 5000,
+                     *               "captured": 5000,
+                     *               "refunded": 500,
+                     *               "disputed": 2500,
+                     *               "won_back": 0,
+                     *               "net": 4500
                      *             }
                      *           ]
                      *         }

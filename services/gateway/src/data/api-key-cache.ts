@@ -35,6 +35,16 @@ export class CachedApiKeyRepository implements ApiKeyRepository {
     }
   }
 
+  /** The old key's new expiry holds on this instance at once, as a revocation does. */
+  async roll(merchantId: string, oldId: string, oldExpiresAt: string, next: ApiKeyRecord): Promise<ApiKeyRecord> {
+    this.byHash.invalidateAll();
+    try {
+      return await this.inner.roll(merchantId, oldId, oldExpiresAt, next);
+    } finally {
+      this.byHash.invalidateAll();
+    }
+  }
+
   insert(key: ApiKeyRecord): Promise<void> {
     return this.inner.insert(key);
   }

@@ -48,6 +48,16 @@ export class StoreApiKeyRepository implements ApiKeyRepository {
     return doc ? toRecord(doc) : null;
   }
 
+  async roll(merchantId: string, oldId: string, oldExpiresAt: string, next: ApiKeyRecord): Promise<ApiKeyRecord> {
+    const doc = await this.keys.get(scopeOf(merchantId), oldId);
+    if (!doc) throw new NotFoundError('api_key');
+    const updated = await this.store.transaction((uow) => {
+      insertKey(uow, next);
+      return uow.update<ApiKeyDocument>(API_KEYS, { ...toDocument(toRecord(doc)), version: doc.version, expires_at: oldExpiresAt });
+    });
+    return toRecord(updated);
+  }
+
   async revoke(merchantId: string, id: string, at: string): Promise<ApiKeyRecord> {
     const doc = await this.keys.get(scopeOf(merchantId), id);
     if (!doc) throw new NotFoundError('api_key');

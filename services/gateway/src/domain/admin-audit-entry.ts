@@ -19,7 +19,7 @@ export interface AdminAuditEntry {
   merchant_id: string | null;
   /** The mode the merchant session acted in; null for operators. */
   mode: Mode | null;
-  /** How the caller signed the request: an admin key in X-Admin-Key, or a dashboard session's cookie. */
+  /** How the caller signed the request: an admin key in X-Admin-Key, a dashboard session's cookie, or a merchant's secret key (its own API keys' changes). */
   via: AuditVia;
   /** The first 12 hex characters of the session's stored hash: ties a session's entries together. */
   session_id_prefix: string | null;
@@ -33,7 +33,7 @@ export interface AdminAuditEntry {
   request_id: string;
 }
 
-export type AuditVia = 'admin_key' | 'dashboard_session';
+export type AuditVia = 'admin_key' | 'dashboard_session' | 'api_key';
 
 /** Who an entry names: the fields a request's credential decides. */
 export type AuditActor = Pick<AdminAuditEntry, 'operator_id' | 'operator_name' | 'merchant_id' | 'mode' | 'via' | 'session_id_prefix' | 'key_id' | 'role'>;

@@ -96,7 +96,7 @@ async function resolveRecord(record: ApiKeyRecord, { merchants, clock }: Pick<Au
   const scopes = record.scopes.includes(SCOPES.merchant)
     ? [SCOPES.merchant, ...(merchant.card_data_access ? [SCOPES.cardData] : [])]
     : [...record.scopes];
-  return { merchantId: merchant.id, keyId: record.id, scopes, mode: record.mode, ...(merchant.rate_limit ? { rateLimit: merchant.rate_limit } : {}) };
+  return { merchantId: merchant.id, merchantName: merchant.name, keyId: record.id, scopes, mode: record.mode, ...(merchant.rate_limit ? { rateLimit: merchant.rate_limit } : {}) };
 }
 
 /** The key a dashboard session was opened with, checked again as on every request (a revocation ends the session's access at once). */
@@ -124,17 +124,53 @@ export function listApiKeys({ merchants, keys }: { merchants: Pick<MerchantRepos
  * Revokes a key. `onlyScope` limits which keys a caller may revoke (the importer: its import keys; a
  * merchant: its dashboard keys); `mode` hides the other mode's keys (a merchant's key sees its own mode's).
  */
-export type RevokeApiKey = (merchantId: string, keyId: string, onlyScope?: string, mode?: ApiKeyMode) => Promise<ApiKeyRecord>;
+export type RevokeApiKey = (merchantId: string, keyId: string, onlyScope?: string | string[], mode?: ApiKeyMode) => Promise<ApiKeyRecord>;
 
 export function revokeApiKey({ keys, clock }: { keys: Pick<ApiKeyRepository, 'get' | 'revoke'>; clock: Clock }): RevokeApiKey {
   return async (merchantId, keyId, onlyScope, mode) => {
     const record = await keys.get(merchantId, keyId);
     if (!record || (mode && record.mode !== mode)) throw new NotFoundError('api_key');
-    if (onlyScope && !(record.scopes.length === 1 && record.scopes[0] === onlyScope)) {
-      throw new ForbiddenError(`Only keys with the single scope ${onlyScope} can be revoked here.`, 'insufficient_scope');
+    const allowed = onlyScope === undefined ? null : Array.isArray(onlyScope) ? onlyScope : [onlyScope];
+    if (allowed && !(record.scopes.length === 1 && allowed.includes(record.scopes[0]!))) {
+      throw new ForbiddenError(`Only keys with the single scope ${allowed.join(' or ')} can be revoked here.`, 'insufficient_scope');
     }
     if (record.revoked_at) throw new ConflictError('api_key_revoked', 'The API key is already revoked.');
     return keys.revoke(merchantId, keyId, clock.now().toISOString());
+  };
+}
+
+/** The longest an old key may keep working after a roll: Stripe's longest choice, a week. */
+export const MAX_ROLL_EXPIRY_SECONDS = 7 * 24 * 3600;
+
+/** The key cannot be rolled: it is revoked or has expired (nothing to replace). */
+export class ApiKeyNotRollable extends ConflictError {
+  constructor(detail: string) {
+    super('api_key_not_rollable', detail);
+  }
+}
+
+/**
+ * Rolls a key, as Stripe's dashboard does: a new key of the same mode, scopes and label (shown once, naming
+ * the old one in `rolled_from`), and the old key kept working until `expiresInSeconds` from now (0: it stops
+ * at once; at most a week), so the merchant can deploy the new one first. An old key that was to expire
+ * sooner keeps its earlier expiry. `mode` hides the other mode's keys.
+ */
+export type RollApiKey = (merchantId: string, keyId: string, options: { expiresInSeconds: number; mode?: ApiKeyMode; onlyScopes?: string[] }) => Promise<{ previous: ApiKeyRecord; record: ApiKeyRecord; apiKey: string }>;
+
+export function rollApiKey({ keys, mint, clock }: { keys: Pick<ApiKeyRepository, 'get' | 'roll'>; mint: MintApiKey; clock: Clock }): RollApiKey {
+  return async (merchantId, keyId, { expiresInSeconds, mode, onlyScopes }) => {
+    const record = await keys.get(merchantId, keyId);
+    if (!record || (mode && record.mode !== mode)) throw new NotFoundError('api_key');
+    if (onlyScopes && !record.scopes.every((scope) => onlyScopes.includes(scope))) throw new ForbiddenError(`Only keys with the scopes ${onlyScopes.join(', ')} can be rolled here.`, 'insufficient_scope');
+    const now = clock.now();
+    if (record.revoked_at) throw new ApiKeyNotRollable('The API key is revoked: create a new one instead.');
+    if (record.expires_at && record.expires_at <= now.toISOString()) throw new ApiKeyNotRollable('The API key has expired: create a new one instead.');
+    const asked = new Date(now.getTime() + expiresInSeconds * 1000).toISOString();
+    const oldExpiresAt = record.expires_at && record.expires_at < asked ? record.expires_at : asked;
+    const minted = mint(merchantId, { mode: record.mode, label: record.label, scopes: record.scopes, expiresAt: null });
+    const next = { ...minted.record, rolled_from: record.id };
+    const previous = await keys.roll(merchantId, record.id, oldExpiresAt, next);
+    return { previous, record: next, apiKey: minted.apiKey };
   };
 }
 
@@ -145,4 +181,5 @@ export interface ApiKeys {
   resolveById: ResolveApiKeyById;
   list: ListApiKeys;
   revoke: RevokeApiKey;
+  roll: RollApiKey;
 }

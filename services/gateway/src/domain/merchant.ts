@@ -24,6 +24,8 @@ export interface ApiKeyRecord {
   created_at: string;
   revoked_at: string | null;
   expires_at: string | null;
+  /** A key made by rolling another: that key's id (absent otherwise). */
+  rolled_from?: string | null;
 }
 
 /** A merchant request after its key was checked. */
@@ -34,4 +36,6 @@ export interface ResolvedKey {
   mode: ApiKeyMode;
   /** The merchant's own rate limit, when an operator set one. */
   rateLimit?: RateLimit;
+  /** The merchant's name (the hosted page's default display name, through the internal token). */
+  merchantName?: string;
 }

@@ -38,6 +38,11 @@ export interface ApiKeyRepository {
   findByHash(keyHash: string): Promise<ApiKeyRecord | null>;
   /** Marks the key revoked; returns it as stored. */
   revoke(merchantId: string, id: string, at: string): Promise<ApiKeyRecord>;
+  /**
+   * A roll: the new key inserted and the old one set to expire at `oldExpiresAt`, in one commit (the old
+   * key's version compared: a concurrent roll or revocation of it fails with concurrent_modification).
+   */
+  roll(merchantId: string, oldId: string, oldExpiresAt: string, next: ApiKeyRecord): Promise<ApiKeyRecord>;
 }
 
 /** Operators are system records; a request is resolved by its key's hash. */

@@ -25,6 +25,7 @@ const ROUTES: RouteTarget[] = [
   { prefix: '/flows', service: 'payment-orchestrator', access: 'merchant' },
   { prefix: '/processor-accounts', service: 'payment-orchestrator', access: 'merchant' },
   { prefix: '/disputes', service: 'payment-orchestrator', access: 'merchant' },
+  { prefix: '/early-fraud-warnings', service: 'payment-orchestrator', access: 'merchant' },
   // The earlier payment interface: customers, their stored cards and mandates.
   { prefix: '/customers', service: 'payment-orchestrator', access: 'merchant' },
   { prefix: '/payment-methods', service: 'payment-orchestrator', access: 'merchant' },

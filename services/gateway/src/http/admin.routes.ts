@@ -33,7 +33,7 @@ const createOperatorSchema = z.strictObject({ name: z.string().trim().min(1).max
 const auditQuery = z.object({
   operator_id: z.uuid().optional(),
   merchant_id: z.uuid().optional(),
-  via: z.enum(['admin_key', 'dashboard_session']).optional(),
+  via: z.enum(['admin_key', 'dashboard_session', 'api_key']).optional(),
   session_id_prefix: z.string().regex(/^[0-9a-f]{12}$/, { message: 'must be the 12 hex characters of an entry' }).optional(),
   key_id: z.uuid().optional(),
   role: z.enum(['merchant', 'dashboard', 'operator']).optional(),

@@ -11,4 +11,5 @@ export const toApiKeyView = (k: ApiKeyRecord) => ({
   created_at: k.created_at,
   revoked_at: k.revoked_at,
   expires_at: k.expires_at,
+  rolled_from: k.rolled_from ?? null,
 });

@@ -46,6 +46,8 @@ export interface EdgeDeps {
   dashboardApp: express.RequestHandler;
   /** Where changes made through a dashboard session are written. */
   audit: AdminAudit;
+  /** Refuses a merchant read's query parameter its route does not declare (422 unknown_filter; known-filters.ts). */
+  knownFilters: (req: Request) => void;
 }
 
 /**
@@ -95,7 +97,16 @@ export function createEdgeApp(deps: EdgeDeps): express.Express {
       setMetricsRoute(res, '/api-keys*');
       next();
     },
-    merchantApiKeyRoutes({ apiKeys: deps.apiKeys, authenticate: async (req, res) => (await authenticateMerchant(deps, req, res, '/api-keys')).key }),
+    merchantApiKeyRoutes({
+      apiKeys: deps.apiKeys,
+      audit: deps.audit,
+      logger: deps.logger,
+      authenticate: async (req, res) => {
+        const { key } = await authenticateMerchant(deps, req, res, '/api-keys');
+        deps.knownFilters(req);
+        return key;
+      },
+    }),
   );
   app.use(merchantEdge(deps));
   // A live key with the test clock is a refusal too: audited like a 401/403.
@@ -119,17 +130,20 @@ function merchantEdge(deps: EdgeDeps) {
     let scopes: string[] = [SCOPES.public];
     let mode: ApiKeyMode | undefined;
     let keyId: string | undefined;
+    let merchantName: string | undefined;
     if (route?.access !== 'public') {
       const { key, scopes: granted } = await authenticateMerchant(deps, req, res, route?.prefix ?? null);
       merchantId = key.merchantId;
       mode = key.mode;
       keyId = key.keyId;
+      merchantName = key.merchantName;
       scopes = granted;
     }
     if (!route || !isSafePath(req.path)) throw notFound();
+    if (route.access === 'merchant') deps.knownFilters(req);
     // A form sent to a JSON route would parse as one meaningless key and answer "amount is required": 415 names the type instead.
     assertBodyType(req, route.bodies === 'json-or-form' ? SUPPORTED_BODY_TYPES : JSON_BODY_TYPES);
-    await deps.upstreams[route.service].serve(req, res, { service: route.service, path: req.originalUrl, merchantId, scopes, mode, keyId }, next);
+    await deps.upstreams[route.service].serve(req, res, { service: route.service, path: req.originalUrl, merchantId, scopes, mode, keyId, merchantName }, next);
   };
 }
 

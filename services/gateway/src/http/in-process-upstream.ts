@@ -10,7 +10,7 @@ const GATEWAY = 'gateway';
 /**
  * A service on the gateway's thread (the embedded profile): its routes are mounted behind the edge's
  * policy chain and get the merchant's request itself, with the request context the chain established
- * (merchant, mode, scopes, key id, client address, request id, trace) instead of an internal JWT. One
+ * (merchant, mode, scopes, key id, merchant name, client address, request id, trace) instead of an internal JWT. One
  * HTTP parse, one express stack, and the body read once, by the service's own parser and limit. The
  * service sees the headers it would over HTTP: the merchant's credentials are gone, its Authorization
  * reaches the forwarder as X-Forward-Authorization.
@@ -36,6 +36,7 @@ export class InProcessUpstream implements Upstream {
         scopes: call.scopes,
         mode: call.mode ?? null,
         keyId: call.keyId ?? null,
+        merchantName: call.merchantName ?? null,
         clientAddress: clientAddressOf(req),
         requestId: requestIdOf(req),
         trace: trace.getActiveSpan()?.spanContext() ?? null,

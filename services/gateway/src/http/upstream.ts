@@ -16,7 +16,7 @@ import { clientAddressOf } from './client-address';
  * profile: a service on the gateway's thread, its request context from the edge, no token), HttpUpstream
  * sends it over HTTP with the internal JWT (the local and Kubernetes profiles, and a service on a worker
  * thread of its own). The service sees the same request either way: the path, the headers below, and the
- * request context (merchant, mode, scopes, key id, client address, request id, trace).
+ * request context (merchant, mode, scopes, key id, merchant name, client address, request id, trace).
  */
 export interface Upstream {
   /** Hands the merchant's request to the service as `call` says; errors before the service answers go to `next`'s error handler. */
@@ -41,6 +41,8 @@ export interface UpstreamCall {
   mode?: ApiKeyMode;
   /** The merchant's API key (its id); absent for public routes and the admin API. */
   keyId?: string;
+  /** The merchant's name (signed into the internal token: the hosted page shows it by default). */
+  merchantName?: string;
 }
 
 export class UpstreamTimeoutError extends AppError {
@@ -92,7 +94,7 @@ export function upstreamRequestHeaders(req: Request, body: Buffer | null, call: 
   const merchantAuthorization = req.get('authorization');
   // The forwarder passes a merchant's own Authorization on to the destination.
   if (call.service === 'forwarder' && merchantAuthorization) headers['x-forward-authorization'] = merchantAuthorization;
-  headers.authorization = `Bearer ${signer.sign(call.service, { merchantId: call.merchantId, scopes: call.scopes, mode: call.mode, keyId: call.keyId })}`;
+  headers.authorization = `Bearer ${signer.sign(call.service, { merchantId: call.merchantId, scopes: call.scopes, mode: call.mode, keyId: call.keyId, merchantName: call.merchantName })}`;
   headers['x-request-id'] = requestIdOf(req);
   headers['x-forwarded-for'] = clientAddressOf(req);
   if (body) headers['content-length'] = String(body.length);

@@ -15,6 +15,11 @@ export class StoreEventRepository implements EventRepository {
     return this.collection.get(scope, id);
   }
 
+  async getMany(scope: Scope, ids: string[]): Promise<MerchantEvent[]> {
+    if (ids.length === 0) return [];
+    return (await this.collection.list(scope, { id: { in: ids } }, { limit: ids.length })).items;
+  }
+
   /** Newest first, like Stripe's /v1/events. */
   list(scope: Scope, type: string | undefined, page: PageRequest): Promise<Page<MerchantEvent>> {
     const where: Where = type ? { type } : {};

@@ -21,6 +21,12 @@ export class StoreMessageRepository implements MessageRepository {
     return this.collection.list(scope, where, { ...page, order: page.order ?? 'desc' });
   }
 
+  async listForEvent(scope: Scope, eventId: string): Promise<WebhookMessage[]> {
+    // At most one message per endpoint of the merchant (WEBHOOK_MAX_ENDPOINTS_PER_MERCHANT bounds them).
+    const page = await this.collection.list(scope, { event_id: eventId }, { limit: 1_000, order: 'asc' });
+    return page.items;
+  }
+
   listInPeriod(scope: Scope, period: { startsAt: string; endsBefore: string }, page: PageRequest): Promise<Page<WebhookMessage>> {
     return this.collection.list(scope, { created_at: { gte: period.startsAt, lt: period.endsBefore } }, page);
   }

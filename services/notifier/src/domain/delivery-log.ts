@@ -1,9 +1,9 @@
 import type { Clock, Scope } from '@vaultline/core';
 import type { Page, PageRequest } from '@vaultline/store';
-import { DeliveryInProgressError, DeliveryNotFoundError, EndpointDisabledError } from './errors';
+import { DeliveryInProgressError, DeliveryNotFoundError, EndpointDisabledError, EventNotFoundError } from './errors';
 import type { MessageStatus, WebhookMessage } from './webhook-message';
 import { requireEndpoint } from './manage-endpoints';
-import type { EndpointRepository, MessageRepository, QueueRepository, TransactionRunner } from './ports';
+import type { EndpointRepository, EventRepository, MessageRepository, QueueRepository, TransactionRunner } from './ports';
 
 // The deliveries (messages and their attempts) of one endpoint, and replays.
 
@@ -23,6 +23,16 @@ export function listDeliveries({ endpoints, messages }: FindDeliveriesPorts): Li
 }
 
 /** GET /webhook-endpoints/{id}/deliveries/{deliveryId}. */
+/** Where one event went: its delivery to each endpoint (the Events page). The event must be the caller's. */
+export type ListEventDeliveries = (scope: Scope, eventId: string) => Promise<WebhookMessage[]>;
+
+export function listEventDeliveries({ events, messages }: { events: Pick<EventRepository, 'get'>; messages: Pick<MessageRepository, 'listForEvent'> }): ListEventDeliveries {
+  return async (scope, eventId) => {
+    if (!(await events.get(scope, eventId))) throw new EventNotFoundError();
+    return messages.listForEvent(scope, eventId);
+  };
+}
+
 export type GetDelivery = (scope: Scope, endpointId: string, deliveryId: string) => Promise<WebhookMessage>;
 
 export function getDelivery({ endpoints, messages }: FindDeliveriesPorts): GetDelivery {

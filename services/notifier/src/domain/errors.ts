@@ -39,7 +39,7 @@ export class DeliveryInProgressError extends ConflictError {
 
 export class EndpointDisabledError extends ConflictError {
   constructor() {
-    super('webhook_endpoint_disabled', 'The webhook endpoint is disabled; enable it before replaying.');
+    super('webhook_endpoint_disabled', 'The webhook endpoint is disabled; enable it before replaying or sending a test event.');
   }
 }
 

@@ -48,7 +48,7 @@ export interface CreateEndpointPorts {
 export function createEndpoint({ endpoints, transaction, sealer, clock, checkUrl, maxEndpointsPerMerchant }: CreateEndpointPorts): CreateEndpoint {
   return async (scope, input) => {
     const events = normaliseEvents(input.events);
-    await checkUrl(input.url);
+    await checkUrl(input.url, scope.mode);
     if ((await endpoints.count(scope)) >= maxEndpointsPerMerchant) throw new TooManyEndpointsError(maxEndpointsPerMerchant);
     const id = newId();
     const now = clock.now().toISOString();
@@ -99,7 +99,7 @@ export interface UpdateEndpointPorts {
 export function updateEndpoint({ endpoints, transaction, clock, checkUrl }: UpdateEndpointPorts): UpdateEndpoint {
   return async (scope, id, input) => {
     const current = await requireEndpoint(endpoints, scope, id);
-    if (input.url !== undefined && input.url !== current.url) await checkUrl(input.url);
+    if (input.url !== undefined && input.url !== current.url) await checkUrl(input.url, current.mode);
     const next: WebhookEndpoint = { ...current, updated_at: clock.now().toISOString() };
     if (input.url !== undefined) next.url = input.url;
     if (input.events !== undefined) next.events = normaliseEvents(input.events);

@@ -1,5 +1,6 @@
-import type { Scope } from '@vaultline/core';
+import type { Mode, Scope } from '@vaultline/core';
 import type { Page, PageRequest, UnitOfWork } from '@vaultline/store';
+import type { FeedEntry } from './feed-entry';
 import type { MerchantEvent } from './merchant-event';
 import type { MessageStatus, WebhookMessage } from './webhook-message';
 import type { WebhookEndpoint } from './webhook-endpoint';
@@ -22,6 +23,8 @@ export interface EndpointRepository {
 export interface MessageRepository {
   get(scope: Scope, id: string): Promise<WebhookMessage | null>;
   listForEndpoint(scope: Scope, endpointId: string, status: MessageStatus | undefined, page: PageRequest): Promise<Page<WebhookMessage>>;
+  /** The messages of one event (one per endpoint it went to), oldest first. */
+  listForEvent(scope: Scope, eventId: string): Promise<WebhookMessage[]>;
   /** Messages created in [startsAt, endsBefore), every endpoint's, a page at a time (reports). */
   listInPeriod(scope: Scope, period: { startsAt: string; endsBefore: string }, page: PageRequest): Promise<Page<WebhookMessage>>;
   insert(uow: UnitOfWork, message: Omit<WebhookMessage, 'version'>): WebhookMessage;
@@ -39,14 +42,27 @@ export interface QueueRepository {
 
 export interface EventRepository {
   get(scope: Scope, id: string): Promise<MerchantEvent | null>;
+  /** The scope's events among these ids (any order; unknown ids left out). */
+  getMany(scope: Scope, ids: string[]): Promise<MerchantEvent[]>;
   list(scope: Scope, type: string | undefined, page: PageRequest): Promise<Page<MerchantEvent>>;
   insert(uow: UnitOfWork, event: Omit<MerchantEvent, 'version'>): MerchantEvent;
 }
+
+export interface FeedRepository {
+  /** The feed entry of an event, if it was recorded since the feed exists. */
+  findByEvent(scope: Scope, eventId: string): Promise<FeedEntry | null>;
+  /** Entries after a position, oldest first. */
+  listAfter(scope: Scope, position: string | undefined, limit: number): Promise<FeedEntry[]>;
+  insert(uow: UnitOfWork, entry: Omit<FeedEntry, 'version'>): FeedEntry;
+}
+
 
 export type { SecretSealer } from '@vaultline/crypto';
 
 export interface OutgoingWebhook {
   url: string;
+  /** The endpoint's mode: a test endpoint may be a loopback receiver while the service runs on loopback. */
+  mode: Mode;
   headers: Record<string, string>;
   body: string;
 }
@@ -56,8 +72,8 @@ export interface WebhookTransport {
   send(request: OutgoingWebhook): Promise<TransportResult>;
 }
 
-/** Throws EndpointUrlNotAllowedError when the URL may not receive webhooks. */
-export type EndpointUrlCheck = (url: string) => Promise<void>;
+/** Throws EndpointUrlNotAllowedError when the URL may not receive webhooks of an endpoint of this mode. */
+export type EndpointUrlCheck = (url: string, mode: Mode) => Promise<void>;
 
 /** The few logger calls domain code makes (pino satisfies it). */
 export interface DomainLogger {

@@ -2,6 +2,7 @@ import { newId, type Clock } from '@vaultline/core';
 import { scopeOfEvent, type EventEnvelope } from '@vaultline/contracts';
 import type { UnitOfWork } from '@vaultline/store';
 import type { QueueEntry } from './delivery-queue';
+import type { AppendToFeed } from './event-feed';
 import { isSubscribedTo } from './webhook-endpoint';
 import { mapEventData, webhookBody, type MerchantEventType } from './webhook-payload';
 import type { EndpointRepository, EventRepository, MessageRepository, QueueRepository } from './ports';
@@ -9,6 +10,8 @@ import type { EndpointRepository, EventRepository, MessageRepository, QueueRepos
 export interface RecordMerchantEventPorts {
   endpoints: Pick<EndpointRepository, 'listEnabled'>;
   events: Pick<EventRepository, 'insert'>;
+  /** The event feed (GET /events/poll): the event at its recording position, in the same unit of work. */
+  appendToFeed: AppendToFeed;
   messages: Pick<MessageRepository, 'insert'>;
   queue: Pick<QueueRepository, 'insert'>;
   clock: Clock;
@@ -26,11 +29,12 @@ export interface RecordMerchantEventPorts {
  */
 export type RecordMerchantEvent = (uow: UnitOfWork, event: EventEnvelope & { type: MerchantEventType }) => Promise<QueueEntry[]>;
 
-export function recordMerchantEvent({ endpoints, events, messages, queue, clock, firstAttemptDelayMs, maxEndpointsPerMerchant }: RecordMerchantEventPorts): RecordMerchantEvent {
+export function recordMerchantEvent({ endpoints, events, appendToFeed, messages, queue, clock, firstAttemptDelayMs, maxEndpointsPerMerchant }: RecordMerchantEventPorts): RecordMerchantEvent {
   return async (uow, event) => {
     const scope = scopeOfEvent(event);
     const data = mapEventData(event.type, event.data as never);
-    events.insert(uow, { id: event.id, merchant_id: scope.merchantId, mode: scope.mode, type: event.type, created_at: event.occurred_at, data });
+    const logged = events.insert(uow, { id: event.id, merchant_id: scope.merchantId, mode: scope.mode, type: event.type, created_at: event.occurred_at, data });
+    appendToFeed(uow, logged);
 
     const subscribed = (await endpoints.listEnabled(scope, maxEndpointsPerMerchant)).filter((e) => isSubscribedTo(e, event.type));
     if (subscribed.length === 0) return [];

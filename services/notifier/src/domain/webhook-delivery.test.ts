@@ -42,7 +42,7 @@ async function setup() {
     }),
   );
   await store.transaction((uow: UnitOfWork) =>
-    recordMerchantEvent({ endpoints, events: new StoreEventRepository(store), messages, queue, clock, firstAttemptDelayMs: 0, maxEndpointsPerMerchant: 10 })(
+    recordMerchantEvent({ endpoints, events: new StoreEventRepository(store), appendToFeed: () => undefined, messages, queue, clock, firstAttemptDelayMs: 0, maxEndpointsPerMerchant: 10 })(
       uow,
       { id: 'evt_1', type: 'token.deleted', version: 1, occurred_at: now, merchant_id: 'm1', livemode: false, data: { token_id: 't1' } },
     ),

@@ -92,7 +92,7 @@ export function attemptDelivery(ports: AttemptDeliveryPorts): AttemptDelivery {
     const timestamp = Math.floor(startedAt.getTime() / 1000);
     const headers = webhookHeaders({ id: message.id, timestamp, body: message.payload }, secrets);
     const started = performance.now();
-    const result = await transport.send({ url: endpoint.url, headers, body: message.payload });
+    const result = await transport.send({ url: endpoint.url, mode: endpoint.mode, headers, body: message.payload });
     const durationMs = Math.round(performance.now() - started);
     const finishedAt = clock.now();
     const outcome = classifyAttempt(result, finishedAt);

@@ -45,6 +45,13 @@ describe('webhook payloads', () => {
     expect(isMerchantEventType('checkout.session.returned')).toBe(false);
   });
 
+  it('when a card attempt fails on the hosted page (payment.attempt_failed), then the webhook names the attempt, its reason and masked card, and the payment still processing', () => {
+    const payment = { payment_id: 'pay_3', status: 'processing' as const, amount: { requested: 1000 }, currency_code: 'EUR', use_case: 'ONE_OFF', reference: null, credential_id: null, initial_payment_id: null, flow: 'simulator_auto_capture', failure_reason: null, masked_account_number: null };
+    const attempt = { number: 1, failure_reason: 'card_declined', masked_account_number: '400000******0002' };
+    expect(mapEventData('payment.attempt_failed', { ...payment, attempt })).toEqual(expect.objectContaining({ payment_id: 'pay_3', status: 'processing', attempt }));
+    expect(isMerchantEventType('checkout.session.abandoned')).toBe(false);
+  });
+
   it('when an event is about a test-mode or a live-mode resource, then the body says so in livemode', () => {
     const body = (mode: 'test' | 'live') => {
       const event = createEnvelope(tokenDeletedV1, { scope: { merchantId: 'm1', mode }, data: { token_id: 't1' } });

@@ -2,8 +2,8 @@ import type { EventData, EventEnvelope, EventType, eventCatalog } from '@vaultli
 
 type Catalog = typeof eventCatalog;
 type DataOf<T extends EventType> = EventData<Catalog[T]>;
-/** The types the merchant event log and webhooks carry (token.detokenized and checkout.session.returned are internal). */
-export type MerchantEventType = Exclude<EventType, 'token.detokenized' | 'checkout.session.returned'>;
+/** The types the merchant event log and webhooks carry (token.detokenized, checkout.session.returned and .abandoned are internal). */
+export type MerchantEventType = Exclude<EventType, 'token.detokenized' | 'checkout.session.returned' | 'checkout.session.abandoned'>;
 
 type Mapper<D> = (data: D) => Record<string, unknown>;
 
@@ -13,6 +13,8 @@ type Mapper<D> = (data: D) => Record<string, unknown>;
  * masked account number is the most a payload carries. The token fingerprint (a keyed hash of the
  * PAN) stays internal: a hash next to a truncation could be correlated (PCI DSS 3.5.1).
  */
+const authenticationData = (a: NonNullable<DataOf<'payment.processing'>['authentication']>) => ({ type: a.type, version: a.version, status: a.status, eci: a.eci, liability_shift: a.liability_shift });
+
 const paymentData: Mapper<DataOf<'payment.processing'>> = (d) => ({
   payment_id: d.payment_id,
   status: d.status,
@@ -21,7 +23,10 @@ const paymentData: Mapper<DataOf<'payment.processing'>> = (d) => ({
     ...(d.amount.authorized !== undefined ? { authorized: d.amount.authorized } : {}),
     ...(d.amount.captured !== undefined ? { captured: d.amount.captured } : {}),
     ...(d.amount.refunded !== undefined ? { refunded: d.amount.refunded } : {}),
+    ...(d.amount.capturable !== undefined ? { capturable: d.amount.capturable } : {}),
   },
+  // A manual capture (payment.capturing, payment.captured, payment.capture_failed): which one and how it went.
+  ...(d.capture ? { capture: { sequence: d.capture.sequence, amount: d.capture.amount, final: d.capture.final, status: d.capture.status, failure_reason: d.capture.failure_reason, reference: d.capture.reference } } : {}),
   currency_code: d.currency_code,
   use_case: d.use_case,
   reference: d.reference,
@@ -33,9 +38,7 @@ const paymentData: Mapper<DataOf<'payment.processing'>> = (d) => ({
   // Earlier-interface payments (POST /payments) say so, with their customer and stored method or mandate.
   ...(d.interface ? { interface: d.interface, customer_id: d.customer_id ?? null, payment_method_id: d.payment_method_id ?? null } : {}),
   ...(d.status === 'canceled' ? { cancellation_reason: d.cancellation_reason ?? null } : {}),
-  ...(d.authentication
-    ? { authentication: { type: d.authentication.type, version: d.authentication.version, status: d.authentication.status, eci: d.authentication.eci, liability_shift: d.authentication.liability_shift } }
-    : {}),
+  ...(d.authentication ? { authentication: authenticationData(d.authentication) } : {}),
 });
 
 /** A refund as the merchant's API shows it (the refund's id under `id`, as GET /refunds/{refund_id} answers). */
@@ -59,6 +62,22 @@ const disputeData: Mapper<DataOf<'dispute.created'>> = (d) => ({
   currency_code: d.currency_code,
   status: d.status,
   reason: d.reason,
+  // Added within v1: events published before read as a chargeback whose deadline was not said.
+  kind: d.kind ?? 'chargeback',
+  processor_reference: d.processor_reference,
+  evidence_due_by: d.evidence_due_by ?? null,
+  livemode: d.livemode,
+  created_at: d.created_at,
+  updated_at: d.updated_at,
+});
+
+/** An early fraud warning as the merchant's API shows it (GET /early-fraud-warnings/{id}). */
+const earlyFraudWarningData: Mapper<DataOf<'early_fraud_warning.created'>> = (d) => ({
+  id: d.early_fraud_warning_id,
+  object: 'early_fraud_warning',
+  payment_id: d.payment_id,
+  fraud_type: d.fraud_type,
+  actionable: d.actionable,
   processor_reference: d.processor_reference,
   livemode: d.livemode,
   created_at: d.created_at,
@@ -121,12 +140,25 @@ export const webhookDataMappers: { [T in MerchantEventType]: Mapper<DataOf<T>> }
   'payment.authorized': paymentData,
   'payment.capturing': paymentData,
   'payment.captured': paymentData,
+  'payment.capture_failed': paymentData,
   'payment.failed': paymentData,
   // The issuer's address and form stay with the hosted page: the merchant hears that the consumer is authenticating.
   'payment.action_required': (d) => ({ ...paymentData(d), action: { type: 'consumer_authentication' } }),
+  // The payment stays processing; `attempt` is the card that failed (masked) and why, for the consumer may try another.
+  'payment.attempt_failed': (d) => ({
+    ...paymentData(d),
+    attempt: {
+      number: d.attempt.number,
+      failure_reason: d.attempt.failure_reason,
+      masked_account_number: d.attempt.masked_account_number,
+      ...(d.attempt.authentication ? { authentication: authenticationData(d.attempt.authentication) } : {}),
+    },
+  }),
   'dispute.created': disputeData,
   'dispute.updated': disputeData,
   'dispute.closed': disputeData,
+  'early_fraud_warning.created': earlyFraudWarningData,
+  'early_fraud_warning.updated': earlyFraudWarningData,
   'payment.canceled': paymentData,
   'refund.created': refundData,
   'refund.succeeded': refundData,

@@ -6,6 +6,7 @@ import type { GetDelivery, ListDeliveries, ReplayDelivery } from '../domain/deli
 import type { CreateEndpoint, DeleteEndpoint, GetEndpoint, ListEndpoints, RotateEndpointSecret, UpdateEndpoint } from '../domain/manage-endpoints';
 import { toWebhookDeliveryView } from './webhook-delivery.view';
 import { toWebhookEndpointView } from './webhook-endpoint.view';
+import type { SendTestEvent } from '../domain/test-event';
 
 const url = z.string().min(1).max(2048);
 const events = z.array(z.string().min(1).max(100)).max(100);
@@ -31,6 +32,7 @@ export interface WebhookEndpointUseCases {
   listDeliveries: ListDeliveries;
   getDelivery: GetDelivery;
   replayDelivery: ReplayDelivery;
+  sendTestEvent: SendTestEvent;
 }
 
 export function webhookEndpointRoutes(router: Router, useCases: WebhookEndpointUseCases): void {
@@ -83,6 +85,12 @@ export function webhookEndpointRoutes(router: Router, useCases: WebhookEndpointU
 
   router.post('/webhook-endpoints/:id/deliveries/:deliveryId/replay', merchantOnly, answers(async (req) => {
     const message = await replayDelivery(scopeOfRequest(req), req.params.id as string, req.params.deliveryId as string);
+    return reply(202, toWebhookDeliveryView(message));
+  }));
+
+  /** "Send a test event": a webhook_endpoint.test event delivered to this endpoint only; answers its delivery, pending. */
+  router.post('/webhook-endpoints/:id/test-events', merchantOnly, answers(async (req) => {
+    const message = await useCases.sendTestEvent(scopeOfRequest(req), req.params.id as string);
     return reply(202, toWebhookDeliveryView(message));
   }));
 }

@@ -5,7 +5,8 @@ import type { EgressClient } from '@vaultline/egress';
 import type { InternalClient } from '@vaultline/http';
 import type { ProcessorTransport } from '../processors/processor-transport';
 import type { HostModeCheck } from '../processors/processor-destinations';
-import type { ProcessorHttpResponse } from '../processors/processor-wire';
+import type { MultipartBody, ProcessorBodyFormat, ProcessorHttpResponse } from '../processors/processor-wire';
+import { randomBytes } from 'node:crypto';
 
 /** One call of the forwarder's internal payments API, whatever carries it. */
 export type ForwardPayment = (call: { scope: Scope; tokenId: string; url: string; headers: Record<string, string>; format?: ForwardPaymentFormat; body: unknown }) => Promise<ForwardPaymentResponseDto>;
@@ -62,6 +63,37 @@ export function formEncoded(body: unknown): string {
   return new URLSearchParams(fields).toString();
 }
 
+/**
+ * A multipart/form-data body (RFC 7578): each text field, then each file with its name, file name and
+ * content type. The boundary is random and checked against the content, so no part can end early.
+ */
+export function multipartEncoded(body: MultipartBody): { body: Buffer; contentType: string } {
+  let boundary = `vaultline-${randomBytes(16).toString('hex')}`;
+  const contents = [...Object.values(body.fields).map((value) => Buffer.from(value, 'utf8')), ...body.files.map((file) => file.content)];
+  while (contents.some((content) => content.includes(boundary))) boundary = `vaultline-${randomBytes(16).toString('hex')}`;
+  const quoted = (value: string) => value.replace(/["\\\r\n]/g, '_');
+  const parts: Buffer[] = [];
+  for (const [name, value] of Object.entries(body.fields)) {
+    parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${quoted(name)}"\r\n\r\n`, 'utf8'), Buffer.from(value, 'utf8'), Buffer.from('\r\n', 'utf8'));
+  }
+  for (const file of body.files) {
+    const head = `--${boundary}\r\nContent-Disposition: form-data; name="${quoted(file.name)}"; filename="${quoted(file.filename)}"\r\nContent-Type: ${file.content_type}\r\n\r\n`;
+    parts.push(Buffer.from(head, 'utf8'), file.content, Buffer.from('\r\n', 'utf8'));
+  }
+  parts.push(Buffer.from(`--${boundary}--\r\n`, 'utf8'));
+  return { body: Buffer.concat(parts), contentType: `multipart/form-data; boundary=${boundary}` };
+}
+
+/** A request body in its format, with the content type that goes with it (JSON's is the egress client's default). */
+export function encodedBody(format: ProcessorBodyFormat | undefined, body: unknown): { body: string | Buffer; contentType: Record<string, string> } {
+  if (format === 'form') return { body: formEncoded(body), contentType: { 'content-type': 'application/x-www-form-urlencoded' } };
+  if (format === 'multipart') {
+    const encoded = multipartEncoded(body as MultipartBody);
+    return { body: encoded.body, contentType: { 'content-type': encoded.contentType } };
+  }
+  return { body: JSON.stringify(body), contentType: {} };
+}
+
 function parsed(text: string): unknown {
   try {
     return text === '' ? null : (JSON.parse(text) as unknown);
@@ -85,9 +117,8 @@ export function createProcessorTransport(deps: { forwardPayment: ForwardPayment;
     },
     async send({ mode, url, method, headers, format, body }): Promise<ProcessorHttpResponse> {
       deps.assertHostServesMode(url, mode);
-      const encoded = body === undefined ? {} : format === 'form' ? { body: formEncoded(body) } : { body: JSON.stringify(body) };
-      const contentType: Record<string, string> = body !== undefined && format === 'form' ? { 'content-type': 'application/x-www-form-urlencoded' } : {};
-      const response = await deps.egress.request({ url, method, headers: { ...headers, ...contentType, 'accept-encoding': 'identity' }, ...encoded });
+      const encoded = body === undefined ? null : encodedBody(format, body);
+      const response = await deps.egress.request({ url, method, headers: { ...headers, ...(encoded?.contentType ?? {}), 'accept-encoding': 'identity' }, ...(encoded ? { body: encoded.body } : {}) });
       return { status: response.status, body: parsed(response.body.toString('utf8')) };
     },
   };

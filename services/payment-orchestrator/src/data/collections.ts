@@ -13,6 +13,7 @@ export const PAYMENT_METHODS = 'payment_methods';
 export const PAYMENT_REQUESTS = 'payment_requests';
 export const DISPUTES = 'disputes';
 export const REFUNDS = 'refunds';
+export const EARLY_FRAUD_WARNINGS = 'early_fraud_warnings';
 
 export const orchestratorCollections: CollectionSpec[] = [
   {
@@ -24,6 +25,8 @@ export const orchestratorCollections: CollectionSpec[] = [
       { fields: ['customer_id'] },
       { fields: ['shown_use_case'] },
       { fields: ['created_at'] },
+      // A processor's notification naming only its own payment (a Stripe dispute's PaymentIntent) finds ours.
+      { fields: ['authorization_key'] },
       // The authorization expiry scan across merchants: authorized (or canceling) payments by authorization time.
       { fields: ['status', 'authorized_at'], acrossMerchants: true },
     ],
@@ -57,7 +60,13 @@ export const orchestratorCollections: CollectionSpec[] = [
   { name: PAYMENT_REQUESTS, indexes: [{ fields: ['created_at'], acrossMerchants: true }] },
   // One dispute per processor reference of an account (two first notifications racing: one creates, the other
   // moves it); a payment's disputes are listed by payment.
-  { name: DISPUTES, indexes: [{ fields: ['processor', 'processor_reference'], unique: true }, { fields: ['payment_id'] }] },
+  // GET /disputes?status=…; GET /reports/payments reads the disputes opened in a period, and those won in it.
+  {
+    name: DISPUTES,
+    indexes: [{ fields: ['processor', 'processor_reference'], unique: true }, { fields: ['payment_id'] }, { fields: ['created_at'] }, { fields: ['status', 'updated_at'] }],
+  },
+  // One warning per processor reference of an account; a payment's warnings are listed by payment.
+  { name: EARLY_FRAUD_WARNINGS, indexes: [{ fields: ['processor', 'processor_reference'], unique: true }, { fields: ['payment_id'] }] },
   {
     name: REFUNDS,
     indexes: [
@@ -66,6 +75,8 @@ export const orchestratorCollections: CollectionSpec[] = [
       { fields: ['status'] },
       // A notification that names the refund by the processor's reference of it.
       { fields: ['processor_reference'] },
+      // GET /reports/payments: the refunds that succeeded in a period.
+      { fields: ['status', 'updated_at'] },
       // The refund runner's scan across merchants: pending refunds to send or to ask about (the status first, so
       // SQLite searches the few pending ones instead of walking every refund in id order).
       { fields: ['status', 'next_run_at'], acrossMerchants: true },

@@ -1,7 +1,7 @@
 import { scopeOfDocument, type Mode, type Scope } from '@vaultline/core';
 import { SYSTEM_SCOPE, type DocumentStore, type Page, type PageRequest, type StoredDocument, type UnitOfWork, type Where } from '@vaultline/store';
 import type { DuePayment, PaymentRepository, PaymentSearch } from '../domain/payment/payment-ports';
-import { isFinal, searchFieldsOf, type Payment } from '../domain/payment/payment';
+import { authorizationKey, isFinal, searchFieldsOf, type Payment } from '../domain/payment/payment';
 import { PAYMENTS, PAYMENT_SCHEDULE } from './collections';
 
 /**
@@ -36,11 +36,15 @@ export class StorePaymentRepository implements PaymentRepository {
     return page.items.map((entry) => ({ scope: { merchantId: entry.owner_merchant_id, mode: entry.owner_mode ?? 'test' }, paymentId: entry.id }));
   }
 
+  findByAuthorization(scope: Scope, account: string, reference: string): Promise<Payment | null> {
+    return this.collection.findOne(scope, { authorization_key: authorizationKey(account, reference) });
+  }
+
   search(scope: Scope, filters: PaymentSearch, page: PageRequest): Promise<Page<Payment>> {
     return this.collection.list(scope, paymentWhere(filters), page);
   }
 
-  async listAuthorizedBefore(status: 'authorized' | 'canceling', authorizedBefore: Date, limit: number): Promise<DuePayment[]> {
+  async listAuthorizedBefore(status: 'authorized' | 'partially_captured' | 'canceling', authorizedBefore: Date, limit: number): Promise<DuePayment[]> {
     const page = await this.collection.listAcrossMerchants({ status, authorized_at: { lte: authorizedBefore.toISOString() } }, { limit });
     return page.items.map((payment) => ({ scope: scopeOfDocument(payment), paymentId: payment.id }));
   }

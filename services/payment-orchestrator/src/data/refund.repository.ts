@@ -2,6 +2,7 @@ import type { Scope } from '@vaultline/core';
 import type { DocumentStore, Page, PageRequest, UnitOfWork, Where } from '@vaultline/store';
 import type { RefundRepository, RefundSearch } from '../domain/refunds/refund-ports';
 import type { Refund } from '../domain/refunds/refund';
+import type { PeriodBounds } from '../domain/payment/payment-report';
 import { REFUNDS } from './collections';
 
 /** A payment is refunded a handful of times: one page holds them all. */
@@ -39,6 +40,11 @@ export class StoreRefundRepository implements RefundRepository {
     // Only pending refunds are ever due: the equality on status lets the index narrow the scan to them.
     const page = await this.collection.listAcrossMerchants({ status: 'pending', next_run_at: { lte: now.toISOString() } }, { limit });
     return page.items.map((refund) => ({ scope: { merchantId: refund.merchant_id, mode: refund.mode }, refundId: refund.id }));
+  }
+
+  /** GET /reports/payments: refunds that succeeded in the period (a settled refund is never updated again). */
+  listSucceededInPeriod(scope: Scope, period: PeriodBounds, page: PageRequest): Promise<Page<Refund>> {
+    return this.collection.list(scope, { mode: scope.mode, status: 'succeeded', updated_at: { gte: period.startsAt, lt: period.endsBefore } }, page);
   }
 
   insert(uow: UnitOfWork, refund: Omit<Refund, 'version'>): Refund {

@@ -1,8 +1,8 @@
 import type { Customer } from '../domain/customers/customer';
 import type { PaymentMethod } from '../domain/customers/payment-method';
 import { shownPaymentMethod, storedCardOf } from '../domain/earlier/earlier-payment';
-import { isConsumerPresent, type Payment } from '../domain/payment/payment';
-import { authenticationView, cancellationView, toPaymentView } from './payment.view';
+import type { Payment } from '../domain/payment/payment';
+import { actionRequirementView, authenticationView, cancellationView, cardAttemptsView, toPaymentView } from './payment.view';
 
 /** A payment in the shape of the interface that created it. */
 export function toAnyPaymentView(payment: Payment): Record<string, unknown> {
@@ -25,7 +25,7 @@ export function toEarlierPaymentView(payment: Payment): Record<string, unknown> 
     amount: payment.amount.requested,
     // The earlier interface's amount is an integer: what was refunded of a captured payment stands beside it.
     ...(payment.amount.refunded !== undefined ? { amount_refunded: payment.amount.refunded } : {}),
-    ...(isConsumerPresent(payment.use_case) && payment.session ? { action_requirement: { type: 'use_sdk', session_id: payment.session.id } } : {}),
+    ...actionRequirementView(payment),
     created_at: payment.created_at,
     currency_code: payment.currency_code,
     ...(earlier.customer ? { customer: { ...earlier.customer } } : {}),
@@ -36,6 +36,7 @@ export function toEarlierPaymentView(payment: Payment): Record<string, unknown> 
     ...(payment.status === 'failed' ? { failure_reason: payment.failure_reason } : {}),
     ...cancellationView(payment),
     ...authenticationView(payment),
+    ...cardAttemptsView(payment),
     ...(payment.metadata ? { metadata: { ...payment.metadata } } : {}),
   };
 }

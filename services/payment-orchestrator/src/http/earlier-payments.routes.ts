@@ -1,7 +1,7 @@
 import type { Scope } from '@vaultline/core';
 import type { Router } from 'express';
 import { SCOPES } from '@vaultline/auth';
-import { answers, parseInput, reply, requireScope, scopeOfRequest, testClockOf } from '@vaultline/http';
+import { answers, authOf, parseInput, reply, requireScope, scopeOfRequest, testClockOf } from '@vaultline/http';
 import type { CreateEarlierPayment } from '../domain/earlier/create-earlier-payment';
 import { earlierPaymentBody } from './earlier-payment.schemas';
 import { requestKeyOf } from './payments.routes';
@@ -21,6 +21,7 @@ export function earlierPaymentRoutes(router: Router, useCases: EarlierPaymentUse
     const store = body.store_payment_method_for;
     const payment = await useCases.createEarlierPayment(scope, {
       mode: scope.mode,
+      merchantName: authOf(req).merchantName,
       amount: body.amount,
       currencyCode: body.currency_code,
       confirm: body.confirm,

@@ -1,9 +1,13 @@
 import { z } from 'zod';
-import { allowedOriginOf, checkoutLocaleOf, isAllowedReturnUrl, MAX_ALLOWED_ORIGINS, MAX_CHECKOUT_DESCRIPTION_LENGTH } from '@vaultline/contracts';
-import { isCurrencyCode } from '../domain/payment/currency';
+import { allowedOriginOf, checkoutLocaleOf, isAllowedReturnUrl, isCurrencyCode, MAX_ALLOWED_ORIGINS, MAX_AMOUNT, MAX_CHECKOUT_DESCRIPTION_LENGTH } from '@vaultline/contracts';
 import { isCalendarDate } from '../domain/credentials/credential';
 
-export const amount = z.number().int().positive().max(Number.MAX_SAFE_INTEGER);
+/** Minor units of the currency, a positive integer of at most twelve digits (MAX_AMOUNT; above it 422 amount_too_large). */
+export const amount = z
+  .number()
+  .int()
+  .positive()
+  .refine((value) => value <= MAX_AMOUNT, { message: `amount must be at most ${MAX_AMOUNT} (twelve digits, in minor units of the currency).`, params: { code: 'amount_too_large' } });
 export const currencyCode = z.string().refine(isCurrencyCode, { message: 'currency_code must be an ISO 4217 currency code in upper case, such as EUR.' });
 export const reference = z.string().min(1).max(255);
 export const metadata = z
@@ -59,7 +63,7 @@ export const subsequentBody = z.strictObject({
 });
 
 export const captureBody = z
-  .strictObject({ reference: reference.optional(), amount: amount.optional(), currency_code: currencyCode.optional() })
+  .strictObject({ reference: reference.optional(), amount: amount.optional(), currency_code: currencyCode.optional(), final_capture: z.boolean().optional() })
   .superRefine((body, ctx) => {
     if (body.amount !== undefined && body.currency_code === undefined) {
       ctx.addIssue({ code: 'custom', path: ['currency_code'], message: 'currency_code is required with amount (partial capture).' });
@@ -82,7 +86,7 @@ const isoInstant = z
   .datetime({ offset: true, message: 'must be an ISO 8601 date-time with an offset, such as 2026-11-26T07:30:00Z.' })
   .transform((value) => new Date(value).toISOString());
 
-const PAYMENT_STATUSES = ['processing', 'authorized', 'capturing', 'captured', 'failed', 'canceling', 'canceled'] as const;
+const PAYMENT_STATUSES = ['processing', 'authorized', 'capturing', 'partially_captured', 'captured', 'failed', 'canceling', 'canceled'] as const;
 /** Either interface's words: the newer one's use cases and the earlier one's. */
 const SEARCHABLE_USE_CASES = [
   'ONE_OFF',

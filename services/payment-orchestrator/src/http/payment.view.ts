@@ -1,5 +1,6 @@
 import type { Payment, ProcessorTransaction } from '../domain/payment/payment';
-import { isConsumerPresent } from '../domain/payment/payment';
+import { capturableAmount, disputedAmount, isConsumerPresent, netAmount } from '../domain/payment/payment';
+import type { AuthenticationResult } from '../domain/payment/authentication';
 
 /** What a merchant sees of a payment: the spec's fields for its use case, nothing internal (token, progress, decision). */
 export function toPaymentView(payment: Payment): Record<string, unknown> {
@@ -7,9 +8,8 @@ export function toPaymentView(payment: Payment): Record<string, unknown> {
   return {
     id: payment.id,
     livemode: payment.mode === 'live',
-    // amount.refunded appears with the payment's first refund (the sum of its succeeded refunds).
-    amount: { ...payment.amount },
-    ...(isConsumerPresent(payment.use_case) && payment.session ? { action_requirement: { type: 'use_sdk', session_id: payment.session.id } } : {}),
+    amount: amountView(payment),
+    ...actionRequirementView(payment),
     ...(subsequent ? { authentication_preference: payment.authentication_preference } : {}),
     created_at: payment.created_at,
     ...(payment.credential_id !== null ? { credential_id: payment.credential_id } : {}),
@@ -24,7 +24,55 @@ export function toPaymentView(payment: Payment): Record<string, unknown> {
     ...(payment.status === 'failed' ? { failure_reason: payment.failure_reason } : {}),
     ...cancellationView(payment),
     ...authenticationView(payment),
+    ...cardAttemptsView(payment),
     ...(payment.metadata ? { metadata: { ...payment.metadata } } : {}),
+  };
+}
+
+/**
+ * requested, authorized (with capturable) and captured as they happen; refunded from the first refund on (the sum of the
+ * succeeded refunds) and with it refund_pending (the refunds the processor has not settled yet): refunded =
+ * captured is a refunded payment, 0 < refunded < captured a partially refunded one; once captured, disputed
+ * (what open or lost chargebacks hold or took) and net (captured − refunded − disputed: what the merchant keeps).
+ */
+export function amountView(payment: Payment): Record<string, number> {
+  return {
+    ...payment.amount,
+    // capturable with the authorization: what a capture may still take (0 when nothing can).
+    ...capturableView(payment),
+    ...(payment.amount.refunded !== undefined ? { refund_pending: payment.refunds_pending ?? 0 } : {}),
+    ...(payment.amount.captured !== undefined ? { disputed: disputedAmount(payment), net: netAmount(payment) } : {}),
+  };
+}
+
+/**
+ * Consumer-present payments: the session that starts the hosted page (or the SDK), and the page's address
+ * (absent on payments made before it was recorded).
+ */
+export function actionRequirementView(payment: Payment): Record<string, unknown> {
+  if (!isConsumerPresent(payment.use_case) || !payment.session) return {};
+  return { action_requirement: { type: 'use_sdk', session_id: payment.session.id, ...(payment.session.checkout_url ? { checkout_url: payment.session.checkout_url } : {}) } };
+}
+
+/**
+ * The cards tried on the hosted page: `attempts` once a card was entered, `last_failed_attempt` once one
+ * failed (the payment then waits for another, or failed with that reason when the session ended).
+ */
+export function cardAttemptsView(payment: Payment): Record<string, unknown> {
+  const failed = payment.last_failed_attempt;
+  return {
+    ...(payment.card_attempts ? { attempts: payment.card_attempts } : {}),
+    ...(failed
+      ? {
+          last_failed_attempt: {
+            number: failed.number,
+            failure_reason: failed.failure_reason,
+            masked_account_number: failed.masked_account_number,
+            failed_at: failed.failed_at,
+            ...(failed.authentication ? { authentication: authenticationResultView(failed.authentication) } : {}),
+          },
+        }
+      : {}),
   };
 }
 
@@ -38,13 +86,24 @@ export function toTransactionView(transaction: ProcessorTransaction): Record<str
     failure_reason: transaction.failure_reason,
     amount: transaction.amount,
     ...(transaction.use_case ? { use_case: transaction.use_case } : {}),
+    ...(transaction.attempt ? { attempt: transaction.attempt } : {}),
     created_at: transaction.created_at,
   };
+}
+
+/** amount.capturable, once the payment is authorized. */
+export function capturableView(payment: Payment): { capturable?: number } {
+  return payment.amount.authorized !== undefined ? { capturable: capturableAmount(payment) } : {};
 }
 
 /** A canceling or canceled payment says why (requested_by_merchant, authorization_expired). */
 export function cancellationView(payment: Payment): Record<string, unknown> {
   return payment.cancellation && (payment.status === 'canceled' || payment.status === 'canceling') ? { cancellation_reason: payment.cancellation.reason } : {};
+}
+
+/** What a merchant sees of an authentication: never the authentication value or the DS transaction id. */
+function authenticationResultView(result: AuthenticationResult): Record<string, unknown> {
+  return { type: result.type, version: result.version, status: result.status, eci: result.eci, liability_shift: result.liability_shift };
 }
 
 /**
@@ -54,7 +113,7 @@ export function cancellationView(payment: Payment): Record<string, unknown> {
 export function authenticationView(payment: Payment): Record<string, unknown> {
   const result = payment.authentication;
   return {
-    ...(result ? { authentication: { type: result.type, version: result.version, status: result.status, eci: result.eci, liability_shift: result.liability_shift } } : {}),
+    ...(result ? { authentication: authenticationResultView(result) } : {}),
     ...(payment.pending_authentication && payment.status === 'processing' ? { next_action: { type: 'consumer_authentication' } } : {}),
   };
 }

@@ -1,7 +1,7 @@
 import type { Request, Router } from 'express';
 import { isUuid, type Scope } from '@vaultline/core';
 import { SCOPES } from '@vaultline/auth';
-import { answers, listResponse, parseInput, parsePageQuery, reply, requestRouteOf, requireScope, scopeOfRequest, testClockOf } from '@vaultline/http';
+import { answers, authOf, listResponse, parseInput, parsePageQuery, reply, requestRouteOf, requireScope, scopeOfRequest, testClockOf } from '@vaultline/http';
 import type { CapturePayment } from '../domain/payment/capture-payment';
 import type { CreatePayment } from '../domain/payment/create-payment';
 import type { CreateSubsequentPayment } from '../domain/payment/create-subsequent-payment';
@@ -86,6 +86,7 @@ export function paymentRoutes(router: Router, useCases: PaymentUseCases): void {
       reference: body.reference ?? null,
       amount: body.amount ?? null,
       currencyCode: body.currency_code ?? null,
+      finalCapture: body.final_capture ?? null,
       requestKey: requestKeyOf(req),
     });
     useCases.runPayment(scope, payment.id);
@@ -111,6 +112,7 @@ export function paymentRoutes(router: Router, useCases: PaymentUseCases): void {
 function initialCommand(req: Request, body: { amount: number; currency_code: string; reference?: string; return_url?: string; allowed_origins?: string[]; metadata?: Record<string, string>; description?: string; locale?: string }) {
   return {
     mode: modeOf(req),
+    merchantName: authOf(req).merchantName,
     amount: body.amount,
     currencyCode: body.currency_code,
     reference: body.reference ?? null,

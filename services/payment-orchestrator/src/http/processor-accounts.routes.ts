@@ -21,8 +21,8 @@ const baseUrl = z
   .string()
   .max(2048)
   .regex(/^https?:\/\/[^/?#\s]+(\/[^?#\s]*)?$/, { message: 'base_url must be an absolute http(s) URL without query or fragment.' });
-// explicit_unscheduled: only on processors whose plugin takes it (rule 7 of the earlier interface is testable with it).
-const settings = z.strictObject({ base_url: baseUrl.nullable().default(null), explicit_unscheduled: z.boolean().optional() });
+// explicit_unscheduled, multiple_partial_captures: only on processors whose plugin takes them (rule 7 of the earlier interface is testable with the first).
+const settings = z.strictObject({ base_url: baseUrl.nullable().default(null), explicit_unscheduled: z.boolean().optional(), multiple_partial_captures: z.boolean().optional() });
 
 /** `processor`: one of the registered plugins' ids. */
 const createBody = (processors: readonly string[]) =>

@@ -5,6 +5,7 @@ import type { Logger } from '@vaultline/logger';
 import type { DocumentStore } from '@vaultline/store';
 import type { CompleteCheckoutSession } from '../domain/payment/complete-checkout-session';
 import type { ReturnFromAuthentication } from '../domain/payment/return-from-authentication';
+import type { AbandonCheckoutSession } from '../domain/payment/abandon-checkout-session';
 
 export const CHECKOUT_SESSIONS_GROUP = 'payment-orchestrator.checkout-sessions';
 
@@ -14,6 +15,7 @@ export interface CheckoutSessionCompletedConsumerOptions {
   logger: Logger;
   completeCheckoutSession: CompleteCheckoutSession;
   returnFromAuthentication: ReturnFromAuthentication;
+  abandonCheckoutSession: AbandonCheckoutSession;
   /** Starts the payment's flow once the card is committed on it. */
   runPayment: (scope: Scope, paymentId: string) => void;
 }
@@ -21,6 +23,7 @@ export interface CheckoutSessionCompletedConsumerOptions {
 /**
  * checkout.session.completed (from the vault): the card is on the payment; the flow runs.
  * checkout.session.returned: the consumer is back from authenticating; the authorization resumes.
+ * checkout.session.abandoned: the consumer left the page while it waited for a card; the payment fails.
  */
 export function checkoutSessionCompletedConsumer(options: CheckoutSessionCompletedConsumerOptions): Promise<Subscription> {
   return createEventConsumer({
@@ -36,6 +39,9 @@ export function checkoutSessionCompletedConsumer(options: CheckoutSessionComplet
       'checkout.session.returned': async (event, uow) => {
         const payment = await options.returnFromAuthentication(uow, scopeOfEvent(event), event.data);
         if (payment) uow.afterCommit(() => options.runPayment(scopeOfDocument(payment), payment.id));
+      },
+      'checkout.session.abandoned': async (event, uow) => {
+        await options.abandonCheckoutSession(uow, scopeOfEvent(event), event.data);
       },
     },
   });

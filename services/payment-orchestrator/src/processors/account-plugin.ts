@@ -1,8 +1,11 @@
 import { z } from 'zod';
 
-/** The options a processor account is opened with: its credentials, its base URL override, the payment's key mode. */
+/** The account's settings a plugin reads when opened (the ones its `account.settings` takes). */
+const accountSettings = z.object({ multiple_partial_captures: z.boolean().optional() }).default({});
+
+/** The options a processor account is opened with: its credentials, its base URL override, the payment's key mode, its settings. */
 export function accountOptionsSchema<C extends z.ZodType>(credentials: C) {
-  return z.object({ credentials, base_url: z.string().url().nullable().default(null), mode: z.enum(['test', 'live']) });
+  return z.object({ credentials, base_url: z.string().url().nullable().default(null), mode: z.enum(['test', 'live']), settings: accountSettings });
 }
 
 /**
@@ -16,6 +19,8 @@ export const REAL_PROCESSOR_CAPABILITIES = {
   authorize: true,
   capture: true,
   partialCapture: true,
+  // Checkout.com: capture_type NonFinal (Visa, Mastercard, American Express); Adyen only with multiple partial captures on the account (its plugin says).
+  multipleCaptures: true,
   authentication3ri: false,
   // 3-D Secure: declared by each plugin once its mapper runs it (until then an authenticate-the-shopper answer fails the payment).
   authentication3ds: false,

@@ -1,5 +1,6 @@
 import type { CaptureOutcome, RefundOutcome, ProcessorConnection, ProcessorDirectory, Processors } from '../domain/processing/processor-port';
 import type { Clock } from '@vaultline/core';
+import type { ProcessorAmounts } from '../domain/processing/processor-amounts';
 import type { ProcessorAccountRepository, ProcessorNotificationRepository, SecretSealer } from '../domain/processor-accounts/processor-account-ports';
 import { openCredentials } from '../domain/processor-accounts/manage-processor-accounts';
 import type { ProcessorPlugins } from './processor-plugin';
@@ -31,11 +32,12 @@ export function processorDirectory(deps: ProcessorDirectoryDeps): ProcessorDirec
       if (!plugin) continue;
       if (plugin.opens === 'at_start') {
         const connection = deps.builtIn.get(plugin.id);
-        if (connection) opened.set(account.id, plugin.forAccount ? plugin.forAccount(connection, account.settings) : connection);
+        if (connection) opened.set(account.id, withAmounts(plugin.forAccount ? plugin.forAccount(connection, account.settings) : connection, plugin.amounts));
         continue;
       }
       try {
-        const options = plugin.optionsSchema.parse({ credentials: openCredentials(deps.sealer, account), base_url: account.settings.base_url, mode });
+        const { base_url, explicit_unscheduled: _builtInOnly, ...settings } = account.settings;
+        const options = plugin.optionsSchema.parse({ credentials: openCredentials(deps.sealer, account), base_url, mode, settings });
         const captureSettlement = async (reference: string): Promise<CaptureOutcome | null> => {
           const event = await deps.notifications.findCaptureEvent(scope, account.id, reference);
           if (!event) return null;
@@ -49,7 +51,7 @@ export function processorDirectory(deps: ProcessorDirectoryDeps): ProcessorDirec
           if (!event) return null;
           return event.kind === 'refund_succeeded' ? { status: 'succeeded', processor_reference: reference } : { status: 'failed', failure_reason: event.failure_reason ?? 'refund_failed', processor_reference: reference };
         };
-        opened.set(account.id, plugin.open(options, { clock: deps.clock, transport: deps.transport, captureSettlement, refundSettlement }));
+        opened.set(account.id, withAmounts(plugin.open(options, { clock: deps.clock, transport: deps.transport, captureSettlement, refundSettlement }), plugin.amounts));
       } catch {
         // Never log or rethrow: the error could quote the credentials.
       }
@@ -57,4 +59,10 @@ export function processorDirectory(deps: ProcessorDirectoryDeps): ProcessorDirec
     const ids = [...deps.builtIn.ids(), ...opened.keys()];
     return { get: (id) => deps.builtIn.get(id) ?? opened.get(id), ids: () => ids };
   };
+}
+
+/** The connection with its plugin's amounts, so the engine checks an amount against them before sending it. */
+export function withAmounts(connection: ProcessorConnection, amounts: ProcessorAmounts | undefined): ProcessorConnection {
+  // A copy that keeps the connection's prototype: a plugin may open a class instance, whose methods a spread would drop.
+  return amounts && !connection.amounts ? Object.assign(Object.create(Object.getPrototypeOf(connection) as object) as ProcessorConnection, connection, { amounts }) : connection;
 }

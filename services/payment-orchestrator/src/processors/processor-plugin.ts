@@ -3,6 +3,7 @@ import type { ProcessorDestination } from '@vaultline/contracts';
 import type { Clock } from '@vaultline/core';
 import type { CaptureOutcome, RefundOutcome, ProcessorCapabilities, ProcessorConnection } from '../domain/processing/processor-port';
 import type { ProcessorAccountSettings } from '../domain/processor-accounts/processor-account';
+import type { ProcessorAmounts } from '../domain/processing/processor-amounts';
 import type { NotificationReceipt, VerifiedItem } from '../domain/processor-accounts/receive-processor-notification';
 import type { ProcessorTransport } from './processor-transport';
 
@@ -53,6 +54,8 @@ interface PluginFacts {
   /** How people write its name (error details, docs). */
   displayName: string;
   capabilities: ProcessorCapabilities;
+  /** Its currency units, steps, minimum and maximum (`<id>.amounts.ts`); absent: ISO minor units, no limits. */
+  amounts?: ProcessorAmounts;
   account: ProcessorAccountShape;
   /** Its entries of the destination catalog (libs/contracts processor-destinations.ts): none for a processor without a network. */
   destinations: readonly ProcessorDestination[];
@@ -75,6 +78,8 @@ export interface AccountOptions<C> {
   credentials: C;
   base_url: string | null;
   mode: 'test' | 'live';
+  /** The account's settings the plugin reads (those its `account.settings` takes), absent or empty when none is set. */
+  settings?: { multiple_partial_captures?: boolean | undefined };
 }
 
 /** A processor opened per processor account, with the account's credentials, for the payment's mode. */

@@ -7,17 +7,26 @@ import type { ProcessorPayment } from '../domain/processing/processor-port';
  * through egress to the account's base URL.
  */
 export interface ProcessorHttpRequest {
-  method: 'POST' | 'GET';
+  method: 'POST' | 'GET' | 'PUT';
   /** Appended to the account's base URL. */
   path: string;
   headers: Record<string, string>;
   body?: unknown;
   /**
-   * How the body is encoded: JSON (the default), or form fields (an object of text values, sent
-   * application/x-www-form-urlencoded in their order).
+   * How the body is encoded: JSON (the default), form fields (an object of text values, sent
+   * application/x-www-form-urlencoded in their order), or multipart/form-data (a MultipartBody: a file
+   * upload, such as dispute evidence; never card data).
    */
-  format?: 'json' | 'form';
+  format?: ProcessorBodyFormat;
   carries_card_data: boolean;
+}
+
+export type ProcessorBodyFormat = 'json' | 'form' | 'multipart';
+
+/** A multipart/form-data body: text fields, then files (each part named, with its file name and content type). */
+export interface MultipartBody {
+  fields: Record<string, string>;
+  files: Array<{ name: string; filename: string; content_type: string; content: Buffer }>;
 }
 
 /** A processor's HTTP answer; a timeout or refused connection never becomes one (the client maps those to a retryable error). */

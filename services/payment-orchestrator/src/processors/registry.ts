@@ -5,6 +5,7 @@ import { adyen } from './adyen';
 import { checkout } from './checkout';
 import { simulator } from './simulator';
 import { stripe } from './stripe';
+import { withAmounts } from './processor-directory';
 
 /** Every processor: adding one is its folder and one line here. */
 export const processorPlugins = {
@@ -28,7 +29,7 @@ export function openProcessors(plugins: ProcessorPlugins, options: Readonly<Reco
     if (!parsed.success) {
       throw new ConfigError(parsed.error.issues.map((issue) => ({ variable: `processor ${plugin.id} ${issue.path.join('.') || 'options'}`, reason: issue.message })));
     }
-    connections.set(plugin.id, plugin.open(parsed.data, context));
+    connections.set(plugin.id, withAmounts(plugin.open(parsed.data, context), plugin.amounts));
   }
   const ids = [...connections.keys()];
   return { get: (id) => connections.get(id), ids: () => ids };

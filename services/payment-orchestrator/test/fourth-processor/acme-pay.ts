@@ -26,7 +26,7 @@ export const acmePay: AccountProcessorPlugin<AcmeCredentials> = {
   id: 'acme',
   displayName: 'Acme Pay',
   opens: 'per_account',
-  capabilities: { authorize: true, capture: true, partialCapture: false, authentication3ri: false, authentication3ds: false, risk: false, explicitUnscheduledMit: true, modes: ['test'] },
+  capabilities: { authorize: true, capture: true, partialCapture: false, multipleCaptures: false, authentication3ri: false, authentication3ds: false, risk: false, explicitUnscheduledMit: true, modes: ['test'] },
   account: { credentials: credentialsSchema, secretField: 'api_key', paymentsPath: '/v1/charges' },
   destinations: [
     { name: 'acme-charges', processor: 'acme', purpose: 'payments', mode: 'test', url: 'https://api.acme-pay.test/v1/charges', card: { fields: { 'card.pan': 'account_number', 'card.exp_month': 'expiration_month', 'card.exp_year': 'expiration_year', 'card.cvc': 'security_code' }, typing: 'string' } },

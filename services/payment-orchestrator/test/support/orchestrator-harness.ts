@@ -1,6 +1,6 @@
 import { generateInternalKeyPair, InternalTokenSigner, InternalTokenVerifier, SCOPES } from '@vaultline/auth';
 import { eventMessage, openBus, type Bus } from '@vaultline/bus';
-import { checkoutSessionCompletedV1, checkoutSessionReturnedV1, topics, type EventData } from '@vaultline/contracts';
+import { checkoutSessionAbandonedV1, checkoutSessionCompletedV1, checkoutSessionReturnedV1, topics, type EventData } from '@vaultline/contracts';
 import { ManualClock, newId } from '@vaultline/core';
 import { startHttpServer } from '@vaultline/http';
 import { SERVICE_NAMES, type ServiceName, type ServiceRuntime } from '@vaultline/runtime';
@@ -70,7 +70,9 @@ export interface Harness {
   /** A public call (no merchant key, as the gateway sends a processor's notification): the raw body as given, the answer as text. */
   postPublic(path: string, rawBody: string, headers?: Record<string, string>): Promise<{ status: number; text: string; headers: Headers }>;
   /** The vault's side of the hosted page: publishes checkout.session.completed for the payment's session. */
-  submitCard(payment: Json, masked?: string, options?: { eventId?: string; scheme?: string; merchantId?: string; submittedAt?: string }): Promise<EventData<typeof checkoutSessionCompletedV1>>;
+  submitCard(payment: Json, masked?: string, options?: { eventId?: string; scheme?: string; merchantId?: string; submittedAt?: string; attempt?: number }): Promise<EventData<typeof checkoutSessionCompletedV1>>;
+  /** The consumer left the hosted page while it waited for a card: checkout.session.abandoned, as the vault publishes it. */
+  abandon(payment: Json, merchantId?: string): Promise<void>;
   /** The vault's side of a stored-card session (earlier interface, rules 3 and 5): completes it with the stored card the session shows. */
   confirmStoredCard(payment: Json, merchantId?: string): Promise<void>;
   /** Publishes the same completion again (a duplicate delivery, same event id). */
@@ -159,9 +161,9 @@ export async function startOrchestrator(options: HarnessOptions = {}): Promise<H
   const server = await startHttpServer(app.http);
 
   const events: PublishedEvent[] = [];
-  await bus.ensureTopics([topics.payments, topics.refunds, topics.checkoutSessionsOpened, topics.checkoutSessionsCompleted, topics.disputes]);
+  await bus.ensureTopics([topics.payments, topics.refunds, topics.checkoutSessionsOpened, topics.checkoutSessionsCompleted, topics.disputes, topics.earlyFraudWarnings]);
   const captured = await Promise.all(
-    [topics.payments, topics.refunds, topics.checkoutSessionsOpened, topics.disputes].map((topic) =>
+    [topics.payments, topics.refunds, topics.checkoutSessionsOpened, topics.disputes, topics.earlyFraudWarnings].map((topic) =>
       bus.subscribe({ topics: [topic], group: `test-capture-${newId()}`, handler: async (delivery) => void events.push(JSON.parse(delivery.value) as PublishedEvent) }),
     ),
   );
@@ -202,6 +204,7 @@ export async function startOrchestrator(options: HarnessOptions = {}): Promise<H
         payment_id: payment.id,
         token_id: newId(),
         card: { masked_account_number: masked, scheme: submitOptions.scheme ?? 'VISA', expiry_month: 12, expiry_year: 2034, cardholder_name: 'Ada Lovelace', submitted_at: submitOptions.submittedAt ?? clock.now().toISOString() },
+        ...(submitOptions.attempt ? { attempt: submitOptions.attempt } : {}),
       };
       await harness.redeliver(data, submitOptions.merchantId ?? MERCHANT.merchantId, submitOptions.eventId ?? newId());
       return data;
@@ -221,6 +224,11 @@ export async function startOrchestrator(options: HarnessOptions = {}): Promise<H
       const opened = events.find(isOpened);
       const mode = opened?.livemode ? 'live' : 'test';
       await bus.publish([eventMessage(checkoutSessionCompletedV1, { scope: { merchantId, mode }, data, id: eventId, occurredAt: clock.now() })]);
+      published++;
+    },
+    async abandon(payment, merchantId = MERCHANT.merchantId) {
+      const data = { session_id: payment.action_requirement.session_id, payment_id: payment.id, abandoned_at: clock.now().toISOString() };
+      await bus.publish([eventMessage(checkoutSessionAbandonedV1, { scope: { merchantId, mode: payment.livemode ? 'live' : 'test' }, data, occurredAt: clock.now() })]);
       published++;
     },
     async returnFromBank(payment, parameters, returnOptions = {}) {

@@ -1,4 +1,5 @@
-import { formEncoded } from '../../src/clients/processor-transport';
+import { encodedBody } from '../../src/clients/processor-transport';
+import type { ProcessorBodyFormat } from '../../src/processors/processor-wire';
 import type { ProcessorTransport } from '../../src/processors/processor-transport';
 
 export interface TestCard {
@@ -30,12 +31,11 @@ export function placeholderTransport(cards: Record<string, TestCard>, { integerE
     if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, fill(item, card)]));
     return value;
   };
-  const post = async (url: string, method: string, headers: Record<string, string>, body: unknown, format: 'json' | 'form' = 'json', timeout = 0) => {
+  const post = async (url: string, method: string, headers: Record<string, string>, body: unknown, format: ProcessorBodyFormat = 'json', timeout = 0) => {
     sent.push({ url, headers });
-    // As the forwarder and egress send them: JSON, or the text fields form-encoded in their order.
-    const encoded = body === undefined ? {} : format === 'form' ? { body: formEncoded(body) } : { body: JSON.stringify(body) };
-    const contentType: Record<string, string> = body !== undefined && format === 'form' ? { 'content-type': 'application/x-www-form-urlencoded' } : {};
-    const response = await fetch(url, { method, headers: { ...headers, ...contentType }, ...encoded, ...(timeout > 0 ? { signal: AbortSignal.timeout(timeout) } : {}) });
+    // As the forwarder and egress send them: JSON, the text fields form-encoded in their order, or multipart (files).
+    const encoded = body === undefined ? null : encodedBody(format, body);
+    const response = await fetch(url, { method, headers: { ...headers, ...(encoded?.contentType ?? {}) }, ...(encoded ? { body: encoded.body } : {}), ...(timeout > 0 ? { signal: AbortSignal.timeout(timeout) } : {}) });
     const text = await response.text();
     return { status: response.status, body: text === '' ? null : (JSON.parse(text) as unknown) };
   };

@@ -1,5 +1,5 @@
 import type { CheckoutSessionRecord } from '../domain/checkout/checkout-session';
-import { SIMULATOR_CHALLENGE } from '@vaultline/contracts';
+import { majorUnits, SIMULATOR_CHALLENGE } from '@vaultline/contracts';
 
 /** Text and attribute values of the pages below: every value from a processor or a session is escaped. */
 function escapeHtml(value: string): string {
@@ -64,7 +64,7 @@ export function testChallengePolicy(allowedOrigins: readonly string[]): string {
  */
 export function testChallengePage(session: CheckoutSessionRecord): string {
   const back = `/checkout/${encodeURIComponent(session.id)}/return`;
-  const amount = `${(session.amount / 100).toFixed(2)} ${session.currency}`;
+  const amount = `${majorUnits(session.amount, session.currency)} ${session.currency}`;
   const card = session.masked_account_number ? `•••• ${session.masked_account_number.slice(-4)}` : 'your card';
   const button = (outcome: (typeof SIMULATOR_CHALLENGE.outcomes)[number], label: string, style: string) => `    <form method="get" action="${back}">
       <input type="hidden" name="${SIMULATOR_CHALLENGE.parameter}" value="${outcome}">

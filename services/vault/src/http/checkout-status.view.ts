@@ -1,4 +1,5 @@
-import { framingOriginsOf, type CheckoutSessionState, type PaymentProgress } from '../domain/checkout/checkout-session';
+import { minorUnitExponent } from '@vaultline/contracts';
+import { framingOriginsOf, type CheckoutSessionRecord, type CheckoutSessionState, type PaymentProgress } from '../domain/checkout/checkout-session';
 import { buttonTextColorFor, logoAddressFor } from '../domain/branding/checkout-branding';
 import type { CheckoutBranding } from '../domain/branding/manage-branding';
 
@@ -6,8 +7,19 @@ import type { CheckoutBranding } from '../domain/branding/manage-branding';
 export interface CheckoutStatusView {
   session_id: string;
   state: CheckoutSessionState['state'];
+  /** false for a test-mode session: the page shows a TEST MODE badge. */
+  livemode: boolean;
+  /** How many cards were entered in this session so far (0 before the first). */
+  attempts: number;
+  /**
+   * The latest card that failed while the payment could take another: the page shows the form again with
+   * its reason (state open), or the outcome once the payment failed with it. Null when none failed.
+   */
+  last_failed_attempt: { number: number; failure_reason: string; masked_account_number: string | null } | null;
   amount: number;
   currency: string;
+  /** The currency's ISO 4217 exponent from the one table (libs/contracts): the page divides by it, never by Intl's fraction digits. */
+  currency_exponent: number;
   payment_id: string;
   payment_status: PaymentProgress;
   failure_reason: string | null;
@@ -42,9 +54,11 @@ export interface MerchantBrandingView {
   logo_url: string | null;
 }
 
-export function toMerchantBrandingView(branding: CheckoutBranding, sessionId: string): MerchantBrandingView {
+/** The shop's look for a session: its display name, else the merchant's name the payment carried. */
+export function toMerchantBrandingView(branding: CheckoutBranding, session: Pick<CheckoutSessionRecord, 'id' | 'merchant_name'>): MerchantBrandingView {
+  const sessionId = session.id;
   return {
-    display_name: branding.display_name,
+    display_name: branding.display_name ?? session.merchant_name ?? null,
     brand_color: branding.brand_color,
     button_text_color: branding.brand_color ? buttonTextColorFor(branding.brand_color) : null,
     logo_url: logoAddressFor(branding.logo, sessionId),
@@ -55,8 +69,12 @@ export function toCheckoutStatusView({ session, state, branding }: CheckoutSessi
   return {
     session_id: session.id,
     state,
+    livemode: session.mode === 'live',
+    attempts: session.attempt ?? (session.token_id ? 1 : 0),
+    last_failed_attempt: session.last_failed_attempt ? { ...session.last_failed_attempt } : null,
     amount: session.amount,
     currency: session.currency,
+    currency_exponent: minorUnitExponent(session.currency) ?? 2,
     payment_id: session.payment_id,
     payment_status: session.payment_status,
     failure_reason: session.failure_reason,
@@ -68,7 +86,7 @@ export function toCheckoutStatusView({ session, state, branding }: CheckoutSessi
     description: session.description ?? null,
     locale: session.locale ?? null,
     authentication: session.authentication && session.payment_status === 'processing' ? { state: session.authentication.state } : null,
-    ...(branding ? { merchant: toMerchantBrandingView(branding, session.id) } : {}),
+    ...(branding ? { merchant: toMerchantBrandingView(branding, session) } : {}),
     ...(session.stored_card ? { stored_card: storedCardView(session.stored_card) } : {}),
   };
 }

@@ -5,12 +5,12 @@ import { browserInfoSchema } from '@vaultline/contracts';
 import { z } from 'zod';
 import { NotFoundError } from '@vaultline/core';
 import { clientAddressOf, parseInput } from '@vaultline/http';
-import type { CheckoutFraming, CheckoutPageStatus, ConfirmStoredCard, SubmitCheckoutCard } from '../domain/checkout/checkout-flow';
+import type { AbandonCheckoutSession, CheckoutFraming, CheckoutPageStatus, ConfirmStoredCard, SubmitCheckoutCard } from '../domain/checkout/checkout-flow';
 import type { SessionLogoImage } from '../domain/branding/manage-branding';
 import { toCheckoutStatusView } from './checkout-status.view';
 import type { RememberPageAccept, ReturnFromAuthentication, StartAuthentication, SubmittedBrowser, TestChallenge } from '../domain/checkout/checkout-authentication';
 import { issuerFormPage, issuerFormPolicy, testChallengePage, testChallengePolicy } from './checkout-authentication.pages';
-import { framingOriginsOf } from '../domain/checkout/checkout-session';
+import { TooManyAttempts, framingOriginsOf } from '../domain/checkout/checkout-session';
 
 const PUBLIC_DIR = join(__dirname, 'public');
 const sessionId = z.string().regex(/^[0-9a-fA-F-]{36}$/, { message: 'The session id must be a UUID.' });
@@ -75,6 +75,16 @@ export function pagePolicy(allowedOrigins: readonly string[], imageOrigins: read
 /** How long a framed page waits for its session: the SDK may mount before checkout.session.opened arrives. */
 const FRAMED_WAIT = { attempts: 12, intervalMs: 250 };
 
+/** A card submission over a limit says when to try again, in the header as in the body (`retry_after`). */
+async function withRetryAfter<T>(res: Response, attempt: () => Promise<T>): Promise<T> {
+  try {
+    return await attempt();
+  } catch (error) {
+    if (error instanceof TooManyAttempts) res.setHeader('Retry-After', String(error.retryAfterSeconds));
+    throw error;
+  }
+}
+
 function send(res: Response, item: Asset, cache: string): void {
   res.setHeader('Content-Type', item.type);
   res.setHeader('X-Content-Type-Options', 'nosniff');
@@ -86,6 +96,7 @@ function send(res: Response, item: Asset, cache: string): void {
 export interface CheckoutRouteUseCases {
   submitCheckoutCard: SubmitCheckoutCard;
   confirmStoredCard: ConfirmStoredCard;
+  abandonCheckoutSession: AbandonCheckoutSession;
   checkoutPageStatus: CheckoutPageStatus;
   checkoutFraming: CheckoutFraming;
   sessionLogoImage: SessionLogoImage;
@@ -177,7 +188,7 @@ export function checkoutRoutes(router: Router, useCases: CheckoutRouteUseCases):
   router.post('/sessions/:sessionId/card', async (req, res) => {
     const id = parseInput(sessionId, req.params.sessionId);
     const body = parseInput(cardBody, req.body);
-    const status = await useCases.submitCheckoutCard({ sessionId: id, clientAddress: clientAddressOf(req), card: body.card, browser: browserOf(req, body.browser) });
+    const status = await withRetryAfter(res, () => useCases.submitCheckoutCard({ sessionId: id, clientAddress: clientAddressOf(req), card: body.card, browser: browserOf(req, body.browser) }));
     res.setHeader('Cache-Control', 'no-store');
     res.status(201).json(toCheckoutStatusView(status));
   });
@@ -186,9 +197,19 @@ export function checkoutRoutes(router: Router, useCases: CheckoutRouteUseCases):
   router.post('/sessions/:sessionId/stored-card', async (req, res) => {
     const id = parseInput(sessionId, req.params.sessionId);
     const body = parseInput(storedCardBody, req.body ?? {});
-    const status = await useCases.confirmStoredCard({ sessionId: id, clientAddress: clientAddressOf(req), securityCode: body.security_code, browser: browserOf(req, body.browser) });
+    const status = await withRetryAfter(res, () => useCases.confirmStoredCard({ sessionId: id, clientAddress: clientAddressOf(req), securityCode: body.security_code, browser: browserOf(req, body.browser) }));
     res.setHeader('Cache-Control', 'no-store');
     res.status(201).json(toCheckoutStatusView(status));
+  });
+
+  /**
+   * The consumer leaves the page while it waits for a card (after a failed card: "Return to the shop"): the
+   * session closes and its payment fails at once, so the shop reads a final status. No body.
+   */
+  router.post('/sessions/:sessionId/abandon', async (req, res) => {
+    const status = await useCases.abandonCheckoutSession(parseInput(sessionId, req.params.sessionId));
+    res.setHeader('Cache-Control', 'no-store');
+    res.json(toCheckoutStatusView(status));
   });
 
   router.get('/sessions/:sessionId/status', async (req, res) => {

@@ -3,7 +3,7 @@ import { scopeOfEvent } from '@vaultline/contracts';
 import type { Logger } from '@vaultline/logger';
 import type { DocumentStore } from '@vaultline/store';
 import type { PaymentProgress } from '../domain/checkout/checkout-session';
-import type { CloseCanceledSession, OpenCheckoutSession, RecordPaymentProgress } from '../domain/checkout/checkout-flow';
+import type { CloseCanceledSession, OpenCheckoutSession, RecordPaymentProgress, ReopenAfterFailedAttempt } from '../domain/checkout/checkout-flow';
 import type { RecordAuthenticationRequired } from '../domain/checkout/checkout-authentication';
 
 export const VAULT_CONSUMER_GROUP = 'vault';
@@ -13,16 +13,23 @@ type PaymentEventType = 'payment.authorized' | 'payment.capturing' | 'payment.ca
 /**
  * checkout.session.opened (from the orchestrator) tells the vault which sessions exist;
  * payment.* events feed the progress the hosted page shows (payment.action_required: where the consumer
- * must authenticate). payment.processing is not handled: a
+ * must authenticate; payment.attempt_failed: the card failed, the session takes another). payment.processing is not handled: a
  * session starts as processing and progress only moves forward, so it could never change one, and
  * an unhandled type is passed over before it is validated or looked up (one per payment).
  */
 export function checkoutEventsConsumer(
   runtime: { bus: Bus; store: DocumentStore; logger: Logger },
-  useCases: { openCheckoutSession: OpenCheckoutSession; recordPaymentProgress: RecordPaymentProgress; closeCanceledSession: CloseCanceledSession; recordAuthenticationRequired: RecordAuthenticationRequired },
+  useCases: {
+    openCheckoutSession: OpenCheckoutSession;
+    recordPaymentProgress: RecordPaymentProgress;
+    closeCanceledSession: CloseCanceledSession;
+    recordAuthenticationRequired: RecordAuthenticationRequired;
+    reopenAfterFailedAttempt: ReopenAfterFailedAttempt;
+  },
 ): Promise<Subscription> {
+  // The consumer's page knows one capture: a payment partially captured (more to come) is paid as far as the consumer is concerned.
   const progress: EventHandler<PaymentEventType> = (event, uow) =>
-    useCases.recordPaymentProgress(uow, event.data.payment_id, event.data.status as PaymentProgress, event.data.failure_reason);
+    useCases.recordPaymentProgress(uow, event.data.payment_id, (event.data.status === 'partially_captured' ? 'captured' : event.data.status) as PaymentProgress, event.data.failure_reason);
   return createEventConsumer({
     bus: runtime.bus,
     store: runtime.store,
@@ -37,6 +44,8 @@ export function checkoutEventsConsumer(
       'payment.canceled': (event, uow) => useCases.closeCanceledSession(uow, event.data.payment_id),
       // 3-D Secure: the page takes the consumer to the issuer's page.
       'payment.action_required': (event, uow) => useCases.recordAuthenticationRequired(uow, event.data.payment_id, event.data.action, event.occurred_at),
+      // A card failed and the payment takes another: the page shows the form again.
+      'payment.attempt_failed': (event, uow) => useCases.reopenAfterFailedAttempt(uow, event.data.payment_id, event.data.attempt),
     },
   });
 }

@@ -18,6 +18,7 @@ const apiKeyProperties: Record<string, JsonObject> = {
   created_at: schemaRef('Timestamp'),
   revoked_at: { type: ['string', 'null'], format: 'date-time' },
   expires_at: { type: ['string', 'null'], format: 'date-time' },
+  rolled_from: { type: ['string', 'null'], format: 'uuid', description: 'A key made by rolling another: that key\'s id; null otherwise.' },
 };
 const operatorId = { name: 'operator_id', in: 'path', required: true, schema: schemaRef('ObjectId') };
 const operatorProperties: Record<string, JsonObject> = {
@@ -133,7 +134,7 @@ export const adminFragment: OpenApiFragment = {
           ...pageParameters.filter((p) => p.name !== 'order'),
           { name: 'operator_id', in: 'query', required: false, schema: schemaRef('ObjectId') },
           { name: 'merchant_id', in: 'query', required: false, description: 'Entries of this merchant\'s dashboard sessions.', schema: schemaRef('ObjectId') },
-          { name: 'via', in: 'query', required: false, schema: { type: 'string', enum: ['admin_key', 'dashboard_session'] } },
+          { name: 'via', in: 'query', required: false, schema: { type: 'string', enum: ['admin_key', 'dashboard_session', 'api_key'] } },
           { name: 'session_id_prefix', in: 'query', required: false, description: 'One dashboard session\'s entries.', schema: { type: 'string', pattern: '^[0-9a-f]{12}$' } },
           { name: 'key_id', in: 'query', required: false, schema: schemaRef('ObjectId') },
           { name: 'role', in: 'query', required: false, schema: { type: 'string', enum: ['merchant', 'dashboard', 'operator'] } },
@@ -273,7 +274,7 @@ export const adminFragment: OpenApiFragment = {
           operator_name: { type: ['string', 'null'] },
           merchant_id: { type: ['string', 'null'], description: 'The merchant a dashboard session acted for; null for operators.' },
           mode: { type: ['string', 'null'], enum: ['test', 'live', null], description: 'The mode a merchant\'s dashboard session acted in; null for operators.' },
-          via: { type: 'string', enum: ['admin_key', 'dashboard_session'], description: 'How the request was signed: X-Admin-Key, or a dashboard session\'s cookie.' },
+          via: { type: 'string', enum: ['admin_key', 'dashboard_session', 'api_key'], description: 'How the request was signed: X-Admin-Key, a dashboard session\'s cookie, or a merchant\'s secret key (the changes of its own API keys).' },
           session_id_prefix: { type: ['string', 'null'], description: 'The first 12 hex characters of the dashboard session\'s stored hash (its entries share it); null for an admin key.' },
           key_id: { type: ['string', 'null'], description: 'The API key a merchant\'s dashboard session acts with.' },
           role: { type: ['string', 'null'], enum: ['merchant', 'dashboard', 'operator', null], description: 'The dashboard session\'s role: the kind of key that opened it.' },
@@ -395,6 +396,13 @@ export const adminFragment: OpenApiFragment = {
         required: [...apiKeyRequired, 'api_key'],
         additionalProperties: false,
         properties: { ...apiKeyProperties, api_key: { type: 'string', pattern: '^sk_(test|live)_[0-9A-Za-z]{32}$' } },
+      },
+      RolledApiKey: {
+        type: 'object',
+        description: 'The key a roll made (in clear this one time) and, in previous, the rolled key with its new expiry.',
+        required: [...apiKeyRequired, 'api_key', 'previous'],
+        additionalProperties: false,
+        properties: { ...apiKeyProperties, api_key: { type: 'string', pattern: '^sk_(test|live)_[0-9A-Za-z]{32}$' }, previous: schemaRef('ApiKey') },
       },
     },
   },

@@ -1,4 +1,4 @@
-import { commonErrorResponses, listOf, pageParameters, problemResponse, schemaRef, type JsonObject, type OpenApiFragment } from '../openapi-fragment';
+import { AMOUNT_REFUSALS, commonErrorResponses, listOf, pageParameters, requestAmount, problemResponse, schemaRef, type JsonObject, type OpenApiFragment } from '../openapi-fragment';
 
 const security = [{ ApiKey: [] }];
 const uuid: JsonObject = { type: 'string', format: 'uuid' };
@@ -96,7 +96,7 @@ export const afterSaleFragment: OpenApiFragment = {
           ...commonErrorResponses,
           '404': paymentNotFound,
           '409': problemResponse('refund_not_allowed (the payment is not captured).'),
-          '422': problemResponse('amount_exceeds_refundable (more than the captured amount less pending and succeeded refunds); currency_mismatch; validation_failed naming the field.'),
+          '422': problemResponse(`amount_exceeds_refundable (more than the captured amount less pending and succeeded refunds); currency_mismatch; ${AMOUNT_REFUSALS}; validation_failed naming the field.`),
         },
       },
       get: {
@@ -155,7 +155,7 @@ export const afterSaleFragment: OpenApiFragment = {
         type: 'object',
         additionalProperties: false,
         properties: {
-          amount: { type: 'integer', minimum: 1, description: 'Minor units; absent: the rest of the refundable amount.' },
+          amount: requestAmount('The amount to refund; absent: the rest of the refundable amount.'),
           currency_code: { type: 'string', pattern: '^[A-Z]{3}$', description: 'When given, the payment\'s currency (else 422 currency_mismatch).' },
           reference: { type: 'string', minLength: 1, maxLength: 255 },
           reason: { type: 'string', enum: ['requested_by_customer', 'duplicate', 'fraudulent'] },

@@ -41,7 +41,7 @@ export const checkoutSettingsFragment: OpenApiFragment = {
         tags: ['Checkout'],
         operationId: 'getCheckoutSettings',
         summary: 'The hosted page\'s look: display name, brand colour and logo',
-        description: 'One set per merchant, the same for test and live keys. Nothing set: the page shows no shop name, the default colour and no logo.',
+        description: 'One set per merchant, the same for test and live keys. Nothing set: the page shows the merchant\'s name (as the operator named the merchant), the default colour and no logo.',
         security: [{ ApiKey: [] }],
         responses: { '200': jsonResponse('The settings.', 'CheckoutSettings', SETTINGS_EXAMPLE), ...commonErrorResponses },
       },

@@ -64,7 +64,7 @@ export const commonFragment: OpenApiFragment = {
       Conflict: problemResponse('The request conflicts with the current state.'),
       PayloadTooLarge: problemResponse('The body exceeds 1 MB (payload_too_large).'),
       UnsupportedMediaType: problemResponse('unsupported_media_type (field Content-Type): the body is not application/json, the type every route reads (POST /forward also reads application/x-www-form-urlencoded); the detail names the type to send.'),
-      ValidationFailed: problemResponse('A field is invalid; `field` names it.'),
+      ValidationFailed: problemResponse('A field is invalid; `field` names it. On a read: unknown_filter, a query parameter the operation does not list (`field` names it).'),
       TooManyRequests: problemResponse(
         'rate_limited: the API key used up its token bucket (RATE_LIMIT_PER_SECOND, RATE_LIMIT_BURST, or the merchant\'s own rate_limit). Retry-After says when to try again; every authenticated answer carries RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset.',
       ),

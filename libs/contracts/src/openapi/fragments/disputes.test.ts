@@ -9,6 +9,10 @@ const ENDPOINTS: Array<[string, string]> = [
   ['get', '/disputes/{dispute_id}'],
   ['get', '/payments/{payment_id}/disputes'],
   ['post', '/payments/{payment_id}/test/dispute'],
+  ['post', '/disputes/{dispute_id}/accept'],
+  ['post', '/disputes/{dispute_id}/evidence'],
+  ['get', '/early-fraud-warnings'],
+  ['get', '/early-fraud-warnings/{early_fraud_warning_id}'],
 ];
 
 describe('the disputes part of the OpenAPI document', () => {
@@ -32,8 +36,16 @@ describe('the disputes part of the OpenAPI document', () => {
     expect(validateAgainstOpenApi('get', '/disputes/{dispute_id}', 200, { ...example, status: 'pending' }).valid).toBe(false);
   });
 
+  it('when evidence names a field Stripe does not have, or a file without its data, then the request does not validate', () => {
+    const example = paths['/disputes/{dispute_id}/evidence']!.post!.requestBody!.content['application/json']!.example as { evidence: Record<string, unknown> };
+    expect(validateRequestAgainstOpenApi('post', '/disputes/{dispute_id}/evidence', { ...example, evidence: { ...example.evidence, favourite_colour: 'blue' } }).valid).toBe(false);
+    expect(validateRequestAgainstOpenApi('post', '/disputes/{dispute_id}/evidence', { evidence: { receipt: { filename: 'r.pdf', content_type: 'application/pdf' } } }).valid).toBe(false);
+  });
+
   it('when the problem codes are looked for, then dispute_not_found, dispute_not_allowed and test_mode_only are documented', () => {
     const described = JSON.stringify(ENDPOINTS.map(([method, path]) => paths[path]![method]));
-    for (const code of ['dispute_not_found', 'dispute_not_allowed', 'test_mode_only']) expect({ code, named: described.includes(code) }).toEqual({ code, named: true });
+    for (const code of ['dispute_not_found', 'dispute_not_allowed', 'test_mode_only', 'dispute_closed', 'dispute_under_review', 'evidence_deadline_passed', 'evidence_not_supported', 'dispute_action_refused', 'processor_unavailable', 'early_fraud_warning_not_found']) {
+      expect({ code, named: described.includes(code) }).toEqual({ code, named: true });
+    }
   });
 });

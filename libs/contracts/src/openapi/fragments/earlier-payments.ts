@@ -1,4 +1,4 @@
-import { commonErrorResponses, listOf, livemodeProperty, pageParameters, problemResponse, schemaRef, type JsonObject, type OpenApiFragment } from '../openapi-fragment';
+import { AMOUNT_REFUSALS, commonErrorResponses, listOf, livemodeProperty, requestAmount, pageParameters, problemResponse, schemaRef, type JsonObject, type OpenApiFragment } from '../openapi-fragment';
 import { nextActionSchema } from './payments';
 
 const security = [{ ApiKey: [] }];
@@ -62,7 +62,8 @@ const paymentErrors = {
   '422': problemResponse(
     'confirm_required (confirm missing or false); validation_failed naming the field (customer_id for a first payment without one, ' +
       'store_payment_method_for.mandate_reference, payment_method_types.0…); currency_mismatch (a mandate charge in another currency ' +
-      'than its first payment; a mandate has no amount ceiling); authentication_not_configured; simulator_not_allowed_in_live_mode; test_clock_not_allowed; invalid_test_clock.',
+      'than its first payment; a mandate has no amount ceiling); authentication_not_configured; simulator_not_allowed_in_live_mode; test_clock_not_allowed; invalid_test_clock; ' +
+      `${AMOUNT_REFUSALS}.`,
   ),
 };
 
@@ -178,7 +179,7 @@ export const earlierPaymentsFragment: OpenApiFragment = {
         required: ['amount', 'currency_code', 'confirm'],
         additionalProperties: false,
         properties: {
-          amount: { type: 'integer', minimum: 1, description: 'Minor units.' },
+          amount: requestAmount('The amount to charge.'),
           currency_code: { type: 'string', pattern: '^[A-Z]{3}$' },
           confirm: { type: 'boolean', const: true, description: 'Must be true (false or missing: 422 confirm_required).' },
           payment_method_types: { type: 'array', items: { type: 'string', const: 'card' }, minItems: 1, maxItems: 1 },
@@ -210,13 +211,7 @@ export const earlierPaymentsFragment: OpenApiFragment = {
           id: uuid,
           livemode: livemodeProperty('the payment was created with a live key and belongs to'),
           amount: { type: 'integer', minimum: 1, description: 'Minor units.' },
-          action_requirement: {
-            type: 'object',
-            required: ['type', 'session_id'],
-            additionalProperties: false,
-            properties: { type: { type: 'string', const: 'use_sdk' }, session_id: { ...uuid, description: 'A random UUIDv4 (not time-ordered): the consumer\'s capability on the hosted page.' } },
-            description: 'Consumer-present payments (rules 1 to 5): the session the hosted page or checkout.js starts with.',
-          },
+          action_requirement: schemaRef('ActionRequirement'),
           created_at: { type: 'string', format: 'date-time' },
           currency_code: { type: 'string', pattern: '^[A-Z]{3}$' },
           customer: { type: 'object', required: ['id', 'name'], additionalProperties: false, properties: { id: uuid, name: { type: 'string' } } },
@@ -225,7 +220,7 @@ export const earlierPaymentsFragment: OpenApiFragment = {
             oneOf: [{ type: 'null' }, schemaRef('EarlierPaymentMethod'), { type: 'object', required: ['type', 'card'], additionalProperties: false, properties: { type: { type: 'string', const: 'card' }, card: storedCard } }],
           },
           reference: { type: 'string' },
-          status: { type: 'string', enum: ['processing', 'authorized', 'capturing', 'captured', 'failed', 'canceling', 'canceled'] },
+          status: { type: 'string', enum: ['processing', 'authorized', 'capturing', 'partially_captured', 'captured', 'failed', 'canceling', 'canceled'] },
           amount_refunded: { type: 'integer', minimum: 0, description: 'Once refunded: the sum of the succeeded refunds (the payment stays captured).' },
           cancellation_reason: { type: 'string', enum: ['requested_by_merchant', 'authorization_expired'], description: 'A canceling or canceled payment: why.' },
           use_case: { type: 'string', enum: ['guest_payment', 'cof_payment', 'first_payment', 'recurring_payment', 'unscheduled_payment'] },
@@ -233,6 +228,8 @@ export const earlierPaymentsFragment: OpenApiFragment = {
           metadata,
           authentication: schemaRef('PaymentAuthentication'),
           next_action: nextActionSchema,
+          attempts: { type: 'integer', minimum: 1, description: 'Consumer-present payments, once a card was entered: how many cards the consumer tried on the hosted page.' },
+          last_failed_attempt: schemaRef('FailedCardAttempt'),
         },
       },
       AnyPayment: { oneOf: [schemaRef('Payment'), schemaRef('EarlierPayment')] },

@@ -39,6 +39,7 @@ const PROBLEM_CODES = [
   'capture_not_allowed',
   'already_captured',
   'amount_exceeds_authorized',
+  'multiple_captures_not_supported',
   'currency_mismatch',
   'simulator_not_allowed_in_live_mode',
   'payment_not_found',
@@ -105,7 +106,11 @@ describe('the payments part of the OpenAPI document', () => {
     expect(get({ ...payment, use_case: 'RECURRING' })).toBe(false); // no credential_id, frequency, expiry
     expect(get({ ...payment, use_case: 'SUBSEQUENT_RECURRING' })).toBe(false); // no initial_payment_id, source …
     expect(get({ ...payment, status: 'captured', source, amount: { requested: 1999, authorized: 1999 } })).toBe(false); // captured without amount.captured
-    expect(get({ ...payment, status: 'captured', source, amount: { requested: 1999, authorized: 1999, captured: 1999 } })).toBe(true);
+    expect(get({ ...payment, status: 'captured', source, amount: { requested: 1999, authorized: 1999, captured: 1999, capturable: 0 } })).toBe(false); // captured without amount.disputed and amount.net
+    expect(get({ ...payment, status: 'captured', source, amount: { requested: 1999, authorized: 1999, captured: 1999, disputed: 1999, net: 0 } })).toBe(false); // without amount.capturable
+    expect(get({ ...payment, status: 'captured', source, amount: { requested: 1999, authorized: 1999, captured: 1999, capturable: 0, disputed: 1999, net: 0 } })).toBe(true);
+    expect(get({ ...payment, status: 'partially_captured', source, amount: { requested: 1999, authorized: 1999, capturable: 999 } })).toBe(false); // partially captured without amount.captured
+    expect(get({ ...payment, status: 'partially_captured', source, amount: { requested: 1999, authorized: 1999, captured: 1000, capturable: 999, disputed: 0, net: 1000 } })).toBe(true);
     expect(get({ ...payment, status: 'failed' })).toBe(false); // failed without failure_reason
     expect(get({ ...payment, status: 'failed', failure_reason: 'card_declined' })).toBe(true);
     expect(get({ ...payment, status: 'canceled' })).toBe(false); // canceled without cancellation_reason

@@ -1,4 +1,4 @@
-import { commonErrorResponses, listOf, livemodeProperty, pageParameters, problemResponse, schemaRef, type JsonObject, type OpenApiFragment } from '../openapi-fragment';
+import { AMOUNT_REFUSALS, commonErrorResponses, listOf, requestAmount, livemodeProperty, pageParameters, problemResponse, schemaRef, type JsonObject, type OpenApiFragment } from '../openapi-fragment';
 
 const security = [{ ApiKey: [] }];
 const uuid: JsonObject = { type: 'string', format: 'uuid' };
@@ -17,9 +17,9 @@ const testClockParameter: JsonObject = {
 };
 
 const USE_CASES = ['ONE_OFF', 'RECURRING', 'UNSCHEDULED', 'SUBSEQUENT_RECURRING', 'SUBSEQUENT_UNSCHEDULED'];
-const STATUSES = ['processing', 'authorized', 'capturing', 'captured', 'failed', 'canceling', 'canceled'];
+const STATUSES = ['processing', 'authorized', 'capturing', 'partially_captured', 'captured', 'failed', 'canceling', 'canceled'];
 const AUTHENTICATION_PREFERENCES = ['NO_3RI', 'TRY_3RI', 'REQUIRE_3RI'];
-const amountValue: JsonObject = { type: 'integer', minimum: 1, description: 'Minor units of the currency (cents for EUR).' };
+const amountValue = requestAmount('The amount to charge.');
 const currencyCode: JsonObject = { type: 'string', pattern: '^[A-Z]{3}$', description: 'ISO 4217 (validated; the minor-unit exponent is known).' };
 const metadata: JsonObject = {
   type: 'object',
@@ -71,7 +71,7 @@ const ONE_OFF = {
   id: '019ab2c4-4d1e-7a10-9c3b-5f2e8d7a6b01',
   livemode: false,
   amount: { requested: 1999 },
-  action_requirement: { type: 'use_sdk', session_id: '6f1c2b8e-4d1e-4a10-9c3b-5f2e8d7a6b02' },
+  action_requirement: { type: 'use_sdk', session_id: '6f1c2b8e-4d1e-4a10-9c3b-5f2e8d7a6b02', checkout_url: 'https://vaultline.example.com/checkout/6f1c2b8e-4d1e-4a10-9c3b-5f2e8d7a6b02' },
   created_at: CREATED_AT,
   currency_code: 'EUR',
   flow: 'simulator_auto_capture',
@@ -127,20 +127,23 @@ const MANUAL_AUTHORIZED = {
   ...ONE_OFF,
   id: '019ab2c4-4d1e-7a10-9c3b-5f2e8d7a6b51',
   action_requirement: { type: 'use_sdk', session_id: '6f1c2b8e-4d1e-4a10-9c3b-5f2e8d7a6b52' },
-  amount: { requested: 5000, authorized: 5000 },
+  amount: { requested: 5000, authorized: 5000, capturable: 5000 },
   reference: 'manual-order-77',
   source: SOURCE,
   flow: 'simulator_manual_capture',
   flow_decision: { matrix_version: 3, rule: 'manual-for-orders' },
   status: 'authorized',
 };
-const CAPTURING = { ...MANUAL_AUTHORIZED, reference: 'manual-order-77-shipment-1', status: 'capturing' };
+/** The first shipment of an order captured (3000 of 5000, final_capture false): 2000 stay capturable. */
+const CAPTURING = { ...MANUAL_AUTHORIZED, amount: { requested: 5000, authorized: 5000, capturable: 2000 }, status: 'capturing' };
 const CAPTURED = {
   ...ONE_OFF,
-  amount: { requested: 1999, authorized: 1999, captured: 1999 },
+  amount: { requested: 1999, authorized: 1999, captured: 1999, capturable: 0, refunded: 500, refund_pending: 0, disputed: 0, net: 1499 },
   source: SOURCE,
   status: 'captured',
   authentication: { type: '3ds', version: '2.2.0', status: 'authenticated', eci: '05', liability_shift: true },
+  attempts: 2,
+  last_failed_attempt: { number: 1, failure_reason: 'card_declined', masked_account_number: '400000******0002', failed_at: '2026-11-23T10:15:40.000Z' },
 };
 const FAILED = { ...ONE_OFF, id: '019ab2c4-4d1e-7a10-9c3b-5f2e8d7a6b61', status: 'failed', failure_reason: 'card_declined', source: SOURCE };
 const MATRIX_INPUT = {
@@ -195,25 +198,36 @@ const paymentRules: JsonObject[] = [
   { if: { properties: { use_case: { type: 'string', const: 'ONE_OFF' } } }, then: forbids(['credential_id']) },
   { if: { properties: { use_case: { type: 'string', const: 'RECURRING' } } }, then: requires(['credential_id', 'recurring_frequency', 'recurring_expiry']) },
   { if: { properties: { use_case: { type: 'string', const: 'UNSCHEDULED' } } }, then: requires(['credential_id']) },
-  { if: { properties: { status: { enum: ['authorized', 'capturing', 'captured'] } } }, then: requires(['source'], { properties: { amount: amountWith(['authorized']) } }) },
-  { if: { properties: { status: { type: 'string', const: 'captured' } } }, then: requires([], { properties: { amount: amountWith(['captured']) } }) },
+  { if: { properties: { status: { enum: ['authorized', 'capturing', 'partially_captured', 'captured'] } } }, then: requires(['source'], { properties: { amount: amountWith(['authorized', 'capturable']) } }) },
+  { if: { properties: { status: { enum: ['partially_captured', 'captured'] } } }, then: requires([], { properties: { amount: amountWith(['captured', 'disputed', 'net']) } }) },
   { if: { properties: { status: { type: 'string', const: 'failed' } } }, then: requires(['failure_reason'], { properties: { failure_reason: { type: 'string' } } }) },
   { if: { properties: { status: { enum: ['canceling', 'canceled'] } } }, then: requires(['cancellation_reason']) },
 ];
 
 const PAYMENTS_DESCRIPTION = [
   'The newer payment interface (beta). Every creating call answers 200 with the payment in status processing; what happens next arrives as',
-  'webhooks (payment.processing, payment.authorized, payment.capturing, payment.captured, payment.failed; see Webhooks) and on',
+  'webhooks (payment.processing, payment.authorized, payment.capturing, payment.captured, payment.capture_failed, payment.failed; see Webhooks) and on',
   'GET /payments/{payment_id}. Consumer-present payments (one-off, initial recurring, initial unscheduled) carry action_requirement',
   '{type: use_sdk, session_id}: open {base_url}/checkout/{session_id} (or mount {base_url}/sdk/v1/checkout.js with the session id); the',
   'consumer enters the card there, the page shows the outcome and returns the consumer to return_url with session_id, payment_id and',
   'payment_status added. A session that expires before the card is entered (30 minutes by default, PAYMENT_SESSION_LIFETIME_MS) fails its',
   'payment with failure_reason session_expired.',
+  'Another card: when a card entered on the hosted page is declined or its 3-D Secure challenge fails, the payment is not over while its',
+  'session is open: it stays processing without a card (source is removed; last_failed_attempt names the card and the reason), the',
+  'merchant hears payment.attempt_failed, and the consumer may enter another card in the same session (the vault limits the attempts per',
+  'session and per address). Each card is an attempt: its transactions carry attempt: 1, 2…, the successful one goes on as any payment',
+  '(payment.captured or payment.authorized). The payment fails with the last attempt\'s reason when the session expires, or at once when the',
+  'consumer leaves the page with "Return to the shop". Processor errors, risk declines and stored-card sessions fail at once as before.',
   'Only the origins in allowed_origins (else return_url\'s origin, else none) may frame the hosted page and receive its messages',
   '(vaultline.checkout.resize, vaultline.checkout.complete); a page on any other origin is refused by frame-ancestors and hears nothing.',
-  'States: processing → authorized (manual-capture flows) → capturing → captured | failed; automatic-capture flows go processing → captured.',
+  'States: processing → authorized (manual-capture flows) → capturing → captured, or partially_captured when the capture said final_capture',
+  'false (captured again later: one authorization, several captures as the order ships; amount.capturable says what is left). A capture that',
+  'fails leaves the payment authorized (or partially_captured) with payment.capture_failed: capture again while the authorization is valid,',
+  'or cancel to release it (after partial captures a cancel releases the rest and the payment ends captured). Automatic-capture flows go',
+  'processing → captured once the processor confirmed the capture (processing → failed with capture_failed when it reports the capture failed).',
   'In test mode the built-in simulator decides by card number: 4000000000000002 declined (card_declined), 4000000000009995 declined',
-  '(insufficient_funds), 4000000000003220 3RI authentication fails, 4000000000000259 capture fails, 4000000000000119 processor error',
+  '(insufficient_funds), 4000000000003220 3RI authentication fails, 4000000000000259 capture fails, 4000000000000267 the first capture',
+  'fails and a capture asked again succeeds, 4000000000000119 processor error',
   '(retryable, for fallback); any other valid card is approved. Live keys never get a simulated outcome (simulator_not_allowed_in_live_mode).',
   '3-D Secure (the flow\'s authorization step, three_ds): when the issuer asks the consumer to authenticate, the payment stays processing,',
   'payment.action_required is sent, the hosted page takes the consumer to the issuer\'s page and back, and the payment goes on; authentication',
@@ -238,7 +252,9 @@ const createErrors = {
     'validation_failed naming the field (amount a positive integer, currency_code ISO 4217, source.type "vaultline", recurring_frequency an integer ≥ 1, ' +
       'recurring_expiry a real YYYYMMDD date not in the past, return_url an https URL (http only on loopback), ' +
       'allowed_origins at most 10 https origins (http only on loopback; field allowed_origins.N for a bad entry)); test_clock_not_allowed (X-Test-Now with a live key); ' +
-      'simulator_not_allowed_in_live_mode (a live payment whose chosen flow uses the simulator).',
+      'simulator_not_allowed_in_live_mode (a live payment whose chosen flow uses the simulator); ' +
+      `${AMOUNT_REFUSALS}: a processor of the flow's authorization step that cannot take the amount is passed over (nothing is sent to it, no ` +
+      'transaction) and the next one of the step is asked; the payment is refused only when none of them can take it.',
   ),
 };
 const subsequentErrors = {
@@ -252,7 +268,7 @@ const subsequentErrors = {
       'successful payment on these credentials); credentials_expired (after recurring_expiry); use_case_mismatch (the initial payment is of the other ' +
       'kind); currency_mismatch; authentication_not_configured (REQUIRE_3RI on a flow without a 3RI step); test_clock_not_allowed; ' +
       'invalid_test_clock (X-Test-Now is not an ISO 8601 time with a zone); ' +
-      'simulator_not_allowed_in_live_mode; validation_failed naming the field.',
+      `simulator_not_allowed_in_live_mode; ${AMOUNT_REFUSALS}; validation_failed naming the field.`,
   ),
 };
 const matrixErrors = {
@@ -345,16 +361,25 @@ export const paymentsFragment: OpenApiFragment = {
       post: {
         tags: ['Payments'],
         operationId: 'capturePayment',
-        summary: 'Capture an authorized payment of a manual-capture flow: full (reference only) or partial (amount and currency_code)',
-        description: 'One capture per payment. Answers status capturing; the payment then completes to captured (amount.captured set) or failed.',
+        summary: 'Capture an authorized (or partially captured) payment of a manual-capture flow: all that is capturable, or part of it (amount and currency_code), the last capture or not (final_capture)',
+        description:
+          'Several captures per authorization, one at a time, as an order ships: each with final_capture false keeps the rest of the ' +
+          'authorization for later captures (the payment becomes partially_captured once it settled); the final one (final_capture true, the ' +
+          'default) ends the payment captured and the processor releases what is left (Stripe final_capture, Checkout.com capture_type ' +
+          'Final, Adyen a cancel of the rest). Answers status capturing; every capture is a transaction and settles with payment.captured (its ' +
+          'amount in capture.amount, amount.captured the total), or fails with payment.capture_failed and leaves the payment capturable again.',
         security,
         parameters: [paymentIdParameter],
-        requestBody: body('CaptureRequest', { reference: 'manual-order-77-shipment-1', amount: 3000, currency_code: 'EUR' }),
+        requestBody: body('CaptureRequest', { reference: 'manual-order-77-shipment-1', amount: 3000, currency_code: 'EUR', final_capture: false }),
         responses: {
           '200': answer('The payment, capturing.', 'CapturingPayment', CAPTURING),
           ...paymentErrors,
-          '409': problemResponse('capture_not_allowed (automatic-capture flow, or the payment is not authorized); already_captured (a second capture).'),
-          '422': problemResponse('amount_exceeds_authorized; currency_mismatch; partial_capture_not_supported; validation_failed naming the field.'),
+          '409': problemResponse(
+            'capture_not_allowed (automatic-capture flow, the payment is neither authorized nor partially captured, or a capture of it is under way); already_captured (its final capture was made).',
+          ),
+          '422': problemResponse(
+            `amount_exceeds_authorized (above amount.capturable); currency_mismatch; partial_capture_not_supported; multiple_captures_not_supported (final_capture false on a processor account that makes one capture per payment); ${AMOUNT_REFUSALS}; validation_failed naming the field.`,
+          ),
         },
       },
     },
@@ -394,8 +419,10 @@ export const paymentsFragment: OpenApiFragment = {
           '200': answer('The transactions, oldest first.', wholeListOf('ProcessorTransaction'), {
             object: 'list',
             data: [
-              { livemode: false, processor: 'simulator', kind: 'authorization', status: 'succeeded', failure_reason: null, created_at: CREATED_AT },
-              { livemode: false, processor: 'simulator', kind: 'capture', status: 'succeeded', failure_reason: null, created_at: '2026-11-23T10:15:01.000Z' },
+              { livemode: false, processor: 'simulator', kind: 'authorization', status: 'failed', failure_reason: 'card_declined', amount: 1999, attempt: 1, created_at: '2026-11-23T10:15:40.000Z' },
+              { livemode: false, processor: 'simulator', kind: 'authentication_3ds', status: 'succeeded', failure_reason: null, amount: null, attempt: 2, created_at: '2026-11-23T10:16:05.000Z' },
+              { livemode: false, processor: 'simulator', kind: 'authorization', status: 'succeeded', failure_reason: null, amount: 1999, attempt: 2, created_at: '2026-11-23T10:16:05.000Z' },
+              { livemode: false, processor: 'simulator', kind: 'capture', status: 'succeeded', failure_reason: null, amount: 1999, attempt: 2, created_at: '2026-11-23T10:16:06.000Z' },
             ],
           }),
           ...paymentErrors,
@@ -534,7 +561,7 @@ export const paymentsFragment: OpenApiFragment = {
         type: 'object',
         required: ['amount', 'currency_code'],
         properties: {
-          amount: { ...amountValue, description: 'At most the initial payment\'s amount (minor units).' },
+          amount: requestAmount('At most the initial payment\'s amount.'),
           currency_code: currencyCode,
           reference: { type: 'string' },
           authentication_preference: { type: 'string', enum: AUTHENTICATION_PREFERENCES, default: 'NO_3RI' },
@@ -545,8 +572,15 @@ export const paymentsFragment: OpenApiFragment = {
         type: 'object',
         properties: {
           reference: { type: 'string' },
-          amount: { ...amountValue, description: 'Partial capture: at most amount.authorized. Without it the full authorized amount is captured.' },
+          amount: requestAmount('Partial capture: at most amount.capturable. Without it all that is capturable is captured.'),
           currency_code: { ...currencyCode, description: 'With amount: the payment\'s currency.' },
+          final_capture: {
+            type: 'boolean',
+            default: true,
+            description:
+              'false: more captures follow; the rest of the authorization stays held for them. true (the default): the last capture; the processor ' +
+              'releases what is left. A capture of all that is capturable is final whatever it says.',
+          },
         },
         dependentRequired: { amount: ['currency_code'] },
       },
@@ -567,12 +601,34 @@ export const paymentsFragment: OpenApiFragment = {
         type: 'object',
         required: ['requested'],
         additionalProperties: false,
-        description: 'requested always; authorized once authorized; captured once captured; refunded from the first refund on.',
+        description:
+          'requested always; authorized and capturable once authorized; captured once a capture settled; refunded and refund_pending from the first refund on; disputed and net once captured. ' +
+          'A captured payment is refunded when refunded equals captured, partially refunded when 0 < refunded < captured (the dashboard\'s ' +
+          'Refunded and Partially refunded badges); status stays captured. What may still be refunded: captured − refunded − refund_pending.',
         properties: {
           requested: amountValue,
           authorized: { type: 'integer', minimum: 0 },
-          captured: { type: 'integer', minimum: 0 },
+          captured: { type: 'integer', minimum: 0, description: 'The sum of the settled captures.' },
+          capturable: {
+            type: 'integer',
+            minimum: 0,
+            description:
+              'What a capture may still take: the authorization less what was captured and what a capture under way takes; 0 once the final capture ' +
+              'was made, on automatic-capture flows, and on failed or canceled payments.',
+          },
           refunded: { type: 'integer', minimum: 0, description: 'From the first refund on: the sum of the succeeded refunds (the payment stays captured).' },
+          disputed: {
+            type: 'integer',
+            minimum: 0,
+            description:
+              'Once captured: the amount of the payment\'s disputes that are open (needs_response, under_review) or lost, the money a chargeback holds or took. ' +
+              'Inquiries (kind inquiry: nothing debited yet) and won disputes count nothing. While it holds anything, a refund answers 409 payment_disputed.',
+          },
+          net: {
+            type: 'integer',
+            description: 'Once captured: what the merchant keeps, captured − refunded − disputed (negative when a refunded payment is also charged back).',
+          },
+          refund_pending: { type: 'integer', minimum: 0, description: 'With refunded: the sum of the refunds sent to the processor and not settled yet (0 when none).' },
         },
       },
       PaymentFields: {
@@ -589,13 +645,7 @@ export const paymentsFragment: OpenApiFragment = {
             enum: ['requested_by_merchant', 'authorization_expired'],
             description: 'A canceling or canceled payment: canceled by POST /payments/{payment_id}/cancel, or its authorization left uncaptured past AUTHORIZATION_VALIDITY_SECONDS.',
           },
-          action_requirement: {
-            type: 'object',
-            required: ['type', 'session_id'],
-            additionalProperties: false,
-            properties: { type: { type: 'string', const: 'use_sdk' }, session_id: { ...uuid, description: 'A random UUIDv4 (not time-ordered): the consumer\'s capability on the hosted page.' } },
-            description: 'Consumer-present initial payments: start the hosted page or the SDK with the session id.',
-          },
+          action_requirement: schemaRef('ActionRequirement'),
           authentication_preference: { type: 'string', enum: AUTHENTICATION_PREFERENCES },
           created_at: { type: 'string', format: 'date-time' },
           currency_code: currencyCode,
@@ -619,12 +669,52 @@ export const paymentsFragment: OpenApiFragment = {
             type: ['string', 'null'],
             description:
               'Once failed: card_declined, insufficient_funds, authentication_failed, authentication_abandoned, authentication_required, capture_failed, processor_error, risk_declined, session_expired, ' +
-              'simulator_not_allowed_in_live_mode (a live payment whose card\'s scheme chose a simulator flow).',
+              'session_abandoned (the consumer left the hosted page before entering a card), ' +
+              'simulator_not_allowed_in_live_mode (a live payment whose card\'s scheme chose a simulator flow), amount_not_supported (the flow chosen once the ' +
+                'card was known has no processor that can take the amount: nothing was sent). After failed card attempts on the hosted page, ' +
+              'the last attempt\'s reason (last_failed_attempt.failure_reason) once the session ends.',
           },
+          attempts: {
+            type: 'integer',
+            minimum: 1,
+            description: 'Consumer-present payments, once a card was entered: how many cards the consumer tried on the hosted page (each attempt\'s transactions carry its number).',
+          },
+          last_failed_attempt: schemaRef('FailedCardAttempt'),
           return_url: { type: ['string', 'null'] },
           metadata: { ...metadata, type: ['object', 'null'] },
           authentication: schemaRef('PaymentAuthentication'),
           next_action: nextActionSchema,
+        },
+      },
+      ActionRequirement: {
+        type: 'object',
+        required: ['type', 'session_id'],
+        additionalProperties: false,
+        properties: {
+          type: { type: 'string', const: 'use_sdk' },
+          session_id: { ...uuid, description: 'A random UUIDv4 (not time-ordered): the consumer\'s capability on the hosted page.' },
+          checkout_url: {
+            type: 'string',
+            format: 'uri',
+            description: 'The hosted page of the session ({PUBLIC_BASE_URL}/checkout/{session_id}): send the consumer there. Absent on payments made before it was recorded.',
+          },
+        },
+        description: 'Consumer-present initial payments: send the consumer to checkout_url, or mount the SDK with the session id.',
+      },
+      FailedCardAttempt: {
+        type: 'object',
+        required: ['number', 'failure_reason', 'masked_account_number', 'failed_at'],
+        additionalProperties: false,
+        description:
+          'The latest card that failed on the hosted page while the payment could take another: declined, or its 3-D Secure challenge failed. ' +
+          'While the session is open the payment stays processing (payment.attempt_failed was sent) and the consumer may enter another card; ' +
+          'if the session ends first the payment fails with this failure_reason.',
+        properties: {
+          number: { type: 'integer', minimum: 1, description: 'Which card of the session (1 the first).' },
+          failure_reason: { type: 'string', description: 'Why it failed: card_declined, insufficient_funds, authentication_failed… (the processors\' decline reasons).' },
+          masked_account_number: { type: ['string', 'null'], description: 'The card, at most its first 6 and last 4 digits.' },
+          failed_at: { type: 'string', format: 'date-time' },
+          authentication: schemaRef('PaymentAuthentication'),
         },
       },
       PaymentAuthentication: {
@@ -655,10 +745,10 @@ export const paymentsFragment: OpenApiFragment = {
         allOf: [schemaRef('Payment'), { properties: { status: { type: 'string', const: 'processing' }, use_case: { enum: ['SUBSEQUENT_RECURRING', 'SUBSEQUENT_UNSCHEDULED'] } } }],
       },
       CapturingPayment: {
-        description: 'The answer to a capture: status capturing with amount.requested, amount.authorized, flow, reference, source, use_case, created_at, currency_code.',
+        description: 'The answer to a capture: status capturing with amount.requested, amount.authorized, amount.capturable (what is left after this capture), flow, reference, source, use_case, created_at, currency_code.',
         allOf: [
           schemaRef('Payment'),
-          requires(['flow', 'source'], { properties: { status: { type: 'string', const: 'capturing' }, amount: amountWith(['requested', 'authorized']) } }),
+          requires(['flow', 'source'], { properties: { status: { type: 'string', const: 'capturing' }, amount: amountWith(['requested', 'authorized', 'capturable']) } }),
         ],
       },
       ProcessorTransaction: {
@@ -679,6 +769,7 @@ export const paymentsFragment: OpenApiFragment = {
           failure_reason: { type: ['string', 'null'] },
           amount: { type: ['integer', 'null'], description: 'Minor units, for authorizations and captures.' },
           use_case: { type: 'string', description: 'The use case the processor was sent, in the words of the payment\'s interface (ONE_OFF…, or recurring_payment… for the earlier interface).' },
+          attempt: { type: 'integer', minimum: 1, description: 'Consumer-present payments: the card attempt on the hosted page this transaction belongs to (1 the first card).' },
           created_at: { type: 'string', format: 'date-time' },
         },
       },

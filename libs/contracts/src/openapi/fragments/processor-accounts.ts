@@ -34,6 +34,14 @@ const settings: JsonObject = {
         'Simulator accounts only (422 on others: Adyen and Checkout.com declare it): false makes the account a processor without explicit unscheduled ' +
         'merchant-initiated payments, so an unscheduled mandate charged on it is sent, and shown, as recurring (earlier interface, rule 7).',
     },
+    multiple_partial_captures: {
+      type: 'boolean',
+      default: false,
+      description:
+        'Adyen accounts only (422 on others): whether multiple partial captures are enabled on the merchant account at Adyen (Adyen\'s Support Team enables it). ' +
+        'Without it Adyen cancels what a partial capture leaves, so captures with final_capture false answer 422 multiple_captures_not_supported; with it ' +
+        'each capture takes its part, and what the final one leaves is released with a cancel.',
+    },
   },
 };
 

@@ -37,6 +37,7 @@ const SESSION = {
   state: 'completed',
   amount: 1999,
   currency: 'EUR',
+  currency_exponent: 2,
   payment_id: '019ab2c4-4d1e-7a10-9c3b-5f2e8d7a6b01',
   payment_status: 'processing',
   failure_reason: null,
@@ -46,7 +47,12 @@ const SESSION = {
   allowed_origins: ['https://shop.example'],
   expires_at: '2026-11-23T10:45:00.000Z',
   authentication: null,
+  livemode: false,
+  attempts: 1,
+  last_failed_attempt: null,
 };
+/** The session after its first card was declined: open again for another card. */
+const SESSION_AFTER_DECLINE = { ...SESSION, state: 'open', masked_account_number: null, scheme: null, last_failed_attempt: { number: 1, failure_reason: 'card_declined', masked_account_number: '400000******0002' } };
 const BROWSER = { user_agent: 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Safari/537.36', language: 'en-GB', screen_width: 1280, screen_height: 720, color_depth: 24, time_zone_offset: -60, java_enabled: false };
 /** What the page reads of the browser for 3-D Secure 2 (the vault adds the page request's Accept header and the client's address). */
 const browserInput = {
@@ -135,17 +141,41 @@ export const tokensFragment: OpenApiFragment = {
       post: {
         tags: ['Checkout'],
         operationId: 'submitCheckoutCard',
-        summary: 'Submit the consumer\'s card for a checkout session (no API key: the session id is the capability; single use)',
+        summary: 'Submit the consumer\'s card for a checkout session (no API key: the session id is the capability)',
+        description:
+          'One card at a time: the session completes with it and its payment decides. A card that is declined (or whose 3-D Secure challenge fails) ' +
+          'opens the session again (state open, last_failed_attempt) for another card, until the session expires or its attempts run out ' +
+          '(VAULT_CHECKOUT_ATTEMPTS_PER_SESSION per window; 429 too_many_attempts with Retry-After).',
         security: [],
         parameters: [sessionIdParameter],
         requestBody: jsonRequest({ type: 'object', required: ['card'], properties: { card: cardInput, browser: browserInput } }, { card: CARD, browser: BROWSER }),
         responses: {
           '201': jsonResponse('The session, now completed.', 'CheckoutSessionStatus', SESSION),
           '404': problemResponse('checkout_session_not_found.'),
-          '409': problemResponse('checkout_session_already_used; stored_card_session (the session pays with the stored card it offers: confirm it at /sessions/{session_id}/stored-card); checkout_session_canceled (the merchant canceled the payment before a card was entered).'),
+          '409': problemResponse(
+            'checkout_session_already_used (a card is being decided, or the payment succeeded); stored_card_session (the session pays with the stored card it offers: confirm it at /sessions/{session_id}/stored-card); ' +
+              'checkout_session_canceled (the merchant canceled the payment before a card was entered); checkout_session_abandoned (the consumer left the session).',
+          ),
           '410': problemResponse('checkout_session_expired.'),
           '422': { $ref: '#/components/responses/ValidationFailed' },
-          '429': problemResponse('too_many_attempts (per session and per address).'),
+          '429': problemResponse('too_many_attempts (per session and per address): Retry-After and retry_after say how many seconds to wait.'),
+        },
+      },
+    },
+    '/sessions/{session_id}/abandon': {
+      post: {
+        tags: ['Checkout'],
+        operationId: 'abandonCheckoutSession',
+        summary: 'Leave a checkout session that waits for a card (the hosted page\'s "Return to the shop" after a failed card; no API key)',
+        description:
+          'The session ends (no card is taken any more) and its payment fails at once with the last card\'s reason (session_abandoned when none was tried), ' +
+          'so the shop the consumer returns to reads a final status. No body.',
+        security: [],
+        parameters: [sessionIdParameter],
+        responses: {
+          '200': jsonResponse('The session, now abandoned.', 'CheckoutSessionStatus', { ...SESSION_AFTER_DECLINE, state: 'abandoned' }),
+          '404': problemResponse('checkout_session_not_found.'),
+          '409': problemResponse('checkout_session_not_abandonable: a card is being decided, or the session ended (expired, canceled, paid).'),
         },
       },
     },
@@ -189,7 +219,7 @@ export const tokensFragment: OpenApiFragment = {
         operationId: 'getCheckoutSessionStatus',
         summary: 'The session and its payment\'s progress (polled by the hosted page)',
         parameters: [sessionIdParameter],
-        responses: { '200': jsonResponse('The session status.', 'CheckoutSessionStatus', { ...SESSION, state: 'open', masked_account_number: null, scheme: null }), '404': problemResponse('checkout_session_not_found, after waiting up to 1 s for a session that has not arrived yet.') },
+        responses: { '200': jsonResponse('The session status (here: open again after a declined card).', 'CheckoutSessionStatus', SESSION_AFTER_DECLINE), '404': problemResponse('checkout_session_not_found, after waiting up to 1 s for a session that has not arrived yet.') },
       },
     },
   },
@@ -223,12 +253,31 @@ export const tokensFragment: OpenApiFragment = {
       },
       CheckoutSessionStatus: {
         type: 'object',
-        required: ['session_id', 'state', 'amount', 'currency', 'payment_id', 'payment_status', 'expires_at'],
+        required: ['session_id', 'state', 'amount', 'currency', 'currency_exponent', 'payment_id', 'payment_status', 'expires_at'],
         properties: {
           session_id: uuid,
-          state: { type: 'string', enum: ['open', 'completed', 'expired', 'canceled'] },
-          amount: { type: 'integer' },
+          state: {
+            type: 'string',
+            enum: ['open', 'completed', 'expired', 'canceled', 'abandoned'],
+            description: 'open: waits for a card (the first, or another after a failed one); completed: a card is being decided or the payment ended; abandoned: the consumer left.',
+          },
+          livemode: { type: 'boolean', description: 'false for a test-mode payment: the page shows a TEST MODE badge.' },
+          attempts: { type: 'integer', minimum: 0, description: 'How many cards were entered in this session.' },
+          last_failed_attempt: {
+            type: ['object', 'null'],
+            required: ['number', 'failure_reason', 'masked_account_number'],
+            additionalProperties: false,
+            description: 'The latest card that failed while the payment could take another (the page names it above the form); null when none did.',
+            properties: { number: { type: 'integer', minimum: 1 }, failure_reason: { type: 'string' }, masked_account_number: { type: ['string', 'null'] } },
+          },
+          amount: { type: 'integer', description: 'Minor units of the currency: amount / 10^currency_exponent in major units (HUF 150000 is HUF 1,500.00).' },
           currency: { type: 'string' },
+          currency_exponent: {
+            type: 'integer',
+            minimum: 0,
+            maximum: 4,
+            description: 'The currency\'s ISO 4217 minor-unit exponent, from the server\'s table (EUR 2, JPY 0, KWD 3, HUF 2, IQD 3): the page shows the amount with it, never with its browser\'s own currency data.',
+          },
           payment_id: uuid,
           payment_status: { type: 'string', enum: ['processing', 'authorized', 'capturing', 'captured', 'failed', 'canceled'] },
           failure_reason: { type: ['string', 'null'] },
@@ -254,7 +303,7 @@ export const tokensFragment: OpenApiFragment = {
           },
           merchant: {
             type: 'object',
-            description: 'The merchant\'s look (GET /settings/checkout): what the page shows at its top and on its button.',
+            description: 'The merchant\'s look (GET /settings/checkout): what the page shows at its top and on its button. display_name is the merchant\'s name when the shop set none.',
             required: ['display_name', 'brand_color', 'button_text_color', 'logo_url'],
             properties: {
               display_name: { type: ['string', 'null'] },

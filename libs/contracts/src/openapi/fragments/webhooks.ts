@@ -6,6 +6,8 @@ const deliveryId: JsonObject = { name: 'delivery_id', in: 'path', required: true
 const security = [{ ApiKey: [] }];
 const notFound = problemResponse('webhook_endpoint_not_found: unknown id, another merchant\'s endpoint or one of the other mode.');
 const eventTypes: JsonObject = { type: 'string', enum: merchantEventTypes };
+/** What an event or a delivery can be: the subscribable types, and the test event an endpoint is sent on request. */
+const loggedEventTypes: JsonObject = { type: 'string', enum: [...merchantEventTypes, 'webhook_endpoint.test'] };
 const nullableTimestamp: JsonObject = { oneOf: [schemaRef('Timestamp'), { type: 'null' }] };
 
 const endpointProperties: Record<string, JsonObject> = {
@@ -106,7 +108,7 @@ export const webhooksFragment: OpenApiFragment = {
           '201': jsonResponse('The endpoint, with its secret.', 'WebhookEndpointWithSecret', { ...ENDPOINT, secret: SECRET }),
           ...commonErrorResponses,
           '409': problemResponse('too_many_webhook_endpoints.'),
-          '422': problemResponse('url_not_allowed (field url): not https, or a private/loopback address; unknown_event_type (field events).'),
+          '422': problemResponse('url_not_allowed (field url): not https, or a private/loopback address (a test key may register http://localhost, 127.0.0.1 or [::1] while the service runs on loopback; the detail says what would allow it); unknown_event_type (field events).'),
         },
       },
       get: {
@@ -200,14 +202,86 @@ export const webhooksFragment: OpenApiFragment = {
         },
       },
     },
+    '/webhook-endpoints/{endpoint_id}/test-events': {
+      post: {
+        tags: ['Webhooks'],
+        operationId: 'sendWebhookTestEvent',
+        summary: 'Send a test event to this endpoint now ("Send a test event" in the dashboard)',
+        description:
+          'One event of type webhook_endpoint.test, with data {endpoint_id, url, message}: recorded in the event log and delivered to this endpoint only, ' +
+          'whatever its event types, signed and retried like any delivery. No handler of a real event acts on it. A disabled endpoint receives nothing (409).',
+        security,
+        parameters: [endpointId],
+        responses: {
+          '202': jsonResponse('The test event\'s delivery, pending (its first attempt is made at once).', 'WebhookDelivery', {
+            ...DELIVERY,
+            id: '019ab2c4-9a0b-7c1d-8e2f-3a4b5c6d7e21',
+            event_id: '019ab2c4-9a0b-7c1d-8e2f-3a4b5c6d7e22',
+            event_type: 'webhook_endpoint.test',
+            status: 'pending',
+            attempt_count: 0,
+            next_attempt_at: '2026-11-24T08:00:00.000Z',
+            last_attempt_at: null,
+            attempts: [],
+          }),
+          ...commonErrorResponses,
+          '404': notFound,
+          '409': problemResponse('webhook_endpoint_disabled.'),
+        },
+      },
+    },
     '/events': {
       get: {
         tags: ['Events'],
         operationId: 'listEvents',
         summary: 'List the merchant\'s events, newest first',
         security,
-        parameters: [...pageParameters, { name: 'type', in: 'query', required: false, schema: eventTypes }],
+        parameters: [...pageParameters, { name: 'type', in: 'query', required: false, schema: loggedEventTypes }],
         responses: { '200': jsonResponse('A page of events.', listOf('Event'), pageOf([EVENT])), ...commonErrorResponses },
+      },
+    },
+    '/events/poll': {
+      get: {
+        tags: ['Events'],
+        operationId: 'pollEvents',
+        summary: 'Wait for the merchant\'s next events (long poll), resumable from an event id',
+        description:
+          'The event log in the order the service recorded the events (which can differ from the order of their ids: events of different ' +
+          'services arrive in their own time), for a program on a laptop that wants the webhooks without a public URL (`vaultline listen`). ' +
+          'Answers at once with the events recorded after `after`, oldest first; when there is none yet, waits up to `wait_seconds` for the ' +
+          'first and answers it, or answers an empty list. Pass `last_event_id` as the next `after`: a reader that stops and comes back with ' +
+          'it misses nothing and gets nothing twice. Without `after`: from the beginning of the log (to start from now, pass the id of the newest ' +
+          'event, from GET /events?limit=1). Scoped by the key\'s merchant and mode, like every read; another merchant\'s or mode\'s event id ' +
+          'answers 404 event_not_found. A shutdown of the service waits for the polls in flight (at most wait_seconds).',
+        security,
+        parameters: [
+          { name: 'after', in: 'query', required: false, description: 'An event id: answer the events recorded after it.', schema: schemaRef('ObjectId') },
+          {
+            name: 'type',
+            in: 'query',
+            required: false,
+            description: 'Only events of these types: one type, or several separated by commas. The cursor still moves past the others.',
+            schema: { type: 'string', maxLength: 2000, examples: ['payment.captured,refund.succeeded'] },
+          },
+          { name: 'limit', in: 'query', required: false, description: 'At most this many events (1 to 100).', schema: { type: 'integer', minimum: 1, maximum: 100, default: 100 } },
+          {
+            name: 'wait_seconds',
+            in: 'query',
+            required: false,
+            description: 'How long to wait for a first event when there is none yet (0: answer at once; at most 25).',
+            schema: { type: 'integer', minimum: 0, maximum: 25, default: 10 },
+          },
+        ],
+        responses: {
+          '200': jsonResponse('The events recorded after the cursor, oldest first (empty when none came in time).', 'EventPoll', {
+            object: 'list',
+            data: [EVENT],
+            has_more: false,
+            last_event_id: EVENT.id,
+          }),
+          ...commonErrorResponses,
+          '404': problemResponse('event_not_found: `after` is no event of this merchant and mode.'),
+        },
       },
     },
     '/events/{event_id}': {
@@ -218,6 +292,16 @@ export const webhooksFragment: OpenApiFragment = {
         security,
         parameters: [{ name: 'event_id', in: 'path', required: true, schema: schemaRef('ObjectId') }],
         responses: { '200': jsonResponse('The event.', 'Event', EVENT), ...commonErrorResponses, '404': problemResponse('event_not_found.') },
+      },
+    },
+    '/events/{event_id}/deliveries': {
+      get: {
+        tags: ['Events'],
+        operationId: 'listEventDeliveries',
+        summary: 'Where an event went: its delivery to each endpoint that received it, with their attempts (one page)',
+        security,
+        parameters: [{ name: 'event_id', in: 'path', required: true, schema: schemaRef('ObjectId') }],
+        responses: { '200': jsonResponse('The deliveries, oldest first.', listOf('WebhookDelivery'), { object: 'list', data: [DELIVERY], has_more: false, next_cursor: null }), ...commonErrorResponses, '404': problemResponse('event_not_found.') },
       },
     },
   },
@@ -294,7 +378,7 @@ export const webhooksFragment: OpenApiFragment = {
           livemode: livemode('the delivery is of'),
           endpoint_id: schemaRef('ObjectId'),
           event_id: { type: 'string' },
-          event_type: eventTypes,
+          event_type: loggedEventTypes,
           status: { type: 'string', enum: ['pending', 'succeeded', 'failed'] },
           attempt_count: { type: 'integer', minimum: 0 },
           next_attempt_at: nullableTimestamp,
@@ -304,6 +388,17 @@ export const webhooksFragment: OpenApiFragment = {
           attempts: { type: 'array', items: schemaRef('WebhookDeliveryAttempt'), description: 'The latest 50 attempts, oldest first.' },
         },
       },
+      EventPoll: {
+        type: 'object',
+        required: ['object', 'data', 'has_more', 'last_event_id'],
+        additionalProperties: false,
+        properties: {
+          object: { type: 'string', const: 'list' },
+          data: { type: 'array', items: schemaRef('Event'), description: 'Oldest first, in the order the service recorded them.' },
+          has_more: { type: 'boolean', description: 'More events are recorded already: ask again at once with last_event_id.' },
+          last_event_id: { type: ['string', 'null'], description: 'Pass as `after` next time: the last event this answer covers (returned, or passed over by `type`). Null when it covers none (no `after` and nothing recorded yet): ask again without `after`.' },
+        },
+      },
       Event: {
         type: 'object',
         required: ['id', 'object', 'type', 'livemode', 'created_at', 'data'],
@@ -311,7 +406,7 @@ export const webhooksFragment: OpenApiFragment = {
         properties: {
           id: { type: 'string' },
           object: { type: 'string', const: 'event' },
-          type: eventTypes,
+          type: loggedEventTypes,
           livemode: livemode('the event is about a resource of'),
           created_at: schemaRef('Timestamp'),
           data: { type: 'object', description: 'The same data as the webhook body\'s data. Never card data.' },

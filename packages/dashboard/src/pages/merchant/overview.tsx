@@ -1,14 +1,23 @@
 import { useApp } from '../../app-context';
-import { OVERVIEW_DAYS, loadOverview, type Rate } from '../../api/overview';
+import { OVERVIEW_DAYS, loadOverview, type CurrencyMoney, type Rate } from '../../api/overview';
 
 import { PageHeader } from '../../components/page';
 import { Empty, ErrorState, Loading } from '../../components/states';
 import { useAsync } from '../../components/use-async';
-import { minorDigits } from '../../format';
+import { minorDigits, money } from '../../format';
 
 const ratePercent = (rates: Rate[]) => rates.map((rate) => rate.percent);
-/** Volume in major units of its currency (a chart's axis, not an invoice). */
+/** Minor units in major units of their currency (a chart's axis, not an invoice; the server's exponent). */
 const major = (values: number[], currency: string) => values.map((value) => value / 10 ** minorDigits(currency));
+/** The currencies that get a chart of their own: the most captured first. */
+const MONEY_CHARTS = 3;
+const MONEY_LABELS: Array<[keyof CurrencyMoney['byDay'], string]> = [
+  ['captured', 'Captured'],
+  ['refunded', 'Refunded'],
+  ['disputed', 'Disputed'],
+  ['won_back', 'Won back'],
+  ['net', 'Net'],
+];
 
 export function OverviewPage() {
   const { clients } = useApp();
@@ -32,12 +41,16 @@ export function OverviewPage() {
             The last {OVERVIEW_DAYS} days (UTC): {state.value.payments} payments, {state.value.webhookMessages} webhook messages.
           </p>
           <div class="charts">
-            <ChartFigure
-              title={`Volume per day (${Object.keys(state.value.volumeByDay).join(', ') || 'no currency yet'})`}
-              kind="bar"
-              labels={state.value.days.map((day) => day.slice(5))}
-              series={Object.entries(state.value.volumeByDay).map(([currency, values]) => ({ label: currency, values: major(values, currency) }))}
-            />
+            {state.value.money.length === 0 && <ChartFigure title="Money per day (no currency yet)" kind="bar" labels={[]} series={[]} />}
+            {state.value.money.slice(0, MONEY_CHARTS).map((currency) => (
+              <ChartFigure
+                key={currency.currency}
+                title={`${currency.currency} per day (net ${money(currency.totals.net, currency.currency)} over the period)`}
+                kind="bar"
+                labels={state.value.days.map((day) => day.slice(5))}
+                series={MONEY_LABELS.map(([figure, label]) => ({ label, values: major(currency.byDay[figure], currency.currency) }))}
+              />
+            ))}
             <ChartFigure title="Payments per day" kind="line" labels={state.value.days.map((day) => day.slice(5))} series={[{ label: 'Payments', values: state.value.countByDay }]} />
             <ChartFigure
               title="Authorization success by processor"

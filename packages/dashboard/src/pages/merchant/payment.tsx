@@ -1,8 +1,9 @@
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { useApp } from '../../app-context';
-import { capturedAmount, flowOf, maskedCardOf, refundedAmount, requestedAmount } from '../../api/payments';
+import type { Page } from '../../api/clients';
+import { attemptsOf, authenticationOf, capturableAmount, capturedAmount, disputedAmount, flowOf, isSettling, maskedCardOf, refundPendingAmount, refundedAmount, requestedAmount, shownStatus } from '../../api/payments';
 import { TIMELINE_EVENT_LIMIT, paymentTimeline, type TimelineEntry } from '../../api/timeline';
-import type { Payment } from '../../api/types';
+import type { Payment, Refund } from '../../api/types';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { Badge, Facts, PageHeader } from '../../components/page';
 import { Empty, ErrorState, Loading, PageNotReady } from '../../components/states';
@@ -10,79 +11,141 @@ import { useAsync } from '../../components/use-async';
 import { dateTime, minorDigits, money, toMajor, toMinor, words } from '../../format';
 import type { PageProps } from '../../routes';
 
+/** How often, and how many times, a payment that is still settling (a capture, a void, a refund) is read again. */
+const SETTLING_POLL_MS = 700;
+const SETTLING_POLLS = 120;
+
 export function PaymentPage({ params }: PageProps) {
   const { clients } = useApp();
   const paymentId = params.id ?? '';
-  const [state, reload] = useAsync(() => clients.merchant.get('/payments/{payment_id}', { params: { path: { payment_id: paymentId } } }) as Promise<Payment>, [paymentId]);
+  const path = { payment_id: paymentId };
+  // The payment and its refunds together: a refund's amount is pending until the processor settles it.
+  const [state, reload, refresh] = useAsync(
+    async () => {
+      const [payment, refunds] = await Promise.all([
+        clients.merchant.get('/payments/{payment_id}', { params: { path } }) as Promise<Payment>,
+        clients.merchant.get('/payments/{payment_id}/refunds', { params: { path } }) as Promise<Page<Refund>>,
+      ]);
+      return { payment, refunds: refunds.data };
+    },
+    [paymentId],
+  );
+  // A capture, a void or a refund settles a moment later: the page follows it until it has (no reload by hand).
+  const [polls, setPolls] = useState(0);
+  const settling = state.status === 'ready' && isSettling(state.value.payment, refundPendingAmount(state.value.refunds));
+  useEffect(() => {
+    if (!settling || polls >= SETTLING_POLLS) return;
+    const timer = setTimeout(() => {
+      setPolls((count) => count + 1);
+      refresh();
+    }, SETTLING_POLL_MS);
+    return () => clearTimeout(timer);
+  }, [settling, polls, state]);
+  const changed = () => {
+    setPolls(0);
+    refresh();
+  };
   if (state.status !== 'ready') return <PageNotReady title="Payment" what="the payment" state={state} retry={reload} />;
-  const payment = state.value;
+  const { payment, refunds } = state.value;
+  const pending = refundPendingAmount(refunds);
   return (
     <>
       <p class="breadcrumb">
         <a href="#/payments">Payments</a>
       </p>
       <PageHeader title={`Payment ${payment.reference ?? payment.id}`}>
-        <PaymentActions payment={payment} changed={reload} />
+        <PaymentActions payment={payment} refundPending={pending} changed={changed} />
       </PageHeader>
+      <p class="visually-hidden" role="status">
+        {settling ? 'The payment is settling; this page follows it.' : ''}
+      </p>
       <Facts
         facts={[
           ['Id', <code>{payment.id}</code>],
-          ['Status', <Badge value={payment.status} />],
+          ['Status', <Badge value={shownStatus(payment)} />],
           ['Amount', money(requestedAmount(payment), payment.currency_code)],
           ['Captured', money(capturedAmount(payment), payment.currency_code)],
-          ['Refunded', money(refundedAmount(payment), payment.currency_code)],
+          ['Capturable', money(capturableAmount(payment), payment.currency_code)],
+          ['Disputed', disputedAmount(payment) > 0 ? <a href={`#/disputes?payment_id=${payment.id}`}>{money(disputedAmount(payment), payment.currency_code)}</a> : money(0, payment.currency_code)],
+          ['Refunded', <>{money(refundedAmount(payment), payment.currency_code)}{pending > 0 && <span class="hint"> ({money(pending, payment.currency_code)} pending)</span>}</>],
           ['Use case', words(payment.use_case)],
           ['Flow', flowOf(payment) ?? '—'],
           ['Card', maskedCardOf(payment) ?? '—'],
+          ['3-D Secure', authenticationOf(payment) ?? '—'],
+          ['Cards tried', attemptsOf(payment) ?? '—'],
           ['Failure', payment.failure_reason ?? '—'],
           ['Created', dateTime(payment.created_at)],
         ]}
       />
       <h2>Timeline</h2>
-      <Timeline paymentId={payment.id} version={payment.status} />
+      <Timeline paymentId={payment.id} version={`${payment.status}:${refundedAmount(payment)}:${pending}`} />
     </>
   );
 }
 
-/** Capture, cancel and refund, each behind a confirmation, offered when the payment's status allows it. */
-function PaymentActions({ payment, changed }: { payment: Payment; changed: () => void }) {
+/** Capture (all or part, the last capture or not), cancel and refund, each behind a confirmation, offered when the payment's status allows it. */
+function PaymentActions({ payment, refundPending, changed }: { payment: Payment; refundPending: number; changed: () => void }) {
   const { clients } = useApp();
   const path = { payment_id: payment.id };
-  const refundable = (capturedAmount(payment) ?? 0) - refundedAmount(payment);
-  const [refundAmount, setRefundAmount] = useState(toMajor(refundable, payment.currency_code));
+  const currency = payment.currency_code;
+  // What may still be refunded: captured, less refunds that succeeded or are still pending.
+  const refundable = (capturedAmount(payment) ?? 0) - refundedAmount(payment) - refundPending;
+  const capturable = capturableAmount(payment) ?? (payment.status === 'authorized' ? requestedAmount(payment) : 0);
+  const partlyCaptured = payment.status === 'partially_captured';
+  const [refundAmount, setRefundAmount] = useState(toMajor(refundable, currency));
   const [reason, setReason] = useState<'requested_by_customer' | 'duplicate' | 'fraudulent'>('requested_by_customer');
-  const minor = toMinor(refundAmount, payment.currency_code);
-  const step = 10 ** -minorDigits(payment.currency_code);
+  const [captureAmount, setCaptureAmount] = useState(toMajor(capturable, currency));
+  const [finalCapture, setFinalCapture] = useState(true);
+  const minor = toMinor(refundAmount, currency);
+  const captureMinor = toMinor(captureAmount, currency);
+  const step = 10 ** -minorDigits(currency);
+  const capturesAll = captureMinor === capturable;
   return (
     <>
-      {payment.status === 'authorized' && (
+      {(payment.status === 'authorized' || partlyCaptured) && capturable > 0 && (
         <ConfirmDialog
           trigger="Capture"
-          title="Capture this payment?"
-          confirm={`Capture ${money(requestedAmount(payment), payment.currency_code)}`}
+          title={partlyCaptured ? 'Capture the next part?' : 'Capture this payment?'}
+          confirm={Number.isFinite(captureMinor) && captureMinor > 0 ? `Capture ${money(captureMinor, currency)}` : 'Capture'}
           onConfirm={async () => {
-            await clients.merchant.post('/payments/{payment_id}/capture', { params: { path }, body: {} });
+            await clients.merchant.post('/payments/{payment_id}/capture', { params: { path }, body: { amount: captureMinor, currency_code: currency, final_capture: finalCapture || capturesAll } });
             changed();
           }}
         >
-          <p>The authorized amount is taken from the card.</p>
+          <div class="field">
+            <label for="capture-amount">Amount ({currency}), at most {money(capturable, currency)}</label>
+            <input id="capture-amount" type="number" min={step} step={step} max={toMajor(capturable, currency)} required value={captureAmount} onInput={(event) => setCaptureAmount((event.target as HTMLInputElement).value)} />
+          </div>
+          <div class="field field-check">
+            <input id="capture-final" type="checkbox" checked={finalCapture || capturesAll} disabled={capturesAll} onChange={(event) => setFinalCapture((event.target as HTMLInputElement).checked)} />
+            <label for="capture-final">Final capture: release what is left of the authorization</label>
+          </div>
+          <p class="hint">
+            {finalCapture || capturesAll
+              ? 'The last capture of this payment: the processor releases the rest of the authorization.'
+              : `More captures follow (as the order ships): ${money(Math.max(0, capturable - (Number.isFinite(captureMinor) ? captureMinor : 0)), currency)} stays held for them.`}
+          </p>
         </ConfirmDialog>
       )}
-      {(payment.status === 'authorized' || payment.status === 'processing') && (
+      {(payment.status === 'authorized' || payment.status === 'processing' || partlyCaptured) && (
         <ConfirmDialog
           trigger="Cancel"
-          title="Cancel this payment?"
-          confirm="Cancel the payment"
+          title={partlyCaptured ? 'Release the rest of this payment?' : 'Cancel this payment?'}
+          confirm={partlyCaptured ? `Release ${money(capturable, currency)}` : 'Cancel the payment'}
           danger
           onConfirm={async () => {
             await clients.merchant.post('/payments/{payment_id}/cancel', { params: { path }, body: {} });
             changed();
           }}
         >
-          <p>The authorization is released; the payment cannot be captured afterwards.</p>
+          <p>
+            {partlyCaptured
+              ? 'What is left of the authorization is released; what was captured stays captured and can be refunded.'
+              : 'The authorization is released; the payment cannot be captured afterwards.'}
+          </p>
         </ConfirmDialog>
       )}
-      {payment.status === 'captured' && refundable > 0 && (
+      {(payment.status === 'captured' || partlyCaptured) && refundable > 0 && disputedAmount(payment) === 0 && (
         <ConfirmDialog
           trigger="Refund"
           title="Refund this payment?"
@@ -143,7 +206,8 @@ function TimelineText({ entry }: { entry: TimelineEntry }) {
     const { transaction } = entry;
     return (
       <span>
-        <strong>Transaction</strong> {words(transaction.kind)} at {transaction.processor}: <Badge value={transaction.status} />
+        <strong>Transaction</strong> {words(transaction.kind)} at {transaction.processor}
+        {transaction.attempt ? ` (card ${transaction.attempt})` : ''}: <Badge value={transaction.status} />
         {transaction.failure_reason ? ` (${transaction.failure_reason})` : ''}
       </span>
     );
@@ -151,15 +215,15 @@ function TimelineText({ entry }: { entry: TimelineEntry }) {
   if (entry.kind === 'event') {
     return (
       <span>
-        <strong>Event</strong> {entry.event.type} <code>{entry.event.id}</code>
+        <strong>Event</strong> <a href={`#/events/${entry.event.id}`}>{entry.event.type}</a> <code>{entry.event.id}</code>
       </span>
     );
   }
   const { delivery, endpoint } = entry;
   return (
     <span>
-      <strong>Webhook</strong> {delivery.event_type} to <a href={`#/webhook-endpoints/${endpoint.id}`}>{endpoint.url}</a>: <Badge value={delivery.status} /> after {delivery.attempt_count}{' '}
-      {delivery.attempt_count === 1 ? 'attempt' : 'attempts'}
+      <strong>Webhook</strong> <a href={`#/events/${delivery.event_id}`}>{delivery.event_type}</a> to <a href={`#/webhook-endpoints/${endpoint.id}`}>{endpoint.url}</a>: <Badge value={delivery.status} /> after{' '}
+      {delivery.attempt_count} {delivery.attempt_count === 1 ? 'attempt' : 'attempts'}
     </span>
   );
 }

@@ -1,6 +1,6 @@
 import { useApp } from '../../app-context';
 import type { Page } from '../../api/clients';
-import { flowOf, requestedAmount } from '../../api/payments';
+import { flowOf, requestedAmount, shownStatus } from '../../api/payments';
 import type { Payment } from '../../api/types';
 import { DataList, PAGE_SIZE } from '../../components/data-list';
 import { FilterForm, filterValues } from '../../components/filters';
@@ -8,7 +8,7 @@ import { Badge, PageHeader, Time } from '../../components/page';
 import { money, words } from '../../format';
 import type { PageProps } from '../../routes';
 
-export const PAYMENT_STATUSES = ['processing', 'authorized', 'capturing', 'captured', 'failed', 'canceling', 'canceled'];
+export const PAYMENT_STATUSES = ['processing', 'authorized', 'capturing', 'partially_captured', 'captured', 'failed', 'canceling', 'canceled'];
 const USE_CASES = ['ONE_OFF', 'RECURRING', 'UNSCHEDULED', 'SUBSEQUENT_RECURRING', 'SUBSEQUENT_UNSCHEDULED'];
 const FILTERS = ['status', 'reference', 'customer_id', 'use_case', 'created_gte', 'created_lte', 'order'];
 
@@ -58,7 +58,7 @@ export function PaymentsPage({ query }: PageProps) {
         columns={[
           { header: 'Payment', cell: (payment) => <a href={`#/payments/${payment.id}`}>{payment.reference ?? payment.id}</a> },
           { header: 'Amount', numeric: true, cell: (payment) => money(requestedAmount(payment), payment.currency_code) },
-          { header: 'Status', cell: (payment) => <Badge value={payment.status} /> },
+          { header: 'Status', cell: (payment) => <Badge value={shownStatus(payment)} /> },
           { header: 'Use case', cell: (payment) => words(payment.use_case) },
           { header: 'Flow', cell: (payment) => flowOf(payment) ?? '—' },
           { header: 'Created', cell: (payment) => <Time at={payment.created_at} /> },

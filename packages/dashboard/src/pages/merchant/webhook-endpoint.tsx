@@ -7,6 +7,8 @@ import { DataList, PAGE_SIZE } from '../../components/data-list';
 import { FilterForm, filterValues } from '../../components/filters';
 import { Badge, Facts, PageHeader, Time } from '../../components/page';
 import { SecretOnce } from '../../components/secret-once';
+import { EventTypePicker } from '../../components/event-type-picker';
+import { ReplayButton } from '../../components/replay-button';
 import { describeError, PageNotReady } from '../../components/states';
 import { useAsync } from '../../components/use-async';
 import { dateTime } from '../../format';
@@ -20,6 +22,8 @@ export function WebhookEndpointPage({ params, query }: PageProps) {
   const [state, reload] = useAsync(() => clients.merchant.get('/webhook-endpoints/{endpoint_id}', { params: { path } }) as Promise<WebhookEndpoint>, [endpointId]);
   const [secret, setSecret] = useState<string | null>(null);
   const [round, setRound] = useState(0);
+  const [events, setEvents] = useState<string[] | null>(null);
+  const [tested, setTested] = useState<string | null>(null);
   const filters = filterValues(query, ['status']);
   if (state.status !== 'ready') return <PageNotReady title="Webhook endpoint" what="the endpoint" state={state} retry={reload} />;
   const endpoint = state.value;
@@ -29,6 +33,39 @@ export function WebhookEndpointPage({ params, query }: PageProps) {
         <a href="#/webhook-endpoints">Webhook endpoints</a>
       </p>
       <PageHeader title={endpoint.url}>
+        {mayConfigure && (
+          <button
+            type="button"
+            class="button button-primary"
+            disabled={!endpoint.enabled}
+            onClick={() => {
+              setTested(null);
+              clients.merchant.post('/webhook-endpoints/{endpoint_id}/test-events', { params: { path } } as never).then(
+                () => {
+                  setTested('A test event (webhook_endpoint.test) is on its way: its delivery is listed below.');
+                  setRound((value) => value + 1);
+                },
+                (failure: unknown) => setTested(`The test event was not sent: ${describeError(failure)}`),
+              );
+            }}
+          >
+            Send a test event
+          </button>
+        )}
+        {mayConfigure && (
+          <ConfirmDialog
+            trigger="Choose the events"
+            title="Which events go to this endpoint?"
+            confirm="Save the events"
+            onConfirm={async () => {
+              await clients.merchant.patch('/webhook-endpoints/{endpoint_id}', { params: { path }, body: { events: (events ?? endpoint.events) as never } });
+              setEvents(null);
+              reload();
+            }}
+          >
+            <EventTypePicker idPrefix="endpoint-events" value={events ?? endpoint.events} onChange={setEvents} />
+          </ConfirmDialog>
+        )}
         {mayConfigure && (
         <ConfirmDialog
           trigger="Rotate the secret"
@@ -45,6 +82,11 @@ export function WebhookEndpointPage({ params, query }: PageProps) {
         )}
       </PageHeader>
       {secret && <SecretOnce label="New signing secret" secret={secret} onDone={() => setSecret(null)} />}
+      {tested && (
+        <p class="notice" role="status">
+          {tested}
+        </p>
+      )}
       <Facts
         facts={[
           ['Id', <code>{endpoint.id}</code>],
@@ -66,41 +108,14 @@ export function WebhookEndpointPage({ params, query }: PageProps) {
         rowKey={(delivery) => delivery.id}
         empty="No deliveries to this endpoint."
         columns={[
-          { header: 'Event', cell: (delivery) => delivery.event_type },
+          { header: 'Event', cell: (delivery) => <a href={`#/events/${delivery.event_id}`}>{delivery.event_type}</a> },
           { header: 'Status', cell: (delivery) => <Badge value={delivery.status} /> },
           { header: 'Attempts', numeric: true, cell: (delivery) => delivery.attempt_count },
           { header: 'Last answer', cell: (delivery) => delivery.failure_reason ?? '—' },
           { header: 'Created', cell: (delivery) => <Time at={delivery.created_at} /> },
-          { header: 'Actions', cell: (delivery) => <Replay endpointId={endpointId} delivery={delivery} replayed={() => setRound((value) => value + 1)} /> },
+          { header: 'Actions', cell: (delivery) => <ReplayButton delivery={delivery} replayed={() => setRound((value) => value + 1)} /> },
         ]}
       />
-    </>
-  );
-}
-
-function Replay({ endpointId, delivery, replayed }: { endpointId: string; delivery: WebhookDelivery; replayed: () => void }) {
-  const { clients } = useApp();
-  const [error, setError] = useState<string | null>(null);
-  return (
-    <>
-      <button
-        type="button"
-        class="button button-small"
-        aria-label={`Replay delivery of ${delivery.event_type} ${delivery.id}`}
-        onClick={() => {
-          setError(null);
-          clients.merchant
-            .post('/webhook-endpoints/{endpoint_id}/deliveries/{delivery_id}/replay', { params: { path: { endpoint_id: endpointId, delivery_id: delivery.id } } } as never)
-            .then(replayed, (failure: unknown) => setError(describeError(failure)));
-        }}
-      >
-        Replay
-      </button>
-      {error && (
-        <span class="form-error" role="alert">
-          {error}
-        </span>
-      )}
     </>
   );
 }

@@ -6,6 +6,7 @@ import { ConfirmDialog } from '../../components/confirm-dialog';
 import { DataList, PAGE_SIZE } from '../../components/data-list';
 import { Badge, PageHeader, Time } from '../../components/page';
 import { SecretOnce } from '../../components/secret-once';
+import { EventTypePicker } from '../../components/event-type-picker';
 
 export function WebhookEndpointsPage() {
   const { clients } = useApp();
@@ -13,6 +14,7 @@ export function WebhookEndpointsPage() {
   const [round, setRound] = useState(0);
   const [secret, setSecret] = useState<string | null>(null);
   const [url, setUrl] = useState('');
+  const [events, setEvents] = useState<string[]>([]);
   return (
     <>
       <PageHeader title="Webhook endpoints">
@@ -22,16 +24,18 @@ export function WebhookEndpointsPage() {
           title="Add a webhook endpoint"
           confirm="Add the endpoint"
           onConfirm={async () => {
-            const created = await clients.merchant.post('/webhook-endpoints', { body: { url } });
+            const created = await clients.merchant.post('/webhook-endpoints', { body: { url, ...(events.length > 0 ? { events: events as never } : {}) } });
             setSecret(created.secret);
+            setEvents([]);
             setRound(round + 1);
           }}
         >
           <div class="field">
-            <label for="endpoint-url">URL (https)</label>
+            <label for="endpoint-url">URL (https; in test mode http://localhost too when the service runs on your machine)</label>
             <input id="endpoint-url" type="url" required value={url} onInput={(event) => setUrl((event.target as HTMLInputElement).value)} />
           </div>
-          <p class="hint">Every event type is sent to it; the signing secret is shown once.</p>
+          <EventTypePicker idPrefix="new-endpoint" value={events} onChange={setEvents} />
+          <p class="hint">The signing secret is shown once.</p>
         </ConfirmDialog>
         )}
       </PageHeader>

@@ -40,6 +40,13 @@ th{background:#f6f8fa}
 .error-entry:target{background:#fff8db}
 .status{display:inline-block;min-width:2.6em;text-align:center;font:600 .8rem ui-monospace,monospace;border-radius:3px;padding:.05rem .3rem;background:#eef2f7}
 .note{background:#f4f8ff;border-left:4px solid #5b9cff;padding:.6rem .9rem;margin:1rem 0}
+[hidden]{display:none!important}
+.visually-hidden{position:absolute!important;width:1px;height:1px;padding:0;margin:-1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap;border:0}
+.copy{font:600 .75rem system-ui,sans-serif;padding:.15rem .5rem;border:1px solid #8a94a6;border-radius:4px;background:#fff;color:#1d2330;cursor:pointer;min-height:26px}
+.copy:hover{background:#eef2f7}.copy:focus-visible{outline:3px solid #1f5fbf;outline-offset:2px}
+.card-number{display:inline-flex;align-items:center;gap:.5rem;white-space:nowrap}
+.sample{position:relative}.sample .copy{position:absolute;top:.5rem;right:.5rem;background:#1d2736;color:#e6edf3;border-color:#5b6b82}
+.sample .copy:hover{background:#2a3850}
 @media (max-width:800px){.docs-toc{display:none}.docs-main{padding:1rem}.docs-main table{display:block;overflow-x:auto}
 .docs-bar{height:auto;min-height:52px;flex-wrap:wrap;gap:.25rem 1rem;padding:.5rem 1rem}.docs-bar nav{gap:.25rem 1rem}}
 `;
@@ -79,10 +86,51 @@ function redocBundle(): Buffer {
   return Buffer.from(source.split(REDOC_LOGO_URL).join('data:,'));
 }
 
+/**
+ * The guides' copy buttons: each names what it copies (a card number without its spaces, a code sample) in
+ * data-copy; the page hides them until this runs. The clipboard API where the page is a secure context (https,
+ * localhost), else a selection copied with execCommand; a polite live region says it was copied.
+ */
+const GUIDES_JS = `(function () {
+  var status = document.getElementById('copy-status');
+  function fallbackCopy(text) {
+    var area = document.createElement('textarea');
+    area.value = text;
+    area.setAttribute('readonly', '');
+    area.style.position = 'fixed';
+    area.style.opacity = '0';
+    document.body.appendChild(area);
+    area.select();
+    var done = false;
+    try { done = document.execCommand('copy'); } catch (e) { done = false; }
+    area.remove();
+    return done ? Promise.resolve() : Promise.reject(new Error('copy refused'));
+  }
+  function copy(text) {
+    if (navigator.clipboard && window.isSecureContext) return navigator.clipboard.writeText(text).catch(function () { return fallbackCopy(text); });
+    return fallbackCopy(text);
+  }
+  Array.prototype.forEach.call(document.querySelectorAll('button.copy[data-copy]'), function (button) {
+    var label = button.querySelector('.copy-label');
+    button.hidden = false;
+    button.addEventListener('click', function () {
+      copy(button.getAttribute('data-copy')).then(function () {
+        if (label) label.textContent = 'Copied';
+        if (status) status.textContent = 'Copied to the clipboard.';
+        setTimeout(function () { if (label) label.textContent = 'Copy'; }, 1500);
+      }, function () {
+        if (status) status.textContent = 'Could not copy: select the text and copy it by hand.';
+      });
+    });
+  });
+})();
+`;
+
 export function loadDocsAssets(): Record<string, DocsAsset> {
   return {
     'docs.css': { type: 'text/css; charset=utf-8', body: Buffer.from(DOCS_CSS) },
     'reference.js': { type: 'text/javascript; charset=utf-8', body: Buffer.from(REFERENCE_JS) },
+    'guides.js': { type: 'text/javascript; charset=utf-8', body: Buffer.from(GUIDES_JS) },
     'redoc.standalone.js': { type: 'text/javascript; charset=utf-8', body: redocBundle() },
   };
 }

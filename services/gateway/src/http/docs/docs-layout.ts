@@ -28,11 +28,13 @@ export function docsPageStart(title: string, section: DocsSection): string {
 ${docsNavigation(section)}`;
 }
 
-/** A static documentation page (guides, errors): our stylesheet only, no script. */
-export function docsPage(options: { title: string; section: DocsSection; toc: Array<[string, string]>; body: string }): string {
+/** A static documentation page (guides, errors): our stylesheet, and only the scripts of ours it names (the guides' copy buttons). */
+export function docsPage(options: { title: string; section: DocsSection; toc: Array<[string, string]>; body: string; scripts?: string[] }): string {
   const toc = options.toc.map(([id, label]) => `<li><a href="#${escapeHtml(id)}">${escapeHtml(label)}</a></li>`).join('');
+  const scripts = (options.scripts ?? []).map((src) => `<script src="${escapeHtml(src)}"></script>`).join('\n');
   return `${docsPageStart(options.title, options.section)}
 <div class="docs-page"><aside class="docs-toc"><nav aria-label="On this page"><ul>${toc}</ul></nav></aside>
 <main class="docs-main">${options.body}</main></div>
+${scripts}
 </body></html>`;
 }

@@ -2,6 +2,7 @@ import express from 'express';
 import type { Request, Response } from 'express';
 import { buildOpenApiDocument, type OpenApiAudience } from '@vaultline/contracts';
 import { NotFoundError } from '@vaultline/core';
+import { CompressibleBody, sendCompressed } from '../compressed-body';
 import { loadDocsAssets } from './docs-assets';
 import { referencePage } from './reference-page';
 import { guidesPage } from './guides-page';
@@ -13,6 +14,11 @@ import { errorsPage } from './errors-page';
  * (its search index); it fetches the document from here too.
  */
 const STATIC_PAGE_POLICY = "default-src 'none'; style-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+/** The guides run one script of ours: the copy buttons beside test cards and samples. */
+const GUIDES_PAGE_POLICY = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+/** Pages and documents are checked each time (304 while unchanged); assets named by their content's version are kept a year. */
+const REVALIDATE = 'no-cache';
+const IMMUTABLE = 'public, max-age=31536000, immutable';
 const REFERENCE_PAGE_POLICY =
   "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self' data:; connect-src 'self'; worker-src blob:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
@@ -23,22 +29,29 @@ const REFERENCE_PAGE_POLICY =
  */
 export function docsRoutes(publicBaseUrl: string): express.Router {
   const base = publicBaseUrl.replace(/\/+$/, '');
-  const documents: Record<OpenApiAudience, () => string> = {
-    merchant: memo(() => JSON.stringify(buildOpenApiDocument({ serverUrl: base, audience: 'merchant' }))),
-    admin: memo(() => JSON.stringify(buildOpenApiDocument({ serverUrl: base, audience: 'admin' }))),
+  const json = 'application/json; charset=utf-8';
+  const html = 'text/html; charset=utf-8';
+  const documents: Record<OpenApiAudience, () => CompressibleBody> = {
+    merchant: memo(() => new CompressibleBody(Buffer.from(JSON.stringify(buildOpenApiDocument({ serverUrl: base, audience: 'merchant', codeSamples: true }))), json)),
+    admin: memo(() => new CompressibleBody(Buffer.from(JSON.stringify(buildOpenApiDocument({ serverUrl: base, audience: 'admin', codeSamples: true }))), json)),
   };
+  const assets = memo(() => Object.fromEntries(Object.entries(loadDocsAssets()).map(([name, asset]) => [name, new CompressibleBody(asset.body, asset.type)])));
+  /** An asset's address with its content's version: a new bundle is a new address, so browsers may keep each one a year. */
+  const assetUrl = (name: string) => `/docs/assets/${name}?v=${assets()[name]!.version}`;
+  const page = (text: () => string) => memo(() => new CompressibleBody(Buffer.from(text()), html));
   const pages = {
-    reference: memo(() => referencePage({ title: 'API reference', specUrl: '/openapi.json', section: 'reference' })),
-    admin: memo(() => referencePage({ title: 'Admin API reference', specUrl: '/admin/openapi.json', section: 'admin' })),
-    guides: memo(() => guidesPage(base)),
-    errors: memo(() => errorsPage()),
+    reference: page(() => referencePage({ title: 'API reference', specUrl: '/openapi.json', section: 'reference', assetUrl })),
+    admin: page(() => referencePage({ title: 'Admin API reference', specUrl: '/admin/openapi.json', section: 'admin', assetUrl })),
+    guides: page(() => guidesPage(base, assetUrl)),
+    errors: page(() => errorsPage()),
   };
-  const assets = memo(loadDocsAssets);
   const index = {
     name: 'Vaultline',
     description: 'Card-data vault, forwarding proxy and payment orchestration. Every API request carries X-API-Key.',
     links: {
+      dashboard: `${base}/dashboard/`,
       docs: `${base}/docs`,
+      quick_start: `${base}/docs/guides#quick-start`,
       guides: `${base}/docs/guides`,
       errors: `${base}/docs/errors`,
       openapi: `${base}/openapi.json`,
@@ -49,10 +62,10 @@ export function docsRoutes(publicBaseUrl: string): express.Router {
     },
   };
 
-  const html = (policy: string, page: () => string) => (_req: Request, res: Response) => {
+  const htmlPage = (policy: string, item: () => CompressibleBody) => async (req: Request, res: Response) => {
     res.setHeader('Content-Security-Policy', policy);
     res.setHeader('X-Content-Type-Options', 'nosniff');
-    res.type('html').send(page());
+    await sendCompressed(req, res, item(), REVALIDATE);
   };
   const router = express.Router({ strict: true });
   router.get('/', (_req, res) => {
@@ -62,22 +75,18 @@ export function docsRoutes(publicBaseUrl: string): express.Router {
     res.setHeader('Cache-Control', 'public, max-age=86400');
     res.status(204).end();
   });
-  router.get('/openapi.json', (_req, res) => {
-    res.type('application/json').send(documents.merchant());
-  });
-  router.get('/admin/openapi.json', (_req, res) => {
-    res.type('application/json').send(documents.admin());
-  });
-  router.get(['/docs', '/docs/'], html(REFERENCE_PAGE_POLICY, pages.reference));
-  router.get('/docs/admin', html(REFERENCE_PAGE_POLICY, pages.admin));
-  router.get('/docs/guides', html(STATIC_PAGE_POLICY, pages.guides));
-  router.get('/docs/errors', html(STATIC_PAGE_POLICY, pages.errors));
-  router.get('/docs/assets/:name', (req, res) => {
+  router.get('/openapi.json', (req, res) => sendCompressed(req, res, documents.merchant(), REVALIDATE));
+  router.get('/admin/openapi.json', (req, res) => sendCompressed(req, res, documents.admin(), REVALIDATE));
+  router.get(['/docs', '/docs/'], htmlPage(REFERENCE_PAGE_POLICY, pages.reference));
+  router.get('/docs/admin', htmlPage(REFERENCE_PAGE_POLICY, pages.admin));
+  router.get('/docs/guides', htmlPage(GUIDES_PAGE_POLICY, pages.guides));
+  router.get('/docs/errors', htmlPage(STATIC_PAGE_POLICY, pages.errors));
+  router.get('/docs/assets/:name', async (req, res) => {
     const asset = assets()[String(req.params.name)];
     if (!asset) throw new NotFoundError('asset');
-    res.setHeader('Cache-Control', 'public, max-age=300');
     res.setHeader('X-Content-Type-Options', 'nosniff');
-    res.type(asset.type).send(asset.body);
+    // Kept a year when asked for by its current version (the pages' addresses); otherwise checked each time.
+    await sendCompressed(req, res, asset, req.query.v === asset.version ? IMMUTABLE : REVALIDATE);
   });
   return router;
 }

@@ -14,6 +14,8 @@ function disputeData(dispute: Omit<Dispute, 'version'>): EventData<typeof disput
     reason: dispute.reason,
     processor_reference: dispute.processor_reference,
     processor: dispute.processor,
+    kind: dispute.inquiry ? 'inquiry' : 'chargeback',
+    evidence_due_by: dispute.evidence_due_by ?? null,
     livemode: dispute.mode === 'live',
     created_at: dispute.created_at,
     updated_at: dispute.updated_at,

@@ -1,11 +1,17 @@
 import type { Scope } from '@vaultline/core';
 import type { Page, PageRequest, UnitOfWork } from '@vaultline/store';
-import type { Dispute } from './dispute';
+import type { Dispute, DisputeStatus } from './dispute';
+
+/** GET /disputes filters, combinable (every one given must hold). */
+export interface DisputeSearch {
+  status?: DisputeStatus;
+  payment_id?: string;
+}
 
 /** Every query takes the scope (merchant and mode) first: a dispute of another merchant or mode is not found. */
 export interface DisputeRepository {
   get(scope: Scope, id: string): Promise<Dispute | null>;
-  list(scope: Scope, page: PageRequest): Promise<Page<Dispute>>;
+  list(scope: Scope, filters: DisputeSearch, page: PageRequest): Promise<Page<Dispute>>;
   listForPayment(scope: Scope, paymentId: string, page: PageRequest): Promise<Page<Dispute>>;
   /** The dispute a processor account reported under this reference (unique per account). */
   findByProcessorReference(scope: Scope, processor: string, processorReference: string): Promise<Dispute | null>;

@@ -1,10 +1,11 @@
-import { ConflictError, ForbiddenError, NotFoundError, type Scope } from '@vaultline/core';
+import { ConflictError, ForbiddenError, NotFoundError, type Clock, type Scope } from '@vaultline/core';
 import type { Page, PageRequest } from '@vaultline/store';
 import { PaymentNotFound } from '../payment/payment-errors';
 import type { PaymentRepository } from '../payment/payment-ports';
 import type { Dispute, DisputeReason, DisputeStatus } from './dispute';
-import type { DisputeRepository } from './dispute-ports';
+import type { DisputeRepository, DisputeSearch } from './dispute-ports';
 import type { RecordDispute } from './record-dispute';
+import { simulatedEvidenceDueBy } from './simulated-chargeback';
 
 export class DisputeNotFound extends NotFoundError {
   constructor() {
@@ -30,7 +31,7 @@ export interface DisputeQueryPorts {
 }
 
 export type GetDispute = (scope: Scope, disputeId: string) => Promise<Dispute>;
-export type ListDisputes = (scope: Scope, page: PageRequest) => Promise<Page<Dispute>>;
+export type ListDisputes = (scope: Scope, filters: DisputeSearch, page: PageRequest) => Promise<Page<Dispute>>;
 export type ListPaymentDisputes = (scope: Scope, paymentId: string, page: PageRequest) => Promise<Page<Dispute>>;
 
 export function getDispute({ disputes }: DisputeQueryPorts): GetDispute {
@@ -42,7 +43,7 @@ export function getDispute({ disputes }: DisputeQueryPorts): GetDispute {
 }
 
 export function listDisputes({ disputes }: DisputeQueryPorts): ListDisputes {
-  return (scope, page) => disputes.list(scope, page);
+  return (scope, filters, page) => disputes.list(scope, filters, page);
 }
 
 export function listPaymentDisputes({ payments, disputes }: DisputeQueryPorts): ListPaymentDisputes {
@@ -58,6 +59,8 @@ export interface TestDisputeCommand {
   status: DisputeStatus;
   reason: DisputeReason;
   amount: number | null;
+  /** Until when evidence is taken (default: a week after the dispute opens); a time in the past tests the deadline. */
+  evidenceDueBy: string | null;
 }
 
 /** The stage a simulated status stands at, as a processor's notifications would put it. */
@@ -71,7 +74,8 @@ export type OpenTestDispute = (scope: Scope, command: TestDisputeCommand) => Pro
  * notifications would (under_review, then won or lost); a call that would move it back changes nothing.
  * It goes through the same recording, events and webhooks as a real chargeback notification.
  */
-export function openTestDispute({ payments, record }: { payments: PaymentRepository; record: RecordDispute }): OpenTestDispute {
+export function openTestDispute(ports: { payments: PaymentRepository; record: RecordDispute; clock: Clock }): OpenTestDispute {
+  const { payments, record } = ports;
   return async (scope, command) => {
     // Looked up first: a key of the other mode learns nothing of the payment (404), as on every route.
     const payment = await payments.get(scope, command.paymentId);
@@ -87,6 +91,7 @@ export function openTestDispute({ payments, record }: { payments: PaymentReposit
       currency_code: payment.currency_code,
       reason: command.reason,
       event: `simulated_${command.status}`,
+      evidence_due_by: command.evidenceDueBy ?? simulatedEvidenceDueBy(ports.clock.now()),
     });
     // The payment exists, so the dispute was recorded (a move backwards leaves it as it stands).
     return dispute!;

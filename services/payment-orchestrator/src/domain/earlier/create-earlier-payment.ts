@@ -26,6 +26,8 @@ export type StoreFor = 'cof_payments' | MandateType;
 /** POST /payments, as parsed (confirm and the store fields are checked here, by the rules). */
 export interface EarlierPaymentCommand {
   mode: Mode;
+  /** The merchant's name, for the hosted page (from the gateway's internal token). */
+  merchantName?: string | null;
   amount: number;
   currencyCode: string;
   confirm: boolean | undefined;
@@ -101,6 +103,7 @@ export function createEarlierPayment(ports: CreateEarlierPaymentPorts): CreateEa
     };
     return ports.createPayment(scope, {
       mode: command.mode,
+      merchantName: command.merchantName ?? null,
       useCase,
       amount: command.amount,
       currencyCode: command.currencyCode,

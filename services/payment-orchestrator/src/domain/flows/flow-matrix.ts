@@ -1,5 +1,5 @@
 import { ValidationError } from '@vaultline/core';
-import { isCurrencyCode } from '../payment/currency';
+import { isCurrencyCode } from '@vaultline/contracts';
 import type { UseCase } from '../payment/payment';
 import { DEFAULT_FLOW, type Flow, processorsOf } from './flow';
 import type { ProcessorLookup } from '../processing/processor-lookup';

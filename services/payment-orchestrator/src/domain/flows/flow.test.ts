@@ -2,7 +2,7 @@ import type { ValidationError } from '@vaultline/core';
 import type { ProcessorCapabilities, Processors } from '../processing/processor-port';
 import { BUILT_IN_FLOWS, declaresExplicitUnscheduled, needsSecurityCode, processorsOf, usesSimulator, validateFlow, type Flow, type FlowStep } from './flow';
 
-const all: ProcessorCapabilities = { authorize: true, capture: true, partialCapture: true, authentication3ri: true, authentication3ds: true, risk: true, explicitUnscheduledMit: true, modes: ['test'] };
+const all: ProcessorCapabilities = { authorize: true, capture: true, partialCapture: true, multipleCaptures: true, authentication3ri: true, authentication3ds: true, risk: true, explicitUnscheduledMit: true, modes: ['test'] };
 const processors: Processors = {
   get: (id) =>
     id === 'simulator' ? ({ id, capabilities: all } as never) : id === 'no-risk' ? ({ id, capabilities: { ...all, risk: false } } as never) : id === 'no-3ds' ? ({ id, capabilities: { ...all, authentication3ds: false } } as never) : undefined,

@@ -1,5 +1,6 @@
 import { AppError, ValidationError } from '@vaultline/core';
 import type { ProcessorLookup } from '../processing/processor-lookup';
+import { AmountNotSupported, amountProblem, ISO_AMOUNTS, type AmountPurpose } from '../processing/processor-amounts';
 import { DEFAULT_THREE_DS, THREE_DS_SETTINGS, type ThreeDsSetting } from '../payment/authentication';
 
 export type StepKind = 'risk' | 'authentication_3ri' | 'authorization' | 'capture';
@@ -70,6 +71,35 @@ export function stepOf(flow: Flow, kind: StepKind): FlowStep | undefined {
 function authorizers(flow: Flow, processors: ProcessorLookup) {
   const step = stepOf(flow, 'authorization');
   return step ? [step.processor, ...step.fallback].map((id) => processors.get(id)).filter((p) => p !== undefined) : [];
+}
+
+/**
+ * Of a step's processors, in the step's order, those that can take the amount, and why each other one
+ * cannot. A processor the lookup does not know stays in (it answers processor_unavailable when asked).
+ */
+function processorsTaking(ids: readonly string[], processors: ProcessorLookup, amount: number, currency: string, purpose: AmountPurpose): { taking: string[]; refusals: string[] } {
+  const taking: string[] = [];
+  const refusals: string[] = [];
+  for (const id of ids) {
+    const problem = amountProblem(processors.get(id)?.amounts ?? ISO_AMOUNTS, amount, currency, purpose);
+    if (problem) refusals.push(problem);
+    else taking.push(id);
+  }
+  return { taking, refusals };
+}
+
+/**
+ * The authorization step's processors that can take the payment's amount, in the step's order: the ones
+ * that cannot are passed over (nothing is sent to them, no transaction), as an unavailable one would be.
+ * None left: 422 amount_not_supported naming each processor's rule (at creation, before anything is
+ * stored; a flow chosen again once the card is known fails the payment with that reason instead).
+ */
+export function authorizersTaking(flow: Flow, processors: ProcessorLookup, amount: number, currency: string): string[] {
+  const step = stepOf(flow, 'authorization');
+  if (!step) return [];
+  const { taking, refusals } = processorsTaking([step.processor, ...step.fallback], processors, amount, currency, 'charge');
+  if (taking.length === 0) throw new AmountNotSupported(`No processor of the flow ${flow.name} can take this amount. ${refusals.join(' ')}`);
+  return taking;
 }
 
 /** Whether each processor that may authorize marks a merchant-initiated payment as unscheduled (else it is sent as recurring). */

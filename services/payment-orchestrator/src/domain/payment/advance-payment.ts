@@ -1,10 +1,12 @@
 import { newId , type Scope, scopeOfDocument } from '@vaultline/core';
 import { ConcurrentModificationError, type UnitOfWork } from '@vaultline/store';
 import type { Credential } from '../credentials/credential';
-import { stepOf, threeDsOf, type FlowStep } from '../flows/flow';
-import { effectiveTime, isConsumerPresent, isFinal, isSecurityCodeAvailable, type Payment, type PendingCapture, type ProcessorTransaction } from './payment';
+import { authorizersTaking, stepOf, threeDsOf, type FlowStep } from '../flows/flow';
+import { AmountNotSupported } from '../processing/processor-amounts';
+import { captureStepOf, effectiveTime, isConsumerPresent, isFinal, isSecurityCodeAvailable, uncapturedAmount, type Payment, type PendingCapture, type ProcessorTransaction } from './payment';
 import { CAPTURE_SETTLEMENT_RECHECK_MS, captureRetryDelayMs } from './capture-retry';
-import { paymentActionRequiredEvent, paymentMovedEvent } from './payment-events';
+import { captureDataOf, paymentActionRequiredEvent, paymentCaptureFailedEvent, paymentMovedEvent } from './payment-events';
+import { settlementRecheckMs } from '../processing/settlement-backoff';
 import { AUTHENTICATION_FAILURES, type ActionRequiredOutcome } from './authentication';
 import { awaitingConsumer, canAwaitConsumer, consumerAuthenticationOf, failedBeforeAuthorization, isAbandoned, keptAfterAuthorization, ranAuthentication } from './consumer-authentication';
 import type { DomainEvent } from '@vaultline/contracts';
@@ -16,6 +18,7 @@ import type { CredentialRepository } from '../credentials/credential-ports';
 import type { PaymentRepository, TransactionRepository } from './payment-ports';
 import type { TransactionRunner } from '@vaultline/store';
 import { shownUseCaseOf } from '../earlier/earlier-payment';
+import { awaitingAnotherCard, canTakeAnotherCard, currentAttempt, endingReason, paymentAttemptFailedEvent } from './card-attempts';
 
 export interface AdvancePaymentPorts {
   payments: PaymentRepository;
@@ -48,6 +51,8 @@ interface StepResult {
   credential?: (credential: Credential) => Credential | null;
   /** Events that are not a move (payment.action_required), built when the commit's time is known. */
   publish?: Array<(payment: Payment, at: Date) => DomainEvent>;
+  /** The event of the move in place of payment.<status> (a manual capture's: with the capture; a failed one's: payment.capture_failed). */
+  moveEvent?: (payment: Payment, at: Date) => DomainEvent;
 }
 
 const MAX_STEPS_PER_CALL = 16;
@@ -95,7 +100,7 @@ async function chainedSteps(ports: StepPorts, payment: Payment, now: Date): Prom
   let result = await nextStep(ports, payment, now);
   for (let chained = 1; chained < MAX_STEPS_PER_CALL && result.payment.status === payment.status && isDue(result.payment, now); chained++) {
     const next = await nextStep(ports, result.payment, now);
-    result = { payment: next.payment, attempts: [...result.attempts, ...next.attempts], credential: both(result.credential, next.credential), publish: [...(result.publish ?? []), ...(next.publish ?? [])] };
+    result = { payment: next.payment, attempts: [...result.attempts, ...next.attempts], credential: both(result.credential, next.credential), publish: [...(result.publish ?? []), ...(next.publish ?? [])], ...(next.moveEvent ? { moveEvent: next.moveEvent } : {}) };
   }
   return result;
 }
@@ -121,7 +126,7 @@ async function commit(ports: AdvancePaymentPorts, before: Payment, result: StepR
     if (ports.onAuthorized && before.amount.authorized === undefined && next.amount.authorized !== undefined) next = ports.onAuthorized(uow, next, at);
     // A step's own events (the consumer must authenticate) happened before the move the chain ends in.
     for (const event of result.publish ?? []) uow.publish(event(next, at));
-    if (next.status !== before.status) uow.publish(paymentMovedEvent(next, at));
+    if (next.status !== before.status) uow.publish(result.moveEvent ? result.moveEvent(next, at) : paymentMovedEvent(next, at));
     if (ports.onCaptured && next.status === 'captured' && before.status !== 'captured') next = ports.onCaptured(uow, next, at);
     if (credential && result.credential) {
       const changed = result.credential(credential);
@@ -146,6 +151,7 @@ function transactionOf(payment: Payment, attempt: StepResult['attempts'][number]
     amount: attempt.amount,
     processor_reference: outcome.status === 'error' ? null : outcome.processor_reference,
     use_case: shownUseCaseOf(payment),
+    ...(isConsumerPresent(payment.use_case) && payment.session ? { attempt: currentAttempt(payment) } : {}),
     created_at: now.toISOString(),
   };
 }
@@ -183,7 +189,8 @@ function baseProcessorPayment(payment: Payment, stepKind: string, amount: number
     scheme: payment.card_scheme,
     network_transaction_reference: payment.network_transaction_reference,
     authentication_preference: payment.authentication_preference,
-    idempotency_key: `${payment.id}:${stepKind}`,
+    // A second card on the hosted page is a new request at the processor: its steps get keys of their own.
+    idempotency_key: currentAttempt(payment) > 1 ? `${payment.id}:${stepKind}:attempt-${currentAttempt(payment)}` : `${payment.id}:${stepKind}`,
     cardholder_name: payment.source?.cardholder_name ?? null,
     capture_mode: payment.decision?.flow.capture_mode ?? 'automatic',
     // The vault keeps it 15 minutes from entry (a payment resumed later, after a crash or a long outage, goes without).
@@ -196,14 +203,15 @@ function baseProcessorPayment(payment: Payment, stepKind: string, amount: number
   };
 }
 
-/** The step's processor, then its fallbacks while the answer is a retryable error. */
+/** The step's processor, then its fallbacks while the answer is a retryable error (`ids`: those of them that may be asked). */
 async function withFallback<O extends AuthorizationOutcome = StepOutcome>(
   ports: StepPorts,
   step: FlowStep,
   call: (processor: ProcessorConnection, id: string) => Promise<O>,
+  ids: readonly string[] = [step.processor, ...step.fallback],
 ): Promise<Array<{ processor: string; outcome: O | StepOutcome }>> {
   const attempts: Array<{ processor: string; outcome: O | StepOutcome }> = [];
-  for (const id of [step.processor, ...step.fallback]) {
+  for (const id of ids) {
     const processor = ports.processors.get(id);
     const outcome: O | StepOutcome = processor ? await call(processor, id).catch((error: unknown) => errorOutcome(error)) : { status: 'error', failure_reason: 'processor_unavailable' };
     attempts.push({ processor: id, outcome });
@@ -220,8 +228,8 @@ async function nextStep(ports: StepPorts, payment: Payment, now: Date): Promise<
   const unchanged = (changes: Partial<Payment>): StepResult => ({ payment: { ...payment, ...changes, updated_at: now.toISOString() }, attempts: [] });
   if (isFinal(payment.status) || payment.status === 'authorized') return unchanged({ next_run_at: null });
   if (payment.token_id === null) {
-    // Consumer present and no card yet: the only thing that can be due is the session's expiry.
-    if (payment.session && Date.parse(payment.session.expires_at) <= now.getTime()) return { payment: fail(payment, 'session_expired', now), attempts: [], credential: releaseCharge(payment) };
+    // Consumer present and no card yet (or none since a failed one): the only thing that can be due is the session's expiry.
+    if (payment.session && Date.parse(payment.session.expires_at) <= now.getTime()) return { payment: fail(payment, endingReason(payment, 'session_expired'), now), attempts: [], credential: releaseCharge(payment) };
     return unchanged({ next_run_at: payment.session?.expires_at ?? null });
   }
   if (payment.progress.capture) return captureStep(ports, payment, now);
@@ -275,7 +283,10 @@ async function nextStep(ports: StepPorts, payment: Payment, now: Date): Promise<
           : { status: 'error', failure_reason: processor ? 'capability_missing' : 'processor_unavailable' };
         attempts = [{ processor: pending.processor, outcome }];
       } else {
-        attempts = await withFallback<AuthorizationOutcome>(ports, step, (p, id) => p.authorize(request(id)));
+        // A processor that cannot take the amount is passed over; with none left the payment fails, nothing sent.
+        const taking = authorizersTakingOrNone(flow, ports.processors, amount, payment.currency_code);
+        if (!taking) return { payment: fail(payment, 'amount_not_supported', now), attempts: [], credential: releaseCharge(payment) };
+        attempts = await withFallback<AuthorizationOutcome>(ports, step, (p, id) => p.authorize(request(id)), taking);
       }
       const lastAttempt = attempts[attempts.length - 1]!;
       const last = lastAttempt.outcome;
@@ -289,6 +300,11 @@ async function nextStep(ports: StepPorts, payment: Payment, now: Date): Promise<
       const authentication = 'authentication' in last && last.authentication ? last.authentication : null;
       const recorded = authorizationRecords(attempts, amount);
       const withAuthentication: Payment = authentication ? { ...settled, authentication: keptAfterAuthorization(authentication) } : settled.authentication ? { ...settled, authentication: keptAfterAuthorization(settled.authentication) } : settled;
+      if (last.status === 'failed' && canTakeAnotherCard(payment, last.failure_reason, now)) {
+        // Declined or challenge failed on the hosted page: the consumer may try another card in the same session.
+        const waiting = awaitingAnotherCard(withAuthentication, last.failure_reason, withAuthentication.authentication ?? null, now);
+        return { payment: waiting, attempts: recorded, publish: [(committed, at) => paymentAttemptFailedEvent(committed, at)] };
+      }
       if (last.status === 'failed') return { payment: fail(withAuthentication, last.failure_reason, now), attempts: recorded, credential: releaseCharge(payment) };
       if (last.status === 'error') return { payment: fail(withAuthentication, 'processor_error', now), attempts: recorded, credential: releaseCharge(payment) };
       const authorized: Partial<Payment> = {
@@ -314,6 +330,15 @@ async function nextStep(ports: StepPorts, payment: Payment, now: Date): Promise<
 }
 
 const noCapability: StepOutcome = { status: 'error', failure_reason: 'capability_missing' };
+
+function authorizersTakingOrNone(...args: Parameters<typeof authorizersTaking>): string[] | null {
+  try {
+    return authorizersTaking(...args);
+  } catch (error) {
+    if (error instanceof AmountNotSupported) return null;
+    throw error;
+  }
+}
 
 /**
  * An authorization's transactions: the 3-D Secure authentication that ran with it first (authentication_3ds),
@@ -357,9 +382,10 @@ function activateCredential(payment: Payment): StepResult['credential'] {
 /** Sends the capture, or asks how a sent one settled. */
 async function captureStep(ports: StepPorts, payment: Payment, now: Date): Promise<StepResult> {
   const capture = payment.progress.capture!;
+  const manual = payment.status === 'capturing';
   const processorId = payment.progress.authorized_by ?? stepOf(payment.decision!.flow, 'capture')!.processor;
   const processor = ports.processors.get(processorId);
-  const request = processorPayment(payment, 'capture', capture.amount, { processor: processorId, now });
+  const request = { ...processorPayment(payment, captureStepOf(capture.sequence), capture.amount, { processor: processorId, now }), capture: manual ? captureRequestOf(payment, capture) : null };
   let outcome: CaptureOutcome;
   try {
     if (!processor) outcome = { status: 'error', failure_reason: 'processor_unavailable' };
@@ -370,27 +396,80 @@ async function captureStep(ports: StepPorts, payment: Payment, now: Date): Promi
   }
   const attempt = (o: StepOutcome) => [{ processor: processorId, outcome: o, kind: 'capture' as const, amount: capture.amount }];
   switch (outcome.status) {
-    case 'pending':
+    case 'pending': {
+      // Asked about a capture already sent and still no final word: the next question waits longer.
+      const checks = capture.processor_reference === null ? 0 : (capture.status_checks ?? 0) + 1;
       return {
         payment: {
           ...payment,
-          progress: { ...payment.progress, capture: { ...capture, processor_reference: outcome.processor_reference } },
-          next_run_at: new Date(now.getTime() + outcome.poll_after_ms).toISOString(),
+          progress: { ...payment.progress, capture: { ...capture, processor_reference: outcome.processor_reference, status_checks: checks } },
+          next_run_at: new Date(now.getTime() + settlementRecheckMs(outcome.poll_after_ms, checks)).toISOString(),
           updated_at: now.toISOString(),
         },
         attempts: [],
       };
-    case 'succeeded':
-      return {
-        payment: movePayment(payment, 'captured', { amount: { ...payment.amount, captured: capture.amount }, progress: { ...payment.progress, capture: { ...capture, processor_reference: outcome.processor_reference ?? capture.processor_reference } }, next_run_at: null }, now),
-        attempts: attempt(outcome),
-      };
+    }
+    case 'succeeded': {
+      const settled: PendingCapture = { ...capture, processor_reference: outcome.processor_reference ?? capture.processor_reference };
+      if (!manual) {
+        return { payment: movePayment(payment, 'captured', { amount: { ...payment.amount, captured: capture.amount }, progress: { ...payment.progress, capture: settled }, next_run_at: null }, now), attempts: attempt(outcome) };
+      }
+      return settledManualCapture(ports, payment, settled, processorId, now, attempt(outcome));
+    }
     case 'failed':
-      return { payment: fail(payment, outcome.failure_reason, now), attempts: attempt(outcome), credential: releaseCharge(payment) };
+      if (!manual) return { payment: fail(payment, outcome.failure_reason, now), attempts: attempt(outcome), credential: releaseCharge(payment) };
+      return failedManualCapture(payment, { ...capture, processor_reference: outcome.processor_reference ?? capture.processor_reference }, outcome.failure_reason, now, attempt(outcome));
     case 'error':
       // Ambiguous: the money may have moved. Never failed for it (domain/payment/capture-retry.ts).
       return ambiguousCapture(payment, capture, outcome, now, attempt(outcome));
   }
+}
+
+/** What the processor is told of a manual capture: its number, whether it is final, what was captured before and what stays after. */
+function captureRequestOf(payment: Payment, capture: PendingCapture) {
+  const capturedBefore = payment.amount.captured ?? 0;
+  return { sequence: capture.sequence ?? 1, final: capture.final !== false, captured_before: capturedBefore, uncaptured_after: Math.max(0, uncapturedAmount(payment) - capture.amount) };
+}
+
+/**
+ * A manual capture settled: amount.captured grows by it, payment.captured tells it (with the capture).
+ * A final one (or one that took all that was left) ends the payment captured: the processor released the
+ * rest with it, or, where its final capture does not (releaseRemainder: Adyen with multiple partial
+ * captures), the rest is released now and listed as a void of what was left. A non-final one leaves the
+ * payment partially_captured, the rest still held for later captures.
+ */
+async function settledManualCapture(ports: StepPorts, payment: Payment, capture: PendingCapture, processorId: string, now: Date, attempts: StepResult['attempts']): Promise<StepResult> {
+  const captured = (payment.amount.captured ?? 0) + capture.amount;
+  const left = Math.max(0, (payment.amount.authorized ?? 0) - captured);
+  const final = capture.final !== false || left === 0;
+  const released: StepResult['attempts'] = [];
+  const connection = ports.processors.get(processorId);
+  if (final && left > 0 && connection?.releaseRemainder && payment.progress.authorization_reference) {
+    const request = processorPayment(payment, 'release', left, { processor: processorId, now });
+    const outcome = await connection.releaseRemainder(request, payment.progress.authorization_reference).catch((error: unknown) => errorOutcome(error));
+    released.push({ processor: processorId, outcome: outcome.status === 'succeeded' ? { ...outcome, processor_reference: payment.progress.authorization_reference } : outcome, kind: 'void', amount: left });
+  }
+  const next = movePayment(payment, final ? 'captured' : 'partially_captured', { amount: { ...payment.amount, captured }, progress: { ...payment.progress, capture: null }, next_run_at: null }, now);
+  return { payment: next, attempts: [...attempts, ...released], moveEvent: (committed, at) => paymentMovedEvent(committed, at, captureDataOf(capture, 'succeeded')) };
+}
+
+/** How many failed manual captures a payment keeps for a late success (a recapture comes hours, not captures, later). */
+const FAILED_CAPTURES_KEPT = 5;
+
+/**
+ * A manual capture failed: the payment does not fail. It is authorized again (partially_captured when
+ * earlier captures settled), nothing is released, and payment.capture_failed says so: the merchant may
+ * capture again while the authorization is valid, or cancel to release it.
+ */
+function failedManualCapture(payment: Payment, capture: PendingCapture, reason: string, now: Date, attempts: StepResult['attempts']): StepResult {
+  const back = (payment.amount.captured ?? 0) > 0 ? 'partially_captured' : 'authorized';
+  // Kept (the last few) in case the processor captures it after all (a recapture reported later).
+  const failed = [...(payment.progress.failed_captures ?? []), capture].slice(-FAILED_CAPTURES_KEPT);
+  return {
+    payment: movePayment(payment, back, { progress: { ...payment.progress, capture: null, failed_captures: failed }, next_run_at: null }, now),
+    attempts,
+    moveEvent: (committed, at) => paymentCaptureFailedEvent(committed, at, captureDataOf(capture, 'failed', reason)),
+  };
 }
 
 /**
@@ -404,7 +483,10 @@ function ambiguousCapture(payment: Payment, capture: PendingCapture, outcome: St
   const sent = capture.processor_reference !== null;
   const tries = (capture.ambiguous_attempts ?? 0) + 1;
   const retryIn = sent ? null : captureRetryDelayMs(tries);
-  const waiting: PendingCapture = sent || retryIn !== null ? capture : { ...capture, processor_reference: payment.progress.authorization_reference };
+  // The authorization names the payment's only capture; a later one of several would be confused with the
+  // ones before it, so it is sent again (same idempotency key: the processor answers it, never captures twice).
+  const waitOnAuthorization = (capture.sequence ?? 1) <= 1;
+  const waiting: PendingCapture = sent || retryIn !== null || !waitOnAuthorization ? capture : { ...capture, processor_reference: payment.progress.authorization_reference };
   return {
     payment: {
       ...payment,

@@ -6,13 +6,14 @@ import type { Refund } from '../refunds/refund';
 
 export interface AfterSaleNotificationPorts {
   settleVoid: (scope: Scope, paymentId: string, authorizationReference: string, settlement: VoidSettlement) => Promise<Payment | null>;
-  wakeRefund: (scope: Scope, event: { kind: string; payment_reference: string | null; capture_reference: string | null; failure_reason: string | null }) => Promise<Refund | null>;
+  wakeRefund: (scope: Scope, event: { kind: string; payment_reference: string | null; capture_reference: string | null; failure_reason: string | null; account_id?: string }) => Promise<Refund | null>;
 }
 
 /**
  * What a recorded refund or void notification moves: the refund it names (settled through the refund
  * runner, or reversed), or the canceling payment whose authorization it names (Adyen CANCELLATION,
  * Checkout.com payment_voided / payment_void_declined). Idempotent: a redelivery finds everything moved.
+ * A refund moves only by the account it was sent to (the record's account_id).
  */
 export function afterSaleNotifications(ports: AfterSaleNotificationPorts): (scope: Scope, accountId: string, record: Omit<ProcessorNotificationRecord, 'version'>) => Promise<void> {
   return async (scope, _accountId, record) => {

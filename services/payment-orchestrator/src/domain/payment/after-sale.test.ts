@@ -81,8 +81,14 @@ describe('refund rules', () => {
     expect(() => startRefund(aPayment({ refunds_pending: 1000 }), command(), SCOPE, AT, 'r')).toThrow(AmountExceedsRefundable);
   });
 
-  it.each(['processing', 'authorized', 'capturing', 'failed', 'canceled'] as const)('when the payment is %s, then refund_not_allowed', (status) => {
-    expect(() => startRefund(aPayment({ status }), command(), SCOPE, AT, 'r')).toThrow(RefundNotAllowed);
+  it.each(['processing', 'authorized', 'capturing', 'failed', 'canceled'] as const)('when the payment is %s with nothing captured, then refund_not_allowed', (status) => {
+    expect(() => startRefund(aPayment({ status, amount: { requested: 1000, authorized: 1000 } }), command(), SCOPE, AT, 'r')).toThrow(RefundNotAllowed);
+  });
+
+  it.each(['partially_captured', 'capturing'] as const)('when the payment is %s after a capture of part of it, then a refund takes at most what was captured', (status) => {
+    const partly = aPayment({ status, amount: { requested: 1000, authorized: 1000, captured: 400 } });
+    expect(startRefund(partly, command(), SCOPE, AT, 'r').refund.amount).toBe(400);
+    expect(() => startRefund(partly, command({ amount: 401 }), SCOPE, AT, 'r')).toThrow(AmountExceedsRefundable);
   });
 
   it('when the currency is not the payment\'s, then currency_mismatch', () => {

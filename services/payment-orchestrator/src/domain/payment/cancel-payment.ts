@@ -2,7 +2,7 @@ import { newId, type Scope, scopeOfDocument } from '@vaultline/core';
 import { ConcurrentModificationError, type UnitOfWork } from '@vaultline/store';
 import { processorPayment } from './advance-payment';
 import { stepOf } from '../flows/flow';
-import { isConsumerPresent, type CancellationReason, type Payment, type ProcessorTransaction } from './payment';
+import { isConsumerPresent, uncapturedAmount, type CancellationReason, type Payment, type ProcessorTransaction } from './payment';
 import { paymentMovedEvent } from './payment-events';
 import { CancelNotAllowed, PaymentNotFound } from './payment-errors';
 import { movePayment } from './payment-status';
@@ -40,14 +40,15 @@ const later = (at: Date, ms: number) => new Date(at.getTime() + ms).toISOString(
 /**
  * Pure: the cancel's checks and its first move. A consumer-present payment whose consumer has not
  * entered a card is canceled at once (its session closes: the vault hears payment.canceled); an
- * authorized manual-capture payment moves to canceling while its authorization is voided.
+ * authorized manual-capture payment moves to canceling while its authorization is voided, and so does a
+ * partially captured one, whose void releases what is left uncaptured (it then ends captured).
  */
 export function startCancel(payment: Payment, reason: CancellationReason, reference: string | null, at: Date): Payment {
   const cancellation = { reason, reference, requested_at: at.toISOString(), void_reference: null, void_retry_at: later(at, VOID_RETRY_MS) };
   if (payment.status === 'processing' && payment.token_id === null && payment.session !== null && isConsumerPresent(payment.use_case)) {
     return movePayment(payment, 'canceled', { cancellation, next_run_at: null }, at);
   }
-  if (payment.status === 'authorized' && payment.decision?.flow.capture_mode === 'manual' && !payment.progress.capture) {
+  if ((payment.status === 'authorized' || payment.status === 'partially_captured') && payment.decision?.flow.capture_mode === 'manual' && !payment.progress.capture) {
     // authorized_at dates the canceling for the worker's scan (payments authorized before it existed lack it).
     return movePayment(payment, 'canceling', { cancellation, next_run_at: null, authorized_at: payment.authorized_at ?? at.toISOString() }, at);
   }
@@ -58,6 +59,8 @@ function cancelRefusal(payment: Payment): string {
   switch (payment.status) {
     case 'captured':
       return 'This payment is captured: a captured payment is refunded (POST /payments/{payment_id}/refunds), not canceled.';
+    case 'capturing':
+      return 'A capture of this payment is under way: cancel once it settled (what is left uncaptured is then released).';
     case 'canceled':
     case 'canceling':
       return 'This payment is already canceled.';
@@ -95,7 +98,7 @@ export function cancelPayment(ports: CancelPaymentPorts): CancelPayment {
     }
     if (committed.status !== 'canceling') return committed;
     const released = await release(committed);
-    if (released.status === 'authorized') throw new CancelNotAllowed(`The processor refused to release the authorization (${released.failure_reason ?? 'void_failed'}); the payment stays authorized.`);
+    if (released.status === 'authorized' || released.status === 'partially_captured') throw new CancelNotAllowed(`The processor refused to release the authorization (${released.failure_reason ?? 'void_failed'}); the payment stays authorized.`);
     return released;
   };
 }
@@ -115,7 +118,8 @@ export function releaseAuthorization(ports: Omit<CancelPaymentPorts, 'paymentReq
     const processorId = payment.progress.authorized_by ?? stepOf(payment.decision!.flow, 'authorization')!.processor;
     const connection = (await ports.directory(scopeOfDocument(payment), payment.mode)).get(processorId);
     const authorizationReference = payment.progress.authorization_reference;
-    const amount = payment.amount.authorized ?? payment.amount.requested;
+    // After partial captures only what is left uncaptured is released.
+    const amount = (payment.amount.captured ?? 0) > 0 ? uncapturedAmount(payment) : (payment.amount.authorized ?? payment.amount.requested);
     const sentAt = ports.clock.now();
     let outcome: StepOutcome;
     if (!connection?.voidAuthorization) outcome = { status: 'error', failure_reason: connection ? 'capability_missing' : 'processor_unavailable' };
@@ -171,20 +175,23 @@ export type VoidSettlement = { status: 'succeeded'; void_reference: string | nul
 /**
  * In the caller's unit of work: a canceling payment's void settled. Succeeded: canceled, the void listed
  * as a transaction, payment.canceled published. Failed: the authorization stands (back to authorized,
- * the failed void listed), except for an expiring one, which is canceled all the same.
+ * the failed void listed), except for an expiring one, which is canceled all the same. A payment with
+ * captures settled before the cancel keeps them: its void released the rest, and it ends captured
+ * (payment.captured, amount.capturable 0), or, refused, stays partially_captured.
  */
 export function settleVoid(ports: Pick<CancelPaymentPorts, 'payments' | 'transactions'>, uow: UnitOfWork, payment: Payment, settlement: VoidSettlement, at: Date): Payment {
   const cancellation = payment.cancellation!;
   const sequence = payment.progress.transactions;
   const progress = { ...payment.progress, transactions: sequence + 1 };
+  const partiallyCaptured = (payment.amount.captured ?? 0) > 0;
   ports.transactions.insert(uow, voidTransaction(payment, sequence, settlement, at));
   if (settlement.status === 'failed' && cancellation.reason === 'requested_by_merchant') {
-    return ports.payments.update(uow, movePayment(payment, 'authorized', { progress, cancellation: null, next_run_at: null }, at));
+    return ports.payments.update(uow, movePayment(payment, partiallyCaptured ? 'partially_captured' : 'authorized', { progress, cancellation: null, next_run_at: null }, at));
   }
   const voidReference = settlement.status === 'succeeded' ? (settlement.void_reference ?? cancellation.void_reference) : cancellation.void_reference;
-  const canceled = movePayment(payment, 'canceled', { progress, cancellation: { ...cancellation, void_reference: voidReference }, next_run_at: null }, at);
-  uow.publish(paymentMovedEvent(canceled, at));
-  return ports.payments.update(uow, canceled);
+  const done = movePayment(payment, partiallyCaptured ? 'captured' : 'canceled', { progress, cancellation: { ...cancellation, void_reference: voidReference }, next_run_at: null }, at);
+  uow.publish(paymentMovedEvent(done, at));
+  return ports.payments.update(uow, done);
 }
 
 function voidTransaction(payment: Payment, sequence: number, settlement: VoidSettlement, at: Date): Omit<ProcessorTransaction, 'version'> {
@@ -198,7 +205,7 @@ function voidTransaction(payment: Payment, sequence: number, settlement: VoidSet
     kind: 'void',
     status: settlement.status,
     failure_reason: settlement.status === 'failed' ? settlement.failure_reason : null,
-    amount: payment.amount.authorized ?? payment.amount.requested,
+    amount: (payment.amount.captured ?? 0) > 0 ? uncapturedAmount(payment) : (payment.amount.authorized ?? payment.amount.requested),
     // The authorization released, as for a stray authorization's void.
     processor_reference: payment.progress.authorization_reference,
     use_case: shownUseCaseOf(payment),
@@ -243,9 +250,12 @@ export function expireAuthorizations(ports: ExpireAuthorizationsPorts): (limit: 
   return async (limit) => {
     const now = ports.clock.now();
     let handled = 0;
-    for (const due of await ports.payments.listAuthorizedBefore('authorized', new Date(now.getTime() - ports.authorizationValidityMs), limit)) {
+    const expiredBefore = new Date(now.getTime() - ports.authorizationValidityMs);
+    // Partially captured payments too: what is left of their authorization lapses (they end captured).
+    const expiring = [...(await ports.payments.listAuthorizedBefore('authorized', expiredBefore, limit)), ...(await ports.payments.listAuthorizedBefore('partially_captured', expiredBefore, limit))];
+    for (const due of expiring) {
       const payment = await ports.payments.get(due.scope, due.paymentId);
-      if (!payment || payment.status !== 'authorized' || payment.progress.capture || payment.decision?.flow.capture_mode !== 'manual') continue;
+      if (!payment || (payment.status !== 'authorized' && payment.status !== 'partially_captured') || payment.decision?.flow.capture_mode !== 'manual') continue;
       let canceling: Payment;
       try {
         canceling = await ports.transaction((uow) => ports.payments.update(uow, startCancel(payment, 'authorization_expired', null, now)));

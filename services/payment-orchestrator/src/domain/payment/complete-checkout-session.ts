@@ -29,6 +29,8 @@ export interface CompletedSession {
   };
   /** The consumer's browser, for 3-D Secure 2 (absent when the page sent none). */
   browser?: BrowserInfo;
+  /** Which card of the session (1, 2 after a failed one…); absent in older events: 1. */
+  attempt?: number;
 }
 
 /** Resolves with the payment to run now, or null when the event changed nothing (unknown, already completed, expired). */
@@ -37,7 +39,8 @@ export type CompleteCheckoutSession = (uow: UnitOfWork, scope: Scope, session: C
 /**
  * The consumer entered the card: the payment gets its source and token, the flow is chosen again with
  * the card's scheme, and the payment is due at once. Idempotent: a payment that already has its card
- * (a redelivery, or a second event for the session) or is no longer processing is left alone.
+ * (a redelivery, or a second event for the session) or is no longer processing is left alone, and so is
+ * a completion of another attempt than the one the payment waits for (after a failed card: the next one).
  */
 export function completeCheckoutSession(ports: CompleteCheckoutSessionPorts): CompleteCheckoutSession {
   const { payments, clock } = ports;
@@ -45,6 +48,8 @@ export function completeCheckoutSession(ports: CompleteCheckoutSessionPorts): Co
     const payment = await payments.get(scope, session.payment_id);
     if (!payment || payment.session?.id !== session.session_id) return null;
     if (payment.status !== 'processing' || payment.token_id !== null) return null;
+    const attempt = session.attempt ?? 1;
+    if (attempt !== (payment.card_attempts ?? 0) + 1) return null;
     // A session showing a stored card completes with that card only.
     if (payment.session.stored_card && payment.session.stored_card.token_id !== session.token_id) return null;
     const now = clock.now();
@@ -53,6 +58,7 @@ export function completeCheckoutSession(ports: CompleteCheckoutSessionPorts): Co
       ...payment,
       session: { ...payment.session, ...(session.browser ? { browser: session.browser } : {}) },
       token_id: session.token_id,
+      card_attempts: attempt,
       card_scheme: card.scheme.toUpperCase(),
       source: {
         type: 'card',

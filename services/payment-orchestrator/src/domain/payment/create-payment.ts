@@ -1,7 +1,8 @@
 import { ValidationError, newCapabilityId, newId, type Scope } from '@vaultline/core';
 import { calendarDay, type Credential } from '../credentials/credential';
 import { decideFlow, type FlowCatalogPorts } from '../flows/flow-catalog';
-import { usesSimulator } from '../flows/flow';
+import { authorizersTaking, usesSimulator } from '../flows/flow';
+import type { ProcessorDirectory } from '../processing/processor-port';
 import type { EarlierPayment } from '../earlier/earlier-payment';
 import type { FlowDecision, Mode, Payment, StoredCardSession, UseCase } from './payment';
 import { checkoutSessionOpenedEvent, paymentMovedEvent } from './payment-events';
@@ -19,10 +20,16 @@ export interface CreatePaymentPorts extends FlowCatalogPorts, PaymentRequestPort
   clock: Clock;
   /** How long the consumer has to enter the card (PAYMENT_SESSION_LIFETIME). */
   sessionLifetimeMs: number;
+  /** The merchant's processors: an amount no processor of the authorization step can take is refused at creation. */
+  directory?: ProcessorDirectory;
+  /** The hosted page of a session (PUBLIC_BASE_URL/checkout/{session_id}); absent: the payment shows none. */
+  checkoutUrlOf?: (sessionId: string) => string;
 }
 
 export interface CreatePaymentCommand {
   mode: Mode;
+  /** The merchant's name, for the hosted page (from the gateway's internal token); null when unknown. */
+  merchantName?: string | null;
   useCase: 'ONE_OFF' | 'RECURRING' | 'UNSCHEDULED';
   amount: number;
   currencyCode: string;
@@ -80,7 +87,9 @@ export function createPayment(ports: CreatePaymentPorts): CreatePayment {
       metadata: command.metadata,
     });
     assertModeAllowed(command.mode, decision);
+    if (ports.directory) authorizersTaking(decision.flow, await ports.directory(scope, command.mode), command.amount, command.currencyCode);
     const id = newId();
+    const sessionId = newCapabilityId();
     const expiresAt = new Date(now.getTime() + sessionLifetimeMs).toISOString();
     const stored = command.useCase === 'ONE_OFF' ? null : newCredential(scope, id, command.useCase, command, now);
     const payment: Omit<Payment, 'version'> = {
@@ -97,8 +106,10 @@ export function createPayment(ports: CreatePaymentPorts): CreatePayment {
       updated_at: now.toISOString(),
       session: {
         // The session id is the consumer's capability on the public card form: random, not derived from the payment's id.
-        id: newCapabilityId(),
+        id: sessionId,
         expires_at: expiresAt,
+        ...(ports.checkoutUrlOf ? { checkout_url: ports.checkoutUrlOf(sessionId) } : {}),
+        ...(command.merchantName ? { merchant_name: command.merchantName } : {}),
         return_url: command.returnUrl,
         allowed_origins: allowedOriginsFor(command),
         ...(command.description ? { description: command.description } : {}),

@@ -1,7 +1,7 @@
 import { newId , type Scope } from '@vaultline/core';
 import { calendarDay, nextChargeAllowedAt } from '../credentials/credential';
 import { decideFlow, type FlowCatalogPorts } from '../flows/flow-catalog';
-import { declaresExplicitUnscheduled, stepOf } from '../flows/flow';
+import { authorizersTaking, declaresExplicitUnscheduled, stepOf } from '../flows/flow';
 import { earlierUseCaseOf, type EarlierPayment } from '../earlier/earlier-payment';
 import { MandateFirstPayment } from '../customers/payment-method';
 import { assertModeAllowed, newProgress } from './create-payment';
@@ -91,8 +91,11 @@ export function createSubsequentPayment(ports: CreateSubsequentPaymentPorts): Cr
       metadata: command.metadata,
     });
     assertModeAllowed(command.mode, decision);
+    const processors = ports.directory ? await ports.directory(scope, command.mode) : null;
+    // An amount no processor of the authorization step can take is refused before anything is stored or sent.
+    if (processors) authorizersTaking(decision.flow, processors, command.amount, command.currencyCode);
     // Earlier interface, rule 7: a processor that cannot mark a payment unscheduled is sent a recurring one.
-    const useCase = command.earlier && ports.directory && intended === 'SUBSEQUENT_UNSCHEDULED' && !declaresExplicitUnscheduled(decision.flow, await ports.directory(scope, command.mode)) ? 'SUBSEQUENT_RECURRING' : intended;
+    const useCase = command.earlier && processors && intended === 'SUBSEQUENT_UNSCHEDULED' && !declaresExplicitUnscheduled(decision.flow, processors) ? 'SUBSEQUENT_RECURRING' : intended;
     if (command.authenticationPreference === 'REQUIRE_3RI' && !stepOf(decision.flow, 'authentication_3ri')) throw new AuthenticationNotConfigured(decision.flow.name);
     const id = newId();
     const at = now.toISOString();

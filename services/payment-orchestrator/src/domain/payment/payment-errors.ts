@@ -21,13 +21,19 @@ export class CaptureNotAllowed extends ConflictError {
 
 export class AlreadyCaptured extends ConflictError {
   constructor() {
-    super('already_captured', 'This payment already has a capture; only one capture per payment is supported.');
+    super('already_captured', 'This payment\'s final capture was made (or is under way): nothing is left to capture.');
   }
 }
 
 export class AmountExceedsAuthorized extends ValidationError {
-  constructor() {
-    super('amount', 'amount must not exceed the authorized amount.', 'amount_exceeds_authorized');
+  constructor(capturable: number) {
+    super('amount', `amount must not exceed amount.capturable, ${capturable} (the authorized amount, less what was captured).`, 'amount_exceeds_authorized');
+  }
+}
+
+export class MultipleCapturesNotSupported extends ValidationError {
+  constructor(processor: string) {
+    super('final_capture', `The processor ${processor} makes one capture per payment (its final one releases the rest); send final_capture true, or enable multiple captures on the processor account (its settings).`, 'multiple_captures_not_supported');
   }
 }
 

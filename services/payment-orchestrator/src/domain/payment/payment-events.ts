@@ -4,6 +4,7 @@ import {
   paymentAuthorizedV1,
   paymentCanceledV1,
   paymentCapturedV1,
+  paymentCaptureFailedV1,
   paymentCapturingV1,
   paymentActionRequiredV1,
   paymentFailedV1,
@@ -13,23 +14,35 @@ import {
   type DomainEvent,
 } from '@vaultline/contracts';
 import { earlierEventData, shownUseCaseOf } from '../earlier/earlier-payment';
-import type { Payment, PaymentStatus } from './payment';
+import { capturableAmount, type Payment, type PaymentStatus, type PendingCapture } from './payment';
 import type { AuthenticationResult } from './authentication';
 
 const definitions = {
   processing: paymentProcessingV1,
   authorized: paymentAuthorizedV1,
   capturing: paymentCapturingV1,
+  // A capture that settled with more to come: payment.captured, one per capture.
+  partially_captured: paymentCapturedV1,
   captured: paymentCapturedV1,
   failed: paymentFailedV1,
   canceled: paymentCanceledV1,
 } as const;
 
-function paymentData(payment: Payment): EventData<typeof paymentProcessingV1> {
+/** One manual capture as events tell it (`capture`). */
+export type CaptureData = NonNullable<EventData<typeof paymentProcessingV1>['capture']>;
+
+/** A manual capture as events tell it. */
+export function captureDataOf(capture: PendingCapture, status: CaptureData['status'], failureReason: string | null = null): CaptureData {
+  return { sequence: capture.sequence ?? 1, amount: capture.amount, final: capture.final !== false, status, failure_reason: failureReason, reference: capture.reference };
+}
+
+/** What every payment.* event says of the payment (the merchant's webhook maps it field by field). */
+export function paymentEventData(payment: Payment, capture?: CaptureData): EventData<typeof paymentProcessingV1> {
   return {
     payment_id: payment.id,
     status: payment.status,
-    amount: { ...payment.amount },
+    amount: { ...payment.amount, ...(payment.amount.authorized !== undefined ? { capturable: capturableAmount(payment) } : {}) },
+    ...(capture ? { capture } : {}),
     currency_code: payment.currency_code,
     use_case: shownUseCaseOf(payment),
     reference: payment.reference,
@@ -59,7 +72,7 @@ export function paymentActionRequiredEvent(payment: Payment, at: Date): DomainEv
   return domainEvent(paymentActionRequiredV1, {
     scope: scopeOfDocument(payment),
     occurredAt: at,
-    data: { ...paymentData(payment), action: { ...pending.action, return_parameters: pending.return_parameters } },
+    data: { ...paymentEventData(payment), action: { ...pending.action, return_parameters: pending.return_parameters } },
   });
 }
 
@@ -68,11 +81,16 @@ export function paymentActionRequiredEvent(payment: Payment, at: Date): DomainEv
  * The event of the move that put the payment in its current status (payment.<status>). `canceling` has
  * none: the merchant hears payment.canceled once the processor confirmed the void.
  */
-export function paymentMovedEvent(payment: Payment, at: Date): DomainEvent {
+export function paymentMovedEvent(payment: Payment, at: Date, capture?: CaptureData): DomainEvent {
   const status: PaymentStatus = payment.status;
   if (status === 'canceling') throw new Error('canceling publishes no event');
   const definition = definitions[status];
-  return domainEvent(definition, { scope: scopeOfDocument(payment), data: paymentData(payment), occurredAt: at });
+  return domainEvent(definition, { scope: scopeOfDocument(payment), data: paymentEventData(payment, capture), occurredAt: at });
+}
+
+/** A manual capture failed: the payment is back to authorized (or partially_captured), capturable again. */
+export function paymentCaptureFailedEvent(payment: Payment, at: Date, capture: CaptureData): DomainEvent {
+  return domainEvent(paymentCaptureFailedV1, { scope: scopeOfDocument(payment), data: paymentEventData(payment, capture), occurredAt: at });
 }
 
 export function checkoutSessionOpenedEvent(payment: Payment, at: Date): DomainEvent {
@@ -90,6 +108,7 @@ export function checkoutSessionOpenedEvent(payment: Payment, at: Date): DomainEv
       allowed_origins: session.allowed_origins ?? [],
       ...(session.description ? { description: session.description } : {}),
       ...(session.locale ? { locale: session.locale } : {}),
+      ...(session.merchant_name ? { merchant_name: session.merchant_name } : {}),
       ...(session.stored_card ? { stored_card: { ...session.stored_card } } : {}),
     },
   });

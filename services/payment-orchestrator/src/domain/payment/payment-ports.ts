@@ -20,10 +20,12 @@ export interface PaymentRepository {
    * update, without touching the worker's schedule (a final payment has no entry there).
    */
   updateSettled(uow: UnitOfWork, payment: Payment): Payment;
+  /** The payment whose authorization at this processor account has this reference (the account's own id of the payment). */
+  findByAuthorization(scope: Scope, account: string, reference: string): Promise<Payment | null>;
   /** GET /payments with filters (combinable), newest first by default. */
   search(scope: Scope, filters: PaymentSearch, page: PageRequest): Promise<Page<Payment>>;
   /** Background: payments of every merchant in this status whose authorization was made at or before `authorizedBefore`. */
-  listAuthorizedBefore(status: 'authorized' | 'canceling', authorizedBefore: Date, limit: number): Promise<DuePayment[]>;
+  listAuthorizedBefore(status: 'authorized' | 'partially_captured' | 'canceling', authorizedBefore: Date, limit: number): Promise<DuePayment[]>;
 }
 
 export interface PaymentSearch {

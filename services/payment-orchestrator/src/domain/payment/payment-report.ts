@@ -1,6 +1,8 @@
 import { successRate, type ReportPeriod, type Scope } from '@vaultline/core';
-import { everyItem } from '@vaultline/store';
-import type { Payment } from './payment';
+import { everyItem, type Page, type PageRequest } from '@vaultline/store';
+import type { Dispute } from '../disputes/dispute';
+import type { Refund } from '../refunds/refund';
+import type { Payment, ProcessorTransaction } from './payment';
 import type { PaymentRepository, TransactionRepository } from './payment-ports';
 
 type Outcome = 'succeeded' | 'failed' | 'pending' | 'none';
@@ -22,25 +24,55 @@ interface Counts {
   succeeded: number;
   failed: number;
   pending: number;
-  volume: Map<string, number>;
 }
 
-const emptyCounts = (): Counts => ({ count: 0, succeeded: 0, failed: 0, pending: 0, volume: new Map() });
+const emptyCounts = (): Counts => ({ count: 0, succeeded: 0, failed: 0, pending: 0 });
 
-function add(counts: Counts, payment: Payment, outcome: Outcome): void {
+function add(counts: Counts, outcome: Outcome): void {
   counts.count += 1;
-  if (outcome === 'none') return;
-  counts[outcome] += 1;
-  if (outcome === 'succeeded') counts.volume.set(payment.currency_code, (counts.volume.get(payment.currency_code) ?? 0) + (payment.amount.authorized ?? payment.amount.requested));
+  if (outcome !== 'none') counts[outcome] += 1;
 }
 
-const countsView = ({ count, succeeded, failed, pending, volume }: Counts) => ({
+/**
+ * The money that moved, per currency, in minor units: what a merchant reconciles with the processor's
+ * balance. Each figure is counted on the UTC day it happened at the processor, whatever day its payment was
+ * created: `authorized` (successful authorizations, a hold, not money), `captured` (successful captures),
+ * `refunded` (refunds on the day they succeeded), `disputed` (disputes on the day they were opened, inquiries
+ * included, for the amount disputed), `won_back` (disputes won, on the day they were decided for the
+ * merchant), and `net` = captured − refunded − disputed + won_back.
+ */
+interface Money {
+  authorized: number;
+  captured: number;
+  refunded: number;
+  disputed: number;
+  won_back: number;
+}
+
+type Figure = keyof Money;
+type MoneyByCurrency = Map<string, Money>;
+
+function addMoney(ledgers: Array<MoneyByCurrency | undefined>, currency: string, figure: Figure, amount: number): void {
+  for (const ledger of ledgers) {
+    if (!ledger) continue;
+    const money = ledger.get(currency) ?? { authorized: 0, captured: 0, refunded: 0, disputed: 0, won_back: 0 };
+    money[figure] += amount;
+    ledger.set(currency, money);
+  }
+}
+
+const moneyView = (money: MoneyByCurrency | undefined) =>
+  [...(money ?? new Map<string, Money>()).entries()]
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([currency_code, m]) => ({ currency_code, ...m, net: m.captured - m.refunded - m.disputed + m.won_back }));
+
+const countsView = ({ count, succeeded, failed, pending }: Counts, money: MoneyByCurrency | undefined) => ({
   count,
   succeeded,
   failed,
   pending,
   success_rate: successRate(succeeded, failed),
-  volume: [...volume.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([currency_code, amount]) => ({ currency_code, amount })),
+  amounts: moneyView(money),
 });
 
 interface Attempts {
@@ -49,7 +81,7 @@ interface Attempts {
   failed: number;
 }
 
-function tally(rows: Map<string, Attempts>, key: string, succeeded: boolean | null): void {
+function countAttempt(rows: Map<string, Attempts>, key: string, succeeded: boolean | null): void {
   const row = rows.get(key) ?? { attempts: 0, succeeded: 0, failed: 0 };
   row.attempts += 1;
   if (succeeded === true) row.succeeded += 1;
@@ -64,14 +96,21 @@ const rateRows = <K extends string>(rows: Map<string, Attempts>, key: K) =>
 
 export type PaymentReport = ReturnType<typeof buildReport>;
 
-function buildReport(scope: Scope, period: ReportPeriod, byDay: Map<string, Counts>, totals: Counts, processors: Map<string, Attempts>, flows: Map<string, Attempts>, declines: Map<string, number>) {
+interface Tally {
+  byDay: Map<string, Counts>;
+  totals: Counts;
+  moneyByDay: Map<string, MoneyByCurrency>;
+  moneyTotals: MoneyByCurrency;
+}
+
+function buildReport(scope: Scope, period: ReportPeriod, { byDay, totals, moneyByDay, moneyTotals }: Tally, processors: Map<string, Attempts>, flows: Map<string, Attempts>, declines: Map<string, number>) {
   return {
     object: 'payment_report' as const,
     livemode: scope.mode === 'live',
     from: period.from,
     to: period.to,
-    totals: countsView(totals),
-    days: period.days.map((date) => ({ date, ...countsView(byDay.get(date) ?? emptyCounts()) })),
+    totals: countsView(totals, moneyTotals),
+    days: period.days.map((date) => ({ date, ...countsView(byDay.get(date) ?? emptyCounts(), moneyByDay.get(date)) })),
     by_processor: rateRows(processors, 'processor'),
     by_flow: rateRows(flows, 'flow'),
     decline_reasons: [...declines.entries()].sort(([a, x], [b, y]) => y - x || a.localeCompare(b)).map(([reason, count]) => ({ reason, count })),
@@ -80,33 +119,73 @@ function buildReport(scope: Scope, period: ReportPeriod, byDay: Map<string, Coun
 
 export type ReportPayments = (scope: Scope, period: ReportPeriod) => Promise<PaymentReport>;
 
-/**
- * GET /reports/payments: the payments created in the period (their state now) and the authorization
- * attempts made in it, in the key's mode. Read on request, page by page: the period is bounded
- * (MAX_REPORT_DAYS), the cost is one pass over its payments and attempts.
- */
-export function reportPayments({ payments, transactions }: { payments: Pick<PaymentRepository, 'search'>; transactions: Pick<TransactionRepository, 'listInPeriod'> }): ReportPayments {
-  return async (scope, period) => {
-    const byDay = new Map<string, Counts>();
-    const totals = emptyCounts();
-    const flows = new Map<string, Attempts>();
-    const declines = new Map<string, number>();
-    const createdLte = new Date(Date.parse(period.endsBefore) - 1).toISOString();
-    for await (const payment of everyItem((page) => payments.search(scope, { created_gte: period.startsAt, created_lte: createdLte }, page))) {
-      const outcome = outcomeOf(payment);
-      const date = payment.created_at.slice(0, 10);
-      const day = byDay.get(date) ?? emptyCounts();
-      byDay.set(date, day);
-      add(day, payment, outcome);
-      add(totals, payment, outcome);
-      if (payment.decision) tally(flows, payment.decision.flow.name, outcome === 'succeeded' ? true : outcome === 'failed' ? false : null);
-      if (outcome === 'failed') declines.set(payment.failure_reason ?? 'unknown', (declines.get(payment.failure_reason ?? 'unknown') ?? 0) + 1);
-    }
-    const processors = new Map<string, Attempts>();
-    for await (const attempt of everyItem((page) => transactions.listInPeriod(scope, { kind: 'authorization', startsAt: period.startsAt, endsBefore: period.endsBefore }, page))) {
-      tally(processors, attempt.processor, attempt.status === 'succeeded');
-    }
-    return buildReport(scope, period, byDay, totals, processors, flows, declines);
+/** A period of UTC days as instants: from its first midnight, up to (not including) the one after its last day. */
+export interface PeriodBounds {
+  startsAt: string;
+  endsBefore: string;
+}
+
+/** What the report reads besides payments and transactions: refunds and disputes by when they moved money. */
+export interface ReportSources {
+  payments: Pick<PaymentRepository, 'search' | 'get'>;
+  transactions: Pick<TransactionRepository, 'listInPeriod'>;
+  /** Refunds that succeeded in the period (a settled refund never moves again: its last update is when). */
+  refunds: { listSucceededInPeriod(scope: Scope, period: PeriodBounds, page: PageRequest): Promise<Page<Refund>> };
+  disputes: {
+    listOpenedInPeriod(scope: Scope, period: PeriodBounds, page: PageRequest): Promise<Page<Dispute>>;
+    /** Disputes won whose last update (the decision, or the funds coming back) is in the period. */
+    listWonInPeriod(scope: Scope, period: PeriodBounds, page: PageRequest): Promise<Page<Dispute>>;
   };
 }
 
+/**
+ * GET /reports/payments: the payments created in the period (their state now), the authorization attempts
+ * made in it, and the money that moved in it, per UTC day and currency (Money). Read on request, page by
+ * page: the period is bounded (MAX_REPORT_DAYS), the cost is one pass over its payments, transactions,
+ * refunds and disputes.
+ */
+export function reportPayments({ payments, transactions, refunds, disputes }: ReportSources): ReportPayments {
+  return async (scope, period) => {
+    const tally: Tally = { byDay: new Map(), totals: emptyCounts(), moneyByDay: new Map(), moneyTotals: new Map() };
+    const flows = new Map<string, Attempts>();
+    const declines = new Map<string, number>();
+    // Transactions name their payment, not its currency: the period's payments give most, the others are read once.
+    const currencies = new Map<string, string>();
+    const createdLte = new Date(Date.parse(period.endsBefore) - 1).toISOString();
+    for await (const payment of everyItem((page) => payments.search(scope, { created_gte: period.startsAt, created_lte: createdLte }, page))) {
+      currencies.set(payment.id, payment.currency_code);
+      const outcome = outcomeOf(payment);
+      const date = payment.created_at.slice(0, 10);
+      const day = tally.byDay.get(date) ?? emptyCounts();
+      tally.byDay.set(date, day);
+      add(day, outcome);
+      add(tally.totals, outcome);
+      if (payment.decision) countAttempt(flows, payment.decision.flow.name, outcome === 'succeeded' ? true : outcome === 'failed' ? false : null);
+      if (outcome === 'failed') declines.set(payment.failure_reason ?? 'unknown', (declines.get(payment.failure_reason ?? 'unknown') ?? 0) + 1);
+    }
+    const currencyOf = async (paymentId: string): Promise<string | null> => {
+      if (!currencies.has(paymentId)) currencies.set(paymentId, (await payments.get(scope, paymentId))?.currency_code ?? '');
+      return currencies.get(paymentId) || null;
+    };
+    const book = (at: string, currency: string, figure: Figure, amount: number) => {
+      const date = at.slice(0, 10);
+      const day = tally.moneyByDay.get(date) ?? new Map<string, Money>();
+      tally.moneyByDay.set(date, day);
+      addMoney([day, tally.moneyTotals], currency, figure, amount);
+    };
+    const processors = new Map<string, Attempts>();
+    const moved = async (kind: 'authorization' | 'capture', figure: Figure, each?: (attempt: ProcessorTransaction) => void) => {
+      for await (const attempt of everyItem((page) => transactions.listInPeriod(scope, { kind, startsAt: period.startsAt, endsBefore: period.endsBefore }, page))) {
+        each?.(attempt);
+        const currency = attempt.status === 'succeeded' && attempt.amount !== null ? await currencyOf(attempt.payment_id) : null;
+        if (currency) book(attempt.created_at, currency, figure, attempt.amount!);
+      }
+    };
+    await moved('authorization', 'authorized', (attempt) => countAttempt(processors, attempt.processor, attempt.status === 'succeeded'));
+    await moved('capture', 'captured');
+    for await (const refund of everyItem((page) => refunds.listSucceededInPeriod(scope, period, page))) book(refund.updated_at, refund.currency_code, 'refunded', refund.amount);
+    for await (const dispute of everyItem((page) => disputes.listOpenedInPeriod(scope, period, page))) book(dispute.created_at, dispute.currency_code, 'disputed', dispute.amount);
+    for await (const dispute of everyItem((page) => disputes.listWonInPeriod(scope, period, page))) book(dispute.updated_at, dispute.currency_code, 'won_back', dispute.amount);
+    return buildReport(scope, period, tally, processors, flows, declines);
+  };
+}

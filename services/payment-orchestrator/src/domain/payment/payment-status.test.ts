@@ -2,14 +2,22 @@ import { IllegalPaymentMove } from './payment-errors';
 import type { Payment, PaymentStatus } from './payment';
 import { TRANSITIONS, canMove, movePayment } from './payment-status';
 
-const STATUSES: PaymentStatus[] = ['processing', 'authorized', 'capturing', 'captured', 'failed', 'canceling', 'canceled'];
+const STATUSES: PaymentStatus[] = ['processing', 'authorized', 'capturing', 'partially_captured', 'captured', 'failed', 'canceling', 'canceled'];
 const LEGAL: Array<[PaymentStatus, PaymentStatus]> = [
   ['processing', 'authorized'],
   ['processing', 'captured'],
   ['processing', 'failed'],
   ['authorized', 'capturing'],
   ['capturing', 'captured'],
-  ['capturing', 'failed'],
+  // Several captures: a non-final one settled; a capture that failed leaves the authorization capturable.
+  ['capturing', 'partially_captured'],
+  ['capturing', 'authorized'],
+  ['partially_captured', 'capturing'],
+  // The rest released after partial captures: at once, or confirmed later by notification (or refused).
+  ['partially_captured', 'captured'],
+  ['partially_captured', 'canceling'],
+  ['canceling', 'captured'],
+  ['canceling', 'partially_captured'],
   ['failed', 'captured'],
   // Cancel before a card, cancel of an authorization (void confirmed at once, or later by notification).
   ['processing', 'canceled'],
@@ -32,6 +40,11 @@ describe('the transition table', () => {
   it.each(illegal)('when a payment is %s, then it cannot move to %s', (from, to) => {
     expect(canMove(from, to)).toBe(false);
     expect(() => movePayment(payment(from), to, {}, new Date())).toThrow(IllegalPaymentMove);
+  });
+
+  it('when a manual capture fails, then the payment is not failed: capturing moves back to authorized or partially_captured, never to failed', () => {
+    expect(canMove('capturing', 'failed')).toBe(false);
+    expect(TRANSITIONS.capturing).toEqual(expect.arrayContaining(['authorized', 'partially_captured']));
   });
 
   it('when the table is read, then captured and canceled are final and failed moves only to captured (a capture that succeeded after a reported failure; a captured payment is refunded, never canceled)', () => {

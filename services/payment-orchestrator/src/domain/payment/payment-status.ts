@@ -10,16 +10,25 @@ import { IllegalPaymentMove } from './payment-errors';
  * authorized → canceling → canceled (the processor confirms the void by notification: Adyen
  * CANCELLATION, Checkout.com payment_voided), canceling → authorized (the processor refused the void:
  * the authorization stands). A captured payment is refunded, never canceled: refunds leave it captured.
+ *
+ * Manual captures, several per payment (capture-payment.ts): authorized → capturing → partially_captured
+ * (a capture with final_capture false settled: more may follow) or captured (the final one settled: the
+ * processor released the rest). A capture that fails does not fail the payment: capturing → authorized
+ * (or partially_captured, when earlier captures settled), so it can be captured again while the
+ * authorization is valid, or canceled. Canceling a partially captured payment releases what is left:
+ * partially_captured → captured (confirmed in the answer) or → canceling → captured (confirmed by
+ * notification), canceling → partially_captured when the processor refused.
  */
 export const TRANSITIONS: Readonly<Record<PaymentStatus, readonly PaymentStatus[]>> = {
   processing: ['authorized', 'captured', 'failed', 'canceled'],
   authorized: ['capturing', 'canceling', 'canceled'],
-  capturing: ['captured', 'failed'],
+  capturing: ['captured', 'partially_captured', 'authorized'],
+  partially_captured: ['capturing', 'canceling', 'captured'],
   captured: [],
   // Only a capture reported failed and then succeeded after all (a processor's own recapture): see
   // domain/payment/settle-late-capture.ts, the one caller that makes this move.
   failed: ['captured'],
-  canceling: ['canceled', 'authorized'],
+  canceling: ['canceled', 'authorized', 'captured', 'partially_captured'],
   canceled: [],
 };
 

@@ -8,7 +8,12 @@ import { isConsumerPresent, type UseCase } from './use-case';
 export type { CardSource } from './card-source';
 export { CONSUMER_PRESENT_USE_CASES, isConsumerPresent, type UseCase } from './use-case';
 
-export type PaymentStatus = 'processing' | 'authorized' | 'capturing' | 'captured' | 'failed' | 'canceling' | 'canceled';
+/**
+ * `partially_captured`: a manual-capture payment with one or more captures settled and more to come
+ * (`final_capture: false`); the rest of its authorization stays held until a final capture, a cancel or
+ * the authorization's expiry releases it.
+ */
+export type PaymentStatus = 'processing' | 'authorized' | 'capturing' | 'partially_captured' | 'captured' | 'failed' | 'canceling' | 'canceled';
 export type CancellationReason = 'requested_by_merchant' | 'authorization_expired';
 export type AuthenticationPreference = 'NO_3RI' | 'TRY_3RI' | 'REQUIRE_3RI';
 export type { Mode } from '@vaultline/core';
@@ -28,6 +33,10 @@ export interface CheckoutSessionRef {
   stored_card?: StoredCardSession;
   /** The consumer's browser as the hosted page reported it with the card (3-D Secure 2); absent before. */
   browser?: BrowserInfo | null;
+  /** The hosted page's address (`action_requirement.checkout_url`); absent on payments created before it existed. */
+  checkout_url?: string;
+  /** The merchant's name when the payment was made: the hosted page shows it unless the shop set a display name. */
+  merchant_name?: string | null;
 }
 
 /** What the hosted page shows of a stored card, and whether it asks for the security code (the event's shape). */
@@ -46,6 +55,15 @@ export interface PendingCapture {
   processor_reference: string | null;
   /** Ambiguous answers (timeout, 5xx) so far: the capture is sent again with the same idempotency key (domain/payment/capture-retry.ts). */
   ambiguous_attempts?: number;
+  /**
+   * Manual captures: whether this capture is the last one, after which the processor releases what is left
+   * of the authorization (absent: true, as every capture was before several were possible).
+   */
+  final?: boolean;
+  /** The capture's number on the payment, from 1 (absent: 1); it names its idempotency key (captureStepOf). */
+  sequence?: number;
+  /** How often the processor was asked about it without a final word: each question waits longer (settlement-backoff.ts). */
+  status_checks?: number;
 }
 
 /**
@@ -57,7 +75,15 @@ export interface FlowProgress {
   /** The processor that authorized: the capture goes to it whatever the capture step names. */
   authorized_by: string | null;
   authorization_reference: string | null;
+  /** The capture under way (sent, or to be sent); null when none is (manual captures clear it once it settled or failed). */
   capture: PendingCapture | null;
+  /** Manual captures requested so far, settled, failed or under way (absent: none): the next one's sequence. */
+  captures?: number;
+  /**
+   * Manual captures the processor reported failed, with their reference there: one it then reports
+   * captured after all (Adyen's own recapture after a technical CAPTURE_FAILED) is settled late (settle-late-capture.ts).
+   */
+  failed_captures?: PendingCapture[];
   /** Processor transactions recorded so far (the next one's sequence). */
   transactions: number;
 }
@@ -116,15 +142,44 @@ export interface Payment {
   /** The sum of pending refunds: reserved, so concurrent refunds never exceed the captured amount. */
   refunds_pending?: number;
   /**
+   * The payment's disputes that hold its money (open or lost chargebacks), by dispute id: the amount each
+   * holds. Written in the dispute's commit (compare-and-set on the payment), so a refund and a chargeback
+   * cannot pass each other. Absent: none ever held.
+   */
+  dispute_holds?: Record<string, number>;
+  /**
    * Search fields (top level, so each store adapter indexes them): the customer of an earlier-interface
    * payment, and the use case in the words of the interface that created it. Absent on older payments.
    */
   customer_id?: string | null;
   shown_use_case?: string;
+  /**
+   * Search field: `<account>:<reference>` of the authorization that the payment uses (Stripe's PaymentIntent
+   * id, Adyen's pspReference, Checkout.com's pay_ id), so a processor's notification that names only its
+   * own payment finds ours. Absent until authorized (and on payments not written since it exists).
+   */
+  authorization_key?: string | null;
   /** The authentication that ran for the payment (3-D Secure, or 3RI), once known; absent when none ran. */
   authentication?: AuthenticationResult | null;
+  /**
+   * Consumer-present payments: how many cards the consumer entered on the hosted page (the current or last
+   * card's attempt number); absent before the first. See domain/payment/card-attempts.ts.
+   */
+  card_attempts?: number;
+  /** The latest card attempt that failed while another card could still be tried; absent when none did. */
+  last_failed_attempt?: FailedCardAttempt | null;
   /** While the consumer is away authenticating (the payment stays processing); null otherwise. */
   pending_authentication?: PendingAuthentication | null;
+}
+
+/** A card that failed on the hosted page (declined, or its 3-D Secure challenge failed): what the merchant may see of it. */
+export interface FailedCardAttempt {
+  number: number;
+  failure_reason: string;
+  masked_account_number: string | null;
+  failed_at: string;
+  /** Its 3-D Secure authentication, when one ran. */
+  authentication?: AuthenticationResult | null;
 }
 
 export interface Cancellation {
@@ -185,6 +240,8 @@ export interface ProcessorTransaction {
   processor_reference: string | null;
   /** The use case the processor was sent, in the words of the payment's interface; absent on older records. */
   use_case?: string;
+  /** Consumer-present payments: the card attempt (1, 2, …) the transaction belongs to; absent on older records and merchant-initiated payments. */
+  attempt?: number;
   created_at: string;
 }
 
@@ -192,12 +249,74 @@ export function isFinal(status: PaymentStatus): boolean {
   return status === 'captured' || status === 'failed' || status === 'canceled';
 }
 
+/**
+ * What the merchant may still capture (`amount.capturable`): the authorization of a manual-capture payment
+ * that is authorized, partially captured or capturing, less what was captured and what the capture under
+ * way takes (all of it when that capture is final). 0 for any other payment.
+ */
+export function capturableAmount(payment: Pick<Payment, 'status' | 'amount' | 'decision' | 'progress'>): number {
+  if (payment.decision?.flow.capture_mode !== 'manual') return 0;
+  if (payment.status !== 'authorized' && payment.status !== 'partially_captured' && payment.status !== 'capturing') return 0;
+  const left = uncapturedAmount(payment);
+  const underWay = payment.status === 'capturing' ? payment.progress.capture : null;
+  if (!underWay) return left;
+  return underWay.final === false ? Math.max(0, left - underWay.amount) : 0;
+}
+
+/** The authorized amount not captured (yet): what a final capture or a cancel releases at the processor. */
+export function uncapturedAmount(payment: Pick<Payment, 'amount'>): number {
+  return Math.max(0, (payment.amount.authorized ?? 0) - (payment.amount.captured ?? 0));
+}
+
+/** The step name of a manual capture (its idempotency key is `<payment>:<step>`): the first keeps the key captures always had. */
+export function captureStepOf(sequence: number | undefined): string {
+  return !sequence || sequence <= 1 ? 'capture' : `capture:${sequence}`;
+}
+
+/**
+ * Whether a refund may be asked for: money was captured (a captured payment, or a partially captured one,
+ * also while its next capture or the release of its rest is under way). A refund takes at most what was captured.
+ */
+export function hasCapturedMoney(payment: Pick<Payment, 'status' | 'amount'>): boolean {
+  if (payment.status === 'captured') return true;
+  const someCaptured = (payment.amount.captured ?? 0) > 0;
+  return someCaptured && (payment.status === 'partially_captured' || payment.status === 'capturing' || payment.status === 'canceling');
+}
+
 /** The amount a new refund may still take: captured, less succeeded and pending refunds. */
 export function refundableAmount(payment: Pick<Payment, 'amount' | 'refunds_pending'>): number {
   return (payment.amount.captured ?? 0) - (payment.amount.refunded ?? 0) - (payment.refunds_pending ?? 0);
 }
 
+/** `amount.disputed`: what open or lost chargebacks hold or took of the payment. */
+export function disputedAmount(payment: Pick<Payment, 'dispute_holds'>): number {
+  return Object.values(payment.dispute_holds ?? {}).reduce((sum, amount) => sum + amount, 0);
+}
+
+/** Whether a chargeback holds or took the payment's money: then it is not refunded (the cardholder would be paid twice). */
+export function isDisputed(payment: Pick<Payment, 'dispute_holds'>): boolean {
+  return Object.keys(payment.dispute_holds ?? {}).length > 0;
+}
+
+/** `amount.net`: what the merchant keeps, captured less refunded less disputed (negative when a refunded payment is also charged back). */
+export function netAmount(payment: Pick<Payment, 'amount' | 'dispute_holds'>): number {
+  return (payment.amount.captured ?? 0) - (payment.amount.refunded ?? 0) - disputedAmount(payment);
+}
+
+/** The payment with one dispute's hold set (`amount`) or released (null), pure; the same object when nothing changes. */
+export function withDisputeHold(payment: Payment, disputeId: string, amount: number | null): Payment {
+  const holds = payment.dispute_holds ?? {};
+  if ((amount === null && !(disputeId in holds)) || (amount !== null && holds[disputeId] === amount)) return payment;
+  const { [disputeId]: _released, ...others } = holds;
+  return { ...payment, dispute_holds: amount === null ? others : { ...others, [disputeId]: amount } };
+}
+
 /** The search fields a payment is written with (recomputed on every write, so they always match the payment). */
-export function searchFieldsOf(payment: Pick<Payment, 'earlier' | 'use_case'>): Pick<Payment, 'customer_id' | 'shown_use_case'> {
-  return { customer_id: payment.earlier?.customer?.id ?? null, shown_use_case: shownUseCaseOf(payment) };
+export function searchFieldsOf(payment: Pick<Payment, 'earlier' | 'use_case'> & { progress?: Payment['progress'] }): Pick<Payment, 'customer_id' | 'shown_use_case' | 'authorization_key'> {
+  return { customer_id: payment.earlier?.customer?.id ?? null, shown_use_case: shownUseCaseOf(payment), authorization_key: authorizationKey(payment.progress?.authorized_by ?? null, payment.progress?.authorization_reference ?? null) };
+}
+
+/** The search key of an authorization at a processor account (null while either part is unknown). */
+export function authorizationKey(account: string | null, reference: string | null): string | null {
+  return account && reference ? `${account}:${reference}` : null;
 }

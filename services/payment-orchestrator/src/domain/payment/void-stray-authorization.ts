@@ -107,7 +107,10 @@ export function voidStrayAuthorization(ports: VoidStrayAuthorizationPorts): Void
   };
 }
 
-/** The authorization step has an answer: one account authorized, or the payment failed. */
+/**
+ * The authorization step has an answer: one account authorized, or the payment failed, or (hosted page)
+ * its card failed and it waits for another: no authorization is in flight then, so one reported is stray.
+ */
 function isDecided(payment: Payment): boolean {
-  return payment.progress.authorized_by !== null || payment.status === 'failed';
+  return payment.progress.authorized_by !== null || payment.status === 'failed' || (payment.status === 'processing' && payment.token_id === null && !!payment.last_failed_attempt);
 }

@@ -1,9 +1,15 @@
 import type { Mode } from '@vaultline/core';
+import type { ProcessorAmounts } from './processor-amounts';
 
 export interface ProcessorCapabilities {
   authorize: boolean;
   capture: boolean;
   partialCapture: boolean;
+  /**
+   * Several captures of one authorization (`final_capture: false` keeps the rest for later captures):
+   * Stripe multicapture, Checkout.com capture_type NonFinal, Adyen with multiple partial captures enabled.
+   */
+  multipleCaptures: boolean;
   authentication3ri: boolean;
   risk: boolean;
   /** Merchant-initiated unscheduled payments as such (else they are sent as recurring). */
@@ -23,6 +29,6 @@ export interface ProcessorCapabilities {
  * connections) is one; flows depend on this alone, not on the processor port and the payment it names.
  */
 export interface ProcessorLookup {
-  get(id: string): { readonly id: string; readonly capabilities: ProcessorCapabilities } | undefined;
+  get(id: string): { readonly id: string; readonly capabilities: ProcessorCapabilities; readonly amounts?: ProcessorAmounts } | undefined;
   ids(): readonly string[];
 }

@@ -1,10 +1,12 @@
 // Processors, as the engine sees them: the plugins in processors/ implement these.
 import type { Scope } from '@vaultline/core';
 import type { ProcessorCapabilities } from './processor-lookup';
+import type { ProcessorAmounts } from './processor-amounts';
 import type { ActionRequiredOutcome, AuthenticationResult, AuthenticationReturn, ConsumerAuthentication } from '../payment/authentication';
 import type { AuthenticationPreference, Mode, UseCase } from '../payment/payment';
 import type { StoredCredential } from '../payment/stored-credential';
 import type { RefundReason } from '../refunds/refund';
+import type { DisputeEvidence } from '../disputes/dispute-evidence';
 
 /**
  * A processor's id: a key of the plugin registry (processors/registry.ts, which derives its ProcessorId
@@ -43,6 +45,12 @@ export interface ProcessorPayment {
   mode: Mode;
   /** The processor's reference of the payment's authorization (its payment at the processor), once known. */
   authorization_reference?: string | null;
+  /**
+   * A manual capture's request: its number on the payment, whether it is the final one (the processor then
+   * releases the rest: Stripe final_capture, Checkout.com capture_type Final), what was captured before it
+   * and what stays uncaptured after it. Absent on an automatic capture (the whole amount, once).
+   */
+  capture?: CaptureRequest | null;
   /** A refund's request: the merchant's reason, in the processor's words where it takes one. */
   refund_reason?: RefundReason | null;
   /**
@@ -55,6 +63,14 @@ export interface ProcessorPayment {
    * a 3-D Secure step), for the authorization to carry (ECI, authentication value, DS transaction id).
    */
   authentication_result?: AuthenticationResult | null;
+}
+
+export interface CaptureRequest {
+  sequence: number;
+  final: boolean;
+  captured_before: number;
+  /** The authorized amount left uncaptured once this capture settles (a final capture releases it). */
+  uncaptured_after: number;
 }
 
 export type StepOutcome =
@@ -78,6 +94,8 @@ export type CaptureOutcome = StepOutcome | { status: 'pending'; processor_refere
 export interface ProcessorConnection {
   readonly id: ProcessorId;
   readonly capabilities: ProcessorCapabilities;
+  /** The amounts it takes (its plugin's declaration, attached where connections are opened); absent: ISO minor units, no limits. */
+  readonly amounts?: ProcessorAmounts;
   assessRisk?(payment: ProcessorPayment): Promise<StepOutcome>;
   authenticate3ri?(payment: ProcessorPayment): Promise<StepOutcome>;
   authorize(payment: ProcessorPayment): Promise<AuthorizationOutcome>;
@@ -90,8 +108,14 @@ export interface ProcessorConnection {
   resumeAuthorization?(payment: ProcessorPayment, returned: AuthenticationReturn): Promise<AuthorizationOutcome>;
   capture(payment: ProcessorPayment, authorizationReference: string | null): Promise<CaptureOutcome>;
   captureStatus(payment: ProcessorPayment, captureReference: string): Promise<CaptureOutcome>;
-  /** Releases an authorization: one the payment does not use (a late answer after a fallback), or the payment's own on cancel. */
+  /** Releases an authorization: one the payment does not use (a late answer after a fallback), or the payment's own on cancel (after partial captures: what is left of it). */
   voidAuthorization?(payment: ProcessorPayment, authorizationReference: string): Promise<StepOutcome>;
+  /**
+   * Only for a processor whose final capture does not release the rest of the authorization by itself
+   * (Adyen with multiple partial captures enabled on the account): the engine calls it once a final capture
+   * that left something uncaptured settled. `payment.amount` is what is released.
+   */
+  releaseRemainder?(payment: ProcessorPayment, authorizationReference: string): Promise<StepOutcome>;
   /**
    * Processors that can be asked (Checkout.com): how an action they took asynchronously settled, when no
    * notification has said so yet — the settlement sweep. `payment_reference` is the processor's payment
@@ -110,7 +134,37 @@ export interface ProcessorConnection {
   refund?(payment: ProcessorPayment, authorizationReference: string | null, refundId: string): Promise<RefundOutcome>;
   /** How a sent refund settled (the simulator's answer, or the processor's notification); pending while neither says. */
   refundStatus?(payment: ProcessorPayment, refundReference: string): Promise<RefundOutcome>;
+  /** Accepts a dispute at the processor (it is then lost): Stripe's close, Adyen's acceptDispute, Checkout.com's accept. */
+  acceptDispute?(dispute: ProcessorDispute): Promise<DisputeActionOutcome>;
+  /** Sends the merchant's evidence for a dispute (uploading its files first) and, when `submit`, submits it for review. */
+  submitDisputeEvidence?(dispute: ProcessorDispute, evidence: DisputeEvidence): Promise<DisputeActionOutcome>;
 }
+
+/** What a processor is told about a dispute the merchant answers: its identity there, never card data. */
+export interface ProcessorDispute {
+  dispute_id: string;
+  merchant_id: string;
+  /** The dispute's mode: a test dispute never reaches a live host. */
+  mode: Mode;
+  /** The processor's id of the dispute (Stripe's dp_, Checkout.com's dsp_, Adyen's dispute pspReference). */
+  processor_reference: string;
+  /** The processor's reference of the disputed payment's authorization, when known. */
+  payment_reference: string | null;
+  /** The request's idempotency key (the calls of one answer derive theirs from it). */
+  idempotency_key: string;
+}
+
+/**
+ * A merchant's answer to a dispute, at the processor: taken (`succeeded`); refused by the processor
+ * (`refused`, its message in `detail`: the dispute is not in a state it can take it in, say); not
+ * takeable by this processor's API at all (`unsupported`: nothing was sent, `field` names what it cannot
+ * take); or not reached (`error`: a timeout or a 5xx, try again).
+ */
+export type DisputeActionOutcome =
+  | { status: 'succeeded' }
+  | { status: 'refused'; detail: string }
+  | { status: 'unsupported'; field: string; detail: string }
+  | { status: 'error'; failure_reason: string };
 
 export interface SettleableAction {
   kind: 'capture' | 'refund' | 'void';

@@ -13,6 +13,12 @@ export interface ProcessorAccountSettings {
    * processor that knows only recurring ones.
    */
   explicit_unscheduled?: boolean;
+  /**
+   * Only for processors whose plugin takes it (Adyen): whether multiple partial captures are enabled on the
+   * account at the processor (absent: false). Then a capture with final_capture false keeps the rest of the
+   * authorization for later captures, and the final one is followed by a cancel of what is left.
+   */
+  multiple_partial_captures?: boolean;
 }
 
 /** A merchant's account at a processor. The credentials are sealed at rest and never leave this service. */

@@ -12,6 +12,8 @@ import type { VoidStrayAuthorization } from '../payment/void-stray-authorization
 import type { NotifiedAuthentication } from '../payment/notified-authentication';
 import type { DisputeSignal } from '../disputes/dispute';
 import type { RecordDispute } from '../disputes/record-dispute';
+import type { EarlyFraudWarningSignal } from '../fraud-warnings/early-fraud-warning';
+import type { RecordEarlyFraudWarning } from '../fraud-warnings/record-early-fraud-warning';
 import type { SettleLateCapture } from '../payment/settle-late-capture';
 
 /** A notification's verdict per item, as the processor plugin gives it (verification and mapping are the plugin's). */
@@ -24,6 +26,8 @@ export interface VerifiedEvent {
   failure_reason?: string;
   /** A chargeback notification: what it says about the dispute (kind `dispute`). */
   dispute?: DisputeSignal;
+  /** An issuer's fraud report (kind `early_fraud_warning`): never a dispute. */
+  early_fraud_warning?: EarlyFraudWarningSignal;
 }
 
 export type VerifiedItem = { verified: true; event: VerifiedEvent } | { verified: false; event_name: string; processor_reference: string | null };
@@ -68,6 +72,8 @@ export interface ReceiveNotificationPorts {
   settleLateCapture?: SettleLateCapture;
   /** A chargeback notification: recorded with the dispute it opens or moves, in one commit (a redelivery changes nothing). */
   recordDispute?: RecordDispute;
+  /** An issuer's fraud report: recorded with the early fraud warning it opens or moves, in one commit. */
+  recordEarlyFraudWarning?: RecordEarlyFraudWarning;
   /** A refund or void event (refund_*, void_*), recorded: the refund or canceling payment it names moves now (after-sale.ts). */
   afterSale?: (scope: Scope, accountId: string, record: Omit<ProcessorNotificationRecord, 'version'>) => Promise<void>;
 }
@@ -159,8 +165,9 @@ export function receiveProcessorNotification(ports: ReceiveNotificationPorts, ve
         refusal: null,
       };
       try {
-        const dispute = item.event.dispute;
+        const { dispute, early_fraud_warning: warning } = item.event;
         if (dispute && ports.recordDispute) await ports.recordDispute(account, record, dispute);
+        else if (warning && ports.recordEarlyFraudWarning) await ports.recordEarlyFraudWarning(account, record, warning);
         else await ports.transaction((uow) => ports.notifications.insert(uow, record));
         receipt.accepted += 1;
         if ((record.kind === 'capture_succeeded' || record.kind === 'capture_failed') && record.payment_reference && isUuid(record.payment_reference)) {

@@ -9,6 +9,8 @@ import type { RefundRepository } from './refund-ports';
 import type { TransactionRunner } from '@vaultline/store';
 import { settleRefund, type Refund } from './refund';
 import { refundEvent } from './refund-events';
+import { writeRefundTotals } from './refund-totals';
+import { settlementRecheckMs } from '../processing/settlement-backoff';
 
 export interface AdvanceRefundPorts {
   payments: PaymentRepository;
@@ -41,10 +43,15 @@ export function advanceRefund(ports: AdvanceRefundPorts): AdvanceRefund {
     if (!payment) return refund;
     const outcome = await askProcessor(ports, payment, refund, now);
     if (outcome.status === 'pending' || outcome.status === 'error') {
+      // A sent refund asked about without a final word: the next question waits longer (settlement-backoff.ts).
+      const asked = outcome.status === 'pending' && refund.processor_reference !== null;
+      const checks = asked ? (refund.status_checks ?? 0) + 1 : (refund.status_checks ?? 0);
+      const waitMs = outcome.status === 'pending' ? settlementRecheckMs(outcome.poll_after_ms, asked ? checks : 0) : REFUND_RETRY_MS;
       const waiting: Refund = {
         ...refund,
         processor_reference: outcome.status === 'pending' ? outcome.processor_reference : refund.processor_reference,
-        next_run_at: new Date(now.getTime() + (outcome.status === 'pending' ? outcome.poll_after_ms : REFUND_RETRY_MS)).toISOString(),
+        ...(asked ? { status_checks: checks } : {}),
+        next_run_at: new Date(now.getTime() + waitMs).toISOString(),
         updated_at: now.toISOString(),
       };
       return commitOrCurrent(ports, scope, refund, (uow) => ports.refunds.update(uow, waiting));
@@ -103,7 +110,7 @@ async function settle(ports: AdvanceRefundPorts, scope: Scope, refund: Refund, s
     try {
       return await ports.transaction((uow) => {
         const updated = ports.refunds.update(uow, settled);
-        ports.payments.updateSettled(uow, { ...payment, ...totals, updated_at: now.toISOString() });
+        writeRefundTotals(ports.payments, uow, { ...payment, ...totals, updated_at: now.toISOString() });
         uow.publish(refundEvent(updated, now));
         return updated;
       });
@@ -128,11 +135,11 @@ export function paymentTotalsAfter(payment: Payment, before: Refund, after: Refu
  * processor's reference of it. A pending refund then settles through the runner (which reads the
  * recorded event); a succeeded one that the processor reports failed or reversed is reversed here.
  */
-export function wakeRefund(ports: AdvanceRefundPorts, advance: AdvanceRefund): (scope: Scope, event: { kind: string; payment_reference: string | null; capture_reference: string | null; failure_reason: string | null }) => Promise<Refund | null> {
+export function wakeRefund(ports: AdvanceRefundPorts, advance: AdvanceRefund): (scope: Scope, event: { kind: string; payment_reference: string | null; capture_reference: string | null; failure_reason: string | null; account_id?: string }) => Promise<Refund | null> {
   return async (scope, event) => {
-    // The account's scope: a refund of the other mode is not this account's.
+    // The account's scope: a refund of the other mode is not this account's; nor is one another account was sent.
     const refund = await findRefund(ports, scope, event.payment_reference, event.capture_reference);
-    if (!refund) return null;
+    if (!refund || (event.account_id !== undefined && refund.processor !== event.account_id)) return null;
     if (refund.status === 'succeeded' && event.kind === 'refund_failed') return settle(ports, scope, refund, { status: 'failed', failure_reason: event.failure_reason ?? 'refund_reversed' });
     if (refund.status !== 'pending' || refund.processor_reference === null) return refund;
     const now = ports.clock.now();

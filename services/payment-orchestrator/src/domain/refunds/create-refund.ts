@@ -1,18 +1,23 @@
 import { newId, type Scope } from '@vaultline/core';
 import { ConcurrentModificationError } from '@vaultline/store';
 import { stepOf } from '../flows/flow';
-import { refundableAmount, type Payment } from '../payment/payment';
+import { assertAmountTaken } from '../processing/processor-amounts';
+import type { ProcessorDirectory } from '../processing/processor-port';
+import { disputedAmount, hasCapturedMoney, isDisputed, refundableAmount, type Payment } from '../payment/payment';
 import { CurrencyMismatch, PaymentNotFound } from '../payment/payment-errors';
 import { idOf, rememberRequest, type PaymentRequestKey, type PaymentRequestPorts } from '../payment/payment-requests';
 import type { Clock } from '@vaultline/core';
 import type { PaymentRepository } from '../payment/payment-ports';
 import type { RefundRepository } from './refund-ports';
 import type { TransactionRunner } from '@vaultline/store';
-import { AmountExceedsRefundable, RefundNotAllowed, type Refund, type RefundReason } from './refund';
+import { AmountExceedsRefundable, PaymentDisputed, RefundNotAllowed, type Refund, type RefundReason } from './refund';
 import { refundEvent } from './refund-events';
+import { writeRefundTotals } from './refund-totals';
 
 export interface CreateRefundPorts extends PaymentRequestPorts {
   payments: PaymentRepository;
+  /** The merchant's processors: a refund amount the payment's processor cannot take is refused before anything is stored. */
+  directory?: ProcessorDirectory;
   refunds: RefundRepository;
   transaction: TransactionRunner;
   clock: Clock;
@@ -35,7 +40,8 @@ const MAX_TRIES = 50;
 
 /** Pure: the refund's checks against the payment as read, and the refund with the payment that reserves its amount. */
 export function startRefund(payment: Payment, command: RefundCommand, scope: Scope, at: Date, id: string): { refund: Omit<Refund, 'version'>; payment: Payment } {
-  if (payment.status !== 'captured') throw new RefundNotAllowed(`Only a captured payment can be refunded; this one is ${payment.status}.${payment.status === 'authorized' ? ' Cancel it to release the authorization.' : ''}`);
+  if (!hasCapturedMoney(payment)) throw new RefundNotAllowed(`Only a captured (or partially captured) payment can be refunded; this one is ${payment.status}.${payment.status === 'authorized' ? ' Cancel it to release the authorization.' : ''}`);
+  if (isDisputed(payment)) throw new PaymentDisputed(disputedAmount(payment), payment.currency_code);
   if (command.currencyCode !== null && command.currencyCode !== payment.currency_code) throw new CurrencyMismatch(payment.currency_code);
   const refundable = refundableAmount(payment);
   const amount = command.amount ?? refundable;
@@ -79,10 +85,11 @@ export function createRefund(ports: CreateRefundPorts, onCreated: (refund: Refun
       if (!payment || payment.mode !== scope.mode) throw new PaymentNotFound();
       const now = ports.clock.now();
       const started = startRefund(payment, command, scope, now, newId());
+      if (ports.directory) assertAmountTaken((await ports.directory(scope, payment.mode)).get(started.refund.processor)?.amounts, started.refund.amount, payment.currency_code, 'refund');
       try {
         const refund = await ports.transaction((uow) => {
           const inserted = ports.refunds.insert(uow, started.refund);
-          ports.payments.updateSettled(uow, started.payment);
+          writeRefundTotals(ports.payments, uow, started.payment);
           uow.publish(refundEvent(inserted, now));
           rememberRequest(ports, uow, scope, command.requestKey, payment.id, inserted.id);
           return inserted;

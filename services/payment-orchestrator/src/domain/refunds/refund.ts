@@ -28,6 +28,8 @@ export interface Refund {
   processor_reference: string | null;
   /** When the refund runner must look at it next (send it, or ask how it settled); null once settled or while a notification is awaited. */
   next_run_at: string | null;
+  /** How often the processor was asked about it while pending without a final word (absent: never): each question waits longer. */
+  status_checks?: number;
   created_at: string;
   updated_at: string;
 }
@@ -41,6 +43,19 @@ export class RefundNotFound extends NotFoundError {
 export class RefundNotAllowed extends ConflictError {
   constructor(detail: string) {
     super('refund_not_allowed', detail);
+  }
+}
+
+/**
+ * A chargeback holds or took the payment's money (a dispute open or lost): a refund now would pay the
+ * cardholder twice. Stripe refuses it the same way (charge_disputed); the dispute is answered instead.
+ */
+export class PaymentDisputed extends ConflictError {
+  constructor(disputed: number, currencyCode: string) {
+    super(
+      'payment_disputed',
+      `This payment has a chargeback that is open or lost (amount.disputed ${disputed} ${currencyCode}): a refund would pay the cardholder twice. Answer the dispute instead (GET /payments/{payment_id}/disputes; POST /disputes/{dispute_id}/accept or /evidence).`,
+    );
   }
 }
 

@@ -1,3 +1,4 @@
+import { ADYEN_CAPTURE_RECHECK_MS } from './adyen.mapper';
 import { answerIssuerChallenge } from '../../../../../test-e2e/support/issuer-challenge-page';
 import { startAdyenStandIn, type AdyenStandIn } from '../../../../../test-e2e/support/adyen-stand-in';
 import { contractConsumerAuthentication } from '../processor.contract';
@@ -34,12 +35,20 @@ describe('Adyen plugin against its stand-in, beyond the contract', () => {
 });
 
 describe('Adyen automatic capture', () => {
-  it('when the flow captures automatically, then no capture request is sent: Adyen captures the authorised payment itself', async () => {
-    const connection = adyen.open(adyen.optionsSchema.parse({ credentials, base_url: standIn.baseUrl, mode: 'test' }), { clock: undefined as never, transport });
+  const payment = { payment_id: 'p-auto', merchant_id: 'm', mode: 'test' as const, use_case: 'ONE_OFF' as const, stored_credential: 'none' as const, amount: 100, currency_code: 'EUR', reference: null, token_id: APPROVED_TOKEN, masked_account_number: '411111******1111', scheme: 'VISA', network_transaction_reference: null, authentication_preference: null, idempotency_key: 'p-auto:capture', capture_mode: 'automatic' as const };
+
+  it('when the flow captures automatically, then no capture request is sent (Adyen captures the authorised payment itself) and the capture is pending until its CAPTURE notification confirms it', async () => {
+    const connection = adyen.open(adyen.optionsSchema.parse({ credentials, base_url: standIn.baseUrl, mode: 'test' }), { clock: undefined as never, transport, captureSettlement: async () => null });
     const before = transport.sent.length;
-    const payment = { payment_id: 'p-auto', merchant_id: 'm', mode: 'test' as const, use_case: 'ONE_OFF' as const, stored_credential: 'none' as const, amount: 100, currency_code: 'EUR', reference: null, token_id: APPROVED_TOKEN, masked_account_number: '411111******1111', scheme: 'VISA', network_transaction_reference: null, authentication_preference: null, idempotency_key: 'p-auto:capture', capture_mode: 'automatic' as const };
-    expect(await connection.capture(payment, 'PSPAUTO')).toEqual({ status: 'succeeded', processor_reference: 'PSPAUTO' });
+    expect(await connection.capture(payment, 'PSPAUTO')).toEqual({ status: 'pending', processor_reference: 'PSPAUTO', poll_after_ms: ADYEN_CAPTURE_RECHECK_MS });
     expect(transport.sent.length).toBe(before);
+  });
+
+  it('when the CAPTURE notification of the authorization was recorded (it may overtake the answer), then the automatic capture is confirmed; CAPTURE_FAILED fails it', async () => {
+    const confirmed = adyen.open(adyen.optionsSchema.parse({ credentials, base_url: standIn.baseUrl, mode: 'test' }), { clock: undefined as never, transport, captureSettlement: async (reference) => (reference === 'PSPAUTO' ? { status: 'succeeded', processor_reference: 'PSPCAPTURE' } : null) });
+    expect(await confirmed.capture(payment, 'PSPAUTO')).toEqual({ status: 'succeeded', processor_reference: 'PSPCAPTURE' });
+    const failed = adyen.open(adyen.optionsSchema.parse({ credentials, base_url: standIn.baseUrl, mode: 'test' }), { clock: undefined as never, transport, captureSettlement: async () => ({ status: 'failed', failure_reason: 'capture_failed', processor_reference: 'PSPCAPTURE' }) });
+    expect(await failed.capture(payment, 'PSPAUTO')).toMatchObject({ status: 'failed', failure_reason: 'capture_failed' });
   });
 });
 

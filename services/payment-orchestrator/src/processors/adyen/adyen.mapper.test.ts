@@ -14,6 +14,7 @@ import {
   toAdyenPaymentRequest,
   toAdyenRefundRequest,
 } from './adyen.mapper';
+import { adyen } from '.';
 
 const credentials: AdyenCredentials = { api_key: 'AQE_test_key', merchant_account: 'ShopECOM', hmac_key: '44782DEF547AAA06C910C43932B1EB0C71FC68D9D0C057550C48EC2ACF6BA056' };
 
@@ -214,6 +215,27 @@ describe('Adyen v69 /payments answer', () => {
 
   it('when a refusal reason is not a string, then it is a plain decline', () => {
     expect(adyenFailureReason(undefined)).toBe('card_declined');
+  });
+});
+
+/*
+ * Multiple partial captures, CheckoutService-v69.json, POST /payments/{paymentPspReference}/captures: "By
+ * default, any unclaimed amount after a partial capture gets cancelled. This does not apply if you enabled
+ * multiple partial captures on your account" (enabled by Adyen's Support Team:
+ * https://docs.adyen.com/point-of-sale/host-to-host/capture-manually, "Multiple partial capture is disabled
+ * by default"); PaymentCaptureRequest has no "final" field, so what a final capture leaves is released with
+ * POST /payments/{paymentPspReference}/cancels. Adyen offers no GET of a modification: CAPTURE,
+ * CAPTURE_FAILED, REFUND, CANCELLATION notifications are its only word.
+ */
+describe('Adyen v69 captures, one or several', () => {
+  const open = (settings: { multiple_partial_captures?: boolean }) =>
+    adyen.open(adyen.optionsSchema.parse({ credentials, base_url: 'https://checkout-test.adyen.com', mode: 'test', settings }), { clock: undefined as never, transport: { forward: () => Promise.reject(new Error('no card data here')), send: () => Promise.reject(new Error('not sent')) } });
+
+  it('when the account has multiple partial captures (settings.multiple_partial_captures), then the connection takes several captures and releases what the final one leaves with a cancel; without it, neither', () => {
+    expect(open({ multiple_partial_captures: true })).toMatchObject({ capabilities: { multipleCaptures: true, partialCapture: true } });
+    expect(typeof open({ multiple_partial_captures: true }).releaseRemainder).toBe('function');
+    expect(open({})).toMatchObject({ capabilities: { multipleCaptures: false, partialCapture: true } });
+    expect(open({}).releaseRemainder).toBeUndefined();
   });
 });
 

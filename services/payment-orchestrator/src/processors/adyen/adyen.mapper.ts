@@ -2,9 +2,14 @@ import type { CaptureOutcome, ProcessorPayment, RefundOutcome, StepOutcome } fro
 import type { RefundReason } from '../../domain/refunds/refund';
 import { CARD_PLACEHOLDERS, field, isMerchantInitiated, text, transportOutcome, type AuthorizationInput, type ProcessorHttpRequest, type ProcessorHttpResponse } from '../processor-wire';
 import type { AdyenCredentials } from './adyen.account';
+import { toProcessorAmount } from '../../domain/processing/processor-amounts';
+import { adyenAmounts } from './adyen.amounts';
 
 /** Checkout API version every path is built on. */
 export const ADYEN_API_VERSION = 'v69';
+
+/** The API's amount (ISO minor units) as Adyen's amount object: the one conversion of every request (adyen.amounts.ts). */
+const adyenAmount = (payment: Pick<ProcessorPayment, 'amount' | 'currency_code'>) => ({ currency: payment.currency_code, value: toProcessorAmount(adyenAmounts, payment.amount, payment.currency_code) });
 
 type StoredCredentialFields = { shopperInteraction: 'Ecommerce' | 'ContAuth'; recurringProcessingModel?: 'CardOnFile' | 'Subscription' | 'UnscheduledCardOnFile' };
 
@@ -63,7 +68,7 @@ export function toAdyenPaymentRequest(payment: AuthorizationInput, credentials: 
     path: `/${ADYEN_API_VERSION}/payments`,
     headers: headers(credentials, payment.idempotency_key),
     body: {
-      amount: { currency: payment.currency_code, value: payment.amount },
+      amount: adyenAmount(payment),
       reference: payment.payment_id,
       paymentMethod,
       merchantAccount: credentials.merchant_account,
@@ -82,7 +87,7 @@ export function toAdyenCaptureRequest(payment: ProcessorPayment, credentials: Ad
     method: 'POST',
     path: `/${ADYEN_API_VERSION}/payments/${encodeURIComponent(pspReference)}/captures`,
     headers: headers(credentials, payment.idempotency_key),
-    body: { merchantAccount: credentials.merchant_account, amount: { currency: payment.currency_code, value: payment.amount }, reference: payment.payment_id },
+    body: { merchantAccount: credentials.merchant_account, amount: adyenAmount(payment), reference: payment.payment_id },
     carries_card_data: false,
   };
 }
@@ -206,7 +211,7 @@ export function toAdyenRefundRequest(payment: ProcessorPayment, credentials: Ady
     headers: headers(credentials, payment.idempotency_key),
     body: {
       merchantAccount: credentials.merchant_account,
-      amount: { currency: payment.currency_code, value: payment.amount },
+      amount: adyenAmount(payment),
       reference: refundId,
       ...(reason ? { merchantRefundReason: ADYEN_REFUND_REASONS[reason] } : {}),
     },
@@ -225,3 +230,6 @@ export function fromAdyenRefundResponse(response: ProcessorHttpResponse): Refund
   if (field(response.body, 'status') !== 'received' || !pspReference) return { status: 'failed', failure_reason: 'processor_invalid_response', processor_reference: pspReference };
   return { status: 'pending', processor_reference: pspReference, poll_after_ms: ADYEN_REFUND_RECHECK_MS };
 }
+
+/** The headers every request of this API carries (credentials; the idempotency key where given), for the plugin's other requests. */
+export const adyenHeaders = headers;

@@ -1,7 +1,14 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
 import type { ProcessorNotificationEvent } from '../processor-wire';
+import { fromProcessorAmount } from '../../domain/processing/processor-amounts';
+import { adyenAmounts } from './adyen.amounts';
 import { adyenFailureReason } from './adyen.mapper';
+
+/** An item's amount (Adyen's units) in ISO minor units: the one conversion of every notification (adyen.amounts.ts). */
+export function adyenItemAmount(item: Pick<AdyenNotificationItem, 'amount'>): number {
+  return fromProcessorAmount(adyenAmounts, item.amount.value, item.amount.currency);
+}
 
 /** One NotificationRequestItem of Adyen's standard notification (the fields we read and sign over). */
 const itemSchema = z.object({
@@ -72,14 +79,14 @@ export function fromAdyenNotificationItem(item: AdyenNotificationItem): Processo
         : { kind: 'authorization_failed', dedupe_key, payment_reference: item.merchantReference, processor_reference: item.pspReference, failure_reason: adyenFailureReason(item.reason) };
     case 'CAPTURE':
       return success
-        ? { kind: 'capture_succeeded', dedupe_key, payment_reference: item.merchantReference, processor_reference: item.originalReference ?? '', capture_reference: item.pspReference, amount: item.amount.value }
+        ? { kind: 'capture_succeeded', dedupe_key, payment_reference: item.merchantReference, processor_reference: item.originalReference ?? '', capture_reference: item.pspReference, amount: adyenItemAmount(item) }
         : { kind: 'capture_failed', dedupe_key, payment_reference: item.merchantReference, processor_reference: item.originalReference ?? '', capture_reference: item.pspReference, failure_reason: 'capture_failed' };
     case 'CAPTURE_FAILED':
       return { kind: 'capture_failed', dedupe_key, payment_reference: item.merchantReference, processor_reference: item.originalReference ?? '', capture_reference: item.pspReference, failure_reason: 'capture_failed' };
     // A refund names the refund by merchantReference (the refund id we sent) and by its own pspReference.
     case 'REFUND':
       return success
-        ? { kind: 'refund_succeeded', dedupe_key, payment_reference: item.merchantReference, processor_reference: item.originalReference ?? '', capture_reference: item.pspReference, amount: item.amount.value }
+        ? { kind: 'refund_succeeded', dedupe_key, payment_reference: item.merchantReference, processor_reference: item.originalReference ?? '', capture_reference: item.pspReference, amount: adyenItemAmount(item) }
         : { kind: 'refund_failed', dedupe_key, payment_reference: item.merchantReference, processor_reference: item.originalReference ?? '', capture_reference: item.pspReference, failure_reason: 'refund_failed' };
     case 'REFUND_FAILED':
       return { kind: 'refund_failed', dedupe_key, payment_reference: item.merchantReference, processor_reference: item.originalReference ?? '', capture_reference: item.pspReference, failure_reason: 'refund_failed' };

@@ -2,14 +2,17 @@ import type { VerifiedEvent, VerifiedItem } from '../../domain/processor-account
 import type { ProcessorNotifications } from '../processor-plugin';
 import { jsonBody } from '../processor-wire';
 import type { AdyenCredentials } from './adyen.account';
-import { adyenDisputeSignal } from './adyen.dispute';
+import { adyenDisputeSignal, adyenFraudWarningSignal } from './adyen.dispute';
 import { ADYEN_NOTIFICATION_ACCEPTED, fromAdyenNotificationItem, parseAdyenNotification, verifyAdyenItem, type AdyenNotificationItem } from './adyen.notification';
 
-/** A dispute notification becomes a `dispute` event carrying its signal; every other item maps as before. */
+/** A dispute notification becomes a `dispute` event carrying its signal, a fraud report an `early_fraud_warning`; every other item maps as before. */
 function adyenEvent(item: AdyenNotificationItem): VerifiedEvent {
+  const dedupe_key = `adyen:${item.pspReference}:${item.eventCode}:${item.success}`;
+  const warning = adyenFraudWarningSignal(item);
+  if (warning) return { kind: 'early_fraud_warning', dedupe_key, payment_reference: item.merchantReference, processor_reference: item.pspReference, early_fraud_warning: warning };
   const dispute = adyenDisputeSignal(item);
   if (!dispute) return fromAdyenNotificationItem(item);
-  return { kind: 'dispute', dedupe_key: `adyen:${item.pspReference}:${item.eventCode}:${item.success}`, payment_reference: item.merchantReference, processor_reference: item.pspReference, dispute };
+  return { kind: 'dispute', dedupe_key, payment_reference: item.merchantReference, processor_reference: item.pspReference, dispute };
 }
 
 /**

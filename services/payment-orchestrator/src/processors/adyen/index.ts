@@ -1,10 +1,19 @@
 import type { z } from 'zod';
+import { adyenAmounts } from './adyen.amounts';
 import type { ProcessorConnection } from '../../domain/processing/processor-port';
 import { accountOptionsSchema, REAL_PROCESSOR_CAPABILITIES } from '../account-plugin';
 import { destinationsOf } from '@vaultline/contracts';
 import type { AccountProcessorPlugin } from '../processor-plugin';
 import { adyenNotifications } from './adyen.notifications';
-import { authorizationInput, sendMapped } from '../processor-transport';
+import { authorizationInput, sendMapped, sendWithoutCard } from '../processor-transport';
+import {
+  adyenDisputeOutcome,
+  adyenDisputesBaseUrl,
+  adyenEvidenceUnsupported,
+  toAdyenAcceptDisputeRequest,
+  toAdyenDefendDisputeRequest,
+  toAdyenSupplyDefenseDocumentRequest,
+} from './adyen.dispute-answers';
 import { adyenBaseUrl, adyenCredentialsSchema } from './adyen.account';
 import { adyenAuthorization } from './adyen.authorization';
 import {
@@ -23,15 +32,29 @@ const optionsSchema = accountOptionsSchema(adyenCredentialsSchema);
 
 export type AdyenOptions = z.infer<typeof optionsSchema>;
 
-const capabilities = { ...REAL_PROCESSOR_CAPABILITIES, authentication3ds: true };
+/** Several captures only with multiple partial captures enabled on the account (its setting): Adyen cancels the rest after a partial capture otherwise. */
+const capabilities = { ...REAL_PROCESSOR_CAPABILITIES, authentication3ds: true, multipleCaptures: false };
 
-/** Adyen Checkout API v69: authorizations through the forwarder, captures through egress, settled by notification. */
+/**
+ * Adyen Checkout API v69: authorizations through the forwarder, captures through egress, settled by
+ * notification. Adyen has no endpoint to ask how a modification (capture, refund, cancel) went: its
+ * notifications (CAPTURE, CAPTURE_FAILED, REFUND, REFUND_FAILED, CANCELLATION…) are the only word, which
+ * Adyen delivers again until it reads [accepted]; a pending capture or refund is looked at again on the
+ * engine's backoff, reading what was notified.
+ */
 export const adyen: AccountProcessorPlugin<AdyenOptions['credentials']> = {
   id: 'adyen',
   displayName: 'Adyen',
   opens: 'per_account',
   capabilities,
-  account: { credentials: adyenCredentialsSchema, secretField: 'api_key', paymentsPath: `/${ADYEN_API_VERSION}/payments` },
+  amounts: adyenAmounts,
+  account: {
+    credentials: adyenCredentialsSchema,
+    secretField: 'api_key',
+    paymentsPath: `/${ADYEN_API_VERSION}/payments`,
+    settings: ['multiple_partial_captures'],
+    settingsView: (settings) => ({ ...settings, multiple_partial_captures: settings.multiple_partial_captures ?? false }),
+  },
   destinations: destinationsOf('adyen'),
   notifications: adyenNotifications,
   optionsSchema,
@@ -39,15 +62,22 @@ export const adyen: AccountProcessorPlugin<AdyenOptions['credentials']> = {
     const transport = context.transport;
     if (!transport) throw new Error('The Adyen processor needs a transport (the forwarder and egress)');
     const baseUrl = adyenBaseUrl(options.credentials, options.mode, options.base_url);
+    const disputesBaseUrl = adyenDisputesBaseUrl(options.mode, options.base_url);
+    const multiplePartialCaptures = options.settings?.multiple_partial_captures === true;
+    const cancel = async (payment: Parameters<typeof sendMapped>[2], pspReference: string) =>
+      fromAdyenCancelResponse(await sendMapped(transport, baseUrl, payment, toAdyenCancelRequest(payment, options.credentials, pspReference)));
     return {
       id: 'adyen',
-      capabilities,
+      capabilities: { ...capabilities, multipleCaptures: multiplePartialCaptures },
       // Authorization, 3-D Secure's redirect and its return: adyen.authorization.ts.
       ...adyenAuthorization(transport, baseUrl, options.credentials),
       async capture(payment, authorizationReference) {
         if (!authorizationReference) return { status: 'failed', failure_reason: 'authorization_reference_missing', processor_reference: null };
-        // An automatic-capture flow sent no manualCapture: Adyen captures the authorised payment by itself.
-        if (authorizationInput(payment).capture_mode === 'automatic') return { status: 'succeeded', processor_reference: authorizationReference };
+        // An automatic-capture flow sent no manualCapture: Adyen captures the authorised payment by itself, and
+        // the payment counts as authorized until its CAPTURE notification confirms it (CAPTURE_FAILED fails it).
+        if (authorizationInput(payment).capture_mode === 'automatic') {
+          return (await context.captureSettlement?.(authorizationReference)) ?? { status: 'pending', processor_reference: authorizationReference, poll_after_ms: ADYEN_CAPTURE_RECHECK_MS };
+        }
         const request = toAdyenCaptureRequest(payment, options.credentials, authorizationReference);
         return fromAdyenCaptureResponse(await sendMapped(transport, baseUrl, payment, request));
       },
@@ -55,9 +85,9 @@ export const adyen: AccountProcessorPlugin<AdyenOptions['credentials']> = {
       async captureStatus(_payment, captureReference) {
         return (await context.captureSettlement?.(captureReference)) ?? { status: 'pending', processor_reference: captureReference, poll_after_ms: ADYEN_CAPTURE_RECHECK_MS };
       },
-      async voidAuthorization(payment, pspReference) {
-        return fromAdyenCancelResponse(await sendMapped(transport, baseUrl, payment, toAdyenCancelRequest(payment, options.credentials, pspReference)));
-      },
+      // With multiple partial captures Adyen keeps what the final capture left: it is canceled (/cancels), as after partial captures a cancel does.
+      ...(multiplePartialCaptures ? { releaseRemainder: cancel } : {}),
+      voidAuthorization: cancel,
       // The /cancels and /refunds answers are "received": the CANCELLATION and REFUND notifications settle them.
       settlesByNotification: true,
       async refund(payment, pspReference, refundId) {
@@ -66,6 +96,19 @@ export const adyen: AccountProcessorPlugin<AdyenOptions['credentials']> = {
       },
       async refundStatus(_payment, refundReference) {
         return (await context.refundSettlement?.(refundReference)) ?? { status: 'pending', processor_reference: refundReference, poll_after_ms: ADYEN_REFUND_RECHECK_MS };
+      },
+      async acceptDispute(dispute) {
+        return adyenDisputeOutcome(await sendWithoutCard(transport, options.mode, disputesBaseUrl, toAdyenAcceptDisputeRequest(options.credentials, dispute)));
+      },
+      // The documents first (supplyDefenseDocument), then, when submitted, the defense (defendDispute).
+      async submitDisputeEvidence(dispute, evidence) {
+        const unsupported = adyenEvidenceUnsupported(evidence);
+        if (unsupported) return unsupported;
+        if (Object.keys(evidence.files).length > 0) {
+          const supplied = adyenDisputeOutcome(await sendWithoutCard(transport, options.mode, disputesBaseUrl, toAdyenSupplyDefenseDocumentRequest(options.credentials, dispute, evidence)));
+          if (supplied.status !== 'succeeded' || !evidence.submit) return supplied;
+        }
+        return adyenDisputeOutcome(await sendWithoutCard(transport, options.mode, disputesBaseUrl, toAdyenDefendDisputeRequest(options.credentials, dispute, evidence.defense_reason_code!)));
       },
     };
   },

@@ -1,10 +1,14 @@
 import { z } from 'zod';
+import { isUuid } from '@vaultline/core';
+import { fromProcessorAmount } from '../../domain/processing/processor-amounts';
+import { checkoutAmounts } from './checkout.amounts';
 import { disputeReasonOf, type DisputeReason, type DisputeSignal, type DisputeStatus } from '../../domain/disputes/dispute';
 
 /**
  * Checkout.com's dispute webhooks (the same Cko-Signature as every webhook). `data.id` is the dispute
- * (dsp_…), `data.payment_reference` the reference we sent with the payment (our payment id),
- * `data.category` the reason. Stages: the first chargeback (received → evidence required → submitted →
+ * (dsp_…), `data.payment_reference` the reference we sent with the payment (our payment id), else
+ * `data.payment_id` its own (pay_…, which the payment keeps as its authorization's reference),
+ * `data.category` the reason, `data.evidence_required_by` the deadline for evidence. Stages: the first chargeback (received → evidence required → submitted →
  * acknowledged → won/lost/accepted/expired/canceled/resolved), then arbitration.
  */
 const EVENTS: Record<string, { stage: number; status: DisputeStatus }> = {
@@ -51,6 +55,7 @@ const disputeWebhookSchema = z.object({
     reason_code: z.string().optional(),
     payment_id: z.string().optional(),
     payment_reference: z.string().optional(),
+    evidence_required_by: z.string().optional(),
   }),
 });
 
@@ -61,14 +66,17 @@ export function checkoutDisputeSignal(body: unknown): DisputeSignal | null {
   const known = EVENTS[parsed.data.type];
   if (!known) return null;
   const { data } = parsed.data;
+  const dueBy = data.evidence_required_by === undefined ? Number.NaN : Date.parse(data.evidence_required_by);
   return {
     processor_reference: data.id,
-    payment_reference: data.payment_reference ?? '',
+    // Ours when it is one of our payment ids, else Checkout.com's own id of the payment.
+    payment_reference: (data.payment_reference && isUuid(data.payment_reference) ? data.payment_reference : (data.payment_id ?? data.payment_reference)) ?? '',
     status: known.status,
     stage: known.stage,
-    amount: data.amount,
+    amount: fromProcessorAmount(checkoutAmounts, data.amount, data.currency.toUpperCase()),
     currency_code: data.currency.toUpperCase(),
     reason: (data.category && CATEGORIES[data.category]) || disputeReasonOf(data.category),
     event: parsed.data.type,
+    ...(Number.isNaN(dueBy) ? {} : { evidence_due_by: new Date(dueBy).toISOString() }),
   };
 }

@@ -143,15 +143,27 @@ describe('Checkout.com POST /payments answer', () => {
 });
 
 describe('Checkout.com captures', () => {
-  it('when a full capture is mapped, then it names the payment id and sends no amount; a partial capture sends the amount', () => {
+  it('when a full capture is mapped, then it names the payment id and sends no amount; a partial capture sends the amount; both are Final (the rest voided)', () => {
     expect(toCheckoutCaptureRequest({ ...input(), idempotency_key: 'p1:capture' }, credentials, 'pay_mbabizu24mvu3mela5njyhpit4', null)).toEqual({
       method: 'POST',
       path: '/payments/pay_mbabizu24mvu3mela5njyhpit4/captures',
       headers: { 'content-type': 'application/json', authorization: 'Bearer sk_sbox_m73dzbpy7cf3gfd46xr4yj5xo4e', 'cko-idempotency-key': 'p1:capture' },
-      body: { reference: '01a208ee-5f6c-74c8-b99c-a50679101e09' },
+      body: { reference: '01a208ee-5f6c-74c8-b99c-a50679101e09', capture_type: 'Final' },
       carries_card_data: false,
     });
-    expect(toCheckoutCaptureRequest(input(), credentials, 'pay_1', 700).body).toEqual({ amount: 700, reference: '01a208ee-5f6c-74c8-b99c-a50679101e09' });
+    expect(toCheckoutCaptureRequest(input(), credentials, 'pay_1', 700).body).toEqual({ amount: 700, reference: '01a208ee-5f6c-74c8-b99c-a50679101e09', capture_type: 'Final' });
+  });
+
+  /*
+   * Capture a payment, https://www.checkout.com/docs/payments/manage-payments/capture-a-payment — "To perform
+   * multiple partial captures, set the capture_type field to NonFinal. The default value is Final, which voids
+   * any remaining amount on partial captures" (American Express, Mastercard, Visa; at most 150 partial
+   * actions per payment).
+   */
+  it('when captures follow one another, then each but the last is capture_type NonFinal and the last Final', () => {
+    const body = (final: boolean) => toCheckoutCaptureRequest({ ...input(), capture: { sequence: 1, final, captured_before: 0, uncaptured_after: 500 } }, credentials, 'pay_1', 400).body;
+    expect(body(false)).toEqual({ amount: 400, reference: '01a208ee-5f6c-74c8-b99c-a50679101e09', capture_type: 'NonFinal' });
+    expect(body(true)).toMatchObject({ capture_type: 'Final' });
   });
 
   it('when Checkout.com accepts the capture (202 with an action_id), then it is pending until the webhook', () => {

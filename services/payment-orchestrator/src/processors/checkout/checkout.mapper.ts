@@ -1,6 +1,11 @@
 import type { CaptureOutcome, ProcessorPayment, RefundOutcome, StepOutcome } from '../../domain/processing/processor-port';
 import { CARD_PLACEHOLDERS, field, isMerchantInitiated, text, transportOutcome, type AuthorizationInput, type ProcessorHttpRequest, type ProcessorHttpResponse } from '../processor-wire';
 import type { CheckoutCredentials } from './checkout.account';
+import { toProcessorAmount } from '../../domain/processing/processor-amounts';
+import { checkoutAmounts } from './checkout.amounts';
+
+/** An API amount (ISO minor units) in Checkout.com's units: the one conversion of every request (checkout.amounts.ts). */
+const checkoutAmount = (amount: number, currency: string): number => toProcessorAmount(checkoutAmounts, amount, currency);
 
 type PaymentTypeFields = { payment_type?: 'Regular' | 'Recurring' | 'Unscheduled'; merchant_initiated?: boolean };
 
@@ -70,7 +75,7 @@ export function toCheckoutPaymentRequest(payment: AuthorizationInput, credential
     headers: headers(credentials, payment.idempotency_key),
     body: {
       source,
-      amount: payment.amount,
+      amount: checkoutAmount(payment.amount, payment.currency_code),
       currency: payment.currency_code,
       reference: payment.payment_id,
       capture: payment.capture_mode === 'automatic',
@@ -84,14 +89,15 @@ export function toCheckoutPaymentRequest(payment: AuthorizationInput, credential
 
 /**
  * `POST /payments/{id}/captures` (pure). `partialAmount` only for a partial capture: without an amount
- * Checkout.com captures the whole authorized amount.
+ * Checkout.com captures the whole authorized amount. `capture_type`: NonFinal keeps the rest of the
+ * authorization for later captures; Final (Checkout.com's default, said explicitly) voids what is left.
  */
 export function toCheckoutCaptureRequest(payment: ProcessorPayment, credentials: CheckoutCredentials, paymentId: string, partialAmount: number | null): ProcessorHttpRequest {
   return {
     method: 'POST',
     path: `/payments/${encodeURIComponent(paymentId)}/captures`,
     headers: headers(credentials, payment.idempotency_key),
-    body: { ...(partialAmount === null ? {} : { amount: partialAmount }), reference: payment.payment_id },
+    body: { ...(partialAmount === null ? {} : { amount: checkoutAmount(partialAmount, payment.currency_code) }), reference: payment.payment_id, capture_type: payment.capture?.final === false ? 'NonFinal' : 'Final' },
     carries_card_data: false,
   };
 }
@@ -181,13 +187,16 @@ export function toCheckoutRefundRequest(payment: ProcessorPayment, credentials: 
     method: 'POST',
     path: `/payments/${encodeURIComponent(paymentId)}/refunds`,
     headers: headers(credentials, payment.idempotency_key),
-    body: { amount: payment.amount, reference: refundId },
+    body: { amount: checkoutAmount(payment.amount, payment.currency_code), reference: refundId },
     carries_card_data: false,
   };
 }
 
-/** Checkout.com confirms a refund by webhook (payment_refunded / payment_refund_declined): the runner asks again this late. */
-export const CHECKOUT_REFUND_RECHECK_MS = 5 * 60_000;
+/**
+ * Checkout.com confirms a refund by webhook (payment_refunded / payment_refund_declined); without one the
+ * payment's actions are asked (GET /payments/{id}/actions), first this soon, then on a backoff.
+ */
+export const CHECKOUT_REFUND_RECHECK_MS = 60_000;
 
 /** The /refunds answer (202 with an action_id) → pending until the webhook settles it (pure). */
 export function fromCheckoutRefundResponse(response: ProcessorHttpResponse): RefundOutcome {
@@ -197,3 +206,6 @@ export function fromCheckoutRefundResponse(response: ProcessorHttpResponse): Ref
   if (response.status !== 202 || !actionId) return { status: 'failed', failure_reason: 'processor_invalid_response', processor_reference: actionId };
   return { status: 'pending', processor_reference: actionId, poll_after_ms: CHECKOUT_REFUND_RECHECK_MS };
 }
+
+/** The headers every request of this API carries (credentials; the idempotency key where given), for the plugin's other requests. */
+export const checkoutHeaders = headers;

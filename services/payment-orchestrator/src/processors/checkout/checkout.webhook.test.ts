@@ -46,7 +46,7 @@ describe('Checkout.com webhook events', () => {
 
 describe('Checkout.com refund and void webhooks', () => {
   it('when payment_refunded arrives, then it is a succeeded refund named by its action_id (the refund\'s reference at Checkout.com)', () => {
-    expect(fromCheckoutWebhook({ id: 'evt_6', type: 'payment_refunded', data: { id: 'pay_1', action_id: 'act_r1', reference: 'r1', amount: 200 } })).toEqual({
+    expect(fromCheckoutWebhook({ id: 'evt_6', type: 'payment_refunded', data: { id: 'pay_1', action_id: 'act_r1', reference: 'r1', amount: 200, currency: 'EUR' } })).toEqual({
       kind: 'refund_succeeded',
       dedupe_key: 'checkout:evt_6',
       payment_reference: 'r1',

@@ -1,7 +1,15 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
 import type { ProcessorNotificationEvent } from '../processor-wire';
+import { fromProcessorAmount } from '../../domain/processing/processor-amounts';
+import { checkoutAmounts } from './checkout.amounts';
 import { checkoutFailureReason } from './checkout.mapper';
+
+/** A webhook's amount (Checkout.com's units, with its currency) in ISO minor units: the one conversion of every webhook; null without both. */
+export function checkoutWebhookAmount(data: { amount?: number; currency?: string }): number | null {
+  const currency = data.currency?.toUpperCase();
+  return data.amount !== undefined && currency ? fromProcessorAmount(checkoutAmounts, data.amount, currency) : null;
+}
 
 /** Cko-Signature: HMAC-SHA256 of the raw body with the webhook secret, hex (how Checkout.com signs, and its stand-in). */
 export function signCheckoutWebhook(rawBody: Buffer | string, webhookSecret: string): string {
@@ -22,6 +30,7 @@ const webhookSchema = z.object({
     action_id: z.string().optional(),
     reference: z.string().optional(),
     amount: z.number().int().optional(),
+    currency: z.string().optional(),
     response_code: z.string().optional(),
   }),
 });
@@ -42,12 +51,12 @@ export function fromCheckoutWebhook(body: unknown): ProcessorNotificationEvent |
     case 'payment_authentication_failed':
       return { kind: 'authorization_failed', dedupe_key, payment_reference, processor_reference: data.id, failure_reason: 'authentication_failed' };
     case 'payment_captured':
-      return { kind: 'capture_succeeded', dedupe_key, payment_reference, processor_reference: data.id, capture_reference: data.action_id ?? null, amount: data.amount ?? null };
+      return { kind: 'capture_succeeded', dedupe_key, payment_reference, processor_reference: data.id, capture_reference: data.action_id ?? null, amount: checkoutWebhookAmount(data) };
     case 'payment_capture_declined':
       return { kind: 'capture_failed', dedupe_key, payment_reference, processor_reference: data.id, capture_reference: data.action_id ?? null, failure_reason: 'capture_failed' };
     // A refund's action_id is the one its 202 answer gave (the refund's processor reference).
     case 'payment_refunded':
-      return { kind: 'refund_succeeded', dedupe_key, payment_reference, processor_reference: data.id, capture_reference: data.action_id ?? null, amount: data.amount ?? null };
+      return { kind: 'refund_succeeded', dedupe_key, payment_reference, processor_reference: data.id, capture_reference: data.action_id ?? null, amount: checkoutWebhookAmount(data) };
     case 'payment_refund_declined':
       return { kind: 'refund_failed', dedupe_key, payment_reference, processor_reference: data.id, capture_reference: data.action_id ?? null, failure_reason: 'refund_failed' };
     case 'payment_voided':

@@ -1,10 +1,21 @@
 import type { z } from 'zod';
+import { checkoutAmounts } from './checkout.amounts';
 import type { ProcessorConnection } from '../../domain/processing/processor-port';
 import { accountOptionsSchema, REAL_PROCESSOR_CAPABILITIES } from '../account-plugin';
 import { destinationsOf } from '@vaultline/contracts';
 import type { AccountProcessorPlugin } from '../processor-plugin';
 import { checkoutNotifications } from './checkout.notifications';
-import { authorizationInput, sendMapped } from '../processor-transport';
+import { authorizationInput, sendMapped, sendWithoutCard } from '../processor-transport';
+import { uploadedFileId, uploadEvidenceFiles } from '../dispute-answer-wire';
+import {
+  checkoutDisputeOutcome,
+  checkoutEvidenceUnsupported,
+  checkoutFilesBaseUrl,
+  toCheckoutAcceptDisputeRequest,
+  toCheckoutFileUploadRequest,
+  toCheckoutProvideEvidenceRequest,
+  toCheckoutSubmitEvidenceRequest,
+} from './checkout.dispute-answers';
 import { checkoutBaseUrl, checkoutCredentialsSchema } from './checkout.account';
 import { fromCheckoutActionsResponse, toCheckoutActionsRequest } from './checkout.actions';
 import { checkoutAuthorization } from './checkout.authorization';
@@ -33,6 +44,7 @@ export const checkout: AccountProcessorPlugin<CheckoutOptions['credentials']> = 
   displayName: 'Checkout.com',
   opens: 'per_account',
   capabilities,
+  amounts: checkoutAmounts,
   account: { credentials: checkoutCredentialsSchema, secretField: 'secret_key', paymentsPath: '/payments' },
   destinations: destinationsOf('checkout'),
   notifications: checkoutNotifications,
@@ -41,6 +53,7 @@ export const checkout: AccountProcessorPlugin<CheckoutOptions['credentials']> = 
     const transport = context.transport;
     if (!transport) throw new Error('The Checkout.com processor needs a transport (the forwarder and egress)');
     const baseUrl = checkoutBaseUrl(options.mode, options.base_url);
+    const filesBaseUrl = checkoutFilesBaseUrl(options.mode, options.base_url);
     const settleAction: NonNullable<ProcessorConnection['settleAction']> = async (payment, action) => {
       const response = await sendMapped(transport, baseUrl, payment, toCheckoutActionsRequest(options.credentials, action.payment_reference));
       return fromCheckoutActionsResponse(response, ACTION_TYPES[action.kind], action.action_reference);
@@ -80,8 +93,32 @@ export const checkout: AccountProcessorPlugin<CheckoutOptions['credentials']> = 
         if (!paymentId) return { status: 'failed', failure_reason: 'authorization_reference_missing', processor_reference: null };
         return fromCheckoutRefundResponse(await sendMapped(transport, baseUrl, payment, toCheckoutRefundRequest(payment, options.credentials, paymentId, refundId)));
       },
-      async refundStatus(_payment, actionId) {
-        return (await context.refundSettlement?.(actionId)) ?? { status: 'pending', processor_reference: actionId, poll_after_ms: CHECKOUT_REFUND_RECHECK_MS };
+      // A pending refund: payment_refunded / payment_refund_declined settles it, else the refund action is looked up in the payment's actions.
+      async refundStatus(payment, actionId) {
+        const notified = await context.refundSettlement?.(actionId);
+        if (notified) return notified;
+        const swept = payment.authorization_reference ? await settleAction(payment, { kind: 'refund', payment_reference: payment.authorization_reference, action_reference: actionId }) : null;
+        if (swept?.status === 'succeeded') return { status: 'succeeded', processor_reference: actionId };
+        if (swept?.status === 'failed') return { status: 'failed', failure_reason: swept.failure_reason, processor_reference: actionId };
+        return { status: 'pending', processor_reference: actionId, poll_after_ms: CHECKOUT_REFUND_RECHECK_MS };
+      },
+      async acceptDispute(dispute) {
+        return checkoutDisputeOutcome(await sendWithoutCard(transport, options.mode, baseUrl, toCheckoutAcceptDisputeRequest(options.credentials, dispute)));
+      },
+      // Files to the files host, then the evidence attached (PUT), then, when asked, submitted (POST).
+      async submitDisputeEvidence(dispute, evidence) {
+        const unsupported = checkoutEvidenceUnsupported(evidence);
+        if (unsupported) return unsupported;
+        const uploads = await uploadEvidenceFiles(evidence, async (name, file) =>
+          uploadedFileId(await sendWithoutCard(transport, options.mode, filesBaseUrl, toCheckoutFileUploadRequest(options.credentials, file, `${dispute.idempotency_key}:${name}`)), checkoutDisputeOutcome),
+        );
+        if ('stopped' in uploads) return uploads.stopped;
+        const fileIds = uploads.ids;
+        if (Object.keys(fileIds).length > 0 || Object.keys(evidence.text).length > 0) {
+          const provided = checkoutDisputeOutcome(await sendWithoutCard(transport, options.mode, baseUrl, toCheckoutProvideEvidenceRequest(options.credentials, dispute, evidence, fileIds)));
+          if (provided.status !== 'succeeded' || !evidence.submit) return provided;
+        }
+        return checkoutDisputeOutcome(await sendWithoutCard(transport, options.mode, baseUrl, toCheckoutSubmitEvidenceRequest(options.credentials, dispute)));
       },
     };
   },

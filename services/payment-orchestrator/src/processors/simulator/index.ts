@@ -18,6 +18,7 @@ const capabilities = {
   authorize: true,
   capture: true,
   partialCapture: true,
+  multipleCaptures: true,
   authentication3ri: true,
   authentication3ds: true,
   risk: true,
@@ -55,6 +56,9 @@ export const simulator: BuiltInProcessorPlugin<SimulatorOptions> = {
       voidAuthorization: step('void'),
       refund: async (payment) => fromSimulatorResponse(simulate(toSimulatorRequest(payment, 'refund'), options.capture_delay_ms, options.refund_delay_ms)),
       refundStatus: async (payment) => fromSimulatorResponse(simulate(toSimulatorRequest(payment, 'refund_status'), options.capture_delay_ms, options.refund_delay_ms)),
+      // The simulator's disputes (its disputed test card, POST /payments/{id}/test/dispute) take every answer.
+      acceptDispute: async () => ({ status: 'succeeded' }),
+      submitDisputeEvidence: async () => ({ status: 'succeeded' }),
     };
   },
 };

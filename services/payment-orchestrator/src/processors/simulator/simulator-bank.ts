@@ -12,6 +12,8 @@ export const TEST_CARDS = {
   '400000/9995': 'insufficient_funds',
   '400000/3220': '3ri_fails',
   '400000/0259': 'capture_fails',
+  /** 4000000000000267: the payment's first capture fails (capture_failed); a capture asked again succeeds. */
+  '400000/0267': 'capture_fails_once',
   '400000/0119': 'processor_error',
   /** 4000000000005126: captured normally, every refund of it fails (refund_failed). */
   '400000/5126': 'refund_fails',
@@ -64,7 +66,9 @@ export function simulate(request: SimulatorRequest, captureDelayMs: number, refu
     case 'capture':
       return { result: 'pending', psp_reference: `${psp_reference}_capture`, check_after_ms: captureDelayMs };
     case 'capture_status':
-      return behaviour === 'capture_fails' ? { result: 'declined', psp_reference, decline_code: 'capture_failed' } : { result: 'approved', psp_reference };
+      return behaviour === 'capture_fails' || (behaviour === 'capture_fails_once' && isFirstCapture(request.idempotency_key))
+        ? { result: 'declined', psp_reference, decline_code: 'capture_failed' }
+        : { result: 'approved', psp_reference };
     case 'void':
       return { result: 'approved', psp_reference: `${psp_reference}_void` };
     case 'refund':
@@ -72,6 +76,11 @@ export function simulate(request: SimulatorRequest, captureDelayMs: number, refu
     case 'refund_status':
       return behaviour === 'refund_fails' ? { result: 'declined', psp_reference, decline_code: 'refund_failed' } : { result: 'approved', psp_reference };
   }
+}
+
+/** The engine's key of a payment's first capture is `<payment>:capture`; a later capture's (a retry too) `<payment>:capture:<n>`. */
+function isFirstCapture(idempotencyKey: string): boolean {
+  return idempotencyKey.endsWith(':capture');
 }
 
 const CHALLENGE_CARDS: readonly Behaviour[] = ['challenge', 'challenge_then_declined'];

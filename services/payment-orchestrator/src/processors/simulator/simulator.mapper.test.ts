@@ -37,6 +37,7 @@ describe('simulator mapping', () => {
     ['400000******9995', 'insufficient_funds'],
     ['400000******3220', '3ri_fails'],
     ['400000******0259', 'capture_fails'],
+    ['400000******0267', 'capture_fails_once'],
     ['400000******0119', 'processor_error'],
     ['400000******5126', 'refund_fails'],
     ['424242******4242', 'approved'],
@@ -65,6 +66,13 @@ describe('simulator mapping', () => {
     ['400000******5126', 'refund_status', { status: 'failed', failure_reason: 'refund_failed' }],
   ] as const)('when %s goes through %s, then the outcome is %j', (masked, operation, expected) => {
     expect(fromSimulatorResponse(simulate(toSimulatorRequest(payment(masked), operation), 200))).toMatchObject(expected);
+  });
+
+  it('when the capture-fails-once card (4000 0000 0000 0267) is captured, then the payment\'s first capture fails and a capture asked again (its own key) succeeds', () => {
+    const asked = (key: string) => fromSimulatorResponse(simulate(toSimulatorRequest(payment('400000******0267', { idempotency_key: key }), 'capture_status'), 0));
+    expect(asked('p1:capture')).toMatchObject({ status: 'failed', failure_reason: 'capture_failed' });
+    expect(asked('p1:capture:2')).toMatchObject({ status: 'succeeded' });
+    expect(asked('p1:capture:3')).toMatchObject({ status: 'succeeded' });
   });
 
   it('when an authorization succeeds, then it returns a network transaction reference, and a merchant-initiated one keeps the initial reference', () => {

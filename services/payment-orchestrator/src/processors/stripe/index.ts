@@ -1,9 +1,19 @@
 import { destinationsOf } from '@vaultline/contracts';
+import { stripeAmounts } from './stripe.amounts';
 import type { z } from 'zod';
-import type { ProcessorConnection } from '../../domain/processing/processor-port';
+import type { CaptureOutcome, ProcessorConnection } from '../../domain/processing/processor-port';
 import { accountOptionsSchema } from '../account-plugin';
 import type { AccountProcessorPlugin } from '../processor-plugin';
-import { authorizationInput, sendMapped } from '../processor-transport';
+import { authorizationInput, sendMapped, sendWithoutCard } from '../processor-transport';
+import { uploadedFileId, uploadEvidenceFiles } from '../dispute-answer-wire';
+import {
+  stripeEvidenceUnsupported,
+  stripeFilesBaseUrl,
+  stripeOutcome,
+  toStripeCloseDisputeRequest,
+  toStripeEvidenceRequest,
+  toStripeFileUploadRequest,
+} from './stripe.dispute-answers';
 import { isMerchantInitiated } from '../processor-wire';
 import { stripeBaseUrl, stripeCredentialsSchema } from './stripe.account';
 import {
@@ -17,7 +27,9 @@ import {
   toStripeCaptureRequest,
   toStripePaymentIntentRequest,
   toStripeRefundRequest,
+  toStripeRefundRetrieveRequest,
   toStripeRetrieveRequest,
+  unansweredQuestion,
 } from './stripe.mapper';
 import { stripeNotifications } from './stripe.notifications';
 
@@ -34,6 +46,8 @@ const capabilities = {
   authorize: true,
   capture: true,
   partialCapture: true,
+  // Multicapture where Stripe offers it for the PaymentIntent (requested with request_multicapture=if_available).
+  multipleCaptures: true,
   authentication3ri: false,
   authentication3ds: true,
   risk: false,
@@ -47,6 +61,7 @@ export const stripe: AccountProcessorPlugin<StripeOptions['credentials']> = {
   displayName: 'Stripe',
   opens: 'per_account',
   capabilities,
+  amounts: stripeAmounts,
   account: { credentials: stripeCredentialsSchema, secretField: 'secret_key', paymentsPath: '/v1/payment_intents' },
   destinations: destinationsOf('stripe'),
   notifications: stripeNotifications,
@@ -57,6 +72,15 @@ export const stripe: AccountProcessorPlugin<StripeOptions['credentials']> = {
     const { credentials } = options;
     const baseUrl = stripeBaseUrl(credentials, options.mode, options.base_url);
     const retrieve = (payment: Parameters<typeof sendMapped>[2], intentId: string) => sendMapped(transport, baseUrl, payment, toStripeRetrieveRequest(credentials, intentId));
+    const confirmedCapture = async (payment: Parameters<typeof sendMapped>[2], intentId: string): Promise<CaptureOutcome> => {
+      // Stripe's capture events name the PaymentIntent, not one capture: they settle an automatic or a payment's
+      // first capture; a later one of several is read off the PaymentIntent.
+      const notified = (payment.capture?.sequence ?? 1) <= 1 ? await context.captureSettlement?.(intentId) : null;
+      if (notified) return notified;
+      const response = await retrieve(payment, intentId);
+      const asked = unansweredQuestion(response) ?? fromStripeCaptureResponse(response, payment.capture?.final === false);
+      return asked.status === 'error' ? { status: 'pending', processor_reference: intentId, poll_after_ms: STRIPE_CAPTURE_RECHECK_MS } : asked;
+    };
     return {
       id: 'stripe',
       capabilities,
@@ -83,16 +107,15 @@ export const stripe: AccountProcessorPlugin<StripeOptions['credentials']> = {
       },
       async capture(payment, intentId) {
         if (!intentId) return { status: 'failed', failure_reason: 'authorization_reference_missing', processor_reference: null };
-        // An automatic-capture flow sent capture_method=automatic: the confirmation captured it (succeeded).
-        if (authorizationInput(payment).capture_mode === 'automatic') return { status: 'succeeded', processor_reference: intentId };
-        return fromStripeCaptureResponse(await sendMapped(transport, baseUrl, payment, toStripeCaptureRequest(payment, credentials, intentId)));
+        // An automatic-capture flow sent capture_method=automatic: the payment counts as authorized until Stripe
+        // confirms the capture (payment_intent.succeeded or charge.captured, or the PaymentIntent asked: succeeded).
+        if (authorizationInput(payment).capture_mode === 'automatic') return confirmedCapture(payment, intentId);
+        const nonFinal = payment.capture?.final === false;
+        return fromStripeCaptureResponse(await sendMapped(transport, baseUrl, payment, toStripeCaptureRequest(payment, credentials, intentId)), nonFinal);
       },
-      // A capture still processing: payment_intent.succeeded settles it, else the PaymentIntent is asked.
+      // A capture still processing (or an automatic one not confirmed yet): the webhook settles it, else the PaymentIntent is asked.
       async captureStatus(payment, intentId) {
-        const notified = await context.captureSettlement?.(intentId);
-        if (notified) return notified;
-        const asked = fromStripeCaptureResponse(await retrieve(payment, intentId));
-        return asked.status === 'error' ? { status: 'pending', processor_reference: intentId, poll_after_ms: STRIPE_CAPTURE_RECHECK_MS } : asked;
+        return confirmedCapture(payment, intentId);
       },
       async voidAuthorization(payment, intentId) {
         return fromStripeCancelResponse(await sendMapped(transport, baseUrl, payment, toStripeCancelRequest(payment, credentials, intentId)));
@@ -101,9 +124,27 @@ export const stripe: AccountProcessorPlugin<StripeOptions['credentials']> = {
         if (!intentId) return { status: 'failed', failure_reason: 'authorization_reference_missing', processor_reference: null };
         return fromStripeRefundResponse(await sendMapped(transport, baseUrl, payment, toStripeRefundRequest(payment, credentials, intentId, refundId)));
       },
-      // A pending refund: charge.refund.updated (or charge.refunded) settles it.
-      async refundStatus(_payment, refundReference) {
-        return (await context.refundSettlement?.(refundReference)) ?? { status: 'pending', processor_reference: refundReference, poll_after_ms: STRIPE_REFUND_RECHECK_MS };
+      // A pending refund: its webhook (charge.refund.updated, refund.updated) settles it, else Stripe is asked (GET /v1/refunds/{id}).
+      async refundStatus(payment, refundReference) {
+        const notified = await context.refundSettlement?.(refundReference);
+        if (notified) return notified;
+        const response = await sendMapped(transport, baseUrl, payment, toStripeRefundRetrieveRequest(credentials, refundReference));
+        const asked = unansweredQuestion(response) ?? fromStripeRefundResponse(response);
+        return asked.status === 'error' ? { status: 'pending', processor_reference: refundReference, poll_after_ms: STRIPE_REFUND_RECHECK_MS } : asked;
+      },
+      async acceptDispute(dispute) {
+        return stripeOutcome(await sendWithoutCard(transport, options.mode, baseUrl, toStripeCloseDisputeRequest(credentials, dispute)));
+      },
+      // Each file to Stripe's file host first, then the evidence naming them (and submit).
+      async submitDisputeEvidence(dispute, evidence) {
+        const unsupported = stripeEvidenceUnsupported(evidence);
+        if (unsupported) return unsupported;
+        const uploads = await uploadEvidenceFiles(evidence, async (name, file) =>
+          uploadedFileId(await sendWithoutCard(transport, options.mode, stripeFilesBaseUrl(baseUrl), toStripeFileUploadRequest(credentials, file, `${dispute.idempotency_key}:${name}`)), stripeOutcome),
+        );
+        if ('stopped' in uploads) return uploads.stopped;
+        const fileIds = uploads.ids;
+        return stripeOutcome(await sendWithoutCard(transport, options.mode, baseUrl, toStripeEvidenceRequest(credentials, dispute, evidence, fileIds)));
       },
     };
   },

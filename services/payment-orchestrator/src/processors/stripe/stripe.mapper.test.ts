@@ -11,8 +11,11 @@ import {
   toStripeCaptureRequest,
   toStripePaymentIntentRequest,
   toStripeRefundRequest,
+  toStripeRefundRetrieveRequest,
   toStripeRetrieveRequest,
+  unansweredQuestion,
 } from './stripe.mapper';
+import { STRIPE_API_VERSION } from './stripe.api-version';
 
 /*
  * Every field below is pinned against Stripe's public API reference:
@@ -39,7 +42,18 @@ import {
  *   https://stripe.dev/stripe-java/com/stripe/model/Charge.PaymentMethodDetails.Card.html.
  * - Capture a PaymentIntent, https://docs.stripe.com/api/payment_intents/capture — POST
  *   /v1/payment_intents/{id}/capture, amount_to_capture ("must be less than or equal to the original
- *   amount; defaults to the full amount_capturable").
+ *   amount; defaults to the full amount_capturable"), final_capture ("Defaults to true. … setting
+ *   final_capture to false notifies Stripe to not release the remaining uncaptured funds … only when
+ *   multicapture is available"; stripe-node v16.12.0, PaymentIntentCaptureParams).
+ * - Multicapture, https://docs.stripe.com/payments/multicapture — requested at creation with
+ *   payment_method_options[card][request_multicapture] (if_available | never: stripe-node v16.12.0,
+ *   PaymentIntentCreateParams.PaymentMethodOptions.Card.RequestMulticapture); the PaymentIntent stays
+ *   requires_capture between captures; cancel on requires_capture releases the remaining amount_capturable.
+ * - Versioning, https://docs.stripe.com/api/versioning — the Stripe-Version header sets the version of a
+ *   request (stripe-node sends it on every call: RequestSender 'Stripe-Version'); 2024-06-20 is the version
+ *   stripe-node v16.12.0 is generated for (src/apiVersion.ts). payment_method_types ("defaults to
+ *   ["card"]" at that version; automatic_payment_methods otherwise).
+ * - Retrieve a refund, https://docs.stripe.com/api/refunds/retrieve — GET /v1/refunds/{refund}.
  * - Cancel a PaymentIntent, https://docs.stripe.com/api/payment_intents/cancel — POST …/{id}/cancel on
  *   requires_capture (and the other unfinished statuses), status canceled.
  * - Create a refund, https://docs.stripe.com/api/refunds/create — POST /v1/refunds with payment_intent,
@@ -67,12 +81,13 @@ describe('Stripe mapper: the PaymentIntent request, per use case', () => {
   it('when a guest one-off payment is authorized, then it is a form POST /v1/payment_intents with the card as the forwarder\'s placeholders, confirm=true, the amount and lower-case currency, our payment id in metadata, the charge expanded, and the idempotency key', () => {
     const request = toStripePaymentIntentRequest(authorizationInputOf({ consumer_authentication: hostedPage }), credentials);
     expect(request).toMatchObject({ method: 'POST', path: '/v1/payment_intents', format: 'form', carries_card_data: true });
-    expect(request.headers).toEqual({ authorization: 'Bearer sk_test_mapperKey9Q1', 'idempotency-key': '01a208ee-5f6c-74c8-b99c-a50679101e09:authorization' });
+    expect(request.headers).toEqual({ authorization: 'Bearer sk_test_mapperKey9Q1', 'stripe-version': '2024-06-20', 'idempotency-key': '01a208ee-5f6c-74c8-b99c-a50679101e09:authorization' });
     expect(request.body).toEqual({
       amount: '1250',
       currency: 'eur',
       confirm: 'true',
       capture_method: 'automatic',
+      'payment_method_types[]': 'card',
       ...cardFields,
       'payment_method_data[card][cvc]': '{{ security_code }}',
       'payment_method_data[billing_details][name]': 'Ada Lovelace',
@@ -195,15 +210,61 @@ describe('Stripe mapper: the PaymentIntent answer', () => {
 
 const payment = (overrides: Partial<ProcessorPayment> = {}): ProcessorPayment => ({ ...authorizationInputOf(), idempotency_key: 'p1:capture', ...overrides });
 
+describe('Stripe mapper: one API version', () => {
+  it('when any request is built, then it carries Stripe-Version 2024-06-20 (at least 2022-11-15: latest_charge, no refunds embedded in a Charge), the one constant of the plugin', () => {
+    expect(STRIPE_API_VERSION).toBe('2024-06-20');
+    expect(STRIPE_API_VERSION >= '2022-11-15').toBe(true);
+    const requests = [
+      toStripePaymentIntentRequest(authorizationInputOf(), credentials),
+      toStripeRetrieveRequest(credentials, 'pi_1'),
+      toStripeCaptureRequest(payment(), credentials, 'pi_1'),
+      toStripeCancelRequest(payment(), credentials, 'pi_1'),
+      toStripeRefundRequest(payment(), credentials, 'pi_1', 'r1'),
+      toStripeRefundRetrieveRequest(credentials, 're_1'),
+    ];
+    expect(requests.map((request) => request.headers['stripe-version'])).toEqual(Array(requests.length).fill(STRIPE_API_VERSION));
+  });
+
+  it('when a manual-capture PaymentIntent is created, then it asks for multicapture where available; an automatic one does not', () => {
+    expect(form(authorizationInputOf({ capture_mode: 'manual' }))['payment_method_options[card][request_multicapture]']).toBe('if_available');
+    expect(form(authorizationInputOf({ capture_mode: 'automatic' }))).not.toHaveProperty(['payment_method_options[card][request_multicapture]']);
+  });
+});
+
 describe('Stripe mapper: capture, cancel, retrieve and refund', () => {
   it('when a manual-capture payment is captured, then POST /v1/payment_intents/{id}/capture carries amount_to_capture (the amount to capture, partial or whole) and the capture\'s idempotency key', () => {
     const request = toStripeCaptureRequest(payment({ amount: 800 }), credentials, 'pi_123');
-    expect(request).toEqual({ method: 'POST', path: '/v1/payment_intents/pi_123/capture', headers: { authorization: 'Bearer sk_test_mapperKey9Q1', 'idempotency-key': 'p1:capture' }, format: 'form', body: { amount_to_capture: '800', 'expand[]': 'latest_charge' }, carries_card_data: false });
+    expect(request).toEqual({ method: 'POST', path: '/v1/payment_intents/pi_123/capture', headers: { authorization: 'Bearer sk_test_mapperKey9Q1', 'stripe-version': STRIPE_API_VERSION, 'idempotency-key': 'p1:capture' }, format: 'form', body: { amount_to_capture: '800', 'expand[]': 'latest_charge' }, carries_card_data: false });
+  });
+
+  it('when captures follow one another (multicapture), then each but the last says final_capture=false and the last after them final_capture=true; a single capture sends neither', () => {
+    const body = (capture: ProcessorPayment['capture']) => toStripeCaptureRequest(payment({ amount: 400, capture }), credentials, 'pi_123').body as Record<string, string>;
+    expect(body({ sequence: 1, final: false, captured_before: 0, uncaptured_after: 850 })).toMatchObject({ amount_to_capture: '400', final_capture: 'false' });
+    expect(body({ sequence: 2, final: false, captured_before: 400, uncaptured_after: 450 })).toMatchObject({ final_capture: 'false' });
+    expect(body({ sequence: 3, final: true, captured_before: 800, uncaptured_after: 50 })).toMatchObject({ final_capture: 'true' });
+    expect(body({ sequence: 1, final: true, captured_before: 0, uncaptured_after: 850 })).not.toHaveProperty('final_capture');
+  });
+
+  it('when a capture with final_capture=false is answered requires_capture (the rest still capturable), then that capture succeeded; the same status after a final capture is still pending', () => {
+    expect(fromStripeCaptureResponse({ status: 200, body: intent({ status: 'requires_capture', amount_received: 400, amount_capturable: 850 }) }, true)).toEqual({ status: 'succeeded', processor_reference: 'pi_3MtwBwLkdIwHu7ix28a3tqPa' });
+    expect(fromStripeCaptureResponse({ status: 200, body: intent({ status: 'requires_capture' }) })).toMatchObject({ status: 'pending' });
+  });
+
+  it('when a PaymentIntent with earlier captures is canceled, then an answer succeeded with nothing capturable is the rest released', () => {
+    expect(fromStripeCancelResponse({ status: 200, body: intent({ status: 'succeeded', amount_capturable: 0, amount_received: 400 }) })).toEqual({ status: 'succeeded', processor_reference: 'pi_3MtwBwLkdIwHu7ix28a3tqPa' });
+    expect(fromStripeCancelResponse({ status: 200, body: intent({ status: 'requires_capture', amount_capturable: 850 }) })).toMatchObject({ status: 'failed', failure_reason: 'void_failed' });
+  });
+
+  it('when a pending refund is asked about, then GET /v1/refunds/{id} carries no body; a 200 tells its status, any other answer (404, 5xx) tells nothing and it stays pending', () => {
+    expect(toStripeRefundRetrieveRequest(credentials, 're_1')).toEqual({ method: 'GET', path: '/v1/refunds/re_1', headers: { authorization: 'Bearer sk_test_mapperKey9Q1', 'stripe-version': STRIPE_API_VERSION }, carries_card_data: false });
+    expect(unansweredQuestion({ status: 404, body: { error: { code: 'resource_missing' } } })).toMatchObject({ status: 'error' });
+    expect(unansweredQuestion({ status: 503, body: null })).toMatchObject({ status: 'error' });
+    expect(unansweredQuestion({ status: 200, body: { id: 're_1', status: 'pending' } })).toBeNull();
   });
 
   it.each([
     ['succeeded', { status: 'succeeded', processor_reference: 'pi_3MtwBwLkdIwHu7ix28a3tqPa' }],
-    ['processing', { status: 'pending', processor_reference: 'pi_3MtwBwLkdIwHu7ix28a3tqPa', poll_after_ms: 60_000 }],
+    ['processing', { status: 'pending', processor_reference: 'pi_3MtwBwLkdIwHu7ix28a3tqPa', poll_after_ms: 5_000 }],
     ['canceled', { status: 'failed', failure_reason: 'capture_failed', processor_reference: 'pi_3MtwBwLkdIwHu7ix28a3tqPa' }],
   ])('when the capture answer\'s PaymentIntent is %s, then the capture is %j', (status, expected) => {
     expect(fromStripeCaptureResponse({ status: 200, body: intent({ status }) })).toEqual(expected);
@@ -220,18 +281,20 @@ describe('Stripe mapper: capture, cancel, retrieve and refund', () => {
   });
 
   it('when a PaymentIntent is retrieved (the consumer\'s return, a capture that settles), then GET carries no body and asks for the charge', () => {
-    expect(toStripeRetrieveRequest(credentials, 'pi_123')).toEqual({ method: 'GET', path: '/v1/payment_intents/pi_123?expand%5B%5D=latest_charge', headers: { authorization: 'Bearer sk_test_mapperKey9Q1' }, carries_card_data: false });
+    expect(toStripeRetrieveRequest(credentials, 'pi_123')).toEqual({ method: 'GET', path: '/v1/payment_intents/pi_123?expand%5B%5D=latest_charge', headers: { authorization: 'Bearer sk_test_mapperKey9Q1', 'stripe-version': STRIPE_API_VERSION }, carries_card_data: false });
   });
 
   it('when a refund is sent, then POST /v1/refunds names the PaymentIntent, the refund\'s amount, its reason in Stripe\'s words, our refund id in metadata, with the refund\'s idempotency key', () => {
     const request = toStripeRefundRequest(payment({ amount: 500, idempotency_key: 'refund:r1', refund_reason: 'requested_by_customer' }), credentials, 'pi_123', 'r1');
-    expect(request).toEqual({ method: 'POST', path: '/v1/refunds', headers: { authorization: 'Bearer sk_test_mapperKey9Q1', 'idempotency-key': 'refund:r1' }, format: 'form', body: { payment_intent: 'pi_123', amount: '500', reason: 'requested_by_customer', 'metadata[refund_id]': 'r1' }, carries_card_data: false });
+    expect(request).toEqual({ method: 'POST', path: '/v1/refunds', headers: { authorization: 'Bearer sk_test_mapperKey9Q1', 'stripe-version': STRIPE_API_VERSION, 'idempotency-key': 'refund:r1' }, format: 'form', body: { payment_intent: 'pi_123', amount: '500', reason: 'requested_by_customer', 'metadata[refund_id]': 'r1' }, carries_card_data: false });
     expect(toStripeRefundRequest(payment({ refund_reason: null }), credentials, 'pi_123', 'r2').body).not.toHaveProperty('reason');
   });
 
   it.each([
     ['succeeded', { status: 'succeeded', processor_reference: 're_1' }],
-    ['pending', { status: 'pending', processor_reference: 're_1', poll_after_ms: 300_000 }],
+    ['pending', { status: 'pending', processor_reference: 're_1', poll_after_ms: 5_000 }],
+    ['requires_action', { status: 'pending', processor_reference: 're_1', poll_after_ms: 5_000 }],
+    ['canceled', { status: 'failed', failure_reason: 'refund_failed', processor_reference: 're_1' }],
     ['failed', { status: 'failed', failure_reason: 'refund_failed', processor_reference: 're_1' }],
   ])('when the Refund answered is %s, then the refund is %j', (status, expected) => {
     expect(fromStripeRefundResponse({ status: 200, body: { id: 're_1', object: 'refund', status } })).toEqual(expected);

@@ -3,6 +3,9 @@ import type { AuthorizationOutcome, CaptureOutcome, ProcessorPayment, RefundOutc
 import type { RefundReason } from '../../domain/refunds/refund';
 import { CARD_PLACEHOLDERS, field, isMerchantInitiated, text, transportOutcome, type AuthorizationInput, type ProcessorHttpRequest, type ProcessorHttpResponse } from '../processor-wire';
 import type { StripeCredentials } from './stripe.account';
+import { toProcessorAmount } from '../../domain/processing/processor-amounts';
+import { stripeAmounts } from './stripe.amounts';
+import { STRIPE_API_VERSION } from './stripe.api-version';
 
 /**
  * Stripe's PaymentIntents API, form-encoded (https://docs.stripe.com/api/payment_intents). Pure: requests
@@ -11,12 +14,15 @@ import type { StripeCredentials } from './stripe.account';
 
 type Form = Record<string, string>;
 
+/** The API's amount (ISO minor units) in Stripe's units, as form text: the one conversion of every request (stripe.amounts.ts). */
+const stripeAmount = (payment: Pick<ProcessorPayment, 'amount' | 'currency_code'>): string => String(toProcessorAmount(stripeAmounts, payment.amount, payment.currency_code));
+
 /** The answer carries the charge, for its network transaction id and 3-D Secure result. */
 const EXPAND_CHARGE: Form = { 'expand[]': 'latest_charge' };
 
-/** The secret key, and the idempotency key where the call changes something (Stripe keeps keys 24 hours). */
+/** The secret key, the pinned API version, and the idempotency key where the call changes something (Stripe keeps keys 24 hours). */
 function headers(credentials: StripeCredentials, idempotencyKey?: string): Record<string, string> {
-  return { authorization: `Bearer ${credentials.secret_key}`, ...(idempotencyKey ? { 'idempotency-key': idempotencyKey } : {}) };
+  return { authorization: `Bearer ${credentials.secret_key}`, 'stripe-version': STRIPE_API_VERSION, ...(idempotencyKey ? { 'idempotency-key': idempotencyKey } : {}) };
 }
 
 /**
@@ -48,6 +54,10 @@ function authenticationFields(payment: AuthorizationInput): Form {
 /**
  * `POST /v1/payment_intents` with the card inline and `confirm=true`, as a forwarder template (pure).
  * `capture_method` from the flow; our payment id in `metadata[payment_id]`, so a webhook names the payment.
+ * `payment_method_types[]=card`: a card PaymentIntent whatever the account's dashboard enables (without it,
+ * automatic_payment_methods may be on by default and ask for a return_url on every confirmation). A
+ * manual-capture one asks for multicapture (`request_multicapture=if_available`), so several captures can
+ * follow where Stripe offers it.
  */
 export function toStripePaymentIntentRequest(payment: AuthorizationInput, credentials: StripeCredentials): ProcessorHttpRequest {
   const merchantInitiated = isMerchantInitiated(payment.use_case);
@@ -65,10 +75,12 @@ export function toStripePaymentIntentRequest(payment: AuthorizationInput, creden
     headers: headers(credentials, payment.idempotency_key),
     format: 'form',
     body: {
-      amount: String(payment.amount),
+      amount: stripeAmount(payment),
       currency: payment.currency_code.toLowerCase(),
       confirm: 'true',
       capture_method: payment.capture_mode,
+      'payment_method_types[]': 'card',
+      ...(payment.capture_mode === 'manual' ? { 'payment_method_options[card][request_multicapture]': 'if_available' } : {}),
       ...card,
       ...storedCredentialFields(payment),
       ...authenticationFields(payment),
@@ -84,16 +96,28 @@ export function toStripeRetrieveRequest(credentials: StripeCredentials, intentId
   return { method: 'GET', path: `/v1/payment_intents/${encodeURIComponent(intentId)}?expand%5B%5D=latest_charge`, headers: headers(credentials), carries_card_data: false };
 }
 
-/** `POST /v1/payment_intents/{id}/capture` with `amount_to_capture` (the engine's amount: partial or whole). */
+/**
+ * `POST /v1/payment_intents/{id}/capture` with `amount_to_capture` (the engine's amount: partial or whole).
+ * Multicapture: `final_capture=false` keeps the rest of the authorization for later captures; the last
+ * capture after such ones says `final_capture=true` (Stripe then releases the rest). A single capture sends
+ * neither (Stripe's default is true, and the field is taken only where multicapture is available).
+ */
 export function toStripeCaptureRequest(payment: ProcessorPayment, credentials: StripeCredentials, intentId: string): ProcessorHttpRequest {
+  const capture = payment.capture;
+  const finalCapture = capture && !capture.final ? { final_capture: 'false' } : capture && capture.sequence > 1 ? { final_capture: 'true' } : {};
   return {
     method: 'POST',
     path: `/v1/payment_intents/${encodeURIComponent(intentId)}/capture`,
     headers: headers(credentials, payment.idempotency_key),
     format: 'form',
-    body: { amount_to_capture: String(payment.amount), ...EXPAND_CHARGE },
+    body: { amount_to_capture: stripeAmount(payment), ...finalCapture, ...EXPAND_CHARGE },
     carries_card_data: false,
   };
+}
+
+/** `GET /v1/refunds/{id}`: how a pending refund stands now (its status: pending, requires_action, succeeded, failed, canceled). */
+export function toStripeRefundRetrieveRequest(credentials: StripeCredentials, refundId: string): ProcessorHttpRequest {
+  return { method: 'GET', path: `/v1/refunds/${encodeURIComponent(refundId)}`, headers: headers(credentials), carries_card_data: false };
 }
 
 /** `POST /v1/payment_intents/{id}/cancel`: releases the authorization (Stripe answers it canceled at once). */
@@ -111,7 +135,7 @@ export function toStripeRefundRequest(payment: ProcessorPayment, credentials: St
     path: '/v1/refunds',
     headers: headers(credentials, payment.idempotency_key),
     format: 'form',
-    body: { payment_intent: intentId, amount: String(payment.amount), ...(payment.refund_reason ? { reason: REFUND_REASONS[payment.refund_reason] } : {}), 'metadata[refund_id]': refundId },
+    body: { payment_intent: intentId, amount: stripeAmount(payment), ...(payment.refund_reason ? { reason: REFUND_REASONS[payment.refund_reason] } : {}), 'metadata[refund_id]': refundId },
     carries_card_data: false,
   };
 }
@@ -206,11 +230,18 @@ export function fromStripePaymentIntentResponse(response: ProcessorHttpResponse)
   }
 }
 
-/** Stripe captures in its answer; `processing` (asynchronous capture) waits for payment_intent.succeeded. */
-export const STRIPE_CAPTURE_RECHECK_MS = 60_000;
+/**
+ * Stripe captures in its answer; `processing` (asynchronous capture) waits for payment_intent.succeeded,
+ * and the PaymentIntent is asked again this soon (then on a backoff: settlement-backoff.ts).
+ */
+export const STRIPE_CAPTURE_RECHECK_MS = 5_000;
 
-/** The /capture answer (or a retrieve while a capture settles) → the capture's outcome (pure). */
-export function fromStripeCaptureResponse(response: ProcessorHttpResponse): CaptureOutcome {
+/**
+ * The /capture answer (or a retrieve while a capture settles) → the capture's outcome (pure). `succeeded`
+ * is captured; `requires_capture` after a capture with final_capture false is captured too (multicapture: the
+ * rest stays capturable); `processing` is still pending.
+ */
+export function fromStripeCaptureResponse(response: ProcessorHttpResponse, nonFinalCapture = false): CaptureOutcome {
   const transport = transportOutcome(response.status);
   if (transport) return transport.status === 'failed' ? { ...transport, failure_reason: 'capture_failed' } : transport;
   const id = text(field(response.body, 'id'));
@@ -218,24 +249,41 @@ export function fromStripeCaptureResponse(response: ProcessorHttpResponse): Capt
   switch (field(response.body, 'status')) {
     case 'succeeded':
       return { status: 'succeeded', processor_reference: id };
-    case 'processing':
     case 'requires_capture':
+      return nonFinalCapture ? { status: 'succeeded', processor_reference: id } : { status: 'pending', processor_reference: id, poll_after_ms: STRIPE_CAPTURE_RECHECK_MS };
+    case 'processing':
       return { status: 'pending', processor_reference: id, poll_after_ms: STRIPE_CAPTURE_RECHECK_MS };
     default:
       return { status: 'failed', failure_reason: 'capture_failed', processor_reference: id };
   }
 }
 
-/** The /cancel answer: the PaymentIntent canceled, confirmed in the answer. */
+/**
+ * The /cancel answer: the authorization released, confirmed in the answer. A PaymentIntent with captures
+ * made before (multicapture) may answer `succeeded` with nothing left capturable: its rest was released.
+ */
 export function fromStripeCancelResponse(response: ProcessorHttpResponse): StepOutcome {
   const transport = transportOutcome(response.status);
   if (transport) return transport.status === 'failed' ? { ...transport, failure_reason: 'void_failed' } : transport;
   const id = text(field(response.body, 'id'));
-  return field(response.body, 'status') === 'canceled' ? { status: 'succeeded', processor_reference: id } : { status: 'failed', failure_reason: 'void_failed', processor_reference: id };
+  const status = field(response.body, 'status');
+  const released = status === 'canceled' || (status === 'succeeded' && field(response.body, 'amount_capturable') === 0);
+  return released ? { status: 'succeeded', processor_reference: id } : { status: 'failed', failure_reason: 'void_failed', processor_reference: id };
 }
 
-/** A pending refund settles by webhook (charge.refund.updated, charge.refunded): asked again this late. */
-export const STRIPE_REFUND_RECHECK_MS = 5 * 60_000;
+/**
+ * A pending refund settles by webhook (charge.refund.updated, refund.updated) or by asking Stripe
+ * (`GET /v1/refunds/{id}`): first this soon, then on a backoff (settlement-backoff.ts) until it is final.
+ */
+export const STRIPE_REFUND_RECHECK_MS = 5_000;
+
+/**
+ * A question's answer (GET of a PaymentIntent or a Refund): only a 200 tells how things stand; any other
+ * answer (a 404, a key refused, a 5xx) says nothing about the capture or refund, which waits for the next question.
+ */
+export function unansweredQuestion(response: ProcessorHttpResponse): { status: 'error'; failure_reason: string } | null {
+  return response.status === 200 ? null : { status: 'error', failure_reason: transportOutcome(response.status)?.failure_reason ?? 'processor_invalid_response' };
+}
 
 /** The /refunds answer (a Refund: succeeded, pending, failed) → the refund's outcome (pure). */
 export function fromStripeRefundResponse(response: ProcessorHttpResponse): RefundOutcome {
@@ -253,3 +301,6 @@ export function fromStripeRefundResponse(response: ProcessorHttpResponse): Refun
       return { status: 'failed', failure_reason: 'refund_failed', processor_reference: id };
   }
 }
+
+/** The headers every request of this API carries (credentials; the idempotency key where given), for the plugin's other requests. */
+export const stripeHeaders = headers;

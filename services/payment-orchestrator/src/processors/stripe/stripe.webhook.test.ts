@@ -12,8 +12,12 @@ import { fromStripeEvent, parseStripeSignature, signStripePayload, STRIPE_SIGNAT
  *   https://app.unpkg.com/stripe@22.0.0/files/cjs/Webhooks.js; stripe-go DefaultTolerance 300 * time.Second).
  * - Event types, https://docs.stripe.com/api/events/types — payment_intent.succeeded,
  *   payment_intent.payment_failed, payment_intent.amount_capturable_updated, payment_intent.canceled,
- *   charge.refunded (data.object a Charge), charge.refund.updated (a Refund), charge.dispute.created /
+ *   charge.refunded and charge.captured (data.object a Charge), charge.refund.updated and refund.updated (a Refund), charge.dispute.created /
  *   .updated / .closed / .funds_withdrawn / .funds_reinstated (a Dispute).
+ * - API versions, https://docs.stripe.com/upgrades#2022-11-15 — from 2022-11-15 a Charge no longer embeds
+ *   `refunds` (expandable only), so charge.refunded tells no refund's status; stripe-node v16.12.0 (API
+ *   2024-06-20, the pinned version) types Charge.refunds as optional and lists the webhook events
+ *   charge.captured, charge.refund.updated, refund.created and refund.updated (WebhookEndpointsResource.d.ts).
  * - The Dispute, https://docs.stripe.com/api/disputes/object — status warning_needs_response,
  *   warning_under_review, warning_closed, needs_response, under_review, won, lost (stripe-go's dispute
  *   constants, https://pkg.go.dev/github.com/fdelbos/stripe-go/dispute; stripe_api_client's Dispute.status,
@@ -83,15 +87,14 @@ describe('Stripe events → the engine\'s events', () => {
     expect(fromStripeEvent(event('payment_intent.canceled', intent))).toMatchObject([{ kind: 'void_succeeded', processor_reference: 'pi_3MtwBw', capture_reference: 'pi_3MtwBw' }]);
   });
 
-  it('when charge.refunded carries the charge\'s refunds, then each is a refund event by its status, named by metadata[refund_id] and its re_ id, deduplicated per event and refund', () => {
-    const charge = { id: 'ch_1', object: 'charge', payment_intent: 'pi_3MtwBw', refunds: { data: [
-      { id: 're_2', object: 'refund', status: 'succeeded', payment_intent: 'pi_3MtwBw', metadata: { refund_id: 'r2' } },
-      { id: 're_1', object: 'refund', status: 'failed', payment_intent: 'pi_3MtwBw', metadata: { refund_id: 'r1' } },
-    ] } };
-    expect(fromStripeEvent(event('charge.refunded', charge))).toEqual([
-      { kind: 'refund_succeeded', dedupe_key: 'stripe:evt_1NG8Du2eZvKYlo2CUI79vXWy:re_2', payment_reference: 'r2', processor_reference: 'pi_3MtwBw', capture_reference: 're_2' },
-      { kind: 'refund_failed', dedupe_key: 'stripe:evt_1NG8Du2eZvKYlo2CUI79vXWy:re_1', payment_reference: 'r1', processor_reference: 'pi_3MtwBw', capture_reference: 're_1', failure_reason: 'refund_failed' },
-    ]);
+  it('when charge.refunded arrives (at the pinned version its Charge embeds no refunds, since 2022-11-15), then it moves nothing: each refund settles by its own event or by asking Stripe', () => {
+    const charge = { id: 'ch_1', object: 'charge', payment_intent: 'pi_3MtwBw', amount_refunded: 500, refunded: false };
+    expect(fromStripeEvent(event('charge.refunded', charge))).toEqual([{ kind: 'ignored', dedupe_key: 'stripe:evt_1NG8Du2eZvKYlo2CUI79vXWy' }]);
+  });
+
+  it('when charge.captured arrives (a Charge captured after its authorization), then it is a capture success naming the PaymentIntent, found as payment_intent.succeeded is', () => {
+    const charge = { id: 'ch_1', object: 'charge', payment_intent: 'pi_3MtwBw', captured: true, amount_captured: 400, metadata: intent.metadata };
+    expect(fromStripeEvent(event('charge.captured', charge))).toEqual([{ kind: 'capture_succeeded', dedupe_key: 'stripe:evt_1NG8Du2eZvKYlo2CUI79vXWy', payment_reference: intent.metadata.payment_id, processor_reference: 'pi_3MtwBw', capture_reference: 'ch_1' }]);
   });
 
   it('when charge.refund.updated says a pending refund succeeded, then it settles it; a pending one is ignored', () => {
@@ -100,13 +103,13 @@ describe('Stripe events → the engine\'s events', () => {
   });
 
   it.each([
-    ['charge.dispute.created', 'needs_response', 'needs_response', 2],
-    ['charge.dispute.updated', 'under_review', 'under_review', 2],
-    ['charge.dispute.closed', 'won', 'won', 2],
-    ['charge.dispute.closed', 'lost', 'lost', 2],
-    ['charge.dispute.created', 'warning_needs_response', 'needs_response', 1],
-    ['charge.dispute.closed', 'warning_closed', 'won', 1],
-  ])('when %s arrives with status %s, then it is a dispute signal %s at stage %i, naming the PaymentIntent', (type, status, expected, stage) => {
+    ['charge.dispute.created', 'needs_response', 'needs_response', 2, {}],
+    ['charge.dispute.updated', 'under_review', 'under_review', 2, {}],
+    ['charge.dispute.closed', 'won', 'won', 2, {}],
+    ['charge.dispute.closed', 'lost', 'lost', 2, {}],
+    ['charge.dispute.created', 'warning_needs_response', 'needs_response', 1, { inquiry: true }],
+    ['charge.dispute.closed', 'warning_closed', 'won', 1, { inquiry: true }],
+  ])('when %s arrives with status %s, then it is a dispute signal %s at stage %i, naming the PaymentIntent (an inquiry for warning_ statuses)', (type, status, expected, stage, inquiry) => {
     const dispute = { id: 'dp_1MtwBw', object: 'dispute', amount: 1250, currency: 'eur', payment_intent: 'pi_3MtwBw', reason: 'product_not_received', status };
     expect(fromStripeEvent(event(type, dispute))).toEqual([
       {
@@ -114,9 +117,37 @@ describe('Stripe events → the engine\'s events', () => {
         dedupe_key: 'stripe:evt_1NG8Du2eZvKYlo2CUI79vXWy',
         payment_reference: 'pi_3MtwBw',
         processor_reference: 'dp_1MtwBw',
-        dispute: { processor_reference: 'dp_1MtwBw', payment_reference: 'pi_3MtwBw', status: expected, stage, amount: 1250, currency_code: 'EUR', reason: 'product_not_received', event: type },
+        dispute: { processor_reference: 'dp_1MtwBw', payment_reference: 'pi_3MtwBw', status: expected, stage, amount: 1250, currency_code: 'EUR', reason: 'product_not_received', event: type, ...inquiry },
       },
     ]);
+  });
+
+  it('when a dispute carries evidence_details.due_by (Unix seconds), then the signal says until when evidence is taken', () => {
+    const dispute = { id: 'dp_1MtwBw', object: 'dispute', amount: 1250, currency: 'eur', payment_intent: 'pi_3MtwBw', reason: 'fraudulent', status: 'needs_response', evidence_details: { due_by: 1723679999, has_evidence: false, past_due: false, submission_count: 0 } };
+    expect(fromStripeEvent(event('charge.dispute.created', dispute))![0]!.dispute!.evidence_due_by).toBe('2024-08-14T23:59:59.000Z');
+  });
+
+  // The EarlyFraudWarning, https://docs.stripe.com/api/radar/early_fraud_warnings/object (stripe/openapi fixtures3.json
+  // "radar.early_fraud_warning": actionable, charge, created, fraud_type, id issfr_…, livemode; stripe-node's
+  // Radar.EarlyFraudWarning adds payment_intent, "ID of the Payment Intent this early fraud warning is for").
+  it.each(['radar.early_fraud_warning.created', 'radar.early_fraud_warning.updated'])('when %s arrives, then it is an early fraud warning naming the PaymentIntent, never a dispute', (type) => {
+    const warning = { id: 'issfr_1Pgc79B7WZ01zgkWxwDzEIPX', object: 'radar.early_fraud_warning', actionable: true, charge: 'ch_1234', created: 1234567890, fraud_type: 'made_with_stolen_card', livemode: false, payment_intent: 'pi_3MtwBw' };
+    expect(fromStripeEvent(event(type, warning))).toEqual([
+      {
+        kind: 'early_fraud_warning',
+        dedupe_key: 'stripe:evt_1NG8Du2eZvKYlo2CUI79vXWy',
+        payment_reference: 'pi_3MtwBw',
+        processor_reference: 'issfr_1Pgc79B7WZ01zgkWxwDzEIPX',
+        early_fraud_warning: { processor_reference: 'issfr_1Pgc79B7WZ01zgkWxwDzEIPX', payment_reference: 'pi_3MtwBw', fraud_type: 'made_with_stolen_card', actionable: true },
+      },
+    ]);
+  });
+
+  it('when an early fraud warning has an unknown fraud type or no PaymentIntent, then the type reads misc, and one without its PaymentIntent is ignored', () => {
+    const warning = { id: 'issfr_2', object: 'radar.early_fraud_warning', actionable: false, charge: 'ch_1', fraud_type: 'something_new', payment_intent: 'pi_9' };
+    expect(fromStripeEvent(event('radar.early_fraud_warning.created', warning))![0]!.early_fraud_warning).toMatchObject({ fraud_type: 'misc', actionable: false });
+    const { payment_intent: _intent, ...withoutIntent } = warning;
+    expect(fromStripeEvent(event('radar.early_fraud_warning.created', withoutIntent))).toEqual([{ kind: 'ignored', dedupe_key: 'stripe:evt_1NG8Du2eZvKYlo2CUI79vXWy' }]);
   });
 
   it('when an event of another type arrives, then it is recorded as ignored; a body that is no event is null', () => {

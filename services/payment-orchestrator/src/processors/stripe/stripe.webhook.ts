@@ -1,7 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { VerifiedEvent } from '../../domain/processor-accounts/receive-processor-notification';
 import { field, text } from '../processor-wire';
-import { stripeDisputeSignal } from './stripe.dispute';
+import { stripeDisputeSignal, stripeFraudWarningSignal } from './stripe.dispute';
 import { stripeFailureReason } from './stripe.mapper';
 
 /**
@@ -43,8 +43,10 @@ const refundEvent = (dedupe_key: string, refund: unknown): VerifiedEvent => {
 
 /**
  * A verified event body → the engine's events (pure); null when the body is not a Stripe event (400).
- * `metadata[payment_id]` names our payment on PaymentIntent events, `metadata[refund_id]` our refund; a
- * charge.refunded names each refund of the charge (dedupe by event and refund).
+ * `metadata[payment_id]` names our payment on PaymentIntent events (and on the charges Stripe copies it to),
+ * `metadata[refund_id]` our refund. The objects have the shapes of STRIPE_API_VERSION (the endpoint is
+ * created with it): a charge.refunded Charge embeds no refunds (since 2022-11-15), so refunds settle by their
+ * own events (charge.refund.updated, refund.updated) or by asking Stripe, never by charge.refunded.
  */
 export function fromStripeEvent(body: unknown): VerifiedEvent[] | null {
   const id = text(field(body, 'id'));
@@ -57,6 +59,11 @@ export function fromStripeEvent(body: unknown): VerifiedEvent[] | null {
   switch (type) {
     case 'payment_intent.succeeded':
       return [{ kind: 'capture_succeeded', dedupe_key, payment_reference: paymentId, processor_reference: intentId, capture_reference: intentId }];
+    // A charge captured after its authorization (manual capture, or each capture of a multicapture): names its PaymentIntent.
+    case 'charge.captured': {
+      const chargeIntent = text(field(object, 'payment_intent')) ?? '';
+      return [{ kind: 'capture_succeeded', dedupe_key, payment_reference: paymentId, processor_reference: chargeIntent, capture_reference: intentId }];
+    }
     case 'payment_intent.amount_capturable_updated':
       return [{ kind: 'authorization_succeeded', dedupe_key, payment_reference: paymentId, processor_reference: intentId }];
     case 'payment_intent.payment_failed':
@@ -66,10 +73,13 @@ export function fromStripeEvent(body: unknown): VerifiedEvent[] | null {
     case 'charge.refund.updated':
     case 'refund.updated':
       return [refundEvent(dedupe_key, object)];
-    case 'charge.refunded': {
-      const refunds = field(field(object, 'refunds'), 'data');
-      if (!Array.isArray(refunds) || refunds.length === 0) return [{ kind: 'ignored', dedupe_key }];
-      return refunds.map((refund) => refundEvent(`${dedupe_key}:${text(field(refund, 'id')) ?? ''}`, refund));
+    // No refunds in it at the pinned version: what it says comes again in each refund's own event.
+    case 'charge.refunded':
+      return [{ kind: 'ignored', dedupe_key }];
+    case 'radar.early_fraud_warning.created':
+    case 'radar.early_fraud_warning.updated': {
+      const warning = stripeFraudWarningSignal(type, object);
+      return [warning ? { kind: 'early_fraud_warning', dedupe_key, payment_reference: warning.payment_reference, processor_reference: warning.processor_reference, early_fraud_warning: warning } : { kind: 'ignored', dedupe_key }];
     }
     default: {
       const dispute = stripeDisputeSignal(type, object);

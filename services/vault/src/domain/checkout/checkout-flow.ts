@@ -1,5 +1,5 @@
 import { scopeOfDocument, type Clock, type Scope } from '@vaultline/core';
-import { MAX_CHECKOUT_DESCRIPTION_LENGTH, allowedOriginsOf, checkoutLocaleOf, checkoutSessionCompletedV1, domainEvent, isAllowedReturnUrl, type BrowserInfoData, type EventData, type checkoutSessionOpenedV1 } from '@vaultline/contracts';
+import { MAX_CHECKOUT_DESCRIPTION_LENGTH, allowedOriginsOf, checkoutLocaleOf, checkoutSessionAbandonedV1, checkoutSessionCompletedV1, domainEvent, isAllowedReturnUrl, type BrowserInfoData, type EventData, type checkoutSessionOpenedV1 } from '@vaultline/contracts';
 import type { UnitOfWork } from '@vaultline/store';
 import type { TtlStore } from '@vaultline/ttl';
 import type { CheckoutSessionRepository, TokenRepository, TransactionRunner } from '../ports';
@@ -10,7 +10,9 @@ import { cipherOf } from '../tokens/token-cipher';
 import type { CardInput } from '../card/validate-card';
 import type { CreateToken } from '../tokens/create-token';
 import {
+  CheckoutSessionAbandoned,
   CheckoutSessionCanceled,
+  CheckoutSessionNotAbandonable,
   CheckoutSessionExpired,
   CheckoutSessionNotFound,
   CheckoutSessionUsed,
@@ -22,6 +24,7 @@ import {
   type CheckoutSessionRecord,
   type CheckoutSessionState,
   type PaymentProgress,
+  type SessionFailedAttempt,
 } from './checkout-session';
 import type { SessionArrivals } from './session-arrivals';
 import { logoOriginOf } from '../branding/checkout-branding';
@@ -29,11 +32,22 @@ import type { CheckoutBranding, GetCheckoutBranding } from '../branding/manage-b
 import { browserWithAccept, type SubmittedBrowser } from './checkout-authentication';
 
 export interface CheckoutLimits {
-  /** Card submissions per session per window (typos included). */
+  /** Card submissions per session per window (typos included, and every card tried after a failed one). */
   perSession: number;
   /** Card submissions per client address per window. */
   perAddress: number;
+  /**
+   * The per-address limit for a test-mode session submitted from a loopback address: on a laptop every
+   * browser (and every test) is 127.0.0.1, so one shared budget would refuse a newcomer's first card.
+   */
+  perLoopbackTestAddress: number;
   windowMs: number;
+}
+
+/** 127.0.0.0/8 and ::1, also IPv4-mapped: the address of a browser on the machine that runs the service. */
+export function isLoopbackAddress(address: string): boolean {
+  const bare = address.toLowerCase().replace(/^::ffff:/, '');
+  return bare === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(bare);
 }
 
 export type OpenCheckoutSession = (uow: UnitOfWork, scope: Scope, data: EventData<typeof checkoutSessionOpenedV1>) => Promise<void>;
@@ -60,6 +74,7 @@ export function openCheckoutSession({ sessions, clock, arrivals }: { sessions: C
       description: data.description ? data.description.slice(0, MAX_CHECKOUT_DESCRIPTION_LENGTH) : null,
       locale: data.locale ? checkoutLocaleOf(data.locale) : null,
       ...(data.stored_card ? { stored_card: { ...data.stored_card } } : {}),
+      merchant_name: data.merchant_name ?? null,
       state: 'open',
       token_id: null,
       masked_account_number: null,
@@ -84,6 +99,63 @@ export function closeCanceledSession({ sessions }: { sessions: CheckoutSessionRe
     const session = await sessions.findByPaymentId(paymentId);
     if (!session || session.payment_status === 'canceled') return;
     sessions.update(uow, { ...session, state: session.state === 'open' ? 'canceled' : session.state, payment_status: 'canceled', failure_reason: null });
+  };
+}
+
+export type ReopenAfterFailedAttempt = (uow: UnitOfWork, paymentId: string, attempt: SessionFailedAttempt) => Promise<void>;
+
+/**
+ * payment.attempt_failed: the card the session completed with failed, and the payment waits for another.
+ * The session opens again for the next card (its card display and 3-D Secure step cleared), and keeps the
+ * failed attempt for the page to name. Only the attempt the session is on counts: a late or redelivered
+ * event of an earlier card changes nothing.
+ */
+export function reopenAfterFailedAttempt({ sessions }: { sessions: CheckoutSessionRepository }): ReopenAfterFailedAttempt {
+  return async (uow, paymentId, attempt) => {
+    const session = await sessions.findByPaymentId(paymentId);
+    if (!session || session.state !== 'completed' || session.payment_status !== 'processing') return;
+    if ((session.attempt ?? 1) !== attempt.number) return;
+    sessions.update(uow, {
+      ...session,
+      state: 'open',
+      attempt: attempt.number,
+      token_id: null,
+      masked_account_number: null,
+      scheme: null,
+      completed_at: null,
+      authentication: null,
+      last_failed_attempt: { number: attempt.number, failure_reason: attempt.failure_reason, masked_account_number: attempt.masked_account_number },
+    });
+  };
+}
+
+export type AbandonCheckoutSession = (sessionId: string) => Promise<CheckoutSessionState>;
+
+/**
+ * The consumer leaves the page while it waits for a card ("Return to the shop" after a failed card): the
+ * session closes (no card is taken any more) and checkout.session.abandoned, in the same commit, lets the
+ * payment fail at once with the last card's reason, so the shop reads a final status when the consumer
+ * arrives there. A session with a card in flight, or already ended, is not abandoned (409).
+ */
+export function abandonCheckoutSession({ sessions, transaction, clock }: { sessions: CheckoutSessionRepository; transaction: TransactionRunner; clock: Clock }): AbandonCheckoutSession {
+  return async (sessionId) => {
+    const session = await sessions.get(sessionId);
+    if (!session) throw new CheckoutSessionNotFound();
+    const now = clock.now();
+    const { state } = stateAt(session, now);
+    if (state === 'abandoned') return stateAt(session, now);
+    if (state !== 'open') throw new CheckoutSessionNotAbandonable(`This session is ${state === 'completed' ? 'deciding the card entered' : state}: it does not wait for a card.`);
+    try {
+      const abandoned = await transaction((uow) => {
+        uow.publish(domainEvent(checkoutSessionAbandonedV1, { scope: scopeOfDocument(session), occurredAt: now, data: { session_id: session.id, payment_id: session.payment_id, abandoned_at: now.toISOString() } }));
+        return sessions.update(uow, { ...session, state: 'abandoned' });
+      });
+      return stateAt(abandoned, now);
+    } catch (error) {
+      // A card submitted at the same moment committed first: the session decides that card.
+      if (error instanceof Error && 'code' in error && error.code === 'concurrent_modification') throw new CheckoutSessionNotAbandonable('A card was entered at the same moment: the session decides that card.');
+      throw error;
+    }
   };
 }
 
@@ -184,21 +256,25 @@ export type SubmitCheckoutCard = (command: { sessionId: string; clientAddress: s
  */
 /**
  * Attempts are limited per client address (checked first: a blocked address must not create a counter
- * per session id it makes up) and per session; then the session must be open and unexpired.
+ * per session id it makes up) and per session; then the session must be open and unexpired. The session
+ * is read first only to know the address's limit (a test session from loopback has the larger one); the
+ * counters decide before anything of the session is told.
  */
 async function openSessionForAttempt({ sessions, ttl, clock, limits }: Pick<SubmitCheckoutCardPorts, 'sessions' | 'ttl' | 'clock' | 'limits'>, sessionId: string, clientAddress: string): Promise<CheckoutSessionRecord> {
   const enforceLimit = async (key: string, max: number): Promise<void> => {
     const count = await ttl.increment(key, limits.windowMs);
     if (count > max) {
       const remaining = (await ttl.remainingMs(key)) ?? limits.windowMs;
-      throw new TooManyAttempts(Math.ceil(remaining / 1000));
+      throw new TooManyAttempts(Math.max(1, Math.ceil(remaining / 1000)));
     }
   };
-  await enforceLimit(`vault:checkout-attempts:address:${clientAddress}`, limits.perAddress);
-  await enforceLimit(`vault:checkout-attempts:session:${sessionId}`, limits.perSession);
   const session = await sessions.get(sessionId);
+  const addressLimit = session?.mode === 'test' && isLoopbackAddress(clientAddress) ? limits.perLoopbackTestAddress : limits.perAddress;
+  await enforceLimit(`vault:checkout-attempts:address:${clientAddress}`, addressLimit);
+  await enforceLimit(`vault:checkout-attempts:session:${sessionId}`, limits.perSession);
   if (!session) throw new CheckoutSessionNotFound();
   if (session.state === 'canceled') throw new CheckoutSessionCanceled();
+  if (session.state === 'abandoned') throw new CheckoutSessionAbandoned();
   if (session.state !== 'open') throw new CheckoutSessionUsed();
   if (Date.parse(session.expires_at) <= clock.now().getTime()) throw new CheckoutSessionExpired();
   return session;
@@ -210,11 +286,13 @@ type SessionCard = EventData<typeof checkoutSessionCompletedV1>['card'] & { toke
 /** Completes the session and publishes checkout.session.completed in the same unit of work. */
 function completeSession(uow: UnitOfWork, sessions: CheckoutSessionRepository, session: CheckoutSessionRecord, card: SessionCard, browser?: BrowserInfoData): CheckoutSessionRecord {
   const { token_id, submitted_at, ...display } = card;
-  const completed = sessions.update(uow, { ...session, state: 'completed', token_id, masked_account_number: card.masked_account_number, scheme: card.scheme, completed_at: submitted_at });
+  // The first card is attempt 1; a card entered after a failed one, the next number (the payment takes only the one it waits for).
+  const attempt = (session.attempt ?? 0) + 1;
+  const completed = sessions.update(uow, { ...session, state: 'completed', attempt, token_id, masked_account_number: card.masked_account_number, scheme: card.scheme, completed_at: submitted_at });
   uow.publish(
     domainEvent(checkoutSessionCompletedV1, {
       scope: scopeOfDocument(session),
-      data: { session_id: session.id, payment_id: session.payment_id, token_id, card: { ...display, submitted_at }, ...(browser ? { browser } : {}) },
+      data: { session_id: session.id, payment_id: session.payment_id, token_id, card: { ...display, submitted_at }, ...(browser ? { browser } : {}), attempt },
     }),
   );
   return completed;

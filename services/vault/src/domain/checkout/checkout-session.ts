@@ -13,6 +13,13 @@ export interface SessionAuthentication {
 
 export type PaymentProgress = 'processing' | 'authorized' | 'capturing' | 'captured' | 'failed' | 'canceled';
 
+/** A card that failed in this session while another could still be tried (payment.attempt_failed): what the page tells the consumer. */
+export interface SessionFailedAttempt {
+  number: number;
+  failure_reason: string;
+  masked_account_number: string | null;
+}
+
 /**
  * What the vault knows of a consumer-present session: learnt from checkout.session.opened, then
  * completed by the consumer's card entry, then followed through payment.* events. merchant_id is
@@ -41,8 +48,12 @@ export interface CheckoutSessionRecord extends ScopedDocument {
    * confirms it instead of entering one. Absent for a card entry (and on older sessions).
    */
   stored_card?: StoredCardOffer;
-  /** canceled: the merchant canceled the payment before a card was entered; no card is taken any more. */
-  state: 'open' | 'completed' | 'canceled';
+  /**
+   * open: waiting for a card (the first, or another after a failed one); completed: a card is in, the payment
+   * decides; canceled: the merchant canceled the payment before a card was entered; abandoned: the consumer
+   * left the page while it waited for a card (the payment fails). No card is taken in the last two.
+   */
+  state: 'open' | 'completed' | 'canceled' | 'abandoned';
   token_id: string | null;
   masked_account_number: string | null;
   scheme: string | null;
@@ -52,6 +63,12 @@ export interface CheckoutSessionRecord extends ScopedDocument {
   completed_at: string | null;
   /** 3-D Secure: where the consumer must go, and whether they are back; absent while none was asked. */
   authentication?: SessionAuthentication | null;
+  /** How many cards were entered in this session (the number of the current or last one); absent before the first. */
+  attempt?: number;
+  /** The latest card that failed while the payment could take another; absent or null when none did. */
+  last_failed_attempt?: SessionFailedAttempt | null;
+  /** The merchant's name from the payment (shown unless the shop set a display name); absent on older sessions. */
+  merchant_name?: string | null;
 }
 
 /** The stored card cannot be confirmed here: the session offers none, or it needs a security code this page cannot take yet. */
@@ -90,6 +107,12 @@ export class CheckoutSessionUsed extends AppError {
   }
 }
 
+export class CheckoutSessionAbandoned extends AppError {
+  constructor() {
+    super('checkout_session_abandoned', 409, 'The consumer left this checkout session; its payment failed and no card is taken.');
+  }
+}
+
 export class CheckoutSessionCanceled extends AppError {
   constructor() {
     super('checkout_session_canceled', 409, 'The merchant canceled this payment; nothing was charged and no card is taken.');
@@ -97,15 +120,22 @@ export class CheckoutSessionCanceled extends AppError {
 }
 
 export class TooManyAttempts extends AppError {
-  constructor(retryAfterSeconds: number) {
-    super('too_many_attempts', 429, 'Too many attempts; wait a moment and try again.', { retry_after: retryAfterSeconds });
+  constructor(readonly retryAfterSeconds: number) {
+    super('too_many_attempts', 429, `Too many attempts; try again in ${retryAfterSeconds} s.`, { retry_after: retryAfterSeconds });
+  }
+}
+
+/** The session does not wait for a card (a card is being decided, or the session ended): it cannot be abandoned. */
+export class CheckoutSessionNotAbandonable extends AppError {
+  constructor(detail: string) {
+    super('checkout_session_not_abandonable', 409, detail);
   }
 }
 
 /** A session as the hosted page sees it now: an open session past its expiry is expired (see http/checkout-status.view.ts). */
 export interface CheckoutSessionState {
   session: CheckoutSessionRecord;
-  state: 'open' | 'completed' | 'expired' | 'canceled';
+  state: 'open' | 'completed' | 'expired' | 'canceled' | 'abandoned';
 }
 
 export function stateAt(session: CheckoutSessionRecord, now: Date): CheckoutSessionState {

@@ -65,6 +65,12 @@
       failureFallback: 'The payment could not be completed.',
       returnToShop: 'Return to the shop',
       returningSoon: 'Taking you back to the shop…',
+      testMode: 'TEST MODE',
+      testModeHint: 'Test mode: use a test card; no money moves.',
+      attemptFailedTitle: 'The card {card} did not work',
+      anotherCard: 'You can enter another card below.',
+      tooManyAttemptsWait: 'Too many attempts. Try again in {seconds} s.',
+      session_abandoned: 'You left the payment; nothing was charged.',
       secured: 'Secure payment by Vaultline. The shop never sees your card number.'
     },
     de: {
@@ -126,6 +132,12 @@
       failureFallback: 'Die Zahlung konnte nicht abgeschlossen werden.',
       returnToShop: 'Zurück zum Shop',
       returningSoon: 'Sie werden zum Shop zurückgeleitet…',
+      testMode: 'TESTMODUS',
+      testModeHint: 'Testmodus: Verwenden Sie eine Testkarte; es fließt kein Geld.',
+      attemptFailedTitle: 'Die Karte {card} hat nicht funktioniert',
+      anotherCard: 'Sie können unten eine andere Karte eingeben.',
+      tooManyAttemptsWait: 'Zu viele Versuche. Versuchen Sie es in {seconds} s erneut.',
+      session_abandoned: 'Sie haben die Zahlung verlassen; es wurde nichts belastet.',
       secured: 'Sichere Zahlung über Vaultline. Der Shop sieht Ihre Kartennummer nie.'
     },
     fr: {
@@ -187,6 +199,12 @@
       failureFallback: 'Le paiement n’a pas pu être finalisé.',
       returnToShop: 'Retour à la boutique',
       returningSoon: 'Retour à la boutique…',
+      testMode: 'MODE TEST',
+      testModeHint: 'Mode test : utilisez une carte de test ; aucun argent ne circule.',
+      attemptFailedTitle: 'La carte {card} n’a pas fonctionné',
+      anotherCard: 'Vous pouvez saisir une autre carte ci-dessous.',
+      tooManyAttemptsWait: 'Trop de tentatives. Réessayez dans {seconds} s.',
+      session_abandoned: 'Vous avez quitté le paiement ; rien n’a été débité.',
       secured: 'Paiement sécurisé par Vaultline. La boutique ne voit jamais votre numéro de carte.'
     },
     es: {
@@ -248,6 +266,12 @@
       failureFallback: 'No se pudo completar el pago.',
       returnToShop: 'Volver a la tienda',
       returningSoon: 'Volviendo a la tienda…',
+      testMode: 'MODO DE PRUEBA',
+      testModeHint: 'Modo de prueba: use una tarjeta de prueba; no se mueve dinero.',
+      attemptFailedTitle: 'La tarjeta {card} no ha funcionado',
+      anotherCard: 'Puede introducir otra tarjeta a continuación.',
+      tooManyAttemptsWait: 'Demasiados intentos. Vuelva a intentarlo en {seconds} s.',
+      session_abandoned: 'Ha abandonado el pago; no se ha cobrado nada.',
       secured: 'Pago seguro con Vaultline. La tienda nunca ve el número de su tarjeta.'
     },
     nl: {
@@ -309,6 +333,12 @@
       failureFallback: 'De betaling kon niet worden voltooid.',
       returnToShop: 'Terug naar de winkel',
       returningSoon: 'U gaat terug naar de winkel…',
+      testMode: 'TESTMODUS',
+      testModeHint: 'Testmodus: gebruik een testkaart; er wordt geen geld verplaatst.',
+      attemptFailedTitle: 'De kaart {card} werkte niet',
+      anotherCard: 'U kunt hieronder een andere kaart invoeren.',
+      tooManyAttemptsWait: 'Te veel pogingen. Probeer het over {seconds} s opnieuw.',
+      session_abandoned: 'U heeft de betaling verlaten; er is niets afgeschreven.',
       secured: 'Veilig betalen via Vaultline. De winkel ziet uw kaartnummer nooit.'
     },
     it: {
@@ -370,6 +400,12 @@
       failureFallback: 'Non è stato possibile completare il pagamento.',
       returnToShop: 'Torna al negozio',
       returningSoon: 'Ritorno al negozio in corso…',
+      testMode: 'MODALITÀ TEST',
+      testModeHint: 'Modalità test: usa una carta di prova; non si muove denaro.',
+      attemptFailedTitle: 'La carta {card} non ha funzionato',
+      anotherCard: 'Puoi inserire un’altra carta qui sotto.',
+      tooManyAttemptsWait: 'Troppi tentativi. Riprova tra {seconds} s.',
+      session_abandoned: 'Hai abbandonato il pagamento; non è stato addebitato nulla.',
       secured: 'Pagamento sicuro con Vaultline. Il negozio non vede mai il numero della tua carta.'
     }
   };

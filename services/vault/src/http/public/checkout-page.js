@@ -2,7 +2,9 @@
  * The hosted card form. Card data goes only to this origin's /sessions/{id}/card (a stored card's security
  * code to /sessions/{id}/stored-card), never into an address. 3-D Secure: when the bank asks, the page sends
  * the consumer to /checkout/{id}/authenticate (which takes them to the bank), and the bank sends them back
- * to /checkout/{id}/return, which brings them here again.
+ * to /checkout/{id}/return, which brings them here again. A card that is declined (or whose challenge
+ * fails) while the session is open brings the form back for another card (the session opens again on
+ * payment.attempt_failed); "Return to the shop" then ends the session (/sessions/{id}/abandon).
  */
 (function () {
   'use strict';
@@ -19,6 +21,9 @@
   var inputs = { number: $('number'), expiry: $('expiry'), cvc: $('cvc'), name: $('name') };
   var session = null;
   var storedForm = $('stored-form'), confirmButton = $('confirm'), storedCvc = $('stored-cvc');
+  var leave = $('leave');
+  // Whether the form offers "Return to the shop" (after a failed card, with the shop's address, not in the SDK's iframe).
+  var leaveOffered = false;
 
   // The language: the browser's first known one until the session names its own (the shop's `locale`).
   var speech = CheckoutMessages.choose(navigator.languages && navigator.languages.length ? navigator.languages : [navigator.language]);
@@ -35,14 +40,24 @@
   speak(speech);
   notice.textContent = t('loading');
 
-  function formatAmount(minor, currency) {
-    try {
-      var fmt = new Intl.NumberFormat(speech.locale, { style: 'currency', currency: currency });
-      var digits = fmt.resolvedOptions().maximumFractionDigits;
-      return fmt.format(minor / Math.pow(10, digits));
-    } catch { return minor + ' ' + currency; }
+  /** Minor units in major units, exactly (string arithmetic, no division): 150000 with exponent 2 → "1500.00". */
+  function majorUnits(minor, exponent) {
+    var digits = String(Math.abs(minor));
+    while (digits.length <= exponent) digits = '0' + digits;
+    return (minor < 0 ? '-' : '') + (exponent > 0 ? digits.slice(0, -exponent) + '.' + digits.slice(-exponent) : digits);
   }
-  function payLabel() { return t('payAmount', { amount: formatAmount(session.amount, session.currency) }); }
+  /**
+   * The amount with the server's exponent for the currency (the session's currency_exponent, ISO 4217), never
+   * Intl's fraction digits, which ICU rounds for cash: HUF 150000 is HUF 1,500.00, not HUF 150,000.
+   */
+  function formatAmount(minor, currency, exponent) {
+    var major = majorUnits(minor, exponent);
+    try {
+      return new Intl.NumberFormat(speech.locale, { style: 'currency', currency: currency, minimumFractionDigits: exponent, maximumFractionDigits: exponent }).format(major);
+    } catch { return major + ' ' + currency; }
+  }
+  function sessionAmount() { return formatAmount(session.amount, session.currency, session.currency_exponent); }
+  function payLabel() { return t('payAmount', { amount: sessionAmount() }); }
 
   /** The shop's look: its name and logo at the top, its colour on the button (text black or white, as the server chose for contrast). */
   function showMerchant(merchant) {
@@ -63,6 +78,13 @@
       logo.hidden = false;
     }
     $('merchant').hidden = !name && !merchant.logo_url;
+    showTopline();
+  }
+
+  /** The name (and logo) at the left, TEST MODE at the right for a test session; the row goes when both are empty. */
+  function showTopline() {
+    $('test-mode').hidden = !session || session.livemode !== false;
+    $('topline').hidden = $('merchant').hidden && $('test-mode').hidden;
   }
 
   function digitsOf(value) { return value.replace(/\D/g, ''); }
@@ -200,7 +222,7 @@
     result.hidden = false;
     result.setAttribute('data-outcome', state.outcome);
     // Nothing is left to pay here: the heading names the amount only.
-    if (session) $('amount').textContent = formatAmount(session.amount, session.currency);
+    if (session) $('amount').textContent = sessionAmount();
     title.textContent = t(state.title);
     $('result-detail').textContent = state.detail(status) || '';
     if (!wasShowing) title.focus();
@@ -230,12 +252,85 @@
       var link = $('return-link');
       link.href = target;
       link.hidden = false;
-      if (!embedded) {
+      // Only a paid order goes back on its own: after a failure the consumer chooses (the link stays).
+      if (!embedded && stateOf(status).outcome === 'success') {
         $('returning').hidden = false;
         setTimeout(function () { location.assign(target); }, 3000);
       }
       resized();
     }
+  }
+
+  /** "•••• 0002": the last four digits of a masked number, all a consumer needs to recognise the card. */
+  function lastFour(masked) { return masked ? '•••• ' + String(masked).slice(-4) : ''; }
+
+  /**
+   * The card form, empty, for the first card or for another one after a failed card (`failed`: which card
+   * and why, announced by the alert). With the shop's address, "Return to the shop" gives up instead.
+   */
+  function showCardForm(failed) {
+    $('result').hidden = true;
+    storedForm.hidden = true;
+    form.hidden = false;
+    $('form-error').textContent = '';
+    Object.keys(inputs).forEach(function (field) { setError(field, ''); });
+    pay.disabled = false;
+    pay.textContent = payLabel();
+    $('amount').textContent = payLabel();
+    var box = $('attempt-failed');
+    if (failed) {
+      Object.keys(inputs).forEach(function (field) { inputs[field].value = ''; });
+      showBrand();
+      $('attempt-title').textContent = t('attemptFailedTitle', { card: lastFour(failed.masked_account_number) || '' }).replace(/\s+/g, ' ');
+      $('attempt-detail').textContent = failureText(failed) + ' ' + t('anotherCard');
+      box.hidden = false;
+      notice.textContent = '';
+      leaveOffered = Boolean(session && session.return_url) && !embedded;
+      leave.hidden = !leaveOffered;
+      post({ type: 'vaultline.checkout.attempt_failed', sessionId: sessionId, paymentId: session.payment_id, attempt: failed.number, failureReason: failed.failure_reason });
+    } else {
+      box.hidden = true;
+      leaveOffered = false;
+      leave.hidden = true;
+      notice.textContent = t('enterCard');
+    }
+    inputs.number.focus();
+    resized();
+  }
+
+  // The consumer gives up after a failed card: the session ends (its payment fails with the card's reason), then the shop.
+  leave.addEventListener('click', function () {
+    leave.disabled = true;
+    pay.disabled = true;
+    postToSession('/abandon', {}).then(function (answer) {
+      if (answer.status !== 200) return poll(0);
+      var target = returnTarget(Object.assign({}, session, { payment_status: 'failed' }));
+      if (target) location.assign(target);
+    }).catch(function () {
+      leave.disabled = false;
+      pay.disabled = false;
+      $('form-error').textContent = t('network');
+    });
+  });
+
+  /**
+   * Over a limit the server says how long to wait (`retry_after`): the button waits that long, the message
+   * counts down, then the consumer may try again.
+   */
+  function waitBeforeRetry(button, message, seconds) {
+    var left = Math.max(1, Math.round(seconds));
+    button.disabled = true;
+    function tick() {
+      if (left <= 0) {
+        message.textContent = '';
+        button.disabled = false;
+        return;
+      }
+      message.textContent = t('tooManyAttemptsWait', { seconds: left });
+      left -= 1;
+      setTimeout(tick, 1000);
+    }
+    tick();
   }
 
   // An expired session is a known outcome: the orchestrator fails its payment with session_expired.
@@ -253,6 +348,11 @@
       .then(function (r) { return r.json(); })
       .then(function (status) {
         if (stateOf(status).final) return finish(status);
+        // The card failed and the payment takes another: the session is open again.
+        if (status.state === 'open' && status.last_failed_attempt && !status.stored_card) {
+          session = Object.assign(session || {}, status, { merchant: (session && session.merchant) || status.merchant });
+          return showCardForm(status.last_failed_attempt);
+        }
         showResult(status);
         if (stateOf(status).leave) return leaveForAuthentication();
         if (attempt < 120) setTimeout(function () { poll(attempt + 1); }, attempt < 10 ? 500 : 1500);
@@ -288,7 +388,7 @@
   var FIELD_OF = { number: 'number', exp_month: 'expiry', exp_year: 'expiry', cvc: 'cvc', name: 'name' };
   var FIELD_TEXT = { number: 'numberInvalid', expiry: 'expiryInvalid', name: 'nameInvalid' };
   function refusalText(json) {
-    if (json.code === 'too_many_attempts') return t('tooManyAttempts');
+    if (json.code === 'too_many_attempts') return typeof json.retry_after === 'number' ? t('tooManyAttemptsWait', { seconds: json.retry_after }) : t('tooManyAttempts');
     return t('startFailed');
   }
 
@@ -307,13 +407,18 @@
       cvc: inputs.cvc.value.trim(), name: inputs.name.value.trim() || undefined }, browser: browserData() };
     pay.disabled = true;
     pay.textContent = t('paying');
+    $('attempt-failed').hidden = true;
+    leave.hidden = true;
     postToSession('/card', body).then(function (answer) {
       inputs.cvc.value = '';
-      if (answer.status === 201 || answer.json.code === 'checkout_session_already_used') return poll(0);
+      if (answer.status === 201 || answer.json.code === 'checkout_session_already_used' || answer.json.code === 'checkout_session_abandoned') return poll(0);
       if (answer.json.code === 'checkout_session_expired') return finishExpired();
       if (answer.json.code === 'checkout_session_canceled') return finishCanceled();
       pay.disabled = false;
       pay.textContent = payLabel();
+      // Refused before any card was decided: the way back stays offered (waiting out a limit is the consumer's choice).
+      leave.hidden = !leaveOffered;
+      if (answer.json.code === 'too_many_attempts' && typeof answer.json.retry_after === 'number') return waitBeforeRetry(pay, $('form-error'), answer.json.retry_after);
       var field = FIELD_OF[(answer.json.field || '').replace(/^card\./, '')];
       if (field) {
         setError(field, field === 'cvc' ? securityCodeMessage(CardBrand.detect(digitsOf(inputs.number.value)).cvcLengths) : t(FIELD_TEXT[field]));
@@ -322,6 +427,7 @@
     }).catch(function () {
       pay.disabled = false;
       pay.textContent = payLabel();
+      leave.hidden = !leaveOffered;
       $('form-error').textContent = t('network');
     });
   });
@@ -373,6 +479,7 @@
       if (answer.json.code === 'checkout_session_canceled') return finishCanceled();
       confirmButton.disabled = false;
       confirmButton.textContent = payLabel();
+      if (answer.json.code === 'too_many_attempts' && typeof answer.json.retry_after === 'number') return waitBeforeRetry(confirmButton, $('stored-error'), answer.json.retry_after);
       if (answer.json.field === 'security_code') $('stored-cvc-error').textContent = securityCodeMessage([storedCvcLength()]);
       else $('stored-error').textContent = refusalText(answer.json);
     }).catch(function () {
@@ -397,18 +504,15 @@
         showMerchant(session.merchant);
         $('amount').textContent = payLabel();
         if (session.description) { $('description').textContent = session.description; $('description').hidden = false; }
+        showTopline();
         if (session.state === 'expired') return finishExpired();
         if (session.state === 'canceled') return finishCanceled();
-        if (session.state === 'completed') return poll(0);
+        if (session.state === 'completed' || session.state === 'abandoned') return poll(0);
         if (session.stored_card) {
           showStoredCard();
           return resized();
         }
-        notice.textContent = t('enterCard');
-        pay.textContent = payLabel();
-        form.hidden = false;
-        inputs.number.focus();
-        resized();
+        showCardForm(session.last_failed_attempt);
       })
       .catch(function () { notice.textContent = t('loadFailed'); });
   }

@@ -1,7 +1,8 @@
 /*
  * Vaultline checkout SDK.
  *   <script src="{base_url}/sdk/v1/checkout.js"></script>
- *   Checkout.mount('#pay', { sessionId: '…', onComplete: function (result) { … } });
+ *   Checkout.mount('#pay', { sessionId: '…', onComplete: function (result) { … }, onAttemptFailed: function (attempt) { … } });
+ * onComplete: the payment's outcome; onAttemptFailed (optional): a card failed and the form takes another.
  * The card form runs in an iframe on the vault's origin: card data never touches the merchant's page.
  */
 (function (global) {
@@ -27,6 +28,9 @@
       if (data.type === 'vaultline.checkout.resize' && data.height > 0) iframe.style.height = Math.ceil(data.height) + 'px';
       if (data.type === 'vaultline.checkout.complete' && typeof options.onComplete === 'function') {
         options.onComplete({ sessionId: data.sessionId, paymentId: data.paymentId, status: data.status, failureReason: data.failureReason || null });
+      }
+      if (data.type === 'vaultline.checkout.attempt_failed' && typeof options.onAttemptFailed === 'function') {
+        options.onAttemptFailed({ sessionId: data.sessionId, paymentId: data.paymentId, attempt: data.attempt, failureReason: data.failureReason || null });
       }
     }
     global.addEventListener('message', onMessage);
