@@ -1,8 +1,12 @@
 import { createHash } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import Redis from 'ioredis';
+import { startLocal, type LocalSystem } from '@vaultline/launcher';
 import { buildOpenApiDocument } from '@vaultline/contracts';
 import { startRedisServer } from '@vaultline/testing';
-import { PROFILES, startSystem, type MerchantApi, type RunningProfile, type RunningSystem } from './support/merchant-api';
+import { ADMIN_API_KEY, MERCHANT_API_KEY, MerchantApi, PROFILES, startSystem, type RunningProfile, type RunningSystem } from './support/merchant-api';
 import { PAYMENT_ENV, PaymentsApi, SIMULATOR_CARDS, sessionOf, submitCard, type PaymentView } from './support/payment-scenario';
 import { freshIdempotencyKey } from './support/forward-scenario';
 
@@ -131,6 +135,35 @@ describe('Idempotency-Key records in the TTL store (Redis), embedded profile', (
     expect(again.json<{ id: string }>().id).toBe(first.json<{ id: string }>().id);
     expect(await paymentsWithReference(running.merchant, reference)).toHaveLength(1);
   });
+});
+
+describe('Idempotency-Key across the replicas of one service, local profile (pnpm start:local, two vault processes)', () => {
+  let system: LocalSystem;
+  let dataDir: string;
+  beforeAll(async () => {
+    dataDir = mkdtempSync(join(tmpdir(), 'vaultline-idempotency-replicas-'));
+    system = await startLocal({ dataDir, port: 0, stdio: 'files', replicas: { vault: 2 }, env: { BOOTSTRAP_API_KEY: MERCHANT_API_KEY, ADMIN_API_KEY, LOG_LEVEL: 'warn' } });
+  }, 120_000);
+  afterAll(async () => {
+    await system?.stop();
+    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('when the vault replica that tokenized a card is gone, then the other replica replays its answer to the same key (the launcher hands both one fingerprint key)', async () => {
+    const merchant = new MerchantApi(system.baseUrl, MERCHANT_API_KEY);
+    const key = freshIdempotencyKey();
+    const body = JSON.stringify({ card: { number: '4111111111111111', exp_month: 3, exp_year: 2030, cvc: '737' } });
+    const send = () => merchant.call('POST', '/tokens', { body, headers: { 'Content-Type': 'application/json', 'Idempotency-Key': key } });
+    const first = await send();
+    expect(first.status).toBe(201);
+
+    await system.terminate('vault', 0);
+    // The gateway's connection to the replica that went away may answer one 503 (nothing reached a vault: the key stays free to replay).
+    let again = await send();
+    for (let attempt = 0; again.status === 503 && attempt < 20; attempt++) again = await send();
+
+    expect({ status: again.status, replayed: again.headers.get('idempotent-replayed'), body: again.text }).toEqual({ status: 201, replayed: 'true', body: first.text });
+  }, 60_000);
 });
 
 /** Merchant POSTs of the OpenAPI document (the API key's security, or the document's default), but those documented as not taking the key. */
