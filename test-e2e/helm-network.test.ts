@@ -38,7 +38,7 @@ async function callGraphFromTheCode(): Promise<Record<ServiceName, ServiceName[]
     });
     const bus = await openBus('memory://', {});
     const ttl = await openTtlStore('memory://', { keyPrefix: `vaultline:${service}:` });
-    const runtime = await buildRuntime({ service, storeUrl: 'memory://', bus, ttl, logLevel: 'silent', privateKeyPem: keys.privateKeys[service], trustedPublicKeys: keys.publicKeys, serviceUrls, publicBaseUrl: 'https://payments.example.com' });
+    const runtime = await buildRuntime({ service, storeUrl: 'memory://', bus, ttl, logLevel: 'silent', privateKeyPem: keys.privateKeys[service], trustedPublicKeys: keys.publicKeys, serviceUrls, publicBaseUrl: 'https://payments.example.com', idempotency: { fingerprintKey: Buffer.alloc(32, 6), retentionMs: 86_400_000 } });
     const factory = await serviceFactories[service]();
     // What a standalone service of the production profile is given (its keys as the chart's Secrets hold them).
     const app: ServiceApp = factory(runtime, {

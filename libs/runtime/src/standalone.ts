@@ -5,7 +5,7 @@ import { createLogger } from '@vaultline/logger';
 import { openStore, type CollectionSpec } from '@vaultline/store';
 import type { ServiceApp, ServiceName, ServiceRuntime } from './service-runtime';
 import { MetricsRegistry, startMetricsServer } from '@vaultline/metrics';
-import { DEFAULT_METRICS_PORT, kafkaNamingOf, kafkaSecurityOf, loadRuntimeConfig, metricsPortOf, processedRetentionOf, serviceUrlsFromEnv, storeUrlFor, tlsOf, ttlUrlOf } from './runtime-config';
+import { DEFAULT_METRICS_PORT, idempotencyKeysOf, kafkaNamingOf, kafkaSecurityOf, loadRuntimeConfig, metricsPortOf, processedRetentionOf, serviceUrlsFromEnv, storeUrlFor, tlsOf, ttlUrlOf } from './runtime-config';
 import { buildRuntime } from './build-runtime';
 import { listen } from './serve';
 import { internalTlsFromEnv, mutualTlsServerOptions } from './internal-tls';
@@ -111,6 +111,7 @@ export async function runStandalone(
       privateKeyPem,
       trustedPublicKeys: JSON.parse(publicKeysJson) as Record<string, string | string[]>,
       serviceUrls,
+      idempotency: () => idempotencyKeysOf(config),
       // GATEWAY_URL is the gateway's internal listener: the gateway itself falls back to its own edge.
       publicBaseUrl: config.PUBLIC_BASE_URL ?? (service === 'gateway' ? `${edgeTls ? 'https' : 'http'}://localhost:${config.PORT}` : serviceUrls.gateway),
       ...(internalTls ? { internalTls } : {}),

@@ -1,8 +1,8 @@
 import { assertSubscriptionsConsuming, createEventConsumer, startOutboxRelay, type OutboxRelay, type Subscription } from '@vaultline/bus';
 import { createEgressClient } from '@vaultline/egress';
-import { createServiceHttp, InternalClient } from '@vaultline/http';
+import { InternalClient, serviceHttp } from '@vaultline/http';
 import { METRIC, type ServiceMetrics } from '@vaultline/metrics';
-import { metricsOf, type ServiceApp, type ServiceRuntime } from '@vaultline/runtime';
+import { idempotencyOf, metricsOf, type ServiceApp, type ServiceRuntime } from '@vaultline/runtime';
 import { AesGcmSecretSealer } from '@vaultline/crypto';
 import { GatewayKeyIssuerClient } from './clients/gateway-key-issuer.client';
 import type { ImporterConfig } from './config';
@@ -100,11 +100,12 @@ export function createApp(runtime: ServiceRuntime, config: ImporterConfig): Serv
 
   observeImportProgress(metrics, jobs);
 
-  const http = createServiceHttp({
+  const { http, routes } = serviceHttp({
     service: 'importer',
     publicBaseUrl: runtime.publicBaseUrl,
     verifier: runtime.verifier,
     metrics,
+    idempotency: idempotencyOf(runtime),
     logger,
     readiness: async () => {
       await store.ping();
@@ -124,6 +125,7 @@ export function createApp(runtime: ServiceRuntime, config: ImporterConfig): Serv
   return {
     name: 'importer',
     http,
+    routes,
     async start() {
       await registerImportCollections(store);
       await assignTestModeToEarlierImports(store);

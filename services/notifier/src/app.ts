@@ -1,8 +1,8 @@
 import { assertSubscriptionsConsuming, createEventConsumer, startOutboxRelay } from '@vaultline/bus';
 import type { Subscription } from '@vaultline/bus';
 import { AesGcmSecretSealer } from '@vaultline/crypto';
-import { createServiceHttp } from '@vaultline/http';
-import { metricsOf, type ServiceApp, type ServiceRuntime } from '@vaultline/runtime';
+import { serviceHttp } from '@vaultline/http';
+import { idempotencyOf, metricsOf, type ServiceApp, type ServiceRuntime } from '@vaultline/runtime';
 import { BACKLOG_TOP_ENDPOINTS, endpointBucket, METRIC, topReadings, type ServiceMetrics } from '@vaultline/metrics';
 import { HandedOverContexts } from '@vaultline/telemetry';
 import { createWebhookReceiverClient, egressUrlCheck } from './clients/webhook-receiver.client';
@@ -92,12 +92,13 @@ export function createApp(runtime: ServiceRuntime, config: NotifierConfig): Serv
     pollIntervalMs: config.pollIntervalMs,
   });
 
-  const http = createServiceHttp({
+  const { http, routes } = serviceHttp({
     service: 'notifier',
     publicBaseUrl: runtime.publicBaseUrl,
     verifier: runtime.verifier,
     logger,
     metrics,
+    idempotency: idempotencyOf(runtime),
     readiness: async () => {
       await store.ping();
       assertSubscriptionsConsuming(bus);
@@ -143,6 +144,7 @@ export function createApp(runtime: ServiceRuntime, config: NotifierConfig): Serv
   return {
     name: 'notifier',
     http,
+    routes,
     async start() {
       for (const spec of notifierCollections) await store.register(spec);
       await moveSystemScopedQueueEntries(store);

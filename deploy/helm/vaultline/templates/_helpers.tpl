@@ -10,11 +10,11 @@ gateway vault forwarder importer payment-orchestrator notifier
 
 {{- define "vaultline.ownSecretVariables" -}}
 gateway: [API_KEY_PEPPER, ADMIN_API_KEY]
-vault: [VAULT_KEK_KEYS, VAULT_KEK_ACTIVE_VERSION, VAULT_FINGERPRINT_KEY]
-forwarder: []
-importer: [IMPORTER_SECRET_KEY]
-payment-orchestrator: [PAYMENT_ORCHESTRATOR_SECRET_KEY]
-notifier: [NOTIFIER_SECRET_KEY]
+vault: [VAULT_KEK_KEYS, VAULT_KEK_ACTIVE_VERSION, VAULT_FINGERPRINT_KEY, IDEMPOTENCY_FINGERPRINT_KEY]
+forwarder: [IDEMPOTENCY_FINGERPRINT_KEY]
+importer: [IMPORTER_SECRET_KEY, IDEMPOTENCY_FINGERPRINT_KEY]
+payment-orchestrator: [PAYMENT_ORCHESTRATOR_SECRET_KEY, IDEMPOTENCY_FINGERPRINT_KEY]
+notifier: [NOTIFIER_SECRET_KEY, IDEMPOTENCY_FINGERPRINT_KEY]
 {{- end -}}
 
 {{/* Callee → the services that call its API port (the gateway: its internal port, 8081). */}}
