@@ -1,4 +1,4 @@
-import { hostedPageReturnUrl, hostedPageUrl } from '@vaultline/contracts';
+import { forwardedHeadersOf, hostedPageReturnUrl, hostedPageUrl } from '@vaultline/contracts';
 import type { Scope } from '@vaultline/core';
 import { assertSubscriptionsConsuming, startOutboxRelay, type OutboxRelay, type Subscription } from '@vaultline/bus';
 import { AesGcmSecretSealer } from '@vaultline/crypto';
@@ -132,6 +132,7 @@ export function createApp(runtime: ServiceRuntime, config: PaymentOrchestratorCo
       },
       egress,
       assertHostServesMode: hostModeCheck(destinationsOfPlugins(plugins)),
+      forwardedHeaders: forwardedHeadersOf(Object.values(plugins).map((plugin) => plugin.manifest)),
     });
   const notifications = new StoreProcessorNotificationRepository(store);
   const directory = processorDirectory({ plugins, builtIn: processors, accounts, notifications, sealer, transport, clock, maxAccountsPerMerchant: config.maxProcessorAccountsPerMerchant });

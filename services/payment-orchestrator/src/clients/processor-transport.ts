@@ -1,5 +1,5 @@
 import { SCOPES, type InternalTokenSigner } from '@vaultline/auth';
-import { FORWARD_PAYMENT_HEADERS, type ForwarderInternalApi, type ForwardPaymentFormat, type ForwardPaymentHeader, type ForwardPaymentResponseDto } from '@vaultline/contracts';
+import type { ForwarderInternalApi, ForwardPaymentFormat, ForwardPaymentResponseDto } from '@vaultline/contracts';
 import { newId, type Scope } from '@vaultline/core';
 import type { EgressClient } from '@vaultline/egress';
 import type { InternalClient } from '@vaultline/http';
@@ -19,7 +19,7 @@ export function inProcessForwardPayment(api: ForwarderInternalApi, signer: Pick<
       requestId: newId(),
       tokenId,
       destinationUrl: url,
-      headers: headers as Partial<Record<ForwardPaymentHeader, string>>,
+      headers,
       ...(format ? { format } : {}),
       body,
     });
@@ -107,11 +107,13 @@ function parsed(text: string): unknown {
  * placeholders), the others straight through egress (loopback and private addresses only when the egress
  * client allows them: PROCESSOR_ALLOW_PRIVATE_URLS). Failures before an answer throw.
  */
-export function createProcessorTransport(deps: { forwardPayment: ForwardPayment; egress: Pick<EgressClient, 'request'>; assertHostServesMode: HostModeCheck }): ProcessorTransport {
+/** `forwardedHeaders`: the headers the plugins' manifests forward (lower case); the others of a request stay here. */
+export function createProcessorTransport(deps: { forwardPayment: ForwardPayment; egress: Pick<EgressClient, 'request'>; assertHostServesMode: HostModeCheck; forwardedHeaders: readonly string[] }): ProcessorTransport {
+  const forwarded = new Set(deps.forwardedHeaders);
   return {
     async forward(request): Promise<ProcessorHttpResponse> {
-      // The forwarder sets the content type itself and passes only credentials and idempotency keys.
-      const headers = Object.fromEntries(Object.entries(request.headers).filter(([name]) => (FORWARD_PAYMENT_HEADERS as readonly string[]).includes(name.toLowerCase())));
+      // The forwarder sets the content type itself and passes only the headers the processors' manifests forward.
+      const headers = Object.fromEntries(Object.entries(request.headers).filter(([name]) => forwarded.has(name.toLowerCase())));
       const answer = await deps.forwardPayment({ ...request, headers });
       return { status: answer.status, body: parsed(answer.body) };
     },

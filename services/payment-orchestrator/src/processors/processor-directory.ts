@@ -31,7 +31,7 @@ export function processorDirectory(deps: ProcessorDirectoryDeps): ProcessorDirec
       const plugin = deps.plugins[account.processor];
       if (!plugin) continue;
       if (plugin.opens === 'at_start') {
-        const connection = deps.builtIn.get(plugin.id);
+        const connection = deps.builtIn.get(plugin.manifest.id);
         if (connection) opened.set(account.id, withAmounts(plugin.forAccount ? plugin.forAccount(connection, account.settings) : connection, plugin.amounts));
         continue;
       }

@@ -1,5 +1,7 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
+import { processorManifest } from '@vaultline/contracts';
+import manifest from './manifest.json';
 import type { CaptureOutcome } from '../../src/domain/processing/processor-port';
 import { accountOptionsSchema } from '../../src/processors/account-plugin';
 import type { AccountProcessorPlugin } from '../../src/processors/processor-plugin';
@@ -23,15 +25,10 @@ export const signAcme = (rawBody: string | Buffer, secret: string): string => cr
 const headers = (credentials: AcmeCredentials, idempotencyKey: string) => ({ 'content-type': 'application/json', authorization: `Bearer ${credentials.api_key}`, 'idempotency-key': idempotencyKey });
 
 export const acmePay: AccountProcessorPlugin<AcmeCredentials> = {
-  id: 'acme',
-  displayName: 'Acme Pay',
+  manifest: processorManifest(manifest),
   opens: 'per_account',
   capabilities: { authorize: true, capture: true, partialCapture: false, multipleCaptures: false, authentication3ri: false, authentication3ds: false, risk: false, explicitUnscheduledMit: true, modes: ['test'] },
-  account: { credentials: credentialsSchema, secretField: 'api_key', paymentsPath: '/v1/charges' },
-  destinations: [
-    { name: 'acme-charges', processor: 'acme', purpose: 'payments', mode: 'test', url: 'https://api.acme-pay.test/v1/charges', card: { fields: { 'card.pan': 'account_number', 'card.exp_month': 'expiration_month', 'card.exp_year': 'expiration_year', 'card.cvc': 'security_code' }, typing: 'string' } },
-    { name: 'acme-captures', processor: 'acme', purpose: 'captures', mode: 'test', url: 'https://api.acme-pay.test/v1/charges/{charge}/capture', card: null },
-  ],
+  credentials: credentialsSchema,
   notifications: {
     headers: ['acme-signature'],
     verify(credentials, rawBody, received) {
