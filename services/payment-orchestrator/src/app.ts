@@ -54,6 +54,7 @@ import { paymentRoutes } from './http/payments.routes';
 import { customerRoutes } from './http/customers.routes';
 import { earlierPaymentRoutes } from './http/earlier-payments.routes';
 import { processorAccountRoutes } from './http/processor-accounts.routes';
+import { processorRoutes } from './http/processors.routes';
 import { processorNotificationRoutes } from './http/processor-notifications.routes';
 import { receiveProcessorNotification, wakePayment } from './domain/processor-accounts/receive-processor-notification';
 import { voidStrayAuthorization } from './domain/payment/void-stray-authorization';
@@ -257,6 +258,7 @@ export function createApp(runtime: ServiceRuntime, config: PaymentOrchestratorCo
         submitDisputeEvidence: submitDisputeEvidence({ payments, disputes, directory, transaction, clock }),
       });
       earlyFraudWarningRoutes(router, { getEarlyFraudWarning: getEarlyFraudWarning({ warnings }), listEarlyFraudWarnings: listEarlyFraudWarnings({ warnings }) });
+      processorRoutes(router, plugins);
       processorAccountRoutes(router, {
         createProcessorAccount: createProcessorAccount(accountPorts),
         getProcessorAccount: getProcessorAccount(accountPorts),

@@ -65,6 +65,7 @@ const credentialField = z
 const setting = z
   .object({
     name: z.string().regex(lowerName),
+    label: z.string().min(1),
     type: z.literal('boolean'),
     default: z.boolean(),
     description: z.string().min(1),
@@ -90,6 +91,8 @@ const manifestSchema = z
     settings: z.array(setting),
     /** How it notifies and what it is answered (documentation), null when it does not notify. */
     notifications: z.string().min(1).nullable(),
+    /** A notification body as it sends one (the API document's example of the notification route). */
+    notification_example: z.record(z.string(), z.unknown()).optional(),
     /** The test cards of its test environment and what they do (the guides page). */
     test_cards: z.array(z.object({ number: z.string().regex(/^[0-9 ]{12,23}$/), outcome: z.string().min(1) }).strict()),
   })

@@ -61,7 +61,7 @@ function CheckoutForm({ settings, merchantName, mayConfigure, saved }: { setting
       if (upload) body.logo_image = upload.base64;
       else if (logoUrl.trim()) body.logo_url = logoUrl.trim();
       else if (settings.logo?.type === 'url') body.logo_url = null;
-      await clients.merchant.patch('/settings/checkout', { body: body as never });
+      await clients.merchant.patch('/settings/checkout', { body: body });
       setMessage({ ok: true, text: 'Saved: every checkout page opened from now on looks like the preview.' });
       saved();
     } catch (failure) {
