@@ -1,8 +1,8 @@
 import { buildOpenApiDocument, validateAgainstOpenApi } from '@vaultline/contracts';
 import { waitFor } from '@vaultline/core';
 import { Vaultline, VaultlineAdmin, VaultlineError, WebhookVerificationError, type MerchantComponents } from '@vaultline/node';
-import { adyenNotification } from './support/adyen-stand-in';
-import { checkoutWebhook } from './support/checkout-stand-in';
+import { adyenNotification } from '../services/payment-orchestrator/src/processors/adyen/dev/adyen.stand-in';
+import { checkoutWebhook } from '../services/payment-orchestrator/src/processors/checkout/dev/checkout.stand-in';
 import { STAND_IN_CREDENTIALS, startDestinationStandIns, type DestinationStandIns } from './support/destination-stand-ins';
 import { ADYEN_BODY } from './support/forward-scenario';
 import { ADMIN_API_KEY, MERCHANT_API_KEY, startSystem, type RunningSystem } from './support/merchant-api';

@@ -1,4 +1,4 @@
-import { parseMultipart } from '../../../../test-e2e/support/multipart-form';
+import { parseMultipart } from '@vaultline/testing/psp-stand-ins';
 import { encodedBody, multipartEncoded } from './processor-transport';
 
 describe('multipart/form-data bodies (evidence files)', () => {

@@ -7,7 +7,7 @@ import { accountOptionsSchema } from '../../src/processors/account-plugin';
 import type { AccountProcessorPlugin } from '../../src/processors/processor-plugin';
 import { authorizationInput, sendMapped } from '../../src/processors/processor-transport';
 import { CARD_PLACEHOLDERS, field, jsonBody, text, transportOutcome } from '../../src/processors/processor-wire';
-import { startPspServer, type PspServer } from '../../../../test-e2e/support/psp-stand-in-server';
+import { startPspServer, type PspServer } from '@vaultline/testing/psp-stand-ins';
 
 /**
  * A fourth processor, made up for the test and registered only here: "Acme Pay", a JSON API with

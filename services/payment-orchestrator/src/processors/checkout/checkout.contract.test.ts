@@ -1,4 +1,4 @@
-import { CHECKOUT_TEST_CARDS, startCheckoutStandIn, type CheckoutStandIn } from '../../../../../test-e2e/support/checkout-stand-in';
+import { CHECKOUT_TEST_CARDS, startCheckoutStandIn, type CheckoutStandIn } from './dev/checkout.stand-in';
 import { placeholderTransport } from '../../../test/support/placeholder-transport';
 import type { ProcessorPayment } from '../../domain/processing/processor-port';
 import { contractConsumerAuthentication } from '../processor.contract';

@@ -1,4 +1,4 @@
-import { STRIPE_TEST_CARDS, startStripeStandIn } from '../../../../../test-e2e/support/stripe-stand-in';
+import { STRIPE_TEST_CARDS, startStripeStandIn } from './dev/stripe.stand-in';
 import { placeholderTransport } from '../../../test/support/placeholder-transport';
 import type { RedirectAction } from '../../domain/payment/authentication';
 import type { ProcessorContractCases } from '../processor.contract';

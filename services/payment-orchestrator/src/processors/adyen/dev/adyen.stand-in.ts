@@ -1,7 +1,6 @@
 import { createHmac, randomBytes, randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import { displayAmount, formFields, issuerChallengePage, redirectBack, type ChallengeOutcome } from './issuer-challenge-page';
-import { startPspServer, type PspAnswer } from './psp-stand-in-server';
+import { displayAmount, formFields, issuerChallengePage, redirectBack, startPspServer, type ChallengeOutcome, type PspAnswer } from '@vaultline/testing/psp-stand-ins';
 
 /**
  * A stand-in of Adyen's Checkout API v69 on loopback: `POST /v69/payments`,
