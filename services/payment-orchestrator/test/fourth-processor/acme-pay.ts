@@ -79,7 +79,7 @@ export const acmePay: AccountProcessorPlugin<AcmeCredentials> = {
 };
 
 export interface AcmeStandIn extends PspServer {
-  charges: Array<{ id: string; body: Record<string, unknown> }>;
+  charges: Array<{ id: string; body: Record<string, unknown>; headers: Record<string, string | string[] | undefined> }>;
   /** Signed webhooks, as Acme Pay would send them, for the test to deliver. */
   webhooks: Array<{ rawBody: string; signature: string }>;
 }
@@ -95,7 +95,7 @@ export async function startAcmeStandIn(credentials: { api_key: string; webhook_s
     if (req.method === 'POST' && req.url === '/v1/charges') {
       const card = (body.card ?? {}) as { pan?: string };
       if (!/^\d{12,19}$/.test(card.pan ?? '')) return { status: 422, body: { error: 'card.pan' } };
-      const charge = { id: id('ch'), body };
+      const charge = { id: id('ch'), body, headers: req.headers };
       charges.push(charge);
       return { status: 201, body: { id: charge.id, status: card.pan === '4000000000000002' ? 'declined' : 'authorized', network_reference: 'NTRACMEFOURTH' } };
     }
