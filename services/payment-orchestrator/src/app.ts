@@ -274,8 +274,8 @@ export function createApp(runtime: ServiceRuntime, config: PaymentOrchestratorCo
             buckets: runtime.ttl,
             limits: config.notificationLimits,
             rejections: countNotificationRejections(metrics, logger),
-            wake: async (scope, paymentId) => {
-              if (await wake(scope, paymentId)) await runner.run(scope, paymentId);
+            wake: async (scope, paymentId, notified) => {
+              if (await wake(scope, paymentId)) await runner.run(scope, paymentId, notified);
             },
             recordDispute: recordDisputes,
             recordEarlyFraudWarning: recordWarnings,

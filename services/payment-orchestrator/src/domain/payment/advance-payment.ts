@@ -12,7 +12,7 @@ import { awaitingConsumer, canAwaitConsumer, consumerAuthenticationOf, failedBef
 import type { DomainEvent } from '@vaultline/contracts';
 import { movePayment } from './payment-status';
 import { storedCredentialOf } from './stored-credential';
-import type { AuthorizationOutcome, CaptureOutcome, ProcessorConnection, ProcessorDirectory, ProcessorPayment, Processors, StepOutcome } from '../processing/processor-port';
+import type { AuthorizationOutcome, CaptureOutcome, NotifiedEvent, ProcessorConnection, ProcessorDirectory, ProcessorPayment, Processors, StepOutcome } from '../processing/processor-port';
 import type { Clock } from '@vaultline/core';
 import type { CredentialRepository } from '../credentials/credential-ports';
 import type { PaymentRepository, TransactionRepository } from './payment-ports';
@@ -38,8 +38,8 @@ export interface AdvancePaymentPorts {
 
 type StepPorts = AdvancePaymentPorts & { processors: Processors };
 
-/** Runs a payment's flow as far as it can go now; resolves with the payment as stored afterwards. */
-export type AdvancePayment = (scope: Scope, paymentId: string) => Promise<Payment | null>;
+/** Runs a payment's flow as far as it can go now; resolves with the payment as stored afterwards. `notified`: a notification that just arrived for it (its capture's settlement). */
+export type AdvancePayment = (scope: Scope, paymentId: string, notified?: NotifiedEvent) => Promise<Payment | null>;
 
 type Attempt = { processor: string; outcome: StepOutcome };
 type AuthorizationAttempt = { processor: string; outcome: AuthorizationOutcome };
@@ -67,12 +67,12 @@ const MAX_STEPS_PER_CALL = 16;
  */
 export function advancePayment(ports: AdvancePaymentPorts): AdvancePayment {
   const { payments, clock } = ports;
-  return async (scope, paymentId) => {
+  return async (scope, paymentId, notified) => {
     let payment = await payments.get(scope, paymentId);
     for (let pass = 0; payment && pass < MAX_STEPS_PER_CALL; pass++) {
       const now = clock.now();
       if (!isDue(payment, now)) return payment;
-      const result = await chainedSteps({ ...ports, processors: await ports.directory(scope, payment.mode) }, payment, now);
+      const result = await chainedSteps({ ...ports, processors: await ports.directory(scope, payment.mode, notified) }, payment, now);
       try {
         payment = await commit(ports, payment, result, now);
       } catch (error) {

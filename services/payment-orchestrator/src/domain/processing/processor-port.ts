@@ -185,5 +185,21 @@ export interface Processors {
   ids(): readonly string[];
 }
 
-/** The processors a merchant's flows may name, opened for a key mode: the built-in ones and its processor accounts (by account id). */
-export type ProcessorDirectory = (scope: Scope, mode: Mode) => Promise<Processors>;
+/**
+ * A processor's verified notification, recorded, handed to the payment or refund it settles: the connection
+ * of its account answers a capture's or refund's status from it rather than reading the record back.
+ */
+export interface NotifiedEvent {
+  account_id: string;
+  kind: string;
+  processor_reference: string | null;
+  capture_reference: string | null;
+  failure_reason: string | null;
+}
+
+/**
+ * The processors a merchant's flows may name, opened for a key mode: the built-in ones and its processor
+ * accounts (by account id). `notified`: a notification that just arrived, which the account's connection
+ * answers a settlement from.
+ */
+export type ProcessorDirectory = (scope: Scope, mode: Mode, notified?: NotifiedEvent) => Promise<Processors>;

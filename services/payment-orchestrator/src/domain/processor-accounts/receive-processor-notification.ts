@@ -62,8 +62,8 @@ export interface ReceiveNotificationPorts {
   buckets: Pick<TtlStore, 'takeToken'>;
   limits: NotificationLimits;
   rejections: NotificationRejections;
-  /** Looks at the payment a recorded capture event names again now (its capture then settles through the runner). */
-  wake: (scope: Scope, paymentId: string) => Promise<void>;
+  /** Looks at the payment a recorded capture event names again now: its capture settles through the runner, the event handed to it. */
+  wake: (scope: Scope, paymentId: string, notified: Omit<ProcessorNotificationRecord, 'version'>) => Promise<void>;
   /** A successful authorization the payment does not use is voided at its account (a late answer after a fallback). */
   voidStray: VoidStrayAuthorization;
   /** An authorization decided while the payment waits for its consumer (3-D Secure) counts as the consumer's return. */
@@ -171,7 +171,7 @@ export function receiveProcessorNotification(ports: ReceiveNotificationPorts, ve
         else await ports.transaction((uow) => ports.notifications.insert(uow, record));
         receipt.accepted += 1;
         if ((record.kind === 'capture_succeeded' || record.kind === 'capture_failed') && record.payment_reference && isUuid(record.payment_reference)) {
-          await ports.wake(scopeOfDocument(account), record.payment_reference);
+          await ports.wake(scopeOfDocument(account), record.payment_reference, record);
         }
       } catch (error) {
         if (!(error instanceof DuplicateKeyError)) throw error;
