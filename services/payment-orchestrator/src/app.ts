@@ -56,7 +56,7 @@ import { earlierPaymentRoutes } from './http/earlier-payments.routes';
 import { processorAccountRoutes } from './http/processor-accounts.routes';
 import { processorRoutes } from './http/processors.routes';
 import { processorNotificationRoutes } from './http/processor-notifications.routes';
-import { receiveProcessorNotification, wakePayment } from './domain/processor-accounts/receive-processor-notification';
+import { receiveProcessorNotification, wakePayment } from './domain/processor-notifications/receive-processor-notification';
 import { voidStrayAuthorization } from './domain/payment/void-stray-authorization';
 import { notifiedAuthentication } from './domain/payment/notified-authentication';
 import { AfterSaleWorker } from './domain/payment/after-sale-worker';
@@ -75,8 +75,8 @@ import { destinationsOfPlugins, hostModeCheck, processorDestinationCheck } from 
 import { openProcessors, processorPlugins } from './processors/registry';
 import type { ProcessorPlugins } from './processors/processor-plugin';
 import { processorDirectory } from './processors/processor-directory';
-import type { ProcessorTransport } from './processors/processor-transport';
-import { createProcessorTransport, httpForwardPayment, inProcessForwardPayment } from './clients/processor-transport';
+import type { ProcessorTransport } from './processors/transport-port';
+import { createProcessorTransport, httpForwardPayment, inProcessForwardPayment } from './clients/forwarder-egress-transport';
 
 export interface PaymentOrchestratorApp extends ServiceApp {
   /** The background worker (tests move their clock, then run what is due). */

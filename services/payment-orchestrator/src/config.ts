@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { envBoolean, envDurationMs, envInteger, generatedKeyFile, generatedKeysEnv, loadConfig, loadKey } from '@vaultline/config';
 import type { ProcessorOptions } from './processors/registry';
-import type { NotificationLimits } from './domain/processor-accounts/receive-processor-notification';
+import type { NotificationLimits } from './domain/processor-notifications/receive-processor-notification';
 
 export const PAYMENT_ORCHESTRATOR_KEY_FILE = 'payment-orchestrator-secret.key';
 

@@ -1,7 +1,7 @@
 import { AesGcmSecretSealer } from '@vaultline/crypto';
 import { ADYEN_TEST_CARDS, startAdyenStandIn, type AdyenStandIn } from '../src/processors/adyen/dev/adyen.stand-in';
 import { StoreProcessorNotificationRepository } from '../src/data/processor-account.repository';
-import type { ProcessorTransport } from '../src/processors/processor-transport';
+import type { ProcessorTransport } from '../src/processors/transport-port';
 import { MERCHANT, startOrchestrator, type Harness, type Json } from './support/orchestrator-harness';
 import { placeholderTransport } from './support/placeholder-transport';
 

@@ -2,7 +2,7 @@ import { newId, waitFor } from '@vaultline/core';
 import { ADYEN_TEST_CARDS, adyenNotification, startAdyenStandIn, type AdyenStandIn } from '../src/processors/adyen/dev/adyen.stand-in';
 import { CHECKOUT_TEST_CARDS, startCheckoutStandIn, type CheckoutStandIn } from '../src/processors/checkout/dev/checkout.stand-in';
 import { LIVE_MERCHANT, MERCHANT, oneOff, recurring, startOrchestrator, type Harness, type Json } from './support/orchestrator-harness';
-import type { ProcessorTransport } from '../src/processors/processor-transport';
+import type { ProcessorTransport } from '../src/processors/transport-port';
 import { placeholderTransport } from './support/placeholder-transport';
 import { answerIssuerChallenge } from '@vaultline/testing/psp-stand-ins';
 

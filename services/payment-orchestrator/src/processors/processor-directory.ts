@@ -1,11 +1,12 @@
-import type { CaptureOutcome, NotifiedEvent, RefundOutcome, ProcessorConnection, ProcessorDirectory, Processors } from '../domain/processing/processor-port';
+import type { CaptureOutcome, NotifiedEvent, RefundOutcome, ProcessorConnection, ProcessorDirectory, Processors } from '../domain/processor-port/processor-port';
 import type { Clock, Scope } from '@vaultline/core';
-import type { ProcessorAmounts } from '../domain/processing/processor-amounts';
-import type { ProcessorAccountRepository, ProcessorNotificationRepository, SecretSealer } from '../domain/processor-accounts/processor-account-ports';
+import type { ProcessorAmounts } from '../domain/processor-port/processor-amounts';
+import type { ProcessorAccountRepository, SecretSealer } from '../domain/processor-accounts/processor-account-ports';
+import type { ProcessorNotificationRepository } from '../domain/processor-notifications/processor-notification-ports';
 import { openCredentials } from '../domain/processor-accounts/manage-processor-accounts';
 import type { ProcessorAccount } from '../domain/processor-accounts/processor-account';
 import type { ProcessorContext, ProcessorPlugins } from './processor-plugin';
-import type { ProcessorTransport } from './processor-transport';
+import type { ProcessorTransport } from './transport-port';
 
 export interface ProcessorDirectoryDeps {
   plugins: ProcessorPlugins;

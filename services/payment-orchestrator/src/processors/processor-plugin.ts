@@ -1,11 +1,11 @@
 import type { z } from 'zod';
 import type { ProcessorManifest } from '@vaultline/contracts';
 import type { Clock } from '@vaultline/core';
-import type { CaptureOutcome, RefundOutcome, ProcessorCapabilities, ProcessorConnection } from '../domain/processing/processor-port';
+import type { CaptureOutcome, RefundOutcome, ProcessorCapabilities, ProcessorConnection } from '../domain/processor-port/processor-port';
 import type { ProcessorAccountSettings } from '../domain/processor-accounts/processor-account';
-import type { ProcessorAmounts } from '../domain/processing/processor-amounts';
-import type { NotificationReceipt, VerifiedItem } from '../domain/processor-accounts/receive-processor-notification';
-import type { ProcessorTransport } from './processor-transport';
+import type { ProcessorAmounts } from '../domain/processor-port/processor-amounts';
+import type { NotificationReceipt, VerifiedItem } from '../domain/processor-notifications/receive-processor-notification';
+import type { ProcessorTransport } from './transport-port';
 
 export interface ProcessorContext {
   clock: Clock;

@@ -1,5 +1,5 @@
 import { ConfigError } from '@vaultline/config';
-import type { ProcessorConnection, Processors } from '../domain/processing/processor-port';
+import type { ProcessorConnection, Processors } from '../domain/processor-port/processor-port';
 import type { BuiltInProcessorPlugin, ProcessorContext, ProcessorPlugin, ProcessorPlugins } from './processor-plugin';
 import { adyen } from './adyen';
 import { checkout } from './checkout';

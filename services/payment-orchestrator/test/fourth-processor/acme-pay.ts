@@ -2,10 +2,10 @@ import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
 import { processorManifest } from '@vaultline/contracts';
 import manifest from './manifest.json';
-import type { CaptureOutcome } from '../../src/domain/processing/processor-port';
+import type { CaptureOutcome } from '../../src/domain/processor-port/processor-port';
 import { accountOptionsSchema } from '../../src/processors/account-plugin';
 import type { AccountProcessorPlugin } from '../../src/processors/processor-plugin';
-import { authorizationInput, sendMapped } from '../../src/processors/processor-transport';
+import { authorizationInput, sendMapped } from '../../src/processors/transport-port';
 import { CARD_PLACEHOLDERS, field, jsonBody, text, transportOutcome } from '../../src/processors/processor-wire';
 import { startPspServer, type PspServer } from '@vaultline/testing/psp-stand-ins';
 

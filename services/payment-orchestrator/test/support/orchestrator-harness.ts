@@ -10,7 +10,7 @@ import { MemoryDocumentStore, SqliteDocumentStore, type DocumentStore } from '@v
 import { MemoryTtlStore } from '@vaultline/ttl';
 import { createApp, loadPaymentOrchestratorConfig, type PaymentOrchestratorApp } from '../../src';
 import type { ProcessorPlugins } from '../../src/processors/processor-plugin';
-import type { ProcessorTransport } from '../../src/processors/processor-transport';
+import type { ProcessorTransport } from '../../src/processors/transport-port';
 
 export interface Caller {
   merchantId: string;

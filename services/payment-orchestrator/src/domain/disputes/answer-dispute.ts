@@ -1,7 +1,7 @@
 import { AppError, ConflictError, newId, type Clock, type Scope } from '@vaultline/core';
 import { ConcurrentModificationError, type TransactionRunner } from '@vaultline/store';
 import type { PaymentRepository } from '../payment/payment-ports';
-import type { DisputeActionOutcome, ProcessorConnection, ProcessorDirectory, ProcessorDispute } from '../processing/processor-port';
+import type { DisputeActionOutcome, ProcessorConnection, ProcessorDirectory, ProcessorDispute } from '../processor-port/processor-port';
 import { assertActionAllowed, disputeAfterAction, type Dispute, type DisputeAction } from './dispute';
 import type { DisputeEvidence } from './dispute-evidence';
 import type { DisputeRepository } from './dispute-ports';

@@ -9,7 +9,7 @@ import { shownPaymentMethod, type EarlierPayment, type PaymentMethodToStore } fr
 import type { AuthenticationPreference, Mode, Payment, StoredCardSession } from '../payment/payment';
 import { InitialPaymentNotSuccessful } from '../payment/payment-errors';
 import type { CustomerRepository, PaymentMethodRepository } from '../customers/customer-ports';
-import type { ProcessorDirectory } from '../processing/processor-port';
+import type { ProcessorDirectory } from '../processor-port/processor-port';
 import type { PaymentRequestKey } from '../payment/payment-requests';
 
 export interface CreateEarlierPaymentPorts extends FlowCatalogPorts {

@@ -2,7 +2,7 @@ import { ValidationError } from '@vaultline/core';
 import { isCurrencyCode } from '@vaultline/contracts';
 import type { UseCase } from '../payment/payment';
 import { DEFAULT_FLOW, type Flow, processorsOf } from './flow';
-import type { ProcessorLookup } from '../processing/processor-lookup';
+import type { ProcessorLookup } from '../processor-port/processor-lookup';
 
 export interface RuleConditions {
   use_case?: UseCase[];

@@ -1,6 +1,6 @@
 import { isUuid, type Scope } from '@vaultline/core';
-import type { ProcessorNotificationRecord } from '../processor-accounts/processor-notification';
-import type { NotifiedEvent } from '../processing/processor-port';
+import type { ProcessorNotificationRecord } from '../processor-notifications/processor-notification';
+import type { NotifiedEvent } from '../processor-port/processor-port';
 import type { VoidSettlement } from './cancel-payment';
 import type { Payment } from './payment';
 import type { Refund } from '../refunds/refund';

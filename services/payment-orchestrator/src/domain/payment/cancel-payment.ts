@@ -9,7 +9,7 @@ import { movePayment } from './payment-status';
 import { paymentOfEarlierRequest, rememberRequest, type PaymentRequestKey, type PaymentRequestPorts } from './payment-requests';
 import type { Clock } from '@vaultline/core';
 import type { PaymentRepository, TransactionRepository } from './payment-ports';
-import type { ProcessorDirectory, StepOutcome } from '../processing/processor-port';
+import type { ProcessorDirectory, StepOutcome } from '../processor-port/processor-port';
 import type { TransactionRunner } from '@vaultline/store';
 import { shownUseCaseOf } from '../earlier/earlier-payment';
 

@@ -1,7 +1,7 @@
 import type { Scope } from '@vaultline/core';
 import { ConcurrentModificationError } from '@vaultline/store';
 import { stepOf } from '../flows/flow';
-import { assertAmountTaken } from '../processing/processor-amounts';
+import { assertAmountTaken } from '../processor-port/processor-amounts';
 import { capturableAmount, effectiveTime, uncapturedAmount, type Payment, type PendingCapture } from './payment';
 import { captureDataOf, paymentMovedEvent } from './payment-events';
 import { AlreadyCaptured, AmountExceedsAuthorized, CaptureNotAllowed, CurrencyMismatch, MultipleCapturesNotSupported, PartialCaptureNotSupported, PaymentNotFound } from './payment-errors';
@@ -9,7 +9,7 @@ import { movePayment } from './payment-status';
 import { paymentOfEarlierRequest, rememberRequest, type PaymentRequestKey, type PaymentRequestPorts } from './payment-requests';
 import type { Clock } from '@vaultline/core';
 import type { PaymentRepository } from './payment-ports';
-import type { ProcessorDirectory, Processors } from '../processing/processor-port';
+import type { ProcessorDirectory, Processors } from '../processor-port/processor-port';
 import type { TransactionRunner } from '@vaultline/store';
 
 export interface CapturePaymentPorts extends PaymentRequestPorts {

@@ -2,7 +2,7 @@ import { ValidationError, newCapabilityId, newId, type Scope } from '@vaultline/
 import { calendarDay, type Credential } from '../credentials/credential';
 import { decideFlow, type FlowCatalogPorts } from '../flows/flow-catalog';
 import { authorizersTaking, usesSimulator } from '../flows/flow';
-import type { ProcessorDirectory } from '../processing/processor-port';
+import type { ProcessorDirectory } from '../processor-port/processor-port';
 import type { EarlierPayment } from '../earlier/earlier-payment';
 import type { FlowDecision, Mode, Payment, StoredCardSession, UseCase } from './payment';
 import { checkoutSessionOpenedEvent, paymentMovedEvent } from './payment-events';

@@ -21,7 +21,7 @@ import { paymentOfEarlierRequest, rememberRequest, type PaymentRequestKey, type 
 import type { Clock } from '@vaultline/core';
 import type { CredentialRepository } from '../credentials/credential-ports';
 import type { PaymentRepository } from './payment-ports';
-import type { ProcessorDirectory } from '../processing/processor-port';
+import type { ProcessorDirectory } from '../processor-port/processor-port';
 import type { TransactionRunner } from '@vaultline/store';
 
 export interface CreateSubsequentPaymentPorts extends FlowCatalogPorts, PaymentRequestPorts {

@@ -3,7 +3,7 @@ import type { Logger } from '@vaultline/logger';
 import type { AdvancePayment } from './advance-payment';
 import type { Clock } from '@vaultline/core';
 import type { PaymentRepository } from './payment-ports';
-import type { NotifiedEvent } from '../processing/processor-port';
+import type { NotifiedEvent } from '../processor-port/processor-port';
 
 export interface PaymentRunnerOptions {
   payments: PaymentRepository;

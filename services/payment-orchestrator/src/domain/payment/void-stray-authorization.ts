@@ -4,7 +4,7 @@ import { processorPayment } from './advance-payment';
 import { effectiveTime, isFinal, type Payment } from './payment';
 import type { Clock } from '@vaultline/core';
 import type { PaymentRepository, TransactionRepository } from './payment-ports';
-import type { ProcessorDirectory } from '../processing/processor-port';
+import type { ProcessorDirectory } from '../processor-port/processor-port';
 import type { TransactionRunner } from '@vaultline/store';
 
 export interface VoidStrayAuthorizationPorts {

@@ -4,13 +4,13 @@ import { processorPayment } from '../payment/advance-payment';
 import type { Payment } from '../payment/payment';
 import type { Clock } from '@vaultline/core';
 import type { PaymentRepository } from '../payment/payment-ports';
-import type { NotifiedEvent, ProcessorDirectory, RefundOutcome } from '../processing/processor-port';
+import type { NotifiedEvent, ProcessorDirectory, RefundOutcome } from '../processor-port/processor-port';
 import type { RefundRepository } from './refund-ports';
 import type { TransactionRunner } from '@vaultline/store';
 import { settleRefund, type Refund } from './refund';
 import { refundEvent } from './refund-events';
 import { writeRefundTotals } from './refund-totals';
-import { settlementRecheckMs } from '../processing/settlement-backoff';
+import { settlementRecheckMs } from '../processor-port/settlement-backoff';
 
 export interface AdvanceRefundPorts {
   payments: PaymentRepository;

@@ -1,5 +1,5 @@
 import { AUTHENTICATION_FAILURES, type AuthenticationResult, type ConsumerAuthentication, type RedirectAction } from '../../domain/payment/authentication';
-import type { AuthorizationOutcome } from '../../domain/processing/processor-port';
+import type { AuthorizationOutcome } from '../../domain/processor-port/processor-port';
 import { field, isMerchantInitiated, text, type AuthorizationInput, type ProcessorHttpRequest, type ProcessorHttpResponse } from '../processor-wire';
 import { actionRequired, threeDsAuthenticationStatus } from '../three-ds-wire';
 import type { AdyenCredentials } from './adyen.account';

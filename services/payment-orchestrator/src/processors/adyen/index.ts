@@ -1,12 +1,12 @@
 import type { z } from 'zod';
 import { adyenAmounts } from './adyen.amounts';
-import type { ProcessorConnection } from '../../domain/processing/processor-port';
+import type { ProcessorConnection } from '../../domain/processor-port/processor-port';
 import { accountOptionsSchema, REAL_PROCESSOR_CAPABILITIES } from '../account-plugin';
 import { processorManifest } from '@vaultline/contracts';
 import manifest from './manifest.json';
 import type { AccountProcessorPlugin } from '../processor-plugin';
 import { adyenNotifications } from './adyen.notifications';
-import { authorizationInput, sendMapped, sendWithoutCard } from '../processor-transport';
+import { authorizationInput, sendMapped, sendWithoutCard } from '../transport-port';
 import {
   adyenDisputeOutcome,
   adyenDisputesBaseUrl,

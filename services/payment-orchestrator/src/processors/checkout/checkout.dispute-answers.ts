@@ -1,6 +1,6 @@
 import type { Mode } from '../../domain/payment/payment';
 import type { DisputeEvidence, EvidenceContentType, EvidenceFile, EvidenceFileField, EvidenceTextField } from '../../domain/disputes/dispute-evidence';
-import type { DisputeActionOutcome, ProcessorDispute } from '../../domain/processing/processor-port';
+import type { DisputeActionOutcome, ProcessorDispute } from '../../domain/processor-port/processor-port';
 import { disputeAnswerOutcome, toEvidenceFileUpload, unsupportedFileType } from '../dispute-answer-wire';
 import { field, text, type ProcessorHttpRequest, type ProcessorHttpResponse } from '../processor-wire';
 import type { CheckoutCredentials } from './checkout.account';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { isUuid } from '@vaultline/core';
-import { fromProcessorAmount } from '../../domain/processing/processor-amounts';
+import { fromProcessorAmount } from '../../domain/processor-port/processor-amounts';
 import { checkoutAmounts } from './checkout.amounts';
 import { disputeReasonOf, type DisputeReason, type DisputeSignal, type DisputeStatus } from '../../domain/disputes/dispute';
 

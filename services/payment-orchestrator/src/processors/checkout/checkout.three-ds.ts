@@ -1,5 +1,5 @@
 import type { AuthenticationResult, ConsumerAuthentication } from '../../domain/payment/authentication';
-import type { AuthorizationOutcome } from '../../domain/processing/processor-port';
+import type { AuthorizationOutcome } from '../../domain/processor-port/processor-port';
 import { field, isMerchantInitiated, text, transportOutcome, type AuthorizationInput, type ProcessorHttpRequest, type ProcessorHttpResponse } from '../processor-wire';
 import { actionRequired, redirectOfResume, threeDsAuthenticationStatus } from '../three-ds-wire';
 import type { CheckoutCredentials } from './checkout.account';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { ProcessorConnection } from '../../domain/processing/processor-port';
+import type { ProcessorConnection } from '../../domain/processor-port/processor-port';
 import type { BuiltInProcessorPlugin } from '../processor-plugin';
 import { simulate } from './simulator-bank';
 import { processorManifest, SIMULATOR_CHALLENGE } from '@vaultline/contracts';

@@ -2,10 +2,10 @@ import { processorManifest } from '@vaultline/contracts';
 import manifest from './manifest.json';
 import { stripeAmounts } from './stripe.amounts';
 import type { z } from 'zod';
-import type { CaptureOutcome, ProcessorConnection } from '../../domain/processing/processor-port';
+import type { CaptureOutcome, ProcessorConnection } from '../../domain/processor-port/processor-port';
 import { accountOptionsSchema } from '../account-plugin';
 import type { AccountProcessorPlugin } from '../processor-plugin';
-import { authorizationInput, sendMapped, sendWithoutCard } from '../processor-transport';
+import { authorizationInput, sendMapped, sendWithoutCard } from '../transport-port';
 import { uploadedFileId, uploadEvidenceFiles } from '../dispute-answer-wire';
 import {
   stripeEvidenceUnsupported,

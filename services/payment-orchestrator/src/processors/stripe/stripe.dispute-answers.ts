@@ -1,5 +1,5 @@
 import type { DisputeEvidence, EvidenceContentType, EvidenceFile } from '../../domain/disputes/dispute-evidence';
-import type { DisputeActionOutcome, ProcessorDispute } from '../../domain/processing/processor-port';
+import type { DisputeActionOutcome, ProcessorDispute } from '../../domain/processor-port/processor-port';
 import { disputeAnswerOutcome, toEvidenceFileUpload, unsupportedFileType } from '../dispute-answer-wire';
 import { field, text, type ProcessorHttpRequest, type ProcessorHttpResponse } from '../processor-wire';
 import type { StripeCredentials } from './stripe.account';

@@ -1,9 +1,9 @@
 import type { AuthenticationResult } from '../../domain/payment/authentication';
-import type { AuthorizationOutcome, CaptureOutcome, ProcessorPayment, RefundOutcome, StepOutcome } from '../../domain/processing/processor-port';
+import type { AuthorizationOutcome, CaptureOutcome, ProcessorPayment, RefundOutcome, StepOutcome } from '../../domain/processor-port/processor-port';
 import type { RefundReason } from '../../domain/refunds/refund';
 import { CARD_PLACEHOLDERS, field, isMerchantInitiated, text, transportOutcome, type AuthorizationInput, type ProcessorHttpRequest, type ProcessorHttpResponse } from '../processor-wire';
 import type { StripeCredentials } from './stripe.account';
-import { toProcessorAmount } from '../../domain/processing/processor-amounts';
+import { toProcessorAmount } from '../../domain/processor-port/processor-amounts';
 import { stripeAmounts } from './stripe.amounts';
 import { STRIPE_API_VERSION } from './stripe.api-version';
 

@@ -1,12 +1,13 @@
 import { ConcurrentModificationError, DuplicateKeyError } from '@vaultline/store';
 import { AppError, isUuid, newId, type Scope, scopeOfDocument } from '@vaultline/core';
 import type { TokenBucket, TtlStore } from '@vaultline/ttl';
-import { openCredentials } from './manage-processor-accounts';
+import { openCredentials } from '../processor-accounts/manage-processor-accounts';
 import type { Clock } from '@vaultline/core';
 import type { PaymentRepository } from '../payment/payment-ports';
-import type { ProcessorAccountRepository, ProcessorNotificationRepository, SecretSealer } from './processor-account-ports';
+import type { ProcessorAccountRepository, SecretSealer } from '../processor-accounts/processor-account-ports';
+import type { ProcessorNotificationRepository } from './processor-notification-ports';
 import type { TransactionRunner } from '@vaultline/store';
-import { ProcessorAccountNotFound, type ProcessorAccount } from './processor-account';
+import { ProcessorAccountNotFound, type ProcessorAccount } from '../processor-accounts/processor-account';
 import type { ProcessorNotificationRecord } from './processor-notification';
 import type { VoidStrayAuthorization } from '../payment/void-stray-authorization';
 import type { NotifiedAuthentication } from '../payment/notified-authentication';

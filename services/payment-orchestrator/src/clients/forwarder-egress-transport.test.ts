@@ -4,7 +4,7 @@ import { generateInternalKeyPair, InternalTokenSigner, InternalTokenVerifier } f
 import type { ForwardPaymentRequest, ForwarderInternalApi } from '@vaultline/contracts';
 import { createEgressClient } from '@vaultline/egress';
 import { InternalClient } from '@vaultline/http';
-import { createProcessorTransport, httpForwardPayment, inProcessForwardPayment } from './processor-transport';
+import { createProcessorTransport, httpForwardPayment, inProcessForwardPayment } from './forwarder-egress-transport';
 import { forwardedHeadersOf, PROCESSOR_DESTINATIONS } from '@vaultline/contracts';
 import { hostModeCheck } from '../processors/processor-destinations';
 

@@ -3,7 +3,7 @@ import type { ForwarderInternalApi, ForwardPaymentFormat, ForwardPaymentResponse
 import { newId, type Scope } from '@vaultline/core';
 import type { EgressClient } from '@vaultline/egress';
 import type { InternalClient } from '@vaultline/http';
-import type { ProcessorTransport } from '../processors/processor-transport';
+import type { ProcessorTransport } from '../processors/transport-port';
 import type { HostModeCheck } from '../processors/processor-destinations';
 import type { MultipartBody, ProcessorBodyFormat, ProcessorHttpResponse } from '../processors/processor-wire';
 import { randomBytes } from 'node:crypto';
