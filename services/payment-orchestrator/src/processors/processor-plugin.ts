@@ -1,7 +1,8 @@
 import type { z } from 'zod';
 import type { ProcessorManifest } from '@vaultline/contracts';
 import type { Clock } from '@vaultline/core';
-import type { CaptureOutcome, RefundOutcome, ProcessorCapabilities, ProcessorConnection } from '../domain/processor-port/processor-port';
+import type { CaptureOutcome, RefundOutcome, ProcessorConnection } from '../domain/processor-port/processor-port';
+import type { ProcessorCapabilities } from '../domain/processor-port/processor-lookup';
 import type { ProcessorAccountSettings } from '../domain/processor-accounts/processor-account';
 import type { ProcessorAmounts } from '../domain/processor-port/processor-amounts';
 import type { NotificationReceipt, VerifiedItem } from '../domain/processor-notifications/receive-processor-notification';

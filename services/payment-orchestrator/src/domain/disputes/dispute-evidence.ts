@@ -12,8 +12,6 @@
 
 import { EVIDENCE_CONTENT_TYPES, EVIDENCE_FILE_FIELDS, EVIDENCE_TEXT_FIELDS } from '@vaultline/contracts';
 
-export { EVIDENCE_CONTENT_TYPES, EVIDENCE_FILE_FIELDS, EVIDENCE_FILE_MAX_BYTES, EVIDENCE_TEXT_FIELDS, EVIDENCE_TEXT_MAX, EVIDENCE_TEXT_TOTAL_MAX } from '@vaultline/contracts';
-
 export type EvidenceTextField = (typeof EVIDENCE_TEXT_FIELDS)[number];
 export type EvidenceFileField = (typeof EVIDENCE_FILE_FIELDS)[number];
 export type EvidenceContentType = (typeof EVIDENCE_CONTENT_TYPES)[number];

@@ -1,5 +1,4 @@
-import { ConflictError } from '@vaultline/core';
-import type { Mode } from '../payment/payment';
+import { ConflictError, type Mode } from '@vaultline/core';
 
 /**
  * A chargeback (or an inquiry that may become one) on a captured payment, as the processor reports it.

@@ -1,4 +1,4 @@
-import { newId, ValidationError , type Scope } from '@vaultline/core';
+import { newId, ValidationError, type Scope, type Mode } from '@vaultline/core';
 import type { CreatePayment } from '../payment/create-payment';
 import type { CreateSubsequentPayment } from '../payment/create-subsequent-payment';
 import { CustomerNotFound, type Customer } from '../customers/customer';
@@ -6,7 +6,7 @@ import { FirstPaymentRequired, PaymentMethodNotFound, PaymentMethodRevoked, type
 import { decideFlow, type FlowCatalogPorts } from '../flows/flow-catalog';
 import { needsSecurityCode } from '../flows/flow';
 import { shownPaymentMethod, type EarlierPayment, type PaymentMethodToStore } from './earlier-payment';
-import type { AuthenticationPreference, Mode, Payment, StoredCardSession } from '../payment/payment';
+import type { AuthenticationPreference, Payment, StoredCardSession } from '../payment/payment';
 import { InitialPaymentNotSuccessful } from '../payment/payment-errors';
 import type { CustomerRepository, PaymentMethodRepository } from '../customers/customer-ports';
 import type { ProcessorDirectory } from '../processor-port/processor-port';

@@ -1,12 +1,10 @@
 import type { StoredCardOffer } from '@vaultline/contracts';
+import type { Mode } from '@vaultline/core';
 import type { Flow, StepKind } from '../flows/flow';
 import { shownUseCaseOf, type EarlierPayment } from '../earlier/earlier-payment';
 import type { AuthenticationResult, BrowserInfo, PendingAuthentication } from './authentication';
 import type { CardSource } from './card-source';
 import { isConsumerPresent, type UseCase } from './use-case';
-
-export type { CardSource } from './card-source';
-export { CONSUMER_PRESENT_USE_CASES, isConsumerPresent, type UseCase } from './use-case';
 
 /**
  * `partially_captured`: a manual-capture payment with one or more captures settled and more to come
@@ -16,8 +14,6 @@ export { CONSUMER_PRESENT_USE_CASES, isConsumerPresent, type UseCase } from './u
 export type PaymentStatus = 'processing' | 'authorized' | 'capturing' | 'partially_captured' | 'captured' | 'failed' | 'canceling' | 'canceled';
 export type CancellationReason = 'requested_by_merchant' | 'authorization_expired';
 export type AuthenticationPreference = 'NO_3RI' | 'TRY_3RI' | 'REQUIRE_3RI';
-export type { Mode } from '@vaultline/core';
-import type { Mode } from '@vaultline/core';
 
 export interface CheckoutSessionRef {
   id: string;

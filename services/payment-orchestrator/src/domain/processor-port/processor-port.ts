@@ -1,9 +1,10 @@
 // Processors, as the engine sees them: the plugins in processors/ implement these.
-import type { Scope } from '@vaultline/core';
+import type { Scope, Mode } from '@vaultline/core';
 import type { ProcessorCapabilities } from './processor-lookup';
 import type { ProcessorAmounts } from './processor-amounts';
 import type { ActionRequiredOutcome, AuthenticationResult, AuthenticationReturn, ConsumerAuthentication } from '../payment/authentication';
-import type { AuthenticationPreference, Mode, UseCase } from '../payment/payment';
+import type { AuthenticationPreference } from '../payment/payment';
+import type { UseCase } from '../payment/use-case';
 import type { StoredCredential } from '../payment/stored-credential';
 import type { RefundReason } from '../refunds/refund';
 import type { DisputeEvidence } from '../disputes/dispute-evidence';
@@ -13,8 +14,6 @@ import type { DisputeEvidence } from '../disputes/dispute-evidence';
  * type). The engine names no processor: it takes whatever the registry holds.
  */
 export type ProcessorId = string;
-
-export type { ProcessorCapabilities };
 
 /** What a processor is told about a payment: no card data, only the token and display data. */
 export interface ProcessorPayment {

@@ -1,4 +1,4 @@
-import type { Mode } from '../../domain/payment/payment';
+import type { Mode } from '@vaultline/core';
 import type { DisputeEvidence, EvidenceContentType, EvidenceFile, EvidenceFileField, EvidenceTextField } from '../../domain/disputes/dispute-evidence';
 import type { DisputeActionOutcome, ProcessorDispute } from '../../domain/processor-port/processor-port';
 import { disputeAnswerOutcome, toEvidenceFileUpload, unsupportedFileType } from '../dispute-answer-wire';
