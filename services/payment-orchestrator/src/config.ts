@@ -3,10 +3,10 @@ import { envBoolean, envDurationMs, envInteger, generatedKeyFile, generatedKeysE
 import type { ProcessorOptions } from './processors/registry';
 import type { NotificationLimits } from './domain/processor-notifications/receive-processor-notification';
 
-export const PAYMENT_ORCHESTRATOR_KEY_FILE = 'payment-orchestrator-secret.key';
+const PAYMENT_ORCHESTRATOR_KEY_FILE = 'payment-orchestrator-secret.key';
 
 /** Items one processor notification body may carry: Adyen sends a handful per body; more → 413, nothing recorded. */
-export const MAX_NOTIFICATION_ITEMS = 100;
+const MAX_NOTIFICATION_ITEMS = 100;
 
 export const paymentOrchestratorConfigSchema = z
   .object({

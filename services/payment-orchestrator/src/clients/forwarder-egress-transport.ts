@@ -26,7 +26,7 @@ export function inProcessForwardPayment(api: ForwarderInternalApi, signer: Pick<
 }
 
 /** The forwarder refused the call (nothing reached the processor); `code` is its problem's code, as the in-process API's error carries it. */
-export class ForwardRefused extends Error {
+class ForwardRefused extends Error {
   constructor(
     readonly status: number,
     readonly code: string | null,
@@ -58,7 +58,7 @@ export function httpForwardPayment(forwarder: Pick<InternalClient, 'request'>): 
 }
 
 /** Form fields (text values, in their order) as application/x-www-form-urlencoded. */
-export function formEncoded(body: unknown): string {
+function formEncoded(body: unknown): string {
   const fields = Object.entries((body ?? {}) as Record<string, unknown>).map(([key, value]): [string, string] => [key, String(value)]);
   return new URLSearchParams(fields).toString();
 }

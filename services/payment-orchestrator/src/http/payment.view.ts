@@ -36,7 +36,7 @@ export function toPaymentView(payment: Payment): Record<string, unknown> {
  * captured is a refunded payment, 0 < refunded < captured a partially refunded one; once captured, disputed
  * (what open or lost chargebacks hold or took) and net (captured − refunded − disputed: what the merchant keeps).
  */
-export function amountView(payment: Payment): Record<string, number> {
+function amountView(payment: Payment): Record<string, number> {
   return {
     ...payment.amount,
     // capturable with the authorization: what a capture may still take (0 when nothing can).
@@ -93,7 +93,7 @@ export function toTransactionView(transaction: ProcessorTransaction): Record<str
 }
 
 /** amount.capturable, once the payment is authorized. */
-export function capturableView(payment: Payment): { capturable?: number } {
+function capturableView(payment: Payment): { capturable?: number } {
   return payment.amount.authorized !== undefined ? { capturable: capturableAmount(payment) } : {};
 }
 

@@ -9,7 +9,7 @@ import type { ProcessorPlugin, ProcessorPlugins } from '../processors/processor-
  * hosts: an account reaches them by itself (or through its base_url), and they are the operator's to
  * allow.
  */
-export function toProcessorView(plugin: ProcessorPlugin) {
+function toProcessorView(plugin: ProcessorPlugin) {
   const { manifest, capabilities } = plugin;
   return {
     id: manifest.id,

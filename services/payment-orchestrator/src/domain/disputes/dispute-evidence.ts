@@ -45,8 +45,3 @@ const SIGNATURES: Record<EvidenceContentType, readonly Buffer[]> = {
 export function contentMatchesType(content: Buffer, type: EvidenceContentType): boolean {
   return SIGNATURES[type].some((signature) => content.subarray(0, signature.length).equals(signature));
 }
-
-/** The evidence fields given, as the API names them (`evidence.receipt`), in a stable order: what a processor is asked to take. */
-export function evidenceFieldsOf(evidence: DisputeEvidence): string[] {
-  return [...Object.keys(evidence.text), ...Object.keys(evidence.files)].map((name) => `evidence.${name}`);
-}

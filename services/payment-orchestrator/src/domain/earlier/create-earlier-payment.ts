@@ -49,7 +49,7 @@ export interface EarlierPaymentCommand {
 
 export type CreateEarlierPayment = (scope: Scope, command: EarlierPaymentCommand) => Promise<Payment>;
 
-export class ConfirmRequired extends ValidationError {
+class ConfirmRequired extends ValidationError {
   constructor() {
     super('confirm', 'confirm must be true: a payment of this interface is confirmed as it is created.', 'confirm_required');
   }

@@ -49,7 +49,7 @@ export interface FlowChoice {
   matrix_version: number;
 }
 
-export const CONDITION_KEYS = ['use_case', 'currency_code', 'amount_gte', 'amount_lte', 'reference_prefix', 'scheme', 'metadata'] as const;
+const CONDITION_KEYS = ['use_case', 'currency_code', 'amount_gte', 'amount_lte', 'reference_prefix', 'scheme', 'metadata'] as const;
 const USE_CASES: readonly string[] = ['ONE_OFF', 'RECURRING', 'UNSCHEDULED', 'SUBSEQUENT_RECURRING', 'SUBSEQUENT_UNSCHEDULED'];
 
 function holds(when: RuleConditions, facts: PaymentFacts): boolean {

@@ -41,7 +41,7 @@ export type CapturePayment = (scope: Scope, command: CaptureCommand) => Promise<
  * authorized or partially captured, one capture at a time, each at most what is capturable (the
  * authorization less what was captured). A capture that takes all that is left is final whatever it says.
  */
-export function startCapture(payment: Payment, command: CaptureCommand, processors: Processors, at: Date): Payment {
+function startCapture(payment: Payment, command: CaptureCommand, processors: Processors, at: Date): Payment {
   if (payment.decision?.flow.capture_mode !== 'manual') throw new CaptureNotAllowed('This payment\'s flow captures automatically; a manual capture is not possible.');
   if (payment.status === 'captured') throw new AlreadyCaptured();
   if (payment.status === 'capturing') {

@@ -200,12 +200,12 @@ export interface InitialAuthorization {
 }
 
 /** The vault keeps a security code this long after storing it (PCI DSS 3.3; its TTL store drops it then). */
-export const SECURITY_CODE_LIFETIME_MS = 15 * 60_000;
+const SECURITY_CODE_LIFETIME_MS = 15 * 60_000;
 /**
  * Sent only while at least this much of the lifetime is left: the vault's clock and ours may differ a
  * little, and the forwarder reads the code a moment after we decide.
  */
-export const SECURITY_CODE_MARGIN_MS = 30_000;
+const SECURITY_CODE_MARGIN_MS = 30_000;
 
 export function securityCodeExpiresAt(storedAt: string): string {
   return new Date(Date.parse(storedAt) + SECURITY_CODE_LIFETIME_MS).toISOString();

@@ -22,7 +22,7 @@ export interface VoidStrayAuthorizationPorts {
  * redeliver on any answer but success): the payment's authorization is still being decided (another
  * process runs it), or the void could not reach the processor.
  */
-export class StrayAuthorizationPending extends AppError {
+class StrayAuthorizationPending extends AppError {
   constructor(detail: string) {
     super('stray_authorization_pending', 503, detail, {}, true);
   }

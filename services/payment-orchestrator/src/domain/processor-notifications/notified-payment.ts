@@ -41,6 +41,6 @@ export async function notifiedPayment(ports: NotifiedPaymentPorts, reporter: Not
 }
 
 /** Whether the account (or built-in processor) authorized the payment: only its own payments are its to report on. */
-export function handledBy(payment: Pick<Payment, 'progress'>, accountId: string): boolean {
+function handledBy(payment: Pick<Payment, 'progress'>, accountId: string): boolean {
   return payment.progress.authorized_by === accountId;
 }

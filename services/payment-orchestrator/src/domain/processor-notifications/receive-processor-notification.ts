@@ -106,7 +106,7 @@ export class NotificationsRateLimited extends AppError {
   }
 }
 
-export class TooManyNotificationItems extends AppError {
+class TooManyNotificationItems extends AppError {
   constructor(limit: number) {
     super('too_many_notification_items', 413, `A notification body carries at most ${limit} items; nothing of this one was recorded.`, { field: 'notificationItems' });
   }

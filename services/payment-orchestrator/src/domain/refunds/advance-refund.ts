@@ -21,7 +21,7 @@ export interface AdvanceRefundPorts {
 }
 
 /** A refund that could not reach the processor (timeout, 5xx) is sent again after this long, with the same idempotency key. */
-export const REFUND_RETRY_MS = 30_000;
+const REFUND_RETRY_MS = 30_000;
 
 /** Sends a pending refund, or asks how a sent one settled; resolves with the refund as stored afterwards. `notified`: a notification that just arrived for it. */
 export type AdvanceRefund = (scope: Scope, refundId: string, notified?: NotifiedEvent) => Promise<Refund | null>;

@@ -16,11 +16,11 @@ import { checkoutHeaders } from './checkout.mapper';
  * your evidence once you have submitted it"). The evidence is a set of categories, each a `_file` and a
  * `_text` of at most 500 characters (a description, or a link).
  */
-export const CHECKOUT_FILES_SANDBOX_BASE_URL = 'https://files.sandbox.checkout.com';
-export const CHECKOUT_FILES_LIVE_BASE_URL = 'https://files.checkout.com';
-export const CHECKOUT_EVIDENCE_CONTENT_TYPES: readonly EvidenceContentType[] = ['application/pdf', 'image/jpeg', 'image/png'];
+const CHECKOUT_FILES_SANDBOX_BASE_URL = 'https://files.sandbox.checkout.com';
+const CHECKOUT_FILES_LIVE_BASE_URL = 'https://files.checkout.com';
+const CHECKOUT_EVIDENCE_CONTENT_TYPES: readonly EvidenceContentType[] = ['application/pdf', 'image/jpeg', 'image/png'];
 /** ProvideEvidenceRequest.yaml: every `_text` has `maximum: 500`. */
-export const CHECKOUT_EVIDENCE_TEXT_MAX = 500;
+const CHECKOUT_EVIDENCE_TEXT_MAX = 500;
 
 type Category =
   | 'proof_of_delivery_or_service'

@@ -30,8 +30,6 @@ const EVENTS: Record<string, { stage: number; status: DisputeStatus }> = {
   dispute_arbitration_lost: { stage: 5, status: 'lost' },
 };
 
-export const CHECKOUT_DISPUTE_EVENT_TYPES = Object.keys(EVENTS);
-
 /** Checkout.com's dispute categories → the merchant's reasons. */
 const CATEGORIES: Record<string, DisputeReason> = {
   fraudulent: 'fraudulent',

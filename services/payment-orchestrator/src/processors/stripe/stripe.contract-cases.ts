@@ -18,7 +18,7 @@ export const stripeContractTransport = () =>
   });
 
 /** The consumer on the stand-in's issuer page: completes or fails the challenge and comes back with what Stripe appends to return_url. */
-export async function answerStripeChallenge(action: RedirectAction, outcome: 'completed' | 'failed'): Promise<Record<string, string>> {
+async function answerStripeChallenge(action: RedirectAction, outcome: 'completed' | 'failed'): Promise<Record<string, string>> {
   const back = await fetch(`${action.url}/complete?outcome=${outcome}`, { redirect: 'manual' });
   const location = back.headers.get('location');
   if (back.status !== 302 || !location) throw new Error(`the issuer page answered ${back.status}`);

@@ -170,7 +170,7 @@ export function stripeFailureReason(error: unknown): string {
 }
 
 /** The expanded charge's 3-D Secure result → the engine's (no authentication value: Stripe keeps it). */
-export function stripeAuthenticationResult(charge: unknown): AuthenticationResult | null {
+function stripeAuthenticationResult(charge: unknown): AuthenticationResult | null {
   const threeDs = field(field(field(charge, 'payment_method_details'), 'card'), 'three_d_secure');
   if (!threeDs || typeof threeDs !== 'object') return null;
   const result = text(field(threeDs, 'result'));
@@ -187,7 +187,7 @@ export function stripeAuthenticationResult(charge: unknown): AuthenticationResul
 }
 
 /** What the consumer's return must carry for the resume: Stripe appends `payment_intent` (and its client secret) to return_url. */
-export const STRIPE_RETURN_PARAMETERS = ['payment_intent'];
+const STRIPE_RETURN_PARAMETERS = ['payment_intent'];
 
 /**
  * A PaymentIntent answer (create, or retrieve after the consumer's return) → the authorization's outcome

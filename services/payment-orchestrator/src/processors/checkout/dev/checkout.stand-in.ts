@@ -126,7 +126,7 @@ function schemeId(): string {
   return digits.join('');
 }
 
-export function signCheckoutBody(rawBody: string, webhookSecret: string): string {
+function signCheckoutBody(rawBody: string, webhookSecret: string): string {
   return createHmac('sha256', webhookSecret).update(rawBody).digest('hex');
 }
 
