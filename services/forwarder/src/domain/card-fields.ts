@@ -9,7 +9,7 @@ import type { PlaceholderName } from './placeholders';
  * so it is refused.
  */
 
-export const NO_CARD_FIELDS: CardFieldProfile = { fields: {}, typing: 'string' };
+const NO_CARD_FIELDS: CardFieldProfile = { fields: {}, typing: 'string' };
 
 /**
  * The card fields of the catalog entry whose path ends `path` (the longest wins, so `/stand-in/v69/payments`
@@ -20,7 +20,7 @@ export function profileForPath(path: string, catalog: readonly ProcessorDestinat
 }
 
 /** A field as declared: its key path for JSON bodies, its name for form bodies. */
-export function cardFieldPath(field: string): string[] {
+function cardFieldPath(field: string): string[] {
   return field.split('.');
 }
 

@@ -32,7 +32,7 @@ function rule(name: string, url: string, card: CardFieldProfile, mode: Destinati
  * quietly rewrites `127.1`, `0x7f.1`, `%2e%2e`, `/./`, backslashes, upper case and default ports, so
  * any difference between the raw text and its parsed form is refused rather than normalised.
  */
-export function parseDestination(raw: string): URL {
+function parseDestination(raw: string): URL {
   if (raw.length > 2048 || /[\s\\]/.test(raw) || hasControlCharacter(raw)) throw new DestinationNotAllowedError('The destination URL contains characters that are not allowed.');
   const syntax = /^(https?):\/\/([^/?#]*)(\/[^?#]*)(\?[^#]*)?$/.exec(raw);
   if (!syntax) throw new DestinationNotAllowedError('The destination URL must be an absolute http(s) URL with a path and no fragment.');

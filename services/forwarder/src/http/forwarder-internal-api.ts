@@ -6,7 +6,7 @@ import { acceptRequestId, parseInput } from '@vaultline/http';
 import type { ForwardRequest } from '../domain/forward';
 
 /** The only caller of the payments forward: the payment orchestrator, holding forward:payments. */
-export const FORWARD_PAYMENTS_ISSUER = 'payment-orchestrator';
+const FORWARD_PAYMENTS_ISSUER = 'payment-orchestrator';
 
 const CREDENTIAL_HEADERS = new Set(['authorization', 'x-api-key']);
 
