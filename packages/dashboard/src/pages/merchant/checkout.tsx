@@ -12,7 +12,7 @@ import { dateTime } from '../../format';
 const MAX_LOGO_BYTES = 64 * 1024;
 
 /** black or white, whichever contrasts more with the colour (as the vault chooses for the real page). */
-export function textColorOn(hex: string): '#000000' | '#ffffff' {
+function textColorOn(hex: string): '#000000' | '#ffffff' {
   const channel = (offset: number) => {
     const value = parseInt(hex.slice(offset, offset + 2), 16) / 255;
     return value <= 0.04045 ? value / 12.92 : ((value + 0.055) / 1.055) ** 2.4;

@@ -8,7 +8,7 @@ import { Badge, PageHeader, Time } from '../../components/page';
 import { money, words } from '../../format';
 import type { PageProps } from '../../router';
 
-export const PAYMENT_STATUSES = ['processing', 'authorized', 'capturing', 'partially_captured', 'captured', 'failed', 'canceling', 'canceled'];
+const PAYMENT_STATUSES = ['processing', 'authorized', 'capturing', 'partially_captured', 'captured', 'failed', 'canceling', 'canceled'];
 const USE_CASES = ['ONE_OFF', 'RECURRING', 'UNSCHEDULED', 'SUBSEQUENT_RECURRING', 'SUBSEQUENT_UNSCHEDULED'];
 const FILTERS = ['status', 'reference', 'customer_id', 'use_case', 'created_gte', 'created_lte', 'order'];
 
