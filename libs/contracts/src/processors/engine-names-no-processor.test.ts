@@ -60,7 +60,7 @@ function isProse(node: ts.Node): boolean {
 }
 
 /** Where the code (comments left out) names a processor: its id as a string or an identifier, its name in a string or page text, its folder in an import. */
-export function processorNamesIn(code: string, processors: ReadonlyArray<{ id: string; displayName: string }>, fileName = 'engine.ts'): string[] {
+function processorNamesIn(code: string, processors: ReadonlyArray<{ id: string; displayName: string }>, fileName = 'engine.ts'): string[] {
   const found: string[] = [];
   const kind = fileName.endsWith('.tsx') ? ts.ScriptKind.TSX : fileName.endsWith('.ts') ? ts.ScriptKind.TS : ts.ScriptKind.JS;
   const visit = (node: ts.Node): void => {

@@ -16,7 +16,7 @@ import { z } from 'zod';
  */
 
 /** The forwarder's placeholders a card field may hold (`{{ account_number }}` …). */
-export const CARD_PLACEHOLDER_NAMES = ['account_number', 'expiration_month', 'expiration_year', 'security_code'] as const;
+const CARD_PLACEHOLDER_NAMES = ['account_number', 'expiration_month', 'expiration_year', 'security_code'] as const;
 export type CardPlaceholder = (typeof CARD_PLACEHOLDER_NAMES)[number];
 
 /**
@@ -37,7 +37,7 @@ export interface CardFieldProfile {
 /** Which API keys a destination serves: a processor's test host, its live one, or both (one host, the key decides). */
 export type DestinationMode = 'test' | 'live' | 'any';
 
-export const DESTINATION_PURPOSES = ['payments', 'captures', 'refunds', 'voids', 'details', 'payment_methods', 'disputes', 'files'] as const;
+const DESTINATION_PURPOSES = ['payments', 'captures', 'refunds', 'voids', 'details', 'payment_methods', 'disputes', 'files'] as const;
 /** What a destination is for: the authorization (card data), the after-sale calls, status reads, answering disputes and uploading their evidence files. */
 export type DestinationPurpose = (typeof DESTINATION_PURPOSES)[number];
 
@@ -108,8 +108,6 @@ const manifestSchema = z
   });
 
 export type ProcessorManifest = z.infer<typeof manifestSchema>;
-export type ProcessorCredentialField = ProcessorManifest['credentials']['fields'][number];
-export type ProcessorSetting = ProcessorManifest['settings'][number];
 
 /** A manifest as read from its JSON, checked (a malformed one stops whatever loads it, naming the field). */
 export function processorManifest(json: unknown): ProcessorManifest {
