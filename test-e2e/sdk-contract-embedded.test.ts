@@ -143,6 +143,8 @@ describe('the SDK against the embedded service: every merchant route once', () =
     expect(await vaultline.get('/flow-matrix')).toMatchObject(matrix);
     expect(await vaultline.post('/flow-matrix/explain', { body: { amount: 100, currency_code: 'EUR', reference: 'manual-7' } })).toMatchObject({ flow: 'sdk-manual' });
 
+    // The processors an account may be added at, as the dashboard's form reads them: every one registered.
+    expect((await vaultline.get('/processors')).data.map((processor) => processor.id)).toEqual(expect.arrayContaining(['simulator', 'adyen', 'checkout', 'stripe']));
     const adyen = await vaultline.post('/processor-accounts', {
       body: { processor: 'adyen', name: 'adyen-sdk', credentials: { api_key: 'AQE_sdk_key', merchant_account: 'ShopECOM', hmac_key: HMAC_KEY } },
     });
