@@ -21,7 +21,7 @@ export interface AfterSaleUseCases {
 }
 
 /** The caller's world: a request without a key mode is not a merchant's test request. */
-export const scopeOfRequest = (req: Request): Scope => scopeOf(authOf(req).merchantId, authOf(req).mode ?? 'live');
+const scopeOfRequest = (req: Request): Scope => scopeOf(authOf(req).merchantId, authOf(req).mode ?? 'live');
 
 function uuidParam(req: Request, name: string, notFound: () => Error): string {
   const id = req.params[name];

@@ -14,7 +14,7 @@ export interface EarlyFraudWarningUseCases {
 }
 
 /** What a merchant sees of an early fraud warning (Stripe's shape): nothing of the reporting account. */
-export function toEarlyFraudWarningView(warning: EarlyFraudWarning): Record<string, unknown> {
+function toEarlyFraudWarningView(warning: EarlyFraudWarning): Record<string, unknown> {
   return {
     id: warning.id,
     object: 'early_fraud_warning',

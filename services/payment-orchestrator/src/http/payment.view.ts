@@ -1,5 +1,6 @@
 import type { Payment, ProcessorTransaction } from '../domain/payment/payment';
-import { isConsumerPresent, shownAmounts } from '../domain/payment/payment';
+import { shownAmounts } from '../domain/payment/payment';
+import { isConsumerPresent } from '../domain/payment/use-case';
 import type { AuthenticationResult } from '../domain/payment/authentication';
 
 /** What a merchant sees of a payment: the spec's fields for its use case, nothing internal (token, progress, decision). */
