@@ -25,9 +25,9 @@ const SKIP_DIRS = new Set(['node_modules', 'dist', 'coverage', 'test-output']);
 const TOOLING = new Set(['tsx', 'typescript', 'jest', 'eslint', 'esbuild']);
 // The root package holds the tools every package's scripts run (and the configs load), the type
 // declarations tsc needs (tsc runs from the root), and what the root's own code imports (bench/, scripts/,
-// deploy/k8s/ and deploy/kafka/: the manifest and Kafka file generators).
+// deploy/kafka/: the Kafka file generators).
 const ROOT_TOOLING = [...TOOLING, '@eslint/js', 'typescript-eslint', 'globals', '@swc/core', '@swc/jest', '@redocly/cli'];
-const ROOT_CODE = ['bench', 'scripts', 'deploy/k8s', 'deploy/kafka'];
+const ROOT_CODE = ['bench', 'scripts', 'deploy/kafka'];
 
 function workspacePackageDirs() {
   const globs = [...readFileSync(join(root, 'pnpm-workspace.yaml'), 'utf8').matchAll(/^\s*-\s*["']?([^"'\n]+)["']?\s*$/gm)].map((m) => m[1]);
@@ -49,8 +49,12 @@ function* sourceFiles(dir) {
   }
 }
 
-/** Production code: under src/, not a test, not a contract suite exported for other packages' tests. */
-const isRuntime = (file) => file.startsWith('src/') && !/\.test\.[a-z]+$/.test(file) && !file.startsWith('src/testing/');
+/**
+ * Production code: under src/, not a test, not a contract suite exported for other packages' tests, not a
+ * dev/ folder (a processor's stand-in in its own folder, src/processors/<id>/dev/) nor a plugin's contract
+ * cases (<id>.contract-cases.ts, which start that stand-in for the plugin contract).
+ */
+const isRuntime = (file) => file.startsWith('src/') && !/\.test\.[a-z]+$/.test(file) && !file.startsWith('src/testing/') && !/(^|\/)dev\//.test(file) && !/\.contract-cases\.ts$/.test(file);
 
 const IMPORT_PATTERNS = [
   /^\s*(?:import|export)\s[^'"`;]*?\bfrom\s*['"]([^'"]+)['"]/gm, // import x from 'a'; export { y } from 'b'

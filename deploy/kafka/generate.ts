@@ -48,7 +48,7 @@ export function renderAclsMarkdown(): string {
     '# Kafka ACLs, per service',
     '',
     'Each service connects as a Kafka user of its own (`KAFKA_SASL_USERNAME`, the service\'s name in',
-    'docker-compose.yml and deploy/k8s) and needs exactly these permissions. Names are shown without the',
+    'docker-compose.yml and the Helm chart) and needs exactly these permissions. Names are shown without the',
     'environment\'s prefixes: put `KAFKA_TOPIC_PREFIX` before every topic and `KAFKA_GROUP_PREFIX` (by default',
     '`KAFKA_TOPIC_PREFIX`) before every group, or grant them as `--resource-pattern-type prefixed` on the prefix.',
     '',

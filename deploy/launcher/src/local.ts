@@ -5,7 +5,7 @@ import { get as httpsGet } from 'node:https';
 import { connect } from 'node:net';
 import { resolve } from 'node:path';
 import { freePort } from '@vaultline/core';
-import { generateServiceKeys, serviceUrlVariable } from '@vaultline/runtime';
+import { generateServiceKeys, idempotencyKeysOf, loadRuntimeConfig, serviceUrlVariable } from '@vaultline/runtime';
 import type { ServiceName } from '@vaultline/runtime';
 import { startOrder } from './service-registry';
 import { provideDevelopmentCredentials } from './generated-credentials';
@@ -152,6 +152,10 @@ async function startLocalOnce(options: LocalOptions): Promise<LocalSystem> {
     SHUTDOWN_DELAY_SECONDS: process.env.SHUTDOWN_DELAY_SECONDS ?? '0',
     ...options.env,
   };
+  // The HMAC key of the Idempotency-Key fingerprints, read or generated once where the services keep their
+  // generated keys (or IDEMPOTENCY_FINGERPRINT_KEY as given) and handed to every service but the gateway:
+  // the replicas of one service share it, as production's Secrets do, and none races another to create it.
+  const idempotencyFingerprintKey = Buffer.from(idempotencyKeysOf(loadRuntimeConfig(baseEnv)).fingerprintKey).toString('base64');
   const children = new Map<string, ChildProcess>();
   const childKey = (service: ServiceName, replica = 0) => `${service}#${replica}`;
 
@@ -187,6 +191,7 @@ async function startLocalOnce(options: LocalOptions): Promise<LocalSystem> {
         GATEWAY_HOST: baseEnv.HOST ?? '127.0.0.1',
         ...(service === 'gateway' ? { GATEWAY_INTERNAL_HOST: '127.0.0.1', GATEWAY_INTERNAL_PORT: String(gatewayInternalPort) } : {}),
         INTERNAL_JWT_PRIVATE_KEY: keys.privateKeys[service],
+        ...(service === 'gateway' ? {} : { IDEMPOTENCY_FINGERPRINT_KEY: idempotencyFingerprintKey }),
       },
       stdio: ['ignore', output, output],
     });

@@ -5,7 +5,7 @@ import type { MetricsRegistry } from '@vaultline/metrics';
 import type { TtlStore } from '@vaultline/ttl';
 import { createLogger } from '@vaultline/logger';
 import { InternalTokenSigner, InternalTokenVerifier } from '@vaultline/auth';
-import type { ServiceName, ServiceRuntime } from './service-runtime';
+import type { IdempotencyKeys, ServiceName, ServiceRuntime } from './service-runtime';
 import { withPingGrace } from './ping-grace';
 
 export interface RuntimeParts {
@@ -26,7 +26,14 @@ export interface RuntimeParts {
   serviceUrls: Record<ServiceName, string>;
   publicBaseUrl: string;
   inProcessApis?: ServiceRuntime['inProcessApis'];
+  inProcessRoutes?: ServiceRuntime['inProcessRoutes'];
+  /**
+   * IDEMPOTENCY_FINGERPRINT_KEY and IDEMPOTENCY_KEY_TTL (idempotencyKeysOf), or how to load them: loaded on
+   * first use, so a service without merchant POSTs (the gateway) never opens or generates the key.
+   */
+  idempotency: IdempotencyKeys | (() => IdempotencyKeys);
   internalTls?: ServiceRuntime['internalTls'];
+  egressProxy?: ServiceRuntime['egressProxy'];
   /** The process's metrics; the service's series carry its name, and its bus is counted (observedBus). */
   metrics?: MetricsRegistry;
   /** Where the service's log lines go (a service thread hands them to the main thread); stdout by default. */
@@ -40,6 +47,7 @@ export async function buildRuntime(parts: RuntimeParts): Promise<ServiceRuntime>
   const bus = metrics ? observedBus(parts.bus, metrics) : parts.bus;
   const logger = createLogger({ service: parts.service, level: parts.logLevel, ...(parts.logDestination ? { destination: parts.logDestination } : {}) });
   const storeGraceMs = parts.storeUnhealthyAfterMs ?? 0;
+  let idempotency: IdempotencyKeys | undefined;
   return {
     store: withPingGrace(store, { name: 'store', graceMs: storeGraceMs, logger }),
     bus: withHealthGrace(bus, parts.busUnhealthyAfterMs ?? 0),
@@ -52,6 +60,11 @@ export async function buildRuntime(parts: RuntimeParts): Promise<ServiceRuntime>
     serviceUrls: parts.serviceUrls,
     publicBaseUrl: parts.publicBaseUrl,
     ...(parts.inProcessApis ? { inProcessApis: parts.inProcessApis } : {}),
+    ...(parts.inProcessRoutes ? { inProcessRoutes: parts.inProcessRoutes } : {}),
+    get idempotency() {
+      return (idempotency ??= typeof parts.idempotency === 'function' ? parts.idempotency() : parts.idempotency);
+    },
     ...(parts.internalTls ? { internalTls: parts.internalTls } : {}),
+    ...(parts.egressProxy ? { egressProxy: parts.egressProxy } : {}),
   };
 }

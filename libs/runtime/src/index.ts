@@ -8,3 +8,4 @@ export * from './internal-tls';
 export * from './secret-files';
 export * from './shutdown';
 export * from './ping-grace';
+export * from './production-security';

@@ -5,13 +5,14 @@ import { createLogger } from '@vaultline/logger';
 import { openStore, type CollectionSpec } from '@vaultline/store';
 import type { ServiceApp, ServiceName, ServiceRuntime } from './service-runtime';
 import { MetricsRegistry, startMetricsServer } from '@vaultline/metrics';
-import { DEFAULT_METRICS_PORT, kafkaNamingOf, kafkaSecurityOf, loadRuntimeConfig, metricsPortOf, processedRetentionOf, serviceUrlsFromEnv, storeUrlFor, tlsOf, ttlUrlOf } from './runtime-config';
+import { DEFAULT_METRICS_PORT, idempotencyKeysOf, kafkaNamingOf, kafkaSecurityOf, loadRuntimeConfig, metricsPortOf, processedRetentionOf, serviceUrlsFromEnv, storeUrlFor, tlsOf, ttlUrlOf } from './runtime-config';
 import { buildRuntime } from './build-runtime';
 import { listen } from './serve';
 import { internalTlsFromEnv, mutualTlsServerOptions } from './internal-tls';
 import { withSecretFiles } from './secret-files';
 import { shutdownGate } from './shutdown';
 import { busReadinessGate } from './bus-readiness';
+import { assertProductionSecurity } from './production-security';
 
 export type StandaloneFactory = (runtime: ServiceRuntime, env: NodeJS.ProcessEnv) => ServiceApp | Promise<ServiceApp>;
 
@@ -34,6 +35,7 @@ export async function runMigrate(service: ServiceName, collections: () => Promis
   try {
     const env = withSecretFiles(rawEnv);
     const config = loadRuntimeConfig(env);
+    assertProductionSecurity(service, 'migrate', config, env);
     const store = await openStore(storeUrlFor(config, service, `sqlite:${config.DATA_DIR}/{service}.db`), { indexes: 'create', processedRetention: processedRetentionOf(config) });
     try {
       const specs = [...(await collections()), { name: PARKED_OUTBOX_COLLECTION }];
@@ -77,6 +79,7 @@ export async function runStandalone(
   try {
     env = withSecretFiles(env);
     const config = loadRuntimeConfig(env);
+    assertProductionSecurity(service, 'service', config, env);
     const privateKeyPem = env.INTERNAL_JWT_PRIVATE_KEY;
     const publicKeysJson = env.INTERNAL_JWT_PUBLIC_KEYS;
     if (!privateKeyPem || !publicKeysJson) {
@@ -109,9 +112,11 @@ export async function runStandalone(
       privateKeyPem,
       trustedPublicKeys: JSON.parse(publicKeysJson) as Record<string, string | string[]>,
       serviceUrls,
+      idempotency: () => idempotencyKeysOf(config),
       // GATEWAY_URL is the gateway's internal listener: the gateway itself falls back to its own edge.
       publicBaseUrl: config.PUBLIC_BASE_URL ?? (service === 'gateway' ? `${edgeTls ? 'https' : 'http'}://localhost:${config.PORT}` : serviceUrls.gateway),
       ...(internalTls ? { internalTls } : {}),
+      ...(config.EGRESS_PROXY_URL ? { egressProxy: config.EGRESS_PROXY_URL } : {}),
     });
     const app = await factory(runtime, env);
     // Internal ports take only callers with a certificate from the internal CA; the gateway's edge (PORT of

@@ -126,6 +126,7 @@ describe('the runtime a service is built from', () => {
       service: 'vault',
       storeUrl: 'memory://',
       storeUnhealthyAfterMs: GRACE_MS,
+      idempotency: { fingerprintKey: new Uint8Array(32), retentionMs: 60_000 },
       bus: new LogBus(new MemoryLogStorage()),
       ttl,
       logLevel: 'silent',

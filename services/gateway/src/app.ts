@@ -6,7 +6,6 @@ import type { GatewayConfig } from './config';
 import { authenticateApiKey, issueApiKey, resolveApiKeyById, listApiKeys, mintApiKey, revokeApiKey, rollApiKey, type ApiKeys } from './domain/api-keys';
 import { createMerchant, ensureBootstrapMerchant, getMerchant, listMerchants, updateMerchant, type Merchants } from './domain/merchants';
 import { takeRequestToken } from './domain/rate-limit';
-import { idempotentRequests } from './domain/idempotency';
 import { authenticateOperator, createOperator, resolveOperatorById, ensureBootstrapOperator, listOperators, revokeOperator, type Operators } from './domain/operators';
 import { listAdminAudit, pruneAdminAudit, recordAdminAction, type AdminAudit } from './domain/admin-audit';
 import { AdminRefusalLog, adminRetryAfter, countAdminRefusal } from './domain/admin-refusals';
@@ -23,10 +22,10 @@ import { StoreAdminAuditRepository } from './data/admin-audit.repository';
 import { loadOrCreatePepper } from './domain/pepper';
 import type { Upstream } from './http/upstream';
 import { HttpUpstream, checkHealth, healthCheckAgent } from './http/http-upstream';
+import { InProcessUpstream } from './http/in-process-upstream';
 import { adminRoutes } from './http/admin.routes';
 import { internalRoutes } from './http/internal.routes';
 import { createEdgeApp } from './http/edge';
-import { idempotencyGuard } from './http/idempotency.middleware';
 import { docsRoutes } from './http/docs/docs.routes';
 import { knownFilters } from './http/known-filters';
 import { dashboardSessions } from './domain/dashboard-sessions';
@@ -84,17 +83,15 @@ export function createApp(runtime: ServiceRuntime, config: GatewayConfig): Servi
   const auditMaintenance = new AuditMaintenance({ refusals: refusals.log, prune: pruneAdminAudit({ audit: auditRepository, clock, retentionDays: config.auditRetentionDays }), logger });
 
   const publicBaseUrl = config.publicBaseUrl ?? runtime.publicBaseUrl;
-  // Every service over HTTP, in the embedded profile too (its loopback port): as cheap as an in-memory connection, measured (docs/benchmarks.md).
+  // A service on this thread (the embedded profile) has its routes mounted behind the edge; any other is reached over HTTP.
   const upstreams = Object.fromEntries(
-    UPSTREAM_SERVICES.map((service): [UpstreamService, Upstream] => [
-      service,
-      new HttpUpstream({ url: runtime.serviceUrls[service], signer: runtime.signer, logger, timeoutMs: config.upstreamTimeoutMs, connectRetryMs: config.upstreamConnectRetryMs, tls: runtime.internalTls }),
-    ]),
+    UPSTREAM_SERVICES.map((service): [UpstreamService, Upstream] => {
+      const routes = runtime.inProcessRoutes?.[service];
+      if (routes) return [service, new InProcessUpstream(routes)];
+      const http = { url: runtime.serviceUrls[service], signer: runtime.signer, logger, timeoutMs: config.upstreamTimeoutMs, connectRetryMs: config.upstreamConnectRetryMs, tls: runtime.internalTls, bodyLimitBytes: config.bodyLimitBytes };
+      return [service, new HttpUpstream(http)];
+    }),
   ) as Record<UpstreamService, Upstream>;
-
-  // The claim outlives the upstream timeout, so it cannot lapse under a request that is still running.
-  const requests = idempotentRequests({ ttl: runtime.ttl, retentionMs: config.idempotencyKeyTtlMs, leaseMs: config.upstreamTimeoutMs + 10_000 });
-  const idempotency = idempotencyGuard({ requests, logger, keptResponseLimitBytes: 1024 * 1024 });
 
   const healthAgent = runtime.internalTls ? healthCheckAgent(runtime.internalTls) : undefined;
   const health = checkServiceHealth({
@@ -140,7 +137,6 @@ export function createApp(runtime: ServiceRuntime, config: GatewayConfig): Servi
     hsts: config.tls || (config.publicBaseUrl?.startsWith('https:') ?? false),
     apiKeys,
     upstreams,
-    idempotency,
     rateLimit: takeRequestToken({ buckets: runtime.ttl, defaults: config.rateLimit }),
     bodyLimitBytes: config.bodyLimitBytes,
     trustProxy: config.trustProxy,

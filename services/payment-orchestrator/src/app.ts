@@ -1,10 +1,10 @@
-import { hostedPageReturnUrl, hostedPageUrl } from '@vaultline/contracts';
+import { forwardedHeadersOf, hostedPageReturnUrl, hostedPageUrl } from '@vaultline/contracts';
 import type { Scope } from '@vaultline/core';
 import { assertSubscriptionsConsuming, startOutboxRelay, type OutboxRelay, type Subscription } from '@vaultline/bus';
 import { AesGcmSecretSealer } from '@vaultline/crypto';
 import { createEgressClient } from '@vaultline/egress';
-import { createServiceHttp, InternalClient } from '@vaultline/http';
-import { metricsOf, type ServiceApp, type ServiceRuntime } from '@vaultline/runtime';
+import { InternalClient, serviceHttp } from '@vaultline/http';
+import { idempotencyOf, metricsOf, type ServiceApp, type ServiceRuntime } from '@vaultline/runtime';
 import type { PaymentOrchestratorConfig } from './config';
 import { orchestratorCollections } from './data/collections';
 import { migrateToModes } from './data/mode-migration';
@@ -54,8 +54,9 @@ import { paymentRoutes } from './http/payments.routes';
 import { customerRoutes } from './http/customers.routes';
 import { earlierPaymentRoutes } from './http/earlier-payments.routes';
 import { processorAccountRoutes } from './http/processor-accounts.routes';
+import { processorRoutes } from './http/processors.routes';
 import { processorNotificationRoutes } from './http/processor-notifications.routes';
-import { receiveProcessorNotification, wakePayment } from './domain/processor-accounts/receive-processor-notification';
+import { receiveProcessorNotification, wakePayment } from './domain/processor-notifications/receive-processor-notification';
 import { voidStrayAuthorization } from './domain/payment/void-stray-authorization';
 import { notifiedAuthentication } from './domain/payment/notified-authentication';
 import { AfterSaleWorker } from './domain/payment/after-sale-worker';
@@ -74,8 +75,8 @@ import { destinationsOfPlugins, hostModeCheck, processorDestinationCheck } from 
 import { openProcessors, processorPlugins } from './processors/registry';
 import type { ProcessorPlugins } from './processors/processor-plugin';
 import { processorDirectory } from './processors/processor-directory';
-import type { ProcessorTransport } from './processors/processor-transport';
-import { createProcessorTransport, httpForwardPayment, inProcessForwardPayment } from './clients/processor-transport';
+import type { ProcessorTransport } from './processors/transport-port';
+import { createProcessorTransport, httpForwardPayment, inProcessForwardPayment } from './clients/forwarder-egress-transport';
 
 export interface PaymentOrchestratorApp extends ServiceApp {
   /** The background worker (tests move their clock, then run what is due). */
@@ -119,6 +120,7 @@ export function createApp(runtime: ServiceRuntime, config: PaymentOrchestratorCo
     connectTimeoutMs: 5_000,
     totalTimeoutMs: 30_000,
     maxResponseBytes: 1_000_000,
+    proxy: runtime.egressProxy,
   });
   const forwarder = new InternalClient({ signer: runtime.signer, audience: 'forwarder', baseUrl: runtime.serviceUrls.forwarder, tls: runtime.internalTls });
   const forwardOverHttp = httpForwardPayment(forwarder);
@@ -132,6 +134,7 @@ export function createApp(runtime: ServiceRuntime, config: PaymentOrchestratorCo
       },
       egress,
       assertHostServesMode: hostModeCheck(destinationsOfPlugins(plugins)),
+      forwardedHeaders: forwardedHeadersOf(Object.values(plugins).map((plugin) => plugin.manifest)),
     });
   const notifications = new StoreProcessorNotificationRepository(store);
   const directory = processorDirectory({ plugins, builtIn: processors, accounts, notifications, sealer, transport, clock, maxAccountsPerMerchant: config.maxProcessorAccountsPerMerchant });
@@ -183,11 +186,12 @@ export function createApp(runtime: ServiceRuntime, config: PaymentOrchestratorCo
     maxAccountsPerMerchant: config.maxProcessorAccountsPerMerchant,
   };
 
-  const http = createServiceHttp({
+  const { http, routes } = serviceHttp({
     service: 'payment-orchestrator',
     publicBaseUrl: runtime.publicBaseUrl,
     verifier: runtime.verifier,
     metrics,
+    idempotency: idempotencyOf(runtime),
     logger,
     // Notifications are verified over the bytes as sent.
     rawBodyPaths: ['/processor-notifications'],
@@ -256,6 +260,7 @@ export function createApp(runtime: ServiceRuntime, config: PaymentOrchestratorCo
         submitDisputeEvidence: submitDisputeEvidence({ payments, disputes, directory, transaction, clock }),
       });
       earlyFraudWarningRoutes(router, { getEarlyFraudWarning: getEarlyFraudWarning({ warnings }), listEarlyFraudWarnings: listEarlyFraudWarnings({ warnings }) });
+      processorRoutes(router, plugins);
       processorAccountRoutes(router, {
         createProcessorAccount: createProcessorAccount(accountPorts),
         getProcessorAccount: getProcessorAccount(accountPorts),
@@ -271,8 +276,8 @@ export function createApp(runtime: ServiceRuntime, config: PaymentOrchestratorCo
             buckets: runtime.ttl,
             limits: config.notificationLimits,
             rejections: countNotificationRejections(metrics, logger),
-            wake: async (scope, paymentId) => {
-              if (await wake(scope, paymentId)) await runner.run(scope, paymentId);
+            wake: async (scope, paymentId, notified) => {
+              if (await wake(scope, paymentId)) await runner.run(scope, paymentId, notified);
             },
             recordDispute: recordDisputes,
             recordEarlyFraudWarning: recordWarnings,
@@ -298,6 +303,7 @@ export function createApp(runtime: ServiceRuntime, config: PaymentOrchestratorCo
   return {
     name: 'payment-orchestrator',
     http,
+    routes,
     runner,
     pruneExpiredPaymentRequests: pruneRequests,
     afterSale,

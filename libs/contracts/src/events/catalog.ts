@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineEvent, type EventDefinition } from '../envelope';
+import { prose } from '../prose';
 
 /** Topic names: one per aggregate type, owned by one service. */
 export const topics = {
@@ -266,6 +267,12 @@ const paymentData = z.object({
     refunded: z.number().int().nonnegative().optional(),
     /** What can still be captured (added within v1: present once authorized; 0 when nothing can). */
     capturable: z.number().int().nonnegative().optional(),
+    /** What refunds the processor has not settled yet hold (added within v1: present with refunded). */
+    refund_pending: z.number().int().nonnegative().optional(),
+    /** What open or lost chargebacks hold or took (added within v1: present once captured). */
+    disputed: z.number().int().nonnegative().optional(),
+    /** captured − refunded − disputed: what the merchant keeps (added within v1: present once captured; negative while a chargeback holds a payment already refunded). */
+    net: z.number().int().optional(),
   }),
   capture: captureData.optional(),
   currency_code: z.string().length(3),
@@ -425,7 +432,7 @@ const earlyFraudWarningEvent = <T extends string>(type: T, description: string) 
 
 export const earlyFraudWarningCreatedV1 = earlyFraudWarningEvent(
   'early_fraud_warning.created',
-  'An issuer reported a payment as fraudulent (Stripe\'s early fraud warning, Adyen\'s NOTIFICATION_OF_FRAUD: Visa TC40, Mastercard SAFE). Not a dispute: nothing is debited; refunding now may avoid a chargeback.',
+  prose('An issuer reported a payment as fraudulent (Stripe\'s early fraud warning, Adyen\'s NOTIFICATION_OF_FRAUD: Visa TC40, Mastercard SAFE). Not a dispute: nothing is debited; refunding now may avoid a chargeback.'),
 );
 export const earlyFraudWarningUpdatedV1 = earlyFraudWarningEvent('early_fraud_warning.updated', 'An early fraud warning changed: it is no longer actionable (the payment was refunded or disputed), as the processor reports.');
 

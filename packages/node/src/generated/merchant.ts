@@ -11,7 +11,7 @@ export interface paths {
         put?: never;
         /**
          * Fill card-data placeholders and forward the request to an allowed destination
-         * @description Placeholders {{ account_number }}, {{ expiration_month }}, {{ expiration_year }} and {{ security_code }} (spaces inside the braces optional) are replaced in the body only, never in the URL or headers. A placeholder may stand only as the whole value of one of the card fields the destination declares, each field with its own placeholder: Adyen v69 paymentMethod.number, .expiryMonth, .expiryYear, .cvc; Checkout.com source.number, .expiry_month, .expiry_year, .cvv; Stripe card[number], card[exp_month], card[exp_year], card[cvc]. Anywhere else (inside other text, in another field, in a key) the request is refused with 422 placeholder_not_allowed naming the field, and nothing is sent. JSON: substitution happens in the parsed document, which is serialised again. A quoted placeholder becomes text (month "03", year "2030"); a bare placeholder standing as a JSON value is typed: month and year integers (3, 2030), account number and security code strings. For the Checkout.com destinations a quoted expiry placeholder is also sent as an integer, as that API expects. Form: card fields are URL-encoded after substitution; other fields keep their bytes and order. A body with no placeholder is sent as it came, without reading the token. Test API keys forward only to test endpoints and live keys only to live endpoints of the catalog (Stripe serves both modes on one URL and is open to both). The answer is the destination's status, body and content type; every Luhn-valid 13-19 digit sequence in it is masked. X-Vaultline-Added-Ms gives the time the service added.
+         * @description Placeholders {{ account_number }}, {{ expiration_month }}, {{ expiration_year }} and {{ security_code }} (spaces inside the braces optional) are replaced in the body only, never in the URL or headers. A placeholder may stand only as the whole value of one of the card fields the destination declares, each field with its own placeholder: Adyen paymentMethod.number, paymentMethod.expiryMonth, paymentMethod.expiryYear, paymentMethod.cvc; Checkout.com source.number, source.expiry_month, source.expiry_year, source.cvv; Stripe payment_method_data[card][number], payment_method_data[card][exp_month], payment_method_data[card][exp_year], payment_method_data[card][cvc] (payments) and card[number], card[exp_month], card[exp_year], card[cvc] (payment_methods). Anywhere else (inside other text, in another field, in a key) the request is refused with 422 placeholder_not_allowed naming the field, and nothing is sent. JSON: substitution happens in the parsed document, which is serialised again. A quoted placeholder becomes text (month "03", year "2030"); a bare placeholder standing as a JSON value is typed: month and year integers (3, 2030), account number and security code strings. For the Checkout.com destinations a quoted expiry placeholder is also sent as an integer, as that API expects. Form: card fields are URL-encoded after substitution; other fields keep their bytes and order. A body with no placeholder is sent as it came, without reading the token. Test API keys forward only to test endpoints and live keys only to live endpoints of the catalog (Stripe serves both modes on one URL and is open to both). The answer is the destination's status, body and content type; every Luhn-valid 13-19 digit sequence in it is masked. X-Vaultline-Added-Ms gives the time the service added.
          */
         post: operations["forward"];
         delete?: never;
@@ -646,6 +646,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/processors": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The processors an account can be added at
+         * @description Every processor the installation registers, as its manifest describes it: the credential fields an account takes (which are secret, which one the account's hint shows), the settings it takes beyond base_url, whether it notifies, and what it can do. The same for every merchant and mode; a form that adds a processor account is built from it.
+         */
+        get: operations["listProcessors"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/processor-accounts": {
         parameters: {
             query?: never;
@@ -693,8 +713,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * A processor's notification (Adyen standard notification, Checkout.com webhook, …), verified by the processor's plugin with the account's own secret
-         * @description One route for every processor that notifies; the body and signature are the processor's own. Adyen: each item HMAC-signed with the account's hmac_key, answered `[accepted]` (text/plain) once read, items whose signature fails not stored (counted and logged). Checkout.com: `Cko-Signature` over the raw body with the account's webhook_secret, answered `{"received": true}`, a forged one 401. Stripe: `Stripe-Signature` (t=…,v1=…, 300 s tolerance) with the account's webhook_secret, answered `{"received": true}`, a forged or stale one 401. Other processors: their README. `/processor-notifications/adyen/{id}` and `/processor-notifications/checkout/{id}` are this route.
+         * A processor's notification (its own body and signature), verified by the processor's plugin with the account's own secret
+         * @description One route for every processor that notifies; the body and signature are the processor's own. Adyen: Standard notifications: each item HMAC-signed with the account's hmac_key, answered [accepted] (text/plain) once read; items whose signature fails are not stored (counted and logged). Checkout.com: Webhooks: Cko-Signature over the raw body with the account's webhook_secret, answered {"received": true}; a forged one 401. Stripe: Webhooks: Stripe-Signature (t=…,v1=…, 300 s tolerance) with the account's webhook_secret, answered {"received": true}; a forged or stale one 401. Other processors: their README. `/processor-notifications/adyen/{id}`, `/processor-notifications/checkout/{id}`, `/processor-notifications/stripe/{id}` are this route.
          */
         post: operations["receiveProcessorNotification"];
         delete?: never;
@@ -1035,7 +1055,7 @@ export interface paths {
         put?: never;
         /**
          * Create a secret key or a dashboard key of this key's mode; the key is shown only in this response
-         * @description Only with a secret key (a dashboard key gets 403 insufficient_scope). `scope` merchant: a secret key, the whole merchant API. `scope` dashboard (the default): a key that reads everything a secret key reads, and of the changes makes only capture, cancel, refund, a webhook delivery's replay and the flow matrix's explain; it opens a dashboard session (POST /dashboard/session) for support staff. Idempotency-Key is not applied on this route: a repeat issues another key.
+         * @description Only with a secret key (a dashboard key gets 403 insufficient_scope). `scope` merchant: a secret key, the whole merchant API. `scope` dashboard (the default): a key that reads everything a secret key reads, and of the changes makes only capture, cancel, refund, a webhook delivery's replay and the flow matrix's explain; it opens a dashboard session (POST /dashboard/session) for support staff. Idempotency-Key is not applied on this route: a repeat issues another key (the answer holds the new secret key, which is never kept to be replayed).
          */
         post: operations["createApiKey"];
         delete?: never;
@@ -1055,7 +1075,7 @@ export interface paths {
         put?: never;
         /**
          * Roll a key: a new key of the same mode, scopes and label, shown only in this response; the old one keeps working until expires_in_seconds from now
-         * @description Only with a secret key, for secret and dashboard keys of this mode. `expires_in_seconds`: 0 (the default) stops the old key at once; at most 604800 (7 days), so the new key can be deployed while the old one still works. An old key that was to expire sooner keeps its earlier expiry. The new key names the old one in `rolled_from`; `previous` is the old key with its new `expires_at`. Rolling the key that signs the request is allowed (it keeps working until its expiry). 409 api_key_not_rollable for a revoked or expired key.
+         * @description Only with a secret key, for secret and dashboard keys of this mode. `expires_in_seconds`: 0 (the default) stops the old key at once; at most 604800 (7 days), so the new key can be deployed while the old one still works. An old key that was to expire sooner keeps its earlier expiry. The new key names the old one in `rolled_from`; `previous` is the old key with its new `expires_at`. Rolling the key that signs the request is allowed (it keeps working until its expiry). 409 api_key_not_rollable for a revoked or expired key. Idempotency-Key is not applied on this route: a repeat rolls the key again (the answer holds the new secret key, which is never kept to be replayed).
          */
         post: operations["rollApiKey"];
         delete?: never;
@@ -1861,17 +1881,80 @@ export interface components {
             rule: string | null;
             matrix_version: number;
         };
-        ProcessorAccountInput: {
+        Processor: {
             /**
-             * @description The processor's id: one of the processor plugins the installation registers (`adyen`, `checkout`, `stripe`, `simulator`, and any added since: see the orchestrator README).
+             * @description The processor's id: one of the processors the installation registers (GET /processors lists them; `adyen`, `checkout`, `simulator`, `stripe` as built).
              * @example adyen
              * @example checkout
-             * @example stripe
              * @example simulator
+             * @example stripe
+             */
+            id: string;
+            /** @constant */
+            object: "processor";
+            /** @description How the processor's name is written. */
+            display_name: string;
+            credentials: {
+                /** @description The credential whose last four characters an account's credentials.hint shows; null when it takes none. */
+                secret_field: string | null;
+                /** @description The credentials an account at it takes (POST /processor-accounts `credentials`), in the order to ask for them. */
+                fields: {
+                    /** @description Its key in `credentials`. */
+                    name: string;
+                    /** @description How a person reads it. */
+                    label: string;
+                    /** @description A secret, typed into a masked field. Every credential is sealed at rest and never returned, secret or not. */
+                    secret: boolean;
+                    /** @description false: only some accounts need it (its description says which). */
+                    required: boolean;
+                    description: string;
+                }[];
+            };
+            /** @description The settings an account at it takes beyond base_url (another processor's setting is refused, 422). */
+            settings: {
+                /** @description Its key in `settings`. */
+                name: string;
+                /** @description How a person reads it. */
+                label: string;
+                /** @constant */
+                type: "boolean";
+                default: boolean;
+                description: string;
+            }[];
+            /** @description It sends notifications to /processor-notifications/{processor}/{processor_account_id}, which its accounts must be set up to deliver. */
+            notifies: boolean;
+            capabilities: {
+                /** @description The key modes it serves. */
+                modes: ("test" | "live")[];
+                /** @description Authorizes payments (a flow's authorization step). */
+                authorize: boolean;
+                /** @description Captures them (a capture step). */
+                capture: boolean;
+                /** @description Captures less than the authorized amount. */
+                partial_capture: boolean;
+                /** @description Several captures of one authorization (final_capture false); for some processors only with an account setting. */
+                multiple_captures: boolean;
+                /** @description 3-D Secure on the hosted page. */
+                authentication_3ds: boolean;
+                /** @description 3-D Secure Requestor Initiated authentication of merchant-initiated payments (a 3RI step). */
+                authentication_3ri: boolean;
+                /** @description A risk assessment step. */
+                risk: boolean;
+                /** @description Tells unscheduled merchant-initiated payments from recurring ones. */
+                explicit_unscheduled: boolean;
+            };
+        };
+        ProcessorAccountInput: {
+            /**
+             * @description The processor's id: one of the processors the installation registers (GET /processors lists them; `adyen`, `checkout`, `simulator`, `stripe` as built).
+             * @example adyen
+             * @example checkout
+             * @example simulator
+             * @example stripe
              */
             processor: string;
             name: string;
-            /** @description Validated by the processor's plugin. Adyen: api_key, merchant_account, hmac_key (hex, for notifications, 64 characters or more), live_url_prefix (live). Checkout.com: secret_key (sk_…), processing_channel_id (pc_…), webhook_secret (32 characters or more). Stripe: secret_key (sk_test_… / sk_live_…, the account's mode), webhook_secret (whsec_…, 38 characters or more). Simulator: none. A notification secret shorter than its minimum: 422 webhook_secret_too_short. Sealed at rest, never returned. */
+            /** @description Validated by the processor's plugin; the fields are those GET /processors lists. Adyen: api_key, merchant_account, hmac_key, live_url_prefix (optional). Checkout.com: secret_key, processing_channel_id, webhook_secret. The simulator: none. Stripe: secret_key, webhook_secret. A notification secret shorter than its processor's minimum (Adyen hmac_key 64 hex characters, Stripe webhook_secret 38, Checkout.com webhook_secret 32): 422 webhook_secret_too_short. Sealed at rest, never returned. */
             credentials?: {
                 [key: string]: string;
             };
@@ -1879,20 +1962,20 @@ export interface components {
                 /** @description Overrides the processor's host; accepted only when its payments URL is an allowed forward destination (built in, or FORWARD_EXTRA_DESTINATIONS). */
                 base_url?: string | null;
                 /**
-                 * @description Simulator accounts only (422 on others: Adyen and Checkout.com declare it): false makes the account a processor without explicit unscheduled merchant-initiated payments, so an unscheduled mandate charged on it is sent, and shown, as recurring (earlier interface, rule 7).
-                 * @default true
-                 */
-                explicit_unscheduled?: boolean;
-                /**
-                 * @description Adyen accounts only (422 on others): whether multiple partial captures are enabled on the merchant account at Adyen (Adyen's Support Team enables it). Without it Adyen cancels what a partial capture leaves, so captures with final_capture false answer 422 multiple_captures_not_supported; with it each capture takes its part, and what the final one leaves is released with a cancel.
+                 * @description Adyen accounts only (422 on others): Whether multiple partial captures are enabled on the merchant account at Adyen (Adyen's Support Team enables it). Without it Adyen cancels what a partial capture leaves, so captures with final_capture false answer 422 multiple_captures_not_supported; with it each capture takes its part, and what the final one leaves is released with a cancel.
                  * @default false
                  */
                 multiple_partial_captures?: boolean;
+                /**
+                 * @description The simulator accounts only (422 on others): false makes the account a processor without explicit unscheduled merchant-initiated payments, so an unscheduled mandate charged on it is sent, and shown, as recurring (earlier interface, rule 7).
+                 * @default true
+                 */
+                explicit_unscheduled?: boolean;
             };
         };
         ProcessorAccountChange: {
             name?: string;
-            /** @description Validated by the processor's plugin. Adyen: api_key, merchant_account, hmac_key (hex, for notifications, 64 characters or more), live_url_prefix (live). Checkout.com: secret_key (sk_…), processing_channel_id (pc_…), webhook_secret (32 characters or more). Stripe: secret_key (sk_test_… / sk_live_…, the account's mode), webhook_secret (whsec_…, 38 characters or more). Simulator: none. A notification secret shorter than its minimum: 422 webhook_secret_too_short. Sealed at rest, never returned. */
+            /** @description Validated by the processor's plugin; the fields are those GET /processors lists. Adyen: api_key, merchant_account, hmac_key, live_url_prefix (optional). Checkout.com: secret_key, processing_channel_id, webhook_secret. The simulator: none. Stripe: secret_key, webhook_secret. A notification secret shorter than its processor's minimum (Adyen hmac_key 64 hex characters, Stripe webhook_secret 38, Checkout.com webhook_secret 32): 422 webhook_secret_too_short. Sealed at rest, never returned. */
             credentials?: {
                 [key: string]: string;
             };
@@ -1900,15 +1983,15 @@ export interface components {
                 /** @description Overrides the processor's host; accepted only when its payments URL is an allowed forward destination (built in, or FORWARD_EXTRA_DESTINATIONS). */
                 base_url?: string | null;
                 /**
-                 * @description Simulator accounts only (422 on others: Adyen and Checkout.com declare it): false makes the account a processor without explicit unscheduled merchant-initiated payments, so an unscheduled mandate charged on it is sent, and shown, as recurring (earlier interface, rule 7).
-                 * @default true
-                 */
-                explicit_unscheduled?: boolean;
-                /**
-                 * @description Adyen accounts only (422 on others): whether multiple partial captures are enabled on the merchant account at Adyen (Adyen's Support Team enables it). Without it Adyen cancels what a partial capture leaves, so captures with final_capture false answer 422 multiple_captures_not_supported; with it each capture takes its part, and what the final one leaves is released with a cancel.
+                 * @description Adyen accounts only (422 on others): Whether multiple partial captures are enabled on the merchant account at Adyen (Adyen's Support Team enables it). Without it Adyen cancels what a partial capture leaves, so captures with final_capture false answer 422 multiple_captures_not_supported; with it each capture takes its part, and what the final one leaves is released with a cancel.
                  * @default false
                  */
                 multiple_partial_captures?: boolean;
+                /**
+                 * @description The simulator accounts only (422 on others): false makes the account a processor without explicit unscheduled merchant-initiated payments, so an unscheduled mandate charged on it is sent, and shown, as recurring (earlier interface, rule 7).
+                 * @default true
+                 */
+                explicit_unscheduled?: boolean;
             };
         };
         ProcessorAccount: {
@@ -1917,11 +2000,11 @@ export interface components {
             /** @description true when the account was created with a live key: it serves only live payments and talks only to the processor's live host (or an allowed base_url); it belongs to live mode (a live key's), false in test mode. */
             livemode: boolean;
             /**
-             * @description The processor's id: one of the processor plugins the installation registers (`adyen`, `checkout`, `stripe`, `simulator`, and any added since: see the orchestrator README).
+             * @description The processor's id: one of the processors the installation registers (GET /processors lists them; `adyen`, `checkout`, `simulator`, `stripe` as built).
              * @example adyen
              * @example checkout
-             * @example stripe
              * @example simulator
+             * @example stripe
              */
             processor: string;
             name: string;
@@ -1929,15 +2012,15 @@ export interface components {
                 /** @description Overrides the processor's host; accepted only when its payments URL is an allowed forward destination (built in, or FORWARD_EXTRA_DESTINATIONS). */
                 base_url: string | null;
                 /**
-                 * @description Simulator accounts only (422 on others: Adyen and Checkout.com declare it): false makes the account a processor without explicit unscheduled merchant-initiated payments, so an unscheduled mandate charged on it is sent, and shown, as recurring (earlier interface, rule 7).
-                 * @default true
-                 */
-                explicit_unscheduled?: boolean;
-                /**
-                 * @description Adyen accounts only (422 on others): whether multiple partial captures are enabled on the merchant account at Adyen (Adyen's Support Team enables it). Without it Adyen cancels what a partial capture leaves, so captures with final_capture false answer 422 multiple_captures_not_supported; with it each capture takes its part, and what the final one leaves is released with a cancel.
+                 * @description Adyen accounts only (422 on others): Whether multiple partial captures are enabled on the merchant account at Adyen (Adyen's Support Team enables it). Without it Adyen cancels what a partial capture leaves, so captures with final_capture false answer 422 multiple_captures_not_supported; with it each capture takes its part, and what the final one leaves is released with a cancel.
                  * @default false
                  */
                 multiple_partial_captures?: boolean;
+                /**
+                 * @description The simulator accounts only (422 on others): false makes the account a processor without explicit unscheduled merchant-initiated payments, so an unscheduled mandate charged on it is sent, and shown, as recurring (earlier interface, rule 7).
+                 * @default true
+                 */
+                explicit_unscheduled?: boolean;
             };
             credentials: {
                 /** @description … and the last four characters of the API or secret key. */
@@ -2565,7 +2648,7 @@ export interface components {
         /** @description Cursor: the next_cursor of the previous page. */
         StartingAfter: string;
         Order: "asc" | "desc";
-        /** @description Makes a POST safe to retry: 1 to 255 visible ASCII characters, scoped to the merchant and the route, kept 24 hours (IDEMPOTENCY_KEY_TTL). A repeat with the same request (method, path and query, content type, X-Service-Token, X-Destination-URL and body) gets the first response again — status and body, errors included — with `Idempotent-Replayed: true`, and nothing runs twice; the same key with another request answers 422 idempotency_key_reused; a repeat while the first still runs answers 409 idempotency_key_in_use. A 503 answer releases the key (nothing was done: retry with it). A first response that is not JSON or is larger than 1 MB is not kept: a repeat answers 409 idempotent_response_not_kept and does not run. Ignored on GET and DELETE. */
+        /** @description Makes a POST safe to retry: 1 to 255 visible ASCII characters, scoped to the merchant, the key's mode and the route (however its path is spelled: /payments/one-off and /payments/One-Off/ are one route), kept 24 hours (IDEMPOTENCY_KEY_TTL). A repeat with the same request (the route's path parameters, query, content type, X-Service-Token, X-Destination-URL and body) gets the first response again — status and body, errors included — with `Idempotent-Replayed: true`, and nothing runs twice; the same key with another request answers 422 idempotency_key_reused; a repeat while the first still runs answers 409 idempotency_key_in_use. A 503 answer releases the key (nothing was done: retry with it). A first response that is not JSON or is larger than 1 MB is not kept: a repeat answers 409 idempotent_response_not_kept and does not run. Ignored on GET and DELETE. */
         IdempotencyKey: string;
     };
     requestBodies: never;
@@ -2588,7 +2671,7 @@ export interface operations {
                 "X-API-KEY-VALUE"?: string;
                 /** @description Alternatively, a credential passed on to the destination as is. */
                 Authorization?: string;
-                /** @description Makes a POST safe to retry: 1 to 255 visible ASCII characters, scoped to the merchant and the route, kept 24 hours (IDEMPOTENCY_KEY_TTL). A repeat with the same request (method, path and query, content type, X-Service-Token, X-Destination-URL and body) gets the first response again — status and body, errors included — with `Idempotent-Replayed: true`, and nothing runs twice; the same key with another request answers 422 idempotency_key_reused; a repeat while the first still runs answers 409 idempotency_key_in_use. A 503 answer releases the key (nothing was done: retry with it). A first response that is not JSON or is larger than 1 MB is not kept: a repeat answers 409 idempotent_response_not_kept and does not run. Ignored on GET and DELETE. */
+                /** @description Makes a POST safe to retry: 1 to 255 visible ASCII characters, scoped to the merchant, the key's mode and the route (however its path is spelled: /payments/one-off and /payments/One-Off/ are one route), kept 24 hours (IDEMPOTENCY_KEY_TTL). A repeat with the same request (the route's path parameters, query, content type, X-Service-Token, X-Destination-URL and body) gets the first response again — status and body, errors included — with `Idempotent-Replayed: true`, and nothing runs twice; the same key with another request answers 422 idempotency_key_reused; a repeat while the first still runs answers 409 idempotency_key_in_use. A 503 answer releases the key (nothing was done: retry with it). A first response that is not JSON or is larger than 1 MB is not kept: a repeat answers 409 idempotent_response_not_kept and does not run. Ignored on GET and DELETE. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -2798,7 +2881,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a POST safe to retry: 1 to 255 visible ASCII characters, scoped to the merchant and the route, kept 24 hours (IDEMPOTENCY_KEY_TTL). A repeat with the same request (method, path and query, content type, X-Service-Token, X-Destination-URL and body) gets the first response again — status and body, errors included — with `Idempotent-Replayed: true`, and nothing runs twice; the same key with another request answers 422 idempotency_key_reused; a repeat while the first still runs answers 409 idempotency_key_in_use. A 503 answer releases the key (nothing was done: retry with it). A first response that is not JSON or is larger than 1 MB is not kept: a repeat answers 409 idempotent_response_not_kept and does not run. Ignored on GET and DELETE. */
+                /** @description Makes a POST safe to retry: 1 to 255 visible ASCII characters, scoped to the merchant, the key's mode and the route (however its path is spelled: /payments/one-off and /payments/One-Off/ are one route), kept 24 hours (IDEMPOTENCY_KEY_TTL). A repeat with the same request (the route's path parameters, query, content type, X-Service-Token, X-Destination-URL and body) gets the first response again — status and body, errors included — with `Idempotent-Replayed: true`, and nothing runs twice; the same key with another request answers 422 idempotency_key_reused; a repeat while the first still runs answers 409 idempotency_key_in_use. A 503 answer releases the key (nothing was done: retry with it). A first response that is not JSON or is larger than 1 MB is not kept: a repeat answers 409 idempotent_response_not_kept and does not run. Ignored on GET and DELETE. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -3024,7 +3107,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a POST safe to retry: 1 to 255 visible ASCII characters, scoped to the merchant and the route, kept 24 hours (IDEMPOTENCY_KEY_TTL). A repeat with the same request (method, path and query, content type, X-Service-Token, X-Destination-URL and body) gets the first response again — status and body, errors included — with `Idempotent-Replayed: true`, and nothing runs twice; the same key with another request answers 422 idempotency_key_reused; a repeat while the first still runs answers 409 idempotency_key_in_use. A 503 answer releases the key (nothing was done: retry with it). A first response that is not JSON or is larger than 1 MB is not kept: a repeat answers 409 idempotent_response_not_kept and does not run. Ignored on GET and DELETE. */
+                /** @description Makes a POST safe to retry: 1 to 255 visible ASCII characters, scoped to the merchant, the key's mode and the route (however its path is spelled: /payments/one-off and /payments/One-Off/ are one route), kept 24 hours (IDEMPOTENCY_KEY_TTL). A repeat with the same request (the route's path parameters, query, content type, X-Service-Token, X-Destination-URL and body) gets the first response again — status and body, errors included — with `Idempotent-Replayed: true`, and nothing runs twice; the same key with another request answers 422 idempotency_key_reused; a repeat while the first still runs answers 409 idempotency_key_in_use. A 503 answer releases the key (nothing was done: retry with it). A first response that is not JSON or is larger than 1 MB is not kept: a repeat answers 409 idempotent_response_not_kept and does not run. Ignored on GET and DELETE. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -3290,7 +3373,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a POST safe to retry: 1 to 255 visible ASCII characters, scoped to the merchant and the route, kept 24 hours (IDEMPOTENCY_KEY_TTL). A repeat with the same request (method, path and query, content type, X-Service-Token, X-Destination-URL and body) gets the first response again — status and body, errors included — with `Idempotent-Replayed: true`, and nothing runs twice; the same key with another request answers 422 idempotency_key_reused; a repeat while the first still runs answers 409 idempotency_key_in_use. A 503 answer releases the key (nothing was done: retry with it). A first response that is not JSON or is larger than 1 MB is not kept: a repeat answers 409 idempotent_response_not_kept and does not run. Ignored on GET and DELETE. */
+                /** @description Makes a POST safe to retry: 1 to 255 visible ASCII characters, scoped to the merchant, the key's mode and the route (however its path is spelled: /payments/one-off and /payments/One-Off/ are one route), kept 24 hours (IDEMPOTENCY_KEY_TTL). A repeat with the same request (the route's path parameters, query, content type, X-Service-Token, X-Destination-URL and body) gets the first response again — status and body, errors included — with `Idempotent-Replayed: true`, and nothing runs twice; the same key with another request answers 422 idempotency_key_reused; a repeat while the first still runs answers 409 idempotency_key_in_use. A 503 answer releases the key (nothing was done: retry with it). A first response that is not JSON or is larger than 1 MB is not kept: a repeat answers 409 idempotent_response_not_kept and does not run. Ignored on GET and DELETE. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -3550,7 +3633,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a POST safe to retry: 1 to 255 visible ASCII characters, scoped to the merchant and the route, kept 24 hours (IDEMPOTENCY_KEY_TTL). A repeat with the same request (method, path and query, content type, X-Service-Token, X-Destination-URL and body) gets the first response again — status and body, errors included — with `Idempotent-Replayed: true`, and nothing runs twice; the same key with another request answers 422 idempotency_key_reused; a repeat while the first still runs answers 409 idempotency_key_in_use. A 503 answer releases the key (nothing was done: retry with it). A first response that is not JSON or is larger than 1 MB is not kept: a repeat answers 409 idempotent_response_not_kept and does not run. Ignored on GET and DELETE. */
+                /** @description Makes a POST safe to retry: 1 to 255 visible ASCII characters, scoped to the merchant, the key's mode and the route (however its path is spelled: /payments/one-off and /payments/One-Off/ are one route), kept 24 hours (IDEMPOTENCY_KEY_TTL). A repeat with the same request (the route's path parameters, query, content type, X-Service-Token, X-Destination-URL and body) gets the first response again — status and body, errors included — with `Idempotent-Replayed: true`, and nothing runs twice; the same key with another request answers 422 idempotency_key_reused; a repeat while the first still runs answers 409 idempotency_key_in_use. A 503 answer releases the key (nothing was done: retry with it). A first response that is not JSON or is larger than 1 MB is not kept: a repeat answers 409 idempotent_response_not_kept and does not run. Ignored on GET and DELETE. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -3652,7 +3735,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a POST safe to retry: 1 to 255 visible ASCII characters, scoped to the merchant and the route, kept 24 hours (IDEMPOTENCY_KEY_TTL). A repeat with the same request (method, path and query, content type, X-Service-Token, X-Destination-URL and body) gets the first response again — status and body, errors included — with `Idempotent-Replayed: true`, and nothing runs twice; the same key with another request answers 422 idempotency_key_reused; a repeat while the first still runs answers 409 idempotency_key_in_use. A 503 answer releases the key (nothing was done: retry with it). A first response that is not JSON or is larger than 1 MB is not kept: a repeat answers 409 idempotent_response_not_kept and does not run. Ignored on GET and DELETE. */
+                /** @description Makes a POST safe to retry: 1 to 255 visible ASCII characters, scoped to the merchant, the key's mode and the route (however its path is spelled: /payments/one-off and /payments/One-Off/ are one route), kept 24 hours (IDEMPOTENCY_KEY_TTL). A repeat with the same request (the route's path parameters, query, content type, X-Service-Token, X-Destination-URL and body) gets the first response again — status and body, errors included — with `Idempotent-Replayed: true`, and nothing runs twice; the same key with another request answers 422 idempotency_key_reused; a repeat while the first still runs answers 409 idempotency_key_in_use. A 503 answer releases the key (nothing was done: retry with it). A first response that is not JSON or is larger than 1 MB is not kept: a repeat answers 409 idempotent_response_not_kept and does not run. Ignored on GET and DELETE. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -3771,7 +3854,10 @@ export interface operations {
                      *             "amount": {
                      *               "requested": 1999,
                      *               "authorized": 1999,
-                     *               "captured": 1999
+                     *               "captured": 1999,
+                     *               "capturable": 0,
+                     *               "disputed": 0,
+                     *               "net": 1999
                      *             },
                      *             "currency_code": "EUR",
                      *             "use_case": "ONE_OFF",
@@ -3848,7 +3934,10 @@ export interface operations {
                      *             "amount": {
                      *               "requested": 1999,
                      *               "authorized": 1999,
-                     *               "captured": 1999
+                     *               "captured": 1999,
+                     *               "capturable": 0,
+                     *               "disputed": 0,
+                     *               "net": 1999
                      *             },
                      *             "currency_code": "EUR",
                      *             "use_case": "ONE_OFF",
@@ -3917,7 +4006,10 @@ export interface operations {
                      *         "amount": {
                      *           "requested": 1999,
                      *           "authorized": 1999,
-                     *           "captured": 1999
+                     *           "captured": 1999,
+                     *           "capturable": 0,
+                     *           "disputed": 0,
+                     *           "net": 1999
                      *         },
                      *         "currency_code": "EUR",
                      *         "use_case": "ONE_OFF",
@@ -4118,7 +4210,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a POST safe to retry: 1 to 255 visible ASCII characters, scoped to the merchant and the route, kept 24 hours (IDEMPOTENCY_KEY_TTL). A repeat with the same request (method, path and query, content type, X-Service-Token, X-Destination-URL and body) gets the first response again — status and body, errors included — with `Idempotent-Replayed: true`, and nothing runs twice; the same key with another request answers 422 idempotency_key_reused; a repeat while the first still runs answers 409 idempotency_key_in_use. A 503 answer releases the key (nothing was done: retry with it). A first response that is not JSON or is larger than 1 MB is not kept: a repeat answers 409 idempotent_response_not_kept and does not run. Ignored on GET and DELETE. */
+                /** @description Makes a POST safe to retry: 1 to 255 visible ASCII characters, scoped to the merchant, the key's mode and the route (however its path is spelled: /payments/one-off and /payments/One-Off/ are one route), kept 24 hours (IDEMPOTENCY_KEY_TTL). A repeat with the same request (the route's path parameters, query, content type, X-Service-Token, X-Destination-URL and body) gets the first response again — status and body, errors included — with `Idempotent-Replayed: true`, and nothing runs twice; the same key with another request answers 422 idempotency_key_reused; a repeat while the first still runs answers 409 idempotency_key_in_use. A 503 answer releases the key (nothing was done: retry with it). A first response that is not JSON or is larger than 1 MB is not kept: a repeat answers 409 idempotent_response_not_kept and does not run. Ignored on GET and DELETE. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -4329,7 +4421,7 @@ export interface operations {
             query?: never;
             header?: {
                 "X-Correlation-Id"?: string;
-                /** @description Makes a POST safe to retry: 1 to 255 visible ASCII characters, scoped to the merchant and the route, kept 24 hours (IDEMPOTENCY_KEY_TTL). A repeat with the same request (method, path and query, content type, X-Service-Token, X-Destination-URL and body) gets the first response again — status and body, errors included — with `Idempotent-Replayed: true`, and nothing runs twice; the same key with another request answers 422 idempotency_key_reused; a repeat while the first still runs answers 409 idempotency_key_in_use. A 503 answer releases the key (nothing was done: retry with it). A first response that is not JSON or is larger than 1 MB is not kept: a repeat answers 409 idempotent_response_not_kept and does not run. Ignored on GET and DELETE. */
+                /** @description Makes a POST safe to retry: 1 to 255 visible ASCII characters, scoped to the merchant, the key's mode and the route (however its path is spelled: /payments/one-off and /payments/One-Off/ are one route), kept 24 hours (IDEMPOTENCY_KEY_TTL). A repeat with the same request (the route's path parameters, query, content type, X-Service-Token, X-Destination-URL and body) gets the first response again — status and body, errors included — with `Idempotent-Replayed: true`, and nothing runs twice; the same key with another request answers 422 idempotency_key_reused; a repeat while the first still runs answers 409 idempotency_key_in_use. A 503 answer releases the key (nothing was done: retry with it). A first response that is not JSON or is larger than 1 MB is not kept: a repeat answers 409 idempotent_response_not_kept and does not run. Ignored on GET and DELETE. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -4861,7 +4953,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a POST safe to retry: 1 to 255 visible ASCII characters, scoped to the merchant and the route, kept 24 hours (IDEMPOTENCY_KEY_TTL). A repeat with the same request (method, path and query, content type, X-Service-Token, X-Destination-URL and body) gets the first response again — status and body, errors included — with `Idempotent-Replayed: true`, and nothing runs twice; the same key with another request answers 422 idempotency_key_reused; a repeat while the first still runs answers 409 idempotency_key_in_use. A 503 answer releases the key (nothing was done: retry with it). A first response that is not JSON or is larger than 1 MB is not kept: a repeat answers 409 idempotent_response_not_kept and does not run. Ignored on GET and DELETE. */
+                /** @description Makes a POST safe to retry: 1 to 255 visible ASCII characters, scoped to the merchant, the key's mode and the route (however its path is spelled: /payments/one-off and /payments/One-Off/ are one route), kept 24 hours (IDEMPOTENCY_KEY_TTL). A repeat with the same request (the route's path parameters, query, content type, X-Service-Token, X-Destination-URL and body) gets the first response again — status and body, errors included — with `Idempotent-Replayed: true`, and nothing runs twice; the same key with another request answers 422 idempotency_key_reused; a repeat while the first still runs answers 409 idempotency_key_in_use. A 503 answer releases the key (nothing was done: retry with it). A first response that is not JSON or is larger than 1 MB is not kept: a repeat answers 409 idempotent_response_not_kept and does not run. Ignored on GET and DELETE. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -4958,7 +5050,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a POST safe to retry: 1 to 255 visible ASCII characters, scoped to the merchant and the route, kept 24 hours (IDEMPOTENCY_KEY_TTL). A repeat with the same request (method, path and query, content type, X-Service-Token, X-Destination-URL and body) gets the first response again — status and body, errors included — with `Idempotent-Replayed: true`, and nothing runs twice; the same key with another request answers 422 idempotency_key_reused; a repeat while the first still runs answers 409 idempotency_key_in_use. A 503 answer releases the key (nothing was done: retry with it). A first response that is not JSON or is larger than 1 MB is not kept: a repeat answers 409 idempotent_response_not_kept and does not run. Ignored on GET and DELETE. */
+                /** @description Makes a POST safe to retry: 1 to 255 visible ASCII characters, scoped to the merchant, the key's mode and the route (however its path is spelled: /payments/one-off and /payments/One-Off/ are one route), kept 24 hours (IDEMPOTENCY_KEY_TTL). A repeat with the same request (the route's path parameters, query, content type, X-Service-Token, X-Destination-URL and body) gets the first response again — status and body, errors included — with `Idempotent-Replayed: true`, and nothing runs twice; the same key with another request answers 422 idempotency_key_reused; a repeat while the first still runs answers 409 idempotency_key_in_use. A 503 answer releases the key (nothing was done: retry with it). A first response that is not JSON or is larger than 1 MB is not kept: a repeat answers 409 idempotent_response_not_kept and does not run. Ignored on GET and DELETE. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -5058,7 +5150,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a POST safe to retry: 1 to 255 visible ASCII characters, scoped to the merchant and the route, kept 24 hours (IDEMPOTENCY_KEY_TTL). A repeat with the same request (method, path and query, content type, X-Service-Token, X-Destination-URL and body) gets the first response again — status and body, errors included — with `Idempotent-Replayed: true`, and nothing runs twice; the same key with another request answers 422 idempotency_key_reused; a repeat while the first still runs answers 409 idempotency_key_in_use. A 503 answer releases the key (nothing was done: retry with it). A first response that is not JSON or is larger than 1 MB is not kept: a repeat answers 409 idempotent_response_not_kept and does not run. Ignored on GET and DELETE. */
+                /** @description Makes a POST safe to retry: 1 to 255 visible ASCII characters, scoped to the merchant, the key's mode and the route (however its path is spelled: /payments/one-off and /payments/One-Off/ are one route), kept 24 hours (IDEMPOTENCY_KEY_TTL). A repeat with the same request (the route's path parameters, query, content type, X-Service-Token, X-Destination-URL and body) gets the first response again — status and body, errors included — with `Idempotent-Replayed: true`, and nothing runs twice; the same key with another request answers 422 idempotency_key_reused; a repeat while the first still runs answers 409 idempotency_key_in_use. A 503 answer releases the key (nothing was done: retry with it). A first response that is not JSON or is larger than 1 MB is not kept: a repeat answers 409 idempotent_response_not_kept and does not run. Ignored on GET and DELETE. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -5159,7 +5251,7 @@ export interface operations {
                  * @example 2027-02-15T10:00:00Z
                  */
                 "X-Test-Now"?: string;
-                /** @description Makes a POST safe to retry: 1 to 255 visible ASCII characters, scoped to the merchant and the route, kept 24 hours (IDEMPOTENCY_KEY_TTL). A repeat with the same request (method, path and query, content type, X-Service-Token, X-Destination-URL and body) gets the first response again — status and body, errors included — with `Idempotent-Replayed: true`, and nothing runs twice; the same key with another request answers 422 idempotency_key_reused; a repeat while the first still runs answers 409 idempotency_key_in_use. A 503 answer releases the key (nothing was done: retry with it). A first response that is not JSON or is larger than 1 MB is not kept: a repeat answers 409 idempotent_response_not_kept and does not run. Ignored on GET and DELETE. */
+                /** @description Makes a POST safe to retry: 1 to 255 visible ASCII characters, scoped to the merchant, the key's mode and the route (however its path is spelled: /payments/one-off and /payments/One-Off/ are one route), kept 24 hours (IDEMPOTENCY_KEY_TTL). A repeat with the same request (the route's path parameters, query, content type, X-Service-Token, X-Destination-URL and body) gets the first response again — status and body, errors included — with `Idempotent-Replayed: true`, and nothing runs twice; the same key with another request answers 422 idempotency_key_reused; a repeat while the first still runs answers 409 idempotency_key_in_use. A 503 answer releases the key (nothing was done: retry with it). A first response that is not JSON or is larger than 1 MB is not kept: a repeat answers 409 idempotent_response_not_kept and does not run. Ignored on GET and DELETE. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -5276,7 +5368,7 @@ export interface operations {
                  * @example 2027-02-15T10:00:00Z
                  */
                 "X-Test-Now"?: string;
-                /** @description Makes a POST safe to retry: 1 to 255 visible ASCII characters, scoped to the merchant and the route, kept 24 hours (IDEMPOTENCY_KEY_TTL). A repeat with the same request (method, path and query, content type, X-Service-Token, X-Destination-URL and body) gets the first response again — status and body, errors included — with `Idempotent-Replayed: true`, and nothing runs twice; the same key with another request answers 422 idempotency_key_reused; a repeat while the first still runs answers 409 idempotency_key_in_use. A 503 answer releases the key (nothing was done: retry with it). A first response that is not JSON or is larger than 1 MB is not kept: a repeat answers 409 idempotent_response_not_kept and does not run. Ignored on GET and DELETE. */
+                /** @description Makes a POST safe to retry: 1 to 255 visible ASCII characters, scoped to the merchant, the key's mode and the route (however its path is spelled: /payments/one-off and /payments/One-Off/ are one route), kept 24 hours (IDEMPOTENCY_KEY_TTL). A repeat with the same request (the route's path parameters, query, content type, X-Service-Token, X-Destination-URL and body) gets the first response again — status and body, errors included — with `Idempotent-Replayed: true`, and nothing runs twice; the same key with another request answers 422 idempotency_key_reused; a repeat while the first still runs answers 409 idempotency_key_in_use. A 503 answer releases the key (nothing was done: retry with it). A first response that is not JSON or is larger than 1 MB is not kept: a repeat answers 409 idempotent_response_not_kept and does not run. Ignored on GET and DELETE. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -5387,7 +5479,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a POST safe to retry: 1 to 255 visible ASCII characters, scoped to the merchant and the route, kept 24 hours (IDEMPOTENCY_KEY_TTL). A repeat with the same request (method, path and query, content type, X-Service-Token, X-Destination-URL and body) gets the first response again — status and body, errors included — with `Idempotent-Replayed: true`, and nothing runs twice; the same key with another request answers 422 idempotency_key_reused; a repeat while the first still runs answers 409 idempotency_key_in_use. A 503 answer releases the key (nothing was done: retry with it). A first response that is not JSON or is larger than 1 MB is not kept: a repeat answers 409 idempotent_response_not_kept and does not run. Ignored on GET and DELETE. */
+                /** @description Makes a POST safe to retry: 1 to 255 visible ASCII characters, scoped to the merchant, the key's mode and the route (however its path is spelled: /payments/one-off and /payments/One-Off/ are one route), kept 24 hours (IDEMPOTENCY_KEY_TTL). A repeat with the same request (the route's path parameters, query, content type, X-Service-Token, X-Destination-URL and body) gets the first response again — status and body, errors included — with `Idempotent-Replayed: true`, and nothing runs twice; the same key with another request answers 422 idempotency_key_reused; a repeat while the first still runs answers 409 idempotency_key_in_use. A 503 answer releases the key (nothing was done: retry with it). A first response that is not JSON or is larger than 1 MB is not kept: a repeat answers 409 idempotent_response_not_kept and does not run. Ignored on GET and DELETE. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -5743,7 +5835,7 @@ export interface operations {
             header?: {
                 /** @description Test keys only, merchant-initiated payments on a mandate: the payment's effective time (as for subsequent payments). */
                 "X-Test-Now"?: string;
-                /** @description Makes a POST safe to retry: 1 to 255 visible ASCII characters, scoped to the merchant and the route, kept 24 hours (IDEMPOTENCY_KEY_TTL). A repeat with the same request (method, path and query, content type, X-Service-Token, X-Destination-URL and body) gets the first response again — status and body, errors included — with `Idempotent-Replayed: true`, and nothing runs twice; the same key with another request answers 422 idempotency_key_reused; a repeat while the first still runs answers 409 idempotency_key_in_use. A 503 answer releases the key (nothing was done: retry with it). A first response that is not JSON or is larger than 1 MB is not kept: a repeat answers 409 idempotent_response_not_kept and does not run. Ignored on GET and DELETE. */
+                /** @description Makes a POST safe to retry: 1 to 255 visible ASCII characters, scoped to the merchant, the key's mode and the route (however its path is spelled: /payments/one-off and /payments/One-Off/ are one route), kept 24 hours (IDEMPOTENCY_KEY_TTL). A repeat with the same request (the route's path parameters, query, content type, X-Service-Token, X-Destination-URL and body) gets the first response again — status and body, errors included — with `Idempotent-Replayed: true`, and nothing runs twice; the same key with another request answers 422 idempotency_key_reused; a repeat while the first still runs answers 409 idempotency_key_in_use. A 503 answer releases the key (nothing was done: retry with it). A first response that is not JSON or is larger than 1 MB is not kept: a repeat answers 409 idempotent_response_not_kept and does not run. Ignored on GET and DELETE. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -6074,7 +6166,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a POST safe to retry: 1 to 255 visible ASCII characters, scoped to the merchant and the route, kept 24 hours (IDEMPOTENCY_KEY_TTL). A repeat with the same request (method, path and query, content type, X-Service-Token, X-Destination-URL and body) gets the first response again — status and body, errors included — with `Idempotent-Replayed: true`, and nothing runs twice; the same key with another request answers 422 idempotency_key_reused; a repeat while the first still runs answers 409 idempotency_key_in_use. A 503 answer releases the key (nothing was done: retry with it). A first response that is not JSON or is larger than 1 MB is not kept: a repeat answers 409 idempotent_response_not_kept and does not run. Ignored on GET and DELETE. */
+                /** @description Makes a POST safe to retry: 1 to 255 visible ASCII characters, scoped to the merchant, the key's mode and the route (however its path is spelled: /payments/one-off and /payments/One-Off/ are one route), kept 24 hours (IDEMPOTENCY_KEY_TTL). A repeat with the same request (the route's path parameters, query, content type, X-Service-Token, X-Destination-URL and body) gets the first response again — status and body, errors included — with `Idempotent-Replayed: true`, and nothing runs twice; the same key with another request answers 422 idempotency_key_reused; a repeat while the first still runs answers 409 idempotency_key_in_use. A 503 answer releases the key (nothing was done: retry with it). A first response that is not JSON or is larger than 1 MB is not kept: a repeat answers 409 idempotent_response_not_kept and does not run. Ignored on GET and DELETE. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -6246,7 +6338,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a POST safe to retry: 1 to 255 visible ASCII characters, scoped to the merchant and the route, kept 24 hours (IDEMPOTENCY_KEY_TTL). A repeat with the same request (method, path and query, content type, X-Service-Token, X-Destination-URL and body) gets the first response again — status and body, errors included — with `Idempotent-Replayed: true`, and nothing runs twice; the same key with another request answers 422 idempotency_key_reused; a repeat while the first still runs answers 409 idempotency_key_in_use. A 503 answer releases the key (nothing was done: retry with it). A first response that is not JSON or is larger than 1 MB is not kept: a repeat answers 409 idempotent_response_not_kept and does not run. Ignored on GET and DELETE. */
+                /** @description Makes a POST safe to retry: 1 to 255 visible ASCII characters, scoped to the merchant, the key's mode and the route (however its path is spelled: /payments/one-off and /payments/One-Off/ are one route), kept 24 hours (IDEMPOTENCY_KEY_TTL). A repeat with the same request (the route's path parameters, query, content type, X-Service-Token, X-Destination-URL and body) gets the first response again — status and body, errors included — with `Idempotent-Replayed: true`, and nothing runs twice; the same key with another request answers 422 idempotency_key_reused; a repeat while the first still runs answers 409 idempotency_key_in_use. A 503 answer releases the key (nothing was done: retry with it). A first response that is not JSON or is larger than 1 MB is not kept: a repeat answers 409 idempotent_response_not_kept and does not run. Ignored on GET and DELETE. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -6430,6 +6522,107 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    listProcessors: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every registered processor, in registry order. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "object": "list",
+                     *       "data": [
+                     *         {
+                     *           "id": "adyen",
+                     *           "object": "processor",
+                     *           "display_name": "Adyen",
+                     *           "credentials": {
+                     *             "secret_field": "api_key",
+                     *             "fields": [
+                     *               {
+                     *                 "name": "api_key",
+                     *                 "label": "API key",
+                     *                 "secret": true,
+                     *                 "required": true,
+                     *                 "description": "The API key of a web service user (Customer Area, Developers, API credentials)."
+                     *               },
+                     *               {
+                     *                 "name": "merchant_account",
+                     *                 "label": "Merchant account",
+                     *                 "secret": false,
+                     *                 "required": true,
+                     *                 "description": "The merchant account payments are made on."
+                     *               },
+                     *               {
+                     *                 "name": "hmac_key",
+                     *                 "label": "HMAC key",
+                     *                 "secret": true,
+                     *                 "required": true,
+                     *                 "description": "The HMAC key of the standard notification webhook, hex as the Customer Area shows it (64 characters; shorter: 422 webhook_secret_too_short): notifications are verified with it."
+                     *               },
+                     *               {
+                     *                 "name": "live_url_prefix",
+                     *                 "label": "Live URL prefix",
+                     *                 "secret": false,
+                     *                 "required": false,
+                     *                 "description": "Live accounts only: the merchant-specific prefix of the live Checkout endpoint (https://{prefix}-checkout-live.adyenpayments.com)."
+                     *               }
+                     *             ]
+                     *           },
+                     *           "settings": [
+                     *             {
+                     *               "name": "multiple_partial_captures",
+                     *               "label": "Multiple partial captures",
+                     *               "type": "boolean",
+                     *               "default": false,
+                     *               "description": "Whether multiple partial captures are enabled on the merchant account at Adyen (Adyen's Support Team enables it). Without it Adyen cancels what a partial capture leaves, so captures with final_capture false answer 422 multiple_captures_not_supported; with it each capture takes its part, and what the final one leaves is released with a cancel."
+                     *             }
+                     *           ],
+                     *           "notifies": true,
+                     *           "capabilities": {
+                     *             "modes": [
+                     *               "test",
+                     *               "live"
+                     *             ],
+                     *             "authorize": true,
+                     *             "capture": true,
+                     *             "partial_capture": true,
+                     *             "multiple_captures": false,
+                     *             "authentication_3ds": true,
+                     *             "authentication_3ri": false,
+                     *             "risk": false,
+                     *             "explicit_unscheduled": true
+                     *           }
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        object: "list";
+                        data: components["schemas"]["Processor"][];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     listProcessorAccounts: {
         parameters: {
             query?: never;
@@ -6455,7 +6648,8 @@ export interface operations {
                      *           "processor": "adyen",
                      *           "name": "Adyen EU",
                      *           "settings": {
-                     *             "base_url": null
+                     *             "base_url": null,
+                     *             "multiple_partial_captures": false
                      *           },
                      *           "credentials": {
                      *             "hint": "…Zz42",
@@ -6488,7 +6682,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a POST safe to retry: 1 to 255 visible ASCII characters, scoped to the merchant and the route, kept 24 hours (IDEMPOTENCY_KEY_TTL). A repeat with the same request (method, path and query, content type, X-Service-Token, X-Destination-URL and body) gets the first response again — status and body, errors included — with `Idempotent-Replayed: true`, and nothing runs twice; the same key with another request answers 422 idempotency_key_reused; a repeat while the first still runs answers 409 idempotency_key_in_use. A 503 answer releases the key (nothing was done: retry with it). A first response that is not JSON or is larger than 1 MB is not kept: a repeat answers 409 idempotent_response_not_kept and does not run. Ignored on GET and DELETE. */
+                /** @description Makes a POST safe to retry: 1 to 255 visible ASCII characters, scoped to the merchant, the key's mode and the route (however its path is spelled: /payments/one-off and /payments/One-Off/ are one route), kept 24 hours (IDEMPOTENCY_KEY_TTL). A repeat with the same request (the route's path parameters, query, content type, X-Service-Token, X-Destination-URL and body) gets the first response again — status and body, errors included — with `Idempotent-Replayed: true`, and nothing runs twice; the same key with another request answers 422 idempotency_key_reused; a repeat while the first still runs answers 409 idempotency_key_in_use. A 503 answer releases the key (nothing was done: retry with it). A first response that is not JSON or is larger than 1 MB is not kept: a repeat answers 409 idempotent_response_not_kept and does not run. Ignored on GET and DELETE. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -6501,9 +6695,9 @@ export interface operations {
                  *       "processor": "adyen",
                  *       "name": "Adyen EU",
                  *       "credentials": {
-                 *         "api_key": "AQE…",
+                 *         "api_key": "AQEyhmfxK4…Zz42",
                  *         "merchant_account": "ShopECOM",
-                 *         "hmac_key": "4478…A056"
+                 *         "hmac_key": "44782DEF547AAA06C910C43932B1EB0C71FC68D9D0C057550C48EC2ACF6BA056"
                  *       }
                  *     }
                  */
@@ -6526,7 +6720,8 @@ export interface operations {
                      *       "processor": "adyen",
                      *       "name": "Adyen EU",
                      *       "settings": {
-                     *         "base_url": null
+                     *         "base_url": null,
+                     *         "multiple_partial_captures": false
                      *       },
                      *       "credentials": {
                      *         "hint": "…Zz42",
@@ -6598,7 +6793,8 @@ export interface operations {
                      *       "processor": "adyen",
                      *       "name": "Adyen EU",
                      *       "settings": {
-                     *         "base_url": null
+                     *         "base_url": null,
+                     *         "multiple_partial_captures": false
                      *       },
                      *       "credentials": {
                      *         "hint": "…Zz42",
@@ -6690,9 +6886,9 @@ export interface operations {
                 /**
                  * @example {
                  *       "credentials": {
-                 *         "api_key": "AQE…new",
+                 *         "api_key": "AQEyhmfxK4…Zz42",
                  *         "merchant_account": "ShopECOM",
-                 *         "hmac_key": "4478…A056"
+                 *         "hmac_key": "44782DEF547AAA06C910C43932B1EB0C71FC68D9D0C057550C48EC2ACF6BA056"
                  *       }
                  *     }
                  */
@@ -6713,7 +6909,8 @@ export interface operations {
                      *       "processor": "adyen",
                      *       "name": "Adyen EU",
                      *       "settings": {
-                     *         "base_url": null
+                     *         "base_url": null,
+                     *         "multiple_partial_captures": false
                      *       },
                      *       "credentials": {
                      *         "hint": "…Zz42",
@@ -6767,7 +6964,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The processor the account is at (`adyen`, `checkout`, …): the same path serves every notifying processor. */
+                /** @description The processor the account is at: the same path serves every notifying processor. */
                 processor: string;
                 processor_account_id: string;
             };
@@ -6913,7 +7110,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a POST safe to retry: 1 to 255 visible ASCII characters, scoped to the merchant and the route, kept 24 hours (IDEMPOTENCY_KEY_TTL). A repeat with the same request (method, path and query, content type, X-Service-Token, X-Destination-URL and body) gets the first response again — status and body, errors included — with `Idempotent-Replayed: true`, and nothing runs twice; the same key with another request answers 422 idempotency_key_reused; a repeat while the first still runs answers 409 idempotency_key_in_use. A 503 answer releases the key (nothing was done: retry with it). A first response that is not JSON or is larger than 1 MB is not kept: a repeat answers 409 idempotent_response_not_kept and does not run. Ignored on GET and DELETE. */
+                /** @description Makes a POST safe to retry: 1 to 255 visible ASCII characters, scoped to the merchant, the key's mode and the route (however its path is spelled: /payments/one-off and /payments/One-Off/ are one route), kept 24 hours (IDEMPOTENCY_KEY_TTL). A repeat with the same request (the route's path parameters, query, content type, X-Service-Token, X-Destination-URL and body) gets the first response again — status and body, errors included — with `Idempotent-Replayed: true`, and nothing runs twice; the same key with another request answers 422 idempotency_key_reused; a repeat while the first still runs answers 409 idempotency_key_in_use. A 503 answer releases the key (nothing was done: retry with it). A first response that is not JSON or is larger than 1 MB is not kept: a repeat answers 409 idempotent_response_not_kept and does not run. Ignored on GET and DELETE. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -7326,7 +7523,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a POST safe to retry: 1 to 255 visible ASCII characters, scoped to the merchant and the route, kept 24 hours (IDEMPOTENCY_KEY_TTL). A repeat with the same request (method, path and query, content type, X-Service-Token, X-Destination-URL and body) gets the first response again — status and body, errors included — with `Idempotent-Replayed: true`, and nothing runs twice; the same key with another request answers 422 idempotency_key_reused; a repeat while the first still runs answers 409 idempotency_key_in_use. A 503 answer releases the key (nothing was done: retry with it). A first response that is not JSON or is larger than 1 MB is not kept: a repeat answers 409 idempotent_response_not_kept and does not run. Ignored on GET and DELETE. */
+                /** @description Makes a POST safe to retry: 1 to 255 visible ASCII characters, scoped to the merchant, the key's mode and the route (however its path is spelled: /payments/one-off and /payments/One-Off/ are one route), kept 24 hours (IDEMPOTENCY_KEY_TTL). A repeat with the same request (the route's path parameters, query, content type, X-Service-Token, X-Destination-URL and body) gets the first response again — status and body, errors included — with `Idempotent-Replayed: true`, and nothing runs twice; the same key with another request answers 422 idempotency_key_reused; a repeat while the first still runs answers 409 idempotency_key_in_use. A 503 answer releases the key (nothing was done: retry with it). A first response that is not JSON or is larger than 1 MB is not kept: a repeat answers 409 idempotent_response_not_kept and does not run. Ignored on GET and DELETE. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -7426,7 +7623,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a POST safe to retry: 1 to 255 visible ASCII characters, scoped to the merchant and the route, kept 24 hours (IDEMPOTENCY_KEY_TTL). A repeat with the same request (method, path and query, content type, X-Service-Token, X-Destination-URL and body) gets the first response again — status and body, errors included — with `Idempotent-Replayed: true`, and nothing runs twice; the same key with another request answers 422 idempotency_key_reused; a repeat while the first still runs answers 409 idempotency_key_in_use. A 503 answer releases the key (nothing was done: retry with it). A first response that is not JSON or is larger than 1 MB is not kept: a repeat answers 409 idempotent_response_not_kept and does not run. Ignored on GET and DELETE. */
+                /** @description Makes a POST safe to retry: 1 to 255 visible ASCII characters, scoped to the merchant, the key's mode and the route (however its path is spelled: /payments/one-off and /payments/One-Off/ are one route), kept 24 hours (IDEMPOTENCY_KEY_TTL). A repeat with the same request (the route's path parameters, query, content type, X-Service-Token, X-Destination-URL and body) gets the first response again — status and body, errors included — with `Idempotent-Replayed: true`, and nothing runs twice; the same key with another request answers 422 idempotency_key_reused; a repeat while the first still runs answers 409 idempotency_key_in_use. A 503 answer releases the key (nothing was done: retry with it). A first response that is not JSON or is larger than 1 MB is not kept: a repeat answers 409 idempotent_response_not_kept and does not run. Ignored on GET and DELETE. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -7792,7 +7989,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a POST safe to retry: 1 to 255 visible ASCII characters, scoped to the merchant and the route, kept 24 hours (IDEMPOTENCY_KEY_TTL). A repeat with the same request (method, path and query, content type, X-Service-Token, X-Destination-URL and body) gets the first response again — status and body, errors included — with `Idempotent-Replayed: true`, and nothing runs twice; the same key with another request answers 422 idempotency_key_reused; a repeat while the first still runs answers 409 idempotency_key_in_use. A 503 answer releases the key (nothing was done: retry with it). A first response that is not JSON or is larger than 1 MB is not kept: a repeat answers 409 idempotent_response_not_kept and does not run. Ignored on GET and DELETE. */
+                /** @description Makes a POST safe to retry: 1 to 255 visible ASCII characters, scoped to the merchant, the key's mode and the route (however its path is spelled: /payments/one-off and /payments/One-Off/ are one route), kept 24 hours (IDEMPOTENCY_KEY_TTL). A repeat with the same request (the route's path parameters, query, content type, X-Service-Token, X-Destination-URL and body) gets the first response again — status and body, errors included — with `Idempotent-Replayed: true`, and nothing runs twice; the same key with another request answers 422 idempotency_key_reused; a repeat while the first still runs answers 409 idempotency_key_in_use. A 503 answer releases the key (nothing was done: retry with it). A first response that is not JSON or is larger than 1 MB is not kept: a repeat answers 409 idempotent_response_not_kept and does not run. Ignored on GET and DELETE. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -8000,7 +8197,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a POST safe to retry: 1 to 255 visible ASCII characters, scoped to the merchant and the route, kept 24 hours (IDEMPOTENCY_KEY_TTL). A repeat with the same request (method, path and query, content type, X-Service-Token, X-Destination-URL and body) gets the first response again — status and body, errors included — with `Idempotent-Replayed: true`, and nothing runs twice; the same key with another request answers 422 idempotency_key_reused; a repeat while the first still runs answers 409 idempotency_key_in_use. A 503 answer releases the key (nothing was done: retry with it). A first response that is not JSON or is larger than 1 MB is not kept: a repeat answers 409 idempotent_response_not_kept and does not run. Ignored on GET and DELETE. */
+                /** @description Makes a POST safe to retry: 1 to 255 visible ASCII characters, scoped to the merchant, the key's mode and the route (however its path is spelled: /payments/one-off and /payments/One-Off/ are one route), kept 24 hours (IDEMPOTENCY_KEY_TTL). A repeat with the same request (the route's path parameters, query, content type, X-Service-Token, X-Destination-URL and body) gets the first response again — status and body, errors included — with `Idempotent-Replayed: true`, and nothing runs twice; the same key with another request answers 422 idempotency_key_reused; a repeat while the first still runs answers 409 idempotency_key_in_use. A 503 answer releases the key (nothing was done: retry with it). A first response that is not JSON or is larger than 1 MB is not kept: a repeat answers 409 idempotent_response_not_kept and does not run. Ignored on GET and DELETE. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -8188,7 +8385,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a POST safe to retry: 1 to 255 visible ASCII characters, scoped to the merchant and the route, kept 24 hours (IDEMPOTENCY_KEY_TTL). A repeat with the same request (method, path and query, content type, X-Service-Token, X-Destination-URL and body) gets the first response again — status and body, errors included — with `Idempotent-Replayed: true`, and nothing runs twice; the same key with another request answers 422 idempotency_key_reused; a repeat while the first still runs answers 409 idempotency_key_in_use. A 503 answer releases the key (nothing was done: retry with it). A first response that is not JSON or is larger than 1 MB is not kept: a repeat answers 409 idempotent_response_not_kept and does not run. Ignored on GET and DELETE. */
+                /** @description Makes a POST safe to retry: 1 to 255 visible ASCII characters, scoped to the merchant, the key's mode and the route (however its path is spelled: /payments/one-off and /payments/One-Off/ are one route), kept 24 hours (IDEMPOTENCY_KEY_TTL). A repeat with the same request (the route's path parameters, query, content type, X-Service-Token, X-Destination-URL and body) gets the first response again — status and body, errors included — with `Idempotent-Replayed: true`, and nothing runs twice; the same key with another request answers 422 idempotency_key_reused; a repeat while the first still runs answers 409 idempotency_key_in_use. A 503 answer releases the key (nothing was done: retry with it). A first response that is not JSON or is larger than 1 MB is not kept: a repeat answers 409 idempotent_response_not_kept and does not run. Ignored on GET and DELETE. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -8478,7 +8675,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a POST safe to retry: 1 to 255 visible ASCII characters, scoped to the merchant and the route, kept 24 hours (IDEMPOTENCY_KEY_TTL). A repeat with the same request (method, path and query, content type, X-Service-Token, X-Destination-URL and body) gets the first response again — status and body, errors included — with `Idempotent-Replayed: true`, and nothing runs twice; the same key with another request answers 422 idempotency_key_reused; a repeat while the first still runs answers 409 idempotency_key_in_use. A 503 answer releases the key (nothing was done: retry with it). A first response that is not JSON or is larger than 1 MB is not kept: a repeat answers 409 idempotent_response_not_kept and does not run. Ignored on GET and DELETE. */
+                /** @description Makes a POST safe to retry: 1 to 255 visible ASCII characters, scoped to the merchant, the key's mode and the route (however its path is spelled: /payments/one-off and /payments/One-Off/ are one route), kept 24 hours (IDEMPOTENCY_KEY_TTL). A repeat with the same request (the route's path parameters, query, content type, X-Service-Token, X-Destination-URL and body) gets the first response again — status and body, errors included — with `Idempotent-Replayed: true`, and nothing runs twice; the same key with another request answers 422 idempotency_key_reused; a repeat while the first still runs answers 409 idempotency_key_in_use. A 503 answer releases the key (nothing was done: retry with it). A first response that is not JSON or is larger than 1 MB is not kept: a repeat answers 409 idempotent_response_not_kept and does not run. Ignored on GET and DELETE. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -8577,7 +8774,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a POST safe to retry: 1 to 255 visible ASCII characters, scoped to the merchant and the route, kept 24 hours (IDEMPOTENCY_KEY_TTL). A repeat with the same request (method, path and query, content type, X-Service-Token, X-Destination-URL and body) gets the first response again — status and body, errors included — with `Idempotent-Replayed: true`, and nothing runs twice; the same key with another request answers 422 idempotency_key_reused; a repeat while the first still runs answers 409 idempotency_key_in_use. A 503 answer releases the key (nothing was done: retry with it). A first response that is not JSON or is larger than 1 MB is not kept: a repeat answers 409 idempotent_response_not_kept and does not run. Ignored on GET and DELETE. */
+                /** @description Makes a POST safe to retry: 1 to 255 visible ASCII characters, scoped to the merchant, the key's mode and the route (however its path is spelled: /payments/one-off and /payments/One-Off/ are one route), kept 24 hours (IDEMPOTENCY_KEY_TTL). A repeat with the same request (the route's path parameters, query, content type, X-Service-Token, X-Destination-URL and body) gets the first response again — status and body, errors included — with `Idempotent-Replayed: true`, and nothing runs twice; the same key with another request answers 422 idempotency_key_reused; a repeat while the first still runs answers 409 idempotency_key_in_use. A 503 answer releases the key (nothing was done: retry with it). A first response that is not JSON or is larger than 1 MB is not kept: a repeat answers 409 idempotent_response_not_kept and does not run. Ignored on GET and DELETE. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {

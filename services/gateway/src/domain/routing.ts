@@ -24,6 +24,7 @@ const ROUTES: RouteTarget[] = [
   { prefix: '/flow-matrix', service: 'payment-orchestrator', access: 'merchant' },
   { prefix: '/flows', service: 'payment-orchestrator', access: 'merchant' },
   { prefix: '/processor-accounts', service: 'payment-orchestrator', access: 'merchant' },
+  { prefix: '/processors', service: 'payment-orchestrator', access: 'merchant' },
   { prefix: '/disputes', service: 'payment-orchestrator', access: 'merchant' },
   { prefix: '/early-fraud-warnings', service: 'payment-orchestrator', access: 'merchant' },
   // The earlier payment interface: customers, their stored cards and mandates.

@@ -2,7 +2,7 @@ import type { Router } from 'express';
 import { z } from 'zod';
 import { SCOPES } from '@vaultline/auth';
 import type { Mode } from '@vaultline/core';
-import { parseInput, requireScope, scopeOfRequest } from '@vaultline/http';
+import { answers, parseInput, reply, requireScope, scopeOfRequest } from '@vaultline/http';
 import { DEFAULT_FLOW, threeDsOf, type Flow } from '../domain/flows/flow';
 import { THREE_DS_SETTINGS } from '../domain/payment/authentication';
 import type { FlowMatrix } from '../domain/flows/flow-matrix';
@@ -62,7 +62,7 @@ const explainBody = z.object({
 });
 
 /** Flows and matrices keep no mode of their own (built-in flows exist in both): theirs is the scope's they were read in. */
-export const toFlowView = (flow: Flow, mode: Mode) => ({
+const toFlowView = (flow: Flow, mode: Mode) => ({
   name: flow.name,
   livemode: mode === 'live',
   capture_mode: flow.capture_mode,
@@ -77,11 +77,11 @@ const toMatrixView = (matrix: FlowMatrix, mode: Mode) => ({ livemode: mode === '
 export function flowRoutes(router: Router, useCases: FlowUseCases): void {
   const merchant = requireScope(SCOPES.merchant);
 
-  router.post('/flows', merchant, async (req, res) => {
+  router.post('/flows', merchant, answers(async (req) => {
     const body = parseInput(flowBody, req.body);
     const scope = scopeOfRequest(req);
-    res.status(201).json(toFlowView(await useCases.createFlow(scope, body), scope.mode));
-  });
+    return reply(201, toFlowView(await useCases.createFlow(scope, body), scope.mode));
+  }));
 
   router.get('/flows', merchant, async (req, res) => {
     const scope = scopeOfRequest(req);
@@ -104,7 +104,7 @@ export function flowRoutes(router: Router, useCases: FlowUseCases): void {
     res.json(toMatrixView(await useCases.getFlowMatrix(scope), scope.mode));
   });
 
-  router.post('/flow-matrix/explain', merchant, async (req, res) => {
+  router.post('/flow-matrix/explain', merchant, answers(async (req) => {
     const body = parseInput(explainBody, req.body);
     const choice = await useCases.explainFlow(scopeOfRequest(req), {
       use_case: body.use_case,
@@ -114,6 +114,6 @@ export function flowRoutes(router: Router, useCases: FlowUseCases): void {
       scheme: body.scheme ?? null,
       metadata: body.metadata ?? null,
     }, body.matrix);
-    res.json({ flow: choice.flow, rule: choice.rule, matrix_version: choice.matrix_version });
-  });
+    return reply(200, { flow: choice.flow, rule: choice.rule, matrix_version: choice.matrix_version });
+  }));
 }

@@ -2,7 +2,7 @@ import type { Router } from 'express';
 import { z } from 'zod';
 import { SCOPES } from '@vaultline/auth';
 import { isUuid } from '@vaultline/core';
-import { parseInput, requireScope, scopeOfRequest } from '@vaultline/http';
+import { answers, parseInput, reply, requireScope, scopeOfRequest } from '@vaultline/http';
 import type { CreateProcessorAccount, DeleteProcessorAccount, GetProcessorAccount, ListProcessorAccounts, UpdateProcessorAccount } from '../domain/processor-accounts/manage-processor-accounts';
 import type { ProcessorAccountPolicy } from '../domain/processor-accounts/processor-account-ports';
 import { ProcessorAccountNotFound, type ProcessorAccount } from '../domain/processor-accounts/processor-account';
@@ -36,7 +36,7 @@ const createBody = (processors: readonly string[]) =>
 const updateBody = z.strictObject({ name: name.optional(), credentials: credentials.optional(), settings: settings.optional() });
 
 /** What a merchant sees of an account: never the credentials, only a hint and when they last changed; the settings with the processor's defaults. */
-export const toProcessorAccountView = (account: ProcessorAccount, policy: Pick<ProcessorAccountPolicy, 'settingsView'>) => ({
+const toProcessorAccountView = (account: ProcessorAccount, policy: Pick<ProcessorAccountPolicy, 'settingsView'>) => ({
   id: account.id,
   livemode: account.mode === 'live',
   processor: account.processor,
@@ -59,10 +59,10 @@ export function processorAccountRoutes(router: Router, useCases: ProcessorAccoun
   const createInput = createBody(policy.processors());
   const view = (account: ProcessorAccount) => toProcessorAccountView(account, policy);
 
-  router.post('/processor-accounts', merchant, async (req, res) => {
+  router.post('/processor-accounts', merchant, answers(async (req) => {
     const body = parseInput(createInput, req.body);
-    res.status(201).json(view(await useCases.createProcessorAccount(scopeOfRequest(req), body)));
-  });
+    return reply(201, view(await useCases.createProcessorAccount(scopeOfRequest(req), body)));
+  }));
 
   router.get('/processor-accounts', merchant, async (req, res) => {
     res.json({ object: 'list', data: (await useCases.listProcessorAccounts(scopeOfRequest(req))).map(view) });

@@ -4,7 +4,7 @@ import { currentMatrix, findFlow } from './flow-catalog';
 import { chooseFlow, validateFlowMatrix, type FlowChoice, type FlowMatrix, type PaymentFacts } from './flow-matrix';
 import type { Clock } from '@vaultline/core';
 import type { FlowMatrixRepository, FlowRepository } from './flow-ports';
-import type { ProcessorDirectory } from '../processing/processor-port';
+import type { ProcessorDirectory } from '../processor-port/processor-port';
 import type { TransactionRunner } from '@vaultline/store';
 import { ConflictError, type Scope } from '@vaultline/core';
 

@@ -2,7 +2,8 @@ import { domainEvent, paymentAttemptFailedV1, type DomainEvent } from '@vaultlin
 import { scopeOfDocument } from '@vaultline/core';
 import type { AuthenticationResult } from './authentication';
 import { newProgress } from './create-payment';
-import { effectiveTime, isConsumerPresent, type FailedCardAttempt, type Payment } from './payment';
+import { effectiveTime, type FailedCardAttempt, type Payment } from './payment';
+import { isConsumerPresent } from './use-case';
 import { paymentEventData } from './payment-events';
 
 /**

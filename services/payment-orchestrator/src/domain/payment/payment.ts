@@ -1,12 +1,10 @@
 import type { StoredCardOffer } from '@vaultline/contracts';
+import type { Mode } from '@vaultline/core';
 import type { Flow, StepKind } from '../flows/flow';
 import { shownUseCaseOf, type EarlierPayment } from '../earlier/earlier-payment';
 import type { AuthenticationResult, BrowserInfo, PendingAuthentication } from './authentication';
 import type { CardSource } from './card-source';
 import { isConsumerPresent, type UseCase } from './use-case';
-
-export type { CardSource } from './card-source';
-export { CONSUMER_PRESENT_USE_CASES, isConsumerPresent, type UseCase } from './use-case';
 
 /**
  * `partially_captured`: a manual-capture payment with one or more captures settled and more to come
@@ -16,8 +14,6 @@ export { CONSUMER_PRESENT_USE_CASES, isConsumerPresent, type UseCase } from './u
 export type PaymentStatus = 'processing' | 'authorized' | 'capturing' | 'partially_captured' | 'captured' | 'failed' | 'canceling' | 'canceled';
 export type CancellationReason = 'requested_by_merchant' | 'authorization_expired';
 export type AuthenticationPreference = 'NO_3RI' | 'TRY_3RI' | 'REQUIRE_3RI';
-export type { Mode } from '@vaultline/core';
-import type { Mode } from '@vaultline/core';
 
 export interface CheckoutSessionRef {
   id: string;
@@ -204,12 +200,12 @@ export interface InitialAuthorization {
 }
 
 /** The vault keeps a security code this long after storing it (PCI DSS 3.3; its TTL store drops it then). */
-export const SECURITY_CODE_LIFETIME_MS = 15 * 60_000;
+const SECURITY_CODE_LIFETIME_MS = 15 * 60_000;
 /**
  * Sent only while at least this much of the lifetime is left: the vault's clock and ours may differ a
  * little, and the forwarder reads the code a moment after we decide.
  */
-export const SECURITY_CODE_MARGIN_MS = 30_000;
+const SECURITY_CODE_MARGIN_MS = 30_000;
 
 export function securityCodeExpiresAt(storedAt: string): string {
   return new Date(Date.parse(storedAt) + SECURITY_CODE_LIFETIME_MS).toISOString();
@@ -301,6 +297,21 @@ export function isDisputed(payment: Pick<Payment, 'dispute_holds'>): boolean {
 /** `amount.net`: what the merchant keeps, captured less refunded less disputed (negative when a refunded payment is also charged back). */
 export function netAmount(payment: Pick<Payment, 'amount' | 'dispute_holds'>): number {
   return (payment.amount.captured ?? 0) - (payment.amount.refunded ?? 0) - disputedAmount(payment);
+}
+
+/**
+ * The payment's amounts as the API and its events tell them: requested, authorized (with capturable) and
+ * captured as they happen; refunded from the first refund on (the sum of the succeeded refunds) and with it
+ * refund_pending (the refunds the processor has not settled yet); once captured, disputed (what open or lost
+ * chargebacks hold or took) and net (captured − refunded − disputed: what the merchant keeps).
+ */
+export function shownAmounts(payment: Payment): Payment['amount'] & { capturable?: number; refund_pending?: number; disputed?: number; net?: number } {
+  return {
+    ...payment.amount,
+    ...(payment.amount.authorized !== undefined ? { capturable: capturableAmount(payment) } : {}),
+    ...(payment.amount.refunded !== undefined ? { refund_pending: payment.refunds_pending ?? 0 } : {}),
+    ...(payment.amount.captured !== undefined ? { disputed: disputedAmount(payment), net: netAmount(payment) } : {}),
+  };
 }
 
 /** The payment with one dispute's hold set (`amount`) or released (null), pure; the same object when nothing changes. */

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { Mode } from '../../domain/payment/payment';
+import type { Mode } from '@vaultline/core';
 import { notificationSecret } from '../webhook-secret';
 
 /** The HMAC key the Customer Area generates: 32 bytes as 64 hex characters (HMAC-SHA256's block-sized key). */

@@ -1,8 +1,9 @@
 import { z } from 'zod';
-import type { ProcessorConnection } from '../../domain/processing/processor-port';
+import type { ProcessorConnection } from '../../domain/processor-port/processor-port';
 import type { BuiltInProcessorPlugin } from '../processor-plugin';
 import { simulate } from './simulator-bank';
-import { SIMULATOR_CHALLENGE } from '@vaultline/contracts';
+import { processorManifest, SIMULATOR_CHALLENGE } from '@vaultline/contracts';
+import manifest from './manifest.json';
 import { fromSimulatorAuthorizationResponse, fromSimulatorResponse, fromSimulatorStepResponse, toSimulatorRequest, toSimulatorResumeRequest } from './simulator.mapper';
 
 const optionsSchema = z.object({
@@ -28,13 +29,11 @@ const capabilities = {
 
 /** Built in and deterministic, so every path runs without a network: opened once at start; its accounts share the connection. */
 export const simulator: BuiltInProcessorPlugin<SimulatorOptions> = {
-  id: 'simulator',
-  displayName: 'The simulator',
+  manifest: processorManifest(manifest),
   opens: 'at_start',
   capabilities,
   // Nothing to authenticate with, no host.
-  account: { credentials: z.object({}).strict(), secretField: null, paymentsPath: '/payments', settings: ['explicit_unscheduled'], settingsView: (settings) => ({ ...settings, explicit_unscheduled: settings.explicit_unscheduled ?? true }) },
-  destinations: [],
+  credentials: z.object({}).strict(),
   optionsSchema,
   // Rule 7 of the earlier interface needs a processor without explicit unscheduled support: an account can be one.
   forAccount: (connection, settings) => (settings.explicit_unscheduled === false ? { ...connection, capabilities: { ...connection.capabilities, explicitUnscheduledMit: false } } : connection),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { Mode } from '../../domain/payment/payment';
+import type { Mode } from '@vaultline/core';
 import { notificationSecret } from '../webhook-secret';
 
 /** A webhook endpoint's signing secret: `whsec_` and at least 32 characters of random key. */
@@ -31,7 +31,7 @@ export type StripeCredentials = z.infer<typeof stripeCredentialsSchema>;
 export const STRIPE_BASE_URL = 'https://api.stripe.com';
 
 /** The mode a key serves at Stripe. */
-export function stripeKeyMode(secretKey: string): Mode {
+function stripeKeyMode(secretKey: string): Mode {
   return /^(sk|rk)_live_/.test(secretKey) ? 'live' : 'test';
 }
 
