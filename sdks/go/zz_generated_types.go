@@ -1060,7 +1060,7 @@ type ProcessorAccount struct {
 
 type ProcessorAccountChange struct {
 	Name *string `json:"name,omitempty"`
-	// Validated by the processor's plugin; the fields are those GET /processors lists. Adyen: api_key, merchant_account, hmac_key, live_url_prefix (optional). Checkout.com: secret_key, processing_channel_id, webhook_secret. The simulator: none. Stripe: secret_key, webhook_secret. A notification secret shorter than its processor's minimum (Adyen hmac_key 64 hex characters, Stripe webhook_secret 38, Checkout.com webhook_secret 32): 422 webhook_secret_too_short. Sealed at rest, never returned.
+	// Validated by the processor's plugin; the fields are those GET /processors lists. Adyen: api_key, merchant_account, hmac_key, live_url_prefix (optional). Checkout.com: secret_key, processing_channel_id, webhook_secret. The simulator: none. Stripe: secret_key, webhook_secret. A notification secret shorter than its processor's minimum (the field's description names it): 422 webhook_secret_too_short. Sealed at rest, never returned.
 	Credentials map[string]string              `json:"credentials,omitempty"`
 	Settings    *ProcessorAccountInputSettings `json:"settings,omitempty"`
 }
@@ -1075,7 +1075,7 @@ type ProcessorAccountInput struct {
 	// The processor's id: one of the processors the installation registers (GET /processors lists them; `adyen`, `checkout`, `simulator`, `stripe` as built).
 	Processor string `json:"processor"`
 	Name      string `json:"name"`
-	// Validated by the processor's plugin; the fields are those GET /processors lists. Adyen: api_key, merchant_account, hmac_key, live_url_prefix (optional). Checkout.com: secret_key, processing_channel_id, webhook_secret. The simulator: none. Stripe: secret_key, webhook_secret. A notification secret shorter than its processor's minimum (Adyen hmac_key 64 hex characters, Stripe webhook_secret 38, Checkout.com webhook_secret 32): 422 webhook_secret_too_short. Sealed at rest, never returned.
+	// Validated by the processor's plugin; the fields are those GET /processors lists. Adyen: api_key, merchant_account, hmac_key, live_url_prefix (optional). Checkout.com: secret_key, processing_channel_id, webhook_secret. The simulator: none. Stripe: secret_key, webhook_secret. A notification secret shorter than its processor's minimum (the field's description names it): 422 webhook_secret_too_short. Sealed at rest, never returned.
 	Credentials map[string]string              `json:"credentials,omitempty"`
 	Settings    *ProcessorAccountInputSettings `json:"settings,omitempty"`
 }

@@ -99,7 +99,7 @@ export const ERROR_GROUPS: ErrorGroup[] = [
       provider_credentials_invalid: e(422, 'The platform credentials of the import are malformed.', 'Send the provider\'s object as documented.'),
       invalid_destination: e(422, 'A forwarding destination is not a valid https URL.', 'Give a public https URL.'),
       invalid_credentials: e(422, 'The processor account\'s credentials are incomplete for its processor.', 'Send every credential field the processor needs (`field` names the missing one).'),
-      webhook_secret_too_short: e(422, 'The processor account\'s notification secret is shorter than its processor\'s minimum (Adyen hmac_key: 64 hex characters; Stripe webhook_secret: 38, whsec_ included; Checkout.com webhook_secret: 32): a short secret lets anyone forge notifications.', 'Copy the whole key the processor generated (`field` names the credential).'),
+      webhook_secret_too_short: e(422, 'The processor account\'s notification secret (the key its notifications are signed with) is shorter than its processor\'s minimum, which the field\'s description in GET /processors names: a short secret lets anyone forge notifications.', 'Copy the whole key the processor generated (`field` names the credential).'),
     },
   },
   {

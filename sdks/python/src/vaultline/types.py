@@ -1204,7 +1204,7 @@ class ProcessorAccount(TypedDict):
 class ProcessorAccountChange(TypedDict):
     name: NotRequired[str]
     credentials: NotRequired[dict[str, str]]
-    """Validated by the processor's plugin; the fields are those GET /processors lists. Adyen: api_key, merchant_account, hmac_key, live_url_prefix (optional). Checkout.com: secret_key, processing_channel_id, webhook_secret. The simulator: none. Stripe: secret_key, webhook_secret. A notification secret shorter than its processor's minimum (Adyen hmac_key 64 hex characters, Stripe webhook_secret 38, Checkout.com webhook_secret 32): 422 webhook_secret_too_short. Sealed at rest, never returned."""
+    """Validated by the processor's plugin; the fields are those GET /processors lists. Adyen: api_key, merchant_account, hmac_key, live_url_prefix (optional). Checkout.com: secret_key, processing_channel_id, webhook_secret. The simulator: none. Stripe: secret_key, webhook_secret. A notification secret shorter than its processor's minimum (the field's description names it): 422 webhook_secret_too_short. Sealed at rest, never returned."""
     settings: NotRequired[ProcessorAccountInputSettings]
 
 
@@ -1219,7 +1219,7 @@ class ProcessorAccountInput(TypedDict):
     """The processor's id: one of the processors the installation registers (GET /processors lists them; `adyen`, `checkout`, `simulator`, `stripe` as built)."""
     name: str
     credentials: NotRequired[dict[str, str]]
-    """Validated by the processor's plugin; the fields are those GET /processors lists. Adyen: api_key, merchant_account, hmac_key, live_url_prefix (optional). Checkout.com: secret_key, processing_channel_id, webhook_secret. The simulator: none. Stripe: secret_key, webhook_secret. A notification secret shorter than its processor's minimum (Adyen hmac_key 64 hex characters, Stripe webhook_secret 38, Checkout.com webhook_secret 32): 422 webhook_secret_too_short. Sealed at rest, never returned."""
+    """Validated by the processor's plugin; the fields are those GET /processors lists. Adyen: api_key, merchant_account, hmac_key, live_url_prefix (optional). Checkout.com: secret_key, processing_channel_id, webhook_secret. The simulator: none. Stripe: secret_key, webhook_secret. A notification secret shorter than its processor's minimum (the field's description names it): 422 webhook_secret_too_short. Sealed at rest, never returned."""
     settings: NotRequired[ProcessorAccountInputSettings]
 
 
