@@ -1,9 +1,9 @@
 import { isUuid, type Scope } from '@vaultline/core';
 import type { ProcessorNotificationRecord } from '../processor-notifications/processor-notification';
 import type { NotifiedEvent } from '../processor-port/processor-port';
-import type { VoidSettlement } from './cancel-payment';
-import type { Payment } from './payment';
-import type { Refund } from '../refunds/refund';
+import type { VoidSettlement } from '../payment/cancel-payment';
+import type { Payment } from '../payment/payment';
+import type { Refund } from './refund';
 
 export interface AfterSaleNotificationPorts {
   settleVoid: (scope: Scope, paymentId: string, authorizationReference: string, settlement: VoidSettlement) => Promise<Payment | null>;
