@@ -10,7 +10,7 @@ import { signatureHeaders, startWebhookReceiver, type WebhookReceiver } from './
 
 const HMAC_KEY = '44782DEF547AAA06C910C43932B1EB0C71FC68D9D0C057550C48EC2ACF6BA056';
 const ADYEN = { api_key: 'AQE_e2e_after_sale_4410', merchant_account: 'ShopECOM', hmac_key: HMAC_KEY };
-const CHECKOUT = { secret_key: 'sk_sbox_e2e_after_sale', processing_channel_id: 'pc_e2eafter', webhook_secret: 'whsec_e2e_after' };
+const CHECKOUT = { secret_key: 'sk_sbox_e2e_after_sale', processing_channel_id: 'pc_e2eafter', webhook_secret: 'whsec_e2e_after0123456789abcdefghijklm' };
 /** Captured normally by the simulator; every refund of it fails. */
 const REFUND_FAILS = '4000000000005126';
 

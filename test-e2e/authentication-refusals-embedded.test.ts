@@ -131,12 +131,13 @@ describe('authentication refusals, each audited', () => {
     expect(line).toMatchObject({ reason: 'revoked', key_id: ctx.revokedKeyId });
   });
 
-  it('when the operator API gets a wrong admin key, then it is refused, logged and stored in the admin audit', async () => {
-    const response = await fetch(`${ctx.baseUrl}/admin/merchants`, { headers: { 'X-Admin-Key': 'admin_wrong_0123456789abcdef', 'x-request-id': 'auth-wrong-admin' } });
+  // Its audit entry is gathered with the address's other refusals of the minute and written once the minute ended (gateway-admin-edge.test.ts).
+  it('when the operator API gets a wrong admin key, then it is refused and logged, without an audit row of its own', async () => {
+    const response = await fetch(`${ctx.baseUrl}/admin/merchants`, { headers: { 'X-Admin-Key': 'admin_wrong_0123456789abcdef0123456789', 'x-request-id': 'auth-wrong-admin' } });
 
     expect(response.status).toBe(401);
     expect(capturedLogLines.some((l) => l.includes('"auth-wrong-admin"') && l.includes('access refused'))).toBe(true);
     const audit = await admin('/admin/audit');
-    expect(audit.data).toEqual(expect.arrayContaining([expect.objectContaining({ request_id: 'auth-wrong-admin', status: 401, operator_id: null })]));
+    expect(audit.data).not.toEqual(expect.arrayContaining([expect.objectContaining({ request_id: 'auth-wrong-admin' })]));
   });
 });

@@ -9,8 +9,8 @@ import { startWebhookReceiver, verifiedPaymentWebhooks, type WebhookReceiver } f
 
 const HMAC_KEY = '44782DEF547AAA06C910C43932B1EB0C71FC68D9D0C057550C48EC2ACF6BA056';
 const ADYEN = { api_key: 'AQE_e2e_captures_key', merchant_account: 'ShopECOM', hmac_key: HMAC_KEY };
-const CHECKOUT = { secret_key: 'sk_sbox_e2e_captures_key', processing_channel_id: 'pc_e2ecap1', webhook_secret: 'whsec_e2e_captures' };
-const STRIPE = { secret_key: 'sk_test_e2eCapturesKey21', webhook_secret: 'whsec_e2eCapturesSigning' };
+const CHECKOUT = { secret_key: 'sk_sbox_e2e_captures_key', processing_channel_id: 'pc_e2ecap1', webhook_secret: 'whsec_e2e_captures0123456789abcdefghij' };
+const STRIPE = { secret_key: 'sk_test_e2eCapturesKey21', webhook_secret: 'whsec_e2eCapturesSigning0123456789abcd' };
 
 interface Capture {
   sequence: number;

@@ -11,8 +11,8 @@ import { signatureHeaders, startWebhookReceiver, type WebhookReceiver } from './
 
 const HMAC_KEY = '44782DEF547AAA06C910C43932B1EB0C71FC68D9D0C057550C48EC2ACF6BA056';
 const ADYEN = { api_key: 'AQE_e2e_dispute_key_4410', merchant_account: 'ShopECOM', hmac_key: HMAC_KEY };
-const CHECKOUT = { secret_key: 'sk_sbox_e2e_dispute_key', processing_channel_id: 'pc_e2edispute', webhook_secret: 'whsec_e2e_dispute' };
-const STRIPE = { secret_key: 'sk_test_e2eDisputeKey8812', webhook_secret: 'whsec_e2eDisputeSigning' };
+const CHECKOUT = { secret_key: 'sk_sbox_e2e_dispute_key', processing_channel_id: 'pc_e2edispute', webhook_secret: 'whsec_e2e_dispute0123456789abcdefghijk' };
+const STRIPE = { secret_key: 'sk_test_e2eDisputeKey8812', webhook_secret: 'whsec_e2eDisputeSigning0123456789abcde' };
 const PDF = Buffer.from('%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\n%%EOF\n', 'latin1');
 
 interface DisputeView {

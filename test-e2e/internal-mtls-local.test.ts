@@ -23,7 +23,7 @@ describe('mutual TLS between the services (local profile)', () => {
   let system: LocalSystem;
 
   beforeAll(async () => {
-    system = await startLocal({ dataDir, port: 0, stdio: 'files', env: { BOOTSTRAP_API_KEY: apiKey, LOG_LEVEL: 'warn', ADMIN_API_KEY: 'admin_mtls_local_key_0123' } });
+    system = await startLocal({ dataDir, port: 0, stdio: 'files', env: { BOOTSTRAP_API_KEY: apiKey, LOG_LEVEL: 'warn', ADMIN_API_KEY: 'admin_mtls_local_key_0123456789abcdef' } });
   }, 120_000);
 
   afterAll(async () => {

@@ -4,7 +4,7 @@ import { startSystem, type RunningSystem } from './support/merchant-api';
 
 const HMAC_KEY = '44782DEF547AAA06C910C43932B1EB0C71FC68D9D0C057550C48EC2ACF6BA056';
 const ADYEN = { api_key: 'AQE_e2e_adyen_key_6604', merchant_account: 'ShopECOM', hmac_key: HMAC_KEY };
-const CHECKOUT = { secret_key: 'sk_sbox_e2e_checkout_key', processing_channel_id: 'pc_e2e1', webhook_secret: 'whsec_e2e_checkout' };
+const CHECKOUT = { secret_key: 'sk_sbox_e2e_checkout_key', processing_channel_id: 'pc_e2e1', webhook_secret: 'whsec_e2e_checkout0123456789abcdefghij' };
 /** Small, so the suite reaches the sender's limit in a few requests (every request here comes from 127.0.0.1). */
 const BURST_PER_ADDRESS = 5;
 

@@ -8,7 +8,7 @@ import { startWebhookReceiver, verifiedPaymentWebhooks, type WebhookReceiver } f
 
 const HMAC_KEY = '44782DEF547AAA06C910C43932B1EB0C71FC68D9D0C057550C48EC2ACF6BA056';
 const ADYEN = { api_key: 'AQE_e2e_honest_key', merchant_account: 'ShopECOM', hmac_key: HMAC_KEY };
-const STRIPE = { secret_key: 'sk_test_e2eHonestKey4410', webhook_secret: 'whsec_e2eHonestSigning' };
+const STRIPE = { secret_key: 'sk_test_e2eHonestKey4410', webhook_secret: 'whsec_e2eHonestSigning0123456789abcdef' };
 /** The version the Stripe plugin pins (services/payment-orchestrator/src/processors/stripe/stripe.api-version.ts). */
 const PINNED_STRIPE_VERSION = '2024-06-20';
 

@@ -16,7 +16,7 @@ jest.mock('../libs/logger/src/create-logger', () => jest.requireActual<typeof im
 const FORWARD_TIMEOUT_MS = 4_000;
 const HMAC_KEY = '44782DEF547AAA06C910C43932B1EB0C71FC68D9D0C057550C48EC2ACF6BA056';
 const ADYEN = { api_key: 'AQE_e2e_adyen_key_7781', merchant_account: 'ShopECOM', hmac_key: HMAC_KEY };
-const CHECKOUT = { secret_key: 'sk_sbox_e2e_checkout_key', processing_channel_id: 'pc_e2e1', webhook_secret: 'whsec_e2e_checkout' };
+const CHECKOUT = { secret_key: 'sk_sbox_e2e_checkout_key', processing_channel_id: 'pc_e2e1', webhook_secret: 'whsec_e2e_checkout0123456789abcdefghij' };
 
 /**
  * The embedded profile with both stand-ins as processors: the orchestrator builds the requests with

@@ -18,7 +18,7 @@ import { signatureHeaders, startWebhookReceiver, type WebhookReceiver } from './
 type Payment = MerchantComponents['schemas']['Payment'];
 
 const HMAC_KEY = '44782DEF547AAA06C910C43932B1EB0C71FC68D9D0C057550C48EC2ACF6BA056';
-const CHECKOUT_WEBHOOK_SECRET = 'whsec_sdk_checkout';
+const CHECKOUT_WEBHOOK_SECRET = 'whsec_sdk_checkout0123456789abcdefghij';
 const CARD = { number: SIMULATOR_CARDS.approved, exp_month: 12, exp_year: 2034, cvc: PAYMENT_CVC, name: 'Ada Lovelace' };
 
 /** A 1×1 PNG, base64: the smallest logo the checkout settings accept. */

@@ -4,7 +4,7 @@ import { accountNumberNeedles, isSqliteFile, scanDirectory } from './support/lea
 import { startSystem, type RunningSystem } from './support/merchant-api';
 import { PAYMENT_CVC, PAYMENT_ENV, PaymentsApi, dayFromNow, sessionOf, submitCard, timeFromNow, type PaymentView } from './support/payment-scenario';
 
-const STRIPE = { secret_key: 'sk_test_e2eStripeKey5531', webhook_secret: 'whsec_e2eStripeSigning' };
+const STRIPE = { secret_key: 'sk_test_e2eStripeKey5531', webhook_secret: 'whsec_e2eStripeSigning0123456789abcdef' };
 
 interface RefundView {
   id: string;

@@ -10,7 +10,7 @@ import { PAYMENT_ENV, PaymentsApi, anotherCardOffered, launchChromium, outcomeSh
 import { signatureHeaders, startWebhookReceiver, type WebhookReceiver } from './support/webhook-receiver';
 
 const ADYEN = { api_key: 'AQE_e2e_adyen_3ds_4410', merchant_account: 'ShopECOM', hmac_key: '44782DEF547AAA06C910C43932B1EB0C71FC68D9D0C057550C48EC2ACF6BA056' };
-const CHECKOUT = { secret_key: 'sk_sbox_e2e_3ds_key', processing_channel_id: 'pc_e2e3ds', webhook_secret: 'whsec_e2e_3ds' };
+const CHECKOUT = { secret_key: 'sk_sbox_e2e_3ds_key', processing_channel_id: 'pc_e2e3ds', webhook_secret: 'whsec_e2e_3ds0123456789abcdefghijklmno' };
 
 interface Started {
   profile: RunningProfile;

@@ -41,7 +41,7 @@ describe('the gateway with TLS_CERT_FILE and TLS_KEY_FILE (embedded profile)', (
     system = await startEmbedded({
       dataDir: join(dir, 'data'),
       port: 0,
-      env: { LOG_LEVEL: 'silent', EMBEDDED_SERVICE_THREADS: 'none', TLS_CERT_FILE: certFile, TLS_KEY_FILE: keyFile, BOOTSTRAP_API_KEY: 'sk_test_tls_bootstrap_key_0123456789', ADMIN_API_KEY: 'admin_tls_test_key_0123456789' },
+      env: { LOG_LEVEL: 'silent', EMBEDDED_SERVICE_THREADS: 'none', TLS_CERT_FILE: certFile, TLS_KEY_FILE: keyFile, BOOTSTRAP_API_KEY: 'sk_test_tls_bootstrap_key_0123456789', ADMIN_API_KEY: 'admin_tls_test_key_0123456789abcdef0' },
     });
   }, 30_000);
 

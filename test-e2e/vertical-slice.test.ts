@@ -76,7 +76,7 @@ describe('vertical slice: token created through the gateway reaches the notifier
       dataDir,
       port: 0,
       stdio: 'files',
-      env: { BOOTSTRAP_API_KEY: apiKey, LOG_LEVEL: 'warn', ADMIN_API_KEY: 'admin_local_slice_key' },
+      env: { BOOTSTRAP_API_KEY: apiKey, LOG_LEVEL: 'warn', ADMIN_API_KEY: 'admin_local_slice_key_0123456789abcdef' },
     });
     try {
       const tokenIds: string[] = [];

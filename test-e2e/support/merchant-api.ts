@@ -115,7 +115,7 @@ export async function createMerchantOfBothModes(system: Pick<EmbeddedSystem, 'ba
 }
 
 export const MERCHANT_API_KEY = 'sk_test_e2e_merchant_0123456789abcdef';
-export const ADMIN_API_KEY = 'admin_e2e_0123456789abcdef';
+export const ADMIN_API_KEY = 'admin_e2e_0123456789abcdef0123456789ab';
 
 export interface RunningSystem {
   system: EmbeddedSystem;

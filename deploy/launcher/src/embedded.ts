@@ -146,6 +146,7 @@ export async function startEmbedded(options: EmbeddedOptions = {}): Promise<Embe
       // SQLite creates its tables and indexes at start; processed-event marks are pruned hourly.
       storeOptions: { processedRetention: processedRetentionOf(config) },
       busUnhealthyAfterMs: config.BUS_UNHEALTHY_AFTER_SECONDS * 1000,
+      storeUnhealthyAfterMs: config.STORE_UNHEALTHY_AFTER_SECONDS * 1000,
       logLevel: config.LOG_LEVEL,
       privateKeyPem: keys.privateKeys[service],
       trustedPublicKeys: keys.publicKeys,

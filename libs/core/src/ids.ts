@@ -19,6 +19,15 @@ export function newCapabilityId(): string {
   return randomUUID();
 }
 
+/**
+ * The smallest UUIDv7 of the millisecond `time`: every id minted before it sorts lower, every id minted at
+ * or after it higher. A cursor for "created before" on the id order every store pages on.
+ */
+export function firstIdAt(time: Date): string {
+  const hex = Math.max(0, Math.floor(time.getTime())).toString(16).padStart(12, '0').slice(-12);
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-7000-8000-000000000000`;
+}
+
 export function isUuid(value: unknown): value is string {
   return typeof value === 'string' && uuidValidate(value);
 }

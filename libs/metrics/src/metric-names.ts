@@ -29,6 +29,8 @@ export const METRIC = {
   payments: 'vaultline_payments_total',
   /** counter {processor, reason}: processor notifications refused at the public route (invalid_signature: per item; too_many_items, rate_limited: per request). */
   processorNotificationsRejected: 'vaultline_processor_notifications_rejected_total',
+  /** counter {reason}: admin requests refused before an operator was known (missing_admin_key, invalid_admin_key, insufficient_scope, too_many_refusals). */
+  adminRefused: 'vaultline_admin_refused_total',
   /** gauge {state}: import jobs in progress (preparing, running). */
   importJobs: 'vaultline_import_jobs',
   /** gauge {count}: payment methods of the jobs in progress: total found so far, imported, updated, failed. */

@@ -6,6 +6,7 @@ import type { TtlStore } from '@vaultline/ttl';
 import { createLogger } from '@vaultline/logger';
 import { InternalTokenSigner, InternalTokenVerifier } from '@vaultline/auth';
 import type { IdempotencyKeys, ServiceName, ServiceRuntime } from './service-runtime';
+import { withPingGrace } from './ping-grace';
 
 export interface RuntimeParts {
   service: ServiceName;
@@ -14,6 +15,8 @@ export interface RuntimeParts {
   storeOptions?: OpenStoreOptions;
   /** BUS_UNHEALTHY_AFTER_SECONDS in ms: how long a subscription fails before health() (so /ready) reports it. */
   busUnhealthyAfterMs?: number;
+  /** STORE_UNHEALTHY_AFTER_SECONDS in ms: how long the store's and the TTL store's pings fail before ping() (so /ready) says so. */
+  storeUnhealthyAfterMs?: number;
   bus: Bus;
   ttl: TtlStore;
   logLevel: string;
@@ -42,13 +45,15 @@ export async function buildRuntime(parts: RuntimeParts): Promise<ServiceRuntime>
   const store: DocumentStore = await openStore(parts.storeUrl, parts.storeOptions);
   const metrics = parts.metrics?.forService(parts.service);
   const bus = metrics ? observedBus(parts.bus, metrics) : parts.bus;
+  const logger = createLogger({ service: parts.service, level: parts.logLevel, ...(parts.logDestination ? { destination: parts.logDestination } : {}) });
+  const storeGraceMs = parts.storeUnhealthyAfterMs ?? 0;
   let idempotency: IdempotencyKeys | undefined;
   return {
-    store,
+    store: withPingGrace(store, { name: 'store', graceMs: storeGraceMs, logger }),
     bus: withHealthGrace(bus, parts.busUnhealthyAfterMs ?? 0),
     ...(metrics ? { metrics } : {}),
-    ttl: parts.ttl,
-    logger: createLogger({ service: parts.service, level: parts.logLevel, ...(parts.logDestination ? { destination: parts.logDestination } : {}) }),
+    ttl: withPingGrace(parts.ttl, { name: 'TTL store', graceMs: storeGraceMs, logger }),
+    logger,
     clock: systemClock,
     signer: new InternalTokenSigner(parts.service, parts.privateKeyPem),
     verifier: new InternalTokenVerifier(parts.service, parts.trustedPublicKeys),

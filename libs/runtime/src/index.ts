@@ -7,4 +7,5 @@ export * from './standalone';
 export * from './internal-tls';
 export * from './secret-files';
 export * from './shutdown';
+export * from './ping-grace';
 export * from './production-security';

@@ -86,6 +86,12 @@ export const runtimeConfigSchema = z.object({
    * that kafkajs restarts by itself never counts. A short broker outage then does not empty every Service.
    */
   BUS_UNHEALTHY_AFTER_SECONDS: z.coerce.number().int().min(0).default(30),
+  /**
+   * /ready fails on the store (MongoDB, SQLite) or the TTL store (Redis) only once their pings have been failing
+   * for this long (0: at the first failed ping). A MongoDB election or a Redis failover (about 10 s) then does
+   * not take every pod of every service out of its Service at once; requests that need them fail meanwhile.
+   */
+  STORE_UNHEALTHY_AFTER_SECONDS: z.coerce.number().int().min(0).default(30),
   PUBLIC_BASE_URL: z.string().url().optional(),
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
   /** Loopback unless asked: a container sets HOST=0.0.0.0 (deploy/Dockerfile, docker-compose.yml). */

@@ -104,6 +104,7 @@ export async function runStandalone(
       // MongoDB: indexes are the migrate command's; a service only checks them (SQLite creates its own at start).
       storeOptions: { indexes: 'verify', processedRetention: processedRetentionOf(config) },
       busUnhealthyAfterMs: config.BUS_UNHEALTHY_AFTER_SECONDS * 1000,
+      storeUnhealthyAfterMs: config.STORE_UNHEALTHY_AFTER_SECONDS * 1000,
       bus,
       ttl,
       metrics,

@@ -12,11 +12,12 @@ export interface RunningRedis {
 export { freePort };
 
 /**
- * Starts a throwaway redis-server on a free loopback port (no persistence).
+ * Starts a throwaway redis-server on a free loopback port (no persistence), or on `port` (a server
+ * stopped by a test and started again where its clients look for it).
  * Needs the Debian package redis-server (.ci/run installs it).
  */
-export async function startRedisServer(): Promise<RunningRedis> {
-  const port = await freePort();
+export async function startRedisServer(options: { port?: number } = {}): Promise<RunningRedis> {
+  const port = options.port ?? (await freePort());
   const child: ChildProcess = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
     stdio: 'ignore',
   });

@@ -1,12 +1,15 @@
 import { UnavailableError } from '@vaultline/core';
 import { createServiceHttp } from '@vaultline/http';
 import { metricsOf, type ServiceApp, type ServiceRuntime } from '@vaultline/runtime';
+import { METRIC } from '@vaultline/metrics';
 import type { GatewayConfig } from './config';
 import { authenticateApiKey, issueApiKey, resolveApiKeyById, listApiKeys, mintApiKey, revokeApiKey, rollApiKey, type ApiKeys } from './domain/api-keys';
 import { createMerchant, ensureBootstrapMerchant, getMerchant, listMerchants, updateMerchant, type Merchants } from './domain/merchants';
 import { takeRequestToken } from './domain/rate-limit';
 import { authenticateOperator, createOperator, resolveOperatorById, ensureBootstrapOperator, listOperators, revokeOperator, type Operators } from './domain/operators';
-import { listAdminAudit, recordAdminAction, type AdminAudit } from './domain/admin-audit';
+import { listAdminAudit, pruneAdminAudit, recordAdminAction, type AdminAudit } from './domain/admin-audit';
+import { AdminRefusalLog, adminRetryAfter, countAdminRefusal } from './domain/admin-refusals';
+import { AuditMaintenance } from './domain/audit-maintenance';
 import { UPSTREAM_SERVICES, type UpstreamService } from './domain/routing';
 import { gatewayCollections } from './data/collections';
 import { StoreApiKeyRepository } from './data/api-key.repository';
@@ -75,6 +78,9 @@ export function createApp(runtime: ServiceRuntime, config: GatewayConfig): Servi
   const ensureBootstrapOperatorKey = ensureBootstrapOperator({ operators: operatorRepository, clock, pepper: pepperSource });
   const auditRepository = new StoreAdminAuditRepository(store);
   const audit: AdminAudit = { record: recordAdminAction({ audit: auditRepository, clock }), list: listAdminAudit({ audit: auditRepository }) };
+  const refusalLimit = { ttl: runtime.ttl, perMinute: config.adminRefusalsPerMinute };
+  const refusals = { retryAfter: adminRetryAfter(refusalLimit), count: countAdminRefusal(refusalLimit), log: new AdminRefusalLog({ record: audit.record, clock }) };
+  const auditMaintenance = new AuditMaintenance({ refusals: refusals.log, prune: pruneAdminAudit({ audit: auditRepository, clock, retentionDays: config.auditRetentionDays }), logger });
 
   const publicBaseUrl = config.publicBaseUrl ?? runtime.publicBaseUrl;
   // A service on this thread (the embedded profile) has its routes mounted behind the edge; any other is reached over HTTP.
@@ -134,7 +140,20 @@ export function createApp(runtime: ServiceRuntime, config: GatewayConfig): Servi
     rateLimit: takeRequestToken({ buckets: runtime.ttl, defaults: config.rateLimit }),
     bodyLimitBytes: config.bodyLimitBytes,
     trustProxy: config.trustProxy,
-    admin: adminRoutes({ enabled: config.adminApiKey !== undefined, operators, audit, merchants, apiKeys, upstreams, bodyLimitBytes: config.bodyLimitBytes, logger, sessionOf, health }),
+    admin: adminRoutes({
+      enabled: config.adminApiKey !== undefined,
+      operators,
+      audit,
+      merchants,
+      apiKeys,
+      upstreams,
+      bodyLimitBytes: config.bodyLimitBytes,
+      logger,
+      sessionOf,
+      health,
+      refusals,
+      refused: metrics.counter(METRIC.adminRefused, 'Admin requests refused: no key, a wrong or revoked key, a merchant session, or too many refusals from the address (reason: the error code).', ['reason']),
+    }),
     sessionOf,
     audit,
     dashboardSession: dashboardSessionRoutes({ sessions, sessionOf, cookies, merchants, maxAgeSeconds: config.dashboardSession.maxSeconds, signIns: { ttl: runtime.ttl, perMinute: config.dashboardSession.signInsPerMinute }, audit, logger }),
@@ -161,8 +180,10 @@ export function createApp(runtime: ServiceRuntime, config: GatewayConfig): Servi
       }
       if (config.adminApiKey) await ensureBootstrapOperatorKey(config.adminApiKey);
       else logger.info('ADMIN_API_KEY is not set: the admin API is disabled');
+      auditMaintenance.start();
     },
     async stop() {
+      await auditMaintenance.stop();
       await Promise.all(Object.values(upstreams).map((upstream) => upstream.close()));
       await healthAgent?.close();
     },

@@ -5,11 +5,17 @@ import { envDurationMs, envPort, envUrl, loadConfig } from '@vaultline/config';
 import { parseTrustProxy, type TrustProxy } from './http/client-address';
 import { requireTlsPair } from '@vaultline/runtime';
 import type { RateLimit } from './domain/rate-limit';
+import { ADMIN_KEY_MIN_LENGTH } from './domain/operators';
 
 /**
  * The gateway's configuration (the only file reading the environment).
  *
  * - ADMIN_API_KEY: enables the operator API (/admin/*) with header X-Admin-Key. Unset → /admin answers 404.
+ *   At least 32 characters: a shorter one stops the start (a key that can be guessed online is worse than
+ *   no admin API; the keys the gateway generates for operators have 38).
+ * - ADMIN_REFUSALS_PER_MINUTE: refused admin requests (no key, a wrong key) per client address and minute;
+ *   beyond it every admin request from the address answers 429 with Retry-After until its minute ends (10).
+ * - AUDIT_RETENTION_DAYS: admin audit entries are deleted this long after they were written (400).
  * - BOOTSTRAP_API_KEY: development convenience — after start a merchant "Bootstrap merchant"
  *   (card_data_access true) owns exactly this key; idempotent across restarts. Do not set it in production.
  * - API_KEY_PEPPER: HMAC key for stored API-key hashes. When unset, one is generated on first start and kept
@@ -35,7 +41,12 @@ const BOOTSTRAP_KEY = /^sk_(test|live)_[A-Za-z0-9_]+$/;
 
 export const gatewayConfigSchema = z.object({
   PORT: envPort().default(8080),
-  ADMIN_API_KEY: z.string().min(16, { message: 'must be at least 16 characters' }).optional(),
+  ADMIN_API_KEY: z
+    .string()
+    .min(ADMIN_KEY_MIN_LENGTH, { message: `must be at least ${ADMIN_KEY_MIN_LENGTH} characters (a shorter key can be guessed online): generate one, e.g. admin_$(openssl rand -hex 24)` })
+    .optional(),
+  ADMIN_REFUSALS_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(10),
+  AUDIT_RETENTION_DAYS: z.coerce.number().int().min(1).max(36_500).default(400),
   BOOTSTRAP_API_KEY: z
     .string()
     .regex(BOOTSTRAP_KEY, { message: 'must start with sk_test_ or sk_live_ followed by letters, digits or underscores' })
@@ -101,6 +112,10 @@ export interface GatewayConfig {
   dashboardSession: { idleSeconds: number; maxSeconds: number; signInsPerMinute: number };
   /** The built dashboard (DASHBOARD_DIST_DIR). */
   dashboardDir: string;
+  /** Refused admin requests per client address and minute before 429 (ADMIN_REFUSALS_PER_MINUTE). */
+  adminRefusalsPerMinute: number;
+  /** Admin audit entries are deleted after this many days (AUDIT_RETENTION_DAYS). */
+  auditRetentionDays: number;
 }
 
 export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig {
@@ -115,6 +130,8 @@ export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env): Gateway
     rateLimit: { per_second: parsed.RATE_LIMIT_PER_SECOND, burst: parsed.RATE_LIMIT_BURST },
     dashboardSession: { idleSeconds: parsed.DASHBOARD_SESSION_IDLE_SECONDS, maxSeconds: parsed.DASHBOARD_SESSION_MAX_SECONDS, signInsPerMinute: parsed.DASHBOARD_SIGN_INS_PER_MINUTE },
     dashboardDir: resolve(parsed.DASHBOARD_DIST_DIR ?? defaultDashboardDir()),
+    adminRefusalsPerMinute: parsed.ADMIN_REFUSALS_PER_MINUTE,
+    auditRetentionDays: parsed.AUDIT_RETENTION_DAYS,
   };
   if (parsed.ADMIN_API_KEY) config.adminApiKey = parsed.ADMIN_API_KEY;
   if (parsed.BOOTSTRAP_API_KEY) config.bootstrapApiKey = parsed.BOOTSTRAP_API_KEY;

@@ -103,12 +103,8 @@ describe('the admin audit log', () => {
     expect(Date.parse(entries[0]!.at)).not.toBeNaN();
   });
 
-  it('when a wrong admin key is used or an action fails, then the attempt is audited with its outcome', async () => {
-    const refused = await as('admin_not_a_real_key_000000000000', '/admin/merchants', 'GET');
-    expect(refused.status).toBe(401);
-    const [attempt] = await auditWhere((e) => e.request_id === refused.headers.get('x-request-id'));
-    expect(attempt).toMatchObject({ operator_id: null, operator_name: null, method: 'GET', path: '/admin/merchants', status: 401 });
-
+  // A wrong admin key's attempts are gathered per address and minute: gateway-admin-edge.test.ts.
+  it('when an operator\'s action fails, then it is audited with its outcome', async () => {
     const unknown = await as(ADMIN_KEY, '/admin/merchants/00000000-0000-7000-8000-000000000000');
     const [failed] = await auditWhere((e) => e.request_id === unknown.headers.get('x-request-id'));
     expect(failed).toMatchObject({ operator_name: 'bootstrap', status: 404, target_ids: ['00000000-0000-7000-8000-000000000000'] });

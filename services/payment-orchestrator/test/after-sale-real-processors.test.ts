@@ -6,7 +6,7 @@ import { placeholderTransport } from './support/placeholder-transport';
 
 const HMAC_KEY = '44782DEF547AAA06C910C43932B1EB0C71FC68D9D0C057550C48EC2ACF6BA056';
 const adyenCredentials = { api_key: 'AQE_after_sale_key', merchant_account: 'ShopECOM', hmac_key: HMAC_KEY };
-const checkoutCredentials = { secret_key: 'sk_sbox_after_sale', processing_channel_id: 'pc_after1', webhook_secret: 'whsec_after' };
+const checkoutCredentials = { secret_key: 'sk_sbox_after_sale', processing_channel_id: 'pc_after1', webhook_secret: 'whsec_after0123456789abcdefghijklmnopq' };
 
 let adyenPsp: AdyenStandIn;
 let cko: CheckoutStandIn;

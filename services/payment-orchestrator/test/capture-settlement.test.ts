@@ -7,7 +7,7 @@ import { placeholderTransport } from './support/placeholder-transport';
 
 const HMAC_KEY = '44782DEF547AAA06C910C43932B1EB0C71FC68D9D0C057550C48EC2ACF6BA056';
 const adyenCredentials = { api_key: 'AQE_settle_key_value', merchant_account: 'ShopECOM', hmac_key: HMAC_KEY };
-const checkoutCredentials = { secret_key: 'sk_sbox_settle_key', processing_channel_id: 'pc_settle1', webhook_secret: 'whsec_settle' };
+const checkoutCredentials = { secret_key: 'sk_sbox_settle_key', processing_channel_id: 'pc_settle1', webhook_secret: 'whsec_settle0123456789abcdefghijklmnop' };
 
 let adyen: AdyenStandIn;
 let adyenWithoutReference: AdyenStandIn;

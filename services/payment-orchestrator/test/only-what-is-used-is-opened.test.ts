@@ -9,8 +9,8 @@ const HMAC_KEY = '44782DEF547AAA06C910C43932B1EB0C71FC68D9D0C057550C48EC2ACF6BA0
 const adyenCredentials = { api_key: 'AQE_opened_key_value', merchant_account: 'ShopECOM', hmac_key: HMAC_KEY };
 /** Accounts the merchant has and the payment never uses. */
 const OTHER_ACCOUNTS = [
-  { processor: 'checkout', name: 'unused checkout', credentials: { secret_key: 'sk_sbox_unused_key', processing_channel_id: 'pc_unused1', webhook_secret: 'whsec_unused' } },
-  { processor: 'stripe', name: 'unused stripe', credentials: { secret_key: 'sk_test_unusedKey123', webhook_secret: 'whsec_unused123' } },
+  { processor: 'checkout', name: 'unused checkout', credentials: { secret_key: 'sk_sbox_unused_key', processing_channel_id: 'pc_unused1', webhook_secret: 'whsec_unused0123456789abcdefghijklmnop' } },
+  { processor: 'stripe', name: 'unused stripe', credentials: { secret_key: 'sk_test_unusedKey123', webhook_secret: 'whsec_unused1230123456789abcdefghijklm' } },
   { processor: 'adyen', name: 'unused adyen', credentials: { ...adyenCredentials, api_key: 'AQE_unused_key_value' } },
 ];
 

@@ -23,7 +23,7 @@ const adyenAccount = (overrides: Record<string, unknown> = {}) => ({
 const checkoutAccount = {
   processor: 'checkout',
   name: 'Checkout.com',
-  credentials: { secret_key: 'sk_sbox_m73dzbpy7cf3gfd46xr4yj5xo4e', processing_channel_id: 'pc_q4dbxom5jbgudnjzjpz7j2z6uq', webhook_secret: 'whsec_checkout_secret_1' },
+  credentials: { secret_key: 'sk_sbox_m73dzbpy7cf3gfd46xr4yj5xo4e', processing_channel_id: 'pc_q4dbxom5jbgudnjzjpz7j2z6uq', webhook_secret: 'whsec_checkout_secret_10123456789abcde' },
   settings: { base_url: 'http://127.0.0.1:4020' },
 };
 
@@ -122,8 +122,9 @@ describe('processor accounts', () => {
   });
 
   it.each([
-    ['no merchant_account', { credentials: { api_key: API_KEY, hmac_key: 'AB' } }, 'credentials.merchant_account', 'invalid_credentials'],
+    ['no merchant_account', { credentials: { api_key: API_KEY, hmac_key: 'ABABABABABABABABABABABABABABABABABABABABABABABABABABABABABABABAB' } }, 'credentials.merchant_account', 'invalid_credentials'],
     ['an hmac_key that is not hex', { credentials: { ...adyenAccount().credentials, hmac_key: 'not hex' } }, 'credentials.hmac_key', 'invalid_credentials'],
+    ['a one-byte hmac_key', { credentials: { ...adyenAccount().credentials, hmac_key: 'AB' } }, 'credentials.hmac_key', 'webhook_secret_too_short'],
     ['an unknown credential', { credentials: { ...adyenAccount().credentials, password: 'p' } }, 'credentials.password', 'invalid_credentials'],
     ['an unknown processor', { processor: 'worldpay' }, 'processor', 'validation_failed'],
     ['an empty name', { name: '' }, 'name', 'validation_failed'],

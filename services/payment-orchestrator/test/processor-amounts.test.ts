@@ -15,8 +15,8 @@ import { placeholderTransport } from './support/placeholder-transport';
 const HMAC_KEY = '44782DEF547AAA06C910C43932B1EB0C71FC68D9D0C057550C48EC2ACF6BA056';
 const CREDENTIALS = {
   adyen: { api_key: 'AQE_amounts_key', merchant_account: 'ShopECOM', hmac_key: HMAC_KEY },
-  checkout: { secret_key: 'sk_sbox_amounts', processing_channel_id: 'pc_amounts1', webhook_secret: 'whsec_amounts' },
-  stripe: { secret_key: 'sk_test_amountsStripeKey', webhook_secret: 'whsec_amountsStripe' },
+  checkout: { secret_key: 'sk_sbox_amounts', processing_channel_id: 'pc_amounts1', webhook_secret: 'whsec_amounts0123456789abcdefghijklmno' },
+  stripe: { secret_key: 'sk_test_amountsStripeKey', webhook_secret: 'whsec_amountsStripe0123456789abcdefghi' },
 };
 type Processor = keyof typeof CREDENTIALS;
 

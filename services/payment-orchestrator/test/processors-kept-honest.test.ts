@@ -15,8 +15,8 @@ import { placeholderTransport } from './support/placeholder-transport';
  */
 const HMAC_KEY = '44782DEF547AAA06C910C43932B1EB0C71FC68D9D0C057550C48EC2ACF6BA056';
 const adyenCredentials = { api_key: 'AQE_honest_key_value', merchant_account: 'ShopECOM', hmac_key: HMAC_KEY };
-const checkoutCredentials = { secret_key: 'sk_sbox_honest_key', processing_channel_id: 'pc_honest1', webhook_secret: 'whsec_honest' };
-const stripeCredentials = { secret_key: 'sk_test_honestKey7731', webhook_secret: 'whsec_honestSigning' };
+const checkoutCredentials = { secret_key: 'sk_sbox_honest_key', processing_channel_id: 'pc_honest1', webhook_secret: 'whsec_honest0123456789abcdefghijklmnop' };
+const stripeCredentials = { secret_key: 'sk_test_honestKey7731', webhook_secret: 'whsec_honestSigning0123456789abcdefghi' };
 
 let stripe: StripeStandIn;
 let adyen: AdyenStandIn;

@@ -8,7 +8,7 @@ import { answerIssuerChallenge } from '@vaultline/testing/psp-stand-ins';
 
 const HMAC_KEY = '44782DEF547AAA06C910C43932B1EB0C71FC68D9D0C057550C48EC2ACF6BA056';
 const adyenCredentials = { api_key: 'AQE_engine_key_value', merchant_account: 'ShopECOM', hmac_key: HMAC_KEY };
-const checkoutCredentials = { secret_key: 'sk_sbox_engine_key', processing_channel_id: 'pc_engine1', webhook_secret: 'whsec_engine' };
+const checkoutCredentials = { secret_key: 'sk_sbox_engine_key', processing_channel_id: 'pc_engine1', webhook_secret: 'whsec_engine0123456789abcdefghijklmnop' };
 
 let first: AdyenStandIn;
 let second: AdyenStandIn;

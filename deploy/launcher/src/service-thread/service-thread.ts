@@ -5,7 +5,7 @@ import type { IdempotencyKeys, RuntimeParts, ServiceName } from '@vaultline/runt
 
 /** Everything a service thread builds its service from (structured-cloned into the worker). */
 export interface ServiceThreadConfig
-  extends Pick<RuntimeParts, 'service' | 'storeUrl' | 'storeOptions' | 'busUnhealthyAfterMs' | 'logLevel' | 'privateKeyPem' | 'trustedPublicKeys' | 'serviceUrls' | 'publicBaseUrl'> {
+  extends Pick<RuntimeParts, 'service' | 'storeUrl' | 'storeOptions' | 'busUnhealthyAfterMs' | 'storeUnhealthyAfterMs' | 'logLevel' | 'privateKeyPem' | 'trustedPublicKeys' | 'serviceUrls' | 'publicBaseUrl'> {
   /** The Idempotency-Key settings, loaded by the main thread (a key is copied into the thread, a loader could not be). */
   idempotency: IdempotencyKeys;
   /** The loopback port its HTTP server listens on (chosen by the launcher, so every URL is known up front). */

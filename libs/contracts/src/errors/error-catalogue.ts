@@ -66,6 +66,7 @@ export const ERROR_GROUPS: ErrorGroup[] = [
       invalid_api_key: e(401, 'The API key is unknown, revoked, expired or malformed.', 'Use an active key; an operator issues keys with POST /admin/merchants/{id}/api-keys.'),
       missing_admin_key: e(401, 'The X-Admin-Key header is missing (admin API).', 'Send an operator key in X-Admin-Key.'),
       invalid_admin_key: e(401, 'The admin key is unknown or revoked.', 'Use an active operator key.'),
+      too_many_refusals: e(429, 'More admin requests from this address were refused (no key, a wrong key) in a minute than ADMIN_REFUSALS_PER_MINUTE allows: every admin request from it is refused until the minute ends.', 'Wait Retry-After seconds (also `retry_after` in the body), then send a valid X-Admin-Key.'),
       forbidden: e(403, 'The credentials do not allow this operation.', 'Use a key with the needed access.'),
       insufficient_scope: e(403, 'The key lacks the scope of this operation (an import-only key calls anything but POST /cde-import).', 'Use a merchant key.'),
       card_data_access_not_enabled: e(403, 'This key may not send card data to POST /tokens.', 'Collect cards on the hosted checkout page (checkout.js), or ask the operator for card-data access (PCI DSS scope).'),
@@ -98,6 +99,7 @@ export const ERROR_GROUPS: ErrorGroup[] = [
       provider_credentials_invalid: e(422, 'The platform credentials of the import are malformed.', 'Send the provider\'s object as documented.'),
       invalid_destination: e(422, 'A forwarding destination is not a valid https URL.', 'Give a public https URL.'),
       invalid_credentials: e(422, 'The processor account\'s credentials are incomplete for its processor.', 'Send every credential field the processor needs (`field` names the missing one).'),
+      webhook_secret_too_short: e(422, 'The processor account\'s notification secret (the key its notifications are signed with) is shorter than its processor\'s minimum, which the field\'s description in GET /processors names: a short secret lets anyone forge notifications.', 'Copy the whole key the processor generated (`field` names the credential).'),
     },
   },
   {

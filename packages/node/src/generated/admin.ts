@@ -311,13 +311,18 @@ export interface components {
              */
             role: "merchant" | "dashboard" | "operator" | null;
             method: string;
-            /** @description Without the query string. */
+            /** @description Without the query string, cut to its first 300 characters (then …). */
             path: string;
             /** @description Ids named in the path, then the id of what the request created. */
             target_ids: string[];
             /** @description The HTTP status answered; 499 when the client went away first. */
             status: number;
+            /** @description The request's id; in a gathered entry, the first request's. */
             request_id: string;
+            /** @description The client's address as the edge worked it out (TRUST_PROXY); in a gathered entry an IPv6 address by its /64, `*` for the addresses beyond the 1,000th of a minute. Null in entries written before it was kept. */
+            client_address: string | null;
+            /** @description How many requests the entry stands for: 1, or the refused requests of unknown callers (no key, a wrong key, answered 429) of one address in one minute with one status, gathered into one entry written once the minute ended (method, path and request_id of the first). */
+            count: number;
         };
         ServiceHealth: {
             /** @constant */
@@ -567,6 +572,17 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             422: components["responses"]["ValidationFailed"];
+            /** @description too_many_refusals: admin requests from this client address were refused (no key, a wrong key) ADMIN_REFUSALS_PER_MINUTE times in its minute; every admin request from it, a right key included, is refused until the minute ends. Retry-After says when. */
+            429: {
+                headers: {
+                    /** @description Seconds until the address may send admin requests again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     createOperator: {
@@ -619,6 +635,17 @@ export interface operations {
             };
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationFailed"];
+            /** @description too_many_refusals: admin requests from this client address were refused (no key, a wrong key) ADMIN_REFUSALS_PER_MINUTE times in its minute; every admin request from it, a right key included, is refused until the minute ends. Retry-After says when. */
+            429: {
+                headers: {
+                    /** @description Seconds until the address may send admin requests again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     revokeOperator: {
@@ -662,6 +689,17 @@ export interface operations {
                 };
             };
             422: components["responses"]["ValidationFailed"];
+            /** @description too_many_refusals: admin requests from this client address were refused (no key, a wrong key) ADMIN_REFUSALS_PER_MINUTE times in its minute; every admin request from it, a right key included, is refused until the minute ends. Retry-After says when. */
+            429: {
+                headers: {
+                    /** @description Seconds until the address may send admin requests again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     listAdminAudit: {
@@ -713,7 +751,9 @@ export interface operations {
                      *             "019ab2c4-0a1b-7c2d-8e3f-4a5b6c7d8e11"
                      *           ],
                      *           "status": 201,
-                     *           "request_id": "0b6f2c1e-5d4a-4f3b-9c8d-7e6f5a4b3c2d"
+                     *           "request_id": "0b6f2c1e-5d4a-4f3b-9c8d-7e6f5a4b3c2d",
+                     *           "client_address": "203.0.113.7",
+                     *           "count": 1
                      *         }
                      *       ],
                      *       "has_more": false,
@@ -733,6 +773,17 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             422: components["responses"]["ValidationFailed"];
+            /** @description too_many_refusals: admin requests from this client address were refused (no key, a wrong key) ADMIN_REFUSALS_PER_MINUTE times in its minute; every admin request from it, a right key included, is refused until the minute ends. Retry-After says when. */
+            429: {
+                headers: {
+                    /** @description Seconds until the address may send admin requests again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     getServiceHealth: {
@@ -780,6 +831,17 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             422: components["responses"]["ValidationFailed"];
+            /** @description too_many_refusals: admin requests from this client address were refused (no key, a wrong key) ADMIN_REFUSALS_PER_MINUTE times in its minute; every admin request from it, a right key included, is refused until the minute ends. Retry-After says when. */
+            429: {
+                headers: {
+                    /** @description Seconds until the address may send admin requests again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     getKeyStatus: {
@@ -813,6 +875,17 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             422: components["responses"]["ValidationFailed"];
+            /** @description too_many_refusals: admin requests from this client address were refused (no key, a wrong key) ADMIN_REFUSALS_PER_MINUTE times in its minute; every admin request from it, a right key included, is refused until the minute ends. Retry-After says when. */
+            429: {
+                headers: {
+                    /** @description Seconds until the address may send admin requests again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     listKeyRotations: {
@@ -867,6 +940,17 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             422: components["responses"]["ValidationFailed"];
+            /** @description too_many_refusals: admin requests from this client address were refused (no key, a wrong key) ADMIN_REFUSALS_PER_MINUTE times in its minute; every admin request from it, a right key included, is refused until the minute ends. Retry-After says when. */
+            429: {
+                headers: {
+                    /** @description Seconds until the address may send admin requests again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     getKeyRotation: {
@@ -904,6 +988,17 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             422: components["responses"]["ValidationFailed"];
+            /** @description too_many_refusals: admin requests from this client address were refused (no key, a wrong key) ADMIN_REFUSALS_PER_MINUTE times in its minute; every admin request from it, a right key included, is refused until the minute ends. Retry-After says when. */
+            429: {
+                headers: {
+                    /** @description Seconds until the address may send admin requests again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     listMerchants: {
@@ -955,6 +1050,17 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             422: components["responses"]["ValidationFailed"];
+            /** @description too_many_refusals: admin requests from this client address were refused (no key, a wrong key) ADMIN_REFUSALS_PER_MINUTE times in its minute; every admin request from it, a right key included, is refused until the minute ends. Retry-After says when. */
+            429: {
+                headers: {
+                    /** @description Seconds until the address may send admin requests again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     createMerchant: {
@@ -999,6 +1105,17 @@ export interface operations {
             404: components["responses"]["NotFound"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationFailed"];
+            /** @description too_many_refusals: admin requests from this client address were refused (no key, a wrong key) ADMIN_REFUSALS_PER_MINUTE times in its minute; every admin request from it, a right key included, is refused until the minute ends. Retry-After says when. */
+            429: {
+                headers: {
+                    /** @description Seconds until the address may send admin requests again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     getMerchant: {
@@ -1033,6 +1150,17 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             422: components["responses"]["ValidationFailed"];
+            /** @description too_many_refusals: admin requests from this client address were refused (no key, a wrong key) ADMIN_REFUSALS_PER_MINUTE times in its minute; every admin request from it, a right key included, is refused until the minute ends. Retry-After says when. */
+            429: {
+                headers: {
+                    /** @description Seconds until the address may send admin requests again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     updateMerchant: {
@@ -1083,6 +1211,17 @@ export interface operations {
             404: components["responses"]["NotFound"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationFailed"];
+            /** @description too_many_refusals: admin requests from this client address were refused (no key, a wrong key) ADMIN_REFUSALS_PER_MINUTE times in its minute; every admin request from it, a right key included, is refused until the minute ends. Retry-After says when. */
+            429: {
+                headers: {
+                    /** @description Seconds until the address may send admin requests again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     listApiKeys: {
@@ -1142,6 +1281,17 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             422: components["responses"]["ValidationFailed"];
+            /** @description too_many_refusals: admin requests from this client address were refused (no key, a wrong key) ADMIN_REFUSALS_PER_MINUTE times in its minute; every admin request from it, a right key included, is refused until the minute ends. Retry-After says when. */
+            429: {
+                headers: {
+                    /** @description Seconds until the address may send admin requests again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     createApiKey: {
@@ -1194,6 +1344,17 @@ export interface operations {
             404: components["responses"]["NotFound"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["ValidationFailed"];
+            /** @description too_many_refusals: admin requests from this client address were refused (no key, a wrong key) ADMIN_REFUSALS_PER_MINUTE times in its minute; every admin request from it, a right key included, is refused until the minute ends. Retry-After says when. */
+            429: {
+                headers: {
+                    /** @description Seconds until the address may send admin requests again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     revokeApiKey: {
@@ -1244,6 +1405,17 @@ export interface operations {
                 };
             };
             422: components["responses"]["ValidationFailed"];
+            /** @description too_many_refusals: admin requests from this client address were refused (no key, a wrong key) ADMIN_REFUSALS_PER_MINUTE times in its minute; every admin request from it, a right key included, is refused until the minute ends. Retry-After says when. */
+            429: {
+                headers: {
+                    /** @description Seconds until the address may send admin requests again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     listForwardDestinations: {

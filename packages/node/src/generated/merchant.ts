@@ -1954,7 +1954,7 @@ export interface components {
              */
             processor: string;
             name: string;
-            /** @description Validated by the processor's plugin; the fields are those GET /processors lists. Adyen: api_key, merchant_account, hmac_key, live_url_prefix (optional). Checkout.com: secret_key, processing_channel_id, webhook_secret. The simulator: none. Stripe: secret_key, webhook_secret. Sealed at rest, never returned. */
+            /** @description Validated by the processor's plugin; the fields are those GET /processors lists. Adyen: api_key, merchant_account, hmac_key, live_url_prefix (optional). Checkout.com: secret_key, processing_channel_id, webhook_secret. The simulator: none. Stripe: secret_key, webhook_secret. A notification secret shorter than its processor's minimum (the field's description names it): 422 webhook_secret_too_short. Sealed at rest, never returned. */
             credentials?: {
                 [key: string]: string;
             };
@@ -1975,7 +1975,7 @@ export interface components {
         };
         ProcessorAccountChange: {
             name?: string;
-            /** @description Validated by the processor's plugin; the fields are those GET /processors lists. Adyen: api_key, merchant_account, hmac_key, live_url_prefix (optional). Checkout.com: secret_key, processing_channel_id, webhook_secret. The simulator: none. Stripe: secret_key, webhook_secret. Sealed at rest, never returned. */
+            /** @description Validated by the processor's plugin; the fields are those GET /processors lists. Adyen: api_key, merchant_account, hmac_key, live_url_prefix (optional). Checkout.com: secret_key, processing_channel_id, webhook_secret. The simulator: none. Stripe: secret_key, webhook_secret. A notification secret shorter than its processor's minimum (the field's description names it): 422 webhook_secret_too_short. Sealed at rest, never returned. */
             credentials?: {
                 [key: string]: string;
             };
@@ -6567,7 +6567,7 @@ export interface operations {
                      *                 "label": "HMAC key",
                      *                 "secret": true,
                      *                 "required": true,
-                     *                 "description": "The HMAC key of the standard notification webhook, hex as the Customer Area shows it: notifications are verified with it."
+                     *                 "description": "The HMAC key of the standard notification webhook, hex as the Customer Area shows it (64 characters; shorter: 422 webhook_secret_too_short): notifications are verified with it."
                      *               },
                      *               {
                      *                 "name": "live_url_prefix",

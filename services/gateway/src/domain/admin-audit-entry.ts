@@ -7,8 +7,12 @@ import type { Operator } from './operator';
  * names or created), when, and the outcome (HTTP status). Never a request body: an admin body can carry
  * a merchant's name or a forwarding credential, and the log is kept for a long time.
  *
- * Every /admin request is here (refused ones too); of the merchant API, the changes (every method but
- * GET and HEAD) made through a dashboard session, and the session's sign-in, mode switch and sign-out.
+ * Every /admin request is here: one entry each once the caller is known (an operator's key or session);
+ * the refused ones of unknown callers (no key, a wrong key, answered 429 after too many) gathered into
+ * one entry per client address, minute and status with `count` (admin-refusals.ts). Of the merchant API,
+ * the changes (every method but GET and HEAD) made through a dashboard session, and the session's
+ * sign-in, mode switch and sign-out. Entries are never changed; they are deleted after
+ * AUDIT_RETENTION_DAYS (400 by default: PCI DSS 10.5.1 asks for 12 months).
  */
 export interface AdminAuditEntry {
   id: string;
@@ -31,6 +35,10 @@ export interface AdminAuditEntry {
   target_ids: string[];
   status: number;
   request_id: string;
+  /** The client's address as the edge worked it out (TRUST_PROXY); an IPv6 one by its /64 in a gathered entry. Null in entries written before it was kept. */
+  client_address: string | null;
+  /** How many requests the entry stands for: 1, or the refused requests of one address in one minute. */
+  count: number;
 }
 
 export type AuditVia = 'admin_key' | 'dashboard_session' | 'api_key';
@@ -50,7 +58,7 @@ export const adminKeyActor = (operator: Pick<Operator, 'id' | 'name'> | undefine
   role: null,
 });
 
-export type AdminAction = Omit<AdminAuditEntry, 'id' | 'at'>;
+export type AdminAction = Omit<AdminAuditEntry, 'id' | 'at' | 'client_address' | 'count'> & Partial<Pick<AdminAuditEntry, 'client_address' | 'count'>>;
 
 /** Equality filters of GET /admin/audit, all optional, combined with AND. */
 export interface AdminAuditFilter {

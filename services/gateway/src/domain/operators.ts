@@ -5,6 +5,9 @@ import type { Operator } from './operator';
 
 export const BOOTSTRAP_OPERATOR = 'bootstrap';
 
+/** No admin key is shorter (ADMIN_API_KEY is refused at start, a shorter X-Admin-Key before any lookup); generated ones have 38. */
+export const ADMIN_KEY_MIN_LENGTH = 32;
+
 export class OperatorNameTaken extends ConflictError {
   constructor() {
     super('operator_name_taken', 'An operator with this name exists already; names identify operators in the audit log.', { field: 'name' });
@@ -48,7 +51,7 @@ export function authenticateOperator({ operators, pepper }: { operators: Pick<Op
   return async (adminKey) => {
     if (!adminKey) throw new UnauthorizedError('The X-Admin-Key header is required.', 'missing_admin_key');
     const invalid = new UnauthorizedError('The admin key is not valid.', 'invalid_admin_key');
-    if (adminKey.length > 200) throw invalid;
+    if (adminKey.length < ADMIN_KEY_MIN_LENGTH || adminKey.length > 200) throw invalid;
     const hash = hashApiKey(adminKey, pepper());
     const operator = await operators.findByHash(hash);
     if (!operator || !constantTimeEquals(operator.key_hash, hash) || operator.revoked_at) throw invalid;

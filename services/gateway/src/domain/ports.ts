@@ -61,6 +61,8 @@ export interface OperatorRepository {
 export interface AdminAuditRepository {
   append(entry: AdminAuditEntry): Promise<void>;
   list(filter: AdminAuditFilter, page: PageRequest): Promise<PageOf<AdminAuditEntry>>;
+  /** Deletes at most `limit` entries whose `at` is before `before` (ISO), oldest first; returns how many. */
+  deleteBefore(before: string, limit: number): Promise<number>;
 }
 
 /** Supplies the API-key pepper once start() has loaded it. */

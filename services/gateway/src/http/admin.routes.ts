@@ -2,7 +2,8 @@ import express from 'express';
 import type { NextFunction, Request, Response } from 'express';
 import { z } from 'zod';
 import { SCOPES, SYSTEM_MERCHANT_ID } from '@vaultline/auth';
-import { ForbiddenError } from '@vaultline/core';
+import { ForbiddenError, isAppError } from '@vaultline/core';
+import type { CounterHandle } from '@vaultline/metrics';
 import type { Logger } from '@vaultline/logger';
 import { JSON_BODY_TYPES, RouteNotFoundError, assertBodyType, bodyParsers, contentTypeGuard, listResponse, parseInput, parsePageQuery, setMetricsRoute } from '@vaultline/http';
 import type { ApiKeys } from '../domain/api-keys';
@@ -15,6 +16,8 @@ import type { ActiveSession } from '../domain/dashboard-sessions';
 import type { CheckServiceHealth } from '../domain/service-health';
 import { auditOnceAnswered } from './audit-on-answer';
 import { sessionActor, type SessionOfRequest } from './dashboard-session';
+import { clientAddressOf } from './client-address';
+import { TooManyAdminRefusals, type AdminRefusalLog, type AdminRetryAfter, type CountAdminRefusal } from '../domain/admin-refusals';
 import { isSafePath, isUpstreamService, type UpstreamService } from '../domain/routing';
 import type { Upstream } from './upstream';
 import { assertDeclaredLength } from './read-body';
@@ -54,34 +57,57 @@ export interface AdminDeps {
   sessionOf: SessionOfRequest;
   /** The store's and every service's health, for GET /admin/health. */
   health: CheckServiceHealth;
+  /** Refused requests of unknown callers: the limit per address (ADMIN_REFUSALS_PER_MINUTE) and their gathered audit entries. */
+  refusals: { retryAfter: AdminRetryAfter; count: CountAdminRefusal; log: AdminRefusalLog };
+  /** vaultline_admin_refused_total {reason}: every refused admin request, by its error code. */
+  refused: CounterHandle;
 }
 
 /**
  * The operator API under /admin (header X-Admin-Key: an operator's key, ADMIN_API_KEY being the
  * operator "bootstrap"). /admin/operators, /admin/audit and /admin/merchants* are served here;
- * /admin/<service>/<rest> goes to that service's /admin/<rest> with scope admin. Every request, refused
- * ones included, is appended to the audit log once answered. Without ADMIN_API_KEY every /admin path
- * answers 404, as if it did not exist.
+ * /admin/<service>/<rest> goes to that service's /admin/<rest> with scope admin. Every request is in the
+ * audit log once answered: one entry each when the caller is known, gathered per address and minute
+ * when it is not (no key or a wrong one). An address whose requests were refused
+ * ADMIN_REFUSALS_PER_MINUTE times in its minute gets 429 too_many_refusals with Retry-After for the rest
+ * of it, before its key is looked at. Without ADMIN_API_KEY every /admin path answers 404, as if it did
+ * not exist.
  */
 export function adminRoutes(deps: AdminDeps): express.Router {
   const router = express.Router();
 
-  router.use((req: Request, res: Response, next: NextFunction) => {
+  const refusedAudit = { ...deps, refused: (request: Parameters<AdminRefusalLog['add']>[0]) => deps.refusals.log.add(request) };
+  router.use(async (req: Request, res: Response, next: NextFunction) => {
     if (!deps.enabled) throw new RouteNotFoundError(req.method, req.originalUrl.split('?')[0] ?? '');
-    auditOnceAnswered(req, res, deps, () => (res.locals.session ? sessionActor(res.locals.session as ActiveSession) : adminKeyActor(res.locals.operator as Operator | undefined)));
+    auditOnceAnswered(req, res, refusedAudit, () => (res.locals.session ? sessionActor(res.locals.session as ActiveSession) : adminKeyActor(res.locals.operator as Operator | undefined)));
+    const retryAfter = await deps.refusals.retryAfter(clientAddressOf(req));
+    if (retryAfter > 0) {
+      deps.refused.inc({ reason: 'too_many_refusals' });
+      res.setHeader('Retry-After', String(retryAfter));
+      throw new TooManyAdminRefusals(retryAfter);
+    }
     next();
   });
 
   // X-Admin-Key, or else an operator's dashboard session (its cookie, with the CSRF checks on a change).
   router.use(async (req: Request, res: Response, next: NextFunction) => {
     const adminKey = req.get('x-admin-key');
-    const session = adminKey === undefined ? await deps.sessionOf(req) : null;
-    if (session) {
-      res.locals.session = session;
-      if (session.principal.kind !== 'operator') throw new ForbiddenError('A merchant\'s dashboard session does not reach the admin API.', 'insufficient_scope');
-      res.locals.operator = session.principal.operator;
-    } else {
-      res.locals.operator = await deps.operators.authenticate(adminKey);
+    try {
+      const session = adminKey === undefined ? await deps.sessionOf(req) : null;
+      if (session) {
+        res.locals.session = session;
+        if (session.principal.kind !== 'operator') throw new ForbiddenError('A merchant\'s dashboard session does not reach the admin API.', 'insufficient_scope');
+        res.locals.operator = session.principal.operator;
+      } else {
+        res.locals.operator = await deps.operators.authenticate(adminKey);
+      }
+    } catch (error) {
+      if (isAppError(error) && (error.status === 401 || error.status === 403)) {
+        deps.refused.inc({ reason: error.code });
+        // A merchant's session is somebody: its refusal has a row of its own, and does not count against its address.
+        if (!res.locals.session) await deps.refusals.count(clientAddressOf(req));
+      }
+      throw error;
     }
     next();
   });

@@ -3,6 +3,7 @@ import { systemClock, type Clock } from '@vaultline/core';
 import { openBus } from '@vaultline/bus';
 import { MemoryTtlStore } from '@vaultline/ttl';
 import { createLogger } from '@vaultline/logger';
+import { MetricsRegistry } from '@vaultline/metrics';
 import { startHttpServer } from '@vaultline/http';
 import type { ServiceApp, ServiceName, ServiceRuntime } from '@vaultline/runtime';
 import type { DocumentStore } from '@vaultline/store';
@@ -11,7 +12,7 @@ import { loadGatewayConfig } from '../../src/config';
 import { startEchoUpstream, type EchoUpstream } from './echo-upstream';
 import { PUBLIC_BASE_URL } from './http-call';
 
-export const ADMIN_KEY = 'admin_test_key_0123456789';
+export const ADMIN_KEY = 'admin_test_key_0123456789abcdef0123456789';
 
 export interface Upstreams {
   gatewayKeys: { privateKeyPem: string; publicKeyPem: string };
@@ -57,6 +58,8 @@ export interface RunningGateway {
   /** The gateway's internal API (loopback only; the importer mints import keys there). */
   internalUrl: string;
   app: ServiceApp;
+  /** The gateway's metrics, as /metrics serves them (Prometheus text). */
+  metrics(): Promise<string>;
   close(): Promise<void>;
 }
 
@@ -66,7 +69,9 @@ export async function startGateway(
   env: Record<string, string> = {},
   options: { clock?: Clock } = {},
 ): Promise<RunningGateway> {
+  const registry = new MetricsRegistry();
   const runtime: ServiceRuntime = {
+    metrics: registry.forService('gateway'),
     store,
     bus: await openBus('memory://'),
     ttl: new MemoryTtlStore({ clock: options.clock ?? systemClock }),
@@ -89,6 +94,7 @@ export async function startGateway(
     url: server.url,
     internalUrl: internal.url,
     app,
+    metrics: () => registry.render(),
     close: async () => {
       await server.close();
       await internal.close();

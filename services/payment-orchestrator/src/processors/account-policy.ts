@@ -21,7 +21,8 @@ export function accountPolicy(plugins: ProcessorPlugins): ProcessorAccountPolicy
         const field = key ? `credentials.${key}` : 'credentials';
         // The message names the rule, never the value given (it may be a secret).
         const detail = issue.code === 'unrecognized_keys' ? `${field} is not a ${processor} credential.` : `${field}: ${issue.message}`;
-        return { ok: false, field, detail };
+        const code = issue.code === 'custom' && typeof issue.params?.code === 'string' ? issue.params.code : undefined;
+        return code ? { ok: false, field, detail, code } : { ok: false, field, detail };
       }
       const secretField = plugin.manifest.credentials.secret_field;
       const secret = secretField ? parsed.data[secretField] : undefined;

@@ -34,7 +34,7 @@ const evidence = (overrides: Partial<DisputeEvidence> = {}): DisputeEvidence => 
 const receipt = { filename: 'receipt.pdf', content_type: 'application/pdf' as const, content: PDF, document_type: null };
 
 describe('Stripe dispute answers', () => {
-  const credentials = { secret_key: 'sk_test_key1', webhook_secret: 'whsec_1' };
+  const credentials = { secret_key: 'sk_test_key1', webhook_secret: 'whsec_10123456789abcdefghijklmnopqrstu' };
 
   it('when a dispute is accepted, then POST /v1/disputes/{id}/close is sent with the secret key', () => {
     expect(toStripeCloseDisputeRequest(credentials, dispute)).toMatchObject({ method: 'POST', path: '/v1/disputes/dp_1MtwBw/close', format: 'form', headers: { authorization: 'Bearer sk_test_key1', 'idempotency-key': 'd-1:evidence:k' } });
@@ -62,7 +62,7 @@ describe('Stripe dispute answers', () => {
 });
 
 describe('Adyen dispute answers', () => {
-  const credentials = { api_key: 'AQE_key', merchant_account: 'ShopECOM', hmac_key: 'AB' };
+  const credentials = { api_key: 'AQE_key', merchant_account: 'ShopECOM', hmac_key: 'ABABABABABABABABABABABABABABABABABABABABABABABABABABABABABABABAB' };
   const adyenDispute = { ...dispute, processor_reference: 'DZ4DPSHB4WD2WN82' };
 
   it('when a dispute is accepted or defended, then acceptDispute and defendDispute carry the dispute\'s pspReference and the merchant account, with the API key', () => {
@@ -104,7 +104,7 @@ describe('Adyen dispute answers', () => {
 });
 
 describe('Checkout.com dispute answers', () => {
-  const credentials = { secret_key: 'sk_sbox_1', processing_channel_id: 'pc_1', webhook_secret: 'whsec_1' };
+  const credentials = { secret_key: 'sk_sbox_1', processing_channel_id: 'pc_1', webhook_secret: 'whsec_10123456789abcdefghijklmnopqrstu' };
   const ckoDispute = { ...dispute, processor_reference: 'dsp_rbhwd2qrg13uhrp2newf' };
 
   it('when a dispute is accepted or its evidence submitted, then POST /disputes/{id}/accept and POST /disputes/{id}/evidence carry no body', () => {

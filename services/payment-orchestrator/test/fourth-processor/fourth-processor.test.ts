@@ -4,7 +4,7 @@ import { MERCHANT, oneOff, startOrchestrator, type Harness } from '../support/or
 import { startRealForwarder, type RealForwarder } from '../support/real-forwarder';
 import { acmePay, startAcmeStandIn, type AcmeStandIn } from './acme-pay';
 
-const credentials = { api_key: 'acme_test_fourth_key_9931', webhook_secret: 'acme_whsec_fourth' };
+const credentials = { api_key: 'acme_test_fourth_key_9931', webhook_secret: 'acme_whsec_fourth0123456789abcdefghijk' };
 const CARD = '4111111111111111';
 
 /**

@@ -8,8 +8,8 @@ import { placeholderTransport } from './placeholder-transport';
 export const HMAC_KEY = '44782DEF547AAA06C910C43932B1EB0C71FC68D9D0C057550C48EC2ACF6BA056';
 export const CREDENTIALS = {
   adyen: { api_key: 'AQE_dispute_key_5517', merchant_account: 'ShopECOM', hmac_key: HMAC_KEY },
-  checkout: { secret_key: 'sk_sbox_dispute_key', processing_channel_id: 'pc_dispute1', webhook_secret: 'whsec_dispute_checkout' },
-  stripe: { secret_key: 'sk_test_disputeKey7731', webhook_secret: 'whsec_disputeStripe' },
+  checkout: { secret_key: 'sk_sbox_dispute_key', processing_channel_id: 'pc_dispute1', webhook_secret: 'whsec_dispute_checkout0123456789abcdef' },
+  stripe: { secret_key: 'sk_test_disputeKey7731', webhook_secret: 'whsec_disputeStripe0123456789abcdefghi' },
 } as const;
 
 export type RealProcessor = keyof typeof CREDENTIALS;

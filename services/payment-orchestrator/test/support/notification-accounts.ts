@@ -1,7 +1,7 @@
 import { MERCHANT, startOrchestrator, type Harness } from './orchestrator-harness';
 
 export const NOTIFICATION_HMAC_KEY = '44782DEF547AAA06C910C43932B1EB0C71FC68D9D0C057550C48EC2ACF6BA056';
-export const NOTIFICATION_WEBHOOK_SECRET = 'whsec_checkout_secret_1';
+export const NOTIFICATION_WEBHOOK_SECRET = 'whsec_checkout_secret_10123456789abcde';
 
 /** The orchestrator with one Adyen and one Checkout.com account of MERCHANT, whose notifications the test signs itself. */
 export async function startWithNotifyingAccounts(): Promise<{ h: Harness; adyenId: string; checkoutId: string }> {

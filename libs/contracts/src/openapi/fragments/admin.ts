@@ -5,6 +5,12 @@ const errors: Record<string, JsonObject> = {
   '401': { $ref: '#/components/responses/Unauthorized' },
   '404': { $ref: '#/components/responses/NotFound' },
   '422': { $ref: '#/components/responses/ValidationFailed' },
+  '429': {
+    ...problemResponse(
+      'too_many_refusals: admin requests from this client address were refused (no key, a wrong key) ADMIN_REFUSALS_PER_MINUTE times in its minute; every admin request from it, a right key included, is refused until the minute ends. Retry-After says when.',
+    ),
+    headers: { 'Retry-After': { description: 'Seconds until the address may send admin requests again.', schema: { type: 'integer', minimum: 1 } } },
+  },
 };
 const merchantId = { name: 'merchant_id', in: 'path', required: true, schema: schemaRef('ObjectId') };
 
@@ -61,6 +67,8 @@ const AUDIT_ENTRY = {
   target_ids: [MERCHANT.id],
   status: 201,
   request_id: '0b6f2c1e-5d4a-4f3b-9c8d-7e6f5a4b3c2d',
+  client_address: '203.0.113.7',
+  count: 1,
 };
 
 const HEALTH = {
@@ -265,7 +273,7 @@ export const adminFragment: OpenApiFragment = {
       },
       AdminAuditEntry: {
         type: 'object',
-        required: ['id', 'at', 'operator_id', 'operator_name', 'merchant_id', 'mode', 'via', 'session_id_prefix', 'key_id', 'role', 'method', 'path', 'target_ids', 'status', 'request_id'],
+        required: ['id', 'at', 'operator_id', 'operator_name', 'merchant_id', 'mode', 'via', 'session_id_prefix', 'key_id', 'role', 'method', 'path', 'target_ids', 'status', 'request_id', 'client_address', 'count'],
         additionalProperties: false,
         properties: {
           id: schemaRef('ObjectId'),
@@ -279,10 +287,20 @@ export const adminFragment: OpenApiFragment = {
           key_id: { type: ['string', 'null'], description: 'The API key a merchant\'s dashboard session acts with.' },
           role: { type: ['string', 'null'], enum: ['merchant', 'dashboard', 'operator', null], description: 'The dashboard session\'s role: the kind of key that opened it.' },
           method: { type: 'string' },
-          path: { type: 'string', description: 'Without the query string.' },
+          path: { type: 'string', description: 'Without the query string, cut to its first 300 characters (then …).' },
           target_ids: { type: 'array', items: { type: 'string' }, description: 'Ids named in the path, then the id of what the request created.' },
           status: { type: 'integer', description: 'The HTTP status answered; 499 when the client went away first.' },
-          request_id: { type: 'string' },
+          request_id: { type: 'string', description: 'The request\'s id; in a gathered entry, the first request\'s.' },
+          client_address: {
+            type: ['string', 'null'],
+            description: 'The client\'s address as the edge worked it out (TRUST_PROXY); in a gathered entry an IPv6 address by its /64, `*` for the addresses beyond the 1,000th of a minute. Null in entries written before it was kept.',
+          },
+          count: {
+            type: 'integer',
+            minimum: 1,
+            description:
+              'How many requests the entry stands for: 1, or the refused requests of unknown callers (no key, a wrong key, answered 429) of one address in one minute with one status, gathered into one entry written once the minute ended (method, path and request_id of the first).',
+          },
         },
       },
       ServiceHealth: {

@@ -63,7 +63,7 @@ const credentialList = (manifest: ProcessorManifest) =>
   manifest.credentials.fields.length === 0 ? 'none' : manifest.credentials.fields.map((field) => (field.required ? field.name : `${field.name} (optional)`)).join(', ');
 const credentials: JsonObject = {
   type: 'object',
-  description: `Validated by the processor's plugin; the fields are those GET /processors lists. ${PROCESSOR_MANIFESTS.map((manifest) => `${manifest.display_name}: ${credentialList(manifest)}.`).join(' ')} Sealed at rest, never returned.`,
+  description: `Validated by the processor's plugin; the fields are those GET /processors lists. ${PROCESSOR_MANIFESTS.map((manifest) => `${manifest.display_name}: ${credentialList(manifest)}.`).join(' ')} A notification secret shorter than its processor's minimum (the field's description names it): 422 webhook_secret_too_short. Sealed at rest, never returned.`,
   additionalProperties: { type: 'string' },
 };
 

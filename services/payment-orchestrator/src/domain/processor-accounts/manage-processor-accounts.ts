@@ -49,7 +49,7 @@ export type DeleteProcessorAccount = (scope: Scope, id: string) => Promise<void>
 
 function checkedCredentials(policy: ProcessorAccountPolicy, processor: AccountProcessor, credentials: Record<string, unknown>): string | null {
   const checked = policy.validateCredentials(processor, credentials);
-  if (!checked.ok) throw new InvalidCredentials(checked.field, checked.detail);
+  if (!checked.ok) throw new InvalidCredentials(checked.field, checked.detail, checked.code);
   return checked.hint;
 }
 

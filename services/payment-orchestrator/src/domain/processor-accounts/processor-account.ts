@@ -68,9 +68,10 @@ export class ProcessorAccountInUse extends ConflictError {
   }
 }
 
+/** invalid_credentials, or a more precise code the processor's plugin gave (webhook_secret_too_short). */
 export class InvalidCredentials extends ValidationError {
-  constructor(field: string, detail: string) {
-    super(field, detail, 'invalid_credentials');
+  constructor(field: string, detail: string, code = 'invalid_credentials') {
+    super(field, detail, code);
   }
 }
 

@@ -1,16 +1,24 @@
 import { z } from 'zod';
 import type { Mode } from '@vaultline/core';
+import { notificationSecret } from '../webhook-secret';
+
+/** The HMAC key the Customer Area generates: 32 bytes as 64 hex characters (HMAC-SHA256's block-sized key). */
+export const ADYEN_HMAC_KEY_MIN_LENGTH = 64;
 
 /** An Adyen account's credentials, as a merchant gives them (validated at POST/PATCH /processor-accounts). */
 export const adyenCredentialsSchema = z
   .object({
     api_key: z.string().min(1).max(512),
     merchant_account: z.string().min(1).max(255),
-    /** Notifications' HMAC key, hex as the Customer Area shows it. */
-    hmac_key: z
-      .string()
-      .regex(/^(?:[0-9a-fA-F]{2})+$/, 'must be the hex HMAC key from the Customer Area')
-      .max(256),
+    /** Notifications' HMAC key, hex as the Customer Area shows it: the 32-byte key HMAC-SHA256 takes, 64 hex characters. */
+    hmac_key: notificationSecret(
+      z
+        .string()
+        .regex(/^(?:[0-9a-fA-F]{2})+$/, 'must be the hex HMAC key from the Customer Area')
+        .max(256),
+      ADYEN_HMAC_KEY_MIN_LENGTH,
+      'the 64 hex characters of the HMAC key the Customer Area generates',
+    ),
     /** Live only: the merchant-specific prefix of the live Checkout endpoint. */
     live_url_prefix: z
       .string()

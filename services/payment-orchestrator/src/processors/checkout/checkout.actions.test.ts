@@ -1,6 +1,6 @@
 import { fromCheckoutActionsResponse, toCheckoutActionsRequest } from './checkout.actions';
 
-const credentials = { secret_key: 'sk_sbox_k', processing_channel_id: 'pc_1', webhook_secret: 'w' };
+const credentials = { secret_key: 'sk_sbox_k', processing_channel_id: 'pc_1', webhook_secret: 'w0123456789abcdefghijklmnopqrstuvwxyzA' };
 const actions = [
   { id: 'act_refund', type: 'Refund', amount: 500, approved: false, response_code: '20005' },
   { id: 'act_capture', type: 'Capture', amount: 1250, approved: true, response_code: '10000' },

@@ -14,7 +14,7 @@ import { fromCheckoutWebhook } from './checkout.webhook';
  * "The amount divided by 100" for the others, CLP among them (ISO 4217: no decimals).
  */
 
-const credentials = { secret_key: 'sk_sbox_m73dzbpy7cf3gfd46xr4yj5xo4e', processing_channel_id: 'pc_q4dbxom5jbgudnjzjpz7j2z6uq', webhook_secret: 'whsec-1' };
+const credentials = { secret_key: 'sk_sbox_m73dzbpy7cf3gfd46xr4yj5xo4e', processing_channel_id: 'pc_q4dbxom5jbgudnjzjpz7j2z6uq', webhook_secret: 'whsec-10123456789abcdefghijklmnopqrstu' };
 const payment = (amount: number, currency_code: string) => authorizationInputOf({ amount, currency_code });
 const amountOf = (body: unknown) => (body as { amount: number }).amount;
 

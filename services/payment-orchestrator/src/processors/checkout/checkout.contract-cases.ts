@@ -6,7 +6,7 @@ import type { ProcessorContractCases } from '../processor.contract';
 import { checkout } from '.';
 import { fromCheckoutWebhook, verifyCheckoutWebhook } from './checkout.webhook';
 
-export const CHECKOUT_CONTRACT_CREDENTIALS = { secret_key: 'sk_sbox_contract_key', processing_channel_id: 'pc_contract1', webhook_secret: 'whsec_contract' };
+export const CHECKOUT_CONTRACT_CREDENTIALS = { secret_key: 'sk_sbox_contract_key', processing_channel_id: 'pc_contract1', webhook_secret: 'whsec_contract0123456789abcdefghijklmn' };
 export const CHECKOUT_APPROVED_TOKEN = '01a208ee-5f6c-74c8-b99c-0000000000c1';
 const DECLINED_TOKEN = '01a208ee-5f6c-74c8-b99c-0000000000c2';
 export const CHECKOUT_CHALLENGE_TOKEN = '01a208ee-5f6c-74c8-b99c-0000000003c5';
@@ -42,7 +42,7 @@ export const contractCases: ProcessorContractCases = {
       options: { credentials, base_url: standIn.baseUrl, mode: 'test' },
       invalidOptions: { credentials: { ...credentials, secret_key: 'pk_wrong' }, base_url: null, mode: 'test' },
       credentials,
-      otherCredentials: { ...credentials, webhook_secret: 'whsec_another_account' },
+      otherCredentials: { ...credentials, webhook_secret: 'whsec_another_account0123456789abcdefg' },
       invalidCredentials: { ...credentials, processing_channel_id: 'channel' },
       approved: { token_id: CHECKOUT_APPROVED_TOKEN, security_code_available: true, capture_mode: 'manual' },
       declined: { token_id: DECLINED_TOKEN, security_code_available: true },

@@ -13,7 +13,7 @@ import {
   toCheckoutVoidRequest,
 } from './checkout.mapper';
 
-const credentials: CheckoutCredentials = { secret_key: 'sk_sbox_m73dzbpy7cf3gfd46xr4yj5xo4e', processing_channel_id: 'pc_q4dbxom5jbgudnjzjpz7j2z6uq', webhook_secret: 'whsec-1' };
+const credentials: CheckoutCredentials = { secret_key: 'sk_sbox_m73dzbpy7cf3gfd46xr4yj5xo4e', processing_channel_id: 'pc_q4dbxom5jbgudnjzjpz7j2z6uq', webhook_secret: 'whsec-10123456789abcdefghijklmnopqrstu' };
 
 const input = authorizationInputOf;
 

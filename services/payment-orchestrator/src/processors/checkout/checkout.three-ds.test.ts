@@ -9,7 +9,7 @@ import { fromCheckoutWebhook } from './checkout.webhook';
 // PaymentAcceptedResponse.yaml, PaymentDetails.yaml, 3dsData.yaml and paths/payments@{id}.yaml; the
 // webhook after Checkout.com's payment_authentication_failed event type.
 
-const credentials: CheckoutCredentials = { secret_key: 'sk_sbox_test', processing_channel_id: 'pc_abc', webhook_secret: 'whsec' };
+const credentials: CheckoutCredentials = { secret_key: 'sk_sbox_test', processing_channel_id: 'pc_abc', webhook_secret: 'whsec0123456789abcdefghijklmnopqrstuvw' };
 const RETURN_URL = 'https://pay.example.com/checkout/c_7Hq2/return';
 const browser = { user_agent: 'Mozilla/5.0', accept_header: 'text/html', language: 'en-GB', color_depth: 24, screen_height: 900, screen_width: 1440, time_zone_offset: -60, java_enabled: false, ip_address: '203.0.113.7' };
 const consumer = (overrides: Partial<ConsumerAuthentication> = {}): ConsumerAuthentication => ({ three_ds: 'if_required', browser: null, return_url: RETURN_URL, first_of_series: false, ...overrides });

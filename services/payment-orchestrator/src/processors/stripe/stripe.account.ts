@@ -1,5 +1,9 @@
 import { z } from 'zod';
 import type { Mode } from '@vaultline/core';
+import { notificationSecret } from '../webhook-secret';
+
+/** A webhook endpoint's signing secret: `whsec_` and at least 32 characters of random key. */
+export const STRIPE_WEBHOOK_SECRET_MIN_LENGTH = 38;
 
 /**
  * A Stripe account's credentials, as a merchant gives them (validated at POST/PATCH /processor-accounts).
@@ -14,7 +18,11 @@ export const stripeCredentialsSchema = z
       .regex(/^(sk|rk)_(test|live)_[A-Za-z0-9]+$/, 'must be a Stripe secret or restricted key (sk_test_…, sk_live_…, rk_…)')
       .max(512),
     /** The webhook endpoint's signing secret (Stripe-Signature). */
-    webhook_secret: z.string().regex(/^whsec_[A-Za-z0-9]+$/, 'must be the webhook endpoint\'s signing secret (whsec_…)').max(512),
+    webhook_secret: notificationSecret(
+      z.string().regex(/^whsec_[A-Za-z0-9]+$/, 'must be the webhook endpoint\'s signing secret (whsec_…)').max(512),
+      STRIPE_WEBHOOK_SECRET_MIN_LENGTH,
+      'whsec_ and the 32 or more characters of the signing secret the Dashboard shows',
+    ),
   })
   .strict();
 

@@ -18,7 +18,7 @@ import { toStripeCaptureRequest, toStripePaymentIntentRequest, toStripeRefundReq
  *   twelve digits for IDR … and up to eight digits for all other currencies (… 99999999 for … 999,999.99 USD)".
  */
 
-const credentials = { secret_key: 'sk_test_51Nv0', webhook_secret: 'whsec_1' };
+const credentials = { secret_key: 'sk_test_51Nv0', webhook_secret: 'whsec_10123456789abcdefghijklmnopqrstu' };
 const payment = (amount: number, currency_code: string) => authorizationInputOf({ amount, currency_code });
 const sent = (amount: number, currency: string) => Number((toStripePaymentIntentRequest(payment(amount, currency), credentials).body as Record<string, string>).amount);
 const disputed = (value: number, currency: string) => stripeDisputeSignal('charge.dispute.created', { id: 'dp_1', status: 'needs_response', amount: value, currency: currency.toLowerCase(), payment_intent: 'pi_1', reason: 'fraudulent' })!.amount;

@@ -4,7 +4,7 @@ import type { RedirectAction } from '../../domain/payment/authentication';
 import type { ProcessorContractCases } from '../processor.contract';
 import { stripe } from '.';
 
-export const STRIPE_CONTRACT_CREDENTIALS = { secret_key: 'sk_test_contractKey4821', webhook_secret: 'whsec_contractSigningSecret' };
+export const STRIPE_CONTRACT_CREDENTIALS = { secret_key: 'sk_test_contractKey4821', webhook_secret: 'whsec_contractSigningSecret0123456789a' };
 export const STRIPE_APPROVED_TOKEN = '01a208ee-5f6c-74c8-b99c-0000000000e1';
 const DECLINED_TOKEN = '01a208ee-5f6c-74c8-b99c-0000000000e2';
 const THREE_DS_TOKEN = '01a208ee-5f6c-74c8-b99c-0000000000e3';
@@ -36,7 +36,7 @@ export const contractCases: ProcessorContractCases = {
       options: { credentials, base_url: standIn.baseUrl, mode: 'test' },
       invalidOptions: { credentials: { ...credentials, secret_key: 'pk_test_publishable' }, base_url: null, mode: 'test' },
       credentials,
-      otherCredentials: { ...credentials, webhook_secret: 'whsec_anotherEndpoint' },
+      otherCredentials: { ...credentials, webhook_secret: 'whsec_anotherEndpoint0123456789abcdefg' },
       invalidCredentials: { ...credentials, webhook_secret: 'not-a-signing-secret' },
       approved: { token_id: STRIPE_APPROVED_TOKEN, security_code_available: true, cardholder_name: 'Ada Lovelace', capture_mode: 'manual' },
       declined: { token_id: DECLINED_TOKEN, security_code_available: true },

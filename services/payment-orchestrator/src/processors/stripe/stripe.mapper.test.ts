@@ -65,7 +65,7 @@ import { STRIPE_API_VERSION } from './stripe.api-version';
  *   card_error, error.code, error.decline_code and the PaymentIntent in error.payment_intent.
  */
 
-const credentials = { secret_key: 'sk_test_mapperKey9Q1', webhook_secret: 'whsec_mapperSecret' };
+const credentials = { secret_key: 'sk_test_mapperKey9Q1', webhook_secret: 'whsec_mapperSecret0123456789abcdefghij' };
 const hostedPage: ConsumerAuthentication = { three_ds: 'if_required', browser: null, return_url: 'https://pay.example/checkout/s1/return', first_of_series: false };
 const form = (input: Parameters<typeof toStripePaymentIntentRequest>[0]) => toStripePaymentIntentRequest(input, credentials).body as Record<string, string>;
 const cardFields = {
