@@ -32,7 +32,7 @@ export function processorDirectory(deps: ProcessorDirectoryDeps): ProcessorDirec
       if (!plugin) continue;
       if (plugin.opens === 'at_start') {
         const connection = deps.builtIn.get(plugin.id);
-        if (connection) opened.set(account.id, withAmounts(plugin.forAccount ? plugin.forAccount(connection, account.settings) : connection, plugin.amounts));
+        if (connection) opened.set(account.id, withAmounts(plugin.forAccount ? plugin.forAccount(connection, account.settings, { id: account.id }) : connection, plugin.amounts));
         continue;
       }
       try {

@@ -70,7 +70,8 @@ export interface BuiltInProcessorPlugin<O = unknown> extends PluginFacts {
   opens: 'at_start';
   optionsSchema: z.ZodType<O>;
   open(options: O, context: ProcessorContext): ProcessorConnection;
-  forAccount?(connection: ProcessorConnection, settings: ProcessorAccountSettings): ProcessorConnection;
+  /** The connection as one of the merchant's accounts at this processor: its settings, its id (a simulator account declines independently of another). */
+  forAccount?(connection: ProcessorConnection, settings: ProcessorAccountSettings, account: { id: string }): ProcessorConnection;
 }
 
 /** The options a per-account processor is opened with: the account's credentials, its base URL override, the payment's key mode. */

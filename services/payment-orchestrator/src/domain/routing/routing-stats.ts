@@ -1,0 +1,125 @@
+import type { Scope } from '@vaultline/core';
+import { withinLevel, type Segment, type SegmentLevel } from './segment';
+
+/**
+ * The service's own authorization outcomes, counted per processor (or processor account) and segment
+ * in time buckets, per merchant and mode: what success-rate routing compares and GET /routing/stats
+ * shows. Nothing about a card but its scheme and issuing country.
+ */
+
+/** An authorization attempt's result at a processor: approved, declined, or not answered (timeout, 5xx, outage). */
+export type AttemptResult = 'approved' | 'declined' | 'error';
+
+/** How the first processor of a payment's authorization was chosen. */
+export const DECISION_REASONS = ['step_order', 'weighted', 'best_rate', 'exploration', 'no_data'] as const;
+export type DecisionReason = (typeof DECISION_REASONS)[number];
+
+export interface OutcomeCounts {
+  attempts: number;
+  approved: number;
+  declined: number;
+  errors: number;
+}
+
+export type DecisionCounts = Record<DecisionReason, number>;
+
+/** One processor in one segment in one time bucket: its outcomes and how often decisions chose it first, by reason. */
+export interface RoutingStatsRow extends OutcomeCounts {
+  /** The bucket's start (the service's clock); a window is every bucket that starts in it. */
+  bucket_start: string;
+  processor: string;
+  segment: Segment;
+  decisions: DecisionCounts;
+}
+
+export interface AttemptRecord {
+  processor: string;
+  segment: Segment;
+  result: AttemptResult;
+}
+
+export interface DecisionRecord {
+  processor: string;
+  segment: Segment;
+  reason: DecisionReason;
+}
+
+export interface RoutingStatsRepository {
+  /** Every bucket counted for this merchant and mode that starts at or after `since` (the window's start, rounded down to its bucket). */
+  window(scope: Scope, since: Date): Promise<RoutingStatsRow[]>;
+  /** Adds attempts and decisions made at `at` (the service's clock). */
+  record(scope: Scope, at: Date, entries: { attempts: AttemptRecord[]; decisions: DecisionRecord[] }): Promise<void>;
+}
+
+export const emptyDecisions = (): DecisionCounts => ({ step_order: 0, weighted: 0, best_rate: 0, exploration: 0, no_data: 0 });
+export const emptyCounts = (): OutcomeCounts => ({ attempts: 0, approved: 0, declined: 0, errors: 0 });
+
+/** Adds one attempt's result to counts (a new object). */
+export function withAttempt(counts: OutcomeCounts, result: AttemptResult): OutcomeCounts {
+  return {
+    attempts: counts.attempts + 1,
+    approved: counts.approved + (result === 'approved' ? 1 : 0),
+    declined: counts.declined + (result === 'declined' ? 1 : 0),
+    errors: counts.errors + (result === 'error' ? 1 : 0),
+  };
+}
+
+/** A processor's outcomes within a segment level: the rows of that processor whose segment falls in it, summed. */
+export function countsAt(rows: readonly RoutingStatsRow[], processor: string, segment: Segment, level: SegmentLevel): OutcomeCounts {
+  const sum = emptyCounts();
+  for (const row of rows) {
+    if (row.processor !== processor || !withinLevel(row.segment, segment, level)) continue;
+    sum.attempts += row.attempts;
+    sum.approved += row.approved;
+    sum.declined += row.declined;
+    sum.errors += row.errors;
+  }
+  return sum;
+}
+
+/** Approved over attempts (errors count as failures: a processor that does not answer authorizes nothing); null without attempts. */
+export function authorizationRate(counts: OutcomeCounts): number | null {
+  return counts.attempts === 0 ? null : counts.approved / counts.attempts;
+}
+
+/** The time buckets outcomes are counted in: twelve to a window, at least a minute, so a window slides a bucket at a time. */
+export function bucketMsOf(windowMs: number): number {
+  return Math.max(60_000, Math.floor(windowMs / 12));
+}
+
+/** The start of the bucket a moment falls in. */
+export function bucketStart(at: Date, bucketMs: number): string {
+  return new Date(Math.floor(at.getTime() / bucketMs) * bucketMs).toISOString();
+}
+
+/** The key of one processor in one segment (buckets of it add up under it). */
+export function rowKey(processor: string, segment: Segment): string {
+  return [processor, segment.scheme, segment.country, segment.currency_code, segment.amount_band].join('\u0000');
+}
+
+/**
+ * The buckets after these attempts and decisions were added at `bucket` (pure): `rows` keyed by bucket and
+ * row key; a new bucket starts from zero.
+ */
+export function addToBuckets(rows: Map<string, RoutingStatsRow>, bucket: string, entries: { attempts: readonly AttemptRecord[]; decisions: readonly DecisionRecord[] }): Set<string> {
+  const touched = new Set<string>();
+  const rowOf = (processor: string, segment: Segment): RoutingStatsRow => {
+    const key = `${bucket}\u0000${rowKey(processor, segment)}`;
+    touched.add(key);
+    let row = rows.get(key);
+    if (!row) {
+      row = { bucket_start: bucket, processor, segment: { ...segment }, ...emptyCounts(), decisions: emptyDecisions() };
+      rows.set(key, row);
+    }
+    return row;
+  };
+  for (const attempt of entries.attempts) {
+    const row = rowOf(attempt.processor, attempt.segment);
+    Object.assign(row, withAttempt(row, attempt.result));
+  }
+  for (const decision of entries.decisions) {
+    const row = rowOf(decision.processor, decision.segment);
+    row.decisions = { ...row.decisions, [decision.reason]: row.decisions[decision.reason] + 1 };
+  }
+  return touched;
+}
