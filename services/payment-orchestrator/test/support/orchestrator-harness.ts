@@ -45,6 +45,14 @@ export const CARDS = {
   challenge: '400000******3063',
   frictionless: '400000******3097',
   challengeThenDeclined: '400000******1629',
+  /** 4000 0027 6000 3184: the issuer's SCA soft decline unless a challenge ran. */
+  authenticationRequired: '400000******3184',
+  /** 4000 0000 0000 9979: reported stolen (a hard decline). */
+  stolen: '400000******9979',
+  /** 4000 0000 0000 0341: approved with the consumer; every merchant-initiated charge declined insufficient_funds. */
+  mitInsufficientFunds: '400000******0341',
+  /** 5105 1051 0510 5100 (Mastercard): approved with the consumer; every merchant-initiated charge declined with MAC 03. */
+  mitDoNotTryAgain: '510510******5100',
 } as const;
 
 export interface PublishedEvent {
@@ -123,6 +131,8 @@ export interface HarnessOptions {
   plugins?: ProcessorPlugins;
   /** The bus to run on (a RedeliveringBus in duplicate-delivery tests); default a memory bus of its own. Left open on stop. */
   bus?: Bus;
+  /** Routing's random source (default Math.random): a seeded one makes success-rate and weighted decisions repeat. */
+  random?: () => number;
 }
 
 class SystemTimeClock extends ManualClock {
@@ -156,7 +166,7 @@ export async function startOrchestrator(options: HarnessOptions = {}): Promise<H
     publicBaseUrl: 'http://127.0.0.1:9',
   };
   const config = loadPaymentOrchestratorConfig({ PAYMENT_WORKER_POLL_MS: '60000', AFTER_SALE_WORKER_POLL_MS: '60000', PAYMENT_ORCHESTRATOR_SECRET_KEY: TEST_SECRET_KEY, ...options.env });
-  const app = createApp(runtime, config, { ...(options.transport ? { transport: options.transport } : {}), ...(options.plugins ? { plugins: options.plugins } : {}) });
+  const app = createApp(runtime, config, { ...(options.transport ? { transport: options.transport } : {}), ...(options.plugins ? { plugins: options.plugins } : {}), ...(options.random ? { random: options.random } : {}) });
   await app.start();
   const server = await startHttpServer(app.http);
 

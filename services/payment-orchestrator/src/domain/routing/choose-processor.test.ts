@@ -1,0 +1,96 @@
+import { seededRandom } from '@vaultline/core';
+import { chooseOrder, type ChoiceInput } from './choose-processor';
+import { emptyDecisions, type RoutingStatsRow } from './routing-stats';
+import { amountBandOf, segmentOf, type Segment } from './segment';
+
+const segment: Segment = { scheme: 'VISA', country: 'unknown', currency_code: 'EUR', amount_band: '10_to_100' };
+const settings = { windowMs: 3_600_000, explorationShare: 0.1, minAttempts: 20 };
+const row = (processor: string, attempts: number, approved: number, at: Partial<Segment> = {}): RoutingStatsRow => ({
+  bucket_start: '2026-06-01T10:00:00.000Z',
+  processor,
+  segment: { ...segment, ...at },
+  attempts,
+  approved,
+  declined: attempts - approved,
+  errors: 0,
+  decisions: emptyDecisions(),
+});
+const input = (overrides: Partial<ChoiceInput>): ChoiceInput => ({ strategy: 'success_rate', candidates: ['a', 'b'], segment, rows: [], settings, random: () => 0.5, ...overrides });
+
+describe('segments', () => {
+  it.each([[999, 'EUR', 'under_10'], [1000, 'EUR', '10_to_100'], [10_000, 'EUR', '100_to_1000'], [100_000, 'EUR', '1000_and_over'], [1500, 'JPY', '1000_and_over'], [15, 'JPY', '10_to_100'], [9999, 'KWD', 'under_10']] as const)(
+    'when the amount is %s %s, then its band is %s (major units of its currency)',
+    (amount, currency, band) => {
+      expect(amountBandOf(amount, currency)).toBe(band);
+    },
+  );
+
+  it('when a payment has no card yet, then its scheme and country are unknown; a reported country is upper case', () => {
+    expect(segmentOf({ card_scheme: null, currency_code: 'EUR', amount: { requested: 1250 } })).toEqual({ ...segment, scheme: 'unknown' });
+    expect(segmentOf({ card_scheme: 'visa', card_country: 'nl', currency_code: 'EUR', amount: { requested: 1250 } })).toEqual({ ...segment, country: 'NL' });
+  });
+});
+
+describe('choosing the first processor', () => {
+  it('when the strategy is ordered, then the step\'s order is the order, every time', () => {
+    expect(chooseOrder(input({ strategy: 'ordered' }))).toMatchObject({ order: ['a', 'b'], reason: 'step_order' });
+  });
+
+  it('when only one processor can take the payment, then it is the choice whatever the strategy', () => {
+    expect(chooseOrder(input({ candidates: ['b'] }))).toMatchObject({ order: ['b'], reason: 'step_order', detail: 'b: the only processor of the step that can take the payment' });
+  });
+
+  it('when the strategy is weighted, then draws split payments by the weights, and the rest follow heaviest first', () => {
+    const random = seededRandom(7);
+    const firsts = Array.from({ length: 1000 }, () => chooseOrder(input({ strategy: 'weighted', candidates: ['a', 'b', 'c'], weights: [60, 30, 10], random })).order);
+    const share = (id: string) => firsts.filter((order) => order[0] === id).length / 1000;
+    expect(share('a')).toBeCloseTo(0.6, 1);
+    expect(share('b')).toBeCloseTo(0.3, 1);
+    expect(firsts.find((order) => order[0] === 'c')).toEqual(['c', 'a', 'b']);
+  });
+
+  it('when every weight left is 0, then the step\'s order decides', () => {
+    expect(chooseOrder(input({ strategy: 'weighted', weights: [0, 0] }))).toMatchObject({ order: ['a', 'b'], reason: 'step_order' });
+  });
+
+  it('when no outcome was counted in the window, then success_rate keeps the step\'s order and says so', () => {
+    expect(chooseOrder(input({}))).toMatchObject({ order: ['a', 'b'], reason: 'no_data', detail: expect.stringContaining('no authorization outcomes in the last 60 min') });
+  });
+
+  it('when both processors have enough outcomes in the payment\'s own segment, then the higher rate there goes first', () => {
+    const choice = chooseOrder(input({ rows: [row('a', 100, 80), row('b', 100, 92)] }));
+    expect(choice).toMatchObject({ order: ['b', 'a'], reason: 'best_rate', level: 'segment' });
+    expect(choice.rates).toEqual([expect.objectContaining({ processor: 'a', attempts: 100, rate: 0.8 }), expect.objectContaining({ processor: 'b', attempts: 100, rate: 0.92 })]);
+    expect(choice.detail).toBe('b: the highest recent authorization rate for VISA cards issued in unknown, EUR, amount 10_to_100, the last 60 min (a 80 % of 100, b 92 % of 100)');
+  });
+
+  it('when a processor has too few outcomes in the segment, then the segment widens to where both have enough (here: any amount)', () => {
+    const rows = [row('a', 30, 27), row('b', 10, 2), row('b', 40, 20, { amount_band: '100_to_1000' })];
+    expect(chooseOrder(input({ rows }))).toMatchObject({ level: 'any_amount', order: ['a', 'b'] });
+  });
+
+  it('when another currency\'s outcomes are all there is, then they count only at the widest level', () => {
+    const rows = [row('a', 5, 5, { currency_code: 'USD' }), row('b', 5, 0, { currency_code: 'USD' })];
+    expect(chooseOrder(input({ rows }))).toMatchObject({ level: 'all', order: ['a', 'b'], reason: 'best_rate' });
+  });
+
+  it('when the draw falls in the exploration share, then another processor than the best goes first, and the best second', () => {
+    const draws = [0.05, 0.0];
+    const choice = chooseOrder(input({ rows: [row('a', 100, 80), row('b', 100, 92)], random: () => draws.shift() ?? 0.9 }));
+    expect(choice).toMatchObject({ order: ['a', 'b'], reason: 'exploration', detail: expect.stringContaining('the best was b') });
+  });
+
+  it('when a decision is only explained, then there is no draw: the best, never exploration', () => {
+    const random = jest.fn(() => 0);
+    expect(chooseOrder(input({ rows: [row('a', 100, 80), row('b', 100, 92)], random, explainOnly: true }))).toMatchObject({ order: ['b', 'a'], reason: 'best_rate' });
+    expect(random).not.toHaveBeenCalled();
+  });
+
+  it('when the same seed decides the same inputs twice, then the decisions are the same', () => {
+    const decide = (seed: number) => {
+      const random = seededRandom(seed);
+      return Array.from({ length: 50 }, () => chooseOrder(input({ rows: [row('a', 100, 80), row('b', 100, 92)], random })).order[0]).join('');
+    };
+    expect(decide(11)).toBe(decide(11));
+  });
+});
