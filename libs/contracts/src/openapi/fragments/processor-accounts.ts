@@ -42,6 +42,29 @@ const settings: JsonObject = {
         'Without it Adyen cancels what a partial capture leaves, so captures with final_capture false answer 422 multiple_captures_not_supported; with it ' +
         'each capture takes its part, and what the final one leaves is released with a cancel.',
     },
+    approval_rate: {
+      type: 'number',
+      minimum: 0,
+      maximum: 1,
+      default: 1,
+      description:
+        'Simulator accounts only (422 on others): the share of ordinary cards the account approves; the rest are declined card_declined (do_not_honor), the same payments ' +
+        'every time, and two accounts decline independently. Test cards keep their own behaviour. Two simulator accounts with different rates show routing in test mode.',
+    },
+    outage: {
+      type: 'array',
+      maxItems: 20,
+      default: [],
+      description:
+        'Simulator accounts only (422 on others): windows in which the account answers nothing (processor_unavailable, a technical error: the step\'s next processor is ' +
+        'asked), read on the payment\'s effective time (the test clock\'s for an X-Test-Now payment).',
+      items: {
+        type: 'object',
+        required: ['from', 'to'],
+        additionalProperties: false,
+        properties: { from: { type: 'string', format: 'date-time' }, to: { type: 'string', format: 'date-time', description: 'After from.' } },
+      },
+    },
   },
 };
 
