@@ -189,10 +189,11 @@ export function fromStripePaymentIntentResponse(response: ProcessorHttpResponse)
   const authentication = stripeAuthenticationResult(charge);
   switch (field(intent, 'status')) {
     case 'requires_capture':
-    case 'succeeded':
+    case 'succeeded': {
       const card = field(field(charge, 'payment_method_details'), 'card');
       const country = stripeIssuerCountry(card);
       return { status: 'succeeded', processor_reference: id, network_transaction_reference: text(field(card, 'network_transaction_id')), ...(authentication ? { authentication } : {}), ...(country ? { issuer_country: country } : {}) };
+    }
     case 'requires_action': {
       const next = field(intent, 'next_action');
       const url = text(field(field(next, 'redirect_to_url'), 'url'));
