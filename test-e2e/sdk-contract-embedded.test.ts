@@ -203,6 +203,7 @@ describe('the SDK against the embedded service: every merchant route once', () =
     await vaultline.put('/flow-matrix', { body: matrix });
     expect(await vaultline.get('/flow-matrix')).toMatchObject(matrix);
     expect(await vaultline.post('/flow-matrix/explain', { body: { amount: 100, currency_code: 'EUR', reference: 'manual-7' } })).toMatchObject({ flow: 'sdk-manual' });
+    expect(await vaultline.get('/routing/stats', { params: { query: { group_by: 'processor' } } })).toMatchObject({ object: 'routing_stats', group_by: 'processor' });
 
     const adyen = await vaultline.post('/processor-accounts', {
       body: { processor: 'adyen', name: 'adyen-sdk', credentials: { api_key: 'AQE_sdk_key', merchant_account: 'ShopECOM', hmac_key: HMAC_KEY } },
