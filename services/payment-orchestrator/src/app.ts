@@ -147,7 +147,7 @@ export function createApp(runtime: ServiceRuntime, config: PaymentOrchestratorCo
   const routing: RoutingPorts = {
     stats: new CachedRoutingStatsRepository(new StoreRoutingStatsRepository(store, bucketMs), clock, { ttlMs: config.routing.statsCacheMs, bucketMs }),
     random: overrides.random ?? Math.random,
-    settings: { windowMs: config.routing.windowMs, explorationShare: config.routing.explorationShare, minAttempts: config.routing.minAttempts },
+    settings: { windowMs: config.routing.windowMs, halfLifeMs: config.routing.halfLifeMs, explorationShare: config.routing.explorationShare, minAttempts: config.routing.minAttempts },
     retryLimits: config.retryLimits,
     clock,
     onStatsError: (error) => logger.warn({ err: error }, 'routing counts could not be stored; later success-rate decisions see fewer outcomes'),

@@ -61,6 +61,10 @@ export const paymentOrchestratorConfigSchema = z
     ROUTING_STATS_WINDOW: envDurationMs()
       .refine((ms) => ms >= 60_000, { message: 'must be at least 1 minute' })
       .default(60 * 60_000),
+    /** success_rate routing: within the window an outcome's weight halves every this long, so a change shows within minutes. */
+    ROUTING_STATS_HALF_LIFE: envDurationMs()
+      .refine((ms) => ms >= 1_000, { message: 'must be at least 1 second' })
+      .default(10 * 60_000),
     /** success_rate routing: the share of decisions that try another processor than the best, so its rate stays current (0 to 0.5). */
     ROUTING_EXPLORATION_SHARE: z.coerce.number().min(0).max(0.5).default(0.05),
     /** success_rate routing: the outcomes each processor needs in a segment before it is compared there; fewer, and the segment widens. */
@@ -97,6 +101,7 @@ export const paymentOrchestratorConfigSchema = z
     extraForwardDestinations: env.FORWARD_EXTRA_DESTINATIONS.split(',').map((item) => item.trim()).filter((item) => item !== ''),
     routing: {
       windowMs: env.ROUTING_STATS_WINDOW,
+      halfLifeMs: env.ROUTING_STATS_HALF_LIFE,
       explorationShare: env.ROUTING_EXPLORATION_SHARE,
       minAttempts: env.ROUTING_MIN_ATTEMPTS,
       statsCacheMs: env.ROUTING_STATS_CACHE_MS,

@@ -106,6 +106,9 @@ describe('next_processor', () => {
         { processor: second, result: 'authorized', reason: expect.stringContaining('declined (do_not_honor)') },
       ],
     });
+    // The stats count the card's first answer only: the retry asked about a card one issuer had refused.
+    const stats = (await h.call(MERCHANT, 'GET', '/routing/stats?group_by=processor')).body.data as Json[];
+    expect(stats.map((line) => [line.processor, line.attempts, line.declined])).toEqual([[first, 1, 1]]);
   });
 
   it('when the decline is hard (a stolen card), then it is never retried, whatever the flow says: one attempt, the decline not retryable', async () => {
@@ -211,6 +214,7 @@ describe('strategies', () => {
     const row = (id: string) => stats.body.data.find((line: Json) => line.processor === id);
     expect(row(good).attempts + row(poor).attempts).toBe(80);
     expect(row(good).authorization_rate).toBeGreaterThan(row(poor).authorization_rate);
+    expect(row(good).recent_authorization_rate).toBeGreaterThan(row(poor).recent_authorization_rate);
     expect(row(good).decisions.best_rate).toBeGreaterThan(0);
 
     const bySegment = await h.call(MERCHANT, 'GET', `/routing/stats?processor=${good}&scheme=visa&currency_code=EUR`);

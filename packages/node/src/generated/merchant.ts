@@ -1133,7 +1133,7 @@ export interface paths {
         };
         /**
          * The authorization outcomes success-rate routing compares now, per processor and segment (or per processor)
-         * @description Counted from this merchant's payments in the key's mode over the window success-rate decisions read (ROUTING_STATS_WINDOW, 1 hour by default, in buckets of a twelfth of it): every authorization attempt at a processor (approved, declined, or not answered: errors count as failures), and how often decisions chose each processor first, by reason. A decision compares the narrowest segment in which every processor of the step has ROUTING_MIN_ATTEMPTS outcomes (20 by default), widening to any country, any amount, the currency, then everything. Filters combine; an unknown one answers 422 unknown_filter.
+         * @description Counted from this merchant's payments in the key's mode over the window success-rate decisions read (ROUTING_STATS_WINDOW, 1 hour by default, in buckets of a twelfth of it): every authorization attempt at a processor (approved, declined, or not answered: errors count as failures), and how often decisions chose each processor first, by reason. Decisions weigh recent outcomes more (recent_authorization_rate: a bucket's weight halves every ROUTING_STATS_HALF_LIFE, 10 minutes by default). A decision compares the narrowest segment in which every processor of the step has ROUTING_MIN_ATTEMPTS outcomes (20 by default), widening to any country, any amount, the currency, then everything. Filters combine; an unknown one answers 422 unknown_filter.
          */
         get: operations["getRoutingStats"];
         put?: never;
@@ -2696,6 +2696,8 @@ export interface components {
                 errors: number;
                 /** @description approved / attempts; null without attempts. */
                 authorization_rate: number | null;
+                /** @description The rate as decisions weigh it: each bucket's outcomes weigh 0.5^(age / ROUTING_STATS_HALF_LIFE), so a change shows within minutes; 4 decimals. */
+                recent_authorization_rate: number | null;
                 /** @description How often a decision chose this processor first, by reason. */
                 decisions: {
                     step_order: number;
@@ -9222,6 +9224,7 @@ export interface operations {
                      *           "declined": 9,
                      *           "errors": 0,
                      *           "authorization_rate": 0.775,
+                     *           "recent_authorization_rate": 0.7912,
                      *           "decisions": {
                      *             "step_order": 0,
                      *             "weighted": 0,
@@ -9243,6 +9246,7 @@ export interface operations {
                      *           "declined": 17,
                      *           "errors": 0,
                      *           "authorization_rate": 0.9238,
+                     *           "recent_authorization_rate": 0.9311,
                      *           "decisions": {
                      *             "step_order": 0,
                      *             "weighted": 0,

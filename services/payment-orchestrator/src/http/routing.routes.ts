@@ -44,6 +44,7 @@ export function routingRoutes(router: Router, useCases: RoutingUseCases): void {
         declined: line.declined,
         errors: line.errors,
         authorization_rate: line.authorization_rate,
+        recent_authorization_rate: line.recent_authorization_rate,
         decisions: line.decisions,
       })),
     });

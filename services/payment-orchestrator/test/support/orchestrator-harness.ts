@@ -172,9 +172,19 @@ export async function startOrchestrator(options: HarnessOptions = {}): Promise<H
 
   const events: PublishedEvent[] = [];
   await bus.ensureTopics([topics.payments, topics.refunds, topics.checkoutSessionsOpened, topics.checkoutSessionsCompleted, topics.disputes, topics.earlyFraudWarnings]);
+  /** The sessions opened so far and whether live, by id: a card's completion looks its session up here (at once, however many payments a run makes). */
+  const openedSessions = new Map<string, boolean>();
   const captured = await Promise.all(
     [topics.payments, topics.refunds, topics.checkoutSessionsOpened, topics.disputes, topics.earlyFraudWarnings].map((topic) =>
-      bus.subscribe({ topics: [topic], group: `test-capture-${newId()}`, handler: async (delivery) => void events.push(JSON.parse(delivery.value) as PublishedEvent) }),
+      bus.subscribe({
+        topics: [topic],
+        group: `test-capture-${newId()}`,
+        handler: async (delivery) => {
+          const event = JSON.parse(delivery.value) as PublishedEvent;
+          events.push(event);
+          if (event.type === 'checkout.session.opened') openedSessions.set(event.data.session_id as string, event.livemode);
+        },
+      }),
     ),
   );
   let published = 0;
@@ -229,10 +239,8 @@ export async function startOrchestrator(options: HarnessOptions = {}): Promise<H
     },
     async redeliver(data, merchantId, eventId) {
       // As the vault does: the completion comes in the mode of the session the payment opened.
-      const isOpened = (e: PublishedEvent) => e.type === 'checkout.session.opened' && e.data.session_id === data.session_id;
-      await until(() => events.some(isOpened), 1_000).catch(() => undefined);
-      const opened = events.find(isOpened);
-      const mode = opened?.livemode ? 'live' : 'test';
+      await until(() => openedSessions.has(data.session_id), 1_000).catch(() => undefined);
+      const mode = openedSessions.get(data.session_id) ? 'live' : 'test';
       await bus.publish([eventMessage(checkoutSessionCompletedV1, { scope: { merchantId, mode }, data, id: eventId, occurredAt: clock.now() })]);
       published++;
     },

@@ -17,8 +17,8 @@ const STATS = {
   until: '2026-11-28T10:00:00.000Z',
   group_by: 'segment',
   data: [
-    { processor: '019ab2c4-4d1e-7a10-9c3b-5f2e8d7a6a01', segment: SEGMENT, attempts: 40, approved: 31, declined: 9, errors: 0, authorization_rate: 0.775, decisions: { ...DECISIONS, best_rate: 0, exploration: 11, no_data: 9 } },
-    { processor: '019ab2c4-4d1e-7a10-9c3b-5f2e8d7a6a02', segment: SEGMENT, attempts: 223, approved: 206, declined: 17, errors: 0, authorization_rate: 0.9238, decisions: { ...DECISIONS, exploration: 0, no_data: 11 } },
+    { processor: '019ab2c4-4d1e-7a10-9c3b-5f2e8d7a6a01', segment: SEGMENT, attempts: 40, approved: 31, declined: 9, errors: 0, authorization_rate: 0.775, recent_authorization_rate: 0.7912, decisions: { ...DECISIONS, best_rate: 0, exploration: 11, no_data: 9 } },
+    { processor: '019ab2c4-4d1e-7a10-9c3b-5f2e8d7a6a02', segment: SEGMENT, attempts: 223, approved: 206, declined: 17, errors: 0, authorization_rate: 0.9238, recent_authorization_rate: 0.9311, decisions: { ...DECISIONS, exploration: 0, no_data: 11 } },
   ],
 };
 
@@ -66,7 +66,7 @@ export const routingFragment: OpenApiFragment = {
         description:
           'Counted from this merchant\'s payments in the key\'s mode over the window success-rate decisions read (ROUTING_STATS_WINDOW, 1 hour by default, in buckets of a twelfth ' +
           'of it): every authorization attempt at a processor (approved, declined, or not answered: errors count as failures), and how often decisions chose each processor ' +
-          'first, by reason. A decision compares the narrowest segment in which every processor of the step has ROUTING_MIN_ATTEMPTS outcomes (20 by default), widening to any ' +
+          'first, by reason. Decisions weigh recent outcomes more (recent_authorization_rate: a bucket\'s weight halves every ROUTING_STATS_HALF_LIFE, 10 minutes by default). A decision compares the narrowest segment in which every processor of the step has ROUTING_MIN_ATTEMPTS outcomes (20 by default), widening to any ' +
           'country, any amount, the currency, then everything. Filters combine; an unknown one answers 422 unknown_filter.',
         security,
         parameters: filterParameters,
@@ -200,7 +200,7 @@ export const routingFragment: OpenApiFragment = {
             type: 'array',
             items: {
               type: 'object',
-              required: ['processor', 'attempts', 'approved', 'declined', 'errors', 'authorization_rate', 'decisions'],
+              required: ['processor', 'attempts', 'approved', 'declined', 'errors', 'authorization_rate', 'recent_authorization_rate', 'decisions'],
               additionalProperties: false,
               properties: {
                 processor: { type: 'string' },
@@ -210,6 +210,12 @@ export const routingFragment: OpenApiFragment = {
                 declined: { type: 'integer', minimum: 0 },
                 errors: { type: 'integer', minimum: 0, description: 'Attempts the processor did not answer (timeouts, 5xx, an outage).' },
                 authorization_rate: { type: ['number', 'null'], minimum: 0, maximum: 1, description: 'approved / attempts; null without attempts.' },
+                recent_authorization_rate: {
+                  type: ['number', 'null'],
+                  minimum: 0,
+                  maximum: 1,
+                  description: 'The rate as decisions weigh it: each bucket\'s outcomes weigh 0.5^(age / ROUTING_STATS_HALF_LIFE), so a change shows within minutes; 4 decimals.',
+                },
                 decisions: {
                   type: 'object',
                   required: DECISION_REASONS,

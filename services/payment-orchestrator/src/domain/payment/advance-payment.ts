@@ -397,12 +397,22 @@ const noCapability: StepOutcome = { status: 'error', failure_reason: 'capability
 /** The step name of a 3-D Secure step-up (its idempotency key is `<payment>:authorization:step-up`, another request than the first). */
 const STEP_UP_STEP = 'authorization:step-up';
 
-/** What routing statistics count of an authorization's attempts: every answer (an approval, a decline, none at all); a pending authentication counts when it settles. */
+/**
+ * What routing statistics count of an authorization's attempts: each answer (an approval, a decline, none at
+ * all) of a card that was not declined before in this route. A retry after a decline (a next processor, a
+ * step-up) asks about a card one issuer already refused: counted, it would make the processor it went to
+ * look worse than it is (insufficient funds are declined everywhere). A pending authentication counts when
+ * it settles.
+ */
 function countedAttempts(attempts: RouteResult['attempts'], segment: ReturnType<typeof segmentOf>): AttemptRecord[] {
-  return attempts.flatMap(({ processor, outcome }): AttemptRecord[] => {
-    if (outcome.status === 'action_required') return [];
-    return [{ processor, segment, result: outcome.status === 'succeeded' ? 'approved' : outcome.status === 'error' ? 'error' : 'declined' }];
-  });
+  const counted: AttemptRecord[] = [];
+  for (const { processor, outcome, stepUp } of attempts) {
+    if (stepUp) break;
+    if (outcome.status === 'action_required') continue;
+    counted.push({ processor, segment, result: outcome.status === 'succeeded' ? 'approved' : outcome.status === 'error' ? 'error' : 'declined' });
+    if (outcome.status === 'failed') break;
+  }
+  return counted;
 }
 
 /** Counts are advice to later decisions: one that cannot be stored is reported, the payment's commit stands. */

@@ -4,7 +4,7 @@ import { emptyDecisions, type RoutingStatsRow } from './routing-stats';
 import { amountBandOf, segmentOf, type Segment } from './segment';
 
 const segment: Segment = { scheme: 'VISA', country: 'unknown', currency_code: 'EUR', amount_band: '10_to_100' };
-const settings = { windowMs: 3_600_000, explorationShare: 0.1, minAttempts: 20 };
+const settings = { windowMs: 3_600_000, halfLifeMs: 600_000, explorationShare: 0.1, minAttempts: 20 };
 const row = (processor: string, attempts: number, approved: number, at: Partial<Segment> = {}): RoutingStatsRow => ({
   bucket_start: '2026-06-01T10:00:00.000Z',
   processor,
@@ -15,7 +15,7 @@ const row = (processor: string, attempts: number, approved: number, at: Partial<
   errors: 0,
   decisions: emptyDecisions(),
 });
-const input = (overrides: Partial<ChoiceInput>): ChoiceInput => ({ strategy: 'success_rate', candidates: ['a', 'b'], segment, rows: [], settings, random: () => 0.5, ...overrides });
+const input = (overrides: Partial<ChoiceInput>): ChoiceInput => ({ strategy: 'success_rate', candidates: ['a', 'b'], segment, rows: [], settings, random: () => 0.5, now: new Date('2026-06-01T10:02:30.000Z'), ...overrides });
 
 describe('segments', () => {
   it.each([[999, 'EUR', 'under_10'], [1000, 'EUR', '10_to_100'], [10_000, 'EUR', '100_to_1000'], [100_000, 'EUR', '1000_and_over'], [1500, 'JPY', '1000_and_over'], [15, 'JPY', '10_to_100'], [9999, 'KWD', 'under_10']] as const)(
@@ -61,7 +61,17 @@ describe('choosing the first processor', () => {
     const choice = chooseOrder(input({ rows: [row('a', 100, 80), row('b', 100, 92)] }));
     expect(choice).toMatchObject({ order: ['b', 'a'], reason: 'best_rate', level: 'segment' });
     expect(choice.rates).toEqual([expect.objectContaining({ processor: 'a', attempts: 100, rate: 0.8 }), expect.objectContaining({ processor: 'b', attempts: 100, rate: 0.92 })]);
-    expect(choice.detail).toBe('b: the highest recent authorization rate for VISA cards issued in unknown, EUR, amount 10_to_100, the last 60 min (a 80 % of 100, b 92 % of 100)');
+    expect(choice.detail).toBe('b: the highest recent authorization rate for VISA cards issued in unknown, EUR, amount 10_to_100, the last 60 min, recent outcomes weighing more (a 80 % of 100, b 92 % of 100)');
+  });
+
+  it('when a processor was the better one an hour ago but is the worse one now, then recent outcomes decide (a bucket\'s weight halves every half-life)', () => {
+    const at = (processor: string, minutesAgo: number, attempts: number, approved: number): RoutingStatsRow => ({ ...row(processor, attempts, approved), bucket_start: new Date(Date.parse('2026-06-01T10:00:00.000Z') - minutesAgo * 60_000).toISOString() });
+    // Over the whole window a is better (150 of 200 against 120 of 200); over the last minutes b is.
+    const rows = [at('a', 50, 100, 95), at('a', 0, 100, 55), at('b', 50, 100, 40), at('b', 0, 100, 80)];
+    const choice = chooseOrder(input({ rows, now: new Date('2026-06-01T10:02:30.000Z') }));
+    expect(choice.order[0]).toBe('b');
+    expect(choice.rates).toEqual([expect.objectContaining({ processor: 'a', attempts: 200, approved: 150 }), expect.objectContaining({ processor: 'b', attempts: 200, approved: 120 })]);
+    expect(choice.rates![1]!.rate).toBeGreaterThan(choice.rates![0]!.rate!);
   });
 
   it('when a processor has too few outcomes in the segment, then the segment widens to where both have enough (here: any amount)', () => {

@@ -1,4 +1,4 @@
-import { countsAt, authorizationRate, type DecisionReason, type OutcomeCounts, type RoutingStatsRow } from './routing-stats';
+import { bucketMsOf, weightedCountsAt, type DecisionReason, type OutcomeCounts, type RoutingStatsRow, type WeightedCounts } from './routing-stats';
 import { describeSegment, SEGMENT_LEVELS, type Segment, type SegmentLevel } from './segment';
 
 /**
@@ -14,6 +14,8 @@ export type RoutingStrategy = (typeof ROUTING_STRATEGIES)[number];
 export interface SuccessRateSettings {
   /** How far back outcomes count (ROUTING_STATS_WINDOW). */
   windowMs: number;
+  /** Within the window, an outcome's weight halves every this long (ROUTING_STATS_HALF_LIFE): recent outcomes decide. */
+  halfLifeMs: number;
   /** The share of decisions that try a processor other than the best, so its rate stays current (ROUTING_EXPLORATION_SHARE). */
   explorationShare: number;
   /** Outcomes a processor needs in a segment before its rate there is compared; fewer, and the segment widens (ROUTING_MIN_ATTEMPTS). */
@@ -22,7 +24,7 @@ export interface SuccessRateSettings {
 
 export interface ProcessorRate extends OutcomeCounts {
   processor: string;
-  /** approved / attempts over the window at the level compared; null without attempts. */
+  /** The rate compared: approved / attempts over the window at the level compared, recent outcomes weighing more; null without attempts. */
   rate: number | null;
 }
 
@@ -55,6 +57,8 @@ export interface ChoiceInput {
   random: () => number;
   /** Explain only: the exploiting choice, no draw (nothing is sent, so nothing needs exploring). */
   explainOnly?: boolean;
+  /** The decision's moment (the service's clock): outcomes' ages are counted from it. */
+  now: Date;
 }
 
 export function chooseOrder(input: ChoiceInput): RoutingChoice {
@@ -84,14 +88,15 @@ function weighted(input: ChoiceInput): RoutingChoice {
   return { strategy: 'weighted', order: [chosen.processor, ...rest.map((entry) => entry.processor)], reason: 'weighted', detail, weights };
 }
 
-/** A rate that a handful of outcomes cannot push to 0 or 1 (Laplace's rule of succession): what processors are ranked by. */
-const smoothed = (counts: OutcomeCounts) => (counts.approved + 1) / (counts.attempts + 2);
+/** A rate that a handful of outcomes cannot push to 0 or 1 (Laplace's rule of succession), recent outcomes weighing more: what processors are ranked by. */
+const smoothed = (counts: WeightedCounts) => (counts.weightedApproved + 1) / (counts.weightedAttempts + 2);
 
 const percent = (rate: number | null) => (rate === null ? 'no attempts' : `${Math.round(rate * 1000) / 10} %`);
 
 function successRate(input: ChoiceInput): RoutingChoice {
   const { candidates, segment, rows, settings } = input;
-  const countsOf = (level: SegmentLevel) => candidates.map((processor) => ({ processor, ...countsAt(rows, processor, segment, level) }));
+  const weighing = { now: input.now, bucketMs: bucketMsOf(settings.windowMs), halfLifeMs: settings.halfLifeMs };
+  const countsOf = (level: SegmentLevel) => candidates.map((processor) => ({ processor, ...weightedCountsAt(rows, processor, segment, level, weighing) }));
   // The narrowest segment in which every processor has enough recent outcomes to be compared.
   let level = SEGMENT_LEVELS.find((candidate) => countsOf(candidate).every((counts) => counts.attempts >= settings.minAttempts));
   const windowWords = `the last ${Math.round(settings.windowMs / 60_000)} min`;
@@ -102,12 +107,21 @@ function successRate(input: ChoiceInput): RoutingChoice {
     // Too few everywhere: every outcome of the merchant counts, however few.
     level = 'all';
   }
-  const rates: ProcessorRate[] = countsOf(level).map((counts) => ({ ...counts, rate: authorizationRate(counts) }));
-  const ranked = [...rates].sort((a, b) => smoothed(b) - smoothed(a) || candidates.indexOf(a.processor) - candidates.indexOf(b.processor));
+  const weighted = countsOf(level);
+  const ranked = [...weighted].sort((a, b) => smoothed(b) - smoothed(a) || candidates.indexOf(a.processor) - candidates.indexOf(b.processor));
+  const rateOf = ({ processor, attempts, approved, declined, errors, weightedAttempts, weightedApproved }: (typeof weighted)[number]): ProcessorRate => ({
+    processor,
+    attempts,
+    approved,
+    declined,
+    errors,
+    rate: weightedAttempts > 0 ? weightedApproved / weightedAttempts : null,
+  });
+  const rates = weighted.map(rateOf);
   const best = ranked[0]!;
   const others = ranked.slice(1);
   const compared = rates.map((rate) => `${rate.processor} ${percent(rate.rate)} of ${rate.attempts}`).join(', ');
-  const where = `${describeSegment(segment, level)}, ${windowWords}`;
+  const where = `${describeSegment(segment, level)}, ${windowWords}, recent outcomes weighing more`;
   if (!input.explainOnly && input.random() < settings.explorationShare) {
     const explored = others[Math.min(others.length - 1, Math.floor(input.random() * others.length))]!;
     return {

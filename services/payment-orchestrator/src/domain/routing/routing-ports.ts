@@ -36,5 +36,6 @@ export async function decideRoute(ports: RoutingPorts, scope: Scope, step: FlowS
     settings: ports.settings,
     random: ports.random,
     explainOnly,
+    now: ports.clock.now(),
   });
 }

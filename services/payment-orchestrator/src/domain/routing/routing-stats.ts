@@ -64,15 +64,41 @@ export function withAttempt(counts: OutcomeCounts, result: AttemptResult): Outco
   };
 }
 
-/** A processor's outcomes within a segment level: the rows of that processor whose segment falls in it, summed. */
-export function countsAt(rows: readonly RoutingStatsRow[], processor: string, segment: Segment, level: SegmentLevel): OutcomeCounts {
-  const sum = emptyCounts();
+/** Counts with recent outcomes weighing more: each bucket's outcomes weigh 0.5^(its age / half-life). */
+export interface WeightedCounts extends OutcomeCounts {
+  weightedAttempts: number;
+  weightedApproved: number;
+}
+
+/** How outcomes are weighed by age: from `now`, in buckets of `bucketMs`, halving every `halfLifeMs`. */
+export interface Weighing {
+  now: Date;
+  bucketMs: number;
+  halfLifeMs: number;
+}
+
+/** A bucket's weight: 0.5^(its age / half-life), its age measured from its middle (a bucket still filling weighs 1). */
+export function bucketWeight(bucketStart: string, weighing: Weighing): number {
+  const age = Math.max(0, weighing.now.getTime() - (Date.parse(bucketStart) + weighing.bucketMs / 2));
+  return 0.5 ** (age / weighing.halfLifeMs);
+}
+
+/**
+ * A processor's outcomes within a segment level, summed as they are (what is shown) and weighted by age
+ * (what is compared): a bucket's weight halves every `halfLifeMs`, measured from its middle to `now`, so a
+ * change (a processor's rate falling, an outage ending) shows within a half-life rather than a window.
+ */
+export function weightedCountsAt(rows: readonly RoutingStatsRow[], processor: string, segment: Segment, level: SegmentLevel, weighing: Weighing): WeightedCounts {
+  const sum: WeightedCounts = { ...emptyCounts(), weightedAttempts: 0, weightedApproved: 0 };
   for (const row of rows) {
     if (row.processor !== processor || !withinLevel(row.segment, segment, level)) continue;
+    const weight = bucketWeight(row.bucket_start, weighing);
     sum.attempts += row.attempts;
     sum.approved += row.approved;
     sum.declined += row.declined;
     sum.errors += row.errors;
+    sum.weightedAttempts += row.attempts * weight;
+    sum.weightedApproved += row.approved * weight;
   }
   return sum;
 }
