@@ -3,7 +3,9 @@ import { useApp } from '../../app-context';
 import type { Page } from '../../api/clients';
 import { attemptsOf, authenticationOf, capturableAmount, capturedAmount, disputedAmount, flowOf, isSettling, maskedCardOf, refundPendingAmount, refundedAmount, requestedAmount, shownStatus } from '../../api/payments';
 import { TIMELINE_EVENT_LIMIT, paymentTimeline, type TimelineEntry } from '../../api/timeline';
-import type { Payment, Refund } from '../../api/types';
+import type { Payment, ProcessorAccount, Refund } from '../../api/types';
+import { declineText, namesOf } from '../../api/routing';
+import { RoutingAttempts } from '../../components/payment-routing';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { Badge, Facts, PageHeader } from '../../components/page';
 import { Empty, ErrorState, Loading, PageNotReady } from '../../components/states';
@@ -22,11 +24,13 @@ export function PaymentPage({ params }: PageProps) {
   // The payment and its refunds together: a refund's amount is pending until the processor settles it.
   const [state, reload, refresh] = useAsync(
     async () => {
-      const [payment, refunds] = await Promise.all([
+      const [payment, refunds, accounts] = await Promise.all([
         clients.merchant.get('/payments/{payment_id}', { params: { path } }) as Promise<Payment>,
         clients.merchant.get('/payments/{payment_id}/refunds', { params: { path } }) as Promise<Page<Refund>>,
+        // Processors by their account's name in the attempts (the ids are accounts' UUIDs).
+        clients.merchant.get('/processor-accounts') as Promise<{ data: ProcessorAccount[] }>,
       ]);
-      return { payment, refunds: refunds.data };
+      return { payment, refunds: refunds.data, nameOf: namesOf(accounts.data) };
     },
     [paymentId],
   );
@@ -46,7 +50,10 @@ export function PaymentPage({ params }: PageProps) {
     refresh();
   };
   if (state.status !== 'ready') return <PageNotReady title="Payment" what="the payment" state={state} retry={reload} />;
-  const { payment, refunds } = state.value;
+  const { payment, refunds, nameOf } = state.value;
+  // A failed payment's decline, or (while the hosted page can take another card) the last card's.
+  const decline = ('decline' in payment ? payment.decline : undefined) ?? ('last_failed_attempt' in payment ? payment.last_failed_attempt?.decline : undefined);
+  const routing = 'routing' in payment ? payment.routing : undefined;
   const pending = refundPendingAmount(refunds);
   return (
     <>
@@ -74,9 +81,11 @@ export function PaymentPage({ params }: PageProps) {
           ['3-D Secure', authenticationOf(payment) ?? '—'],
           ['Cards tried', attemptsOf(payment) ?? '—'],
           ['Failure', payment.failure_reason ?? '—'],
+          ['Decline', decline ? declineText(decline) : '—'],
           ['Created', dateTime(payment.created_at)],
         ]}
       />
+      {routing && routing.attempts.length > 0 && <RoutingAttempts routing={routing} nameOf={nameOf} />}
       <h2>Timeline</h2>
       <Timeline paymentId={payment.id} version={`${payment.status}:${refundedAmount(payment)}:${pending}`} />
     </>
