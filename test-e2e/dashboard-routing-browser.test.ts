@@ -96,6 +96,8 @@ describe('routing in the dashboard (embedded profile, Chromium)', () => {
     const attempts = await page.getByRole('table', { name: 'Authorization attempts' }).innerText();
     expect(attempts).toMatch(/Simulator EU \(approves 60 %\)[\s\S]*declined[\s\S]*do not honor \(card_declined, retryable\)[\s\S]*next processor/);
     expect(attempts).toMatch(/Simulator US \(approves all\)[\s\S]*authorized/);
+    // The timeline names the accounts too.
+    expect(await page.locator('ol.timeline').innerText()).toMatch(/authorization at Simulator EU \(approves 60 %\) \(card 1\)/);
     expect(await axeFindings(page)).toEqual([]);
     await page.screenshot({ path: join(OUTPUT, 'payment-routing.png'), fullPage: true });
   }, 60_000);

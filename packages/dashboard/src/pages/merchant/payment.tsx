@@ -4,7 +4,7 @@ import type { Page } from '../../api/clients';
 import { attemptsOf, authenticationOf, capturableAmount, capturedAmount, disputedAmount, flowOf, isSettling, maskedCardOf, refundPendingAmount, refundedAmount, requestedAmount, shownStatus } from '../../api/payments';
 import { TIMELINE_EVENT_LIMIT, paymentTimeline, type TimelineEntry } from '../../api/timeline';
 import type { Payment, ProcessorAccount, Refund } from '../../api/types';
-import { declineText, namesOf } from '../../api/routing';
+import { declineText, namesOf, type NameOf } from '../../api/routing';
 import { RoutingAttempts } from '../../components/payment-routing';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { Badge, Facts, PageHeader } from '../../components/page';
@@ -87,7 +87,7 @@ export function PaymentPage({ params }: PageProps) {
       />
       {routing && routing.attempts.length > 0 && <RoutingAttempts routing={routing} nameOf={nameOf} />}
       <h2>Timeline</h2>
-      <Timeline paymentId={payment.id} version={`${payment.status}:${refundedAmount(payment)}:${pending}`} />
+      <Timeline paymentId={payment.id} nameOf={nameOf} version={`${payment.status}:${refundedAmount(payment)}:${pending}`} />
     </>
   );
 }
@@ -183,7 +183,7 @@ function PaymentActions({ payment, refundPending, changed }: { payment: Payment;
   );
 }
 
-function Timeline({ paymentId, version }: { paymentId: string; version: string }) {
+function Timeline({ paymentId, nameOf, version }: { paymentId: string; nameOf: NameOf; version: string }) {
   const { clients } = useApp();
   const [state, reload] = useAsync(() => paymentTimeline(clients.merchant, paymentId), [paymentId, version]);
   if (state.status === 'loading') return <Loading what="the timeline" />;
@@ -196,7 +196,7 @@ function Timeline({ paymentId, version }: { paymentId: string; version: string }
       {state.value.map((entry) => (
         <li key={keyOf(entry)} class={`timeline-${entry.kind}`}>
           <time dateTime={entry.at}>{dateTime(entry.at, true)}</time>
-          <TimelineText entry={entry} />
+          <TimelineText entry={entry} nameOf={nameOf} />
         </li>
       ))}
       </ol>
@@ -210,12 +210,12 @@ function keyOf(entry: TimelineEntry): string {
   return entry.delivery.id;
 }
 
-function TimelineText({ entry }: { entry: TimelineEntry }) {
+function TimelineText({ entry, nameOf }: { entry: TimelineEntry; nameOf: NameOf }) {
   if (entry.kind === 'transaction') {
     const { transaction } = entry;
     return (
       <span>
-        <strong>Transaction</strong> {words(transaction.kind)} at {transaction.processor}
+        <strong>Transaction</strong> {words(transaction.kind)} at {nameOf(transaction.processor)}
         {transaction.attempt ? ` (card ${transaction.attempt})` : ''}: <Badge value={transaction.status} />
         {transaction.failure_reason ? ` (${transaction.failure_reason})` : ''}
       </span>
