@@ -17,10 +17,10 @@ export const BUILDS = {
       .filter((name) => existsSync(new URL(`./services/${name}/src/main.ts`, import.meta.url)))
       .map((name) => [`services/${name}`, { entries: ['src/main.ts'], assets: name === 'vault' ? [VAULT_PUBLIC] : [] }]),
   ),
-  // The embedded and local profiles. The launcher inlines every service, the vault's public files included.
+  // The embedded, local and Kafka profiles. The launcher inlines every service, the vault's public files included.
   // The service-thread worker is a bundle of its own: dist/service-thread/service-thread.worker.js.
   'deploy/launcher': {
-    entries: ['src/main-embedded.ts', 'src/main-local.ts', 'src/service-thread/service-thread.worker.ts'],
+    entries: ['src/main-embedded.ts', 'src/main-local.ts', 'src/main-kafka.ts', 'src/service-thread/service-thread.worker.ts'],
     assets: [VAULT_PUBLIC],
   },
   // The publishable packages. The SDK is compiled by tsc (ESM and .d.ts for its users, module by module;

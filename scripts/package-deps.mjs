@@ -25,9 +25,9 @@ const SKIP_DIRS = new Set(['node_modules', 'dist', 'coverage', 'test-output']);
 const TOOLING = new Set(['tsx', 'typescript', 'jest', 'eslint', 'esbuild']);
 // The root package holds the tools every package's scripts run (and the configs load), the type
 // declarations tsc needs (tsc runs from the root), and what the root's own code imports (bench/, scripts/,
-// deploy/k8s/: the manifest generator).
+// deploy/kafka/: the Kafka file generators).
 const ROOT_TOOLING = [...TOOLING, '@eslint/js', 'typescript-eslint', 'globals', '@swc/core', '@swc/jest', '@redocly/cli'];
-const ROOT_CODE = ['bench', 'scripts', 'deploy/k8s'];
+const ROOT_CODE = ['bench', 'scripts', 'deploy/kafka'];
 
 function workspacePackageDirs() {
   const globs = [...readFileSync(join(root, 'pnpm-workspace.yaml'), 'utf8').matchAll(/^\s*-\s*["']?([^"'\n]+)["']?\s*$/gm)].map((m) => m[1]);

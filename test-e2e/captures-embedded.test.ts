@@ -105,7 +105,7 @@ describe('captures as shipping works, through the gateway (embedded profile)', (
       // Refunds take at most what was captured, also between captures.
       await api.refused(422, 'amount_exceeds_refundable', 'POST', '/payments/{payment_id}/refunds', { params: { payment_id: payment.id }, json: { amount: 501 } });
       expect((await captured(payment, { reference: 'box-2', amount: 500, currency_code: 'EUR', final_capture: false }, 'partially_captured')).amount).toMatchObject({ captured: 1000, capturable: 250 });
-      expect((await captured(payment, { reference: 'box-3', final_capture: true }, 'captured')).amount).toEqual({ requested: 1250, authorized: 1250, captured: 1250, capturable: 0 });
+      expect((await captured(payment, { reference: 'box-3', final_capture: true }, 'captured')).amount).toEqual({ requested: 1250, authorized: 1250, captured: 1250, capturable: 0, disputed: 0, net: 1250 });
       expect((await api.transactions(payment.id)).filter((t) => t.kind === 'capture').map((t) => [t.status, t.amount])).toEqual([
         ['succeeded', 500],
         ['succeeded', 500],

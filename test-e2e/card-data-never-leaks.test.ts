@@ -119,7 +119,13 @@ describe('card data never leaks: not into SQLite files, bus messages, logs or we
     const hits = [
       ...Object.entries(forwardAnswers).flatMap(([name, answer]) => scanText(`answer ${name}`, answer.text, needles)),
       ...Object.entries(payments).flatMap(([name, payment]) => scanText(`payment ${name}`, JSON.stringify(payment), needles)),
-      ...receiver.received.flatMap((webhook, i) => scanText(`webhook ${i}`, `${JSON.stringify(webhook.headers)}\n${webhook.body}`, needles)),
+      // Headers and body apart (a scan reports a needle's first place only), and without content-length: the
+      // body's size in bytes, checked below, may be a security code's digits (a payment.captured of 538 bytes was).
+      ...receiver.received.flatMap((webhook, i) => {
+        const { 'content-length': contentLength, ...headers } = webhook.headers;
+        expect({ webhook: i, contentLength }).toEqual({ webhook: i, contentLength: String(Buffer.byteLength(webhook.body)) });
+        return [...scanText(`webhook ${i} headers`, JSON.stringify(headers), needles), ...scanText(`webhook ${i} body`, webhook.body, needles)];
+      }),
     ];
     expect(hits).toEqual([]);
   });

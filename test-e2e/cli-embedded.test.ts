@@ -280,7 +280,10 @@ describe('the vaultline CLI, built, against the embedded service', () => {
       .trim()
       .split('\n')
       .map((line) => line.trim().split(/\s+/)[0]!);
-    expect(types).toHaveLength(18);
+    // 21: every merchant event type but the three import events (an import platform's account) and
+    // early_fraud_warning.updated (a processor's report).
+    expect(types).toHaveLength(21);
+    for (const type of ['payment.attempt_failed', 'payment.capture_failed', 'early_fraud_warning.created']) expect(types).toContain(type);
     const failures: string[] = [];
     const queue = [...types];
     await Promise.all(

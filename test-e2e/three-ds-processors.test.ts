@@ -6,7 +6,7 @@ import { CHECKOUT_TEST_CARDS, startCheckoutStandIn, type CheckoutStandIn } from 
 import { registerWebhookEndpoint } from './support/import-scenario';
 import { answerIssuerChallenge } from './support/issuer-challenge-page';
 import { MERCHANT_API_KEY, MerchantApi, PROFILES, type RunningProfile } from './support/merchant-api';
-import { PAYMENT_ENV, PaymentsApi, launchChromium, outcomeShown, payOnHostedPage, sessionOf, startShop, submitCard, type PaymentView } from './support/payment-scenario';
+import { PAYMENT_ENV, PaymentsApi, anotherCardOffered, launchChromium, outcomeShown, payOnHostedPage, sessionOf, startShop, submitCard, type PaymentView } from './support/payment-scenario';
 import { signatureHeaders, startWebhookReceiver, type WebhookReceiver } from './support/webhook-receiver';
 
 const ADYEN = { api_key: 'AQE_e2e_adyen_3ds_4410', merchant_account: 'ShopECOM', hmac_key: '44782DEF547AAA06C910C43932B1EB0C71FC68D9D0C057550C48EC2ACF6BA056' };
@@ -196,15 +196,19 @@ describe('3-D Secure challenges on the Adyen and Checkout.com stand-ins, through
       await webhookTypes(created.id, ['payment.action_required', 'payment.captured']);
     }, 180_000);
 
-    it('when the consumer fails the Checkout.com challenge, then the payment fails authentication_failed with no authorization transaction, and the page says so', async () => {
+    it('when the consumer fails the Checkout.com challenge, then the page says the card could not be authenticated and offers another; leaving for the shop fails the payment authentication_failed with no authorization transaction', async () => {
       const { created, page } = await payToChallenge('checkout', CHECKOUT_TEST_CARDS.threeDsChallenge, 'order-3ds-cko-fail');
       await page.getByRole('button', { name: 'Fail' }).click();
-      await outcomeShown(page, 'Payment failed');
-      const failed = await api.until(created.id, 'failed', 60_000);
-      expect(failed).toMatchObject({ failure_reason: 'authentication_failed', authentication: { status: 'failed', liability_shift: false } });
-      expect((await api.transactions(created.id)).map((t) => `${t.kind}:${t.status}`)).toEqual(['authentication_3ds:failed']);
+      expect(await anotherCardOffered(page)).toEqual({ title: `The card •••• ${CHECKOUT_TEST_CARDS.threeDsChallenge.slice(-4)} did not work`, detail: 'Your card could not be authenticated. You can enter another card below.' });
+      expect(await api.get(created.id)).toMatchObject({ status: 'processing', last_failed_attempt: { failure_reason: 'authentication_failed', authentication: { status: 'failed', liability_shift: false } } });
+      await page.getByRole('button', { name: 'Return to the shop' }).click();
+      await page.waitForURL(`${shop.url}/orders/order-3ds-cko-fail?session_id=${sessionOf(created)}&payment_id=${created.id}&payment_status=failed`);
       await page.close();
-      const types = await webhookTypes(created.id, ['payment.action_required', 'payment.failed']);
+      // The failed challenge belongs to the card that was tried (last_failed_attempt), not to the payment, which has no card left.
+      const failed = await api.until(created.id, 'failed', 60_000);
+      expect(failed).toMatchObject({ failure_reason: 'authentication_failed', last_failed_attempt: { failure_reason: 'authentication_failed', authentication: { status: 'failed', liability_shift: false } } });
+      expect((await api.transactions(created.id)).map((t) => `${t.kind}:${t.status}`)).toEqual(['authentication_3ds:failed']);
+      const types = await webhookTypes(created.id, ['payment.action_required', 'payment.attempt_failed', 'payment.failed']);
       expect(types).not.toContain('payment.captured');
     }, 180_000);
 

@@ -16,6 +16,8 @@ export interface CannonOptions {
   duration: number;
   overallRate?: number;
   workers?: number;
+  /** Replace `[<id>]` in the request (headers included) with a fresh id per request. */
+  idReplacement?: boolean;
 }
 
 /** autocannon, typed: the package ships no type declarations. */

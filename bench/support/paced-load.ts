@@ -18,6 +18,8 @@ export interface PacedLoadOptions {
   body?: string;
   ratePerSecond: number;
   durationSeconds: number;
+  /** A fresh Idempotency-Key (a UUID) on every request, as the SDK sends one on every POST. */
+  idempotencyKeys?: boolean;
 }
 
 export interface PacedLoadResult {

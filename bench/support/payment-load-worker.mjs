@@ -1,7 +1,9 @@
 // The worker half of payments.bench.ts (plain JavaScript: worker threads do not inherit tsx's loader).
-// A closed loop of `concurrency` consumers, each: create a one-off payment, submit the card to its
+// A closed loop of `concurrency` consumers, each: create a one-off payment (with a fresh Idempotency-Key,
+// as the SDK sends one on every POST), submit the card to its
 // session, wait for the merchant's webhook telling the outcome; then the next payment. The webhook
 // receiver lives here too, so neither the requests nor the receiving share the measured event loop.
+import { randomUUID } from 'node:crypto';
 import { parentPort, workerData } from 'node:worker_threads';
 import { Pool } from 'undici';
 import { startOutcomeReceiver } from './webhook-outcomes.mjs';
@@ -34,7 +36,7 @@ let firstError = null;
 
 async function onePayment() {
   const t0 = performance.now();
-  const created = await call('POST', '/payments/one-off', PAYMENT, { 'x-api-key': apiKey });
+  const created = await call('POST', '/payments/one-off', PAYMENT, { 'x-api-key': apiKey, 'idempotency-key': randomUUID() });
   if (created.status !== 200) throw new Error(`POST /payments/one-off answered ${created.status}: ${created.text}`);
   const payment = JSON.parse(created.text);
   const outcome = outcomeOf(payment.id);

@@ -1,8 +1,10 @@
 // The worker half of the refunds run of payments.bench.ts (plain JavaScript: worker threads do not
 // inherit tsx's loader). A closed loop of `concurrency` consumers, each refunding its own captured
-// payments (disjoint shares, so no two refunds of one payment race): POST a partial refund, wait for the
+// payments (disjoint shares, so no two refunds of one payment race): POST a partial refund (a fresh
+// Idempotency-Key each, as the SDK sends), wait for the
 // merchant's refund.succeeded webhook, the next; a payment whose refundable amount is spent (422) gives
 // way to the consumer's next one. The webhook receiver lives here, off the measured event loop.
+import { randomUUID } from 'node:crypto';
 import { parentPort, workerData } from 'node:worker_threads';
 import { Pool } from 'undici';
 import { startOutcomeReceiver } from './webhook-outcomes.mjs';
@@ -35,7 +37,7 @@ async function consumer(index) {
     }
     try {
       const t0 = performance.now();
-      const response = await pool.request({ method: 'POST', path: `/payments/${paymentId}/refunds`, headers: { 'content-type': 'application/json', 'x-api-key': apiKey }, body: REFUND });
+      const response = await pool.request({ method: 'POST', path: `/payments/${paymentId}/refunds`, headers: { 'content-type': 'application/json', 'x-api-key': apiKey, 'idempotency-key': randomUUID() }, body: REFUND });
       const text = await response.body.text();
       if (response.statusCode === 422) {
         mine.shift(); // this payment's refundable amount is spent

@@ -1,7 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startEmbedded, startLocal, type EmbeddedSystem } from '@vaultline/launcher';
+import { startEmbedded, startKafkaProfile, startLocal, type EmbeddedSystem } from '@vaultline/launcher';
+import { kafkaAnswers, kafkaAvailability, kafkaTestPrefix, reportSkipped } from '@vaultline/testing';
 
 /** A small client of the merchant API as a merchant backend calls it: through the gateway, with X-API-Key. */
 export interface HttpAnswer {
@@ -163,15 +164,49 @@ export const PROFILES: Array<[string, (env: Record<string, string>, dataDirPrefi
     'local profile (a process per service, Redis Streams)',
     async (env, dataDirPrefix) => {
       const dataDir = mkdtempSync(join(tmpdir(), `${dataDirPrefix}local-`));
-      const system = await startLocal({ dataDir, port: 0, stdio: 'files', env: { BOOTSTRAP_API_KEY: MERCHANT_API_KEY, ADMIN_API_KEY, LOG_LEVEL: 'warn', ...env } });
-      return {
-        baseUrl: system.baseUrl,
-        merchant: new MerchantApi(system.baseUrl, MERCHANT_API_KEY),
-        stop: async () => {
-          await system.stop();
-          rmSync(dataDir, { recursive: true, force: true });
-        },
-      };
+      return runningProcesses(await startLocal({ dataDir, port: 0, stdio: 'files', env: { BOOTSTRAP_API_KEY: MERCHANT_API_KEY, ADMIN_API_KEY, LOG_LEVEL: 'warn', ...env } }), dataDir);
     },
   ],
 ];
+
+/** A profile of a process per service as a merchant's backend sees it; stopping it removes its data directory. */
+function runningProcesses(system: { baseUrl: string; stop(): Promise<void> }, dataDir: string): RunningProfile {
+  return {
+    baseUrl: system.baseUrl,
+    merchant: new MerchantApi(system.baseUrl, MERCHANT_API_KEY),
+    stop: async () => {
+      await system.stop();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * The Kafka profile (pnpm start:kafka: a process per service, the bus on KAFKA_BROKERS), its topics and groups
+ * under a prefix of its own (KAFKA_TOPIC_PREFIX), so runs on the one broker never meet.
+ */
+export const KAFKA_PROFILE: (typeof PROFILES)[number] = [
+  'Kafka profile (a process per service, Kafka)',
+  async (env, dataDirPrefix) => {
+    const brokers = process.env.KAFKA_BROKERS;
+    if (!brokers) throw new Error('the Kafka profile needs KAFKA_BROKERS (scripts/kafka start; scripts/test-all starts one)');
+    if (!kafkaAnswers(brokers)) throw new Error(`Kafka at ${brokers} (KAFKA_BROKERS) does not answer: scripts/kafka start`);
+    const dataDir = mkdtempSync(join(tmpdir(), `${dataDirPrefix}kafka-`));
+    const systemEnv = { BOOTSTRAP_API_KEY: MERCHANT_API_KEY, ADMIN_API_KEY, LOG_LEVEL: 'warn', KAFKA_TOPIC_PREFIX: kafkaTestPrefix('e2e'), ...env };
+    return runningProcesses(await startKafkaProfile({ dataDir, port: 0, stdio: 'files', brokers, env: systemEnv }), dataDir);
+  },
+];
+
+/**
+ * PROFILES and the Kafka profile where a broker is configured. In CI it is always there (its tests fail
+ * without a broker, they are never left out); elsewhere without KAFKA_BROKERS it is left out with one
+ * `[skipped]` line naming `label`.
+ */
+export function profilesWithKafka(label: string): typeof PROFILES {
+  const availability = kafkaAvailability();
+  const inCi = Boolean(process.env.CI) && process.env.CI !== 'false';
+  if (availability.available || inCi) return [...PROFILES, KAFKA_PROFILE];
+  reportSkipped(`${label} in the Kafka profile`, availability.reason);
+  return PROFILES;
+}
+

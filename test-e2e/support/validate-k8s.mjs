@@ -16,6 +16,15 @@ import { validate as job } from 'kubernetes-models/_schemas/IoK8sApiBatchV1Job';
 import { validate as autoscaler } from 'kubernetes-models/_schemas/IoK8sApiAutoscalingV2HorizontalPodAutoscaler';
 import { validate as disruptionBudget } from 'kubernetes-models/_schemas/IoK8sApiPolicyV1PodDisruptionBudget';
 import { validate as networkPolicy } from 'kubernetes-models/_schemas/IoK8sApiNetworkingV1NetworkPolicy';
+import { validate as serviceAccount } from 'kubernetes-models/_schemas/IoK8sApiCoreV1ServiceAccount';
+import { validate as ingress } from 'kubernetes-models/_schemas/IoK8sApiNetworkingV1Ingress';
+
+// The Prometheus Operator's custom resources, from its CRDs' schemas (compiled validators of the same kind; the
+// package exports only its models, so the schema files are imported by their path, beside the model's).
+import { ServiceMonitor } from '@kubernetes-models/prometheus-operator/monitoring.coreos.com/v1/ServiceMonitor';
+const operatorSchema = async (name) => (await import(new URL(`../../_schemas/ComGithubPrometheusOperatorPrometheusOperatorPkgApisMonitoringV1${name}.js`, import.meta.resolve('@kubernetes-models/prometheus-operator/monitoring.coreos.com/v1/ServiceMonitor')).href)).validate;
+const serviceMonitor = await operatorSchema('ServiceMonitor');
+const prometheusRule = await operatorSchema('PrometheusRule');
 
 const SCHEMAS = {
   ConfigMap: ['v1', configMap],
@@ -25,6 +34,10 @@ const SCHEMAS = {
   HorizontalPodAutoscaler: ['autoscaling/v2', autoscaler],
   PodDisruptionBudget: ['policy/v1', disruptionBudget],
   NetworkPolicy: ['networking.k8s.io/v1', networkPolicy],
+  ServiceAccount: ['v1', serviceAccount],
+  Ingress: ['networking.k8s.io/v1', ingress],
+  ServiceMonitor: [ServiceMonitor.apiVersion, serviceMonitor],
+  PrometheusRule: [ServiceMonitor.apiVersion, prometheusRule],
 };
 
 /** A view of `value` whose objects record which keys were read (`reads`) and which were enumerated (maps). */

@@ -14,10 +14,12 @@ import { generateDevCertificates } from './dev-ca';
  */
 export const SERVICE_SECRET_VARIABLES = {
   gateway: ['API_KEY_PEPPER', 'ADMIN_API_KEY'],
-  vault: ['VAULT_KEK_KEYS', 'VAULT_KEK_ACTIVE_VERSION', 'VAULT_FINGERPRINT_KEY'],
-  importer: ['IMPORTER_SECRET_KEY'],
-  notifier: ['NOTIFIER_SECRET_KEY'],
-  'payment-orchestrator': ['PAYMENT_ORCHESTRATOR_SECRET_KEY'],
+  // IDEMPOTENCY_FINGERPRINT_KEY: each service with merchant POSTs keeps its Idempotency-Key records (the gateway keeps none).
+  vault: ['VAULT_KEK_KEYS', 'VAULT_KEK_ACTIVE_VERSION', 'VAULT_FINGERPRINT_KEY', 'IDEMPOTENCY_FINGERPRINT_KEY'],
+  forwarder: ['IDEMPOTENCY_FINGERPRINT_KEY'],
+  importer: ['IMPORTER_SECRET_KEY', 'IDEMPOTENCY_FINGERPRINT_KEY'],
+  notifier: ['NOTIFIER_SECRET_KEY', 'IDEMPOTENCY_FINGERPRINT_KEY'],
+  'payment-orchestrator': ['PAYMENT_ORCHESTRATOR_SECRET_KEY', 'IDEMPOTENCY_FINGERPRINT_KEY'],
 } as const satisfies Partial<Record<ServiceName, readonly string[]>>;
 
 export type ServiceWithSecrets = keyof typeof SERVICE_SECRET_VARIABLES;
@@ -74,13 +76,15 @@ function serviceValues(service: ServiceName): Record<string, string> {
     case 'gateway':
       return { API_KEY_PEPPER: key(), ADMIN_API_KEY: `admin_${randomBytes(24).toString('hex')}` };
     case 'vault':
-      return { VAULT_KEK_KEYS: `1:${key()}`, VAULT_KEK_ACTIVE_VERSION: '1', VAULT_FINGERPRINT_KEY: key() };
+      return { VAULT_KEK_KEYS: `1:${key()}`, VAULT_KEK_ACTIVE_VERSION: '1', VAULT_FINGERPRINT_KEY: key(), IDEMPOTENCY_FINGERPRINT_KEY: key() };
+    case 'forwarder':
+      return { IDEMPOTENCY_FINGERPRINT_KEY: key() };
     case 'importer':
-      return { IMPORTER_SECRET_KEY: key() };
+      return { IMPORTER_SECRET_KEY: key(), IDEMPOTENCY_FINGERPRINT_KEY: key() };
     case 'notifier':
-      return { NOTIFIER_SECRET_KEY: key() };
+      return { NOTIFIER_SECRET_KEY: key(), IDEMPOTENCY_FINGERPRINT_KEY: key() };
     case 'payment-orchestrator':
-      return { PAYMENT_ORCHESTRATOR_SECRET_KEY: key() };
+      return { PAYMENT_ORCHESTRATOR_SECRET_KEY: key(), IDEMPOTENCY_FINGERPRINT_KEY: key() };
     default:
       return {};
   }

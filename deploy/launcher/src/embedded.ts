@@ -6,7 +6,7 @@ import { tagServerSpan } from '@vaultline/http';
 import { openTtlStore } from '@vaultline/ttl';
 import { createLogger, lineWriterOf } from '@vaultline/logger';
 import { MetricsRegistry, startMetricsServer, type MetricsServer } from '@vaultline/metrics';
-import { buildRuntime, generateServiceKeys, listen, loadRuntimeConfig, metricsPortOf, processedRetentionOf, storeUrlFor, tlsOf, type Listening, type ServiceApp, type ServiceName, type ServiceRuntime } from '@vaultline/runtime';
+import { buildRuntime, generateServiceKeys, idempotencyKeysOf, listen, loadRuntimeConfig, metricsPortOf, processedRetentionOf, storeUrlFor, tlsOf, type Listening, type ServiceApp, type ServiceName, type ServiceRuntime } from '@vaultline/runtime';
 import { serviceFactories, startOrder } from './service-registry';
 import { provideDevelopmentCredentials } from './generated-credentials';
 import { startServiceThread, type ServiceThread } from './service-thread/service-thread';
@@ -53,15 +53,17 @@ export interface EmbeddedSystem {
 }
 
 /**
- * The embedded profile: all six services in this process, each on its own loopback port behind the
- * gateway, an SQLite-backed in-process bus, an SQLite file per service under DATA_DIR and an
- * in-process TTL store. Nothing to install; data survives a restart.
+ * The embedded profile: all six services in this process, an SQLite-backed in-process bus, an SQLite
+ * file per service under DATA_DIR and an in-process TTL store. Nothing to install; data survives a restart.
  *
- * - Services on the main thread: the gateway hands merchant requests to their express apps directly,
- *   and the forwarder calls the vault's detokenization as an object when the vault is beside it.
- * - Services named in EMBEDDED_SERVICE_THREADS (the importer by default) run on a worker thread of
- *   their own and are reached exactly as in the local profile: HTTP on their loopback port, with the
- *   internal JWT. They share the bus file; a wake source tells each thread of the others' appends.
+ * - Services on the main thread: the gateway mounts each one's routes (ServiceApp.routes) behind its
+ *   policy chain, which hands them the request with its context (merchant, mode, scopes, key id, client
+ *   address, request id, trace): one HTTP parse, no internal JWT. The forwarder calls the vault's
+ *   detokenization as an object when the vault is beside it. Each also listens on a loopback port, where
+ *   the services on other threads reach it over HTTP.
+ * - Services named in EMBEDDED_SERVICE_THREADS (the importer and the notifier by default) run on a worker
+ *   thread of their own and are reached exactly as in the local profile: HTTP on their loopback port, with
+ *   the internal JWT. They share the bus file; a wake source tells each thread of the others' appends.
  */
 export async function startEmbedded(options: EmbeddedOptions = {}): Promise<EmbeddedSystem> {
   const env: NodeJS.ProcessEnv = { ...process.env, ...options.env };
@@ -74,6 +76,8 @@ export async function startEmbedded(options: EmbeddedOptions = {}): Promise<Embe
   env.DATA_DIR = dataDir;
   const generatedCredentialsFile = provideDevelopmentCredentials(env, dataDir);
   env.DEV_KEYS_IN_DATA_DIR ??= 'true'; // development profile: generated keys stay in DATA_DIR (the vault warns); 'false' puts them in KEYS_DIR
+  // Every service's Idempotency-Key fingerprints: one key, generated where the services' own keys are.
+  const idempotency = idempotencyKeysOf(loadRuntimeConfig(env));
 
   const log = createLogger({ service: 'launcher', level: config.LOG_LEVEL });
   const busUrl = config.BUS_URL ?? `sqlite:${dataDir}/bus.db`;
@@ -147,6 +151,7 @@ export async function startEmbedded(options: EmbeddedOptions = {}): Promise<Embe
       trustedPublicKeys: keys.publicKeys,
       serviceUrls,
       publicBaseUrl,
+      idempotency,
     });
 
     // The threads build their services while this thread builds the others.
@@ -164,14 +169,15 @@ export async function startEmbedded(options: EmbeddedOptions = {}): Promise<Embe
       threads.push(thread);
     }
 
-    // Services call the in-process APIs of those started before them.
+    // Services call the in-process APIs of those started before them; the gateway, last, mounts their routes.
     const inProcessApis: NonNullable<ServiceRuntime['inProcessApis']> = {};
+    const inProcessRoutes: NonNullable<ServiceRuntime['inProcessRoutes']> = {};
     for (const service of startOrder) {
       const server = servers[service];
       if (!server) continue;
       // The gateway starts last, once every service behind it serves.
       if (service === 'gateway') await Promise.all(threads.map((thread) => thread.started));
-      const runtime = await buildRuntime({ ...partsOf(service), bus, ttl, metrics, inProcessApis });
+      const runtime = await buildRuntime({ ...partsOf(service), bus, ttl, metrics, inProcessApis, ...(service === 'gateway' ? { inProcessRoutes } : {}) });
       const app = (await serviceFactories[service]())(runtime, env);
       services[service] = { app, runtime, url: server.url };
       await app.start();
@@ -183,6 +189,7 @@ export async function startEmbedded(options: EmbeddedOptions = {}): Promise<Embe
       });
       if (app.internalHttp) gatewayInternal?.handle(app.internalHttp);
       Object.assign(inProcessApis, app.exposedApis);
+      if (app.routes) inProcessRoutes[service] = app.routes;
     }
     // Off unless METRICS_PORT is set (0: a free port): a single-process profile for one machine opens no
     // port nobody asked for. Loopback unless METRICS_HOST says otherwise.

@@ -5,11 +5,12 @@ import { get as httpsGet } from 'node:https';
 import { connect } from 'node:net';
 import { resolve } from 'node:path';
 import { freePort } from '@vaultline/core';
-import { generateServiceKeys, serviceUrlVariable } from '@vaultline/runtime';
+import { generateServiceKeys, idempotencyKeysOf, loadRuntimeConfig, serviceUrlVariable } from '@vaultline/runtime';
 import type { ServiceName } from '@vaultline/runtime';
 import { startOrder } from './service-registry';
 import { provideDevelopmentCredentials } from './generated-credentials';
 import { generateDevCertificates } from './dev-ca';
+import { startTcpBalancer, type TcpBalancer } from './tcp-balancer';
 
 export interface LocalOptions {
   dataDir?: string;
@@ -27,6 +28,13 @@ export interface LocalOptions {
    * only callers with one of them. false: plain HTTP on loopback.
    */
   internalMtls?: boolean;
+  /**
+   * Processes per service (default 1; not the gateway): several replicas of a service share its store and
+   * are reached, as behind a Kubernetes Service, through a TCP balancer on the service's port (each on a
+   * port of its own, with /metrics on its own port). The Kafka profile's fault test runs two orchestrators
+   * and two notifiers.
+   */
+  replicas?: Partial<Record<ServiceName, number>>;
 }
 
 export interface LocalSystem {
@@ -41,16 +49,18 @@ export interface LocalSystem {
   internalTls?: { caFile: string; certFile: string; keyFile: string };
   /** Each service's GET /metrics (METRICS_PORT: the gateway's port + 10, + 11 … in start order; free ones with port 0). */
   metricsUrls: Record<ServiceName, string>;
-  /** The process of a service (tests send it signals). */
-  pidOf(service: ServiceName): number | undefined;
-  /** Sends SIGTERM to one service and waits for it to drain and exit; resolves with its exit code. */
-  terminate(service: ServiceName): Promise<number | null>;
-  /** Starts a service that was stopped (or terminated) again; resolves once it is healthy. */
-  start(service: ServiceName): Promise<void>;
+  /** The process of a service (its replica `replica`, from 0; tests send it signals). */
+  pidOf(service: ServiceName, replica?: number): number | undefined;
+  /** Sends SIGTERM to one service (replica) and waits for it to drain and exit; resolves with its exit code. */
+  terminate(service: ServiceName, replica?: number): Promise<number | null>;
+  /** Starts a service (replica) that was stopped (or terminated) again; resolves once it is healthy. */
+  start(service: ServiceName, replica?: number): Promise<void>;
   /** Kills one service process and starts it again (tests of restarts). */
-  restart(service: ServiceName): Promise<void>;
-  /** SIGKILL to one service (a crash: no drain, nothing flushed) and waits for the process to be gone; start() brings it back. */
-  kill(service: ServiceName): Promise<void>;
+  restart(service: ServiceName, replica?: number): Promise<void>;
+  /** SIGKILL to one service (replica) (a crash: no drain, nothing flushed) and waits for the process to be gone; start() brings it back. */
+  kill(service: ServiceName, replica?: number): Promise<void>;
+  /** Each replica's GET /metrics, for the services with several. */
+  replicaMetricsUrls: Partial<Record<ServiceName, string[]>>;
   stop(): Promise<void>;
 }
 
@@ -102,6 +112,19 @@ async function startLocalOnce(options: LocalOptions): Promise<LocalSystem> {
   // Every process serves /metrics on a port of its own (the standalone default, 9464, would collide here).
   const metricsPorts = {} as Record<ServiceName, number>;
   for (const [i, service] of startOrder.entries()) metricsPorts[service] = autoPorts ? await freePort() : port + 10 + i;
+  // Replicas: replica 0 keeps the service's ports when it is alone; with several, each has ports of its own and
+  // the service's port is the balancer's.
+  const replicaCount = (service: ServiceName) => Math.max(1, Math.floor(options.replicas?.[service] ?? 1));
+  if (replicaCount('gateway') > 1) throw new Error('the gateway runs as one process in the local profiles');
+  const replicaPorts = {} as Record<ServiceName, Array<{ port: number; metricsPort: number }>>;
+  for (const [i, service] of startOrder.entries()) {
+    const count = replicaCount(service);
+    replicaPorts[service] = [];
+    for (let replica = 0; replica < count; replica++) {
+      if (count === 1) replicaPorts[service].push({ port: ports[service], metricsPort: metricsPorts[service] });
+      else replicaPorts[service].push(autoPorts ? { port: await freePort(), metricsPort: await freePort() } : { port: port + 20 + 10 * replica + i, metricsPort: port + 50 + 10 * replica + i });
+    }
+  }
   // The gateway's internal API listens apart from its public port; the other services know it by that one.
   const gatewayInternalPort = autoPorts ? await freePort() : port + 1 + startOrder.length;
   const mtls = options.internalMtls ?? true;
@@ -129,19 +152,26 @@ async function startLocalOnce(options: LocalOptions): Promise<LocalSystem> {
     SHUTDOWN_DELAY_SECONDS: process.env.SHUTDOWN_DELAY_SECONDS ?? '0',
     ...options.env,
   };
-  const children = new Map<ServiceName, ChildProcess>();
+  // The HMAC key of the Idempotency-Key fingerprints, read or generated once where the services keep their
+  // generated keys (or IDEMPOTENCY_FINGERPRINT_KEY as given) and handed to every service but the gateway:
+  // the replicas of one service share it, as production's Secrets do, and none races another to create it.
+  const idempotencyFingerprintKey = Buffer.from(idempotencyKeysOf(loadRuntimeConfig(baseEnv)).fingerprintKey).toString('base64');
+  const children = new Map<string, ChildProcess>();
+  const childKey = (service: ServiceName, replica = 0) => `${service}#${replica}`;
 
-  const logFile = (service: ServiceName) => resolve(dataDir, 'logs', `${service}.log`);
-  const logTail = (service: ServiceName) => {
-    if (options.stdio !== 'files' || !existsSync(logFile(service))) return '';
-    return `; last lines of ${logFile(service)}:\n${readFileSync(logFile(service), 'utf8').trim().split('\n').slice(-15).join('\n')}`;
+  const logFile = (service: ServiceName, replica = 0) => resolve(dataDir, 'logs', replica === 0 ? `${service}.log` : `${service}-${replica}.log`);
+  const logTail = (service: ServiceName, replica = 0) => {
+    if (options.stdio !== 'files' || !existsSync(logFile(service, replica))) return '';
+    return `; last lines of ${logFile(service, replica)}:\n${readFileSync(logFile(service, replica), 'utf8').trim().split('\n').slice(-15).join('\n')}`;
   };
-  const startService = async (service: ServiceName) => {
+  const startService = async (service: ServiceName, replica = 0) => {
     let output: 'inherit' | 'ignore' | number = options.stdio === 'ignore' ? 'ignore' : 'inherit';
     if (options.stdio === 'files') {
       mkdirSync(resolve(dataDir, 'logs'), { recursive: true });
-      output = openSync(logFile(service), 'a');
+      output = openSync(logFile(service, replica), 'a');
     }
+    const own = replicaPorts[service][replica];
+    if (!own) throw new Error(`${service} has no replica ${replica}`);
     // TLS_CERT_FILE/TLS_KEY_FILE are the gateway's edge certificate: the others serve plain HTTP on loopback.
     const { TLS_CERT_FILE, TLS_KEY_FILE, ...withoutTls } = baseEnv;
     const child = spawn(process.execPath, ['--import', 'tsx', resolve(repoRoot, `services/${service}/src/main.ts`)], {
@@ -152,45 +182,52 @@ async function startLocalOnce(options: LocalOptions): Promise<LocalSystem> {
         ...(certificates
           ? { INTERNAL_TLS_CA_FILE: certificates.caFile, INTERNAL_TLS_CERT_FILE: certificates.services[service]!.certFile, INTERNAL_TLS_KEY_FILE: certificates.services[service]!.keyFile }
           : {}),
-        PORT: String(ports[service]),
-        METRICS_PORT: String(metricsPorts[service]),
+        PORT: String(own.port),
+        METRICS_PORT: String(own.metricsPort),
+        // Names the process to its bus (a Redis consumer name) and in its logs.
+        ...(replicaCount(service) > 1 ? { HOSTNAME: `${service}-${replica}` } : {}),
         HOST: service === 'gateway' ? (baseEnv.HOST ?? '127.0.0.1') : '127.0.0.1',
         // Whether the service as a whole is reachable from other machines (the notifier's loopback receivers).
         GATEWAY_HOST: baseEnv.HOST ?? '127.0.0.1',
         ...(service === 'gateway' ? { GATEWAY_INTERNAL_HOST: '127.0.0.1', GATEWAY_INTERNAL_PORT: String(gatewayInternalPort) } : {}),
         INTERNAL_JWT_PRIVATE_KEY: keys.privateKeys[service],
+        ...(service === 'gateway' ? {} : { IDEMPOTENCY_FINGERPRINT_KEY: idempotencyFingerprintKey }),
       },
       stdio: ['ignore', output, output],
     });
     if (typeof output === 'number') closeSync(output);
-    children.set(service, child);
+    children.set(childKey(service, replica), child);
+    const direct = replicaCount(service) > 1 ? `${mtls ? 'https' : 'http'}://127.0.0.1:${own.port}` : urlOf(service);
     try {
       // The gateway's internal listener answers /health too, in plain HTTP whether or not the edge has TLS.
-      await waitForHealth(`${urlOf(service)}/health`, child, service, launcherTls);
+      await waitForHealth(`${direct}/health`, child, service, launcherTls);
     } catch (error) {
-      throw new Error(`${(error as Error).message}${logTail(service)}`);
+      throw new Error(`${(error as Error).message}${logTail(service, replica)}`);
     }
   };
-  const terminate = (service: ServiceName) =>
+  const terminate = (service: ServiceName, replica = 0) =>
     new Promise<number | null>((done) => {
-      const child = children.get(service);
+      const child = children.get(childKey(service, replica));
       if (!child || child.exitCode !== null || child.signalCode !== null) return done(child?.exitCode ?? null);
       child.once('exit', (code) => done(code));
       child.kill('SIGTERM');
     });
-  const kill = (service: ServiceName) =>
+  const kill = (service: ServiceName, replica = 0) =>
     new Promise<void>((done) => {
-      const child = children.get(service);
+      const child = children.get(childKey(service, replica));
       if (!child || child.exitCode !== null || child.signalCode !== null) return done();
       child.once('exit', () => done());
       child.kill('SIGKILL');
     });
-  const stopService = async (service: ServiceName) => {
-    await terminate(service);
+  const stopService = async (service: ServiceName, replica = 0) => {
+    await terminate(service, replica);
   };
+  const replicasOf = (service: ServiceName) => replicaPorts[service].map((_, replica) => replica);
+  const balancers: TcpBalancer[] = [];
 
   const stop = async () => {
-    for (const service of [...startOrder].reverse()) await stopService(service);
+    for (const service of [...startOrder].reverse()) await Promise.all(replicasOf(service).map((replica) => stopService(service, replica)));
+    await Promise.all(balancers.map((balancer) => balancer.close()));
     if (redis && redis.exitCode === null) {
       await new Promise<void>((done) => {
         redis!.once('exit', () => done());
@@ -200,7 +237,10 @@ async function startLocalOnce(options: LocalOptions): Promise<LocalSystem> {
   };
 
   try {
-    await Promise.all(startOrder.map(startService));
+    for (const service of startOrder.filter((s) => replicaCount(s) > 1)) {
+      balancers.push(await startTcpBalancer('127.0.0.1', ports[service], () => replicaPorts[service].map((own) => own.port)));
+    }
+    await Promise.all(startOrder.flatMap((service) => replicasOf(service).map((replica) => startService(service, replica))));
   } catch (error) {
     await stop();
     throw error;
@@ -212,14 +252,15 @@ async function startLocalOnce(options: LocalOptions): Promise<LocalSystem> {
     ...(generatedCredentialsFile ? { generatedCredentialsFile } : {}),
     serviceUrls: Object.fromEntries(startOrder.map((s) => [s, urlOf(s)])) as Record<ServiceName, string>,
     ...(launcherTls ? { internalTls: launcherTls } : {}),
-    metricsUrls: Object.fromEntries(startOrder.map((s) => [s, `http://127.0.0.1:${metricsPorts[s]}/metrics`])) as Record<ServiceName, string>,
-    pidOf: (service) => children.get(service)?.pid,
+    metricsUrls: Object.fromEntries(startOrder.map((s) => [s, `http://127.0.0.1:${replicaPorts[s][0]!.metricsPort}/metrics`])) as Record<ServiceName, string>,
+    replicaMetricsUrls: Object.fromEntries(startOrder.filter((s) => replicaCount(s) > 1).map((s) => [s, replicaPorts[s].map((own) => `http://127.0.0.1:${own.metricsPort}/metrics`)])),
+    pidOf: (service, replica = 0) => children.get(childKey(service, replica))?.pid,
     terminate,
     kill,
     start: startService,
-    restart: async (service) => {
-      await stopService(service);
-      await startService(service);
+    restart: async (service, replica = 0) => {
+      await stopService(service, replica);
+      await startService(service, replica);
     },
     stop,
   };

@@ -31,6 +31,15 @@ describe('internal tokens', () => {
     expect(verifier.verify(signer.sign('vault', claims)).mode).toBeUndefined();
   });
 
+  it("when the merchant key's id is signed in, then it comes back, and two keys of one merchant get tokens of their own", () => {
+    const first = signer.sign('vault', { ...claims, mode: 'test', keyId: 'key-1' });
+    const second = signer.sign('vault', { ...claims, mode: 'test', keyId: 'key-2' });
+    expect(first).not.toBe(second);
+    expect(verifier.verify(first).keyId).toBe('key-1');
+    expect(verifier.verify(second).keyId).toBe('key-2');
+    expect(verifier.verify(signer.sign('vault', claims)).keyId).toBeUndefined();
+  });
+
   it('when an issuer has two public keys (a rotation), then tokens signed with either key are accepted, and a third key is refused', () => {
     const next = generateInternalKeyPair();
     const stranger = generateInternalKeyPair();

@@ -11,12 +11,14 @@ export interface InternalClaims {
   scopes: string[];
   /** The mode of the merchant's API key (test or live) when the call carries a merchant request; absent otherwise. */
   mode?: ApiKeyMode;
+  /** The id of the merchant's API key when the call carries a merchant request made with one; absent otherwise. */
+  keyId?: string;
   /** The merchant's name as the gateway knows it (the hosted page shows it by default); absent when not a merchant request. */
   merchantName?: string;
 }
 
 /** What a signer puts in a token. */
-export type InternalTokenClaims = Pick<InternalClaims, 'merchantId' | 'scopes' | 'mode' | 'merchantName'>;
+export type InternalTokenClaims = Pick<InternalClaims, 'merchantId' | 'scopes' | 'mode' | 'keyId' | 'merchantName'>;
 
 const ALGORITHM = 'ES256';
 const LIFETIME_SECONDS = 60;
@@ -39,7 +41,8 @@ export function generateInternalKeyPair(): { privateKeyPem: string; publicKeyPem
 /**
  * Signs short-lived internal tokens with this service as issuer.
  *
- * A token names only who may do what (issuer, audience, merchant, scopes) — the request id travels
+ * A token names only who may do what (issuer, audience, merchant, scopes, and for a merchant's request the
+ * mode and id of its API key) — the request id travels
  * in X-Request-Id — so one token serves every call with the same claims during the first half of
  * its 60 s life. An ES256 signature and its verification cost more than the rest of a typical
  * internal call (docs/benchmarks.md); reuse makes both once per claim set every 30 s. A stolen token is
@@ -59,17 +62,29 @@ export class InternalTokenSigner {
   }
 
   sign(audience: string, claims: InternalTokenClaims): string {
-    const key = `${audience}\u0000${claims.merchantId}\u0000${claims.scopes.join(' ')}\u0000${claims.mode ?? ''}\u0000${claims.merchantName ?? ''}`;
+    const key = `${audience}\u0000${claims.merchantId}\u0000${claims.scopes.join(' ')}\u0000${claims.mode ?? ''}\u0000${claims.keyId ?? ''}\u0000${claims.merchantName ?? ''}`;
     const now = this.nowMs();
     const cached = this.issued.get(key);
     if (cached && cached.reuseUntilMs > now) return cached.token;
     const issuedAt = Math.floor(now / 1000);
-    const token = jwt.sign({ merchant_id: claims.merchantId, scopes: [...claims.scopes], ...(claims.mode ? { mode: claims.mode } : {}), ...(claims.merchantName ? { merchant_name: claims.merchantName } : {}), iat: issuedAt, exp: issuedAt + LIFETIME_SECONDS }, this.privateKey, {
-      algorithm: ALGORITHM,
-      issuer: this.issuer,
-      audience,
-      jwtid: randomUUID(),
-    });
+    const token = jwt.sign(
+      {
+        merchant_id: claims.merchantId,
+        scopes: [...claims.scopes],
+        ...(claims.mode ? { mode: claims.mode } : {}),
+        ...(claims.keyId ? { key_id: claims.keyId } : {}),
+        ...(claims.merchantName ? { merchant_name: claims.merchantName } : {}),
+        iat: issuedAt,
+        exp: issuedAt + LIFETIME_SECONDS,
+      },
+      this.privateKey,
+      {
+        algorithm: ALGORITHM,
+        issuer: this.issuer,
+        audience,
+        jwtid: randomUUID(),
+      },
+    );
     if (this.issued.size >= CACHE_LIMIT) this.issued.clear();
     this.issued.set(key, { token, reuseUntilMs: (issuedAt + LIFETIME_SECONDS - REUSE_SECONDS) * 1000 });
     return token;
@@ -118,17 +133,19 @@ export class InternalTokenVerifier {
     if (!issuer || !publicKeys?.length) throw invalid('The internal token comes from an issuer this service does not trust.');
     const payload = this.verifyWithAny(token, issuer, publicKeys);
 
-    const { merchant_id: merchantId, scopes, exp, mode, merchant_name: merchantName } = payload as Record<string, unknown>;
+    const { merchant_id: merchantId, scopes, exp, mode, key_id: keyId, merchant_name: merchantName } = payload as Record<string, unknown>;
     if (typeof merchantId !== 'string' || merchantId.length === 0) throw invalid('The internal token has no merchant id.');
     if (!Array.isArray(scopes) || !scopes.every((s): s is string => typeof s === 'string')) throw invalid('The internal token has no scopes.');
     if (typeof exp !== 'number') throw invalid('The internal token has no expiry.');
     if (mode !== undefined && mode !== 'test' && mode !== 'live') throw invalid('The internal token has an unknown mode.');
+    if (keyId !== undefined && (typeof keyId !== 'string' || keyId.length === 0)) throw invalid('The internal token has a malformed key id.');
     const claims: InternalClaims = Object.freeze({
       issuer,
       audience: this.audience,
       merchantId,
       scopes: Object.freeze([...scopes]) as string[],
       ...(mode ? { mode } : {}),
+      ...(typeof keyId === 'string' ? { keyId } : {}),
       ...(typeof merchantName === 'string' && merchantName.length > 0 ? { merchantName } : {}),
     });
     if (this.verified.size >= CACHE_LIMIT) this.verified.clear();

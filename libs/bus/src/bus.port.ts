@@ -58,6 +58,12 @@ export interface FailingSubscription {
 export interface BusHealth {
   /** Empty while every subscription of this bus consumes (or is starting). */
   failing: FailingSubscription[];
+  /**
+   * The transport does not answer (Kafka: no broker took a request) since `since`, with the last error;
+   * `starting`: it has not answered once since the bus was opened. Absent while it answers (and for
+   * adapters in the process, which have nothing to reach).
+   */
+  unreachable?: { since: string; error: string; starting: boolean };
 }
 
 /** Messages of a topic appended and not yet committed (acknowledged) by a group. */
@@ -76,13 +82,15 @@ export interface Bus {
   /**
    * Whether this bus's subscriptions are consuming: a subscription whose consuming loop is in an
    * error state (a Kafka consumer kafkajs gave up on, a Redis or log read that keeps failing) is listed
-   * until it consumes again. For /ready: a service whose consumers died is not ready.
+   * until it consumes again; and whether its transport answers. For /ready: a service whose consumers
+   * died, or whose events cannot leave its outbox, is not ready.
    */
   health(): BusHealth;
   /**
    * The lag of these groups on their topics: the log bus (end offset minus committed offset per
    * partition), Redis Streams (XINFO GROUPS: lag + pending), Kafka (the admin API's group offsets
-   * against the topics' end offsets, one admin connection per call).
+   * against the topics' end offsets, measured at most once per interval in the background: the
+   * answer is the last measurement, never a wait on the brokers).
    */
   consumerLag(groups: Array<{ group: string; topics: string[] }>): Promise<ConsumerLag[]>;
   close(): Promise<void>;

@@ -25,6 +25,7 @@ export { createEventConsumer, type EventConsumerOptions, type EventHandler, type
 export type { SqliteLogStorage } from './log/sqlite-log-storage';
 export type { CachedLogStorage } from './log/cached-log-storage';
 export type { RedisStreamsBus, RedisStreamsBusOptions } from './redis/redis-streams-bus';
-export type { KafkaBus, KafkaBusOptions, KafkaClient, KafkaConsumer, KafkaProducer, KafkaAdmin, KafkaSecurity } from './kafka/kafka-bus';
+export type { KafkaBus, KafkaBusOptions, KafkaClient, KafkaConsumer, KafkaProducer, KafkaAdmin, KafkaSecurity, KafkaNaming } from './kafka/kafka-bus';
+export { kafkaTopicPlan, topicSpecOf, fitToCluster, EVENT_TOPIC_SETTINGS, DEAD_LETTER_TOPIC_SETTINGS, type KafkaTopicSpec, type TopicSettings } from './kafka/topic-plan';
 export { observedBus } from './metrics/observed-bus';
 export { goesToDeadLetter } from './retry/deliver-with-retry';

@@ -3,7 +3,7 @@ import type { Bus } from './bus.port';
 import { LogBus } from './log/log-bus';
 import { MemoryLogStorage } from './log/memory-log-storage';
 import type { WakeSource } from './log/wake-source';
-import type { KafkaSecurity } from './kafka/kafka-bus';
+import type { KafkaNaming, KafkaSecurity } from './kafka/kafka-bus';
 
 export interface OpenBusOptions {
   /** Redis: stable consumer name of this process (default `<group>-1`). */
@@ -13,6 +13,8 @@ export interface OpenBusOptions {
   wakeSource?: WakeSource;
   /** kafka:// only: TLS and SASL towards the brokers. */
   kafkaSecurity?: KafkaSecurity;
+  /** kafka:// only: topic and group prefixes, client id, whether topics may be created (KAFKA_TOPIC_PREFIX …). */
+  kafka?: KafkaNaming;
 }
 
 /**
@@ -40,7 +42,13 @@ export async function openBus(url: string, options: OpenBusOptions = {}): Promis
   if (url.startsWith('kafka://')) {
     const { KafkaBus, parseKafkaUrl } = await import('./kafka/kafka-bus');
     const { brokers, partitions } = parseKafkaUrl(url);
-    return KafkaBus.connect({ brokers, logger, ...(partitions !== undefined ? { partitions } : {}), ...(options.kafkaSecurity ? { security: options.kafkaSecurity } : {}) });
+    return KafkaBus.connect({
+      brokers,
+      logger,
+      ...options.kafka,
+      ...(partitions !== undefined ? { partitions } : {}),
+      ...(options.kafkaSecurity ? { security: options.kafkaSecurity } : {}),
+    });
   }
   throw new Error(`unsupported bus URL scheme: ${url.split(':')[0]}: (use memory://, sqlite:<file>, redis://, kafka://)`);
 }

@@ -1,3 +1,4 @@
+import { UnavailableError } from '@vaultline/core';
 import type { Bus, BusHealth, FailingSubscription, SubscribeOptions } from './bus.port';
 
 /** The subscription's topics without repeats; a subscription needs at least one. */
@@ -60,25 +61,38 @@ export class SubscriptionHealth {
 }
 
 /**
- * For a service's readiness check: throws when a subscription of this bus has stopped consuming.
- * A plain Error, so /ready logs the failures and answers its generic 503 not_ready.
+ * For a service's readiness check: throws when a subscription of this bus has stopped consuming, or its
+ * transport does not answer. An UnavailableError (503 not_ready) whose detail says why (groups, topics,
+ * since when, the error's kind; never a broker's address), so /ready tells an operator what to look at.
  */
 export function assertSubscriptionsConsuming(bus: Pick<Bus, 'health'>): void {
-  const { failing } = bus.health();
-  if (failing.length === 0) return;
-  throw new Error(`bus subscriptions not consuming: ${failing.map((f) => `${f.group} (${f.topics.join(', ')}) since ${f.since}: ${f.error}`).join('; ')}`);
+  const { failing, unreachable } = bus.health();
+  if (failing.length === 0 && !unreachable) return;
+  const reasons: string[] = [];
+  if (unreachable) reasons.push(unreachable.starting ? `the bus has not answered since the service started (${unreachable.error})` : `the bus has not answered since ${unreachable.since} (${unreachable.error}); the outbox keeps the events`);
+  if (failing.length > 0) reasons.push(`bus subscriptions not consuming: ${failing.map((f) => `${f.group} (${f.topics.join(', ')}) since ${f.since}: ${f.error}`).join('; ')}`);
+  throw new UnavailableError(`Not ready: ${reasons.join('; ')}.`, 'not_ready');
 }
 
 /**
- * The bus whose health() lists a subscription only once it has been failing for `graceMs`
- * (BUS_UNHEALTHY_AFTER_SECONDS): /ready stays up through a short broker outage instead of emptying
- * every Service at once, and fails when consumption really stopped.
+ * The bus whose health() lists a subscription, or its transport as unreachable, only once it has been
+ * failing for `graceMs` (BUS_UNHEALTHY_AFTER_SECONDS): /ready stays up through a short broker outage
+ * instead of emptying every Service at once, and fails when consumption really stopped. A transport that
+ * has not answered once since the start is reported at once: nothing was ever consumed or published.
  */
 export function withHealthGrace<B extends Bus>(bus: B, graceMs: number, now: () => number = Date.now): B {
   if (graceMs <= 0) return bus;
+  const longEnough = (since: string) => now() - Date.parse(since) >= graceMs;
   return new Proxy(bus, {
     get(target, property, receiver) {
-      if (property === 'health') return (): BusHealth => ({ failing: target.health().failing.filter((entry) => now() - Date.parse(entry.since) >= graceMs) });
+      if (property === 'health')
+        return (): BusHealth => {
+          const { failing, unreachable } = target.health();
+          return {
+            failing: failing.filter((entry) => longEnough(entry.since)),
+            ...(unreachable && (unreachable.starting || longEnough(unreachable.since)) ? { unreachable } : {}),
+          };
+        };
       const value: unknown = Reflect.get(target, property, receiver);
       return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
     },

@@ -54,3 +54,9 @@ declare module 'kafkajs/src/protocol/decoder' {
   }
   export = Decoder;
 }
+
+declare module 'kafkajs/src/protocol/error' {
+  import type { KafkaJSProtocolError } from 'kafkajs';
+  /** The KafkaJSProtocolError kafkajs builds from a broker's error code (type, retriable, message). */
+  export function createErrorFromCode(code: number): KafkaJSProtocolError & { type: string };
+}

@@ -11,6 +11,7 @@ import {
 import { resolveCheckedAddresses, stripBrackets, systemResolver, type HostResolver } from './address-guard';
 import { addressPolicyOf, parseEgressUrl } from './check-public-url';
 import { sanitizeOutgoingHeaders } from './outgoing-headers';
+import { openTunnel, type EgressProxy } from './proxy-tunnel';
 
 export interface EgressClientOptions {
   /** Skip the address check entirely (only for a fully local profile). */
@@ -33,6 +34,12 @@ export interface EgressClientOptions {
   resolve?: HostResolver;
   /** Connections kept per origin (keep-alive pool). Default 16. */
   connectionsPerOrigin?: number;
+  /**
+   * Every connection through this HTTP CONNECT proxy (EGRESS_PROXY_URL), after the same address check: the
+   * network lets the pod reach the proxy only, and the proxy allows destinations by name. Not for a
+   * loopback-only client (a receiver on this machine).
+   */
+  proxy?: EgressProxy;
 }
 
 export interface EgressRequest {
@@ -80,6 +87,7 @@ export function createEgressClient(options: EgressClientOptions): EgressClient {
   const resolve = options.resolve ?? systemResolver;
   const privateAllowed = new Set((options.allowPrivateHosts ?? []).filter((h) => h.trim() !== '').map(normaliseAllowedHost));
   const baseConnect = buildConnector({ timeout: options.connectTimeoutMs });
+  const proxy = options.loopbackOnly ? undefined : options.proxy;
 
   const guardedConnect: buildConnector.connector = (connectOptions, callback) => {
     const { hostname, protocol, port } = connectOptions;
@@ -97,7 +105,14 @@ export function createEgressClient(options: EgressClientOptions): EgressClient {
         clearTimeout(timer);
         const address = addresses[0]!;
         const servername = connectOptions.servername ?? (isIP(stripBrackets(hostname)) ? undefined : stripBrackets(hostname));
-        baseConnect({ ...connectOptions, hostname: address, servername }, callback);
+        if (!proxy) return baseConnect({ ...connectOptions, hostname: address, servername }, callback);
+        // Through the proxy, by name (its allowlist and its own address checks see what the caller named);
+        // the destination's TLS (SNI, certificate) runs end to end inside the tunnel.
+        openTunnel(proxy, { host: stripBrackets(hostname), port: port || (protocol === 'https:' ? '443' : '80') }, options.connectTimeoutMs, (error, socket) => {
+          if (error || !socket) return callback(error ?? new EgressUnreachableError(), null);
+          if (protocol === 'https:') return baseConnect({ ...connectOptions, servername, httpSocket: socket }, callback);
+          callback(null, socket);
+        });
       },
       (error: unknown) => {
         if (settled) return;

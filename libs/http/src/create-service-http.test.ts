@@ -142,7 +142,7 @@ describe('createServiceHttp', () => {
   it('when a valid token is given, then the handler sees the merchant, the scopes and the X-Request-Id', async () => {
     const result = await call('/whoami', { headers: { 'x-request-id': 'r_1' } });
     expect(result.status).toBe(200);
-    expect(result.body).toEqual({ issuer: 'gateway', merchantId: 'm_1', scopes: ['merchant'], requestId: 'r_1', mode: null, merchantName: null });
+    expect(result.body).toEqual({ issuer: 'gateway', merchantId: 'm_1', scopes: ['merchant'], requestId: 'r_1', mode: null, keyId: null, merchantName: null, clientAddress: '127.0.0.1', trace: null });
   });
 
   it('when the caller sends X-Request-Id, then it is echoed; otherwise one is minted', async () => {

@@ -15,9 +15,9 @@ export function setMetricsRoute(res: Response, pattern: string): void {
  * RED per route: vaultline_http_requests_total{method,route,status} and
  * vaultline_http_request_duration_seconds{method,route}, recorded when the response finished (or the
  * connection closed first: status "aborted"). The route is the express pattern (`/tokens/:id`) or what
- * setMetricsRoute named; a request no route took is `unmatched`.
+ * setMetricsRoute named (`patternsOnly`: the pattern only); a request no route took is `unmatched`.
  */
-export function httpMetrics(metrics: ServiceMetrics): RequestHandler {
+export function httpMetrics(metrics: ServiceMetrics, options: { patternsOnly?: boolean } = {}): RequestHandler {
   const requests = metrics.counter(METRIC.httpRequests, 'HTTP requests answered, by route pattern and status.', ['method', 'route', 'status']);
   const duration = metrics.histogram(METRIC.httpRequestDuration, 'HTTP request duration in seconds, by route pattern.', ['method', 'route']);
   return (req: Request, res: Response, next: NextFunction) => {
@@ -27,7 +27,8 @@ export function httpMetrics(metrics: ServiceMetrics): RequestHandler {
     const record = (status: string) => {
       if (recorded) return;
       recorded = true;
-      const route = (res.locals[ROUTE_LOCAL] as string | undefined) ?? routeOf(req);
+      // A service the gateway hands its request to in this process names its own routes, not the gateway's.
+      const route = (options.patternsOnly ? undefined : (res.locals[ROUTE_LOCAL] as string | undefined)) ?? routeOf(req);
       requests.inc({ method, route, status });
       duration.observe({ method, route }, Number(process.hrtime.bigint() - started) / 1e9);
     };

@@ -35,7 +35,7 @@ describe('InternalClient', () => {
       });
       expect(result.status).toBe(200);
       expect(result.body).toEqual({
-        auth: { issuer: 'forwarder', merchantId: 'm_9', scopes: ['tokens:detokenize'], requestId: 'req-9', mode: null, merchantName: null },
+        auth: { issuer: 'forwarder', merchantId: 'm_9', scopes: ['tokens:detokenize'], requestId: 'req-9', mode: null, keyId: null, merchantName: null, clientAddress: '127.0.0.1', trace: null },
         id: 't1',
         body: { purpose: 'forward' },
         requestIdHeader: 'req-9',

@@ -1,22 +1,37 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import { context, trace } from '@opentelemetry/api';
+import { context, trace, type SpanContext } from '@opentelemetry/api';
 import { getRPCMetadata } from '@opentelemetry/core';
 import { ForbiddenError, UnauthorizedError, ValidationError, newId, type Scope } from '@vaultline/core';
 import type { InternalTokenVerifier } from '@vaultline/auth';
 
-/** Who is calling, from the verified internal JWT. */
-export interface RequestAuth {
+/**
+ * What a service knows of the request it serves, whoever handed it over: the gateway's policy chain in
+ * the embedded profile (in this process, no token), or the transport shell of every other profile (the
+ * verified internal JWT, X-Request-Id, X-Forwarded-For and the trace headers). Routes read it through
+ * authOf, scopeOfRequest, clientAddressOf and requestIdOf, and never learn which transport ran them.
+ */
+export interface RequestContext {
+  /** Who handed the request over: `gateway` for a merchant's, a public or an admin request; the calling service for an internal call. */
   issuer: string;
   merchantId: string;
   scopes: string[];
-  requestId: string;
   /** The mode of the merchant's API key (test or live); null for calls that carry no merchant request. */
   mode: 'test' | 'live' | null;
+  /** The id of the merchant's API key; null when the request came without one (public, admin and internal calls). */
+  keyId: string | null;
+  /** The client's address as the gateway worked it out (TRUST_PROXY). */
+  clientAddress: string;
   /** The merchant's name, when the gateway signed it in (merchant requests); null otherwise. */
   merchantName: string | null;
+  requestId: string;
+  /** The trace the request belongs to: the span that handed it over; null when nothing traces. */
+  trace: SpanContext | null;
 }
 
-const auths = new WeakMap<Request, RequestAuth>();
+/** Who is calling: the request context under the name the routes have always used. */
+export type RequestAuth = RequestContext;
+
+const contexts = new WeakMap<Request, RequestContext>();
 const REQUEST_ID_PATTERN = /^[A-Za-z0-9._:-]{1,128}$/;
 export const REQUEST_ID_HEADER = 'x-request-id';
 export const REQUEST_ID_ATTRIBUTE = 'vaultline.request_id';
@@ -38,8 +53,15 @@ export function requestIdMiddleware(): RequestHandler {
 }
 
 export function requestIdOf(req: Request): string {
+  const given = contexts.get(req)?.requestId;
+  if (given) return given;
   const id = req.res?.locals.requestId;
   return typeof id === 'string' ? id : '';
+}
+
+/** Hands a request to a service's routes with what its caller established (the embedded profile's gateway, or the transport shell). */
+export function enterRequestContext(req: Request, given: RequestContext): void {
+  contexts.set(req, given);
 }
 
 /** The internal JWT from `Authorization: Bearer <token>`, unverified. Throws 401 when there is none. */
@@ -51,26 +73,38 @@ export function bearerTokenOf(req: Request): string {
 }
 
 /**
- * Requires `Authorization: Bearer <internal JWT>` addressed to this service. A refused token is
- * answered generically; why it was refused (InvalidInternalToken.reason) is logged at warn with the
- * request id by the error handler, as every refused access is.
+ * The transport shell's half of the request context: requires `Authorization: Bearer <internal JWT>`
+ * addressed to this service, and makes the request context of its claims, the caller's X-Request-Id,
+ * the client's address (X-Forwarded-For) and the trace. A refused token is answered generically; why it
+ * was refused (InvalidInternalToken.reason) is logged at warn with the request id by the error handler,
+ * as every refused access is.
  */
 export function internalAuthMiddleware(verifier: InternalTokenVerifier): RequestHandler {
   return (req: Request, _res: Response, next: NextFunction) => {
     const claims = verifier.verify(bearerTokenOf(req));
     // The request id is the caller's X-Request-Id (set by requestIdMiddleware), not a claim: one
     // internal token serves many requests (see InternalTokenSigner).
-    auths.set(req, { issuer: claims.issuer, merchantId: claims.merchantId, scopes: claims.scopes, requestId: requestIdOf(req), mode: claims.mode ?? null, merchantName: claims.merchantName ?? null });
+    contexts.set(req, {
+      issuer: claims.issuer,
+      merchantId: claims.merchantId,
+      scopes: claims.scopes,
+      mode: claims.mode ?? null,
+      keyId: claims.keyId ?? null,
+      merchantName: claims.merchantName ?? null,
+      clientAddress: forwardedClientAddress(req),
+      requestId: requestIdOf(req),
+      trace: trace.getActiveSpan()?.spanContext() ?? null,
+    });
     tagServerSpan('vaultline.merchant_id', claims.merchantId);
     next();
   };
 }
 
-/** The verified caller of an authenticated route. Throws when the route was not authenticated. */
-export function authOf(req: Request): RequestAuth {
-  const auth = auths.get(req);
-  if (!auth) throw new UnauthorizedError('An internal bearer token is required.', 'invalid_internal_token');
-  return auth;
+/** The request context of an authenticated route. Throws when nobody established one (the route was not authenticated). */
+export function authOf(req: Request): RequestContext {
+  const given = contexts.get(req);
+  if (!given) throw new UnauthorizedError('An internal bearer token is required.', 'invalid_internal_token');
+  return given;
 }
 
 /**
@@ -136,11 +170,18 @@ export function tagServerSpan(key: string, value: string): void {
 
 /**
  * The client's address behind the gateway, for per-address limits on public routes (checkout, processor
- * notifications). Contract with the gateway: it replaces any X-Forwarded-For with one entry, the client's
- * address under its TRUST_PROXY rule (services/gateway/src/http/client-address.ts); the first entry is
- * read so that a proxy between the gateway and the service appending its own does not change the answer.
+ * notifications): the request context's (the gateway's TRUST_PROXY rule, services/gateway/src/http/client-address.ts).
  */
 export function clientAddressOf(req: Request): string {
+  return contexts.get(req)?.clientAddress ?? forwardedClientAddress(req);
+}
+
+/**
+ * The client's address as the transport carries it. Contract with the gateway: it replaces any
+ * X-Forwarded-For with one entry, the client's address; the first entry is read so that a proxy between
+ * the gateway and the service appending its own does not change the answer.
+ */
+function forwardedClientAddress(req: Request): string {
   const forwarded = req.get('x-forwarded-for')?.split(',')[0]?.trim();
   return forwarded || req.socket.remoteAddress || 'unknown';
 }

@@ -20,4 +20,13 @@ describe('the Grafana dashboard (deploy/grafana/vaultline.json)', () => {
   it('when the services declare a metric, then some panel shows it', () => {
     expect([...declared].filter((name) => !used.has(name))).toEqual([]);
   });
+
+  it('when a panel shows a figure every replica reports alike (consumer lag, outbox backlog, webhook backlog), then it takes one replica\'s (max), never the sum of replicas', () => {
+    for (const metric of [METRIC.busConsumerLag, METRIC.outboxBacklog, METRIC.webhookBacklog]) {
+      const reading = expressions.filter((expr) => expr.includes(metric));
+
+      expect({ metric, reading: reading.length }).toEqual({ metric, reading: 1 });
+      expect({ metric, expr: reading[0] }).toEqual({ metric, expr: expect.stringMatching(new RegExp(`max by \\([^)]*\\) \\(${metric}[{)]`)) });
+    }
+  });
 });

@@ -17,15 +17,15 @@ export const METRIC = {
   busDeadLetters: 'vaultline_bus_dead_letters_total',
   /** gauge: committed outbox messages not yet on the bus. */
   outboxBacklog: 'vaultline_outbox_backlog',
-  /** gauge {endpoint}: webhook messages waiting for (another) delivery attempt. */
+  /** gauge {endpoint}: webhook messages waiting for (another) delivery attempt; the 20 endpoints with most by id, the rest `other` (bounded-labels.ts). */
   webhookBacklog: 'vaultline_webhook_backlog',
-  /** counter {endpoint, outcome}: webhook delivery attempts, outcome delivered|failed. */
+  /** counter {endpoint, outcome}: webhook delivery attempts, outcome delivered|failed; endpoint = one of 64 hashed buckets (bounded-labels.ts). */
   webhookDeliveries: 'vaultline_webhook_deliveries_total',
-  /** counter {endpoint}: failed webhook delivery attempts. */
+  /** counter {endpoint}: failed webhook delivery attempts; endpoint = one of 64 hashed buckets. */
   webhookFailures: 'vaultline_webhook_failures_total',
   /** histogram {outcome}: what the forwarder added to the destination's own time, seconds. */
   forwardAddedLatency: 'vaultline_forward_added_latency_seconds',
-  /** counter {status, flow}: payments reaching a status, by flow. */
+  /** counter {status, flow}: payments reaching a status, by flow (built-in flows by name, merchants' own in 16 custom-NN buckets). */
   payments: 'vaultline_payments_total',
   /** counter {processor, reason}: processor notifications refused at the public route (invalid_signature: per item; too_many_items, rate_limited: per request). */
   processorNotificationsRejected: 'vaultline_processor_notifications_rejected_total',

@@ -5,7 +5,7 @@ import type { MetricsRegistry } from '@vaultline/metrics';
 import type { TtlStore } from '@vaultline/ttl';
 import { createLogger } from '@vaultline/logger';
 import { InternalTokenSigner, InternalTokenVerifier } from '@vaultline/auth';
-import type { ServiceName, ServiceRuntime } from './service-runtime';
+import type { IdempotencyKeys, ServiceName, ServiceRuntime } from './service-runtime';
 
 export interface RuntimeParts {
   service: ServiceName;
@@ -23,7 +23,14 @@ export interface RuntimeParts {
   serviceUrls: Record<ServiceName, string>;
   publicBaseUrl: string;
   inProcessApis?: ServiceRuntime['inProcessApis'];
+  inProcessRoutes?: ServiceRuntime['inProcessRoutes'];
+  /**
+   * IDEMPOTENCY_FINGERPRINT_KEY and IDEMPOTENCY_KEY_TTL (idempotencyKeysOf), or how to load them: loaded on
+   * first use, so a service without merchant POSTs (the gateway) never opens or generates the key.
+   */
+  idempotency: IdempotencyKeys | (() => IdempotencyKeys);
   internalTls?: ServiceRuntime['internalTls'];
+  egressProxy?: ServiceRuntime['egressProxy'];
   /** The process's metrics; the service's series carry its name, and its bus is counted (observedBus). */
   metrics?: MetricsRegistry;
   /** Where the service's log lines go (a service thread hands them to the main thread); stdout by default. */
@@ -35,6 +42,7 @@ export async function buildRuntime(parts: RuntimeParts): Promise<ServiceRuntime>
   const store: DocumentStore = await openStore(parts.storeUrl, parts.storeOptions);
   const metrics = parts.metrics?.forService(parts.service);
   const bus = metrics ? observedBus(parts.bus, metrics) : parts.bus;
+  let idempotency: IdempotencyKeys | undefined;
   return {
     store,
     bus: withHealthGrace(bus, parts.busUnhealthyAfterMs ?? 0),
@@ -47,6 +55,11 @@ export async function buildRuntime(parts: RuntimeParts): Promise<ServiceRuntime>
     serviceUrls: parts.serviceUrls,
     publicBaseUrl: parts.publicBaseUrl,
     ...(parts.inProcessApis ? { inProcessApis: parts.inProcessApis } : {}),
+    ...(parts.inProcessRoutes ? { inProcessRoutes: parts.inProcessRoutes } : {}),
+    get idempotency() {
+      return (idempotency ??= typeof parts.idempotency === 'function' ? parts.idempotency() : parts.idempotency);
+    },
     ...(parts.internalTls ? { internalTls: parts.internalTls } : {}),
+    ...(parts.egressProxy ? { egressProxy: parts.egressProxy } : {}),
   };
 }

@@ -7,3 +7,4 @@ export * from './standalone';
 export * from './internal-tls';
 export * from './secret-files';
 export * from './shutdown';
+export * from './production-security';

@@ -9,4 +9,10 @@ describe('the runtime configuration', () => {
   it("when nothing says otherwise, then the gateway's internal listener is loopback on 8081", () => {
     expect(loadRuntimeConfig({})).toMatchObject({ GATEWAY_INTERNAL_HOST: '127.0.0.1', GATEWAY_INTERNAL_PORT: 8081 });
   });
+
+  it('when EGRESS_PROXY_URL names a CONNECT proxy, then the runtime carries its host and port; with credentials, a path or https it stops the start, naming the variable', () => {
+    expect(loadRuntimeConfig({ EGRESS_PROXY_URL: 'http://smokescreen.egress:4750' }).EGRESS_PROXY_URL).toEqual({ host: 'smokescreen.egress', port: 4750 });
+    expect(loadRuntimeConfig({}).EGRESS_PROXY_URL).toBeUndefined();
+    expect(() => loadRuntimeConfig({ EGRESS_PROXY_URL: 'http://user:secret@proxy:3128' })).toThrow(/EGRESS_PROXY_URL: an egress proxy is http:\/\/host:port/);
+  });
 });

@@ -1,8 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
-import { envBoolean, loadConfig } from '@vaultline/config';
-import type { KafkaSecurity } from '@vaultline/bus';
-import { SERVICE_NAMES, type ServiceName } from './service-runtime';
+import { envBoolean, envDurationMs, generatedKeyFile, generatedKeysEnv, loadConfig, loadKey } from '@vaultline/config';
+import type { KafkaNaming, KafkaSecurity } from '@vaultline/bus';
+import { parseEgressProxy } from '@vaultline/egress';
+import { SERVICE_NAMES, type IdempotencyKeys, type ServiceName } from './service-runtime';
 
 /**
  * The configuration every process reads to open its adapters. Which adapters it names decides the
@@ -19,8 +20,23 @@ export function requireTlsPair(config: { TLS_CERT_FILE?: string | undefined; TLS
   ctx.addIssue({ code: 'custom', path: [missing], message: `is required when ${given} is set (both, or neither)` });
 }
 
+/** Kafka's legal characters for topic and group names (and what a prefix of them may hold). */
+const kafkaName = (variable: string) => z.string().regex(/^[A-Za-z0-9._-]*$/, `${variable} may hold only letters, digits, '.', '_' and '-'`).max(100);
+
 export const runtimeConfigSchema = z.object({
-  DATA_DIR: z.string().min(1).default('./data'),
+  /**
+   * production: the process refuses to start without encryption on every link (production-security.ts:
+   * internal mutual TLS, Kafka TLS and SASL, MongoDB and Redis TLS, the gateway's edge TLS), naming what is
+   * missing. docker-compose.yml and the Helm chart set it; development and tests run without.
+   */
+  VAULTLINE_ENV: z.enum(['development', 'production']).default('development'),
+  /**
+   * The gateway's merchant port is plain HTTP on purpose: a proxy in front terminates TLS (and TRUST_PROXY
+   * names it). Only this makes a production gateway without TLS_CERT_FILE start.
+   */
+  EDGE_TLS_TERMINATED_BY_PROXY: envBoolean().default(false),
+  /** DATA_DIR, and KEYS_DIR and DEV_KEYS_IN_DATA_DIR: where generated keys are kept (libs/config generatedKeyFile). */
+  ...generatedKeysEnv,
   /** memory:// | sqlite:<file> | redis://host:port | kafka://broker:9092,broker2:9092 */
   BUS_URL: z.string().min(1).optional(),
   /** A store URL for every service; `{service}` is replaced by the service name (a database or file each). */
@@ -44,6 +60,20 @@ export const runtimeConfigSchema = z.object({
   KAFKA_SASL_USERNAME: z.string().min(1).optional(),
   /** Usually KAFKA_SASL_PASSWORD_FILE. */
   KAFKA_SASL_PASSWORD: z.string().min(1).optional(),
+  /**
+   * Put before every Kafka topic and consumer group this service uses (`staging.` → `staging.payments.payments`),
+   * so that environments share a cluster. Empty by default.
+   */
+  KAFKA_TOPIC_PREFIX: kafkaName('KAFKA_TOPIC_PREFIX').default(''),
+  /** Put before every consumer group instead of KAFKA_TOPIC_PREFIX (a platform's own naming of groups). Changing it renames the groups. */
+  KAFKA_GROUP_PREFIX: kafkaName('KAFKA_GROUP_PREFIX').optional(),
+  /** The client id the brokers see (their logs, quotas, request metrics); by default the service's name. */
+  KAFKA_CLIENT_ID: kafkaName('KAFKA_CLIENT_ID').pipe(z.string().min(1)).optional(),
+  /**
+   * true (the default, for development): a service creates the topics it misses, shaped as deploy/kafka/topics.yaml.
+   * false (production: topics are provisioned from that file): it creates none, and a missing topic stops its start.
+   */
+  KAFKA_CREATE_TOPICS: envBoolean().default(true),
   /** Processed-event marks (consumers' duplicate detection) are kept this long: longer than any redelivery window. */
   PROCESSED_EVENTS_RETENTION_DAYS: z.coerce.number().int().min(1).default(14),
   /**
@@ -75,6 +105,33 @@ export const runtimeConfigSchema = z.object({
   METRICS_HOST: z.string().min(1).optional(),
   /** SIGTERM: how long draining may take (stop accepting, finish requests and batches, flush the outbox) before the process exits anyway. */
   SHUTDOWN_GRACE_MS: z.coerce.number().int().min(0).default(20_000),
+  /** How long the answer to a POST with an Idempotency-Key is kept and replayed by the service that served it (24 h). */
+  IDEMPOTENCY_KEY_TTL: envDurationMs()
+    .refine((ms) => ms > 0, { message: 'must be longer than 0' })
+    .default(24 * 60 * 60 * 1000),
+  /**
+   * The server key (base64, 32 bytes) of the HMAC that fingerprints a request sent with an Idempotency-Key
+   * (the body of POST /tokens holds card data: its fingerprint is never a plain hash). Production sets it
+   * per service (the same value for every replica of one service, which share the records); unset, it is
+   * generated once into KEYS_DIR/idempotency-fingerprint.key.
+   */
+  IDEMPOTENCY_FINGERPRINT_KEY: z.string().min(1).optional(),
+  /**
+   * http://host:port of an HTTP CONNECT egress proxy: every call out to the internet (processors, merchants'
+   * destinations, import providers, webhook endpoints) goes through it, after the same address checks; the
+   * network then lets those pods reach the proxy only, and the proxy allows destinations by name.
+   */
+  EGRESS_PROXY_URL: z
+    .string()
+    .transform((value, ctx) => {
+      try {
+        return parseEgressProxy(value);
+      } catch (error) {
+        ctx.addIssue({ code: 'custom', message: (error as Error).message });
+        return z.NEVER;
+      }
+    })
+    .optional(),
   OTEL_TRACES_EXPORTER: z.enum(['none', 'console', 'otlp']).default('none'),
   OTEL_EXPORTER_OTLP_ENDPOINT: z.string().url().optional(),
 });
@@ -108,6 +165,24 @@ export function kafkaSecurityOf(config: RuntimeConfig): KafkaSecurity | undefine
       : undefined;
   if (!ssl && !sasl) return undefined;
   return { ...(ssl ? { ssl } : {}), ...(sasl ? { sasl } : {}) };
+}
+
+export const IDEMPOTENCY_FINGERPRINT_KEY_FILE = 'idempotency-fingerprint.key';
+
+/** The Idempotency-Key settings every service's routes use: the fingerprints' server key (loadKey) and the retention. */
+export function idempotencyKeysOf(config: RuntimeConfig): IdempotencyKeys {
+  const fingerprintKey = loadKey({ variable: 'IDEMPOTENCY_FINGERPRINT_KEY', value: config.IDEMPOTENCY_FINGERPRINT_KEY, file: generatedKeyFile(config, IDEMPOTENCY_FINGERPRINT_KEY_FILE).path });
+  return { fingerprintKey, retentionMs: config.IDEMPOTENCY_KEY_TTL };
+}
+
+/** Topic and group names and topic creation as KAFKA_TOPIC_PREFIX, KAFKA_GROUP_PREFIX, KAFKA_CLIENT_ID and KAFKA_CREATE_TOPICS say; the client id defaults to the service's name. */
+export function kafkaNamingOf(config: RuntimeConfig, service: string): KafkaNaming {
+  return {
+    topicPrefix: config.KAFKA_TOPIC_PREFIX,
+    groupPrefix: config.KAFKA_GROUP_PREFIX ?? config.KAFKA_TOPIC_PREFIX,
+    clientId: config.KAFKA_CLIENT_ID ?? service,
+    createTopics: config.KAFKA_CREATE_TOPICS,
+  };
 }
 
 /** The TTL store's URL: REDIS_URL (production, from a Secret) or TTL_URL. */

@@ -28,6 +28,8 @@ export const SECRET_VARIABLES = [
   'VAULT_FINGERPRINT_KEY',
   'NOTIFIER_SECRET_KEY',
   'PAYMENT_ORCHESTRATOR_SECRET_KEY',
+  // every service with merchant POSTs: the HMAC key of its Idempotency-Key fingerprints
+  'IDEMPOTENCY_FINGERPRINT_KEY',
 ] as const;
 
 /** `NAME_FILE` for a secret variable. */

@@ -5,12 +5,14 @@ import { createLogger } from '@vaultline/logger';
 import { openStore, type CollectionSpec } from '@vaultline/store';
 import type { ServiceApp, ServiceName, ServiceRuntime } from './service-runtime';
 import { MetricsRegistry, startMetricsServer } from '@vaultline/metrics';
-import { DEFAULT_METRICS_PORT, kafkaSecurityOf, loadRuntimeConfig, metricsPortOf, processedRetentionOf, serviceUrlsFromEnv, storeUrlFor, tlsOf, ttlUrlOf } from './runtime-config';
+import { DEFAULT_METRICS_PORT, idempotencyKeysOf, kafkaNamingOf, kafkaSecurityOf, loadRuntimeConfig, metricsPortOf, processedRetentionOf, serviceUrlsFromEnv, storeUrlFor, tlsOf, ttlUrlOf } from './runtime-config';
 import { buildRuntime } from './build-runtime';
 import { listen } from './serve';
 import { internalTlsFromEnv, mutualTlsServerOptions } from './internal-tls';
 import { withSecretFiles } from './secret-files';
 import { shutdownGate } from './shutdown';
+import { busReadinessGate } from './bus-readiness';
+import { assertProductionSecurity } from './production-security';
 
 export type StandaloneFactory = (runtime: ServiceRuntime, env: NodeJS.ProcessEnv) => ServiceApp | Promise<ServiceApp>;
 
@@ -33,6 +35,7 @@ export async function runMigrate(service: ServiceName, collections: () => Promis
   try {
     const env = withSecretFiles(rawEnv);
     const config = loadRuntimeConfig(env);
+    assertProductionSecurity(service, 'migrate', config, env);
     const store = await openStore(storeUrlFor(config, service, `sqlite:${config.DATA_DIR}/{service}.db`), { indexes: 'create', processedRetention: processedRetentionOf(config) });
     try {
       const specs = [...(await collections()), { name: PARKED_OUTBOX_COLLECTION }];
@@ -76,6 +79,7 @@ export async function runStandalone(
   try {
     env = withSecretFiles(env);
     const config = loadRuntimeConfig(env);
+    assertProductionSecurity(service, 'service', config, env);
     const privateKeyPem = env.INTERNAL_JWT_PRIVATE_KEY;
     const publicKeysJson = env.INTERNAL_JWT_PUBLIC_KEYS;
     if (!privateKeyPem || !publicKeysJson) {
@@ -87,7 +91,12 @@ export async function runStandalone(
     const edgeTls = tlsOf(config);
     const metrics = new MetricsRegistry().collectProcessMetrics();
     const kafkaSecurity = kafkaSecurityOf(config);
-    const bus = await openBus(config.BUS_URL, { logger: log, consumerName: `${service}-${env.HOSTNAME ?? '1'}`, ...(kafkaSecurity ? { kafkaSecurity } : {}) });
+    const bus = await openBus(config.BUS_URL, {
+      logger: log,
+      consumerName: `${service}-${env.HOSTNAME ?? '1'}`,
+      kafka: kafkaNamingOf(config, service),
+      ...(kafkaSecurity ? { kafkaSecurity } : {}),
+    });
     const ttl = await openTtlStore(ttlUrlOf(config) ?? 'memory://', { keyPrefix: `vaultline:${service}:`, ...(config.REDIS_TLS_CA_FILE ? { tlsCa: readFileSync(config.REDIS_TLS_CA_FILE) } : {}) });
     const runtime = await buildRuntime({
       service,
@@ -102,9 +111,11 @@ export async function runStandalone(
       privateKeyPem,
       trustedPublicKeys: JSON.parse(publicKeysJson) as Record<string, string | string[]>,
       serviceUrls,
+      idempotency: () => idempotencyKeysOf(config),
       // GATEWAY_URL is the gateway's internal listener: the gateway itself falls back to its own edge.
       publicBaseUrl: config.PUBLIC_BASE_URL ?? (service === 'gateway' ? `${edgeTls ? 'https' : 'http'}://localhost:${config.PORT}` : serviceUrls.gateway),
       ...(internalTls ? { internalTls } : {}),
+      ...(config.EGRESS_PROXY_URL ? { egressProxy: config.EGRESS_PROXY_URL } : {}),
     });
     const app = await factory(runtime, env);
     // Internal ports take only callers with a certificate from the internal CA; the gateway's edge (PORT of
@@ -113,7 +124,8 @@ export async function runStandalone(
     const metricsPort = metricsPortOf(config, DEFAULT_METRICS_PORT);
     const shutdown = shutdownGate();
     // /health and /ready on the metrics port as well (plain HTTP): probes carry no client certificate.
-    const gatedHttp = shutdown.gate(app.http);
+    const busGate = busReadinessGate(runtime.bus);
+    const gatedHttp = shutdown.gate(busGate(app.http));
     const metricsServer = metricsPort === null ? undefined : await startMetricsServer(config.METRICS_HOST ?? config.HOST, metricsPort, { registry: metrics, probes: gatedHttp });
     // Started before it listens: while a restarted service starts, callers find nothing listening (the
     // gateway answers its own 503 and the merchant retries) rather than a 503 from a service that
@@ -122,7 +134,7 @@ export async function runStandalone(
     const server = await listen(config.HOST, config.PORT, app.internalHttp ? edgeTls : (internalListenerTls ?? edgeTls));
     const internal = app.internalHttp ? await listen(config.GATEWAY_INTERNAL_HOST, config.GATEWAY_INTERNAL_PORT, internalListenerTls) : undefined;
     server.handle(gatedHttp);
-    if (internal && app.internalHttp) internal.handle(shutdown.gate(app.internalHttp));
+    if (internal && app.internalHttp) internal.handle(shutdown.gate(busGate(app.internalHttp)));
     log.info({ url: server.url, ...(internal ? { internal_url: internal.url } : {}), ...(metricsServer ? { metrics_url: metricsServer.url } : {}) }, `${service} listening`);
     const stop = async (signal: string) => {
       if (shutdown.shuttingDown) return;

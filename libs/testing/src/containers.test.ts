@@ -11,6 +11,12 @@ describe('container resolution', () => {
     expect(images).toContain(MONGO_IMAGE);
   });
 
+  it('when CI runs Kafka from Maven Central (scripts/kafka-broker/pom.xml), then it is the version of the image compose and testcontainers run', () => {
+    const pom = readFileSync(resolve(__dirname, '../../../scripts/kafka-broker/pom.xml'), 'utf8');
+
+    expect(KAFKA_IMAGE).toBe(`apache/kafka:${/<kafka\.version>([^<]+)<\/kafka\.version>/.exec(pom)?.[1]}`);
+  });
+
   const saved = { MONGO_URL: process.env.MONGO_URL, KAFKA_BROKERS: process.env.KAFKA_BROKERS };
   afterEach(() => {
     for (const [name, value] of Object.entries(saved)) {

@@ -15,7 +15,8 @@ export type KafkaResolution = { available: true; brokers: string; stop(): Promis
 
 /** The images the contract suites start; docker-compose.yml runs the same ones (a test compares them). */
 export const MONGO_IMAGE = 'mongo:7';
-export const KAFKA_IMAGE = 'apache/kafka:3.9.1';
+/** The same version as scripts/kafka-broker/pom.xml's broker (a test compares them). */
+export const KAFKA_IMAGE = 'apache/kafka:4.1.1';
 const STARTUP_TIMEOUT_MS = 120_000;
 
 const oneLine = (error: unknown): string => (error instanceof Error ? error.message : String(error)).split('\n')[0]!.trim();

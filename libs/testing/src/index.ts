@@ -2,3 +2,4 @@
 // contract suite lives with its port (@vaultline/bus/testing, @vaultline/store/testing, @vaultline/ttl/testing).
 export * from './redis-server';
 export * from './containers';
+export * from './kafka-broker';

@@ -37,6 +37,8 @@ export interface ClientOptions extends Partial<RetryOptions> {
    * `'same-origin'` sends it to the page's own origin and nowhere else. Unset: fetch's default.
    */
   credentials?: 'omit' | 'same-origin' | 'include';
+  /** How the client waits between two attempts (default: a timer); tests record the waits instead. */
+  sleep?: (ms: number) => Promise<void>;
 }
 
 /** Options of one untyped request (`request`): for paths the generated types do not know yet. */
@@ -76,7 +78,7 @@ export class TypedApi<Paths extends PathsShape> {
 
   constructor(credentials: Record<string, string>, options: ClientOptions = {}) {
     this.baseUrl = (options.baseUrl ?? DEFAULT_BASE_URL).replace(/\/+$/, '');
-    this.fetchWithRetries = retryingFetch({ ...DEFAULT_RETRY_OPTIONS, ...definedOnly(options) }, options.fetch);
+    this.fetchWithRetries = retryingFetch({ ...DEFAULT_RETRY_OPTIONS, ...definedOnly(options) }, options.fetch, options.sleep);
     this.headers = { ...credentials, 'User-Agent': options.userAgent ? `${SDK_USER_AGENT} ${options.userAgent}` : SDK_USER_AGENT, ...options.headers };
     this.credentials = options.credentials;
     this.api = createClient<Paths, 'application/json'>({

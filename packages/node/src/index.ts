@@ -1,6 +1,6 @@
 export { CSRF_HEADER, Vaultline, VaultlineAdmin, type DashboardSession, type Mode } from './vaultline.js';
 export { DEFAULT_BASE_URL, type Call, type ClientOptions, type RawRequest, type ResponseData } from './client.js';
-export { VaultlineConnectionError, VaultlineError, WebhookVerificationError, type Problem } from './errors.js';
+export { VaultlineConnectionError, VaultlineError, WebhookVerificationError, errorKindOf, type ErrorKind, type Problem } from './errors.js';
 export { DEFAULT_RETRY_OPTIONS, retryAfterMs, type RetryOptions } from './retrying-fetch.js';
 export { formatAmount, majorUnits, minorUnitExponent, toMinorUnits } from './money.js';
 export { verify as verifyWebhook, webhooks, type WebhookEvent, type WebhookHeaders } from './webhooks.js';

@@ -1,7 +1,7 @@
 import { VaultlineConnectionError } from './errors.js';
 
 export interface RetryOptions {
-  /** Retries after the first attempt (default 2): on 429, 500, 502, 503, 504 and connection errors. */
+  /** Retries after the first attempt (default 2): on connection errors, 409 idempotency_key_in_use, 429 and every 5xx. */
   maxRetries: number;
   /** First backoff in ms (default 500), doubled on each retry, with jitter, capped by maxDelayMs. */
   initialDelayMs: number;
@@ -13,15 +13,32 @@ export interface RetryOptions {
 
 export const DEFAULT_RETRY_OPTIONS: RetryOptions = { maxRetries: 2, initialDelayMs: 500, maxDelayMs: 20_000, timeoutMs: 60_000 };
 
-const RETRIED_STATUSES = new Set([429, 500, 502, 503, 504]);
+/**
+ * The codes of a 409 that mean "the first request with this Idempotency-Key is still running": retried with
+ * the same key (idempotency_key_in_use is what the API answers; idempotency_key_in_progress is the name the
+ * SDKs' issue gave it). Every Vaultline SDK retries alike: sdks/test-vectors/retries.json.
+ */
+const RETRIED_CONFLICTS = new Set(['idempotency_key_in_use', 'idempotency_key_in_progress']);
+
+/** 429, every 5xx, and a 409 whose code says the same key is still running; never another 4xx. */
+async function isRetried(response: Response): Promise<boolean> {
+  if (response.status === 429 || response.status >= 500) return true;
+  if (response.status !== 409) return false;
+  const code = await response
+    .clone()
+    .json()
+    .then((problem: unknown) => (problem as { code?: unknown } | null)?.code)
+    .catch(() => undefined);
+  return typeof code === 'string' && RETRIED_CONFLICTS.has(code);
+}
 
 type Fetch = (request: Request) => Promise<Response>;
 
 /**
  * A fetch that makes POSTs safe to retry and retries what is worth retrying. A POST without an
  * Idempotency-Key gets one (a random UUID) before the first attempt, so every retry carries the same key
- * and the API runs the request at most once. 429 waits as long as Retry-After says; 5xx and connection
- * errors back off exponentially with jitter.
+ * and the API runs the request at most once. 429 waits as long as Retry-After says; 5xx, 409
+ * idempotency_key_in_use and connection errors back off exponentially with jitter.
  */
 export function retryingFetch(options: RetryOptions, fetchImpl: Fetch = (request) => globalThis.fetch(request), sleep = defaultSleep): Fetch {
   return async (request) => {
@@ -36,7 +53,7 @@ export function retryingFetch(options: RetryOptions, fetchImpl: Fetch = (request
         await sleep(backoff(options, attempt));
         continue;
       }
-      if (!RETRIED_STATUSES.has(response.status) || !retriesLeft) return response;
+      if (!retriesLeft || !(await isRetried(response))) return response;
       await response.body?.cancel();
       await sleep(Math.min(options.maxDelayMs, retryAfterMs(response.headers.get('retry-after')) ?? backoff(options, attempt)));
     }

@@ -1,6 +1,6 @@
-import { createServiceHttp, InternalClient } from '@vaultline/http';
+import { InternalClient, serviceHttp } from '@vaultline/http';
 import { METRIC } from '@vaultline/metrics';
-import { metricsOf, type ServiceApp, type ServiceRuntime } from '@vaultline/runtime';
+import { idempotencyOf, metricsOf, type ServiceApp, type ServiceRuntime } from '@vaultline/runtime';
 import { startOutboxRelay } from '@vaultline/bus';
 import { createEgressClient, type EgressClient } from '@vaultline/egress';
 import { createVaultCardDataSource } from './clients/vault-card-data.client';
@@ -44,6 +44,7 @@ export function createApp(runtime: ServiceRuntime, config: ForwarderConfig, over
       maxResponseBytes: config.maxResponseBytes,
       connectionsPerOrigin: config.connectionsPerDestination,
       allowPrivateHosts: operatorRules.map((rule) => `${rule.protocol}//${rule.host}${rule.port ? `:${rule.port}` : ''}`),
+      proxy: runtime.egressProxy,
     });
   const { cards, closeCards } = cardDataSource(runtime);
   const transaction: TransactionRunner = (work) => store.transaction(work);
@@ -61,11 +62,12 @@ export function createApp(runtime: ServiceRuntime, config: ForwarderConfig, over
   const forward = forwardRequest({ cards, destinations: destinationDirectory({ operatorRules, destinations }), egress, audit, clock });
   const internalApi = createForwarderInternalApi(forward, runtime.verifier);
 
-  const http = createServiceHttp({
+  const { http, routes } = serviceHttp({
     service: 'forwarder',
     publicBaseUrl: runtime.publicBaseUrl,
     verifier: runtime.verifier,
     metrics,
+    idempotency: idempotencyOf(runtime),
     logger,
     bodyLimit: config.maxBody,
     rawBodyPaths: ['/forward'],
@@ -85,6 +87,7 @@ export function createApp(runtime: ServiceRuntime, config: ForwarderConfig, over
   return {
     name: 'forwarder',
     http,
+    routes,
     exposedApis: { forwarder: internalApi },
     async start() {
       for (const spec of forwarderCollections) await store.register(spec);

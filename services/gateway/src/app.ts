@@ -5,7 +5,6 @@ import type { GatewayConfig } from './config';
 import { authenticateApiKey, issueApiKey, resolveApiKeyById, listApiKeys, mintApiKey, revokeApiKey, rollApiKey, type ApiKeys } from './domain/api-keys';
 import { createMerchant, ensureBootstrapMerchant, getMerchant, listMerchants, updateMerchant, type Merchants } from './domain/merchants';
 import { takeRequestToken } from './domain/rate-limit';
-import { idempotentRequests } from './domain/idempotency';
 import { authenticateOperator, createOperator, resolveOperatorById, ensureBootstrapOperator, listOperators, revokeOperator, type Operators } from './domain/operators';
 import { listAdminAudit, recordAdminAction, type AdminAudit } from './domain/admin-audit';
 import { UPSTREAM_SERVICES, type UpstreamService } from './domain/routing';
@@ -20,10 +19,10 @@ import { StoreAdminAuditRepository } from './data/admin-audit.repository';
 import { loadOrCreatePepper } from './domain/pepper';
 import type { Upstream } from './http/upstream';
 import { HttpUpstream, checkHealth, healthCheckAgent } from './http/http-upstream';
+import { InProcessUpstream } from './http/in-process-upstream';
 import { adminRoutes } from './http/admin.routes';
 import { internalRoutes } from './http/internal.routes';
 import { createEdgeApp } from './http/edge';
-import { idempotencyGuard } from './http/idempotency.middleware';
 import { docsRoutes } from './http/docs/docs.routes';
 import { knownFilters } from './http/known-filters';
 import { dashboardSessions } from './domain/dashboard-sessions';
@@ -78,17 +77,15 @@ export function createApp(runtime: ServiceRuntime, config: GatewayConfig): Servi
   const audit: AdminAudit = { record: recordAdminAction({ audit: auditRepository, clock }), list: listAdminAudit({ audit: auditRepository }) };
 
   const publicBaseUrl = config.publicBaseUrl ?? runtime.publicBaseUrl;
-  // Every service over HTTP, in the embedded profile too (its loopback port): as cheap as an in-memory connection, measured (docs/benchmarks.md).
+  // A service on this thread (the embedded profile) has its routes mounted behind the edge; any other is reached over HTTP.
   const upstreams = Object.fromEntries(
-    UPSTREAM_SERVICES.map((service): [UpstreamService, Upstream] => [
-      service,
-      new HttpUpstream({ url: runtime.serviceUrls[service], signer: runtime.signer, logger, timeoutMs: config.upstreamTimeoutMs, connectRetryMs: config.upstreamConnectRetryMs, tls: runtime.internalTls }),
-    ]),
+    UPSTREAM_SERVICES.map((service): [UpstreamService, Upstream] => {
+      const routes = runtime.inProcessRoutes?.[service];
+      if (routes) return [service, new InProcessUpstream(routes)];
+      const http = { url: runtime.serviceUrls[service], signer: runtime.signer, logger, timeoutMs: config.upstreamTimeoutMs, connectRetryMs: config.upstreamConnectRetryMs, tls: runtime.internalTls, bodyLimitBytes: config.bodyLimitBytes };
+      return [service, new HttpUpstream(http)];
+    }),
   ) as Record<UpstreamService, Upstream>;
-
-  // The claim outlives the upstream timeout, so it cannot lapse under a request that is still running.
-  const requests = idempotentRequests({ ttl: runtime.ttl, retentionMs: config.idempotencyKeyTtlMs, leaseMs: config.upstreamTimeoutMs + 10_000 });
-  const idempotency = idempotencyGuard({ requests, logger, keptResponseLimitBytes: 1024 * 1024 });
 
   const healthAgent = runtime.internalTls ? healthCheckAgent(runtime.internalTls) : undefined;
   const health = checkServiceHealth({
@@ -134,7 +131,6 @@ export function createApp(runtime: ServiceRuntime, config: GatewayConfig): Servi
     hsts: config.tls || (config.publicBaseUrl?.startsWith('https:') ?? false),
     apiKeys,
     upstreams,
-    idempotency,
     rateLimit: takeRequestToken({ buckets: runtime.ttl, defaults: config.rateLimit }),
     bodyLimitBytes: config.bodyLimitBytes,
     trustProxy: config.trustProxy,

@@ -17,7 +17,6 @@ import type { RateLimit } from './domain/rate-limit';
  *   store) so that a copy of the database alone does not allow offline guessing, and must never change it
  *   (every existing key would stop working).
  * - PUBLIC_BASE_URL: the externally visible base URL (servers[0] of /openapi.json).
- * - IDEMPOTENCY_KEY_TTL: how long the response to a POST with an Idempotency-Key is kept and replayed (24h).
  * - TRUST_PROXY: the proxies in front of the gateway trusted to name the client in X-Forwarded-For: a
  *   number of hops or their addresses/CIDRs (http/client-address.ts). Unset: none, the socket's peer is
  *   the client. Behind a load balancer it must be set, or every client shares the balancer's address
@@ -52,9 +51,6 @@ export const gatewayConfigSchema = z.object({
    * safe for every method; a service being replaced then costs the merchant latency, not an error.
    */
   GATEWAY_UPSTREAM_CONNECT_RETRY: envDurationMs().default(10_000),
-  IDEMPOTENCY_KEY_TTL: envDurationMs()
-    .refine((ms) => ms > 0, { message: 'must be longer than 0' })
-    .default(24 * 60 * 60 * 1000),
   TRUST_PROXY: z
     .string()
     .optional()
@@ -93,8 +89,6 @@ export interface GatewayConfig {
   upstreamTimeoutMs: number;
   /** GATEWAY_UPSTREAM_CONNECT_RETRY: how long refused connections to a service are tried again. */
   upstreamConnectRetryMs?: number;
-  /** How long an Idempotency-Key's response is kept (IDEMPOTENCY_KEY_TTL). */
-  idempotencyKeyTtlMs: number;
   /** Largest request body accepted at the edge, in bytes (1 MB). */
   bodyLimitBytes: number;
   /** Who may name the client in X-Forwarded-For (TRUST_PROXY). */
@@ -115,7 +109,6 @@ export function loadGatewayConfig(env: NodeJS.ProcessEnv = process.env): Gateway
     port: parsed.PORT,
     upstreamTimeoutMs: parsed.GATEWAY_UPSTREAM_TIMEOUT,
     upstreamConnectRetryMs: parsed.GATEWAY_UPSTREAM_CONNECT_RETRY,
-    idempotencyKeyTtlMs: parsed.IDEMPOTENCY_KEY_TTL,
     bodyLimitBytes: 1024 * 1024,
     trustProxy: parsed.TRUST_PROXY,
     tls: Boolean(parsed.TLS_CERT_FILE && parsed.TLS_KEY_FILE),

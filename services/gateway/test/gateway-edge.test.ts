@@ -41,7 +41,9 @@ describe('the merchant edge', () => {
       expectProblem(await call(gateway.url, '/tokens', { headers: { 'x-api-key': 'hello' } }), 401, 'invalid_api_key');
     });
 
-    it('when a valid key is sent, then the vault receives a valid internal JWT for the merchant with the path, query and raw body unchanged', async () => {
+    it('when a valid key is sent, then the vault receives a valid internal JWT for the merchant, its mode and key, with the path, query and raw body unchanged', async () => {
+      const keys = await call(gateway.url, `/admin/merchants/${merchantId}/api-keys`, { headers: { 'x-admin-key': ADMIN_KEY } });
+      const keyId = (keys.json.data as Array<{ id: string }>)[0]!.id;
       const rawBody = '{ "card":{"number":"4242424242424242"} ,  "z": 1 }';
       const result = await call(gateway.url, '/tokens?expand=card&x=1', {
         method: 'POST',
@@ -53,7 +55,7 @@ describe('the merchant edge', () => {
       expect(result.headers.get('idempotent-replayed')).toBeNull();
       const echo = result.json as unknown as EchoBody;
       expect(echo.service).toBe('vault');
-      expect(echo.auth).toEqual({ issuer: 'gateway', merchantId, scopes: ['merchant'], requestId: 'req-edge-1', mode: 'test', merchantName: 'Edge shop' });
+      expect(echo.auth).toEqual({ issuer: 'gateway', merchantId, scopes: ['merchant'], requestId: 'req-edge-1', mode: 'test', keyId, merchantName: 'Edge shop', clientAddress: '127.0.0.1', trace: null });
       expect(echo.url).toBe('/tokens?expand=card&x=1');
       expect(echo.raw).toBe(rawBody);
       expect(echo.headers['idempotency-key']).toBe('idem-1');

@@ -1,8 +1,8 @@
 import { assertSubscriptionsConsuming, createEventConsumer, startOutboxRelay, type OutboxRelay, type Subscription } from '@vaultline/bus';
 import { createEgressClient } from '@vaultline/egress';
-import { createServiceHttp, InternalClient } from '@vaultline/http';
+import { InternalClient, serviceHttp } from '@vaultline/http';
 import { METRIC, type ServiceMetrics } from '@vaultline/metrics';
-import { metricsOf, type ServiceApp, type ServiceRuntime } from '@vaultline/runtime';
+import { idempotencyOf, metricsOf, type ServiceApp, type ServiceRuntime } from '@vaultline/runtime';
 import { AesGcmSecretSealer } from '@vaultline/crypto';
 import { GatewayKeyIssuerClient } from './clients/gateway-key-issuer.client';
 import type { ImporterConfig } from './config';
@@ -35,6 +35,7 @@ export function createApp(runtime: ServiceRuntime, config: ImporterConfig): Serv
     maxResponseBytes: 1024 * 1024,
     allowPrivateHosts: config.IMPORTER_ALLOW_PRIVATE_PROVIDER ? Object.values(providerBaseUrls) : [],
     connectionsPerOrigin: config.IMPORTER_CONCURRENCY + config.IMPORTER_LOOKAHEAD + 4,
+    proxy: runtime.egressProxy,
   });
   const gateway = new InternalClient({ signer: runtime.signer, audience: 'gateway', baseUrl: runtime.serviceUrls.gateway, tls: runtime.internalTls });
 
@@ -99,11 +100,12 @@ export function createApp(runtime: ServiceRuntime, config: ImporterConfig): Serv
 
   observeImportProgress(metrics, jobs);
 
-  const http = createServiceHttp({
+  const { http, routes } = serviceHttp({
     service: 'importer',
     publicBaseUrl: runtime.publicBaseUrl,
     verifier: runtime.verifier,
     metrics,
+    idempotency: idempotencyOf(runtime),
     logger,
     readiness: async () => {
       await store.ping();
@@ -123,6 +125,7 @@ export function createApp(runtime: ServiceRuntime, config: ImporterConfig): Serv
   return {
     name: 'importer',
     http,
+    routes,
     async start() {
       await registerImportCollections(store);
       await assignTestModeToEarlierImports(store);

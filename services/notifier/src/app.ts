@@ -1,9 +1,9 @@
 import { assertSubscriptionsConsuming, createEventConsumer, startOutboxRelay } from '@vaultline/bus';
 import type { Subscription } from '@vaultline/bus';
 import { AesGcmSecretSealer } from '@vaultline/crypto';
-import { createServiceHttp } from '@vaultline/http';
-import { metricsOf, type ServiceApp, type ServiceRuntime } from '@vaultline/runtime';
-import { METRIC, type ServiceMetrics } from '@vaultline/metrics';
+import { serviceHttp } from '@vaultline/http';
+import { idempotencyOf, metricsOf, type ServiceApp, type ServiceRuntime } from '@vaultline/runtime';
+import { BACKLOG_TOP_ENDPOINTS, endpointBucket, METRIC, topReadings, type ServiceMetrics } from '@vaultline/metrics';
 import { HandedOverContexts } from '@vaultline/telemetry';
 import { createWebhookReceiverClient, egressUrlCheck } from './clients/webhook-receiver.client';
 import type { NotifierConfig } from './config';
@@ -56,12 +56,19 @@ export function createApp(runtime: ServiceRuntime, config: NotifierConfig): Serv
     // slow endpoint's requests would queue another endpoint's behind them. The scheduler bounds
     // concurrency per endpoint.
     connectionsPerOrigin: config.maxInFlight,
+    proxy: runtime.egressProxy,
   });
   const policy: RetryPolicy = { scheduleMs: config.retryScheduleMs, jitter: 0.1 };
   const checkUrl = egressUrlCheck(receiverPolicy);
   const metrics = metricsOf(runtime, 'notifier');
-  metrics.gauge(METRIC.webhookBacklog, 'Webhook messages waiting for a delivery attempt, per endpoint.', ['endpoint'], async () =>
-    [...(await queue.waitingByEndpoint(BACKLOG_SCAN_LIMIT))].map(([endpoint, value]) => ({ labels: { endpoint }, value })),
+  // Every replica reads the whole queue: the alert takes one replica's sum, never the sum of replicas. The largest
+  // endpoints by id, the others as `other`, so the series do not grow with merchants' endpoints.
+  metrics.gauge(METRIC.webhookBacklog, 'Webhook messages waiting for a delivery attempt, per endpoint (the largest; the rest as other).', ['endpoint'], async () =>
+    topReadings(
+      [...(await queue.waitingByEndpoint(BACKLOG_SCAN_LIMIT))].map(([endpoint, value]) => ({ labels: { endpoint }, value })),
+      'endpoint',
+      BACKLOG_TOP_ENDPOINTS,
+    ),
   );
   // A webhook's first attempt continues the trace of the event that created it (see HandedOverContexts).
   const handedOver = new HandedOverContexts();
@@ -69,6 +76,7 @@ export function createApp(runtime: ServiceRuntime, config: NotifierConfig): Serv
     attemptDelivery({ endpoints, messages, queue, transaction, sealer: new OpenedSecretsCache(sealer), transport, clock, policy, logger }),
     metrics,
     clock,
+    logger,
   );
 
   const scheduler = new DeliveryScheduler({
@@ -84,12 +92,13 @@ export function createApp(runtime: ServiceRuntime, config: NotifierConfig): Serv
     pollIntervalMs: config.pollIntervalMs,
   });
 
-  const http = createServiceHttp({
+  const { http, routes } = serviceHttp({
     service: 'notifier',
     publicBaseUrl: runtime.publicBaseUrl,
     verifier: runtime.verifier,
     logger,
     metrics,
+    idempotency: idempotencyOf(runtime),
     readiness: async () => {
       await store.ping();
       assertSubscriptionsConsuming(bus);
@@ -135,6 +144,7 @@ export function createApp(runtime: ServiceRuntime, config: NotifierConfig): Serv
   return {
     name: 'notifier',
     http,
+    routes,
     async start() {
       for (const spec of notifierCollections) await store.register(spec);
       await moveSystemScopedQueueEntries(store);
@@ -164,8 +174,8 @@ export function createApp(runtime: ServiceRuntime, config: NotifierConfig): Serv
   };
 }
 
-/** vaultline_webhook_deliveries_total{endpoint,outcome} and vaultline_webhook_failures_total{endpoint}, per attempt made. */
-function countedAttempts(attempt: AttemptDelivery, metrics: ServiceMetrics, clock: ServiceRuntime['clock']): AttemptDelivery {
+/** vaultline_webhook_deliveries_total{endpoint,outcome} and vaultline_webhook_failures_total{endpoint}, per attempt made, endpoint = its bucket. */
+function countedAttempts(attempt: AttemptDelivery, metrics: ServiceMetrics, clock: ServiceRuntime['clock'], logger: ServiceRuntime['logger']): AttemptDelivery {
   const deliveries = metrics.counter(METRIC.webhookDeliveries, 'Webhook delivery attempts, per endpoint and outcome (delivered, failed).', ['endpoint', 'outcome']);
   const failures = metrics.counter(METRIC.webhookFailures, 'Failed webhook delivery attempts, per endpoint.', ['endpoint']);
   return async (entry) => {
@@ -175,8 +185,14 @@ function countedAttempts(attempt: AttemptDelivery, metrics: ServiceMetrics, cloc
     const made = result.message?.attempts.at(-1);
     if (made && made.attempted_at >= before) {
       const outcome = made.error === null ? 'delivered' : 'failed';
-      deliveries.inc({ endpoint: entry.endpoint_id, outcome });
-      if (outcome === 'failed') failures.inc({ endpoint: entry.endpoint_id });
+      // A bucket of endpoints, not the endpoint: merchants create endpoints, the series must not grow with them.
+      const endpoint = endpointBucket(entry.endpoint_id);
+      deliveries.inc({ endpoint, outcome });
+      if (outcome === 'failed') {
+        failures.inc({ endpoint });
+        // What names the endpoint behind a bucket's VaultlineWebhookFailures.
+        logger.info({ endpoint_id: entry.endpoint_id, endpoint_bucket: endpoint, message_id: result.message?.id }, 'webhook delivery attempt failed');
+      }
     }
     return result;
   };

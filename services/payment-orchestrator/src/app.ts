@@ -3,8 +3,8 @@ import type { Scope } from '@vaultline/core';
 import { assertSubscriptionsConsuming, startOutboxRelay, type OutboxRelay, type Subscription } from '@vaultline/bus';
 import { AesGcmSecretSealer } from '@vaultline/crypto';
 import { createEgressClient } from '@vaultline/egress';
-import { createServiceHttp, InternalClient } from '@vaultline/http';
-import { metricsOf, type ServiceApp, type ServiceRuntime } from '@vaultline/runtime';
+import { InternalClient, serviceHttp } from '@vaultline/http';
+import { idempotencyOf, metricsOf, type ServiceApp, type ServiceRuntime } from '@vaultline/runtime';
 import type { PaymentOrchestratorConfig } from './config';
 import { orchestratorCollections } from './data/collections';
 import { migrateToModes } from './data/mode-migration';
@@ -127,6 +127,7 @@ export function createApp(runtime: ServiceRuntime, config: PaymentOrchestratorCo
     connectTimeoutMs: 5_000,
     totalTimeoutMs: 30_000,
     maxResponseBytes: 1_000_000,
+    proxy: runtime.egressProxy,
   });
   const forwarder = new InternalClient({ signer: runtime.signer, audience: 'forwarder', baseUrl: runtime.serviceUrls.forwarder, tls: runtime.internalTls });
   const forwardOverHttp = httpForwardPayment(forwarder);
@@ -201,11 +202,12 @@ export function createApp(runtime: ServiceRuntime, config: PaymentOrchestratorCo
     maxAccountsPerMerchant: config.maxProcessorAccountsPerMerchant,
   };
 
-  const http = createServiceHttp({
+  const { http, routes } = serviceHttp({
     service: 'payment-orchestrator',
     publicBaseUrl: runtime.publicBaseUrl,
     verifier: runtime.verifier,
     metrics,
+    idempotency: idempotencyOf(runtime),
     logger,
     // Notifications are verified over the bytes as sent.
     rawBodyPaths: ['/processor-notifications'],
@@ -317,6 +319,7 @@ export function createApp(runtime: ServiceRuntime, config: PaymentOrchestratorCo
   return {
     name: 'payment-orchestrator',
     http,
+    routes,
     runner,
     pruneExpiredPaymentRequests: pruneRequests,
     afterSale,

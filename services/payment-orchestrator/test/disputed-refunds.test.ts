@@ -19,6 +19,9 @@ describe('a refund while a chargeback holds the payment', () => {
   it('when a dispute needs a response, then a full refund answers 409 payment_disputed, nothing is sent to the processor, and the payment shows amount.disputed and amount.net', async () => {
     const payment = await ctx.world.capturedOn('checkout');
     expect((await get(`/payments/${payment.id}`)).amount).toEqual({ requested: 1250, authorized: 1250, captured: 1250, capturable: 0, disputed: 0, net: 1250 });
+    // payment.captured says the same amounts as the API, disputed and net included.
+    const captured = ctx.h.events.filter((e) => e.type === 'payment.captured' && (e.data as Json).payment_id === payment.id);
+    expect(captured.map((e) => (e.data as Json).amount)).toEqual([{ requested: 1250, authorized: 1250, captured: 1250, capturable: 0, disputed: 0, net: 1250 }]);
     await checkoutDispute('dispute_received', payment);
     const sentBefore = ctx.standIns.checkout.refunds.length;
 

@@ -1,8 +1,8 @@
 import type { Subscription } from '@vaultline/bus';
 import { assertSubscriptionsConsuming, startOutboxRelay, type OutboxRelay } from '@vaultline/bus';
 import type { VaultInternalApi } from '@vaultline/contracts';
-import { createServiceHttp } from '@vaultline/http';
-import { metricsOf, type ServiceApp, type ServiceRuntime } from '@vaultline/runtime';
+import { serviceHttp } from '@vaultline/http';
+import { idempotencyOf, metricsOf, type ServiceApp, type ServiceRuntime } from '@vaultline/runtime';
 import type { VaultConfig } from './config';
 import { registerCollections } from './data/collections';
 import { StoreAuditRepository } from './data/audit.repository';
@@ -87,11 +87,12 @@ export function createApp(runtime: ServiceRuntime, config: VaultConfig): VaultAp
     reopenAfterFailedAttempt: reopenAfterFailedAttempt({ sessions }),
   };
 
-  const http = createServiceHttp({
+  const { http, routes } = serviceHttp({
     service: 'vault',
     publicBaseUrl: runtime.publicBaseUrl,
     verifier: runtime.verifier,
     metrics,
+    idempotency: idempotencyOf(runtime),
     logger,
     readiness: async () => {
       await store.ping();
@@ -137,6 +138,7 @@ export function createApp(runtime: ServiceRuntime, config: VaultConfig): VaultAp
   return {
     name: 'vault',
     http,
+    routes,
     exposedApis: { vault: internalApi },
     async start() {
       if (config.generatedKeyFile) {

@@ -1,18 +1,20 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
-import type { RuntimeParts, ServiceName } from '@vaultline/runtime';
+import type { IdempotencyKeys, RuntimeParts, ServiceName } from '@vaultline/runtime';
 
 /** Everything a service thread builds its service from (structured-cloned into the worker). */
 export interface ServiceThreadConfig
   extends Pick<RuntimeParts, 'service' | 'storeUrl' | 'storeOptions' | 'busUnhealthyAfterMs' | 'logLevel' | 'privateKeyPem' | 'trustedPublicKeys' | 'serviceUrls' | 'publicBaseUrl'> {
+  /** The Idempotency-Key settings, loaded by the main thread (a key is copied into the thread, a loader could not be). */
+  idempotency: IdempotencyKeys;
   /** The loopback port its HTTP server listens on (chosen by the launcher, so every URL is known up front). */
   port: number;
   /** The services' environment, as the launcher resolved it (DATA_DIR, PUBLIC_BASE_URL…). */
   env: Record<string, string>;
   /** An SQLite bus file: the only bus the threads can share. */
   busUrl: string;
-  /** The TTL store; `memory://` keeps it in this thread (only the vault keeps anything there). */
+  /** The TTL store; `memory://` keeps it in this thread (the service's Idempotency-Key records: every request for it comes here). */
   ttlUrl: string;
 }
 

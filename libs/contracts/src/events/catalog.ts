@@ -291,6 +291,12 @@ const paymentData = z.object({
     refunded: z.number().int().nonnegative().optional(),
     /** What can still be captured (added within v1: present once authorized; 0 when nothing can). */
     capturable: z.number().int().nonnegative().optional(),
+    /** What refunds the processor has not settled yet hold (added within v1: present with refunded). */
+    refund_pending: z.number().int().nonnegative().optional(),
+    /** What open or lost chargebacks hold or took (added within v1: present once captured). */
+    disputed: z.number().int().nonnegative().optional(),
+    /** captured − refunded − disputed: what the merchant keeps (added within v1: present once captured; negative while a chargeback holds a payment already refunded). */
+    net: z.number().int().optional(),
   }),
   capture: captureData.optional(),
   currency_code: z.string().length(3),

@@ -10,7 +10,7 @@ const REPLAYED_HEADER: JsonObject = {
 
 /**
  * Every merchant POST (an operation whose security, or the document's default, is the API key) takes
- * the Idempotency-Key header: the gateway applies it to all of them, so a fragment need not declare it.
+ * the Idempotency-Key header: the service that serves each applies it (libs/http answers()), so a fragment need not declare it.
  * Adds the parameter, the problem codes to 400/409/422 and Idempotent-Replayed to inline 2xx responses.
  */
 export function declareIdempotencyKey(paths: Record<string, Record<string, JsonObject>>, responses: Record<string, JsonObject>): void {

@@ -22,7 +22,7 @@ export function triggerCommand(program: Command): void {
         ...list(),
         '',
         'Not triggerable: import.started, import.completed, import.failed (they need an import platform',
-        'account: vaultline imports start).',
+        'account: vaultline imports start); early_fraud_warning.updated (a processor\'s report, e.g. Stripe Radar).',
       ].join('\n'),
     )
     .action(async (type: string | undefined, options: { list?: boolean }, command: Command) => {

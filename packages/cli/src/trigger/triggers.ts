@@ -8,6 +8,8 @@ export const TRIGGER_CARDS = {
   declined: '4000000000000002',
   challenge: '4000000000003063',
   refundFails: '4000000000005126',
+  captureFailsOnce: '4000000000000267',
+  fraudWarning: '4000000000005423',
 } as const;
 
 /** The flow-matrix rule the manual-capture triggers add once to the TEST matrix (its reference prefix is theirs alone). */
@@ -74,14 +76,14 @@ export class TriggerApi {
   }
 
   /** An authorized payment of a manual-capture flow (the trigger's rule in the test flow matrix, added once). */
-  async authorizedPayment(): Promise<AnyPayment> {
+  async authorizedPayment(card: string = TRIGGER_CARDS.approved): Promise<AnyPayment> {
     const matrix = await this.vaultline.get('/flow-matrix');
     if (!matrix.rules.some((rule) => rule.name === MANUAL_CAPTURE_RULE.name)) {
       await this.vaultline.put('/flow-matrix', { body: { default_flow: matrix.default_flow, rules: [MANUAL_CAPTURE_RULE, ...matrix.rules.map(({ name, when, flow }) => ({ name, when, flow }))] } });
       process.stderr.write(`Added the rule "${MANUAL_CAPTURE_RULE.name}" (reference prefix ${MANUAL_CAPTURE_RULE.when.reference_prefix} -> ${MANUAL_CAPTURE_RULE.flow}) to the test flow matrix, once.\n`);
     }
     const payment = await this.payment(MANUAL_CAPTURE_RULE.when.reference_prefix.replace(/-$/, ''));
-    await this.pay(payment, TRIGGER_CARDS.approved);
+    await this.pay(payment, card);
     return this.paymentIn(payment.id, ['authorized']);
   }
 
@@ -205,6 +207,14 @@ export const TRIGGERS: Record<string, Trigger> = {
       return { created: [['payment', payment.id]], subject: payment.id };
     },
   },
+  'payment.capture_failed': {
+    how: 'as payment.authorized with 4000 0000 0000 0267 (its first capture fails), then captures it: the payment is authorized again',
+    run: async (api) => {
+      const payment = await api.authorizedPayment(TRIGGER_CARDS.captureFailsOnce);
+      await api.vaultline.post('/payments/{payment_id}/capture', { params: { path: { payment_id: payment.id } }, body: {} });
+      return { created: [['payment', payment.id]], subject: payment.id };
+    },
+  },
   'payment.canceled': {
     how: 'creates a payment and cancels it before a card is entered',
     run: async (api) => {
@@ -219,6 +229,13 @@ export const TRIGGERS: Record<string, Trigger> = {
   'dispute.created': { how: 'captures a payment, then opens a simulated dispute on it (POST /payments/{id}/test/dispute)', run: disputed([]) },
   'dispute.updated': { how: 'as dispute.created, then moves the dispute to under_review', run: disputed(['under_review']) },
   'dispute.closed': { how: 'as dispute.created, then moves it to under_review and won', run: disputed(['under_review', 'won']) },
+  'early_fraud_warning.created': {
+    how: 'captures a payment paid with 4000 0000 0000 5423: the issuer reports it as made with a stolen card (no dispute yet)',
+    run: async (api) => {
+      const payment = await api.capturedPayment(TRIGGER_CARDS.fraudWarning);
+      return { created: [['payment', payment.id]], subject: payment.id };
+    },
+  },
   'forward.completed': {
     how: 'creates a token, then forwards a request to a destination no merchant may use (refused before sending: nothing leaves the service)',
     run: async (api) => {

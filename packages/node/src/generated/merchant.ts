@@ -1035,7 +1035,7 @@ export interface paths {
         put?: never;
         /**
          * Create a secret key or a dashboard key of this key's mode; the key is shown only in this response
-         * @description Only with a secret key (a dashboard key gets 403 insufficient_scope). `scope` merchant: a secret key, the whole merchant API. `scope` dashboard (the default): a key that reads everything a secret key reads, and of the changes makes only capture, cancel, refund, a webhook delivery's replay and the flow matrix's explain; it opens a dashboard session (POST /dashboard/session) for support staff. Idempotency-Key is not applied on this route: a repeat issues another key.
+         * @description Only with a secret key (a dashboard key gets 403 insufficient_scope). `scope` merchant: a secret key, the whole merchant API. `scope` dashboard (the default): a key that reads everything a secret key reads, and of the changes makes only capture, cancel, refund, a webhook delivery's replay and the flow matrix's explain; it opens a dashboard session (POST /dashboard/session) for support staff. Idempotency-Key is not applied on this route: a repeat issues another key (the answer holds the new secret key, which is never kept to be replayed).
          */
         post: operations["createApiKey"];
         delete?: never;
@@ -1055,7 +1055,7 @@ export interface paths {
         put?: never;
         /**
          * Roll a key: a new key of the same mode, scopes and label, shown only in this response; the old one keeps working until expires_in_seconds from now
-         * @description Only with a secret key, for secret and dashboard keys of this mode. `expires_in_seconds`: 0 (the default) stops the old key at once; at most 604800 (7 days), so the new key can be deployed while the old one still works. An old key that was to expire sooner keeps its earlier expiry. The new key names the old one in `rolled_from`; `previous` is the old key with its new `expires_at`. Rolling the key that signs the request is allowed (it keeps working until its expiry). 409 api_key_not_rollable for a revoked or expired key.
+         * @description Only with a secret key, for secret and dashboard keys of this mode. `expires_in_seconds`: 0 (the default) stops the old key at once; at most 604800 (7 days), so the new key can be deployed while the old one still works. An old key that was to expire sooner keeps its earlier expiry. The new key names the old one in `rolled_from`; `previous` is the old key with its new `expires_at`. Rolling the key that signs the request is allowed (it keeps working until its expiry). 409 api_key_not_rollable for a revoked or expired key. Idempotency-Key is not applied on this route: a repeat rolls the key again (the answer holds the new secret key, which is never kept to be replayed).
          */
         post: operations["rollApiKey"];
         delete?: never;
@@ -2797,7 +2797,7 @@ export interface components {
         /** @description Cursor: the next_cursor of the previous page. */
         StartingAfter: string;
         Order: "asc" | "desc";
-        /** @description Makes a POST safe to retry: 1 to 255 visible ASCII characters, scoped to the merchant and the route, kept 24 hours (IDEMPOTENCY_KEY_TTL). A repeat with the same request (method, path and query, content type, X-Service-Token, X-Destination-URL and body) gets the first response again — status and body, errors included — with `Idempotent-Replayed: true`, and nothing runs twice; the same key with another request answers 422 idempotency_key_reused; a repeat while the first still runs answers 409 idempotency_key_in_use. A 503 answer releases the key (nothing was done: retry with it). A first response that is not JSON or is larger than 1 MB is not kept: a repeat answers 409 idempotent_response_not_kept and does not run. Ignored on GET and DELETE. */
+        /** @description Makes a POST safe to retry: 1 to 255 visible ASCII characters, scoped to the merchant, the key's mode and the route (however its path is spelled: /payments/one-off and /payments/One-Off/ are one route), kept 24 hours (IDEMPOTENCY_KEY_TTL). A repeat with the same request (the route's path parameters, query, content type, X-Service-Token, X-Destination-URL and body) gets the first response again — status and body, errors included — with `Idempotent-Replayed: true`, and nothing runs twice; the same key with another request answers 422 idempotency_key_reused; a repeat while the first still runs answers 409 idempotency_key_in_use. A 503 answer releases the key (nothing was done: retry with it). A first response that is not JSON or is larger than 1 MB is not kept: a repeat answers 409 idempotent_response_not_kept and does not run. Ignored on GET and DELETE. */
         IdempotencyKey: string;
     };
     requestBodies: never;
@@ -2820,7 +2820,7 @@ export interface operations {
                 "X-API-KEY-VALUE"?: string;
                 /** @description Alternatively, a credential passed on to the destination as is. */
                 Authorization?: string;
-                /** @description Makes a POST safe to retry: 1 to 255 visible ASCII characters, scoped to the merchant and the route, kept 24 hours (IDEMPOTENCY_KEY_TTL). A repeat with the same request (method, path and query, content type, X-Service-Token, X-Destination-URL and body) gets the first response again — status and body, errors included — with `Idempotent-Replayed: true`, and nothing runs twice; the same key with another request answers 422 idempotency_key_reused; a repeat while the first still runs answers 409 idempotency_key_in_use. A 503 answer releases the key (nothing was done: retry with it). A first response that is not JSON or is larger than 1 MB is not kept: a repeat answers 409 idempotent_response_not_kept and does not run. Ignored on GET and DELETE. */
+                /** @description Makes a POST safe to retry: 1 to 255 visible ASCII characters, scoped to the merchant, the key's mode and the route (however its path is spelled: /payments/one-off and /payments/One-Off/ are one route), kept 24 hours (IDEMPOTENCY_KEY_TTL). A repeat with the same request (the route's path parameters, query, content type, X-Service-Token, X-Destination-URL and body) gets the first response again — status and body, errors included — with `Idempotent-Replayed: true`, and nothing runs twice; the same key with another request answers 422 idempotency_key_reused; a repeat while the first still runs answers 409 idempotency_key_in_use. A 503 answer releases the key (nothing was done: retry with it). A first response that is not JSON or is larger than 1 MB is not kept: a repeat answers 409 idempotent_response_not_kept and does not run. Ignored on GET and DELETE. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -3030,7 +3030,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a POST safe to retry: 1 to 255 visible ASCII characters, scoped to the merchant and the route, kept 24 hours (IDEMPOTENCY_KEY_TTL). A repeat with the same request (method, path and query, content type, X-Service-Token, X-Destination-URL and body) gets the first response again — status and body, errors included — with `Idempotent-Replayed: true`, and nothing runs twice; the same key with another request answers 422 idempotency_key_reused; a repeat while the first still runs answers 409 idempotency_key_in_use. A 503 answer releases the key (nothing was done: retry with it). A first response that is not JSON or is larger than 1 MB is not kept: a repeat answers 409 idempotent_response_not_kept and does not run. Ignored on GET and DELETE. */
+                /** @description Makes a POST safe to retry: 1 to 255 visible ASCII characters, scoped to the merchant, the key's mode and the route (however its path is spelled: /payments/one-off and /payments/One-Off/ are one route), kept 24 hours (IDEMPOTENCY_KEY_TTL). A repeat with the same request (the route's path parameters, query, content type, X-Service-Token, X-Destination-URL and body) gets the first response again — status and body, errors included — with `Idempotent-Replayed: true`, and nothing runs twice; the same key with another request answers 422 idempotency_key_reused; a repeat while the first still runs answers 409 idempotency_key_in_use. A 503 answer releases the key (nothing was done: retry with it). A first response that is not JSON or is larger than 1 MB is not kept: a repeat answers 409 idempotent_response_not_kept and does not run. Ignored on GET and DELETE. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -3256,7 +3256,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a POST safe to retry: 1 to 255 visible ASCII characters, scoped to the merchant and the route, kept 24 hours (IDEMPOTENCY_KEY_TTL). A repeat with the same request (method, path and query, content type, X-Service-Token, X-Destination-URL and body) gets the first response again — status and body, errors included — with `Idempotent-Replayed: true`, and nothing runs twice; the same key with another request answers 422 idempotency_key_reused; a repeat while the first still runs answers 409 idempotency_key_in_use. A 503 answer releases the key (nothing was done: retry with it). A first response that is not JSON or is larger than 1 MB is not kept: a repeat answers 409 idempotent_response_not_kept and does not run. Ignored on GET and DELETE. */
+                /** @description Makes a POST safe to retry: 1 to 255 visible ASCII characters, scoped to the merchant, the key's mode and the route (however its path is spelled: /payments/one-off and /payments/One-Off/ are one route), kept 24 hours (IDEMPOTENCY_KEY_TTL). A repeat with the same request (the route's path parameters, query, content type, X-Service-Token, X-Destination-URL and body) gets the first response again — status and body, errors included — with `Idempotent-Replayed: true`, and nothing runs twice; the same key with another request answers 422 idempotency_key_reused; a repeat while the first still runs answers 409 idempotency_key_in_use. A 503 answer releases the key (nothing was done: retry with it). A first response that is not JSON or is larger than 1 MB is not kept: a repeat answers 409 idempotent_response_not_kept and does not run. Ignored on GET and DELETE. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -3522,7 +3522,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a POST safe to retry: 1 to 255 visible ASCII characters, scoped to the merchant and the route, kept 24 hours (IDEMPOTENCY_KEY_TTL). A repeat with the same request (method, path and query, content type, X-Service-Token, X-Destination-URL and body) gets the first response again — status and body, errors included — with `Idempotent-Replayed: true`, and nothing runs twice; the same key with another request answers 422 idempotency_key_reused; a repeat while the first still runs answers 409 idempotency_key_in_use. A 503 answer releases the key (nothing was done: retry with it). A first response that is not JSON or is larger than 1 MB is not kept: a repeat answers 409 idempotent_response_not_kept and does not run. Ignored on GET and DELETE. */
+                /** @description Makes a POST safe to retry: 1 to 255 visible ASCII characters, scoped to the merchant, the key's mode and the route (however its path is spelled: /payments/one-off and /payments/One-Off/ are one route), kept 24 hours (IDEMPOTENCY_KEY_TTL). A repeat with the same request (the route's path parameters, query, content type, X-Service-Token, X-Destination-URL and body) gets the first response again — status and body, errors included — with `Idempotent-Replayed: true`, and nothing runs twice; the same key with another request answers 422 idempotency_key_reused; a repeat while the first still runs answers 409 idempotency_key_in_use. A 503 answer releases the key (nothing was done: retry with it). A first response that is not JSON or is larger than 1 MB is not kept: a repeat answers 409 idempotent_response_not_kept and does not run. Ignored on GET and DELETE. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -3782,7 +3782,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a POST safe to retry: 1 to 255 visible ASCII characters, scoped to the merchant and the route, kept 24 hours (IDEMPOTENCY_KEY_TTL). A repeat with the same request (method, path and query, content type, X-Service-Token, X-Destination-URL and body) gets the first response again — status and body, errors included — with `Idempotent-Replayed: true`, and nothing runs twice; the same key with another request answers 422 idempotency_key_reused; a repeat while the first still runs answers 409 idempotency_key_in_use. A 503 answer releases the key (nothing was done: retry with it). A first response that is not JSON or is larger than 1 MB is not kept: a repeat answers 409 idempotent_response_not_kept and does not run. Ignored on GET and DELETE. */
+                /** @description Makes a POST safe to retry: 1 to 255 visible ASCII characters, scoped to the merchant, the key's mode and the route (however its path is spelled: /payments/one-off and /payments/One-Off/ are one route), kept 24 hours (IDEMPOTENCY_KEY_TTL). A repeat with the same request (the route's path parameters, query, content type, X-Service-Token, X-Destination-URL and body) gets the first response again — status and body, errors included — with `Idempotent-Replayed: true`, and nothing runs twice; the same key with another request answers 422 idempotency_key_reused; a repeat while the first still runs answers 409 idempotency_key_in_use. A 503 answer releases the key (nothing was done: retry with it). A first response that is not JSON or is larger than 1 MB is not kept: a repeat answers 409 idempotent_response_not_kept and does not run. Ignored on GET and DELETE. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -3884,7 +3884,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a POST safe to retry: 1 to 255 visible ASCII characters, scoped to the merchant and the route, kept 24 hours (IDEMPOTENCY_KEY_TTL). A repeat with the same request (method, path and query, content type, X-Service-Token, X-Destination-URL and body) gets the first response again — status and body, errors included — with `Idempotent-Replayed: true`, and nothing runs twice; the same key with another request answers 422 idempotency_key_reused; a repeat while the first still runs answers 409 idempotency_key_in_use. A 503 answer releases the key (nothing was done: retry with it). A first response that is not JSON or is larger than 1 MB is not kept: a repeat answers 409 idempotent_response_not_kept and does not run. Ignored on GET and DELETE. */
+                /** @description Makes a POST safe to retry: 1 to 255 visible ASCII characters, scoped to the merchant, the key's mode and the route (however its path is spelled: /payments/one-off and /payments/One-Off/ are one route), kept 24 hours (IDEMPOTENCY_KEY_TTL). A repeat with the same request (the route's path parameters, query, content type, X-Service-Token, X-Destination-URL and body) gets the first response again — status and body, errors included — with `Idempotent-Replayed: true`, and nothing runs twice; the same key with another request answers 422 idempotency_key_reused; a repeat while the first still runs answers 409 idempotency_key_in_use. A 503 answer releases the key (nothing was done: retry with it). A first response that is not JSON or is larger than 1 MB is not kept: a repeat answers 409 idempotent_response_not_kept and does not run. Ignored on GET and DELETE. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -4003,7 +4003,10 @@ export interface operations {
                      *             "amount": {
                      *               "requested": 1999,
                      *               "authorized": 1999,
-                     *               "captured": 1999
+                     *               "captured": 1999,
+                     *               "capturable": 0,
+                     *               "disputed": 0,
+                     *               "net": 1999
                      *             },
                      *             "currency_code": "EUR",
                      *             "use_case": "ONE_OFF",
@@ -4080,7 +4083,10 @@ export interface operations {
                      *             "amount": {
                      *               "requested": 1999,
                      *               "authorized": 1999,
-                     *               "captured": 1999
+                     *               "captured": 1999,
+                     *               "capturable": 0,
+                     *               "disputed": 0,
+                     *               "net": 1999
                      *             },
                      *             "currency_code": "EUR",
                      *             "use_case": "ONE_OFF",
@@ -4149,7 +4155,10 @@ export interface operations {
                      *         "amount": {
                      *           "requested": 1999,
                      *           "authorized": 1999,
-                     *           "captured": 1999
+                     *           "captured": 1999,
+                     *           "capturable": 0,
+                     *           "disputed": 0,
+                     *           "net": 1999
                      *         },
                      *         "currency_code": "EUR",
                      *         "use_case": "ONE_OFF",
@@ -4350,7 +4359,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a POST safe to retry: 1 to 255 visible ASCII characters, scoped to the merchant and the route, kept 24 hours (IDEMPOTENCY_KEY_TTL). A repeat with the same request (method, path and query, content type, X-Service-Token, X-Destination-URL and body) gets the first response again — status and body, errors included — with `Idempotent-Replayed: true`, and nothing runs twice; the same key with another request answers 422 idempotency_key_reused; a repeat while the first still runs answers 409 idempotency_key_in_use. A 503 answer releases the key (nothing was done: retry with it). A first response that is not JSON or is larger than 1 MB is not kept: a repeat answers 409 idempotent_response_not_kept and does not run. Ignored on GET and DELETE. */
+                /** @description Makes a POST safe to retry: 1 to 255 visible ASCII characters, scoped to the merchant, the key's mode and the route (however its path is spelled: /payments/one-off and /payments/One-Off/ are one route), kept 24 hours (IDEMPOTENCY_KEY_TTL). A repeat with the same request (the route's path parameters, query, content type, X-Service-Token, X-Destination-URL and body) gets the first response again — status and body, errors included — with `Idempotent-Replayed: true`, and nothing runs twice; the same key with another request answers 422 idempotency_key_reused; a repeat while the first still runs answers 409 idempotency_key_in_use. A 503 answer releases the key (nothing was done: retry with it). A first response that is not JSON or is larger than 1 MB is not kept: a repeat answers 409 idempotent_response_not_kept and does not run. Ignored on GET and DELETE. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -4561,7 +4570,7 @@ export interface operations {
             query?: never;
             header?: {
                 "X-Correlation-Id"?: string;
-                /** @description Makes a POST safe to retry: 1 to 255 visible ASCII characters, scoped to the merchant and the route, kept 24 hours (IDEMPOTENCY_KEY_TTL). A repeat with the same request (method, path and query, content type, X-Service-Token, X-Destination-URL and body) gets the first response again — status and body, errors included — with `Idempotent-Replayed: true`, and nothing runs twice; the same key with another request answers 422 idempotency_key_reused; a repeat while the first still runs answers 409 idempotency_key_in_use. A 503 answer releases the key (nothing was done: retry with it). A first response that is not JSON or is larger than 1 MB is not kept: a repeat answers 409 idempotent_response_not_kept and does not run. Ignored on GET and DELETE. */
+                /** @description Makes a POST safe to retry: 1 to 255 visible ASCII characters, scoped to the merchant, the key's mode and the route (however its path is spelled: /payments/one-off and /payments/One-Off/ are one route), kept 24 hours (IDEMPOTENCY_KEY_TTL). A repeat with the same request (the route's path parameters, query, content type, X-Service-Token, X-Destination-URL and body) gets the first response again — status and body, errors included — with `Idempotent-Replayed: true`, and nothing runs twice; the same key with another request answers 422 idempotency_key_reused; a repeat while the first still runs answers 409 idempotency_key_in_use. A 503 answer releases the key (nothing was done: retry with it). A first response that is not JSON or is larger than 1 MB is not kept: a repeat answers 409 idempotent_response_not_kept and does not run. Ignored on GET and DELETE. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -5093,7 +5102,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a POST safe to retry: 1 to 255 visible ASCII characters, scoped to the merchant and the route, kept 24 hours (IDEMPOTENCY_KEY_TTL). A repeat with the same request (method, path and query, content type, X-Service-Token, X-Destination-URL and body) gets the first response again — status and body, errors included — with `Idempotent-Replayed: true`, and nothing runs twice; the same key with another request answers 422 idempotency_key_reused; a repeat while the first still runs answers 409 idempotency_key_in_use. A 503 answer releases the key (nothing was done: retry with it). A first response that is not JSON or is larger than 1 MB is not kept: a repeat answers 409 idempotent_response_not_kept and does not run. Ignored on GET and DELETE. */
+                /** @description Makes a POST safe to retry: 1 to 255 visible ASCII characters, scoped to the merchant, the key's mode and the route (however its path is spelled: /payments/one-off and /payments/One-Off/ are one route), kept 24 hours (IDEMPOTENCY_KEY_TTL). A repeat with the same request (the route's path parameters, query, content type, X-Service-Token, X-Destination-URL and body) gets the first response again — status and body, errors included — with `Idempotent-Replayed: true`, and nothing runs twice; the same key with another request answers 422 idempotency_key_reused; a repeat while the first still runs answers 409 idempotency_key_in_use. A 503 answer releases the key (nothing was done: retry with it). A first response that is not JSON or is larger than 1 MB is not kept: a repeat answers 409 idempotent_response_not_kept and does not run. Ignored on GET and DELETE. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -5190,7 +5199,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a POST safe to retry: 1 to 255 visible ASCII characters, scoped to the merchant and the route, kept 24 hours (IDEMPOTENCY_KEY_TTL). A repeat with the same request (method, path and query, content type, X-Service-Token, X-Destination-URL and body) gets the first response again — status and body, errors included — with `Idempotent-Replayed: true`, and nothing runs twice; the same key with another request answers 422 idempotency_key_reused; a repeat while the first still runs answers 409 idempotency_key_in_use. A 503 answer releases the key (nothing was done: retry with it). A first response that is not JSON or is larger than 1 MB is not kept: a repeat answers 409 idempotent_response_not_kept and does not run. Ignored on GET and DELETE. */
+                /** @description Makes a POST safe to retry: 1 to 255 visible ASCII characters, scoped to the merchant, the key's mode and the route (however its path is spelled: /payments/one-off and /payments/One-Off/ are one route), kept 24 hours (IDEMPOTENCY_KEY_TTL). A repeat with the same request (the route's path parameters, query, content type, X-Service-Token, X-Destination-URL and body) gets the first response again — status and body, errors included — with `Idempotent-Replayed: true`, and nothing runs twice; the same key with another request answers 422 idempotency_key_reused; a repeat while the first still runs answers 409 idempotency_key_in_use. A 503 answer releases the key (nothing was done: retry with it). A first response that is not JSON or is larger than 1 MB is not kept: a repeat answers 409 idempotent_response_not_kept and does not run. Ignored on GET and DELETE. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -5290,7 +5299,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a POST safe to retry: 1 to 255 visible ASCII characters, scoped to the merchant and the route, kept 24 hours (IDEMPOTENCY_KEY_TTL). A repeat with the same request (method, path and query, content type, X-Service-Token, X-Destination-URL and body) gets the first response again — status and body, errors included — with `Idempotent-Replayed: true`, and nothing runs twice; the same key with another request answers 422 idempotency_key_reused; a repeat while the first still runs answers 409 idempotency_key_in_use. A 503 answer releases the key (nothing was done: retry with it). A first response that is not JSON or is larger than 1 MB is not kept: a repeat answers 409 idempotent_response_not_kept and does not run. Ignored on GET and DELETE. */
+                /** @description Makes a POST safe to retry: 1 to 255 visible ASCII characters, scoped to the merchant, the key's mode and the route (however its path is spelled: /payments/one-off and /payments/One-Off/ are one route), kept 24 hours (IDEMPOTENCY_KEY_TTL). A repeat with the same request (the route's path parameters, query, content type, X-Service-Token, X-Destination-URL and body) gets the first response again — status and body, errors included — with `Idempotent-Replayed: true`, and nothing runs twice; the same key with another request answers 422 idempotency_key_reused; a repeat while the first still runs answers 409 idempotency_key_in_use. A 503 answer releases the key (nothing was done: retry with it). A first response that is not JSON or is larger than 1 MB is not kept: a repeat answers 409 idempotent_response_not_kept and does not run. Ignored on GET and DELETE. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -5391,7 +5400,7 @@ export interface operations {
                  * @example 2027-02-15T10:00:00Z
                  */
                 "X-Test-Now"?: string;
-                /** @description Makes a POST safe to retry: 1 to 255 visible ASCII characters, scoped to the merchant and the route, kept 24 hours (IDEMPOTENCY_KEY_TTL). A repeat with the same request (method, path and query, content type, X-Service-Token, X-Destination-URL and body) gets the first response again — status and body, errors included — with `Idempotent-Replayed: true`, and nothing runs twice; the same key with another request answers 422 idempotency_key_reused; a repeat while the first still runs answers 409 idempotency_key_in_use. A 503 answer releases the key (nothing was done: retry with it). A first response that is not JSON or is larger than 1 MB is not kept: a repeat answers 409 idempotent_response_not_kept and does not run. Ignored on GET and DELETE. */
+                /** @description Makes a POST safe to retry: 1 to 255 visible ASCII characters, scoped to the merchant, the key's mode and the route (however its path is spelled: /payments/one-off and /payments/One-Off/ are one route), kept 24 hours (IDEMPOTENCY_KEY_TTL). A repeat with the same request (the route's path parameters, query, content type, X-Service-Token, X-Destination-URL and body) gets the first response again — status and body, errors included — with `Idempotent-Replayed: true`, and nothing runs twice; the same key with another request answers 422 idempotency_key_reused; a repeat while the first still runs answers 409 idempotency_key_in_use. A 503 answer releases the key (nothing was done: retry with it). A first response that is not JSON or is larger than 1 MB is not kept: a repeat answers 409 idempotent_response_not_kept and does not run. Ignored on GET and DELETE. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -5508,7 +5517,7 @@ export interface operations {
                  * @example 2027-02-15T10:00:00Z
                  */
                 "X-Test-Now"?: string;
-                /** @description Makes a POST safe to retry: 1 to 255 visible ASCII characters, scoped to the merchant and the route, kept 24 hours (IDEMPOTENCY_KEY_TTL). A repeat with the same request (method, path and query, content type, X-Service-Token, X-Destination-URL and body) gets the first response again — status and body, errors included — with `Idempotent-Replayed: true`, and nothing runs twice; the same key with another request answers 422 idempotency_key_reused; a repeat while the first still runs answers 409 idempotency_key_in_use. A 503 answer releases the key (nothing was done: retry with it). A first response that is not JSON or is larger than 1 MB is not kept: a repeat answers 409 idempotent_response_not_kept and does not run. Ignored on GET and DELETE. */
+                /** @description Makes a POST safe to retry: 1 to 255 visible ASCII characters, scoped to the merchant, the key's mode and the route (however its path is spelled: /payments/one-off and /payments/One-Off/ are one route), kept 24 hours (IDEMPOTENCY_KEY_TTL). A repeat with the same request (the route's path parameters, query, content type, X-Service-Token, X-Destination-URL and body) gets the first response again — status and body, errors included — with `Idempotent-Replayed: true`, and nothing runs twice; the same key with another request answers 422 idempotency_key_reused; a repeat while the first still runs answers 409 idempotency_key_in_use. A 503 answer releases the key (nothing was done: retry with it). A first response that is not JSON or is larger than 1 MB is not kept: a repeat answers 409 idempotent_response_not_kept and does not run. Ignored on GET and DELETE. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -5619,7 +5628,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a POST safe to retry: 1 to 255 visible ASCII characters, scoped to the merchant and the route, kept 24 hours (IDEMPOTENCY_KEY_TTL). A repeat with the same request (method, path and query, content type, X-Service-Token, X-Destination-URL and body) gets the first response again — status and body, errors included — with `Idempotent-Replayed: true`, and nothing runs twice; the same key with another request answers 422 idempotency_key_reused; a repeat while the first still runs answers 409 idempotency_key_in_use. A 503 answer releases the key (nothing was done: retry with it). A first response that is not JSON or is larger than 1 MB is not kept: a repeat answers 409 idempotent_response_not_kept and does not run. Ignored on GET and DELETE. */
+                /** @description Makes a POST safe to retry: 1 to 255 visible ASCII characters, scoped to the merchant, the key's mode and the route (however its path is spelled: /payments/one-off and /payments/One-Off/ are one route), kept 24 hours (IDEMPOTENCY_KEY_TTL). A repeat with the same request (the route's path parameters, query, content type, X-Service-Token, X-Destination-URL and body) gets the first response again — status and body, errors included — with `Idempotent-Replayed: true`, and nothing runs twice; the same key with another request answers 422 idempotency_key_reused; a repeat while the first still runs answers 409 idempotency_key_in_use. A 503 answer releases the key (nothing was done: retry with it). A first response that is not JSON or is larger than 1 MB is not kept: a repeat answers 409 idempotent_response_not_kept and does not run. Ignored on GET and DELETE. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -5975,7 +5984,7 @@ export interface operations {
             header?: {
                 /** @description Test keys only, merchant-initiated payments on a mandate: the payment's effective time (as for subsequent payments). */
                 "X-Test-Now"?: string;
-                /** @description Makes a POST safe to retry: 1 to 255 visible ASCII characters, scoped to the merchant and the route, kept 24 hours (IDEMPOTENCY_KEY_TTL). A repeat with the same request (method, path and query, content type, X-Service-Token, X-Destination-URL and body) gets the first response again — status and body, errors included — with `Idempotent-Replayed: true`, and nothing runs twice; the same key with another request answers 422 idempotency_key_reused; a repeat while the first still runs answers 409 idempotency_key_in_use. A 503 answer releases the key (nothing was done: retry with it). A first response that is not JSON or is larger than 1 MB is not kept: a repeat answers 409 idempotent_response_not_kept and does not run. Ignored on GET and DELETE. */
+                /** @description Makes a POST safe to retry: 1 to 255 visible ASCII characters, scoped to the merchant, the key's mode and the route (however its path is spelled: /payments/one-off and /payments/One-Off/ are one route), kept 24 hours (IDEMPOTENCY_KEY_TTL). A repeat with the same request (the route's path parameters, query, content type, X-Service-Token, X-Destination-URL and body) gets the first response again — status and body, errors included — with `Idempotent-Replayed: true`, and nothing runs twice; the same key with another request answers 422 idempotency_key_reused; a repeat while the first still runs answers 409 idempotency_key_in_use. A 503 answer releases the key (nothing was done: retry with it). A first response that is not JSON or is larger than 1 MB is not kept: a repeat answers 409 idempotent_response_not_kept and does not run. Ignored on GET and DELETE. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -6306,7 +6315,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a POST safe to retry: 1 to 255 visible ASCII characters, scoped to the merchant and the route, kept 24 hours (IDEMPOTENCY_KEY_TTL). A repeat with the same request (method, path and query, content type, X-Service-Token, X-Destination-URL and body) gets the first response again — status and body, errors included — with `Idempotent-Replayed: true`, and nothing runs twice; the same key with another request answers 422 idempotency_key_reused; a repeat while the first still runs answers 409 idempotency_key_in_use. A 503 answer releases the key (nothing was done: retry with it). A first response that is not JSON or is larger than 1 MB is not kept: a repeat answers 409 idempotent_response_not_kept and does not run. Ignored on GET and DELETE. */
+                /** @description Makes a POST safe to retry: 1 to 255 visible ASCII characters, scoped to the merchant, the key's mode and the route (however its path is spelled: /payments/one-off and /payments/One-Off/ are one route), kept 24 hours (IDEMPOTENCY_KEY_TTL). A repeat with the same request (the route's path parameters, query, content type, X-Service-Token, X-Destination-URL and body) gets the first response again — status and body, errors included — with `Idempotent-Replayed: true`, and nothing runs twice; the same key with another request answers 422 idempotency_key_reused; a repeat while the first still runs answers 409 idempotency_key_in_use. A 503 answer releases the key (nothing was done: retry with it). A first response that is not JSON or is larger than 1 MB is not kept: a repeat answers 409 idempotent_response_not_kept and does not run. Ignored on GET and DELETE. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -6486,7 +6495,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a POST safe to retry: 1 to 255 visible ASCII characters, scoped to the merchant and the route, kept 24 hours (IDEMPOTENCY_KEY_TTL). A repeat with the same request (method, path and query, content type, X-Service-Token, X-Destination-URL and body) gets the first response again — status and body, errors included — with `Idempotent-Replayed: true`, and nothing runs twice; the same key with another request answers 422 idempotency_key_reused; a repeat while the first still runs answers 409 idempotency_key_in_use. A 503 answer releases the key (nothing was done: retry with it). A first response that is not JSON or is larger than 1 MB is not kept: a repeat answers 409 idempotent_response_not_kept and does not run. Ignored on GET and DELETE. */
+                /** @description Makes a POST safe to retry: 1 to 255 visible ASCII characters, scoped to the merchant, the key's mode and the route (however its path is spelled: /payments/one-off and /payments/One-Off/ are one route), kept 24 hours (IDEMPOTENCY_KEY_TTL). A repeat with the same request (the route's path parameters, query, content type, X-Service-Token, X-Destination-URL and body) gets the first response again — status and body, errors included — with `Idempotent-Replayed: true`, and nothing runs twice; the same key with another request answers 422 idempotency_key_reused; a repeat while the first still runs answers 409 idempotency_key_in_use. A 503 answer releases the key (nothing was done: retry with it). A first response that is not JSON or is larger than 1 MB is not kept: a repeat answers 409 idempotent_response_not_kept and does not run. Ignored on GET and DELETE. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -6728,7 +6737,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a POST safe to retry: 1 to 255 visible ASCII characters, scoped to the merchant and the route, kept 24 hours (IDEMPOTENCY_KEY_TTL). A repeat with the same request (method, path and query, content type, X-Service-Token, X-Destination-URL and body) gets the first response again — status and body, errors included — with `Idempotent-Replayed: true`, and nothing runs twice; the same key with another request answers 422 idempotency_key_reused; a repeat while the first still runs answers 409 idempotency_key_in_use. A 503 answer releases the key (nothing was done: retry with it). A first response that is not JSON or is larger than 1 MB is not kept: a repeat answers 409 idempotent_response_not_kept and does not run. Ignored on GET and DELETE. */
+                /** @description Makes a POST safe to retry: 1 to 255 visible ASCII characters, scoped to the merchant, the key's mode and the route (however its path is spelled: /payments/one-off and /payments/One-Off/ are one route), kept 24 hours (IDEMPOTENCY_KEY_TTL). A repeat with the same request (the route's path parameters, query, content type, X-Service-Token, X-Destination-URL and body) gets the first response again — status and body, errors included — with `Idempotent-Replayed: true`, and nothing runs twice; the same key with another request answers 422 idempotency_key_reused; a repeat while the first still runs answers 409 idempotency_key_in_use. A 503 answer releases the key (nothing was done: retry with it). A first response that is not JSON or is larger than 1 MB is not kept: a repeat answers 409 idempotent_response_not_kept and does not run. Ignored on GET and DELETE. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -7153,7 +7162,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a POST safe to retry: 1 to 255 visible ASCII characters, scoped to the merchant and the route, kept 24 hours (IDEMPOTENCY_KEY_TTL). A repeat with the same request (method, path and query, content type, X-Service-Token, X-Destination-URL and body) gets the first response again — status and body, errors included — with `Idempotent-Replayed: true`, and nothing runs twice; the same key with another request answers 422 idempotency_key_reused; a repeat while the first still runs answers 409 idempotency_key_in_use. A 503 answer releases the key (nothing was done: retry with it). A first response that is not JSON or is larger than 1 MB is not kept: a repeat answers 409 idempotent_response_not_kept and does not run. Ignored on GET and DELETE. */
+                /** @description Makes a POST safe to retry: 1 to 255 visible ASCII characters, scoped to the merchant, the key's mode and the route (however its path is spelled: /payments/one-off and /payments/One-Off/ are one route), kept 24 hours (IDEMPOTENCY_KEY_TTL). A repeat with the same request (the route's path parameters, query, content type, X-Service-Token, X-Destination-URL and body) gets the first response again — status and body, errors included — with `Idempotent-Replayed: true`, and nothing runs twice; the same key with another request answers 422 idempotency_key_reused; a repeat while the first still runs answers 409 idempotency_key_in_use. A 503 answer releases the key (nothing was done: retry with it). A first response that is not JSON or is larger than 1 MB is not kept: a repeat answers 409 idempotent_response_not_kept and does not run. Ignored on GET and DELETE. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -7566,7 +7575,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a POST safe to retry: 1 to 255 visible ASCII characters, scoped to the merchant and the route, kept 24 hours (IDEMPOTENCY_KEY_TTL). A repeat with the same request (method, path and query, content type, X-Service-Token, X-Destination-URL and body) gets the first response again — status and body, errors included — with `Idempotent-Replayed: true`, and nothing runs twice; the same key with another request answers 422 idempotency_key_reused; a repeat while the first still runs answers 409 idempotency_key_in_use. A 503 answer releases the key (nothing was done: retry with it). A first response that is not JSON or is larger than 1 MB is not kept: a repeat answers 409 idempotent_response_not_kept and does not run. Ignored on GET and DELETE. */
+                /** @description Makes a POST safe to retry: 1 to 255 visible ASCII characters, scoped to the merchant, the key's mode and the route (however its path is spelled: /payments/one-off and /payments/One-Off/ are one route), kept 24 hours (IDEMPOTENCY_KEY_TTL). A repeat with the same request (the route's path parameters, query, content type, X-Service-Token, X-Destination-URL and body) gets the first response again — status and body, errors included — with `Idempotent-Replayed: true`, and nothing runs twice; the same key with another request answers 422 idempotency_key_reused; a repeat while the first still runs answers 409 idempotency_key_in_use. A 503 answer releases the key (nothing was done: retry with it). A first response that is not JSON or is larger than 1 MB is not kept: a repeat answers 409 idempotent_response_not_kept and does not run. Ignored on GET and DELETE. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -7666,7 +7675,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a POST safe to retry: 1 to 255 visible ASCII characters, scoped to the merchant and the route, kept 24 hours (IDEMPOTENCY_KEY_TTL). A repeat with the same request (method, path and query, content type, X-Service-Token, X-Destination-URL and body) gets the first response again — status and body, errors included — with `Idempotent-Replayed: true`, and nothing runs twice; the same key with another request answers 422 idempotency_key_reused; a repeat while the first still runs answers 409 idempotency_key_in_use. A 503 answer releases the key (nothing was done: retry with it). A first response that is not JSON or is larger than 1 MB is not kept: a repeat answers 409 idempotent_response_not_kept and does not run. Ignored on GET and DELETE. */
+                /** @description Makes a POST safe to retry: 1 to 255 visible ASCII characters, scoped to the merchant, the key's mode and the route (however its path is spelled: /payments/one-off and /payments/One-Off/ are one route), kept 24 hours (IDEMPOTENCY_KEY_TTL). A repeat with the same request (the route's path parameters, query, content type, X-Service-Token, X-Destination-URL and body) gets the first response again — status and body, errors included — with `Idempotent-Replayed: true`, and nothing runs twice; the same key with another request answers 422 idempotency_key_reused; a repeat while the first still runs answers 409 idempotency_key_in_use. A 503 answer releases the key (nothing was done: retry with it). A first response that is not JSON or is larger than 1 MB is not kept: a repeat answers 409 idempotent_response_not_kept and does not run. Ignored on GET and DELETE. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -8032,7 +8041,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a POST safe to retry: 1 to 255 visible ASCII characters, scoped to the merchant and the route, kept 24 hours (IDEMPOTENCY_KEY_TTL). A repeat with the same request (method, path and query, content type, X-Service-Token, X-Destination-URL and body) gets the first response again — status and body, errors included — with `Idempotent-Replayed: true`, and nothing runs twice; the same key with another request answers 422 idempotency_key_reused; a repeat while the first still runs answers 409 idempotency_key_in_use. A 503 answer releases the key (nothing was done: retry with it). A first response that is not JSON or is larger than 1 MB is not kept: a repeat answers 409 idempotent_response_not_kept and does not run. Ignored on GET and DELETE. */
+                /** @description Makes a POST safe to retry: 1 to 255 visible ASCII characters, scoped to the merchant, the key's mode and the route (however its path is spelled: /payments/one-off and /payments/One-Off/ are one route), kept 24 hours (IDEMPOTENCY_KEY_TTL). A repeat with the same request (the route's path parameters, query, content type, X-Service-Token, X-Destination-URL and body) gets the first response again — status and body, errors included — with `Idempotent-Replayed: true`, and nothing runs twice; the same key with another request answers 422 idempotency_key_reused; a repeat while the first still runs answers 409 idempotency_key_in_use. A 503 answer releases the key (nothing was done: retry with it). A first response that is not JSON or is larger than 1 MB is not kept: a repeat answers 409 idempotent_response_not_kept and does not run. Ignored on GET and DELETE. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -8240,7 +8249,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a POST safe to retry: 1 to 255 visible ASCII characters, scoped to the merchant and the route, kept 24 hours (IDEMPOTENCY_KEY_TTL). A repeat with the same request (method, path and query, content type, X-Service-Token, X-Destination-URL and body) gets the first response again — status and body, errors included — with `Idempotent-Replayed: true`, and nothing runs twice; the same key with another request answers 422 idempotency_key_reused; a repeat while the first still runs answers 409 idempotency_key_in_use. A 503 answer releases the key (nothing was done: retry with it). A first response that is not JSON or is larger than 1 MB is not kept: a repeat answers 409 idempotent_response_not_kept and does not run. Ignored on GET and DELETE. */
+                /** @description Makes a POST safe to retry: 1 to 255 visible ASCII characters, scoped to the merchant, the key's mode and the route (however its path is spelled: /payments/one-off and /payments/One-Off/ are one route), kept 24 hours (IDEMPOTENCY_KEY_TTL). A repeat with the same request (the route's path parameters, query, content type, X-Service-Token, X-Destination-URL and body) gets the first response again — status and body, errors included — with `Idempotent-Replayed: true`, and nothing runs twice; the same key with another request answers 422 idempotency_key_reused; a repeat while the first still runs answers 409 idempotency_key_in_use. A 503 answer releases the key (nothing was done: retry with it). A first response that is not JSON or is larger than 1 MB is not kept: a repeat answers 409 idempotent_response_not_kept and does not run. Ignored on GET and DELETE. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -8428,7 +8437,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a POST safe to retry: 1 to 255 visible ASCII characters, scoped to the merchant and the route, kept 24 hours (IDEMPOTENCY_KEY_TTL). A repeat with the same request (method, path and query, content type, X-Service-Token, X-Destination-URL and body) gets the first response again — status and body, errors included — with `Idempotent-Replayed: true`, and nothing runs twice; the same key with another request answers 422 idempotency_key_reused; a repeat while the first still runs answers 409 idempotency_key_in_use. A 503 answer releases the key (nothing was done: retry with it). A first response that is not JSON or is larger than 1 MB is not kept: a repeat answers 409 idempotent_response_not_kept and does not run. Ignored on GET and DELETE. */
+                /** @description Makes a POST safe to retry: 1 to 255 visible ASCII characters, scoped to the merchant, the key's mode and the route (however its path is spelled: /payments/one-off and /payments/One-Off/ are one route), kept 24 hours (IDEMPOTENCY_KEY_TTL). A repeat with the same request (the route's path parameters, query, content type, X-Service-Token, X-Destination-URL and body) gets the first response again — status and body, errors included — with `Idempotent-Replayed: true`, and nothing runs twice; the same key with another request answers 422 idempotency_key_reused; a repeat while the first still runs answers 409 idempotency_key_in_use. A 503 answer releases the key (nothing was done: retry with it). A first response that is not JSON or is larger than 1 MB is not kept: a repeat answers 409 idempotent_response_not_kept and does not run. Ignored on GET and DELETE. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -8718,7 +8727,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a POST safe to retry: 1 to 255 visible ASCII characters, scoped to the merchant and the route, kept 24 hours (IDEMPOTENCY_KEY_TTL). A repeat with the same request (method, path and query, content type, X-Service-Token, X-Destination-URL and body) gets the first response again — status and body, errors included — with `Idempotent-Replayed: true`, and nothing runs twice; the same key with another request answers 422 idempotency_key_reused; a repeat while the first still runs answers 409 idempotency_key_in_use. A 503 answer releases the key (nothing was done: retry with it). A first response that is not JSON or is larger than 1 MB is not kept: a repeat answers 409 idempotent_response_not_kept and does not run. Ignored on GET and DELETE. */
+                /** @description Makes a POST safe to retry: 1 to 255 visible ASCII characters, scoped to the merchant, the key's mode and the route (however its path is spelled: /payments/one-off and /payments/One-Off/ are one route), kept 24 hours (IDEMPOTENCY_KEY_TTL). A repeat with the same request (the route's path parameters, query, content type, X-Service-Token, X-Destination-URL and body) gets the first response again — status and body, errors included — with `Idempotent-Replayed: true`, and nothing runs twice; the same key with another request answers 422 idempotency_key_reused; a repeat while the first still runs answers 409 idempotency_key_in_use. A 503 answer releases the key (nothing was done: retry with it). A first response that is not JSON or is larger than 1 MB is not kept: a repeat answers 409 idempotent_response_not_kept and does not run. Ignored on GET and DELETE. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -8817,7 +8826,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes a POST safe to retry: 1 to 255 visible ASCII characters, scoped to the merchant and the route, kept 24 hours (IDEMPOTENCY_KEY_TTL). A repeat with the same request (method, path and query, content type, X-Service-Token, X-Destination-URL and body) gets the first response again — status and body, errors included — with `Idempotent-Replayed: true`, and nothing runs twice; the same key with another request answers 422 idempotency_key_reused; a repeat while the first still runs answers 409 idempotency_key_in_use. A 503 answer releases the key (nothing was done: retry with it). A first response that is not JSON or is larger than 1 MB is not kept: a repeat answers 409 idempotent_response_not_kept and does not run. Ignored on GET and DELETE. */
+                /** @description Makes a POST safe to retry: 1 to 255 visible ASCII characters, scoped to the merchant, the key's mode and the route (however its path is spelled: /payments/one-off and /payments/One-Off/ are one route), kept 24 hours (IDEMPOTENCY_KEY_TTL). A repeat with the same request (the route's path parameters, query, content type, X-Service-Token, X-Destination-URL and body) gets the first response again — status and body, errors included — with `Idempotent-Replayed: true`, and nothing runs twice; the same key with another request answers 422 idempotency_key_reused; a repeat while the first still runs answers 409 idempotency_key_in_use. A 503 answer releases the key (nothing was done: retry with it). A first response that is not JSON or is larger than 1 MB is not kept: a repeat answers 409 idempotent_response_not_kept and does not run. Ignored on GET and DELETE. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {

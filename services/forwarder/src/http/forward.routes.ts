@@ -1,6 +1,6 @@
-import type { Request, Response, Router } from 'express';
+import type { Router } from 'express';
 import { SCOPES } from '@vaultline/auth';
-import { authOf, requireScope, scopeOfRequest } from '@vaultline/http';
+import { answers, authOf, reply, requireScope, scopeOfRequest } from '@vaultline/http';
 import type { ForwardRequest } from '../domain/forward';
 import { InvalidForwardBodyError } from '../domain/forward-errors';
 import { readForwardHeaders } from './forward-headers';
@@ -9,15 +9,17 @@ import { readForwardHeaders } from './forward-headers';
 export const ADDED_MS_HEADER = 'X-Vaultline-Added-Ms';
 
 export function forwardRoutes(router: Router, { forwardRequest }: { forwardRequest: ForwardRequest }): void {
-  router.post('/forward', requireScope(SCOPES.merchant), async (req: Request, res: Response) => {
-    const auth = authOf(req);
-    const headers = readForwardHeaders(req.headers);
-    const body: unknown = req.body;
-    if (!Buffer.isBuffer(body) || body.length === 0) throw new InvalidForwardBodyError('The request body of the destination is required.');
-    const result = await forwardRequest({ scope: scopeOfRequest(req), requestId: auth.requestId, body, ...headers });
-    res.status(result.status);
-    if (result.contentType) res.setHeader('Content-Type', result.contentType);
-    res.setHeader(ADDED_MS_HEADER, result.addedMs.toFixed(2));
-    res.end(result.body);
-  });
+  router.post(
+    '/forward',
+    requireScope(SCOPES.merchant),
+    answers(async (req) => {
+      const auth = authOf(req);
+      const headers = readForwardHeaders(req.headers);
+      const body: unknown = req.body;
+      if (!Buffer.isBuffer(body) || body.length === 0) throw new InvalidForwardBodyError('The request body of the destination is required.');
+      const result = await forwardRequest({ scope: scopeOfRequest(req), requestId: auth.requestId, body, ...headers });
+      // The destination's own bytes and type, as it answered (card numbers masked).
+      return reply(result.status, result.body, { ...(result.contentType ? { 'Content-Type': result.contentType } : {}), [ADDED_MS_HEADER]: result.addedMs.toFixed(2) });
+    }),
+  );
 }

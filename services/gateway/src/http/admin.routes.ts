@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { SCOPES, SYSTEM_MERCHANT_ID } from '@vaultline/auth';
 import { ForbiddenError } from '@vaultline/core';
 import type { Logger } from '@vaultline/logger';
-import { JSON_BODY_TYPES, RouteNotFoundError, assertBodyType, bodyParsers, contentTypeGuard, listResponse, parseInput, parsePageQuery } from '@vaultline/http';
+import { JSON_BODY_TYPES, RouteNotFoundError, assertBodyType, bodyParsers, contentTypeGuard, listResponse, parseInput, parsePageQuery, setMetricsRoute } from '@vaultline/http';
 import type { ApiKeys } from '../domain/api-keys';
 import type { Merchants } from '../domain/merchants';
 import type { Operator } from '../domain/operator';
@@ -16,8 +16,8 @@ import type { CheckServiceHealth } from '../domain/service-health';
 import { auditOnceAnswered } from './audit-on-answer';
 import { sessionActor, type SessionOfRequest } from './dashboard-session';
 import { isSafePath, isUpstreamService, type UpstreamService } from '../domain/routing';
-import { relayResponse, type Upstream } from './upstream';
-import { assertDeclaredLength, readRawBody } from './read-body';
+import type { Upstream } from './upstream';
+import { assertDeclaredLength } from './read-body';
 import { toApiKeyView } from './api-key.view';
 import { toMerchantView } from './merchant.view';
 import { toOperatorView } from './operator.view';
@@ -184,10 +184,9 @@ export function adminRoutes(deps: AdminDeps): express.Router {
     if (!isSafePath(path)) throw new RouteNotFoundError(req.method, req.originalUrl.split('?')[0] ?? '');
     assertDeclaredLength(req, deps.bodyLimitBytes);
     assertBodyType(req, JSON_BODY_TYPES);
+    setMetricsRoute(res, `/admin/${service}*`);
     const target = `/admin${path === '/' ? '' : path}${query ? `?${query}` : ''}`;
-    const body = await readRawBody(req, deps.bodyLimitBytes);
-    const response = await deps.upstreams[service].send(req, body, { service, path: target, merchantId: SYSTEM_MERCHANT_ID, scopes: [SCOPES.admin] });
-    await relayResponse(response, res, deps.logger, service);
+    await deps.upstreams[service].serve(req, res, { service, path: target, merchantId: SYSTEM_MERCHANT_ID, scopes: [SCOPES.admin] }, next);
   });
 
   router.use((req: Request) => {

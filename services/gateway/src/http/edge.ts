@@ -7,9 +7,8 @@ import { JSON_BODY_TYPES, RouteNotFoundError, SUPPORTED_BODY_TYPES, TEST_CLOCK_H
 import type { ServiceMetrics } from '@vaultline/metrics';
 import type { ApiKeys } from '../domain/api-keys';
 import { isSafePath, resolveRoute, type UpstreamService } from '../domain/routing';
-import { relayResponse, type Upstream } from './upstream';
-import { assertDeclaredLength, readRawBody } from './read-body';
-import type { IdempotencyGuard } from './idempotency.middleware';
+import type { Upstream } from './upstream';
+import { assertDeclaredLength } from './read-body';
 import { rememberClientAddress, type TrustProxy } from './client-address';
 import { RateLimited, type TakeRequestToken } from '../domain/rate-limit';
 import type { ResolvedKey } from '../domain/merchant';
@@ -24,10 +23,8 @@ export interface EdgeDeps {
   /** Send Strict-Transport-Security (the edge is reached over https). */
   hsts: boolean;
   apiKeys: ApiKeys;
-  /** How each service is reached (HTTP, its loopback port in the embedded profile). */
+  /** How each service is reached: its routes mounted here (the embedded profile, a service on this thread), or HTTP. */
   upstreams: Record<UpstreamService, Upstream>;
-  /** Idempotency-Key on merchant POSTs, around whichever transport serves the route. */
-  idempotency: IdempotencyGuard;
   /** Takes a request from the API key's token bucket. */
   rateLimit: TakeRequestToken;
   bodyLimitBytes: number;
@@ -54,10 +51,11 @@ export interface EdgeDeps {
 }
 
 /**
- * The merchant edge. Every request gets a request id; public routes go to the vault as
- * merchant __public__; every other route needs X-API-Key, which resolves the merchant and
- * scopes signed into the internal JWT. Bodies are never parsed here: they are read as raw bytes (up
- * to the limit) and sent on as they came.
+ * The merchant edge. Every request gets a request id; public routes go to their service as merchant
+ * __public__; every other route needs X-API-Key (or a dashboard session), which resolves the merchant,
+ * mode, scopes and key id of the request context the service gets (signed into the internal JWT when the
+ * service is reached over HTTP). Bodies are never parsed here: the service parses them, or they are read
+ * as raw bytes (up to the limit) and sent on as they came.
  */
 export function createEdgeApp(deps: EdgeDeps): express.Express {
   const app = express();
@@ -116,8 +114,13 @@ export function createEdgeApp(deps: EdgeDeps): express.Express {
   return app;
 }
 
+/**
+ * The policy chain of a merchant route: the body's declared length, the route, authentication, the rate
+ * limit, the scopes, the body's type; then the service that owns the route serves it. Idempotency-Key is
+ * the service's (libs/http answers()): it keys the route by its name, not by this path's spelling.
+ */
 function merchantEdge(deps: EdgeDeps) {
-  return async (req: Request, res: Response, _next: NextFunction) => {
+  return async (req: Request, res: Response, next: NextFunction) => {
     assertDeclaredLength(req, deps.bodyLimitBytes);
     const route = resolveRoute(req.path);
     if (route) setMetricsRoute(res, `${route.prefix}*`);
@@ -126,11 +129,13 @@ function merchantEdge(deps: EdgeDeps) {
     let merchantId = PUBLIC_MERCHANT_ID;
     let scopes: string[] = [SCOPES.public];
     let mode: ApiKeyMode | undefined;
+    let keyId: string | undefined;
     let merchantName: string | undefined;
     if (route?.access !== 'public') {
       const { key, scopes: granted } = await authenticateMerchant(deps, req, res, route?.prefix ?? null);
       merchantId = key.merchantId;
       mode = key.mode;
+      keyId = key.keyId;
       merchantName = key.merchantName;
       scopes = granted;
     }
@@ -138,11 +143,7 @@ function merchantEdge(deps: EdgeDeps) {
     if (route.access === 'merchant') deps.knownFilters(req);
     // A form sent to a JSON route would parse as one meaningless key and answer "amount is required": 415 names the type instead.
     assertBodyType(req, route.bodies === 'json-or-form' ? SUPPORTED_BODY_TYPES : JSON_BODY_TYPES);
-    const call = { service: route.service, path: req.originalUrl, merchantId, scopes, mode, merchantName };
-    const owner = route.access === 'merchant' && mode ? { merchantId, mode } : null;
-    const body = await readRawBody(req, deps.bodyLimitBytes);
-    const response = await deps.idempotency(req, body, owner, () => deps.upstreams[route.service].send(req, body, call));
-    await relayResponse(response, res, deps.logger, route.service);
+    await deps.upstreams[route.service].serve(req, res, { service: route.service, path: req.originalUrl, merchantId, scopes, mode, keyId, merchantName }, next);
   };
 }
 

@@ -1,9 +1,10 @@
-import type { Request } from 'express';
+import type { Request, Response } from 'express';
 import { Agent, Pool, errors as undiciErrors, request, type Dispatcher } from 'undici';
 import type { InternalTokenSigner } from '@vaultline/auth';
 import type { Logger } from '@vaultline/logger';
 import { requestIdOf } from '@vaultline/http';
-import { UpstreamTimeoutError, serviceUnavailable, upstreamRequestHeaders, type Upstream, type UpstreamCall, type UpstreamResponse } from './upstream';
+import { UpstreamTimeoutError, relayResponse, serviceUnavailable, upstreamRequestHeaders, type Upstream, type UpstreamCall, type UpstreamResponse } from './upstream';
+import { readRawBody } from './read-body';
 
 export interface HttpUpstreamOptions {
   /** The service's base URL (its loopback port in the embedded and local profiles). */
@@ -16,6 +17,8 @@ export interface HttpUpstreamOptions {
   connectRetryMs?: number | undefined;
   /** Mutual TLS to the service (an https url): the gateway's certificate and key, the internal CA. */
   tls?: InternalTlsOptions | undefined;
+  /** The largest body sent on (the edge's limit): more is refused with 413 before anything is sent. */
+  bodyLimitBytes: number;
 }
 
 export interface InternalTlsOptions {
@@ -43,7 +46,12 @@ function isClosedBeforeAnswer(error: unknown): boolean {
   return error instanceof undiciErrors.SocketError && /other side closed/i.test(error.message);
 }
 
-/** Proxies merchant requests to a service over HTTP with an internal JWT, on a keep-alive pool. */
+/**
+ * A service reached over HTTP (the local and Kubernetes profiles, and a service on a worker thread of the
+ * embedded profile): the request with the body the edge read and an internal JWT of the call's claims, on
+ * a keep-alive pool; the service's answer is relayed as it streams in. No answer headers within
+ * GATEWAY_UPSTREAM_TIMEOUT: 504 upstream_timeout (the service may still be working).
+ */
 export class HttpUpstream implements Upstream {
   private readonly pool: Pool;
 
@@ -51,6 +59,13 @@ export class HttpUpstream implements Upstream {
     this.pool = new Pool(new URL(options.url).origin, { connections: 64, keepAliveTimeout: 30_000, pipelining: 1, ...(options.tls ? { connect: { ...options.tls } } : {}) });
   }
 
+  async serve(req: Request, res: Response, call: UpstreamCall): Promise<void> {
+    const body = await readRawBody(req, this.options.bodyLimitBytes);
+    const response = await this.send(req, body, call);
+    await relayResponse(response, res, this.options.logger, call.service);
+  }
+
+  /** Sends the merchant's request as `call` says, with the body the edge read; resolves once the service's answer has its head. */
   async send(req: Request, body: Buffer | null, call: UpstreamCall): Promise<UpstreamResponse> {
     const headers = upstreamRequestHeaders(req, body, call, this.options.signer);
 

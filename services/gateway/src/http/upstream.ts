@@ -1,7 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import type { Request, Response } from 'express';
+import type { NextFunction, Request, Response } from 'express';
 import { context, propagation } from '@opentelemetry/api';
 import { AppError, UnavailableError } from '@vaultline/core';
 import type { ApiKeyMode, InternalTokenSigner } from '@vaultline/auth';
@@ -11,14 +11,16 @@ import type { UpstreamService } from '../domain/routing';
 import { clientAddressOf } from './client-address';
 
 /**
- * How the gateway reaches one service behind it (HttpUpstream: over HTTP in every profile, the embedded
- * one included, where each service listens on a loopback port). The service sees the request (the path,
- * the headers below, the internal JWT, which it verifies) and the gateway gets its answer back as a
- * value the idempotency layer can keep before it goes out.
+ * How the gateway hands a request its policy chain let through to the service behind the route, which
+ * answers on the merchant's response: InProcessUpstream mounts the service's routes (the embedded
+ * profile: a service on the gateway's thread, its request context from the edge, no token), HttpUpstream
+ * sends it over HTTP with the internal JWT (the local and Kubernetes profiles, and a service on a worker
+ * thread of its own). The service sees the same request either way: the path, the headers below, and the
+ * request context (merchant, mode, scopes, key id, merchant name, client address, request id, trace).
  */
 export interface Upstream {
-  /** Sends the merchant's request as `call` says, with the body the gateway read; resolves once the service's answer has its head. */
-  send(req: Request, body: Buffer | null, call: UpstreamCall): Promise<UpstreamResponse>;
+  /** Hands the merchant's request to the service as `call` says; errors before the service answers go to `next`'s error handler. */
+  serve(req: Request, res: Response, call: UpstreamCall, next: NextFunction): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -37,6 +39,8 @@ export interface UpstreamCall {
   scopes: string[];
   /** The merchant key's mode; absent for public routes and the admin API. */
   mode?: ApiKeyMode;
+  /** The merchant's API key (its id); absent for public routes and the admin API. */
+  keyId?: string;
   /** The merchant's name (signed into the internal token: the hosted page shows it by default). */
   merchantName?: string;
 }
@@ -55,16 +59,13 @@ export function serviceUnavailable(service: string): UnavailableError {
 const HOP_BY_HOP = ['connection', 'keep-alive', 'proxy-authenticate', 'proxy-authorization', 'proxy-connection', 'te', 'trailer', 'trailers', 'transfer-encoding', 'upgrade'];
 
 /**
- * Request headers never forwarded: hop-by-hop, Host and the length (set for the body sent), the
- * merchant's own credentials (X-API-Key, X-Admin-Key, the dashboard's cookie and CSRF token), anything that could pass for internal identity
- * (Authorization is replaced by the internal JWT; X-Forward-Authorization is set only by us), and the
- * request id / trace headers, which the gateway sets itself.
+ * Request headers a service never sees, whichever way it is reached: the merchant's own credentials
+ * (X-API-Key, X-Admin-Key, the dashboard's cookie and CSRF token), anything that could pass for
+ * internal identity (Authorization: the merchant's own reaches the forwarder as X-Forward-Authorization,
+ * which only the gateway sets), and the request id, client address and trace headers, which the request
+ * context carries.
  */
-const STRIPPED_REQUEST_HEADERS = new Set([
-  ...HOP_BY_HOP,
-  'host',
-  'content-length',
-  'expect',
+export const MERCHANT_CREDENTIAL_HEADERS: readonly string[] = [
   'x-api-key',
   'x-admin-key',
   'authorization',
@@ -77,7 +78,10 @@ const STRIPPED_REQUEST_HEADERS = new Set([
   // The dashboard's session cookie and CSRF token: the gateway's own credentials, like X-API-Key.
   'cookie',
   'x-csrf-token',
-]);
+];
+
+/** Over HTTP also hop-by-hop, Host and the length (set for the body sent). */
+const STRIPPED_REQUEST_HEADERS = new Set([...HOP_BY_HOP, 'host', 'content-length', 'expect', ...MERCHANT_CREDENTIAL_HEADERS]);
 const STRIPPED_RESPONSE_HEADERS = new Set([...HOP_BY_HOP, 'x-request-id', 'x-powered-by', 'date']);
 
 /**
@@ -90,7 +94,7 @@ export function upstreamRequestHeaders(req: Request, body: Buffer | null, call: 
   const merchantAuthorization = req.get('authorization');
   // The forwarder passes a merchant's own Authorization on to the destination.
   if (call.service === 'forwarder' && merchantAuthorization) headers['x-forward-authorization'] = merchantAuthorization;
-  headers.authorization = `Bearer ${signer.sign(call.service, { merchantId: call.merchantId, scopes: call.scopes, mode: call.mode, merchantName: call.merchantName })}`;
+  headers.authorization = `Bearer ${signer.sign(call.service, { merchantId: call.merchantId, scopes: call.scopes, mode: call.mode, keyId: call.keyId, merchantName: call.merchantName })}`;
   headers['x-request-id'] = requestIdOf(req);
   headers['x-forwarded-for'] = clientAddressOf(req);
   if (body) headers['content-length'] = String(body.length);

@@ -1,13 +1,13 @@
 import { InternalTokenVerifier } from '@vaultline/auth';
 import { createLogger } from '@vaultline/logger';
 import type { Express } from 'express';
-import { authOf, createServiceHttp, rawBodyOf, startHttpServer, type RunningServer } from '@vaultline/http';
+import { authOf, createServiceHttp, rawBodyOf, startHttpServer, type RequestContext, type RunningServer } from '@vaultline/http';
 import type { ServiceName } from '@vaultline/runtime';
 import { PUBLIC_BASE_URL } from './http-call';
 
 export interface EchoBody {
   service: string;
-  auth: { issuer: string; merchantId: string; scopes: string[]; requestId: string; mode: 'test' | 'live' | null };
+  auth: RequestContext;
   method: string;
   url: string;
   headers: Record<string, string | string[] | undefined>;

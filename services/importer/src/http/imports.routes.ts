@@ -1,7 +1,7 @@
 import type { Router } from 'express';
 import { z } from 'zod';
 import { SCOPES } from '@vaultline/auth';
-import { listResponse, parseInput, parsePageQuery, requireScope, scopeOfRequest } from '@vaultline/http';
+import { answers, listResponse, parseInput, parsePageQuery, reply, requireScope, scopeOfRequest } from '@vaultline/http';
 import type { CreateImport } from '../domain/create-import';
 import type { GetImport, ListImports } from '../domain/find-imports';
 import { toImportJobView } from './import-job.view';
@@ -20,12 +20,12 @@ export interface ImportUseCases {
 
 /** /tokens/imports: automatic import jobs of the calling merchant, in its key's mode. */
 export function importRoutes(router: Router, { createImport, listImports, getImport }: ImportUseCases): void {
-  router.post('/tokens/imports', requireScope(SCOPES.merchant), async (req, res) => {
+  router.post('/tokens/imports', requireScope(SCOPES.merchant), answers(async (req) => {
     const scope = scopeOfRequest(req);
     const body = parseInput(createImportBody, req.body);
     const job = await createImport({ scope, provider: body.provider, credentials: body[body.provider] });
-    res.status(201).json(toImportJobView(job));
-  });
+    return reply(201, toImportJobView(job));
+  }));
 
   router.get('/tokens/imports', requireScope(SCOPES.merchant), async (req, res) => {
     const page = await listImports(scopeOfRequest(req), parsePageQuery(req.query));

@@ -7,6 +7,7 @@ import {
   createEgressClient,
   isLoopbackHostname,
   type EgressClient,
+  type EgressProxy,
 } from '@vaultline/egress';
 import { SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
 import type { Mode } from '@vaultline/core';
@@ -26,6 +27,8 @@ export interface WebhookReceiverClientOptions extends ReceiverPolicy {
   connectTimeoutMs: number;
   /** Connections kept open per receiver origin. */
   connectionsPerOrigin: number;
+  /** EGRESS_PROXY_URL's CONNECT proxy, for every receiver but a test-mode one on this machine. */
+  proxy?: EgressProxy | undefined;
 }
 
 const tracer = trace.getTracer('@vaultline/notifier');
@@ -52,7 +55,7 @@ function isLocalTestReceiver(policy: ReceiverPolicy, url: string, mode: Mode): b
 /** Webhooks leave through the shared egress client: address checks at connect time, no redirects, timeouts. */
 export function createWebhookReceiverClient(options: WebhookReceiverClientOptions): WebhookTransport & { close(): Promise<void> } {
   const common = { connectTimeoutMs: options.connectTimeoutMs, totalTimeoutMs: options.timeoutMs, maxResponseBytes: MAX_RESPONSE_BYTES, connectionsPerOrigin: options.connectionsPerOrigin };
-  const client: EgressClient = createEgressClient({ ...common, allowPrivate: options.allowPrivate, httpsOnly: !options.allowPrivate });
+  const client: EgressClient = createEgressClient({ ...common, allowPrivate: options.allowPrivate, httpsOnly: !options.allowPrivate, proxy: options.proxy });
   // Test-mode endpoints on this machine (the service runs on loopback): http or https, loopback addresses only.
   const localClient: EgressClient = createEgressClient({ ...common, allowPrivate: false, httpsOnly: false, loopbackOnly: true });
   const clientFor = (request: OutgoingWebhook) => (!options.allowPrivate && isLocalTestReceiver(options, request.url, request.mode) ? localClient : client);

@@ -98,6 +98,9 @@ describe('webhook payloads', () => {
     };
     expect(mapEventData('payment.canceled', payment)).toMatchObject({ status: 'canceled', cancellation_reason: 'authorization_expired' });
     expect(mapEventData('payment.captured', { ...payment, status: 'captured', amount: { requested: 1000, captured: 1000, refunded: 400 } })).toMatchObject({ amount: { refunded: 400 } });
+    // A chargeback's hold and what the merchant keeps reach the webhook as they reach GET /payments/{id}.
+    const disputedAmounts = { requested: 1000, authorized: 1000, captured: 1000, capturable: 0, refunded: 400, refund_pending: 0, disputed: 600, net: 0 };
+    expect(mapEventData('payment.captured', { ...payment, status: 'captured', amount: disputedAmounts })).toMatchObject({ amount: disputedAmounts });
     const refund = { refund_id: 'r1', payment_id: 'pay_3', amount: 400, currency_code: 'EUR', status: 'failed' as const, failure_reason: 'refund_failed', reason: 'duplicate' as const, reference: 'rma-1', livemode: false };
     expect(mapEventData('refund.failed', refund)).toEqual({
       id: 'r1',

@@ -33,6 +33,9 @@ const paymentData: Mapper<DataOf<'payment.processing'>> = (d) => ({
     ...(d.amount.captured !== undefined ? { captured: d.amount.captured } : {}),
     ...(d.amount.refunded !== undefined ? { refunded: d.amount.refunded } : {}),
     ...(d.amount.capturable !== undefined ? { capturable: d.amount.capturable } : {}),
+    ...(d.amount.refund_pending !== undefined ? { refund_pending: d.amount.refund_pending } : {}),
+    ...(d.amount.disputed !== undefined ? { disputed: d.amount.disputed } : {}),
+    ...(d.amount.net !== undefined ? { net: d.amount.net } : {}),
   },
   // A manual capture (payment.capturing, payment.captured, payment.capture_failed): which one and how it went.
   ...(d.capture ? { capture: { sequence: d.capture.sequence, amount: d.capture.amount, final: d.capture.final, status: d.capture.status, failure_reason: d.capture.failure_reason, reference: d.capture.reference } } : {}),

@@ -1,7 +1,7 @@
 import type { Router } from 'express';
 import { z } from 'zod';
 import { SCOPES } from '@vaultline/auth';
-import { listResponse, parseInput, parsePageQuery, requireScope, scopeOfRequest } from '@vaultline/http';
+import { answers, listResponse, parseInput, parsePageQuery, reply, requireScope, scopeOfRequest } from '@vaultline/http';
 import type { GetDelivery, ListDeliveries, ReplayDelivery } from '../domain/delivery-log';
 import type { CreateEndpoint, DeleteEndpoint, GetEndpoint, ListEndpoints, RotateEndpointSecret, UpdateEndpoint } from '../domain/manage-endpoints';
 import { toWebhookDeliveryView } from './webhook-delivery.view';
@@ -40,11 +40,11 @@ export function webhookEndpointRoutes(router: Router, useCases: WebhookEndpointU
   const { listDeliveries, getDelivery, replayDelivery } = useCases;
   const merchantOnly = requireScope(SCOPES.merchant);
 
-  router.post('/webhook-endpoints', merchantOnly, async (req, res) => {
+  router.post('/webhook-endpoints', merchantOnly, answers(async (req) => {
     const input = parseInput(createEndpointBody, req.body);
     const { endpoint, secret } = await createEndpoint(scopeOfRequest(req), input);
-    res.status(201).json({ ...toWebhookEndpointView(endpoint), secret });
-  });
+    return reply(201, { ...toWebhookEndpointView(endpoint), secret });
+  }));
 
   router.get('/webhook-endpoints', merchantOnly, async (req, res) => {
     const page = await listEndpoints(scopeOfRequest(req), parsePageQuery(req.query));
@@ -66,12 +66,12 @@ export function webhookEndpointRoutes(router: Router, useCases: WebhookEndpointU
     res.json({ id, object: 'webhook_endpoint', deleted: true });
   });
 
-  router.post('/webhook-endpoints/:id/rotate-secret', merchantOnly, async (req, res) => {
+  router.post('/webhook-endpoints/:id/rotate-secret', merchantOnly, answers(async (req) => {
     const input = parseInput(rotateSecretBody, req.body ?? {});
     const graceMs = input.grace_period_seconds === undefined ? undefined : input.grace_period_seconds * 1_000;
     const rotated = await rotateEndpointSecret(scopeOfRequest(req), req.params.id as string, graceMs);
-    res.json({ ...toWebhookEndpointView(rotated.endpoint), secret: rotated.secret, previous_secret_expires_at: rotated.previousSecretExpiresAt });
-  });
+    return reply(200, { ...toWebhookEndpointView(rotated.endpoint), secret: rotated.secret, previous_secret_expires_at: rotated.previousSecretExpiresAt });
+  }));
 
   router.get('/webhook-endpoints/:id/deliveries', merchantOnly, async (req, res) => {
     const { status } = parseInput(deliveriesQuery, { status: (req.query as Record<string, unknown>).status });
@@ -83,14 +83,14 @@ export function webhookEndpointRoutes(router: Router, useCases: WebhookEndpointU
     res.json(toWebhookDeliveryView(await getDelivery(scopeOfRequest(req), req.params.id as string, req.params.deliveryId as string)));
   });
 
-  router.post('/webhook-endpoints/:id/deliveries/:deliveryId/replay', merchantOnly, async (req, res) => {
+  router.post('/webhook-endpoints/:id/deliveries/:deliveryId/replay', merchantOnly, answers(async (req) => {
     const message = await replayDelivery(scopeOfRequest(req), req.params.id as string, req.params.deliveryId as string);
-    res.status(202).json(toWebhookDeliveryView(message));
-  });
+    return reply(202, toWebhookDeliveryView(message));
+  }));
 
   /** "Send a test event": a webhook_endpoint.test event delivered to this endpoint only; answers its delivery, pending. */
-  router.post('/webhook-endpoints/:id/test-events', merchantOnly, async (req, res) => {
+  router.post('/webhook-endpoints/:id/test-events', merchantOnly, answers(async (req) => {
     const message = await useCases.sendTestEvent(scopeOfRequest(req), req.params.id as string);
-    res.status(202).json(toWebhookDeliveryView(message));
-  });
+    return reply(202, toWebhookDeliveryView(message));
+  }));
 }

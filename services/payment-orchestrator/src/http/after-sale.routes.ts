@@ -1,7 +1,7 @@
 import type { Request, Router } from 'express';
 import { isUuid, scopeOf, type Scope } from '@vaultline/core';
 import { SCOPES } from '@vaultline/auth';
-import { authOf, listResponse, parseInput, parsePageQuery, requireScope } from '@vaultline/http';
+import { answers, authOf, listResponse, parseInput, parsePageQuery, reply, requireScope } from '@vaultline/http';
 import type { CancelPayment } from '../domain/payment/cancel-payment';
 import type { CreateRefund } from '../domain/refunds/create-refund';
 import type { GetRefund, ListPaymentRefunds, ListRefunds } from '../domain/refunds/query-refunds';
@@ -34,14 +34,14 @@ export function afterSaleRoutes(router: Router, useCases: AfterSaleUseCases): vo
   const merchant = requireScope(SCOPES.merchant);
   const paymentId = (req: Request) => uuidParam(req, 'payment_id', () => new PaymentNotFound());
 
-  router.post('/payments/:payment_id/cancel', merchant, async (req, res) => {
+  router.post('/payments/:payment_id/cancel', merchant, answers(async (req) => {
     const id = paymentId(req);
     const body = parseInput(cancelBody, req.body ?? {});
     const payment = await useCases.cancelPayment(scopeOfRequest(req), { paymentId: id, reference: body.reference ?? null, requestKey: requestKeyOf(req) });
-    res.json(toAnyPaymentView(payment));
-  });
+    return reply(200, toAnyPaymentView(payment));
+  }));
 
-  router.post('/payments/:payment_id/refunds', merchant, async (req, res) => {
+  router.post('/payments/:payment_id/refunds', merchant, answers(async (req) => {
     const id = paymentId(req);
     const body = parseInput(refundBody, req.body ?? {});
     const refund = await useCases.createRefund(scopeOfRequest(req), {
@@ -52,8 +52,8 @@ export function afterSaleRoutes(router: Router, useCases: AfterSaleUseCases): vo
       reason: body.reason ?? null,
       requestKey: requestKeyOf(req),
     });
-    res.status(201).json(toRefundView(refund));
-  });
+    return reply(201, toRefundView(refund));
+  }));
 
   router.get('/payments/:payment_id/refunds', merchant, async (req, res) => {
     const refunds = await useCases.listPaymentRefunds(scopeOfRequest(req), paymentId(req));

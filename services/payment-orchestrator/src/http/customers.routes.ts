@@ -1,7 +1,7 @@
 import type { Request, Router } from 'express';
 import { SCOPES } from '@vaultline/auth';
 import { isUuid } from '@vaultline/core';
-import { listResponse, parseInput, parsePageQuery, requireScope, scopeOfRequest } from '@vaultline/http';
+import { answers, listResponse, parseInput, parsePageQuery, reply, requireScope, scopeOfRequest } from '@vaultline/http';
 import { CustomerNotFound } from '../domain/customers/customer';
 import { PaymentMethodNotFound } from '../domain/customers/payment-method';
 import type { CreateCustomer, GetCustomer, GetPaymentMethod, ListCustomerPaymentMethods, ListCustomers, RevokePaymentMethod } from '../domain/customers/manage-customers';
@@ -29,10 +29,10 @@ const paymentMethodIdOf = (req: Request) => idOf(req, () => new PaymentMethodNot
 export function customerRoutes(router: Router, useCases: CustomerUseCases): void {
   const merchant = requireScope(SCOPES.merchant);
 
-  router.post('/customers', merchant, async (req, res) => {
+  router.post('/customers', merchant, answers(async (req) => {
     const body = parseInput(customerBody, req.body);
-    res.status(201).json(toCustomerView(await useCases.createCustomer(scopeOfRequest(req), { name: body.name, email: body.email ?? null, metadata: body.metadata ?? null })));
-  });
+    return reply(201, toCustomerView(await useCases.createCustomer(scopeOfRequest(req), { name: body.name, email: body.email ?? null, metadata: body.metadata ?? null })));
+  }));
 
   router.get('/customers', merchant, async (req, res) => {
     res.json(listResponse(await useCases.listCustomers(scopeOfRequest(req), parsePageQuery(req.query)), toCustomerView));

@@ -2,7 +2,7 @@ import type { Request, Router } from 'express';
 import { z } from 'zod';
 import { isUuid, scopeOf, type Scope } from '@vaultline/core';
 import { SCOPES } from '@vaultline/auth';
-import { authOf, listResponse, parseInput, parsePageQuery, requireScope } from '@vaultline/http';
+import { answers, authOf, listResponse, parseInput, parsePageQuery, reply, requireScope } from '@vaultline/http';
 import { DISPUTE_STATUSES, type DisputeReason } from '../domain/disputes/dispute';
 import { DisputeNotFound, type GetDispute, type ListDisputes, type ListPaymentDisputes, type OpenTestDispute } from '../domain/disputes/manage-disputes';
 import type { AcceptDispute, SubmitDisputeEvidence } from '../domain/disputes/answer-dispute';
@@ -68,24 +68,24 @@ export function disputeRoutes(router: Router, useCases: DisputeUseCases): void {
     res.json(toDisputeView(await useCases.getDispute(scopeOfRequest(req), disputeId(req))));
   });
 
-  router.post('/disputes/:dispute_id/accept', merchant, async (req, res) => {
+  router.post('/disputes/:dispute_id/accept', merchant, answers(async (req) => {
     const id = disputeId(req);
     parseInput(acceptBody, req.body ?? {});
-    res.json(toDisputeView(await useCases.acceptDispute(scopeOfRequest(req), id)));
-  });
+    return reply(200, toDisputeView(await useCases.acceptDispute(scopeOfRequest(req), id)));
+  }));
 
-  router.post('/disputes/:dispute_id/evidence', merchant, async (req, res) => {
+  router.post('/disputes/:dispute_id/evidence', merchant, answers(async (req) => {
     const id = disputeId(req);
     const evidence = evidenceOf(parseInput(evidenceBody, req.body ?? {}));
-    res.json(toDisputeView(await useCases.submitDisputeEvidence(scopeOfRequest(req), id, evidence)));
-  });
+    return reply(200, toDisputeView(await useCases.submitDisputeEvidence(scopeOfRequest(req), id, evidence)));
+  }));
 
   router.get('/payments/:payment_id/disputes', merchant, async (req, res) => {
     const paymentId = idOf(req.params.payment_id, () => new PaymentNotFound());
     res.json(listResponse(await useCases.listPaymentDisputes(scopeOfRequest(req), paymentId, parsePageQuery(req.query)), toDisputeView));
   });
 
-  router.post('/payments/:payment_id/test/dispute', merchant, async (req, res) => {
+  router.post('/payments/:payment_id/test/dispute', merchant, answers(async (req) => {
     const paymentId = idOf(req.params.payment_id, () => new PaymentNotFound());
     const body = parseInput(testDisputeBody, req.body ?? {});
     const dispute = await useCases.openTestDispute(scopeOfRequest(req), {
@@ -95,6 +95,6 @@ export function disputeRoutes(router: Router, useCases: DisputeUseCases): void {
       amount: body.amount ?? null,
       evidenceDueBy: body.evidence_due_by ? new Date(body.evidence_due_by).toISOString() : null,
     });
-    res.status(200).json(toDisputeView(dispute));
-  });
+    return reply(200, toDisputeView(dispute));
+  }));
 }

@@ -1,7 +1,7 @@
 import type { Scope } from '@vaultline/core';
 import type { Router } from 'express';
 import { SCOPES } from '@vaultline/auth';
-import { authOf, parseInput, requireScope, scopeOfRequest, testClockOf } from '@vaultline/http';
+import { answers, authOf, parseInput, reply, requireScope, scopeOfRequest, testClockOf } from '@vaultline/http';
 import type { CreateEarlierPayment } from '../domain/earlier/create-earlier-payment';
 import { earlierPaymentBody } from './earlier-payment.schemas';
 import { requestKeyOf } from './payments.routes';
@@ -14,7 +14,7 @@ export interface EarlierPaymentUseCases {
 
 /** The earlier payment interface: POST /payments, 201 with the payment in the earlier shape. */
 export function earlierPaymentRoutes(router: Router, useCases: EarlierPaymentUseCases): void {
-  router.post('/payments', requireScope(SCOPES.merchant), async (req, res) => {
+  router.post('/payments', requireScope(SCOPES.merchant), answers(async (req) => {
     const effectiveAt = testClockOf(req);
     const body = parseInput(earlierPaymentBody, req.body);
     const scope = scopeOfRequest(req);
@@ -40,6 +40,6 @@ export function earlierPaymentRoutes(router: Router, useCases: EarlierPaymentUse
     });
     // A merchant-initiated payment runs at once; a consumer-present one waits for its session.
     if (payment.session === null) useCases.runPayment(scope, payment.id);
-    res.status(201).json(toEarlierPaymentView(payment));
-  });
+    return reply(201, toEarlierPaymentView(payment));
+  }));
 }

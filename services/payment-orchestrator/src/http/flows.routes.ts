@@ -2,7 +2,7 @@ import type { Router } from 'express';
 import { z } from 'zod';
 import { SCOPES } from '@vaultline/auth';
 import type { Mode } from '@vaultline/core';
-import { parseInput, requireScope, scopeOfRequest } from '@vaultline/http';
+import { answers, parseInput, reply, requireScope, scopeOfRequest } from '@vaultline/http';
 import { DEFAULT_FLOW, threeDsOf, type Flow } from '../domain/flows/flow';
 import { THREE_DS_SETTINGS } from '../domain/payment/authentication';
 import type { FlowMatrix } from '../domain/flows/flow-matrix';
@@ -96,12 +96,12 @@ const toMatrixView = (matrix: FlowMatrix, mode: Mode) => ({ livemode: mode === '
 export function flowRoutes(router: Router, useCases: FlowUseCases): void {
   const merchant = requireScope(SCOPES.merchant);
 
-  router.post('/flows', merchant, async (req, res) => {
+  router.post('/flows', merchant, answers(async (req) => {
     // The routing fields' values (strategy, weights, on_decline) are the domain's to check: it names each problem's field.
     const body = parseInput(flowBody, req.body) as NewFlow;
     const scope = scopeOfRequest(req);
-    res.status(201).json(toFlowView(await useCases.createFlow(scope, body), scope.mode));
-  });
+    return reply(201, toFlowView(await useCases.createFlow(scope, body), scope.mode));
+  }));
 
   router.get('/flows', merchant, async (req, res) => {
     const scope = scopeOfRequest(req);
@@ -124,7 +124,7 @@ export function flowRoutes(router: Router, useCases: FlowUseCases): void {
     res.json(toMatrixView(await useCases.getFlowMatrix(scope), scope.mode));
   });
 
-  router.post('/flow-matrix/explain', merchant, async (req, res) => {
+  router.post('/flow-matrix/explain', merchant, answers(async (req) => {
     const body = parseInput(explainBody, req.body);
     const choice = await useCases.explainFlow(scopeOfRequest(req), {
       use_case: body.use_case,
@@ -134,12 +134,12 @@ export function flowRoutes(router: Router, useCases: FlowUseCases): void {
       scheme: body.scheme ?? null,
       metadata: body.metadata ?? null,
     }, body.matrix, { country: body.country ?? null });
-    res.json({
+    return reply(200, {
       flow: choice.flow,
       rule: choice.rule,
       matrix_version: choice.matrix_version,
       // Which processor the flow's authorization step would take first for this payment, and why.
       ...(choice.authorization ? { authorization: { strategy: choice.authorization.strategy, ...choiceView(choice.authorization) } } : {}),
     });
-  });
+  }));
 }

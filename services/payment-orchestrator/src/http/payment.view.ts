@@ -1,5 +1,5 @@
 import type { Payment, ProcessorTransaction } from '../domain/payment/payment';
-import { capturableAmount, disputedAmount, isConsumerPresent, netAmount } from '../domain/payment/payment';
+import { isConsumerPresent, shownAmounts } from '../domain/payment/payment';
 import type { AuthenticationResult } from '../domain/payment/authentication';
 import { declineView, routingView } from './routing.view';
 
@@ -9,7 +9,7 @@ export function toPaymentView(payment: Payment): Record<string, unknown> {
   return {
     id: payment.id,
     livemode: payment.mode === 'live',
-    amount: amountView(payment),
+    amount: shownAmounts(payment),
     ...actionRequirementView(payment),
     ...(subsequent ? { authentication_preference: payment.authentication_preference } : {}),
     created_at: payment.created_at,
@@ -29,22 +29,6 @@ export function toPaymentView(payment: Payment): Record<string, unknown> {
     ...(payment.status === 'failed' && payment.decline ? { decline: declineView(payment.decline) } : {}),
     ...(payment.routing ? { routing: routingView(payment.routing) } : {}),
     ...(payment.metadata ? { metadata: { ...payment.metadata } } : {}),
-  };
-}
-
-/**
- * requested, authorized (with capturable) and captured as they happen; refunded from the first refund on (the sum of the
- * succeeded refunds) and with it refund_pending (the refunds the processor has not settled yet): refunded =
- * captured is a refunded payment, 0 < refunded < captured a partially refunded one; once captured, disputed
- * (what open or lost chargebacks hold or took) and net (captured − refunded − disputed: what the merchant keeps).
- */
-export function amountView(payment: Payment): Record<string, number> {
-  return {
-    ...payment.amount,
-    // capturable with the authorization: what a capture may still take (0 when nothing can).
-    ...capturableView(payment),
-    ...(payment.amount.refunded !== undefined ? { refund_pending: payment.refunds_pending ?? 0 } : {}),
-    ...(payment.amount.captured !== undefined ? { disputed: disputedAmount(payment), net: netAmount(payment) } : {}),
   };
 }
 
@@ -94,11 +78,6 @@ export function toTransactionView(transaction: ProcessorTransaction): Record<str
     ...(transaction.decline ? { decline: declineView(transaction.decline) } : {}),
     created_at: transaction.created_at,
   };
-}
-
-/** amount.capturable, once the payment is authorized. */
-export function capturableView(payment: Payment): { capturable?: number } {
-  return payment.amount.authorized !== undefined ? { capturable: capturableAmount(payment) } : {};
 }
 
 /** A canceling or canceled payment says why (requested_by_merchant, authorization_expired). */

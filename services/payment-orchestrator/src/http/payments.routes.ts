@@ -1,7 +1,7 @@
 import type { Request, Router } from 'express';
 import { isUuid, type Scope } from '@vaultline/core';
 import { SCOPES } from '@vaultline/auth';
-import { authOf, listResponse, parseInput, parsePageQuery, requireScope, testClockOf, scopeOfRequest } from '@vaultline/http';
+import { answers, authOf, listResponse, parseInput, parsePageQuery, reply, requestRouteOf, requireScope, scopeOfRequest, testClockOf } from '@vaultline/http';
 import type { CapturePayment } from '../domain/payment/capture-payment';
 import type { CreatePayment } from '../domain/payment/create-payment';
 import type { CreateSubsequentPayment } from '../domain/payment/create-subsequent-payment';
@@ -37,24 +37,24 @@ function paymentIdOf(req: Request): string {
 export function paymentRoutes(router: Router, useCases: PaymentUseCases): void {
   const merchant = requireScope(SCOPES.merchant);
 
-  router.post('/payments/one-off', merchant, async (req, res) => {
+  router.post('/payments/one-off', merchant, answers(async (req) => {
     const body = parseInput(oneOffBody, req.body);
-    res.json(toPaymentView(await useCases.createPayment(scopeOfRequest(req), { ...initialCommand(req, body), useCase: 'ONE_OFF' })));
-  });
+    return reply(200, toPaymentView(await useCases.createPayment(scopeOfRequest(req), { ...initialCommand(req, body), useCase: 'ONE_OFF' })));
+  }));
 
-  router.post('/payments/recurring', merchant, async (req, res) => {
+  router.post('/payments/recurring', merchant, answers(async (req) => {
     const body = parseInput(recurringBody, req.body);
     const command = { ...initialCommand(req, body), useCase: 'RECURRING' as const, recurringFrequency: body.recurring_frequency, recurringExpiry: body.recurring_expiry };
-    res.json(toPaymentView(await useCases.createPayment(scopeOfRequest(req), command)));
-  });
+    return reply(200, toPaymentView(await useCases.createPayment(scopeOfRequest(req), command)));
+  }));
 
-  router.post('/payments/unscheduled', merchant, async (req, res) => {
+  router.post('/payments/unscheduled', merchant, answers(async (req) => {
     const body = parseInput(unscheduledBody, req.body);
-    res.json(toPaymentView(await useCases.createPayment(scopeOfRequest(req), { ...initialCommand(req, body), useCase: 'UNSCHEDULED' })));
-  });
+    return reply(200, toPaymentView(await useCases.createPayment(scopeOfRequest(req), { ...initialCommand(req, body), useCase: 'UNSCHEDULED' })));
+  }));
 
   for (const kind of ['RECURRING', 'UNSCHEDULED'] as const) {
-    router.post(`/payments/${kind.toLowerCase()}/:payment_id/subsequent`, merchant, async (req, res) => {
+    router.post(`/payments/${kind.toLowerCase()}/:payment_id/subsequent`, merchant, answers(async (req) => {
       // The test clock first: a malformed X-Test-Now is refused before the body is looked at.
       const effectiveAt = testClockOf(req);
       const initialPaymentId = paymentIdOf(req);
@@ -73,11 +73,11 @@ export function paymentRoutes(router: Router, useCases: PaymentUseCases): void {
         requestKey: requestKeyOf(req),
       });
       useCases.runPayment(scope, payment.id);
-      res.json(toPaymentView(payment));
-    });
+      return reply(200, toPaymentView(payment));
+    }));
   }
 
-  router.post('/payments/:payment_id/capture', merchant, async (req, res) => {
+  router.post('/payments/:payment_id/capture', merchant, answers(async (req) => {
     const paymentId = paymentIdOf(req);
     const body = parseInput(captureBody, req.body ?? {});
     const scope = scopeOfRequest(req);
@@ -90,8 +90,8 @@ export function paymentRoutes(router: Router, useCases: PaymentUseCases): void {
       requestKey: requestKeyOf(req),
     });
     useCases.runPayment(scope, payment.id);
-    res.json(toAnyPaymentView(payment));
-  });
+    return reply(200, toAnyPaymentView(payment));
+  }));
 
   router.get('/payments/:payment_id/transactions', merchant, async (req, res) => {
     const transactions = await useCases.listTransactions(scopeOfRequest(req), paymentIdOf(req));
@@ -127,8 +127,12 @@ function initialCommand(req: Request, body: { amount: number; currency_code: str
   };
 }
 
-/** The merchant's Idempotency-Key as the gateway passed it on (it refuses malformed ones at the edge), scoped to the key's mode and the route. */
+/**
+ * The merchant's Idempotency-Key (checked by the Idempotency-Key layer before the route runs), scoped to
+ * the key's mode and the route: its name with the values of its parameters (`POST /payments/{id}/capture`),
+ * never the path as spelled, so `/payments/one-off` and `/payments/One-Off/` name one request.
+ */
 export function requestKeyOf(req: Request): PaymentRequestKey | null {
   const key = req.get('idempotency-key');
-  return key && key.length <= 255 ? { mode: modeOf(req), route: `${req.method} ${req.path}`, key } : null;
+  return key && key.length <= 255 ? { mode: modeOf(req), route: requestRouteOf(req), key } : null;
 }

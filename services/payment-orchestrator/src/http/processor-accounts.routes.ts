@@ -2,7 +2,7 @@ import type { Router } from 'express';
 import { z } from 'zod';
 import { SCOPES } from '@vaultline/auth';
 import { isUuid } from '@vaultline/core';
-import { parseInput, requireScope, scopeOfRequest } from '@vaultline/http';
+import { answers, parseInput, reply, requireScope, scopeOfRequest } from '@vaultline/http';
 import type { CreateProcessorAccount, DeleteProcessorAccount, GetProcessorAccount, ListProcessorAccounts, UpdateProcessorAccount } from '../domain/processor-accounts/manage-processor-accounts';
 import type { ProcessorAccountPolicy } from '../domain/processor-accounts/processor-account-ports';
 import { ProcessorAccountNotFound, type ProcessorAccount } from '../domain/processor-accounts/processor-account';
@@ -70,10 +70,10 @@ export function processorAccountRoutes(router: Router, useCases: ProcessorAccoun
   const createInput = createBody(policy.processors());
   const view = (account: ProcessorAccount) => toProcessorAccountView(account, policy);
 
-  router.post('/processor-accounts', merchant, async (req, res) => {
+  router.post('/processor-accounts', merchant, answers(async (req) => {
     const body = parseInput(createInput, req.body);
-    res.status(201).json(view(await useCases.createProcessorAccount(scopeOfRequest(req), body)));
-  });
+    return reply(201, view(await useCases.createProcessorAccount(scopeOfRequest(req), body)));
+  }));
 
   router.get('/processor-accounts', merchant, async (req, res) => {
     res.json({ object: 'list', data: (await useCases.listProcessorAccounts(scopeOfRequest(req))).map(view) });

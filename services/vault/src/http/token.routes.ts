@@ -2,7 +2,7 @@ import type { Request, Router } from 'express';
 import { z } from 'zod';
 import { ForbiddenError } from '@vaultline/core';
 import { SCOPES } from '@vaultline/auth';
-import { authOf, listResponse, parseInput, parsePageQuery, requireScope, scopeOfRequest } from '@vaultline/http';
+import { answers, authOf, listResponse, parseInput, parsePageQuery, reply, requireScope, scopeOfRequest } from '@vaultline/http';
 import type { CreateToken, ImportToken } from '../domain/tokens/create-token';
 import type { DeleteToken, GetToken, ListTokens } from '../domain/tokens/manage-tokens';
 import { toTokenView } from './token.view';
@@ -42,12 +42,12 @@ export interface TokenUseCases {
 
 /** Merchant-facing token API (reached through the gateway). */
 export function tokenRoutes(router: Router, useCases: TokenUseCases): void {
-  router.post('/tokens', requireCardDataScope, async (req, res) => {
+  router.post('/tokens', requireCardDataScope, answers(async (req) => {
     const scope = scopeOfRequest(req);
     const body = parseInput(createTokenBody, req.body);
     const result = await useCases.createToken({ scope, card: body.card, businessKey: body.business_key ?? null, source: 'api', correlationId: null });
-    res.status(201).json(toTokenView(result.token));
-  });
+    return reply(201, toTokenView(result.token));
+  }));
 
   router.get('/tokens', requireScope(SCOPES.merchant), async (req, res) => {
     const scope = scopeOfRequest(req);
@@ -71,7 +71,7 @@ export function tokenRoutes(router: Router, useCases: TokenUseCases): void {
    * data (and the CVC a later forward sends) as POST /tokens does, so an ordinary key needs card_data too;
    * a job key's cde_import scope is the card-data grant the importer gave it for this one job.
    */
-  router.post('/cde-import', requireImportScope, async (req, res) => {
+  router.post('/cde-import', requireImportScope, answers(async (req) => {
     const scope = scopeOfRequest(req);
     const body = parseInput(cdeImportBody, req.body);
     const header = parseInput(correlationHeader, req.get('x-correlation-id'));
@@ -82,8 +82,8 @@ export function tokenRoutes(router: Router, useCases: TokenUseCases): void {
       source: 'cde_import',
       correlationId: body.metadata.correlation_id ?? header ?? null,
     });
-    res.status(result.updated ? 200 : 201).json(toTokenView(result.token));
-  });
+    return reply(result.updated ? 200 : 201, toTokenView(result.token));
+  }));
 }
 
 function idOf(req: Request): string {

@@ -45,8 +45,9 @@ export const commonFragment: OpenApiFragment = {
         in: 'header',
         required: false,
         description:
-          'Makes a POST safe to retry: 1 to 255 visible ASCII characters, scoped to the merchant and the route, kept 24 hours ' +
-          '(IDEMPOTENCY_KEY_TTL). A repeat with the same request (method, path and query, content type, X-Service-Token, ' +
+          'Makes a POST safe to retry: 1 to 255 visible ASCII characters, scoped to the merchant, the key\'s mode and the route ' +
+          '(however its path is spelled: /payments/one-off and /payments/One-Off/ are one route), kept 24 hours ' +
+          '(IDEMPOTENCY_KEY_TTL). A repeat with the same request (the route\'s path parameters, query, content type, X-Service-Token, ' +
           'X-Destination-URL and body) gets the first response again — status and body, errors included — with ' +
           '`Idempotent-Replayed: true`, and nothing runs twice; the same key with another request answers 422 ' +
           'idempotency_key_reused; a repeat while the first still runs answers 409 idempotency_key_in_use. A 503 answer ' +

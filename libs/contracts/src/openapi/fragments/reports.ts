@@ -153,7 +153,7 @@ export const reportsFragment: OpenApiFragment = {
         operationId: 'createApiKey',
         summary: 'Create a secret key or a dashboard key of this key\'s mode; the key is shown only in this response',
         description:
-          'Only with a secret key (a dashboard key gets 403 insufficient_scope). `scope` merchant: a secret key, the whole merchant API. `scope` dashboard (the default): a key that reads everything a secret key reads, and of the changes makes only capture, cancel, refund, a webhook delivery\'s replay and the flow matrix\'s explain; it opens a dashboard session (POST /dashboard/session) for support staff. Idempotency-Key is not applied on this route: a repeat issues another key.',
+          'Only with a secret key (a dashboard key gets 403 insufficient_scope). `scope` merchant: a secret key, the whole merchant API. `scope` dashboard (the default): a key that reads everything a secret key reads, and of the changes makes only capture, cancel, refund, a webhook delivery\'s replay and the flow matrix\'s explain; it opens a dashboard session (POST /dashboard/session) for support staff. Idempotency-Key is not applied on this route: a repeat issues another key (the answer holds the new secret key, which is never kept to be replayed).',
         security,
         requestBody: {
           required: false,
@@ -181,7 +181,7 @@ export const reportsFragment: OpenApiFragment = {
         operationId: 'rollApiKey',
         summary: 'Roll a key: a new key of the same mode, scopes and label, shown only in this response; the old one keeps working until expires_in_seconds from now',
         description:
-          'Only with a secret key, for secret and dashboard keys of this mode. `expires_in_seconds`: 0 (the default) stops the old key at once; at most 604800 (7 days), so the new key can be deployed while the old one still works. An old key that was to expire sooner keeps its earlier expiry. The new key names the old one in `rolled_from`; `previous` is the old key with its new `expires_at`. Rolling the key that signs the request is allowed (it keeps working until its expiry). 409 api_key_not_rollable for a revoked or expired key.',
+          'Only with a secret key, for secret and dashboard keys of this mode. `expires_in_seconds`: 0 (the default) stops the old key at once; at most 604800 (7 days), so the new key can be deployed while the old one still works. An old key that was to expire sooner keeps its earlier expiry. The new key names the old one in `rolled_from`; `previous` is the old key with its new `expires_at`. Rolling the key that signs the request is allowed (it keeps working until its expiry). 409 api_key_not_rollable for a revoked or expired key. Idempotency-Key is not applied on this route: a repeat rolls the key again (the answer holds the new secret key, which is never kept to be replayed).',
         security,
         parameters: [{ name: 'key_id', in: 'path', required: true, schema: schemaRef('ObjectId') }],
         requestBody: {

@@ -46,7 +46,7 @@ const EVENT = {
   data: {
     payment_id: '019ab2c4-4d1e-7a10-9c3b-5f2e8d7a6b01',
     status: 'captured',
-    amount: { requested: 1999, authorized: 1999, captured: 1999 },
+    amount: { requested: 1999, authorized: 1999, captured: 1999, capturable: 0, disputed: 0, net: 1999 },
     currency_code: 'EUR',
     use_case: 'ONE_OFF',
     reference: 'order-1001',

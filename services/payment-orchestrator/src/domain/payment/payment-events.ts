@@ -14,7 +14,7 @@ import {
   type DomainEvent,
 } from '@vaultline/contracts';
 import { earlierEventData, shownUseCaseOf } from '../earlier/earlier-payment';
-import { capturableAmount, type Payment, type PaymentStatus, type PendingCapture } from './payment';
+import { shownAmounts, type Payment, type PaymentStatus, type PendingCapture } from './payment';
 import type { AuthenticationResult } from './authentication';
 import type { Decline } from '../declines/decline';
 
@@ -42,7 +42,7 @@ export function paymentEventData(payment: Payment, capture?: CaptureData): Event
   return {
     payment_id: payment.id,
     status: payment.status,
-    amount: { ...payment.amount, ...(payment.amount.authorized !== undefined ? { capturable: capturableAmount(payment) } : {}) },
+    amount: shownAmounts(payment),
     ...(capture ? { capture } : {}),
     currency_code: payment.currency_code,
     use_case: shownUseCaseOf(payment),

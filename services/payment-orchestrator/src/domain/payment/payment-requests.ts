@@ -7,20 +7,22 @@ import type { PaymentRepository } from './payment-ports';
 import type { TransactionRunner } from '@vaultline/store';
 
 /**
- * The merchant's Idempotency-Key on a payment request (creation, subsequent, capture), as the gateway
- * passes it on. The gateway answers repeats while it holds the first answer; when it died with the
- * request in flight, its claim lapses and the retry reaches this service again. So the key is also
- * committed here, with the payment the request made: the retry gets that payment (as it is now) instead
- * of a second payment, or of already_captured for a capture that did happen.
+ * The merchant's Idempotency-Key on a payment request (creation, subsequent, capture, cancel, refund).
+ * The service's Idempotency-Key layer (libs/http) answers repeats while its TTL store holds the first
+ * answer; when the process died with the request in flight, or the store lost the record (the embedded
+ * profile's in-process store after a restart), the retry runs this use case again. So the key is also
+ * committed here, with the payment the request made, and this record is the source of truth: the retry
+ * gets that payment (as it is now) instead of a second payment, or of already_captured for a capture
+ * that did happen.
  *
- * A key is the merchant's own, in one mode, on one method and route, for IDEMPOTENCY_KEY_TTL (as at the
- * gateway): another merchant, or the other mode's key, using the same key makes its own request (and
+ * A key is the merchant's own, in one mode, on one method and route, for IDEMPOTENCY_KEY_TTL (as in the
+ * Idempotency-Key layer of libs/http): another merchant, or the other mode's key, using the same key makes its own request (and
  * learns nothing of the first), and a repeat after the retention time is a new request.
  */
 export interface PaymentRequestKey {
   /** The mode of the key that sent the request. */
   mode: Mode;
-  /** Method and path (a subsequent payment's and a capture's name their payment). */
+  /** Method and route with its parameters' values (a subsequent payment's and a capture's name their payment), never the path as spelled. */
   route: string;
   key: string;
 }

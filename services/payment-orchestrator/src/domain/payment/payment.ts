@@ -315,6 +315,21 @@ export function netAmount(payment: Pick<Payment, 'amount' | 'dispute_holds'>): n
   return (payment.amount.captured ?? 0) - (payment.amount.refunded ?? 0) - disputedAmount(payment);
 }
 
+/**
+ * The payment's amounts as the API and its events tell them: requested, authorized (with capturable) and
+ * captured as they happen; refunded from the first refund on (the sum of the succeeded refunds) and with it
+ * refund_pending (the refunds the processor has not settled yet); once captured, disputed (what open or lost
+ * chargebacks hold or took) and net (captured − refunded − disputed: what the merchant keeps).
+ */
+export function shownAmounts(payment: Payment): Payment['amount'] & { capturable?: number; refund_pending?: number; disputed?: number; net?: number } {
+  return {
+    ...payment.amount,
+    ...(payment.amount.authorized !== undefined ? { capturable: capturableAmount(payment) } : {}),
+    ...(payment.amount.refunded !== undefined ? { refund_pending: payment.refunds_pending ?? 0 } : {}),
+    ...(payment.amount.captured !== undefined ? { disputed: disputedAmount(payment), net: netAmount(payment) } : {}),
+  };
+}
+
 /** The payment with one dispute's hold set (`amount`) or released (null), pure; the same object when nothing changes. */
 export function withDisputeHold(payment: Payment, disputeId: string, amount: number | null): Payment {
   const holds = payment.dispute_holds ?? {};

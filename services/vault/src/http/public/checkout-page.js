@@ -490,13 +490,21 @@
   });
 
   // The merchant sends the consumer here as soon as the payment is created; the session reaches the
-  // vault by event a moment later. The vault holds a read of an unknown session for up to a second
-  // while it waits for the session, so a few more reads cover a few seconds.
+  // vault by event a moment later (later still when the bus is busy or a broker is being restarted). The
+  // vault holds a read of an unknown session for up to a second while it waits for the session; the page
+  // reads again for about 15 seconds (LOAD_ATTEMPTS) before it calls the link invalid, and a read that
+  // fails on the network is tried again the same way.
+  var LOAD_ATTEMPTS = 12;
+  function loadAgain(attempt) {
+    if (attempt + 1 >= LOAD_ATTEMPTS) return false;
+    setTimeout(function () { load(attempt + 1); }, attempt < 4 ? 250 : 1000);
+    return true;
+  }
   function load(attempt) {
     fetch('/sessions/' + encodeURIComponent(sessionId) + '/status', { headers: { Accept: 'application/json' } })
       .then(function (r) { return r.json().then(function (json) { return { status: r.status, json: json }; }); })
       .then(function (answer) {
-        if (answer.status === 404 && attempt < 4) return setTimeout(function () { load(attempt + 1); }, 250);
+        if (answer.status === 404 && loadAgain(attempt)) return;
         if (answer.status !== 200) { notice.textContent = t('invalidLink'); return; }
         session = answer.json;
         learnOrigins(session);
@@ -514,7 +522,7 @@
         }
         showCardForm(session.last_failed_attempt);
       })
-      .catch(function () { notice.textContent = t('loadFailed'); });
+      .catch(function () { if (!loadAgain(attempt)) notice.textContent = t('loadFailed'); });
   }
   load(0);
 })();

@@ -1,0 +1,3 @@
+module github.com/vaultline/vaultline-go
+
+go 1.23
