@@ -1378,7 +1378,7 @@ type RoutingStatsDataItem struct {
 	Errors int64 `json:"errors"`
 	// approved / attempts; null without attempts.
 	AuthorizationRate *float64 `json:"authorization_rate"`
-	// The rate as decisions weigh it: each bucket's outcomes weigh 0.5^(age / ROUTING_STATS_HALF_LIFE), so a change shows within minutes; 4 decimals.
+	// The rate decisions compare: the share of answered attempts approved, each bucket's outcomes weighing 0.5^(age / ROUTING_STATS_HALF_LIFE), times the share of attempts answered now (unanswered ones weigh by a half-life of a minute), so a change shows within minutes and an outage at once; 4 decimals.
 	RecentAuthorizationRate *float64 `json:"recent_authorization_rate"`
 	// How often a decision chose this processor first, by reason.
 	Decisions RoutingStatsDataItemDecisions `json:"decisions"`

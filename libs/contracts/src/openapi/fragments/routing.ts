@@ -214,7 +214,9 @@ export const routingFragment: OpenApiFragment = {
                   type: ['number', 'null'],
                   minimum: 0,
                   maximum: 1,
-                  description: 'The rate as decisions weigh it: each bucket\'s outcomes weigh 0.5^(age / ROUTING_STATS_HALF_LIFE), so a change shows within minutes; 4 decimals.',
+                  description:
+                    'The rate decisions compare: the share of answered attempts approved, each bucket\'s outcomes weighing 0.5^(age / ROUTING_STATS_HALF_LIFE), times the share of ' +
+                    'attempts answered now (unanswered ones weigh by a half-life of a minute), so a change shows within minutes and an outage at once; 4 decimals.',
                 },
                 decisions: {
                   type: 'object',

@@ -74,6 +74,18 @@ describe('choosing the first processor', () => {
     expect(choice.rates![1]!.rate).toBeGreaterThan(choice.rates![0]!.rate!);
   });
 
+  it('when the better processor stopped answering (an outage), then the other takes the payments at once; a few minutes after it answers again, it gets them back', () => {
+    const bucket = (processor: string, start: string, attempts: number, approved: number, errors: number): RoutingStatsRow => ({ ...row(processor, attempts, approved), bucket_start: start, declined: attempts - approved - errors, errors });
+    // b approved 92 % all along; a steady 80 %. In the 10:00 bucket b stopped answering for part of it.
+    const before = [bucket('a', '2026-06-01T09:55:00.000Z', 100, 80, 0), bucket('b', '2026-06-01T09:55:00.000Z', 100, 92, 0), bucket('a', '2026-06-01T10:00:00.000Z', 100, 80, 0)];
+    const during = chooseOrder(input({ rows: [...before, bucket('b', '2026-06-01T10:00:00.000Z', 60, 18, 40)], now: new Date('2026-06-01T10:04:00.000Z') }));
+    expect(during.order[0]).toBe('a');
+    expect(during.rates!.find((rate) => rate.processor === 'b')).toMatchObject({ errors: 40 });
+    // Ten minutes later b answered every attempt of the last bucket (exploration), approving as before.
+    const after = chooseOrder(input({ rows: [...before, bucket('b', '2026-06-01T10:00:00.000Z', 60, 18, 40), bucket('a', '2026-06-01T10:10:00.000Z', 100, 80, 0), bucket('b', '2026-06-01T10:10:00.000Z', 5, 5, 0)], now: new Date('2026-06-01T10:14:00.000Z') }));
+    expect(after.order[0]).toBe('b');
+  });
+
   it('when a processor has too few outcomes in the segment, then the segment widens to where both have enough (here: any amount)', () => {
     const rows = [row('a', 30, 27), row('b', 10, 2), row('b', 40, 20, { amount_band: '100_to_1000' })];
     expect(chooseOrder(input({ rows }))).toMatchObject({ level: 'any_amount', order: ['a', 'b'] });

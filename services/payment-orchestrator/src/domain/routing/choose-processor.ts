@@ -1,4 +1,4 @@
-import { bucketMsOf, weightedCountsAt, type DecisionReason, type OutcomeCounts, type RoutingStatsRow, type WeightedCounts } from './routing-stats';
+import { bucketMsOf, recentRate, weightedCountsAt, type DecisionReason, type OutcomeCounts, type RoutingStatsRow, type WeightedCounts } from './routing-stats';
 import { describeSegment, SEGMENT_LEVELS, type Segment, type SegmentLevel } from './segment';
 
 /**
@@ -88,8 +88,8 @@ function weighted(input: ChoiceInput): RoutingChoice {
   return { strategy: 'weighted', order: [chosen.processor, ...rest.map((entry) => entry.processor)], reason: 'weighted', detail, weights };
 }
 
-/** A rate that a handful of outcomes cannot push to 0 or 1 (Laplace's rule of succession), recent outcomes weighing more: what processors are ranked by. */
-const smoothed = (counts: WeightedCounts) => (counts.weightedApproved + 1) / (counts.weightedAttempts + 2);
+/** What processors are ranked by: the recent rate, smoothed so that a handful of outcomes cannot push it to 0 or 1. */
+const smoothed = (counts: WeightedCounts) => recentRate(counts, true) ?? 0.5;
 
 const percent = (rate: number | null) => (rate === null ? 'no attempts' : `${Math.round(rate * 1000) / 10} %`);
 
@@ -109,13 +109,13 @@ function successRate(input: ChoiceInput): RoutingChoice {
   }
   const weighted = countsOf(level);
   const ranked = [...weighted].sort((a, b) => smoothed(b) - smoothed(a) || candidates.indexOf(a.processor) - candidates.indexOf(b.processor));
-  const rateOf = ({ processor, attempts, approved, declined, errors, weightedAttempts, weightedApproved }: (typeof weighted)[number]): ProcessorRate => ({
-    processor,
-    attempts,
-    approved,
-    declined,
-    errors,
-    rate: weightedAttempts > 0 ? weightedApproved / weightedAttempts : null,
+  const rateOf = (counts: (typeof weighted)[number]): ProcessorRate => ({
+    processor: counts.processor,
+    attempts: counts.attempts,
+    approved: counts.approved,
+    declined: counts.declined,
+    errors: counts.errors,
+    rate: recentRate(counts),
   });
   const rates = weighted.map(rateOf);
   const best = ranked[0]!;

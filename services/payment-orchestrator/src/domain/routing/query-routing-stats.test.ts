@@ -34,6 +34,12 @@ describe('GET /routing/stats, as decisions weigh outcomes', () => {
     expect(report.lines[0]!.recent_authorization_rate).toBeLessThan(0.6);
   });
 
+  it('when a processor stopped answering in the last bucket, then its recent rate is its answered attempts\' approval times the share answered now: near 0 during an outage, whatever the window says', async () => {
+    const report = await statsOf([row('a', 30, 10, 9), { ...row('a', 0, 10, 0), declined: 0, errors: 10 }])(scope, { group_by: 'processor' });
+    expect(report.lines[0]).toMatchObject({ attempts: 20, approved: 9, declined: 1, errors: 10, authorization_rate: 0.45 });
+    expect(report.lines[0]!.recent_authorization_rate).toBeLessThan(0.01);
+  });
+
   it('when grouped by segment, then each processor and segment has its own line and rates; a filter keeps the matching rows only', async () => {
     const get = statsOf([row('a', 10, 10, 9), row('a', 10, 10, 5, mastercard), row('b', 10, 4, 4)]);
     const bySegment = await get(scope, { group_by: 'segment' });

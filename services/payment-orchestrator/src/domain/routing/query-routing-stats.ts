@@ -1,6 +1,6 @@
 import type { Scope } from '@vaultline/core';
 import type { RoutingPorts } from './routing-ports';
-import { bucketMsOf, bucketWeight, emptyCounts, emptyDecisions, authorizationRate, rowKey, type DecisionCounts, type OutcomeCounts, type RoutingStatsRow } from './routing-stats';
+import { addWeighted, bucketMsOf, emptyCounts, emptyWeightedCounts, recentRate, emptyDecisions, authorizationRate, rowKey, type DecisionCounts, type OutcomeCounts, type RoutingStatsRow, type WeightedCounts } from './routing-stats';
 import type { AmountBand, Segment } from './segment';
 
 /** GET /routing/stats's filters: a row is shown when it matches every one given. */
@@ -19,7 +19,7 @@ export interface RoutingStatsLine extends OutcomeCounts {
   /** Absent when grouped by processor. */
   segment?: Segment;
   authorization_rate: number | null;
-  /** The rate as decisions weigh it: each bucket's outcomes weigh 0.5^(age / half-life); 4 decimals. */
+  /** The rate as decisions compare it (routing-stats.ts recentRate): answered attempts approved, recent ones weighing more, times the share answered now; 4 decimals. */
   recent_authorization_rate: number | null;
   decisions: DecisionCounts;
 }
@@ -40,7 +40,7 @@ export function getRoutingStats(ports: Pick<RoutingPorts, 'stats' | 'settings' |
     const since = new Date(until.getTime() - ports.settings.windowMs);
     const rows = (await ports.stats.window(scope, since)).filter((row) => matches(row, query));
     const lines = new Map<string, RoutingStatsLine>();
-    const weighted = new Map<string, { attempts: number; approved: number }>();
+    const weighted = new Map<string, WeightedCounts>();
     const weighing = { now: until, bucketMs: bucketMsOf(ports.settings.windowMs), halfLifeMs: ports.settings.halfLifeMs };
     for (const row of rows) {
       const key = query.group_by === 'processor' ? row.processor : rowKey(row.processor, row.segment);
@@ -52,15 +52,15 @@ export function getRoutingStats(ports: Pick<RoutingPorts, 'stats' | 'settings' |
       for (const reason of Object.keys(line.decisions) as Array<keyof DecisionCounts>) line.decisions[reason] += row.decisions[reason] ?? 0;
       lines.set(key, line);
       // As decisions weigh them (choose-processor.ts): a bucket's weight halves every half-life.
-      const weight = bucketWeight(row.bucket_start, weighing);
-      const sums = weighted.get(key) ?? { attempts: 0, approved: 0 };
-      weighted.set(key, { attempts: sums.attempts + row.attempts * weight, approved: sums.approved + row.approved * weight });
+      const sums = weighted.get(key) ?? emptyWeightedCounts();
+      addWeighted(sums, row, weighing);
+      weighted.set(key, sums);
     }
     const sorted = [...lines.entries()]
       .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
       .map(([key, line]) => {
-        const recent = weighted.get(key)!;
-        return { ...line, authorization_rate: authorizationRate(line), recent_authorization_rate: recent.attempts > 0 ? Math.round((recent.approved / recent.attempts) * 10_000) / 10_000 : null };
+        const recent = recentRate(weighted.get(key)!);
+        return { ...line, authorization_rate: authorizationRate(line), recent_authorization_rate: recent === null ? null : Math.round(recent * 10_000) / 10_000 };
       });
     return { window_ms: ports.settings.windowMs, since: since.toISOString(), until: until.toISOString(), lines: sorted };
   };

@@ -64,11 +64,22 @@ export function withAttempt(counts: OutcomeCounts, result: AttemptResult): Outco
   };
 }
 
-/** Counts with recent outcomes weighing more: each bucket's outcomes weigh 0.5^(its age / half-life). */
+/**
+ * Counts with recent outcomes weighing more: each bucket's outcomes weigh 0.5^(its age / half-life) for
+ * the approval rate; unanswered attempts (an outage) weigh by a half-life of their own, a minute, so a
+ * processor that stops answering loses its traffic at once and gets it back once it answers again.
+ */
 export interface WeightedCounts extends OutcomeCounts {
   weightedAttempts: number;
   weightedApproved: number;
+  weightedErrors: number;
+  /** Attempts and errors weighed by AVAILABILITY_HALF_LIFE_MS: how much of the traffic goes unanswered now. */
+  recentAttempts: number;
+  recentErrors: number;
 }
+
+/** The half-life of an unanswered attempt in success-rate decisions: an outage is a matter of minutes, an issuer's approval rate of hours. */
+export const AVAILABILITY_HALF_LIFE_MS = 60_000;
 
 /** How outcomes are weighed by age: from `now`, in buckets of `bucketMs`, halving every `halfLifeMs`. */
 export interface Weighing {
@@ -83,22 +94,45 @@ export function bucketWeight(bucketStart: string, weighing: Weighing): number {
   return 0.5 ** (age / weighing.halfLifeMs);
 }
 
+export const emptyWeightedCounts = (): WeightedCounts => ({ ...emptyCounts(), weightedAttempts: 0, weightedApproved: 0, weightedErrors: 0, recentAttempts: 0, recentErrors: 0 });
+
+/** Adds a bucket's outcomes to `sum`, as they are and weighed by their age. */
+export function addWeighted(sum: WeightedCounts, row: OutcomeCounts & { bucket_start: string }, weighing: Weighing): void {
+  const weight = bucketWeight(row.bucket_start, weighing);
+  const availabilityWeight = bucketWeight(row.bucket_start, { ...weighing, halfLifeMs: AVAILABILITY_HALF_LIFE_MS });
+  sum.attempts += row.attempts;
+  sum.approved += row.approved;
+  sum.declined += row.declined;
+  sum.errors += row.errors;
+  sum.weightedAttempts += row.attempts * weight;
+  sum.weightedApproved += row.approved * weight;
+  sum.weightedErrors += row.errors * weight;
+  sum.recentAttempts += row.attempts * availabilityWeight;
+  sum.recentErrors += row.errors * availabilityWeight;
+}
+
+/**
+ * The rate decisions compare: the share of answered attempts approved (recent ones weighing more) times the
+ * share of attempts answered now; with a few outcomes smoothed by Laplace's rule ((approved + 1) /
+ * (answered + 2)), so a handful cannot decide. Null without attempts.
+ */
+export function recentRate(counts: WeightedCounts, smoothed = false): number | null {
+  if (counts.weightedAttempts <= 0) return null;
+  const answered = Math.max(0, counts.weightedAttempts - counts.weightedErrors);
+  const approval = smoothed ? (counts.weightedApproved + 1) / (answered + 2) : answered > 0 ? counts.weightedApproved / answered : 0;
+  const availability = counts.recentAttempts > 0 ? 1 - counts.recentErrors / counts.recentAttempts : 1;
+  return approval * availability;
+}
+
 /**
  * A processor's outcomes within a segment level, summed as they are (what is shown) and weighted by age
  * (what is compared): a bucket's weight halves every `halfLifeMs`, measured from its middle to `now`, so a
- * change (a processor's rate falling, an outage ending) shows within a half-life rather than a window.
+ * change (a processor's rate falling) shows within a half-life rather than a window.
  */
 export function weightedCountsAt(rows: readonly RoutingStatsRow[], processor: string, segment: Segment, level: SegmentLevel, weighing: Weighing): WeightedCounts {
-  const sum: WeightedCounts = { ...emptyCounts(), weightedAttempts: 0, weightedApproved: 0 };
+  const sum = emptyWeightedCounts();
   for (const row of rows) {
-    if (row.processor !== processor || !withinLevel(row.segment, segment, level)) continue;
-    const weight = bucketWeight(row.bucket_start, weighing);
-    sum.attempts += row.attempts;
-    sum.approved += row.approved;
-    sum.declined += row.declined;
-    sum.errors += row.errors;
-    sum.weightedAttempts += row.attempts * weight;
-    sum.weightedApproved += row.approved * weight;
+    if (row.processor === processor && withinLevel(row.segment, segment, level)) addWeighted(sum, row, weighing);
   }
   return sum;
 }
