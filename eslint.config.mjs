@@ -12,9 +12,16 @@ const SERVICES = readdirSync(new URL('./services', import.meta.url), { withFileT
   .map((entry) => entry.name);
 const FRAMEWORKS = ['express', 'mongoose', 'kafkajs', 'ioredis', 'better-sqlite3', 'undici'];
 
+/** The end-to-end suite composes the system; code the system runs (or the bench) never reaches into it. */
+const noEndToEndSuite = {
+  regex: '(^|/)test-e2e/',
+  message: 'Source code does not import the end-to-end suite: a processor\'s stand-in lives in its folder (src/processors/<id>/dev/), what stand-ins share in @vaultline/testing/psp-stand-ins.',
+};
+
 const otherServices = (service) => {
   const others = SERVICES.filter((name) => name !== service);
   return [
+    noEndToEndSuite,
     {
       group: others.map((name) => `@vaultline/${name}`).flatMap((name) => [name, `${name}/*`]),
       message: 'A service does not import another service; share through libs/ (contracts, clients) or compose in deploy/launcher.',
@@ -73,6 +80,11 @@ export default tseslint.config(
       // The page's scripts share what each one sets on window (checkout-page.js reads the other two).
       globals: { ...globals.browser, CardBrand: 'readonly', CheckoutMessages: 'readonly' },
     },
+  },
+  {
+    files: ['libs/*/src/**/*.ts', 'packages/*/src/**/*.{ts,tsx}', 'bench/**/*.{ts,mjs}', 'deploy/**/*.ts', 'examples/*/src/**/*.ts'],
+    ignores: ['**/*.test.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [noEndToEndSuite] }] },
   },
   // One block per service and one per service's domain: a later block replaces an earlier block's
   // options for the same rule, so the domain block repeats the service-to-service patterns.

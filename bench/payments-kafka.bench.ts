@@ -68,6 +68,7 @@ const ENV = {
   WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
   // Every card comes from 127.0.0.1 here: the per-address limit on card entry (30 per 10 min) would refuse the load.
   VAULT_CHECKOUT_ATTEMPTS_PER_ADDRESS: '100000000',
+  VAULT_CHECKOUT_ATTEMPTS_PER_LOOPBACK_TEST_ADDRESS: '100000000',
   ...BENCH_RATE_LIMIT_ENV,
 };
 

@@ -6,12 +6,13 @@
 // bench/support/budgets.ts) printed beside their figures. Every merchant POST of the load (the payment, the
 // refund, the token) carries a fresh Idempotency-Key, as the SDK sends one.
 //
-// Then the same load on real processors' paths, in the same run: the flow matrix switched to an Adyen or
-// a Checkout.com processor account whose stand-in answers after 25–75 ms (like a real PSP) or at once, each
+// Then the same load on real processors' paths, in the same run: the flow matrix switched to an account
+// at each processor whose folder gives the bench a stand-in (src/processors/<id>/dev/<id>.bench.ts, its
+// manifest naming it and its payments path), answering after 25–75 ms (like a real PSP) or at once, each
 // stand-in on a thread of its own (bench/support/psp-stand-ins.ts: a real PSP does not use our CPU).
-// The authorization goes through the forwarder (placeholders filled from the vault), Adyen captures
-// automatic flows itself and confirms it by its CAPTURE notification, Checkout.com's capture settles by its
-// signed payment_captured webhook, both through the gateway. Target: the 25–75 ms paths within 90 % of the simulator path.
+// The authorization goes through the forwarder (placeholders filled from the vault); captures settle as
+// the processor settles them (its answer, or its signed notification through the gateway).
+// Target: the 25–75 ms paths within 90 % of the simulator path.
 //
 // Refunds, in the same run, on the payments the simulator path captured: partial refunds (100 of each
 // payment's 1999) created through the gateway and settled by the simulator after its refund delay,
@@ -31,11 +32,8 @@ import { startEmbedded } from '../deploy/launcher/src/embedded';
 import { autocannon } from './support/autocannon';
 import { BENCH_RATE_LIMIT_ENV, announceBenchRateLimit } from './support/rate-limit';
 import { BUDGETS, IDEMPOTENCY_KEY_PER_REQUEST, againstBudget } from './support/budgets';
-import { startThreadedStandIn, type ThreadedStandIn } from './support/psp-stand-ins';
+import { benchProcessors, startThreadedStandIn, type BenchProcessor, type ThreadedStandIn } from './support/psp-stand-ins';
 
-const HMAC_KEY = '44782DEF547AAA06C910C43932B1EB0C71FC68D9D0C057550C48EC2ACF6BA056';
-const ADYEN = { api_key: 'AQE_bench_key_value', merchant_account: 'BenchECOM', hmac_key: HMAC_KEY };
-const CHECKOUT = { secret_key: 'sk_sbox_bench_key', processing_channel_id: 'pc_bench1', webhook_secret: 'whsec_bench' };
 /** A real PSP's answer time, and at once. */
 const PSP_DELAY_MS: [number, number] = [25, 75];
 
@@ -135,28 +133,28 @@ async function capturedPaymentIds(baseUrl: string, headers: Record<string, strin
 async function main(): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), 'vaultline-bench-payments-'));
   // Each stand-in on a thread of its own (a real PSP's work is not done on our event loop).
-  const standIns: Array<{ name: string; processor: 'adyen' | 'checkout'; server: ThreadedStandIn }> = [
-    { name: 'Adyen, 25–75 ms', processor: 'adyen', server: await startThreadedStandIn({ processor: 'adyen', options: { apiKey: ADYEN.api_key, merchantAccount: ADYEN.merchant_account, hmacKey: HMAC_KEY, delayMs: PSP_DELAY_MS } }) },
-    { name: 'Adyen, at once', processor: 'adyen', server: await startThreadedStandIn({ processor: 'adyen', options: { apiKey: ADYEN.api_key, merchantAccount: ADYEN.merchant_account, hmacKey: HMAC_KEY } }) },
-    { name: 'Checkout.com, 25–75 ms', processor: 'checkout', server: await startThreadedStandIn({ processor: 'checkout', options: { secretKey: CHECKOUT.secret_key, processingChannelId: CHECKOUT.processing_channel_id, webhookSecret: CHECKOUT.webhook_secret, delayMs: PSP_DELAY_MS } }) },
-    { name: 'Checkout.com, at once', processor: 'checkout', server: await startThreadedStandIn({ processor: 'checkout', options: { secretKey: CHECKOUT.secret_key, processingChannelId: CHECKOUT.processing_channel_id, webhookSecret: CHECKOUT.webhook_secret } }) },
-  ];
-  const paymentsUrl = (standIn: (typeof standIns)[number]) => `${standIn.server.baseUrl}${standIn.processor === 'adyen' ? '/v69/payments' : '/payments'}`;
+  const standIns: Array<{ name: string; processor: BenchProcessor; server: ThreadedStandIn }> = [];
+  for (const processor of WITH_PROCESSORS ? benchProcessors() : []) {
+    standIns.push({ name: `${processor.manifest.display_name}, 25–75 ms`, processor, server: await startThreadedStandIn(processor, { delayMs: PSP_DELAY_MS }) });
+    standIns.push({ name: `${processor.manifest.display_name}, at once`, processor, server: await startThreadedStandIn(processor, {}) });
+  }
+  const paymentsUrl = (standIn: (typeof standIns)[number]) => `${standIn.server.baseUrl}${standIn.processor.paymentsPath}`;
   const system = await startEmbedded({
     dataDir,
     port: 0,
     env: {
       LOG_LEVEL: 'silent',
       WEBHOOK_ALLOW_PRIVATE_URLS: 'true',
-      // Every card comes from 127.0.0.1 here: the per-address limit on card entry (30 per 10 min) would refuse the load.
+      // Every card comes from 127.0.0.1 here: the per-address limits on card entry (30 per 10 min, 1,000 for test sessions from loopback) would refuse the load.
       VAULT_CHECKOUT_ATTEMPTS_PER_ADDRESS: '100000000',
+      VAULT_CHECKOUT_ATTEMPTS_PER_LOOPBACK_TEST_ADDRESS: '100000000',
       // The stand-ins are plain-http loopback destinations, listed as an operator would.
       FORWARD_HTTPS_ONLY: 'false',
       FORWARD_EXTRA_DESTINATIONS: standIns.map(paymentsUrl).join(','),
       PROCESSOR_ALLOW_PRIVATE_URLS: 'true',
       // The edge's per-key bucket would refuse the load (and the set-up calls after it).
       ...BENCH_RATE_LIMIT_ENV,
-      // Checkout.com's stand-in sends every webhook of the load to one account from 127.0.0.1.
+      // A stand-in sends every notification of the load to one account from 127.0.0.1.
       PROCESSOR_NOTIFICATIONS_PER_SECOND_PER_ADDRESS: '100000',
       PROCESSOR_NOTIFICATIONS_BURST_PER_ADDRESS: '100000',
       PROCESSOR_NOTIFICATIONS_PER_SECOND_PER_ACCOUNT: '100000',
@@ -228,16 +226,17 @@ async function main(): Promise<void> {
 
     // The real processors' paths: one account, one automatic-capture flow and the matrix pointing at it, per stand-in.
     const onProcessors: Array<{ name: string; result: PaymentLoadResult }> = [];
-    for (const standIn of WITH_PROCESSORS ? standIns : []) {
+    for (const standIn of standIns) {
       const call = async (method: string, path: string, body: unknown) => {
         const response = await fetch(`${system.baseUrl}${path}`, { method, headers, body: JSON.stringify(body) });
         if (response.status >= 300) throw new Error(`${method} ${path} answered ${response.status}: ${await response.text()}`);
         return (await response.json()) as { id: string };
       };
-      const account = await call('POST', '/processor-accounts', { processor: standIn.processor, name: standIn.name, credentials: standIn.processor === 'adyen' ? ADYEN : CHECKOUT, settings: { base_url: standIn.server.baseUrl } });
-      // Both confirm captures by notification (Adyen's CAPTURE of its automatic capture, Checkout.com's payment_captured).
-      await standIn.server.setWebhookUrl(`${system.baseUrl}/processor-notifications/${standIn.processor}/${account.id}`);
-      const flow = `bench-${standIn.processor}-${onProcessors.length}`;
+      const { id } = standIn.processor.manifest;
+      const account = await call('POST', '/processor-accounts', { processor: id, name: standIn.name, credentials: standIn.server.credentials, settings: { base_url: standIn.server.baseUrl } });
+      // A processor that notifies settles captures (or confirms them) by notification, through the gateway.
+      await standIn.server.setWebhookUrl(`${system.baseUrl}/processor-notifications/${id}/${account.id}`);
+      const flow = `bench-${id}-${onProcessors.length}`;
       await call('POST', '/flows', { name: flow, capture_mode: 'automatic', steps: [{ kind: 'authorization', processor: account.id }, { kind: 'capture', processor: account.id }] });
       await call('PUT', '/flow-matrix', { default_flow: flow, rules: [] });
       onProcessors.push({ name: standIn.name, result: await runPaymentLoad(system.baseUrl, system.bootstrapApiKey, CONCURRENCY, register) });

@@ -49,8 +49,12 @@ function* sourceFiles(dir) {
   }
 }
 
-/** Production code: under src/, not a test, not a contract suite exported for other packages' tests. */
-const isRuntime = (file) => file.startsWith('src/') && !/\.test\.[a-z]+$/.test(file) && !file.startsWith('src/testing/');
+/**
+ * Production code: under src/, not a test, not a contract suite exported for other packages' tests, not a
+ * dev/ folder (a processor's stand-in in its own folder, src/processors/<id>/dev/) nor a plugin's contract
+ * cases (<id>.contract-cases.ts, which start that stand-in for the plugin contract).
+ */
+const isRuntime = (file) => file.startsWith('src/') && !/\.test\.[a-z]+$/.test(file) && !file.startsWith('src/testing/') && !/(^|\/)dev\//.test(file) && !/\.contract-cases\.ts$/.test(file);
 
 const IMPORT_PATTERNS = [
   /^\s*(?:import|export)\s[^'"`;]*?\bfrom\s*['"]([^'"]+)['"]/gm, // import x from 'a'; export { y } from 'b'

@@ -1,8 +1,8 @@
 import type { Browser } from 'playwright-core';
 import { Webhook } from 'standardwebhooks';
 import { waitFor } from '@vaultline/core';
-import { ADYEN_TEST_CARDS, startAdyenStandIn, type AdyenStandIn } from './support/adyen-stand-in';
-import { CHECKOUT_TEST_CARDS, startCheckoutStandIn, type CheckoutStandIn } from './support/checkout-stand-in';
+import { ADYEN_TEST_CARDS, startAdyenStandIn, type AdyenStandIn } from '../services/payment-orchestrator/src/processors/adyen/dev/adyen.stand-in';
+import { CHECKOUT_TEST_CARDS, startCheckoutStandIn, type CheckoutStandIn } from '../services/payment-orchestrator/src/processors/checkout/dev/checkout.stand-in';
 import { registerWebhookEndpoint } from './support/import-scenario';
 import { startSystem, type RunningSystem } from './support/merchant-api';
 import { PAYMENT_ENV, PaymentsApi, SIMULATOR_CARDS, launchChromium, outcomeShown, sessionOf, submitCard, type PaymentView } from './support/payment-scenario';

@@ -1,10 +1,10 @@
 import { waitFor } from '@vaultline/core';
-import { ADYEN_TEST_CARDS, startAdyenStandIn, type AdyenStandIn } from './support/adyen-stand-in';
-import { CHECKOUT_TEST_CARDS, startCheckoutStandIn, type CheckoutStandIn } from './support/checkout-stand-in';
+import { ADYEN_TEST_CARDS, startAdyenStandIn, type AdyenStandIn } from '../services/payment-orchestrator/src/processors/adyen/dev/adyen.stand-in';
+import { CHECKOUT_TEST_CARDS, startCheckoutStandIn, type CheckoutStandIn } from '../services/payment-orchestrator/src/processors/checkout/dev/checkout.stand-in';
 import { registerWebhookEndpoint } from './support/import-scenario';
 import { startSystem, type RunningSystem } from './support/merchant-api';
 import { PAYMENT_ENV, PaymentsApi, SIMULATOR_CARDS, sessionOf, submitCard, type PaymentView } from './support/payment-scenario';
-import { STRIPE_TEST_CARDS, startStripeStandIn, type StripeStandIn } from './support/stripe-stand-in';
+import { STRIPE_TEST_CARDS, startStripeStandIn, type StripeStandIn } from '../services/payment-orchestrator/src/processors/stripe/dev/stripe.stand-in';
 import { startWebhookReceiver, verifiedPaymentWebhooks, type WebhookReceiver } from './support/webhook-receiver';
 
 const HMAC_KEY = '44782DEF547AAA06C910C43932B1EB0C71FC68D9D0C057550C48EC2ACF6BA056';

@@ -1,9 +1,9 @@
 import { Webhook } from 'standardwebhooks';
 import { waitFor } from '@vaultline/core';
-import { ADYEN_TEST_CARDS, startAdyenStandIn, type AdyenStandIn } from './support/adyen-stand-in';
-import { CHECKOUT_TEST_CARDS, startCheckoutStandIn, type CheckoutStandIn } from './support/checkout-stand-in';
+import { ADYEN_TEST_CARDS, startAdyenStandIn, type AdyenStandIn } from '../services/payment-orchestrator/src/processors/adyen/dev/adyen.stand-in';
+import { CHECKOUT_TEST_CARDS, startCheckoutStandIn, type CheckoutStandIn } from '../services/payment-orchestrator/src/processors/checkout/dev/checkout.stand-in';
 import { adyenDisputeNotification, checkoutDisputeWebhook } from './support/dispute-notifications';
-import { startStripeStandIn, stripeSignatureHeader, STRIPE_TEST_CARDS, type StripeStandIn } from './support/stripe-stand-in';
+import { startStripeStandIn, stripeSignatureHeader, STRIPE_TEST_CARDS, type StripeStandIn } from '../services/payment-orchestrator/src/processors/stripe/dev/stripe.stand-in';
 import { registerWebhookEndpoint } from './support/import-scenario';
 import { startSystem, type RunningSystem } from './support/merchant-api';
 import { PAYMENT_ENV, PaymentsApi, sessionOf, submitCard, SIMULATOR_CARDS, type PaymentView } from './support/payment-scenario';

@@ -1,7 +1,7 @@
 import type { Browser } from 'playwright-core';
 import { Webhook } from 'standardwebhooks';
 import { waitFor } from '@vaultline/core';
-import { ADYEN_TEST_CARDS, startAdyenStandIn, type AdyenStandIn } from './support/adyen-stand-in';
+import { ADYEN_TEST_CARDS, startAdyenStandIn, type AdyenStandIn } from '../services/payment-orchestrator/src/processors/adyen/dev/adyen.stand-in';
 import { registerWebhookEndpoint } from './support/import-scenario';
 import { PROFILES, type RunningProfile } from './support/merchant-api';
 import { PAYMENT_ENV, PaymentsApi, SIMULATOR_CARDS, launchChromium, outcomeShown, payOnHostedPage, submitCard } from './support/payment-scenario';

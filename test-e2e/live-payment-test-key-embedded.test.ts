@@ -1,4 +1,4 @@
-import { ADYEN_TEST_CARDS, startAdyenStandIn, type AdyenStandIn } from './support/adyen-stand-in';
+import { ADYEN_TEST_CARDS, startAdyenStandIn, type AdyenStandIn } from '../services/payment-orchestrator/src/processors/adyen/dev/adyen.stand-in';
 import { createMerchantOfBothModes, startSystem, type MerchantOfBothModes, type RunningSystem } from './support/merchant-api';
 import { PAYMENT_ENV, PaymentsApi, dayFromNow, sessionOf, submitCard, timeFromNow, type PaymentView } from './support/payment-scenario';
 

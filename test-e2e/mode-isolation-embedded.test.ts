@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Mode } from '@vaultline/core';
 import { waitFor } from '@vaultline/core';
-import { ADYEN_TEST_CARDS, startAdyenStandIn, type AdyenStandIn } from './support/adyen-stand-in';
+import { ADYEN_TEST_CARDS, startAdyenStandIn, type AdyenStandIn } from '../services/payment-orchestrator/src/processors/adyen/dev/adyen.stand-in';
 import { startDestinationStandIns, type DestinationStandIns } from './support/destination-stand-ins';
 import { ADYEN_BODY } from './support/forward-scenario';
 import { importWhenStopped, startImport } from './support/import-scenario';

@@ -1,7 +1,7 @@
 import type { Browser } from 'playwright-core';
 import { waitFor } from '@vaultline/core';
 import { ADMIN_API_KEY, MerchantApi, profilesWithKafka, type RunningProfile } from './support/merchant-api';
-import { ADYEN_TEST_CARDS, startAdyenStandIn, type AdyenStandIn } from './support/adyen-stand-in';
+import { ADYEN_TEST_CARDS, startAdyenStandIn, type AdyenStandIn } from '../services/payment-orchestrator/src/processors/adyen/dev/adyen.stand-in';
 import {
   PAYMENT_CVC,
   PAYMENT_ENV,

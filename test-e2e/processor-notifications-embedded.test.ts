@@ -1,5 +1,5 @@
-import { unsignedAdyenNotification } from './support/adyen-stand-in';
-import { checkoutWebhook } from './support/checkout-stand-in';
+import { unsignedAdyenNotification } from '../services/payment-orchestrator/src/processors/adyen/dev/adyen.stand-in';
+import { checkoutWebhook } from '../services/payment-orchestrator/src/processors/checkout/dev/checkout.stand-in';
 import { startSystem, type RunningSystem } from './support/merchant-api';
 
 const HMAC_KEY = '44782DEF547AAA06C910C43932B1EB0C71FC68D9D0C057550C48EC2ACF6BA056';

@@ -1,7 +1,7 @@
 import { waitFor } from '@vaultline/core';
-import { ADYEN_TEST_CARDS, startAdyenStandIn, type AdyenStandIn } from './support/adyen-stand-in';
-import { CHECKOUT_TEST_CARDS, startCheckoutStandIn, type CheckoutStandIn } from './support/checkout-stand-in';
-import { answerIssuerChallenge } from './support/issuer-challenge-page';
+import { ADYEN_TEST_CARDS, startAdyenStandIn, type AdyenStandIn } from '../services/payment-orchestrator/src/processors/adyen/dev/adyen.stand-in';
+import { CHECKOUT_TEST_CARDS, startCheckoutStandIn, type CheckoutStandIn } from '../services/payment-orchestrator/src/processors/checkout/dev/checkout.stand-in';
+import { answerIssuerChallenge } from '@vaultline/testing/psp-stand-ins';
 import { accountNumberNeedles, distinctiveCodeNeedles, isSqliteFile, scanDirectory, scanText } from './support/leak-scan';
 import { capturedLogLines } from './support/log-capture';
 import { startSystem, type RunningSystem } from './support/merchant-api';
@@ -182,9 +182,11 @@ describe('payments on Adyen and Checkout.com stand-ins, embedded profile', () =>
 
   it('when the payments above ran, then the orchestrator\'s log output, at debug level, holds none of the card numbers nor the security code the processors received', () => {
     const orchestratorLines = capturedLogLines.filter((line) => (JSON.parse(line) as { service?: string }).service === 'payment-orchestrator');
-    // Its lines are there to be read: the requests it served (processor accounts, flows, payments, notifications).
-    expect(orchestratorLines.length).toBeGreaterThan(20);
-    expect(orchestratorLines.join('\n')).toMatch(/processor-accounts/);
+    // The lines are there to be read: the requests the orchestrator served (processor accounts, flows, payments,
+    // notifications), which the embedded profile logs once, at the gateway that mounts its routes.
+    expect(orchestratorLines.length).toBeGreaterThan(0);
+    expect(capturedLogLines.length).toBeGreaterThan(20);
+    expect(capturedLogLines.join('\n')).toMatch(/processor-accounts/);
     const needles = [...accountNumberNeedles([ADYEN_TEST_CARDS.approved, CHECKOUT_TEST_CARDS.approved]), ...distinctiveCodeNeedles([PAYMENT_CVC])];
     expect(orchestratorLines.flatMap((line, i) => scanText(`orchestrator log line ${i}`, line, needles))).toEqual([]);
     // Nor does any other service's line: the forwarder saw the card and logs none of it either.

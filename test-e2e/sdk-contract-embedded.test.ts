@@ -1,7 +1,7 @@
 import { waitFor } from '@vaultline/core';
 import { Vaultline, VaultlineAdmin, VaultlineError, WebhookVerificationError, type MerchantComponents } from '@vaultline/node';
-import { adyenNotification } from './support/adyen-stand-in';
-import { checkoutWebhook } from './support/checkout-stand-in';
+import { adyenNotification } from '../services/payment-orchestrator/src/processors/adyen/dev/adyen.stand-in';
+import { checkoutWebhook } from '../services/payment-orchestrator/src/processors/checkout/dev/checkout.stand-in';
 import { STAND_IN_CREDENTIALS, startDestinationStandIns, type DestinationStandIns } from './support/destination-stand-ins';
 import { ADYEN_BODY } from './support/forward-scenario';
 import { ADMIN_API_KEY, MERCHANT_API_KEY, startSystem, type RunningSystem } from './support/merchant-api';
@@ -144,6 +144,8 @@ describe('the SDK against the embedded service: every merchant route once', () =
     expect(await vaultline.post('/flow-matrix/explain', { body: { amount: 100, currency_code: 'EUR', reference: 'manual-7' } })).toMatchObject({ flow: 'sdk-manual' });
     expect(await vaultline.get('/routing/stats', { params: { query: { group_by: 'processor' } } })).toMatchObject({ object: 'routing_stats', group_by: 'processor' });
 
+    // The processors an account may be added at, as the dashboard's form reads them: every one registered.
+    expect((await vaultline.get('/processors')).data.map((processor) => processor.id)).toEqual(expect.arrayContaining(['simulator', 'adyen', 'checkout', 'stripe']));
     const adyen = await vaultline.post('/processor-accounts', {
       body: { processor: 'adyen', name: 'adyen-sdk', credentials: { api_key: 'AQE_sdk_key', merchant_account: 'ShopECOM', hmac_key: HMAC_KEY } },
     });

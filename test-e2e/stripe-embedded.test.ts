@@ -1,5 +1,5 @@
 import { waitFor } from '@vaultline/core';
-import { STRIPE_TEST_CARDS, startStripeStandIn, stripeSignatureHeader, type StripeStandIn } from './support/stripe-stand-in';
+import { STRIPE_TEST_CARDS, startStripeStandIn, stripeSignatureHeader, type StripeStandIn } from '../services/payment-orchestrator/src/processors/stripe/dev/stripe.stand-in';
 import { accountNumberNeedles, isSqliteFile, scanDirectory } from './support/leak-scan';
 import { startSystem, type RunningSystem } from './support/merchant-api';
 import { PAYMENT_CVC, PAYMENT_ENV, PaymentsApi, dayFromNow, sessionOf, submitCard, timeFromNow, type PaymentView } from './support/payment-scenario';

@@ -1,10 +1,10 @@
 import type { Browser, Page } from 'playwright-core';
 import { Webhook } from 'standardwebhooks';
 import { waitFor } from '@vaultline/core';
-import { ADYEN_TEST_CARDS, startAdyenStandIn, type AdyenStandIn } from './support/adyen-stand-in';
-import { CHECKOUT_TEST_CARDS, startCheckoutStandIn, type CheckoutStandIn } from './support/checkout-stand-in';
+import { ADYEN_TEST_CARDS, startAdyenStandIn, type AdyenStandIn } from '../services/payment-orchestrator/src/processors/adyen/dev/adyen.stand-in';
+import { CHECKOUT_TEST_CARDS, startCheckoutStandIn, type CheckoutStandIn } from '../services/payment-orchestrator/src/processors/checkout/dev/checkout.stand-in';
 import { registerWebhookEndpoint } from './support/import-scenario';
-import { answerIssuerChallenge } from './support/issuer-challenge-page';
+import { answerIssuerChallenge } from '@vaultline/testing/psp-stand-ins';
 import { MERCHANT_API_KEY, MerchantApi, PROFILES, type RunningProfile } from './support/merchant-api';
 import { PAYMENT_ENV, PaymentsApi, anotherCardOffered, launchChromium, outcomeShown, payOnHostedPage, sessionOf, startShop, submitCard, type PaymentView } from './support/payment-scenario';
 import { signatureHeaders, startWebhookReceiver, type WebhookReceiver } from './support/webhook-receiver';

@@ -1,13 +1,13 @@
 // The worker half of bench/support/psp-stand-ins.ts (plain JavaScript: worker threads do not inherit
-// tsx's loader, so the TypeScript stand-ins are imported through tsx's API). One PSP stand-in per thread.
+// tsx's loader, so the TypeScript stand-in is imported through tsx's API). One processor's stand-in per
+// thread: `module` is its folder's dev/<id>.bench.ts, which exports `benchStandIn`.
+import { pathToFileURL } from 'node:url';
 import { parentPort, workerData } from 'node:worker_threads';
 import { tsImport } from 'tsx/esm/api';
 
-const { processor, options } = workerData;
-const server =
-  processor === 'adyen'
-    ? await (await tsImport('../../test-e2e/support/adyen-stand-in.ts', import.meta.url)).startAdyenStandIn(options)
-    : await (await tsImport('../../test-e2e/support/checkout-stand-in.ts', import.meta.url)).startCheckoutStandIn(options);
+const { module, options } = workerData;
+const { benchStandIn } = await tsImport(pathToFileURL(module).href, import.meta.url);
+const server = await benchStandIn.start(options);
 
 parentPort.on('message', (message) => {
   if (message.type === 'webhook-url') {
@@ -17,4 +17,4 @@ parentPort.on('message', (message) => {
     void server.stop().then(() => parentPort.close());
   }
 });
-parentPort.postMessage({ type: 'started', baseUrl: server.baseUrl });
+parentPort.postMessage({ type: 'started', baseUrl: server.baseUrl, credentials: benchStandIn.credentials });

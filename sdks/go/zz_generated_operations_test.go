@@ -314,6 +314,9 @@ var operations = map[string]func(ctx context.Context, c *Client, a operationArgs
 	"getFlow": func(ctx context.Context, c *Client, a operationArgs) (any, error) {
 		return c.Flows.Get(ctx, a.path("flow_name"), a.options()...)
 	},
+	"listProcessors": func(ctx context.Context, c *Client, a operationArgs) (any, error) {
+		return c.Processors.ListProcessors(ctx, a.options()...)
+	},
 	"listProcessorAccounts": func(ctx context.Context, c *Client, a operationArgs) (any, error) {
 		return c.ProcessorAccounts.List(ctx, a.options()...)
 	},

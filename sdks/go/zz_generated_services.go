@@ -25,6 +25,7 @@ type resources struct {
 	Payments               *PaymentsService
 	FlowMatrix             *FlowMatrixService
 	Flows                  *FlowsService
+	Processors             *ProcessorsService
 	ProcessorAccounts      *ProcessorAccountsService
 	ProcessorNotifications *ProcessorNotificationsService
 	Customers              *CustomersService
@@ -49,6 +50,7 @@ func (c *Client) initResources() {
 	c.Payments = &PaymentsService{client: c}
 	c.FlowMatrix = &FlowMatrixService{client: c}
 	c.Flows = &FlowsService{client: c}
+	c.Processors = &ProcessorsService{client: c}
 	c.ProcessorAccounts = &ProcessorAccountsService{client: c}
 	c.ProcessorNotifications = &ProcessorNotificationsService{client: c}
 	c.Customers = &CustomersService{client: c}
@@ -69,7 +71,7 @@ type Route struct {
 	Path        string
 }
 
-// Routes are every merchant route of the OpenAPI document (78).
+// Routes are every merchant route of the OpenAPI document (79).
 var Routes = []Route{
 	{"forward", "POST", "/forward"},
 	{"listTokenImports", "GET", "/tokens/imports"},
@@ -115,6 +117,7 @@ var Routes = []Route{
 	{"listFlows", "GET", "/flows"},
 	{"createFlow", "POST", "/flows"},
 	{"getFlow", "GET", "/flows/{flow_name}"},
+	{"listProcessors", "GET", "/processors"},
 	{"listProcessorAccounts", "GET", "/processor-accounts"},
 	{"createProcessorAccount", "POST", "/processor-accounts"},
 	{"getProcessorAccount", "GET", "/processor-accounts/{processor_account_id}"},
@@ -754,6 +757,21 @@ func (s *FlowsService) Get(ctx context.Context, flowName string, opts ...Request
 	return &out, nil
 }
 
+// ProcessorsService: ListProcessors.
+type ProcessorsService struct{ client *Client }
+
+// ListProcessors: The processors an account can be added at
+//
+// GET /processors
+func (s *ProcessorsService) ListProcessors(ctx context.Context, opts ...RequestOption) (*ListProcessorsResponse, error) {
+	query, header := url.Values{}, http.Header{}
+	var out ListProcessorsResponse
+	if err := s.client.do(ctx, "GET", "/processors", query, header, nil, &out, opts); err != nil {
+		return nil, err
+	}
+	return &out, nil
+}
+
 // ProcessorAccountsService: List, Create, Get, Update, Delete.
 type ProcessorAccountsService struct{ client *Client }
 
@@ -816,7 +834,7 @@ func (s *ProcessorAccountsService) Delete(ctx context.Context, processorAccountI
 // ProcessorNotificationsService: Send.
 type ProcessorNotificationsService struct{ client *Client }
 
-// Send: A processor's notification (Adyen standard notification, Checkout.com webhook, …), verified by the processor's plugin with the account's own secret
+// Send: A processor's notification (its own body and signature), verified by the processor's plugin with the account's own secret
 //
 // POST /processor-notifications/{processor}/{processor_account_id}
 func (s *ProcessorNotificationsService) Send(ctx context.Context, processor string, processorAccountID string, body any, opts ...RequestOption) (*RawResponse, error) {

@@ -789,6 +789,11 @@ type ListProcessorAccountsResponse struct {
 	Data   []ProcessorAccount `json:"data"`
 }
 
+type ListProcessorsResponse struct {
+	Object string      `json:"object"`
+	Data   []Processor `json:"data"`
+}
+
 type ListRefundsResponse struct {
 	Object  string   `json:"object"`
 	Data    []Refund `json:"data"`
@@ -1151,11 +1156,25 @@ type Problem struct {
 	Field *string `json:"field,omitempty"`
 }
 
+type Processor struct {
+	// The processor's id: one of the processors the installation registers (GET /processors lists them; `adyen`, `checkout`, `simulator`, `stripe` as built).
+	ID     string `json:"id"`
+	Object string `json:"object"`
+	// How the processor's name is written.
+	DisplayName string               `json:"display_name"`
+	Credentials ProcessorCredentials `json:"credentials"`
+	// The settings an account at it takes beyond base_url (another processor's setting is refused, 422).
+	Settings []ProcessorSettingsItem `json:"settings"`
+	// It sends notifications to /processor-notifications/{processor}/{processor_account_id}, which its accounts must be set up to deliver.
+	Notifies     bool                  `json:"notifies"`
+	Capabilities ProcessorCapabilities `json:"capabilities"`
+}
+
 type ProcessorAccount struct {
 	ID string `json:"id"`
 	// true when the account was created with a live key: it serves only live payments and talks only to the processor's live host (or an allowed base_url); it belongs to live mode (a live key's), false in test mode.
 	Livemode bool `json:"livemode"`
-	// The processor's id: one of the processor plugins the installation registers (`adyen`, `checkout`, `stripe`, `simulator`, and any added since: see the orchestrator README).
+	// The processor's id: one of the processors the installation registers (GET /processors lists them; `adyen`, `checkout`, `simulator`, `stripe` as built).
 	Processor   string                      `json:"processor"`
 	Name        string                      `json:"name"`
 	Settings    ProcessorAccountSettings    `json:"settings"`
@@ -1166,7 +1185,7 @@ type ProcessorAccount struct {
 
 type ProcessorAccountChange struct {
 	Name *string `json:"name,omitempty"`
-	// Validated by the processor's plugin. Adyen: api_key, merchant_account, hmac_key (hex, for notifications), live_url_prefix (live). Checkout.com: secret_key (sk_…), processing_channel_id (pc_…), webhook_secret. Stripe: secret_key (sk_test_… / sk_live_…, the account's mode), webhook_secret (whsec_…). Simulator: none. Sealed at rest, never returned.
+	// Validated by the processor's plugin; the fields are those GET /processors lists. Adyen: api_key, merchant_account, hmac_key, live_url_prefix (optional). Checkout.com: secret_key, processing_channel_id, webhook_secret. The simulator: none. Stripe: secret_key, webhook_secret. Sealed at rest, never returned.
 	Credentials map[string]string              `json:"credentials,omitempty"`
 	Settings    *ProcessorAccountInputSettings `json:"settings,omitempty"`
 }
@@ -1178,10 +1197,10 @@ type ProcessorAccountCredentials struct {
 }
 
 type ProcessorAccountInput struct {
-	// The processor's id: one of the processor plugins the installation registers (`adyen`, `checkout`, `stripe`, `simulator`, and any added since: see the orchestrator README).
+	// The processor's id: one of the processors the installation registers (GET /processors lists them; `adyen`, `checkout`, `simulator`, `stripe` as built).
 	Processor string `json:"processor"`
 	Name      string `json:"name"`
-	// Validated by the processor's plugin. Adyen: api_key, merchant_account, hmac_key (hex, for notifications), live_url_prefix (live). Checkout.com: secret_key (sk_…), processing_channel_id (pc_…), webhook_secret. Stripe: secret_key (sk_test_… / sk_live_…, the account's mode), webhook_secret (whsec_…). Simulator: none. Sealed at rest, never returned.
+	// Validated by the processor's plugin; the fields are those GET /processors lists. Adyen: api_key, merchant_account, hmac_key, live_url_prefix (optional). Checkout.com: secret_key, processing_channel_id, webhook_secret. The simulator: none. Stripe: secret_key, webhook_secret. Sealed at rest, never returned.
 	Credentials map[string]string              `json:"credentials,omitempty"`
 	Settings    *ProcessorAccountInputSettings `json:"settings,omitempty"`
 }
@@ -1189,10 +1208,10 @@ type ProcessorAccountInput struct {
 type ProcessorAccountInputSettings struct {
 	// Overrides the processor's host; accepted only when its payments URL is an allowed forward destination (built in, or FORWARD_EXTRA_DESTINATIONS).
 	BaseURL *string `json:"base_url,omitempty"`
-	// Simulator accounts only (422 on others: Adyen and Checkout.com declare it): false makes the account a processor without explicit unscheduled merchant-initiated payments, so an unscheduled mandate charged on it is sent, and shown, as recurring (earlier interface, rule 7).
-	ExplicitUnscheduled *bool `json:"explicit_unscheduled,omitempty"`
-	// Adyen accounts only (422 on others): whether multiple partial captures are enabled on the merchant account at Adyen (Adyen's Support Team enables it). Without it Adyen cancels what a partial capture leaves, so captures with final_capture false answer 422 multiple_captures_not_supported; with it each capture takes its part, and what the final one leaves is released with a cancel.
+	// Adyen accounts only (422 on others): Whether multiple partial captures are enabled on the merchant account at Adyen (Adyen's Support Team enables it). Without it Adyen cancels what a partial capture leaves, so captures with final_capture false answer 422 multiple_captures_not_supported; with it each capture takes its part, and what the final one leaves is released with a cancel.
 	MultiplePartialCaptures *bool `json:"multiple_partial_captures,omitempty"`
+	// The simulator accounts only (422 on others): false makes the account a processor without explicit unscheduled merchant-initiated payments, so an unscheduled mandate charged on it is sent, and shown, as recurring (earlier interface, rule 7).
+	ExplicitUnscheduled *bool `json:"explicit_unscheduled,omitempty"`
 	// Simulator accounts only (422 on others): the share of ordinary cards the account approves; the rest are declined card_declined (do_not_honor), the same payments every time, and two accounts decline independently. Test cards keep their own behaviour. Two simulator accounts with different rates show routing in test mode.
 	ApprovalRate *float64 `json:"approval_rate,omitempty"`
 	// Simulator accounts only (422 on others): windows in which the account answers nothing (processor_unavailable, a technical error: the step's next processor is asked), read on the payment's effective time (the test clock's for an X-Test-Now payment).
@@ -1208,14 +1227,64 @@ type ProcessorAccountInputSettingsOutageItem struct {
 type ProcessorAccountSettings struct {
 	// Overrides the processor's host; accepted only when its payments URL is an allowed forward destination (built in, or FORWARD_EXTRA_DESTINATIONS).
 	BaseURL *string `json:"base_url"`
-	// Simulator accounts only (422 on others: Adyen and Checkout.com declare it): false makes the account a processor without explicit unscheduled merchant-initiated payments, so an unscheduled mandate charged on it is sent, and shown, as recurring (earlier interface, rule 7).
-	ExplicitUnscheduled *bool `json:"explicit_unscheduled,omitempty"`
-	// Adyen accounts only (422 on others): whether multiple partial captures are enabled on the merchant account at Adyen (Adyen's Support Team enables it). Without it Adyen cancels what a partial capture leaves, so captures with final_capture false answer 422 multiple_captures_not_supported; with it each capture takes its part, and what the final one leaves is released with a cancel.
+	// Adyen accounts only (422 on others): Whether multiple partial captures are enabled on the merchant account at Adyen (Adyen's Support Team enables it). Without it Adyen cancels what a partial capture leaves, so captures with final_capture false answer 422 multiple_captures_not_supported; with it each capture takes its part, and what the final one leaves is released with a cancel.
 	MultiplePartialCaptures *bool `json:"multiple_partial_captures,omitempty"`
+	// The simulator accounts only (422 on others): false makes the account a processor without explicit unscheduled merchant-initiated payments, so an unscheduled mandate charged on it is sent, and shown, as recurring (earlier interface, rule 7).
+	ExplicitUnscheduled *bool `json:"explicit_unscheduled,omitempty"`
 	// Simulator accounts only (422 on others): the share of ordinary cards the account approves; the rest are declined card_declined (do_not_honor), the same payments every time, and two accounts decline independently. Test cards keep their own behaviour. Two simulator accounts with different rates show routing in test mode.
 	ApprovalRate *float64 `json:"approval_rate,omitempty"`
 	// Simulator accounts only (422 on others): windows in which the account answers nothing (processor_unavailable, a technical error: the step's next processor is asked), read on the payment's effective time (the test clock's for an X-Test-Now payment).
 	Outage []ProcessorAccountInputSettingsOutageItem `json:"outage,omitempty"`
+}
+
+type ProcessorCapabilities struct {
+	// The key modes it serves.
+	Modes []string `json:"modes"`
+	// Authorizes payments (a flow's authorization step).
+	Authorize bool `json:"authorize"`
+	// Captures them (a capture step).
+	Capture bool `json:"capture"`
+	// Captures less than the authorized amount.
+	PartialCapture bool `json:"partial_capture"`
+	// Several captures of one authorization (final_capture false); for some processors only with an account setting.
+	MultipleCaptures bool `json:"multiple_captures"`
+	// 3-D Secure on the hosted page.
+	Authentication3ds bool `json:"authentication_3ds"`
+	// 3-D Secure Requestor Initiated authentication of merchant-initiated payments (a 3RI step).
+	Authentication3ri bool `json:"authentication_3ri"`
+	// A risk assessment step.
+	Risk bool `json:"risk"`
+	// Tells unscheduled merchant-initiated payments from recurring ones.
+	ExplicitUnscheduled bool `json:"explicit_unscheduled"`
+}
+
+type ProcessorCredentials struct {
+	// The credential whose last four characters an account's credentials.hint shows; null when it takes none.
+	SecretField *string `json:"secret_field"`
+	// The credentials an account at it takes (POST /processor-accounts `credentials`), in the order to ask for them.
+	Fields []ProcessorCredentialsFieldsItem `json:"fields"`
+}
+
+type ProcessorCredentialsFieldsItem struct {
+	// Its key in `credentials`.
+	Name string `json:"name"`
+	// How a person reads it.
+	Label string `json:"label"`
+	// A secret, typed into a masked field. Every credential is sealed at rest and never returned, secret or not.
+	Secret bool `json:"secret"`
+	// false: only some accounts need it (its description says which).
+	Required    bool   `json:"required"`
+	Description string `json:"description"`
+}
+
+type ProcessorSettingsItem struct {
+	// Its key in `settings`.
+	Name string `json:"name"`
+	// How a person reads it.
+	Label       string `json:"label"`
+	Type        string `json:"type"`
+	Default     bool   `json:"default"`
+	Description string `json:"description"`
 }
 
 type ProcessorTransaction struct {

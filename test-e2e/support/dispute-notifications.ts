@@ -1,5 +1,5 @@
-import { adyenNotification } from './adyen-stand-in';
-import { checkoutWebhook, type CheckoutWebhook } from './checkout-stand-in';
+import { adyenNotification } from '../../services/payment-orchestrator/src/processors/adyen/dev/adyen.stand-in';
+import { checkoutWebhook, type CheckoutWebhook } from '../../services/payment-orchestrator/src/processors/checkout/dev/checkout.stand-in';
 
 /**
  * Chargeback notifications as the processors send them, for a test to deliver: Adyen's dispute items

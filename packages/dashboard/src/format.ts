@@ -44,10 +44,6 @@ export function words(value: string | null | undefined): string {
   return value.replace(/[_.]/g, ' ');
 }
 
-export function percent(part: number, whole: number): string {
-  return whole === 0 ? '—' : `${Math.round((part / whole) * 1000) / 10}%`;
-}
-
 /** The payments page filtered by the given fields. */
 export function hrefOfPayments(filters: Record<string, string>): string {
   return `#/payments?${new URLSearchParams(filters).toString()}`;

@@ -3,6 +3,12 @@
 import { useEffect, useState } from 'preact/hooks';
 import { hrefOf } from './paths';
 
+/** What a page is given: the route's parameters (`:id`) and the fragment's query. */
+export interface PageProps {
+  params: Record<string, string>;
+  query: URLSearchParams;
+}
+
 export interface Location {
   path: string;
   query: URLSearchParams;

@@ -1,6 +1,7 @@
 // Every page of the dashboard, by role: the navigation and the router read this one list.
 import type { FunctionComponent } from 'preact';
 import type { SessionKind } from './api/session';
+import type { PageProps } from './router';
 import { ApiKeysPage } from './pages/merchant/api-keys';
 import { CustomerPage } from './pages/merchant/customer';
 import { CustomersPage } from './pages/merchant/customers';
@@ -27,11 +28,6 @@ import { KeyRotationPage } from './pages/operator/key-rotation';
 import { MerchantPage } from './pages/operator/merchant';
 import { MerchantsPage } from './pages/operator/merchants';
 import { OperatorsPage } from './pages/operator/operators';
-
-export interface PageProps {
-  params: Record<string, string>;
-  query: URLSearchParams;
-}
 
 export interface Route {
   pattern: string;

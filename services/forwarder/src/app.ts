@@ -1,3 +1,4 @@
+import { destinationCatalog, forwardedHeadersOf, PROCESSOR_MANIFESTS, type ProcessorManifest } from '@vaultline/contracts';
 import { InternalClient, serviceHttp } from '@vaultline/http';
 import { METRIC } from '@vaultline/metrics';
 import { idempotencyOf, metricsOf, type ServiceApp, type ServiceRuntime } from '@vaultline/runtime';
@@ -25,6 +26,8 @@ import { internalRoutes } from './http/internal.routes';
 export interface ForwarderOverrides {
   /** A test may hand in its own egress client (e.g. with a fake DNS resolver). */
   egress?: EgressClient;
+  /** The processors whose manifests say where card data may go and which headers pass (default: the installation's; a test adds its own processor). */
+  processors?: readonly ProcessorManifest[];
 }
 
 /** Seconds: the forwarder's own share is milliseconds, so finer than request durations. */
@@ -33,7 +36,9 @@ const ADDED_LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.2
 export function createApp(runtime: ServiceRuntime, config: ForwarderConfig, overrides: ForwarderOverrides = {}): ServiceApp {
   const metrics = metricsOf(runtime, 'forwarder');
   const { store, bus, clock, logger } = runtime;
-  const operatorRules = config.extraDestinations.map((entry, index) => ruleFromUrl(`extra:${index}`, entry.url, true, { cardFields: entry.card_fields, mode: entry.mode }));
+  const processors = overrides.processors ?? PROCESSOR_MANIFESTS;
+  const catalog = destinationCatalog(processors);
+  const operatorRules = config.extraDestinations.map((entry, index) => ruleFromUrl(`extra:${index}`, entry.url, true, { cardFields: entry.card_fields, mode: entry.mode, catalog }));
   const egress =
     overrides.egress ??
     createEgressClient({
@@ -59,8 +64,8 @@ export function createApp(runtime: ServiceRuntime, config: ForwarderConfig, over
     onRecordFailure: (error, record) => logger.error({ err: error, forward_id: record.id, merchant_id: record.scope.merchantId }, 'forward audit record could not be written'),
   });
 
-  const forward = forwardRequest({ cards, destinations: destinationDirectory({ operatorRules, destinations }), egress, audit, clock });
-  const internalApi = createForwarderInternalApi(forward, runtime.verifier);
+  const forward = forwardRequest({ cards, destinations: destinationDirectory({ catalog, operatorRules, destinations }), egress, audit, clock });
+  const internalApi = createForwarderInternalApi(forward, runtime.verifier, forwardedHeadersOf(processors));
 
   const { http, routes } = serviceHttp({
     service: 'forwarder',

@@ -1,4 +1,4 @@
-import { hostedPageReturnUrl, hostedPageUrl } from '@vaultline/contracts';
+import { forwardedHeadersOf, hostedPageReturnUrl, hostedPageUrl } from '@vaultline/contracts';
 import type { Scope } from '@vaultline/core';
 import { assertSubscriptionsConsuming, startOutboxRelay, type OutboxRelay, type Subscription } from '@vaultline/bus';
 import { AesGcmSecretSealer } from '@vaultline/crypto';
@@ -53,19 +53,20 @@ import type { TransactionRunner } from '@vaultline/store';
 import type { Payment } from './domain/payment/payment';
 import type { UnitOfWork } from '@vaultline/store';
 import { getPayment, listPayments, listTransactions } from './domain/payment/query-payments';
-import { reportPayments } from './domain/payment/payment-report';
+import { reportPayments } from './domain/reports/payment-report';
 import { reportRoutes } from './http/reports.routes';
 import { flowRoutes } from './http/flows.routes';
 import { paymentRoutes } from './http/payments.routes';
 import { customerRoutes } from './http/customers.routes';
 import { earlierPaymentRoutes } from './http/earlier-payments.routes';
 import { processorAccountRoutes } from './http/processor-accounts.routes';
+import { processorRoutes } from './http/processors.routes';
 import { processorNotificationRoutes } from './http/processor-notifications.routes';
-import { receiveProcessorNotification, wakePayment } from './domain/processor-accounts/receive-processor-notification';
+import { receiveProcessorNotification, wakePayment } from './domain/processor-notifications/receive-processor-notification';
 import { voidStrayAuthorization } from './domain/payment/void-stray-authorization';
 import { notifiedAuthentication } from './domain/payment/notified-authentication';
-import { AfterSaleWorker } from './domain/payment/after-sale-worker';
-import { afterSaleNotifications } from './domain/payment/after-sale-notifications';
+import { AfterSaleWorker } from './domain/refunds/after-sale-worker';
+import { afterSaleNotifications } from './domain/refunds/after-sale-notifications';
 import { cancelPayment, expireAuthorizations, settleVoidByNotification } from './domain/payment/cancel-payment';
 import { advanceRefund, wakeRefund } from './domain/refunds/advance-refund';
 import { createRefund } from './domain/refunds/create-refund';
@@ -80,8 +81,8 @@ import { destinationsOfPlugins, hostModeCheck, processorDestinationCheck } from 
 import { openProcessors, processorPlugins } from './processors/registry';
 import type { ProcessorPlugins } from './processors/processor-plugin';
 import { processorDirectory } from './processors/processor-directory';
-import type { ProcessorTransport } from './processors/processor-transport';
-import { createProcessorTransport, httpForwardPayment, inProcessForwardPayment } from './clients/processor-transport';
+import type { ProcessorTransport } from './processors/transport-port';
+import { createProcessorTransport, httpForwardPayment, inProcessForwardPayment } from './clients/forwarder-egress-transport';
 
 export interface PaymentOrchestratorApp extends ServiceApp {
   /** The background worker (tests move their clock, then run what is due). */
@@ -141,6 +142,7 @@ export function createApp(runtime: ServiceRuntime, config: PaymentOrchestratorCo
       },
       egress,
       assertHostServesMode: hostModeCheck(destinationsOfPlugins(plugins)),
+      forwardedHeaders: forwardedHeadersOf(Object.values(plugins).map((plugin) => plugin.manifest)),
     });
   const notifications = new StoreProcessorNotificationRepository(store);
   const directory = processorDirectory({ plugins, builtIn: processors, accounts, notifications, sealer, transport, clock, maxAccountsPerMerchant: config.maxProcessorAccountsPerMerchant });
@@ -277,6 +279,7 @@ export function createApp(runtime: ServiceRuntime, config: PaymentOrchestratorCo
         submitDisputeEvidence: submitDisputeEvidence({ payments, disputes, directory, transaction, clock }),
       });
       earlyFraudWarningRoutes(router, { getEarlyFraudWarning: getEarlyFraudWarning({ warnings }), listEarlyFraudWarnings: listEarlyFraudWarnings({ warnings }) });
+      processorRoutes(router, plugins);
       processorAccountRoutes(router, {
         createProcessorAccount: createProcessorAccount(accountPorts),
         getProcessorAccount: getProcessorAccount(accountPorts),
@@ -292,8 +295,8 @@ export function createApp(runtime: ServiceRuntime, config: PaymentOrchestratorCo
             buckets: runtime.ttl,
             limits: config.notificationLimits,
             rejections: countNotificationRejections(metrics, logger),
-            wake: async (scope, paymentId) => {
-              if (await wake(scope, paymentId)) await runner.run(scope, paymentId);
+            wake: async (scope, paymentId, notified) => {
+              if (await wake(scope, paymentId)) await runner.run(scope, paymentId, notified);
             },
             recordDispute: recordDisputes,
             recordEarlyFraudWarning: recordWarnings,

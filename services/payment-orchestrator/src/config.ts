@@ -1,13 +1,13 @@
 import { z } from 'zod';
 import { envBoolean, envDurationMs, envInteger, generatedKeyFile, generatedKeysEnv, loadConfig, loadKey } from '@vaultline/config';
 import type { ProcessorOptions } from './processors/registry';
-import type { NotificationLimits } from './domain/processor-accounts/receive-processor-notification';
+import type { NotificationLimits } from './domain/processor-notifications/receive-processor-notification';
 import type { RetryLimits } from './domain/declines/retry-limits';
 
-export const PAYMENT_ORCHESTRATOR_KEY_FILE = 'payment-orchestrator-secret.key';
+const PAYMENT_ORCHESTRATOR_KEY_FILE = 'payment-orchestrator-secret.key';
 
 /** Items one processor notification body may carry: Adyen sends a handful per body; more → 413, nothing recorded. */
-export const MAX_NOTIFICATION_ITEMS = 100;
+const MAX_NOTIFICATION_ITEMS = 100;
 
 export const paymentOrchestratorConfigSchema = z
   .object({

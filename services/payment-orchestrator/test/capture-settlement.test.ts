@@ -1,7 +1,7 @@
-import { ADYEN_TEST_CARDS, adyenNotification, startAdyenStandIn, type AdyenStandIn } from '../../../test-e2e/support/adyen-stand-in';
-import { CHECKOUT_TEST_CARDS, startCheckoutStandIn, type CheckoutStandIn } from '../../../test-e2e/support/checkout-stand-in';
+import { ADYEN_TEST_CARDS, adyenNotification, startAdyenStandIn, type AdyenStandIn } from '../src/processors/adyen/dev/adyen.stand-in';
+import { CHECKOUT_TEST_CARDS, startCheckoutStandIn, type CheckoutStandIn } from '../src/processors/checkout/dev/checkout.stand-in';
 import { CAPTURE_RETRIES, CAPTURE_SETTLEMENT_RECHECK_MS } from '../src/domain/payment/capture-retry';
-import type { ProcessorTransport } from '../src/processors/processor-transport';
+import type { ProcessorTransport } from '../src/processors/transport-port';
 import { MERCHANT, recurring, startOrchestrator, type Harness, type Json } from './support/orchestrator-harness';
 import { placeholderTransport } from './support/placeholder-transport';
 

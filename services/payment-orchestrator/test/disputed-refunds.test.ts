@@ -1,7 +1,7 @@
 import { CREDENTIALS, useDisputeWorld } from './support/dispute-stand-ins';
 import { MERCHANT, type Json } from './support/orchestrator-harness';
-import { adyenNotification } from '../../../test-e2e/support/adyen-stand-in';
-import { checkoutWebhook } from '../../../test-e2e/support/checkout-stand-in';
+import { adyenNotification } from '../src/processors/adyen/dev/adyen.stand-in';
+import { checkoutWebhook } from '../src/processors/checkout/dev/checkout.stand-in';
 
 /**
  * Issue #34, finding 3: a disputed payment could be refunded (with a dispute in needs_response a full refund

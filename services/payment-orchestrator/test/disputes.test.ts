@@ -1,6 +1,6 @@
 import { newId } from '@vaultline/core';
-import { adyenNotification } from '../../../test-e2e/support/adyen-stand-in';
-import { checkoutWebhook } from '../../../test-e2e/support/checkout-stand-in';
+import { adyenNotification } from '../src/processors/adyen/dev/adyen.stand-in';
+import { checkoutWebhook } from '../src/processors/checkout/dev/checkout.stand-in';
 import { CREDENTIALS, HMAC_KEY, useDisputeWorld } from './support/dispute-stand-ins';
 import { CARDS, MERCHANT, OTHER_MERCHANT, type Json } from './support/orchestrator-harness';
 

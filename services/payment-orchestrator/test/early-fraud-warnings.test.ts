@@ -1,4 +1,4 @@
-import { adyenNotification } from '../../../test-e2e/support/adyen-stand-in';
+import { adyenNotification } from '../src/processors/adyen/dev/adyen.stand-in';
 import { HMAC_KEY, useDisputeWorld } from './support/dispute-stand-ins';
 import { MERCHANT, OTHER_MERCHANT, type Json } from './support/orchestrator-harness';
 

@@ -2,6 +2,7 @@ import { newId } from '@vaultline/core';
 import { validateAgainstOpenApi } from '@vaultline/contracts';
 import { AesGcmSecretSealer } from '@vaultline/crypto';
 import { openCredentials } from '../src/domain/processor-accounts/manage-processor-accounts';
+import { processorPlugins } from '../src/processors/registry';
 import { MERCHANT, OTHER_MERCHANT, TEST_SECRET_KEY, startOrchestrator, type Harness, type Json } from './support/orchestrator-harness';
 
 let h: Harness;
@@ -27,6 +28,19 @@ const checkoutAccount = {
 };
 
 describe('processor accounts', () => {
+  it('when GET /processors is asked, then it lists every registered processor as its manifest says (credential fields, the hint\'s secret, settings) with its capabilities, valid against the API document', async () => {
+    const listed = await h.call(MERCHANT, 'GET', '/processors');
+    expect(listed.status).toBe(200);
+    expect(validateAgainstOpenApi('GET', '/processors', 200, listed.body)).toEqual({ valid: true, errors: [] });
+    expect(listed.body.data.map((processor: Json) => processor.id)).toEqual(Object.keys(processorPlugins));
+    for (const plugin of Object.values(processorPlugins)) {
+      const view = listed.body.data.find((processor: Json) => processor.id === plugin.manifest.id);
+      expect(view).toMatchObject({ display_name: plugin.manifest.display_name, credentials: { secret_field: plugin.manifest.credentials.secret_field }, notifies: plugin.notifications !== undefined, capabilities: { modes: [...plugin.capabilities.modes], multiple_captures: plugin.capabilities.multipleCaptures } });
+      expect(view.credentials.fields.map((field: Json) => [field.name, field.secret, field.required])).toEqual(plugin.manifest.credentials.fields.map((field) => [field.name, field.secret, field.required]));
+      expect(view.settings.map((setting: Json) => [setting.name, setting.default])).toEqual(plugin.manifest.settings.map((setting) => [setting.name, setting.default]));
+    }
+  });
+
   it('when a merchant creates an Adyen account, then it answers 201 with an id, the settings and only a masked hint of the credentials', async () => {
     const created = await h.call(MERCHANT, 'POST', '/processor-accounts', adyenAccount());
     expect(created.status).toBe(201);
@@ -40,6 +54,14 @@ describe('processor accounts', () => {
       created_at: '2026-06-01T10:00:00.000Z',
       updated_at: '2026-06-01T10:00:00.000Z',
     });
+  });
+
+  it('when a simulator account is created without settings, then it shows approval_rate 1 and no outage; an Adyen account given approval_rate answers 422 naming settings.approval_rate', async () => {
+    const simulator = await h.call(MERCHANT, 'POST', '/processor-accounts', { processor: 'simulator', name: 'sim', settings: {} });
+    expect(simulator.status).toBe(201);
+    expect(simulator.body.settings).toEqual({ base_url: null, explicit_unscheduled: true, approval_rate: 1, outage: [] });
+    const adyen = await h.call(MERCHANT, 'POST', '/processor-accounts', adyenAccount({ settings: { approval_rate: 0.5 } }));
+    expect(adyen).toMatchObject({ status: 422, body: { field: 'settings.approval_rate' } });
   });
 
   it('when accounts are listed or read, then no answer and no stored document holds a credential in the clear', async () => {

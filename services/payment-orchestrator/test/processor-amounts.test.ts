@@ -1,7 +1,7 @@
-import { ADYEN_TEST_CARDS, startAdyenStandIn, type AdyenStandIn } from '../../../test-e2e/support/adyen-stand-in';
-import { CHECKOUT_TEST_CARDS, startCheckoutStandIn, type CheckoutStandIn } from '../../../test-e2e/support/checkout-stand-in';
-import { STRIPE_TEST_CARDS, startStripeStandIn, type StripeStandIn } from '../../../test-e2e/support/stripe-stand-in';
-import type { ProcessorTransport } from '../src/processors/processor-transport';
+import { ADYEN_TEST_CARDS, startAdyenStandIn, type AdyenStandIn } from '../src/processors/adyen/dev/adyen.stand-in';
+import { CHECKOUT_TEST_CARDS, startCheckoutStandIn, type CheckoutStandIn } from '../src/processors/checkout/dev/checkout.stand-in';
+import { STRIPE_TEST_CARDS, startStripeStandIn, type StripeStandIn } from '../src/processors/stripe/dev/stripe.stand-in';
+import type { ProcessorTransport } from '../src/processors/transport-port';
 import { MERCHANT, oneOff, startOrchestrator, type Harness, type Json } from './support/orchestrator-harness';
 import { placeholderTransport } from './support/placeholder-transport';
 

@@ -1,6 +1,6 @@
 import { NOTIFICATION_HMAC_KEY, NOTIFICATION_WEBHOOK_SECRET, startWithNotifyingAccounts } from './support/notification-accounts';
-import { adyenNotification, unsignedAdyenNotification } from '../../../test-e2e/support/adyen-stand-in';
-import { checkoutWebhook } from '../../../test-e2e/support/checkout-stand-in';
+import { adyenNotification, unsignedAdyenNotification } from '../src/processors/adyen/dev/adyen.stand-in';
+import { checkoutWebhook } from '../src/processors/checkout/dev/checkout.stand-in';
 import { MERCHANT, startOrchestrator, type Harness, type Json } from './support/orchestrator-harness';
 
 const HMAC_KEY = NOTIFICATION_HMAC_KEY;

@@ -1,10 +1,10 @@
 import { newId, waitFor } from '@vaultline/core';
-import { ADYEN_TEST_CARDS, adyenNotification, startAdyenStandIn, type AdyenStandIn } from '../../../test-e2e/support/adyen-stand-in';
-import { CHECKOUT_TEST_CARDS, startCheckoutStandIn, type CheckoutStandIn } from '../../../test-e2e/support/checkout-stand-in';
+import { ADYEN_TEST_CARDS, adyenNotification, startAdyenStandIn, type AdyenStandIn } from '../src/processors/adyen/dev/adyen.stand-in';
+import { CHECKOUT_TEST_CARDS, startCheckoutStandIn, type CheckoutStandIn } from '../src/processors/checkout/dev/checkout.stand-in';
 import { LIVE_MERCHANT, MERCHANT, oneOff, recurring, startOrchestrator, type Harness, type Json } from './support/orchestrator-harness';
-import type { ProcessorTransport } from '../src/processors/processor-transport';
+import type { ProcessorTransport } from '../src/processors/transport-port';
 import { placeholderTransport } from './support/placeholder-transport';
-import { answerIssuerChallenge } from '../../../test-e2e/support/issuer-challenge-page';
+import { answerIssuerChallenge } from '@vaultline/testing/psp-stand-ins';
 
 const HMAC_KEY = '44782DEF547AAA06C910C43932B1EB0C71FC68D9D0C057550C48EC2ACF6BA056';
 const adyenCredentials = { api_key: 'AQE_engine_key_value', merchant_account: 'ShopECOM', hmac_key: HMAC_KEY };

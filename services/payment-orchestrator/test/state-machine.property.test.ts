@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { newId } from '@vaultline/core';
-import { adyenNotification } from '../../../test-e2e/support/adyen-stand-in';
+import { adyenNotification } from '../src/processors/adyen/dev/adyen.stand-in';
 import { NOTIFICATION_HMAC_KEY } from './support/notification-accounts';
 import { CARDS, MERCHANT, startOrchestrator, type Harness, type Json } from './support/orchestrator-harness';
 

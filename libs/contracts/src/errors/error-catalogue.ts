@@ -1,3 +1,5 @@
+import { prose } from '../prose';
+
 /**
  * Every problem code the API can answer: what it means and what the caller does about it. The gateway's
  * /docs/errors page is rendered from this list (one anchor per code: a problem's `type` is
@@ -178,7 +180,7 @@ export const ERROR_GROUPS: ErrorGroup[] = [
       dispute_closed: e(409, 'The dispute is decided (won or lost): it can no longer be accepted or answered with evidence.', 'Nothing to do; a later stage (a second chargeback, arbitration) reopens it with dispute.updated.'),
       dispute_under_review: e(409, 'Evidence for the dispute was submitted: the issuer is reviewing it, and the processors take one submission.', 'Wait for dispute.closed.'),
       evidence_deadline_passed: e(409, 'The processor took evidence for the dispute until evidence_due_by, which has passed.', 'Accept the dispute, or leave it to be decided.'),
-      evidence_not_supported: e(422, 'The dispute\'s processor cannot take this piece of evidence (`field` names it): Adyen takes documents only and a defense_reason_code to submit, Checkout.com one file and 500 characters of text per category, each processor its file formats. Nothing was sent.', 'Send it in the form `detail` says (a file instead of text, one combined document).'),
+      evidence_not_supported: e(422, prose('The dispute\'s processor cannot take this piece of evidence (`field` names it): Adyen takes documents only and a defense_reason_code to submit, Checkout.com one file and 500 characters of text per category, each processor its file formats. Nothing was sent.'), 'Send it in the form `detail` says (a file instead of text, one combined document).'),
       dispute_action_refused: e(409, 'The processor refused the answer to the dispute; `detail` quotes its message. The dispute is unchanged.', 'Read the dispute again (the processor may have moved it); otherwise answer it in the processor\'s dashboard.'),
       dispute_answer_not_supported: e(409, 'The processor account that reported the dispute is gone, or its processor takes no answer through its API.', 'Answer the dispute in the processor\'s own dashboard.'),
       processor_unavailable: e(503, 'The processor did not answer the call (a timeout or a server error); nothing is known to have changed.', RETRY),
@@ -186,7 +188,7 @@ export const ERROR_GROUPS: ErrorGroup[] = [
       amount_too_large: e(422, 'The amount has more than twelve digits (above 999999999999 minor units), more than any processor takes.', 'Send an amount in minor units of the currency (1250 for EUR 12.50), at most 999999999999.'),
       amount_not_supported: e(
         422,
-        'The processor cannot take this amount as it is, so nothing was sent: `detail` names its rule, the amount in major units and the nearest amounts it takes. Such as the last digit 0 of three-decimal currencies (KWD, BHD, JOD, OMR, TND) at Stripe and Checkout.com, whole units of CVE and IDR at Adyen and of MGA at Stripe, Stripe\'s minimum charge, at most eight digits of Stripe\'s units (twelve for IDR) or nine of Checkout.com\'s. At creation it means no processor of the flow\'s authorization step can take it (one that cannot is passed over for the next).',
+        prose('The processor cannot take this amount as it is, so nothing was sent: `detail` names its rule, the amount in major units and the nearest amounts it takes. Such as the last digit 0 of three-decimal currencies (KWD, BHD, JOD, OMR, TND) at Stripe and Checkout.com, whole units of CVE and IDR at Adyen and of MGA at Stripe, Stripe\'s minimum charge, at most eight digits of Stripe\'s units (twelve for IDR) or nine of Checkout.com\'s. At creation it means no processor of the flow\'s authorization step can take it (one that cannot is passed over for the next).'),
         'Round the amount to one the processor takes (`detail` names the nearest), or route the currency to a processor that takes it (flow matrix).',
       ),
       retry_limit_reached: e(
@@ -198,7 +200,7 @@ export const ERROR_GROUPS: ErrorGroup[] = [
       already_captured: e(409, 'The payment\'s final capture was made (or is under way): nothing is left to capture.', 'Read the payment; do not capture again.'),
       amount_exceeds_authorized: e(422, 'The capture amount is above what can still be captured (amount.capturable: the authorized amount less what was captured).', 'Capture at most amount.capturable.'),
       partial_capture_not_supported: e(422, 'The processor does not capture part of an amount.', 'Capture the full amount.'),
-      multiple_captures_not_supported: e(422, 'final_capture false asks for more captures later, and the processor account makes one capture per payment (an Adyen account without multiple partial captures).', 'Send final_capture true (or leave it out), or enable multiple captures on the processor account (Adyen: settings.multiple_partial_captures, once Adyen enabled it).'),
+      multiple_captures_not_supported: e(422, prose('final_capture false asks for more captures later, and the processor account makes one capture per payment (an Adyen account without multiple partial captures).'), prose('Send final_capture true (or leave it out), or enable multiple captures on the processor account (Adyen: settings.multiple_partial_captures, once Adyen enabled it).')),
       currency_mismatch: e(422, 'currency_code is not the payment\'s (or the initial payment\'s) currency.', 'Send the payment\'s currency.'),
       amount_exceeds_initial: e(422, 'A subsequent payment is above the initial payment\'s amount.', 'Charge at most the initial amount.'),
       recurring_frequency_not_respected: e(422, 'Fewer than recurring_frequency days passed since the last successful payment on these credentials.', 'Charge again from the date in `detail`.'),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineEvent, type EventDefinition } from '../envelope';
+import { prose } from '../prose';
 
 /** Topic names: one per aggregate type, owned by one service. */
 export const topics = {
@@ -459,7 +460,7 @@ const earlyFraudWarningEvent = <T extends string>(type: T, description: string) 
 
 export const earlyFraudWarningCreatedV1 = earlyFraudWarningEvent(
   'early_fraud_warning.created',
-  'An issuer reported a payment as fraudulent (Stripe\'s early fraud warning, Adyen\'s NOTIFICATION_OF_FRAUD: Visa TC40, Mastercard SAFE). Not a dispute: nothing is debited; refunding now may avoid a chargeback.',
+  prose('An issuer reported a payment as fraudulent (Stripe\'s early fraud warning, Adyen\'s NOTIFICATION_OF_FRAUD: Visa TC40, Mastercard SAFE). Not a dispute: nothing is debited; refunding now may avoid a chargeback.'),
 );
 export const earlyFraudWarningUpdatedV1 = earlyFraudWarningEvent('early_fraud_warning.updated', 'An early fraud warning changed: it is no longer actionable (the payment was refunded or disputed), as the processor reports.');
 

@@ -10,13 +10,6 @@
  * `POST /forward`.
  */
 
-/**
- * Headers the orchestrator may send to a processor: its credential, its idempotency key and the API
- * version it speaks (Stripe-Version: Stripe answers a request without it in the account's default version), nothing else.
- */
-export const FORWARD_PAYMENT_HEADERS = ['authorization', 'x-api-key', 'idempotency-key', 'cko-idempotency-key', 'stripe-version'] as const;
-export type ForwardPaymentHeader = (typeof FORWARD_PAYMENT_HEADERS)[number];
-
 export interface ForwardPaymentRequest {
   /** The caller's internal JWT (merchant, mode and scope come from it), the text of `Authorization: Bearer`. */
   bearerToken: string;
@@ -25,7 +18,11 @@ export interface ForwardPaymentRequest {
   tokenId: string;
   /** The processor's payments URL: an allowed forward destination. */
   destinationUrl: string;
-  headers: Partial<Record<ForwardPaymentHeader, string>>;
+  /**
+   * Only the headers the processors' manifests forward (forwarded_headers: their credential, idempotency key
+   * and API version; processors/processor-manifest.ts), nothing else.
+   */
+  headers: Readonly<Record<string, string>>;
   /**
    * `json` (the default): the body is sent as JSON. `form`: the body is an object of text fields, sent
    * form-encoded (application/x-www-form-urlencoded) in their order (Stripe's API takes only that).

@@ -1,5 +1,6 @@
 /** A JSON object of an OpenAPI document (kept loose: fragments are data, checked by tests). */
 import { MAX_AMOUNT } from '../money/currencies';
+import { prose } from '../prose';
 export type JsonObject = { [key: string]: unknown };
 
 /**
@@ -98,7 +99,8 @@ export const requestAmount = (what: string): JsonObject => ({
 });
 
 /** The refusals of an amount, for the 422 descriptions of the routes that take one. */
-export const AMOUNT_REFUSALS =
+export const AMOUNT_REFUSALS = prose(
   'amount_too_large (above 999999999999, twelve digits); amount_not_supported (the processor cannot take the amount, nothing was sent: `detail` ' +
   'names its rule, such as a last digit other than 0 in KWD, BHD, JOD, OMR or TND at Stripe and Checkout.com, CVE or IDR with cents at Adyen, ' +
-  'below Stripe\'s minimum charge, more than eight digits of Stripe\'s units or nine of Checkout.com\'s)';
+  'below Stripe\'s minimum charge, more than eight digits of Stripe\'s units or nine of Checkout.com\'s)',
+);

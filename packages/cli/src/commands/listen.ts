@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Command } from 'commander';
 import { contextOf, wholeNumber } from '../context';
 import { UsageError } from '../exit-codes';
-import { listen } from '../listen/listener';
+import { listen, startFromNow } from '../listen/listener';
 
 interface ListenCommandOptions {
   forwardTo: string;
@@ -55,6 +55,7 @@ export function listenCommand(program: Command): void {
         process.stderr.write(cursor.after ? `\nStopped. Resume with: vaultline listen --forward-to ${options.forwardTo} --after ${cursor.after}\n` : '\nStopped.\n');
         process.exit(0);
       });
+      await startFromNow(vaultline, cursor);
       // On stderr, so stdout holds one line per event (one JSON object per line with --json).
       process.stderr.write(`Ready: forwarding ${vaultline.mode}-mode events of ${vaultline.baseUrl} to ${url.href} (Ctrl-C to stop)\n`);
       if (!options.secret) process.stderr.write(`Your webhook signing secret is ${secret} (shown once; pass it back with --secret to keep it)\n`);

@@ -22,7 +22,8 @@ export function triggerCommand(program: Command): void {
         ...list(),
         '',
         'Not triggerable: import.started, import.completed, import.failed (they need an import platform',
-        'account: vaultline imports start); early_fraud_warning.updated (a processor\'s report, e.g. Stripe Radar).',
+        'account: vaultline imports start); early_fraud_warning.updated (only the processor\'s own report of the',
+        'warning updates it).',
       ].join('\n'),
     )
     .action(async (type: string | undefined, options: { list?: boolean }, command: Command) => {

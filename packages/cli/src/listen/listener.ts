@@ -29,6 +29,17 @@ export function describeForward(event: Event, url: string, outcome: ForwardOutco
 }
 
 /**
+ * Fixes where listening starts when no --after was given: after the newest event now (nothing when the
+ * log is empty: from its beginning). Called before listen says it is ready, so an event caused once it
+ * said so is never taken for history.
+ */
+export async function startFromNow(vaultline: Vaultline, cursor: { after?: string }): Promise<void> {
+  if (cursor.after !== undefined) return;
+  const newest = (await vaultline.get('/events', { params: { query: { limit: 1, order: 'desc' } } })).data[0]?.id;
+  if (newest) cursor.after = newest;
+}
+
+/**
  * Follows the merchant's events over the API (GET /events/poll, a long poll resumable from an event id)
  * and forwards each to a local URL, signed with `secret`, one at a time in the order the service recorded
  * them. Errors of the API are said on stderr and retried; a receiver's failure is printed and not retried.
@@ -36,10 +47,7 @@ export function describeForward(event: Event, url: string, outcome: ForwardOutco
  * while the log is empty) and, as it goes, the last event handled (what --after takes to resume).
  */
 export async function listen(vaultline: Vaultline, output: Output, options: ListenOptions, cursor: { after?: string }): Promise<void> {
-  if (cursor.after === undefined) {
-    const newest = (await vaultline.get('/events', { params: { query: { limit: 1, order: 'desc' } } })).data[0]?.id;
-    if (newest) cursor.after = newest;
-  }
+  await startFromNow(vaultline, cursor);
   let handled = 0;
   for (;;) {
     const after = cursor.after;

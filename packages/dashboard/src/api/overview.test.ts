@@ -24,7 +24,7 @@ describe('the overview figures', () => {
         by_processor: [{ processor: 'simulator', attempts: 3, succeeded: 2, failed: 1, success_rate: 0.6667 }],
         by_flow: [{ flow: 'simulator_auto_capture', attempts: 3, succeeded: 2, failed: 1, success_rate: null }],
         decline_reasons: [{ reason: 'card_declined', count: 1 }],
-      } as never,
+      },
       {
         object: 'webhook_delivery_report',
         livemode: false,
@@ -33,7 +33,7 @@ describe('the overview figures', () => {
         totals: { messages: 4, succeeded: 3, failed: 1, pending: 0, success_rate: 0.75 },
         days: [],
         by_endpoint: [{ endpoint_id: 'e1', url: 'https://shop.example/hooks', messages: 4, succeeded: 3, failed: 1, pending: 0, success_rate: 0.75 }],
-      } as never,
+      },
     );
 
     expect(overview).toEqual({

@@ -14,7 +14,7 @@ export interface Rate {
 }
 
 /** The money figures of the report, as it defines them (GET /reports/payments: each on the UTC day it moved). */
-export const MONEY_FIGURES = ['captured', 'refunded', 'disputed', 'won_back', 'net'] as const;
+const MONEY_FIGURES = ['captured', 'refunded', 'disputed', 'won_back', 'net'] as const;
 export type MoneyFigure = (typeof MONEY_FIGURES)[number];
 
 /** One currency's money over the period: its totals, and each figure per day (minor units). */
@@ -57,7 +57,7 @@ const percentOf = (rate: number | null | undefined) => Math.round((rate ?? 0) * 
 const figures = <T>(value: (figure: MoneyFigure) => T) => Object.fromEntries(MONEY_FIGURES.map((figure) => [figure, value(figure)])) as Record<MoneyFigure, T>;
 
 /** The report's amounts per currency, each figure per day of the period (0 on a day it did not move). */
-export function moneyOf(payments: PaymentReport): CurrencyMoney[] {
+function moneyOf(payments: PaymentReport): CurrencyMoney[] {
   return payments.totals.amounts
     .map((total) => ({
       currency: total.currency_code,

@@ -18,7 +18,11 @@ export type FlowMatrix = MerchantSchema['FlowMatrix'];
 export type FlowRule = MerchantSchema['FlowRule'];
 export type ExplainRequest = MerchantSchema['FlowMatrixExplainRequest'];
 export type ProcessorAccount = MerchantSchema['ProcessorAccount'];
+export type ProcessorAccountInput = MerchantSchema['ProcessorAccountInput'];
+export type Processor = MerchantSchema['Processor'];
 export type WebhookEndpoint = MerchantSchema['WebhookEndpoint'];
+/** A type an endpoint subscribes to (the event types the dashboard reads from /openapi.json are these). */
+export type WebhookEventType = NonNullable<MerchantSchema['CreateWebhookEndpointRequest']['events']>[number];
 export type WebhookDelivery = MerchantSchema['WebhookDelivery'];
 export type TokenImport = MerchantSchema['TokenImport'];
 export type MerchantEvent = MerchantSchema['Event'];

@@ -19,7 +19,7 @@ export interface ApiKeyColumnsOptions {
 }
 
 /** A key's state: revoked, expired, expiring (a rolled key still at work), the session's own, or active. */
-export function keyState(key: ApiKey, ownKeyId: string | null | undefined, now = new Date()): string {
+function keyState(key: ApiKey, ownKeyId: string | null | undefined, now = new Date()): string {
   if (key.revoked_at) return 'revoked';
   if (key.expires_at && Date.parse(key.expires_at) <= now.getTime()) return 'expired';
   if (key.id === ownKeyId) return 'this session';

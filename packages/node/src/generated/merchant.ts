@@ -11,7 +11,7 @@ export interface paths {
         put?: never;
         /**
          * Fill card-data placeholders and forward the request to an allowed destination
-         * @description Placeholders {{ account_number }}, {{ expiration_month }}, {{ expiration_year }} and {{ security_code }} (spaces inside the braces optional) are replaced in the body only, never in the URL or headers. A placeholder may stand only as the whole value of one of the card fields the destination declares, each field with its own placeholder: Adyen v69 paymentMethod.number, .expiryMonth, .expiryYear, .cvc; Checkout.com source.number, .expiry_month, .expiry_year, .cvv; Stripe card[number], card[exp_month], card[exp_year], card[cvc]. Anywhere else (inside other text, in another field, in a key) the request is refused with 422 placeholder_not_allowed naming the field, and nothing is sent. JSON: substitution happens in the parsed document, which is serialised again. A quoted placeholder becomes text (month "03", year "2030"); a bare placeholder standing as a JSON value is typed: month and year integers (3, 2030), account number and security code strings. For the Checkout.com destinations a quoted expiry placeholder is also sent as an integer, as that API expects. Form: card fields are URL-encoded after substitution; other fields keep their bytes and order. A body with no placeholder is sent as it came, without reading the token. Test API keys forward only to test endpoints and live keys only to live endpoints of the catalog (Stripe serves both modes on one URL and is open to both). The answer is the destination's status, body and content type; every Luhn-valid 13-19 digit sequence in it is masked. X-Vaultline-Added-Ms gives the time the service added.
+         * @description Placeholders {{ account_number }}, {{ expiration_month }}, {{ expiration_year }} and {{ security_code }} (spaces inside the braces optional) are replaced in the body only, never in the URL or headers. A placeholder may stand only as the whole value of one of the card fields the destination declares, each field with its own placeholder: Adyen paymentMethod.number, paymentMethod.expiryMonth, paymentMethod.expiryYear, paymentMethod.cvc; Checkout.com source.number, source.expiry_month, source.expiry_year, source.cvv; Stripe payment_method_data[card][number], payment_method_data[card][exp_month], payment_method_data[card][exp_year], payment_method_data[card][cvc] (payments) and card[number], card[exp_month], card[exp_year], card[cvc] (payment_methods). Anywhere else (inside other text, in another field, in a key) the request is refused with 422 placeholder_not_allowed naming the field, and nothing is sent. JSON: substitution happens in the parsed document, which is serialised again. A quoted placeholder becomes text (month "03", year "2030"); a bare placeholder standing as a JSON value is typed: month and year integers (3, 2030), account number and security code strings. For the Checkout.com destinations a quoted expiry placeholder is also sent as an integer, as that API expects. Form: card fields are URL-encoded after substitution; other fields keep their bytes and order. A body with no placeholder is sent as it came, without reading the token. Test API keys forward only to test endpoints and live keys only to live endpoints of the catalog (Stripe serves both modes on one URL and is open to both). The answer is the destination's status, body and content type; every Luhn-valid 13-19 digit sequence in it is masked. X-Vaultline-Added-Ms gives the time the service added.
          */
         post: operations["forward"];
         delete?: never;
@@ -646,6 +646,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/processors": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The processors an account can be added at
+         * @description Every processor the installation registers, as its manifest describes it: the credential fields an account takes (which are secret, which one the account's hint shows), the settings it takes beyond base_url, whether it notifies, and what it can do. The same for every merchant and mode; a form that adds a processor account is built from it.
+         */
+        get: operations["listProcessors"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/processor-accounts": {
         parameters: {
             query?: never;
@@ -693,8 +713,8 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * A processor's notification (Adyen standard notification, Checkout.com webhook, …), verified by the processor's plugin with the account's own secret
-         * @description One route for every processor that notifies; the body and signature are the processor's own. Adyen: each item HMAC-signed with the account's hmac_key, answered `[accepted]` (text/plain) once read, items whose signature fails not stored (counted and logged). Checkout.com: `Cko-Signature` over the raw body with the account's webhook_secret, answered `{"received": true}`, a forged one 401. Stripe: `Stripe-Signature` (t=…,v1=…, 300 s tolerance) with the account's webhook_secret, answered `{"received": true}`, a forged or stale one 401. Other processors: their README. `/processor-notifications/adyen/{id}` and `/processor-notifications/checkout/{id}` are this route.
+         * A processor's notification (its own body and signature), verified by the processor's plugin with the account's own secret
+         * @description One route for every processor that notifies; the body and signature are the processor's own. Adyen: Standard notifications: each item HMAC-signed with the account's hmac_key, answered [accepted] (text/plain) once read; items whose signature fails are not stored (counted and logged). Checkout.com: Webhooks: Cko-Signature over the raw body with the account's webhook_secret, answered {"received": true}; a forged one 401. Stripe: Webhooks: Stripe-Signature (t=…,v1=…, 300 s tolerance) with the account's webhook_secret, answered {"received": true}; a forged or stale one 401. Other processors: their README. `/processor-notifications/adyen/{id}`, `/processor-notifications/checkout/{id}`, `/processor-notifications/stripe/{id}` are this route.
          */
         post: operations["receiveProcessorNotification"];
         delete?: never;
@@ -1909,17 +1929,80 @@ export interface components {
                 strategy?: "ordered" | "weighted" | "success_rate";
             } & components["schemas"]["RoutingChoice"];
         };
-        ProcessorAccountInput: {
+        Processor: {
             /**
-             * @description The processor's id: one of the processor plugins the installation registers (`adyen`, `checkout`, `stripe`, `simulator`, and any added since: see the orchestrator README).
+             * @description The processor's id: one of the processors the installation registers (GET /processors lists them; `adyen`, `checkout`, `simulator`, `stripe` as built).
              * @example adyen
              * @example checkout
-             * @example stripe
              * @example simulator
+             * @example stripe
+             */
+            id: string;
+            /** @constant */
+            object: "processor";
+            /** @description How the processor's name is written. */
+            display_name: string;
+            credentials: {
+                /** @description The credential whose last four characters an account's credentials.hint shows; null when it takes none. */
+                secret_field: string | null;
+                /** @description The credentials an account at it takes (POST /processor-accounts `credentials`), in the order to ask for them. */
+                fields: {
+                    /** @description Its key in `credentials`. */
+                    name: string;
+                    /** @description How a person reads it. */
+                    label: string;
+                    /** @description A secret, typed into a masked field. Every credential is sealed at rest and never returned, secret or not. */
+                    secret: boolean;
+                    /** @description false: only some accounts need it (its description says which). */
+                    required: boolean;
+                    description: string;
+                }[];
+            };
+            /** @description The settings an account at it takes beyond base_url (another processor's setting is refused, 422). */
+            settings: {
+                /** @description Its key in `settings`. */
+                name: string;
+                /** @description How a person reads it. */
+                label: string;
+                /** @constant */
+                type: "boolean";
+                default: boolean;
+                description: string;
+            }[];
+            /** @description It sends notifications to /processor-notifications/{processor}/{processor_account_id}, which its accounts must be set up to deliver. */
+            notifies: boolean;
+            capabilities: {
+                /** @description The key modes it serves. */
+                modes: ("test" | "live")[];
+                /** @description Authorizes payments (a flow's authorization step). */
+                authorize: boolean;
+                /** @description Captures them (a capture step). */
+                capture: boolean;
+                /** @description Captures less than the authorized amount. */
+                partial_capture: boolean;
+                /** @description Several captures of one authorization (final_capture false); for some processors only with an account setting. */
+                multiple_captures: boolean;
+                /** @description 3-D Secure on the hosted page. */
+                authentication_3ds: boolean;
+                /** @description 3-D Secure Requestor Initiated authentication of merchant-initiated payments (a 3RI step). */
+                authentication_3ri: boolean;
+                /** @description A risk assessment step. */
+                risk: boolean;
+                /** @description Tells unscheduled merchant-initiated payments from recurring ones. */
+                explicit_unscheduled: boolean;
+            };
+        };
+        ProcessorAccountInput: {
+            /**
+             * @description The processor's id: one of the processors the installation registers (GET /processors lists them; `adyen`, `checkout`, `simulator`, `stripe` as built).
+             * @example adyen
+             * @example checkout
+             * @example simulator
+             * @example stripe
              */
             processor: string;
             name: string;
-            /** @description Validated by the processor's plugin. Adyen: api_key, merchant_account, hmac_key (hex, for notifications), live_url_prefix (live). Checkout.com: secret_key (sk_…), processing_channel_id (pc_…), webhook_secret. Stripe: secret_key (sk_test_… / sk_live_…, the account's mode), webhook_secret (whsec_…). Simulator: none. Sealed at rest, never returned. */
+            /** @description Validated by the processor's plugin; the fields are those GET /processors lists. Adyen: api_key, merchant_account, hmac_key, live_url_prefix (optional). Checkout.com: secret_key, processing_channel_id, webhook_secret. The simulator: none. Stripe: secret_key, webhook_secret. Sealed at rest, never returned. */
             credentials?: {
                 [key: string]: string;
             };
@@ -1927,15 +2010,15 @@ export interface components {
                 /** @description Overrides the processor's host; accepted only when its payments URL is an allowed forward destination (built in, or FORWARD_EXTRA_DESTINATIONS). */
                 base_url?: string | null;
                 /**
-                 * @description Simulator accounts only (422 on others: Adyen and Checkout.com declare it): false makes the account a processor without explicit unscheduled merchant-initiated payments, so an unscheduled mandate charged on it is sent, and shown, as recurring (earlier interface, rule 7).
-                 * @default true
-                 */
-                explicit_unscheduled?: boolean;
-                /**
-                 * @description Adyen accounts only (422 on others): whether multiple partial captures are enabled on the merchant account at Adyen (Adyen's Support Team enables it). Without it Adyen cancels what a partial capture leaves, so captures with final_capture false answer 422 multiple_captures_not_supported; with it each capture takes its part, and what the final one leaves is released with a cancel.
+                 * @description Adyen accounts only (422 on others): Whether multiple partial captures are enabled on the merchant account at Adyen (Adyen's Support Team enables it). Without it Adyen cancels what a partial capture leaves, so captures with final_capture false answer 422 multiple_captures_not_supported; with it each capture takes its part, and what the final one leaves is released with a cancel.
                  * @default false
                  */
                 multiple_partial_captures?: boolean;
+                /**
+                 * @description The simulator accounts only (422 on others): false makes the account a processor without explicit unscheduled merchant-initiated payments, so an unscheduled mandate charged on it is sent, and shown, as recurring (earlier interface, rule 7).
+                 * @default true
+                 */
+                explicit_unscheduled?: boolean;
                 /**
                  * @description Simulator accounts only (422 on others): the share of ordinary cards the account approves; the rest are declined card_declined (do_not_honor), the same payments every time, and two accounts decline independently. Test cards keep their own behaviour. Two simulator accounts with different rates show routing in test mode.
                  * @default 1
@@ -1958,7 +2041,7 @@ export interface components {
         };
         ProcessorAccountChange: {
             name?: string;
-            /** @description Validated by the processor's plugin. Adyen: api_key, merchant_account, hmac_key (hex, for notifications), live_url_prefix (live). Checkout.com: secret_key (sk_…), processing_channel_id (pc_…), webhook_secret. Stripe: secret_key (sk_test_… / sk_live_…, the account's mode), webhook_secret (whsec_…). Simulator: none. Sealed at rest, never returned. */
+            /** @description Validated by the processor's plugin; the fields are those GET /processors lists. Adyen: api_key, merchant_account, hmac_key, live_url_prefix (optional). Checkout.com: secret_key, processing_channel_id, webhook_secret. The simulator: none. Stripe: secret_key, webhook_secret. Sealed at rest, never returned. */
             credentials?: {
                 [key: string]: string;
             };
@@ -1966,15 +2049,15 @@ export interface components {
                 /** @description Overrides the processor's host; accepted only when its payments URL is an allowed forward destination (built in, or FORWARD_EXTRA_DESTINATIONS). */
                 base_url?: string | null;
                 /**
-                 * @description Simulator accounts only (422 on others: Adyen and Checkout.com declare it): false makes the account a processor without explicit unscheduled merchant-initiated payments, so an unscheduled mandate charged on it is sent, and shown, as recurring (earlier interface, rule 7).
-                 * @default true
-                 */
-                explicit_unscheduled?: boolean;
-                /**
-                 * @description Adyen accounts only (422 on others): whether multiple partial captures are enabled on the merchant account at Adyen (Adyen's Support Team enables it). Without it Adyen cancels what a partial capture leaves, so captures with final_capture false answer 422 multiple_captures_not_supported; with it each capture takes its part, and what the final one leaves is released with a cancel.
+                 * @description Adyen accounts only (422 on others): Whether multiple partial captures are enabled on the merchant account at Adyen (Adyen's Support Team enables it). Without it Adyen cancels what a partial capture leaves, so captures with final_capture false answer 422 multiple_captures_not_supported; with it each capture takes its part, and what the final one leaves is released with a cancel.
                  * @default false
                  */
                 multiple_partial_captures?: boolean;
+                /**
+                 * @description The simulator accounts only (422 on others): false makes the account a processor without explicit unscheduled merchant-initiated payments, so an unscheduled mandate charged on it is sent, and shown, as recurring (earlier interface, rule 7).
+                 * @default true
+                 */
+                explicit_unscheduled?: boolean;
                 /**
                  * @description Simulator accounts only (422 on others): the share of ordinary cards the account approves; the rest are declined card_declined (do_not_honor), the same payments every time, and two accounts decline independently. Test cards keep their own behaviour. Two simulator accounts with different rates show routing in test mode.
                  * @default 1
@@ -2001,11 +2084,11 @@ export interface components {
             /** @description true when the account was created with a live key: it serves only live payments and talks only to the processor's live host (or an allowed base_url); it belongs to live mode (a live key's), false in test mode. */
             livemode: boolean;
             /**
-             * @description The processor's id: one of the processor plugins the installation registers (`adyen`, `checkout`, `stripe`, `simulator`, and any added since: see the orchestrator README).
+             * @description The processor's id: one of the processors the installation registers (GET /processors lists them; `adyen`, `checkout`, `simulator`, `stripe` as built).
              * @example adyen
              * @example checkout
-             * @example stripe
              * @example simulator
+             * @example stripe
              */
             processor: string;
             name: string;
@@ -2013,15 +2096,15 @@ export interface components {
                 /** @description Overrides the processor's host; accepted only when its payments URL is an allowed forward destination (built in, or FORWARD_EXTRA_DESTINATIONS). */
                 base_url: string | null;
                 /**
-                 * @description Simulator accounts only (422 on others: Adyen and Checkout.com declare it): false makes the account a processor without explicit unscheduled merchant-initiated payments, so an unscheduled mandate charged on it is sent, and shown, as recurring (earlier interface, rule 7).
-                 * @default true
-                 */
-                explicit_unscheduled?: boolean;
-                /**
-                 * @description Adyen accounts only (422 on others): whether multiple partial captures are enabled on the merchant account at Adyen (Adyen's Support Team enables it). Without it Adyen cancels what a partial capture leaves, so captures with final_capture false answer 422 multiple_captures_not_supported; with it each capture takes its part, and what the final one leaves is released with a cancel.
+                 * @description Adyen accounts only (422 on others): Whether multiple partial captures are enabled on the merchant account at Adyen (Adyen's Support Team enables it). Without it Adyen cancels what a partial capture leaves, so captures with final_capture false answer 422 multiple_captures_not_supported; with it each capture takes its part, and what the final one leaves is released with a cancel.
                  * @default false
                  */
                 multiple_partial_captures?: boolean;
+                /**
+                 * @description The simulator accounts only (422 on others): false makes the account a processor without explicit unscheduled merchant-initiated payments, so an unscheduled mandate charged on it is sent, and shown, as recurring (earlier interface, rule 7).
+                 * @default true
+                 */
+                explicit_unscheduled?: boolean;
                 /**
                  * @description Simulator accounts only (422 on others): the share of ordinary cards the account approves; the rest are declined card_declined (do_not_honor), the same payments every time, and two accounts decline independently. Test cards keep their own behaviour. Two simulator accounts with different rates show routing in test mode.
                  * @default 1
@@ -6679,6 +6762,107 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    listProcessors: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every registered processor, in registry order. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "object": "list",
+                     *       "data": [
+                     *         {
+                     *           "id": "adyen",
+                     *           "object": "processor",
+                     *           "display_name": "Adyen",
+                     *           "credentials": {
+                     *             "secret_field": "api_key",
+                     *             "fields": [
+                     *               {
+                     *                 "name": "api_key",
+                     *                 "label": "API key",
+                     *                 "secret": true,
+                     *                 "required": true,
+                     *                 "description": "The API key of a web service user (Customer Area, Developers, API credentials)."
+                     *               },
+                     *               {
+                     *                 "name": "merchant_account",
+                     *                 "label": "Merchant account",
+                     *                 "secret": false,
+                     *                 "required": true,
+                     *                 "description": "The merchant account payments are made on."
+                     *               },
+                     *               {
+                     *                 "name": "hmac_key",
+                     *                 "label": "HMAC key",
+                     *                 "secret": true,
+                     *                 "required": true,
+                     *                 "description": "The HMAC key of the standard notification webhook, hex as the Customer Area shows it: notifications are verified with it."
+                     *               },
+                     *               {
+                     *                 "name": "live_url_prefix",
+                     *                 "label": "Live URL prefix",
+                     *                 "secret": false,
+                     *                 "required": false,
+                     *                 "description": "Live accounts only: the merchant-specific prefix of the live Checkout endpoint (https://{prefix}-checkout-live.adyenpayments.com)."
+                     *               }
+                     *             ]
+                     *           },
+                     *           "settings": [
+                     *             {
+                     *               "name": "multiple_partial_captures",
+                     *               "label": "Multiple partial captures",
+                     *               "type": "boolean",
+                     *               "default": false,
+                     *               "description": "Whether multiple partial captures are enabled on the merchant account at Adyen (Adyen's Support Team enables it). Without it Adyen cancels what a partial capture leaves, so captures with final_capture false answer 422 multiple_captures_not_supported; with it each capture takes its part, and what the final one leaves is released with a cancel."
+                     *             }
+                     *           ],
+                     *           "notifies": true,
+                     *           "capabilities": {
+                     *             "modes": [
+                     *               "test",
+                     *               "live"
+                     *             ],
+                     *             "authorize": true,
+                     *             "capture": true,
+                     *             "partial_capture": true,
+                     *             "multiple_captures": false,
+                     *             "authentication_3ds": true,
+                     *             "authentication_3ri": false,
+                     *             "risk": false,
+                     *             "explicit_unscheduled": true
+                     *           }
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": {
+                        /** @constant */
+                        object: "list";
+                        data: components["schemas"]["Processor"][];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     listProcessorAccounts: {
         parameters: {
             query?: never;
@@ -6704,7 +6888,8 @@ export interface operations {
                      *           "processor": "adyen",
                      *           "name": "Adyen EU",
                      *           "settings": {
-                     *             "base_url": null
+                     *             "base_url": null,
+                     *             "multiple_partial_captures": false
                      *           },
                      *           "credentials": {
                      *             "hint": "…Zz42",
@@ -6750,9 +6935,9 @@ export interface operations {
                  *       "processor": "adyen",
                  *       "name": "Adyen EU",
                  *       "credentials": {
-                 *         "api_key": "AQE…",
+                 *         "api_key": "AQEyhmfxK4…Zz42",
                  *         "merchant_account": "ShopECOM",
-                 *         "hmac_key": "4478…A056"
+                 *         "hmac_key": "44782DEF547AAA06C910C43932B1EB0C71FC68D9D0C057550C48EC2ACF6BA056"
                  *       }
                  *     }
                  */
@@ -6775,7 +6960,8 @@ export interface operations {
                      *       "processor": "adyen",
                      *       "name": "Adyen EU",
                      *       "settings": {
-                     *         "base_url": null
+                     *         "base_url": null,
+                     *         "multiple_partial_captures": false
                      *       },
                      *       "credentials": {
                      *         "hint": "…Zz42",
@@ -6847,7 +7033,8 @@ export interface operations {
                      *       "processor": "adyen",
                      *       "name": "Adyen EU",
                      *       "settings": {
-                     *         "base_url": null
+                     *         "base_url": null,
+                     *         "multiple_partial_captures": false
                      *       },
                      *       "credentials": {
                      *         "hint": "…Zz42",
@@ -6939,9 +7126,9 @@ export interface operations {
                 /**
                  * @example {
                  *       "credentials": {
-                 *         "api_key": "AQE…new",
+                 *         "api_key": "AQEyhmfxK4…Zz42",
                  *         "merchant_account": "ShopECOM",
-                 *         "hmac_key": "4478…A056"
+                 *         "hmac_key": "44782DEF547AAA06C910C43932B1EB0C71FC68D9D0C057550C48EC2ACF6BA056"
                  *       }
                  *     }
                  */
@@ -6962,7 +7149,8 @@ export interface operations {
                      *       "processor": "adyen",
                      *       "name": "Adyen EU",
                      *       "settings": {
-                     *         "base_url": null
+                     *         "base_url": null,
+                     *         "multiple_partial_captures": false
                      *       },
                      *       "credentials": {
                      *         "hint": "…Zz42",
@@ -7016,7 +7204,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The processor the account is at (`adyen`, `checkout`, …): the same path serves every notifying processor. */
+                /** @description The processor the account is at: the same path serves every notifying processor. */
                 processor: string;
                 processor_account_id: string;
             };

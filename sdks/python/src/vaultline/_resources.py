@@ -71,6 +71,7 @@ OPERATIONS: dict[str, Operation] = {
     "listFlows": Operation("flows", "list", "GET", "/flows", (), {}, {}, None, False),
     "createFlow": Operation("flows", "create", "POST", "/flows", (), {}, {}, "fields", False),
     "getFlow": Operation("flows", "get", "GET", "/flows/{flow_name}", ("flow_name", ), {}, {}, None, False),
+    "listProcessors": Operation("processors", "list_processors", "GET", "/processors", (), {}, {}, None, False),
     "listProcessorAccounts": Operation("processor_accounts", "list", "GET", "/processor-accounts", (), {}, {}, None, False),
     "createProcessorAccount": Operation("processor_accounts", "create", "POST", "/processor-accounts", (), {}, {}, "fields", False),
     "getProcessorAccount": Operation("processor_accounts", "get", "GET", "/processor-accounts/{processor_account_id}", ("processor_account_id", ), {}, {}, None, False),
@@ -106,7 +107,7 @@ OPERATIONS: dict[str, Operation] = {
     "getWebhookDeliveryReport": Operation("reports", "webhook_deliveries", "GET", "/reports/webhook-deliveries", (), {"from": "from_", "to": "to"}, {}, None, False),
     "getRoutingStats": Operation("routing", "get_routing_stats", "GET", "/routing/stats", (), {"processor": "processor", "scheme": "scheme", "country": "country", "currency_code": "currency_code", "amount_band": "amount_band", "group_by": "group_by"}, {}, None, False),
 }
-"""Every merchant route of the document (78), by operationId."""
+"""Every merchant route of the document (79), by operationId."""
 
 
 class ForwardingResource:
@@ -808,6 +809,23 @@ class FlowsResource:
         return cast("Flow", self._client.request("GET", f"/flows/{_path(flow_name)}", query=None, headers=None, extra_headers=extra_headers, answer="json"))
 
 
+class ProcessorsResource:
+    """processors: list_processors."""
+
+    def __init__(self, client: SyncTransport) -> None:
+        self._client = client
+
+    def list_processors(
+        self,
+        *,
+        extra_headers: Mapping[str, str] | None = None,
+    ) -> ListProcessorsResponse:
+        """The processors an account can be added at
+
+        GET /processors"""
+        return cast("ListProcessorsResponse", self._client.request("GET", "/processors", query=None, headers=None, extra_headers=extra_headers, answer="json"))
+
+
 class ProcessorAccountsResource:
     """processor accounts: list, create, get, update, delete."""
 
@@ -891,7 +909,7 @@ class ProcessorNotificationsResource:
         idempotency_key: str | None = None,
         extra_headers: Mapping[str, str] | None = None,
     ) -> RawResponse:
-        """A processor's notification (Adyen standard notification, Checkout.com webhook, …), verified by the processor's plugin with the account's own secret
+        """A processor's notification (its own body and signature), verified by the processor's plugin with the account's own secret
 
         POST /processor-notifications/{processor}/{processor_account_id}"""
         return cast("RawResponse", self._client.request("POST", f"/processor-notifications/{_path(processor)}/{_path(processor_account_id)}", query=None, headers=None, body=body, idempotency_key=idempotency_key, extra_headers=extra_headers, answer="raw"))
@@ -2013,6 +2031,23 @@ class AsyncFlowsResource:
         return cast("Flow", await self._client.request("GET", f"/flows/{_path(flow_name)}", query=None, headers=None, extra_headers=extra_headers, answer="json"))
 
 
+class AsyncProcessorsResource:
+    """processors: list_processors."""
+
+    def __init__(self, client: AsyncTransport) -> None:
+        self._client = client
+
+    async def list_processors(
+        self,
+        *,
+        extra_headers: Mapping[str, str] | None = None,
+    ) -> ListProcessorsResponse:
+        """The processors an account can be added at
+
+        GET /processors"""
+        return cast("ListProcessorsResponse", await self._client.request("GET", "/processors", query=None, headers=None, extra_headers=extra_headers, answer="json"))
+
+
 class AsyncProcessorAccountsResource:
     """processor accounts: list, create, get, update, delete."""
 
@@ -2096,7 +2131,7 @@ class AsyncProcessorNotificationsResource:
         idempotency_key: str | None = None,
         extra_headers: Mapping[str, str] | None = None,
     ) -> RawResponse:
-        """A processor's notification (Adyen standard notification, Checkout.com webhook, …), verified by the processor's plugin with the account's own secret
+        """A processor's notification (its own body and signature), verified by the processor's plugin with the account's own secret
 
         POST /processor-notifications/{processor}/{processor_account_id}"""
         return cast("RawResponse", await self._client.request("POST", f"/processor-notifications/{_path(processor)}/{_path(processor_account_id)}", query=None, headers=None, body=body, idempotency_key=idempotency_key, extra_headers=extra_headers, answer="raw"))
@@ -2533,6 +2568,7 @@ class SyncResources:
         self.payments = PaymentsResource(transport)
         self.flow_matrix = FlowMatrixResource(transport)
         self.flows = FlowsResource(transport)
+        self.processors = ProcessorsResource(transport)
         self.processor_accounts = ProcessorAccountsResource(transport)
         self.processor_notifications = ProcessorNotificationsResource(transport)
         self.customers = CustomersResource(transport)
@@ -2560,6 +2596,7 @@ class AsyncResources:
         self.payments = AsyncPaymentsResource(transport)
         self.flow_matrix = AsyncFlowMatrixResource(transport)
         self.flows = AsyncFlowsResource(transport)
+        self.processors = AsyncProcessorsResource(transport)
         self.processor_accounts = AsyncProcessorAccountsResource(transport)
         self.processor_notifications = AsyncProcessorNotificationsResource(transport)
         self.customers = AsyncCustomersResource(transport)

@@ -81,6 +81,7 @@ __all__ = [
     "ListPaymentTransactionsResponse",
     "ListPaymentsResponse",
     "ListProcessorAccountsResponse",
+    "ListProcessorsResponse",
     "ListRefundsResponse",
     "ListTokenImportsResponse",
     "ListTokensResponse",
@@ -110,6 +111,7 @@ __all__ = [
     "PaymentSource",
     "PaymentSourceRequest",
     "Problem",
+    "Processor",
     "ProcessorAccount",
     "ProcessorAccountChange",
     "ProcessorAccountCredentials",
@@ -117,6 +119,10 @@ __all__ = [
     "ProcessorAccountInputSettings",
     "ProcessorAccountInputSettingsOutageItem",
     "ProcessorAccountSettings",
+    "ProcessorCapabilities",
+    "ProcessorCredentials",
+    "ProcessorCredentialsFieldsItem",
+    "ProcessorSettingsItem",
     "ProcessorTransaction",
     "RecurringPaymentRequest",
     "Refund",
@@ -938,6 +944,11 @@ class ListProcessorAccountsResponse(TypedDict):
     data: list[ProcessorAccount]
 
 
+class ListProcessorsResponse(TypedDict):
+    object: Literal["list"]
+    data: list[Processor]
+
+
 class ListRefundsResponse(TypedDict):
     object: Literal["list"]
     data: list[Refund]
@@ -1303,12 +1314,26 @@ class Problem(TypedDict):
     """For input errors: the dotted path of the offending field."""
 
 
+class Processor(TypedDict):
+    id: str
+    """The processor's id: one of the processors the installation registers (GET /processors lists them; `adyen`, `checkout`, `simulator`, `stripe` as built)."""
+    object: Literal["processor"]
+    display_name: str
+    """How the processor's name is written."""
+    credentials: ProcessorCredentials
+    settings: list[ProcessorSettingsItem]
+    """The settings an account at it takes beyond base_url (another processor's setting is refused, 422)."""
+    notifies: bool
+    """It sends notifications to /processor-notifications/{processor}/{processor_account_id}, which its accounts must be set up to deliver."""
+    capabilities: ProcessorCapabilities
+
+
 class ProcessorAccount(TypedDict):
     id: str
     livemode: bool
     """true when the account was created with a live key: it serves only live payments and talks only to the processor's live host (or an allowed base_url); it belongs to live mode (a live key's), false in test mode."""
     processor: str
-    """The processor's id: one of the processor plugins the installation registers (`adyen`, `checkout`, `stripe`, `simulator`, and any added since: see the orchestrator README)."""
+    """The processor's id: one of the processors the installation registers (GET /processors lists them; `adyen`, `checkout`, `simulator`, `stripe` as built)."""
     name: str
     settings: ProcessorAccountSettings
     credentials: ProcessorAccountCredentials
@@ -1319,7 +1344,7 @@ class ProcessorAccount(TypedDict):
 class ProcessorAccountChange(TypedDict):
     name: NotRequired[str]
     credentials: NotRequired[dict[str, str]]
-    """Validated by the processor's plugin. Adyen: api_key, merchant_account, hmac_key (hex, for notifications), live_url_prefix (live). Checkout.com: secret_key (sk_…), processing_channel_id (pc_…), webhook_secret. Stripe: secret_key (sk_test_… / sk_live_…, the account's mode), webhook_secret (whsec_…). Simulator: none. Sealed at rest, never returned."""
+    """Validated by the processor's plugin; the fields are those GET /processors lists. Adyen: api_key, merchant_account, hmac_key, live_url_prefix (optional). Checkout.com: secret_key, processing_channel_id, webhook_secret. The simulator: none. Stripe: secret_key, webhook_secret. Sealed at rest, never returned."""
     settings: NotRequired[ProcessorAccountInputSettings]
 
 
@@ -1331,20 +1356,20 @@ class ProcessorAccountCredentials(TypedDict):
 
 class ProcessorAccountInput(TypedDict):
     processor: str
-    """The processor's id: one of the processor plugins the installation registers (`adyen`, `checkout`, `stripe`, `simulator`, and any added since: see the orchestrator README)."""
+    """The processor's id: one of the processors the installation registers (GET /processors lists them; `adyen`, `checkout`, `simulator`, `stripe` as built)."""
     name: str
     credentials: NotRequired[dict[str, str]]
-    """Validated by the processor's plugin. Adyen: api_key, merchant_account, hmac_key (hex, for notifications), live_url_prefix (live). Checkout.com: secret_key (sk_…), processing_channel_id (pc_…), webhook_secret. Stripe: secret_key (sk_test_… / sk_live_…, the account's mode), webhook_secret (whsec_…). Simulator: none. Sealed at rest, never returned."""
+    """Validated by the processor's plugin; the fields are those GET /processors lists. Adyen: api_key, merchant_account, hmac_key, live_url_prefix (optional). Checkout.com: secret_key, processing_channel_id, webhook_secret. The simulator: none. Stripe: secret_key, webhook_secret. Sealed at rest, never returned."""
     settings: NotRequired[ProcessorAccountInputSettings]
 
 
 class ProcessorAccountInputSettings(TypedDict):
     base_url: NotRequired[Optional[str]]
     """Overrides the processor's host; accepted only when its payments URL is an allowed forward destination (built in, or FORWARD_EXTRA_DESTINATIONS)."""
-    explicit_unscheduled: NotRequired[bool]
-    """Simulator accounts only (422 on others: Adyen and Checkout.com declare it): false makes the account a processor without explicit unscheduled merchant-initiated payments, so an unscheduled mandate charged on it is sent, and shown, as recurring (earlier interface, rule 7)."""
     multiple_partial_captures: NotRequired[bool]
-    """Adyen accounts only (422 on others): whether multiple partial captures are enabled on the merchant account at Adyen (Adyen's Support Team enables it). Without it Adyen cancels what a partial capture leaves, so captures with final_capture false answer 422 multiple_captures_not_supported; with it each capture takes its part, and what the final one leaves is released with a cancel."""
+    """Adyen accounts only (422 on others): Whether multiple partial captures are enabled on the merchant account at Adyen (Adyen's Support Team enables it). Without it Adyen cancels what a partial capture leaves, so captures with final_capture false answer 422 multiple_captures_not_supported; with it each capture takes its part, and what the final one leaves is released with a cancel."""
+    explicit_unscheduled: NotRequired[bool]
+    """The simulator accounts only (422 on others): false makes the account a processor without explicit unscheduled merchant-initiated payments, so an unscheduled mandate charged on it is sent, and shown, as recurring (earlier interface, rule 7)."""
     approval_rate: NotRequired[float]
     """Simulator accounts only (422 on others): the share of ordinary cards the account approves; the rest are declined card_declined (do_not_honor), the same payments every time, and two accounts decline independently. Test cards keep their own behaviour. Two simulator accounts with different rates show routing in test mode."""
     outage: NotRequired[list[ProcessorAccountInputSettingsOutageItem]]
@@ -1363,14 +1388,64 @@ ProcessorAccountInputSettingsOutageItem = TypedDict(
 class ProcessorAccountSettings(TypedDict):
     base_url: Optional[str]
     """Overrides the processor's host; accepted only when its payments URL is an allowed forward destination (built in, or FORWARD_EXTRA_DESTINATIONS)."""
-    explicit_unscheduled: NotRequired[bool]
-    """Simulator accounts only (422 on others: Adyen and Checkout.com declare it): false makes the account a processor without explicit unscheduled merchant-initiated payments, so an unscheduled mandate charged on it is sent, and shown, as recurring (earlier interface, rule 7)."""
     multiple_partial_captures: NotRequired[bool]
-    """Adyen accounts only (422 on others): whether multiple partial captures are enabled on the merchant account at Adyen (Adyen's Support Team enables it). Without it Adyen cancels what a partial capture leaves, so captures with final_capture false answer 422 multiple_captures_not_supported; with it each capture takes its part, and what the final one leaves is released with a cancel."""
+    """Adyen accounts only (422 on others): Whether multiple partial captures are enabled on the merchant account at Adyen (Adyen's Support Team enables it). Without it Adyen cancels what a partial capture leaves, so captures with final_capture false answer 422 multiple_captures_not_supported; with it each capture takes its part, and what the final one leaves is released with a cancel."""
+    explicit_unscheduled: NotRequired[bool]
+    """The simulator accounts only (422 on others): false makes the account a processor without explicit unscheduled merchant-initiated payments, so an unscheduled mandate charged on it is sent, and shown, as recurring (earlier interface, rule 7)."""
     approval_rate: NotRequired[float]
     """Simulator accounts only (422 on others): the share of ordinary cards the account approves; the rest are declined card_declined (do_not_honor), the same payments every time, and two accounts decline independently. Test cards keep their own behaviour. Two simulator accounts with different rates show routing in test mode."""
     outage: NotRequired[list[ProcessorAccountInputSettingsOutageItem]]
     """Simulator accounts only (422 on others): windows in which the account answers nothing (processor_unavailable, a technical error: the step's next processor is asked), read on the payment's effective time (the test clock's for an X-Test-Now payment)."""
+
+
+class ProcessorCapabilities(TypedDict):
+    modes: list[Literal["test", "live"]]
+    """The key modes it serves."""
+    authorize: bool
+    """Authorizes payments (a flow's authorization step)."""
+    capture: bool
+    """Captures them (a capture step)."""
+    partial_capture: bool
+    """Captures less than the authorized amount."""
+    multiple_captures: bool
+    """Several captures of one authorization (final_capture false); for some processors only with an account setting."""
+    authentication_3ds: bool
+    """3-D Secure on the hosted page."""
+    authentication_3ri: bool
+    """3-D Secure Requestor Initiated authentication of merchant-initiated payments (a 3RI step)."""
+    risk: bool
+    """A risk assessment step."""
+    explicit_unscheduled: bool
+    """Tells unscheduled merchant-initiated payments from recurring ones."""
+
+
+class ProcessorCredentials(TypedDict):
+    secret_field: Optional[str]
+    """The credential whose last four characters an account's credentials.hint shows; null when it takes none."""
+    fields: list[ProcessorCredentialsFieldsItem]
+    """The credentials an account at it takes (POST /processor-accounts `credentials`), in the order to ask for them."""
+
+
+class ProcessorCredentialsFieldsItem(TypedDict):
+    name: str
+    """Its key in `credentials`."""
+    label: str
+    """How a person reads it."""
+    secret: bool
+    """A secret, typed into a masked field. Every credential is sealed at rest and never returned, secret or not."""
+    required: bool
+    """false: only some accounts need it (its description says which)."""
+    description: str
+
+
+class ProcessorSettingsItem(TypedDict):
+    name: str
+    """Its key in `settings`."""
+    label: str
+    """How a person reads it."""
+    type: Literal["boolean"]
+    default: bool
+    description: str
 
 
 class ProcessorTransaction(TypedDict):

@@ -1,28 +1,26 @@
-import { cardFieldsForPath, type CardFieldProfile, type CardFields } from '@vaultline/contracts';
+import { cardFieldsForPath, type CardFieldProfile, type CardFields, type ProcessorDestination } from '@vaultline/contracts';
 import { PlaceholderNotAllowedError } from './forward-errors';
 import type { PlaceholderName } from './placeholders';
 
 /**
- * The card fields of a destination (the catalog's type, libs/contracts processor-destinations.ts): each
+ * The card fields of a destination (the processors' manifests declare them, libs/contracts processor-manifest.ts): each
  * field that may hold card data and the one placeholder it takes. A placeholder anywhere else — inside
  * other text, in another field, in a key — could make a destination echo card data back to the merchant,
  * so it is refused.
  */
-export type { CardFieldProfile, CardFields, WholeValueTyping } from '@vaultline/contracts';
-export { ADYEN_V69_PAYMENTS, CHECKOUT_PAYMENTS, STRIPE_PAYMENT_INTENTS, STRIPE_PAYMENT_METHODS } from '@vaultline/contracts';
 
-export const NO_CARD_FIELDS: CardFieldProfile = { fields: {}, typing: 'string' };
+const NO_CARD_FIELDS: CardFieldProfile = { fields: {}, typing: 'string' };
 
 /**
- * The card fields of the catalog entry whose path ends `path` (the longest wins, so `/adyen/v69/payments`
- * is Adyen's and `/acme/payments` Checkout.com's); none when no path matches.
+ * The card fields of the catalog entry whose path ends `path` (the longest wins, so `/stand-in/v69/payments`
+ * takes those of `/v69/payments` rather than `/payments`); none when no path matches.
  */
-export function profileForPath(path: string): CardFieldProfile {
-  return cardFieldsForPath(path) ?? NO_CARD_FIELDS;
+export function profileForPath(path: string, catalog: readonly ProcessorDestination[]): CardFieldProfile {
+  return cardFieldsForPath(path, catalog) ?? NO_CARD_FIELDS;
 }
 
 /** A field as declared: its key path for JSON bodies, its name for form bodies. */
-export function cardFieldPath(field: string): string[] {
+function cardFieldPath(field: string): string[] {
   return field.split('.');
 }
 

@@ -1,4 +1,5 @@
-import { BUILT_IN_DESTINATIONS, type DestinationRule } from './destination-policy';
+import type { ProcessorDestination } from '@vaultline/contracts';
+import { catalogRules, type DestinationRule } from './destination-policy';
 import { merchantDestinationRule } from './merchant-destination';
 import type { DestinationRepository } from './ports';
 
@@ -10,12 +11,13 @@ export interface DestinationDirectory {
 /** Most destinations a merchant's own list holds that forwarding looks at. */
 const MERCHANT_DESTINATIONS_READ = 200;
 
-/** Catalog + operator list (FORWARD_EXTRA_DESTINATIONS) + the merchant's own destinations. */
-export function destinationDirectory({ operatorRules, destinations }: { operatorRules: readonly DestinationRule[]; destinations: Pick<DestinationRepository, 'list'> }): DestinationDirectory {
+/** Catalog (the processors' card-data destinations) + operator list (FORWARD_EXTRA_DESTINATIONS) + the merchant's own destinations. */
+export function destinationDirectory({ catalog, operatorRules, destinations }: { catalog: readonly ProcessorDestination[]; operatorRules: readonly DestinationRule[]; destinations: Pick<DestinationRepository, 'list'> }): DestinationDirectory {
+  const builtIn = catalogRules(catalog);
   return {
     async rulesFor(merchantId) {
       const own = await destinations.list(merchantId, { limit: MERCHANT_DESTINATIONS_READ });
-      return [...BUILT_IN_DESTINATIONS, ...operatorRules, ...own.items.map(merchantDestinationRule)];
+      return [...builtIn, ...operatorRules, ...own.items.map((destination) => merchantDestinationRule(destination, catalog))];
     },
   };
 }

@@ -1,15 +1,12 @@
 import { isIP } from 'node:net';
-import { cardDataDestinations, destinationMatches, destinationPattern, type CardFieldProfile, type CardFields, type DestinationMode, type DestinationPattern } from '@vaultline/contracts';
+import { destinationMatches, destinationPattern, type CardFieldProfile, type CardFields, type DestinationMode, type DestinationPattern, type ProcessorDestination } from '@vaultline/contracts';
 import { profileForPath } from './card-fields';
 import { DestinationModeNotAllowedError, DestinationNotAllowedError } from './forward-errors';
 
-/** Which API keys may forward to a destination: a PSP's test endpoint, its live one, or either. */
-export type { DestinationMode } from '@vaultline/contracts';
-
 /**
  * One allowed destination: scheme, host, port and path compared by the catalog's one matcher
- * (libs/contracts processor-destinations.ts): a host may start with `*-` or `*.` to stand for one
- * merchant-specific DNS label prefix (Adyen live URLs, Checkout.com account prefixes); nothing else is a
+ * (libs/contracts processors/processor-destinations.ts): a host may start with `*-` or `*.` to stand for one
+ * merchant-specific DNS label prefix (a processor's live prefix or account prefix); nothing else is a
  * wildcard and paths are never prefixes.
  */
 export interface DestinationRule extends DestinationPattern {
@@ -21,8 +18,10 @@ export interface DestinationRule extends DestinationPattern {
   operatorListed: boolean;
 }
 
-/** The catalog's card-data destinations (libs/contracts): the processors' payments endpoints, test and live. */
-export const BUILT_IN_DESTINATIONS: readonly DestinationRule[] = cardDataDestinations().map((entry) => rule(entry.name, entry.url, entry.card!, entry.mode));
+/** The catalog's card-data destinations (from the processors' manifests): their payments endpoints, test and live. */
+export function catalogRules(catalog: readonly ProcessorDestination[]): DestinationRule[] {
+  return catalog.flatMap((entry) => (entry.card ? [rule(entry.name, entry.url, entry.card, entry.mode)] : []));
+}
 
 function rule(name: string, url: string, card: CardFieldProfile, mode: DestinationMode, operatorListed = false): DestinationRule {
   return { name, ...destinationPattern(url), card, mode, operatorListed };
@@ -33,7 +32,7 @@ function rule(name: string, url: string, card: CardFieldProfile, mode: Destinati
  * quietly rewrites `127.1`, `0x7f.1`, `%2e%2e`, `/./`, backslashes, upper case and default ports, so
  * any difference between the raw text and its parsed form is refused rather than normalised.
  */
-export function parseDestination(raw: string): URL {
+function parseDestination(raw: string): URL {
   if (raw.length > 2048 || /[\s\\]/.test(raw) || hasControlCharacter(raw)) throw new DestinationNotAllowedError('The destination URL contains characters that are not allowed.');
   const syntax = /^(https?):\/\/([^/?#]*)(\/[^?#]*)(\?[^#]*)?$/.exec(raw);
   if (!syntax) throw new DestinationNotAllowedError('The destination URL must be an absolute http(s) URL with a path and no fragment.');
@@ -69,6 +68,8 @@ function isIpHost(hostname: string): boolean {
 export interface DestinationOptions {
   /** Its card fields; without them, those of the catalog entry whose path ends its path (none if no path matches). */
   cardFields?: CardFields;
+  /** The catalog the card fields are taken from when none are given. */
+  catalog?: readonly ProcessorDestination[];
   /** Only API keys of this mode may forward to it; without it, both modes may. */
   mode?: 'test' | 'live';
 }
@@ -78,7 +79,7 @@ export function ruleFromUrl(name: string, raw: string, operatorListed: boolean, 
   const url = parseDestination(raw.trim());
   if (url.search !== '') throw new DestinationNotAllowedError('An allowed destination is a URL without a query string.');
   if (!operatorListed && isIpHost(url.hostname)) throw new DestinationNotAllowedError('Destinations are host names, not IP addresses.');
-  const card = options.cardFields ? { fields: options.cardFields, typing: 'string' as const } : profileForPath(url.pathname);
+  const card = options.cardFields ? { fields: options.cardFields, typing: 'string' as const } : profileForPath(url.pathname, options.catalog ?? []);
   return rule(name, `${url.protocol}//${url.host}${url.pathname}`, card, options.mode ?? 'any', operatorListed);
 }
 

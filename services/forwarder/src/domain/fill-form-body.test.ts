@@ -1,5 +1,8 @@
 import fc from 'fast-check';
-import { STRIPE_PAYMENT_METHODS, checkPlacement } from './card-fields';
+import { checkPlacement } from './card-fields';
+import { catalogCardFields } from '../../test/catalog-card-fields';
+
+const STRIPE_PAYMENT_METHODS = catalogCardFields('stripe', 'payment_methods');
 import { fillFormBody, parseFormBody } from './fill-form-body';
 import { PlaceholderNotAllowedError } from './forward-errors';
 import { aCard } from './test-card';

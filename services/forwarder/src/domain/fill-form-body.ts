@@ -27,7 +27,7 @@ function decodeComponent(text: string): string {
 }
 
 /** application/x-www-form-urlencoded serialisation of one component (WHATWG: space as +). */
-export function encodeFormComponent(text: string): string {
+function encodeFormComponent(text: string): string {
   return new URLSearchParams([['', text]]).toString().slice(1);
 }
 

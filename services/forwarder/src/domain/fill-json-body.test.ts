@@ -1,5 +1,9 @@
 import fc from 'fast-check';
-import { ADYEN_V69_PAYMENTS, CHECKOUT_PAYMENTS, checkPlacement } from './card-fields';
+import { checkPlacement } from './card-fields';
+import { catalogCardFields } from '../../test/catalog-card-fields';
+
+const ADYEN_V69_PAYMENTS = catalogCardFields('adyen');
+const CHECKOUT_PAYMENTS = catalogCardFields('checkout');
 import { fillJsonBody, MAX_JSON_DEPTH, parseJsonBody } from './fill-json-body';
 import { assertFillable } from './placeholders';
 import { BodyTooDeepError } from '@vaultline/core';

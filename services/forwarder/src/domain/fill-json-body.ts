@@ -1,5 +1,6 @@
 import type { CardData } from './card-data';
-import type { PlaceholderUse, WholeValueTyping } from './card-fields';
+import type { WholeValueTyping } from '@vaultline/contracts';
+import type { PlaceholderUse } from './card-fields';
 import { BodyTooDeepError } from '@vaultline/core';
 import { InvalidForwardBodyError } from './forward-errors';
 import { PLACEHOLDER_PATTERN, hasPlaceholder, placeholderText, placeholderValue, wholePlaceholderOf, type PlaceholderName } from './placeholders';

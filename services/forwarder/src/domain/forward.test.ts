@@ -1,5 +1,8 @@
 import { sensitive, systemClock } from '@vaultline/core';
-import { BUILT_IN_DESTINATIONS, ruleFromUrl, type DestinationRule } from './destination-policy';
+import { PROCESSOR_DESTINATIONS } from '@vaultline/contracts';
+import { catalogRules, ruleFromUrl, type DestinationRule } from './destination-policy';
+
+const BUILT_IN_DESTINATIONS = catalogRules(PROCESSOR_DESTINATIONS);
 import { destinationDirectory } from './destination-directory';
 import type { MerchantDestination } from './merchant-destination';
 import type { ForwardRecord } from './forward-record';
@@ -21,7 +24,7 @@ function heldWrites() {
   };
 }
 
-function forwardWith(recorder: { record(record: ForwardRecord): Promise<void> }, failures: Array<[unknown, ForwardRecord]> = [], rules: DestinationRule[] = [ruleFromUrl('test', DESTINATION, true)]) {
+function forwardWith(recorder: { record(record: ForwardRecord): Promise<void> }, failures: Array<[unknown, ForwardRecord]> = [], rules: DestinationRule[] = [ruleFromUrl('test', DESTINATION, true, { catalog: PROCESSOR_DESTINATIONS })]) {
   const audit = forwardAudit({ recordForward: recorder.record, onRecordFailure: (error, record) => void failures.push([error, record]) });
   const reveals: Array<{ tokenId: string; requestIds: unknown }> = [];
   const sent: DestinationRequest[] = [];
@@ -139,12 +142,12 @@ describe('the forward use case and its record', () => {
     });
 
     it('when an operator destination is unmarked, then both modes may use it; marked live, then a test key is refused', async () => {
-      const unmarked = forwardWith(recorded(), [], [ruleFromUrl('extra', DESTINATION, true)]);
+      const unmarked = forwardWith(recorded(), [], [ruleFromUrl('extra', DESTINATION, true, { catalog: PROCESSOR_DESTINATIONS })]);
       await unmarked.forward(command('tok_1', { mode: 'test' }));
       await unmarked.forward(command('tok_1', { mode: 'live' }));
       expect(unmarked.sent).toHaveLength(2);
 
-      const live = forwardWith(recorded(), [], [ruleFromUrl('extra', DESTINATION, true, { mode: 'live' })]);
+      const live = forwardWith(recorded(), [], [ruleFromUrl('extra', DESTINATION, true, { mode: 'live', catalog: PROCESSOR_DESTINATIONS })]);
       await live.forward(command('tok_1', { mode: 'live' }));
       await expect(live.forward(command('tok_1', { mode: 'test' }))).rejects.toMatchObject({ status: 403, code: 'destination_not_allowed_in_test_mode' });
       expect(live.sent).toHaveLength(1);
@@ -152,7 +155,7 @@ describe('the forward use case and its record', () => {
 
     it('when a merchant destination is stored with its own card fields and a mode, then forwarding follows both', async () => {
       const stored: MerchantDestination = { id: 'dst_1', merchant_id: 'mer_a', version: 1, url: 'https://psp.example/v3/charge', card_fields: { 'card.pan': 'account_number' }, mode: 'test', created_at: '2026-11-23T00:00:00.000Z' };
-      const directory = destinationDirectory({ operatorRules: [], destinations: { list: async () => ({ items: [stored], has_more: false }) } });
+      const directory = destinationDirectory({ catalog: PROCESSOR_DESTINATIONS, operatorRules: [], destinations: { list: async () => ({ items: [stored], has_more: false }) } });
       const { forward, sent } = forwardWith(recorded(), [], await directory.rulesFor('mer_a'));
       const to = (body: string, mode: 'test' | 'live' = 'test') => forward(command('tok_1', { destinationUrl: stored.url, body: Buffer.from(body), mode }));
 

@@ -46,7 +46,7 @@ export interface ForwardRequestPorts {
 }
 
 /** Masks PANs byte-exactly: latin1 maps bytes 1:1, and UTF-8 multi-byte sequences never contain ASCII digits. */
-export function maskResponseBody(body: Buffer): Buffer {
+function maskResponseBody(body: Buffer): Buffer {
   const text = body.toString('latin1');
   const masked = maskPans(text);
   return masked === text ? body : Buffer.from(masked, 'latin1');

@@ -1,5 +1,5 @@
 import type { StoredDocument } from '@vaultline/store';
-import type { CardFields } from './card-fields';
+import type { CardFields, ProcessorDestination } from '@vaultline/contracts';
 import { ruleFromUrl, type DestinationRule } from './destination-policy';
 
 /** A destination an operator allowed for one merchant, besides the catalog and the operator list. */
@@ -18,7 +18,7 @@ export interface NewDestination {
   mode: 'test' | 'live' | null;
 }
 
-/** The forward-time rule of a merchant destination. */
-export function merchantDestinationRule(destination: MerchantDestination): DestinationRule {
-  return ruleFromUrl(`merchant:${destination.id}`, destination.url, false, { cardFields: destination.card_fields ?? undefined, mode: destination.mode ?? undefined });
+/** The forward-time rule of a merchant destination (card fields from the catalog when it names none). */
+export function merchantDestinationRule(destination: MerchantDestination, catalog: readonly ProcessorDestination[]): DestinationRule {
+  return ruleFromUrl(`merchant:${destination.id}`, destination.url, false, { cardFields: destination.card_fields ?? undefined, mode: destination.mode ?? undefined, catalog });
 }

@@ -2,8 +2,6 @@ import type { Page, PageRequest, UnitOfWork } from '@vaultline/store';
 import type { ForwardRecord } from './forward-record';
 import type { MerchantDestination } from './merchant-destination';
 
-export type { CardDataSource } from './card-data';
-
 export type { TransactionRunner } from '@vaultline/store';
 
 /** The audit records of forwards. */

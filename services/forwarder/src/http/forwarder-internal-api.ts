@@ -1,22 +1,24 @@
 import { z } from 'zod';
 import { ForbiddenError } from '@vaultline/core';
 import { SCOPES, type InternalTokenVerifier } from '@vaultline/auth';
-import { FORWARD_PAYMENT_HEADERS, type ForwarderInternalApi } from '@vaultline/contracts';
+import type { ForwarderInternalApi } from '@vaultline/contracts';
 import { acceptRequestId, parseInput } from '@vaultline/http';
 import type { ForwardRequest } from '../domain/forward';
 
 /** The only caller of the payments forward: the payment orchestrator, holding forward:payments. */
-export const FORWARD_PAYMENTS_ISSUER = 'payment-orchestrator';
+const FORWARD_PAYMENTS_ISSUER = 'payment-orchestrator';
 
 const CREDENTIAL_HEADERS = new Set(['authorization', 'x-api-key']);
 
-const forwardPaymentInput = z.object({
-  tokenId: z.string().regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, { message: 'The token id must be a UUID.' }),
-  destinationUrl: z.string().min(1).max(2048),
-  headers: z.partialRecord(z.enum(FORWARD_PAYMENT_HEADERS), z.string().min(1).max(1024).regex(/^[\t\x20-\x7e]*$/, { message: 'Header values are printable ASCII.' })).default({}),
-  format: z.enum(['json', 'form']).default('json'),
-  body: z.record(z.string(), z.unknown()),
-});
+/** `forwarded`: the headers the processors' manifests forward (their credential, idempotency key, API version); any other is refused. */
+const forwardPaymentInput = (forwarded: readonly string[]) =>
+  z.object({
+    tokenId: z.string().regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, { message: 'The token id must be a UUID.' }),
+    destinationUrl: z.string().min(1).max(2048),
+    headers: z.partialRecord(z.enum(forwarded.length > 0 ? (forwarded as [string, ...string[]]) : ['authorization']), z.string().min(1).max(1024).regex(/^[\t\x20-\x7e]*$/, { message: 'Header values are printable ASCII.' })).default({}),
+    format: z.enum(['json', 'form']).default('json'),
+    body: z.record(z.string(), z.unknown()),
+  });
 
 /** A form body: text fields only (a nested or non-text value has no form encoding). */
 const formFields = z.record(z.string().min(1).max(200), z.string().max(2048));
@@ -36,7 +38,8 @@ function encodedBody(format: 'json' | 'form', body: Record<string, unknown>): Bu
  * the path of POST /forward (allowlist, the key mode signed in the token, placeholders, egress, the
  * forward.completed record, the answer's card numbers masked).
  */
-export function createForwarderInternalApi(forwardRequest: ForwardRequest, verifier: Pick<InternalTokenVerifier, 'verify'>): ForwarderInternalApi {
+export function createForwarderInternalApi(forwardRequest: ForwardRequest, verifier: Pick<InternalTokenVerifier, 'verify'>, forwardedHeaders: readonly string[]): ForwarderInternalApi {
+  const inputSchema = forwardPaymentInput(forwardedHeaders);
   return {
     async forwardPayment(request) {
       const caller = verifier.verify(request.bearerToken);
@@ -45,7 +48,7 @@ export function createForwarderInternalApi(forwardRequest: ForwardRequest, verif
       }
       // A payment's card data is read, and its processor host allowed, in the payment's own mode.
       if (!caller.mode) throw new ForbiddenError('Forwarding a payment acts for a merchant key: the internal token must carry its mode.', 'mode_required');
-      const input = parseInput(forwardPaymentInput, { tokenId: request.tokenId, destinationUrl: request.destinationUrl, headers: request.headers, format: request.format, body: request.body });
+      const input = parseInput(inputSchema, { tokenId: request.tokenId, destinationUrl: request.destinationUrl, headers: request.headers, format: request.format, body: request.body });
       const credentialHeaders: Record<string, string> = {};
       const passThroughHeaders: Record<string, string> = {};
       for (const [name, value] of Object.entries(input.headers)) {

@@ -26,6 +26,7 @@ const ROUTES: RouteTarget[] = [
   // The authorization outcomes success-rate routing compares (GET /routing/stats).
   { prefix: '/routing', service: 'payment-orchestrator', access: 'merchant' },
   { prefix: '/processor-accounts', service: 'payment-orchestrator', access: 'merchant' },
+  { prefix: '/processors', service: 'payment-orchestrator', access: 'merchant' },
   { prefix: '/disputes', service: 'payment-orchestrator', access: 'merchant' },
   { prefix: '/early-fraud-warnings', service: 'payment-orchestrator', access: 'merchant' },
   // The earlier payment interface: customers, their stored cards and mandates.

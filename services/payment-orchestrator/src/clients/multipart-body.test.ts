@@ -1,5 +1,5 @@
-import { parseMultipart } from '../../../../test-e2e/support/multipart-form';
-import { encodedBody, multipartEncoded } from './processor-transport';
+import { parseMultipart } from '@vaultline/testing/psp-stand-ins';
+import { encodedBody, multipartEncoded } from './forwarder-egress-transport';
 
 describe('multipart/form-data bodies (evidence files)', () => {
   it('when a body of fields and files is encoded, then a multipart reader (RFC 7578) gets back each field and each file\'s name, file name, type and bytes', () => {

@@ -2,7 +2,7 @@ import type { Scope } from '@vaultline/core';
 import type { DocumentStore, Page, PageRequest, UnitOfWork } from '@vaultline/store';
 import type { Dispute } from '../domain/disputes/dispute';
 import type { DisputeRepository, DisputeSearch } from '../domain/disputes/dispute-ports';
-import type { PeriodBounds } from '../domain/payment/payment-report';
+import type { PeriodBounds } from '../domain/reports/payment-report';
 import { DISPUTES } from './collections';
 
 /** Disputes of one merchant in one mode (test and live are two worlds: a dispute of the other mode is not found). */

@@ -7,8 +7,8 @@ import { PerMerchantCache, type PerMerchantCacheOptions } from './per-merchant-c
 
 /**
  * A merchant's processor accounts, listed from memory for a short time (PerMerchantCache): every step of
- * every payment opens the merchant's processors from this list (twice per payment of an automatic
- * flow), and accounts change rarely. Single reads go to the store.
+ * every payment finds the account it uses in this list (twice per payment of an automatic flow), and
+ * accounts change rarely. Single reads go to the store.
  */
 export class CachedProcessorAccountRepository implements ProcessorAccountRepository {
   private readonly cache: PerMerchantCache<{ limit: number; accounts: ProcessorAccount[] }>;

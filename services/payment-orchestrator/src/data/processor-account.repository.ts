@@ -1,7 +1,8 @@
 import { type Scope, scopeOfDocument } from '@vaultline/core';
 import type { DocumentStore, UnitOfWork } from '@vaultline/store';
-import type { ProcessorAccountRepository, ProcessorNotificationRepository } from '../domain/processor-accounts/processor-account-ports';
-import type { ProcessorNotificationRecord } from '../domain/processor-accounts/processor-notification';
+import type { ProcessorAccountRepository } from '../domain/processor-accounts/processor-account-ports';
+import type { ProcessorNotificationRepository } from '../domain/processor-notifications/processor-notification-ports';
+import type { ProcessorNotificationRecord } from '../domain/processor-notifications/processor-notification';
 import type { ProcessorAccount } from '../domain/processor-accounts/processor-account';
 import { PROCESSOR_ACCOUNTS, PROCESSOR_NOTIFICATIONS } from './collections';
 

@@ -2,7 +2,7 @@ import type { Scope } from '@vaultline/core';
 import type { DocumentStore, Page, PageRequest, UnitOfWork, Where } from '@vaultline/store';
 import type { RefundRepository, RefundSearch } from '../domain/refunds/refund-ports';
 import type { Refund } from '../domain/refunds/refund';
-import type { PeriodBounds } from '../domain/payment/payment-report';
+import type { PeriodBounds } from '../domain/reports/payment-report';
 import { REFUNDS } from './collections';
 
 /** A payment is refunded a handful of times: one page holds them all. */

@@ -1,7 +1,7 @@
 import type { Request, Router } from 'express';
-import { isUuid, scopeOf, type Scope } from '@vaultline/core';
+import { isUuid } from '@vaultline/core';
 import { SCOPES } from '@vaultline/auth';
-import { answers, authOf, listResponse, parseInput, parsePageQuery, reply, requireScope } from '@vaultline/http';
+import { answers, listResponse, parseInput, parsePageQuery, reply, requireScope, scopeOfRequest } from '@vaultline/http';
 import type { CancelPayment } from '../domain/payment/cancel-payment';
 import type { CreateRefund } from '../domain/refunds/create-refund';
 import type { GetRefund, ListPaymentRefunds, ListRefunds } from '../domain/refunds/query-refunds';
@@ -21,7 +21,6 @@ export interface AfterSaleUseCases {
 }
 
 /** The caller's world: a request without a key mode is not a merchant's test request. */
-export const scopeOfRequest = (req: Request): Scope => scopeOf(authOf(req).merchantId, authOf(req).mode ?? 'live');
 
 function uuidParam(req: Request, name: string, notFound: () => Error): string {
   const id = req.params[name];

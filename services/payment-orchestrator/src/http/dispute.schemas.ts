@@ -1,20 +1,8 @@
 import { z } from 'zod';
 import { ValidationError } from '@vaultline/core';
 import { DISPUTE_STATUSES } from '../domain/disputes/dispute';
-import {
-  contentMatchesType,
-  EVIDENCE_CONTENT_TYPES,
-  EVIDENCE_FILE_FIELDS,
-  EVIDENCE_FILE_MAX_BYTES,
-  EVIDENCE_TEXT_FIELDS,
-  EVIDENCE_TEXT_MAX,
-  EVIDENCE_TEXT_TOTAL_MAX,
-  type DisputeEvidence,
-  type EvidenceFile,
-  type EvidenceFileField,
-  type EvidenceTextField,
-} from '../domain/disputes/dispute-evidence';
-import { FRAUD_TYPES } from '../domain/fraud-warnings/early-fraud-warning';
+import { contentMatchesType, type DisputeEvidence, type EvidenceFile, type EvidenceFileField, type EvidenceTextField } from '../domain/disputes/dispute-evidence';
+import { EVIDENCE_CONTENT_TYPES, EVIDENCE_FILE_FIELDS, EVIDENCE_FILE_MAX_BYTES, EVIDENCE_TEXT_FIELDS, EVIDENCE_TEXT_MAX, EVIDENCE_TEXT_TOTAL_MAX, FRAUD_TYPES } from '@vaultline/contracts';
 
 const paymentId = z.string().uuid({ message: 'must be a payment id.' });
 

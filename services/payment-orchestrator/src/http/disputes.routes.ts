@@ -1,8 +1,8 @@
 import type { Request, Router } from 'express';
 import { z } from 'zod';
-import { isUuid, scopeOf, type Scope } from '@vaultline/core';
+import { isUuid } from '@vaultline/core';
 import { SCOPES } from '@vaultline/auth';
-import { answers, authOf, listResponse, parseInput, parsePageQuery, reply, requireScope } from '@vaultline/http';
+import { answers, listResponse, parseInput, parsePageQuery, reply, requireScope, scopeOfRequest } from '@vaultline/http';
 import { DISPUTE_STATUSES, type DisputeReason } from '../domain/disputes/dispute';
 import { DisputeNotFound, type GetDispute, type ListDisputes, type ListPaymentDisputes, type OpenTestDispute } from '../domain/disputes/manage-disputes';
 import type { AcceptDispute, SubmitDisputeEvidence } from '../domain/disputes/answer-dispute';
@@ -45,7 +45,6 @@ const testDisputeBody = z
 const acceptBody = z.object({}).strict();
 
 /** The key's merchant in the key's mode (a request without a mode is live, as for payments). */
-const scopeOfRequest = (req: Request): Scope => scopeOf(authOf(req).merchantId, authOf(req).mode ?? 'live');
 
 function idOf(raw: unknown, notFound: () => Error): string {
   const id = String(raw);

@@ -1,7 +1,7 @@
 import type { Router } from 'express';
-import { isUuid, scopeOf } from '@vaultline/core';
+import { isUuid } from '@vaultline/core';
 import { SCOPES } from '@vaultline/auth';
-import { authOf, listResponse, parseInput, parsePageQuery, requireScope } from '@vaultline/http';
+import { listResponse, parseInput, parsePageQuery, requireScope, scopeOfRequest } from '@vaultline/http';
 import { EarlyFraudWarningNotFound, type EarlyFraudWarning } from '../domain/fraud-warnings/early-fraud-warning';
 import type { EarlyFraudWarningSearch } from '../domain/fraud-warnings/early-fraud-warning-ports';
 import type { GetEarlyFraudWarning, ListEarlyFraudWarnings } from '../domain/fraud-warnings/query-early-fraud-warnings';
@@ -14,7 +14,7 @@ export interface EarlyFraudWarningUseCases {
 }
 
 /** What a merchant sees of an early fraud warning (Stripe's shape): nothing of the reporting account. */
-export function toEarlyFraudWarningView(warning: EarlyFraudWarning): Record<string, unknown> {
+function toEarlyFraudWarningView(warning: EarlyFraudWarning): Record<string, unknown> {
   return {
     id: warning.id,
     object: 'early_fraud_warning',
@@ -31,7 +31,6 @@ export function toEarlyFraudWarningView(warning: EarlyFraudWarning): Record<stri
 /** Issuers' fraud reports: read-only (nothing to answer; refunding the payment is what heads a dispute off). */
 export function earlyFraudWarningRoutes(router: Router, useCases: EarlyFraudWarningUseCases): void {
   const merchant = requireScope(SCOPES.merchant);
-  const scopeOfRequest = (req: Parameters<typeof authOf>[0]) => scopeOf(authOf(req).merchantId, authOf(req).mode ?? 'live');
 
   router.get('/early-fraud-warnings', merchant, async (req, res) => {
     const page = parsePageQuery(req.query);

@@ -81,7 +81,7 @@ const explainBody = z.object({
 });
 
 /** Flows and matrices keep no mode of their own (built-in flows exist in both): theirs is the scope's they were read in. */
-export const toFlowView = (flow: Flow, mode: Mode) => ({
+const toFlowView = (flow: Flow, mode: Mode) => ({
   name: flow.name,
   livemode: mode === 'live',
   capture_mode: flow.capture_mode,

@@ -1,6 +1,6 @@
 import type { Logger } from '@vaultline/logger';
 import { METRIC, type ServiceMetrics } from '@vaultline/metrics';
-import type { NotificationRejections } from '../domain/processor-accounts/receive-processor-notification';
+import type { NotificationRejections } from '../domain/processor-notifications/receive-processor-notification';
 
 /**
  * vaultline_processor_notifications_rejected_total{processor,reason} and one warn line per request: what

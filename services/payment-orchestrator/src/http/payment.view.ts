@@ -1,5 +1,6 @@
 import type { Payment, ProcessorTransaction } from '../domain/payment/payment';
-import { isConsumerPresent, shownAmounts } from '../domain/payment/payment';
+import { shownAmounts } from '../domain/payment/payment';
+import { isConsumerPresent } from '../domain/payment/use-case';
 import type { AuthenticationResult } from '../domain/payment/authentication';
 import { declineView, routingView } from './routing.view';
 

@@ -1,11 +1,10 @@
 import type { Request, Router } from 'express';
-import { isUuid, type Scope } from '@vaultline/core';
+import { isUuid, type Scope, type Mode } from '@vaultline/core';
 import { SCOPES } from '@vaultline/auth';
 import { answers, authOf, listResponse, parseInput, parsePageQuery, reply, requestRouteOf, requireScope, scopeOfRequest, testClockOf } from '@vaultline/http';
 import type { CapturePayment } from '../domain/payment/capture-payment';
 import type { CreatePayment } from '../domain/payment/create-payment';
 import type { CreateSubsequentPayment } from '../domain/payment/create-subsequent-payment';
-import type { Mode } from '../domain/payment/payment';
 import { PaymentNotFound } from '../domain/payment/payment-errors';
 import type { PaymentRequestKey } from '../domain/payment/payment-requests';
 import type { GetPayment, ListPayments, ListTransactions } from '../domain/payment/query-payments';

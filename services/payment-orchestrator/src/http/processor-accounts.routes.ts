@@ -47,7 +47,7 @@ const createBody = (processors: readonly string[]) =>
 const updateBody = z.strictObject({ name: name.optional(), credentials: credentials.optional(), settings: settings.optional() });
 
 /** What a merchant sees of an account: never the credentials, only a hint and when they last changed; the settings with the processor's defaults. */
-export const toProcessorAccountView = (account: ProcessorAccount, policy: Pick<ProcessorAccountPolicy, 'settingsView'>) => ({
+const toProcessorAccountView = (account: ProcessorAccount, policy: Pick<ProcessorAccountPolicy, 'settingsView'>) => ({
   id: account.id,
   livemode: account.mode === 'live',
   processor: account.processor,

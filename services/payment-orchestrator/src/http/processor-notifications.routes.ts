@@ -1,7 +1,7 @@
 import type { Request, Response, Router } from 'express';
 import { BadRequestError, isUuid, UnauthorizedError } from '@vaultline/core';
 import { clientAddressOf } from '@vaultline/http';
-import { NotificationsRateLimited, type NotificationReceipt, type ReceiveProcessorNotification } from '../domain/processor-accounts/receive-processor-notification';
+import { NotificationsRateLimited, type NotificationReceipt, type ReceiveProcessorNotification } from '../domain/processor-notifications/receive-processor-notification';
 import { ProcessorAccountNotFound } from '../domain/processor-accounts/processor-account';
 import type { NotificationAnswer } from '../processors/processor-plugin';
 

@@ -1,5 +1,5 @@
 import type { DisputeEvidence, EvidenceContentType, EvidenceFile } from '../domain/disputes/dispute-evidence';
-import type { DisputeActionOutcome } from '../domain/processing/processor-port';
+import type { DisputeActionOutcome } from '../domain/processor-port/processor-port';
 import { field, text, type ProcessorHttpRequest, type ProcessorHttpResponse } from './processor-wire';
 
 /** A processor's message as quoted back to the merchant: one line, at most 300 characters. */

@@ -1,5 +1,5 @@
 import type { DisputeEvidence } from '../domain/disputes/dispute-evidence';
-import type { ProcessorDispute } from '../domain/processing/processor-port';
+import type { ProcessorDispute } from '../domain/processor-port/processor-port';
 import { adyenDisputeOutcome, adyenDisputesBaseUrl, adyenEvidenceUnsupported, toAdyenAcceptDisputeRequest, toAdyenDefendDisputeRequest, toAdyenSupplyDefenseDocumentRequest } from './adyen/adyen.dispute-answers';
 import {
   checkoutDisputeOutcome,

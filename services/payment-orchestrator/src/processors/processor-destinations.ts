@@ -1,10 +1,10 @@
-import { destinationPattern, hostMatches, urlMatchesDestination, type ProcessorDestination } from '@vaultline/contracts';
+import { destinationPattern, destinationsOfManifest, hostMatches, urlMatchesDestination, type ProcessorDestination } from '@vaultline/contracts';
 import { ForbiddenError, type Mode } from '@vaultline/core';
 import type { ProcessorDestinationCheck } from '../domain/processor-accounts/processor-account-ports';
 import type { ProcessorPlugins } from './processor-plugin';
 
-/** Every destination the plugins carry (their entries of the catalog in libs/contracts, which the forwarder allows as well). */
-export const destinationsOfPlugins = (plugins: ProcessorPlugins): ProcessorDestination[] => Object.values(plugins).flatMap((plugin) => [...plugin.destinations]);
+/** Every destination the plugins' manifests name (the catalog the forwarder allows as well). */
+export const destinationsOfPlugins = (plugins: ProcessorPlugins): ProcessorDestination[] => Object.values(plugins).flatMap((plugin) => destinationsOfManifest(plugin.manifest));
 
 /**
  * Whether a processor account's payments URL is a destination the forwarder allows: a payments entry of

@@ -1,5 +1,5 @@
-import type { ProcessorConnection } from '../domain/processing/processor-port';
-import { ISO_AMOUNTS } from '../domain/processing/processor-amounts';
+import type { ProcessorConnection } from '../domain/processor-port/processor-port';
+import { ISO_AMOUNTS } from '../domain/processor-port/processor-amounts';
 import { withAmounts } from './processor-directory';
 
 class ClassConnection {

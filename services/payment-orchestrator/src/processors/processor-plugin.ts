@@ -1,11 +1,12 @@
 import type { z } from 'zod';
-import type { ProcessorDestination } from '@vaultline/contracts';
+import type { ProcessorManifest } from '@vaultline/contracts';
 import type { Clock } from '@vaultline/core';
-import type { CaptureOutcome, RefundOutcome, ProcessorCapabilities, ProcessorConnection } from '../domain/processing/processor-port';
+import type { CaptureOutcome, RefundOutcome, ProcessorConnection } from '../domain/processor-port/processor-port';
+import type { ProcessorCapabilities } from '../domain/processor-port/processor-lookup';
 import type { ProcessorAccountSettings } from '../domain/processor-accounts/processor-account';
-import type { ProcessorAmounts } from '../domain/processing/processor-amounts';
-import type { NotificationReceipt, VerifiedItem } from '../domain/processor-accounts/receive-processor-notification';
-import type { ProcessorTransport } from './processor-transport';
+import type { ProcessorAmounts } from '../domain/processor-port/processor-amounts';
+import type { NotificationReceipt, VerifiedItem } from '../domain/processor-notifications/receive-processor-notification';
+import type { ProcessorTransport } from './transport-port';
 
 export interface ProcessorContext {
   clock: Clock;
@@ -15,20 +16,6 @@ export interface ProcessorContext {
   captureSettlement?: (reference: string) => Promise<CaptureOutcome | null>;
   /** Real processors: how a refund settled, by the processor's notification (null while none arrived). */
   refundSettlement?: (reference: string) => Promise<RefundOutcome | null>;
-}
-
-/** What a processor says of its accounts (POST/PATCH /processor-accounts validate by it). */
-export interface ProcessorAccountShape {
-  /** The credentials a merchant gives (strict: an unknown key is refused naming it, never quoting a value). */
-  credentials: z.ZodType<Record<string, unknown>>;
-  /** The credential whose last four characters the account's hint shows; null when it has none. */
-  secretField: string | null;
-  /** Its payments URL under an account's `settings.base_url`: what the forwarder must allow for the base URL to be accepted. */
-  paymentsPath: string;
-  /** Settings it takes beyond `base_url` (a setting of another processor is refused, 422 naming it). */
-  settings?: readonly (keyof ProcessorAccountSettings)[];
-  /** The settings as a merchant sees them (defaults filled in). */
-  settingsView?: (settings: ProcessorAccountSettings) => ProcessorAccountSettings;
 }
 
 /** What the processor is answered once a notification was read: an answer, or a refusal (a problem). */
@@ -49,17 +36,27 @@ export interface ProcessorNotifications {
 }
 
 interface PluginFacts {
-  /** Its key in the registry; accounts and flows name it. */
-  id: string;
-  /** How people write its name (error details, docs). */
-  displayName: string;
+  /**
+   * Its manifest, `manifest.json` in its folder (data only, libs/contracts processor-manifest.ts): its id
+   * (the registry key), display name, hosts and paths per purpose and mode with their card fields, the
+   * headers it forwards, its credential fields (the hint's secret among them) and its account settings.
+   */
+  manifest: ProcessorManifest;
   capabilities: ProcessorCapabilities;
   /** Its currency units, steps, minimum and maximum (`<id>.amounts.ts`); absent: ISO minor units, no limits. */
   amounts?: ProcessorAmounts;
-  account: ProcessorAccountShape;
-  /** Its entries of the destination catalog (libs/contracts processor-destinations.ts): none for a processor without a network. */
-  destinations: readonly ProcessorDestination[];
+  /**
+   * Its account credentials as a merchant gives them (POST/PATCH /processor-accounts; strict: an unknown
+   * key is refused naming it, never quoting a value): the manifest's credential fields, each with its rule.
+   */
+  credentials: z.ZodType<Record<string, unknown>>;
   notifications?: ProcessorNotifications;
+  /**
+   * Account settings beyond the manifest's (which are the dashboard form's switches): values of other types,
+   * each with its default as an account shows it (the simulator's approval_rate and outage windows, for
+   * routing in test mode). Their values are checked by the route's schema.
+   */
+  extraSettings?: Readonly<Record<string, unknown>>;
 }
 
 /**
@@ -79,7 +76,7 @@ export interface AccountOptions<C> {
   credentials: C;
   base_url: string | null;
   mode: 'test' | 'live';
-  /** The account's settings the plugin reads (those its `account.settings` takes), absent or empty when none is set. */
+  /** The account's settings the plugin reads (those its manifest lists), absent or empty when none is set. */
   settings?: { multiple_partial_captures?: boolean | undefined };
 }
 
@@ -91,11 +88,11 @@ export interface AccountProcessorPlugin<C = unknown> extends PluginFacts {
 }
 
 /**
- * Everything about one processor, in its folder: capabilities, accounts (credentials, the secret of the
- * hint, settings), destinations from the catalog, how it is opened (the pure mappers behind it), how it
+ * Everything about one processor, in its folder: its manifest (the data every service reads), its
+ * capabilities and amounts, its credentials' rules, how it is opened (the pure mappers behind it), how it
  * notifies and what it is answered. A connection holds no per-request state: one serves every payment.
- * Its stand-in's contract cases sit beside it (`<id>/contract-cases.ts`), run by processors.contract.test.ts
- * for every registered plugin.
+ * Its stand-in's contract cases sit beside it (`<id>/<id>.contract-cases.ts`), run by
+ * processors.contract.test.ts for every registered plugin.
  */
 // Each plugin has its own options type; the engine only needs them to agree with their own schema.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

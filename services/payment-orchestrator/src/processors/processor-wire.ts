@@ -1,5 +1,5 @@
 import type { CaptureMode } from '../domain/flows/flow';
-import type { ProcessorPayment } from '../domain/processing/processor-port';
+import type { ProcessorPayment } from '../domain/processor-port/processor-port';
 
 /**
  * A request a real processor's mapper builds (pure). The plugin's client sends it: through the forwarder

@@ -1,6 +1,6 @@
-import { destinationPattern, pathMatches } from '@vaultline/contracts';
+import { destinationPattern, destinationsOfManifest, pathMatches, paymentsPathOf } from '@vaultline/contracts';
 import { ManualClock } from '@vaultline/core';
-import type { CaptureOutcome, ProcessorConnection, ProcessorPayment } from '../domain/processing/processor-port';
+import type { CaptureOutcome, ProcessorConnection, ProcessorPayment } from '../domain/processor-port/processor-port';
 import type { ConsumerAuthentication, RedirectAction } from '../domain/payment/authentication';
 import type { ProcessorContext, ProcessorPlugin } from './processor-plugin';
 
@@ -101,32 +101,47 @@ export function processorContract(name: string, cases: ProcessorContractCases): 
       await subject?.stop();
     });
 
-    it('when it is registered, then its id is its registry key and it names itself', () => {
-      expect(subject.plugin.id).toBe(name);
-      expect(subject.plugin.displayName).toEqual(expect.any(String));
+    it('when it is registered, then its manifest\'s id is its registry key and it names itself', () => {
+      expect(subject.plugin.manifest.id).toBe(name);
+      expect(subject.plugin.manifest.display_name).toEqual(expect.any(String));
     });
 
     it('when an account gives valid credentials, then they pass its schema and the hint\'s secret is one of them; invalid ones are refused', () => {
-      const { account } = subject.plugin;
-      expect(account.credentials.safeParse(subject.credentials).success).toBe(true);
-      expect(account.credentials.safeParse(subject.invalidCredentials).success).toBe(false);
-      expect(account.credentials.safeParse({ ...subject.credentials, not_a_credential: 'x' }).success).toBe(false);
-      if (account.secretField !== null) expect(typeof subject.credentials[account.secretField]).toBe('string');
-      expect(account.paymentsPath).toMatch(/^\//);
+      const { credentials, manifest } = subject.plugin;
+      expect(credentials.safeParse(subject.credentials).success).toBe(true);
+      expect(credentials.safeParse(subject.invalidCredentials).success).toBe(false);
+      expect(credentials.safeParse({ ...subject.credentials, not_a_credential: 'x' }).success).toBe(false);
+      const secretField = manifest.credentials.secret_field;
+      if (secretField !== null) expect(typeof subject.credentials[secretField]).toBe('string');
     });
 
-    it('when it has destinations, then each is a catalog entry of its own with a payments URL among them', () => {
-      for (const entry of subject.plugin.destinations) expect(entry.processor).toBe(name);
+    it('when its manifest lists its credential fields, then its schema takes exactly those: the examples pass, a required one left out fails, an optional one may be left out', () => {
+      const { credentials, manifest } = subject.plugin;
+      const examples = Object.fromEntries(manifest.credentials.fields.map((field) => [field.name, field.example]));
+      expect(credentials.safeParse(examples).success).toBe(true);
+      for (const field of manifest.credentials.fields) {
+        const { [field.name]: _left, ...without } = examples;
+        expect([field.name, credentials.safeParse(without).success]).toEqual([field.name, !field.required]);
+      }
+      const shape = (credentials as unknown as { shape?: Record<string, unknown> }).shape;
+      if (shape) expect(Object.keys(shape).sort()).toEqual(manifest.credentials.fields.map((field) => field.name).sort());
+    });
+
+    it('when it has destinations, then its manifest gives a payments URL among them, which an account\'s base URL ends in', () => {
+      const destinations = destinationsOfManifest(subject.plugin.manifest);
+      for (const entry of destinations) expect(entry.processor).toBe(name);
       if (subject.plugin.opens === 'per_account') {
-        const payments = subject.plugin.destinations.filter((entry) => entry.purpose === 'payments');
+        const paymentsPath = paymentsPathOf(subject.plugin.manifest);
+        expect(paymentsPath).toMatch(/^\//);
+        const payments = destinations.filter((entry) => entry.purpose === 'payments');
         expect(payments.length).toBeGreaterThan(0);
-        expect(payments.some((entry) => destinationPattern(entry.url).path.endsWith(subject.plugin.account.paymentsPath))).toBe(true);
+        expect(payments.some((entry) => destinationPattern(entry.url).path.endsWith(paymentsPath!))).toBe(true);
       }
     });
 
     it('when its options are valid, then it opens a connection with its id and its declared capabilities', () => {
       const connection = open();
-      expect(connection.id).toBe(subject.plugin.id);
+      expect(connection.id).toBe(subject.plugin.manifest.id);
       expect(connection.capabilities).toEqual(subject.plugin.capabilities);
       expect(connection.capabilities.authorize).toBe(true);
     });
@@ -172,7 +187,7 @@ export function processorContract(name: string, cases: ProcessorContractCases): 
 
     it('when it sent requests, then every one went to a path of its destinations', () => {
       // The stand-in serves the test host's paths.
-      const paths = subject.plugin.destinations.filter((entry) => entry.mode !== 'live').map((entry) => destinationPattern(entry.url).path);
+      const paths = destinationsOfManifest(subject.plugin.manifest).filter((entry) => entry.mode !== 'live').map((entry) => destinationPattern(entry.url).path);
       for (const url of subject.sentUrls?.() ?? []) {
         const { pathname } = new URL(url);
         expect([pathname, paths.some((pattern) => pathMatches(pattern, pathname))]).toEqual([pathname, true]);

@@ -1,5 +1,5 @@
 import { ConfigError } from '@vaultline/config';
-import type { ProcessorConnection, Processors } from '../domain/processing/processor-port';
+import type { ProcessorConnection, Processors } from '../domain/processor-port/processor-port';
 import type { BuiltInProcessorPlugin, ProcessorContext, ProcessorPlugin, ProcessorPlugins } from './processor-plugin';
 import { adyen } from './adyen';
 import { checkout } from './checkout';
@@ -25,11 +25,12 @@ export type ProcessorOptions = Partial<Record<ProcessorId, unknown>>;
 export function openProcessors(plugins: ProcessorPlugins, options: Readonly<Record<string, unknown>>, context: ProcessorContext): Processors {
   const connections = new Map<string, ProcessorConnection>();
   for (const plugin of Object.values(plugins).filter((candidate): candidate is BuiltInProcessorPlugin => candidate.opens === 'at_start')) {
-    const parsed = plugin.optionsSchema.safeParse(options[plugin.id] ?? {});
+    const { id } = plugin.manifest;
+    const parsed = plugin.optionsSchema.safeParse(options[id] ?? {});
     if (!parsed.success) {
-      throw new ConfigError(parsed.error.issues.map((issue) => ({ variable: `processor ${plugin.id} ${issue.path.join('.') || 'options'}`, reason: issue.message })));
+      throw new ConfigError(parsed.error.issues.map((issue) => ({ variable: `processor ${id} ${issue.path.join('.') || 'options'}`, reason: issue.message })));
     }
-    connections.set(plugin.id, withAmounts(plugin.open(parsed.data, context), plugin.amounts));
+    connections.set(id, withAmounts(plugin.open(parsed.data, context), plugin.amounts));
   }
   const ids = [...connections.keys()];
   return { get: (id) => connections.get(id), ids: () => ids };

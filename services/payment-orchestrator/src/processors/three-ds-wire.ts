@@ -16,7 +16,7 @@ export function threeDsAuthenticationStatus(transStatus: string): Authentication
  * back without what settles the payment (a reload of the return address, the processor not yet done),
  * the engine can send them to the same page again.
  */
-export function redirectResume(action: RedirectAction): Record<string, string> {
+function redirectResume(action: RedirectAction): Record<string, string> {
   return { redirect_url: action.url, redirect_method: action.method, ...(Object.keys(action.data).length > 0 ? { redirect_data: JSON.stringify(action.data) } : {}) };
 }
 

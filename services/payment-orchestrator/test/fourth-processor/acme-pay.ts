@@ -1,11 +1,13 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
-import type { CaptureOutcome } from '../../src/domain/processing/processor-port';
+import { processorManifest } from '@vaultline/contracts';
+import manifest from './manifest.json';
+import type { CaptureOutcome } from '../../src/domain/processor-port/processor-port';
 import { accountOptionsSchema } from '../../src/processors/account-plugin';
 import type { AccountProcessorPlugin } from '../../src/processors/processor-plugin';
-import { authorizationInput, sendMapped } from '../../src/processors/processor-transport';
+import { authorizationInput, sendMapped } from '../../src/processors/transport-port';
 import { CARD_PLACEHOLDERS, field, jsonBody, text, transportOutcome } from '../../src/processors/processor-wire';
-import { startPspServer, type PspServer } from '../../../../test-e2e/support/psp-stand-in-server';
+import { startPspServer, type PspServer } from '@vaultline/testing/psp-stand-ins';
 
 /**
  * A fourth processor, made up for the test and registered only here: "Acme Pay", a JSON API with
@@ -23,15 +25,10 @@ export const signAcme = (rawBody: string | Buffer, secret: string): string => cr
 const headers = (credentials: AcmeCredentials, idempotencyKey: string) => ({ 'content-type': 'application/json', authorization: `Bearer ${credentials.api_key}`, 'idempotency-key': idempotencyKey });
 
 export const acmePay: AccountProcessorPlugin<AcmeCredentials> = {
-  id: 'acme',
-  displayName: 'Acme Pay',
+  manifest: processorManifest(manifest),
   opens: 'per_account',
   capabilities: { authorize: true, capture: true, partialCapture: false, multipleCaptures: false, authentication3ri: false, authentication3ds: false, risk: false, explicitUnscheduledMit: true, modes: ['test'] },
-  account: { credentials: credentialsSchema, secretField: 'api_key', paymentsPath: '/v1/charges' },
-  destinations: [
-    { name: 'acme-charges', processor: 'acme', purpose: 'payments', mode: 'test', url: 'https://api.acme-pay.test/v1/charges', card: { fields: { 'card.pan': 'account_number', 'card.exp_month': 'expiration_month', 'card.exp_year': 'expiration_year', 'card.cvc': 'security_code' }, typing: 'string' } },
-    { name: 'acme-captures', processor: 'acme', purpose: 'captures', mode: 'test', url: 'https://api.acme-pay.test/v1/charges/{charge}/capture', card: null },
-  ],
+  credentials: credentialsSchema,
   notifications: {
     headers: ['acme-signature'],
     verify(credentials, rawBody, received) {
@@ -82,7 +79,7 @@ export const acmePay: AccountProcessorPlugin<AcmeCredentials> = {
 };
 
 export interface AcmeStandIn extends PspServer {
-  charges: Array<{ id: string; body: Record<string, unknown> }>;
+  charges: Array<{ id: string; body: Record<string, unknown>; headers: Record<string, string | string[] | undefined> }>;
   /** Signed webhooks, as Acme Pay would send them, for the test to deliver. */
   webhooks: Array<{ rawBody: string; signature: string }>;
 }
@@ -98,7 +95,7 @@ export async function startAcmeStandIn(credentials: { api_key: string; webhook_s
     if (req.method === 'POST' && req.url === '/v1/charges') {
       const card = (body.card ?? {}) as { pan?: string };
       if (!/^\d{12,19}$/.test(card.pan ?? '')) return { status: 422, body: { error: 'card.pan' } };
-      const charge = { id: id('ch'), body };
+      const charge = { id: id('ch'), body, headers: req.headers };
       charges.push(charge);
       return { status: 201, body: { id: charge.id, status: card.pan === '4000000000000002' ? 'declined' : 'authorized', network_reference: 'NTRACMEFOURTH' } };
     }

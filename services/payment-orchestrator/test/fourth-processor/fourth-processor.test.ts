@@ -1,25 +1,35 @@
+import { PROCESSOR_MANIFESTS } from '@vaultline/contracts';
 import { processorPlugins } from '../../src/processors/registry';
-import { placeholderTransport } from '../support/placeholder-transport';
-import { MERCHANT, startOrchestrator, type Harness } from '../support/orchestrator-harness';
+import { MERCHANT, oneOff, startOrchestrator, type Harness } from '../support/orchestrator-harness';
+import { startRealForwarder, type RealForwarder } from '../support/real-forwarder';
 import { acmePay, startAcmeStandIn, type AcmeStandIn } from './acme-pay';
 
 const credentials = { api_key: 'acme_test_fourth_key_9931', webhook_secret: 'acme_whsec_fourth' };
 const CARD = '4111111111111111';
 
-describe('a fourth processor registered in a test folder, with no engine change', () => {
+/**
+ * Acme Pay is its folder (test/fourth-processor: plugin, manifest.json, stand-in) and one line of a registry
+ * (the test's own: the registry's plugins and acme). The card goes the real way: stored in the real vault,
+ * revealed to the real forwarder, which fills it into the fields Acme Pay's manifest declares and passes the
+ * headers it forwards; the orchestrator reaches the forwarder as the embedded profile hands it over.
+ */
+describe('a fourth processor registered in a test folder, with no engine change, through the real forwarder', () => {
   let standIn: AcmeStandIn;
+  let forwarder: RealForwarder;
   let h: Harness;
 
   beforeAll(async () => {
     standIn = await startAcmeStandIn(credentials);
+    forwarder = await startRealForwarder({ processors: [...PROCESSOR_MANIFESTS, acmePay.manifest], extraDestinations: [`${standIn.baseUrl}/v1/charges`] });
     h = await startOrchestrator({
       plugins: { ...processorPlugins, acme: acmePay },
-      transport: placeholderTransport({ '*': { number: CARD, expiry_month: 3, expiry_year: 2030, security_code: '123' } }),
+      inProcessApis: { forwarder: forwarder.api },
       env: { FORWARD_EXTRA_DESTINATIONS: `${standIn.baseUrl}/v1/charges`, PROCESSOR_ALLOW_PRIVATE_URLS: 'true' },
     });
   });
   afterAll(async () => {
     await h?.stop();
+    await forwarder?.stop();
     await standIn?.stop();
   });
 
@@ -34,9 +44,15 @@ describe('a fourth processor registered in a test folder, with no engine change'
     expect((await h.call(MERCHANT, 'POST', '/flows', { name: 'acme-auto', capture_mode: 'automatic', steps: [{ kind: 'authorization', processor: accountId }, { kind: 'capture', processor: accountId }] })).status).toBe(201);
     expect((await h.call(MERCHANT, 'PUT', '/flow-matrix', { default_flow: 'acme-auto', rules: [] })).status).toBe(200);
 
-    const payment = await h.payOneOff(MERCHANT, '411111******1111');
+    const tokenId = await forwarder.tokenize({ number: CARD, exp_month: 3, exp_year: 2030, cvc: '123' });
+    const created = await h.call(MERCHANT, 'POST', '/payments/one-off', oneOff());
+    await h.submitCard(created.body, '411111******1111', { tokenId });
+    await h.settle();
+    const payment = (await h.call(MERCHANT, 'GET', `/payments/${created.body.id}`)).body;
     expect(payment).toMatchObject({ status: 'processing', flow: 'acme-auto', amount: { authorized: 1250 } });
+    // The vault's card, filled in by the forwarder in Acme Pay's card fields, with the headers its manifest forwards.
     expect(standIn.charges.at(-1)!.body).toMatchObject({ reference: payment.id, card: { pan: CARD, exp_month: '03', exp_year: '2030' } });
+    expect(standIn.charges.at(-1)!.headers).toMatchObject({ authorization: `Bearer ${credentials.api_key}`, 'idempotency-key': `${payment.id}:authorization` });
 
     const webhook = standIn.webhooks.at(-1)!;
     const forged = await h.postPublic(`/processor-notifications/acme/${accountId}`, webhook.rawBody, { 'acme-signature': '0'.repeat(64) });

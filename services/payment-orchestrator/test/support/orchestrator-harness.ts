@@ -10,7 +10,7 @@ import { MemoryDocumentStore, SqliteDocumentStore, type DocumentStore } from '@v
 import { MemoryTtlStore } from '@vaultline/ttl';
 import { createApp, loadPaymentOrchestratorConfig, type PaymentOrchestratorApp } from '../../src';
 import type { ProcessorPlugins } from '../../src/processors/processor-plugin';
-import type { ProcessorTransport } from '../../src/processors/processor-transport';
+import type { ProcessorTransport } from '../../src/processors/transport-port';
 
 export interface Caller {
   merchantId: string;
@@ -78,7 +78,7 @@ export interface Harness {
   /** A public call (no merchant key, as the gateway sends a processor's notification): the raw body as given, the answer as text. */
   postPublic(path: string, rawBody: string, headers?: Record<string, string>): Promise<{ status: number; text: string; headers: Headers }>;
   /** The vault's side of the hosted page: publishes checkout.session.completed for the payment's session. */
-  submitCard(payment: Json, masked?: string, options?: { eventId?: string; scheme?: string; merchantId?: string; submittedAt?: string; attempt?: number }): Promise<EventData<typeof checkoutSessionCompletedV1>>;
+  submitCard(payment: Json, masked?: string, options?: { eventId?: string; scheme?: string; merchantId?: string; submittedAt?: string; attempt?: number; tokenId?: string }): Promise<EventData<typeof checkoutSessionCompletedV1>>;
   /** The consumer left the hosted page while it waited for a card: checkout.session.abandoned, as the vault publishes it. */
   abandon(payment: Json, merchantId?: string): Promise<void>;
   /** The vault's side of a stored-card session (earlier interface, rules 3 and 5): completes it with the stored card the session shows. */
@@ -115,6 +115,8 @@ export const TEST_SECRET_KEY = Buffer.alloc(32, 7).toString('base64');
 
 const gatewayKeys = generateInternalKeyPair();
 const orchestratorKeys = generateInternalKeyPair();
+/** The key the harness's orchestrator signs its internal calls with: a real neighbour (the forwarder) verifies them with it. */
+export const ORCHESTRATOR_PUBLIC_KEY = orchestratorKeys.publicKeyPem;
 const gatewaySigner = new InternalTokenSigner('gateway', gatewayKeys.privateKeyPem);
 
 /** The orchestrator alone on loopback with the memory store and bus and a clock the test moves. */
@@ -125,8 +127,10 @@ export interface HarnessOptions {
   storeFile?: string;
   /** The system's time instead of a clock the test moves: the worker's own timers do the waiting. */
   realTime?: boolean;
-  /** How real processors are reached (default: the forwarder, absent here). */
+  /** How real processors are reached (default: the forwarder, absent here unless `inProcessApis` hands one over). */
   transport?: ProcessorTransport;
+  /** Neighbours in this process, as the embedded profile hands them over (a real forwarder: test/support/real-forwarder.ts). */
+  inProcessApis?: ServiceRuntime['inProcessApis'];
   /** The processor plugins (default: the registry); a test registers its own processor here. */
   plugins?: ProcessorPlugins;
   /** The bus to run on (a RedeliveringBus in duplicate-delivery tests); default a memory bus of its own. Left open on stop. */
@@ -164,6 +168,7 @@ export async function startOrchestrator(options: HarnessOptions = {}): Promise<H
     verifier: new InternalTokenVerifier('payment-orchestrator', { gateway: gatewayKeys.publicKeyPem }),
     serviceUrls: Object.fromEntries(SERVICE_NAMES.map((s) => [s, 'http://127.0.0.1:9'])) as Record<ServiceName, string>,
     publicBaseUrl: 'http://127.0.0.1:9',
+    ...(options.inProcessApis ? { inProcessApis: options.inProcessApis } : {}),
   };
   const config = loadPaymentOrchestratorConfig({ PAYMENT_WORKER_POLL_MS: '60000', AFTER_SALE_WORKER_POLL_MS: '60000', PAYMENT_ORCHESTRATOR_SECRET_KEY: TEST_SECRET_KEY, ...options.env });
   const app = createApp(runtime, config, { ...(options.transport ? { transport: options.transport } : {}), ...(options.plugins ? { plugins: options.plugins } : {}), ...(options.random ? { random: options.random } : {}) });
@@ -222,7 +227,7 @@ export async function startOrchestrator(options: HarnessOptions = {}): Promise<H
       const data: EventData<typeof checkoutSessionCompletedV1> = {
         session_id: payment.action_requirement.session_id,
         payment_id: payment.id,
-        token_id: newId(),
+        token_id: submitOptions.tokenId ?? newId(),
         card: { masked_account_number: masked, scheme: submitOptions.scheme ?? 'VISA', expiry_month: 12, expiry_year: 2034, cardholder_name: 'Ada Lovelace', submitted_at: submitOptions.submittedAt ?? clock.now().toISOString() },
         ...(submitOptions.attempt ? { attempt: submitOptions.attempt } : {}),
       };

@@ -1,6 +1,6 @@
-import { encodedBody } from '../../src/clients/processor-transport';
+import { encodedBody } from '../../src/clients/forwarder-egress-transport';
 import type { ProcessorBodyFormat } from '../../src/processors/processor-wire';
-import type { ProcessorTransport } from '../../src/processors/processor-transport';
+import type { ProcessorTransport } from '../../src/processors/transport-port';
 
 export interface TestCard {
   number: string;

@@ -1,3 +1,4 @@
+import { PROCESSOR_MANIFESTS } from '../../processors/processor-destinations';
 import { commonErrorResponses, jsonRequest, jsonResponse, listOf, pageOf, pageParameters, problemResponse, schemaRef, type JsonObject, type OpenApiFragment } from '../openapi-fragment';
 
 const header = (name: string, required: boolean, description: string, schema: JsonObject = { type: 'string' }): JsonObject => ({ name, in: 'header', required, description, schema });
@@ -15,6 +16,17 @@ const DESTINATION = {
   mode: 'test',
   created_at: '2026-11-21T09:00:00.000Z',
 };
+/** Each processor's card fields, as its manifest declares them (Adyen v69 paymentMethod.number, … ; Stripe card[number], …). */
+const catalogCardFields = PROCESSOR_MANIFESTS.filter((manifest) => Object.keys(manifest.card_fields).length > 0)
+  .map((manifest) => {
+    const profiles = Object.entries(manifest.card_fields);
+    return `${manifest.display_name} ${profiles.map(([purpose, profile]) => `${Object.keys(profile!.fields).join(', ')}${profiles.length > 1 ? ` (${purpose})` : ''}`).join(' and ')}`;
+  })
+  .join('; ');
+const displayNames = (test: (manifest: (typeof PROCESSOR_MANIFESTS)[number]) => boolean) => PROCESSOR_MANIFESTS.filter(test).map((manifest) => manifest.display_name).join(', ');
+const integerExpiry = displayNames((manifest) => Object.values(manifest.card_fields).some((profile) => profile!.typing === 'integer-expiry'));
+const bothModes = displayNames((manifest) => manifest.hosts.some((host) => host.mode === 'any' && Object.keys(manifest.card_fields).length > 0));
+
 const merchantQuery: JsonObject = { name: 'merchant_id', in: 'query', required: true, schema: schemaRef('ObjectId') };
 
 /** POST /forward and the operator's per-merchant destinations (forwarder service). */
@@ -29,13 +41,13 @@ export const forwardFragment: OpenApiFragment = {
         description: [
           'Placeholders {{ account_number }}, {{ expiration_month }}, {{ expiration_year }} and {{ security_code }} (spaces inside the braces optional) are replaced in the body only, never in the URL or headers.',
           'A placeholder may stand only as the whole value of one of the card fields the destination declares, each field with its own placeholder:',
-          'Adyen v69 paymentMethod.number, .expiryMonth, .expiryYear, .cvc; Checkout.com source.number, .expiry_month, .expiry_year, .cvv; Stripe card[number], card[exp_month], card[exp_year], card[cvc].',
+          `${catalogCardFields}.`,
           'Anywhere else (inside other text, in another field, in a key) the request is refused with 422 placeholder_not_allowed naming the field, and nothing is sent.',
           'JSON: substitution happens in the parsed document, which is serialised again. A quoted placeholder becomes text (month "03", year "2030");',
           'a bare placeholder standing as a JSON value is typed: month and year integers (3, 2030), account number and security code strings.',
-          'For the Checkout.com destinations a quoted expiry placeholder is also sent as an integer, as that API expects.',
+          ...(integerExpiry ? [`For the ${integerExpiry} destinations a quoted expiry placeholder is also sent as an integer, as that API expects.`] : []),
           'Form: card fields are URL-encoded after substitution; other fields keep their bytes and order. A body with no placeholder is sent as it came, without reading the token.',
-          'Test API keys forward only to test endpoints and live keys only to live endpoints of the catalog (Stripe serves both modes on one URL and is open to both).',
+          `Test API keys forward only to test endpoints and live keys only to live endpoints of the catalog${bothModes ? ` (${bothModes} serves both modes on one URL and is open to both)` : ''}.`,
           'The answer is the destination\'s status, body and content type; every Luhn-valid 13-19 digit sequence in it is masked. X-Vaultline-Added-Ms gives the time the service added.',
         ].join(' '),
         security: [{ ApiKey: [] }],

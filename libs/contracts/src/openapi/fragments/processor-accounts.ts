@@ -1,23 +1,51 @@
+import { PROCESSOR_MANIFESTS } from '../../processors/processor-destinations';
+import type { ProcessorManifest } from '../../processors/processor-manifest';
+import { prose } from '../../prose';
 import { commonErrorResponses, livemodeProperty, problemResponse, schemaRef, type JsonObject, type OpenApiFragment } from '../openapi-fragment';
+
+/** Everything about the processors below comes from their manifests (each processor folder's manifest.json). */
+const ids = PROCESSOR_MANIFESTS.map((manifest) => manifest.id);
+const names = (manifests: readonly ProcessorManifest[]) => manifests.map((manifest) => manifest.display_name).join(', ');
+/** The example account: at the first processor that takes credentials. */
+const EXAMPLE = PROCESSOR_MANIFESTS.find((manifest) => manifest.credentials.fields.length > 0) ?? PROCESSOR_MANIFESTS[0]!;
+const exampleCredentials = Object.fromEntries(EXAMPLE.credentials.fields.filter((field) => field.required).map((field) => [field.name, field.example]));
+const exampleHint = (() => {
+  const secret = EXAMPLE.credentials.secret_field ? exampleCredentials[EXAMPLE.credentials.secret_field] : undefined;
+  return secret && secret.length >= 12 ? `…${secret.slice(-4)}` : null;
+})();
 
 const security = [{ ApiKey: [] }];
 const accountIdParameter: JsonObject = { name: 'processor_account_id', in: 'path', required: true, schema: { type: 'string', format: 'uuid' } };
 /** A registered processor plugin's id: the installation decides which exist (an unknown one is 422, field processor). */
-const processorId: JsonObject = { type: 'string', pattern: '^[a-z][a-z0-9_]{0,31}$', examples: ['adyen', 'checkout', 'stripe', 'simulator'], description: 'The processor\'s id: one of the processor plugins the installation registers (`adyen`, `checkout`, `stripe`, `simulator`, and any added since: see the orchestrator README).' };
-const processorParameter: JsonObject = { name: 'processor', in: 'path', required: true, schema: processorId, description: 'The processor the account is at (`adyen`, `checkout`, …): the same path serves every notifying processor.' };
+const processorId: JsonObject = {
+  type: 'string',
+  pattern: '^[a-z][a-z0-9_]{0,31}$',
+  examples: ids,
+  description: `The processor's id: one of the processors the installation registers (GET /processors lists them; ${ids.map((id) => `\`${id}\``).join(', ')} as built).`,
+};
+const processorParameter: JsonObject = { name: 'processor', in: 'path', required: true, schema: processorId, description: 'The processor the account is at: the same path serves every notifying processor.' };
 
 const ACCOUNT = {
   id: '019ab2c4-4d1e-7a10-9c3b-5f2e8d7a6c01',
   livemode: false,
-  processor: 'adyen',
-  name: 'Adyen EU',
-  settings: { base_url: null },
-  credentials: { hint: '…Zz42', updated_at: '2026-11-23T10:15:00.000Z' },
+  processor: EXAMPLE.id,
+  name: `${EXAMPLE.display_name} EU`,
+  settings: { base_url: null, ...Object.fromEntries(EXAMPLE.settings.map((setting) => [setting.name, setting.default])) },
+  credentials: { hint: exampleHint, updated_at: '2026-11-23T10:15:00.000Z' },
   created_at: '2026-11-23T10:15:00.000Z',
   updated_at: '2026-11-23T10:15:00.000Z',
 };
 
 const json = (schema: JsonObject | string, example: unknown): JsonObject => ({ 'application/json': { schema: typeof schema === 'string' ? schemaRef(schema) : schema, example } });
+
+/** Each setting a processor takes, described by its manifest; a setting of another processor is refused (422). */
+const settingProperties = Object.fromEntries(
+  [...new Set(PROCESSOR_MANIFESTS.flatMap((manifest) => manifest.settings.map((setting) => setting.name)))].map((name) => {
+    const takers = PROCESSOR_MANIFESTS.filter((manifest) => manifest.settings.some((setting) => setting.name === name));
+    const setting = takers[0]!.settings.find((candidate) => candidate.name === name)!;
+    return [name, { type: setting.type, default: setting.default, description: `${names(takers)} accounts only (422 on others): ${setting.description}` }];
+  }),
+);
 
 const settings: JsonObject = {
   type: 'object',
@@ -27,21 +55,7 @@ const settings: JsonObject = {
       type: ['string', 'null'],
       description: 'Overrides the processor\'s host; accepted only when its payments URL is an allowed forward destination (built in, or FORWARD_EXTRA_DESTINATIONS).',
     },
-    explicit_unscheduled: {
-      type: 'boolean',
-      default: true,
-      description:
-        'Simulator accounts only (422 on others: Adyen and Checkout.com declare it): false makes the account a processor without explicit unscheduled ' +
-        'merchant-initiated payments, so an unscheduled mandate charged on it is sent, and shown, as recurring (earlier interface, rule 7).',
-    },
-    multiple_partial_captures: {
-      type: 'boolean',
-      default: false,
-      description:
-        'Adyen accounts only (422 on others): whether multiple partial captures are enabled on the merchant account at Adyen (Adyen\'s Support Team enables it). ' +
-        'Without it Adyen cancels what a partial capture leaves, so captures with final_capture false answer 422 multiple_captures_not_supported; with it ' +
-        'each capture takes its part, and what the final one leaves is released with a cancel.',
-    },
+    ...settingProperties,
     approval_rate: {
       type: 'number',
       minimum: 0,
@@ -68,20 +82,54 @@ const settings: JsonObject = {
   },
 };
 
+const credentialList = (manifest: ProcessorManifest) =>
+  manifest.credentials.fields.length === 0 ? 'none' : manifest.credentials.fields.map((field) => (field.required ? field.name : `${field.name} (optional)`)).join(', ');
 const credentials: JsonObject = {
   type: 'object',
-  description:
-    'Validated by the processor\'s plugin. Adyen: api_key, merchant_account, hmac_key (hex, for notifications), live_url_prefix (live). Checkout.com: secret_key (sk_…), processing_channel_id (pc_…), webhook_secret. Stripe: secret_key (sk_test_… / sk_live_…, the account\'s mode), webhook_secret (whsec_…). Simulator: none. Sealed at rest, never returned.',
+  description: `Validated by the processor's plugin; the fields are those GET /processors lists. ${PROCESSOR_MANIFESTS.map((manifest) => `${manifest.display_name}: ${credentialList(manifest)}.`).join(' ')} Sealed at rest, never returned.`,
   additionalProperties: { type: 'string' },
 };
+
+const notifying = PROCESSOR_MANIFESTS.filter((manifest) => manifest.notifications !== null);
+
+const PROCESSOR_EXAMPLE = {
+  id: EXAMPLE.id,
+  object: 'processor',
+  display_name: EXAMPLE.display_name,
+  credentials: { secret_field: EXAMPLE.credentials.secret_field, fields: EXAMPLE.credentials.fields.map(({ name, label, secret, required, description }) => ({ name, label, secret, required, description })) },
+  settings: EXAMPLE.settings,
+  notifies: EXAMPLE.notifications !== null,
+  capabilities: { modes: ['test', 'live'], authorize: true, capture: true, partial_capture: true, multiple_captures: false, authentication_3ds: true, authentication_3ri: false, risk: false, explicit_unscheduled: true },
+};
+
+const capability = (description: string): JsonObject => ({ type: 'boolean', description });
 
 /** Processor accounts (merchant API key) and the processors' notifications (public: signed by the processor). */
 export const processorAccountsFragment: OpenApiFragment = {
   tags: [
-    { name: 'Processor accounts', description: 'A merchant\'s accounts at Adyen, Checkout.com (or the simulator); flows name them in their steps.' },
+    { name: 'Processor accounts', description: `A merchant's accounts at the processors (${names(PROCESSOR_MANIFESTS)}); flows name them in their steps. GET /processors says what each takes.` },
     { name: 'Processor notifications', description: 'What the processors send back, authenticated by their signature with the account\'s key.' },
   ],
   paths: {
+    '/processors': {
+      get: {
+        tags: ['Processor accounts'],
+        operationId: 'listProcessors',
+        summary: 'The processors an account can be added at',
+        description:
+          'Every processor the installation registers, as its manifest describes it: the credential fields an account takes (which are secret, which one the account\'s ' +
+          'hint shows), the settings it takes beyond base_url, whether it notifies, and what it can do. The same for every merchant and mode; a form that adds ' +
+          'a processor account is built from it.',
+        security,
+        responses: {
+          '200': {
+            description: 'Every registered processor, in registry order.',
+            content: json({ type: 'object', required: ['object', 'data'], additionalProperties: false, properties: { object: { type: 'string', const: 'list' }, data: { type: 'array', items: schemaRef('Processor') } } }, { object: 'list', data: [PROCESSOR_EXAMPLE] }),
+          },
+          ...commonErrorResponses,
+        },
+      },
+    },
     '/processor-accounts': {
       post: {
         tags: ['Processor accounts'],
@@ -90,7 +138,7 @@ export const processorAccountsFragment: OpenApiFragment = {
         security,
         requestBody: {
           required: true,
-          content: json('ProcessorAccountInput', { processor: 'adyen', name: 'Adyen EU', credentials: { api_key: 'AQE…', merchant_account: 'ShopECOM', hmac_key: '4478…A056' } }),
+          content: json('ProcessorAccountInput', { processor: EXAMPLE.id, name: `${EXAMPLE.display_name} EU`, credentials: exampleCredentials }),
         },
         responses: {
           '201': { description: 'The account (credentials only as a hint).', content: json('ProcessorAccount', ACCOUNT) },
@@ -128,7 +176,7 @@ export const processorAccountsFragment: OpenApiFragment = {
         summary: 'Rename, rotate the credentials (replaced whole) or replace the settings',
         security,
         parameters: [accountIdParameter],
-        requestBody: { required: true, content: json('ProcessorAccountChange', { credentials: { api_key: 'AQE…new', merchant_account: 'ShopECOM', hmac_key: '4478…A056' } }) },
+        requestBody: { required: true, content: json('ProcessorAccountChange', { credentials: exampleCredentials }) },
         responses: {
           '200': { description: 'The account.', content: json('ProcessorAccount', ACCOUNT) },
           ...commonErrorResponses,
@@ -155,12 +203,10 @@ export const processorAccountsFragment: OpenApiFragment = {
       post: {
         tags: ['Processor notifications'],
         operationId: 'receiveProcessorNotification',
-        summary: 'A processor\'s notification (Adyen standard notification, Checkout.com webhook, …), verified by the processor\'s plugin with the account\'s own secret',
+        summary: 'A processor\'s notification (its own body and signature), verified by the processor\'s plugin with the account\'s own secret',
         description:
-          'One route for every processor that notifies; the body and signature are the processor\'s own. Adyen: each item HMAC-signed with the account\'s hmac_key, ' +
-          'answered `[accepted]` (text/plain) once read, items whose signature fails not stored (counted and logged). Checkout.com: `Cko-Signature` over the raw body with ' +
-          'the account\'s webhook_secret, answered `{"received": true}`, a forged one 401. Stripe: `Stripe-Signature` (t=…,v1=…, 300 s tolerance) with the account\'s webhook_secret, answered `{"received": true}`, a forged or stale one 401. Other processors: their README. `/processor-notifications/adyen/{id}` and ' +
-          '`/processor-notifications/checkout/{id}` are this route.',
+          `One route for every processor that notifies; the body and signature are the processor's own. ${notifying.map((manifest) => `${manifest.display_name}: ${manifest.notifications}`).join(' ')} ` +
+          `Other processors: their README. ${notifying.map((manifest) => `\`/processor-notifications/${manifest.id}/{id}\``).join(', ')} are this route.`,
         security: [],
         parameters: [processorParameter, accountIdParameter],
         requestBody: {
@@ -168,39 +214,9 @@ export const processorAccountsFragment: OpenApiFragment = {
           content: {
             'application/json': {
               schema: { type: 'object', description: 'The notification as the processor sends it (only what is read is described in its README).' },
-              examples: {
-                adyen: {
-                  summary: 'Adyen standard notification (processor adyen)',
-                  value: {
-                    live: 'false',
-                    notificationItems: [
-                      {
-                        NotificationRequestItem: {
-                          additionalData: { hmacSignature: 'coqCmt/IZ4E3CzPvMY8zTjQVL5hYJUiBRg8UU+iCWo0=' },
-                          amount: { currency: 'EUR', value: 1999 },
-                          eventCode: 'CAPTURE',
-                          eventDate: '2026-11-23T10:15:01+01:00',
-                          merchantAccountCode: 'ShopECOM',
-                          merchantReference: 'order-1001',
-                          originalReference: 'QFQTPCQ8HXSKGK82',
-                          pspReference: 'ZC4R4RBFJGXXGN82',
-                          reason: '',
-                          success: 'true',
-                        },
-                      },
-                    ],
-                  },
-                },
-                checkout: {
-                  summary: 'Checkout.com webhook (processor checkout, Cko-Signature header)',
-                  value: {
-                    id: 'evt_az5sblvku4ge3dwpztvyizgcau',
-                    type: 'payment_captured',
-                    created_on: '2026-11-23T10:15:01Z',
-                    data: { id: 'pay_mbabizu24mvu3mela5njyhpit4', action_id: 'act_y3oqhf46pyzuxjbcn2giaqnb44', amount: 1999, currency: 'EUR', reference: 'order-1001' },
-                  },
-                },
-              },
+              examples: Object.fromEntries(
+                notifying.filter((manifest) => manifest.notification_example).map((manifest) => [manifest.id, { summary: `${manifest.display_name} (processor ${manifest.id})`, value: manifest.notification_example }]),
+              ),
             },
           },
         },
@@ -213,7 +229,7 @@ export const processorAccountsFragment: OpenApiFragment = {
             },
           },
           '400': problemResponse('invalid_notification: the body is not a notification of this processor.'),
-          '401': problemResponse('invalid_signature: the signature does not verify with the account\'s secret (processors that refuse a forged body; Adyen answers 200 and stores nothing). Not stored (counted and logged), nothing moves.'),
+          '401': problemResponse(prose('invalid_signature: the signature does not verify with the account\'s secret (processors that refuse a forged body; Adyen answers 200 and stores nothing). Not stored (counted and logged), nothing moves.')),
           '404': problemResponse('processor_account_not_found: unknown account, an account of another processor, or a processor that does not notify.'),
           '413': problemResponse('too_many_notification_items: more than 100 items in one body; nothing of it is recorded.'),
           '429': problemResponse('rate_limited: the sender\'s address or the account went over its rate limit; Retry-After says when to deliver again.'),
@@ -224,6 +240,67 @@ export const processorAccountsFragment: OpenApiFragment = {
   },
   components: {
     schemas: {
+      Processor: {
+        type: 'object',
+        required: ['id', 'object', 'display_name', 'credentials', 'settings', 'notifies', 'capabilities'],
+        additionalProperties: false,
+        properties: {
+          id: processorId,
+          object: { type: 'string', const: 'processor' },
+          display_name: { type: 'string', description: 'How the processor\'s name is written.' },
+          credentials: {
+            type: 'object',
+            required: ['secret_field', 'fields'],
+            additionalProperties: false,
+            properties: {
+              secret_field: { type: ['string', 'null'], description: 'The credential whose last four characters an account\'s credentials.hint shows; null when it takes none.' },
+              fields: {
+                type: 'array',
+                description: 'The credentials an account at it takes (POST /processor-accounts `credentials`), in the order to ask for them.',
+                items: {
+                  type: 'object',
+                  required: ['name', 'label', 'secret', 'required', 'description'],
+                  additionalProperties: false,
+                  properties: {
+                    name: { type: 'string', description: 'Its key in `credentials`.' },
+                    label: { type: 'string', description: 'How a person reads it.' },
+                    secret: { type: 'boolean', description: 'A secret, typed into a masked field. Every credential is sealed at rest and never returned, secret or not.' },
+                    required: { type: 'boolean', description: 'false: only some accounts need it (its description says which).' },
+                    description: { type: 'string' },
+                  },
+                },
+              },
+            },
+          },
+          settings: {
+            type: 'array',
+            description: 'The settings an account at it takes beyond base_url (another processor\'s setting is refused, 422).',
+            items: {
+              type: 'object',
+              required: ['name', 'label', 'type', 'default', 'description'],
+              additionalProperties: false,
+              properties: { name: { type: 'string', description: 'Its key in `settings`.' }, label: { type: 'string', description: 'How a person reads it.' }, type: { type: 'string', const: 'boolean' }, default: { type: 'boolean' }, description: { type: 'string' } },
+            },
+          },
+          notifies: { type: 'boolean', description: 'It sends notifications to /processor-notifications/{processor}/{processor_account_id}, which its accounts must be set up to deliver.' },
+          capabilities: {
+            type: 'object',
+            required: ['modes', 'authorize', 'capture', 'partial_capture', 'multiple_captures', 'authentication_3ds', 'authentication_3ri', 'risk', 'explicit_unscheduled'],
+            additionalProperties: false,
+            properties: {
+              modes: { type: 'array', items: { type: 'string', enum: ['test', 'live'] }, description: 'The key modes it serves.' },
+              authorize: capability('Authorizes payments (a flow\'s authorization step).'),
+              capture: capability('Captures them (a capture step).'),
+              partial_capture: capability('Captures less than the authorized amount.'),
+              multiple_captures: capability('Several captures of one authorization (final_capture false); for some processors only with an account setting.'),
+              authentication_3ds: capability('3-D Secure on the hosted page.'),
+              authentication_3ri: capability('3-D Secure Requestor Initiated authentication of merchant-initiated payments (a 3RI step).'),
+              risk: capability('A risk assessment step.'),
+              explicit_unscheduled: capability('Tells unscheduled merchant-initiated payments from recurring ones.'),
+            },
+          },
+        },
+      },
       ProcessorAccountInput: {
         type: 'object',
         required: ['processor', 'name'],

@@ -12,7 +12,7 @@ import { PageHeader } from '../../components/page';
 import { SecretOnce } from '../../components/secret-once';
 
 /** How long a rolled key keeps working: Stripe's choices, up to a week. */
-export const ROLL_EXPIRIES: Array<[string, number]> = [
+const ROLL_EXPIRIES: Array<[string, number]> = [
   ['now', 0],
   ['in 1 hour', 3_600],
   ['in 24 hours', 86_400],

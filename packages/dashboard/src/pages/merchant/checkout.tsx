@@ -12,7 +12,7 @@ import { dateTime } from '../../format';
 const MAX_LOGO_BYTES = 64 * 1024;
 
 /** black or white, whichever contrasts more with the colour (as the vault chooses for the real page). */
-export function textColorOn(hex: string): '#000000' | '#ffffff' {
+function textColorOn(hex: string): '#000000' | '#ffffff' {
   const channel = (offset: number) => {
     const value = parseInt(hex.slice(offset, offset + 2), 16) / 255;
     return value <= 0.04045 ? value / 12.92 : ((value + 0.055) / 1.055) ** 2.4;
@@ -61,7 +61,7 @@ function CheckoutForm({ settings, merchantName, mayConfigure, saved }: { setting
       if (upload) body.logo_image = upload.base64;
       else if (logoUrl.trim()) body.logo_url = logoUrl.trim();
       else if (settings.logo?.type === 'url') body.logo_url = null;
-      await clients.merchant.patch('/settings/checkout', { body: body as never });
+      await clients.merchant.patch('/settings/checkout', { body: body });
       setMessage({ ok: true, text: 'Saved: every checkout page opened from now on looks like the preview.' });
       saved();
     } catch (failure) {

@@ -6,7 +6,7 @@ import { Facts, PageHeader } from '../../components/page';
 import { PageNotReady } from '../../components/states';
 import { useAsync } from '../../components/use-async';
 import { dateTime, expiryOf, hrefOfPayments, words } from '../../format';
-import type { PageProps } from '../../routes';
+import type { PageProps } from '../../router';
 
 /** A payment method's card: its own, or the one its mandate was accepted with. */
 const cardOf = (method: PaymentMethod) => method.card ?? method.npr_mandate?.card;

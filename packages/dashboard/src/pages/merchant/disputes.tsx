@@ -7,7 +7,7 @@ import { DataList, PAGE_SIZE } from '../../components/data-list';
 import { FilterForm, filterValues } from '../../components/filters';
 import { Badge, PageHeader, Time } from '../../components/page';
 import { money, words } from '../../format';
-import type { PageProps } from '../../routes';
+import type { PageProps } from '../../router';
 
 const STATUSES = ['needs_response', 'under_review', 'won', 'lost'];
 
@@ -31,7 +31,7 @@ export function DisputesPage({ query }: PageProps) {
       <DataList
         label="disputes"
         deps={[JSON.stringify(filters), answered]}
-        load={(cursor) => clients.merchant.get('/disputes', { params: { query: { ...filters, limit: PAGE_SIZE, starting_after: cursor } as never } }) as Promise<Page<Dispute>>}
+        load={(cursor) => clients.merchant.get('/disputes', { params: { query: { ...filters, limit: PAGE_SIZE, starting_after: cursor } } }) as Promise<Page<Dispute>>}
         rowKey={(dispute) => dispute.id}
         empty="No disputes. Chargebacks appear here when a processor reports one."
         columns={[
@@ -111,7 +111,7 @@ function DisputeActions({ dispute, changed }: { dispute: Dispute; changed: () =>
           <input id={id('evidence-receipt')} type="file" accept={FILE_TYPES.join(',')} onChange={(event) => setReceipt((event.target as HTMLInputElement).files?.[0] ?? null)} />
         </div>
         <div class="field">
-          <label for={id('evidence-reason-code')}>Defense reason code (Adyen only)</label>
+          <label for={id('evidence-reason-code')}>Defense reason code (for processors that ask for one)</label>
           <input id={id('evidence-reason-code')} value={reasonCode} placeholder="SupplyDefenseMaterial" onInput={(event) => setReasonCode((event.target as HTMLInputElement).value)} />
         </div>
         <div class="field field-check">

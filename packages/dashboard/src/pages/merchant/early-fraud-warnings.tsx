@@ -5,7 +5,7 @@ import { DataList, PAGE_SIZE } from '../../components/data-list';
 import { FilterForm, filterValues } from '../../components/filters';
 import { PageHeader, Time } from '../../components/page';
 import { words } from '../../format';
-import type { PageProps } from '../../routes';
+import type { PageProps } from '../../router';
 
 const FRAUD_TYPES = ['card_never_received', 'fraudulent_card_application', 'made_with_counterfeit_card', 'made_with_lost_card', 'made_with_stolen_card', 'misc', 'unauthorized_use_of_card'];
 
@@ -28,7 +28,7 @@ export function EarlyFraudWarningsPage({ query }: PageProps) {
       <DataList
         label="early fraud warnings"
         deps={[JSON.stringify(filters)]}
-        load={(cursor) => clients.merchant.get('/early-fraud-warnings', { params: { query: { ...filters, limit: PAGE_SIZE, starting_after: cursor } as never } }) as Promise<Page<EarlyFraudWarning>>}
+        load={(cursor) => clients.merchant.get('/early-fraud-warnings', { params: { query: { ...filters, limit: PAGE_SIZE, starting_after: cursor } } }) as Promise<Page<EarlyFraudWarning>>}
         rowKey={(warning) => warning.id}
         empty="No early fraud warnings. They appear here when an issuer reports a payment as fraudulent."
         columns={[

@@ -9,7 +9,7 @@ import { ReplayButton } from '../../components/replay-button';
 import { Empty, ErrorState, Loading, PageNotReady } from '../../components/states';
 import { useAsync } from '../../components/use-async';
 import { dateTime } from '../../format';
-import type { PageProps } from '../../routes';
+import type { PageProps } from '../../router';
 import { subjectOf } from './events';
 
 /** Where the payload's ids lead in the dashboard (a payment's page, a webhook endpoint's). */

@@ -8,7 +8,7 @@ import { DataList, PAGE_SIZE } from '../../components/data-list';
 import { FilterForm, filterValues } from '../../components/filters';
 import { PageHeader, Time } from '../../components/page';
 import { useAsync } from '../../components/use-async';
-import type { PageProps } from '../../routes';
+import type { PageProps } from '../../router';
 
 /** The id an event is about, from its payload (a payment, a refund, a dispute, a token…), for the list. */
 export function subjectOf(event: MerchantEvent): string | null {
@@ -35,7 +35,7 @@ export function EventsPage({ query }: PageProps) {
       <DataList
         label="events"
         deps={[JSON.stringify(filters)]}
-        load={(cursor) => clients.merchant.get('/events', { params: { query: { ...filters, limit: PAGE_SIZE, starting_after: cursor } as never } }) as Promise<Page<MerchantEvent>>}
+        load={(cursor) => clients.merchant.get('/events', { params: { query: { ...filters, limit: PAGE_SIZE, starting_after: cursor } } }) as Promise<Page<MerchantEvent>>}
         rowKey={(event) => event.id}
         empty="No events of this kind yet."
         columns={[

@@ -11,7 +11,7 @@ import { Badge, Facts, PageHeader } from '../../components/page';
 import { Empty, ErrorState, Loading, PageNotReady } from '../../components/states';
 import { useAsync } from '../../components/use-async';
 import { dateTime, minorDigits, money, toMajor, toMinor, words } from '../../format';
-import type { PageProps } from '../../routes';
+import type { PageProps } from '../../router';
 
 /** How often, and how many times, a payment that is still settling (a capture, a void, a refund) is read again. */
 const SETTLING_POLL_MS = 700;

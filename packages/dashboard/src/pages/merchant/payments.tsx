@@ -6,9 +6,9 @@ import { DataList, PAGE_SIZE } from '../../components/data-list';
 import { FilterForm, filterValues } from '../../components/filters';
 import { Badge, PageHeader, Time } from '../../components/page';
 import { money, words } from '../../format';
-import type { PageProps } from '../../routes';
+import type { PageProps } from '../../router';
 
-export const PAYMENT_STATUSES = ['processing', 'authorized', 'capturing', 'partially_captured', 'captured', 'failed', 'canceling', 'canceled'];
+const PAYMENT_STATUSES = ['processing', 'authorized', 'capturing', 'partially_captured', 'captured', 'failed', 'canceling', 'canceled'];
 const USE_CASES = ['ONE_OFF', 'RECURRING', 'UNSCHEDULED', 'SUBSEQUENT_RECURRING', 'SUBSEQUENT_UNSCHEDULED'];
 const FILTERS = ['status', 'reference', 'customer_id', 'use_case', 'created_gte', 'created_lte', 'order'];
 
@@ -30,7 +30,7 @@ export function PaymentsPage({ query }: PageProps) {
           created_lte: dayBound(filters.created_lte, true),
           limit: PAGE_SIZE,
           ...(cursor ? { starting_after: cursor } : {}),
-        } as never,
+        },
       },
     }) as Promise<Page<Payment>>;
   return (

@@ -5,7 +5,7 @@ import { DataList, PAGE_SIZE } from '../../components/data-list';
 import { FilterForm, filterValues } from '../../components/filters';
 import { Badge, PageHeader, Time } from '../../components/page';
 import { money, words } from '../../format';
-import type { PageProps } from '../../routes';
+import type { PageProps } from '../../router';
 
 export function RefundsPage({ query }: PageProps) {
   const { clients } = useApp();
@@ -24,7 +24,7 @@ export function RefundsPage({ query }: PageProps) {
       <DataList
         label="refunds"
         deps={[JSON.stringify(filters)]}
-        load={(cursor) => clients.merchant.get('/refunds', { params: { query: { ...filters, limit: PAGE_SIZE, starting_after: cursor } as never } }) as Promise<Page<Refund>>}
+        load={(cursor) => clients.merchant.get('/refunds', { params: { query: { ...filters, limit: PAGE_SIZE, starting_after: cursor } } }) as Promise<Page<Refund>>}
         rowKey={(refund) => refund.id}
         empty="No refunds yet."
         columns={[

@@ -7,7 +7,7 @@ import { DataList, PAGE_SIZE } from '../../components/data-list';
 import { FilterForm, filterValues } from '../../components/filters';
 import { PageHeader, Time } from '../../components/page';
 import { expiryOf } from '../../format';
-import type { PageProps } from '../../routes';
+import type { PageProps } from '../../router';
 
 export function TokensPage({ query }: PageProps) {
   const { clients } = useApp();

@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import { useApp, useMayConfigure } from '../../app-context';
 import type { Page } from '../../api/clients';
-import type { WebhookDelivery, WebhookEndpoint } from '../../api/types';
+import type { WebhookDelivery, WebhookEndpoint, WebhookEventType } from '../../api/types';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { DataList, PAGE_SIZE } from '../../components/data-list';
 import { FilterForm, filterValues } from '../../components/filters';
@@ -12,7 +12,7 @@ import { ReplayButton } from '../../components/replay-button';
 import { describeError, PageNotReady } from '../../components/states';
 import { useAsync } from '../../components/use-async';
 import { dateTime } from '../../format';
-import type { PageProps } from '../../routes';
+import type { PageProps } from '../../router';
 
 export function WebhookEndpointPage({ params, query }: PageProps) {
   const { clients } = useApp();
@@ -40,7 +40,7 @@ export function WebhookEndpointPage({ params, query }: PageProps) {
             disabled={!endpoint.enabled}
             onClick={() => {
               setTested(null);
-              clients.merchant.post('/webhook-endpoints/{endpoint_id}/test-events', { params: { path } } as never).then(
+              clients.merchant.post('/webhook-endpoints/{endpoint_id}/test-events', { params: { path } }).then(
                 () => {
                   setTested('A test event (webhook_endpoint.test) is on its way: its delivery is listed below.');
                   setRound((value) => value + 1);
@@ -58,7 +58,7 @@ export function WebhookEndpointPage({ params, query }: PageProps) {
             title="Which events go to this endpoint?"
             confirm="Save the events"
             onConfirm={async () => {
-              await clients.merchant.patch('/webhook-endpoints/{endpoint_id}', { params: { path }, body: { events: (events ?? endpoint.events) as never } });
+              await clients.merchant.patch('/webhook-endpoints/{endpoint_id}', { params: { path }, body: { events: (events as WebhookEventType[] | null) ?? endpoint.events } });
               setEvents(null);
               reload();
             }}
@@ -73,7 +73,7 @@ export function WebhookEndpointPage({ params, query }: PageProps) {
           confirm="Rotate the secret"
           danger
           onConfirm={async () => {
-            const rotated = (await clients.merchant.post('/webhook-endpoints/{endpoint_id}/rotate-secret', { params: { path }, body: {} as never })) as { secret: string };
+            const rotated = (await clients.merchant.post('/webhook-endpoints/{endpoint_id}/rotate-secret', { params: { path }, body: {} })) as { secret: string };
             setSecret(rotated.secret);
           }}
         >
@@ -102,7 +102,7 @@ export function WebhookEndpointPage({ params, query }: PageProps) {
         deps={[endpointId, JSON.stringify(filters), round]}
         load={(cursor) =>
           clients.merchant.get('/webhook-endpoints/{endpoint_id}/deliveries', {
-            params: { path, query: { ...filters, limit: PAGE_SIZE, starting_after: cursor } as never },
+            params: { path, query: { ...filters, limit: PAGE_SIZE, starting_after: cursor } },
           }) as Promise<Page<WebhookDelivery>>
         }
         rowKey={(delivery) => delivery.id}

@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import { useApp, useMayConfigure } from '../../app-context';
 import type { Page } from '../../api/clients';
-import type { WebhookEndpoint } from '../../api/types';
+import type { WebhookEndpoint, WebhookEventType } from '../../api/types';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { DataList, PAGE_SIZE } from '../../components/data-list';
 import { Badge, PageHeader, Time } from '../../components/page';
@@ -24,7 +24,7 @@ export function WebhookEndpointsPage() {
           title="Add a webhook endpoint"
           confirm="Add the endpoint"
           onConfirm={async () => {
-            const created = await clients.merchant.post('/webhook-endpoints', { body: { url, ...(events.length > 0 ? { events: events as never } : {}) } });
+            const created = await clients.merchant.post('/webhook-endpoints', { body: { url, ...(events.length > 0 ? { events: events as WebhookEventType[] } : {}) } });
             setSecret(created.secret);
             setEvents([]);
             setRound(round + 1);

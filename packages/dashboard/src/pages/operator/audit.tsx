@@ -4,7 +4,7 @@ import type { AuditEntry } from '../../api/types';
 import { DataList, PAGE_SIZE } from '../../components/data-list';
 import { FilterForm, filterValues } from '../../components/filters';
 import { PageHeader, Time } from '../../components/page';
-import type { PageProps } from '../../routes';
+import type { PageProps } from '../../router';
 
 const FILTERS = ['operator_id', 'merchant_id', 'via', 'role', 'session_id_prefix', 'key_id'];
 
@@ -45,7 +45,7 @@ export function AuditPage({ query }: PageProps) {
       <DataList
         label="audit entries"
         deps={[JSON.stringify(filters)]}
-        load={(cursor) => clients.admin.get('/admin/audit', { params: { query: { ...filters, limit: PAGE_SIZE, starting_after: cursor } as never } }) as Promise<Page<AuditEntry>>}
+        load={(cursor) => clients.admin.get('/admin/audit', { params: { query: { ...filters, limit: PAGE_SIZE, starting_after: cursor } } }) as Promise<Page<AuditEntry>>}
         rowKey={(entry) => entry.id}
         empty="No audit entries match."
         columns={[

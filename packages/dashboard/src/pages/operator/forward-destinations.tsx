@@ -7,7 +7,7 @@ import { DataList, PAGE_SIZE } from '../../components/data-list';
 import { FilterForm } from '../../components/filters';
 import { PageHeader, Time } from '../../components/page';
 import { Empty } from '../../components/states';
-import type { PageProps } from '../../routes';
+import type { PageProps } from '../../router';
 
 /** A merchant's own forward destinations (the API lists them per merchant). */
 export function ForwardDestinationsPage({ query }: PageProps) {

@@ -10,7 +10,7 @@ import { SecretOnce } from '../../components/secret-once';
 import { PageNotReady } from '../../components/states';
 import { useAsync } from '../../components/use-async';
 import { dateTime } from '../../format';
-import type { PageProps } from '../../routes';
+import type { PageProps } from '../../router';
 
 export function MerchantPage({ params }: PageProps) {
   const { clients } = useApp();

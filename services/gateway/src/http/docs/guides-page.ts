@@ -1,4 +1,4 @@
-import { eventCatalog, merchantEventTypes } from '@vaultline/contracts';
+import { eventCatalog, merchantEventTypes, PROCESSOR_MANIFESTS, type ProcessorManifest } from '@vaultline/contracts';
 import { docsPage, escapeHtml } from './docs-layout';
 
 interface TestCard {
@@ -6,60 +6,11 @@ interface TestCard {
   outcome: string;
 }
 
+/** Each processor's test cards, from its manifest (its folder's manifest.json), which its stand-in answers alike. */
+const cardsOf = (manifest: ProcessorManifest): TestCard[] => manifest.test_cards;
 /** The built-in simulator decides by the first six and last four digits (services/payment-orchestrator/README.md). */
-const SIMULATOR_CARDS: TestCard[] = [
-  { number: '4242 4242 4242 4242', outcome: 'Approved; 3RI succeeds; captures succeed (any other valid card number too). 3-D Secure: not required under if_required, challenged under always.' },
-  { number: '4000 0000 0000 0002', outcome: 'Authorization declined: card_declined. On the hosted page the consumer may try another card (payment.attempt_failed).' },
-  { number: '4000 0000 0000 9995', outcome: 'Authorization declined: insufficient_funds (another card may be tried).' },
-  { number: '4000 0000 0000 3063', outcome: '3-D Secure challenge: the hosted page takes the consumer to the simulator\'s bank page; "Complete" authorizes, "Fail" fails the attempt with authentication_failed (another card may be tried).' },
-  { number: '4000 0000 0000 3097', outcome: '3-D Secure frictionless: authenticated without a challenge (ECI 05, liability shift), then authorized.' },
-  { number: '4000 0084 0000 1629', outcome: '3-D Secure challenge; once completed, the authorization is declined: card_declined (the authentication stays on the attempt).' },
-  { number: '4000 0000 0000 3220', outcome: '3RI authentication fails (authorization would succeed): with REQUIRE_3RI a merchant-initiated payment fails with authentication_failed.' },
-  { number: '4000 0000 0000 0259', outcome: 'Authorization succeeds, every capture fails (capture_failed): an automatic capture fails the payment; a manual one leaves it authorized with payment.capture_failed.' },
-  { number: '4000 0000 0000 0267', outcome: 'Authorization succeeds, the first capture fails (payment.capture_failed, the payment stays authorized) and a capture asked again succeeds (manual-capture flow).' },
-  { number: '4000 0000 0000 0119', outcome: 'Processor error (retryable): a flow step\'s fallback processors are tried; processor_error when none is left (the payment fails at once).' },
-  { number: '4000 0000 0000 5126', outcome: 'Captured normally; every refund of it fails: refund_failed (the amount is refundable again).' },
-  {
-    number: '4000 0000 0000 2685',
-    outcome:
-      'A dispute while refundable: captured, then disputed at once (a chargeback in needs_response, reason product_not_received, dispute.created); the payment shows amount.disputed and a refund answers 409 payment_disputed. Answer it with POST /disputes/{id}/accept or /evidence.',
-  },
-  { number: '4000 0000 0000 5423', outcome: 'A fraud warning: captured, then an early fraud warning at once (made_with_stolen_card, actionable, early_fraud_warning.created; GET /early-fraud-warnings), no dispute.' },
-  {
-    number: '4000 0027 6000 3184',
-    outcome:
-      'SCA soft decline: without a challenge the issuer declines it, authentication_required (decline category authentication_required); approved only after a 3-D Secure challenge (three_ds always, or a flow whose on_decline says step_up_3ds: the same payment goes to the challenge on the hosted page).',
-  },
-  { number: '4000 0000 0000 9979', outcome: 'Reported stolen: card_blocked, a hard decline (lost_or_stolen, retryable false): never sent to another processor, whatever the flow\'s on_decline says.' },
-  { number: '4000 0000 0000 0341', outcome: 'Approved with the consumer; every merchant-initiated charge (/subsequent) is declined insufficient_funds (retryable): the schemes\' retry limits count its retries (422 retry_limit_reached past them).' },
-  {
-    number: '5105 1051 0510 5100',
-    outcome:
-      'Mastercard. Approved with the consumer; every merchant-initiated charge is declined with the advice code 03 (Mastercard MAC 03, do not try again: retryable false), and the next charge of the card answers 422 retry_limit_reached.',
-  },
-];
-
-/** The test cards of the processors' test environments, which the stand-ins of our end-to-end suite answer alike (test-e2e/support). */
-const ADYEN_CARDS: TestCard[] = [
-  { number: '4111 1111 1111 1111', outcome: 'Authorised.' },
-  { number: '4000 0000 0000 0002', outcome: 'Refused: card_declined.' },
-  { number: '4000 0000 0000 9995', outcome: 'Refused, not enough balance: insufficient_funds.' },
-  { number: '4917 6100 0000 0000', outcome: '3-D Secure 2 challenge (RedirectShopper, the issuer page by GET); back on the hosted page the payment goes on.' },
-  { number: '4212 3456 7890 1237', outcome: '3-D Secure challenge reached by POST (Adyen\'s redirect card): the hosted page posts the issuer\'s form.' },
-];
-const CHECKOUT_CARDS: TestCard[] = [
-  { number: '4242 4242 4242 4242', outcome: 'Approved.' },
-  { number: '4000 0000 0000 0002', outcome: 'Declined: card_declined.' },
-  { number: '4000 0000 0000 9995', outcome: 'Declined, insufficient funds: insufficient_funds.' },
-  { number: '4543 4740 0224 9996', outcome: '3-D Secure challenge (202 Pending with a redirect): the hosted page takes the consumer there and back.' },
-];
-const STRIPE_CARDS: TestCard[] = [
-  { number: '4242 4242 4242 4242', outcome: 'Succeeds.' },
-  { number: '4000 0000 0000 0002', outcome: 'Declined (generic_decline): card_declined.' },
-  { number: '4000 0000 0000 9995', outcome: 'Declined: insufficient_funds.' },
-  { number: '4000 0027 6000 3184', outcome: 'Requires 3-D Secure authentication on every payment (next_action.redirect_to_url): the hosted page takes the consumer there.' },
-  { number: '4000 0000 0000 7726', outcome: 'Succeeds; a refund of it is pending first, then succeeds (charge.refund.updated, charge.refunded).' },
-];
+const SIMULATOR = PROCESSOR_MANIFESTS.find((manifest) => manifest.id === 'simulator');
+const REAL_PROCESSORS = PROCESSOR_MANIFESTS.filter((manifest) => manifest !== SIMULATOR && manifest.test_cards.length > 0);
 const SCHEME_CARDS: TestCard[] = [
   { number: '4242 4242 4242 4242', outcome: 'VISA' },
   { number: '5555 5555 5555 4444', outcome: 'MASTERCARD' },
@@ -160,17 +111,12 @@ ${code(`curl -s ${base}/payments/{payment_id} -H "X-API-Key: sk_test_…"`)}
 <h3>The simulator (test mode)</h3>
 <p>The built-in simulator (the built-in flows <code>simulator_auto_capture</code> and <code>simulator_manual_capture</code>, test keys only) decides by the card's
 first six and last four digits:</p>
-${cardTable(SIMULATOR_CARDS)}
-<h3>Adyen</h3>
-<p>Flows on an Adyen processor account in its test environment (and the Adyen stand-in the end-to-end suite runs):</p>
-${cardTable(ADYEN_CARDS)}
-<h3>Checkout.com</h3>
-<p>Flows on a Checkout.com processor account in its sandbox (and the Checkout.com stand-in of the end-to-end suite):</p>
-${cardTable(CHECKOUT_CARDS)}
-<h3>Stripe</h3>
-<p>Flows on a Stripe processor account (<code>"processor": "stripe"</code>, a test-mode <code>sk_test_…</code> key with raw card data access; and the Stripe
-stand-in of the end-to-end suite):</p>
-${cardTable(STRIPE_CARDS)}
+${SIMULATOR ? cardTable(cardsOf(SIMULATOR)) : ''}
+${REAL_PROCESSORS.map(
+  (manifest) => `<h3>${escapeHtml(manifest.display_name)}</h3>
+<p>Flows on a processor account at ${escapeHtml(manifest.display_name)} (<code>"processor": "${escapeHtml(manifest.id)}"</code>) in its test environment (and its stand-in, which the end-to-end suite runs):</p>
+${cardTable(cardsOf(manifest))}`,
+).join('\n')}
 <h3>Tokens and forwarding</h3>
 <p>The vault accepts any number that passes the Luhn check with a length its scheme allows; the scheme is detected from the number:</p>
 ${cardTable(SCHEME_CARDS, 'scheme')}

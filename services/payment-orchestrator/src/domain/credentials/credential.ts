@@ -1,5 +1,6 @@
 import type { Mode } from '@vaultline/core';
-import type { CardSource, InitialAuthorization } from '../payment/payment';
+import type { InitialAuthorization } from '../payment/payment';
+import type { CardSource } from '../payment/card-source';
 import type { CardAttempt } from '../declines/retry-limits';
 
 /**

@@ -1,7 +1,7 @@
 import { AppError, ConflictError, newId, type Clock, type Scope } from '@vaultline/core';
 import { ConcurrentModificationError, type TransactionRunner } from '@vaultline/store';
 import type { PaymentRepository } from '../payment/payment-ports';
-import type { DisputeActionOutcome, ProcessorConnection, ProcessorDirectory, ProcessorDispute } from '../processing/processor-port';
+import type { DisputeActionOutcome, ProcessorConnection, ProcessorDirectory, ProcessorDispute } from '../processor-port/processor-port';
 import { assertActionAllowed, disputeAfterAction, type Dispute, type DisputeAction } from './dispute';
 import type { DisputeEvidence } from './dispute-evidence';
 import type { DisputeRepository } from './dispute-ports';
@@ -20,28 +20,28 @@ export type AcceptDispute = (scope: Scope, disputeId: string) => Promise<Dispute
 export type SubmitDisputeEvidence = (scope: Scope, disputeId: string, evidence: DisputeEvidence) => Promise<Dispute>;
 
 /** The processor that reported the dispute cannot take answers through its API (its account was deleted, or its processor has no such API). */
-export class DisputeAnswerNotSupported extends ConflictError {
+class DisputeAnswerNotSupported extends ConflictError {
   constructor() {
     super('dispute_answer_not_supported', 'The processor account that reported this dispute is gone, or its processor takes no answer through its API: answer it in the processor\'s own dashboard.');
   }
 }
 
 /** The processor refused the answer (its message quoted): the dispute stays as it was. */
-export class DisputeActionRefused extends ConflictError {
+class DisputeActionRefused extends ConflictError {
   constructor(detail: string) {
     super('dispute_action_refused', `The processor refused it: ${detail}`);
   }
 }
 
 /** The processor cannot take this piece of evidence at all; nothing was sent. */
-export class EvidenceNotSupported extends AppError {
+class EvidenceNotSupported extends AppError {
   constructor(field: string, detail: string) {
     super('evidence_not_supported', 422, detail, { field });
   }
 }
 
 /** The processor did not answer (timeout, 5xx): nothing is known to have changed; the same request may be sent again. */
-export class ProcessorUnavailable extends AppError {
+class ProcessorUnavailable extends AppError {
   constructor() {
     super('processor_unavailable', 503, 'The processor did not answer (timeout or a server error); send the request again.', {}, true);
   }

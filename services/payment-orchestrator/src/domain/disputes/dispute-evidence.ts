@@ -12,8 +12,6 @@
 
 import { EVIDENCE_CONTENT_TYPES, EVIDENCE_FILE_FIELDS, EVIDENCE_TEXT_FIELDS } from '@vaultline/contracts';
 
-export { EVIDENCE_CONTENT_TYPES, EVIDENCE_FILE_FIELDS, EVIDENCE_FILE_MAX_BYTES, EVIDENCE_TEXT_FIELDS, EVIDENCE_TEXT_MAX, EVIDENCE_TEXT_TOTAL_MAX } from '@vaultline/contracts';
-
 export type EvidenceTextField = (typeof EVIDENCE_TEXT_FIELDS)[number];
 export type EvidenceFileField = (typeof EVIDENCE_FILE_FIELDS)[number];
 export type EvidenceContentType = (typeof EVIDENCE_CONTENT_TYPES)[number];
@@ -46,9 +44,4 @@ const SIGNATURES: Record<EvidenceContentType, readonly Buffer[]> = {
 /** Whether the bytes are a file of that format (by its signature). */
 export function contentMatchesType(content: Buffer, type: EvidenceContentType): boolean {
   return SIGNATURES[type].some((signature) => content.subarray(0, signature.length).equals(signature));
-}
-
-/** The evidence fields given, as the API names them (`evidence.receipt`), in a stable order: what a processor is asked to take. */
-export function evidenceFieldsOf(evidence: DisputeEvidence): string[] {
-  return [...Object.keys(evidence.text), ...Object.keys(evidence.files)].map((name) => `evidence.${name}`);
 }

@@ -1,5 +1,4 @@
-import { ConflictError } from '@vaultline/core';
-import type { Mode } from '../payment/payment';
+import { ConflictError, type Mode } from '@vaultline/core';
 
 /**
  * A chargeback (or an inquiry that may become one) on a captured payment, as the processor reports it.
@@ -10,7 +9,7 @@ export type DisputeStatus = 'needs_response' | 'under_review' | 'won' | 'lost';
 
 export const DISPUTE_STATUSES: readonly DisputeStatus[] = ['needs_response', 'under_review', 'won', 'lost'];
 
-export function isDisputeClosed(status: DisputeStatus): boolean {
+function isDisputeClosed(status: DisputeStatus): boolean {
   return status === 'won' || status === 'lost';
 }
 
@@ -144,13 +143,13 @@ export function applyDisputeSignal(
 /** What a merchant does about a dispute: accept it (the processor closes it lost) or send evidence for it. */
 export type DisputeAction = { kind: 'accept' } | { kind: 'evidence'; submit: boolean };
 
-export class DisputeClosed extends ConflictError {
+class DisputeClosed extends ConflictError {
   constructor(dispute: Pick<Dispute, 'status'>, action: DisputeAction['kind']) {
     super('dispute_closed', `This dispute is ${dispute.status}: a decided dispute cannot be ${action === 'accept' ? 'accepted' : 'answered with evidence'} any more.`, { dispute_status: dispute.status });
   }
 }
 
-export class DisputeUnderReview extends ConflictError {
+class DisputeUnderReview extends ConflictError {
   constructor(action: DisputeAction['kind']) {
     super(
       'dispute_under_review',
@@ -162,7 +161,7 @@ export class DisputeUnderReview extends ConflictError {
   }
 }
 
-export class EvidenceDeadlinePassed extends ConflictError {
+class EvidenceDeadlinePassed extends ConflictError {
   constructor(dueBy: string) {
     super('evidence_deadline_passed', `The processor took evidence for this dispute until ${dueBy}; that time has passed.`, { evidence_due_by: dueBy });
   }

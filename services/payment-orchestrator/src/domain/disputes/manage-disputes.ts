@@ -13,13 +13,13 @@ export class DisputeNotFound extends NotFoundError {
   }
 }
 
-export class DisputeNotAllowed extends ConflictError {
+class DisputeNotAllowed extends ConflictError {
   constructor(status: string) {
     super('dispute_not_allowed', `Only a captured payment can be disputed; this one is ${status}.`);
   }
 }
 
-export class TestModeOnly extends ForbiddenError {
+class TestModeOnly extends ForbiddenError {
   constructor() {
     super('Disputes are simulated with a test key only; live disputes come from the processor\'s notifications.', 'test_mode_only');
   }

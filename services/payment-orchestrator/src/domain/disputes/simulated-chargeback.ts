@@ -13,10 +13,10 @@ import type { DisputeRepository } from './dispute-ports';
  * Test mode only (the simulator serves nothing else). `POST /payments/{id}/test/dispute` then moves it like
  * any simulated dispute, and POST /disputes/{id}/accept or /evidence answers it.
  */
-export const SIMULATOR_DISPUTED_CARD = '400000******2685';
+const SIMULATOR_DISPUTED_CARD = '400000******2685';
 
 /** How long the simulator takes evidence for a dispute it opens (Stripe's test disputes give about a week). */
-export const SIMULATED_EVIDENCE_DAYS = 7;
+const SIMULATED_EVIDENCE_DAYS = 7;
 
 export function simulatedEvidenceDueBy(at: Date): string {
   return new Date(at.getTime() + SIMULATED_EVIDENCE_DAYS * 86_400_000).toISOString();

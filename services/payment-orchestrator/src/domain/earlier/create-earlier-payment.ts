@@ -1,4 +1,4 @@
-import { newId, ValidationError , type Scope } from '@vaultline/core';
+import { newId, ValidationError, type Scope, type Mode } from '@vaultline/core';
 import type { CreatePayment } from '../payment/create-payment';
 import type { CreateSubsequentPayment } from '../payment/create-subsequent-payment';
 import { CustomerNotFound, type Customer } from '../customers/customer';
@@ -6,10 +6,10 @@ import { FirstPaymentRequired, PaymentMethodNotFound, PaymentMethodRevoked, type
 import { decideFlow, type FlowCatalogPorts } from '../flows/flow-catalog';
 import { needsSecurityCode } from '../flows/flow';
 import { shownPaymentMethod, type EarlierPayment, type PaymentMethodToStore } from './earlier-payment';
-import type { AuthenticationPreference, Mode, Payment, StoredCardSession } from '../payment/payment';
+import type { AuthenticationPreference, Payment, StoredCardSession } from '../payment/payment';
 import { InitialPaymentNotSuccessful } from '../payment/payment-errors';
 import type { CustomerRepository, PaymentMethodRepository } from '../customers/customer-ports';
-import type { ProcessorDirectory } from '../processing/processor-port';
+import type { ProcessorDirectory } from '../processor-port/processor-port';
 import type { PaymentRequestKey } from '../payment/payment-requests';
 
 export interface CreateEarlierPaymentPorts extends FlowCatalogPorts {
@@ -49,7 +49,7 @@ export interface EarlierPaymentCommand {
 
 export type CreateEarlierPayment = (scope: Scope, command: EarlierPaymentCommand) => Promise<Payment>;
 
-export class ConfirmRequired extends ValidationError {
+class ConfirmRequired extends ValidationError {
   constructor() {
     super('confirm', 'confirm must be true: a payment of this interface is confirmed as it is created.', 'confirm_required');
   }

@@ -1,5 +1,5 @@
 import { ValidationError } from '@vaultline/core';
-import type { Processors } from '../processing/processor-port';
+import type { Processors } from '../processor-port/processor-port';
 import { BUILT_IN_FLOWS } from './flow';
 import { EMPTY_MATRIX, chooseFlow, validateFlowMatrix, type FlowMatrix, type PaymentFacts } from './flow-matrix';
 

@@ -1,8 +1,8 @@
 import { ValidationError } from '@vaultline/core';
 import { isCurrencyCode } from '@vaultline/contracts';
-import type { UseCase } from '../payment/payment';
+import type { UseCase } from '../payment/use-case';
 import { DEFAULT_FLOW, type Flow, processorsOf } from './flow';
-import type { ProcessorLookup } from '../processing/processor-lookup';
+import type { ProcessorLookup } from '../processor-port/processor-lookup';
 
 export interface RuleConditions {
   use_case?: UseCase[];
@@ -49,7 +49,7 @@ export interface FlowChoice {
   matrix_version: number;
 }
 
-export const CONDITION_KEYS = ['use_case', 'currency_code', 'amount_gte', 'amount_lte', 'reference_prefix', 'scheme', 'metadata'] as const;
+const CONDITION_KEYS = ['use_case', 'currency_code', 'amount_gte', 'amount_lte', 'reference_prefix', 'scheme', 'metadata'] as const;
 const USE_CASES: readonly string[] = ['ONE_OFF', 'RECURRING', 'UNSCHEDULED', 'SUBSEQUENT_RECURRING', 'SUBSEQUENT_UNSCHEDULED'];
 
 function holds(when: RuleConditions, facts: PaymentFacts): boolean {

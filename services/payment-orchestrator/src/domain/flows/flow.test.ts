@@ -1,5 +1,6 @@
 import type { ValidationError } from '@vaultline/core';
-import type { ProcessorCapabilities, Processors } from '../processing/processor-port';
+import type { Processors } from '../processor-port/processor-port';
+import type { ProcessorCapabilities } from '../processor-port/processor-lookup';
 import { BUILT_IN_FLOWS, declaresExplicitUnscheduled, needsSecurityCode, processorsOf, usesSimulator, validateFlow, type Flow, type FlowStep } from './flow';
 
 const all: ProcessorCapabilities = { authorize: true, capture: true, partialCapture: true, multipleCaptures: true, authentication3ri: true, authentication3ds: true, risk: true, explicitUnscheduledMit: true, modes: ['test'] };

@@ -1,6 +1,6 @@
 import { AppError, ValidationError } from '@vaultline/core';
-import type { ProcessorLookup } from '../processing/processor-lookup';
-import { AmountNotSupported, amountProblem, ISO_AMOUNTS, type AmountPurpose } from '../processing/processor-amounts';
+import type { ProcessorLookup } from '../processor-port/processor-lookup';
+import { AmountNotSupported, amountProblem, ISO_AMOUNTS, type AmountPurpose } from '../processor-port/processor-amounts';
 import { DEFAULT_THREE_DS, THREE_DS_SETTINGS, type ThreeDsSetting } from '../payment/authentication';
 import { validateStepRouting, type StepRouting } from './step-routing';
 

@@ -1,6 +1,6 @@
 import { DuplicateKeyError } from '@vaultline/store';
 import { authorizersTaking, BUILT_IN_FLOWS, builtInFlow, FlowExists, FlowLimitReached, FlowNotFound, MAX_FLOWS_PER_MERCHANT, stepOf, validateFlow, withThreeDsDefault, type Flow, type FlowStep } from './flow';
-import { AmountNotSupported } from '../processing/processor-amounts';
+import { AmountNotSupported } from '../processor-port/processor-amounts';
 import { decideRoute, type RoutingPorts } from '../routing/routing-ports';
 import type { RoutingChoice } from '../routing/choose-processor';
 import { segmentOf } from '../routing/segment';
@@ -9,7 +9,7 @@ import { currentMatrix, findFlow } from './flow-catalog';
 import { chooseFlow, validateFlowMatrix, type FlowChoice, type FlowMatrix, type PaymentFacts } from './flow-matrix';
 import type { Clock } from '@vaultline/core';
 import type { FlowMatrixRepository, FlowRepository } from './flow-ports';
-import type { ProcessorDirectory } from '../processing/processor-port';
+import type { ProcessorDirectory } from '../processor-port/processor-port';
 import type { TransactionRunner } from '@vaultline/store';
 import { ConflictError, type Scope } from '@vaultline/core';
 

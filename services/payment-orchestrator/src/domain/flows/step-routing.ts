@@ -1,7 +1,7 @@
 import { ValidationError } from '@vaultline/core';
 import { DECLINE_CATEGORIES, HARD_DECLINE_CATEGORIES, isDeclineCategory, type DeclineCategory } from '../declines/decline';
 import { ROUTING_STRATEGIES, type RoutingStrategy } from '../routing/choose-processor';
-import type { ProcessorLookup } from '../processing/processor-lookup';
+import type { ProcessorLookup } from '../processor-port/processor-lookup';
 
 /**
  * An authorization step's routing: which of its processors goes first (`strategy`, `weights`) and what a

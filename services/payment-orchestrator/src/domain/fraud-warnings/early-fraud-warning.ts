@@ -24,8 +24,7 @@ export interface EarlyFraudWarning {
   updated_at: string;
 }
 
-/** The fraud types in Stripe's words (its early fraud warning's fraud_type). */
-export { FRAUD_TYPES } from '@vaultline/contracts';
+/** The fraud types in Stripe's words (its early fraud warning's fraud_type; FRAUD_TYPES in libs/contracts). */
 export type FraudType = (typeof FRAUD_TYPES)[number];
 
 /** What one processor notification says about a warning, normalised by the processor's plugin. */

@@ -10,7 +10,7 @@ import { commitFraudWarningMove, isRefundable } from './record-early-fraud-warni
  * (masked `400000******5423`) receives an early fraud warning at once, in the capture's commit —
  * `made_with_stolen_card`, actionable, with `early_fraud_warning.created` — and no dispute. Test mode only.
  */
-export const SIMULATOR_FRAUD_WARNING_CARD = '400000******5423';
+const SIMULATOR_FRAUD_WARNING_CARD = '400000******5423';
 
 export function simulatedFraudWarning({ warnings }: { warnings: EarlyFraudWarningRepository }): (uow: UnitOfWork, payment: Payment, at: Date) => Payment {
   return (uow, payment, at) => {

@@ -2,17 +2,18 @@ import { newId , type Scope, scopeOfDocument } from '@vaultline/core';
 import { ConcurrentModificationError, type UnitOfWork } from '@vaultline/store';
 import type { Credential } from '../credentials/credential';
 import { authorizersTaking, stepOf, threeDsOf, type FlowStep } from '../flows/flow';
-import { AmountNotSupported } from '../processing/processor-amounts';
-import { captureStepOf, effectiveTime, isConsumerPresent, isFinal, isSecurityCodeAvailable, uncapturedAmount, type Payment, type PendingCapture, type ProcessorTransaction } from './payment';
+import { AmountNotSupported } from '../processor-port/processor-amounts';
+import { captureStepOf, effectiveTime, isFinal, isSecurityCodeAvailable, uncapturedAmount, type Payment, type PendingCapture, type ProcessorTransaction } from './payment';
+import { isConsumerPresent } from './use-case';
 import { CAPTURE_SETTLEMENT_RECHECK_MS, captureRetryDelayMs } from './capture-retry';
 import { captureDataOf, paymentActionRequiredEvent, paymentCaptureFailedEvent, paymentMovedEvent } from './payment-events';
-import { settlementRecheckMs } from '../processing/settlement-backoff';
+import { settlementRecheckMs } from '../processor-port/settlement-backoff';
 import { AUTHENTICATION_FAILURES, type ActionRequiredOutcome } from './authentication';
 import { awaitingConsumer, canAwaitConsumer, consumerAuthenticationOf, failedBeforeAuthorization, isAbandoned, keptAfterAuthorization, ranAuthentication } from './consumer-authentication';
 import type { DomainEvent } from '@vaultline/contracts';
 import { movePayment } from './payment-status';
 import { storedCredentialOf } from './stored-credential';
-import type { AuthorizationOutcome, CaptureOutcome, ProcessorConnection, ProcessorDirectory, ProcessorPayment, Processors, StepOutcome } from '../processing/processor-port';
+import type { AuthorizationOutcome, CaptureOutcome, NotifiedEvent, ProcessorConnection, ProcessorDirectory, ProcessorPayment, Processors, StepOutcome } from '../processor-port/processor-port';
 import type { Clock } from '@vaultline/core';
 import type { CredentialRepository } from '../credentials/credential-ports';
 import type { PaymentRepository, TransactionRepository } from './payment-ports';
@@ -47,8 +48,8 @@ export interface AdvancePaymentPorts {
 
 type StepPorts = AdvancePaymentPorts & { processors: Processors };
 
-/** Runs a payment's flow as far as it can go now; resolves with the payment as stored afterwards. */
-export type AdvancePayment = (scope: Scope, paymentId: string) => Promise<Payment | null>;
+/** Runs a payment's flow as far as it can go now; resolves with the payment as stored afterwards. `notified`: a notification that just arrived for it (its capture's settlement). */
+export type AdvancePayment = (scope: Scope, paymentId: string, notified?: NotifiedEvent) => Promise<Payment | null>;
 
 type Attempt = { processor: string; outcome: StepOutcome };
 type AuthorizationAttempt = { processor: string; outcome: AuthorizationOutcome };
@@ -78,12 +79,12 @@ const MAX_STEPS_PER_CALL = 16;
  */
 export function advancePayment(ports: AdvancePaymentPorts): AdvancePayment {
   const { payments, clock } = ports;
-  return async (scope, paymentId) => {
+  return async (scope, paymentId, notified) => {
     let payment = await payments.get(scope, paymentId);
     for (let pass = 0; payment && pass < MAX_STEPS_PER_CALL; pass++) {
       const now = clock.now();
       if (!isDue(payment, now)) return payment;
-      const result = await chainedSteps({ ...ports, processors: await ports.directory(scope, payment.mode) }, payment, now);
+      const result = await chainedSteps({ ...ports, processors: await ports.directory(scope, payment.mode, notified) }, payment, now);
       try {
         payment = await commit(ports, payment, result, now);
         if (result.counts) await countOutcomes(ports.routing, scope, now, result.counts);

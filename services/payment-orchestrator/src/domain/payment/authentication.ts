@@ -34,17 +34,6 @@ export interface AuthenticationResult {
   ds_transaction_id: string | null;
 }
 
-/** The result of a payment whose issuer did not ask for authentication (no authentication ran). */
-export const NOT_REQUIRED: AuthenticationResult = {
-  type: '3ds',
-  version: null,
-  status: 'not_required',
-  eci: null,
-  liability_shift: false,
-  authentication_value: null,
-  ds_transaction_id: null,
-};
-
 /** Where the consumer must go to authenticate: the issuer's (or the processor's) page. */
 export interface RedirectAction {
   type: 'redirect';

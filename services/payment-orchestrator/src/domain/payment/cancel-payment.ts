@@ -2,14 +2,15 @@ import { newId, type Scope, scopeOfDocument } from '@vaultline/core';
 import { ConcurrentModificationError, type UnitOfWork } from '@vaultline/store';
 import { processorPayment } from './advance-payment';
 import { stepOf } from '../flows/flow';
-import { isConsumerPresent, uncapturedAmount, type CancellationReason, type Payment, type ProcessorTransaction } from './payment';
+import { uncapturedAmount, type CancellationReason, type Payment, type ProcessorTransaction } from './payment';
+import { isConsumerPresent } from './use-case';
 import { paymentMovedEvent } from './payment-events';
 import { CancelNotAllowed, PaymentNotFound } from './payment-errors';
 import { movePayment } from './payment-status';
 import { paymentOfEarlierRequest, rememberRequest, type PaymentRequestKey, type PaymentRequestPorts } from './payment-requests';
 import type { Clock } from '@vaultline/core';
 import type { PaymentRepository, TransactionRepository } from './payment-ports';
-import type { ProcessorDirectory, StepOutcome } from '../processing/processor-port';
+import type { ProcessorDirectory, StepOutcome } from '../processor-port/processor-port';
 import type { TransactionRunner } from '@vaultline/store';
 import { shownUseCaseOf } from '../earlier/earlier-payment';
 
@@ -31,9 +32,9 @@ export interface CancelCommand {
 export type CancelPayment = (scope: Scope, command: CancelCommand) => Promise<Payment>;
 
 /** A void the processor took but has not confirmed is sent again (same idempotency key) after this long. */
-export const VOID_CONFIRMATION_WAIT_MS = 5 * 60_000;
+const VOID_CONFIRMATION_WAIT_MS = 5 * 60_000;
 /** A void not sent yet (the request's own try is under way) or that did not reach the processor is sent again after this long. */
-export const VOID_RETRY_MS = 30_000;
+const VOID_RETRY_MS = 30_000;
 
 const later = (at: Date, ms: number) => new Date(at.getTime() + ms).toISOString();
 
@@ -113,7 +114,7 @@ export function cancelPayment(ports: CancelPaymentPorts): CancelPayment {
  * - not reached (timeout, 5xx): stays canceling; the after-sale worker sends it again.
  * Resolves with the payment as stored afterwards.
  */
-export function releaseAuthorization(ports: Omit<CancelPaymentPorts, 'paymentRequests'>): (payment: Payment) => Promise<Payment> {
+function releaseAuthorization(ports: Omit<CancelPaymentPorts, 'paymentRequests'>): (payment: Payment) => Promise<Payment> {
   return async (payment) => {
     const processorId = payment.progress.authorized_by ?? stepOf(payment.decision!.flow, 'authorization')!.processor;
     const connection = (await ports.directory(scopeOfDocument(payment), payment.mode)).get(processorId);
@@ -179,7 +180,7 @@ export type VoidSettlement = { status: 'succeeded'; void_reference: string | nul
  * captures settled before the cancel keeps them: its void released the rest, and it ends captured
  * (payment.captured, amount.capturable 0), or, refused, stays partially_captured.
  */
-export function settleVoid(ports: Pick<CancelPaymentPorts, 'payments' | 'transactions'>, uow: UnitOfWork, payment: Payment, settlement: VoidSettlement, at: Date): Payment {
+function settleVoid(ports: Pick<CancelPaymentPorts, 'payments' | 'transactions'>, uow: UnitOfWork, payment: Payment, settlement: VoidSettlement, at: Date): Payment {
   const cancellation = payment.cancellation!;
   const sequence = payment.progress.transactions;
   const progress = { ...payment.progress, transactions: sequence + 1 };

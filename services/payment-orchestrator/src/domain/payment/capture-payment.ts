@@ -1,7 +1,7 @@
 import type { Scope } from '@vaultline/core';
 import { ConcurrentModificationError } from '@vaultline/store';
 import { stepOf } from '../flows/flow';
-import { assertAmountTaken } from '../processing/processor-amounts';
+import { assertAmountTaken } from '../processor-port/processor-amounts';
 import { capturableAmount, effectiveTime, uncapturedAmount, type Payment, type PendingCapture } from './payment';
 import { captureDataOf, paymentMovedEvent } from './payment-events';
 import { AlreadyCaptured, AmountExceedsAuthorized, CaptureNotAllowed, CurrencyMismatch, MultipleCapturesNotSupported, PartialCaptureNotSupported, PaymentNotFound } from './payment-errors';
@@ -9,7 +9,7 @@ import { movePayment } from './payment-status';
 import { paymentOfEarlierRequest, rememberRequest, type PaymentRequestKey, type PaymentRequestPorts } from './payment-requests';
 import type { Clock } from '@vaultline/core';
 import type { PaymentRepository } from './payment-ports';
-import type { ProcessorDirectory, Processors } from '../processing/processor-port';
+import type { ProcessorDirectory, Processors } from '../processor-port/processor-port';
 import type { TransactionRunner } from '@vaultline/store';
 
 export interface CapturePaymentPorts extends PaymentRequestPorts {
@@ -41,7 +41,7 @@ export type CapturePayment = (scope: Scope, command: CaptureCommand) => Promise<
  * authorized or partially captured, one capture at a time, each at most what is capturable (the
  * authorization less what was captured). A capture that takes all that is left is final whatever it says.
  */
-export function startCapture(payment: Payment, command: CaptureCommand, processors: Processors, at: Date): Payment {
+function startCapture(payment: Payment, command: CaptureCommand, processors: Processors, at: Date): Payment {
   if (payment.decision?.flow.capture_mode !== 'manual') throw new CaptureNotAllowed('This payment\'s flow captures automatically; a manual capture is not possible.');
   if (payment.status === 'captured') throw new AlreadyCaptured();
   if (payment.status === 'capturing') {

@@ -7,7 +7,7 @@
  * looked at again every `CAPTURE_SETTLEMENT_RECHECK_MS`.
  */
 export const CAPTURE_RETRIES = 5;
-export const CAPTURE_RETRY_BASE_MS = 1_000;
+const CAPTURE_RETRY_BASE_MS = 1_000;
 export const CAPTURE_SETTLEMENT_RECHECK_MS = 5 * 60_000;
 
 /** The wait before sending attempt `attempt + 1` (attempt counts from 1), or null once the retries are spent. */

@@ -3,7 +3,8 @@ import { scopeOfDocument } from '@vaultline/core';
 import type { AuthenticationResult } from './authentication';
 import type { Decline } from '../declines/decline';
 import { newProgress } from './create-payment';
-import { effectiveTime, isConsumerPresent, type FailedCardAttempt, type Payment } from './payment';
+import { effectiveTime, type FailedCardAttempt, type Payment } from './payment';
+import { isConsumerPresent } from './use-case';
 import { declineData, paymentEventData } from './payment-events';
 
 /**

@@ -1,6 +1,7 @@
 import { isAllowedReturnUrl } from '@vaultline/contracts';
 import { AUTHENTICATION_FAILURES, type ActionRequiredOutcome, type AuthenticationResult, type ConsumerAuthentication, type PendingAuthentication, type ThreeDsSetting } from './authentication';
-import { isConsumerPresent, type Payment } from './payment';
+import { type Payment } from './payment';
+import { isConsumerPresent } from './use-case';
 
 /**
  * The engine's 3-D Secure rules (pure): what an authorization is told, whether an "authenticate the

@@ -1,10 +1,11 @@
-import { ValidationError, newCapabilityId, newId, type Scope } from '@vaultline/core';
+import { ValidationError, newCapabilityId, newId, type Scope, type Mode } from '@vaultline/core';
 import { calendarDay, type Credential } from '../credentials/credential';
 import { decideFlow, type FlowCatalogPorts } from '../flows/flow-catalog';
 import { authorizersTaking, usesSimulator } from '../flows/flow';
-import type { ProcessorDirectory } from '../processing/processor-port';
+import type { ProcessorDirectory } from '../processor-port/processor-port';
 import type { EarlierPayment } from '../earlier/earlier-payment';
-import type { FlowDecision, Mode, Payment, StoredCardSession, UseCase } from './payment';
+import type { FlowDecision, Payment, StoredCardSession } from './payment';
+import type { UseCase } from './use-case';
 import { checkoutSessionOpenedEvent, paymentMovedEvent } from './payment-events';
 import { SimulatorNotAllowedInLiveMode } from './payment-errors';
 import { paymentOfEarlierRequest, rememberRequest, type PaymentRequestKey, type PaymentRequestPorts } from './payment-requests';

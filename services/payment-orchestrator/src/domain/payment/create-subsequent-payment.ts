@@ -1,11 +1,11 @@
-import { newId , type Scope } from '@vaultline/core';
+import { newId, type Scope, type Mode } from '@vaultline/core';
 import { calendarDay, nextChargeAllowedAt } from '../credentials/credential';
 import { decideFlow, type FlowCatalogPorts } from '../flows/flow-catalog';
 import { authorizersTaking, declaresExplicitUnscheduled, stepOf } from '../flows/flow';
 import { earlierUseCaseOf, type EarlierPayment } from '../earlier/earlier-payment';
 import { MandateFirstPayment } from '../customers/payment-method';
 import { assertModeAllowed, newProgress } from './create-payment';
-import type { AuthenticationPreference, Mode, Payment } from './payment';
+import type { AuthenticationPreference, Payment } from './payment';
 import { paymentMovedEvent } from './payment-events';
 import {
   AmountExceedsInitial,
@@ -21,7 +21,7 @@ import { paymentOfEarlierRequest, rememberRequest, type PaymentRequestKey, type 
 import type { Clock } from '@vaultline/core';
 import type { CredentialRepository } from '../credentials/credential-ports';
 import type { PaymentRepository } from './payment-ports';
-import type { ProcessorDirectory } from '../processing/processor-port';
+import type { ProcessorDirectory } from '../processor-port/processor-port';
 import type { TransactionRunner } from '@vaultline/store';
 import { retryRefusal, RetryLimitReached, type RetryLimits } from '../declines/retry-limits';
 

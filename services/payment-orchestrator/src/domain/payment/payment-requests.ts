@@ -1,7 +1,7 @@
-import type { Scope } from '@vaultline/core';
+import type { Scope, Mode } from '@vaultline/core';
 import { createHash } from 'node:crypto';
 import { ConcurrentModificationError, type UnitOfWork } from '@vaultline/store';
-import type { Mode, Payment } from './payment';
+import type { Payment } from './payment';
 import type { Clock } from '@vaultline/core';
 import type { PaymentRepository } from './payment-ports';
 import type { TransactionRunner } from '@vaultline/store';

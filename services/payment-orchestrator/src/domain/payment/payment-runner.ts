@@ -3,6 +3,7 @@ import type { Logger } from '@vaultline/logger';
 import type { AdvancePayment } from './advance-payment';
 import type { Clock } from '@vaultline/core';
 import type { PaymentRepository } from './payment-ports';
+import type { NotifiedEvent } from '../processor-port/processor-port';
 
 export interface PaymentRunnerOptions {
   payments: PaymentRepository;
@@ -46,12 +47,15 @@ export class PaymentRunner {
     await Promise.all(this.running.values());
   }
 
-  /** Runs the payment now (and again when its next step falls due in less than a poll). */
-  run(scope: Scope, paymentId: string): Promise<void> {
+  /**
+   * Runs the payment now (and again when its next step falls due in less than a poll). `notified`: a
+   * notification that just arrived for it; a run already under way reads it from the store instead.
+   */
+  run(scope: Scope, paymentId: string, notified?: NotifiedEvent): Promise<void> {
     const current = this.running.get(paymentId);
     if (current) return current;
     const work = this.options
-      .advance(scope, paymentId)
+      .advance(scope, paymentId, notified)
       .then((payment) => {
         const dueIn = payment?.next_run_at ? Date.parse(payment.next_run_at) - this.options.clock.now().getTime() : Infinity;
         if (dueIn < this.options.pollIntervalMs && !this.stopped) this.wakeUp(scope, paymentId, dueIn);

@@ -1,4 +1,5 @@
 import type { StoredCardOffer } from '@vaultline/contracts';
+import type { Mode } from '@vaultline/core';
 import type { Flow, StepKind } from '../flows/flow';
 import { shownUseCaseOf, type EarlierPayment } from '../earlier/earlier-payment';
 import type { AuthenticationResult, BrowserInfo, PendingAuthentication } from './authentication';
@@ -6,9 +7,6 @@ import type { CardSource } from './card-source';
 import type { Decline } from '../declines/decline';
 import type { PaymentRouting } from '../routing/payment-routing';
 import { isConsumerPresent, type UseCase } from './use-case';
-
-export type { CardSource } from './card-source';
-export { CONSUMER_PRESENT_USE_CASES, isConsumerPresent, type UseCase } from './use-case';
 
 /**
  * `partially_captured`: a manual-capture payment with one or more captures settled and more to come
@@ -18,8 +16,6 @@ export { CONSUMER_PRESENT_USE_CASES, isConsumerPresent, type UseCase } from './u
 export type PaymentStatus = 'processing' | 'authorized' | 'capturing' | 'partially_captured' | 'captured' | 'failed' | 'canceling' | 'canceled';
 export type CancellationReason = 'requested_by_merchant' | 'authorization_expired';
 export type AuthenticationPreference = 'NO_3RI' | 'TRY_3RI' | 'REQUIRE_3RI';
-export type { Mode } from '@vaultline/core';
-import type { Mode } from '@vaultline/core';
 
 export interface CheckoutSessionRef {
   id: string;
@@ -214,12 +210,12 @@ export interface InitialAuthorization {
 }
 
 /** The vault keeps a security code this long after storing it (PCI DSS 3.3; its TTL store drops it then). */
-export const SECURITY_CODE_LIFETIME_MS = 15 * 60_000;
+const SECURITY_CODE_LIFETIME_MS = 15 * 60_000;
 /**
  * Sent only while at least this much of the lifetime is left: the vault's clock and ours may differ a
  * little, and the forwarder reads the code a moment after we decide.
  */
-export const SECURITY_CODE_MARGIN_MS = 30_000;
+const SECURITY_CODE_MARGIN_MS = 30_000;
 
 export function securityCodeExpiresAt(storedAt: string): string {
   return new Date(Date.parse(storedAt) + SECURITY_CODE_LIFETIME_MS).toISOString();

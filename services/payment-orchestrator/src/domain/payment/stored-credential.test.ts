@@ -1,5 +1,5 @@
 import type { EarlierPayment } from '../earlier/earlier-payment';
-import type { UseCase } from './payment';
+import type { UseCase } from './use-case';
 import { storedCredentialOf, type StoredCredential } from './stored-credential';
 
 const earlier = (overrides: Partial<EarlierPayment>): EarlierPayment => ({ use_case: 'guest_payment', customer: null, payment_method_id: null, store: null, payment_method: null, ...overrides });

@@ -1,4 +1,5 @@
-import { isConsumerPresent, type Payment } from './payment';
+import { type Payment } from './payment';
+import { isConsumerPresent } from './use-case';
 
 /**
  * Whether the card details of an authorization are stored credentials, as card schemes define them

@@ -4,7 +4,7 @@ import { processorPayment } from './advance-payment';
 import { effectiveTime, isFinal, type Payment } from './payment';
 import type { Clock } from '@vaultline/core';
 import type { PaymentRepository, TransactionRepository } from './payment-ports';
-import type { ProcessorDirectory } from '../processing/processor-port';
+import type { ProcessorDirectory } from '../processor-port/processor-port';
 import type { TransactionRunner } from '@vaultline/store';
 
 export interface VoidStrayAuthorizationPorts {
@@ -22,7 +22,7 @@ export interface VoidStrayAuthorizationPorts {
  * redeliver on any answer but success): the payment's authorization is still being decided (another
  * process runs it), or the void could not reach the processor.
  */
-export class StrayAuthorizationPending extends AppError {
+class StrayAuthorizationPending extends AppError {
   constructor(detail: string) {
     super('stray_authorization_pending', 503, detail, {}, true);
   }

@@ -4,13 +4,13 @@ import { processorPayment } from '../payment/advance-payment';
 import type { Payment } from '../payment/payment';
 import type { Clock } from '@vaultline/core';
 import type { PaymentRepository } from '../payment/payment-ports';
-import type { ProcessorDirectory, RefundOutcome } from '../processing/processor-port';
+import type { NotifiedEvent, ProcessorDirectory, RefundOutcome } from '../processor-port/processor-port';
 import type { RefundRepository } from './refund-ports';
 import type { TransactionRunner } from '@vaultline/store';
 import { settleRefund, type Refund } from './refund';
 import { refundEvent } from './refund-events';
 import { writeRefundTotals } from './refund-totals';
-import { settlementRecheckMs } from '../processing/settlement-backoff';
+import { settlementRecheckMs } from '../processor-port/settlement-backoff';
 
 export interface AdvanceRefundPorts {
   payments: PaymentRepository;
@@ -21,10 +21,10 @@ export interface AdvanceRefundPorts {
 }
 
 /** A refund that could not reach the processor (timeout, 5xx) is sent again after this long, with the same idempotency key. */
-export const REFUND_RETRY_MS = 30_000;
+const REFUND_RETRY_MS = 30_000;
 
-/** Sends a pending refund, or asks how a sent one settled; resolves with the refund as stored afterwards. */
-export type AdvanceRefund = (scope: Scope, refundId: string) => Promise<Refund | null>;
+/** Sends a pending refund, or asks how a sent one settled; resolves with the refund as stored afterwards. `notified`: a notification that just arrived for it. */
+export type AdvanceRefund = (scope: Scope, refundId: string, notified?: NotifiedEvent) => Promise<Refund | null>;
 
 /**
  * The refund runner's step. Outside any unit of work it calls the processor that captured the payment
@@ -34,14 +34,14 @@ export type AdvanceRefund = (scope: Scope, refundId: string) => Promise<Refund |
  * refund's event. A runner that lost a race (another worker, a notification) leaves the winner's effect.
  */
 export function advanceRefund(ports: AdvanceRefundPorts): AdvanceRefund {
-  return async (scope, refundId) => {
+  return async (scope, refundId, notified) => {
     const refund = await ports.refunds.get(scope, refundId);
     if (!refund || refund.status !== 'pending' || refund.next_run_at === null) return refund;
     const now = ports.clock.now();
     if (Date.parse(refund.next_run_at) > now.getTime()) return refund;
     const payment = await ports.payments.get(scopeOfDocument(refund), refund.payment_id);
     if (!payment) return refund;
-    const outcome = await askProcessor(ports, payment, refund, now);
+    const outcome = await askProcessor(ports, payment, refund, now, notified);
     if (outcome.status === 'pending' || outcome.status === 'error') {
       // A sent refund asked about without a final word: the next question waits longer (settlement-backoff.ts).
       const asked = outcome.status === 'pending' && refund.processor_reference !== null;
@@ -60,8 +60,8 @@ export function advanceRefund(ports: AdvanceRefundPorts): AdvanceRefund {
   };
 }
 
-async function askProcessor(ports: AdvanceRefundPorts, payment: Payment, refund: Refund, now: Date): Promise<RefundOutcome> {
-  const connection = (await ports.directory(scopeOfDocument(payment), payment.mode)).get(refund.processor);
+async function askProcessor(ports: AdvanceRefundPorts, payment: Payment, refund: Refund, now: Date, notified: NotifiedEvent | undefined): Promise<RefundOutcome> {
+  const connection = (await ports.directory(scopeOfDocument(payment), payment.mode, notified)).get(refund.processor);
   if (!connection?.refund) return { status: 'error', failure_reason: connection ? 'capability_missing' : 'processor_unavailable' };
   const request = { ...processorPayment(payment, `refund:${refund.id}`, refund.amount, { processor: refund.processor, now }), refund_reason: refund.reason };
   try {
@@ -135,16 +135,17 @@ export function paymentTotalsAfter(payment: Payment, before: Refund, after: Refu
  * processor's reference of it. A pending refund then settles through the runner (which reads the
  * recorded event); a succeeded one that the processor reports failed or reversed is reversed here.
  */
-export function wakeRefund(ports: AdvanceRefundPorts, advance: AdvanceRefund): (scope: Scope, event: { kind: string; payment_reference: string | null; capture_reference: string | null; failure_reason: string | null; account_id?: string }) => Promise<Refund | null> {
+export function wakeRefund(ports: AdvanceRefundPorts, advance: AdvanceRefund): (scope: Scope, event: NotifiedEvent & { payment_reference: string | null }) => Promise<Refund | null> {
   return async (scope, event) => {
     // The account's scope: a refund of the other mode is not this account's; nor is one another account was sent.
     const refund = await findRefund(ports, scope, event.payment_reference, event.capture_reference);
-    if (!refund || (event.account_id !== undefined && refund.processor !== event.account_id)) return null;
+    if (!refund || refund.processor !== event.account_id) return null;
     if (refund.status === 'succeeded' && event.kind === 'refund_failed') return settle(ports, scope, refund, { status: 'failed', failure_reason: event.failure_reason ?? 'refund_reversed' });
     if (refund.status !== 'pending' || refund.processor_reference === null) return refund;
     const now = ports.clock.now();
     const due = await commitOrCurrent(ports, scope, refund, (uow) => ports.refunds.update(uow, { ...refund, next_run_at: now.toISOString() }));
-    return due ? advance(scope, due.id) : null;
+    // The notification is handed to the refund's processor connection: its status is answered from it, not read back.
+    return due ? advance(scope, due.id, event) : null;
   };
 }
 

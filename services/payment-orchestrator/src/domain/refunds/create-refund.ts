@@ -1,8 +1,8 @@
 import { newId, type Scope } from '@vaultline/core';
 import { ConcurrentModificationError } from '@vaultline/store';
 import { stepOf } from '../flows/flow';
-import { assertAmountTaken } from '../processing/processor-amounts';
-import type { ProcessorDirectory } from '../processing/processor-port';
+import { assertAmountTaken } from '../processor-port/processor-amounts';
+import type { ProcessorDirectory } from '../processor-port/processor-port';
 import { disputedAmount, hasCapturedMoney, isDisputed, refundableAmount, type Payment } from '../payment/payment';
 import { CurrencyMismatch, PaymentNotFound } from '../payment/payment-errors';
 import { idOf, rememberRequest, type PaymentRequestKey, type PaymentRequestPorts } from '../payment/payment-requests';

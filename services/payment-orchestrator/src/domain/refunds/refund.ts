@@ -2,8 +2,6 @@ import { ConflictError, NotFoundError, ValidationError, type Mode } from '@vault
 
 export type RefundStatus = 'pending' | 'succeeded' | 'failed';
 export type RefundReason = 'requested_by_customer' | 'duplicate' | 'fraudulent';
-export const REFUND_REASONS: readonly RefundReason[] = ['requested_by_customer', 'duplicate', 'fraudulent'];
-export const REFUND_STATUSES: readonly RefundStatus[] = ['pending', 'succeeded', 'failed'];
 
 /**
  * Money given back on a captured payment, in part or in full. Created pending (its amount reserved on

@@ -1,6 +1,6 @@
 import { declineOf } from '../declines/decline';
 import type { FlowStep } from '../flows/flow';
-import type { AuthorizationOutcome } from '../processing/processor-port';
+import type { AuthorizationOutcome } from '../processor-port/processor-port';
 import type { RoutingChoice } from './choose-processor';
 import { resumeRoute, startRoute, type RouteContext } from './route-authorization';
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { Mode } from '../../domain/payment/payment';
+import type { Mode } from '@vaultline/core';
 
 /** An Adyen account's credentials, as a merchant gives them (validated at POST/PATCH /processor-accounts). */
 export const adyenCredentialsSchema = z

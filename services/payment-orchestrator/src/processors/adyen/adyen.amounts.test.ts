@@ -1,5 +1,5 @@
 import { authorizationInputOf } from '../../../test/support/processor-fixtures';
-import { AmountNotSupported, amountProblem } from '../../domain/processing/processor-amounts';
+import { AmountNotSupported, amountProblem } from '../../domain/processor-port/processor-amounts';
 import { adyenAmounts } from './adyen.amounts';
 import { adyenDisputeSignal } from './adyen.dispute';
 import { toAdyenCaptureRequest, toAdyenPaymentRequest, toAdyenRefundRequest } from './adyen.mapper';

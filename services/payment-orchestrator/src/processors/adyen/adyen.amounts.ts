@@ -1,4 +1,4 @@
-import type { ProcessorAmounts } from '../../domain/processing/processor-amounts';
+import type { ProcessorAmounts } from '../../domain/processor-port/processor-amounts';
 
 /**
  * Adyen's currency codes (https://docs.adyen.com/development-resources/currency-codes): amounts in minor

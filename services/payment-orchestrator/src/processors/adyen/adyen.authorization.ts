@@ -1,5 +1,5 @@
-import type { ProcessorConnection } from '../../domain/processing/processor-port';
-import { authorizationInput, sendMapped, type ProcessorTransport } from '../processor-transport';
+import type { ProcessorConnection } from '../../domain/processor-port/processor-port';
+import { authorizationInput, sendMapped, type ProcessorTransport } from '../transport-port';
 import { redirectOfResume, actionRequired } from '../three-ds-wire';
 import type { AdyenCredentials } from './adyen.account';
 import { adyenConfigurationProblem, toAdyenPaymentRequest } from './adyen.mapper';

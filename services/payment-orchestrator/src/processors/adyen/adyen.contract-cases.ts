@@ -1,7 +1,7 @@
-import { ADYEN_TEST_CARDS, startAdyenStandIn, type AdyenStandIn } from '../../../../../test-e2e/support/adyen-stand-in';
-import { answerIssuerChallenge } from '../../../../../test-e2e/support/issuer-challenge-page';
+import { ADYEN_TEST_CARDS, startAdyenStandIn, type AdyenStandIn } from './dev/adyen.stand-in';
+import { answerIssuerChallenge } from '@vaultline/testing/psp-stand-ins';
 import { placeholderTransport } from '../../../test/support/placeholder-transport';
-import type { CaptureOutcome } from '../../domain/processing/processor-port';
+import type { CaptureOutcome } from '../../domain/processor-port/processor-port';
 import type { ProcessorContractCases } from '../processor.contract';
 import { adyen } from '.';
 import { fromAdyenNotificationItem, parseAdyenNotification, verifyAdyenItem } from './adyen.notification';

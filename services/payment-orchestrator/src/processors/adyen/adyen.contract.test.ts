@@ -1,6 +1,6 @@
 import { ADYEN_CAPTURE_RECHECK_MS } from './adyen.mapper';
-import { answerIssuerChallenge } from '../../../../../test-e2e/support/issuer-challenge-page';
-import { startAdyenStandIn, type AdyenStandIn } from '../../../../../test-e2e/support/adyen-stand-in';
+import { answerIssuerChallenge } from '@vaultline/testing/psp-stand-ins';
+import { startAdyenStandIn, type AdyenStandIn } from './dev/adyen.stand-in';
 import { contractConsumerAuthentication } from '../processor.contract';
 import { adyen } from '.';
 import { ADYEN_APPROVED_TOKEN as APPROVED_TOKEN, ADYEN_CHALLENGE_TOKEN as CHALLENGE_TOKEN, ADYEN_CONTRACT_CREDENTIALS as credentials, ADYEN_CONTRACT_HMAC_KEY as HMAC_KEY, ADYEN_POST_CHALLENGE_TOKEN as POST_CHALLENGE_TOKEN, adyenContractTransport } from './adyen.contract-cases';

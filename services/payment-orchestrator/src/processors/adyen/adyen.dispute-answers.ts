@@ -1,6 +1,6 @@
-import type { Mode } from '../../domain/payment/payment';
+import type { Mode } from '@vaultline/core';
 import type { DisputeEvidence, EvidenceContentType, EvidenceFileField } from '../../domain/disputes/dispute-evidence';
-import type { DisputeActionOutcome, ProcessorDispute } from '../../domain/processing/processor-port';
+import type { DisputeActionOutcome, ProcessorDispute } from '../../domain/processor-port/processor-port';
 import { disputeAnswerOutcome, unsupportedFileType } from '../dispute-answer-wire';
 import { field, text, type ProcessorHttpRequest, type ProcessorHttpResponse } from '../processor-wire';
 import { ADYEN_TEST_BASE_URL, type AdyenCredentials } from './adyen.account';
@@ -17,10 +17,10 @@ import { adyenHeaders } from './adyen.mapper';
  * only (no text evidence), as PDF, JPEG or TIFF (the formats the schemes' dispute systems take); which
  * documents a defense needs depends on its reason (retrieveApplicableDefenseReasons lists them).
  */
-export const ADYEN_DISPUTES_PATH = '/ca/services/DisputeService/v30';
-export const ADYEN_DISPUTES_TEST_BASE_URL = `https://ca-test.adyen.com${ADYEN_DISPUTES_PATH}`;
-export const ADYEN_DISPUTES_LIVE_BASE_URL = `https://ca-live.adyen.com${ADYEN_DISPUTES_PATH}`;
-export const ADYEN_EVIDENCE_CONTENT_TYPES: readonly EvidenceContentType[] = ['application/pdf', 'image/jpeg', 'image/tiff'];
+const ADYEN_DISPUTES_PATH = '/ca/services/DisputeService/v30';
+const ADYEN_DISPUTES_TEST_BASE_URL = `https://ca-test.adyen.com${ADYEN_DISPUTES_PATH}`;
+const ADYEN_DISPUTES_LIVE_BASE_URL = `https://ca-live.adyen.com${ADYEN_DISPUTES_PATH}`;
+const ADYEN_EVIDENCE_CONTENT_TYPES: readonly EvidenceContentType[] = ['application/pdf', 'image/jpeg', 'image/tiff'];
 
 /**
  * The document type a file is sent as when the merchant names none: the invoice as Adyen's

@@ -1,9 +1,9 @@
-import type { CaptureOutcome, ProcessorPayment, RefundOutcome, StepOutcome } from '../../domain/processing/processor-port';
+import type { CaptureOutcome, ProcessorPayment, RefundOutcome, StepOutcome } from '../../domain/processor-port/processor-port';
 import { adyenDecline, adyenIssuerCountry, adyenRefusalOf } from './adyen.declines';
 import type { RefundReason } from '../../domain/refunds/refund';
 import { CARD_PLACEHOLDERS, field, isMerchantInitiated, text, transportOutcome, type AuthorizationInput, type ProcessorHttpRequest, type ProcessorHttpResponse } from '../processor-wire';
 import type { AdyenCredentials } from './adyen.account';
-import { toProcessorAmount } from '../../domain/processing/processor-amounts';
+import { toProcessorAmount } from '../../domain/processor-port/processor-amounts';
 import { adyenAmounts } from './adyen.amounts';
 
 /** Checkout API version every path is built on. */

@@ -1,7 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
 import type { ProcessorNotificationEvent } from '../processor-wire';
-import { fromProcessorAmount } from '../../domain/processing/processor-amounts';
+import { fromProcessorAmount } from '../../domain/processor-port/processor-amounts';
 import { adyenAmounts } from './adyen.amounts';
 import { adyenFailureReason } from './adyen.mapper';
 

@@ -1,4 +1,4 @@
-import type { VerifiedEvent, VerifiedItem } from '../../domain/processor-accounts/receive-processor-notification';
+import type { VerifiedEvent, VerifiedItem } from '../../domain/processor-notifications/receive-processor-notification';
 import type { ProcessorNotifications } from '../processor-plugin';
 import { jsonBody } from '../processor-wire';
 import type { AdyenCredentials } from './adyen.account';

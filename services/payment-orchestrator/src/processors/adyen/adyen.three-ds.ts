@@ -1,5 +1,5 @@
 import { AUTHENTICATION_FAILURES, type AuthenticationResult, type ConsumerAuthentication, type RedirectAction } from '../../domain/payment/authentication';
-import type { AuthorizationOutcome } from '../../domain/processing/processor-port';
+import type { AuthorizationOutcome } from '../../domain/processor-port/processor-port';
 import { field, isMerchantInitiated, text, type AuthorizationInput, type ProcessorHttpRequest, type ProcessorHttpResponse } from '../processor-wire';
 import { actionRequired, threeDsAuthenticationStatus } from '../three-ds-wire';
 import type { AdyenCredentials } from './adyen.account';
@@ -20,8 +20,8 @@ import { ADYEN_API_VERSION, fromAdyenPaymentResponse } from './adyen.mapper';
  */
 
 /** threeDSRequestorChallengeInd: 03 challenge requested (requestor preference), 04 challenge requested (mandate). */
-export const ADYEN_CHALLENGE_REQUESTED = '03';
-export const ADYEN_CHALLENGE_MANDATE = '04';
+const ADYEN_CHALLENGE_REQUESTED = '03';
+const ADYEN_CHALLENGE_MANDATE = '04';
 
 /** The origin of the hosted page: scheme, host and port, as Adyen's `origin` takes it. */
 function originOf(url: string): string {
@@ -89,7 +89,7 @@ export function adyenAuthentication(body: unknown): AuthenticationResult | null 
 }
 
 /** A RedirectShopper answer's redirect action (pure); null when the answer is no redirect. */
-export function adyenRedirect(body: unknown): RedirectAction | null {
+function adyenRedirect(body: unknown): RedirectAction | null {
   if (field(body, 'resultCode') !== 'RedirectShopper') return null;
   const action = field(body, 'action');
   const url = text(field(action, 'url'));

@@ -1,11 +1,12 @@
 import type { z } from 'zod';
 import { adyenAmounts } from './adyen.amounts';
-import type { ProcessorConnection } from '../../domain/processing/processor-port';
+import type { ProcessorConnection } from '../../domain/processor-port/processor-port';
 import { accountOptionsSchema, REAL_PROCESSOR_CAPABILITIES } from '../account-plugin';
-import { destinationsOf } from '@vaultline/contracts';
+import { processorManifest } from '@vaultline/contracts';
+import manifest from './manifest.json';
 import type { AccountProcessorPlugin } from '../processor-plugin';
 import { adyenNotifications } from './adyen.notifications';
-import { authorizationInput, sendMapped, sendWithoutCard } from '../processor-transport';
+import { authorizationInput, sendMapped, sendWithoutCard } from '../transport-port';
 import {
   adyenDisputeOutcome,
   adyenDisputesBaseUrl,
@@ -17,7 +18,6 @@ import {
 import { adyenBaseUrl, adyenCredentialsSchema } from './adyen.account';
 import { adyenAuthorization } from './adyen.authorization';
 import {
-  ADYEN_API_VERSION,
   ADYEN_CAPTURE_RECHECK_MS,
   ADYEN_REFUND_RECHECK_MS,
   fromAdyenCancelResponse,
@@ -43,19 +43,11 @@ const capabilities = { ...REAL_PROCESSOR_CAPABILITIES, authentication3ds: true, 
  * engine's backoff, reading what was notified.
  */
 export const adyen: AccountProcessorPlugin<AdyenOptions['credentials']> = {
-  id: 'adyen',
-  displayName: 'Adyen',
+  manifest: processorManifest(manifest),
   opens: 'per_account',
   capabilities,
   amounts: adyenAmounts,
-  account: {
-    credentials: adyenCredentialsSchema,
-    secretField: 'api_key',
-    paymentsPath: `/${ADYEN_API_VERSION}/payments`,
-    settings: ['multiple_partial_captures'],
-    settingsView: (settings) => ({ ...settings, multiple_partial_captures: settings.multiple_partial_captures ?? false }),
-  },
-  destinations: destinationsOf('adyen'),
+  credentials: adyenCredentialsSchema,
   notifications: adyenNotifications,
   optionsSchema,
   open(options, context): ProcessorConnection {

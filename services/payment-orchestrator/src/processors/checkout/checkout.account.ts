@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { Mode } from '../../domain/payment/payment';
+import type { Mode } from '@vaultline/core';
 
 /** A Checkout.com account's credentials, as a merchant gives them (validated at POST/PATCH /processor-accounts). */
 export const checkoutCredentialsSchema = z
@@ -13,8 +13,8 @@ export const checkoutCredentialsSchema = z
 
 export type CheckoutCredentials = z.infer<typeof checkoutCredentialsSchema>;
 
-export const CHECKOUT_SANDBOX_BASE_URL = 'https://api.sandbox.checkout.com';
-export const CHECKOUT_LIVE_BASE_URL = 'https://api.checkout.com';
+const CHECKOUT_SANDBOX_BASE_URL = 'https://api.sandbox.checkout.com';
+const CHECKOUT_LIVE_BASE_URL = 'https://api.checkout.com';
 
 /** The account's `settings.base_url` when set (accepted only when its payments URL is an allowed forward destination), else by mode. */
 export function checkoutBaseUrl(mode: Mode, baseUrl: string | null): string {

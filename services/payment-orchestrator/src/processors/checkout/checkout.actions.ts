@@ -1,4 +1,4 @@
-import type { StepOutcome } from '../../domain/processing/processor-port';
+import type { StepOutcome } from '../../domain/processor-port/processor-port';
 import { field, text, transportOutcome, type ProcessorHttpRequest, type ProcessorHttpResponse } from '../processor-wire';
 import type { CheckoutCredentials } from './checkout.account';
 

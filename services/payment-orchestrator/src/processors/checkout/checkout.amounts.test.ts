@@ -1,5 +1,5 @@
 import { authorizationInputOf } from '../../../test/support/processor-fixtures';
-import { AmountNotSupported, amountProblem } from '../../domain/processing/processor-amounts';
+import { AmountNotSupported, amountProblem } from '../../domain/processor-port/processor-amounts';
 import { checkoutAmounts } from './checkout.amounts';
 import { checkoutDisputeSignal } from './checkout.dispute';
 import { toCheckoutCaptureRequest, toCheckoutPaymentRequest, toCheckoutRefundRequest } from './checkout.mapper';

@@ -1,4 +1,4 @@
-import type { ProcessorAmounts } from '../../domain/processing/processor-amounts';
+import type { ProcessorAmounts } from '../../domain/processor-port/processor-amounts';
 
 /**
  * Checkout.com's "Format the amount value" (https://www.checkout.com/docs/payments/accept-payments/format-the-amount-value,

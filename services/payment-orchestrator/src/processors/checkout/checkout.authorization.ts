@@ -1,5 +1,5 @@
-import type { ProcessorConnection } from '../../domain/processing/processor-port';
-import { authorizationInput, sendMapped, type ProcessorTransport } from '../processor-transport';
+import type { ProcessorConnection } from '../../domain/processor-port/processor-port';
+import { authorizationInput, sendMapped, type ProcessorTransport } from '../transport-port';
 import type { CheckoutCredentials } from './checkout.account';
 import { toCheckoutPaymentRequest } from './checkout.mapper';
 import { checkoutThreeDsFields, fromCheckoutPaymentLookup, fromCheckoutThreeDsPaymentResponse, toCheckoutPaymentLookup } from './checkout.three-ds';

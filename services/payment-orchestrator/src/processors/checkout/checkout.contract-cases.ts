@@ -1,7 +1,7 @@
-import { CHECKOUT_TEST_CARDS, startCheckoutStandIn, type CheckoutStandIn } from '../../../../../test-e2e/support/checkout-stand-in';
-import { answerIssuerChallenge } from '../../../../../test-e2e/support/issuer-challenge-page';
+import { CHECKOUT_TEST_CARDS, startCheckoutStandIn, type CheckoutStandIn } from './dev/checkout.stand-in';
+import { answerIssuerChallenge } from '@vaultline/testing/psp-stand-ins';
 import { placeholderTransport } from '../../../test/support/placeholder-transport';
-import type { CaptureOutcome } from '../../domain/processing/processor-port';
+import type { CaptureOutcome } from '../../domain/processor-port/processor-port';
 import type { ProcessorContractCases } from '../processor.contract';
 import { checkout } from '.';
 import { fromCheckoutWebhook, verifyCheckoutWebhook } from './checkout.webhook';

@@ -1,6 +1,6 @@
-import { CHECKOUT_TEST_CARDS, startCheckoutStandIn, type CheckoutStandIn } from '../../../../../test-e2e/support/checkout-stand-in';
+import { CHECKOUT_TEST_CARDS, startCheckoutStandIn, type CheckoutStandIn } from './dev/checkout.stand-in';
 import { placeholderTransport } from '../../../test/support/placeholder-transport';
-import type { ProcessorPayment } from '../../domain/processing/processor-port';
+import type { ProcessorPayment } from '../../domain/processor-port/processor-port';
 import { contractConsumerAuthentication } from '../processor.contract';
 import { checkout } from '.';
 import { CHECKOUT_APPROVED_TOKEN as APPROVED_TOKEN, CHECKOUT_CHALLENGE_TOKEN as CHALLENGE_TOKEN, CHECKOUT_CONTRACT_CREDENTIALS as credentials, checkoutContractTransport } from './checkout.contract-cases';

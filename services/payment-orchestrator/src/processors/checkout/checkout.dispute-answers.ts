@@ -1,6 +1,6 @@
-import type { Mode } from '../../domain/payment/payment';
+import type { Mode } from '@vaultline/core';
 import type { DisputeEvidence, EvidenceContentType, EvidenceFile, EvidenceFileField, EvidenceTextField } from '../../domain/disputes/dispute-evidence';
-import type { DisputeActionOutcome, ProcessorDispute } from '../../domain/processing/processor-port';
+import type { DisputeActionOutcome, ProcessorDispute } from '../../domain/processor-port/processor-port';
 import { disputeAnswerOutcome, toEvidenceFileUpload, unsupportedFileType } from '../dispute-answer-wire';
 import { field, text, type ProcessorHttpRequest, type ProcessorHttpResponse } from '../processor-wire';
 import type { CheckoutCredentials } from './checkout.account';
@@ -16,11 +16,11 @@ import { checkoutHeaders } from './checkout.mapper';
  * your evidence once you have submitted it"). The evidence is a set of categories, each a `_file` and a
  * `_text` of at most 500 characters (a description, or a link).
  */
-export const CHECKOUT_FILES_SANDBOX_BASE_URL = 'https://files.sandbox.checkout.com';
-export const CHECKOUT_FILES_LIVE_BASE_URL = 'https://files.checkout.com';
-export const CHECKOUT_EVIDENCE_CONTENT_TYPES: readonly EvidenceContentType[] = ['application/pdf', 'image/jpeg', 'image/png'];
+const CHECKOUT_FILES_SANDBOX_BASE_URL = 'https://files.sandbox.checkout.com';
+const CHECKOUT_FILES_LIVE_BASE_URL = 'https://files.checkout.com';
+const CHECKOUT_EVIDENCE_CONTENT_TYPES: readonly EvidenceContentType[] = ['application/pdf', 'image/jpeg', 'image/png'];
 /** ProvideEvidenceRequest.yaml: every `_text` has `maximum: 500`. */
-export const CHECKOUT_EVIDENCE_TEXT_MAX = 500;
+const CHECKOUT_EVIDENCE_TEXT_MAX = 500;
 
 type Category =
   | 'proof_of_delivery_or_service'

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { isUuid } from '@vaultline/core';
-import { fromProcessorAmount } from '../../domain/processing/processor-amounts';
+import { fromProcessorAmount } from '../../domain/processor-port/processor-amounts';
 import { checkoutAmounts } from './checkout.amounts';
 import { disputeReasonOf, type DisputeReason, type DisputeSignal, type DisputeStatus } from '../../domain/disputes/dispute';
 
@@ -29,8 +29,6 @@ const EVENTS: Record<string, { stage: number; status: DisputeStatus }> = {
   dispute_arbitration_won: { stage: 5, status: 'won' },
   dispute_arbitration_lost: { stage: 5, status: 'lost' },
 };
-
-export const CHECKOUT_DISPUTE_EVENT_TYPES = Object.keys(EVENTS);
 
 /** Checkout.com's dispute categories → the merchant's reasons. */
 const CATEGORIES: Record<string, DisputeReason> = {

@@ -1,8 +1,8 @@
-import type { CaptureOutcome, ProcessorPayment, RefundOutcome, StepOutcome } from '../../domain/processing/processor-port';
+import type { CaptureOutcome, ProcessorPayment, RefundOutcome, StepOutcome } from '../../domain/processor-port/processor-port';
 import { checkoutDecline, checkoutIssuerCountry } from './checkout.declines';
 import { CARD_PLACEHOLDERS, field, isMerchantInitiated, text, transportOutcome, type AuthorizationInput, type ProcessorHttpRequest, type ProcessorHttpResponse } from '../processor-wire';
 import type { CheckoutCredentials } from './checkout.account';
-import { toProcessorAmount } from '../../domain/processing/processor-amounts';
+import { toProcessorAmount } from '../../domain/processor-port/processor-amounts';
 import { checkoutAmounts } from './checkout.amounts';
 
 /** An API amount (ISO minor units) in Checkout.com's units: the one conversion of every request (checkout.amounts.ts). */

@@ -1,5 +1,5 @@
 import type { AuthenticationResult, ConsumerAuthentication } from '../../domain/payment/authentication';
-import type { AuthorizationOutcome } from '../../domain/processing/processor-port';
+import type { AuthorizationOutcome } from '../../domain/processor-port/processor-port';
 import { field, isMerchantInitiated, text, transportOutcome, type AuthorizationInput, type ProcessorHttpRequest, type ProcessorHttpResponse } from '../processor-wire';
 import { actionRequired, redirectOfResume, threeDsAuthenticationStatus } from '../three-ds-wire';
 import type { CheckoutCredentials } from './checkout.account';
@@ -22,7 +22,7 @@ import { checkoutDecline } from './checkout.declines';
 export type CheckoutChallengeIndicator = 'no_preference' | 'no_challenge_requested' | 'challenge_requested' | 'challenge_requested_mandate';
 
 /** success_url and failure_url: format uri, at most 255 characters (PaymentRequest.yaml). */
-export const CHECKOUT_REDIRECT_URL_MAX = 255;
+const CHECKOUT_REDIRECT_URL_MAX = 255;
 
 /**
  * The 3-D Secure fields of a consumer-present `POST /payments` (pure), merged into the forwarder
@@ -49,7 +49,7 @@ export function checkoutThreeDsFields(payment: AuthorizationInput, consumer: Con
  * liability shift of its own: it follows the scheme rules, under which an authenticated (Y) or attempted
  * (A) 3-D Secure payment shifts liability to the issuer.
  */
-export function checkoutAuthentication(body: unknown): AuthenticationResult | null {
+function checkoutAuthentication(body: unknown): AuthenticationResult | null {
   const threeDs = field(body, '3ds');
   const response = text(field(threeDs, 'authentication_response'));
   if (response === null) return null;
@@ -66,7 +66,7 @@ export function checkoutAuthentication(body: unknown): AuthenticationResult | nu
 }
 
 /** The return parameter Checkout.com appends to success_url and failure_url (paths/payments@{id}.yaml). */
-export const CHECKOUT_RETURN_PARAMETERS = ['cko-session-id'];
+const CHECKOUT_RETURN_PARAMETERS = ['cko-session-id'];
 
 /** A succeeded or failed outcome with the authentication that ran, if one did. */
 function withAuthentication(outcome: AuthorizationOutcome, authentication: AuthenticationResult | null): AuthorizationOutcome {

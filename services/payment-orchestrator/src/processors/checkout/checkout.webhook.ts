@@ -1,12 +1,12 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
 import type { ProcessorNotificationEvent } from '../processor-wire';
-import { fromProcessorAmount } from '../../domain/processing/processor-amounts';
+import { fromProcessorAmount } from '../../domain/processor-port/processor-amounts';
 import { checkoutAmounts } from './checkout.amounts';
 import { checkoutFailureReason } from './checkout.mapper';
 
 /** A webhook's amount (Checkout.com's units, with its currency) in ISO minor units: the one conversion of every webhook; null without both. */
-export function checkoutWebhookAmount(data: { amount?: number; currency?: string }): number | null {
+function checkoutWebhookAmount(data: { amount?: number; currency?: string }): number | null {
   const currency = data.currency?.toUpperCase();
   return data.amount !== undefined && currency ? fromProcessorAmount(checkoutAmounts, data.amount, currency) : null;
 }

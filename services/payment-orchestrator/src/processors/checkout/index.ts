@@ -1,11 +1,12 @@
 import type { z } from 'zod';
 import { checkoutAmounts } from './checkout.amounts';
-import type { ProcessorConnection } from '../../domain/processing/processor-port';
+import type { ProcessorConnection } from '../../domain/processor-port/processor-port';
 import { accountOptionsSchema, REAL_PROCESSOR_CAPABILITIES } from '../account-plugin';
-import { destinationsOf } from '@vaultline/contracts';
+import { processorManifest } from '@vaultline/contracts';
+import manifest from './manifest.json';
 import type { AccountProcessorPlugin } from '../processor-plugin';
 import { checkoutNotifications } from './checkout.notifications';
-import { authorizationInput, sendMapped, sendWithoutCard } from '../processor-transport';
+import { authorizationInput, sendMapped, sendWithoutCard } from '../transport-port';
 import { uploadedFileId, uploadEvidenceFiles } from '../dispute-answer-wire';
 import {
   checkoutDisputeOutcome,
@@ -40,13 +41,11 @@ const ACTION_TYPES = { capture: 'Capture', refund: 'Refund', void: 'Void' } as c
 
 /** Checkout.com: authorizations through the forwarder, captures through egress, settled by webhook. */
 export const checkout: AccountProcessorPlugin<CheckoutOptions['credentials']> = {
-  id: 'checkout',
-  displayName: 'Checkout.com',
+  manifest: processorManifest(manifest),
   opens: 'per_account',
   capabilities,
   amounts: checkoutAmounts,
-  account: { credentials: checkoutCredentialsSchema, secretField: 'secret_key', paymentsPath: '/payments' },
-  destinations: destinationsOf('checkout'),
+  credentials: checkoutCredentialsSchema,
   notifications: checkoutNotifications,
   optionsSchema,
   open(options, context): ProcessorConnection {

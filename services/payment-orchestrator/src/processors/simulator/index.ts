@@ -1,8 +1,9 @@
 import { z } from 'zod';
-import type { ProcessorConnection } from '../../domain/processing/processor-port';
+import type { ProcessorConnection } from '../../domain/processor-port/processor-port';
 import type { BuiltInProcessorPlugin } from '../processor-plugin';
 import { simulate } from './simulator-bank';
-import { SIMULATOR_CHALLENGE } from '@vaultline/contracts';
+import { processorManifest, SIMULATOR_CHALLENGE } from '@vaultline/contracts';
+import manifest from './manifest.json';
 import { fromSimulatorAuthorizationResponse, fromSimulatorResponse, fromSimulatorStepResponse, toSimulatorRequest, toSimulatorResumeRequest, type SimulatorAccount } from './simulator.mapper';
 import type { ProcessorAccountSettings } from '../../domain/processor-accounts/processor-account';
 
@@ -39,19 +40,13 @@ function simulatorAccountOf(id: string, settings: ProcessorAccountSettings): Sim
 
 /** Built in and deterministic, so every path runs without a network: opened once at start; its accounts share the connection. */
 export const simulator: BuiltInProcessorPlugin<SimulatorOptions> = {
-  id: 'simulator',
-  displayName: 'The simulator',
+  manifest: processorManifest(manifest),
   opens: 'at_start',
   capabilities,
-  // Nothing to authenticate with, no host. approval_rate and outage make two simulator accounts differ (routing in test mode).
-  account: {
-    credentials: z.object({}).strict(),
-    secretField: null,
-    paymentsPath: '/payments',
-    settings: ['explicit_unscheduled', 'approval_rate', 'outage'],
-    settingsView: (settings) => ({ ...settings, explicit_unscheduled: settings.explicit_unscheduled ?? true, approval_rate: settings.approval_rate ?? 1, outage: settings.outage ?? [] }),
-  },
-  destinations: [],
+  // Nothing to authenticate with, no host.
+  credentials: z.object({}).strict(),
+  // approval_rate and outage make two simulator accounts differ (routing in test mode).
+  extraSettings: { approval_rate: 1, outage: [] },
   optionsSchema,
   forAccount: (connection, settings, account) => {
     // Rule 7 of the earlier interface needs a processor without explicit unscheduled support: an account can be one.

@@ -7,7 +7,7 @@ import type { SimulatorAuthentication, SimulatorRequest, SimulatorResponse } fro
  * knows of a card). A real card with the same digits gets the same answer: the simulator serves test
  * mode only.
  */
-export const TEST_CARDS = {
+const TEST_CARDS = {
   '400000/0002': 'card_declined',
   '400000/9995': 'insufficient_funds',
   '400000/3220': '3ri_fails',

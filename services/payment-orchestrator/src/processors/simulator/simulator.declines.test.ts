@@ -1,4 +1,4 @@
-import type { ProcessorPayment } from '../../domain/processing/processor-port';
+import type { ProcessorPayment } from '../../domain/processor-port/processor-port';
 import { drawOf, simulate } from './simulator-bank';
 import { SIMULATOR_DECLINES, simulatorDecline } from './simulator.declines';
 import { fromSimulatorAuthorizationResponse, toSimulatorRequest, type SimulatorAccount } from './simulator.mapper';

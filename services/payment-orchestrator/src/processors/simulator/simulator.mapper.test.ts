@@ -1,4 +1,4 @@
-import type { ProcessorPayment } from '../../domain/processing/processor-port';
+import type { ProcessorPayment } from '../../domain/processor-port/processor-port';
 import { behaviourOf, simulate } from './simulator-bank';
 import { fromSimulatorResponse, toSimulatorRequest } from './simulator.mapper';
 

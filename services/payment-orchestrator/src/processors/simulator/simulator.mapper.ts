@@ -1,5 +1,5 @@
 import type { AuthenticationReturn, AuthenticationResult, ThreeDsSetting } from '../../domain/payment/authentication';
-import type { AuthorizationOutcome, CaptureOutcome, ProcessorPayment, StepOutcome } from '../../domain/processing/processor-port';
+import type { AuthorizationOutcome, CaptureOutcome, ProcessorPayment, StepOutcome } from '../../domain/processor-port/processor-port';
 import { simulatorDecline, SIMULATOR_DECLINES } from './simulator.declines';
 
 /** The simulator's wire format: what a real processor's request and answer would be, card by its display data only. */

@@ -1,10 +1,11 @@
-import { destinationsOf } from '@vaultline/contracts';
+import { processorManifest } from '@vaultline/contracts';
+import manifest from './manifest.json';
 import { stripeAmounts } from './stripe.amounts';
 import type { z } from 'zod';
-import type { CaptureOutcome, ProcessorConnection } from '../../domain/processing/processor-port';
+import type { CaptureOutcome, ProcessorConnection } from '../../domain/processor-port/processor-port';
 import { accountOptionsSchema } from '../account-plugin';
 import type { AccountProcessorPlugin } from '../processor-plugin';
-import { authorizationInput, sendMapped, sendWithoutCard } from '../processor-transport';
+import { authorizationInput, sendMapped, sendWithoutCard } from '../transport-port';
 import { uploadedFileId, uploadEvidenceFiles } from '../dispute-answer-wire';
 import {
   stripeEvidenceUnsupported,
@@ -57,13 +58,11 @@ const capabilities = {
 
 /** Stripe PaymentIntents: the card inline through the forwarder, everything else through egress; captures, cancels and most refunds settle in the answer. */
 export const stripe: AccountProcessorPlugin<StripeOptions['credentials']> = {
-  id: 'stripe',
-  displayName: 'Stripe',
+  manifest: processorManifest(manifest),
   opens: 'per_account',
   capabilities,
   amounts: stripeAmounts,
-  account: { credentials: stripeCredentialsSchema, secretField: 'secret_key', paymentsPath: '/v1/payment_intents' },
-  destinations: destinationsOf('stripe'),
+  credentials: stripeCredentialsSchema,
   notifications: stripeNotifications,
   optionsSchema,
   open(options, context): ProcessorConnection {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { Mode } from '../../domain/payment/payment';
+import type { Mode } from '@vaultline/core';
 
 /**
  * A Stripe account's credentials, as a merchant gives them (validated at POST/PATCH /processor-accounts).
@@ -23,7 +23,7 @@ export type StripeCredentials = z.infer<typeof stripeCredentialsSchema>;
 export const STRIPE_BASE_URL = 'https://api.stripe.com';
 
 /** The mode a key serves at Stripe. */
-export function stripeKeyMode(secretKey: string): Mode {
+function stripeKeyMode(secretKey: string): Mode {
   return /^(sk|rk)_live_/.test(secretKey) ? 'live' : 'test';
 }
 

@@ -1,5 +1,5 @@
 import { authorizationInputOf } from '../../../test/support/processor-fixtures';
-import { AmountNotSupported, amountProblem } from '../../domain/processing/processor-amounts';
+import { AmountNotSupported, amountProblem } from '../../domain/processor-port/processor-amounts';
 import { stripeAmounts } from './stripe.amounts';
 import { stripeDisputeSignal } from './stripe.dispute';
 import { toStripeCaptureRequest, toStripePaymentIntentRequest, toStripeRefundRequest } from './stripe.mapper';

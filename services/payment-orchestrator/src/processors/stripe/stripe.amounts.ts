@@ -1,4 +1,4 @@
-import type { ProcessorAmounts } from '../../domain/processing/processor-amounts';
+import type { ProcessorAmounts } from '../../domain/processor-port/processor-amounts';
 
 /**
  * Stripe's currency units (https://docs.stripe.com/currencies): amounts in the currency's minor unit,

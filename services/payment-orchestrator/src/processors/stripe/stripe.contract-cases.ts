@@ -1,4 +1,4 @@
-import { STRIPE_TEST_CARDS, startStripeStandIn } from '../../../../../test-e2e/support/stripe-stand-in';
+import { STRIPE_TEST_CARDS, startStripeStandIn } from './dev/stripe.stand-in';
 import { placeholderTransport } from '../../../test/support/placeholder-transport';
 import type { RedirectAction } from '../../domain/payment/authentication';
 import type { ProcessorContractCases } from '../processor.contract';
@@ -18,7 +18,7 @@ export const stripeContractTransport = () =>
   });
 
 /** The consumer on the stand-in's issuer page: completes or fails the challenge and comes back with what Stripe appends to return_url. */
-export async function answerStripeChallenge(action: RedirectAction, outcome: 'completed' | 'failed'): Promise<Record<string, string>> {
+async function answerStripeChallenge(action: RedirectAction, outcome: 'completed' | 'failed'): Promise<Record<string, string>> {
   const back = await fetch(`${action.url}/complete?outcome=${outcome}`, { redirect: 'manual' });
   const location = back.headers.get('location');
   if (back.status !== 302 || !location) throw new Error(`the issuer page answered ${back.status}`);

@@ -1,5 +1,5 @@
 import type { DisputeEvidence, EvidenceContentType, EvidenceFile } from '../../domain/disputes/dispute-evidence';
-import type { DisputeActionOutcome, ProcessorDispute } from '../../domain/processing/processor-port';
+import type { DisputeActionOutcome, ProcessorDispute } from '../../domain/processor-port/processor-port';
 import { disputeAnswerOutcome, toEvidenceFileUpload, unsupportedFileType } from '../dispute-answer-wire';
 import { field, text, type ProcessorHttpRequest, type ProcessorHttpResponse } from '../processor-wire';
 import type { StripeCredentials } from './stripe.account';
@@ -14,8 +14,8 @@ import { stripeHeaders } from './stripe.mapper';
  * dispute_evidence`) and `submit` sends evidence, staged (`submit=false`) or submitted for review.
  * Stripe takes evidence files as PDF, JPEG or PNG.
  */
-export const STRIPE_FILES_BASE_URL = 'https://files.stripe.com';
-export const STRIPE_EVIDENCE_CONTENT_TYPES: readonly EvidenceContentType[] = ['application/pdf', 'image/jpeg', 'image/png'];
+const STRIPE_FILES_BASE_URL = 'https://files.stripe.com';
+const STRIPE_EVIDENCE_CONTENT_TYPES: readonly EvidenceContentType[] = ['application/pdf', 'image/jpeg', 'image/png'];
 
 type Request = Omit<ProcessorHttpRequest, 'carries_card_data'>;
 

@@ -1,6 +1,7 @@
 import { disputeReasonOf, type DisputeReason, type DisputeSignal, type DisputeStatus } from '../../domain/disputes/dispute';
-import { FRAUD_TYPES, type EarlyFraudWarningSignal, type FraudType } from '../../domain/fraud-warnings/early-fraud-warning';
-import { fromProcessorAmount } from '../../domain/processing/processor-amounts';
+import type { EarlyFraudWarningSignal, FraudType } from '../../domain/fraud-warnings/early-fraud-warning';
+import { FRAUD_TYPES } from '@vaultline/contracts';
+import { fromProcessorAmount } from '../../domain/processor-port/processor-amounts';
 import { field, text } from '../processor-wire';
 import { stripeAmounts } from './stripe.amounts';
 

@@ -1,6 +1,6 @@
 import { authorizationInputOf } from '../../../test/support/processor-fixtures';
 import type { ConsumerAuthentication } from '../../domain/payment/authentication';
-import type { ProcessorPayment } from '../../domain/processing/processor-port';
+import type { ProcessorPayment } from '../../domain/processor-port/processor-port';
 import {
   fromStripeCancelResponse,
   fromStripeCaptureResponse,

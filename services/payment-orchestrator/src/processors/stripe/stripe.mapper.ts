@@ -1,10 +1,10 @@
 import type { AuthenticationResult } from '../../domain/payment/authentication';
 import { stripeDecline, stripeIssuerCountry } from './stripe.declines';
-import type { AuthorizationOutcome, CaptureOutcome, ProcessorPayment, RefundOutcome, StepOutcome } from '../../domain/processing/processor-port';
+import type { AuthorizationOutcome, CaptureOutcome, ProcessorPayment, RefundOutcome, StepOutcome } from '../../domain/processor-port/processor-port';
 import type { RefundReason } from '../../domain/refunds/refund';
 import { CARD_PLACEHOLDERS, field, isMerchantInitiated, text, transportOutcome, type AuthorizationInput, type ProcessorHttpRequest, type ProcessorHttpResponse } from '../processor-wire';
 import type { StripeCredentials } from './stripe.account';
-import { toProcessorAmount } from '../../domain/processing/processor-amounts';
+import { toProcessorAmount } from '../../domain/processor-port/processor-amounts';
 import { stripeAmounts } from './stripe.amounts';
 import { STRIPE_API_VERSION } from './stripe.api-version';
 
@@ -147,7 +147,7 @@ export function stripeFailureReason(error: unknown): string {
 }
 
 /** The expanded charge's 3-D Secure result → the engine's (no authentication value: Stripe keeps it). */
-export function stripeAuthenticationResult(charge: unknown): AuthenticationResult | null {
+function stripeAuthenticationResult(charge: unknown): AuthenticationResult | null {
   const threeDs = field(field(field(charge, 'payment_method_details'), 'card'), 'three_d_secure');
   if (!threeDs || typeof threeDs !== 'object') return null;
   const result = text(field(threeDs, 'result'));
@@ -164,7 +164,7 @@ export function stripeAuthenticationResult(charge: unknown): AuthenticationResul
 }
 
 /** What the consumer's return must carry for the resume: Stripe appends `payment_intent` (and its client secret) to return_url. */
-export const STRIPE_RETURN_PARAMETERS = ['payment_intent'];
+const STRIPE_RETURN_PARAMETERS = ['payment_intent'];
 
 /**
  * A PaymentIntent answer (create, or retrieve after the consumer's return) → the authorization's outcome

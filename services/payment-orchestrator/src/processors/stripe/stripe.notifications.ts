@@ -1,4 +1,4 @@
-import type { VerifiedItem } from '../../domain/processor-accounts/receive-processor-notification';
+import type { VerifiedItem } from '../../domain/processor-notifications/receive-processor-notification';
 import type { ProcessorNotifications } from '../processor-plugin';
 import { field, jsonBody, text } from '../processor-wire';
 import type { StripeCredentials } from './stripe.account';

@@ -1,6 +1,6 @@
 import { maskPans } from '@vaultline/core';
-import { startStripeStandIn, type StripeStandIn } from '../../../../../test-e2e/support/stripe-stand-in';
-import type { ProcessorTransport } from '../processor-transport';
+import { startStripeStandIn, type StripeStandIn } from './dev/stripe.stand-in';
+import type { ProcessorTransport } from '../transport-port';
 import { stripe } from '.';
 import { STRIPE_APPROVED_TOKEN, STRIPE_CONTRACT_CREDENTIALS as credentials, stripeContractTransport } from './stripe.contract-cases';
 

@@ -1,5 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import type { VerifiedEvent } from '../../domain/processor-accounts/receive-processor-notification';
+import type { VerifiedEvent } from '../../domain/processor-notifications/receive-processor-notification';
 import { field, text } from '../processor-wire';
 import { stripeDisputeSignal, stripeFraudWarningSignal } from './stripe.dispute';
 import { stripeFailureReason } from './stripe.mapper';

@@ -1,7 +1,6 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import { parseMultipart } from './multipart-form';
-import { startPspServer, type PspAnswer } from './psp-stand-in-server';
+import { parseMultipart, startPspServer, type PspAnswer } from '@vaultline/testing/psp-stand-ins';
 
 /**
  * The version Stripe answers a request in when it carries no `Stripe-Version`: the account's default. A

@@ -40,7 +40,7 @@ function isoExponentOf(currency: string): number {
 }
 
 /** The processor's decimals for the currency. */
-export function processorExponent(amounts: ProcessorAmounts, currency: string): number {
+function processorExponent(amounts: ProcessorAmounts, currency: string): number {
   return amounts.exponents[currency] ?? isoExponentOf(currency);
 }
 
@@ -50,7 +50,7 @@ const gcd = (a: number, b: number): number => (b === 0 ? a : gcd(b, a % b));
  * The step an ISO amount must keep for the processor to take it exactly: 100 for CVE at Adyen (whole
  * escudos), 10 for KWD at Stripe (last digit 0), 1 for ISK at Stripe (its two decimals always 00).
  */
-export function isoStep(amounts: ProcessorAmounts, currency: string): number {
+function isoStep(amounts: ProcessorAmounts, currency: string): number {
   const shift = processorExponent(amounts, currency) - isoExponentOf(currency);
   const step = amounts.steps[currency]?.of ?? 1;
   return shift >= 0 ? step / gcd(step, 10 ** shift) : step * 10 ** -shift;
@@ -117,7 +117,7 @@ export function fromProcessorAmount(amounts: ProcessorAmounts, value: number, cu
 }
 
 /** "0.50" EUR → 50, "50" JPY → 50, exactly (string arithmetic). */
-export function minorOf(major: string, currency: string): number {
+function minorOf(major: string, currency: string): number {
   const exponent = isoExponentOf(currency);
   const [whole = '0', fraction = ''] = major.split('.');
   if (fraction.length > exponent) throw new Error(`${major} has more decimals than ${currency}`);

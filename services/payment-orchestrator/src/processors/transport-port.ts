@@ -1,5 +1,5 @@
 import type { Mode, Scope } from '@vaultline/core';
-import type { ProcessorPayment } from '../domain/processing/processor-port';
+import type { ProcessorPayment } from '../domain/processor-port/processor-port';
 import { SECURITY_CODE_GONE, withoutSecurityCode, type AuthorizationInput, type ProcessorBodyFormat, type ProcessorHttpRequest, type ProcessorHttpResponse } from './processor-wire';
 
 /**

@@ -1,12 +1,13 @@
 import { ConcurrentModificationError, DuplicateKeyError } from '@vaultline/store';
 import { AppError, isUuid, newId, type Scope, scopeOfDocument } from '@vaultline/core';
 import type { TokenBucket, TtlStore } from '@vaultline/ttl';
-import { openCredentials } from './manage-processor-accounts';
+import { openCredentials } from '../processor-accounts/manage-processor-accounts';
 import type { Clock } from '@vaultline/core';
 import type { PaymentRepository } from '../payment/payment-ports';
-import type { ProcessorAccountRepository, ProcessorNotificationRepository, SecretSealer } from './processor-account-ports';
+import type { ProcessorAccountRepository, SecretSealer } from '../processor-accounts/processor-account-ports';
+import type { ProcessorNotificationRepository } from './processor-notification-ports';
 import type { TransactionRunner } from '@vaultline/store';
-import { ProcessorAccountNotFound, type ProcessorAccount } from './processor-account';
+import { ProcessorAccountNotFound, type ProcessorAccount } from '../processor-accounts/processor-account';
 import type { ProcessorNotificationRecord } from './processor-notification';
 import type { VoidStrayAuthorization } from '../payment/void-stray-authorization';
 import type { NotifiedAuthentication } from '../payment/notified-authentication';
@@ -62,8 +63,8 @@ export interface ReceiveNotificationPorts {
   buckets: Pick<TtlStore, 'takeToken'>;
   limits: NotificationLimits;
   rejections: NotificationRejections;
-  /** Looks at the payment a recorded capture event names again now (its capture then settles through the runner). */
-  wake: (scope: Scope, paymentId: string) => Promise<void>;
+  /** Looks at the payment a recorded capture event names again now: its capture settles through the runner, the event handed to it. */
+  wake: (scope: Scope, paymentId: string, notified: Omit<ProcessorNotificationRecord, 'version'>) => Promise<void>;
   /** A successful authorization the payment does not use is voided at its account (a late answer after a fallback). */
   voidStray: VoidStrayAuthorization;
   /** An authorization decided while the payment waits for its consumer (3-D Secure) counts as the consumer's return. */
@@ -105,7 +106,7 @@ export class NotificationsRateLimited extends AppError {
   }
 }
 
-export class TooManyNotificationItems extends AppError {
+class TooManyNotificationItems extends AppError {
   constructor(limit: number) {
     super('too_many_notification_items', 413, `A notification body carries at most ${limit} items; nothing of this one was recorded.`, { field: 'notificationItems' });
   }
@@ -171,7 +172,7 @@ export function receiveProcessorNotification(ports: ReceiveNotificationPorts, ve
         else await ports.transaction((uow) => ports.notifications.insert(uow, record));
         receipt.accepted += 1;
         if ((record.kind === 'capture_succeeded' || record.kind === 'capture_failed') && record.payment_reference && isUuid(record.payment_reference)) {
-          await ports.wake(scopeOfDocument(account), record.payment_reference);
+          await ports.wake(scopeOfDocument(account), record.payment_reference, record);
         }
       } catch (error) {
         if (!(error instanceof DuplicateKeyError)) throw error;

@@ -1,12 +1,13 @@
 import { isUuid, type Scope } from '@vaultline/core';
-import type { ProcessorNotificationRecord } from '../processor-accounts/processor-notification';
-import type { VoidSettlement } from './cancel-payment';
-import type { Payment } from './payment';
-import type { Refund } from '../refunds/refund';
+import type { ProcessorNotificationRecord } from '../processor-notifications/processor-notification';
+import type { NotifiedEvent } from '../processor-port/processor-port';
+import type { VoidSettlement } from '../payment/cancel-payment';
+import type { Payment } from '../payment/payment';
+import type { Refund } from './refund';
 
 export interface AfterSaleNotificationPorts {
   settleVoid: (scope: Scope, paymentId: string, authorizationReference: string, settlement: VoidSettlement) => Promise<Payment | null>;
-  wakeRefund: (scope: Scope, event: { kind: string; payment_reference: string | null; capture_reference: string | null; failure_reason: string | null; account_id?: string }) => Promise<Refund | null>;
+  wakeRefund: (scope: Scope, event: NotifiedEvent & { payment_reference: string | null }) => Promise<Refund | null>;
 }
 
 /**

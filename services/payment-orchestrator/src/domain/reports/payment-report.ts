@@ -2,8 +2,8 @@ import { successRate, type ReportPeriod, type Scope } from '@vaultline/core';
 import { everyItem, type Page, type PageRequest } from '@vaultline/store';
 import type { Dispute } from '../disputes/dispute';
 import type { Refund } from '../refunds/refund';
-import type { Payment, ProcessorTransaction } from './payment';
-import type { PaymentRepository, TransactionRepository } from './payment-ports';
+import type { Payment, ProcessorTransaction } from '../payment/payment';
+import type { PaymentRepository, TransactionRepository } from '../payment/payment-ports';
 
 type Outcome = 'succeeded' | 'failed' | 'pending' | 'none';
 

@@ -1,8 +1,6 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import { displayAmount, formFields, issuerChallengePage, redirectBack, type ChallengeOutcome } from './issuer-challenge-page';
-import { parseMultipart } from './multipart-form';
-import { startPspServer, type PspAnswer } from './psp-stand-in-server';
+import { displayAmount, formFields, issuerChallengePage, parseMultipart, redirectBack, startPspServer, type ChallengeOutcome, type PspAnswer } from '@vaultline/testing/psp-stand-ins';
 
 /**
  * A stand-in of Checkout.com's payments API on loopback: `POST /payments`,
@@ -128,7 +126,7 @@ function schemeId(): string {
   return digits.join('');
 }
 
-export function signCheckoutBody(rawBody: string, webhookSecret: string): string {
+function signCheckoutBody(rawBody: string, webhookSecret: string): string {
   return createHmac('sha256', webhookSecret).update(rawBody).digest('hex');
 }
 

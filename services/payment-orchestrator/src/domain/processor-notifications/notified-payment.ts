@@ -1,7 +1,7 @@
 import { isUuid, scopeOfDocument, type Mode } from '@vaultline/core';
 import type { Payment } from '../payment/payment';
 import type { PaymentRepository } from '../payment/payment-ports';
-import type { ProcessorNotificationRepository } from './processor-account-ports';
+import type { ProcessorNotificationRepository } from './processor-notification-ports';
 
 /** Who reported something about a payment: a processor account (by its id), or the simulator's test route. */
 export interface NotificationReporter {
@@ -41,6 +41,6 @@ export async function notifiedPayment(ports: NotifiedPaymentPorts, reporter: Not
 }
 
 /** Whether the account (or built-in processor) authorized the payment: only its own payments are its to report on. */
-export function handledBy(payment: Pick<Payment, 'progress'>, accountId: string): boolean {
+function handledBy(payment: Pick<Payment, 'progress'>, accountId: string): boolean {
   return payment.progress.authorized_by === accountId;
 }

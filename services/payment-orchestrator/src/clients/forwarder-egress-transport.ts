@@ -1,9 +1,9 @@
 import { SCOPES, type InternalTokenSigner } from '@vaultline/auth';
-import { FORWARD_PAYMENT_HEADERS, type ForwarderInternalApi, type ForwardPaymentFormat, type ForwardPaymentHeader, type ForwardPaymentResponseDto } from '@vaultline/contracts';
+import type { ForwarderInternalApi, ForwardPaymentFormat, ForwardPaymentResponseDto } from '@vaultline/contracts';
 import { newId, type Scope } from '@vaultline/core';
 import type { EgressClient } from '@vaultline/egress';
 import type { InternalClient } from '@vaultline/http';
-import type { ProcessorTransport } from '../processors/processor-transport';
+import type { ProcessorTransport } from '../processors/transport-port';
 import type { HostModeCheck } from '../processors/processor-destinations';
 import type { MultipartBody, ProcessorBodyFormat, ProcessorHttpResponse } from '../processors/processor-wire';
 import { randomBytes } from 'node:crypto';
@@ -19,14 +19,14 @@ export function inProcessForwardPayment(api: ForwarderInternalApi, signer: Pick<
       requestId: newId(),
       tokenId,
       destinationUrl: url,
-      headers: headers as Partial<Record<ForwardPaymentHeader, string>>,
+      headers,
       ...(format ? { format } : {}),
       body,
     });
 }
 
 /** The forwarder refused the call (nothing reached the processor); `code` is its problem's code, as the in-process API's error carries it. */
-export class ForwardRefused extends Error {
+class ForwardRefused extends Error {
   constructor(
     readonly status: number,
     readonly code: string | null,
@@ -58,7 +58,7 @@ export function httpForwardPayment(forwarder: Pick<InternalClient, 'request'>): 
 }
 
 /** Form fields (text values, in their order) as application/x-www-form-urlencoded. */
-export function formEncoded(body: unknown): string {
+function formEncoded(body: unknown): string {
   const fields = Object.entries((body ?? {}) as Record<string, unknown>).map(([key, value]): [string, string] => [key, String(value)]);
   return new URLSearchParams(fields).toString();
 }
@@ -107,11 +107,13 @@ function parsed(text: string): unknown {
  * placeholders), the others straight through egress (loopback and private addresses only when the egress
  * client allows them: PROCESSOR_ALLOW_PRIVATE_URLS). Failures before an answer throw.
  */
-export function createProcessorTransport(deps: { forwardPayment: ForwardPayment; egress: Pick<EgressClient, 'request'>; assertHostServesMode: HostModeCheck }): ProcessorTransport {
+/** `forwardedHeaders`: the headers the plugins' manifests forward (lower case); the others of a request stay here. */
+export function createProcessorTransport(deps: { forwardPayment: ForwardPayment; egress: Pick<EgressClient, 'request'>; assertHostServesMode: HostModeCheck; forwardedHeaders: readonly string[] }): ProcessorTransport {
+  const forwarded = new Set(deps.forwardedHeaders);
   return {
     async forward(request): Promise<ProcessorHttpResponse> {
-      // The forwarder sets the content type itself and passes only credentials and idempotency keys.
-      const headers = Object.fromEntries(Object.entries(request.headers).filter(([name]) => (FORWARD_PAYMENT_HEADERS as readonly string[]).includes(name.toLowerCase())));
+      // The forwarder sets the content type itself and passes only the headers the processors' manifests forward.
+      const headers = Object.fromEntries(Object.entries(request.headers).filter(([name]) => forwarded.has(name.toLowerCase())));
       const answer = await deps.forwardPayment({ ...request, headers });
       return { status: answer.status, body: parsed(answer.body) };
     },

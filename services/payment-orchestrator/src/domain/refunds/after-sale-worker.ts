@@ -1,8 +1,8 @@
 import type { Scope } from '@vaultline/core';
 import type { Logger } from '@vaultline/logger';
 import type { Clock } from '@vaultline/core';
-import type { RefundRepository } from '../refunds/refund-ports';
-import type { AdvanceRefund } from '../refunds/advance-refund';
+import type { RefundRepository } from './refund-ports';
+import type { AdvanceRefund } from './advance-refund';
 
 export interface AfterSaleWorkerOptions {
   refunds: RefundRepository;

@@ -1,6 +1,6 @@
 import { authorizationInputOf } from '../../test/support/processor-fixtures';
-import type { ProcessorTransport } from './processor-transport';
-import { sendMapped } from './processor-transport';
+import type { ProcessorTransport } from './transport-port';
+import { sendMapped } from './transport-port';
 import { CARD_PLACEHOLDERS, withoutSecurityCode, type ProcessorHttpRequest } from './processor-wire';
 
 const request: ProcessorHttpRequest = {

@@ -4,8 +4,8 @@ import { generateInternalKeyPair, InternalTokenSigner, InternalTokenVerifier } f
 import type { ForwardPaymentRequest, ForwarderInternalApi } from '@vaultline/contracts';
 import { createEgressClient } from '@vaultline/egress';
 import { InternalClient } from '@vaultline/http';
-import { createProcessorTransport, httpForwardPayment, inProcessForwardPayment } from './processor-transport';
-import { PROCESSOR_DESTINATIONS } from '@vaultline/contracts';
+import { createProcessorTransport, httpForwardPayment, inProcessForwardPayment } from './forwarder-egress-transport';
+import { forwardedHeadersOf, PROCESSOR_DESTINATIONS } from '@vaultline/contracts';
 import { hostModeCheck } from '../processors/processor-destinations';
 
 const orchestratorKeys = generateInternalKeyPair();
@@ -48,7 +48,7 @@ const egress = (allowPrivate: boolean) => createEgressClient({ allowPrivate, htt
 describe('processor transport', () => {
   it('when a card-data request is forwarded in process, then the forwarder gets a token from the payment orchestrator with forward:payments, the merchant and the payment\'s mode, only credential and idempotency headers pass (the forwarder sets the content type), and the answer comes back parsed', async () => {
     const forwarder = fakeForwarder();
-    const transport = createProcessorTransport({ forwardPayment: inProcessForwardPayment(forwarder, signer), egress: egress(false), assertHostServesMode: hostModeCheck(PROCESSOR_DESTINATIONS) });
+    const transport = createProcessorTransport({ forwardPayment: inProcessForwardPayment(forwarder, signer), egress: egress(false), assertHostServesMode: hostModeCheck(PROCESSOR_DESTINATIONS), forwardedHeaders: forwardedHeadersOf() });
     const answer = await transport.forward({ scope: { merchantId: 'mer_a', mode: 'live' }, tokenId: 't1', url: 'https://checkout-test.adyen.com/v69/payments', headers: { 'content-type': 'application/json', 'x-api-key': 'k', 'idempotency-key': 'p1:authorization' }, body: { a: 1 } });
     expect(answer).toEqual({ status: 200, body: { resultCode: 'Authorised', pspReference: 'PSPONE' } });
     const [{ request, claims }] = forwarder.calls as [(typeof forwarder.calls)[number]];
@@ -58,7 +58,7 @@ describe('processor transport', () => {
 
   it('when a request without card data is sent and private addresses are allowed (PROCESSOR_ALLOW_PRIVATE_URLS), then it reaches the loopback processor through egress', async () => {
     const client = egress(true);
-    const transport = createProcessorTransport({ forwardPayment: inProcessForwardPayment(fakeForwarder(), signer), egress: client, assertHostServesMode: hostModeCheck(PROCESSOR_DESTINATIONS) });
+    const transport = createProcessorTransport({ forwardPayment: inProcessForwardPayment(fakeForwarder(), signer), egress: client, assertHostServesMode: hostModeCheck(PROCESSOR_DESTINATIONS), forwardedHeaders: forwardedHeadersOf() });
     const answer = await transport.send({ mode: 'test', url: `${origin}/v69/payments/PSPONE/captures`, method: 'POST', headers: { 'x-api-key': 'k', 'idempotency-key': 'p1:capture' }, body: { amount: { value: 1, currency: 'EUR' } } });
     expect(answer).toEqual({ status: 201, body: { status: 'received', pspReference: 'CAPONE' } });
     expect(received.at(-1)).toMatchObject({ url: '/v69/payments/PSPONE/captures', headers: { 'idempotency-key': 'p1:capture' }, body: '{"amount":{"value":1,"currency":"EUR"}}' });
@@ -68,7 +68,7 @@ describe('processor transport', () => {
   it('when private addresses are not allowed, then a loopback processor is not reached', async () => {
     const client = egress(false);
     const before = received.length;
-    const transport = createProcessorTransport({ forwardPayment: inProcessForwardPayment(fakeForwarder(), signer), egress: client, assertHostServesMode: hostModeCheck(PROCESSOR_DESTINATIONS) });
+    const transport = createProcessorTransport({ forwardPayment: inProcessForwardPayment(fakeForwarder(), signer), egress: client, assertHostServesMode: hostModeCheck(PROCESSOR_DESTINATIONS), forwardedHeaders: forwardedHeadersOf() });
     await expect(transport.send({ mode: 'test', url: `${origin}/v69/payments/PSPONE/captures`, method: 'POST', headers: {}, body: {} })).rejects.toThrow();
     expect(received.length).toBe(before);
     await client.close();
@@ -99,7 +99,7 @@ describe('processor transport over the forwarder\'s internal HTTP route', () => 
 
   it('when forwarded over HTTP, then POST /internal/forward/payments carries the token claims (mode included) and the template; a refusal throws', async () => {
     const client = new InternalClient({ signer, audience: 'forwarder', baseUrl: url });
-    const transport = createProcessorTransport({ forwardPayment: httpForwardPayment(client), egress: egress(false), assertHostServesMode: hostModeCheck(PROCESSOR_DESTINATIONS) });
+    const transport = createProcessorTransport({ forwardPayment: httpForwardPayment(client), egress: egress(false), assertHostServesMode: hostModeCheck(PROCESSOR_DESTINATIONS), forwardedHeaders: forwardedHeadersOf() });
     const answer = await transport.forward({ scope: { merchantId: 'mer_a', mode: 'test' }, tokenId: 't1', url: 'https://api.sandbox.checkout.com/payments', headers: { authorization: 'Bearer sk_sbox_x' }, body: { amount: 1 } });
     expect(answer).toEqual({ status: 200, body: { id: 'pay_one', status: 'Authorized' } });
     expect(seen.at(-1)).toMatchObject({

@@ -1,7 +1,6 @@
 import { createHmac, randomBytes, randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import { displayAmount, formFields, issuerChallengePage, redirectBack, type ChallengeOutcome } from './issuer-challenge-page';
-import { startPspServer, type PspAnswer } from './psp-stand-in-server';
+import { displayAmount, formFields, issuerChallengePage, redirectBack, startPspServer, type ChallengeOutcome, type PspAnswer } from '@vaultline/testing/psp-stand-ins';
 
 /**
  * A stand-in of Adyen's Checkout API v69 on loopback: `POST /v69/payments`,
@@ -143,7 +142,7 @@ export interface AdyenChallenge {
 /** Letters only: a reference with a long digit run could pass a card-number scan. */
 const reference = () => Array.from(randomBytes(16), (byte) => String.fromCharCode(65 + (byte % 26))).join('');
 
-export function signAdyenNotificationItem(item: Omit<AdyenNotificationItem, 'additionalData'>, hmacKeyHex: string): string {
+function signAdyenNotificationItem(item: Omit<AdyenNotificationItem, 'additionalData'>, hmacKeyHex: string): string {
   const fields = [item.pspReference, item.originalReference ?? '', item.merchantAccountCode, item.merchantReference, String(item.amount.value), item.amount.currency, item.eventCode, item.success];
   return createHmac('sha256', Buffer.from(hmacKeyHex, 'hex')).update(fields.join(':'), 'utf8').digest('base64');
 }

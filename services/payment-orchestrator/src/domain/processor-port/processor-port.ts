@@ -1,9 +1,10 @@
 // Processors, as the engine sees them: the plugins in processors/ implement these.
-import type { Scope } from '@vaultline/core';
+import type { Scope, Mode } from '@vaultline/core';
 import type { ProcessorCapabilities } from './processor-lookup';
 import type { ProcessorAmounts } from './processor-amounts';
 import type { ActionRequiredOutcome, AuthenticationResult, AuthenticationReturn, ConsumerAuthentication } from '../payment/authentication';
-import type { AuthenticationPreference, Mode, UseCase } from '../payment/payment';
+import type { AuthenticationPreference } from '../payment/payment';
+import type { UseCase } from '../payment/use-case';
 import type { StoredCredential } from '../payment/stored-credential';
 import type { RefundReason } from '../refunds/refund';
 import type { DisputeEvidence } from '../disputes/dispute-evidence';
@@ -14,8 +15,6 @@ import type { Decline } from '../declines/decline';
  * type). The engine names no processor: it takes whatever the registry holds.
  */
 export type ProcessorId = string;
-
-export type { ProcessorCapabilities };
 
 /** What a processor is told about a payment: no card data, only the token and display data. */
 export interface ProcessorPayment {
@@ -192,5 +191,21 @@ export interface Processors {
   ids(): readonly string[];
 }
 
-/** The processors a merchant's flows may name, opened for a key mode: the built-in ones and its processor accounts (by account id). */
-export type ProcessorDirectory = (scope: Scope, mode: Mode) => Promise<Processors>;
+/**
+ * A processor's verified notification, recorded, handed to the payment or refund it settles: the connection
+ * of its account answers a capture's or refund's status from it rather than reading the record back.
+ */
+export interface NotifiedEvent {
+  account_id: string;
+  kind: string;
+  processor_reference: string | null;
+  capture_reference: string | null;
+  failure_reason: string | null;
+}
+
+/**
+ * The processors a merchant's flows may name, opened for a key mode: the built-in ones and its processor
+ * accounts (by account id). `notified`: a notification that just arrived, which the account's connection
+ * answers a settlement from.
+ */
+export type ProcessorDirectory = (scope: Scope, mode: Mode, notified?: NotifiedEvent) => Promise<Processors>;

@@ -1,10 +1,10 @@
-import type { Payment } from './payment';
-import { refundableAmount } from './payment';
-import { CancelNotAllowed } from './payment-errors';
-import { startCancel } from './cancel-payment';
-import { paymentTotalsAfter } from '../refunds/advance-refund';
-import { startRefund } from '../refunds/create-refund';
-import { AmountExceedsRefundable, RefundNotAllowed, settleRefund, type Refund } from '../refunds/refund';
+import type { Payment } from '../payment/payment';
+import { refundableAmount } from '../payment/payment';
+import { CancelNotAllowed } from '../payment/payment-errors';
+import { startCancel } from '../payment/cancel-payment';
+import { paymentTotalsAfter } from './advance-refund';
+import { startRefund } from './create-refund';
+import { AmountExceedsRefundable, RefundNotAllowed, settleRefund, type Refund } from './refund';
 
 const AT = new Date('2026-06-01T10:00:00Z');
 const SCOPE = { merchantId: 'm1', mode: 'test' as const };

@@ -1,4 +1,4 @@
-import type { Payment } from './payment';
+import type { Payment } from '../payment/payment';
 import { outcomeOf } from './payment-report';
 
 const progress = (authorizedBy: string | null): Payment['progress'] => ({ next_step: 0, authorized_by: authorizedBy, authorization_reference: null, capture: null, transactions: 0 });
