@@ -142,6 +142,7 @@ describe('the SDK against the embedded service: every merchant route once', () =
     await vaultline.put('/flow-matrix', { body: matrix });
     expect(await vaultline.get('/flow-matrix')).toMatchObject(matrix);
     expect(await vaultline.post('/flow-matrix/explain', { body: { amount: 100, currency_code: 'EUR', reference: 'manual-7' } })).toMatchObject({ flow: 'sdk-manual' });
+    expect(await vaultline.get('/routing/stats', { params: { query: { group_by: 'processor' } } })).toMatchObject({ object: 'routing_stats', group_by: 'processor' });
 
     // The processors an account may be added at, as the dashboard's form reads them: every one registered.
     expect((await vaultline.get('/processors')).data.map((processor) => processor.id)).toEqual(expect.arrayContaining(['simulator', 'adyen', 'checkout', 'stripe']));

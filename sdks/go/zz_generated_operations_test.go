@@ -529,4 +529,11 @@ var operations = map[string]func(ctx context.Context, c *Client, a operationArgs
 		}
 		return c.Reports.WebhookDeliveries(ctx, &params, a.options()...)
 	},
+	"getRoutingStats": func(ctx context.Context, c *Client, a operationArgs) (any, error) {
+		var params GetRoutingStatsParams
+		if err := a.decodeParams(&params); err != nil {
+			return nil, err
+		}
+		return c.Routing.GetRoutingStats(ctx, &params, a.options()...)
+	},
 }

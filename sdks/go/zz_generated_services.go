@@ -36,6 +36,7 @@ type resources struct {
 	Refunds                *RefundsService
 	APIKeys                *APIKeysService
 	Reports                *ReportsService
+	Routing                *RoutingService
 }
 
 func (c *Client) initResources() {
@@ -60,6 +61,7 @@ func (c *Client) initResources() {
 	c.Refunds = &RefundsService{client: c}
 	c.APIKeys = &APIKeysService{client: c}
 	c.Reports = &ReportsService{client: c}
+	c.Routing = &RoutingService{client: c}
 }
 
 // Route is one route of the merchant API.
@@ -69,7 +71,7 @@ type Route struct {
 	Path        string
 }
 
-// Routes are every merchant route of the OpenAPI document (78).
+// Routes are every merchant route of the OpenAPI document (79).
 var Routes = []Route{
 	{"forward", "POST", "/forward"},
 	{"listTokenImports", "GET", "/tokens/imports"},
@@ -149,6 +151,7 @@ var Routes = []Route{
 	{"deleteApiKey", "DELETE", "/api-keys/{key_id}"},
 	{"getPaymentReport", "GET", "/reports/payments"},
 	{"getWebhookDeliveryReport", "GET", "/reports/webhook-deliveries"},
+	{"getRoutingStats", "GET", "/routing/stats"},
 }
 
 // ForwardingService: Forward.
@@ -1193,6 +1196,29 @@ func (s *ReportsService) WebhookDeliveries(ctx context.Context, params *GetWebho
 	return &out, nil
 }
 
+// RoutingService: GetRoutingStats.
+type RoutingService struct{ client *Client }
+
+// GetRoutingStats: The authorization outcomes success-rate routing compares now, per processor and segment (or per processor)
+//
+// GET /routing/stats
+func (s *RoutingService) GetRoutingStats(ctx context.Context, params *GetRoutingStatsParams, opts ...RequestOption) (*RoutingStats, error) {
+	query, header := url.Values{}, http.Header{}
+	if params != nil {
+		setParam(query, "processor", params.Processor)
+		setParam(query, "scheme", params.Scheme)
+		setParam(query, "country", params.Country)
+		setParam(query, "currency_code", params.CurrencyCode)
+		setParam(query, "amount_band", params.AmountBand)
+		setParam(query, "group_by", params.GroupBy)
+	}
+	var out RoutingStats
+	if err := s.client.do(ctx, "GET", "/routing/stats", query, header, nil, &out, opts); err != nil {
+		return nil, err
+	}
+	return &out, nil
+}
+
 // ForwardParams are the query parameters and headers of POST /forward.
 type ForwardParams struct {
 	// X-SERVICE-TOKEN (header, required): Token id (UUID) whose card data fills the placeholders.
@@ -1421,4 +1447,20 @@ type GetWebhookDeliveryReportParams struct {
 	From *string `json:"from,omitempty"`
 	// to (query parameter): Last day (UTC, inclusive), YYYY-MM-DD. Default: today. At most 92 days from `from`.
 	To *string `json:"to,omitempty"`
+}
+
+// GetRoutingStatsParams are the query parameters and headers of GET /routing/stats.
+type GetRoutingStatsParams struct {
+	// processor (query parameter): Only this processor (a built-in processor's id or a processor account's id).
+	Processor *string `json:"processor,omitempty"`
+	// scheme (query parameter): Only this card scheme (VISA, MASTERCARD…; case-insensitive), or unknown.
+	Scheme *string `json:"scheme,omitempty"`
+	// country (query parameter): Only cards issued in this country (ISO 3166-1 alpha-2), or unknown.
+	Country *string `json:"country,omitempty"`
+	// currency_code (query parameter)
+	CurrencyCode *string `json:"currency_code,omitempty"`
+	// amount_band (query parameter)
+	AmountBand *string `json:"amount_band,omitempty"`
+	// group_by (query parameter): segment (the default): a row per processor and segment, as success-rate decisions compare them; processor: a row per processor.
+	GroupBy *string `json:"group_by,omitempty"`
 }

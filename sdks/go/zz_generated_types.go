@@ -91,7 +91,11 @@ type CapturingPayment struct {
 	// Consumer-present payments, once a card was entered: how many cards the consumer tried on the hosted page (each attempt's transactions carry its number).
 	Attempts          *int64             `json:"attempts,omitempty"`
 	LastFailedAttempt *FailedCardAttempt `json:"last_failed_attempt,omitempty"`
-	ReturnURL         *string            `json:"return_url,omitempty"`
+	// A payment failed by a declined (or unanswered) authorization: the decline, normalised (its category, the processor's code and words, the scheme's advice).
+	Decline *Decline `json:"decline,omitempty"`
+	// Once an authorization was decided: why each attempt went where it went (the Routing tag).
+	Routing   *PaymentRouting `json:"routing,omitempty"`
+	ReturnURL *string         `json:"return_url,omitempty"`
 	// Merchant key/value pairs; the flow matrix can route on them (condition metadata).
 	Metadata       map[string]string      `json:"metadata,omitempty"`
 	Authentication *PaymentAuthentication `json:"authentication,omitempty"`
@@ -253,7 +257,11 @@ type ConsumerPresentPayment struct {
 	// Consumer-present payments, once a card was entered: how many cards the consumer tried on the hosted page (each attempt's transactions carry its number).
 	Attempts          *int64             `json:"attempts,omitempty"`
 	LastFailedAttempt *FailedCardAttempt `json:"last_failed_attempt,omitempty"`
-	ReturnURL         *string            `json:"return_url,omitempty"`
+	// A payment failed by a declined (or unanswered) authorization: the decline, normalised (its category, the processor's code and words, the scheme's advice).
+	Decline *Decline `json:"decline,omitempty"`
+	// Once an authorization was decided: why each attempt went where it went (the Routing tag).
+	Routing   *PaymentRouting `json:"routing,omitempty"`
+	ReturnURL *string         `json:"return_url,omitempty"`
 	// Merchant key/value pairs; the flow matrix can route on them (condition metadata).
 	Metadata       map[string]string      `json:"metadata,omitempty"`
 	Authentication *PaymentAuthentication `json:"authentication,omitempty"`
@@ -323,6 +331,22 @@ type CustomerRequest struct {
 	Name     string            `json:"name"`
 	Email    *string           `json:"email,omitempty"`
 	Metadata map[string]string `json:"metadata,omitempty"`
+}
+
+// Decline: A declined (or unanswered) authorization, normalised across processors: on the payment's transactions, on a failed payment, on last_failed_attempt, in payment.failed and payment.attempt_failed. Each processor's documented codes map into it (Adyen refusal reasons, Stripe decline codes, Checkout.com response codes).
+type Decline struct {
+	// What kind of decline: what on_decline rules name. processor_unavailable: the processor (or the issuer's host) did not answer.
+	Category string `json:"category"`
+	// Ours: the failure_reason (card_declined, insufficient_funds, card_blocked, authentication_required…).
+	Code string `json:"code"`
+	// The processor's own code: Adyen's refusalReasonCode, Stripe's decline_code, Checkout.com's response_code.
+	ProcessorCode *string `json:"processor_code"`
+	// The processor's words for it (refusalReason, message, response_summary).
+	ProcessorMessage *string `json:"processor_message"`
+	// The issuer's or scheme's advice as the processor passed it on: a Mastercard Merchant Advice Code (01, 02, 03, 21, 24–30), Stripe's advice_code (try_again_later, do_not_try_again, confirm_card_data), a Checkout.com recommendation code (01, 02, 03).
+	AdviceCode *string `json:"advice_code"`
+	// false: a hard decline (its category, an advice that forbids a retry, Visa category 1): never retried anywhere.
+	Retryable bool `json:"retryable"`
 }
 
 type DeletedWebhookEndpoint struct {
@@ -551,6 +575,8 @@ type FailedCardAttempt struct {
 	MaskedAccountNumber *string                `json:"masked_account_number"`
 	FailedAt            string                 `json:"failed_at"`
 	Authentication      *PaymentAuthentication `json:"authentication,omitempty"`
+	// The card's decline (absent for a failed challenge, which is no decline).
+	Decline *Decline `json:"decline,omitempty"`
 }
 
 type Flow struct {
@@ -567,6 +593,23 @@ type FlowDecision struct {
 	Flow          string  `json:"flow"`
 	Rule          *string `json:"rule"`
 	MatrixVersion int64   `json:"matrix_version"`
+	// The flow's authorization step: which processor a payment of these facts would go to first, and why (success_rate: the rates it compared; weighted: the weights; no draw is made, so an explanation never explores).
+	Authorization *FlowDecisionAuthorization `json:"authorization,omitempty"`
+}
+
+// FlowDecisionAuthorization: The flow's authorization step: which processor a payment of these facts would go to first, and why (success_rate: the rates it compared; weighted: the weights; no draw is made, so an explanation never explores).
+type FlowDecisionAuthorization struct {
+	// In the order they are tried; the first is the choice.
+	Processors []string `json:"processors"`
+	Reason     string   `json:"reason"`
+	// The choice and its reason in words.
+	Detail  string          `json:"detail"`
+	Segment *RoutingSegment `json:"segment,omitempty"`
+	// How far the segment was widened for every processor to have enough outcomes.
+	SegmentLevel *string                                  `json:"segment_level,omitempty"`
+	Rates        []PaymentRoutingDecisionsItemRatesItem   `json:"rates,omitempty"`
+	Weights      []PaymentRoutingDecisionsItemWeightsItem `json:"weights,omitempty"`
+	Strategy     *string                                  `json:"strategy,omitempty"`
 }
 
 type FlowInput struct {
@@ -592,8 +635,10 @@ type FlowMatrixExplainRequest struct {
 	// ISO 4217 (validated; the minor-unit exponent is known).
 	CurrencyCode string  `json:"currency_code"`
 	Reference    *string `json:"reference,omitempty"`
-	// The card scheme (VISA…), for scheme rules.
+	// The card scheme (VISA…), for scheme rules and the routing segment.
 	Scheme *string `json:"scheme,omitempty"`
+	// The card's country of issue (ISO 3166-1 alpha-2), for the routing segment.
+	Country *string `json:"country,omitempty"`
 	// Merchant key/value pairs; the flow matrix can route on them (condition metadata).
 	Metadata map[string]string `json:"metadata,omitempty"`
 	// A draft matrix to explain instead of the saved one (validated as PUT /flow-matrix validates it; not saved).
@@ -628,13 +673,22 @@ type FlowRuleConditions struct {
 	Metadata map[string]string `json:"metadata,omitempty"`
 }
 
+// FlowStep: A step names processor (and fallback), or, on the authorization step, processors (then answered with processor, its first, and fallback, the rest, beside it).
 type FlowStep struct {
 	Kind string `json:"kind"`
-	// A processor id of the registry (simulator; real processors come as plugins).
-	Processor string `json:"processor"`
+	// A processor id of the registry (simulator) or a processor account's id.
+	Processor *string `json:"processor,omitempty"`
+	// Authorization steps: the processors the strategy chooses among, in the step's order (instead of processor and fallback).
+	Processors []string `json:"processors,omitempty"`
+	// Authorization steps: which processor goes first. ordered: the step's order; weighted: drawn by weights; success_rate: the best recent authorization rate for the payment's segment, with a share of exploration (ROUTING_EXPLORATION_SHARE). The others follow for technical errors and on_decline next_processor.
+	Strategy *string `json:"strategy,omitempty"`
+	// strategy weighted only: one per processor of the step, in its order, not all 0.
+	Weights []int64 `json:"weights,omitempty"`
+	// Authorization steps: what a decline does, by its category (none: the decline stands).
+	OnDecline []OnDeclineRule `json:"on_decline,omitempty"`
 	// What a declined step does.
 	OnFailure *string `json:"on_failure,omitempty"`
-	// Processors tried in order on a retryable processor error.
+	// Processors tried in order on a retryable processor error (and by on_decline next_processor).
 	Fallback []string `json:"fallback,omitempty"`
 	// Authorization steps only: 3-D Secure for consumer-present payments. off: never (a processor that still asks fails the payment with authentication_required); if_required: when the issuer or the processor asks; always: a challenge is requested (every processor of the step must run 3-D Secure).
 	ThreeDs *string `json:"three_ds,omitempty"`
@@ -780,6 +834,12 @@ type ListWebhookEndpointsResponse struct {
 	NextCursor *string `json:"next_cursor"`
 }
 
+// OnDeclineRule: What a decline of these categories does (the first rule naming its category; none: the decline stands). step_up_3ds (authentication_required only; consumer present, three_ds not off, every processor of the step runs 3-D Secure): the same processor again with a challenge on the hosted page. next_processor: the next processor of the decision's order (merchant-initiated payments within the schemes' retry limits). stop: the decline stands. Hard categories take stop only.
+type OnDeclineRule struct {
+	Categories []string `json:"categories"`
+	Action     string   `json:"action"`
+}
+
 type OneOffPaymentRequest struct {
 	// The amount to charge. In minor units of the currency by its ISO 4217 exponent (cents for EUR, yen for JPY, fils for KWD: 1234 is KWD 1.234), at most 999999999999 (twelve digits; above it 422 amount_too_large). Each processor is sent the amount in its own unit (ISK with two decimals at Stripe and Adyen, CLP with two at Adyen and Checkout.com, CVE and IDR with none at Adyen, MGA with none at Stripe); an amount it cannot take is refused before anything is sent, 422 amount_not_supported.
 	Amount int64 `json:"amount"`
@@ -830,7 +890,11 @@ type Payment struct {
 	// Consumer-present payments, once a card was entered: how many cards the consumer tried on the hosted page (each attempt's transactions carry its number).
 	Attempts          *int64             `json:"attempts,omitempty"`
 	LastFailedAttempt *FailedCardAttempt `json:"last_failed_attempt,omitempty"`
-	ReturnURL         *string            `json:"return_url,omitempty"`
+	// A payment failed by a declined (or unanswered) authorization: the decline, normalised (its category, the processor's code and words, the scheme's advice).
+	Decline *Decline `json:"decline,omitempty"`
+	// Once an authorization was decided: why each attempt went where it went (the Routing tag).
+	Routing   *PaymentRouting `json:"routing,omitempty"`
+	ReturnURL *string         `json:"return_url,omitempty"`
 	// Merchant key/value pairs; the flow matrix can route on them (condition metadata).
 	Metadata       map[string]string      `json:"metadata,omitempty"`
 	Authentication *PaymentAuthentication `json:"authentication,omitempty"`
@@ -899,7 +963,11 @@ type PaymentFields struct {
 	// Consumer-present payments, once a card was entered: how many cards the consumer tried on the hosted page (each attempt's transactions carry its number).
 	Attempts          *int64             `json:"attempts,omitempty"`
 	LastFailedAttempt *FailedCardAttempt `json:"last_failed_attempt,omitempty"`
-	ReturnURL         *string            `json:"return_url,omitempty"`
+	// A payment failed by a declined (or unanswered) authorization: the decline, normalised (its category, the processor's code and words, the scheme's advice).
+	Decline *Decline `json:"decline,omitempty"`
+	// Once an authorization was decided: why each attempt went where it went (the Routing tag).
+	Routing   *PaymentRouting `json:"routing,omitempty"`
+	ReturnURL *string         `json:"return_url,omitempty"`
 	// Merchant key/value pairs; the flow matrix can route on them (condition metadata).
 	Metadata       map[string]string      `json:"metadata,omitempty"`
 	Authentication *PaymentAuthentication `json:"authentication,omitempty"`
@@ -1003,6 +1071,63 @@ type PaymentReportTotalsAmountsItem struct {
 	Net int64 `json:"net"`
 }
 
+// PaymentRouting: Why each authorization attempt went where it went: the decision for each card, and every attempt with what came of it and what the flow did next.
+type PaymentRouting struct {
+	Strategy  string                        `json:"strategy"`
+	Decisions []PaymentRoutingDecisionsItem `json:"decisions"`
+	Attempts  []PaymentRoutingAttemptsItem  `json:"attempts"`
+}
+
+type PaymentRoutingAttemptsItem struct {
+	Processor   string `json:"processor"`
+	CardAttempt *int64 `json:"card_attempt,omitempty"`
+	// Why this attempt went to this processor.
+	Reason string `json:"reason"`
+	// The same processor again with a 3-D Secure challenge, after the issuer asked for authentication.
+	ThreeDs *string `json:"three_ds,omitempty"`
+	// authentication: the consumer was sent to authenticate (the answer came with their return).
+	Result  string   `json:"result"`
+	Decline *Decline `json:"decline,omitempty"`
+	// What the flow did next, and why (a stop says which rule or limit).
+	Then *PaymentRoutingAttemptsItemThen `json:"then,omitempty"`
+}
+
+// PaymentRoutingAttemptsItemThen: What the flow did next, and why (a stop says which rule or limit).
+type PaymentRoutingAttemptsItemThen struct {
+	Action string `json:"action"`
+	Reason string `json:"reason"`
+}
+
+type PaymentRoutingDecisionsItem struct {
+	// In the order they are tried; the first is the choice.
+	Processors []string `json:"processors"`
+	Reason     string   `json:"reason"`
+	// The choice and its reason in words.
+	Detail  string          `json:"detail"`
+	Segment *RoutingSegment `json:"segment,omitempty"`
+	// How far the segment was widened for every processor to have enough outcomes.
+	SegmentLevel *string                                  `json:"segment_level,omitempty"`
+	Rates        []PaymentRoutingDecisionsItemRatesItem   `json:"rates,omitempty"`
+	Weights      []PaymentRoutingDecisionsItemWeightsItem `json:"weights,omitempty"`
+	// The card (attempt on the hosted page) it was made for.
+	CardAttempt *int64  `json:"card_attempt,omitempty"`
+	DecidedAt   *string `json:"decided_at,omitempty"`
+}
+
+type PaymentRoutingDecisionsItemRatesItem struct {
+	Processor         string   `json:"processor"`
+	Attempts          int64    `json:"attempts"`
+	Approved          int64    `json:"approved"`
+	Declined          int64    `json:"declined"`
+	Errors            int64    `json:"errors"`
+	AuthorizationRate *float64 `json:"authorization_rate"`
+}
+
+type PaymentRoutingDecisionsItemWeightsItem struct {
+	Processor string `json:"processor"`
+	Weight    int64  `json:"weight"`
+}
+
 type PaymentSource struct {
 	Type           string  `json:"type"`
 	CardholderName *string `json:"cardholder_name"`
@@ -1087,6 +1212,16 @@ type ProcessorAccountInputSettings struct {
 	MultiplePartialCaptures *bool `json:"multiple_partial_captures,omitempty"`
 	// The simulator accounts only (422 on others): false makes the account a processor without explicit unscheduled merchant-initiated payments, so an unscheduled mandate charged on it is sent, and shown, as recurring (earlier interface, rule 7).
 	ExplicitUnscheduled *bool `json:"explicit_unscheduled,omitempty"`
+	// Simulator accounts only (422 on others): the share of ordinary cards the account approves; the rest are declined card_declined (do_not_honor), the same payments every time, and two accounts decline independently. Test cards keep their own behaviour. Two simulator accounts with different rates show routing in test mode.
+	ApprovalRate *float64 `json:"approval_rate,omitempty"`
+	// Simulator accounts only (422 on others): windows in which the account answers nothing (processor_unavailable, a technical error: the step's next processor is asked), read on the payment's effective time (the test clock's for an X-Test-Now payment).
+	Outage []ProcessorAccountInputSettingsOutageItem `json:"outage,omitempty"`
+}
+
+type ProcessorAccountInputSettingsOutageItem struct {
+	From string `json:"from"`
+	// After from.
+	To string `json:"to"`
 }
 
 type ProcessorAccountSettings struct {
@@ -1096,6 +1231,10 @@ type ProcessorAccountSettings struct {
 	MultiplePartialCaptures *bool `json:"multiple_partial_captures,omitempty"`
 	// The simulator accounts only (422 on others): false makes the account a processor without explicit unscheduled merchant-initiated payments, so an unscheduled mandate charged on it is sent, and shown, as recurring (earlier interface, rule 7).
 	ExplicitUnscheduled *bool `json:"explicit_unscheduled,omitempty"`
+	// Simulator accounts only (422 on others): the share of ordinary cards the account approves; the rest are declined card_declined (do_not_honor), the same payments every time, and two accounts decline independently. Test cards keep their own behaviour. Two simulator accounts with different rates show routing in test mode.
+	ApprovalRate *float64 `json:"approval_rate,omitempty"`
+	// Simulator accounts only (422 on others): windows in which the account answers nothing (processor_unavailable, a technical error: the step's next processor is asked), read on the payment's effective time (the test clock's for an X-Test-Now payment).
+	Outage []ProcessorAccountInputSettingsOutageItem `json:"outage,omitempty"`
 }
 
 type ProcessorCapabilities struct {
@@ -1162,8 +1301,10 @@ type ProcessorTransaction struct {
 	// The use case the processor was sent, in the words of the payment's interface (ONE_OFF…, or recurring_payment… for the earlier interface).
 	UseCase *string `json:"use_case,omitempty"`
 	// Consumer-present payments: the card attempt on the hosted page this transaction belongs to (1 the first card).
-	Attempt   *int64 `json:"attempt,omitempty"`
-	CreatedAt string `json:"created_at"`
+	Attempt *int64 `json:"attempt,omitempty"`
+	// A failed or unanswered authorization: its decline, normalised.
+	Decline   *Decline `json:"decline,omitempty"`
+	CreatedAt string   `json:"created_at"`
 }
 
 type RecurringPaymentRequest struct {
@@ -1262,6 +1403,65 @@ type RotateWebhookSecretRequest struct {
 	GracePeriodSeconds *int64 `json:"grace_period_seconds,omitempty"`
 }
 
+// RoutingChoice: Which processor goes first, and why: the processors in the order they are tried, and what the decision compared.
+type RoutingChoice struct {
+	// In the order they are tried; the first is the choice.
+	Processors []string `json:"processors"`
+	Reason     string   `json:"reason"`
+	// The choice and its reason in words.
+	Detail  string          `json:"detail"`
+	Segment *RoutingSegment `json:"segment,omitempty"`
+	// How far the segment was widened for every processor to have enough outcomes.
+	SegmentLevel *string                                  `json:"segment_level,omitempty"`
+	Rates        []PaymentRoutingDecisionsItemRatesItem   `json:"rates,omitempty"`
+	Weights      []PaymentRoutingDecisionsItemWeightsItem `json:"weights,omitempty"`
+}
+
+// RoutingSegment: The payments a success-rate decision compares: the same card scheme, country of issue (unknown until a processor reported it), currency and amount band.
+type RoutingSegment struct {
+	Scheme       string `json:"scheme"`
+	Country      string `json:"country"`
+	CurrencyCode string `json:"currency_code"`
+	// The amount in major units of its currency: under 10, 10 to 100, 100 to 1000, 1000 and over.
+	AmountBand string `json:"amount_band"`
+}
+
+type RoutingStats struct {
+	Object string `json:"object"`
+	// true when the counts are of payments made in live mode (a live key's), false in test mode.
+	Livemode      bool                   `json:"livemode"`
+	WindowSeconds int64                  `json:"window_seconds"`
+	Since         string                 `json:"since"`
+	Until         string                 `json:"until"`
+	GroupBy       string                 `json:"group_by"`
+	Data          []RoutingStatsDataItem `json:"data"`
+}
+
+type RoutingStatsDataItem struct {
+	Processor string          `json:"processor"`
+	Segment   *RoutingSegment `json:"segment,omitempty"`
+	Attempts  int64           `json:"attempts"`
+	Approved  int64           `json:"approved"`
+	Declined  int64           `json:"declined"`
+	// Attempts the processor did not answer (timeouts, 5xx, an outage).
+	Errors int64 `json:"errors"`
+	// approved / attempts; null without attempts.
+	AuthorizationRate *float64 `json:"authorization_rate"`
+	// The rate decisions compare: the share of answered attempts approved, each bucket's outcomes weighing 0.5^(age / ROUTING_STATS_HALF_LIFE), times the share of attempts answered now (unanswered ones weigh by a half-life of a minute), so a change shows within minutes and an outage at once; 4 decimals.
+	RecentAuthorizationRate *float64 `json:"recent_authorization_rate"`
+	// How often a decision chose this processor first, by reason.
+	Decisions RoutingStatsDataItemDecisions `json:"decisions"`
+}
+
+// RoutingStatsDataItemDecisions: How often a decision chose this processor first, by reason.
+type RoutingStatsDataItemDecisions struct {
+	StepOrder   int64 `json:"step_order"`
+	Weighted    int64 `json:"weighted"`
+	BestRate    int64 `json:"best_rate"`
+	Exploration int64 `json:"exploration"`
+	NoData      int64 `json:"no_data"`
+}
+
 type SubmitCheckoutCardRequest struct {
 	Card CreateTokenRequestCard `json:"card"`
 	// The consumer's browser for 3-D Secure 2 (EMVCo browser data), as the hosted page reads it.
@@ -1310,7 +1510,11 @@ type SubsequentPayment struct {
 	// Consumer-present payments, once a card was entered: how many cards the consumer tried on the hosted page (each attempt's transactions carry its number).
 	Attempts          *int64             `json:"attempts,omitempty"`
 	LastFailedAttempt *FailedCardAttempt `json:"last_failed_attempt,omitempty"`
-	ReturnURL         *string            `json:"return_url,omitempty"`
+	// A payment failed by a declined (or unanswered) authorization: the decline, normalised (its category, the processor's code and words, the scheme's advice).
+	Decline *Decline `json:"decline,omitempty"`
+	// Once an authorization was decided: why each attempt went where it went (the Routing tag).
+	Routing   *PaymentRouting `json:"routing,omitempty"`
+	ReturnURL *string         `json:"return_url,omitempty"`
 	// Merchant key/value pairs; the flow matrix can route on them (condition metadata).
 	Metadata       map[string]string      `json:"metadata,omitempty"`
 	Authentication *PaymentAuthentication `json:"authentication,omitempty"`
@@ -1550,7 +1754,11 @@ type AnyPayment struct {
 	// Consumer-present payments, once a card was entered: how many cards the consumer tried on the hosted page (each attempt's transactions carry its number).
 	Attempts          *int64             `json:"attempts,omitempty"`
 	LastFailedAttempt *FailedCardAttempt `json:"last_failed_attempt,omitempty"`
-	ReturnURL         *string            `json:"return_url,omitempty"`
+	// A payment failed by a declined (or unanswered) authorization: the decline, normalised (its category, the processor's code and words, the scheme's advice).
+	Decline *Decline `json:"decline,omitempty"`
+	// Once an authorization was decided: why each attempt went where it went (the Routing tag).
+	Routing   *PaymentRouting `json:"routing,omitempty"`
+	ReturnURL *string         `json:"return_url,omitempty"`
 	// Merchant key/value pairs; the flow matrix can route on them (condition metadata).
 	Metadata       map[string]string      `json:"metadata,omitempty"`
 	Authentication *PaymentAuthentication `json:"authentication,omitempty"`

@@ -8,3 +8,4 @@ export * from './async';
 export * from './free-port';
 export * from './scope';
 export * from './report-period';
+export * from './seeded-random';

@@ -95,9 +95,9 @@ describe('the documentation the gateway serves without a key', () => {
   it('when the guides are opened, then they link the reference and hold the quick start, every processor\'s test cards, the lifecycle, 3-D Secure and 3RI, webhooks and local webhooks, the dashboard, SDK, CLI and example shop, errors, idempotency, the test clock and test and live', async () => {
     const guides = await call(gateway.url, '/docs/guides');
     expect(guides.status).toBe(200);
-    const sections = ['quick-start', 'test-cards', 'payment-lifecycle', 'three-d-secure', 'webhooks', 'local-webhooks', 'dashboard', 'sdk', 'cli', 'example-shop', 'errors', 'idempotency', 'test-clock', 'test-and-live'];
+    const sections = ['quick-start', 'test-cards', 'payment-lifecycle', 'three-d-secure', 'declines-and-routing', 'webhooks', 'local-webhooks', 'dashboard', 'sdk', 'cli', 'example-shop', 'errors', 'idempotency', 'test-clock', 'test-and-live'];
     for (const id of sections) expect({ id, present: guides.text.includes(`id="${id}"`) }).toEqual({ id, present: true });
-    const simulator = ['4000 0000 0000 0002', '4000 0000 0000 9995', '4000 0000 0000 3063', '4000 0000 0000 3097', '4000 0084 0000 1629', '4000 0000 0000 3220', '4000 0000 0000 0259', '4000 0000 0000 0267', '4000 0000 0000 0119', '4000 0000 0000 5126', '4000 0000 0000 2685'];
+    const simulator = ['4000 0000 0000 0002', '4000 0000 0000 9995', '4000 0000 0000 3063', '4000 0000 0000 3097', '4000 0084 0000 1629', '4000 0000 0000 3220', '4000 0000 0000 0259', '4000 0000 0000 0267', '4000 0000 0000 0119', '4000 0000 0000 5126', '4000 0000 0000 2685', '4000 0027 6000 3184', '4000 0000 0000 9979', '4000 0000 0000 0341', '5105 1051 0510 5100'];
     const processors = ['4111 1111 1111 1111', '4917 6100 0000 0000', '4543 4740 0224 9996', '4000 0027 6000 3184', '4000 0000 0000 7726', '4242 4242 4242 4242'];
     for (const card of [...simulator, ...processors]) expect({ card, copy: guides.text.includes(`data-copy="${card.replace(/ /g, '')}"`) }).toEqual({ card, copy: true });
     expect(guides.text).toContain('<h3>Stripe</h3>');

@@ -24,6 +24,12 @@ import { getDispute, listDisputes, listPaymentDisputes, openTestDispute } from '
 import { acceptDispute, submitDisputeEvidence } from './domain/disputes/answer-dispute';
 import { disputeRoutes } from './http/disputes.routes';
 import { StoreEarlyFraudWarningRepository } from './data/early-fraud-warning.repository';
+import { StoreRoutingStatsRepository } from './data/routing-stats.repository';
+import { CachedRoutingStatsRepository } from './data/routing-stats-cache';
+import { bucketMsOf } from './domain/routing/routing-stats';
+import type { RoutingPorts } from './domain/routing/routing-ports';
+import { getRoutingStats } from './domain/routing/query-routing-stats';
+import { routingRoutes } from './http/routing.routes';
 import { recordEarlyFraudWarning } from './domain/fraud-warnings/record-early-fraud-warning';
 import { simulatedFraudWarning } from './domain/fraud-warnings/simulated-fraud-warning';
 import { getEarlyFraudWarning, listEarlyFraudWarnings } from './domain/fraud-warnings/query-early-fraud-warnings';
@@ -95,6 +101,8 @@ export interface PaymentOrchestratorOverrides {
   transport?: ProcessorTransport;
   /** The processor plugins to run with (default: the registry); a test registers one of its own here. */
   plugins?: ProcessorPlugins;
+  /** Routing's random source, in [0, 1) (default Math.random): tests and the bench give a seeded one, so decisions repeat. */
+  random?: () => number;
 }
 
 export function createApp(runtime: ServiceRuntime, config: PaymentOrchestratorConfig, overrides: PaymentOrchestratorOverrides = {}): PaymentOrchestratorApp {
@@ -138,6 +146,15 @@ export function createApp(runtime: ServiceRuntime, config: PaymentOrchestratorCo
     });
   const notifications = new StoreProcessorNotificationRepository(store);
   const directory = processorDirectory({ plugins, builtIn: processors, accounts, notifications, sealer, transport, clock, maxAccountsPerMerchant: config.maxProcessorAccountsPerMerchant });
+  const bucketMs = bucketMsOf(config.routing.windowMs);
+  const routing: RoutingPorts = {
+    stats: new CachedRoutingStatsRepository(new StoreRoutingStatsRepository(store, bucketMs), clock, { ttlMs: config.routing.statsCacheMs, bucketMs }),
+    random: overrides.random ?? Math.random,
+    settings: { windowMs: config.routing.windowMs, halfLifeMs: config.routing.halfLifeMs, explorationShare: config.routing.explorationShare, minAttempts: config.routing.minAttempts },
+    retryLimits: config.retryLimits,
+    clock,
+    onStatsError: (error) => logger.warn({ err: error }, 'routing counts could not be stored; later success-rate decisions see fewer outcomes'),
+  };
   const customers = new StoreCustomerRepository(store);
   const paymentMethods = new StorePaymentMethodRepository(store);
   const disputes = new StoreDisputeRepository(store);
@@ -158,6 +175,7 @@ export function createApp(runtime: ServiceRuntime, config: PaymentOrchestratorCo
     onAuthorized,
     onCaptured: (uow, payment, now) => fraudWarning(uow, chargeback(uow, payment, now), now),
     hostedPageReturnUrl: (sessionId) => hostedPageReturnUrl(runtime.publicBaseUrl, sessionId),
+    routing,
   });
   const runner = new PaymentRunner({ payments, advance, clock, logger, pollIntervalMs: config.workerPollMs });
   const runPayment = (scope: Scope, paymentId: string): void => void runner.run(scope, paymentId);
@@ -175,7 +193,7 @@ export function createApp(runtime: ServiceRuntime, config: PaymentOrchestratorCo
     logger,
     pollIntervalMs: config.afterSalePollMs,
   });
-  const flowPorts = { flows, matrices, directory, transaction, clock };
+  const flowPorts = { flows, matrices, directory, transaction, clock, routing };
   const accountPorts = {
     accounts,
     policy: accountPolicy(plugins),
@@ -212,7 +230,7 @@ export function createApp(runtime: ServiceRuntime, config: PaymentOrchestratorCo
         sessionLifetimeMs: config.sessionLifetimeMs,
         checkoutUrlOf: (sessionId) => hostedPageUrl(runtime.publicBaseUrl, sessionId),
       });
-      const subsequentPayment = createSubsequentPayment({ ...requestPorts, payments, credentials, flows, matrices, directory });
+      const subsequentPayment = createSubsequentPayment({ ...requestPorts, payments, credentials, flows, matrices, directory, retryLimits: config.retryLimits });
       earlierPaymentRoutes(router, {
         createEarlierPayment: createEarlierPayment({ customers, paymentMethods, flows, matrices, directory, createPayment: newPayment, createSubsequentPayment: subsequentPayment }),
         runPayment,
@@ -251,6 +269,7 @@ export function createApp(runtime: ServiceRuntime, config: PaymentOrchestratorCo
         getFlowMatrix: getFlowMatrix(flowPorts),
         explainFlow: explainFlow(flowPorts),
       });
+      routingRoutes(router, { getRoutingStats: getRoutingStats(routing) });
       disputeRoutes(router, {
         getDispute: getDispute({ payments, disputes }),
         listDisputes: listDisputes({ payments, disputes }),

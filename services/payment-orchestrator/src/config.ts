@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { envBoolean, envDurationMs, envInteger, generatedKeyFile, generatedKeysEnv, loadConfig, loadKey } from '@vaultline/config';
 import type { ProcessorOptions } from './processors/registry';
 import type { NotificationLimits } from './domain/processor-notifications/receive-processor-notification';
+import type { RetryLimits } from './domain/declines/retry-limits';
 
 const PAYMENT_ORCHESTRATOR_KEY_FILE = 'payment-orchestrator-secret.key';
 
@@ -56,6 +57,30 @@ export const paymentOrchestratorConfigSchema = z
      * only when its payments URL is one of the built-in processor destinations or listed here.
      */
     FORWARD_EXTRA_DESTINATIONS: z.string().default(''),
+    /** success_rate routing: how far back authorization outcomes count (counted in buckets of a twelfth of it, at least a minute). */
+    ROUTING_STATS_WINDOW: envDurationMs()
+      .refine((ms) => ms >= 60_000, { message: 'must be at least 1 minute' })
+      .default(60 * 60_000),
+    /** success_rate routing: within the window an outcome's weight halves every this long, so a change shows within minutes. */
+    ROUTING_STATS_HALF_LIFE: envDurationMs()
+      .refine((ms) => ms >= 1_000, { message: 'must be at least 1 second' })
+      .default(10 * 60_000),
+    /** success_rate routing: the share of decisions that try another processor than the best, so its rate stays current (0 to 0.5). */
+    ROUTING_EXPLORATION_SHARE: z.coerce.number().min(0).max(0.5).default(0.05),
+    /** success_rate routing: the outcomes each processor needs in a segment before it is compared there; fewer, and the segment widens. */
+    ROUTING_MIN_ATTEMPTS: envInteger({ min: 1, max: 100_000 }).default(20),
+    /** How long a merchant's routing counts are kept in memory (this instance's own outcomes are seen at once); 0: off. */
+    ROUTING_STATS_CACHE_MS: envDurationMs().default(5_000),
+    /**
+     * The card schemes' limits on retrying a declined card with merchant-initiated payments (422
+     * retry_limit_reached past them): Visa 15 reattempts in 30 days after category 2 and 3 declines (none after
+     * category 1); Mastercard 10 in 24 hours and 35 in 30 days (none after MAC 03 or 21); schemes that publish
+     * none here: Visa's figure.
+     */
+    MIT_RETRIES_VISA_PER_30_DAYS: envInteger({ min: 0, max: 1_000 }).default(15),
+    MIT_RETRIES_MASTERCARD_PER_24_HOURS: envInteger({ min: 0, max: 1_000 }).default(10),
+    MIT_RETRIES_MASTERCARD_PER_30_DAYS: envInteger({ min: 0, max: 1_000 }).default(35),
+    MIT_RETRIES_OTHER_PER_30_DAYS: envInteger({ min: 0, max: 1_000 }).default(15),
     ...generatedKeysEnv,
   })
   .transform((env) => ({
@@ -74,6 +99,19 @@ export const paymentOrchestratorConfigSchema = z
     } satisfies NotificationLimits,
     processorAllowPrivateUrls: env.PROCESSOR_ALLOW_PRIVATE_URLS,
     extraForwardDestinations: env.FORWARD_EXTRA_DESTINATIONS.split(',').map((item) => item.trim()).filter((item) => item !== ''),
+    routing: {
+      windowMs: env.ROUTING_STATS_WINDOW,
+      halfLifeMs: env.ROUTING_STATS_HALF_LIFE,
+      explorationShare: env.ROUTING_EXPLORATION_SHARE,
+      minAttempts: env.ROUTING_MIN_ATTEMPTS,
+      statsCacheMs: env.ROUTING_STATS_CACHE_MS,
+    },
+    retryLimits: {
+      visaPer30Days: env.MIT_RETRIES_VISA_PER_30_DAYS,
+      mastercardPer24Hours: env.MIT_RETRIES_MASTERCARD_PER_24_HOURS,
+      mastercardPer30Days: env.MIT_RETRIES_MASTERCARD_PER_30_DAYS,
+      otherPer30Days: env.MIT_RETRIES_OTHER_PER_30_DAYS,
+    } satisfies RetryLimits,
     secretKey: loadKey({ variable: 'PAYMENT_ORCHESTRATOR_SECRET_KEY', value: env.PAYMENT_ORCHESTRATOR_SECRET_KEY, file: generatedKeyFile(env, PAYMENT_ORCHESTRATOR_KEY_FILE).path }),
   }));
 

@@ -170,9 +170,15 @@ describe('the flow matrix', () => {
       ],
     });
     const explain = (body: Json) => h.call(MERCHANT, 'POST', '/flow-matrix/explain', body).then((a) => a.body);
-    expect(await explain({ amount: 100000, currency_code: 'EUR' })).toEqual({ flow: 'simulator_manual_capture', rule: 'big-eur', matrix_version: 1 });
-    expect(await explain({ amount: 99999, currency_code: 'EUR' })).toEqual({ flow: 'simulator_auto_capture', rule: null, matrix_version: 1 });
-    expect(await explain({ amount: 5, currency_code: 'USD', scheme: 'AMEX' })).toEqual({ flow: 'simulator_manual_capture', rule: 'amex', matrix_version: 1 });
+    expect(await explain({ amount: 100000, currency_code: 'EUR' })).toEqual({
+      flow: 'simulator_manual_capture',
+      rule: 'big-eur',
+      matrix_version: 1,
+      // The flow's authorization step, and where a payment of these facts would go first.
+      authorization: { strategy: 'ordered', processors: ['simulator'], reason: 'step_order', detail: 'simulator: the only processor of the step that can take the payment' },
+    });
+    expect(await explain({ amount: 99999, currency_code: 'EUR' })).toMatchObject({ flow: 'simulator_auto_capture', rule: null, matrix_version: 1 });
+    expect(await explain({ amount: 5, currency_code: 'USD', scheme: 'AMEX' })).toMatchObject({ flow: 'simulator_manual_capture', rule: 'amex', matrix_version: 1 });
     expect(await explain({ amount: 5, currency_code: 'USD', metadata: { tier: 'vip' } })).toMatchObject({ rule: 'vip' });
     expect(await explain({ amount: 5, currency_code: 'USD', metadata: { tier: 'vip' }, use_case: 'SUBSEQUENT_RECURRING' })).toMatchObject({ rule: null });
     // Payment-shaped: a create body as sent (source and all), or a payment as answered.
@@ -190,7 +196,7 @@ describe('the flow matrix', () => {
     expect(explained).toMatchObject({ status: 200, body: { flow: 'simulator_manual_capture', rule: 'manual-orders', matrix_version: 2 } });
     expect(invalid).toMatchObject({ status: 422, body: { code: 'unknown_condition' } });
     expect((await h.call(MERCHANT, 'GET', '/flow-matrix')).body).toMatchObject({ version: 1, rules: [] });
-    expect((await h.call(MERCHANT, 'POST', '/flow-matrix/explain', { amount: 500, currency_code: 'EUR', reference: 'manual-7' })).body).toEqual({ flow: 'simulator_auto_capture', rule: null, matrix_version: 1 });
+    expect((await h.call(MERCHANT, 'POST', '/flow-matrix/explain', { amount: 500, currency_code: 'EUR', reference: 'manual-7' })).body).toMatchObject({ flow: 'simulator_auto_capture', rule: null, matrix_version: 1 });
   });
 
   it('when a rule on the scheme holds once the card is known, then the payment runs the flow it names', async () => {

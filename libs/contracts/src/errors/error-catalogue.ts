@@ -193,6 +193,11 @@ export const ERROR_GROUPS: ErrorGroup[] = [
         prose('The processor cannot take this amount as it is, so nothing was sent: `detail` names its rule, the amount in major units and the nearest amounts it takes. Such as the last digit 0 of three-decimal currencies (KWD, BHD, JOD, OMR, TND) at Stripe and Checkout.com, whole units of CVE and IDR at Adyen and of MGA at Stripe, Stripe\'s minimum charge, at most eight digits of Stripe\'s units (twelve for IDR) or nine of Checkout.com\'s. At creation it means no processor of the flow\'s authorization step can take it (one that cannot is passed over for the next).'),
         'Round the amount to one the processor takes (`detail` names the nearest), or route the currency to a processor that takes it (flow matrix).',
       ),
+      retry_limit_reached: e(
+        422,
+        'A merchant-initiated payment would retry a declined card past the card schemes\' limits, so nothing was made or sent: the card\'s last decline was hard (lost or stolen, fraud, an invalid card, Mastercard MAC 03 or 21, Visa category 1: no retry at all), Mastercard\'s advice (MAC 24–30) asks to wait, or the retries after declines reached the limit (defaults: Visa 15 in 30 days; Mastercard 10 in 24 hours and 35 in 30 days; MIT_RETRIES_* variables). `detail` names the rule.',
+        'Do not charge this card again now: after a hard decline ask the customer for another card; after a wait, charge from the time `detail` names; past a limit, wait for the window to pass. A charge after the card was approved again counts anew.',
+      ),
       capture_not_allowed: e(409, 'The payment cannot be captured: its flow captures automatically, it is not authorized (or partially captured), or a capture of it is under way.', 'Capture only authorized payments of manual-capture flows, one capture at a time (wait for payment.captured or payment.capture_failed).'),
       already_captured: e(409, 'The payment\'s final capture was made (or is under way): nothing is left to capture.', 'Read the payment; do not capture again.'),
       amount_exceeds_authorized: e(422, 'The capture amount is above what can still be captured (amount.capturable: the authorized amount less what was captured).', 'Capture at most amount.capturable.'),

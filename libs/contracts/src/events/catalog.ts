@@ -254,6 +254,31 @@ const captureData = z.object({
   reference: z.string().nullable(),
 });
 
+/**
+ * A declined (or unanswered) authorization, normalised across processors (added within v1): on
+ * payment.failed when a decline failed the payment, and on payment.attempt_failed's attempt.
+ */
+export const DECLINE_CATEGORIES = [
+  'authentication_required',
+  'insufficient_funds',
+  'do_not_honor',
+  'suspected_fraud',
+  'invalid_card',
+  'expired_card',
+  'lost_or_stolen',
+  'processor_unavailable',
+  'limit_exceeded',
+  'other',
+] as const;
+export const declineSchema = z.object({
+  category: z.enum(DECLINE_CATEGORIES),
+  code: z.string(),
+  processor_code: z.string().nullable(),
+  processor_message: z.string().nullable(),
+  advice_code: z.string().nullable(),
+  retryable: z.boolean(),
+});
+
 const paymentData = z.object({
   payment_id: id,
   /** partially_captured added within v1 (captures with final_capture false). */
@@ -303,6 +328,7 @@ const paymentData = z.object({
       liability_shift: z.boolean(),
     })
     .optional(),
+  decline: declineSchema.optional(),
 });
 
 /**
@@ -350,6 +376,8 @@ export const cardAttemptSchema = z.object({
   masked_account_number: z.string().nullable(),
   /** The 3-D Secure authentication of the attempt, when one ran (never the authentication value). */
   authentication: paymentData.shape.authentication,
+  /** The attempt's decline (added within v1; absent for a failed challenge, which is no decline). */
+  decline: declineSchema.optional(),
 });
 export const paymentAttemptFailedV1 = defineEvent({
   type: 'payment.attempt_failed',

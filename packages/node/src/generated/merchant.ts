@@ -1144,6 +1144,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/routing/stats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The authorization outcomes success-rate routing compares now, per processor and segment (or per processor)
+         * @description Counted from this merchant's payments in the key's mode over the window success-rate decisions read (ROUTING_STATS_WINDOW, 1 hour by default, in buckets of a twelfth of it): each card's first answer at a processor in a payment's route (approved, declined, or not answered: errors count as failures; a retry after a decline asks about a card an issuer already refused and is not counted), and how often decisions chose each processor first, by reason. Decisions weigh recent outcomes more (recent_authorization_rate: a bucket's weight halves every ROUTING_STATS_HALF_LIFE, 10 minutes by default). A decision compares the narrowest segment in which every processor of the step has ROUTING_MIN_ATTEMPTS outcomes (20 by default), widening to any country, any amount, the currency, then everything. Filters combine; an unknown one answers 422 unknown_filter.
+         */
+        get: operations["getRoutingStats"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1686,6 +1706,10 @@ export interface components {
             /** @description Consumer-present payments, once a card was entered: how many cards the consumer tried on the hosted page (each attempt's transactions carry its number). */
             attempts?: number;
             last_failed_attempt?: components["schemas"]["FailedCardAttempt"];
+            /** @description A payment failed by a declined (or unanswered) authorization: the decline, normalised (its category, the processor's code and words, the scheme's advice). */
+            decline?: components["schemas"]["Decline"];
+            /** @description Once an authorization was decided: why each attempt went where it went (the Routing tag). */
+            routing?: components["schemas"]["PaymentRouting"];
             return_url?: string | null;
             /** @description Merchant key/value pairs; the flow matrix can route on them (condition metadata). */
             metadata?: {
@@ -1724,6 +1748,8 @@ export interface components {
             /** Format: date-time */
             failed_at: string;
             authentication?: components["schemas"]["PaymentAuthentication"];
+            /** @description The card's decline (absent for a failed challenge, which is no decline). */
+            decline?: components["schemas"]["Decline"];
         };
         /** @description The authentication that ran for the payment, once known: 3-D Secure of a consumer-present payment (not_required: the issuer asked none), or the 3RI step of a merchant-initiated one. The authentication value (CAVV) and the DS transaction id go to the authorization only. */
         PaymentAuthentication: {
@@ -1778,14 +1804,29 @@ export interface components {
             use_case?: string;
             /** @description Consumer-present payments: the card attempt on the hosted page this transaction belongs to (1 the first card). */
             attempt?: number;
+            /** @description A failed or unanswered authorization: its decline, normalised. */
+            decline?: components["schemas"]["Decline"];
             /** Format: date-time */
             created_at: string;
         };
+        /** @description A step names processor (and fallback), or, on the authorization step, processors (then answered with processor, its first, and fallback, the rest, beside it). */
         FlowStep: {
             /** @enum {string} */
             kind: "risk" | "authentication_3ri" | "authorization" | "capture";
-            /** @description A processor id of the registry (simulator; real processors come as plugins). */
-            processor: string;
+            /** @description A processor id of the registry (simulator) or a processor account's id. */
+            processor?: string;
+            /** @description Authorization steps: the processors the strategy chooses among, in the step's order (instead of processor and fallback). */
+            processors?: string[];
+            /**
+             * @description Authorization steps: which processor goes first. ordered: the step's order; weighted: drawn by weights; success_rate: the best recent authorization rate for the payment's segment, with a share of exploration (ROUTING_EXPLORATION_SHARE). The others follow for technical errors and on_decline next_processor.
+             * @default ordered
+             * @enum {string}
+             */
+            strategy?: "ordered" | "weighted" | "success_rate";
+            /** @description strategy weighted only: one per processor of the step, in its order, not all 0. */
+            weights?: number[];
+            /** @description Authorization steps: what a decline does, by its category (none: the decline stands). */
+            on_decline?: components["schemas"]["OnDeclineRule"][];
             /**
              * @description What a declined step does.
              * @default stop
@@ -1793,7 +1834,7 @@ export interface components {
              */
             on_failure?: "stop" | "continue";
             /**
-             * @description Processors tried in order on a retryable processor error.
+             * @description Processors tried in order on a retryable processor error (and by on_decline next_processor).
              * @default []
              */
             fallback?: string[];
@@ -1867,8 +1908,10 @@ export interface components {
             /** @description ISO 4217 (validated; the minor-unit exponent is known). */
             currency_code: string;
             reference?: string | null;
-            /** @description The card scheme (VISA…), for scheme rules. */
+            /** @description The card scheme (VISA…), for scheme rules and the routing segment. */
             scheme?: string;
+            /** @description The card's country of issue (ISO 3166-1 alpha-2), for the routing segment. */
+            country?: string;
             /** @description Merchant key/value pairs; the flow matrix can route on them (condition metadata). */
             metadata?: {
                 [key: string]: string;
@@ -1880,6 +1923,11 @@ export interface components {
             flow: string;
             rule: string | null;
             matrix_version: number;
+            /** @description The flow's authorization step: which processor a payment of these facts would go to first, and why (success_rate: the rates it compared; weighted: the weights; no draw is made, so an explanation never explores). */
+            authorization?: {
+                /** @enum {string} */
+                strategy?: "ordered" | "weighted" | "success_rate";
+            } & components["schemas"]["RoutingChoice"];
         };
         Processor: {
             /**
@@ -1971,6 +2019,24 @@ export interface components {
                  * @default true
                  */
                 explicit_unscheduled?: boolean;
+                /**
+                 * @description Simulator accounts only (422 on others): the share of ordinary cards the account approves; the rest are declined card_declined (do_not_honor), the same payments every time, and two accounts decline independently. Test cards keep their own behaviour. Two simulator accounts with different rates show routing in test mode.
+                 * @default 1
+                 */
+                approval_rate?: number;
+                /**
+                 * @description Simulator accounts only (422 on others): windows in which the account answers nothing (processor_unavailable, a technical error: the step's next processor is asked), read on the payment's effective time (the test clock's for an X-Test-Now payment).
+                 * @default []
+                 */
+                outage?: {
+                    /** Format: date-time */
+                    from: string;
+                    /**
+                     * Format: date-time
+                     * @description After from.
+                     */
+                    to: string;
+                }[];
             };
         };
         ProcessorAccountChange: {
@@ -1992,6 +2058,24 @@ export interface components {
                  * @default true
                  */
                 explicit_unscheduled?: boolean;
+                /**
+                 * @description Simulator accounts only (422 on others): the share of ordinary cards the account approves; the rest are declined card_declined (do_not_honor), the same payments every time, and two accounts decline independently. Test cards keep their own behaviour. Two simulator accounts with different rates show routing in test mode.
+                 * @default 1
+                 */
+                approval_rate?: number;
+                /**
+                 * @description Simulator accounts only (422 on others): windows in which the account answers nothing (processor_unavailable, a technical error: the step's next processor is asked), read on the payment's effective time (the test clock's for an X-Test-Now payment).
+                 * @default []
+                 */
+                outage?: {
+                    /** Format: date-time */
+                    from: string;
+                    /**
+                     * Format: date-time
+                     * @description After from.
+                     */
+                    to: string;
+                }[];
             };
         };
         ProcessorAccount: {
@@ -2021,6 +2105,24 @@ export interface components {
                  * @default true
                  */
                 explicit_unscheduled?: boolean;
+                /**
+                 * @description Simulator accounts only (422 on others): the share of ordinary cards the account approves; the rest are declined card_declined (do_not_honor), the same payments every time, and two accounts decline independently. Test cards keep their own behaviour. Two simulator accounts with different rates show routing in test mode.
+                 * @default 1
+                 */
+                approval_rate?: number;
+                /**
+                 * @description Simulator accounts only (422 on others): windows in which the account answers nothing (processor_unavailable, a technical error: the step's next processor is asked), read on the payment's effective time (the test clock's for an X-Test-Now payment).
+                 * @default []
+                 */
+                outage?: {
+                    /** Format: date-time */
+                    from: string;
+                    /**
+                     * Format: date-time
+                     * @description After from.
+                     */
+                    to: string;
+                }[];
             };
             credentials: {
                 /** @description … and the last four characters of the API or secret key. */
@@ -2557,6 +2659,136 @@ export interface components {
                 pending: number;
                 /** @description succeeded / (succeeded + failed), 4 decimals; null when none finished. */
                 success_rate: number | null;
+            }[];
+        };
+        /** @description A declined (or unanswered) authorization, normalised across processors: on the payment's transactions, on a failed payment, on last_failed_attempt, in payment.failed and payment.attempt_failed. Each processor's documented codes map into it (Adyen refusal reasons, Stripe decline codes, Checkout.com response codes). */
+        Decline: {
+            /**
+             * @description What kind of decline: what on_decline rules name. processor_unavailable: the processor (or the issuer's host) did not answer.
+             * @enum {string}
+             */
+            category: "authentication_required" | "insufficient_funds" | "do_not_honor" | "suspected_fraud" | "invalid_card" | "expired_card" | "lost_or_stolen" | "processor_unavailable" | "limit_exceeded" | "other";
+            /** @description Ours: the failure_reason (card_declined, insufficient_funds, card_blocked, authentication_required…). */
+            code: string;
+            /** @description The processor's own code: Adyen's refusalReasonCode, Stripe's decline_code, Checkout.com's response_code. */
+            processor_code: string | null;
+            /** @description The processor's words for it (refusalReason, message, response_summary). */
+            processor_message: string | null;
+            /** @description The issuer's or scheme's advice as the processor passed it on: a Mastercard Merchant Advice Code (01, 02, 03, 21, 24–30), Stripe's advice_code (try_again_later, do_not_try_again, confirm_card_data), a Checkout.com recommendation code (01, 02, 03). */
+            advice_code: string | null;
+            /** @description false: a hard decline (its category, an advice that forbids a retry, Visa category 1): never retried anywhere. */
+            retryable: boolean;
+        };
+        /** @description What a decline of these categories does (the first rule naming its category; none: the decline stands). step_up_3ds (authentication_required only; consumer present, three_ds not off, every processor of the step runs 3-D Secure): the same processor again with a challenge on the hosted page. next_processor: the next processor of the decision's order (merchant-initiated payments within the schemes' retry limits). stop: the decline stands. Hard categories take stop only. */
+        OnDeclineRule: {
+            categories: ("authentication_required" | "insufficient_funds" | "do_not_honor" | "suspected_fraud" | "invalid_card" | "expired_card" | "lost_or_stolen" | "processor_unavailable" | "limit_exceeded" | "other")[];
+            /** @enum {string} */
+            action: "step_up_3ds" | "next_processor" | "stop";
+        };
+        /** @description The payments a success-rate decision compares: the same card scheme, country of issue (unknown until a processor reported it), currency and amount band. */
+        RoutingSegment: {
+            scheme: string;
+            country: string;
+            currency_code: string;
+            /**
+             * @description The amount in major units of its currency: under 10, 10 to 100, 100 to 1000, 1000 and over.
+             * @enum {string}
+             */
+            amount_band: "under_10" | "10_to_100" | "100_to_1000" | "1000_and_over";
+        };
+        /** @description Which processor goes first, and why: the processors in the order they are tried, and what the decision compared. */
+        RoutingChoice: {
+            /** @description In the order they are tried; the first is the choice. */
+            processors: string[];
+            /** @enum {string} */
+            reason: "step_order" | "weighted" | "best_rate" | "exploration" | "no_data";
+            /** @description The choice and its reason in words. */
+            detail: string;
+            segment?: components["schemas"]["RoutingSegment"];
+            /**
+             * @description How far the segment was widened for every processor to have enough outcomes.
+             * @enum {string}
+             */
+            segment_level?: "segment" | "any_country" | "any_amount" | "currency" | "all";
+            rates?: {
+                processor: string;
+                attempts: number;
+                approved: number;
+                declined: number;
+                errors: number;
+                authorization_rate: number | null;
+            }[];
+            weights?: {
+                processor: string;
+                weight: number;
+            }[];
+        };
+        /** @description Why each authorization attempt went where it went: the decision for each card, and every attempt with what came of it and what the flow did next. */
+        PaymentRouting: {
+            /** @enum {string} */
+            strategy: "ordered" | "weighted" | "success_rate";
+            decisions: ({
+                /** @description The card (attempt on the hosted page) it was made for. */
+                card_attempt?: number;
+                /** Format: date-time */
+                decided_at?: string;
+            } & components["schemas"]["RoutingChoice"])[];
+            attempts: {
+                processor: string;
+                card_attempt?: number;
+                /** @description Why this attempt went to this processor. */
+                reason: string;
+                /**
+                 * @description The same processor again with a 3-D Secure challenge, after the issuer asked for authentication.
+                 * @constant
+                 */
+                three_ds?: "step_up";
+                /**
+                 * @description authentication: the consumer was sent to authenticate (the answer came with their return).
+                 * @enum {string}
+                 */
+                result: "authorized" | "declined" | "error" | "authentication";
+                decline?: components["schemas"]["Decline"];
+                /** @description What the flow did next, and why (a stop says which rule or limit). */
+                then?: {
+                    /** @enum {string} */
+                    action: "next_processor" | "step_up_3ds" | "stopped";
+                    reason: string;
+                };
+            }[];
+        };
+        RoutingStats: {
+            /** @constant */
+            object: "routing_stats";
+            /** @description true when the counts are of payments made in live mode (a live key's), false in test mode. */
+            livemode: boolean;
+            window_seconds: number;
+            /** Format: date-time */
+            since: string;
+            /** Format: date-time */
+            until: string;
+            /** @enum {string} */
+            group_by: "segment" | "processor";
+            data: {
+                processor: string;
+                segment?: components["schemas"]["RoutingSegment"];
+                attempts: number;
+                approved: number;
+                declined: number;
+                /** @description Attempts the processor did not answer (timeouts, 5xx, an outage). */
+                errors: number;
+                /** @description approved / attempts; null without attempts. */
+                authorization_rate: number | null;
+                /** @description The rate decisions compare: the share of answered attempts approved, each bucket's outcomes weighing 0.5^(age / ROUTING_STATS_HALF_LIFE), times the share of attempts answered now (unanswered ones weigh by a half-life of a minute), so a change shows within minutes and an outage at once; 4 decimals. */
+                recent_authorization_rate: number | null;
+                /** @description How often a decision chose this processor first, by reason. */
+                decisions: {
+                    step_order: number;
+                    weighted: number;
+                    best_rate: number;
+                    exploration: number;
+                    no_data: number;
+                };
             }[];
         };
     };
@@ -5346,7 +5578,7 @@ export interface operations {
             };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
-            /** @description amount_exceeds_initial (amount above the initial amount); recurring_frequency_not_respected (fewer than recurring_frequency days since the last successful payment on these credentials); credentials_expired (after recurring_expiry); use_case_mismatch (the initial payment is of the other kind); currency_mismatch; authentication_not_configured (REQUIRE_3RI on a flow without a 3RI step); test_clock_not_allowed; invalid_test_clock (X-Test-Now is not an ISO 8601 time with a zone); simulator_not_allowed_in_live_mode; amount_too_large (above 999999999999, twelve digits); amount_not_supported (the processor cannot take the amount, nothing was sent: `detail` names its rule, such as a last digit other than 0 in KWD, BHD, JOD, OMR or TND at Stripe and Checkout.com, CVE or IDR with cents at Adyen, below Stripe's minimum charge, more than eight digits of Stripe's units or nine of Checkout.com's); validation_failed naming the field. Or idempotency_key_reused (field Idempotency-Key): the key was used with a different request. */
+            /** @description amount_exceeds_initial (amount above the initial amount); recurring_frequency_not_respected (fewer than recurring_frequency days since the last successful payment on these credentials); credentials_expired (after recurring_expiry); use_case_mismatch (the initial payment is of the other kind); currency_mismatch; authentication_not_configured (REQUIRE_3RI on a flow without a 3RI step); test_clock_not_allowed; invalid_test_clock (X-Test-Now is not an ISO 8601 time with a zone); retry_limit_reached (the card's last attempt was declined and the card schemes allow no retry now: a hard decline, Mastercard's wait, or the retry limit; nothing is made); simulator_not_allowed_in_live_mode; amount_too_large (above 999999999999, twelve digits); amount_not_supported (the processor cannot take the amount, nothing was sent: `detail` names its rule, such as a last digit other than 0 in KWD, BHD, JOD, OMR or TND at Stripe and Checkout.com, CVE or IDR with cents at Adyen, below Stripe's minimum charge, more than eight digits of Stripe's units or nine of Checkout.com's); validation_failed naming the field. Or idempotency_key_reused (field Idempotency-Key): the key was used with a different request. */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -5462,7 +5694,7 @@ export interface operations {
             };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
-            /** @description amount_exceeds_initial (amount above the initial amount); recurring_frequency_not_respected (fewer than recurring_frequency days since the last successful payment on these credentials); credentials_expired (after recurring_expiry); use_case_mismatch (the initial payment is of the other kind); currency_mismatch; authentication_not_configured (REQUIRE_3RI on a flow without a 3RI step); test_clock_not_allowed; invalid_test_clock (X-Test-Now is not an ISO 8601 time with a zone); simulator_not_allowed_in_live_mode; amount_too_large (above 999999999999, twelve digits); amount_not_supported (the processor cannot take the amount, nothing was sent: `detail` names its rule, such as a last digit other than 0 in KWD, BHD, JOD, OMR or TND at Stripe and Checkout.com, CVE or IDR with cents at Adyen, below Stripe's minimum charge, more than eight digits of Stripe's units or nine of Checkout.com's); validation_failed naming the field. Or idempotency_key_reused (field Idempotency-Key): the key was used with a different request. */
+            /** @description amount_exceeds_initial (amount above the initial amount); recurring_frequency_not_respected (fewer than recurring_frequency days since the last successful payment on these credentials); credentials_expired (after recurring_expiry); use_case_mismatch (the initial payment is of the other kind); currency_mismatch; authentication_not_configured (REQUIRE_3RI on a flow without a 3RI step); test_clock_not_allowed; invalid_test_clock (X-Test-Now is not an ISO 8601 time with a zone); retry_limit_reached (the card's last attempt was declined and the card schemes allow no retry now: a hard decline, Mastercard's wait, or the retry limit; nothing is made); simulator_not_allowed_in_live_mode; amount_too_large (above 999999999999, twelve digits); amount_not_supported (the processor cannot take the amount, nothing was sent: `detail` names its rule, such as a last digit other than 0 in KWD, BHD, JOD, OMR or TND at Stripe and Checkout.com, CVE or IDR with cents at Adyen, below Stripe's minimum charge, more than eight digits of Stripe's units or nine of Checkout.com's); validation_failed naming the field. Or idempotency_key_reused (field Idempotency-Key): the key was used with a different request. */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -6198,7 +6430,15 @@ export interface operations {
                      * @example {
                      *       "flow": "simulator_manual_capture",
                      *       "rule": "manual-for-orders",
-                     *       "matrix_version": 3
+                     *       "matrix_version": 3,
+                     *       "authorization": {
+                     *         "strategy": "ordered",
+                     *         "processors": [
+                     *           "simulator"
+                     *         ],
+                     *         "reason": "step_order",
+                     *         "detail": "simulator: the only processor of the step that can take the payment"
+                     *       }
                      *     }
                      */
                     "application/json": components["schemas"]["FlowDecision"];
@@ -9121,6 +9361,101 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["WebhookDeliveryReport"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getRoutingStats: {
+        parameters: {
+            query?: {
+                /** @description Only this processor (a built-in processor's id or a processor account's id). */
+                processor?: string;
+                /** @description Only this card scheme (VISA, MASTERCARD…; case-insensitive), or unknown. */
+                scheme?: string;
+                /** @description Only cards issued in this country (ISO 3166-1 alpha-2), or unknown. */
+                country?: string;
+                currency_code?: string;
+                amount_band?: "under_10" | "10_to_100" | "100_to_1000" | "1000_and_over";
+                /** @description segment (the default): a row per processor and segment, as success-rate decisions compare them; processor: a row per processor. */
+                group_by?: "segment" | "processor";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The counts. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "object": "routing_stats",
+                     *       "livemode": false,
+                     *       "window_seconds": 3600,
+                     *       "since": "2026-11-28T09:00:00.000Z",
+                     *       "until": "2026-11-28T10:00:00.000Z",
+                     *       "group_by": "segment",
+                     *       "data": [
+                     *         {
+                     *           "processor": "019ab2c4-4d1e-7a10-9c3b-5f2e8d7a6a01",
+                     *           "segment": {
+                     *             "scheme": "VISA",
+                     *             "country": "unknown",
+                     *             "currency_code": "EUR",
+                     *             "amount_band": "10_to_100"
+                     *           },
+                     *           "attempts": 40,
+                     *           "approved": 31,
+                     *           "declined": 9,
+                     *           "errors": 0,
+                     *           "authorization_rate": 0.775,
+                     *           "recent_authorization_rate": 0.7912,
+                     *           "decisions": {
+                     *             "step_order": 0,
+                     *             "weighted": 0,
+                     *             "best_rate": 0,
+                     *             "exploration": 11,
+                     *             "no_data": 9
+                     *           }
+                     *         },
+                     *         {
+                     *           "processor": "019ab2c4-4d1e-7a10-9c3b-5f2e8d7a6a02",
+                     *           "segment": {
+                     *             "scheme": "VISA",
+                     *             "country": "unknown",
+                     *             "currency_code": "EUR",
+                     *             "amount_band": "10_to_100"
+                     *           },
+                     *           "attempts": 223,
+                     *           "approved": 206,
+                     *           "declined": 17,
+                     *           "errors": 0,
+                     *           "authorization_rate": 0.9238,
+                     *           "recent_authorization_rate": 0.9311,
+                     *           "decisions": {
+                     *             "step_order": 0,
+                     *             "weighted": 0,
+                     *             "best_rate": 212,
+                     *             "exploration": 0,
+                     *             "no_data": 11
+                     *           }
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["RoutingStats"];
                 };
             };
             400: components["responses"]["BadRequest"];

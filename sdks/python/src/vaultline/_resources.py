@@ -105,8 +105,9 @@ OPERATIONS: dict[str, Operation] = {
     "deleteApiKey": Operation("api_keys", "delete_api_key", "DELETE", "/api-keys/{key_id}", ("key_id", ), {}, {}, None, False),
     "getPaymentReport": Operation("reports", "payments", "GET", "/reports/payments", (), {"from": "from_", "to": "to"}, {}, None, False),
     "getWebhookDeliveryReport": Operation("reports", "webhook_deliveries", "GET", "/reports/webhook-deliveries", (), {"from": "from_", "to": "to"}, {}, None, False),
+    "getRoutingStats": Operation("routing", "get_routing_stats", "GET", "/routing/stats", (), {"processor": "processor", "scheme": "scheme", "country": "country", "currency_code": "currency_code", "amount_band": "amount_band", "group_by": "group_by"}, {}, None, False),
 }
-"""Every merchant route of the document (78), by operationId."""
+"""Every merchant route of the document (79), by operationId."""
 
 
 class ForwardingResource:
@@ -754,6 +755,7 @@ class FlowMatrixResource:
         use_case: Literal["ONE_OFF", "RECURRING", "UNSCHEDULED", "SUBSEQUENT_RECURRING", "SUBSEQUENT_UNSCHEDULED"] | NotGiven = NOT_GIVEN,
         reference: Optional[str] | NotGiven = NOT_GIVEN,
         scheme: str | NotGiven = NOT_GIVEN,
+        country: str | NotGiven = NOT_GIVEN,
         metadata: builtins.dict[str, str] | NotGiven = NOT_GIVEN,
         matrix: FlowMatrixInput | NotGiven = NOT_GIVEN,
         idempotency_key: str | None = None,
@@ -762,7 +764,7 @@ class FlowMatrixResource:
         """Which flow the current matrix (or a draft given as matrix) chooses for a payment-shaped body, and by which rule
 
         POST /flow-matrix/explain"""
-        return cast("FlowDecision", self._client.request("POST", "/flow-matrix/explain", query=None, headers=None, body={"use_case": use_case, "amount": amount, "currency_code": currency_code, "reference": reference, "scheme": scheme, "metadata": metadata, "matrix": matrix}, idempotency_key=idempotency_key, extra_headers=extra_headers, answer="json"))
+        return cast("FlowDecision", self._client.request("POST", "/flow-matrix/explain", query=None, headers=None, body={"use_case": use_case, "amount": amount, "currency_code": currency_code, "reference": reference, "scheme": scheme, "country": country, "metadata": metadata, "matrix": matrix}, idempotency_key=idempotency_key, extra_headers=extra_headers, answer="json"))
 
 
 class FlowsResource:
@@ -1304,6 +1306,29 @@ class ReportsResource:
 
         GET /reports/webhook-deliveries"""
         return cast("WebhookDeliveryReport", self._client.request("GET", "/reports/webhook-deliveries", query={"from": from_, "to": to}, headers=None, extra_headers=extra_headers, answer="json"))
+
+
+class RoutingResource:
+    """routing: get_routing_stats."""
+
+    def __init__(self, client: SyncTransport) -> None:
+        self._client = client
+
+    def get_routing_stats(
+        self,
+        *,
+        processor: str | NotGiven = NOT_GIVEN,
+        scheme: str | NotGiven = NOT_GIVEN,
+        country: str | NotGiven = NOT_GIVEN,
+        currency_code: str | NotGiven = NOT_GIVEN,
+        amount_band: Literal["under_10", "10_to_100", "100_to_1000", "1000_and_over"] | NotGiven = NOT_GIVEN,
+        group_by: Literal["segment", "processor"] | NotGiven = NOT_GIVEN,
+        extra_headers: Mapping[str, str] | None = None,
+    ) -> RoutingStats:
+        """The authorization outcomes success-rate routing compares now, per processor and segment (or per processor)
+
+        GET /routing/stats"""
+        return cast("RoutingStats", self._client.request("GET", "/routing/stats", query={"processor": processor, "scheme": scheme, "country": country, "currency_code": currency_code, "amount_band": amount_band, "group_by": group_by}, headers=None, extra_headers=extra_headers, answer="json"))
 
 
 
@@ -1952,6 +1977,7 @@ class AsyncFlowMatrixResource:
         use_case: Literal["ONE_OFF", "RECURRING", "UNSCHEDULED", "SUBSEQUENT_RECURRING", "SUBSEQUENT_UNSCHEDULED"] | NotGiven = NOT_GIVEN,
         reference: Optional[str] | NotGiven = NOT_GIVEN,
         scheme: str | NotGiven = NOT_GIVEN,
+        country: str | NotGiven = NOT_GIVEN,
         metadata: builtins.dict[str, str] | NotGiven = NOT_GIVEN,
         matrix: FlowMatrixInput | NotGiven = NOT_GIVEN,
         idempotency_key: str | None = None,
@@ -1960,7 +1986,7 @@ class AsyncFlowMatrixResource:
         """Which flow the current matrix (or a draft given as matrix) chooses for a payment-shaped body, and by which rule
 
         POST /flow-matrix/explain"""
-        return cast("FlowDecision", await self._client.request("POST", "/flow-matrix/explain", query=None, headers=None, body={"use_case": use_case, "amount": amount, "currency_code": currency_code, "reference": reference, "scheme": scheme, "metadata": metadata, "matrix": matrix}, idempotency_key=idempotency_key, extra_headers=extra_headers, answer="json"))
+        return cast("FlowDecision", await self._client.request("POST", "/flow-matrix/explain", query=None, headers=None, body={"use_case": use_case, "amount": amount, "currency_code": currency_code, "reference": reference, "scheme": scheme, "country": country, "metadata": metadata, "matrix": matrix}, idempotency_key=idempotency_key, extra_headers=extra_headers, answer="json"))
 
 
 class AsyncFlowsResource:
@@ -2504,6 +2530,29 @@ class AsyncReportsResource:
         return cast("WebhookDeliveryReport", await self._client.request("GET", "/reports/webhook-deliveries", query={"from": from_, "to": to}, headers=None, extra_headers=extra_headers, answer="json"))
 
 
+class AsyncRoutingResource:
+    """routing: get_routing_stats."""
+
+    def __init__(self, client: AsyncTransport) -> None:
+        self._client = client
+
+    async def get_routing_stats(
+        self,
+        *,
+        processor: str | NotGiven = NOT_GIVEN,
+        scheme: str | NotGiven = NOT_GIVEN,
+        country: str | NotGiven = NOT_GIVEN,
+        currency_code: str | NotGiven = NOT_GIVEN,
+        amount_band: Literal["under_10", "10_to_100", "100_to_1000", "1000_and_over"] | NotGiven = NOT_GIVEN,
+        group_by: Literal["segment", "processor"] | NotGiven = NOT_GIVEN,
+        extra_headers: Mapping[str, str] | None = None,
+    ) -> RoutingStats:
+        """The authorization outcomes success-rate routing compares now, per processor and segment (or per processor)
+
+        GET /routing/stats"""
+        return cast("RoutingStats", await self._client.request("GET", "/routing/stats", query={"processor": processor, "scheme": scheme, "country": country, "currency_code": currency_code, "amount_band": amount_band, "group_by": group_by}, headers=None, extra_headers=extra_headers, answer="json"))
+
+
 
 class SyncResources:
     """The resources of the sync client."""
@@ -2530,6 +2579,7 @@ class SyncResources:
         self.refunds = RefundsResource(transport)
         self.api_keys = ApiKeysResource(transport)
         self.reports = ReportsResource(transport)
+        self.routing = RoutingResource(transport)
 
 
 class AsyncResources:
@@ -2557,3 +2607,4 @@ class AsyncResources:
         self.refunds = AsyncRefundsResource(transport)
         self.api_keys = AsyncApiKeysResource(transport)
         self.reports = AsyncReportsResource(transport)
+        self.routing = AsyncRoutingResource(transport)

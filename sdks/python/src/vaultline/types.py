@@ -38,6 +38,7 @@ __all__ = [
     "CreateWebhookEndpointRequest",
     "Customer",
     "CustomerRequest",
+    "Decline",
     "DeleteTokenResponse",
     "DeletedWebhookEndpoint",
     "Dispute",
@@ -58,6 +59,7 @@ __all__ = [
     "FailedCardAttempt",
     "Flow",
     "FlowDecision",
+    "FlowDecisionAuthorization",
     "FlowInput",
     "FlowMatrix",
     "FlowMatrixExplainRequest",
@@ -85,6 +87,7 @@ __all__ = [
     "ListTokensResponse",
     "ListWebhookDeliveriesResponse",
     "ListWebhookEndpointsResponse",
+    "OnDeclineRule",
     "OneOffPaymentRequest",
     "Payment",
     "PaymentAmount",
@@ -99,6 +102,12 @@ __all__ = [
     "PaymentReportDeclineReasonsItem",
     "PaymentReportTotals",
     "PaymentReportTotalsAmountsItem",
+    "PaymentRouting",
+    "PaymentRoutingAttemptsItem",
+    "PaymentRoutingAttemptsItemThen",
+    "PaymentRoutingDecisionsItem",
+    "PaymentRoutingDecisionsItemRatesItem",
+    "PaymentRoutingDecisionsItemWeightsItem",
     "PaymentSource",
     "PaymentSourceRequest",
     "Problem",
@@ -108,6 +117,7 @@ __all__ = [
     "ProcessorAccountCredentials",
     "ProcessorAccountInput",
     "ProcessorAccountInputSettings",
+    "ProcessorAccountInputSettingsOutageItem",
     "ProcessorAccountSettings",
     "ProcessorCapabilities",
     "ProcessorCredentials",
@@ -121,6 +131,11 @@ __all__ = [
     "RolledApiKey",
     "RotateWebhookSecretRequest",
     "RotatedWebhookSecret",
+    "RoutingChoice",
+    "RoutingSegment",
+    "RoutingStats",
+    "RoutingStatsDataItem",
+    "RoutingStatsDataItemDecisions",
     "SubmitCheckoutCardRequest",
     "SubmitCheckoutCardRequestBrowser",
     "SubsequentPayment",
@@ -231,6 +246,10 @@ class CapturingPayment(TypedDict):
     attempts: NotRequired[int]
     """Consumer-present payments, once a card was entered: how many cards the consumer tried on the hosted page (each attempt's transactions carry its number)."""
     last_failed_attempt: NotRequired[FailedCardAttempt]
+    decline: NotRequired[Decline]
+    """A payment failed by a declined (or unanswered) authorization: the decline, normalised (its category, the processor's code and words, the scheme's advice)."""
+    routing: NotRequired[PaymentRouting]
+    """Once an authorization was decided: why each attempt went where it went (the Routing tag)."""
     return_url: NotRequired[Optional[str]]
     metadata: NotRequired[Optional[dict[str, str]]]
     """Merchant key/value pairs; the flow matrix can route on them (condition metadata)."""
@@ -393,6 +412,10 @@ class ConsumerPresentPayment(TypedDict):
     attempts: NotRequired[int]
     """Consumer-present payments, once a card was entered: how many cards the consumer tried on the hosted page (each attempt's transactions carry its number)."""
     last_failed_attempt: NotRequired[FailedCardAttempt]
+    decline: NotRequired[Decline]
+    """A payment failed by a declined (or unanswered) authorization: the decline, normalised (its category, the processor's code and words, the scheme's advice)."""
+    routing: NotRequired[PaymentRouting]
+    """Once an authorization was decided: why each attempt went where it went (the Routing tag)."""
     return_url: NotRequired[Optional[str]]
     metadata: NotRequired[Optional[dict[str, str]]]
     """Merchant key/value pairs; the flow matrix can route on them (condition metadata)."""
@@ -463,6 +486,22 @@ class CustomerRequest(TypedDict):
     name: str
     email: NotRequired[str]
     metadata: NotRequired[dict[str, str]]
+
+
+class Decline(TypedDict):
+    """A declined (or unanswered) authorization, normalised across processors: on the payment's transactions, on a failed payment, on last_failed_attempt, in payment.failed and payment.attempt_failed. Each processor's documented codes map into it (Adyen refusal reasons, Stripe decline codes, Checkout.com response codes)."""
+    category: Literal["authentication_required", "insufficient_funds", "do_not_honor", "suspected_fraud", "invalid_card", "expired_card", "lost_or_stolen", "processor_unavailable", "limit_exceeded", "other"]
+    """What kind of decline: what on_decline rules name. processor_unavailable: the processor (or the issuer's host) did not answer."""
+    code: str
+    """Ours: the failure_reason (card_declined, insufficient_funds, card_blocked, authentication_required…)."""
+    processor_code: Optional[str]
+    """The processor's own code: Adyen's refusalReasonCode, Stripe's decline_code, Checkout.com's response_code."""
+    processor_message: Optional[str]
+    """The processor's words for it (refusalReason, message, response_summary)."""
+    advice_code: Optional[str]
+    """The issuer's or scheme's advice as the processor passed it on: a Mastercard Merchant Advice Code (01, 02, 03, 21, 24–30), Stripe's advice_code (try_again_later, do_not_try_again, confirm_card_data), a Checkout.com recommendation code (01, 02, 03)."""
+    retryable: bool
+    """false: a hard decline (its category, an advice that forbids a retry, Visa category 1): never retried anywhere."""
 
 
 class DeletedWebhookEndpoint(TypedDict):
@@ -691,6 +730,8 @@ class FailedCardAttempt(TypedDict):
     """The card, at most its first 6 and last 4 digits."""
     failed_at: str
     authentication: NotRequired[PaymentAuthentication]
+    decline: NotRequired[Decline]
+    """The card's decline (absent for a failed challenge, which is no decline)."""
 
 
 class Flow(TypedDict):
@@ -707,6 +748,23 @@ class FlowDecision(TypedDict):
     flow: str
     rule: Optional[str]
     matrix_version: int
+    authorization: NotRequired[FlowDecisionAuthorization]
+    """The flow's authorization step: which processor a payment of these facts would go to first, and why (success_rate: the rates it compared; weighted: the weights; no draw is made, so an explanation never explores)."""
+
+
+class FlowDecisionAuthorization(TypedDict):
+    """The flow's authorization step: which processor a payment of these facts would go to first, and why (success_rate: the rates it compared; weighted: the weights; no draw is made, so an explanation never explores)."""
+    processors: list[str]
+    """In the order they are tried; the first is the choice."""
+    reason: Literal["step_order", "weighted", "best_rate", "exploration", "no_data"]
+    detail: str
+    """The choice and its reason in words."""
+    segment: NotRequired[RoutingSegment]
+    segment_level: NotRequired[Literal["segment", "any_country", "any_amount", "currency", "all"]]
+    """How far the segment was widened for every processor to have enough outcomes."""
+    rates: NotRequired[list[PaymentRoutingDecisionsItemRatesItem]]
+    weights: NotRequired[list[PaymentRoutingDecisionsItemWeightsItem]]
+    strategy: NotRequired[Literal["ordered", "weighted", "success_rate"]]
 
 
 class FlowInput(TypedDict):
@@ -733,7 +791,9 @@ class FlowMatrixExplainRequest(TypedDict):
     """ISO 4217 (validated; the minor-unit exponent is known)."""
     reference: NotRequired[Optional[str]]
     scheme: NotRequired[str]
-    """The card scheme (VISA…), for scheme rules."""
+    """The card scheme (VISA…), for scheme rules and the routing segment."""
+    country: NotRequired[str]
+    """The card's country of issue (ISO 3166-1 alpha-2), for the routing segment."""
     metadata: NotRequired[dict[str, str]]
     """Merchant key/value pairs; the flow matrix can route on them (condition metadata)."""
     matrix: NotRequired[FlowMatrixInput]
@@ -769,13 +829,22 @@ class FlowRuleConditions(TypedDict):
 
 
 class FlowStep(TypedDict):
+    """A step names processor (and fallback), or, on the authorization step, processors (then answered with processor, its first, and fallback, the rest, beside it)."""
     kind: Literal["risk", "authentication_3ri", "authorization", "capture"]
-    processor: str
-    """A processor id of the registry (simulator; real processors come as plugins)."""
+    processor: NotRequired[str]
+    """A processor id of the registry (simulator) or a processor account's id."""
+    processors: NotRequired[list[str]]
+    """Authorization steps: the processors the strategy chooses among, in the step's order (instead of processor and fallback)."""
+    strategy: NotRequired[Literal["ordered", "weighted", "success_rate"]]
+    """Authorization steps: which processor goes first. ordered: the step's order; weighted: drawn by weights; success_rate: the best recent authorization rate for the payment's segment, with a share of exploration (ROUTING_EXPLORATION_SHARE). The others follow for technical errors and on_decline next_processor."""
+    weights: NotRequired[list[int]]
+    """strategy weighted only: one per processor of the step, in its order, not all 0."""
+    on_decline: NotRequired[list[OnDeclineRule]]
+    """Authorization steps: what a decline does, by its category (none: the decline stands)."""
     on_failure: NotRequired[Literal["stop", "continue"]]
     """What a declined step does."""
     fallback: NotRequired[list[str]]
-    """Processors tried in order on a retryable processor error."""
+    """Processors tried in order on a retryable processor error (and by on_decline next_processor)."""
     three_ds: NotRequired[Literal["off", "if_required", "always"]]
     """Authorization steps only: 3-D Secure for consumer-present payments. off: never (a processor that still asks fails the payment with authentication_required); if_required: when the issuer or the processor asks; always: a challenge is requested (every processor of the step must run 3-D Secure)."""
 
@@ -920,6 +989,12 @@ class ListWebhookEndpointsResponse(TypedDict):
     """Pass as starting_after to get the next page."""
 
 
+class OnDeclineRule(TypedDict):
+    """What a decline of these categories does (the first rule naming its category; none: the decline stands). step_up_3ds (authentication_required only; consumer present, three_ds not off, every processor of the step runs 3-D Secure): the same processor again with a challenge on the hosted page. next_processor: the next processor of the decision's order (merchant-initiated payments within the schemes' retry limits). stop: the decline stands. Hard categories take stop only."""
+    categories: list[Literal["authentication_required", "insufficient_funds", "do_not_honor", "suspected_fraud", "invalid_card", "expired_card", "lost_or_stolen", "processor_unavailable", "limit_exceeded", "other"]]
+    action: Literal["step_up_3ds", "next_processor", "stop"]
+
+
 class OneOffPaymentRequest(TypedDict):
     amount: int
     """The amount to charge. In minor units of the currency by its ISO 4217 exponent (cents for EUR, yen for JPY, fils for KWD: 1234 is KWD 1.234), at most 999999999999 (twelve digits; above it 422 amount_too_large). Each processor is sent the amount in its own unit (ISK with two decimals at Stripe and Adyen, CLP with two at Adyen and Checkout.com, CVE and IDR with none at Adyen, MGA with none at Stripe); an amount it cannot take is refused before anything is sent, 422 amount_not_supported."""
@@ -970,6 +1045,10 @@ class Payment(TypedDict):
     attempts: NotRequired[int]
     """Consumer-present payments, once a card was entered: how many cards the consumer tried on the hosted page (each attempt's transactions carry its number)."""
     last_failed_attempt: NotRequired[FailedCardAttempt]
+    decline: NotRequired[Decline]
+    """A payment failed by a declined (or unanswered) authorization: the decline, normalised (its category, the processor's code and words, the scheme's advice)."""
+    routing: NotRequired[PaymentRouting]
+    """Once an authorization was decided: why each attempt went where it went (the Routing tag)."""
     return_url: NotRequired[Optional[str]]
     metadata: NotRequired[Optional[dict[str, str]]]
     """Merchant key/value pairs; the flow matrix can route on them (condition metadata)."""
@@ -1039,6 +1118,10 @@ class PaymentFields(TypedDict):
     attempts: NotRequired[int]
     """Consumer-present payments, once a card was entered: how many cards the consumer tried on the hosted page (each attempt's transactions carry its number)."""
     last_failed_attempt: NotRequired[FailedCardAttempt]
+    decline: NotRequired[Decline]
+    """A payment failed by a declined (or unanswered) authorization: the decline, normalised (its category, the processor's code and words, the scheme's advice)."""
+    routing: NotRequired[PaymentRouting]
+    """Once an authorization was decided: why each attempt went where it went (the Routing tag)."""
     return_url: NotRequired[Optional[str]]
     metadata: NotRequired[Optional[dict[str, str]]]
     """Merchant key/value pairs; the flow matrix can route on them (condition metadata)."""
@@ -1146,6 +1229,63 @@ class PaymentReportTotalsAmountsItem(TypedDict):
     """captured − refunded − disputed + won_back."""
 
 
+class PaymentRouting(TypedDict):
+    """Why each authorization attempt went where it went: the decision for each card, and every attempt with what came of it and what the flow did next."""
+    strategy: Literal["ordered", "weighted", "success_rate"]
+    decisions: list[PaymentRoutingDecisionsItem]
+    attempts: list[PaymentRoutingAttemptsItem]
+
+
+class PaymentRoutingAttemptsItem(TypedDict):
+    processor: str
+    card_attempt: NotRequired[int]
+    reason: str
+    """Why this attempt went to this processor."""
+    three_ds: NotRequired[Literal["step_up"]]
+    """The same processor again with a 3-D Secure challenge, after the issuer asked for authentication."""
+    result: Literal["authorized", "declined", "error", "authentication"]
+    """authentication: the consumer was sent to authenticate (the answer came with their return)."""
+    decline: NotRequired[Decline]
+    then: NotRequired[PaymentRoutingAttemptsItemThen]
+    """What the flow did next, and why (a stop says which rule or limit)."""
+
+
+class PaymentRoutingAttemptsItemThen(TypedDict):
+    """What the flow did next, and why (a stop says which rule or limit)."""
+    action: Literal["next_processor", "step_up_3ds", "stopped"]
+    reason: str
+
+
+class PaymentRoutingDecisionsItem(TypedDict):
+    processors: list[str]
+    """In the order they are tried; the first is the choice."""
+    reason: Literal["step_order", "weighted", "best_rate", "exploration", "no_data"]
+    detail: str
+    """The choice and its reason in words."""
+    segment: NotRequired[RoutingSegment]
+    segment_level: NotRequired[Literal["segment", "any_country", "any_amount", "currency", "all"]]
+    """How far the segment was widened for every processor to have enough outcomes."""
+    rates: NotRequired[list[PaymentRoutingDecisionsItemRatesItem]]
+    weights: NotRequired[list[PaymentRoutingDecisionsItemWeightsItem]]
+    card_attempt: NotRequired[int]
+    """The card (attempt on the hosted page) it was made for."""
+    decided_at: NotRequired[str]
+
+
+class PaymentRoutingDecisionsItemRatesItem(TypedDict):
+    processor: str
+    attempts: int
+    approved: int
+    declined: int
+    errors: int
+    authorization_rate: Optional[float]
+
+
+class PaymentRoutingDecisionsItemWeightsItem(TypedDict):
+    processor: str
+    weight: int
+
+
 class PaymentSource(TypedDict):
     type: Literal["card"]
     cardholder_name: Optional[str]
@@ -1230,6 +1370,19 @@ class ProcessorAccountInputSettings(TypedDict):
     """Adyen accounts only (422 on others): Whether multiple partial captures are enabled on the merchant account at Adyen (Adyen's Support Team enables it). Without it Adyen cancels what a partial capture leaves, so captures with final_capture false answer 422 multiple_captures_not_supported; with it each capture takes its part, and what the final one leaves is released with a cancel."""
     explicit_unscheduled: NotRequired[bool]
     """The simulator accounts only (422 on others): false makes the account a processor without explicit unscheduled merchant-initiated payments, so an unscheduled mandate charged on it is sent, and shown, as recurring (earlier interface, rule 7)."""
+    approval_rate: NotRequired[float]
+    """Simulator accounts only (422 on others): the share of ordinary cards the account approves; the rest are declined card_declined (do_not_honor), the same payments every time, and two accounts decline independently. Test cards keep their own behaviour. Two simulator accounts with different rates show routing in test mode."""
+    outage: NotRequired[list[ProcessorAccountInputSettingsOutageItem]]
+    """Simulator accounts only (422 on others): windows in which the account answers nothing (processor_unavailable, a technical error: the step's next processor is asked), read on the payment's effective time (the test clock's for an X-Test-Now payment)."""
+
+
+ProcessorAccountInputSettingsOutageItem = TypedDict(
+    "ProcessorAccountInputSettingsOutageItem",
+    {
+        "from": "str",
+        "to": "str",
+    },
+)
 
 
 class ProcessorAccountSettings(TypedDict):
@@ -1239,6 +1392,10 @@ class ProcessorAccountSettings(TypedDict):
     """Adyen accounts only (422 on others): Whether multiple partial captures are enabled on the merchant account at Adyen (Adyen's Support Team enables it). Without it Adyen cancels what a partial capture leaves, so captures with final_capture false answer 422 multiple_captures_not_supported; with it each capture takes its part, and what the final one leaves is released with a cancel."""
     explicit_unscheduled: NotRequired[bool]
     """The simulator accounts only (422 on others): false makes the account a processor without explicit unscheduled merchant-initiated payments, so an unscheduled mandate charged on it is sent, and shown, as recurring (earlier interface, rule 7)."""
+    approval_rate: NotRequired[float]
+    """Simulator accounts only (422 on others): the share of ordinary cards the account approves; the rest are declined card_declined (do_not_honor), the same payments every time, and two accounts decline independently. Test cards keep their own behaviour. Two simulator accounts with different rates show routing in test mode."""
+    outage: NotRequired[list[ProcessorAccountInputSettingsOutageItem]]
+    """Simulator accounts only (422 on others): windows in which the account answers nothing (processor_unavailable, a technical error: the step's next processor is asked), read on the payment's effective time (the test clock's for an X-Test-Now payment)."""
 
 
 class ProcessorCapabilities(TypedDict):
@@ -1306,6 +1463,8 @@ class ProcessorTransaction(TypedDict):
     """The use case the processor was sent, in the words of the payment's interface (ONE_OFF…, or recurring_payment… for the earlier interface)."""
     attempt: NotRequired[int]
     """Consumer-present payments: the card attempt on the hosted page this transaction belongs to (1 the first card)."""
+    decline: NotRequired[Decline]
+    """A failed or unanswered authorization: its decline, normalised."""
     created_at: str
 
 
@@ -1405,6 +1564,65 @@ class RotateWebhookSecretRequest(TypedDict):
     """How long the replaced secret keeps signing; 0 stops it at once."""
 
 
+class RoutingChoice(TypedDict):
+    """Which processor goes first, and why: the processors in the order they are tried, and what the decision compared."""
+    processors: list[str]
+    """In the order they are tried; the first is the choice."""
+    reason: Literal["step_order", "weighted", "best_rate", "exploration", "no_data"]
+    detail: str
+    """The choice and its reason in words."""
+    segment: NotRequired[RoutingSegment]
+    segment_level: NotRequired[Literal["segment", "any_country", "any_amount", "currency", "all"]]
+    """How far the segment was widened for every processor to have enough outcomes."""
+    rates: NotRequired[list[PaymentRoutingDecisionsItemRatesItem]]
+    weights: NotRequired[list[PaymentRoutingDecisionsItemWeightsItem]]
+
+
+class RoutingSegment(TypedDict):
+    """The payments a success-rate decision compares: the same card scheme, country of issue (unknown until a processor reported it), currency and amount band."""
+    scheme: str
+    country: str
+    currency_code: str
+    amount_band: Literal["under_10", "10_to_100", "100_to_1000", "1000_and_over"]
+    """The amount in major units of its currency: under 10, 10 to 100, 100 to 1000, 1000 and over."""
+
+
+class RoutingStats(TypedDict):
+    object: Literal["routing_stats"]
+    livemode: bool
+    """true when the counts are of payments made in live mode (a live key's), false in test mode."""
+    window_seconds: int
+    since: str
+    until: str
+    group_by: Literal["segment", "processor"]
+    data: list[RoutingStatsDataItem]
+
+
+class RoutingStatsDataItem(TypedDict):
+    processor: str
+    segment: NotRequired[RoutingSegment]
+    attempts: int
+    approved: int
+    declined: int
+    errors: int
+    """Attempts the processor did not answer (timeouts, 5xx, an outage)."""
+    authorization_rate: Optional[float]
+    """approved / attempts; null without attempts."""
+    recent_authorization_rate: Optional[float]
+    """The rate decisions compare: the share of answered attempts approved, each bucket's outcomes weighing 0.5^(age / ROUTING_STATS_HALF_LIFE), times the share of attempts answered now (unanswered ones weigh by a half-life of a minute), so a change shows within minutes and an outage at once; 4 decimals."""
+    decisions: RoutingStatsDataItemDecisions
+    """How often a decision chose this processor first, by reason."""
+
+
+class RoutingStatsDataItemDecisions(TypedDict):
+    """How often a decision chose this processor first, by reason."""
+    step_order: int
+    weighted: int
+    best_rate: int
+    exploration: int
+    no_data: int
+
+
 class SubmitCheckoutCardRequest(TypedDict):
     card: CreateTokenRequestCard
     browser: NotRequired[SubmitCheckoutCardRequestBrowser]
@@ -1453,6 +1671,10 @@ class SubsequentPayment(TypedDict):
     attempts: NotRequired[int]
     """Consumer-present payments, once a card was entered: how many cards the consumer tried on the hosted page (each attempt's transactions carry its number)."""
     last_failed_attempt: NotRequired[FailedCardAttempt]
+    decline: NotRequired[Decline]
+    """A payment failed by a declined (or unanswered) authorization: the decline, normalised (its category, the processor's code and words, the scheme's advice)."""
+    routing: NotRequired[PaymentRouting]
+    """Once an authorization was decided: why each attempt went where it went (the Routing tag)."""
     return_url: NotRequired[Optional[str]]
     metadata: NotRequired[Optional[dict[str, str]]]
     """Merchant key/value pairs; the flow matrix can route on them (condition metadata)."""

@@ -23,6 +23,8 @@ const ROUTES: RouteTarget[] = [
   { prefix: '/refunds', service: 'payment-orchestrator', access: 'merchant' },
   { prefix: '/flow-matrix', service: 'payment-orchestrator', access: 'merchant' },
   { prefix: '/flows', service: 'payment-orchestrator', access: 'merchant' },
+  // The authorization outcomes success-rate routing compares (GET /routing/stats).
+  { prefix: '/routing', service: 'payment-orchestrator', access: 'merchant' },
   { prefix: '/processor-accounts', service: 'payment-orchestrator', access: 'merchant' },
   { prefix: '/processors', service: 'payment-orchestrator', access: 'merchant' },
   { prefix: '/disputes', service: 'payment-orchestrator', access: 'merchant' },

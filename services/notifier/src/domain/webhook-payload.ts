@@ -15,6 +15,15 @@ type Mapper<D> = (data: D) => Record<string, unknown>;
  */
 const authenticationData = (a: NonNullable<DataOf<'payment.processing'>['authentication']>) => ({ type: a.type, version: a.version, status: a.status, eci: a.eci, liability_shift: a.liability_shift });
 
+const declineData = (c: NonNullable<DataOf<'payment.failed'>['decline']>) => ({
+  category: c.category,
+  code: c.code,
+  processor_code: c.processor_code,
+  processor_message: c.processor_message,
+  advice_code: c.advice_code,
+  retryable: c.retryable,
+});
+
 const paymentData: Mapper<DataOf<'payment.processing'>> = (d) => ({
   payment_id: d.payment_id,
   status: d.status,
@@ -42,6 +51,8 @@ const paymentData: Mapper<DataOf<'payment.processing'>> = (d) => ({
   ...(d.interface ? { interface: d.interface, customer_id: d.customer_id ?? null, payment_method_id: d.payment_method_id ?? null } : {}),
   ...(d.status === 'canceled' ? { cancellation_reason: d.cancellation_reason ?? null } : {}),
   ...(d.authentication ? { authentication: authenticationData(d.authentication) } : {}),
+  // A payment failed by a decline: the decline, normalised across processors.
+  ...(d.decline ? { decline: declineData(d.decline) } : {}),
 });
 
 /** A refund as the merchant's API shows it (the refund's id under `id`, as GET /refunds/{refund_id} answers). */
@@ -155,6 +166,7 @@ export const webhookDataMappers: { [T in MerchantEventType]: Mapper<DataOf<T>> }
       failure_reason: d.attempt.failure_reason,
       masked_account_number: d.attempt.masked_account_number,
       ...(d.attempt.authentication ? { authentication: authenticationData(d.attempt.authentication) } : {}),
+      ...(d.attempt.decline ? { decline: declineData(d.attempt.decline) } : {}),
     },
   }),
   'dispute.created': disputeData,

@@ -14,6 +14,7 @@ export const PAYMENT_REQUESTS = 'payment_requests';
 export const DISPUTES = 'disputes';
 export const REFUNDS = 'refunds';
 export const EARLY_FRAUD_WARNINGS = 'early_fraud_warnings';
+export const ROUTING_STATS = 'routing_stats';
 
 export const orchestratorCollections: CollectionSpec[] = [
   {
@@ -65,6 +66,8 @@ export const orchestratorCollections: CollectionSpec[] = [
     name: DISPUTES,
     indexes: [{ fields: ['processor', 'processor_reference'], unique: true }, { fields: ['payment_id'] }, { fields: ['created_at'] }, { fields: ['status', 'updated_at'] }],
   },
+  // Authorization outcomes per processor, segment and time bucket (id derived from them); a window reads its buckets by start.
+  { name: ROUTING_STATS, indexes: [{ fields: ['bucket_start'] }] },
   // One warning per processor reference of an account; a payment's warnings are listed by payment.
   { name: EARLY_FRAUD_WARNINGS, indexes: [{ fields: ['processor', 'processor_reference'], unique: true }, { fields: ['payment_id'] }] },
   {

@@ -6,8 +6,9 @@ import { answers, parseInput, reply, requireScope, scopeOfRequest } from '@vault
 import { DEFAULT_FLOW, threeDsOf, type Flow } from '../domain/flows/flow';
 import { THREE_DS_SETTINGS } from '../domain/payment/authentication';
 import type { FlowMatrix } from '../domain/flows/flow-matrix';
-import type { CreateFlow, ExplainFlow, GetFlow, GetFlowMatrix, ListFlows, PutFlowMatrix } from '../domain/flows/manage-flows';
+import type { CreateFlow, ExplainFlow, GetFlow, GetFlowMatrix, ListFlows, NewFlow, PutFlowMatrix } from '../domain/flows/manage-flows';
 import { amount, currencyCode, metadata } from './payment.schemas';
+import { choiceView } from './routing.view';
 
 export interface FlowUseCases {
   createFlow: CreateFlow;
@@ -20,22 +21,38 @@ export interface FlowUseCases {
 
 const flowName = z.string().regex(/^[a-z0-9][a-z0-9_-]{0,63}$/, { message: 'name must be 1–64 lower-case letters, digits, _ or -.' });
 
+const processorId = z.string().min(1).max(64);
+
+const flowStep = z
+  .strictObject({
+    kind: z.enum(['risk', 'authentication_3ri', 'authorization', 'capture']),
+    /** One processor (and fallback), or `processors` (authorization steps): one of the two. */
+    processor: processorId.optional(),
+    processors: z.array(processorId).min(1).max(6).optional(),
+    on_failure: z.enum(['stop', 'continue']).default('stop'),
+    fallback: z.array(processorId).max(5).optional(),
+    /** Authorization steps only (checked by the domain, naming the step). */
+    three_ds: z.enum(THREE_DS_SETTINGS).optional(),
+    /** Authorization steps only; their values are checked by the domain, so each problem names steps[i].on_decline[j]…. */
+    strategy: z.string().max(32).optional(),
+    weights: z.array(z.unknown()).max(6).optional(),
+    on_decline: z.array(z.strictObject({ categories: z.array(z.unknown()).max(10), action: z.unknown() })).max(20).optional(),
+  })
+  .superRefine((step, context) => {
+    if (step.processors && (step.processor !== undefined || step.fallback !== undefined)) {
+      context.addIssue({ code: 'custom', path: ['processors'], message: 'Give processors, or processor (and fallback), not both.' });
+    }
+    if (!step.processors && step.processor === undefined) context.addIssue({ code: 'custom', path: ['processor'], message: 'processor (or processors) is required.' });
+  })
+  // The engine reads every step as processor and fallback: a processors list is its first and the rest.
+  .transform(({ processors, processor, fallback, ...rest }) =>
+    processors ? { ...rest, processor: processors[0]!, fallback: processors.slice(1), processors } : { ...rest, processor: processor!, fallback: fallback ?? [] },
+  );
+
 const flowBody = z.strictObject({
   name: flowName,
   capture_mode: z.enum(['automatic', 'manual']),
-  steps: z
-    .array(
-      z.strictObject({
-        kind: z.enum(['risk', 'authentication_3ri', 'authorization', 'capture']),
-        processor: z.string().min(1).max(64),
-        on_failure: z.enum(['stop', 'continue']).default('stop'),
-        fallback: z.array(z.string().min(1).max(64)).max(5).default([]),
-        /** Authorization steps only (checked by the domain, naming the step). */
-        three_ds: z.enum(THREE_DS_SETTINGS).optional(),
-      }),
-    )
-    .min(2)
-    .max(8),
+  steps: z.array(flowStep).min(2).max(8),
 });
 
 const matrixBody = z.strictObject({
@@ -59,6 +76,8 @@ const explainBody = z.object({
   metadata: metadata.optional(),
   /** A draft matrix (PUT /flow-matrix's body) to explain instead of the saved one; nothing is saved. */
   matrix: matrixBody.optional(),
+  /** The card's country of issue, for the routing segment (ISO 3166-1 alpha-2). */
+  country: z.string().regex(/^[A-Za-z]{2}$/, { message: 'country is an ISO 3166-1 alpha-2 code.' }).optional(),
 });
 
 /** Flows and matrices keep no mode of their own (built-in flows exist in both): theirs is the scope's they were read in. */
@@ -78,7 +97,8 @@ export function flowRoutes(router: Router, useCases: FlowUseCases): void {
   const merchant = requireScope(SCOPES.merchant);
 
   router.post('/flows', merchant, answers(async (req) => {
-    const body = parseInput(flowBody, req.body);
+    // The routing fields' values (strategy, weights, on_decline) are the domain's to check: it names each problem's field.
+    const body = parseInput(flowBody, req.body) as NewFlow;
     const scope = scopeOfRequest(req);
     return reply(201, toFlowView(await useCases.createFlow(scope, body), scope.mode));
   }));
@@ -113,7 +133,13 @@ export function flowRoutes(router: Router, useCases: FlowUseCases): void {
       reference: body.reference ?? null,
       scheme: body.scheme ?? null,
       metadata: body.metadata ?? null,
-    }, body.matrix);
-    return reply(200, { flow: choice.flow, rule: choice.rule, matrix_version: choice.matrix_version });
+    }, body.matrix, { country: body.country ?? null });
+    return reply(200, {
+      flow: choice.flow,
+      rule: choice.rule,
+      matrix_version: choice.matrix_version,
+      // Which processor the flow's authorization step would take first for this payment, and why.
+      ...(choice.authorization ? { authorization: { strategy: choice.authorization.strategy, ...choiceView(choice.authorization) } } : {}),
+    });
   }));
 }

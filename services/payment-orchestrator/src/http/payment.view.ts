@@ -2,6 +2,7 @@ import type { Payment, ProcessorTransaction } from '../domain/payment/payment';
 import { shownAmounts } from '../domain/payment/payment';
 import { isConsumerPresent } from '../domain/payment/use-case';
 import type { AuthenticationResult } from '../domain/payment/authentication';
+import { declineView, routingView } from './routing.view';
 
 /** What a merchant sees of a payment: the spec's fields for its use case, nothing internal (token, progress, decision). */
 export function toPaymentView(payment: Payment): Record<string, unknown> {
@@ -26,6 +27,8 @@ export function toPaymentView(payment: Payment): Record<string, unknown> {
     ...cancellationView(payment),
     ...authenticationView(payment),
     ...cardAttemptsView(payment),
+    ...(payment.status === 'failed' && payment.decline ? { decline: declineView(payment.decline) } : {}),
+    ...(payment.routing ? { routing: routingView(payment.routing) } : {}),
     ...(payment.metadata ? { metadata: { ...payment.metadata } } : {}),
   };
 }
@@ -55,6 +58,7 @@ export function cardAttemptsView(payment: Payment): Record<string, unknown> {
             masked_account_number: failed.masked_account_number,
             failed_at: failed.failed_at,
             ...(failed.authentication ? { authentication: authenticationResultView(failed.authentication) } : {}),
+            ...(failed.decline ? { decline: declineView(failed.decline) } : {}),
           },
         }
       : {}),
@@ -72,6 +76,7 @@ export function toTransactionView(transaction: ProcessorTransaction): Record<str
     amount: transaction.amount,
     ...(transaction.use_case ? { use_case: transaction.use_case } : {}),
     ...(transaction.attempt ? { attempt: transaction.attempt } : {}),
+    ...(transaction.decline ? { decline: declineView(transaction.decline) } : {}),
     created_at: transaction.created_at,
   };
 }

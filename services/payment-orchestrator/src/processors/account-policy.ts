@@ -29,13 +29,14 @@ export function accountPolicy(plugins: ProcessorPlugins): ProcessorAccountPolicy
       return { ok: true, hint: maskedHint(typeof secret === 'string' ? secret : undefined) };
     },
     validateSettings(processor, settings) {
-      const { manifest } = pluginOf(processor);
-      const extra = (Object.keys(settings) as Array<keyof typeof settings>).find((key) => key !== 'base_url' && settings[key] !== undefined && !manifest.settings.some((setting) => setting.name === key));
+      const { manifest, extraSettings } = pluginOf(processor);
+      const taken = (key: string) => manifest.settings.some((setting) => setting.name === key) || (extraSettings !== undefined && key in extraSettings);
+      const extra = (Object.keys(settings) as Array<keyof typeof settings>).find((key) => key !== 'base_url' && settings[key] !== undefined && !taken(key));
       return extra ? { ok: false, field: `settings.${extra}`, detail: `${manifest.display_name} accounts do not take settings.${extra}.` } : { ok: true };
     },
     settingsView(processor, settings) {
-      // The settings its manifest lists, each with its default when the account has none.
-      const defaults = Object.fromEntries((plugins[processor]?.manifest.settings ?? []).map((setting) => [setting.name, setting.default]));
+      // The settings its manifest lists (and its plugin's extra ones), each with its default when the account has none.
+      const defaults = { ...Object.fromEntries((plugins[processor]?.manifest.settings ?? []).map((setting) => [setting.name, setting.default])), ...plugins[processor]?.extraSettings };
       return { ...defaults, ...Object.fromEntries(Object.entries(settings).filter(([, value]) => value !== undefined)) } as typeof settings;
     },
     paymentsUrl(processor, baseUrl) {

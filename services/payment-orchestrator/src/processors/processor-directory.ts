@@ -36,7 +36,7 @@ export function processorDirectory(deps: ProcessorDirectoryDeps): ProcessorDirec
       const plugin = deps.plugins[account.processor]!;
       if (plugin.opens === 'at_start') {
         const connection = deps.builtIn.get(plugin.manifest.id);
-        return connection && withAmounts(plugin.forAccount ? plugin.forAccount(connection, account.settings) : connection, plugin.amounts);
+        return connection && withAmounts(plugin.forAccount ? plugin.forAccount(connection, account.settings, { id: account.id }) : connection, plugin.amounts);
       }
       try {
         const { base_url, explicit_unscheduled: _builtInOnly, ...settings } = account.settings;

@@ -51,6 +51,12 @@ interface PluginFacts {
    */
   credentials: z.ZodType<Record<string, unknown>>;
   notifications?: ProcessorNotifications;
+  /**
+   * Account settings beyond the manifest's (which are the dashboard form's switches): values of other types,
+   * each with its default as an account shows it (the simulator's approval_rate and outage windows, for
+   * routing in test mode). Their values are checked by the route's schema.
+   */
+  extraSettings?: Readonly<Record<string, unknown>>;
 }
 
 /**
@@ -61,7 +67,8 @@ export interface BuiltInProcessorPlugin<O = unknown> extends PluginFacts {
   opens: 'at_start';
   optionsSchema: z.ZodType<O>;
   open(options: O, context: ProcessorContext): ProcessorConnection;
-  forAccount?(connection: ProcessorConnection, settings: ProcessorAccountSettings): ProcessorConnection;
+  /** The connection as one of the merchant's accounts at this processor: its settings, its id (a simulator account declines independently of another). */
+  forAccount?(connection: ProcessorConnection, settings: ProcessorAccountSettings, account: { id: string }): ProcessorConnection;
 }
 
 /** The options a per-account processor is opened with: the account's credentials, its base URL override, the payment's key mode. */

@@ -45,6 +45,14 @@ export const CARDS = {
   challenge: '400000******3063',
   frictionless: '400000******3097',
   challengeThenDeclined: '400000******1629',
+  /** 4000 0027 6000 3184: the issuer's SCA soft decline unless a challenge ran. */
+  authenticationRequired: '400000******3184',
+  /** 4000 0000 0000 9979: reported stolen (a hard decline). */
+  stolen: '400000******9979',
+  /** 4000 0000 0000 0341: approved with the consumer; every merchant-initiated charge declined insufficient_funds. */
+  mitInsufficientFunds: '400000******0341',
+  /** 5105 1051 0510 5100 (Mastercard): approved with the consumer; every merchant-initiated charge declined with MAC 03. */
+  mitDoNotTryAgain: '510510******5100',
 } as const;
 
 export interface PublishedEvent {
@@ -127,6 +135,8 @@ export interface HarnessOptions {
   plugins?: ProcessorPlugins;
   /** The bus to run on (a RedeliveringBus in duplicate-delivery tests); default a memory bus of its own. Left open on stop. */
   bus?: Bus;
+  /** Routing's random source (default Math.random): a seeded one makes success-rate and weighted decisions repeat. */
+  random?: () => number;
 }
 
 class SystemTimeClock extends ManualClock {
@@ -161,15 +171,25 @@ export async function startOrchestrator(options: HarnessOptions = {}): Promise<H
     ...(options.inProcessApis ? { inProcessApis: options.inProcessApis } : {}),
   };
   const config = loadPaymentOrchestratorConfig({ PAYMENT_WORKER_POLL_MS: '60000', AFTER_SALE_WORKER_POLL_MS: '60000', PAYMENT_ORCHESTRATOR_SECRET_KEY: TEST_SECRET_KEY, ...options.env });
-  const app = createApp(runtime, config, { ...(options.transport ? { transport: options.transport } : {}), ...(options.plugins ? { plugins: options.plugins } : {}) });
+  const app = createApp(runtime, config, { ...(options.transport ? { transport: options.transport } : {}), ...(options.plugins ? { plugins: options.plugins } : {}), ...(options.random ? { random: options.random } : {}) });
   await app.start();
   const server = await startHttpServer(app.http);
 
   const events: PublishedEvent[] = [];
   await bus.ensureTopics([topics.payments, topics.refunds, topics.checkoutSessionsOpened, topics.checkoutSessionsCompleted, topics.disputes, topics.earlyFraudWarnings]);
+  /** The sessions opened so far and whether live, by id: a card's completion looks its session up here (at once, however many payments a run makes). */
+  const openedSessions = new Map<string, boolean>();
   const captured = await Promise.all(
     [topics.payments, topics.refunds, topics.checkoutSessionsOpened, topics.disputes, topics.earlyFraudWarnings].map((topic) =>
-      bus.subscribe({ topics: [topic], group: `test-capture-${newId()}`, handler: async (delivery) => void events.push(JSON.parse(delivery.value) as PublishedEvent) }),
+      bus.subscribe({
+        topics: [topic],
+        group: `test-capture-${newId()}`,
+        handler: async (delivery) => {
+          const event = JSON.parse(delivery.value) as PublishedEvent;
+          events.push(event);
+          if (event.type === 'checkout.session.opened') openedSessions.set(event.data.session_id as string, event.livemode);
+        },
+      }),
     ),
   );
   let published = 0;
@@ -224,10 +244,8 @@ export async function startOrchestrator(options: HarnessOptions = {}): Promise<H
     },
     async redeliver(data, merchantId, eventId) {
       // As the vault does: the completion comes in the mode of the session the payment opened.
-      const isOpened = (e: PublishedEvent) => e.type === 'checkout.session.opened' && e.data.session_id === data.session_id;
-      await until(() => events.some(isOpened), 1_000).catch(() => undefined);
-      const opened = events.find(isOpened);
-      const mode = opened?.livemode ? 'live' : 'test';
+      await until(() => openedSessions.has(data.session_id), 1_000).catch(() => undefined);
+      const mode = openedSessions.get(data.session_id) ? 'live' : 'test';
       await bus.publish([eventMessage(checkoutSessionCompletedV1, { scope: { merchantId, mode }, data, id: eventId, occurredAt: clock.now() })]);
       published++;
     },

@@ -12,6 +12,7 @@ import { disputesFragment } from './disputes';
 import { checkoutSettingsFragment } from './checkout-settings';
 import { afterSaleFragment } from './after-sale';
 import { reportsFragment } from './reports';
+import { routingFragment } from './routing';
 
 /**
  * Every area of the merchant API document. To add an area (tokens, forward, webhooks, imports…):
@@ -21,4 +22,4 @@ import { reportsFragment } from './reports';
  *   2. import it here and append it to this array. Nothing else: a duplicate path+method or component
  *      name fails the build of the document (and its test).
  */
-export const fragments: OpenApiFragment[] = [commonFragment, adminFragment, forwardFragment, importsFragment, webhooksFragment, tokensFragment, paymentsFragment, processorAccountsFragment, earlierPaymentsFragment, disputesFragment, checkoutSettingsFragment, afterSaleFragment, reportsFragment];
+export const fragments: OpenApiFragment[] = [commonFragment, adminFragment, forwardFragment, importsFragment, webhooksFragment, tokensFragment, paymentsFragment, processorAccountsFragment, earlierPaymentsFragment, disputesFragment, checkoutSettingsFragment, afterSaleFragment, reportsFragment, routingFragment];

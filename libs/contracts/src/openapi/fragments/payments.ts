@@ -268,6 +268,7 @@ const subsequentErrors = {
       'successful payment on these credentials); credentials_expired (after recurring_expiry); use_case_mismatch (the initial payment is of the other ' +
       'kind); currency_mismatch; authentication_not_configured (REQUIRE_3RI on a flow without a 3RI step); test_clock_not_allowed; ' +
       'invalid_test_clock (X-Test-Now is not an ISO 8601 time with a zone); ' +
+      'retry_limit_reached (the card\'s last attempt was declined and the card schemes allow no retry now: a hard decline, Mastercard\'s wait, or the retry limit; nothing is made); ' +
       `simulator_not_allowed_in_live_mode; ${AMOUNT_REFUSALS}; validation_failed naming the field.`,
   ),
 };
@@ -461,7 +462,12 @@ export const paymentsFragment: OpenApiFragment = {
         security,
         requestBody: body('FlowMatrixExplainRequest', { use_case: 'ONE_OFF', amount: 5000, currency_code: 'EUR', reference: 'manual-order-77' }),
         responses: {
-          '200': answer('The decision.', 'FlowDecision', { flow: 'simulator_manual_capture', rule: 'manual-for-orders', matrix_version: 3 }),
+          '200': answer('The decision.', 'FlowDecision', {
+            flow: 'simulator_manual_capture',
+            rule: 'manual-for-orders',
+            matrix_version: 3,
+            authorization: { strategy: 'ordered', processors: ['simulator'], reason: 'step_order', detail: 'simulator: the only processor of the step that can take the payment' },
+          }),
           ...matrixErrors,
         },
       },
@@ -680,6 +686,11 @@ export const paymentsFragment: OpenApiFragment = {
             description: 'Consumer-present payments, once a card was entered: how many cards the consumer tried on the hosted page (each attempt\'s transactions carry its number).',
           },
           last_failed_attempt: schemaRef('FailedCardAttempt'),
+          decline: {
+            ...schemaRef('Decline'),
+            description: 'A payment failed by a declined (or unanswered) authorization: the decline, normalised (its category, the processor\'s code and words, the scheme\'s advice).',
+          },
+          routing: { ...schemaRef('PaymentRouting'), description: 'Once an authorization was decided: why each attempt went where it went (the Routing tag).' },
           return_url: { type: ['string', 'null'] },
           metadata: { ...metadata, type: ['object', 'null'] },
           authentication: schemaRef('PaymentAuthentication'),
@@ -715,6 +726,7 @@ export const paymentsFragment: OpenApiFragment = {
           masked_account_number: { type: ['string', 'null'], description: 'The card, at most its first 6 and last 4 digits.' },
           failed_at: { type: 'string', format: 'date-time' },
           authentication: schemaRef('PaymentAuthentication'),
+          decline: { ...schemaRef('Decline'), description: 'The card\'s decline (absent for a failed challenge, which is no decline).' },
         },
       },
       PaymentAuthentication: {
@@ -770,17 +782,36 @@ export const paymentsFragment: OpenApiFragment = {
           amount: { type: ['integer', 'null'], description: 'Minor units, for authorizations and captures.' },
           use_case: { type: 'string', description: 'The use case the processor was sent, in the words of the payment\'s interface (ONE_OFF…, or recurring_payment… for the earlier interface).' },
           attempt: { type: 'integer', minimum: 1, description: 'Consumer-present payments: the card attempt on the hosted page this transaction belongs to (1 the first card).' },
+          decline: { ...schemaRef('Decline'), description: 'A failed or unanswered authorization: its decline, normalised.' },
           created_at: { type: 'string', format: 'date-time' },
         },
       },
       FlowStep: {
         type: 'object',
-        required: ['kind', 'processor'],
+        required: ['kind'],
+        description: 'A step names processor (and fallback), or, on the authorization step, processors (then answered with processor, its first, and fallback, the rest, beside it).',
         properties: {
           kind: { type: 'string', enum: ['risk', 'authentication_3ri', 'authorization', 'capture'] },
-          processor: { type: 'string', description: 'A processor id of the registry (simulator; real processors come as plugins).' },
+          processor: { type: 'string', description: 'A processor id of the registry (simulator) or a processor account\'s id.' },
+          processors: {
+            type: 'array',
+            items: { type: 'string' },
+            minItems: 1,
+            maxItems: 6,
+            description: 'Authorization steps: the processors the strategy chooses among, in the step\'s order (instead of processor and fallback).',
+          },
+          strategy: {
+            type: 'string',
+            enum: ['ordered', 'weighted', 'success_rate'],
+            default: 'ordered',
+            description:
+              'Authorization steps: which processor goes first. ordered: the step\'s order; weighted: drawn by weights; success_rate: the best recent authorization rate for the ' +
+              'payment\'s segment, with a share of exploration (ROUTING_EXPLORATION_SHARE). The others follow for technical errors and on_decline next_processor.',
+          },
+          weights: { type: 'array', items: { type: 'integer', minimum: 0, maximum: 1000000 }, description: 'strategy weighted only: one per processor of the step, in its order, not all 0.' },
+          on_decline: { type: 'array', items: schemaRef('OnDeclineRule'), maxItems: 10, description: 'Authorization steps: what a decline does, by its category (none: the decline stands).' },
           on_failure: { type: 'string', enum: ['stop', 'continue'], default: 'stop', description: 'What a declined step does.' },
-          fallback: { type: 'array', items: { type: 'string' }, default: [], description: 'Processors tried in order on a retryable processor error.' },
+          fallback: { type: 'array', items: { type: 'string' }, default: [], description: 'Processors tried in order on a retryable processor error (and by on_decline next_processor).' },
           three_ds: {
             type: 'string',
             enum: ['off', 'if_required', 'always'],
@@ -859,7 +890,8 @@ export const paymentsFragment: OpenApiFragment = {
           },
           currency_code: currencyCode,
           reference: { type: ['string', 'null'] },
-          scheme: { type: 'string', description: 'The card scheme (VISA…), for scheme rules.' },
+          scheme: { type: 'string', description: 'The card scheme (VISA…), for scheme rules and the routing segment.' },
+          country: { type: 'string', pattern: '^[A-Za-z]{2}$', description: 'The card\'s country of issue (ISO 3166-1 alpha-2), for the routing segment.' },
           metadata,
           matrix: { ...schemaRef('FlowMatrixInput'), description: 'A draft matrix to explain instead of the saved one (validated as PUT /flow-matrix validates it; not saved).' },
         },
@@ -867,7 +899,18 @@ export const paymentsFragment: OpenApiFragment = {
       FlowDecision: {
         type: 'object',
         required: ['flow', 'rule', 'matrix_version'],
-        properties: { flow: { type: 'string' }, rule: { type: ['string', 'null'] }, matrix_version: { type: 'integer', minimum: 0 } },
+        properties: {
+          flow: { type: 'string' },
+          rule: { type: ['string', 'null'] },
+          matrix_version: { type: 'integer', minimum: 0 },
+          authorization: {
+            allOf: [schemaRef('RoutingChoice')],
+            properties: { strategy: { type: 'string', enum: ['ordered', 'weighted', 'success_rate'] } },
+            description:
+              'The flow\'s authorization step: which processor a payment of these facts would go to first, and why (success_rate: the rates it compared; weighted: the weights; ' +
+              'no draw is made, so an explanation never explores).',
+          },
+        },
       },
     },
   },

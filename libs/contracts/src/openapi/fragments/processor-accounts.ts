@@ -56,6 +56,29 @@ const settings: JsonObject = {
       description: 'Overrides the processor\'s host; accepted only when its payments URL is an allowed forward destination (built in, or FORWARD_EXTRA_DESTINATIONS).',
     },
     ...settingProperties,
+    approval_rate: {
+      type: 'number',
+      minimum: 0,
+      maximum: 1,
+      default: 1,
+      description:
+        'Simulator accounts only (422 on others): the share of ordinary cards the account approves; the rest are declined card_declined (do_not_honor), the same payments ' +
+        'every time, and two accounts decline independently. Test cards keep their own behaviour. Two simulator accounts with different rates show routing in test mode.',
+    },
+    outage: {
+      type: 'array',
+      maxItems: 20,
+      default: [],
+      description:
+        'Simulator accounts only (422 on others): windows in which the account answers nothing (processor_unavailable, a technical error: the step\'s next processor is ' +
+        'asked), read on the payment\'s effective time (the test clock\'s for an X-Test-Now payment).',
+      items: {
+        type: 'object',
+        required: ['from', 'to'],
+        additionalProperties: false,
+        properties: { from: { type: 'string', format: 'date-time' }, to: { type: 'string', format: 'date-time', description: 'After from.' } },
+      },
+    },
   },
 };
 

@@ -1,5 +1,6 @@
 import { useApp } from '../../app-context';
 import { OVERVIEW_DAYS, loadOverview, type CurrencyMoney, type Rate } from '../../api/overview';
+import { loadRoutingOverview, type RoutingOverview } from '../../api/routing';
 
 import { PageHeader } from '../../components/page';
 import { Empty, ErrorState, Loading } from '../../components/states';
@@ -23,8 +24,8 @@ export function OverviewPage() {
   const { clients } = useApp();
   // Chart.js is loaded with the figures (a chunk of its own: the other pages do without it).
   const [state, reload] = useAsync(async () => {
-    const [overview, chart] = await Promise.all([loadOverview(clients.merchant), import('../../components/chart')]);
-    return { ...overview, ChartFigure: chart.ChartFigure };
+    const [overview, routing, chart] = await Promise.all([loadOverview(clients.merchant), loadRoutingOverview(clients.merchant), import('../../components/chart')]);
+    return { ...overview, routing, ChartFigure: chart.ChartFigure };
   }, []);
   const ChartFigure = state.status === 'ready' ? state.value.ChartFigure : () => null;
   return (
@@ -56,7 +57,7 @@ export function OverviewPage() {
               title="Authorization success by processor"
               kind="bar"
               percent
-              labels={state.value.byProcessor.map((rate) => rate.label)}
+              labels={state.value.byProcessor.map((rate) => state.value.routing.nameOf(rate.label))}
               series={[{ label: 'Succeeded', values: ratePercent(state.value.byProcessor) }]}
             />
             <ChartFigure title="Success by flow" kind="bar" percent labels={state.value.byFlow.map((rate) => rate.label)} series={[{ label: 'Succeeded', values: ratePercent(state.value.byFlow) }]} />
@@ -76,8 +77,52 @@ export function OverviewPage() {
               series={[{ label: 'Delivered', values: ratePercent(state.value.webhooks) }]}
             />
           </div>
+          <ProcessorRates routing={state.value.routing} />
         </>
       )}
     </>
+  );
+}
+
+/** The authorization rate by processor that success-rate routing compares now (GET /routing/stats, its window). */
+function ProcessorRates({ routing }: { routing: RoutingOverview }) {
+  return (
+    <section aria-labelledby="processor-rates-heading">
+      <h2 id="processor-rates-heading">Authorization rate by processor, the last {routing.windowMinutes} minutes</h2>
+      <p class="hint">What success-rate routing compares now: each card's first answer at a processor (an unanswered one counts as a failure; a retry after a decline is not counted).</p>
+      {routing.rates.length === 0 ? (
+        <Empty>No authorization in the last {routing.windowMinutes} minutes.</Empty>
+      ) : (
+        <div class="table-scroll">
+          <table>
+            <caption class="visually-hidden">Authorization rate by processor</caption>
+            <thead>
+              <tr>
+                <th scope="col">Processor</th>
+                <th scope="col" class="numeric">Rate</th>
+                <th scope="col" class="numeric">Attempts</th>
+                <th scope="col" class="numeric">Approved</th>
+                <th scope="col" class="numeric">Declined</th>
+                <th scope="col" class="numeric">Unanswered</th>
+              </tr>
+            </thead>
+            <tbody>
+              {routing.rates.map((rate) => (
+                <tr key={rate.processor}>
+                  <td>{rate.label}</td>
+                  <td class="numeric">
+                    <meter min={0} max={100} value={rate.percent ?? 0} aria-label={`${rate.label}: authorization rate`} /> {rate.percent === null ? '—' : `${rate.percent.toFixed(1)} %`}
+                  </td>
+                  <td class="numeric">{rate.attempts}</td>
+                  <td class="numeric">{rate.approved}</td>
+                  <td class="numeric">{rate.declined}</td>
+                  <td class="numeric">{rate.errors}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </section>
   );
 }

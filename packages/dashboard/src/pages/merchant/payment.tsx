@@ -3,7 +3,9 @@ import { useApp } from '../../app-context';
 import type { Page } from '../../api/clients';
 import { attemptsOf, authenticationOf, capturableAmount, capturedAmount, disputedAmount, flowOf, isSettling, maskedCardOf, refundPendingAmount, refundedAmount, requestedAmount, shownStatus } from '../../api/payments';
 import { TIMELINE_EVENT_LIMIT, paymentTimeline, type TimelineEntry } from '../../api/timeline';
-import type { Payment, Refund } from '../../api/types';
+import type { Payment, ProcessorAccount, Refund } from '../../api/types';
+import { declineText, namesOf, type NameOf } from '../../api/routing';
+import { RoutingAttempts } from '../../components/payment-routing';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { Badge, Facts, PageHeader } from '../../components/page';
 import { Empty, ErrorState, Loading, PageNotReady } from '../../components/states';
@@ -22,11 +24,13 @@ export function PaymentPage({ params }: PageProps) {
   // The payment and its refunds together: a refund's amount is pending until the processor settles it.
   const [state, reload, refresh] = useAsync(
     async () => {
-      const [payment, refunds] = await Promise.all([
+      const [payment, refunds, accounts] = await Promise.all([
         clients.merchant.get('/payments/{payment_id}', { params: { path } }) as Promise<Payment>,
         clients.merchant.get('/payments/{payment_id}/refunds', { params: { path } }) as Promise<Page<Refund>>,
+        // Processors by their account's name in the attempts (the ids are accounts' UUIDs).
+        clients.merchant.get('/processor-accounts') as Promise<{ data: ProcessorAccount[] }>,
       ]);
-      return { payment, refunds: refunds.data };
+      return { payment, refunds: refunds.data, nameOf: namesOf(accounts.data) };
     },
     [paymentId],
   );
@@ -46,7 +50,10 @@ export function PaymentPage({ params }: PageProps) {
     refresh();
   };
   if (state.status !== 'ready') return <PageNotReady title="Payment" what="the payment" state={state} retry={reload} />;
-  const { payment, refunds } = state.value;
+  const { payment, refunds, nameOf } = state.value;
+  // A failed payment's decline, or (while the hosted page can take another card) the last card's.
+  const decline = ('decline' in payment ? payment.decline : undefined) ?? ('last_failed_attempt' in payment ? payment.last_failed_attempt?.decline : undefined);
+  const routing = 'routing' in payment ? payment.routing : undefined;
   const pending = refundPendingAmount(refunds);
   return (
     <>
@@ -74,11 +81,13 @@ export function PaymentPage({ params }: PageProps) {
           ['3-D Secure', authenticationOf(payment) ?? '—'],
           ['Cards tried', attemptsOf(payment) ?? '—'],
           ['Failure', payment.failure_reason ?? '—'],
+          ['Decline', decline ? declineText(decline) : '—'],
           ['Created', dateTime(payment.created_at)],
         ]}
       />
+      {routing && routing.attempts.length > 0 && <RoutingAttempts routing={routing} nameOf={nameOf} />}
       <h2>Timeline</h2>
-      <Timeline paymentId={payment.id} version={`${payment.status}:${refundedAmount(payment)}:${pending}`} />
+      <Timeline paymentId={payment.id} nameOf={nameOf} version={`${payment.status}:${refundedAmount(payment)}:${pending}`} />
     </>
   );
 }
@@ -174,7 +183,7 @@ function PaymentActions({ payment, refundPending, changed }: { payment: Payment;
   );
 }
 
-function Timeline({ paymentId, version }: { paymentId: string; version: string }) {
+function Timeline({ paymentId, nameOf, version }: { paymentId: string; nameOf: NameOf; version: string }) {
   const { clients } = useApp();
   const [state, reload] = useAsync(() => paymentTimeline(clients.merchant, paymentId), [paymentId, version]);
   if (state.status === 'loading') return <Loading what="the timeline" />;
@@ -187,7 +196,7 @@ function Timeline({ paymentId, version }: { paymentId: string; version: string }
       {state.value.map((entry) => (
         <li key={keyOf(entry)} class={`timeline-${entry.kind}`}>
           <time dateTime={entry.at}>{dateTime(entry.at, true)}</time>
-          <TimelineText entry={entry} />
+          <TimelineText entry={entry} nameOf={nameOf} />
         </li>
       ))}
       </ol>
@@ -201,12 +210,12 @@ function keyOf(entry: TimelineEntry): string {
   return entry.delivery.id;
 }
 
-function TimelineText({ entry }: { entry: TimelineEntry }) {
+function TimelineText({ entry, nameOf }: { entry: TimelineEntry; nameOf: NameOf }) {
   if (entry.kind === 'transaction') {
     const { transaction } = entry;
     return (
       <span>
-        <strong>Transaction</strong> {words(transaction.kind)} at {transaction.processor}
+        <strong>Transaction</strong> {words(transaction.kind)} at {nameOf(transaction.processor)}
         {transaction.attempt ? ` (card ${transaction.attempt})` : ''}: <Badge value={transaction.status} />
         {transaction.failure_reason ? ` (${transaction.failure_reason})` : ''}
       </span>

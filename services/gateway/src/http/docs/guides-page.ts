@@ -38,6 +38,7 @@ const SECTIONS: Array<[string, string]> = [
   ['test-cards', 'Test cards'],
   ['payment-lifecycle', 'The payment lifecycle'],
   ['three-d-secure', '3-D Secure and 3RI'],
+  ['declines-and-routing', 'Declines and routing'],
   ['webhooks', 'Webhooks'],
   ['local-webhooks', 'Webhooks on your laptop'],
   ['dashboard', 'The dashboard'],
@@ -165,6 +166,31 @@ challenge. A subsequent payment chooses with <code>authentication_preference</co
 <code>TRY_3RI</code> (3RI is tried; whatever its outcome the payment goes on to authorization) or <code>REQUIRE_3RI</code> (if 3RI fails the payment
 fails with <code>authentication_failed</code> and is never sent for authorization; a flow without a 3RI step answers 422
 <code>authentication_not_configured</code>). The simulator's 4000 0000 0000 3220 fails 3RI. A consumer-present payment never runs 3RI.</p>
+
+<h2 id="declines-and-routing">Declines and routing</h2>
+<p>Every failed authorization carries a <code>decline</code> — on its transaction, on the failed payment, on <code>last_failed_attempt</code>, in
+<code>payment.failed</code> and <code>payment.attempt_failed</code> — the same for every processor: <code>category</code> (one of
+<code>authentication_required</code>, <code>insufficient_funds</code>, <code>do_not_honor</code>, <code>suspected_fraud</code>, <code>invalid_card</code>,
+<code>expired_card</code>, <code>lost_or_stolen</code>, <code>processor_unavailable</code>, <code>limit_exceeded</code>, <code>other</code>), <code>code</code>
+(the <code>failure_reason</code>), the processor's <code>processor_code</code> and <code>processor_message</code>, the issuer's <code>advice_code</code> and
+<code>retryable</code>.</p>
+<p>A flow's authorization step decides what a decline does with <code>on_decline</code>: <code>step_up_3ds</code> (the issuer asked for authentication:
+the same payment goes to a 3-D Secure challenge on the hosted page), <code>next_processor</code> (the step's next processor) or <code>stop</code>. Hard
+declines — <code>lost_or_stolen</code>, <code>suspected_fraud</code>, <code>invalid_card</code>, or an advice that forbids a retry (Mastercard MAC 03
+and 21, Visa category 1) — are never retried. Merchant-initiated charges of a declined card respect the schemes' retry limits (Visa 15 in 30 days,
+Mastercard 10 in 24 hours and 35 in 30 days by default) and answer 422 <code>retry_limit_reached</code> past them.</p>
+${code(`POST /flows
+{"name": "learn-and-cascade", "capture_mode": "automatic", "steps": [
+  {"kind": "authorization", "processors": ["<sim account A>", "<sim account B>"], "strategy": "success_rate",
+   "on_decline": [{"categories": ["authentication_required"], "action": "step_up_3ds"},
+                  {"categories": ["do_not_honor", "processor_unavailable"], "action": "next_processor"}]},
+  {"kind": "capture", "processor": "<sim account A>"}]}`)}
+<p>The step's <code>strategy</code> picks the first processor: <code>ordered</code> (the step's order), <code>weighted</code> (<code>weights</code>, a
+volume split) or <code>success_rate</code> (the best recent authorization rate for the payment's card scheme, country of issue, currency and amount band,
+with a small share of exploration). Each payment's <code>routing</code> says why every attempt went where it went; <code>GET /routing/stats</code> shows the
+rates and counts decisions use and <code>POST /flow-matrix/explain</code> the choice for a sample payment. In test mode two simulator processor accounts can
+differ: <code>settings.approval_rate</code> (the share of ordinary cards approved) and <code>settings.outage</code> (windows, on the test clock, when the account
+answers nothing).</p>
 
 <h2 id="webhooks">Webhooks</h2>
 <p>Register an https endpoint; the answer shows its signing secret (<code>whsec_…</code>) once:</p>

@@ -1,6 +1,7 @@
 import type { Mode } from '@vaultline/core';
 import type { InitialAuthorization } from '../payment/payment';
 import type { CardSource } from '../payment/card-source';
+import type { CardAttempt } from '../declines/retry-limits';
 
 /**
  * Stored credentials of the newer interface: what merchant-initiated payments need, created with the
@@ -33,6 +34,13 @@ export interface Credential {
   last_charge_payment_id: string;
   previous_charge_at: string | null;
   created_at: string;
+  /**
+   * The card's recent authorization attempts (30 days, the last 64), approved or declined, for the schemes'
+   * retry limits on merchant-initiated payments (domain/declines/retry-limits.ts); absent before the first.
+   */
+  card_attempts?: CardAttempt[];
+  /** The card's country of issue once a processor reported it: merchant-initiated payments route by it. */
+  card_country?: string | null;
 }
 
 const DAY_MS = 86_400_000;

@@ -2,13 +2,14 @@ import { AppError, ValidationError } from '@vaultline/core';
 import type { ProcessorLookup } from '../processor-port/processor-lookup';
 import { AmountNotSupported, amountProblem, ISO_AMOUNTS, type AmountPurpose } from '../processor-port/processor-amounts';
 import { DEFAULT_THREE_DS, THREE_DS_SETTINGS, type ThreeDsSetting } from '../payment/authentication';
+import { validateStepRouting, type StepRouting } from './step-routing';
 
 export type StepKind = 'risk' | 'authentication_3ri' | 'authorization' | 'capture';
 export type CaptureMode = 'automatic' | 'manual';
 /** What a failed (declined) step does: stop the payment, or continue with the next step. */
 export type FailurePolicy = 'stop' | 'continue';
 
-export interface FlowStep {
+export interface FlowStep extends StepRouting {
   kind: StepKind;
   processor: string;
   on_failure: FailurePolicy;
@@ -16,6 +17,11 @@ export interface FlowStep {
   fallback: string[];
   /** Authorization steps: 3-D Secure for consumer-present payments (domain/payment/authentication.ts). Absent: if_required. */
   three_ds?: ThreeDsSetting;
+  /**
+   * Authorization steps given as `processors: [a, b, …]`: the list as sent (processor is its first, fallback
+   * the rest, so the engine reads every step alike). Absent on steps given as processor and fallback.
+   */
+  processors?: string[];
 }
 
 export interface Flow {
@@ -163,7 +169,7 @@ export function validateFlow(flow: Flow, processors: ProcessorLookup): void {
     }
     if (step.kind === 'capture' && index < authorizationAt) throw new ValidationError(`${field}.kind`, 'The capture step comes after the authorization.', 'invalid_flow');
     for (const [at, id] of [step.processor, ...step.fallback].entries()) {
-      const processorField = at === 0 ? `${field}.processor` : `${field}.fallback[${at - 1}]`;
+      const processorField = step.processors ? `${field}.processors[${at}]` : at === 0 ? `${field}.processor` : `${field}.fallback[${at - 1}]`;
       const processor = processors.get(id);
       if (!processor) throw new ValidationError(processorField, `No processor named ${id}; known: ${processors.ids().join(', ')}.`, 'unknown_processor');
       if (!processor.capabilities[CAPABILITY_OF[step.kind]]) {
@@ -171,6 +177,7 @@ export function validateFlow(flow: Flow, processors: ProcessorLookup): void {
       }
     }
     validateThreeDs(step, field, processors);
+    validateStepRouting(step, field, processors);
     if (step.kind === 'capture' && step.fallback.length > 0) throw new ValidationError(`${field}.fallback`, 'A capture goes to the processor that authorized: it has no fallback.', 'invalid_flow');
   });
   const authorization = steps[authorizationAt]!;

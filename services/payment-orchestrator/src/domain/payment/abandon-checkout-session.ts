@@ -1,6 +1,6 @@
 import type { Clock, Scope } from '@vaultline/core';
 import type { UnitOfWork } from '@vaultline/store';
-import { endingReason } from './card-attempts';
+import { endingChanges } from './card-attempts';
 import { effectiveTime, type Payment } from './payment';
 import { paymentMovedEvent } from './payment-events';
 import type { PaymentRepository } from './payment-ports';
@@ -27,7 +27,7 @@ export function abandonCheckoutSession({ payments, clock }: { payments: PaymentR
     if (!payment || payment.session?.id !== abandoned.session_id) return null;
     if (payment.status !== 'processing' || payment.token_id !== null) return null;
     const now = clock.now();
-    const failed = movePayment(payment, 'failed', { failure_reason: endingReason(payment, 'session_abandoned'), next_run_at: null }, now);
+    const failed = movePayment(payment, 'failed', { ...endingChanges(payment, 'session_abandoned'), next_run_at: null }, now);
     uow.publish(paymentMovedEvent(failed, effectiveTime(payment, now)));
     return payments.update(uow, failed);
   };

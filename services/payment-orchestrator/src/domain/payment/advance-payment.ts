@@ -19,7 +19,14 @@ import type { CredentialRepository } from '../credentials/credential-ports';
 import type { PaymentRepository, TransactionRepository } from './payment-ports';
 import type { TransactionRunner } from '@vaultline/store';
 import { shownUseCaseOf } from '../earlier/earlier-payment';
-import { awaitingAnotherCard, canTakeAnotherCard, currentAttempt, endingReason, paymentAttemptFailedEvent } from './card-attempts';
+import { awaitingAnotherCard, canTakeAnotherCard, currentAttempt, endingChanges, paymentAttemptFailedEvent } from './card-attempts';
+import { decideRoute, type RoutingPorts } from '../routing/routing-ports';
+import { declineOfOutcome, lastAttemptSteppedUp, resumeRoute, startRoute, type RouteContext, type RouteResult } from '../routing/route-authorization';
+import { segmentOf } from '../routing/segment';
+import type { AttemptRecord, DecisionRecord } from '../routing/routing-stats';
+import { strategyOf } from '../flows/step-routing';
+import { retryRefusal, withCardAttempts } from '../declines/retry-limits';
+import type { Decline } from '../declines/decline';
 
 export interface AdvancePaymentPorts {
   payments: PaymentRepository;
@@ -35,6 +42,8 @@ export interface AdvancePaymentPorts {
   onCaptured?: (uow: UnitOfWork, payment: Payment, now: Date) => Payment;
   /** The hosted page's return address for a session: where an issuer's page sends the consumer back (3-D Secure). */
   hostedPageReturnUrl: (sessionId: string) => string;
+  /** How an authorization step picks its processors and follows declines (domain/routing/). */
+  routing: RoutingPorts;
 }
 
 type StepPorts = AdvancePaymentPorts & { processors: Processors };
@@ -48,12 +57,14 @@ type AuthorizationAttempt = { processor: string; outcome: AuthorizationOutcome }
 /** What one step decided: the payment after it, the transactions it recorded, and credential changes. */
 interface StepResult {
   payment: Payment;
-  attempts: Array<Attempt & { kind: ProcessorTransaction['kind']; amount: number | null }>;
+  attempts: Array<Attempt & { kind: ProcessorTransaction['kind']; amount: number | null; decline?: Decline }>;
   credential?: (credential: Credential) => Credential | null;
   /** Events that are not a move (payment.action_required), built when the commit's time is known. */
   publish?: Array<(payment: Payment, at: Date) => DomainEvent>;
   /** The event of the move in place of payment.<status> (a manual capture's: with the capture; a failed one's: payment.capture_failed). */
   moveEvent?: (payment: Payment, at: Date) => DomainEvent;
+  /** Authorization outcomes and routing decisions to count once committed (success-rate routing and GET /routing/stats). */
+  counts?: { attempts: AttemptRecord[]; decisions: DecisionRecord[] };
 }
 
 const MAX_STEPS_PER_CALL = 16;
@@ -76,6 +87,7 @@ export function advancePayment(ports: AdvancePaymentPorts): AdvancePayment {
       const result = await chainedSteps({ ...ports, processors: await ports.directory(scope, payment.mode, notified) }, payment, now);
       try {
         payment = await commit(ports, payment, result, now);
+        if (result.counts) await countOutcomes(ports.routing, scope, now, result.counts);
       } catch (error) {
         if (!(error instanceof ConcurrentModificationError)) throw error;
         // Another writer won. If it moved the payment, its effect is in and this pass is moot; if only the
@@ -101,7 +113,15 @@ async function chainedSteps(ports: StepPorts, payment: Payment, now: Date): Prom
   let result = await nextStep(ports, payment, now);
   for (let chained = 1; chained < MAX_STEPS_PER_CALL && result.payment.status === payment.status && isDue(result.payment, now); chained++) {
     const next = await nextStep(ports, result.payment, now);
-    result = { payment: next.payment, attempts: [...result.attempts, ...next.attempts], credential: both(result.credential, next.credential), publish: [...(result.publish ?? []), ...(next.publish ?? [])], ...(next.moveEvent ? { moveEvent: next.moveEvent } : {}) };
+    const counts = result.counts || next.counts ? { attempts: [...(result.counts?.attempts ?? []), ...(next.counts?.attempts ?? [])], decisions: [...(result.counts?.decisions ?? []), ...(next.counts?.decisions ?? [])] } : undefined;
+    result = {
+      payment: next.payment,
+      attempts: [...result.attempts, ...next.attempts],
+      credential: both(result.credential, next.credential),
+      publish: [...(result.publish ?? []), ...(next.publish ?? [])],
+      ...(next.moveEvent ? { moveEvent: next.moveEvent } : {}),
+      ...(counts ? { counts } : {}),
+    };
   }
   return result;
 }
@@ -153,6 +173,7 @@ function transactionOf(payment: Payment, attempt: StepResult['attempts'][number]
     processor_reference: outcome.status === 'error' ? null : outcome.processor_reference,
     use_case: shownUseCaseOf(payment),
     ...(isConsumerPresent(payment.use_case) && payment.session ? { attempt: currentAttempt(payment) } : {}),
+    ...(attempt.decline ? { decline: attempt.decline } : {}),
     created_at: now.toISOString(),
   };
 }
@@ -201,6 +222,7 @@ function baseProcessorPayment(payment: Payment, stepKind: string, amount: number
     initial_processor_reference: payment.initial_authorization && payment.initial_authorization.processor === to.processor ? payment.initial_authorization.reference : null,
     mode: payment.mode,
     authorization_reference: payment.progress.authorization_reference,
+    effective_at: effectiveTime(payment, to.now).toISOString(),
   };
 }
 
@@ -230,7 +252,10 @@ async function nextStep(ports: StepPorts, payment: Payment, now: Date): Promise<
   if (isFinal(payment.status) || payment.status === 'authorized') return unchanged({ next_run_at: null });
   if (payment.token_id === null) {
     // Consumer present and no card yet (or none since a failed one): the only thing that can be due is the session's expiry.
-    if (payment.session && Date.parse(payment.session.expires_at) <= now.getTime()) return { payment: fail(payment, endingReason(payment, 'session_expired'), now), attempts: [], credential: releaseCharge(payment) };
+    if (payment.session && Date.parse(payment.session.expires_at) <= now.getTime()) {
+      const ending = endingChanges(payment, 'session_expired');
+      return { payment: fail(payment, ending.failure_reason!, now, { decline: ending.decline }), attempts: [], credential: releaseCharge(payment) };
+    }
     return unchanged({ next_run_at: payment.session?.expires_at ?? null });
   }
   if (payment.progress.capture) return captureStep(ports, payment, now);
@@ -270,8 +295,28 @@ async function nextStep(ports: StepPorts, payment: Payment, now: Date): Promise<
     }
     case 'authorization': {
       const told = consumerAuthenticationOf(payment, threeDsOf(step), ports.hostedPageReturnUrl);
-      const request = (id: string) => ({ ...processorPayment(payment, step.kind, amount, { processor: id, now: ports.clock.now() }), ...(told ? { consumer_authentication: told } : {}) });
-      let attempts: AuthorizationAttempt[];
+      // A step-up is another request to the same processor: a challenge asked for, under a key of its own.
+      const request = (id: string, stepUp = false) => ({
+        ...processorPayment(payment, stepUp ? STEP_UP_STEP : step.kind, amount, { processor: id, now: ports.clock.now() }),
+        ...(told ? { consumer_authentication: stepUp ? { ...told, three_ds: 'always' as const } : told } : {}),
+      });
+      const scope = scopeOfDocument(payment);
+      const at = effectiveTime(payment, now);
+      const credentialNow = !isConsumerPresent(payment.use_case) && payment.credential_id ? await ports.credentials.get(scope, payment.credential_id) : null;
+      const context: RouteContext = {
+        step,
+        consumerCanAuthenticate: told !== null && told.three_ds !== 'off',
+        authorize: async (id, stepUp) => {
+          const processor = ports.processors.get(id);
+          return processor ? processor.authorize(request(id, stepUp)) : { status: 'error', failure_reason: 'processor_unavailable' };
+        },
+        // Merchant-initiated: a next processor after a decline is a retry of the card, within the schemes' limits.
+        ...(credentialNow ? { retryRefusal: (declines: readonly Decline[]) => retryRefusal(credentialNow.card_attempts, payment.card_scheme, at, ports.routing.retryLimits, declines) } : {}),
+      };
+      const routing = payment.routing ?? { strategy: strategyOf(step), decisions: [], attempts: [] };
+      const segment = segmentOf(payment);
+      let routed: RouteResult;
+      const decisions: DecisionRecord[] = [];
       if (payment.pending_authentication) {
         // The consumer is away authenticating: abandoned once the session expired, resumed once back.
         const pending = payment.pending_authentication;
@@ -280,48 +325,66 @@ async function nextStep(ports: StepPorts, payment: Payment, now: Date): Promise<
         const processor = ports.processors.get(pending.processor);
         const returned = { processor_reference: pending.processor_reference, resume: pending.resume, parameters: pending.returned.parameters };
         const outcome: AuthorizationOutcome = processor?.resumeAuthorization
-          ? await processor.resumeAuthorization(request(pending.processor), returned).catch((error: unknown) => errorOutcome(error))
+          ? await processor.resumeAuthorization(request(pending.processor, lastAttemptSteppedUp(payment.routing)), returned).catch((error: unknown) => errorOutcome(error))
           : { status: 'error', failure_reason: processor ? 'capability_missing' : 'processor_unavailable' };
-        attempts = [{ processor: pending.processor, outcome }];
+        routed = await resumeRoute(context, routing, pending.processor, outcome);
       } else {
         // A processor that cannot take the amount is passed over; with none left the payment fails, nothing sent.
         const taking = authorizersTakingOrNone(flow, ports.processors, amount, payment.currency_code);
         if (!taking) return { payment: fail(payment, 'amount_not_supported', now), attempts: [], credential: releaseCharge(payment) };
-        attempts = await withFallback<AuthorizationOutcome>(ports, step, (p, id) => p.authorize(request(id)), taking);
+        const choice = await decideRoute(ports.routing, scope, step, taking, segment);
+        routed = await startRoute(context, routing, choice, { at: at.toISOString(), ...(payment.session && isConsumerPresent(payment.use_case) ? { cardAttempt: currentAttempt(payment) } : {}) });
+        if (choice.order[0]) decisions.push({ processor: choice.order[0], segment, reason: choice.reason });
       }
+      const attempts = routed.attempts;
+      const counts = { attempts: countedAttempts(attempts, segment), decisions };
+      const cardCountry = attempts.map(({ outcome }) => ('issuer_country' in outcome ? outcome.issuer_country : null)).find((country) => !!country) ?? null;
       const lastAttempt = attempts[attempts.length - 1]!;
       const last = lastAttempt.outcome;
-      const settled = { ...payment, pending_authentication: null };
+      const routedPayment: Payment = { ...payment, routing: routed.routing, ...(cardCountry && !payment.card_country ? { card_country: cardCountry } : {}) };
+      const settled = { ...routedPayment, pending_authentication: null };
+      // What the card's credentials remember of these attempts (the schemes' retry limits); an unanswered one reached no issuer.
+      const cardAttempts = (credential: Credential): Credential => ({
+        ...credential,
+        card_attempts: withCardAttempts(credential.card_attempts, attempts.filter(({ outcome }) => outcome.status === 'succeeded' || (outcome.status === 'failed' && declineOfOutcome(outcome))).map(({ outcome }) => declineOfOutcome(outcome) ?? null), at),
+        ...(cardCountry && !credential.card_country ? { card_country: cardCountry } : {}),
+      });
+      const remembered = payment.credential_id && attempts.some(({ outcome }) => outcome.status === 'succeeded' || outcome.status === 'failed') ? cardAttempts : undefined;
+      const earlier = authorizationRecords(attempts.slice(0, -1), amount);
       if (last.status === 'action_required') {
-        if (!canAwaitConsumer(told, last)) return { payment: fail(settled, AUTHENTICATION_FAILURES.required, now), attempts: authorizationRecords(attempts, amount), credential: releaseCharge(payment) };
-        const waiting = awaitingConsumer(payment, lastAttempt.processor, last, now);
+        if (!canAwaitConsumer(told, last)) return { payment: fail(settled, AUTHENTICATION_FAILURES.required, now), attempts: authorizationRecords(attempts, amount), credential: both(releaseCharge(payment), remembered), counts };
+        const waiting = awaitingConsumer(routedPayment, lastAttempt.processor, last, now);
         // Built from the payment as it waits: a chained step may end the wait in the same commit (a session already expired).
-        return { payment: waiting, attempts: [], publish: [(_committed, at) => paymentActionRequiredEvent(waiting, at)] };
+        // The attempts before the one that sent the consumer away (a soft decline before a step-up) are recorded now.
+        return { payment: waiting, attempts: earlier, publish: [(_committed, at) => paymentActionRequiredEvent(waiting, at)], credential: remembered, counts };
       }
       const authentication = 'authentication' in last && last.authentication ? last.authentication : null;
       const recorded = authorizationRecords(attempts, amount);
       const withAuthentication: Payment = authentication ? { ...settled, authentication: keptAfterAuthorization(authentication) } : settled.authentication ? { ...settled, authentication: keptAfterAuthorization(settled.authentication) } : settled;
+      const decline = declineOfOutcome(last) ?? null;
       if (last.status === 'failed' && canTakeAnotherCard(payment, last.failure_reason, now)) {
         // Declined or challenge failed on the hosted page: the consumer may try another card in the same session.
-        const waiting = awaitingAnotherCard(withAuthentication, last.failure_reason, withAuthentication.authentication ?? null, now);
-        return { payment: waiting, attempts: recorded, publish: [(committed, at) => paymentAttemptFailedEvent(committed, at)] };
+        const waiting = awaitingAnotherCard(withAuthentication, last.failure_reason, withAuthentication.authentication ?? null, now, decline);
+        return { payment: waiting, attempts: recorded, publish: [(committed, at) => paymentAttemptFailedEvent(committed, at)], credential: remembered, counts };
       }
-      if (last.status === 'failed') return { payment: fail(withAuthentication, last.failure_reason, now), attempts: recorded, credential: releaseCharge(payment) };
-      if (last.status === 'error') return { payment: fail(withAuthentication, 'processor_error', now), attempts: recorded, credential: releaseCharge(payment) };
+      if (last.status === 'failed') return { payment: fail(withAuthentication, last.failure_reason, now, { decline }), attempts: recorded, credential: both(releaseCharge(payment), remembered), counts };
+      if (last.status === 'error') return { payment: fail(withAuthentication, 'processor_error', now, { decline }), attempts: recorded, credential: both(releaseCharge(payment), remembered), counts };
       const authorized: Partial<Payment> = {
         pending_authentication: null,
         ...(withAuthentication.authentication ? { authentication: withAuthentication.authentication } : {}),
         amount: { ...payment.amount, authorized: amount },
         network_transaction_reference: last.network_transaction_reference ?? payment.network_transaction_reference,
         progress: { ...payment.progress, authorized_by: lastAttempt.processor, authorization_reference: last.processor_reference },
+        routing: routed.routing,
+        ...(cardCountry && !payment.card_country ? { card_country: cardCountry } : {}),
       };
-      const credential = activateCredential({ ...payment, ...authorized });
+      const credential = both(activateCredential({ ...payment, ...authorized }), remembered);
       if (flow.capture_mode === 'manual') {
         const next = advance(authorized);
         // The capture step waits for POST /payments/{id}/capture.
-        return { payment: movePayment(next, 'authorized', { next_run_at: null }, now), attempts: recorded, credential };
+        return { payment: movePayment(next, 'authorized', { next_run_at: null }, now), attempts: recorded, credential, counts };
       }
-      return { payment: advance(authorized), attempts: recorded, credential };
+      return { payment: advance(authorized), attempts: recorded, credential, counts };
     }
     case 'capture': {
       const captureAmount = payment.amount.authorized ?? amount;
@@ -331,6 +394,37 @@ async function nextStep(ports: StepPorts, payment: Payment, now: Date): Promise<
 }
 
 const noCapability: StepOutcome = { status: 'error', failure_reason: 'capability_missing' };
+
+/** The step name of a 3-D Secure step-up (its idempotency key is `<payment>:authorization:step-up`, another request than the first). */
+const STEP_UP_STEP = 'authorization:step-up';
+
+/**
+ * What routing statistics count of an authorization's attempts: each answer (an approval, a decline, none at
+ * all) of a card that was not declined before in this route. A retry after a decline (a next processor, a
+ * step-up) asks about a card one issuer already refused: counted, it would make the processor it went to
+ * look worse than it is (insufficient funds are declined everywhere). A pending authentication counts when
+ * it settles.
+ */
+function countedAttempts(attempts: RouteResult['attempts'], segment: ReturnType<typeof segmentOf>): AttemptRecord[] {
+  const counted: AttemptRecord[] = [];
+  for (const { processor, outcome, stepUp } of attempts) {
+    if (stepUp) break;
+    if (outcome.status === 'action_required') continue;
+    counted.push({ processor, segment, result: outcome.status === 'succeeded' ? 'approved' : outcome.status === 'error' ? 'error' : 'declined' });
+    if (outcome.status === 'failed') break;
+  }
+  return counted;
+}
+
+/** Counts are advice to later decisions: one that cannot be stored is reported, the payment's commit stands. */
+async function countOutcomes(routing: RoutingPorts, scope: Scope, now: Date, counts: NonNullable<StepResult['counts']>): Promise<void> {
+  if (counts.attempts.length === 0 && counts.decisions.length === 0) return;
+  try {
+    await routing.stats.record(scope, now, counts);
+  } catch (error) {
+    routing.onStatsError(error);
+  }
+}
 
 function authorizersTakingOrNone(...args: Parameters<typeof authorizersTaking>): string[] | null {
   try {
@@ -348,7 +442,10 @@ function authorizersTakingOrNone(...args: Parameters<typeof authorizersTaking>):
  */
 function authorizationRecords(attempts: AuthorizationAttempt[], amount: number): StepResult['attempts'] {
   return attempts.flatMap(({ processor, outcome }) => {
-    if (outcome.status === 'action_required') return [{ processor, outcome: requiredOutcome(outcome), kind: 'authorization' as const, amount }];
+    if (outcome.status === 'action_required') {
+      const required = requiredOutcome(outcome);
+      return [{ processor, outcome: required, kind: 'authorization' as const, amount, decline: declineOfOutcome(required)! }];
+    }
     const records: StepResult['attempts'] = [];
     if ('authentication' in outcome && ranAuthentication(outcome.authentication)) {
       const authenticated = outcome.authentication.status === 'authenticated' || outcome.authentication.status === 'attempted';
@@ -359,7 +456,10 @@ function authorizationRecords(attempts: AuthorizationAttempt[], amount: number):
         amount: null,
       });
     }
-    if (!failedBeforeAuthorization(outcome)) records.push({ processor, outcome, kind: 'authorization', amount });
+    if (!failedBeforeAuthorization(outcome)) {
+      const decline = declineOfOutcome(outcome);
+      records.push({ processor, outcome, kind: 'authorization', amount, ...(decline ? { decline } : {}) });
+    }
     return records;
   });
 }

@@ -1,10 +1,11 @@
 import { domainEvent, paymentAttemptFailedV1, type DomainEvent } from '@vaultline/contracts';
 import { scopeOfDocument } from '@vaultline/core';
 import type { AuthenticationResult } from './authentication';
+import type { Decline } from '../declines/decline';
 import { newProgress } from './create-payment';
 import { effectiveTime, type FailedCardAttempt, type Payment } from './payment';
 import { isConsumerPresent } from './use-case';
-import { paymentEventData } from './payment-events';
+import { declineData, paymentEventData } from './payment-events';
 
 /**
  * Another card on the hosted page. A consumer-present payment whose card is declined (or whose 3-D Secure
@@ -58,19 +59,21 @@ export function currentAttempt(payment: Pick<Payment, 'card_attempts'>): number 
  * failed card's masked number stays in `last_failed_attempt`), its flow from the first step, due again at
  * the session's expiry. The transactions recorded so far keep their numbers.
  */
-export function awaitingAnotherCard(payment: Payment, failureReason: string, authentication: AuthenticationResult | null, now: Date): Payment {
+export function awaitingAnotherCard(payment: Payment, failureReason: string, authentication: AuthenticationResult | null, now: Date, decline: Decline | null = null): Payment {
   const attempt: FailedCardAttempt = {
     number: currentAttempt(payment),
     failure_reason: failureReason,
     masked_account_number: payment.source?.masked_account_number ?? null,
     failed_at: effectiveTime(payment, now).toISOString(),
     ...(authentication ? { authentication } : {}),
+    ...(decline ? { decline } : {}),
   };
   return {
     ...payment,
     token_id: null,
     source: null,
     card_scheme: null,
+    card_country: null,
     card_submitted_at: null,
     security_code_expires_at: null,
     authentication: null,
@@ -88,6 +91,11 @@ export function endingReason(payment: Pick<Payment, 'last_failed_attempt'>, endi
   return payment.last_failed_attempt?.failure_reason ?? ending;
 }
 
+/** What a payment failed when its session ended says: the last card's reason and decline (none when nothing was tried). */
+export function endingChanges(payment: Pick<Payment, 'last_failed_attempt'>, ending: 'session_expired' | 'session_abandoned'): Pick<Payment, 'failure_reason' | 'decline'> {
+  return { failure_reason: endingReason(payment, ending), decline: payment.last_failed_attempt?.decline ?? null };
+}
+
 /** payment.attempt_failed: the payment as it waits for another card, and the card that failed. */
 export function paymentAttemptFailedEvent(payment: Payment, at: Date): DomainEvent {
   const attempt = payment.last_failed_attempt;
@@ -103,6 +111,7 @@ export function paymentAttemptFailedEvent(payment: Payment, at: Date): DomainEve
         failure_reason: attempt.failure_reason,
         masked_account_number: attempt.masked_account_number,
         ...(authentication ? { authentication: { type: authentication.type, version: authentication.version, status: authentication.status, eci: authentication.eci, liability_shift: authentication.liability_shift } } : {}),
+        ...(attempt.decline ? { decline: declineData(attempt.decline) } : {}),
       },
     },
   });

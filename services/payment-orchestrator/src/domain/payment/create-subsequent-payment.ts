@@ -23,6 +23,7 @@ import type { CredentialRepository } from '../credentials/credential-ports';
 import type { PaymentRepository } from './payment-ports';
 import type { ProcessorDirectory } from '../processor-port/processor-port';
 import type { TransactionRunner } from '@vaultline/store';
+import { retryRefusal, RetryLimitReached, type RetryLimits } from '../declines/retry-limits';
 
 export interface CreateSubsequentPaymentPorts extends FlowCatalogPorts, PaymentRequestPorts {
   payments: PaymentRepository;
@@ -31,6 +32,8 @@ export interface CreateSubsequentPaymentPorts extends FlowCatalogPorts, PaymentR
   clock: Clock;
   /** Earlier interface: what the flow's processors declare (explicit unscheduled support). */
   directory?: ProcessorDirectory;
+  /** The card schemes' limits on retrying a declined card (domain/declines/retry-limits.ts). */
+  retryLimits: RetryLimits;
 }
 
 export interface SubsequentPaymentCommand {
@@ -81,6 +84,9 @@ export function createSubsequentPayment(ports: CreateSubsequentPaymentPorts): Cr
     if (command.kind === 'RECURRING' && now.getTime() < nextChargeAllowedAt(credential).getTime()) {
       throw new RecurringFrequencyNotRespected(credential.recurring_frequency ?? 0, nextChargeAllowedAt(credential).toISOString());
     }
+    // A charge after a decline is a retry of the card: the schemes' limits (a hard decline allows none).
+    const refusal = retryRefusal(credential.card_attempts, credential.card_scheme, now, ports.retryLimits);
+    if (refusal) throw new RetryLimitReached(`The card of these credentials cannot be charged again now: ${refusal}.`);
     const intended = command.kind === 'RECURRING' ? 'SUBSEQUENT_RECURRING' : 'SUBSEQUENT_UNSCHEDULED';
     const decision = await decideFlow(ports, scope, {
       use_case: intended,
@@ -119,6 +125,7 @@ export function createSubsequentPayment(ports: CreateSubsequentPaymentPorts): Cr
       recurring_expiry: null,
       source: credential.source,
       card_scheme: credential.card_scheme,
+      ...(credential.card_country ? { card_country: credential.card_country } : {}),
       token_id: credential.token_id,
       network_transaction_reference: credential.network_transaction_reference,
       initial_authorization: credential.initial_authorization ?? null,

@@ -16,6 +16,7 @@ import {
 import { earlierEventData, shownUseCaseOf } from '../earlier/earlier-payment';
 import { shownAmounts, type Payment, type PaymentStatus, type PendingCapture } from './payment';
 import type { AuthenticationResult } from './authentication';
+import type { Decline } from '../declines/decline';
 
 const definitions = {
   processing: paymentProcessingV1,
@@ -54,6 +55,19 @@ export function paymentEventData(payment: Payment, capture?: CaptureData): Event
     ...(payment.status === 'canceled' ? { cancellation_reason: payment.cancellation?.reason ?? null } : {}),
     ...(payment.earlier ? earlierEventData(payment.earlier) : {}),
     ...(payment.authentication ? { authentication: authenticationData(payment.authentication) } : {}),
+    ...(payment.decline && payment.status === 'failed' ? { decline: declineData(payment.decline) } : {}),
+  };
+}
+
+/** What events say of a decline (added within v1 on payment.failed and on payment.attempt_failed's attempt). */
+export function declineData(decline: Decline) {
+  return {
+    category: decline.category,
+    code: decline.code,
+    processor_code: decline.processor_code,
+    processor_message: decline.processor_message,
+    advice_code: decline.advice_code,
+    retryable: decline.retryable,
   };
 }
 

@@ -4,6 +4,8 @@ import type { Flow, StepKind } from '../flows/flow';
 import { shownUseCaseOf, type EarlierPayment } from '../earlier/earlier-payment';
 import type { AuthenticationResult, BrowserInfo, PendingAuthentication } from './authentication';
 import type { CardSource } from './card-source';
+import type { Decline } from '../declines/decline';
+import type { PaymentRouting } from '../routing/payment-routing';
 import { isConsumerPresent, type UseCase } from './use-case';
 
 /**
@@ -166,6 +168,12 @@ export interface Payment {
   last_failed_attempt?: FailedCardAttempt | null;
   /** While the consumer is away authenticating (the payment stays processing); null otherwise. */
   pending_authentication?: PendingAuthentication | null;
+  /** A payment failed by a declined (or unanswered) authorization: the decline, normalised (domain/declines/decline.ts). */
+  decline?: Decline | null;
+  /** Why each authorization attempt went where it went (domain/routing/payment-routing.ts); absent before the first. */
+  routing?: PaymentRouting | null;
+  /** The card's country of issue (ISO 3166-1 alpha-2) once a processor reported it: part of the routing segment; never shown. */
+  card_country?: string | null;
 }
 
 /** A card that failed on the hosted page (declined, or its 3-D Secure challenge failed): what the merchant may see of it. */
@@ -176,6 +184,8 @@ export interface FailedCardAttempt {
   failed_at: string;
   /** Its 3-D Secure authentication, when one ran. */
   authentication?: AuthenticationResult | null;
+  /** The decline that ended the attempt (absent for a failed challenge, which is no decline). */
+  decline?: Decline | null;
 }
 
 export interface Cancellation {
@@ -238,6 +248,8 @@ export interface ProcessorTransaction {
   use_case?: string;
   /** Consumer-present payments: the card attempt (1, 2, …) the transaction belongs to; absent on older records and merchant-initiated payments. */
   attempt?: number;
+  /** A failed or unanswered authorization: its decline, normalised; absent on other transactions and older records. */
+  decline?: Decline | null;
   created_at: string;
 }
 

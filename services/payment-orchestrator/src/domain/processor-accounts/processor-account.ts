@@ -19,6 +19,14 @@ export interface ProcessorAccountSettings {
    * authorization for later captures, and the final one is followed by a cancel of what is left.
    */
   multiple_partial_captures?: boolean;
+  /**
+   * Only for simulator accounts: the share of ordinary cards the account approves, 0 to 1 (absent: 1). The
+   * rest are declined card_declined (do not honour), the same payments every time; two accounts decline
+   * independently. Test cards keep their own behaviour.
+   */
+  approval_rate?: number;
+  /** Only for simulator accounts: windows in which it answers nothing (processor_unavailable), on the payment's effective time (the test clock). */
+  outage?: Array<{ from: string; to: string }>;
 }
 
 /** A merchant's account at a processor. The credentials are sealed at rest and never leave this service. */

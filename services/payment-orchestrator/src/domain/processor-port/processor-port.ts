@@ -8,6 +8,7 @@ import type { UseCase } from '../payment/use-case';
 import type { StoredCredential } from '../payment/stored-credential';
 import type { RefundReason } from '../refunds/refund';
 import type { DisputeEvidence } from '../disputes/dispute-evidence';
+import type { Decline } from '../declines/decline';
 
 /**
  * A processor's id: a key of the plugin registry (processors/registry.ts, which derives its ProcessorId
@@ -44,6 +45,8 @@ export interface ProcessorPayment {
   mode: Mode;
   /** The processor's reference of the payment's authorization (its payment at the processor), once known. */
   authorization_reference?: string | null;
+  /** The payment's effective time at the request (the test clock's time for a test-clock payment): the simulator's outage windows are read on it. */
+  effective_at?: string;
   /**
    * A manual capture's request: its number on the payment, whether it is the final one (the processor then
    * releases the rest: Stripe final_capture, Checkout.com capture_type Final), what was captured before it
@@ -73,9 +76,13 @@ export interface CaptureRequest {
 }
 
 export type StepOutcome =
-  /** `authentication`: the authentication that ran in this step (3-D Secure with the authorization, or 3RI), recorded on the payment. */
-  | { status: 'succeeded'; processor_reference: string | null; network_transaction_reference?: string | null; authentication?: AuthenticationResult | null }
-  | { status: 'failed'; failure_reason: string; processor_reference: string | null; authentication?: AuthenticationResult | null }
+  /**
+   * `authentication`: the authentication that ran in this step (3-D Secure with the authorization, or 3RI), recorded on the payment.
+   * `issuer_country`: the card's country of issue when the processor reports it (ISO 3166-1 alpha-2): part of the routing segment.
+   */
+  | { status: 'succeeded'; processor_reference: string | null; network_transaction_reference?: string | null; authentication?: AuthenticationResult | null; issuer_country?: string | null }
+  /** `decline`: an authorization's decline as the plugin's table maps it (`<id>.declines.ts`); absent, the engine derives it from failure_reason. */
+  | { status: 'failed'; failure_reason: string; processor_reference: string | null; authentication?: AuthenticationResult | null; decline?: Decline; issuer_country?: string | null }
   /** Retryable: the processor could not answer (5xx, timeout); a flow may fall back to another processor. */
   | { status: 'error'; failure_reason: string };
 

@@ -188,7 +188,8 @@ describe('Adyen v69 /payments answer', () => {
     ['FRAUD', 'suspected_fraud'],
     ['Something new', 'card_declined'],
   ])('when Refused with refusalReason %s, then it fails with %s (a decline, never retried elsewhere)', (refusalReason, failure_reason) => {
-    expect(fromAdyenPaymentResponse({ status: 200, body: { pspReference: 'P2', resultCode: 'Refused', refusalReason, refusalReasonCode: '2' } })).toEqual({ status: 'failed', failure_reason, processor_reference: 'P2' });
+    // The decline beside it is adyen.declines.test.ts's.
+    expect(fromAdyenPaymentResponse({ status: 200, body: { pspReference: 'P2', resultCode: 'Refused', refusalReason, refusalReasonCode: '2' } })).toMatchObject({ status: 'failed', failure_reason, processor_reference: 'P2' });
   });
 
   it('when Error or Cancelled, then it fails with processor_error or cancelled', () => {

@@ -1,4 +1,5 @@
 import type { CaptureOutcome, ProcessorPayment, RefundOutcome, StepOutcome } from '../../domain/processor-port/processor-port';
+import { adyenDecline, adyenIssuerCountry, adyenRefusalOf } from './adyen.declines';
 import type { RefundReason } from '../../domain/refunds/refund';
 import { CARD_PLACEHOLDERS, field, isMerchantInitiated, text, transportOutcome, type AuthorizationInput, type ProcessorHttpRequest, type ProcessorHttpResponse } from '../processor-wire';
 import type { AdyenCredentials } from './adyen.account';
@@ -115,35 +116,9 @@ export function fromAdyenCancelResponse(response: ProcessorHttpResponse): StepOu
   return { status: 'succeeded', processor_reference: pspReference };
 }
 
-/** Adyen's refusal reasons, as its /payments answers spell them → our failure_reason vocabulary. */
-const REFUSAL_REASONS: Record<string, string> = {
-  'refused': 'card_declined',
-  'referral': 'card_declined',
-  'acquirer error': 'processor_error',
-  'blocked card': 'card_blocked',
-  'expired card': 'expired_card',
-  'invalid amount': 'invalid_amount',
-  'invalid card number': 'invalid_card_number',
-  'issuer unavailable': 'issuer_unavailable',
-  'not supported': 'card_not_supported',
-  '3d not authenticated': 'authentication_failed',
-  'not enough balance': 'insufficient_funds',
-  'acquirer fraud': 'suspected_fraud',
-  'fraud': 'suspected_fraud',
-  'fraud-cancelled': 'suspected_fraud',
-  'cancelled': 'cancelled',
-  'transaction not permitted': 'transaction_not_permitted',
-  'cvc declined': 'invalid_security_code',
-  'restricted card': 'card_restricted',
-  'revocation of auth': 'authorization_revoked',
-  'declined non generic': 'card_declined',
-  'withdrawal amount exceeded': 'limit_exceeded',
-  'withdrawal count exceeded': 'limit_exceeded',
-};
-
-/** A refusal reason we do not know is still a decline: never a retryable error (no fallback on a decline). */
+/** A refusal reason's failure_reason (adyen.declines.ts); one we do not know is still a decline, never a retryable error. */
 export function adyenFailureReason(refusalReason: unknown): string {
-  return (typeof refusalReason === 'string' && REFUSAL_REASONS[refusalReason.trim().toLowerCase()]) || 'card_declined';
+  return adyenRefusalOf(refusalReason, undefined)?.code ?? 'card_declined';
 }
 
 /** The /payments answer → our step outcome (pure). */
@@ -155,10 +130,15 @@ export function fromAdyenPaymentResponse(response: ProcessorHttpResponse): StepO
     case 'Authorised': {
       if (!pspReference) return { status: 'failed', failure_reason: 'processor_invalid_response', processor_reference: null };
       const networkTxReference = text(field(field(response.body, 'additionalData'), 'networkTxReference'));
-      return { status: 'succeeded', processor_reference: pspReference, network_transaction_reference: networkTxReference };
+      const country = adyenIssuerCountry(response.body);
+      return { status: 'succeeded', processor_reference: pspReference, network_transaction_reference: networkTxReference, ...(country ? { issuer_country: country } : {}) };
     }
-    case 'Refused':
-      return { status: 'failed', failure_reason: adyenFailureReason(field(response.body, 'refusalReason')), processor_reference: pspReference };
+    case 'Refused': {
+      // The refusal normalised (adyen.declines.ts): its category, Adyen's code and words, the scheme's advice.
+      const decline = adyenDecline(response.body);
+      const country = adyenIssuerCountry(response.body);
+      return { status: 'failed', failure_reason: decline.code, processor_reference: pspReference, decline, ...(country ? { issuer_country: country } : {}) };
+    }
     case 'Error':
       return { status: 'failed', failure_reason: 'processor_error', processor_reference: pspReference };
     case 'Cancelled':

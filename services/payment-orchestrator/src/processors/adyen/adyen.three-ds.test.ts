@@ -135,7 +135,8 @@ describe('Adyen v69 /payments/details (PaymentDetailsRequest, PaymentDetailsResp
 
   it('when the details answer is Refused with 3D Not Authenticated, then the payment fails authentication_failed and the authentication says failed without liability shift', () => {
     const body = { pspReference: 'V4HZ4RBFJGXXGN83', resultCode: 'Refused', refusalReason: '3D Not Authenticated', refusalReasonCode: '11', additionalData: { threeDOffered: 'true', threeDAuthenticated: 'false', threeDAuthenticatedResponse: 'N', liabilityShift: 'false', threeDSVersion: '2.2.0', eci: '07' } };
-    expect(fromAdyenThreeDsResponse({ status: 200, body })).toEqual({
+    // Its decline (refusal 11) is no decline to the engine: a failed challenge records none.
+    expect(fromAdyenThreeDsResponse({ status: 200, body })).toMatchObject({
       status: 'failed',
       failure_reason: 'authentication_failed',
       processor_reference: 'V4HZ4RBFJGXXGN83',
@@ -154,7 +155,12 @@ describe('Adyen v69 /payments/details (PaymentDetailsRequest, PaymentDetailsResp
 
   it('when the step said off (attemptAuthentication never) and Adyen refuses 3D Not Authenticated, then the payment fails authentication_required: the issuer asked for what off does not run', () => {
     const refused = fromAdyenThreeDsResponse({ status: 200, body: { pspReference: 'P9', resultCode: 'Refused', refusalReason: '3D Not Authenticated', refusalReasonCode: '11' } });
-    expect(withoutAuthenticationUnderOff(refused, 'off')).toEqual({ status: 'failed', failure_reason: 'authentication_required', processor_reference: 'P9' });
+    expect(withoutAuthenticationUnderOff(refused, 'off')).toEqual({
+      status: 'failed',
+      failure_reason: 'authentication_required',
+      processor_reference: 'P9',
+      decline: { category: 'authentication_required', code: 'authentication_required', processor_code: '11', processor_message: '3D Not Authenticated', advice_code: null, retryable: true },
+    });
     expect(withoutAuthenticationUnderOff(refused, 'if_required')).toEqual(refused);
     const declined = fromAdyenThreeDsResponse({ status: 200, body: { pspReference: 'P8', resultCode: 'Refused', refusalReason: 'Refused' } });
     expect(withoutAuthenticationUnderOff(declined, 'off')).toEqual(declined);

@@ -126,7 +126,7 @@ export function fromAdyenThreeDsResponse(response: ProcessorHttpResponse): Autho
  */
 export function withoutAuthenticationUnderOff(outcome: AuthorizationOutcome, threeDs: ConsumerAuthentication['three_ds'] | undefined): AuthorizationOutcome {
   if (threeDs !== 'off' || outcome.status !== 'failed' || outcome.failure_reason !== AUTHENTICATION_FAILURES.failed) return outcome;
-  return { ...outcome, failure_reason: AUTHENTICATION_FAILURES.required };
+  return { ...outcome, failure_reason: AUTHENTICATION_FAILURES.required, ...(outcome.decline ? { decline: { ...outcome.decline, category: 'authentication_required', code: AUTHENTICATION_FAILURES.required } } : {}) };
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { CaptureOutcome, ProcessorPayment, RefundOutcome, StepOutcome } from '../../domain/processor-port/processor-port';
+import { checkoutDecline, checkoutIssuerCountry } from './checkout.declines';
 import { CARD_PLACEHOLDERS, field, isMerchantInitiated, text, transportOutcome, type AuthorizationInput, type ProcessorHttpRequest, type ProcessorHttpResponse } from '../processor-wire';
 import type { CheckoutCredentials } from './checkout.account';
 import { toProcessorAmount } from '../../domain/processor-port/processor-amounts';
@@ -122,31 +123,8 @@ export function fromCheckoutVoidResponse(response: ProcessorHttpResponse): StepO
   return { status: 'succeeded', processor_reference: actionId };
 }
 
-/** Checkout.com response codes → our failure_reason vocabulary; any other 2xxxx/3xxxx is a plain decline. */
-const RESPONSE_CODES: Record<string, string> = {
-  '20005': 'card_declined',
-  '20012': 'transaction_not_permitted',
-  '20014': 'invalid_card_number',
-  '20041': 'card_blocked',
-  '20043': 'card_blocked',
-  '20046': 'card_blocked',
-  '20051': 'insufficient_funds',
-  '20054': 'expired_card',
-  '20057': 'transaction_not_permitted',
-  '20059': 'suspected_fraud',
-  '20061': 'limit_exceeded',
-  '20062': 'card_restricted',
-  '20087': 'invalid_security_code',
-  '20091': 'issuer_unavailable',
-  '20151': 'authentication_failed',
-  // "3DS authentication required": the issuer's SCA soft decline of a payment sent without 3-D Secure.
-  '20154': 'authentication_required',
-  '30004': 'card_blocked',
-};
-
-export function checkoutFailureReason(responseCode: unknown): string {
-  return (typeof responseCode === 'string' && RESPONSE_CODES[responseCode]) || 'card_declined';
-}
+/** A response code's failure_reason (checkout.declines.ts: Checkout.com's list). */
+export { checkoutFailureReason } from './checkout.declines';
 
 /** The /payments answer → our step outcome (pure). */
 export function fromCheckoutPaymentResponse(response: ProcessorHttpResponse): StepOutcome {
@@ -157,13 +135,22 @@ export function fromCheckoutPaymentResponse(response: ProcessorHttpResponse): St
     case 'Authorized':
     case 'Captured':
       if (!id || field(response.body, 'approved') !== true) return { status: 'failed', failure_reason: 'processor_invalid_response', processor_reference: id };
-      return { status: 'succeeded', processor_reference: id, network_transaction_reference: text(field(response.body, 'scheme_id')) };
-    case 'Declined':
-      return { status: 'failed', failure_reason: checkoutFailureReason(field(response.body, 'response_code')), processor_reference: id };
+      return { status: 'succeeded', processor_reference: id, network_transaction_reference: text(field(response.body, 'scheme_id')), ...countryOf(response.body) };
+    case 'Declined': {
+      // The decline normalised (checkout.declines.ts): its category, Checkout.com's code and summary, the scheme's advice.
+      const decline = checkoutDecline(response.body);
+      return { status: 'failed', failure_reason: decline.code, processor_reference: id, decline, ...countryOf(response.body) };
+    }
     default:
       // Pending (a 3-D Secure redirect) or anything else: a payment sent without a shopper session cannot complete it.
       return { status: 'failed', failure_reason: 'processor_unexpected_result', processor_reference: id };
   }
+}
+
+/** The card's country of issue when Checkout.com reports it (routing's segment). */
+function countryOf(body: unknown): { issuer_country?: string } {
+  const country = checkoutIssuerCountry(body);
+  return country ? { issuer_country: country } : {};
 }
 
 /** Checkout.com confirms a capture by webhook (payment_captured / payment_capture_declined), so until then it is pending. */

@@ -37,7 +37,13 @@ describe('Checkout.com POST /payments with 3-D Secure (3dsRequest)', () => {
 
   it('when the issuer soft-declines a payment sent without 3-D Secure (20154, 3DS authentication required), then it fails authentication_required', () => {
     const body = { id: PAY, action_id: 'act_1', approved: false, status: 'Declined', response_code: '20154', response_summary: '3D Secure Required' };
-    expect(fromCheckoutThreeDsPaymentResponse({ status: 201, body })).toEqual({ status: 'failed', failure_reason: 'authentication_required', processor_reference: PAY });
+    expect(fromCheckoutThreeDsPaymentResponse({ status: 201, body })).toEqual({
+      status: 'failed',
+      failure_reason: 'authentication_required',
+      processor_reference: PAY,
+      // The SCA soft decline a flow's on_decline step_up_3ds answers.
+      decline: { category: 'authentication_required', code: 'authentication_required', processor_code: '20154', processor_message: '3D Secure Required', advice_code: null, retryable: true },
+    });
   });
 
   it.each(['RECURRING', 'UNSCHEDULED'] as const)('when the payment is the first of a %s series, then the challenge_indicator is challenge_requested_mandate under if_required and always alike', (use_case) => {

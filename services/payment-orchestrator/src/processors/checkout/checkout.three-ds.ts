@@ -3,7 +3,8 @@ import type { AuthorizationOutcome } from '../../domain/processor-port/processor
 import { field, isMerchantInitiated, text, transportOutcome, type AuthorizationInput, type ProcessorHttpRequest, type ProcessorHttpResponse } from '../processor-wire';
 import { actionRequired, redirectOfResume, threeDsAuthenticationStatus } from '../three-ds-wire';
 import type { CheckoutCredentials } from './checkout.account';
-import { checkoutFailureReason, fromCheckoutPaymentResponse } from './checkout.mapper';
+import { fromCheckoutPaymentResponse } from './checkout.mapper';
+import { checkoutDecline } from './checkout.declines';
 
 /*
  * Checkout.com's payments API, 3-D Secure through its redirect (the hosted 3DS page). Field names and
@@ -129,8 +130,10 @@ export function fromCheckoutPaymentLookup(response: ProcessorHttpResponse, resum
   }
   if (status === 'Declined') {
     const notAuthenticated = authentication !== null && authentication.status === 'failed';
-    const failure_reason = notAuthenticated ? 'authentication_failed' : checkoutFailureReason(authorizationResponseCode(response.body));
-    return withAuthentication({ status: 'failed', failure_reason, processor_reference: id }, authentication);
+    if (notAuthenticated) return withAuthentication({ status: 'failed', failure_reason: 'authentication_failed', processor_reference: id }, authentication);
+    // The Authorization action's response code, normalised (checkout.declines.ts).
+    const decline = checkoutDecline(response.body, authorizationResponseCode(response.body));
+    return withAuthentication({ status: 'failed', failure_reason: decline.code, processor_reference: id, decline }, authentication);
   }
   if (['Authorized', 'Captured', 'Card Verified', 'Partially Captured'].includes(String(status)) && field(response.body, 'approved') === true && id) {
     return withAuthentication({ status: 'succeeded', processor_reference: id, network_transaction_reference: text(field(response.body, 'scheme_id')) }, authentication);

@@ -23,6 +23,14 @@ const TEST_CARDS = {
   '400000/3097': 'frictionless',
   /** 4000008400001629: the challenge completes, then the authorization is declined (card_declined). */
   '400000/1629': 'challenge_then_declined',
+  /** 4000002760003184: the issuer's SCA soft decline (authentication_required) unless a challenge ran; approved once completed. */
+  '400000/3184': 'authentication_required',
+  /** 4000000000009979: reported stolen (card_blocked, lost_or_stolen: a hard decline, never retried). */
+  '400000/9979': 'stolen',
+  /** 4000000000000341: the consumer-present payment is approved; every merchant-initiated one is declined insufficient_funds. */
+  '400000/0341': 'mit_insufficient_funds',
+  /** 5105105105105100 (Mastercard): the consumer-present payment is approved; every merchant-initiated one is declined with MAC 03, do not try again. */
+  '510510/5100': 'mit_do_not_try_again',
 } as const;
 
 type Behaviour = (typeof TEST_CARDS)[keyof typeof TEST_CARDS] | 'approved';
@@ -39,11 +47,27 @@ function lettersOf(key: string): string {
   return Array.from(createHash('sha256').update(key).digest().subarray(0, 24), (byte) => String.fromCharCode(97 + (byte % 26))).join('');
 }
 
+/**
+ * A number in [0, 1) derived from the words given (the account and the request's idempotency key): an
+ * account's approval_rate declines the same payments every time, and two accounts decline independently.
+ */
+export function drawOf(...words: string[]): number {
+  return createHash('sha256').update(words.join('\u0000')).digest().readUInt32BE(0) / 2 ** 32;
+}
+
+/** Whether the simulator account is in one of its outage windows at the payment's effective time (the test clock's for a test-clock payment). */
+function inOutage(request: SimulatorRequest): boolean {
+  const at = request.effective_at ? Date.parse(request.effective_at) : Number.NaN;
+  return !Number.isNaN(at) && (request.account?.outages ?? []).some((window) => Date.parse(window.from) <= at && at < Date.parse(window.to));
+}
+
 /** Deterministic: the same request gets the same answer, references derived from the idempotency key. */
 export function simulate(request: SimulatorRequest, captureDelayMs: number, refundDelayMs = captureDelayMs): SimulatorResponse {
   const behaviour = behaviourOf(request.card);
   const psp_reference = `sim_${lettersOf(request.idempotency_key)}`;
   if (behaviour === 'processor_error') return { result: 'error', error_code: 'processor_unavailable' };
+  // An account in an outage answers nothing at all (as a processor that is down): a technical error, never a decline.
+  if (inOutage(request)) return { result: 'error', error_code: 'processor_unavailable' };
   switch (request.operation) {
     case 'risk':
       return { result: 'approved', psp_reference };
@@ -61,7 +85,9 @@ export function simulate(request: SimulatorRequest, captureDelayMs: number, refu
     }
     case 'authorization_resume': {
       if (request.challenge_result !== 'completed') return { result: 'declined', psp_reference, decline_code: 'authentication_failed', authentication: authenticationOf(psp_reference, 'failed') };
-      return authorized(request, behaviour === 'challenge_then_declined' ? 'card_declined' : behaviour, psp_reference, authenticationOf(psp_reference, 'authenticated'));
+      // The soft-declining card asked for exactly this: once authenticated, it is an ordinary card.
+      const after = behaviour === 'challenge_then_declined' ? 'card_declined' : behaviour === 'authentication_required' ? 'approved' : behaviour;
+      return authorized(request, after, psp_reference, authenticationOf(psp_reference, 'authenticated'));
     }
     case 'capture':
       return { result: 'pending', psp_reference: `${psp_reference}_capture`, check_after_ms: captureDelayMs };
@@ -84,6 +110,8 @@ function isFirstCapture(idempotencyKey: string): boolean {
 }
 
 const CHALLENGE_CARDS: readonly Behaviour[] = ['challenge', 'challenge_then_declined'];
+/** Cards the issuer challenges only when a challenge is asked for (three_ds always, or a step-up): otherwise it soft-declines them. */
+const CHALLENGE_WHEN_ASKED: readonly Behaviour[] = ['authentication_required'];
 
 /**
  * What the simulator's issuer says of 3-D Secure before authorizing: under if_required it asks a challenge
@@ -93,6 +121,7 @@ const CHALLENGE_CARDS: readonly Behaviour[] = ['challenge', 'challenge_then_decl
 function issuerAuthentication(request: SimulatorRequest, behaviour: Behaviour): 'challenge' | SimulatorAuthentication | null {
   const setting = request.three_ds?.setting ?? 'off';
   if (setting === 'off') return null;
+  if (CHALLENGE_WHEN_ASKED.includes(behaviour)) return setting === 'always' ? 'challenge' : null;
   if (setting === 'always' || CHALLENGE_CARDS.includes(behaviour) || behaviour === 'frictionless') {
     return setting === 'if_required' && behaviour === 'frictionless' ? authenticationOf(lettersOf(request.idempotency_key), 'authenticated') : 'challenge';
   }
@@ -101,7 +130,16 @@ function issuerAuthentication(request: SimulatorRequest, behaviour: Behaviour): 
 
 function authorized(request: SimulatorRequest, behaviour: Behaviour, psp_reference: string, authentication: SimulatorAuthentication | null): SimulatorResponse {
   const withAuthentication = authentication ? { authentication } : {};
-  if (behaviour === 'card_declined' || behaviour === 'insufficient_funds') return { result: 'declined', psp_reference, decline_code: behaviour, ...withAuthentication };
+  const declined = (decline_code: string, advice_code?: string): SimulatorResponse => ({ result: 'declined', psp_reference, decline_code, ...(advice_code ? { advice_code } : {}), ...withAuthentication });
+  if (behaviour === 'card_declined' || behaviour === 'insufficient_funds') return declined(behaviour);
+  // No challenge ran for it (three_ds off or if_required): the issuer wants the consumer authenticated.
+  if (behaviour === 'authentication_required') return declined('authentication_required');
+  if (behaviour === 'stolen') return declined('stolen_card');
+  if (behaviour === 'mit_insufficient_funds' && request.merchant_initiated) return declined('insufficient_funds');
+  if (behaviour === 'mit_do_not_try_again' && request.merchant_initiated) return declined('card_declined', '03');
+  // An account's approval_rate declines that share of ordinary cards, the same ones every time (do not honour, the issuer's generic no).
+  const rate = request.account?.approval_rate ?? 1;
+  if (rate < 1 && drawOf(request.account!.id, request.idempotency_key) >= rate) return declined('card_declined');
   return { result: 'approved', psp_reference, network_transaction_reference: request.network_transaction_reference ?? `SIMNTR${psp_reference.slice(4, 28).toUpperCase()}`, ...withAuthentication };
 }
 

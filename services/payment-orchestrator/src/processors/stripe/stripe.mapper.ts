@@ -1,4 +1,5 @@
 import type { AuthenticationResult } from '../../domain/payment/authentication';
+import { stripeDecline, stripeIssuerCountry } from './stripe.declines';
 import type { AuthorizationOutcome, CaptureOutcome, ProcessorPayment, RefundOutcome, StepOutcome } from '../../domain/processor-port/processor-port';
 import type { RefundReason } from '../../domain/refunds/refund';
 import { CARD_PLACEHOLDERS, field, isMerchantInitiated, text, transportOutcome, type AuthorizationInput, type ProcessorHttpRequest, type ProcessorHttpResponse } from '../processor-wire';
@@ -140,33 +141,9 @@ export function toStripeRefundRequest(payment: ProcessorPayment, credentials: St
   };
 }
 
-/** Stripe's decline codes and error codes → our failure_reason vocabulary; any other decline is card_declined. */
-const DECLINE_CODES: Record<string, string> = {
-  insufficient_funds: 'insufficient_funds',
-  expired_card: 'expired_card',
-  incorrect_number: 'invalid_card_number',
-  invalid_number: 'invalid_card_number',
-  incorrect_cvc: 'invalid_security_code',
-  invalid_cvc: 'invalid_security_code',
-  fraudulent: 'suspected_fraud',
-  lost_card: 'card_blocked',
-  stolen_card: 'card_blocked',
-  pickup_card: 'card_blocked',
-  restricted_card: 'card_restricted',
-  card_velocity_exceeded: 'limit_exceeded',
-  withdrawal_count_limit_exceeded: 'limit_exceeded',
-  transaction_not_allowed: 'transaction_not_permitted',
-  card_not_supported: 'transaction_not_permitted',
-  issuer_not_available: 'issuer_unavailable',
-  authentication_required: 'authentication_required',
-  payment_intent_authentication_failure: 'authentication_failed',
-};
-
-/** A PaymentIntent's last_payment_error (or a 402's error) → our failure_reason. */
+/** A PaymentIntent's last_payment_error (or a 402's error) → our failure_reason (stripe.declines.ts). */
 export function stripeFailureReason(error: unknown): string {
-  const declineCode = text(field(error, 'decline_code'));
-  const code = text(field(error, 'code'));
-  return (declineCode && DECLINE_CODES[declineCode]) || (code && DECLINE_CODES[code]) || 'card_declined';
+  return stripeDecline(error).code;
 }
 
 /** The expanded charge's 3-D Secure result → the engine's (no authentication value: Stripe keeps it). */
@@ -199,7 +176,9 @@ export function fromStripePaymentIntentResponse(response: ProcessorHttpResponse)
   if (response.status === 402) {
     const error = field(response.body, 'error');
     const intent = field(error, 'payment_intent');
-    return { status: 'failed', failure_reason: stripeFailureReason(error), processor_reference: text(field(intent, 'id')) };
+    const decline = stripeDecline(error);
+    const country = stripeIssuerCountry(field(field(error, 'payment_method'), 'card'));
+    return { status: 'failed', failure_reason: decline.code, processor_reference: text(field(intent, 'id')), decline, ...(country ? { issuer_country: country } : {}) };
   }
   const transport = transportOutcome(response.status);
   if (transport) return transport;
@@ -210,8 +189,11 @@ export function fromStripePaymentIntentResponse(response: ProcessorHttpResponse)
   const authentication = stripeAuthenticationResult(charge);
   switch (field(intent, 'status')) {
     case 'requires_capture':
-    case 'succeeded':
-      return { status: 'succeeded', processor_reference: id, network_transaction_reference: text(field(field(field(charge, 'payment_method_details'), 'card'), 'network_transaction_id')), ...(authentication ? { authentication } : {}) };
+    case 'succeeded': {
+      const card = field(field(charge, 'payment_method_details'), 'card');
+      const country = stripeIssuerCountry(card);
+      return { status: 'succeeded', processor_reference: id, network_transaction_reference: text(field(card, 'network_transaction_id')), ...(authentication ? { authentication } : {}), ...(country ? { issuer_country: country } : {}) };
+    }
     case 'requires_action': {
       const next = field(intent, 'next_action');
       const url = text(field(field(next, 'redirect_to_url'), 'url'));
@@ -220,9 +202,10 @@ export function fromStripePaymentIntentResponse(response: ProcessorHttpResponse)
     }
     case 'requires_payment_method':
     case 'canceled': {
-      const failure_reason = stripeFailureReason(field(intent, 'last_payment_error'));
+      const decline = stripeDecline(field(intent, 'last_payment_error'));
+      const failure_reason = decline.code;
       const failed = failure_reason === 'authentication_failed' ? { type: '3ds' as const, version: null, status: 'failed' as const, eci: null, liability_shift: false, authentication_value: null, ds_transaction_id: null } : authentication;
-      return { status: 'failed', failure_reason, processor_reference: id, ...(failed ? { authentication: failed } : {}) };
+      return { status: 'failed', failure_reason, processor_reference: id, decline, ...(failed ? { authentication: failed } : {}) };
     }
     default:
       // processing, requires_confirmation: not an answer a confirmed card payment gives.
