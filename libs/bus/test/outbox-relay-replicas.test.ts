@@ -219,10 +219,14 @@ function relayReplicasSuite(adapter: () => Promise<{ open: () => Promise<Documen
 
   it('when the holder is stalled past its lease in the middle of a batch and then resumes, then its late removal is refused by the fencing token, it stands by, and the others carry on in commit order', async () => {
     let stalled: Replica | undefined;
+    let stalledBatch = new Set<string>();
     let resumedAt = Infinity;
+    // The first batch of two messages or more after a replica's first (under load the batches come out
+    // larger or smaller than on a quiet machine: the second batch alone could be a single message).
     const stallOnce = async (replica: Replica, batch: BusMessage[]) => {
-      if (stalled || replica.batches.length !== 2 || batch.length < 2) return;
+      if (stalled || replica.batches.length < 2 || batch.length < 2) return;
       stalled = replica;
+      stalledBatch = new Set(batch.map(idOf));
       replica.life = 'paused';
       const stalledAt = Date.now();
       await sleep(LEASE_TTL_MS * 3);
@@ -236,8 +240,8 @@ function relayReplicasSuite(adapter: () => Promise<{ open: () => Promise<Documen
 
     const committed = await commitMessages(200);
     await waitFor(() => check(committed).lost.length === 0, 20_000, 20);
+    expect(stalled).toBeDefined();
     await waitFor(() => logLines.some((line) => line.includes('lost its lease')), 10_000, 20);
-    const stalledBatch = new Set(stalled!.batches[1]!.map(idOf));
     await writer.transaction((uow) => uow.publish({ topic: 'replicas.v1', key: 'k0', value: '{}', headers: { 'event-id': 'after' } }));
     await waitFor(() => published.some(({ message }) => idOf(message) === 'after'), 5_000, 20);
 
